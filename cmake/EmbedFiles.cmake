@@ -1,0 +1,19 @@
+# Embeds the knowledge base (data/) and the example specs (examples/) into the
+# binary, so `tailor` works with nothing installed beside it.
+file(GLOB_RECURSE TAILOR_EMBEDDED_INPUTS CONFIGURE_DEPENDS
+  RELATIVE ${PROJECT_SOURCE_DIR}
+  ${PROJECT_SOURCE_DIR}/data/*.toml
+  ${PROJECT_SOURCE_DIR}/examples/*.toml)
+list(SORT TAILOR_EMBEDDED_INPUTS)
+set(TAILOR_EMBEDDED_CPP ${PROJECT_BINARY_DIR}/generated/embedded_files.cpp)
+set(_embed_deps)
+foreach(f IN LISTS TAILOR_EMBEDDED_INPUTS)
+  list(APPEND _embed_deps ${PROJECT_SOURCE_DIR}/${f})
+endforeach()
+add_custom_command(
+  OUTPUT ${TAILOR_EMBEDDED_CPP}
+  COMMAND ${CMAKE_COMMAND} -DROOT=${PROJECT_SOURCE_DIR} "-DFILES=${TAILOR_EMBEDDED_INPUTS}"
+          -DOUT=${TAILOR_EMBEDDED_CPP} -P ${PROJECT_SOURCE_DIR}/cmake/embed_script.cmake
+  DEPENDS ${_embed_deps} ${PROJECT_SOURCE_DIR}/cmake/embed_script.cmake
+  COMMENT "Embedding knowledge base and example specs"
+  VERBATIM)

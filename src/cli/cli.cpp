@@ -1,0 +1,70 @@
+#include "cli/cli.hpp"
+
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "cli/command.hpp"
+#include "util/diagnostic.hpp"
+#include "util/edit_distance.hpp"
+#include "util/exit_status.hpp"
+
+namespace tailor {
+
+namespace {
+
+constexpr Command kCommands[] = {
+    {"matrix", "expand a spec: one row per variant", cmd_matrix},
+    {"explain", "the derived build settings of one variant, and why; --why-not: why a name is absent", cmd_explain},
+    {"kb", "print the knowledge base tailor reasons with", cmd_kb},
+};
+
+void print_usage(std::ostream& out) {
+  out << "usage: tailor COMMAND [ARGS...]\n\n"
+         "tailor makes hardware-tailored PyTorch builds a data problem.\n\ncommands:\n";
+  size_t width = 0;
+  for (const auto& c : kCommands) width = std::max(width, std::string_view(c.name).size());
+  for (const auto& c : kCommands) out << fmt::format("  {:<{}}  {}\n", c.name, width, c.summary);
+  out << "\nRun 'tailor COMMAND --help' for a command's options.\n"
+         "Exit status: 0 ok, 1 problems found, 2 bad usage or input, 3 missing environment.\n";
+}
+
+}  // namespace
+
+std::span<const Command> commands() { return kCommands; }
+
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (args.empty()) {
+    print_usage(err);
+    return kExitBadInput;
+  }
+  const std::string& name = args[0];
+  if (name == "--help" || name == "-h" || name == "help") {
+    print_usage(out);
+    return kExitOk;
+  }
+  if (name == "--version") {
+    out << "tailor " << TAILOR_VERSION << "\n";
+    return kExitOk;
+  }
+  for (const auto& c : kCommands) {
+    if (name != c.name) continue;
+    CommandContext ctx{std::vector<std::string>(args.begin() + 1, args.end()), out, err};
+    try {
+      return c.run(ctx);
+    } catch (const DiagnosticError& e) {
+      err << e.diagnostic().render();
+      return kExitBadInput;
+    }
+  }
+  std::vector<std::string> names;
+  for (const auto& c : kCommands) names.emplace_back(c.name);
+  Diagnostic d;
+  d.message = fmt::format("unknown command '{}'", name);
+  d.hint = did_you_mean(name, names);
+  if (d.hint.empty()) d.hint = "run 'tailor --help' for the list of commands";
+  err << d.render();
+  return kExitBadInput;
+}
+
+}  // namespace tailor

@@ -1,0 +1,161 @@
+// tailor explain NAME [--spec SPEC] [--json] [--why-not]: the derived build
+// settings of one variant and the fact behind each, or why a name is absent.
+#include <algorithm>
+#include <ostream>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "cli/command.hpp"
+#include "cli/options.hpp"
+#include "matrix/expand.hpp"
+#include "matrix/rules.hpp"
+#include "matrix/spec_loader.hpp"
+#include "settings/build_settings.hpp"
+#include "settings/settings_json.hpp"
+#include "util/edit_distance.hpp"
+#include "util/exit_status.hpp"
+
+namespace tailor {
+
+namespace {
+
+std::vector<std::string> all_names(const Matrix& m) {
+  std::vector<std::string> names;
+  for (const auto& v : m.variants) names.push_back(v.name);
+  for (const auto& d : m.dropped) names.push_back(d.candidate.name);
+  return names;
+}
+
+void print_settings(const BuildSettings& s, const Spec& spec, std::ostream& out) {
+  out << s.variant.name << "\n";
+  out << fmt::format("  family '{}' of {} (branch {})\n", s.variant.family, spec.path, spec.name);
+  // Grouped, groups in the order they were first decided.
+  std::vector<std::string> groups;
+  for (const auto& e : s.trail)
+    if (std::find(groups.begin(), groups.end(), e.group) == groups.end()) groups.push_back(e.group);
+  for (const auto& group : groups) {
+    out << "\n" << group << "\n";
+    for (const auto& e : s.trail) {
+      if (e.group != group) continue;
+      out << "  " << e.key;
+      if (!e.value.empty()) out << ": " << e.value;
+      out << "\n      because " << e.because << "\n";
+    }
+  }
+  out << "\nheader comment\n";
+  for (const auto& l : s.header_comment) out << "  # " << l << "\n";
+  out << "\nlongDescription\n";
+  size_t start = 0;
+  while (start < s.long_description.size()) {
+    size_t nl = s.long_description.find('\n', start);
+    out << "  " << s.long_description.substr(start, nl - start) << "\n";
+    start = nl + 1;
+  }
+}
+
+// Why the spec could not have produced \a v (parsed from a name): which axis
+// values no family lists, and which facts the cell breaks.
+std::vector<std::string> why_absent(const Variant& v, const Spec& spec, const KnowledgeBase& kb) {
+  std::vector<std::string> reasons;
+  bool some_family = false;
+  for (const auto& fam : spec.families) {
+    const auto& pk = fam.axes.at(Axis::package);
+    bool has_pkg = std::any_of(pk.begin(), pk.end(), [&](const auto& p) { return p.value == package_name(v.package); });
+    if (!has_pkg || fam.backend != v.backend) continue;
+    some_family = true;
+    std::vector<std::string> missing;
+    auto check = [&](Axis a, const std::string& value) {
+      const auto& vals = fam.axes.at(a);
+      if (value.empty() || std::any_of(vals.begin(), vals.end(), [&](const auto& x) { return x.value == value; })) return;
+      std::vector<std::string> listed;
+      for (const auto& x : vals) listed.push_back(x.value);
+      missing.push_back(fmt::format("{} {} (it lists {})", axis_name(a), value, fmt::join(listed, ", ")));
+    };
+    check(Axis::python, v.python);
+    check(Axis::cuda, v.cuda);
+    check(Axis::sm, v.sm);
+    check(Axis::isa, v.isa);
+    if (!missing.empty())
+      reasons.push_back(fmt::format("family '{}' does not list {}", fam.name, fmt::join(missing, "; ")));
+    Variant cell = v;
+    cell.pin = fam.axes.at(Axis::pin).front().value;
+    for (const auto& f : check_facts(cell, spec, kb)) reasons.push_back(fmt::format("rule {}: {}", f.rule, f.message));
+  }
+  if (!some_family)
+    reasons.push_back(fmt::format("no family of the spec builds {} with backend {}", package_name(v.package),
+                                  backend_name(v.backend)));
+  std::sort(reasons.begin(), reasons.end());
+  reasons.erase(std::unique(reasons.begin(), reasons.end()), reasons.end());
+  return reasons;
+}
+
+int why_not(const std::string& name, const Spec& spec, const Matrix& m, const KnowledgeBase& kb, std::ostream& out,
+            std::ostream& err) {
+  if (const Variant* v = m.find(name)) {
+    out << fmt::format("{} is in the matrix of {} (family '{}')\n", name, spec.path, v->family);
+    return kExitOk;
+  }
+  auto drops = m.dropped_named(name);
+  if (!drops.empty()) {
+    out << fmt::format("{} is not in the matrix of {}:\n", name, spec.path);
+    for (const DroppedCell* d : drops) {
+      if (d->policy && d->pos.line > 0)
+        out << fmt::format("  family '{}': excluded by policy ({}:{}): {}\n", d->candidate.family, spec.path,
+                           d->pos.line, d->reason);
+      else if (d->policy)
+        out << fmt::format("  family '{}': {}\n", d->candidate.family, d->reason);
+      else
+        out << fmt::format("  family '{}': dropped by rule {}: {}\n", d->candidate.family, d->rule, d->reason);
+    }
+    return kExitOk;
+  }
+  std::string problem;
+  auto parsed = parse_variant_name(name, kb, problem);
+  if (!parsed) {
+    Diagnostic d;
+    d.message = fmt::format("'{}' is not a variant name: {}", name, problem);
+    d.hint = did_you_mean(name, all_names(m));
+    err << d.render();
+    return kExitBadInput;
+  }
+  out << fmt::format("{} is not in the matrix of {}:\n", name, spec.path);
+  for (const auto& r : why_absent(*parsed, spec, kb)) out << "  " << r << "\n";
+  if (auto close = closest_match(name, all_names(m))) out << fmt::format("  did you mean '{}'?\n", *close);
+  return kExitOk;
+}
+
+}  // namespace
+
+int cmd_explain(CommandContext& ctx) {
+  CLI::App app{"Show the derived build settings of one variant, and the fact behind each.", "explain"};
+  std::string name, spec_arg = kDefaultSpec, kb_dir;
+  bool json = false, why = false;
+  app.add_option("NAME", name, "variant name, e.g. pytorch-python313-cuda12_9-sm90-avx512")->required();
+  app.add_option("--spec", spec_arg, "spec file or built-in spec (default: build-pytorch/main)");
+  app.add_flag("--json", json, "print JSON");
+  app.add_flag("--why-not", why, "explain why NAME is not in the matrix");
+  add_kb_option(app, kb_dir);
+  if (auto rc = parse_args(app, ctx)) return *rc;
+
+  KnowledgeBase kb = load_kb(kb_dir);
+  Spec spec = load_spec_arg(spec_arg, kb);
+  Matrix m = expand(spec, kb);
+  if (why) return why_not(name, spec, m, kb, ctx.out, ctx.err);
+
+  const Variant* v = m.find(name);
+  if (!v) {
+    Diagnostic d;
+    d.message = fmt::format("{} is not in the matrix of {}", name, spec.path);
+    d.hint = did_you_mean(name, all_names(m));
+    if (d.hint.empty()) d.hint = fmt::format("'tailor explain --why-not {} --spec {}' says why", name, spec_arg);
+    ctx.err << d.render();
+    return kExitBadInput;
+  }
+  BuildSettings s = derive_settings(*v, spec, m, kb);
+  if (json) ctx.out << to_json(s, kb).dump(2) << "\n";
+  else print_settings(s, spec, ctx.out);
+  return kExitOk;
+}
+
+}  // namespace tailor

@@ -1,0 +1,30 @@
+#pragma once
+/// The table of subcommands (ninja's kTools habit): one row per command, help
+/// is generated from it, and unknown names get a "did you mean".
+
+#include <iosfwd>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace tailor {
+
+struct CommandContext {
+  std::vector<std::string> args;  ///< after the command name
+  std::ostream& out;
+  std::ostream& err;
+};
+
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(CommandContext&);
+};
+
+std::span<const Command> commands();
+
+int cmd_matrix(CommandContext& ctx);
+int cmd_explain(CommandContext& ctx);
+int cmd_kb(CommandContext& ctx);
+
+}  // namespace tailor

@@ -1,0 +1,55 @@
+#include "cli/options.hpp"
+
+#include <cstdlib>
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "util/diagnostic.hpp"
+#include "util/edit_distance.hpp"
+#include "util/exit_status.hpp"
+
+namespace tailor {
+
+void add_kb_option(CLI::App& app, std::string& dir) {
+  app.add_option("--kb", dir, "overlay the knowledge base with the TOML files in DIR (default: $TAILOR_KB)")
+      ->type_name("DIR");
+}
+
+KnowledgeBase load_kb(const std::string& dir) {
+  std::string d = dir;
+  if (d.empty())
+    if (const char* env = std::getenv("TAILOR_KB"); env && *env) d = env;
+  if (d.empty()) return KnowledgeBase::load();
+  return KnowledgeBase::load(std::filesystem::path(d));
+}
+
+std::optional<int> parse_args(CLI::App& app, CommandContext& ctx) {
+  std::vector<std::string> reversed(ctx.args.rbegin(), ctx.args.rend());  // CLI11 wants them reversed
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    ctx.out << app.help();
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    Diagnostic d;
+    d.message = fmt::format("{}: {}", app.get_name(), e.what());
+    // Suggest the closest option for a mistyped --flag.
+    std::vector<std::string> names;
+    for (const CLI::Option* o : app.get_options())
+      for (const auto& l : o->get_lnames()) names.push_back("--" + l);
+    for (const auto& a : ctx.args) {
+      if (!a.starts_with("--")) continue;
+      std::string flag = a.substr(0, a.find('='));
+      if (std::find(names.begin(), names.end(), flag) != names.end()) continue;
+      d.hint = did_you_mean(flag, names);
+      break;
+    }
+    if (d.hint.empty()) d.hint = fmt::format("run 'tailor {} --help' for its options", app.get_name());
+    ctx.err << d.render();
+    return kExitBadInput;
+  }
+  return std::nullopt;
+}
+
+}  // namespace tailor

@@ -1,0 +1,25 @@
+#pragma once
+/// Option handling shared by the commands: CLI11 parsing with tailor's error
+/// format, and the knowledge-base overlay (--kb DIR or TAILOR_KB).
+
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/command.hpp"
+#include "kb/knowledge_base.hpp"
+
+namespace tailor {
+
+/// Adds --kb DIR to \a app.
+void add_kb_option(CLI::App& app, std::string& dir);
+
+/// The knowledge base, overlaid with \a dir (or $TAILOR_KB when \a dir is empty).
+KnowledgeBase load_kb(const std::string& dir);
+
+/// Parses ctx.args into \a app. Returns an exit status when the command must
+/// stop here (help printed: 0; bad usage: 2, reported on ctx.err).
+std::optional<int> parse_args(CLI::App& app, CommandContext& ctx);
+
+}  // namespace tailor

@@ -1,0 +1,31 @@
+#include "kb/cpu_isa.hpp"
+
+#include "kb/read_helpers.hpp"
+
+namespace tailor {
+
+std::string CpuIsa::arch_display() const { return platform.starts_with("x86_64") ? "x86-64" : "aarch64"; }
+
+CpuIsa read_cpu_isa(TableReader& r) {
+  CpuIsa i;
+  i.name = r.required_string("name").value;
+  i.display = r.required_string("display").value;
+  i.platform = r.required_string("platform").value;
+  i.flags = values(r.strings("flags"));
+  i.requires_features = values(r.strings("requires"));
+  i.x86_64_level = optional_text(r, "x86_64_level");
+  auto rank = r.integer("rank");
+  if (!rank) throw r.doc().error_at(r.raw(), "[[isa]] needs 'rank'");
+  i.rank = static_cast<int>(rank->value);
+  i.workload = optional_text(r, "workload");
+  i.examples = values(r.strings("examples"));
+  i.disable = values(r.strings("disable"));
+  i.disable_reason = optional_text(r, "disable_reason");
+  i.cmake_force_off = values(r.strings("cmake_force_off"));
+  i.cmake_force_off_reason = optional_text(r, "cmake_force_off_reason");
+  i.notes = optional_text(r, "notes");
+  i.source = r.required_string("source").value;
+  return i;
+}
+
+}  // namespace tailor

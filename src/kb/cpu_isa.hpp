@@ -1,0 +1,34 @@
+#pragma once
+/// One CPU instruction-set target of the knowledge base (avx2, armv9, ...).
+
+#include <string>
+#include <vector>
+
+#include "util/toml_reader.hpp"
+
+namespace tailor {
+
+struct CpuIsa {
+  std::string name;     ///< "avx512bf16": the token used in variant names
+  std::string display;  ///< "AVX-512 BF16"
+  std::string platform;  ///< "x86_64-linux" or "aarch64-linux"
+  std::vector<std::string> flags;     ///< compiler flags
+  std::vector<std::string> requires_features;  ///< CPU features (cpuinfo names) needed to run
+  std::string x86_64_level;  ///< "v3"; empty on aarch64
+  int rank = 0;              ///< higher: more capable code on the same platform
+  std::string workload;      ///< "general", "bf16-training", "int8-inference" or empty
+  std::vector<std::string> examples;
+  std::vector<std::string> disable;  ///< PyTorch features that must be off (FBGEMM, ...)
+  std::string disable_reason;
+  std::vector<std::string> cmake_force_off;  ///< cmake cache variables forced FALSE
+  std::string cmake_force_off_reason;
+  std::string notes;
+  std::string source;
+
+  /// "x86-64" or "aarch64" as a reader would say it.
+  std::string arch_display() const;
+};
+
+CpuIsa read_cpu_isa(TableReader& r);
+
+}  // namespace tailor

@@ -1,0 +1,30 @@
+#include "kb/cuda_toolkit.hpp"
+
+#include <fmt/format.h>
+
+#include "kb/read_helpers.hpp"
+
+namespace tailor {
+
+std::string CudaToolkit::name_token() const { return fmt::format("cuda{}_{}", version.major(), version.minor()); }
+
+std::string CudaToolkit::nixpkgs_attr() const {
+  return fmt::format("cudaPackages_{}_{}", version.major(), version.minor());
+}
+
+CudaToolkit read_cuda_toolkit(TableReader& r) {
+  CudaToolkit c;
+  auto v = r.required_string("version");
+  c.version = require_version(r.doc(), v, "CUDA version");
+  if (c.version.size() != 2) throw r.doc().error_at(v.pos, fmt::format("CUDA version '{}' must be MAJOR.MINOR", v.value));
+  c.min_driver = require_version(r.doc(), r.required_string("min_driver"), "driver version");
+  c.minor_compat_driver = optional_version(r, "minor_compat_driver");
+  auto gcc = r.integer("max_gcc");
+  if (!gcc) throw r.doc().error_at(r.raw(), "[[cuda]] needs 'max_gcc'");
+  c.max_gcc = static_cast<int>(gcc->value);
+  c.notes = optional_text(r, "notes");
+  c.source = r.required_string("source").value;
+  return c;
+}
+
+}  // namespace tailor

@@ -1,0 +1,49 @@
+#include "kb/gpu_arch.hpp"
+
+#include <fmt/format.h>
+
+#include "kb/read_helpers.hpp"
+
+namespace tailor {
+
+std::string GpuArch::name_token() const { return fmt::format("sm{}{}", capability.major(), capability.minor()); }
+
+std::string GpuArch::display() const { return fmt::format("SM{}{}", capability.major(), capability.minor()); }
+
+bool GpuArch::supported_by(const Version& cuda) const {
+  if (cuda < min_cuda) return false;
+  if (max_cuda && *max_cuda < cuda) return false;
+  return true;
+}
+
+std::optional<std::string> sm_from_token(std::string_view t) {
+  if (t.starts_with("sm_")) t.remove_prefix(3);
+  else if (t.starts_with("sm") || t.starts_with("SM")) t.remove_prefix(2);
+  if (t.size() < 2 || t.size() > 3) return std::nullopt;
+  for (char c : t)
+    if (c < '0' || c > '9') return std::nullopt;
+  return fmt::format("{}.{}", t.substr(0, t.size() - 1), t.back());
+}
+
+GpuArch read_gpu_arch(TableReader& r) {
+  GpuArch g;
+  auto sm = r.required_string("sm");
+  g.sm = sm.value;
+  g.capability = require_version(r.doc(), sm, "compute capability");
+  if (g.capability.size() != 2)
+    throw r.doc().error_at(sm.pos, fmt::format("compute capability '{}' must be MAJOR.MINOR", sm.value));
+  g.family = r.required_string("family").value;
+  g.products = values(r.strings("products"));
+  g.min_cuda = require_version(r.doc(), r.required_string("min_cuda"), "CUDA version");
+  g.max_cuda = optional_version(r, "max_cuda");
+  g.arch_specific_min_cuda = optional_version(r, "arch_specific_min_cuda");
+  g.family_specific_min_cuda = optional_version(r, "family_specific_min_cuda");
+  g.cudnn_last = optional_version(r, "cudnn_last");
+  g.platforms = values(r.strings("platforms"));
+  if (auto j = r.boolean("jetson")) g.jetson = j->value;
+  g.notes = optional_text(r, "notes");
+  g.source = r.required_string("source").value;
+  return g;
+}
+
+}  // namespace tailor

@@ -1,0 +1,41 @@
+#pragma once
+/// One NVIDIA GPU architecture (compute capability) of the knowledge base.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "util/toml_reader.hpp"
+#include "util/version.hpp"
+
+namespace tailor {
+
+struct GpuArch {
+  std::string sm;  ///< compute capability as written, "9.0"
+  Version capability;
+  std::string family;  ///< "Hopper", "Ada Lovelace"
+  std::vector<std::string> products;
+  Version min_cuda;
+  std::optional<Version> max_cuda;  ///< inclusive
+  std::optional<Version> arch_specific_min_cuda;    ///< sm_XYa
+  std::optional<Version> family_specific_min_cuda;  ///< sm_XYf
+  std::optional<Version> cudnn_last;  ///< last cuDNN that supports it; absent: current
+  std::vector<std::string> platforms;
+  bool jetson = false;
+  std::string notes;
+  std::string source;
+
+  /// "sm90", "sm103": the token used in variant names.
+  std::string name_token() const;
+  /// "SM90": the token used in descriptions.
+  std::string display() const;
+  /// Whether nvcc of \a cuda can compile for this SM.
+  bool supported_by(const Version& cuda) const;
+};
+
+/// Turns "sm90"/"sm_90"/"90" into "9.0" (for hints); nullopt if not of that shape.
+std::optional<std::string> sm_from_token(std::string_view token);
+
+GpuArch read_gpu_arch(TableReader& r);
+
+}  // namespace tailor

@@ -1,0 +1,198 @@
+#include "kb/invariants.hpp"
+
+#include <algorithm>
+#include <regex>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "kb/knowledge_base.hpp"
+#include "kb/package.hpp"
+
+namespace tailor {
+
+const std::vector<std::string>& known_platforms() {
+  static const std::vector<std::string> p = {"x86_64-linux", "aarch64-linux", "aarch64-darwin"};
+  return p;
+}
+
+namespace {
+
+bool contains(const std::vector<std::string>& v, std::string_view x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+bool is_hex40(const std::string& s) {
+  static const std::regex re("[0-9a-f]{40}");
+  return std::regex_match(s, re);
+}
+
+// Nix accepts base32 (52 chars) or SRI ("sha256-" + 44 base64 chars).
+bool is_nix_sha256(const std::string& s) {
+  static const std::regex base32("[0-9a-df-np-sv-z]{52}"), sri("sha256-[A-Za-z0-9+/]{43}="), hex("[0-9a-f]{64}");
+  return std::regex_match(s, base32) || std::regex_match(s, sri) || std::regex_match(s, hex);
+}
+
+template <class T, class Key>
+void check_unique(const std::vector<T>& v, Key key, const char* file, std::vector<std::string>& out) {
+  std::set<std::string> seen;
+  for (const auto& e : v)
+    if (!seen.insert(key(e)).second) out.push_back(fmt::format("{}: '{}' appears twice", file, key(e)));
+}
+
+void check_gpus(const KnowledgeBase& kb, std::vector<std::string>& out) {
+  const char* f = "gpu_architectures.toml";
+  check_unique(kb.gpus, [](const GpuArch& g) { return g.sm; }, f, out);
+  auto known_cuda = [&](const std::optional<Version>& v, const GpuArch& g, const char* key) {
+    if (v && !kb.cuda(v->str()))
+      out.push_back(fmt::format("{}: SM {}: {} {} is not a toolkit of cuda_toolkits.toml", f, g.sm, key, v->str()));
+  };
+  for (const auto& g : kb.gpus) {
+    known_cuda(g.min_cuda, g, "min_cuda");
+    known_cuda(g.max_cuda, g, "max_cuda");
+    known_cuda(g.arch_specific_min_cuda, g, "arch_specific_min_cuda");
+    known_cuda(g.family_specific_min_cuda, g, "family_specific_min_cuda");
+    if (g.max_cuda && *g.max_cuda < g.min_cuda) out.push_back(fmt::format("{}: SM {}: max_cuda is below min_cuda", f, g.sm));
+    if (g.arch_specific_min_cuda && *g.arch_specific_min_cuda < g.min_cuda)
+      out.push_back(fmt::format("{}: SM {}: arch_specific_min_cuda is below min_cuda", f, g.sm));
+    if (g.products.empty()) out.push_back(fmt::format("{}: SM {}: no products", f, g.sm));
+    if (g.platforms.empty()) out.push_back(fmt::format("{}: SM {}: no platforms", f, g.sm));
+    for (const auto& p : g.platforms)
+      if (!contains(known_platforms(), p) || p.ends_with("darwin"))
+        out.push_back(fmt::format("{}: SM {}: '{}' is not a Linux platform tailor knows", f, g.sm, p));
+    if (g.jetson && g.platforms != std::vector<std::string>{"aarch64-linux"})
+      out.push_back(fmt::format("{}: SM {}: Jetson-class GPUs are aarch64-linux only", f, g.sm));
+    bool some_toolkit = std::any_of(kb.cudas.begin(), kb.cudas.end(),
+                                    [&](const CudaToolkit& c) { return g.supported_by(c.version); });
+    if (!some_toolkit) out.push_back(fmt::format("{}: SM {}: no toolkit of cuda_toolkits.toml supports it", f, g.sm));
+  }
+}
+
+void check_cudas(const KnowledgeBase& kb, std::vector<std::string>& out) {
+  const char* f = "cuda_toolkits.toml";
+  check_unique(kb.cudas, [](const CudaToolkit& c) { return c.version.str(); }, f, out);
+  for (const auto& c : kb.cudas) {
+    if (c.minor_compat_driver && c.min_driver < *c.minor_compat_driver)
+      out.push_back(fmt::format("{}: CUDA {}: minor_compat_driver is above min_driver", f, c.version.str()));
+    if (c.max_gcc < 4) out.push_back(fmt::format("{}: CUDA {}: max_gcc {} is implausible", f, c.version.str(), c.max_gcc));
+  }
+  // A newer toolkit never needs an older driver.
+  std::vector<const CudaToolkit*> sorted;
+  for (const auto& c : kb.cudas) sorted.push_back(&c);
+  std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->version < b->version; });
+  for (size_t i = 1; i < sorted.size(); ++i)
+    if (sorted[i]->min_driver < sorted[i - 1]->min_driver)
+      out.push_back(fmt::format("{}: CUDA {} needs an older driver than CUDA {}", f, sorted[i]->version.str(),
+                                sorted[i - 1]->version.str()));
+}
+
+void check_isas(const KnowledgeBase& kb, std::vector<std::string>& out) {
+  const char* f = "cpu_isas.toml";
+  check_unique(kb.isas, [](const CpuIsa& i) { return i.name; }, f, out);
+  for (const auto& i : kb.isas) {
+    if (!std::regex_match(i.name, std::regex("[a-z0-9_]+")))
+      out.push_back(fmt::format("{}: ISA '{}': names may hold only a-z, 0-9 and _ (they are part of variant names)", f, i.name));
+    if (i.platform != "x86_64-linux" && i.platform != "aarch64-linux")
+      out.push_back(fmt::format("{}: ISA {}: platform '{}' is not x86_64-linux or aarch64-linux", f, i.name, i.platform));
+    bool x86 = i.platform == "x86_64-linux";
+    if (x86 != !i.x86_64_level.empty())
+      out.push_back(fmt::format("{}: ISA {}: x86_64_level is required on x86_64 and meaningless elsewhere", f, i.name));
+    if (i.flags.empty()) out.push_back(fmt::format("{}: ISA {}: no compiler flags", f, i.name));
+    if (i.requires_features.empty()) out.push_back(fmt::format("{}: ISA {}: requires no CPU features", f, i.name));
+    if (!i.disable.empty() && i.disable_reason.empty())
+      out.push_back(fmt::format("{}: ISA {}: 'disable' needs a 'disable_reason'", f, i.name));
+    if (!i.cmake_force_off.empty() && i.cmake_force_off_reason.empty())
+      out.push_back(fmt::format("{}: ISA {}: 'cmake_force_off' needs a 'cmake_force_off_reason'", f, i.name));
+    if (!i.workload.empty() && !contains({"general", "bf16-training", "int8-inference"}, i.workload))
+      out.push_back(fmt::format("{}: ISA {}: unknown workload '{}'", f, i.name, i.workload));
+    // The features the flags let the compiler use must all be required, and
+    // every required feature must come from some flag.
+    std::set<std::string> implied;
+    for (const auto& flag : i.flags) {
+      if (flag.starts_with("-mno-")) continue;
+      auto it = kb.flag_features.find(flag);
+      if (it == kb.flag_features.end()) {
+        out.push_back(fmt::format("{}: ISA {}: flag '{}' has no [flag_features] entry", f, i.name, flag));
+        continue;
+      }
+      implied.insert(it->second.begin(), it->second.end());
+    }
+    for (const auto& feat : implied)
+      if (!contains(i.requires_features, feat))
+        out.push_back(fmt::format("{}: ISA {}: its flags use '{}' but it does not require that feature", f, i.name, feat));
+    for (const auto& feat : i.requires_features)
+      if (!implied.count(feat))
+        out.push_back(fmt::format("{}: ISA {}: requires '{}' but no flag uses it", f, i.name, feat));
+  }
+}
+
+void check_pins(const KnowledgeBase& kb, std::vector<std::string>& out) {
+  const char* f = "nixpkgs_pins.toml";
+  check_unique(kb.pins, [](const NixpkgsPin& p) { return p.short_rev; }, f, out);
+  check_unique(kb.pins, [](const NixpkgsPin& p) { return p.rev; }, f, out);
+  for (const auto& p : kb.pins) {
+    if (!is_hex40(p.rev)) out.push_back(fmt::format("{}: pin {}: rev '{}' is not 40 hex digits", f, p.short_rev, p.rev));
+    if (p.short_rev.size() < 7 || !p.rev.starts_with(p.short_rev))
+      out.push_back(fmt::format("{}: pin {}: short revision is not a prefix (7+ digits) of rev", f, p.short_rev));
+    if (!p.sha256.empty() && !is_nix_sha256(p.sha256))
+      out.push_back(fmt::format("{}: pin {}: sha256 '{}' is not a Nix sha256 hash", f, p.short_rev, p.sha256));
+    if (p.python.empty()) out.push_back(fmt::format("{}: pin {}: provides no Python", f, p.short_rev));
+    for (const auto& py : p.python)
+      if (!kb.python(py)) out.push_back(fmt::format("{}: pin {}: Python {} is not in python_versions.toml", f, p.short_rev, py));
+    if (!p.python_default.empty() && !contains(p.python, p.python_default))
+      out.push_back(fmt::format("{}: pin {}: python_default {} is not among its Pythons", f, p.short_rev, p.python_default));
+    for (const auto& c : p.cuda)
+      if (!kb.cuda(c)) out.push_back(fmt::format("{}: pin {}: CUDA {} is not in cuda_toolkits.toml", f, p.short_rev, c));
+    for (const auto& a : recipe_torch_args())
+      if (!p.has_torch_arg(a))
+        out.push_back(fmt::format("{}: pin {}: torch_args lacks '{}', which tailor's recipes pass", f, p.short_rev, a));
+  }
+}
+
+void check_pythons(const KnowledgeBase& kb, std::vector<std::string>& out) {
+  const char* f = "python_versions.toml";
+  check_unique(kb.pythons, [](const PythonVersion& p) { return p.version; }, f, out);
+  for (const auto& p : kb.pythons)
+    if (!std::regex_match(p.version, std::regex("3\\.[0-9]{1,2}")))
+      out.push_back(fmt::format("{}: '{}' is not a CPython 3.X version", f, p.version));
+}
+
+void check_workarounds(const KnowledgeBase& kb, std::vector<std::string>& out) {
+  const char* f = "workarounds.toml";
+  check_unique(kb.workarounds, [](const Workaround& w) { return w.id; }, f, out);
+  for (const auto& w : kb.workarounds) {
+    for (const auto& p : w.pins)
+      if (!kb.pin(p)) out.push_back(fmt::format("{}: {}: pin '{}' is not in nixpkgs_pins.toml", f, w.id, p));
+    for (const auto& c : w.cuda)
+      if (!kb.cuda(c)) out.push_back(fmt::format("{}: {}: CUDA {} is not in cuda_toolkits.toml", f, w.id, c));
+    for (const auto& p : w.packages)
+      if (!package_from_name(p)) out.push_back(fmt::format("{}: {}: unknown package '{}'", f, w.id, p));
+    if (w.packages.empty()) out.push_back(fmt::format("{}: {}: names no packages", f, w.id));
+    if (!w.torch.empty() && !Version::parse(w.torch))
+      out.push_back(fmt::format("{}: {}: torch '{}' is not a version", f, w.id, w.torch));
+    for (const auto& e : w.env)
+      if (e.find('=') == std::string::npos || e.front() == '=')
+        out.push_back(fmt::format("{}: {}: env entry '{}' is not NAME=value", f, w.id, e));
+    auto check_hash = [&](const GitHubSource& s) {
+      if (!is_nix_sha256(s.hash)) out.push_back(fmt::format("{}: {}: hash '{}' is not a Nix sha256 hash", f, w.id, s.hash));
+    };
+    if (w.torch_source) check_hash(*w.torch_source);
+    for (const auto& m : w.magma_patches) {
+      check_hash(m);
+      if (!is_hex40(m.rev)) out.push_back(fmt::format("{}: {}: magma patch commit is not 40 hex digits", f, w.id));
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> check_invariants(const KnowledgeBase& kb) {
+  std::vector<std::string> out;
+  check_gpus(kb, out);
+  check_cudas(kb, out);
+  check_isas(kb, out);
+  check_pins(kb, out);
+  check_pythons(kb, out);
+  check_workarounds(kb, out);
+  return out;
+}
+
+}  // namespace tailor

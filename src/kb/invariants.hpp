@@ -1,0 +1,19 @@
+#pragma once
+/// Invariants that every entry of the knowledge base must satisfy (archspec's
+/// habit: sweep the whole data set). Checked at load time, so a bad user
+/// overlay is reported, and by the tests over the embedded data.
+
+#include <string>
+#include <vector>
+
+namespace tailor {
+
+struct KnowledgeBase;
+
+/// Platforms tailor knows; ISAs and GPUs must name one of them.
+const std::vector<std::string>& known_platforms();
+
+/// One line per violated invariant, "file: entry: problem"; empty if none.
+std::vector<std::string> check_invariants(const KnowledgeBase& kb);
+
+}  // namespace tailor

@@ -1,0 +1,99 @@
+#include "kb/kb_json.hpp"
+
+namespace tailor {
+
+namespace {
+using json = nlohmann::ordered_json;
+
+json opt(const std::optional<Version>& v) { return v ? json(v->str()) : json(nullptr); }
+json opt(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+
+json source_json(const GitHubSource& s) {
+  return {{"owner", s.owner}, {"repo", s.repo}, {"rev", s.rev}, {"hash", s.hash}, {"fetch_submodules", s.fetch_submodules}};
+}
+}  // namespace
+
+nlohmann::ordered_json to_json(const KnowledgeBase& kb) {
+  json out;
+  out["gpus"] = json::array();
+  for (const auto& g : kb.gpus)
+    out["gpus"].push_back({{"sm", g.sm},
+                           {"family", g.family},
+                           {"products", g.products},
+                           {"min_cuda", g.min_cuda.str()},
+                           {"max_cuda", opt(g.max_cuda)},
+                           {"arch_specific_min_cuda", opt(g.arch_specific_min_cuda)},
+                           {"family_specific_min_cuda", opt(g.family_specific_min_cuda)},
+                           {"cudnn_last", opt(g.cudnn_last)},
+                           {"platforms", g.platforms},
+                           {"jetson", g.jetson},
+                           {"notes", opt(g.notes)},
+                           {"source", g.source}});
+  out["cuda"] = json::array();
+  for (const auto& c : kb.cudas)
+    out["cuda"].push_back({{"version", c.version.str()},
+                           {"nixpkgs_attr", c.nixpkgs_attr()},
+                           {"min_driver", c.min_driver.str()},
+                           {"minor_compat_driver", opt(c.minor_compat_driver)},
+                           {"max_gcc", c.max_gcc},
+                           {"notes", opt(c.notes)},
+                           {"source", c.source}});
+  out["isas"] = json::array();
+  for (const auto& i : kb.isas)
+    out["isas"].push_back({{"name", i.name},
+                           {"display", i.display},
+                           {"platform", i.platform},
+                           {"flags", i.flags},
+                           {"requires", i.requires_features},
+                           {"x86_64_level", opt(i.x86_64_level)},
+                           {"rank", i.rank},
+                           {"workload", opt(i.workload)},
+                           {"examples", i.examples},
+                           {"disable", i.disable},
+                           {"disable_reason", opt(i.disable_reason)},
+                           {"cmake_force_off", i.cmake_force_off},
+                           {"notes", opt(i.notes)},
+                           {"source", i.source}});
+  out["flag_features"] = kb.flag_features;
+  out["pins"] = json::array();
+  for (const auto& p : kb.pins)
+    out["pins"].push_back({{"short", p.short_rev},
+                           {"rev", p.rev},
+                           {"sha256", opt(p.sha256)},
+                           {"torch", p.torch.str()},
+                           {"vllm", opt(p.vllm)},
+                           {"python", p.python},
+                           {"python_default", opt(p.python_default)},
+                           {"cuda", p.cuda},
+                           {"cudnn", opt(p.cudnn)},
+                           {"cutlass", opt(p.cutlass)},
+                           {"torch_args", p.torch_args},
+                           {"used_by", p.used_by},
+                           {"notes", opt(p.notes)},
+                           {"source", p.source}});
+  out["python"] = json::array();
+  for (const auto& p : kb.pythons)
+    out["python"].push_back({{"version", p.version}, {"packages", p.packages_attr()}, {"end_of_life", opt(p.end_of_life)}});
+  out["workarounds"] = json::array();
+  for (const auto& w : kb.workarounds) {
+    json j = {{"id", w.id},   {"summary", w.summary},   {"pins", w.pins},
+              {"torch", opt(w.torch)}, {"cuda", w.cuda}, {"packages", w.packages}};
+    if (w.torch_source) j["torch_source"] = source_json(*w.torch_source);
+    if (w.clear_patches) j["clear_patches"] = true;
+    if (w.allow_broken) j["allow_broken"] = true;
+    if (!w.cmake_flags.empty()) j["cmake_flags"] = w.cmake_flags;
+    if (!w.env.empty()) j["env"] = w.env;
+    if (!w.version_txt.empty()) j["version_txt"] = w.version_txt;
+    if (!w.cccl_include_links.empty()) j["cccl_include_links"] = w.cccl_include_links;
+    if (w.shim_find_cuda_toolkit) j["shim_find_cuda_toolkit"] = true;
+    if (!w.magma_patches.empty()) {
+      j["magma_patches"] = json::array();
+      for (const auto& m : w.magma_patches) j["magma_patches"].push_back(source_json(m));
+    }
+    j["source"] = w.source;
+    out["workarounds"].push_back(j);
+  }
+  return out;
+}
+
+}  // namespace tailor

@@ -1,0 +1,196 @@
+#include "kb/knowledge_base.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "kb/invariants.hpp"
+#include "util/edit_distance.hpp"
+#include "util/embedded.hpp"
+
+namespace tailor {
+
+const std::vector<std::string>& kb_file_names() {
+  static const std::vector<std::string> names = {"gpu_architectures.toml", "cuda_toolkits.toml", "cpu_isas.toml",
+                                                 "nixpkgs_pins.toml",      "python_versions.toml", "workarounds.toml"};
+  return names;
+}
+
+namespace {
+
+// Reads every [[table_key]] entry of one file with \a read, then merges them
+// into \a into: an entry whose key matches an existing one replaces it.
+template <class T, class Read, class Key>
+void read_entries(const TomlDocument& doc, TableReader& root, const char* table_key, Read read, Key key,
+                  std::vector<T>& into) {
+  std::string what = fmt::format("[[{}]]", table_key);
+  std::vector<std::string> seen;
+  for (const toml::table* t : root.tables(table_key)) {
+    TableReader r(doc, *t, what);
+    T entry = read(r);
+    r.finish();
+    std::string k = key(entry);
+    if (std::find(seen.begin(), seen.end(), k) != seen.end())
+      throw doc.error_at(*t, fmt::format("duplicate {} entry '{}'", what, k));
+    seen.push_back(k);
+    auto it = std::find_if(into.begin(), into.end(), [&](const T& e) { return key(e) == k; });
+    if (it != into.end()) *it = std::move(entry);
+    else into.push_back(std::move(entry));
+  }
+}
+
+void read_flag_features(const TomlDocument& doc, TableReader& root, KnowledgeBase& kb) {
+  const toml::table* t = root.table("flag_features");
+  if (!t) return;
+  for (const auto& [flag, value] : *t) {
+    std::vector<std::string> features;
+    const toml::array* a = value.as_array();
+    if (!a) throw doc.error_at(value, fmt::format("flag_features '{}' must list CPU features", flag.str()));
+    for (const auto& f : *a) {
+      if (!f.is_string()) throw doc.error_at(f, "flag_features must list strings");
+      features.emplace_back(f.as_string()->get());
+    }
+    kb.flag_features[std::string(flag.str())] = std::move(features);
+  }
+}
+
+void read_file(const std::string& name, const std::string& path, std::string text, KnowledgeBase& kb) {
+  TomlDocument doc(path, std::move(text));
+  TableReader root(doc, doc.root(), name);
+  if (name == "gpu_architectures.toml") {
+    read_entries<GpuArch>(doc, root, "gpu", read_gpu_arch, [](const GpuArch& g) { return g.sm; }, kb.gpus);
+  } else if (name == "cuda_toolkits.toml") {
+    read_entries<CudaToolkit>(doc, root, "cuda", read_cuda_toolkit, [](const CudaToolkit& c) { return c.version.str(); },
+                              kb.cudas);
+  } else if (name == "cpu_isas.toml") {
+    read_entries<CpuIsa>(doc, root, "isa", read_cpu_isa, [](const CpuIsa& i) { return i.name; }, kb.isas);
+    read_flag_features(doc, root, kb);
+  } else if (name == "nixpkgs_pins.toml") {
+    read_entries<NixpkgsPin>(doc, root, "pin", read_nixpkgs_pin, [](const NixpkgsPin& p) { return p.short_rev; },
+                             kb.pins);
+  } else if (name == "python_versions.toml") {
+    read_entries<PythonVersion>(doc, root, "python", read_python_version,
+                                [](const PythonVersion& p) { return p.version; }, kb.pythons);
+  } else if (name == "workarounds.toml") {
+    read_entries<Workaround>(doc, root, "workaround", read_workaround, [](const Workaround& w) { return w.id; },
+                             kb.workarounds);
+  }
+  root.finish();
+}
+
+std::string read_whole_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) {
+    Diagnostic d;
+    d.path = p.string();
+    d.message = "cannot read file";
+    throw DiagnosticError(d);
+  }
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+KnowledgeBase load_embedded_then(const std::vector<std::pair<std::string, std::pair<std::string, std::string>>>& overlays) {
+  KnowledgeBase kb;
+  for (const auto& name : kb_file_names()) {
+    auto text = embedded_file("data/" + name);
+    if (!text) throw std::logic_error("embedded knowledge base lacks " + name);
+    read_file(name, "data/" + name, std::string(*text), kb);
+  }
+  for (const auto& [name, path_text] : overlays) read_file(name, path_text.first, path_text.second, kb);
+  if (auto problems = check_invariants(kb); !problems.empty()) {
+    Diagnostic d;
+    d.path = overlays.empty() ? "data" : overlays.front().second.first;
+    d.message = fmt::format("the knowledge base breaks {} invariant{}", problems.size(), problems.size() == 1 ? "" : "s");
+    d.notes = problems;
+    throw DiagnosticError(d);
+  }
+  return kb;
+}
+
+}  // namespace
+
+KnowledgeBase KnowledgeBase::load(const std::optional<std::filesystem::path>& overlay_dir) {
+  std::vector<std::pair<std::string, std::pair<std::string, std::string>>> overlays;
+  if (overlay_dir) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(*overlay_dir, ec)) {
+      Diagnostic d;
+      d.path = overlay_dir->string();
+      d.message = "knowledge-base overlay is not a directory";
+      throw DiagnosticError(d);
+    }
+    std::vector<std::filesystem::path> files;
+    for (const auto& e : std::filesystem::directory_iterator(*overlay_dir)) files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+      std::string name = f.filename().string();
+      if (f.extension() != ".toml") continue;
+      const auto& known = kb_file_names();
+      if (std::find(known.begin(), known.end(), name) == known.end()) {
+        Diagnostic d;
+        d.path = f.string();
+        d.message = fmt::format("unknown knowledge-base file '{}'", name);
+        d.hint = did_you_mean(name, known);
+        if (d.hint.empty()) d.hint = "knowledge-base files: " + fmt::format("{}", fmt::join(known, ", "));
+        throw DiagnosticError(d);
+      }
+      overlays.push_back({name, {f.string(), read_whole_file(f)}});
+    }
+  }
+  return load_embedded_then(overlays);
+}
+
+KnowledgeBase KnowledgeBase::load_texts(const std::map<std::string, std::string>& files) {
+  std::vector<std::pair<std::string, std::pair<std::string, std::string>>> overlays;
+  for (const auto& [name, text] : files) overlays.push_back({name, {name, text}});
+  return load_embedded_then(overlays);
+}
+
+namespace {
+template <class T, class Pred>
+const T* find_if_ptr(const std::vector<T>& v, Pred p) {
+  auto it = std::find_if(v.begin(), v.end(), p);
+  return it == v.end() ? nullptr : &*it;
+}
+template <class T, class F>
+std::vector<std::string> names_of(const std::vector<T>& v, F f) {
+  std::vector<std::string> out;
+  for (const auto& e : v) out.push_back(f(e));
+  return out;
+}
+}  // namespace
+
+const GpuArch* KnowledgeBase::gpu(std::string_view sm) const {
+  return find_if_ptr(gpus, [&](const GpuArch& g) { return g.sm == sm; });
+}
+const CudaToolkit* KnowledgeBase::cuda(std::string_view v) const {
+  return find_if_ptr(cudas, [&](const CudaToolkit& c) { return c.version.str() == v; });
+}
+const CpuIsa* KnowledgeBase::isa(std::string_view name) const {
+  return find_if_ptr(isas, [&](const CpuIsa& i) { return i.name == name; });
+}
+const NixpkgsPin* KnowledgeBase::pin(std::string_view rev) const {
+  return find_if_ptr(pins, [&](const NixpkgsPin& p) { return p.short_rev == rev || p.rev == rev; });
+}
+const PythonVersion* KnowledgeBase::python(std::string_view v) const {
+  return find_if_ptr(pythons, [&](const PythonVersion& p) { return p.version == v; });
+}
+
+std::vector<std::string> KnowledgeBase::gpu_names() const { return names_of(gpus, [](const GpuArch& g) { return g.sm; }); }
+std::vector<std::string> KnowledgeBase::cuda_names() const {
+  return names_of(cudas, [](const CudaToolkit& c) { return c.version.str(); });
+}
+std::vector<std::string> KnowledgeBase::isa_names() const { return names_of(isas, [](const CpuIsa& i) { return i.name; }); }
+std::vector<std::string> KnowledgeBase::pin_names() const {
+  return names_of(pins, [](const NixpkgsPin& p) { return p.short_rev; });
+}
+std::vector<std::string> KnowledgeBase::python_names() const {
+  return names_of(pythons, [](const PythonVersion& p) { return p.version; });
+}
+
+}  // namespace tailor

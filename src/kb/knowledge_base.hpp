@@ -1,0 +1,55 @@
+#pragma once
+/// The knowledge base: the facts tailor reasons with, loaded from the TOML
+/// files under data/ (embedded in the binary) and an optional user overlay
+/// directory whose entries replace or extend the embedded ones.
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kb/cpu_isa.hpp"
+#include "kb/cuda_toolkit.hpp"
+#include "kb/gpu_arch.hpp"
+#include "kb/nixpkgs_pin.hpp"
+#include "kb/python_version.hpp"
+#include "kb/workaround.hpp"
+
+namespace tailor {
+
+struct KnowledgeBase {
+  std::vector<GpuArch> gpus;
+  std::vector<CudaToolkit> cudas;
+  std::vector<CpuIsa> isas;
+  std::map<std::string, std::vector<std::string>> flag_features;  ///< compiler flag -> CPU features
+  std::vector<NixpkgsPin> pins;
+  std::vector<PythonVersion> pythons;
+  std::vector<Workaround> workarounds;
+
+  /// The embedded knowledge base, overlaid with \a overlay_dir when given.
+  /// Throws DiagnosticError for bad data, including invariant violations.
+  static KnowledgeBase load(const std::optional<std::filesystem::path>& overlay_dir = std::nullopt);
+
+  /// Loads from explicit file contents (file name -> text), e.g. for tests and
+  /// fuzzing. Files missing from \a files are taken from the embedded data.
+  static KnowledgeBase load_texts(const std::map<std::string, std::string>& files);
+
+  const GpuArch* gpu(std::string_view sm) const;
+  const CudaToolkit* cuda(std::string_view version) const;
+  const CpuIsa* isa(std::string_view name) const;
+  /// By short or full revision.
+  const NixpkgsPin* pin(std::string_view rev) const;
+  const PythonVersion* python(std::string_view version) const;
+
+  std::vector<std::string> gpu_names() const;
+  std::vector<std::string> cuda_names() const;
+  std::vector<std::string> isa_names() const;
+  std::vector<std::string> pin_names() const;
+  std::vector<std::string> python_names() const;
+};
+
+/// The data files, in load order.
+const std::vector<std::string>& kb_file_names();
+
+}  // namespace tailor

@@ -1,0 +1,44 @@
+#include "kb/nixpkgs_pin.hpp"
+
+#include <algorithm>
+
+#include "kb/read_helpers.hpp"
+
+namespace tailor {
+
+namespace {
+bool contains(const std::vector<std::string>& v, std::string_view x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+}  // namespace
+
+std::string NixpkgsPin::tarball_url() const { return "https://github.com/NixOS/nixpkgs/archive/" + rev + ".tar.gz"; }
+bool NixpkgsPin::provides_python(std::string_view v) const { return contains(python, v); }
+bool NixpkgsPin::provides_cuda(std::string_view v) const { return contains(cuda, v); }
+bool NixpkgsPin::has_torch_arg(std::string_view a) const { return contains(torch_args, a); }
+
+NixpkgsPin read_nixpkgs_pin(TableReader& r) {
+  NixpkgsPin p;
+  p.short_rev = r.required_string("short").value;
+  p.rev = r.required_string("rev").value;
+  p.sha256 = optional_text(r, "sha256");
+  p.torch = require_version(r.doc(), r.required_string("torch"), "torch version");
+  p.vllm = optional_version(r, "vllm");
+  p.python = values(r.strings("python"));
+  p.python_default = optional_text(r, "python_default");
+  p.cuda = values(r.strings("cuda"));
+  p.cudnn = optional_version(r, "cudnn");
+  p.cutlass = optional_text(r, "cutlass");
+  p.torch_args = values(r.strings("torch_args"));
+  p.used_by = values(r.strings("used_by"));
+  p.notes = optional_text(r, "notes");
+  p.source = r.required_string("source").value;
+  return p;
+}
+
+}  // namespace tailor
+
+namespace tailor {
+const std::vector<std::string>& recipe_torch_args() {
+  static const std::vector<std::string> args = {"cudaSupport", "gpuTargets", "effectiveMagma"};
+  return args;
+}
+}  // namespace tailor

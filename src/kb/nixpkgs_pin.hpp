@@ -1,0 +1,42 @@
+#pragma once
+/// One nixpkgs revision of the knowledge base and what it provides.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "util/toml_reader.hpp"
+#include "util/version.hpp"
+
+namespace tailor {
+
+struct NixpkgsPin {
+  std::string short_rev;  ///< "fe5e41d"
+  std::string rev;        ///< 40 hex digits
+  std::string sha256;     ///< tarball hash; empty when unknown
+  Version torch;
+  std::optional<Version> vllm;
+  std::vector<std::string> python;  ///< "3.13", ...
+  std::string python_default;
+  std::vector<std::string> cuda;  ///< "12.9", ...
+  std::optional<Version> cudnn;
+  std::string cutlass;
+  std::vector<std::string> torch_args;
+  std::vector<std::string> used_by;
+  std::string notes;
+  std::string source;
+
+  std::string tarball_url() const;
+  bool provides_python(std::string_view v) const;
+  bool provides_cuda(std::string_view v) const;
+  bool has_torch_arg(std::string_view a) const;
+};
+
+NixpkgsPin read_nixpkgs_pin(TableReader& r);
+
+}  // namespace tailor
+
+namespace tailor {
+/// The torch override arguments tailor's recipes pass; every pin must have them.
+const std::vector<std::string>& recipe_torch_args();
+}  // namespace tailor

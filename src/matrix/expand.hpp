@@ -1,0 +1,39 @@
+#pragma once
+/// Expansion of a spec into its variants. Every cell is checked against the
+/// knowledge base; a cell the facts forbid is dropped with the rule that
+/// forbids it, a cell the policy excludes is dropped with the exclude's
+/// reason, and a cell the spec names explicitly but the facts forbid is an
+/// error.
+
+#include <string>
+#include <vector>
+
+#include "kb/knowledge_base.hpp"
+#include "matrix/spec.hpp"
+#include "matrix/variant.hpp"
+
+namespace tailor {
+
+struct DroppedCell {
+  Variant candidate;   ///< the variant the cell would have been (name set)
+  std::string rule;    ///< rule id, or "exclude" for policy
+  std::string reason;  ///< the rule's message, or the exclude's reason
+  bool policy = false;
+  Pos pos;  ///< where the exclude is written; line 0 for facts
+};
+
+struct Matrix {
+  std::vector<Variant> variants;
+  std::vector<DroppedCell> dropped;
+
+  const Variant* find(std::string_view name) const;
+  /// Every drop of a cell with this name (several families may produce it).
+  std::vector<const DroppedCell*> dropped_named(std::string_view name) const;
+};
+
+/// Throws DiagnosticError for: an explicit impossible cell, an axis value
+/// that yields no variant because of the facts, the same name twice, a
+/// companion without its pytorch variant, an empty matrix.
+Matrix expand(const Spec& spec, const KnowledgeBase& kb);
+
+}  // namespace tailor

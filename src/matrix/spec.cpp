@@ -1,0 +1,23 @@
+#include "matrix/spec.hpp"
+
+namespace tailor {
+
+std::string_view axis_name(Axis a) {
+  switch (a) {
+    case Axis::package: return "package";
+    case Axis::python: return "python";
+    case Axis::pin: return "pin";
+    case Axis::cuda: return "cuda";
+    case Axis::sm: return "sm";
+    case Axis::isa: return "isa";
+  }
+  return "package";
+}
+
+std::optional<Axis> axis_from_name(std::string_view name) {
+  for (Axis a : kAxes)
+    if (axis_name(a) == name) return a;
+  return std::nullopt;
+}
+
+}  // namespace tailor

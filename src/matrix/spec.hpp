@@ -1,0 +1,65 @@
+#pragma once
+/// A matrix spec: one product line/branch, its families of variants and the
+/// policy that trims them. Parsed from TOML by load_spec (spec_loader.hpp).
+
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kb/package.hpp"
+#include "util/diagnostic.hpp"
+
+namespace tailor {
+
+/// The axes a family crosses, in expansion order.
+enum class Axis { package, python, pin, cuda, sm, isa };
+inline constexpr std::array<Axis, 6> kAxes = {Axis::package, Axis::python, Axis::pin, Axis::cuda, Axis::sm, Axis::isa};
+std::string_view axis_name(Axis a);
+std::optional<Axis> axis_from_name(std::string_view name);
+
+using AxisValues = std::vector<Located<std::string>>;
+
+/// A predicate over cells: each listed axis must take one of the listed values.
+struct CellFilter {
+  std::map<Axis, std::vector<std::string>> values;
+  std::vector<std::string> platforms;  ///< empty: any platform
+  std::string reason;                  ///< required for excludes
+  Pos pos;
+};
+
+struct Family {
+  std::string name;
+  Pos pos;
+  Backend backend = Backend::cuda;
+  std::map<Axis, AxisValues> axes;  ///< every axis present; "" where it does not apply
+  std::vector<std::string> platforms;  ///< filter; empty: any
+  Pos platforms_pos;
+  std::vector<std::vector<Axis>> zips;  ///< axes advanced together
+  std::vector<CellFilter> excludes;
+  std::vector<CellFilter> includes;  ///< explicit cells (each axis one value)
+};
+
+/// Build policy that the derived settings and emitters follow.
+struct BuildPolicy {
+  int gb_per_job = 8;          ///< memory one nvcc/CUTLASS job may need
+  std::optional<int> max_jobs;  ///< upper bound whatever the builder has
+  bool strip_toolchain = true;  ///< remove gcc/binutils references from the closure
+  bool compress_fatbin = true;  ///< -Xfatbin -compress-all
+  int metadata_rev = 1;         ///< $out/.metadata-rev
+};
+
+struct Spec {
+  std::string path;  ///< as given by the user (or "examples/..." when embedded)
+  std::string text;
+  std::string name;     ///< branch name, "pytorch-2.9-python313"
+  std::string product;  ///< "build-pytorch", "build-vllm"
+  std::string summary;
+  std::string torch;  ///< requested torch version; empty: what the pin ships
+  std::string vllm;   ///< requested vLLM version; empty: what the pin ships
+  std::vector<Family> families;
+  BuildPolicy build;
+};
+
+}  // namespace tailor

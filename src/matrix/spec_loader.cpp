@@ -1,0 +1,334 @@
+#include "matrix/spec_loader.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "kb/invariants.hpp"
+#include "util/edit_distance.hpp"
+#include "util/embedded.hpp"
+#include "util/toml_reader.hpp"
+
+namespace tailor {
+
+namespace {
+
+// Checks each value of \a values against \a known; unknown ones are errors
+// with a did-you-mean hint (or \a extra_hint's suggestion).
+void check_known(const TomlDocument& doc, const AxisValues& values, const std::vector<std::string>& known,
+                 std::string_view what, std::string (*extra_hint)(const std::string&) = nullptr) {
+  for (size_t i = 0; i < values.size(); ++i) {
+    const auto& v = values[i];
+    for (size_t j = 0; j < i; ++j)
+      if (values[j].value == v.value) throw doc.error_at(v.pos, fmt::format("{} '{}' is listed twice", what, v.value));
+    if (std::find(known.begin(), known.end(), v.value) != known.end()) continue;
+    std::string hint = extra_hint ? extra_hint(v.value) : std::string();
+    if (hint.empty()) hint = did_you_mean(v.value, known);
+    if (hint.empty()) hint = fmt::format("known: {}", fmt::join(known, ", "));
+    throw doc.error_at(v.pos, fmt::format("unknown {} '{}'", what, v.value), hint);
+  }
+}
+
+std::string sm_hint(const std::string& v) {
+  if (auto sm = sm_from_token(v)) return fmt::format("write compute capabilities as MAJOR.MINOR: '{}'", *sm);
+  return {};
+}
+
+// Pins may be written short or full; names use the short form.
+void normalize_pins(const TomlDocument& doc, AxisValues& pins, const KnowledgeBase& kb) {
+  for (auto& p : pins) {
+    const NixpkgsPin* pin = kb.pin(p.value);
+    if (!pin) {
+      std::vector<std::string> known = kb.pin_names();
+      std::string hint = did_you_mean(p.value, known);
+      if (hint.empty()) hint = fmt::format("pins in the knowledge base: {}", fmt::join(known, ", "));
+      throw doc.error_at(p.pos, fmt::format("unknown nixpkgs pin '{}'", p.value), hint);
+    }
+    p.value = pin->short_rev;
+  }
+  check_known(doc, pins, kb.pin_names(), "nixpkgs pin");
+}
+
+AxisValues required_values(TableReader& r, std::string_view key) {
+  auto v = r.strings(key);
+  if (!v) throw r.doc().error_at(r.pos(), fmt::format("[branch] needs '{}'", key));
+  if (v->empty()) throw r.doc().error_at(r.pos(), fmt::format("'{}' in [branch] is empty", key));
+  return *v;
+}
+
+struct Defaults {
+  AxisValues python;
+  AxisValues pin;
+};
+
+void check_axis_value(const TomlDocument& doc, Axis axis, AxisValues& values, const KnowledgeBase& kb) {
+  switch (axis) {
+    case Axis::package: check_known(doc, values, package_names(), "package"); break;
+    case Axis::python: check_known(doc, values, kb.python_names(), "Python version"); break;
+    case Axis::pin: normalize_pins(doc, values, kb); break;
+    case Axis::cuda: check_known(doc, values, kb.cuda_names(), "CUDA version"); break;
+    case Axis::sm: check_known(doc, values, kb.gpu_names(), "SM (compute capability)", sm_hint); break;
+    case Axis::isa: check_known(doc, values, kb.isa_names(), "ISA"); break;
+  }
+}
+
+CellFilter read_filter(const TomlDocument& doc, const toml::table& t, const char* what, bool needs_reason,
+                       const KnowledgeBase& kb) {
+  TableReader r(doc, t, what);
+  CellFilter f;
+  f.pos = pos_of(t);
+  for (Axis a : kAxes) {
+    auto v = r.strings(axis_name(a));
+    if (!v) continue;
+    if (v->empty()) throw doc.error_at(t, fmt::format("'{}' in {} is empty", axis_name(a), what));
+    check_axis_value(doc, a, *v, kb);
+    for (const auto& x : *v) f.values[a].push_back(x.value);
+  }
+  if (auto p = r.strings("platform")) {
+    check_known(doc, *p, known_platforms(), "platform");
+    for (const auto& x : *p) f.platforms.push_back(x.value);
+  }
+  if (needs_reason) {
+    auto reason = r.string("reason");
+    if (!reason) throw doc.error_at(t, fmt::format("{} needs a 'reason' (it is shown when a variant is dropped)", what));
+    f.reason = reason->value;
+  }
+  r.finish();
+  if (f.values.empty() && f.platforms.empty()) throw doc.error_at(t, fmt::format("{} names no axis", what));
+  return f;
+}
+
+std::vector<std::vector<Axis>> read_zips(const TomlDocument& doc, TableReader& r, const Family& fam) {
+  std::vector<std::vector<Axis>> zips;
+  const toml::node* n = r.node("zip");
+  if (!n) return zips;
+  const toml::array* outer = n->as_array();
+  if (!outer) throw doc.error_at(*n, "'zip' must be an array of axis lists, e.g. [[\"cuda\", \"pin\"]]");
+  std::vector<Axis> used;
+  for (const auto& group : *outer) {
+    const toml::array* g = group.as_array();
+    if (!g || g->size() < 2)
+      throw doc.error_at(group, "each 'zip' entry lists two or more axes, e.g. [\"cuda\", \"pin\"]");
+    std::vector<Axis> axes;
+    for (const auto& e : *g) {
+      std::vector<std::string> names;
+      for (Axis a : kAxes) names.emplace_back(axis_name(a));
+      if (!e.is_string()) throw doc.error_at(e, "'zip' lists axis names");
+      std::string name(e.as_string()->get());
+      auto a = axis_from_name(name);
+      if (!a) throw doc.error_at(e, fmt::format("unknown axis '{}' in 'zip'", name), did_you_mean(name, names));
+      if (std::find(used.begin(), used.end(), *a) != used.end())
+        throw doc.error_at(e, fmt::format("axis '{}' is zipped twice", name));
+      used.push_back(*a);
+      axes.push_back(*a);
+    }
+    size_t n0 = fam.axes.at(axes[0]).size();
+    for (Axis a : axes) {
+      if (fam.axes.at(a).size() != n0)
+        throw doc.error_at(group, fmt::format("zipped axes must have as many values each: '{}' has {}, '{}' has {}",
+                                              axis_name(axes[0]), n0, axis_name(a), fam.axes.at(a).size()));
+    }
+    zips.push_back(axes);
+  }
+  return zips;
+}
+
+Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults& defaults, const KnowledgeBase& kb) {
+  TableReader r(doc, t, "[[family]]");
+  Family fam;
+  fam.pos = pos_of(t);
+  fam.name = r.required_string("name").value;
+  std::string what = fmt::format("family '{}'", fam.name);
+
+  auto backend = r.required_string("backend");
+  auto b = backend_from_name(backend.value);
+  if (!b) {
+    throw doc.error_at(backend.pos, fmt::format("unknown backend '{}'", backend.value),
+                       did_you_mean(backend.value, backend_names()).empty()
+                           ? "backends: cuda, cpu, mps"
+                           : did_you_mean(backend.value, backend_names()));
+  }
+  fam.backend = *b;
+
+  auto package = r.strings("package");
+  if (!package || package->empty()) throw doc.error_at(t, fmt::format("{} needs 'package'", what));
+  fam.axes[Axis::package] = *package;
+  check_axis_value(doc, Axis::package, fam.axes[Axis::package], kb);
+  bool magma = false;
+  for (const auto& p : *package) {
+    Package pk = *package_from_name(p.value);
+    if ((pk == Package::magma || pk == Package::vllm) && fam.backend != Backend::cuda)
+      throw doc.error_at(p.pos, fmt::format("package '{}' is built with CUDA only; {} has backend '{}'", p.value, what,
+                                            backend_name(fam.backend)));
+    magma = magma || pk == Package::magma;
+  }
+  if (magma && package->size() > 1)
+    throw doc.error_at((*package)[0].pos, "magma has no Python axis: give it a family of its own");
+
+  // Axes that apply to the backend must be given; the others must not be.
+  auto axis = [&](Axis a, bool applies, bool required, const AxisValues* fallback) {
+    auto v = r.strings(axis_name(a));
+    if (v && !applies) {
+      throw doc.error_at(v->empty() ? fam.pos : (*v)[0].pos,
+                         fmt::format("'{}' does not apply to {} (backend '{}'{})", axis_name(a), what,
+                                     backend_name(fam.backend), magma ? ", package magma" : ""));
+    }
+    if (!applies) {
+      fam.axes[a] = {Located<std::string>{"", fam.pos}};
+      return;
+    }
+    if (v && v->empty()) throw doc.error_at(fam.pos, fmt::format("'{}' in {} is empty", axis_name(a), what));
+    if (!v && required) throw doc.error_at(fam.pos, fmt::format("{} needs '{}' (backend '{}')", what, axis_name(a),
+                                                                 backend_name(fam.backend)));
+    fam.axes[a] = v ? *v : *fallback;
+    if (v) check_axis_value(doc, a, fam.axes[a], kb);
+  };
+  bool cuda = fam.backend == Backend::cuda;
+  axis(Axis::python, !magma, false, &defaults.python);
+  axis(Axis::pin, true, false, &defaults.pin);
+  axis(Axis::cuda, cuda, true, nullptr);
+  axis(Axis::sm, cuda, true, nullptr);
+  axis(Axis::isa, fam.backend != Backend::mps, true, nullptr);
+
+  if (auto p = r.strings("platform")) {
+    check_known(doc, *p, known_platforms(), "platform");
+    for (const auto& x : *p) fam.platforms.push_back(x.value);
+    if (!p->empty()) fam.platforms_pos = (*p)[0].pos;
+  }
+  fam.zips = read_zips(doc, r, fam);
+  for (const toml::table* e : r.tables("exclude")) fam.excludes.push_back(read_filter(doc, *e, "[[family.exclude]]", true, kb));
+  for (const toml::table* e : r.tables("include")) {
+    CellFilter inc = read_filter(doc, *e, "[[family.include]]", false, kb);
+    if (!inc.platforms.empty()) throw doc.error_at(*e, "an include names axis values; 'platform' follows from the ISA");
+    for (Axis a : kAxes) {
+      auto it = inc.values.find(a);
+      const AxisValues& fam_values = fam.axes.at(a);
+      if (it == inc.values.end()) {
+        if (fam_values.size() != 1)
+          throw doc.error_at(*e, fmt::format("this include must name '{}': {} lists several", axis_name(a), what));
+        inc.values[a] = {fam_values[0].value};
+      } else if (it->second.size() != 1) {
+        throw doc.error_at(*e, fmt::format("an include names one cell: '{}' must be a single value", axis_name(a)));
+      } else if (fam_values.size() == 1 && fam_values[0].value.empty()) {
+        throw doc.error_at(*e, fmt::format("'{}' does not apply to {}", axis_name(a), what));
+      }
+    }
+    fam.includes.push_back(std::move(inc));
+  }
+  r.finish();
+  return fam;
+}
+
+BuildPolicy read_build(const TomlDocument& doc, const toml::table& t) {
+  TableReader r(doc, t, "[build]");
+  BuildPolicy b;
+  auto positive = [&](std::string_view key, int& into) {
+    if (auto v = r.integer(key)) {
+      if (v->value < 1 || v->value > 4096) throw doc.error_at(v->pos, fmt::format("'{}' must be between 1 and 4096", key));
+      into = static_cast<int>(v->value);
+      return true;
+    }
+    return false;
+  };
+  positive("gb_per_job", b.gb_per_job);
+  int max_jobs = 0;
+  if (positive("max_jobs", max_jobs)) b.max_jobs = max_jobs;
+  if (auto v = r.boolean("strip_toolchain")) b.strip_toolchain = v->value;
+  if (auto v = r.boolean("compress_fatbin")) b.compress_fatbin = v->value;
+  positive("metadata_rev", b.metadata_rev);
+  r.finish();
+  return b;
+}
+
+std::string read_file_or_throw(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    Diagnostic d;
+    d.path = path;
+    d.message = "cannot read spec file";
+    throw DiagnosticError(d);
+  }
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
+  TomlDocument doc(path, text);
+  TableReader root(doc, doc.root(), "the spec");
+  const toml::node* branch_node = root.node("branch");
+  const toml::node* build_node = root.node("build");
+  const toml::node* family_node = root.node("family");
+  root.finish();
+
+  Spec spec;
+  spec.path = path;
+  spec.text = text;
+  if (!branch_node || !branch_node->is_table())
+    throw doc.error_at(branch_node ? pos_of(*branch_node) : Pos{1, 1}, "the spec needs a [branch] table",
+                       "[branch] names the product line: name, product, pin, python");
+  TableReader b(doc, *branch_node->as_table(), "[branch]");
+  spec.name = b.required_string("name").value;
+  spec.product = b.required_string("product").value;
+  if (auto s = b.string("summary")) spec.summary = s->value;
+  Defaults defaults;
+  defaults.pin = required_values(b, "pin");
+  normalize_pins(doc, defaults.pin, kb);
+  defaults.python = required_values(b, "python");
+  check_known(doc, defaults.python, kb.python_names(), "Python version");
+  for (auto [key, into] : {std::pair{"torch", &spec.torch}, std::pair{"vllm", &spec.vllm}}) {
+    if (auto v = b.string(key)) {
+      if (!Version::parse(v->value)) throw doc.error_at(v->pos, fmt::format("'{}' is not a version", v->value));
+      *into = v->value;
+    }
+  }
+  b.finish();
+
+  if (build_node) {
+    if (!build_node->is_table()) throw doc.error_at(*build_node, "[build] must be a table");
+    spec.build = read_build(doc, *build_node->as_table());
+  }
+
+  TableReader families(doc, doc.root(), "the spec");
+  std::vector<const toml::table*> tables = families.tables("family");
+  if (tables.empty())
+    throw doc.error_at(family_node ? pos_of(*family_node) : Pos{1, 1}, "the spec defines no [[family]]",
+                       "a [[family]] names a package, a backend and its axes");
+  for (const toml::table* t : tables) {
+    Family f = read_family(doc, *t, defaults, kb);
+    for (const auto& other : spec.families)
+      if (other.name == f.name) throw doc.error_at(f.pos, fmt::format("family '{}' is defined twice", f.name));
+    spec.families.push_back(std::move(f));
+  }
+  return spec;
+}
+
+Spec load_spec_arg(const std::string& arg, const KnowledgeBase& kb) {
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(arg, ec)) return load_spec(arg, read_file_or_throw(arg), kb);
+  // Embedded examples: "build-pytorch/main", "examples/build-pytorch/main.toml".
+  std::string key = arg;
+  if (!key.starts_with("examples/")) key = "examples/" + key;
+  if (!key.ends_with(".toml")) key += ".toml";
+  if (auto text = embedded_file(key)) return load_spec(key, std::string(*text), kb);
+  std::vector<std::string> builtin;
+  for (const auto& f : embedded_files())
+    if (f.path.starts_with("examples/")) {
+      std::string name(f.path.substr(9));
+      builtin.push_back(name.substr(0, name.size() - 5));
+    }
+  Diagnostic d;
+  d.path = arg;
+  d.message = "no such spec file or built-in spec";
+  d.hint = did_you_mean(arg, builtin);
+  if (d.hint.empty()) d.hint = fmt::format("built-in specs: {}", fmt::join(builtin, ", "));
+  throw DiagnosticError(d);
+}
+
+}  // namespace tailor

@@ -1,0 +1,80 @@
+#pragma once
+/// Variant -> build settings: the one pure function that decides everything a
+/// recipe needs. Every emitter reads BuildSettings; nothing else decides. Each
+/// decision is also recorded with the fact it came from, for `tailor explain`.
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kb/knowledge_base.hpp"
+#include "matrix/expand.hpp"
+#include "matrix/spec.hpp"
+
+namespace tailor {
+
+/// One decision and why it was made.
+struct Explained {
+  std::string group;  ///< "nixpkgs", "override", "environment", ...
+  std::string key;
+  std::string value;
+  std::string because;
+};
+
+struct DisabledFeature {
+  std::string feature;  ///< "FBGEMM", "CUDNN"
+  std::string reason;
+};
+
+struct DriverRequirement {
+  std::string cuda;                 ///< "12.9"
+  std::string min_driver;           ///< NVIDIA's GA minimum, "575.51.03"
+  std::string minor_compat_driver;  ///< empty if the major has none
+};
+
+struct BuildSettings {
+  Variant variant;
+  std::string pname;
+  std::string torch_version;
+
+  // nixpkgs import
+  std::string pin_rev, pin_short, pin_url, pin_sha256;  ///< sha256 empty when unknown
+  bool cuda_support = false;
+  std::vector<std::string> cuda_capabilities;  ///< config.cudaCapabilities
+  std::string cuda_packages;                   ///< overlay: cudaPackages = <this>
+  std::string python_packages;                 ///< "python313Packages"; empty for magma
+
+  // the recipe
+  std::vector<std::pair<std::string, std::string>> override_args;  ///< name -> Nix value
+  std::vector<std::pair<std::string, std::string>> env;            ///< exported in preConfigure
+  std::vector<std::string> cmake_flags;
+  std::vector<std::string> cpu_flags;   ///< CFLAGS/CXXFLAGS
+  std::vector<std::string> nvcc_flags;  ///< NVCC_APPEND_FLAGS
+  std::vector<DisabledFeature> disabled;
+  std::vector<Workaround> workarounds;
+  std::string torch_variant;  ///< companions: the pytorch variant they build against
+  std::string magma_variant;  ///< pytorch: the matrix's magma for the same cell, if any
+  std::string blas_provider;  ///< "cublas", "openblas", "accelerate"
+  std::vector<std::string> platforms;
+  std::vector<std::string> required_system_features;
+
+  // build behaviour
+  int gb_per_job = 8;
+  std::optional<int> max_jobs;
+  bool strip_toolchain = false;
+  int metadata_rev = 1;
+
+  // meta
+  std::string description;
+  std::string long_description;
+  std::vector<std::string> header_comment;  ///< three lines, without "# "
+  std::optional<DriverRequirement> driver;
+
+  std::vector<Explained> trail;
+};
+
+/// Derives the settings of \a v, a variant of \a matrix expanded from \a spec.
+BuildSettings derive_settings(const Variant& v, const Spec& spec, const Matrix& matrix, const KnowledgeBase& kb);
+
+}  // namespace tailor

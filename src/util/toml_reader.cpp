@@ -1,0 +1,155 @@
+#include "util/toml_reader.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "util/edit_distance.hpp"
+
+namespace tailor {
+
+Pos pos_of(const toml::node& node) {
+  const auto& src = node.source();
+  return Pos{static_cast<int>(src.begin.line), static_cast<int>(src.begin.column)};
+}
+
+std::string_view toml_type_name(const toml::node& n) {
+  switch (n.type()) {
+    case toml::node_type::table: return "table";
+    case toml::node_type::array: return "array";
+    case toml::node_type::string: return "string";
+    case toml::node_type::integer: return "integer";
+    case toml::node_type::floating_point: return "float";
+    case toml::node_type::boolean: return "boolean";
+    case toml::node_type::date: return "date";
+    case toml::node_type::time: return "time";
+    case toml::node_type::date_time: return "date-time";
+    default: return "nothing";
+  }
+}
+
+TomlDocument::TomlDocument(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {
+  toml::parse_result result = toml::parse(text_, path_);
+  if (!result) {
+    const auto& err = result.error();
+    Pos pos{static_cast<int>(err.source().begin.line), static_cast<int>(err.source().begin.column)};
+    throw error_at(pos, std::string(err.description()));
+  }
+  root_ = std::move(result).table();
+}
+
+DiagnosticError TomlDocument::error_at(const toml::node& node, std::string message, std::string hint) const {
+  return error_at(pos_of(node), std::move(message), std::move(hint));
+}
+
+DiagnosticError TomlDocument::error_at(Pos pos, std::string message, std::string hint) const {
+  return DiagnosticError(diagnostic_at(path_, text_, pos, std::move(message), std::move(hint)));
+}
+
+TableReader::TableReader(const TomlDocument& doc, const toml::table& table, std::string what)
+    : doc_(doc), table_(table), what_(std::move(what)) {}
+
+const toml::node* TableReader::node(std::string_view key) {
+  known_.emplace_back(key);
+  return table_.get(key);
+}
+
+void TableReader::type_error(const toml::node& n, std::string_view key, std::string_view expected) const {
+  throw doc_.error_at(n, fmt::format("'{}' in {} must be {}, not {}", key, what_, expected, toml_type_name(n)));
+}
+
+std::optional<Located<std::string>> TableReader::string(std::string_view key) {
+  const toml::node* n = node(key);
+  if (!n) return std::nullopt;
+  if (!n->is_string()) type_error(*n, key, "a string");
+  return Located<std::string>{std::string(n->as_string()->get()), pos_of(*n)};
+}
+
+Located<std::string> TableReader::required_string(std::string_view key) {
+  auto s = string(key);
+  if (!s) throw doc_.error_at(table_, fmt::format("{} needs '{}'", what_, key));
+  return *s;
+}
+
+std::optional<Located<bool>> TableReader::boolean(std::string_view key) {
+  const toml::node* n = node(key);
+  if (!n) return std::nullopt;
+  if (!n->is_boolean()) type_error(*n, key, "true or false");
+  return Located<bool>{n->as_boolean()->get(), pos_of(*n)};
+}
+
+std::optional<Located<int64_t>> TableReader::integer(std::string_view key) {
+  const toml::node* n = node(key);
+  if (!n) return std::nullopt;
+  if (!n->is_integer()) type_error(*n, key, "an integer");
+  return Located<int64_t>{n->as_integer()->get(), pos_of(*n)};
+}
+
+std::optional<std::vector<Located<std::string>>> TableReader::strings(std::string_view key) {
+  const toml::node* n = node(key);
+  if (!n) return std::nullopt;
+  std::vector<Located<std::string>> out;
+  if (n->is_string()) {
+    out.push_back({std::string(n->as_string()->get()), pos_of(*n)});
+    return out;
+  }
+  if (!n->is_array()) type_error(*n, key, "a string or an array of strings");
+  for (const auto& e : *n->as_array()) {
+    if (!e.is_string())
+      throw doc_.error_at(e, fmt::format("'{}' in {} must list strings, not {}", key, what_, toml_type_name(e)));
+    out.push_back({std::string(e.as_string()->get()), pos_of(e)});
+  }
+  return out;
+}
+
+std::vector<const toml::table*> TableReader::tables(std::string_view key) {
+  const toml::node* n = node(key);
+  std::vector<const toml::table*> out;
+  if (!n) return out;
+  if (n->is_table()) {
+    out.push_back(n->as_table());
+    return out;
+  }
+  if (!n->is_array()) type_error(*n, key, "an array of tables");
+  for (const auto& e : *n->as_array()) {
+    if (!e.is_table())
+      throw doc_.error_at(e, fmt::format("'{}' in {} must list tables, not {}", key, what_, toml_type_name(e)));
+    out.push_back(e.as_table());
+  }
+  return out;
+}
+
+const toml::table* TableReader::table(std::string_view key) {
+  const toml::node* n = node(key);
+  if (!n) return nullptr;
+  if (!n->is_table()) type_error(*n, key, "a table");
+  return n->as_table();
+}
+
+void TableReader::finish() const {
+  // Report the unknown key written first in the file (toml++ keeps keys sorted).
+  const toml::key* first = nullptr;
+  Pos first_pos;
+  for (const auto& [key, value] : table_) {
+    if (std::find(known_.begin(), known_.end(), key.str()) != known_.end()) continue;
+    Pos pos{static_cast<int>(key.source().begin.line), static_cast<int>(key.source().begin.column)};
+    if (pos.line == 0) pos = pos_of(value);
+    if (!first || std::tie(pos.line, pos.column) < std::tie(first_pos.line, first_pos.column)) {
+      first = &key;
+      first_pos = pos;
+    }
+  }
+  if (!first) return;
+  std::vector<std::string> sorted = known_;
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  std::string hint = did_you_mean(first->str(), sorted);
+  if (hint.empty()) {
+    hint = "allowed keys: ";
+    for (size_t i = 0; i < sorted.size(); ++i) hint += (i ? ", " : "") + sorted[i];
+  }
+  throw doc_.error_at(first_pos, fmt::format("unknown key '{}' in {}", first->str(), what_), hint);
+}
+
+}  // namespace tailor
