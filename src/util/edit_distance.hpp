@@ -8,7 +8,8 @@
 
 namespace tailor {
 
-/// Levenshtein distance between \a a and \a b.
+/// Edit distance between \a a and \a b (insertions, deletions, substitutions,
+/// adjacent transpositions).
 int edit_distance(std::string_view a, std::string_view b);
 
 /// The candidate closest to \a word, if it is close enough to be a likely typo.

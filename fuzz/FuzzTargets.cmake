@@ -1,0 +1,18 @@
+# tailor_fuzz_target(NAME SOURCE CORPUS_DIR [DICT file])
+#   Always builds NAME_replay, which feeds every file of CORPUS_DIR to the
+#   target's LLVMFuzzerTestOneInput, and registers it with ctest. With
+#   -DTAILOR_FUZZ=ON (clang) it also builds the libFuzzer binary NAME.
+function(tailor_fuzz_target name source corpus)
+  cmake_parse_arguments(F "" "DICT" "" ${ARGN})
+  add_executable(${name}_replay ${source} ${PROJECT_SOURCE_DIR}/fuzz/replay_main.cpp)
+  target_link_libraries(${name}_replay PRIVATE tailor_cli)
+  add_test(NAME fuzz_replay.${name} COMMAND ${name}_replay ${corpus})
+  if(TAILOR_FUZZ)
+    add_executable(${name} ${source})
+    target_link_libraries(${name} PRIVATE tailor_cli)
+    target_compile_options(${name} PRIVATE -fsanitize=fuzzer)
+    target_link_options(${name} PRIVATE -fsanitize=fuzzer)
+  endif()
+endfunction()
+
+tailor_fuzz_target(spec_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/spec_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/spec)

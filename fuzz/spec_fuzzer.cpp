@@ -1,0 +1,21 @@
+// Fuzz target for the spec loader and the matrix expander: any byte string
+// must either load and expand, or be rejected with a DiagnosticError.
+#include <cstdint>
+#include <string>
+
+#include "kb/knowledge_base.hpp"
+#include "matrix/expand.hpp"
+#include "matrix/spec_loader.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static const tailor::KnowledgeBase kb = tailor::KnowledgeBase::load();
+  std::string text(reinterpret_cast<const char*>(data), size);
+  try {
+    tailor::Spec spec = tailor::load_spec("fuzz.toml", text, kb);
+    tailor::Matrix m = tailor::expand(spec, kb);
+    (void)m;
+  } catch (const tailor::DiagnosticError& e) {
+    (void)e.diagnostic().render();
+  }
+  return 0;
+}

@@ -1,0 +1,42 @@
+#include "util/diagnostic.hpp"
+
+#include <gtest/gtest.h>
+
+namespace tailor {
+namespace {
+
+TEST(Diagnostic, RendersPositionLineCaretAndHint) {
+  std::string text = "[branch]\nisa = [\"avx2\", \"avx521\"]\n";
+  Diagnostic d = diagnostic_at("spec.toml", text, Pos{2, 16}, "unknown ISA 'avx521'", "did you mean 'avx512'?");
+  EXPECT_EQ(d.render(),
+            "spec.toml:2:16: error: unknown ISA 'avx521'\n"
+            "isa = [\"avx2\", \"avx521\"]\n"
+            "               ^\n"
+            "hint: did you mean 'avx512'?\n");
+}
+
+TEST(Diagnostic, CaretFollowsTabs) {
+  Diagnostic d = diagnostic_at("f.nix", "\tx = 1;\n", Pos{1, 2}, "m");
+  EXPECT_EQ(d.render(), "f.nix:1:2: error: m\n\tx = 1;\n\t^\n");
+}
+
+TEST(Diagnostic, WithoutPositionOrPath) {
+  Diagnostic d;
+  d.message = "unknown command 'matrx'";
+  d.hint = "did you mean 'matrix'?";
+  EXPECT_EQ(d.render(), "tailor: error: unknown command 'matrx'\nhint: did you mean 'matrix'?\n");
+  d.path = "spec.toml";
+  d.notes = {"a", "b"};
+  d.hint.clear();
+  EXPECT_EQ(d.render(), "spec.toml: error: unknown command 'matrx'\nnote: a\nnote: b\n");
+}
+
+TEST(Diagnostic, LineOfHandlesEdgesAndCrlf) {
+  EXPECT_EQ(line_of("a\r\nb\n", 1), "a");
+  EXPECT_EQ(line_of("a\nb", 2), "b");
+  EXPECT_EQ(line_of("a\nb", 3), "");
+  EXPECT_EQ(line_of("a", 0), "");
+}
+
+}  // namespace
+}  // namespace tailor

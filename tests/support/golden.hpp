@@ -1,0 +1,18 @@
+#pragma once
+/// Golden files: expected output kept in the tree. Set TAILOR_UPDATE_GOLDEN=1
+/// to rewrite them from the actual output (then review the diff).
+
+#include <string>
+
+namespace tailor::test {
+
+/// Absolute path of \a relative inside the source tree.
+std::string source_path(const std::string& relative);
+
+/// Reads a whole file; fails the test if it cannot.
+std::string read_file(const std::string& path);
+
+/// Compares \a actual with the golden file at \a relative (source tree).
+void expect_golden(const std::string& actual, const std::string& relative);
+
+}  // namespace tailor::test
