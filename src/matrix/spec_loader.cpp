@@ -19,15 +19,18 @@ namespace {
 
 // Checks each value of \a values against \a known; unknown ones are errors
 // with a did-you-mean hint (or \a extra_hint's suggestion).
+// Versions (CUDA, SM, Python) get the list of known values: edit distance
+// suggests '12.0' for '12.7', which helps nobody.
 void check_known(const TomlDocument& doc, const AxisValues& values, const std::vector<std::string>& known,
-                 std::string_view what, std::string (*extra_hint)(const std::string&) = nullptr) {
+                 std::string_view what, std::string (*extra_hint)(const std::string&) = nullptr,
+                 bool numeric = false) {
   for (size_t i = 0; i < values.size(); ++i) {
     const auto& v = values[i];
     for (size_t j = 0; j < i; ++j)
       if (values[j].value == v.value) throw doc.error_at(v.pos, fmt::format("{} '{}' is listed twice", what, v.value));
     if (std::find(known.begin(), known.end(), v.value) != known.end()) continue;
     std::string hint = extra_hint ? extra_hint(v.value) : std::string();
-    if (hint.empty()) hint = did_you_mean(v.value, known);
+    if (hint.empty() && !numeric) hint = did_you_mean(v.value, known);
     if (hint.empty()) hint = fmt::format("known: {}", fmt::join(known, ", "));
     throw doc.error_at(v.pos, fmt::format("unknown {} '{}'", what, v.value), hint);
   }
@@ -68,10 +71,10 @@ struct Defaults {
 void check_axis_value(const TomlDocument& doc, Axis axis, AxisValues& values, const KnowledgeBase& kb) {
   switch (axis) {
     case Axis::package: check_known(doc, values, package_names(), "package"); break;
-    case Axis::python: check_known(doc, values, kb.python_names(), "Python version"); break;
+    case Axis::python: check_known(doc, values, kb.python_names(), "Python version", nullptr, true); break;
     case Axis::pin: normalize_pins(doc, values, kb); break;
-    case Axis::cuda: check_known(doc, values, kb.cuda_names(), "CUDA version"); break;
-    case Axis::sm: check_known(doc, values, kb.gpu_names(), "SM (compute capability)", sm_hint); break;
+    case Axis::cuda: check_known(doc, values, kb.cuda_names(), "CUDA version", nullptr, true); break;
+    case Axis::sm: check_known(doc, values, kb.gpu_names(), "SM (compute capability)", sm_hint, true); break;
     case Axis::isa: check_known(doc, values, kb.isa_names(), "ISA"); break;
   }
 }
@@ -139,6 +142,8 @@ std::vector<std::vector<Axis>> read_zips(const TomlDocument& doc, TableReader& r
 
 Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults& defaults, const KnowledgeBase& kb) {
   TableReader r(doc, t, "[[family]]");
+  r.expect_keys({"name", "package", "backend", "python", "pin", "cuda", "sm", "isa", "platform", "zip", "exclude",
+                 "include"});
   Family fam;
   fam.pos = pos_of(t);
   fam.name = r.required_string("name").value;
@@ -225,6 +230,7 @@ Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults
 
 BuildPolicy read_build(const TomlDocument& doc, const toml::table& t) {
   TableReader r(doc, t, "[build]");
+  r.expect_keys({"gb_per_job", "max_jobs", "strip_toolchain", "compress_fatbin", "metadata_rev"});
   BuildPolicy b;
   auto positive = [&](std::string_view key, int& into) {
     if (auto v = r.integer(key)) {
@@ -274,6 +280,7 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
     throw doc.error_at(branch_node ? pos_of(*branch_node) : Pos{1, 1}, "the spec needs a [branch] table",
                        "[branch] names the product line: name, product, pin, python");
   TableReader b(doc, *branch_node->as_table(), "[branch]");
+  b.expect_keys({"name", "product", "summary", "pin", "python", "torch", "vllm"});
   spec.name = b.required_string("name").value;
   spec.product = b.required_string("product").value;
   if (auto s = b.string("summary")) spec.summary = s->value;
@@ -281,7 +288,7 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
   defaults.pin = required_values(b, "pin");
   normalize_pins(doc, defaults.pin, kb);
   defaults.python = required_values(b, "python");
-  check_known(doc, defaults.python, kb.python_names(), "Python version");
+  check_known(doc, defaults.python, kb.python_names(), "Python version", nullptr, true);
   for (auto [key, into] : {std::pair{"torch", &spec.torch}, std::pair{"vllm", &spec.vllm}}) {
     if (auto v = b.string(key)) {
       if (!Version::parse(v->value)) throw doc.error_at(v->pos, fmt::format("'{}' is not a version", v->value));

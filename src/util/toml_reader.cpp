@@ -34,7 +34,10 @@ TomlDocument::TomlDocument(std::string path, std::string text) : path_(std::move
   if (!result) {
     const auto& err = result.error();
     Pos pos{static_cast<int>(err.source().begin.line), static_cast<int>(err.source().begin.column)};
-    throw error_at(pos, std::string(err.description()));
+    std::string message(err.description());
+    // toml++ capitalises its messages; tailor's diagnostics start lower-case.
+    if (!message.empty() && message[0] >= 'A' && message[0] <= 'Z') message[0] = static_cast<char>(message[0] - 'A' + 'a');
+    throw error_at(pos, message);
   }
   root_ = std::move(result).table();
 }
@@ -125,6 +128,11 @@ const toml::table* TableReader::table(std::string_view key) {
   if (!n) return nullptr;
   if (!n->is_table()) type_error(*n, key, "a table");
   return n->as_table();
+}
+
+void TableReader::expect_keys(std::initializer_list<std::string_view> keys) {
+  for (auto k : keys) known_.emplace_back(k);
+  finish();
 }
 
 void TableReader::finish() const {

@@ -59,6 +59,9 @@ class TableReader {
 
   /// Reports the first key that no accessor asked for.
   void finish() const;
+  /// Declares the schema up front and reports unknown keys now, so that a
+  /// misspelt key is reported before the absence of the key it was meant to be.
+  void expect_keys(std::initializer_list<std::string_view> keys);
 
   const TomlDocument& doc() const { return doc_; }
   const toml::table& raw() const { return table_; }

@@ -1,0 +1,189 @@
+#include "kb/knowledge_base.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "kb/invariants.hpp"
+
+namespace tailor {
+namespace {
+
+const KnowledgeBase& kb() {
+  static const KnowledgeBase k = KnowledgeBase::load();
+  return k;
+}
+
+bool has(const std::vector<std::string>& v, std::string_view x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+TEST(KnowledgeBase, EmbeddedDataKeepsEveryInvariant) {
+  EXPECT_EQ(check_invariants(kb()), std::vector<std::string>{});
+  EXPECT_EQ(kb().gpus.size(), 14u);
+  EXPECT_EQ(kb().isas.size(), 7u);
+  EXPECT_EQ(kb().pins.size(), 6u);
+}
+
+// Facts the seeds state wrongly (FACTS.md, "Seed errata").
+TEST(KnowledgeBase, L40SIsAdaNotHopper) {
+  EXPECT_TRUE(has(kb().gpu("8.9")->products, "L40S"));
+  EXPECT_EQ(kb().gpu("8.9")->family, "Ada Lovelace");
+  EXPECT_FALSE(has(kb().gpu("9.0")->products, "L40S"));
+}
+
+TEST(KnowledgeBase, OrinIsSm87AndThorIsAarch64Only) {
+  EXPECT_TRUE(has(kb().gpu("8.7")->products, "Jetson AGX Orin"));
+  for (const auto& g : kb().gpus)
+    if (g.sm != "8.7") EXPECT_FALSE(has(g.products, "Jetson AGX Orin")) << g.sm;
+  EXPECT_EQ(kb().gpu("11.0")->platforms, std::vector<std::string>{"aarch64-linux"});
+  EXPECT_EQ(kb().gpu("12.1")->platforms, std::vector<std::string>{"aarch64-linux"});
+}
+
+TEST(KnowledgeBase, Graviton3IsNotAnArmv9Host) {
+  // Neoverse V1 /proc/cpuinfo Features: SVE but no SVE2.
+  std::vector<std::string> graviton3 = {"fp", "asimd", "fphp", "asimdhp", "asimddp", "sve", "bf16", "i8mm", "svebf16"};
+  auto runs = [&](const CpuIsa& isa) {
+    return std::all_of(isa.requires_features.begin(), isa.requires_features.end(),
+                       [&](const std::string& f) { return has(graviton3, f); });
+  };
+  EXPECT_FALSE(runs(*kb().isa("armv9")));
+  EXPECT_TRUE(runs(*kb().isa("armv8_2")));
+}
+
+TEST(KnowledgeBase, VnniIsNotASkylakeFeature) {
+  // Skylake-SP has AVX-512 F/DQ/VL/BW but no VNNI (Cascade Lake added it).
+  std::vector<std::string> skylake = {"avx", "avx2", "fma", "f16c", "avx512f", "avx512dq", "avx512vl", "avx512bw", "avx512cd"};
+  const CpuIsa& vnni = *kb().isa("avx512vnni");
+  EXPECT_FALSE(std::all_of(vnni.requires_features.begin(), vnni.requires_features.end(),
+                           [&](const std::string& f) { return has(skylake, f); }));
+}
+
+TEST(KnowledgeBase, SupportWindowsMatchFacts) {
+  auto v = [](const char* s) { return *Version::parse(s); };
+  EXPECT_FALSE(kb().gpu("10.3")->supported_by(v("12.8")));
+  EXPECT_TRUE(kb().gpu("10.3")->supported_by(v("12.9")));
+  EXPECT_TRUE(kb().gpu("6.1")->supported_by(v("12.9")));
+  EXPECT_FALSE(kb().gpu("6.1")->supported_by(v("13.0")));
+  EXPECT_FALSE(kb().gpu("11.0")->supported_by(v("12.9")));
+  EXPECT_EQ(kb().cuda("12.9")->min_driver.str(), "575.51.03");
+  EXPECT_EQ(kb().cuda("13.0")->min_driver.str(), "580.65.06");
+  EXPECT_EQ(kb().cuda("12.8")->nixpkgs_attr(), "cudaPackages_12_8");
+  EXPECT_EQ(kb().pin("46336d4d6980ae6f136b45c8507b17787eb186a0")->short_rev, "46336d4");
+}
+
+// Each invariant must fire on data that breaks it (an overlay replaces entries).
+struct BrokenOverlay {
+  const char* file;
+  const char* text;
+  const char* problem;
+};
+
+class Invariant : public testing::TestWithParam<BrokenOverlay> {};
+
+TEST_P(Invariant, IsReportedForBrokenData) {
+  try {
+    KnowledgeBase::load_texts({{GetParam().file, GetParam().text}});
+    ADD_FAILURE() << "loaded without complaint";
+  } catch (const DiagnosticError& e) {
+    const auto& notes = e.diagnostic().notes;
+    EXPECT_TRUE(has(notes, GetParam().problem)) << e.diagnostic().render();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, Invariant,
+    testing::Values(
+        BrokenOverlay{"gpu_architectures.toml",
+                      "[[gpu]]\nsm = \"9.5\"\nfamily = \"X\"\nproducts = [\"X1\"]\nmin_cuda = \"12.7\"\nplatforms = "
+                      "[\"x86_64-linux\"]\nsource = \"t\"\n",
+                      "gpu_architectures.toml: SM 9.5: min_cuda 12.7 is not a toolkit of cuda_toolkits.toml"},
+        BrokenOverlay{"gpu_architectures.toml",
+                      "[[gpu]]\nsm = \"9.5\"\nfamily = \"X\"\nproducts = [\"X1\"]\nmin_cuda = \"12.8\"\nplatforms = "
+                      "[\"x86_64-linux\"]\njetson = true\nsource = \"t\"\n",
+                      "gpu_architectures.toml: SM 9.5: Jetson-class GPUs are aarch64-linux only"},
+        BrokenOverlay{"cpu_isas.toml",
+                      "[[isa]]\nname = \"avx10\"\ndisplay = \"AVX10\"\nplatform = \"x86_64-linux\"\nflags = "
+                      "[\"-mavx10.1\"]\nrequires = [\"avx10\"]\nx86_64_level = \"v4\"\nrank = 5\nsource = \"t\"\n",
+                      "cpu_isas.toml: ISA avx10: flag '-mavx10.1' has no [flag_features] entry"},
+        BrokenOverlay{"cpu_isas.toml",
+                      "[[isa]]\nname = \"avx2\"\ndisplay = \"AVX2\"\nplatform = \"x86_64-linux\"\nflags = [\"-mavx2\", "
+                      "\"-mfma\"]\nrequires = [\"avx2\"]\nx86_64_level = \"v3\"\nrank = 2\nsource = \"t\"\n",
+                      "cpu_isas.toml: ISA avx2: its flags use 'fma' but it does not require that feature"},
+        BrokenOverlay{"cpu_isas.toml",
+                      "[[isa]]\nname = \"sse-4\"\ndisplay = \"SSE4\"\nplatform = \"x86_64-linux\"\nflags = "
+                      "[\"-mavx\"]\nrequires = [\"avx\"]\nx86_64_level = \"v2\"\nrank = 1\nsource = \"t\"\n",
+                      "cpu_isas.toml: ISA 'sse-4': names may hold only a-z, 0-9 and _ (they are part of variant names)"},
+        BrokenOverlay{"nixpkgs_pins.toml",
+                      "[[pin]]\nshort = \"abcdef1\"\nrev = \"abcdef1\"\ntorch = \"2.9.1\"\npython = [\"3.13\"]\ncuda = "
+                      "[\"12.9\"]\ntorch_args = [\"cudaSupport\", \"gpuTargets\", \"effectiveMagma\"]\nsource = \"t\"\n",
+                      "nixpkgs_pins.toml: pin abcdef1: rev 'abcdef1' is not 40 hex digits"},
+        BrokenOverlay{"nixpkgs_pins.toml",
+                      "[[pin]]\nshort = \"fe5e41d\"\nrev = \"fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3\"\ntorch = "
+                      "\"2.8.0\"\npython = [\"3.9\"]\ncuda = [\"12.8\"]\ntorch_args = [\"cudaSupport\"]\nsource = \"t\"\n",
+                      "nixpkgs_pins.toml: pin fe5e41d: Python 3.9 is not in python_versions.toml"},
+        BrokenOverlay{"nixpkgs_pins.toml",
+                      "[[pin]]\nshort = \"fe5e41d\"\nrev = \"fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3\"\ntorch = "
+                      "\"2.8.0\"\npython = [\"3.13\"]\ncuda = [\"12.8\"]\ntorch_args = [\"cudaSupport\"]\nsource = \"t\"\n",
+                      "nixpkgs_pins.toml: pin fe5e41d: torch_args lacks 'gpuTargets', which tailor's recipes pass"},
+        BrokenOverlay{"cuda_toolkits.toml",
+                      "[[cuda]]\nversion = \"13.2\"\nmin_driver = \"560.0\"\nmax_gcc = 15\nsource = \"t\"\n",
+                      "cuda_toolkits.toml: CUDA 13.2 needs an older driver than CUDA 13.1"},
+        BrokenOverlay{"workarounds.toml",
+                      "[[workaround]]\nid = \"x\"\nsummary = \"s\"\npins = [\"0000000\"]\npackages = [\"pytorch\"]\nsource "
+                      "= \"t\"\n",
+                      "workarounds.toml: x: pin '0000000' is not in nixpkgs_pins.toml"}));
+
+TEST(KnowledgeBase, OverlayReplacesAndExtends) {
+  auto dir = std::filesystem::temp_directory_path() / "tailor-kb-overlay-test";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "nixpkgs_pins.toml")
+      << "[[pin]]\nshort = \"fe5e41d\"\nrev = \"fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3\"\n"
+         "sha256 = \"0000000000000000000000000000000000000000000000000000\"\ntorch = \"2.8.0\"\n"
+         "python = [\"3.13\"]\ncuda = [\"12.8\"]\ntorch_args = [\"cudaSupport\", \"gpuTargets\", \"effectiveMagma\"]\n"
+         "source = \"site\"\n";
+  std::ofstream(dir / "python_versions.toml") << "[[python]]\nversion = \"3.15\"\n";
+  KnowledgeBase k = KnowledgeBase::load(dir);
+  EXPECT_EQ(k.pins.size(), 6u);
+  EXPECT_EQ(k.pin("fe5e41d")->sha256.size(), 52u);
+  EXPECT_EQ(k.pin("fe5e41d")->source, "site");
+  EXPECT_NE(k.python("3.15"), nullptr);
+  EXPECT_NE(k.python("3.13"), nullptr);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(KnowledgeBase, OverlayErrorsPointIntoTheFile) {
+  try {
+    KnowledgeBase::load_texts({{"cpu_isas.toml", "[[isa]]\nname = \"x\"\nplatfrom = \"x86_64-linux\"\n"}});
+    FAIL();
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().render(),
+              "cpu_isas.toml:3:1: error: unknown key 'platfrom' in [[isa]]\n"
+              "platfrom = \"x86_64-linux\"\n"
+              "^\n"
+              "hint: did you mean 'platform'?\n");
+  }
+  try {
+    KnowledgeBase::load_texts({{"gpu_architectures.toml", "[[gpu]]\nsm = \"9\"\n"}});
+    FAIL();
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().render(),
+              "gpu_architectures.toml:2:6: error: compute capability '9' must be MAJOR.MINOR\nsm = \"9\"\n     ^\n");
+  }
+}
+
+TEST(KnowledgeBase, UnknownOverlayFileIsAnError) {
+  auto dir = std::filesystem::temp_directory_path() / "tailor-kb-overlay-unknown";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "cpu_isa.toml") << "";
+  try {
+    KnowledgeBase::load(dir);
+    FAIL();
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().message, "unknown knowledge-base file 'cpu_isa.toml'");
+    EXPECT_EQ(e.diagnostic().hint, "did you mean 'cpu_isas.toml'?");
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace tailor

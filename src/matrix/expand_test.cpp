@@ -1,0 +1,228 @@
+#include "matrix/expand.hpp"
+
+#include <fstream>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "matrix/spec_loader.hpp"
+#include "support/golden.hpp"
+
+namespace tailor {
+namespace {
+
+const KnowledgeBase& kb() {
+  static const KnowledgeBase k = KnowledgeBase::load();
+  return k;
+}
+
+Matrix expand_example(const std::string& name) {
+  Spec spec = load_spec_arg(test::source_path("examples/" + name + ".toml"), kb());
+  return expand(spec, kb());
+}
+
+struct ExampleCount {
+  const char* spec;
+  size_t variants;
+};
+
+class Example : public testing::TestWithParam<ExampleCount> {};
+
+// The variant counts the seeds give for every branch (issue #2).
+TEST_P(Example, HasTheSeedsVariantCount) { EXPECT_EQ(expand_example(GetParam().spec).variants.size(), GetParam().variants); }
+
+TEST_P(Example, EveryVariantIsConsistentWithTheFacts) {
+  Matrix m = expand_example(GetParam().spec);
+  std::set<std::string> names;
+  for (const auto& v : m.variants) {
+    EXPECT_TRUE(names.insert(v.name).second) << "duplicate " << v.name;
+    EXPECT_EQ(v.name, variant_name(v, kb()));
+    const NixpkgsPin* pin = kb().pin(v.pin);
+    ASSERT_NE(pin, nullptr);
+    if (!v.python.empty()) EXPECT_TRUE(pin->provides_python(v.python)) << v.name;
+    if (v.backend == Backend::cuda) {
+      const GpuArch* g = kb().gpu(v.sm);
+      ASSERT_NE(g, nullptr);
+      EXPECT_TRUE(g->supported_by(*Version::parse(v.cuda))) << v.name;
+      EXPECT_TRUE(pin->provides_cuda(v.cuda)) << v.name;
+      EXPECT_NE(std::find(g->platforms.begin(), g->platforms.end(), v.platform), g->platforms.end()) << v.name;
+    }
+    if (v.backend == Backend::mps) {
+      EXPECT_EQ(v.platform, "aarch64-darwin");
+      EXPECT_EQ(v.isa, "");
+    } else {
+      EXPECT_EQ(v.platform, kb().isa(v.isa)->platform) << v.name;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, Example,
+                         testing::Values(ExampleCount{"build-pytorch/main", 62},
+                                         ExampleCount{"build-pytorch/pytorch-2.8-python312", 62},
+                                         ExampleCount{"build-pytorch/pytorch-2.8-python311", 62},
+                                         ExampleCount{"build-pytorch/pytorch-2.9-python313", 66},
+                                         ExampleCount{"build-pytorch/pytorch-2.9-vllm-0.15.1", 117},
+                                         ExampleCount{"build-pytorch/pytorch-2.9-vllm-0.14.0", 131},
+                                         ExampleCount{"build-pytorch/pytorch-2.9-python311", 131},
+                                         ExampleCount{"build-pytorch/pytorch-2.10-python313", 128},
+                                         ExampleCount{"build-pytorch/pytorch-2.10-cuda12_9", 66},
+                                         ExampleCount{"build-vllm/vllm-0.14.0", 98},
+                                         ExampleCount{"build-vllm/main", 98}),
+                         [](const auto& info) {
+                           std::string n = info.param.spec;
+                           for (char& c : n)
+                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+TEST(Expand, MainHasExactlyTheSeedsNames) {
+  std::set<std::string> expected;
+  std::ifstream in(test::source_path("tests/data/seed-002-main-names.txt"));
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && line[0] != '#') expected.insert(line);
+  ASSERT_EQ(expected.size(), 62u);
+  std::set<std::string> actual;
+  for (const auto& v : expand_example("build-pytorch/main").variants) actual.insert(v.name);
+  EXPECT_EQ(actual, expected);
+}
+
+TEST(Expand, EveryExampleIsCovered) {
+  // Adding an example without a count above would leave it untested.
+  size_t n = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(test::source_path("examples")))
+    n += e.path().extension() == ".toml";
+  EXPECT_EQ(n, 11u);
+}
+
+TEST(Expand, VllmSplitsAsTheSeedTabulates) {
+  Matrix m = expand_example("build-vllm/vllm-0.14.0");
+  std::map<std::pair<std::string, std::string>, int> by;
+  for (const auto& v : m.variants) {
+    by[{v.cuda, v.platform}]++;
+    EXPECT_EQ(v.python, "3.12");
+    EXPECT_EQ(v.vllm, "0.14.0");
+    EXPECT_TRUE(v.name.starts_with("vllm-python312-cuda12_")) << v.name;
+  }
+  EXPECT_EQ((by[{"12.9", "x86_64-linux"}]), 47);
+  EXPECT_EQ((by[{"12.9", "aarch64-linux"}]), 5);
+  EXPECT_EQ((by[{"12.8", "x86_64-linux"}]), 42);
+  EXPECT_EQ((by[{"12.8", "aarch64-linux"}]), 4);
+  // SM103 on CUDA 12.8 is dropped by the facts, with the rule recorded.
+  auto d = m.dropped_named("vllm-python312-cuda12_8-sm103-avx512");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0]->rule, "cuda-too-old-for-sm");
+  EXPECT_FALSE(d[0]->policy);
+}
+
+TEST(Expand, ZippedAxesAdvanceTogether) {
+  Matrix m = expand_example("build-pytorch/pytorch-2.10-python313");
+  int cuda130 = 0, cuda131 = 0;
+  for (const auto& v : m.variants) {
+    if (v.cuda == "13.0") {
+      EXPECT_EQ(v.pin, "6a030d5") << v.name;
+      ++cuda130;
+    }
+    if (v.cuda == "13.1") {
+      EXPECT_EQ(v.pin, "2017d6d") << v.name;
+      ++cuda131;
+    }
+    EXPECT_NE(v.sm, "6.1");
+    EXPECT_EQ(v.torch, "2.10.0");
+  }
+  EXPECT_EQ(cuda130, 60);
+  EXPECT_EQ(cuda131, 60);
+  // Thor and DGX Spark are aarch64 hosts: their x86 cells are facts-dropped.
+  auto d = m.dropped_named("pytorch-python313-cuda13_0-sm121-avx512");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0]->rule, "sm-platform");
+  EXPECT_NE(m.find("pytorch-python313-cuda13_0-sm121-armv9"), nullptr);
+  EXPECT_NE(m.find("pytorch-python313-cuda13_1-sm110-armv8_2"), nullptr);
+  EXPECT_EQ(m.find("pytorch-python313-cuda13_0-sm110-avx2"), nullptr);
+}
+
+TEST(Expand, PolicyExcludesAreRecordedWithTheirReason) {
+  Matrix m = expand_example("build-pytorch/main");
+  auto d = m.dropped_named("pytorch-python313-cuda12_8-sm61-avx512");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_TRUE(d[0]->policy);
+  EXPECT_EQ(d[0]->rule, "exclude");
+  EXPECT_EQ(d[0]->pos.line, 21);
+  EXPECT_NE(d[0]->reason.find("Pascal"), std::string::npos);
+}
+
+TEST(Expand, PinsWrittenInFullAreNormalised) {
+  std::string text = R"([branch]
+name = "t"
+product = "p"
+pin = "46336d4d6980ae6f136b45c8507b17787eb186a0"
+python = ["3.11", "3.12"]
+
+[[family]]
+name = "cpu"
+package = ["pytorch", "torchvision"]
+backend = "cpu"
+isa = ["avx2", "armv9"]
+)";
+  Matrix m = expand(load_spec("t.toml", text, kb()), kb());
+  ASSERT_EQ(m.variants.size(), 8u);
+  EXPECT_EQ(m.variants[0].pin, "46336d4");
+  EXPECT_EQ(m.variants[0].name, "pytorch-python311-cpu-avx2");
+  EXPECT_EQ(m.variants[3].name, "pytorch-python312-cpu-armv9");
+  EXPECT_EQ(m.variants[4].name, "torchvision-python311-cpu-avx2");
+}
+
+TEST(Expand, MagmaHasNoPythonInItsName) {
+  std::string text = R"([branch]
+name = "t"
+product = "p"
+pin = "6a030d5"
+python = "3.13"
+
+[[family]]
+name = "magma"
+package = "magma"
+backend = "cuda"
+cuda = "12.9"
+sm = ["9.0", "12.0"]
+isa = "avx2"
+)";
+  Matrix m = expand(load_spec("t.toml", text, kb()), kb());
+  ASSERT_EQ(m.variants.size(), 2u);
+  EXPECT_EQ(m.variants[0].name, "magma-cuda12_9-sm90-avx2");
+  EXPECT_EQ(m.variants[1].name, "magma-cuda12_9-sm120-avx2");
+  EXPECT_EQ(m.variants[0].python, "");
+  EXPECT_EQ(m.variants[0].torch, "");
+}
+
+TEST(VariantName, ParsesBackEveryExampleName) {
+  for (const char* spec : {"build-pytorch/main", "build-pytorch/pytorch-2.10-python313", "build-vllm/main"}) {
+    for (const auto& v : expand_example(spec).variants) {
+      std::string problem;
+      auto p = parse_variant_name(v.name, kb(), problem);
+      ASSERT_TRUE(p) << v.name << ": " << problem;
+      EXPECT_EQ(p->package, v.package);
+      EXPECT_EQ(p->backend, v.backend);
+      EXPECT_EQ(p->python, v.python);
+      EXPECT_EQ(p->cuda, v.cuda);
+      EXPECT_EQ(p->sm, v.sm);
+      EXPECT_EQ(p->isa, v.isa);
+      EXPECT_EQ(p->platform, v.platform);
+    }
+  }
+}
+
+TEST(VariantName, ReportsWhatIsWrong) {
+  std::string problem;
+  EXPECT_FALSE(parse_variant_name("pytorch-python313-cuda12_7-sm90-avx2", kb(), problem));
+  EXPECT_EQ(problem, "'cuda12_7' is not 'cpu', 'darwin' or a CUDA toolkit of the knowledge base (like cuda12_9)");
+  EXPECT_FALSE(parse_variant_name("pytorch-python313-cuda12_8-sm95-avx2", kb(), problem));
+  EXPECT_EQ(problem, "'sm95' is not an SM of the knowledge base (like sm90)");
+  EXPECT_FALSE(parse_variant_name("tensorflow-python313-cpu-avx2", kb(), problem));
+  EXPECT_FALSE(parse_variant_name("pytorch-python313-cpu-avx2-extra", kb(), problem));
+  EXPECT_EQ(problem, "unexpected 'extra' at the end of the name");
+  EXPECT_FALSE(parse_variant_name("pytorch-python313-cuda12_8-sm90", kb(), problem));
+  EXPECT_EQ(problem, "the name ends before its ISA token (like avx512)");
+}
+
+}  // namespace
+}  // namespace tailor
