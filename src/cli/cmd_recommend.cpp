@@ -1,0 +1,80 @@
+// tailor recommend [--spec SPEC] [--workload W] [--json] [--why-not NAME]:
+// the variant of a matrix to install on this host, with the reason for each
+// decision, the runners-up and the install command.
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "cli/command.hpp"
+#include "cli/host_options.hpp"
+#include "cli/options.hpp"
+#include "host/recommend.hpp"
+#include "util/diagnostic.hpp"
+#include <nlohmann/json.hpp>
+#include "matrix/spec_loader.hpp"
+#include "util/exit_status.hpp"
+
+namespace tailor {
+
+int cmd_recommend(CommandContext& ctx) {
+  CLI::App app{"Choose the variant of a matrix to install on this host, and say why.", "recommend"};
+  std::string spec_arg = kDefaultSpec, kb_dir, workload = "general", why_not, org = "flox";
+  RecommendRequest req;
+  bool json = false;
+  HostArgs host;
+  app.add_option("--spec", spec_arg, "spec file or built-in spec (default: build-pytorch/main)");
+  app.add_option("--workload", workload, "general, bf16-training or int8-inference (picks the AVX-512 flavour)")
+      ->check(CLI::IsMember(workload_names()));
+  app.add_option("--package", req.package, "the package to install (default: pytorch, or the matrix's only one)");
+  app.add_option("--python", req.python, "the Python version (default: the newest in the matrix)");
+  app.add_option("--why-not", why_not, "explain why variant NAME was not chosen")->type_name("NAME");
+  app.add_option("--org", org, "the Flox organisation that publishes the builds (default: flox)");
+  app.add_flag("--json", json, "print JSON: variant, reasons, alternatives, warnings");
+  add_host_options(app, host);
+  add_kb_option(app, kb_dir);
+  if (auto rc = parse_args(app, ctx)) return *rc;
+  req.workload = *workload_from_name(workload);
+
+  KnowledgeBase kb = load_kb(kb_dir);
+  Spec spec = load_spec_arg(spec_arg, kb);
+  Matrix m = expand(spec, kb);
+  HostFacts facts = detect_host(host.options(), kb);
+
+  if (!why_not.empty()) {
+    for (const auto& line : why_not_recommended(why_not, facts, m, kb, req)) ctx.out << line << "\n";
+    return kExitOk;
+  }
+  Recommendation r = recommend(facts, m, kb, req);
+  if (json) {
+    nlohmann::json alternatives = nlohmann::json::array();
+    for (const auto& a : r.alternatives) alternatives.push_back(a.name);
+    nlohmann::json j = {{"variant", r.variant ? nlohmann::json(r.variant->name) : nlohmann::json()},
+                        {"reasons", r.reasons},
+                        {"alternatives", alternatives},
+                        {"warnings", r.warnings}};
+    ctx.out << j.dump(2) << "\n";
+    return r.variant ? kExitOk : kExitProblems;
+  }
+  if (!r.variant) {
+    Diagnostic d;
+    d.message = fmt::format("nothing in the matrix of {} runs on this host", spec.path);
+    d.notes = r.reasons;
+    d.hint = "'tailor detect' shows what tailor found; --gpus, --cpuinfo and --os plan for another machine";
+    ctx.err << d.render();
+    return kExitProblems;
+  }
+  ctx.out << r.variant->name << "\n\nbecause\n";
+  for (const auto& reason : r.reasons) ctx.out << "  " << reason << "\n";
+  for (const auto& w : r.warnings) ctx.out << "warning: " << w << "\n";
+  if (!r.alternatives.empty()) {
+    ctx.out << "\nalternatives\n";
+    size_t width = 0;
+    for (const auto& a : r.alternatives) width = std::max(width, a.name.size());
+    for (const auto& a : r.alternatives) ctx.out << fmt::format("  {:<{}}  {}\n", a.name, width, a.why);
+  }
+  ctx.out << fmt::format("\ninstall  flox install {}/{}\nbuild    flox build {}\n", org, r.variant->name,
+                         r.variant->name);
+  return kExitOk;
+}
+
+}  // namespace tailor

@@ -1,0 +1,22 @@
+#include "cli/host_options.hpp"
+
+namespace tailor {
+
+HostOptions HostArgs::options() const {
+  HostOptions o;
+  if (!cpuinfo.empty()) o.cpuinfo_path = cpuinfo;
+  if (!gpus.empty()) o.gpus = gpus;
+  if (!os.empty()) o.os = os;
+  return o;
+}
+
+void add_host_options(CLI::App& app, HostArgs& args) {
+  app.add_option("--cpuinfo", args.cpuinfo, "read a saved /proc/cpuinfo (or macOS 'sysctl -a' output) instead of this host's")
+      ->type_name("FILE");
+  app.add_option("--gpus", args.gpus,
+                 "replace GPU detection: SM[:DRIVER],... e.g. 9.0:580.65.06, or 'none'")
+      ->type_name("SPEC");
+  app.add_option("--os", args.os, "the operating system to plan for")->check(CLI::IsMember({"linux", "darwin"}));
+}
+
+}  // namespace tailor

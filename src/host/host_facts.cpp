@@ -1,0 +1,133 @@
+#include "host/host_facts.hpp"
+
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <sys/utsname.h>
+
+#include "host/cpuid_x86.hpp"
+#include "host/gpu_detect.hpp"
+#include "host/gpu_spec.hpp"
+#include "host/hwcap_aarch64.hpp"
+#include "host/isa_match.hpp"
+#include "host/sysctl_darwin.hpp"
+#include "util/diagnostic.hpp"
+
+namespace tailor {
+
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    Diagnostic d;
+    d.path = path;
+    d.message = "cannot read the file";
+    throw DiagnosticError(std::move(d));
+  }
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string native_os() {
+#if defined(__APPLE__)
+  return "darwin";
+#else
+  return "linux";
+#endif
+}
+
+std::string native_arch() {
+  struct utsname u {};
+  if (::uname(&u) != 0) return "unknown";
+  std::string m = u.machine;
+  if (m == "arm64") return "aarch64";
+  if (m == "amd64") return "x86_64";
+  return m;
+}
+
+CpuInfo live_cpu() {
+  if (auto text = read_sysctl_text()) return parse_sysctl(*text, "sysctl");
+  std::ifstream probe("/proc/cpuinfo");
+  if (!probe) {
+    CpuInfo cpu;
+    cpu.arch = native_arch();
+    cpu.source = "uname";
+    cpu.notes.push_back("/proc/cpuinfo is not readable: CPU features unknown");
+    return cpu;
+  }
+  CpuInfo cpu = parse_cpuinfo(read_text("/proc/cpuinfo"), "/proc/cpuinfo");
+  if (auto regs = read_cpuid()) {
+    cross_check(cpu, cpuid_features(*regs), cpuid_feature_names(), "cpuid");
+    cpu.source += " + cpuid";
+  } else if (auto caps = read_hwcaps()) {
+    cross_check(cpu, hwcap_features(*caps), hwcap_feature_names(), "getauxval(AT_HWCAP)");
+    cpu.source += " + hwcap";
+  }
+  return cpu;
+}
+
+}  // namespace
+
+void cross_check(CpuInfo& cpu, const std::set<std::string>& other, const std::set<std::string>& comparable,
+                 std::string_view other_name) {
+  std::vector<std::string> only_cpuinfo, only_other;
+  for (const auto& f : comparable) {
+    bool a = cpu.has(f), b = other.count(f) != 0;
+    if (a && !b) only_cpuinfo.push_back(f);
+    if (b && !a) only_other.push_back(f);
+  }
+  for (const auto& f : only_cpuinfo) cpu.features.erase(f);
+  if (!only_cpuinfo.empty())
+    cpu.notes.push_back(fmt::format("/proc/cpuinfo lists {} but {} does not report {}: not counted",
+                                    fmt::join(only_cpuinfo, " "), other_name,
+                                    only_cpuinfo.size() == 1 ? "it" : "them"));
+  if (!only_other.empty())
+    cpu.notes.push_back(fmt::format("{} reports {} but /proc/cpuinfo does not (disabled by the kernel): not counted",
+                                    other_name, fmt::join(only_other, " ")));
+}
+
+HostFacts make_host_facts(CpuInfo cpu, GpuReport gpu, std::string os, const KnowledgeBase& kb) {
+  HostFacts h;
+  h.os = std::move(os);
+  h.platform = host_platform(cpu.arch, h.os);
+  for (const CpuIsa* isa : runnable_isas(cpu, h.platform, kb)) h.isas.push_back(isa->name);
+  if (!h.isas.empty()) h.best_isa = h.isas.front();
+  h.x86_64_level = x86_64_level(cpu);
+  h.cpu = std::move(cpu);
+  h.gpu = std::move(gpu);
+  return h;
+}
+
+HostFacts detect_host(const HostOptions& options, const KnowledgeBase& kb) {
+  CpuInfo cpu;
+  std::string os = options.os.value_or("");
+  if (options.cpuinfo_path) {
+    std::string text = read_text(*options.cpuinfo_path);
+    if (looks_like_sysctl(text)) {
+      cpu = parse_sysctl(text, *options.cpuinfo_path);
+      if (os.empty()) os = "darwin";
+    } else {
+      cpu = parse_cpuinfo(text, *options.cpuinfo_path);
+    }
+  } else {
+    cpu = live_cpu();
+  }
+  if (os.empty()) os = options.cpuinfo_path ? "linux" : native_os();
+
+  GpuReport gpu;
+  if (options.gpus) {
+    gpu = parse_gpu_spec(*options.gpus, kb);
+  } else if (os == "darwin") {
+    gpu.source = "none";  // no NVIDIA on macOS; Apple's GPU is implied by the platform
+  } else {
+    gpu = detect_gpus();
+  }
+  return make_host_facts(std::move(cpu), std::move(gpu), std::move(os), kb);
+}
+
+}  // namespace tailor

@@ -1,0 +1,49 @@
+#pragma once
+/// Everything tailor knows about a host: OS, CPU (features, runnable ISA
+/// targets, psABI level) and GPUs. Gathered live, or from saved samples and
+/// --gpus for planning another machine; `detect` prints it and `recommend`
+/// decides with it.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "host/cpu_info.hpp"
+#include "host/gpu_info.hpp"
+#include "kb/knowledge_base.hpp"
+
+namespace tailor {
+
+struct HostFacts {
+  std::string os;        ///< "linux" or "darwin"
+  std::string platform;  ///< "x86_64-linux"
+  CpuInfo cpu;
+  std::vector<std::string> isas;  ///< runnable ISA targets, best first
+  std::string best_isa;           ///< empty when none of the KB's targets runs
+  std::string x86_64_level;       ///< "v4"; empty off x86
+  GpuReport gpu;
+};
+
+/// Where the facts come from; unset members mean "this host".
+struct HostOptions {
+  std::optional<std::string> cpuinfo_path;  ///< saved /proc/cpuinfo or sysctl output
+  std::optional<std::string> gpus;          ///< --gpus SPEC
+  std::optional<std::string> os;            ///< "linux" or "darwin"
+};
+
+/// Derives ISAs, best ISA, level and platform from \a cpu, \a gpu and \a os.
+HostFacts make_host_facts(CpuInfo cpu, GpuReport gpu, std::string os, const KnowledgeBase& kb);
+
+/// Gathers the facts. On the live host, x86 CPUID (or aarch64 HWCAP) is
+/// cross-checked with /proc/cpuinfo: a feature counts only when both report
+/// it, and every disagreement becomes a note. Throws DiagnosticError for
+/// unreadable or malformed inputs.
+HostFacts detect_host(const HostOptions& options, const KnowledgeBase& kb);
+
+/// Reconciles \a cpu with the features a second source (\a other, named
+/// \a other_name) reports, over the names that source can report (\a
+/// comparable): keeps a feature only when both agree, notes each difference.
+void cross_check(CpuInfo& cpu, const std::set<std::string>& other, const std::set<std::string>& comparable,
+                 std::string_view other_name);
+
+}  // namespace tailor

@@ -1,0 +1,499 @@
+#include "host/recommend.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "host/isa_match.hpp"
+#include "util/diagnostic.hpp"
+#include "util/edit_distance.hpp"
+#include "util/version.hpp"
+
+namespace tailor {
+
+std::string_view workload_name(Workload w) {
+  switch (w) {
+    case Workload::general: return "general";
+    case Workload::bf16_training: return "bf16-training";
+    case Workload::int8_inference: return "int8-inference";
+  }
+  return "general";
+}
+
+const std::vector<std::string>& workload_names() {
+  static const std::vector<std::string> names = {"general", "bf16-training", "int8-inference"};
+  return names;
+}
+
+std::optional<Workload> workload_from_name(std::string_view name) {
+  for (Workload w : {Workload::general, Workload::bf16_training, Workload::int8_inference})
+    if (workload_name(w) == name) return w;
+  return std::nullopt;
+}
+
+namespace {
+
+// A compute capability as variants write it: "9.0", "9.0a", "10.0f".
+struct Sm {
+  int major = 0, minor = 0;
+  char suffix = 0;
+};
+
+std::optional<Sm> parse_sm(std::string_view s) {
+  Sm sm;
+  if (!s.empty() && (s.back() == 'a' || s.back() == 'f')) {
+    sm.suffix = s.back();
+    s.remove_suffix(1);
+  }
+  auto v = Version::parse(s);
+  if (!v || v->size() != 2) return std::nullopt;
+  sm.major = v->major();
+  sm.minor = v->minor();
+  return sm;
+}
+
+std::string sm_token(std::string_view sm) {
+  std::string t = "sm";
+  for (char c : sm)
+    if (c != '.') t += c;
+  return t;
+}
+
+enum class SmMatch { none = 0, lower_minor = 1, exact = 2 };
+
+// Whether code built for \a built runs on a GPU of \a gpu (FACTS.md: a cubin
+// for sm_XY runs on the same major with minor >= Y; `a` only on exactly XY).
+SmMatch sm_match(std::string_view built, std::string_view gpu) {
+  auto b = parse_sm(built), g = parse_sm(gpu);
+  if (!b || !g || b->major != g->major) return SmMatch::none;
+  if (b->minor == g->minor) return SmMatch::exact;
+  if (b->minor < g->minor && b->suffix != 'a') return SmMatch::lower_minor;
+  return SmMatch::none;
+}
+
+enum class DriverFit { not_needed = 0, minor_compat = 1, unknown = 2, full = 3 };
+
+struct Fit {
+  const Variant* v = nullptr;
+  std::vector<std::string> problems;
+  const GpuInfo* gpu = nullptr;
+  int backend = 0, gpu_rank = 0;
+  SmMatch match = SmMatch::none;
+  int sm_minor = 0;
+  DriverFit driver = DriverFit::not_needed;
+  Version cuda;
+  int isa_workload = 0, isa_general = 0, isa_rank = 0;
+
+  bool runs() const { return problems.empty(); }
+  auto key() const {
+    return std::make_tuple(backend, gpu_rank, static_cast<int>(match), sm_minor, static_cast<int>(driver), cuda,
+                           isa_workload, isa_general, isa_rank);
+  }
+};
+
+bool better(const Fit& a, const Fit& b) {
+  if (a.key() != b.key()) return a.key() > b.key();
+  return a.v->name < b.v->name;
+}
+
+// GPUs newest first (highest compute capability; lower index on ties).
+std::vector<const GpuInfo*> newest_first(const HostFacts& h) {
+  std::vector<const GpuInfo*> gs;
+  for (const auto& g : h.gpu.gpus) gs.push_back(&g);
+  std::stable_sort(gs.begin(), gs.end(), [](const GpuInfo* a, const GpuInfo* b) {
+    auto va = Version::parse(a->sm), vb = Version::parse(b->sm);
+    if (va && vb && *va != *vb) return *va > *vb;
+    return a->index < b->index;
+  });
+  return gs;
+}
+
+std::string gpu_label(const GpuInfo& g) {
+  return g.name.empty() ? fmt::format("GPU {}", g.index) : fmt::format("GPU {} ({})", g.index, g.name);
+}
+
+std::string driver_label(const HostFacts& h) { return h.gpu.driver.empty() ? "unknown" : h.gpu.driver; }
+
+std::string sm_mismatch(std::string_view built, const std::vector<const GpuInfo*>& gpus) {
+  auto b = parse_sm(built);
+  std::vector<std::string> have;
+  for (const GpuInfo* g : gpus) have.push_back(fmt::format("SM {}", g->sm));
+  std::string why;
+  const GpuInfo& g = *gpus.front();
+  auto gs = parse_sm(g.sm);
+  if (b && gs && b->major == gs->major && b->suffix == 'a' && b->minor < gs->minor)
+    why = fmt::format("arch-specific sm_{}{}a code runs on SM {}.{} only", b->major, b->minor, b->major, b->minor);
+  else if (b && gs && b->major == gs->major)
+    why = "code for a higher minor does not run on a lower one";
+  else
+    why = "compiled GPU code runs only within one major architecture";
+  if (gpus.size() == 1) return fmt::format("built for SM {}; {} is SM {} ({})", built, gpu_label(g), g.sm, why);
+  return fmt::format("built for SM {}; this host's GPUs are {} ({})", built, fmt::join(have, ", "), why);
+}
+
+Fit evaluate(const Variant& v, const HostFacts& h, const KnowledgeBase& kb, Workload w) {
+  Fit f;
+  f.v = &v;
+  if (v.platform != h.platform)
+    f.problems.push_back(fmt::format("built for {}; this host is {}", v.platform, h.platform));
+  switch (v.backend) {
+    case Backend::mps:
+      f.backend = 2;
+      break;
+    case Backend::cpu:
+      f.backend = 1;
+      break;
+    case Backend::cuda: {
+      f.backend = 2;
+      auto gpus = newest_first(h);
+      if (gpus.empty()) {
+        f.problems.push_back(fmt::format("needs an NVIDIA GPU; none found ({})", h.gpu.source));
+        break;
+      }
+      for (size_t k = 0; k < gpus.size(); ++k) {
+        SmMatch m = sm_match(v.sm, gpus[k]->sm);
+        if (m == SmMatch::none) continue;
+        f.gpu = gpus[k];
+        f.gpu_rank = static_cast<int>(gpus.size() - k);
+        f.match = m;
+        if (auto s = parse_sm(v.sm)) f.sm_minor = s->minor;
+        break;
+      }
+      if (!f.gpu) f.problems.push_back(sm_mismatch(v.sm, gpus));
+      const CudaToolkit* ck = kb.cuda(v.cuda);
+      if (!ck) break;
+      f.cuda = ck->version;
+      auto driver = Version::parse(h.gpu.driver);
+      if (!driver) {
+        f.driver = DriverFit::unknown;
+      } else if (*driver >= ck->min_driver) {
+        f.driver = DriverFit::full;
+      } else if (ck->minor_compat_driver && *driver >= *ck->minor_compat_driver) {
+        f.driver = DriverFit::minor_compat;
+      } else if (ck->minor_compat_driver) {
+        f.problems.push_back(fmt::format(
+            "driver {} is older than {}, NVIDIA's minimum for CUDA {}, and than {}, the floor of minor-version "
+            "compatibility",
+            h.gpu.driver, ck->min_driver.str(), ck->version.str(), ck->minor_compat_driver->str()));
+      } else {
+        f.problems.push_back(fmt::format("driver {} is older than {}, NVIDIA's minimum for CUDA {}", h.gpu.driver,
+                                         ck->min_driver.str(), ck->version.str()));
+      }
+      break;
+    }
+  }
+  if (!v.isa.empty()) {
+    if (const CpuIsa* isa = kb.isa(v.isa)) {
+      auto missing = missing_features(*isa, h.cpu);
+      if (!missing.empty())
+        f.problems.push_back(fmt::format("the CPU lacks {} (required by ISA {})", fmt::join(missing, " "), isa->name));
+      f.isa_workload = isa->workload == workload_name(w) ? 1 : 0;
+      f.isa_general = isa->workload.empty() || isa->workload == "general" ? 1 : 0;
+      f.isa_rank = isa->rank;
+    }
+  }
+  return f;
+}
+
+std::string join_names(const std::set<std::string>& s) { return fmt::format("{}", fmt::join(s, ", ")); }
+
+struct Selection {
+  std::string package, python;
+  std::vector<std::string> reasons;
+};
+
+Selection select(const Matrix& m, const RecommendRequest& req) {
+  Selection s;
+  std::set<std::string> packages;
+  for (const auto& v : m.variants) packages.insert(std::string(package_name(v.package)));
+  if (!req.package.empty()) {
+    if (!packages.count(req.package)) {
+      Diagnostic d;
+      d.message = fmt::format("--package {}: the matrix builds {}", req.package, join_names(packages));
+      std::vector<std::string> names(packages.begin(), packages.end());
+      d.hint = did_you_mean(req.package, names);
+      throw DiagnosticError(std::move(d));
+    }
+    s.package = req.package;
+    if (packages.size() > 1) s.reasons.push_back(fmt::format("package {}: asked for with --package", s.package));
+  } else {
+    s.package = packages.count("pytorch") ? "pytorch" : std::string(package_name(m.variants.front().package));
+    if (packages.size() > 1)
+      s.reasons.push_back(fmt::format("package {}: the matrix's main package (it also builds {}; --package to choose)",
+                                      s.package, [&] {
+                                        std::set<std::string> others = packages;
+                                        others.erase(s.package);
+                                        return join_names(others);
+                                      }()));
+  }
+  std::set<std::string> pythons;
+  std::optional<Version> newest;
+  for (const auto& v : m.variants) {
+    if (package_name(v.package) != s.package || v.python.empty()) continue;
+    pythons.insert(v.python);
+    auto pv = Version::parse(v.python);
+    if (pv && (!newest || *pv > *newest)) newest = pv;
+  }
+  if (!req.python.empty()) {
+    if (!pythons.count(req.python)) {
+      Diagnostic d;
+      d.message = fmt::format("--python {}: the matrix builds {} for Python {}", req.python, s.package,
+                              pythons.empty() ? std::string("none") : join_names(pythons));
+      throw DiagnosticError(std::move(d));
+    }
+    s.python = req.python;
+    if (pythons.size() > 1) s.reasons.push_back(fmt::format("python {}: asked for with --python", s.python));
+  } else if (newest) {
+    s.python = newest->str();
+    if (pythons.size() > 1)
+      s.reasons.push_back(fmt::format("python {}: the newest the matrix builds {} for (also {}; --python to choose)",
+                                      s.python, s.package, [&] {
+                                        std::set<std::string> others = pythons;
+                                        others.erase(s.python);
+                                        return join_names(others);
+                                      }()));
+  }
+  return s;
+}
+
+std::vector<Fit> evaluate_all(const HostFacts& h, const Matrix& m, const KnowledgeBase& kb, Workload w,
+                              const Selection& s) {
+  std::vector<Fit> fits;
+  for (const auto& v : m.variants) {
+    if (package_name(v.package) != s.package) continue;
+    if (!s.python.empty() && v.python != s.python) continue;
+    fits.push_back(evaluate(v, h, kb, w));
+  }
+  std::sort(fits.begin(), fits.end(), better);
+  return fits;
+}
+
+const Fit* best_runnable(const std::vector<Fit>& fits) {
+  for (const auto& f : fits)
+    if (f.runs()) return &f;
+  return nullptr;
+}
+
+std::string isa_reason(const Fit& f, const HostFacts& h, const KnowledgeBase& kb, Workload w,
+                       const std::vector<Fit>& fits) {
+  const CpuIsa* isa = kb.isa(f.v->isa);
+  if (!isa) return {};
+  std::string r = fmt::format("ISA {}: the CPU has {}", isa->name, fmt::join(isa->requires_features, " "));
+  if (isa->workload == workload_name(w)) return r + fmt::format("; workload {} picks {}", workload_name(w), isa->display);
+  // Name what kept the better targets out: the workload's own target, then
+  // the general targets above this one.
+  std::vector<std::string> why;
+  for (const auto& other : kb.isas) {
+    if (other.platform != isa->platform || &other == isa) continue;
+    bool wanted = other.workload == workload_name(w);
+    bool higher_general = (other.workload.empty() || other.workload == "general") && other.rank > isa->rank;
+    if (!wanted && !higher_general) continue;
+    auto missing = missing_features(other, h.cpu);
+    if (!missing.empty()) {
+      why.push_back(fmt::format("{} needs {}, missing", other.name, fmt::join(missing, " ")));
+      continue;
+    }
+    bool offered = std::any_of(fits.begin(), fits.end(), [&](const Fit& o) {
+      return o.v->isa == other.name && o.v->backend == f.v->backend && o.v->sm == f.v->sm && o.v->cuda == f.v->cuda;
+    });
+    if (!offered) why.push_back(fmt::format("the matrix has no {} build of this kind", other.name));
+  }
+  if (!why.empty()) r += fmt::format(" ({})", fmt::join(why, "; "));
+  if (w != Workload::general && isa->workload != workload_name(w))
+    r += fmt::format("; workload {} falls back to the general choice", workload_name(w));
+  return r;
+}
+
+// How \a b differs from the recommendation \a a, at the first deciding key.
+std::string difference(const Fit& a, const Fit& b, const KnowledgeBase& kb) {
+  if (b.backend != a.backend) return b.v->backend == Backend::cpu ? "CPU only: leaves the GPU unused" : "other backend";
+  if (b.gpu_rank != a.gpu_rank && b.gpu) return fmt::format("for {}, SM {}", gpu_label(*b.gpu), b.gpu->sm);
+  if (b.match != a.match || b.sm_minor != a.sm_minor)
+    return b.gpu ? fmt::format("SM {} code on an SM {} GPU", b.v->sm, b.gpu->sm) : "other SM";
+  if (b.driver != a.driver && b.driver == DriverFit::minor_compat)
+    return fmt::format("CUDA {} through minor-version compatibility only", b.v->cuda);
+  if (b.cuda != a.cuda) return fmt::format("CUDA {} instead of {}", b.v->cuda, a.v->cuda);
+  const CpuIsa* isa = kb.isa(b.v->isa);
+  if (isa && !isa->workload.empty() && isa->workload != "general") return fmt::format("for {} workloads", isa->workload);
+  return fmt::format("ISA {}, less specific", b.v->isa);
+}
+
+}  // namespace
+
+Recommendation recommend(const HostFacts& h, const Matrix& m, const KnowledgeBase& kb, const RecommendRequest& req) {
+  Recommendation r;
+  if (m.variants.empty()) {
+    r.reasons.push_back("the matrix has no variants");
+    return r;
+  }
+  Selection s = select(m, req);
+  std::vector<Fit> fits = evaluate_all(h, m, kb, req.workload, s);
+  const Fit* best = best_runnable(fits);
+  auto gpus = newest_first(h);
+
+  if (!best) {
+    std::set<std::string> platforms;
+    for (const auto& f : fits) platforms.insert(f.v->platform);
+    std::string what = fmt::format("{} (python {})", s.package, s.python.empty() ? "-" : s.python);
+    if (!platforms.count(h.platform)) {
+      r.reasons.push_back(fmt::format("no {} variant of the matrix runs on this host: they are built for {}; this "
+                                      "host is {}",
+                                      what, join_names(platforms), h.platform));
+      return r;
+    }
+    // The closest candidate of this platform: fewest problems, then best rank.
+    const Fit* closest = nullptr;
+    for (const auto& f : fits) {
+      if (f.v->platform != h.platform) continue;
+      if (!closest || f.problems.size() < closest->problems.size()) closest = &f;
+    }
+    r.reasons.push_back(fmt::format("no {} variant of the matrix runs on this host; the closest, {}: {}", what,
+                                    closest->v->name, fmt::join(closest->problems, "; ")));
+    return r;
+  }
+
+  r.variant = best->v;
+  const Variant& v = *best->v;
+  r.reasons.push_back(fmt::format("platform {}: {} CPU ({}), {}", h.platform, h.cpu.arch, h.cpu.source, h.os));
+  for (const auto& x : s.reasons) r.reasons.push_back(x);
+
+  switch (v.backend) {
+    case Backend::mps:
+      r.reasons.push_back("GPU: macOS on Apple silicon; the MPS variant uses the Apple GPU through Metal");
+      break;
+    case Backend::cpu:
+      if (gpus.empty()) {
+        r.reasons.push_back(fmt::format("GPU: no NVIDIA GPU found ({}); a CPU-only variant", h.gpu.source));
+      } else {
+        const Fit* cuda = nullptr;
+        for (const auto& f : fits)
+          if (f.v->backend == Backend::cuda && f.v->platform == h.platform && (!cuda || f.problems.size() < cuda->problems.size()))
+            cuda = &f;
+        std::string why = cuda ? fmt::format("the closest, {}: {}", cuda->v->name, fmt::join(cuda->problems, "; "))
+                               : std::string("the matrix has no CUDA variant for this platform");
+        r.reasons.push_back(fmt::format("GPU: no CUDA variant runs on {} (SM {}, driver {}): {}; a CPU-only variant",
+                                        gpu_label(*gpus.front()), gpus.front()->sm, driver_label(h), why));
+        r.warnings.push_back(fmt::format("the NVIDIA GPU{} will not be used", gpus.size() == 1 ? "" : "s"));
+      }
+      break;
+    case Backend::cuda: {
+      const GpuInfo& g = *best->gpu;
+      if (best->match == SmMatch::exact) {
+        r.reasons.push_back(fmt::format("GPU: {} is SM {} ({}); {} variants are built for exactly this SM",
+                                        gpu_label(g), g.sm, h.gpu.source, sm_token(v.sm)));
+      } else {
+        r.reasons.push_back(fmt::format(
+            "GPU: {} is SM {} ({}); the matrix has no {} build, and {} code runs on it (same major, lower minor)",
+            gpu_label(g), g.sm, h.gpu.source, sm_token(g.sm), sm_token(v.sm)));
+        r.warnings.push_back(fmt::format(
+            "{} code on an SM {} GPU: it runs, but without kernels compiled for SM {}; a {} build would be faster",
+            sm_token(v.sm), g.sm, g.sm, sm_token(g.sm)));
+      }
+      std::set<std::string> sms;
+      for (const GpuInfo* x : gpus) sms.insert(x->sm);
+      if (sms.size() > 1) {
+        std::vector<std::string> left_out;
+        for (const GpuInfo* x : gpus)
+          if (sm_match(v.sm, x->sm) == SmMatch::none) left_out.push_back(fmt::format("{} (SM {})", gpu_label(*x), x->sm));
+        std::string note = fmt::format("GPUs of several architectures ({}): the newest that a variant fits wins",
+                                       fmt::join(sms, ", "));
+        if (!left_out.empty())
+          note += fmt::format("; {} cannot run {} code", fmt::join(left_out, ", "), sm_token(v.sm));
+        r.warnings.push_back(note);
+      }
+      const CudaToolkit* ck = kb.cuda(v.cuda);
+      // Newer toolkits offered for the same SM that the driver rules out.
+      std::vector<std::string> newer;
+      std::set<std::string> seen;
+      for (const auto& f : fits)
+        if (f.v->backend == Backend::cuda && f.v->sm == v.sm && f.cuda > best->cuda && seen.insert(f.v->cuda).second)
+          if (const CudaToolkit* nk = kb.cuda(f.v->cuda))
+            newer.push_back(fmt::format("CUDA {} needs {}", nk->version.str(), nk->min_driver.str()));
+      std::string newer_note = newer.empty() ? "" : fmt::format(" ({})", fmt::join(newer, "; "));
+      if (best->driver == DriverFit::full) {
+        r.reasons.push_back(fmt::format("CUDA {}: driver {} meets {}, NVIDIA's minimum driver for CUDA {}{}",
+                                        v.cuda, h.gpu.driver, ck->min_driver.str(), v.cuda, newer_note));
+      } else if (best->driver == DriverFit::minor_compat) {
+        r.reasons.push_back(fmt::format(
+            "CUDA {}: through minor-version compatibility only: driver {} is older than {}, NVIDIA's minimum for CUDA "
+            "{}, but not older than {}{}",
+            v.cuda, h.gpu.driver, ck->min_driver.str(), v.cuda, ck->minor_compat_driver->str(), newer_note));
+        r.warnings.push_back(fmt::format(
+            "CUDA {} runs on driver {} only through minor-version compatibility (no JIT of newer PTX); upgrade the "
+            "NVIDIA driver to {} or newer",
+            v.cuda, h.gpu.driver, ck->min_driver.str()));
+      } else {
+        r.reasons.push_back(fmt::format("CUDA {}: the newest toolkit offered for {} (driver version unknown)", v.cuda,
+                                        sm_token(v.sm)));
+        r.warnings.push_back(fmt::format("driver version unknown: CUDA {} needs NVIDIA driver {} or newer{}", v.cuda,
+                                         ck->min_driver.str(),
+                                         ck->minor_compat_driver
+                                             ? fmt::format(" ({} with minor-version compatibility)",
+                                                           ck->minor_compat_driver->str())
+                                             : std::string()));
+      }
+      break;
+    }
+  }
+  if (!v.isa.empty()) r.reasons.push_back(isa_reason(*best, h, kb, req.workload, fits));
+
+  // Alternatives: what the other workloads would get, then the runners-up.
+  std::set<std::string> listed = {v.name};
+  for (Workload w : {Workload::general, Workload::bf16_training, Workload::int8_inference}) {
+    if (w == req.workload) continue;
+    auto other = evaluate_all(h, m, kb, w, s);
+    const Fit* ob = best_runnable(other);
+    if (ob && listed.insert(ob->v->name).second)
+      r.alternatives.push_back({ob->v->name, fmt::format("for {} workloads", workload_name(w))});
+  }
+  for (const auto& f : fits) {
+    if (r.alternatives.size() >= 4) break;
+    if (!f.runs() || !listed.insert(f.v->name).second) continue;
+    r.alternatives.push_back({f.v->name, difference(*best, f, kb)});
+  }
+  return r;
+}
+
+std::vector<std::string> why_not_recommended(std::string_view name, const HostFacts& h, const Matrix& m,
+                                             const KnowledgeBase& kb, const RecommendRequest& req) {
+  const Variant* v = m.find(name);
+  if (!v) {
+    std::vector<std::string> names;
+    for (const auto& x : m.variants) names.push_back(x.name);
+    Diagnostic d;
+    d.message = fmt::format("{} is not in the matrix", name);
+    d.hint = did_you_mean(name, names);
+    if (d.hint.empty()) d.hint = fmt::format("'tailor explain --why-not {}' says why", name);
+    throw DiagnosticError(std::move(d));
+  }
+  std::vector<std::string> lines;
+  Fit f = evaluate(*v, h, kb, req.workload);
+  if (!f.runs()) {
+    lines.push_back(fmt::format("{} cannot run on this host:", name));
+    for (const auto& p : f.problems) lines.push_back("  " + p);
+    return lines;
+  }
+  Recommendation r = recommend(h, m, kb, req);
+  if (r.variant == v) {
+    lines.push_back(fmt::format("{} is the recommended variant for this host", name));
+    return lines;
+  }
+  Selection s = select(m, req);
+  if (package_name(v->package) != s.package || (!s.python.empty() && v->python != s.python)) {
+    lines.push_back(fmt::format("{} runs on this host, but the recommendation is for {} (python {}); use --package "
+                                "{} --python {}",
+                                name, s.package, s.python, package_name(v->package), v->python));
+    return lines;
+  }
+  std::vector<Fit> fits = evaluate_all(h, m, kb, req.workload, s);
+  const Fit* best = best_runnable(fits);
+  lines.push_back(fmt::format("{} runs on this host, but {} fits better: {} is {}", name, best->v->name, name,
+                              difference(*best, f, kb)));
+  return lines;
+}
+
+}  // namespace tailor
