@@ -14,9 +14,7 @@ CpuIsa read_cpu_isa(TableReader& r) {
   i.flags = values(r.strings("flags"));
   i.requires_features = values(r.strings("requires"));
   i.x86_64_level = optional_text(r, "x86_64_level");
-  auto rank = r.integer("rank");
-  if (!rank) throw r.doc().error_at(r.raw(), "[[isa]] needs 'rank'");
-  i.rank = static_cast<int>(rank->value);
+  i.rank = static_cast<int>(r.required_integer("rank").value);
   i.workload = optional_text(r, "workload");
   i.examples = values(r.strings("examples"));
   i.disable = values(r.strings("disable"));

@@ -19,9 +19,7 @@ CudaToolkit read_cuda_toolkit(TableReader& r) {
   if (c.version.size() != 2) throw r.doc().error_at(v.pos, fmt::format("CUDA version '{}' must be MAJOR.MINOR", v.value));
   c.min_driver = require_version(r.doc(), r.required_string("min_driver"), "driver version");
   c.minor_compat_driver = optional_version(r, "minor_compat_driver");
-  auto gcc = r.integer("max_gcc");
-  if (!gcc) throw r.doc().error_at(r.raw(), "[[cuda]] needs 'max_gcc'");
-  c.max_gcc = static_cast<int>(gcc->value);
+  c.max_gcc = static_cast<int>(r.required_integer("max_gcc").value);
   c.notes = optional_text(r, "notes");
   c.source = r.required_string("source").value;
   return c;

@@ -153,11 +153,11 @@ TEST(KnowledgeBase, OverlayReplacesAndExtends) {
 
 TEST(KnowledgeBase, OverlayErrorsPointIntoTheFile) {
   try {
-    KnowledgeBase::load_texts({{"cpu_isas.toml", "[[isa]]\nname = \"x\"\nplatfrom = \"x86_64-linux\"\n"}});
+    KnowledgeBase::load_texts({{"cpu_isas.toml", "[[isa]]\nname = \"x\"\ndisplay = \"X\"\nplatfrom = \"x86_64-linux\"\n"}});
     FAIL();
   } catch (const DiagnosticError& e) {
     EXPECT_EQ(e.diagnostic().render(),
-              "cpu_isas.toml:3:1: error: unknown key 'platfrom' in [[isa]]\n"
+              "cpu_isas.toml:4:1: error: unknown key 'platfrom' in [[isa]]\n"
               "platfrom = \"x86_64-linux\"\n"
               "^\n"
               "hint: did you mean 'platform'?\n");

@@ -32,24 +32,6 @@ DiagnosticError spec_error(const Spec& spec, Pos pos, std::string message, std::
   return DiagnosticError(diagnostic_at(spec.path, spec.text, pos, std::move(message), std::move(hint)));
 }
 
-Variant make_candidate(const Cell& c, const Family& fam, const Spec& spec, const KnowledgeBase& kb) {
-  Variant v;
-  v.package = *package_from_name(c[idx(Axis::package)]);
-  v.backend = fam.backend;
-  v.python = c[idx(Axis::python)];
-  v.pin = c[idx(Axis::pin)];
-  v.cuda = c[idx(Axis::cuda)];
-  v.sm = c[idx(Axis::sm)];
-  v.isa = c[idx(Axis::isa)];
-  v.platform = fam.backend == Backend::mps ? "aarch64-darwin" : kb.isa(v.isa)->platform;
-  v.family = fam.name;
-  const NixpkgsPin* pin = kb.pin(v.pin);
-  if (v.package != Package::magma) v.torch = spec.torch.empty() ? pin->torch.str() : spec.torch;
-  if (v.package == Package::vllm) v.vllm = spec.vllm.empty() ? (pin->vllm ? pin->vllm->str() : "") : spec.vllm;
-  v.name = variant_name(v, kb);
-  return v;
-}
-
 bool filter_matches(const CellFilter& f, const Cell& c, const std::string& platform) {
   for (const auto& [axis, values] : f.values)
     if (std::find(values.begin(), values.end(), c[idx(axis)]) == values.end()) return false;
@@ -58,8 +40,42 @@ bool filter_matches(const CellFilter& f, const Cell& c, const std::string& platf
   return true;
 }
 
+// One axis value with everything the expander needs from the knowledge base,
+// resolved once instead of once per cell.
+struct ResolvedValue {
+  std::string value;
+  std::string token;  ///< its part of the variant name
+  const NixpkgsPin* pin = nullptr;
+  const GpuArch* gpu = nullptr;
+  const CudaToolkit* cuda = nullptr;
+  const CpuIsa* isa = nullptr;
+};
+
+ResolvedValue resolve(Axis a, const std::string& value, const KnowledgeBase& kb) {
+  ResolvedValue r{value, value};
+  if (value.empty()) return r;
+  switch (a) {
+    case Axis::package: break;
+    case Axis::python: r.token = kb.python(value)->name_token(); break;
+    case Axis::pin: r.pin = kb.pin(value); break;
+    case Axis::cuda:
+      r.cuda = kb.cuda(value);
+      r.token = r.cuda->name_token();
+      break;
+    case Axis::sm:
+      r.gpu = kb.gpu(value);
+      r.token = r.gpu->name_token();
+      break;
+    case Axis::isa: r.isa = kb.isa(value); break;
+  }
+  return r;
+}
+
+// Index of each axis's value in one cell.
+using CellIndex = std::array<size_t, kAxes.size()>;
+
 // The cross product of the family's axes, zipped axes advancing together.
-std::vector<Cell> cross_product(const Family& fam) {
+std::vector<CellIndex> cross_product(const Family& fam) {
   std::vector<std::vector<Axis>> groups;
   for (Axis a : kAxes) {
     auto zip = std::find_if(fam.zips.begin(), fam.zips.end(),
@@ -67,100 +83,153 @@ std::vector<Cell> cross_product(const Family& fam) {
     if (zip == fam.zips.end()) groups.push_back({a});
     else if (std::find(groups.begin(), groups.end(), *zip) == groups.end()) groups.push_back(*zip);
   }
-  std::vector<Cell> cells(1);
+  std::vector<CellIndex> cells(1);
   for (const auto& g : groups) {
     size_t n = fam.axes.at(g.front()).size();
-    std::vector<Cell> next;
+    std::vector<CellIndex> next;
     next.reserve(cells.size() * n);
     for (const auto& c : cells)
       for (size_t i = 0; i < n; ++i) {
-        Cell d = c;
-        for (Axis a : g) d[idx(a)] = fam.axes.at(a)[i].value;
-        next.push_back(std::move(d));
+        CellIndex d = c;
+        for (Axis a : g) d[idx(a)] = i;
+        next.push_back(d);
       }
     cells = std::move(next);
   }
   return cells;
 }
 
-struct FamilyOutcome {
-  // Per axis value: whether some variant used it, and the first fact that dropped it.
-  std::map<std::pair<Axis, std::string>, bool> used;
-  std::map<std::pair<Axis, std::string>, std::string> first_fact;
-};
+class FamilyExpander {
+ public:
+  FamilyExpander(const Family& fam, const Spec& spec, const KnowledgeBase& kb, Matrix& m,
+                 std::unordered_map<std::string, std::string>& produced_by)
+      : fam_(fam), spec_(spec), kb_(kb), m_(m), produced_by_(produced_by) {
+    for (Axis a : kAxes) {
+      for (const auto& v : fam.axes.at(a)) values_[idx(a)].push_back(resolve(a, v.value, kb));
+      used_[idx(a)].assign(values_[idx(a)].size(), false);
+      first_fact_[idx(a)].assign(values_[idx(a)].size(), std::string());
+    }
+  }
 
-void expand_family(const Family& fam, const Spec& spec, const KnowledgeBase& kb, Matrix& m,
-                   std::unordered_map<std::string, std::string>& produced_by) {
-  FamilyOutcome outcome;
-  std::set<std::string> seen_in_family;
-  bool single_cell = true;
-  for (Axis a : kAxes) single_cell = single_cell && fam.axes.at(a).size() == 1;
+  void run() {
+    std::vector<CellIndex> cells = cross_product(fam_);
+    m_.variants.reserve(m_.variants.size() + cells.size());
+    bool single_cell = true;
+    for (Axis a : kAxes) single_cell = single_cell && values_[idx(a)].size() == 1;
+    for (const auto& c : cells) add(c, single_cell, fam_.pos);
+    for (const auto& inc : fam_.includes) {
+      CellIndex c{};
+      for (Axis a : kAxes) {
+        const auto& vals = values_[idx(a)];
+        const std::string& want = inc.values.at(a).front();
+        auto it = std::find_if(vals.begin(), vals.end(), [&](const ResolvedValue& r) { return r.value == want; });
+        if (it == vals.end()) {  // an include may name a value the family does not list
+          values_[idx(a)].push_back(resolve(a, want, kb_));
+          used_[idx(a)].push_back(true);  // explicit: never reported as unused
+          first_fact_[idx(a)].emplace_back();
+          c[idx(a)] = values_[idx(a)].size() - 1;
+        } else {
+          c[idx(a)] = static_cast<size_t>(it - vals.begin());
+        }
+      }
+      add(c, true, inc.pos);
+    }
+    report_unused_values();
+  }
 
-  auto add = [&](const Cell& c, bool explicit_cell, Pos explicit_pos) {
-    Variant v = make_candidate(c, fam, spec, kb);
-    if (!seen_in_family.insert(v.name).second) return;
-    auto facts = check_facts(v, spec, kb);
-    if (!facts.empty()) {
-      if (explicit_cell) {
-        throw spec_error(spec, explicit_pos,
-                         fmt::format("{} is impossible: {}", v.name, facts.front().message),
+ private:
+  const ResolvedValue& value(const CellIndex& c, Axis a) const { return values_[idx(a)][c[idx(a)]]; }
+
+  Variant candidate(const CellIndex& c) const {
+    Variant v;
+    v.package = *package_from_name(value(c, Axis::package).value);
+    v.backend = fam_.backend;
+    v.python = value(c, Axis::python).value;
+    v.pin = value(c, Axis::pin).value;
+    v.cuda = value(c, Axis::cuda).value;
+    v.sm = value(c, Axis::sm).value;
+    v.isa = value(c, Axis::isa).value;
+    v.platform = fam_.backend == Backend::mps ? "aarch64-darwin" : value(c, Axis::isa).isa->platform;
+    v.family = fam_.name;
+    const NixpkgsPin* pin = value(c, Axis::pin).pin;
+    if (v.package != Package::magma) v.torch = spec_.torch.empty() ? pin->torch.str() : spec_.torch;
+    if (v.package == Package::vllm) v.vllm = spec_.vllm.empty() ? (pin->vllm ? pin->vllm->str() : "") : spec_.vllm;
+    v.name = variant_name_from_tokens(v.package, v.backend, value(c, Axis::python).token, value(c, Axis::cuda).token,
+                                      value(c, Axis::sm).token, v.isa);
+    return v;
+  }
+
+  void add(const CellIndex& c, bool explicit_cell, Pos explicit_pos) {
+    Variant v = candidate(c);
+    // Cross-product cells are distinct by construction; includes may repeat one.
+    if (explicit_cell && !seen_explicit_.insert(v.name).second) return;
+    CellFacts facts{value(c, Axis::pin).pin, value(c, Axis::sm).gpu, value(c, Axis::cuda).cuda};
+    auto broken = check_facts(v, facts, spec_, kb_);
+    if (!broken.empty()) {
+      if (explicit_cell)
+        throw spec_error(spec_, explicit_pos, fmt::format("{} is impossible: {}", v.name, broken.front().message),
                          "remove it, or change the value that the rule names");
-      }
-      for (Axis a : kAxes) outcome.first_fact.emplace(std::pair{a, c[idx(a)]}, facts.front().message);
-      m.dropped.push_back({v, facts.front().rule, facts.front().message, false, Pos{}});
+      for (Axis a : kAxes)
+        if (first_fact_[idx(a)][c[idx(a)]].empty()) first_fact_[idx(a)][c[idx(a)]] = broken.front().message;
+      m_.dropped.push_back({std::move(v), broken.front().rule, broken.front().message, false, Pos{}});
       return;
     }
-    if (!fam.platforms.empty() &&
-        std::find(fam.platforms.begin(), fam.platforms.end(), v.platform) == fam.platforms.end()) {
-      m.dropped.push_back({v, "platform-filter",
-                           fmt::format("platform {} is not among the platforms of family '{}'", v.platform, fam.name),
-                           true, fam.platforms_pos});
+    if (!fam_.platforms.empty() &&
+        std::find(fam_.platforms.begin(), fam_.platforms.end(), v.platform) == fam_.platforms.end()) {
+      std::string reason = fmt::format("platform {} is not among the platforms of family '{}'", v.platform, fam_.name);
+      m_.dropped.push_back({std::move(v), "platform-filter", std::move(reason), true, fam_.platforms_pos});
       return;
     }
-    for (const auto& ex : fam.excludes) {
-      if (filter_matches(ex, c, v.platform)) {
-        m.dropped.push_back({v, "exclude", ex.reason, true, ex.pos});
-        return;
-      }
+    if (!fam_.excludes.empty()) {
+      Cell cell;
+      for (Axis a : kAxes) cell[idx(a)] = value(c, a).value;
+      for (const auto& ex : fam_.excludes)
+        if (filter_matches(ex, cell, v.platform)) {
+          m_.dropped.push_back({std::move(v), "exclude", ex.reason, true, ex.pos});
+          return;
+        }
     }
-    for (Axis a : kAxes) outcome.used[{a, c[idx(a)]}] = true;
-    auto [it, fresh] = produced_by.emplace(v.name, fam.name);
+    for (Axis a : kAxes) used_[idx(a)][c[idx(a)]] = true;
+    auto [it, fresh] = produced_by_.emplace(v.name, fam_.name);
     if (!fresh)
-      throw spec_error(spec, fam.pos,
+      throw spec_error(spec_, fam_.pos,
                        fmt::format("variant {} is produced twice: by family '{}' and by family '{}'", v.name,
-                                   it->second, fam.name));
-    m.variants.push_back(std::move(v));
-  };
-
-  for (const auto& c : cross_product(fam)) add(c, single_cell, fam.pos);
-  for (const auto& inc : fam.includes) {
-    Cell c;
-    for (Axis a : kAxes) c[idx(a)] = inc.values.at(a).front();
-    add(c, true, inc.pos);
+                                   it->second, fam_.name));
+    m_.variants.push_back(std::move(v));
   }
 
   // An axis value that the facts leave without any variant is a mistake in the
   // spec (sm 10.3 listed for CUDA 12.8 only), not a silent no-op.
-  for (Axis a : kAxes) {
-    for (const auto& value : fam.axes.at(a)) {
-      std::pair key{a, value.value};
-      if (outcome.used.count(key)) continue;
-      auto fact = outcome.first_fact.find(key);
-      if (fact == outcome.first_fact.end()) continue;  // dropped by policy only
-      throw spec_error(spec, value.pos,
-                       fmt::format("{} '{}' of family '{}' yields no variant: {}", axis_name(a), value.value, fam.name,
-                                   fact->second),
-                       "remove the value, or add an axis value that it can be built with");
+  void report_unused_values() const {
+    for (Axis a : kAxes) {
+      const auto& listed = fam_.axes.at(a);
+      for (size_t i = 0; i < listed.size(); ++i) {
+        if (used_[idx(a)][i] || first_fact_[idx(a)][i].empty()) continue;  // used, or dropped by policy only
+        throw spec_error(spec_, listed[i].pos,
+                         fmt::format("{} '{}' of family '{}' yields no variant: {}", axis_name(a), listed[i].value,
+                                     fam_.name, first_fact_[idx(a)][i]),
+                         "remove the value, or add an axis value that it can be built with");
+      }
     }
   }
-}
+
+  const Family& fam_;
+  const Spec& spec_;
+  const KnowledgeBase& kb_;
+  Matrix& m_;
+  std::unordered_map<std::string, std::string>& produced_by_;
+  std::array<std::vector<ResolvedValue>, kAxes.size()> values_;
+  std::array<std::vector<bool>, kAxes.size()> used_;
+  std::array<std::vector<std::string>, kAxes.size()> first_fact_;
+  std::set<std::string> seen_explicit_;
+};
 
 }  // namespace
 
 Matrix expand(const Spec& spec, const KnowledgeBase& kb) {
   Matrix m;
   std::unordered_map<std::string, std::string> produced_by;
-  for (const auto& fam : spec.families) expand_family(fam, spec, kb, m, produced_by);
+  for (const auto& fam : spec.families) FamilyExpander(fam, spec, kb, m, produced_by).run();
 
   if (m.variants.empty()) {
     Diagnostic d = diagnostic_at(spec.path, spec.text, Pos{}, "the matrix is empty: every combination was dropped");
@@ -174,9 +243,8 @@ Matrix expand(const Spec& spec, const KnowledgeBase& kb) {
   for (const auto& fam : spec.families) {
     for (const auto& v : m.variants) {
       if (v.family != fam.name || !is_companion(v.package)) continue;
-      Variant torch = v;
-      torch.package = Package::pytorch;
-      std::string torch_name = variant_name(torch, kb);
+      // Same cell, other package: names differ only in the package prefix.
+      std::string torch_name = "pytorch" + v.name.substr(package_name(v.package).size());
       if (!produced_by.count(torch_name)) {
         Pos pos = fam.axes.at(Axis::package).front().pos;
         for (const auto& p : fam.axes.at(Axis::package))

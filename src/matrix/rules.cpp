@@ -26,16 +26,22 @@ std::vector<const Workaround*> applicable_workarounds(const Variant& v, const Sp
 }
 
 std::vector<RuleViolation> check_facts(const Variant& v, const Spec& spec, const KnowledgeBase& kb) {
+  CellFacts f{kb.pin(v.pin), v.sm.empty() ? nullptr : kb.gpu(v.sm), v.cuda.empty() ? nullptr : kb.cuda(v.cuda)};
+  return check_facts(v, f, spec, kb);
+}
+
+std::vector<RuleViolation> check_facts(const Variant& v, const CellFacts& facts, const Spec& spec,
+                                       const KnowledgeBase& kb) {
   std::vector<RuleViolation> out;
-  const NixpkgsPin& pin = *kb.pin(v.pin);
+  const NixpkgsPin& pin = *facts.pin;
 
   if (!v.python.empty() && !pin.provides_python(v.python))
     out.push_back({"pin-lacks-python", fmt::format("nixpkgs pin {} provides Python {}, not {}", pin.short_rev,
                                                    fmt::join(pin.python, ", "), v.python)});
 
   if (v.backend == Backend::cuda) {
-    const GpuArch& gpu = *kb.gpu(v.sm);
-    const CudaToolkit& cuda = *kb.cuda(v.cuda);
+    const GpuArch& gpu = *facts.gpu;
+    const CudaToolkit& cuda = *facts.cuda;
     if (cuda.version < gpu.min_cuda)
       out.push_back({"cuda-too-old-for-sm",
                      fmt::format("SM {} ({}) needs CUDA {} or newer: nvcc {} cannot compile for sm_{}{}", gpu.sm,
@@ -55,7 +61,8 @@ std::vector<RuleViolation> check_facts(const Variant& v, const Spec& spec, const
                                                    fmt::join(pin.cuda, ", "), v.cuda)});
   }
 
-  if (v.package != Package::magma && !spec.torch.empty() && *Version::parse(spec.torch) != pin.torch) {
+  if (v.package != Package::magma && !spec.torch.empty() && spec.torch != pin.torch.str() &&
+      *Version::parse(spec.torch) != pin.torch) {
     auto ws = applicable_workarounds(v, spec, kb);
     bool builds = std::any_of(ws.begin(), ws.end(), [](const Workaround* w) { return w->torch_source.has_value(); });
     if (!builds)

@@ -4,25 +4,25 @@
 
 namespace tailor {
 
-std::string variant_name(const Variant& v, const KnowledgeBase& kb) {
-  std::string name(package_name(v.package));
-  if (v.package != Package::magma) {
-    const PythonVersion* py = kb.python(v.python);
-    name += "-" + (py ? py->name_token() : "python" + v.python);
-  }
-  switch (v.backend) {
-    case Backend::cuda: {
-      const CudaToolkit* c = kb.cuda(v.cuda);
-      const GpuArch* g = kb.gpu(v.sm);
-      name += "-" + (c ? c->name_token() : "cuda" + v.cuda);
-      name += "-" + (g ? g->name_token() : "sm" + v.sm);
-      name += "-" + v.isa;
-      break;
-    }
-    case Backend::cpu: name += "-cpu-" + v.isa; break;
+std::string variant_name_from_tokens(Package package, Backend backend, std::string_view python_token,
+                                     std::string_view cuda_token, std::string_view sm_token, std::string_view isa) {
+  std::string name(package_name(package));
+  name.reserve(48);
+  if (package != Package::magma) (name += '-') += python_token;
+  switch (backend) {
+    case Backend::cuda: (((((name += '-') += cuda_token) += '-') += sm_token) += '-') += isa; break;
+    case Backend::cpu: (name += "-cpu-") += isa; break;
     case Backend::mps: name += "-darwin-mps"; break;
   }
   return name;
+}
+
+std::string variant_name(const Variant& v, const KnowledgeBase& kb) {
+  const PythonVersion* py = kb.python(v.python);
+  const CudaToolkit* c = kb.cuda(v.cuda);
+  const GpuArch* g = kb.gpu(v.sm);
+  return variant_name_from_tokens(v.package, v.backend, py ? py->name_token() : "python" + v.python,
+                                  c ? c->name_token() : "cuda" + v.cuda, g ? g->name_token() : "sm" + v.sm, v.isa);
 }
 
 }  // namespace tailor

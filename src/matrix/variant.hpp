@@ -32,6 +32,11 @@ struct Variant {
 /// Needs python/cuda/sm/isa/backend/package of \a v; the KB gives the tokens.
 std::string variant_name(const Variant& v, const KnowledgeBase& kb);
 
+/// The same convention from ready tokens ("python313", "cuda12_9", "sm90");
+/// tokens that do not apply to the backend or package are ignored.
+std::string variant_name_from_tokens(Package package, Backend backend, std::string_view python_token,
+                                     std::string_view cuda_token, std::string_view sm_token, std::string_view isa);
+
 }  // namespace tailor
 
 namespace tailor {

@@ -71,8 +71,27 @@ std::optional<Located<std::string>> TableReader::string(std::string_view key) {
 
 Located<std::string> TableReader::required_string(std::string_view key) {
   auto s = string(key);
-  if (!s) throw doc_.error_at(table_, fmt::format("{} needs '{}'", what_, key));
+  if (!s) missing(key);
   return *s;
+}
+
+Located<int64_t> TableReader::required_integer(std::string_view key) {
+  auto i = integer(key);
+  if (!i) missing(key);
+  return *i;
+}
+
+void TableReader::missing(std::string_view key) const {
+  for (const auto& [k, value] : table_) {
+    if (std::find(known_.begin(), known_.end(), k.str()) != known_.end()) continue;
+    std::vector<std::string> wanted = {std::string(key)};
+    if (closest_match(k.str(), wanted)) {
+      Pos pos{static_cast<int>(k.source().begin.line), static_cast<int>(k.source().begin.column)};
+      throw doc_.error_at(pos, fmt::format("unknown key '{}' in {}", k.str(), what_),
+                          fmt::format("did you mean '{}'?", key));
+    }
+  }
+  throw doc_.error_at(table_, fmt::format("{} needs '{}'", what_, key));
 }
 
 std::optional<Located<bool>> TableReader::boolean(std::string_view key) {

@@ -49,6 +49,10 @@ class TableReader {
   const toml::node* node(std::string_view key);
   std::optional<Located<std::string>> string(std::string_view key);
   Located<std::string> required_string(std::string_view key);
+  Located<int64_t> required_integer(std::string_view key);
+  /// Reports a required key as missing, or, when the table holds a key that
+  /// looks like a misspelling of it, that key as unknown ("platfrom").
+  [[noreturn]] void missing(std::string_view key) const;
   std::optional<Located<bool>> boolean(std::string_view key);
   std::optional<Located<int64_t>> integer(std::string_view key);
   /// A string or an array of strings; nullopt when absent.
