@@ -20,6 +20,7 @@ constexpr Command kCommands[] = {
     {"parse", "print the Nix normal form of FILE... (the text nix-instantiate --parse prints)", cmd_parse},
     {"detect", "this host's CPU features, the ISA targets it can run, its GPUs and driver", cmd_detect},
     {"recommend", "the variant to install on this host, with reasons and alternatives", cmd_recommend},
+    {"inspect", "per-SM composition and size of the CUDA fatbins in a .so, folder or wheel", cmd_inspect},
 };
 
 void print_usage(std::ostream& out) {

@@ -29,5 +29,6 @@ int cmd_kb(CommandContext& ctx);
 int cmd_parse(CommandContext& ctx);
 int cmd_detect(CommandContext& ctx);
 int cmd_recommend(CommandContext& ctx);
+int cmd_inspect(CommandContext& ctx);
 
 }  // namespace tailor
