@@ -16,7 +16,7 @@ std::string xml_escape(std::string_view s) {
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
-      default: out += c;
+      default: out += (static_cast<unsigned char>(c) < 0x20) ? '?' : c;  // XML forbids control characters
     }
   }
   return out;

@@ -111,7 +111,7 @@ int cmd_inspect(CommandContext& ctx) {
     }
   }
   if (json)
-    ctx.out << to_json(in, projection).dump(2) << "\n";
+    ctx.out << to_json(in, projection).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else
     print_text(ctx.out, in, projection);
   return kExitOk;

@@ -56,11 +56,13 @@ VariantPromise promise_from_spec(const std::string& name, const std::string& spe
 
 int cmd_verify(CommandContext& ctx) {
   CLI::App app{"Check a built artifact against what its variant promises.", "verify"};
-  std::string path, variant, spec_arg = kDefaultSpec, python, kb_dir;
+  std::string path, variant, variant_file, spec_arg = kDefaultSpec, python, kb_dir;
   bool json = false, no_run = false;
   app.add_option("PATH", path, "a Nix result, an installed torch (site-packages/torch) or a library")->required();
   app.add_option("--variant", variant, "the variant the artifact was built as (default: its nix-support/tailor-variant.json)")
       ->type_name("NAME");
+  app.add_option("--variant-json", variant_file, "read the promise from FILE (the keys of tailor matrix --json)")
+      ->type_name("FILE");
   app.add_option("--spec", spec_arg, "spec that defines --variant (default: build-pytorch/main)");
   app.add_option("--python", python, "interpreter for the dynamic checks (default: the artifact's own)")->type_name("PYTHON");
   app.add_flag("--static", no_run, "only the static checks: run no Python");
@@ -80,13 +82,22 @@ int cmd_verify(CommandContext& ctx) {
   fs::path variant_json = fs::path(path) / kVariantJsonPath;
   if (!variant.empty()) {
     promise = promise_from_spec(variant, spec_arg, kb_dir);
+  } else if (!variant_file.empty()) {
+    if (!fs::is_regular_file(variant_file, ec)) {
+      Diagnostic d;
+      d.path = variant_file;
+      d.message = "no such file";
+      ctx.err << d.render();
+      return kExitBadInput;
+    }
+    promise = read_variant_json(variant_file, read_text(variant_file));
   } else if (fs::is_regular_file(variant_json, ec)) {
     promise = read_variant_json(variant_json.string(), read_text(variant_json));
   } else {
     Diagnostic d;
     d.path = path;
     d.message = fmt::format("verify: no {} here, so the variant is unknown", kVariantJsonPath);
-    d.hint = "name it: tailor verify PATH --variant NAME [--spec SPEC]";
+    d.hint = "name it: tailor verify PATH --variant NAME [--spec SPEC], or --variant-json FILE";
     ctx.err << d.render();
     return kExitBadInput;
   }
@@ -103,7 +114,7 @@ int cmd_verify(CommandContext& ctx) {
     auto j = to_json(checks);
     nlohmann::ordered_json out = {{"ok", ok}, {"path", path}, {"variant", promise.name}, {"source", promise.source}};
     out["checks"] = j["checks"];
-    ctx.out << out.dump(2) << "\n";
+    ctx.out << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     ctx.out << fmt::format("{}: verifying as {} (from {})\n", path, promise.name, promise.source);
     size_t width = 0;

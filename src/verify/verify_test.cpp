@@ -1,0 +1,292 @@
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "binfmt/inspection.hpp"
+#include "support/golden.hpp"
+#include "support/run.hpp"
+#include "util/diagnostic.hpp"
+#include "verify/promise.hpp"
+#include "verify/runtime_checks.hpp"
+#include "verify/static_checks.hpp"
+#include "verify/store_refs.hpp"
+
+namespace tailor {
+namespace {
+
+namespace fs = std::filesystem;
+using test::run_tailor;
+using test::source_path;
+
+const fs::path kElf = source_path("tests/data/elf");
+
+VariantPromise cuda90() {
+  VariantPromise p;
+  p.name = "pytorch-python313-cuda12_9-sm90-avx512";
+  p.package = "pytorch";
+  p.backend = "cuda";
+  p.python = "3.13";
+  p.cuda = "12.9";
+  p.sm = "9.0";
+  p.isa = "avx512";
+  p.platform = "x86_64-linux";
+  p.torch = "2.9.1";
+  p.cudnn = "9.13.0";
+  return p;
+}
+
+const Check& find(const std::vector<Check>& checks, const std::string& name) {
+  for (const auto& c : checks)
+    if (c.name == name) return c;
+  static Check none{"(missing)", CheckStatus::failed, ""};
+  ADD_FAILURE() << "no check " << name;
+  return none;
+}
+
+// A scratch directory, removed at the end of the test.
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::string& name)
+      : path(fs::temp_directory_path() / (name + "-" + std::to_string(::getpid()))) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+TEST(VerifyStatic, SmOnlyAndNothingElse) {
+  auto checks = static_checks(cuda90(), inspect_path(kElf / "sm90.so"), kElf / "sm90.so");
+  EXPECT_EQ(find(checks, "fatbin-sm").status, CheckStatus::ok);
+  EXPECT_EQ(find(checks, "fatbin-only-sm").status, CheckStatus::ok);
+  EXPECT_EQ(find(checks, "elf-machine").status, CheckStatus::ok);
+  EXPECT_TRUE(all_passed(checks));
+}
+
+TEST(VerifyStatic, ExtraArchitecturesAndPtxFail) {
+  auto multi = static_checks(cuda90(), inspect_path(kElf / "multi.so"), kElf / "multi.so");
+  EXPECT_EQ(find(multi, "fatbin-sm").status, CheckStatus::ok);
+  const Check& extra = find(multi, "fatbin-only-sm");
+  EXPECT_EQ(extra.status, CheckStatus::failed);
+  EXPECT_NE(extra.detail.find("sm_75 (3 cubins)"), std::string::npos) << extra.detail;
+  EXPECT_NE(extra.detail.find("compute_120 (2 PTX)"), std::string::npos) << extra.detail;
+  // sm_90a + sm_90 + compute_90: fine only when PTX was asked for.
+  Inspection a = inspect_path(kElf / "sm90a-sm90-ptx.so");
+  EXPECT_EQ(find(static_checks(cuda90(), a, kElf), "fatbin-only-sm").status, CheckStatus::failed);
+  VariantPromise with_ptx = cuda90();
+  with_ptx.ptx = true;
+  EXPECT_EQ(find(static_checks(with_ptx, a, kElf), "fatbin-only-sm").status, CheckStatus::ok);
+}
+
+TEST(VerifyStatic, MissingSmAndCpuOnlyBuilds) {
+  VariantPromise p = cuda90();
+  p.sm = "10.0";
+  auto checks = static_checks(p, inspect_path(kElf / "sm90.so"), kElf);
+  EXPECT_EQ(find(checks, "fatbin-sm").status, CheckStatus::failed);
+  EXPECT_EQ(find(checks, "fatbin-sm").detail, "no sm_100 cubins; the fatbins carry sm_90 (2 cubins)");
+  // The seeds' silent failure: a CUDA variant that came out CPU-only.
+  auto cpu = static_checks(cuda90(), inspect_path(kElf / "cpu-only.so"), kElf / "cpu-only.so");
+  EXPECT_EQ(find(cpu, "fatbin-sm").detail, "no CUDA code at all: built CPU-only? (SM 9.0 promised)");
+  VariantPromise cpu_variant = cuda90();
+  cpu_variant.backend = "cpu";
+  cpu_variant.sm = cpu_variant.cuda = "";
+  EXPECT_EQ(find(static_checks(cpu_variant, inspect_path(kElf / "cpu-only.so"), kElf / "cpu-only.so"), "no-fatbins").status,
+            CheckStatus::ok);
+  EXPECT_EQ(find(static_checks(cpu_variant, inspect_path(kElf / "sm90.so"), kElf / "sm90.so"), "no-fatbins").status,
+            CheckStatus::failed);
+}
+
+TEST(VerifyStatic, MachineMismatch) {
+  VariantPromise p = cuda90();
+  p.platform = "aarch64-linux";
+  const Check& c = find(static_checks(p, inspect_path(kElf / "sm90.so"), kElf / "sm90.so"), "elf-machine");
+  EXPECT_EQ(c.status, CheckStatus::failed);
+  EXPECT_NE(c.detail.find("are not aarch64"), std::string::npos) << c.detail;
+}
+
+TEST(VerifyStatic, Coverage) {
+  auto e90 = inspect_path(kElf / "sm90.so").all_entries();
+  EXPECT_TRUE(covers(e90, 9, 0));
+  EXPECT_FALSE(covers(e90, 8, 9));
+  EXPECT_FALSE(covers(e90, 10, 0));
+  auto ptx80 = inspect_path(kElf / "ptx-only.so").all_entries();
+  EXPECT_TRUE(covers(ptx80, 9, 0));  // PTX JIT-compiles forward
+  EXPECT_FALSE(covers(ptx80, 7, 5));
+  auto multi = inspect_path(kElf / "multi.so").all_entries();
+  EXPECT_TRUE(covers(multi, 8, 9));  // sm_86 runs on 8.9
+  auto f = inspect_path(kElf / "sm100f.so").all_entries();
+  EXPECT_TRUE(covers(f, 10, 3));
+}
+
+TEST(StoreRefs, FindsToolchainReferencesLikeNixDoes) {
+  std::string blob = std::string("junk\0/nix/store/", 16) + "0123456789abcdfghijklmnpqrsvwxyz-gcc-13.2.0/bin/gcc" +
+                     std::string("\0", 1) + "/nix/store/0123456789abcdfghijklmnpqrsvwxyz-gcc-13.2.0-lib/lib\0" +
+                     "/nix/store/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa-binutils-2.41/bin/ld " +
+                     "/nix/store/eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee-gcc-9/ not a hash (e) " +
+                     "/nix/store/0123456789abcdfghijklmnpqrsvwxyz-gcc-13.2.0/again";
+  auto refs = scan_store_refs("f", ByteSlice::of(blob));
+  ASSERT_EQ(refs.size(), 3u);
+  EXPECT_EQ(refs[0].name, "gcc-13.2.0");
+  EXPECT_EQ(refs[1].name, "gcc-13.2.0-lib");
+  EXPECT_EQ(refs[2].name, "binutils-2.41");
+  EXPECT_TRUE(is_toolchain_name("gcc-13.2.0"));
+  EXPECT_TRUE(is_toolchain_name("gcc-wrapper-13.2.0"));
+  EXPECT_TRUE(is_toolchain_name("binutils-2.41"));
+  EXPECT_FALSE(is_toolchain_name("gcc-13.2.0-lib"));
+  EXPECT_FALSE(is_toolchain_name("gcc-13.2.0-libgcc"));
+  EXPECT_FALSE(is_toolchain_name("python3-3.13.1"));
+
+  TempDir dir("tailor-storerefs");
+  std::ofstream(dir.path / "config.py") << "CC = '/nix/store/0123456789abcdfghijklmnpqrsvwxyz-gcc-wrapper-13.2.0/bin/cc'\n";
+  VariantPromise p = cuda90();
+  p.strip_toolchain = true;
+  const Check& c = find(static_checks(p, Inspection{}, dir.path), "toolchain-refs");
+  EXPECT_EQ(c.status, CheckStatus::failed);
+  EXPECT_NE(c.detail.find("gcc-wrapper-13.2.0 in config.py"), std::string::npos) << c.detail;
+}
+
+TEST(VariantJson, ReadsTheMatrixKeys) {
+  auto p = read_variant_json("v.json", R"({"name": "pytorch-python313-cpu-avx2", "package": "pytorch", "backend": "cpu",
+      "python": "3.13", "cuda": null, "sm": null, "isa": "avx2", "platform": "x86_64-linux", "strip_toolchain": true})");
+  EXPECT_EQ(p.name, "pytorch-python313-cpu-avx2");
+  EXPECT_EQ(p.sm, "");
+  EXPECT_TRUE(p.strip_toolchain);
+  try {
+    read_variant_json("v.json", R"({"name": "x"})");
+    ADD_FAILURE();
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().message, "variant JSON lacks the key \"package\"");
+    EXPECT_EQ(e.diagnostic().path, "v.json");
+  }
+  EXPECT_THROW(read_variant_json("v.json", "{not json"), DiagnosticError);
+}
+
+TEST(VerifyProbe, RangesNotEquality) {
+  Inspection in = inspect_path(kElf / "sm90.so");
+  nlohmann::json probe = {{"python", "3.13.5"},         {"torch", "2.9.1+cu129"}, {"torch_file", "/x/torch/__init__.py"},
+                          {"cuda", "12.9"},            {"cudnn", 91302},          {"cpu_sum", 83.0},
+                          {"config", "  - CPU capability usage: AVX512\n"},     {"cuda_available", true},
+                          {"arch_list", {"sm_90"}},    {"capability", {9, 0}},   {"device", "NVIDIA H200"}};
+  auto checks = probe_checks(cuda90(), in, probe, true, nlohmann::json{{"gpu_sum", 56.0}});
+  for (const auto& c : checks) EXPECT_NE(c.status, CheckStatus::failed) << c.name << ": " << c.detail;
+  EXPECT_EQ(find(checks, "torch-version").detail, "torch 2.9.1+cu129 (allowed >= 2.9.1, < 2.10)");
+  EXPECT_EQ(find(checks, "gpu-compute").status, CheckStatus::ok);
+
+  nlohmann::json bad = probe;
+  bad["torch"] = "2.10.0";
+  bad["cuda"] = "13.0";
+  bad["cudnn"] = 81000;
+  bad["python"] = "3.12.3";
+  bad["arch_list"] = {"sm_90", "sm_100"};
+  bad["config"] = "CPU capability usage: AVX2";
+  auto failing = probe_checks(cuda90(), in, bad, true, nlohmann::json{{"gpu_sum", 56.0}});
+  for (const char* n : {"torch-version", "cuda-version", "cudnn-version", "python-version", "arch-list", "cpu-capability"})
+    EXPECT_EQ(find(failing, n).status, CheckStatus::failed) << n;
+  EXPECT_EQ(find(failing, "arch-list").detail, "torch lists 2 but the fatbins carry no code for sm_100");
+}
+
+TEST(VerifyProbe, SkipsWithReasons) {
+  Inspection in = inspect_path(kElf / "sm90.so");
+  nlohmann::json probe = {{"python", "3.13.1"}, {"torch", "2.9.1"}, {"cuda", "12.9"}, {"cudnn", 91300},
+                          {"cpu_sum", 83.0},    {"config", ""},      {"cuda_available", false}};
+  auto no_gpu = probe_checks(cuda90(), in, probe, false, std::nullopt);
+  EXPECT_EQ(find(no_gpu, "cuda-available").detail, "no NVIDIA driver on this host");
+  EXPECT_EQ(find(no_gpu, "gpu-compute").status, CheckStatus::skipped);
+  EXPECT_EQ(find(no_gpu, "arch-list").status, CheckStatus::skipped);
+  // A driver but CUDA unavailable: that is a failure, not a skip.
+  EXPECT_EQ(find(probe_checks(cuda90(), in, probe, true, std::nullopt), "cuda-available").status, CheckStatus::failed);
+  // A GPU the fatbins do not cover: the GPU computation is skipped, saying why.
+  nlohmann::json ada = probe;
+  ada["cuda_available"] = true;
+  ada["arch_list"] = {"sm_90"};
+  ada["capability"] = {8, 9};
+  EXPECT_EQ(find(probe_checks(cuda90(), in, ada, true, std::nullopt), "gpu-compute").detail,
+            "this GPU is SM 8.9, which the fatbins do not cover");
+  auto failed_import = probe_checks(cuda90(), in, {{"python", "3.13.0"}, {"error", "ImportError: libcudart.so.12"}}, true, std::nullopt);
+  ASSERT_EQ(failed_import.size(), 1u);
+  EXPECT_EQ(failed_import[0].status, CheckStatus::failed);
+}
+
+// The whole dynamic path, with a stub torch package and this host's python3.
+TEST(VerifyCommand, NixResultWithVariantJsonAndStubTorch) {
+  TempDir out("tailor-verify-result");
+  std::string pyver;
+  {
+    FILE* p = ::popen("python3 -c 'import sys; print(\"%d.%d\" % sys.version_info[:2])' 2>/dev/null", "r");
+    char buf[32] = {};
+    if (p && std::fgets(buf, sizeof buf, p)) pyver = std::string(buf).substr(0, std::string(buf).find('\n'));
+    if (p) ::pclose(p);
+  }
+  if (pyver.empty()) GTEST_SKIP() << "no python3 on this host";
+  fs::path site = out.path / ("lib/python" + pyver + "/site-packages");
+  fs::create_directories(site / "torch/lib");
+  fs::copy_file(kElf / "sm90.so", site / "torch/lib/libtorch_cuda.so");
+  std::ofstream(site / "torch/__init__.py") << R"PY(
+__version__ = "2.9.1"
+class version: cuda = "12.9"
+class _cudnn:
+    @staticmethod
+    def version(): return 91300
+class backends: cudnn = _cudnn
+class __config__:
+    @staticmethod
+    def show(): return "  - CPU capability usage: AVX512\n"
+class cuda:
+    @staticmethod
+    def is_available(): return False
+    @staticmethod
+    def get_arch_list(): return []
+class _M:
+    def __init__(self, rows): self.rows = rows
+    @property
+    def T(self): return _M([list(r) for r in zip(*self.rows)])
+    def __matmul__(self, o): return _M([[sum(a * b for a, b in zip(r, c)) for c in zip(*o.rows)] for r in self.rows])
+    def sum(self): return _S(sum(sum(r) for r in self.rows))
+    def reshape(self, n, m): return _M([self.rows[0][i * m:(i + 1) * m] for i in range(n)])
+class _S:
+    def __init__(self, v): self.v = v
+    def item(self): return self.v
+float32 = "float32"
+def arange(n, dtype=None, device=None): return _M([list(range(n))])
+)PY";
+  fs::create_directories(out.path / "nix-support");
+  std::ofstream(out.path / "nix-support/tailor-variant.json")
+      << nlohmann::json{{"name", "pytorch-test-sm90"}, {"package", "pytorch"}, {"backend", "cuda"}, {"python", pyver},
+                        {"cuda", "12.9"}, {"sm", "9.0"}, {"isa", "avx512"}, {"platform", "x86_64-linux"},
+                        {"torch", "2.9.1"}, {"cudnn", "9.13.0"}, {"strip_toolchain", true}}
+             .dump();
+  auto r = run_tailor({"verify", out.path.string(), "--json"});
+  auto j = nlohmann::json::parse(r.out);
+  std::map<std::string, std::string> status;
+  for (const auto& c : j["checks"]) status[c["name"]] = c["status"];
+  EXPECT_EQ(status["fatbin-sm"], "ok") << r.out;
+  EXPECT_EQ(status["import-torch"], "ok") << r.out;
+  EXPECT_EQ(status["torch-version"], "ok") << r.out;
+  EXPECT_EQ(status["cpu-compute"], "ok") << r.out;
+  EXPECT_EQ(status["cpu-capability"], "ok") << r.out;
+  EXPECT_EQ(status["toolchain-refs"], "ok") << r.out;
+  EXPECT_EQ(status["gpu-compute"], "skipped") << r.out;
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(j["variant"], "pytorch-test-sm90");
+
+  // The same output judged as another variant: exit 1, the SM check says why.
+  auto wrong = run_tailor({"verify", out.path.string(), "--variant", "pytorch-python313-cuda12_8-sm100-avx512", "--static"});
+  EXPECT_EQ(wrong.status, 1) << wrong.out << wrong.err;
+  EXPECT_NE(wrong.out.find("FAILED   fatbin-sm"), std::string::npos) << wrong.out;
+}
+
+TEST(VerifyCommand, BadUsage) {
+  auto none = run_tailor({"verify", (kElf / "sm90.so").string()});
+  EXPECT_EQ(none.status, 2);
+  EXPECT_NE(none.err.find("no nix-support/tailor-variant.json here"), std::string::npos) << none.err;
+  auto typo = run_tailor({"verify", (kElf / "sm90.so").string(), "--variant", "pytorch-python313-cuda12_8-sm9-avx2"});
+  EXPECT_EQ(typo.status, 2);
+  EXPECT_NE(typo.err.find("did you mean 'pytorch-python313-cuda12_8-sm89-avx2'?"), std::string::npos) << typo.err;
+  auto corrupt = run_tailor({"verify", (kElf / "corrupt/entry-size-past-container.so").string(), "--variant",
+                             "pytorch-python313-cuda12_8-sm90-avx2"});
+  EXPECT_EQ(corrupt.status, 2);
+}
+
+}  // namespace
+}  // namespace tailor
