@@ -230,7 +230,7 @@ class Parser {
       OpInfo info = op_info(lex_.peek().kind);
       if (info.prec < min_prec || info.prec < 0) break;
       if (info.prec == last_nonassoc)
-        fail_at(lex_.peek(), "operators of this kind do not chain; add parentheses before this one");
+        throw Failure{lex_.peek().span, token_name(lex_.peek()) + " cannot follow another comparison directly; add parentheses"};
       Token op = lex_.next();
       if (op.kind == Tok::question) {
         auto s = std::make_unique<Select>(ExprKind::has_attr, lhs->span);
