@@ -47,6 +47,11 @@ class Deriver {
     note("override", name, value, std::move(because));
     s_.override_args.emplace_back(std::move(name), std::move(value));
   }
+  // An argument the recipe passes to .override as written (a Nix literal).
+  void literal_arg(std::string name, std::string value, std::string because) {
+    s_.recipe_override.emplace_back(name, value);
+    arg(std::move(name), std::move(value), std::move(because));
+  }
   void env(std::string name, std::string value, std::string because) {
     note("environment", name, value, std::move(because));
     s_.env.emplace_back(std::move(name), std::move(value));
@@ -105,8 +110,8 @@ class Deriver {
 
     switch (v_.package) {
       case Package::pytorch:
-        arg("cudaSupport", "true", "nixpkgs torch defaults to cudaSupport = false; overrideAttrs alone builds CPU-only");
-        arg("gpuTargets", nix_list({v_.sm}),
+        literal_arg("cudaSupport", "true", "nixpkgs torch defaults to cudaSupport = false; overrideAttrs alone builds CPU-only");
+        literal_arg("gpuTargets", nix_list({v_.sm}),
             fmt::format("one SM: {} ({}, {})", gpu.display(), gpu.family, fmt::join(gpu.products, ", ")));
         magma();
         break;
@@ -121,8 +126,13 @@ class Deriver {
             "bitsandbytes built for one SM: CCCL 2.8.2's preprocessor bug breaks the 19-SM default (seed 001)");
         break;
       case Package::magma:
-        arg("cudaSupport", "true", "MAGMA for CUDA");
-        arg("static", "true", "dynamic CUDA magma is marked broken in nixpkgs; torch links it statically (seed 003)");
+        literal_arg("cudaSupport", "true", "MAGMA for CUDA");
+        literal_arg("static", "true", "dynamic CUDA magma is marked broken in nixpkgs; torch links it statically (seed 003)");
+        for (std::string flag : {fmt::format("-DCMAKE_CUDA_ARCHITECTURES={}{}", gpu.capability.major(), gpu.capability.minor()),
+                                 fmt::format("-DMIN_ARCH={}{}0", gpu.capability.major(), gpu.capability.minor())}) {
+          s_.cmake_flags.push_back(flag);
+          note("cmake", flag, "", "MAGMA compiled for this SM alone (seed 003 step 1); matches config.cudaCapabilities");
+        }
         break;
     }
 
@@ -183,7 +193,7 @@ class Deriver {
   }
 
   void cpu_only() {
-    if (v_.package == Package::pytorch) arg("cudaSupport", "false", "CPU-only variant");
+    if (v_.package == Package::pytorch) literal_arg("cudaSupport", "false", "CPU-only variant");
     note("override", "buildInputs", "CUDA inputs filtered out", "CPU-only: no CUDA libraries in the closure");
     s_.blas_provider = "openblas";
     note("meta", "blasProvider", "openblas", "CPU builds use OpenBLAS (seed 002)");

@@ -46,7 +46,9 @@ struct BuildSettings {
   std::string python_packages;                 ///< "python313Packages"; empty for magma
 
   // the recipe
-  std::vector<std::pair<std::string, std::string>> override_args;  ///< name -> Nix value
+  std::vector<std::pair<std::string, std::string>> override_args;  ///< name -> value, as explained
+  /// The subset of override_args that recipes pass verbatim to .override (Nix literals).
+  std::vector<std::pair<std::string, std::string>> recipe_override;
   std::vector<std::pair<std::string, std::string>> env;            ///< exported in preConfigure
   std::vector<std::string> cmake_flags;
   std::vector<std::string> cpu_flags;   ///< CFLAGS/CXXFLAGS
