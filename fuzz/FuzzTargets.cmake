@@ -16,3 +16,4 @@ function(tailor_fuzz_target name source corpus)
 endfunction()
 
 tailor_fuzz_target(spec_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/spec_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/spec)
+tailor_fuzz_target(nix_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/nix_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/nix)

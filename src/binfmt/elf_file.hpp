@@ -1,0 +1,57 @@
+#pragma once
+/// An ELF reader (bloaty's elf.cc, reduced to what inspect and verify need):
+/// 32- and 64-bit, both byte orders, normalised at the edge so the rest of
+/// tailor sees one layout. Only section headers are read; program headers
+/// and symbols are not needed to find CUDA fatbins.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "binfmt/byte_slice.hpp"
+
+namespace tailor {
+
+/// One section header, widened to 64 bits and native byte order.
+struct ElfSection {
+  std::string name;
+  uint32_t type = 0;  ///< SHT_*; 8 is SHT_NOBITS (no bytes in the file)
+  uint64_t flags = 0;
+  uint64_t addr = 0;  ///< virtual address when loaded
+  uint64_t offset = 0;
+  uint64_t size = 0;
+
+  /// Whether the section occupies bytes of the file (everything but NOBITS).
+  bool in_file() const { return type != kNoBits && type != 0; }
+  static constexpr uint32_t kNoBits = 8;
+};
+
+struct ElfFile {
+  ByteSlice data;  ///< the whole file
+  int bits = 64;   ///< 32 or 64
+  bool big_endian = false;
+  uint16_t type = 0;     ///< e_type: 1 REL, 2 EXEC, 3 DYN
+  uint16_t machine = 0;  ///< e_machine: 62 x86-64, 183 aarch64, ...
+  std::vector<ElfSection> sections;
+
+  /// The first section named \a name, or null.
+  const ElfSection* find(std::string_view name) const;
+  /// The file bytes of \a s; throws when they lie outside the file. NOBITS
+  /// sections give an empty slice.
+  ByteSlice contents(const ElfSection& s) const;
+};
+
+/// Parses \a data as ELF. Returns nullopt when it does not start with the ELF
+/// magic; throws DiagnosticError when it does but the headers are corrupt.
+std::optional<ElfFile> try_open_elf(ByteSlice data);
+
+/// e_machine as a name ("x86_64", "aarch64", "ppc64le"...); "machine N" if unknown.
+std::string elf_machine_name(uint16_t machine, bool big_endian = false);
+
+/// The e_machine a Nix platform's binaries carry ("x86_64-linux" -> 62);
+/// nullopt for platforms without ELF (darwin) or unknown ones.
+std::optional<uint16_t> elf_machine_for_platform(std::string_view platform);
+
+}  // namespace tailor

@@ -1,0 +1,149 @@
+#include "binfmt/fatbin.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace tailor {
+
+namespace {
+
+constexpr uint64_t kContainerHeaderMin = 16;
+constexpr uint64_t kEntryHeaderMin = 48;  // up to and including the flags
+constexpr uint64_t kContainerAlign = 8;
+
+FatbinKind kind_of(uint16_t raw) {
+  switch (raw) {
+    case 1: return FatbinKind::ptx;
+    case 2: return FatbinKind::sass;
+    case 4: return FatbinKind::sass;  // old-style cubin
+    case 8: return FatbinKind::nvvm;
+    default: return FatbinKind::other;
+  }
+}
+
+bool all_zero(ByteSlice s) {
+  for (uint64_t i = 0; i < s.size(); ++i)
+    if (s.data()[i] != 0) return false;
+  return true;
+}
+
+FatbinEntry read_entry(ByteSlice container, uint64_t at, uint64_t section_base) {
+  ByteSlice fixed = container.sub(at, kEntryHeaderMin, "fatbin entry header");
+  FatbinEntry e;
+  e.offset = container.base() + at - section_base;
+  e.raw_kind = fixed.read_le<uint16_t>(0, "entry kind");
+  e.kind = kind_of(e.raw_kind);
+  e.header_size = fixed.read_le<uint32_t>(4, "entry header size");
+  e.payload_size = fixed.read_le<uint64_t>(8, "entry payload size");
+  e.arch = fixed.read_le<uint32_t>(28, "entry arch");
+  e.flags = fixed.read_le<uint64_t>(40, "entry flags");
+  if (e.header_size < kEntryHeaderMin)
+    throw_format_error(fmt::format("corrupt fatbin: entry at offset {:#x} has a header of {} bytes (at least {} expected)",
+                                   container.base() + at, e.header_size, kEntryHeaderMin));
+  uint64_t end = checked_add(checked_add(at, e.header_size, "fatbin entry"), e.payload_size, "fatbin entry");
+  if (end > container.size())
+    throw_format_error(fmt::format(
+        "corrupt fatbin: entry at offset {:#x} ({} header + {} payload bytes) extends {} bytes past its container",
+        container.base() + at, e.header_size, e.payload_size, end - container.size()));
+  if (e.flags & 0x8000)
+    e.compression = FatbinCompression::zstd;
+  else if (e.flags & 0x2000)
+    e.compression = FatbinCompression::lz4;
+  e.uncompressed_size = e.payload_size;
+  if (e.compression != FatbinCompression::none && e.header_size >= 64)
+    e.uncompressed_size = container.read_le<uint64_t>(at + 56, "entry uncompressed size");
+  return e;
+}
+
+}  // namespace
+
+std::string_view fatbin_kind_name(FatbinKind k) {
+  switch (k) {
+    case FatbinKind::ptx: return "ptx";
+    case FatbinKind::sass: return "sass";
+    case FatbinKind::nvvm: return "nvvm";
+    case FatbinKind::other: break;
+  }
+  return "other";
+}
+
+std::string_view fatbin_compression_name(FatbinCompression c) {
+  switch (c) {
+    case FatbinCompression::lz4: return "lz4";
+    case FatbinCompression::zstd: return "zstd";
+    case FatbinCompression::none: break;
+  }
+  return "none";
+}
+
+char FatbinEntry::suffix() const {
+  if (flags & kFlagArchSpecific) return 'a';
+  if (flags & kFlagFamilySpecific) return 'f';
+  return '\0';
+}
+
+std::string FatbinEntry::arch_name() const {
+  std::string sfx = suffix() ? std::string(1, suffix()) : std::string();
+  switch (kind) {
+    case FatbinKind::sass: return fmt::format("sm_{}{}", arch, sfx);
+    case FatbinKind::ptx: return fmt::format("compute_{}{}", arch, sfx);
+    case FatbinKind::nvvm: return fmt::format("nvvm_{}{}", arch, sfx);
+    case FatbinKind::other: break;
+  }
+  return fmt::format("kind{}_{}", raw_kind, arch);
+}
+
+uint64_t Fatbin::overhead() const {
+  uint64_t claimed = 0;
+  for (const auto& e : entries) claimed += e.stored_bytes();
+  return size - claimed;
+}
+
+std::optional<Fatbin> try_open_fatbin(ByteSlice section) {
+  if (section.size() < 4 || section.read_le<uint32_t>(0, "fatbin magic") != kFatbinMagic) return std::nullopt;
+  Fatbin fb;
+  fb.size = section.size();
+  uint64_t at = 0;
+  while (at < section.size()) {
+    // Between containers only zero padding (alignment, or a zero tail) may appear.
+    if (section.size() - at < 4 || section.read_le<uint32_t>(at, "fatbin magic") != kFatbinMagic) {
+      uint64_t next = checked_align_up(at + 1, kContainerAlign, "fatbin padding");
+      if (next > section.size()) next = section.size();
+      if (!all_zero(section.sub(at, next - at, "fatbin padding")))
+        throw_format_error(fmt::format("corrupt fatbin: expected a container (magic {:#x}) at offset {:#x}",
+                                       kFatbinMagic, section.base() + at));
+      at = next;
+      continue;
+    }
+    ByteSlice head = section.sub(at, kContainerHeaderMin, "fatbin container header");
+    FatbinContainer c;
+    c.offset = at;
+    c.version = head.read_le<uint16_t>(4, "container version");
+    c.header_size = head.read_le<uint16_t>(6, "container header size");
+    c.payload_size = head.read_le<uint64_t>(8, "container payload size");
+    if (c.header_size < kContainerHeaderMin)
+      throw_format_error(fmt::format("corrupt fatbin: container at offset {:#x} has a header of {} bytes", section.base() + at,
+                                     c.header_size));
+    const uint64_t after_header = section.size() - at - std::min<uint64_t>(c.header_size, section.size() - at);
+    if (c.payload_size > after_header)
+      throw_format_error(fmt::format("corrupt fatbin: container at offset {:#x} claims {} payload bytes, only {} remain",
+                                     section.base() + at, c.payload_size, after_header));
+    uint64_t total = checked_add(c.header_size, c.payload_size, "fatbin container");
+    ByteSlice body = section.sub(at, total, "fatbin container");  // throws when it runs past the section
+    c.first_entry = fb.entries.size();
+    uint64_t e = c.header_size;
+    while (e < body.size()) {
+      if (body.size() - e < kEntryHeaderMin && all_zero(body.from(e, "fatbin entry"))) break;  // zero tail
+      FatbinEntry entry = read_entry(body, e, section.base());
+      e += entry.stored_bytes();
+      fb.entries.push_back(entry);
+    }
+    c.entry_count = fb.entries.size() - c.first_entry;
+    fb.containers.push_back(c);
+    at = checked_add(at, total, "fatbin container");
+  }
+  return fb;
+}
+
+}  // namespace tailor

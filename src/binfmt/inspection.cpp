@@ -1,0 +1,244 @@
+#include "binfmt/inspection.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <map>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "binfmt/mapped_file.hpp"
+#include "binfmt/wheel.hpp"
+#include "util/diagnostic.hpp"
+
+namespace tailor {
+
+namespace {
+
+// Sections that hold fatbins: linked executables and libraries carry
+// .nv_fatbin; relocatable objects built with -rdc carry __nv_relfatbin.
+constexpr std::string_view kFatbinSections[] = {".nv_fatbin", "__nv_relfatbin"};
+
+// Runs \a f; a DiagnosticError without a path gets \a path.
+template <class F>
+auto blame(const std::string& path, F&& f) {
+  try {
+    return f();
+  } catch (const DiagnosticError& e) {
+    if (!e.diagnostic().path.empty()) throw;
+    Diagnostic d = e.diagnostic();
+    d.path = path;
+    throw DiagnosticError(std::move(d));
+  }
+}
+
+bool is_elf_magic(const uint8_t* p, size_t n) { return n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F'; }
+
+void inspect_wheel(Inspection& in, const Wheel& w) {
+  in.kind = "wheel";
+  for (const auto& m : w.members) {
+    if (m.is_directory()) continue;
+    blame(in.root + "!" + m.name, [&] {
+      std::vector<uint8_t> head = w.read_prefix(m, 4);
+      if (!is_elf_magic(head.data(), head.size())) {
+        in.other_files++;
+        in.other_bytes += m.uncompressed_size;
+        return;
+      }
+      std::vector<uint8_t> bytes = w.read(m);
+      auto elf = try_open_elf(ByteSlice(bytes.data(), bytes.size()));
+      in.files.push_back(inspect_elf(m.name, *elf));
+    });
+  }
+}
+
+void sort_files(Inspection& in) {
+  std::sort(in.files.begin(), in.files.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
+}
+
+}  // namespace
+
+std::vector<ArchTally> tally(const std::vector<FatbinEntry>& entries) {
+  auto rank = [](FatbinKind k) { return k == FatbinKind::sass ? 0 : k == FatbinKind::ptx ? 1 : k == FatbinKind::nvvm ? 2 : 3; };
+  auto key = [&](const FatbinEntry& e) { return std::tuple(e.arch, rank(e.kind), e.suffix()); };
+  std::map<std::tuple<uint32_t, int, char>, ArchTally> by;
+  for (const auto& e : entries) {
+    ArchTally& t = by[key(e)];
+    t.arch = e.arch_name();
+    t.kind = e.kind;
+    t.number = e.arch;
+    t.suffix = e.suffix();
+    t.count++;
+    t.bytes += e.stored_bytes();
+    t.uncompressed_bytes += e.header_size + e.uncompressed_size;
+    if (e.compression != FatbinCompression::none) t.compressed++;
+  }
+  std::vector<ArchTally> out;
+  for (auto& [k, t] : by) out.push_back(std::move(t));
+  return out;
+}
+
+uint64_t Inspection::elf_bytes() const {
+  uint64_t n = 0;
+  for (const auto& f : files) n += f.size;
+  return n;
+}
+
+uint64_t Inspection::fatbin_bytes() const {
+  uint64_t n = 0;
+  for (const auto& f : files) n += f.fatbin_bytes;
+  return n;
+}
+
+std::vector<FatbinEntry> Inspection::all_entries() const {
+  std::vector<FatbinEntry> all;
+  for (const auto& f : files) all.insert(all.end(), f.entries.begin(), f.entries.end());
+  return all;
+}
+
+std::optional<uint32_t> parse_sm_target(std::string_view t) {
+  if (t.starts_with("sm_")) t.remove_prefix(3);
+  else if (t.starts_with("sm")) t.remove_prefix(2);
+  std::string digits;
+  size_t dot = t.find('.');
+  if (dot != std::string_view::npos) {
+    if (dot == 0 || dot + 2 != t.size()) return std::nullopt;  // "X.Y": one minor digit
+    digits = std::string(t.substr(0, dot)) + std::string(t.substr(dot + 1));
+  } else {
+    digits = std::string(t);
+  }
+  if (digits.empty() || digits.size() > 4) return std::nullopt;
+  uint32_t n = 0;
+  auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+  if (ec != std::errc() || p != digits.data() + digits.size() || n < 10) return std::nullopt;
+  return n;
+}
+
+std::string human_bytes(uint64_t n) {
+  if (n < 1000) return fmt::format("{} B", n);
+  const char* units[] = {"kB", "MB", "GB", "TB"};
+  double v = static_cast<double>(n);
+  int u = -1;
+  while (v >= 1000 && u < 3) {
+    v /= 1000;
+    ++u;
+  }
+  return fmt::format("{:.1f} {}", v, units[u]);
+}
+
+Projection project(const Inspection& in, std::string_view target, uint32_t number) {
+  Projection p;
+  p.target = std::string(target);
+  p.number = number;
+  p.total = in.total_bytes();
+  for (const auto& f : in.files)
+    for (const auto& e : f.entries)
+      if (e.arch != number) p.dropped += e.stored_bytes();
+  return p;
+}
+
+FileInspection inspect_elf(std::string path, const ElfFile& elf) {
+  FileInspection f;
+  f.path = std::move(path);
+  f.size = elf.data.size();
+  f.e_machine = elf.machine;
+  f.machine = elf_machine_name(elf.machine, elf.big_endian);
+  f.bits = elf.bits;
+  for (const auto& s : elf.sections) {
+    if (std::find(std::begin(kFatbinSections), std::end(kFatbinSections), s.name) == std::end(kFatbinSections)) continue;
+    ByteSlice bytes = elf.contents(s);
+    if (bytes.empty()) continue;
+    std::optional<Fatbin> fb = try_open_fatbin(bytes);
+    if (!fb)
+      throw_format_error(fmt::format("section {} at offset {:#x} does not start with a fatbin container (magic {:#x})",
+                                     s.name, s.offset, kFatbinMagic));
+    f.fatbin_bytes += fb->size;
+    f.fatbin_overhead += fb->overhead();
+    f.containers += fb->containers.size();
+    f.entries.insert(f.entries.end(), fb->entries.begin(), fb->entries.end());
+  }
+  return f;
+}
+
+Inspection inspect_bytes(std::string root, ByteSlice bytes) {
+  Inspection in;
+  in.root = std::move(root);
+  in.kind = "file";
+  if (auto elf = try_open_elf(bytes)) {
+    in.files.push_back(inspect_elf("", *elf));
+    return in;
+  }
+  if (auto wheel = try_open_wheel(bytes)) {
+    inspect_wheel(in, *wheel);
+    sort_files(in);
+    return in;
+  }
+  in.other_files = 1;
+  in.other_bytes = bytes.size();
+  return in;
+}
+
+Inspection inspect_path(const std::filesystem::path& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st)) {
+    Diagnostic d;
+    d.path = path.string();
+    d.message = "no such file or directory";
+    throw DiagnosticError(std::move(d));
+  }
+  if (!fs::is_directory(st)) {
+    MappedFile file(path);
+    Inspection in = blame(path.string(), [&] { return inspect_bytes(path.string(), file.bytes()); });
+    if (in.kind == "file" && in.files.empty()) {
+      Diagnostic d;
+      d.path = path.string();
+      d.message = "not an ELF file, a wheel or a directory";
+      d.hint = "tailor inspect reads shared libraries (.so), wheels (.whl) and folders of them";
+      throw DiagnosticError(std::move(d));
+    }
+    return in;
+  }
+  Inspection in;
+  in.root = path.string();
+  in.kind = "directory";
+  std::vector<fs::path> files;
+  for (auto it = fs::recursive_directory_iterator(path, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    // Symlinks are not followed: a versioned .so and its links count once.
+    if (it->is_symlink()) continue;
+    if (it->is_regular_file()) files.push_back(it->path());
+  }
+  if (ec) {
+    Diagnostic d;
+    d.path = path.string();
+    d.message = fmt::format("cannot walk the directory: {}", ec.message());
+    throw DiagnosticError(std::move(d));
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& p : files) {
+    std::string rel = p.lexically_relative(path).generic_string();
+    char magic[4] = {};
+    {
+      std::ifstream f(p, std::ios::binary);
+      f.read(magic, 4);
+      if (!is_elf_magic(reinterpret_cast<const uint8_t*>(magic), static_cast<size_t>(f.gcount()))) {
+        in.other_files++;
+        uintmax_t n = fs::file_size(p, ec);
+        if (!ec) in.other_bytes += n;
+        ec.clear();
+        continue;
+      }
+    }
+    MappedFile file(p);
+    blame(p.string(), [&] {
+      auto elf = try_open_elf(file.bytes());
+      in.files.push_back(inspect_elf(rel, *elf));
+    });
+  }
+  return in;
+}
+
+}  // namespace tailor

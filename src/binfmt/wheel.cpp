@@ -1,0 +1,181 @@
+#include "binfmt/wheel.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include <fmt/format.h>
+#include <zlib.h>
+
+namespace tailor {
+
+namespace {
+
+constexpr uint32_t kLocalHeader = 0x04034b50;
+constexpr uint32_t kCentralHeader = 0x02014b50;
+constexpr uint32_t kEndOfCentralDir = 0x06054b50;
+constexpr uint32_t kZip64Locator = 0x07064b50;
+constexpr uint32_t kZip64End = 0x06064b50;
+constexpr uint64_t kEocdSize = 22;
+constexpr uint64_t kMaxComment = 0xffff;
+// Deflate cannot expand more than ~1032:1; a larger claim is a zip bomb or corruption.
+constexpr uint64_t kMaxRatio = 1100;
+
+struct Directory {
+  uint64_t entries = 0;
+  uint64_t size = 0;
+  uint64_t offset = 0;
+};
+
+std::optional<uint64_t> find_eocd(ByteSlice data) {
+  if (data.size() < kEocdSize) return std::nullopt;
+  uint64_t lowest = data.size() - kEocdSize > kMaxComment ? data.size() - kEocdSize - kMaxComment : 0;
+  for (uint64_t at = data.size() - kEocdSize + 1; at-- > lowest;)
+    if (data.read_le<uint32_t>(at, "zip end record") == kEndOfCentralDir) return at;
+  return std::nullopt;
+}
+
+Directory read_directory_location(ByteSlice data, uint64_t eocd) {
+  ByteSlice e = data.sub(eocd, kEocdSize, "zip end-of-central-directory record");
+  Directory d{e.read_le<uint16_t>(10, "zip entry count"), e.read_le<uint32_t>(12, "zip directory size"),
+              e.read_le<uint32_t>(16, "zip directory offset")};
+  bool zip64 = d.entries == 0xffff || d.size == 0xffffffff || d.offset == 0xffffffff;
+  if (eocd >= 20 && data.read_le<uint32_t>(eocd - 20, "zip64 locator") == kZip64Locator) {
+    uint64_t at = data.read_le<uint64_t>(eocd - 20 + 8, "zip64 end record offset");
+    ByteSlice z = data.sub(at, 56, "zip64 end-of-central-directory record");
+    if (z.read_le<uint32_t>(0, "zip64 end record signature") != kZip64End)
+      throw_format_error(fmt::format("corrupt zip archive: no zip64 end record at offset {:#x}", at));
+    d = {z.read_le<uint64_t>(32, "zip64 entry count"), z.read_le<uint64_t>(40, "zip64 directory size"),
+         z.read_le<uint64_t>(48, "zip64 directory offset")};
+  } else if (zip64) {
+    throw_format_error("corrupt zip archive: zip64 sizes without a zip64 locator");
+  }
+  return d;
+}
+
+// Fills the 0xffffffff fields of a central header from its zip64 extra field.
+void apply_zip64_extra(ByteSlice extra, WheelMember& m, bool need_uncompressed, bool need_compressed, bool need_offset) {
+  uint64_t at = 0;
+  while (extra.size() - at >= 4) {
+    uint16_t id = extra.read_le<uint16_t>(at, "zip extra field id");
+    uint16_t len = extra.read_le<uint16_t>(at + 2, "zip extra field size");
+    ByteSlice body = extra.sub(at + 4, len, "zip extra field");
+    if (id == 0x0001) {
+      uint64_t p = 0;
+      if (need_uncompressed) m.uncompressed_size = body.read_le<uint64_t>(std::exchange(p, p + 8), "zip64 size");
+      if (need_compressed) m.compressed_size = body.read_le<uint64_t>(std::exchange(p, p + 8), "zip64 compressed size");
+      if (need_offset) m.local_header_offset = body.read_le<uint64_t>(std::exchange(p, p + 8), "zip64 offset");
+      return;
+    }
+    at += 4 + uint64_t{len};
+  }
+  if (need_uncompressed || need_compressed || need_offset)
+    throw_format_error(fmt::format("corrupt zip archive: member '{}' lacks its zip64 sizes", m.name));
+}
+
+}  // namespace
+
+std::optional<Wheel> try_open_wheel(ByteSlice data) {
+  bool local = data.size() >= 4 && data.read_le<uint32_t>(0, "zip signature") == kLocalHeader;
+  std::optional<uint64_t> eocd = find_eocd(data);
+  if (!eocd) {
+    if (local) throw_format_error("truncated zip archive: no end-of-central-directory record");
+    return std::nullopt;
+  }
+  Wheel w;
+  w.data = data;
+  Directory d = read_directory_location(data, *eocd);
+  ByteSlice dir = data.sub(d.offset, d.size, "zip central directory");
+  // Each central header takes at least 46 bytes: a count beyond that is corrupt.
+  if (d.entries > dir.size() / 46)
+    throw_format_error(fmt::format("corrupt zip archive: {} members claimed in a {}-byte directory", d.entries, dir.size()));
+  w.members.reserve(d.entries);
+  uint64_t at = 0;
+  for (uint64_t i = 0; i < d.entries; ++i) {
+    ByteSlice h = dir.sub(at, 46, "zip central directory header");
+    if (h.read_le<uint32_t>(0, "zip central header signature") != kCentralHeader)
+      throw_format_error(fmt::format("corrupt zip archive: bad central directory header at offset {:#x}", h.base()));
+    WheelMember m;
+    m.method = h.read_le<uint16_t>(10, "zip method");
+    m.crc32 = h.read_le<uint32_t>(16, "zip crc");
+    m.compressed_size = h.read_le<uint32_t>(20, "zip compressed size");
+    m.uncompressed_size = h.read_le<uint32_t>(24, "zip size");
+    uint16_t name_len = h.read_le<uint16_t>(28, "zip name length");
+    uint16_t extra_len = h.read_le<uint16_t>(30, "zip extra length");
+    uint16_t comment_len = h.read_le<uint16_t>(32, "zip comment length");
+    m.local_header_offset = h.read_le<uint32_t>(42, "zip local header offset");
+    m.name = std::string(dir.sub(at + 46, name_len, "zip member name").as_string_view());
+    ByteSlice extra = dir.sub(at + 46 + name_len, extra_len, "zip extra field");
+    bool u = m.uncompressed_size == 0xffffffff, c = m.compressed_size == 0xffffffff, o = m.local_header_offset == 0xffffffff;
+    if (u || c || o) apply_zip64_extra(extra, m, u, c, o);
+    at += 46 + uint64_t{name_len} + extra_len + comment_len;
+    w.members.push_back(std::move(m));
+  }
+  return w;
+}
+
+std::vector<uint8_t> Wheel::read(const WheelMember& m) const { return extract(m, m.uncompressed_size, true); }
+
+std::vector<uint8_t> Wheel::read_prefix(const WheelMember& m, uint64_t n) const {
+  return extract(m, std::min(n, m.uncompressed_size), false);
+}
+
+std::vector<uint8_t> Wheel::extract(const WheelMember& m, uint64_t limit, bool check) const {
+  ByteSlice lh = data.sub(m.local_header_offset, 30, fmt::format("local header of '{}'", m.name));
+  if (lh.read_le<uint32_t>(0, "zip local header signature") != kLocalHeader)
+    throw_format_error(fmt::format("corrupt zip archive: no local header for '{}' at offset {:#x}", m.name, lh.base()));
+  uint64_t skip = 30 + uint64_t{lh.read_le<uint16_t>(26, "zip name length")} + lh.read_le<uint16_t>(28, "zip extra length");
+  ByteSlice body =
+      data.sub(checked_add(m.local_header_offset, skip, "zip member"), m.compressed_size, fmt::format("data of '{}'", m.name));
+  std::vector<uint8_t> out;
+  if (m.method == 0) {
+    if (m.compressed_size != m.uncompressed_size)
+      throw_format_error(fmt::format("corrupt zip archive: stored member '{}' has two sizes", m.name));
+    out.assign(body.data(), body.data() + std::min(limit, body.size()));
+  } else if (m.method == 8) {
+    if (m.uncompressed_size > checked_mul(m.compressed_size + 1, kMaxRatio, "zip member"))
+      throw_format_error(fmt::format("corrupt zip archive: member '{}' claims {} bytes from {} compressed", m.name,
+                                     m.uncompressed_size, m.compressed_size));
+    out.resize(limit);
+    z_stream z{};
+    if (inflateInit2(&z, -MAX_WBITS) != Z_OK) throw_format_error("zlib: cannot initialise inflate");
+    uint64_t in_pos = 0, out_pos = 0;
+    int rc = Z_OK;
+    // zlib counts in 32-bit uInt: feed both sides in chunks.
+    constexpr uint64_t kChunk = 1u << 30;
+    while (out_pos < limit && rc == Z_OK) {
+      if (z.avail_in == 0 && in_pos < body.size()) {
+        z.next_in = const_cast<Bytef*>(body.data() + in_pos);
+        z.avail_in = static_cast<uInt>(std::min(kChunk, body.size() - in_pos));
+        in_pos += z.avail_in;
+      }
+      z.next_out = out.data() + out_pos;
+      z.avail_out = static_cast<uInt>(std::min(kChunk, limit - out_pos));
+      uInt before = z.avail_out;
+      rc = inflate(&z, Z_NO_FLUSH);
+      out_pos += before - z.avail_out;
+      if (rc == Z_BUF_ERROR && z.avail_in == 0 && in_pos >= body.size()) break;
+      if (rc == Z_BUF_ERROR) rc = Z_OK;
+    }
+    std::string why = z.msg ? z.msg : "zlib error";
+    inflateEnd(&z);
+    if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
+      throw_format_error(fmt::format("corrupt zip archive: cannot inflate '{}' ({})", m.name, why));
+    if (out_pos < limit)
+      throw_format_error(fmt::format("corrupt zip archive: '{}' inflates to {} bytes, {} expected", m.name, out_pos, limit));
+  } else {
+    throw_format_error(fmt::format("unsupported zip compression method {} for '{}' (wheels use 0 or 8)", m.method, m.name));
+  }
+  if (check) {
+    uLong crc = crc32(0L, Z_NULL, 0);
+    for (uint64_t p = 0; p < out.size();) {
+      uInt n = static_cast<uInt>(std::min<uint64_t>(out.size() - p, 1u << 30));
+      crc = crc32(crc, out.data() + p, n);
+      p += n;
+    }
+    if (static_cast<uint32_t>(crc) != m.crc32)
+      throw_format_error(fmt::format("corrupt zip archive: CRC-32 mismatch in '{}'", m.name));
+  }
+  return out;
+}
+
+}  // namespace tailor

@@ -1,0 +1,138 @@
+#include "binfmt/wheel.hpp"
+
+#include <zlib.h>
+
+#include <gtest/gtest.h>
+
+#include "support/binary_builder.hpp"
+#include "support/golden.hpp"
+#include "util/diagnostic.hpp"
+
+namespace tailor {
+namespace {
+
+std::vector<uint8_t> raw_deflate(const std::string& s) {
+  z_stream z{};
+  deflateInit2(&z, 9, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+  std::vector<uint8_t> out(deflateBound(&z, s.size()));
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(s.data()));
+  z.avail_in = static_cast<uInt>(s.size());
+  z.next_out = out.data();
+  z.avail_out = static_cast<uInt>(out.size());
+  deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+struct Member {
+  std::string name;
+  std::string content;
+  uint16_t method;
+};
+
+// A zip archive as Python's zipfile writes it (no data descriptors).
+std::vector<uint8_t> zip(const std::vector<Member>& members) {
+  test::Bytes z, dir;
+  for (const auto& m : members) {
+    std::vector<uint8_t> data = m.method == 8 ? raw_deflate(m.content) : std::vector<uint8_t>(m.content.begin(), m.content.end());
+    uint32_t crc = static_cast<uint32_t>(crc32(0, reinterpret_cast<const Bytef*>(m.content.data()), static_cast<uInt>(m.content.size())));
+    uint32_t offset = static_cast<uint32_t>(z.size());
+    z.put<uint32_t>(0x04034b50);
+    z.put<uint16_t>(20); z.put<uint16_t>(0); z.put<uint16_t>(m.method); z.put<uint16_t>(0); z.put<uint16_t>(0);
+    z.put<uint32_t>(crc); z.put<uint32_t>(static_cast<uint32_t>(data.size())); z.put<uint32_t>(static_cast<uint32_t>(m.content.size()));
+    z.put<uint16_t>(static_cast<uint16_t>(m.name.size())); z.put<uint16_t>(0);
+    z.b.insert(z.b.end(), m.name.begin(), m.name.end());
+    z.append(data);
+    dir.put<uint32_t>(0x02014b50);
+    dir.put<uint16_t>(20); dir.put<uint16_t>(20); dir.put<uint16_t>(0); dir.put<uint16_t>(m.method);
+    dir.put<uint16_t>(0); dir.put<uint16_t>(0);
+    dir.put<uint32_t>(crc); dir.put<uint32_t>(static_cast<uint32_t>(data.size())); dir.put<uint32_t>(static_cast<uint32_t>(m.content.size()));
+    dir.put<uint16_t>(static_cast<uint16_t>(m.name.size())); dir.put<uint16_t>(0); dir.put<uint16_t>(0);
+    dir.put<uint16_t>(0); dir.put<uint16_t>(0); dir.put<uint32_t>(0); dir.put<uint32_t>(offset);
+    dir.b.insert(dir.b.end(), m.name.begin(), m.name.end());
+  }
+  uint32_t dir_offset = static_cast<uint32_t>(z.size());
+  z.append(dir.b);
+  z.put<uint32_t>(0x06054b50);
+  z.put<uint16_t>(0); z.put<uint16_t>(0);
+  z.put<uint16_t>(static_cast<uint16_t>(members.size())); z.put<uint16_t>(static_cast<uint16_t>(members.size()));
+  z.put<uint32_t>(static_cast<uint32_t>(dir.size())); z.put<uint32_t>(dir_offset); z.put<uint16_t>(0);
+  return z.b;
+}
+
+std::string text(const std::vector<uint8_t>& v) { return std::string(v.begin(), v.end()); }
+
+std::string error_of(auto&& f) {
+  try {
+    f();
+  } catch (const DiagnosticError& e) {
+    return e.diagnostic().message;
+  }
+  return "(no error)";
+}
+
+TEST(Wheel, ReadsStoredAndDeflatedMembers) {
+  std::string big(100000, 'x');
+  auto bytes = zip({{"pkg/a.txt", "hello", 0}, {"pkg/lib/big.so", big, 8}, {"pkg/", "", 0}});
+  auto w = try_open_wheel(ByteSlice(bytes.data(), bytes.size()));
+  ASSERT_TRUE(w);
+  ASSERT_EQ(w->members.size(), 3u);
+  EXPECT_EQ(w->members[1].name, "pkg/lib/big.so");
+  EXPECT_EQ(w->members[1].method, 8);
+  EXPECT_LT(w->members[1].compressed_size, 1000u);
+  EXPECT_EQ(text(w->read(w->members[0])), "hello");
+  EXPECT_EQ(text(w->read(w->members[1])), big);
+  EXPECT_EQ(text(w->read_prefix(w->members[1], 4)), "xxxx");
+  EXPECT_TRUE(w->members[2].is_directory());
+}
+
+TEST(Wheel, NotAZip) {
+  std::string s = "\x7f" "ELF not a zip at all, long enough to hold an end record";
+  EXPECT_FALSE(try_open_wheel(ByteSlice::of(s)));
+}
+
+TEST(Wheel, CorruptionIsDetected) {
+  auto good = zip({{"a.so", std::string(5000, 'y') + "tail", 8}});
+  // CRC mismatch: change the recorded CRC in the central directory.
+  auto w = try_open_wheel(ByteSlice(good.data(), good.size()));
+  WheelMember m = w->members[0];
+  m.crc32 ^= 1;
+  EXPECT_EQ(error_of([&] { w->read(m); }), "corrupt zip archive: CRC-32 mismatch in 'a.so'");
+  // A size claim no deflate stream can reach.
+  m = w->members[0];
+  m.uncompressed_size = 1ull << 40;
+  EXPECT_NE(error_of([&] { w->read(m); }).find("claims"), std::string::npos);
+  // The stream ends before the claimed size.
+  m = w->members[0];
+  m.uncompressed_size += 10;
+  EXPECT_NE(error_of([&] { w->read(m); }).find("inflates to"), std::string::npos);
+  // Unsupported method.
+  m = w->members[0];
+  m.method = 12;
+  EXPECT_EQ(error_of([&] { w->read(m); }), "unsupported zip compression method 12 for 'a.so' (wheels use 0 or 8)");
+  // Truncated archive: the end record is gone.
+  auto cut = std::vector<uint8_t>(good.begin(), good.begin() + 40);
+  EXPECT_EQ(error_of([&] { try_open_wheel(ByteSlice(cut.data(), cut.size())); }),
+            "truncated zip archive: no end-of-central-directory record");
+  // A member count the directory cannot hold.
+  test::Bytes b{good, false};
+  b.put_at<uint16_t>(good.size() - 22 + 10, 60000);
+  EXPECT_NE(error_of([&] { try_open_wheel(ByteSlice(b.b.data(), b.size())); }).find("members claimed"), std::string::npos);
+}
+
+TEST(Wheel, RealFixtureWheel) {
+  std::string bytes = test::read_file(test::source_path("tests/data/elf/fixture-0.1-cp313-cp313-linux_x86_64.whl"));
+  auto w = try_open_wheel(ByteSlice::of(bytes));
+  ASSERT_TRUE(w);
+  std::vector<std::string> names;
+  for (const auto& m : w->members) names.push_back(m.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"fixture/lib/libmulti.so", "fixture/lib/libcpu.so",
+                                             "fixture-0.1.dist-info/METADATA"}));
+  // The member is byte-identical to the library it was made from (cuobjdump's multi.so).
+  EXPECT_EQ(w->read(w->members[0]).size(), 1060056u);
+  EXPECT_EQ(text(w->read(w->members[2])), "Metadata-Version: 2.1\nName: fixture\nVersion: 0.1\n");
+}
+
+}  // namespace
+}  // namespace tailor

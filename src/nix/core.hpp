@@ -1,0 +1,86 @@
+#pragma once
+/// The core form of a Nix expression: the tree Nix 2.8 itself builds while
+/// parsing, after its desugarings (operators as calls to `__sub`,
+/// `__lessThan`…, nested attribute paths merged into nested sets, `inherit`
+/// expanded, strings split into concatenations). `nix-instantiate --parse`
+/// prints this form; lower.hpp builds it from the surface tree.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nix/token.hpp"
+
+namespace tailor::nix {
+
+enum class CoreKind : uint8_t {
+  int_lit, float_lit, string, path, var, cur_pos, select, has_attr, attrs, list, lambda, call, let,
+  with, if_, assert_, not_, binop, concat,
+};
+
+struct Core;
+struct CoreAttrs;
+
+/// An attribute path element: a static name or a dynamic expression.
+struct CoreAttrName {
+  std::string name;
+  Core* expr = nullptr;  ///< set: dynamic
+};
+
+/// One node. Fields are used according to `kind` (see lower.cpp).
+struct Core {
+  CoreKind kind;
+  Span span;
+  std::string text;         ///< var name, string/path value, binop operator
+  int64_t int_value = 0;
+  double float_value = 0;
+  std::vector<Core*> kids;  ///< children: call (fn, args…), list, concat, if/with/assert, binop, select (subject[, or])
+  std::vector<CoreAttrName> path;  ///< select, has_attr
+  CoreAttrs* attrs = nullptr;      ///< attrs, let
+  // lambda
+  std::string arg;
+  bool has_formals = false;
+  bool ellipsis = false;
+  std::vector<std::pair<std::string, Core*>> formals;  ///< in Nix's (symbol) order; default may be null
+};
+
+struct CoreAttrDef {
+  Core* value = nullptr;
+  bool inherited = false;
+  Span span;  ///< where it was defined, for duplicate diagnostics
+};
+
+struct CoreDynamicAttr {
+  Core* name;
+  Core* value;
+  Span span;
+};
+
+/// A set's attributes: static ones by name, dynamic ones in source order.
+struct CoreAttrs {
+  bool recursive = false;
+  std::map<std::string, CoreAttrDef> attrs;
+  std::vector<CoreDynamicAttr> dynamic;
+};
+
+/// Owns all nodes of one core tree.
+struct CoreTree {
+  Core* root = nullptr;
+  std::vector<std::unique_ptr<Core>> nodes;
+  std::vector<std::unique_ptr<CoreAttrs>> sets;
+
+  Core* make(CoreKind kind, Span span) {
+    nodes.push_back(std::make_unique<Core>());
+    nodes.back()->kind = kind;
+    nodes.back()->span = span;
+    return nodes.back().get();
+  }
+  CoreAttrs* make_attrs() {
+    sets.push_back(std::make_unique<CoreAttrs>());
+    return sets.back().get();
+  }
+};
+
+}  // namespace tailor::nix

@@ -1,0 +1,460 @@
+#include "nix/lexer.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+#include <string>
+
+namespace tailor::nix {
+
+namespace {
+
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_path_char(char c) { return is_alpha(c) || is_digit(c) || c == '.' || c == '_' || c == '-' || c == '+'; }
+bool is_id_char(char c) { return is_alpha(c) || is_digit(c) || c == '_' || c == '\'' || c == '-'; }
+bool is_uri_char(char c) {
+  return is_alpha(c) || is_digit(c) || std::string_view("%/?:@&=+$,-_.!~*'").find(c) != std::string_view::npos;
+}
+
+// Each matcher returns the length of the longest match at s[p...], 0 if none.
+size_t match_id(std::string_view s, size_t p) {
+  if (p >= s.size() || !(is_alpha(s[p]) || s[p] == '_')) return 0;
+  size_t i = p + 1;
+  while (i < s.size() && is_id_char(s[i])) ++i;
+  return i - p;
+}
+
+size_t match_digits(std::string_view s, size_t i) {
+  size_t j = i;
+  while (j < s.size() && is_digit(s[j])) ++j;
+  return j - i;
+}
+
+size_t match_float(std::string_view s, size_t p) {
+  size_t best = 0;
+  // [1-9][0-9]*\.[0-9]*
+  if (p < s.size() && s[p] >= '1' && s[p] <= '9') {
+    size_t i = p + 1 + match_digits(s, p + 1);
+    if (i < s.size() && s[i] == '.') best = i + 1 + match_digits(s, i + 1) - p;
+  }
+  // 0?\.[0-9]+
+  for (size_t i : {p, p + 1}) {
+    if (i == p + 1 && !(p < s.size() && s[p] == '0')) continue;
+    if (i < s.size() && s[i] == '.') {
+      size_t d = match_digits(s, i + 1);
+      if (d > 0) best = std::max(best, i + 1 + d - p);
+    }
+  }
+  if (best == 0) return 0;
+  size_t i = p + best;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    size_t j = i + 1;
+    if (j < s.size() && (s[j] == '+' || s[j] == '-')) ++j;
+    size_t d = match_digits(s, j);
+    if (d > 0) best = j + d - p;
+  }
+  return best;
+}
+
+// (\/{PATH_CHAR}+)+\/?  starting at i; returns the end, or npos without a segment.
+size_t match_segments(std::string_view s, size_t i) {
+  int segments = 0;
+  while (i + 1 < s.size() && s[i] == '/' && is_path_char(s[i + 1])) {
+    i += 2;
+    while (i < s.size() && is_path_char(s[i])) ++i;
+    ++segments;
+  }
+  if (segments == 0) return std::string_view::npos;
+  if (i < s.size() && s[i] == '/') ++i;
+  return i;
+}
+
+size_t match_path(std::string_view s, size_t p) {
+  size_t i = p;
+  while (i < s.size() && is_path_char(s[i])) ++i;
+  size_t e = match_segments(s, i);
+  return e == std::string_view::npos ? 0 : e - p;
+}
+
+size_t match_hpath(std::string_view s, size_t p) {
+  if (p >= s.size() || s[p] != '~') return 0;
+  size_t e = match_segments(s, p + 1);
+  return e == std::string_view::npos ? 0 : e - p;
+}
+
+// {PATH_CHAR}*\/ ; returns the length including the slash.
+size_t match_path_seg(std::string_view s, size_t p) {
+  size_t i = p;
+  while (i < s.size() && is_path_char(s[i])) ++i;
+  return i < s.size() && s[i] == '/' ? i + 1 - p : 0;
+}
+
+size_t match_spath(std::string_view s, size_t p) {
+  if (p >= s.size() || s[p] != '<') return 0;
+  size_t i = p + 1;
+  size_t start = i;
+  while (i < s.size() && is_path_char(s[i])) ++i;
+  if (i == start) return 0;
+  while (i + 1 < s.size() && s[i] == '/' && is_path_char(s[i + 1])) {
+    i += 2;
+    while (i < s.size() && is_path_char(s[i])) ++i;
+  }
+  return i < s.size() && s[i] == '>' ? i + 1 - p : 0;
+}
+
+size_t match_uri(std::string_view s, size_t p) {
+  if (p >= s.size() || !is_alpha(s[p])) return 0;
+  size_t i = p + 1;
+  while (i < s.size() && (is_alpha(s[i]) || is_digit(s[i]) || s[i] == '+' || s[i] == '-' || s[i] == '.')) ++i;
+  if (i >= s.size() || s[i] != ':') return 0;
+  size_t j = i + 1;
+  while (j < s.size() && is_uri_char(s[j])) ++j;
+  return j > i + 1 ? j - p : 0;
+}
+
+// Nix's unescapeStr: \n \r \t, any other escaped byte stands for itself,
+// CR and CR LF become LF, and (as in C) a NUL byte ends the string.
+std::string unescape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '\0') break;
+    if (c == '\\') {
+      if (++i >= s.size()) break;
+      c = s[i];
+      out += c == 'n' ? '\n' : c == 'r' ? '\r' : c == 't' ? '\t' : c;
+    } else if (c == '\r') {
+      out += '\n';
+      if (i + 1 < s.size() && s[i + 1] == '\n') ++i;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+struct Keyword {
+  std::string_view text;
+  Tok kind;
+};
+constexpr Keyword kKeywords[] = {
+    {"if", Tok::kw_if},   {"then", Tok::kw_then}, {"else", Tok::kw_else}, {"assert", Tok::kw_assert},
+    {"with", Tok::kw_with}, {"let", Tok::kw_let}, {"in", Tok::kw_in},     {"rec", Tok::kw_rec},
+    {"inherit", Tok::kw_inherit}, {"or", Tok::kw_or},
+};
+
+struct Operator {
+  std::string_view text;
+  Tok kind;
+};
+constexpr Operator kOperators[] = {
+    {"...", Tok::ellipsis}, {"==", Tok::eq},     {"!=", Tok::neq},    {"<=", Tok::leq},
+    {">=", Tok::geq},       {"&&", Tok::and_},   {"||", Tok::or_},    {"->", Tok::impl},
+    {"//", Tok::update},    {"++", Tok::concat}, {"${", Tok::dollar_curly},
+};
+
+Tok single_char(char c) {
+  switch (c) {
+    case '[': return Tok::lbracket;
+    case ']': return Tok::rbracket;
+    case '(': return Tok::lparen;
+    case ')': return Tok::rparen;
+    case ';': return Tok::semicolon;
+    case ':': return Tok::colon;
+    case ',': return Tok::comma;
+    case '@': return Tok::at;
+    case '.': return Tok::dot;
+    case '?': return Tok::question;
+    case '=': return Tok::assign;
+    case '<': return Tok::lt;
+    case '>': return Tok::gt;
+    case '+': return Tok::plus;
+    case '-': return Tok::minus;
+    case '*': return Tok::star;
+    case '/': return Tok::slash;
+    case '!': return Tok::bang;
+    default: return Tok::other;
+  }
+}
+
+}  // namespace
+
+Lexer::Lexer(std::string_view text) : text_(text) {
+  line_starts_.push_back(0);
+  for (size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\n') line_starts_.push_back(static_cast<uint32_t>(i + 1));
+}
+
+Span Lexer::span_at(uint32_t offset, uint32_t end) const {
+  auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
+  size_t line = static_cast<size_t>(it - line_starts_.begin());
+  return Span{offset, end, static_cast<int>(line), static_cast<int>(offset - line_starts_[line - 1] + 1)};
+}
+
+Token Lexer::make(Tok kind, size_t begin, size_t end, std::string value) {
+  Token t;
+  t.kind = kind;
+  t.span = span_at(static_cast<uint32_t>(begin), static_cast<uint32_t>(end));
+  t.value = std::move(value);
+  return t;
+}
+
+void Lexer::pop() {
+  // `}` at the bottom of the stack must not pop the marker state (lexer.l).
+  if (states_.size() > 1) states_.pop_back();
+}
+
+Token Lexer::next() {
+  if (!ahead_.empty()) {
+    Token t = std::move(ahead_.front());
+    ahead_.pop_front();
+    return t;
+  }
+  return lex();
+}
+
+const Token& Lexer::peek(size_t k) {
+  while (ahead_.size() <= k) ahead_.push_back(lex());
+  return ahead_[k];
+}
+
+Token Lexer::lex() {
+  switch (states_.back()) {
+    case State::initial:
+    case State::normal: return lex_normal();
+    case State::string: return lex_string();
+    case State::ind_string: return lex_ind_string();
+    case State::in_path: return lex_in_path(false);
+    case State::in_path_slash: return lex_in_path(true);
+  }
+  return make(Tok::end, pos_, pos_);
+}
+
+void Lexer::skip_blanks() {
+  const std::string_view s = text_;
+  while (pos_ < s.size()) {
+    char c = s[pos_];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+      ++pos_;
+    } else if (c == '#') {
+      while (pos_ < s.size() && s[pos_] != '\n' && s[pos_] != '\r') ++pos_;
+    } else if (c == '/' && pos_ + 1 < s.size() && s[pos_ + 1] == '*') {
+      size_t close = s.find("*/", pos_ + 2);
+      if (close == std::string_view::npos) return;  // not a comment: '/' then '*'
+      pos_ = close + 2;
+    } else {
+      return;
+    }
+  }
+}
+
+Token Lexer::lex_normal() {
+  skip_blanks();
+  const std::string_view s = text_;
+  const size_t p = pos_;
+  if (p >= s.size()) return make(Tok::end, p, p);
+  // flex semantics: the longest match wins, ties go to the earlier rule.
+  enum Rule { none, keyword_or_id, op, number_int, number_float, path_seg, path, hpath_seg, hpath, spath, uri };
+  Rule rule = none;
+  size_t len = 0;
+  auto consider = [&](Rule r, size_t l) {
+    if (l > len) rule = r, len = l;
+  };
+  size_t op_len = 0;
+  Tok op_kind = Tok::other;
+  for (const auto& o : kOperators)
+    if (s.substr(p, o.text.size()) == o.text) {
+      op_len = o.text.size(), op_kind = o.kind;
+      break;
+    }
+  consider(op, op_len);
+  consider(keyword_or_id, match_id(s, p));
+  consider(number_int, match_digits(s, p));
+  consider(number_float, match_float(s, p));
+  if (size_t seg = match_path_seg(s, p); seg && s.substr(p + seg, 2) == "${") consider(path_seg, seg + 2);
+  consider(path, match_path(s, p));
+  if (s.substr(p, 4) == "~/${") consider(hpath_seg, 4);
+  consider(hpath, match_hpath(s, p));
+  consider(spath, match_spath(s, p));
+  consider(uri, match_uri(s, p));
+
+  std::string_view text = s.substr(p, len);
+  switch (rule) {
+    case keyword_or_id: {
+      pos_ += len;
+      for (const auto& k : kKeywords)
+        if (k.text == text) return make(k.kind, p, p + len);
+      return make(Tok::id, p, p + len, std::string(text));
+    }
+    case op:
+      pos_ += len;
+      if (op_kind == Tok::dollar_curly) states_.push_back(State::normal);
+      return make(op_kind, p, p + len);
+    case number_int: {
+      pos_ += len;
+      int64_t v = 0;
+      auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+      if (r.ec != std::errc()) return make(Tok::error, p, p + len, "invalid integer '" + std::string(text) + "'");
+      return make(Tok::int_lit, p, p + len, std::to_string(v));
+    }
+    case number_float: {
+      pos_ += len;
+      std::string copy(text);
+      errno = 0;
+      double v = std::strtod(copy.c_str(), nullptr);
+      if (errno != 0) return make(Tok::error, p, p + len, "invalid float '" + copy + "'");
+      (void)v;
+      return make(Tok::float_lit, p, p + len, copy);
+    }
+    case path_seg:
+    case hpath_seg: {
+      size_t seg = len - 2;
+      pos_ += seg;
+      states_.push_back(State::in_path_slash);
+      return make(rule == path_seg ? Tok::path : Tok::hpath, p, p + seg, std::string(s.substr(p, seg)));
+    }
+    case path:
+    case hpath:
+      pos_ += len;
+      states_.push_back(text.back() == '/' ? State::in_path_slash : State::in_path);
+      return make(rule == path ? Tok::path : Tok::hpath, p, p + len, std::string(text));
+    case spath: pos_ += len; return make(Tok::spath, p, p + len, std::string(text));
+    case uri: pos_ += len; return make(Tok::uri, p, p + len, std::string(text));
+    case none: break;
+  }
+  char c = s[p];
+  if (s.substr(p, 2) == "''") {
+    size_t i = p + 2;
+    while (i < s.size() && s[i] == ' ') ++i;
+    pos_ = (i < s.size() && s[i] == '\n') ? i + 1 : p + 2;
+    states_.push_back(State::ind_string);
+    return make(Tok::ind_open, p, pos_);
+  }
+  pos_ = p + 1;
+  switch (c) {
+    case '{': states_.push_back(State::normal); return make(Tok::lbrace, p, p + 1);
+    case '}': pop(); return make(Tok::rbrace, p, p + 1);
+    case '"': states_.push_back(State::string); return make(Tok::dquote, p, p + 1);
+    case '\0': pos_ = p; return make(Tok::end, p, p);  // flex returns 0 for NUL: bison's end of input
+    default: return make(single_char(c), p, p + 1, std::string(1, c));
+  }
+}
+
+Token Lexer::lex_string() {
+  const std::string_view s = text_;
+  const size_t p = pos_;
+  if (p >= s.size()) return make(Tok::end, p, p);
+  if (s.substr(p, 2) == "${") {
+    pos_ += 2;
+    states_.push_back(State::normal);
+    return make(Tok::dollar_curly, p, p + 2);
+  }
+  if (s[p] == '"') {
+    pos_ += 1;
+    pop();
+    return make(Tok::dquote, p, p + 1);
+  }
+  size_t i = p;
+  while (i < s.size()) {
+    char c = s[i];
+    if (c == '"') break;
+    if (c == '\\') {
+      if (i + 1 >= s.size()) break;
+      i += 2;
+    } else if (c == '$') {
+      if (i + 1 >= s.size()) break;
+      char d = s[i + 1];
+      if (d != '{' && d != '"' && d != '\\') i += 2;
+      else if (d == '\\' && i + 2 < s.size()) i += 3;
+      else break;
+    } else {
+      ++i;
+    }
+  }
+  // A '$' right before the closing quote belongs to the text; at the end of
+  // input a lone '$', '\' or '$\' is text too (the parser then reports EOF).
+  if (i < s.size() && s[i] == '$' && i + 1 < s.size() && s[i + 1] == '"') ++i;
+  if (i == p) i = std::min(s.size(), p + (s.substr(p, 2) == "$\\" ? 2 : 1));
+  pos_ = i;
+  return make(Tok::str, p, i, unescape(s.substr(p, i - p)));
+}
+
+Token Lexer::lex_ind_string() {
+  const std::string_view s = text_;
+  const size_t p = pos_;
+  if (p >= s.size()) return make(Tok::end, p, p);
+  if (s.substr(p, 2) == "''") {
+    if (p + 3 < s.size() + 0 && s[p + 2] == '\\') {
+      pos_ = p + 4;
+      return make(Tok::ind_str, p, p + 4, unescape(s.substr(p + 2, 2)));
+    }
+    if (p + 2 < s.size() && s[p + 2] == '\'') {
+      pos_ = p + 3;
+      return make(Tok::ind_str, p, p + 3, "''");
+    }
+    if (p + 2 < s.size() && s[p + 2] == '$') {
+      pos_ = p + 3;
+      return make(Tok::ind_str, p, p + 3, "$");
+    }
+    pos_ = p + 2;
+    pop();
+    return make(Tok::ind_close, p, p + 2);
+  }
+  if (s.substr(p, 2) == "${") {
+    pos_ += 2;
+    states_.push_back(State::normal);
+    return make(Tok::dollar_curly, p, p + 2);
+  }
+  size_t i = p;
+  while (i < s.size()) {
+    char c = s[i];
+    if (c == '$' || c == '\'') {
+      if (i + 1 >= s.size()) break;
+      char d = s[i + 1];
+      if (c == '$' && d != '{' && d != '\'') i += 2;
+      else if (c == '\'' && d != '\'' && d != '$') i += 2;
+      else break;
+    } else {
+      ++i;
+    }
+  }
+  if (i == p) {  // a lone '$' or '\'' that the run rule cannot take
+    pos_ = p + 1;
+    return make(Tok::ind_str, p, p + 1, std::string(1, s[p]));
+  }
+  pos_ = i;
+  Token t = make(Tok::ind_str, p, i, std::string(s.substr(p, i - p)));
+  t.has_indentation = true;
+  return t;
+}
+
+Token Lexer::lex_in_path(bool after_slash) {
+  const std::string_view s = text_;
+  const size_t p = pos_;
+  if (s.substr(p, 2) == "${") {
+    pos_ += 2;
+    states_.back() = State::in_path;
+    states_.push_back(State::normal);
+    return make(Tok::dollar_curly, p, p + 2);
+  }
+  size_t chars = 0;
+  while (p + chars < s.size() && is_path_char(s[p + chars])) ++chars;
+  size_t len = std::max({match_path(s, p), match_path_seg(s, p), chars});
+  if (len > 0) {
+    pos_ += len;
+    states_.back() = s[p + len - 1] == '/' ? State::in_path_slash : State::in_path;
+    return make(Tok::str, p, p + len, std::string(s.substr(p, len)));
+  }
+  if (after_slash) {
+    size_t e = std::min(s.size(), p + 1);
+    pos_ = e;
+    return make(Tok::error, p, e, "path has a trailing slash");
+  }
+  pop();
+  return make(Tok::path_end, p, p);
+}
+
+}  // namespace tailor::nix

@@ -1,0 +1,54 @@
+#include "nix/normal_form.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <pwd.h>
+#include <unistd.h>
+
+#include "nix/parser.hpp"
+#include "nix/printer.hpp"
+#include "nix/scope.hpp"
+
+namespace tailor::nix {
+
+NormalForm normal_form(std::string_view path, std::string_view text, const PathContext& ctx, SymbolTable& symbols) {
+  NormalForm r;
+  ParseResult parsed = parse(path, text, symbols);
+  if (parsed.error) {
+    r.error = std::move(parsed.error);
+    return r;
+  }
+  CoreTree core;
+  if (auto d = lower(*parsed.expr, ctx, symbols, path, text, core)) {
+    r.error = std::move(d);
+    return r;
+  }
+  if (auto d = check_scopes(*core.root, path, text)) {
+    r.error = std::move(d);
+    return r;
+  }
+  r.text = print_normal_form(*core.root, symbols) + "\n";
+  return r;
+}
+
+PathContext path_context_for(const std::string& file) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path p = fs::absolute(file, ec);
+  // Nix resolves a symlinked file to its target before taking the directory.
+  for (int i = 0; i < 32 && fs::is_symlink(p, ec); ++i) {
+    fs::path target = fs::read_symlink(p, ec);
+    if (ec) break;
+    p = target.is_absolute() ? target : p.parent_path() / target;
+  }
+  PathContext ctx;
+  ctx.base_dir = canon_path(p.parent_path().string());
+  if (const char* home = std::getenv("HOME"); home && *home) {
+    ctx.home = home;
+  } else if (const passwd* pw = getpwuid(getuid()); pw && pw->pw_dir) {
+    ctx.home = pw->pw_dir;
+  }
+  return ctx;
+}
+
+}  // namespace tailor::nix

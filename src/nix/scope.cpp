@@ -1,0 +1,90 @@
+#include "nix/scope.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "nix/builtin_names.hpp"
+
+namespace tailor::nix {
+
+namespace {
+
+struct Env {
+  const Env* up = nullptr;
+  bool is_with = false;
+  std::vector<std::string_view> names;  // small; linear search is fine
+};
+
+struct Unbound {
+  const Core* var;
+};
+
+// Mirrors Nix 2.8's Expr::bindVars for each node kind.
+void bind(const Core& e, const Env& env) {
+  switch (e.kind) {
+    case CoreKind::var: {
+      for (const Env* s = &env; s; s = s->up) {
+        if (s->is_with) return;  // resolved dynamically from the `with`
+        if (std::find(s->names.begin(), s->names.end(), e.text) != s->names.end()) return;
+      }
+      throw Unbound{&e};
+    }
+    case CoreKind::select:
+    case CoreKind::has_attr:
+      for (const Core* k : e.kids) bind(*k, env);
+      for (const auto& a : e.path)
+        if (a.expr) bind(*a.expr, env);
+      return;
+    case CoreKind::attrs:
+    case CoreKind::let: {
+      const CoreAttrs& a = *e.attrs;
+      const bool scoped = e.kind == CoreKind::let || a.recursive;
+      Env inner{&env, false, {}};
+      if (scoped)
+        for (const auto& [name, def] : a.attrs) inner.names.push_back(name);
+      const Env& own = scoped ? inner : env;
+      for (const auto& [name, def] : a.attrs) bind(*def.value, def.inherited ? env : own);
+      for (const auto& d : a.dynamic) {
+        bind(*d.name, own);
+        bind(*d.value, own);
+      }
+      if (e.kind == CoreKind::let) bind(*e.kids[0], inner);
+      return;
+    }
+    case CoreKind::lambda: {
+      Env inner{&env, false, {}};
+      if (!e.arg.empty()) inner.names.push_back(e.arg);
+      for (const auto& f : e.formals) inner.names.push_back(f.first);
+      for (const auto& f : e.formals)
+        if (f.second) bind(*f.second, inner);
+      bind(*e.kids[0], inner);
+      return;
+    }
+    case CoreKind::with: {
+      bind(*e.kids[0], env);
+      Env inner{&env, true, {}};
+      bind(*e.kids[1], inner);
+      return;
+    }
+    default:
+      for (const Core* k : e.kids) bind(*k, env);
+      return;
+  }
+}
+
+}  // namespace
+
+std::optional<Diagnostic> check_scopes(const Core& root, std::string_view path, std::string_view text) {
+  Env base;
+  base.names.assign(kGlobalNames.begin(), kGlobalNames.end());
+  try {
+    bind(root, base);
+  } catch (const Unbound& u) {
+    return diagnostic_at(path, text, Pos{u.var->span.line, u.var->span.column},
+                         "undefined variable '" + u.var->text + "'");
+  }
+  return std::nullopt;
+}
+
+}  // namespace tailor::nix

@@ -1,0 +1,1 @@
+with {}; rec { a.b = 1; "c" = 2; ${d} = 3; inherit e; inherit (f) g; }

@@ -1,0 +1,1 @@
+with {}; [ (f or) a.or (-1) !x (a ? b) (a < b <= c) ]

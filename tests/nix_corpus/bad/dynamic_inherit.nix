@@ -1,0 +1,1 @@
+{ inherit "${toString 1}"; }

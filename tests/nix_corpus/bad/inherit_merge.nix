@@ -1,0 +1,1 @@
+{ inherit a; a.b = 1; }

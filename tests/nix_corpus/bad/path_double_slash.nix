@@ -1,0 +1,1 @@
+/absolute/../norm//x

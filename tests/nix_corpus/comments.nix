@@ -1,0 +1,6 @@
+# leading comment
+/* block
+   comment */
+{ a /* inline */, b # trailing
+}:
+/**/ a /***/ + /* x * y */ b # end

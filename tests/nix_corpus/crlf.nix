@@ -1,0 +1,4 @@
+let
+  s = "x
+yz";
+in s

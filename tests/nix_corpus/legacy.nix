@@ -1,0 +1,5 @@
+let {
+  x = 1;
+  y = x + 1;
+  body = { inherit x y; };
+}

@@ -1,0 +1,23 @@
+{ name }:
+[
+  ./relative
+  ./.
+  ../parent/x
+  ./a/../b/./c
+  /absolute/path
+  /absolute/../norm/x
+  sub/dir.nix
+  ~/home/file
+  <nixpkgs>
+  <nixpkgs/lib>
+  ./pre/${name}
+  ./pre${name}post/more
+  ./${name}
+  ~/${name}/x
+  a/${name}.nix
+  https://example.org/x?y=1&z=%20
+  x:y
+  mailto:me@example.org
+  ./file.tar.gz
+  ./a-b_c+d
+]
