@@ -13,13 +13,6 @@ namespace tailor {
 
 std::vector<GeneratedFile> branch_tree(const Spec& spec, const Matrix& m, const KnowledgeBase& kb) {
   std::vector<GeneratedFile> files;
-  for (const auto& v : m.variants)
-    if (v.package == Package::vllm && !embedded_file("src/generate/builders/vllm.nix")) {
-      Diagnostic d;
-      d.path = spec.path;
-      d.message = "generating vLLM recipes is not supported yet";
-      throw DiagnosticError(d);
-    }
   // The shared builders, verbatim.
   for (const auto& f : embedded_files()) {
     std::string_view prefix = "src/generate/builders/";

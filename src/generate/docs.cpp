@@ -43,6 +43,40 @@ void versions_table(std::string& out, const Spec& spec, const Matrix& m, const K
   out += "\n";
 }
 
+// SM x ISA coverage split by platform, and what the aarch64 ISAs map to
+// (seed 001's tables).
+void coverage(std::string& out, const Matrix& m, const KnowledgeBase& kb) {
+  std::vector<std::string> sms = distinct(m, &Variant::sm);
+  if (sms.empty()) return;
+  out += "## Coverage\n\n| SM | Capability | GPUs | CUDA | x86_64 ISAs | aarch64 ISAs |\n|---|---|---|---|---|---|\n";
+  for (const auto& sm : sms) {
+    std::vector<std::string> x86, arm, cudas;
+    for (const auto& v : m.variants) {
+      if (v.sm != sm) continue;
+      auto& list = v.platform == "aarch64-linux" ? arm : x86;
+      if (std::find(list.begin(), list.end(), v.isa) == list.end()) list.push_back(v.isa);
+      if (std::find(cudas.begin(), cudas.end(), v.cuda) == cudas.end()) cudas.push_back(v.cuda);
+    }
+    const GpuArch& g = *kb.gpu(sm);
+    out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", g.display(), sm, product_list(g), fmt::join(cudas, ", "),
+                       x86.empty() ? "—" : fmt::format("{}", fmt::join(x86, ", ")),
+                       arm.empty() ? "—" : fmt::format("{}", fmt::join(arm, ", ")));
+  }
+  std::vector<std::string> arm_isas;
+  for (const auto& v : m.variants)
+    if (v.platform == "aarch64-linux" && std::find(arm_isas.begin(), arm_isas.end(), v.isa) == arm_isas.end())
+      arm_isas.push_back(v.isa);
+  if (!arm_isas.empty()) {
+    out += "\nARM platform mapping:\n\n";
+    for (const auto& i : arm_isas) {
+      const CpuIsa& isa = *kb.isa(i);
+      out += fmt::format("- `{}` ({}): {}{}\n", isa.name, fmt::join(isa.flags, " "), fmt::join(isa.examples, "; "),
+                         isa.notes.empty() ? "" : ". " + isa.notes);
+    }
+  }
+  out += "\n";
+}
+
 }  // namespace
 
 std::string branch_readme(const Spec& spec, const Matrix& m, const std::vector<BuildSettings>& settings,
@@ -57,6 +91,7 @@ std::string branch_readme(const Spec& spec, const Matrix& m, const std::vector<B
   out += "## Versions\n\n";
   versions_table(out, spec, m, kb);
 
+  coverage(out, m, kb);
   out += "## Variants\n\n| GPU architecture | CPU ISA | Package | Primary use case |\n|---|---|---|---|\n";
   for (const auto& s : settings) {
     const Variant& v = s.variant;

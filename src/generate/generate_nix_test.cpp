@@ -63,7 +63,7 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
   Spec spec = load_spec_arg(spec_name, kb());
   Matrix m = expand(spec, kb());
   ASSERT_EQ(got.size(), m.variants.size());
-  EXPECT_EQ(files.size(), m.variants.size() + 5);  // + lib/{common,companion,magma,nixpkgs,torch}.nix
+  EXPECT_EQ(files.size(), m.variants.size() + 7);  // + lib/{common,companion,custom-torch,magma,nixpkgs,torch,vllm}.nix
   for (const auto& v : m.variants) {
     SCOPED_TRACE(v.name);
     ASSERT_TRUE(got.contains(v.name));
@@ -75,18 +75,36 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
     EXPECT_EQ(r["cudaCapabilities"], s.cuda_capabilities);
     if (v.backend == Backend::cuda) EXPECT_EQ(r["cudaVersion"], v.cuda);
     if (v.package != Package::magma) EXPECT_EQ(r["pythonVersion"], v.python);
-    const std::string pre = r["preConfigure"];
+    // A vLLM variant's CPU flags and workarounds belong to its custom torch.
+    bool vllm = v.package == Package::vllm;
+    const json& torch_side = vllm ? r["customTorch"] : r;
+    const std::string pre = torch_side["preConfigure"];
     for (const auto& f : s.cpu_flags) EXPECT_TRUE(contains(pre, " " + f)) << f;
     if (v.isa == "avx")
       for (const char* forbidden : {" -mavx2", " -mfma", " -mavx512", " -mf16c"}) EXPECT_FALSE(contains(pre, forbidden)) << forbidden;
     for (const auto& [k, val] : s.env) EXPECT_TRUE(contains(pre, "export " + k + "=" + val)) << k;
     EXPECT_EQ(contains(pre, "export USE_CUDNN=0"), v.backend == Backend::cuda && (v.sm == "6.1" || v.sm == "7.0") &&
                                                      v.package != Package::torchvision && v.package != Package::torchaudio);
+    if (vllm) {
+      // One torch for the whole Python set, built for this SM, and bitsandbytes for this SM alone.
+      EXPECT_EQ(r["torch"], s.custom_torch_name);
+      EXPECT_EQ(torch_side["pname"], s.custom_torch_name);
+      EXPECT_EQ(torch_side["args"]["gpuTargets"], json::array({v.sm}));
+      EXPECT_EQ(torch_side["args"]["cudaSupport"], true);
+      EXPECT_EQ(torch_side["cudaCapabilities"], json::array({v.sm}));
+      EXPECT_EQ(torch_side["disallowedReferences"], json::array({"gcc-wrapper", "gcc"}));
+      for (const char* dep : {"torchvision", "torchaudio", "xformers", "flashinfer", "bitsandbytes"})
+        EXPECT_EQ(r["deps"][dep], s.custom_torch_name) << dep;
+      EXPECT_EQ(r["deps"]["bitsandbytesCmakeFlags"], s.bitsandbytes_cmake_flags);
+      EXPECT_EQ(r["requiredSystemFeatures"], json::array({"big-parallel"}));
+      EXPECT_TRUE(contains(r["preConfigure"], "export MAX_JOBS=$tailor_jobs"));
+      EXPECT_FALSE(contains(r["preConfigure"], "NIX_BUILD_CORES=16"));
+    }
     EXPECT_TRUE(contains(r["postInstall"], "$out/nix-support/tailor-variant.json"));
     EXPECT_TRUE(contains(r["postInstall"], "> $out/.metadata-rev"));
     if (v.backend != Backend::mps && v.package != Package::magma)
       for (const auto& f : s.cmake_flags)
-        EXPECT_NE(std::find(r["cmakeFlags"].begin(), r["cmakeFlags"].end(), f), r["cmakeFlags"].end()) << f;
+        EXPECT_NE(std::find(torch_side["cmakeFlags"].begin(), torch_side["cmakeFlags"].end(), f), torch_side["cmakeFlags"].end()) << f;
 
     bool source_override = false, cccl = false, broken = false;
     for (const auto& w : s.workarounds) {
@@ -129,12 +147,13 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
   EXPECT_EQ(test::run_tailor({"generate", spec_name, "-o", dir.path(), "--check"}).status, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(BuildPytorch, GeneratedTree,
+INSTANTIATE_TEST_SUITE_P(Examples, GeneratedTree,
                          testing::Values("build-pytorch/main", "build-pytorch/pytorch-2.8-python312",
                                          "build-pytorch/pytorch-2.8-python311", "build-pytorch/pytorch-2.9-python313",
                                          "build-pytorch/pytorch-2.9-vllm-0.15.1", "build-pytorch/pytorch-2.9-vllm-0.14.0",
                                          "build-pytorch/pytorch-2.9-python311", "build-pytorch/pytorch-2.10-python313",
-                                         "build-pytorch/pytorch-2.10-cuda12_9"),
+                                         "build-pytorch/pytorch-2.10-cuda12_9", "build-vllm/vllm-0.14.0",
+                                         "build-vllm/main"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (char& c : n)
@@ -201,6 +220,11 @@ TEST(Generate, GoldenRecipesAndDocs) {
                       "tests/golden/generate/torchvision-python313-cuda12_8-sm61-avx.nix");
   test::expect_golden(test::read_file(main.path() + "/BUILD_MATRIX.md"), "tests/golden/generate/main-BUILD_MATRIX.md");
   test::expect_golden(test::read_file(main.path() + "/.flox/env/manifest.toml"), "tests/golden/generate/main-manifest.toml");
+  test::TempDir vllm("gen-golden-vllm");
+  ASSERT_EQ(test::run_tailor({"generate", "build-vllm/vllm-0.14.0", "-o", vllm.path()}).status, 0);
+  test::expect_golden(test::read_file(vllm.path() + "/.flox/pkgs/vllm-python312-cuda12_8-sm70-avx.nix"),
+                      "tests/golden/generate/vllm-python312-cuda12_8-sm70-avx.nix");
+  test::expect_golden(test::read_file(vllm.path() + "/README.md"), "tests/golden/generate/vllm-0.14.0-README.md");
 }
 
 }  // namespace

@@ -74,6 +74,11 @@ std::string variant_recipe(const BuildSettings& s, const Spec& spec, const Knowl
   out += fmt::format("    nixpkgs = {{ rev = {}; sha256 = {}; }};\n", nix_string(s.pin_rev),
                      s.pin_sha256.empty() ? "null" : nix_string(s.pin_sha256));
   if (!s.python_packages.empty()) out += key_value("pythonPackages", nix_string(s.python_packages));
+  if (v.package == Package::vllm) {
+    out += key_value("python", nix_string(s.python_interpreter));
+    out += key_value("customTorchName", nix_string(s.custom_torch_name));
+    out += key_value("bitsandbytesCmakeFlags", nix_string_list(s.bitsandbytes_cmake_flags));
+  }
   if (s.cuda_support) {
     out += key_value("cudaPackages", nix_string(s.cuda_packages));
     out += key_value("cudaCapabilities", nix_string_list(s.cuda_capabilities));

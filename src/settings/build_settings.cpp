@@ -89,6 +89,7 @@ class Deriver {
                              : "pure evaluation: the tarball is fetched by hash");
     if (v_.package != Package::magma) {
       s_.python_packages = kb_.python(v_.python)->packages_attr();
+      s_.python_interpreter = kb_.python(v_.python)->name_token();
       note("nixpkgs", "python package set", s_.python_packages,
            fmt::format("the name says {}; an explicit set keeps torch and its companions on one derivation (not "
                        "python3Packages, which follows the pin's default)",
@@ -117,14 +118,24 @@ class Deriver {
         break;
       case Package::torchvision:
       case Package::torchaudio: companion(); break;
-      case Package::vllm:
-        arg("torch", "custom torch (gpuTargets = " + nix_list({v_.sm}) + ")",
+      case Package::vllm: {
+        // The custom torch is the pytorch variant of the same cell, built inline;
+        // its name tells CUDA versions (and SMs, ISAs) apart in store paths.
+        Variant torch = v_;
+        torch.package = Package::pytorch;
+        s_.custom_torch_name = variant_name(torch, kb_);
+        literal_arg("cudaSupport", "true", "the custom torch is a CUDA build");
+        literal_arg("gpuTargets", nix_list({v_.sm}),
+                    fmt::format("the custom torch targets one SM: {} ({})", gpu.display(), gpu.family));
+        arg("torch", s_.custom_torch_name,
             "packageOverrides swaps torch for the whole Python set, so vLLM, xformers, flashinfer, torchvision, "
             "torchaudio and bitsandbytes share one torch (seed 001)");
-        note("override", "bitsandbytes cmakeFlags",
-             fmt::format("-DCOMPUTE_CAPABILITY={}{}", gpu.capability.major(), gpu.capability.minor()),
-            "bitsandbytes built for one SM: CCCL 2.8.2's preprocessor bug breaks the 19-SM default (seed 001)");
+        std::string bnb = fmt::format("-DCOMPUTE_CAPABILITY={}{}", gpu.capability.major(), gpu.capability.minor());
+        s_.bitsandbytes_cmake_flags = {bnb};
+        note("override", "bitsandbytes cmakeFlags", bnb,
+             "bitsandbytes built for one SM: CCCL 2.8.2's preprocessor bug breaks the 19-SM default (seed 001)");
         break;
+      }
       case Package::magma:
         literal_arg("cudaSupport", "true", "MAGMA for CUDA");
         literal_arg("static", "true", "dynamic CUDA magma is marked broken in nixpkgs; torch links it statically (seed 003)");

@@ -27,6 +27,16 @@ let
       passthru = { inherit (r.passthru) gpuArch cpuISA blasProvider; };
       requiredSystemFeatures = r.requiredSystemFeatures or [ ];
       disallowedReferences = map (p: p.pname) (r.disallowedReferences or [ ]);
+      # vLLM: the torch it and its dependencies resolved, and what that torch is.
+      deps = r.stubDeps or null;
+      customTorch = if r ? passthru.torch then {
+        pname = r.passthru.torch.pname;
+        args = r.passthru.torch.stubArgs;
+        preConfigure = r.passthru.torch.preConfigure;
+        cmakeFlags = r.passthru.torch.cmakeFlags;
+        disallowedReferences = map (p: p.pname) (r.passthru.torch.disallowedReferences or [ ]);
+        cudaCapabilities = r.passthru.torch.cudaCapabilities;
+      } else null;
     };
 in
 builtins.listToAttrs (map (f: { name = builtins.substring 0 (builtins.stringLength f - 4) f; value = probe f; }) files)

@@ -30,52 +30,83 @@ let
     cudaVersion = final.cudaPackages.cudaVersion;
   };
 
-  mkPythonPackages = final: pythonVersion:
+  # A Python package set as nixpkgs builds it: a fixpoint, so that
+  # packageOverrides replacing torch reaches every package that takes torch.
+  mkPythonPackages = final: pythonVersion: packageOverrides:
+    fix (self:
+      let
+        openblas = mkDrv { pname = "openblas"; };
+        # The formal arguments of nixpkgs' torch (FACTS.md), closed.
+        torch = makeOverridable
+          ({ cudaSupport ? config.cudaSupport or false
+           , rocmSupport ? false
+           , cudaPackages ? final.cudaPackages
+           , gpuTargets ? [ ]
+           , effectiveMagma ? null
+           , magma ? null
+           , useSystemNccl ? true
+           , MPISupport ? false
+           , tritonSupport ? true
+           , mklDnnSupport ? true
+           , blas ? openblas
+           , vulkanSupport ? false
+           }:
+            mkDrv (recorded final // {
+              pname = "torch";
+              version = "2.9.1";
+              inherit pythonVersion;
+              stubArgs = { inherit cudaSupport gpuTargets effectiveMagma; };
+              src = mkDrv { pname = "torch-source"; rev = "v2.9.1"; };
+              patches = [ "upstream-fix.patch" ];
+              cmakeFlags = [ "-DUPSTREAM=ON" ];
+              preConfigure = "# upstream preConfigure\n";
+              buildInputs = [ blas ] ++ (if cudaSupport then [ cudaPackages.cuda_cudart cudaPackages.cuda_cccl ] else [ ]);
+              passthru = { upstream = true; };
+              meta = { description = "upstream torch"; platforms = [ "x86_64-linux" "aarch64-linux" "aarch64-darwin" ]; };
+            }))
+          { };
+        # Packages that take torch as a callPackage argument.
+        takesTorch = pname: extra: makeOverridable
+          ({ torch }: mkDrv (recorded final // {
+            inherit pname pythonVersion;
+            stubTorch = torch.pname;
+            stubTorchCapabilities = torch.cudaCapabilities or [ ];
+            stubTorchArgs = torch.stubArgs or null;
+            cmakeFlags = [ ];
+            meta = { description = "upstream ${pname}"; };
+          } // extra))
+          { torch = self.torch; };
+        packages = {
+          inherit torch;
+          torchvision = takesTorch "torchvision" { };
+          torchaudio = takesTorch "torchaudio" { };
+          xformers = takesTorch "xformers" { };
+          flashinfer = takesTorch "flashinfer" { };
+          bitsandbytes = takesTorch "bitsandbytes" { };
+          vllm = takesTorch "vllm" {
+            stubDeps = {
+              torchvision = self.torchvision.stubTorch;
+              torchaudio = self.torchaudio.stubTorch;
+              xformers = self.xformers.stubTorch;
+              flashinfer = self.flashinfer.stubTorch;
+              bitsandbytes = self.bitsandbytes.stubTorch;
+              bitsandbytesCmakeFlags = self.bitsandbytes.cmakeFlags;
+            };
+          };
+        };
+      in
+      packages // packageOverrides self packages);
+
+  # python3XX: .override { packageOverrides; self; } as in nixpkgs.
+  mkPython = final: pythonVersion:
     let
-      openblas = mkDrv { pname = "openblas"; };
-      # The formal arguments of nixpkgs' torch (FACTS.md), closed.
-      torch = makeOverridable
-        ({ cudaSupport ? config.cudaSupport or false
-         , rocmSupport ? false
-         , cudaPackages ? final.cudaPackages
-         , gpuTargets ? [ ]
-         , effectiveMagma ? null
-         , magma ? null
-         , useSystemNccl ? true
-         , MPISupport ? false
-         , tritonSupport ? true
-         , mklDnnSupport ? true
-         , blas ? openblas
-         , vulkanSupport ? false
-         }:
-          mkDrv (recorded final // {
-            pname = "torch";
-            version = "2.9.1";
-            inherit pythonVersion;
-            stubArgs = { inherit cudaSupport gpuTargets effectiveMagma; };
-            src = mkDrv { pname = "torch-source"; rev = "v2.9.1"; };
-            patches = [ "upstream-fix.patch" ];
-            cmakeFlags = [ "-DUPSTREAM=ON" ];
-            preConfigure = "# upstream preConfigure\n";
-            buildInputs = [ blas ] ++ (if cudaSupport then [ cudaPackages.cuda_cudart cudaPackages.cuda_cccl ] else [ ]);
-            passthru = { upstream = true; };
-            meta = { description = "upstream torch"; platforms = [ "x86_64-linux" "aarch64-linux" "aarch64-darwin" ]; };
-          }))
-        { };
-      companion = pname: makeOverridable
-        ({ torch }: mkDrv (recorded final // {
-          inherit pname pythonVersion;
-          stubTorch = torch.pname;
-          stubTorchCapabilities = torch.cudaCapabilities or [ ];
-          meta = { description = "upstream ${pname}"; };
-        }))
-        { inherit torch; };
+      make = packageOverrides: {
+        inherit pythonVersion;
+        pkgs = mkPythonPackages final pythonVersion packageOverrides;
+        override = { packageOverrides ? (self: super: { }), self ? null }: make packageOverrides;
+      };
     in
-    {
-      inherit torch;
-      torchvision = companion "torchvision";
-      torchaudio = companion "torchaudio";
-    };
+    make (self: super: { });
 
   base = final: {
     inherit system config;
@@ -104,9 +135,12 @@ let
           meta = { description = "upstream magma"; };
         }))
       { };
-    python311Packages = mkPythonPackages final "3.11";
-    python312Packages = mkPythonPackages final "3.12";
-    python313Packages = mkPythonPackages final "3.13";
+    python311 = mkPython final "3.11";
+    python312 = mkPython final "3.12";
+    python313 = mkPython final "3.13";
+    python311Packages = final.python311.pkgs;
+    python312Packages = final.python312.pkgs;
+    python313Packages = final.python313.pkgs;
   };
 in
 fix (final: builtins.foldl' (prev: overlay: prev // overlay final prev) (base final) overlays)
