@@ -42,6 +42,11 @@ def main():
             words |= set(re.findall(r'\b[a-zA-Z_][a-zA-Z0-9_]*\b', open(os.path.join(seeds, f)).read()))
     words |= set('abcdefghijklmnopqrstuvwxyz') | {'body', 'strict', 'drvAttrs', 'commonAttrs', 'outputsList',
                                                   'outputToAttrListElement', 'all'}
+    # The names EvalState interns in its constructor (eval.cc, Nix 2.8).
+    words |= set('''outPath drvPath type meta name value system overrides outputs outputName ignoreNulls file
+        line column __functor __toString right wrong __structuredAttrs builder args __contentAddressed outputHash
+        outputHashAlgo outputHashMode recurseForDerivations description self startSet operator key path prefix
+        lib stdenv pkgs version src pname config final prev super drv out dev bin man doc'''.split())
     cands = sorted((cands | set(globals_) | words) - KEYWORDS - {'zq0', 'zq1'})
     early, late = [], []
     for c in cands:

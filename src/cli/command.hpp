@@ -32,5 +32,6 @@ int cmd_parse(CommandContext& ctx);
 int cmd_detect(CommandContext& ctx);
 int cmd_recommend(CommandContext& ctx);
 int cmd_inspect(CommandContext& ctx);
+int cmd_verify(CommandContext& ctx);
 
 }  // namespace tailor

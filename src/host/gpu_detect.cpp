@@ -1,5 +1,7 @@
 #include "host/gpu_detect.hpp"
 
+#include <cstdlib>
+
 #include <fmt/format.h>
 
 #include "host/nvidia_driver.hpp"
@@ -11,8 +13,10 @@ namespace tailor {
 
 GpuReport detect_gpus() {
   std::vector<std::string> notes;
-  std::string why;
-  if (auto r = detect_with_nvml(why)) {
+  std::string why = "disabled by TAILOR_NO_NVML";
+  // TAILOR_NO_NVML=1 exercises the nvidia-smi fallback on a machine with NVML.
+  const char* no_nvml = std::getenv("TAILOR_NO_NVML");
+  if (auto r = no_nvml && *no_nvml ? std::nullopt : detect_with_nvml(why)) {
     if (r->driver.empty())
       if (auto d = read_driver_version()) r->driver = *d;
     return *r;

@@ -60,7 +60,7 @@ GpuReport parse_gpu_spec(std::string_view spec, const KnowledgeBase& kb) {
     GpuInfo g;
     g.index = index++;
     g.sm = arch->sm;
-    g.name = fmt::format("{} GPU (SM {})", arch->family, arch->sm);
+    g.name = arch->family + " GPU";
     r.gpus.push_back(std::move(g));
   }
   for (auto& g : r.gpus) g.driver = r.driver;

@@ -16,7 +16,7 @@ struct Bit {
 
 // Linux arch/arm64/include/uapi/asm/hwcap.h, names as in cpuinfo.c.
 constexpr Bit kBits[] = {
-    {false, 0, "fp"},       {false, 1, "asimd"},    {false, 3, "aes"},       {false, 4, "pmull"},
+    {false, 0, "fp"},       {false, 1, "asimd"},    {false, 2, "evtstrm"},  {false, 3, "aes"},       {false, 4, "pmull"},
     {false, 5, "sha1"},     {false, 6, "sha2"},     {false, 7, "crc32"},     {false, 8, "atomics"},
     {false, 9, "fphp"},     {false, 10, "asimdhp"}, {false, 11, "cpuid"},    {false, 12, "asimdrdm"},
     {false, 13, "jscvt"},   {false, 14, "fcma"},    {false, 15, "lrcpc"},    {false, 16, "dcpop"},

@@ -68,7 +68,7 @@ std::vector<GpuInfo> parse_nvidia_smi_csv(std::string_view text, std::string_vie
       bad_line(source, text, line_no, fmt::format("GPU index '{}' is not a number", index));
     g.index = std::stoi(std::string(index));
     std::string name;
-    for (size_t i = 1; i + 3 < f.size(); ++i) name += (i > 1 ? "," : "") + std::string(f[i]);
+    for (size_t i = 1; i + 3 < f.size(); ++i) name += (i > 1 ? ", " : "") + std::string(f[i]);
     g.name = std::string(trim(name));
     std::string_view sm = f[f.size() - 3], driver = f[f.size() - 2];
     auto cc = Version::parse(sm);

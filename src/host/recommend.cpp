@@ -87,6 +87,7 @@ struct Fit {
   DriverFit driver = DriverFit::not_needed;
   Version cuda;
   int isa_workload = 0, isa_general = 0, isa_rank = 0;
+  size_t missing = 0;  // CPU features the ISA needs and the CPU lacks
 
   bool runs() const { return problems.empty(); }
   auto key() const {
@@ -149,6 +150,7 @@ Fit evaluate(const Variant& v, const HostFacts& h, const KnowledgeBase& kb, Work
       break;
     case Backend::cuda: {
       f.backend = 2;
+      if (const CudaToolkit* ck = kb.cuda(v.cuda)) f.cuda = ck->version;
       auto gpus = newest_first(h);
       if (gpus.empty()) {
         f.problems.push_back(fmt::format("needs an NVIDIA GPU; none found ({})", h.gpu.source));
@@ -166,7 +168,6 @@ Fit evaluate(const Variant& v, const HostFacts& h, const KnowledgeBase& kb, Work
       if (!f.gpu) f.problems.push_back(sm_mismatch(v.sm, gpus));
       const CudaToolkit* ck = kb.cuda(v.cuda);
       if (!ck) break;
-      f.cuda = ck->version;
       auto driver = Version::parse(h.gpu.driver);
       if (!driver) {
         f.driver = DriverFit::unknown;
@@ -189,6 +190,7 @@ Fit evaluate(const Variant& v, const HostFacts& h, const KnowledgeBase& kb, Work
   if (!v.isa.empty()) {
     if (const CpuIsa* isa = kb.isa(v.isa)) {
       auto missing = missing_features(*isa, h.cpu);
+      f.missing = missing.size();
       if (!missing.empty())
         f.problems.push_back(fmt::format("the CPU lacks {} (required by ISA {})", fmt::join(missing, " "), isa->name));
       f.isa_workload = isa->workload == workload_name(w) ? 1 : 0;
@@ -272,6 +274,15 @@ std::vector<Fit> evaluate_all(const HostFacts& h, const Matrix& m, const Knowled
   return fits;
 }
 
+// For "the closest candidate": fewest problems, fewest missing CPU features,
+// then the oldest toolkit (the smallest driver upgrade), then the better rank.
+bool closer(const Fit& f, const Fit* than) {
+  if (!than) return true;
+  if (f.problems.size() != than->problems.size()) return f.problems.size() < than->problems.size();
+  if (f.missing != than->missing) return f.missing < than->missing;
+  return f.cuda < than->cuda;
+}
+
 const Fit* best_runnable(const std::vector<Fit>& fits) {
   for (const auto& f : fits)
     if (f.runs()) return &f;
@@ -347,10 +358,8 @@ Recommendation recommend(const HostFacts& h, const Matrix& m, const KnowledgeBas
     }
     // The closest candidate of this platform: fewest problems, then best rank.
     const Fit* closest = nullptr;
-    for (const auto& f : fits) {
-      if (f.v->platform != h.platform) continue;
-      if (!closest || f.problems.size() < closest->problems.size()) closest = &f;
-    }
+    for (const auto& f : fits)
+      if (f.v->platform == h.platform && closer(f, closest)) closest = &f;
     r.reasons.push_back(fmt::format("no {} variant of the matrix runs on this host; the closest, {}: {}", what,
                                     closest->v->name, fmt::join(closest->problems, "; ")));
     return r;
@@ -371,8 +380,7 @@ Recommendation recommend(const HostFacts& h, const Matrix& m, const KnowledgeBas
       } else {
         const Fit* cuda = nullptr;
         for (const auto& f : fits)
-          if (f.v->backend == Backend::cuda && f.v->platform == h.platform && (!cuda || f.problems.size() < cuda->problems.size()))
-            cuda = &f;
+          if (f.v->backend == Backend::cuda && f.v->platform == h.platform && closer(f, cuda)) cuda = &f;
         std::string why = cuda ? fmt::format("the closest, {}: {}", cuda->v->name, fmt::join(cuda->problems, "; "))
                                : std::string("the matrix has no CUDA variant for this platform");
         r.reasons.push_back(fmt::format("GPU: no CUDA variant runs on {} (SM {}, driver {}): {}; a CPU-only variant",
@@ -393,14 +401,16 @@ Recommendation recommend(const HostFacts& h, const Matrix& m, const KnowledgeBas
             "{} code on an SM {} GPU: it runs, but without kernels compiled for SM {}; a {} build would be faster",
             sm_token(v.sm), g.sm, g.sm, sm_token(g.sm)));
       }
-      std::set<std::string> sms;
-      for (const GpuInfo* x : gpus) sms.insert(x->sm);
+      std::vector<std::string> sms;  // newest first
+      for (const GpuInfo* x : gpus)
+        if (std::find(sms.begin(), sms.end(), x->sm) == sms.end()) sms.push_back(x->sm);
       if (sms.size() > 1) {
         std::vector<std::string> left_out;
         for (const GpuInfo* x : gpus)
-          if (sm_match(v.sm, x->sm) == SmMatch::none) left_out.push_back(fmt::format("{} (SM {})", gpu_label(*x), x->sm));
-        std::string note = fmt::format("GPUs of several architectures ({}): the newest that a variant fits wins",
-                                       fmt::join(sms, ", "));
+          if (sm_match(v.sm, x->sm) == SmMatch::none) left_out.push_back(x->name.empty() ? fmt::format("GPU {} (SM {})", x->index, x->sm)
+                                                                         : fmt::format("GPU {} ({}, SM {})", x->index, x->name, x->sm));
+        std::string note = fmt::format("GPUs of several architectures (SM {}): chose for the newest that a variant fits",
+                                       fmt::join(sms, ", SM "));
         if (!left_out.empty())
           note += fmt::format("; {} cannot run {} code", fmt::join(left_out, ", "), sm_token(v.sm));
         r.warnings.push_back(note);

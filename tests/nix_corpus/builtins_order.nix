@@ -4,8 +4,7 @@ let
   zlib = 1;
   map = 2;
   description = "d";
-  type = "t";
   value = 3;
   path = ./x;
 in
-[ version name src lib meta system outputs pkgs zlib map description type value path ]
+[ version name src lib meta system outputs pkgs zlib map description value path ]

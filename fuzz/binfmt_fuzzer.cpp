@@ -1,0 +1,27 @@
+// Fuzz target for the binary readers: any byte string must be read as ELF
+// (with its fatbins), as a bare fatbin, or as a wheel, or be rejected with a
+// DiagnosticError; never crash, hang or read out of bounds.
+#include <cstdint>
+
+#include "binfmt/fatbin.hpp"
+#include "binfmt/inspection.hpp"
+#include "binfmt/inspection_json.hpp"
+#include "binfmt/inspection_svg.hpp"
+#include "util/diagnostic.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  tailor::ByteSlice bytes(data, size);
+  try {
+    tailor::Inspection in = tailor::inspect_bytes("fuzz", bytes);
+    (void)tailor::to_json(in, tailor::project(in, "9.0", 90)).dump();
+    (void)tailor::to_svg(in);
+  } catch (const tailor::DiagnosticError& e) {
+    (void)e.diagnostic().render();
+  }
+  try {
+    if (auto fb = tailor::try_open_fatbin(bytes)) (void)tailor::tally(fb->entries);
+  } catch (const tailor::DiagnosticError& e) {
+    (void)e.diagnostic().render();
+  }
+  return 0;
+}

@@ -1,0 +1,94 @@
+// Checks against the GPU machine: the outputs scripts/device/detect-on-gpu.sh
+// recorded there (tests/data/gpu-machine/), and live NVML vs nvidia-smi where
+// a GPU exists. Both skip cleanly elsewhere.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "host/host_facts.hpp"
+#include "host/nvidia_smi.hpp"
+#include "host/nvml.hpp"
+#include "support/golden.hpp"
+#include "support/run.hpp"
+
+namespace tailor {
+namespace {
+
+const std::string kDir = "tests/data/gpu-machine";
+
+bool recorded(const char* file) { return std::filesystem::exists(test::source_path(kDir + "/" + file)); }
+std::string recorded_text(const char* file) { return test::read_file(test::source_path(kDir + "/" + file)); }
+
+std::vector<GpuInfo> recorded_gpus() { return parse_nvidia_smi_csv(recorded_text("nvidia-smi-query.csv")); }
+
+#define REQUIRE_RECORDING(file)                                                                        \
+  if (!recorded(file)) GTEST_SKIP() << kDir << "/" << file << " not recorded: run "                   \
+                                    << "scripts/device/detect-on-gpu.sh on the GPU machine";          \
+  if (recorded_gpus().empty()) GTEST_SKIP() << "the recorded machine had no GPU"
+
+void expect_same_gpus(const nlohmann::json& detected, const std::vector<GpuInfo>& smi) {
+  ASSERT_EQ(detected.size(), smi.size());
+  for (size_t i = 0; i < smi.size(); ++i) {
+    EXPECT_EQ(detected[i]["index"], smi[i].index);
+    EXPECT_EQ(detected[i]["name"], smi[i].name);
+    EXPECT_EQ(detected[i]["sm"], smi[i].sm);
+    EXPECT_EQ(detected[i]["driver"], smi[i].driver);
+    if (smi[i].memory_mib && !detected[i]["memory_mib"].is_null()) {
+      double a = detected[i]["memory_mib"].get<double>(), b = static_cast<double>(*smi[i].memory_mib);
+      EXPECT_NEAR(a, b, b * 0.01) << "memory of GPU " << i;
+    }
+  }
+}
+
+TEST(GpuMachine, RecordedDetectAgreesWithNvidiaSmi) {
+  REQUIRE_RECORDING("detect.json");
+  auto j = nlohmann::json::parse(recorded_text("detect.json"));
+  expect_same_gpus(j["gpus"], recorded_gpus());
+  if (recorded("detect-nvidia-smi.json"))  // the fallback path, recorded with TAILOR_NO_NVML=1
+    expect_same_gpus(nlohmann::json::parse(recorded_text("detect-nvidia-smi.json"))["gpus"], recorded_gpus());
+}
+
+TEST(GpuMachine, RecordedCpuAnswerIsRecomputedFromItsCpuinfo) {
+  REQUIRE_RECORDING("detect.json");
+  auto j = nlohmann::json::parse(recorded_text("detect.json"));
+  HostOptions o;
+  o.cpuinfo_path = test::source_path(kDir + "/cpuinfo");
+  o.gpus = "none";
+  HostFacts h = detect_host(o, KnowledgeBase::load());
+  EXPECT_EQ(j["cpu"]["best_isa"], h.best_isa);
+  EXPECT_EQ(j["cpu"]["isas"].get<std::vector<std::string>>(), h.isas);
+  EXPECT_EQ(j["cpu"]["x86_64_level"], h.x86_64_level);
+}
+
+TEST(GpuMachine, RecordedRecommendationIsReproducedByPlanning) {
+  REQUIRE_RECORDING("recommend.json");
+  auto live = nlohmann::json::parse(recorded_text("recommend.json"));
+  std::string gpus;
+  for (const auto& g : recorded_gpus()) gpus += (gpus.empty() ? "" : ",") + g.sm + ":" + g.driver;
+  auto planned = test::run_tailor({"recommend", "--spec", "build-pytorch/pytorch-2.9-python313", "--json", "--cpuinfo",
+                                   test::source_path(kDir + "/cpuinfo"), "--gpus", gpus});
+  ASSERT_EQ(planned.status, 0) << planned.err;
+  EXPECT_EQ(live["variant"], nlohmann::json::parse(planned.out)["variant"]);
+  // Issue 7, done when: an SM 9.0 machine gets the cuda12_9-sm90 variant.
+  if (recorded_gpus().front().sm == "9.0")
+    EXPECT_NE(live["variant"].get<std::string>().find("-cuda12_9-sm90-"), std::string::npos) << live["variant"];
+}
+
+TEST(GpuMachine, LiveNvmlAgreesWithNvidiaSmi) {
+  std::string why;
+  auto nvml = detect_with_nvml(why);
+  if (!nvml || nvml->gpus.empty()) GTEST_SKIP() << "no GPU through NVML here: " << why;
+  auto text = run_nvidia_smi();
+  ASSERT_TRUE(text) << "NVML sees GPUs but nvidia-smi fails";
+  nlohmann::json detected = nlohmann::json::array();
+  for (const auto& g : nvml->gpus)
+    detected.push_back({{"index", g.index}, {"name", g.name}, {"sm", g.sm}, {"driver", g.driver},
+                        {"memory_mib", g.memory_mib ? nlohmann::json(*g.memory_mib) : nlohmann::json()}});
+  expect_same_gpus(detected, parse_nvidia_smi_csv(*text));
+}
+
+}  // namespace
+}  // namespace tailor

@@ -1,0 +1,108 @@
+// The GPU sources: --gpus, nvidia-smi's CSV and the driver version files,
+// against the real answers captured on the H200 machine.
+#include <gtest/gtest.h>
+
+#include "host/gpu_spec.hpp"
+#include "host/nvidia_driver.hpp"
+#include "host/nvidia_smi.hpp"
+#include "support/golden.hpp"
+#include "util/diagnostic.hpp"
+
+namespace tailor {
+namespace {
+
+const KnowledgeBase& kb() {
+  static const KnowledgeBase k = KnowledgeBase::load();
+  return k;
+}
+
+std::string gpu_spec_error(const std::string& spec) {
+  try {
+    parse_gpu_spec(spec, kb());
+  } catch (const DiagnosticError& e) {
+    return e.diagnostic().render();
+  }
+  return "accepted\n";
+}
+
+TEST(GpuSpec, OneGpuWithDriver) {
+  GpuReport r = parse_gpu_spec("9.0:580.65.06", kb());
+  ASSERT_EQ(r.gpus.size(), 1u);
+  EXPECT_EQ(r.gpus[0].sm, "9.0");
+  EXPECT_EQ(r.gpus[0].name, "Hopper GPU");
+  EXPECT_EQ(r.gpus[0].driver, "580.65.06");
+  EXPECT_EQ(r.driver, "580.65.06");
+  EXPECT_EQ(r.source, "--gpus");
+}
+
+TEST(GpuSpec, SeveralGpusShareTheDriver) {
+  GpuReport r = parse_gpu_spec("9.0:580.65.06,sm86", kb());
+  ASSERT_EQ(r.gpus.size(), 2u);
+  EXPECT_EQ(r.gpus[1].index, 1);
+  EXPECT_EQ(r.gpus[1].sm, "8.6");
+  EXPECT_EQ(r.gpus[1].driver, "580.65.06");
+}
+
+TEST(GpuSpec, NoneAndNoDriver) {
+  EXPECT_TRUE(parse_gpu_spec("none", kb()).gpus.empty());
+  GpuReport r = parse_gpu_spec("8.9", kb());
+  EXPECT_EQ(r.driver, "");
+  EXPECT_EQ(r.notes, std::vector<std::string>{"--gpus gave no driver version: driver requirements cannot be checked"});
+}
+
+TEST(GpuSpec, ErrorsVerbatim) {
+  std::string all;
+  for (const char* spec : {"9.9:580.65.06", "9.0:abc", "9.0:580", "9.0:580.65.06,8.6:570.26", "", "9.0,,8.6", "none,9.0"})
+    all += std::string("--gpus '") + spec + "'\n" + gpu_spec_error(spec) + "\n";
+  test::expect_golden(all, "tests/golden/host/gpus-errors.txt");
+}
+
+TEST(NvidiaSmi, ParsesTheH200Answer) {
+  auto gpus = parse_nvidia_smi_csv(test::read_file(test::source_path("tests/data/gpu/h200-nvidia-smi-query.csv")));
+  ASSERT_EQ(gpus.size(), 1u);
+  EXPECT_EQ(gpus[0].index, 0);
+  EXPECT_EQ(gpus[0].name, "NVIDIA H200");
+  EXPECT_EQ(gpus[0].sm, "9.0");
+  EXPECT_EQ(gpus[0].driver, "580.159.04");
+  EXPECT_EQ(gpus[0].memory_mib, 143771u);
+}
+
+TEST(NvidiaSmi, SeveralGpusCommasInNamesAndMissingMemory) {
+  auto gpus = parse_nvidia_smi_csv("0, NVIDIA H100 80GB HBM3, 9.0, 570.26, 81559 MiB\n"
+                                   "1, NVIDIA RTX A6000, Rev 2, 8.6, 570.26, [N/A]\n");
+  ASSERT_EQ(gpus.size(), 2u);
+  EXPECT_EQ(gpus[1].name, "NVIDIA RTX A6000, Rev 2");
+  EXPECT_EQ(gpus[1].sm, "8.6");
+  EXPECT_FALSE(gpus[1].memory_mib);
+  EXPECT_TRUE(parse_nvidia_smi_csv("No devices were found\n").empty());
+}
+
+TEST(NvidiaSmi, MalformedLinesVerbatim) {
+  std::string all;
+  for (const char* text : {"0, NVIDIA H200, 9.0\n", "x, NVIDIA H200, 9.0, 580.159.04, 1 MiB\n",
+                           "0, NVIDIA H200, [N/A], 580.159.04, 1 MiB\n",
+                           "0, A, 9.0, 580.159.04, 1 MiB\n1, B, 9.0, driver, 1 MiB\n"}) {
+    try {
+      parse_nvidia_smi_csv(text);
+      all += "accepted\n";
+    } catch (const DiagnosticError& e) {
+      all += e.diagnostic().render();
+    }
+    all += "\n";
+  }
+  test::expect_golden(all, "tests/golden/host/nvidia-smi-errors.txt");
+}
+
+TEST(DriverVersion, FromTheVersionFiles) {
+  EXPECT_EQ(parse_driver_version(test::read_file(test::source_path("tests/data/gpu/h200-proc-driver-nvidia-version"))),
+            "580.159.04");
+  EXPECT_EQ(parse_driver_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC "
+                                 "2023\nGCC version:  gcc version 12.2.0\n"),
+            "535.104.05");
+  EXPECT_EQ(parse_driver_version("580.159.04\n"), "580.159.04");
+  EXPECT_EQ(parse_driver_version(""), std::nullopt);
+  EXPECT_EQ(parse_driver_version("NVRM version: unknown\n"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace tailor

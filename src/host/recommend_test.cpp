@@ -1,0 +1,219 @@
+// The recommendation engine: a table of (cpu sample, --gpus, workload, spec)
+// -> variant across every example spec, and the full text of its answers.
+#include "host/recommend.hpp"
+
+#include <filesystem>
+#include <set>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/golden.hpp"
+#include "support/run.hpp"
+
+namespace tailor {
+namespace {
+
+struct Row {
+  const char* cpu;  // tests/data/cpuinfo sample
+  const char* gpus;
+  const char* workload;
+  const char* spec;
+  const char* expected;  // "" = nothing runs (exit 1)
+};
+
+const Row kTable[] = {
+    // The H200 machine, every example spec.
+    {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-pytorch/main", "pytorch-python313-cuda12_8-sm90-avx512"},
+    {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-pytorch/pytorch-2.10-cuda12_9", "pytorch-python313-cuda12_9-sm90-avx512"},
+    {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-pytorch/pytorch-2.10-python313", "pytorch-python313-cuda13_0-sm90-avx512"},
+    {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-pytorch/pytorch-2.8-python311", "pytorch-python311-cuda12_8-sm90-avx512"},
+    {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-pytorch/pytorch-2.8-python312", "pytorch-python312-cuda12_8-sm90-avx512"},
+    {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-pytorch/pytorch-2.9-python311", "pytorch-python311-cuda12_9-sm90-avx512"},
+    {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-pytorch/pytorch-2.9-python313", "pytorch-python313-cuda12_9-sm90-avx512"},
+    {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-pytorch/pytorch-2.9-vllm-0.14.0", "pytorch-python312-cuda12_9-sm90-avx512"},
+    {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-pytorch/pytorch-2.9-vllm-0.15.1", "pytorch-python313-cuda12_9-sm90-avx512"},
+    {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-vllm/main", "vllm-python313-cuda12_9-sm90-avx512"},
+    {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-vllm/vllm-0.14.0", "vllm-python312-cuda12_9-sm90-avx512"},
+    // Workloads pick the AVX-512 flavour (seed 002), falling back when the CPU lacks it.
+    {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "bf16-training", "build-pytorch/pytorch-2.9-python313", "pytorch-python313-cuda12_9-sm90-avx512bf16"},
+    {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "int8-inference", "build-pytorch/pytorch-2.9-python313", "pytorch-python313-cuda12_9-sm90-avx512vnni"},
+    {"x86_64-cascadelake-avx512vnni", "8.0:580.65.06", "bf16-training", "build-pytorch/pytorch-2.9-python313", "pytorch-python313-cuda12_9-sm80-avx512"},
+    {"x86_64-cascadelake-avx512vnni", "8.0:580.65.06", "int8-inference", "build-pytorch/pytorch-2.9-python313", "pytorch-python313-cuda12_9-sm80-avx512vnni"},
+    {"x86_64-skylake_sp-avx512", "none", "int8-inference", "build-pytorch/main", "pytorch-python313-cpu-avx512"},
+    {"x86_64-zen4-avx512bf16", "none", "bf16-training", "build-pytorch/pytorch-2.9-python313", "pytorch-python313-cpu-avx512bf16"},
+    // Drivers: NVIDIA's minimum first, minor-version compatibility next, CPU when neither.
+    {"x86_64-cascadelake-avx512vnni", "8.0:570.26", "general", "build-pytorch/main", "pytorch-python313-cuda12_8-sm80-avx512"},
+    {"x86_64-cascadelake-avx512vnni", "8.0:570.26", "general", "build-pytorch/pytorch-2.9-python313", "pytorch-python313-cuda12_9-sm80-avx512"},
+    {"x86_64-cascadelake-avx512vnni", "8.0:570.26", "general", "build-pytorch/pytorch-2.9-python311", "pytorch-python311-cuda12_8-sm80-avx512"},
+    {"x86_64-cascadelake-avx512vnni", "8.0:570.26", "general", "build-pytorch/pytorch-2.10-python313", "pytorch-python313-cpu-avx512"},
+    {"x86_64-zen5-avx512bf16", "12.0:570.26", "general", "build-vllm/main", "vllm-python313-cuda12_8-sm120-avx512"},
+    {"x86_64-haswell-avx2", "9.0:470.57.02", "general", "build-pytorch/pytorch-2.9-python313", "pytorch-python313-cpu-avx2"},
+    {"x86_64-haswell-avx2", "9.0:470.57.02", "general", "build-vllm/main", ""},
+    // SMs: exact first, a lower minor of the same major as fallback.
+    {"x86_64-skylake_sp-avx512", "10.3:580.65.06", "general", "build-pytorch/main", "pytorch-python313-cuda12_8-sm100-avx512"},
+    {"x86_64-skylake_sp-avx512", "10.3:580.65.06", "general", "build-pytorch/pytorch-2.9-python313", "pytorch-python313-cuda12_9-sm103-avx512"},
+    {"x86_64-zen3-avx2", "8.9:580.65.06", "general", "build-pytorch/pytorch-2.10-python313", "pytorch-python313-cuda13_0-sm89-avx2"},
+    {"x86_64-sapphirerapids-avx512bf16", "9.0:580.65.06,8.6", "general", "build-pytorch/pytorch-2.9-python313", "pytorch-python313-cuda12_9-sm90-avx512"},
+    {"x86_64-sapphirerapids-avx512bf16", "8.6:580.65.06,9.0", "general", "build-pytorch/pytorch-2.9-python313", "pytorch-python313-cuda12_9-sm90-avx512"},
+    // Legacy: Sandy Bridge + Pascal.
+    {"x86_64-sandybridge-avx", "6.1:535.54.03", "general", "build-pytorch/main", "pytorch-python313-cuda12_8-sm61-avx"},
+    {"x86_64-sandybridge-avx", "6.1:535.54.03", "general", "build-pytorch/pytorch-2.10-python313", "pytorch-python313-cpu-avx"},
+    {"x86_64-sandybridge-avx", "none", "general", "build-pytorch/main", ""},  // main has no cpu-avx
+    // ARM: Graviton3 is not armv9; Grace is.
+    {"aarch64-graviton2-armv8_2", "none", "general", "build-pytorch/main", "pytorch-python313-cpu-armv8_2"},
+    {"aarch64-graviton3-armv8_2", "9.0:580.65.06", "general", "build-pytorch/pytorch-2.9-python313", "pytorch-python313-cuda12_9-sm90-armv8_2"},
+    {"aarch64-grace-armv9", "9.0:580.65.06", "general", "build-pytorch/pytorch-2.9-python313", "pytorch-python313-cuda12_9-sm90-armv9"},
+    {"aarch64-grace-armv9", "9.0:580.65.06", "general", "build-vllm/main", "vllm-python313-cuda12_9-sm90-armv9"},
+    // macOS on Apple silicon.
+    {"aarch64-apple_m2-none", "none", "general", "build-pytorch/pytorch-2.9-python313", "pytorch-python313-darwin-mps"},
+    {"aarch64-apple_m2-none", "none", "general", "build-pytorch/pytorch-2.8-python311", "pytorch-python311-darwin-mps"},
+    {"aarch64-apple_m2-none", "none", "general", "build-vllm/main", ""},
+};
+
+test::RunResult recommend_json(const Row& r) {
+  return test::run_tailor({"recommend", "--spec", r.spec, "--cpuinfo",
+                           test::source_path(std::string("tests/data/cpuinfo/") + r.cpu), "--gpus", r.gpus,
+                           "--workload", r.workload, "--json"});
+}
+
+TEST(RecommendTable, EveryRow) {
+  for (const Row& r : kTable) {
+    auto res = recommend_json(r);
+    std::string where = std::string(r.cpu) + " --gpus " + r.gpus + " --workload " + r.workload + " --spec " + r.spec;
+    ASSERT_TRUE(res.err.empty()) << where << "\n" << res.err;
+    auto j = nlohmann::json::parse(res.out);
+    EXPECT_EQ(j.size(), 4u) << where;
+    for (const char* key : {"variant", "reasons", "alternatives", "warnings"}) EXPECT_TRUE(j.contains(key)) << key;
+    if (*r.expected == '\0') {
+      EXPECT_EQ(res.status, 1) << where;
+      EXPECT_TRUE(j["variant"].is_null()) << where;
+      EXPECT_EQ(j["reasons"].size(), 1u) << where;
+    } else {
+      EXPECT_EQ(res.status, 0) << where;
+      EXPECT_EQ(j["variant"], r.expected) << where;
+      for (const auto& alt : j["alternatives"]) EXPECT_NE(alt, r.expected) << where;
+    }
+  }
+}
+
+TEST(RecommendTable, CoversEveryExampleSpec) {
+  std::set<std::string> specs;
+  for (const Row& r : kTable) specs.insert(r.spec);
+  for (const auto& e : std::filesystem::recursive_directory_iterator(test::source_path("examples"))) {
+    if (e.path().extension() != ".toml") continue;
+    std::string rel = e.path().parent_path().filename().string() + "/" + e.path().stem().string();
+    EXPECT_TRUE(specs.count(rel)) << rel << " has no row in the recommendation table";
+  }
+}
+
+TEST(RecommendTable, NeverPicksAnIsaTheCpuCannotRun) {
+  // Property over the table's hosts and every workload: the chosen ISA's
+  // required features are all in the sample.
+  const KnowledgeBase kb = KnowledgeBase::load();
+  for (const Row& r : kTable) {
+    for (const char* w : {"general", "bf16-training", "int8-inference"}) {
+      Row row = r;
+      row.workload = w;
+      auto j = nlohmann::json::parse(recommend_json(row).out);
+      if (j["variant"].is_null()) continue;
+      auto d = nlohmann::json::parse(test::run_tailor({"detect", "--json", "--cpuinfo",
+                                                       test::source_path(std::string("tests/data/cpuinfo/") + r.cpu),
+                                                       "--gpus", "none"})
+                                         .out);
+      std::string name = j["variant"];
+      std::string isa = name.substr(name.rfind('-') + 1);
+      if (isa == "mps") continue;
+      auto isas = d["cpu"]["isas"].get<std::vector<std::string>>();
+      EXPECT_NE(std::find(isas.begin(), isas.end(), isa), isas.end()) << name << " on " << r.cpu;
+    }
+  }
+}
+
+std::string run_text(const std::vector<std::string>& args) {
+  auto r = test::run_tailor(args);
+  return "status " + std::to_string(r.status) + "\n--- stdout\n" + r.out + "--- stderr\n" + r.err;
+}
+
+std::string sample(const char* name) { return "tests/data/cpuinfo/" + std::string(name); }
+
+TEST(RecommendText, H200Machine) {
+  test::expect_golden(run_text({"recommend", "--spec", "build-pytorch/pytorch-2.9-python313", "--cpuinfo",
+                                sample("x86_64-emeraldrapids-avx512bf16"), "--gpus", "9.0:580.159.04"}),
+                      "tests/golden/host/recommend-h200.txt");
+}
+
+TEST(RecommendText, MinorVersionCompatibilityWarns) {
+  test::expect_golden(run_text({"recommend", "--spec", "build-pytorch/pytorch-2.9-python313", "--cpuinfo",
+                                sample("x86_64-cascadelake-avx512vnni"), "--gpus", "8.0:570.26", "--workload",
+                                "bf16-training", "--org", "acme"}),
+                      "tests/golden/host/recommend-minor-compat.txt");
+}
+
+TEST(RecommendText, FallbacksMixedGpusAndCpuOnly) {
+  test::expect_golden(
+      run_text({"recommend", "--cpuinfo", sample("x86_64-skylake_sp-avx512"), "--gpus", "8.6:580.65.06,10.3"}) +
+          run_text({"recommend", "--spec", "build-pytorch/pytorch-2.10-python313", "--cpuinfo",
+                    sample("x86_64-zen5-avx512bf16"), "--gpus", "12.0:570.26"}) +
+          run_text({"recommend", "--cpuinfo", sample("aarch64-apple_m2-none"), "--spec",
+                    "build-pytorch/pytorch-2.9-python313"}),
+      "tests/golden/host/recommend-fallbacks.txt");
+}
+
+TEST(RecommendText, NothingRunsExitsOne) {
+  test::expect_golden(
+      run_text({"recommend", "--spec", "build-vllm/main", "--cpuinfo", sample("x86_64-haswell-avx2"), "--gpus",
+                "9.0:470.57.02"}) +
+          run_text({"recommend", "--spec", "build-vllm/main", "--cpuinfo", sample("aarch64-apple_m2-none")}) +
+          run_text({"recommend", "--cpuinfo", sample("x86_64-sandybridge-avx"), "--gpus", "none", "--json"}),
+      "tests/golden/host/recommend-nothing-runs.txt");
+}
+
+TEST(RecommendText, WhyNot) {
+  std::vector<std::string> base = {"recommend", "--spec", "build-pytorch/pytorch-2.9-python313", "--cpuinfo",
+                                   sample("aarch64-graviton3-armv8_2"), "--gpus", "9.0:570.26", "--why-not"};
+  std::string all;
+  for (const char* name : {"pytorch-python313-cuda12_9-sm90-armv9", "pytorch-python313-cuda12_9-sm86-armv8_2",
+                           "pytorch-python313-cuda12_9-sm90-avx2", "pytorch-python313-cpu-armv8_2",
+                           "pytorch-python313-cuda12_9-sm90-armv8_2", "pytorch-python313-cuda12_9-sm90-armv10"}) {
+    auto args = base;
+    args.push_back(name);
+    all += run_text(args) + "\n";
+  }
+  test::expect_golden(all, "tests/golden/host/recommend-why-not.txt");
+}
+
+TEST(RecommendText, BadArguments) {
+  test::expect_golden(run_text({"recommend", "--workload", "fp8"}) + run_text({"recommend", "--package", "torchvison"}) +
+                          run_text({"recommend", "--os", "windows"}) +
+                          run_text({"recommend", "--cpuinfo", "/nonexistent/cpuinfo"}),
+                      "tests/golden/host/recommend-bad-arguments.txt");
+}
+
+TEST(DetectText, SamplesAsTextAndJson) {
+  test::expect_golden(run_text({"detect", "--cpuinfo", sample("x86_64-emeraldrapids-avx512bf16"), "--gpus",
+                                "9.0:580.159.04,8.6"}) +
+                          run_text({"detect", "--cpuinfo", sample("aarch64-graviton3-armv8_2"), "--gpus", "none",
+                                    "--json"}) +
+                          run_text({"detect", "--cpuinfo", sample("aarch64-apple_m2-none")}),
+                      "tests/golden/host/detect-samples.txt");
+}
+
+TEST(DetectJson, ExactlyTheKeysOfIssue7) {
+  auto r = test::run_tailor({"detect", "--json", "--cpuinfo", sample("x86_64-zen5-avx512bf16"), "--gpus", "9.0:580.65.06"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  std::vector<std::string> top, cpu, gpu;
+  for (auto& [k, v] : j.items()) top.push_back(k);
+  for (auto& [k, v] : j["cpu"].items()) cpu.push_back(k);
+  for (auto& [k, v] : j["gpus"][0].items()) gpu.push_back(k);
+  EXPECT_EQ(top, (std::vector<std::string>{"cpu", "gpus", "os"}));
+  EXPECT_EQ(cpu, (std::vector<std::string>{"arch", "best_isa", "features", "isas", "model", "vendor", "x86_64_level"}));
+  EXPECT_EQ(gpu, (std::vector<std::string>{"driver", "index", "memory_mib", "name", "sm"}));
+  EXPECT_EQ(j["cpu"]["best_isa"], "avx512bf16");
+  EXPECT_EQ(j["cpu"]["x86_64_level"], "v4");
+  EXPECT_EQ(j["gpus"][0]["sm"], "9.0");
+}
+
+}  // namespace
+}  // namespace tailor

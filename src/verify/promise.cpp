@@ -1,0 +1,81 @@
+#include "verify/promise.hpp"
+
+#include <fmt/format.h>
+
+#include "util/diagnostic.hpp"
+
+namespace tailor {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& path, std::string message) {
+  Diagnostic d;
+  d.path = path;
+  d.message = std::move(message);
+  d.hint = "generated recipes write name, package, backend, python, cuda, sm, isa and platform (as tailor matrix --json)";
+  throw DiagnosticError(std::move(d));
+}
+
+std::string string_or_empty(const nlohmann::json& j, const char* key, const std::string& path, bool required) {
+  if (!j.contains(key)) {
+    if (required) bad(path, fmt::format("variant JSON lacks the key \"{}\"", key));
+    return {};
+  }
+  const auto& v = j[key];
+  if (v.is_null()) return {};
+  if (!v.is_string()) bad(path, fmt::format("variant JSON key \"{}\" must be a string or null", key));
+  return v.get<std::string>();
+}
+
+bool bool_or(const nlohmann::json& j, const char* key, bool fallback, const std::string& path) {
+  if (!j.contains(key) || j[key].is_null()) return fallback;
+  if (!j[key].is_boolean()) bad(path, fmt::format("variant JSON key \"{}\" must be true or false", key));
+  return j[key].get<bool>();
+}
+
+}  // namespace
+
+VariantPromise read_variant_json(const std::string& path, const std::string& text) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded()) bad(path, "variant JSON is not valid JSON");
+  if (!j.is_object()) bad(path, "variant JSON must be an object");
+  VariantPromise p;
+  p.source = path;
+  p.name = string_or_empty(j, "name", path, true);
+  p.package = string_or_empty(j, "package", path, true);
+  p.backend = string_or_empty(j, "backend", path, true);
+  p.python = string_or_empty(j, "python", path, true);
+  p.cuda = string_or_empty(j, "cuda", path, true);
+  p.sm = string_or_empty(j, "sm", path, true);
+  p.isa = string_or_empty(j, "isa", path, true);
+  p.platform = string_or_empty(j, "platform", path, true);
+  p.torch = string_or_empty(j, "torch", path, false);
+  p.cudnn = string_or_empty(j, "cudnn", path, false);
+  p.cudnn_disabled = bool_or(j, "cudnn_disabled", false, path);
+  p.ptx = bool_or(j, "ptx", false, path);
+  p.strip_toolchain = bool_or(j, "strip_toolchain", false, path);
+  if (p.backend == "cuda" && p.sm.empty()) bad(path, "variant JSON: a cuda variant needs \"sm\"");
+  return p;
+}
+
+VariantPromise promise_of(const BuildSettings& s, const KnowledgeBase& kb, const std::string& spec_path) {
+  const Variant& v = s.variant;
+  VariantPromise p;
+  p.source = "spec " + spec_path;
+  p.name = v.name;
+  p.package = std::string(package_name(v.package));
+  p.backend = std::string(backend_name(v.backend));
+  p.python = v.python;
+  p.cuda = v.cuda;
+  p.sm = v.sm;
+  p.isa = v.isa;
+  p.platform = v.platform;
+  p.torch = s.torch_version.empty() ? v.torch : s.torch_version;
+  if (const NixpkgsPin* pin = kb.pin(v.pin); pin && pin->cudnn) p.cudnn = pin->cudnn->str();
+  for (const auto& d : s.disabled)
+    if (d.feature == "CUDNN") p.cudnn_disabled = true;
+  p.strip_toolchain = s.strip_toolchain;
+  return p;
+}
+
+}  // namespace tailor

@@ -1,0 +1,344 @@
+#include "verify/runtime_checks.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include <cstdio>
+#include <cstdlib>
+#include <regex>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "util/version.hpp"
+#include "verify/static_checks.hpp"
+
+namespace tailor {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Prints one JSON object. argv[1] == "gpu": only the tiny GPU computation.
+constexpr const char* kProbe = R"PY(
+import json, sys
+r = {"python": "%d.%d.%d" % tuple(sys.version_info[:3])}
+try:
+    import torch
+    r["torch"] = torch.__version__
+    r["torch_file"] = torch.__file__
+    if len(sys.argv) > 1 and sys.argv[1] == "gpu":
+        y = torch.arange(8, dtype=torch.float32, device="cuda")
+        r["gpu_sum"] = float((y * 2).sum().item())
+        r["gpu_name"] = torch.cuda.get_device_name(0)
+    else:
+        r["cuda"] = torch.version.cuda
+        try:
+            r["cudnn"] = torch.backends.cudnn.version()
+        except Exception as e:
+            r["cudnn"] = None
+        x = torch.arange(6, dtype=torch.float32).reshape(2, 3)
+        r["cpu_sum"] = float((x @ x.T).sum().item())
+        r["config"] = torch.__config__.show()
+        r["cuda_available"] = bool(torch.cuda.is_available())
+        r["arch_list"] = torch.cuda.get_arch_list() if r["cuda_available"] else []
+        if r["cuda_available"]:
+            r["capability"] = list(torch.cuda.get_device_capability(0))
+            r["device"] = torch.cuda.get_device_name(0)
+except Exception as e:
+    r["error"] = "%s: %s" % (type(e).__name__, e)
+print(json.dumps(r))
+)PY";
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+bool executable(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
+}
+
+fs::path on_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  if (!path) return {};
+  std::string_view rest(path);
+  while (!rest.empty()) {
+    size_t colon = rest.find(':');
+    fs::path dir(std::string(rest.substr(0, colon)));
+    if (!dir.empty() && executable(dir / name)) return dir / name;
+    if (colon == std::string_view::npos) break;
+    rest.remove_prefix(colon + 1);
+  }
+  return {};
+}
+
+// Runs the probe; returns its JSON, or nullopt with \a why.
+std::optional<nlohmann::json> run_probe(const PythonTarget& t, const std::string& mode, std::string& why) {
+  std::string cmd = fmt::format("PYTHONPATH={} PYTHONNOUSERSITE=1 {} -c {} {} 2>&1", shell_quote(t.site_packages.string()),
+                                shell_quote(t.python.string()), shell_quote(kProbe), mode);
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) {
+    why = "cannot start the interpreter";
+    return std::nullopt;
+  }
+  std::string out;
+  char buf[4096];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  int status = ::pclose(p);
+  // The JSON is the last line; anything before it is the interpreter's noise.
+  size_t start = out.rfind("\n{");
+  std::string json = out.substr(start == std::string::npos ? 0 : start + 1);
+  nlohmann::json j = nlohmann::json::parse(json, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    std::string tail = out.size() > 300 ? "..." + out.substr(out.size() - 300) : out;
+    why = fmt::format("{} exited with status {}: {}", t.python.string(), WIFEXITED(status) ? WEXITSTATUS(status) : -1, tail);
+    return std::nullopt;
+  }
+  return j;
+}
+
+std::string jstr(const nlohmann::json& j, const char* key) {
+  return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+}
+
+// "2.11.0+cu130" -> "2.11.0"; "2.10.0a0+git1234" -> "2.10.0".
+std::optional<Version> release_of(const std::string& v) {
+  static const std::regex re(R"(^(\d+(\.\d+)*))");
+  std::smatch m;
+  if (!std::regex_search(v, m, re)) return std::nullopt;
+  return Version::parse(m[1].str());
+}
+
+// [want, next minor of want): the range a variant's version allows.
+Check range_check(const char* name, const std::string& what, const std::string& got, const std::string& want) {
+  if (want.empty()) return {name, CheckStatus::skipped, fmt::format("the variant does not say which {} it builds", what)};
+  auto g = release_of(got);
+  auto w = Version::parse(want);
+  if (!g || !w) return {name, CheckStatus::failed, fmt::format("cannot read {} version '{}'", what, got)};
+  auto upper = Version::parse(fmt::format("{}.{}", w->major(), w->minor() + 1));
+  std::string range = fmt::format(">= {}, < {}", w->str(), upper->str());
+  if (*g >= *w && *g < *upper) return {name, CheckStatus::ok, fmt::format("{} {} (allowed {})", what, got, range)};
+  return {name, CheckStatus::failed, fmt::format("{} {} is outside {} (the variant builds {})", what, got, range, want)};
+}
+
+}  // namespace
+
+bool nvidia_driver_present() {
+  std::error_code ec;
+  return fs::exists("/proc/driver/nvidia/version", ec) || fs::exists("/dev/nvidiactl", ec);
+}
+
+PythonTarget find_python(const fs::path& root_in, const std::string& python_override) {
+  PythonTarget t;
+  std::error_code ec;
+  fs::path root = fs::weakly_canonical(root_in, ec);
+  if (ec) root = root_in;
+  if (!fs::is_directory(root, ec)) root = root.parent_path();
+  auto is_torch = [&](const fs::path& d) { return fs::exists(d / "torch" / "__init__.py", ec); };
+  if (is_torch(root)) {
+    t.site_packages = root;
+  } else {
+    for (fs::path d = root; !d.empty() && d != d.parent_path(); d = d.parent_path())
+      if (d.filename() == "torch" && fs::exists(d / "__init__.py", ec)) {
+        t.site_packages = d.parent_path();
+        break;
+      }
+    if (t.site_packages.empty() && fs::is_directory(root / "lib", ec))
+      for (const auto& e : fs::directory_iterator(root / "lib", ec))
+        if (e.path().filename().string().starts_with("python") && is_torch(e.path() / "site-packages")) {
+          t.site_packages = e.path() / "site-packages";
+          break;
+        }
+  }
+  if (t.site_packages.empty()) {
+    t.why = fmt::format("no torch package under {}", root_in.string());
+    return t;
+  }
+  // .../lib/pythonX.Y/site-packages: the prefix may hold its own interpreter.
+  std::string pyver;
+  fs::path lib_python = t.site_packages.parent_path();
+  if (t.site_packages.filename() == "site-packages" && lib_python.filename().string().starts_with("python"))
+    pyver = lib_python.filename().string().substr(6);
+  if (!python_override.empty()) {
+    t.python = python_override;
+    t.why = "--python";
+    return t;
+  }
+  if (!pyver.empty()) {
+    fs::path prefix = lib_python.parent_path().parent_path();
+    for (const char* n : {"python3", "python"})
+      if (executable(prefix / "bin" / n)) {
+        t.python = prefix / "bin" / n;
+        t.why = "the artifact's own interpreter";
+        return t;
+      }
+    if (fs::path p = on_path("python" + pyver); !p.empty()) {
+      t.python = p;
+      t.why = fmt::format("python{} on PATH", pyver);
+      return t;
+    }
+  }
+  if (fs::path p = on_path("python3"); !p.empty()) {
+    t.python = p;
+    t.why = "python3 on PATH";
+    return t;
+  }
+  t.why = pyver.empty() ? "no python3 on PATH" : fmt::format("no python{} beside the artifact or on PATH", pyver);
+  return t;
+}
+
+std::vector<Check> probe_checks(const VariantPromise& p, const Inspection& in, const nlohmann::json& probe, bool gpu_present,
+                                const std::optional<nlohmann::json>& gpu_result) {
+  std::vector<Check> out;
+  if (probe.contains("error")) {
+    out.push_back({"import-torch", CheckStatus::failed, jstr(probe, "error")});
+    return out;
+  }
+  out.push_back({"import-torch", CheckStatus::ok, fmt::format("torch {} from {}", jstr(probe, "torch"), jstr(probe, "torch_file"))});
+  out.push_back(range_check("torch-version", "torch", jstr(probe, "torch"), p.torch));
+  out.push_back(range_check("python-version", "Python", jstr(probe, "python"), p.python));
+  std::string cuda = jstr(probe, "cuda");
+  if (p.backend == "cuda")
+    out.push_back(cuda.empty() ? Check{"cuda-version", CheckStatus::failed, "torch.version.cuda is None: a CPU-only build"}
+                               : range_check("cuda-version", "CUDA", cuda, p.cuda));
+  else
+    out.push_back(cuda.empty() ? Check{"cuda-version", CheckStatus::ok, "torch.version.cuda is None, as a " + p.backend + " variant should be"}
+                               : Check{"cuda-version", CheckStatus::failed, fmt::format("a {} variant built with CUDA {}", p.backend, cuda)});
+  // cuDNN: torch reports 91300 for 9.13.0.
+  if (p.backend != "cuda") {
+    out.push_back({"cudnn-version", CheckStatus::skipped, "not a CUDA variant"});
+  } else if (!probe.contains("cudnn") || !probe["cudnn"].is_number_integer()) {
+    out.push_back(p.cudnn_disabled ? Check{"cudnn-version", CheckStatus::ok, "built without cuDNN, as promised"}
+                                   : Check{"cudnn-version", CheckStatus::failed, "torch reports no cuDNN"});
+  } else {
+    int v = probe["cudnn"].get<int>();
+    std::string got = fmt::format("{}.{}.{}", v / 10000, v / 100 % 100, v % 100);
+    if (p.cudnn_disabled)
+      out.push_back({"cudnn-version", CheckStatus::failed, fmt::format("built with cuDNN {} though the variant disables it", got)});
+    else if (p.cudnn.empty())
+      out.push_back({"cudnn-version", CheckStatus::skipped, fmt::format("cuDNN {}; the variant's pin does not say which to expect", got)});
+    else {
+      // cuDNN keeps its ABI within a major: allow [pin's version, next major).
+      auto g = Version::parse(got), w = Version::parse(p.cudnn);
+      auto upper = Version::parse(fmt::format("{}", w ? w->major() + 1 : 0));
+      bool ok = g && w && *g >= *w && *g < *upper;
+      out.push_back({"cudnn-version", ok ? CheckStatus::ok : CheckStatus::failed,
+                     fmt::format("cuDNN {} ({} >= {}, < {})", got, ok ? "within" : "outside", p.cudnn, upper->str())});
+    }
+  }
+  double cpu = probe.contains("cpu_sum") && probe["cpu_sum"].is_number() ? probe["cpu_sum"].get<double>() : -1;
+  // [[0,1,2],[3,4,5]] @ its transpose = [[5,14],[14,50]]: sum 83.
+  out.push_back(cpu == 83.0 ? Check{"cpu-compute", CheckStatus::ok, "a 2x3 matrix product gives the right answer"}
+                            : Check{"cpu-compute", CheckStatus::failed, fmt::format("a 2x3 matrix product summed to {}, not 83", cpu)});
+
+  bool available = probe.value("cuda_available", false);
+  std::vector<FatbinEntry> entries = in.all_entries();
+  if (p.backend != "cuda") {
+    out.push_back({"cuda-available", CheckStatus::skipped, "not a CUDA variant"});
+  } else if (!gpu_present) {
+    out.push_back({"cuda-available", CheckStatus::skipped, "no NVIDIA driver on this host"});
+  } else {
+    out.push_back(available ? Check{"cuda-available", CheckStatus::ok, fmt::format("torch sees {}", jstr(probe, "device"))}
+                            : Check{"cuda-available", CheckStatus::failed, "torch.cuda.is_available() is False though a driver is loaded"});
+  }
+  // torch.cuda.get_arch_list() against the fatbin scan.
+  if (!available) {
+    out.push_back({"arch-list", CheckStatus::skipped, "torch reports its arch list only when CUDA is available"});
+  } else {
+    std::set<std::string> scanned;
+    for (const auto& e : entries) scanned.insert(e.kind == FatbinKind::ptx ? fmt::format("compute_{}", e.arch) : fmt::format("sm_{}", e.arch));
+    std::vector<std::string> missing;
+    std::set<std::string> listed;
+    for (const auto& a : probe.value("arch_list", nlohmann::json::array())) {
+      std::string s = a.is_string() ? a.get<std::string>() : "";
+      listed.insert(s);
+      if (!scanned.count(s)) missing.push_back(s);
+    }
+    std::string extra;
+    for (const auto& t : tally(entries)) {
+      std::string plain = t.kind == FatbinKind::ptx ? fmt::format("compute_{}", t.number) : fmt::format("sm_{}", t.number);
+      if (!listed.count(plain) || t.suffix) extra += fmt::format("{}{} ({})", extra.empty() ? "" : ", ", t.arch, t.count);
+    }
+    if (missing.empty())
+      out.push_back({"arch-list", CheckStatus::ok,
+                     fmt::format("every arch torch lists has code in the fatbins{}", extra.empty() ? "" : "; they also carry " + extra)});
+    else
+      out.push_back({"arch-list", CheckStatus::failed,
+                     fmt::format("torch lists {} but the fatbins carry no code for {}", listed.size(), fmt::join(missing, ", "))});
+  }
+  // A tiny GPU computation, when the GPU's SM is covered.
+  if (!available) {
+    out.push_back({"gpu-compute", CheckStatus::skipped, p.backend == "cuda" ? "CUDA is not available here" : "not a CUDA variant"});
+  } else {
+    auto cap = probe.value("capability", nlohmann::json::array());
+    int major = cap.size() == 2 ? cap[0].get<int>() : 0, minor = cap.size() == 2 ? cap[1].get<int>() : 0;
+    if (!covers(entries, major, minor)) {
+      out.push_back({"gpu-compute", CheckStatus::skipped,
+                     fmt::format("this GPU is SM {}.{}, which the fatbins do not cover", major, minor)});
+    } else if (!gpu_result) {
+      out.push_back({"gpu-compute", CheckStatus::failed, "the GPU probe did not run"});
+    } else if (gpu_result->contains("error")) {
+      out.push_back({"gpu-compute", CheckStatus::failed, jstr(*gpu_result, "error")});
+    } else {
+      double s = gpu_result->value("gpu_sum", -1.0);
+      out.push_back(s == 56.0 ? Check{"gpu-compute", CheckStatus::ok, fmt::format("a kernel ran on SM {}.{}", major, minor)}
+                              : Check{"gpu-compute", CheckStatus::failed, fmt::format("2*arange(8) summed to {} on the GPU, not 56", s)});
+    }
+  }
+  // ATen's runtime dispatch level: "CPU capability usage: AVX512".
+  static const std::regex cap_re(R"(CPU capability usage: (\w+))");
+  std::smatch m;
+  std::string config = jstr(probe, "config");
+  if (!std::regex_search(config, m, cap_re)) {
+    out.push_back({"cpu-capability", CheckStatus::skipped, "torch.__config__.show() names no CPU capability"});
+  } else {
+    std::string got = m[1];
+    std::vector<std::string> allowed;
+    if (p.isa.starts_with("avx512")) allowed = {"AVX512"};
+    else if (p.isa == "avx2") allowed = {"AVX2", "AVX512"};
+    if (allowed.empty())
+      out.push_back({"cpu-capability", CheckStatus::skipped, fmt::format("ATen dispatches to {}; not compared for ISA '{}'", got, p.isa)});
+    else if (std::find(allowed.begin(), allowed.end(), got) != allowed.end())
+      out.push_back({"cpu-capability", CheckStatus::ok, fmt::format("ATen dispatches to {} ({} variant)", got, p.isa)});
+    else
+      out.push_back({"cpu-capability", CheckStatus::failed,
+                     fmt::format("ATen dispatches to {}, below what the {} variant needs ({})", got, p.isa, fmt::join(allowed, " or "))});
+  }
+  return out;
+}
+
+std::vector<Check> runtime_checks(const VariantPromise& p, const Inspection& in, const fs::path& root,
+                                  const std::string& python_override) {
+  if (p.python.empty()) return {{"python", CheckStatus::skipped, "not a Python package"}};
+  PythonTarget t = find_python(root, python_override);
+  if (t.site_packages.empty()) return {{"import-torch", CheckStatus::skipped, t.why}};
+  if (t.python.empty()) return {{"import-torch", CheckStatus::skipped, t.why + "; pass --python"}};
+  std::string why;
+  std::optional<nlohmann::json> probe = run_probe(t, "", why);
+  if (!probe) return {{"import-torch", CheckStatus::failed, why}};
+  // An interpreter from PATH of another version cannot judge the artifact.
+  std::string got = jstr(*probe, "python");
+  if (t.why.find("on PATH") != std::string::npos && !p.python.empty() && !got.starts_with(p.python + "."))
+    return {{"import-torch", CheckStatus::skipped, fmt::format("found Python {} ({}), the variant is for {}; pass --python", got, t.why, p.python)}};
+  bool gpu = nvidia_driver_present();
+  std::optional<nlohmann::json> gpu_result;
+  if (probe->value("cuda_available", false)) {
+    auto cap = probe->value("capability", nlohmann::json::array());
+    if (cap.size() == 2 && covers(in.all_entries(), cap[0].get<int>(), cap[1].get<int>())) {
+      std::string gpu_why;
+      gpu_result = run_probe(t, "gpu", gpu_why);
+      if (!gpu_result) gpu_result = nlohmann::json{{"error", gpu_why}};
+    }
+  }
+  std::vector<Check> out = probe_checks(p, in, *probe, gpu, gpu_result);
+  out.front().detail += fmt::format(" ({}: {})", t.why, t.python.string());
+  return out;
+}
+
+}  // namespace tailor

@@ -1,0 +1,46 @@
+#pragma once
+/// The checks `tailor verify` makes by running the artifact's own Python:
+/// import torch, versions inside the variant's ranges, CUDA availability, the
+/// arch list against the fatbin scan, a tiny CPU and GPU computation, and the
+/// CPU capability ATen dispatches to. Each is skipped, with the reason, when
+/// the host lacks what it needs (no Python, no torch, no GPU).
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "binfmt/inspection.hpp"
+#include "verify/check.hpp"
+#include "verify/promise.hpp"
+
+namespace tailor {
+
+/// Where torch is and which interpreter imports it.
+struct PythonTarget {
+  std::filesystem::path site_packages;  ///< the directory holding torch/
+  std::filesystem::path python;         ///< empty: none found
+  std::string why;                      ///< how they were found, or why not
+};
+
+/// Finds torch under \a root (a site-packages dir, torch/ itself, a Nix
+/// output with lib/pythonX.Y/site-packages, or a folder inside torch/) and an
+/// interpreter for it: \a python_override, the prefix's bin/python3 (venv or
+/// Nix env), else pythonX.Y or python3 on PATH.
+PythonTarget find_python(const std::filesystem::path& root, const std::string& python_override);
+
+/// Turns the probe's JSON output into checks (pure; tested without Python).
+/// \a gpu_result is the second probe's output when a GPU computation ran.
+std::vector<Check> probe_checks(const VariantPromise& p, const Inspection& in, const nlohmann::json& probe,
+                                bool gpu_present, const std::optional<nlohmann::json>& gpu_result);
+
+/// Runs the probes and returns their checks.
+std::vector<Check> runtime_checks(const VariantPromise& p, const Inspection& in, const std::filesystem::path& root,
+                                  const std::string& python_override);
+
+/// Whether this host has an NVIDIA driver loaded (so CUDA should be available).
+bool nvidia_driver_present();
+
+}  // namespace tailor

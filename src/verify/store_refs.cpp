@@ -1,0 +1,85 @@
+#include "verify/store_refs.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <set>
+
+#include "binfmt/mapped_file.hpp"
+
+namespace tailor {
+
+namespace {
+
+constexpr std::string_view kStore = "/nix/store/";
+constexpr size_t kHashLength = 32;
+
+// Nix's base-32 alphabet: digits and lower-case letters without e, o, u, t.
+bool is_hash_char(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z' && c != 'e' && c != 'o' && c != 'u' && c != 't');
+}
+
+bool is_name_char(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || std::strchr("+-._?=", c);
+}
+
+}  // namespace
+
+std::vector<StoreRef> scan_store_refs(std::string_view file, ByteSlice bytes) {
+  std::string_view text = bytes.as_string_view();
+  std::set<std::string> seen;
+  std::vector<StoreRef> out;
+  const std::boyer_moore_horspool_searcher searcher(kStore.begin(), kStore.end());
+  for (auto it = text.begin();;) {
+    auto hit = std::search(it, text.end(), searcher);
+    if (hit == text.end()) break;
+    size_t at = static_cast<size_t>(hit - text.begin()) + kStore.size();
+    it = hit + 1;
+    if (text.size() - at < kHashLength + 2) continue;
+    if (!std::all_of(text.begin() + at, text.begin() + at + kHashLength, is_hash_char)) continue;
+    if (text[at + kHashLength] != '-') continue;
+    size_t name_start = at + kHashLength + 1, end = name_start;
+    while (end < text.size() && is_name_char(text[end])) ++end;
+    if (end == name_start) continue;
+    std::string path(text.substr(at - kStore.size(), end - at + kStore.size()));
+    if (!seen.insert(path).second) continue;
+    out.push_back({std::string(file), path, std::string(text.substr(name_start, end - name_start))});
+  }
+  return out;
+}
+
+bool is_toolchain_name(std::string_view name) {
+  auto after = [&](std::string_view prefix) -> std::string_view {
+    return name.starts_with(prefix) ? name.substr(prefix.size()) : std::string_view();
+  };
+  if (name.starts_with("gcc-wrapper-") || name.starts_with("binutils-wrapper-") || name.starts_with("binutils-"))
+    return !name.ends_with("-lib");
+  // "gcc-13.2.0" is the compiler; "gcc-13.2.0-lib", "gcc-13.2.0-libgcc" are runtime outputs.
+  std::string_view v = after("gcc-");
+  if (v.empty() || !(v[0] >= '0' && v[0] <= '9')) return false;
+  return v.find('-') == std::string_view::npos;
+}
+
+std::vector<StoreRef> find_toolchain_refs(const std::filesystem::path& root) {
+  namespace fs = std::filesystem;
+  std::vector<StoreRef> out;
+  auto scan = [&](const fs::path& p, const std::string& shown) {
+    MappedFile f(p);
+    for (auto& r : scan_store_refs(shown, f.bytes()))
+      if (is_toolchain_name(r.name)) out.push_back(std::move(r));
+  };
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) {
+    scan(root, root.filename().string());
+    return out;
+  }
+  std::vector<fs::path> files;
+  for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+    if (!it->is_symlink() && it->is_regular_file()) files.push_back(it->path());
+  std::sort(files.begin(), files.end());
+  for (const auto& p : files) scan(p, p.lexically_relative(root).generic_string());
+  return out;
+}
+
+}  // namespace tailor
