@@ -1,9 +1,11 @@
-# Embeds the knowledge base (data/) and the example specs (examples/) into the
+# Embeds the knowledge base (data/), the example specs (examples/) and the Nix
+# builders that generated trees share (src/generate/builders/) into the
 # binary, so `tailor` works with nothing installed beside it.
 file(GLOB_RECURSE TAILOR_EMBEDDED_INPUTS CONFIGURE_DEPENDS
   RELATIVE ${PROJECT_SOURCE_DIR}
   ${PROJECT_SOURCE_DIR}/data/*.toml
-  ${PROJECT_SOURCE_DIR}/examples/*.toml)
+  ${PROJECT_SOURCE_DIR}/examples/*.toml
+  ${PROJECT_SOURCE_DIR}/src/generate/builders/*.nix)
 list(SORT TAILOR_EMBEDDED_INPUTS)
 set(TAILOR_EMBEDDED_CPP ${PROJECT_BINARY_DIR}/generated/embedded_files.cpp)
 set(_embed_deps)

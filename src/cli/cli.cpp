@@ -17,6 +17,8 @@ constexpr Command kCommands[] = {
     {"matrix", "expand a spec: one row per variant", cmd_matrix},
     {"explain", "the derived build settings of one variant, and why; --why-not: why a name is absent", cmd_explain},
     {"kb", "print the knowledge base tailor reasons with", cmd_kb},
+    {"generate", "write the recipe tree and docs of a spec; --check: exit 1 if a tree is not up to date", cmd_generate},
+    {"manifest", "print a Flox manifest that installs several variants side by side", cmd_manifest},
     {"parse", "print the Nix normal form of FILE... (the text nix-instantiate --parse prints)", cmd_parse},
     {"detect", "this host's CPU features, the ISA targets it can run, its GPUs and driver", cmd_detect},
     {"recommend", "the variant to install on this host, with reasons and alternatives", cmd_recommend},

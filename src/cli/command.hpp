@@ -26,6 +26,8 @@ std::span<const Command> commands();
 int cmd_matrix(CommandContext& ctx);
 int cmd_explain(CommandContext& ctx);
 int cmd_kb(CommandContext& ctx);
+int cmd_generate(CommandContext& ctx);
+int cmd_manifest(CommandContext& ctx);
 int cmd_parse(CommandContext& ctx);
 int cmd_detect(CommandContext& ctx);
 int cmd_recommend(CommandContext& ctx);

@@ -16,6 +16,7 @@ CpuIsa read_cpu_isa(TableReader& r) {
   i.x86_64_level = optional_text(r, "x86_64_level");
   i.rank = static_cast<int>(r.required_integer("rank").value);
   i.workload = optional_text(r, "workload");
+  i.use_case = r.required_string("use_case").value;
   i.examples = values(r.strings("examples"));
   i.disable = values(r.strings("disable"));
   i.disable_reason = optional_text(r, "disable_reason");

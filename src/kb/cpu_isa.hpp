@@ -17,6 +17,7 @@ struct CpuIsa {
   std::string x86_64_level;  ///< "v3"; empty on aarch64
   int rank = 0;              ///< higher: more capable code on the same platform
   std::string workload;      ///< "general", "bf16-training", "int8-inference" or empty
+  std::string use_case;      ///< one line for the docs' variant tables
   std::vector<std::string> examples;
   std::vector<std::string> disable;  ///< PyTorch features that must be off (FBGEMM, ...)
   std::string disable_reason;

@@ -48,6 +48,7 @@ nlohmann::ordered_json to_json(const KnowledgeBase& kb) {
                            {"x86_64_level", opt(i.x86_64_level)},
                            {"rank", i.rank},
                            {"workload", opt(i.workload)},
+                           {"use_case", i.use_case},
                            {"examples", i.examples},
                            {"disable", i.disable},
                            {"disable_reason", opt(i.disable_reason)},

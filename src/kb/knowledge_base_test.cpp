@@ -102,15 +102,15 @@ INSTANTIATE_TEST_SUITE_P(
                       "[\"x86_64-linux\"]\njetson = true\nsource = \"t\"\n",
                       "gpu_architectures.toml: SM 9.5: Jetson-class GPUs are aarch64-linux only"},
         BrokenOverlay{"cpu_isas.toml",
-                      "[[isa]]\nname = \"avx10\"\ndisplay = \"AVX10\"\nplatform = \"x86_64-linux\"\nflags = "
+                      "[[isa]]\nname = \"avx10\"\ndisplay = \"AVX10\"\nuse_case = \"u\"\nplatform = \"x86_64-linux\"\nflags = "
                       "[\"-mavx10.1\"]\nrequires = [\"avx10\"]\nx86_64_level = \"v4\"\nrank = 5\nsource = \"t\"\n",
                       "cpu_isas.toml: ISA avx10: flag '-mavx10.1' has no [flag_features] entry"},
         BrokenOverlay{"cpu_isas.toml",
-                      "[[isa]]\nname = \"avx2\"\ndisplay = \"AVX2\"\nplatform = \"x86_64-linux\"\nflags = [\"-mavx2\", "
+                      "[[isa]]\nname = \"avx2\"\ndisplay = \"AVX2\"\nuse_case = \"u\"\nplatform = \"x86_64-linux\"\nflags = [\"-mavx2\", "
                       "\"-mfma\"]\nrequires = [\"avx2\"]\nx86_64_level = \"v3\"\nrank = 2\nsource = \"t\"\n",
                       "cpu_isas.toml: ISA avx2: its flags use 'fma' but it does not require that feature"},
         BrokenOverlay{"cpu_isas.toml",
-                      "[[isa]]\nname = \"sse-4\"\ndisplay = \"SSE4\"\nplatform = \"x86_64-linux\"\nflags = "
+                      "[[isa]]\nname = \"sse-4\"\ndisplay = \"SSE4\"\nuse_case = \"u\"\nplatform = \"x86_64-linux\"\nflags = "
                       "[\"-mavx\"]\nrequires = [\"avx\"]\nx86_64_level = \"v2\"\nrank = 1\nsource = \"t\"\n",
                       "cpu_isas.toml: ISA 'sse-4': names may hold only a-z, 0-9 and _ (they are part of variant names)"},
         BrokenOverlay{"nixpkgs_pins.toml",
@@ -153,11 +153,11 @@ TEST(KnowledgeBase, OverlayReplacesAndExtends) {
 
 TEST(KnowledgeBase, OverlayErrorsPointIntoTheFile) {
   try {
-    KnowledgeBase::load_texts({{"cpu_isas.toml", "[[isa]]\nname = \"x\"\ndisplay = \"X\"\nplatfrom = \"x86_64-linux\"\n"}});
+    KnowledgeBase::load_texts({{"cpu_isas.toml", "[[isa]]\nname = \"x\"\ndisplay = \"X\"\nuse_case = \"u\"\nplatfrom = \"x86_64-linux\"\n"}});
     FAIL();
   } catch (const DiagnosticError& e) {
     EXPECT_EQ(e.diagnostic().render(),
-              "cpu_isas.toml:4:1: error: unknown key 'platfrom' in [[isa]]\n"
+              "cpu_isas.toml:5:1: error: unknown key 'platfrom' in [[isa]]\n"
               "platfrom = \"x86_64-linux\"\n"
               "^\n"
               "hint: did you mean 'platform'?\n");

@@ -47,6 +47,11 @@ class Deriver {
     note("override", name, value, std::move(because));
     s_.override_args.emplace_back(std::move(name), std::move(value));
   }
+  // An argument the recipe passes to .override as written (a Nix literal).
+  void literal_arg(std::string name, std::string value, std::string because) {
+    s_.recipe_override.emplace_back(name, value);
+    arg(std::move(name), std::move(value), std::move(because));
+  }
   void env(std::string name, std::string value, std::string because) {
     note("environment", name, value, std::move(because));
     s_.env.emplace_back(std::move(name), std::move(value));
@@ -84,6 +89,7 @@ class Deriver {
                              : "pure evaluation: the tarball is fetched by hash");
     if (v_.package != Package::magma) {
       s_.python_packages = kb_.python(v_.python)->packages_attr();
+      s_.python_interpreter = kb_.python(v_.python)->name_token();
       note("nixpkgs", "python package set", s_.python_packages,
            fmt::format("the name says {}; an explicit set keeps torch and its companions on one derivation (not "
                        "python3Packages, which follows the pin's default)",
@@ -105,24 +111,39 @@ class Deriver {
 
     switch (v_.package) {
       case Package::pytorch:
-        arg("cudaSupport", "true", "nixpkgs torch defaults to cudaSupport = false; overrideAttrs alone builds CPU-only");
-        arg("gpuTargets", nix_list({v_.sm}),
+        literal_arg("cudaSupport", "true", "nixpkgs torch defaults to cudaSupport = false; overrideAttrs alone builds CPU-only");
+        literal_arg("gpuTargets", nix_list({v_.sm}),
             fmt::format("one SM: {} ({}, {})", gpu.display(), gpu.family, fmt::join(gpu.products, ", ")));
         magma();
         break;
       case Package::torchvision:
       case Package::torchaudio: companion(); break;
-      case Package::vllm:
-        arg("torch", "custom torch (gpuTargets = " + nix_list({v_.sm}) + ")",
+      case Package::vllm: {
+        // The custom torch is the pytorch variant of the same cell, built inline;
+        // its name tells CUDA versions (and SMs, ISAs) apart in store paths.
+        Variant torch = v_;
+        torch.package = Package::pytorch;
+        s_.custom_torch_name = variant_name(torch, kb_);
+        literal_arg("cudaSupport", "true", "the custom torch is a CUDA build");
+        literal_arg("gpuTargets", nix_list({v_.sm}),
+                    fmt::format("the custom torch targets one SM: {} ({})", gpu.display(), gpu.family));
+        arg("torch", s_.custom_torch_name,
             "packageOverrides swaps torch for the whole Python set, so vLLM, xformers, flashinfer, torchvision, "
             "torchaudio and bitsandbytes share one torch (seed 001)");
-        note("override", "bitsandbytes cmakeFlags",
-             fmt::format("-DCOMPUTE_CAPABILITY={}{}", gpu.capability.major(), gpu.capability.minor()),
-            "bitsandbytes built for one SM: CCCL 2.8.2's preprocessor bug breaks the 19-SM default (seed 001)");
+        std::string bnb = fmt::format("-DCOMPUTE_CAPABILITY={}{}", gpu.capability.major(), gpu.capability.minor());
+        s_.bitsandbytes_cmake_flags = {bnb};
+        note("override", "bitsandbytes cmakeFlags", bnb,
+             "bitsandbytes built for one SM: CCCL 2.8.2's preprocessor bug breaks the 19-SM default (seed 001)");
         break;
+      }
       case Package::magma:
-        arg("cudaSupport", "true", "MAGMA for CUDA");
-        arg("static", "true", "dynamic CUDA magma is marked broken in nixpkgs; torch links it statically (seed 003)");
+        literal_arg("cudaSupport", "true", "MAGMA for CUDA");
+        literal_arg("static", "true", "dynamic CUDA magma is marked broken in nixpkgs; torch links it statically (seed 003)");
+        for (std::string flag : {fmt::format("-DCMAKE_CUDA_ARCHITECTURES={}{}", gpu.capability.major(), gpu.capability.minor()),
+                                 fmt::format("-DMIN_ARCH={}{}0", gpu.capability.major(), gpu.capability.minor())}) {
+          s_.cmake_flags.push_back(flag);
+          note("cmake", flag, "", "MAGMA compiled for this SM alone (seed 003 step 1); matches config.cudaCapabilities");
+        }
         break;
     }
 
@@ -183,7 +204,7 @@ class Deriver {
   }
 
   void cpu_only() {
-    if (v_.package == Package::pytorch) arg("cudaSupport", "false", "CPU-only variant");
+    if (v_.package == Package::pytorch) literal_arg("cudaSupport", "false", "CPU-only variant");
     note("override", "buildInputs", "CUDA inputs filtered out", "CPU-only: no CUDA libraries in the closure");
     s_.blas_provider = "openblas";
     note("meta", "blasProvider", "openblas", "CPU builds use OpenBLAS (seed 002)");

@@ -44,9 +44,12 @@ struct BuildSettings {
   std::vector<std::string> cuda_capabilities;  ///< config.cudaCapabilities
   std::string cuda_packages;                   ///< overlay: cudaPackages = <this>
   std::string python_packages;                 ///< "python313Packages"; empty for magma
+  std::string python_interpreter;              ///< "python313"; empty for magma
 
   // the recipe
-  std::vector<std::pair<std::string, std::string>> override_args;  ///< name -> Nix value
+  std::vector<std::pair<std::string, std::string>> override_args;  ///< name -> value, as explained
+  /// The subset of override_args that recipes pass verbatim to .override (Nix literals).
+  std::vector<std::pair<std::string, std::string>> recipe_override;
   std::vector<std::pair<std::string, std::string>> env;            ///< exported in preConfigure
   std::vector<std::string> cmake_flags;
   std::vector<std::string> cpu_flags;   ///< CFLAGS/CXXFLAGS
@@ -55,6 +58,8 @@ struct BuildSettings {
   std::vector<Workaround> workarounds;
   std::string torch_variant;  ///< companions: the pytorch variant they build against
   std::string magma_variant;  ///< pytorch: the matrix's magma for the same cell, if any
+  std::string custom_torch_name;  ///< vllm: pname of the torch built inline for the cell
+  std::vector<std::string> bitsandbytes_cmake_flags;  ///< vllm: bitsandbytes for this SM alone
   std::string blas_provider;  ///< "cublas", "openblas", "accelerate"
   std::vector<std::string> platforms;
   std::vector<std::string> required_system_features;

@@ -170,7 +170,11 @@ TEST(BuildSettings, CompanionsBuildAgainstTheirTorch) {
 
 TEST(BuildSettings, VllmSwapsTorchAndPinsBitsandbytesToTheSm) {
   auto s = settings("build-vllm/vllm-0.14.0", "vllm-python312-cuda12_9-sm70-avx");
-  EXPECT_NE(arg(s, "torch").find("[ \"7.0\" ]"), std::string::npos);
+  EXPECT_EQ(arg(s, "torch"), "pytorch-python312-cuda12_9-sm70-avx");
+  EXPECT_EQ(s.custom_torch_name, "pytorch-python312-cuda12_9-sm70-avx");
+  EXPECT_EQ(arg(s, "gpuTargets"), "[ \"7.0\" ]");
+  EXPECT_EQ(s.bitsandbytes_cmake_flags, std::vector<std::string>{"-DCOMPUTE_CAPABILITY=70"});
+  EXPECT_EQ(s.python_interpreter, "python312");
   EXPECT_EQ(env(s, "USE_CUDNN"), "0");
   EXPECT_EQ(env(s, "USE_FBGEMM"), "0");
   bool bnb = false;

@@ -16,3 +16,45 @@ RunResult run_tailor(const std::vector<std::string>& args) {
 }
 
 }  // namespace tailor::test
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace tailor::test {
+
+RunResult run_command(const std::string& command, bool merge_stderr) {
+  RunResult r;
+  std::string cmd = command + (merge_stderr ? " 2>&1" : "");
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 65536> buf;
+  size_t n;
+  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
+  int status = ::pclose(pipe);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+bool have_program(const std::string& program) {
+  return run_command("command -v " + program + " >/dev/null 2>&1").status == 0;
+}
+
+TempDir::TempDir(const std::string& tag) {
+  static int counter = 0;
+  path_ = (std::filesystem::temp_directory_path() /
+           ("tailor-test-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++)))
+              .string();
+  std::filesystem::remove_all(path_);
+  std::filesystem::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+}  // namespace tailor::test

@@ -1,0 +1,85 @@
+// tailor generate [SPEC] -o DIR [--check] [--force] [--prune]: write the
+// branch's recipe tree and docs, safely, or check that DIR is up to date.
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "cli/command.hpp"
+#include "cli/options.hpp"
+#include "generate/branch_tree.hpp"
+#include "matrix/spec_loader.hpp"
+#include "util/exit_status.hpp"
+
+namespace tailor {
+
+namespace {
+const char* change_name(Change c) {
+  switch (c) {
+    case Change::create: return "create";
+    case Change::update: return "update";
+    case Change::unchanged: return "unchanged";
+    case Change::conflict: return "edited";
+    case Change::stale: return "stale";
+  }
+  return "?";
+}
+}  // namespace
+
+int cmd_generate(CommandContext& ctx) {
+  CLI::App app{"Write the recipe tree and docs of a spec.", "generate"};
+  std::string spec_arg = kDefaultSpec, dir, kb_dir;
+  bool check = false, force = false, prune = false;
+  app.add_option("SPEC", spec_arg, "spec file or built-in spec (default: build-pytorch/main)");
+  app.add_option("-o,--output", dir, "directory of the tree")->required()->type_name("DIR");
+  app.add_flag("--check", check, "write nothing; exit 1 if DIR is not up to date");
+  app.add_flag("--force", force, "overwrite files that were edited by hand");
+  app.add_flag("--prune", prune, "remove generated files of variants no longer in the matrix");
+  add_kb_option(app, kb_dir);
+  if (auto rc = parse_args(app, ctx)) return *rc;
+
+  KnowledgeBase kb = load_kb(kb_dir);
+  Spec spec = load_spec_arg(spec_arg, kb);
+  Matrix m = expand(spec, kb);
+  std::vector<GeneratedFile> files = branch_tree(spec, m, kb);
+  std::vector<PlannedChange> plan = plan_tree(dir, files);
+
+  std::map<Change, int> count;
+  for (const auto& c : plan) count[c.change]++;
+  if (check) {
+    for (const auto& c : plan)
+      if (c.change != Change::unchanged)
+        ctx.out << fmt::format("{}: {}{}\n", change_name(c.change), c.path, c.note.empty() ? "" : " (" + c.note + ")");
+    bool up_to_date = plan.size() == static_cast<size_t>(count[Change::unchanged]);
+    ctx.out << (up_to_date ? fmt::format("{} is up to date ({} files)\n", dir, files.size())
+                           : fmt::format("{} is not up to date: {} to create, {} to update, {} edited, {} stale\n", dir,
+                                         count[Change::create], count[Change::update], count[Change::conflict],
+                                         count[Change::stale]));
+    return up_to_date ? kExitOk : kExitProblems;
+  }
+  if (count[Change::conflict] && !force) {
+    for (const auto& c : plan)
+      if (c.change == Change::conflict)
+        ctx.err << fmt::format("{}/{}: error: {}; not overwritten\n", dir, c.path, c.note);
+    ctx.err << fmt::format("hint: nothing was written; rerun with --force to overwrite {} file{}\n",
+                           count[Change::conflict], count[Change::conflict] == 1 ? "" : "s");
+    return kExitProblems;
+  }
+  apply_plan(dir, files, plan, force, prune);
+  int written = count[Change::create] + count[Change::update] + (force ? count[Change::conflict] : 0);
+  if (written == 0 && (count[Change::stale] == 0 || !prune)) {
+    ctx.out << fmt::format("{}: nothing to do, up to date ({} files, {} variants)\n", dir, files.size(), m.variants.size());
+  } else {
+    ctx.out << fmt::format("{}: wrote {} file{} ({} new, {} updated{}), {} unchanged; {} variants of {}\n", dir, written,
+                           written == 1 ? "" : "s", count[Change::create], count[Change::update],
+                           force && count[Change::conflict] ? fmt::format(", {} edited overwritten", count[Change::conflict]) : "",
+                           count[Change::unchanged], m.variants.size(), spec.path);
+  }
+  if (count[Change::stale]) {
+    for (const auto& c : plan)
+      if (c.change == Change::stale) ctx.out << fmt::format("{} {}\n", prune ? "removed" : "stale:", c.path);
+    if (!prune) ctx.out << "hint: these belong to variants no longer in the matrix; --prune removes them\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace tailor

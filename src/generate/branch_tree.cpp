@@ -1,0 +1,35 @@
+#include "generate/branch_tree.hpp"
+
+#include <fmt/format.h>
+
+#include "generate/docs.hpp"
+#include "generate/manifest.hpp"
+#include "generate/marker.hpp"
+#include "generate/recipe.hpp"
+#include "settings/build_settings.hpp"
+#include "util/embedded.hpp"
+
+namespace tailor {
+
+std::vector<GeneratedFile> branch_tree(const Spec& spec, const Matrix& m, const KnowledgeBase& kb) {
+  std::vector<GeneratedFile> files;
+  // The shared builders, verbatim.
+  for (const auto& f : embedded_files()) {
+    std::string_view prefix = "src/generate/builders/";
+    if (!f.path.starts_with(prefix)) continue;
+    files.push_back({".flox/pkgs/lib/" + std::string(f.path.substr(prefix.size())),
+                     with_marker(f.content, CommentStyle::hash)});
+  }
+  std::vector<BuildSettings> settings;
+  settings.reserve(m.variants.size());
+  for (const auto& v : m.variants) {
+    settings.push_back(derive_settings(v, spec, m, kb));
+    files.push_back({".flox/pkgs/" + v.name + ".nix", with_marker(variant_recipe(settings.back(), spec, kb), CommentStyle::hash)});
+  }
+  files.push_back({"README.md", with_marker(branch_readme(spec, m, settings, kb), CommentStyle::html)});
+  files.push_back({"BUILD_MATRIX.md", with_marker(build_matrix_doc(spec, m, kb), CommentStyle::html)});
+  files.push_back({".flox/env/manifest.toml", with_marker(build_env_manifest(spec, m), CommentStyle::hash)});
+  return files;
+}
+
+}  // namespace tailor

@@ -1,0 +1,75 @@
+# Pieces every tailor builder shares: the nixpkgs import for a variant, the
+# build-time job count, and what each result carries for `tailor verify`.
+{ nixpkgsSrc ? null, variant }:
+let
+  # Keys a recipe states only where they apply.
+  v = {
+    pythonPackages = null;
+    cudaPackages = null;
+    cudaCapabilities = [ ];
+    torchVariant = null;
+    magmaVariant = null;
+    workarounds = { };
+  } // variant;
+  cuda = v.backend == "cuda";
+  pkgs = import ./nixpkgs.nix {
+    inherit nixpkgsSrc;
+    inherit (v.nixpkgs) rev sha256;
+    config = { allowUnfree = true; }
+      // (if cuda then { cudaSupport = true; cudaCapabilities = v.cudaCapabilities; } else { })
+      // (if v.allowBroken then { allowBroken = true; } else { });
+    # The toolkit of the variant replaces the pin's default CUDA everywhere.
+    overlays = if cuda then [ (final: prev: { cudaPackages = final.${v.cudaPackages}; }) ] else [ ];
+  };
+  exports = builtins.concatStringsSep "\n" (map (e: "export ${e.name}=${e.value}") v.env);
+  flags = builtins.concatStringsSep " " v.cpuFlags;
+
+  # A job count the builder decides from its own cores and memory: nvcc units
+  # of CUTLASS/FlashAttention take 3-8 GB each, and a fixed -j swaps small
+  # builders to death.
+  jobs = ''
+    tailor_jobs=''${NIX_BUILD_CORES:-1}
+    tailor_mem_kb=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2>/dev/null || echo 0)
+    tailor_mem_jobs=$(( tailor_mem_kb / (${toString v.gbPerJob} * 1024 * 1024) ))
+    if [ "$tailor_mem_jobs" -lt 1 ]; then tailor_mem_jobs=1; fi
+    if [ "$tailor_mem_jobs" -lt "$tailor_jobs" ]; then tailor_jobs=$tailor_mem_jobs; fi
+  '' + (if v.maxJobs == null then "" else ''
+    if [ "$tailor_jobs" -gt ${toString v.maxJobs} ]; then tailor_jobs=${toString v.maxJobs}; fi
+  '') + ''
+    export MAX_JOBS=$tailor_jobs CMAKE_BUILD_PARALLEL_LEVEL=$tailor_jobs
+    echo "tailor: building ${v.name} with $tailor_jobs jobs (cores: ''${NIX_BUILD_CORES:-1}, ${toString v.gbPerJob} GB per job)"
+  '';
+in
+{
+  inherit pkgs v jobs;
+  workarounds = {
+    torchSource = null;
+    clearPatches = false;
+    versionTxt = null;
+    shimFindCudaToolkit = false;
+    cccl = [ ];
+    magmaPatches = [ ];
+  } // v.workarounds;
+
+  # Shell for preConfigure: the variant's environment and CPU flags, then the job count.
+  preConfigure = (if exports == "" then "" else exports + "\n") + ''
+    export CFLAGS="$CFLAGS ${flags}"
+    export CXXFLAGS="$CXXFLAGS ${flags}"
+  '' + (if v.nvccFlags == [ ] then "" else ''
+    export NVCC_APPEND_FLAGS="$NVCC_APPEND_FLAGS ${builtins.concatStringsSep " " v.nvccFlags}"
+  '') + jobs;
+
+  # $out/.metadata-rev: meta-only edits do not change the store path; bumping
+  # this republishes. tailor-variant.json lets `tailor verify` check a result.
+  postInstall = ''
+    echo ${toString v.metadataRev} > $out/.metadata-rev
+    mkdir -p $out/nix-support
+    cp ${pkgs.writeText "tailor-variant.json" (builtins.toJSON v.describe)} $out/nix-support/tailor-variant.json
+  '';
+
+  meta = {
+    inherit (v.meta) description longDescription platforms;
+  };
+
+  passthru = v.passthru;
+}

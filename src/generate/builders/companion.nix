@@ -1,0 +1,17 @@
+# The torchvision/torchaudio builder: the nixpkgs package, built against the
+# matching custom torch variant (the same derivation, shared, not rebuilt).
+{ nixpkgsSrc ? null, variant }:
+let
+  common = import ./common.nix { inherit nixpkgsSrc variant; };
+  v = common.v;
+  pkgs = common.pkgs;
+  torch = import (./.. + "/${v.torchVariant}.nix") { inherit nixpkgsSrc; };
+  base = pkgs.${v.pythonPackages}.${v.package}.override { inherit torch; };
+in
+base.overrideAttrs (old: {
+  pname = v.name;
+  preConfigure = (old.preConfigure or "") + common.preConfigure;
+  postInstall = (old.postInstall or "") + common.postInstall;
+  passthru = (old.passthru or { }) // common.passthru;
+  meta = (old.meta or { }) // common.meta;
+})

@@ -1,0 +1,12 @@
+# The PyTorch builder: every pytorch-*.nix variant calls it with its
+# parameters; the customisation itself is custom-torch.nix.
+{ nixpkgsSrc ? null, variant }:
+let
+  common = import ./common.nix { inherit nixpkgsSrc variant; };
+  customTorch = import ./custom-torch.nix {
+    inherit common nixpkgsSrc;
+    pname = common.v.name;
+    isResult = true;
+  };
+in
+customTorch common.pkgs.${common.v.pythonPackages}.torch

@@ -1,0 +1,231 @@
+// Generated trees checked by the real Nix: every file parses with
+// nix-instantiate --parse, and every recipe evaluates against the stub
+// nixpkgs in tests/nix/ asking for exactly what its variant promises.
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "matrix/spec_loader.hpp"
+#include "settings/build_settings.hpp"
+#include "support/golden.hpp"
+#include "support/run.hpp"
+
+namespace tailor {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const KnowledgeBase& kb() {
+  static const KnowledgeBase k = KnowledgeBase::load();
+  return k;
+}
+
+bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
+
+std::vector<std::string> tree_files(const fs::path& root) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(root))
+    if (e.is_regular_file() && e.path().extension() == ".nix") out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+class GeneratedTree : public testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (!test::have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate (Debian nix-bin) is not installed";
+  }
+};
+
+TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
+  std::string spec_name = GetParam();
+  test::TempDir dir("gen");
+  auto gen = test::run_tailor({"generate", spec_name, "-o", dir.path()});
+  ASSERT_EQ(gen.status, 0) << gen.err;
+
+  // 1. Every file parses.
+  std::string cmd = "nix-instantiate --parse";
+  auto files = tree_files(dir.path());
+  for (const auto& f : files) cmd += " '" + f + "'";
+  auto parsed = test::run_command(cmd + " >/dev/null", true);
+  EXPECT_EQ(parsed.status, 0) << parsed.out;
+
+  // 2. Every recipe evaluates against the stub, as its settings say.
+  auto probe = test::run_command("nix-instantiate --eval --strict --json " + test::source_path("tests/nix/probe.nix") +
+                                     " --arg pkgsDir '" + dir.path() + "/.flox/pkgs'",
+                                 false);
+  ASSERT_EQ(probe.status, 0) << probe.out;
+  json got = json::parse(probe.out);
+
+  Spec spec = load_spec_arg(spec_name, kb());
+  Matrix m = expand(spec, kb());
+  ASSERT_EQ(got.size(), m.variants.size());
+  EXPECT_EQ(files.size(), m.variants.size() + 7);  // + lib/{common,companion,custom-torch,magma,nixpkgs,torch,vllm}.nix
+  for (const auto& v : m.variants) {
+    SCOPED_TRACE(v.name);
+    ASSERT_TRUE(got.contains(v.name));
+    const json& r = got[v.name];
+    BuildSettings s = derive_settings(v, spec, m, kb());
+    EXPECT_EQ(r["pname"], v.name);
+    EXPECT_EQ(r["platforms"], s.platforms);
+    EXPECT_EQ(r["description"], s.description);
+    EXPECT_EQ(r["cudaCapabilities"], s.cuda_capabilities);
+    if (v.backend == Backend::cuda) EXPECT_EQ(r["cudaVersion"], v.cuda);
+    if (v.package != Package::magma) EXPECT_EQ(r["pythonVersion"], v.python);
+    // A vLLM variant's CPU flags and workarounds belong to its custom torch.
+    bool vllm = v.package == Package::vllm;
+    const json& torch_side = vllm ? r["customTorch"] : r;
+    const std::string pre = torch_side["preConfigure"];
+    for (const auto& f : s.cpu_flags) EXPECT_TRUE(contains(pre, " " + f)) << f;
+    if (v.isa == "avx")
+      for (const char* forbidden : {" -mavx2", " -mfma", " -mavx512", " -mf16c"}) EXPECT_FALSE(contains(pre, forbidden)) << forbidden;
+    for (const auto& [k, val] : s.env) EXPECT_TRUE(contains(pre, "export " + k + "=" + val)) << k;
+    EXPECT_EQ(contains(pre, "export USE_CUDNN=0"), v.backend == Backend::cuda && (v.sm == "6.1" || v.sm == "7.0") &&
+                                                     v.package != Package::torchvision && v.package != Package::torchaudio);
+    if (vllm) {
+      // One torch for the whole Python set, built for this SM, and bitsandbytes for this SM alone.
+      EXPECT_EQ(r["torch"], s.custom_torch_name);
+      EXPECT_EQ(torch_side["pname"], s.custom_torch_name);
+      EXPECT_EQ(torch_side["args"]["gpuTargets"], json::array({v.sm}));
+      EXPECT_EQ(torch_side["args"]["cudaSupport"], true);
+      EXPECT_EQ(torch_side["cudaCapabilities"], json::array({v.sm}));
+      EXPECT_EQ(torch_side["disallowedReferences"], json::array({"gcc-wrapper", "gcc"}));
+      for (const char* dep : {"torchvision", "torchaudio", "xformers", "flashinfer", "bitsandbytes"})
+        EXPECT_EQ(r["deps"][dep], s.custom_torch_name) << dep;
+      EXPECT_EQ(r["deps"]["bitsandbytesCmakeFlags"], s.bitsandbytes_cmake_flags);
+      EXPECT_EQ(r["requiredSystemFeatures"], json::array({"big-parallel"}));
+      EXPECT_TRUE(contains(r["preConfigure"], "export MAX_JOBS=$tailor_jobs"));
+      EXPECT_FALSE(contains(r["preConfigure"], "NIX_BUILD_CORES=16"));
+    }
+    EXPECT_TRUE(contains(r["postInstall"], "$out/nix-support/tailor-variant.json"));
+    EXPECT_TRUE(contains(r["postInstall"], "> $out/.metadata-rev"));
+    if (v.backend != Backend::mps && v.package != Package::magma)
+      for (const auto& f : s.cmake_flags)
+        EXPECT_NE(std::find(torch_side["cmakeFlags"].begin(), torch_side["cmakeFlags"].end(), f), torch_side["cmakeFlags"].end()) << f;
+
+    bool source_override = false, cccl = false, broken = false;
+    for (const auto& w : s.workarounds) {
+      source_override = source_override || w.torch_source.has_value();
+      cccl = cccl || !w.cccl_include_links.empty();
+      broken = broken || w.allow_broken;
+    }
+    EXPECT_EQ(r["allowBroken"], broken);
+    if (v.package == Package::pytorch) {
+      EXPECT_EQ(r["src"], source_override ? "v2.10.0" : "v2.9.1");
+      EXPECT_EQ(r["patches"], source_override ? 0 : 1);
+      EXPECT_EQ(contains(pre, "tailor-cccl"), cccl);
+      EXPECT_EQ(r["passthru"]["cpuISA"], v.isa.empty() ? json(nullptr) : json(v.isa));
+      EXPECT_EQ(r["passthru"]["blasProvider"], s.blas_provider);
+      if (v.backend == Backend::cuda) {
+        EXPECT_EQ(r["args"]["cudaSupport"], true);
+        EXPECT_EQ(r["args"]["gpuTargets"], json::array({v.sm}));
+        EXPECT_EQ(r["requiredSystemFeatures"], json::array({"big-parallel"}));
+        EXPECT_EQ(r["disallowedReferences"], json::array({"gcc-wrapper", "gcc"}));
+        EXPECT_TRUE(contains(r["postFixup"], "remove-references-to"));
+        bool magma_patch = v.cuda == "13.0";
+        EXPECT_EQ(r["effectiveMagma"], magma_patch || !s.magma_variant.empty() ? json(s.magma_variant.empty() ? "magma" : s.magma_variant)
+                                                                              : json(nullptr));
+        EXPECT_EQ(r["buildInputs"], json::array({"openblas", "cuda_cudart", "cuda_cccl"}));
+      } else if (v.backend == Backend::cpu) {
+        EXPECT_EQ(r["args"]["cudaSupport"], false);
+        EXPECT_EQ(r["buildInputs"], json::array({"openblas"}));
+      }
+    }
+    if (is_companion(v.package)) {
+      EXPECT_EQ(r["torch"], s.torch_variant);
+      EXPECT_EQ(r["torchCapabilities"], s.cuda_capabilities);
+    }
+  }
+
+  // 3. A second run writes nothing; --check agrees.
+  auto again = test::run_tailor({"generate", spec_name, "-o", dir.path()});
+  EXPECT_EQ(again.status, 0);
+  EXPECT_TRUE(contains(again.out, "nothing to do, up to date")) << again.out;
+  EXPECT_EQ(test::run_tailor({"generate", spec_name, "-o", dir.path(), "--check"}).status, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Examples, GeneratedTree,
+                         testing::Values("build-pytorch/main", "build-pytorch/pytorch-2.8-python312",
+                                         "build-pytorch/pytorch-2.8-python311", "build-pytorch/pytorch-2.9-python313",
+                                         "build-pytorch/pytorch-2.9-vllm-0.15.1", "build-pytorch/pytorch-2.9-vllm-0.14.0",
+                                         "build-pytorch/pytorch-2.9-python311", "build-pytorch/pytorch-2.10-python313",
+                                         "build-pytorch/pytorch-2.10-cuda12_9", "build-vllm/vllm-0.14.0",
+                                         "build-vllm/main"),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (char& c : n)
+                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+TEST(GeneratedTreeStub, RejectsAnArgumentTheTorchFunctionLacks) {
+  if (!test::have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate is not installed";
+  test::TempDir dir("gen-bad-arg");
+  ASSERT_EQ(test::run_tailor({"generate", "-o", dir.path()}).status, 0);
+  fs::path recipe = fs::path(dir.path()) / ".flox/pkgs/pytorch-python313-cuda12_8-sm90-avx512.nix";
+  std::string text = test::read_file(recipe.string());
+  text.replace(text.find("override = {"), 12, "override = { withNvshmem = true;");
+  std::ofstream(recipe) << text;
+  auto r = test::run_command("nix-instantiate --eval --strict -E '(import " + recipe.string() + " { nixpkgsSrc = " +
+                                 test::source_path("tests/nix/stub-nixpkgs") + "; }).pname'",
+                             true);
+  EXPECT_NE(r.status, 0);
+  EXPECT_TRUE(contains(r.out, "withNvshmem")) << r.out;
+}
+
+TEST(Generate, ProtectsEditedFilesAndReportsDrift) {
+  test::TempDir dir("gen-edit");
+  ASSERT_EQ(test::run_tailor({"generate", "-o", dir.path()}).status, 0);
+  fs::path recipe = fs::path(dir.path()) / ".flox/pkgs/pytorch-python313-cpu-avx2.nix";
+  std::string text = test::read_file(recipe.string());
+  std::ofstream(recipe) << "# local tweak\n" << text;
+  auto check = test::run_tailor({"generate", "-o", dir.path(), "--check"});
+  EXPECT_EQ(check.status, 1);
+  EXPECT_TRUE(contains(check.out, "edited: .flox/pkgs/pytorch-python313-cpu-avx2.nix (edited since tailor generated it)"))
+      << check.out;
+  auto refused = test::run_tailor({"generate", "-o", dir.path()});
+  EXPECT_EQ(refused.status, 1);
+  EXPECT_EQ(refused.err, dir.path() + "/.flox/pkgs/pytorch-python313-cpu-avx2.nix: error: edited since tailor generated it; "
+                                      "not overwritten\nhint: nothing was written; rerun with --force to overwrite 1 file\n");
+  EXPECT_TRUE(contains(test::read_file(recipe.string()), "# local tweak"));
+  EXPECT_EQ(test::run_tailor({"generate", "-o", dir.path(), "--force"}).status, 0);
+  EXPECT_EQ(test::read_file(recipe.string()), text);
+
+  // A variant that leaves the matrix: listed, removed only with --prune.
+  fs::path stale = fs::path(dir.path()) / ".flox/pkgs/pytorch-python313-cpu-avx.nix";
+  fs::copy_file(recipe, stale);
+  auto listed = test::run_tailor({"generate", "-o", dir.path()});
+  EXPECT_TRUE(contains(listed.out, "stale: .flox/pkgs/pytorch-python313-cpu-avx.nix")) << listed.out;
+  EXPECT_TRUE(fs::exists(stale));
+  auto pruned = test::run_tailor({"generate", "-o", dir.path(), "--prune"});
+  EXPECT_TRUE(contains(pruned.out, "removed .flox/pkgs/pytorch-python313-cpu-avx.nix")) << pruned.out;
+  EXPECT_FALSE(fs::exists(stale));
+}
+
+TEST(Generate, GoldenRecipesAndDocs) {
+  test::TempDir dir("gen-golden");
+  ASSERT_EQ(test::run_tailor({"generate", "build-pytorch/pytorch-2.10-python313", "-o", dir.path()}).status, 0);
+  fs::path root = dir.path();
+  for (const char* name : {"pytorch-python313-cuda13_0-sm90-avx512", "pytorch-python313-cuda13_1-sm121-armv9",
+                           "pytorch-python313-cpu-avx", "pytorch-python313-darwin-mps"})
+    test::expect_golden(test::read_file((root / ".flox/pkgs" / (std::string(name) + ".nix")).string()),
+                        std::string("tests/golden/generate/") + name + ".nix");
+  test::expect_golden(test::read_file((root / "README.md").string()), "tests/golden/generate/pytorch-2.10-python313-README.md");
+  test::TempDir main("gen-golden-main");
+  ASSERT_EQ(test::run_tailor({"generate", "-o", main.path()}).status, 0);
+  test::expect_golden(test::read_file(main.path() + "/.flox/pkgs/torchvision-python313-cuda12_8-sm61-avx.nix"),
+                      "tests/golden/generate/torchvision-python313-cuda12_8-sm61-avx.nix");
+  test::expect_golden(test::read_file(main.path() + "/BUILD_MATRIX.md"), "tests/golden/generate/main-BUILD_MATRIX.md");
+  test::expect_golden(test::read_file(main.path() + "/.flox/env/manifest.toml"), "tests/golden/generate/main-manifest.toml");
+  test::TempDir vllm("gen-golden-vllm");
+  ASSERT_EQ(test::run_tailor({"generate", "build-vllm/vllm-0.14.0", "-o", vllm.path()}).status, 0);
+  test::expect_golden(test::read_file(vllm.path() + "/.flox/pkgs/vllm-python312-cuda12_8-sm70-avx.nix"),
+                      "tests/golden/generate/vllm-python312-cuda12_8-sm70-avx.nix");
+  test::expect_golden(test::read_file(vllm.path() + "/README.md"), "tests/golden/generate/vllm-0.14.0-README.md");
+}
+
+}  // namespace
+}  // namespace tailor

@@ -1,0 +1,82 @@
+#include "generate/manifest.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "util/edit_distance.hpp"
+
+namespace tailor {
+
+std::string toml_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default: out += c;
+    }
+  }
+  return out + "\"";
+}
+
+namespace {
+std::string toml_list(const std::vector<std::string>& v) {
+  std::vector<std::string> q;
+  for (const auto& x : v) q.push_back(toml_string(x));
+  return fmt::format("[{}]", fmt::join(q, ", "));
+}
+}  // namespace
+
+std::string build_env_manifest(const Spec& spec, const Matrix& m) {
+  std::set<std::string> systems;
+  for (const auto& v : m.variants) systems.insert(v.platform);
+  std::string out = fmt::format(
+      "# Build environment of {} ({}): `flox build <variant>` builds the recipes in\n"
+      "# .flox/pkgs. They pin their own nixpkgs, so nothing needs installing here.\n"
+      "version = 1\n\n[install]\n\n[options]\nsystems = {}\n",
+      spec.name, spec.product, toml_list(std::vector<std::string>(systems.begin(), systems.end())));
+  return out;
+}
+
+std::string consumer_manifest(const Spec& spec, const Matrix& m, const std::vector<std::string>& names,
+                              const std::string& org) {
+  std::vector<const Variant*> chosen;
+  for (const auto& n : names) {
+    const Variant* v = m.find(n);
+    if (!v) {
+      std::vector<std::string> all;
+      for (const auto& x : m.variants) all.push_back(x.name);
+      Diagnostic d;
+      d.message = fmt::format("{} is not a variant of {}", n, spec.path);
+      d.hint = did_you_mean(n, all);
+      throw DiagnosticError(d);
+    }
+    if (std::find(chosen.begin(), chosen.end(), v) == chosen.end()) chosen.push_back(v);
+  }
+  // Accelerated variants win file conflicts over CPU-only ones on the same system.
+  std::stable_sort(chosen.begin(), chosen.end(),
+                   [](const Variant* a, const Variant* b) { return (a->backend == Backend::cpu) < (b->backend == Backend::cpu); });
+  std::map<std::string, int> next_priority;
+  std::string out = fmt::format("# Installs {} variant{} of {} ({}) side by side: each resolves in its own\n"
+                                "# pkg-group, only on its own system; lower priority wins file conflicts.\n"
+                                "version = 1\n\n[install]\n",
+                                chosen.size(), chosen.size() == 1 ? "" : "s", spec.name, spec.product);
+  for (const Variant* v : chosen) {
+    int priority = ++next_priority[v->platform];
+    out += fmt::format("\n{}.pkg-path = {}\n", v->name, toml_string(org + "/" + v->name));
+    if (v->package == Package::pytorch && !v->torch.empty()) out += fmt::format("{}.version = {}\n", v->name, toml_string(v->torch));
+    if (v->package == Package::vllm && !v->vllm.empty()) out += fmt::format("{}.version = {}\n", v->name, toml_string(v->vllm));
+    out += fmt::format("{}.systems = {}\n", v->name, toml_list({v->platform}));
+    out += fmt::format("{}.pkg-group = {}\n", v->name, toml_string(v->name));
+    out += fmt::format("{}.priority = {}\n", v->name, priority);
+  }
+  return out;
+}
+
+}  // namespace tailor

@@ -1,0 +1,115 @@
+#include "generate/recipe.hpp"
+
+#include <fmt/format.h>
+
+#include "generate/nix_text.hpp"
+#include "matrix/matrix_json.hpp"
+
+namespace tailor {
+
+std::string builder_path(Package p) {
+  switch (p) {
+    case Package::pytorch: return "lib/torch.nix";
+    case Package::torchvision:
+    case Package::torchaudio: return "lib/companion.nix";
+    case Package::magma: return "lib/magma.nix";
+    case Package::vllm: return "lib/vllm.nix";
+  }
+  return "lib/torch.nix";
+}
+
+nlohmann::ordered_json variant_description(const BuildSettings& s, const KnowledgeBase& kb) {
+  nlohmann::ordered_json j = to_json(s.variant, kb);
+  j["strip_toolchain"] = s.strip_toolchain;
+  j["min_driver"] = s.driver ? nlohmann::ordered_json(s.driver->min_driver) : nlohmann::ordered_json(nullptr);
+  return j;
+}
+
+namespace {
+
+std::string key_value(const std::string& key, const std::string& value) { return fmt::format("    {} = {};\n", key, value); }
+
+std::string env_list(const BuildSettings& s) {
+  if (s.env.empty()) return "[ ]";
+  std::string out = "[\n";
+  for (const auto& [k, v] : s.env) out += fmt::format("      {{ name = {}; value = {}; }}\n", nix_string(k), nix_string(v));
+  return out + "    ]";
+}
+
+std::string workarounds(const BuildSettings& s) {
+  nlohmann::ordered_json w = nlohmann::ordered_json::object();
+  for (const auto& x : s.workarounds) {
+    if (x.torch_source)
+      w["torchSource"] = {{"owner", x.torch_source->owner},
+                          {"repo", x.torch_source->repo},
+                          {"rev", x.torch_source->rev},
+                          {"hash", x.torch_source->hash},
+                          {"fetchSubmodules", x.torch_source->fetch_submodules}};
+    if (x.clear_patches) w["clearPatches"] = true;
+    if (!x.version_txt.empty()) w["versionTxt"] = x.version_txt;
+    if (x.shim_find_cuda_toolkit) w["shimFindCudaToolkit"] = true;
+    if (!x.cccl_include_links.empty()) w["cccl"] = x.cccl_include_links;
+    for (const auto& m : x.magma_patches) {
+      if (!w.contains("magmaPatches")) w["magmaPatches"] = nlohmann::ordered_json::array();
+      w["magmaPatches"].push_back({{"owner", m.owner}, {"repo", m.repo}, {"commit", m.rev}, {"hash", m.hash}});
+    }
+  }
+  return nix_value(w, 4);
+}
+
+}  // namespace
+
+std::string variant_recipe(const BuildSettings& s, const Spec& spec, const KnowledgeBase& kb) {
+  const Variant& v = s.variant;
+  std::string out;
+  for (const auto& line : s.header_comment) out += "# " + line + "\n";
+  out += fmt::format("#\n# {} variant of {} (branch {}). Generated: edit the spec, not this file.\n",
+                     package_name(v.package), spec.path, spec.name);
+  for (const auto& w : s.workarounds) out += fmt::format("# Workaround {}: {}\n", w.id, w.summary);
+  out += "{ nixpkgsSrc ? null }:\n";
+  out += fmt::format("import ./{} {{\n  inherit nixpkgsSrc;\n  variant = {{\n", builder_path(v.package));
+  out += key_value("name", nix_string(v.name));
+  out += key_value("package", nix_string(package_name(v.package)));
+  out += key_value("backend", nix_string(backend_name(v.backend)));
+  out += fmt::format("    nixpkgs = {{ rev = {}; sha256 = {}; }};\n", nix_string(s.pin_rev),
+                     s.pin_sha256.empty() ? "null" : nix_string(s.pin_sha256));
+  if (!s.python_packages.empty()) out += key_value("pythonPackages", nix_string(s.python_packages));
+  if (v.package == Package::vllm) {
+    out += key_value("python", nix_string(s.python_interpreter));
+    out += key_value("customTorchName", nix_string(s.custom_torch_name));
+    out += key_value("bitsandbytesCmakeFlags", nix_string_list(s.bitsandbytes_cmake_flags));
+  }
+  if (s.cuda_support) {
+    out += key_value("cudaPackages", nix_string(s.cuda_packages));
+    out += key_value("cudaCapabilities", nix_string_list(s.cuda_capabilities));
+  }
+  std::string override_set = "{";
+  for (const auto& [k, val] : s.recipe_override) override_set += fmt::format(" {} = {};", k, val);
+  out += key_value("override", override_set == "{" ? "{ }" : override_set + " }");
+  if (!s.torch_variant.empty()) out += key_value("torchVariant", nix_string(s.torch_variant));
+  if (!s.magma_variant.empty()) out += key_value("magmaVariant", nix_string(s.magma_variant));
+  out += key_value("cpuFlags", nix_string_list(s.cpu_flags));
+  out += key_value("nvccFlags", nix_string_list(s.nvcc_flags));
+  out += key_value("env", env_list(s));
+  out += key_value("cmakeFlags", nix_string_list(s.cmake_flags));
+  bool allow_broken = false;
+  for (const auto& w : s.workarounds) allow_broken = allow_broken || w.allow_broken;
+  out += key_value("allowBroken", allow_broken ? "true" : "false");
+  if (!s.workarounds.empty()) out += key_value("workarounds", workarounds(s));
+  out += key_value("stripToolchain", s.strip_toolchain ? "true" : "false");
+  out += key_value("gbPerJob", std::to_string(s.gb_per_job));
+  out += key_value("maxJobs", s.max_jobs ? std::to_string(*s.max_jobs) : "null");
+  out += key_value("metadataRev", std::to_string(s.metadata_rev));
+  out += fmt::format("    meta = {{\n      description = {};\n      longDescription = {};\n      platforms = {};\n    }};\n",
+                     nix_string(s.description), nix_indented_string(s.long_description, 8), nix_string_list(s.platforms));
+  nlohmann::ordered_json passthru = {{"gpuArch", v.sm.empty() ? nlohmann::ordered_json(nullptr)
+                                                               : nlohmann::ordered_json("sm_" + kb.gpu(v.sm)->name_token().substr(2))},
+                                     {"cpuISA", v.isa.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v.isa)},
+                                     {"blasProvider", s.blas_provider}};
+  out += key_value("passthru", nix_value(passthru, 4));
+  out += key_value("describe", nix_value(variant_description(s, kb), 4));
+  out += "  };\n}\n";
+  return out;
+}
+
+}  // namespace tailor

@@ -1,0 +1,118 @@
+#include "generate/tree.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "generate/marker.hpp"
+#include "util/diagnostic.hpp"
+
+namespace tailor {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::optional<std::string> read_if_exists(const fs::path& p) {
+  std::error_code ec;
+  if (!fs::is_regular_file(p, ec)) return std::nullopt;
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+[[noreturn]] void fail(const fs::path& p, const std::string& what) {
+  Diagnostic d;
+  d.path = p.string();
+  d.message = what;
+  throw DiagnosticError(d);
+}
+
+void write_atomically(const fs::path& target, const std::string& content) {
+  std::error_code ec;
+  fs::create_directories(target.parent_path(), ec);
+  if (ec) fail(target.parent_path(), "cannot create directory: " + ec.message());
+  fs::path tmp = target;
+  tmp += fmt::format(".tailor-tmp-{}", ::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << content;
+    out.flush();
+    if (!out) {
+      fs::remove(tmp, ec);
+      fail(target, "cannot write file");
+    }
+  }
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    fail(target, "cannot replace file: " + ec.message());
+  }
+}
+
+}  // namespace
+
+std::vector<PlannedChange> plan_tree(const fs::path& root, const std::vector<GeneratedFile>& files) {
+  std::vector<PlannedChange> plan;
+  std::set<std::string> wanted;
+  std::set<fs::path> dirs;
+  for (const auto& f : files) {
+    wanted.insert(f.path);
+    dirs.insert(fs::path(f.path).parent_path());
+    auto existing = read_if_exists(root / f.path);
+    if (!existing) {
+      plan.push_back({f.path, Change::create, ""});
+    } else if (*existing == f.content) {
+      plan.push_back({f.path, Change::unchanged, ""});
+    } else {
+      MarkerState state = marker_state(*existing);
+      if (state == MarkerState::intact) plan.push_back({f.path, Change::update, ""});
+      else
+        plan.push_back({f.path, Change::conflict,
+                        state == MarkerState::edited ? "edited since tailor generated it" : "not written by tailor"});
+    }
+  }
+  // Generated files the matrix no longer has. Files without a marker are a
+  // human's and are never touched.
+  for (const auto& dir : dirs) {
+    std::error_code ec;
+    if (!fs::is_directory(root / dir, ec)) continue;
+    std::vector<fs::path> entries;
+    for (const auto& e : fs::directory_iterator(root / dir, ec))
+      if (e.is_regular_file()) entries.push_back(e.path());
+    std::sort(entries.begin(), entries.end());
+    for (const auto& p : entries) {
+      std::string rel = (dir / p.filename()).string();
+      if (wanted.count(rel) || p.filename().string().find(".tailor-tmp-") != std::string::npos) continue;
+      auto content = read_if_exists(p);
+      if (!content) continue;
+      MarkerState state = marker_state(*content);
+      if (state == MarkerState::absent) continue;
+      plan.push_back({rel, Change::stale, state == MarkerState::edited ? "edited since tailor generated it" : ""});
+    }
+  }
+  return plan;
+}
+
+void apply_plan(const fs::path& root, const std::vector<GeneratedFile>& files, const std::vector<PlannedChange>& plan,
+                bool force, bool prune) {
+  std::map<std::string, const GeneratedFile*> by_path;
+  for (const auto& f : files) by_path[f.path] = &f;
+  for (const auto& c : plan) {
+    bool write = c.change == Change::create || c.change == Change::update || (c.change == Change::conflict && force);
+    if (write) write_atomically(root / c.path, by_path.at(c.path)->content);
+    if (c.change == Change::stale && prune) {
+      std::error_code ec;
+      fs::remove(root / c.path, ec);
+      if (ec) fail(root / c.path, "cannot remove stale file: " + ec.message());
+    }
+  }
+}
+
+}  // namespace tailor

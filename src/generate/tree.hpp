@@ -1,0 +1,41 @@
+#pragma once
+/// Writing a generated tree safely: plan every change first, refuse to
+/// overwrite files a human edited, then write each file atomically (temp file
+/// and rename). A run that changes nothing writes nothing.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace tailor {
+
+struct GeneratedFile {
+  std::string path;     ///< relative to the tree's root
+  std::string content;  ///< complete, generated-by marker included
+};
+
+enum class Change {
+  create,     ///< not there yet
+  update,     ///< there, generated, unedited, different
+  unchanged,  ///< there and identical
+  conflict,   ///< there but edited by a human (or never generated): needs --force
+  stale,      ///< generated earlier, no longer in the matrix: removed with --prune
+};
+
+struct PlannedChange {
+  std::string path;
+  Change change;
+  std::string note;  ///< why, for conflicts and stale files
+};
+
+/// Compares \a files with what \a root holds. Generated files in the
+/// directories tailor writes that \a files lacks are reported stale.
+std::vector<PlannedChange> plan_tree(const std::filesystem::path& root, const std::vector<GeneratedFile>& files);
+
+/// Applies \a plan: creates/updates files (conflicts too when \a force), removes
+/// stale ones when \a prune. Throws DiagnosticError if a write fails; files
+/// already renamed stay, the one being written is left untouched.
+void apply_plan(const std::filesystem::path& root, const std::vector<GeneratedFile>& files,
+                const std::vector<PlannedChange>& plan, bool force, bool prune);
+
+}  // namespace tailor

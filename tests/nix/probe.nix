@@ -1,0 +1,42 @@
+# Evaluates every recipe of a generated tree against the stub nixpkgs and
+# returns what each one asked for, as JSON-able data, for the tests to check.
+{ pkgsDir, stub ? ./stub-nixpkgs }:
+let
+  files = builtins.filter (n: builtins.match ".*\\.nix" n != null) (builtins.attrNames (builtins.readDir pkgsDir));
+  probe = file:
+    let r = import (pkgsDir + "/${file}") { nixpkgsSrc = stub; };
+    in {
+      pname = r.pname;
+      args = r.stubArgs or null;
+      effectiveMagma = if (r.stubArgs.effectiveMagma or null) == null then null else r.stubArgs.effectiveMagma.pname;
+      torch = r.stubTorch or null;
+      torchCapabilities = r.stubTorchCapabilities or null;
+      cudaCapabilities = r.cudaCapabilities;
+      cudaVersion = r.cudaVersion;
+      allowBroken = r.stubConfig.allowBroken or false;
+      pythonVersion = r.pythonVersion or null;
+      preConfigure = r.preConfigure or "";
+      postInstall = r.postInstall or "";
+      postFixup = r.postFixup or "";
+      cmakeFlags = r.cmakeFlags or [ ];
+      patches = builtins.length (r.patches or [ ]);
+      src = r.src.rev or null;
+      buildInputs = map (p: p.pname) (r.buildInputs or [ ]);
+      platforms = r.meta.platforms;
+      description = r.meta.description;
+      passthru = { inherit (r.passthru) gpuArch cpuISA blasProvider; };
+      requiredSystemFeatures = r.requiredSystemFeatures or [ ];
+      disallowedReferences = map (p: p.pname) (r.disallowedReferences or [ ]);
+      # vLLM: the torch it and its dependencies resolved, and what that torch is.
+      deps = r.stubDeps or null;
+      customTorch = if r ? passthru.torch then {
+        pname = r.passthru.torch.pname;
+        args = r.passthru.torch.stubArgs;
+        preConfigure = r.passthru.torch.preConfigure;
+        cmakeFlags = r.passthru.torch.cmakeFlags;
+        disallowedReferences = map (p: p.pname) (r.passthru.torch.disallowedReferences or [ ]);
+        cudaCapabilities = r.passthru.torch.cudaCapabilities;
+      } else null;
+    };
+in
+builtins.listToAttrs (map (f: { name = builtins.substring 0 (builtins.stringLength f - 4) f; value = probe f; }) files)

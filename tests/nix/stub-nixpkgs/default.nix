@@ -1,0 +1,146 @@
+# A small stand-in for nixpkgs that models what tailor's recipes touch, as
+# strictly as the real thing where it matters: torch's function has no `...`,
+# so overriding an argument it lacks fails; config and overlays are applied as
+# nixpkgs does. Every stub derivation records what it was built from, so the
+# tests can check what a recipe asked for without building anything.
+{ config ? { }, overlays ? [ ], system ? "x86_64-linux" }:
+let
+  fix = f: let x = f x; in x;
+
+  mkDrv = attrs:
+    attrs // {
+      outPath = "/nix/store/00000000000000000000000000000000-${attrs.pname or "stub"}";
+      overrideAttrs = f: mkDrv (attrs // f attrs);
+    };
+
+  # Like lib.makeOverridable: .override calls the function again with the
+  # merged arguments, so an argument the function does not take is an error.
+  makeOverridable = f: args:
+    f args // { override = newArgs: makeOverridable f (args // newArgs); };
+
+  mkCuda = version: {
+    cudaVersion = version;
+    cuda_cccl = mkDrv { pname = "cuda_cccl"; inherit version; };
+    cuda_cudart = mkDrv { pname = "cuda_cudart"; inherit version; };
+  };
+
+  recorded = final: {
+    stubConfig = config;
+    cudaCapabilities = config.cudaCapabilities or [ ];
+    cudaVersion = final.cudaPackages.cudaVersion;
+  };
+
+  # A Python package set as nixpkgs builds it: a fixpoint, so that
+  # packageOverrides replacing torch reaches every package that takes torch.
+  mkPythonPackages = final: pythonVersion: packageOverrides:
+    fix (self:
+      let
+        openblas = mkDrv { pname = "openblas"; };
+        # The formal arguments of nixpkgs' torch (FACTS.md), closed.
+        torch = makeOverridable
+          ({ cudaSupport ? config.cudaSupport or false
+           , rocmSupport ? false
+           , cudaPackages ? final.cudaPackages
+           , gpuTargets ? [ ]
+           , effectiveMagma ? null
+           , magma ? null
+           , useSystemNccl ? true
+           , MPISupport ? false
+           , tritonSupport ? true
+           , mklDnnSupport ? true
+           , blas ? openblas
+           , vulkanSupport ? false
+           }:
+            mkDrv (recorded final // {
+              pname = "torch";
+              version = "2.9.1";
+              inherit pythonVersion;
+              stubArgs = { inherit cudaSupport gpuTargets effectiveMagma; };
+              src = mkDrv { pname = "torch-source"; rev = "v2.9.1"; };
+              patches = [ "upstream-fix.patch" ];
+              cmakeFlags = [ "-DUPSTREAM=ON" ];
+              preConfigure = "# upstream preConfigure\n";
+              buildInputs = [ blas ] ++ (if cudaSupport then [ cudaPackages.cuda_cudart cudaPackages.cuda_cccl ] else [ ]);
+              passthru = { upstream = true; };
+              meta = { description = "upstream torch"; platforms = [ "x86_64-linux" "aarch64-linux" "aarch64-darwin" ]; };
+            }))
+          { };
+        # Packages that take torch as a callPackage argument.
+        takesTorch = pname: extra: makeOverridable
+          ({ torch }: mkDrv (recorded final // {
+            inherit pname pythonVersion;
+            stubTorch = torch.pname;
+            stubTorchCapabilities = torch.cudaCapabilities or [ ];
+            stubTorchArgs = torch.stubArgs or null;
+            cmakeFlags = [ ];
+            meta = { description = "upstream ${pname}"; };
+          } // extra))
+          { torch = self.torch; };
+        packages = {
+          inherit torch;
+          torchvision = takesTorch "torchvision" { };
+          torchaudio = takesTorch "torchaudio" { };
+          xformers = takesTorch "xformers" { };
+          flashinfer = takesTorch "flashinfer" { };
+          bitsandbytes = takesTorch "bitsandbytes" { };
+          vllm = takesTorch "vllm" {
+            stubDeps = {
+              torchvision = self.torchvision.stubTorch;
+              torchaudio = self.torchaudio.stubTorch;
+              xformers = self.xformers.stubTorch;
+              flashinfer = self.flashinfer.stubTorch;
+              bitsandbytes = self.bitsandbytes.stubTorch;
+              bitsandbytesCmakeFlags = self.bitsandbytes.cmakeFlags;
+            };
+          };
+        };
+      in
+      packages // packageOverrides self packages);
+
+  # python3XX: .override { packageOverrides; self; } as in nixpkgs.
+  mkPython = final: pythonVersion:
+    let
+      make = packageOverrides: {
+        inherit pythonVersion;
+        pkgs = mkPythonPackages final pythonVersion packageOverrides;
+        override = { packageOverrides ? (self: super: { }), self ? null }: make packageOverrides;
+      };
+    in
+    make (self: super: { });
+
+  base = final: {
+    inherit system config;
+    cudaPackages_12_8 = mkCuda "12.8";
+    cudaPackages_12_9 = mkCuda "12.9";
+    cudaPackages_13_0 = mkCuda "13.0";
+    cudaPackages_13_1 = mkCuda "13.1";
+    cudaPackages = final.cudaPackages_12_8;
+    stdenv.cc = mkDrv {
+      pname = "gcc-wrapper";
+      cc = mkDrv { pname = "gcc"; };
+      bintools = mkDrv { pname = "binutils-wrapper"; bintools = mkDrv { pname = "binutils"; }; };
+    };
+    removeReferencesTo = mkDrv { pname = "remove-references-to"; };
+    writeText = name: text: mkDrv { pname = name; inherit text; };
+    fetchFromGitHub = { owner, repo, rev, hash, fetchSubmodules ? false }:
+      mkDrv { pname = "${repo}-source"; inherit owner repo rev hash fetchSubmodules; };
+    fetchpatch = { url, hash }: mkDrv { pname = "patch"; inherit url hash; };
+    magma = makeOverridable
+      ({ cudaSupport ? config.cudaSupport or false, static ? false, gpuTargets ? [ ] }:
+        mkDrv (recorded final // {
+          pname = "magma";
+          stubArgs = { inherit cudaSupport static; };
+          patches = [ ];
+          cmakeFlags = [ ];
+          meta = { description = "upstream magma"; };
+        }))
+      { };
+    python311 = mkPython final "3.11";
+    python312 = mkPython final "3.12";
+    python313 = mkPython final "3.13";
+    python311Packages = final.python311.pkgs;
+    python312Packages = final.python312.pkgs;
+    python313Packages = final.python313.pkgs;
+  };
+in
+fix (final: builtins.foldl' (prev: overlay: prev // overlay final prev) (base final) overlays)
