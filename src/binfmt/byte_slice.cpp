@@ -55,3 +55,42 @@ std::string_view ByteSlice::cstring(uint64_t offset, std::string_view what) cons
 }
 
 }  // namespace tailor
+
+namespace tailor {
+
+namespace {
+// The same words ByteSlice::sub uses, so a reader's errors read alike.
+[[noreturn]] void out_of_range(uint64_t base, uint64_t size, uint64_t offset, uint64_t length, std::string_view what) {
+  if (offset > size)
+    throw_format_error(fmt::format("truncated or corrupt input: {} starts at offset {:#x}, past the end ({:#x})", what,
+                                   base + offset, base + size));
+  throw_format_error(fmt::format("truncated or corrupt input: {} at offset {:#x} needs {} bytes, only {} remain", what,
+                                 base + offset, length, size - offset));
+}
+}  // namespace
+
+ByteSlice ByteReader::read(uint64_t offset, uint64_t length, std::string_view what, std::vector<uint8_t>& buf) const {
+  const uint64_t n = size();
+  if (offset > n || length > n - offset) out_of_range(base(), n, offset, length, what);
+  buf.resize(length);
+  if (length) read_raw(offset, length, buf.data());
+  return ByteSlice(buf.data(), length, base() + offset);
+}
+
+void SliceReader::read_raw(uint64_t offset, uint64_t length, uint8_t* out) const {
+  std::memcpy(out, s_.data() + offset, length);
+}
+
+WindowReader::WindowReader(const ByteReader& parent, uint64_t offset, uint64_t size, std::string_view what)
+    : parent_(&parent), offset_(offset), size_(size) {
+  const uint64_t n = parent.size();
+  if (offset > n || size > n - offset) out_of_range(parent.base(), n, offset, size, what);
+}
+
+void WindowReader::read_raw(uint64_t offset, uint64_t length, uint8_t* out) const {
+  std::vector<uint8_t> buf;
+  parent_->read(offset_ + offset, length, "window", buf);
+  std::memcpy(out, buf.data(), length);
+}
+
+}  // namespace tailor

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 namespace tailor {
 
@@ -85,6 +86,59 @@ class ByteSlice {
   const uint8_t* data_ = nullptr;
   uint64_t size_ = 0;
   uint64_t base_ = 0;
+};
+
+}  // namespace tailor
+
+namespace tailor {
+
+/// Random access to an input that need not be in memory (a 456 MB library is
+/// read header by header with pread, so inspecting it costs kilobytes, where
+/// a mapping would pull whole large folios of the page cache into RSS). Reads
+/// are bounds-checked like ByteSlice::sub and give the same messages.
+class ByteReader {
+ public:
+  virtual ~ByteReader() = default;
+  virtual uint64_t size() const = 0;
+  /// Offset of this input inside the whole file, for messages.
+  virtual uint64_t base() const { return 0; }
+  /// The \a length bytes at \a offset, copied into \a buf; throws when they
+  /// do not fit. The slice is valid until \a buf changes.
+  ByteSlice read(uint64_t offset, uint64_t length, std::string_view what, std::vector<uint8_t>& buf) const;
+
+ protected:
+  /// Copies bytes already known to be in range.
+  virtual void read_raw(uint64_t offset, uint64_t length, uint8_t* out) const = 0;
+};
+
+/// A ByteReader over bytes in memory.
+class SliceReader : public ByteReader {
+ public:
+  explicit SliceReader(ByteSlice s) : s_(s) {}
+  uint64_t size() const override { return s_.size(); }
+  uint64_t base() const override { return s_.base(); }
+
+ protected:
+  void read_raw(uint64_t offset, uint64_t length, uint8_t* out) const override;
+
+ private:
+  ByteSlice s_;
+};
+
+/// The window [offset, offset + size) of another reader (a section of a file).
+class WindowReader : public ByteReader {
+ public:
+  /// Throws when the window does not fit in \a parent.
+  WindowReader(const ByteReader& parent, uint64_t offset, uint64_t size, std::string_view what);
+  uint64_t size() const override { return size_; }
+  uint64_t base() const override { return parent_->base() + offset_; }
+
+ protected:
+  void read_raw(uint64_t offset, uint64_t length, uint8_t* out) const override;
+
+ private:
+  const ByteReader* parent_;
+  uint64_t offset_, size_;
 };
 
 }  // namespace tailor

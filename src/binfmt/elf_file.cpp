@@ -1,5 +1,7 @@
 #include "binfmt/elf_file.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace tailor {
@@ -15,20 +17,18 @@ struct Header {
   uint64_t shstrndx = 0;
 };
 
-// Reads section header \a i, widening ELF32 fields (the "munger" of bloaty).
-ElfSection read_section_header(const ElfFile& f, uint64_t table, uint16_t entsize, uint64_t i) {
+// Reads section header \a i of \a table, widening ELF32 fields (bloaty's "munger").
+ElfSection read_section_header(const ElfFile& f, ByteSlice table, uint16_t entsize, uint64_t i) {
   const bool be = f.big_endian;
-  uint64_t at = checked_add(table, checked_mul(i, entsize, "section header table"), "section header table");
-  ByteSlice h = f.data.sub(at, entsize, "section header");
+  ByteSlice h = table.sub(checked_mul(i, entsize, "section header table"), entsize, "section header");
   ElfSection s;
+  s.type = h.read<uint32_t>(4, be, "sh_type");
   if (f.bits == 64) {
-    s.type = h.read<uint32_t>(4, be, "sh_type");
     s.flags = h.read<uint64_t>(8, be, "sh_flags");
     s.addr = h.read<uint64_t>(16, be, "sh_addr");
     s.offset = h.read<uint64_t>(24, be, "sh_offset");
     s.size = h.read<uint64_t>(32, be, "sh_size");
   } else {
-    s.type = h.read<uint32_t>(4, be, "sh_type");
     s.flags = h.read<uint32_t>(8, be, "sh_flags");
     s.addr = h.read<uint32_t>(12, be, "sh_addr");
     s.offset = h.read<uint32_t>(16, be, "sh_offset");
@@ -45,23 +45,37 @@ const ElfSection* ElfFile::find(std::string_view name) const {
   return nullptr;
 }
 
-ByteSlice ElfFile::contents(const ElfSection& s) const {
-  if (!s.in_file()) return ByteSlice(data.data(), 0, data.base());
-  return data.sub(s.offset, s.size, fmt::format("section {}", s.name.empty() ? "(unnamed)" : s.name));
+WindowReader ElfFile::section_reader(const ElfSection& s) const {
+  if (!s.in_file()) return WindowReader(*reader, 0, 0, "section");
+  return WindowReader(*reader, s.offset, s.size, fmt::format("section {}", s.name.empty() ? "(unnamed)" : s.name));
 }
 
-std::optional<ElfFile> try_open_elf(ByteSlice data) {
-  if (!data.starts_with("\x7f" "ELF")) return std::nullopt;
+std::vector<uint8_t> ElfFile::read_section(const ElfSection& s) const {
+  WindowReader w = section_reader(s);
+  std::vector<uint8_t> buf;
+  w.read(0, w.size(), "section", buf);
+  return buf;
+}
+
+std::optional<ElfFile> try_open_elf(ByteSlice data) { return try_open_elf(std::make_shared<SliceReader>(data)); }
+
+std::optional<ElfFile> try_open_elf(std::shared_ptr<const ByteReader> reader) {
+  std::vector<uint8_t> head_buf, table_buf, names_buf;
+  const uint64_t size = reader->size();
+  if (size < 4) return std::nullopt;
+  ByteSlice magic = reader->read(0, 4, "ELF magic", head_buf);
+  if (!magic.starts_with("\x7f" "ELF")) return std::nullopt;
   ElfFile f;
-  f.data = data;
-  uint8_t cls = data.read_le<uint8_t>(4, "ELF class");
-  uint8_t enc = data.read_le<uint8_t>(5, "ELF byte order");
+  f.reader = reader;
+  ByteSlice ident = reader->read(0, std::min<uint64_t>(size, 16), "ELF identification", head_buf);
+  uint8_t cls = ident.read_le<uint8_t>(4, "ELF class");
+  uint8_t enc = ident.read_le<uint8_t>(5, "ELF byte order");
   if (cls != 1 && cls != 2) throw_format_error(fmt::format("not a valid ELF file: class {} is neither 32- nor 64-bit", cls));
   if (enc != 1 && enc != 2) throw_format_error(fmt::format("not a valid ELF file: byte order {} is unknown", enc));
   f.bits = cls == 2 ? 64 : 32;
   f.big_endian = enc == 2;
   const bool be = f.big_endian;
-  ByteSlice eh = data.sub(0, f.bits == 64 ? 64 : 52, "ELF header");
+  ByteSlice eh = reader->read(0, f.bits == 64 ? 64 : 52, "ELF header", head_buf);
   f.type = eh.read<uint16_t>(16, be, "e_type");
   f.machine = eh.read<uint16_t>(18, be, "e_machine");
   Header h;
@@ -83,26 +97,24 @@ std::optional<ElfFile> try_open_elf(ByteSlice data) {
                                    min_entsize));
   // Extended numbering: with 0xff00+ sections the real counts live in section 0.
   if (h.shnum == 0 || h.shstrndx == kShnXindex) {
-    ElfSection zero = read_section_header(f, h.shoff, h.shentsize, 0);
+    ByteSlice zero_raw = reader->read(h.shoff, h.shentsize, "section header 0", table_buf);
+    ElfSection zero = read_section_header(f, zero_raw, h.shentsize, 0);
     if (h.shnum == 0) h.shnum = zero.size;
-    if (h.shstrndx == kShnXindex) {
-      ByteSlice z = data.sub(h.shoff, h.shentsize, "section header 0");
-      h.shstrndx = z.read<uint32_t>(f.bits == 64 ? 40 : 24, be, "sh_link of section 0");
-    }
+    if (h.shstrndx == kShnXindex) h.shstrndx = zero_raw.read<uint32_t>(f.bits == 64 ? 40 : 24, be, "sh_link of section 0");
   }
   // The whole table must fit before anything is allocated for it.
-  data.sub(h.shoff, checked_mul(h.shnum, h.shentsize, "section header table"), "section header table");
+  ByteSlice table = reader->read(h.shoff, checked_mul(h.shnum, h.shentsize, "section header table"), "section header table",
+                                 table_buf);
   f.sections.reserve(h.shnum);
-  for (uint64_t i = 0; i < h.shnum; ++i) f.sections.push_back(read_section_header(f, h.shoff, h.shentsize, i));
+  for (uint64_t i = 0; i < h.shnum; ++i) f.sections.push_back(read_section_header(f, table, h.shentsize, i));
   if (h.shstrndx == 0) return f;  // SHN_UNDEF: the sections have no names
   if (h.shstrndx >= f.sections.size())
     throw_format_error(fmt::format("corrupt ELF header: section name table index {} is out of range ({} sections)",
                                    h.shstrndx, f.sections.size()));
-  ByteSlice names = f.contents(f.sections[h.shstrndx]);
-  // Index the names in a second pass, now that the table is known to be sound.
+  names_buf = f.read_section(f.sections[h.shstrndx]);
+  ByteSlice names(names_buf.data(), names_buf.size(), f.sections[h.shstrndx].offset);
   for (uint64_t i = 0; i < h.shnum; ++i) {
-    ByteSlice raw = data.sub(checked_add(h.shoff, i * h.shentsize, "section header"), h.shentsize, "section header");
-    uint32_t name_off = raw.read<uint32_t>(0, be, "sh_name");
+    uint32_t name_off = table.read<uint32_t>(i * h.shentsize, be, "sh_name");
     if (name_off == 0 && names.empty()) continue;
     f.sections[i].name = std::string(names.cstring(name_off, fmt::format("name of section {}", i)));
   }

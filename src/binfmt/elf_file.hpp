@@ -5,6 +5,7 @@
 /// and symbols are not needed to find CUDA fatbins.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,7 +30,7 @@ struct ElfSection {
 };
 
 struct ElfFile {
-  ByteSlice data;  ///< the whole file
+  std::shared_ptr<const ByteReader> reader;  ///< the whole file
   int bits = 64;   ///< 32 or 64
   bool big_endian = false;
   uint16_t type = 0;     ///< e_type: 1 REL, 2 EXEC, 3 DYN
@@ -38,13 +39,20 @@ struct ElfFile {
 
   /// The first section named \a name, or null.
   const ElfSection* find(std::string_view name) const;
-  /// The file bytes of \a s; throws when they lie outside the file. NOBITS
-  /// sections give an empty slice.
-  ByteSlice contents(const ElfSection& s) const;
+  uint64_t size() const { return reader->size(); }
+  /// The file bytes of \a s as a reader; throws when they lie outside the
+  /// file. NOBITS sections give an empty window.
+  WindowReader section_reader(const ElfSection& s) const;
+  /// The file bytes of \a s, copied (for small sections).
+  std::vector<uint8_t> read_section(const ElfSection& s) const;
 };
 
-/// Parses \a data as ELF. Returns nullopt when it does not start with the ELF
-/// magic; throws DiagnosticError when it does but the headers are corrupt.
+/// Parses the file behind \a reader as ELF, reading only its headers.
+/// Returns nullopt when it does not start with the ELF magic; throws
+/// DiagnosticError when it does but the headers are corrupt.
+std::optional<ElfFile> try_open_elf(std::shared_ptr<const ByteReader> reader);
+
+/// The same over bytes in memory (which must outlive the result).
 std::optional<ElfFile> try_open_elf(ByteSlice data);
 
 /// e_machine as a name ("x86_64", "aarch64", "ppc64le"...); "machine N" if unknown.

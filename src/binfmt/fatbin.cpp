@@ -28,10 +28,12 @@ bool all_zero(ByteSlice s) {
   return true;
 }
 
-FatbinEntry read_entry(ByteSlice container, uint64_t at, uint64_t section_base) {
-  ByteSlice fixed = container.sub(at, kEntryHeaderMin, "fatbin entry header");
+// Reads the entry header at \a at (inside the section); \a end is its container's end.
+FatbinEntry read_entry(const ByteReader& section, uint64_t at, uint64_t end, std::vector<uint8_t>& buf) {
+  ByteSlice fixed = section.read(at, std::min<uint64_t>(64, end - at), "fatbin entry header", buf);
+  if (fixed.size() < kEntryHeaderMin) fixed = section.read(at, kEntryHeaderMin, "fatbin entry header", buf);
   FatbinEntry e;
-  e.offset = container.base() + at - section_base;
+  e.offset = at;
   e.raw_kind = fixed.read_le<uint16_t>(0, "entry kind");
   e.kind = kind_of(e.raw_kind);
   e.header_size = fixed.read_le<uint32_t>(4, "entry header size");
@@ -40,19 +42,19 @@ FatbinEntry read_entry(ByteSlice container, uint64_t at, uint64_t section_base) 
   e.flags = fixed.read_le<uint64_t>(40, "entry flags");
   if (e.header_size < kEntryHeaderMin)
     throw_format_error(fmt::format("corrupt fatbin: entry at offset {:#x} has a header of {} bytes (at least {} expected)",
-                                   container.base() + at, e.header_size, kEntryHeaderMin));
-  uint64_t end = checked_add(checked_add(at, e.header_size, "fatbin entry"), e.payload_size, "fatbin entry");
-  if (end > container.size())
+                                   section.base() + at, e.header_size, kEntryHeaderMin));
+  uint64_t stop = checked_add(checked_add(at, e.header_size, "fatbin entry"), e.payload_size, "fatbin entry");
+  if (stop > end)
     throw_format_error(fmt::format(
         "corrupt fatbin: entry at offset {:#x} ({} header + {} payload bytes) extends {} bytes past its container",
-        container.base() + at, e.header_size, e.payload_size, end - container.size()));
+        section.base() + at, e.header_size, e.payload_size, stop - end));
   if (e.flags & 0x8000)
     e.compression = FatbinCompression::zstd;
   else if (e.flags & 0x2000)
     e.compression = FatbinCompression::lz4;
   e.uncompressed_size = e.payload_size;
   if (e.compression != FatbinCompression::none && e.header_size >= 64)
-    e.uncompressed_size = container.read_le<uint64_t>(at + 56, "entry uncompressed size");
+    e.uncompressed_size = fixed.read_le<uint64_t>(56, "entry uncompressed size");
   return e;
 }
 
@@ -100,23 +102,27 @@ uint64_t Fatbin::overhead() const {
   return size - claimed;
 }
 
-std::optional<Fatbin> try_open_fatbin(ByteSlice section) {
-  if (section.size() < 4 || section.read_le<uint32_t>(0, "fatbin magic") != kFatbinMagic) return std::nullopt;
+std::optional<Fatbin> try_open_fatbin(ByteSlice section) { return try_open_fatbin(SliceReader(section)); }
+
+std::optional<Fatbin> try_open_fatbin(const ByteReader& section) {
+  std::vector<uint8_t> buf;
+  const uint64_t size = section.size();
+  if (size < 4 || section.read(0, 4, "fatbin magic", buf).read_le<uint32_t>(0, "fatbin magic") != kFatbinMagic)
+    return std::nullopt;
   Fatbin fb;
-  fb.size = section.size();
+  fb.size = size;
   uint64_t at = 0;
-  while (at < section.size()) {
+  while (at < size) {
     // Between containers only zero padding (alignment, or a zero tail) may appear.
-    if (section.size() - at < 4 || section.read_le<uint32_t>(at, "fatbin magic") != kFatbinMagic) {
-      uint64_t next = checked_align_up(at + 1, kContainerAlign, "fatbin padding");
-      if (next > section.size()) next = section.size();
-      if (!all_zero(section.sub(at, next - at, "fatbin padding")))
+    if (size - at < 4 || section.read(at, 4, "fatbin magic", buf).read_le<uint32_t>(0, "fatbin magic") != kFatbinMagic) {
+      uint64_t next = std::min(checked_align_up(at + 1, kContainerAlign, "fatbin padding"), size);
+      if (!all_zero(section.read(at, next - at, "fatbin padding", buf)))
         throw_format_error(fmt::format("corrupt fatbin: expected a container (magic {:#x}) at offset {:#x}",
                                        kFatbinMagic, section.base() + at));
       at = next;
       continue;
     }
-    ByteSlice head = section.sub(at, kContainerHeaderMin, "fatbin container header");
+    ByteSlice head = section.read(at, kContainerHeaderMin, "fatbin container header", buf);
     FatbinContainer c;
     c.offset = at;
     c.version = head.read_le<uint16_t>(4, "container version");
@@ -125,23 +131,22 @@ std::optional<Fatbin> try_open_fatbin(ByteSlice section) {
     if (c.header_size < kContainerHeaderMin)
       throw_format_error(fmt::format("corrupt fatbin: container at offset {:#x} has a header of {} bytes", section.base() + at,
                                      c.header_size));
-    const uint64_t after_header = section.size() - at - std::min<uint64_t>(c.header_size, section.size() - at);
+    const uint64_t after_header = size - at - std::min<uint64_t>(c.header_size, size - at);
     if (c.payload_size > after_header)
       throw_format_error(fmt::format("corrupt fatbin: container at offset {:#x} claims {} payload bytes, only {} remain",
                                      section.base() + at, c.payload_size, after_header));
-    uint64_t total = checked_add(c.header_size, c.payload_size, "fatbin container");
-    ByteSlice body = section.sub(at, total, "fatbin container");  // throws when it runs past the section
+    const uint64_t end = at + c.header_size + c.payload_size;  // <= size: checked above
     c.first_entry = fb.entries.size();
-    uint64_t e = c.header_size;
-    while (e < body.size()) {
-      if (body.size() - e < kEntryHeaderMin && all_zero(body.from(e, "fatbin entry"))) break;  // zero tail
-      FatbinEntry entry = read_entry(body, e, section.base());
+    uint64_t e = at + c.header_size;
+    while (e < end) {
+      if (end - e < kEntryHeaderMin && all_zero(section.read(e, end - e, "fatbin entry", buf))) break;  // zero tail
+      FatbinEntry entry = read_entry(section, e, end, buf);
       e += entry.stored_bytes();
       fb.entries.push_back(entry);
     }
     c.entry_count = fb.entries.size() - c.first_entry;
     fb.containers.push_back(c);
-    at = checked_add(at, total, "fatbin container");
+    at = end;
   }
   return fb;
 }

@@ -84,6 +84,8 @@ inline constexpr uint32_t kFatbinWrapperMagic = 0x466243B1;
 /// Walks \a section (the bytes of .nv_fatbin). Returns nullopt when it does
 /// not start with a container magic; throws DiagnosticError when it does but
 /// a header is truncated or a size points past its container.
+std::optional<Fatbin> try_open_fatbin(const ByteReader& section);
+/// The same over bytes in memory.
 std::optional<Fatbin> try_open_fatbin(ByteSlice section);
 
 }  // namespace tailor

@@ -47,7 +47,7 @@ void inspect_wheel(Inspection& in, const Wheel& w) {
         return;
       }
       std::vector<uint8_t> bytes = w.read(m);
-      auto elf = try_open_elf(ByteSlice(bytes.data(), bytes.size()));
+      auto elf = try_open_elf(ByteSlice(bytes.data(), bytes.size()));  // bytes outlive elf: both end here
       in.files.push_back(inspect_elf(m.name, *elf));
     });
   }
@@ -141,14 +141,14 @@ Projection project(const Inspection& in, std::string_view target, uint32_t numbe
 FileInspection inspect_elf(std::string path, const ElfFile& elf) {
   FileInspection f;
   f.path = std::move(path);
-  f.size = elf.data.size();
+  f.size = elf.size();
   f.e_machine = elf.machine;
   f.machine = elf_machine_name(elf.machine, elf.big_endian);
   f.bits = elf.bits;
   for (const auto& s : elf.sections) {
     if (std::find(std::begin(kFatbinSections), std::end(kFatbinSections), s.name) == std::end(kFatbinSections)) continue;
-    ByteSlice bytes = elf.contents(s);
-    if (bytes.empty()) continue;
+    WindowReader bytes = elf.section_reader(s);
+    if (bytes.size() == 0) continue;
     std::optional<Fatbin> fb = try_open_fatbin(bytes);
     if (!fb)
       throw_format_error(fmt::format("section {} at offset {:#x} does not start with a fatbin container (magic {:#x})",
@@ -190,7 +190,18 @@ Inspection inspect_path(const std::filesystem::path& path) {
     throw DiagnosticError(std::move(d));
   }
   if (!fs::is_directory(st)) {
-    MappedFile file(path);
+    auto reader = std::make_shared<FileReader>(path);
+    std::optional<Inspection> elf_in = blame(path.string(), [&]() -> std::optional<Inspection> {
+      auto elf = try_open_elf(reader);
+      if (!elf) return std::nullopt;
+      Inspection in;
+      in.root = path.string();
+      in.kind = "file";
+      in.files.push_back(inspect_elf("", *elf));
+      return in;
+    });
+    if (elf_in) return *elf_in;
+    MappedFile file(path);  // a wheel: members are inflated from the mapping
     Inspection in = blame(path.string(), [&] { return inspect_bytes(path.string(), file.bytes()); });
     if (in.kind == "file" && in.files.empty()) {
       Diagnostic d;
@@ -232,9 +243,9 @@ Inspection inspect_path(const std::filesystem::path& path) {
         continue;
       }
     }
-    MappedFile file(p);
+    auto reader = std::make_shared<FileReader>(p);
     blame(p.string(), [&] {
-      auto elf = try_open_elf(file.bytes());
+      auto elf = try_open_elf(reader);
       in.files.push_back(inspect_elf(rel, *elf));
     });
   }

@@ -1,9 +1,9 @@
 #pragma once
-/// A read-only memory mapping of a whole file. Inspecting a 456 MB
-/// libtorch_cuda.so touches only the pages of its headers, so memory stays
-/// small where reading the file into a buffer would not.
+/// A read-only memory mapping of a whole file, for readers that scan every
+/// byte (the store-reference scan); header readers use FileReader.
 
 #include <filesystem>
+#include <string>
 
 #include "binfmt/byte_slice.hpp"
 
@@ -22,6 +22,25 @@ class MappedFile {
  private:
   void* addr_ = nullptr;
   uint64_t size_ = 0;
+};
+
+/// A file read with pread, header by header (see ByteReader).
+class FileReader : public ByteReader {
+ public:
+  /// Opens \a path; throws DiagnosticError (with the path) when it cannot.
+  explicit FileReader(const std::filesystem::path& path);
+  ~FileReader() override;
+  FileReader(const FileReader&) = delete;
+  FileReader& operator=(const FileReader&) = delete;
+  uint64_t size() const override { return size_; }
+
+ protected:
+  void read_raw(uint64_t offset, uint64_t length, uint8_t* out) const override;
+
+ private:
+  int fd_ = -1;
+  uint64_t size_ = 0;
+  std::string path_;
 };
 
 }  // namespace tailor
