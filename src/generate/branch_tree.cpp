@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "generate/docs.hpp"
+#include "generate/flake.hpp"
 #include "generate/manifest.hpp"
 #include "generate/marker.hpp"
 #include "generate/recipe.hpp"
@@ -29,6 +30,7 @@ std::vector<GeneratedFile> branch_tree(const Spec& spec, const Matrix& m, const 
   files.push_back({"README.md", with_marker(branch_readme(spec, m, settings, kb), CommentStyle::html)});
   files.push_back({"BUILD_MATRIX.md", with_marker(build_matrix_doc(spec, m, kb), CommentStyle::html)});
   files.push_back({".flox/env/manifest.toml", with_marker(build_env_manifest(spec, m), CommentStyle::hash)});
+  files.push_back({"flake.nix", with_marker(branch_flake(spec, m, kb), CommentStyle::hash)});
   return files;
 }
 

@@ -3,6 +3,8 @@
 // nixpkgs in tests/nix/ asking for exactly what its variant promises.
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -63,7 +65,8 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
   Spec spec = load_spec_arg(spec_name, kb());
   Matrix m = expand(spec, kb());
   ASSERT_EQ(got.size(), m.variants.size());
-  EXPECT_EQ(files.size(), m.variants.size() + 7);  // + lib/{common,companion,custom-torch,magma,nixpkgs,torch,vllm}.nix
+  // + lib/{common,companion,custom-torch,magma,nixpkgs,torch,vllm}.nix and flake.nix
+  EXPECT_EQ(files.size(), m.variants.size() + 8);
   for (const auto& v : m.variants) {
     SCOPED_TRACE(v.name);
     ASSERT_TRUE(got.contains(v.name));
@@ -154,6 +157,47 @@ INSTANTIATE_TEST_SUITE_P(Examples, GeneratedTree,
                                          "build-pytorch/pytorch-2.9-python311", "build-pytorch/pytorch-2.10-python313",
                                          "build-pytorch/pytorch-2.10-cuda12_9", "build-vllm/vllm-0.14.0",
                                          "build-vllm/main"),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (char& c : n)
+                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+class GeneratedFlake : public testing::TestWithParam<std::string> {};
+
+// The flake, evaluated by nix with flakes enabled and every pin input pointed
+// at the stub: packages.<system> is exactly the matrix for that system, every
+// package evaluates to its variant, and hydraJobs mirrors it by name.
+TEST_P(GeneratedFlake, ExposesTheMatrixPerSystem) {
+  if (!test::have_program("nix")) GTEST_SKIP() << "nix (Debian nix-bin) is not installed";
+  test::TempDir dir("flake");
+  ASSERT_EQ(test::run_tailor({"generate", GetParam(), "-o", dir.path()}).status, 0);
+  Spec spec = load_spec_arg(GetParam(), kb());
+  Matrix m = expand(spec, kb());
+  std::string overrides;
+  std::set<std::string> pins;
+  for (const auto& v : m.variants) pins.insert(v.pin);
+  for (const auto& p : pins)
+    overrides += " --override-input nixpkgs-" + p + " path:" + test::source_path("tests/nix/stub-nixpkgs");
+  std::string nix = "nix --extra-experimental-features 'nix-command flakes' eval --json --no-write-lock-file" + overrides +
+                    " path:" + dir.path();
+  auto packages = test::run_command(
+      nix + "#packages --apply 'builtins.mapAttrs (system: builtins.mapAttrs (name: p: p.pname))'", false);
+  ASSERT_EQ(packages.status, 0) << packages.out;
+  json got = json::parse(packages.out);
+  std::map<std::string, std::map<std::string, std::string>> want;
+  for (const auto& v : m.variants) want[v.platform][v.name] = v.name;
+  EXPECT_EQ(got, json(want));
+  auto jobs = test::run_command(nix + "#hydraJobs --apply 'builtins.mapAttrs (name: builtins.attrNames)'", false);
+  ASSERT_EQ(jobs.status, 0) << jobs.out;
+  json hydra = json::parse(jobs.out);
+  EXPECT_EQ(hydra.size(), m.variants.size());
+  for (const auto& v : m.variants) EXPECT_EQ(hydra[v.name], json::array({v.platform})) << v.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Examples, GeneratedFlake,
+                         testing::Values("build-pytorch/main", "build-pytorch/pytorch-2.10-python313", "build-vllm/main"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (char& c : n)
