@@ -33,5 +33,6 @@ int cmd_detect(CommandContext& ctx);
 int cmd_recommend(CommandContext& ctx);
 int cmd_inspect(CommandContext& ctx);
 int cmd_verify(CommandContext& ctx);
+int cmd_check(CommandContext& ctx);
 
 }  // namespace tailor

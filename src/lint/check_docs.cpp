@@ -1,0 +1,110 @@
+// TLR022 docs-count, TLR023 docs-name-missing, TLR024 docs-name-unlisted:
+// README.md / BUILD_MATRIX.md at the tree's root against its recipe files.
+#include <map>
+#include <regex>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "lint/checks.hpp"
+
+namespace tailor::lint {
+
+namespace {
+
+struct DocLine {
+  int number;
+  std::string text;
+};
+
+std::vector<DocLine> lines(const std::string& text) {
+  std::vector<DocLine> out;
+  size_t start = 0;
+  for (int n = 1; start <= text.size(); ++n) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string l = text.substr(start, end - start);
+    if (!l.empty() && l.back() == '\r') l.pop_back();
+    out.push_back({n, l});
+    if (end == text.size()) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+bool glob_match(const std::string& glob, const std::string& name) {
+  std::string re;
+  for (char c : glob) re += c == '*' ? std::string(".*") : (std::isalnum(static_cast<unsigned char>(c)) ? std::string(1, c) : std::string("\\") + c);
+  return std::regex_match(name, std::regex(re));
+}
+
+}  // namespace
+
+void check_docs(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
+  std::set<std::string> recipes;
+  for (const auto& f : t.nix)
+    if (f.is_recipe()) recipes.insert(f.stem);
+  const int count = static_cast<int>(recipes.size());
+  static const std::regex count_re(R"((^|[^\w.])(\d+) variants\b)");
+  static const std::regex glob_re(R"(([\w.-]*\*[\w.-]*)\.nix\b.*?\b(\d+)\s+(?:[\w.-]+\s+)?variants\b)");
+  static const std::regex name_re(R"([a-z]+-(?:python\d+-)?[a-z0-9_]+(?:-[a-z0-9_]+)+)");
+  std::set<std::string> listed;
+  const SourceFile* first_table_doc = nullptr;
+  int first_table_line = 0;
+  for (const auto& doc : t.docs) {
+    bool dropped_section = false;
+    for (const auto& [n, l] : lines(doc.text)) {
+      if (l.starts_with("#")) {
+        dropped_section = l.find("ropped") != std::string::npos || l.find("xcluded") != std::string::npos;
+        continue;
+      }
+      std::smatch m;
+      bool table = l.find_first_not_of(" ") != std::string::npos && l[l.find_first_not_of(" ")] == '|';
+      if (std::regex_search(l, m, glob_re)) {
+        int claimed = std::stoi(m.str(2));
+        int actual = 0;
+        for (const auto& r : recipes) actual += glob_match(m.str(1), r);
+        if (claimed != actual)
+          sink.add_doc(t, doc, "TLR022", n, static_cast<int>(m.position(2)) + 1,
+                       fmt::format("{} claims {} variants matching {}.nix; the tree has {}", doc.rel, claimed, m.str(1),
+                                   actual),
+                       "update the count, or add the missing recipes");
+      } else if (!table && std::regex_search(l, m, count_re)) {
+        int claimed = std::stoi(m.str(2));
+        if (claimed != count)
+          sink.add_doc(t, doc, "TLR022", n, static_cast<int>(m.position(2)) + 1,
+                       fmt::format("{} claims {} variants; the tree has {} recipe file{}", doc.rel, claimed, count,
+                                   count == 1 ? "" : "s"),
+                       "update the count, or add the missing recipes");
+      }
+      if (!table || dropped_section) continue;
+      for (auto it = std::sregex_iterator(l.begin(), l.end(), name_re); it != std::sregex_iterator(); ++it) {
+        std::string name = (*it).str(), problem;
+        if (!parse_variant_name(name, kb, problem)) continue;
+        if (!first_table_doc) {
+          first_table_doc = &doc;
+          first_table_line = n;
+        }
+        listed.insert(name);
+        if (!recipes.count(name))
+          sink.add_doc(t, doc, "TLR023", n, static_cast<int>((*it).position()) + 1,
+                       fmt::format("{} lists {}, which has no recipe in this tree", doc.rel, name),
+                       fmt::format("add {}.nix or remove the row", name));
+      }
+    }
+  }
+  if (!first_table_doc) return;
+  std::vector<std::string> unlisted;
+  for (const auto& r : recipes)
+    if (!listed.count(r)) unlisted.push_back(r);
+  if (unlisted.empty()) return;
+  Problem& p = sink.add_doc(t, *first_table_doc, "TLR024", first_table_line, 1,
+                            fmt::format("{} recipe{} of this tree {} in no variant table of the docs", unlisted.size(),
+                                        unlisted.size() == 1 ? "" : "s", unlisted.size() == 1 ? "is" : "are"),
+                            "add a row per recipe (tailor generate writes these tables)");
+  for (size_t i = 0; i < unlisted.size() && i < 10; ++i) p.notes.push_back("not listed: " + unlisted[i]);
+  if (unlisted.size() > 10) p.notes.push_back(fmt::format("… and {} more", unlisted.size() - 10));
+}
+
+}  // namespace tailor::lint

@@ -1,0 +1,86 @@
+// TLR004 pin-multiple, TLR005 pin-no-sha256, TLR006 pin-unknown.
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "lint/checks.hpp"
+
+namespace tailor::lint {
+
+namespace {
+
+const NixpkgsPin* find_pin(const KnowledgeBase& kb, const std::string& rev) {
+  if (const NixpkgsPin* p = kb.pin(rev)) return p;
+  for (const auto& p : kb.pins)
+    if (rev.size() >= 7 && p.rev.starts_with(rev)) return &p;
+  return nullptr;
+}
+
+std::string short_rev(const std::string& rev) { return rev.substr(0, 7); }
+
+}  // namespace
+
+void check_pins(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
+  // rev (short) -> files using it, and per-CUDA grouping.
+  std::map<std::string, int> uses;
+  std::map<std::string, std::set<std::string>> by_cuda;  // cuda -> revs
+  for (const auto& f : t.nix) {
+    if (!f.parsed) continue;
+    for (const auto& p : f.facts.pins) {
+      const NixpkgsPin* known = find_pin(kb, p.rev);
+      if (!known)
+        sink.add(f, "TLR006", p.span, fmt::format("nixpkgs pin {} is not in the knowledge base", p.rev),
+                 fmt::format("known pins: {}; tailor cannot check what this pin provides", fmt::join(kb.pin_names(), ", ")));
+      if (!p.sha256_written) {
+        std::string hint = known && !known->sha256.empty()
+                               ? fmt::format("add sha256 = \"{}\";", known->sha256)
+                               : "add the tarball's sha256 (nix-prefetch-url --unpack URL) so evaluation is pure";
+        sink.add(f, "TLR005", p.span,
+                 fmt::format("nixpkgs {} is fetched without sha256: evaluation is impure and the tarball unchecked",
+                             short_rev(p.rev)),
+                 hint);
+      } else if (p.sha256_null && known && !known->sha256.empty()) {
+        sink.add(f, "TLR005", p.span,
+                 fmt::format("nixpkgs {} has sha256 = null, but the knowledge base knows its hash", short_rev(p.rev)),
+                 fmt::format("set sha256 = \"{}\";", known->sha256));
+      }
+      if (f.is_recipe()) {
+        uses[short_rev(p.rev)]++;
+        by_cuda[f.variant ? f.variant->cuda : ""].insert(short_rev(p.rev));
+      }
+    }
+  }
+  if (uses.size() <= 1) return;
+  // Spec-style grouping: one pin per CUDA version, CPU/MPS recipes on one of them.
+  std::set<std::string> cuda_revs;
+  bool explained = true;
+  for (const auto& [cuda, revs] : by_cuda) {
+    if (cuda.empty()) continue;
+    explained = explained && revs.size() == 1;
+    cuda_revs.insert(revs.begin(), revs.end());
+  }
+  if (auto it = by_cuda.find(""); it != by_cuda.end())
+    for (const auto& r : it->second) explained = explained && (cuda_revs.empty() ? it->second.size() == 1 : cuda_revs.count(r));
+  if (explained) return;
+  std::string majority;
+  for (const auto& [rev, n] : uses)
+    if (majority.empty() || n > uses[majority]) majority = rev;
+  std::vector<std::string> all;
+  for (const auto& [rev, n] : uses) all.push_back(fmt::format("{} ({} recipe{})", rev, n, n == 1 ? "" : "s"));
+  for (const auto& f : t.nix) {
+    if (!f.parsed || !f.is_recipe()) continue;
+    for (const auto& p : f.facts.pins) {
+      if (short_rev(p.rev) == majority) continue;
+      Problem& pr = sink.add(f, "TLR004", p.span,
+                             fmt::format("nixpkgs pin {} differs from {}, the pin of {} other recipes of this tree",
+                                         short_rev(p.rev), majority, uses[majority]),
+                             "one branch, one pin: a second pin is only expected per CUDA version (as tailor's specs "
+                             "group them)");
+      if (pr.rule) pr.notes.push_back(fmt::format("pins in this tree: {}", fmt::join(all, ", ")));
+    }
+  }
+}
+
+}  // namespace tailor::lint

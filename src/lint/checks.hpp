@@ -1,0 +1,30 @@
+#pragma once
+/// The check groups of `tailor check`, one file each. Every check reads the
+/// tree's facts and reports through the Sink; none of them evaluates Nix.
+
+#include "kb/knowledge_base.hpp"
+#include "lint/lint_tree.hpp"
+
+namespace tailor::lint {
+
+/// TLR002, TLR003: pname/variantName vs file name; the naming convention.
+void check_names(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
+/// TLR004–TLR006: one pin per tree (or per CUDA version), sha256, known pins.
+void check_pins(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
+/// TLR007, TLR008: the Python package set vs the name; mixed sets.
+void check_python(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
+/// TLR009–TLR015: SM vs overlay CUDA, gpuTargets vs name, platforms, CPU flags, cudaCapabilities.
+void check_targets(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
+/// TLR016, TLR017: USE_CUDNN=0 below cuDNN's support; AVX-only disables.
+void check_workarounds(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
+/// TLR018–TLR020: descriptions and comments vs the facts (products, CUDA, driver).
+void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
+/// TLR021: imports of files that do not exist.
+void check_imports(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
+/// TLR022–TLR024: README / BUILD_MATRIX counts and names vs the files.
+void check_docs(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
+
+/// The CUDA version of a file: its cudaPackages_X_Y overlay, else its name's; empty if neither.
+std::string effective_cuda(const NixFile& f);
+
+}  // namespace tailor::lint

@@ -1,0 +1,164 @@
+#include "lint/lint_tree.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "nix/parser.hpp"
+
+namespace tailor::lint {
+
+std::string Problem::render() const {
+  Diagnostic d;
+  d.severity = rule->severity;
+  d.path = path;
+  d.pos = pos;
+  d.line_text = line_text;
+  d.message = fmt::format("{} [{}]", message, rule->code);
+  d.hint = hint;
+  d.notes = notes;
+  return d.render();
+}
+
+std::vector<SourceFile> read_tree(const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    Diagnostic d;
+    d.path = dir.string();
+    d.message = "not a directory";
+    d.hint = "tailor check DIR: DIR is a recipe tree, e.g. .flox/pkgs or the output of tailor generate";
+    throw DiagnosticError(d);
+  }
+  std::vector<SourceFile> out;
+  auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
+  for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    const fs::path& p = it->path();
+    std::string name = p.filename().string();
+    // Build results are symlinks into the store; .git holds no recipes.
+    if (it->is_symlink(ec) && name.starts_with("result")) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_directory(ec)) {
+      if (name == ".git") it.disable_recursion_pending();
+      continue;
+    }
+    if (!it->is_regular_file(ec)) continue;
+    SourceFile f;
+    f.rel = fs::relative(p, dir, ec).generic_string();
+    bool wanted = name.ends_with(".nix") || (f.rel == "README.md" || f.rel == "BUILD_MATRIX.md");
+    if (wanted) {
+      std::ifstream in(p, std::ios::binary);
+      std::ostringstream s;
+      s << in.rdbuf();
+      f.text = s.str();
+    }
+    out.push_back(std::move(f));
+  }
+  std::sort(out.begin(), out.end(), [](const SourceFile& a, const SourceFile& b) { return a.rel < b.rel; });
+  return out;
+}
+
+namespace {
+
+std::string display_path(const std::string& root, const std::string& rel) {
+  if (root.empty() || root == ".") return rel;
+  return root.back() == '/' ? root + rel : root + "/" + rel;
+}
+
+bool is_helper(const std::string& rel, const std::string& stem) {
+  return rel.starts_with("lib/") || rel.find("/lib/") != std::string::npos || stem == "default" || stem == "flake" ||
+         stem == "shell";
+}
+
+}  // namespace
+
+LintTree make_tree(std::string root, std::vector<SourceFile> files, const KnowledgeBase& kb,
+                   std::vector<Problem>& problems) {
+  LintTree t;
+  t.root = std::move(root);
+  nix::SymbolTable symbols;
+  static const std::regex ignore_re(R"(tailor:\s*ignore\s+((?:[A-Za-z0-9-]+[\s,]*)+))");
+  for (auto& f : files) {
+    t.files.insert(f.rel);
+    if (f.rel == "README.md" || f.rel == "BUILD_MATRIX.md") {
+      t.docs.push_back(std::move(f));
+      continue;
+    }
+    if (!f.rel.ends_with(".nix")) continue;
+    NixFile n;
+    n.display = display_path(t.root, f.rel);
+    std::string base = f.rel.substr(f.rel.rfind('/') == std::string::npos ? 0 : f.rel.rfind('/') + 1);
+    n.stem = base.substr(0, base.size() - 4);
+    n.helper = is_helper(f.rel, n.stem);
+    n.src = std::move(f);
+    if (!n.helper) n.variant = parse_variant_name(n.stem, kb, n.name_problem);
+    nix::ParseResult r = nix::parse(n.display, n.src.text, symbols);
+    for (const Fact& c : comment_lines(n.src.text)) {
+      std::smatch m;
+      if (!std::regex_search(c.text, m, ignore_re)) continue;
+      std::istringstream words(std::regex_replace(m.str(1), std::regex(","), " "));
+      for (std::string w; words >> w;) {
+        if (const Rule* rl = find_rule(w)) n.ignored.insert(std::string(rl->code));
+        else n.unknown_ignores.push_back({w, w, c.span});
+      }
+    }
+    if (r.expr) {
+      n.parsed = true;
+      n.facts = extract_facts(n.src.text, *r.expr);
+    } else if (r.error && !n.ignored.count("TLR001")) {
+      Problem p;
+      p.rule = &rule("TLR001");
+      p.path = n.display;
+      p.pos = r.error->pos;
+      p.line_text = r.error->line_text;
+      p.message = r.error->message;
+      p.hint = r.error->hint;
+      p.notes = r.error->notes;
+      problems.push_back(std::move(p));
+    }
+    t.nix.push_back(std::move(n));
+  }
+  return t;
+}
+
+Problem& Sink::add(const NixFile& file, std::string_view code, const nix::Span& span, std::string message,
+                   std::string hint) {
+  const Rule& r = rule(code);
+  if (file.ignored.count(std::string(r.code))) return discarded_ = Problem{};
+  Problem p;
+  p.rule = &r;
+  p.path = file.display;
+  if (span.line > 0) {
+    p.pos = {span.line, span.column};
+    p.line_text = std::string(line_of(file.src.text, span.line));
+  }
+  p.message = std::move(message);
+  p.hint = std::move(hint);
+  out_.push_back(std::move(p));
+  return out_.back();
+}
+
+Problem& Sink::add_doc(const LintTree& tree, const SourceFile& doc, std::string_view code, int line, int column,
+                       std::string message, std::string hint) {
+  Problem p;
+  p.rule = &rule(code);
+  p.path = display_path(tree.root, doc.rel);
+  p.pos = {line, column};
+  if (line > 0) p.line_text = std::string(line_of(doc.text, line));
+  p.message = std::move(message);
+  p.hint = std::move(hint);
+  out_.push_back(std::move(p));
+  return out_.back();
+}
+
+nix::Span name_span(const NixFile& f) {
+  if (!f.facts.names.empty()) return f.facts.names.front().span;
+  return {};
+}
+
+}  // namespace tailor::lint

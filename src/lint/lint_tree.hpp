@@ -1,0 +1,94 @@
+#pragma once
+/// A recipe tree as `tailor check` sees it: every .nix file with its parse
+/// result and facts, the variant its file name promises, the docs at the
+/// root, and the problems found so far. Trees come from disk or memory.
+
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "kb/knowledge_base.hpp"
+#include "lint/recipe_facts.hpp"
+#include "lint/rules.hpp"
+#include "matrix/variant.hpp"
+#include "util/diagnostic.hpp"
+
+namespace tailor::lint {
+
+/// A file of the tree: its path relative to the root ('/' separators) and text.
+struct SourceFile {
+  std::string rel;
+  std::string text;
+};
+
+/// One finding: a rule, where, and what.
+struct Problem {
+  const Rule* rule = nullptr;
+  std::string path;  ///< as displayed: root + "/" + relative path
+  Pos pos;           ///< line 0: the whole file
+  std::string line_text;
+  std::string message;
+  std::string hint;
+  std::vector<std::string> notes;
+
+  /// Compiler style, with the rule code after the message.
+  std::string render() const;
+};
+
+struct NixFile {
+  SourceFile src;
+  std::string display;  ///< root + "/" + rel
+  std::string stem;     ///< file name without ".nix"
+  bool parsed = false;
+  RecipeFacts facts;
+  /// lib/ builders, default.nix, flake.nix, shell.nix: no variant of their own.
+  bool helper = false;
+  std::optional<Variant> variant;  ///< read from the file name
+  std::string name_problem;        ///< why the file name is not a variant name
+  std::set<std::string> ignored;   ///< rule codes silenced by `# tailor: ignore TLR005` in this file
+  std::vector<Fact> unknown_ignores;  ///< ignore comments naming no rule
+
+  /// A variant recipe: its name parses, or it states a pname/variantName.
+  bool is_recipe() const { return !helper && (variant || !facts.names.empty()); }
+};
+
+struct LintTree {
+  std::string root;  ///< as given by the user
+  std::vector<NixFile> nix;       ///< sorted by relative path
+  std::vector<SourceFile> docs;   ///< README.md, BUILD_MATRIX.md at the root
+  std::set<std::string> files;    ///< every relative path, for import checks
+};
+
+/// Reads every file under \a dir (skipping .git and result links). Throws
+/// DiagnosticError if \a dir is not a readable directory.
+std::vector<SourceFile> read_tree(const std::filesystem::path& dir);
+
+/// Parses and reads the facts of \a files (see SourceFile). Syntax errors
+/// become TLR001 problems in \a problems.
+LintTree make_tree(std::string root, std::vector<SourceFile> files, const KnowledgeBase& kb,
+                   std::vector<Problem>& problems);
+
+/// Collects problems for the checks: positions from spans, suppressions.
+class Sink {
+ public:
+  explicit Sink(std::vector<Problem>& out) : out_(out) {}
+
+  /// A problem at \a span of \a file (line 0 of the span: the whole file).
+  Problem& add(const NixFile& file, std::string_view code, const nix::Span& span, std::string message,
+               std::string hint = {});
+  /// A problem in a non-Nix file of the tree (docs), at 1-based \a line / \a column.
+  Problem& add_doc(const LintTree& tree, const SourceFile& doc, std::string_view code, int line, int column,
+                   std::string message, std::string hint = {});
+
+ private:
+  std::vector<Problem>& out_;
+  Problem discarded_;
+};
+
+/// The position of a file's variant name for diagnostics about the whole
+/// recipe: its first pname/variantName, else no position.
+nix::Span name_span(const NixFile& f);
+
+}  // namespace tailor::lint

@@ -1,0 +1,537 @@
+#include "lint/recipe_facts.hpp"
+
+#include <map>
+#include <optional>
+#include <regex>
+
+#include "nix/lexer.hpp"
+
+namespace tailor::lint {
+
+nix::Span span_of(std::string_view text, size_t begin, size_t end) {
+  nix::Span s;
+  s.begin = static_cast<uint32_t>(std::min(begin, text.size()));
+  s.end = static_cast<uint32_t>(std::min(std::max(begin, end), text.size()));
+  s.line = 1;
+  size_t line_start = 0;
+  for (size_t i = 0; i < s.begin; ++i)
+    if (text[i] == '\n') {
+      ++s.line;
+      line_start = i + 1;
+    }
+  s.column = static_cast<int>(s.begin - line_start) + 1;
+  return s;
+}
+
+std::vector<Fact> comment_lines(std::string_view text) {
+  std::vector<Fact> out;
+  nix::Lexer lexer(text);
+  size_t gap_begin = 0;
+  bool header = true;
+  auto scan_gap = [&](size_t begin, size_t end) {
+    size_t i = begin;
+    while (i < end) {
+      char c = text[i];
+      if (c == '#') {
+        size_t e = i;
+        while (e < end && text[e] != '\n' && text[e] != '\r') ++e;
+        out.push_back({header ? "header" : "comment", std::string(text.substr(i + 1, e - i - 1)), span_of(text, i + 1, e)});
+        i = e;
+      } else if (c == '/' && i + 1 < end && text[i + 1] == '*') {
+        size_t close = text.find("*/", i + 2);
+        if (close == std::string_view::npos || close > end) close = end;
+        // One fact per line of the block comment.
+        size_t line_begin = i + 2;
+        for (size_t k = i + 2; k <= close; ++k) {
+          if (k == close || text[k] == '\n') {
+            out.push_back({header ? "header" : "comment", std::string(text.substr(line_begin, k - line_begin)),
+                           span_of(text, line_begin, k)});
+            line_begin = k + 1;
+          }
+        }
+        i = close + 2;
+      } else {
+        ++i;
+      }
+    }
+  };
+  for (;;) {
+    nix::Token t = lexer.next();
+    if (t.kind == nix::Tok::error) break;
+    // Gaps only exist outside strings: string pieces are contiguous tokens.
+    if (t.span.begin > gap_begin) scan_gap(gap_begin, t.span.begin);
+    if (t.kind == nix::Tok::end) break;
+    header = false;
+    gap_begin = std::max<size_t>(gap_begin, t.span.end);
+  }
+  return out;
+}
+
+namespace {
+
+using nix::Expr;
+using nix::ExprKind;
+
+const std::regex& pin_url_re() {
+  static const std::regex re(R"(github\.com/[Nn]ix[Oo][Ss]/nixpkgs/archive/([0-9a-f]{7,40})\.tar\.gz)");
+  return re;
+}
+const std::regex& python_name_re() {
+  static const std::regex re(R"(python3\d*(Packages)?)");
+  return re;
+}
+const std::regex& cuda_set_re() {
+  static const std::regex re(R"(cudaPackages_\d+_\d+)");
+  return re;
+}
+const std::regex& env_re() {
+  static const std::regex re(R"((?:^|[\s"'])(?:-D)?([A-Z][A-Z0-9_]*[A-Z0-9])=([^\s"';]*))");
+  return re;
+}
+const std::regex& hex_rev_re() {
+  static const std::regex re(R"([0-9a-f]{7,40})");
+  return re;
+}
+
+PinFact pin_at(std::string rev, nix::Span span) {
+  PinFact p;
+  p.rev = std::move(rev);
+  p.span = span;
+  return p;
+}
+
+/// A literal piece of a string and where its text starts. `exact`: the
+/// source bytes equal the text, so offsets inside it map 1:1.
+struct Piece {
+  std::string_view text;
+  size_t begin;
+  bool exact;
+};
+
+class Extractor {
+ public:
+  Extractor(std::string_view text, RecipeFacts& f) : text_(text), f_(f) {}
+
+  void collect_bindings(const Expr& e) {
+    visit_all(e, [&](const Expr& x) {
+      if (x.kind != ExprKind::attrs && x.kind != ExprKind::let && x.kind != ExprKind::legacy_let) return;
+      for (const auto& b : static_cast<const nix::Attrs&>(x).bindings) {
+        if (b.is_inherit || b.path.size() != 1 || b.path[0].expr || !b.value) continue;
+        if (auto s = static_string(*b.value)) strings_.emplace(b.path[0].name, Fact{b.path[0].name, *s, b.value->span});
+      }
+    });
+  }
+
+  void walk(const Expr& e, const std::string& parent) {
+    switch (e.kind) {
+      case ExprKind::string:
+      case ExprKind::ind_string: {
+        const auto& s = static_cast<const nix::String&>(e);
+        for (const auto& p : s.parts) {
+          if (p.expr) walk(*p.expr, "");
+          else scan_piece(piece(p));
+        }
+        if (auto v = static_string(e)) {
+          if (std::regex_match(*v, cuda_set_re())) f_.cuda_overlays.push_back({parent, *v, e.span});
+          if ((parent == "pythonPackages" || parent == "python") && std::regex_match(*v, python_name_re()))
+            f_.python_sets.push_back({parent, *v, e.span});
+        }
+        break;
+      }
+      case ExprKind::path: {
+        for (const auto& p : static_cast<const nix::Path&>(e).parts)
+          if (p.expr) walk(*p.expr, "");
+        break;
+      }
+      case ExprKind::var: {
+        const std::string& n = static_cast<const nix::Name&>(e).name;
+        name_use(n, e.span);
+        break;
+      }
+      case ExprKind::select:
+      case ExprKind::has_attr: {
+        const auto& s = static_cast<const nix::Select&>(e);
+        walk(*s.subject, "");
+        for (const auto& a : s.path) {
+          if (a.expr) walk(*a.expr, "");
+          else if (e.kind == ExprKind::select) name_use(a.name, a.span);
+        }
+        if (s.fallback) walk(*s.fallback, "");
+        break;
+      }
+      case ExprKind::attrs:
+      case ExprKind::let:
+      case ExprKind::legacy_let: {
+        const auto& a = static_cast<const nix::Attrs&>(e);
+        attrs_facts(a, parent);
+        for (const auto& b : a.bindings) {
+          for (const auto& n : b.path)
+            if (n.expr) walk(*n.expr, "");
+          if (b.from) walk(*b.from, "");
+          if (!b.value) continue;
+          std::string key = b.path.empty() || b.path.back().expr ? "" : b.path.back().name;
+          binding(key, *b.value, parent);
+          walk(*b.value, key);
+        }
+        if (a.body) walk(*a.body, "");
+        break;
+      }
+      case ExprKind::list:
+        for (const auto& x : static_cast<const nix::List&>(e).elems) walk(*x, parent);
+        break;
+      case ExprKind::lambda: {
+        const auto& l = static_cast<const nix::Lambda&>(e);
+        for (const auto& fm : l.formals)
+          if (fm.fallback) walk(*fm.fallback, "");
+        walk(*l.body, "");
+        break;
+      }
+      case ExprKind::call: {
+        const auto& c = static_cast<const nix::Call&>(e);
+        call_facts(c);
+        walk(*c.fn, "");
+        for (const auto& x : c.args) walk(*x, "");
+        break;
+      }
+      case ExprKind::with:
+      case ExprKind::assert_:
+      case ExprKind::if_: {
+        const auto& t = static_cast<const nix::Ternary&>(e);
+        for (const Expr* x : {t.first.get(), t.second.get(), t.third.get()})
+          if (x) walk(*x, "");
+        break;
+      }
+      case ExprKind::unary: walk(*static_cast<const nix::Unary&>(e).operand, ""); break;
+      case ExprKind::binary: {
+        const auto& b = static_cast<const nix::Binary&>(e);
+        walk(*b.lhs, parent);
+        walk(*b.rhs, parent);
+        break;
+      }
+      default: break;
+    }
+  }
+
+ private:
+  template <class F>
+  void visit_all(const Expr& e, F&& fn) {
+    fn(e);
+    switch (e.kind) {
+      case ExprKind::string:
+      case ExprKind::ind_string:
+        for (const auto& p : static_cast<const nix::String&>(e).parts)
+          if (p.expr) visit_all(*p.expr, fn);
+        break;
+      case ExprKind::path:
+        for (const auto& p : static_cast<const nix::Path&>(e).parts)
+          if (p.expr) visit_all(*p.expr, fn);
+        break;
+      case ExprKind::select:
+      case ExprKind::has_attr: {
+        const auto& s = static_cast<const nix::Select&>(e);
+        visit_all(*s.subject, fn);
+        if (s.fallback) visit_all(*s.fallback, fn);
+        break;
+      }
+      case ExprKind::attrs:
+      case ExprKind::let:
+      case ExprKind::legacy_let: {
+        const auto& a = static_cast<const nix::Attrs&>(e);
+        for (const auto& b : a.bindings) {
+          if (b.value) visit_all(*b.value, fn);
+          if (b.from) visit_all(*b.from, fn);
+        }
+        if (a.body) visit_all(*a.body, fn);
+        break;
+      }
+      case ExprKind::list:
+        for (const auto& x : static_cast<const nix::List&>(e).elems) visit_all(*x, fn);
+        break;
+      case ExprKind::lambda: visit_all(*static_cast<const nix::Lambda&>(e).body, fn); break;
+      case ExprKind::call: {
+        const auto& c = static_cast<const nix::Call&>(e);
+        visit_all(*c.fn, fn);
+        for (const auto& x : c.args) visit_all(*x, fn);
+        break;
+      }
+      case ExprKind::with:
+      case ExprKind::assert_:
+      case ExprKind::if_: {
+        const auto& t = static_cast<const nix::Ternary&>(e);
+        for (const Expr* x : {t.first.get(), t.second.get(), t.third.get()})
+          if (x) visit_all(*x, fn);
+        break;
+      }
+      case ExprKind::unary: visit_all(*static_cast<const nix::Unary&>(e).operand, fn); break;
+      case ExprKind::binary: {
+        const auto& b = static_cast<const nix::Binary&>(e);
+        visit_all(*b.lhs, fn);
+        visit_all(*b.rhs, fn);
+        break;
+      }
+      default: break;
+    }
+  }
+
+  Piece piece(const nix::StringPart& p) const {
+    bool exact = p.span.end <= text_.size() && text_.substr(p.span.begin, p.span.end - p.span.begin) == p.text;
+    return {p.text, p.span.begin, exact};
+  }
+
+  nix::Span at(const Piece& p, size_t offset, size_t length) const {
+    if (!p.exact) return span_of(text_, p.begin, p.begin + p.text.size());
+    return span_of(text_, p.begin + offset, p.begin + offset + length);
+  }
+
+  /// The value of a string without interpolations; null otherwise.
+  static std::optional<std::string> static_string(const Expr& e) {
+    if (e.kind != ExprKind::string && e.kind != ExprKind::ind_string) return std::nullopt;
+    std::string out;
+    for (const auto& p : static_cast<const nix::String&>(e).parts) {
+      if (p.expr) return std::nullopt;
+      out += p.text;
+    }
+    return out;
+  }
+
+  /// A string's literal text with `${…}` for interpolations.
+  static std::string loose_string(const Expr& e) {
+    std::string out;
+    for (const auto& p : static_cast<const nix::String&>(e).parts) out += p.expr ? "${…}" : p.text;
+    return out;
+  }
+
+  /// A string value, directly or through a let/attribute binding of a variable.
+  std::optional<Fact> resolve_string(const Expr& e) const {
+    if (auto s = static_string(e)) return Fact{"", *s, e.span};
+    if (e.kind == ExprKind::var) {
+      auto it = strings_.find(static_cast<const nix::Name&>(e).name);
+      if (it != strings_.end()) return it->second;
+    }
+    return std::nullopt;
+  }
+
+  void scan_piece(const Piece& p) {
+    std::string s(p.text);
+    // Compiler flags: whitespace-separated words starting with -m.
+    for (size_t i = 0; i < s.size();) {
+      while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+      size_t j = i;
+      while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
+      if (j > i) {
+        std::string w = s.substr(i, j - i);
+        size_t lead = 0;
+        while (lead < w.size() && (w[lead] == '"' || w[lead] == '\'')) ++lead;
+        w = w.substr(lead);
+        while (!w.empty() && std::string_view("\"';),").find(w.back()) != std::string_view::npos) w.pop_back();
+        if (w.size() > 2 && w.starts_with("-m") && std::isalpha(static_cast<unsigned char>(w[2])))
+          f_.cpu_flags.push_back({"", w, at(p, i + lead, w.size())});
+      }
+      i = j;
+    }
+    for (auto it = std::sregex_iterator(s.begin(), s.end(), env_re()); it != std::sregex_iterator(); ++it) {
+      const auto& m = *it;
+      f_.env.push_back({m.str(1), m.str(2), at(p, m.position(1), m.length(1))});
+    }
+    for (auto it = std::sregex_iterator(s.begin(), s.end(), pin_url_re()); it != std::sregex_iterator(); ++it) {
+      nix::Span sp = at(p, (*it).position(1), (*it).length(1));
+      add_pin(pin_at((*it).str(1), sp));
+    }
+  }
+
+  /// One fact per written revision: a url string is seen both on its own and
+  /// with its sibling sha256, in either order.
+  void add_pin(const PinFact& pin) {
+    for (auto& p : f_.pins) {
+      if (p.span.begin != pin.span.begin) continue;
+      if (pin.sha256_written) {
+        p.sha256_written = true;
+        p.sha256_null = pin.sha256_null;
+        p.sha256 = pin.sha256;
+      }
+      return;
+    }
+    f_.pins.push_back(pin);
+  }
+
+  void name_use(const std::string& n, nix::Span span) {
+    if (std::regex_match(n, python_name_re())) f_.python_sets.push_back({"", n, span});
+    if (std::regex_match(n, cuda_set_re())) f_.cuda_overlays.push_back({"", n, span});
+  }
+
+  void add_name(const std::string& key, const Expr& value) {
+    auto s = resolve_string(value);
+    if (!s) return;
+    for (const auto& n : f_.names)
+      if (n.span.begin == s->span.begin) return;
+    f_.names.push_back({key, s->text, s->span});
+  }
+
+  void string_list(const Expr& value, std::vector<Fact>& out, const std::string& key) {
+    if (value.kind != ExprKind::list) {
+      if (auto s = resolve_string(value)) out.push_back({key, s->text, s->span});
+      return;
+    }
+    for (const auto& x : static_cast<const nix::List&>(value).elems)
+      if (auto s = resolve_string(*x)) out.push_back({key, s->text, s->span});
+  }
+
+  void binding(const std::string& key, const Expr& value, const std::string& parent) {
+    if (key == "pname" || key == "variantName" || (key == "name" && parent == "variant")) add_name(key, value);
+    else if (key == "gpuTargets") {
+      if (!f_.has_gpu_targets) f_.gpu_targets_span = value.span;
+      f_.has_gpu_targets = true;
+      string_list(value, f_.gpu_targets, key);
+    } else if (key == "cudaCapabilities") {
+      f_.has_cuda_capabilities = true;
+      string_list(value, f_.cuda_capabilities, key);
+    } else if (key == "platforms" || key == "platform") {
+      string_list(value, f_.platforms, key);
+    } else if (key == "description" && (value.kind == ExprKind::string || value.kind == ExprKind::ind_string)) {
+      f_.descriptions.push_back({key, loose_string(value), value.span});
+    } else if (key == "longDescription" && (value.kind == ExprKind::string || value.kind == ExprKind::ind_string)) {
+      long_description(static_cast<const nix::String&>(value));
+    } else if ((key == "torchVariant" || key == "magmaVariant") && static_string(value)) {
+      f_.imports.push_back({key, "./" + *static_string(value) + ".nix", value.span});
+    } else if (!key.empty() && std::isupper(static_cast<unsigned char>(key[0])) && key.find('_') != std::string::npos) {
+      // USE_CUDNN = "0"; as an attribute of overrideAttrs (an environment variable).
+      bool upper = std::all_of(key.begin(), key.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'; });
+      if (upper) {
+        if (auto s = static_string(value)) f_.env.push_back({key, *s, value.span});
+        else if (value.kind == ExprKind::int_lit)
+          f_.env.push_back({key, std::to_string(static_cast<const nix::IntLit&>(value).value), value.span});
+      }
+    }
+  }
+
+  void long_description(const nix::String& s) {
+    for (const auto& p : s.parts) {
+      if (p.expr) continue;
+      Piece pc = piece(p);
+      size_t start = 0;
+      for (size_t k = 0; k <= pc.text.size(); ++k) {
+        if (k == pc.text.size() || pc.text[k] == '\n') {
+          std::string_view line = pc.text.substr(start, k - start);
+          size_t lead = line.find_first_not_of(" \t");
+          if (lead != std::string_view::npos)
+            f_.descriptions.push_back({"longDescription", std::string(line.substr(lead)), at(pc, start + lead, line.size() - lead)});
+          start = k + 1;
+        }
+      }
+    }
+  }
+
+  /// Facts that need the sibling bindings of one attribute set: a pin's url
+  /// and sha256, a `nixpkgs = { rev; sha256; }` record, an env entry
+  /// `{ name = "USE_CUDNN"; value = "0"; }`.
+  void attrs_facts(const nix::Attrs& a, const std::string& parent) {
+    std::map<std::string, const Expr*> b;
+    for (const auto& x : a.bindings)
+      if (!x.is_inherit && x.path.size() == 1 && !x.path[0].expr && x.value) b[x.path[0].name] = x.value.get();
+    auto sha = [&](PinFact& pin) {
+      for (const char* k : {"sha256", "hash"}) {
+        auto it = b.find(k);
+        if (it == b.end()) continue;
+        pin.sha256_written = true;
+        const Expr& v = *it->second;
+        if (v.kind == ExprKind::var && static_cast<const nix::Name&>(v).name == "null") pin.sha256_null = true;
+        if (auto s = resolve_string(v)) pin.sha256 = s->text;
+      }
+    };
+    if (auto it = b.find("url"); it != b.end()) {
+      if (auto pin = url_pin(*it->second)) {
+        sha(*pin);
+        add_pin(*pin);
+      }
+    }
+    if (auto it = b.find("rev"); it != b.end()) {
+      auto repo = b.find("repo");
+      bool nixpkgs = parent == "nixpkgs" || (repo != b.end() && static_string(*repo->second) == "nixpkgs");
+      auto rev = resolve_string(*it->second);
+      if (nixpkgs && rev && std::regex_match(rev->text, hex_rev_re())) {
+        PinFact pin = pin_at(rev->text, rev->span);
+        sha(pin);
+        add_pin(pin);
+      }
+    }
+    auto n = b.find("name"), v = b.find("value");
+    if (b.size() == 2 && n != b.end() && v != b.end()) {
+      auto name = static_string(*n->second), value = static_string(*v->second);
+      if (name && value && std::regex_match(*name, std::regex("[A-Z][A-Z0-9_]*")))
+        f_.env.push_back({*name, *value, n->second->span});
+    }
+  }
+
+  /// ".../nixpkgs/archive/REV.tar.gz", literally or with REV interpolated from a binding.
+  std::optional<PinFact> url_pin(const Expr& url) {
+    if (auto s = resolve_string(url)) {
+      std::smatch m;
+      if (std::regex_search(s->text, m, pin_url_re())) {
+        nix::Span sp = s->span;
+        // Point at the revision inside the string's source text.
+        std::string_view src = text_.substr(sp.begin, sp.end - sp.begin);
+        if (size_t k = src.find(m.str(1)); k != std::string_view::npos)
+          sp = span_of(text_, sp.begin + k, sp.begin + k + m.length(1));
+        return pin_at(m.str(1), sp);
+      }
+      return std::nullopt;
+    }
+    if (url.kind != ExprKind::string) return std::nullopt;
+    const auto& parts = static_cast<const nix::String&>(url).parts;
+    for (size_t i = 1; i + 1 < parts.size(); ++i) {
+      if (!parts[i].expr || parts[i - 1].expr || parts[i + 1].expr) continue;
+      if (!parts[i - 1].text.ends_with("nixpkgs/archive/") || !parts[i + 1].text.starts_with(".tar.gz")) continue;
+      if (parts[i - 1].text.find("ithub.com/") == std::string::npos) continue;
+      if (auto rev = resolve_string(*parts[i].expr); rev && std::regex_match(rev->text, hex_rev_re()))
+        return pin_at(rev->text, rev->span);
+    }
+    return std::nullopt;
+  }
+
+  void call_facts(const nix::Call& c) {
+    bool importer = false;
+    if (c.fn->kind == ExprKind::var) {
+      const std::string& n = static_cast<const nix::Name&>(*c.fn).name;
+      importer = n == "import" || n == "callPackage";
+    } else if (c.fn->kind == ExprKind::select) {
+      const auto& s = static_cast<const nix::Select&>(*c.fn);
+      importer = !s.path.empty() && !s.path.back().expr && s.path.back().name == "callPackage";
+    }
+    if (!importer || c.args.empty()) return;
+    if (auto p = static_path(*c.args[0])) f_.imports.push_back({"import", *p, c.args[0]->span});
+  }
+
+  /// `./x.nix`, or `./. + "/x.nix"`.
+  static std::optional<std::string> static_path(const Expr& e) {
+    if (e.kind == ExprKind::path) {
+      const auto& p = static_cast<const nix::Path&>(e);
+      if (p.is_home || !p.parts.empty() || !p.first.starts_with(".")) return std::nullopt;
+      return p.first;
+    }
+    if (e.kind == ExprKind::binary) {
+      const auto& b = static_cast<const nix::Binary&>(e);
+      if (b.op != nix::BinaryOp::add) return std::nullopt;
+      auto l = static_path(*b.lhs);
+      auto r = static_string(*b.rhs);
+      if (l && r) return *l + *r;
+    }
+    return std::nullopt;
+  }
+
+  std::string_view text_;
+  RecipeFacts& f_;
+  std::map<std::string, Fact> strings_;
+};
+
+}  // namespace
+
+RecipeFacts extract_facts(std::string_view text, const nix::Expr& root) {
+  RecipeFacts f;
+  Extractor x(text, f);
+  x.collect_bindings(root);
+  x.walk(root, "");
+  f.comments = comment_lines(text);
+  return f;
+}
+
+}  // namespace tailor::lint

@@ -1,0 +1,61 @@
+#pragma once
+/// The facts `tailor check` reads from one recipe, hand-written (seed style:
+/// fetchTarball pin, two-stage override, let-bound gpuArchSM/cpuFlags) or
+/// generated (a `variant = { … }` record for a shared builder). Extraction
+/// walks the Nix syntax tree and the comments; nothing is evaluated. Every
+/// fact carries the byte span it was read from, for precise diagnostics.
+
+#include <string>
+#include <vector>
+
+#include "nix/ast.hpp"
+
+namespace tailor::lint {
+
+/// A piece of text and where it was written.
+struct Fact {
+  std::string key;   ///< what it was bound to ("pname", "gpuTargets", ...); empty if not bound
+  std::string text;  ///< the value
+  nix::Span span;    ///< the value's span (or the exact sub-range of a string it came from)
+};
+
+/// A nixpkgs pin: the revision of a github.com/NixOS/nixpkgs tarball url or
+/// of a `nixpkgs = { rev = …; }` record.
+struct PinFact {
+  std::string rev;
+  nix::Span span;         ///< the revision inside its string
+  bool sha256_written = false;  ///< a sha256 / hash attribute is present
+  bool sha256_null = false;     ///< … and it is `null` (generated recipes when the hash is unknown)
+  std::string sha256;     ///< its static value, if any
+};
+
+struct RecipeFacts {
+  std::vector<Fact> names;             ///< pname, variantName, variant.name
+  std::vector<PinFact> pins;
+  std::vector<Fact> python_sets;       ///< python3Packages, python313Packages, python312 (interpreter) uses
+  std::vector<Fact> cuda_overlays;     ///< cudaPackages_12_9 uses
+  std::vector<Fact> gpu_targets;       ///< each entry of a gpuTargets list (resolved through let)
+  std::vector<Fact> cuda_capabilities; ///< each entry of a cudaCapabilities list
+  bool has_gpu_targets = false;
+  nix::Span gpu_targets_span;          ///< the first gpuTargets value
+  bool has_cuda_capabilities = false;
+  std::vector<Fact> cpu_flags;         ///< "-mavx2", "-march=armv9-a+sve2": compiler flags in strings
+  std::vector<Fact> env;               ///< USE_CUDNN=0 style settings: key = variable, text = value
+  std::vector<Fact> platforms;         ///< meta.platforms entries and `platform = "…"` values
+  std::vector<Fact> descriptions;      ///< meta.description (key "description") and each line of longDescription
+  std::vector<Fact> comments;          ///< each comment line (key "header" for the leading block, else "comment")
+  std::vector<Fact> imports;           ///< relative paths of `import ./x.nix` / `callPackage ./x.nix`, and
+                                       ///< torchVariant / magmaVariant names (text ends in ".nix")
+};
+
+/// Extracts the facts of \a root, parsed from \a text.
+RecipeFacts extract_facts(std::string_view text, const nix::Expr& root);
+
+/// The comment lines of \a text (found between the lexer's tokens), each with
+/// the span of its text after `#` / inside `/* */`. Stops at a lexical error.
+std::vector<Fact> comment_lines(std::string_view text);
+
+/// 1-based line and column of byte \a offset of \a text.
+nix::Span span_of(std::string_view text, size_t begin, size_t end);
+
+}  // namespace tailor::lint

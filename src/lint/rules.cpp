@@ -1,0 +1,64 @@
+#include "lint/rules.hpp"
+
+#include <cstdlib>
+
+namespace tailor::lint {
+
+namespace {
+
+constexpr Rule kRules[] = {
+    {"TLR001", "syntax", Severity::error, "the file is not valid Nix"},
+    {"TLR002", "name-mismatch", Severity::error, "pname / variantName differs from the file name"},
+    {"TLR003", "name-convention", Severity::warning,
+     "a recipe file name does not follow the naming convention (pytorch-python313-cuda12_9-sm90-avx512)"},
+    {"TLR004", "pin-multiple", Severity::error,
+     "more than one nixpkgs pin in one tree, not explained by a per-CUDA-version grouping"},
+    {"TLR005", "pin-no-sha256", Severity::warning, "a nixpkgs tarball fetched without sha256 (impure evaluation)"},
+    {"TLR006", "pin-unknown", Severity::warning, "a nixpkgs pin the knowledge base does not know"},
+    {"TLR007", "python-set-mismatch", Severity::error,
+     "the Python package set disagrees with the name (python3Packages where the name says python313)"},
+    {"TLR008", "python-set-mixed", Severity::warning, "recipes of one tree use different package sets for one Python"},
+    {"TLR009", "sm-unsupported", Severity::error, "the SM is not supported by the CUDA toolkit of the overlay"},
+    {"TLR010", "cuda-mismatch", Severity::error, "the cudaPackages overlay disagrees with the CUDA version of the name"},
+    {"TLR011", "sm-mismatch", Severity::error, "gpuTargets / cudaCapabilities disagree with the SM of the name"},
+    {"TLR012", "platform-mismatch", Severity::error,
+     "meta.platforms / platform disagree with the ISA or GPU of the name (armv9 on x86_64-linux)"},
+    {"TLR013", "isa-flags-extra", Severity::error,
+     "CPU flags enable instructions beyond the ISA of the name (SIGILL on the CPUs it promises)"},
+    {"TLR014", "isa-flags-missing", Severity::warning, "CPU flags of the name's ISA are missing"},
+    {"TLR015", "gpu-targets-only", Severity::warning,
+     "gpuTargets without config.cudaCapabilities: magma and companions build for every default SM"},
+    {"TLR016", "cudnn-not-disabled", Severity::error,
+     "SM below cuDNN's support on this pin without USE_CUDNN=0"},
+    {"TLR017", "avx-disables-missing", Severity::error,
+     "an ISA that needs features off (FBGEMM, MKLDNN, NNPACK on AVX) without USE_<F>=0"},
+    {"TLR018", "gpu-product-sm", Severity::error,
+     "a description or comment names a GPU product under the wrong SM (L40S under SM90)"},
+    {"TLR019", "cuda-version-text", Severity::error,
+     "a description or comment states a CUDA version other than the overlay's"},
+    {"TLR020", "driver-text", Severity::warning,
+     "a CUDA driver requirement below NVIDIA's minimum for the overlay's toolkit"},
+    {"TLR021", "import-missing", Severity::error, "a recipe imports a file that does not exist (torch of a companion)"},
+    {"TLR022", "docs-count", Severity::error, "README / BUILD_MATRIX variant counts disagree with the files"},
+    {"TLR023", "docs-name-missing", Severity::error, "README / BUILD_MATRIX names a variant that has no recipe"},
+    {"TLR024", "docs-name-unlisted", Severity::warning, "a recipe is missing from the README / BUILD_MATRIX variant table"},
+    {"TLR025", "suppression-unknown", Severity::warning, "a `tailor: ignore` comment names a rule that does not exist"},
+};
+
+}  // namespace
+
+std::span<const Rule> rules() { return kRules; }
+
+const Rule* find_rule(std::string_view key) {
+  for (const auto& r : kRules)
+    if (r.code == key || r.name == key) return &r;
+  return nullptr;
+}
+
+const Rule& rule(std::string_view code) {
+  const Rule* r = find_rule(code);
+  if (!r) std::abort();
+  return *r;
+}
+
+}  // namespace tailor::lint
