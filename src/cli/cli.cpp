@@ -20,6 +20,8 @@ constexpr Command kCommands[] = {
     {"generate", "write the recipe tree and docs of a spec; --check: exit 1 if a tree is not up to date", cmd_generate},
     {"manifest", "print a Flox manifest that installs several variants side by side", cmd_manifest},
     {"build", "build variants with flox or nix: dependencies first, bounded, logged, resumable", cmd_build},
+    {"ci", "print a GitHub Actions (--github) or GitLab (--gitlab) definition that builds the matrix", cmd_ci},
+    {"builders", "print a Nix machines file and settings for remote CUDA builders", cmd_builders},
     {"parse", "print the Nix normal form of FILE... (the text nix-instantiate --parse prints)", cmd_parse},
     {"detect", "this host's CPU features, the ISA targets it can run, its GPUs and driver", cmd_detect},
     {"recommend", "the variant to install on this host, with reasons and alternatives", cmd_recommend},

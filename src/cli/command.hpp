@@ -29,6 +29,8 @@ int cmd_kb(CommandContext& ctx);
 int cmd_generate(CommandContext& ctx);
 int cmd_manifest(CommandContext& ctx);
 int cmd_build(CommandContext& ctx);
+int cmd_ci(CommandContext& ctx);
+int cmd_builders(CommandContext& ctx);
 int cmd_parse(CommandContext& ctx);
 int cmd_detect(CommandContext& ctx);
 int cmd_recommend(CommandContext& ctx);
