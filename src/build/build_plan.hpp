@@ -1,0 +1,25 @@
+#pragma once
+/// Which variants `tailor build` builds, and in what order: the selected ones
+/// and the variants they build against (a companion's torch, a torch's
+/// MAGMA), dependencies first, so shared derivations are built once.
+
+#include <string>
+#include <vector>
+
+#include "matrix/expand.hpp"
+
+namespace tailor {
+
+struct PlannedBuild {
+  std::string name;
+  std::vector<std::string> needs;  ///< variants that must succeed first
+  bool selected = true;            ///< false: built only because another needs it
+  bool heavy = true;               ///< CUDA builds: routed to big-parallel builders
+};
+
+/// Selects variants by exact name or shell glob (`*sm90*`); none selects all.
+/// Throws DiagnosticError for a pattern that matches nothing.
+std::vector<PlannedBuild> plan_builds(const Spec& spec, const Matrix& m, const KnowledgeBase& kb,
+                                      const std::vector<std::string>& patterns);
+
+}  // namespace tailor

@@ -1,0 +1,197 @@
+#include "build/build_runner.hpp"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "util/diagnostic.hpp"
+
+namespace tailor {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+std::vector<std::string> build_command(const BuildOptions& o, const std::string& name) {
+  if (o.tool == "flox") return {"flox", "build", name};
+  std::vector<std::string> cmd = {"nix", "--extra-experimental-features", "nix-command", "build", "--print-build-logs",
+                                  "--file", (fs::path(o.tree) / ".flox/pkgs" / (name + ".nix")).string(),
+                                  "--out-link", (fs::path(o.tree) / ("result-" + name)).string()};
+  if (!o.builders.empty()) {
+    cmd.push_back("--builders");
+    cmd.push_back(o.builders);
+  }
+  if (o.keep_going) cmd.push_back("--keep-going");
+  return cmd;
+}
+
+namespace {
+
+nlohmann::json read_state(const fs::path& p) {
+  std::ifstream in(p);
+  if (!in) return nlohmann::json::object();
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception&) {
+    return nlohmann::json::object();  // a damaged state file only costs a rebuild
+  }
+}
+
+void write_state(const fs::path& p, const nlohmann::json& state) {
+  fs::path tmp = p;
+  tmp += ".tmp";
+  std::ofstream(tmp) << state.dump(2) << "\n";
+  fs::rename(tmp, p);
+}
+
+pid_t spawn(const std::vector<std::string>& argv, const std::string& cwd, const std::string& log) {
+  pid_t pid = ::fork();
+  if (pid != 0) return pid;
+  int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd >= 0) {
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    ::close(fd);
+  }
+  if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(127);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  ::execvp(args[0], args.data());
+  ::_exit(127);
+}
+
+std::string run_capture(const std::vector<std::string>& argv) {
+  std::string cmd;
+  for (const auto& a : argv) cmd += "'" + a + "' ";
+  FILE* p = ::popen((cmd + "2>/dev/null").c_str(), "r");
+  if (!p) return {};
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  ::pclose(p);
+  return out;
+}
+
+std::string verdict(const BuildOptions& o, const std::string& result) {
+  if (o.verifier.empty() || result.empty()) return "not run";
+  std::string out = run_capture({o.verifier, "verify", result, "--json"});
+  try {
+    return nlohmann::json::parse(out).value("ok", false) ? "ok" : "FAILED";
+  } catch (const nlohmann::json::exception&) {
+    return "error";
+  }
+}
+
+std::string clock_text(double s) {
+  int t = static_cast<int>(s);
+  return fmt::format("{:02}:{:02}:{:02}", t / 3600, t / 60 % 60, t % 60);
+}
+
+}  // namespace
+
+std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, const BuildOptions& o, std::ostream& progress) {
+  std::error_code ec;
+  fs::create_directories(o.log_dir, ec);
+  if (ec) {
+    Diagnostic d;
+    d.path = o.log_dir;
+    d.message = "cannot create the log directory: " + ec.message();
+    throw DiagnosticError(d);
+  }
+  fs::path state_path = fs::path(o.log_dir) / "state.json";
+  nlohmann::json state = o.rebuild ? nlohmann::json::object() : read_state(state_path);
+
+  std::vector<BuildOutcome> out(plan.size());
+  std::map<std::string, size_t> index;
+  for (size_t i = 0; i < plan.size(); ++i) {
+    index[plan[i].name] = i;
+    out[i].name = plan[i].name;
+    out[i].log = (fs::path(o.log_dir) / (plan[i].name + ".log")).string();
+    out[i].status = "pending";
+    const auto& earlier = state.contains(plan[i].name) ? state[plan[i].name] : nlohmann::json();
+    if (earlier.is_object() && earlier.value("status", "") == "succeeded") {
+      out[i].status = "reused";
+      out[i].result = earlier.value("result", "");
+      out[i].verdict = earlier.value("verdict", "not run");
+    }
+  }
+
+  auto t0 = Clock::now();
+  std::map<pid_t, std::pair<size_t, Clock::time_point>> running;
+  bool stop = false;
+  auto counts = [&] {
+    int done = 0, failed = 0;
+    for (const auto& r : out) {
+      done += r.status == "succeeded" || r.status == "reused";
+      failed += r.status == "failed" || r.status == "blocked";
+    }
+    return fmt::format("[{}/{} done, {} running, {} failed, {}]", done, out.size(), running.size(), failed,
+                       clock_text(std::chrono::duration<double>(Clock::now() - t0).count()));
+  };
+  for (const auto& r : out)
+    if (r.status == "reused") progress << fmt::format("{} reused {} (succeeded earlier: {})\n", counts(), r.name, r.result);
+
+  while (true) {
+    // Start what is ready, up to the job bound.
+    for (size_t i = 0; i < plan.size() && !stop && static_cast<int>(running.size()) < o.jobs; ++i) {
+      if (out[i].status != "pending") continue;
+      bool ready = true, blocked = false;
+      for (const auto& need : plan[i].needs) {
+        const std::string& st = out[index.at(need)].status;
+        blocked = blocked || st == "failed" || st == "blocked" || st == "not-started";
+        ready = ready && (st == "succeeded" || st == "reused");
+      }
+      if (blocked) {
+        out[i].status = "blocked";
+        progress << fmt::format("{} blocked {}: a variant it builds against failed\n", counts(), out[i].name);
+        continue;
+      }
+      if (!ready) continue;
+      pid_t pid = spawn(build_command(o, plan[i].name), o.tool == "flox" ? o.tree : "", out[i].log);
+      out[i].status = "running";
+      running[pid] = {i, Clock::now()};
+      progress << fmt::format("{} started {} (log: {})\n", counts(), out[i].name, out[i].log);
+    }
+    if (running.empty()) break;
+    int status = 0;
+    pid_t pid = ::waitpid(-1, &status, 0);
+    if (pid < 0) break;
+    auto it = running.find(pid);
+    if (it == running.end()) continue;
+    auto [i, started] = it->second;
+    running.erase(it);
+    BuildOutcome& r = out[i];
+    r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (ok) {
+      r.status = "succeeded";
+      fs::path link = fs::path(o.tree) / ("result-" + r.name);
+      r.result = fs::exists(link, ec) ? fs::weakly_canonical(link, ec).string() : link.string();
+      r.verdict = verdict(o, r.result);
+      state[r.name] = {{"status", "succeeded"}, {"result", r.result}, {"verdict", r.verdict}, {"seconds", r.seconds}};
+    } else {
+      r.status = "failed";
+      state[r.name] = {{"status", "failed"}, {"seconds", r.seconds}};
+      if (!o.keep_going) stop = true;
+    }
+    write_state(state_path, state);
+    progress << fmt::format("{} {} {} after {:.1f}s{}\n", counts(), ok ? "succeeded" : "FAILED", r.name, r.seconds,
+                            ok ? "" : fmt::format(" (log: {})", r.log));
+  }
+  for (auto& r : out)
+    if (r.status == "pending") r.status = stop ? "not-started" : "blocked";
+  return out;
+}
+
+}  // namespace tailor

@@ -1,0 +1,70 @@
+#include "ci/builders.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "util/diagnostic.hpp"
+
+namespace tailor {
+
+BuilderHost parse_builder_host(const std::string& text) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    size_t c = text.find(':', start);
+    parts.push_back(text.substr(start, c == std::string::npos ? std::string::npos : c - start));
+    if (c == std::string::npos) break;
+    start = c + 1;
+  }
+  auto bad = [&](const std::string& why) {
+    Diagnostic d;
+    d.message = fmt::format("builder '{}': {}", text, why);
+    d.hint = "write USER@HOST:SYSTEM:CORES:MEMORY_GB, e.g. ci@gpu1:x86_64-linux:64:512";
+    return DiagnosticError(d);
+  };
+  if (parts.size() != 4) throw bad("expected 4 fields separated by ':'");
+  BuilderHost h;
+  h.uri = parts[0].starts_with("ssh") ? parts[0] : "ssh-ng://" + parts[0];
+  h.system = parts[1];
+  if (h.system != "x86_64-linux" && h.system != "aarch64-linux") throw bad("system must be x86_64-linux or aarch64-linux");
+  try {
+    h.cores = std::stoi(parts[2]);
+    h.memory_gb = std::stoi(parts[3]);
+  } catch (const std::exception&) {
+    throw bad("cores and memory must be numbers");
+  }
+  if (h.cores < 1 || h.memory_gb < 1) throw bad("cores and memory must be positive");
+  return h;
+}
+
+std::string builders_text(const std::vector<BuilderHost>& hosts, int gb_per_job) {
+  std::string machines, nixos;
+  for (const auto& h : hosts) {
+    // One build at a time per machine: a single torch/vLLM build already uses
+    // every core it is given, and two would double the memory peak.
+    machines += fmt::format("{} {} - 1 1 big-parallel,kvm,nixos-test -\n", h.uri, h.system);
+    nixos += fmt::format(
+        "  {{\n    hostName = \"{}\";\n    protocol = \"ssh-ng\";\n    system = \"{}\";\n    maxJobs = 1;\n"
+        "    speedFactor = 1;\n    supportedFeatures = [ \"big-parallel\" \"kvm\" \"nixos-test\" ];\n  }}\n",
+        h.uri.substr(h.uri.find("://") + 3), h.system);
+  }
+  std::string out = "# /etc/nix/machines (or nix build --builders @/etc/nix/machines)\n" + machines;
+  out += "\n# NixOS: nix.buildMachines = [\n" + nixos + "# ];\n";
+  out += "\n# On each builder, in /etc/nix/nix.conf:\n";
+  for (const auto& h : hosts) {
+    int by_memory = std::max(1, h.memory_gb / gb_per_job);
+    int cores = std::min(h.cores, by_memory);
+    out += fmt::format("#   {}: max-jobs = 1, cores = {}  ({} cores, {} GB / {} GB per nvcc job = {})\n", h.uri, cores,
+                       h.cores, h.memory_gb, gb_per_job, by_memory);
+  }
+  out += fmt::format(
+      "#\n# Why: nvcc units of CUTLASS/FlashAttention take 3-8 GB each. `cores` is NIX_BUILD_CORES,\n"
+      "# the parallelism inside one build; tailor's recipes lower it further at build time to\n"
+      "# MemAvailable / {} GB. `max-jobs = 1` keeps two such builds from sharing one machine's\n"
+      "# memory. The recipes require `big-parallel`, so they only go to machines listed here.\n",
+      gb_per_job);
+  return out;
+}
+
+}  // namespace tailor

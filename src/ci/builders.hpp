@@ -1,0 +1,24 @@
+#pragma once
+/// Remote builders for CUDA builds: a Nix machines file (and the NixOS
+/// nix.buildMachines form) with the features the recipes require, and the
+/// job settings that keep nvcc out of swap.
+
+#include <string>
+#include <vector>
+
+namespace tailor {
+
+struct BuilderHost {
+  std::string uri;     ///< ssh-ng://user@host
+  std::string system;  ///< x86_64-linux, aarch64-linux
+  int cores = 0;
+  int memory_gb = 0;
+};
+
+/// Parses "user@host:system:cores:memGB"; throws DiagnosticError if malformed.
+BuilderHost parse_builder_host(const std::string& text);
+
+/// The machines file, the NixOS fragment and the explanation, as one text.
+std::string builders_text(const std::vector<BuilderHost>& hosts, int gb_per_job);
+
+}  // namespace tailor

@@ -1,0 +1,36 @@
+// tailor ci [SPEC] --github|--gitlab: a CI definition that builds the matrix.
+#include <ostream>
+
+#include "ci/workflow.hpp"
+#include "cli/command.hpp"
+#include "cli/options.hpp"
+#include "matrix/spec_loader.hpp"
+#include "util/exit_status.hpp"
+
+namespace tailor {
+
+int cmd_ci(CommandContext& ctx) {
+  CLI::App app{"Print a CI definition that builds, verifies and publishes the matrix.", "ci"};
+  std::string spec_arg = kDefaultSpec, kb_dir;
+  bool github = false, gitlab = false;
+  CiOptions o;
+  app.add_option("SPEC", spec_arg, "spec file or built-in spec (default: build-pytorch/main)");
+  auto* gh = app.add_flag("--github", github, "GitHub Actions workflow");
+  app.add_flag("--gitlab", gitlab, "GitLab CI pipeline")->excludes(gh);
+  app.add_option("--org", o.org, "the catalog to publish to (default: flox)");
+  app.add_option("--chunk", o.chunk, "variants per job matrix (default: 200)")->check(CLI::Range(1, 256));
+  app.add_option("--max-parallel", o.max_parallel, "builds at a time per platform (default: 8)")->check(CLI::PositiveNumber);
+  add_kb_option(app, kb_dir);
+  if (auto rc = parse_args(app, ctx)) return *rc;
+  if (!github && !gitlab) {
+    ctx.err << "tailor: error: ci: say which CI: --github or --gitlab\n";
+    return kExitBadInput;
+  }
+  KnowledgeBase kb = load_kb(kb_dir);
+  Spec spec = load_spec_arg(spec_arg, kb);
+  Matrix m = expand(spec, kb);
+  ctx.out << (github ? github_workflow(spec, m, o) : gitlab_pipeline(spec, m, o));
+  return kExitOk;
+}
+
+}  // namespace tailor
