@@ -53,29 +53,49 @@ void check_pins(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
     }
   }
   if (uses.size() <= 1) return;
-  // Spec-style grouping: one pin per CUDA version, CPU/MPS recipes on one of them.
-  std::set<std::string> cuda_revs;
-  bool explained = true;
-  for (const auto& [cuda, revs] : by_cuda) {
-    if (cuda.empty()) continue;
-    explained = explained && revs.size() == 1;
-    cuda_revs.insert(revs.begin(), revs.end());
-  }
-  if (auto it = by_cuda.find(""); it != by_cuda.end())
-    for (const auto& r : it->second) explained = explained && (cuda_revs.empty() ? it->second.size() == 1 : cuda_revs.count(r));
-  if (explained) return;
-  std::string majority;
-  for (const auto& [rev, n] : uses)
-    if (majority.empty() || n > uses[majority]) majority = rev;
+  // Spec-style grouping: one pin per CUDA version; CPU/MPS recipes on one of those pins.
+  std::map<std::string, std::map<std::string, int>> group_uses;  // cuda -> rev -> recipes
+  for (const auto& f : t.nix)
+    if (f.parsed && f.is_recipe())
+      for (const auto& p : f.facts.pins) group_uses[f.variant ? f.variant->cuda : ""][short_rev(p.rev)]++;
+  auto majority_of = [&](const std::map<std::string, int>& revs) {
+    std::string best;
+    for (const auto& [rev, n] : revs)
+      if (best.empty() || n > revs.at(best) || (n == revs.at(best) && uses[rev] > uses[best])) best = rev;
+    return best;
+  };
+  std::set<std::string> cuda_pins;
+  for (const auto& [cuda, revs] : group_uses)
+    if (!cuda.empty()) cuda_pins.insert(majority_of(revs));
+  std::string global = majority_of(uses);
   std::vector<std::string> all;
   for (const auto& [rev, n] : uses) all.push_back(fmt::format("{} ({} recipe{})", rev, n, n == 1 ? "" : "s"));
   for (const auto& f : t.nix) {
     if (!f.parsed || !f.is_recipe()) continue;
+    std::string cuda = f.variant ? f.variant->cuda : "";
+    const auto& revs = group_uses[cuda];
     for (const auto& p : f.facts.pins) {
-      if (short_rev(p.rev) == majority) continue;
+      std::string rev = short_rev(p.rev);
+      std::string expected, scope;
+      int n = 0;
+      if (!cuda.empty()) {
+        expected = majority_of(revs);
+        n = revs.at(expected);
+        scope = fmt::format("for CUDA {}", cuda);
+      } else if (cuda_pins.empty()) {
+        expected = global;
+        n = uses[global];
+        scope = "of this tree";
+      } else {
+        if (cuda_pins.count(rev)) continue;
+        expected = global;
+        n = uses[global];
+        scope = "of this tree";
+      }
+      if (rev == expected) continue;
       Problem& pr = sink.add(f, "TLR004", p.span,
-                             fmt::format("nixpkgs pin {} differs from {}, the pin of {} other recipes of this tree",
-                                         short_rev(p.rev), majority, uses[majority]),
+                             fmt::format("nixpkgs pin {} differs from {}, the pin of {} other recipe{} {}", rev,
+                                         expected, n, n == 1 ? "" : "s", scope),
                              "one branch, one pin: a second pin is only expected per CUDA version (as tailor's specs "
                              "group them)");
       if (pr.rule) pr.notes.push_back(fmt::format("pins in this tree: {}", fmt::join(all, ", ")));

@@ -23,8 +23,8 @@ std::string python_of(const std::string& name) {
 std::string pin_default_python(const NixFile& f, const KnowledgeBase& kb) {
   for (const auto& p : f.facts.pins)
     if (const NixpkgsPin* pin = kb.pin(p.rev.substr(0, 7)); pin && !pin->python_default.empty())
-      return fmt::format("{} at {}", pin->python_default, pin->short_rev);
-  return "whatever the pin's default is";
+      return fmt::format(" (Python {} at {})", pin->python_default, pin->short_rev);
+  return "";
 }
 
 }  // namespace
@@ -53,8 +53,8 @@ void check_python(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       if (reported++) continue;  // one report per file; later uses are the same mistake
       if (v.empty())
         sink.add(f, "TLR007", use.span,
-                 fmt::format("{} is the pin's default Python ({}), but the name says {}", use.text,
-                             pin_default_python(f, kb), token),
+                 fmt::format("{} is the pin's default Python{}, not necessarily {}: the name says {}", use.text,
+                             pin_default_python(f, kb), want, token),
                  fmt::format("use {}: packages built against another set (vLLM's torch substitution) must share it "
                              "(seed 000 step 3)",
                              right));

@@ -320,8 +320,13 @@ class Extractor {
       while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
       if (j > i) {
         std::string w = s.substr(i, j - i);
+        // The flag may follow CXXFLAGS=" or a quote: -mavx2 in CXXFLAGS="-mavx2.
         size_t lead = 0;
-        while (lead < w.size() && (w[lead] == '"' || w[lead] == '\'')) ++lead;
+        for (size_t k = 0; k + 1 < w.size(); ++k)
+          if (w[k] == '-' && w[k + 1] == 'm' && (k == 0 || std::string_view("\"'=(").find(w[k - 1]) != std::string_view::npos)) {
+            lead = k;
+            break;
+          }
         w = w.substr(lead);
         while (!w.empty() && std::string_view("\"';),").find(w.back()) != std::string_view::npos) w.pop_back();
         if (w.size() > 2 && w.starts_with("-m") && std::isalpha(static_cast<unsigned char>(w[2])))
@@ -388,7 +393,12 @@ class Extractor {
     } else if (key == "platforms" || key == "platform") {
       string_list(value, f_.platforms, key);
     } else if (key == "description" && (value.kind == ExprKind::string || value.kind == ExprKind::ind_string)) {
-      f_.descriptions.push_back({key, loose_string(value), value.span});
+      // A one-piece string points at its text, so positions inside it are exact.
+      const auto& parts = static_cast<const nix::String&>(value).parts;
+      nix::Span sp = value.span;
+      if (parts.size() == 1 && !parts[0].expr && piece(parts[0]).exact)
+        sp = span_of(text_, parts[0].span.begin, parts[0].span.end);
+      f_.descriptions.push_back({key, loose_string(value), sp});
     } else if (key == "longDescription" && (value.kind == ExprKind::string || value.kind == ExprKind::ind_string)) {
       long_description(static_cast<const nix::String&>(value));
     } else if ((key == "torchVariant" || key == "magmaVariant") && static_string(value)) {

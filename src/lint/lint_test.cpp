@@ -1,0 +1,258 @@
+// Unit tests of the lint library: the rule table, fact extraction, and each
+// rule planted in a small in-memory tree, firing there and nowhere else.
+#include <algorithm>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "lint/linter.hpp"
+#include "lint/recipe_facts.hpp"
+#include "nix/parser.hpp"
+#include "support/golden.hpp"
+#include "support/run.hpp"
+
+namespace tailor::lint {
+namespace {
+
+const KnowledgeBase& kb() {
+  static const KnowledgeBase k = KnowledgeBase::load();
+  return k;
+}
+
+std::vector<std::string> codes(const CheckResult& r) {
+  std::vector<std::string> out;
+  for (const auto& p : r.problems) out.emplace_back(p.rule->code);
+  return out;
+}
+
+TEST(LintRules, CodesAreUniqueOrderedAndDocumented) {
+  std::set<std::string_view> seen;
+  std::string_view last;
+  for (const auto& r : rules()) {
+    EXPECT_TRUE(seen.insert(r.code).second) << r.code;
+    EXPECT_GT(r.code, last);
+    last = r.code;
+    EXPECT_FALSE(r.summary.empty());
+    EXPECT_EQ(find_rule(r.name), &r);
+  }
+  EXPECT_EQ(find_rule("TLR999"), nullptr);
+}
+
+TEST(RecipeFacts, SeedTwoStageRecipe) {
+  std::string text = test::read_file(test::source_path("tests/nix_corpus/recipe_two_stage.nix"));
+  nix::SymbolTable symbols;
+  nix::ParseResult r = nix::parse("recipe_two_stage.nix", text, symbols);
+  ASSERT_TRUE(r.expr);
+  RecipeFacts f = extract_facts(text, *r.expr);
+  ASSERT_EQ(f.names.size(), 1u);
+  EXPECT_EQ(f.names[0].text, "pytorch-python313-cuda12_8-sm89-avx512");
+  EXPECT_EQ(f.names[0].span.line, 19);
+  ASSERT_EQ(f.gpu_targets.size(), 1u);
+  EXPECT_EQ(f.gpu_targets[0].text, "sm_89");  // resolved through the let binding gpuArchSM
+  EXPECT_TRUE(f.has_gpu_targets);
+  EXPECT_FALSE(f.has_cuda_capabilities);
+  std::vector<std::string> flags;
+  for (const auto& x : f.cpu_flags) flags.push_back(x.text);
+  EXPECT_EQ(flags, (std::vector<std::string>{"-mavx512f", "-mavx512dq", "-mfma"}));
+  EXPECT_EQ(f.cpu_flags[0].span.line, 9);
+  EXPECT_EQ(f.cpu_flags[0].span.column, 6);
+  ASSERT_EQ(f.python_sets.size(), 1u);
+  EXPECT_EQ(f.python_sets[0].text, "python3Packages");
+  ASSERT_GE(f.descriptions.size(), 3u);
+  EXPECT_EQ(f.descriptions[0].key, "description");
+  EXPECT_EQ(f.descriptions[1].text, "Custom PyTorch build with targeted optimizations:");
+  EXPECT_EQ(f.descriptions[1].span.line, 29);
+  EXPECT_EQ(f.descriptions[1].span.column, 7);
+  ASSERT_FALSE(f.comments.empty());
+  EXPECT_EQ(f.comments[0].key, "header");
+  EXPECT_EQ(f.comments[0].span.line, 1);
+  EXPECT_TRUE(f.pins.empty());
+}
+
+TEST(RecipeFacts, PinsWithAndWithoutHash) {
+  std::string text =
+      "let rev = \"46336d4d6980ae6f136b45c8507b17787eb186a0\";\n"
+      "a = builtins.fetchTarball { url = \"https://github.com/NixOS/nixpkgs/archive/${rev}.tar.gz\"; sha256 = \"x\"; };\n"
+      "b = fetchTarball \"https://github.com/NixOS/nixpkgs/archive/fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3.tar.gz\";\n"
+      "c = { nixpkgs = { rev = \"0182a361324364ae3f436a63005877674cf45efb\"; sha256 = null; }; };\n"
+      "in [ a b c ]\n";
+  nix::SymbolTable symbols;
+  nix::ParseResult r = nix::parse("pins.nix", text, symbols);
+  ASSERT_TRUE(r.expr);
+  RecipeFacts f = extract_facts(text, *r.expr);
+  ASSERT_EQ(f.pins.size(), 3u);
+  EXPECT_EQ(f.pins[0].rev, "46336d4d6980ae6f136b45c8507b17787eb186a0");
+  EXPECT_TRUE(f.pins[0].sha256_written);
+  EXPECT_EQ(f.pins[0].span.line, 1);
+  EXPECT_EQ(f.pins[1].rev, "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3");
+  EXPECT_FALSE(f.pins[1].sha256_written);
+  EXPECT_EQ(f.pins[1].span.column, 60);
+  EXPECT_TRUE(f.pins[2].sha256_null);
+}
+
+TEST(RecipeFacts, CommentsAreNotStrings) {
+  std::string text = "# head\n{ a = \"# not a comment\"; /* block\n two */ b = 1; } # tail\n";
+  std::vector<Fact> c = comment_lines(text);
+  ASSERT_EQ(c.size(), 4u);
+  EXPECT_EQ(c[0].key, "header");
+  EXPECT_EQ(c[0].text, " head");
+  EXPECT_EQ(c[1].text, " block");
+  EXPECT_EQ(c[2].text, " two ");
+  EXPECT_EQ(c[3].text, " tail");
+  EXPECT_EQ(c[3].span.line, 3);
+}
+
+// A small correct GPU recipe, to plant one mistake at a time into.
+std::string gpu_recipe(const std::string& name, const std::string& edit_from = "", const std::string& edit_to = "") {
+  std::string t =
+      "# PyTorch for NVIDIA Hopper (SM90: H100, H200) — AVX2\n"
+      "# CUDA 12.9 — Requires NVIDIA driver 575.51.03+\n"
+      "let\n"
+      "  pkgs = import (builtins.fetchTarball {\n"
+      "    url = \"https://github.com/NixOS/nixpkgs/archive/6a030d535719c5190187c4cec156f335e95e3211.tar.gz\";\n"
+      "    sha256 = \"0000000000000000000000000000000000000000000000000000\";\n"
+      "  }) { config = { cudaSupport = true; cudaCapabilities = [ \"9.0\" ]; };\n"
+      "       overlays = [ (final: prev: { cudaPackages = final.cudaPackages_12_9; }) ]; };\n"
+      "in\n"
+      "(pkgs.python313Packages.torch.override { cudaSupport = true; gpuTargets = [ \"9.0\" ]; }).overrideAttrs (old: {\n"
+      "  pname = \"NAME\";\n"
+      "  preConfigure = ''\n"
+      "    export CXXFLAGS=\"-mavx2 -mfma -mf16c\"\n"
+      "  '';\n"
+      "  meta.description = \"PyTorch for NVIDIA H100 (SM90) [CUDA 12.9]\";\n"
+      "  meta.platforms = [ \"x86_64-linux\" ];\n"
+      "})\n";
+  t.replace(t.find("NAME"), 4, name);
+  if (!edit_from.empty()) {
+    size_t p = t.find(edit_from);
+    EXPECT_NE(p, std::string::npos) << edit_from;
+    if (p != std::string::npos) t.replace(p, edit_from.size(), edit_to);
+  }
+  return t;
+}
+
+const std::string kName = "pytorch-python313-cuda12_9-sm90-avx2";
+
+CheckResult check_one(const std::string& text, const std::string& name = kName) {
+  return check_files("t", {{name + ".nix", text}}, kb());
+}
+
+TEST(LintPlanted, CorrectRecipeIsClean) { EXPECT_EQ(codes(check_one(gpu_recipe(kName))), std::vector<std::string>{}); }
+
+struct Planted {
+  const char* what;
+  std::string from, to;
+  std::vector<std::string> expected;
+};
+
+TEST(LintPlanted, EachRuleFiresWhereDoneWrong) {
+  const std::vector<Planted> cases = {
+      {"syntax", "pname = \"", "pname \"", {"TLR001"}},
+      {"pname", "pname = \"pytorch", "pname = \"torch", {"TLR002"}},
+      {"no sha256", "    sha256 = \"0000000000000000000000000000000000000000000000000000\";\n", "", {"TLR005"}},
+      {"unknown pin", "6a030d535719c5190187c4cec156f335e95e3211", "1111111111111111111111111111111111111111", {"TLR006"}},
+      {"python3Packages", "pkgs.python313Packages", "pkgs.python3Packages", {"TLR007"}},
+      {"python312Packages", "pkgs.python313Packages", "pkgs.python312Packages", {"TLR007"}},
+      {"overlay", "final.cudaPackages_12_9", "final.cudaPackages_12_8", {"TLR019", "TLR010", "TLR019"}},
+      {"gpuTargets", "gpuTargets = [ \"9.0\" ]", "gpuTargets = [ \"8.9\" ]", {"TLR011"}},
+      {"platform", "[ \"x86_64-linux\" ]", "[ \"aarch64-linux\" ]", {"TLR012"}},
+      {"extra flag", "-mavx2 -mfma", "-mavx2 -mavx512f -mfma", {"TLR013"}},
+      {"missing flag", "-mavx2 -mfma -mf16c", "-mavx2 -mfma", {"TLR014"}},
+      {"caps", "cudaCapabilities = [ \"9.0\" ];", "", {"TLR015"}},
+      {"product", "NVIDIA H100 (SM90)", "NVIDIA L40S (SM90)", {"TLR018"}},
+      {"cuda text", "[CUDA 12.9]", "[CUDA 12.8]", {"TLR019"}},
+      {"driver", "driver 575.51.03+", "driver 560+", {"TLR020"}},
+      {"import", "in\n", "  torch = import ./nope.nix { };\nin\n", {"TLR021"}},
+      {"suppressed", "  pname = \"pytorch", "  # tailor: ignore TLR002\n  pname = \"x", {}},
+      {"unknown ignore", "in\n", "# tailor: ignore TLR999\nin\n", {"TLR025"}},
+  };
+  for (const auto& c : cases) {
+    CheckResult r = check_one(gpu_recipe(kName, c.from, c.to));
+    EXPECT_EQ(codes(r), c.expected) << c.what << "\n" << render_text(r);
+  }
+}
+
+TEST(LintPlanted, SmUnsupportedByOverlay) {
+  std::string name = "pytorch-python313-cuda12_8-sm103-avx2";
+  std::string t = gpu_recipe(name);
+  for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"cudaPackages_12_9", "cudaPackages_12_8"}, {"\"9.0\" ]; };", "\"10.3\" ]; };"},
+           {"gpuTargets = [ \"9.0\" ]", "gpuTargets = [ \"10.3\" ]"}, {"(SM90: H100, H200)", "(SM103: B300)"},
+           {"CUDA 12.9 — Requires NVIDIA driver 575.51.03+", "CUDA 12.8 — Requires NVIDIA driver 570.26+"},
+           {"H100 (SM90) [CUDA 12.9]", "B300 (SM103) [CUDA 12.8]"}})
+    t.replace(t.find(from), from.size(), to);
+  EXPECT_EQ(codes(check_one(t, name)), std::vector<std::string>{"TLR009"}) << render_text(check_one(t, name));
+}
+
+TEST(LintPlanted, CudnnAndAvxDisables) {
+  std::string name = "pytorch-python313-cuda12_9-sm61-avx";
+  std::string t = gpu_recipe(name);
+  for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"\"9.0\" ]; };", "\"6.1\" ]; };"}, {"gpuTargets = [ \"9.0\" ]", "gpuTargets = [ \"6.1\" ]"},
+           {"(SM90: H100, H200) — AVX2", "(SM61: P40) — AVX"}, {"H100 (SM90)", "P40 (SM61)"},
+           {"-mavx2 -mfma -mf16c", "-mavx -mno-fma -mno-bmi -mno-bmi2 -mno-avx2"}})
+    t.replace(t.find(from), from.size(), to);
+  CheckResult r = check_one(t, name);
+  EXPECT_EQ(codes(r), (std::vector<std::string>{"TLR016", "TLR017"})) << render_text(r);
+  std::string fixed = t;
+  fixed.replace(fixed.find("  '';"), 5, "    export USE_CUDNN=0 USE_FBGEMM=0 USE_MKLDNN=0 USE_NNPACK=0\n  '';");
+  EXPECT_EQ(codes(check_one(fixed, name)), std::vector<std::string>{}) << render_text(check_one(fixed, name));
+}
+
+TEST(LintPlanted, NamingConventionAndPins) {
+  std::string bad = gpu_recipe("pytorch-python313-cuda12_9-sm91-avx2");
+  CheckResult r = check_files("t", {{"pytorch-python313-cuda12_9-sm91-avx2.nix", bad}}, kb());
+  EXPECT_EQ(codes(r), std::vector<std::string>{"TLR003"}) << render_text(r);
+  // Two pins, one per CUDA version: explained. A third on the same CUDA: not.
+  std::string a = gpu_recipe(kName);
+  std::string b = gpu_recipe("pytorch-python313-cuda13_0-sm90-avx2");
+  for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"cudaPackages_12_9", "cudaPackages_13_0"}, {"CUDA 12.9 — Requires NVIDIA driver 575.51.03+", "CUDA 13.0"},
+           {"[CUDA 12.9]", "[CUDA 13.0]"}, {"6a030d535719c5190187c4cec156f335e95e3211", "2017d6d515f8a7b289fe06d3a880a7ec588c3900"}})
+    b.replace(b.find(from), from.size(), to);
+  EXPECT_EQ(codes(check_files("t", {{kName + ".nix", a}, {"pytorch-python313-cuda13_0-sm90-avx2.nix", b}}, kb())),
+            std::vector<std::string>{});
+  std::string c = gpu_recipe("pytorch-python313-cuda12_9-sm90-avx512");
+  c.replace(c.find("6a030d535719c5190187c4cec156f335e95e3211"), 40, "46336d4d6980ae6f136b45c8507b17787eb186a0");
+  c.replace(c.find("-mavx2 -mfma -mf16c"), 19, "-mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma");
+  c.replace(c.find("— AVX2"), 8, "— AVX-512");
+  CheckResult three = check_files(
+      "t", {{kName + ".nix", a}, {"pytorch-python313-cuda13_0-sm90-avx2.nix", b}, {"pytorch-python313-cuda12_9-sm90-avx512.nix", c}},
+      kb());
+  EXPECT_EQ(codes(three), std::vector<std::string>{"TLR004"}) << render_text(three);
+}
+
+TEST(LintPlanted, MixedPackageSets) {
+  std::string a = gpu_recipe(kName);
+  std::string b = gpu_recipe("pytorch-python313-cuda12_9-sm90-avx512");
+  b.replace(b.find("pkgs.python313Packages"), 22, "pkgs.python3Packages");
+  b.replace(b.find("-mavx2 -mfma -mf16c"), 19, "-mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma");
+  CheckResult r = check_files("t", {{kName + ".nix", a}, {"pytorch-python313-cuda12_9-sm90-avx512.nix", b}}, kb());
+  EXPECT_EQ(codes(r), (std::vector<std::string>{"TLR007", "TLR008"})) << render_text(r);
+}
+
+TEST(LintPlanted, DocsCountsAndNames) {
+  std::string readme =
+      "# branch\n\n2 variants, see below.\n\n| Package |\n|---|\n| `" + kName +
+      "` |\n| `pytorch-python313-cpu-avx2` |\n\n## Dropped combinations\n\n| `pytorch-python313-cpu-avx512` |\n";
+  CheckResult r = check_files("t", {{kName + ".nix", gpu_recipe(kName)}, {"README.md", readme}}, kb());
+  EXPECT_EQ(codes(r), (std::vector<std::string>{"TLR022", "TLR023"})) << render_text(r);
+  std::string other = "pytorch-python313-cuda12_9-sm90-avx512";
+  std::string o = gpu_recipe(other);
+  o.replace(o.find("-mavx2 -mfma -mf16c"), 19, "-mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma");
+  std::string listed = "2 variants\n\n| `" + kName + "` |\n";
+  CheckResult u = check_files("t", {{kName + ".nix", gpu_recipe(kName)}, {other + ".nix", o}, {"README.md", listed}}, kb());
+  EXPECT_EQ(codes(u), std::vector<std::string>{"TLR024"}) << render_text(u);
+  EXPECT_EQ(u.errors, 0);
+  EXPECT_EQ(u.warnings, 1);
+}
+
+TEST(LintPlanted, HelpersAreNotVariants) {
+  // A lib/ builder with an interpolated pin and its own pname is not a variant recipe.
+  std::string lib = "{ rev, name }: (import (fetchTarball \"https://github.com/NixOS/nixpkgs/archive/${rev}.tar.gz\") { })"
+                    ".hello.overrideAttrs (o: { pname = name; })\n";
+  EXPECT_EQ(codes(check_files("t", {{"lib/torch.nix", lib}}, kb())), std::vector<std::string>{});
+}
+
+}  // namespace
+}  // namespace tailor::lint

@@ -1,0 +1,59 @@
+# PyTorch 2.8.0 for NVIDIA Ampere (SM80: A100, A30) — AVX
+# CUDA 12.8 — Requires NVIDIA driver 570.26+
+{ }:
+let
+  nixpkgs_pinned = import (builtins.fetchTarball {
+    url = "https://github.com/NixOS/nixpkgs/archive/fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3.tar.gz";
+    sha256 = "0p7d6pyr4l4cvdmwvql2rk0dj0c1prdnpcmh3k5fqmnqfsq1c3xs";
+  }) {
+    config = {
+      allowUnfree = true;
+      cudaSupport = true;
+      cudaCapabilities = [ "8.0" ];
+    };
+    overlays = [ (final: prev: { cudaPackages = final.cudaPackages_12_8; }) ];
+  };
+  # GPU target: SM80 (Ampere - A100, A30)
+  gpuArchNum = "80"; # For CMAKE_CUDA_ARCHITECTURES
+  gpuArchSM = "sm_80"; # For TORCH_CUDA_ARCH_LIST
+  # CPU optimization: AVX
+  cpuFlags = [
+    "-mavx"
+    "-mno-fma"
+    "-mno-bmi"
+    "-mno-bmi2"
+    "-mno-avx2"
+  ];
+in
+# Two-stage override:
+# 1. Enable CUDA and specify GPU targets
+(nixpkgs_pinned.python313Packages.torch.override {
+  cudaSupport = true;
+  gpuTargets = [ gpuArchSM ];
+# 2. Customize build (CPU flags, metadata, etc.)
+}).overrideAttrs (oldAttrs: {
+  pname = "pytorch-python313-cuda12_8-sm80-avx";
+  preConfigure = (oldAttrs.preConfigure or "") + ''
+    export CXXFLAGS="$CXXFLAGS ${nixpkgs_pinned.lib.concatStringsSep " " cpuFlags}"
+    export CFLAGS="$CFLAGS ${nixpkgs_pinned.lib.concatStringsSep " " cpuFlags}"
+    # FBGEMM, MKLDNN and NNPACK need AVX2
+    export USE_FBGEMM=0
+    export USE_MKLDNN=0
+    export USE_NNPACK=0
+    echo "GPU Target: ${gpuArchSM} (Ampere: A100, A30)"
+  '';
+  postInstall = (oldAttrs.postInstall or "") + ''
+    echo 1 > $out/.metadata-rev
+  '';
+  meta = oldAttrs.meta // {
+    description = "PyTorch for NVIDIA A100/A30 (SM80, Ampere) + AVX [CUDA 12.8]";
+    longDescription = ''
+      Custom PyTorch build with targeted optimizations:
+      - GPU: NVIDIA Ampere architecture (SM80) - A100, A30
+      - CPU: AVX instruction set
+      - CUDA: 12.8 with compute capability 8.0
+      - Python: 3.13
+    '';
+    platforms = [ "x86_64-linux" ];
+  };
+})

@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+"""Writes the hand-written recipe trees `tailor check` is tested on.
+
+clean/           60 recipes of build-pytorch main (PyTorch 2.8.0, CUDA 12.8) in
+                 the seeds' hand-written style, done right: one pin with its
+                 sha256, python313Packages, config.cudaCapabilities beside
+                 gpuTargets, USE_CUDNN=0 below SM 7.5, AVX-only disables.
+seed-002-main/   the same tree with the drift the seeds' branches show, one
+                 mistake per file (see MISTAKES below).
+
+The sha256 values are placeholders of the right shape: these trees are read,
+never evaluated. Run from this directory; review the diff.
+"""
+import os
+import shutil
+
+PIN = "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"
+SHA = "0p7d6pyr4l4cvdmwvql2rk0dj0c1prdnpcmh3k5fqmnqfsq1c3xs"  # placeholder
+GPUS = {  # SM token: (capability, family, products)
+    "sm61": ("6.1", "Pascal", ["GTX 1080 Ti", "GTX 1080", "GTX 1070"]),
+    "sm75": ("7.5", "Turing", ["T4", "RTX 2080 Ti", "Quadro RTX 8000"]),
+    "sm80": ("8.0", "Ampere", ["A100", "A30"]),
+    "sm86": ("8.6", "Ampere", ["RTX 3090", "A40", "A10"]),
+    "sm89": ("8.9", "Ada Lovelace", ["RTX 4090", "L4", "L40"]),
+    "sm90": ("9.0", "Hopper", ["H100", "H200", "GH200"]),
+    "sm100": ("10.0", "Blackwell", ["B200", "B100", "GB200"]),
+    "sm120": ("12.0", "Blackwell", ["RTX 5090", "RTX PRO 6000"]),
+}
+ISAS = {  # name: (display, platform, flags, disables)
+    "avx": ("AVX", "x86_64-linux", ["-mavx", "-mno-fma", "-mno-bmi", "-mno-bmi2", "-mno-avx2"], ["FBGEMM", "MKLDNN", "NNPACK"]),
+    "avx2": ("AVX2", "x86_64-linux", ["-mavx2", "-mfma", "-mf16c"], []),
+    "avx512": ("AVX-512", "x86_64-linux", ["-mavx512f", "-mavx512dq", "-mavx512vl", "-mavx512bw", "-mfma"], []),
+    "avx512bf16": ("AVX-512 BF16", "x86_64-linux", ["-mavx512f", "-mavx512dq", "-mavx512vl", "-mavx512bw", "-mfma", "-mavx512bf16"], []),
+    "avx512vnni": ("AVX-512 VNNI", "x86_64-linux", ["-mavx512f", "-mavx512dq", "-mavx512vl", "-mavx512bw", "-mfma", "-mavx512vnni"], []),
+    "armv8_2": ("ARMv8.2", "aarch64-linux", ["-march=armv8.2-a+fp16+dotprod"], []),
+    "armv9": ("ARMv9", "aarch64-linux", ["-march=armv9-a+sve2+bf16+i8mm"], []),
+}
+FLAG_NOTES = {"-mavx512f": "AVX-512 Foundation", "-mavx512dq": "Doubleword and Quadword instructions",
+              "-mavx512vl": "Vector Length extensions", "-mavx512bw": "Byte and Word instructions",
+              "-mfma": "Fused multiply-add", "-mavx2": "AVX2", "-mf16c": "half-precision conversions"}
+
+
+def names():
+    out = []
+    for isa in ["avx2", "avx512", "avx512bf16", "avx512vnni", "armv8_2", "armv9"]:
+        out.append(("pytorch", None, isa))
+    out.append(("pytorch", "darwin", None))
+    for sm in GPUS:
+        for isa in (["avx", "avx2"] if sm == "sm61" else list(ISAS)):
+            out.append(("pytorch", sm, isa))
+    out.append(("torchvision", "sm61", "avx"))
+    out.append(("torchaudio", "sm61", "avx"))
+    return out
+
+
+def name_of(pkg, sm, isa):
+    if sm == "darwin":
+        return f"{pkg}-python313-darwin-mps"
+    if sm is None:
+        return f"{pkg}-python313-cpu-{isa}"
+    return f"{pkg}-python313-cuda12_8-{sm}-{isa}"
+
+
+def pin_block(gpu, caps=True, rev=PIN, sha=SHA):
+    sha_line = f'\n    sha256 = "{sha}";' if sha else ""
+    config = "config = { allowUnfree = true; };"
+    overlays = ""
+    if gpu:
+        cap = f'\n      cudaCapabilities = [ "{gpu}" ];' if caps else ""
+        config = f"config = {{\n      allowUnfree = true;\n      cudaSupport = true;{cap}\n    }};"
+        overlays = "\n    overlays = [ (final: prev: { cudaPackages = final.cudaPackages_12_8; }) ];"
+    return f'''  nixpkgs_pinned = import (builtins.fetchTarball {{
+    url = "https://github.com/NixOS/nixpkgs/archive/{rev}.tar.gz";{sha_line}
+  }}) {{
+    {config}{overlays}
+  }};'''
+
+
+def flags_block(isa, extra=()):
+    lines = []
+    for f in ISAS[isa][2] + list(extra):
+        note = FLAG_NOTES.get(f)
+        lines.append(f'    "{f}"' + (f" # {note}" if note else ""))
+    return "  cpuFlags = [\n" + "\n".join(lines) + "\n  ];"
+
+
+def exports(sm, isa, cudnn=True, avx=True):
+    out = []
+    if sm == "sm61" and cudnn:
+        out.append("    # cuDNN 9.11+ dropped SM < 7.5\n    export USE_CUDNN=0")
+    if isa and ISAS[isa][3] and avx:
+        out.append("    # FBGEMM, MKLDNN and NNPACK need AVX2\n" + "\n".join(f"    export USE_{d}=0" for d in ISAS[isa][3]))
+    return "\n".join(out) + ("\n" if out else "")
+
+
+def torch_recipe(sm, isa, m):
+    name = name_of("pytorch", sm, isa)
+    pname = m.get("pname", name)
+    disp, platform, _, _ = ISAS[isa] if isa else ("", "aarch64-darwin", [], [])
+    platform = m.get("platform", platform)
+    if sm == "darwin":
+        return f'''# PyTorch 2.8.0 for Apple Silicon — Metal Performance Shaders
+# aarch64-darwin, macOS 12.3+; BLAS: Accelerate (vecLib)
+{{ }}:
+let
+{pin_block(None)}
+in
+nixpkgs_pinned.python313Packages.torch.overrideAttrs (oldAttrs: {{
+  pname = "{pname}";
+  postInstall = (oldAttrs.postInstall or "") + ''
+    echo 1 > $out/.metadata-rev
+  '';
+  meta = oldAttrs.meta // {{
+    description = "PyTorch for Apple Silicon (Metal Performance Shaders)";
+    platforms = [ "aarch64-darwin" ];
+  }};
+}})
+'''
+    flags = flags_block(isa, m.get("extra_flags", ()))
+    rev, sha = m.get("pin", (PIN, SHA))
+    if sm is None:
+        return f'''# PyTorch 2.8.0 CPU-only — {disp} ({"x86-64" if platform.startswith("x86") else "aarch64"})
+# No GPU: CUDA inputs filtered out; BLAS: OpenBLAS
+{{ }}:
+let
+{pin_block(None, rev=rev, sha=sha)}
+  # CPU optimization: {disp}
+{flags}
+in
+nixpkgs_pinned.python313Packages.torch.overrideAttrs (oldAttrs: {{
+  pname = "{pname}"{"" if m.get("syntax") else ";"}
+  buildInputs = nixpkgs_pinned.lib.filter (p: !(nixpkgs_pinned.lib.hasPrefix "cuda" (p.pname or ""))) oldAttrs.buildInputs;
+  preConfigure = (oldAttrs.preConfigure or "") + ''
+    export CXXFLAGS="$CXXFLAGS ${{nixpkgs_pinned.lib.concatStringsSep " " cpuFlags}}"
+    export CFLAGS="$CFLAGS ${{nixpkgs_pinned.lib.concatStringsSep " " cpuFlags}}"
+{exports(None, isa)}  '';
+  meta = oldAttrs.meta // {{
+    description = "PyTorch CPU-only for {disp}";
+    platforms = [ "{platform}" ];
+  }};
+}})
+'''
+    cap, family, products = GPUS[sm]
+    products = m.get("products", products)
+    num = sm[2:]
+    return f'''# PyTorch 2.8.0 for NVIDIA {family} ({sm.upper()}: {", ".join(products)}) — {disp}
+# CUDA 12.8 — Requires NVIDIA driver 570.26+
+{{ }}:
+let
+{pin_block(cap, caps=m.get("caps", True), rev=rev, sha=sha)}
+  # GPU target: {sm.upper()} ({family} - {", ".join(products)})
+  gpuArchNum = "{num}"; # For CMAKE_CUDA_ARCHITECTURES
+  gpuArchSM = "sm_{num}"; # For TORCH_CUDA_ARCH_LIST
+  # CPU optimization: {disp}
+{flags}
+in
+# Two-stage override:
+# 1. Enable CUDA and specify GPU targets
+(nixpkgs_pinned.python313Packages.torch.override {{
+  cudaSupport = true;
+  gpuTargets = [ gpuArchSM ];
+# 2. Customize build (CPU flags, metadata, etc.)
+}}).overrideAttrs (oldAttrs: {{
+  pname = "{pname}";
+  preConfigure = (oldAttrs.preConfigure or "") + ''
+    export CXXFLAGS="$CXXFLAGS ${{nixpkgs_pinned.lib.concatStringsSep " " cpuFlags}}"
+    export CFLAGS="$CFLAGS ${{nixpkgs_pinned.lib.concatStringsSep " " cpuFlags}}"
+{exports(sm, isa, cudnn=m.get("cudnn", True), avx=m.get("avx", True))}    echo "GPU Target: ${{gpuArchSM}} ({family}: {", ".join(products)})"
+  '';
+  postInstall = (oldAttrs.postInstall or "") + ''
+    echo 1 > $out/.metadata-rev
+  '';
+  meta = oldAttrs.meta // {{
+    description = "PyTorch for NVIDIA {"/".join(products[:3])} ({sm.upper()}, {family}) + {disp} [CUDA 12.8]";
+    longDescription = ''
+      Custom PyTorch build with targeted optimizations:
+      - GPU: NVIDIA {family} architecture ({sm.upper()}) - {", ".join(products)}
+      - CPU: {disp} instruction set
+      - CUDA: 12.8 with compute capability {cap}
+      - Python: 3.13
+    '';
+    platforms = [ "{platform}" ];
+  }};
+}})
+'''
+
+
+def companion_recipe(pkg, sm, isa, m):
+    name = name_of(pkg, sm, isa)
+    torch = m.get("torch", name_of("pytorch", sm, isa))
+    cap, family, products = GPUS[sm]
+    return f'''# {pkg} for NVIDIA {family} ({sm.upper()}) — AVX, built against {name_of("pytorch", sm, isa)}
+# CUDA 12.8 — Requires NVIDIA driver 570.26+
+{{ }}:
+let
+{pin_block(cap)}
+  # The matching custom torch: the same derivation, shared through the store.
+  torch = import ./{torch}.nix {{ }};
+in
+(nixpkgs_pinned.python313Packages.{pkg}.override {{ inherit torch; }}).overrideAttrs (oldAttrs: {{
+  pname = "{name}";
+  meta = oldAttrs.meta // {{
+    description = "{pkg} for NVIDIA {"/".join(products)} ({sm.upper()}) + AVX [CUDA 12.8]";
+    platforms = [ "x86_64-linux" ];
+  }};
+}})
+'''
+
+
+def readme(all_names, claimed, extra_rows=(), sm61_glob=None):
+    rows = "\n".join(f"| `{n}` |" for n in list(all_names) + list(extra_rows))
+    counts = {}
+    for n in all_names:
+        if n.startswith("pytorch-python313-cuda12_8-"):
+            sm = n.split("-")[3]
+            counts[sm] = counts.get(sm, 0) + 1
+    layout = "\n".join(f"│   ├── pytorch-python313-cuda12_8-{sm}-*.nix  # {sm61_glob if sm == 'sm61' and sm61_glob else c} {sm.upper()} variants"
+                       for sm, c in counts.items())
+    return f'''# build-pytorch — main
+
+You are on the main branch — PyTorch 2.8.0 + CUDA 12.8 ({claimed} variants)
+
+(Test fixture for `tailor check`: hand-written recipes; sha256 values are placeholders.)
+
+## Layout
+
+```
+.flox/pkgs/
+{layout}
+```
+
+## Variants
+
+| Package |
+|---|
+{rows}
+'''
+
+
+MISTAKES = {  # seed-002-main: file -> what is wrong with it
+    "pytorch-python313-cuda12_8-sm90-avx512": {"products": ["H100", "H200", "L40S"]},  # L40S is SM89
+    "pytorch-python313-cuda12_8-sm89-avx512": {"pname": "pytorch-python313-cuda12_8-sm89-avx512-ada"},
+    "pytorch-python313-cuda12_8-sm75-avx": {"avx": False},  # FBGEMM/MKLDNN/NNPACK left on
+    "pytorch-python313-cuda12_8-sm61-avx2": {"cudnn": False},  # cuDNN 9.11+ has no SM61
+    "pytorch-python313-cuda12_8-sm80-avx2": {"caps": False},  # gpuTargets only
+    "pytorch-python313-cpu-avx2": {"extra_flags": ["-mavx512f"]},
+    "pytorch-python313-cuda12_8-sm120-armv9": {"platform": "x86_64-linux"},
+    "pytorch-python313-cuda12_8-sm100-avx512": {"pin": ("46336d4d6980ae6f136b45c8507b17787eb186a0", None)},
+    "pytorch-python313-cpu-armv9": {"pin": ("e9f00bd893984bc8ce46c895c3bf7cac95331127", SHA)},
+    "pytorch-python313-cpu-armv8_2": {"syntax": True},
+    "torchvision-python313-cuda12_8-sm61-avx": {"torch": "pytorch-python313-cuda12_9-sm61-avx"},
+}
+
+
+def write_tree(root, mistakes, claimed, extra_rows=(), sm61_glob=None):
+    shutil.rmtree(root, ignore_errors=True)
+    os.makedirs(root)
+    all_names = []
+    for pkg, sm, isa in names():
+        n = name_of(pkg, sm, isa)
+        all_names.append(n)
+        m = mistakes.get(n, {})
+        text = torch_recipe(sm, isa, m) if pkg == "pytorch" else companion_recipe(pkg, sm, isa, m)
+        with open(os.path.join(root, n + ".nix"), "w") as f:
+            f.write(text)
+    with open(os.path.join(root, "README.md"), "w") as f:
+        f.write(readme(all_names, claimed, extra_rows, sm61_glob))
+
+
+write_tree("clean", {}, 60)
+write_tree("seed-002-main", MISTAKES, 62, ["pytorch-python313-cuda12_8-sm70-avx2"], sm61_glob=3)
