@@ -22,6 +22,7 @@ std::string overlay_cuda(const std::string& attr) {
 
 /// "sm_89", "89", "8.9", "9.0a", "8.9+PTX" -> "8.9"; empty if not an SM.
 std::string normal_sm(std::string s) {
+  if (s.size() > kMaxRegexName) return "";
   if (auto p = s.find("+PTX"); p != std::string::npos) s = s.substr(0, p);
   while (!s.empty() && std::isalpha(static_cast<unsigned char>(s.back())) && s.find('.') != std::string::npos) s.pop_back();
   if (std::regex_match(s, std::regex(R"(\d+\.\d+)"))) return s;

@@ -60,6 +60,7 @@ void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
     std::string cuda = effective_cuda(f);
     for (const Fact* tx : texts) {
       const std::string& line = tx->text;
+      if (line.size() > kMaxRegexLine) continue;
       std::string where = tx->key == "header" || tx->key == "comment" ? "comment" : tx->key;
       // Products named under an SM they do not have.
       std::set<std::string> sms = sms_in(line);

@@ -247,6 +247,20 @@ TEST(LintPlanted, DocsCountsAndNames) {
   EXPECT_EQ(u.warnings, 1);
 }
 
+// Found by mutating the fixtures: absurd counts and monster lines are input, not crashes.
+TEST(LintRobustness, HugeCountsAndLongLines) {
+  std::string readme = "99999999999999999999 variants\n| " + std::string(100000, 'a') + " |\n";
+  std::string recipe = gpu_recipe(kName, "  '';\n", "    export " + std::string(200000, 'A') + "=1\n  '';\n");
+  CheckResult r = check_files("t", {{kName + ".nix", recipe}, {"README.md", readme}}, kb());
+  EXPECT_EQ(codes(r), std::vector<std::string>{"TLR022"}) << render_text(r);
+}
+
+TEST(LintPlanted, IgnoreCommentWithAReason) {
+  std::string t = gpu_recipe(kName, "    sha256 = \"0000000000000000000000000000000000000000000000000000\";\n",
+                             "    # tailor: ignore TLR005, pin-unknown because the hash is not published\n");
+  EXPECT_EQ(codes(check_one(t)), std::vector<std::string>{}) << render_text(check_one(t));
+}
+
 TEST(LintPlanted, HelpersAreNotVariants) {
   // A lib/ builder with an interpolated pin and its own pname is not a variant recipe.
   std::string lib = "{ rev, name }: (import (fetchTarball \"https://github.com/NixOS/nixpkgs/archive/${rev}.tar.gz\") { })"

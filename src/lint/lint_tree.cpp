@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -82,7 +81,6 @@ LintTree make_tree(std::string root, std::vector<SourceFile> files, const Knowle
   LintTree t;
   t.root = std::move(root);
   nix::SymbolTable symbols;
-  static const std::regex ignore_re(R"(tailor:\s*ignore\s+((?:[A-Za-z0-9-]+[\s,]*)+))");
   for (auto& f : files) {
     t.files.insert(f.rel);
     if (f.rel == "README.md" || f.rel == "BUILD_MATRIX.md") {
@@ -99,12 +97,20 @@ LintTree make_tree(std::string root, std::vector<SourceFile> files, const Knowle
     if (!n.helper) n.variant = parse_variant_name(n.stem, kb, n.name_problem);
     nix::ParseResult r = nix::parse(n.display, n.src.text, symbols);
     for (const Fact& c : comment_lines(n.src.text)) {
-      std::smatch m;
-      if (!std::regex_search(c.text, m, ignore_re)) continue;
-      std::istringstream words(std::regex_replace(m.str(1), std::regex(","), " "));
-      for (std::string w; words >> w;) {
+      // "# tailor: ignore TLR005, pin-unknown": the words after "ignore".
+      size_t at = c.text.find("tailor:");
+      if (at == std::string::npos) continue;
+      std::istringstream words(c.text.substr(at + 7));
+      std::string w;
+      if (!(words >> w) || w != "ignore") continue;
+      while (words >> w) {
+        while (!w.empty() && w.back() == ',') w.pop_back();
+        if (w.empty()) continue;
+        bool code_like = w.size() > 3 && w.starts_with("TLR") &&
+                         std::all_of(w.begin() + 3, w.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
         if (const Rule* rl = find_rule(w)) n.ignored.insert(std::string(rl->code));
-        else n.unknown_ignores.push_back({w, w, c.span});
+        else if (code_like) n.unknown_ignores.push_back({w, w, c.span});
+        else break;  // the reason that follows the codes
       }
     }
     if (r.expr) {

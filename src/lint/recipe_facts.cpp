@@ -132,8 +132,9 @@ class Extractor {
           else scan_piece(piece(p));
         }
         if (auto v = static_string(e)) {
-          if (std::regex_match(*v, cuda_set_re())) f_.cuda_overlays.push_back({parent, *v, e.span});
-          if ((parent == "pythonPackages" || parent == "python") && std::regex_match(*v, python_name_re()))
+          if (v->size() <= kMaxRegexName && std::regex_match(*v, cuda_set_re())) f_.cuda_overlays.push_back({parent, *v, e.span});
+          if ((parent == "pythonPackages" || parent == "python") && v->size() <= kMaxRegexName &&
+              std::regex_match(*v, python_name_re()))
             f_.python_sets.push_back({parent, *v, e.span});
         }
         break;
@@ -334,13 +335,20 @@ class Extractor {
       }
       i = j;
     }
-    for (auto it = std::sregex_iterator(s.begin(), s.end(), env_re()); it != std::sregex_iterator(); ++it) {
-      const auto& m = *it;
-      f_.env.push_back({m.str(1), m.str(2), at(p, m.position(1), m.length(1))});
-    }
-    for (auto it = std::sregex_iterator(s.begin(), s.end(), pin_url_re()); it != std::sregex_iterator(); ++it) {
-      nix::Span sp = at(p, (*it).position(1), (*it).length(1));
-      add_pin(pin_at((*it).str(1), sp));
+    // Settings and urls sit on one line: match line by line, skipping monster lines.
+    for (size_t start = 0; start < s.size();) {
+      size_t end = s.find('\n', start);
+      if (end == std::string::npos) end = s.size();
+      if (end - start <= kMaxRegexLine) {
+        const std::string line = s.substr(start, end - start);
+        for (auto it = std::sregex_iterator(line.begin(), line.end(), env_re()); it != std::sregex_iterator(); ++it) {
+          const auto& m = *it;
+          f_.env.push_back({m.str(1), m.str(2), at(p, start + m.position(1), m.length(1))});
+        }
+        for (auto it = std::sregex_iterator(line.begin(), line.end(), pin_url_re()); it != std::sregex_iterator(); ++it)
+          add_pin(pin_at((*it).str(1), at(p, start + (*it).position(1), (*it).length(1))));
+      }
+      start = end + 1;
     }
   }
 
@@ -360,6 +368,7 @@ class Extractor {
   }
 
   void name_use(const std::string& n, nix::Span span) {
+    if (n.size() > kMaxRegexName) return;
     if (std::regex_match(n, python_name_re())) f_.python_sets.push_back({"", n, span});
     if (std::regex_match(n, cuda_set_re())) f_.cuda_overlays.push_back({"", n, span});
   }
@@ -458,7 +467,7 @@ class Extractor {
       auto repo = b.find("repo");
       bool nixpkgs = parent == "nixpkgs" || (repo != b.end() && static_string(*repo->second) == "nixpkgs");
       auto rev = resolve_string(*it->second);
-      if (nixpkgs && rev && std::regex_match(rev->text, hex_rev_re())) {
+      if (nixpkgs && rev && rev->text.size() <= kMaxRegexName && std::regex_match(rev->text, hex_rev_re())) {
         PinFact pin = pin_at(rev->text, rev->span);
         sha(pin);
         add_pin(pin);
@@ -467,7 +476,7 @@ class Extractor {
     auto n = b.find("name"), v = b.find("value");
     if (b.size() == 2 && n != b.end() && v != b.end()) {
       auto name = static_string(*n->second), value = static_string(*v->second);
-      if (name && value && std::regex_match(*name, std::regex("[A-Z][A-Z0-9_]*")))
+      if (name && value && name->size() <= kMaxRegexName && std::regex_match(*name, std::regex("[A-Z][A-Z0-9_]*")))
         f_.env.push_back({*name, *value, n->second->span});
     }
   }
@@ -476,7 +485,7 @@ class Extractor {
   std::optional<PinFact> url_pin(const Expr& url) {
     if (auto s = resolve_string(url)) {
       std::smatch m;
-      if (std::regex_search(s->text, m, pin_url_re())) {
+      if (s->text.size() <= kMaxRegexLine && std::regex_search(s->text, m, pin_url_re())) {
         nix::Span sp = s->span;
         // Point at the revision inside the string's source text.
         std::string_view src = text_.substr(sp.begin, sp.end - sp.begin);
@@ -492,7 +501,8 @@ class Extractor {
       if (!parts[i].expr || parts[i - 1].expr || parts[i + 1].expr) continue;
       if (!parts[i - 1].text.ends_with("nixpkgs/archive/") || !parts[i + 1].text.starts_with(".tar.gz")) continue;
       if (parts[i - 1].text.find("ithub.com/") == std::string::npos) continue;
-      if (auto rev = resolve_string(*parts[i].expr); rev && std::regex_match(rev->text, hex_rev_re()))
+      if (auto rev = resolve_string(*parts[i].expr);
+          rev && rev->text.size() <= kMaxRegexName && std::regex_match(rev->text, hex_rev_re()))
         return pin_at(rev->text, rev->span);
     }
     return std::nullopt;

@@ -55,6 +55,12 @@ RecipeFacts extract_facts(std::string_view text, const nix::Expr& root);
 /// the span of its text after `#` / inside `/* */`. Stops at a lexical error.
 std::vector<Fact> comment_lines(std::string_view text);
 
+/// Longest text tailor's regular expressions are run on: libstdc++'s
+/// backtracking matcher recurses per character, so longer (hostile) lines are skipped.
+inline constexpr size_t kMaxRegexLine = 4096;
+/// Longest identifier or short value matched against a name pattern.
+inline constexpr size_t kMaxRegexName = 256;
+
 /// 1-based line and column of byte \a offset of \a text.
 nix::Span span_of(std::string_view text, size_t begin, size_t end);
 
