@@ -23,6 +23,7 @@ constexpr Command kCommands[] = {
     {"build", "build variants with flox or nix: dependencies first, bounded, logged, resumable", cmd_build},
     {"ci", "print a GitHub Actions (--github) or GitLab (--gitlab) definition that builds the matrix", cmd_ci},
     {"builders", "print a Nix machines file and settings for remote CUDA builders", cmd_builders},
+    {"import", "infer a spec from an existing recipe tree (prints TOML)", cmd_import},
     {"parse", "print the Nix normal form of FILE... (the text nix-instantiate --parse prints)", cmd_parse},
     {"detect", "this host's CPU features, the ISA targets it can run, its GPUs and driver", cmd_detect},
     {"recommend", "the variant to install on this host, with reasons and alternatives", cmd_recommend},

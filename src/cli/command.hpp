@@ -37,5 +37,6 @@ int cmd_recommend(CommandContext& ctx);
 int cmd_inspect(CommandContext& ctx);
 int cmd_verify(CommandContext& ctx);
 int cmd_check(CommandContext& ctx);
+int cmd_import(CommandContext& ctx);
 
 }  // namespace tailor

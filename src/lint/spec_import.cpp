@@ -1,0 +1,166 @@
+#include "lint/spec_import.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "matrix/expand.hpp"
+#include "matrix/spec_loader.hpp"
+
+namespace tailor::lint {
+
+namespace {
+
+std::string toml_str(const std::string& s) { return "\"" + s + "\""; }
+
+std::string toml_list(const std::vector<std::string>& v) {
+  std::vector<std::string> q;
+  for (const auto& s : v) q.push_back(toml_str(s));
+  return v.size() == 1 ? q[0] : fmt::format("[{}]", fmt::join(q, ", "));
+}
+
+template <class T>
+std::string majority(const std::map<std::string, T>& counts) {
+  std::string best;
+  for (const auto& [k, n] : counts)
+    if (best.empty() || n > counts.at(best)) best = k;
+  return best;
+}
+
+/// KB order (capability order for SMs, file order for ISAs), not string order.
+std::vector<std::string> ordered(const std::set<std::string>& values, const std::vector<std::string>& order) {
+  std::vector<std::string> out;
+  for (const auto& o : order)
+    if (values.count(o)) out.push_back(o);
+  return out;
+}
+
+struct Key {
+  std::string package, backend, cuda, pin, python;
+  auto operator<=>(const Key&) const = default;
+};
+
+}  // namespace
+
+ImportResult import_spec(const std::string& branch, std::vector<SourceFile> files, const KnowledgeBase& kb) {
+  ImportResult r;
+  std::vector<Problem> ignored;
+  LintTree t = make_tree(branch, std::move(files), kb, ignored);
+  std::map<std::string, int> pins, pythons;
+  std::vector<std::pair<Variant, std::string>> variants;  // variant, pin
+  bool vllm = false;
+  for (const auto& f : t.nix) {
+    if (!f.is_recipe()) continue;
+    if (!f.variant) {
+      r.warnings.push_back(fmt::format("{}: not a variant name, left out: {}", f.src.rel, f.name_problem));
+      continue;
+    }
+    const Variant& v = *f.variant;
+    if (const GpuArch* g = v.sm.empty() ? nullptr : kb.gpu(v.sm)) {
+      auto cuda = Version::parse(v.cuda);
+      if (cuda && !g->supported_by(*cuda)) {
+        r.warnings.push_back(fmt::format("{}: left out: nvcc of CUDA {} cannot compile for {} (tailor check: TLR009)",
+                                         f.src.rel, v.cuda, g->display()));
+        continue;
+      }
+    }
+    std::string pin;
+    for (const auto& p : f.facts.pins)
+      if (const NixpkgsPin* k = kb.pin(p.rev.substr(0, 7))) {
+        pin = k->short_rev;
+        break;
+      }
+    if (pin.empty()) {
+      r.warnings.push_back(fmt::format("{}: no nixpkgs pin of the knowledge base found; the branch pin is assumed", f.src.rel));
+    } else {
+      pins[pin]++;
+    }
+    if (!f.variant->python.empty()) pythons[f.variant->python]++;
+    vllm = vllm || f.variant->package == Package::vllm;
+    variants.emplace_back(*f.variant, pin);
+  }
+  r.variants = static_cast<int>(variants.size());
+  if (variants.empty()) {
+    r.warnings.push_back("no variant recipes found");
+    return r;
+  }
+  std::string pin = majority(pins), python = majority(pythons);
+  if (pin.empty()) {
+    pin = kb.pins.front().short_rev;
+    r.warnings.push_back(fmt::format("no recipe names a known pin: using {}", pin));
+  }
+
+  std::map<Key, std::vector<const Variant*>> groups;
+  for (auto& [v, p] : variants)
+    groups[{std::string(package_name(v.package)), std::string(backend_name(v.backend)), v.cuda, p.empty() ? pin : p,
+            v.python.empty() || v.python == python ? "" : v.python}]
+        .push_back(&v);
+
+  std::string out = fmt::format("# Imported by tailor from {} ({} variants).\n\n[branch]\nname = {}\nproduct = {}\n",
+                                branch, variants.size(), toml_str(branch), toml_str(vllm ? "build-vllm" : "build-pytorch"));
+  out += fmt::format("pin = {}\n", toml_str(pin));
+  if (!python.empty()) out += fmt::format("python = {}\n", toml_str(python));
+  std::vector<std::string> sm_order, isa_order;
+  for (const auto& g : kb.gpus) sm_order.push_back(g.sm);
+  for (const auto& i : kb.isas) isa_order.push_back(i.name);
+  std::set<std::string> family_names;
+  for (const auto& [key, vs] : groups) {
+    std::string name = key.package + "-" +
+                       (key.backend == "mps" ? std::string("darwin")
+                        : key.cuda.empty()   ? key.backend
+                                             : "cuda" + key.cuda.substr(0, key.cuda.find('.')) + "_" +
+                                                   key.cuda.substr(key.cuda.find('.') + 1));
+    if (!family_names.insert(name).second) name += "-" + key.pin + key.python;
+    family_names.insert(name);
+    out += fmt::format("\n[[family]]\nname = {}\npackage = {}\nbackend = {}\n", toml_str(name), toml_str(key.package),
+                       toml_str(key.backend));
+    if (!key.cuda.empty()) out += fmt::format("cuda = {}\n", toml_str(key.cuda));
+    if (key.pin != pin) out += fmt::format("pin = {}\n", toml_str(key.pin));
+    if (!key.python.empty()) out += fmt::format("python = {}\n", toml_str(key.python));
+    std::set<std::string> sms, isas;
+    std::set<std::pair<std::string, std::string>> cells;
+    for (const Variant* v : vs) {
+      if (!v->sm.empty()) sms.insert(v->sm);
+      if (!v->isa.empty()) isas.insert(v->isa);
+      cells.insert({v->sm, v->isa});
+    }
+    std::vector<std::string> sm_list = ordered(sms, sm_order), isa_list = ordered(isas, isa_order);
+    if (!sm_list.empty()) out += fmt::format("sm = {}\n", toml_list(sm_list));
+    if (!isa_list.empty()) out += fmt::format("isa = {}\n", toml_list(isa_list));
+    for (const auto& sm : sm_list) {
+      std::vector<std::string> missing;
+      for (const auto& isa : isa_list)
+        if (!cells.count({sm, isa})) missing.push_back(isa);
+      if (missing.empty()) continue;
+      out += fmt::format("\n[[family.exclude]]\nsm = {}\nisa = {}\nreason = \"absent from the imported tree\"\n",
+                         toml_str(sm), toml_list(missing));
+    }
+  }
+  r.toml = out;
+
+  // Prove it: the spec must expand to exactly the tree's names.
+  try {
+    Spec spec = load_spec("imported.toml", r.toml, kb);
+    Matrix m = expand(spec, kb);
+    std::set<std::string> tree, matrix;
+    for (const auto& [v, p] : variants) tree.insert(v.name);
+    for (const auto& v : m.variants) matrix.insert(v.name);
+    for (const auto& n : tree)
+      if (!matrix.count(n)) {
+        auto drops = m.dropped_named(n);
+        r.warnings.push_back(fmt::format("{}: the spec cannot express it{}", n,
+                                         drops.empty() ? "" : ": " + drops.front()->reason));
+      }
+    for (const auto& n : matrix)
+      if (!tree.count(n)) r.warnings.push_back(fmt::format("{}: the spec yields it, the tree has no recipe", n));
+  } catch (const DiagnosticError& e) {
+    r.warnings.push_back("the inferred spec does not load: " + e.diagnostic().message);
+  }
+  return r;
+}
+
+}  // namespace tailor::lint

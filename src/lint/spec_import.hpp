@@ -1,0 +1,26 @@
+#pragma once
+/// `tailor import`: infer a matrix spec from an existing recipe tree. File
+/// names are read back into variants (parse_variant_name), the pins and the
+/// Python version come from the recipes, and variants are grouped into one
+/// family per (package, backend, CUDA, pin, Python), with an exclude per SM for
+/// the ISA cells the tree lacks. The spec is expanded again to prove it yields
+/// exactly the tree's names; what it cannot express becomes a warning.
+
+#include <string>
+#include <vector>
+
+#include "kb/knowledge_base.hpp"
+#include "lint/lint_tree.hpp"
+
+namespace tailor::lint {
+
+struct ImportResult {
+  std::string toml;                   ///< the spec
+  std::vector<std::string> warnings;  ///< what the spec does not reproduce, and why
+  int variants = 0;                   ///< recipes read back into variants
+};
+
+/// Infers the spec of the tree in \a files; \a branch names it.
+ImportResult import_spec(const std::string& branch, std::vector<SourceFile> files, const KnowledgeBase& kb);
+
+}  // namespace tailor::lint
