@@ -63,10 +63,20 @@ bool is_toolchain_name(std::string_view name) {
 std::vector<StoreRef> find_toolchain_refs(const std::filesystem::path& root) {
   namespace fs = std::filesystem;
   std::vector<StoreRef> out;
+  // Chunks with an overlap longer than any store path, so none is cut in two;
+  // a pread loop keeps memory flat on 450 MB libraries.
+  constexpr uint64_t kChunk = 8u << 20, kOverlap = 1024;
   auto scan = [&](const fs::path& p, const std::string& shown) {
-    MappedFile f(p);
-    for (auto& r : scan_store_refs(shown, f.bytes()))
-      if (is_toolchain_name(r.name)) out.push_back(std::move(r));
+    FileReader f(p);
+    std::vector<uint8_t> buf;
+    std::set<std::string> seen;
+    for (uint64_t at = 0; at < f.size();) {
+      ByteSlice chunk = f.read(at, std::min(kChunk, f.size() - at), "file", buf);
+      for (auto& r : scan_store_refs(shown, chunk))
+        if (is_toolchain_name(r.name) && seen.insert(r.path).second) out.push_back(std::move(r));
+      if (at + chunk.size() >= f.size()) break;
+      at += chunk.size() - kOverlap;
+    }
   };
   std::error_code ec;
   if (!fs::is_directory(root, ec)) {

@@ -37,7 +37,7 @@ VariantPromise cuda90() {
   return p;
 }
 
-const Check& find(const std::vector<Check>& checks, const std::string& name) {
+Check find(const std::vector<Check>& checks, const std::string& name) {
   for (const auto& c : checks)
     if (c.name == name) return c;
   static Check none{"(missing)", CheckStatus::failed, ""};
@@ -100,7 +100,8 @@ TEST(VerifyStatic, MissingSmAndCpuOnlyBuilds) {
 TEST(VerifyStatic, MachineMismatch) {
   VariantPromise p = cuda90();
   p.platform = "aarch64-linux";
-  const Check& c = find(static_checks(p, inspect_path(kElf / "sm90.so"), kElf / "sm90.so"), "elf-machine");
+  auto checks = static_checks(p, inspect_path(kElf / "sm90.so"), kElf / "sm90.so");
+  const Check& c = find(checks, "elf-machine");
   EXPECT_EQ(c.status, CheckStatus::failed);
   EXPECT_NE(c.detail.find("are not aarch64"), std::string::npos) << c.detail;
 }
@@ -141,7 +142,8 @@ TEST(StoreRefs, FindsToolchainReferencesLikeNixDoes) {
   std::ofstream(dir.path / "config.py") << "CC = '/nix/store/0123456789abcdfghijklmnpqrsvwxyz-gcc-wrapper-13.2.0/bin/cc'\n";
   VariantPromise p = cuda90();
   p.strip_toolchain = true;
-  const Check& c = find(static_checks(p, Inspection{}, dir.path), "toolchain-refs");
+  auto checks = static_checks(p, Inspection{}, dir.path);
+  const Check& c = find(checks, "toolchain-refs");
   EXPECT_EQ(c.status, CheckStatus::failed);
   EXPECT_NE(c.detail.find("gcc-wrapper-13.2.0 in config.py"), std::string::npos) << c.detail;
 }
