@@ -205,6 +205,29 @@ INSTANTIATE_TEST_SUITE_P(Examples, GeneratedFlake,
                            return n;
                          });
 
+// MAGMA for one SM, passed to the torch of the same cell (seed 003 step 1).
+TEST(GeneratedTreeStub, MagmaRecipesFeedTheirTorch) {
+  if (!test::have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate is not installed";
+  test::TempDir dir("gen-magma");
+  std::string spec = dir.path() + "/magma.toml";
+  std::ofstream(spec) << "[branch]\nname = \"t\"\nproduct = \"p\"\npin = \"6a030d5\"\npython = \"3.13\"\n\n"
+                         "[[family]]\nname = \"magma\"\npackage = \"magma\"\nbackend = \"cuda\"\ncuda = \"12.9\"\n"
+                         "sm = \"12.0\"\nisa = \"avx2\"\n\n[[family]]\nname = \"torch\"\npackage = \"pytorch\"\n"
+                         "backend = \"cuda\"\ncuda = \"12.9\"\nsm = \"12.0\"\nisa = \"avx2\"\n";
+  ASSERT_EQ(test::run_tailor({"generate", spec, "-o", dir.path() + "/tree"}).status, 0);
+  auto probe = test::run_command("nix-instantiate --eval --strict --json " + test::source_path("tests/nix/probe.nix") +
+                                     " --arg pkgsDir '" + dir.path() + "/tree/.flox/pkgs'",
+                                 false);
+  ASSERT_EQ(probe.status, 0) << probe.out;
+  json got = json::parse(probe.out);
+  const json& magma = got["magma-cuda12_9-sm120-avx2"];
+  EXPECT_EQ(magma["pname"], "magma-cuda12_9-sm120-avx2");
+  EXPECT_EQ(magma["args"], (json{{"cudaSupport", true}, {"static", true}}));
+  EXPECT_EQ(magma["cudaCapabilities"], json::array({"12.0"}));
+  EXPECT_EQ(magma["cmakeFlags"], json::array({"-DCMAKE_CUDA_ARCHITECTURES=120", "-DMIN_ARCH=1200"}));
+  EXPECT_EQ(got["pytorch-python313-cuda12_9-sm120-avx2"]["effectiveMagma"], "magma-cuda12_9-sm120-avx2");
+}
+
 TEST(GeneratedTreeStub, RejectsAnArgumentTheTorchFunctionLacks) {
   if (!test::have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate is not installed";
   test::TempDir dir("gen-bad-arg");

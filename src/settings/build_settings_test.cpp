@@ -222,11 +222,7 @@ isa = "avx2"
 // Every variant of every example derives, every decision has a reason, and
 // every torch override argument exists in the pinned torch function (no `...`).
 TEST(BuildSettings, EveryExampleVariantDerivesWithReasons) {
-  for (const char* spec : {"build-pytorch/main", "build-pytorch/pytorch-2.8-python312", "build-pytorch/pytorch-2.8-python311",
-                           "build-pytorch/pytorch-2.9-python313", "build-pytorch/pytorch-2.9-vllm-0.15.1",
-                           "build-pytorch/pytorch-2.9-vllm-0.14.0", "build-pytorch/pytorch-2.9-python311",
-                           "build-pytorch/pytorch-2.10-python313", "build-pytorch/pytorch-2.10-cuda12_9",
-                           "build-vllm/vllm-0.14.0", "build-vllm/main"}) {
+  for (const std::string& spec : test::example_specs()) {
     const Loaded& l = example(spec);
     for (const auto& v : l.matrix.variants) {
       BuildSettings s = derive_settings(v, l.spec, l.matrix, kb());

@@ -32,3 +32,20 @@ void expect_golden(const std::string& actual, const std::string& relative) {
 }
 
 }  // namespace tailor::test
+
+#include <algorithm>
+#include <filesystem>
+
+namespace tailor::test {
+std::vector<std::string> example_specs() {
+  std::vector<std::string> out;
+  std::filesystem::path root = source_path("examples");
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root))
+    if (e.path().extension() == ".toml") {
+      std::string rel = std::filesystem::relative(e.path(), root).string();
+      out.push_back(rel.substr(0, rel.size() - 5));
+    }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+}  // namespace tailor::test

@@ -39,9 +39,6 @@ let
     export MAX_JOBS=$tailor_jobs CMAKE_BUILD_PARALLEL_LEVEL=$tailor_jobs
     echo "tailor: building ${v.name} with $tailor_jobs jobs (cores: ''${NIX_BUILD_CORES:-1}, ${toString v.gbPerJob} GB per job)"
   '';
-in
-{
-  inherit pkgs v jobs;
   workarounds = {
     torchSource = null;
     clearPatches = false;
@@ -50,6 +47,17 @@ in
     cccl = [ ];
     magmaPatches = [ ];
   } // v.workarounds;
+in
+{
+  inherit pkgs v jobs workarounds;
+
+  # Patches a pin's MAGMA needs (workarounds.toml), as fetched patch files.
+  magmaPatches = map
+    (p: pkgs.fetchpatch {
+      url = "https://github.com/${p.owner}/${p.repo}/commit/${p.commit}.patch";
+      hash = p.hash;
+    })
+    workarounds.magmaPatches;
 
   # Shell for preConfigure: the variant's environment and CPU flags, then the job count.
   preConfigure = (if exports == "" then "" else exports + "\n") + ''

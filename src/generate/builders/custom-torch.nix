@@ -12,12 +12,7 @@ let
   pkgs = common.pkgs;
   w = common.workarounds;
 
-  magmaPatches = map
-    (p: pkgs.fetchpatch {
-      url = "https://github.com/${p.owner}/${p.repo}/commit/${p.commit}.patch";
-      hash = p.hash;
-    })
-    w.magmaPatches;
+  magmaPatches = common.magmaPatches;
   # MAGMA for this SM alone: the matrix's own recipe when it has one.
   magma =
     if v.magmaVariant != null then import (./.. + "/${v.magmaVariant}.nix") { inherit nixpkgsSrc; }

@@ -5,16 +5,10 @@ let
   common = import ./common.nix { inherit nixpkgsSrc variant; };
   v = common.v;
   pkgs = common.pkgs;
-  patches = map
-    (p: pkgs.fetchpatch {
-      url = "https://github.com/${p.owner}/${p.repo}/commit/${p.commit}.patch";
-      hash = p.hash;
-    })
-    common.workarounds.magmaPatches;
 in
 (pkgs.magma.override v.override).overrideAttrs (old: {
   pname = v.name;
-  patches = (old.patches or [ ]) ++ patches;
+  patches = (old.patches or [ ]) ++ common.magmaPatches;
   cmakeFlags = (old.cmakeFlags or [ ]) ++ v.cmakeFlags;
   preConfigure = (old.preConfigure or "") + common.preConfigure;
   requiredSystemFeatures = [ "big-parallel" ];
