@@ -25,7 +25,8 @@ std::string normal_sm(std::string s) {
   if (s.size() > kMaxRegexName) return "";
   if (auto p = s.find("+PTX"); p != std::string::npos) s = s.substr(0, p);
   while (!s.empty() && std::isalpha(static_cast<unsigned char>(s.back())) && s.find('.') != std::string::npos) s.pop_back();
-  if (std::regex_match(s, std::regex(R"(\d+\.\d+)"))) return s;
+  static const std::regex dotted(R"(\d+\.\d+)");
+  if (std::regex_match(s, dotted)) return s;
   if (auto sm = sm_from_token(s)) return *sm;
   return "";
 }

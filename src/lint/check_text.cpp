@@ -30,6 +30,9 @@ std::set<std::string> sms_in(const std::string& line) {
   static const std::regex sm_re(R"((?:^|[^A-Za-z0-9])[Ss][Mm]_?(\d{2,3})(?![0-9]))");
   static const std::regex cc_re(R"(compute capability (\d+\.\d+))");
   std::set<std::string> out;
+  if (line.find("SM") == std::string::npos && line.find("sm") == std::string::npos &&
+      line.find("capability") == std::string::npos)
+    return out;
   for (auto it = std::sregex_iterator(line.begin(), line.end(), sm_re); it != std::sregex_iterator(); ++it)
     if (auto sm = sm_from_token((*it).str(1))) out.insert(*sm);
   for (auto it = std::sregex_iterator(line.begin(), line.end(), cc_re); it != std::sregex_iterator(); ++it)
@@ -92,14 +95,14 @@ void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       if (cuda.empty()) continue;
       std::smatch m;
       std::string stated = cuda;
-      if (std::regex_search(line, m, cuda_re)) {
+      if (line.find("CUDA") != std::string::npos && std::regex_search(line, m, cuda_re)) {
         stated = m.str(1);
         if (stated != cuda)
           sink.add(f, "TLR019", inside(*tx, m.position(1), m.length(1)),
                    fmt::format("{} says CUDA {}, but this recipe builds with CUDA {}", where, stated, cuda),
                    fmt::format("say CUDA {}", cuda));
         std::smatch d;
-        if (std::regex_search(line, d, driver_re)) {
+        if (line.find("river") != std::string::npos && std::regex_search(line, d, driver_re)) {
           const CudaToolkit* tk = kb.cuda(stated);
           auto driver = Version::parse(d.str(1));
           if (tk && driver && *driver < tk->min_driver) {

@@ -48,7 +48,7 @@ std::vector<SourceFile> read_tree(const std::filesystem::path& dir) {
     }
     if (!it->is_regular_file(ec)) continue;
     SourceFile f;
-    f.rel = fs::relative(p, dir, ec).generic_string();
+    f.rel = p.lexically_relative(dir).generic_string();  // no readlink per file
     bool wanted = name.ends_with(".nix") || (f.rel == "README.md" || f.rel == "BUILD_MATRIX.md");
     if (wanted) {
       std::ifstream in(p, std::ios::binary);

@@ -1,10 +1,10 @@
 #include "lint/recipe_facts.hpp"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <regex>
 
-#include "nix/lexer.hpp"
 
 namespace tailor::lint {
 
@@ -23,46 +23,111 @@ nix::Span span_of(std::string_view text, size_t begin, size_t end) {
   return s;
 }
 
+LineIndex::LineIndex(std::string_view text) : text_(text) {
+  starts_.push_back(0);
+  for (size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\n') starts_.push_back(static_cast<uint32_t>(i + 1));
+}
+
+nix::Span LineIndex::span(size_t begin, size_t end) const {
+  nix::Span s;
+  s.begin = static_cast<uint32_t>(std::min(begin, text_.size()));
+  s.end = static_cast<uint32_t>(std::min(std::max(begin, end), text_.size()));
+  auto it = std::upper_bound(starts_.begin(), starts_.end(), s.begin);
+  size_t line = static_cast<size_t>(it - starts_.begin());  // 1-based: starts_[line - 1] <= begin
+  s.line = static_cast<int>(line);
+  s.column = static_cast<int>(s.begin - starts_[line - 1]) + 1;
+  return s;
+}
+
 std::vector<Fact> comment_lines(std::string_view text) {
+  // A small scanner instead of a second lexer pass: it only needs to know
+  // where strings (and the code interpolated into them) begin and end.
   std::vector<Fact> out;
-  nix::Lexer lexer(text);
-  size_t gap_begin = 0;
+  const LineIndex lines(text);
+  enum class Mode : uint8_t { code, string, ind_string };
+  std::vector<Mode> stack{Mode::code};  // interpolations push code; their } pops it
+  std::vector<int> depth{0};            // braces open inside each code level
   bool header = true;
-  auto scan_gap = [&](size_t begin, size_t end) {
-    size_t i = begin;
-    while (i < end) {
-      char c = text[i];
+  const size_t n = text.size();
+  auto comment = [&](size_t b, size_t e) {
+    out.push_back({header ? "header" : "comment", std::string(text.substr(b, e - b)), lines.span(b, e)});
+  };
+  for (size_t i = 0; i < n;) {
+    const char c = text[i];
+    if (stack.back() == Mode::code) {
       if (c == '#') {
         size_t e = i;
-        while (e < end && text[e] != '\n' && text[e] != '\r') ++e;
-        out.push_back({header ? "header" : "comment", std::string(text.substr(i + 1, e - i - 1)), span_of(text, i + 1, e)});
+        while (e < n && text[e] != '\n' && text[e] != '\r') ++e;
+        comment(i + 1, e);
         i = e;
-      } else if (c == '/' && i + 1 < end && text[i + 1] == '*') {
+        continue;
+      }
+      if (c == '/' && i + 1 < n && text[i + 1] == '*') {
         size_t close = text.find("*/", i + 2);
-        if (close == std::string_view::npos || close > end) close = end;
-        // One fact per line of the block comment.
-        size_t line_begin = i + 2;
-        for (size_t k = i + 2; k <= close; ++k) {
-          if (k == close || text[k] == '\n') {
-            out.push_back({header ? "header" : "comment", std::string(text.substr(line_begin, k - line_begin)),
-                           span_of(text, line_begin, k)});
-            line_begin = k + 1;
-          }
+        if (close != std::string_view::npos) {
+          size_t b = i + 2;
+          for (size_t k = i + 2; k <= close; ++k)
+            if (k == close || text[k] == '\n') {
+              comment(b, k);
+              b = k + 1;
+            }
+          i = close + 2;
+          continue;
         }
-        i = close + 2;
+      }
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+        ++i;
+        continue;
+      }
+      header = false;
+      if (c == '"') {
+        stack.push_back(Mode::string);
+      } else if (c == '\'' && i + 1 < n && text[i + 1] == '\'') {
+        stack.push_back(Mode::ind_string);
+        ++i;
+      } else if (c == '{') {
+        ++depth.back();
+      } else if (c == '}') {
+        if (depth.back() > 0) {
+          --depth.back();
+        } else if (stack.size() > 1) {  // the end of an interpolation
+          stack.pop_back();
+          depth.pop_back();
+        }
+      }
+      ++i;
+    } else if (stack.back() == Mode::string) {
+      if (c == '\\') {
+        i += 2;
+      } else if (c == '"') {
+        stack.pop_back();
+        ++i;
+      } else if (c == '$' && i + 1 < n && text[i + 1] == '{') {
+        stack.push_back(Mode::code);
+        depth.push_back(0);
+        i += 2;
+      } else {
+        ++i;
+      }
+    } else {  // indented string: ''$ ''' ''\x are escapes, '' alone closes it
+      if (c == '\'' && i + 1 < n && text[i + 1] == '\'') {
+        if (i + 2 < n && (text[i + 2] == '$' || text[i + 2] == '\'')) {
+          i += 3;
+        } else if (i + 2 < n && text[i + 2] == '\\') {
+          i += 4;
+        } else {
+          stack.pop_back();
+          i += 2;
+        }
+      } else if (c == '$' && i + 1 < n && text[i + 1] == '{') {
+        stack.push_back(Mode::code);
+        depth.push_back(0);
+        i += 2;
       } else {
         ++i;
       }
     }
-  };
-  for (;;) {
-    nix::Token t = lexer.next();
-    if (t.kind == nix::Tok::error) break;
-    // Gaps only exist outside strings: string pieces are contiguous tokens.
-    if (t.span.begin > gap_begin) scan_gap(gap_begin, t.span.begin);
-    if (t.kind == nix::Tok::end) break;
-    header = false;
-    gap_begin = std::max<size_t>(gap_begin, t.span.end);
   }
   return out;
 }
@@ -110,7 +175,7 @@ struct Piece {
 
 class Extractor {
  public:
-  Extractor(std::string_view text, RecipeFacts& f) : text_(text), f_(f) {}
+  Extractor(std::string_view text, RecipeFacts& f) : text_(text), lines_(text), f_(f) {}
 
   void collect_bindings(const Expr& e) {
     visit_all(e, [&](const Expr& x) {
@@ -280,8 +345,8 @@ class Extractor {
   }
 
   nix::Span at(const Piece& p, size_t offset, size_t length) const {
-    if (!p.exact) return span_of(text_, p.begin, p.begin + p.text.size());
-    return span_of(text_, p.begin + offset, p.begin + offset + length);
+    if (!p.exact) return lines_.span(p.begin, p.begin + p.text.size());
+    return lines_.span(p.begin + offset, p.begin + offset + length);
   }
 
   /// The value of a string without interpolations; null otherwise.
@@ -341,12 +406,14 @@ class Extractor {
       if (end == std::string::npos) end = s.size();
       if (end - start <= kMaxRegexLine) {
         const std::string line = s.substr(start, end - start);
-        for (auto it = std::sregex_iterator(line.begin(), line.end(), env_re()); it != std::sregex_iterator(); ++it) {
+        if (line.find('=') != std::string::npos)
+          for (auto it = std::sregex_iterator(line.begin(), line.end(), env_re()); it != std::sregex_iterator(); ++it) {
           const auto& m = *it;
           f_.env.push_back({m.str(1), m.str(2), at(p, start + m.position(1), m.length(1))});
         }
-        for (auto it = std::sregex_iterator(line.begin(), line.end(), pin_url_re()); it != std::sregex_iterator(); ++it)
-          add_pin(pin_at((*it).str(1), at(p, start + (*it).position(1), (*it).length(1))));
+        if (line.find("nixpkgs/archive/") != std::string::npos)
+          for (auto it = std::sregex_iterator(line.begin(), line.end(), pin_url_re()); it != std::sregex_iterator(); ++it)
+            add_pin(pin_at((*it).str(1), at(p, start + (*it).position(1), (*it).length(1))));
       }
       start = end + 1;
     }
@@ -368,7 +435,8 @@ class Extractor {
   }
 
   void name_use(const std::string& n, nix::Span span) {
-    if (n.size() > kMaxRegexName) return;
+    // Every identifier passes here: a cheap prefix test before any regex.
+    if (n.size() > kMaxRegexName || !(n.starts_with("python3") || n.starts_with("cudaPackages_"))) return;
     if (std::regex_match(n, python_name_re())) f_.python_sets.push_back({"", n, span});
     if (std::regex_match(n, cuda_set_re())) f_.cuda_overlays.push_back({"", n, span});
   }
@@ -406,7 +474,7 @@ class Extractor {
       const auto& parts = static_cast<const nix::String&>(value).parts;
       nix::Span sp = value.span;
       if (parts.size() == 1 && !parts[0].expr && piece(parts[0]).exact)
-        sp = span_of(text_, parts[0].span.begin, parts[0].span.end);
+        sp = lines_.span(parts[0].span.begin, parts[0].span.end);
       f_.descriptions.push_back({key, loose_string(value), sp});
     } else if (key == "longDescription" && (value.kind == ExprKind::string || value.kind == ExprKind::ind_string)) {
       long_description(static_cast<const nix::String&>(value));
@@ -476,7 +544,8 @@ class Extractor {
     auto n = b.find("name"), v = b.find("value");
     if (b.size() == 2 && n != b.end() && v != b.end()) {
       auto name = static_string(*n->second), value = static_string(*v->second);
-      if (name && value && name->size() <= kMaxRegexName && std::regex_match(*name, std::regex("[A-Z][A-Z0-9_]*")))
+      static const std::regex env_name("[A-Z][A-Z0-9_]*");
+      if (name && value && name->size() <= kMaxRegexName && std::regex_match(*name, env_name))
         f_.env.push_back({*name, *value, n->second->span});
     }
   }
@@ -490,7 +559,7 @@ class Extractor {
         // Point at the revision inside the string's source text.
         std::string_view src = text_.substr(sp.begin, sp.end - sp.begin);
         if (size_t k = src.find(m.str(1)); k != std::string_view::npos)
-          sp = span_of(text_, sp.begin + k, sp.begin + k + m.length(1));
+          sp = lines_.span(sp.begin + k, sp.begin + k + m.length(1));
         return pin_at(m.str(1), sp);
       }
       return std::nullopt;
@@ -539,6 +608,7 @@ class Extractor {
   }
 
   std::string_view text_;
+  LineIndex lines_;
   RecipeFacts& f_;
   std::map<std::string, Fact> strings_;
 };

@@ -51,8 +51,8 @@ struct RecipeFacts {
 /// Extracts the facts of \a root, parsed from \a text.
 RecipeFacts extract_facts(std::string_view text, const nix::Expr& root);
 
-/// The comment lines of \a text (found between the lexer's tokens), each with
-/// the span of its text after `#` / inside `/* */`. Stops at a lexical error.
+/// The comment lines of \a text (strings and interpolations skipped), each with
+/// the span of its text after `#` / inside `/* */`.
 std::vector<Fact> comment_lines(std::string_view text);
 
 /// Longest text tailor's regular expressions are run on: libstdc++'s
@@ -61,7 +61,19 @@ inline constexpr size_t kMaxRegexLine = 4096;
 /// Longest identifier or short value matched against a name pattern.
 inline constexpr size_t kMaxRegexName = 256;
 
-/// 1-based line and column of byte \a offset of \a text.
+/// Spans of byte ranges of one text: line starts computed once, then a binary search.
+class LineIndex {
+ public:
+  explicit LineIndex(std::string_view text);
+  /// The span [begin, end) with the 1-based line and column of \a begin.
+  nix::Span span(size_t begin, size_t end) const;
+
+ private:
+  std::string_view text_;
+  std::vector<uint32_t> starts_;
+};
+
+/// 1-based line and column of byte \a offset of \a text (one-off; LineIndex for many).
 nix::Span span_of(std::string_view text, size_t begin, size_t end);
 
 }  // namespace tailor::lint
