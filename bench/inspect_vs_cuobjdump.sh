@@ -19,13 +19,16 @@ fi
 cuobjdump=$(command -v cuobjdump || ls /usr/local/cuda/bin/cuobjdump 2>/dev/null)
 
 # One measurement: "seconds kilobytes".
+# Wall time from the clock in nanoseconds: GNU time's elapsed field has 10 ms
+# resolution, and tailor's run is shorter than that.
 measure() {
-  local t
+  local t t0 t1
   t=$(mktemp)
+  t0=$(date +%s%N)
   /usr/bin/time -v "$@" >/dev/null 2>"$t"
-  awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]}
-              /Maximum resident set size/ {k = $2}
-              END {printf "%.3f %d\n", s, k}' "$t"
+  t1=$(date +%s%N)
+  awk -F': ' -v ns=$((t1 - t0)) '/Maximum resident set size/ {k = $2}
+              END {printf "%.4f %d\n", ns / 1e9, k}' "$t"
   rm -f "$t"
 }
 median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
@@ -37,7 +40,7 @@ bench() {  # name, command...
   local wall rss
   wall=$(printf '%s\n' "${rows[@]}" | awk '{print $1}' | median)
   rss=$(printf '%s\n' "${rows[@]}" | awk '{print $2}' | median)
-  printf '%-24s wall %8.3f s   peak RSS %9.1f MB\n' "$name" "$wall" "$(awk -v k="$rss" 'BEGIN {print k / 1024}')" >&2
+  printf '%-24s wall %8.4f s   peak RSS %9.1f MB\n' "$name" "$wall" "$(awk -v k="$rss" 'BEGIN {print k / 1024}')" >&2
   echo "$wall $rss"
 }
 
