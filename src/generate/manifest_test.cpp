@@ -10,7 +10,7 @@ namespace tailor {
 namespace {
 
 TEST(Manifest, InstallsVariantsSideBySideAndParsesBack) {
-  auto r = test::run_tailor({"manifest", "--spec", "build-pytorch/pytorch-2.9-python313", "--org", "acme",
+  auto r = test::run_tailor({"manifest", "build-pytorch/pytorch-2.9-python313", "--org", "acme",
                              "pytorch-python313-darwin-mps", "pytorch-python313-cpu-avx512",
                              "pytorch-python313-cuda12_9-sm120-avx2", "pytorch-python313-cpu-armv9"});
   ASSERT_EQ(r.status, 0) << r.err;
@@ -39,12 +39,21 @@ TEST(Manifest, InstallsVariantsSideBySideAndParsesBack) {
 }
 
 TEST(Manifest, UnknownVariantIsBadInput) {
-  auto r = test::run_tailor({"manifest", "pytorch-python313-cpu-avx521"});
+  auto r = test::run_tailor({"manifest", "build-pytorch/main", "pytorch-python313-cpu-avx521"});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err,
             "tailor: error: pytorch-python313-cpu-avx521 is not a variant of examples/build-pytorch/main.toml\n"
             "hint: did you mean 'pytorch-python313-cpu-avx512'?\n");
+}
+
+TEST(Manifest, WithoutVariantsInstallsTheWholeMatrix) {
+  auto r = test::run_tailor({"manifest", "build-pytorch/main"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  toml::parse_result parsed = toml::parse(r.out);
+  ASSERT_TRUE(parsed);
+  EXPECT_EQ(parsed.table()["install"].as_table()->size(), 62u);
+  EXPECT_EQ(test::run_tailor({"manifest"}).status, 2) << "SPEC is required";
 }
 
 TEST(Manifest, BuildEnvironmentListsTheBranchSystems) {
