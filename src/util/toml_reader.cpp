@@ -1,6 +1,7 @@
 #include "util/toml_reader.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -29,7 +30,73 @@ std::string_view toml_type_name(const toml::node& n) {
   }
 }
 
+namespace {
+
+bool bare_key_char(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
+// toml++ 3.3.0 asserts (undefined behaviour when assertions are off) on a
+// table header whose first character cannot start a key, e.g. "[# x]"; the
+// spec fuzzer found it. Find such a header first, skipping strings and
+// comments, and report it as the syntax error it is.
+std::optional<Pos> bad_table_header(std::string_view t) {
+  int line = 1;
+  size_t line_start = 0;
+  bool at_line_start = true;
+  for (size_t i = 0; i < t.size(); ++i) {
+    char c = t[i];
+    if (c == '\n') {
+      ++line;
+      line_start = i + 1;
+      at_line_start = true;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r') continue;
+    if (c == '#') {  // comment to the end of the line
+      while (i + 1 < t.size() && t[i + 1] != '\n') ++i;
+      continue;
+    }
+    if (c == '"' || c == '\'') {  // strings, multi-line ones included
+      bool multi = t.compare(i, 3, std::string(3, c)) == 0;
+      std::string close = multi ? std::string(3, c) : std::string(1, c);
+      size_t j = i + close.size();
+      while (j < t.size()) {
+        if (c == '"' && t[j] == '\\') {
+          j += 2;
+          continue;
+        }
+        if (!multi && t[j] == '\n') break;
+        if (t.compare(j, close.size(), close) == 0) break;
+        if (t[j] == '\n') {
+          ++line;
+          line_start = j + 1;
+        }
+        ++j;
+      }
+      i = std::min(j + close.size() - 1, t.size());
+      at_line_start = false;
+      continue;
+    }
+    if (c == '[' && at_line_start) {
+      size_t j = i + 1;
+      while (j < t.size() && (t[j] == ' ' || t[j] == '\t')) ++j;
+      if (j < t.size() && t[j] == '[') ++j;
+      while (j < t.size() && (t[j] == ' ' || t[j] == '\t')) ++j;
+      if (j < t.size() && t[j] != ']' && t[j] != '"' && t[j] != '\'' && t[j] != '\n' && t[j] != '\r' &&
+          !bare_key_char(t[j]))
+        return Pos{line, static_cast<int>(j - line_start) + 1};
+    }
+    at_line_start = false;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 TomlDocument::TomlDocument(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {
+  if (auto pos = bad_table_header(text_))
+    throw error_at(*pos, "error while parsing table header: expected a key name after '['");
   toml::parse_result result = toml::parse(text_, path_);
   if (!result) {
     const auto& err = result.error();
