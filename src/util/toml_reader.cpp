@@ -83,8 +83,7 @@ std::optional<Pos> bad_table_header(std::string_view t) {
       while (j < t.size() && (t[j] == ' ' || t[j] == '\t')) ++j;
       if (j < t.size() && t[j] == '[') ++j;
       while (j < t.size() && (t[j] == ' ' || t[j] == '\t')) ++j;
-      if (j < t.size() && t[j] != ']' && t[j] != '"' && t[j] != '\'' && t[j] != '\n' && t[j] != '\r' &&
-          !bare_key_char(t[j]))
+      if (j < t.size() && t[j] != ']' && t[j] != '"' && t[j] != '\'' && !bare_key_char(t[j]))
         return Pos{line, static_cast<int>(j - line_start) + 1};
     }
     at_line_start = false;
