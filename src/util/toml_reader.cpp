@@ -36,10 +36,11 @@ bool bare_key_char(char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
 }
 
-// toml++ 3.3.0 asserts (undefined behaviour when assertions are off) on a
-// table header whose first character cannot start a key, e.g. "[# x]"; the
-// spec fuzzer found it. Find such a header first, skipping strings and
-// comments, and report it as the syntax error it is.
+// toml++ 3.3.0 misbehaves on two kinds of malformed input the spec fuzzer
+// found: a table header whose first character cannot start a key ("[# x]"),
+// and a non-ASCII character outside strings and comments (it reaches
+// __builtin_unreachable). Both are invalid TOML: find them first, skipping
+// strings and comments, and report them as the syntax errors they are.
 std::optional<Pos> bad_table_header(std::string_view t) {
   int line = 1;
   size_t line_start = 0;
@@ -78,6 +79,8 @@ std::optional<Pos> bad_table_header(std::string_view t) {
       at_line_start = false;
       continue;
     }
+    if (static_cast<unsigned char>(c) >= 0x80)  // toml++ 3.3 reaches __builtin_unreachable on some
+      return Pos{line, static_cast<int>(i - line_start) + 1};  // (U+00AE, found by the fuzzer)
     if (c == '[' && at_line_start) {
       size_t j = i + 1;
       while (j < t.size() && (t[j] == ' ' || t[j] == '\t')) ++j;
@@ -94,8 +97,11 @@ std::optional<Pos> bad_table_header(std::string_view t) {
 }  // namespace
 
 TomlDocument::TomlDocument(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {
-  if (auto pos = bad_table_header(text_))
-    throw error_at(*pos, "error while parsing table header: expected a key name after '['");
+  if (auto pos = bad_table_header(text_)) {
+    bool non_ascii = static_cast<unsigned char>(line_of(text_, pos->line)[pos->column - 1]) >= 0x80;
+    throw error_at(*pos, non_ascii ? "non-ASCII character outside a string or comment"
+                                   : "error while parsing table header: expected a key name after '['");
+  }
   toml::parse_result result = toml::parse(text_, path_);
   if (!result) {
     const auto& err = result.error();
