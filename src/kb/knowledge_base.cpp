@@ -10,6 +10,7 @@
 #include "kb/invariants.hpp"
 #include "util/edit_distance.hpp"
 #include "util/embedded.hpp"
+#include "util/read_file.hpp"
 
 namespace tailor {
 
@@ -57,7 +58,7 @@ void read_flag_features(const TomlDocument& doc, TableReader& root, KnowledgeBas
   }
 }
 
-void read_file(const std::string& name, const std::string& path, std::string text, KnowledgeBase& kb) {
+void read_kb_file(const std::string& name, const std::string& path, std::string text, KnowledgeBase& kb) {
   TomlDocument doc(path, std::move(text));
   TableReader root(doc, doc.root(), name);
   if (name == "gpu_architectures.toml") {
@@ -81,27 +82,14 @@ void read_file(const std::string& name, const std::string& path, std::string tex
   root.finish();
 }
 
-std::string read_whole_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) {
-    Diagnostic d;
-    d.path = p.string();
-    d.message = "cannot read file";
-    throw DiagnosticError(d);
-  }
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 KnowledgeBase load_embedded_then(const std::vector<std::pair<std::string, std::pair<std::string, std::string>>>& overlays) {
   KnowledgeBase kb;
   for (const auto& name : kb_file_names()) {
     auto text = embedded_file("data/" + name);
     if (!text) throw std::logic_error("embedded knowledge base lacks " + name);
-    read_file(name, "data/" + name, std::string(*text), kb);
+    read_kb_file(name, "data/" + name, std::string(*text), kb);
   }
-  for (const auto& [name, path_text] : overlays) read_file(name, path_text.first, path_text.second, kb);
+  for (const auto& [name, path_text] : overlays) read_kb_file(name, path_text.first, path_text.second, kb);
   if (auto problems = check_invariants(kb); !problems.empty()) {
     Diagnostic d;
     d.path = overlays.empty() ? "data" : overlays.front().second.first;
@@ -139,7 +127,7 @@ KnowledgeBase KnowledgeBase::load(const std::optional<std::filesystem::path>& ov
         if (d.hint.empty()) d.hint = "knowledge-base files: " + fmt::format("{}", fmt::join(known, ", "));
         throw DiagnosticError(d);
       }
-      overlays.push_back({name, {f.string(), read_whole_file(f)}});
+      overlays.push_back({name, {f.string(), read_file(f)}});
     }
   }
   return load_embedded_then(overlays);

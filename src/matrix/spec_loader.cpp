@@ -11,6 +11,7 @@
 #include "kb/invariants.hpp"
 #include "util/edit_distance.hpp"
 #include "util/embedded.hpp"
+#include "util/read_file.hpp"
 #include "util/toml_reader.hpp"
 
 namespace tailor {
@@ -250,19 +251,6 @@ BuildPolicy read_build(const TomlDocument& doc, const toml::table& t) {
   return b;
 }
 
-std::string read_file_or_throw(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    Diagnostic d;
-    d.path = path;
-    d.message = "cannot read spec file";
-    throw DiagnosticError(d);
-  }
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 }  // namespace
 
 Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
@@ -318,7 +306,7 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
 
 Spec load_spec_arg(const std::string& arg, const KnowledgeBase& kb) {
   std::error_code ec;
-  if (std::filesystem::is_regular_file(arg, ec)) return load_spec(arg, read_file_or_throw(arg), kb);
+  if (std::filesystem::is_regular_file(arg, ec)) return load_spec(arg, read_file(arg, "spec file"), kb);
   // Embedded examples: "build-pytorch/main", "examples/build-pytorch/main.toml".
   std::string key = arg;
   if (!key.starts_with("examples/")) key = "examples/" + key;
