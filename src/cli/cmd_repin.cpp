@@ -211,7 +211,10 @@ int cmd_repin(CommandContext& ctx) {
     o.output_root = out;
   }
 
-  migrate::RepinPlan plan = migrate::plan_repin(dir, lint::read_tree(dir), o, kb);
+  std::vector<lint::SourceFile> files = lint::read_tree(dir);
+  for (auto& f : files)  // Flox manifests and other TOML: check reads only .nix and the docs
+    if (f.rel.ends_with(".toml")) f.text = read_file(fs::path(dir) / f.rel);
+  migrate::RepinPlan plan = migrate::plan_repin(dir, std::move(files), o, kb);
   const std::string shown_root = out.empty() || dry_run ? dir : out;
   if (dry_run) ctx.out << migrate::render_diff(plan);
   ctx.out << migrate::render_changes(plan);

@@ -1,6 +1,7 @@
 #include "migrate/repin.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <regex>
 #include <tuple>
 
@@ -11,6 +12,8 @@
 #include "migrate/doc_tables.hpp"
 #include "migrate/pin_sites.hpp"
 #include "migrate/python_sites.hpp"
+#include "migrate/toml_strings.hpp"
+#include "util/toml_reader.hpp"
 #include "nix/parser.hpp"
 #include "util/diagnostic.hpp"
 
@@ -34,6 +37,40 @@ struct ParsedFile {
   nix::ExprPtr root;
   std::vector<PinSite> pins;
 };
+
+/// A pin written in a TOML file of the tree (a Flox manifest's flake reference).
+struct TomlPin {
+  size_t index;  ///< into plan.before
+  size_t begin, end;
+  std::string rev;
+  nix::Span span;
+};
+
+bool is_hex_char(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
+bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+/// Revisions in the strings of \a text after "nixpkgs/": flake references and archive urls.
+std::vector<TomlPin> toml_pins(size_t index, std::string_view text) {
+  std::vector<TomlPin> out;
+  lint::LineIndex lines(text);
+  for (auto [b, e] : toml_string_ranges(text)) {
+    std::string_view str = text.substr(b, e - b);
+    for (size_t i = 0; i < str.size();) {
+      if (!is_hex_char(str[i]) || (i > 0 && is_word_char(str[i - 1]))) {
+        ++i;
+        continue;
+      }
+      size_t j = i;
+      while (j < str.size() && is_hex_char(str[j])) ++j;
+      bool bounded = j == str.size() || !is_word_char(str[j]);
+      bool after_nixpkgs = str.substr(0, i).ends_with("nixpkgs/") || str.substr(0, i).ends_with("nixpkgs/archive/");
+      if (bounded && j - i >= 7 && j - i <= 40 && after_nixpkgs)
+        out.push_back({index, b + i, b + j, std::string(str.substr(i, j - i)), lines.span(b + i, b + j)});
+      i = j;
+    }
+  }
+  return out;
+}
 
 std::string plural(size_t n, std::string_view word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
 
@@ -71,10 +108,28 @@ RepinPlan plan_repin(const std::string& root, std::vector<lint::SourceFile> file
     parsed.push_back(std::move(p));
   }
 
+  // TOML files (Flox manifests): they must parse, before and after.
+  std::vector<TomlPin> toml;
+  for (size_t i = 0; i < plan.before.size(); ++i) {
+    const auto& f = plan.before[i];
+    if (!f.rel.ends_with(".toml") || f.text.empty()) continue;
+    TomlDocument check(display_path(root, f.rel), f.text);
+    for (auto& t : toml_pins(i, f.text)) toml.push_back(std::move(t));
+  }
+
   // The tree's pins, revisions that abbreviate one another merged.
   std::vector<OldPin> pins;
+  std::vector<std::pair<size_t, PinSite>> all_sites;
   for (const auto& p : parsed)
-    for (const auto& s : p.pins) {
+    for (const auto& s : p.pins) all_sites.emplace_back(p.index, s);
+  for (const auto& t : toml) {
+    PinSite s;
+    s.rev = t.rev;
+    s.span = t.span;
+    all_sites.emplace_back(t.index, s);
+  }
+  for (const auto& [index, s] : all_sites) {
+    {
       std::string full = s.rev;
       if (const NixpkgsPin* known = find_pin(kb, s.rev)) full = known->rev;
       auto it = std::find_if(pins.begin(), pins.end(), [&](const OldPin& x) {
@@ -82,9 +137,10 @@ RepinPlan plan_repin(const std::string& root, std::vector<lint::SourceFile> file
       });
       if (it == pins.end()) it = pins.insert(pins.end(), OldPin{full, {}, {}});
       if (full.size() > it->rev.size()) it->rev = full;
-      it->files.insert(plan.before[p.index].rel);
-      it->sites.emplace_back(display_path(root, plan.before[p.index].rel), s.span);
+      it->files.insert(plan.before[index].rel);
+      it->sites.emplace_back(display_path(root, plan.before[index].rel), s.span);
     }
+  }
   if (pins.empty()) {
     Diagnostic d;
     d.path = root;
@@ -208,6 +264,42 @@ RepinPlan plan_repin(const std::string& root, std::vector<lint::SourceFile> file
                                        "repin: internal error: the rewritten file does not parse: " + check.error->message,
                                        "please report this with the file; nothing was written", {}});
     plan.after[p.index].text = std::move(after);
+    plan.changes.push_back(std::move(fc));
+  }
+
+  // TOML pins, and package-set names inside their strings (flake#python3Packages.torch).
+  static const std::regex set_re(R"((^|[^A-Za-z0-9_])(python3\d*Packages)(?![A-Za-z0-9_]))");
+  for (size_t i = 0; i < plan.before.size(); ++i) {
+    const auto& f = plan.before[i];
+    if (!f.rel.ends_with(".toml") || f.text.empty()) continue;
+    FileChange fc;
+    fc.rel = f.rel;
+    for (const auto& t : toml)
+      if (t.index == i && t.rev != plan.target.rev) {
+        std::string to = t.rev.size() == 40 ? plan.target.rev : plan.target.rev.substr(0, t.rev.size());
+        fc.edits.push_back({t.begin, t.end, to, "pin"});
+        fc.changes.push_back({"pin", t.span.line, t.span.column, t.rev.substr(0, 7), to.substr(0, 7)});
+      }
+    if (plan.python) {
+      lint::LineIndex lines(f.text);
+      for (auto [b, e] : toml_string_ranges(f.text)) {
+        std::string str = f.text.substr(b, e - b);
+        if (str.size() > lint::kMaxRegexLine) continue;
+        for (auto it = std::sregex_iterator(str.begin(), str.end(), set_re); it != std::sregex_iterator(); ++it) {
+          std::string name = (*it).str(2);
+          if (name == plan.python->set) continue;
+          size_t at = b + static_cast<size_t>((*it).position(2));
+          nix::Span sp = lines.span(at, at + name.size());
+          fc.edits.push_back({at, at + name.size(), plan.python->set, "python set"});
+          fc.changes.push_back({"python set", sp.line, sp.column, name, plan.python->set});
+        }
+      }
+    }
+    if (fc.edits.empty()) continue;
+    normalize_edits(fc.edits);
+    std::string after = apply_edits(f.text, fc.edits);
+    TomlDocument check(display_path(root, f.rel), after);  // still TOML
+    plan.after[i].text = std::move(after);
     plan.changes.push_back(std::move(fc));
   }
 

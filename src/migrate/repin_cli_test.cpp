@@ -254,8 +254,14 @@ TEST(CmdRepin, BadInputIsReportedVerbatimAndNothingIsWritten) {
     std::string t = replace_all(read_file(p), kOld, "2017d6d515f8a7b289fe06d3a880a7ec588c3900");
     std::ofstream(p) << t;
   }
+  std::string toml = tmp.path() + "/toml";
+  copy_tree(kForms, toml);
+  std::ofstream(toml + "/.flox/env/manifest.toml") << "version = 1\n[install\n";
   std::string out = tmp.path() + "/out";
   std::vector<BadCase> cases = {
+      {{"repin", toml, "--rev", kNew},
+       toml + "/.flox/env/manifest.toml:2:9: error: error while parsing table header: expected ']', saw '\\n'\n"
+              "[install\n        ^\n"},
       {{"repin", tmp.path() + "/nope", "--rev", kNew},
        tmp.path() + "/nope: error: repin: not a directory\n"
                     "hint: tailor repin DIR --rev REV: DIR is a recipe tree (a branch checkout or .flox/pkgs)\n"},
@@ -290,6 +296,7 @@ TEST(CmdRepin, BadInputIsReportedVerbatimAndNothingIsWritten) {
                                  "hint: tailor repin DIR --rev REV [--python-set python313Packages] [-o OUT]\n"},
   };
   auto tree_before = read_all(dir);
+  auto toml_before = read_all(toml);
   auto mixed_before = read_all(mixed);
   for (const auto& c : cases) {
     RunResult r = run_tailor(c.args);
@@ -299,6 +306,7 @@ TEST(CmdRepin, BadInputIsReportedVerbatimAndNothingIsWritten) {
   }
   EXPECT_EQ(read_all(dir), tree_before);
   EXPECT_EQ(read_all(mixed), mixed_before);
+  EXPECT_EQ(read_all(toml), toml_before);
   EXPECT_FALSE(fs::exists(out));
   // With --all-pins the mixed tree moves to one pin.
   RunResult all = run_tailor({"repin", mixed, "--rev", kNew, "--all-pins", "--python-set", "python313Packages"});
