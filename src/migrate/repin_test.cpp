@@ -1,0 +1,66 @@
+// plan_repin on in-memory trees: what the knowledge base says about a move.
+#include "migrate/repin.hpp"
+
+#include <gtest/gtest.h>
+
+#include "util/diagnostic.hpp"
+
+namespace tailor::migrate {
+namespace {
+
+const KnowledgeBase& kb() {
+  static const KnowledgeBase k = KnowledgeBase::load();
+  return k;
+}
+
+std::string recipe(const std::string& rev, const std::string& set, const std::string& cuda) {
+  return "let p = import (builtins.fetchTarball { url = \"https://github.com/NixOS/nixpkgs/archive/" + rev +
+         ".tar.gz\"; }) { overlays = [ (final: prev: { cudaPackages = final." + cuda + "; }) ]; };\nin p." + set +
+         ".torch\n";
+}
+
+constexpr const char* k6a = "6a030d535719c5190187c4cec156f335e95e3211";
+
+TEST(PlanRepin, WarnsWhenTheNewPinLacksThePythonOrTheCudaOfTheTree) {
+  RepinOptions o;
+  o.rev = "0182a36";
+  o.python_set = "python311Packages";
+  RepinPlan p = plan_repin("t", {{"a.nix", recipe(k6a, "python3Packages", "cudaPackages_13_0")}}, o, kb());
+  ASSERT_EQ(p.changes.size(), 1u);
+  ASSERT_GE(p.verify.size(), 2u);
+  EXPECT_EQ(p.verify.at(0),
+            "0182a36 does not provide Python 3.11 per the knowledge base (it has 3.12, 3.13): python311Packages may be "
+            "missing on the new pin");
+  EXPECT_EQ(p.verify.at(1),
+            "0182a36 does not provide CUDA 13.0 per the knowledge base (it has 12.8, 12.9), but the recipes use "
+            "cudaPackages_13_0");
+  EXPECT_EQ(p.knowledge, (std::vector<std::string>{"0182a36 provides PyTorch 2.10.0; Python 3.12, 3.13; CUDA 12.8, 12.9",
+                                                   "6a030d5 provided PyTorch 2.9.1"}));
+  EXPECT_EQ(p.cuda, "13.0");
+}
+
+TEST(PlanRepin, SaysSoWhenTheNewRevIsUnknown) {
+  RepinOptions o;
+  o.rev = "1234567890123456789012345678901234567890";
+  RepinPlan p = plan_repin("t", {{"a.nix", recipe(k6a, "python313Packages", "cudaPackages_12_9")}}, o, kb());
+  EXPECT_EQ(p.knowledge, (std::vector<std::string>{"1234567 is not in the knowledge base: tailor cannot tell which "
+                                                   "PyTorch, Python and CUDA versions it provides"}));
+  EXPECT_EQ(p.after[0].text, recipe(o.rev, "python313Packages", "cudaPackages_12_9"));
+}
+
+TEST(PlanRepin, ATreeWithoutPinsIsBadInput) {
+  RepinOptions o;
+  o.rev = "0182a36";
+  try {
+    plan_repin("t", {{"a.nix", "{ pkgs }: pkgs.python3Packages.torch\n"}}, o, kb());
+    FAIL() << "no error";
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().render(),
+              "t: error: repin: no nixpkgs pin found in this tree\n"
+              "hint: repin rewrites github.com/NixOS/nixpkgs/archive/REV.tar.gz urls, fetchGit / fetchFromGitHub "
+              "revisions of NixOS/nixpkgs, github:NixOS/nixpkgs/REV and the let-bound revisions they use\n");
+  }
+}
+
+}  // namespace
+}  // namespace tailor::migrate
