@@ -19,6 +19,7 @@
 #include "migrate/summary.hpp"
 #include "migrate/tree_write.hpp"
 #include "util/exit_status.hpp"
+#include "util/find_program.hpp"
 #include "util/read_file.hpp"
 
 namespace tailor {
@@ -198,7 +199,7 @@ int cmd_repin(CommandContext& ctx) {
       ctx.err << d.render();
       return kExitBadInput;
     }
-    if (!migrate::on_path("nix-instantiate")) {
+    if (find_program("nix-instantiate").empty()) {
       Diagnostic d;
       d.message = "repin: --nixpkgs needs nix-instantiate, which is not on PATH";
       d.hint = "install Nix (Debian: nix-bin), or drop --nixpkgs and verify the torch version yourself";

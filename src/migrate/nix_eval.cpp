@@ -12,6 +12,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "util/find_program.hpp"
+
 extern char** environ;
 
 namespace tailor::migrate {
@@ -27,23 +29,9 @@ std::string slurp(int fd) {
 
 }  // namespace
 
-bool on_path(const std::string& program) {
-  const char* path = std::getenv("PATH");
-  if (!path) return false;
-  std::string p = path;
-  for (size_t b = 0; b <= p.size();) {
-    size_t e = p.find(':', b);
-    if (e == std::string::npos) e = p.size();
-    std::string dir = p.substr(b, e - b);
-    if (!dir.empty() && ::access((dir + "/" + program).c_str(), X_OK) == 0) return true;
-    b = e + 1;
-  }
-  return false;
-}
-
 ProgramResult run_program(const std::vector<std::string>& argv) {
   ProgramResult r;
-  if (argv.empty() || !on_path(argv[0])) return r;
+  if (argv.empty() || find_program(argv[0]).empty()) return r;
   int out[2];
   if (::pipe(out) != 0) return r;
   // stderr goes to a file: reading two pipes in turn could deadlock.

@@ -19,9 +19,6 @@ struct ProgramResult {
 /// Runs \a argv (argv[0] looked up on PATH), capturing stdout and stderr.
 ProgramResult run_program(const std::vector<std::string>& argv);
 
-/// Whether \a program is an executable on PATH.
-bool on_path(const std::string& program);
-
 struct TorchEval {
   std::string expr;     ///< the expression evaluated, for the summary
   bool ok = false;

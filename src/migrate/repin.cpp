@@ -389,6 +389,28 @@ RepinPlan plan_repin(const std::string& root, std::vector<lint::SourceFile> file
   }
   std::sort(plan.changes.begin(), plan.changes.end(), [](const FileChange& a, const FileChange& b) { return a.rel < b.rel; });
 
+  // Names that carry a torch version (the pytorch210- pname prefix of seed 000's CUDA 13 branch)
+  // must agree with what the new pin ships.
+  if (target) {
+    static const std::regex prefix(R"(\bpytorch(\d)(\d{1,2})-)");
+    std::map<std::string, std::string> claims;  // "2.10" -> first place
+    for (const auto& p : parsed) {
+      const auto& f = plan.after[p.index];
+      if (f.text.size() > (1u << 22)) continue;
+      for (auto it = std::sregex_iterator(f.text.begin(), f.text.end(), prefix); it != std::sregex_iterator(); ++it) {
+        std::string v = (*it).str(1) + "." + (*it).str(2);
+        nix::Span sp = lint::span_of(f.text, static_cast<size_t>((*it).position(0)), static_cast<size_t>((*it).position(0)));
+        claims.emplace(v, fmt::format("{}:{}:{}", display_path(o.output_root.empty() ? root : o.output_root, f.rel),
+                                      sp.line, sp.column));
+      }
+    }
+    for (const auto& [v, where] : claims)
+      if (!(target->torch.str() + ".").starts_with(v + "."))
+        plan.verify.push_back(fmt::format("names claim PyTorch {} (pytorch{}- at {}), but {} ships PyTorch {}", v,
+                                          v.substr(0, 1) + v.substr(2), where, short_rev(target->rev),
+                                          target->torch.str()));
+  }
+
   // Mentions of the old torch version in recipes: comments and descriptions stay as written.
   if (!old_torch.empty() && old_torch != new_torch)
     for (const auto& p : parsed) {

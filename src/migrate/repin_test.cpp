@@ -48,6 +48,19 @@ TEST(PlanRepin, SaysSoWhenTheNewRevIsUnknown) {
   EXPECT_EQ(p.after[0].text, recipe(o.rev, "python313Packages", "cudaPackages_12_9"));
 }
 
+TEST(PlanRepin, NamesThatCarryATorchVersionMustMatchTheNewPin) {
+  RepinOptions o;
+  o.rev = "6a030d5";
+  std::string r = recipe("0182a361324364ae3f436a63005877674cf45efb", "python313Packages", "cudaPackages_12_9");
+  r.insert(r.find("in p."), "  pname = \"pytorch210-python313-cuda12_9-sm90-avx512\";\n");
+  RepinPlan p = plan_repin("t", {{"a.nix", r}}, o, kb());
+  ASSERT_FALSE(p.verify.empty());
+  EXPECT_EQ(p.verify.front(), "names claim PyTorch 2.10 (pytorch210- at t/a.nix:2:12), but 6a030d5 ships PyTorch 2.9.1");
+  o.rev = "0182a36";  // back to the pin that ships 2.10: nothing to say about the name
+  for (const auto& v : plan_repin("t", {{"a.nix", p.after[0].text}}, o, kb()).verify)
+    EXPECT_EQ(v.find("names claim"), std::string::npos) << v;
+}
+
 TEST(PlanRepin, ATreeWithoutPinsIsBadInput) {
   RepinOptions o;
   o.rev = "0182a36";
