@@ -178,7 +178,7 @@ RepinPlan plan_repin(const std::string& root, std::vector<lint::SourceFile> file
     plan.hash_source = "knowledge base";
   }
 
-  std::vector<std::string> fake_hashes, no_hash, hand_hash;
+  std::vector<std::string> fake_hashes, no_hash, hand_hash, renamed_keys;
   std::map<std::string, int> cuda_sets;
   static const std::regex cuda_re(R"(cudaPackages_(\d+)_(\d+))");
   plan.after = plan.before;
@@ -247,7 +247,9 @@ RepinPlan plan_repin(const std::string& root, std::vector<lint::SourceFile> file
         std::string want = n.name.ends_with("Packages") ? plan.python->set : plan.python->interpreter;
         if (!cur || n.name == want) continue;
         fc.edits.push_back({n.begin, n.end, want, "python set"});
-        fc.changes.push_back({"python set", n.span.line, n.span.column, n.name, want});
+        bool key = n.role == "binding" || n.role == "inherit";
+        fc.changes.push_back({key ? "attribute name" : "python set", n.span.line, n.span.column, n.name, want});
+        if (key) renamed_keys.push_back(fmt::format("{}:{}:{}", result, n.span.line, n.span.column));
       }
     }
     for (auto it = std::sregex_iterator(f.text.begin(), f.text.end(), cuda_re); it != std::sregex_iterator(); ++it)
@@ -439,6 +441,11 @@ RepinPlan plan_repin(const std::string& root, std::vector<lint::SourceFile> file
     if (!hand_hash.empty())
       plan.verify.push_back(fmt::format("{} not a string literal tailor can rewrite: set by hand; first at {}",
                                         hand_hash.size() == 1 ? "1 hash is" : fmt::format("{} hashes are", hand_hash.size()), hand_hash.front()));
+    if (!renamed_keys.empty())
+      plan.verify.push_back(fmt::format("{} renamed with the package set: whatever reads {} (an overlay, a callPackage "
+                                        "argument) must expect the new name; first at {}",
+                                        plural(renamed_keys.size(), "attribute name"),
+                                        renamed_keys.size() == 1 ? "it" : "them", renamed_keys.front()));
     if (!torch_left.empty())
       plan.verify.push_back(fmt::format("PyTorch {} (the old pin's) is still named in {}: comments and descriptions "
                                         "are not rewritten; first at {}",

@@ -61,6 +61,25 @@ TEST(PlanRepin, NamesThatCarryATorchVersionMustMatchTheNewPin) {
     EXPECT_EQ(v.find("names claim"), std::string::npos) << v;
 }
 
+TEST(PlanRepin, RenamedAttributeNamesAreFlagged) {
+  RepinOptions o;
+  o.rev = "0182a36";
+  o.python_set = "python313Packages";
+  std::string r = recipe(k6a, "python3Packages", "cudaPackages_12_9");
+  r.replace(r.find("{ cudaPackages"), 1, "{ python3Packages = prev.python3Packages; ");
+  RepinPlan p = plan_repin("t", {{"a.nix", r}}, o, kb());
+  ASSERT_EQ(p.changes.size(), 1u);
+  std::vector<std::string> what;
+  for (const auto& c : p.changes[0].changes) what.push_back(c.what + " " + c.from);
+  EXPECT_EQ(what, (std::vector<std::string>{"pin 6a030d5", "attribute name python3Packages", "python set python3Packages",
+                                            "python set python3Packages"}));
+  bool flagged = false;
+  for (const auto& v : p.verify)
+    flagged |= v == "1 attribute name renamed with the package set: whatever reads it (an overlay, a callPackage "
+                    "argument) must expect the new name; first at t/a.nix:1:173";
+  EXPECT_TRUE(flagged) << ::testing::PrintToString(p.verify);
+}
+
 TEST(PlanRepin, ATreeWithoutPinsIsBadInput) {
   RepinOptions o;
   o.rev = "0182a36";
