@@ -180,7 +180,6 @@ RepinPlan plan_repin(const std::string& root, std::vector<lint::SourceFile> file
 
   std::vector<std::string> fake_hashes, no_hash, hand_hash, renamed_keys;
   std::map<std::string, int> cuda_sets;
-  static const std::regex cuda_re(R"(cudaPackages_(\d+)_(\d+))");
   plan.after = plan.before;
   for (auto& p : parsed) {
     const auto& f = plan.before[p.index];
@@ -252,8 +251,16 @@ RepinPlan plan_repin(const std::string& root, std::vector<lint::SourceFile> file
         if (key) renamed_keys.push_back(fmt::format("{}:{}:{}", result, n.span.line, n.span.column));
       }
     }
-    for (auto it = std::sregex_iterator(f.text.begin(), f.text.end(), cuda_re); it != std::sregex_iterator(); ++it)
-      cuda_sets[(*it).str(1) + "." + (*it).str(2)]++;
+    // cudaPackages_12_9 -> "12.9" (a plain scan: std::regex over whole files is the slow part of a large tree)
+    constexpr std::string_view kCuda = "cudaPackages_";
+    for (size_t k = f.text.find(kCuda); k != std::string::npos; k = f.text.find(kCuda, k + 1)) {
+      size_t a = k + kCuda.size(), b = a;
+      while (b < f.text.size() && std::isdigit(static_cast<unsigned char>(f.text[b]))) ++b;
+      if (b == a || b >= f.text.size() || f.text[b] != '_') continue;
+      size_t c = b + 1, d = c;
+      while (d < f.text.size() && std::isdigit(static_cast<unsigned char>(f.text[d]))) ++d;
+      if (d > c) cuda_sets[f.text.substr(a, b - a) + "." + f.text.substr(c, d - c)]++;
+    }
     if (fc.edits.empty()) continue;
     normalize_edits(fc.edits);
     std::sort(fc.changes.begin(), fc.changes.end(),
