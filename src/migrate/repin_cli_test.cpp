@@ -247,6 +247,28 @@ TEST(CmdRepin, SpecFieldsMoveWithMinimalEdits) {
   EXPECT_EQ(run_tailor({"matrix", out}).status, 0);
 }
 
+TEST(CmdRepin, ASpecWithTwoPinsNeedsAllPinsAndMustStillLoad) {
+  const std::string spec = "examples/build-pytorch/pytorch-2.10-python313.toml";
+  RunResult two = run_tailor({"repin", "--spec", spec, "--rev", "0182a36", "--dry-run"});
+  EXPECT_EQ(two.status, 2);
+  EXPECT_EQ(two.err, spec + ":22:19: error: repin: the spec names 2 nixpkgs pins: 2017d6d, 6a030d5\n"
+                           "pin = [\"6a030d5\", \"2017d6d\"]\n"
+                           "                  ^\n"
+                           "hint: pass --all-pins to move every one of them to 0182a36\n");
+  // Both CUDA 13 pins moved to one: the zip of (cuda, pin) no longer holds, and nothing is written.
+  TempDir tmp("repin-spec-two");
+  RunResult all = run_tailor({"repin", "--spec", spec, "--rev", "0182a36", "--all-pins", "-o", tmp.path() + "/s.toml"});
+  EXPECT_EQ(all.status, 2);
+  EXPECT_FALSE(fs::exists(tmp.path() + "/s.toml"));
+  EXPECT_EQ(all.out, "");
+  EXPECT_EQ(all.err, spec + ":22:19: error: repin: the rewritten spec would not load: nixpkgs pin '0182a36' is listed "
+                           "twice\n"
+                           "pin = [\"0182a36\", \"0182a36\"]\n"
+                           "                  ^\n"
+                           "note: nothing was written\n");
+  EXPECT_EQ(read_file(source_path(spec)).find("0182a36"), std::string::npos);
+}
+
 // Bad input: a clear diagnostic, exit 2, nothing written.
 struct BadCase {
   std::vector<std::string> args;
