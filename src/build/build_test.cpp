@@ -44,6 +44,11 @@ class FakeNix : public testing::Test {
     ::setenv("FAKE_NIX_STORE", (dir_.path() + "/store").c_str(), 1);
     ::setenv("FAKE_NIX_SLEEP", "0.2", 1);
     ::setenv("FAKE_NIX_FAIL", "", 1);
+    // What the generated recipes install in each result, so `tailor verify` judges it.
+    fs::create_directories(dir_.path() + "/variants");
+    for (const auto& v : nlohmann::json::parse(test::run_tailor({"matrix", "build-pytorch/main", "--json"}).out))
+      std::ofstream(dir_.path() + "/variants/" + v["name"].get<std::string>() + ".json") << v.dump();
+    ::setenv("FAKE_NIX_VARIANTS", (dir_.path() + "/variants").c_str(), 1);
   }
   void TearDown() override { ::setenv("PATH", old_path_.c_str(), 1); }
 
@@ -96,7 +101,9 @@ TEST_F(FakeNix, BuildsDependenciesFirstWithinTheJobBound) {
     EXPECT_EQ(b["status"], "succeeded");
     EXPECT_EQ(b["result"], dir_.path() + "/store/" + b["name"].get<std::string>());
     EXPECT_TRUE(fs::exists(b["log"].get<std::string>()));
-    EXPECT_NE(b["verify"], "not run") << "tailor is on PATH, so each result gets a verdict";
+    // tailor is on PATH, so each result gets a verdict: these CUDA variants'
+    // fake results hold no CUDA code, which `tailor verify` rejects.
+    EXPECT_EQ(b["verify"], "FAILED");
   }
   EXPECT_TRUE(test::read_file(report["builds"][0]["log"]).find("built pytorch-python313-cuda12_8-sm61-avx") !=
               std::string::npos);
@@ -221,6 +228,8 @@ TEST_F(FakeNix, FloxBuildsInTheTreeAndGetsBuildersThroughNixConfig) {
   for (const auto& b : report["builds"]) {
     EXPECT_EQ(b["status"], "succeeded");
     EXPECT_EQ(b["result"], dir_.path() + "/store/" + b["name"].get<std::string>()) << "flox's result link in the tree";
+    // A CPU variant without CUDA code is what it promises; a CUDA one is not.
+    EXPECT_EQ(b["verify"], b["name"] == "pytorch-python313-cpu-avx2" ? "ok" : "FAILED") << b["name"];
   }
 }
 
