@@ -63,7 +63,7 @@ int cmd_build(CommandContext& ctx) {
   app.add_option("--tree", o.tree, "where the recipe tree is generated (default: out)");
   app.add_option("--tool", tool, "nix or flox (default: flox when on PATH, else nix)")->check(CLI::IsMember({"nix", "flox"}));
   app.add_flag("--dry-run", dry_run, "print the plan, run nothing");
-  app.add_option("-j,--jobs", o.jobs, "builds at a time on this machine (default: 1)")->check(CLI::PositiveNumber);
+  app.add_option("-j,--jobs", o.jobs, "builds at a time (default: 1); --memory bounds those on this machine")->check(CLI::PositiveNumber);
   app.add_option("--memory", memory_gb,
                  "GB the local builds may use together (default: MemAvailable; 0: no bound)")
       ->check(CLI::NonNegativeNumber);
