@@ -23,11 +23,9 @@ std::vector<PlannedBuild> plan_builds(const Spec& spec, const Matrix& m, const K
         any = true;
       }
     if (!any) {
-      std::vector<std::string> names;
-      for (const auto& v : m.variants) names.push_back(v.name);
       Diagnostic d;
       d.message = fmt::format("'{}' matches no variant of {}", p, spec.path);
-      d.hint = did_you_mean(p, names);
+      d.hint = did_you_mean(p, m.names());
       if (d.hint.empty()) d.hint = fmt::format("'tailor matrix {}' lists them", spec.path);
       throw DiagnosticError(d);
     }

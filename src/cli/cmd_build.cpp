@@ -17,26 +17,12 @@
 #include "generate/branch_tree.hpp"
 #include "matrix/spec_loader.hpp"
 #include "util/exit_status.hpp"
+#include "util/find_program.hpp"
 #include "util/text_table.hpp"
 
 namespace tailor {
 
 namespace {
-
-bool on_path(const std::string& program) {
-  const char* path = std::getenv("PATH");
-  if (!path) return false;
-  std::string p = path;
-  size_t start = 0;
-  while (start <= p.size()) {
-    size_t colon = p.find(':', start);
-    std::string dir = p.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
-    if (!dir.empty() && ::access((dir + "/" + program).c_str(), X_OK) == 0) return true;
-    if (colon == std::string::npos) break;
-    start = colon + 1;
-  }
-  return false;
-}
 
 // The tailor that judges results with `tailor verify`: this binary when it is
 // tailor, else one on PATH (tests run the CLI inside the test binary).
@@ -44,7 +30,7 @@ std::string verifier() {
   std::error_code ec;
   auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (!ec && p.filename() == "tailor") return p.string();
-  return on_path("tailor") ? "tailor" : "";
+  return !find_program("tailor").empty() ? "tailor" : "";
 }
 
 }  // namespace
@@ -83,7 +69,7 @@ int cmd_build(CommandContext& ctx) {
   Matrix m = expand(spec, kb);
   std::vector<PlannedBuild> plan = plan_builds(spec, m, kb, patterns);
   if (o.log_dir.empty()) o.log_dir = (std::filesystem::path(o.tree) / ".tailor-build").string();
-  o.tool = !tool.empty() ? tool : on_path("flox") ? "flox" : "nix";
+  o.tool = !tool.empty() ? tool : !find_program("flox").empty() ? "flox" : "nix";
   bool measured = memory_gb < 0;
   o.memory_gb = measured ? available_memory_gb() : memory_gb;
   std::string memory_text = o.memory_gb > 0 ? fmt::format("local builds within {:.0f} GB{}", o.memory_gb,
@@ -107,7 +93,7 @@ int cmd_build(CommandContext& ctx) {
     ctx.out << t.render();
     return kExitOk;
   }
-  if (!on_path(o.tool)) {
+  if (find_program(o.tool).empty()) {
     Diagnostic d;
     d.message = fmt::format("{} is not on PATH: tailor build runs flox or nix", o.tool);
     d.hint = "install Nix (Debian: nix-bin) or Flox, or use --dry-run to see the plan";

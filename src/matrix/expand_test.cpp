@@ -137,6 +137,24 @@ TEST(Expand, ZippedAxesAdvanceTogether) {
   EXPECT_EQ(m.find("pytorch-python313-cuda13_0-sm110-avx2"), nullptr);
 }
 
+TEST(Expand, RequireNamesTheSpecAndSuggestsTheClosestVariant) {
+  Matrix m = expand_example("build-pytorch/main");
+  EXPECT_EQ(&m.require("pytorch-python313-cpu-avx512", "main.toml"), m.find("pytorch-python313-cpu-avx512"));
+  try {
+    m.require("pytorch-python313-cpu-avx521", "main.toml");
+    FAIL() << "no error for an unknown variant";
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().message, "'pytorch-python313-cpu-avx521' is not a variant of main.toml");
+    EXPECT_EQ(e.diagnostic().hint, "did you mean 'pytorch-python313-cpu-avx512'?");
+  }
+  try {
+    m.require("resnet", "main.toml");
+    FAIL() << "no error for an unknown variant";
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().hint, "'tailor matrix main.toml' lists them");
+  }
+}
+
 TEST(Expand, PolicyExcludesAreRecordedWithTheirReason) {
   Matrix m = expand_example("build-pytorch/main");
   auto d = m.dropped_named("pytorch-python313-cuda12_8-sm61-avx512");
