@@ -39,7 +39,9 @@ TEST_P(Example, EveryVariantIsConsistentWithTheFacts) {
     EXPECT_EQ(v.name, variant_name(v, kb()));
     const NixpkgsPin* pin = kb().pin(v.pin);
     ASSERT_NE(pin, nullptr);
-    if (!v.python.empty()) EXPECT_TRUE(pin->provides_python(v.python)) << v.name;
+    if (!v.python.empty()) {
+      EXPECT_TRUE(pin->provides_python(v.python)) << v.name;
+    }
     if (v.backend == Backend::cuda) {
       const GpuArch* g = kb().gpu(v.sm);
       ASSERT_NE(g, nullptr);
