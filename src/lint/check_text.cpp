@@ -1,7 +1,7 @@
 // TLR018 gpu-product-sm, TLR019 cuda-version-text, TLR020 driver-text: what
 // descriptions, longDescriptions and comments claim, against the knowledge base.
 #include <algorithm>
-#include <regex>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -25,19 +25,79 @@ std::vector<size_t> find_word(const std::string& line, const std::string& word) 
   return out;
 }
 
-/// The SMs a line mentions: SM90, sm_90, "compute capability 9.0".
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+/// The length of the run of digits at \a at.
+size_t digits_at(const std::string& s, size_t at) {
+  size_t e = at;
+  while (e < s.size() && digit(s[e])) ++e;
+  return e - at;
+}
+
+// The scanners below stand for regular expressions (quoted in their comments):
+// they run on every description and comment line, where std::regex cost more
+// than parsing the file.
+
+/// The SMs a line mentions: SM90, sm_90 ((?:^|[^A-Za-z0-9])[Ss][Mm]_?(\d{2,3})(?![0-9])),
+/// "compute capability 9.0".
 std::set<std::string> sms_in(const std::string& line) {
-  static const std::regex sm_re(R"((?:^|[^A-Za-z0-9])[Ss][Mm]_?(\d{2,3})(?![0-9]))");
-  static const std::regex cc_re(R"(compute capability (\d+\.\d+))");
   std::set<std::string> out;
-  if (line.find("SM") == std::string::npos && line.find("sm") == std::string::npos &&
-      line.find("capability") == std::string::npos)
-    return out;
-  for (auto it = std::sregex_iterator(line.begin(), line.end(), sm_re); it != std::sregex_iterator(); ++it)
-    if (auto sm = sm_from_token((*it).str(1))) out.insert(*sm);
-  for (auto it = std::sregex_iterator(line.begin(), line.end(), cc_re); it != std::sregex_iterator(); ++it)
-    out.insert((*it).str(1));
+  for (size_t i = 0; i + 1 < line.size(); ++i) {
+    if ((line[i] != 'S' && line[i] != 's') || (line[i + 1] != 'M' && line[i + 1] != 'm')) continue;
+    if (i > 0 && alnum(line[i - 1])) continue;
+    size_t d = i + 2;
+    if (d < line.size() && line[d] == '_') ++d;
+    size_t n = digits_at(line, d);
+    if (n < 2 || n > 3) continue;
+    if (auto sm = sm_from_token(line.substr(d, n))) out.insert(*sm);
+  }
+  static const std::string cc = "compute capability ";
+  for (size_t p = line.find(cc); p != std::string::npos; p = line.find(cc, p + 1)) {
+    size_t a = p + cc.size(), n = digits_at(line, a);
+    if (n == 0 || a + n >= line.size() || line[a + n] != '.') continue;
+    size_t m = digits_at(line, a + n + 1);
+    if (m) out.insert(line.substr(a, n + 1 + m));
+  }
   return out;
+}
+
+struct Found {
+  size_t at = 0, length = 0;  ///< the version or driver number
+  bool plus = false;          ///< a '+' follows the driver number
+};
+
+/// The first "CUDA 12.9" (\bCUDA:?\s+(\d+\.\d+)(?:\.\d+)?): where its major.minor is.
+std::optional<Found> cuda_in(const std::string& line) {
+  for (size_t p = line.find("CUDA"); p != std::string::npos; p = line.find("CUDA", p + 1)) {
+    if (p > 0 && (alnum(line[p - 1]) || line[p - 1] == '_')) continue;
+    size_t a = p + 4;
+    if (a < line.size() && line[a] == ':') ++a;
+    size_t b = a;
+    while (b < line.size() && std::isspace(static_cast<unsigned char>(line[b]))) ++b;
+    if (b == a) continue;
+    size_t n = digits_at(line, b);
+    if (n == 0 || b + n >= line.size() || line[b + n] != '.') continue;
+    size_t m = digits_at(line, b + n + 1);
+    if (m) return Found{b, n + 1 + m, false};
+  }
+  return std::nullopt;
+}
+
+/// The first driver requirement ([Dd]river\D{0,12}?(\d{3}(?:\.\d+){0,2})(\+?)): "driver 575.51.03+".
+std::optional<Found> driver_in(const std::string& line) {
+  for (size_t p = line.find("river"); p != std::string::npos; p = line.find("river", p + 1)) {
+    if (p == 0 || (line[p - 1] != 'D' && line[p - 1] != 'd')) continue;
+    size_t a = p + 5, skipped = 0;
+    while (a < line.size() && !digit(line[a]) && skipped < 12) ++a, ++skipped;
+    if (digits_at(line, a) < 3) continue;
+    size_t e = a + 3;
+    for (int group = 0; group < 2; ++group) {
+      if (e + 1 < line.size() && line[e] == '.' && digit(line[e + 1])) e += 1 + digits_at(line, e + 1);
+      else break;
+    }
+    return Found{a, e - a, e < line.size() && line[e] == '+'};
+  }
+  return std::nullopt;
 }
 
 /// A span inside a fact's text (exact when the fact's text is on one source line).
@@ -53,8 +113,6 @@ nix::Span inside(const Fact& f, size_t offset, size_t length) {
 }  // namespace
 
 void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
-  static const std::regex cuda_re(R"(\bCUDA:?\s+(\d+\.\d+)(?:\.\d+)?)");
-  static const std::regex driver_re(R"([Dd]river\D{0,12}?(\d{3}(?:\.\d+){0,2})(\+?))");
   for (const auto& f : t.nix) {
     if (!f.parsed || !f.variant) continue;
     std::vector<const Fact*> texts;
@@ -91,31 +149,27 @@ void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
                      fmt::format("list {} under {}", product, homes.front()->display()));
           }
       }
-      // CUDA versions and driver requirements.
+      // CUDA versions and driver requirements, against the overlay's toolkit.
       if (cuda.empty()) continue;
-      std::smatch m;
-      std::string stated = cuda;
-      if (line.find("CUDA") != std::string::npos && std::regex_search(line, m, cuda_re)) {
-        stated = m.str(1);
-        if (stated != cuda)
-          sink.add(f, "TLR019", inside(*tx, m.position(1), m.length(1)),
-                   fmt::format("{} says CUDA {}, but this recipe builds with CUDA {}", where, stated, cuda),
-                   fmt::format("say CUDA {}", cuda));
-        std::smatch d;
-        if (line.find("river") != std::string::npos && std::regex_search(line, d, driver_re)) {
-          const CudaToolkit* tk = kb.cuda(stated);
-          auto driver = Version::parse(d.str(1));
-          if (tk && driver && *driver < tk->min_driver) {
-            Problem& p = sink.add(
-                f, "TLR020", inside(*tx, d.position(1), d.length(1) + d.length(2)),
-                fmt::format("{} says driver {}{} for CUDA {}, but NVIDIA's minimum for CUDA {} is {}", where, d.str(1),
-                            d.str(2), stated, stated, tk->min_driver.str()),
-                fmt::format("say driver {}+", tk->min_driver.str()));
-            if (p.rule && tk->minor_compat_driver)
-              p.notes.push_back(fmt::format("drivers from {} run CUDA {}.x only through minor-version compatibility "
-                                            "(no JIT of newer PTX)",
-                                            tk->minor_compat_driver->str(), tk->version.major()));
-          }
+      if (auto m = cuda_in(line); m && line.compare(m->at, m->length, cuda) != 0)
+        sink.add(f, "TLR019", inside(*tx, m->at, m->length),
+                 fmt::format("{} says CUDA {}, but this recipe builds with CUDA {}", where, line.substr(m->at, m->length),
+                             cuda),
+                 fmt::format("say CUDA {}", cuda));
+      if (auto d = driver_in(line)) {
+        const CudaToolkit* tk = kb.cuda(cuda);
+        std::string number = line.substr(d->at, d->length);
+        auto driver = Version::parse(number);
+        if (tk && driver && *driver < tk->min_driver) {
+          Problem& p = sink.add(
+              f, "TLR020", inside(*tx, d->at, d->length + (d->plus ? 1 : 0)),
+              fmt::format("{} says driver {}{}, but NVIDIA's minimum for CUDA {} (the overlay's) is {}", where, number,
+                          d->plus ? "+" : "", cuda, tk->min_driver.str()),
+              fmt::format("say driver {}+", tk->min_driver.str()));
+          if (p.rule && tk->minor_compat_driver)
+            p.notes.push_back(fmt::format("drivers from {} run CUDA {}.x only through minor-version compatibility "
+                                          "(no JIT of newer PTX)",
+                                          tk->minor_compat_driver->str(), tk->version.major()));
         }
       }
     }
