@@ -1,6 +1,8 @@
 #include "lint/recipe_facts.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 #include <map>
 #include <optional>
 
@@ -24,8 +26,13 @@ nix::Span span_of(std::string_view text, size_t begin, size_t end) {
 
 LineIndex::LineIndex(std::string_view text) : text_(text) {
   starts_.push_back(0);
-  for (size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n') starts_.push_back(static_cast<uint32_t>(i + 1));
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  for (const char* p = begin; p < end; ++p) {
+    p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+    if (!p) break;
+    starts_.push_back(static_cast<uint32_t>(p - begin + 1));
+  }
 }
 
 nix::Span LineIndex::span(size_t begin, size_t end) const {
@@ -41,7 +48,27 @@ nix::Span LineIndex::span(size_t begin, size_t end) const {
 
 std::vector<Fact> comment_lines(std::string_view text) { return comment_lines(text, LineIndex(text)); }
 
+namespace {
+
+/// A byte class table: which bytes stop a scanning loop.
+constexpr std::array<bool, 256> stops(std::string_view chars) {
+  std::array<bool, 256> t{};
+  for (char c : chars) t[static_cast<unsigned char>(c)] = true;
+  return t;
+}
+
+/// The first byte from \a i on that \a stop marks; text.size() if none.
+size_t skip_to(std::string_view text, size_t i, const std::array<bool, 256>& stop) {
+  while (i < text.size() && !stop[static_cast<unsigned char>(text[i])]) ++i;
+  return i;
+}
+
+}  // namespace
+
 std::vector<Fact> comment_lines(std::string_view text, const LineIndex& lines) {
+  static constexpr auto kCode = stops("#/\"'{}");  // once past the header, only these matter in code
+  static constexpr auto kString = stops("\\\"$");
+  static constexpr auto kIndString = stops("'$");
   // A small scanner instead of a second lexer pass: it only needs to know
   // where strings (and the code interpolated into them) begin and end.
   std::vector<Fact> out;
@@ -81,6 +108,10 @@ std::vector<Fact> comment_lines(std::string_view text, const LineIndex& lines) {
         continue;
       }
       header = false;
+      if (!kCode[static_cast<unsigned char>(c)]) {
+        i = skip_to(text, i + 1, kCode);
+        continue;
+      }
       if (c == '"') {
         stack.push_back(Mode::string);
       } else if (c == '\'' && i + 1 < n && text[i + 1] == '\'') {
@@ -98,6 +129,10 @@ std::vector<Fact> comment_lines(std::string_view text, const LineIndex& lines) {
       }
       ++i;
     } else if (stack.back() == Mode::string) {
+      if (!kString[static_cast<unsigned char>(c)]) {
+        i = skip_to(text, i + 1, kString);
+        continue;
+      }
       if (c == '\\') {
         i += 2;
       } else if (c == '"') {
@@ -111,6 +146,10 @@ std::vector<Fact> comment_lines(std::string_view text, const LineIndex& lines) {
         ++i;
       }
     } else {  // indented string: ''$ ''' ''\x are escapes, '' alone closes it
+      if (!kIndString[static_cast<unsigned char>(c)]) {
+        i = skip_to(text, i + 1, kIndString);
+        continue;
+      }
       if (c == '\'' && i + 1 < n && text[i + 1] == '\'') {
         if (i + 2 < n && (text[i + 2] == '$' || text[i + 2] == '\'')) {
           i += 3;
@@ -243,16 +282,16 @@ class Extractor {
   Extractor(std::string_view text, RecipeFacts& f) : text_(text), lines_(text), f_(f) {}
   const LineIndex& lines() const { return lines_; }
 
-  void collect_bindings(const Expr& e) {
-    visit_all(e, [&](const Expr& x) {
-      if (x.kind != ExprKind::attrs && x.kind != ExprKind::let && x.kind != ExprKind::legacy_let) return;
-      for (const auto& b : static_cast<const nix::Attrs&>(x).bindings) {
-        if (b.is_inherit || b.path.size() != 1 || b.path[0].expr || !b.value) continue;
-        if (b.value->kind != ExprKind::string && b.value->kind != ExprKind::ind_string) continue;
-        if (strings_.count(b.path[0].name)) continue;  // the first binding of a name wins
-        if (auto s = static_string(*b.value)) strings_.emplace(b.path[0].name, Fact{b.path[0].name, *s, b.value->span});
-      }
-    });
+  /// The static string bindings of one attribute set or let, registered
+  /// before its values are walked: variables resolve to the bindings of
+  /// enclosing lets and rec sets (and, through `with`, of sets walked before).
+  void register_strings(const nix::Attrs& a) {
+    for (const auto& b : a.bindings) {
+      if (b.is_inherit || b.path.size() != 1 || b.path[0].expr || !b.value) continue;
+      if (b.value->kind != ExprKind::string && b.value->kind != ExprKind::ind_string) continue;
+      if (strings_.count(b.path[0].name)) continue;  // the first binding of a name wins
+      if (auto s = static_string(*b.value)) strings_.emplace(b.path[0].name, Fact{b.path[0].name, *s, b.value->span});
+    }
   }
 
   void walk(const Expr& e, const std::string& parent) {
@@ -296,6 +335,7 @@ class Extractor {
       case ExprKind::let:
       case ExprKind::legacy_let: {
         const auto& a = static_cast<const nix::Attrs&>(e);
+        register_strings(a);
         attrs_facts(a, parent);
         for (const auto& b : a.bindings) {
           if (!b.path.empty() && !b.path[0].expr && is_python_name(b.path[0].name)) {
@@ -361,66 +401,6 @@ class Extractor {
   }
 
  private:
-  template <class F>
-  void visit_all(const Expr& e, F&& fn) {
-    fn(e);
-    switch (e.kind) {
-      case ExprKind::string:
-      case ExprKind::ind_string:
-        for (const auto& p : static_cast<const nix::String&>(e).parts)
-          if (p.expr) visit_all(*p.expr, fn);
-        break;
-      case ExprKind::path:
-        for (const auto& p : static_cast<const nix::Path&>(e).parts)
-          if (p.expr) visit_all(*p.expr, fn);
-        break;
-      case ExprKind::select:
-      case ExprKind::has_attr: {
-        const auto& s = static_cast<const nix::Select&>(e);
-        visit_all(*s.subject, fn);
-        if (s.fallback) visit_all(*s.fallback, fn);
-        break;
-      }
-      case ExprKind::attrs:
-      case ExprKind::let:
-      case ExprKind::legacy_let: {
-        const auto& a = static_cast<const nix::Attrs&>(e);
-        for (const auto& b : a.bindings) {
-          if (b.value) visit_all(*b.value, fn);
-          if (b.from) visit_all(*b.from, fn);
-        }
-        if (a.body) visit_all(*a.body, fn);
-        break;
-      }
-      case ExprKind::list:
-        for (const auto& x : static_cast<const nix::List&>(e).elems) visit_all(*x, fn);
-        break;
-      case ExprKind::lambda: visit_all(*static_cast<const nix::Lambda&>(e).body, fn); break;
-      case ExprKind::call: {
-        const auto& c = static_cast<const nix::Call&>(e);
-        visit_all(*c.fn, fn);
-        for (const auto& x : c.args) visit_all(*x, fn);
-        break;
-      }
-      case ExprKind::with:
-      case ExprKind::assert_:
-      case ExprKind::if_: {
-        const auto& t = static_cast<const nix::Ternary&>(e);
-        for (const Expr* x : {t.first.get(), t.second.get(), t.third.get()})
-          if (x) visit_all(*x, fn);
-        break;
-      }
-      case ExprKind::unary: visit_all(*static_cast<const nix::Unary&>(e).operand, fn); break;
-      case ExprKind::binary: {
-        const auto& b = static_cast<const nix::Binary&>(e);
-        visit_all(*b.lhs, fn);
-        visit_all(*b.rhs, fn);
-        break;
-      }
-      default: break;
-    }
-  }
-
   Piece piece(const nix::StringPart& p) const {
     bool exact = p.span.end <= text_.size() && text_.substr(p.span.begin, p.span.end - p.span.begin) == p.text;
     return {p.text, p.span.begin, exact};
@@ -733,7 +713,6 @@ class Extractor {
 RecipeFacts extract_facts(std::string_view text, const nix::Expr& root) {
   RecipeFacts f;
   Extractor x(text, f);
-  x.collect_bindings(root);
   x.walk(root, "");
   f.comments = comment_lines(text, x.lines());
   return f;
