@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -13,17 +14,6 @@ namespace tailor::lint {
 namespace {
 
 bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
-
-/// Offsets of \a word in \a line where it stands alone (not inside L40S or GB200).
-std::vector<size_t> find_word(const std::string& line, const std::string& word) {
-  std::vector<size_t> out;
-  for (size_t p = line.find(word); p != std::string::npos; p = line.find(word, p + 1)) {
-    bool left = p == 0 || !alnum(line[p - 1]);
-    bool right = p + word.size() >= line.size() || !alnum(line[p + word.size()]);
-    if (left && right) out.push_back(p);
-  }
-  return out;
-}
 
 bool digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -112,7 +102,64 @@ nix::Span inside(const Fact& f, size_t offset, size_t length) {
 
 }  // namespace
 
+namespace {
+
+/// The GPU products of the knowledge base, indexed by their first word, with
+/// the architectures that sell under each name (looked up once, not per line).
+struct ProductIndex {
+  struct Entry {
+    std::string product;
+    std::vector<const GpuArch*> homes;
+  };
+  std::vector<Entry> entries;                                 ///< in knowledge-base order
+  std::unordered_map<std::string_view, std::vector<size_t>> by_first_word;  ///< keys point into entries
+
+  explicit ProductIndex(const KnowledgeBase& kb) {
+    std::unordered_map<std::string, size_t> seen;
+    for (const auto& g : kb.gpus)
+      for (const auto& product : g.products) {
+        auto [it, fresh] = seen.emplace(product, entries.size());
+        if (fresh) entries.push_back({product, {}});
+        entries[it->second].homes.push_back(&g);
+      }
+    for (size_t i = 0; i < entries.size(); ++i) {
+      const std::string& p = entries[i].product;
+      size_t end = 0;
+      while (end < p.size() && alnum(p[end])) ++end;
+      by_first_word[std::string_view(p).substr(0, end)].push_back(i);
+    }
+  }
+
+  /// The products standing alone in \a line, each with its first offset, in knowledge-base order.
+  std::vector<std::pair<size_t, size_t>> find(const std::string& line) const {
+    std::vector<std::pair<size_t, size_t>> out;  // (entry, offset)
+    for (size_t i = 0; i < line.size();) {
+      if (!alnum(line[i])) {
+        ++i;
+        continue;
+      }
+      size_t end = i;
+      while (end < line.size() && alnum(line[end])) ++end;
+      auto it = by_first_word.find(std::string_view(line).substr(i, end - i));
+      if (it != by_first_word.end())
+        for (size_t e : it->second) {
+          const std::string& p = entries[e].product;
+          bool right = i + p.size() >= line.size() || !alnum(line[i + p.size()]);
+          if (line.compare(i, p.size(), p) == 0 && right &&
+              std::none_of(out.begin(), out.end(), [&](const auto& o) { return o.first == e; }))
+            out.emplace_back(e, i);
+        }
+      i = end;
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+};
+
+}  // namespace
+
 void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
+  const ProductIndex products(kb);
   for (const auto& f : t.nix) {
     if (!f.parsed || !f.variant) continue;
     std::vector<const Fact*> texts;
@@ -122,32 +169,24 @@ void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
     for (const Fact* tx : texts) {
       const std::string& line = tx->text;
       if (line.size() > kMaxRegexLine) continue;
-      std::string where = tx->key == "header" || tx->key == "comment" ? "comment" : tx->key;
+      const std::string_view where = tx->key == "header" || tx->key == "comment" ? "comment" : std::string_view(tx->key);
       // Products named under an SM they do not have.
       std::set<std::string> sms = sms_in(line);
       if (!sms.empty()) {
-        std::set<std::string> reported;
-        for (const auto& g : kb.gpus)
-          for (const auto& product : g.products) {
-            if (reported.count(product)) continue;
-            auto at = find_word(line, product);
-            if (at.empty()) continue;
-            std::vector<const GpuArch*> homes;
-            for (const auto& h : kb.gpus)
-              if (std::find(h.products.begin(), h.products.end(), product) != h.products.end()) homes.push_back(&h);
-            bool agrees = false;
-            for (const GpuArch* h : homes) agrees = agrees || sms.count(h->sm);
-            if (agrees) continue;
-            reported.insert(product);
-            std::string listed;
-            for (const auto& s : sms)
-              listed += (listed.empty() ? "" : ", ") + (kb.gpu(s) ? kb.gpu(s)->display() : "SM " + s);
-            sink.add(f, "TLR018", inside(*tx, at.front(), product.size()),
-                     fmt::format("{} names {} under {}, but {} is {} ({}, compute capability {})", where, product,
-                                 listed.empty() ? "another SM" : listed, product, homes.front()->display(),
-                                 homes.front()->family, homes.front()->sm),
-                     fmt::format("list {} under {}", product, homes.front()->display()));
-          }
+        for (const auto& [e, at] : products.find(line)) {
+          const auto& [product, homes] = products.entries[e];
+          bool agrees = false;
+          for (const GpuArch* h : homes) agrees = agrees || sms.count(h->sm);
+          if (agrees) continue;
+          std::string listed;
+          for (const auto& s : sms)
+            listed += (listed.empty() ? "" : ", ") + (kb.gpu(s) ? kb.gpu(s)->display() : "SM " + s);
+          sink.add(f, "TLR018", inside(*tx, at, product.size()),
+                   fmt::format("{} names {} under {}, but {} is {} ({}, compute capability {})", where, product,
+                               listed.empty() ? "another SM" : listed, product, homes.front()->display(),
+                               homes.front()->family, homes.front()->sm),
+                   fmt::format("list {} under {}", product, homes.front()->display()));
+        }
       }
       // CUDA versions and driver requirements, against the overlay's toolkit.
       if (cuda.empty()) continue;
