@@ -34,7 +34,7 @@ timeit() {
 check_wall=() check_cpu=() parse_wall=() parse_cpu=()
 for ((i = 0; i < runs; i++)); do
   read -r w c < <(timeit "$tailor" check "$dir"); check_wall+=("$w"); check_cpu+=("$c")
-  read -r w c < <(timeit xargs -a "$dir/files" nix-instantiate --parse); parse_wall+=("$w"); parse_cpu+=("$c")
+  read -r w c < <(timeit xargs -s 2000000 -a "$dir/files" nix-instantiate --parse); parse_wall+=("$w"); parse_cpu+=("$c")
 done
 cw=$(printf '%s\n' "${check_wall[@]}" | median); cc=$(printf '%s\n' "${check_cpu[@]}" | median)
 pw=$(printf '%s\n' "${parse_wall[@]}" | median); pc=$(printf '%s\n' "${parse_cpu[@]}" | median)
