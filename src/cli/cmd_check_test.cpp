@@ -100,6 +100,9 @@ TEST(CmdCheck, BadUsageExitsTwo) {
   RunResult dry = run_tailor({"check", "--dry-run", "tests/data/trees/clean"});
   EXPECT_EQ(dry.status, 2);
   EXPECT_NE(dry.err.find("--dry-run requires --fix"), std::string::npos) << dry.err;
+  RunResult both = run_tailor({"check", "--diff", "--fix", "tests/data/trees/clean"});
+  EXPECT_EQ(both.status, 2);
+  EXPECT_EQ(both.err, "tailor: error: check: --fix excludes --diff\nhint: run 'tailor check --help' for its options\n");
 }
 
 // --fix on a copy of a tree: returns the copy's root.
