@@ -38,5 +38,6 @@ int cmd_inspect(CommandContext& ctx);
 int cmd_verify(CommandContext& ctx);
 int cmd_check(CommandContext& ctx);
 int cmd_import(CommandContext& ctx);
+int cmd_repin(CommandContext& ctx);
 
 }  // namespace tailor

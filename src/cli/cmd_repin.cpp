@@ -1,0 +1,259 @@
+// tailor repin DIR --rev REV [--sha256 HASH] [--python-set SET] [-o OUT]
+// [--dry-run] [--all-pins] [--nixpkgs PATH], or --spec SPEC.toml: move a
+// hand-written tree (or a spec) to another nixpkgs pin with minimal edits.
+#include <filesystem>
+#include <map>
+#include <ostream>
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "cli/command.hpp"
+#include "cli/options.hpp"
+#include "lint/linter.hpp"
+#include "matrix/expand.hpp"
+#include "matrix/spec_loader.hpp"
+#include "migrate/nix_eval.hpp"
+#include "migrate/repin.hpp"
+#include "migrate/spec_repin.hpp"
+#include "migrate/summary.hpp"
+#include "migrate/tree_write.hpp"
+#include "util/exit_status.hpp"
+#include "util/find_program.hpp"
+#include "util/read_file.hpp"
+
+namespace tailor {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+int bad_usage(CommandContext& ctx, std::string message, std::string hint) {
+  Diagnostic d;
+  d.message = std::move(message);
+  d.hint = std::move(hint);
+  ctx.err << d.render();
+  return kExitBadInput;
+}
+
+/// The package set the tree's recipes use most (for the evaluation when --python-set is not given).
+std::string tree_python_set(const std::vector<lint::SourceFile>& files) {
+  static const std::regex re(R"(\bpython3\d*Packages\b)");
+  std::map<std::string, int> n;
+  for (const auto& f : files)
+    if (f.rel.ends_with(".nix"))
+      for (auto it = std::sregex_iterator(f.text.begin(), f.text.end(), re); it != std::sregex_iterator(); ++it)
+        n[it->str()]++;
+  std::string best = "python3Packages";
+  int most = 0;
+  for (const auto& [s, c] : n)
+    if (c > most) best = s, most = c;
+  return best;
+}
+
+/// Seed 000 step 4 on a local nixpkgs; returns false when the result contradicts the move.
+bool evaluate(CommandContext& ctx, const std::string& nixpkgs, const std::string& set, const std::string& cuda,
+              const migrate::TargetPin& target, std::vector<std::string>& verify) {
+  migrate::TorchEval e = migrate::eval_torch_version(nixpkgs, set, cuda);
+  ctx.out << "nix-instantiate --eval: " << e.expr << "\n";
+  if (auto rev = migrate::checkout_rev(nixpkgs); rev && *rev != target.rev)
+    verify.push_back(fmt::format("{} is a checkout of {}, not of the new pin {}: the evaluation describes that commit",
+                                 nixpkgs, rev->substr(0, 7), target.rev.substr(0, 7)));
+  if (!e.ok) {
+    ctx.out << fmt::format("  failed: {}\n", e.error);
+    verify.push_back(fmt::format("{}.torch does not evaluate on the new pin: {}", set, e.error));
+    return false;
+  }
+  if (!target.known) {
+    ctx.out << fmt::format("  = \"{}\" (the knowledge base does not know this pin)\n", e.version);
+    return true;
+  }
+  std::string want = target.known->torch.str();
+  bool same = e.version.starts_with(want) &&
+              (e.version.size() == want.size() || !std::isdigit(static_cast<unsigned char>(e.version[want.size()])));
+  ctx.out << fmt::format("  = \"{}\" (knowledge base: {}{})\n", e.version, want, same ? "" : ", DIFFERENT");
+  if (!same)
+    verify.push_back(fmt::format("{}.torch.version is {} on {}, but the knowledge base says {} ships {}: check the "
+                                 "checkout and the knowledge base",
+                                 set, e.version, nixpkgs, target.known->short_rev, want));
+  return same;
+}
+
+int repin_spec(CommandContext& ctx, const std::string& spec, const migrate::RepinOptions& o, const KnowledgeBase& kb,
+               const std::string& out, bool dry_run) {
+  std::string text = read_file(spec, "spec");
+  migrate::SpecRepinPlan p = migrate::plan_spec_repin(spec, text, o, kb);
+  migrate::RepinPlan view;  // reuse the tree renderers on the one file
+  view.root = spec;
+  view.target = migrate::parse_rev(o.rev, kb);
+  if (o.python_set) view.python = migrate::parse_python_set(*o.python_set);
+  for (const auto& [s, n] : p.old_pins) view.old_pins[s] = n;
+  view.knowledge = p.knowledge;
+  view.before = {{spec, p.before}};
+  view.after = {{spec, p.after}};
+  if (!p.change.edits.empty()) {
+    p.change.rel = spec;
+    view.changes.push_back(p.change);
+  }
+  if (dry_run) ctx.out << migrate::render_diff(view);
+  ctx.out << migrate::render_changes(view);
+  // The spec's own check: it still loads and expands.
+  size_t was = expand(load_spec(spec, p.before, kb), kb).variants.size();
+  size_t now = expand(load_spec(spec, p.after, kb), kb).variants.size();
+  ctx.out << fmt::format("tailor matrix on the result: {} variants (before: {})\n", now, was);
+  ctx.out << migrate::render_verify(p.verify);
+  if (dry_run) {
+    ctx.out << "dry run: nothing written\n";
+  } else if (!out.empty()) {
+    std::error_code ec;
+    if (fs::exists(out, ec)) {
+      Diagnostic d;
+      d.path = out;
+      d.message = "repin: the output exists";
+      d.hint = "-o names a new file";
+      ctx.err << d.render();
+      return kExitBadInput;
+    }
+    migrate::write_in_place(fs::path(out).parent_path().empty() ? fs::path(".") : fs::path(out).parent_path(),
+                            {{fs::path(out).filename().string(), p.after}});
+    ctx.out << fmt::format("wrote {}\n", out);
+  } else if (!view.changes.empty()) {
+    fs::path path(spec);
+    migrate::write_in_place(path.parent_path().empty() ? fs::path(".") : path.parent_path(),
+                            {{path.filename().string(), p.after}});
+    ctx.out << fmt::format("rewrote {}\n", spec);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+int cmd_repin(CommandContext& ctx) {
+  CLI::App app{"Move a hand-written recipe tree (or, with --spec, a matrix spec) to another nixpkgs pin and Python "
+               "package set. Only the revision, hash and package-set tokens change; comments and formatting stay "
+               "byte for byte. The docs' version/pin tables follow, `tailor check` runs on the result, and a "
+               "summary says what is left to verify.\n\n"
+               "Hashes: a tarball hash belongs to one revision. With --sha256 (or a hash the knowledge base knows) "
+               "it is written beside every moved pin, added where a fetchTarball / fetchFromGitHub had none. "
+               "Without one, an old hash is replaced by the fake hash of its format (lib.fakeSha256's 52 zeros, or "
+               "lib.fakeHash's sha256-AAAA…=): the fetch then fails with 'hash mismatch' and prints the hash to fill "
+               "in, instead of evaluating against a hash that cannot be right. A pin written without a hash stays "
+               "without one (tailor check warns TLR005).\n\n"
+               "Exit status: 0 done; 1 done, but check reports errors on the result or the --nixpkgs evaluation "
+               "disagrees; 2 bad input (nothing written); 3 --nixpkgs without nix-instantiate.",
+               "repin"};
+  std::string dir, spec, out, nixpkgs, kb_dir;
+  std::string rev, sha256, python_set;
+  bool dry_run = false, all_pins = false;
+  app.add_option("DIR", dir, "the tree: a branch checkout or .flox/pkgs (README.md / BUILD_MATRIX.md at its root)");
+  app.add_option("--rev", rev, "the new nixpkgs revision: 40 hex digits, or a short form the knowledge base knows")
+      ->required();
+  app.add_option("--sha256", sha256, "the new tarball's hash (nix-prefetch-url --unpack URL): nix-base32, hex or SRI");
+  app.add_option("--python-set", python_set,
+                 "move every package set / interpreter name to this set, e.g. python313Packages (python3.pkgs "
+                 "becomes python313.pkgs)");
+  app.add_option("-o,--output", out, "write a repinned copy of the tree to OUT (new or empty) instead of in place");
+  app.add_flag("--dry-run", dry_run, "print the edits as a unified diff (-U0) and the summary; write nothing");
+  app.add_flag("--all-pins", all_pins, "the tree has several pins (TLR004): move all of them");
+  app.add_option("--nixpkgs", nixpkgs,
+                 "a local nixpkgs checkout of the new pin: evaluate SET.torch.version there with nix-instantiate")
+      ->type_name("PATH");
+  app.add_option("--spec", spec, "repin a matrix spec (TOML) instead of a tree: pin, python, and torch if it was the old pin's")
+      ->type_name("SPEC.toml");
+  add_kb_option(app, kb_dir);
+  if (auto rc = parse_args(app, ctx)) return *rc;
+
+  migrate::RepinOptions o;
+  o.rev = rev;
+  if (app.count("--sha256")) o.sha256 = sha256;
+  if (app.count("--python-set")) o.python_set = python_set;
+  o.all_pins = all_pins;
+  if (spec.empty() == dir.empty())
+    return bad_usage(ctx, spec.empty() ? "repin: a tree DIR (or --spec SPEC.toml) is required"
+                                       : "repin: give either a tree DIR or --spec SPEC.toml, not both",
+                     "tailor repin DIR --rev REV [--python-set python313Packages] [-o OUT]");
+  KnowledgeBase kb = load_kb(kb_dir);
+  // Arguments first: a bad one stops the run before anything is read.
+  migrate::TargetPin target = migrate::parse_rev(rev, kb);
+  if (o.sha256) migrate::parse_sha256(*o.sha256);
+  if (o.python_set) migrate::parse_python_set(*o.python_set);
+  if (!spec.empty()) {
+    if (!nixpkgs.empty()) return bad_usage(ctx, "repin: --nixpkgs applies to trees, not to --spec", "drop --nixpkgs");
+    return repin_spec(ctx, spec, o, kb, out, dry_run);
+  }
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    Diagnostic d;
+    d.path = dir;
+    d.message = "repin: not a directory";
+    d.hint = "tailor repin DIR --rev REV: DIR is a recipe tree (a branch checkout or .flox/pkgs)";
+    ctx.err << d.render();
+    return kExitBadInput;
+  }
+  if (!nixpkgs.empty()) {
+    if (!fs::is_directory(nixpkgs, ec)) {
+      Diagnostic d;
+      d.path = nixpkgs;
+      d.message = "repin: --nixpkgs is not a directory";
+      d.hint = "a local checkout of nixpkgs at the new revision (git worktree add PATH REV)";
+      ctx.err << d.render();
+      return kExitBadInput;
+    }
+    if (find_program("nix-instantiate").empty()) {
+      Diagnostic d;
+      d.message = "repin: --nixpkgs needs nix-instantiate, which is not on PATH";
+      d.hint = "install Nix (Debian: nix-bin), or drop --nixpkgs and verify the torch version yourself";
+      ctx.err << d.render();
+      return kExitMissingEnv;
+    }
+  }
+  if (!out.empty() && !dry_run) {
+    migrate::check_output_dir(dir, out);
+    o.output_root = out;
+  }
+
+  std::vector<lint::SourceFile> files = lint::read_tree(dir);
+  for (auto& f : files)  // Flox manifests and other TOML: check reads only .nix and the docs
+    if (f.rel.ends_with(".toml")) f.text = read_file(fs::path(dir) / f.rel);
+  migrate::RepinPlan plan = migrate::plan_repin(dir, std::move(files), o, kb);
+  const std::string shown_root = out.empty() || dry_run ? dir : out;
+  if (dry_run) ctx.out << migrate::render_diff(plan);
+  ctx.out << migrate::render_changes(plan);
+
+  lint::CheckResult before = lint::check_files(dir, plan.before, kb);
+  lint::CheckResult after = lint::check_files(shown_root, plan.after, kb);
+  ctx.out << fmt::format("tailor check on the result (before: {} error{}, {} warning{}):\n", before.errors,
+                         before.errors == 1 ? "" : "s", before.warnings, before.warnings == 1 ? "" : "s");
+  ctx.out << lint::render_text(after);
+
+  bool eval_ok = true;
+  std::vector<std::string> verify = plan.verify;
+  if (!nixpkgs.empty()) {
+    std::string set = plan.python ? plan.python->set : tree_python_set(plan.after);
+    eval_ok = evaluate(ctx, nixpkgs, set, plan.cuda, plan.target, verify);
+  } else if (!plan.changes.empty()) {
+    std::string set = plan.python ? plan.python->set : tree_python_set(plan.after);
+    verify.push_back(fmt::format("that {}.torch on {} is the PyTorch the names and docs promise: rerun with "
+                                 "--nixpkgs PATH (a checkout of the pin), or build one variant and print "
+                                 "torch.__version__",
+                                 set, target.rev.substr(0, 7)));
+  }
+  ctx.out << migrate::render_verify(verify);
+
+  std::vector<lint::SourceFile> changed;
+  for (const auto& c : plan.changes)
+    for (const auto& f : plan.after)
+      if (f.rel == c.rel) changed.push_back(f);
+  if (dry_run) {
+    ctx.out << "dry run: nothing written\n";
+  } else if (!out.empty()) {
+    migrate::write_copy(dir, out, changed);
+    ctx.out << fmt::format("wrote {} ({} file{} changed)\n", out, changed.size(), changed.size() == 1 ? "" : "s");
+  } else if (!changed.empty()) {
+    migrate::write_in_place(dir, changed);
+    ctx.out << fmt::format("rewrote {} file{} in place\n", changed.size(), changed.size() == 1 ? "" : "s");
+  }
+  return after.errors > 0 || !eval_ok ? kExitProblems : kExitOk;
+}
+
+}  // namespace tailor

@@ -1,0 +1,184 @@
+#include "migrate/doc_tables.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+
+namespace tailor::migrate {
+
+namespace {
+
+bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
+bool is_word(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+/// A cell's text without Markdown decoration and surrounding blanks.
+std::string plain(std::string_view cell) {
+  std::string out;
+  for (char c : cell)
+    if (c != '*' && c != '`' && c != '_') out += c;
+  size_t b = out.find_first_not_of(" \t"), e = out.find_last_not_of(" \t\r");
+  return b == std::string::npos ? "" : out.substr(b, e - b + 1);
+}
+
+struct Cell {
+  size_t begin, end;  ///< bytes of the cell between its pipes
+};
+
+std::vector<Cell> split_row(std::string_view text, size_t line_begin, size_t line_end) {
+  std::vector<Cell> cells;
+  size_t first = text.find('|', line_begin);
+  if (first == std::string_view::npos || first >= line_end) return cells;
+  size_t start = first + 1;
+  for (size_t i = start; i < line_end; ++i) {
+    if (text[i] == '\\') {
+      ++i;
+      continue;
+    }
+    if (text[i] == '|') {
+      cells.push_back({start, i});
+      start = i + 1;
+    }
+  }
+  std::string_view tail = text.substr(start, line_end - start);
+  if (tail.find_first_not_of(" \t\r") != std::string_view::npos) cells.push_back({start, line_end});
+  return cells;
+}
+
+bool is_table_line(std::string_view line) {
+  size_t b = line.find_first_not_of(" \t");
+  return b != std::string_view::npos && line[b] == '|';
+}
+
+bool is_separator(std::string_view line) {
+  return is_table_line(line) && line.find('-') != std::string_view::npos &&
+         line.find_first_not_of("|-: \t\r") == std::string_view::npos;
+}
+
+enum class Topic { none, torch, python };
+
+Topic topic_of(std::string_view header) {
+  std::string h = lower(plain(header));
+  if (h.find("torch") != std::string::npos && h.find("python") == std::string::npos) return Topic::torch;
+  if (h.find("python") != std::string::npos && h.find("torch") == std::string::npos) return Topic::python;
+  return Topic::none;
+}
+
+/// A row key such as "PyTorch" or "Python version" (not a variant name).
+Topic row_topic(std::string_view first_cell) {
+  std::string k = lower(plain(first_cell));
+  for (const char* t : {"pytorch", "torch", "pytorch version", "torch version"})
+    if (k == t) return Topic::torch;
+  for (const char* t : {"python", "python version"})
+    if (k == t) return Topic::python;
+  return Topic::none;
+}
+
+}  // namespace
+
+std::vector<size_t> find_version(std::string_view text, std::string_view version) {
+  std::vector<size_t> out;
+  if (version.empty()) return out;
+  for (size_t k = text.find(version); k != std::string_view::npos; k = text.find(version, k + 1)) {
+    size_t e = k + version.size();
+    bool before = k > 0 && (std::isdigit(static_cast<unsigned char>(text[k - 1])) || text[k - 1] == '.');
+    bool after = e < text.size() && (std::isdigit(static_cast<unsigned char>(text[e])) ||
+                                     (text[e] == '.' && e + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[e + 1]))));
+    if (!before && !after) out.push_back(k);
+  }
+  return out;
+}
+
+std::vector<size_t> find_torch_mentions(std::string_view text, std::string_view version) {
+  std::vector<size_t> out;
+  for (size_t k : find_version(text, version)) {
+    // "torch" within a few separator characters before the version.
+    size_t j = k;
+    while (j > 0 && k - j < 3 && std::string_view(" :=v-").find(text[j - 1]) != std::string_view::npos) --j;
+    if (j >= 5 && lower(text.substr(j - 5, 5)) == "torch") out.push_back(k);
+  }
+  return out;
+}
+
+std::vector<TextEdit> plan_doc(std::string_view text, const DocRepin& r, std::vector<Mention>& left) {
+  std::vector<TextEdit> edits;
+  // Revisions anywhere: a run of hex digits that abbreviates (or is) an old revision.
+  for (size_t i = 0; i < text.size();) {
+    if (!is_hex(text[i]) || (i > 0 && is_word(text[i - 1]))) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < text.size() && is_hex(text[j])) ++j;
+    std::string_view run = text.substr(i, j - i);
+    bool bounded = j == text.size() || !is_word(text[j]);
+    if (bounded && run.size() >= 7 && run.size() <= 40)
+      for (const auto& old : r.old_revs)
+        if ((old.starts_with(run) || run.starts_with(old)) && run != r.new_rev.substr(0, run.size())) {
+          edits.push_back({i, j, r.new_rev.substr(0, run.size()), "pin"});
+          break;
+        }
+    i = j;
+  }
+  // Versions in table cells.
+  std::vector<std::pair<size_t, size_t>> lines;
+  for (size_t b = 0; b < text.size();) {
+    size_t e = text.find('\n', b);
+    if (e == std::string_view::npos) e = text.size();
+    lines.emplace_back(b, e);
+    b = e + 1;
+  }
+  std::vector<std::pair<size_t, size_t>> torch_cells;  // rewritten or not, cells about torch
+  std::vector<Topic> columns;
+  bool in_table = false;
+  for (size_t n = 0; n < lines.size(); ++n) {
+    auto [b, e] = lines[n];
+    std::string_view line = text.substr(b, e - b);
+    if (!is_table_line(line)) {
+      in_table = false;
+      continue;
+    }
+    if (!in_table) {  // a header row, if a separator follows
+      in_table = true;
+      columns.clear();
+      if (n + 1 < lines.size() && is_separator(text.substr(lines[n + 1].first, lines[n + 1].second - lines[n + 1].first)))
+        for (const auto& c : split_row(text, b, e)) columns.push_back(topic_of(text.substr(c.begin, c.end - c.begin)));
+      continue;
+    }
+    if (is_separator(line)) continue;
+    auto cells = split_row(text, b, e);
+    Topic row = cells.empty() ? Topic::none : row_topic(text.substr(cells[0].begin, cells[0].end - cells[0].begin));
+    for (size_t c = 0; c < cells.size(); ++c) {
+      Topic t = row != Topic::none && c > 0 ? row : c < columns.size() ? columns[c] : Topic::none;
+      if (t == Topic::none) continue;
+      std::string_view cell = text.substr(cells[c].begin, cells[c].end - cells[c].begin);
+      const std::string& from = t == Topic::torch ? r.old_torch : r.old_python;
+      const std::string& to = t == Topic::torch ? r.new_torch : r.new_python;
+      if (t == Topic::torch) torch_cells.emplace_back(cells[c].begin, cells[c].end);
+      if (from.empty() || to.empty() || from == to) continue;
+      for (size_t k : find_version(cell, from))
+        edits.push_back({cells[c].begin + k, cells[c].begin + k + from.size(), to, t == Topic::torch ? "torch" : "python"});
+    }
+  }
+  // Old torch versions elsewhere: left for the user (prose may describe history).
+  if (!r.old_torch.empty() && r.old_torch != r.new_torch)
+    for (size_t k : find_version(text, r.old_torch)) {
+      bool in_cell = std::any_of(torch_cells.begin(), torch_cells.end(),
+                                 [&](const auto& c) { return k >= c.first && k < c.second; });
+      if (in_cell) continue;
+      size_t line_start = text.rfind('\n', k == 0 ? 0 : k - 1);
+      line_start = line_start == std::string_view::npos || k == 0 ? 0 : line_start + 1;
+      int line = static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(k), '\n')) + 1;
+      left.push_back({line, static_cast<int>(k - line_start) + 1, r.old_torch});
+    }
+  normalize_edits(edits);
+  return edits;
+}
+
+}  // namespace tailor::migrate

@@ -1,0 +1,129 @@
+#include "migrate/nix_eval.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "util/find_program.hpp"
+
+extern char** environ;
+
+namespace tailor::migrate {
+
+namespace {
+
+std::string slurp(int fd) {
+  std::string out;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) out.append(buf, static_cast<size_t>(n));
+  return out;
+}
+
+}  // namespace
+
+ProgramResult run_program(const std::vector<std::string>& argv) {
+  ProgramResult r;
+  if (argv.empty() || find_program(argv[0]).empty()) return r;
+  int out[2];
+  if (::pipe(out) != 0) return r;
+  // stderr goes to a file: reading two pipes in turn could deadlock.
+  std::FILE* err = std::tmpfile();
+  if (!err) {
+    ::close(out[0]);
+    ::close(out[1]);
+    return r;
+  }
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, ::fileno(err), 2);
+  posix_spawn_file_actions_addclose(&fa, out[0]);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  int rc = ::posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  ::close(out[1]);
+  if (rc != 0) {
+    ::close(out[0]);
+    std::fclose(err);
+    return r;
+  }
+  r.started = true;
+  r.out = slurp(out[0]);
+  ::close(out[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+  }
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  std::fflush(err);
+  ::lseek(::fileno(err), 0, SEEK_SET);
+  r.err = slurp(::fileno(err));
+  std::fclose(err);
+  return r;
+}
+
+TorchEval eval_torch_version(const std::string& nixpkgs, const std::string& python_set, const std::string& cuda) {
+  TorchEval t;
+  std::string args = "config = { allowUnfree = true; }; ";
+  if (!cuda.empty()) {
+    std::string set = "cudaPackages_" + cuda;
+    for (char& c : set)
+      if (c == '.') c = '_';
+    args = fmt::format("config = {{ allowUnfree = true; cudaSupport = true; }}; "
+                       "overlays = [ (final: prev: {{ cudaPackages = final.{}; }}) ]; ",
+                       set);
+  }
+  // The path travels as a string argument: no quoting of it inside the expression.
+  std::string body = fmt::format("(import (/. + nixpkgs) {{ {}}}).{}.torch.version", args, python_set);
+  std::string abs = std::filesystem::absolute(nixpkgs).lexically_normal().string();
+  if (abs.size() > 1 && abs.back() == '/') abs.pop_back();
+  t.expr = fmt::format("(import {} {{ {}}}).{}.torch.version", abs, args, python_set);
+  ProgramResult r = run_program({"nix-instantiate", "--eval", "--strict", "--json", "--argstr", "nixpkgs", abs, "-E",
+                                 "{ nixpkgs }: " + body});
+  if (!r.started) {
+    t.error = "nix-instantiate is not on PATH";
+    return t;
+  }
+  if (r.status != 0) {
+    // Nix prints "error: …" first and a trace after it.
+    std::string e = r.err;
+    size_t k = e.find("error:");
+    if (k != std::string::npos) e = e.substr(k);
+    e = e.substr(0, e.find('\n'));
+    t.error = e.empty() ? fmt::format("nix-instantiate exited with status {}", r.status) : e;
+    return t;
+  }
+  try {
+    auto j = nlohmann::json::parse(r.out);
+    if (j.is_string()) {
+      t.ok = true;
+      t.version = j.get<std::string>();
+      return t;
+    }
+  } catch (const nlohmann::json::exception&) {
+  }
+  t.error = "nix-instantiate printed no version string: " + r.out.substr(0, r.out.find('\n'));
+  return t;
+}
+
+std::optional<std::string> checkout_rev(const std::string& nixpkgs) {
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::path(nixpkgs) / ".git", ec)) return std::nullopt;
+  ProgramResult r = run_program({"git", "-C", nixpkgs, "rev-parse", "HEAD"});
+  if (!r.started || r.status != 0) return std::nullopt;
+  std::string rev = r.out.substr(0, r.out.find('\n'));
+  if (rev.size() != 40) return std::nullopt;
+  return rev;
+}
+
+}  // namespace tailor::migrate

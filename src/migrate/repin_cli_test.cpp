@@ -1,0 +1,367 @@
+// End-to-end: `tailor repin` on the fixture trees under tests/data/repin,
+// compared with whole expected trees and printed summaries (goldens), checked
+// with nix-instantiate --parse and the Nix lexer; bad input tested verbatim.
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "nix/lexer.hpp"
+#include "support/golden.hpp"
+#include "support/run.hpp"
+
+namespace tailor::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kOld = "6a030d535719c5190187c4cec156f335e95e3211";
+constexpr const char* kNew = "0182a361324364ae3f436a63005877674cf45efb";
+const std::string kSeed = "tests/data/repin/pytorch-2.9/input";
+const std::string kForms = "tests/data/repin/pin-forms/input";
+
+/// Every regular file under \a dir: relative path -> content.
+std::map<std::string, std::string> read_all(const std::string& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) out[fs::relative(e.path(), dir).generic_string()] = read_file(e.path().string());
+  return out;
+}
+
+void copy_tree(const std::string& from, const std::string& to) {
+  fs::copy(source_path(from), to, fs::copy_options::recursive);
+}
+
+/// The output tree against the expected tree kept beside the input.
+void expect_tree(const std::string& out, const std::string& expected) {
+  auto got = read_all(out);
+  for (const auto& [rel, text] : got) {
+    if (std::getenv("TAILOR_UPDATE_GOLDEN")) fs::create_directories(fs::path(source_path(expected + "/" + rel)).parent_path());
+    expect_golden(text, expected + "/" + rel);
+  }
+  if (std::getenv("TAILOR_UPDATE_GOLDEN")) return;
+  auto want_files = read_all(source_path(expected));
+  for (const auto& [rel, _] : want_files) EXPECT_TRUE(got.count(rel)) << rel << " missing from the output";
+}
+
+/// Replaces every occurrence of \a from in \a s.
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  for (size_t k = s.find(from); k != std::string::npos; k = s.find(from, k + to.size())) s.replace(k, from.size(), to);
+  return s;
+}
+
+TEST(CmdRepin, Seed000MigrationIsOneCommand) {
+  TempDir tmp("repin-seed");
+  std::string out = tmp.path() + "/pytorch-2.10-cuda12_9";
+  RunResult r = run_tailor({"repin", kSeed, "--rev", kNew, "--python-set", "python313Packages", "-o", out});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(r.err, "");
+  expect_golden(replace_all(r.out, tmp.path(), "OUT"), "tests/golden/repin/seed-000.txt");
+  expect_tree(out, "tests/data/repin/pytorch-2.9/expected");
+  // The input is untouched, and check on the result reports only the missing hashes.
+  EXPECT_EQ(read_all(source_path(kSeed)).at(".flox/pkgs/pytorch-python313-cpu-avx2.nix").find(kNew), std::string::npos);
+  RunResult check = run_tailor({"check", out});
+  EXPECT_EQ(check.status, 0) << check.out;
+  std::regex code(R"(\[(TLR\d+)\])");
+  std::set<std::string> codes;
+  for (auto it = std::sregex_iterator(check.out.begin(), check.out.end(), code); it != std::sregex_iterator(); ++it)
+    codes.insert((*it).str(1));
+  EXPECT_EQ(codes, std::set<std::string>{"TLR005"}) << check.out;
+}
+
+// Outside the edits, the bytes are the input's: the two texts lex to the same
+// tokens with the same gaps (blanks, comments), except the pin, hash and
+// package-set tokens, which differ exactly by the migration.
+int expect_only_migration_tokens(const std::string& in, const std::string& out) {
+  auto before = read_all(in);
+  auto after = read_all(out);
+  EXPECT_EQ(before.size(), after.size());
+  const std::set<std::string> sets{"python3Packages", "python312Packages", "python3"};
+  const std::set<std::string> fakes{std::string(52, '0'), "sha256-" + std::string(43, 'A') + "="};
+  int changed_tokens = 0;
+  for (const auto& [rel, a] : before) {
+    if (!rel.ends_with(".nix")) continue;
+    const std::string& b = after.at(rel);
+    nix::Lexer la(a), lb(b);
+    uint32_t end_a = 0, end_b = 0;
+    for (;;) {
+      nix::Token ta = la.next(), tb = lb.next();
+      EXPECT_EQ(ta.kind, tb.kind) << rel << ":" << ta.span.line;
+      if (ta.kind != tb.kind) break;
+      EXPECT_EQ(a.substr(end_a, ta.span.begin - end_a), b.substr(end_b, tb.span.begin - end_b))
+          << rel << ":" << ta.span.line << ": blanks or comments changed";
+      std::string sa = a.substr(ta.span.begin, ta.span.end - ta.span.begin);
+      std::string sb = b.substr(tb.span.begin, tb.span.end - tb.span.begin);
+      if (sa != sb) {
+        ++changed_tokens;
+        bool pin = ta.kind == nix::Tok::str && replace_all(sa, kOld, kNew) == sb;
+        bool hash = ta.kind == nix::Tok::str && fakes.count(sb);
+        bool set = ta.kind == nix::Tok::id && sets.count(sa) && (sb == "python313Packages" || sb == "python313");
+        EXPECT_TRUE(pin || hash || set) << rel << ":" << ta.span.line << ": '" << sa << "' -> '" << sb << "'";
+      }
+      end_a = ta.span.end;
+      end_b = tb.span.end;
+      if (ta.kind == nix::Tok::end) break;
+    }
+    EXPECT_EQ(a.substr(end_a), b.substr(end_b));
+  }
+  return changed_tokens;
+}
+
+TEST(CmdRepin, OnlyPinHashAndPackageSetTokensChange) {
+  TempDir tmp("repin-tokens");
+  std::string out = tmp.path() + "/out";
+  ASSERT_EQ(run_tailor({"repin", kSeed, "--rev", kNew, "--python-set", "python313Packages", "-o", out}).status, 0);
+  EXPECT_EQ(expect_only_migration_tokens(source_path(kSeed), out), 10);  // 5 recipes: one pin, one package set each
+  std::string forms = tmp.path() + "/forms";
+  ASSERT_EQ(run_tailor({"repin", kForms, "--rev", kNew, "--python-set", "python313Packages", "-o", forms}).status, 0);
+  // 4 pins, 2 fake hashes, 8 package-set / interpreter names.
+  EXPECT_EQ(expect_only_migration_tokens(source_path(kForms), forms), 14);
+}
+
+// nix-instantiate --parse of the output equals that of the input with the
+// tokens renamed: the same expression, and every rewritten file still parses.
+TEST(CmdRepin, RewrittenFilesParseWithNixToTheRenamedExpression) {
+  if (!have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate is not installed";
+  TempDir tmp("repin-parse");
+  for (const std::string& tree : {kSeed, kForms}) {
+    std::string out = tmp.path() + "/" + fs::path(tree).parent_path().filename().string();
+    RunResult r = run_tailor({"repin", tree, "--rev", kNew, "--python-set", "python313Packages", "-o", out});
+    ASSERT_LE(r.status, 1) << r.out << r.err;
+    for (const auto& [rel, text] : read_all(out)) {
+      if (!rel.ends_with(".nix")) continue;
+      RunResult got = run_command("nix-instantiate --parse " + out + "/" + rel, true);
+      ASSERT_EQ(got.status, 0) << rel << ": " << got.out;
+      if (tree != kSeed) continue;
+      RunResult was = run_command("nix-instantiate --parse " + source_path(tree) + "/" + rel, true);
+      // Relative imports print as absolute paths: the input's directory becomes the output's.
+      std::string want = replace_all(replace_all(replace_all(was.out, kOld, kNew), "python3Packages", "python313Packages"),
+                                     source_path(tree), out);
+      EXPECT_EQ(got.out, want) << rel;
+    }
+  }
+}
+
+TEST(CmdRepin, PinFormsWithoutAHashGetFakeHashes) {
+  TempDir tmp("repin-forms");
+  std::string out = tmp.path() + "/out";
+  RunResult r = run_tailor({"repin", kForms, "--rev", "0182a36", "--python-set", "python313Packages", "-o", out});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  expect_golden(replace_all(r.out, tmp.path(), "OUT"), "tests/golden/repin/pin-forms.txt");
+  expect_tree(out, "tests/data/repin/pin-forms/expected");
+}
+
+TEST(CmdRepin, GivenHashIsWrittenAndAddedWhereMissing) {
+  TempDir tmp("repin-hash");
+  std::string out = tmp.path() + "/out";
+  RunResult r = run_tailor({"repin", kForms, "--rev", kNew, "--sha256",
+                            "sha256-0BR9dDDuSRwdkG4rSHzkiR+0AEe8eXbCXW/Wfn2dxvA=", "-o", out, "--dry-run"});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_FALSE(fs::exists(out));
+  expect_golden(r.out, "tests/golden/repin/pin-forms-sha256-dry-run.txt");
+  // The seed tree had no hashes: each fetchTarball gets one on its own line, and check is clean.
+  std::string seed = tmp.path() + "/seed";
+  std::string hash(52, '1');
+  RunResult s = run_tailor({"repin", kSeed, "--rev", kNew, "--python-set", "python313Packages", "--sha256", hash, "-o", seed});
+  EXPECT_EQ(s.status, 0) << s.out << s.err;
+  std::string avx2 = read_file(seed + "/.flox/pkgs/pytorch-python313-cpu-avx2.nix");
+  EXPECT_NE(avx2.find(std::string("archive/") + kNew + ".tar.gz\";\n    sha256 = \"" + hash + "\";\n  }) {"),
+            std::string::npos)
+      << avx2;
+  EXPECT_EQ(run_tailor({"check", seed}).out, "checked 5 files: no problems\n");
+}
+
+TEST(CmdRepin, InPlaceAndTheSameRevIsANoOp) {
+  TempDir tmp("repin-inplace");
+  std::string dir = tmp.path() + "/tree";
+  copy_tree(kSeed, dir);
+  RunResult r = run_tailor({"repin", dir, "--rev", kNew, "--python-set", "python313Packages"});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("rewrote 6 files in place\n"), std::string::npos) << r.out;
+  auto first = read_all(dir);
+  auto expected = read_all(source_path("tests/data/repin/pytorch-2.9/expected"));
+  EXPECT_EQ(first, expected);
+  for (const auto& [rel, _] : first) EXPECT_EQ(rel.find(".tailor-repin"), std::string::npos) << rel;
+  RunResult again = run_tailor({"repin", dir, "--rev", kNew, "--python-set", "python313Packages"});
+  EXPECT_EQ(again.status, 0) << again.out;
+  EXPECT_NE(again.out.find("nothing to change: the 6 files read already use these settings\n"), std::string::npos)
+      << again.out;
+  EXPECT_EQ(again.out.find("rewrote"), std::string::npos);
+  EXPECT_EQ(read_all(dir), first);
+}
+
+TEST(CmdRepin, DryRunDiffAppliesWithPatch) {
+  if (!have_program("patch")) GTEST_SKIP() << "patch is not installed";
+  TempDir tmp("repin-patch");
+  RunResult r = run_tailor({"repin", kSeed, "--rev", kNew, "--python-set", "python313Packages", "--dry-run"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  std::string diff = r.out.substr(0, r.out.find("repin " + kSeed));
+  expect_golden(diff, "tests/golden/repin/seed-000.diff");
+  std::string dir = tmp.path() + "/tree";
+  copy_tree(kSeed, dir);
+  std::ofstream(tmp.path() + "/p.diff") << diff;
+  RunResult p = run_command("cd " + dir + " && patch -p1 -s < " + tmp.path() + "/p.diff", true);
+  ASSERT_EQ(p.status, 0) << p.out;
+  EXPECT_EQ(read_all(dir), read_all(source_path("tests/data/repin/pytorch-2.9/expected")));
+}
+
+// --nixpkgs: seed 000 step 4 against the stub nixpkgs (torch 2.9.1) and a
+// wrapper that plays the 0182a36 checkout (torch 2.10.0).
+TEST(CmdRepin, EvaluatesTheTorchVersionOnALocalNixpkgs) {
+  if (!have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate is not installed";
+  TempDir tmp("repin-eval");
+  RunResult ok = run_tailor({"repin", kSeed, "--rev", kNew, "--python-set", "python313Packages", "--dry-run",
+                             "--nixpkgs", "tests/data/repin/nixpkgs-0182a36"});
+  EXPECT_EQ(ok.status, 0) << ok.out << ok.err;
+  std::string abs = source_path("tests/data/repin/nixpkgs-0182a36");
+  EXPECT_NE(ok.out.find("nix-instantiate --eval: (import " + abs +
+                        " { config = { allowUnfree = true; cudaSupport = true; }; overlays = [ (final: prev: { "
+                        "cudaPackages = final.cudaPackages_12_9; }) ]; }).python313Packages.torch.version\n"
+                        "  = \"2.10.0\" (knowledge base: 2.10.0)\n"),
+            std::string::npos)
+      << ok.out;
+  RunResult stale = run_tailor({"repin", kSeed, "--rev", kNew, "--python-set", "python313Packages", "--dry-run",
+                                "--nixpkgs", "tests/nix/stub-nixpkgs"});
+  EXPECT_EQ(stale.status, 1) << stale.out;
+  EXPECT_NE(stale.out.find("  = \"2.9.1\" (knowledge base: 2.10.0, DIFFERENT)\n"), std::string::npos) << stale.out;
+  // Without --python-set the tree's python3Packages is evaluated: the stub has no default set.
+  RunResult missing = run_tailor({"repin", kSeed, "--rev", kNew, "--dry-run", "--nixpkgs", "tests/nix/stub-nixpkgs"});
+  EXPECT_EQ(missing.status, 1);
+  EXPECT_NE(missing.out.find("  failed: error: attribute 'python3Packages' missing\n"), std::string::npos) << missing.out;
+}
+
+TEST(CmdRepin, SpecFieldsMoveWithMinimalEdits) {
+  TempDir tmp("repin-spec");
+  std::string out = tmp.path() + "/spec.toml";
+  RunResult r = run_tailor({"repin", "--spec", "examples/build-pytorch/pytorch-2.9-python313.toml", "--rev", "0182a36",
+                            "--python-set", "python313Packages", "-o", out});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  expect_golden(replace_all(r.out, tmp.path(), "OUT"), "tests/golden/repin/spec.txt");
+  std::string before = read_file(source_path("examples/build-pytorch/pytorch-2.9-python313.toml"));
+  std::string want = replace_all(replace_all(before, "pin = \"6a030d5\"", "pin = \"0182a36\""), "torch = \"2.9.1\"",
+                                 "torch = \"2.10.0\"");
+  EXPECT_EQ(read_file(out), want);
+  EXPECT_EQ(run_tailor({"matrix", out}).status, 0);
+}
+
+TEST(CmdRepin, ASpecWithTwoPinsNeedsAllPinsAndMustStillLoad) {
+  const std::string spec = "examples/build-pytorch/pytorch-2.10-python313.toml";
+  RunResult two = run_tailor({"repin", "--spec", spec, "--rev", "0182a36", "--dry-run"});
+  EXPECT_EQ(two.status, 2);
+  EXPECT_EQ(two.err, spec + ":22:19: error: repin: the spec names 2 nixpkgs pins: 2017d6d, 6a030d5\n"
+                           "pin = [\"6a030d5\", \"2017d6d\"]\n"
+                           "                  ^\n"
+                           "hint: pass --all-pins to move every one of them to 0182a36\n");
+  // Both CUDA 13 pins moved to one: the zip of (cuda, pin) no longer holds, and nothing is written.
+  TempDir tmp("repin-spec-two");
+  RunResult all = run_tailor({"repin", "--spec", spec, "--rev", "0182a36", "--all-pins", "-o", tmp.path() + "/s.toml"});
+  EXPECT_EQ(all.status, 2);
+  EXPECT_FALSE(fs::exists(tmp.path() + "/s.toml"));
+  EXPECT_EQ(all.out, "");
+  EXPECT_EQ(all.err, spec + ":22:19: error: repin: the rewritten spec would not load: nixpkgs pin '0182a36' is listed "
+                           "twice\n"
+                           "pin = [\"0182a36\", \"0182a36\"]\n"
+                           "                  ^\n"
+                           "note: nothing was written\n");
+  EXPECT_EQ(read_file(source_path(spec)).find("0182a36"), std::string::npos);
+}
+
+// Bad input: a clear diagnostic, exit 2, nothing written.
+struct BadCase {
+  std::vector<std::string> args;
+  std::string err;
+};
+
+TEST(CmdRepin, BadInputIsReportedVerbatimAndNothingIsWritten) {
+  TempDir tmp("repin-bad");
+  std::string dir = tmp.path() + "/tree";
+  copy_tree(kSeed, dir);
+  std::string broken = tmp.path() + "/broken";
+  copy_tree(kSeed, broken);
+  std::ofstream(broken + "/.flox/pkgs/pytorch-python313-cpu-avx2.nix", std::ios::app) << "in in\n";
+  std::string mixed = tmp.path() + "/mixed";
+  copy_tree(kSeed, mixed);
+  {
+    std::string p = mixed + "/.flox/pkgs/pytorch-python313-darwin-mps.nix";
+    std::string t = replace_all(read_file(p), kOld, "2017d6d515f8a7b289fe06d3a880a7ec588c3900");
+    std::ofstream(p) << t;
+  }
+  std::string toml = tmp.path() + "/toml";
+  copy_tree(kForms, toml);
+  std::ofstream(toml + "/.flox/env/manifest.toml") << "version = 1\n[install\n";
+  std::string out = tmp.path() + "/out";
+  std::vector<BadCase> cases = {
+      {{"repin", toml, "--rev", kNew},
+       toml + "/.flox/env/manifest.toml:2:9: error: error while parsing table header: expected ']', saw '\\n'\n"
+              "[install\n        ^\n"},
+      {{"repin", tmp.path() + "/nope", "--rev", kNew},
+       tmp.path() + "/nope: error: repin: not a directory\n"
+                    "hint: tailor repin DIR --rev REV: DIR is a recipe tree (a branch checkout or .flox/pkgs)\n"},
+      {{"repin", dir, "--rev", "0182a3"},
+       "tailor: error: repin: --rev '0182a3' is not a nixpkgs revision: a nixpkgs revision is 40 lowercase hex digits\n"
+       "hint: give the full commit hash, or one of the known pins: fe5e41d, 6a030d5, 46336d4, 0182a36, 2017d6d, "
+       "ed142ab\n"},
+      {{"repin", dir, "--rev", kNew, "--sha256", "0182a36"},
+       "tailor: error: repin: --sha256 '0182a36' is not a sha256 hash\n"
+       "hint: expected 52 nix-base32 characters, 64 hex digits or sha256-<44 base64 characters> (nix-prefetch-url "
+       "--unpack URL prints the first)\n"},
+      {{"repin", dir, "--rev", kNew, "--python-set", "python-3.13"},
+       "tailor: error: repin: --python-set 'python-3.13' is not a Python package set\n"
+       "hint: name the nixpkgs attribute, e.g. python313Packages (or python3Packages for the pin's default Python)\n"},
+      {{"repin", broken, "--rev", kNew, "-o", out},
+       broken + "/.flox/pkgs/pytorch-python313-cpu-avx2.nix:22:1: error: expected end of file, got 'in'\n"
+                "in in\n^\n"
+                "hint: repin rewrites only files that parse; fix this one first (tailor check shows every syntax "
+                "error)\n"},
+      {{"repin", mixed, "--rev", kNew},
+       mixed + "/.flox/pkgs/pytorch-python313-darwin-mps.nix:5:53: error: repin: the tree has 2 nixpkgs pins: 6a030d5 "
+               "(4 files), 2017d6d (1 file) [TLR004]\n"
+               "    url = \"https://github.com/NixOS/nixpkgs/archive/2017d6d515f8a7b289fe06d3a880a7ec588c3900.tar.gz\";\n"
+               "                                                    ^\n"
+               "hint: pass --all-pins to move every one of them to 0182a36, or repin the files of one pin on their own\n"
+               "note: 6a030d5 first at " + mixed + "/.flox/pkgs/pytorch-python313-cpu-avx2.nix:6:53\n"
+               "note: 2017d6d first at " + mixed + "/.flox/pkgs/pytorch-python313-darwin-mps.nix:5:53\n"},
+      {{"repin", dir, "--rev", kNew, "-o", kSeed},
+       kSeed + ": error: repin: the output exists and is not an empty directory\n"
+               "hint: -o OUT writes a fresh copy of the tree; name a new directory, or drop -o to rewrite in place\n"},
+      {{"repin", "--rev", kNew}, "tailor: error: repin: a tree DIR (or --spec SPEC.toml) is required\n"
+                                 "hint: tailor repin DIR --rev REV [--python-set python313Packages] [-o OUT]\n"},
+  };
+  auto tree_before = read_all(dir);
+  auto toml_before = read_all(toml);
+  auto mixed_before = read_all(mixed);
+  for (const auto& c : cases) {
+    RunResult r = run_tailor(c.args);
+    EXPECT_EQ(r.status, 2) << c.args[1] << "\n" << r.out << r.err;
+    EXPECT_EQ(r.err, c.err);
+    EXPECT_EQ(r.out, "");
+  }
+  EXPECT_EQ(read_all(dir), tree_before);
+  EXPECT_EQ(read_all(mixed), mixed_before);
+  EXPECT_EQ(read_all(toml), toml_before);
+  EXPECT_FALSE(fs::exists(out));
+  // With --all-pins the mixed tree moves to one pin.
+  RunResult all = run_tailor({"repin", mixed, "--rev", kNew, "--all-pins", "--python-set", "python313Packages"});
+  EXPECT_EQ(all.status, 0) << all.out << all.err;
+  for (const auto& [rel, text] : read_all(mixed)) {
+    EXPECT_EQ(text.find(kOld), std::string::npos) << rel;
+    EXPECT_EQ(text.find("2017d6d"), std::string::npos) << rel;
+  }
+}
+
+TEST(CmdRepin, NixpkgsWithoutNixInstantiateIsAMissingEnvironment) {
+  const char* path = std::getenv("PATH");
+  std::string saved = path ? path : "";
+  ::setenv("PATH", "/nonexistent", 1);
+  RunResult r = run_tailor({"repin", kSeed, "--rev", kNew, "--nixpkgs", "tests/nix/stub-nixpkgs", "--dry-run"});
+  ::setenv("PATH", saved.c_str(), 1);
+  EXPECT_EQ(r.status, 3);
+  EXPECT_EQ(r.err, "tailor: error: repin: --nixpkgs needs nix-instantiate, which is not on PATH\n"
+                   "hint: install Nix (Debian: nix-bin), or drop --nixpkgs and verify the torch version yourself\n");
+}
+
+}  // namespace
+}  // namespace tailor::test

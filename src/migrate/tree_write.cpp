@@ -1,0 +1,111 @@
+#include "migrate/tree_write.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "util/diagnostic.hpp"
+
+namespace tailor::migrate {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+[[noreturn]] void fail(const fs::path& path, std::string message) {
+  Diagnostic d;
+  d.path = path.string();
+  d.message = std::move(message);
+  d.hint = "nothing was changed";
+  throw DiagnosticError(d);
+}
+
+bool write_text(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  return static_cast<bool>(out);
+}
+
+std::string temp_suffix() { return fmt::format(".tailor-repin-{}", ::getpid()); }
+
+}  // namespace
+
+void write_in_place(const fs::path& dir, const std::vector<lint::SourceFile>& changed) {
+  std::vector<std::pair<fs::path, fs::path>> staged;  // temp -> final
+  auto cleanup = [&] {
+    std::error_code ec;
+    for (const auto& [tmp, _] : staged) fs::remove(tmp, ec);
+  };
+  for (const auto& f : changed) {
+    fs::path target = dir / f.rel;
+    fs::path tmp = target;
+    tmp += temp_suffix();
+    staged.emplace_back(tmp, target);
+    if (!write_text(tmp, f.text)) {
+      cleanup();
+      fail(tmp, "repin: cannot write a temporary file");
+    }
+    std::error_code ec;
+    fs::permissions(tmp, fs::status(target, ec).permissions(), ec);
+  }
+  for (const auto& [tmp, target] : staged) {
+    std::error_code ec;
+    fs::rename(tmp, target, ec);
+    if (ec) {
+      cleanup();
+      fail(target, fmt::format("repin: cannot replace the file: {}", ec.message()));
+    }
+  }
+}
+
+void check_output_dir(const fs::path& dir, const fs::path& out) {
+  std::error_code ec;
+  if (fs::exists(out, ec) && !(fs::is_directory(out, ec) && fs::is_empty(out, ec))) {
+    Diagnostic d;
+    d.path = out.string();
+    d.message = "repin: the output exists and is not an empty directory";
+    d.hint = "-o OUT writes a fresh copy of the tree; name a new directory, or drop -o to rewrite in place";
+    throw DiagnosticError(d);
+  }
+  fs::path a = fs::weakly_canonical(dir, ec), b = fs::weakly_canonical(out, ec);
+  auto [ai, bi] = std::mismatch(a.begin(), a.end(), b.begin(), b.end());
+  if (ai == a.end()) {
+    Diagnostic d;
+    d.path = out.string();
+    d.message = "repin: the output lies inside the tree it copies";
+    d.hint = "name a directory outside DIR";
+    throw DiagnosticError(d);
+  }
+}
+
+void write_copy(const fs::path& dir, const fs::path& out, const std::vector<lint::SourceFile>& changed) {
+  check_output_dir(dir, out);
+  fs::path parent = fs::absolute(out).parent_path();
+  fs::path tmp = parent / (fs::absolute(out).filename().string() + temp_suffix());
+  std::error_code ec;
+  fs::create_directories(parent, ec);
+  fs::remove_all(tmp, ec);
+  fs::copy(dir, tmp, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
+  if (ec) {
+    fs::remove_all(tmp, ec);
+    fail(out, "repin: cannot copy the tree");
+  }
+  for (const auto& f : changed)
+    if (!write_text(tmp / f.rel, f.text)) {
+      fs::remove_all(tmp, ec);
+      fail(out, fmt::format("repin: cannot write {}", f.rel));
+    }
+  if (fs::is_directory(out, ec)) fs::remove(out, ec);  // empty, checked above
+  fs::rename(tmp, out, ec);
+  if (ec) {
+    std::error_code ignore;
+    fs::remove_all(tmp, ignore);
+    fail(out, fmt::format("repin: cannot create the output: {}", ec.message()));
+  }
+}
+
+}  // namespace tailor::migrate
