@@ -24,19 +24,23 @@ while read -r f; do nix-instantiate --parse "$f" >/dev/null 2>&1 && echo "$f" >>
 n=$(wc -l < "$dir/files")
 
 median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
-timeit() {  # seconds of one run of "$@"
-  local s e
-  s=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s.%N)
-  awk -v s="$s" -v e="$e" 'BEGIN {printf "%.4f\n", e - s}'
+# One run of "$@": "WALL CPU" in seconds (CPU = user + sys of the command and its children,
+# the fairer figure on a loaded machine).
+timeit() {
+  local TIMEFORMAT='%R %U %S' t
+  t=$( { time "$@" >/dev/null 2>&1; } 2>&1 ) || true
+  awk '{printf "%.4f %.4f\n", $1, $2 + $3}' <<< "$t"
 }
-check_times=() parse_times=()
+check_wall=() check_cpu=() parse_wall=() parse_cpu=()
 for ((i = 0; i < runs; i++)); do
-  check_times+=("$(timeit "$tailor" check "$dir")")
-  parse_times+=("$(timeit xargs -a "$dir/files" nix-instantiate --parse)")
+  read -r w c < <(timeit "$tailor" check "$dir"); check_wall+=("$w"); check_cpu+=("$c")
+  read -r w c < <(timeit xargs -s 2000000 -a "$dir/files" nix-instantiate --parse); parse_wall+=("$w"); parse_cpu+=("$c")
 done
-c=$(printf '%s\n' "${check_times[@]}" | median)
-p=$(printf '%s\n' "${parse_times[@]}" | median)
+cw=$(printf '%s\n' "${check_wall[@]}" | median); cc=$(printf '%s\n' "${check_cpu[@]}" | median)
+pw=$(printf '%s\n' "${parse_wall[@]}" | median); pc=$(printf '%s\n' "${parse_cpu[@]}" | median)
 echo "$n recipe files, median of $runs runs"
-printf 'tailor check (parse + all rules)   %8.3f s\n' "$c"
-printf 'nix-instantiate --parse (parse)    %8.3f s\n' "$p"
-awk -v c="$c" -v p="$p" 'BEGIN {printf "check is %.1fx faster than nix-instantiate --parse alone\n", p / c}'
+printf '%-36s %8s %8s\n' "" "wall s" "CPU s"
+printf '%-36s %8.3f %8.3f\n' "tailor check (parse + all rules)" "$cw" "$cc"
+printf '%-36s %8.3f %8.3f\n' "nix-instantiate --parse (one process)" "$pw" "$pc"
+awk -v cw="$cw" -v cc="$cc" -v pw="$pw" -v pc="$pc" \
+  'BEGIN {printf "nix-instantiate --parse / tailor check: %.2fx wall, %.2fx CPU (above 1: check is faster)\n", pw / cw, pc / cc}'

@@ -1,6 +1,9 @@
-// tailor check DIR [--json] [--rules] [--strict]: lint a recipe tree,
-// generated or hand-written, with compiler-style diagnostics.
+// tailor check DIR [--json] [--rules] [--strict] [--fix [--dry-run]] [--diff]:
+// lint a recipe tree, generated or hand-written, with compiler-style
+// diagnostics, and apply the mechanical fixes as minimal text edits.
 #include <ostream>
+
+#include <fmt/format.h>
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
@@ -14,11 +17,16 @@ int cmd_check(CommandContext& ctx) {
                "workarounds, descriptions, imports and docs.",
                "check"};
   std::string dir, kb_dir;
-  bool json = false, list_rules = false, strict = false;
+  bool json = false, list_rules = false, strict = false, fix = false, dry_run = false, diff = false;
   app.add_option("DIR", dir, "the tree: .flox/pkgs, a branch checkout or the output of tailor generate");
-  app.add_flag("--json", json, R"(print {"problems": [...], "files": N} instead of diagnostics)");
+  app.add_flag("--json", json, "print a JSON array of {file, line, column, severity, rule, message} instead of diagnostics");
   app.add_flag("--rules", list_rules, "list the rules (code, severity, name, what it checks) and exit");
   app.add_flag("--strict", strict, "exit 1 on warnings too");
+  auto* fix_opt = app.add_flag("--fix", fix,
+                               "apply the mechanical fixes (names, package sets, workaround exports) as minimal "
+                               "text edits, print them, then check again");
+  app.add_flag("--dry-run", dry_run, "with --fix: print the fixes and their diff, write nothing")->needs(fix_opt);
+  app.add_flag("--diff", diff, "print the fixes as a git-style diff (git apply in DIR), write nothing")->excludes(fix_opt);
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
   if (list_rules) {
@@ -33,9 +41,38 @@ int cmd_check(CommandContext& ctx) {
     return kExitBadInput;
   }
   KnowledgeBase kb = load_kb(kb_dir);
-  lint::CheckResult r = lint::check_tree(dir, kb);
+  auto status = [&](const lint::CheckResult& r) {
+    return r.errors > 0 || (strict && r.warnings > 0) ? kExitProblems : kExitOk;
+  };
+  if (!fix && !diff) {
+    lint::CheckResult r = lint::check_tree(dir, kb);
+    ctx.out << (json ? lint::render_json(r) : lint::render_text(r));
+    return status(r);
+  }
+  std::vector<lint::SourceFile> files = lint::read_tree(dir);
+  lint::CheckResult r = lint::check_files(dir, files, kb);
+  lint::FixPlan plan = lint::plan_fixes(dir, r, files);
+  if (diff) {
+    ctx.out << lint::render_diff(plan);
+    return status(r);
+  }
+  std::ostream& log = json ? ctx.err : ctx.out;  // keep stdout JSON
+  for (const auto& ff : plan.files)
+    for (const auto& d : ff.done) log << (dry_run ? "would fix " : "fixed ") << d << "\n";
+  size_t n = plan.files.size();
+  if (plan.fixes == 0)
+    log << "nothing to fix\n";
+  else
+    log << fmt::format("{} {} problem{} in {} file{}\n", dry_run ? "would fix" : "fixed", plan.fixes,
+                       plan.fixes == 1 ? "" : "s", n, n == 1 ? "" : "s");
+  if (dry_run) {
+    log << lint::render_diff(plan);
+    return status(r);
+  }
+  lint::write_fixes(dir, plan);
+  r = lint::check_tree(dir, kb);
   ctx.out << (json ? lint::render_json(r) : lint::render_text(r));
-  return r.errors > 0 || (strict && r.warnings > 0) ? kExitProblems : kExitOk;
+  return status(r);
 }
 
 }  // namespace tailor

@@ -2,6 +2,10 @@
 // every tree `tailor generate` writes (must be clean), and on the Nix corpus
 // (must not crash).
 #include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
 
@@ -37,7 +41,42 @@ TEST(CmdCheck, JsonOutput) {
 TEST(CmdCheck, JsonOfACleanTree) {
   RunResult r = run_tailor({"check", "tests/data/trees/clean", "--json"});
   EXPECT_EQ(r.status, 0);
-  EXPECT_EQ(r.out, "{\n  \"problems\": [],\n  \"files\": 60\n}\n");
+  EXPECT_EQ(r.out, "[]\n");
+}
+
+TEST(CmdCheck, JsonSchema) {
+  RunResult r = run_tailor({"check", "--json", "tests/data/trees/seed-002-main"});
+  EXPECT_EQ(r.status, 1);
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.is_array());
+  ASSERT_FALSE(j.empty());
+  for (const auto& p : j) {
+    for (const char* key : {"file", "line", "column", "severity", "rule", "message"}) EXPECT_TRUE(p.contains(key)) << key << p;
+    EXPECT_TRUE(p["file"].is_string());
+    EXPECT_TRUE(p["line"].is_number_integer());
+    EXPECT_TRUE(p["column"].is_number_integer());
+    EXPECT_TRUE(p["severity"] == "error" || p["severity"] == "warning") << p;
+    EXPECT_TRUE(p["rule"].get<std::string>().starts_with("TLR")) << p;
+  }
+  EXPECT_EQ(j[0]["file"], "tests/data/trees/seed-002-main/README.md");
+  EXPECT_EQ(j[0]["line"], 3);
+  EXPECT_EQ(j[0]["column"], 59);
+  EXPECT_EQ(j[0]["rule"], "TLR022");
+}
+
+// Warnings alone exit 0 (1 with --strict); errors exit 1.
+TEST(CmdCheck, ExitStatusOfWarnings) {
+  TempDir dir("check-warnings");
+  std::string text = read_file(source_path("tests/data/trees/clean/pytorch-python313-cpu-avx2.nix"));
+  size_t sha = text.find("    sha256 = ");
+  ASSERT_NE(sha, std::string::npos);
+  text.erase(sha, text.find('\n', sha) + 1 - sha);
+  std::ofstream(dir.path() + "/pytorch-python313-cpu-avx2.nix") << text;
+  RunResult r = run_tailor({"check", dir.path()});
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("checked 1 file: 0 errors, 1 warning\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[TLR005]"), std::string::npos) << r.out;
+  EXPECT_EQ(run_tailor({"check", "--strict", dir.path()}).status, 1);
 }
 
 TEST(CmdCheck, RulesTable) {
@@ -58,6 +97,100 @@ TEST(CmdCheck, BadUsageExitsTwo) {
   RunResult flag = run_tailor({"check", "--jsn", "tests/data/trees/clean"});
   EXPECT_EQ(flag.status, 2);
   EXPECT_NE(flag.err.find("did you mean '--json'?"), std::string::npos) << flag.err;
+  RunResult dry = run_tailor({"check", "--dry-run", "tests/data/trees/clean"});
+  EXPECT_EQ(dry.status, 2);
+  EXPECT_NE(dry.err.find("--dry-run requires --fix"), std::string::npos) << dry.err;
+  RunResult both = run_tailor({"check", "--diff", "--fix", "tests/data/trees/clean"});
+  EXPECT_EQ(both.status, 2);
+  EXPECT_EQ(both.err, "tailor: error: check: --fix excludes --diff\nhint: run 'tailor check --help' for its options\n");
+}
+
+// --fix on a copy of a tree: returns the copy's root.
+std::string copy_tree(const std::string& tree, const TempDir& dir) {
+  std::filesystem::copy(source_path("tests/data/trees/" + tree), dir.path() + "/" + tree,
+                        std::filesystem::copy_options::recursive);
+  return dir.path() + "/" + tree;
+}
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
+  return s;
+}
+
+std::map<std::string, std::string> files_of(const std::string& root) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root))
+    if (e.is_regular_file()) out[std::filesystem::relative(e.path(), root).string()] = read_file(e.path().string());
+  return out;
+}
+
+TEST(CmdCheckFix, DiffAndDryRunWriteNothing) {
+  TempDir dir("check-fix-dry");
+  std::string root = copy_tree("fixable", dir);
+  auto before = files_of(root);
+  RunResult diff = run_tailor({"check", "--diff", root});
+  EXPECT_EQ(diff.status, 1);
+  expect_golden(diff.out, "tests/golden/check/fixable.diff");
+  RunResult dry = run_tailor({"check", "--fix", "--dry-run", root});
+  EXPECT_EQ(dry.status, 1);
+  expect_golden(replace_all(dry.out, root, "fixable"), "tests/golden/check/fixable-dry-run.txt");
+  EXPECT_EQ(files_of(root), before);
+  // The diff is a patch git applies, to the same result as --fix.
+  if (have_program("git")) {
+    TempDir other("check-fix-apply");
+    std::string copy = copy_tree("fixable", other);
+    std::ofstream(other.path() + "/fix.diff") << diff.out;
+    RunResult apply = run_command("cd '" + copy + "' && git apply --unsafe-paths '" + other.path() + "/fix.diff'", true);
+    EXPECT_EQ(apply.status, 0) << apply.out;
+    RunResult fix = run_tailor({"check", "--fix", root});
+    EXPECT_EQ(files_of(copy), files_of(root));
+  }
+}
+
+TEST(CmdCheckFix, FixesTheFixableTree) {
+  TempDir dir("check-fix");
+  std::string root = copy_tree("fixable", dir);
+  RunResult r = run_tailor({"check", "--fix", root});
+  EXPECT_EQ(r.status, 1) << r.out;  // the one-line preConfigure cannot take the AVX disables
+  EXPECT_EQ(r.err, "");
+  expect_golden(replace_all(r.out, root, "fixable"), "tests/golden/check/fixable-fix.txt");
+  // Each fixed file as a golden; each parses with Nix's own parser.
+  auto after = files_of(root);
+  EXPECT_FALSE(after.count("pytorch-cpu-avx2.nix"));  // renamed to its pname
+  EXPECT_TRUE(after.count("pytorch-python313-cpu-avx2.nix"));
+  for (const auto& [rel, text] : after) {
+    expect_golden(text, "tests/golden/check/fixed/" + rel);
+    if (have_program("nix-instantiate")) {
+      RunResult p = run_command("nix-instantiate --parse '" + root + "/" + rel + "' >/dev/null", true);
+      EXPECT_EQ(p.status, 0) << rel << ": " << p.out;
+    }
+  }
+  // Fixed as the clean tree has them, byte for byte.
+  for (const char* same : {"pytorch-python313-cuda12_8-sm89-avx512.nix", "pytorch-python313-cuda12_8-sm90-avx2.nix"})
+    EXPECT_EQ(after.at(same), read_file(source_path(std::string("tests/data/trees/clean/") + same))) << same;
+  // Only the unfixable problem is left; a second --fix changes nothing.
+  RunResult again = run_tailor({"check", "--fix", root});
+  EXPECT_EQ(again.status, 1);
+  EXPECT_TRUE(again.out.starts_with("nothing to fix\n")) << again.out;
+  EXPECT_NE(again.out.find("[TLR017]"), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find("checked 8 files: 1 error, 0 warnings\n"), std::string::npos) << again.out;
+  EXPECT_EQ(files_of(root), after);
+}
+
+// Seed 000 step 3 as a fix: python3Packages becomes python313Packages, nothing else changes.
+TEST(CmdCheckFix, SeedPinSwapPackageSet) {
+  TempDir dir("check-fix-seed");
+  std::string root = copy_tree("seed-000-pin-swap", dir);
+  auto before = files_of(root);
+  RunResult r = run_tailor({"check", "--fix", root});
+  EXPECT_EQ(r.status, 0) << r.out;  // three TLR005 warnings remain
+  EXPECT_NE(r.out.find("fixed 3 problems in 3 files\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("[TLR007]\n  "), std::string::npos) << r.out;
+  for (const auto& [rel, text] : files_of(root)) {
+    // The uses change (python3Packages.torch), the comments naming the step do not.
+    std::string expected = replace_all(before.at(rel), "python3Packages.", "python313Packages.");
+    EXPECT_EQ(text, expected) << rel;
+  }
 }
 
 // Real-world robustness: every tree tailor generates checks clean.

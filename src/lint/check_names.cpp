@@ -6,14 +6,51 @@
 
 namespace tailor::lint {
 
-void check_names(const LintTree& t, const KnowledgeBase& /*kb*/, Sink& sink) {
+namespace {
+
+std::string dir_of(const std::string& rel) {
+  size_t slash = rel.rfind('/');
+  return slash == std::string::npos ? "" : rel.substr(0, slash + 1);
+}
+
+/// The file should be renamed to \a name instead: the file name is no variant
+/// name but \a name is, every name the file states agrees, and nothing in the
+/// tree (imports, docs) refers to the old file name.
+bool rename_is_right(const LintTree& t, const NixFile& f, const std::string& name, const KnowledgeBase& kb) {
+  if (f.variant) return false;
+  std::string problem;
+  if (!parse_variant_name(name, kb, problem)) return false;
+  for (const auto& n : f.facts.names)
+    if (n.text != name) return false;
+  if (t.files.count(dir_of(f.src.rel) + name + ".nix")) return false;
+  for (const auto& doc : t.docs)
+    if (doc.text.find(f.stem) != std::string::npos) return false;
+  for (const auto& other : t.nix)
+    for (const auto& imp : other.facts.imports)
+      if (imp.text.find(f.stem + ".nix") != std::string::npos) return false;
+  return true;
+}
+
+}  // namespace
+
+void check_names(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
   for (const auto& f : t.nix) {
     if (f.helper || !f.parsed) continue;
     for (const auto& n : f.facts.names) {
       if (n.text == f.stem) continue;
-      sink.add(f, "TLR002", n.span,
-               fmt::format("{} \"{}\" differs from the file name {}.nix", n.key, n.text, f.stem),
-               fmt::format("flox builds the package by file name: rename the file or set {} = \"{}\"", n.key, f.stem));
+      Problem& p =
+          sink.add(f, "TLR002", n.span, fmt::format("{} \"{}\" differs from the file name {}.nix", n.key, n.text, f.stem),
+                   fmt::format("flox builds the package by file name: rename the file or set {} = \"{}\"", n.key, f.stem));
+      // The file name is right when it is a variant name; else the stated name, when it is one.
+      if (!f.variant) {
+        if (&n == &f.facts.names.front() && rename_is_right(t, f, n.text, kb)) {
+          p.rename_to = dir_of(f.src.rel) + n.text + ".nix";
+          p.fix_summary = fmt::format("renamed to {}.nix, the {} it states", n.text, n.key);
+        }
+      } else if (auto e = rename_at(f.src.text, n.span, n.text, f.stem)) {
+        p.fix.push_back(*e);
+        p.fix_summary = fmt::format("{} \"{}\" → \"{}\"", n.key, n.text, f.stem);
+      }
     }
     if (f.variant) continue;
     // Only files that look like variant recipes must follow the convention.

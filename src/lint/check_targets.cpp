@@ -15,9 +15,15 @@ namespace {
 
 /// "cudaPackages_12_8" -> "12.8".
 std::string overlay_cuda(const std::string& attr) {
-  static const std::regex re(R"(cudaPackages_(\d+)_(\d+))");
-  std::smatch m;
-  return std::regex_match(attr, m, re) ? m.str(1) + "." + m.str(2) : "";
+  if (!attr.starts_with("cudaPackages_")) return "";
+  std::string rest = attr.substr(13);
+  size_t u = rest.find('_');
+  auto digits = [](std::string_view d) {
+    return !d.empty() && std::all_of(d.begin(), d.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (u == std::string::npos || !digits(std::string_view(rest).substr(0, u)) || !digits(std::string_view(rest).substr(u + 1)))
+    return "";
+  return rest.substr(0, u) + "." + rest.substr(u + 1);
 }
 
 /// "sm_89", "89", "8.9", "9.0a", "8.9+PTX" -> "8.9"; empty if not an SM.

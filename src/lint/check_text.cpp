@@ -1,8 +1,9 @@
 // TLR018 gpu-product-sm, TLR019 cuda-version-text, TLR020 driver-text: what
 // descriptions, longDescriptions and comments claim, against the knowledge base.
 #include <algorithm>
-#include <regex>
+#include <optional>
 #include <set>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -14,30 +15,79 @@ namespace {
 
 bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 
-/// Offsets of \a word in \a line where it stands alone (not inside L40S or GB200).
-std::vector<size_t> find_word(const std::string& line, const std::string& word) {
-  std::vector<size_t> out;
-  for (size_t p = line.find(word); p != std::string::npos; p = line.find(word, p + 1)) {
-    bool left = p == 0 || !alnum(line[p - 1]);
-    bool right = p + word.size() >= line.size() || !alnum(line[p + word.size()]);
-    if (left && right) out.push_back(p);
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+/// The length of the run of digits at \a at.
+size_t digits_at(const std::string& s, size_t at) {
+  size_t e = at;
+  while (e < s.size() && digit(s[e])) ++e;
+  return e - at;
+}
+
+// The scanners below stand for regular expressions (quoted in their comments):
+// they run on every description and comment line, where std::regex cost more
+// than parsing the file.
+
+/// The SMs a line mentions: SM90, sm_90 ((?:^|[^A-Za-z0-9])[Ss][Mm]_?(\d{2,3})(?![0-9])),
+/// "compute capability 9.0".
+std::set<std::string> sms_in(const std::string& line) {
+  std::set<std::string> out;
+  for (size_t i = 0; i + 1 < line.size(); ++i) {
+    if ((line[i] != 'S' && line[i] != 's') || (line[i + 1] != 'M' && line[i + 1] != 'm')) continue;
+    if (i > 0 && alnum(line[i - 1])) continue;
+    size_t d = i + 2;
+    if (d < line.size() && line[d] == '_') ++d;
+    size_t n = digits_at(line, d);
+    if (n < 2 || n > 3) continue;
+    if (auto sm = sm_from_token(line.substr(d, n))) out.insert(*sm);
+  }
+  static const std::string cc = "compute capability ";
+  for (size_t p = line.find(cc); p != std::string::npos; p = line.find(cc, p + 1)) {
+    size_t a = p + cc.size(), n = digits_at(line, a);
+    if (n == 0 || a + n >= line.size() || line[a + n] != '.') continue;
+    size_t m = digits_at(line, a + n + 1);
+    if (m) out.insert(line.substr(a, n + 1 + m));
   }
   return out;
 }
 
-/// The SMs a line mentions: SM90, sm_90, "compute capability 9.0".
-std::set<std::string> sms_in(const std::string& line) {
-  static const std::regex sm_re(R"((?:^|[^A-Za-z0-9])[Ss][Mm]_?(\d{2,3})(?![0-9]))");
-  static const std::regex cc_re(R"(compute capability (\d+\.\d+))");
-  std::set<std::string> out;
-  if (line.find("SM") == std::string::npos && line.find("sm") == std::string::npos &&
-      line.find("capability") == std::string::npos)
-    return out;
-  for (auto it = std::sregex_iterator(line.begin(), line.end(), sm_re); it != std::sregex_iterator(); ++it)
-    if (auto sm = sm_from_token((*it).str(1))) out.insert(*sm);
-  for (auto it = std::sregex_iterator(line.begin(), line.end(), cc_re); it != std::sregex_iterator(); ++it)
-    out.insert((*it).str(1));
-  return out;
+struct Found {
+  size_t at = 0, length = 0;  ///< the version or driver number
+  bool plus = false;          ///< a '+' follows the driver number
+};
+
+/// The first "CUDA 12.9" (\bCUDA:?\s+(\d+\.\d+)(?:\.\d+)?): where its major.minor is.
+std::optional<Found> cuda_in(const std::string& line) {
+  for (size_t p = line.find("CUDA"); p != std::string::npos; p = line.find("CUDA", p + 1)) {
+    if (p > 0 && (alnum(line[p - 1]) || line[p - 1] == '_')) continue;
+    size_t a = p + 4;
+    if (a < line.size() && line[a] == ':') ++a;
+    size_t b = a;
+    while (b < line.size() && std::isspace(static_cast<unsigned char>(line[b]))) ++b;
+    if (b == a) continue;
+    size_t n = digits_at(line, b);
+    if (n == 0 || b + n >= line.size() || line[b + n] != '.') continue;
+    size_t m = digits_at(line, b + n + 1);
+    if (m) return Found{b, n + 1 + m, false};
+  }
+  return std::nullopt;
+}
+
+/// The first driver requirement ([Dd]river\D{0,12}?(\d{3}(?:\.\d+){0,2})(\+?)): "driver 575.51.03+".
+std::optional<Found> driver_in(const std::string& line) {
+  for (size_t p = line.find("river"); p != std::string::npos; p = line.find("river", p + 1)) {
+    if (p == 0 || (line[p - 1] != 'D' && line[p - 1] != 'd')) continue;
+    size_t a = p + 5, skipped = 0;
+    while (a < line.size() && !digit(line[a]) && skipped < 12) ++a, ++skipped;
+    if (digits_at(line, a) < 3) continue;
+    size_t e = a + 3;
+    for (int group = 0; group < 2; ++group) {
+      if (e + 1 < line.size() && line[e] == '.' && digit(line[e + 1])) e += 1 + digits_at(line, e + 1);
+      else break;
+    }
+    return Found{a, e - a, e < line.size() && line[e] == '+'};
+  }
+  return std::nullopt;
 }
 
 /// A span inside a fact's text (exact when the fact's text is on one source line).
@@ -52,9 +102,64 @@ nix::Span inside(const Fact& f, size_t offset, size_t length) {
 
 }  // namespace
 
+namespace {
+
+/// The GPU products of the knowledge base, indexed by their first word, with
+/// the architectures that sell under each name (looked up once, not per line).
+struct ProductIndex {
+  struct Entry {
+    std::string product;
+    std::vector<const GpuArch*> homes;
+  };
+  std::vector<Entry> entries;                                 ///< in knowledge-base order
+  std::unordered_map<std::string_view, std::vector<size_t>> by_first_word;  ///< keys point into entries
+
+  explicit ProductIndex(const KnowledgeBase& kb) {
+    std::unordered_map<std::string, size_t> seen;
+    for (const auto& g : kb.gpus)
+      for (const auto& product : g.products) {
+        auto [it, fresh] = seen.emplace(product, entries.size());
+        if (fresh) entries.push_back({product, {}});
+        entries[it->second].homes.push_back(&g);
+      }
+    for (size_t i = 0; i < entries.size(); ++i) {
+      const std::string& p = entries[i].product;
+      size_t end = 0;
+      while (end < p.size() && alnum(p[end])) ++end;
+      by_first_word[std::string_view(p).substr(0, end)].push_back(i);
+    }
+  }
+
+  /// The products standing alone in \a line, each with its first offset, in knowledge-base order.
+  std::vector<std::pair<size_t, size_t>> find(const std::string& line) const {
+    std::vector<std::pair<size_t, size_t>> out;  // (entry, offset)
+    for (size_t i = 0; i < line.size();) {
+      if (!alnum(line[i])) {
+        ++i;
+        continue;
+      }
+      size_t end = i;
+      while (end < line.size() && alnum(line[end])) ++end;
+      auto it = by_first_word.find(std::string_view(line).substr(i, end - i));
+      if (it != by_first_word.end())
+        for (size_t e : it->second) {
+          const std::string& p = entries[e].product;
+          bool right = i + p.size() >= line.size() || !alnum(line[i + p.size()]);
+          if (line.compare(i, p.size(), p) == 0 && right &&
+              std::none_of(out.begin(), out.end(), [&](const auto& o) { return o.first == e; }))
+            out.emplace_back(e, i);
+        }
+      i = end;
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+};
+
+}  // namespace
+
 void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
-  static const std::regex cuda_re(R"(\bCUDA:?\s+(\d+\.\d+)(?:\.\d+)?)");
-  static const std::regex driver_re(R"([Dd]river\D{0,12}?(\d{3}(?:\.\d+){0,2})(\+?))");
+  const ProductIndex products(kb);
   for (const auto& f : t.nix) {
     if (!f.parsed || !f.variant) continue;
     std::vector<const Fact*> texts;
@@ -64,58 +169,46 @@ void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
     for (const Fact* tx : texts) {
       const std::string& line = tx->text;
       if (line.size() > kMaxRegexLine) continue;
-      std::string where = tx->key == "header" || tx->key == "comment" ? "comment" : tx->key;
+      const std::string_view where = tx->key == "header" || tx->key == "comment" ? "comment" : std::string_view(tx->key);
       // Products named under an SM they do not have.
       std::set<std::string> sms = sms_in(line);
       if (!sms.empty()) {
-        std::set<std::string> reported;
-        for (const auto& g : kb.gpus)
-          for (const auto& product : g.products) {
-            if (reported.count(product)) continue;
-            auto at = find_word(line, product);
-            if (at.empty()) continue;
-            std::vector<const GpuArch*> homes;
-            for (const auto& h : kb.gpus)
-              if (std::find(h.products.begin(), h.products.end(), product) != h.products.end()) homes.push_back(&h);
-            bool agrees = false;
-            for (const GpuArch* h : homes) agrees = agrees || sms.count(h->sm);
-            if (agrees) continue;
-            reported.insert(product);
-            std::string listed;
-            for (const auto& s : sms)
-              listed += (listed.empty() ? "" : ", ") + (kb.gpu(s) ? kb.gpu(s)->display() : "SM " + s);
-            sink.add(f, "TLR018", inside(*tx, at.front(), product.size()),
-                     fmt::format("{} names {} under {}, but {} is {} ({}, compute capability {})", where, product,
-                                 listed.empty() ? "another SM" : listed, product, homes.front()->display(),
-                                 homes.front()->family, homes.front()->sm),
-                     fmt::format("list {} under {}", product, homes.front()->display()));
-          }
+        for (const auto& [e, at] : products.find(line)) {
+          const auto& [product, homes] = products.entries[e];
+          bool agrees = false;
+          for (const GpuArch* h : homes) agrees = agrees || sms.count(h->sm);
+          if (agrees) continue;
+          std::string listed;
+          for (const auto& s : sms)
+            listed += (listed.empty() ? "" : ", ") + (kb.gpu(s) ? kb.gpu(s)->display() : "SM " + s);
+          sink.add(f, "TLR018", inside(*tx, at, product.size()),
+                   fmt::format("{} names {} under {}, but {} is {} ({}, compute capability {})", where, product,
+                               listed.empty() ? "another SM" : listed, product, homes.front()->display(),
+                               homes.front()->family, homes.front()->sm),
+                   fmt::format("list {} under {}", product, homes.front()->display()));
+        }
       }
-      // CUDA versions and driver requirements.
+      // CUDA versions and driver requirements, against the overlay's toolkit.
       if (cuda.empty()) continue;
-      std::smatch m;
-      std::string stated = cuda;
-      if (line.find("CUDA") != std::string::npos && std::regex_search(line, m, cuda_re)) {
-        stated = m.str(1);
-        if (stated != cuda)
-          sink.add(f, "TLR019", inside(*tx, m.position(1), m.length(1)),
-                   fmt::format("{} says CUDA {}, but this recipe builds with CUDA {}", where, stated, cuda),
-                   fmt::format("say CUDA {}", cuda));
-        std::smatch d;
-        if (line.find("river") != std::string::npos && std::regex_search(line, d, driver_re)) {
-          const CudaToolkit* tk = kb.cuda(stated);
-          auto driver = Version::parse(d.str(1));
-          if (tk && driver && *driver < tk->min_driver) {
-            Problem& p = sink.add(
-                f, "TLR020", inside(*tx, d.position(1), d.length(1) + d.length(2)),
-                fmt::format("{} says driver {}{} for CUDA {}, but NVIDIA's minimum for CUDA {} is {}", where, d.str(1),
-                            d.str(2), stated, stated, tk->min_driver.str()),
-                fmt::format("say driver {}+", tk->min_driver.str()));
-            if (p.rule && tk->minor_compat_driver)
-              p.notes.push_back(fmt::format("drivers from {} run CUDA {}.x only through minor-version compatibility "
-                                            "(no JIT of newer PTX)",
-                                            tk->minor_compat_driver->str(), tk->version.major()));
-          }
+      if (auto m = cuda_in(line); m && line.compare(m->at, m->length, cuda) != 0)
+        sink.add(f, "TLR019", inside(*tx, m->at, m->length),
+                 fmt::format("{} says CUDA {}, but this recipe builds with CUDA {}", where, line.substr(m->at, m->length),
+                             cuda),
+                 fmt::format("say CUDA {}", cuda));
+      if (auto d = driver_in(line)) {
+        const CudaToolkit* tk = kb.cuda(cuda);
+        std::string number = line.substr(d->at, d->length);
+        auto driver = Version::parse(number);
+        if (tk && driver && *driver < tk->min_driver) {
+          Problem& p = sink.add(
+              f, "TLR020", inside(*tx, d->at, d->length + (d->plus ? 1 : 0)),
+              fmt::format("{} says driver {}{}, but NVIDIA's minimum for CUDA {} (the overlay's) is {}", where, number,
+                          d->plus ? "+" : "", cuda, tk->min_driver.str()),
+              fmt::format("say driver {}+", tk->min_driver.str()));
+          if (p.rule && tk->minor_compat_driver)
+            p.notes.push_back(fmt::format("drivers from {} run CUDA {}.x only through minor-version compatibility "
+                                          "(no JIT of newer PTX)",
+                                          tk->minor_compat_driver->str(), tk->version.major()));
         }
       }
     }

@@ -30,6 +30,17 @@ nix::Span anchor(const NixFile& f, bool gpu) {
   return name_span(f);
 }
 
+/// The fix of TLR016/TLR017: `export USE_X=0` lines, with a comment saying
+/// why, added at the end of preConfigure (when its closing '' has a line of its own).
+void add_exports(const NixFile& f, const std::vector<std::string>& exports, const std::string& why, Problem& p) {
+  if (!f.facts.pre_configure_insert || why.find("''") != std::string::npos || why.find("${") != std::string::npos) return;
+  const std::string& indent = f.facts.pre_configure_indent;
+  std::string text = indent + "# " + why + "\n";
+  for (const auto& e : exports) text += indent + "export " + e + "\n";
+  p.fix.push_back({f.facts.pre_configure_insert, f.facts.pre_configure_insert, text});
+  p.fix_summary = fmt::format("added export {} to preConfigure", fmt::join(exports, " "));
+}
+
 }  // namespace
 
 void check_workarounds(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
@@ -48,8 +59,10 @@ void check_workarounds(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
                                                     pin->cudnn->str(), pin->short_rev, gpu->display(), gpu->cudnn_last->str())
                                       : fmt::format("cuDNN after {} dropped {}, and the pin does not record its cuDNN",
                                                     gpu->cudnn_last->str(), gpu->display());
-        sink.add(f, "TLR016", anchor(f, true), fmt::format("{} builds without USE_CUDNN=0: {}", gpu->display(), why),
-                 "export USE_CUDNN=0 in preConfigure, as the seeds do for SM61 and SM70");
+        Problem& p = sink.add(f, "TLR016", anchor(f, true),
+                              fmt::format("{} builds without USE_CUDNN=0: {}", gpu->display(), why),
+                              "export USE_CUDNN=0 in preConfigure, as the seeds do for SM61 and SM70");
+        if (p.rule) add_exports(f, {"USE_CUDNN=0"}, fmt::format("{}: {}", gpu->display(), why), p);
       }
     }
     const CpuIsa* isa = v.isa.empty() ? nullptr : kb.isa(v.isa);
@@ -60,9 +73,10 @@ void check_workarounds(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
     if (missing.empty()) continue;
     std::vector<std::string> exports;
     for (const auto& m : missing) exports.push_back("USE_" + m + "=0");
-    sink.add(f, "TLR017", anchor(f, false),
-             fmt::format("{} variant without {}: {}", isa->display, fmt::join(exports, " "), isa->disable_reason),
-             fmt::format("export {} in preConfigure", fmt::join(exports, " ")));
+    Problem& p = sink.add(f, "TLR017", anchor(f, false),
+                          fmt::format("{} variant without {}: {}", isa->display, fmt::join(exports, " "), isa->disable_reason),
+                          fmt::format("export {} in preConfigure", fmt::join(exports, " ")));
+    if (p.rule) add_exports(f, exports, fmt::format("{}: {}", isa->display, isa->disable_reason), p);
   }
 }
 

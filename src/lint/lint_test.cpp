@@ -270,3 +270,85 @@ TEST(LintPlanted, HelpersAreNotVariants) {
 
 }  // namespace
 }  // namespace tailor::lint
+
+namespace tailor::lint {
+namespace {
+
+// Every rule of the table fires at the exact place a fixture plants it: the
+// hand-written trees of tests/data/trees, or a one-mistake tree in memory.
+struct RuleCase {
+  std::string rule;
+  std::vector<SourceFile> tree;
+  std::string file;    ///< relative path of the file the problem is in
+  std::string needle;  ///< the problem points at its first occurrence in that file …
+  size_t skip = 0;     ///< … plus this many bytes
+};
+
+std::vector<SourceFile> fixture(const std::string& tree) {
+  return read_tree(test::source_path("tests/data/trees/" + tree));
+}
+
+std::vector<SourceFile> planted(const std::string& name, const std::string& from, const std::string& to) {
+  return {{name + ".nix", gpu_recipe(name, from, to)}};
+}
+
+TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
+  const std::string avx512 = "pytorch-python313-cuda12_9-sm90-avx512";
+  std::string other = gpu_recipe(avx512, "-mavx2 -mfma -mf16c", "-mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma");
+  std::string mixed = other;
+  mixed.replace(mixed.find("pkgs.python313Packages"), 22, "pkgs.python3Packages");
+  const std::vector<RuleCase> cases = {
+      {"TLR001", fixture("seed-002-main"), "pytorch-python313-cpu-armv8_2.nix", "buildInputs = nixpkgs", 12},
+      {"TLR002", fixture("seed-002-main"), "pytorch-python313-cuda12_8-sm89-avx512.nix", "\"pytorch-python313-cuda12_8-sm89-avx512-ada\""},
+      {"TLR003", planted("pytorch-python313-cuda12_9-sm91-avx2", "", ""), "pytorch-python313-cuda12_9-sm91-avx2.nix",
+       "\"pytorch-python313-cuda12_9-sm91-avx2\""},
+      {"TLR004", fixture("seed-002-main"), "pytorch-python313-cpu-armv9.nix", "e9f00bd8"},
+      {"TLR005", fixture("seed-002-main"), "pytorch-python313-cuda12_8-sm100-avx512.nix", "46336d4d"},
+      {"TLR006", fixture("seed-002-main"), "pytorch-python313-cpu-armv9.nix", "e9f00bd8"},
+      {"TLR007", fixture("seed-000-pin-swap"), "pytorch-python313-cpu-avx512.nix", "python3Packages"},
+      {"TLR008", {{kName + ".nix", gpu_recipe(kName)}, {avx512 + ".nix", mixed}}, avx512 + ".nix", "python3Packages"},
+      {"TLR009", fixture("seed-001-vllm"), "vllm-python312-cuda12_8-sm103-armv9.nix", "cudaPackages_12_8"},
+      {"TLR010", planted(kName, "final.cudaPackages_12_9", "final.cudaPackages_12_8"), kName + ".nix", "cudaPackages_12_8"},
+      {"TLR011", planted(kName, "gpuTargets = [ \"9.0\" ]", "gpuTargets = [ \"8.9\" ]"), kName + ".nix", "\"8.9\""},
+      {"TLR012", fixture("seed-002-main"), "pytorch-python313-cuda12_8-sm120-armv9.nix", "platforms = [ \"x86_64-linux\"", 14},
+      {"TLR013", fixture("seed-002-main"), "pytorch-python313-cpu-avx2.nix", "-mavx512f"},
+      {"TLR014", planted(kName, "-mavx2 -mfma -mf16c", "-mavx2 -mfma"), kName + ".nix", "-mavx2 -mfma"},
+      {"TLR015", fixture("seed-002-main"), "pytorch-python313-cuda12_8-sm80-avx2.nix", "[ gpuArchSM ]"},
+      {"TLR016", fixture("seed-002-main"), "pytorch-python313-cuda12_8-sm61-avx2.nix", "[ gpuArchSM ]"},
+      {"TLR017", fixture("seed-002-main"), "pytorch-python313-cuda12_8-sm75-avx.nix", "\"-mavx\"", 1},
+      {"TLR018", fixture("seed-002-main"), "pytorch-python313-cuda12_8-sm90-avx512.nix", "L40S"},
+      {"TLR019", planted(kName, "[CUDA 12.9]", "[CUDA 12.8]"), kName + ".nix", "[CUDA 12.8]", 6},
+      {"TLR020", fixture("seed-001-vllm"), "vllm-python312-cuda12_9-sm90-avx512.nix", "550+"},
+      {"TLR021", fixture("seed-002-main"), "torchvision-python313-cuda12_8-sm61-avx.nix", "./pytorch-python313-cuda12_9-sm61-avx.nix"},
+      {"TLR022", fixture("seed-002-main"), "README.md", "62 variants"},
+      {"TLR023", fixture("seed-002-main"), "README.md", "pytorch-python313-cuda12_8-sm70-avx2"},
+      {"TLR024", {{kName + ".nix", gpu_recipe(kName)}, {avx512 + ".nix", other}, {"README.md", "2 variants\n\n| `" + kName + "` |\n"}},
+       "README.md", "| `"},
+      {"TLR025", planted(kName, "in\n", "# tailor: ignore TLR999\nin\n"), kName + ".nix", " tailor: ignore TLR999"},
+  };
+  std::set<std::string> covered;
+  for (const auto& c : cases) {
+    covered.insert(c.rule);
+    std::string text;
+    for (const auto& f : c.tree)
+      if (f.rel == c.file) text = f.text;
+    size_t at = text.find(c.needle);
+    ASSERT_NE(at, std::string::npos) << c.rule << ": " << c.needle;
+    nix::Span want = span_of(text, at + c.skip, at + c.skip);
+    CheckResult r = check_files("t", c.tree, kb());
+    std::vector<const Problem*> found;
+    for (const auto& p : r.problems)
+      if (p.rule->code == c.rule) found.push_back(&p);
+    ASSERT_FALSE(found.empty()) << c.rule << "\n" << render_text(r);
+    EXPECT_EQ(found[0]->path, "t/" + c.file) << c.rule;
+    EXPECT_EQ(found[0]->pos.line, want.line) << c.rule << "\n" << found[0]->render();
+    EXPECT_EQ(found[0]->pos.column, want.column) << c.rule << "\n" << found[0]->render();
+  }
+  for (const auto& r : rules()) EXPECT_TRUE(covered.count(std::string(r.code))) << r.code << " has no planted case";
+  // … and nowhere in the clean trees.
+  EXPECT_EQ(codes(check_files("t", fixture("clean"), kb())), std::vector<std::string>{});
+  EXPECT_EQ(codes(check_one(gpu_recipe(kName))), std::vector<std::string>{});
+}
+
+}  // namespace
+}  // namespace tailor::lint

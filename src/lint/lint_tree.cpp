@@ -1,6 +1,7 @@
 #include "lint/lint_tree.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -21,6 +22,21 @@ std::string Problem::render() const {
   d.notes = notes;
   return d.render();
 }
+
+namespace {
+
+/// The bytes of \a p; empty if unreadable (a file that vanished mid-walk).
+std::string slurp(const std::filesystem::path& p) {
+  std::string out;
+  std::FILE* f = std::fopen(p.c_str(), "rb");
+  if (!f) return out;
+  char buf[65536];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) out.append(buf, n);
+  std::fclose(f);
+  return out;
+}
+
+}  // namespace
 
 std::vector<SourceFile> read_tree(const std::filesystem::path& dir) {
   namespace fs = std::filesystem;
@@ -50,12 +66,7 @@ std::vector<SourceFile> read_tree(const std::filesystem::path& dir) {
     SourceFile f;
     f.rel = p.lexically_relative(dir).generic_string();  // no readlink per file
     bool wanted = name.ends_with(".nix") || (f.rel == "README.md" || f.rel == "BUILD_MATRIX.md");
-    if (wanted) {
-      std::ifstream in(p, std::ios::binary);
-      std::ostringstream s;
-      s << in.rdbuf();
-      f.text = s.str();
-    }
+    if (wanted) f.text = slurp(p);
     out.push_back(std::move(f));
   }
   std::sort(out.begin(), out.end(), [](const SourceFile& a, const SourceFile& b) { return a.rel < b.rel; });
@@ -96,7 +107,15 @@ LintTree make_tree(std::string root, std::vector<SourceFile> files, const Knowle
     n.src = std::move(f);
     if (!n.helper) n.variant = parse_variant_name(n.stem, kb, n.name_problem);
     nix::ParseResult r = nix::parse(n.display, n.src.text, symbols);
-    for (const Fact& c : comment_lines(n.src.text)) {
+    if (r.expr) {
+      n.parsed = true;
+      n.facts = extract_facts(n.src.text, *r.expr);
+    }
+    // The facts hold the comments of a parsed file; scan those of one that did not parse.
+    std::vector<Fact> unparsed_comments;
+    if (!r.expr) unparsed_comments = comment_lines(n.src.text);
+    for (const Fact& c : r.expr ? n.facts.comments : unparsed_comments) {
+      if (c.text.find("tailor:") == std::string::npos) continue;
       // "# tailor: ignore TLR005, pin-unknown": the words after "ignore".
       size_t at = c.text.find("tailor:");
       if (at == std::string::npos) continue;
@@ -113,13 +132,11 @@ LintTree make_tree(std::string root, std::vector<SourceFile> files, const Knowle
         else break;  // the reason that follows the codes
       }
     }
-    if (r.expr) {
-      n.parsed = true;
-      n.facts = extract_facts(n.src.text, *r.expr);
-    } else if (r.error && !n.ignored.count("TLR001")) {
+    if (!r.expr && r.error && !n.ignored.count("TLR001")) {
       Problem p;
       p.rule = &rule("TLR001");
       p.path = n.display;
+      p.rel = n.src.rel;
       p.pos = r.error->pos;
       p.line_text = r.error->line_text;
       p.message = r.error->message;
@@ -139,6 +156,7 @@ Problem& Sink::add(const NixFile& file, std::string_view code, const nix::Span& 
   Problem p;
   p.rule = &r;
   p.path = file.display;
+  p.rel = file.src.rel;
   if (span.line > 0) {
     p.pos = {span.line, span.column};
     p.line_text = std::string(line_of(file.src.text, span.line));
@@ -154,6 +172,7 @@ Problem& Sink::add_doc(const LintTree& tree, const SourceFile& doc, std::string_
   Problem p;
   p.rule = &rule(code);
   p.path = display_path(tree.root, doc.rel);
+  p.rel = doc.rel;
   p.pos = {line, column};
   if (line > 0) p.line_text = std::string(line_of(doc.text, line));
   p.message = std::move(message);

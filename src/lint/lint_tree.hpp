@@ -12,6 +12,7 @@
 #include "kb/knowledge_base.hpp"
 #include "lint/recipe_facts.hpp"
 #include "lint/rules.hpp"
+#include "lint/text_edit.hpp"
 #include "matrix/variant.hpp"
 #include "util/diagnostic.hpp"
 
@@ -32,6 +33,12 @@ struct Problem {
   std::string message;
   std::string hint;
   std::vector<std::string> notes;
+  std::string rel;  ///< the file relative to the root
+
+  // The mechanical fix, if the rule knows one (`tailor check --fix`):
+  std::vector<TextEdit> fix;  ///< edits to the file's text
+  std::string rename_to;      ///< or a new relative path for the file
+  std::string fix_summary;    ///< "pname \"a\" → \"b\"": what the fix does
 
   /// Compiler style, with the rule code after the message.
   std::string render() const;

@@ -1,16 +1,27 @@
 #include "lint/linter.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
 #include <tuple>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "lint/checks.hpp"
+#include "nix/parser.hpp"
 
 namespace tailor::lint {
 
 namespace {
+
+std::string display_path(const std::string& root, const std::string& rel) {
+  if (root.empty() || root == ".") return rel;
+  return root.back() == '/' ? root + rel : root + "/" + rel;
+}
 
 const char* severity_text(Severity s) { return s == Severity::error ? "error" : s == Severity::warning ? "warning" : "note"; }
 
@@ -54,21 +65,101 @@ std::string render_json(const CheckResult& r) {
   nlohmann::ordered_json problems = nlohmann::ordered_json::array();
   for (const auto& p : r.problems) {
     nlohmann::ordered_json j;
-    j["path"] = p.path;
+    j["file"] = p.path;
     j["line"] = p.pos.line;
     j["column"] = p.pos.column;
-    j["code"] = p.rule->code;
     j["severity"] = severity_text(p.rule->severity);
+    j["rule"] = p.rule->code;
     j["message"] = p.message;
-    j["hint"] = p.hint;
+    if (!p.hint.empty()) j["hint"] = p.hint;
     if (!p.notes.empty()) j["notes"] = p.notes;
     problems.push_back(std::move(j));
   }
-  nlohmann::ordered_json j;
-  j["problems"] = std::move(problems);
-  j["files"] = r.files;
   // Replacement instead of throwing: file names and texts need not be UTF-8.
-  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  return problems.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+FixPlan plan_fixes(const std::string& root, const CheckResult& r, const std::vector<SourceFile>& files) {
+  std::map<std::string, const SourceFile*> by_rel;
+  std::set<std::string> taken;  // paths a renamed file must not take
+  for (const auto& f : files) {
+    by_rel[f.rel] = &f;
+    taken.insert(f.rel);
+  }
+  std::map<std::string, FileFix> out;
+  for (const auto& p : r.problems) {
+    if (p.fix.empty() && p.rename_to.empty()) continue;
+    auto src = by_rel.find(p.rel);
+    if (src == by_rel.end()) continue;
+    FileFix& ff = out[p.rel];
+    if (ff.rel.empty()) {
+      ff.rel = ff.new_rel = p.rel;
+      ff.before = src->second->text;
+    }
+    if (!p.rename_to.empty()) {
+      if (ff.new_rel != ff.rel || taken.count(p.rename_to)) continue;
+      ff.new_rel = p.rename_to;
+      taken.insert(p.rename_to);
+    } else {
+      std::vector<TextEdit> trial = ff.edits;
+      for (const auto& e : p.fix)
+        if (std::find(trial.begin(), trial.end(), e) == trial.end()) trial.push_back(e);
+      if (!sort_edits(trial)) continue;  // overlaps another fix: left for the user
+      ff.edits = std::move(trial);
+    }
+    ff.done.push_back(fmt::format("{}:{}:{}: {} [{}]", p.path, p.pos.line, p.pos.column, p.fix_summary, p.rule->code));
+  }
+  FixPlan plan;
+  nix::SymbolTable symbols;
+  for (auto& [rel, ff] : out) {
+    if (ff.done.empty()) continue;
+    ff.after = apply_edits(ff.before, ff.edits);
+    // A fix must not break the file: what parsed before parses after.
+    if (!ff.edits.empty() && !nix::parse(display_path(root, rel), ff.after, symbols).expr) continue;
+    plan.fixes += static_cast<int>(ff.done.size());
+    plan.files.push_back(std::move(ff));
+  }
+  return plan;
+}
+
+void write_fixes(const std::filesystem::path& dir, const FixPlan& plan) {
+  namespace fs = std::filesystem;
+  auto fail = [](const fs::path& p, const std::string& what) {
+    Diagnostic d;
+    d.path = p.string();
+    d.message = what;
+    throw DiagnosticError(d);
+  };
+  for (const auto& ff : plan.files) {
+    fs::path from = dir / ff.rel, to = dir / ff.new_rel;
+    std::error_code ec;
+    if (ff.new_rel != ff.rel && fs::symlink_status(to, ec).type() != fs::file_type::not_found)
+      fail(to, "cannot rename " + ff.rel + " here: the file exists");
+    fs::path tmp = to;
+    tmp += fmt::format(".tailor-tmp-{}", ::getpid());
+    {
+      std::ofstream o(tmp, std::ios::binary | std::ios::trunc);
+      o << ff.after;
+      o.flush();
+      if (!o) {
+        fs::remove(tmp, ec);
+        fail(to, "cannot write file");
+      }
+    }
+    fs::permissions(tmp, fs::status(from, ec).permissions(), ec);  // keep the mode
+    fs::rename(tmp, to, ec);
+    if (ec) {
+      fs::remove(tmp, ec);
+      fail(to, "cannot replace file: " + ec.message());
+    }
+    if (ff.new_rel != ff.rel && !fs::remove(from, ec)) fail(from, "cannot remove the old name: " + ec.message());
+  }
+}
+
+std::string render_diff(const FixPlan& plan) {
+  std::string out;
+  for (const auto& ff : plan.files) out += unified_diff(ff.rel, ff.new_rel, ff.before, ff.edits);
+  return out;
 }
 
 std::string render_rules() {

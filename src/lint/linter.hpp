@@ -24,10 +24,36 @@ CheckResult check_files(const std::string& root, std::vector<SourceFile> files, 
 /// Reads and checks the tree under \a dir. Throws DiagnosticError if \a dir is not a directory.
 CheckResult check_tree(const std::string& dir, const KnowledgeBase& kb);
 
+/// The fixes of one file: its edits, a rename, and what each fix does.
+struct FileFix {
+  std::string rel;      ///< relative to the root
+  std::string new_rel;  ///< rel, or the new name when the fix renames the file
+  std::string before, after;
+  std::vector<TextEdit> edits;  ///< sorted, not overlapping
+  std::vector<std::string> done;  ///< "path:line:col: what [TLR002]", one per fixed problem
+};
+
+struct FixPlan {
+  std::vector<FileFix> files;  ///< sorted by rel
+  int fixes = 0;               ///< problems fixed
+};
+
+/// The mechanical fixes of \a r's problems in \a files (the texts \a r was checked
+/// on). A fix whose edits overlap another's, or whose result no longer parses,
+/// is left out (the problem stays reported).
+FixPlan plan_fixes(const std::string& root, const CheckResult& r, const std::vector<SourceFile>& files);
+
+/// Writes \a plan under \a dir: each file to a temporary beside it, then renamed
+/// over the original (or to its new name). Throws DiagnosticError on failure.
+void write_fixes(const std::filesystem::path& dir, const FixPlan& plan);
+
+/// A git-style diff of \a plan (paths relative to the root: `git apply` in DIR reads it).
+std::string render_diff(const FixPlan& plan);
+
 /// Every problem rendered, then a one-line summary.
 std::string render_text(const CheckResult& r);
 
-/// {"problems": [{"path","line","column","code","severity","message","hint"}], "files": N}
+/// [{"file","line","column","severity","rule","message","hint"[,"notes"]}]
 std::string render_json(const CheckResult& r);
 
 /// The rule table: code, severity, name, summary; one rule a line.

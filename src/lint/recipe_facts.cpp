@@ -1,9 +1,10 @@
 #include "lint/recipe_facts.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 #include <map>
 #include <optional>
-#include <regex>
 
 
 namespace tailor::lint {
@@ -25,8 +26,13 @@ nix::Span span_of(std::string_view text, size_t begin, size_t end) {
 
 LineIndex::LineIndex(std::string_view text) : text_(text) {
   starts_.push_back(0);
-  for (size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n') starts_.push_back(static_cast<uint32_t>(i + 1));
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  for (const char* p = begin; p < end; ++p) {
+    p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+    if (!p) break;
+    starts_.push_back(static_cast<uint32_t>(p - begin + 1));
+  }
 }
 
 nix::Span LineIndex::span(size_t begin, size_t end) const {
@@ -40,11 +46,32 @@ nix::Span LineIndex::span(size_t begin, size_t end) const {
   return s;
 }
 
-std::vector<Fact> comment_lines(std::string_view text) {
+std::vector<Fact> comment_lines(std::string_view text) { return comment_lines(text, LineIndex(text)); }
+
+namespace {
+
+/// A byte class table: which bytes stop a scanning loop.
+constexpr std::array<bool, 256> stops(std::string_view chars) {
+  std::array<bool, 256> t{};
+  for (char c : chars) t[static_cast<unsigned char>(c)] = true;
+  return t;
+}
+
+/// The first byte from \a i on that \a stop marks; text.size() if none.
+size_t skip_to(std::string_view text, size_t i, const std::array<bool, 256>& stop) {
+  while (i < text.size() && !stop[static_cast<unsigned char>(text[i])]) ++i;
+  return i;
+}
+
+}  // namespace
+
+std::vector<Fact> comment_lines(std::string_view text, const LineIndex& lines) {
+  static constexpr auto kCode = stops("#/\"'{}");  // once past the header, only these matter in code
+  static constexpr auto kString = stops("\\\"$");
+  static constexpr auto kIndString = stops("'$");
   // A small scanner instead of a second lexer pass: it only needs to know
   // where strings (and the code interpolated into them) begin and end.
   std::vector<Fact> out;
-  const LineIndex lines(text);
   enum class Mode : uint8_t { code, string, ind_string };
   std::vector<Mode> stack{Mode::code};  // interpolations push code; their } pops it
   std::vector<int> depth{0};            // braces open inside each code level
@@ -81,6 +108,10 @@ std::vector<Fact> comment_lines(std::string_view text) {
         continue;
       }
       header = false;
+      if (!kCode[static_cast<unsigned char>(c)]) {
+        i = skip_to(text, i + 1, kCode);
+        continue;
+      }
       if (c == '"') {
         stack.push_back(Mode::string);
       } else if (c == '\'' && i + 1 < n && text[i + 1] == '\'') {
@@ -98,6 +129,10 @@ std::vector<Fact> comment_lines(std::string_view text) {
       }
       ++i;
     } else if (stack.back() == Mode::string) {
+      if (!kString[static_cast<unsigned char>(c)]) {
+        i = skip_to(text, i + 1, kString);
+        continue;
+      }
       if (c == '\\') {
         i += 2;
       } else if (c == '"') {
@@ -111,6 +146,10 @@ std::vector<Fact> comment_lines(std::string_view text) {
         ++i;
       }
     } else {  // indented string: ''$ ''' ''\x are escapes, '' alone closes it
+      if (!kIndString[static_cast<unsigned char>(c)]) {
+        i = skip_to(text, i + 1, kIndString);
+        continue;
+      }
       if (c == '\'' && i + 1 < n && text[i + 1] == '\'') {
         if (i + 2 < n && (text[i + 2] == '$' || text[i + 2] == '\'')) {
           i += 3;
@@ -137,25 +176,90 @@ namespace {
 using nix::Expr;
 using nix::ExprKind;
 
-const std::regex& pin_url_re() {
-  static const std::regex re(R"(github\.com/[Nn]ix[Oo][Ss]/nixpkgs/archive/([0-9a-f]{7,40})\.tar\.gz)");
-  return re;
+// Name patterns are checked by hand: every identifier and string of every file
+// passes here, and std::regex costs microseconds a call.
+
+/// python3, python313, python3Packages, python313Packages (python3\d*(Packages)?).
+bool is_python_set(std::string_view n) {
+  if (!n.starts_with("python3")) return false;
+  size_t i = 7;
+  while (i < n.size() && n[i] >= '0' && n[i] <= '9') ++i;
+  return i == n.size() || n.substr(i) == "Packages";
 }
-const std::regex& python_name_re() {
-  static const std::regex re(R"(python3\d*(Packages)?)");
-  return re;
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
-const std::regex& cuda_set_re() {
-  static const std::regex re(R"(cudaPackages_\d+_\d+)");
-  return re;
+
+/// cudaPackages_12_9 (cudaPackages_\d+_\d+).
+bool is_cuda_set(std::string_view n) {
+  if (!n.starts_with("cudaPackages_")) return false;
+  std::string_view rest = n.substr(13);
+  size_t u = rest.find('_');
+  return u != std::string_view::npos && all_digits(rest.substr(0, u)) && all_digits(rest.substr(u + 1));
 }
-const std::regex& env_re() {
-  static const std::regex re(R"((?:^|[\s"'])(?:-D)?([A-Z][A-Z0-9_]*[A-Z0-9])=([^\s"';]*))");
-  return re;
+
+/// A git revision as written in pins: [0-9a-f]{7,40}.
+bool is_hex_rev(std::string_view s) {
+  return s.size() >= 7 && s.size() <= 40 &&
+         std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
-const std::regex& hex_rev_re() {
-  static const std::regex re(R"([0-9a-f]{7,40})");
-  return re;
+
+bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
+bool is_env_char(char c) { return is_upper(c) || (c >= '0' && c <= '9') || c == '_'; }
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+/// An environment variable name: [A-Z][A-Z0-9_]*.
+bool is_env_name(std::string_view s) {
+  return !s.empty() && is_upper(s[0]) && std::all_of(s.begin(), s.end(), is_env_char);
+}
+
+/// The settings of one line of shell text, as the regular expression
+/// (?:^|[\s"'])(?:-D)?([A-Z][A-Z0-9_]*[A-Z0-9])=([^\s"';]*) finds them, left to
+/// right without overlap: `export USE_CUDNN=0`, `-DUSE_FBGEMM=OFF`, `CXXFLAGS="…`.
+/// Calls \a found(name_offset, name, value).
+template <class F>
+void scan_settings(std::string_view line, F&& found) {
+  size_t from = 0;  // where the previous match ended
+  for (size_t eq = line.find('='); eq != std::string_view::npos; eq = line.find('=', eq + 1)) {
+    if (eq < from) continue;
+    size_t r = eq;
+    while (r > from && is_env_char(line[r - 1])) --r;
+    // The name's start: the run itself after a boundary, or after "-D" that follows one.
+    auto boundary_before = [&](size_t at) {
+      return at == 0 || (at - 1 >= from && (is_space(line[at - 1]) || line[at - 1] == '"' || line[at - 1] == '\''));
+    };
+    auto valid = [&](size_t b) { return eq - b >= 2 && is_upper(line[b]) && line[eq - 1] != '_'; };
+    size_t name = std::string_view::npos;
+    if (r >= 1 && line[r - 1] == '-' && line[r] == 'D' && r + 1 < eq && valid(r + 1) && boundary_before(r - 1))
+      name = r + 1;
+    else if (r < eq && valid(r) && boundary_before(r))
+      name = r;
+    if (name == std::string_view::npos) continue;
+    size_t v = eq + 1;
+    while (v < line.size() && !is_space(line[v]) && line[v] != '"' && line[v] != '\'' && line[v] != ';') ++v;
+    found(name, line.substr(name, eq - name), line.substr(eq + 1, v - eq - 1));
+    from = v;
+  }
+}
+
+/// The revisions of nixpkgs tarball urls in \a text, as
+/// github\.com/[Nn]ix[Oo][Ss]/nixpkgs/archive/([0-9a-f]{7,40})\.tar\.gz finds them:
+/// calls \a found(offset, rev) for each.
+template <class F>
+void for_each_pin_url(std::string_view text, F&& found) {
+  static constexpr std::string_view kArchive = "/nixpkgs/archive/", kHost = "github.com/";
+  for (size_t p = text.find(kArchive); p != std::string_view::npos; p = text.find(kArchive, p + 1)) {
+    if (p < kHost.size() + 5 || text.substr(p - 5 - kHost.size(), kHost.size()) != kHost) continue;
+    std::string_view owner = text.substr(p - 5, 5);
+    if ((owner[0] != 'N' && owner[0] != 'n') || owner[1] != 'i' || owner[2] != 'x' || (owner[3] != 'O' && owner[3] != 'o') ||
+        (owner[4] != 'S' && owner[4] != 's'))
+      continue;
+    size_t q = p + kArchive.size(), e = q;
+    while (e < text.size() && ((text[e] >= '0' && text[e] <= '9') || (text[e] >= 'a' && text[e] <= 'f'))) ++e;
+    if (e - q < 7 || e - q > 40 || text.substr(e, 7) != ".tar.gz") continue;
+    found(q, text.substr(q, e - q));
+  }
 }
 
 PinFact pin_at(std::string rev, nix::Span span) {
@@ -176,15 +280,18 @@ struct Piece {
 class Extractor {
  public:
   Extractor(std::string_view text, RecipeFacts& f) : text_(text), lines_(text), f_(f) {}
+  const LineIndex& lines() const { return lines_; }
 
-  void collect_bindings(const Expr& e) {
-    visit_all(e, [&](const Expr& x) {
-      if (x.kind != ExprKind::attrs && x.kind != ExprKind::let && x.kind != ExprKind::legacy_let) return;
-      for (const auto& b : static_cast<const nix::Attrs&>(x).bindings) {
-        if (b.is_inherit || b.path.size() != 1 || b.path[0].expr || !b.value) continue;
-        if (auto s = static_string(*b.value)) strings_.emplace(b.path[0].name, Fact{b.path[0].name, *s, b.value->span});
-      }
-    });
+  /// The static string bindings of one attribute set or let, registered
+  /// before its values are walked: variables resolve to the bindings of
+  /// enclosing lets and rec sets (and, through `with`, of sets walked before).
+  void register_strings(const nix::Attrs& a) {
+    for (const auto& b : a.bindings) {
+      if (b.is_inherit || b.path.size() != 1 || b.path[0].expr || !b.value) continue;
+      if (b.value->kind != ExprKind::string && b.value->kind != ExprKind::ind_string) continue;
+      if (strings_.count(b.path[0].name)) continue;  // the first binding of a name wins
+      if (auto s = static_string(*b.value)) strings_.emplace(b.path[0].name, Fact{b.path[0].name, *s, b.value->span});
+    }
   }
 
   void walk(const Expr& e, const std::string& parent) {
@@ -197,9 +304,8 @@ class Extractor {
           else scan_piece(piece(p));
         }
         if (auto v = static_string(e)) {
-          if (v->size() <= kMaxRegexName && std::regex_match(*v, cuda_set_re())) f_.cuda_overlays.push_back({parent, *v, e.span});
-          if ((parent == "pythonPackages" || parent == "python") && v->size() <= kMaxRegexName &&
-              std::regex_match(*v, python_name_re()))
+          if (is_cuda_set(*v)) f_.cuda_overlays.push_back({parent, *v, e.span});
+          if ((parent == "pythonPackages" || parent == "python") && is_python_set(*v))
             f_.python_sets.push_back({parent, *v, e.span});
         }
         break;
@@ -229,13 +335,22 @@ class Extractor {
       case ExprKind::let:
       case ExprKind::legacy_let: {
         const auto& a = static_cast<const nix::Attrs&>(e);
+        register_strings(a);
         attrs_facts(a, parent);
         for (const auto& b : a.bindings) {
+          if (!b.path.empty() && !b.path[0].expr && is_python_name(b.path[0].name)) {
+            if (b.is_inherit || e.kind == ExprKind::attrs || b.path.size() > 1) f_.python_rename_unsafe = true;
+            else f_.python_binders.push_back({"let", b.path[0].name, b.path[0].span});
+          }
+          if (b.is_inherit)
+            for (const auto& n : b.path)
+              if (!n.expr && is_python_name(n.name)) f_.python_rename_unsafe = true;
           for (const auto& n : b.path)
             if (n.expr) walk(*n.expr, "");
           if (b.from) walk(*b.from, "");
           if (!b.value) continue;
-          std::string key = b.path.empty() || b.path.back().expr ? "" : b.path.back().name;
+          static const std::string kNoKey;
+          const std::string& key = b.path.empty() || b.path.back().expr ? kNoKey : b.path.back().name;
           binding(key, *b.value, parent);
           walk(*b.value, key);
         }
@@ -247,8 +362,15 @@ class Extractor {
         break;
       case ExprKind::lambda: {
         const auto& l = static_cast<const nix::Lambda&>(e);
-        for (const auto& fm : l.formals)
+        if (is_python_name(l.arg)) f_.python_binders.push_back({"argument", l.arg, l.arg_span});
+        for (const auto& fm : l.formals) {
+          if (is_python_name(fm.name)) {
+            nix::Span sp = fm.span;
+            sp.end = sp.begin + static_cast<uint32_t>(fm.name.size());
+            f_.python_binders.push_back({"formal", fm.name, sp});
+          }
           if (fm.fallback) walk(*fm.fallback, "");
+        }
         walk(*l.body, "");
         break;
       }
@@ -279,66 +401,6 @@ class Extractor {
   }
 
  private:
-  template <class F>
-  void visit_all(const Expr& e, F&& fn) {
-    fn(e);
-    switch (e.kind) {
-      case ExprKind::string:
-      case ExprKind::ind_string:
-        for (const auto& p : static_cast<const nix::String&>(e).parts)
-          if (p.expr) visit_all(*p.expr, fn);
-        break;
-      case ExprKind::path:
-        for (const auto& p : static_cast<const nix::Path&>(e).parts)
-          if (p.expr) visit_all(*p.expr, fn);
-        break;
-      case ExprKind::select:
-      case ExprKind::has_attr: {
-        const auto& s = static_cast<const nix::Select&>(e);
-        visit_all(*s.subject, fn);
-        if (s.fallback) visit_all(*s.fallback, fn);
-        break;
-      }
-      case ExprKind::attrs:
-      case ExprKind::let:
-      case ExprKind::legacy_let: {
-        const auto& a = static_cast<const nix::Attrs&>(e);
-        for (const auto& b : a.bindings) {
-          if (b.value) visit_all(*b.value, fn);
-          if (b.from) visit_all(*b.from, fn);
-        }
-        if (a.body) visit_all(*a.body, fn);
-        break;
-      }
-      case ExprKind::list:
-        for (const auto& x : static_cast<const nix::List&>(e).elems) visit_all(*x, fn);
-        break;
-      case ExprKind::lambda: visit_all(*static_cast<const nix::Lambda&>(e).body, fn); break;
-      case ExprKind::call: {
-        const auto& c = static_cast<const nix::Call&>(e);
-        visit_all(*c.fn, fn);
-        for (const auto& x : c.args) visit_all(*x, fn);
-        break;
-      }
-      case ExprKind::with:
-      case ExprKind::assert_:
-      case ExprKind::if_: {
-        const auto& t = static_cast<const nix::Ternary&>(e);
-        for (const Expr* x : {t.first.get(), t.second.get(), t.third.get()})
-          if (x) visit_all(*x, fn);
-        break;
-      }
-      case ExprKind::unary: visit_all(*static_cast<const nix::Unary&>(e).operand, fn); break;
-      case ExprKind::binary: {
-        const auto& b = static_cast<const nix::Binary&>(e);
-        visit_all(*b.lhs, fn);
-        visit_all(*b.rhs, fn);
-        break;
-      }
-      default: break;
-    }
-  }
-
   Piece piece(const nix::StringPart& p) const {
     bool exact = p.span.end <= text_.size() && text_.substr(p.span.begin, p.span.end - p.span.begin) == p.text;
     return {p.text, p.span.begin, exact};
@@ -378,14 +440,14 @@ class Extractor {
   }
 
   void scan_piece(const Piece& p) {
-    std::string s(p.text);
+    const std::string_view s = p.text;
     // Compiler flags: whitespace-separated words starting with -m.
     for (size_t i = 0; i < s.size();) {
       while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
       size_t j = i;
       while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
-      if (j > i) {
-        std::string w = s.substr(i, j - i);
+      if (j > i && s.substr(i, j - i).find("-m") != std::string_view::npos) {
+        std::string_view w = s.substr(i, j - i);
         // The flag may follow CXXFLAGS=" or a quote: -mavx2 in CXXFLAGS="-mavx2.
         size_t lead = 0;
         for (size_t k = 0; k + 1 < w.size(); ++k)
@@ -394,9 +456,9 @@ class Extractor {
             break;
           }
         w = w.substr(lead);
-        while (!w.empty() && std::string_view("\"';),").find(w.back()) != std::string_view::npos) w.pop_back();
+        while (!w.empty() && std::string_view("\"';),").find(w.back()) != std::string_view::npos) w.remove_suffix(1);
         if (w.size() > 2 && w.starts_with("-m") && std::isalpha(static_cast<unsigned char>(w[2])))
-          f_.cpu_flags.push_back({"", w, at(p, i + lead, w.size())});
+          f_.cpu_flags.push_back({"", std::string(w), at(p, i + lead, w.size())});
       }
       i = j;
     }
@@ -405,15 +467,13 @@ class Extractor {
       size_t end = s.find('\n', start);
       if (end == std::string::npos) end = s.size();
       if (end - start <= kMaxRegexLine) {
-        const std::string line = s.substr(start, end - start);
-        if (line.find('=') != std::string::npos)
-          for (auto it = std::sregex_iterator(line.begin(), line.end(), env_re()); it != std::sregex_iterator(); ++it) {
-          const auto& m = *it;
-          f_.env.push_back({m.str(1), m.str(2), at(p, start + m.position(1), m.length(1))});
-        }
-        if (line.find("nixpkgs/archive/") != std::string::npos)
-          for (auto it = std::sregex_iterator(line.begin(), line.end(), pin_url_re()); it != std::sregex_iterator(); ++it)
-            add_pin(pin_at((*it).str(1), at(p, start + (*it).position(1), (*it).length(1))));
+        const std::string_view line = s.substr(start, end - start);
+        scan_settings(line, [&](size_t offset, std::string_view name, std::string_view value) {
+          f_.env.push_back({std::string(name), std::string(value), at(p, start + offset, name.size())});
+        });
+        for_each_pin_url(line, [&](size_t offset, std::string_view rev) {
+          add_pin(pin_at(std::string(rev), at(p, start + offset, rev.size())));
+        });
       }
       start = end + 1;
     }
@@ -434,32 +494,34 @@ class Extractor {
     f_.pins.push_back(pin);
   }
 
+  static bool is_python_name(const std::string& n) { return is_python_set(n); }
+
   void name_use(const std::string& n, nix::Span span) {
     // Every identifier passes here: a cheap prefix test before any regex.
-    if (n.size() > kMaxRegexName || !(n.starts_with("python3") || n.starts_with("cudaPackages_"))) return;
-    if (std::regex_match(n, python_name_re())) f_.python_sets.push_back({"", n, span});
-    if (std::regex_match(n, cuda_set_re())) f_.cuda_overlays.push_back({"", n, span});
+    if (is_python_set(n)) f_.python_sets.push_back({"", n, span});
+    else if (is_cuda_set(n)) f_.cuda_overlays.push_back({"", n, span});
   }
 
-  void add_name(const std::string& key, const Expr& value) {
+  void add_name(std::string_view key, const Expr& value) {
     auto s = resolve_string(value);
     if (!s) return;
     for (const auto& n : f_.names)
       if (n.span.begin == s->span.begin) return;
-    f_.names.push_back({key, s->text, s->span});
+    f_.names.push_back({std::string(key), s->text, s->span});
   }
 
-  void string_list(const Expr& value, std::vector<Fact>& out, const std::string& key) {
+  void string_list(const Expr& value, std::vector<Fact>& out, std::string_view key) {
     if (value.kind != ExprKind::list) {
-      if (auto s = resolve_string(value)) out.push_back({key, s->text, s->span});
+      if (auto s = resolve_string(value)) out.push_back({std::string(key), s->text, s->span});
       return;
     }
     for (const auto& x : static_cast<const nix::List&>(value).elems)
-      if (auto s = resolve_string(*x)) out.push_back({key, s->text, s->span});
+      if (auto s = resolve_string(*x)) out.push_back({std::string(key), s->text, s->span});
   }
 
-  void binding(const std::string& key, const Expr& value, const std::string& parent) {
+  void binding(std::string_view key, const Expr& value, std::string_view parent) {
     if (key == "pname" || key == "variantName" || (key == "name" && parent == "variant")) add_name(key, value);
+    else if (key == "preConfigure") pre_configure(value);
     else if (key == "gpuTargets") {
       if (!f_.has_gpu_targets) f_.gpu_targets_span = value.span;
       f_.has_gpu_targets = true;
@@ -475,20 +537,50 @@ class Extractor {
       nix::Span sp = value.span;
       if (parts.size() == 1 && !parts[0].expr && piece(parts[0]).exact)
         sp = lines_.span(parts[0].span.begin, parts[0].span.end);
-      f_.descriptions.push_back({key, loose_string(value), sp});
+      f_.descriptions.push_back({std::string(key), loose_string(value), sp});
     } else if (key == "longDescription" && (value.kind == ExprKind::string || value.kind == ExprKind::ind_string)) {
       long_description(static_cast<const nix::String&>(value));
     } else if ((key == "torchVariant" || key == "magmaVariant") && static_string(value)) {
-      f_.imports.push_back({key, "./" + *static_string(value) + ".nix", value.span});
+      f_.imports.push_back({std::string(key), "./" + *static_string(value) + ".nix", value.span});
     } else if (!key.empty() && std::isupper(static_cast<unsigned char>(key[0])) && key.find('_') != std::string::npos) {
       // USE_CUDNN = "0"; as an attribute of overrideAttrs (an environment variable).
       bool upper = std::all_of(key.begin(), key.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'; });
       if (upper) {
-        if (auto s = static_string(value)) f_.env.push_back({key, *s, value.span});
+        if (auto s = static_string(value)) f_.env.push_back({std::string(key), *s, value.span});
         else if (value.kind == ExprKind::int_lit)
-          f_.env.push_back({key, std::to_string(static_cast<const nix::IntLit&>(value).value), value.span});
+          f_.env.push_back({std::string(key), std::to_string(static_cast<const nix::IntLit&>(value).value), value.span});
       }
     }
+  }
+
+  /// `preConfigure = ''…'';` or `… + ''…'';` whose closing '' stands on its own line.
+  void pre_configure(const Expr& value) {
+    if (f_.pre_configure_insert) return;
+    const Expr* e = &value;
+    while (e->kind == ExprKind::binary && static_cast<const nix::Binary&>(*e).op == nix::BinaryOp::add)
+      e = static_cast<const nix::Binary&>(*e).rhs.get();
+    if (e->kind != ExprKind::ind_string || e->span.end < e->span.begin + 4 || e->span.end > text_.size()) return;
+    std::string_view src = text_.substr(e->span.begin, e->span.end - e->span.begin);
+    size_t close = src.size() - 2;
+    size_t line_start = src.rfind('\n', close - 1);
+    if (line_start == std::string_view::npos || line_start < 2) return;
+    ++line_start;
+    if (src.substr(line_start, close - line_start).find_first_not_of(" \t") != std::string_view::npos) return;
+    // The indentation of the string's first non-blank line.
+    std::string indent;
+    for (size_t at = src.find('\n') + 1; at < line_start;) {
+      size_t nl = src.find('\n', at);
+      std::string_view line = src.substr(at, nl - at);
+      size_t lead = line.find_first_not_of(" \t");
+      if (lead != std::string_view::npos) {
+        indent = std::string(line.substr(0, lead));
+        break;
+      }
+      at = nl + 1;
+    }
+    if (indent.empty()) indent = std::string(src.substr(line_start, close - line_start)) + "  ";
+    f_.pre_configure_insert = e->span.begin + static_cast<uint32_t>(line_start);
+    f_.pre_configure_indent = indent;
   }
 
   void long_description(const nix::String& s) {
@@ -512,57 +604,61 @@ class Extractor {
   /// and sha256, a `nixpkgs = { rev; sha256; }` record, an env entry
   /// `{ name = "USE_CUDNN"; value = "0"; }`.
   void attrs_facts(const nix::Attrs& a, const std::string& parent) {
-    std::map<std::string, const Expr*> b;
-    for (const auto& x : a.bindings)
-      if (!x.is_inherit && x.path.size() == 1 && !x.path[0].expr && x.value) b[x.path[0].name] = x.value.get();
+    // The few keys read here, found in one pass (every attribute set of every file comes here).
+    enum Key { url, rev, repo, sha256, hash, name, value, kKeys };
+    static constexpr std::string_view kNames[kKeys] = {"url", "rev", "repo", "sha256", "hash", "name", "value"};
+    const Expr* k[kKeys] = {};
+    size_t simple = 0;
+    for (const auto& x : a.bindings) {
+      if (x.is_inherit || x.path.size() != 1 || x.path[0].expr || !x.value) continue;
+      ++simple;
+      for (int i = 0; i < kKeys; ++i)
+        if (x.path[0].name == kNames[i]) k[i] = x.value.get();
+    }
+    if (!k[url] && !k[rev] && !(k[name] && k[value])) return;
     auto sha = [&](PinFact& pin) {
-      for (const char* k : {"sha256", "hash"}) {
-        auto it = b.find(k);
-        if (it == b.end()) continue;
+      for (Key key : {sha256, hash}) {
+        if (!k[key]) continue;
         pin.sha256_written = true;
-        const Expr& v = *it->second;
+        const Expr& v = *k[key];
         if (v.kind == ExprKind::var && static_cast<const nix::Name&>(v).name == "null") pin.sha256_null = true;
         if (auto s = resolve_string(v)) pin.sha256 = s->text;
       }
     };
-    if (auto it = b.find("url"); it != b.end()) {
-      if (auto pin = url_pin(*it->second)) {
+    if (k[url]) {
+      if (auto pin = url_pin(*k[url])) {
         sha(*pin);
         add_pin(*pin);
       }
     }
-    if (auto it = b.find("rev"); it != b.end()) {
-      auto repo = b.find("repo");
-      bool nixpkgs = parent == "nixpkgs" || (repo != b.end() && static_string(*repo->second) == "nixpkgs");
-      auto rev = resolve_string(*it->second);
-      if (nixpkgs && rev && rev->text.size() <= kMaxRegexName && std::regex_match(rev->text, hex_rev_re())) {
-        PinFact pin = pin_at(rev->text, rev->span);
+    if (k[rev]) {
+      bool nixpkgs = parent == "nixpkgs" || (k[repo] && static_string(*k[repo]) == "nixpkgs");
+      auto rev_fact = resolve_string(*k[rev]);
+      if (nixpkgs && rev_fact && is_hex_rev(rev_fact->text)) {
+        PinFact pin = pin_at(rev_fact->text, rev_fact->span);
         sha(pin);
         add_pin(pin);
       }
     }
-    auto n = b.find("name"), v = b.find("value");
-    if (b.size() == 2 && n != b.end() && v != b.end()) {
-      auto name = static_string(*n->second), value = static_string(*v->second);
-      static const std::regex env_name("[A-Z][A-Z0-9_]*");
-      if (name && value && name->size() <= kMaxRegexName && std::regex_match(*name, env_name))
-        f_.env.push_back({*name, *value, n->second->span});
+    if (simple == 2 && k[name] && k[value]) {
+      auto n = static_string(*k[name]), v = static_string(*k[value]);
+      if (n && v && is_env_name(*n)) f_.env.push_back({*n, *v, k[name]->span});
     }
   }
 
   /// ".../nixpkgs/archive/REV.tar.gz", literally or with REV interpolated from a binding.
   std::optional<PinFact> url_pin(const Expr& url) {
     if (auto s = resolve_string(url)) {
-      std::smatch m;
-      if (s->text.size() <= kMaxRegexLine && std::regex_search(s->text, m, pin_url_re())) {
+      std::optional<PinFact> pin;
+      for_each_pin_url(s->text, [&](size_t, std::string_view rev) {
+        if (pin) return;
         nix::Span sp = s->span;
         // Point at the revision inside the string's source text.
         std::string_view src = text_.substr(sp.begin, sp.end - sp.begin);
-        if (size_t k = src.find(m.str(1)); k != std::string_view::npos)
-          sp = lines_.span(sp.begin + k, sp.begin + k + m.length(1));
-        return pin_at(m.str(1), sp);
-      }
-      return std::nullopt;
+        if (size_t k = src.find(rev); k != std::string_view::npos) sp = lines_.span(sp.begin + k, sp.begin + k + rev.size());
+        pin = pin_at(std::string(rev), sp);
+      });
+      return pin;
     }
     if (url.kind != ExprKind::string) return std::nullopt;
     const auto& parts = static_cast<const nix::String&>(url).parts;
@@ -570,8 +666,7 @@ class Extractor {
       if (!parts[i].expr || parts[i - 1].expr || parts[i + 1].expr) continue;
       if (!parts[i - 1].text.ends_with("nixpkgs/archive/") || !parts[i + 1].text.starts_with(".tar.gz")) continue;
       if (parts[i - 1].text.find("ithub.com/") == std::string::npos) continue;
-      if (auto rev = resolve_string(*parts[i].expr);
-          rev && rev->text.size() <= kMaxRegexName && std::regex_match(rev->text, hex_rev_re()))
+      if (auto rev = resolve_string(*parts[i].expr); rev && is_hex_rev(rev->text))
         return pin_at(rev->text, rev->span);
     }
     return std::nullopt;
@@ -618,9 +713,8 @@ class Extractor {
 RecipeFacts extract_facts(std::string_view text, const nix::Expr& root) {
   RecipeFacts f;
   Extractor x(text, f);
-  x.collect_bindings(root);
   x.walk(root, "");
-  f.comments = comment_lines(text);
+  f.comments = comment_lines(text, x.lines());
   return f;
 }
 

@@ -46,14 +46,28 @@ struct RecipeFacts {
   std::vector<Fact> comments;          ///< each comment line (key "header" for the leading block, else "comment")
   std::vector<Fact> imports;           ///< relative paths of `import ./x.nix` / `callPackage ./x.nix`, and
                                        ///< torchVariant / magmaVariant names (text ends in ".nix")
+
+  // For `tailor check --fix`:
+  std::vector<Fact> python_binders;    ///< formals, lambda arguments and let bindings named python3…
+  /// A python3… name is also an attribute name (`inherit python3Packages;`, `{ python3Packages = …; }`):
+  /// renaming the set would change what the recipe exports or passes on.
+  bool python_rename_unsafe = false;
+  /// Where a line can be added to the first preConfigure indented string:
+  /// the start of the line holding its closing '' (0: none), and the indentation of its lines.
+  uint32_t pre_configure_insert = 0;
+  std::string pre_configure_indent;
 };
 
 /// Extracts the facts of \a root, parsed from \a text.
 RecipeFacts extract_facts(std::string_view text, const nix::Expr& root);
 
+class LineIndex;
+
 /// The comment lines of \a text (strings and interpolations skipped), each with
 /// the span of its text after `#` / inside `/* */`.
 std::vector<Fact> comment_lines(std::string_view text);
+/// The same, with the line starts of \a text computed already.
+std::vector<Fact> comment_lines(std::string_view text, const LineIndex& lines);
 
 /// Longest text tailor's regular expressions are run on: libstdc++'s
 /// backtracking matcher recurses per character, so longer (hostile) lines are skipped.

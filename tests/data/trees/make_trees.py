@@ -7,6 +7,8 @@ clean/           60 recipes of build-pytorch main (PyTorch 2.8.0, CUDA 12.8) in
                  gpuTargets, USE_CUDNN=0 below SM 7.5, AVX-only disables.
 seed-002-main/   the same tree with the drift the seeds' branches show, one
                  mistake per file (see MISTAKES below).
+fixable/         one file per mistake `tailor check --fix` repairs (FIXABLE
+                 below), and one it must leave alone.
 
 The sha256 values are placeholders of the right shape: these trees are read,
 never evaluated. Run from this directory; review the diff.
@@ -143,7 +145,7 @@ nixpkgs_pinned.python313Packages.torch.overrideAttrs (oldAttrs: {{
     cap, family, products = GPUS[sm]
     products = m.get("products", products)
     num = sm[2:]
-    return f'''# PyTorch 2.8.0 for NVIDIA {family} ({sm.upper()}: {", ".join(products)}) — {disp}
+    text = f'''# PyTorch 2.8.0 for NVIDIA {family} ({sm.upper()}: {", ".join(products)}) — {disp}
 # CUDA 12.8 — Requires NVIDIA driver 570.26+
 {{ }}:
 let
@@ -183,6 +185,9 @@ in
   }};
 }})
 '''
+    if "pyset" in m:
+        text = text.replace("python313Packages", m["pyset"])
+    return text
 
 
 def companion_recipe(pkg, sm, isa, m):
@@ -267,5 +272,86 @@ def write_tree(root, mistakes, claimed, extra_rows=(), sm61_glob=None):
         f.write(readme(all_names, claimed, extra_rows, sm61_glob))
 
 
+FIXABLE = {  # fixable/: file -> what --fix repairs
+    "pytorch-python313-cuda12_8-sm89-avx512": {"pname": "pytorch-python313-cuda12_8-sm89-avx512-ada"},  # TLR002
+    "pytorch-python313-cuda12_8-sm75-avx": {"avx": False},  # TLR017
+    "pytorch-python313-cuda12_8-sm61-avx2": {"cudnn": False},  # TLR016
+    "pytorch-python313-cuda12_8-sm61-avx": {"cudnn": False, "avx": False},  # TLR016 + TLR017 at one place
+    "pytorch-python313-cuda12_8-sm90-avx2": {"pyset": "python3Packages"},  # TLR007 (seed 000 step 3)
+}
+
+# fixable/: callPackage style, the package set a formal argument (TLR007 in the formals and every use).
+FORMALS = '''# PyTorch 2.8.0 for NVIDIA Hopper (SM90: H100, H200) — AVX-512, callPackage style
+{ python3Packages, lib, config }:
+# tailor: ignore TLR015 (config.cudaCapabilities comes from the caller's nixpkgs)
+let
+  gpuArchSM = "sm_90";
+  # python3Packages here must match the name: python313
+  cpuFlags = [ "-mavx512f" "-mavx512dq" "-mavx512vl" "-mavx512bw" "-mfma" ];
+in
+(python3Packages.torch.override {
+  cudaSupport = true;
+  gpuTargets = [ gpuArchSM ];
+}).overrideAttrs (oldAttrs: {
+  pname = "pytorch-python313-cuda12_8-sm90-avx512";
+  nativeBuildInputs = oldAttrs.nativeBuildInputs ++ [ python3Packages.setuptools ];
+  preConfigure = (oldAttrs.preConfigure or "") + ''
+    export CXXFLAGS="$CXXFLAGS ${lib.concatStringsSep " " cpuFlags}"
+  '';
+  meta = oldAttrs.meta // {
+    description = "PyTorch for NVIDIA H100/H200 (SM90, Hopper) + AVX-512 [CUDA 12.8]";
+    platforms = [ "x86_64-linux" ];
+  };
+})
+'''
+
+# fixable/: a file name that is no variant name, whose pname is one: the file is renamed.
+RENAME = '''# PyTorch 2.8.0 CPU-only — AVX2 (x86-64), named by hand
+{{ }}:
+let
+{pin}
+in
+nixpkgs_pinned.python313Packages.torch.overrideAttrs (oldAttrs: {{
+  pname = "pytorch-python313-cpu-avx2";
+  preConfigure = (oldAttrs.preConfigure or "") + ''
+    export CXXFLAGS="$CXXFLAGS -mavx2 -mfma -mf16c"
+  '';
+  meta = oldAttrs.meta // {{ platforms = [ "x86_64-linux" ]; }};
+}})
+'''
+
+# fixable/: AVX-only disables missing, but preConfigure is a one-line string: no
+# line of its own to add them on, so the problem stays reported.
+ONE_LINE = '''# PyTorch 2.8.0 CPU-only — AVX (x86-64)
+{{ }}:
+let
+{pin}
+in
+nixpkgs_pinned.python313Packages.torch.overrideAttrs (oldAttrs: {{
+  pname = "pytorch-python313-cpu-avx";
+  preConfigure = "export CXXFLAGS=\\"$CXXFLAGS -mavx -mno-fma -mno-bmi -mno-bmi2 -mno-avx2\\"";
+  meta = oldAttrs.meta // {{ platforms = [ "x86_64-linux" ]; }};
+}})
+'''
+
+
+def write_fixable(root):
+    shutil.rmtree(root, ignore_errors=True)
+    os.makedirs(root)
+    for n, m in FIXABLE.items():
+        pkg, sm, isa = "pytorch", "sm" + n.split("-sm")[1].split("-")[0], n.rsplit("-", 1)[1]
+        with open(os.path.join(root, n + ".nix"), "w") as f:
+            f.write(torch_recipe(sm, isa, m))
+    files = {
+        "pytorch-python313-cuda12_8-sm90-avx512.nix": FORMALS,
+        "pytorch-cpu-avx2.nix": RENAME.format(pin=pin_block(None)),
+        "pytorch-python313-cpu-avx.nix": ONE_LINE.format(pin=pin_block(None)),
+    }
+    for name, text in files.items():
+        with open(os.path.join(root, name), "w") as f:
+            f.write(text)
+
+
 write_tree("clean", {}, 60)
 write_tree("seed-002-main", MISTAKES, 62, ["pytorch-python313-cuda12_8-sm70-avx2"], sm61_glob=3)
+write_fixable("fixable")

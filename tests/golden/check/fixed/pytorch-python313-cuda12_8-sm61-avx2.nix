@@ -1,0 +1,55 @@
+# PyTorch 2.8.0 for NVIDIA Pascal (SM61: GTX 1080 Ti, GTX 1080, GTX 1070) — AVX2
+# CUDA 12.8 — Requires NVIDIA driver 570.26+
+{ }:
+let
+  nixpkgs_pinned = import (builtins.fetchTarball {
+    url = "https://github.com/NixOS/nixpkgs/archive/fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3.tar.gz";
+    sha256 = "0p7d6pyr4l4cvdmwvql2rk0dj0c1prdnpcmh3k5fqmnqfsq1c3xs";
+  }) {
+    config = {
+      allowUnfree = true;
+      cudaSupport = true;
+      cudaCapabilities = [ "6.1" ];
+    };
+    overlays = [ (final: prev: { cudaPackages = final.cudaPackages_12_8; }) ];
+  };
+  # GPU target: SM61 (Pascal - GTX 1080 Ti, GTX 1080, GTX 1070)
+  gpuArchNum = "61"; # For CMAKE_CUDA_ARCHITECTURES
+  gpuArchSM = "sm_61"; # For TORCH_CUDA_ARCH_LIST
+  # CPU optimization: AVX2
+  cpuFlags = [
+    "-mavx2" # AVX2
+    "-mfma" # Fused multiply-add
+    "-mf16c" # half-precision conversions
+  ];
+in
+# Two-stage override:
+# 1. Enable CUDA and specify GPU targets
+(nixpkgs_pinned.python313Packages.torch.override {
+  cudaSupport = true;
+  gpuTargets = [ gpuArchSM ];
+# 2. Customize build (CPU flags, metadata, etc.)
+}).overrideAttrs (oldAttrs: {
+  pname = "pytorch-python313-cuda12_8-sm61-avx2";
+  preConfigure = (oldAttrs.preConfigure or "") + ''
+    export CXXFLAGS="$CXXFLAGS ${nixpkgs_pinned.lib.concatStringsSep " " cpuFlags}"
+    export CFLAGS="$CFLAGS ${nixpkgs_pinned.lib.concatStringsSep " " cpuFlags}"
+    echo "GPU Target: ${gpuArchSM} (Pascal: GTX 1080 Ti, GTX 1080, GTX 1070)"
+    # SM61: cuDNN after 9.10 dropped SM61, and the pin does not record its cuDNN
+    export USE_CUDNN=0
+  '';
+  postInstall = (oldAttrs.postInstall or "") + ''
+    echo 1 > $out/.metadata-rev
+  '';
+  meta = oldAttrs.meta // {
+    description = "PyTorch for NVIDIA GTX 1080 Ti/GTX 1080/GTX 1070 (SM61, Pascal) + AVX2 [CUDA 12.8]";
+    longDescription = ''
+      Custom PyTorch build with targeted optimizations:
+      - GPU: NVIDIA Pascal architecture (SM61) - GTX 1080 Ti, GTX 1080, GTX 1070
+      - CPU: AVX2 instruction set
+      - CUDA: 12.8 with compute capability 6.1
+      - Python: 3.13
+    '';
+    platforms = [ "x86_64-linux" ];
+  };
+})
