@@ -189,8 +189,15 @@ Lexer::Lexer(std::string_view text) : text_(text) {
 }
 
 Span Lexer::span_at(uint32_t offset, uint32_t end) const {
-  auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
-  size_t line = static_cast<size_t>(it - line_starts_.begin());
+  // Tokens come in order: step forward from the last line found before
+  // falling back to a binary search.
+  size_t line = last_line_;
+  if (line == 0 || offset < line_starts_[line - 1]) {
+    line = static_cast<size_t>(std::upper_bound(line_starts_.begin(), line_starts_.end(), offset) - line_starts_.begin());
+  } else {
+    while (line < line_starts_.size() && line_starts_[line] <= offset) ++line;
+  }
+  last_line_ = line;
   return Span{offset, end, static_cast<int>(line), static_cast<int>(offset - line_starts_[line - 1] + 1)};
 }
 
@@ -263,10 +270,28 @@ Token Lexer::lex_normal() {
   auto consider = [&](Rule r, size_t l) {
     if (l > len) rule = r, len = l;
   };
+  // Fast path for the commonest token: an identifier or keyword that no
+  // path (needs a '/' after path characters) or URI (needs a ':' after the
+  // scheme) could outmatch. Scheme characters are path characters.
+  if (is_alpha(s[p]) || s[p] == '_') {
+    size_t id = match_id(s, p);
+    size_t e = p;
+    while (e < s.size() && is_path_char(s[e])) ++e;
+    size_t scheme = p;
+    while (scheme < s.size() && (is_alpha(s[scheme]) || is_digit(s[scheme]) || s[scheme] == '+' || s[scheme] == '-' || s[scheme] == '.')) ++scheme;
+    if ((e >= s.size() || s[e] != '/') && (scheme >= s.size() || s[scheme] != ':')) {
+      std::string_view text = s.substr(p, id);
+      pos_ += id;
+      if (id <= 7)
+        for (const auto& k : kKeywords)
+          if (k.text == text) return make(k.kind, p, p + id);
+      return make(Tok::id, p, p + id, std::string(text));
+    }
+  }
   size_t op_len = 0;
   Tok op_kind = Tok::other;
   for (const auto& o : kOperators)
-    if (s.substr(p, o.text.size()) == o.text) {
+    if (o.text[0] == s[p] && s.substr(p, o.text.size()) == o.text) {
       op_len = o.text.size(), op_kind = o.kind;
       break;
     }

@@ -44,6 +44,7 @@ class Lexer {
   size_t pos_ = 0;
   std::vector<State> states_{State::initial};
   std::vector<uint32_t> line_starts_;
+  mutable size_t last_line_ = 0;  ///< span_at's last answer (1-based), a hint for the next
   std::deque<Token> ahead_;
 };
 
