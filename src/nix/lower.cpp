@@ -357,7 +357,7 @@ class Lowerer {
     for (const auto& f : l.formals) c->formals.emplace_back(f.name, f.fallback ? lower(*f.fallback) : nullptr);
     // Nix sorts formals by Symbol, i.e. by interning order (symbols.hpp).
     std::stable_sort(c->formals.begin(), c->formals.end(), [&](const auto& x, const auto& y) {
-      return symbols_.rank(x.first) < symbols_.rank(y.first);
+      return symbols_.less(x.first, y.first);
     });
     c->kids.push_back(lower(*l.body));
     return c;

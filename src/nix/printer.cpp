@@ -171,7 +171,7 @@ class Printer {
     std::vector<const std::pair<const std::string, CoreAttrDef>*> defs;
     for (const auto& d : e.attrs->attrs) defs.push_back(&d);
     std::stable_sort(defs.begin(), defs.end(),
-                     [&](auto* x, auto* y) { return symbols_.rank(x->first) < symbols_.rank(y->first); });
+                     [&](auto* x, auto* y) { return symbols_.less(x->first, y->first); });
     out_ += "(let ";
     for (const auto* d : defs) {
       if (d->second.inherited) {
