@@ -1,6 +1,7 @@
 // tailor parse FILE...: print each file's Nix normal form, byte for byte what
 // `nix-instantiate --parse FILE` prints; syntax errors are reported per file.
 #include <fcntl.h>
+#include <cerrno>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,14 +21,18 @@ namespace {
 
 // Reads \a file into \a buf (reused across files: one allocation per run, not
 // per file); a directory means its default.nix, as for nix-instantiate.
-bool read_nix_file(std::string& file, std::string& buf) {
-  int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
+// \a symlink tells whether the file named is a symbolic link (saves an lstat).
+bool read_nix_file(std::string& file, std::string& buf, bool& symlink) {
+  int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  symlink = fd < 0 && errno == ELOOP;
+  if (symlink) fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
   struct stat st;
   if (fstat(fd, &st) != 0) return close(fd), false;
   if (S_ISDIR(st.st_mode)) {
     close(fd);
     file = (std::filesystem::path(file) / "default.nix").string();
+    symlink = true;  // not known without an lstat: let the path context find out
     fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0 || fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) return fd >= 0 && close(fd), false;
   }
@@ -60,7 +65,8 @@ int cmd_parse(CommandContext& ctx) {
   std::string out;  // written in large blocks: per-file writes cost more than parsing
   int status = kExitOk;
   for (std::string file : files) {
-    if (!read_nix_file(file, text)) {
+    bool symlink = false;
+    if (!read_nix_file(file, text, symlink)) {
       ctx.out.write(out.data(), static_cast<std::streamsize>(out.size()));
       out.clear();
       Diagnostic d;
@@ -70,7 +76,7 @@ int cmd_parse(CommandContext& ctx) {
       status = kExitBadInput;
       continue;
     }
-    nix::NormalForm nf = nix::normal_form(file, text, contexts.get(file), symbols);
+    nix::NormalForm nf = nix::normal_form(file, text, contexts.get(file, symlink), symbols);
     if (nf.error) {
       ctx.out.write(out.data(), static_cast<std::streamsize>(out.size()));
       out.clear();

@@ -6,6 +6,7 @@
 /// prints this form; lower.hpp builds it from the surface tree.
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -65,22 +66,20 @@ struct CoreAttrs {
   std::vector<CoreDynamicAttr> dynamic;
 };
 
-/// Owns all nodes of one core tree.
+/// Owns all nodes of one core tree. Deques: nodes are allocated in blocks
+/// and never move.
 struct CoreTree {
   Core* root = nullptr;
-  std::vector<std::unique_ptr<Core>> nodes;
-  std::vector<std::unique_ptr<CoreAttrs>> sets;
+  std::deque<Core> nodes;
+  std::deque<CoreAttrs> sets;
 
   Core* make(CoreKind kind, Span span) {
-    nodes.push_back(std::make_unique<Core>());
-    nodes.back()->kind = kind;
-    nodes.back()->span = span;
-    return nodes.back().get();
+    Core& c = nodes.emplace_back();
+    c.kind = kind;
+    c.span = span;
+    return &c;
   }
-  CoreAttrs* make_attrs() {
-    sets.push_back(std::make_unique<CoreAttrs>());
-    return sets.back().get();
-  }
+  CoreAttrs* make_attrs() { return &sets.emplace_back(); }
 };
 
 }  // namespace tailor::nix

@@ -1,6 +1,7 @@
 #include "nix/lexer.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
@@ -215,17 +216,20 @@ void Lexer::pop() {
 }
 
 Token Lexer::next() {
-  if (!ahead_.empty()) {
-    Token t = std::move(ahead_.front());
-    ahead_.pop_front();
-    return t;
-  }
-  return lex();
+  if (count_ == 0) return lex();
+  Token t = std::move(ahead_[head_]);
+  head_ = (head_ + 1) % kAhead;
+  --count_;
+  return t;
 }
 
 const Token& Lexer::peek(size_t k) {
-  while (ahead_.size() <= k) ahead_.push_back(lex());
-  return ahead_[k];
+  assert(k < kAhead);
+  while (count_ <= k) {
+    ahead_[(head_ + count_) % kAhead] = lex();
+    ++count_;
+  }
+  return ahead_[(head_ + k) % kAhead];
 }
 
 Token Lexer::lex() {

@@ -52,9 +52,9 @@ PathContext path_context_for(const std::string& file) {
   return ctx;
 }
 
-const PathContext& PathContextCache::get(const std::string& file) {
+const PathContext& PathContextCache::get(const std::string& file, bool maybe_symlink) {
   struct stat st;
-  if (lstat(file.c_str(), &st) != 0 || S_ISLNK(st.st_mode)) return scratch_ = path_context_for(file);
+  if (maybe_symlink && (lstat(file.c_str(), &st) != 0 || S_ISLNK(st.st_mode))) return scratch_ = path_context_for(file);
   size_t slash = file.rfind('/');
   std::string dir = slash == std::string::npos ? std::string() : file.substr(0, slash + 1);
   auto it = by_dir_.find(dir);

@@ -28,10 +28,11 @@ NormalForm normal_form(std::string_view path, std::string_view text, const PathC
 PathContext path_context_for(const std::string& file);
 
 /// path_context_for for many files of one run: the directory of each file
-/// and $HOME are worked out once (one lstat per file remains, for symlinks).
+/// and $HOME are worked out once.
 class PathContextCache {
  public:
-  const PathContext& get(const std::string& file);
+  /// \a maybe_symlink: false when the caller knows \a file is not a symbolic link.
+  const PathContext& get(const std::string& file, bool maybe_symlink = true);
 
  private:
   std::unordered_map<std::string, PathContext> by_dir_;

@@ -82,7 +82,7 @@ class Parser {
 
   bool at(Tok kind, size_t k = 0) { return lex_.peek(k).kind == kind; }
 
-  Span join(const Span& a, const Span& b) { return lex_.span_at(a.begin, std::max(a.end, b.end)); }
+  Span join(const Span& a, const Span& b) { return Span{a.begin, std::max(a.end, b.end), a.line, a.column}; }
   Span join(const Span& a, const Expr& b) { return join(a, b.span); }
 
   template <class T>
