@@ -6,7 +6,6 @@
 /// prints this form; lower.hpp builds it from the surface tree.
 
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -66,20 +65,35 @@ struct CoreAttrs {
   std::vector<CoreDynamicAttr> dynamic;
 };
 
-/// Owns all nodes of one core tree. Deques: nodes are allocated in blocks
-/// and never move.
+/// Owns all nodes of one core tree, allocated in blocks (a node is large:
+/// std::deque would allocate one block per two of them); nodes never move.
 struct CoreTree {
   Core* root = nullptr;
-  std::deque<Core> nodes;
-  std::deque<CoreAttrs> sets;
 
   Core* make(CoreKind kind, Span span) {
-    Core& c = nodes.emplace_back();
+    Core& c = nodes_.next();
     c.kind = kind;
     c.span = span;
     return &c;
   }
-  CoreAttrs* make_attrs() { return &sets.emplace_back(); }
+  CoreAttrs* make_attrs() { return &sets_.next(); }
+
+ private:
+  template <class T>
+  struct Blocks {
+    static constexpr size_t kBlock = 16;
+    std::vector<std::unique_ptr<T[]>> blocks;
+    size_t used = kBlock;
+    T& next() {
+      if (used == kBlock) {
+        blocks.push_back(std::make_unique<T[]>(kBlock));
+        used = 0;
+      }
+      return blocks.back()[used++];
+    }
+  };
+  Blocks<Core> nodes_;
+  Blocks<CoreAttrs> sets_;
 };
 
 }  // namespace tailor::nix

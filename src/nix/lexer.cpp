@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace tailor::nix {
@@ -185,8 +186,9 @@ Tok single_char(char c) {
 
 Lexer::Lexer(std::string_view text) : text_(text) {
   line_starts_.push_back(0);
-  for (size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n') line_starts_.push_back(static_cast<uint32_t>(i + 1));
+  for (const char *p = text.data(), *end = p + text.size();
+       (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)))) != nullptr;)
+    line_starts_.push_back(static_cast<uint32_t>(++p - text.data()));
 }
 
 Span Lexer::span_at(uint32_t offset, uint32_t end) const {
@@ -274,6 +276,19 @@ Token Lexer::lex_normal() {
   auto consider = [&](Rule r, size_t l) {
     if (l > len) rule = r, len = l;
   };
+  // Fast path for punctuation that starts no longer rule.
+  switch (s[p]) {
+    case '=':
+      if (p + 1 < s.size() && s[p + 1] == '=') break;
+      [[fallthrough]];
+    case ';': case '(': case ')': case '[': case ']': case ',': case '@': case '?': case ':':
+      pos_ = p + 1;
+      return make(single_char(s[p]), p, p + 1, std::string(1, s[p]));
+    case '{': pos_ = p + 1; states_.push_back(State::normal); return make(Tok::lbrace, p, p + 1);
+    case '}': pos_ = p + 1; pop(); return make(Tok::rbrace, p, p + 1);
+    case '"': pos_ = p + 1; states_.push_back(State::string); return make(Tok::dquote, p, p + 1);
+    default: break;
+  }
   // Fast path for the commonest token: an identifier or keyword that no
   // path (needs a '/' after path characters) or URI (needs a ':' after the
   // scheme) could outmatch. Scheme characters are path characters.

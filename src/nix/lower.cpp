@@ -266,12 +266,11 @@ class Lowerer {
   // sets written out earlier; the last element may merge two plain sets.
   void add_attr(CoreAttrs* attrs, const Binding& b, Core* value) {
     auto path = lower_attrpath(b.path);
-    const std::string shown = show_path(b.path);
     for (size_t i = 0; i + 1 < path.size(); ++i) {
       if (!path[i].expr) {
         auto j = attrs->attrs.find(path[i].name);
         if (j != attrs->attrs.end()) {
-          if (j->second.inherited || j->second.value->kind != CoreKind::attrs) duplicate(shown, b.span, j->second.span);
+          if (j->second.inherited || j->second.value->kind != CoreKind::attrs) duplicate(show_path(b.path), b.span, j->second.span);
           attrs = j->second.value->attrs;
         } else {
           Core* nested = t_.make(CoreKind::attrs, b.span);
@@ -306,7 +305,7 @@ class Lowerer {
       }
       return;
     }
-    duplicate(shown, b.span, j->second.span);
+    duplicate(show_path(b.path), b.span, j->second.span);
   }
 
   Core* lower_attrs(const Attrs& a) {

@@ -5,8 +5,10 @@
 
 namespace tailor::nix {
 
-std::string quote_string(std::string_view s) {
-  std::string out = "\"";
+namespace {
+
+void append_quoted(std::string& out, std::string_view s) {
+  out += '"';
   for (char c : s) {
     if (c == '"' || c == '\\' || c == '$') {
       out += '\\';
@@ -21,7 +23,15 @@ std::string quote_string(std::string_view s) {
       out += c;
     }
   }
-  return out + "\"";
+  out += '"';
+}
+
+}  // namespace
+
+std::string quote_string(std::string_view s) {
+  std::string out;
+  append_quoted(out, s);
+  return out;
 }
 
 std::string quote_identifier(std::string_view s) {
@@ -50,7 +60,7 @@ class Printer {
         out_ += s.str();
         break;
       }
-      case CoreKind::string: out_ += quote_string(e.text); break;
+      case CoreKind::string: append_quoted(out_, e.text); break;
       case CoreKind::path: out_ += e.text; break;
       case CoreKind::var: out_ += e.text; break;
       case CoreKind::cur_pos: out_ += "__curPos"; break;
