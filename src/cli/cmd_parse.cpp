@@ -36,9 +36,11 @@ bool read_nix_file(std::string& file, std::string& buf, bool& symlink) {
     fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0 || fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) return fd >= 0 && close(fd), false;
   }
-  buf.resize(S_ISREG(st.st_mode) && st.st_size > 0 ? static_cast<size_t>(st.st_size) : 4096);
+  const bool sized = S_ISREG(st.st_mode) && st.st_size > 0;
+  buf.resize(sized ? static_cast<size_t>(st.st_size) : 4096);
   size_t n = 0;
   for (;;) {
+    if (sized && n == static_cast<size_t>(st.st_size)) break;  // all of it: no read() for the end
     if (n == buf.size()) buf.resize(buf.size() * 2);
     ssize_t r = read(fd, buf.data() + n, buf.size() - n);
     if (r < 0) return close(fd), false;

@@ -122,6 +122,12 @@ std::string unescape(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
+    // Copy the run of ordinary bytes in one go.
+    size_t run = i;
+    while (run < s.size() && s[run] != '\\' && s[run] != '\r' && s[run] != '\0') ++run;
+    out.append(s.data() + i, run - i);
+    i = run;
+    if (i >= s.size()) break;
     char c = s[i];
     if (c == '\0') break;
     if (c == '\\') {

@@ -201,21 +201,28 @@ class Lowerer {
         continue;
       }
       std::string s2;
-      for (char c : p.text) {
+      s2.reserve(p.text.size());
+      const std::string& t = p.text;
+      for (size_t k = 0; k < t.size();) {
+        const char c = t[k];
         if (at_line_start) {
           if (c == ' ') {
             if (dropped++ >= min_indent) s2 += c;
+            ++k;
           } else if (c == '\n') {
             dropped = 0;
             s2 += c;
+            ++k;
           } else {
-            at_line_start = false;
+            at_line_start = false;  // the rest of the line is copied below
             dropped = 0;
-            s2 += c;
           }
         } else {
-          s2 += c;
-          if (c == '\n') at_line_start = true;
+          const size_t nl = t.find('\n', k);
+          const size_t e = nl == std::string::npos ? t.size() : nl + 1;
+          s2.append(t, k, e - k);
+          k = e;
+          if (nl != std::string::npos) at_line_start = true;
         }
       }
       if (i + 1 == s.parts.size()) {
