@@ -23,11 +23,9 @@ std::vector<PlannedBuild> plan_builds(const Spec& spec, const Matrix& m, const K
         any = true;
       }
     if (!any) {
-      std::vector<std::string> names;
-      for (const auto& v : m.variants) names.push_back(v.name);
       Diagnostic d;
       d.message = fmt::format("'{}' matches no variant of {}", p, spec.path);
-      d.hint = did_you_mean(p, names);
+      d.hint = did_you_mean(p, m.names());
       if (d.hint.empty()) d.hint = fmt::format("'tailor matrix {}' lists them", spec.path);
       throw DiagnosticError(d);
     }
@@ -62,7 +60,8 @@ std::vector<PlannedBuild> plan_builds(const Spec& spec, const Matrix& m, const K
       bool ready = true;
       for (const auto& d : needs[v.name]) ready = ready && placed.count(d);
       if (!ready) continue;
-      plan.push_back({v.name, needs[v.name], chosen.count(v.name) > 0, v.backend == Backend::cuda});
+      bool heavy = v.backend == Backend::cuda;
+      plan.push_back({v.name, needs[v.name], chosen.count(v.name) > 0, heavy, heavy ? kHeavyBuildGb : kLightBuildGb});
       placed.insert(v.name);
     }
     if (placed.size() == before) throw std::logic_error("dependency cycle among variants");

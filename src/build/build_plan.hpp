@@ -15,7 +15,12 @@ struct PlannedBuild {
   std::vector<std::string> needs;  ///< variants that must succeed first
   bool selected = true;            ///< false: built only because another needs it
   bool heavy = true;               ///< CUDA builds: routed to big-parallel builders
+  double memory_gb = 0;            ///< what one build is expected to need at its peak
 };
+
+/// Peak memory a build is planned with: CUDA builds two 8 GB nvcc units at
+/// least (CUTLASS/FlashAttention units take 3-8 GB each), others 4 GB.
+constexpr double kHeavyBuildGb = 16, kLightBuildGb = 4;
 
 /// Selects variants by exact name or shell glob (`*sm90*`); none selects all.
 /// Throws DiagnosticError for a pattern that matches nothing.

@@ -5,6 +5,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <limits>
+#include <thread>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -21,17 +24,43 @@ namespace tailor {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-std::vector<std::string> build_command(const BuildOptions& o, const std::string& name) {
-  if (o.tool == "flox") return {"flox", "build", name};
+bool builds_remotely(const BuildOptions& o, const PlannedBuild& b) { return b.heavy && !o.builders.empty(); }
+
+std::vector<std::string> build_command(const BuildOptions& o, const PlannedBuild& b) {
+  if (o.tool == "flox") return {"flox", "build", b.name};
   std::vector<std::string> cmd = {"nix", "--extra-experimental-features", "nix-command", "build", "--print-build-logs",
-                                  "--file", (fs::path(o.tree) / ".flox/pkgs" / (name + ".nix")).string(),
-                                  "--out-link", (fs::path(o.tree) / ("result-" + name)).string()};
+                                  "--file", (fs::path(o.tree) / ".flox/pkgs" / (b.name + ".nix")).string(),
+                                  "--out-link", (fs::path(o.tree) / ("result-" + b.name)).string()};
   if (!o.builders.empty()) {
     cmd.push_back("--builders");
     cmd.push_back(o.builders);
   }
+  if (builds_remotely(o, b)) {
+    cmd.push_back("--max-jobs");
+    cmd.push_back("0");
+  }
   if (o.keep_going) cmd.push_back("--keep-going");
   return cmd;
+}
+
+std::vector<std::string> build_environment(const BuildOptions& o, const PlannedBuild& b) {
+  if (o.tool != "flox" || o.builders.empty()) return {};
+  std::string conf;
+  if (const char* old = std::getenv("NIX_CONFIG")) conf = std::string(old) + "\n";
+  conf += "builders = " + o.builders;
+  if (builds_remotely(o, b)) conf += "\nmax-jobs = 0";
+  return {"NIX_CONFIG=" + conf};
+}
+
+double available_memory_gb(const std::string& meminfo) {
+  std::ifstream in(meminfo);
+  std::string key;
+  double kb = 0;
+  while (in >> key) {
+    if (key == "MemAvailable:" && in >> kb) return kb / (1024.0 * 1024.0);
+    in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+  }
+  return 0;
 }
 
 namespace {
@@ -53,9 +82,11 @@ void write_state(const fs::path& p, const nlohmann::json& state) {
   fs::rename(tmp, p);
 }
 
-pid_t spawn(const std::vector<std::string>& argv, const std::string& cwd, const std::string& log) {
+pid_t spawn(const std::vector<std::string>& argv, const std::vector<std::string>& env, const std::string& cwd,
+            const std::string& log) {
   pid_t pid = ::fork();
   if (pid != 0) return pid;
+  for (const auto& e : env) ::putenv(const_cast<char*>(e.c_str()));  // the child's copy lives until exec
   int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd >= 0) {
     ::dup2(fd, 1);
@@ -93,14 +124,9 @@ std::string verdict(const BuildOptions& o, const std::string& result) {
   }
 }
 
-std::string clock_text(double s) {
-  int t = static_cast<int>(s);
-  return fmt::format("{:02}:{:02}:{:02}", t / 3600, t / 60 % 60, t % 60);
-}
-
 }  // namespace
 
-std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, const BuildOptions& o, std::ostream& progress) {
+std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, const BuildOptions& o, std::ostream& progress_os) {
   std::error_code ec;
   fs::create_directories(o.log_dir, ec);
   if (ec) {
@@ -129,21 +155,28 @@ std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, cons
 
   auto t0 = Clock::now();
   std::map<pid_t, std::pair<size_t, Clock::time_point>> running;
+  std::vector<std::string> running_names;  // start order, for the status line
+  double local_gb = 0;                     // planned memory of the local builds running now
   bool stop = false;
+  BuildProgress progress(progress_os, o.progress, o.width);
   auto counts = [&] {
-    int done = 0, failed = 0;
+    ProgressCounts c;
+    c.total = out.size();
     for (const auto& r : out) {
-      done += r.status == "succeeded" || r.status == "reused";
-      failed += r.status == "failed" || r.status == "blocked";
+      c.done += r.status == "succeeded" || r.status == "reused";
+      c.failed += r.status == "failed" || r.status == "blocked";
     }
-    return fmt::format("[{}/{} done, {} running, {} failed, {}]", done, out.size(), running.size(), failed,
-                       clock_text(std::chrono::duration<double>(Clock::now() - t0).count()));
+    c.running = running_names;
+    c.elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+    return c;
   };
+  auto local_cost = [&](size_t i) { return builds_remotely(o, plan[i]) ? 0.0 : plan[i].memory_gb; };
   for (const auto& r : out)
-    if (r.status == "reused") progress << fmt::format("{} reused {} (succeeded earlier: {})\n", counts(), r.name, r.result);
+    if (r.status == "reused") progress.event(fmt::format("reused {} (succeeded earlier: {})", r.name, r.result), counts());
 
   while (true) {
-    // Start what is ready, up to the job bound.
+    // Start what is ready, up to the job bound and, on this machine, the
+    // memory budget (one build always may start, however big).
     for (size_t i = 0; i < plan.size() && !stop && static_cast<int>(running.size()) < o.jobs; ++i) {
       if (out[i].status != "pending") continue;
       bool ready = true, blocked = false;
@@ -154,23 +187,34 @@ std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, cons
       }
       if (blocked) {
         out[i].status = "blocked";
-        progress << fmt::format("{} blocked {}: a variant it builds against failed\n", counts(), out[i].name);
+        progress.event(fmt::format("blocked {}: a variant it builds against failed", out[i].name), counts());
         continue;
       }
       if (!ready) continue;
-      pid_t pid = spawn(build_command(o, plan[i].name), o.tool == "flox" ? o.tree : "", out[i].log);
+      if (o.memory_gb > 0 && local_gb > 0 && local_gb + local_cost(i) > o.memory_gb) continue;
+      pid_t pid = spawn(build_command(o, plan[i]), build_environment(o, plan[i]), o.tool == "flox" ? o.tree : "",
+                        out[i].log);
       out[i].status = "running";
       running[pid] = {i, Clock::now()};
-      progress << fmt::format("{} started {} (log: {})\n", counts(), out[i].name, out[i].log);
+      running_names.push_back(out[i].name);
+      local_gb += local_cost(i);
+      progress.event(fmt::format("started {} (log: {})", out[i].name, out[i].log), counts());
     }
     if (running.empty()) break;
     int status = 0;
-    pid_t pid = ::waitpid(-1, &status, 0);
+    pid_t pid = ::waitpid(-1, &status, WNOHANG);
+    if (pid == 0) {  // nothing ended: keep the clock on the status line going
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      progress.tick(counts());
+      continue;
+    }
     if (pid < 0) break;
     auto it = running.find(pid);
     if (it == running.end()) continue;
     auto [i, started] = it->second;
     running.erase(it);
+    std::erase(running_names, out[i].name);
+    local_gb -= local_cost(i);
     BuildOutcome& r = out[i];
     r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
     bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
@@ -186,9 +230,11 @@ std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, cons
       if (!o.keep_going) stop = true;
     }
     write_state(state_path, state);
-    progress << fmt::format("{} {} {} after {:.1f}s{}\n", counts(), ok ? "succeeded" : "FAILED", r.name, r.seconds,
-                            ok ? "" : fmt::format(" (log: {})", r.log));
+    progress.event(ok ? fmt::format("succeeded {} after {:.1f}s: {} (verify: {})", r.name, r.seconds, r.result, r.verdict)
+                      : fmt::format("FAILED {} after {:.1f}s (log: {})", r.name, r.seconds, r.log),
+                   counts());
   }
+  progress.finish(counts());
   for (auto& r : out)
     if (r.status == "pending") r.status = stop ? "not-started" : "blocked";
   return out;

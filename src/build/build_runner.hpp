@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "build/build_plan.hpp"
+#include "build/build_progress.hpp"
 
 namespace tailor {
 
@@ -17,10 +18,13 @@ struct BuildOptions {
   std::string tree;          ///< the generated tree (its .flox/pkgs/<name>.nix are built)
   std::string log_dir;       ///< one <name>.log per variant, and state.json
   int jobs = 1;              ///< builds at a time on this machine
+  double memory_gb = 0;      ///< memory the local builds may use together (0: no bound)
   std::string builders;      ///< passed through as nix --builders
   bool keep_going = false;   ///< start independent builds after a failure
   bool rebuild = false;      ///< ignore earlier successes in the state file
   std::string verifier;      ///< tailor binary to run `verify` with; empty: no verdict
+  ProgressStyle progress = ProgressStyle::plain;
+  int width = 80;  ///< terminal columns, for the tty status line
 };
 
 struct BuildOutcome {
@@ -32,10 +36,23 @@ struct BuildOutcome {
   std::string verdict;  ///< ok, FAILED, not run
 };
 
-/// The argument vector for building \a name (exposed for tests and --dry-run).
-std::vector<std::string> build_command(const BuildOptions& o, const std::string& name);
+/// The argument vector for building \a b (exposed for tests and --dry-run).
+/// With remote builders a heavy build gets `--max-jobs 0`: Nix then builds
+/// nothing of it locally and sends its big-parallel derivations to builders
+/// that declare the feature.
+std::vector<std::string> build_command(const BuildOptions& o, const PlannedBuild& b);
 
-/// Runs \a plan; progress lines go to \a progress.
+/// Extra environment for the build: flox takes remote builders through
+/// NIX_CONFIG, having no --builders of its own. Entries are NAME=VALUE.
+std::vector<std::string> build_environment(const BuildOptions& o, const PlannedBuild& b);
+
+/// True when \a b runs on remote builders rather than this machine.
+bool builds_remotely(const BuildOptions& o, const PlannedBuild& b);
+
+/// MemAvailable from a /proc/meminfo-format file, in GB (GiB); 0 if unreadable.
+double available_memory_gb(const std::string& meminfo = "/proc/meminfo");
+
+/// Runs \a plan; progress (in o.progress's style) goes to \a progress.
 std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, const BuildOptions& o, std::ostream& progress);
 
 }  // namespace tailor

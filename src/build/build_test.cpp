@@ -1,15 +1,23 @@
 // tailor build against a fake nix on PATH (tests/build/fake-nix): plan order,
-// the concurrency bound, failure and resume, --builders, the report.
+// the concurrency and memory bounds, failure and resume, --builders and the
+// routing of heavy builds, flox, the report, the progress display.
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <regex>
+
+#include <pty.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "support/golden.hpp"
+#include "build/build_progress.hpp"
+#include "build/build_runner.hpp"
 #include "support/run.hpp"
 
 namespace tailor {
@@ -36,6 +44,11 @@ class FakeNix : public testing::Test {
     ::setenv("FAKE_NIX_STORE", (dir_.path() + "/store").c_str(), 1);
     ::setenv("FAKE_NIX_SLEEP", "0.2", 1);
     ::setenv("FAKE_NIX_FAIL", "", 1);
+    // What the generated recipes install in each result, so `tailor verify` judges it.
+    fs::create_directories(dir_.path() + "/variants");
+    for (const auto& v : nlohmann::json::parse(test::run_tailor({"matrix", "build-pytorch/main", "--json"}).out))
+      std::ofstream(dir_.path() + "/variants/" + v["name"].get<std::string>() + ".json") << v.dump();
+    ::setenv("FAKE_NIX_VARIANTS", (dir_.path() + "/variants").c_str(), 1);
   }
   void TearDown() override { ::setenv("PATH", old_path_.c_str(), 1); }
 
@@ -50,6 +63,14 @@ class FakeNix : public testing::Test {
     args.insert(args.end(), extra.begin(), extra.end());
     return test::run_tailor(args);
   }
+  int most_at_once() {
+    int most = 0;
+    for (const auto& l : record()) {
+      auto at = l.find("running=");
+      if (at != std::string::npos) most = std::max(most, std::atoi(l.c_str() + at + 8));
+    }
+    return most;
+  }
   static int index_of(const std::vector<std::string>& lines, const std::string& prefix) {
     for (size_t i = 0; i < lines.size(); ++i)
       if (lines[i].rfind(prefix, 0) == 0) return static_cast<int>(i);
@@ -61,8 +82,9 @@ class FakeNix : public testing::Test {
 };
 
 TEST_F(FakeNix, BuildsDependenciesFirstWithinTheJobBound) {
-  auto r = build({"*sm75-avx", "*sm61-avx", "-j", "2"});
-  ASSERT_EQ(r.status, 0) << r.err;
+  auto r = build({"*sm75-avx", "*sm61-avx", "-j", "2", "--memory", "0"});
+  // Every build succeeds, but verify rejects every result (see below): exit 1.
+  ASSERT_EQ(r.status, 1) << r.err;
   auto lines = record();
   const std::vector<std::string> names = {"pytorch-python313-cuda12_8-sm61-avx", "pytorch-python313-cuda12_8-sm75-avx",
                                           "torchvision-python313-cuda12_8-sm61-avx", "torchvision-python313-cuda12_8-sm75-avx",
@@ -72,20 +94,17 @@ TEST_F(FakeNix, BuildsDependenciesFirstWithinTheJobBound) {
   for (const char* sm : {"sm61", "sm75"})
     for (const char* pkg : {"torchvision", "torchaudio"})
       EXPECT_GT(index_of(lines, fmt_start(pkg, sm)), index_of(lines, std::string("end pytorch-python313-cuda12_8-") + sm + "-avx ok"));
-  int most = 0;
-  for (const auto& l : lines) {
-    auto at = l.find("running=");
-    if (at != std::string::npos) most = std::max(most, std::atoi(l.c_str() + at + 8));
-  }
-  EXPECT_EQ(most, 2) << "two jobs should overlap, never three";
+  EXPECT_EQ(most_at_once(), 2) << "two jobs should overlap, never three";
   auto report = nlohmann::json::parse(r.out);
-  EXPECT_EQ(report["ok"], true);
+  EXPECT_EQ(report["ok"], false);
   ASSERT_EQ(report["builds"].size(), 6u);
   for (const auto& b : report["builds"]) {
     EXPECT_EQ(b["status"], "succeeded");
     EXPECT_EQ(b["result"], dir_.path() + "/store/" + b["name"].get<std::string>());
     EXPECT_TRUE(fs::exists(b["log"].get<std::string>()));
-    EXPECT_NE(b["verify"], "not run") << "tailor is on PATH, so each result gets a verdict";
+    // tailor is on PATH, so each result gets a verdict: these CUDA variants'
+    // fake results hold no CUDA code, which `tailor verify` rejects.
+    EXPECT_EQ(b["verify"], "FAILED");
   }
   EXPECT_TRUE(test::read_file(report["builds"][0]["log"]).find("built pytorch-python313-cuda12_8-sm61-avx") !=
               std::string::npos);
@@ -95,7 +114,7 @@ TEST_F(FakeNix, BuildsDependenciesFirstWithinTheJobBound) {
 
 TEST_F(FakeNix, FailureBlocksDependentsAndARerunResumes) {
   ::setenv("FAKE_NIX_FAIL", "pytorch-python313-cuda12_8-sm75-avx", 1);
-  auto first = build({"*sm75-avx", "pytorch-python313-cpu-avx2", "--keep-going"});
+  auto first = build({"*sm75-avx", "pytorch-python313-cpu-avx2", "--keep-going", "--no-verify"});
   EXPECT_EQ(first.status, 1);
   auto report = nlohmann::json::parse(first.out);
   EXPECT_EQ(report["ok"], false);
@@ -108,14 +127,17 @@ TEST_F(FakeNix, FailureBlocksDependentsAndARerunResumes) {
 
   ::setenv("FAKE_NIX_FAIL", "", 1);
   fs::remove(dir_.path() + "/record");
-  auto second = build({"*sm75-avx", "pytorch-python313-cpu-avx2"});
+  auto second = build({"*sm75-avx", "pytorch-python313-cpu-avx2", "--no-verify"});
   EXPECT_EQ(second.status, 0) << second.err;
   auto lines = record();
   EXPECT_EQ(index_of(lines, "start pytorch-python313-cpu-avx2 "), -1) << "succeeded earlier: not rebuilt";
   EXPECT_GE(index_of(lines, "start pytorch-python313-cuda12_8-sm75-avx "), 0);
   status.clear();
   auto second_report = nlohmann::json::parse(second.out);
-  for (const auto& b : second_report["builds"]) status[b["name"]] = b["status"];
+  for (const auto& b : second_report["builds"]) {
+    status[b["name"]] = b["status"];
+    EXPECT_EQ(b["verify"], "not run") << b["name"] << ": --no-verify";
+  }
   EXPECT_EQ(status["pytorch-python313-cpu-avx2"], "reused");
   EXPECT_EQ(status["torchaudio-python313-cuda12_8-sm75-avx"], "succeeded");
 
@@ -145,10 +167,167 @@ TEST_F(FakeNix, PassesBuildersThrough) {
 }
 
 TEST_F(FakeNix, DryRunRunsNothing) {
-  auto r = test::run_tailor({"build", "build-pytorch/main", "*sm75-avx", "--tree", "out", "--dry-run"});
+  auto r = test::run_tailor({"build", "build-pytorch/main", "*sm75-avx", "pytorch-python313-cpu-avx2", "--tree", "out",
+                             "--dry-run", "--memory", "64"});
   EXPECT_EQ(r.status, 0);
   EXPECT_TRUE(record().empty());
   test::expect_golden(r.out, "tests/golden/build-dry-run.txt");
+}
+
+TEST_F(FakeNix, MemoryBoundsLocalBuilds) {
+  // Three CUDA builds planned at 16 GB each: 40 GB holds two at a time, however many -j allows.
+  const std::vector<std::string> torches = {"pytorch-python313-cuda12_8-sm75-avx", "pytorch-python313-cuda12_8-sm80-avx",
+                                            "pytorch-python313-cuda12_8-sm86-avx"};
+  std::vector<std::string> args = torches;
+  for (const char* a : {"-j", "4", "--memory", "40", "--progress", "plain", "--no-verify"}) args.push_back(a);
+  ASSERT_EQ(build(args).status, 0);
+  EXPECT_EQ(most_at_once(), 2);
+  // A build bigger than the whole budget still runs, alone.
+  fs::remove(dir_.path() + "/record");
+  args = torches;
+  for (const char* a : {"-j", "4", "--memory", "8", "--rebuild", "--no-verify"}) args.push_back(a);
+  ASSERT_EQ(build(args).status, 0);
+  EXPECT_EQ(most_at_once(), 1);
+  EXPECT_EQ(record().size(), 6u);
+  // With remote builders the CUDA builds leave this machine: only -j bounds them, and
+  // --max-jobs 0 keeps Nix from building any of their derivations locally.
+  fs::remove(dir_.path() + "/record");
+  args = torches;
+  args.push_back("pytorch-python313-cpu-avx2");
+  for (const char* a : {"-j", "4", "--memory", "8", "--rebuild", "--builders", "@/etc/nix/machines", "--no-verify"})
+    args.push_back(a);
+  ASSERT_EQ(build(args).status, 0);
+  EXPECT_EQ(most_at_once(), 4);
+  for (const auto& l : record()) {
+    if (l.rfind("start ", 0) != 0) continue;
+    bool cpu = l.find("cpu-avx2") != std::string::npos;
+    EXPECT_EQ(l.find("--max-jobs 0") == std::string::npos, cpu) << l;
+    EXPECT_NE(l.find("--builders @/etc/nix/machines"), std::string::npos) << l;
+  }
+}
+
+TEST(BuildMemory, ReadsMemAvailable) {
+  test::TempDir dir("meminfo");
+  std::ofstream(dir.path() + "/meminfo") << "MemTotal:       131072000 kB\nMemFree:         1000 kB\n"
+                                            "MemAvailable:   67108864 kB\nBuffers:          100 kB\n";
+  EXPECT_DOUBLE_EQ(available_memory_gb(dir.path() + "/meminfo"), 64.0);
+  EXPECT_EQ(available_memory_gb(dir.path() + "/none"), 0.0);
+  EXPECT_GT(available_memory_gb(), 0.0) << "this machine's /proc/meminfo";
+}
+
+TEST_F(FakeNix, FloxBuildsInTheTreeAndGetsBuildersThroughNixConfig) {
+  fs::copy_file(test::source_path("tests/build/fake-nix"), bin_ + "/flox");
+  auto r = build({"pytorch-python313-cuda12_8-sm75-avx", "pytorch-python313-cpu-avx2", "--builders", "ssh-ng://gpu1"});
+  EXPECT_EQ(r.status, 1) << "the CUDA result fails verification\n" << r.err;
+  auto lines = record();
+  ASSERT_EQ(lines.size(), 4u);
+  // flox is on PATH, so it builds; the CUDA build goes to the builders only.
+  EXPECT_NE(lines[0].find("start pytorch-python313-cuda12_8-sm75-avx running=1 args: build pytorch-python313-cuda12_8-sm75-avx "
+                          "NIX_CONFIG=builders = ssh-ng://gpu1;max-jobs = 0"),
+            std::string::npos)
+      << lines[0];
+  EXPECT_NE(lines[2].find("args: build pytorch-python313-cpu-avx2 NIX_CONFIG=builders = ssh-ng://gpu1"), std::string::npos)
+      << lines[2];
+  EXPECT_EQ(lines[2].find("max-jobs"), std::string::npos) << lines[2];
+  auto report = nlohmann::json::parse(r.out);
+  EXPECT_EQ(report["ok"], false);
+  for (const auto& b : report["builds"]) {
+    EXPECT_EQ(b["status"], "succeeded");
+    EXPECT_EQ(b["result"], dir_.path() + "/store/" + b["name"].get<std::string>()) << "flox's result link in the tree";
+    // A CPU variant without CUDA code is what it promises; a CUDA one is not.
+    EXPECT_EQ(b["verify"], b["name"] == "pytorch-python313-cpu-avx2" ? "ok" : "FAILED") << b["name"];
+  }
+}
+
+// The escapes made visible, the run's own numbers (clock, seconds, paths)
+// made constant, and a redraw that only moved the clock folded away.
+std::string visible_frames(std::string s, const std::string& tmp) {
+  for (size_t at; (at = s.find(tmp)) != std::string::npos;) s.replace(at, tmp.size(), "TMP");
+  s = std::regex_replace(s, std::regex("\r\x1b\\[K"), "<CR><EL>");
+  s = std::regex_replace(s, std::regex("elapsed \\d+m\\d\\ds"), "elapsed XmXXs");
+  s = std::regex_replace(s, std::regex("after \\d+\\.\\ds"), "after X.Xs");
+  s = std::regex_replace(s, std::regex("(\\[\\d+/\\d+\\][^<\n]*)(<CR><EL>\\1)+(?=<CR><EL>|\n|$)"), "$1");
+  return s;
+}
+
+TEST_F(FakeNix, TtyProgressRedrawsOneStatusLine) {
+  ::setenv("FAKE_NIX_FAIL", "torchaudio-python313-cuda12_8-sm75-avx", 1);
+  ::setenv("COLUMNS", "120", 1);
+  auto r = build({"*sm75-avx", "--keep-going", "--progress", "tty"});
+  EXPECT_EQ(r.status, 1);
+  test::expect_golden(visible_frames(r.err, dir_.path()), "tests/golden/build-progress-tty.txt");
+  // Every status line (what follows the last line break of each redraw) fits the terminal.
+  std::istringstream in(r.err);
+  for (std::string frame; std::getline(in, frame, '\r');) {
+    std::string status = frame.substr(frame.rfind('\n') == std::string::npos ? 0 : frame.rfind('\n') + 1);
+    if (status.starts_with("\x1b[K")) status.erase(0, 3);
+    EXPECT_LT(status.size(), 120u) << status;
+  }
+}
+
+TEST_F(FakeNix, TtyStatusLineListsWhatRunsTogether) {
+  ::setenv("COLUMNS", "200", 1);
+  auto r = build({"pytorch-python313-cpu-avx2", "pytorch-python313-cpu-avx512", "-j", "2", "--progress", "tty"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::string frames = visible_frames(r.err, dir_.path());
+  EXPECT_NE(frames.find("\n[0/2] elapsed XmXXs  running: pytorch-python313-cpu-avx2, pytorch-python313-cpu-avx512"),
+            std::string::npos)
+      << frames;
+  // The last status line is redrawn once more and left standing.
+  EXPECT_TRUE(std::regex_search(r.err, std::regex("\r\x1b\\[K\\[2/2\\] elapsed \\d+m\\d\\ds\n$"))) << frames;
+}
+
+TEST(BuildProgress, StatusLineFitsTheWidth) {
+  ProgressCounts c;
+  c.done = 3;
+  c.total = 62;
+  c.failed = 1;
+  c.elapsed = 723;
+  c.running = {"pytorch-python313-cuda12_8-sm90-avx512", "torchvision-python313-cuda12_8-sm90-avx512"};
+  EXPECT_EQ(BuildProgress::status_line(c, 200),
+            "[3/62] elapsed 12m03s  failed: 1  running: pytorch-python313-cuda12_8-sm90-avx512, "
+            "torchvision-python313-cuda12_8-sm90-avx512");
+  EXPECT_EQ(BuildProgress::status_line(c, 60), "[3/62] elapsed 12m03s  failed: 1  running: pytorch-pytho...");
+  EXPECT_EQ(BuildProgress::status_line(c, 60).size(), 59u);
+
+  std::ostringstream os;
+  BuildProgress p(os, ProgressStyle::tty, 80);
+  c.running.clear();
+  p.tick(c);
+  p.tick(c);  // nothing changed: nothing drawn
+  c.elapsed = 724;
+  p.tick(c);
+  p.finish(c);
+  EXPECT_EQ(os.str(), "\r\x1b[K[3/62] elapsed 12m03s  failed: 1\r\x1b[K[3/62] elapsed 12m04s  failed: 1"
+                      "\r\x1b[K[3/62] elapsed 12m04s  failed: 1\n");
+  std::ostringstream plain;
+  BuildProgress q(plain, ProgressStyle::plain, 80);
+  q.tick(c);
+  q.event("FAILED x after 1.0s (log: x.log)", c);
+  q.finish(c);
+  EXPECT_EQ(plain.str(), "[3/62 done, 0 running, 1 failed, 00:12:04] FAILED x after 1.0s (log: x.log)\n");
+}
+
+TEST(BuildProgress, AutoMeansATerminalThatCanRedraw) {
+  int master = -1, slave = -1;
+  winsize ws{};
+  ws.ws_col = 132;
+  ws.ws_row = 40;
+  ASSERT_EQ(::openpty(&master, &slave, nullptr, nullptr, &ws), 0);
+  const char* old = std::getenv("TERM");
+  std::string saved = old ? old : "";
+  ::setenv("TERM", "xterm", 1);
+  EXPECT_EQ(choose_progress("auto", slave), ProgressStyle::tty);
+  EXPECT_EQ(choose_progress("plain", slave), ProgressStyle::plain);
+  EXPECT_EQ(terminal_width(slave), 132);
+  ::setenv("TERM", "dumb", 1);
+  EXPECT_EQ(choose_progress("auto", slave), ProgressStyle::plain);
+  ::setenv("TERM", "xterm", 1);
+  EXPECT_EQ(choose_progress("auto", -1), ProgressStyle::plain) << "not a terminal";
+  EXPECT_EQ(choose_progress("tty", -1), ProgressStyle::tty);
+  if (old) ::setenv("TERM", saved.c_str(), 1); else ::unsetenv("TERM");
+  ::close(master);
+  ::close(slave);
 }
 
 TEST_F(FakeNix, MissingNixIsAMissingEnvironment) {

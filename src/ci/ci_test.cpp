@@ -1,11 +1,13 @@
-// CI definitions, builder configuration: the GitHub workflow of every example
-// passes the real validator (@action-validator/cli from npm, installed by
+// CI definitions, builder configuration: the GitHub workflow and the GitLab
+// pipeline of every example pass real validators (@action-validator/cli and
+// gitlab-ci-local's GitLab CI schema check, from npm, installed by
 // scripts/deps into .tools/), outputs are stable (golden), chunks cover each
-// variant exactly once.
+// variant exactly once and stay within each service's matrix limit.
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -15,9 +17,33 @@
 namespace tailor {
 namespace {
 
-std::string validator() {
-  std::string v = test::source_path(".tools/node_modules/.bin/action-validator");
+std::string tool(const char* name) {
+  std::string v = test::source_path(std::string(".tools/node_modules/.bin/") + name);
   return std::filesystem::exists(v) ? v : std::string();
+}
+std::string validator() { return tool("action-validator"); }
+
+// gitlab-ci-local --list parses .gitlab-ci.yml in its directory, checks it
+// against GitLab's CI JSON schema and the job graph (stages, needs), and exits
+// 1 on any error. Without a git repository it falls back to defaults.
+test::RunResult gitlab_validate(const std::string& pipeline) {
+  test::TempDir dir("gitlab");
+  std::ofstream(dir.path() + "/.gitlab-ci.yml") << pipeline;
+  return test::run_command("cd " + dir.path() + " && HOME=" + dir.path() + " " + tool("gitlab-ci-local") +
+                               " --list --no-color </dev/null",
+                           true);
+}
+
+// Each job's matrix: job id -> its variants, from either CI's output.
+std::map<std::string, std::vector<std::string>> matrix_jobs(const std::string& out) {
+  std::map<std::string, std::vector<std::string>> jobs;
+  std::string job;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("build-", 0) == 0 || line.rfind("  build-", 0) == 0) job = line.substr(0, line.find(':'));
+    if (line.rfind("          - ", 0) == 0) jobs[job].push_back(line.substr(12));
+  }
+  return jobs;
 }
 
 class Workflow : public testing::TestWithParam<std::string> {};
@@ -43,6 +69,31 @@ INSTANTIATE_TEST_SUITE_P(Examples, Workflow,
                            return n;
                          });
 
+TEST_P(Workflow, GitlabPipelinePassesTheValidator) {
+  if (tool("gitlab-ci-local").empty()) GTEST_SKIP() << "gitlab-ci-local is not installed (scripts/deps installs it)";
+  auto r = test::run_tailor({"ci", GetParam(), "--gitlab"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto v = gitlab_validate(r.out);
+  EXPECT_EQ(v.status, 0) << v.out;
+}
+
+TEST(Workflow, TheGitlabValidatorRejectsBrokenPipelines) {
+  if (tool("gitlab-ci-local").empty()) GTEST_SKIP() << "gitlab-ci-local is not installed";
+  const std::string good = test::run_tailor({"ci", "--gitlab"}).out;
+  auto broken = [&](const std::string& from, const std::string& to) {
+    std::string b = good;
+    b.replace(b.find(from), from.size(), to);
+    return gitlab_validate(b);
+  };
+  auto schema = broken("  timeout: 6h", "  timeout: [6h]");
+  EXPECT_EQ(schema.status, 1);
+  EXPECT_NE(schema.out.find("'timeout' property type must be string"), std::string::npos) << schema.out;
+  auto stage = broken("  stage: build", "  stage: bild");
+  EXPECT_EQ(stage.status, 1);
+  EXPECT_NE(stage.out.find("stage:bild not found"), std::string::npos) << stage.out;
+  EXPECT_EQ(broken("  needs: [drift]", "  needs: [drfit]").status, 1);
+}
+
 TEST(Workflow, TheValidatorRejectsABrokenWorkflow) {
   if (validator().empty()) GTEST_SKIP() << "@action-validator/cli is not installed";
   auto r = test::run_tailor({"ci", "--github"});
@@ -66,6 +117,59 @@ TEST(Workflow, ChunksCoverEveryVariantOnce) {
     // 94 x86_64 variants in chunks of 50: two jobs.
     EXPECT_NE(r.out.find("build-x86-64-linux-2:"), std::string::npos) << flag;
     EXPECT_EQ(r.out.find("build-x86-64-linux-3:"), std::string::npos) << flag;
+  }
+}
+
+// 3 Pythons x 5 x86 ISAs x 19 (CUDA, SM) pairs (SM103 needs CUDA 12.9) = 285
+// x86_64 variants: over both services' matrix limits, so each CI splits them.
+constexpr const char* kWideSpec = R"([branch]
+name = "wide"
+product = "build-pytorch"
+pin = "46336d4"
+python = "3.12"
+torch = "2.9.1"
+
+[[family]]
+name = "gpu"
+package = "pytorch"
+backend = "cuda"
+python = ["3.11", "3.12", "3.13"]
+cuda = ["12.9", "12.8"]
+sm = ["6.1", "7.0", "7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "10.3", "12.0"]
+isa = ["avx", "avx2", "avx512", "avx512bf16", "avx512vnni"]
+)";
+
+TEST(Workflow, AWideMatrixIsSplitWithinEachServicesLimit) {
+  test::TempDir dir("wide");
+  std::string spec = dir.path() + "/wide.toml";
+  std::ofstream(spec) << kWideSpec;
+  for (auto [flag, limit, expected_jobs] : {std::tuple{"--github", 256u, 2u}, std::tuple{"--gitlab", 200u, 2u}}) {
+    auto r = test::run_tailor({"ci", spec, flag});
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto jobs = matrix_jobs(r.out);
+    ASSERT_EQ(jobs.size(), expected_jobs) << flag;
+    std::map<std::string, int> seen;
+    for (const auto& [job, names] : jobs) {
+      EXPECT_LE(names.size(), limit) << flag << " " << job;
+      for (const auto& n : names) seen[n]++;
+    }
+    EXPECT_EQ(seen.size(), 285u) << flag;
+    for (const auto& [name, n] : seen) EXPECT_EQ(n, 1) << name;
+    EXPECT_EQ(jobs.begin()->second.size(), limit) << flag << ": the first chunk is full";
+  }
+  auto over = test::run_tailor({"ci", spec, "--gitlab", "--chunk", "201"});
+  EXPECT_EQ(over.status, 2);
+  EXPECT_EQ(over.err, "tailor: error: ci: --chunk 201 is over the limit of 200 jobs per matrix in GitLab CI\n");
+  over = test::run_tailor({"ci", spec, "--github", "--chunk", "257"});
+  EXPECT_EQ(over.status, 2);
+  EXPECT_EQ(over.err, "tailor: error: ci: --chunk 257 is over the limit of 256 jobs per matrix in GitHub Actions\n");
+  if (!tool("gitlab-ci-local").empty()) {
+    auto v = gitlab_validate(test::run_tailor({"ci", spec, "--gitlab"}).out);
+    EXPECT_EQ(v.status, 0) << v.out;
+  }
+  if (!validator().empty()) {
+    std::ofstream(dir.path() + "/build.yml") << test::run_tailor({"ci", spec, "--github"}).out;
+    EXPECT_EQ(test::run_command(validator() + " " + dir.path() + "/build.yml", true).status, 0);
   }
 }
 

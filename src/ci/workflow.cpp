@@ -39,7 +39,9 @@ std::string header(const Spec& spec, const Matrix& m) {
 
 }  // namespace
 
-std::string github_workflow(const Spec& spec, const Matrix& m, const CiOptions& o) {
+std::string github_workflow(const Spec& spec, const Matrix& m, const CiOptions& options) {
+  CiOptions o = options;
+  if (o.chunk == 0 || o.chunk > kGithubMatrixLimit) o.chunk = kGithubMatrixLimit;
   std::string out = header(spec, m);
   out += fmt::format("name: build {}\n\non:\n  push:\n  pull_request:\n  workflow_dispatch:\n\n", spec.name);
   out += "concurrency:\n  group: ${{ github.workflow }}-${{ github.ref }}\n  cancel-in-progress: true\n\n";
@@ -68,7 +70,9 @@ std::string github_workflow(const Spec& spec, const Matrix& m, const CiOptions& 
   return out;
 }
 
-std::string gitlab_pipeline(const Spec& spec, const Matrix& m, const CiOptions& o) {
+std::string gitlab_pipeline(const Spec& spec, const Matrix& m, const CiOptions& options) {
+  CiOptions o = options;
+  if (o.chunk == 0 || o.chunk > kGitlabMatrixLimit) o.chunk = kGitlabMatrixLimit;
   std::string out = header(spec, m);
   out += "stages:\n  - check\n  - build\n\n";
   out += fmt::format("drift:\n  stage: check\n  tags: [linux, x64]\n  script:\n    - tailor generate {} -o . --check\n\n",

@@ -13,9 +13,13 @@ namespace tailor {
 
 struct CiOptions {
   std::string org = "flox";  ///< flox publish -o ORG
-  size_t chunk = 200;        ///< variants per job matrix (GitHub allows 256, GitLab 200)
+  size_t chunk = 0;          ///< variants per job matrix; 0: the service's limit
   int max_parallel = 8;      ///< concurrent builds per platform job
 };
+
+/// The most jobs one matrix may make: GitHub Actions 256 per matrix,
+/// GitLab 200 permutations per parallel:matrix.
+constexpr size_t kGithubMatrixLimit = 256, kGitlabMatrixLimit = 200;
 
 std::string github_workflow(const Spec& spec, const Matrix& m, const CiOptions& o);
 std::string gitlab_pipeline(const Spec& spec, const Matrix& m, const CiOptions& o);

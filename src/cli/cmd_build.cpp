@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <iostream>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -16,26 +17,12 @@
 #include "generate/branch_tree.hpp"
 #include "matrix/spec_loader.hpp"
 #include "util/exit_status.hpp"
+#include "util/find_program.hpp"
 #include "util/text_table.hpp"
 
 namespace tailor {
 
 namespace {
-
-bool on_path(const std::string& program) {
-  const char* path = std::getenv("PATH");
-  if (!path) return false;
-  std::string p = path;
-  size_t start = 0;
-  while (start <= p.size()) {
-    size_t colon = p.find(':', start);
-    std::string dir = p.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
-    if (!dir.empty() && ::access((dir + "/" + program).c_str(), X_OK) == 0) return true;
-    if (colon == std::string::npos) break;
-    start = colon + 1;
-  }
-  return false;
-}
 
 // The tailor that judges results with `tailor verify`: this binary when it is
 // tailor, else one on PATH (tests run the CLI inside the test binary).
@@ -43,7 +30,7 @@ std::string verifier() {
   std::error_code ec;
   auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (!ec && p.filename() == "tailor") return p.string();
-  return on_path("tailor") ? "tailor" : "";
+  return !find_program("tailor").empty() ? "tailor" : "";
 }
 
 }  // namespace
@@ -54,18 +41,27 @@ int cmd_build(CommandContext& ctx) {
   std::vector<std::string> patterns;
   BuildOptions o;
   o.tree = "out";
-  bool dry_run = false, json = false;
+  bool dry_run = false, json = false, no_verify = false;
+  std::string progress_mode = "auto";
+  double memory_gb = -1;
   app.add_option("SPEC", spec_arg, "spec file or built-in spec")->required();
   app.add_option("NAME", patterns, "variant names or shell globs (default: every variant)");
   app.add_option("--tree", o.tree, "where the recipe tree is generated (default: out)");
   app.add_option("--tool", tool, "nix or flox (default: flox when on PATH, else nix)")->check(CLI::IsMember({"nix", "flox"}));
   app.add_flag("--dry-run", dry_run, "print the plan, run nothing");
-  app.add_option("-j,--jobs", o.jobs, "builds at a time on this machine (default: 1)")->check(CLI::PositiveNumber);
-  app.add_option("--builders", o.builders, "remote builders, passed to nix --builders (see tailor builders)");
+  app.add_option("-j,--jobs", o.jobs, "builds at a time (default: 1); --memory bounds those on this machine")->check(CLI::PositiveNumber);
+  app.add_option("--memory", memory_gb,
+                 "GB the local builds may use together (default: MemAvailable; 0: no bound)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--builders", o.builders,
+                 "remote builders, passed to nix --builders (see tailor builders); CUDA builds then run there only");
   app.add_flag("--keep-going", o.keep_going, "go on with independent builds after a failure");
   app.add_flag("--rebuild", o.rebuild, "build again what succeeded in an earlier run");
   app.add_option("--log-dir", o.log_dir, "one log per variant and state.json (default: TREE/.tailor-build)");
   app.add_flag("--json", json, "print the final report as JSON");
+  app.add_flag("--no-verify", no_verify, "do not run tailor verify on the results (their verdicts are 'not run')");
+  app.add_option("--progress", progress_mode, "auto (tty when stderr is a terminal), tty or plain (one line per event)")
+      ->check(CLI::IsMember({"auto", "tty", "plain"}));
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
 
@@ -74,23 +70,31 @@ int cmd_build(CommandContext& ctx) {
   Matrix m = expand(spec, kb);
   std::vector<PlannedBuild> plan = plan_builds(spec, m, kb, patterns);
   if (o.log_dir.empty()) o.log_dir = (std::filesystem::path(o.tree) / ".tailor-build").string();
-  o.tool = !tool.empty() ? tool : on_path("flox") ? "flox" : "nix";
+  o.tool = !tool.empty() ? tool : !find_program("flox").empty() ? "flox" : "nix";
+  bool measured = memory_gb < 0;
+  o.memory_gb = measured ? available_memory_gb() : memory_gb;
+  std::string memory_text = o.memory_gb > 0 ? fmt::format("local builds within {:.0f} GB{}", o.memory_gb,
+                                                          measured ? " (MemAvailable)" : "")
+                                            : "no memory bound";
 
   if (dry_run) {
-    ctx.out << fmt::format("plan for {}: {} build{} with {}, {} at a time{}\n\n", spec.path, plan.size(),
-                           plan.size() == 1 ? "" : "s", o.tool, o.jobs,
-                           o.builders.empty() ? "" : ", remote builders: " + o.builders);
-    TextTable t({"#", "variant", "needs", "why", "command"});
+    ctx.out << fmt::format("plan for {}: {} build{} with {}, {} at a time, {}{}\n\n", spec.path, plan.size(),
+                           plan.size() == 1 ? "" : "s", o.tool, o.jobs, memory_text,
+                           o.builders.empty() ? "" : "; remote builders: " + o.builders);
+    TextTable t({"#", "variant", "needs", "why", "where", "command"});
     for (size_t i = 0; i < plan.size(); ++i) {
       std::string cmd;
-      for (const auto& a : build_command(o, plan[i].name)) cmd += (cmd.empty() ? "" : " ") + a;
+      for (const auto& e : build_environment(o, plan[i])) cmd += "'" + e + "' ";
+      for (const auto& a : build_command(o, plan[i])) cmd += (cmd.empty() || cmd.ends_with(' ') ? "" : " ") + a;
+      std::string where = builds_remotely(o, plan[i]) ? "remote (big-parallel)"
+                                                      : fmt::format("local, {:.0f} GB", plan[i].memory_gb);
       t.add_row({std::to_string(i + 1), plan[i].name, plan[i].needs.empty() ? "-" : fmt::format("{}", fmt::join(plan[i].needs, ", ")),
-                 plan[i].selected ? "selected" : "needed", cmd});
+                 plan[i].selected ? "selected" : "needed", where, cmd});
     }
     ctx.out << t.render();
     return kExitOk;
   }
-  if (!on_path(o.tool)) {
+  if (find_program(o.tool).empty()) {
     Diagnostic d;
     d.message = fmt::format("{} is not on PATH: tailor build runs flox or nix", o.tool);
     d.hint = "install Nix (Debian: nix-bin) or Flox, or use --dry-run to see the plan";
@@ -108,11 +112,17 @@ int cmd_build(CommandContext& ctx) {
       return kExitProblems;
     }
   apply_plan(o.tree, files, changes, false, false);
-  o.verifier = verifier();
+  if (!no_verify) o.verifier = verifier();
+  // Progress goes to stderr; only the real one can be a terminal.
+  int err_fd = &ctx.err == &std::cerr ? 2 : -1;
+  o.progress = choose_progress(progress_mode, err_fd);
+  o.width = terminal_width(err_fd);
 
   std::vector<BuildOutcome> results = run_builds(plan, o, ctx.err);
   bool all_ok = true;
-  for (const auto& r : results) all_ok = all_ok && (r.status == "succeeded" || r.status == "reused");
+  // A result that does not hold what its variant promises is a failure too.
+  for (const auto& r : results)
+    all_ok = all_ok && (r.status == "succeeded" || r.status == "reused") && r.verdict != "FAILED" && r.verdict != "error";
   if (json) {
     nlohmann::ordered_json j = nlohmann::ordered_json::array();
     for (const auto& r : results)

@@ -1,6 +1,8 @@
 // tailor ci [SPEC] --github|--gitlab: a CI definition that builds the matrix.
 #include <ostream>
 
+#include <fmt/format.h>
+
 #include "ci/workflow.hpp"
 #include "cli/command.hpp"
 #include "cli/options.hpp"
@@ -18,12 +20,19 @@ int cmd_ci(CommandContext& ctx) {
   auto* gh = app.add_flag("--github", github, "GitHub Actions workflow");
   app.add_flag("--gitlab", gitlab, "GitLab CI pipeline")->excludes(gh);
   app.add_option("--org", o.org, "the catalog to publish to (default: flox)");
-  app.add_option("--chunk", o.chunk, "variants per job matrix (default: 200)")->check(CLI::Range(1, 256));
+  app.add_option("--chunk", o.chunk, "variants per job matrix (default and most: GitHub 256, GitLab 200)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--max-parallel", o.max_parallel, "builds at a time per platform (default: 8)")->check(CLI::PositiveNumber);
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
   if (!github && !gitlab) {
     ctx.err << "tailor: error: ci: say which CI: --github or --gitlab\n";
+    return kExitBadInput;
+  }
+  size_t limit = github ? kGithubMatrixLimit : kGitlabMatrixLimit;
+  if (o.chunk > limit) {
+    ctx.err << fmt::format("tailor: error: ci: --chunk {} is over the limit of {} jobs per matrix in {}\n", o.chunk,
+                           limit, github ? "GitHub Actions" : "GitLab CI");
     return kExitBadInput;
   }
   KnowledgeBase kb = load_kb(kb_dir);

@@ -39,17 +39,8 @@ VariantPromise promise_from_spec(const std::string& name, const std::string& spe
   KnowledgeBase kb = load_kb(kb_dir);
   Spec spec = load_spec_arg(spec_arg, kb);
   Matrix m = expand(spec, kb);
-  const Variant* v = m.find(name);
-  if (!v) {
-    std::vector<std::string> names;
-    for (const auto& x : m.variants) names.push_back(x.name);
-    Diagnostic d;
-    d.message = fmt::format("verify: no variant '{}' in {}", name, spec.path);
-    d.hint = did_you_mean(name, names);
-    if (d.hint.empty()) d.hint = fmt::format("run 'tailor matrix {}' for its variants, or pass --spec", spec_arg);
-    throw DiagnosticError(std::move(d));
-  }
-  return promise_of(derive_settings(*v, spec, m, kb), kb, spec.path);
+  const Variant& v = m.require(name, spec.path);
+  return promise_of(derive_settings(v, spec, m, kb), kb, spec.path);
 }
 
 }  // namespace

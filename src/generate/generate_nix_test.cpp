@@ -76,15 +76,20 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
     EXPECT_EQ(r["platforms"], s.platforms);
     EXPECT_EQ(r["description"], s.description);
     EXPECT_EQ(r["cudaCapabilities"], s.cuda_capabilities);
-    if (v.backend == Backend::cuda) EXPECT_EQ(r["cudaVersion"], v.cuda);
-    if (v.package != Package::magma) EXPECT_EQ(r["pythonVersion"], v.python);
+    if (v.backend == Backend::cuda) {
+      EXPECT_EQ(r["cudaVersion"], v.cuda);
+    }
+    if (v.package != Package::magma) {
+      EXPECT_EQ(r["pythonVersion"], v.python);
+    }
     // A vLLM variant's CPU flags and workarounds belong to its custom torch.
     bool vllm = v.package == Package::vllm;
     const json& torch_side = vllm ? r["customTorch"] : r;
     const std::string pre = torch_side["preConfigure"];
     for (const auto& f : s.cpu_flags) EXPECT_TRUE(contains(pre, " " + f)) << f;
-    if (v.isa == "avx")
+    if (v.isa == "avx") {
       for (const char* forbidden : {" -mavx2", " -mfma", " -mavx512", " -mf16c"}) EXPECT_FALSE(contains(pre, forbidden)) << forbidden;
+    }
     for (const auto& [k, val] : s.env) EXPECT_TRUE(contains(pre, "export " + k + "=" + val)) << k;
     EXPECT_EQ(contains(pre, "export USE_CUDNN=0"), v.backend == Backend::cuda && (v.sm == "6.1" || v.sm == "7.0") &&
                                                      v.package != Package::torchvision && v.package != Package::torchaudio);
@@ -105,9 +110,10 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
     }
     EXPECT_TRUE(contains(r["postInstall"], "$out/nix-support/tailor-variant.json"));
     EXPECT_TRUE(contains(r["postInstall"], "> $out/.metadata-rev"));
-    if (v.backend != Backend::mps && v.package != Package::magma)
+    if (v.backend != Backend::mps && v.package != Package::magma) {
       for (const auto& f : s.cmake_flags)
         EXPECT_NE(std::find(torch_side["cmakeFlags"].begin(), torch_side["cmakeFlags"].end(), f), torch_side["cmakeFlags"].end()) << f;
+    }
 
     bool source_override = false, cccl = false, broken = false;
     for (const auto& w : s.workarounds) {

@@ -48,15 +48,7 @@ std::string consumer_manifest(const Spec& spec, const Matrix& m, const std::vect
                               const std::string& org) {
   std::vector<const Variant*> chosen;
   for (const auto& n : names) {
-    const Variant* v = m.find(n);
-    if (!v) {
-      std::vector<std::string> all;
-      for (const auto& x : m.variants) all.push_back(x.name);
-      Diagnostic d;
-      d.message = fmt::format("{} is not a variant of {}", n, spec.path);
-      d.hint = did_you_mean(n, all);
-      throw DiagnosticError(d);
-    }
+    const Variant* v = &m.require(n, spec.path);
     if (std::find(chosen.begin(), chosen.end(), v) == chosen.end()) chosen.push_back(v);
   }
   // Accelerated variants win file conflicts over CPU-only ones on the same system.

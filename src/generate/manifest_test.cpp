@@ -43,7 +43,7 @@ TEST(Manifest, UnknownVariantIsBadInput) {
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err,
-            "tailor: error: pytorch-python313-cpu-avx521 is not a variant of examples/build-pytorch/main.toml\n"
+            "tailor: error: 'pytorch-python313-cpu-avx521' is not a variant of examples/build-pytorch/main.toml\n"
             "hint: did you mean 'pytorch-python313-cpu-avx512'?\n");
 }
 

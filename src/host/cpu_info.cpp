@@ -8,16 +8,11 @@
 #include <fmt/format.h>
 
 #include "util/diagnostic.hpp"
+#include "util/trim.hpp"
 
 namespace tailor {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 std::string lower(std::string_view s) {
   std::string r(s);

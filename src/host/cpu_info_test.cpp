@@ -159,7 +159,9 @@ TEST(Cpuid, AgreesWithThisHostsCpuinfo) {
   std::set<std::string> ids = cpuid_features(*regs);
   for (const auto& isa : kb().isas)
     for (const auto& f : isa.requires_features)
-      if (isa.platform == "x86_64-linux") EXPECT_EQ(c.has(f), ids.count(f) == 1) << f;
+      if (isa.platform == "x86_64-linux") {
+        EXPECT_EQ(c.has(f), ids.count(f) == 1) << f;
+      }
 }
 
 TEST(CrossCheck, CountsOnlyWhatBothSourcesReport) {

@@ -73,8 +73,9 @@ TEST(GpuMachine, RecordedRecommendationIsReproducedByPlanning) {
   ASSERT_EQ(planned.status, 0) << planned.err;
   EXPECT_EQ(live["variant"], nlohmann::json::parse(planned.out)["variant"]);
   // Issue 7, done when: an SM 9.0 machine gets the cuda12_9-sm90 variant.
-  if (recorded_gpus().front().sm == "9.0")
+  if (recorded_gpus().front().sm == "9.0") {
     EXPECT_NE(live["variant"].get<std::string>().find("-cuda12_9-sm90-"), std::string::npos) << live["variant"];
+  }
 }
 
 TEST(GpuMachine, LiveNvmlAgreesWithNvidiaSmi) {

@@ -8,17 +8,12 @@
 #include <fmt/format.h>
 
 #include "util/diagnostic.hpp"
+#include "util/trim.hpp"
 #include "util/version.hpp"
 
 namespace tailor {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 [[noreturn]] void bad_line(std::string_view source, std::string_view text, int line, std::string why) {
   Diagnostic d = diagnostic_at(source, text, Pos{line, 1}, std::move(why));

@@ -34,7 +34,9 @@ TEST(KnowledgeBase, L40SIsAdaNotHopper) {
 TEST(KnowledgeBase, OrinIsSm87AndThorIsAarch64Only) {
   EXPECT_TRUE(has(kb().gpu("8.7")->products, "Jetson AGX Orin"));
   for (const auto& g : kb().gpus)
-    if (g.sm != "8.7") EXPECT_FALSE(has(g.products, "Jetson AGX Orin")) << g.sm;
+    if (g.sm != "8.7") {
+      EXPECT_FALSE(has(g.products, "Jetson AGX Orin")) << g.sm;
+    }
   EXPECT_EQ(kb().gpu("11.0")->platforms, std::vector<std::string>{"aarch64-linux"});
   EXPECT_EQ(kb().gpu("12.1")->platforms, std::vector<std::string>{"aarch64-linux"});
 }

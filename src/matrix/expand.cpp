@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include "matrix/rules.hpp"
+#include "util/diagnostic.hpp"
+#include "util/edit_distance.hpp"
 
 namespace tailor {
 
@@ -14,6 +16,22 @@ const Variant* Matrix::find(std::string_view name) const {
   for (const auto& v : variants)
     if (v.name == name) return &v;
   return nullptr;
+}
+
+std::vector<std::string> Matrix::names() const {
+  std::vector<std::string> out;
+  out.reserve(variants.size());
+  for (const auto& v : variants) out.push_back(v.name);
+  return out;
+}
+
+const Variant& Matrix::require(std::string_view name, const std::string& spec_path) const {
+  if (const Variant* v = find(name)) return *v;
+  Diagnostic d;
+  d.message = fmt::format("'{}' is not a variant of {}", name, spec_path);
+  d.hint = did_you_mean(name, names());
+  if (d.hint.empty()) d.hint = fmt::format("'tailor matrix {}' lists them", spec_path);
+  throw DiagnosticError(std::move(d));
 }
 
 std::vector<const DroppedCell*> Matrix::dropped_named(std::string_view name) const {

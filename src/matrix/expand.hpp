@@ -27,6 +27,10 @@ struct Matrix {
   std::vector<DroppedCell> dropped;
 
   const Variant* find(std::string_view name) const;
+  /// The variant called \a name; otherwise throws DiagnosticError "'NAME' is
+  /// not a variant of SPEC_PATH" with a did-you-mean hint (or where to list them).
+  const Variant& require(std::string_view name, const std::string& spec_path) const;
+  std::vector<std::string> names() const;
   /// Every drop of a cell with this name (several families may produce it).
   std::vector<const DroppedCell*> dropped_named(std::string_view name) const;
 };

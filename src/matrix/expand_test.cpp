@@ -39,7 +39,9 @@ TEST_P(Example, EveryVariantIsConsistentWithTheFacts) {
     EXPECT_EQ(v.name, variant_name(v, kb()));
     const NixpkgsPin* pin = kb().pin(v.pin);
     ASSERT_NE(pin, nullptr);
-    if (!v.python.empty()) EXPECT_TRUE(pin->provides_python(v.python)) << v.name;
+    if (!v.python.empty()) {
+      EXPECT_TRUE(pin->provides_python(v.python)) << v.name;
+    }
     if (v.backend == Backend::cuda) {
       const GpuArch* g = kb().gpu(v.sm);
       ASSERT_NE(g, nullptr);
@@ -135,6 +137,24 @@ TEST(Expand, ZippedAxesAdvanceTogether) {
   EXPECT_NE(m.find("pytorch-python313-cuda13_0-sm121-armv9"), nullptr);
   EXPECT_NE(m.find("pytorch-python313-cuda13_1-sm110-armv8_2"), nullptr);
   EXPECT_EQ(m.find("pytorch-python313-cuda13_0-sm110-avx2"), nullptr);
+}
+
+TEST(Expand, RequireNamesTheSpecAndSuggestsTheClosestVariant) {
+  Matrix m = expand_example("build-pytorch/main");
+  EXPECT_EQ(&m.require("pytorch-python313-cpu-avx512", "main.toml"), m.find("pytorch-python313-cpu-avx512"));
+  try {
+    m.require("pytorch-python313-cpu-avx521", "main.toml");
+    FAIL() << "no error for an unknown variant";
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().message, "'pytorch-python313-cpu-avx521' is not a variant of main.toml");
+    EXPECT_EQ(e.diagnostic().hint, "did you mean 'pytorch-python313-cpu-avx512'?");
+  }
+  try {
+    m.require("resnet", "main.toml");
+    FAIL() << "no error for an unknown variant";
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().hint, "'tailor matrix main.toml' lists them");
+  }
 }
 
 TEST(Expand, PolicyExcludesAreRecordedWithTheirReason) {

@@ -114,9 +114,11 @@ TEST(BuildSettings, NoDescriptionNamesAGpuUnderTheWrongArchitecture) {
       for (const auto& line : s.header_comment) text += line;
       bool mentions_l40s = text.find("L40S") != std::string::npos;
       EXPECT_EQ(mentions_l40s, v.sm == "8.9") << v.name;
-      for (const auto& g : kb().gpus)
-        if (g.sm != v.sm)
+      for (const auto& g : kb().gpus) {
+        if (g.sm != v.sm) {
           EXPECT_EQ(text.find("(" + g.display() + ","), std::string::npos) << v.name << " mentions " << g.display();
+        }
+      }
     }
   }
 }
@@ -230,9 +232,10 @@ TEST(BuildSettings, EveryExampleVariantDerivesWithReasons) {
       EXPECT_FALSE(s.description.empty());
       EXPECT_EQ(s.header_comment.size(), 3u) << v.name;
       for (const auto& e : s.trail) EXPECT_FALSE(e.because.empty()) << v.name << " " << e.key;
-      if (v.package == Package::pytorch)
+      if (v.package == Package::pytorch) {
         for (const auto& [name, value] : s.override_args)
           EXPECT_TRUE(kb().pin(v.pin)->has_torch_arg(name)) << v.name << " passes " << name;
+      }
     }
   }
 }

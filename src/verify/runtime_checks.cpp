@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "util/find_program.hpp"
 #include "util/version.hpp"
 #include "verify/static_checks.hpp"
 
@@ -62,20 +63,6 @@ std::string shell_quote(const std::string& s) {
 bool executable(const fs::path& p) {
   std::error_code ec;
   return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
-}
-
-fs::path on_path(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  if (!path) return {};
-  std::string_view rest(path);
-  while (!rest.empty()) {
-    size_t colon = rest.find(':');
-    fs::path dir(std::string(rest.substr(0, colon)));
-    if (!dir.empty() && executable(dir / name)) return dir / name;
-    if (colon == std::string_view::npos) break;
-    rest.remove_prefix(colon + 1);
-  }
-  return {};
 }
 
 // Runs the probe; returns its JSON, or nullopt with \a why.
@@ -178,13 +165,13 @@ PythonTarget find_python(const fs::path& root_in, const std::string& python_over
         t.why = "the artifact's own interpreter";
         return t;
       }
-    if (fs::path p = on_path("python" + pyver); !p.empty()) {
+    if (fs::path p = find_program("python" + pyver); !p.empty()) {
       t.python = p;
       t.why = fmt::format("python{} on PATH", pyver);
       return t;
     }
   }
-  if (fs::path p = on_path("python3"); !p.empty()) {
+  if (fs::path p = find_program("python3"); !p.empty()) {
     t.python = p;
     t.why = "python3 on PATH";
     return t;
