@@ -5,9 +5,9 @@
 # Prints the median wall and CPU times of both and their ratios, and checks
 # the outputs are identical.
 # Every file takes the same formals, as the seed recipes do: Nix orders
-# formals and let bindings by heap address of interned names, which tailor
-# can reproduce for names seen in order (src/nix/symbols.hpp) but not for a
-# name first seen in the 500th file of one process.
+# formals and let bindings by the heap address of interned names, which
+# tailor reproduces for names seen in order, but not for the few names that
+# land in the hole a symbol-table rehash leaves (src/nix/symbols.hpp).
 #   usage: [RUNS=5] bench/nix_parse.sh [TAILOR_BINARY] [N]
 set -euo pipefail
 tailor=${1:-./build/tailor}
