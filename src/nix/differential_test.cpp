@@ -139,9 +139,10 @@ struct GeneratedTrees {
   std::vector<std::vector<std::string>> trees;  ///< the .nix files of each tree, sorted
 };
 
+// Generated once per test run; the directory goes at exit.
 const GeneratedTrees& generated_trees() {
-  static const GeneratedTrees* g = [] {
-    auto* g = new GeneratedTrees;
+  static GeneratedTrees trees;
+  static const bool generated = [](GeneratedTrees* g) {
     std::vector<std::string> specs;
     for (const char* group : {"examples/build-pytorch", "examples/build-vllm"})
       for (const auto& e : fs::directory_iterator(test::source_path(group)))
@@ -154,9 +155,10 @@ const GeneratedTrees& generated_trees() {
       if (r.status != 0) ADD_FAILURE() << spec << ": " << r.err;
       g->trees.push_back(nix_files(out, true));
     }
-    return g;
-  }();
-  return *g;
+    return true;
+  }(&trees);
+  (void)generated;
+  return trees;
 }
 
 // Prints a normal form again with every binding list in name order.
