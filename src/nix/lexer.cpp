@@ -293,6 +293,15 @@ Token Lexer::lex_normal() {
     case '{': pos_ = p + 1; states_.push_back(State::normal); return make(Tok::lbrace, p, p + 1);
     case '}': pos_ = p + 1; pop(); return make(Tok::rbrace, p, p + 1);
     case '"': pos_ = p + 1; states_.push_back(State::string); return make(Tok::dquote, p, p + 1);
+    case '.': {
+      // A select's dot, unless "...", a float (.5) or a path (./a, .a/b).
+      if (p + 1 < s.size() && (s[p + 1] == '.' || is_digit(s[p + 1]))) break;
+      size_t e = p;
+      while (e < s.size() && is_path_char(s[e])) ++e;
+      if (e < s.size() && s[e] == '/') break;
+      pos_ = p + 1;
+      return make(Tok::dot, p, p + 1, ".");
+    }
     default: break;
   }
   // Fast path for the commonest token: an identifier or keyword that no
