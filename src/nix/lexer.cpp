@@ -1,6 +1,7 @@
 #include "nix/lexer.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cerrno>
 #include <charconv>
@@ -12,13 +13,34 @@ namespace tailor::nix {
 
 namespace {
 
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_path_char(char c) { return is_alpha(c) || is_digit(c) || c == '.' || c == '_' || c == '-' || c == '+'; }
-bool is_id_char(char c) { return is_alpha(c) || is_digit(c) || c == '_' || c == '\'' || c == '-'; }
-bool is_uri_char(char c) {
-  return is_alpha(c) || is_digit(c) || std::string_view("%/?:@&=+$,-_.!~*'").find(c) != std::string_view::npos;
+// Character classes of lexer.l, one table lookup each.
+enum : uint8_t { kAlpha = 1, kDigit = 2, kPathChar = 4, kIdChar = 8, kUriChar = 16, kSchemeChar = 32 };
+
+constexpr std::array<uint8_t, 256> make_classes() {
+  std::array<uint8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    const bool digit = c >= '0' && c <= '9';
+    uint8_t k = 0;
+    if (alpha) k |= kAlpha;
+    if (digit) k |= kDigit;
+    if (alpha || digit || c == '.' || c == '_' || c == '-' || c == '+') k |= kPathChar;
+    if (alpha || digit || c == '_' || c == '\'' || c == '-') k |= kIdChar;
+    if (alpha || digit || std::string_view("%/?:@&=+$,-_.!~*'").find(static_cast<char>(c)) != std::string_view::npos)
+      k |= kUriChar;
+    if (alpha || digit || c == '+' || c == '-' || c == '.') k |= kSchemeChar;
+    t[static_cast<size_t>(c)] = k;
+  }
+  return t;
 }
+constexpr std::array<uint8_t, 256> kClasses = make_classes();
+
+inline bool has(char c, uint8_t k) { return (kClasses[static_cast<unsigned char>(c)] & k) != 0; }
+inline bool is_alpha(char c) { return has(c, kAlpha); }
+inline bool is_digit(char c) { return has(c, kDigit); }
+inline bool is_path_char(char c) { return has(c, kPathChar); }
+inline bool is_id_char(char c) { return has(c, kIdChar); }
+inline bool is_uri_char(char c) { return has(c, kUriChar); }
 
 // Each matcher returns the length of the longest match at s[p...], 0 if none.
 size_t match_id(std::string_view s, size_t p) {
@@ -210,11 +232,11 @@ Span Lexer::span_at(uint32_t offset, uint32_t end) const {
   return Span{offset, end, static_cast<int>(line), static_cast<int>(offset - line_starts_[line - 1] + 1)};
 }
 
-Token Lexer::make(Tok kind, size_t begin, size_t end, std::string value) {
+Token Lexer::make(Tok kind, size_t begin, size_t end, std::string_view value) {
   Token t;
   t.kind = kind;
   t.span = span_at(static_cast<uint32_t>(begin), static_cast<uint32_t>(end));
-  t.value = std::move(value);
+  t.value = value;
   return t;
 }
 
@@ -289,7 +311,7 @@ Token Lexer::lex_normal() {
       [[fallthrough]];
     case ';': case '(': case ')': case '[': case ']': case ',': case '@': case '?': case ':':
       pos_ = p + 1;
-      return make(single_char(s[p]), p, p + 1, std::string(1, s[p]));
+      return make(single_char(s[p]), p, p + 1, s.substr(p, 1));
     case '{': pos_ = p + 1; states_.push_back(State::normal); return make(Tok::lbrace, p, p + 1);
     case '}': pos_ = p + 1; pop(); return make(Tok::rbrace, p, p + 1);
     case '"': pos_ = p + 1; states_.push_back(State::string); return make(Tok::dquote, p, p + 1);
@@ -312,14 +334,14 @@ Token Lexer::lex_normal() {
     size_t e = p;
     while (e < s.size() && is_path_char(s[e])) ++e;
     size_t scheme = p;
-    while (scheme < s.size() && (is_alpha(s[scheme]) || is_digit(s[scheme]) || s[scheme] == '+' || s[scheme] == '-' || s[scheme] == '.')) ++scheme;
+    while (scheme < s.size() && has(s[scheme], kSchemeChar)) ++scheme;
     if ((e >= s.size() || s[e] != '/') && (scheme >= s.size() || s[scheme] != ':')) {
       std::string_view text = s.substr(p, id);
       pos_ += id;
       if (id <= 7)
         for (const auto& k : kKeywords)
           if (k.text == text) return make(k.kind, p, p + id);
-      return make(Tok::id, p, p + id, std::string(text));
+      return make(Tok::id, p, p + id, text);
     }
   }
   size_t op_len = 0;
@@ -346,7 +368,7 @@ Token Lexer::lex_normal() {
       pos_ += len;
       for (const auto& k : kKeywords)
         if (k.text == text) return make(k.kind, p, p + len);
-      return make(Tok::id, p, p + len, std::string(text));
+      return make(Tok::id, p, p + len, text);
     }
     case op:
       pos_ += len;
@@ -356,32 +378,32 @@ Token Lexer::lex_normal() {
       pos_ += len;
       int64_t v = 0;
       auto r = std::from_chars(text.data(), text.data() + text.size(), v);
-      if (r.ec != std::errc()) return make(Tok::error, p, p + len, "invalid integer '" + std::string(text) + "'");
-      return make(Tok::int_lit, p, p + len, std::to_string(v));
+      if (r.ec != std::errc()) return make(Tok::error, p, p + len, own("invalid integer '" + std::string(text) + "'"));
+      return make(Tok::int_lit, p, p + len, text);
     }
     case number_float: {
       pos_ += len;
       std::string copy(text);
       errno = 0;
       double v = std::strtod(copy.c_str(), nullptr);
-      if (errno != 0) return make(Tok::error, p, p + len, "invalid float '" + copy + "'");
+      if (errno != 0) return make(Tok::error, p, p + len, own("invalid float '" + copy + "'"));
       (void)v;
-      return make(Tok::float_lit, p, p + len, copy);
+      return make(Tok::float_lit, p, p + len, text);
     }
     case path_seg:
     case hpath_seg: {
       size_t seg = len - 2;
       pos_ += seg;
       states_.push_back(State::in_path_slash);
-      return make(rule == path_seg ? Tok::path : Tok::hpath, p, p + seg, std::string(s.substr(p, seg)));
+      return make(rule == path_seg ? Tok::path : Tok::hpath, p, p + seg, s.substr(p, seg));
     }
     case path:
     case hpath:
       pos_ += len;
       states_.push_back(text.back() == '/' ? State::in_path_slash : State::in_path);
-      return make(rule == path ? Tok::path : Tok::hpath, p, p + len, std::string(text));
-    case spath: pos_ += len; return make(Tok::spath, p, p + len, std::string(text));
-    case uri: pos_ += len; return make(Tok::uri, p, p + len, std::string(text));
+      return make(rule == path ? Tok::path : Tok::hpath, p, p + len, text);
+    case spath: pos_ += len; return make(Tok::spath, p, p + len, text);
+    case uri: pos_ += len; return make(Tok::uri, p, p + len, text);
     case none: break;
   }
   char c = s[p];
@@ -398,7 +420,7 @@ Token Lexer::lex_normal() {
     case '}': pop(); return make(Tok::rbrace, p, p + 1);
     case '"': states_.push_back(State::string); return make(Tok::dquote, p, p + 1);
     case '\0': pos_ = p; return make(Tok::end, p, p);  // flex returns 0 for NUL: bison's end of input
-    default: return make(single_char(c), p, p + 1, std::string(1, c));
+    default: return make(single_char(c), p, p + 1, s.substr(p, 1));
   }
 }
 
@@ -438,7 +460,10 @@ Token Lexer::lex_string() {
   if (i < s.size() && s[i] == '$' && i + 1 < s.size() && s[i + 1] == '"') ++i;
   if (i == p) i = std::min(s.size(), p + (s.substr(p, 2) == "$\\" ? 2 : 1));
   pos_ = i;
-  return make(Tok::str, p, i, unescape(s.substr(p, i - p)));
+  // Most pieces have nothing to unescape: their value is their text.
+  const std::string_view raw = s.substr(p, i - p);
+  if (raw.find_first_of(std::string_view("\\\r\0", 3)) == std::string_view::npos) return make(Tok::str, p, i, raw);
+  return make(Tok::str, p, i, own(unescape(raw)));
 }
 
 Token Lexer::lex_ind_string() {
@@ -448,7 +473,7 @@ Token Lexer::lex_ind_string() {
   if (s.substr(p, 2) == "''") {
     if (p + 3 < s.size() + 0 && s[p + 2] == '\\') {
       pos_ = p + 4;
-      return make(Tok::ind_str, p, p + 4, unescape(s.substr(p + 2, 2)));
+      return make(Tok::ind_str, p, p + 4, own(unescape(s.substr(p + 2, 2))));
     }
     if (p + 2 < s.size() && s[p + 2] == '\'') {
       pos_ = p + 3;
@@ -482,10 +507,10 @@ Token Lexer::lex_ind_string() {
   }
   if (i == p) {  // a lone '$' or '\'' that the run rule cannot take
     pos_ = p + 1;
-    return make(Tok::ind_str, p, p + 1, std::string(1, s[p]));
+    return make(Tok::ind_str, p, p + 1, s.substr(p, 1));
   }
   pos_ = i;
-  Token t = make(Tok::ind_str, p, i, std::string(s.substr(p, i - p)));
+  Token t = make(Tok::ind_str, p, i, s.substr(p, i - p));
   t.has_indentation = true;
   return t;
 }
@@ -505,7 +530,7 @@ Token Lexer::lex_in_path(bool after_slash) {
   if (len > 0) {
     pos_ += len;
     states_.back() = s[p + len - 1] == '/' ? State::in_path_slash : State::in_path;
-    return make(Tok::str, p, p + len, std::string(s.substr(p, len)));
+    return make(Tok::str, p, p + len, s.substr(p, len));
   }
   if (after_slash) {
     size_t e = std::min(s.size(), p + 1);

@@ -4,6 +4,8 @@
 /// indented strings and interpolated paths. Tokens are produced on demand
 /// and can be peeked ahead without consuming them.
 
+#include <deque>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -35,7 +37,9 @@ class Lexer {
   Token lex_string();
   Token lex_ind_string();
   Token lex_in_path(bool after_slash);
-  Token make(Tok kind, size_t begin, size_t end, std::string value = {});
+  Token make(Tok kind, size_t begin, size_t end, std::string_view value = {});
+  /// Keeps \a s for the lexer's lifetime (unescaped text, error messages).
+  std::string_view own(std::string s) { return owned_.emplace_back(std::move(s)); }
   void skip_blanks();
   void pop();
 
@@ -43,6 +47,7 @@ class Lexer {
   size_t pos_ = 0;
   std::vector<State> states_{State::initial};
   std::vector<uint32_t> line_starts_;
+  std::deque<std::string> owned_;  ///< what tokens' values view besides the text
   mutable size_t last_line_ = 0;  ///< span_at's last answer (1-based), a hint for the next
   // Tokens peeked but not consumed: a ring, as the parser looks at most
   // three tokens ahead.

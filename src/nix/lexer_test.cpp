@@ -19,7 +19,7 @@ std::vector<Tok> kinds(std::string_view text) {
 std::vector<std::string> values(std::string_view text) {
   Lexer lex(text);
   std::vector<std::string> out;
-  for (Token t = lex.next(); t.kind != Tok::end && t.kind != Tok::error; t = lex.next()) out.push_back(t.value);
+  for (Token t = lex.next(); t.kind != Tok::end && t.kind != Tok::error; t = lex.next()) out.emplace_back(t.value);
   return out;
 }
 

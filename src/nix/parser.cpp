@@ -1,6 +1,7 @@
 #include "nix/parser.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <string>
 
@@ -71,7 +72,7 @@ class Parser {
   };
 
   [[noreturn]] void fail_at(const Token& t, std::string_view expected) {
-    if (t.kind == Tok::error) throw Failure{t.span, t.value};
+    if (t.kind == Tok::error) throw Failure{t.span, std::string(t.value)};
     throw Failure{t.span, std::string(expected) + ", got " + token_name(t)};
   }
 
@@ -186,7 +187,7 @@ class Parser {
         break;
       }
       Token name = expect(Tok::id);
-      Formal f{name.span, name.value, nullptr};
+      Formal f{name.span, std::string(name.value), nullptr};
       if (at(Tok::question)) {
         lex_.next();
         f.fallback = parse_expr();
@@ -312,7 +313,7 @@ class Parser {
     a.span = t.span;
     if (t.kind == Tok::id || t.kind == Tok::kw_or) {
       Token name = lex_.next();  // t refers to the look-ahead: taken from here on
-      a.name = name.kind == Tok::id ? std::move(name.value) : "or";
+      a.name = name.kind == Tok::id ? name.value : std::string_view("or");
     } else if (t.kind == Tok::dquote) {
       auto s = parse_string_literal();
       a.span = s->span;
@@ -382,7 +383,7 @@ class Parser {
       if (t.kind == Tok::dquote) break;
       if (t.kind == Tok::str) {
         Token piece = lex_.next();
-        s->parts.push_back(StringPart{piece.span, std::move(piece.value), nullptr, false});
+        s->parts.push_back(StringPart{piece.span, std::string(piece.value), nullptr, false});
       } else if (t.kind == Tok::dollar_curly) {
         s->parts.push_back(parse_interpolation());
       } else {
@@ -408,17 +409,19 @@ class Parser {
     switch (t.kind) {
       case Tok::id: {
         Token id = lex_.next();
-        if (id.value == "__curPos") return std::make_unique<Name>(ExprKind::cur_pos, id.span, id.value);
+        if (id.value == "__curPos") return std::make_unique<Name>(ExprKind::cur_pos, id.span, std::string(id.value));
         symbols_.intern(id.value);
-        return std::make_unique<Name>(ExprKind::var, id.span, std::move(id.value));
+        return std::make_unique<Name>(ExprKind::var, id.span, std::string(id.value));
       }
       case Tok::int_lit: {
         Token n = lex_.next();
-        return std::make_unique<IntLit>(n.span, std::strtoll(n.value.c_str(), nullptr, 10));
+        int64_t v = 0;  // the lexer checked the range
+        std::from_chars(n.value.data(), n.value.data() + n.value.size(), v);
+        return std::make_unique<IntLit>(n.span, v);
       }
       case Tok::float_lit: {
         Token n = lex_.next();
-        return std::make_unique<FloatLit>(n.span, std::strtod(n.value.c_str(), nullptr));
+        return std::make_unique<FloatLit>(n.span, std::strtod(std::string(n.value).c_str(), nullptr));
       }
       case Tok::dquote: return parse_string_literal();
       case Tok::ind_open: {
@@ -429,7 +432,7 @@ class Parser {
           if (p.kind == Tok::ind_close) break;
           if (p.kind == Tok::ind_str) {
             Token piece = lex_.next();
-            s->parts.push_back(StringPart{piece.span, std::move(piece.value), nullptr, piece.has_indentation});
+            s->parts.push_back(StringPart{piece.span, std::string(piece.value), nullptr, piece.has_indentation});
           } else if (p.kind == Tok::dollar_curly) {
             s->parts.push_back(parse_interpolation());
           } else {
@@ -443,13 +446,13 @@ class Parser {
       case Tok::path:
       case Tok::hpath: {
         Token head = lex_.next();
-        auto p = std::make_unique<Path>(head.span, head.value, head.kind == Tok::hpath);
+        auto p = std::make_unique<Path>(head.span, std::string(head.value), head.kind == Tok::hpath);
         for (;;) {
           const Token& x = lex_.peek();
           if (x.kind == Tok::path_end) break;
           if (x.kind == Tok::str) {
             Token piece = lex_.next();
-            p->parts.push_back(StringPart{piece.span, std::move(piece.value), nullptr, false});
+            p->parts.push_back(StringPart{piece.span, std::string(piece.value), nullptr, false});
           } else if (x.kind == Tok::dollar_curly) {
             p->parts.push_back(parse_interpolation());
           } else {
@@ -465,11 +468,11 @@ class Parser {
       }
       case Tok::spath: {
         Token sp = lex_.next();
-        return std::make_unique<Name>(ExprKind::search_path, sp.span, sp.value.substr(1, sp.value.size() - 2));
+        return std::make_unique<Name>(ExprKind::search_path, sp.span, std::string(sp.value.substr(1, sp.value.size() - 2)));
       }
       case Tok::uri: {
         Token u = lex_.next();
-        return std::make_unique<Name>(ExprKind::uri, u.span, u.value);
+        return std::make_unique<Name>(ExprKind::uri, u.span, std::string(u.value));
       }
       case Tok::lparen: {
         lex_.next();

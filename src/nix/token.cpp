@@ -1,5 +1,7 @@
 #include "nix/token.hpp"
 
+#include <charconv>
+
 namespace tailor::nix {
 
 std::string_view kind_name(Tok kind) {
@@ -68,12 +70,16 @@ std::string_view kind_name(Tok kind) {
 
 std::string token_name(const Token& t) {
   switch (t.kind) {
-    case Tok::id: return "identifier '" + t.value + "'";
-    case Tok::int_lit: return "integer " + t.value;
-    case Tok::float_lit: return "float " + t.value;
+    case Tok::id: return "identifier '" + std::string(t.value) + "'";
+    case Tok::int_lit: {
+      int64_t v = 0;  // printed as a number: 007 is "integer 7"
+      std::from_chars(t.value.data(), t.value.data() + t.value.size(), v);
+      return "integer " + std::to_string(v);
+    }
+    case Tok::float_lit: return "float " + std::string(t.value);
     case Tok::other: {
       unsigned char c = t.value.empty() ? 0 : static_cast<unsigned char>(t.value[0]);
-      if (c >= 0x20 && c < 0x7f) return "'" + t.value + "'";
+      if (c >= 0x20 && c < 0x7f) return "'" + std::string(t.value) + "'";
       static const char* hex = "0123456789abcdef";
       return std::string("byte 0x") + hex[c >> 4] + hex[c & 15];
     }

@@ -42,12 +42,13 @@ enum class Tok : uint8_t {
   other,        ///< any other single byte
 };
 
-/// One token. `value` holds the token's meaning where it differs from its
-/// source text: unescaped string pieces, error messages.
+/// One token. `value` holds the token's meaning: mostly a view of its
+/// source text; unescaped string pieces and error messages live in the
+/// lexer, so a token is valid as long as its Lexer (and the source text).
 struct Token {
   Tok kind = Tok::end;
   Span span;
-  std::string value;
+  std::string_view value;
   bool has_indentation = false;  ///< ind_str: a literal piece (not an escape)
 };
 
