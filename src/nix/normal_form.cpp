@@ -28,7 +28,7 @@ NormalForm normal_form(std::string_view path, std::string_view text, const PathC
     r.error = std::move(d);
     return r;
   }
-  r.text = print_normal_form(*core.root, symbols);
+  r.text = print_normal_form(*core.root, symbols, text.size() + 64);
   r.text += '\n';
   return r;
 }

@@ -1,26 +1,53 @@
 #include "nix/printer.hpp"
 
 #include <algorithm>
+#include <array>
 #include <sstream>
 
 namespace tailor::nix {
 
 namespace {
 
+// The escape of each byte in a printed string; null: printed as is.
+constexpr std::array<const char*, 256> make_escapes() {
+  std::array<const char*, 256> t{};
+  t['"'] = "\\\"";
+  t['\\'] = "\\\\";
+  t['$'] = "\\$";
+  t['\n'] = "\\n";
+  t['\r'] = "\\r";
+  t['\t'] = "\\t";
+  return t;
+}
+constexpr std::array<const char*, 256> kEscapes = make_escapes();
+
 void append_quoted(std::string& out, std::string_view s) {
   out += '"';
   size_t run = 0;  // start of the bytes not yet copied: copied in one go
   for (size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    const char* esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '$' ? "\\$" : c == '\n' ? "\\n"
-                    : c == '\r' ? "\\r" : c == '\t' ? "\\t" : nullptr;
+    const char* esc = kEscapes[static_cast<unsigned char>(s[i])];
     if (!esc) continue;
     out.append(s.data() + run, i - run);
-    out += esc;
+    out.append(esc, 2);
     run = i + 1;
   }
   out.append(s.data() + run, s.size() - run);
   out += '"';
+}
+
+bool is_plain_identifier(std::string_view s) {
+  // Nix 2.8's printIdentifier: only "if" among the keywords is quoted.
+  if (s.empty() || s == "if") return false;
+  auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  if (!alpha(s[0])) return false;
+  for (char c : s)
+    if (!(alpha(c) || (c >= '0' && c <= '9') || c == '\'' || c == '-')) return false;
+  return true;
+}
+
+void append_identifier(std::string& out, std::string_view s) {
+  if (is_plain_identifier(s)) out += s;
+  else append_quoted(out, s);
 }
 
 }  // namespace
@@ -32,21 +59,16 @@ std::string quote_string(std::string_view s) {
 }
 
 std::string quote_identifier(std::string_view s) {
-  // Nix 2.8's printIdentifier: only "if" among the keywords is quoted.
-  if (s.empty()) return "\"\"";
-  if (s == "if") return "\"if\"";
-  auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
-  if (!alpha(s[0])) return quote_string(s);
-  for (char c : s)
-    if (!(alpha(c) || (c >= '0' && c <= '9') || c == '\'' || c == '-')) return quote_string(s);
-  return std::string(s);
+  std::string out;
+  append_identifier(out, s);
+  return out;
 }
 
 namespace {
 
 class Printer {
  public:
-  explicit Printer(const SymbolTable& symbols) : symbols_(symbols) {}
+  Printer(const SymbolTable& symbols, size_t size_hint) : symbols_(symbols) { out_.reserve(size_hint); }
 
   void print(const Core& e) {
     switch (e.kind) {
@@ -111,7 +133,15 @@ class Printer {
         print(*e.kids[0]);
         out_ += ')';
         break;
-      case CoreKind::binop: wrap("(", e.kids[0], " " + e.text + " ", e.kids[1], ")"); break;
+      case CoreKind::binop:
+        out_ += '(';
+        print(*e.kids[0]);
+        out_ += ' ';
+        out_ += e.text;
+        out_ += ' ';
+        print(*e.kids[1]);
+        out_ += ')';
+        break;
       case CoreKind::concat:
         out_ += '(';
         for (size_t i = 0; i < e.kids.size(); ++i) {
@@ -147,7 +177,7 @@ class Printer {
       print(*a.expr);
       out_ += "}\"";
     } else {
-      out_ += quote_identifier(a.name);
+      append_identifier(out_, a.name);
     }
   }
 
@@ -156,9 +186,12 @@ class Printer {
     out_ += "{ ";
     for (const auto& [name, def] : a.attrs) {  // std::map: sorted by name, as Nix sorts for printing
       if (def.inherited) {
-        out_ += "inherit " + quote_identifier(name) + " ; ";
+        out_ += "inherit ";
+        append_identifier(out_, name);
+        out_ += " ; ";
       } else {
-        out_ += quote_identifier(name) + " = ";
+        append_identifier(out_, name);
+        out_ += " = ";
         print(*def.value);
         out_ += "; ";
       }
@@ -182,9 +215,12 @@ class Printer {
     out_ += "(let ";
     for (const auto* d : defs) {
       if (d->second.inherited) {
-        out_ += "inherit " + quote_identifier(d->first) + "; ";
+        out_ += "inherit ";
+        append_identifier(out_, d->first);
+        out_ += "; ";
       } else {
-        out_ += quote_identifier(d->first) + " = ";
+        append_identifier(out_, d->first);
+        out_ += " = ";
         print(*d->second.value);
         out_ += "; ";
       }
@@ -227,8 +263,8 @@ class Printer {
 
 }  // namespace
 
-std::string print_normal_form(const Core& root, const SymbolTable& symbols) {
-  Printer p(symbols);
+std::string print_normal_form(const Core& root, const SymbolTable& symbols, size_t size_hint) {
+  Printer p(symbols, size_hint);
   p.print(root);
   return p.take();
 }

@@ -10,8 +10,9 @@
 
 namespace tailor::nix {
 
-/// The normal form of \a root, without a trailing newline.
-std::string print_normal_form(const Core& root, const SymbolTable& symbols);
+/// The normal form of \a root, without a trailing newline. \a size_hint:
+/// the bytes to reserve for it (the source's size is a fair guess).
+std::string print_normal_form(const Core& root, const SymbolTable& symbols, size_t size_hint = 0);
 
 /// A string literal as Nix prints it: "…" with \" \\ \$ \n \r \t escaped.
 std::string quote_string(std::string_view s);
