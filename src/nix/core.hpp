@@ -67,30 +67,65 @@ struct CoreAttrs {
 
 /// Owns all nodes of one core tree, allocated in blocks (a node is large:
 /// std::deque would allocate one block per two of them); nodes never move.
+/// clear() keeps the nodes for the next tree: a node made again starts
+/// empty but keeps its vectors' and strings' memory, so lowering a file
+/// after the first allocates little.
 struct CoreTree {
   Core* root = nullptr;
 
   Core* make(CoreKind kind, Span span) {
     Core& c = nodes_.next();
+    if (nodes_.reused()) {
+      c.text.clear();
+      c.int_value = 0;
+      c.float_value = 0;
+      c.kids.clear();
+      c.path.clear();
+      c.attrs = nullptr;
+      c.arg.clear();
+      c.has_formals = false;
+      c.ellipsis = false;
+      c.formals.clear();
+    }
     c.kind = kind;
     c.span = span;
     return &c;
   }
-  CoreAttrs* make_attrs() { return &sets_.next(); }
+  CoreAttrs* make_attrs() {
+    CoreAttrs& a = sets_.next();
+    if (sets_.reused()) {
+      a.recursive = false;
+      a.attrs.clear();
+      a.dynamic.clear();
+    }
+    return &a;
+  }
+
+  /// Forgets the tree; its nodes are made again by the next one.
+  void clear() {
+    root = nullptr;
+    nodes_.rewind();
+    sets_.rewind();
+  }
 
  private:
   template <class T>
   struct Blocks {
     static constexpr size_t kBlock = 16;
     std::vector<std::unique_ptr<T[]>> blocks;
-    size_t used = kBlock;
+    size_t n = 0;     // slots handed out for this tree
+    size_t high = 0;  // slots ever handed out: these hold an earlier tree's nodes
+    bool last_reused = false;
     T& next() {
-      if (used == kBlock) {
-        blocks.push_back(std::make_unique<T[]>(kBlock));
-        used = 0;
-      }
-      return blocks.back()[used++];
+      const size_t b = n / kBlock;
+      if (b == blocks.size()) blocks.push_back(std::make_unique<T[]>(kBlock));
+      last_reused = n < high;
+      T& t = blocks[b][n % kBlock];
+      if (++n > high) high = n;
+      return t;
     }
+    bool reused() const { return last_reused; }
+    void rewind() { n = 0; }
   };
   Blocks<Core> nodes_;
   Blocks<CoreAttrs> sets_;

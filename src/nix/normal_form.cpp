@@ -19,7 +19,9 @@ NormalForm normal_form(std::string_view path, std::string_view text, const PathC
     r.error = std::move(parsed.error);
     return r;
   }
-  CoreTree core;
+  // One tree's nodes serve every file of a run (see CoreTree::clear).
+  static thread_local CoreTree core;
+  core.clear();
   if (auto d = lower(*parsed.expr, ctx, symbols, path, text, core)) {
     r.error = std::move(d);
     return r;
