@@ -166,16 +166,6 @@ std::string unescape(std::string_view s) {
   return out;
 }
 
-struct Keyword {
-  std::string_view text;
-  Tok kind;
-};
-constexpr Keyword kKeywords[] = {
-    {"if", Tok::kw_if},   {"then", Tok::kw_then}, {"else", Tok::kw_else}, {"assert", Tok::kw_assert},
-    {"with", Tok::kw_with}, {"let", Tok::kw_let}, {"in", Tok::kw_in},     {"rec", Tok::kw_rec},
-    {"inherit", Tok::kw_inherit}, {"or", Tok::kw_or},
-};
-
 struct Operator {
   std::string_view text;
   Tok kind;
@@ -185,6 +175,18 @@ constexpr Operator kOperators[] = {
     {">=", Tok::geq},       {"&&", Tok::and_},   {"||", Tok::or_},    {"->", Tok::impl},
     {"//", Tok::update},    {"++", Tok::concat}, {"${", Tok::dollar_curly},
 };
+
+// The keyword spelt \a s, or Tok::id.
+Tok keyword(std::string_view s) {
+  switch (s.size()) {
+    case 2: return s == "if" ? Tok::kw_if : s == "in" ? Tok::kw_in : s == "or" ? Tok::kw_or : Tok::id;
+    case 3: return s == "let" ? Tok::kw_let : s == "rec" ? Tok::kw_rec : Tok::id;
+    case 4: return s == "then" ? Tok::kw_then : s == "else" ? Tok::kw_else : s == "with" ? Tok::kw_with : Tok::id;
+    case 6: return s == "assert" ? Tok::kw_assert : Tok::id;
+    case 7: return s == "inherit" ? Tok::kw_inherit : Tok::id;
+    default: return Tok::id;
+  }
+}
 
 Tok single_char(char c) {
   switch (c) {
@@ -245,15 +247,7 @@ void Lexer::pop() {
   if (states_.size() > 1) states_.pop_back();
 }
 
-Token Lexer::next() {
-  if (count_ == 0) return lex();
-  Token t = std::move(ahead_[head_]);
-  head_ = (head_ + 1) % kAhead;
-  --count_;
-  return t;
-}
-
-const Token& Lexer::peek(size_t k) {
+const Token& Lexer::peek_slow(size_t k) {
   assert(k < kAhead);
   while (count_ <= k) {
     ahead_[(head_ + count_) % kAhead] = lex();
@@ -331,16 +325,21 @@ Token Lexer::lex_normal() {
   // scheme) could outmatch. Scheme characters are path characters.
   if (is_alpha(s[p]) || s[p] == '_') {
     size_t id = match_id(s, p);
-    size_t e = p;
-    while (e < s.size() && is_path_char(s[e])) ++e;
-    size_t scheme = p;
-    while (scheme < s.size() && has(s[scheme], kSchemeChar)) ++scheme;
-    if ((e >= s.size() || s[e] != '/') && (scheme >= s.size() || s[scheme] != ':')) {
+    // Only '.', '+' (path characters that are no identifier characters),
+    // '/' or ':' right after the identifier can start a longer match.
+    const char after = p + id < s.size() ? s[p + id] : '\0';
+    bool plain = after != '.' && after != '+' && after != '/' && after != ':';
+    if (!plain) {
+      size_t e = p;
+      while (e < s.size() && is_path_char(s[e])) ++e;
+      size_t scheme = p;
+      while (scheme < s.size() && has(s[scheme], kSchemeChar)) ++scheme;
+      plain = (e >= s.size() || s[e] != '/') && (scheme >= s.size() || s[scheme] != ':');
+    }
+    if (plain) {
       std::string_view text = s.substr(p, id);
       pos_ += id;
-      if (id <= 7)
-        for (const auto& k : kKeywords)
-          if (k.text == text) return make(k.kind, p, p + id);
+      if (Tok k = keyword(text); k != Tok::id) return make(k, p, p + id);
       return make(Tok::id, p, p + id, text);
     }
   }
@@ -366,8 +365,7 @@ Token Lexer::lex_normal() {
   switch (rule) {
     case keyword_or_id: {
       pos_ += len;
-      for (const auto& k : kKeywords)
-        if (k.text == text) return make(k.kind, p, p + len);
+      if (Tok k = keyword(text); k != Tok::id) return make(k, p, p + len);
       return make(Tok::id, p, p + len, text);
     }
     case op:

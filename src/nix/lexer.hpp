@@ -19,10 +19,19 @@ class Lexer {
   explicit Lexer(std::string_view text);
 
   /// Consumes and returns the next token.
-  Token next();
+  Token next() {
+    if (count_ == 0) return lex();
+    const Token& t = ahead_[head_];
+    head_ = (head_ + 1) % kAhead;
+    --count_;
+    return t;
+  }
 
   /// The token \a k places ahead (0: the next one, at most 3), without consuming it.
-  const Token& peek(size_t k = 0);
+  const Token& peek(size_t k = 0) {
+    if (k < count_) return ahead_[(head_ + k) % kAhead];  // inline: the parser peeks at every step
+    return peek_slow(k);
+  }
 
   /// 1-based line and column of byte offset \a offset.
   Span span_at(uint32_t offset, uint32_t end) const;
@@ -32,6 +41,7 @@ class Lexer {
  private:
   enum class State : uint8_t { initial, normal, string, ind_string, in_path, in_path_slash };
 
+  const Token& peek_slow(size_t k);
   Token lex();
   Token lex_normal();
   Token lex_string();
