@@ -1,8 +1,78 @@
 #include "nix/ast.hpp"
 
 #include <algorithm>
+#include <cstddef>
+#include <new>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define TAILOR_NIX_POOL 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TAILOR_NIX_POOL 0
+#endif
+#endif
+#ifndef TAILOR_NIX_POOL
+#define TAILOR_NIX_POOL 1
+#endif
 
 namespace tailor::nix {
+
+namespace {
+
+// Free lists of slots by size (16-byte steps up to kLargest), carved from
+// 64 KiB chunks that are never given back: a slot stays valid whichever
+// thread frees it and however late (static trees), and the state is
+// trivially destructible, so no thread_local guard is paid per call.
+struct NodePool {
+  static constexpr size_t kStep = 16;
+  static constexpr size_t kLargest = 256;
+  static constexpr size_t kChunk = 64 * 1024;
+  struct Slot {
+    Slot* next;
+  };
+
+  void* take(size_t size) {
+    const size_t c = (size + kStep - 1) / kStep;
+    if (Slot* s = free[c]) {
+      free[c] = s->next;
+      return s;
+    }
+    const size_t bytes = c * kStep;
+    if (left < bytes) {
+      cur = static_cast<std::byte*>(::operator new(kChunk));  // aligned for any node
+      left = kChunk;
+    }
+    void* p = cur;
+    cur += bytes;
+    left -= bytes;
+    return p;
+  }
+
+  void give(void* p, size_t size) noexcept {
+    const size_t c = (size + kStep - 1) / kStep;
+    auto* s = static_cast<Slot*>(p);
+    s->next = free[c];
+    free[c] = s;
+  }
+
+  Slot* free[kLargest / kStep + 1];
+  std::byte* cur;
+  size_t left;
+};
+
+thread_local NodePool node_pool{};
+
+}  // namespace
+
+void* Expr::operator new(size_t size) {
+  if (!TAILOR_NIX_POOL || size > NodePool::kLargest) return ::operator new(size);
+  return node_pool.take(size);
+}
+
+void Expr::operator delete(void* p, size_t size) noexcept {
+  if (!TAILOR_NIX_POOL || size > NodePool::kLargest) return ::operator delete(p, size);
+  node_pool.give(p, size);
+}
 
 const char* binary_op_text(BinaryOp op) {
   switch (op) {

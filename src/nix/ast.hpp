@@ -34,6 +34,12 @@ using ExprPtr = std::unique_ptr<Expr>;
 struct Expr {
   explicit Expr(ExprKind k, Span s) : kind(k), span(s) {}
   virtual ~Expr() = default;
+  /// Nodes come from a per-thread pool of fixed-size slots: a tree of
+  /// hundreds of small nodes is made and freed per file, which costs
+  /// malloc/free more than the parsing itself. (Plain new/delete under
+  /// AddressSanitizer, so it still sees every node.)
+  static void* operator new(size_t size);
+  static void operator delete(void* p, size_t size) noexcept;
   ExprKind kind;
   Span span;
   int height = 1;  ///< 1 + the largest height of the children
