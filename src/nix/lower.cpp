@@ -56,7 +56,7 @@ class Lowerer {
         const auto& s = static_cast<const Select&>(e);
         Core* c = t_.make(e.kind == ExprKind::select ? CoreKind::select : CoreKind::has_attr, e.span);
         c->kids.push_back(lower(*s.subject));
-        c->path = lower_attrpath(s.path);
+        lower_attrpath(s.path, c->path);
         if (s.fallback) c->kids.push_back(lower(*s.fallback));
         return c;
       }
@@ -105,14 +105,15 @@ class Lowerer {
   }
 
  private:
-  Core* var(std::string name, Span s) {
+  // Text is assigned, not moved in: a reused node keeps its string's memory.
+  Core* var(std::string_view name, Span s) {
     Core* c = t_.make(CoreKind::var, s);
-    c->text = std::move(name);
+    c->text = name;
     return c;
   }
-  Core* string(std::string value, Span s) {
+  Core* string(std::string_view value, Span s) {
     Core* c = t_.make(CoreKind::string, s);
-    c->text = std::move(value);
+    c->text = value;
     return c;
   }
   Core* make_not(Core* operand, Span s) {
@@ -175,21 +176,27 @@ class Lowerer {
         }
         continue;
       }
-      for (char c : p.text) {
+      const std::string& t = p.text;
+      for (size_t k = 0; k < t.size();) {
         if (at_line_start) {
+          const char c = t[k++];
           if (c == ' ') ++cur_indent;
           else if (c == '\n') cur_indent = 0;
           else {
             at_line_start = false;
             min_indent = std::min(min_indent, cur_indent);
           }
-        } else if (c == '\n') {
+        } else {  // skip to the next line
+          const size_t nl = t.find('\n', k);
+          if (nl == std::string::npos) break;
+          k = nl + 1;
           at_line_start = true;
           cur_indent = 0;
         }
       }
     }
-    std::vector<Core*> out;
+    // Built in the concat node's list; a lone string piece is returned alone.
+    Core* cat = t_.make(CoreKind::concat, s.span);
     at_line_start = true;
     size_t dropped = 0;
     for (size_t i = 0; i < s.parts.size(); ++i) {
@@ -197,21 +204,28 @@ class Lowerer {
       if (p.expr) {
         at_line_start = false;
         dropped = 0;
-        out.push_back(lower(*p.expr));
+        Core* e = lower(*p.expr);
+        cat->kids.push_back(e);
         continue;
       }
-      std::string s2;
+      Core* piece = string("", p.span);
+      std::string& s2 = piece->text;
       s2.reserve(p.text.size());
       const std::string& t = p.text;
       for (size_t k = 0; k < t.size();) {
-        const char c = t[k];
         if (at_line_start) {
-          if (c == ' ') {
-            if (dropped++ >= min_indent) s2 += c;
-            ++k;
-          } else if (c == '\n') {
+          // A run of spaces: those past the common indentation are kept.
+          size_t e = t.find_first_not_of(' ', k);
+          if (e == std::string::npos) e = t.size();
+          const size_t n = e - k;
+          const size_t skip = dropped >= min_indent ? 0 : std::min(n, min_indent - dropped);
+          s2.append(n - skip, ' ');
+          dropped += n;
+          k = e;
+          if (k == t.size()) break;
+          if (t[k] == '\n') {
             dropped = 0;
-            s2 += c;
+            s2 += '\n';
             ++k;
           } else {
             at_line_start = false;  // the rest of the line is copied below
@@ -229,12 +243,10 @@ class Lowerer {
         size_t nl = s2.find_last_of('\n');
         if (nl != std::string::npos && s2.find_first_not_of(' ', nl + 1) == std::string::npos) s2.resize(nl + 1);
       }
-      out.push_back(string(std::move(s2), p.span));
+      cat->kids.push_back(piece);
     }
-    if (out.size() == 1 && out[0]->kind == CoreKind::string) return out[0];
-    Core* c = t_.make(CoreKind::concat, s.span);
-    c->kids = std::move(out);
-    return c;
+    if (cat->kids.size() == 1 && cat->kids[0]->kind == CoreKind::string) return cat->kids[0];
+    return cat;
   }
 
   Core* lower_path(const Path& p) {
@@ -254,15 +266,30 @@ class Lowerer {
     return c;
   }
 
-  std::vector<CoreAttrName> lower_attrpath(const std::vector<AttrName>& path) {
-    std::vector<CoreAttrName> out;
+  void lower_attrpath(const std::vector<AttrName>& path, std::vector<CoreAttrName>& out) {
     for (const auto& a : path) {
       Core* e = a.expr ? lower(*a.expr) : nullptr;
       // Nix takes a dynamic name that is a plain string literal, `${"a"}`, as static.
       if (e && e->kind == CoreKind::string) out.push_back(CoreAttrName{e->text, nullptr});
       else out.push_back(CoreAttrName{a.name, e});
     }
-    return out;
+  }
+
+  // An attribute path as lowered: a path of plain names (the common case) is
+  // read in place instead of being copied.
+  struct LoweredPath {
+    const std::vector<AttrName>& source;
+    std::vector<CoreAttrName> dynamic;  // the lowered path, if it has a dynamic part
+    bool is_dynamic;
+    size_t size() const { return source.size(); }
+    const std::string& name(size_t i) const { return is_dynamic ? dynamic[i].name : source[i].name; }
+    Core* expr(size_t i) const { return is_dynamic ? dynamic[i].expr : nullptr; }
+  };
+
+  LoweredPath lower_path_of(const std::vector<AttrName>& path) {
+    LoweredPath p{path, {}, std::any_of(path.begin(), path.end(), [](const AttrName& a) { return a.expr != nullptr; })};
+    if (p.is_dynamic) lower_attrpath(path, p.dynamic);
+    return p;
   }
 
   [[noreturn]] void duplicate(const std::string& name, Span at, Span first) {
@@ -272,34 +299,35 @@ class Lowerer {
   // Nix's addAttr: walks/creates nested sets for a.b.c = v, merging into
   // sets written out earlier; the last element may merge two plain sets.
   void add_attr(CoreAttrs* attrs, const Binding& b, Core* value) {
-    auto path = lower_attrpath(b.path);
+    const LoweredPath path = lower_path_of(b.path);
     for (size_t i = 0; i + 1 < path.size(); ++i) {
-      if (!path[i].expr) {
-        auto j = attrs->attrs.find(path[i].name);
+      if (!path.expr(i)) {
+        auto j = attrs->attrs.find(path.name(i));
         if (j != attrs->attrs.end()) {
           if (j->second.inherited || j->second.value->kind != CoreKind::attrs) duplicate(show_path(b.path), b.span, j->second.span);
           attrs = j->second.value->attrs;
         } else {
           Core* nested = t_.make(CoreKind::attrs, b.span);
           nested->attrs = t_.make_attrs();
-          attrs->attrs[path[i].name] = CoreAttrDef{nested, false, b.span};
+          attrs->attrs[path.name(i)] = CoreAttrDef{nested, false, b.span};
           attrs = nested->attrs;
         }
       } else {
         Core* nested = t_.make(CoreKind::attrs, b.span);
         nested->attrs = t_.make_attrs();
-        attrs->dynamic.push_back(CoreDynamicAttr{path[i].expr, nested, b.span});
+        attrs->dynamic.push_back(CoreDynamicAttr{path.expr(i), nested, b.span});
         attrs = nested->attrs;
       }
     }
-    const CoreAttrName& last = path.back();
-    if (last.expr) {
-      attrs->dynamic.push_back(CoreDynamicAttr{last.expr, value, b.span});
+    const size_t last = path.size() - 1;
+    if (Core* e = path.expr(last)) {
+      attrs->dynamic.push_back(CoreDynamicAttr{e, value, b.span});
       return;
     }
-    auto j = attrs->attrs.find(last.name);
+    const std::string& last_name = path.name(last);
+    auto j = attrs->attrs.find(last_name);
     if (j == attrs->attrs.end()) {
-      attrs->attrs.emplace(last.name, CoreAttrDef{value, false, b.span});
+      attrs->attrs.emplace(last_name, CoreAttrDef{value, false, b.span});
       return;
     }
     // Both plain sets: merge the new one's static attributes (Nix drops its
@@ -324,19 +352,19 @@ class Lowerer {
         continue;
       }
       Core* from = b.from ? lower(*b.from) : nullptr;
-      std::vector<CoreAttrName> names = lower_attrpath(b.path);
+      const LoweredPath names = lower_path_of(b.path);
       for (size_t i = 0; i < names.size(); ++i) {
-        const CoreAttrName& n = names[i];
+        const std::string& name = names.name(i);
         const Span span = b.path[i].span;
-        if (n.expr) throw Failure{span, "dynamic attributes are not allowed in 'inherit'"};
-        if (auto j = attrs->attrs.find(n.name); j != attrs->attrs.end()) duplicate(n.name, span, j->second.span);
+        if (names.expr(i)) throw Failure{span, "dynamic attributes are not allowed in 'inherit'"};
+        if (auto j = attrs->attrs.find(name); j != attrs->attrs.end()) duplicate(name, span, j->second.span);
         if (from) {
           Core* sel = t_.make(CoreKind::select, span);
           sel->kids.push_back(from);
-          sel->path.push_back(CoreAttrName{n.name, nullptr});
-          attrs->attrs.emplace(n.name, CoreAttrDef{sel, false, span});
+          sel->path.push_back(CoreAttrName{name, nullptr});
+          attrs->attrs.emplace(name, CoreAttrDef{sel, false, span});
         } else {
-          attrs->attrs.emplace(n.name, CoreAttrDef{var(n.name, span), true, span});
+          attrs->attrs.emplace(name, CoreAttrDef{var(name, span), true, span});
         }
       }
     }
