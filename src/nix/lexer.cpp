@@ -215,6 +215,7 @@ Tok single_char(char c) {
 }  // namespace
 
 Lexer::Lexer(std::string_view text) : text_(text) {
+  line_starts_.reserve(text.size() / 16 + 8);  // a guess that saves most regrowths
   line_starts_.push_back(0);
   for (const char *p = text.data(), *end = p + text.size();
        (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)))) != nullptr;)
