@@ -5,10 +5,11 @@
 /// expanded, strings split into concatenations). `nix-instantiate --parse`
 /// prints this form; lower.hpp builds it from the surface tree.
 
+#include <algorithm>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "nix/token.hpp"
@@ -58,10 +59,47 @@ struct CoreDynamicAttr {
   Span span;
 };
 
+/// Static attributes sorted by name, in a vector: sets are small, and a
+/// node made again keeps the vector's memory (std::map allocates per entry).
+/// The subset of std::map's interface the passes use.
+class CoreAttrMap {
+ public:
+  using value_type = std::pair<std::string, CoreAttrDef>;
+  using iterator = std::vector<value_type>::iterator;
+  using const_iterator = std::vector<value_type>::const_iterator;
+
+  iterator begin() { return v_.begin(); }
+  iterator end() { return v_.end(); }
+  const_iterator begin() const { return v_.begin(); }
+  const_iterator end() const { return v_.end(); }
+  size_t size() const { return v_.size(); }
+  bool empty() const { return v_.empty(); }
+  void clear() { v_.clear(); }
+
+  iterator find(std::string_view name) {
+    auto it = lower_bound(name);
+    return it != v_.end() && it->first == name ? it : v_.end();
+  }
+  /// Inserts unless \a name is there; like std::map::emplace.
+  std::pair<iterator, bool> emplace(std::string_view name, const CoreAttrDef& def) {
+    auto it = lower_bound(name);
+    if (it != v_.end() && it->first == name) return {it, false};
+    return {v_.emplace(it, std::string(name), def), true};
+  }
+  CoreAttrDef& operator[](std::string_view name) { return emplace(name, CoreAttrDef{}).first->second; }
+
+ private:
+  iterator lower_bound(std::string_view name) {
+    return std::lower_bound(v_.begin(), v_.end(), name,
+                            [](const value_type& e, std::string_view n) { return std::string_view(e.first) < n; });
+  }
+  std::vector<value_type> v_;
+};
+
 /// A set's attributes: static ones by name, dynamic ones in source order.
 struct CoreAttrs {
   bool recursive = false;
-  std::map<std::string, CoreAttrDef> attrs;
+  CoreAttrMap attrs;
   std::vector<CoreDynamicAttr> dynamic;
 };
 

@@ -184,7 +184,7 @@ class Printer {
   void print_attrs(const CoreAttrs& a) {
     if (a.recursive) out_ += "rec ";
     out_ += "{ ";
-    for (const auto& [name, def] : a.attrs) {  // std::map: sorted by name, as Nix sorts for printing
+    for (const auto& [name, def] : a.attrs) {  // sorted by name, as Nix sorts for printing
       if (def.inherited) {
         out_ += "inherit ";
         append_identifier(out_, name);
@@ -208,7 +208,7 @@ class Printer {
 
   void print_let(const Core& e) {
     // Nix iterates its map of Symbols here: interning order, not name order.
-    std::vector<const std::pair<const std::string, CoreAttrDef>*> defs;
+    std::vector<const CoreAttrMap::value_type*> defs;
     for (const auto& d : e.attrs->attrs) defs.push_back(&d);
     std::stable_sort(defs.begin(), defs.end(),
                      [&](auto* x, auto* y) { return symbols_.less(x->first, y->first); });
