@@ -390,9 +390,7 @@ class Lowerer {
     c->ellipsis = l.ellipsis;
     for (const auto& f : l.formals) c->formals.emplace_back(f.name, f.fallback ? lower(*f.fallback) : nullptr);
     // Nix sorts formals by Symbol, i.e. by interning order (symbols.hpp).
-    std::stable_sort(c->formals.begin(), c->formals.end(), [&](const auto& x, const auto& y) {
-      return symbols_.less(x.first, y.first);
-    });
+    symbols_.sort(c->formals, [](const auto& f) -> std::string_view { return f.first; });
     c->kids.push_back(lower(*l.body));
     return c;
   }

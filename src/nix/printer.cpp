@@ -209,9 +209,9 @@ class Printer {
   void print_let(const Core& e) {
     // Nix iterates its map of Symbols here: interning order, not name order.
     std::vector<const CoreAttrMap::value_type*> defs;
+    defs.reserve(e.attrs->attrs.size());
     for (const auto& d : e.attrs->attrs) defs.push_back(&d);
-    std::stable_sort(defs.begin(), defs.end(),
-                     [&](auto* x, auto* y) { return symbols_.less(x->first, y->first); });
+    symbols_.sort(defs, [](const CoreAttrMap::value_type* d) -> std::string_view { return d->first; });
     out_ += "(let ";
     for (const auto* d : defs) {
       if (d->second.inherited) {
