@@ -104,7 +104,7 @@ FixPlan plan_fixes(const std::string& root, const CheckResult& r, const std::vec
       std::vector<TextEdit> trial = ff.edits;
       for (const auto& e : p.fix)
         if (std::find(trial.begin(), trial.end(), e) == trial.end()) trial.push_back(e);
-      if (!sort_edits(trial)) continue;  // overlaps another fix: left for the user
+      if (!normalize_edits(trial)) continue;  // overlaps another fix: left for the user
       ff.edits = std::move(trial);
     }
     ff.done.push_back(fmt::format("{}:{}:{}: {} [{}]", p.path, p.pos.line, p.pos.column, p.fix_summary, p.rule->code));
