@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 
+#include "lint/python_names.hpp"
 
 namespace tailor::lint {
 
@@ -178,14 +179,6 @@ using nix::ExprKind;
 
 // Name patterns are checked by hand: every identifier and string of every file
 // passes here, and std::regex costs microseconds a call.
-
-/// python3, python313, python3Packages, python313Packages (python3\d*(Packages)?).
-bool is_python_set(std::string_view n) {
-  if (!n.starts_with("python3")) return false;
-  size_t i = 7;
-  while (i < n.size() && n[i] >= '0' && n[i] <= '9') ++i;
-  return i == n.size() || n.substr(i) == "Packages";
-}
 
 bool all_digits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });

@@ -1,11 +1,11 @@
 #include "migrate/pin_args.hpp"
 
 #include <algorithm>
-#include <regex>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "lint/python_names.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor::migrate {
@@ -73,10 +73,9 @@ std::string fake_hash(HashFormat format) {
 }
 
 std::optional<PythonSet> python_name(std::string_view name) {
-  static const std::regex re(R"(python3(\d{0,2})(Packages)?)");
-  std::match_results<std::string_view::const_iterator> m;
-  if (name.size() > 32 || !std::regex_match(name.begin(), name.end(), m, re)) return std::nullopt;
-  std::string minor = m.str(1);
+  if (!lint::is_python_set(name)) return std::nullopt;
+  std::string minor(lint::python_minor(name));
+  if (minor.size() > 2) return std::nullopt;  // python3 and a two-digit minor at most
   PythonSet s;
   s.interpreter = "python3" + minor;
   s.set = s.interpreter + "Packages";

@@ -57,6 +57,8 @@ TEST(PinArgs, PythonSets) {
   EXPECT_EQ(parse_python_set("python3Packages").version, "");
   EXPECT_EQ(python_name("python3")->set, "python3Packages");
   EXPECT_EQ(python_name("pythonPackages"), std::nullopt);
+  EXPECT_EQ(python_name("python3131Packages"), std::nullopt);  // a two-digit minor at most
+  EXPECT_EQ(python_name("python312")->version, "3.12");
   EXPECT_EQ(error_of([] { parse_python_set("python313"); }),
             "tailor: error: repin: --python-set 'python313' is not a Python package set\nhint: name the nixpkgs attribute, "
             "e.g. python313Packages (or python3Packages for the pin's default Python)\n");
