@@ -1,6 +1,7 @@
 #include "migrate/pin_args.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -81,6 +82,23 @@ std::optional<PythonSet> python_name(std::string_view name) {
   s.set = s.interpreter + "Packages";
   if (!minor.empty()) s.version = "3." + minor;
   return s;
+}
+
+std::vector<std::pair<size_t, size_t>> revision_runs(std::string_view text) {
+  auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); };
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::vector<std::pair<size_t, size_t>> out;
+  for (size_t i = 0; i < text.size();) {
+    if (!hex(text[i]) || (i > 0 && word(text[i - 1]))) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < text.size() && hex(text[j])) ++j;
+    if ((j == text.size() || !word(text[j])) && j - i >= 7 && j - i <= 40) out.emplace_back(i, j);
+    i = j;
+  }
+  return out;
 }
 
 PythonSet parse_python_set(const std::string& name) {

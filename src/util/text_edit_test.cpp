@@ -14,6 +14,16 @@
 namespace tailor {
 namespace {
 
+/// \a name holding \a text after \a apply (a shell command) read p.diff holding \a diff.
+std::string patched(const std::string& name, const std::string& text, const std::string& diff, const std::string& apply) {
+  test::TempDir dir("text-edit-diff");
+  std::ofstream(dir.path() + "/" + name, std::ios::binary) << text;
+  std::ofstream(dir.path() + "/p.diff", std::ios::binary) << diff;
+  test::RunResult r = test::run_command("cd '" + dir.path() + "' && " + apply, true);
+  EXPECT_EQ(r.status, 0) << r.out;
+  return test::read_file(dir.path() + "/" + name);
+}
+
 TEST(TextEdit, SortAndApply) {
   std::vector<TextEdit> edits{{4, 5, "X", ""}, {0, 0, "<", ""}, {4, 4, "^", ""}};
   ASSERT_TRUE(normalize_edits(edits));
@@ -49,12 +59,7 @@ TEST(TextEdit, DiffOfALastLineWithoutNewlineAppliesWithGit) {
             "@@ -7,4 +7,4 @@\n seven\n eight\n nine\n-ten\n\\ No newline at end of file\n+TEN\n\\ No newline at end of file\n");
   EXPECT_EQ(unified_diff("f.txt", "f.txt", text, {}), "");
   if (!test::have_program("git")) GTEST_SKIP() << "git not installed";
-  test::TempDir dir("text-edit-diff");
-  std::ofstream(dir.path() + "/f.txt", std::ios::binary) << text;
-  std::ofstream(dir.path() + "/p.diff", std::ios::binary) << diff;
-  test::RunResult r = test::run_command("cd '" + dir.path() + "' && git apply p.diff", true);
-  ASSERT_EQ(r.status, 0) << r.out;
-  EXPECT_EQ(test::read_file(dir.path() + "/f.txt"), apply_edits(text, edits));
+  EXPECT_EQ(patched("f.txt", text, diff, "git apply p.diff"), apply_edits(text, edits));
 }
 
 TEST(TextEdit, DiffOfARenameShowsOnlyInGitStyle) {
@@ -76,12 +81,7 @@ TEST(TextEdit, DiffWithoutContextAppliesWithPatch) {
             "@@ -3,0 +4,1 @@\n+d2 = 4;\n"
             "@@ -5,1 +6,1 @@\n-e = 5;\n+e = 50;\n");
   if (!test::have_program("patch")) GTEST_SKIP() << "patch not installed";
-  test::TempDir dir("text-edit-u0");
-  std::ofstream(dir.path() + "/f.nix", std::ios::binary) << text;
-  std::ofstream(dir.path() + "/p.diff", std::ios::binary) << diff;
-  test::RunResult r = test::run_command("cd '" + dir.path() + "' && patch -p1 --quiet < p.diff", true);
-  ASSERT_EQ(r.status, 0) << r.out;
-  EXPECT_EQ(test::read_file(dir.path() + "/f.nix"), apply_edits(text, edits));
+  EXPECT_EQ(patched("f.nix", text, diff, "patch -p1 --quiet < p.diff"), apply_edits(text, edits));
 }
 
 }  // namespace
