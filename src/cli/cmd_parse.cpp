@@ -1,9 +1,14 @@
 // tailor parse FILE...: print each file's Nix normal form, byte for byte what
 // `nix-instantiate --parse FILE` prints; syntax errors are reported per file.
+#include <fcntl.h>
+#include <cerrno>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <filesystem>
-#include <fstream>
 #include <ostream>
-#include <sstream>
+#include <string>
+#include <unordered_map>
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
@@ -11,6 +16,43 @@
 #include "util/exit_status.hpp"
 
 namespace tailor {
+
+namespace {
+
+// Reads \a file into \a buf (reused across files: one allocation per run, not
+// per file); a directory means its default.nix, as for nix-instantiate.
+// \a symlink tells whether the file named is a symbolic link (saves an lstat).
+bool read_nix_file(std::string& file, std::string& buf, bool& symlink) {
+  int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  symlink = fd < 0 && errno == ELOOP;
+  if (symlink) fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st;
+  if (fstat(fd, &st) != 0) return close(fd), false;
+  if (S_ISDIR(st.st_mode)) {
+    close(fd);
+    file = (std::filesystem::path(file) / "default.nix").string();
+    symlink = true;  // not known without an lstat: let the path context find out
+    fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) return fd >= 0 && close(fd), false;
+  }
+  const bool sized = S_ISREG(st.st_mode) && st.st_size > 0;
+  buf.resize(sized ? static_cast<size_t>(st.st_size) : 4096);
+  size_t n = 0;
+  for (;;) {
+    if (sized && n == static_cast<size_t>(st.st_size)) break;  // all of it: no read() for the end
+    if (n == buf.size()) buf.resize(buf.size() * 2);
+    ssize_t r = read(fd, buf.data() + n, buf.size() - n);
+    if (r < 0) return close(fd), false;
+    if (r == 0) break;
+    n += static_cast<size_t>(r);
+  }
+  close(fd);
+  buf.resize(n);
+  return true;
+}
+
+}  // namespace
 
 int cmd_parse(CommandContext& ctx) {
   CLI::App app{"Print the Nix normal form of each FILE (the text `nix-instantiate --parse` prints).", "parse"};
@@ -20,14 +62,15 @@ int cmd_parse(CommandContext& ctx) {
 
   // One symbol table for the whole run, as Nix has one per process (symbols.hpp).
   nix::SymbolTable symbols;
+  nix::PathContextCache contexts;
+  std::string text;
+  std::string out;  // written in large blocks: per-file writes cost more than parsing
   int status = kExitOk;
   for (std::string file : files) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(file, ec)) file = (std::filesystem::path(file) / "default.nix").string();
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream text;
-    if (in) text << in.rdbuf();
-    if (!in || in.bad()) {
+    bool symlink = false;
+    if (!read_nix_file(file, text, symlink)) {
+      ctx.out.write(out.data(), static_cast<std::streamsize>(out.size()));
+      out.clear();
       Diagnostic d;
       d.path = file;
       d.message = "cannot read the file";
@@ -35,14 +78,21 @@ int cmd_parse(CommandContext& ctx) {
       status = kExitBadInput;
       continue;
     }
-    nix::NormalForm nf = nix::normal_form(file, text.str(), nix::path_context_for(file), symbols);
+    nix::NormalForm nf = nix::normal_form(file, text, contexts.get(file, symlink), symbols);
     if (nf.error) {
+      ctx.out.write(out.data(), static_cast<std::streamsize>(out.size()));
+      out.clear();
       ctx.err << nf.error->render();
       status = kExitBadInput;
       continue;
     }
-    ctx.out << nf.text;
+    out += nf.text;
+    if (out.size() >= (1u << 16)) {
+      ctx.out.write(out.data(), static_cast<std::streamsize>(out.size()));
+      out.clear();
+    }
   }
+  ctx.out.write(out.data(), static_cast<std::streamsize>(out.size()));
   return status;
 }
 

@@ -65,22 +65,35 @@ struct CoreAttrs {
   std::vector<CoreDynamicAttr> dynamic;
 };
 
-/// Owns all nodes of one core tree.
+/// Owns all nodes of one core tree, allocated in blocks (a node is large:
+/// std::deque would allocate one block per two of them); nodes never move.
 struct CoreTree {
   Core* root = nullptr;
-  std::vector<std::unique_ptr<Core>> nodes;
-  std::vector<std::unique_ptr<CoreAttrs>> sets;
 
   Core* make(CoreKind kind, Span span) {
-    nodes.push_back(std::make_unique<Core>());
-    nodes.back()->kind = kind;
-    nodes.back()->span = span;
-    return nodes.back().get();
+    Core& c = nodes_.next();
+    c.kind = kind;
+    c.span = span;
+    return &c;
   }
-  CoreAttrs* make_attrs() {
-    sets.push_back(std::make_unique<CoreAttrs>());
-    return sets.back().get();
-  }
+  CoreAttrs* make_attrs() { return &sets_.next(); }
+
+ private:
+  template <class T>
+  struct Blocks {
+    static constexpr size_t kBlock = 16;
+    std::vector<std::unique_ptr<T[]>> blocks;
+    size_t used = kBlock;
+    T& next() {
+      if (used == kBlock) {
+        blocks.push_back(std::make_unique<T[]>(kBlock));
+        used = 0;
+      }
+      return blocks.back()[used++];
+    }
+  };
+  Blocks<Core> nodes_;
+  Blocks<CoreAttrs> sets_;
 };
 
 }  // namespace tailor::nix

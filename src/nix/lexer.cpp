@@ -1,9 +1,11 @@
 #include "nix/lexer.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace tailor::nix {
@@ -120,6 +122,12 @@ std::string unescape(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
+    // Copy the run of ordinary bytes in one go.
+    size_t run = i;
+    while (run < s.size() && s[run] != '\\' && s[run] != '\r' && s[run] != '\0') ++run;
+    out.append(s.data() + i, run - i);
+    i = run;
+    if (i >= s.size()) break;
     char c = s[i];
     if (c == '\0') break;
     if (c == '\\') {
@@ -184,13 +192,21 @@ Tok single_char(char c) {
 
 Lexer::Lexer(std::string_view text) : text_(text) {
   line_starts_.push_back(0);
-  for (size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n') line_starts_.push_back(static_cast<uint32_t>(i + 1));
+  for (const char *p = text.data(), *end = p + text.size();
+       (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)))) != nullptr;)
+    line_starts_.push_back(static_cast<uint32_t>(++p - text.data()));
 }
 
 Span Lexer::span_at(uint32_t offset, uint32_t end) const {
-  auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
-  size_t line = static_cast<size_t>(it - line_starts_.begin());
+  // Tokens come in order: step forward from the last line found before
+  // falling back to a binary search.
+  size_t line = last_line_;
+  if (line == 0 || offset < line_starts_[line - 1]) {
+    line = static_cast<size_t>(std::upper_bound(line_starts_.begin(), line_starts_.end(), offset) - line_starts_.begin());
+  } else {
+    while (line < line_starts_.size() && line_starts_[line] <= offset) ++line;
+  }
+  last_line_ = line;
   return Span{offset, end, static_cast<int>(line), static_cast<int>(offset - line_starts_[line - 1] + 1)};
 }
 
@@ -208,17 +224,20 @@ void Lexer::pop() {
 }
 
 Token Lexer::next() {
-  if (!ahead_.empty()) {
-    Token t = std::move(ahead_.front());
-    ahead_.pop_front();
-    return t;
-  }
-  return lex();
+  if (count_ == 0) return lex();
+  Token t = std::move(ahead_[head_]);
+  head_ = (head_ + 1) % kAhead;
+  --count_;
+  return t;
 }
 
 const Token& Lexer::peek(size_t k) {
-  while (ahead_.size() <= k) ahead_.push_back(lex());
-  return ahead_[k];
+  assert(k < kAhead);
+  while (count_ <= k) {
+    ahead_[(head_ + count_) % kAhead] = lex();
+    ++count_;
+  }
+  return ahead_[(head_ + k) % kAhead];
 }
 
 Token Lexer::lex() {
@@ -263,10 +282,50 @@ Token Lexer::lex_normal() {
   auto consider = [&](Rule r, size_t l) {
     if (l > len) rule = r, len = l;
   };
+  // Fast path for punctuation that starts no longer rule.
+  switch (s[p]) {
+    case '=':
+      if (p + 1 < s.size() && s[p + 1] == '=') break;
+      [[fallthrough]];
+    case ';': case '(': case ')': case '[': case ']': case ',': case '@': case '?': case ':':
+      pos_ = p + 1;
+      return make(single_char(s[p]), p, p + 1, std::string(1, s[p]));
+    case '{': pos_ = p + 1; states_.push_back(State::normal); return make(Tok::lbrace, p, p + 1);
+    case '}': pos_ = p + 1; pop(); return make(Tok::rbrace, p, p + 1);
+    case '"': pos_ = p + 1; states_.push_back(State::string); return make(Tok::dquote, p, p + 1);
+    case '.': {
+      // A select's dot, unless "...", a float (.5) or a path (./a, .a/b).
+      if (p + 1 < s.size() && (s[p + 1] == '.' || is_digit(s[p + 1]))) break;
+      size_t e = p;
+      while (e < s.size() && is_path_char(s[e])) ++e;
+      if (e < s.size() && s[e] == '/') break;
+      pos_ = p + 1;
+      return make(Tok::dot, p, p + 1, ".");
+    }
+    default: break;
+  }
+  // Fast path for the commonest token: an identifier or keyword that no
+  // path (needs a '/' after path characters) or URI (needs a ':' after the
+  // scheme) could outmatch. Scheme characters are path characters.
+  if (is_alpha(s[p]) || s[p] == '_') {
+    size_t id = match_id(s, p);
+    size_t e = p;
+    while (e < s.size() && is_path_char(s[e])) ++e;
+    size_t scheme = p;
+    while (scheme < s.size() && (is_alpha(s[scheme]) || is_digit(s[scheme]) || s[scheme] == '+' || s[scheme] == '-' || s[scheme] == '.')) ++scheme;
+    if ((e >= s.size() || s[e] != '/') && (scheme >= s.size() || s[scheme] != ':')) {
+      std::string_view text = s.substr(p, id);
+      pos_ += id;
+      if (id <= 7)
+        for (const auto& k : kKeywords)
+          if (k.text == text) return make(k.kind, p, p + id);
+      return make(Tok::id, p, p + id, std::string(text));
+    }
+  }
   size_t op_len = 0;
   Tok op_kind = Tok::other;
   for (const auto& o : kOperators)
-    if (s.substr(p, o.text.size()) == o.text) {
+    if (o.text[0] == s[p] && s.substr(p, o.text.size()) == o.text) {
       op_len = o.text.size(), op_kind = o.kind;
       break;
     }

@@ -4,7 +4,6 @@
 /// indented strings and interpolated paths. Tokens are produced on demand
 /// and can be peeked ahead without consuming them.
 
-#include <deque>
 #include <string_view>
 #include <vector>
 
@@ -20,7 +19,7 @@ class Lexer {
   /// Consumes and returns the next token.
   Token next();
 
-  /// The token \a k places ahead (0: the next one), without consuming it.
+  /// The token \a k places ahead (0: the next one, at most 3), without consuming it.
   const Token& peek(size_t k = 0);
 
   /// 1-based line and column of byte offset \a offset.
@@ -44,7 +43,12 @@ class Lexer {
   size_t pos_ = 0;
   std::vector<State> states_{State::initial};
   std::vector<uint32_t> line_starts_;
-  std::deque<Token> ahead_;
+  mutable size_t last_line_ = 0;  ///< span_at's last answer (1-based), a hint for the next
+  // Tokens peeked but not consumed: a ring, as the parser looks at most
+  // three tokens ahead.
+  static constexpr size_t kAhead = 4;
+  Token ahead_[kAhead];
+  size_t head_ = 0, count_ = 0;
 };
 
 }  // namespace tailor::nix

@@ -201,21 +201,28 @@ class Lowerer {
         continue;
       }
       std::string s2;
-      for (char c : p.text) {
+      s2.reserve(p.text.size());
+      const std::string& t = p.text;
+      for (size_t k = 0; k < t.size();) {
+        const char c = t[k];
         if (at_line_start) {
           if (c == ' ') {
             if (dropped++ >= min_indent) s2 += c;
+            ++k;
           } else if (c == '\n') {
             dropped = 0;
             s2 += c;
+            ++k;
           } else {
-            at_line_start = false;
+            at_line_start = false;  // the rest of the line is copied below
             dropped = 0;
-            s2 += c;
           }
         } else {
-          s2 += c;
-          if (c == '\n') at_line_start = true;
+          const size_t nl = t.find('\n', k);
+          const size_t e = nl == std::string::npos ? t.size() : nl + 1;
+          s2.append(t, k, e - k);
+          k = e;
+          if (nl != std::string::npos) at_line_start = true;
         }
       }
       if (i + 1 == s.parts.size()) {
@@ -266,12 +273,11 @@ class Lowerer {
   // sets written out earlier; the last element may merge two plain sets.
   void add_attr(CoreAttrs* attrs, const Binding& b, Core* value) {
     auto path = lower_attrpath(b.path);
-    const std::string shown = show_path(b.path);
     for (size_t i = 0; i + 1 < path.size(); ++i) {
       if (!path[i].expr) {
         auto j = attrs->attrs.find(path[i].name);
         if (j != attrs->attrs.end()) {
-          if (j->second.inherited || j->second.value->kind != CoreKind::attrs) duplicate(shown, b.span, j->second.span);
+          if (j->second.inherited || j->second.value->kind != CoreKind::attrs) duplicate(show_path(b.path), b.span, j->second.span);
           attrs = j->second.value->attrs;
         } else {
           Core* nested = t_.make(CoreKind::attrs, b.span);
@@ -306,7 +312,7 @@ class Lowerer {
       }
       return;
     }
-    duplicate(shown, b.span, j->second.span);
+    duplicate(show_path(b.path), b.span, j->second.span);
   }
 
   Core* lower_attrs(const Attrs& a) {
@@ -357,7 +363,7 @@ class Lowerer {
     for (const auto& f : l.formals) c->formals.emplace_back(f.name, f.fallback ? lower(*f.fallback) : nullptr);
     // Nix sorts formals by Symbol, i.e. by interning order (symbols.hpp).
     std::stable_sort(c->formals.begin(), c->formals.end(), [&](const auto& x, const auto& y) {
-      return symbols_.rank(x.first) < symbols_.rank(y.first);
+      return symbols_.less(x.first, y.first);
     });
     c->kids.push_back(lower(*l.body));
     return c;

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <pwd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "nix/parser.hpp"
@@ -27,7 +28,8 @@ NormalForm normal_form(std::string_view path, std::string_view text, const PathC
     r.error = std::move(d);
     return r;
   }
-  r.text = print_normal_form(*core.root, symbols) + "\n";
+  r.text = print_normal_form(*core.root, symbols);
+  r.text += '\n';
   return r;
 }
 
@@ -49,6 +51,16 @@ PathContext path_context_for(const std::string& file) {
     ctx.home = pw->pw_dir;
   }
   return ctx;
+}
+
+const PathContext& PathContextCache::get(const std::string& file, bool maybe_symlink) {
+  struct stat st;
+  if (maybe_symlink && (lstat(file.c_str(), &st) != 0 || S_ISLNK(st.st_mode))) return scratch_ = path_context_for(file);
+  size_t slash = file.rfind('/');
+  std::string dir = slash == std::string::npos ? std::string() : file.substr(0, slash + 1);
+  auto it = by_dir_.find(dir);
+  if (it == by_dir_.end()) it = by_dir_.emplace(dir, path_context_for(file)).first;
+  return it->second;
 }
 
 }  // namespace tailor::nix

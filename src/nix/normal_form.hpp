@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "nix/lower.hpp"
 #include "nix/symbols.hpp"
@@ -25,5 +26,17 @@ NormalForm normal_form(std::string_view path, std::string_view text, const PathC
 /// The context Nix uses for the file \a file: its canonical directory (after
 /// following a symlinked file, as Nix does) and $HOME.
 PathContext path_context_for(const std::string& file);
+
+/// path_context_for for many files of one run: the directory of each file
+/// and $HOME are worked out once.
+class PathContextCache {
+ public:
+  /// \a maybe_symlink: false when the caller knows \a file is not a symbolic link.
+  const PathContext& get(const std::string& file, bool maybe_symlink = true);
+
+ private:
+  std::unordered_map<std::string, PathContext> by_dir_;
+  PathContext scratch_;
+};
 
 }  // namespace tailor::nix

@@ -82,7 +82,7 @@ class Parser {
 
   bool at(Tok kind, size_t k = 0) { return lex_.peek(k).kind == kind; }
 
-  Span join(const Span& a, const Span& b) { return lex_.span_at(a.begin, std::max(a.end, b.end)); }
+  Span join(const Span& a, const Span& b) { return Span{a.begin, std::max(a.end, b.end), a.line, a.column}; }
   Span join(const Span& a, const Expr& b) { return join(a, b.span); }
 
   template <class T>
@@ -311,8 +311,8 @@ class Parser {
     AttrName a;
     a.span = t.span;
     if (t.kind == Tok::id || t.kind == Tok::kw_or) {
-      a.name = t.kind == Tok::id ? t.value : "or";
-      lex_.next();
+      Token name = lex_.next();  // t refers to the look-ahead: taken from here on
+      a.name = name.kind == Tok::id ? std::move(name.value) : "or";
     } else if (t.kind == Tok::dquote) {
       auto s = parse_string_literal();
       a.span = s->span;
@@ -410,7 +410,7 @@ class Parser {
         Token id = lex_.next();
         if (id.value == "__curPos") return std::make_unique<Name>(ExprKind::cur_pos, id.span, id.value);
         symbols_.intern(id.value);
-        return std::make_unique<Name>(ExprKind::var, id.span, id.value);
+        return std::make_unique<Name>(ExprKind::var, id.span, std::move(id.value));
       }
       case Tok::int_lit: {
         Token n = lex_.next();

@@ -5,23 +5,30 @@
 
 namespace tailor::nix {
 
-std::string quote_string(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\' || c == '$') {
-      out += '\\';
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else {
-      out += c;
-    }
+namespace {
+
+void append_quoted(std::string& out, std::string_view s) {
+  out += '"';
+  size_t run = 0;  // start of the bytes not yet copied: copied in one go
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    const char* esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '$' ? "\\$" : c == '\n' ? "\\n"
+                    : c == '\r' ? "\\r" : c == '\t' ? "\\t" : nullptr;
+    if (!esc) continue;
+    out.append(s.data() + run, i - run);
+    out += esc;
+    run = i + 1;
   }
-  return out + "\"";
+  out.append(s.data() + run, s.size() - run);
+  out += '"';
+}
+
+}  // namespace
+
+std::string quote_string(std::string_view s) {
+  std::string out;
+  append_quoted(out, s);
+  return out;
 }
 
 std::string quote_identifier(std::string_view s) {
@@ -50,7 +57,7 @@ class Printer {
         out_ += s.str();
         break;
       }
-      case CoreKind::string: out_ += quote_string(e.text); break;
+      case CoreKind::string: append_quoted(out_, e.text); break;
       case CoreKind::path: out_ += e.text; break;
       case CoreKind::var: out_ += e.text; break;
       case CoreKind::cur_pos: out_ += "__curPos"; break;
@@ -171,7 +178,7 @@ class Printer {
     std::vector<const std::pair<const std::string, CoreAttrDef>*> defs;
     for (const auto& d : e.attrs->attrs) defs.push_back(&d);
     std::stable_sort(defs.begin(), defs.end(),
-                     [&](auto* x, auto* y) { return symbols_.rank(x->first) < symbols_.rank(y->first); });
+                     [&](auto* x, auto* y) { return symbols_.less(x->first, y->first); });
     out_ += "(let ";
     for (const auto* d : defs) {
       if (d->second.inherited) {

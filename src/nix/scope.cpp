@@ -13,7 +13,8 @@ namespace {
 struct Env {
   const Env* up = nullptr;
   bool is_with = false;
-  std::vector<std::string_view> names;  // small; linear search is fine
+  bool sorted = false;                  // the base environment: binary search
+  std::vector<std::string_view> names;  // otherwise small; linear search is fine
 };
 
 struct Unbound {
@@ -26,7 +27,9 @@ void bind(const Core& e, const Env& env) {
     case CoreKind::var: {
       for (const Env* s = &env; s; s = s->up) {
         if (s->is_with) return;  // resolved dynamically from the `with`
-        if (std::find(s->names.begin(), s->names.end(), e.text) != s->names.end()) return;
+        if (s->sorted ? std::binary_search(s->names.begin(), s->names.end(), std::string_view(e.text))
+                      : std::find(s->names.begin(), s->names.end(), e.text) != s->names.end())
+          return;
       }
       throw Unbound{&e};
     }
@@ -40,7 +43,7 @@ void bind(const Core& e, const Env& env) {
     case CoreKind::let: {
       const CoreAttrs& a = *e.attrs;
       const bool scoped = e.kind == CoreKind::let || a.recursive;
-      Env inner{&env, false, {}};
+      Env inner{&env, false, false, {}};
       if (scoped)
         for (const auto& [name, def] : a.attrs) inner.names.push_back(name);
       const Env& own = scoped ? inner : env;
@@ -53,7 +56,7 @@ void bind(const Core& e, const Env& env) {
       return;
     }
     case CoreKind::lambda: {
-      Env inner{&env, false, {}};
+      Env inner{&env, false, false, {}};
       if (!e.arg.empty()) inner.names.push_back(e.arg);
       for (const auto& f : e.formals) inner.names.push_back(f.first);
       for (const auto& f : e.formals)
@@ -63,7 +66,7 @@ void bind(const Core& e, const Env& env) {
     }
     case CoreKind::with: {
       bind(*e.kids[0], env);
-      Env inner{&env, true, {}};
+      Env inner{&env, true, false, {}};
       bind(*e.kids[1], inner);
       return;
     }
@@ -76,8 +79,13 @@ void bind(const Core& e, const Env& env) {
 }  // namespace
 
 std::optional<Diagnostic> check_scopes(const Core& root, std::string_view path, std::string_view text) {
-  Env base;
-  base.names.assign(kGlobalNames.begin(), kGlobalNames.end());
+  static const Env base = [] {
+    Env b;
+    b.sorted = true;
+    b.names.assign(kGlobalNames.begin(), kGlobalNames.end());
+    std::sort(b.names.begin(), b.names.end());
+    return b;
+  }();
   try {
     bind(root, base);
   } catch (const Unbound& u) {

@@ -18,11 +18,12 @@ SymbolTable::SymbolTable() : next_fresh_(kFreshBase) {
 
 void SymbolTable::intern(std::string_view name) {
   // try_emplace keeps the first rank: a name's place is fixed when first seen.
-  if (ranks_.try_emplace(std::string(name), next_fresh_).second) ++next_fresh_;
+  if (ranks_.find(name) != ranks_.end()) return;
+  ranks_.emplace(std::string(name), next_fresh_++);
 }
 
 uint64_t SymbolTable::rank(std::string_view name) const {
-  auto it = ranks_.find(std::string(name));
+  auto it = ranks_.find(name);
   return it == ranks_.end() ? UINT64_MAX : it->second;
 }
 

@@ -4,6 +4,30 @@
 /// while starting up come first, the rest in the order the parser interns
 /// them. This table reproduces that order as far as it is predictable; it
 /// lives as long as one `tailor parse` run, as Nix's lives for one process.
+///
+/// Where it is not predictable (measured with an LD_PRELOAD malloc tracer and
+/// gdb on Debian's nix-bin 2.8.0): Nix 2.8's SymbolTable is an
+/// unordered_map<string_view, Symbol> over a std::list<std::string>, and a
+/// Symbol is the address of a list node's string, i.e. a glibc malloc(48)
+/// (64-byte chunk) taken when the name is first created. Addresses rise with
+/// interning order while malloc carves from the top of the heap, but not
+/// when it reuses freed memory. The case that matters: when the map's
+/// element count passes its bucket count (257 buckets: the 258th symbol of
+/// the process; then 541, 1109, ...) it rehashes and frees the old bucket
+/// array (2064 bytes for 257), which lies below the file's earlier symbols,
+/// among the start-up ones. The next small allocations of the parser
+/// (symbols, Expr nodes, vectors, strings) are carved from that hole until it
+/// is used up, so the few names first seen just after the rehash sort before
+/// names seen earlier in the file. How many depends on the byte count of
+/// every allocation Nix's bison parser makes in between, and where the hole
+/// lies on the heap left by start-up (Nix reads nix.conf, the store settings
+/// and $NIX_PATH first), so it is not reproduced here. Example: in
+/// src/generate/builders/custom-torch.nix the 258th symbol is
+/// `effectiveMagma`; `baseTorch`, `isCuda` and `p`, first seen a little
+/// later, land in the hole, so `isCuda` comes first among the let bindings
+/// in Nix's output. Even comments move the hole's contents (Nix copies the
+/// file onto the heap): the file cut after its `let` prints `base` first,
+/// and the same cut file without its comments `isCuda`.
 
 #include <cstdint>
 #include <string>
@@ -21,12 +45,28 @@ class SymbolTable {
   /// grammar actions call `symbols.create`).
   void intern(std::string_view name);
 
-  /// The sort key of \a name; names never interned sort last, by text.
+  /// The sort key of \a name; names never interned sort last.
   uint64_t rank(std::string_view name) const;
 
+  /// Whether Nix orders \a a before \a b.
+  bool less(std::string_view a, std::string_view b) const { return by_name_ ? a < b : rank(a) < rank(b); }
+
+  /// A table that orders all names by their text: a canonical order, for
+  /// comparing outputs whose order of bindings cannot be predicted.
+  static SymbolTable by_name() {
+    SymbolTable t;
+    t.by_name_ = true;
+    return t;
+  }
+
  private:
-  std::unordered_map<std::string, uint64_t> ranks_;
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, uint64_t, Hash, std::equal_to<>> ranks_;
   uint64_t next_fresh_;
+  bool by_name_ = false;
 };
 
 }  // namespace tailor::nix
