@@ -10,6 +10,16 @@
 
 namespace tailor::lint {
 
+std::optional<std::string> static_string(const nix::Expr& e) {
+  if (e.kind != nix::ExprKind::string && e.kind != nix::ExprKind::ind_string) return std::nullopt;
+  std::string out;
+  for (const auto& p : static_cast<const nix::String&>(e).parts) {
+    if (p.expr) return std::nullopt;
+    out += p.text;
+  }
+  return out;
+}
+
 nix::Span span_of(std::string_view text, size_t begin, size_t end) {
   nix::Span s;
   s.begin = static_cast<uint32_t>(std::min(begin, text.size()));
@@ -405,16 +415,6 @@ class Extractor {
   }
 
   /// The value of a string without interpolations; null otherwise.
-  static std::optional<std::string> static_string(const Expr& e) {
-    if (e.kind != ExprKind::string && e.kind != ExprKind::ind_string) return std::nullopt;
-    std::string out;
-    for (const auto& p : static_cast<const nix::String&>(e).parts) {
-      if (p.expr) return std::nullopt;
-      out += p.text;
-    }
-    return out;
-  }
-
   /// A string's literal text with `${…}` for interpolations.
   static std::string loose_string(const Expr& e) {
     std::string out;

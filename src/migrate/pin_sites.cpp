@@ -110,7 +110,7 @@ class Finder {
       if (!parts[i - 1].text.ends_with("nixpkgs/archive/") || !parts[i + 1].text.starts_with(".tar.gz")) continue;
       if (const Expr* lit = bound_literal(*parts[i].expr)) {
         auto range = literal_range(text_, *lit);
-        std::string rev = *static_string(*lit);
+        std::string rev = *lint::static_string(*lit);
         if (!is_hex(rev)) continue;
         PinSite s;
         s.rev = rev;
@@ -129,7 +129,7 @@ class Finder {
     const Expr* lit = literal_range(text_, v) ? &v : bound_literal(v);
     if (!lit) return nullptr;
     auto range = literal_range(text_, *lit);
-    std::string rev = *static_string(*lit);
+    std::string rev = *lint::static_string(*lit);
     if (!is_hex(rev)) return nullptr;
     PinSite s;
     s.rev = rev;
@@ -156,7 +156,7 @@ class Finder {
         auto r = literal_range(text_, *lit);
         h.begin = r->first;
         h.end = r->second;
-        h.value = *static_string(*lit);
+        h.value = *lint::static_string(*lit);
         h.literal = true;
       } else {
         h.begin = v->span.begin;
@@ -192,7 +192,7 @@ class Finder {
     };
     auto str = [&](const char* k) -> std::string {
       const Expr* v = value(k);
-      auto s = v ? static_string(*v) : std::nullopt;
+      auto s = v ? lint::static_string(*v) : std::nullopt;
       return s ? *s : "";
     };
     std::vector<PinSite*> sites;
