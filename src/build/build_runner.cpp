@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor {
@@ -76,10 +77,7 @@ nlohmann::json read_state(const fs::path& p) {
 }
 
 void write_state(const fs::path& p, const nlohmann::json& state) {
-  fs::path tmp = p;
-  tmp += ".tmp";
-  std::ofstream(tmp) << state.dump(2) << "\n";
-  fs::rename(tmp, p);
+  write_file_atomically(p, state.dump(2) + "\n");
 }
 
 pid_t spawn(const std::vector<std::string>& argv, const std::vector<std::string>& env, const std::string& cwd,

@@ -6,10 +6,8 @@
 #include <set>
 #include <sstream>
 
-#include <fmt/format.h>
-#include <unistd.h>
-
 #include "generate/marker.hpp"
+#include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor {
@@ -38,22 +36,7 @@ void write_atomically(const fs::path& target, const std::string& content) {
   std::error_code ec;
   fs::create_directories(target.parent_path(), ec);
   if (ec) fail(target.parent_path(), "cannot create directory: " + ec.message());
-  fs::path tmp = target;
-  tmp += fmt::format(".tailor-tmp-{}", ::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << content;
-    out.flush();
-    if (!out) {
-      fs::remove(tmp, ec);
-      fail(target, "cannot write file");
-    }
-  }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    fail(target, "cannot replace file: " + ec.message());
-  }
+  write_file_atomically(target, content);
 }
 
 }  // namespace

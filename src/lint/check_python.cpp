@@ -1,25 +1,17 @@
 // TLR007 python-set-mismatch, TLR008 python-set-mixed.
 #include <algorithm>
 #include <map>
-#include <regex>
 #include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "lint/checks.hpp"
+#include "lint/python_names.hpp"
 
 namespace tailor::lint {
 
 namespace {
-
-/// "python313Packages" -> "3.13"; "python3Packages" / "python3" -> "" (the pin's default).
-std::string python_of(const std::string& name) {
-  static const std::regex re(R"(python3(\d*)(?:Packages)?)");
-  std::smatch m;
-  if (!std::regex_match(name, m, re) || m.str(1).empty()) return "";
-  return "3." + m.str(1);
-}
 
 std::string pin_default_python(const NixFile& f, const KnowledgeBase& kb) {
   for (const auto& p : f.facts.pins)
@@ -34,7 +26,7 @@ void rename_python(const NixFile& f, const std::string& want, const std::string&
   if (f.facts.python_rename_unsafe) return;
   std::map<std::string, std::string> renames;  // old name -> new name
   for (const auto& use : f.facts.python_sets)
-    if (python_of(use.text) != want) renames[use.text] = token + (use.text.ends_with("Packages") ? "Packages" : "");
+    if (python_version(use.text) != want) renames[use.text] = token + (use.text.ends_with("Packages") ? "Packages" : "");
   for (const auto& b : f.facts.python_binders)
     for (const auto& [from, to] : renames)
       if (b.text == to) return;  // the new name is bound already: renaming would shadow or clash
@@ -78,7 +70,7 @@ void check_python(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
     std::string token = "python" + std::string(want.substr(0, 1)) + want.substr(2);
     int reported = 0;
     for (const auto& use : f.facts.python_sets) {
-      std::string v = python_of(use.text);
+      std::string v = python_version(use.text);
       if (v == want) continue;
       bool is_set = use.text.ends_with("Packages");
       std::string right = token + (is_set ? "Packages" : "");

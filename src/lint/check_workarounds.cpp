@@ -37,7 +37,7 @@ void add_exports(const NixFile& f, const std::vector<std::string>& exports, cons
   const std::string& indent = f.facts.pre_configure_indent;
   std::string text = indent + "# " + why + "\n";
   for (const auto& e : exports) text += indent + "export " + e + "\n";
-  p.fix.push_back({f.facts.pre_configure_insert, f.facts.pre_configure_insert, text});
+  p.fix.push_back({f.facts.pre_configure_insert, f.facts.pre_configure_insert, text, {}});
   p.fix_summary = fmt::format("added export {} to preConfigure", fmt::join(exports, " "));
 }
 

@@ -12,7 +12,7 @@
 #include "kb/knowledge_base.hpp"
 #include "lint/recipe_facts.hpp"
 #include "lint/rules.hpp"
-#include "lint/text_edit.hpp"
+#include "lint/rename_edit.hpp"
 #include "matrix/variant.hpp"
 #include "util/diagnostic.hpp"
 

@@ -1,7 +1,5 @@
 #include "lint/linter.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <fstream>
 #include <map>
@@ -13,6 +11,7 @@
 
 #include "lint/checks.hpp"
 #include "nix/parser.hpp"
+#include "util/atomic_write.hpp"
 
 namespace tailor::lint {
 
@@ -104,7 +103,7 @@ FixPlan plan_fixes(const std::string& root, const CheckResult& r, const std::vec
       std::vector<TextEdit> trial = ff.edits;
       for (const auto& e : p.fix)
         if (std::find(trial.begin(), trial.end(), e) == trial.end()) trial.push_back(e);
-      if (!sort_edits(trial)) continue;  // overlaps another fix: left for the user
+      if (!normalize_edits(trial)) continue;  // overlaps another fix: left for the user
       ff.edits = std::move(trial);
     }
     ff.done.push_back(fmt::format("{}:{}:{}: {} [{}]", p.path, p.pos.line, p.pos.column, p.fix_summary, p.rule->code));
@@ -135,23 +134,7 @@ void write_fixes(const std::filesystem::path& dir, const FixPlan& plan) {
     std::error_code ec;
     if (ff.new_rel != ff.rel && fs::symlink_status(to, ec).type() != fs::file_type::not_found)
       fail(to, "cannot rename " + ff.rel + " here: the file exists");
-    fs::path tmp = to;
-    tmp += fmt::format(".tailor-tmp-{}", ::getpid());
-    {
-      std::ofstream o(tmp, std::ios::binary | std::ios::trunc);
-      o << ff.after;
-      o.flush();
-      if (!o) {
-        fs::remove(tmp, ec);
-        fail(to, "cannot write file");
-      }
-    }
-    fs::permissions(tmp, fs::status(from, ec).permissions(), ec);  // keep the mode
-    fs::rename(tmp, to, ec);
-    if (ec) {
-      fs::remove(tmp, ec);
-      fail(to, "cannot replace file: " + ec.message());
-    }
+    write_file_atomically(to, ff.after, fs::status(from, ec).permissions());  // the mode of the old name
     if (ff.new_rel != ff.rel && !fs::remove(from, ec)) fail(from, "cannot remove the old name: " + ec.message());
   }
 }

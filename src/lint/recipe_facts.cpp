@@ -6,8 +6,19 @@
 #include <map>
 #include <optional>
 
+#include "lint/python_names.hpp"
 
 namespace tailor::lint {
+
+std::optional<std::string> static_string(const nix::Expr& e) {
+  if (e.kind != nix::ExprKind::string && e.kind != nix::ExprKind::ind_string) return std::nullopt;
+  std::string out;
+  for (const auto& p : static_cast<const nix::String&>(e).parts) {
+    if (p.expr) return std::nullopt;
+    out += p.text;
+  }
+  return out;
+}
 
 nix::Span span_of(std::string_view text, size_t begin, size_t end) {
   nix::Span s;
@@ -178,14 +189,6 @@ using nix::ExprKind;
 
 // Name patterns are checked by hand: every identifier and string of every file
 // passes here, and std::regex costs microseconds a call.
-
-/// python3, python313, python3Packages, python313Packages (python3\d*(Packages)?).
-bool is_python_set(std::string_view n) {
-  if (!n.starts_with("python3")) return false;
-  size_t i = 7;
-  while (i < n.size() && n[i] >= '0' && n[i] <= '9') ++i;
-  return i == n.size() || n.substr(i) == "Packages";
-}
 
 bool all_digits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -412,16 +415,6 @@ class Extractor {
   }
 
   /// The value of a string without interpolations; null otherwise.
-  static std::optional<std::string> static_string(const Expr& e) {
-    if (e.kind != ExprKind::string && e.kind != ExprKind::ind_string) return std::nullopt;
-    std::string out;
-    for (const auto& p : static_cast<const nix::String&>(e).parts) {
-      if (p.expr) return std::nullopt;
-      out += p.text;
-    }
-    return out;
-  }
-
   /// A string's literal text with `${…}` for interpolations.
   static std::string loose_string(const Expr& e) {
     std::string out;

@@ -5,6 +5,7 @@
 /// walks the Nix syntax tree and the comments; nothing is evaluated. Every
 /// fact carries the byte span it was read from, for precise diagnostics.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -89,5 +90,8 @@ class LineIndex {
 
 /// 1-based line and column of byte \a offset of \a text (one-off; LineIndex for many).
 nix::Span span_of(std::string_view text, size_t begin, size_t end);
+
+/// The value of a string node without interpolations; nullopt otherwise (and for other nodes).
+std::optional<std::string> static_string(const nix::Expr& e);
 
 }  // namespace tailor::lint

@@ -5,12 +5,11 @@
 
 #include <fmt/format.h>
 
+#include "migrate/pin_args.hpp"
+
 namespace tailor::migrate {
 
 namespace {
-
-bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
-bool is_word(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -109,22 +108,13 @@ std::vector<size_t> find_torch_mentions(std::string_view text, std::string_view 
 std::vector<TextEdit> plan_doc(std::string_view text, const DocRepin& r, std::vector<Mention>& left) {
   std::vector<TextEdit> edits;
   // Revisions anywhere: a run of hex digits that abbreviates (or is) an old revision.
-  for (size_t i = 0; i < text.size();) {
-    if (!is_hex(text[i]) || (i > 0 && is_word(text[i - 1]))) {
-      ++i;
-      continue;
-    }
-    size_t j = i;
-    while (j < text.size() && is_hex(text[j])) ++j;
+  for (auto [i, j] : revision_runs(text)) {
     std::string_view run = text.substr(i, j - i);
-    bool bounded = j == text.size() || !is_word(text[j]);
-    if (bounded && run.size() >= 7 && run.size() <= 40)
-      for (const auto& old : r.old_revs)
-        if ((old.starts_with(run) || run.starts_with(old)) && run != r.new_rev.substr(0, run.size())) {
-          edits.push_back({i, j, r.new_rev.substr(0, run.size()), "pin"});
-          break;
-        }
-    i = j;
+    for (const auto& old : r.old_revs)
+      if ((old.starts_with(run) || run.starts_with(old)) && run != r.new_rev.substr(0, run.size())) {
+        edits.push_back({i, j, r.new_rev.substr(0, run.size()), "pin"});
+        break;
+      }
   }
   // Versions in table cells.
   std::vector<std::pair<size_t, size_t>> lines;

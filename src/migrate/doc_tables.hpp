@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "migrate/text_edit.hpp"
+#include "util/text_edit.hpp"
 
 namespace tailor::migrate {
 

@@ -1,7 +1,5 @@
 #include "migrate/nix_walk.hpp"
 
-#include <optional>
-
 namespace tailor::migrate {
 
 namespace {
@@ -82,15 +80,5 @@ void walk(const Expr& e, const std::string& binding, const Fn& fn) {
 }  // namespace
 
 void walk_nix(const Expr& root, const Fn& fn) { walk(root, "", fn); }
-
-std::optional<std::string> static_string(const Expr& e) {
-  if (e.kind != ExprKind::string && e.kind != ExprKind::ind_string) return std::nullopt;
-  std::string out;
-  for (const auto& p : static_cast<const nix::String&>(e).parts) {
-    if (p.expr) return std::nullopt;
-    out += p.text;
-  }
-  return out;
-}
 
 }  // namespace tailor::migrate

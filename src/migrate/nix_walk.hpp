@@ -3,7 +3,6 @@
 /// the binding a node is the value of (`nixpkgs = { … }` gives "nixpkgs").
 
 #include <functional>
-#include <optional>
 #include <string>
 
 #include "nix/ast.hpp"
@@ -12,8 +11,5 @@ namespace tailor::migrate {
 
 /// Calls \a fn(node, binding) for every node under \a root, parents first.
 void walk_nix(const nix::Expr& root, const std::function<void(const nix::Expr&, const std::string&)>& fn);
-
-/// The value of a string node without interpolations; nullopt otherwise.
-std::optional<std::string> static_string(const nix::Expr& e);
 
 }  // namespace tailor::migrate

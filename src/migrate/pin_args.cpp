@@ -1,11 +1,12 @@
 #include "migrate/pin_args.hpp"
 
 #include <algorithm>
-#include <regex>
+#include <cctype>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "lint/python_names.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor::migrate {
@@ -73,15 +74,31 @@ std::string fake_hash(HashFormat format) {
 }
 
 std::optional<PythonSet> python_name(std::string_view name) {
-  static const std::regex re(R"(python3(\d{0,2})(Packages)?)");
-  std::match_results<std::string_view::const_iterator> m;
-  if (name.size() > 32 || !std::regex_match(name.begin(), name.end(), m, re)) return std::nullopt;
-  std::string minor = m.str(1);
+  if (!lint::is_python_set(name)) return std::nullopt;
+  std::string minor(lint::python_minor(name));
+  if (minor.size() > 2) return std::nullopt;  // python3 and a two-digit minor at most
   PythonSet s;
   s.interpreter = "python3" + minor;
   s.set = s.interpreter + "Packages";
   if (!minor.empty()) s.version = "3." + minor;
   return s;
+}
+
+std::vector<std::pair<size_t, size_t>> revision_runs(std::string_view text) {
+  auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); };
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::vector<std::pair<size_t, size_t>> out;
+  for (size_t i = 0; i < text.size();) {
+    if (!hex(text[i]) || (i > 0 && word(text[i - 1]))) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < text.size() && hex(text[j])) ++j;
+    if ((j == text.size() || !word(text[j])) && j - i >= 7 && j - i <= 40) out.emplace_back(i, j);
+    i = j;
+  }
+  return out;
 }
 
 PythonSet parse_python_set(const std::string& name) {

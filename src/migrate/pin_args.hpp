@@ -4,6 +4,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "kb/knowledge_base.hpp"
 
@@ -45,6 +47,10 @@ PythonSet parse_python_set(const std::string& name);
 /// A package-set name (python312Packages) or interpreter name (python3) as
 /// PythonSet; nullopt for other names.
 std::optional<PythonSet> python_name(std::string_view name);
+
+/// The runs of 7 to 40 lowercase hex digits in \a text with no letter, digit
+/// or '_' on either side, as [begin, end): where a text may spell a revision.
+std::vector<std::pair<size_t, size_t>> revision_runs(std::string_view text);
 
 /// The full revision of the knowledge-base pin \a rev abbreviates (>= 7 hex digits), or null.
 const NixpkgsPin* find_pin(const KnowledgeBase& kb, std::string_view rev);

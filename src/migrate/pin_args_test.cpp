@@ -57,9 +57,20 @@ TEST(PinArgs, PythonSets) {
   EXPECT_EQ(parse_python_set("python3Packages").version, "");
   EXPECT_EQ(python_name("python3")->set, "python3Packages");
   EXPECT_EQ(python_name("pythonPackages"), std::nullopt);
+  EXPECT_EQ(python_name("python3131Packages"), std::nullopt);  // a two-digit minor at most
+  EXPECT_EQ(python_name("python312")->version, "3.12");
   EXPECT_EQ(error_of([] { parse_python_set("python313"); }),
             "tailor: error: repin: --python-set 'python313' is not a Python package set\nhint: name the nixpkgs attribute, "
             "e.g. python313Packages (or python3Packages for the pin's default Python)\n");
+}
+
+TEST(PinArgs, RevisionRuns) {
+  std::string_view text = "a 6a030d5 b/6a030d535719c5190187c4cec156f335e95e3211.tar x6a030d5 6a030d5_ 6a030d "
+                          "6A030D5 0182a36";
+  using Runs = std::vector<std::pair<size_t, size_t>>;
+  // Not after or before a word character, 7 to 40 lowercase hex digits.
+  EXPECT_EQ(revision_runs(text), (Runs{{2, 9}, {12, 52}, {90, 97}}));
+  EXPECT_EQ(revision_runs("6a030d535719c5190187c4cec156f335e95e32110"), Runs{});  // 41 digits
 }
 
 }  // namespace

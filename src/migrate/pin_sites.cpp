@@ -108,18 +108,8 @@ class Finder {
     for (size_t i = 1; i + 1 < parts.size(); ++i) {
       if (!parts[i].expr || parts[i - 1].expr || parts[i + 1].expr) continue;
       if (!parts[i - 1].text.ends_with("nixpkgs/archive/") || !parts[i + 1].text.starts_with(".tar.gz")) continue;
-      if (const Expr* lit = bound_literal(*parts[i].expr)) {
-        auto range = literal_range(text_, *lit);
-        std::string rev = *static_string(*lit);
-        if (!is_hex(rev)) continue;
-        PinSite s;
-        s.rev = rev;
-        s.begin = range->first;
-        s.end = range->second;
-        s.form = form;
-        s.via_binding = true;
-        if (PinSite* added = add(std::move(s))) found.push_back(added);
-      }
+      if (const Expr* lit = bound_literal(*parts[i].expr))
+        if (PinSite* added = literal_site(*lit, form, true)) found.push_back(added);
     }
     return found;
   }
@@ -127,16 +117,20 @@ class Finder {
   /// `rev = "…"` or `rev = someBinding`.
   PinSite* rev_value(const Expr& v, const std::string& form) {
     const Expr* lit = literal_range(text_, v) ? &v : bound_literal(v);
-    if (!lit) return nullptr;
-    auto range = literal_range(text_, *lit);
-    std::string rev = *static_string(*lit);
+    return lit ? literal_site(*lit, form, lit != &v) : nullptr;
+  }
+
+  /// The pin written in the string literal \a lit, if it reads a revision.
+  PinSite* literal_site(const Expr& lit, const std::string& form, bool via_binding) {
+    auto range = literal_range(text_, lit);
+    std::string rev = *lint::static_string(lit);
     if (!is_hex(rev)) return nullptr;
     PinSite s;
     s.rev = rev;
     s.begin = range->first;
     s.end = range->second;
     s.form = form;
-    s.via_binding = lit != &v;
+    s.via_binding = via_binding;
     return add(std::move(s));
   }
 
@@ -156,7 +150,7 @@ class Finder {
         auto r = literal_range(text_, *lit);
         h.begin = r->first;
         h.end = r->second;
-        h.value = *static_string(*lit);
+        h.value = *lint::static_string(*lit);
         h.literal = true;
       } else {
         h.begin = v->span.begin;
@@ -192,7 +186,7 @@ class Finder {
     };
     auto str = [&](const char* k) -> std::string {
       const Expr* v = value(k);
-      auto s = v ? static_string(*v) : std::nullopt;
+      auto s = v ? lint::static_string(*v) : std::nullopt;
       return s ? *s : "";
     };
     std::vector<PinSite*> sites;

@@ -46,27 +46,15 @@ struct TomlPin {
   nix::Span span;
 };
 
-bool is_hex_char(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
-bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
 /// Revisions in the strings of \a text after "nixpkgs/": flake references and archive urls.
 std::vector<TomlPin> toml_pins(size_t index, std::string_view text) {
   std::vector<TomlPin> out;
   lint::LineIndex lines(text);
   for (auto [b, e] : toml_string_ranges(text)) {
     std::string_view str = text.substr(b, e - b);
-    for (size_t i = 0; i < str.size();) {
-      if (!is_hex_char(str[i]) || (i > 0 && is_word_char(str[i - 1]))) {
-        ++i;
-        continue;
-      }
-      size_t j = i;
-      while (j < str.size() && is_hex_char(str[j])) ++j;
-      bool bounded = j == str.size() || !is_word_char(str[j]);
+    for (auto [i, j] : revision_runs(str)) {
       bool after_nixpkgs = str.substr(0, i).ends_with("nixpkgs/") || str.substr(0, i).ends_with("nixpkgs/archive/");
-      if (bounded && j - i >= 7 && j - i <= 40 && after_nixpkgs)
-        out.push_back({index, b + i, b + j, std::string(str.substr(i, j - i)), lines.span(b + i, b + j)});
-      i = j;
+      if (after_nixpkgs) out.push_back({index, b + i, b + j, std::string(str.substr(i, j - i)), lines.span(b + i, b + j)});
     }
   }
   return out;

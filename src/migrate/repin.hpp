@@ -13,7 +13,7 @@
 #include "kb/knowledge_base.hpp"
 #include "lint/lint_tree.hpp"
 #include "migrate/pin_args.hpp"
-#include "migrate/text_edit.hpp"
+#include "util/text_edit.hpp"
 
 namespace tailor::migrate {
 

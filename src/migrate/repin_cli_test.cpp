@@ -184,7 +184,10 @@ TEST(CmdRepin, InPlaceAndTheSameRevIsANoOp) {
   auto first = read_all(dir);
   auto expected = read_all(source_path("tests/data/repin/pytorch-2.9/expected"));
   EXPECT_EQ(first, expected);
-  for (const auto& [rel, _] : first) EXPECT_EQ(rel.find(".tailor-repin"), std::string::npos) << rel;
+  for (const auto& [rel, _] : first) {  // no temporary file left behind
+    EXPECT_EQ(rel.find(".tailor-tmp-"), std::string::npos) << rel;
+    EXPECT_EQ(rel.find(".tailor-repin"), std::string::npos) << rel;
+  }
   RunResult again = run_tailor({"repin", dir, "--rev", kNew, "--python-set", "python313Packages"});
   EXPECT_EQ(again.status, 0) << again.out;
   EXPECT_NE(again.out.find("nothing to change: the 6 files read already use these settings\n"), std::string::npos)

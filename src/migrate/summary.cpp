@@ -12,26 +12,6 @@ namespace tailor::migrate {
 
 namespace {
 
-struct Line {
-  size_t begin, end;  ///< without the newline
-};
-
-std::vector<Line> split_lines(std::string_view text) {
-  std::vector<Line> out;
-  for (size_t b = 0; b < text.size();) {
-    size_t e = text.find('\n', b);
-    if (e == std::string_view::npos) e = text.size();
-    out.push_back({b, e});
-    b = e + 1;
-  }
-  return out;
-}
-
-size_t line_index(const std::vector<Line>& lines, size_t offset) {
-  auto it = std::upper_bound(lines.begin(), lines.end(), offset, [](size_t o, const Line& l) { return o < l.begin; });
-  return it == lines.begin() ? 0 : static_cast<size_t>(it - lines.begin()) - 1;
-}
-
 const lint::SourceFile* find(const std::vector<lint::SourceFile>& files, const std::string& rel) {
   for (const auto& f : files)
     if (f.rel == rel) return &f;
@@ -82,38 +62,9 @@ std::string render_changes(const RepinPlan& plan) {
 
 std::string render_diff(const RepinPlan& plan) {
   std::string out;
-  for (const auto& fc : plan.changes) {
-    const lint::SourceFile* before = find(plan.before, fc.rel);
-    const lint::SourceFile* after = find(plan.after, fc.rel);
-    if (!before || !after) continue;
-    out += fmt::format("--- a/{}\n+++ b/{}\n", fc.rel, fc.rel);
-    auto old_lines = split_lines(before->text), new_lines = split_lines(after->text);
-    long delta = 0;  // bytes the new text has gained before the current edit
-    size_t i = 0;
-    const auto& edits = fc.edits;
-    while (i < edits.size()) {
-      // One hunk: the old lines an edit touches, merged with the edits on the same lines.
-      size_t first = line_index(old_lines, edits[i].begin);
-      size_t last = line_index(old_lines, std::max(edits[i].begin, edits[i].end == 0 ? 0 : edits[i].end - 1));
-      long hunk_delta = delta;
-      size_t j = i;
-      for (; j < edits.size(); ++j) {
-        size_t l = line_index(old_lines, edits[j].begin);
-        if (l > last) break;
-        last = std::max(last, line_index(old_lines, std::max(edits[j].begin, edits[j].end == 0 ? 0 : edits[j].end - 1)));
-        delta += static_cast<long>(edits[j].text.size()) - static_cast<long>(edits[j].end - edits[j].begin);
-      }
-      size_t new_begin = static_cast<size_t>(static_cast<long>(old_lines[first].begin) + hunk_delta);
-      size_t new_end = static_cast<size_t>(static_cast<long>(old_lines[last].end) + delta);
-      size_t nfirst = line_index(new_lines, new_begin), nlast = line_index(new_lines, new_end);
-      out += fmt::format("@@ -{},{} +{},{} @@\n", first + 1, last - first + 1, nfirst + 1, nlast - nfirst + 1);
-      for (size_t l = first; l <= last; ++l)
-        out += "-" + before->text.substr(old_lines[l].begin, old_lines[l].end - old_lines[l].begin) + "\n";
-      for (size_t l = nfirst; l <= nlast; ++l)
-        out += "+" + after->text.substr(new_lines[l].begin, new_lines[l].end - new_lines[l].begin) + "\n";
-      i = j;
-    }
-  }
+  for (const auto& fc : plan.changes)
+    if (const lint::SourceFile* before = find(plan.before, fc.rel))
+      out += unified_diff(fc.rel, fc.rel, before->text, fc.edits, {.context = 0, .git = false});
   return out;
 }
 

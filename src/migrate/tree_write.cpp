@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor::migrate {
@@ -35,30 +36,14 @@ std::string temp_suffix() { return fmt::format(".tailor-repin-{}", ::getpid()); 
 }  // namespace
 
 void write_in_place(const fs::path& dir, const std::vector<lint::SourceFile>& changed) {
-  std::vector<std::pair<fs::path, fs::path>> staged;  // temp -> final
-  auto cleanup = [&] {
-    std::error_code ec;
-    for (const auto& [tmp, _] : staged) fs::remove(tmp, ec);
-  };
-  for (const auto& f : changed) {
-    fs::path target = dir / f.rel;
-    fs::path tmp = target;
-    tmp += temp_suffix();
-    staged.emplace_back(tmp, target);
-    if (!write_text(tmp, f.text)) {
-      cleanup();
-      fail(tmp, "repin: cannot write a temporary file");
-    }
-    std::error_code ec;
-    fs::permissions(tmp, fs::status(target, ec).permissions(), ec);
-  }
-  for (const auto& [tmp, target] : staged) {
-    std::error_code ec;
-    fs::rename(tmp, target, ec);
-    if (ec) {
-      cleanup();
-      fail(target, fmt::format("repin: cannot replace the file: {}", ec.message()));
-    }
+  try {
+    std::vector<StagedFile> staged;  // removed again unless committed
+    staged.reserve(changed.size());
+    for (const auto& f : changed) staged.emplace_back(dir / f.rel, f.text);
+    for (auto& s : staged) s.commit();
+  } catch (const DiagnosticError& e) {
+    Diagnostic d = e.diagnostic();
+    fail(d.path, "repin: " + d.message);
   }
 }
 

@@ -1,39 +1,37 @@
-#include "lint/text_edit.hpp"
+#include "util/text_edit.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <tuple>
 
 #include <fmt/format.h>
 
-namespace tailor::lint {
+namespace tailor {
 
-std::optional<TextEdit> rename_at(std::string_view text, const nix::Span& span, std::string_view from,
-                                  std::string_view to) {
-  if (span.end > text.size() || span.begin > span.end) return std::nullopt;
-  std::string_view at = text.substr(span.begin, span.end - span.begin);
-  uint32_t quote = 0;
-  if (at == from) quote = 0;
-  else if (at.size() == from.size() + 2 && at.front() == '"' && at.back() == '"' && at.substr(1, from.size()) == from)
-    quote = 1;
-  else if (at.size() == from.size() + 4 && at.starts_with("''") && at.ends_with("''") && at.substr(2, from.size()) == from)
-    quote = 2;
-  else
-    return std::nullopt;
-  // The new text goes where the old one was written: it must need no escape there.
-  if (quote && (to.find_first_of("\"\\$'\n") != std::string_view::npos)) return std::nullopt;
-  return TextEdit{span.begin + quote, span.end - quote, std::string(to)};
-}
-
-bool sort_edits(std::vector<TextEdit>& edits) {
-  std::stable_sort(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) {
-    // An insertion at an offset goes before a replacement starting there.
-    return a.begin != b.begin ? a.begin < b.begin : (a.end == a.begin) > (b.end == b.begin);
-  });
+bool normalize_edits(std::vector<TextEdit>& edits) {
+  // By (begin, end): an insertion sorts before a replacement starting at its offset.
+  std::stable_sort(edits.begin(), edits.end(),
+                   [](const TextEdit& a, const TextEdit& b) { return std::tie(a.begin, a.end) < std::tie(b.begin, b.end); });
+  edits.erase(std::unique(edits.begin(), edits.end(),
+                          [](const TextEdit& a, const TextEdit& b) {
+                            return a.begin == b.begin && a.end == b.end && a.text == b.text;
+                          }),
+              edits.end());
   for (size_t i = 1; i < edits.size(); ++i)
     if (edits[i].begin < edits[i - 1].end) return false;
   return true;
 }
 
-std::string apply_edits(std::string_view text, const std::vector<TextEdit>& edits) {
+namespace {
+
+/// \a edits normalized; throws if they do not fit \a text.
+void check_edits(std::string_view text, std::vector<TextEdit>& edits) {
+  if (!normalize_edits(edits)) throw std::logic_error("overlapping text edits");
+  for (const auto& e : edits)
+    if (e.begin > e.end || e.end > text.size()) throw std::logic_error("text edit outside the text");
+}
+
+std::string apply_sorted(std::string_view text, const std::vector<TextEdit>& edits) {
   std::string out;
   out.reserve(text.size() + 64);
   size_t at = 0;
@@ -45,8 +43,6 @@ std::string apply_edits(std::string_view text, const std::vector<TextEdit>& edit
   out.append(text.substr(at));
   return out;
 }
-
-namespace {
 
 /// The lines of \a text, each with its '\n' (the last one may lack it).
 std::vector<std::string_view> split_lines(std::string_view text) {
@@ -77,8 +73,14 @@ void emit(std::string& out, char mark, std::string_view line) {
 
 }  // namespace
 
+std::string apply_edits(std::string_view text, std::vector<TextEdit> edits) {
+  check_edits(text, edits);
+  return apply_sorted(text, edits);
+}
+
 std::string unified_diff(std::string_view from, std::string_view to, std::string_view text,
-                         const std::vector<TextEdit>& edits) {
+                         std::vector<TextEdit> edits, DiffStyle style) {
+  check_edits(text, edits);
   std::vector<std::string_view> old_lines = split_lines(text);
   std::vector<size_t> starts;  // byte offset of each old line, then the end
   for (size_t i = 0, at = 0; i <= old_lines.size(); ++i) {
@@ -99,9 +101,9 @@ std::string unified_diff(std::string_view from, std::string_view to, std::string
     size_t block_begin = starts[first], block_end = starts[std::min(last + 1, old_lines.size())];
     if (last >= old_lines.size()) block_end = text.size();
     std::vector<TextEdit> local;
-    for (size_t k = i; k < j; ++k) local.push_back({edits[k].begin - static_cast<uint32_t>(block_begin),
-                                                    edits[k].end - static_cast<uint32_t>(block_begin), edits[k].text});
-    std::string replaced = apply_edits(text.substr(block_begin, block_end - block_begin), local);
+    for (size_t k = i; k < j; ++k)
+      local.push_back({edits[k].begin - block_begin, edits[k].end - block_begin, edits[k].text, {}});
+    std::string replaced = apply_sorted(text.substr(block_begin, block_end - block_begin), local);
     std::vector<std::string_view> new_view = split_lines(replaced);
     size_t old_n = std::min(last + 1, old_lines.size()) - first;
     size_t lead = 0, trail = 0;
@@ -116,20 +118,25 @@ std::string unified_diff(std::string_view from, std::string_view to, std::string
     if (c.old_count || !c.new_lines.empty()) changes.push_back(std::move(c));
     i = j;
   }
-  if (changes.empty() && from == to) return "";
-  std::string out = fmt::format("diff --git a/{} b/{}\n", from, to);
-  if (from != to) out += fmt::format("rename from {}\nrename to {}\n", from, to);
+  std::string out;
+  if (style.git) {
+    if (changes.empty() && from == to) return "";
+    out += fmt::format("diff --git a/{} b/{}\n", from, to);
+    if (from != to) out += fmt::format("rename from {}\nrename to {}\n", from, to);
+  }
   if (changes.empty()) return out;
   out += fmt::format("--- a/{}\n+++ b/{}\n", from, to);
-  constexpr size_t kContext = 3;
+  const size_t ctx = style.context;
+  // Changes whose context lines meet share a hunk; without context each stands alone.
+  auto joins = [&](const Change& prev, const Change& next) {
+    return ctx > 0 && next.old_begin <= prev.old_begin + prev.old_count + 2 * ctx;
+  };
   long delta = 0;  // new line index - old line index before the current change
   for (size_t i = 0; i < changes.size();) {
     size_t j = i + 1;
-    while (j < changes.size() &&
-           changes[j].old_begin <= changes[j - 1].old_begin + changes[j - 1].old_count + 2 * kContext)
-      ++j;
-    size_t hunk_begin = changes[i].old_begin >= kContext ? changes[i].old_begin - kContext : 0;
-    size_t hunk_end = std::min(old_lines.size(), changes[j - 1].old_begin + changes[j - 1].old_count + kContext);
+    while (j < changes.size() && joins(changes[j - 1], changes[j])) ++j;
+    size_t hunk_begin = changes[i].old_begin >= ctx ? changes[i].old_begin - ctx : 0;
+    size_t hunk_end = std::min(old_lines.size(), changes[j - 1].old_begin + changes[j - 1].old_count + ctx);
     std::string body;
     size_t old_count = 0, new_count = 0, at = hunk_begin;
     long hunk_delta = delta;
@@ -149,4 +156,4 @@ std::string unified_diff(std::string_view from, std::string_view to, std::string
   return out;
 }
 
-}  // namespace tailor::lint
+}  // namespace tailor

@@ -1,0 +1,89 @@
+// Atomic file replacement, as generate, check --fix, repin and build use it.
+#include "util/atomic_write.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+
+#include <gtest/gtest.h>
+
+#include "support/golden.hpp"
+#include "support/run.hpp"
+#include "util/diagnostic.hpp"
+
+namespace tailor {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> entries(const fs::path& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+fs::perms mode_of(const fs::path& p) { return fs::status(p).permissions() & fs::perms::mask; }
+
+TEST(AtomicWrite, CreatesAFileAndLeavesNoTemporary) {
+  test::TempDir dir("atomic-new");
+  fs::path p = fs::path(dir.path()) / "a.nix";
+  write_file_atomically(p, std::string("x\0y\n", 4));  // bytes as given, NUL included
+  EXPECT_EQ(test::read_file(p.string()), std::string("x\0y\n", 4));
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"a.nix"});
+}
+
+TEST(AtomicWrite, ReplacingKeepsTheModeOfTheOldFile) {
+  test::TempDir dir("atomic-mode");
+  fs::path p = fs::path(dir.path()) / "run.sh";
+  std::ofstream(p) << "old\n";
+  fs::permissions(p, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec);  // 0750
+  write_file_atomically(p, "new\n");
+  EXPECT_EQ(test::read_file(p.string()), "new\n");
+  EXPECT_EQ(mode_of(p), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec);
+  // An explicit mode wins (check --fix gives a renamed file the old name's mode).
+  write_file_atomically(p, "newer\n", fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(mode_of(p), fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"run.sh"});
+}
+
+TEST(AtomicWrite, AnUncommittedStagedFileIsRemoved) {
+  test::TempDir dir("atomic-staged");
+  fs::path a = fs::path(dir.path()) / "a", b = fs::path(dir.path()) / "b";
+  std::ofstream(a) << "a0";
+  {
+    StagedFile sa(a, "a1");
+    StagedFile sb(b, "b1");
+    EXPECT_EQ(entries(dir.path()).size(), 3u);  // a and the two temporaries
+    sa.commit();
+  }  // sb never committed
+  EXPECT_EQ(test::read_file(a.string()), "a1");
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"a"});
+}
+
+TEST(AtomicWrite, FailuresNameTheFileAndLeaveNothing) {
+  test::TempDir dir("atomic-fail");
+  fs::path missing = fs::path(dir.path()) / "no-such-dir" / "f.nix";
+  try {
+    write_file_atomically(missing, "x");
+    FAIL() << "no error";
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().render(), missing.string() + ": error: cannot write file\n");
+  }
+  // A directory in the way: the rename fails, the temporary goes.
+  fs::path busy = fs::path(dir.path()) / "busy";
+  fs::create_directories(busy / "inside");
+  try {
+    write_file_atomically(busy, "x");
+    FAIL() << "no error";
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().render(), busy.string() + ": error: cannot replace file: " +
+                                           std::generic_category().message(EISDIR) + "\n");
+  }
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"busy"});
+}
+
+}  // namespace
+}  // namespace tailor
