@@ -43,7 +43,7 @@ inline bool is_id_char(char c) { return has(c, kIdChar); }
 inline bool is_uri_char(char c) { return has(c, kUriChar); }
 
 // Each matcher returns the length of the longest match at s[p...], 0 if none.
-size_t match_id(std::string_view s, size_t p) {
+inline size_t match_id(std::string_view s, size_t p) {
   if (p >= s.size() || !(is_alpha(s[p]) || s[p] == '_')) return 0;
   size_t i = p + 1;
   while (i < s.size() && is_id_char(s[i])) ++i;
@@ -461,8 +461,9 @@ Token Lexer::lex_string() {
   pos_ = i;
   // Most pieces have nothing to unescape: their value is their text.
   const std::string_view raw = s.substr(p, i - p);
-  if (raw.find_first_of(std::string_view("\\\r\0", 3)) == std::string_view::npos) return make(Tok::str, p, i, raw);
-  return make(Tok::str, p, i, own(unescape(raw)));
+  for (char c : raw)
+    if (c == '\\' || c == '\r' || c == '\0') return make(Tok::str, p, i, own(unescape(raw)));
+  return make(Tok::str, p, i, raw);
 }
 
 Token Lexer::lex_ind_string() {
