@@ -19,7 +19,7 @@ constexpr Command kCommands[] = {
     {"kb", "print the knowledge base tailor reasons with", cmd_kb},
     {"generate", "write the recipe tree and docs of a spec; --check: exit 1 if a tree is not up to date", cmd_generate},
     {"manifest", "print a Flox manifest that installs several variants side by side", cmd_manifest},
-    {"check", "lint a recipe tree, generated or hand-written; --json, --rules", cmd_check},
+    {"check", "lint a recipe tree, generated or hand-written; --fix applies the mechanical fixes", cmd_check},
     {"build", "build variants with flox or nix: dependencies first, bounded, logged, resumable", cmd_build},
     {"ci", "print a GitHub Actions (--github) or GitLab (--gitlab) definition that builds the matrix", cmd_ci},
     {"builders", "print a Nix machines file and settings for remote CUDA builders", cmd_builders},
