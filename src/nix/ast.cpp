@@ -70,7 +70,8 @@ void* Expr::operator new(size_t size) {
 }
 
 void Expr::operator delete(void* p, size_t size) noexcept {
-  if (!TAILOR_NIX_POOL || size > NodePool::kLargest) return ::operator delete(p, size);
+  // Unsized: clang (the fuzz build) declares the sized global delete only with -fsized-deallocation.
+  if (!TAILOR_NIX_POOL || size > NodePool::kLargest) return ::operator delete(p);
   node_pool.give(p, size);
 }
 
