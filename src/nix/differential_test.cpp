@@ -16,26 +16,13 @@
 
 #include "nix/normal_form.hpp"
 #include "support/golden.hpp"
+#include "util/find_program.hpp"
 #include "support/run.hpp"
 
 namespace tailor::nix {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string find_nix_instantiate() {
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/bin:/bin";
-  size_t i = 0;
-  while (i <= dirs.size()) {
-    size_t j = dirs.find(':', i);
-    if (j == std::string::npos) j = dirs.size();
-    std::string candidate = dirs.substr(i, j - i) + "/nix-instantiate";
-    if (access(candidate.c_str(), X_OK) == 0) return candidate;
-    i = j + 1;
-  }
-  return {};
-}
 
 struct NixRun {
   int status = -1;
@@ -93,7 +80,7 @@ std::vector<std::string> good_files() {
 }
 
 TEST(NixDifferential, CorpusMatchesNixInstantiate) {
-  std::string tool = find_nix_instantiate();
+  std::string tool = find_program("nix-instantiate").string();
   if (tool.empty()) GTEST_SKIP() << "nix-instantiate is not installed";
   auto files = good_files();
   ASSERT_GE(files.size(), 10u) << "the corpus is missing";
@@ -108,7 +95,7 @@ TEST(NixDifferential, CorpusMatchesNixInstantiate) {
 }
 
 TEST(NixDifferential, BadFilesAreRejectedByBoth) {
-  std::string tool = find_nix_instantiate();
+  std::string tool = find_program("nix-instantiate").string();
   if (tool.empty()) GTEST_SKIP() << "nix-instantiate is not installed";
   auto files = nix_files(test::source_path("tests/nix_corpus/bad"), false);
   ASSERT_GE(files.size(), 10u);
@@ -186,7 +173,7 @@ TEST(NixDifferential, CanonicalFormForgivesOnlyTheOrderOfBindings) {
 }
 
 TEST(NixDifferential, GeneratedFilesEachInItsOwnProcess) {
-  std::string tool = find_nix_instantiate();
+  std::string tool = find_program("nix-instantiate").string();
   if (tool.empty()) GTEST_SKIP() << "nix-instantiate is not installed";
   const auto& g = generated_trees();
   std::vector<std::string> files;
@@ -228,7 +215,7 @@ TEST(NixDifferential, GeneratedFilesEachInItsOwnProcess) {
 }
 
 TEST(NixDifferential, GeneratedTreeInOneProcess) {
-  std::string tool = find_nix_instantiate();
+  std::string tool = find_program("nix-instantiate").string();
   if (tool.empty()) GTEST_SKIP() << "nix-instantiate is not installed";
   const auto& g = generated_trees();
   ASSERT_GE(g.trees.size(), 10u);
