@@ -172,13 +172,38 @@ TEST(NixDifferential, CanonicalFormForgivesOnlyTheOrderOfBindings) {
   EXPECT_NE(canonical("(let a = 2; b = 1; in a)\n"), canonical("(let b = 2; a = 1; in a)\n"));
 }
 
-TEST(NixDifferential, GeneratedFilesEachInItsOwnProcess) {
+// One nix-instantiate process per file is the slowest check of the suite:
+// the files are dealt round-robin to shards that ctest runs in parallel.
+// Together the shards cover every file.
+constexpr size_t kShards = 4;
+
+std::vector<std::string> shard_of(const std::vector<std::string>& files, size_t shard) {
+  std::vector<std::string> mine;
+  for (size_t i = shard; i < files.size(); i += kShards) mine.push_back(files[i]);
+  return mine;
+}
+
+TEST(NixDifferential, ShardsCoverEveryFileOnce) {
+  std::vector<std::string> files;
+  for (int i = 0; i < 10; ++i) files.push_back(std::to_string(i));
+  std::vector<std::string> dealt;
+  for (size_t s = 0; s < kShards; ++s)
+    for (const auto& f : shard_of(files, s)) dealt.push_back(f);
+  std::sort(dealt.begin(), dealt.end());
+  EXPECT_EQ(dealt, files);
+}
+
+class NixDifferentialShard : public testing::TestWithParam<size_t> {};
+
+TEST_P(NixDifferentialShard, GeneratedFilesEachInItsOwnProcess) {
   std::string tool = find_program("nix-instantiate").string();
   if (tool.empty()) GTEST_SKIP() << "nix-instantiate is not installed";
   const auto& g = generated_trees();
-  std::vector<std::string> files;
-  for (const auto& t : g.trees) files.insert(files.end(), t.begin(), t.end());
-  ASSERT_GE(files.size(), 1000u);
+  std::vector<std::string> all;
+  for (const auto& t : g.trees) all.insert(all.end(), t.begin(), t.end());
+  ASSERT_GE(all.size(), 1000u);
+  std::vector<std::string> files = shard_of(all, GetParam());
+  auto residual = [](const std::string& f) { return fs::path(f).filename() == "custom-torch.nix"; };
   // One shell loop, one nix-instantiate process per file; a marker line
   // with the exit status ends each file's output.
   test::TempDir tmp("nix-diff-list");
@@ -207,12 +232,14 @@ TEST(NixDifferential, GeneratedFilesEachInItsOwnProcess) {
     pos = eol + 1;
     NormalForm ours = tailor_parse(f);
     ASSERT_FALSE(ours.error) << ours.error->render();
-    expect_same(ours.text, nix_out, fs::path(f).filename() == "custom-torch.nix");
+    expect_same(ours.text, nix_out, residual(f));
     identical += ours.text == nix_out;
   }
   // All but the one builder named above, in each tree.
-  EXPECT_GE(identical, files.size() - g.trees.size());
+  EXPECT_GE(identical, files.size() - std::count_if(files.begin(), files.end(), residual));
 }
+
+INSTANTIATE_TEST_SUITE_P(Shards, NixDifferentialShard, testing::Range<size_t>(0, kShards));
 
 TEST(NixDifferential, GeneratedTreeInOneProcess) {
   std::string tool = find_program("nix-instantiate").string();

@@ -1,0 +1,106 @@
+// The layer order of src/: every `#include "folder/…"` of a source or test
+// file points at its own folder or one below it. The order is the one the
+// libraries link in (src/CMakeLists.txt): util at the bottom; the knowledge
+// base, the matrix and the build settings over it; the Nix front end, host
+// detection and binary formats as leaves beside them; the command line on top.
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "support/golden.hpp"
+#include "support/run.hpp"
+
+namespace tailor {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Each folder and the folders it may include, written out in full (not
+// derived), so that a new edge is a deliberate change to this table.
+const std::map<std::string, std::set<std::string>>& layers() {
+  static const std::map<std::string, std::set<std::string>> table = {
+      {"util", {}},
+      {"kb", {"util"}},
+      {"matrix", {"kb", "util"}},
+      {"settings", {"matrix", "kb", "util"}},
+      {"generate", {"settings", "matrix", "kb", "util"}},
+      {"build", {"generate", "settings", "matrix", "kb", "util"}},
+      {"ci", {"matrix", "kb", "util"}},
+      {"nix", {"util"}},
+      {"host", {"settings", "matrix", "kb", "util"}},
+      {"binfmt", {"util"}},
+      {"verify", {"binfmt", "settings", "matrix", "kb", "util"}},
+      {"lint", {"nix", "matrix", "kb", "util"}},
+      {"migrate", {"lint", "nix", "matrix", "kb", "util"}},
+      {"cli", {"migrate", "lint", "verify", "binfmt", "host", "nix", "ci", "build", "generate", "settings", "matrix",
+               "kb", "util"}},
+  };
+  return table;
+}
+
+struct Include {
+  std::string file;
+  int line = 0;
+  std::string folder;
+};
+
+std::vector<Include> folder_includes(const fs::path& file) {
+  static const std::regex include(R"re(^\s*#\s*include\s+"([a-z_]+)/)re");
+  std::vector<Include> found;
+  std::ifstream in(file);
+  int n = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++n;
+    std::smatch m;
+    if (std::regex_search(line, m, include)) found.push_back({file.string(), n, m[1]});
+  }
+  return found;
+}
+
+bool is_source(const fs::path& p) { return p.extension() == ".cpp" || p.extension() == ".hpp"; }
+
+TEST(Layers, EveryFolderHasAPlaceInTheOrder) {
+  for (const auto& e : fs::directory_iterator(test::source_path("src")))
+    if (e.is_directory()) EXPECT_TRUE(layers().contains(e.path().filename().string())) << e.path();
+}
+
+TEST(Layers, EveryIncludePointsDownward) {
+  size_t checked = 0;
+  for (const auto& e : fs::recursive_directory_iterator(test::source_path("src"))) {
+    if (!e.is_regular_file() || !is_source(e.path())) continue;
+    std::string folder = e.path().parent_path().filename().string();
+    bool test_file = e.path().stem().string().ends_with("_test");
+    auto allowed = layers().find(folder);
+    for (const auto& inc : folder_includes(e.path())) {
+      ++checked;
+      if (test_file && inc.folder == "support") continue;  // tests/support, the test helpers
+      if (folder == "src") {                                // main.cpp sits on top of everything
+        EXPECT_EQ(inc.folder, "cli") << inc.file << ":" << inc.line;
+        continue;
+      }
+      ASSERT_NE(allowed, layers().end()) << folder;
+      EXPECT_TRUE(inc.folder == folder || allowed->second.contains(inc.folder))
+          << inc.file << ":" << inc.line << ": " << folder << "/ may not include " << inc.folder << "/";
+    }
+  }
+  EXPECT_GT(checked, 500u) << "the scan found too few includes to mean anything";
+}
+
+TEST(Layers, TheScanSeesIncludes) {
+  test::TempDir dir("layers");
+  std::string f = dir.path() + "/x.cpp";
+  std::ofstream(f) << "#include <vector>\n#include \"kb/package.hpp\"\n  # include \"util/trim.hpp\"\n";
+  auto found = folder_includes(f);
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0].folder, "kb");
+  EXPECT_EQ(found[0].line, 2);
+  EXPECT_EQ(found[1].folder, "util");
+}
+
+}  // namespace
+}  // namespace tailor
