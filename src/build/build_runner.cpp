@@ -1,13 +1,9 @@
 #include "build/build_runner.hpp"
 
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <limits>
-#include <thread>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -80,41 +76,12 @@ void write_state(const fs::path& p, const nlohmann::json& state) {
   write_file_atomically(p, state.dump(2) + "\n");
 }
 
-pid_t spawn(const std::vector<std::string>& argv, const std::vector<std::string>& env, const std::string& cwd,
-            const std::string& log) {
-  pid_t pid = ::fork();
-  if (pid != 0) return pid;
-  for (const auto& e : env) ::putenv(const_cast<char*>(e.c_str()));  // the child's copy lives until exec
-  int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd >= 0) {
-    ::dup2(fd, 1);
-    ::dup2(fd, 2);
-    ::close(fd);
-  }
-  if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(127);
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  ::execvp(args[0], args.data());
-  ::_exit(127);
-}
-
-std::string run_capture(const std::vector<std::string>& argv) {
-  std::string cmd;
-  for (const auto& a : argv) cmd += "'" + a + "' ";
-  FILE* p = ::popen((cmd + "2>/dev/null").c_str(), "r");
-  if (!p) return {};
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  ::pclose(p);
-  return out;
-}
-
-std::string verdict(const BuildOptions& o, const std::string& result) {
+std::string verdict(const BuildOptions& o, const std::string& result, Processes& processes) {
   if (o.verifier.empty() || result.empty()) return "not run";
-  std::string out = run_capture({o.verifier, "verify", result, "--json"});
+  ProcessSpec verify;
+  verify.argv = {o.verifier, "verify", result, "--json"};
+  verify.stderr_to = ErrorStream::discarded;
+  std::string out = processes.run(verify).out;
   try {
     return nlohmann::json::parse(out).value("ok", false) ? "ok" : "FAILED";
   } catch (const nlohmann::json::exception&) {
@@ -124,7 +91,8 @@ std::string verdict(const BuildOptions& o, const std::string& result) {
 
 }  // namespace
 
-std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, const BuildOptions& o, std::ostream& progress_os) {
+std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, const BuildOptions& o, std::ostream& progress_os,
+                                     Processes& processes) {
   std::error_code ec;
   fs::create_directories(o.log_dir, ec);
   if (ec) {
@@ -152,7 +120,7 @@ std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, cons
   }
 
   auto t0 = Clock::now();
-  std::map<pid_t, std::pair<size_t, Clock::time_point>> running;
+  std::map<int, std::pair<size_t, Clock::time_point>> running;
   std::vector<std::string> running_names;  // start order, for the status line
   double local_gb = 0;                     // planned memory of the local builds running now
   bool stop = false;
@@ -190,24 +158,26 @@ std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, cons
       }
       if (!ready) continue;
       if (o.memory_gb > 0 && local_gb > 0 && local_gb + local_cost(i) > o.memory_gb) continue;
-      pid_t pid = spawn(build_command(o, plan[i]), build_environment(o, plan[i]), o.tool == "flox" ? o.tree : "",
-                        out[i].log);
+      ProcessSpec build;
+      build.argv = build_command(o, plan[i]);
+      build.env = build_environment(o, plan[i]);
+      build.cwd = o.tool == "flox" ? o.tree : "";
+      build.log = out[i].log;
+      int id = processes.start(build);
       out[i].status = "running";
-      running[pid] = {i, Clock::now()};
+      running[id] = {i, Clock::now()};
       running_names.push_back(out[i].name);
       local_gb += local_cost(i);
       progress.event(fmt::format("started {} (log: {})", out[i].name, out[i].log), counts());
     }
     if (running.empty()) break;
-    int status = 0;
-    pid_t pid = ::waitpid(-1, &status, WNOHANG);
-    if (pid == 0) {  // nothing ended: keep the clock on the status line going
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    auto ended = processes.wait_any(std::chrono::milliseconds(100));
+    if (!ended) {  // nothing ended: keep the clock on the status line going
       progress.tick(counts());
       continue;
     }
-    if (pid < 0) break;
-    auto it = running.find(pid);
+    int status = ended->status;
+    auto it = running.find(ended->id);
     if (it == running.end()) continue;
     auto [i, started] = it->second;
     running.erase(it);
@@ -215,12 +185,12 @@ std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, cons
     local_gb -= local_cost(i);
     BuildOutcome& r = out[i];
     r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
-    bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    bool ok = status == 0;
     if (ok) {
       r.status = "succeeded";
       fs::path link = fs::path(o.tree) / ("result-" + r.name);
       r.result = fs::exists(link, ec) ? fs::weakly_canonical(link, ec).string() : link.string();
-      r.verdict = verdict(o, r.result);
+      r.verdict = verdict(o, r.result, processes);
       state[r.name] = {{"status", "succeeded"}, {"result", r.result}, {"verdict", r.verdict}, {"seconds", r.seconds}};
     } else {
       r.status = "failed";

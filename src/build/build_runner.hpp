@@ -10,6 +10,7 @@
 
 #include "build/build_plan.hpp"
 #include "build/build_progress.hpp"
+#include "util/process.hpp"
 
 namespace tailor {
 
@@ -52,7 +53,8 @@ bool builds_remotely(const BuildOptions& o, const PlannedBuild& b);
 /// MemAvailable from a /proc/meminfo-format file, in GB (GiB); 0 if unreadable.
 double available_memory_gb(const std::string& meminfo = "/proc/meminfo");
 
-/// Runs \a plan; progress (in o.progress's style) goes to \a progress.
-std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, const BuildOptions& o, std::ostream& progress);
+/// Runs \a plan with \a processes; progress (in o.progress's style) goes to \a progress.
+std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, const BuildOptions& o, std::ostream& progress,
+                                     Processes& processes = system_processes());
 
 }  // namespace tailor

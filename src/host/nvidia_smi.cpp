@@ -2,12 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
+#include <sstream>
 #include <utility>
 
 #include <fmt/format.h>
 
 #include "util/diagnostic.hpp"
+#include "util/process.hpp"
 #include "util/trim.hpp"
 #include "util/version.hpp"
 
@@ -79,16 +80,13 @@ std::vector<GpuInfo> parse_nvidia_smi_csv(std::string_view text, std::string_vie
 }
 
 std::optional<std::string> run_nvidia_smi() {
-  std::string cmd = std::string(kNvidiaSmiQuery) + " 2>/dev/null";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return std::nullopt;
-  std::string out;
-  char buf[4096];
-  size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  int status = ::pclose(p);
-  if (status != 0) return std::nullopt;
-  return out;
+  ProcessSpec spec;
+  std::istringstream words(kNvidiaSmiQuery);  // plain words: no quoting in it
+  for (std::string w; words >> w;) spec.argv.push_back(w);
+  spec.stderr_to = ErrorStream::discarded;
+  ProcessResult r = system_processes().run(spec);
+  if (!r.started || r.status != 0) return std::nullopt;
+  return r.out;
 }
 
 }  // namespace tailor

@@ -1,9 +1,5 @@
 #include "migrate/nix_eval.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -13,62 +9,20 @@
 #include <nlohmann/json.hpp>
 
 #include "util/find_program.hpp"
-
-extern char** environ;
+#include "util/process.hpp"
 
 namespace tailor::migrate {
-
-namespace {
-
-std::string slurp(int fd) {
-  std::string out;
-  char buf[4096];
-  for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) out.append(buf, static_cast<size_t>(n));
-  return out;
-}
-
-}  // namespace
 
 ProgramResult run_program(const std::vector<std::string>& argv) {
   ProgramResult r;
   if (argv.empty() || find_program(argv[0]).empty()) return r;
-  int out[2];
-  if (::pipe(out) != 0) return r;
-  // stderr goes to a file: reading two pipes in turn could deadlock.
-  std::FILE* err = std::tmpfile();
-  if (!err) {
-    ::close(out[0]);
-    ::close(out[1]);
-    return r;
-  }
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-  posix_spawn_file_actions_adddup2(&fa, ::fileno(err), 2);
-  posix_spawn_file_actions_addclose(&fa, out[0]);
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = 0;
-  int rc = ::posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  ::close(out[1]);
-  if (rc != 0) {
-    ::close(out[0]);
-    std::fclose(err);
-    return r;
-  }
-  r.started = true;
-  r.out = slurp(out[0]);
-  ::close(out[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-  }
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  std::fflush(err);
-  ::lseek(::fileno(err), 0, SEEK_SET);
-  r.err = slurp(::fileno(err));
-  std::fclose(err);
+  ProcessSpec spec;
+  spec.argv = argv;
+  ProcessResult p = system_processes().run(spec);
+  r.started = p.started;
+  r.status = p.status;
+  r.out = std::move(p.out);
+  r.err = std::move(p.err);
   return r;
 }
 

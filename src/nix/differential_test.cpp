@@ -236,7 +236,7 @@ TEST_P(NixDifferentialShard, GeneratedFilesEachInItsOwnProcess) {
     identical += ours.text == nix_out;
   }
   // All but the one builder named above, in each tree.
-  EXPECT_GE(identical, files.size() - std::count_if(files.begin(), files.end(), residual));
+  EXPECT_GE(identical, files.size() - static_cast<size_t>(std::count_if(files.begin(), files.end(), residual)));
 }
 
 INSTANTIATE_TEST_SUITE_P(Shards, NixDifferentialShard, testing::Range<size_t>(0, kShards));

@@ -1,6 +1,5 @@
 #include "verify/runtime_checks.hpp"
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +13,7 @@
 #include <fmt/ranges.h>
 
 #include "util/find_program.hpp"
+#include "util/process.hpp"
 #include "util/version.hpp"
 #include "verify/static_checks.hpp"
 
@@ -54,12 +54,6 @@ except Exception as e:
 print(json.dumps(r))
 )PY";
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 bool executable(const fs::path& p) {
   std::error_code ec;
   return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
@@ -67,24 +61,25 @@ bool executable(const fs::path& p) {
 
 // Runs the probe; returns its JSON, or nullopt with \a why.
 std::optional<nlohmann::json> run_probe(const PythonTarget& t, const std::string& mode, std::string& why) {
-  std::string cmd = fmt::format("PYTHONPATH={} PYTHONNOUSERSITE=1 {} -c {} {} 2>&1", shell_quote(t.site_packages.string()),
-                                shell_quote(t.python.string()), shell_quote(kProbe), mode);
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) {
+  ProcessSpec spec;
+  spec.argv = {t.python.string(), "-c", kProbe};
+  if (!mode.empty()) spec.argv.push_back(mode);
+  spec.env = {"PYTHONPATH=" + t.site_packages.string(), "PYTHONNOUSERSITE=1"};
+  spec.stderr_to = ErrorStream::merged;
+  ProcessResult r = system_processes().run(spec);
+  if (!r.started) {
     why = "cannot start the interpreter";
     return std::nullopt;
   }
-  std::string out;
-  char buf[4096];
-  for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  int status = ::pclose(p);
+  const std::string& out = r.out;
+  int status = r.status;
   // The JSON is the last line; anything before it is the interpreter's noise.
   size_t start = out.rfind("\n{");
   std::string json = out.substr(start == std::string::npos ? 0 : start + 1);
   nlohmann::json j = nlohmann::json::parse(json, nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
     std::string tail = out.size() > 300 ? "..." + out.substr(out.size() - 300) : out;
-    why = fmt::format("{} exited with status {}: {}", t.python.string(), WIFEXITED(status) ? WEXITSTATUS(status) : -1, tail);
+    why = fmt::format("{} exited with status {}: {}", t.python.string(), status, tail);
     return std::nullopt;
   }
   return j;
