@@ -11,31 +11,34 @@ fixable/         one file per mistake `tailor check --fix` repairs (FIXABLE
                  below), and one it must leave alone.
 
 The sha256 values are placeholders of the right shape: these trees are read,
-never evaluated. Run from this directory; review the diff.
+never evaluated. The GPUs and CPU targets are read from data/*.toml (Python
+3.11+, tomllib). Run from this directory; review the diff.
 """
 import os
 import shutil
+import tomllib
 
 PIN = "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"
 SHA = "0p7d6pyr4l4cvdmwvql2rk0dj0c1prdnpcmh3k5fqmnqfsq1c3xs"  # placeholder
-GPUS = {  # SM token: (capability, family, products)
-    "sm61": ("6.1", "Pascal", ["GTX 1080 Ti", "GTX 1080", "GTX 1070"]),
-    "sm75": ("7.5", "Turing", ["T4", "RTX 2080 Ti", "Quadro RTX 8000"]),
-    "sm80": ("8.0", "Ampere", ["A100", "A30"]),
-    "sm86": ("8.6", "Ampere", ["RTX 3090", "A40", "A10"]),
-    "sm89": ("8.9", "Ada Lovelace", ["RTX 4090", "L4", "L40"]),
-    "sm90": ("9.0", "Hopper", ["H100", "H200", "GH200"]),
-    "sm100": ("10.0", "Blackwell", ["B200", "B100", "GB200"]),
-    "sm120": ("12.0", "Blackwell", ["RTX 5090", "RTX PRO 6000"]),
+KB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "data")
+
+
+def kb_table(file, key):
+    with open(os.path.join(KB, file), "rb") as f:
+        return tomllib.load(f)[key]
+
+
+# The GPUs and CPU targets of the trees; what they are comes from tailor's
+# knowledge base (data/*.toml), not from a copy here.
+TREE_SMS = ["6.1", "7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "12.0"]
+TREE_ISAS = ["avx", "avx2", "avx512", "avx512bf16", "avx512vnni", "armv8_2", "armv9"]
+GPUS = {  # SM token: (capability, family, products named in the comments)
+    "sm" + g["sm"].replace(".", ""): (g["sm"], g["family"], g["products"][:3])
+    for sm in TREE_SMS for g in kb_table("gpu_architectures.toml", "gpu") if g["sm"] == sm
 }
 ISAS = {  # name: (display, platform, flags, disables)
-    "avx": ("AVX", "x86_64-linux", ["-mavx", "-mno-fma", "-mno-bmi", "-mno-bmi2", "-mno-avx2"], ["FBGEMM", "MKLDNN", "NNPACK"]),
-    "avx2": ("AVX2", "x86_64-linux", ["-mavx2", "-mfma", "-mf16c"], []),
-    "avx512": ("AVX-512", "x86_64-linux", ["-mavx512f", "-mavx512dq", "-mavx512vl", "-mavx512bw", "-mfma"], []),
-    "avx512bf16": ("AVX-512 BF16", "x86_64-linux", ["-mavx512f", "-mavx512dq", "-mavx512vl", "-mavx512bw", "-mfma", "-mavx512bf16"], []),
-    "avx512vnni": ("AVX-512 VNNI", "x86_64-linux", ["-mavx512f", "-mavx512dq", "-mavx512vl", "-mavx512bw", "-mfma", "-mavx512vnni"], []),
-    "armv8_2": ("ARMv8.2", "aarch64-linux", ["-march=armv8.2-a+fp16+dotprod"], []),
-    "armv9": ("ARMv9", "aarch64-linux", ["-march=armv9-a+sve2+bf16+i8mm"], []),
+    i["name"]: (i["display"], i["platform"], i["flags"], i.get("disable", []))
+    for name in TREE_ISAS for i in kb_table("cpu_isas.toml", "isa") if i["name"] == name
 }
 FLAG_NOTES = {"-mavx512f": "AVX-512 Foundation", "-mavx512dq": "Doubleword and Quadword instructions",
               "-mavx512vl": "Vector Length extensions", "-mavx512bw": "Byte and Word instructions",
