@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "host/host_tables.hpp"
 #include "util/diagnostic.hpp"
 #include "util/trim.hpp"
 
@@ -31,19 +32,6 @@ void split_words(std::string_view s, std::set<std::string>& into) {
   }
 }
 
-// ARM "CPU implementer" and "CPU part" codes, display only (decisions use
-// features). Source: Linux arch/arm64/include/asm/cputype.h.
-struct Code {
-  unsigned code;
-  const char* name;
-};
-constexpr Code kImplementers[] = {{0x41, "ARM"},      {0x42, "Broadcom"}, {0x43, "Cavium"}, {0x46, "Fujitsu"},
-                                  {0x48, "HiSilicon"}, {0x4e, "NVIDIA"},   {0x51, "Qualcomm"}, {0x61, "Apple"},
-                                  {0xc0, "Ampere"}};
-constexpr Code kArmParts[] = {{0xd0c, "Neoverse-N1"}, {0xd40, "Neoverse-V1"}, {0xd49, "Neoverse-N2"},
-                              {0xd4f, "Neoverse-V2"}, {0xd84, "Neoverse-V3"}, {0xd8e, "Neoverse-N3"},
-                              {0xd0b, "Cortex-A76"},  {0xd08, "Cortex-A72"},  {0xd03, "Cortex-A53"}};
-
 std::optional<unsigned> parse_code(std::string_view s) {
   s = trim(s);
   if (s.size() < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X')) return std::nullopt;
@@ -57,13 +45,6 @@ std::optional<unsigned> parse_code(std::string_view s) {
     v = v * 16 + static_cast<unsigned>(d);
   }
   return v;
-}
-
-template <size_t N>
-const char* lookup(const Code (&table)[N], unsigned code) {
-  for (const auto& c : table)
-    if (c.code == code) return c.name;
-  return nullptr;
 }
 
 }  // namespace
@@ -115,15 +96,16 @@ CpuInfo parse_cpuinfo(std::string_view text, std::string_view source) {
     throw DiagnosticError(std::move(d));
   }
   if (cpu.arch == "aarch64") {
-    if (auto code = parse_code(implementer)) {
-      const char* name = lookup(kImplementers, *code);
+    auto code = parse_code(implementer);
+    if (code) {
+      const char* name = host_tables().implementer_name(*code);
       cpu.vendor = name ? name : implementer;
     } else if (cpu.vendor.empty()) {
       cpu.vendor = implementer;
     }
     if (cpu.model.empty() && !part.empty()) {
-      auto code = parse_code(part);
-      const char* name = code && implementer == "0x41" ? lookup(kArmParts, *code) : nullptr;
+      auto part_code = parse_code(part);
+      const char* name = code && part_code ? host_tables().part_name(*code, *part_code) : nullptr;
       cpu.model = name ? fmt::format("{} ({})", name, part) : fmt::format("part {}", part);
     }
   }
@@ -137,33 +119,11 @@ bool looks_like_sysctl(std::string_view text) {
 
 namespace {
 
-// macOS names for the features the knowledge base asks about, in cpuinfo
-// spelling (archspec's darwin conversions). Apple M1 and later have no SVE.
-constexpr std::pair<const char*, const char*> kDarwinArm[] = {
-    {"hw.optional.neon", "asimd"},
-    {"hw.optional.arm.FEAT_FP16", "fphp"},
-    {"hw.optional.arm.FEAT_FP16", "asimdhp"},
-    {"hw.optional.neon_fp16", "fphp"},
-    {"hw.optional.neon_fp16", "asimdhp"},
-    {"hw.optional.arm.FEAT_DotProd", "asimddp"},
-    {"hw.optional.arm.FEAT_BF16", "bf16"},
-    {"hw.optional.arm.FEAT_I8MM", "i8mm"},
-    {"hw.optional.arm.FEAT_SVE", "sve"},
-    {"hw.optional.arm.FEAT_SVE2", "sve2"},
-    {"hw.optional.armv8_crc32", "crc32"},
-    {"hw.optional.arm.FEAT_LSE", "atomics"},
-};
-
 // Intel Macs list features in upper case, a few under other names.
 std::string darwin_x86_name(std::string_view flag) {
   std::string n = lower(flag);
-  if (n == "avx1.0") return "avx";
-  if (n == "sse4.1") return "sse4_1";
-  if (n == "sse4.2") return "sse4_2";
-  if (n == "sse3") return "pni";
-  if (n == "lahf") return "lahf_lm";
-  if (n == "avx512vnni") return "avx512_vnni";
-  if (n == "avx512bf16") return "avx512_bf16";
+  for (const auto& [darwin, feature] : host_tables().darwin_x86)
+    if (n == darwin) return feature;
   std::replace(n.begin(), n.end(), '.', '_');
   return n;
 }
@@ -206,7 +166,7 @@ CpuInfo parse_sysctl(std::string_view text, std::string_view source) {
       any = true;
     } else if (key.starts_with("hw.optional.") && value == "1") {
       any = true;
-      for (const auto& [name, feature] : kDarwinArm)
+      for (const auto& [name, feature] : host_tables().darwin_arm)
         if (key == name) cpu.features.insert(feature);
     }
   }

@@ -1,5 +1,7 @@
 #include "host/cpuid_x86.hpp"
 
+#include "host/host_tables.hpp"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
@@ -8,73 +10,42 @@ namespace tailor {
 
 namespace {
 
-enum Reg { l1_ecx, l1_edx, l7_ebx, l7_ecx, l7_edx, l7s1_eax, e1_ecx, e1_edx };
-
-struct Bit {
-  Reg reg;
-  int bit;
-  const char* name;  // /proc/cpuinfo spelling (Linux arch/x86/include/asm/cpufeatures.h)
-};
-
-// Intel SDM vol. 2A, CPUID; AMD APM vol. 3, appendix E.
-constexpr Bit kBits[] = {
-    {l1_edx, 0, "fpu"},       {l1_edx, 8, "cx8"},          {l1_edx, 15, "cmov"},       {l1_edx, 23, "mmx"},
-    {l1_edx, 24, "fxsr"},     {l1_edx, 25, "sse"},         {l1_edx, 26, "sse2"},       {l1_ecx, 0, "pni"},
-    {l1_ecx, 1, "pclmulqdq"}, {l1_ecx, 9, "ssse3"},        {l1_ecx, 12, "fma"},        {l1_ecx, 13, "cx16"},
-    {l1_ecx, 19, "sse4_1"},   {l1_ecx, 20, "sse4_2"},      {l1_ecx, 22, "movbe"},      {l1_ecx, 23, "popcnt"},
-    {l1_ecx, 25, "aes"},      {l1_ecx, 26, "xsave"},       {l1_ecx, 28, "avx"},        {l1_ecx, 29, "f16c"},
-    {l7_ebx, 3, "bmi1"},      {l7_ebx, 5, "avx2"},         {l7_ebx, 8, "bmi2"},        {l7_ebx, 16, "avx512f"},
-    {l7_ebx, 17, "avx512dq"}, {l7_ebx, 21, "avx512ifma"},  {l7_ebx, 28, "avx512cd"},   {l7_ebx, 30, "avx512bw"},
-    {l7_ebx, 31, "avx512vl"}, {l7_ecx, 1, "avx512vbmi"},   {l7_ecx, 6, "avx512_vbmi2"}, {l7_ecx, 11, "avx512_vnni"},
-    {l7_ecx, 12, "avx512_bitalg"}, {l7_ecx, 14, "avx512_vpopcntdq"}, {l7_edx, 23, "avx512_fp16"},
-    {l7_edx, 22, "amx_bf16"}, {l7_edx, 24, "amx_tile"},    {l7_edx, 25, "amx_int8"},   {l7s1_eax, 4, "avx_vnni"},
-    {l7s1_eax, 5, "avx512_bf16"}, {e1_ecx, 0, "lahf_lm"},  {e1_ecx, 5, "abm"},         {e1_edx, 11, "syscall"},
-    {e1_edx, 29, "lm"},
-};
-
-uint32_t value(const CpuidRegs& r, Reg reg) {
-  switch (reg) {
-    case l1_ecx: return r.l1_ecx;
-    case l1_edx: return r.l1_edx;
-    case l7_ebx: return r.l7_ebx;
-    case l7_ecx: return r.l7_ecx;
-    case l7_edx: return r.l7_edx;
-    case l7s1_eax: return r.l7s1_eax;
-    case e1_ecx: return r.e1_ecx;
-    case e1_edx: return r.e1_edx;
+// The register a table entry names ("7.1.eax": leaf 7, subleaf 1), if the
+// CPU has that leaf.
+std::optional<uint32_t> value(const CpuidRegs& r, const std::string& reg) {
+  if (reg.starts_with("1.")) {
+    if (r.max_leaf < 1) return std::nullopt;
+    return reg == "1.ecx" ? r.l1_ecx : r.l1_edx;
   }
-  return 0;
+  if (reg.starts_with("7.")) {
+    if (r.max_leaf < 7) return std::nullopt;
+    if (reg == "7.1.eax") return r.l7s1_eax;
+    return reg == "7.ebx" ? r.l7_ebx : reg == "7.ecx" ? r.l7_ecx : r.l7_edx;
+  }
+  if (r.max_ext_leaf < 0x80000001u) return std::nullopt;
+  return reg == "0x80000001.ecx" ? r.e1_ecx : r.e1_edx;
 }
 
-// Features whose registers the OS must save (XCR0): without them the
-// instructions fault, and the kernel hides the flags.
-bool needs_avx_state(const std::string& n) { return n.starts_with("avx") || n == "fma" || n == "f16c"; }
-bool needs_avx512_state(const std::string& n) { return n.starts_with("avx512"); }
-bool needs_amx_state(const std::string& n) { return n.starts_with("amx"); }
+// Whether the OS saves the registers of every XSAVE state \a b needs:
+// without them the instructions fault, and the kernel hides the flags.
+bool state_enabled(const HostTables& t, const CpuidBit& b, uint64_t xcr0) {
+  for (const auto& name : b.xsave) {
+    const XsaveState* s = t.xsave_state(name);
+    if (!s || (xcr0 & s->xcr0_mask) != s->xcr0_mask) return false;
+  }
+  return true;
+}
 
 }  // namespace
 
 std::set<std::string> cpuid_features(const CpuidRegs& r) {
-  constexpr uint64_t kAvxState = 0x6;      // SSE | AVX (YMM upper)
-  constexpr uint64_t kAvx512State = 0xe0;  // opmask | ZMM_Hi256 | Hi16_ZMM
-  constexpr uint64_t kAmxState = 0x60000;  // XTILECFG | XTILEDATA
+  const HostTables& t = host_tables();
   const bool osxsave = (r.l1_ecx >> 27) & 1u;
   const uint64_t xcr0 = osxsave ? r.xcr0 : 0;
   std::set<std::string> out;
-  for (const auto& b : kBits) {
-    if (b.reg == l1_ecx || b.reg == l1_edx) {
-      if (r.max_leaf < 1) continue;
-    } else if (b.reg == l7_ebx || b.reg == l7_ecx || b.reg == l7_edx || b.reg == l7s1_eax) {
-      if (r.max_leaf < 7) continue;
-    } else if (r.max_ext_leaf < 0x80000001u) {
-      continue;
-    }
-    if (!((value(r, b.reg) >> b.bit) & 1u)) continue;
-    std::string n = b.name;
-    if (needs_avx_state(n) && (xcr0 & kAvxState) != kAvxState) continue;
-    if (needs_avx512_state(n) && (xcr0 & kAvx512State) != kAvx512State) continue;
-    if (needs_amx_state(n) && (xcr0 & kAmxState) != kAmxState) continue;
-    out.insert(std::move(n));
+  for (const auto& b : t.cpuid) {
+    auto v = value(r, b.reg);
+    if (v && ((*v >> b.bit) & 1u) && state_enabled(t, b, xcr0)) out.insert(b.feature);
   }
   return out;
 }
@@ -82,7 +53,7 @@ std::set<std::string> cpuid_features(const CpuidRegs& r) {
 const std::set<std::string>& cpuid_feature_names() {
   static const std::set<std::string> names = [] {
     std::set<std::string> s;
-    for (const auto& b : kBits) s.insert(b.name);
+    for (const auto& b : host_tables().cpuid) s.insert(b.feature);
     return s;
   }();
   return names;

@@ -1,28 +1,10 @@
 #include "host/isa_match.hpp"
 
 #include <algorithm>
-#include <initializer_list>
+
+#include "host/host_tables.hpp"
 
 namespace tailor {
-
-namespace {
-
-struct Level {
-  const char* name;
-  std::initializer_list<const char*> features;  // cpuinfo spelling
-};
-
-// x86-64 psABI 1.0, "Micro-architecture levels" (each level includes the
-// ones before it). cpuinfo names: pni = SSE3, abm = LZCNT; OSFXSR/OSXSAVE are
-// implied by the kernel printing the flags at all.
-const Level kLevels[] = {
-    {"v1", {"cmov", "cx8", "fpu", "fxsr", "mmx", "syscall", "sse", "sse2"}},
-    {"v2", {"cx16", "lahf_lm", "popcnt", "pni", "sse4_1", "sse4_2", "ssse3"}},
-    {"v3", {"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe", "xsave"}},
-    {"v4", {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"}},
-};
-
-}  // namespace
 
 std::string host_platform(std::string_view arch, std::string_view os) {
   return std::string(arch) + "-" + std::string(os);
@@ -45,9 +27,9 @@ std::vector<const CpuIsa*> runnable_isas(const CpuInfo& cpu, std::string_view pl
 
 std::vector<std::string> missing_for_level(const CpuInfo& cpu, std::string_view level) {
   std::vector<std::string> missing;
-  for (const auto& l : kLevels) {
-    for (const char* f : l.features)
-      if (!cpu.has(f)) missing.emplace_back(f);
+  for (const auto& l : host_tables().x86_64_levels) {
+    for (const auto& f : l.features)
+      if (!cpu.has(f)) missing.push_back(f);
     if (level == l.name) break;
   }
   return missing;
@@ -56,8 +38,8 @@ std::vector<std::string> missing_for_level(const CpuInfo& cpu, std::string_view 
 std::string x86_64_level(const CpuInfo& cpu) {
   if (cpu.arch != "x86_64") return {};
   std::string level;
-  for (const auto& l : kLevels) {
-    if (!std::all_of(l.features.begin(), l.features.end(), [&](const char* f) { return cpu.has(f); })) break;
+  for (const auto& l : host_tables().x86_64_levels) {
+    if (!std::all_of(l.features.begin(), l.features.end(), [&](const std::string& f) { return cpu.has(f); })) break;
     level = l.name;
   }
   return level;

@@ -15,19 +15,7 @@
 
 namespace tailor {
 
-std::string_view workload_name(Workload w) {
-  switch (w) {
-    case Workload::general: return "general";
-    case Workload::bf16_training: return "bf16-training";
-    case Workload::int8_inference: return "int8-inference";
-  }
-  return "general";
-}
-
-const std::vector<std::string>& workload_names() {
-  static const std::vector<std::string> names = {"general", "bf16-training", "int8-inference"};
-  return names;
-}
+std::string_view workload_name(Workload w) { return workload_names().at(static_cast<size_t>(w)); }
 
 std::optional<Workload> workload_from_name(std::string_view name) {
   for (Workload w : {Workload::general, Workload::bf16_training, Workload::int8_inference})

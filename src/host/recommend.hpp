@@ -22,16 +22,16 @@
 
 #include "host/host_facts.hpp"
 #include "kb/knowledge_base.hpp"
+#include "kb/workload.hpp"
 #include "matrix/expand.hpp"
 
 namespace tailor {
 
-enum class Workload { general, bf16_training, int8_inference };
+enum class Workload { general, bf16_training, int8_inference };  ///< in workload_names() order
 
 /// "general", "bf16-training", "int8-inference" (the KB's `workload` values).
 std::string_view workload_name(Workload w);
 std::optional<Workload> workload_from_name(std::string_view name);
-const std::vector<std::string>& workload_names();
 
 struct RecommendRequest {
   Workload workload = Workload::general;

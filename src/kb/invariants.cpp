@@ -8,6 +8,7 @@
 
 #include "kb/knowledge_base.hpp"
 #include "kb/package.hpp"
+#include "kb/workload.hpp"
 
 namespace tailor {
 
@@ -101,7 +102,7 @@ void check_isas(const KnowledgeBase& kb, std::vector<std::string>& out) {
       out.push_back(fmt::format("{}: ISA {}: 'disable' needs a 'disable_reason'", f, i.name));
     if (!i.cmake_force_off.empty() && i.cmake_force_off_reason.empty())
       out.push_back(fmt::format("{}: ISA {}: 'cmake_force_off' needs a 'cmake_force_off_reason'", f, i.name));
-    if (!i.workload.empty() && !contains({"general", "bf16-training", "int8-inference"}, i.workload))
+    if (!i.workload.empty() && !contains(workload_names(), i.workload))
       out.push_back(fmt::format("{}: ISA {}: unknown workload '{}'", f, i.name, i.workload));
     // The features the flags let the compiler use must all be required, and
     // every required feature must come from some flag.
