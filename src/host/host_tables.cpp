@@ -1,6 +1,7 @@
 #include "host/host_tables.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include <fmt/format.h>
@@ -78,6 +79,16 @@ std::pair<std::string, std::string> read_pair(TableReader& r, std::string_view f
   return {r.required_string(from).value, r.required_string("feature").value};
 }
 
+SmSuffix read_sm_suffix(TableReader& r) {
+  SmSuffix s;
+  s.suffix = r.required_string("suffix").value;
+  auto runs_on = r.required_string("runs_on");
+  if (runs_on.value != "exact" && runs_on.value != "same-major-newer-minor")
+    throw r.doc().error_at(runs_on.pos, fmt::format("runs_on '{}' is neither 'exact' nor 'same-major-newer-minor'", runs_on.value));
+  s.exact_only = runs_on.value == "exact";
+  return s;
+}
+
 void read_file(const std::string& path, std::string text, HostTables& t) {
   TomlDocument doc(path, std::move(text));
   TableReader root(doc, doc.root(), kFile);
@@ -100,6 +111,7 @@ void read_file(const std::string& path, std::string text, HostTables& t) {
   }, t.arm_parts);
   read_list(doc, root, "darwin_arm", [](TableReader& r) { return read_pair(r, "key"); }, t.darwin_arm);
   read_list(doc, root, "darwin_x86", [](TableReader& r) { return read_pair(r, "flag"); }, t.darwin_x86);
+  read_list(doc, root, "sm_suffix", read_sm_suffix, t.sm_suffixes);
   root.finish();
 }
 
@@ -148,6 +160,12 @@ const char* HostTables::implementer_name(unsigned c) const {
   return nullptr;
 }
 
+const SmSuffix* HostTables::sm_suffix(std::string_view suffix) const {
+  for (const auto& s : sm_suffixes)
+    if (s.suffix == suffix) return &s;
+  return nullptr;
+}
+
 const char* HostTables::part_name(unsigned implementer, unsigned c) const {
   for (const auto& p : arm_parts)
     if (p.implementer == implementer && p.code == c) return p.name.c_str();
@@ -167,6 +185,11 @@ std::vector<std::string> check_invariants(const HostTables& t) {
   no_duplicates(t.arm_implementers, "ARM implementer", [](const ArmCode& c) { return fmt::format("{:#x}", c.code); }, out);
   no_duplicates(t.arm_parts, "ARM part",
                 [](const ArmCode& c) { return fmt::format("{:#x}/{:#x}", c.implementer, c.code); }, out);
+  no_duplicates(t.sm_suffixes, "SM suffix", [](const SmSuffix& s) { return s.suffix; }, out);
+  if (!t.sm_suffix("")) out.push_back(fmt::format("{}: sm_suffix has no entry for plain targets (suffix \"\")", kFile));
+  for (const auto& s : t.sm_suffixes)
+    if (s.suffix.size() > 1 || (s.suffix.size() == 1 && !std::islower(static_cast<unsigned char>(s.suffix[0]))))
+      out.push_back(fmt::format("{}: SM suffix '{}' is not one lower-case letter", kFile, s.suffix));
   std::set<std::string> cpuid, hwcap;
   for (const auto& b : t.cpuid) cpuid.insert(b.feature);
   for (const auto& b : t.hwcap) hwcap.insert(b.feature);

@@ -1,6 +1,7 @@
 #include "host/recommend.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <tuple>
@@ -8,6 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "host/host_tables.hpp"
 #include "host/isa_match.hpp"
 #include "util/diagnostic.hpp"
 #include "util/edit_distance.hpp"
@@ -28,15 +30,19 @@ namespace {
 // A compute capability as variants write it: "9.0", "9.0a", "10.0f".
 struct Sm {
   int major = 0, minor = 0;
-  char suffix = 0;
+  std::string suffix;
+  bool exact_only = false;  // runs on exactly major.minor (data/host_features.toml)
 };
 
 std::optional<Sm> parse_sm(std::string_view s) {
   Sm sm;
-  if (!s.empty() && (s.back() == 'a' || s.back() == 'f')) {
-    sm.suffix = s.back();
+  if (!s.empty() && std::isalpha(static_cast<unsigned char>(s.back()))) {
+    sm.suffix = std::string(1, s.back());
     s.remove_suffix(1);
   }
+  const SmSuffix* rule = host_tables().sm_suffix(sm.suffix);
+  if (!rule) return std::nullopt;
+  sm.exact_only = rule->exact_only;
   auto v = Version::parse(s);
   if (!v || v->size() != 2) return std::nullopt;
   sm.major = v->major();
@@ -53,13 +59,13 @@ std::string sm_token(std::string_view sm) {
 
 enum class SmMatch { none = 0, lower_minor = 1, exact = 2 };
 
-// Whether code built for \a built runs on a GPU of \a gpu (FACTS.md: a cubin
-// for sm_XY runs on the same major with minor >= Y; `a` only on exactly XY).
+// Whether code built for \a built runs on a GPU of \a gpu (the rule of its
+// suffix, data/host_features.toml).
 SmMatch sm_match(std::string_view built, std::string_view gpu) {
   auto b = parse_sm(built), g = parse_sm(gpu);
   if (!b || !g || b->major != g->major) return SmMatch::none;
   if (b->minor == g->minor) return SmMatch::exact;
-  if (b->minor < g->minor && b->suffix != 'a') return SmMatch::lower_minor;
+  if (b->minor < g->minor && !b->exact_only) return SmMatch::lower_minor;
   return SmMatch::none;
 }
 
@@ -114,8 +120,9 @@ std::string sm_mismatch(std::string_view built, const std::vector<const GpuInfo*
   std::string why;
   const GpuInfo& g = *gpus.front();
   auto gs = parse_sm(g.sm);
-  if (b && gs && b->major == gs->major && b->suffix == 'a' && b->minor < gs->minor)
-    why = fmt::format("arch-specific sm_{}{}a code runs on SM {}.{} only", b->major, b->minor, b->major, b->minor);
+  if (b && gs && b->major == gs->major && b->exact_only && b->minor < gs->minor)
+    why = fmt::format("arch-specific sm_{}{}{} code runs on SM {}.{} only", b->major, b->minor, b->suffix, b->major,
+                      b->minor);
   else if (b && gs && b->major == gs->major)
     why = "code for a higher minor does not run on a lower one";
   else
