@@ -89,123 +89,161 @@ std::string verdict(const BuildOptions& o, const std::string& result, Processes&
   }
 }
 
-}  // namespace
-
-std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, const BuildOptions& o, std::ostream& progress_os,
-                                     Processes& processes) {
+void create_log_dir(const std::string& dir) {
   std::error_code ec;
-  fs::create_directories(o.log_dir, ec);
-  if (ec) {
-    Diagnostic d;
-    d.path = o.log_dir;
-    d.message = "cannot create the log directory: " + ec.message();
-    throw DiagnosticError(d);
-  }
-  fs::path state_path = fs::path(o.log_dir) / "state.json";
-  nlohmann::json state = o.rebuild ? nlohmann::json::object() : read_state(state_path);
+  fs::create_directories(dir, ec);
+  if (!ec) return;
+  Diagnostic d;
+  d.path = dir;
+  d.message = "cannot create the log directory: " + ec.message();
+  throw DiagnosticError(d);
+}
 
-  std::vector<BuildOutcome> out(plan.size());
-  std::map<std::string, size_t> index;
-  for (size_t i = 0; i < plan.size(); ++i) {
-    index[plan[i].name] = i;
-    out[i].name = plan[i].name;
-    out[i].log = (fs::path(o.log_dir) / (plan[i].name + ".log")).string();
-    out[i].status = "pending";
-    const auto& earlier = state.contains(plan[i].name) ? state[plan[i].name] : nlohmann::json();
-    if (earlier.is_object() && earlier.value("status", "") == "succeeded") {
-      out[i].status = "reused";
-      out[i].result = earlier.value("result", "");
-      out[i].verdict = earlier.value("verdict", "not run");
-    }
+// run_builds' loop: start what is ready, wait for one build to end, record it.
+class BuildLoop {
+ public:
+  BuildLoop(const std::vector<PlannedBuild>& plan, const BuildOptions& o, std::ostream& progress, Processes& processes)
+      : plan_(plan), o_(o), processes_(processes), progress_(progress, o.progress, o.width), out_(plan.size()) {
+    state_path_ = fs::path(o.log_dir) / "state.json";
+    state_ = o.rebuild ? nlohmann::json::object() : read_state(state_path_);
   }
 
-  auto t0 = Clock::now();
-  std::map<int, std::pair<size_t, Clock::time_point>> running;
-  std::vector<std::string> running_names;  // start order, for the status line
-  double local_gb = 0;                     // planned memory of the local builds running now
-  bool stop = false;
-  BuildProgress progress(progress_os, o.progress, o.width);
-  auto counts = [&] {
-    ProgressCounts c;
-    c.total = out.size();
-    for (const auto& r : out) {
-      c.done += r.status == "succeeded" || r.status == "reused";
-      c.failed += r.status == "failed" || r.status == "blocked";
+  std::vector<BuildOutcome> run() {
+    resume();
+    while (true) {
+      start_ready();
+      if (running_.empty()) break;
+      auto ended = processes_.wait_any(std::chrono::milliseconds(100));
+      if (!ended) {  // nothing ended: keep the clock on the status line going
+        progress_.tick(counts());
+        continue;
+      }
+      finish(*ended);
     }
-    c.running = running_names;
-    c.elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
-    return c;
-  };
-  auto local_cost = [&](size_t i) { return builds_remotely(o, plan[i]) ? 0.0 : plan[i].memory_gb; };
-  for (const auto& r : out)
-    if (r.status == "reused") progress.event(fmt::format("reused {} (succeeded earlier: {})", r.name, r.result), counts());
+    progress_.finish(counts());
+    for (auto& r : out_)
+      if (r.status == "pending") r.status = stop_ ? "not-started" : "blocked";
+    return std::move(out_);
+  }
 
-  while (true) {
-    // Start what is ready, up to the job bound and, on this machine, the
-    // memory budget (one build always may start, however big).
-    for (size_t i = 0; i < plan.size() && !stop && static_cast<int>(running.size()) < o.jobs; ++i) {
-      if (out[i].status != "pending") continue;
+ private:
+  // Every build pending, but those that succeeded in an earlier run (the state file).
+  void resume() {
+    for (size_t i = 0; i < plan_.size(); ++i) {
+      index_[plan_[i].name] = i;
+      out_[i].name = plan_[i].name;
+      out_[i].log = (fs::path(o_.log_dir) / (plan_[i].name + ".log")).string();
+      out_[i].status = "pending";
+      const auto& earlier = state_.contains(plan_[i].name) ? state_[plan_[i].name] : nlohmann::json();
+      if (earlier.is_object() && earlier.value("status", "") == "succeeded") {
+        out_[i].status = "reused";
+        out_[i].result = earlier.value("result", "");
+        out_[i].verdict = earlier.value("verdict", "not run");
+      }
+    }
+    for (const auto& r : out_)
+      if (r.status == "reused") progress_.event(fmt::format("reused {} (succeeded earlier: {})", r.name, r.result), counts());
+  }
+
+  // Starts what is ready, up to the job bound and, on this machine, the
+  // memory budget (one build always may start, however big).
+  void start_ready() {
+    for (size_t i = 0; i < plan_.size() && !stop_ && static_cast<int>(running_.size()) < o_.jobs; ++i) {
+      if (out_[i].status != "pending") continue;
       bool ready = true, blocked = false;
-      for (const auto& need : plan[i].needs) {
-        const std::string& st = out[index.at(need)].status;
+      for (const auto& need : plan_[i].needs) {
+        const std::string& st = out_[index_.at(need)].status;
         blocked = blocked || st == "failed" || st == "blocked" || st == "not-started";
         ready = ready && (st == "succeeded" || st == "reused");
       }
       if (blocked) {
-        out[i].status = "blocked";
-        progress.event(fmt::format("blocked {}: a variant it builds against failed", out[i].name), counts());
+        out_[i].status = "blocked";
+        progress_.event(fmt::format("blocked {}: a variant it builds against failed", out_[i].name), counts());
         continue;
       }
       if (!ready) continue;
-      if (o.memory_gb > 0 && local_gb > 0 && local_gb + local_cost(i) > o.memory_gb) continue;
-      ProcessSpec build;
-      build.argv = build_command(o, plan[i]);
-      build.env = build_environment(o, plan[i]);
-      build.cwd = o.tool == "flox" ? o.tree : "";
-      build.log = out[i].log;
-      int id = processes.start(build);
-      out[i].status = "running";
-      running[id] = {i, Clock::now()};
-      running_names.push_back(out[i].name);
-      local_gb += local_cost(i);
-      progress.event(fmt::format("started {} (log: {})", out[i].name, out[i].log), counts());
+      if (o_.memory_gb > 0 && local_gb_ > 0 && local_gb_ + local_cost(i) > o_.memory_gb) continue;
+      start(i);
     }
-    if (running.empty()) break;
-    auto ended = processes.wait_any(std::chrono::milliseconds(100));
-    if (!ended) {  // nothing ended: keep the clock on the status line going
-      progress.tick(counts());
-      continue;
-    }
-    int status = ended->status;
-    auto it = running.find(ended->id);
-    if (it == running.end()) continue;
+  }
+
+  void start(size_t i) {
+    ProcessSpec build;
+    build.argv = build_command(o_, plan_[i]);
+    build.env = build_environment(o_, plan_[i]);
+    build.cwd = o_.tool == "flox" ? o_.tree : "";
+    build.log = out_[i].log;
+    int id = processes_.start(build);
+    out_[i].status = "running";
+    running_[id] = {i, Clock::now()};
+    running_names_.push_back(out_[i].name);
+    local_gb_ += local_cost(i);
+    progress_.event(fmt::format("started {} (log: {})", out_[i].name, out_[i].log), counts());
+  }
+
+  void finish(const ProcessEnd& ended) {
+    auto it = running_.find(ended.id);
+    if (it == running_.end()) return;
     auto [i, started] = it->second;
-    running.erase(it);
-    std::erase(running_names, out[i].name);
-    local_gb -= local_cost(i);
-    BuildOutcome& r = out[i];
+    running_.erase(it);
+    std::erase(running_names_, out_[i].name);
+    local_gb_ -= local_cost(i);
+    BuildOutcome& r = out_[i];
     r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
-    bool ok = status == 0;
+    bool ok = ended.status == 0;
     if (ok) {
       r.status = "succeeded";
-      fs::path link = fs::path(o.tree) / ("result-" + r.name);
+      std::error_code ec;
+      fs::path link = fs::path(o_.tree) / ("result-" + r.name);
       r.result = fs::exists(link, ec) ? fs::weakly_canonical(link, ec).string() : link.string();
-      r.verdict = verdict(o, r.result, processes);
-      state[r.name] = {{"status", "succeeded"}, {"result", r.result}, {"verdict", r.verdict}, {"seconds", r.seconds}};
+      r.verdict = verdict(o_, r.result, processes_);
+      state_[r.name] = {{"status", "succeeded"}, {"result", r.result}, {"verdict", r.verdict}, {"seconds", r.seconds}};
     } else {
       r.status = "failed";
-      state[r.name] = {{"status", "failed"}, {"seconds", r.seconds}};
-      if (!o.keep_going) stop = true;
+      state_[r.name] = {{"status", "failed"}, {"seconds", r.seconds}};
+      if (!o_.keep_going) stop_ = true;
     }
-    write_state(state_path, state);
-    progress.event(ok ? fmt::format("succeeded {} after {:.1f}s: {} (verify: {})", r.name, r.seconds, r.result, r.verdict)
-                      : fmt::format("FAILED {} after {:.1f}s (log: {})", r.name, r.seconds, r.log),
-                   counts());
+    write_state(state_path_, state_);
+    progress_.event(ok ? fmt::format("succeeded {} after {:.1f}s: {} (verify: {})", r.name, r.seconds, r.result, r.verdict)
+                       : fmt::format("FAILED {} after {:.1f}s (log: {})", r.name, r.seconds, r.log),
+                    counts());
   }
-  progress.finish(counts());
-  for (auto& r : out)
-    if (r.status == "pending") r.status = stop ? "not-started" : "blocked";
-  return out;
+
+  ProgressCounts counts() const {
+    ProgressCounts c;
+    c.total = out_.size();
+    for (const auto& r : out_) {
+      c.done += r.status == "succeeded" || r.status == "reused";
+      c.failed += r.status == "failed" || r.status == "blocked";
+    }
+    c.running = running_names_;
+    c.elapsed = std::chrono::duration<double>(Clock::now() - t0_).count();
+    return c;
+  }
+
+  double local_cost(size_t i) const { return builds_remotely(o_, plan_[i]) ? 0.0 : plan_[i].memory_gb; }
+
+  const std::vector<PlannedBuild>& plan_;
+  const BuildOptions& o_;
+  Processes& processes_;
+  BuildProgress progress_;
+  std::vector<BuildOutcome> out_;
+  std::map<std::string, size_t> index_;
+  fs::path state_path_;
+  nlohmann::json state_;
+  Clock::time_point t0_ = Clock::now();
+  std::map<int, std::pair<size_t, Clock::time_point>> running_;
+  std::vector<std::string> running_names_;  // start order, for the status line
+  double local_gb_ = 0;                     // planned memory of the local builds running now
+  bool stop_ = false;
+};
+
+}  // namespace
+
+std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, const BuildOptions& o, std::ostream& progress,
+                                     Processes& processes) {
+  create_log_dir(o.log_dir);
+  return BuildLoop(plan, o, progress, processes).run();
 }
 
 }  // namespace tailor
