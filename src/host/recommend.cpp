@@ -330,124 +330,112 @@ std::string difference(const Fit& a, const Fit& b, const KnowledgeBase& kb) {
 
 }  // namespace
 
-Recommendation recommend(const HostFacts& h, const Matrix& m, const KnowledgeBase& kb, const RecommendRequest& req) {
-  Recommendation r;
-  if (m.variants.empty()) {
-    r.reasons.push_back("the matrix has no variants");
-    return r;
+namespace {
+
+// Why nothing runs: the platforms the matrix is built for, or the closest candidate's problems.
+void explain_nothing_runs(const HostFacts& h, const std::vector<Fit>& fits, const Selection& s, Recommendation& r) {
+  std::set<std::string> platforms;
+  for (const auto& f : fits) platforms.insert(f.v->platform);
+  std::string what = fmt::format("{} (python {})", s.package, s.python.empty() ? "-" : s.python);
+  if (!platforms.count(h.platform)) {
+    r.reasons.push_back(fmt::format("no {} variant of the matrix runs on this host: they are built for {}; this "
+                                    "host is {}",
+                                    what, join_names(platforms), h.platform));
+    return;
   }
-  Selection s = select(m, req);
-  std::vector<Fit> fits = evaluate_all(h, m, kb, req.workload, s);
-  const Fit* best = best_runnable(fits);
-  auto gpus = newest_first(h);
+  // The closest candidate of this platform: fewest problems, then best rank.
+  const Fit* closest = nullptr;
+  for (const auto& f : fits)
+    if (f.v->platform == h.platform && closer(f, closest)) closest = &f;
+  r.reasons.push_back(fmt::format("no {} variant of the matrix runs on this host; the closest, {}: {}", what,
+                                  closest->v->name, fmt::join(closest->problems, "; ")));
+}
 
-  if (!best) {
-    std::set<std::string> platforms;
-    for (const auto& f : fits) platforms.insert(f.v->platform);
-    std::string what = fmt::format("{} (python {})", s.package, s.python.empty() ? "-" : s.python);
-    if (!platforms.count(h.platform)) {
-      r.reasons.push_back(fmt::format("no {} variant of the matrix runs on this host: they are built for {}; this "
-                                      "host is {}",
-                                      what, join_names(platforms), h.platform));
-      return r;
-    }
-    // The closest candidate of this platform: fewest problems, then best rank.
-    const Fit* closest = nullptr;
-    for (const auto& f : fits)
-      if (f.v->platform == h.platform && closer(f, closest)) closest = &f;
-    r.reasons.push_back(fmt::format("no {} variant of the matrix runs on this host; the closest, {}: {}", what,
-                                    closest->v->name, fmt::join(closest->problems, "; ")));
-    return r;
+// A CPU variant chosen: whether a GPU is left unused, and why.
+void explain_cpu_choice(const HostFacts& h, const std::vector<Fit>& fits, const std::vector<const GpuInfo*>& gpus,
+                        Recommendation& r) {
+  if (gpus.empty()) {
+    r.reasons.push_back(fmt::format("GPU: no NVIDIA GPU found ({}); a CPU-only variant", h.gpu.source));
+    return;
   }
+  const Fit* cuda = nullptr;
+  for (const auto& f : fits)
+    if (f.v->backend == Backend::cuda && f.v->platform == h.platform && closer(f, cuda)) cuda = &f;
+  std::string why = cuda ? fmt::format("the closest, {}: {}", cuda->v->name, fmt::join(cuda->problems, "; "))
+                         : std::string("the matrix has no CUDA variant for this platform");
+  r.reasons.push_back(fmt::format("GPU: no CUDA variant runs on {} (SM {}, driver {}): {}; a CPU-only variant",
+                                  gpu_label(*gpus.front()), gpus.front()->sm, driver_label(h), why));
+  r.warnings.push_back(fmt::format("the NVIDIA GPU{} will not be used", gpus.size() == 1 ? "" : "s"));
+}
 
-  r.variant = best->v;
-  const Variant& v = *best->v;
-  r.reasons.push_back(fmt::format("platform {}: {} CPU ({}), {}", h.platform, h.cpu.arch, h.cpu.source, h.os));
-  for (const auto& x : s.reasons) r.reasons.push_back(x);
-
-  switch (v.backend) {
-    case Backend::mps:
-      r.reasons.push_back("GPU: macOS on Apple silicon; the MPS variant uses the Apple GPU through Metal");
-      break;
-    case Backend::cpu:
-      if (gpus.empty()) {
-        r.reasons.push_back(fmt::format("GPU: no NVIDIA GPU found ({}); a CPU-only variant", h.gpu.source));
-      } else {
-        const Fit* cuda = nullptr;
-        for (const auto& f : fits)
-          if (f.v->backend == Backend::cuda && f.v->platform == h.platform && closer(f, cuda)) cuda = &f;
-        std::string why = cuda ? fmt::format("the closest, {}: {}", cuda->v->name, fmt::join(cuda->problems, "; "))
-                               : std::string("the matrix has no CUDA variant for this platform");
-        r.reasons.push_back(fmt::format("GPU: no CUDA variant runs on {} (SM {}, driver {}): {}; a CPU-only variant",
-                                        gpu_label(*gpus.front()), gpus.front()->sm, driver_label(h), why));
-        r.warnings.push_back(fmt::format("the NVIDIA GPU{} will not be used", gpus.size() == 1 ? "" : "s"));
-      }
-      break;
-    case Backend::cuda: {
-      const GpuInfo& g = *best->gpu;
-      if (best->match == SmMatch::exact) {
-        r.reasons.push_back(fmt::format("GPU: {} is SM {} ({}); {} variants are built for exactly this SM",
-                                        gpu_label(g), g.sm, h.gpu.source, sm_token(v.sm)));
-      } else {
-        r.reasons.push_back(fmt::format(
-            "GPU: {} is SM {} ({}); the matrix has no {} build, and {} code runs on it (same major, lower minor)",
-            gpu_label(g), g.sm, h.gpu.source, sm_token(g.sm), sm_token(v.sm)));
-        r.warnings.push_back(fmt::format(
-            "{} code on an SM {} GPU: it runs, but without kernels compiled for SM {}; a {} build would be faster",
-            sm_token(v.sm), g.sm, g.sm, sm_token(g.sm)));
-      }
-      std::vector<std::string> sms;  // newest first
-      for (const GpuInfo* x : gpus)
-        if (std::find(sms.begin(), sms.end(), x->sm) == sms.end()) sms.push_back(x->sm);
-      if (sms.size() > 1) {
-        std::vector<std::string> left_out;
-        for (const GpuInfo* x : gpus)
-          if (sm_match(v.sm, x->sm) == SmMatch::none) left_out.push_back(x->name.empty() ? fmt::format("GPU {} (SM {})", x->index, x->sm)
-                                                                         : fmt::format("GPU {} ({}, SM {})", x->index, x->name, x->sm));
-        std::string note = fmt::format("GPUs of several architectures (SM {}): chose for the newest that a variant fits",
-                                       fmt::join(sms, ", SM "));
-        if (!left_out.empty())
-          note += fmt::format("; {} cannot run {} code", fmt::join(left_out, ", "), sm_token(v.sm));
-        r.warnings.push_back(note);
-      }
-      const CudaToolkit* ck = kb.cuda(v.cuda);
-      // Newer toolkits offered for the same SM that the driver rules out.
-      std::vector<std::string> newer;
-      std::set<std::string> seen;
-      for (const auto& f : fits)
-        if (f.v->backend == Backend::cuda && f.v->sm == v.sm && f.cuda > best->cuda && seen.insert(f.v->cuda).second)
-          if (const CudaToolkit* nk = kb.cuda(f.v->cuda))
-            newer.push_back(fmt::format("CUDA {} needs {}", nk->version.str(), nk->min_driver.str()));
-      std::string newer_note = newer.empty() ? "" : fmt::format(" ({})", fmt::join(newer, "; "));
-      if (best->driver == DriverFit::full) {
-        r.reasons.push_back(fmt::format("CUDA {}: driver {} meets {}, NVIDIA's minimum driver for CUDA {}{}",
-                                        v.cuda, h.gpu.driver, ck->min_driver.str(), v.cuda, newer_note));
-      } else if (best->driver == DriverFit::minor_compat) {
-        r.reasons.push_back(fmt::format(
-            "CUDA {}: through minor-version compatibility only: driver {} is older than {}, NVIDIA's minimum for CUDA "
-            "{}, but not older than {}{}",
-            v.cuda, h.gpu.driver, ck->min_driver.str(), v.cuda, ck->minor_compat_driver->str(), newer_note));
-        r.warnings.push_back(fmt::format(
-            "CUDA {} runs on driver {} only through minor-version compatibility (no JIT of newer PTX); upgrade the "
-            "NVIDIA driver to {} or newer",
-            v.cuda, h.gpu.driver, ck->min_driver.str()));
-      } else {
-        r.reasons.push_back(fmt::format("CUDA {}: the newest toolkit offered for {} (driver version unknown)", v.cuda,
-                                        sm_token(v.sm)));
-        r.warnings.push_back(fmt::format("driver version unknown: CUDA {} needs NVIDIA driver {} or newer{}", v.cuda,
-                                         ck->min_driver.str(),
-                                         ck->minor_compat_driver
-                                             ? fmt::format(" ({} with minor-version compatibility)",
-                                                           ck->minor_compat_driver->str())
-                                             : std::string()));
-      }
-      break;
-    }
+// The SM the CUDA variant is built for, against the GPU it was chosen for and the others.
+void explain_sm(const HostFacts& h, const Fit& best, const std::vector<const GpuInfo*>& gpus, Recommendation& r) {
+  const Variant& v = *best.v;
+  const GpuInfo& g = *best.gpu;
+  if (best.match == SmMatch::exact) {
+    r.reasons.push_back(fmt::format("GPU: {} is SM {} ({}); {} variants are built for exactly this SM", gpu_label(g),
+                                    g.sm, h.gpu.source, sm_token(v.sm)));
+  } else {
+    r.reasons.push_back(fmt::format(
+        "GPU: {} is SM {} ({}); the matrix has no {} build, and {} code runs on it (same major, lower minor)",
+        gpu_label(g), g.sm, h.gpu.source, sm_token(g.sm), sm_token(v.sm)));
+    r.warnings.push_back(fmt::format(
+        "{} code on an SM {} GPU: it runs, but without kernels compiled for SM {}; a {} build would be faster",
+        sm_token(v.sm), g.sm, g.sm, sm_token(g.sm)));
   }
-  if (!v.isa.empty()) r.reasons.push_back(isa_reason(*best, h, kb, req.workload, fits));
+  std::vector<std::string> sms;  // newest first
+  for (const GpuInfo* x : gpus)
+    if (std::find(sms.begin(), sms.end(), x->sm) == sms.end()) sms.push_back(x->sm);
+  if (sms.size() <= 1) return;
+  std::vector<std::string> left_out;
+  for (const GpuInfo* x : gpus)
+    if (sm_match(v.sm, x->sm) == SmMatch::none)
+      left_out.push_back(x->name.empty() ? fmt::format("GPU {} (SM {})", x->index, x->sm)
+                                         : fmt::format("GPU {} ({}, SM {})", x->index, x->name, x->sm));
+  std::string note =
+      fmt::format("GPUs of several architectures (SM {}): chose for the newest that a variant fits", fmt::join(sms, ", SM "));
+  if (!left_out.empty()) note += fmt::format("; {} cannot run {} code", fmt::join(left_out, ", "), sm_token(v.sm));
+  r.warnings.push_back(note);
+}
 
-  // Alternatives: what the other workloads would get, then the runners-up.
-  std::set<std::string> listed = {v.name};
+// The CUDA toolkit against the driver, naming newer toolkits the driver rules out.
+void explain_cuda(const HostFacts& h, const KnowledgeBase& kb, const Fit& best, const std::vector<Fit>& fits,
+                  Recommendation& r) {
+  const Variant& v = *best.v;
+  const CudaToolkit* ck = kb.cuda(v.cuda);
+  std::vector<std::string> newer;
+  std::set<std::string> seen;
+  for (const auto& f : fits)
+    if (f.v->backend == Backend::cuda && f.v->sm == v.sm && f.cuda > best.cuda && seen.insert(f.v->cuda).second)
+      if (const CudaToolkit* nk = kb.cuda(f.v->cuda))
+        newer.push_back(fmt::format("CUDA {} needs {}", nk->version.str(), nk->min_driver.str()));
+  std::string newer_note = newer.empty() ? "" : fmt::format(" ({})", fmt::join(newer, "; "));
+  if (best.driver == DriverFit::full) {
+    r.reasons.push_back(fmt::format("CUDA {}: driver {} meets {}, NVIDIA's minimum driver for CUDA {}{}", v.cuda,
+                                    h.gpu.driver, ck->min_driver.str(), v.cuda, newer_note));
+  } else if (best.driver == DriverFit::minor_compat) {
+    r.reasons.push_back(fmt::format(
+        "CUDA {}: through minor-version compatibility only: driver {} is older than {}, NVIDIA's minimum for CUDA "
+        "{}, but not older than {}{}",
+        v.cuda, h.gpu.driver, ck->min_driver.str(), v.cuda, ck->minor_compat_driver->str(), newer_note));
+    r.warnings.push_back(fmt::format(
+        "CUDA {} runs on driver {} only through minor-version compatibility (no JIT of newer PTX); upgrade the "
+        "NVIDIA driver to {} or newer",
+        v.cuda, h.gpu.driver, ck->min_driver.str()));
+  } else {
+    r.reasons.push_back(
+        fmt::format("CUDA {}: the newest toolkit offered for {} (driver version unknown)", v.cuda, sm_token(v.sm)));
+    r.warnings.push_back(fmt::format(
+        "driver version unknown: CUDA {} needs NVIDIA driver {} or newer{}", v.cuda, ck->min_driver.str(),
+        ck->minor_compat_driver ? fmt::format(" ({} with minor-version compatibility)", ck->minor_compat_driver->str())
+                                : std::string()));
+  }
+}
+
+// Alternatives: what the other workloads would get, then the runners-up.
+void list_alternatives(const HostFacts& h, const Matrix& m, const KnowledgeBase& kb, const RecommendRequest& req,
+                       const Selection& s, const Fit& best, const std::vector<Fit>& fits, Recommendation& r) {
+  std::set<std::string> listed = {best.v->name};
   for (Workload w : {Workload::general, Workload::bf16_training, Workload::int8_inference}) {
     if (w == req.workload) continue;
     auto other = evaluate_all(h, m, kb, w, s);
@@ -458,8 +446,44 @@ Recommendation recommend(const HostFacts& h, const Matrix& m, const KnowledgeBas
   for (const auto& f : fits) {
     if (r.alternatives.size() >= 4) break;
     if (!f.runs() || !listed.insert(f.v->name).second) continue;
-    r.alternatives.push_back({f.v->name, difference(*best, f, kb)});
+    r.alternatives.push_back({f.v->name, difference(best, f, kb)});
   }
+}
+
+}  // namespace
+
+Recommendation recommend(const HostFacts& h, const Matrix& m, const KnowledgeBase& kb, const RecommendRequest& req) {
+  Recommendation r;
+  if (m.variants.empty()) {
+    r.reasons.push_back("the matrix has no variants");
+    return r;
+  }
+  Selection s = select(m, req);
+  std::vector<Fit> fits = evaluate_all(h, m, kb, req.workload, s);
+  const Fit* best = best_runnable(fits);
+  if (!best) {
+    explain_nothing_runs(h, fits, s, r);
+    return r;
+  }
+  r.variant = best->v;
+  const Variant& v = *best->v;
+  r.reasons.push_back(fmt::format("platform {}: {} CPU ({}), {}", h.platform, h.cpu.arch, h.cpu.source, h.os));
+  for (const auto& x : s.reasons) r.reasons.push_back(x);
+  auto gpus = newest_first(h);
+  switch (v.backend) {
+    case Backend::mps:
+      r.reasons.push_back("GPU: macOS on Apple silicon; the MPS variant uses the Apple GPU through Metal");
+      break;
+    case Backend::cpu:
+      explain_cpu_choice(h, fits, gpus, r);
+      break;
+    case Backend::cuda:
+      explain_sm(h, *best, gpus, r);
+      explain_cuda(h, kb, *best, fits, r);
+      break;
+  }
+  if (!v.isa.empty()) r.reasons.push_back(isa_reason(*best, h, kb, req.workload, fits));
+  list_alternatives(h, m, kb, req, s, *best, fits, r);
   return r;
 }
 

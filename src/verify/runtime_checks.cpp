@@ -175,124 +175,129 @@ PythonTarget find_python(const fs::path& root_in, const std::string& python_over
   return t;
 }
 
-std::vector<Check> probe_checks(const VariantPromise& p, const Inspection& in, const nlohmann::json& probe, bool gpu_present,
-                                const std::optional<nlohmann::json>& gpu_result) {
-  std::vector<Check> out;
-  if (probe.contains("error")) {
-    out.push_back({"import-torch", CheckStatus::failed, jstr(probe, "error")});
-    return out;
-  }
-  out.push_back({"import-torch", CheckStatus::ok, fmt::format("torch {} from {}", jstr(probe, "torch"), jstr(probe, "torch_file"))});
-  out.push_back(range_check("torch-version", "torch", jstr(probe, "torch"), p.torch));
-  out.push_back(range_check("python-version", "Python", jstr(probe, "python"), p.python));
+namespace {
+
+Check cuda_version_check(const VariantPromise& p, const nlohmann::json& probe) {
   std::string cuda = jstr(probe, "cuda");
   if (p.backend == "cuda")
-    out.push_back(cuda.empty() ? Check{"cuda-version", CheckStatus::failed, "torch.version.cuda is None: a CPU-only build"}
-                               : range_check("cuda-version", "CUDA", cuda, p.cuda));
-  else
-    out.push_back(cuda.empty() ? Check{"cuda-version", CheckStatus::ok, "torch.version.cuda is None, as a " + p.backend + " variant should be"}
-                               : Check{"cuda-version", CheckStatus::failed, fmt::format("a {} variant built with CUDA {}", p.backend, cuda)});
-  // cuDNN: torch reports 91300 for 9.13.0.
-  if (p.backend != "cuda") {
-    out.push_back({"cudnn-version", CheckStatus::skipped, "not a CUDA variant"});
-  } else if (!probe.contains("cudnn") || !probe["cudnn"].is_number_integer()) {
-    out.push_back(p.cudnn_disabled ? Check{"cudnn-version", CheckStatus::ok, "built without cuDNN, as promised"}
-                                   : Check{"cudnn-version", CheckStatus::failed, "torch reports no cuDNN"});
-  } else {
-    int v = probe["cudnn"].get<int>();
-    std::string got = fmt::format("{}.{}.{}", v / 10000, v / 100 % 100, v % 100);
-    if (p.cudnn_disabled)
-      out.push_back({"cudnn-version", CheckStatus::failed, fmt::format("built with cuDNN {} though the variant disables it", got)});
-    else if (p.cudnn.empty())
-      out.push_back({"cudnn-version", CheckStatus::skipped, fmt::format("cuDNN {}; the variant's pin does not say which to expect", got)});
-    else {
-      // cuDNN keeps its ABI within a major: allow [pin's version, next major).
-      auto g = Version::parse(got), w = Version::parse(p.cudnn);
-      auto upper = Version::parse(fmt::format("{}", w ? w->major() + 1 : 0));
-      bool ok = g && w && *g >= *w && *g < *upper;
-      out.push_back({"cudnn-version", ok ? CheckStatus::ok : CheckStatus::failed,
-                     fmt::format("cuDNN {} ({} >= {}, < {})", got, ok ? "within" : "outside", p.cudnn, upper->str())});
-    }
-  }
+    return cuda.empty() ? Check{"cuda-version", CheckStatus::failed, "torch.version.cuda is None: a CPU-only build"}
+                        : range_check("cuda-version", "CUDA", cuda, p.cuda);
+  return cuda.empty() ? Check{"cuda-version", CheckStatus::ok, "torch.version.cuda is None, as a " + p.backend + " variant should be"}
+                      : Check{"cuda-version", CheckStatus::failed, fmt::format("a {} variant built with CUDA {}", p.backend, cuda)};
+}
+
+// cuDNN: torch reports 91300 for 9.13.0.
+Check cudnn_check(const VariantPromise& p, const nlohmann::json& probe) {
+  if (p.backend != "cuda") return {"cudnn-version", CheckStatus::skipped, "not a CUDA variant"};
+  if (!probe.contains("cudnn") || !probe["cudnn"].is_number_integer())
+    return p.cudnn_disabled ? Check{"cudnn-version", CheckStatus::ok, "built without cuDNN, as promised"}
+                            : Check{"cudnn-version", CheckStatus::failed, "torch reports no cuDNN"};
+  int v = probe["cudnn"].get<int>();
+  std::string got = fmt::format("{}.{}.{}", v / 10000, v / 100 % 100, v % 100);
+  if (p.cudnn_disabled)
+    return {"cudnn-version", CheckStatus::failed, fmt::format("built with cuDNN {} though the variant disables it", got)};
+  if (p.cudnn.empty())
+    return {"cudnn-version", CheckStatus::skipped, fmt::format("cuDNN {}; the variant's pin does not say which to expect", got)};
+  // cuDNN keeps its ABI within a major: allow [pin's version, next major).
+  auto g = Version::parse(got), w = Version::parse(p.cudnn);
+  auto upper = Version::parse(fmt::format("{}", w ? w->major() + 1 : 0));
+  bool ok = g && w && *g >= *w && *g < *upper;
+  return {"cudnn-version", ok ? CheckStatus::ok : CheckStatus::failed,
+          fmt::format("cuDNN {} ({} >= {}, < {})", got, ok ? "within" : "outside", p.cudnn, upper->str())};
+}
+
+Check cpu_compute_check(const nlohmann::json& probe) {
   double cpu = probe.contains("cpu_sum") && probe["cpu_sum"].is_number() ? probe["cpu_sum"].get<double>() : -1;
   // [[0,1,2],[3,4,5]] @ its transpose = [[5,14],[14,50]]: sum 83.
-  out.push_back(cpu == 83.0 ? Check{"cpu-compute", CheckStatus::ok, "a 2x3 matrix product gives the right answer"}
-                            : Check{"cpu-compute", CheckStatus::failed, fmt::format("a 2x3 matrix product summed to {}, not 83", cpu)});
+  return cpu == 83.0 ? Check{"cpu-compute", CheckStatus::ok, "a 2x3 matrix product gives the right answer"}
+                     : Check{"cpu-compute", CheckStatus::failed, fmt::format("a 2x3 matrix product summed to {}, not 83", cpu)};
+}
 
-  bool available = probe.value("cuda_available", false);
-  std::vector<FatbinEntry> entries = in.all_entries();
-  if (p.backend != "cuda") {
-    out.push_back({"cuda-available", CheckStatus::skipped, "not a CUDA variant"});
-  } else if (!gpu_present) {
-    out.push_back({"cuda-available", CheckStatus::skipped, "no NVIDIA driver on this host"});
-  } else {
-    out.push_back(available ? Check{"cuda-available", CheckStatus::ok, fmt::format("torch sees {}", jstr(probe, "device"))}
-                            : Check{"cuda-available", CheckStatus::failed, "torch.cuda.is_available() is False though a driver is loaded"});
+Check cuda_available_check(const VariantPromise& p, const nlohmann::json& probe, bool gpu_present, bool available) {
+  if (p.backend != "cuda") return {"cuda-available", CheckStatus::skipped, "not a CUDA variant"};
+  if (!gpu_present) return {"cuda-available", CheckStatus::skipped, "no NVIDIA driver on this host"};
+  return available ? Check{"cuda-available", CheckStatus::ok, fmt::format("torch sees {}", jstr(probe, "device"))}
+                   : Check{"cuda-available", CheckStatus::failed, "torch.cuda.is_available() is False though a driver is loaded"};
+}
+
+// torch.cuda.get_arch_list() against the fatbin scan.
+Check arch_list_check(const nlohmann::json& probe, const std::vector<FatbinEntry>& entries, bool available) {
+  if (!available) return {"arch-list", CheckStatus::skipped, "torch reports its arch list only when CUDA is available"};
+  std::set<std::string> scanned;
+  for (const auto& e : entries) scanned.insert(e.kind == FatbinKind::ptx ? fmt::format("compute_{}", e.arch) : fmt::format("sm_{}", e.arch));
+  std::vector<std::string> missing;
+  std::set<std::string> listed;
+  for (const auto& a : probe.value("arch_list", nlohmann::json::array())) {
+    std::string s = a.is_string() ? a.get<std::string>() : "";
+    listed.insert(s);
+    if (!scanned.count(s)) missing.push_back(s);
   }
-  // torch.cuda.get_arch_list() against the fatbin scan.
-  if (!available) {
-    out.push_back({"arch-list", CheckStatus::skipped, "torch reports its arch list only when CUDA is available"});
-  } else {
-    std::set<std::string> scanned;
-    for (const auto& e : entries) scanned.insert(e.kind == FatbinKind::ptx ? fmt::format("compute_{}", e.arch) : fmt::format("sm_{}", e.arch));
-    std::vector<std::string> missing;
-    std::set<std::string> listed;
-    for (const auto& a : probe.value("arch_list", nlohmann::json::array())) {
-      std::string s = a.is_string() ? a.get<std::string>() : "";
-      listed.insert(s);
-      if (!scanned.count(s)) missing.push_back(s);
-    }
-    std::string extra;
-    for (const auto& t : tally(entries)) {
-      std::string plain = t.kind == FatbinKind::ptx ? fmt::format("compute_{}", t.number) : fmt::format("sm_{}", t.number);
-      if (!listed.count(plain) || t.suffix) extra += fmt::format("{}{} ({})", extra.empty() ? "" : ", ", t.arch, t.count);
-    }
-    if (missing.empty())
-      out.push_back({"arch-list", CheckStatus::ok,
-                     fmt::format("every arch torch lists has code in the fatbins{}", extra.empty() ? "" : "; they also carry " + extra)});
-    else
-      out.push_back({"arch-list", CheckStatus::failed,
-                     fmt::format("torch lists {} but the fatbins carry no code for {}", listed.size(), fmt::join(missing, ", "))});
+  std::string extra;
+  for (const auto& t : tally(entries)) {
+    std::string plain = t.kind == FatbinKind::ptx ? fmt::format("compute_{}", t.number) : fmt::format("sm_{}", t.number);
+    if (!listed.count(plain) || t.suffix) extra += fmt::format("{}{} ({})", extra.empty() ? "" : ", ", t.arch, t.count);
   }
-  // A tiny GPU computation, when the GPU's SM is covered.
-  if (!available) {
-    out.push_back({"gpu-compute", CheckStatus::skipped, p.backend == "cuda" ? "CUDA is not available here" : "not a CUDA variant"});
-  } else {
-    auto cap = probe.value("capability", nlohmann::json::array());
-    int major = cap.size() == 2 ? cap[0].get<int>() : 0, minor = cap.size() == 2 ? cap[1].get<int>() : 0;
-    if (!covers(entries, major, minor)) {
-      out.push_back({"gpu-compute", CheckStatus::skipped,
-                     fmt::format("this GPU is SM {}.{}, which the fatbins do not cover", major, minor)});
-    } else if (!gpu_result) {
-      out.push_back({"gpu-compute", CheckStatus::failed, "the GPU probe did not run"});
-    } else if (gpu_result->contains("error")) {
-      out.push_back({"gpu-compute", CheckStatus::failed, jstr(*gpu_result, "error")});
-    } else {
-      double s = gpu_result->value("gpu_sum", -1.0);
-      out.push_back(s == 56.0 ? Check{"gpu-compute", CheckStatus::ok, fmt::format("a kernel ran on SM {}.{}", major, minor)}
-                              : Check{"gpu-compute", CheckStatus::failed, fmt::format("2*arange(8) summed to {} on the GPU, not 56", s)});
-    }
-  }
-  // ATen's runtime dispatch level: "CPU capability usage: AVX512".
+  if (missing.empty())
+    return {"arch-list", CheckStatus::ok,
+            fmt::format("every arch torch lists has code in the fatbins{}", extra.empty() ? "" : "; they also carry " + extra)};
+  return {"arch-list", CheckStatus::failed,
+          fmt::format("torch lists {} but the fatbins carry no code for {}", listed.size(), fmt::join(missing, ", "))};
+}
+
+// A tiny GPU computation, when the GPU's SM is covered.
+Check gpu_compute_check(const VariantPromise& p, const nlohmann::json& probe, const std::vector<FatbinEntry>& entries,
+                        bool available, const std::optional<nlohmann::json>& gpu_result) {
+  if (!available)
+    return {"gpu-compute", CheckStatus::skipped, p.backend == "cuda" ? "CUDA is not available here" : "not a CUDA variant"};
+  auto cap = probe.value("capability", nlohmann::json::array());
+  int major = cap.size() == 2 ? cap[0].get<int>() : 0, minor = cap.size() == 2 ? cap[1].get<int>() : 0;
+  if (!covers(entries, major, minor))
+    return {"gpu-compute", CheckStatus::skipped, fmt::format("this GPU is SM {}.{}, which the fatbins do not cover", major, minor)};
+  if (!gpu_result) return {"gpu-compute", CheckStatus::failed, "the GPU probe did not run"};
+  if (gpu_result->contains("error")) return {"gpu-compute", CheckStatus::failed, jstr(*gpu_result, "error")};
+  double s = gpu_result->value("gpu_sum", -1.0);
+  return s == 56.0 ? Check{"gpu-compute", CheckStatus::ok, fmt::format("a kernel ran on SM {}.{}", major, minor)}
+                   : Check{"gpu-compute", CheckStatus::failed, fmt::format("2*arange(8) summed to {} on the GPU, not 56", s)};
+}
+
+// ATen's runtime dispatch level: "CPU capability usage: AVX512".
+Check cpu_capability_check(const VariantPromise& p, const nlohmann::json& probe) {
   static const std::regex cap_re(R"(CPU capability usage: (\w+))");
   std::smatch m;
   std::string config = jstr(probe, "config");
-  if (!std::regex_search(config, m, cap_re)) {
-    out.push_back({"cpu-capability", CheckStatus::skipped, "torch.__config__.show() names no CPU capability"});
-  } else {
-    std::string got = m[1];
-    std::vector<std::string> allowed;
-    if (p.isa.starts_with("avx512")) allowed = {"AVX512"};
-    else if (p.isa == "avx2") allowed = {"AVX2", "AVX512"};
-    if (allowed.empty())
-      out.push_back({"cpu-capability", CheckStatus::skipped, fmt::format("ATen dispatches to {}; not compared for ISA '{}'", got, p.isa)});
-    else if (std::find(allowed.begin(), allowed.end(), got) != allowed.end())
-      out.push_back({"cpu-capability", CheckStatus::ok, fmt::format("ATen dispatches to {} ({} variant)", got, p.isa)});
-    else
-      out.push_back({"cpu-capability", CheckStatus::failed,
-                     fmt::format("ATen dispatches to {}, below what the {} variant needs ({})", got, p.isa, fmt::join(allowed, " or "))});
-  }
-  return out;
+  if (!std::regex_search(config, m, cap_re))
+    return {"cpu-capability", CheckStatus::skipped, "torch.__config__.show() names no CPU capability"};
+  std::string got = m[1];
+  std::vector<std::string> allowed;
+  if (p.isa.starts_with("avx512")) allowed = {"AVX512"};
+  else if (p.isa == "avx2") allowed = {"AVX2", "AVX512"};
+  if (allowed.empty())
+    return {"cpu-capability", CheckStatus::skipped, fmt::format("ATen dispatches to {}; not compared for ISA '{}'", got, p.isa)};
+  if (std::find(allowed.begin(), allowed.end(), got) != allowed.end())
+    return {"cpu-capability", CheckStatus::ok, fmt::format("ATen dispatches to {} ({} variant)", got, p.isa)};
+  return {"cpu-capability", CheckStatus::failed,
+          fmt::format("ATen dispatches to {}, below what the {} variant needs ({})", got, p.isa, fmt::join(allowed, " or "))};
+}
+
+}  // namespace
+
+std::vector<Check> probe_checks(const VariantPromise& p, const Inspection& in, const nlohmann::json& probe, bool gpu_present,
+                                const std::optional<nlohmann::json>& gpu_result) {
+  if (probe.contains("error")) return {{"import-torch", CheckStatus::failed, jstr(probe, "error")}};
+  bool available = probe.value("cuda_available", false);
+  std::vector<FatbinEntry> entries = in.all_entries();
+  return {
+      {"import-torch", CheckStatus::ok, fmt::format("torch {} from {}", jstr(probe, "torch"), jstr(probe, "torch_file"))},
+      range_check("torch-version", "torch", jstr(probe, "torch"), p.torch),
+      range_check("python-version", "Python", jstr(probe, "python"), p.python),
+      cuda_version_check(p, probe),
+      cudnn_check(p, probe),
+      cpu_compute_check(probe),
+      cuda_available_check(p, probe, gpu_present, available),
+      arch_list_check(probe, entries, available),
+      gpu_compute_check(p, probe, entries, available, gpu_result),
+      cpu_capability_check(p, probe),
+  };
 }
 
 std::vector<Check> runtime_checks(const VariantPromise& p, const Inspection& in, const fs::path& root,
