@@ -3,6 +3,7 @@
 // hand-written tree (or a spec) to another nixpkgs pin with minimal edits.
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <regex>
 
@@ -126,6 +127,117 @@ int repin_spec(CommandContext& ctx, const std::string& spec, const migrate::Repi
   return kExitOk;
 }
 
+struct RepinArgs {
+  std::string dir, spec, out, nixpkgs, kb_dir;
+  std::string rev, sha256, python_set;
+  bool dry_run = false, all_pins = false;
+};
+
+void add_repin_options(CLI::App& app, RepinArgs& a) {
+  app.add_option("DIR", a.dir, "the tree: a branch checkout or .flox/pkgs (README.md / BUILD_MATRIX.md at its root)");
+  app.add_option("--rev", a.rev, "the new nixpkgs revision: 40 hex digits, or a short form the knowledge base knows")
+      ->required();
+  app.add_option("--sha256", a.sha256, "the new tarball's hash (nix-prefetch-url --unpack URL): nix-base32, hex or SRI");
+  app.add_option("--python-set", a.python_set,
+                 "move every package set / interpreter name to this set, e.g. python313Packages (python3.pkgs "
+                 "becomes python313.pkgs)");
+  app.add_option("-o,--output", a.out, "write a repinned copy of the tree to OUT (new or empty) instead of in place");
+  app.add_flag("--dry-run", a.dry_run, "print the edits as a unified diff (-U0) and the summary; write nothing");
+  app.add_flag("--all-pins", a.all_pins, "the tree has several pins (TLR004): move all of them");
+  app.add_option("--nixpkgs", a.nixpkgs,
+                 "a local nixpkgs checkout of the new pin: evaluate SET.torch.version there with nix-instantiate")
+      ->type_name("PATH");
+  app.add_option("--spec", a.spec, "repin a matrix spec (TOML) instead of a tree: pin, python, and torch if it was the old pin's")
+      ->type_name("SPEC.toml");
+  add_kb_option(app, a.kb_dir);
+}
+
+// The tree and --nixpkgs exist, and nix-instantiate with it; an exit status when not.
+std::optional<int> check_tree_inputs(CommandContext& ctx, const RepinArgs& a) {
+  std::error_code ec;
+  if (!fs::is_directory(a.dir, ec)) {
+    Diagnostic d;
+    d.path = a.dir;
+    d.message = "repin: not a directory";
+    d.hint = "tailor repin DIR --rev REV: DIR is a recipe tree (a branch checkout or .flox/pkgs)";
+    ctx.err << d.render();
+    return kExitBadInput;
+  }
+  if (a.nixpkgs.empty()) return std::nullopt;
+  if (!fs::is_directory(a.nixpkgs, ec)) {
+    Diagnostic d;
+    d.path = a.nixpkgs;
+    d.message = "repin: --nixpkgs is not a directory";
+    d.hint = "a local checkout of nixpkgs at the new revision (git worktree add PATH REV)";
+    ctx.err << d.render();
+    return kExitBadInput;
+  }
+  if (find_program("nix-instantiate").empty()) {
+    Diagnostic d;
+    d.message = "repin: --nixpkgs needs nix-instantiate, which is not on PATH";
+    d.hint = "install Nix (Debian: nix-bin), or drop --nixpkgs and verify the torch version yourself";
+    ctx.err << d.render();
+    return kExitMissingEnv;
+  }
+  return std::nullopt;
+}
+
+// What is left to verify; evaluates the torch version with --nixpkgs. False: the evaluation disagrees.
+bool verify_notes(CommandContext& ctx, const RepinArgs& a, const migrate::RepinPlan& plan,
+                  std::vector<std::string>& verify) {
+  if (a.nixpkgs.empty() && plan.changes.empty()) return true;
+  std::string set = plan.python ? plan.python->set : tree_python_set(plan.after);
+  if (!a.nixpkgs.empty()) return evaluate(ctx, a.nixpkgs, set, plan.cuda, plan.target, verify);
+  verify.push_back(fmt::format("that {}.torch on {} is the PyTorch the names and docs promise: rerun with "
+                                 "--nixpkgs PATH (a checkout of the pin), or build one variant and print "
+                                 "torch.__version__",
+                                 set, plan.target.rev.substr(0, 7)));
+  return true;
+}
+
+void write_tree_result(CommandContext& ctx, const RepinArgs& a, const migrate::RepinPlan& plan) {
+  std::vector<lint::SourceFile> changed;
+  for (const auto& c : plan.changes)
+    for (const auto& f : plan.after)
+      if (f.rel == c.rel) changed.push_back(f);
+  if (a.dry_run) {
+    ctx.out << "dry run: nothing written\n";
+  } else if (!a.out.empty()) {
+    migrate::write_copy(a.dir, a.out, changed);
+    ctx.out << fmt::format("wrote {} ({} file{} changed)\n", a.out, changed.size(), changed.size() == 1 ? "" : "s");
+  } else if (!changed.empty()) {
+    migrate::write_in_place(a.dir, changed);
+    ctx.out << fmt::format("rewrote {} file{} in place\n", changed.size(), changed.size() == 1 ? "" : "s");
+  }
+}
+
+int repin_tree(CommandContext& ctx, const RepinArgs& a, migrate::RepinOptions o, const KnowledgeBase& kb) {
+  if (auto rc = check_tree_inputs(ctx, a)) return *rc;
+  if (!a.out.empty() && !a.dry_run) {
+    migrate::check_output_dir(a.dir, a.out);
+    o.output_root = a.out;
+  }
+  std::vector<lint::SourceFile> files = lint::read_tree(a.dir);
+  for (auto& f : files)  // Flox manifests and other TOML: check reads only .nix and the docs
+    if (f.rel.ends_with(".toml")) f.text = read_file(fs::path(a.dir) / f.rel);
+  migrate::RepinPlan plan = migrate::plan_repin(a.dir, std::move(files), o, kb);
+  const std::string shown_root = a.out.empty() || a.dry_run ? a.dir : a.out;
+  if (a.dry_run) ctx.out << migrate::render_diff(plan);
+  ctx.out << migrate::render_changes(plan);
+
+  lint::CheckResult before = lint::check_files(a.dir, plan.before, kb);
+  lint::CheckResult after = lint::check_files(shown_root, plan.after, kb);
+  ctx.out << fmt::format("tailor check on the result (before: {} error{}, {} warning{}):\n", before.errors,
+                         before.errors == 1 ? "" : "s", before.warnings, before.warnings == 1 ? "" : "s");
+  ctx.out << lint::render_text(after);
+
+  std::vector<std::string> verify = plan.verify;
+  bool eval_ok = verify_notes(ctx, a, plan, verify);
+  ctx.out << migrate::render_verify(verify);
+  write_tree_result(ctx, a, plan);
+  return after.errors > 0 || !eval_ok ? kExitProblems : kExitOk;
+}
+
 }  // namespace
 
 int cmd_repin(CommandContext& ctx) {
@@ -142,118 +254,27 @@ int cmd_repin(CommandContext& ctx) {
                "Exit status: 0 done; 1 done, but check reports errors on the result or the --nixpkgs evaluation "
                "disagrees; 2 bad input (nothing written); 3 --nixpkgs without nix-instantiate.",
                "repin"};
-  std::string dir, spec, out, nixpkgs, kb_dir;
-  std::string rev, sha256, python_set;
-  bool dry_run = false, all_pins = false;
-  app.add_option("DIR", dir, "the tree: a branch checkout or .flox/pkgs (README.md / BUILD_MATRIX.md at its root)");
-  app.add_option("--rev", rev, "the new nixpkgs revision: 40 hex digits, or a short form the knowledge base knows")
-      ->required();
-  app.add_option("--sha256", sha256, "the new tarball's hash (nix-prefetch-url --unpack URL): nix-base32, hex or SRI");
-  app.add_option("--python-set", python_set,
-                 "move every package set / interpreter name to this set, e.g. python313Packages (python3.pkgs "
-                 "becomes python313.pkgs)");
-  app.add_option("-o,--output", out, "write a repinned copy of the tree to OUT (new or empty) instead of in place");
-  app.add_flag("--dry-run", dry_run, "print the edits as a unified diff (-U0) and the summary; write nothing");
-  app.add_flag("--all-pins", all_pins, "the tree has several pins (TLR004): move all of them");
-  app.add_option("--nixpkgs", nixpkgs,
-                 "a local nixpkgs checkout of the new pin: evaluate SET.torch.version there with nix-instantiate")
-      ->type_name("PATH");
-  app.add_option("--spec", spec, "repin a matrix spec (TOML) instead of a tree: pin, python, and torch if it was the old pin's")
-      ->type_name("SPEC.toml");
-  add_kb_option(app, kb_dir);
+  RepinArgs a;
+  add_repin_options(app, a);
   if (auto rc = parse_args(app, ctx)) return *rc;
 
   migrate::RepinOptions o;
-  o.rev = rev;
-  if (app.count("--sha256")) o.sha256 = sha256;
-  if (app.count("--python-set")) o.python_set = python_set;
-  o.all_pins = all_pins;
-  if (spec.empty() == dir.empty())
-    return bad_usage(ctx, spec.empty() ? "repin: a tree DIR (or --spec SPEC.toml) is required"
-                                       : "repin: give either a tree DIR or --spec SPEC.toml, not both",
+  o.rev = a.rev;
+  if (app.count("--sha256")) o.sha256 = a.sha256;
+  if (app.count("--python-set")) o.python_set = a.python_set;
+  o.all_pins = a.all_pins;
+  if (a.spec.empty() == a.dir.empty())
+    return bad_usage(ctx, a.spec.empty() ? "repin: a tree DIR (or --spec SPEC.toml) is required"
+                                         : "repin: give either a tree DIR or --spec SPEC.toml, not both",
                      "tailor repin DIR --rev REV [--python-set python313Packages] [-o OUT]");
-  KnowledgeBase kb = load_kb(kb_dir);
+  KnowledgeBase kb = load_kb(a.kb_dir);
   // Arguments first: a bad one stops the run before anything is read.
-  migrate::TargetPin target = migrate::parse_rev(rev, kb);
+  migrate::parse_rev(a.rev, kb);
   if (o.sha256) migrate::parse_sha256(*o.sha256);
   if (o.python_set) migrate::parse_python_set(*o.python_set);
-  if (!spec.empty()) {
-    if (!nixpkgs.empty()) return bad_usage(ctx, "repin: --nixpkgs applies to trees, not to --spec", "drop --nixpkgs");
-    return repin_spec(ctx, spec, o, kb, out, dry_run);
-  }
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
-    Diagnostic d;
-    d.path = dir;
-    d.message = "repin: not a directory";
-    d.hint = "tailor repin DIR --rev REV: DIR is a recipe tree (a branch checkout or .flox/pkgs)";
-    ctx.err << d.render();
-    return kExitBadInput;
-  }
-  if (!nixpkgs.empty()) {
-    if (!fs::is_directory(nixpkgs, ec)) {
-      Diagnostic d;
-      d.path = nixpkgs;
-      d.message = "repin: --nixpkgs is not a directory";
-      d.hint = "a local checkout of nixpkgs at the new revision (git worktree add PATH REV)";
-      ctx.err << d.render();
-      return kExitBadInput;
-    }
-    if (find_program("nix-instantiate").empty()) {
-      Diagnostic d;
-      d.message = "repin: --nixpkgs needs nix-instantiate, which is not on PATH";
-      d.hint = "install Nix (Debian: nix-bin), or drop --nixpkgs and verify the torch version yourself";
-      ctx.err << d.render();
-      return kExitMissingEnv;
-    }
-  }
-  if (!out.empty() && !dry_run) {
-    migrate::check_output_dir(dir, out);
-    o.output_root = out;
-  }
-
-  std::vector<lint::SourceFile> files = lint::read_tree(dir);
-  for (auto& f : files)  // Flox manifests and other TOML: check reads only .nix and the docs
-    if (f.rel.ends_with(".toml")) f.text = read_file(fs::path(dir) / f.rel);
-  migrate::RepinPlan plan = migrate::plan_repin(dir, std::move(files), o, kb);
-  const std::string shown_root = out.empty() || dry_run ? dir : out;
-  if (dry_run) ctx.out << migrate::render_diff(plan);
-  ctx.out << migrate::render_changes(plan);
-
-  lint::CheckResult before = lint::check_files(dir, plan.before, kb);
-  lint::CheckResult after = lint::check_files(shown_root, plan.after, kb);
-  ctx.out << fmt::format("tailor check on the result (before: {} error{}, {} warning{}):\n", before.errors,
-                         before.errors == 1 ? "" : "s", before.warnings, before.warnings == 1 ? "" : "s");
-  ctx.out << lint::render_text(after);
-
-  bool eval_ok = true;
-  std::vector<std::string> verify = plan.verify;
-  if (!nixpkgs.empty()) {
-    std::string set = plan.python ? plan.python->set : tree_python_set(plan.after);
-    eval_ok = evaluate(ctx, nixpkgs, set, plan.cuda, plan.target, verify);
-  } else if (!plan.changes.empty()) {
-    std::string set = plan.python ? plan.python->set : tree_python_set(plan.after);
-    verify.push_back(fmt::format("that {}.torch on {} is the PyTorch the names and docs promise: rerun with "
-                                 "--nixpkgs PATH (a checkout of the pin), or build one variant and print "
-                                 "torch.__version__",
-                                 set, target.rev.substr(0, 7)));
-  }
-  ctx.out << migrate::render_verify(verify);
-
-  std::vector<lint::SourceFile> changed;
-  for (const auto& c : plan.changes)
-    for (const auto& f : plan.after)
-      if (f.rel == c.rel) changed.push_back(f);
-  if (dry_run) {
-    ctx.out << "dry run: nothing written\n";
-  } else if (!out.empty()) {
-    migrate::write_copy(dir, out, changed);
-    ctx.out << fmt::format("wrote {} ({} file{} changed)\n", out, changed.size(), changed.size() == 1 ? "" : "s");
-  } else if (!changed.empty()) {
-    migrate::write_in_place(dir, changed);
-    ctx.out << fmt::format("rewrote {} file{} in place\n", changed.size(), changed.size() == 1 ? "" : "s");
-  }
-  return after.errors > 0 || !eval_ok ? kExitProblems : kExitOk;
+  if (a.spec.empty()) return repin_tree(ctx, a, o, kb);
+  if (!a.nixpkgs.empty()) return bad_usage(ctx, "repin: --nixpkgs applies to trees, not to --spec", "drop --nixpkgs");
+  return repin_spec(ctx, a.spec, o, kb, a.out, a.dry_run);
 }
 
 }  // namespace tailor
