@@ -39,22 +39,52 @@ std::optional<Value> value_of(const TomlDocument& doc, const toml::node& n, std:
   return Value{std::move(key), v, at + 1, at + 1 + v.size(), pos};
 }
 
-}  // namespace
+// The spec's string values a repin may move.
+struct SpecValues {
+  std::vector<Value> pins, pythons;
+  std::optional<Value> torch;
+};
 
-SpecRepinPlan plan_spec_repin(const std::string& path, const std::string& text, const RepinOptions& o,
-                              const KnowledgeBase& kb) {
-  SpecRepinPlan plan;
-  plan.path = path;
-  plan.before = text;
-  TargetPin target = parse_rev(o.rev, kb);
-  if (o.sha256) {
-    Diagnostic d;
-    d.message = "repin: --sha256 does not apply to a spec";
-    d.hint = "a spec names pins of the knowledge base, which holds their hashes (add one with a --kb overlay)";
-    throw DiagnosticError(d);
+void add_family_values(const TomlDocument& doc, const toml::table& t, SpecValues& out) {
+  std::string name = t.get("name") && t.get("name")->as_string() ? t.get("name")->as_string()->get() : "?";
+  for (const char* key : {"pin", "python"}) {
+    const toml::node* n = t.get(key);
+    if (!n) continue;
+    auto& into = std::string_view(key) == "pin" ? out.pins : out.pythons;
+    std::string k = fmt::format("family[{}].{}", name, key);
+    if (const auto* a = n->as_array()) {
+      for (const auto& e : *a)
+        if (auto v = value_of(doc, e, k)) into.push_back(*v);
+    } else if (auto v = value_of(doc, *n, k)) {
+      into.push_back(*v);
+    }
   }
-  std::optional<PythonSet> python;
-  if (o.python_set) python = parse_python_set(*o.python_set);
+}
+
+SpecValues spec_values(const TomlDocument& doc) {
+  SpecValues out;
+  if (const auto* branch = doc.root()["branch"].as_table()) {
+    if (const auto* n = branch->get("pin"))
+      if (auto v = value_of(doc, *n, "branch.pin")) out.pins.push_back(*v);
+    if (const auto* n = branch->get("python"))
+      if (auto v = value_of(doc, *n, "branch.python")) out.pythons.push_back(*v);
+    if (const auto* n = branch->get("torch")) out.torch = value_of(doc, *n, "branch.torch");
+  }
+  if (const auto* families = doc.root()["family"].as_array())
+    for (const auto& f : *families)
+      if (const auto* t = f.as_table()) add_family_values(doc, *t, out);
+  return out;
+}
+
+void reject_sha256() {
+  Diagnostic d;
+  d.message = "repin: --sha256 does not apply to a spec";
+  d.hint = "a spec names pins of the knowledge base, which holds their hashes (add one with a --kb overlay)";
+  throw DiagnosticError(d);
+}
+
+// A spec names pins of the knowledge base only.
+void require_known(const TargetPin& target) {
   if (!target.known) {
     Diagnostic d;
     d.message = fmt::format("repin: {} is not in the knowledge base, and a spec can only name known pins",
@@ -62,105 +92,125 @@ SpecRepinPlan plan_spec_repin(const std::string& path, const std::string& text, 
     d.hint = fmt::format("add a [[pin]] with rev = \"{}\" to a knowledge-base overlay (--kb DIR), then repin", target.rev);
     throw DiagnosticError(d);
   }
-  load_spec(path, text, kb);  // bad specs are reported as the loader words them
-  TomlDocument doc(path, text);
+}
 
-  std::vector<Value> pins, pythons;
-  std::optional<Value> torch;
-  if (const auto* branch = doc.root()["branch"].as_table()) {
-    if (const auto* n = branch->get("pin"))
-      if (auto v = value_of(doc, *n, "branch.pin")) pins.push_back(*v);
-    if (const auto* n = branch->get("python"))
-      if (auto v = value_of(doc, *n, "branch.python")) pythons.push_back(*v);
-    if (const auto* n = branch->get("torch")) torch = value_of(doc, *n, "branch.torch");
+class SpecRepinner {
+ public:
+  SpecRepinner(const std::string& path, const std::string& text, const RepinOptions& o, const KnowledgeBase& kb,
+               const TargetPin& target)
+      : path_(path), text_(text), o_(o), kb_(kb), target_(target) {
+    plan_.path = path;
+    plan_.before = text;
+    plan_.change.rel = path;
   }
-  if (const auto* families = doc.root()["family"].as_array())
-    for (const auto& f : *families) {
-      const auto* t = f.as_table();
-      if (!t) continue;
-      std::string name = t->get("name") && t->get("name")->as_string() ? t->get("name")->as_string()->get() : "?";
-      for (const char* key : {"pin", "python"}) {
-        const toml::node* n = t->get(key);
-        if (!n) continue;
-        auto& out = std::string_view(key) == "pin" ? pins : pythons;
-        std::string k = fmt::format("family[{}].{}", name, key);
-        if (const auto* a = n->as_array()) {
-          for (const auto& e : *a)
-            if (auto v = value_of(doc, e, k)) out.push_back(*v);
-        } else if (auto v = value_of(doc, *n, k)) {
-          out.push_back(*v);
-        }
+
+  SpecRepinPlan run(const SpecValues& values, const std::optional<PythonSet>& python) {
+    find_old_pins(values.pins);
+    move_pins(values.pins);
+    if (python) move_python(values.pythons, *python);
+    move_torch(values.torch);
+    plan_.knowledge.push_back(fmt::format("{} provides PyTorch {}; Python {}; CUDA {}", target_.known->short_rev,
+                                          target_.known->torch.str(), fmt::join(target_.known->python, ", "),
+                                          fmt::join(target_.known->cuda, ", ")));
+    for (const auto& [s, p] : old_) plan_.knowledge.push_back(fmt::format("{} provided PyTorch {}", s, p->torch.str()));
+    rewrite();
+    return std::move(plan_);
+  }
+
+ private:
+  void find_old_pins(const std::vector<Value>& pins) {
+    for (const auto& v : pins) {
+      const NixpkgsPin* p = find_pin(kb_, v.text);
+      if (p && p->rev != target_.rev) {
+        old_[p->short_rev] = p;
+        plan_.old_pins[p->short_rev]++;
       }
     }
+    if (old_.size() <= 1 || o_.all_pins) return;
+    std::vector<std::string> names;
+    for (const auto& [s, _] : old_) names.push_back(s);
+    throw DiagnosticError(diagnostic_at(
+        path_, text_, pins.back().pos, fmt::format("repin: the spec names {} nixpkgs pins: {}", old_.size(), fmt::join(names, ", ")),
+        fmt::format("pass --all-pins to move every one of them to {}", target_.rev.substr(0, 7))));
+  }
 
-  std::map<std::string, const NixpkgsPin*> old;
-  for (const auto& v : pins) {
-    const NixpkgsPin* p = find_pin(kb, v.text);
-    if (p && p->rev != target.rev) {
-      old[p->short_rev] = p;
-      plan.old_pins[p->short_rev]++;
+  void edit(const Value& v, const std::string& to, const char* what) {
+    plan_.change.edits.push_back({v.begin, v.end, to, what});
+    plan_.change.changes.push_back({what, v.pos.line, v.pos.column + 1, v.text, to});
+  }
+
+  void move_pins(const std::vector<Value>& pins) {
+    for (const auto& v : pins) {
+      const NixpkgsPin* p = find_pin(kb_, v.text);
+      if (!p || p->rev == target_.rev) continue;
+      old_torch_ = p->torch.str();
+      edit(v, v.text.size() >= 40 ? target_.rev : target_.known->short_rev, "pin");
     }
   }
-  if (old.size() > 1 && !o.all_pins) {
-    std::vector<std::string> names;
-    for (const auto& [s, _] : old) names.push_back(s);
-    Diagnostic d = diagnostic_at(path, text, pins.back().pos,
-                                 fmt::format("repin: the spec names {} nixpkgs pins: {}", old.size(), fmt::join(names, ", ")),
-                                 fmt::format("pass --all-pins to move every one of them to {}", target.rev.substr(0, 7)));
-    throw DiagnosticError(d);
-  }
-  FileChange& fc = plan.change;
-  fc.rel = path;
-  auto edit = [&](const Value& v, const std::string& to, const char* what) {
-    fc.edits.push_back({v.begin, v.end, to, what});
-    fc.changes.push_back({what, v.pos.line, v.pos.column + 1, v.text, to});
-  };
-  std::string old_torch;
-  for (const auto& v : pins) {
-    const NixpkgsPin* p = find_pin(kb, v.text);
-    if (!p || p->rev == target.rev) continue;
-    old_torch = p->torch.str();
-    edit(v, v.text.size() >= 40 ? target.rev : target.known->short_rev, "pin");
-  }
-  if (python) {
-    std::string want = python->version.empty() ? target.known->python_default : python->version;
+
+  void move_python(const std::vector<Value>& pythons, const PythonSet& python) {
+    std::string want = python.version.empty() ? target_.known->python_default : python.version;
     if (want.empty()) {
       Diagnostic d;
       d.message = fmt::format("repin: a spec states its Python version, and the knowledge base does not record {}'s default",
-                              target.known->short_rev);
+                              target_.known->short_rev);
       d.hint = "pass --python-set python3XXPackages with the version";
       throw DiagnosticError(d);
     }
     for (const auto& v : pythons)
       if (v.text != want) edit(v, want, "python");
-    if (!target.known->provides_python(want))
-      plan.verify.push_back(fmt::format("{} does not provide Python {} per the knowledge base (it has {})",
-                                        target.known->short_rev, want, fmt::join(target.known->python, ", ")));
+    if (!target_.known->provides_python(want))
+      plan_.verify.push_back(fmt::format("{} does not provide Python {} per the knowledge base (it has {})",
+                                         target_.known->short_rev, want, fmt::join(target_.known->python, ", ")));
   }
-  std::string new_torch = target.known->torch.str();
-  if (torch && !old_torch.empty()) {
-    if (torch->text == old_torch && old_torch != new_torch)
+
+  void move_torch(const std::optional<Value>& torch) {
+    std::string new_torch = target_.known->torch.str();
+    if (!torch || old_torch_.empty()) return;
+    if (torch->text == old_torch_ && old_torch_ != new_torch)
       edit(*torch, new_torch, "torch");
     else if (torch->text != new_torch)
-      plan.verify.push_back(fmt::format("branch.torch = \"{}\" is not what {} ships ({}): tailor builds it only "
-                                        "through a knowledge-base workaround for that pin and version",
-                                        torch->text, target.known->short_rev, new_torch));
+      plan_.verify.push_back(fmt::format("branch.torch = \"{}\" is not what {} ships ({}): tailor builds it only "
+                                         "through a knowledge-base workaround for that pin and version",
+                                         torch->text, target_.known->short_rev, new_torch));
   }
-  plan.knowledge.push_back(fmt::format("{} provides PyTorch {}; Python {}; CUDA {}", target.known->short_rev, new_torch,
-                                       fmt::join(target.known->python, ", "), fmt::join(target.known->cuda, ", ")));
-  for (const auto& [s, p] : old)
-    plan.knowledge.push_back(fmt::format("{} provided PyTorch {}", s, p->torch.str()));
-  normalize_edits(fc.edits);
-  plan.after = apply_edits(text, fc.edits);
-  try {
-    load_spec(path, plan.after, kb);  // the result must be a valid spec
-  } catch (const DiagnosticError& e) {
-    Diagnostic d = e.diagnostic();
-    d.message = "repin: the rewritten spec would not load: " + d.message;
-    d.notes.push_back("nothing was written");
-    throw DiagnosticError(d);
+
+  // Applies the edits; the result must be a valid spec.
+  void rewrite() {
+    normalize_edits(plan_.change.edits);
+    plan_.after = apply_edits(text_, plan_.change.edits);
+    try {
+      load_spec(path_, plan_.after, kb_);
+    } catch (const DiagnosticError& e) {
+      Diagnostic d = e.diagnostic();
+      d.message = "repin: the rewritten spec would not load: " + d.message;
+      d.notes.push_back("nothing was written");
+      throw DiagnosticError(d);
+    }
   }
-  return plan;
+
+  SpecRepinPlan plan_;
+  const std::string& path_;
+  const std::string& text_;
+  const RepinOptions& o_;
+  const KnowledgeBase& kb_;
+  const TargetPin& target_;
+  std::map<std::string, const NixpkgsPin*> old_;
+  std::string old_torch_;
+};
+
+}  // namespace
+
+SpecRepinPlan plan_spec_repin(const std::string& path, const std::string& text, const RepinOptions& o,
+                              const KnowledgeBase& kb) {
+  TargetPin target = parse_rev(o.rev, kb);
+  if (o.sha256) reject_sha256();
+  std::optional<PythonSet> python;
+  if (o.python_set) python = parse_python_set(*o.python_set);
+  require_known(target);
+  load_spec(path, text, kb);  // bad specs are reported as the loader words them
+  TomlDocument doc(path, text);
+  return SpecRepinner(path, text, o, kb, target).run(spec_values(doc), python);
 }
 
 }  // namespace tailor::migrate
