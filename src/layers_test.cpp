@@ -66,7 +66,9 @@ bool is_source(const fs::path& p) { return p.extension() == ".cpp" || p.extensio
 
 TEST(Layers, EveryFolderHasAPlaceInTheOrder) {
   for (const auto& e : fs::directory_iterator(test::source_path("src")))
-    if (e.is_directory()) EXPECT_TRUE(layers().contains(e.path().filename().string())) << e.path();
+    if (e.is_directory()) {
+      EXPECT_TRUE(layers().contains(e.path().filename().string())) << e.path();
+    }
 }
 
 TEST(Layers, EveryIncludePointsDownward) {

@@ -319,7 +319,7 @@ TEST_F(Scheduler, TtyStatusLineListsWhatRunsTogether) {
   o_.progress = ProgressStyle::tty;
   o_.width = 200;
   run({planned("pytorch-cpu-avx2", {}, false), planned("pytorch-cpu-avx512", {}, false)});
-  EXPECT_TRUE(std::regex_search(progress_, std::regex("\r\x1b\[K\[0/2\] elapsed \d+m\d\ds  running: "
+  EXPECT_TRUE(std::regex_search(progress_, std::regex("\r\x1b\\[K\\[0/2\\] elapsed \\d+m\\d\\ds  running: "
                                                       "pytorch-cpu-avx2, pytorch-cpu-avx512")))
       << progress_;
 }
