@@ -29,12 +29,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
-int bad_usage(CommandContext& ctx, std::string message, std::string hint) {
+int refuse(CommandContext& ctx, std::string path, std::string message, std::string hint, int status) {
   Diagnostic d;
+  d.path = std::move(path);
   d.message = std::move(message);
   d.hint = std::move(hint);
   ctx.err << d.render();
-  return kExitBadInput;
+  return status;
+}
+
+int bad_usage(CommandContext& ctx, std::string message, std::string hint) {
+  return refuse(ctx, "", std::move(message), std::move(hint), kExitBadInput);
 }
 
 /// The package set the tree's recipes use most (for the evaluation when --python-set is not given).
@@ -155,30 +160,16 @@ void add_repin_options(CLI::App& app, RepinArgs& a) {
 // The tree and --nixpkgs exist, and nix-instantiate with it; an exit status when not.
 std::optional<int> check_tree_inputs(CommandContext& ctx, const RepinArgs& a) {
   std::error_code ec;
-  if (!fs::is_directory(a.dir, ec)) {
-    Diagnostic d;
-    d.path = a.dir;
-    d.message = "repin: not a directory";
-    d.hint = "tailor repin DIR --rev REV: DIR is a recipe tree (a branch checkout or .flox/pkgs)";
-    ctx.err << d.render();
-    return kExitBadInput;
-  }
+  if (!fs::is_directory(a.dir, ec))
+    return refuse(ctx, a.dir, "repin: not a directory",
+                  "tailor repin DIR --rev REV: DIR is a recipe tree (a branch checkout or .flox/pkgs)", kExitBadInput);
   if (a.nixpkgs.empty()) return std::nullopt;
-  if (!fs::is_directory(a.nixpkgs, ec)) {
-    Diagnostic d;
-    d.path = a.nixpkgs;
-    d.message = "repin: --nixpkgs is not a directory";
-    d.hint = "a local checkout of nixpkgs at the new revision (git worktree add PATH REV)";
-    ctx.err << d.render();
-    return kExitBadInput;
-  }
-  if (find_program("nix-instantiate").empty()) {
-    Diagnostic d;
-    d.message = "repin: --nixpkgs needs nix-instantiate, which is not on PATH";
-    d.hint = "install Nix (Debian: nix-bin), or drop --nixpkgs and verify the torch version yourself";
-    ctx.err << d.render();
-    return kExitMissingEnv;
-  }
+  if (!fs::is_directory(a.nixpkgs, ec))
+    return refuse(ctx, a.nixpkgs, "repin: --nixpkgs is not a directory",
+                  "a local checkout of nixpkgs at the new revision (git worktree add PATH REV)", kExitBadInput);
+  if (find_program("nix-instantiate").empty())
+    return refuse(ctx, "", "repin: --nixpkgs needs nix-instantiate, which is not on PATH",
+                  "install Nix (Debian: nix-bin), or drop --nixpkgs and verify the torch version yourself", kExitMissingEnv);
   return std::nullopt;
 }
 

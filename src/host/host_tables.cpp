@@ -64,13 +64,18 @@ CpuidBit read_cpuid(TableReader& r) {
   return b;
 }
 
+// A string that must be one of two words; true for the second.
+bool either(TableReader& r, std::string_view key, std::string_view first, std::string_view second) {
+  auto v = r.required_string(key);
+  if (v.value != first && v.value != second)
+    throw r.doc().error_at(v.pos, fmt::format("{} '{}' is neither '{}' nor '{}'", key, v.value, first, second));
+  return v.value == second;
+}
+
 HwcapBit read_hwcap(TableReader& r) {
   HwcapBit b;
   b.feature = r.required_string("feature").value;
-  auto word = r.required_string("word");
-  if (word.value != "AT_HWCAP" && word.value != "AT_HWCAP2")
-    throw r.doc().error_at(word.pos, fmt::format("word '{}' is neither AT_HWCAP nor AT_HWCAP2", word.value));
-  b.hwcap2 = word.value == "AT_HWCAP2";
+  b.hwcap2 = either(r, "word", "AT_HWCAP", "AT_HWCAP2");
   b.bit = bit(r, 64);
   return b;
 }
@@ -82,10 +87,7 @@ std::pair<std::string, std::string> read_pair(TableReader& r, std::string_view f
 SmSuffix read_sm_suffix(TableReader& r) {
   SmSuffix s;
   s.suffix = r.required_string("suffix").value;
-  auto runs_on = r.required_string("runs_on");
-  if (runs_on.value != "exact" && runs_on.value != "same-major-newer-minor")
-    throw r.doc().error_at(runs_on.pos, fmt::format("runs_on '{}' is neither 'exact' nor 'same-major-newer-minor'", runs_on.value));
-  s.exact_only = runs_on.value == "exact";
+  s.exact_only = either(r, "runs_on", "same-major-newer-minor", "exact");
   return s;
 }
 
