@@ -304,10 +304,10 @@ RepinPlan plan_repin(const std::string& root, std::vector<lint::SourceFile> file
   std::string old_torch, old_python;
   std::set<std::string> old_torches;
   for (const auto& p : pins)
-    if (const NixpkgsPin* k = find_pin(kb, p.rev)) old_torches.insert(k->torch.str());
+    if (const NixpkgsPin* k = find_pin(kb, p.rev)) old_torches.insert(k->version_text("torch"));
   if (old_torches.size() == 1) old_torch = *old_torches.begin();
   const NixpkgsPin* target = plan.target.known;
-  std::string new_torch = target ? target->torch.str() : "";
+  std::string new_torch = target ? target->version_text("torch") : "";
   std::set<std::string> old_versions;
   for (const auto& n : plan.old_python_names) {
     auto s = python_name(n);
@@ -326,14 +326,14 @@ RepinPlan plan_repin(const std::string& root, std::vector<lint::SourceFile> file
         "{} is not in the knowledge base: tailor cannot tell which PyTorch, Python and CUDA versions it provides",
         short_rev(plan.target.rev)));
   } else {
-    std::vector<std::string> provides{fmt::format("PyTorch {}", target->torch.str())};
+    std::vector<std::string> provides{fmt::format("PyTorch {}", target->version_text("torch"))};
     if (!target->python.empty()) provides.push_back(fmt::format("Python {}", fmt::join(target->python, ", ")));
     if (!target->cuda.empty()) provides.push_back(fmt::format("CUDA {}", fmt::join(target->cuda, ", ")));
     plan.knowledge.push_back(fmt::format("{} provides {}", short_rev(target->rev), fmt::join(provides, "; ")));
     for (const auto& p : pins)
       if (const NixpkgsPin* k = find_pin(kb, p.rev); k && k->rev != target->rev)
-        plan.knowledge.push_back(fmt::format("{} provided PyTorch {}{}", short_rev(k->rev), k->torch.str(),
-                                             k->torch == target->torch ? " (unchanged)" : ""));
+        plan.knowledge.push_back(fmt::format("{} provided PyTorch {}{}", short_rev(k->rev), k->version_text("torch"),
+                                             k->version_text("torch") == target->version_text("torch") ? " (unchanged)" : ""));
       else if (!k)
         plan.knowledge.push_back(fmt::format("{} (the old pin) is not in the knowledge base", short_rev(p.rev)));
     std::string want_python = plan.python ? plan.python->version : "";
@@ -402,10 +402,10 @@ RepinPlan plan_repin(const std::string& root, std::vector<lint::SourceFile> file
       }
     }
     for (const auto& [v, where] : claims)
-      if (!(target->torch.str() + ".").starts_with(v + "."))
+      if (!(target->version_text("torch") + ".").starts_with(v + "."))
         plan.verify.push_back(fmt::format("names claim PyTorch {} (pytorch{}- at {}), but {} ships PyTorch {}", v,
                                           v.substr(0, 1) + v.substr(2), where, short_rev(target->rev),
-                                          target->torch.str()));
+                                          target->version_text("torch")));
   }
 
   // Mentions of the old torch version in recipes: comments and descriptions stay as written.

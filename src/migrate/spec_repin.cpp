@@ -119,7 +119,7 @@ SpecRepinPlan plan_spec_repin(const std::string& path, const std::string& text, 
   for (const auto& v : pins) {
     const NixpkgsPin* p = find_pin(kb, v.text);
     if (!p || p->rev == target.rev) continue;
-    old_torch = p->torch.str();
+    old_torch = p->version_text("torch");
     edit(v, v.text.size() >= 40 ? target.rev : target.known->short_rev, "pin");
   }
   if (python) {
@@ -137,7 +137,7 @@ SpecRepinPlan plan_spec_repin(const std::string& path, const std::string& text, 
       plan.verify.push_back(fmt::format("{} does not provide Python {} per the knowledge base (it has {})",
                                         target.known->short_rev, want, fmt::join(target.known->python, ", ")));
   }
-  std::string new_torch = target.known->torch.str();
+  std::string new_torch = target.known->version_text("torch");
   if (torch && !old_torch.empty()) {
     if (torch->text == old_torch && old_torch != new_torch)
       edit(*torch, new_torch, "torch");
@@ -149,7 +149,7 @@ SpecRepinPlan plan_spec_repin(const std::string& path, const std::string& text, 
   plan.knowledge.push_back(fmt::format("{} provides PyTorch {}; Python {}; CUDA {}", target.known->short_rev, new_torch,
                                        fmt::join(target.known->python, ", "), fmt::join(target.known->cuda, ", ")));
   for (const auto& [s, p] : old)
-    plan.knowledge.push_back(fmt::format("{} provided PyTorch {}", s, p->torch.str()));
+    plan.knowledge.push_back(fmt::format("{} provided PyTorch {}", s, p->version_text("torch")));
   normalize_edits(fc.edits);
   plan.after = apply_edits(text, fc.edits);
   try {
