@@ -39,8 +39,7 @@ std::vector<PlannedBuild> plan_builds(const Spec& spec, const Matrix& m, const K
   for (const auto& v : m.variants) {
     by_name[v.name] = &v;
     BuildSettings s = derive_settings(v, spec, m, kb);
-    if (!s.torch_variant.empty()) needs[v.name].push_back(s.torch_variant);
-    if (!s.magma_variant.empty()) needs[v.name].push_back(s.magma_variant);
+    for (const auto& [key, name] : s.dependency_variants) needs[v.name].push_back(name);
   }
   // Close over dependencies, then order: dependencies first, matrix order otherwise.
   std::set<std::string> all = chosen;
@@ -60,7 +59,7 @@ std::vector<PlannedBuild> plan_builds(const Spec& spec, const Matrix& m, const K
       bool ready = true;
       for (const auto& d : needs[v.name]) ready = ready && placed.count(d);
       if (!ready) continue;
-      bool heavy = v.backend == Backend::cuda;
+      bool heavy = v.accelerator == "cuda";
       plan.push_back({v.name, needs[v.name], chosen.count(v.name) > 0, heavy, heavy ? kHeavyBuildGb : kLightBuildGb});
       placed.insert(v.name);
     }

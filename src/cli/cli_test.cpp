@@ -62,6 +62,10 @@ TEST(Cli, MatrixJsonHasTheContractFields) {
   EXPECT_EQ(first["isa"], "avx");
   EXPECT_EQ(first["platform"], "x86_64-linux");
   EXPECT_EQ(first["pin"], "46336d4d6980ae6f136b45c8507b17787eb186a0");
+  // Pin 46336d4 ships vLLM 0.14.0 and torch 2.9.1; a vLLM variant builds both.
+  EXPECT_EQ(first["vllm"], "0.14.0");
+  EXPECT_EQ(first["torch"], "2.9.1");
+  EXPECT_EQ(first["versions"], (nlohmann::json{{"vllm", "0.14.0"}, {"pytorch", "2.9.1"}}));
   auto cpu = nlohmann::json::parse(run_tailor({"matrix", "--json"}).out);
   bool saw_darwin = false;
   for (const auto& v : cpu) {

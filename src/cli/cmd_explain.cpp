@@ -61,7 +61,7 @@ std::vector<std::string> why_absent(const Variant& v, const Spec& spec, const Kn
   bool some_family = false;
   for (const auto& fam : spec.families) {
     const auto& pk = fam.axes.at(Axis::package);
-    bool has_pkg = std::any_of(pk.begin(), pk.end(), [&](const auto& p) { return p.value == package_name(v.package); });
+    bool has_pkg = std::any_of(pk.begin(), pk.end(), [&](const auto& p) { return p.value == v.package; });
     if (!has_pkg || fam.backend != v.backend) continue;
     some_family = true;
     std::vector<std::string> missing;
@@ -83,8 +83,7 @@ std::vector<std::string> why_absent(const Variant& v, const Spec& spec, const Kn
     for (const auto& f : check_facts(cell, spec, kb)) reasons.push_back(fmt::format("rule {}: {}", f.rule, f.message));
   }
   if (!some_family)
-    reasons.push_back(fmt::format("no family of the spec builds {} with backend {}", package_name(v.package),
-                                  backend_name(v.backend)));
+    reasons.push_back(fmt::format("no family of the spec builds {} with backend {}", v.package, v.backend));
   std::sort(reasons.begin(), reasons.end());
   reasons.erase(std::unique(reasons.begin(), reasons.end()), reasons.end());
   return reasons;

@@ -49,10 +49,18 @@ int cmd_kb(CommandContext& ctx) {
                   or_dash(join(i.disable, ", "))});
   ctx.out << "CPU ISA targets (cpu_isas.toml)\n" << isas.render() << "\n";
 
-  TextTable pins({"pin", "torch", "vllm", "python", "cuda", "cudnn", "sha256"});
-  for (const auto& p : kb.pins)
-    pins.add_row({p.short_rev, p.torch.str(), p.vllm ? p.vllm->str() : "-", join(p.python, ", "), join(p.cuda, ", "),
-                  p.cudnn ? p.cudnn->str() : "?", p.sha256.empty() ? "unknown" : "known"});
+  std::vector<std::string> pin_columns = {"pin"};
+  pin_columns.insert(pin_columns.end(), kb.json_version_keys.begin(), kb.json_version_keys.end());
+  for (const char* c : {"python", "cuda", "cudnn", "sha256"}) pin_columns.emplace_back(c);
+  TextTable pins(pin_columns);
+  for (const auto& p : kb.pins) {
+    std::vector<std::string> row = {p.short_rev};
+    for (const auto& attr : kb.json_version_keys) row.push_back(p.version(attr) ? p.version(attr)->str() : "-");
+    for (std::string cell : {join(p.python, ", "), join(p.cuda, ", "), p.cudnn ? p.cudnn->str() : "?",
+                             std::string(p.sha256.empty() ? "unknown" : "known")})
+      row.push_back(cell);
+    pins.add_row(row);
+  }
   ctx.out << "nixpkgs pins (nixpkgs_pins.toml)\n" << pins.render() << "\n";
 
   TextTable py({"python", "packages", "end of life"});
@@ -62,7 +70,16 @@ int cmd_kb(CommandContext& ctx) {
   TextTable ws({"workaround", "pins", "torch", "cuda", "summary"});
   for (const auto& w : kb.workarounds)
     ws.add_row({w.id, or_dash(join(w.pins, ", ")), or_dash(w.torch), or_dash(join(w.cuda, ", ")), w.summary});
-  ctx.out << "Workarounds (workarounds.toml)\n" << ws.render();
+  ctx.out << "Workarounds (workarounds.toml)\n" << ws.render() << "\n";
+
+  TextTable pk({"package", "nixpkgs", "backends", "gpu target", "needs", "builder"});
+  for (const auto& p : kb.packages) {
+    std::vector<std::string> needs;
+    for (const auto& n : p.needs) needs.push_back(n.strategy + " " + n.package);
+    pk.add_row({p.name, (p.python() ? "python3XXPackages." : "") + p.attribute, join(p.backends, ", "), p.gpu_target,
+                or_dash(join(needs, ", ")), p.builder});
+  }
+  ctx.out << "Packages (packages.toml)\n" << pk.render();
   return kExitOk;
 }
 

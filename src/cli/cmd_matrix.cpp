@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
@@ -18,21 +19,22 @@ namespace {
 
 std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
 
-std::string count_line(const Matrix& m) {
-  std::map<std::string, int> packages;
-  std::map<Backend, int> backends;
+std::string count_line(const Matrix& m, const KnowledgeBase& kb) {
+  std::map<std::string, int> packages, backends;
   for (const auto& v : m.variants) {
-    packages[std::string(package_name(v.package))]++;
+    packages[v.package]++;
     backends[v.backend]++;
   }
   std::string out = fmt::format("{} variant{}:", m.variants.size(), m.variants.size() == 1 ? "" : "s");
   bool first = true;
-  for (const std::string& p : package_names())
+  for (const std::string& p : kb.package_names())
     if (packages.count(p)) {
       out += fmt::format("{} {} {}", first ? "" : ",", packages[p], p);
       first = false;
     }
-  out += fmt::format(" ({} CUDA, {} CPU, {} MPS)", backends[Backend::cuda], backends[Backend::cpu], backends[Backend::mps]);
+  std::vector<std::string> per_backend;
+  for (const auto& b : kb.backends) per_backend.push_back(fmt::format("{} {}", backends[b.name], b.display));
+  out += fmt::format(" ({})", fmt::join(per_backend, ", "));
   int policy = 0;
   for (const auto& d : m.dropped) policy += d.policy;
   out += fmt::format("; {} combination{} dropped ({} by facts, {} by policy)", m.dropped.size(),
@@ -59,7 +61,7 @@ int cmd_matrix(CommandContext& ctx) {
 
   if (json) {
     nlohmann::ordered_json variants = nlohmann::ordered_json::array();
-    for (const auto& v : m.variants) variants.push_back(to_json(v, kb));
+    for (const auto& v : m.variants) variants.push_back(to_matrix_json(v, kb));
     if (!dropped) {
       ctx.out << variants.dump(2) << "\n";
     } else {
@@ -73,9 +75,9 @@ int cmd_matrix(CommandContext& ctx) {
   ctx.out << fmt::format("{}: branch {} ({})\n\n", spec.path, spec.name, spec.product);
   TextTable t({"name", "package", "python", "cuda", "sm", "isa", "platform", "pin"});
   for (const auto& v : m.variants)
-    t.add_row({v.name, std::string(package_name(v.package)), or_dash(v.python), or_dash(v.cuda), or_dash(v.sm),
+    t.add_row({v.name, v.package, or_dash(v.python), or_dash(v.cuda), or_dash(v.sm),
                or_dash(v.isa), v.platform, v.pin});
-  ctx.out << t.render() << "\n" << count_line(m);
+  ctx.out << t.render() << "\n" << count_line(m, kb);
   if (dropped && !m.dropped.empty()) {
     TextTable d({"dropped", "rule", "reason"});
     for (const auto& x : m.dropped) d.add_row({x.candidate.name, x.rule, x.reason});

@@ -74,7 +74,7 @@ bool evaluate(CommandContext& ctx, const std::string& nixpkgs, const std::string
     ctx.out << fmt::format("  = \"{}\" (the knowledge base does not know this pin)\n", e.version);
     return true;
   }
-  std::string want = target.known->torch.str();
+  std::string want = target.known->version_text("torch");
   bool same = e.version.starts_with(want) &&
               (e.version.size() == want.size() || !std::isdigit(static_cast<unsigned char>(e.version[want.size()])));
   ctx.out << fmt::format("  = \"{}\" (knowledge base: {}{})\n", e.version, want, same ? "" : ", DIFFERENT");

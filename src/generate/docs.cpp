@@ -23,17 +23,23 @@ std::vector<std::string> distinct(const Matrix& m, std::string Variant::*field) 
 std::string product_list(const GpuArch& g) { return fmt::format("{}", fmt::join(g.products, ", ")); }
 
 void versions_table(std::string& out, const Spec& spec, const Matrix& m, const KnowledgeBase& kb) {
-  out += "| Branch | Packages | PyTorch | CUDA | Python | cuDNN | Min driver (NVIDIA) | nixpkgs pin |\n";
+  out += fmt::format("| Branch | Packages | {} | CUDA | Python | cuDNN | Min driver (NVIDIA) | nixpkgs pin |\n",
+                     kb.package(kb.headline)->display);
   out += "|---|---|---|---|---|---|---|---|\n";
   std::vector<std::string> cudas = distinct(m, &Variant::cuda), pins = distinct(m, &Variant::pin),
-                           pythons = distinct(m, &Variant::python), torches = distinct(m, &Variant::torch);
+                           pythons = distinct(m, &Variant::python);
+  std::vector<std::string> headline_versions;
+  for (const auto& v : m.variants)
+    if (std::string h = v.version_of(kb.headline);
+        !h.empty() && std::find(headline_versions.begin(), headline_versions.end(), h) == headline_versions.end())
+      headline_versions.push_back(h);
   std::vector<std::string> drivers, cudnns;
   for (const auto& c : cudas) drivers.push_back(fmt::format("{}+ (CUDA {})", kb.cuda(c)->min_driver.str(), c));
   for (const auto& p : pins) cudnns.push_back(kb.pin(p)->cudnn ? kb.pin(p)->cudnn->str() : "not recorded");
   std::set<std::string> packages;
-  for (const auto& v : m.variants) packages.insert(std::string(package_name(v.package)));
+  for (const auto& v : m.variants) packages.insert(v.package);
   out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n\n", code(spec.name), fmt::join(packages, ", "),
-                     torches.empty() ? "-" : fmt::format("{}", fmt::join(torches, ", ")),
+                     headline_versions.empty() ? "-" : fmt::format("{}", fmt::join(headline_versions, ", ")),
                      cudas.empty() ? "-" : fmt::format("{}", fmt::join(cudas, " / ")), fmt::join(pythons, ", "),
                      fmt::join(cudnns, " / "), drivers.empty() ? "-" : fmt::format("{}", fmt::join(drivers, ", ")),
                      fmt::join(pins, " / "));
@@ -83,11 +89,11 @@ std::string branch_readme(const Spec& spec, const Matrix& m, const std::vector<B
                           const KnowledgeBase& kb) {
   std::string out = fmt::format("# {} — branch {}\n\n", spec.product, spec.name);
   if (!spec.summary.empty()) out += spec.summary + "\n\n";
-  std::map<Backend, int> by_backend;
-  for (const auto& v : m.variants) by_backend[v.backend]++;
+  std::map<std::string, int> by_accelerator;
+  for (const auto& v : m.variants) by_accelerator[kb.backend(v.backend)->accelerator]++;
   out += fmt::format("{} variants: {} CUDA, {} CPU-only, {} Darwin/MPS. Recipes live in `.flox/pkgs/`; the full list is "
                      "in [BUILD_MATRIX.md](BUILD_MATRIX.md).\n\n",
-                     m.variants.size(), by_backend[Backend::cuda], by_backend[Backend::cpu], by_backend[Backend::mps]);
+                     m.variants.size(), by_accelerator["cuda"], by_accelerator["none"], by_accelerator["metal"]);
   out += "## Versions\n\n";
   versions_table(out, spec, m, kb);
 
@@ -97,12 +103,13 @@ std::string branch_readme(const Spec& spec, const Matrix& m, const std::vector<B
     const Variant& v = s.variant;
     std::string gpu = "—", use;
     const CpuIsa* isa = v.isa.empty() ? nullptr : kb.isa(v.isa);
-    if (v.backend == Backend::cuda) {
+    const std::string& accelerator = kb.backend(v.backend)->accelerator;
+    if (accelerator == "cuda") {
       const GpuArch& g = *kb.gpu(v.sm);
       gpu = fmt::format("{} ({}), CUDA {}", g.display(), g.family, v.cuda);
       use = fmt::format("{} + {}", fmt::join(std::vector<std::string>(g.products.begin(), g.products.begin() + std::min<size_t>(2, g.products.size())), "/"),
                         isa->use_case);
-    } else if (v.backend == Backend::cpu) {
+    } else if (accelerator == "none") {
       gpu = "CPU-only";
       use = isa->use_case;
     } else {
@@ -176,7 +183,7 @@ std::string build_matrix_doc(const Spec& spec, const Matrix& m, const KnowledgeB
   out += "## Variants\n\n| Name | Package | Python | CUDA | SM | ISA | Platform | nixpkgs |\n|---|---|---|---|---|---|---|---|\n";
   auto dash = [](const std::string& s) { return s.empty() ? std::string("—") : s; };
   for (const auto& v : m.variants)
-    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} |\n", v.name, package_name(v.package), dash(v.python),
+    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} |\n", v.name, v.package, dash(v.python),
                        dash(v.cuda), dash(v.sm), dash(v.isa), v.platform, v.pin);
   if (!m.dropped.empty()) {
     out += "\n## Dropped combinations\n\n| Would be | Rule | Why |\n|---|---|---|\n";

@@ -25,6 +25,14 @@ const KnowledgeBase& kb() {
   return k;
 }
 
+// The variant a recipe imports under \a key ("torchVariant"); empty when none.
+std::string dependency(const BuildSettings& s, const std::string& key) {
+  for (const auto& [k, name] : s.dependency_variants)
+    if (k == key) return name;
+  return {};
+}
+std::string magma_variant(const BuildSettings& s) { return dependency(s, "magmaVariant"); }
+
 bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
 
 std::vector<std::string> tree_files(const fs::path& root) {
@@ -76,14 +84,14 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
     EXPECT_EQ(r["platforms"], s.platforms);
     EXPECT_EQ(r["description"], s.description);
     EXPECT_EQ(r["cudaCapabilities"], s.cuda_capabilities);
-    if (v.backend == Backend::cuda) {
+    if (v.backend == "cuda") {
       EXPECT_EQ(r["cudaVersion"], v.cuda);
     }
-    if (v.package != Package::magma) {
+    if (v.package != "magma") {
       EXPECT_EQ(r["pythonVersion"], v.python);
     }
     // A vLLM variant's CPU flags and workarounds belong to its custom torch.
-    bool vllm = v.package == Package::vllm;
+    bool vllm = v.package == "vllm";
     const json& torch_side = vllm ? r["customTorch"] : r;
     const std::string pre = torch_side["preConfigure"];
     for (const auto& f : s.cpu_flags) EXPECT_TRUE(contains(pre, " " + f)) << f;
@@ -91,26 +99,26 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
       for (const char* forbidden : {" -mavx2", " -mfma", " -mavx512", " -mf16c"}) EXPECT_FALSE(contains(pre, forbidden)) << forbidden;
     }
     for (const auto& [k, val] : s.env) EXPECT_TRUE(contains(pre, "export " + k + "=" + val)) << k;
-    EXPECT_EQ(contains(pre, "export USE_CUDNN=0"), v.backend == Backend::cuda && (v.sm == "6.1" || v.sm == "7.0") &&
-                                                     v.package != Package::torchvision && v.package != Package::torchaudio);
+    EXPECT_EQ(contains(pre, "export USE_CUDNN=0"), v.backend == "cuda" && (v.sm == "6.1" || v.sm == "7.0") &&
+                                                     v.package != "torchvision" && v.package != "torchaudio");
     if (vllm) {
       // One torch for the whole Python set, built for this SM, and bitsandbytes for this SM alone.
-      EXPECT_EQ(r["torch"], s.custom_torch_name);
-      EXPECT_EQ(torch_side["pname"], s.custom_torch_name);
+      EXPECT_EQ(r["torch"], s.substituted.at(0).second);
+      EXPECT_EQ(torch_side["pname"], s.substituted.at(0).second);
       EXPECT_EQ(torch_side["args"]["gpuTargets"], json::array({v.sm}));
       EXPECT_EQ(torch_side["args"]["cudaSupport"], true);
       EXPECT_EQ(torch_side["cudaCapabilities"], json::array({v.sm}));
       EXPECT_EQ(torch_side["disallowedReferences"], json::array({"gcc-wrapper", "gcc"}));
       for (const char* dep : {"torchvision", "torchaudio", "xformers", "flashinfer", "bitsandbytes"})
-        EXPECT_EQ(r["deps"][dep], s.custom_torch_name) << dep;
-      EXPECT_EQ(r["deps"]["bitsandbytesCmakeFlags"], s.bitsandbytes_cmake_flags);
+        EXPECT_EQ(r["deps"][dep], s.substituted.at(0).second) << dep;
+      EXPECT_EQ(r["deps"]["bitsandbytesCmakeFlags"], s.extra_cmake_flags.at(0).second);
       EXPECT_EQ(r["requiredSystemFeatures"], json::array({"big-parallel"}));
       EXPECT_TRUE(contains(r["preConfigure"], "export MAX_JOBS=$tailor_jobs"));
       EXPECT_FALSE(contains(r["preConfigure"], "NIX_BUILD_CORES=16"));
     }
     EXPECT_TRUE(contains(r["postInstall"], "$out/nix-support/tailor-variant.json"));
     EXPECT_TRUE(contains(r["postInstall"], "> $out/.metadata-rev"));
-    if (v.backend != Backend::mps && v.package != Package::magma) {
+    if (v.backend != "mps" && v.package != "magma") {
       for (const auto& f : s.cmake_flags)
         EXPECT_NE(std::find(torch_side["cmakeFlags"].begin(), torch_side["cmakeFlags"].end(), f), torch_side["cmakeFlags"].end()) << f;
     }
@@ -122,29 +130,29 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
       broken = broken || w.allow_broken;
     }
     EXPECT_EQ(r["allowBroken"], broken);
-    if (v.package == Package::pytorch) {
+    if (v.package == "pytorch") {
       EXPECT_EQ(r["src"], source_override ? "v2.10.0" : "v2.9.1");
       EXPECT_EQ(r["patches"], source_override ? 0 : 1);
       EXPECT_EQ(contains(pre, "tailor-cccl"), cccl);
       EXPECT_EQ(r["passthru"]["cpuISA"], v.isa.empty() ? json(nullptr) : json(v.isa));
       EXPECT_EQ(r["passthru"]["blasProvider"], s.blas_provider);
-      if (v.backend == Backend::cuda) {
+      if (v.backend == "cuda") {
         EXPECT_EQ(r["args"]["cudaSupport"], true);
         EXPECT_EQ(r["args"]["gpuTargets"], json::array({v.sm}));
         EXPECT_EQ(r["requiredSystemFeatures"], json::array({"big-parallel"}));
         EXPECT_EQ(r["disallowedReferences"], json::array({"gcc-wrapper", "gcc"}));
         EXPECT_TRUE(contains(r["postFixup"], "remove-references-to"));
         bool magma_patch = v.cuda == "13.0";
-        EXPECT_EQ(r["effectiveMagma"], magma_patch || !s.magma_variant.empty() ? json(s.magma_variant.empty() ? "magma" : s.magma_variant)
+        EXPECT_EQ(r["effectiveMagma"], magma_patch || !magma_variant(s).empty() ? json(magma_variant(s).empty() ? "magma" : magma_variant(s))
                                                                               : json(nullptr));
         EXPECT_EQ(r["buildInputs"], json::array({"openblas", "cuda_cudart", "cuda_cccl"}));
-      } else if (v.backend == Backend::cpu) {
+      } else if (v.backend == "cpu") {
         EXPECT_EQ(r["args"]["cudaSupport"], false);
         EXPECT_EQ(r["buildInputs"], json::array({"openblas"}));
       }
     }
     if (is_companion(v.package)) {
-      EXPECT_EQ(r["torch"], s.torch_variant);
+      EXPECT_EQ(r["torch"], dependency(s, "torchVariant"));
       EXPECT_EQ(r["torchCapabilities"], s.cuda_capabilities);
     }
   }

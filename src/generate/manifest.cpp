@@ -47,13 +47,14 @@ std::string build_env_manifest(const Spec& spec, const Matrix& m) {
 std::string consumer_manifest(const Spec& spec, const Matrix& m, const std::vector<std::string>& names,
                               const std::string& org) {
   std::vector<const Variant*> chosen;
+  auto cpu_only = [](const Variant& v) { return v.accelerator == "none"; };
   for (const auto& n : names) {
     const Variant* v = &m.require(n, spec.path);
     if (std::find(chosen.begin(), chosen.end(), v) == chosen.end()) chosen.push_back(v);
   }
   // Accelerated variants win file conflicts over CPU-only ones on the same system.
   std::stable_sort(chosen.begin(), chosen.end(),
-                   [](const Variant* a, const Variant* b) { return (a->backend == Backend::cpu) < (b->backend == Backend::cpu); });
+                   [&](const Variant* a, const Variant* b) { return cpu_only(*a) < cpu_only(*b); });
   std::map<std::string, int> next_priority;
   std::string out = fmt::format("# Installs {} variant{} of {} ({}) side by side: each resolves in its own\n"
                                 "# pkg-group, only on its own system; lower priority wins file conflicts.\n"
@@ -62,8 +63,8 @@ std::string consumer_manifest(const Spec& spec, const Matrix& m, const std::vect
   for (const Variant* v : chosen) {
     int priority = ++next_priority[v->platform];
     out += fmt::format("\n{}.pkg-path = {}\n", v->name, toml_string(org + "/" + v->name));
-    if (v->package == Package::pytorch && !v->torch.empty()) out += fmt::format("{}.version = {}\n", v->name, toml_string(v->torch));
-    if (v->package == Package::vllm && !v->vllm.empty()) out += fmt::format("{}.version = {}\n", v->name, toml_string(v->vllm));
+    if (std::string own = v->version_of(v->package); !own.empty())
+      out += fmt::format("{}.version = {}\n", v->name, toml_string(own));
     out += fmt::format("{}.systems = {}\n", v->name, toml_list({v->platform}));
     out += fmt::format("{}.pkg-group = {}\n", v->name, toml_string(v->name));
     out += fmt::format("{}.priority = {}\n", v->name, priority);

@@ -7,16 +7,6 @@
 
 namespace tailor {
 
-std::string builder_path(Package p) {
-  switch (p) {
-    case Package::pytorch: return "lib/torch.nix";
-    case Package::torchvision:
-    case Package::torchaudio: return "lib/companion.nix";
-    case Package::magma: return "lib/magma.nix";
-    case Package::vllm: return "lib/vllm.nix";
-  }
-  return "lib/torch.nix";
-}
 
 nlohmann::ordered_json variant_description(const BuildSettings& s, const KnowledgeBase& kb) {
   nlohmann::ordered_json j = to_json(s.variant, kb);
@@ -64,21 +54,21 @@ std::string variant_recipe(const BuildSettings& s, const Spec& spec, const Knowl
   std::string out;
   for (const auto& line : s.header_comment) out += "# " + line + "\n";
   out += fmt::format("#\n# {} variant of {} (branch {}). Generated: edit the spec, not this file.\n",
-                     package_name(v.package), spec.path, spec.name);
+                     v.package, spec.path, spec.name);
   for (const auto& w : s.workarounds) out += fmt::format("# Workaround {}: {}\n", w.id, w.summary);
   out += "{ nixpkgsSrc ? null }:\n";
-  out += fmt::format("import ./{} {{\n  inherit nixpkgsSrc;\n  variant = {{\n", builder_path(v.package));
+  out += fmt::format("import ./{} {{\n  inherit nixpkgsSrc;\n  variant = {{\n", kb.package(v.package)->builder);
   out += key_value("name", nix_string(v.name));
-  out += key_value("package", nix_string(package_name(v.package)));
-  out += key_value("backend", nix_string(backend_name(v.backend)));
+  out += key_value("package", nix_string(v.package));
+  out += key_value("backend", nix_string(v.backend));
   out += fmt::format("    nixpkgs = {{ rev = {}; sha256 = {}; }};\n", nix_string(s.pin_rev),
                      s.pin_sha256.empty() ? "null" : nix_string(s.pin_sha256));
   if (!s.python_packages.empty()) out += key_value("pythonPackages", nix_string(s.python_packages));
-  if (v.package == Package::vllm) {
-    out += key_value("python", nix_string(s.python_interpreter));
-    out += key_value("customTorchName", nix_string(s.custom_torch_name));
-    out += key_value("bitsandbytesCmakeFlags", nix_string_list(s.bitsandbytes_cmake_flags));
-  }
+  // A package built inline and swapped into the Python set: the builder
+  // overrides the interpreter itself.
+  if (!s.substituted.empty()) out += key_value("python", nix_string(s.python_interpreter));
+  for (const auto& [key, name] : s.substituted) out += key_value(key, nix_string(name));
+  for (const auto& [key, flags] : s.extra_cmake_flags) out += key_value(key, nix_string_list(flags));
   if (s.cuda_support) {
     out += key_value("cudaPackages", nix_string(s.cuda_packages));
     out += key_value("cudaCapabilities", nix_string_list(s.cuda_capabilities));
@@ -86,8 +76,7 @@ std::string variant_recipe(const BuildSettings& s, const Spec& spec, const Knowl
   std::string override_set = "{";
   for (const auto& [k, val] : s.recipe_override) override_set += fmt::format(" {} = {};", k, val);
   out += key_value("override", override_set == "{" ? "{ }" : override_set + " }");
-  if (!s.torch_variant.empty()) out += key_value("torchVariant", nix_string(s.torch_variant));
-  if (!s.magma_variant.empty()) out += key_value("magmaVariant", nix_string(s.magma_variant));
+  for (const auto& [key, name] : s.dependency_variants) out += key_value(key, nix_string(name));
   out += key_value("cpuFlags", nix_string_list(s.cpu_flags));
   out += key_value("nvccFlags", nix_string_list(s.nvcc_flags));
   out += key_value("env", env_list(s));

@@ -11,8 +11,6 @@
 
 namespace tailor {
 
-/// The builder a variant's recipe calls, relative to .flox/pkgs ("lib/torch.nix").
-std::string builder_path(Package p);
 
 /// The recipe text (without the generated-by marker).
 std::string variant_recipe(const BuildSettings& s, const Spec& spec, const KnowledgeBase& kb);

@@ -131,19 +131,26 @@ std::string sm_mismatch(std::string_view built, const std::vector<const GpuInfo*
   return fmt::format("built for SM {}; this host's GPUs are {} ({})", built, fmt::join(have, ", "), why);
 }
 
+// The device a variant's backend runs on (packages.toml's accelerator).
+enum class Device { cuda, metal, none };
+Device device(const Variant& v) {
+  if (v.accelerator == "cuda") return Device::cuda;
+  return v.accelerator == "metal" ? Device::metal : Device::none;
+}
+
 Fit evaluate(const Variant& v, const HostFacts& h, const KnowledgeBase& kb, Workload w) {
   Fit f;
   f.v = &v;
   if (v.platform != h.platform)
     f.problems.push_back(fmt::format("built for {}; this host is {}", v.platform, h.platform));
-  switch (v.backend) {
-    case Backend::mps:
+  switch (device(v)) {
+    case Device::metal:
       f.backend = 2;
       break;
-    case Backend::cpu:
+    case Device::none:
       f.backend = 1;
       break;
-    case Backend::cuda: {
+    case Device::cuda: {
       f.backend = 2;
       if (const CudaToolkit* ck = kb.cuda(v.cuda)) f.cuda = ck->version;
       auto gpus = newest_first(h);
@@ -203,10 +210,10 @@ struct Selection {
   std::vector<std::string> reasons;
 };
 
-Selection select(const Matrix& m, const RecommendRequest& req) {
+Selection select(const Matrix& m, const RecommendRequest& req, const std::string& kb_headline) {
   Selection s;
   std::set<std::string> packages;
-  for (const auto& v : m.variants) packages.insert(std::string(package_name(v.package)));
+  for (const auto& v : m.variants) packages.insert(v.package);
   if (!req.package.empty()) {
     if (!packages.count(req.package)) {
       Diagnostic d;
@@ -218,7 +225,7 @@ Selection select(const Matrix& m, const RecommendRequest& req) {
     s.package = req.package;
     if (packages.size() > 1) s.reasons.push_back(fmt::format("package {}: asked for with --package", s.package));
   } else {
-    s.package = packages.count("pytorch") ? "pytorch" : std::string(package_name(m.variants.front().package));
+    s.package = packages.count(kb_headline) ? kb_headline : m.variants.front().package;
     if (packages.size() > 1)
       s.reasons.push_back(fmt::format("package {}: the matrix's main package (it also builds {}; --package to choose)",
                                       s.package, [&] {
@@ -230,7 +237,7 @@ Selection select(const Matrix& m, const RecommendRequest& req) {
   std::set<std::string> pythons;
   std::optional<Version> newest;
   for (const auto& v : m.variants) {
-    if (package_name(v.package) != s.package || v.python.empty()) continue;
+    if (v.package != s.package || v.python.empty()) continue;
     pythons.insert(v.python);
     auto pv = Version::parse(v.python);
     if (pv && (!newest || *pv > *newest)) newest = pv;
@@ -261,7 +268,7 @@ std::vector<Fit> evaluate_all(const HostFacts& h, const Matrix& m, const Knowled
                               const Selection& s) {
   std::vector<Fit> fits;
   for (const auto& v : m.variants) {
-    if (package_name(v.package) != s.package) continue;
+    if (v.package != s.package) continue;
     if (!s.python.empty() && v.python != s.python) continue;
     fits.push_back(evaluate(v, h, kb, w));
   }
@@ -316,7 +323,7 @@ std::string isa_reason(const Fit& f, const HostFacts& h, const KnowledgeBase& kb
 
 // How \a b differs from the recommendation \a a, at the first deciding key.
 std::string difference(const Fit& a, const Fit& b, const KnowledgeBase& kb) {
-  if (b.backend != a.backend) return b.v->backend == Backend::cpu ? "CPU only: leaves the GPU unused" : "other backend";
+  if (b.backend != a.backend) return device(*b.v) == Device::none ? "CPU only: leaves the GPU unused" : "other backend";
   if (b.gpu_rank != a.gpu_rank && b.gpu) return fmt::format("for {}, SM {}", gpu_label(*b.gpu), b.gpu->sm);
   if (b.match != a.match || b.sm_minor != a.sm_minor)
     return b.gpu ? fmt::format("SM {} code on an SM {} GPU", b.v->sm, b.gpu->sm) : "other SM";
@@ -360,7 +367,7 @@ void explain_cpu_choice(const HostFacts& h, const std::vector<Fit>& fits, const 
   }
   const Fit* cuda = nullptr;
   for (const auto& f : fits)
-    if (f.v->backend == Backend::cuda && f.v->platform == h.platform && closer(f, cuda)) cuda = &f;
+    if (device(*f.v) == Device::cuda && f.v->platform == h.platform && closer(f, cuda)) cuda = &f;
   std::string why = cuda ? fmt::format("the closest, {}: {}", cuda->v->name, fmt::join(cuda->problems, "; "))
                          : std::string("the matrix has no CUDA variant for this platform");
   r.reasons.push_back(fmt::format("GPU: no CUDA variant runs on {} (SM {}, driver {}): {}; a CPU-only variant",
@@ -406,7 +413,7 @@ void explain_cuda(const HostFacts& h, const KnowledgeBase& kb, const Fit& best, 
   std::vector<std::string> newer;
   std::set<std::string> seen;
   for (const auto& f : fits)
-    if (f.v->backend == Backend::cuda && f.v->sm == v.sm && f.cuda > best.cuda && seen.insert(f.v->cuda).second)
+    if (device(*f.v) == Device::cuda && f.v->sm == v.sm && f.cuda > best.cuda && seen.insert(f.v->cuda).second)
       if (const CudaToolkit* nk = kb.cuda(f.v->cuda))
         newer.push_back(fmt::format("CUDA {} needs {}", nk->version.str(), nk->min_driver.str()));
   std::string newer_note = newer.empty() ? "" : fmt::format(" ({})", fmt::join(newer, "; "));
@@ -458,7 +465,7 @@ Recommendation recommend(const HostFacts& h, const Matrix& m, const KnowledgeBas
     r.reasons.push_back("the matrix has no variants");
     return r;
   }
-  Selection s = select(m, req);
+  Selection s = select(m, req, kb.headline);
   std::vector<Fit> fits = evaluate_all(h, m, kb, req.workload, s);
   const Fit* best = best_runnable(fits);
   if (!best) {
@@ -470,14 +477,14 @@ Recommendation recommend(const HostFacts& h, const Matrix& m, const KnowledgeBas
   r.reasons.push_back(fmt::format("platform {}: {} CPU ({}), {}", h.platform, h.cpu.arch, h.cpu.source, h.os));
   for (const auto& x : s.reasons) r.reasons.push_back(x);
   auto gpus = newest_first(h);
-  switch (v.backend) {
-    case Backend::mps:
+  switch (device(v)) {
+    case Device::metal:
       r.reasons.push_back("GPU: macOS on Apple silicon; the MPS variant uses the Apple GPU through Metal");
       break;
-    case Backend::cpu:
+    case Device::none:
       explain_cpu_choice(h, fits, gpus, r);
       break;
-    case Backend::cuda:
+    case Device::cuda:
       explain_sm(h, *best, gpus, r);
       explain_cuda(h, kb, *best, fits, r);
       break;
@@ -511,11 +518,11 @@ std::vector<std::string> why_not_recommended(std::string_view name, const HostFa
     lines.push_back(fmt::format("{} is the recommended variant for this host", name));
     return lines;
   }
-  Selection s = select(m, req);
-  if (package_name(v->package) != s.package || (!s.python.empty() && v->python != s.python)) {
+  Selection s = select(m, req, kb.headline);
+  if (v->package != s.package || (!s.python.empty() && v->python != s.python)) {
     lines.push_back(fmt::format("{} runs on this host, but the recommendation is for {} (python {}); use --package "
                                 "{} --python {}",
-                                name, s.package, s.python, package_name(v->package), v->python));
+                                name, s.package, s.python, v->package, v->python));
     return lines;
   }
   std::vector<Fit> fits = evaluate_all(h, m, kb, req.workload, s);

@@ -165,7 +165,7 @@ void check_workarounds(const KnowledgeBase& kb, std::vector<std::string>& out) {
     for (const auto& c : w.cuda)
       if (!kb.cuda(c)) out.push_back(fmt::format("{}: {}: CUDA {} is not in cuda_toolkits.toml", f, w.id, c));
     for (const auto& p : w.packages)
-      if (!package_from_name(p)) out.push_back(fmt::format("{}: {}: unknown package '{}'", f, w.id, p));
+      if (!kb.package(p)) out.push_back(fmt::format("{}: {}: unknown package '{}'", f, w.id, p));
     if (w.packages.empty()) out.push_back(fmt::format("{}: {}: names no packages", f, w.id));
     if (!w.torch.empty() && !Version::parse(w.torch))
       out.push_back(fmt::format("{}: {}: torch '{}' is not a version", f, w.id, w.torch));
@@ -183,6 +183,33 @@ void check_workarounds(const KnowledgeBase& kb, std::vector<std::string>& out) {
   }
 }
 
+// Pins record versions of packages whose definitions say so, and only those.
+void check_package_versions(const KnowledgeBase& kb, std::vector<std::string>& out) {
+  const char* f = "packages.toml";
+  check_unique(kb.packages, [](const PackageDef& p) { return p.name; }, f, out);
+  check_unique(kb.backends, [](const BackendDef& b) { return b.name; }, f, out);
+  if (kb.packages.empty()) out.push_back(fmt::format("{}: defines no package", f));
+  auto pinned = [&](const std::string& attr) {
+    return std::any_of(kb.packages.begin(), kb.packages.end(),
+                       [&](const PackageDef& p) { return p.version_in_pins && p.attribute == attr; });
+  };
+  const PackageDef* headline = kb.package(kb.headline);
+  if (!headline || !headline->version_in_pins)
+    out.push_back(fmt::format("{}: headline '{}' is no package with version_in_pins", f, kb.headline));
+  for (const auto& k : kb.json_version_keys)
+    if (!pinned(k)) out.push_back(fmt::format("{}: json_version_keys: '{}' is no attribute of a package with "
+                                              "version_in_pins", f, k));
+  for (const auto& p : kb.pins)
+    for (const auto& [attr, v] : p.versions)
+      if (!pinned(attr))
+        out.push_back(fmt::format("nixpkgs_pins.toml: pin {}: versions names '{}', no attribute of a package with "
+                                  "version_in_pins",
+                                  p.short_rev, attr));
+  for (const auto& p : kb.packages)
+    if (p.name.empty() || p.name.find_first_of("{}/ ") != std::string::npos || p.name.front() == '-')
+      out.push_back(fmt::format("{}: package name '{}' is not a word with dashes", f, p.name));
+}
+
 }  // namespace
 
 std::vector<std::string> check_invariants(const KnowledgeBase& kb) {
@@ -193,6 +220,7 @@ std::vector<std::string> check_invariants(const KnowledgeBase& kb) {
   check_pins(kb, out);
   check_pythons(kb, out);
   check_workarounds(kb, out);
+  check_package_versions(kb, out);
   return out;
 }
 

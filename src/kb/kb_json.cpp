@@ -8,6 +8,20 @@ using json = nlohmann::ordered_json;
 json opt(const std::optional<Version>& v) { return v ? json(v->str()) : json(nullptr); }
 json opt(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
 
+json versions_json(const NixpkgsPin& p) {
+  json j = json::object();
+  for (const auto& [attr, v] : p.versions) j[attr] = v.str();
+  return j;
+}
+
+json package_json(const PackageDef& p) {
+  json needs = json::array();
+  for (const auto& n : p.needs) needs.push_back({{"package", n.package}, {"strategy", n.strategy}});
+  return {{"name", p.name},         {"display", p.display},       {"attribute", p.attribute},
+          {"scope", p.scope},       {"backends", p.backends},     {"builder", p.builder},
+          {"variant_name", p.variant_name}, {"gpu_target", p.gpu_target}, {"needs", needs}};
+}
+
 json source_json(const GitHubSource& s) {
   return {{"owner", s.owner}, {"repo", s.repo}, {"rev", s.rev}, {"hash", s.hash}, {"fetch_submodules", s.fetch_submodules}};
 }
@@ -61,8 +75,7 @@ nlohmann::ordered_json to_json(const KnowledgeBase& kb) {
     out["pins"].push_back({{"short", p.short_rev},
                            {"rev", p.rev},
                            {"sha256", opt(p.sha256)},
-                           {"torch", p.torch.str()},
-                           {"vllm", opt(p.vllm)},
+                           {"versions", versions_json(p)},
                            {"python", p.python},
                            {"python_default", opt(p.python_default)},
                            {"cuda", p.cuda},
@@ -94,6 +107,11 @@ nlohmann::ordered_json to_json(const KnowledgeBase& kb) {
     j["source"] = w.source;
     out["workarounds"].push_back(j);
   }
+  out["backends"] = json::array();
+  for (const auto& b : kb.backends)
+    out["backends"].push_back({{"name", b.name}, {"axes", b.axes}, {"accelerator", b.accelerator}, {"name_part", b.name_part}});
+  out["packages"] = json::array();
+  for (const auto& p : kb.packages) out["packages"].push_back(package_json(p));
   return out;
 }
 

@@ -8,6 +8,8 @@
 #include <fmt/ranges.h>
 
 #include "kb/invariants.hpp"
+#include "kb/package_checks.hpp"
+#include "kb/read_helpers.hpp"
 #include "util/edit_distance.hpp"
 #include "util/embedded.hpp"
 #include "util/read_file.hpp"
@@ -16,7 +18,8 @@ namespace tailor {
 
 const std::vector<std::string>& kb_file_names() {
   static const std::vector<std::string> names = {"gpu_architectures.toml", "cuda_toolkits.toml", "cpu_isas.toml",
-                                                 "nixpkgs_pins.toml",      "python_versions.toml", "workarounds.toml"};
+                                                 "nixpkgs_pins.toml",      "python_versions.toml", "workarounds.toml",
+                                                 "packages.toml"};
   return names;
 }
 
@@ -78,18 +81,29 @@ void read_kb_file(const std::string& name, const std::string& path, std::string 
   } else if (name == "workarounds.toml") {
     read_entries<Workaround>(doc, root, "workaround", read_workaround, [](const Workaround& w) { return w.id; },
                              kb.workarounds);
+  } else if (name == "packages.toml") {
+    read_entries<BackendDef>(doc, root, "backend", read_backend, [](const BackendDef& b) { return b.name; }, kb.backends);
+    read_entries<PackageDef>(doc, root, "package", read_package, [](const PackageDef& p) { return p.name; }, kb.packages);
+    if (auto keys = root.strings("json_version_keys")) kb.json_version_keys = values(keys);
+    if (auto h = root.string("headline")) kb.headline = h->value;
   }
   root.finish();
 }
 
 KnowledgeBase load_embedded_then(const std::vector<std::pair<std::string, std::pair<std::string, std::string>>>& overlays) {
   KnowledgeBase kb;
+  std::map<std::string, std::string> texts;  // path -> text, for positions found after loading
   for (const auto& name : kb_file_names()) {
     auto text = embedded_file("data/" + name);
     if (!text) throw std::logic_error("embedded knowledge base lacks " + name);
+    texts["data/" + name] = std::string(*text);
     read_kb_file(name, "data/" + name, std::string(*text), kb);
   }
-  for (const auto& [name, path_text] : overlays) read_kb_file(name, path_text.first, path_text.second, kb);
+  for (const auto& [name, path_text] : overlays) {
+    texts[path_text.first] = path_text.second;
+    read_kb_file(name, path_text.first, path_text.second, kb);
+  }
+  check_packages(kb, texts);
   if (auto problems = check_invariants(kb); !problems.empty()) {
     Diagnostic d;
     d.path = overlays.empty() ? "data" : overlays.front().second.first;
@@ -167,6 +181,29 @@ const NixpkgsPin* KnowledgeBase::pin(std::string_view rev) const {
 }
 const PythonVersion* KnowledgeBase::python(std::string_view v) const {
   return find_if_ptr(pythons, [&](const PythonVersion& p) { return p.version == v; });
+}
+
+const BackendDef* KnowledgeBase::backend(std::string_view name) const {
+  return find_if_ptr(backends, [&](const BackendDef& b) { return b.name == name; });
+}
+const PackageDef* KnowledgeBase::package(std::string_view name) const {
+  return find_if_ptr(packages, [&](const PackageDef& p) { return p.name == name; });
+}
+const PackageDef* KnowledgeBase::needed(const PackageDef& p, std::string_view strategy) const {
+  const PackageNeed* n = p.need(strategy);
+  return n ? package(n->package) : nullptr;
+}
+bool compiles_feature_switches(const PackageDef& p, const KnowledgeBase& kb) {
+  for (const PackageDef* q = &p; q; q = kb.needed(*q, "python-set-substitution"))
+    if (q->feature_switches) return true;
+  return false;
+}
+
+std::vector<std::string> KnowledgeBase::backend_names() const {
+  return names_of(backends, [](const BackendDef& b) { return b.name; });
+}
+std::vector<std::string> KnowledgeBase::package_names() const {
+  return names_of(packages, [](const PackageDef& p) { return p.name; });
 }
 
 std::vector<std::string> KnowledgeBase::gpu_names() const { return names_of(gpus, [](const GpuArch& g) { return g.sm; }); }

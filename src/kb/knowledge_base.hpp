@@ -13,6 +13,7 @@
 #include "kb/cuda_toolkit.hpp"
 #include "kb/gpu_arch.hpp"
 #include "kb/nixpkgs_pin.hpp"
+#include "kb/package.hpp"
 #include "kb/python_version.hpp"
 #include "kb/workaround.hpp"
 
@@ -26,6 +27,10 @@ struct KnowledgeBase {
   std::vector<NixpkgsPin> pins;
   std::vector<PythonVersion> pythons;
   std::vector<Workaround> workarounds;
+  std::vector<BackendDef> backends;
+  std::vector<PackageDef> packages;
+  std::vector<std::string> json_version_keys;  ///< attributes reported as keys of their own
+  std::string headline;  ///< the matrix's main package
 
   /// The embedded knowledge base, overlaid with \a overlay_dir when given.
   /// Throws DiagnosticError for bad data, including invariant violations.
@@ -41,12 +46,18 @@ struct KnowledgeBase {
   /// By short or full revision.
   const NixpkgsPin* pin(std::string_view rev) const;
   const PythonVersion* python(std::string_view version) const;
+  const BackendDef* backend(std::string_view name) const;
+  const PackageDef* package(std::string_view name) const;
+  /// The package \a p needs by \a strategy; null when it needs none.
+  const PackageDef* needed(const PackageDef& p, std::string_view strategy) const;
 
   std::vector<std::string> gpu_names() const;
   std::vector<std::string> cuda_names() const;
   std::vector<std::string> isa_names() const;
   std::vector<std::string> pin_names() const;
   std::vector<std::string> python_names() const;
+  std::vector<std::string> backend_names() const;
+  std::vector<std::string> package_names() const;
 };
 
 /// The data files, in load order.

@@ -116,16 +116,16 @@ INSTANTIATE_TEST_SUITE_P(
                       "[\"-mavx\"]\nrequires = [\"avx\"]\nx86_64_level = \"v2\"\nrank = 1\nsource = \"t\"\n",
                       "cpu_isas.toml: ISA 'sse-4': names may hold only a-z, 0-9 and _ (they are part of variant names)"},
         BrokenOverlay{"nixpkgs_pins.toml",
-                      "[[pin]]\nshort = \"abcdef1\"\nrev = \"abcdef1\"\ntorch = \"2.9.1\"\npython = [\"3.13\"]\ncuda = "
+                      "[[pin]]\nshort = \"abcdef1\"\nrev = \"abcdef1\"\nversions = { torch = \"2.9.1\" }\npython = [\"3.13\"]\ncuda = "
                       "[\"12.9\"]\ntorch_args = [\"cudaSupport\", \"gpuTargets\", \"effectiveMagma\"]\nsource = \"t\"\n",
                       "nixpkgs_pins.toml: pin abcdef1: rev 'abcdef1' is not 40 hex digits"},
         BrokenOverlay{"nixpkgs_pins.toml",
-                      "[[pin]]\nshort = \"fe5e41d\"\nrev = \"fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3\"\ntorch = "
-                      "\"2.8.0\"\npython = [\"3.9\"]\ncuda = [\"12.8\"]\ntorch_args = [\"cudaSupport\"]\nsource = \"t\"\n",
+                      "[[pin]]\nshort = \"fe5e41d\"\nrev = \"fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3\"\nversions = "
+                      "{ torch = \"2.8.0\" }\npython = [\"3.9\"]\ncuda = [\"12.8\"]\ntorch_args = [\"cudaSupport\"]\nsource = \"t\"\n",
                       "nixpkgs_pins.toml: pin fe5e41d: Python 3.9 is not in python_versions.toml"},
         BrokenOverlay{"nixpkgs_pins.toml",
-                      "[[pin]]\nshort = \"fe5e41d\"\nrev = \"fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3\"\ntorch = "
-                      "\"2.8.0\"\npython = [\"3.13\"]\ncuda = [\"12.8\"]\ntorch_args = [\"cudaSupport\"]\nsource = \"t\"\n",
+                      "[[pin]]\nshort = \"fe5e41d\"\nrev = \"fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3\"\nversions = "
+                      "{ torch = \"2.8.0\" }\npython = [\"3.13\"]\ncuda = [\"12.8\"]\ntorch_args = [\"cudaSupport\"]\nsource = \"t\"\n",
                       "nixpkgs_pins.toml: pin fe5e41d: torch_args lacks 'gpuTargets', which tailor's recipes pass"},
         BrokenOverlay{"cuda_toolkits.toml",
                       "[[cuda]]\nversion = \"13.2\"\nmin_driver = \"560.0\"\nmax_gcc = 15\nsource = \"t\"\n",
@@ -140,7 +140,7 @@ TEST(KnowledgeBase, OverlayReplacesAndExtends) {
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "nixpkgs_pins.toml")
       << "[[pin]]\nshort = \"fe5e41d\"\nrev = \"fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3\"\n"
-         "sha256 = \"0000000000000000000000000000000000000000000000000000\"\ntorch = \"2.8.0\"\n"
+         "sha256 = \"0000000000000000000000000000000000000000000000000000\"\nversions = { torch = \"2.8.0\" }\n"
          "python = [\"3.13\"]\ncuda = [\"12.8\"]\ntorch_args = [\"cudaSupport\", \"gpuTargets\", \"effectiveMagma\"]\n"
          "source = \"site\"\n";
   std::ofstream(dir / "python_versions.toml") << "[[python]]\nversion = \"3.15\"\n";

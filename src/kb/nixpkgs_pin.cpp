@@ -13,6 +13,14 @@ bool contains(const std::vector<std::string>& v, std::string_view x) { return st
 std::string NixpkgsPin::tarball_url() const { return "https://github.com/NixOS/nixpkgs/archive/" + rev + ".tar.gz"; }
 bool NixpkgsPin::provides_python(std::string_view v) const { return contains(python, v); }
 bool NixpkgsPin::provides_cuda(std::string_view v) const { return contains(cuda, v); }
+const Version* NixpkgsPin::version(std::string_view attribute) const {
+  auto it = versions.find(std::string(attribute));
+  return it == versions.end() ? nullptr : &it->second;
+}
+std::string NixpkgsPin::version_text(std::string_view attribute) const {
+  const Version* v = version(attribute);
+  return v ? v->str() : std::string();
+}
 bool NixpkgsPin::has_torch_arg(std::string_view a) const { return contains(torch_args, a); }
 
 NixpkgsPin read_nixpkgs_pin(TableReader& r) {
@@ -20,8 +28,12 @@ NixpkgsPin read_nixpkgs_pin(TableReader& r) {
   p.short_rev = r.required_string("short").value;
   p.rev = r.required_string("rev").value;
   p.sha256 = optional_text(r, "sha256");
-  p.torch = require_version(r.doc(), r.required_string("torch"), "torch version");
-  p.vllm = optional_version(r, "vllm");
+  if (const toml::table* t = r.table("versions"))
+    for (const auto& [attr, v] : *t) {
+      if (!v.is_string()) throw r.doc().error_at(v, "versions maps nixpkgs attributes to version strings");
+      Located<std::string> text{std::string(v.as_string()->get()), pos_of(v)};
+      p.versions.emplace(std::string(attr.str()), require_version(r.doc(), text, "version"));
+    }
   p.python = values(r.strings("python"));
   p.python_default = optional_text(r, "python_default");
   p.cuda = values(r.strings("cuda"));

@@ -1,6 +1,7 @@
 #pragma once
 /// One nixpkgs revision of the knowledge base and what it provides.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,8 +15,8 @@ struct NixpkgsPin {
   std::string short_rev;  ///< "fe5e41d"
   std::string rev;        ///< 40 hex digits
   std::string sha256;     ///< tarball hash; empty when unknown
-  Version torch;
-  std::optional<Version> vllm;
+  /// nixpkgs attribute -> the version the revision ships ("torch" -> 2.9.1)
+  std::map<std::string, Version> versions;
   std::vector<std::string> python;  ///< "3.13", ...
   std::string python_default;
   std::vector<std::string> cuda;  ///< "12.9", ...
@@ -30,6 +31,10 @@ struct NixpkgsPin {
   bool provides_python(std::string_view v) const;
   bool provides_cuda(std::string_view v) const;
   bool has_torch_arg(std::string_view a) const;
+  /// The version of \a attribute the revision ships; null when not recorded.
+  const Version* version(std::string_view attribute) const;
+  /// The same as text; empty when not recorded.
+  std::string version_text(std::string_view attribute) const;
 };
 
 NixpkgsPin read_nixpkgs_pin(TableReader& r);

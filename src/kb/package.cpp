@@ -1,47 +1,209 @@
 #include "kb/package.hpp"
 
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "kb/read_helpers.hpp"
+#include "util/edit_distance.hpp"
+
 namespace tailor {
 
-std::string_view package_name(Package p) {
-  switch (p) {
-    case Package::pytorch: return "pytorch";
-    case Package::torchvision: return "torchvision";
-    case Package::torchaudio: return "torchaudio";
-    case Package::vllm: return "vllm";
-    case Package::magma: return "magma";
+bool BackendDef::has_axis(std::string_view axis) const { return std::find(axes.begin(), axes.end(), axis) != axes.end(); }
+
+bool PackageDef::builds_for(std::string_view backend) const {
+  return std::find(backends.begin(), backends.end(), backend) != backends.end();
+}
+
+const PackageNeed* PackageDef::need(std::string_view strategy) const {
+  for (const auto& n : needs)
+    if (n.strategy == strategy) return &n;
+  return nullptr;
+}
+
+const std::vector<std::string>& need_strategies() {
+  static const std::vector<std::string> s = {"companion-of", "python-set-substitution", "links-if-built"};
+  return s;
+}
+
+const std::vector<std::string>& gpu_target_strategies() {
+  static const std::vector<std::string> s = {"override-argument", "cmake-flag", "config-capabilities", "substituted"};
+  return s;
+}
+
+std::vector<std::string> template_segments(std::string_view tmpl) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    size_t d = tmpl.find('-', start);
+    out.emplace_back(tmpl.substr(start, d == std::string_view::npos ? std::string_view::npos : d - start));
+    if (d == std::string_view::npos) return out;
+    start = d + 1;
   }
-  return "pytorch";
 }
 
-const std::vector<std::string>& package_names() {
-  static const std::vector<std::string> names = {"pytorch", "torchvision", "torchaudio", "vllm", "magma"};
-  return names;
-}
-
-std::optional<Package> package_from_name(std::string_view name) {
-  for (Package p : {Package::pytorch, Package::torchvision, Package::torchaudio, Package::vllm, Package::magma})
-    if (package_name(p) == name) return p;
-  return std::nullopt;
-}
-
-std::string_view backend_name(Backend b) {
-  switch (b) {
-    case Backend::cuda: return "cuda";
-    case Backend::cpu: return "cpu";
-    case Backend::mps: return "mps";
+std::string fill_template(std::string_view tmpl, const std::vector<std::pair<std::string, std::string>>& values) {
+  std::string out;
+  size_t i = 0;
+  while (i < tmpl.size()) {
+    size_t open = tmpl.find('{', i), close = open == std::string_view::npos ? open : tmpl.find('}', open);
+    if (close == std::string_view::npos) break;
+    std::string_view key = tmpl.substr(open + 1, close - open - 1);
+    auto it = std::find_if(values.begin(), values.end(), [&](const auto& kv) { return kv.first == key; });
+    out += tmpl.substr(i, open - i);
+    out += it == values.end() ? std::string(tmpl.substr(open, close - open + 1)) : it->second;
+    i = close + 1;
   }
-  return "cpu";
+  return out += tmpl.substr(std::min(i, tmpl.size()));
 }
 
-const std::vector<std::string>& backend_names() {
-  static const std::vector<std::string> names = {"cuda", "cpu", "mps"};
-  return names;
+namespace {
+
+DataPos here(TableReader& r, Pos pos) { return {r.doc().path(), pos}; }
+
+// A value that must be one of \a known.
+Located<std::string> one_of(TableReader& r, std::string_view key, const std::vector<std::string>& known,
+                            std::string_view what) {
+  auto v = r.required_string(key);
+  if (std::find(known.begin(), known.end(), v.value) == known.end()) {
+    std::string hint = did_you_mean(v.value, known);
+    if (hint.empty()) hint = fmt::format("known: {}", fmt::join(known, ", "));
+    throw r.doc().error_at(v.pos, fmt::format("unknown {} '{}'", what, v.value), hint);
+  }
+  return v;
 }
 
-std::optional<Backend> backend_from_name(std::string_view name) {
-  for (Backend b : {Backend::cuda, Backend::cpu, Backend::mps})
-    if (backend_name(b) == name) return b;
-  return std::nullopt;
+std::vector<std::string> string_list(const TomlDocument& doc, const toml::node& n, std::string_view what) {
+  const toml::array* a = n.as_array();
+  if (!a) throw doc.error_at(n, fmt::format("{} must be a list of strings", what));
+  std::vector<std::string> out;
+  for (const auto& e : *a) {
+    if (!e.is_string()) throw doc.error_at(e, fmt::format("{} must be a list of strings", what));
+    out.emplace_back(e.as_string()->get());
+  }
+  return out;
+}
+
+std::vector<std::vector<std::string>> read_notes(TableReader& r) {
+  std::vector<std::vector<std::string>> out;
+  const toml::node* n = r.node("notes");
+  if (!n) return out;
+  if (!n->is_array()) throw r.doc().error_at(*n, "'notes' lists [group, key, value, because] entries");
+  for (const auto& e : *n->as_array()) {
+    auto note = string_list(r.doc(), e, "a note");
+    if (note.size() != 4) throw r.doc().error_at(e, "a note is [group, key, value, because]");
+    out.push_back(std::move(note));
+  }
+  return out;
+}
+
+PackageArgument read_argument(const TomlDocument& doc, const toml::table& t, bool flag) {
+  TableReader r(doc, t, flag ? "[[package.cmake_flag]]" : "[[package.argument]]");
+  PackageArgument a;
+  a.backend = r.required_string("backend").value;
+  if (flag) {
+    a.name = r.required_string("flag").value;
+    a.recipe_key = optional_text(r, "recipe_key");
+    a.label = optional_text(r, "label");
+    if (!a.recipe_key.empty() && a.label.empty()) throw doc.error_at(t, "a cmake_flag with a recipe_key needs a label");
+  } else {
+    a.name = r.required_string("name").value;
+    a.value = r.required_string("value").value;
+  }
+  a.because = r.required_string("because").value;
+  r.finish();
+  return a;
+}
+
+PackageNeed read_need(const TomlDocument& doc, const toml::table& t) {
+  TableReader r(doc, t, "[[package.needs]]");
+  PackageNeed n;
+  n.at = here(r, r.pos());
+  n.package = r.required_string("package").value;
+  auto s = one_of(r, "strategy", need_strategies(), "dependency strategy");
+  n.strategy = s.value;
+  n.strategy_at = here(r, s.pos);
+  n.argument = r.required_string("argument").value;
+  n.recipe_key = r.required_string("recipe_key").value;
+  n.because = r.required_string("because").value;
+  r.finish();
+  return n;
+}
+
+// description = { cuda = "..." }, header = { cuda = [ ... ] }: per-backend texts.
+template <class T, class Read>
+std::vector<std::pair<std::string, T>> per_backend(TableReader& r, std::string_view key, Read read) {
+  std::vector<std::pair<std::string, T>> out;
+  const toml::table* t = r.table(key);
+  if (!t) return out;
+  for (const auto& [k, v] : *t) out.emplace_back(std::string(k.str()), read(v));
+  return out;
+}
+
+}  // namespace
+
+BackendDef read_backend(TableReader& r) {
+  BackendDef b;
+  b.at = here(r, r.pos());
+  b.name = r.required_string("name").value;
+  b.display = r.required_string("display").value;
+  auto axes = r.strings("axes");  // kept: a range-for over *r.strings(...) would dangle
+  if (!axes) r.missing("axes");
+  for (const auto& a : *axes) {
+    if (a.value != "cuda" && a.value != "sm" && a.value != "isa")
+      throw r.doc().error_at(a.pos, fmt::format("unknown backend axis '{}'", a.value), "backend axes: cuda, sm, isa");
+    b.axes.push_back(a.value);
+  }
+  b.accelerator = one_of(r, "accelerator", {"cuda", "metal", "none"}, "accelerator").value;
+  auto part = r.required_string("name_part");
+  b.name_part = part.value;
+  b.name_part_at = here(r, part.pos);
+  b.platform = optional_text(r, "platform");
+  b.platform_because = optional_text(r, "platform_because");
+  b.blas = r.required_string("blas").value;
+  b.blas_because = r.required_string("blas_because").value;
+  b.notes = read_notes(r);
+  b.description = r.required_string("description").value;
+  b.header = values(r.strings("header"));
+  b.details = values(r.strings("details"));
+  if (b.header.size() != 3) throw r.doc().error_at(r.pos(), "a backend's 'header' has three lines");
+  return b;
+}
+
+PackageDef read_package(TableReader& r) {
+  const TomlDocument& doc = r.doc();
+  PackageDef p;
+  p.at = here(r, r.pos());
+  p.name = r.required_string("name").value;
+  p.display = r.required_string("display").value;
+  p.attribute = r.required_string("attribute").value;
+  p.scope = one_of(r, "scope", {"python", "top-level"}, "package scope").value;
+  p.backends = values(r.strings("backends"));
+  if (p.backends.empty()) throw doc.error_at(r.pos(), fmt::format("package '{}' lists no backends", p.name));
+  p.builder = r.required_string("builder").value;
+  auto tmpl = r.required_string("variant_name");
+  p.variant_name = tmpl.value;
+  p.variant_name_at = here(r, tmpl.pos);
+  auto target = one_of(r, "gpu_target", gpu_target_strategies(), "gpu_target strategy");
+  p.gpu_target = target.value;
+  p.gpu_target_at = here(r, target.pos);
+  if (auto b = r.boolean("version_in_pins")) p.version_in_pins = b->value;
+  if (auto b = r.boolean("big_build")) p.big_build = b->value;
+  if (auto b = r.boolean("feature_switches")) p.feature_switches = b->value;
+  for (const toml::table* t : r.tables("argument")) p.arguments.push_back(read_argument(doc, *t, false));
+  for (const toml::table* t : r.tables("cmake_flag")) p.cmake_flags.push_back(read_argument(doc, *t, true));
+  for (const toml::table* t : r.tables("needs")) p.needs.push_back(read_need(doc, *t));
+  p.description = per_backend<std::string>(r, "description", [&](const toml::node& n) {
+    if (!n.is_string()) throw doc.error_at(n, "a description is a string template");
+    return std::string(n.as_string()->get());
+  });
+  p.header = per_backend<std::vector<std::string>>(r, "header", [&](const toml::node& n) {
+    auto lines = string_list(doc, n, "a header");
+    if (lines.size() != 3) throw doc.error_at(n, "a header has three lines");
+    return lines;
+  });
+  return p;
 }
 
 }  // namespace tailor

@@ -1,27 +1,104 @@
 #pragma once
-/// The packages tailor builds. Each has its own recipe shape (issue #4/#5).
+/// The packages tailor builds and the backends they are built for, as data
+/// (data/packages.toml). The core reads these definitions and runs the small
+/// named strategies they select; it names no package.
 
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "util/diagnostic.hpp"
+#include "util/toml_reader.hpp"
+
 namespace tailor {
 
-enum class Package { pytorch, torchvision, torchaudio, vllm, magma };
+/// Where a definition was read, for file:line:col errors found after loading.
+struct DataPos {
+  std::string path;
+  Pos pos;
+};
 
-std::string_view package_name(Package p);
-std::optional<Package> package_from_name(std::string_view name);
-const std::vector<std::string>& package_names();
+/// How a variant accelerates: CUDA, CPU only, Apple's Metal, ...
+struct BackendDef {
+  std::string name;     ///< "cuda"
+  std::string display;  ///< "CUDA"
+  std::vector<std::string> axes;  ///< of "cuda", "sm", "isa"
+  std::string accelerator;        ///< "cuda", "metal", "none"
+  std::string name_part;          ///< "{cuda}-{sm}-{isa}"
+  std::string platform;           ///< fixed platform; empty: the ISA's
+  std::string platform_because;
+  std::string blas, blas_because;
+  std::vector<std::vector<std::string>> notes;  ///< group, key, value, because
+  std::string description;
+  std::vector<std::string> header;
+  std::vector<std::string> details;
+  DataPos at, name_part_at;
 
-/// torchvision/torchaudio: built against the matching pytorch variant.
-inline bool is_companion(Package p) { return p == Package::torchvision || p == Package::torchaudio; }
+  bool has_axis(std::string_view axis) const;
+  bool gpu() const { return accelerator == "cuda"; }
+};
 
-/// How a variant accelerates: CUDA, CPU only, or Apple's Metal (MPS).
-enum class Backend { cuda, cpu, mps };
+/// An override argument (or cmake flag) a package's recipe passes for one backend.
+struct PackageArgument {
+  std::string backend;
+  std::string name;   ///< argument name; for cmake flags, the flag template
+  std::string value;  ///< Nix literal template
+  std::string because;
+  std::string recipe_key;  ///< cmake flags: the recipe attribute that carries them; empty: cmakeFlags
+  std::string label;       ///< cmake flags with a recipe_key: the explanation's key
+};
 
-std::string_view backend_name(Backend b);
-std::optional<Backend> backend_from_name(std::string_view name);
-const std::vector<std::string>& backend_names();
+/// What a package needs from another package of the matrix.
+struct PackageNeed {
+  std::string package;
+  std::string strategy;  ///< "companion-of", "python-set-substitution", "links-if-built"
+  std::string argument;  ///< override argument that receives it
+  std::string recipe_key;
+  std::string because;
+  DataPos at, strategy_at;
+};
+
+struct PackageDef {
+  std::string name;     ///< "pytorch", may contain '-'
+  std::string display;  ///< "PyTorch"
+  std::string attribute;  ///< nixpkgs attribute, "torch"
+  std::string scope;      ///< "python" or "top-level"
+  std::vector<std::string> backends;
+  std::string builder;       ///< "lib/torch.nix"
+  std::string variant_name;  ///< "{package}-{python}-{backend}"
+  std::string gpu_target;    ///< strategy, see data/packages.toml
+  bool version_in_pins = false;
+  bool big_build = false;
+  bool feature_switches = false;
+  std::vector<PackageArgument> arguments;
+  std::vector<PackageArgument> cmake_flags;
+  std::vector<PackageNeed> needs;
+  std::vector<std::pair<std::string, std::string>> description;  ///< backend -> template
+  std::vector<std::pair<std::string, std::vector<std::string>>> header;
+  DataPos at, variant_name_at, gpu_target_at;
+
+  bool python() const { return scope == "python"; }
+  bool builds_for(std::string_view backend) const;
+  const PackageNeed* need(std::string_view strategy) const;
+};
+
+/// Whether \a p, or a package it builds inline (python-set-substitution),
+/// honours the feature switches (feature_switches). \a kb resolves the needs.
+struct KnowledgeBase;
+bool compiles_feature_switches(const PackageDef& p, const KnowledgeBase& kb);
+
+/// The strategies a [[package.needs]] may name.
+const std::vector<std::string>& need_strategies();
+/// The strategies a package's gpu_target may name.
+const std::vector<std::string>& gpu_target_strategies();
+
+BackendDef read_backend(TableReader& r);
+PackageDef read_package(TableReader& r);
+
+/// Splits a name template on '-' into its segments ("{package}", "cpu", ...).
+std::vector<std::string> template_segments(std::string_view tmpl);
+/// Replaces each {key} of \a tmpl by its value; unknown keys stay as written.
+std::string fill_template(std::string_view tmpl, const std::vector<std::pair<std::string, std::string>>& values);
 
 }  // namespace tailor

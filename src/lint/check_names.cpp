@@ -1,4 +1,6 @@
 // TLR002 name-mismatch, TLR003 name-convention.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "lint/checks.hpp"
@@ -54,8 +56,9 @@ void check_names(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
     }
     if (f.variant) continue;
     // Only files that look like variant recipes must follow the convention.
-    std::string first = f.stem.substr(0, f.stem.find('-'));
-    bool looks_like_recipe = !f.facts.names.empty() || (package_from_name(first) && f.stem.find('-') != std::string::npos);
+    bool looks_like_recipe = !f.facts.names.empty() ||
+                             std::any_of(kb.packages.begin(), kb.packages.end(),
+                                         [&](const PackageDef& p) { return f.stem.starts_with(p.name + "-"); });
     if (!looks_like_recipe) continue;
     sink.add(f, "TLR003", name_span(f),
              fmt::format("file name {}.nix does not follow the naming convention: {}", f.stem, f.name_problem),

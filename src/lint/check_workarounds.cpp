@@ -47,9 +47,9 @@ void check_workarounds(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
   for (const auto& f : t.nix) {
     if (!f.parsed || !f.variant) continue;
     const Variant& v = *f.variant;
-    // Torch features: pytorch recipes and vLLM's inline custom torch. Companions
-    // and magma inherit them from the torch they import.
-    if (v.package != Package::pytorch && v.package != Package::vllm) continue;
+    // Feature switches reach the packages that compile them (pytorch recipes,
+    // and vLLM's inline custom torch); companions inherit them from what they import.
+    if (!compiles_feature_switches(*kb.package(v.package), kb)) continue;
     if (const GpuArch* gpu = v.sm.empty() ? nullptr : kb.gpu(v.sm)) {
       const NixpkgsPin* pin = file_pin(f, kb);
       bool pin_dropped = pin && pin->cudnn && gpu->cudnn_last && *gpu->cudnn_last < *pin->cudnn;

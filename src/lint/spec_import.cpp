@@ -80,7 +80,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
       pins[pin]++;
     }
     if (!f.variant->python.empty()) pythons[f.variant->python]++;
-    vllm = vllm || f.variant->package == Package::vllm;
+    vllm = vllm || kb.package(f.variant->package)->need("python-set-substitution");
     variants.emplace_back(*f.variant, pin);
   }
   r.variants = static_cast<int>(variants.size());
@@ -96,7 +96,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
 
   std::map<Key, std::vector<const Variant*>> groups;
   for (auto& [v, p] : variants)
-    groups[{std::string(package_name(v.package)), std::string(backend_name(v.backend)), v.cuda, p.empty() ? pin : p,
+    groups[{v.package, v.backend, v.cuda, p.empty() ? pin : p,
             v.python.empty() || v.python == python ? "" : v.python}]
         .push_back(&v);
 

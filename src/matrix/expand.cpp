@@ -160,20 +160,22 @@ class FamilyExpander {
 
   Variant candidate(const CellIndex& c) const {
     Variant v;
-    v.package = *package_from_name(value(c, Axis::package).value);
-    v.backend = fam_.backend;
+    const PackageDef& package = *kb_.package(value(c, Axis::package).value);
+    const BackendDef& backend = *kb_.backend(fam_.backend);
+    v.package = package.name;
+    v.backend = backend.name;
+    v.accelerator = backend.accelerator;
     v.python = value(c, Axis::python).value;
     v.pin = value(c, Axis::pin).value;
     v.cuda = value(c, Axis::cuda).value;
     v.sm = value(c, Axis::sm).value;
     v.isa = value(c, Axis::isa).value;
-    v.platform = fam_.backend == Backend::mps ? "aarch64-darwin" : value(c, Axis::isa).isa->platform;
+    v.platform = backend.platform.empty() ? value(c, Axis::isa).isa->platform : backend.platform;
     v.family = fam_.name;
-    const NixpkgsPin* pin = value(c, Axis::pin).pin;
-    if (v.package != Package::magma) v.torch = spec_.torch.empty() ? pin->torch.str() : spec_.torch;
-    if (v.package == Package::vllm) v.vllm = spec_.vllm.empty() ? (pin->vllm ? pin->vllm->str() : "") : spec_.vllm;
-    v.name = variant_name_from_tokens(v.package, v.backend, value(c, Axis::python).token, value(c, Axis::cuda).token,
-                                      value(c, Axis::sm).token, v.isa);
+    v.versions = built_versions(package, *value(c, Axis::pin).pin, spec_, kb_);
+    v.name = variant_name_from_tokens(
+        package, backend,
+        {value(c, Axis::python).token, value(c, Axis::cuda).token, value(c, Axis::sm).token, v.isa});
     return v;
   }
 
@@ -257,20 +259,23 @@ Matrix expand(const Spec& spec, const KnowledgeBase& kb) {
     throw DiagnosticError(d);
   }
 
-  // A companion's recipe imports the pytorch variant it is built against.
+  // A companion's recipe imports the same cell's variant of the package it is
+  // built against: that variant must be in the matrix.
   for (const auto& fam : spec.families) {
     for (const auto& v : m.variants) {
-      if (v.family != fam.name || !is_companion(v.package)) continue;
-      // Same cell, other package: names differ only in the package prefix.
-      std::string torch_name = "pytorch" + v.name.substr(package_name(v.package).size());
-      if (!produced_by.count(torch_name)) {
+      if (v.family != fam.name) continue;
+      const PackageDef* base = kb.needed(*kb.package(v.package), "companion-of");
+      if (!base) continue;
+      Variant other = v;
+      other.package = base->name;
+      std::string base_name = variant_name(other, kb);
+      if (!produced_by.count(base_name)) {
         Pos pos = fam.axes.at(Axis::package).front().pos;
         for (const auto& p : fam.axes.at(Axis::package))
-          if (p.value == package_name(v.package)) pos = p.pos;
-        throw spec_error(spec, pos,
-                         fmt::format("{} needs {}, which the matrix does not contain", v.name, torch_name),
-                         fmt::format("{} recipes build against the matching pytorch variant; add it to a family",
-                                     package_name(v.package)));
+          if (p.value == v.package) pos = p.pos;
+        throw spec_error(spec, pos, fmt::format("{} needs {}, which the matrix does not contain", v.name, base_name),
+                         fmt::format("{} recipes build against the matching {} variant; add it to a family", v.package,
+                                     base->name));
       }
     }
   }

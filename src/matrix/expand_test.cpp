@@ -42,14 +42,14 @@ TEST_P(Example, EveryVariantIsConsistentWithTheFacts) {
     if (!v.python.empty()) {
       EXPECT_TRUE(pin->provides_python(v.python)) << v.name;
     }
-    if (v.backend == Backend::cuda) {
+    if (v.backend == "cuda") {
       const GpuArch* g = kb().gpu(v.sm);
       ASSERT_NE(g, nullptr);
       EXPECT_TRUE(g->supported_by(*Version::parse(v.cuda))) << v.name;
       EXPECT_TRUE(pin->provides_cuda(v.cuda)) << v.name;
       EXPECT_NE(std::find(g->platforms.begin(), g->platforms.end(), v.platform), g->platforms.end()) << v.name;
     }
-    if (v.backend == Backend::mps) {
+    if (v.backend == "mps") {
       EXPECT_EQ(v.platform, "aarch64-darwin");
       EXPECT_EQ(v.isa, "");
     } else {
@@ -99,7 +99,7 @@ TEST(Expand, VllmSplitsAsTheSeedTabulates) {
   for (const auto& v : m.variants) {
     by[{v.cuda, v.platform}]++;
     EXPECT_EQ(v.python, "3.12");
-    EXPECT_EQ(v.vllm, "0.14.0");
+    EXPECT_EQ(v.version_of("vllm"), "0.14.0");
     EXPECT_TRUE(v.name.starts_with("vllm-python312-cuda12_")) << v.name;
   }
   EXPECT_EQ((by[{"12.9", "x86_64-linux"}]), 47);
@@ -126,7 +126,7 @@ TEST(Expand, ZippedAxesAdvanceTogether) {
       ++cuda131;
     }
     EXPECT_NE(v.sm, "6.1");
-    EXPECT_EQ(v.torch, "2.10.0");
+    EXPECT_EQ(v.version_of("pytorch"), "2.10.0");
   }
   EXPECT_EQ(cuda130, 60);
   EXPECT_EQ(cuda131, 60);
@@ -208,7 +208,7 @@ isa = "avx2"
   EXPECT_EQ(m.variants[0].name, "magma-cuda12_9-sm90-avx2");
   EXPECT_EQ(m.variants[1].name, "magma-cuda12_9-sm120-avx2");
   EXPECT_EQ(m.variants[0].python, "");
-  EXPECT_EQ(m.variants[0].torch, "");
+  EXPECT_EQ(m.variants[0].version_of("pytorch"), "");
 }
 
 TEST(VariantName, ParsesBackEveryExampleName) {

@@ -7,9 +7,9 @@ nlohmann::ordered_json opt(const std::string& s) { return s.empty() ? nlohmann::
 }  // namespace
 
 nlohmann::ordered_json to_json(const Variant& v, const KnowledgeBase& kb) {
-  return {{"name", v.name},
-          {"package", package_name(v.package)},
-          {"backend", backend_name(v.backend)},
+  nlohmann::ordered_json j = {{"name", v.name},
+          {"package", v.package},
+          {"backend", v.backend},
           {"python", opt(v.python)},
           {"cuda", opt(v.cuda)},
           {"sm", opt(v.sm)},
@@ -17,13 +17,26 @@ nlohmann::ordered_json to_json(const Variant& v, const KnowledgeBase& kb) {
           {"platform", v.platform},
           {"pin", kb.pin(v.pin)->rev},
           {"pin_short", v.pin},
-          {"family", v.family},
-          {"torch", opt(v.torch)},
-          {"vllm", opt(v.vllm)}};
+          {"family", v.family}};
+  // Versions by attribute under keys of their own, as older consumers read them.
+  for (const auto& attr : kb.json_version_keys) {
+    std::string version;
+    for (const auto& p : kb.packages)
+      if (p.attribute == attr && version.empty()) version = v.version_of(p.name);
+    j[attr] = opt(version);
+  }
+  return j;
+}
+
+nlohmann::ordered_json to_matrix_json(const Variant& v, const KnowledgeBase& kb) {
+  nlohmann::ordered_json j = to_json(v, kb);
+  j["versions"] = nlohmann::ordered_json::object();
+  for (const auto& [package, version] : v.versions) j["versions"][package] = version;
+  return j;
 }
 
 nlohmann::ordered_json to_json(const DroppedCell& d, const KnowledgeBase& kb) {
-  auto j = to_json(d.candidate, kb);
+  auto j = to_matrix_json(d.candidate, kb);
   j["rule"] = d.rule;
   j["reason"] = d.reason;
   j["policy"] = d.policy;

@@ -12,11 +12,44 @@ bool listed(const std::vector<std::string>& v, std::string_view x) {
   return v.empty() || std::find(v.begin(), v.end(), x) != v.end();
 }
 
+// A workaround's version condition is written against the torch attribute
+// (workarounds.toml's `torch` key).
 bool workaround_matches(const Workaround& w, const Variant& v, const Spec& spec) {
-  return listed(w.pins, v.pin) && (w.torch.empty() || w.torch == spec.torch) &&
-         (w.cuda.empty() || (!v.cuda.empty() && listed(w.cuda, v.cuda))) && listed(w.packages, package_name(v.package));
+  return listed(w.pins, v.pin) && (w.torch.empty() || w.torch == spec.requested("torch")) &&
+         (w.cuda.empty() || (!v.cuda.empty() && listed(w.cuda, v.cuda))) && listed(w.packages, v.package);
+}
+
+// Does an applicable workaround build \a attribute at the requested version from source?
+bool built_from_source(const Variant& v, const Spec& spec, const KnowledgeBase& kb, const std::string& attribute) {
+  auto ws = applicable_workarounds(v, spec, kb);
+  return attribute == "torch" &&
+         std::any_of(ws.begin(), ws.end(), [](const Workaround* w) { return w->torch_source.has_value(); });
 }
 }  // namespace
+
+std::vector<const PackageDef*> built_packages(const PackageDef& p, const KnowledgeBase& kb) {
+  std::vector<const PackageDef*> out = {&p};
+  for (size_t i = 0; i < out.size(); ++i)
+    for (const auto& n : out[i]->needs) {
+      const PackageDef* d = kb.package(n.package);
+      if ((n.strategy == "companion-of" || n.strategy == "python-set-substitution") &&
+          std::find(out.begin(), out.end(), d) == out.end())
+        out.push_back(d);
+    }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> built_versions(const PackageDef& p, const NixpkgsPin& pin,
+                                                                const Spec& spec, const KnowledgeBase& kb) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const PackageDef* b : built_packages(p, kb)) {
+    if (!b->version_in_pins) continue;
+    std::string version = spec.requested(b->attribute);
+    if (version.empty() && pin.version(b->attribute)) version = pin.version(b->attribute)->str();
+    if (!version.empty()) out.emplace_back(b->name, version);
+  }
+  return out;
+}
 
 std::vector<const Workaround*> applicable_workarounds(const Variant& v, const Spec& spec, const KnowledgeBase& kb) {
   std::vector<const Workaround*> out;
@@ -39,7 +72,7 @@ std::vector<RuleViolation> check_facts(const Variant& v, const CellFacts& facts,
     out.push_back({"pin-lacks-python", fmt::format("nixpkgs pin {} provides Python {}, not {}", pin.short_rev,
                                                    fmt::join(pin.python, ", "), v.python)});
 
-  if (v.backend == Backend::cuda) {
+  if (kb.backend(v.backend)->gpu()) {
     const GpuArch& gpu = *facts.gpu;
     const CudaToolkit& cuda = *facts.cuda;
     if (cuda.version < gpu.min_cuda)
@@ -61,22 +94,22 @@ std::vector<RuleViolation> check_facts(const Variant& v, const CellFacts& facts,
                                                    fmt::join(pin.cuda, ", "), v.cuda)});
   }
 
-  if (v.package != Package::magma && !spec.torch.empty() && spec.torch != pin.torch.str() &&
-      *Version::parse(spec.torch) != pin.torch) {
-    auto ws = applicable_workarounds(v, spec, kb);
-    bool builds = std::any_of(ws.begin(), ws.end(), [](const Workaround* w) { return w->torch_source.has_value(); });
-    if (!builds)
-      out.push_back({"torch-unavailable", fmt::format("nixpkgs pin {} ships torch {}, and no workaround of the "
-                                                      "knowledge base builds torch {} on it",
-                                                      pin.short_rev, pin.torch.str(), spec.torch)});
-  }
-
-  if (v.package == Package::vllm) {
-    if (!pin.vllm)
-      out.push_back({"vllm-unavailable", fmt::format("nixpkgs pin {} ships no vLLM", pin.short_rev)});
-    else if (!spec.vllm.empty() && *Version::parse(spec.vllm) != *pin.vllm)
-      out.push_back({"vllm-unavailable",
-                     fmt::format("nixpkgs pin {} ships vLLM {}, not {}", pin.short_rev, pin.vllm->str(), spec.vllm)});
+  // Each built package whose version pins record must be what the pin ships,
+  // or built from source by a workaround.
+  auto built = built_packages(*kb.package(v.package), kb);
+  for (auto it = built.rbegin(); it != built.rend(); ++it) {  // what it builds against first
+    const PackageDef* p = *it;
+    if (!p->version_in_pins) continue;
+    const Version* shipped = pin.version(p->attribute);
+    std::string want = spec.requested(p->attribute);
+    std::string rule = p->attribute + "-unavailable";
+    if (!shipped)
+      out.push_back({rule, fmt::format("nixpkgs pin {} ships no {}", pin.short_rev, p->display)});
+    else if (shipped && !want.empty() && want != shipped->str() && *Version::parse(want) != *shipped &&
+             !built_from_source(v, spec, kb, p->attribute))
+      out.push_back({rule, fmt::format("nixpkgs pin {} ships {} {}, and no workaround of the knowledge base builds {} "
+                                       "{} on it",
+                                       pin.short_rev, p->attribute, shipped->str(), p->attribute, want)});
   }
   return out;
 }

@@ -24,6 +24,15 @@ struct CellFacts {
   const CudaToolkit* cuda = nullptr;  ///< null unless CUDA
 };
 
+/// The packages a variant of \a p builds: \a p, then those it builds against
+/// (companion-of, python-set-substitution), each once.
+std::vector<const PackageDef*> built_packages(const PackageDef& p, const KnowledgeBase& kb);
+
+/// package -> version, for the built packages whose versions pins record: the
+/// spec's request for its attribute, or else what \a pin ships.
+std::vector<std::pair<std::string, std::string>> built_versions(const PackageDef& p, const NixpkgsPin& pin,
+                                                                const Spec& spec, const KnowledgeBase& kb);
+
 /// Every fact of the knowledge base that \a v (a candidate, name set) breaks.
 std::vector<RuleViolation> check_facts(const Variant& v, const Spec& spec, const KnowledgeBase& kb);
 std::vector<RuleViolation> check_facts(const Variant& v, const CellFacts& facts, const Spec& spec,

@@ -14,6 +14,12 @@ std::string_view axis_name(Axis a) {
   return "package";
 }
 
+std::string Spec::requested(std::string_view attribute) const {
+  for (const auto& [attr, version] : versions)
+    if (attr == attribute) return version;
+  return {};
+}
+
 std::optional<Axis> axis_from_name(std::string_view name) {
   for (Axis a : kAxes)
     if (axis_name(a) == name) return a;

@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "kb/package.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor {
@@ -32,7 +31,7 @@ struct CellFilter {
 struct Family {
   std::string name;
   Pos pos;
-  Backend backend = Backend::cuda;
+  std::string backend;  ///< a backend of packages.toml
   std::map<Axis, AxisValues> axes;  ///< every axis present; "" where it does not apply
   std::vector<std::string> platforms;  ///< filter; empty: any
   Pos platforms_pos;
@@ -56,8 +55,12 @@ struct Spec {
   std::string name;     ///< branch name, "pytorch-2.9-python313"
   std::string product;  ///< "build-pytorch", "build-vllm"
   std::string summary;
-  std::string torch;  ///< requested torch version; empty: what the pin ships
-  std::string vllm;   ///< requested vLLM version; empty: what the pin ships
+  /// nixpkgs attribute -> requested version ([branch] torch = "2.10.0");
+  /// absent: what the pin ships
+  std::vector<std::pair<std::string, std::string>> versions;
+
+  /// The version requested for \a attribute; empty when none.
+  std::string requested(std::string_view attribute) const;
   std::vector<Family> families;
   BuildPolicy build;
 };

@@ -71,7 +71,7 @@ struct Defaults {
 
 void check_axis_value(const TomlDocument& doc, Axis axis, AxisValues& values, const KnowledgeBase& kb) {
   switch (axis) {
-    case Axis::package: check_known(doc, values, package_names(), "package"); break;
+    case Axis::package: check_known(doc, values, kb.package_names(), "package"); break;
     case Axis::python: check_known(doc, values, kb.python_names(), "Python version", nullptr, true); break;
     case Axis::pin: normalize_pins(doc, values, kb); break;
     case Axis::cuda: check_known(doc, values, kb.cuda_names(), "CUDA version", nullptr, true); break;
@@ -104,6 +104,14 @@ CellFilter read_filter(const TomlDocument& doc, const toml::table& t, const char
   r.finish();
   if (f.values.empty() && f.platforms.empty()) throw doc.error_at(t, fmt::format("{} names no axis", what));
   return f;
+}
+
+// "CUDA", "CUDA or CPU": the backends a package is built for, as people say them.
+std::string backend_list(const PackageDef& p, const KnowledgeBase& kb) {
+  std::vector<std::string> names;
+  for (const auto& b : p.backends) names.push_back(kb.backend(b)->display);
+  if (names.size() < 2) return names.front();
+  return fmt::format("{} or {}", fmt::join(names.begin(), names.end() - 1, ", "), names.back());
 }
 
 std::vector<std::vector<Axis>> read_zips(const TomlDocument& doc, TableReader& r, const Family& fam) {
@@ -151,54 +159,51 @@ Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults
   std::string what = fmt::format("family '{}'", fam.name);
 
   auto backend = r.required_string("backend");
-  auto b = backend_from_name(backend.value);
+  const BackendDef* b = kb.backend(backend.value);
   if (!b) {
-    throw doc.error_at(backend.pos, fmt::format("unknown backend '{}'", backend.value),
-                       did_you_mean(backend.value, backend_names()).empty()
-                           ? "backends: cuda, cpu, mps"
-                           : did_you_mean(backend.value, backend_names()));
+    std::string hint = did_you_mean(backend.value, kb.backend_names());
+    if (hint.empty()) hint = fmt::format("backends: {}", fmt::join(kb.backend_names(), ", "));
+    throw doc.error_at(backend.pos, fmt::format("unknown backend '{}'", backend.value), hint);
   }
-  fam.backend = *b;
+  fam.backend = b->name;
 
   auto package = r.strings("package");
   if (!package || package->empty()) throw doc.error_at(t, fmt::format("{} needs 'package'", what));
   fam.axes[Axis::package] = *package;
   check_axis_value(doc, Axis::package, fam.axes[Axis::package], kb);
-  bool magma = false;
+  const PackageDef* top_level = nullptr;  // a package without the Python axis
   for (const auto& p : *package) {
-    Package pk = *package_from_name(p.value);
-    if ((pk == Package::magma || pk == Package::vllm) && fam.backend != Backend::cuda)
-      throw doc.error_at(p.pos, fmt::format("package '{}' is built with CUDA only; {} has backend '{}'", p.value, what,
-                                            backend_name(fam.backend)));
-    magma = magma || pk == Package::magma;
+    const PackageDef& pk = *kb.package(p.value);
+    if (!pk.builds_for(fam.backend))
+      throw doc.error_at(p.pos, fmt::format("package '{}' is built with {} only; {} has backend '{}'", p.value,
+                                            backend_list(pk, kb), what, fam.backend));
+    if (!pk.python()) top_level = &pk;
   }
-  if (magma && package->size() > 1)
-    throw doc.error_at((*package)[0].pos, "magma has no Python axis: give it a family of its own");
+  if (top_level && package->size() > 1)
+    throw doc.error_at((*package)[0].pos,
+                       fmt::format("{} has no Python axis: give it a family of its own", top_level->name));
 
   // Axes that apply to the backend must be given; the others must not be.
   auto axis = [&](Axis a, bool applies, bool required, const AxisValues* fallback) {
     auto v = r.strings(axis_name(a));
     if (v && !applies) {
       throw doc.error_at(v->empty() ? fam.pos : (*v)[0].pos,
-                         fmt::format("'{}' does not apply to {} (backend '{}'{})", axis_name(a), what,
-                                     backend_name(fam.backend), magma ? ", package magma" : ""));
+                         fmt::format("'{}' does not apply to {} (backend '{}'{})", axis_name(a), what, fam.backend,
+                                     top_level ? ", package " + top_level->name : ""));
     }
     if (!applies) {
       fam.axes[a] = {Located<std::string>{"", fam.pos}};
       return;
     }
     if (v && v->empty()) throw doc.error_at(fam.pos, fmt::format("'{}' in {} is empty", axis_name(a), what));
-    if (!v && required) throw doc.error_at(fam.pos, fmt::format("{} needs '{}' (backend '{}')", what, axis_name(a),
-                                                                 backend_name(fam.backend)));
+    if (!v && required)
+      throw doc.error_at(fam.pos, fmt::format("{} needs '{}' (backend '{}')", what, axis_name(a), fam.backend));
     fam.axes[a] = v ? *v : *fallback;
     if (v) check_axis_value(doc, a, fam.axes[a], kb);
   };
-  bool cuda = fam.backend == Backend::cuda;
-  axis(Axis::python, !magma, false, &defaults.python);
+  axis(Axis::python, !top_level, false, &defaults.python);
   axis(Axis::pin, true, false, &defaults.pin);
-  axis(Axis::cuda, cuda, true, nullptr);
-  axis(Axis::sm, cuda, true, nullptr);
-  axis(Axis::isa, fam.backend != Backend::mps, true, nullptr);
+  for (Axis a : {Axis::cuda, Axis::sm, Axis::isa}) axis(a, b->has_axis(axis_name(a)), true, nullptr);
 
   if (auto p = r.strings("platform")) {
     check_known(doc, *p, known_platforms(), "platform");
@@ -268,7 +273,12 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
     throw doc.error_at(branch_node ? pos_of(*branch_node) : Pos{1, 1}, "the spec needs a [branch] table",
                        "[branch] names the product line: name, product, pin, python");
   TableReader b(doc, *branch_node->as_table(), "[branch]");
-  b.expect_keys({"name", "product", "summary", "pin", "python", "torch", "vllm"});
+  // Besides its own keys, [branch] may request a version of each package whose
+  // version pins record, by nixpkgs attribute: torch = "2.10.0".
+  std::vector<std::string> keys = {"name", "product", "summary", "pin", "python"};
+  for (const auto& p : kb.packages)
+    if (p.version_in_pins) keys.push_back(p.attribute);
+  b.expect_keys(keys);
   spec.name = b.required_string("name").value;
   spec.product = b.required_string("product").value;
   if (auto s = b.string("summary")) spec.summary = s->value;
@@ -277,10 +287,10 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
   normalize_pins(doc, defaults.pin, kb);
   defaults.python = required_values(b, "python");
   check_known(doc, defaults.python, kb.python_names(), "Python version", nullptr, true);
-  for (auto [key, into] : {std::pair{"torch", &spec.torch}, std::pair{"vllm", &spec.vllm}}) {
-    if (auto v = b.string(key)) {
+  for (size_t k = 5; k < keys.size(); ++k) {
+    if (auto v = b.string(keys[k])) {
       if (!Version::parse(v->value)) throw doc.error_at(v->pos, fmt::format("'{}' is not a version", v->value));
-      *into = v->value;
+      spec.versions.emplace_back(keys[k], v->value);
     }
   }
   b.finish();

@@ -1,28 +1,33 @@
 #include "matrix/variant.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace tailor {
 
-std::string variant_name_from_tokens(Package package, Backend backend, std::string_view python_token,
-                                     std::string_view cuda_token, std::string_view sm_token, std::string_view isa) {
-  std::string name(package_name(package));
-  name.reserve(48);
-  if (package != Package::magma) (name += '-') += python_token;
-  switch (backend) {
-    case Backend::cuda: (((((name += '-') += cuda_token) += '-') += sm_token) += '-') += isa; break;
-    case Backend::cpu: (name += "-cpu-") += isa; break;
-    case Backend::mps: name += "-darwin-mps"; break;
-  }
-  return name;
+std::string Variant::version_of(std::string_view p) const {
+  for (const auto& [name, version] : versions)
+    if (name == p) return version;
+  return {};
+}
+
+std::string variant_name_from_tokens(const PackageDef& package, const BackendDef& backend, const NameTokens& t) {
+  std::string part = fill_template(backend.name_part, {{"cuda", std::string(t.cuda)},
+                                                       {"sm", std::string(t.sm)},
+                                                       {"isa", std::string(t.isa)}});
+  return fill_template(package.variant_name,
+                       {{"package", package.name}, {"python", std::string(t.python)}, {"backend", part}});
 }
 
 std::string variant_name(const Variant& v, const KnowledgeBase& kb) {
   const PythonVersion* py = kb.python(v.python);
   const CudaToolkit* c = kb.cuda(v.cuda);
   const GpuArch* g = kb.gpu(v.sm);
-  return variant_name_from_tokens(v.package, v.backend, py ? py->name_token() : "python" + v.python,
-                                  c ? c->name_token() : "cuda" + v.cuda, g ? g->name_token() : "sm" + v.sm, v.isa);
+  std::string python = py ? py->name_token() : "python" + v.python, cuda = c ? c->name_token() : "cuda" + v.cuda,
+              sm = g ? g->name_token() : "sm" + v.sm;
+  return variant_name_from_tokens(*kb.package(v.package), *kb.backend(v.backend), {python, cuda, sm, v.isa});
 }
 
 }  // namespace tailor
@@ -30,95 +35,179 @@ std::string variant_name(const Variant& v, const KnowledgeBase& kb) {
 namespace tailor {
 
 namespace {
-std::vector<std::string> split_dashes(std::string_view s) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (true) {
-    size_t d = s.find('-', start);
-    out.emplace_back(s.substr(start, d == std::string_view::npos ? std::string_view::npos : d - start));
-    if (d == std::string_view::npos) break;
-    start = d + 1;
-  }
-  return out;
+
+bool is_placeholder(const std::string& seg) { return seg.size() > 2 && seg.front() == '{' && seg.back() == '}'; }
+std::string axis_of(const std::string& seg) { return seg.substr(1, seg.size() - 2); }
+
+// What a placeholder looks like, for "the name ends before its ...".
+std::string token_hint(const std::string& axis) {
+  if (axis == "cuda") return "CUDA token (like cuda12_9)";
+  if (axis == "sm") return "SM token (like sm90)";
+  return "ISA token (like avx512)";
 }
+
+std::string join_or(const std::vector<std::string>& items) {
+  if (items.size() < 2) return items.empty() ? "" : items.front();
+  return fmt::format("{} or {}", fmt::join(items.begin(), items.end() - 1, ", "), items.back());
+}
+
+class NameParser {
+ public:
+  NameParser(std::string_view name, const KnowledgeBase& kb, std::string& problem)
+      : name_(name), kb_(kb), problem_(problem) {}
+
+  std::optional<Variant> run() {
+    const PackageDef* p = find_package();
+    if (!p) return std::nullopt;
+    v_.package = p->name;
+    std::string_view rest = name_.substr(std::min(name_.size(), p->name.size() + 1));
+    if (!rest.empty() || name_.size() > p->name.size()) t_ = template_segments(rest);
+    auto segs = template_segments(p->variant_name);
+    for (size_t s = 1; s < segs.size(); ++s) {
+      if (segs[s] == "{python}" && !python(*p)) return std::nullopt;
+      if (segs[s] == "{backend}" && !backend(*p)) return std::nullopt;
+      if (!is_placeholder(segs[s]) && !literal(segs[s], s)) return std::nullopt;
+    }
+    if (i_ != t_.size()) return fail(fmt::format("unexpected '{}' at the end of the name", t_[i_]));
+    v_.name = std::string(name_);
+    return v_;
+  }
+
+ private:
+  std::nullopt_t fail(std::string problem) {
+    problem_ = std::move(problem);
+    return std::nullopt;
+  }
+  bool need(const std::string& what) {
+    if (i_ < t_.size()) return true;
+    problem_ = fmt::format("the name ends before its {}", what);
+    return false;
+  }
+
+  // The longest package name the name begins with: names may contain '-'.
+  const PackageDef* find_package() {
+    const PackageDef* best = nullptr;
+    for (const auto& p : kb_.packages)
+      if ((name_ == p.name || (name_.starts_with(p.name) && name_.size() > p.name.size() && name_[p.name.size()] == '-')) &&
+          (!best || p.name.size() > best->name.size()))
+        best = &p;
+    if (!best)
+      fail(fmt::format("'{}' is not a package tailor builds ({})", name_.substr(0, name_.find('-')),
+                       fmt::join(kb_.package_names(), ", ")));
+    return best;
+  }
+
+  bool python(const PackageDef& p) {
+    if (i_ >= t_.size() || !t_[i_].starts_with("python")) {
+      fail(fmt::format("expected a Python token like 'python313' after '{}'", p.name));
+      return false;
+    }
+    for (const auto& py : kb_.pythons)
+      if (py.name_token() == t_[i_]) v_.python = py.version;
+    if (v_.python.empty()) {
+      fail(fmt::format("'{}' is not a Python version of the knowledge base", t_[i_]));
+      return false;
+    }
+    ++i_;
+    return true;
+  }
+
+  bool literal(const std::string& lit, size_t s) {
+    if (i_ < t_.size() && t_[i_] == lit) {
+      ++i_;
+      return true;
+    }
+    fail(fmt::format("'{}' must be followed by '{}'", s == 0 || i_ == 0 ? std::string(v_.package) : t_[i_ - 1], lit));
+    return false;
+  }
+
+  // Resolves one axis token into the variant; false when the KB lacks it.
+  bool axis(const std::string& a, const std::string& token) {
+    if (a == "cuda") {
+      for (const auto& c : kb_.cudas)
+        if (c.name_token() == token) v_.cuda = c.version.str();
+      return !v_.cuda.empty();
+    }
+    if (a == "sm") {
+      for (const auto& g : kb_.gpus)
+        if (g.name_token() == token) v_.sm = g.sm;
+      return !v_.sm.empty();
+    }
+    const CpuIsa* isa = kb_.isa(token);
+    if (!isa) return false;
+    v_.isa = isa->name;
+    v_.platform = isa->platform;
+    return true;
+  }
+
+  static std::string unknown(const std::string& a, const std::string& token) {
+    if (a == "cuda") return fmt::format("'{}' is not a CUDA toolkit of the knowledge base (like cuda12_9)", token);
+    if (a == "sm") return fmt::format("'{}' is not an SM of the knowledge base (like sm90)", token);
+    return fmt::format("'{}' is not an ISA of the knowledge base", token);
+  }
+
+  bool backend(const PackageDef& p) {
+    std::vector<const BackendDef*> backends;
+    for (const auto& b : p.backends) backends.push_back(kb_.backend(b));
+    std::vector<std::string> starts, literals, placeholders;
+    for (const BackendDef* b : backends) {
+      std::string first = template_segments(b->name_part).front();
+      starts.push_back(is_placeholder(first) ? axis_of(first) + (axis_of(first) == "cuda" ? "X_Y" : "") : first);
+      if (is_placeholder(first)) placeholders.push_back(unknown(axis_of(first), "").substr(10));  // "a CUDA toolkit ..."
+      else literals.push_back("'" + first + "'");
+    }
+    if (!need(fmt::format("backend ({})", join_or(starts)))) return false;
+    for (const BackendDef* b : backends) {
+      auto segs = template_segments(b->name_part);
+      if (!is_placeholder(segs.front()) && segs.front() == t_[i_]) return backend_rest(*b, segs);
+    }
+    for (const BackendDef* b : backends) {
+      auto segs = template_segments(b->name_part);
+      if (is_placeholder(segs.front()) && axis(axis_of(segs.front()), t_[i_])) return backend_rest(*b, segs);
+    }
+    literals.insert(literals.end(), placeholders.begin(), placeholders.end());
+    fail(fmt::format("'{}' is not {}", t_[i_], join_or(literals)));
+    return false;
+  }
+
+  // The first segment of \a segs matched t_[i_]; the others follow.
+  bool backend_rest(const BackendDef& b, const std::vector<std::string>& segs) {
+    v_.backend = b.name;
+    v_.accelerator = b.accelerator;
+    ++i_;
+    for (size_t s = 1; s < segs.size(); ++s) {
+      if (!is_placeholder(segs[s])) {
+        if (i_ < t_.size() && t_[i_] == segs[s]) {
+          ++i_;
+          continue;
+        }
+        fail(fmt::format("'{}' must be followed by '{}'", t_[i_ - 1], segs[s]));
+        return false;
+      }
+      std::string a = axis_of(segs[s]);
+      if (!need(token_hint(a))) return false;
+      if (!axis(a, t_[i_])) {
+        fail(unknown(a, t_[i_]));
+        return false;
+      }
+      ++i_;
+    }
+    if (!b.platform.empty()) v_.platform = b.platform;
+    return true;
+  }
+
+  std::string_view name_;
+  const KnowledgeBase& kb_;
+  std::string& problem_;
+  std::vector<std::string> t_;
+  size_t i_ = 0;
+  Variant v_;
+};
+
 }  // namespace
 
 std::optional<Variant> parse_variant_name(std::string_view name, const KnowledgeBase& kb, std::string& problem) {
-  std::vector<std::string> t = split_dashes(name);
-  Variant v;
-  size_t i = 0;
-  auto package = package_from_name(t[i]);
-  if (!package) {
-    problem = fmt::format("'{}' is not a package tailor builds (pytorch, torchvision, torchaudio, vllm, magma)", t[i]);
-    return std::nullopt;
-  }
-  v.package = *package;
-  ++i;
-  if (v.package != Package::magma) {
-    if (i >= t.size() || !t[i].starts_with("python")) {
-      problem = fmt::format("expected a Python token like 'python313' after '{}'", t[0]);
-      return std::nullopt;
-    }
-    for (const auto& p : kb.pythons)
-      if (p.name_token() == t[i]) v.python = p.version;
-    if (v.python.empty()) {
-      problem = fmt::format("'{}' is not a Python version of the knowledge base", t[i]);
-      return std::nullopt;
-    }
-    ++i;
-  }
-  auto need = [&](const char* what) {
-    if (i < t.size()) return true;
-    problem = fmt::format("the name ends before its {}", what);
-    return false;
-  };
-  if (!need("backend (cudaX_Y, cpu or darwin)")) return std::nullopt;
-  if (t[i] == "darwin") {
-    v.backend = Backend::mps;
-    if (i + 1 >= t.size() || t[i + 1] != "mps") {
-      problem = "'darwin' must be followed by 'mps'";
-      return std::nullopt;
-    }
-    i += 2;
-  } else {
-    if (t[i] == "cpu") {
-      v.backend = Backend::cpu;
-      ++i;
-    } else {
-      v.backend = Backend::cuda;
-      for (const auto& c : kb.cudas)
-        if (c.name_token() == t[i]) v.cuda = c.version.str();
-      if (v.cuda.empty()) {
-        problem = fmt::format("'{}' is not 'cpu', 'darwin' or a CUDA toolkit of the knowledge base (like cuda12_9)", t[i]);
-        return std::nullopt;
-      }
-      ++i;
-      if (!need("SM token (like sm90)")) return std::nullopt;
-      for (const auto& g : kb.gpus)
-        if (g.name_token() == t[i]) v.sm = g.sm;
-      if (v.sm.empty()) {
-        problem = fmt::format("'{}' is not an SM of the knowledge base (like sm90)", t[i]);
-        return std::nullopt;
-      }
-      ++i;
-    }
-    if (!need("ISA token (like avx512)")) return std::nullopt;
-    const CpuIsa* isa = kb.isa(t[i]);
-    if (!isa) {
-      problem = fmt::format("'{}' is not an ISA of the knowledge base", t[i]);
-      return std::nullopt;
-    }
-    v.isa = isa->name;
-    v.platform = isa->platform;
-    ++i;
-  }
-  if (v.backend == Backend::mps) v.platform = "aarch64-darwin";
-  if (i != t.size()) {
-    problem = fmt::format("unexpected '{}' at the end of the name", t[i]);
-    return std::nullopt;
-  }
-  v.name = std::string(name);
-  return v;
+  return NameParser(name, kb, problem).run();
 }
 
 }  // namespace tailor

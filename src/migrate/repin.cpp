@@ -349,10 +349,10 @@ class Repinner {
   void note_versions() {
     std::set<std::string> old_torches;
     for (const auto& p : pins_)
-      if (const NixpkgsPin* k = find_pin(kb_, p.rev)) old_torches.insert(k->torch.str());
+      if (const NixpkgsPin* k = find_pin(kb_, p.rev)) old_torches.insert(k->version_text("torch"));
     if (old_torches.size() == 1) old_torch_ = *old_torches.begin();
     target_ = plan_.target.known;
-    new_torch_ = target_ ? target_->torch.str() : "";
+    new_torch_ = target_ ? target_->version_text("torch") : "";
     std::set<std::string> old_versions;
     for (const auto& n : plan_.old_python_names) {
       auto s = python_name(n);
@@ -379,14 +379,14 @@ class Repinner {
   }
 
   void note_target_knowledge() {
-    std::vector<std::string> provides{fmt::format("PyTorch {}", target_->torch.str())};
+    std::vector<std::string> provides{fmt::format("PyTorch {}", target_->version_text("torch"))};
     if (!target_->python.empty()) provides.push_back(fmt::format("Python {}", fmt::join(target_->python, ", ")));
     if (!target_->cuda.empty()) provides.push_back(fmt::format("CUDA {}", fmt::join(target_->cuda, ", ")));
     plan_.knowledge.push_back(fmt::format("{} provides {}", short_rev(target_->rev), fmt::join(provides, "; ")));
     for (const auto& p : pins_)
       if (const NixpkgsPin* k = find_pin(kb_, p.rev); k && k->rev != target_->rev)
-        plan_.knowledge.push_back(fmt::format("{} provided PyTorch {}{}", short_rev(k->rev), k->torch.str(),
-                                              k->torch == target_->torch ? " (unchanged)" : ""));
+        plan_.knowledge.push_back(fmt::format("{} provided PyTorch {}{}", short_rev(k->rev), k->version_text("torch"),
+                                              k->version_text("torch") == target_->version_text("torch") ? " (unchanged)" : ""));
       else if (!k)
         plan_.knowledge.push_back(fmt::format("{} (the old pin) is not in the knowledge base", short_rev(p.rev)));
     std::string want_python = plan_.python ? plan_.python->version : "";
@@ -450,10 +450,10 @@ class Repinner {
       }
     }
     for (const auto& [v, where] : claims)
-      if (!(target_->torch.str() + ".").starts_with(v + "."))
+      if (!(target_->version_text("torch") + ".").starts_with(v + "."))
         plan_.verify.push_back(fmt::format("names claim PyTorch {} (pytorch{}- at {}), but {} ships PyTorch {}", v,
                                            v.substr(0, 1) + v.substr(2), where, short_rev(target_->rev),
-                                           target_->torch.str()));
+                                           target_->version_text("torch")));
   }
 
   // Mentions of the old torch version in recipes: comments and descriptions stay as written.

@@ -110,9 +110,9 @@ class SpecRepinner {
     if (python) move_python(values.pythons, *python);
     move_torch(values.torch);
     plan_.knowledge.push_back(fmt::format("{} provides PyTorch {}; Python {}; CUDA {}", target_.known->short_rev,
-                                          target_.known->torch.str(), fmt::join(target_.known->python, ", "),
+                                          target_.known->version_text("torch"), fmt::join(target_.known->python, ", "),
                                           fmt::join(target_.known->cuda, ", ")));
-    for (const auto& [s, p] : old_) plan_.knowledge.push_back(fmt::format("{} provided PyTorch {}", s, p->torch.str()));
+    for (const auto& [s, p] : old_) plan_.knowledge.push_back(fmt::format("{} provided PyTorch {}", s, p->version_text("torch")));
     rewrite();
     return std::move(plan_);
   }
@@ -143,7 +143,7 @@ class SpecRepinner {
     for (const auto& v : pins) {
       const NixpkgsPin* p = find_pin(kb_, v.text);
       if (!p || p->rev == target_.rev) continue;
-      old_torch_ = p->torch.str();
+      old_torch_ = p->version_text("torch");
       edit(v, v.text.size() >= 40 ? target_.rev : target_.known->short_rev, "pin");
     }
   }
@@ -165,7 +165,7 @@ class SpecRepinner {
   }
 
   void move_torch(const std::optional<Value>& torch) {
-    std::string new_torch = target_.known->torch.str();
+    std::string new_torch = target_.known->version_text("torch");
     if (!torch || old_torch_.empty()) return;
     if (torch->text == old_torch_ && old_torch_ != new_torch)
       edit(*torch, new_torch, "torch");

@@ -21,16 +21,21 @@ std::string nix_list(const std::vector<std::string>& items) {
 class Deriver {
  public:
   Deriver(const Variant& v, const Spec& spec, const Matrix& m, const KnowledgeBase& kb)
-      : v_(v), spec_(spec), matrix_(m), kb_(kb), pin_(*kb.pin(v.pin)) {
+      : v_(v), spec_(spec), matrix_(m), kb_(kb), pin_(*kb.pin(v.pin)), package_(*kb.package(v.package)),
+        backend_(*kb.backend(v.backend)) {
     s_.variant = v;
+    // What the variant compiles: its package and any it builds inline.
+    for (const PackageDef* p = &package_; p; p = kb.needed(*p, "python-set-substitution")) {
+      big_build_ = big_build_ || p->big_build;
+      feature_switches_ = feature_switches_ || p->feature_switches;
+    }
   }
 
   BuildSettings run() {
     identity();
     nixpkgs();
-    if (v_.backend == Backend::cuda) cuda();
-    if (v_.backend == Backend::cpu) cpu_only();
-    if (v_.backend == Backend::mps) mps();
+    if (backend_.gpu()) cuda();
+    else other_backend();
     if (!v_.isa.empty()) isa();
     workarounds();
     build_policy();
@@ -64,17 +69,17 @@ class Deriver {
   void identity() {
     s_.pname = v_.name;
     note("variant", "name", v_.name, fmt::format("family '{}' of {}", v_.family, spec_.path));
-    note("variant", "package", std::string(package_name(v_.package)), "spec family");
-    if (!v_.torch.empty()) {
-      s_.torch_version = v_.torch;
-      note("variant", "torch", v_.torch,
-           spec_.torch.empty() ? fmt::format("what nixpkgs pin {} ships", pin_.short_rev)
-                               : fmt::format("[branch] torch = \"{}\"", spec_.torch));
+    note("variant", "package", v_.package, "spec family");
+    for (auto it = v_.versions.rbegin(); it != v_.versions.rend(); ++it) {  // what it builds against first
+      std::string attr = kb_.package(it->first)->attribute, asked = spec_.requested(attr);
+      note("variant", attr, it->second,
+           asked.empty() ? fmt::format("what nixpkgs pin {} ships", pin_.short_rev)
+                         : fmt::format("[branch] {} = \"{}\"", attr, asked));
     }
     s_.platforms = {v_.platform};
     note("variant", "platform", v_.platform,
-         v_.backend == Backend::mps ? std::string("MPS builds are Apple Silicon only")
-                                    : fmt::format("ISA {} runs on {} (cpu_isas.toml)", v_.isa, v_.platform));
+         backend_.platform.empty() ? fmt::format("ISA {} runs on {} (cpu_isas.toml)", v_.isa, v_.platform)
+                                   : backend_.platform_because);
   }
 
   void nixpkgs() {
@@ -87,7 +92,7 @@ class Deriver {
          pin_.sha256.empty() ? "the pin table has no tarball hash for this revision: evaluation stays impure until one "
                                "is recorded in nixpkgs_pins.toml"
                              : "pure evaluation: the tarball is fetched by hash");
-    if (v_.package != Package::magma) {
+    if (package_.python()) {
       s_.python_packages = kb_.python(v_.python)->packages_attr();
       s_.python_interpreter = kb_.python(v_.python)->name_token();
       note("nixpkgs", "python package set", s_.python_packages,
@@ -109,45 +114,11 @@ class Deriver {
     s_.cuda_packages = tk.nixpkgs_attr();
     note("nixpkgs", "overlay", "cudaPackages = " + tk.nixpkgs_attr(), fmt::format("CUDA {} toolkit", tk.version.str()));
 
-    switch (v_.package) {
-      case Package::pytorch:
-        literal_arg("cudaSupport", "true", "nixpkgs torch defaults to cudaSupport = false; overrideAttrs alone builds CPU-only");
-        literal_arg("gpuTargets", nix_list({v_.sm}),
-            fmt::format("one SM: {} ({}, {})", gpu.display(), gpu.family, fmt::join(gpu.products, ", ")));
-        magma();
-        break;
-      case Package::torchvision:
-      case Package::torchaudio: companion(); break;
-      case Package::vllm: {
-        // The custom torch is the pytorch variant of the same cell, built inline;
-        // its name tells CUDA versions (and SMs, ISAs) apart in store paths.
-        Variant torch = v_;
-        torch.package = Package::pytorch;
-        s_.custom_torch_name = variant_name(torch, kb_);
-        literal_arg("cudaSupport", "true", "the custom torch is a CUDA build");
-        literal_arg("gpuTargets", nix_list({v_.sm}),
-                    fmt::format("the custom torch targets one SM: {} ({})", gpu.display(), gpu.family));
-        arg("torch", s_.custom_torch_name,
-            "packageOverrides swaps torch for the whole Python set, so vLLM, xformers, flashinfer, torchvision, "
-            "torchaudio and bitsandbytes share one torch (seed 001)");
-        std::string bnb = fmt::format("-DCOMPUTE_CAPABILITY={}{}", gpu.capability.major(), gpu.capability.minor());
-        s_.bitsandbytes_cmake_flags = {bnb};
-        note("override", "bitsandbytes cmakeFlags", bnb,
-             "bitsandbytes built for one SM: CCCL 2.8.2's preprocessor bug breaks the 19-SM default (seed 001)");
-        break;
-      }
-      case Package::magma:
-        literal_arg("cudaSupport", "true", "MAGMA for CUDA");
-        literal_arg("static", "true", "dynamic CUDA magma is marked broken in nixpkgs; torch links it statically (seed 003)");
-        for (std::string flag : {fmt::format("-DCMAKE_CUDA_ARCHITECTURES={}{}", gpu.capability.major(), gpu.capability.minor()),
-                                 fmt::format("-DMIN_ARCH={}{}0", gpu.capability.major(), gpu.capability.minor())}) {
-          s_.cmake_flags.push_back(flag);
-          note("cmake", flag, "", "MAGMA compiled for this SM alone (seed 003 step 1); matches config.cudaCapabilities");
-        }
-        break;
-    }
+    arguments();
+    needs();
+    gpu_cmake_flags();
 
-    if (v_.package == Package::pytorch || v_.package == Package::vllm) {
+    if (feature_switches_) {
       const auto& cudnn = pin_.cudnn;
       if (gpu.cudnn_last && (!cudnn || *gpu.cudnn_last < *cudnn)) {
         std::string why = cudnn ? fmt::format("cuDNN {} on pin {} no longer supports SM {} (last: cuDNN {})",
@@ -158,6 +129,8 @@ class Deriver {
         env("USE_CUDNN", "0", why);
         disable("CUDNN", why);
       }
+    }
+    if (big_build_) {
       s_.required_system_features = {"big-parallel"};
       note("build", "requiredSystemFeatures", "[ \"big-parallel\" ]",
            "routes the build to builders that advertise big-parallel");
@@ -173,8 +146,7 @@ class Deriver {
       note("compiler", "NVCC_APPEND_FLAGS", "-Xfatbin -compress-all",
            "keeps fatbins small (PyTorch measured 1.08 GB -> 694 MB for a CUDA 12.9 wheel)");
     }
-    s_.blas_provider = "cublas";
-    note("meta", "blasProvider", "cublas", "GPU linear algebra through cuBLAS");
+    blas();
     DriverRequirement d{tk.version.str(), tk.min_driver.str(),
                         tk.minor_compat_driver ? tk.minor_compat_driver->str() : std::string()};
     s_.driver = d;
@@ -186,35 +158,82 @@ class Deriver {
                                 d.minor_compat_driver)));
   }
 
-  void magma() {
+  // {sm}, {capability}, {gpu}, ... of the variant's GPU, for argument and flag templates.
+  std::vector<std::pair<std::string, std::string>> gpu_values() const {
+    if (v_.sm.empty()) return {};
+    const GpuArch& gpu = *kb_.gpu(v_.sm);
+    return {{"sm", v_.sm},
+            {"capability", fmt::format("{}{}", gpu.capability.major(), gpu.capability.minor())},
+            {"gpu", gpu.display()},
+            {"gpu_family", gpu.family},
+            {"gpu_products", fmt::format("{}", fmt::join(gpu.products, ", "))}};
+  }
+
+  // The package's own override arguments for this backend (passed verbatim).
+  void arguments() {
+    auto values = gpu_values();
+    for (const auto& a : package_.arguments)
+      if (a.backend == v_.backend)
+        literal_arg(a.name, fill_template(a.value, values), fill_template(a.because, values));
+  }
+
+  // The packages of the matrix it builds against, by the strategy data names.
+  void needs() {
+    for (const auto& n : package_.needs) {
+      Variant other = v_;
+      other.package = n.package;
+      if (n.strategy == "companion-of") {
+        std::string name = variant_name(other, kb_);
+        s_.dependency_variants.emplace_back(n.recipe_key, name);
+        arg(n.argument, name, n.because);
+      } else if (n.strategy == "python-set-substitution") {
+        std::string name = variant_name(other, kb_);
+        s_.substituted.emplace_back(n.recipe_key, name);
+        arg(n.argument, name, n.because);
+      } else if (n.strategy == "links-if-built") {
+        links_if_built(n);
+      }
+    }
+  }
+
+  void links_if_built(const PackageNeed& n) {
     for (const auto& m : matrix_.variants) {
-      if (m.package == Package::magma && m.cuda == v_.cuda && m.sm == v_.sm && m.isa == v_.isa && m.pin == v_.pin) {
-        s_.magma_variant = m.name;
-        arg("effectiveMagma", m.name, "the matrix builds MAGMA for this SM alone (seed 003 step 1)");
+      if (m.package == n.package && m.cuda == v_.cuda && m.sm == v_.sm && m.isa == v_.isa && m.pin == v_.pin) {
+        s_.dependency_variants.emplace_back(n.recipe_key, m.name);
+        arg(n.argument, m.name, n.because);
         return;
       }
     }
   }
 
-  void companion() {
-    Variant torch = v_;
-    torch.package = Package::pytorch;
-    s_.torch_variant = variant_name(torch, kb_);
-    arg("torch", s_.torch_variant, "built against the matching custom torch; the derivation is shared, not rebuilt");
+  void gpu_cmake_flags() {
+    auto values = gpu_values();
+    for (const auto& f : package_.cmake_flags) {
+      if (f.backend != v_.backend) continue;
+      std::string flag = fill_template(f.name, values);
+      if (f.recipe_key.empty()) {
+        s_.cmake_flags.push_back(flag);
+        note("cmake", flag, "", f.because);
+        continue;
+      }
+      auto it = std::find_if(s_.extra_cmake_flags.begin(), s_.extra_cmake_flags.end(),
+                             [&](const auto& e) { return e.first == f.recipe_key; });
+      if (it == s_.extra_cmake_flags.end()) it = s_.extra_cmake_flags.insert(it, {f.recipe_key, {}});
+      it->second.push_back(flag);
+      note("override", f.label, flag, f.because);
+    }
   }
 
-  void cpu_only() {
-    if (v_.package == Package::pytorch) literal_arg("cudaSupport", "false", "CPU-only variant");
-    note("override", "buildInputs", "CUDA inputs filtered out", "CPU-only: no CUDA libraries in the closure");
-    s_.blas_provider = "openblas";
-    note("meta", "blasProvider", "openblas", "CPU builds use OpenBLAS (seed 002)");
+  void blas() {
+    s_.blas_provider = backend_.blas;
+    note("meta", "blasProvider", backend_.blas, backend_.blas_because);
   }
 
-  void mps() {
-    note("override", "expression", "upstream torch, unchanged",
-         "nixpkgs enables USE_MPS on Darwin when CUDA and ROCm are off: reuse it (seed 003)");
-    s_.blas_provider = "accelerate";
-    note("meta", "blasProvider", "accelerate", "vecLib (Apple Accelerate) on Darwin");
+  // Backends without a GPU: their arguments and notes, then BLAS.
+  void other_backend() {
+    arguments();
+    for (const auto& n : backend_.notes) note(n[0], n[1], n[2], n[3]);
+    blas();
   }
 
   void isa() {
@@ -222,8 +241,7 @@ class Deriver {
     s_.cpu_flags = isa.flags;
     note("compiler", "CFLAGS/CXXFLAGS", fmt::format("{}", fmt::join(isa.flags, " ")),
          fmt::format("ISA {} ({}): needs CPU features {}", isa.name, isa.display, fmt::join(isa.requires_features, ", ")));
-    bool builds_torch = v_.package == Package::pytorch || v_.package == Package::vllm;
-    if (!builds_torch) return;
+    if (!feature_switches_) return;
     for (const auto& f : isa.disable) {
       env("USE_" + f, "0", isa.disable_reason);
       disable(f, isa.disable_reason);
@@ -267,7 +285,7 @@ class Deriver {
     s_.gb_per_job = spec_.build.gb_per_job;
     s_.max_jobs = spec_.build.max_jobs;
     s_.metadata_rev = spec_.build.metadata_rev;
-    if (v_.backend == Backend::cuda) {
+    if (backend_.gpu()) {
       std::string jobs = fmt::format("min(cores, available GB / {})", s_.gb_per_job);
       if (s_.max_jobs) jobs = fmt::format("min({}, {})", jobs, *s_.max_jobs);
       note("build", "jobs", jobs + ", decided on the builder",
@@ -284,6 +302,9 @@ class Deriver {
   const Matrix& matrix_;
   const KnowledgeBase& kb_;
   const NixpkgsPin& pin_;
+  const PackageDef& package_;
+  const BackendDef& backend_;
+  bool big_build_ = false, feature_switches_ = false;
   BuildSettings s_;
 };
 

@@ -36,7 +36,6 @@ struct DriverRequirement {
 struct BuildSettings {
   Variant variant;
   std::string pname;
-  std::string torch_version;
 
   // nixpkgs import
   std::string pin_rev, pin_short, pin_url, pin_sha256;  ///< sha256 empty when unknown
@@ -56,10 +55,15 @@ struct BuildSettings {
   std::vector<std::string> nvcc_flags;  ///< NVCC_APPEND_FLAGS
   std::vector<DisabledFeature> disabled;
   std::vector<Workaround> workarounds;
-  std::string torch_variant;  ///< companions: the pytorch variant they build against
-  std::string magma_variant;  ///< pytorch: the matrix's magma for the same cell, if any
-  std::string custom_torch_name;  ///< vllm: pname of the torch built inline for the cell
-  std::vector<std::string> bitsandbytes_cmake_flags;  ///< vllm: bitsandbytes for this SM alone
+  /// Variants of the matrix this recipe imports (companion-of, links-if-built):
+  /// recipe key ("torchVariant") -> variant name. Builds need them first.
+  std::vector<std::pair<std::string, std::string>> dependency_variants;
+  /// python-set-substitution: recipe key ("customTorchName") -> pname of the
+  /// package built inline for the cell and swapped into the Python set.
+  std::vector<std::pair<std::string, std::string>> substituted;
+  /// cmake flags a builder passes to a package other than the variant's own:
+  /// recipe key ("bitsandbytesCmakeFlags") -> flags.
+  std::vector<std::pair<std::string, std::vector<std::string>>> extra_cmake_flags;
   std::string blas_provider;  ///< "cublas", "openblas", "accelerate"
   std::vector<std::string> platforms;
   std::vector<std::string> required_system_features;

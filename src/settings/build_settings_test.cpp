@@ -108,7 +108,7 @@ TEST(BuildSettings, NoDescriptionNamesAGpuUnderTheWrongArchitecture) {
   for (const char* spec : {"build-pytorch/pytorch-2.9-vllm-0.14.0", "build-vllm/vllm-0.14.0"}) {
     const Loaded& l = example(spec);
     for (const auto& v : l.matrix.variants) {
-      if (v.backend != Backend::cuda) continue;
+      if (v.backend != "cuda") continue;
       BuildSettings s = derive_settings(v, l.spec, l.matrix, kb());
       std::string text = s.description + s.long_description;
       for (const auto& line : s.header_comment) text += line;
@@ -142,7 +142,7 @@ TEST(BuildSettings, Torch210OnCuda13UsesThePinWorkarounds) {
   // Pin 0182a36 ships 2.10.0 natively: no source override (seed 000).
   auto native = settings("build-pytorch/pytorch-2.10-cuda12_9", "pytorch-python313-cuda12_9-sm90-avx512");
   EXPECT_TRUE(native.workarounds.empty());
-  EXPECT_EQ(native.torch_version, "2.10.0");
+  EXPECT_EQ(native.variant.version_of("pytorch"), "2.10.0");
 }
 
 TEST(BuildSettings, CpuOnlyAndDarwin) {
@@ -163,7 +163,7 @@ TEST(BuildSettings, CpuOnlyAndDarwin) {
 
 TEST(BuildSettings, CompanionsBuildAgainstTheirTorch) {
   auto s = settings("build-pytorch/main", "torchvision-python313-cuda12_8-sm75-avx");
-  EXPECT_EQ(s.torch_variant, "pytorch-python313-cuda12_8-sm75-avx");
+  EXPECT_EQ(s.dependency_variants, (std::vector<std::pair<std::string, std::string>>{{"torchVariant", "pytorch-python313-cuda12_8-sm75-avx"}}));
   EXPECT_EQ(arg(s, "torch"), "pytorch-python313-cuda12_8-sm75-avx");
   EXPECT_EQ(s.cuda_capabilities, std::vector<std::string>{"7.5"});
   // The AVX-only disables belong to torch, not to torchvision's own build.
@@ -173,9 +173,11 @@ TEST(BuildSettings, CompanionsBuildAgainstTheirTorch) {
 TEST(BuildSettings, VllmSwapsTorchAndPinsBitsandbytesToTheSm) {
   auto s = settings("build-vllm/vllm-0.14.0", "vllm-python312-cuda12_9-sm70-avx");
   EXPECT_EQ(arg(s, "torch"), "pytorch-python312-cuda12_9-sm70-avx");
-  EXPECT_EQ(s.custom_torch_name, "pytorch-python312-cuda12_9-sm70-avx");
+  EXPECT_EQ(s.substituted, (std::vector<std::pair<std::string, std::string>>{{"customTorchName", "pytorch-python312-cuda12_9-sm70-avx"}}));
   EXPECT_EQ(arg(s, "gpuTargets"), "[ \"7.0\" ]");
-  EXPECT_EQ(s.bitsandbytes_cmake_flags, std::vector<std::string>{"-DCOMPUTE_CAPABILITY=70"});
+  ASSERT_EQ(s.extra_cmake_flags.size(), 1u);
+  EXPECT_EQ(s.extra_cmake_flags[0].first, "bitsandbytesCmakeFlags");
+  EXPECT_EQ(s.extra_cmake_flags[0].second, std::vector<std::string>{"-DCOMPUTE_CAPABILITY=70"});
   EXPECT_EQ(s.python_interpreter, "python312");
   EXPECT_EQ(env(s, "USE_CUDNN"), "0");
   EXPECT_EQ(env(s, "USE_FBGEMM"), "0");
@@ -212,10 +214,10 @@ isa = "avx2"
   Spec spec = load_spec("t.toml", text, kb());
   Matrix m = expand(spec, kb());
   auto with = derive_settings(*m.find("pytorch-python313-cuda12_9-sm120-avx2"), spec, m, kb());
-  EXPECT_EQ(with.magma_variant, "magma-cuda12_9-sm120-avx2");
+  EXPECT_EQ(with.dependency_variants, (std::vector<std::pair<std::string, std::string>>{{"magmaVariant", "magma-cuda12_9-sm120-avx2"}}));
   EXPECT_EQ(arg(with, "effectiveMagma"), "magma-cuda12_9-sm120-avx2");
   auto without = derive_settings(*m.find("pytorch-python313-cuda12_9-sm90-avx2"), spec, m, kb());
-  EXPECT_EQ(without.magma_variant, "");
+  EXPECT_TRUE(without.dependency_variants.empty());
   auto magma = derive_settings(*m.find("magma-cuda12_9-sm120-avx2"), spec, m, kb());
   EXPECT_EQ(arg(magma, "static"), "true");
   EXPECT_EQ(magma.python_packages, "");
@@ -232,7 +234,7 @@ TEST(BuildSettings, EveryExampleVariantDerivesWithReasons) {
       EXPECT_FALSE(s.description.empty());
       EXPECT_EQ(s.header_comment.size(), 3u) << v.name;
       for (const auto& e : s.trail) EXPECT_FALSE(e.because.empty()) << v.name << " " << e.key;
-      if (v.package == Package::pytorch) {
+      if (v.package == "pytorch") {
         for (const auto& [name, value] : s.override_args)
           EXPECT_TRUE(kb().pin(v.pin)->has_torch_arg(name)) << v.name << " passes " << name;
       }

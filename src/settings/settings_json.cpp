@@ -10,7 +10,8 @@ nlohmann::ordered_json to_json(const BuildSettings& s, const KnowledgeBase& kb) 
   json j;
   j["variant"] = to_json(s.variant, kb);
   j["pname"] = s.pname;
-  j["torch"] = opt(s.torch_version);
+  j["versions"] = json::object();
+  for (const auto& [package, version] : s.variant.versions) j["versions"][package] = version;
   j["nixpkgs"] = {{"rev", s.pin_rev},
                   {"url", s.pin_url},
                   {"sha256", opt(s.pin_sha256)},
@@ -30,8 +31,9 @@ nlohmann::ordered_json to_json(const BuildSettings& s, const KnowledgeBase& kb) 
   for (const auto& d : s.disabled) j["disabled"].push_back({{"feature", d.feature}, {"reason", d.reason}});
   j["workarounds"] = json::array();
   for (const auto& w : s.workarounds) j["workarounds"].push_back(w.id);
-  j["torch_variant"] = opt(s.torch_variant);
-  j["magma_variant"] = opt(s.magma_variant);
+  j["dependencies"] = json::object();  // recipe key -> variant it imports or builds inline
+  for (const auto& [key, name] : s.dependency_variants) j["dependencies"][key] = name;
+  for (const auto& [key, name] : s.substituted) j["dependencies"][key] = name;
   j["blas_provider"] = s.blas_provider;
   j["platforms"] = s.platforms;
   j["required_system_features"] = s.required_system_features;

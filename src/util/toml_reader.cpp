@@ -226,6 +226,11 @@ void TableReader::expect_keys(std::initializer_list<std::string_view> keys) {
   finish();
 }
 
+void TableReader::expect_keys(const std::vector<std::string>& keys) {
+  known_.insert(known_.end(), keys.begin(), keys.end());
+  finish();
+}
+
 void TableReader::finish() const {
   // Report the unknown key written first in the file (toml++ keeps keys sorted).
   const toml::key* first = nullptr;

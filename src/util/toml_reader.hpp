@@ -66,6 +66,7 @@ class TableReader {
   /// Declares the schema up front and reports unknown keys now, so that a
   /// misspelt key is reported before the absence of the key it was meant to be.
   void expect_keys(std::initializer_list<std::string_view> keys);
+  void expect_keys(const std::vector<std::string>& keys);
 
   const TomlDocument& doc() const { return doc_; }
   const toml::table& raw() const { return table_; }

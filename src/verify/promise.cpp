@@ -63,14 +63,16 @@ VariantPromise promise_of(const BuildSettings& s, const KnowledgeBase& kb, const
   VariantPromise p;
   p.source = "spec " + spec_path;
   p.name = v.name;
-  p.package = std::string(package_name(v.package));
-  p.backend = std::string(backend_name(v.backend));
+  p.package = v.package;
+  p.backend = v.backend;
   p.python = v.python;
   p.cuda = v.cuda;
   p.sm = v.sm;
   p.isa = v.isa;
   p.platform = v.platform;
-  p.torch = s.torch_version.empty() ? v.torch : s.torch_version;
+  // The runtime check imports torch: the version of the package whose attribute it is.
+  for (const auto& pk : kb.packages)
+    if (pk.attribute == "torch" && p.torch.empty()) p.torch = v.version_of(pk.name);
   if (const NixpkgsPin* pin = kb.pin(v.pin); pin && pin->cudnn) p.cudnn = pin->cudnn->str();
   for (const auto& d : s.disabled)
     if (d.feature == "CUDNN") p.cudnn_disabled = true;

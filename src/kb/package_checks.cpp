@@ -1,0 +1,135 @@
+#include "kb/package_checks.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "kb/knowledge_base.hpp"
+
+namespace tailor {
+
+namespace {
+
+struct Checker {
+  const KnowledgeBase& kb;
+  const std::map<std::string, std::string>& texts;
+
+  [[noreturn]] void fail(const DataPos& at, std::string message, std::string hint = {}) const {
+    auto it = texts.find(at.path);
+    throw DiagnosticError(
+        diagnostic_at(at.path, it == texts.end() ? "" : it->second, at.pos, std::move(message), std::move(hint)));
+  }
+
+  // Placeholders of a name template: "{python}" -> "python".
+  static std::vector<std::string> placeholders(const std::string& tmpl) {
+    std::vector<std::string> out;
+    for (const auto& seg : template_segments(tmpl))
+      if (seg.size() > 2 && seg.front() == '{' && seg.back() == '}') out.push_back(seg.substr(1, seg.size() - 2));
+    return out;
+  }
+
+  void backend(const BackendDef& b) const {
+    for (const auto& p : placeholders(b.name_part))
+      if (!b.has_axis(p))
+        fail(b.name_part_at, fmt::format("name_part of backend '{}' names {{{}}}, an axis the backend lacks", b.name, p),
+             fmt::format("its axes: {}", fmt::join(b.axes, ", ")));
+  }
+
+  void name_template(const PackageDef& p) const {
+    auto segs = template_segments(p.variant_name);
+    if (segs.front() != "{package}")
+      fail(p.variant_name_at, fmt::format("variant_name of package '{}' must begin with {{package}}", p.name));
+    if (std::find(segs.begin(), segs.end(), "{backend}") == segs.end())
+      fail(p.variant_name_at, fmt::format("variant_name of package '{}' lacks {{backend}}", p.name));
+    for (const auto& ph : placeholders(p.variant_name)) {
+      if (ph == "package" || ph == "backend" || (ph == "python" && p.python())) continue;
+      std::string why = ph == "python" ? fmt::format("an axis package '{}' lacks (scope '{}')", p.name, p.scope)
+                                       : "not a placeholder of variant names";
+      fail(p.variant_name_at, fmt::format("variant_name of package '{}' names {{{}}}, {}", p.name, ph, why),
+           p.python() ? "placeholders: {package}, {python}, {backend}" : "placeholders: {package}, {backend}");
+    }
+  }
+
+  void backends_of(const PackageDef& p) const {
+    for (const auto& b : p.backends)
+      if (!kb.backend(b))
+        fail(p.at, fmt::format("package '{}' lists backend '{}', which packages.toml does not define", p.name, b),
+             fmt::format("backends: {}", fmt::join(kb.backend_names(), ", ")));
+    auto listed = [&](const std::string& b, const char* what) {
+      if (!p.builds_for(b))
+        fail(p.at, fmt::format("package '{}' has a {} for backend '{}', which it is not built for", p.name, what, b));
+    };
+    for (const auto& a : p.arguments) listed(a.backend, "argument");
+    for (const auto& a : p.cmake_flags) listed(a.backend, "cmake_flag");
+    for (const auto& d : p.description) listed(d.first, "description");
+    for (const auto& h : p.header) listed(h.first, "header");
+  }
+
+  void gpu_target(const PackageDef& p) const {
+    auto any = [](const std::vector<PackageArgument>& v, bool flag, std::string_view ph) {
+      return std::any_of(v.begin(), v.end(), [&](const PackageArgument& a) {
+        return (flag ? a.name : a.value).find(ph) != std::string::npos;
+      });
+    };
+    bool ok = true;
+    if (p.gpu_target == "override-argument") ok = any(p.arguments, false, "{sm}");
+    if (p.gpu_target == "cmake-flag") ok = any(p.cmake_flags, true, "{capability}");
+    if (p.gpu_target == "substituted") ok = p.need("python-set-substitution") != nullptr;
+    if (!ok)
+      fail(p.gpu_target_at, fmt::format("package '{}': gpu_target '{}' needs {}", p.name, p.gpu_target,
+                                        p.gpu_target == "override-argument" ? "an argument whose value names {sm}"
+                                        : p.gpu_target == "cmake-flag"      ? "a cmake_flag that names {capability}"
+                                                                            : "a python-set-substitution need"));
+  }
+
+  void needs(const PackageDef& p) const {
+    for (const auto& n : p.needs) {
+      const PackageDef* other = kb.package(n.package);
+      if (!other)
+        fail(n.at, fmt::format("package '{}' needs '{}', which packages.toml does not define", p.name, n.package));
+      if (n.strategy == "python-set-substitution" && !(p.python() && other->python()))
+        fail(n.strategy_at, fmt::format("python-set-substitution swaps '{}' into the Python set of '{}': both must "
+                                        "have scope 'python'",
+                                        n.package, p.name));
+    }
+  }
+
+  // Depth-first walk over needs; a need back into the path closes a cycle.
+  void cycles(const PackageDef& p, std::vector<std::string>& path) const {
+    path.push_back(p.name);
+    for (const auto& n : p.needs) {
+      auto at = std::find(path.begin(), path.end(), n.package);
+      if (at != path.end()) {
+        std::vector<std::string> cycle(at, path.end());
+        cycle.push_back(n.package);
+        fail(n.at, fmt::format("packages need each other in a cycle: {}", fmt::join(cycle, " -> ")),
+             "a package can only need packages that do not need it back");
+      }
+      cycles(*kb.package(n.package), path);
+    }
+    path.pop_back();
+  }
+
+  void run() const {
+    for (const auto& b : kb.backends) backend(b);
+    for (const auto& p : kb.packages) {
+      name_template(p);
+      backends_of(p);
+      gpu_target(p);
+      needs(p);
+    }
+    for (const auto& p : kb.packages) {
+      std::vector<std::string> path;
+      cycles(p, path);
+    }
+  }
+};
+
+}  // namespace
+
+void check_packages(const KnowledgeBase& kb, const std::map<std::string, std::string>& texts) {
+  Checker{kb, texts}.run();
+}
+
+}  // namespace tailor
