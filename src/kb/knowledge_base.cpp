@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -25,21 +26,43 @@ const std::vector<std::string>& kb_file_names() {
 
 namespace {
 
+// Every file read so far and, per "table/key", the tables that wrote that
+// entry (latest first): an overlay entry with the key of an existing one is
+// read over them field by field, so that recording one fact (a pin's sha256)
+// does not mean retyping the whole record. A field the overlay names replaces
+// the earlier value whole (a list is replaced, not extended).
+struct Layers {
+  std::vector<std::unique_ptr<TomlDocument>> docs;  // the tables below point into these
+  std::map<std::string, std::vector<const toml::table*>> entries;
+};
+
+// The entry's key as written, when it is a string.
+std::optional<std::string> raw_key(const toml::table& t, const char* key_field) {
+  if (const auto* v = t.get_as<std::string>(key_field)) return v->get();
+  return std::nullopt;
+}
+
 // Reads every [[table_key]] entry of one file with \a read, then merges them
-// into \a into: an entry whose key matches an existing one replaces it.
+// into \a into (see Layers).
 template <class T, class Read, class Key>
-void read_entries(const TomlDocument& doc, TableReader& root, const char* table_key, Read read, Key key,
-                  std::vector<T>& into) {
+void read_entries(const TomlDocument& doc, TableReader& root, const char* table_key, const char* key_field, Read read,
+                  Key key, std::vector<T>& into, Layers& layers) {
   std::string what = fmt::format("[[{}]]", table_key);
   std::vector<std::string> seen;
   for (const toml::table* t : root.tables(table_key)) {
     TableReader r(doc, *t, what);
+    if (auto written = raw_key(*t, key_field)) {
+      auto below = layers.entries.find(fmt::format("{}/{}", table_key, *written));
+      if (below != layers.entries.end()) r.read_over(below->second);
+    }
     T entry = read(r);
     r.finish();
     std::string k = key(entry);
     if (std::find(seen.begin(), seen.end(), k) != seen.end())
       throw doc.error_at(*t, fmt::format("duplicate {} entry '{}'", what, k));
     seen.push_back(k);
+    auto& stack = layers.entries[fmt::format("{}/{}", table_key, k)];
+    stack.insert(stack.begin(), t);
     auto it = std::find_if(into.begin(), into.end(), [&](const T& e) { return key(e) == k; });
     if (it != into.end()) *it = std::move(entry);
     else into.push_back(std::move(entry));
@@ -61,29 +84,32 @@ void read_flag_features(const TomlDocument& doc, TableReader& root, KnowledgeBas
   }
 }
 
-void read_kb_file(const std::string& name, const std::string& path, std::string text, KnowledgeBase& kb) {
-  TomlDocument doc(path, std::move(text));
+void read_kb_file(const std::string& name, const std::string& path, std::string text, KnowledgeBase& kb,
+                  Layers& layers) {
+  const TomlDocument& doc = *layers.docs.emplace_back(std::make_unique<TomlDocument>(path, std::move(text)));
   TableReader root(doc, doc.root(), name);
   if (name == "gpu_architectures.toml") {
-    read_entries<GpuArch>(doc, root, "gpu", read_gpu_arch, [](const GpuArch& g) { return g.sm; }, kb.gpus);
+    read_entries<GpuArch>(doc, root, "gpu", "sm", read_gpu_arch, [](const GpuArch& g) { return g.sm; }, kb.gpus, layers);
   } else if (name == "cuda_toolkits.toml") {
-    read_entries<CudaToolkit>(doc, root, "cuda", read_cuda_toolkit, [](const CudaToolkit& c) { return c.version.str(); },
-                              kb.cudas);
+    read_entries<CudaToolkit>(doc, root, "cuda", "version", read_cuda_toolkit, [](const CudaToolkit& c) { return c.version.str(); },
+                              kb.cudas, layers);
   } else if (name == "cpu_isas.toml") {
-    read_entries<CpuIsa>(doc, root, "isa", read_cpu_isa, [](const CpuIsa& i) { return i.name; }, kb.isas);
+    read_entries<CpuIsa>(doc, root, "isa", "name", read_cpu_isa, [](const CpuIsa& i) { return i.name; }, kb.isas, layers);
     read_flag_features(doc, root, kb);
   } else if (name == "nixpkgs_pins.toml") {
-    read_entries<NixpkgsPin>(doc, root, "pin", read_nixpkgs_pin, [](const NixpkgsPin& p) { return p.short_rev; },
-                             kb.pins);
+    read_entries<NixpkgsPin>(doc, root, "pin", "short", read_nixpkgs_pin, [](const NixpkgsPin& p) { return p.short_rev; },
+                             kb.pins, layers);
   } else if (name == "python_versions.toml") {
-    read_entries<PythonVersion>(doc, root, "python", read_python_version,
-                                [](const PythonVersion& p) { return p.version; }, kb.pythons);
+    read_entries<PythonVersion>(doc, root, "python", "version", read_python_version,
+                                [](const PythonVersion& p) { return p.version; }, kb.pythons, layers);
   } else if (name == "workarounds.toml") {
-    read_entries<Workaround>(doc, root, "workaround", read_workaround, [](const Workaround& w) { return w.id; },
-                             kb.workarounds);
+    read_entries<Workaround>(doc, root, "workaround", "id", read_workaround, [](const Workaround& w) { return w.id; },
+                             kb.workarounds, layers);
   } else if (name == "packages.toml") {
-    read_entries<BackendDef>(doc, root, "backend", read_backend, [](const BackendDef& b) { return b.name; }, kb.backends);
-    read_entries<PackageDef>(doc, root, "package", read_package, [](const PackageDef& p) { return p.name; }, kb.packages);
+    read_entries<BackendDef>(doc, root, "backend", "name", read_backend, [](const BackendDef& b) { return b.name; },
+                             kb.backends, layers);
+    read_entries<PackageDef>(doc, root, "package", "name", read_package, [](const PackageDef& p) { return p.name; },
+                             kb.packages, layers);
     if (auto keys = root.strings("json_version_keys")) kb.json_version_keys = values(keys);
     if (auto h = root.string("headline")) kb.headline = h->value;
   }
@@ -92,16 +118,17 @@ void read_kb_file(const std::string& name, const std::string& path, std::string 
 
 KnowledgeBase load_embedded_then(const std::vector<std::pair<std::string, std::pair<std::string, std::string>>>& overlays) {
   KnowledgeBase kb;
+  Layers layers;
   std::map<std::string, std::string> texts;  // path -> text, for positions found after loading
   for (const auto& name : kb_file_names()) {
     auto text = embedded_file("data/" + name);
     if (!text) throw std::logic_error("embedded knowledge base lacks " + name);
     texts["data/" + name] = std::string(*text);
-    read_kb_file(name, "data/" + name, std::string(*text), kb);
+    read_kb_file(name, "data/" + name, std::string(*text), kb, layers);
   }
   for (const auto& [name, path_text] : overlays) {
     texts[path_text.first] = path_text.second;
-    read_kb_file(name, path_text.first, path_text.second, kb);
+    read_kb_file(name, path_text.first, path_text.second, kb, layers);
   }
   check_packages(kb, texts);
   if (auto problems = check_invariants(kb); !problems.empty()) {

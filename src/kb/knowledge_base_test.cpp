@@ -153,6 +153,39 @@ TEST(KnowledgeBase, OverlayReplacesAndExtends) {
   std::filesystem::remove_all(dir);
 }
 
+// An overlay entry with an existing key changes only the fields it names:
+// recording a pin's sha256 keeps its versions, toolkits and arguments.
+TEST(KnowledgeBase, OverlayMergesFieldByField) {
+  KnowledgeBase k = KnowledgeBase::load_texts(
+      {{"nixpkgs_pins.toml", "[[pin]]\nshort = \"46336d4\"\nsha256 = \"1111111111111111111111111111111111111111111111111111\"\n"},
+       {"cuda_toolkits.toml", "[[cuda]]\nversion = \"12.9\"\nsource = \"site notes\"\n"}});
+  const NixpkgsPin* p = k.pin("46336d4");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->sha256, "1111111111111111111111111111111111111111111111111111");
+  EXPECT_EQ(p->rev, "46336d4d6980ae6f136b45c8507b17787eb186a0");
+  EXPECT_EQ(p->python_default, "3.12");
+  EXPECT_EQ(p->cuda, (std::vector<std::string>{"12.8", "12.9"}));
+  EXPECT_EQ(k.cuda("12.9")->min_driver.str(), "575.51.03");
+  EXPECT_EQ(k.cuda("12.9")->source, "site notes");
+  EXPECT_EQ(k.pins.size(), kb().pins.size());
+}
+
+// A list an overlay names replaces the embedded list (it is not appended to).
+TEST(KnowledgeBase, OverlayListReplacesTheWholeList) {
+  KnowledgeBase k = KnowledgeBase::load_texts({{"nixpkgs_pins.toml", "[[pin]]\nshort = \"46336d4\"\ncuda = [\"12.9\"]\n"}});
+  EXPECT_EQ(k.pin("46336d4")->cuda, (std::vector<std::string>{"12.9"}));
+}
+
+// A new entry still needs every required field.
+TEST(KnowledgeBase, NewOverlayEntryNeedsEveryField) {
+  try {
+    KnowledgeBase::load_texts({{"nixpkgs_pins.toml", "[[pin]]\nshort = \"abcdef1\"\n"}});
+    FAIL();
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().render(), "nixpkgs_pins.toml:1:1: error: [[pin]] needs 'rev'\n[[pin]]\n^\n");
+  }
+}
+
 TEST(KnowledgeBase, OverlayErrorsPointIntoTheFile) {
   try {
     KnowledgeBase::load_texts({{"cpu_isas.toml", "[[isa]]\nname = \"x\"\ndisplay = \"X\"\nuse_case = \"u\"\nplatfrom = \"x86_64-linux\"\n"}});

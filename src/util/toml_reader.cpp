@@ -127,7 +127,10 @@ TableReader::TableReader(const TomlDocument& doc, const toml::table& table, std:
 
 const toml::node* TableReader::node(std::string_view key) {
   known_.emplace_back(key);
-  return table_.get(key);
+  if (const toml::node* n = table_.get(key)) return n;
+  for (const toml::table* t : below_)
+    if (const toml::node* n = t->get(key)) return n;
+  return nullptr;
 }
 
 void TableReader::type_error(const toml::node& n, std::string_view key, std::string_view expected) const {

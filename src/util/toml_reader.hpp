@@ -46,6 +46,11 @@ class TableReader {
   /// \a what names the table in messages, e.g. "[[family]]".
   TableReader(const TomlDocument& doc, const toml::table& table, std::string what);
 
+  /// Reads over earlier tables of the same record (latest first): a key this
+  /// table lacks is taken from them. Only this table's keys are checked by
+  /// finish(); the earlier ones were checked when they were read.
+  void read_over(std::vector<const toml::table*> below) { below_ = std::move(below); }
+
   const toml::node* node(std::string_view key);
   std::optional<Located<std::string>> string(std::string_view key);
   Located<std::string> required_string(std::string_view key);
@@ -79,6 +84,7 @@ class TableReader {
   const toml::table& table_;
   std::string what_;
   std::vector<std::string> known_;
+  std::vector<const toml::table*> below_;
 };
 
 /// Human name of a TOML node type ("string", "array", "table", ...).
