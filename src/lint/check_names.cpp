@@ -56,7 +56,7 @@ void check_names(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
     // Only files that look like variant recipes must follow the convention.
     std::string first = f.stem.substr(0, f.stem.find('-'));
     bool looks_like_recipe = !f.facts.names.empty() || (package_from_name(first) && f.stem.find('-') != std::string::npos);
-    if (!looks_like_recipe) continue;
+    if (!looks_like_recipe || unknown_package(f)) continue;  // unknown packages: one TLR032 note for the tree
     sink.add(f, "TLR003", name_span(f),
              fmt::format("file name {}.nix does not follow the naming convention: {}", f.stem, f.name_problem),
              "names read PACKAGE-pythonXYZ-cudaX_Y-smNN-ISA, PACKAGE-pythonXYZ-cpu-ISA, "
