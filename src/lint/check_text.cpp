@@ -249,12 +249,18 @@ void check_doc(const LintTree& t, const SourceFile& doc, const ProductIndex& pro
     if (line.size() > kMaxRegexLine) continue;
     std::vector<LineFinding> found;
     product_findings(line, doc.rel, products, kb, found);
-    std::vector<std::string> row = cells(line);
-    if (row.empty()) {
+    // Rows are split only where a driver table can be: its header names CUDA and a driver.
+    const bool table_line = line.find_first_not_of(" ") != std::string::npos && line[line.find_first_not_of(" ")] == '|';
+    const bool wanted = table_line && (header.empty() ? line.find("river") != std::string::npos && line.find("CUDA") != std::string::npos
+                                                      : cuda_col >= 0);
+    std::vector<std::string> row = wanted ? cells(line) : std::vector<std::string>{};
+    if (!table_line) {
       header.clear();
       cuda_col = driver_col = -1;
       if (auto c = cuda_in(line))
         if (auto d = driver_in(line)) driver_finding(line, *d, line.substr(c->at, c->length), doc.rel, kb, found);
+    } else if (!wanted) {
+      if (header.empty()) header = {""};  // a table without a driver column: its rows are skipped
     } else if (header.empty()) {
       header = row;
       for (size_t k = 0; k < row.size(); ++k) {
