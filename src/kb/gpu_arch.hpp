@@ -15,6 +15,7 @@ struct GpuArch {
   Version capability;
   std::string family;  ///< "Hopper", "Ada Lovelace"
   std::vector<std::string> products;
+  std::vector<std::string> also_called;  ///< names docs use besides the products ("Orin", "GB10")
   Version min_cuda;
   std::optional<Version> max_cuda;  ///< inclusive
   std::optional<Version> arch_specific_min_cuda;    ///< sm_XYa

@@ -84,18 +84,38 @@ void read_flag_features(const TomlDocument& doc, TableReader& root, KnowledgeBas
   }
 }
 
+/// A `[name]` table of string lists, such as [flag_features]: key -> strings.
+void read_string_lists(const TomlDocument& doc, TableReader& root, const char* name,
+                       std::map<std::string, std::vector<std::string>>& into) {
+  const toml::table* t = root.table(name);
+  if (!t) return;
+  for (const auto& [key, value] : *t) {
+    std::vector<std::string> items;
+    const toml::array* a = value.as_array();
+    if (!a) throw doc.error_at(value, fmt::format("{} '{}' must be a list of strings", name, key.str()));
+    for (const auto& f : *a) {
+      if (!f.is_string()) throw doc.error_at(f, fmt::format("{} must list strings", name));
+      items.emplace_back(f.as_string()->get());
+    }
+    into[std::string(key.str())] = std::move(items);
+  }
+}
+
 void read_kb_file(const std::string& name, const std::string& path, std::string text, KnowledgeBase& kb,
                   Layers& layers) {
   const TomlDocument& doc = *layers.docs.emplace_back(std::make_unique<TomlDocument>(path, std::move(text)));
   TableReader root(doc, doc.root(), name);
   if (name == "gpu_architectures.toml") {
     read_entries<GpuArch>(doc, root, "gpu", "sm", read_gpu_arch, [](const GpuArch& g) { return g.sm; }, kb.gpus, layers);
+    read_string_lists(doc, root, "torch_arch_list", kb.torch_arch_list);
   } else if (name == "cuda_toolkits.toml") {
     read_entries<CudaToolkit>(doc, root, "cuda", "version", read_cuda_toolkit, [](const CudaToolkit& c) { return c.version.str(); },
                               kb.cudas, layers);
   } else if (name == "cpu_isas.toml") {
     read_entries<CpuIsa>(doc, root, "isa", "name", read_cpu_isa, [](const CpuIsa& i) { return i.name; }, kb.isas, layers);
     read_flag_features(doc, root, kb);
+    read_string_lists(doc, root, "march_implies", kb.march_implies);
+    read_string_lists(doc, root, "march_extensions", kb.march_extensions);
   } else if (name == "nixpkgs_pins.toml") {
     read_entries<NixpkgsPin>(doc, root, "pin", "short", read_nixpkgs_pin, [](const NixpkgsPin& p) { return p.short_rev; },
                              kb.pins, layers);

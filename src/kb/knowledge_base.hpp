@@ -24,6 +24,12 @@ struct KnowledgeBase {
   std::vector<CudaToolkit> cudas;
   std::vector<CpuIsa> isas;
   std::map<std::string, std::vector<std::string>> flag_features;  ///< compiler flag -> CPU features
+  /// -march base ("armv9-a") -> the CPU features every CPU of that architecture has.
+  std::map<std::string, std::vector<std::string>> march_implies;
+  /// -march "+extension" ("sve2") -> the CPU features it enables.
+  std::map<std::string, std::vector<std::string>> march_extensions;
+  /// TORCH_CUDA_ARCH_LIST's words: "generation_names" (Ampere, Hopper, …) and "suffixes" (+PTX).
+  std::map<std::string, std::vector<std::string>> torch_arch_list;
   std::vector<NixpkgsPin> pins;
   std::vector<PythonVersion> pythons;
   std::vector<Workaround> workarounds;

@@ -1,5 +1,7 @@
 // TLR021 import-missing: `import ./x.nix`, `callPackage ./x.nix`, and the
 // torchVariant / magmaVariant a generated companion builds against.
+// TLR027 import-unreproducible: absolute paths, paths leaving the tree, and
+// <nixpkgs> in a tree that otherwise pins nixpkgs.
 #include <filesystem>
 #include <map>
 
@@ -15,12 +17,35 @@ void check_imports(const LintTree& t, const KnowledgeBase& /*kb*/, Sink& sink) {
   std::map<std::string, std::vector<std::string>> recipes;
   for (const auto& f : t.nix)
     if (f.is_recipe()) recipes[std::filesystem::path(f.src.rel).parent_path().generic_string()].push_back(f.stem + ".nix");
+  bool tree_pins = false;
+  for (const auto& f : t.nix) tree_pins = tree_pins || !f.facts.pins.empty();
   for (const auto& f : t.nix) {
     if (!f.parsed) continue;
+    for (const auto& imp : f.facts.absolute_imports)
+      sink.add(f, "TLR027", imp.span,
+               fmt::format("imports the absolute path {}: the build fails (or differs) on every machine without "
+                           "that file",
+                           imp.text),
+               "copy the file into the tree and import it relatively (./lib/…)");
+    if (tree_pins)
+      for (const auto& sp : f.facts.search_paths)
+        if (sp.text == "nixpkgs" || sp.text.starts_with("nixpkgs/"))
+          sink.add(f, "TLR027", sp.span,
+                   fmt::format("<{}> is the channel of whoever builds: this tree pins nixpkgs elsewhere, so this "
+                               "recipe alone builds against another nixpkgs on each machine",
+                               sp.text),
+                   "import the tree's pinned nixpkgs instead of <nixpkgs>");
     std::filesystem::path dir = std::filesystem::path(f.src.rel).parent_path();
     for (const auto& imp : f.facts.imports) {
       std::string target = (dir / imp.text).lexically_normal().generic_string();
-      if (target.starts_with("..")) continue;  // outside the tree: not ours to judge
+      if (target.starts_with("..")) {
+        sink.add(f, "TLR027", imp.span,
+                 fmt::format("imports {}, outside this tree: the recipe builds only where that file happens to sit "
+                             "beside the checkout",
+                             imp.text),
+                 "move the file into the tree (lib/) and import it by a path inside it");
+        continue;
+      }
       if (!target.empty() && target.back() == '/') target.pop_back();
       if (target.empty() || target == ".") target = "default.nix";
       if (t.files.count(target) || t.files.count(target + "/default.nix")) continue;

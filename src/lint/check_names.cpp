@@ -59,7 +59,7 @@ void check_names(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
     bool looks_like_recipe = !f.facts.names.empty() ||
                              std::any_of(kb.packages.begin(), kb.packages.end(),
                                          [&](const PackageDef& p) { return f.stem.starts_with(p.name + "-"); });
-    if (!looks_like_recipe) continue;
+    if (!looks_like_recipe || unknown_package(f, kb)) continue;  // unknown packages: one TLR032 note for the tree
     sink.add(f, "TLR003", name_span(f),
              fmt::format("file name {}.nix does not follow the naming convention: {}", f.stem, f.name_problem),
              "names read PACKAGE-pythonXYZ-cudaX_Y-smNN-ISA, PACKAGE-pythonXYZ-cpu-ISA, "

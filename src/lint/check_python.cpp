@@ -20,6 +20,43 @@ std::string pin_default_python(const NixFile& f, const KnowledgeBase& kb) {
   return "";
 }
 
+/// The family of a recipe: "3.13/12.9" from its name's Python and its CUDA
+/// (either part empty when the name or overlay does not say).
+std::string family_of(const NixFile& f) {
+  std::string python = f.variant ? f.variant->python : "";
+  for (size_t b = 0; python.empty() && b < f.stem.size();) {
+    size_t e = std::min(f.stem.find('-', b), f.stem.size());
+    python = python_version(std::string_view(f.stem).substr(b, e - b));
+    b = e + 1;
+  }
+  std::string cuda = effective_cuda(f);
+  for (size_t b = 0; cuda.empty() && b < f.stem.size();) {
+    size_t e = std::min(f.stem.find('-', b), f.stem.size());
+    std::string tok = f.stem.substr(b, e - b);
+    if (tok.starts_with("cuda") && tok.find('_') != std::string::npos) cuda = tok.substr(4);
+    std::replace(cuda.begin(), cuda.end(), '_', '.');
+    b = e + 1;
+  }
+  return python + "/" + cuda;
+}
+
+/// "python313 recipes for CUDA 12.9" for family "3.13/12.9".
+std::string family_words(const std::string& family) {
+  size_t slash = family.find('/');
+  std::string python = family.substr(0, slash), cuda = family.substr(slash + 1);
+  std::string out = python.empty() ? "recipes" : fmt::format("python{} recipes", python);
+  out.erase(std::remove(out.begin(), out.end(), '.'), out.end());
+  if (!cuda.empty()) out += " for CUDA " + cuda;
+  return python.empty() && cuda.empty() ? "recipes of this tree" : out;
+}
+
+/// The pin's python3 ("3.13"), or empty when the file's pin or its default is unknown.
+std::string pin_default_version(const NixFile& f, const KnowledgeBase& kb) {
+  for (const auto& p : f.facts.pins)
+    if (const NixpkgsPin* pin = kb.pin(p.rev.substr(0, 7))) return pin->python_default;
+  return "";
+}
+
 /// The fix of TLR007: every use of a package set (or interpreter) for another
 /// Python renamed to the name's, with the formals and let bindings that bind it.
 void rename_python(const NixFile& f, const std::string& want, const std::string& token, Problem& p) {
@@ -51,13 +88,15 @@ void rename_python(const NixFile& f, const std::string& want, const std::string&
 }  // namespace
 
 void check_python(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
-  // Per Python of the names ("3.13"; "" for names without one): the package-set
-  // spellings its recipes use, in how many recipes, and where each is first used.
+  // Per family of the names (Python "3.13" and CUDA "12.9"; empty parts for names
+  // without them): the package-set spellings its recipes use, in how many
+  // recipes, and where each is first used. Families may use different sets on
+  // purpose (CUDA 12.4 on Python 3.12 beside CUDA 12.9 on Python 3.13).
   std::map<std::string, std::map<std::string, int>> spellings;
   std::map<std::string, std::map<std::string, std::pair<const NixFile*, const Fact*>>> first_use;
   for (const auto& f : t.nix) {
     if (!f.parsed || !f.is_recipe()) continue;
-    std::string python = f.variant ? f.variant->python : "";
+    std::string python = family_of(f);
     std::set<std::string> seen;
     for (const auto& use : f.facts.python_sets) {
       if (seen.insert(use.text).second) {
@@ -75,11 +114,20 @@ void check_python(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       bool is_set = use.text.ends_with("Packages");
       std::string right = token + (is_set ? "Packages" : "");
       if (reported++) continue;  // one report per file; later uses are the same mistake
+      if (v.empty() && pin_default_version(f, kb) == want) {
+        Problem& p = sink.add(f, "TLR031", use.span,
+                              fmt::format("{} is Python {} on this pin{}, as the name says, but only until the pin "
+                                          "moves: then the recipe silently builds for another Python",
+                                          use.text, want, pin_default_python(f, kb)),
+                              fmt::format("use {} to say which Python the name promises", right));
+        if (p.rule) rename_python(f, want, token, p);
+        continue;
+      }
       Problem& p = v.empty() ? sink.add(f, "TLR007", use.span,
                  fmt::format("{} is the pin's default Python{}, not necessarily {}: the name says {}", use.text,
                              pin_default_python(f, kb), want, token),
-                 fmt::format("use {}: packages built against another set (vLLM's torch substitution) must share it "
-                             "(seed 000 step 3)",
+                 fmt::format("use {}: packages built against another set (vLLM's torch substitution) must share it"
+                            ,
                              right))
                              : sink.add(f, "TLR007", use.span,
                                         fmt::format("{} builds for Python {}, but the name says {}", use.text, v, token),
@@ -98,8 +146,7 @@ void check_python(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       if (majority.empty() || n > sets[majority]) majority = s;
     std::vector<std::string> all;
     for (const auto& [s, n] : sets) all.push_back(fmt::format("{} in {} recipe{}", s, n, n == 1 ? "" : "s"));
-    std::string whose = python.empty() ? "recipes of this tree" : fmt::format("python{} recipes", python);
-    whose.erase(std::remove(whose.begin(), whose.end(), '.'), whose.end());
+    std::string whose = family_words(python);
     for (const auto& [s, n] : sets) {
       if (s == majority) continue;
       auto [file, fact] = first_use[python].at(s);

@@ -1,7 +1,10 @@
 // TLR009 sm-unsupported, TLR010 cuda-mismatch, TLR011 sm-mismatch,
 // TLR012 platform-mismatch, TLR013 isa-flags-extra, TLR014 isa-flags-missing,
-// TLR015 gpu-targets-only.
+// TLR015 gpu-targets-only, TLR026 gpu-target-invalid, TLR030 name-impossible.
 #include <algorithm>
+#include <filesystem>
+#include <map>
+#include <optional>
 #include <regex>
 
 #include <fmt/format.h>
@@ -37,6 +40,137 @@ std::string normal_sm(std::string s) {
   return "";
 }
 
+/// Whether \a e is an X.Y entry: digits, '.', digits, then an optional letter ("9.0a", "10.0f").
+bool dotted_capability(std::string_view e) {
+  size_t dot = e.find('.');
+  auto digits = [](std::string_view d) {
+    return !d.empty() && std::all_of(d.begin(), d.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (dot == std::string_view::npos || !digits(e.substr(0, dot))) return false;
+  std::string_view minor = e.substr(dot + 1);
+  if (!minor.empty() && std::islower(static_cast<unsigned char>(minor.back()))) minor.remove_suffix(1);
+  return digits(minor);
+}
+
+/// Whether TORCH_CUDA_ARCH_LIST accepts \a e: X.Y, X.Ya, X.Y(Z.W), each with an
+/// optional suffix (+PTX), or a generation name (both lists from the knowledge base).
+bool torch_arch_entry(std::string_view e, const KnowledgeBase& kb) {
+  auto list = [&](const char* key) -> const std::vector<std::string>& {
+    static const std::vector<std::string> none;
+    auto it = kb.torch_arch_list.find(key);
+    return it == kb.torch_arch_list.end() ? none : it->second;
+  };
+  for (const auto& name : list("generation_names"))
+    if (e == name) return true;
+  for (const auto& suffix : list("suffixes"))
+    if (e.ends_with(suffix)) {
+      e.remove_suffix(suffix.size());
+      break;
+    }
+  if (size_t open = e.find('('); open != std::string_view::npos && e.ends_with(")"))
+    return dotted_capability(e.substr(0, open)) && dotted_capability(e.substr(open + 1, e.size() - open - 2));
+  return dotted_capability(e);
+}
+
+/// What \a bad should have been written as ("sm_89" -> "8.9"), or empty.
+std::string arch_entry_fix(const std::string& bad) {
+  std::string digits = bad;
+  for (std::string_view prefix : {"sm_", "compute_", "sm", "SM"})
+    if (digits.starts_with(prefix)) {
+      digits = digits.substr(prefix.size());
+      break;
+    }
+  if (auto sm = sm_from_token(digits)) return *sm;
+  return "";
+}
+
+void gpu_target_problem(const NixFile& f, const Fact& e, const KnowledgeBase& kb, Sink& sink, const std::string& via) {
+  bool caps = e.key == "cudaCapabilities";
+  if (caps ? dotted_capability(e.text) : torch_arch_entry(e.text, kb)) return;
+  std::string fix = arch_entry_fix(e.text);
+  std::string what =
+      caps ? fmt::format("cudaCapabilities entry \"{}\" is not a compute capability (X.Y): nixpkgs' CUDA setup "
+                         "rejects it when the package set is evaluated",
+                         e.text)
+           : fmt::format("gpuTargets entry \"{}\"{} is not in TORCH_CUDA_ARCH_LIST's grammar (X.Y, X.Ya, X.Y(Z.W), "
+                         "+PTX, or a generation name): the build stops at CMake with \"Unknown CUDA Architecture "
+                         "Name {}\"",
+                         e.text, via, e.text);
+  sink.add(f, "TLR026", e.span, what,
+           fix.empty() ? "write the compute capability, like \"9.0\"" : fmt::format("write \"{}\"", fix));
+}
+
+/// The CPU features "-march=armv9-a+sve2" lets the compiler use: what the base
+/// implies and each extension enables (data/cpu_isas.toml); nullopt for other
+/// flags or a base or extension the knowledge base does not model.
+std::optional<std::vector<std::string>> march_features(const std::string& flag, const KnowledgeBase& kb) {
+  if (!flag.starts_with("-march=")) return std::nullopt;
+  std::string spec = flag.substr(7);
+  size_t plus = spec.find('+');
+  auto base = kb.march_implies.find(spec.substr(0, plus));
+  if (base == kb.march_implies.end()) return std::nullopt;
+  std::vector<std::string> out = base->second;
+  while (plus != std::string::npos) {
+    size_t next = spec.find('+', plus + 1);
+    auto ext = kb.march_extensions.find(spec.substr(plus + 1, next == std::string::npos ? std::string::npos : next - plus - 1));
+    if (ext == kb.march_extensions.end()) return std::nullopt;
+    out.insert(out.end(), ext->second.begin(), ext->second.end());
+    plus = next;
+  }
+  return out;
+}
+
+/// The dash-separated tokens of a file name that name a toolkit, an SM and an ISA.
+struct NameTokens {
+  std::optional<Version> cuda;  ///< any cudaX_Y, a toolkit of the knowledge base or not
+  const GpuArch* gpu = nullptr;
+  const CpuIsa* isa = nullptr;
+};
+
+NameTokens name_tokens(const std::string& stem, const KnowledgeBase& kb) {
+  NameTokens out;
+  for (size_t b = 0; b <= stem.size();) {
+    size_t e = stem.find('-', b);
+    if (e == std::string::npos) e = stem.size();
+    std::string tok = stem.substr(b, e - b);
+    if (tok.starts_with("cuda") && tok.find('_') != std::string::npos) {
+      std::string dotted = tok.substr(4);
+      dotted[dotted.find('_')] = '.';
+      if (auto v = Version::parse(dotted)) out.cuda = v;
+    }
+    for (const auto& g : kb.gpus)
+      if (g.name_token() == tok) out.gpu = &g;
+    if (const CpuIsa* i = kb.isa(tok)) out.isa = i;
+    b = e + 1;
+  }
+  return out;
+}
+
+/// TLR030: a name that is no variant name of a known package (a Flox-catalog
+/// recipe) but still promises an SM, a toolkit and an ISA that cannot go together.
+void check_name_promises(const NixFile& f, const KnowledgeBase& kb, Sink& sink) {
+  if (f.helper || f.variant || !f.parsed) return;
+  NameTokens n = name_tokens(f.stem, kb);
+  if (!n.gpu) return;
+  if (n.cuda && !n.gpu->supported_by(*n.cuda)) {
+    std::string range = n.gpu->max_cuda ? fmt::format("CUDA {} to {}", n.gpu->min_cuda.str(), n.gpu->max_cuda->str())
+                                        : fmt::format("CUDA {} or newer", n.gpu->min_cuda.str());
+    sink.add(f, "TLR030", name_span(f),
+             fmt::format("{}.nix promises {} ({}) built with CUDA {}, which nvcc cannot do: it compiles {} with {}; "
+                         "the build stops at nvcc",
+                         f.stem, n.gpu->display(), fmt::join(n.gpu->products, ", "), n.cuda->str(),
+                         n.gpu->display(), range),
+             "rename the variant to a toolkit that supports the SM, or drop it");
+  }
+  if (n.isa && std::find(n.gpu->platforms.begin(), n.gpu->platforms.end(), n.isa->platform) == n.gpu->platforms.end())
+    sink.add(f, "TLR030", name_span(f),
+             fmt::format("{}.nix promises {} ({}) with the {} ISA, but those GPUs only sit in {} hosts: the "
+                         "package can never run where it is installed",
+                         f.stem, n.gpu->display(), fmt::join(n.gpu->products, ", "), n.isa->name,
+                         fmt::join(n.gpu->platforms, ", ")),
+             fmt::format("use an ISA of {}", fmt::join(n.gpu->platforms, ", ")));
+}
+
 }  // namespace
 
 std::string effective_cuda(const NixFile& f) {
@@ -45,7 +179,37 @@ std::string effective_cuda(const NixFile& f) {
   return f.variant ? f.variant->cuda : "";
 }
 
+/// TLR026 for every file: literal entries, and string arguments a caller passes
+/// to a builder that puts them in gpuTargets (reported at the caller's value).
+void check_gpu_target_grammar(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
+  std::map<std::string_view, const NixFile*> by_rel;  // built on the first builder call
+  for (const auto& f : t.nix) {
+    if (!f.parsed) continue;
+    for (const auto* list : {&f.facts.gpu_targets, &f.facts.cuda_capabilities})
+      for (const auto& e : *list) gpu_target_problem(f, e, kb, sink, "");
+    if (f.facts.calls.empty()) continue;
+    if (by_rel.empty())
+      for (const auto& g : t.nix) by_rel[g.src.rel] = &g;
+    std::filesystem::path dir = std::filesystem::path(f.src.rel).parent_path();
+    for (const auto& call : f.facts.calls) {
+      std::string target = (dir / call.path).lexically_normal().generic_string();
+      std::string in_dir = target + "/default.nix";
+      auto it = by_rel.find(target);
+      if (it == by_rel.end()) it = by_rel.find(in_dir);
+      if (it == by_rel.end() || !it->second->parsed) continue;
+      for (const auto& param : it->second->facts.gpu_target_params)
+        for (const auto& arg : call.args)
+          if (arg.key == param.text)
+            gpu_target_problem(f, {"gpuTargets", arg.text, arg.span}, kb, sink,
+                               fmt::format(" (argument {} of {}, which puts it in gpuTargets at line {})", arg.key,
+                                           target, param.span.line));
+    }
+  }
+}
+
 void check_targets(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
+  check_gpu_target_grammar(t, kb, sink);
+  for (const auto& f : t.nix) check_name_promises(f, kb, sink);
   for (const auto& f : t.nix) {
     if (!f.parsed || !f.variant) continue;
     const Variant& v = *f.variant;
@@ -84,9 +248,7 @@ void check_targets(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
           if (sm.empty() || sm == gpu->sm) continue;
           sink.add(f, "TLR011", e.span,
                    fmt::format("{} entry \"{}\" is SM {}, but the name says {}", e.key, e.text, sm, gpu->name_token()),
-                   fmt::format("use \"{}\"", e.key == "gpuTargets" && e.text.starts_with("sm_")
-                                                ? "sm_" + gpu->name_token().substr(2)
-                                                : gpu->sm));
+                   fmt::format("use \"{}\"", gpu->sm));
         }
       if (x.has_gpu_targets && !x.has_cuda_capabilities)
         sink.add(f, "TLR015", x.gpu_targets_span,
@@ -115,9 +277,12 @@ void check_targets(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
     // CPU flags vs the name's ISA.
     const CpuIsa* isa = v.isa.empty() ? nullptr : kb.isa(v.isa);
     if (!isa || x.cpu_flags.empty()) continue;
+    // What the name promises: the ISA's required features, and all its -march bases imply.
+    std::vector<std::string> promise = isa->requires_features;
+    for (const auto& fl : isa->flags)
+      if (auto m = march_features(fl, kb)) promise.insert(promise.end(), m->begin(), m->end());
     auto promised = [&](const std::string& feature) {
-      return std::find(isa->requires_features.begin(), isa->requires_features.end(), feature) !=
-             isa->requires_features.end();
+      return std::find(promise.begin(), promise.end(), feature) != promise.end();
     };
     std::vector<std::string> seen;
     for (const auto& fl : x.cpu_flags) {
@@ -126,7 +291,10 @@ void check_targets(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       if (fl.text.starts_with("-mno-")) continue;
       auto known = kb.flag_features.find(fl.text);
       std::vector<std::string> beyond;
-      if (known != kb.flag_features.end()) {
+      if (auto m = march_features(fl.text, kb)) {
+        for (const auto& feat : *m)
+          if (!promised(feat) && std::find(beyond.begin(), beyond.end(), feat) == beyond.end()) beyond.push_back(feat);
+      } else if (known != kb.flag_features.end()) {
         for (const auto& feat : known->second)
           if (!promised(feat)) beyond.push_back(feat);
       } else if (fl.text.starts_with("-march=")) {
@@ -134,17 +302,25 @@ void check_targets(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       }
       if (beyond.empty()) continue;
       sink.add(f, "TLR013", fl.span,
-               fmt::format("{} makes the compiler use {}, which the {} ISA of the name does not promise", fl.text,
-                           fmt::join(beyond, ", "), isa->name),
-               fmt::format("{} CPUs lacking it die with SIGILL; {} uses {}", isa->display, isa->name,
-                           fmt::join(isa->flags, " ")));
+               fmt::format("{} makes the compiler use {}, which the {} ISA of the name does not promise: the "
+                           "package dies with SIGILL (illegal instruction) on {} CPUs that lack it",
+                           fl.text, fmt::join(beyond, ", "), isa->name, isa->display),
+               fmt::format("{} uses {}", isa->name, fmt::join(isa->flags, " ")));
     }
+    // A -march of the ISA's base covers the ISA's -march: its optional extensions
+    // are never suggested, as each one more is a SIGILL risk.
+    auto has_base = [&](const std::string& want) {
+      std::string base = want.substr(0, want.find('+'));
+      return std::any_of(seen.begin(), seen.end(), [&](const std::string& s) { return s.substr(0, s.find('+')) == base; });
+    };
     std::vector<std::string> missing;
     for (const auto& want : isa->flags)
-      if (std::find(seen.begin(), seen.end(), want) == seen.end()) missing.push_back(want);
+      if (std::find(seen.begin(), seen.end(), want) == seen.end() && !(want.starts_with("-march=") && has_base(want)))
+        missing.push_back(want);
     if (!missing.empty())
       sink.add(f, "TLR014", x.cpu_flags.front().span,
-               fmt::format("CPU flags lack {} of the {} ISA", fmt::join(missing, " "), isa->name),
+               fmt::format("CPU flags lack {} of the {} ISA: the build runs, but slower code than the name promises",
+                           fmt::join(missing, " "), isa->name),
                fmt::format("{} uses {}", isa->name, fmt::join(isa->flags, " ")));
   }
 }

@@ -117,7 +117,8 @@ struct ProductIndex {
   explicit ProductIndex(const KnowledgeBase& kb) {
     std::unordered_map<std::string, size_t> seen;
     for (const auto& g : kb.gpus)
-      for (const auto& product : g.products) {
+      for (const auto* names : {&g.products, &g.also_called})
+      for (const auto& product : *names) {
         auto [it, fresh] = seen.emplace(product, entries.size());
         if (fresh) entries.push_back({product, {}});
         entries[it->second].homes.push_back(&g);
@@ -158,8 +159,138 @@ struct ProductIndex {
 
 }  // namespace
 
+namespace {
+
+/// One finding on one line of text: where in the line, and what.
+struct LineFinding {
+  std::string_view code;
+  size_t at = 0, length = 0;
+  std::string message, hint;
+  std::vector<std::string> notes;
+};
+
+/// TLR018: products the line names under an SM they do not have.
+void product_findings(const std::string& line, std::string_view where, const ProductIndex& products,
+                      const KnowledgeBase& kb, std::vector<LineFinding>& out) {
+  std::set<std::string> sms = sms_in(line);
+  if (sms.empty()) return;
+  for (const auto& [e, at] : products.find(line)) {
+    const auto& [product, homes] = products.entries[e];
+    bool agrees = false;
+    for (const GpuArch* h : homes) agrees = agrees || sms.count(h->sm);
+    if (agrees) continue;
+    std::string listed;
+    for (const auto& s : sms) listed += (listed.empty() ? "" : ", ") + (kb.gpu(s) ? kb.gpu(s)->display() : "SM " + s);
+    out.push_back({"TLR018", at, product.size(),
+                   fmt::format("{} names {} under {}, but {} is {} ({}, compute capability {}): whoever picks a "
+                               "build by this gets one that cannot run on their GPU",
+                               where, product, listed.empty() ? "another SM" : listed, product,
+                               homes.front()->display(), homes.front()->family, homes.front()->sm),
+                   fmt::format("list {} under {}", product, homes.front()->display()),
+                   {}});
+  }
+}
+
+/// TLR020: a driver floor below NVIDIA's minimum for CUDA \a cuda. A floor
+/// written as a major alone ("570+") is judged by its major.
+void driver_finding(const std::string& line, const Found& d, const std::string& cuda, std::string_view where,
+                    const KnowledgeBase& kb, std::vector<LineFinding>& out) {
+  const CudaToolkit* tk = kb.cuda(cuda);
+  std::string number = line.substr(d.at, d.length);
+  auto driver = Version::parse(number);
+  if (!tk || !driver) return;
+  bool major_only = number.find('.') == std::string::npos;
+  if (major_only ? driver->major() >= tk->min_driver.major() : !(*driver < tk->min_driver)) return;
+  LineFinding f{"TLR020", d.at, d.length + (d.plus ? 1 : 0),
+                fmt::format("{} says driver {}{}, but NVIDIA's minimum for CUDA {} is {}: on older drivers the "
+                            "package fails at run time with \"CUDA driver version is insufficient\"",
+                            where, number, d.plus ? "+" : "", cuda, tk->min_driver.str()),
+                fmt::format("say driver {}+", tk->min_driver.str()),
+                {}};
+  if (tk->minor_compat_driver)
+    f.notes.push_back(fmt::format("drivers from {} run CUDA {}.x only through minor-version compatibility "
+                                  "(no JIT of newer PTX)",
+                                  tk->minor_compat_driver->str(), tk->version.major()));
+  out.push_back(std::move(f));
+}
+
+/// The cells of a markdown table row ("| a | b |" -> {"a", "b"}); empty if none.
+std::vector<std::string> cells(const std::string& line) {
+  std::vector<std::string> out;
+  size_t b = line.find_first_not_of(" ");
+  if (b == std::string::npos || line[b] != '|') return out;
+  for (size_t at = b + 1; at < line.size();) {
+    size_t bar = line.find('|', at);
+    if (bar == std::string::npos) break;
+    out.push_back(line.substr(at, bar - at));
+    at = bar + 1;
+  }
+  return out;
+}
+
+/// The offset of cell \a k of \a line (see cells()).
+size_t cell_offset(const std::string& line, size_t k) {
+  size_t at = line.find('|');
+  for (size_t i = 0; i < k; ++i) at = line.find('|', at + 1);
+  return at + 1;
+}
+
+/// Root markdown: products under the wrong SM, and driver floors per CUDA version,
+/// on one line ("CUDA 12.8 … driver 550+") or in a table with CUDA and Driver columns.
+void check_doc(const LintTree& t, const SourceFile& doc, const ProductIndex& products, const KnowledgeBase& kb,
+               Sink& sink) {
+  std::vector<std::string> header;
+  int cuda_col = -1, driver_col = -1;
+  size_t start = 0;
+  for (int n = 1; start < doc.text.size(); ++n) {
+    size_t end = std::min(doc.text.find('\n', start), doc.text.size());
+    std::string line = doc.text.substr(start, end - start);
+    start = end + 1;
+    if (line.size() > kMaxRegexLine) continue;
+    std::vector<LineFinding> found;
+    product_findings(line, doc.rel, products, kb, found);
+    // Rows are split only where a driver table can be: its header names CUDA and a driver.
+    const bool table_line = line.find_first_not_of(" ") != std::string::npos && line[line.find_first_not_of(" ")] == '|';
+    const bool wanted = table_line && (header.empty() ? line.find("river") != std::string::npos && line.find("CUDA") != std::string::npos
+                                                      : cuda_col >= 0);
+    std::vector<std::string> row = wanted ? cells(line) : std::vector<std::string>{};
+    if (!table_line) {
+      header.clear();
+      cuda_col = driver_col = -1;
+      if (auto c = cuda_in(line))
+        if (auto d = driver_in(line)) driver_finding(line, *d, line.substr(c->at, c->length), doc.rel, kb, found);
+    } else if (!wanted) {
+      if (header.empty()) header = {""};  // a table without a driver column: its rows are skipped
+    } else if (header.empty()) {
+      header = row;
+      for (size_t k = 0; k < row.size(); ++k) {
+        if (row[k].find("CUDA") != std::string::npos && cuda_col < 0) cuda_col = static_cast<int>(k);
+        if (row[k].find("river") != std::string::npos && driver_col < 0) driver_col = static_cast<int>(k);
+      }
+    } else if (cuda_col >= 0 && driver_col >= 0 && row.size() == header.size()) {
+      std::string cuda = row[static_cast<size_t>(cuda_col)];
+      cuda.erase(0, cuda.find_first_not_of(" "));
+      cuda.erase(std::min(cuda.size(), cuda.find_first_of(" ")));
+      size_t off = cell_offset(line, static_cast<size_t>(driver_col));
+      std::string cell = "driver " + row[static_cast<size_t>(driver_col)];
+      if (auto d = driver_in(cell)) {
+        Found at = *d;
+        at.at = off + d->at - 7;  // back from "driver " to the row
+        driver_finding(line, at, cuda, doc.rel, kb, found);
+      }
+    }
+    for (auto& x : found) {
+      Problem& p = sink.add_doc(t, doc, x.code, n, static_cast<int>(x.at) + 1, std::move(x.message), std::move(x.hint));
+      p.notes = std::move(x.notes);
+    }
+  }
+}
+
+}  // namespace
+
 void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
   const ProductIndex products(kb);
+  for (const auto& doc : t.docs) check_doc(t, doc, products, kb, sink);
   for (const auto& f : t.nix) {
     if (!f.parsed || !f.variant) continue;
     std::vector<const Fact*> texts;
@@ -170,46 +301,22 @@ void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       const std::string& line = tx->text;
       if (line.size() > kMaxRegexLine) continue;
       const std::string_view where = tx->key == "header" || tx->key == "comment" ? "comment" : std::string_view(tx->key);
-      // Products named under an SM they do not have.
-      std::set<std::string> sms = sms_in(line);
-      if (!sms.empty()) {
-        for (const auto& [e, at] : products.find(line)) {
-          const auto& [product, homes] = products.entries[e];
-          bool agrees = false;
-          for (const GpuArch* h : homes) agrees = agrees || sms.count(h->sm);
-          if (agrees) continue;
-          std::string listed;
-          for (const auto& s : sms)
-            listed += (listed.empty() ? "" : ", ") + (kb.gpu(s) ? kb.gpu(s)->display() : "SM " + s);
-          sink.add(f, "TLR018", inside(*tx, at, product.size()),
-                   fmt::format("{} names {} under {}, but {} is {} ({}, compute capability {})", where, product,
-                               listed.empty() ? "another SM" : listed, product, homes.front()->display(),
-                               homes.front()->family, homes.front()->sm),
-                   fmt::format("list {} under {}", product, homes.front()->display()));
-        }
-      }
+      std::vector<LineFinding> found;
+      product_findings(line, where, products, kb, found);
       // CUDA versions and driver requirements, against the overlay's toolkit.
-      if (cuda.empty()) continue;
-      if (auto m = cuda_in(line); m && line.compare(m->at, m->length, cuda) != 0)
-        sink.add(f, "TLR019", inside(*tx, m->at, m->length),
-                 fmt::format("{} says CUDA {}, but this recipe builds with CUDA {}", where, line.substr(m->at, m->length),
-                             cuda),
-                 fmt::format("say CUDA {}", cuda));
-      if (auto d = driver_in(line)) {
-        const CudaToolkit* tk = kb.cuda(cuda);
-        std::string number = line.substr(d->at, d->length);
-        auto driver = Version::parse(number);
-        if (tk && driver && *driver < tk->min_driver) {
-          Problem& p = sink.add(
-              f, "TLR020", inside(*tx, d->at, d->length + (d->plus ? 1 : 0)),
-              fmt::format("{} says driver {}{}, but NVIDIA's minimum for CUDA {} (the overlay's) is {}", where, number,
-                          d->plus ? "+" : "", cuda, tk->min_driver.str()),
-              fmt::format("say driver {}+", tk->min_driver.str()));
-          if (p.rule && tk->minor_compat_driver)
-            p.notes.push_back(fmt::format("drivers from {} run CUDA {}.x only through minor-version compatibility "
-                                          "(no JIT of newer PTX)",
-                                          tk->minor_compat_driver->str(), tk->version.major()));
-        }
+      if (!cuda.empty()) {
+        if (auto m = cuda_in(line); m && line.compare(m->at, m->length, cuda) != 0)
+          found.push_back({"TLR019", m->at, m->length,
+                           fmt::format("{} says CUDA {}, but this recipe builds with CUDA {}: users pick the wrong "
+                                       "build and driver by it",
+                                       where, line.substr(m->at, m->length), cuda),
+                           fmt::format("say CUDA {}", cuda),
+                           {}});
+        if (auto d = driver_in(line)) driver_finding(line, *d, cuda, where, kb, found);
+      }
+      for (auto& x : found) {
+        Problem& p = sink.add(f, x.code, inside(*tx, x.at, x.length), std::move(x.message), std::move(x.hint));
+        if (p.rule) p.notes = std::move(x.notes);
       }
     }
   }

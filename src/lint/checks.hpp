@@ -19,10 +19,17 @@ void check_targets(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
 void check_workarounds(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
 /// TLR018–TLR020: descriptions and comments vs the facts (products, CUDA, driver).
 void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
-/// TLR021: imports of files that do not exist.
+/// TLR021, TLR027: imports of files that do not exist; imports that differ per machine.
 void check_imports(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
+/// TLR028, TLR029: fetches of sources without a hash.
+void check_fetches(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
+/// TLR032: one note per tree for recipes of packages the knowledge base does not know.
+void check_packages(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
 /// TLR022–TLR024: README / BUILD_MATRIX counts and names vs the files.
 void check_docs(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
+
+/// The first word of a recipe's name when it is no package of the knowledge base; nullopt otherwise.
+std::optional<std::string> unknown_package(const NixFile& f, const KnowledgeBase& kb);
 
 /// The CUDA version of a file: its cudaPackages_X_Y overlay, else its name's; empty if neither.
 std::string effective_cuda(const NixFile& f);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "lint/linter.hpp"
@@ -288,6 +289,10 @@ std::vector<SourceFile> fixture(const std::string& tree) {
   return read_tree(test::source_path("tests/data/trees/" + tree));
 }
 
+std::vector<SourceFile> check_form(const std::string& form) {
+  return read_tree(test::source_path("tests/data/check/" + form));
+}
+
 std::vector<SourceFile> planted(const std::string& name, const std::string& from, const std::string& to) {
   return {{name + ".nix", gpu_recipe(name, from, to)}};
 }
@@ -325,6 +330,13 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
       {"TLR024", {{kName + ".nix", gpu_recipe(kName)}, {avx512 + ".nix", other}, {"README.md", "2 variants\n\n| `" + kName + "` |\n"}},
        "README.md", "| `"},
       {"TLR025", planted(kName, "in\n", "# tailor: ignore TLR999\nin\n"), kName + ".nix", " tailor: ignore TLR999"},
+      {"TLR026", fixture("seed-002-main"), "pytorch-python313-cuda12_8-sm86-avx512.nix", "\"sm_86\""},
+      {"TLR027", check_form("imports/bad"), "vllm-python312-cuda12_9-sm90-avx512.nix", "/home/alice"},
+      {"TLR028", check_form("fetches/bad"), "vllm-python312-cuda12_9-sm90-avx512.nix", "fetchTarball {\n    url = \"https://github.com/vllm"},
+      {"TLR029", check_form("fetches/bad"), "vllm-python312-cuda12_9-sm90-avx512.nix", "fetchFromGitHub"},
+      {"TLR030", check_form("names/bad"), "llamacpp-cuda12_9-sm87-avx2.nix", "#"},
+      {"TLR031", check_form("python-default/warn"), "pytorch-python312-cuda12_9-sm90-avx2.nix", "python3Packages"},
+      {"TLR032", check_form("names/good"), "llamacpp-cuda12_9-sm87-armv9.nix", "#"},
   };
   std::set<std::string> covered;
   for (const auto& c : cases) {
@@ -348,6 +360,121 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
   // … and nowhere in the clean trees.
   EXPECT_EQ(codes(check_files("t", fixture("clean"), kb())), std::vector<std::string>{});
   EXPECT_EQ(codes(check_one(gpu_recipe(kName))), std::vector<std::string>{});
+}
+
+}  // namespace
+}  // namespace tailor::lint
+
+namespace tailor::lint {
+namespace {
+
+// The trees of tests/data/check: each case a failing form (bad/, and warn/ for a
+// warning-only form) and a passing one (good/), written the way teams write
+// recipes (let bindings, shared builders, inline custom torches, Flox-catalog
+// function arguments). Every finding of a form is listed, at the exact place.
+struct Expected {
+  std::string rule;
+  std::string file;    ///< relative to the form's root
+  std::string needle;  ///< the finding points at its first occurrence …
+  size_t skip = 0;     ///< … plus this many bytes
+};
+
+struct FormCase {
+  std::string form;  ///< "gpu-targets/bad"
+  std::vector<Expected> expected;
+};
+
+std::string read_in(const std::vector<SourceFile>& tree, const std::string& rel) {
+  for (const auto& f : tree)
+    if (f.rel == rel) return f.text;
+  return "";
+}
+
+TEST(LintRealTrees, EachFormFindsExactlyItsProblems) {
+  const std::string sm89 = "pytorch-python313-cuda12_8-sm89-avx2.nix", sm90 = "pytorch-python313-cuda12_9-sm90-avx2.nix";
+  const std::string vllm = "vllm-python312-cuda12_9-sm90-avx512.nix";
+  const std::vector<FormCase> cases = {
+      // The seeds' RECIPE_TEMPLATE (let-bound "sm_89"), and "90" passed to a shared builder.
+      {"gpu-targets/bad", {{"TLR026", sm89, "\"sm_89\""}, {"TLR026", sm90, "\"90\""}}},
+      {"gpu-targets/good", {}},
+      {"imports/bad",
+       {{"TLR027", vllm, "/home/alice"}, {"TLR027", vllm, "../shared/dev-tools.nix"}, {"TLR027", vllm, "<nixpkgs>"}}},
+      {"imports/good", {}},
+      {"fetches/bad", {{"TLR028", vllm, "fetchTarball {\n    url = \"https://github.com/vllm"}, {"TLR029", vllm, "fetchFromGitHub"}}},
+      {"fetches/good", {}},
+      // Flox-catalog names of packages tailor does not know: one note for the tree, then the name rule.
+      {"names/bad",
+       {{"TLR030", "llamacpp-cuda12_9-sm87-avx2.nix", "#"},
+        {"TLR032", "llamacpp-cuda12_9-sm87-avx2.nix", "#"},
+        {"TLR030", "onnxruntime-cuda12_4-sm100-avx2.nix", "#"}}},
+      {"names/good", {{"TLR032", "llamacpp-cuda12_9-sm87-armv9.nix", "#"}}},
+      {"docs/bad",
+       {{"TLR018", "BUILD_MATRIX.md", "Orin"}, {"TLR018", "BUILD_MATRIX.md", "L40S"}, {"TLR020", "BUILD_MATRIX.md", "570+ |"}}},
+      {"docs/good", {}},
+      // Only the result's pname is the variant's; the inner torch keeps its own.
+      {"companion/bad", {{"TLR002", vllm, "\"vllm-sm90-avx512\""}}},
+      {"companion/good", {}},
+      // … and the armv8_2 name's own -march is missing too.
+      {"armv9/bad",
+       {{"TLR013", "pytorch-python313-cpu-armv8_2.nix", "-march"},
+        {"TLR014", "pytorch-python313-cpu-armv8_2.nix", "-march"},
+        {"TLR013", "pytorch-python313-cpu-armv8_2.nix", "$CFLAGS -march", 8}}},
+      {"armv9/good", {}},
+      {"prose-counts/bad", {{"TLR022", "README.md", "3 variants"}}},
+      {"prose-counts/good", {}},
+      {"python-families/bad",
+       {{"TLR008", "onnxruntime-cuda12_9.nix", "python313Packages.onnxruntime"},
+        {"TLR032", "onnxruntime-cuda12_9-debug.nix", "\"onnxruntime-cuda12_9-debug\""}}},
+      {"python-families/good", {{"TLR032", "onnxruntime-cuda12_4.nix", "\"onnxruntime-cuda12_4\""}}},
+      {"driver-major/bad", {{"TLR020", "pytorch-python312-cuda12_8-sm90-avx2.nix", "550+"}}},
+      {"driver-major/good", {}},
+      {"python-default/bad", {{"TLR007", sm90, "python3Packages"}}},
+      {"python-default/warn", {{"TLR031", "pytorch-python312-cuda12_9-sm90-avx2.nix", "python3Packages"}}},
+      {"python-default/good", {}},
+  };
+  for (const auto& c : cases) {
+    std::vector<SourceFile> tree = read_tree(test::source_path("tests/data/check/" + c.form));
+    CheckResult r = check_files("t", tree, kb());
+    std::vector<std::string> got, want;
+    for (const auto& p : r.problems) got.push_back(fmt::format("{} {}:{}:{}", p.rule->code, p.rel, p.pos.line, p.pos.column));
+    for (const auto& e : c.expected) {
+      std::string text = read_in(tree, e.file);
+      size_t at = text.find(e.needle);
+      ASSERT_NE(at, std::string::npos) << c.form << ": " << e.needle;
+      nix::Span s = span_of(text, at + e.skip, at + e.skip);
+      want.push_back(fmt::format("{} {}:{}:{}", e.rule, e.file, s.line, s.column));
+    }
+    std::sort(got.begin(), got.end());
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(got, want) << c.form << "\n" << render_text(r);
+    for (const auto& p : r.problems) EXPECT_GT(p.pos.line, 0) << c.form << ": " << p.render();
+  }
+}
+
+// --fix renames the result's pname, never the inner torch's.
+TEST(LintRealTrees, FixLeavesTheInnerPnameAlone) {
+  std::vector<SourceFile> tree = read_tree(test::source_path("tests/data/check/companion/bad"));
+  CheckResult r = check_files("t", tree, kb());
+  FixPlan plan = plan_fixes("t", r, tree);
+  ASSERT_EQ(plan.files.size(), 1u);
+  EXPECT_NE(plan.files[0].after.find("pname = \"torch-sm90-avx512\""), std::string::npos);
+  EXPECT_NE(plan.files[0].after.find("pname = \"vllm-python312-cuda12_9-sm90-avx512\""), std::string::npos);
+}
+
+// PyTorch's TORCH_CUDA_ARCH_LIST grammar, entry by entry.
+TEST(LintRealTrees, TorchArchListGrammar) {
+  for (std::string ok : {"8.9", "9.0a", "10.0f", "8.6+PTX", "7.0(5.0)", "Ampere", "Hopper", "Kepler+Tegra"}) {
+    std::string t = gpu_recipe(kName, "gpuTargets = [ \"9.0\" ]", "gpuTargets = [ \"" + ok + "\" ]");
+    CheckResult r = check_one(t);
+    for (const auto& p : r.problems) EXPECT_NE(p.rule->code, "TLR026") << ok << "\n" << p.render();
+  }
+  for (std::string bad : {"sm_90", "90", "compute_90", "sm90", "9", "9.0+ptx", "Blackwell2", "9.0 "}) {
+    std::string t = gpu_recipe(kName, "gpuTargets = [ \"9.0\" ]", "gpuTargets = [ \"" + bad + "\" ]");
+    CheckResult r = check_one(t);
+    bool found = false;
+    for (const auto& p : r.problems) found = found || p.rule->code == std::string_view("TLR026");
+    EXPECT_TRUE(found) << bad << "\n" << render_text(r);
+  }
 }
 
 }  // namespace

@@ -38,6 +38,13 @@ std::string slurp(const std::filesystem::path& p) {
 
 }  // namespace
 
+namespace {
+
+/// Markdown at the tree's root: README.md, BUILD_MATRIX.md and their kin.
+bool root_doc(const std::string& rel) { return rel.ends_with(".md") && rel.find('/') == std::string::npos; }
+
+}  // namespace
+
 std::vector<SourceFile> read_tree(const std::filesystem::path& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -65,7 +72,7 @@ std::vector<SourceFile> read_tree(const std::filesystem::path& dir) {
     if (!it->is_regular_file(ec)) continue;
     SourceFile f;
     f.rel = p.lexically_relative(dir).generic_string();  // no readlink per file
-    bool wanted = name.ends_with(".nix") || (f.rel == "README.md" || f.rel == "BUILD_MATRIX.md");
+    bool wanted = name.ends_with(".nix") || root_doc(f.rel);
     if (wanted) f.text = slurp(p);
     out.push_back(std::move(f));
   }
@@ -94,7 +101,7 @@ LintTree make_tree(std::string root, std::vector<SourceFile> files, const Knowle
   nix::SymbolTable symbols;
   for (auto& f : files) {
     t.files.insert(f.rel);
-    if (f.rel == "README.md" || f.rel == "BUILD_MATRIX.md") {
+    if (root_doc(f.rel)) {
       t.docs.push_back(std::move(f));
       continue;
     }
@@ -157,10 +164,9 @@ Problem& Sink::add(const NixFile& file, std::string_view code, const nix::Span& 
   p.rule = &r;
   p.path = file.display;
   p.rel = file.src.rel;
-  if (span.line > 0) {
-    p.pos = {span.line, span.column};
-    p.line_text = std::string(line_of(file.src.text, span.line));
-  }
+  // A problem of the whole file points at its first line: editors and CI annotations need one.
+  p.pos = span.line > 0 ? Pos{span.line, span.column} : Pos{1, 1};
+  p.line_text = std::string(line_of(file.src.text, p.pos.line));
   p.message = std::move(message);
   p.hint = std::move(hint);
   out_.push_back(std::move(p));

@@ -64,7 +64,7 @@ struct NixFile {
 struct LintTree {
   std::string root;  ///< as given by the user
   std::vector<NixFile> nix;       ///< sorted by relative path
-  std::vector<SourceFile> docs;   ///< README.md, BUILD_MATRIX.md at the root
+  std::vector<SourceFile> docs;   ///< markdown at the root (README.md, BUILD_MATRIX.md, …)
   std::set<std::string> files;    ///< every relative path, for import checks
 };
 

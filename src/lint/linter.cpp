@@ -31,7 +31,7 @@ CheckResult check_files(const std::string& root, std::vector<SourceFile> files, 
   LintTree t = make_tree(root, std::move(files), kb, r.problems);
   Sink sink(r.problems);
   for (auto* check : {check_names, check_pins, check_python, check_targets, check_workarounds, check_text,
-                      check_imports, check_docs})
+                      check_imports, check_fetches, check_docs, check_packages})
     check(t, kb, sink);
   for (const auto& f : t.nix)
     for (const auto& u : f.unknown_ignores)
@@ -41,7 +41,10 @@ CheckResult check_files(const std::string& root, std::vector<SourceFile> files, 
   std::stable_sort(r.problems.begin(), r.problems.end(), [](const Problem& a, const Problem& b) {
     return std::tie(a.path, a.pos.line, a.pos.column, a.rule->code) < std::tie(b.path, b.pos.line, b.pos.column, b.rule->code);
   });
-  for (const auto& p : r.problems) (p.rule->severity == Severity::error ? r.errors : r.warnings)++;
+  for (const auto& p : r.problems) {
+    if (p.rule->severity == Severity::error) ++r.errors;
+    else if (p.rule->severity == Severity::warning) ++r.warnings;
+  }
   return r;
 }
 

@@ -323,6 +323,9 @@ class Extractor {
         name_use(n, e.span);
         break;
       }
+      case ExprKind::search_path:
+        f_.search_paths.push_back({"", static_cast<const nix::Name&>(e).name, e.span});
+        break;
       case ExprKind::select:
       case ExprKind::has_attr: {
         const auto& s = static_cast<const nix::Select&>(e);
@@ -355,7 +358,11 @@ class Extractor {
           static const std::string kNoKey;
           const std::string& key = b.path.empty() || b.path.back().expr ? kNoKey : b.path.back().name;
           binding(key, *b.value, parent);
+          // A let value is not the result: a pname there names an inner derivation.
+          bool inner = e.kind != ExprKind::attrs;
+          in_let_value_ += inner;
           walk(*b.value, key);
+          in_let_value_ -= inner;
         }
         if (a.body) walk(*a.body, "");
         break;
@@ -498,9 +505,11 @@ class Extractor {
   void add_name(std::string_view key, const Expr& value) {
     auto s = resolve_string(value);
     if (!s) return;
-    for (const auto& n : f_.names)
+    // A generated record's `variant = { name = …; }` is bound in let but names the result.
+    auto& into = in_let_value_ && key == "pname" ? f_.inner_names : f_.names;
+    for (const auto& n : into)
       if (n.span.begin == s->span.begin) return;
-    f_.names.push_back({std::string(key), s->text, s->span});
+    into.push_back({std::string(key), s->text, s->span});
   }
 
   void string_list(const Expr& value, std::vector<Fact>& out, std::string_view key) {
@@ -508,8 +517,11 @@ class Extractor {
       if (auto s = resolve_string(value)) out.push_back({std::string(key), s->text, s->span});
       return;
     }
-    for (const auto& x : static_cast<const nix::List&>(value).elems)
+    for (const auto& x : static_cast<const nix::List&>(value).elems) {
       if (auto s = resolve_string(*x)) out.push_back({std::string(key), s->text, s->span});
+      else if (&out == &f_.gpu_targets && x->kind == ExprKind::var)
+        f_.gpu_target_params.push_back({std::string(key), static_cast<const nix::Name&>(*x).name, x->span});
+    }
   }
 
   void binding(std::string_view key, const Expr& value, std::string_view parent) {
@@ -522,6 +534,8 @@ class Extractor {
     } else if (key == "cudaCapabilities") {
       f_.has_cuda_capabilities = true;
       string_list(value, f_.cuda_capabilities, key);
+    } else if (key == "version") {
+      if (auto s = resolve_string(value)) f_.versions.push_back({std::string(key), s->text, s->span});
     } else if (key == "platforms" || key == "platform") {
       string_list(value, f_.platforms, key);
     } else if (key == "description" && (value.kind == ExprKind::string || value.kind == ExprKind::ind_string)) {
@@ -665,17 +679,66 @@ class Extractor {
     return std::nullopt;
   }
 
-  void call_facts(const nix::Call& c) {
-    bool importer = false;
-    if (c.fn->kind == ExprKind::var) {
-      const std::string& n = static_cast<const nix::Name&>(*c.fn).name;
-      importer = n == "import" || n == "callPackage";
-    } else if (c.fn->kind == ExprKind::select) {
-      const auto& s = static_cast<const nix::Select&>(*c.fn);
-      importer = !s.path.empty() && !s.path.back().expr && s.path.back().name == "callPackage";
+  /// The function's name as written last (`builtins.fetchTarball` -> fetchTarball) and its span.
+  static std::optional<std::pair<std::string, nix::Span>> callee_name(const Expr& fn) {
+    if (fn.kind == ExprKind::var) return std::make_pair(static_cast<const nix::Name&>(fn).name, fn.span);
+    if (fn.kind != ExprKind::select) return std::nullopt;
+    const auto& s = static_cast<const nix::Select&>(fn);
+    if (s.path.empty() || s.path.back().expr) return std::nullopt;
+    return std::make_pair(s.path.back().name, s.path.back().span);
+  }
+
+  static bool is_fetcher(std::string_view n) {
+    return n == "fetchTarball" || n == "fetchurl" || n == "fetchzip" || n == "fetchFromGitHub" ||
+           n == "fetchFromGitLab" || n == "fetchgit" || n == "fetchGit" || n == "fetchPypi";
+  }
+
+  void fetch_facts(const std::string& fetcher, nix::Span span, const Expr& arg) {
+    FetchFact f{fetcher, span, false, false};
+    auto nixpkgs_url = [](std::string_view u) { return u.find("/nixpkgs/archive/") != std::string_view::npos; };
+    if (arg.kind == ExprKind::string) {
+      f.nixpkgs = nixpkgs_url(loose_string(arg));
+    } else if (arg.kind == ExprKind::attrs) {
+      auto hash_key = [](std::string_view k) { return k == "sha256" || k == "hash" || k == "narHash" || k == "outputHash"; };
+      for (const auto& b : static_cast<const nix::Attrs&>(arg).bindings) {
+        if (b.is_inherit)  // inherit (src) owner repo rev hash;
+          for (const auto& n : b.path) f.hashed = f.hashed || (!n.expr && hash_key(n.name));
+        if (b.is_inherit || b.path.size() != 1 || b.path[0].expr || !b.value) continue;
+        const std::string& k = b.path[0].name;
+        if (hash_key(k)) f.hashed = true;
+        // A full commit id pins a git checkout's content as a hash does.
+        if (k == "rev" && fetcher == "fetchGit")
+          if (auto r = resolve_string(*b.value); r && r->text.size() == 40 && is_hex_rev(r->text)) f.hashed = true;
+        if (k == "url" && b.value->kind == ExprKind::string) f.nixpkgs = f.nixpkgs || nixpkgs_url(loose_string(*b.value));
+        if (k == "repo") f.nixpkgs = f.nixpkgs || static_string(*b.value) == "nixpkgs";
+      }
+    } else {
+      return;  // a variable or call: the arguments are elsewhere
     }
-    if (!importer || c.args.empty()) return;
-    if (auto p = static_path(*c.args[0])) f_.imports.push_back({"import", *p, c.args[0]->span});
+    f_.fetches.push_back(std::move(f));
+  }
+
+  void call_facts(const nix::Call& c) {
+    auto callee = callee_name(*c.fn);
+    if (!callee || c.args.empty()) return;
+    const std::string& n = callee->first;
+    if (is_fetcher(n)) fetch_facts(n, callee->second, *c.args[0]);
+    bool importer = n == "import" || n == "callPackage";
+    if (!importer) return;
+    if (c.args[0]->kind == ExprKind::path) {
+      const auto& p = static_cast<const nix::Path&>(*c.args[0]);
+      if (p.is_home || p.first.starts_with("/")) f_.absolute_imports.push_back({"import", p.first, c.args[0]->span});
+    }
+    auto p = static_path(*c.args[0]);
+    if (!p) return;
+    f_.imports.push_back({"import", *p, c.args[0]->span});
+    if (c.args.size() < 2 || c.args[1]->kind != ExprKind::attrs) return;
+    CallFact call{*p, {}};
+    for (const auto& b : static_cast<const nix::Attrs&>(*c.args[1]).bindings) {
+      if (b.is_inherit || b.path.size() != 1 || b.path[0].expr || !b.value) continue;
+      if (auto s = resolve_string(*b.value)) call.args.push_back({b.path[0].name, s->text, s->span});
+    }
+    if (!call.args.empty()) f_.calls.push_back(std::move(call));
   }
 
   /// `./x.nix`, or `./. + "/x.nix"`.
@@ -699,6 +762,7 @@ class Extractor {
   LineIndex lines_;
   RecipeFacts& f_;
   std::map<std::string, Fact> strings_;
+  int in_let_value_ = 0;  ///< > 0 while walking the value of a let binding
 };
 
 }  // namespace

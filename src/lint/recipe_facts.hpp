@@ -30,12 +30,29 @@ struct PinFact {
   std::string sha256;     ///< its static value, if any
 };
 
+/// A fetch of sources (fetchTarball, fetchurl, fetchFromGitHub, fetchGit, …).
+struct FetchFact {
+  std::string fetcher;   ///< the function's name as written last ("fetchFromGitHub")
+  nix::Span span;        ///< the function's name
+  bool hashed = false;   ///< sha256 / hash / narHash / outputHash, or fetchGit's full commit rev
+  bool nixpkgs = false;  ///< a nixpkgs tarball (the pin rules judge those)
+};
+
+/// `import ./x.nix { a = "v"; }` / `callPackage ./x.nix { … }`: the callee and the
+/// static string arguments (resolved through let), each at its value.
+struct CallFact {
+  std::string path;       ///< as written, "./lib/torch.nix"
+  std::vector<Fact> args; ///< key = argument name, text = value
+};
+
 struct RecipeFacts {
-  std::vector<Fact> names;             ///< pname, variantName, variant.name
+  std::vector<Fact> names;             ///< pname, variantName, variant.name of the result
+  std::vector<Fact> inner_names;       ///< pnames bound inside a let value (an inner torch of a companion)
   std::vector<PinFact> pins;
   std::vector<Fact> python_sets;       ///< python3Packages, python313Packages, python312 (interpreter) uses
   std::vector<Fact> cuda_overlays;     ///< cudaPackages_12_9 uses
   std::vector<Fact> gpu_targets;       ///< each entry of a gpuTargets list (resolved through let)
+  std::vector<Fact> gpu_target_params; ///< gpuTargets entries that are unresolved variables (builder arguments)
   std::vector<Fact> cuda_capabilities; ///< each entry of a cudaCapabilities list
   bool has_gpu_targets = false;
   nix::Span gpu_targets_span;          ///< the first gpuTargets value
@@ -47,6 +64,11 @@ struct RecipeFacts {
   std::vector<Fact> comments;          ///< each comment line (key "header" for the leading block, else "comment")
   std::vector<Fact> imports;           ///< relative paths of `import ./x.nix` / `callPackage ./x.nix`, and
                                        ///< torchVariant / magmaVariant names (text ends in ".nix")
+  std::vector<Fact> absolute_imports;  ///< `import /home/…` and `~/…` paths (key "import")
+  std::vector<Fact> search_paths;      ///< `<nixpkgs>` and other lookup paths (text without brackets)
+  std::vector<FetchFact> fetches;
+  std::vector<CallFact> calls;
+  std::vector<Fact> versions;          ///< `version = "2.9.1"` bindings (a source override builds this)
 
   // For `tailor check --fix`:
   std::vector<Fact> python_binders;    ///< formals, lambda arguments and let bindings named python3…

@@ -43,6 +43,20 @@ constexpr Rule kRules[] = {
     {"TLR023", "docs-name-missing", Severity::error, "README / BUILD_MATRIX names a variant that has no recipe"},
     {"TLR024", "docs-name-unlisted", Severity::warning, "a recipe is missing from the README / BUILD_MATRIX variant table"},
     {"TLR025", "suppression-unknown", Severity::warning, "a `tailor: ignore` comment names a rule that does not exist"},
+    {"TLR026", "gpu-target-invalid", Severity::error,
+     "a gpuTargets entry TORCH_CUDA_ARCH_LIST rejects (\"sm_89\", \"90\"): the build stops at CMake"},
+    {"TLR027", "import-unreproducible", Severity::error,
+     "an import of an absolute path, a path outside the tree, or <nixpkgs> in a pinned tree: builds differ per machine"},
+    {"TLR028", "fetch-no-hash", Severity::warning,
+     "builtins.fetchTarball / fetchGit without a hash: pure evaluation refuses it, and the content can change"},
+    {"TLR029", "fetch-no-hash-drv", Severity::error,
+     "fetchurl / fetchFromGitHub / fetchzip without a hash: the fixed-output build stops with a hash mismatch"},
+    {"TLR030", "name-impossible", Severity::error,
+     "a file name promising an SM its toolkit cannot compile, or an aarch64-only GPU with an x86 ISA"},
+    {"TLR031", "python-set-default", Severity::warning,
+     "python3Packages where the name says python313 and the pin's python3 is 3.13: breaks when the pin moves"},
+    {"TLR032", "package-unknown", Severity::note,
+     "recipes of a package the knowledge base does not know: package-specific rules are skipped (once per tree)"},
 };
 
 }  // namespace

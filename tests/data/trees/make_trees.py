@@ -155,7 +155,7 @@ let
 {pin_block(cap, caps=m.get("caps", True), rev=rev, sha=sha)}
   # GPU target: {sm.upper()} ({family} - {", ".join(products)})
   gpuArchNum = "{num}"; # For CMAKE_CUDA_ARCHITECTURES
-  gpuArchSM = "sm_{num}"; # For TORCH_CUDA_ARCH_LIST
+  gpuArchSM = "{m.get("arch", cap)}"; # For TORCH_CUDA_ARCH_LIST
   # CPU optimization: {disp}
 {flags}
 in
@@ -257,6 +257,8 @@ MISTAKES = {  # seed-002-main: file -> what is wrong with it
     "pytorch-python313-cpu-armv9": {"pin": ("e9f00bd893984bc8ce46c895c3bf7cac95331127", SHA)},
     "pytorch-python313-cpu-armv8_2": {"syntax": True},
     "torchvision-python313-cuda12_8-sm61-avx": {"torch": "pytorch-python313-cuda12_9-sm61-avx"},
+    # The seeds' RECIPE_TEMPLATE: TORCH_CUDA_ARCH_LIST does not read "sm_86" (CMake stops).
+    "pytorch-python313-cuda12_8-sm86-avx512": {"arch": "sm_86"},
 }
 
 
@@ -288,7 +290,7 @@ FORMALS = '''# PyTorch 2.8.0 for NVIDIA Hopper (SM90: H100, H200) — AVX-512, c
 { python3Packages, lib, config }:
 # tailor: ignore TLR015 (config.cudaCapabilities comes from the caller's nixpkgs)
 let
-  gpuArchSM = "sm_90";
+  gpuArchSM = "9.0";
   # python3Packages here must match the name: python313
   cpuFlags = [ "-mavx512f" "-mavx512dq" "-mavx512vl" "-mavx512bw" "-mfma" ];
 in

@@ -15,7 +15,7 @@ let
   };
   # GPU target: SM120 (Blackwell - RTX 5090, RTX PRO 6000)
   gpuArchNum = "120"; # For CMAKE_CUDA_ARCHITECTURES
-  gpuArchSM = "sm_120"; # For TORCH_CUDA_ARCH_LIST
+  gpuArchSM = "12.0"; # For TORCH_CUDA_ARCH_LIST
   # CPU optimization: AVX-512
   cpuFlags = [
     "-mavx512f" # AVX-512 Foundation

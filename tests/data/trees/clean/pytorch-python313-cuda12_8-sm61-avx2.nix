@@ -15,7 +15,7 @@ let
   };
   # GPU target: SM61 (Pascal - GTX 1080 Ti, GTX 1080, GTX 1070)
   gpuArchNum = "61"; # For CMAKE_CUDA_ARCHITECTURES
-  gpuArchSM = "sm_61"; # For TORCH_CUDA_ARCH_LIST
+  gpuArchSM = "6.1"; # For TORCH_CUDA_ARCH_LIST
   # CPU optimization: AVX2
   cpuFlags = [
     "-mavx2" # AVX2

@@ -15,7 +15,7 @@ let
   };
   # GPU target: SM89 (Ada Lovelace - RTX 4090, L4, L40)
   gpuArchNum = "89"; # For CMAKE_CUDA_ARCHITECTURES
-  gpuArchSM = "sm_89"; # For TORCH_CUDA_ARCH_LIST
+  gpuArchSM = "8.9"; # For TORCH_CUDA_ARCH_LIST
   # CPU optimization: AVX
   cpuFlags = [
     "-mavx"

@@ -15,7 +15,7 @@ let
   };
   # GPU target: SM75 (Turing - T4, RTX 2080 Ti, Quadro RTX 8000)
   gpuArchNum = "75"; # For CMAKE_CUDA_ARCHITECTURES
-  gpuArchSM = "sm_75"; # For TORCH_CUDA_ARCH_LIST
+  gpuArchSM = "7.5"; # For TORCH_CUDA_ARCH_LIST
   # CPU optimization: AVX
   cpuFlags = [
     "-mavx"

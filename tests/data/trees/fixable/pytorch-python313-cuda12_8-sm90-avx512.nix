@@ -2,7 +2,7 @@
 { python3Packages, lib, config }:
 # tailor: ignore TLR015 (config.cudaCapabilities comes from the caller's nixpkgs)
 let
-  gpuArchSM = "sm_90";
+  gpuArchSM = "9.0";
   # python3Packages here must match the name: python313
   cpuFlags = [ "-mavx512f" "-mavx512dq" "-mavx512vl" "-mavx512bw" "-mfma" ];
 in

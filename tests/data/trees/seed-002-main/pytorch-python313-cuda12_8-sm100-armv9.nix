@@ -15,7 +15,7 @@ let
   };
   # GPU target: SM100 (Blackwell - B200, B100, GB200)
   gpuArchNum = "100"; # For CMAKE_CUDA_ARCHITECTURES
-  gpuArchSM = "sm_100"; # For TORCH_CUDA_ARCH_LIST
+  gpuArchSM = "10.0"; # For TORCH_CUDA_ARCH_LIST
   # CPU optimization: ARMv9
   cpuFlags = [
     "-march=armv9-a+sve2+bf16+i8mm"

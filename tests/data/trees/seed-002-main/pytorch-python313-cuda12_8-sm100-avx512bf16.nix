@@ -15,7 +15,7 @@ let
   };
   # GPU target: SM100 (Blackwell - B200, B100, GB200)
   gpuArchNum = "100"; # For CMAKE_CUDA_ARCHITECTURES
-  gpuArchSM = "sm_100"; # For TORCH_CUDA_ARCH_LIST
+  gpuArchSM = "10.0"; # For TORCH_CUDA_ARCH_LIST
   # CPU optimization: AVX-512 BF16
   cpuFlags = [
     "-mavx512f" # AVX-512 Foundation

@@ -14,7 +14,7 @@ let
   };
   # GPU target: SM80 (Ampere - A100, A30)
   gpuArchNum = "80"; # For CMAKE_CUDA_ARCHITECTURES
-  gpuArchSM = "sm_80"; # For TORCH_CUDA_ARCH_LIST
+  gpuArchSM = "8.0"; # For TORCH_CUDA_ARCH_LIST
   # CPU optimization: AVX2
   cpuFlags = [
     "-mavx2" # AVX2

@@ -15,7 +15,7 @@ let
   };
   # GPU target: SM86 (Ampere - RTX 3090, A40, A10)
   gpuArchNum = "86"; # For CMAKE_CUDA_ARCHITECTURES
-  gpuArchSM = "sm_86"; # For TORCH_CUDA_ARCH_LIST
+  gpuArchSM = "8.6"; # For TORCH_CUDA_ARCH_LIST
   # CPU optimization: ARMv8.2
   cpuFlags = [
     "-march=armv8.2-a+fp16+dotprod"

@@ -15,7 +15,7 @@ let
   };
   # GPU target: SM86 (Ampere - RTX 3090, A40, A10)
   gpuArchNum = "86"; # For CMAKE_CUDA_ARCHITECTURES
-  gpuArchSM = "sm_86"; # For TORCH_CUDA_ARCH_LIST
+  gpuArchSM = "8.6"; # For TORCH_CUDA_ARCH_LIST
   # CPU optimization: AVX-512 BF16
   cpuFlags = [
     "-mavx512f" # AVX-512 Foundation

@@ -15,7 +15,7 @@ let
   };
   # GPU target: SM90 (Hopper - H100, H200, GH200)
   gpuArchNum = "90"; # For CMAKE_CUDA_ARCHITECTURES
-  gpuArchSM = "sm_90"; # For TORCH_CUDA_ARCH_LIST
+  gpuArchSM = "9.0"; # For TORCH_CUDA_ARCH_LIST
   # CPU optimization: AVX-512 VNNI
   cpuFlags = [
     "-mavx512f" # AVX-512 Foundation

@@ -13,7 +13,7 @@ let
     overlays = [ (final: prev: { cudaPackages = final.cudaPackages_12_9; }) ];
   };
   gpuArchNum = "61";
-  gpuArchSM = "sm_61";
+  gpuArchSM = "6.1";
   cpuFlags = [ "-mavx" "-mno-fma" "-mno-bmi" "-mno-bmi2" "-mno-avx2" ];
 in
 (nixpkgs_pinned.python313Packages.torch.override {

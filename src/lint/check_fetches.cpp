@@ -1,0 +1,38 @@
+// TLR028 fetch-no-hash, TLR029 fetch-no-hash-drv: sources fetched without a
+// hash. nixpkgs tarballs are the pin rules' (TLR005).
+#include <fmt/format.h>
+
+#include "lint/checks.hpp"
+
+namespace tailor::lint {
+
+namespace {
+
+/// Fetchers evaluated by Nix itself (builtins): without a hash they work only impurely.
+bool evaluation_time(const FetchFact& f) { return f.fetcher == "fetchTarball" || f.fetcher == "fetchGit"; }
+
+}  // namespace
+
+void check_fetches(const LintTree& t, const KnowledgeBase& /*kb*/, Sink& sink) {
+  for (const auto& f : t.nix) {
+    if (!f.parsed) continue;
+    for (const auto& fetch : f.facts.fetches) {
+      if (fetch.hashed || fetch.nixpkgs) continue;
+      if (evaluation_time(fetch))
+        sink.add(f, "TLR028", fetch.span,
+                 fmt::format("{} without a hash: pure evaluation (flakes, --pure-eval) stops here, and elsewhere the "
+                             "build takes whatever the URL serves that day",
+                             fetch.fetcher),
+                 fetch.fetcher == "fetchGit" ? "add rev = \"<full commit id>\"; (or narHash)"
+                                             : "add sha256 = \"…\"; (nix-prefetch-url --unpack URL prints it)");
+      else
+        sink.add(f, "TLR029", fetch.span,
+                 fmt::format("{} without a hash: a fixed-output derivation needs one, so the build stops with a hash "
+                             "mismatch",
+                             fetch.fetcher),
+                 "add hash = \"sha256-…\"; (the mismatch error prints the right one)");
+    }
+  }
+}
+
+}  // namespace tailor::lint

@@ -1,0 +1,23 @@
+# vLLM 0.14.0 for NVIDIA Hopper (SM90: H100, H200) — AVX-512, with a custom PyTorch
+# CUDA 12.9 — Requires NVIDIA driver 575.51.03+
+let
+  nixpkgs_pinned = import (builtins.fetchTarball {
+    url = "https://github.com/NixOS/nixpkgs/archive/46336d4d6980ae6f136b45c8507b17787eb186a0.tar.gz";
+    sha256 = "1f5dyn2k8mnmnb3pkvyx6k2zmgrxsvp3m4a1cy1c0xrp6bv8aiyh";
+  }) {
+    config = { allowUnfree = true; cudaSupport = true; cudaCapabilities = [ "9.0" ]; };
+    overlays = [ (final: prev: { cudaPackages = final.cudaPackages_12_9; }) ];
+  };
+  customTorch = (nixpkgs_pinned.python312Packages.torch.override {
+    cudaSupport = true;
+    gpuTargets = [ "9.0" ];
+  }).overrideAttrs (oldAttrs: {
+    pname = "torch-sm90-avx512";
+    preConfigure = (oldAttrs.preConfigure or "") + ''
+      export CXXFLAGS="$CXXFLAGS -mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma"
+    '';
+  });
+in
+(nixpkgs_pinned.python312Packages.vllm.override { torch = customTorch; }).overridePythonAttrs (oldAttrs: {
+  pname = "vllm-sm90-avx512";
+})

@@ -1,0 +1,18 @@
+# vLLM 0.14.0 for NVIDIA Hopper (SM90: H100, H200) — AVX-512
+# CUDA 12.9 — Requires NVIDIA driver 575.51.03+
+let
+  nixpkgs_pinned = import (builtins.fetchTarball {
+    url = "https://github.com/NixOS/nixpkgs/archive/46336d4d6980ae6f136b45c8507b17787eb186a0.tar.gz";
+    sha256 = "1f5dyn2k8mnmnb3pkvyx6k2zmgrxsvp3m4a1cy1c0xrp6bv8aiyh";
+  }) {
+    config = { allowUnfree = true; cudaSupport = true; cudaCapabilities = [ "9.0" ]; };
+    overlays = [ (final: prev: { cudaPackages = final.cudaPackages_12_9; }) ];
+  };
+  cpuISA = (import /home/alice/build-vllm/lib/cpu-isa.nix).avx512;
+  devPkgs = import ../shared/dev-tools.nix { };
+  pkgsUnpinned = import <nixpkgs> { };
+in
+nixpkgs_pinned.python312Packages.vllm.overridePythonAttrs (oldAttrs: {
+  pname = "vllm-python312-cuda12_9-sm90-avx512";
+  env = (oldAttrs.env or { }) // { NIX_CFLAGS_COMPILE = cpuISA.flags; };
+})
