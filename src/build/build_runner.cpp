@@ -17,7 +17,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "util/atomic_write.hpp"
+#include "build/build_state.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor {
@@ -66,20 +66,6 @@ double available_memory_gb(const std::string& meminfo) {
 
 namespace {
 
-nlohmann::json read_state(const fs::path& p) {
-  std::ifstream in(p);
-  if (!in) return nlohmann::json::object();
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception&) {
-    return nlohmann::json::object();  // a damaged state file only costs a rebuild
-  }
-}
-
-void write_state(const fs::path& p, const nlohmann::json& state) {
-  write_file_atomically(p, state.dump(2) + "\n");
-}
-
 pid_t spawn(const std::vector<std::string>& argv, const std::vector<std::string>& env, const std::string& cwd,
             const std::string& log) {
   pid_t pid = ::fork();
@@ -99,10 +85,11 @@ pid_t spawn(const std::vector<std::string>& argv, const std::vector<std::string>
   ::_exit(127);
 }
 
-std::string run_capture(const std::vector<std::string>& argv) {
+// Runs \a argv; its stdout is returned, its stderr goes to the file \a err.
+std::string run_capture(const std::vector<std::string>& argv, const std::string& err) {
   std::string cmd;
   for (const auto& a : argv) cmd += "'" + a + "' ";
-  FILE* p = ::popen((cmd + "2>/dev/null").c_str(), "r");
+  FILE* p = ::popen((cmd + "2>'" + err + "'").c_str(), "r");
   if (!p) return {};
   std::string out;
   char buf[4096];
@@ -112,14 +99,37 @@ std::string run_capture(const std::vector<std::string>& argv) {
   return out;
 }
 
-std::string verdict(const BuildOptions& o, const std::string& result) {
-  if (o.verifier.empty() || result.empty()) return "not run";
-  std::string out = run_capture({o.verifier, "verify", result, "--json"});
-  try {
-    return nlohmann::json::parse(out).value("ok", false) ? "ok" : "FAILED";
-  } catch (const nlohmann::json::exception&) {
-    return "error";
-  }
+struct Verdict {
+  std::string verdict, message;
+};
+
+// What verify said about a result: the failed checks, or why it could not judge.
+Verdict verdict(const BuildOptions& o, const std::string& result, const std::string& name) {
+  if (o.verifier.empty() || result.empty()) return {"not run", ""};
+  fs::path err = fs::path(o.log_dir) / (name + ".verify-stderr");
+  std::string out = run_capture({o.verifier, "verify", result, "--json"}, err.string());
+  std::ifstream in(err);
+  std::string stderr_text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::error_code ec;
+  fs::remove(err, ec);
+  while (!stderr_text.empty() && stderr_text.back() == '\n') stderr_text.pop_back();
+  nlohmann::json j = nlohmann::json::parse(out, nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    return {"error", stderr_text.empty() ? "tailor verify printed no report" : stderr_text};
+  if (j.value("ok", false)) return {"ok", ""};
+  std::string failed;
+  for (const auto& c : j.value("checks", nlohmann::json::array()))
+    if (c.is_object() && c.value("status", "") == "failed")
+      failed += fmt::format("{}{}: {}", failed.empty() ? "" : "; ", c.value("name", "?"), c.value("detail", ""));
+  return {"FAILED", failed.empty() ? stderr_text : failed};
+}
+
+// Appends verify's verdict to the build's log, so the log says why too.
+void log_verdict(const BuildOutcome& r) {
+  if (r.verdict == "not run") return;
+  std::ofstream log(r.log, std::ios::app);
+  log << "\ntailor verify " << r.result << ": " << r.verdict << (r.verify_message.empty() ? "" : "\n" + r.verify_message)
+      << "\n";
 }
 
 }  // namespace
@@ -134,7 +144,7 @@ std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, cons
     throw DiagnosticError(d);
   }
   fs::path state_path = fs::path(o.log_dir) / "state.json";
-  nlohmann::json state = o.rebuild ? nlohmann::json::object() : read_state(state_path);
+  BuildState state = o.rebuild ? BuildState{} : read_build_state(state_path);
 
   std::vector<BuildOutcome> out(plan.size());
   std::map<std::string, size_t> index;
@@ -143,11 +153,14 @@ std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, cons
     out[i].name = plan[i].name;
     out[i].log = (fs::path(o.log_dir) / (plan[i].name + ".log")).string();
     out[i].status = "pending";
-    const auto& earlier = state.contains(plan[i].name) ? state[plan[i].name] : nlohmann::json();
-    if (earlier.is_object() && earlier.value("status", "") == "succeeded") {
+    auto earlier = state.builds.find(plan[i].name);
+    const BuildRecord* record = earlier == state.builds.end() ? nullptr : &earlier->second;
+    out[i].why = o.rebuild ? "--rebuild" : rebuild_reason(record, plan[i].inputs);
+    if (out[i].why.empty()) {
       out[i].status = "reused";
-      out[i].result = earlier.value("result", "");
-      out[i].verdict = earlier.value("verdict", "not run");
+      out[i].result = record->result;
+      out[i].verdict = record->verdict.empty() ? "not run" : record->verdict;
+      out[i].verify_message = record->verify_message;
     }
   }
 
@@ -169,6 +182,7 @@ std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, cons
     return c;
   };
   auto local_cost = [&](size_t i) { return builds_remotely(o, plan[i]) ? 0.0 : plan[i].memory_gb; };
+  if (!state.note.empty()) progress.event(state.note, counts());
   for (const auto& r : out)
     if (r.status == "reused") progress.event(fmt::format("reused {} (succeeded earlier: {})", r.name, r.result), counts());
 
@@ -196,7 +210,8 @@ std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, cons
       running[pid] = {i, Clock::now()};
       running_names.push_back(out[i].name);
       local_gb += local_cost(i);
-      progress.event(fmt::format("started {} (log: {})", out[i].name, out[i].log), counts());
+      std::string rebuilt = out[i].why == kNotBuiltBefore ? "" : "rebuilt: " + out[i].why + "; ";
+      progress.event(fmt::format("started {} ({}log: {})", out[i].name, rebuilt, out[i].log), counts());
     }
     if (running.empty()) break;
     int status = 0;
@@ -220,15 +235,19 @@ std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, cons
       r.status = "succeeded";
       fs::path link = fs::path(o.tree) / ("result-" + r.name);
       r.result = fs::exists(link, ec) ? fs::weakly_canonical(link, ec).string() : link.string();
-      r.verdict = verdict(o, r.result);
-      state[r.name] = {{"status", "succeeded"}, {"result", r.result}, {"verdict", r.verdict}, {"seconds", r.seconds}};
+      auto [v, message] = verdict(o, r.result, r.name);
+      r.verdict = v;
+      r.verify_message = message;
+      log_verdict(r);
+      state.builds[r.name] = {"succeeded", r.result, r.verdict, r.verify_message, r.seconds, plan[i].inputs};
     } else {
       r.status = "failed";
-      state[r.name] = {{"status", "failed"}, {"seconds", r.seconds}};
+      state.builds[r.name] = {"failed", "", "", "", r.seconds, plan[i].inputs};
       if (!o.keep_going) stop = true;
     }
-    write_state(state_path, state);
-    progress.event(ok ? fmt::format("succeeded {} after {:.1f}s: {} (verify: {})", r.name, r.seconds, r.result, r.verdict)
+    write_build_state(state_path, state);
+    std::string said = r.verify_message.empty() ? "" : ": " + r.verify_message;
+    progress.event(ok ? fmt::format("succeeded {} after {:.1f}s: {} (verify: {}{})", r.name, r.seconds, r.result, r.verdict, said)
                       : fmt::format("FAILED {} after {:.1f}s (log: {})", r.name, r.seconds, r.log),
                    counts());
   }
