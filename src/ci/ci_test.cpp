@@ -181,6 +181,64 @@ TEST(Workflow, Golden) {
   EXPECT_EQ(none.err, "tailor: error: ci: say which CI: --github or --gitlab\n");
 }
 
+// A repository whose spec lives in specs/ and whose recipe tree is pytorch/,
+// with tailor ci run from a subdirectory: the CI files name both from the root.
+class CiInRepository : public testing::Test {
+ protected:
+  void SetUp() override {
+    for (const char* d : {".git", "specs", "pytorch", "docs"}) std::filesystem::create_directories(repo_.path() + "/" + d);
+    std::ofstream(repo_.path() + "/specs/main.toml") << test::read_file(test::source_path("examples/build-pytorch/main.toml"));
+  }
+  test::RunResult ci(const std::string& args) {
+    return test::run_command("cd " + repo_.path() + "/docs && " + TAILOR_BINARY + " ci " + args);
+  }
+  test::TempDir repo_{"ci-repo"};
+};
+
+TEST_F(CiInRepository, GithubNamesTheSpecAndTheTreeFromTheRoot) {
+  auto r = ci(repo_.path() + "/specs/main.toml --github --tree ../pytorch");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out.find(repo_.path()), std::string::npos) << "no absolute path reaches the CI file";
+  EXPECT_NE(r.out.find("        run: tailor generate specs/main.toml -o pytorch --check\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("    defaults:\n      run:\n        working-directory: pytorch\n"), std::string::npos);
+  EXPECT_NE(r.out.find("# Paths are relative to the repository root; the recipe tree is pytorch.\n"), std::string::npos);
+  if (validator().empty()) GTEST_SKIP() << "@action-validator/cli is not installed";
+  std::ofstream(repo_.path() + "/build.yml") << r.out;
+  auto v = test::run_command(validator() + " " + repo_.path() + "/build.yml", true);
+  EXPECT_EQ(v.status, 0) << v.out;
+}
+
+TEST_F(CiInRepository, GitlabNamesTheSpecAndTheTreeFromTheRoot) {
+  auto r = ci("../specs/main.toml --gitlab --tree ../pytorch");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("  script:\n    - tailor generate specs/main.toml -o pytorch --check\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  script:\n    - cd pytorch\n    - flox build \"$VARIANT\"\n"), std::string::npos);
+  if (tool("gitlab-ci-local").empty()) GTEST_SKIP() << "gitlab-ci-local is not installed";
+  auto v = gitlab_validate(r.out);
+  EXPECT_EQ(v.status, 0) << v.out;
+}
+
+TEST_F(CiInRepository, TheDefaultTreeIsTheRoot) {
+  auto r = ci("../specs/main.toml --github");
+  ASSERT_EQ(r.status, 0) << r.out;
+  // Run from docs/, "." is docs: the tree is where tailor ci says, from the root.
+  EXPECT_NE(r.out.find("run: tailor generate specs/main.toml -o docs --check\n"), std::string::npos) << r.out;
+  auto root = test::run_command("cd " + repo_.path() + " && " + TAILOR_BINARY + " ci specs/main.toml --github");
+  EXPECT_NE(root.out.find("run: tailor generate specs/main.toml -o . --check\n"), std::string::npos) << root.out;
+  EXPECT_EQ(root.out.find("working-directory"), std::string::npos);
+}
+
+TEST_F(CiInRepository, ASpecOutsideTheRepositoryIsAnError) {
+  test::TempDir elsewhere("ci-elsewhere");
+  std::ofstream(elsewhere.path() + "/main.toml") << test::read_file(repo_.path() + "/specs/main.toml");
+  auto r = test::run_command("cd " + repo_.path() + " && " + TAILOR_BINARY + " ci " + elsewhere.path() +
+                             "/main.toml --github 2>&1");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("the spec is outside the repository " + repo_.path() + ": a CI checkout cannot see it"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST(Builders, MachinesFileAndSettings) {
   auto r = test::run_tailor({"builders", "ci@gpu1:x86_64-linux:64:256", "gh200:aarch64-linux:72:480"});
   ASSERT_EQ(r.status, 0) << r.err;
