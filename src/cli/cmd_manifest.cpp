@@ -12,6 +12,7 @@
 #include "host/host_file.hpp"
 #include "host/manifest_choice.hpp"
 #include "matrix/spec_loader.hpp"
+#include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
 
 namespace tailor {

@@ -1,5 +1,6 @@
 #include "cli/completion.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include <fmt/format.h>

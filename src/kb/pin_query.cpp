@@ -45,7 +45,7 @@ std::string PinQuery::describe() const {
 
 std::string PinQuery::command() const {
   std::string c = "tailor kb --pins";
-  for (auto [flag, value] : {std::pair{"torch", &torch}, {"python", &python}, {"cuda", &cuda}, {"vllm", &vllm}})
+  for (auto [flag, value] : {std::pair{"torch", &torch}, std::pair{"python", &python}, std::pair{"cuda", &cuda}, std::pair{"vllm", &vllm}})
     if (!value->empty()) c += fmt::format(" --{} {}", flag, *value);
   return c;
 }
