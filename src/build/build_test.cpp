@@ -156,7 +156,8 @@ std::string main_spec_with(const std::string& dir, const std::string& build_tabl
 
 std::map<std::string, nlohmann::json> by_name(const test::RunResult& r) {
   std::map<std::string, nlohmann::json> out;
-  for (const auto& b : nlohmann::json::parse(r.out)["builds"]) out[b["name"]] = b;
+  nlohmann::json report = nlohmann::json::parse(r.out);
+  for (const auto& b : report["builds"]) out[b["name"].get<std::string>()] = b;
   return out;
 }
 

@@ -143,8 +143,9 @@ TEST(Workflow, AWideMatrixIsSplitWithinEachServicesLimit) {
   test::TempDir dir("wide");
   std::string spec = dir.path() + "/wide.toml";
   std::ofstream(spec) << kWideSpec;
+  std::filesystem::create_directories(dir.path() + "/.git");  // CI files name the spec from its repository
   for (auto [flag, limit, expected_jobs] : {std::tuple{"--github", 256u, 2u}, std::tuple{"--gitlab", 200u, 2u}}) {
-    auto r = test::run_tailor({"ci", spec, flag});
+    auto r = test::run_command("cd " + dir.path() + " && " + TAILOR_BINARY + " ci wide.toml " + flag);
     ASSERT_EQ(r.status, 0) << r.err;
     auto jobs = matrix_jobs(r.out);
     ASSERT_EQ(jobs.size(), expected_jobs) << flag;
@@ -164,11 +165,12 @@ TEST(Workflow, AWideMatrixIsSplitWithinEachServicesLimit) {
   EXPECT_EQ(over.status, 2);
   EXPECT_EQ(over.err, "tailor: error: ci: --chunk 257 is over the limit of 256 jobs per matrix in GitHub Actions\n");
   if (!tool("gitlab-ci-local").empty()) {
-    auto v = gitlab_validate(test::run_tailor({"ci", spec, "--gitlab"}).out);
+    auto v = gitlab_validate(test::run_command("cd " + dir.path() + " && " + TAILOR_BINARY + " ci wide.toml --gitlab").out);
     EXPECT_EQ(v.status, 0) << v.out;
   }
   if (!validator().empty()) {
-    std::ofstream(dir.path() + "/build.yml") << test::run_tailor({"ci", spec, "--github"}).out;
+    std::ofstream(dir.path() + "/build.yml")
+        << test::run_command("cd " + dir.path() + " && " + TAILOR_BINARY + " ci wide.toml --github").out;
     EXPECT_EQ(test::run_command(validator() + " " + dir.path() + "/build.yml", true).status, 0);
   }
 }

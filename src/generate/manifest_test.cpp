@@ -6,6 +6,7 @@
 #include <toml++/toml.h>
 
 #include "matrix/spec_loader.hpp"
+#include "support/golden.hpp"
 #include "support/run.hpp"
 
 namespace tailor {

@@ -116,7 +116,10 @@ HostFacts host_from_targets(const std::string& sm, const std::string& isa_name, 
   }
   CpuInfo cpu;
   cpu.arch = isa->platform.substr(0, isa->platform.find('-'));
-  cpu.features.insert(isa->requires_features.begin(), isa->requires_features.end());
+  // A CPU that runs a target runs the lower-ranked ones of its platform too (AVX-512 implies AVX2).
+  for (const auto& other : kb.isas)
+    if (&other == isa || (other.platform == isa->platform && other.rank < isa->rank))
+      cpu.features.insert(other.requires_features.begin(), other.requires_features.end());
   cpu.source = "--isa " + isa_name;
   GpuReport gpu;
   if (!sm.empty()) gpu = parse_gpu_spec(sm, kb);

@@ -18,7 +18,8 @@ HostFacts parse_host_json(std::string_view text, std::string_view source, const 
 /// Reads and parses the file \a path.
 HostFacts read_host_file(const std::string& path, const KnowledgeBase& kb);
 
-/// A machine with the CPU features ISA \a isa needs and, unless \a sm is
+/// A machine with the CPU features ISA \a isa and the lower-ranked targets of
+/// its platform need and, unless \a sm is
 /// empty, one GPU of compute capability \a sm (driver unknown). Throws
 /// DiagnosticError for an ISA or SM the knowledge base does not have.
 HostFacts host_from_targets(const std::string& sm, const std::string& isa, const KnowledgeBase& kb);
