@@ -1,11 +1,13 @@
 // Fuzz target for the host-detection parsers of untrusted text: /proc/cpuinfo,
-// sysctl output, nvidia-smi CSV, the driver version file and --gpus. Each
+// sysctl output, nvidia-smi CSV, the driver version file, --gpus and the
+// `tailor detect --json` files manifest --for reads. Each
 // must either parse or reject the input with a DiagnosticError.
 #include <cstdint>
 #include <string>
 
 #include "host/cpu_info.hpp"
 #include "host/gpu_spec.hpp"
+#include "host/host_file.hpp"
 #include "host/isa_match.hpp"
 #include "host/nvidia_driver.hpp"
 #include "host/nvidia_smi.hpp"
@@ -30,6 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   guarded([&] { (void)tailor::parse_sysctl(text, "fuzz"); });
   guarded([&] { (void)tailor::parse_nvidia_smi_csv(text); });
   guarded([&] { (void)tailor::parse_driver_version(text); });
+  guarded([&] { (void)tailor::parse_host_json(text, "fuzz", kb); });
   if (size < 256) guarded([&] { (void)tailor::parse_gpu_spec(text, kb); });
   return 0;
 }

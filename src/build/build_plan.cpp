@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "generate/marker.hpp"
 #include "settings/build_settings.hpp"
 #include "util/edit_distance.hpp"
 
@@ -66,6 +67,24 @@ std::vector<PlannedBuild> plan_builds(const Spec& spec, const Matrix& m, const K
     if (placed.size() == before) throw std::logic_error("dependency cycle among variants");
   }
   return plan;
+}
+
+void key_builds(std::vector<PlannedBuild>& plan, const Matrix& m, const std::vector<GeneratedFile>& files) {
+  std::map<std::string, std::string> recipe;
+  std::string builders;
+  for (const auto& f : files) {
+    if (f.path.starts_with(".flox/pkgs/lib/")) builders += f.path + "\n" + f.content;
+    else if (f.path.starts_with(".flox/pkgs/")) recipe[f.path] = content_hash(f.content);
+  }
+  std::string builders_hash = content_hash(builders);
+  std::map<std::string, std::string> keys;
+  for (auto& b : plan) {
+    std::string needs;
+    for (const auto& n : b.needs) needs += n + "=" + keys[n] + "\n";
+    b.inputs = {recipe[".flox/pkgs/" + b.name + ".nix"], m.require(b.name, "").pin, builders_hash,
+                needs.empty() ? "" : content_hash(needs)};
+    keys[b.name] = b.inputs.key();
+  }
 }
 
 }  // namespace tailor

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "build/build_state.hpp"
+#include "generate/tree.hpp"
 #include "matrix/expand.hpp"
 
 namespace tailor {
@@ -16,6 +18,7 @@ struct PlannedBuild {
   bool selected = true;            ///< false: built only because another needs it
   bool heavy = true;               ///< CUDA builds: routed to big-parallel builders
   double memory_gb = 0;            ///< what one build is expected to need at its peak
+  DerivationInputs inputs;         ///< what its derivation depends on (set by key_builds)
 };
 
 /// Peak memory a build is planned with: CUDA builds two 8 GB nvcc units at
@@ -26,5 +29,10 @@ constexpr double kHeavyBuildGb = 16, kLightBuildGb = 4;
 /// Throws DiagnosticError for a pattern that matches nothing.
 std::vector<PlannedBuild> plan_builds(const Spec& spec, const Matrix& m, const KnowledgeBase& kb,
                                       const std::vector<std::string>& patterns);
+
+/// Sets each build's inputs from the generated tree \a files: its recipe
+/// (.flox/pkgs/NAME.nix), the shared builders (.flox/pkgs/lib/), its pin, and
+/// the keys of what it needs (\a plan is ordered dependencies first).
+void key_builds(std::vector<PlannedBuild>& plan, const Matrix& m, const std::vector<GeneratedFile>& files);
 
 }  // namespace tailor

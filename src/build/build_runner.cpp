@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "build/build_state.hpp"
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
 
@@ -62,31 +63,36 @@ double available_memory_gb(const std::string& meminfo) {
 
 namespace {
 
-nlohmann::json read_state(const fs::path& p) {
-  std::ifstream in(p);
-  if (!in) return nlohmann::json::object();
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception&) {
-    return nlohmann::json::object();  // a damaged state file only costs a rebuild
-  }
-}
+struct Verdict {
+  std::string verdict, message;
+};
 
-void write_state(const fs::path& p, const nlohmann::json& state) {
-  write_file_atomically(p, state.dump(2) + "\n");
-}
-
-std::string verdict(const BuildOptions& o, const std::string& result, Processes& processes) {
-  if (o.verifier.empty() || result.empty()) return "not run";
+// What verify said about a result: the failed checks, or why it could not judge.
+Verdict verdict(const BuildOptions& o, const std::string& result, Processes& processes) {
+  if (o.verifier.empty() || result.empty()) return {"not run", ""};
   ProcessSpec verify;
   verify.argv = {o.verifier, "verify", result, "--json"};
-  verify.stderr_to = ErrorStream::discarded;
-  std::string out = processes.run(verify).out;
-  try {
-    return nlohmann::json::parse(out).value("ok", false) ? "ok" : "FAILED";
-  } catch (const nlohmann::json::exception&) {
-    return "error";
-  }
+  verify.stderr_to = ErrorStream::separate;
+  ProcessResult run = processes.run(verify);
+  std::string stderr_text = run.err;
+  while (!stderr_text.empty() && stderr_text.back() == '\n') stderr_text.pop_back();
+  nlohmann::json j = nlohmann::json::parse(run.out, nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    return {"error", stderr_text.empty() ? "tailor verify printed no report" : stderr_text};
+  if (j.value("ok", false)) return {"ok", ""};
+  std::string failed;
+  for (const auto& c : j.value("checks", nlohmann::json::array()))
+    if (c.is_object() && c.value("status", "") == "failed")
+      failed += fmt::format("{}{}: {}", failed.empty() ? "" : "; ", c.value("name", "?"), c.value("detail", ""));
+  return {"FAILED", failed.empty() ? stderr_text : failed};
+}
+
+// Appends verify's verdict to the build's log, so the log says why too.
+void log_verdict(const BuildOutcome& r) {
+  if (r.verdict == "not run") return;
+  std::ofstream log(r.log, std::ios::app);
+  log << "\ntailor verify " << r.result << ": " << r.verdict << (r.verify_message.empty() ? "" : "\n" + r.verify_message)
+      << "\n";
 }
 
 void create_log_dir(const std::string& dir) {
@@ -105,7 +111,7 @@ class BuildLoop {
   BuildLoop(const std::vector<PlannedBuild>& plan, const BuildOptions& o, std::ostream& progress, Processes& processes)
       : plan_(plan), o_(o), processes_(processes), progress_(progress, o.progress, o.width), out_(plan.size()) {
     state_path_ = fs::path(o.log_dir) / "state.json";
-    state_ = o.rebuild ? nlohmann::json::object() : read_state(state_path_);
+    state_ = o.rebuild ? BuildState{} : read_build_state(state_path_);
   }
 
   std::vector<BuildOutcome> run() {
@@ -134,13 +140,17 @@ class BuildLoop {
       out_[i].name = plan_[i].name;
       out_[i].log = (fs::path(o_.log_dir) / (plan_[i].name + ".log")).string();
       out_[i].status = "pending";
-      const auto& earlier = state_.contains(plan_[i].name) ? state_[plan_[i].name] : nlohmann::json();
-      if (earlier.is_object() && earlier.value("status", "") == "succeeded") {
+      auto earlier = state_.builds.find(plan_[i].name);
+      const BuildRecord* record = earlier == state_.builds.end() ? nullptr : &earlier->second;
+      out_[i].why = o_.rebuild ? "--rebuild" : rebuild_reason(record, plan_[i].inputs);
+      if (out_[i].why.empty()) {
         out_[i].status = "reused";
-        out_[i].result = earlier.value("result", "");
-        out_[i].verdict = earlier.value("verdict", "not run");
+        out_[i].result = record->result;
+        out_[i].verdict = record->verdict.empty() ? "not run" : record->verdict;
+        out_[i].verify_message = record->verify_message;
       }
     }
+    if (!state_.note.empty()) progress_.event(state_.note, counts());
     for (const auto& r : out_)
       if (r.status == "reused") progress_.event(fmt::format("reused {} (succeeded earlier: {})", r.name, r.result), counts());
   }
@@ -178,7 +188,8 @@ class BuildLoop {
     running_[id] = {i, Clock::now()};
     running_names_.push_back(out_[i].name);
     local_gb_ += local_cost(i);
-    progress_.event(fmt::format("started {} (log: {})", out_[i].name, out_[i].log), counts());
+    std::string rebuilt = out_[i].why == kNotBuiltBefore ? "" : "rebuilt: " + out_[i].why + "; ";
+    progress_.event(fmt::format("started {} ({}log: {})", out_[i].name, rebuilt, out_[i].log), counts());
   }
 
   void finish(const ProcessEnd& ended) {
@@ -196,15 +207,20 @@ class BuildLoop {
       std::error_code ec;
       fs::path link = fs::path(o_.tree) / ("result-" + r.name);
       r.result = fs::exists(link, ec) ? fs::weakly_canonical(link, ec).string() : link.string();
-      r.verdict = verdict(o_, r.result, processes_);
-      state_[r.name] = {{"status", "succeeded"}, {"result", r.result}, {"verdict", r.verdict}, {"seconds", r.seconds}};
+      auto [v, message] = verdict(o_, r.result, processes_);
+      r.verdict = v;
+      r.verify_message = message;
+      log_verdict(r);
+      state_.builds[r.name] = {"succeeded", r.result, r.verdict, r.verify_message, r.seconds, plan_[i].inputs};
     } else {
       r.status = "failed";
-      state_[r.name] = {{"status", "failed"}, {"seconds", r.seconds}};
+      state_.builds[r.name] = {"failed", "", "", "", r.seconds, plan_[i].inputs};
       if (!o_.keep_going) stop_ = true;
     }
-    write_state(state_path_, state_);
-    progress_.event(ok ? fmt::format("succeeded {} after {:.1f}s: {} (verify: {})", r.name, r.seconds, r.result, r.verdict)
+    write_build_state(state_path_, state_);
+    std::string said = r.verify_message.empty() ? "" : ": " + r.verify_message;
+    progress_.event(ok ? fmt::format("succeeded {} after {:.1f}s: {} (verify: {}{})", r.name, r.seconds, r.result,
+                                     r.verdict, said)
                        : fmt::format("FAILED {} after {:.1f}s (log: {})", r.name, r.seconds, r.log),
                     counts());
   }
@@ -230,7 +246,7 @@ class BuildLoop {
   std::vector<BuildOutcome> out_;
   std::map<std::string, size_t> index_;
   fs::path state_path_;
-  nlohmann::json state_;
+  BuildState state_;
   Clock::time_point t0_ = Clock::now();
   std::map<int, std::pair<size_t, Clock::time_point>> running_;
   std::vector<std::string> running_names_;  // start order, for the status line

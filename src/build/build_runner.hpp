@@ -34,7 +34,9 @@ struct BuildOutcome {
   std::string result;  ///< the out-link's target, for successes
   std::string log;
   double seconds = 0;
-  std::string verdict;  ///< ok, FAILED, not run
+  std::string verdict;  ///< ok, FAILED, error (verify could not judge it), not run
+  std::string verify_message;  ///< what verify said for FAILED and error verdicts
+  std::string why;             ///< why it was built rather than reused (empty when reused)
 };
 
 /// The argument vector for building \a b (exposed for tests and --dry-run).

@@ -149,6 +149,117 @@ TEST_F(FakeNix, FailureBlocksDependentsAndARerunResumes) {
   EXPECT_GE(index_of(record(), "start pytorch-python313-cpu-avx2 "), 0) << "--rebuild builds again";
 }
 
+// A spec file: the built-in main branch with its [build] table set.
+std::string main_spec_with(const std::string& dir, const std::string& build_table) {
+  std::string path = dir + "/main.toml";
+  std::ofstream(path) << test::read_file(test::source_path("examples/build-pytorch/main.toml")) << "\n[build]\n"
+                      << build_table;
+  return path;
+}
+
+std::map<std::string, nlohmann::json> by_name(const test::RunResult& r) {
+  std::map<std::string, nlohmann::json> out;
+  nlohmann::json report = nlohmann::json::parse(r.out);
+  for (const auto& b : report["builds"]) out[b["name"].get<std::string>()] = b;
+  return out;
+}
+
+TEST_F(FakeNix, AChangedRecipeIsRebuiltAndSaysWhy) {
+  std::string spec = main_spec_with(dir_.path(), "gb_per_job = 12\n");
+  auto run = [&] {
+    return test::run_tailor({"build", spec, "pytorch-python313-cpu-avx2", "--tree", dir_.path() + "/tree", "--json",
+                             "--no-verify", "--progress", "plain"});
+  };
+  auto first = run();
+  ASSERT_EQ(first.status, 0) << first.err;
+  EXPECT_EQ(by_name(first)["pytorch-python313-cpu-avx2"]["status"], "succeeded");
+  EXPECT_EQ(by_name(run())["pytorch-python313-cpu-avx2"]["status"], "reused") << "nothing changed";
+
+  // The recipe now builds with fewer jobs: the earlier result is not what it would build.
+  main_spec_with(dir_.path(), "gb_per_job = 6\n");
+  fs::remove(dir_.path() + "/record");
+  auto third = run();
+  ASSERT_EQ(third.status, 0) << third.err;
+  auto b = by_name(third)["pytorch-python313-cpu-avx2"];
+  EXPECT_EQ(b["status"], "succeeded");
+  EXPECT_EQ(b["why"], "its recipe changed since the earlier build");
+  EXPECT_GE(index_of(record(), "start pytorch-python313-cpu-avx2 "), 0);
+  EXPECT_NE(third.err.find("started pytorch-python313-cpu-avx2 (rebuilt: its recipe changed since the earlier build; log: "),
+            std::string::npos)
+      << third.err;
+}
+
+TEST_F(FakeNix, ADependentIsRebuiltWhenWhatItBuildsAgainstChanges) {
+  // A new torch derivation makes a new torchvision one, whatever torchvision's own recipe says.
+  std::string spec = main_spec_with(dir_.path(), "gb_per_job = 12\n");
+  auto run = [&] {
+    return test::run_tailor({"build", spec, "torchvision-python313-cuda12_8-sm75-avx", "--tree", dir_.path() + "/tree",
+                             "--json", "--no-verify"});
+  };
+  ASSERT_EQ(run().status, 0);
+  main_spec_with(dir_.path(), "gb_per_job = 6\n");
+  auto second = by_name(run());
+  EXPECT_EQ(second["pytorch-python313-cuda12_8-sm75-avx"]["status"], "succeeded");
+  EXPECT_EQ(second["torchvision-python313-cuda12_8-sm75-avx"]["status"], "succeeded");
+  EXPECT_NE(second["torchvision-python313-cuda12_8-sm75-avx"]["why"].get<std::string>().find("a variant it builds against changed"),
+            std::string::npos)
+      << second["torchvision-python313-cuda12_8-sm75-avx"]["why"];
+}
+
+TEST_F(FakeNix, AStateFileOfTheFirstFormatIsReadButNotTrusted) {
+  // tailor 0.1 keyed results on the name alone.
+  fs::create_directories(dir_.path() + "/tree/.tailor-build");
+  std::ofstream(dir_.path() + "/tree/.tailor-build/state.json")
+      << R"({"pytorch-python313-cpu-avx2": {"status": "succeeded", "result": "/nix/store/old", "verdict": "ok", "seconds": 1}})";
+  auto r = build({"pytorch-python313-cpu-avx2", "--no-verify"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto b = by_name(r)["pytorch-python313-cpu-avx2"];
+  EXPECT_EQ(b["status"], "succeeded");
+  EXPECT_EQ(b["why"], "the earlier result was recorded without its recipe's hash (state format 1)");
+  auto state = nlohmann::json::parse(test::read_file(dir_.path() + "/tree/.tailor-build/state.json"));
+  EXPECT_EQ(state["format"], 2);
+  EXPECT_EQ(state["builds"]["pytorch-python313-cpu-avx2"]["status"], "succeeded");
+  EXPECT_EQ(state["builds"]["pytorch-python313-cpu-avx2"]["inputs"]["pin"], "fe5e41d");
+  EXPECT_EQ(by_name(build({"pytorch-python313-cpu-avx2", "--no-verify"}))["pytorch-python313-cpu-avx2"]["status"], "reused");
+}
+
+TEST_F(FakeNix, AStateFileOfAnotherFormatCostsRebuildsAndSaysSo) {
+  fs::create_directories(dir_.path() + "/tree/.tailor-build");
+  std::ofstream(dir_.path() + "/tree/.tailor-build/state.json") << R"({"format": 3, "builds": {}})";
+  auto r = build({"pytorch-python313-cpu-avx2", "--no-verify", "--progress", "plain"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("/tree/.tailor-build/state.json has state format 3, not 2: every variant is built"), std::string::npos)
+      << r.err;
+}
+
+TEST_F(FakeNix, AResultVerifyCannotReadCarriesVerifysMessage) {
+  ::setenv("FAKE_NIX_DAMAGED", "pytorch-python313-cpu-avx2", 1);
+  auto r = build({"pytorch-python313-cpu-avx2"});
+  ::unsetenv("FAKE_NIX_DAMAGED");
+  EXPECT_EQ(r.status, 1);
+  auto b = by_name(r)["pytorch-python313-cpu-avx2"];
+  EXPECT_EQ(b["verify"], "error");
+  std::string message = b["verify_message"];
+  // verify's own diagnostic names the file it could not read.
+  EXPECT_NE(message.find("nix-support/tailor-variant.json"), std::string::npos) << message;
+  EXPECT_NE(test::read_file(b["log"]).find("tailor verify " + b["result"].get<std::string>() + ": error\n" + message),
+            std::string::npos);
+  // The text report says it too.
+  auto text = test::run_tailor({"build", "build-pytorch/main", "pytorch-python313-cpu-avx2", "--tree",
+                                dir_.path() + "/tree", "--progress", "plain"});
+  EXPECT_NE(text.out.find("pytorch-python313-cpu-avx2: verify: error: " + message), std::string::npos) << text.out;
+}
+
+TEST_F(FakeNix, AFailedVerdictNamesTheFailedChecks) {
+  auto r = build({"pytorch-python313-cuda12_8-sm75-avx"});
+  EXPECT_EQ(r.status, 1);
+  auto b = by_name(r)["pytorch-python313-cuda12_8-sm75-avx"];
+  EXPECT_EQ(b["verify"], "FAILED");
+  EXPECT_FALSE(b["verify_message"].get<std::string>().empty());
+  EXPECT_NE(test::read_file(b["log"]).find("tailor verify " + b["result"].get<std::string>() + ": FAILED\n"),
+            std::string::npos);
+}
+
 TEST_F(FakeNix, StopsAtTheFirstFailureWithoutKeepGoing) {
   ::setenv("FAKE_NIX_FAIL", "pytorch-python313-cpu-avx2", 1);
   auto r = build({"pytorch-python313-cpu-avx2", "pytorch-python313-cpu-avx512"});

@@ -143,8 +143,9 @@ TEST(Workflow, AWideMatrixIsSplitWithinEachServicesLimit) {
   test::TempDir dir("wide");
   std::string spec = dir.path() + "/wide.toml";
   std::ofstream(spec) << kWideSpec;
+  std::filesystem::create_directories(dir.path() + "/.git");  // CI files name the spec from its repository
   for (auto [flag, limit, expected_jobs] : {std::tuple{"--github", 256u, 2u}, std::tuple{"--gitlab", 200u, 2u}}) {
-    auto r = test::run_tailor({"ci", spec, flag});
+    auto r = test::run_command("cd " + dir.path() + " && " + TAILOR_BINARY + " ci wide.toml " + flag);
     ASSERT_EQ(r.status, 0) << r.err;
     auto jobs = matrix_jobs(r.out);
     ASSERT_EQ(jobs.size(), expected_jobs) << flag;
@@ -164,11 +165,12 @@ TEST(Workflow, AWideMatrixIsSplitWithinEachServicesLimit) {
   EXPECT_EQ(over.status, 2);
   EXPECT_EQ(over.err, "tailor: error: ci: --chunk 257 is over the limit of 256 jobs per matrix in GitHub Actions\n");
   if (!tool("gitlab-ci-local").empty()) {
-    auto v = gitlab_validate(test::run_tailor({"ci", spec, "--gitlab"}).out);
+    auto v = gitlab_validate(test::run_command("cd " + dir.path() + " && " + TAILOR_BINARY + " ci wide.toml --gitlab").out);
     EXPECT_EQ(v.status, 0) << v.out;
   }
   if (!validator().empty()) {
-    std::ofstream(dir.path() + "/build.yml") << test::run_tailor({"ci", spec, "--github"}).out;
+    std::ofstream(dir.path() + "/build.yml")
+        << test::run_command("cd " + dir.path() + " && " + TAILOR_BINARY + " ci wide.toml --github").out;
     EXPECT_EQ(test::run_command(validator() + " " + dir.path() + "/build.yml", true).status, 0);
   }
 }
@@ -179,6 +181,64 @@ TEST(Workflow, Golden) {
   auto none = test::run_tailor({"ci"});
   EXPECT_EQ(none.status, 2);
   EXPECT_EQ(none.err, "tailor: error: ci: say which CI: --github or --gitlab\n");
+}
+
+// A repository whose spec lives in specs/ and whose recipe tree is pytorch/,
+// with tailor ci run from a subdirectory: the CI files name both from the root.
+class CiInRepository : public testing::Test {
+ protected:
+  void SetUp() override {
+    for (const char* d : {".git", "specs", "pytorch", "docs"}) std::filesystem::create_directories(repo_.path() + "/" + d);
+    std::ofstream(repo_.path() + "/specs/main.toml") << test::read_file(test::source_path("examples/build-pytorch/main.toml"));
+  }
+  test::RunResult ci(const std::string& args) {
+    return test::run_command("cd " + repo_.path() + "/docs && " + TAILOR_BINARY + " ci " + args);
+  }
+  test::TempDir repo_{"ci-repo"};
+};
+
+TEST_F(CiInRepository, GithubNamesTheSpecAndTheTreeFromTheRoot) {
+  auto r = ci(repo_.path() + "/specs/main.toml --github --tree ../pytorch");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out.find(repo_.path()), std::string::npos) << "no absolute path reaches the CI file";
+  EXPECT_NE(r.out.find("        run: tailor generate specs/main.toml -o pytorch --check\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("    defaults:\n      run:\n        working-directory: pytorch\n"), std::string::npos);
+  EXPECT_NE(r.out.find("# Paths are relative to the repository root; the recipe tree is pytorch.\n"), std::string::npos);
+  if (validator().empty()) GTEST_SKIP() << "@action-validator/cli is not installed";
+  std::ofstream(repo_.path() + "/build.yml") << r.out;
+  auto v = test::run_command(validator() + " " + repo_.path() + "/build.yml", true);
+  EXPECT_EQ(v.status, 0) << v.out;
+}
+
+TEST_F(CiInRepository, GitlabNamesTheSpecAndTheTreeFromTheRoot) {
+  auto r = ci("../specs/main.toml --gitlab --tree ../pytorch");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("  script:\n    - tailor generate specs/main.toml -o pytorch --check\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  script:\n    - cd pytorch\n    - flox build \"$VARIANT\"\n"), std::string::npos);
+  if (tool("gitlab-ci-local").empty()) GTEST_SKIP() << "gitlab-ci-local is not installed";
+  auto v = gitlab_validate(r.out);
+  EXPECT_EQ(v.status, 0) << v.out;
+}
+
+TEST_F(CiInRepository, TheDefaultTreeIsTheRoot) {
+  auto r = ci("../specs/main.toml --github");
+  ASSERT_EQ(r.status, 0) << r.out;
+  // Run from docs/, "." is docs: the tree is where tailor ci says, from the root.
+  EXPECT_NE(r.out.find("run: tailor generate specs/main.toml -o docs --check\n"), std::string::npos) << r.out;
+  auto root = test::run_command("cd " + repo_.path() + " && " + TAILOR_BINARY + " ci specs/main.toml --github");
+  EXPECT_NE(root.out.find("run: tailor generate specs/main.toml -o . --check\n"), std::string::npos) << root.out;
+  EXPECT_EQ(root.out.find("working-directory"), std::string::npos);
+}
+
+TEST_F(CiInRepository, ASpecOutsideTheRepositoryIsAnError) {
+  test::TempDir elsewhere("ci-elsewhere");
+  std::ofstream(elsewhere.path() + "/main.toml") << test::read_file(repo_.path() + "/specs/main.toml");
+  auto r = test::run_command("cd " + repo_.path() + " && " + TAILOR_BINARY + " ci " + elsewhere.path() +
+                             "/main.toml --github 2>&1");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("the spec is outside the repository " + repo_.path() + ": a CI checkout cannot see it"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST(Builders, MachinesFileAndSettings) {

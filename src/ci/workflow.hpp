@@ -4,6 +4,8 @@
 /// variants (split into chunks under the services' matrix limits); every job
 /// builds, runs `tailor verify` on the result, and publishes on the default
 /// branch. A drift job fails when the tree is not what the spec generates.
+/// Jobs run at the repository root: the drift job regenerates into the tree,
+/// the build jobs run in it (flox builds .flox/pkgs of the tree).
 
 #include <string>
 
@@ -15,6 +17,8 @@ struct CiOptions {
   std::string org = "flox";  ///< flox publish -o ORG
   size_t chunk = 0;          ///< variants per job matrix; 0: the service's limit
   int max_parallel = 8;      ///< concurrent builds per platform job
+  std::string spec;          ///< the spec as the CI job names it (repository-relative); empty: spec.path
+  std::string tree = ".";    ///< the generated tree, relative to the repository root
 };
 
 /// The most jobs one matrix may make: GitHub Actions 256 per matrix,

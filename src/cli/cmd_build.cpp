@@ -112,6 +112,7 @@ int cmd_build(CommandContext& ctx) {
       return kExitProblems;
     }
   apply_plan(o.tree, files, changes, false, false);
+  key_builds(plan, m, files);
   if (!no_verify) o.verifier = verifier();
   // Progress goes to stderr; only the real one can be a terminal.
   int err_fd = &ctx.err == &std::cerr ? 2 : -1;
@@ -126,8 +127,8 @@ int cmd_build(CommandContext& ctx) {
   if (json) {
     nlohmann::ordered_json j = nlohmann::ordered_json::array();
     for (const auto& r : results)
-      j.push_back({{"name", r.name}, {"status", r.status}, {"seconds", r.seconds}, {"result", r.result},
-                   {"verify", r.verdict}, {"log", r.log}});
+      j.push_back({{"name", r.name}, {"status", r.status}, {"why", r.why}, {"seconds", r.seconds}, {"result", r.result},
+                   {"verify", r.verdict}, {"verify_message", r.verify_message}, {"log", r.log}});
     ctx.out << nlohmann::ordered_json{{"ok", all_ok}, {"builds", j}}.dump(2) << "\n";
   } else {
     TextTable t({"variant", "status", "time", "result", "verify", "log"});
@@ -135,6 +136,9 @@ int cmd_build(CommandContext& ctx) {
       t.add_row({r.name, r.status, fmt::format("{:.1f}s", r.seconds), r.result.empty() ? "-" : r.result,
                  r.verdict.empty() ? "-" : r.verdict, r.log});
     ctx.out << t.render();
+    // What verify said, under the table: the reason a verdict is not ok.
+    for (const auto& r : results)
+      if (!r.verify_message.empty()) ctx.out << fmt::format("{}: verify: {}: {}\n", r.name, r.verdict, r.verify_message);
   }
   return all_ok ? kExitOk : kExitProblems;
 }

@@ -1,8 +1,10 @@
-// tailor ci [SPEC] --github|--gitlab: a CI definition that builds the matrix.
+// tailor ci [SPEC] --github|--gitlab [--tree DIR]: a CI definition that builds the matrix.
+#include <filesystem>
 #include <ostream>
 
 #include <fmt/format.h>
 
+#include "ci/repo_paths.hpp"
 #include "ci/workflow.hpp"
 #include "cli/command.hpp"
 #include "cli/options.hpp"
@@ -22,6 +24,8 @@ int cmd_ci(CommandContext& ctx) {
   app.add_option("--org", o.org, "the catalog to publish to (default: flox)");
   app.add_option("--chunk", o.chunk, "variants per job matrix (default and most: GitHub 256, GitLab 200)")
       ->check(CLI::PositiveNumber);
+  app.add_option("--tree", o.tree, "where the recipe tree lives (default: .); CI paths are relative to the repository root")
+      ->type_name("DIR");
   app.add_option("--max-parallel", o.max_parallel, "builds at a time per platform (default: 8)")->check(CLI::PositiveNumber);
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
@@ -38,6 +42,11 @@ int cmd_ci(CommandContext& ctx) {
   KnowledgeBase kb = load_kb(kb_dir);
   Spec spec = load_spec_arg(spec_arg, kb);
   Matrix m = expand(spec, kb);
+  // The CI job checks out the repository: name the spec file and the tree from its root.
+  std::filesystem::path root = repository_root(std::filesystem::current_path());
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(spec_arg, ec)) o.spec = relative_to_repository(spec_arg, root, "the spec");
+  o.tree = relative_to_repository(o.tree, root, "the tree");
   ctx.out << (github ? github_workflow(spec, m, o) : gitlab_pipeline(spec, m, o));
   return kExitOk;
 }

@@ -1,4 +1,5 @@
-// tailor kb [--json]: print the knowledge base, so users see what tailor believes.
+// tailor kb [--json] [--pins [--torch V] [--python V] [--cuda V] [--vllm V]]: print the
+// knowledge base, so users see what tailor believes; --pins lists the pins that provide a version.
 #include <ostream>
 
 #include <fmt/format.h>
@@ -7,6 +8,7 @@
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "kb/kb_json.hpp"
+#include "kb/pin_query.hpp"
 #include "util/exit_status.hpp"
 #include "util/text_table.hpp"
 
@@ -15,16 +17,78 @@ namespace tailor {
 namespace {
 std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
 std::string join(const std::vector<std::string>& v, const char* sep = " ") { return fmt::format("{}", fmt::join(v, sep)); }
+
+// One column per attribute whose version pins record (packages.toml's json_version_keys).
+TextTable pin_table(const KnowledgeBase& kb, const std::vector<const NixpkgsPin*>& pins) {
+  std::vector<std::string> columns = {"pin"};
+  columns.insert(columns.end(), kb.json_version_keys.begin(), kb.json_version_keys.end());
+  for (const char* c : {"python", "cuda", "cudnn", "sha256"}) columns.emplace_back(c);
+  TextTable t(columns);
+  for (const NixpkgsPin* p : pins) {
+    std::vector<std::string> row = {p->short_rev};
+    for (const auto& attr : kb.json_version_keys) row.push_back(p->version(attr) ? p->version(attr)->str() : "-");
+    for (std::string cell : {join(p->python, ", "), join(p->cuda, ", "), p->cudnn ? p->cudnn->str() : "?",
+                             std::string(p->sha256.empty() ? "unknown" : "known")})
+      row.push_back(cell);
+    t.add_row(row);
+  }
+  return t;
+}
+
+// tailor kb --pins: the pins that provide what the query asks for.
+int print_pins(CommandContext& ctx, const KnowledgeBase& kb, const PinQuery& q, bool json) {
+  std::vector<const NixpkgsPin*> pins = pins_providing(kb, q);
+  if (json) {
+    nlohmann::ordered_json all = to_json(kb)["pins"], out = nlohmann::ordered_json::array();
+    for (const auto& j : all)
+      for (const NixpkgsPin* p : pins)
+        if (j["short"] == p->short_rev) out.push_back(j);
+    ctx.out << out.dump(2) << "\n";
+  } else if (pins.empty()) {
+    ctx.err << fmt::format("tailor: no pin of the knowledge base provides {}\n", q.describe());
+  } else {
+    ctx.out << pin_table(kb, pins).render();
+  }
+  return pins.empty() ? kExitProblems : kExitOk;
+}
+
 }  // namespace
 
 int cmd_kb(CommandContext& ctx) {
   CLI::App app{"Print the knowledge base tailor reasons with.", "kb"};
-  bool json = false;
+  bool json = false, pins_only = false;
   std::string kb_dir;
+  PinQuery q;
   app.add_flag("--json", json, "print JSON");
+  app.add_flag("--pins", pins_only, "only the nixpkgs pins: those that provide every version asked for below");
+  // Versions by the nixpkgs attribute pins record them under; --torch and
+  // --vllm are the common ones, --version ATTR=V names any other.
+  std::string torch, vllm;
+  std::vector<std::string> other_versions;
+  app.add_option("--torch", torch, "with --pins: pins that ship (or build) this torch; 2.9 matches 2.9.1")->type_name("VERSION");
+  app.add_option("--python", q.python, "with --pins: pins that provide this Python")->type_name("VERSION");
+  app.add_option("--cuda", q.cuda, "with --pins: pins that provide this CUDA toolkit")->type_name("VERSION");
+  app.add_option("--vllm", vllm, "with --pins: pins that ship this vLLM")->type_name("VERSION");
+  app.add_option("--version", other_versions, "with --pins: pins that ship ATTR at version V (onnxruntime=1.23.2)")
+      ->type_name("ATTR=V");
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
+  if (!torch.empty()) q.versions.emplace_back("torch", torch);
+  if (!vllm.empty()) q.versions.emplace_back("vllm", vllm);
+  for (const auto& av : other_versions) {
+    auto eq = av.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == av.size()) {
+      ctx.err << fmt::format("tailor: error: kb: --version {}: write ATTR=VERSION, e.g. onnxruntime=1.23.2\n", av);
+      return kExitBadInput;
+    }
+    q.versions.emplace_back(av.substr(0, eq), av.substr(eq + 1));
+  }
+  if (!q.empty() && !pins_only) {
+    ctx.err << "tailor: error: kb: --torch, --vllm, --version, --python and --cuda filter --pins; add --pins\n";
+    return kExitBadInput;
+  }
   KnowledgeBase kb = load_kb(kb_dir);
+  if (pins_only) return print_pins(ctx, kb, q, json);
   if (json) {
     ctx.out << to_json(kb).dump(2) << "\n";
     return kExitOk;
@@ -49,19 +113,7 @@ int cmd_kb(CommandContext& ctx) {
                   or_dash(join(i.disable, ", "))});
   ctx.out << "CPU ISA targets (cpu_isas.toml)\n" << isas.render() << "\n";
 
-  std::vector<std::string> pin_columns = {"pin"};
-  pin_columns.insert(pin_columns.end(), kb.json_version_keys.begin(), kb.json_version_keys.end());
-  for (const char* c : {"python", "cuda", "cudnn", "sha256"}) pin_columns.emplace_back(c);
-  TextTable pins(pin_columns);
-  for (const auto& p : kb.pins) {
-    std::vector<std::string> row = {p.short_rev};
-    for (const auto& attr : kb.json_version_keys) row.push_back(p.version(attr) ? p.version(attr)->str() : "-");
-    for (std::string cell : {join(p.python, ", "), join(p.cuda, ", "), p.cudnn ? p.cudnn->str() : "?",
-                             std::string(p.sha256.empty() ? "unknown" : "known")})
-      row.push_back(cell);
-    pins.add_row(row);
-  }
-  ctx.out << "nixpkgs pins (nixpkgs_pins.toml)\n" << pins.render() << "\n";
+  ctx.out << "nixpkgs pins (nixpkgs_pins.toml)\n" << pin_table(kb, pins_providing(kb, {})).render() << "\n";
 
   TextTable py({"python", "packages", "end of life"});
   for (const auto& p : kb.pythons) py.add_row({p.version, p.packages_attr(), or_dash(p.end_of_life)});

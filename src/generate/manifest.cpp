@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "util/diagnostic.hpp"
 #include "util/edit_distance.hpp"
 
 namespace tailor {
@@ -33,6 +34,30 @@ std::string toml_list(const std::vector<std::string>& v) {
 }
 }  // namespace
 
+// A manifest serves one kind of machine: with GPU builds for two SMs (or two
+// CUDA toolkits) on one platform, priority rather than the machine would
+// decide which one runs. A GPU build plus a CPU-only fallback is fine.
+void require_one_gpu_build_per_platform(const std::vector<const Variant*>& chosen) {
+  std::map<std::string, std::vector<std::string>> targets;  // platform -> "SM 9.0 with CUDA 12.8", first-seen order
+  for (const Variant* v : chosen) {
+    if (v->backend != Backend::cuda) continue;
+    std::string t = fmt::format("SM {} with CUDA {}", v->sm, v->cuda);
+    auto& ts = targets[v->platform];
+    if (std::find(ts.begin(), ts.end(), t) == ts.end()) ts.push_back(t);
+  }
+  for (const auto& [platform, ts] : targets) {
+    if (ts.size() < 2) continue;
+    Diagnostic d;
+    d.message = fmt::format("the manifest holds GPU builds for {} kinds of {} machine ({}): the priority, not the "
+                            "machine, would decide which one runs",
+                            ts.size(), platform, fmt::join(ts, ", "));
+    d.hint = "make one manifest per kind of machine: --for HOST.json (what 'tailor detect --json' wrote there) or "
+             "--sm SM --isa ISA picks its builds; or name one GPU build per platform (a CPU-only fallback beside it "
+             "is fine)";
+    throw DiagnosticError(d);
+  }
+}
+
 std::string build_env_manifest(const Spec& spec, const Matrix& m) {
   std::set<std::string> systems;
   for (const auto& v : m.variants) systems.insert(v.platform);
@@ -52,6 +77,7 @@ std::string consumer_manifest(const Spec& spec, const Matrix& m, const std::vect
     const Variant* v = &m.require(n, spec.path);
     if (std::find(chosen.begin(), chosen.end(), v) == chosen.end()) chosen.push_back(v);
   }
+  require_one_gpu_build_per_platform(chosen);
   // Accelerated variants win file conflicts over CPU-only ones on the same system.
   std::stable_sort(chosen.begin(), chosen.end(),
                    [&](const Variant* a, const Variant* b) { return cpu_only(*a) < cpu_only(*b); });

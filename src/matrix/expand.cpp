@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "kb/pin_query.hpp"
 #include "matrix/rules.hpp"
 #include "util/diagnostic.hpp"
 #include "util/edit_distance.hpp"
@@ -117,6 +118,18 @@ std::vector<CellIndex> cross_product(const Family& fam) {
   return cells;
 }
 
+// For a cell the pin cannot build (it lacks a package version, the Python or
+// the CUDA asked for): the pins that can, for \a q. Empty for other rules, and
+// for a package the pin lacks when the spec asks for no version of it.
+std::string pin_hint_for(const std::string& rule, const PinQuery& q, const KnowledgeBase& kb) {
+  if (rule == "pin-lacks-python" || rule == "pin-lacks-cuda") return pin_hint(kb, q);
+  for (const auto& [attribute, version] : q.versions)
+    if (rule == attribute + "-unavailable") return pin_hint(kb, q);
+  return {};
+}
+
+std::string or_else(std::string s, const char* fallback) { return s.empty() ? fallback : s; }
+
 class FamilyExpander {
  public:
   FamilyExpander(const Family& fam, const Spec& spec, const KnowledgeBase& kb, Matrix& m,
@@ -126,6 +139,7 @@ class FamilyExpander {
       for (const auto& v : fam.axes.at(a)) values_[idx(a)].push_back(resolve(a, v.value, kb));
       used_[idx(a)].assign(values_[idx(a)].size(), false);
       first_fact_[idx(a)].assign(values_[idx(a)].size(), std::string());
+      first_rule_[idx(a)].assign(values_[idx(a)].size(), std::string());
     }
   }
 
@@ -145,6 +159,7 @@ class FamilyExpander {
           values_[idx(a)].push_back(resolve(a, want, kb_));
           used_[idx(a)].push_back(true);  // explicit: never reported as unused
           first_fact_[idx(a)].emplace_back();
+          first_rule_[idx(a)].emplace_back();
           c[idx(a)] = values_[idx(a)].size() - 1;
         } else {
           c[idx(a)] = static_cast<size_t>(it - vals.begin());
@@ -188,9 +203,13 @@ class FamilyExpander {
     if (!broken.empty()) {
       if (explicit_cell)
         throw spec_error(spec_, explicit_pos, fmt::format("{} is impossible: {}", v.name, broken.front().message),
-                         "remove it, or change the value that the rule names");
+                         or_else(pin_hint_for(broken.front().rule, {spec_.torch, v.python, v.cuda, spec_.vllm}, kb_),
+                                 "remove it, or change the value that the rule names"));
       for (Axis a : kAxes)
-        if (first_fact_[idx(a)][c[idx(a)]].empty()) first_fact_[idx(a)][c[idx(a)]] = broken.front().message;
+        if (first_fact_[idx(a)][c[idx(a)]].empty()) {
+          first_fact_[idx(a)][c[idx(a)]] = broken.front().message;
+          first_rule_[idx(a)][c[idx(a)]] = broken.front().rule;
+        }
       m_.dropped.push_back({std::move(v), broken.front().rule, broken.front().message, false, Pos{}});
       return;
     }
@@ -225,10 +244,14 @@ class FamilyExpander {
       const auto& listed = fam_.axes.at(a);
       for (size_t i = 0; i < listed.size(); ++i) {
         if (used_[idx(a)][i] || first_fact_[idx(a)][i].empty()) continue;  // used, or dropped by policy only
+        // A Python or CUDA the pin lacks: name the pins that have it.
+        PinQuery q{spec_.versions, a == Axis::python ? listed[i].value : "", a == Axis::cuda ? listed[i].value : ""};
+        std::string hint = pin_hint_for(first_rule_[idx(a)][i], q, kb_);
+        if (hint.empty()) hint = "remove the value, or add an axis value that it can be built with";
         throw spec_error(spec_, listed[i].pos,
                          fmt::format("{} '{}' of family '{}' yields no variant: {}", axis_name(a), listed[i].value,
                                      fam_.name, first_fact_[idx(a)][i]),
-                         "remove the value, or add an axis value that it can be built with");
+                         hint);
       }
     }
   }
@@ -241,8 +264,23 @@ class FamilyExpander {
   std::array<std::vector<ResolvedValue>, kAxes.size()> values_;
   std::array<std::vector<bool>, kAxes.size()> used_;
   std::array<std::vector<std::string>, kAxes.size()> first_fact_;
+  std::array<std::vector<std::string>, kAxes.size()> first_rule_;
   std::set<std::string> seen_explicit_;
 };
+
+// When the pin is what dropped the cells (it lacks the torch, vLLM, Python or
+// CUDA asked for): the pins that provide them.
+std::string pin_hint_for_dropped(const Matrix& m, const Spec& spec, const KnowledgeBase& kb) {
+  std::set<std::string> pythons, cudas;
+  std::string rule;
+  for (const auto& d : m.dropped) {
+    if (!pin_hint_for(d.rule, {}, kb).empty()) rule = d.rule;
+    if (d.rule == "pin-lacks-python") pythons.insert(d.candidate.python);
+    if (d.rule == "pin-lacks-cuda") cudas.insert(d.candidate.cuda);
+  }
+  return pin_hint_for(rule, {spec.torch, pythons.size() == 1 ? *pythons.begin() : "", cudas.size() == 1 ? *cudas.begin() : "",
+                             spec.vllm}, kb);
+}
 
 }  // namespace
 
@@ -256,6 +294,7 @@ Matrix expand(const Spec& spec, const KnowledgeBase& kb) {
     std::set<std::string> reasons;
     for (const auto& dr : m.dropped)
       if (reasons.insert(dr.reason).second && reasons.size() <= 5) d.notes.push_back(dr.reason);
+    d.hint = pin_hint_for_dropped(m, spec, kb);
     throw DiagnosticError(d);
   }
 

@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "kb/invariants.hpp"
+#include "kb/pin_query.hpp"
 #include "util/edit_distance.hpp"
 #include "util/embedded.hpp"
 #include "util/read_file.hpp"
@@ -43,13 +44,13 @@ std::string sm_hint(const std::string& v) {
 }
 
 // Pins may be written short or full; names use the short form.
-void normalize_pins(const TomlDocument& doc, AxisValues& pins, const KnowledgeBase& kb) {
+void normalize_pins(const TomlDocument& doc, AxisValues& pins, const KnowledgeBase& kb, const PinQuery& wanted = {}) {
   for (auto& p : pins) {
     const NixpkgsPin* pin = kb.pin(p.value);
     if (!pin) {
       std::vector<std::string> known = kb.pin_names();
       std::string hint = did_you_mean(p.value, known);
-      if (hint.empty()) hint = fmt::format("pins in the knowledge base: {}", fmt::join(known, ", "));
+      if (hint.empty()) hint = pin_hint(kb, wanted);
       throw doc.error_at(p.pos, fmt::format("unknown nixpkgs pin '{}'", p.value), hint);
     }
     p.value = pin->short_rev;
@@ -283,8 +284,6 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
   spec.product = b.required_string("product").value;
   if (auto s = b.string("summary")) spec.summary = s->value;
   Defaults defaults;
-  defaults.pin = required_values(b, "pin");
-  normalize_pins(doc, defaults.pin, kb);
   defaults.python = required_values(b, "python");
   check_known(doc, defaults.python, kb.python_names(), "Python version", nullptr, true);
   for (size_t k = 5; k < keys.size(); ++k) {
@@ -293,6 +292,11 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
       spec.versions.emplace_back(keys[k], v->value);
     }
   }
+  // The pin is chosen by what it provides: say which pins fit what [branch] asks for.
+  PinQuery wanted{spec.versions, defaults.python.size() == 1 ? defaults.python.front().value : "", ""};
+  if (!b.node("pin")) throw doc.error_at(b.pos(), "[branch] needs 'pin'", pin_hint(kb, wanted));
+  defaults.pin = required_values(b, "pin");
+  normalize_pins(doc, defaults.pin, kb, wanted);
   b.finish();
 
   if (build_node) {

@@ -120,7 +120,24 @@ let
       cc = mkDrv { pname = "gcc"; };
       bintools = mkDrv { pname = "binutils-wrapper"; bintools = mkDrv { pname = "binutils"; }; };
     };
+    stdenv.mkDerivation = attrs: mkDrv attrs;
     removeReferencesTo = mkDrv { pname = "remove-references-to"; };
+    # What tailor's own package (nix/package.nix, flake.nix) takes.
+    lib = {
+      genAttrs = names: f: builtins.listToAttrs (map (name: { inherit name; value = f name; }) names);
+      hasPrefix = prefix: s: builtins.substring 0 (builtins.stringLength prefix) s == prefix;
+      cleanSourceWith = { src, filter, name ? "source" }: { inherit src filter name; };
+    };
+    callPackage = fn: args:
+      let f = if builtins.isFunction fn then fn else import fn;
+      in f (builtins.intersectAttrs (builtins.functionArgs f) final // args);
+    cmake = mkDrv { pname = "cmake"; };
+    tomlplusplus = mkDrv { pname = "tomlplusplus"; };
+    cli11 = mkDrv { pname = "cli11"; };
+    fmt = mkDrv { pname = "fmt"; };
+    nlohmann_json = mkDrv { pname = "nlohmann_json"; };
+    zlib = mkDrv { pname = "zlib"; };
+    gtest = mkDrv { pname = "gtest"; };
     writeText = name: text: mkDrv { pname = name; inherit text; };
     fetchFromGitHub = { owner, repo, rev, hash, fetchSubmodules ? false }:
       mkDrv { pname = "${repo}-source"; inherit owner repo rev hash fetchSubmodules; };

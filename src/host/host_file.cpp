@@ -1,0 +1,130 @@
+#include "host/host_file.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "host/gpu_spec.hpp"
+#include "util/diagnostic.hpp"
+#include "util/edit_distance.hpp"
+#include "util/read_file.hpp"
+
+namespace tailor {
+
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void fail(std::string_view source, std::string message, std::string hint = {}) {
+  Diagnostic d;
+  d.path = std::string(source);
+  d.message = std::move(message);
+  d.hint = hint.empty() ? "write it with 'tailor detect --json > FILE' on the machine" : std::move(hint);
+  throw DiagnosticError(d);
+}
+
+// Line and column (1-based) of byte \a offset of \a text.
+std::pair<int, int> line_col(std::string_view text, size_t offset) {
+  int line = 1, col = 1;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return {line, col};
+}
+
+std::string string_at(const json& j, const char* key, std::string_view source, std::string_view where) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return {};
+  if (!it->is_string()) fail(source, fmt::format("{}.{} must be a string", where, key));
+  return it->get<std::string>();
+}
+
+CpuInfo read_cpu(const json& root, std::string_view source) {
+  auto c = root.find("cpu");
+  if (c == root.end() || !c->is_object()) fail(source, "no \"cpu\" object: not 'tailor detect --json' output");
+  CpuInfo cpu;
+  cpu.arch = string_at(*c, "arch", source, "cpu");
+  if (cpu.arch.empty()) fail(source, "cpu.arch is missing");
+  cpu.vendor = string_at(*c, "vendor", source, "cpu");
+  cpu.model = string_at(*c, "model", source, "cpu");
+  auto f = c->find("features");
+  if (f == c->end() || !f->is_array()) fail(source, "cpu.features must be an array of feature names");
+  for (const auto& x : *f) {
+    if (!x.is_string()) fail(source, "cpu.features must be an array of feature names");
+    cpu.features.insert(x.get<std::string>());
+  }
+  cpu.source = std::string(source);
+  return cpu;
+}
+
+GpuReport read_gpus(const json& root, std::string_view source) {
+  GpuReport r;
+  r.source = std::string(source);
+  auto g = root.find("gpus");
+  if (g == root.end() || g->is_null()) return r;
+  if (!g->is_array()) fail(source, "gpus must be an array");
+  for (const auto& x : *g) {
+    if (!x.is_object()) fail(source, "each entry of gpus must be an object");
+    GpuInfo info;
+    if (auto i = x.find("index"); i != x.end() && i->is_number_integer()) info.index = i->get<int>();
+    info.name = string_at(x, "name", source, "gpus[]");
+    info.sm = string_at(x, "sm", source, "gpus[]");
+    info.driver = string_at(x, "driver", source, "gpus[]");
+    if (info.sm.empty()) fail(source, fmt::format("GPU {} has no sm (compute capability)", info.index));
+    if (r.driver.empty()) r.driver = info.driver;
+    r.gpus.push_back(std::move(info));
+  }
+  return r;
+}
+
+}  // namespace
+
+HostFacts parse_host_json(std::string_view text, std::string_view source, const KnowledgeBase& kb) {
+  json root;
+  try {
+    root = json::parse(text);
+  } catch (const json::parse_error& e) {
+    auto [line, col] = line_col(text, e.byte == 0 ? 0 : e.byte - 1);
+    std::string what = e.what();
+    Diagnostic d = diagnostic_at(source, text, Pos{line, col}, "not JSON: " + what.substr(what.rfind(": ") + 2));
+    d.hint = "write it with 'tailor detect --json > FILE' on the machine";
+    throw DiagnosticError(d);
+  }
+  if (!root.is_object()) fail(source, "not 'tailor detect --json' output: expected an object");
+  std::string os = string_at(root, "os", source, "the host");
+  if (os.empty()) os = "linux";
+  if (os != "linux" && os != "darwin") fail(source, fmt::format("os '{}' is neither linux nor darwin", os));
+  return make_host_facts(read_cpu(root, source), read_gpus(root, source), os, kb);
+}
+
+HostFacts read_host_file(const std::string& path, const KnowledgeBase& kb) {
+  return parse_host_json(read_file(path, "host file"), path, kb);
+}
+
+HostFacts host_from_targets(const std::string& sm, const std::string& isa_name, const KnowledgeBase& kb) {
+  const CpuIsa* isa = kb.isa(isa_name);
+  if (!isa) {
+    Diagnostic d;
+    d.message = fmt::format("--isa {}: the knowledge base has no such ISA target", isa_name);
+    d.hint = did_you_mean(isa_name, kb.isa_names());
+    if (d.hint.empty()) d.hint = "'tailor kb' lists the ISA targets";
+    throw DiagnosticError(d);
+  }
+  CpuInfo cpu;
+  cpu.arch = isa->platform.substr(0, isa->platform.find('-'));
+  // A CPU that runs a target runs the lower-ranked ones of its platform too (AVX-512 implies AVX2).
+  for (const auto& other : kb.isas)
+    if (&other == isa || (other.platform == isa->platform && other.rank < isa->rank))
+      cpu.features.insert(other.requires_features.begin(), other.requires_features.end());
+  cpu.source = "--isa " + isa_name;
+  GpuReport gpu;
+  if (!sm.empty()) gpu = parse_gpu_spec(sm, kb);
+  gpu.source = sm.empty() ? "--isa without --sm: no GPU" : "--sm " + sm;
+  return make_host_facts(std::move(cpu), std::move(gpu), isa->platform.substr(isa->platform.find('-') + 1), kb);
+}
+
+}  // namespace tailor
