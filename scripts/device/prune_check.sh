@@ -13,7 +13,8 @@
 #                             the same folder are found through LD_LIBRARY_PATH
 #   PYTHON=python3            the interpreter whose torch is checked
 #   OTHER_SM=8.0              the negative control's SM
-#   OPINFO_SECONDS=150        time for the OpInfo sweep of each run
+#   OPINFO_SECONDS=60         time for the OpInfo sweep of each run
+#   RUNS=1                    bench/prune.sh repetitions
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -26,20 +27,26 @@ say() { echo "$*" | tee -a "$report"; }
 tailor=${TAILOR:-}
 [[ -z "$tailor" && -x "$root/device-bin/tailor" ]] && tailor=$root/device-bin/tailor
 [[ -z "$tailor" ]] && tailor=$root/build/tailor
-export LD_LIBRARY_PATH=$(dirname "$tailor")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 py=${PYTHON:-python3}
 workload=$here/prune_workload.py
 [[ -f "$workload" ]] || workload=$root/scripts/device/prune_workload.py
 other_sm=${OTHER_SM:-8.0}
-export OPINFO_SECONDS=${OPINFO_SECONDS:-150}
+export OPINFO_SECONDS=${OPINFO_SECONDS:-60}
 
 site=$("$py" -c 'import torch, os; print(os.path.dirname(os.path.dirname(torch.__file__)))')
 sm=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' ')
-say "## $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); SM $sm; tailor $("$tailor" --version)"
-say "## site-packages: $site"
 work=$(mktemp -d /tmp/prune-check.XXXX)
+# Libraries carried beside the binary (libfmt.so.9, libcrypto.so.3) are for tailor alone, not for Python.
+cat >"$work/tailor" <<SH
+#!/bin/sh
+LD_LIBRARY_PATH="$(cd "$(dirname "$tailor")" && pwd)\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" exec "$(cd "$(dirname "$tailor")" && pwd)/$(basename "$tailor")" "\$@"
+SH
+chmod +x "$work/tailor"
+tailor=$work/tailor
 runs=$work/runs
 mkdir -p "$runs"
+say "## $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); SM $sm; $("$tailor" --version)"
+say "## site-packages: $site; $(df -hT /tmp | tail -1)"
 
 # A pruned copy of torch and nvidia side by side: torch's RPATHs ($ORIGIN/../../nvidia/...) find the pruned NVIDIA libs.
 prune_into() {  # SM DIR
@@ -52,7 +59,7 @@ prune_into() {  # SM DIR
 }
 workload() {  # NAME [PYTHONPATH]
   ( export CUDA_MODULE_LOADING=EAGER PYTHONUNBUFFERED=1; [[ -n "${2:-}" ]] && export PYTHONPATH=$2
-    timeout 400 "$py" "$workload" ${3:-} ) >"$runs/$1.txt" 2>"$runs/$1.err"
+    timeout 240 "$py" "$workload" ${3:-} ) >"$runs/$1.txt" 2>"$runs/$1.err"
   echo "$?" >"$runs/$1.status"
 }
 
@@ -65,12 +72,22 @@ workload pruned "$work/pruned"
 workload other "$work/other" --fixed
 
 grep -q "torch_dir=$work/pruned/torch" "$runs/pruned.txt" && say "pruned run imported the pruned torch: yes" || say "pruned run imported the pruned torch: NO"
-strip_head() { grep -v '^#' "$1" | sort; }
+say "pruned run loaded: $(grep '^# loaded' "$runs/pruned.txt" | cut -c1-600)"
+# Same pass/fail per check: every fixed check, and the OpInfo ops both runs reached in their time.
+compare() {  # ORIGINAL PRUNED: prints "compared N, differ D, fixed-missing M" and the differing lines
+  awk '/^#|^opinfo/ {next}
+       {name = $1; st = $2}
+       FNR == NR {a[name] = st; next}
+       (name in a) {n++; if (a[name] != st) {d++; print "differs: " name " " a[name] " -> " st} ; seen[name] = 1}
+       END {for (k in a) if (k !~ /^op:/ && !(k in seen)) m++; printf "compared %d, differ %d, fixed-missing %d\n", n, d, m}' "$1" "$2"
+}
 verdict=0
-if diff <(strip_head "$runs/original.txt") <(strip_head "$runs/pruned.txt") >"$runs/diff.txt"; then
-  say "original vs pruned: the same pass/fail set ($(grep -c ' PASS' "$runs/original.txt") pass, $(grep -c ' FAIL' "$runs/original.txt") fail, $(grep -c '^op:' "$runs/original.txt") OpInfo ops)"
+compare "$runs/original.txt" "$runs/pruned.txt" >"$runs/compare.txt"
+summary=$(tail -n 1 "$runs/compare.txt")
+if [[ "$summary" == *"differ 0, fixed-missing 0" ]]; then
+  say "original vs pruned: the same pass/fail set ($summary; original: $(grep -c ' PASS' "$runs/original.txt") pass, $(grep -c ' FAIL' "$runs/original.txt") fail)"
 else
-  say "original vs pruned: DIFFERENT (diff below)"; cat "$runs/diff.txt" | head -40 | tee -a "$report"; verdict=1
+  say "original vs pruned: DIFFERENT ($summary)"; head -40 "$runs/compare.txt" | tee -a "$report"; verdict=1
 fi
 say "fixed checks, original: $(grep -v '^op:\|^#\|^opinfo' "$runs/original.txt" | tr '\n' ';')"
 say "opinfo line: $(grep '^opinfo' "$runs/original.txt" || echo 'swept all ops')"
@@ -83,7 +100,7 @@ fi
 say "## bench/prune.sh (sizes and times)"
 bench=$here/../../bench/prune.sh
 [[ -f "$bench" ]] || bench=$here/prune.sh
-TAILOR_SM=$sm bash "$bench" "$tailor" "$site/torch/lib" "$site/nvidia" 2>&1 | tee -a "$report"
+TAILOR_SM=$sm RUNS=${RUNS:-1} bash "$bench" "$tailor" "$site/torch/lib" "$site/nvidia" 2>&1 | tee -a "$report"
 tar -czf "$out_dir/prune-runs.tar.gz" -C "$work" runs pruned/torch.report pruned/nvidia.report other/torch.report 2>/dev/null
 rm -rf "$work"
 say "## verdict: $([[ $verdict == 0 ]] && echo PASS || echo FAIL)"

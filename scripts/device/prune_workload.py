@@ -139,5 +139,8 @@ if __name__ == "__main__":
             print(f"{name} PASS", flush=True)
         except Exception as e:  # noqa: BLE001
             print(f"{name} FAIL {str(e).splitlines()[0] if str(e) else type(e).__name__}", flush=True)
+    with open("/proc/self/maps") as maps:
+        libs = sorted({line.split()[-1] for line in maps if "/nvidia/" in line or "libtorch_cuda" in line})
+    print("# loaded: " + " ".join(os.path.dirname(l) + "/" + os.path.basename(l) for l in libs[:12]), flush=True)
     if not only_fixed:
         opinfo_sweep(float(os.environ.get("OPINFO_SECONDS", "150")))

@@ -22,7 +22,14 @@ void check_known(const FatbinContainer& c, std::span<const FatbinEntry> entries,
     throw_format_error(fmt::format("unknown fatbin layout: container at offset {:#x} has version {} and a {}-byte header "
                                    "(only version {} with {} bytes is known)",
                                    base + c.offset, c.version, c.header_size, kKnownContainerVersion, kKnownContainerHeader));
+  // nvcc aligns containers and pads entries to 8 bytes: compaction keeps that, so the
+  // zeros it leaves read as padding.
+  if (c.offset % 8 != 0)
+    throw_format_error(fmt::format("unknown fatbin layout: container at offset {:#x} is not 8-byte aligned", base + c.offset));
   for (const auto& e : entries) {
+    if (e.header_size % 8 != 0 || e.payload_size % 8 != 0)
+      throw_format_error(fmt::format("unknown fatbin layout: entry at offset {:#x} has sizes {} + {}, not multiples of 8",
+                                     base + e.offset, e.header_size, e.payload_size));
     bool kind_known = e.raw_kind == 1 || e.raw_kind == 2 || e.raw_kind == 8;
     if (!kind_known || e.version != kKnownEntryVersion || e.header_size < kMinEntryHeader)
       throw_format_error(fmt::format("unknown fatbin layout: entry at offset {:#x} has kind {}, version {:#x} and a {}-byte "
