@@ -19,3 +19,4 @@ tailor_fuzz_target(spec_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/spec_fuzzer.cpp ${PROJ
 tailor_fuzz_target(nix_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/nix_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/nix)
 tailor_fuzz_target(binfmt_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/binfmt_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/binfmt)
 tailor_fuzz_target(host_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/host_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/host)
+tailor_fuzz_target(prune_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/prune_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/prune)

@@ -105,6 +105,8 @@ std::optional<ElfFile> try_open_elf(std::shared_ptr<const ByteReader> reader) {
   // The whole table must fit before anything is allocated for it.
   ByteSlice table = reader->read(h.shoff, checked_mul(h.shnum, h.shentsize, "section header table"), "section header table",
                                  table_buf);
+  f.section_table_offset = h.shoff;
+  f.section_table_size = table.size();
   f.sections.reserve(h.shnum);
   for (uint64_t i = 0; i < h.shnum; ++i) f.sections.push_back(read_section_header(f, table, h.shentsize, i));
   if (h.shstrndx == 0) return f;  // SHN_UNDEF: the sections have no names

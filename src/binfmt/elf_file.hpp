@@ -36,6 +36,8 @@ struct ElfFile {
   uint16_t type = 0;     ///< e_type: 1 REL, 2 EXEC, 3 DYN
   uint16_t machine = 0;  ///< e_machine: 62 x86-64, 183 aarch64, ...
   std::vector<ElfSection> sections;
+  uint64_t section_table_offset = 0;  ///< e_shoff; 0 when there is none
+  uint64_t section_table_size = 0;    ///< bytes of the section header table
 
   /// The first section named \a name, or null.
   const ElfSection* find(std::string_view name) const;

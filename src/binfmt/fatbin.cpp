@@ -36,6 +36,7 @@ FatbinEntry read_entry(const ByteReader& section, uint64_t at, uint64_t end, std
   e.offset = at;
   e.raw_kind = fixed.read_le<uint16_t>(0, "entry kind");
   e.kind = kind_of(e.raw_kind);
+  e.version = fixed.read_le<uint16_t>(2, "entry version");
   e.header_size = fixed.read_le<uint32_t>(4, "entry header size");
   e.payload_size = fixed.read_le<uint64_t>(8, "entry payload size");
   e.arch = fixed.read_le<uint32_t>(28, "entry arch");

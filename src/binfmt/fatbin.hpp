@@ -38,6 +38,7 @@ std::string_view fatbin_compression_name(FatbinCompression c);  ///< "none", "lz
 struct FatbinEntry {
   uint64_t offset = 0;  ///< of the entry header, inside the section
   uint16_t raw_kind = 0;
+  uint16_t version = 0;  ///< of the entry header layout (0x101)
   FatbinKind kind = FatbinKind::other;
   uint32_t arch = 0;  ///< 90 for sm_90; 100 for sm_100
   uint64_t flags = 0;

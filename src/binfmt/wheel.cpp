@@ -95,7 +95,9 @@ std::optional<Wheel> try_open_wheel(ByteSlice data) {
     if (h.read_le<uint32_t>(0, "zip central header signature") != kCentralHeader)
       throw_format_error(fmt::format("corrupt zip archive: bad central directory header at offset {:#x}", h.base()));
     WheelMember m;
+    m.version_made_by = h.read_le<uint16_t>(4, "zip version made by");
     m.method = h.read_le<uint16_t>(10, "zip method");
+    m.external_attributes = h.read_le<uint32_t>(38, "zip external attributes");
     m.crc32 = h.read_le<uint32_t>(16, "zip crc");
     m.compressed_size = h.read_le<uint32_t>(20, "zip compressed size");
     m.uncompressed_size = h.read_le<uint32_t>(24, "zip size");
@@ -119,13 +121,16 @@ std::vector<uint8_t> Wheel::read_prefix(const WheelMember& m, uint64_t n) const 
   return extract(m, std::min(n, m.uncompressed_size), false);
 }
 
-std::vector<uint8_t> Wheel::extract(const WheelMember& m, uint64_t limit, bool check) const {
+ByteSlice Wheel::stored(const WheelMember& m) const {
   ByteSlice lh = data.sub(m.local_header_offset, 30, fmt::format("local header of '{}'", m.name));
   if (lh.read_le<uint32_t>(0, "zip local header signature") != kLocalHeader)
     throw_format_error(fmt::format("corrupt zip archive: no local header for '{}' at offset {:#x}", m.name, lh.base()));
   uint64_t skip = 30 + uint64_t{lh.read_le<uint16_t>(26, "zip name length")} + lh.read_le<uint16_t>(28, "zip extra length");
-  ByteSlice body =
-      data.sub(checked_add(m.local_header_offset, skip, "zip member"), m.compressed_size, fmt::format("data of '{}'", m.name));
+  return data.sub(checked_add(m.local_header_offset, skip, "zip member"), m.compressed_size, fmt::format("data of '{}'", m.name));
+}
+
+std::vector<uint8_t> Wheel::extract(const WheelMember& m, uint64_t limit, bool check) const {
+  ByteSlice body = stored(m);
   std::vector<uint8_t> out;
   if (m.method == 0) {
     if (m.compressed_size != m.uncompressed_size)

@@ -19,6 +19,8 @@ struct WheelMember {
   uint64_t compressed_size = 0;
   uint64_t uncompressed_size = 0;
   uint64_t local_header_offset = 0;
+  uint16_t version_made_by = 0;      ///< high byte 3: external_attributes hold a Unix mode
+  uint32_t external_attributes = 0;  ///< Unix mode << 16 (executable bits of libraries)
 
   bool is_directory() const { return !name.empty() && name.back() == '/'; }
 };
@@ -33,6 +35,8 @@ struct Wheel {
   /// At most the first \a n bytes of the member (no CRC check): enough to
   /// look at a magic number without inflating the whole member.
   std::vector<uint8_t> read_prefix(const WheelMember& m, uint64_t n) const;
+  /// The member's bytes as stored (compressed), after its local header.
+  ByteSlice stored(const WheelMember& m) const;
 
  private:
   std::vector<uint8_t> extract(const WheelMember& m, uint64_t limit, bool check) const;

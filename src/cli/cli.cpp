@@ -29,6 +29,7 @@ constexpr Command kCommands[] = {
     {"detect", "this host's CPU features, the ISA targets it can run, its GPUs and driver", cmd_detect},
     {"recommend", "the variant to install on this host, with reasons and alternatives", cmd_recommend},
     {"inspect", "per-SM composition and size of the CUDA fatbins in a .so, folder or wheel", cmd_inspect},
+    {"prune", "keep only the CUDA code given GPUs can load, in a .so, folder or wheel (-o OUT or --in-place)", cmd_prune},
     {"verify", "check a built artifact against what its variant promises", cmd_verify},
 };
 

@@ -39,6 +39,7 @@ GpuArch read_gpu_arch(TableReader& r) {
   g.max_cuda = optional_version(r, "max_cuda");
   g.arch_specific_min_cuda = optional_version(r, "arch_specific_min_cuda");
   g.family_specific_min_cuda = optional_version(r, "family_specific_min_cuda");
+  g.runs_family_specific = values(r.strings("runs_family_specific"));
   g.cudnn_last = optional_version(r, "cudnn_last");
   g.platforms = values(r.strings("platforms"));
   if (auto j = r.boolean("jetson")) g.jetson = j->value;

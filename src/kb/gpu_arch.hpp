@@ -20,6 +20,8 @@ struct GpuArch {
   std::optional<Version> max_cuda;  ///< inclusive
   std::optional<Version> arch_specific_min_cuda;    ///< sm_XYa
   std::optional<Version> family_specific_min_cuda;  ///< sm_XYf
+  /// SMs whose family-specific code (sm_XYf, compute_XYf) runs here, "10.0" for 10.3.
+  std::vector<std::string> runs_family_specific;
   std::optional<Version> cudnn_last;  ///< last cuDNN that supports it; absent: current
   std::vector<std::string> platforms;
   bool jetson = false;

@@ -39,6 +39,19 @@ void check_unique(const std::vector<T>& v, Key key, const char* file, std::vecto
     if (!seen.insert(key(e)).second) out.push_back(fmt::format("{}: '{}' appears twice", file, key(e)));
 }
 
+// Family-specific code runs on its own SM and on later ones of the same major.
+void check_family_specific(const KnowledgeBase& kb, const GpuArch& g, std::vector<std::string>& out) {
+  const char* f = "gpu_architectures.toml";
+  if (!g.runs_family_specific.empty() && !contains(g.runs_family_specific, g.sm))
+    out.push_back(fmt::format("{}: SM {}: runs_family_specific must name the SM itself", f, g.sm));
+  for (const auto& sm : g.runs_family_specific) {
+    const GpuArch* other = kb.gpu(sm);
+    if (!other) out.push_back(fmt::format("{}: SM {}: runs_family_specific names unknown SM '{}'", f, g.sm, sm));
+    else if (other->capability.major() != g.capability.major() || g.capability < other->capability)
+      out.push_back(fmt::format("{}: SM {}: runs_family_specific '{}' is not an earlier SM of its major", f, g.sm, sm));
+  }
+}
+
 void check_gpus(const KnowledgeBase& kb, std::vector<std::string>& out) {
   const char* f = "gpu_architectures.toml";
   check_unique(kb.gpus, [](const GpuArch& g) { return g.sm; }, f, out);
@@ -61,6 +74,7 @@ void check_gpus(const KnowledgeBase& kb, std::vector<std::string>& out) {
         out.push_back(fmt::format("{}: SM {}: '{}' is not a Linux platform tailor knows", f, g.sm, p));
     if (g.jetson && g.platforms != std::vector<std::string>{"aarch64-linux"})
       out.push_back(fmt::format("{}: SM {}: Jetson-class GPUs are aarch64-linux only", f, g.sm));
+    check_family_specific(kb, g, out);
     bool some_toolkit = std::any_of(kb.cudas.begin(), kb.cudas.end(),
                                     [&](const CudaToolkit& c) { return g.supported_by(c.version); });
     if (!some_toolkit) out.push_back(fmt::format("{}: SM {}: no toolkit of cuda_toolkits.toml supports it", f, g.sm));

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Benchmark (not a test): `tailor prune` over folders of CUDA libraries,
+# against the peer measured in the same run, copying the same files (`cp -r`:
+# the floor of any tool that writes a pruned copy). Prints per folder the
+# median wall times of `prune -o` (a pruned copy), of `cp -r`, and of
+# `prune --in-place` on a fresh copy; and sizes before/after: apparent, on
+# disk (holes punched), deflate (gzip -6, as in a wheel) and zstd -3 (as in a
+# Nix binary cache; skipped without zstd), with libtorch_cuda.so alone when present.
+#   usage: bench/prune.sh [TAILOR] [DIR...]    (default: the fixtures of tests/data/elf)
+#   env:   TAILOR_SM=9.0  RUNS=3
+set -euo pipefail
+tailor=${1:-./build/tailor}
+shift || true
+dirs=("$@")
+((${#dirs[@]})) || dirs=("$(cd "$(dirname "$0")/.." && pwd)/tests/data/elf")
+sm=${TAILOR_SM:-9.0}
+runs=${RUNS:-3}
+work=$(mktemp -d "${TMPDIR:-/tmp}/prune-bench.XXXX")
+trap 'rm -rf "$work"' EXIT
+jobs=$(nproc)
+
+median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+timeit() {  # seconds of one run of "$@"
+  local s e
+  s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N)
+  awk -v s="$s" -v e="$e" 'BEGIN {printf "%.3f\n", e - s}'
+}
+packed() {  # total bytes of every regular file under $2 compressed with command $1 (one process per file)
+  find "$2" -type f -print0 | xargs -0 -P "$jobs" -I{} sh -c "$1 <\"{}\" | wc -c" | awk '{s += $1} END {print s + 0}'
+}
+mb() { awk -v b="$1" 'BEGIN {printf "%.1f MB", b / 1e6}'; }
+pct() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1f%%", b ? 100 * a / b : 0}'; }
+sizes() {  # DIR: apparent, on disk, deflate, zstd
+  local z="-"
+  command -v zstd >/dev/null && z=$(packed "zstd -3 -q -c" "$1")
+  echo "$(du -sb "$1" | cut -f1) $(du -sB1 "$1" | cut -f1) $(packed "gzip -6 -c" "$1") $z"
+}
+
+for dir in "${dirs[@]}"; do
+  name=$(basename "$dir")
+  prune_t=() cp_t=() inplace_t=()
+  for ((i = 0; i < runs; i++)); do
+    rm -rf "$work/a" "$work/b" "$work/c"
+    prune_t+=("$(timeit "$tailor" prune "$dir" --sm "$sm" -o "$work/a")")
+    cp_t+=("$(timeit cp -r "$dir" "$work/b")")
+    inplace_t+=("$(timeit "$tailor" prune "$work/b" --sm "$sm" --in-place)")
+  done
+  read -r b_app b_disk b_gz b_zst < <(sizes "$dir")
+  read -r a_app a_disk a_gz a_zst < <(sizes "$work/a")
+  p=$(printf '%s\n' "${prune_t[@]}" | median)
+  c=$(printf '%s\n' "${cp_t[@]}" | median)
+  ip=$(printf '%s\n' "${inplace_t[@]}" | median)
+  echo "== $name ($dir), SM $sm, median of $runs runs"
+  echo "time:   tailor prune -o ${p}s | cp -r ${c}s | ratio prune/cp $(awk -v a="$p" -v b="$c" 'BEGIN {printf "%.2f", b > 0 ? a / b : 0}') | tailor prune --in-place ${ip}s"
+  echo "size:   apparent $(mb "$b_app") -> $(mb "$a_app") | on disk $(mb "$b_disk") -> $(mb "$a_disk") ($(pct "$a_disk" "$b_disk"))"
+  echo "packed: deflate $(mb "$b_gz") -> $(mb "$a_gz") ($(pct "$a_gz" "$b_gz")) | zstd-3 $([[ $b_zst == - ]] && echo 'not installed' || echo "$(mb "$b_zst") -> $(mb "$a_zst") ($(pct "$a_zst" "$b_zst"))")"
+  lib=$(find "$dir" -maxdepth 1 -name libtorch_cuda.so -type f | head -1)
+  if [[ -n "$lib" ]]; then
+    gb=$(gzip -1 -c "$lib" | wc -c); ga=$(gzip -1 -c "$work/a/libtorch_cuda.so" | wc -c)
+    echo "libtorch_cuda.so: $(mb "$(stat -c %s "$lib")"), deflate -1 $(mb "$gb") -> $(mb "$ga") ($(pct "$ga" "$gb"))"
+  fi
+done

@@ -1,0 +1,118 @@
+// tailor prune PATH --sm X[,Y] [-o OUT | --in-place] [--dry-run] [--json]
+// [--keep-ptx]: keep, per fatbin container, only the code the CUDA driver could
+// load on the given GPUs (nvprune refuses linked libraries).
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "binfmt/inspection.hpp"
+#include "cli/command.hpp"
+#include "cli/options.hpp"
+#include "prune/prune_json.hpp"
+#include "prune/prune_path.hpp"
+#include "util/diagnostic.hpp"
+#include "util/exit_status.hpp"
+#include "util/text_table.hpp"
+
+namespace tailor {
+
+namespace {
+
+std::string percent(uint64_t part, uint64_t whole) {
+  return whole ? fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole)) : "-";
+}
+
+std::string arch_counts(const std::vector<ArchChange>& archs, bool kept) {
+  std::string s;
+  for (const auto& a : archs) {
+    uint64_t n = kept ? a.kept : a.removed;
+    if (n) s += fmt::format("{}{}×{}", s.empty() ? "" : " ", a.arch, n);
+  }
+  return s.empty() ? "-" : s;
+}
+
+std::string before_after(uint64_t before, uint64_t after) {
+  return before ? fmt::format("{} → {}", human_bytes(before), human_bytes(after)) : "-";
+}
+
+void print_files(std::ostream& out, const PruneReport& r) {
+  const bool wheel = r.kind == "wheel";
+  TextTable t({"file", "size", "fatbins", "removed", wheel ? "deflated" : "on disk", "kept", "removed entries"});
+  for (const auto& f : r.files) {
+    if (!f.refused.empty()) continue;
+    t.add_row({f.path.empty() ? r.root : f.path, human_bytes(f.size), human_bytes(f.fatbin_bytes),
+               fmt::format("{} ({})", human_bytes(f.removed_bytes), percent(f.removed_bytes, f.size)),
+               wheel ? before_after(f.compressed_before, f.compressed_after) : before_after(f.disk_before, f.disk_after),
+               arch_counts(f.archs, true), arch_counts(f.archs, false)});
+  }
+  if (t.rows()) out << t.render() << "\n";
+}
+
+void print_text(std::ostream& out, std::ostream& err, const PruneReport& r) {
+  print_files(out, r);
+  for (const auto& f : r.files) {
+    std::string name = f.path.empty() ? r.root : f.path;
+    if (!f.refused.empty()) err << fmt::format("{}: warning: not pruned, left as it was: {}\n", name, f.refused);
+    if (f.untouched)
+      out << fmt::format("{}: {} of {} containers left untouched: nothing in them runs on SM {}\n", name, f.untouched,
+                         f.containers, fmt::join(f.untouched_for, ", "));
+  }
+  uint64_t fatbins = 0, removed = 0;
+  for (const auto& f : r.files) fatbins += f.fatbin_bytes, removed += f.removed_bytes;
+  out << fmt::format("{} {} ELF file{} with fatbins for SM {} in {:.2f} s: {} of {} fatbin bytes removed ({})",
+                     r.dry_run ? "would prune" : "pruned", r.files.size() - r.refused(),
+                     r.files.size() - r.refused() == 1 ? "" : "s", fmt::join(r.sm, ", "), r.seconds, human_bytes(removed),
+                     human_bytes(fatbins), percent(removed, fatbins));
+  if (r.refused()) out << fmt::format("; {} refused", r.refused());
+  if (!r.output.empty()) out << fmt::format("; written to {}", r.output);
+  out << "\n";
+}
+
+int usage_error(CommandContext& ctx, std::string message, std::string hint) {
+  Diagnostic d;
+  d.message = std::move(message);
+  d.hint = std::move(hint);
+  ctx.err << d.render();
+  return kExitBadInput;
+}
+
+}  // namespace
+
+int cmd_prune(CommandContext& ctx) {
+  CLI::App app{"Keep only the CUDA code the given GPUs can load, in a .so, a folder or a wheel.", "prune"};
+  std::string path, out, kb_dir;
+  std::vector<std::string> sms;
+  bool in_place = false, dry_run = false, json = false, keep_ptx = false;
+  app.add_option("PATH", path, "a shared library, a directory (site-packages/torch, a Nix result) or a .whl")->required();
+  app.add_option("--sm", sms, "compute capabilities to keep code for (9.0, or 8.6,9.0 for mixed hosts)")
+      ->required()->delimiter(',')->type_name("SM[,SM]");
+  app.add_option("-o,--output", out, "write the pruned copy here (must not exist)")->type_name("OUT");
+  app.add_flag("--in-place", in_place, "replace PATH's files (each atomically)");
+  app.add_flag("--dry-run", dry_run, "report what would be removed, write nothing");
+  app.add_flag("--json", json, "print the report as JSON");
+  app.add_flag("--keep-ptx", keep_ptx, "also keep the newest PTX the GPUs can JIT-compile, beside SASS");
+  add_kb_option(app, kb_dir);
+  if (auto rc = parse_args(app, ctx)) return *rc;
+  if (!out.empty() && in_place) return usage_error(ctx, "prune: -o and --in-place exclude each other", "choose one");
+  if (out.empty() && !in_place && !dry_run)
+    return usage_error(ctx, "prune: say where the result goes", "give -o OUT for a pruned copy, or --in-place");
+
+  KnowledgeBase kb = load_kb(kb_dir);
+  PruneRequest r;
+  r.path = path;
+  r.out = in_place ? std::filesystem::path() : std::filesystem::path(out);
+  for (const auto& sm : sms) r.opts.targets.push_back(prune_target(kb, sm));
+  r.opts.keep_ptx = keep_ptx;
+  r.opts.dry_run = dry_run;
+  PruneReport report = prune_path(r);
+  if (json) {
+    ctx.out << to_json(report, true).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    for (const auto& f : report.files)
+      if (!f.refused.empty()) ctx.err << fmt::format("{}: warning: not pruned, left as it was: {}\n", f.path, f.refused);
+  } else {
+    print_text(ctx.out, ctx.err, report);
+  }
+  return kExitOk;
+}
+
+}  // namespace tailor

@@ -1,0 +1,122 @@
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/golden.hpp"
+#include "support/run.hpp"
+
+namespace tailor {
+namespace {
+
+namespace fs = std::filesystem;
+using test::run_command;
+using test::run_tailor;
+using test::source_path;
+
+const std::string kMulti = source_path("tests/data/elf/multi.so");
+const std::string kWheel = source_path("tests/data/elf/prunefix-0.1-py3-none-linux_x86_64.whl");
+
+// The architectures `tailor inspect --json` lists for \a path, with counts: "sm_86×3".
+std::string inspected(const std::string& path) {
+  auto r = run_tailor({"inspect", path, "--json"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  std::string s;
+  for (const auto& f : j["files"])
+    for (const auto& e : f["entries"]) s += fmt::format("{}{}×{}", s.empty() ? "" : " ", e["arch"].get<std::string>(), e["count"].get<int>());
+  return s;
+}
+
+TEST(CmdPrune, LibraryCopyKeepsOnlyTheTargetsCode) {
+  test::TempDir dir("cmd-prune");
+  std::string out = dir.path() + "/multi.so";
+  auto r = run_tailor({"prune", kMulti, "--sm", "8.9", "-o", out});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(inspected(out), "sm_86×3");  // sm_86 is the newest SASS of major 8 not above 8.9
+  EXPECT_EQ(fs::file_size(out), fs::file_size(kMulti));
+  EXPECT_NE(r.out.find("pruned 1 ELF file with fatbins for SM 8.9 in "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("sm_75×3 sm_80×3 sm_90×3 sm_100×3 sm_120×3 compute_120×2"), std::string::npos) << r.out;
+}
+
+TEST(CmdPrune, JsonReportAndDryRun) {
+  test::TempDir dir("cmd-prune-json");
+  auto r = run_tailor({"prune", kMulti, "--sm", "9.0,12.0", "--dry-run", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["sm"], (nlohmann::json{"9.0", "12.0"}));
+  EXPECT_EQ(j["dry_run"], true);
+  ASSERT_EQ(j["files"].size(), 1u);
+  uint64_t kept = 0, removed = 0;
+  for (const auto& a : j["archs"]) kept += a["kept"].get<uint64_t>(), removed += a["removed"].get<uint64_t>();
+  EXPECT_EQ(kept, 6u);  // sm_90 and sm_120 in each of 3 containers
+  EXPECT_EQ(removed, 14u);
+  EXPECT_EQ(inspected(kMulti).substr(0, 8), "sm_75×3");  // the input is untouched (× is two bytes)
+}
+
+TEST(CmdPrune, UsageErrorsAreReportedVerbatim) {
+  auto r = run_tailor({"prune", kMulti, "--sm", "9.0"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "tailor: error: prune: say where the result goes\nhint: give -o OUT for a pruned copy, or --in-place\n");
+  r = run_tailor({"prune", kMulti, "--sm", "9.5", "--dry-run"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err.substr(0, r.err.find('\n')),
+            "tailor: error: prune: --sm '9.5' is not a compute capability the knowledge base knows");
+  r = run_tailor({"prune", kMulti, "--sm", "9.0", "-o", kMulti});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, kMulti + ": error: the output exists already\nhint: tailor prune never overwrites: remove it, or choose another -o\n");
+  r = run_tailor({"prune", kWheel, "--sm", "9.0", "--in-place"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, kWheel + ": error: wheels are not pruned in place\nhint: name the new wheel with -o\n");
+}
+
+TEST(CmdPrune, DirectoryCopyKeepsLinksAndOtherFiles) {
+  test::TempDir dir("cmd-prune-dir");
+  fs::path src = fs::path(dir.path()) / "site", out = fs::path(dir.path()) / "pruned";
+  fs::create_directories(src / "lib");
+  fs::copy_file(kMulti, src / "lib/libmulti.so.1");
+  fs::create_symlink("libmulti.so.1", src / "lib/libmulti.so");
+  std::ofstream(src / "README") << "text\n";
+  auto r = run_tailor({"prune", src.string(), "--sm", "10.0", "-o", out.string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(inspected((out / "lib/libmulti.so.1").string()), "sm_100×3");
+  EXPECT_TRUE(fs::is_symlink(out / "lib/libmulti.so"));
+  EXPECT_EQ(fs::read_symlink(out / "lib/libmulti.so"), "libmulti.so.1");
+  EXPECT_EQ(fs::file_size(out / "README"), 5u);
+  EXPECT_EQ(inspected((src / "lib/libmulti.so.1").string()).substr(0, 8), "sm_75×3");
+}
+
+TEST(CmdPrune, InPlaceOnADirectory) {
+  test::TempDir dir("cmd-prune-inplace");
+  fs::copy_file(kMulti, fs::path(dir.path()) / "a.so");
+  auto r = run_tailor({"prune", dir.path(), "--sm", "7.5", "--in-place"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(inspected(dir.path() + "/a.so"), "sm_75×3");
+}
+
+// The wheel's RECORD checked by Python's own hashlib, and installed by pip.
+TEST(CmdPrune, WheelRecordVerifiesAndPipInstallsIt) {
+  test::TempDir dir("cmd-prune-wheel");
+  std::string out = dir.path() + "/prunefix-0.1-py3-none-linux_x86_64.whl";
+  auto r = run_tailor({"prune", kWheel, "--sm", "9.0", "-o", out});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(inspected(out), "sm_90×3");
+  if (!test::have_program("python3")) GTEST_SKIP() << "python3 not found";
+  auto check = run_command("python3 " + source_path("tests/data/elf/verify-record.py") + " " + out, true);
+  EXPECT_EQ(check.status, 0) << check.out;
+  EXPECT_EQ(check.out, "RECORD verifies: 7 files\n");  // 6 members and tailor-prune.json
+  auto json = run_command("python3 -c \"import zipfile,json,sys; z=zipfile.ZipFile(sys.argv[1]); "
+                          "j=json.loads(z.read('prunefix-0.1.dist-info/tailor-prune.json')); print(j['sm'], j['removed_bytes'] > 0)\" " + out);
+  EXPECT_EQ(json.out, "['9.0'] True\n");
+  if (run_command("python3 -m pip --version").status != 0) GTEST_SKIP() << "pip not found";
+  std::string target = dir.path() + "/site";
+  auto pip = run_command("python3 -m pip install -q --no-deps --no-index --no-compile --disable-pip-version-check --target " +
+                             target + " " + out, true);
+  ASSERT_EQ(pip.status, 0) << pip.out;
+  EXPECT_EQ(inspected(target + "/prunefix/lib/libmulti.so"), "sm_90×3");
+}
+
+}  // namespace
+}  // namespace tailor

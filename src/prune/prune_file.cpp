@@ -1,0 +1,183 @@
+#include "prune/prune_file.hpp"
+
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "binfmt/mapped_file.hpp"
+#include "util/diagnostic.hpp"
+
+namespace tailor {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+[[noreturn]] void io_error(const fs::path& p, std::string_view what) {
+  Diagnostic d;
+  d.path = p.string();
+  d.message = fmt::format("cannot {}: {}", what, std::strerror(errno));
+  throw DiagnosticError(std::move(d));
+}
+
+// An open file descriptor, closed on scope exit.
+struct Fd {
+  int fd = -1;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+// Fills \a to with the bytes of \a from: a reflink where the file system shares
+// extents (btrfs, XFS), else the kernel's copy_file_range, else read/write.
+void clone_into(int from, int to, uint64_t size, const fs::path& shown) {
+  if (::ioctl(to, FICLONE, from) == 0) return;
+  uint64_t done = 0;
+  while (done < size) {
+    ssize_t n = ::copy_file_range(from, nullptr, to, nullptr, size - done, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<uint64_t>(n);
+  }
+  std::vector<char> buf(1 << 20);
+  while (done < size) {
+    ssize_t n = ::pread(from, buf.data(), buf.size(), static_cast<off_t>(done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) io_error(shown, "read");
+    for (ssize_t w = 0; w < n;) {
+      ssize_t m = ::pwrite(to, buf.data() + w, static_cast<size_t>(n - w), static_cast<off_t>(done + w));
+      if (m < 0 && errno == EINTR) continue;
+      if (m <= 0) io_error(shown, "write");
+      w += m;
+    }
+    done += static_cast<uint64_t>(n);
+  }
+}
+
+class FdSink : public ByteSink {
+ public:
+  FdSink(int fd, fs::path shown) : fd_(fd), shown_(std::move(shown)) {}
+  void write(uint64_t offset, ByteSlice bytes) override {
+    for (uint64_t w = 0; w < bytes.size();) {
+      ssize_t n = ::pwrite(fd_, bytes.data() + w, bytes.size() - w, static_cast<off_t>(offset + w));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) io_error(shown_, "write");
+      w += static_cast<uint64_t>(n);
+    }
+  }
+
+ private:
+  int fd_;
+  fs::path shown_;
+};
+
+// Gives the zeroed whole blocks of each freed range back to the file system.
+void punch_holes(int fd, const RewritePlan& plan, uint64_t block) {
+  for (const auto& c : plan.containers) {
+    if (!c.changes()) continue;
+    auto [from, to] = c.freed();
+    uint64_t a = (from + block - 1) / block * block, b = to / block * block;
+    if (a >= b) continue;
+    if (::fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(a), static_cast<off_t>(b - a)) != 0)
+      return;  // not supported here (tmpfs before 3.5, some FUSE): the zeros stay written
+  }
+}
+
+uint64_t allocated(int fd) {
+  struct stat st {};
+  return ::fstat(fd, &st) == 0 ? static_cast<uint64_t>(st.st_blocks) * 512 : 0;
+}
+
+template <class F>
+auto blame(const fs::path& p, F&& f) {
+  try {
+    return f();
+  } catch (const DiagnosticError& e) {
+    if (!e.diagnostic().path.empty()) throw;
+    Diagnostic d = e.diagnostic();
+    d.path = p.string();
+    throw DiagnosticError(std::move(d));
+  }
+}
+
+}  // namespace
+
+StagedOutput::StagedOutput(fs::path out) : out_(std::move(out)), tmp_(out_) {
+  tmp_ += fmt::format(".tailor-tmp-{}", ::getpid());
+  fd_ = ::open(tmp_.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd_ < 0) io_error(tmp_, "create");
+}
+
+StagedOutput::~StagedOutput() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!tmp_.empty()) ::unlink(tmp_.c_str());
+}
+
+void StagedOutput::commit() {
+  if (::close(std::exchange(fd_, -1)) != 0) io_error(tmp_, "write");
+  if (::rename(tmp_.c_str(), out_.c_str()) != 0) io_error(out_, "replace");
+  tmp_.clear();
+}
+
+void copy_file_atomically(const fs::path& in, const fs::path& out) {
+  Fd src;
+  src.fd = ::open(in.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (src.fd < 0 || ::fstat(src.fd, &st) != 0) io_error(in, "open");
+  StagedOutput tmp(out);
+  clone_into(src.fd, tmp.fd(), static_cast<uint64_t>(st.st_size), in);
+  if (::fchmod(tmp.fd(), st.st_mode & 07777) != 0) io_error(tmp.path(), "set the mode of");
+  tmp.commit();
+}
+
+FileOutcome prune_elf_bytes(std::string shown, std::span<uint8_t> bytes, const PruneOptions& opts) {
+  auto elf = try_open_elf(ByteSlice(bytes.data(), bytes.size()));
+  if (!elf) throw_format_error("not an ELF file");
+  RewritePlan plan = plan_rewrite(*elf, opts.targets, opts.keep_ptx);
+  FileOutcome f = outcome_of(std::move(shown), bytes.size(), plan);
+  if (opts.dry_run || !plan.changes()) return f;
+  SliceReader source(ByteSlice(bytes.data(), bytes.size()));
+  BufferSink sink(bytes);
+  apply_rewrite(plan, source, sink);
+  return f;
+}
+
+FileOutcome prune_elf_file(const fs::path& in, const fs::path& out, std::string shown, const PruneOptions& opts) {
+  auto reader = std::make_shared<FileReader>(in);
+  RewritePlan plan = blame(in, [&] {
+    auto elf = try_open_elf(reader);
+    if (!elf) throw_format_error("not an ELF file");
+    return plan_rewrite(*elf, opts.targets, opts.keep_ptx);
+  });
+  FileOutcome f = outcome_of(std::move(shown), reader->size(), plan);
+  Fd src;
+  src.fd = ::open(in.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (src.fd < 0 || ::fstat(src.fd, &st) != 0) io_error(in, "open");
+  f.disk_before = static_cast<uint64_t>(st.st_blocks) * 512;
+  f.disk_after = f.disk_before;
+  if (opts.dry_run) return f;
+  if (!plan.changes()) {
+    if (in != out) copy_file_atomically(in, out);
+    return f;
+  }
+  StagedOutput tmp(out);
+  clone_into(src.fd, tmp.fd(), reader->size(), in);
+  FdSink sink(tmp.fd(), out);
+  blame(in, [&] { apply_rewrite(plan, *reader, sink); });
+  punch_holes(tmp.fd(), plan, st.st_blksize > 0 ? static_cast<uint64_t>(st.st_blksize) : 4096);
+  if (::fchmod(tmp.fd(), st.st_mode & 07777) != 0) io_error(tmp.path(), "set the mode of");
+  f.disk_after = allocated(tmp.fd());
+  tmp.commit();
+  return f;
+}
+
+}  // namespace tailor

@@ -1,0 +1,55 @@
+#pragma once
+/// Pruning one ELF file on disk: the result is written under a temporary name
+/// beside the output (a reflink or kernel copy of the input, then only the
+/// .nv_fatbin bytes rewritten), freed ranges punched as holes where the file
+/// system allows, the input's mode kept, and renamed into place. On any error
+/// the temporary is removed and the output is untouched.
+
+#include <filesystem>
+#include <span>
+#include <string>
+
+#include "prune/prune_report.hpp"
+#include "prune/sm_selection.hpp"
+
+namespace tailor {
+
+struct PruneOptions {
+  std::vector<PruneTarget> targets;
+  bool keep_ptx = false;
+  bool dry_run = false;
+};
+
+/// Prunes the ELF file \a in into \a out (the same path: in place), reported
+/// as \a shown. Files that need no change are copied (or, in place, left
+/// alone). Throws DiagnosticError (with the path) for unknown layouts,
+/// corrupt input or I/O errors, having written nothing.
+FileOutcome prune_elf_file(const std::filesystem::path& in, const std::filesystem::path& out, std::string shown,
+                           const PruneOptions& opts);
+
+/// Prunes the ELF image \a bytes in memory (unless dry_run). Throws
+/// DiagnosticError for unknown layouts or corrupt input, leaving \a bytes as
+/// they were.
+FileOutcome prune_elf_bytes(std::string shown, std::span<uint8_t> bytes, const PruneOptions& opts);
+
+/// An output written under a temporary name beside \a out; commit() renames it
+/// into place, destruction without commit removes it.
+class StagedOutput {
+ public:
+  explicit StagedOutput(std::filesystem::path out);
+  ~StagedOutput();
+  StagedOutput(const StagedOutput&) = delete;
+  StagedOutput& operator=(const StagedOutput&) = delete;
+  int fd() const { return fd_; }
+  const std::filesystem::path& path() const { return tmp_; }
+  void commit();
+
+ private:
+  std::filesystem::path out_, tmp_;
+  int fd_ = -1;
+};
+
+/// Copies \a in to \a out atomically (reflink or kernel copy), keeping its mode.
+void copy_file_atomically(const std::filesystem::path& in, const std::filesystem::path& out);
+
+}  // namespace tailor

@@ -1,0 +1,56 @@
+#pragma once
+/// What pruning did (or would do) to each file: the report of `tailor prune`.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "binfmt/fatbin.hpp"
+#include "prune/fatbin_rewrite.hpp"
+
+namespace tailor {
+
+/// Entries of one architecture and kind, kept and removed.
+struct ArchChange {
+  std::string arch;  ///< "sm_90a", "compute_120"
+  uint32_t number = 0;
+  FatbinKind kind = FatbinKind::sass;
+  uint64_t kept = 0, removed = 0;
+  uint64_t kept_bytes = 0, removed_bytes = 0;
+};
+
+struct FileOutcome {
+  std::string path;  ///< relative to the pruned root; "" for the root file itself
+  uint64_t size = 0;          ///< the file's size, the same after
+  uint64_t fatbin_bytes = 0;  ///< .nv_fatbin sections
+  uint64_t removed_bytes = 0; ///< entry bytes zeroed
+  uint64_t disk_before = 0, disk_after = 0;              ///< allocated on disk; 0: not measured
+  uint64_t compressed_before = 0, compressed_after = 0;  ///< deflated in a wheel; 0: not measured
+  std::vector<ArchChange> archs;
+  size_t containers = 0;
+  size_t untouched = 0;  ///< containers no target can use, left as they were
+  std::vector<std::string> untouched_for;  ///< the SMs that found nothing in them
+  std::string refused;   ///< why the file was left unchanged; empty when pruned
+};
+
+/// The outcome a plan describes (sizes on disk and compressed left at 0).
+FileOutcome outcome_of(std::string path, uint64_t size, const RewritePlan& plan);
+
+struct PruneReport {
+  std::string root;
+  std::string kind;  ///< "file", "directory", "wheel"
+  std::string output;  ///< where the result went ("" for --dry-run)
+  std::vector<std::string> sm;
+  bool keep_ptx = false;
+  bool dry_run = false;
+  std::vector<FileOutcome> files;  ///< ELF files with fatbins, and refused ones
+  uint64_t other_files = 0;        ///< copied as they were
+  double seconds = 0;
+
+  uint64_t removed_bytes() const;
+  size_t refused() const;
+  /// Kept/removed counts summed over every file, per architecture.
+  std::vector<ArchChange> archs() const;
+};
+
+}  // namespace tailor

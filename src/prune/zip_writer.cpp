@@ -1,0 +1,167 @@
+#include "prune/zip_writer.hpp"
+
+#include <openssl/evp.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace tailor {
+
+namespace {
+
+constexpr uint64_t kMax32 = 0xffffffffu;
+constexpr uint32_t kDosDate = 0x00210000;  // 1980-01-01 00:00, the first valid DOS date
+
+void le(std::string& s, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) s.push_back(static_cast<char>(v >> (8 * i)));
+}
+
+std::string local_header(const WheelMember& m) {
+  std::string h;
+  le(h, 0x04034b50, 4);
+  le(h, 20, 2);  // version needed: 2.0 (deflate)
+  le(h, 0x800, 2);  // UTF-8 names
+  le(h, m.method, 2);
+  le(h, kDosDate, 4);  // fixed time and date: reproducible
+  le(h, m.crc32, 4);
+  le(h, m.compressed_size, 4);
+  le(h, m.uncompressed_size, 4);
+  le(h, m.name.size(), 2);
+  le(h, 0, 2);
+  return h + m.name;
+}
+
+std::string central_header(const WheelMember& m) {
+  std::string h;
+  le(h, 0x02014b50, 4);
+  le(h, m.version_made_by ? m.version_made_by : (3 << 8) | 20, 2);
+  le(h, 20, 2);
+  le(h, 0x800, 2);
+  le(h, m.method, 2);
+  le(h, kDosDate, 4);
+  le(h, m.crc32, 4);
+  le(h, m.compressed_size, 4);
+  le(h, m.uncompressed_size, 4);
+  le(h, m.name.size(), 2);
+  le(h, 0, 2);  // extra
+  le(h, 0, 2);  // comment
+  le(h, 0, 2);  // disk
+  le(h, 0, 2);  // internal attributes
+  le(h, m.external_attributes, 4);
+  le(h, m.local_header_offset, 4);
+  return h + m.name;
+}
+
+uint32_t crc_of(ByteSlice data) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  for (uint64_t p = 0; p < data.size();) {
+    uInt n = static_cast<uInt>(std::min<uint64_t>(data.size() - p, 1u << 30));
+    crc = crc32(crc, data.data() + p, n);
+    p += n;
+  }
+  return static_cast<uint32_t>(crc);
+}
+
+std::vector<uint8_t> deflate_all(ByteSlice data) {
+  z_stream z{};
+  if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw_format_error("zlib: cannot initialise deflate");
+  std::vector<uint8_t> out(deflateBound(&z, static_cast<uLong>(std::min<uint64_t>(data.size(), kMax32))) + 64);
+  uint64_t in_pos = 0;
+  int rc = Z_OK;
+  while (rc != Z_STREAM_END) {
+    if (z.avail_in == 0 && in_pos < data.size()) {
+      z.next_in = const_cast<Bytef*>(data.data() + in_pos);
+      z.avail_in = static_cast<uInt>(std::min<uint64_t>(data.size() - in_pos, 1u << 30));
+      in_pos += z.avail_in;
+    }
+    if (z.total_out + 65536 > out.size()) out.resize(out.size() * 2);
+    z.next_out = out.data() + z.total_out;
+    z.avail_out = static_cast<uInt>(std::min<uint64_t>(out.size() - z.total_out, 1u << 30));
+    rc = deflate(&z, in_pos < data.size() ? Z_NO_FLUSH : Z_FINISH);
+    if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
+      deflateEnd(&z);
+      throw_format_error("zlib: deflate failed");
+    }
+  }
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+}  // namespace
+
+void ZipWriter::put(const void* p, uint64_t n) {
+  const char* c = static_cast<const char*>(p);
+  while (n > 0) {
+    ssize_t w = ::write(fd_, c, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) throw_format_error(fmt::format("cannot write the wheel: {}", std::strerror(errno)));
+    c += w;
+    n -= static_cast<uint64_t>(w);
+    at_ += static_cast<uint64_t>(w);
+  }
+}
+
+void ZipWriter::add(WheelMember m, ByteSlice stored) {
+  if (m.compressed_size > kMax32 || m.uncompressed_size > kMax32 || at_ > kMax32 || members_.size() >= 0xffff)
+    throw_format_error(fmt::format("the pruned wheel would need zip64 ('{}'): not supported", m.name));
+  m.local_header_offset = at_;
+  std::string h = local_header(m);
+  put(h.data(), h.size());
+  put(stored.data(), stored.size());
+  members_.push_back(std::move(m));
+}
+
+void ZipWriter::add_stored(const WheelMember& m, ByteSlice stored) { add(m, stored); }
+
+uint64_t ZipWriter::add_deflated(const std::string& name, ByteSlice data, const WheelMember& like) {
+  WheelMember m = like;
+  m.name = name;
+  m.method = 8;
+  m.crc32 = crc_of(data);
+  m.uncompressed_size = data.size();
+  std::vector<uint8_t> packed = deflate_all(data);
+  m.compressed_size = packed.size();
+  add(std::move(m), ByteSlice(packed.data(), packed.size()));
+  return packed.size();
+}
+
+void ZipWriter::finish() {
+  uint64_t dir_start = at_;
+  for (const auto& m : members_) {
+    std::string h = central_header(m);
+    put(h.data(), h.size());
+  }
+  uint64_t dir_size = at_ - dir_start;
+  if (at_ > kMax32) throw_format_error("the pruned wheel would need zip64 (directory past 4 GiB): not supported");
+  std::string e;
+  le(e, 0x06054b50, 4);
+  le(e, 0, 4);
+  le(e, members_.size(), 2);
+  le(e, members_.size(), 2);
+  le(e, dir_size, 4);
+  le(e, dir_start, 4);
+  le(e, 0, 2);
+  put(e.data(), e.size());
+}
+
+std::string record_hash(ByteSlice data) {
+  unsigned char md[32];
+  unsigned int len = 0;
+  EVP_Digest(data.data(), data.size(), md, &len, EVP_sha256(), nullptr);
+  unsigned char b64[48] = {};
+  int n = EVP_EncodeBlock(b64, md, static_cast<int>(len));
+  std::string s(reinterpret_cast<char*>(b64), static_cast<size_t>(n));
+  while (!s.empty() && s.back() == '=') s.pop_back();
+  std::replace(s.begin(), s.end(), '+', '-');
+  std::replace(s.begin(), s.end(), '/', '_');
+  return "sha256=" + s;
+}
+
+}  // namespace tailor

@@ -1,0 +1,38 @@
+#pragma once
+/// Writes a zip archive (a wheel) front to back to a file descriptor: members
+/// copied as they were stored, or deflated from bytes in memory. No zip64:
+/// members and offsets must stay under 4 GiB (an archive that would need more
+/// is refused, never written wrong).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "binfmt/byte_slice.hpp"
+#include "binfmt/wheel.hpp"
+
+namespace tailor {
+
+class ZipWriter {
+ public:
+  explicit ZipWriter(int fd) : fd_(fd) {}
+  /// Copies member \a m (its stored bytes \a stored) unchanged.
+  void add_stored(const WheelMember& m, ByteSlice stored);
+  /// Deflates \a data as member \a name; \a like gives its attributes.
+  /// Returns the compressed size.
+  uint64_t add_deflated(const std::string& name, ByteSlice data, const WheelMember& like);
+  /// Writes the central directory; the archive is complete after it.
+  void finish();
+
+ private:
+  void put(const void* p, uint64_t n);
+  void add(WheelMember m, ByteSlice stored);
+  int fd_;
+  uint64_t at_ = 0;
+  std::vector<WheelMember> members_;
+};
+
+/// sha256 of \a data as a wheel RECORD writes it: "sha256=" + urlsafe base64, no padding.
+std::string record_hash(ByteSlice data);
+
+}  // namespace tailor
