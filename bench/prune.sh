@@ -51,7 +51,7 @@ for dir in "${dirs[@]}"; do
   c=$(printf '%s\n' "${cp_t[@]}" | median)
   ip=$(printf '%s\n' "${inplace_t[@]}" | median)
   echo "== $name ($dir), SM $sm, median of $runs runs"
-  echo "time:   tailor prune -o ${p}s | cp -r ${c}s | ratio prune/cp $(awk -v a="$p" -v b="$c" 'BEGIN {printf "%.2f", b > 0 ? a / b : 0}') | tailor prune --in-place ${ip}s"
+  echo "time:   tailor prune -o ${p}s | cp -r ${c}s | ratio prune/cp $(awk -v a="$p" -v b="$c" 'BEGIN {printf "%.2f", (b > 0) ? a / b : 0}') | tailor prune --in-place ${ip}s"
   echo "size:   apparent $(mb "$b_app") -> $(mb "$a_app") | on disk $(mb "$b_disk") -> $(mb "$a_disk") ($(pct "$a_disk" "$b_disk"))"
   echo "packed: deflate $(mb "$b_gz") -> $(mb "$a_gz") ($(pct "$a_gz" "$b_gz")) | zstd-3 $([[ $b_zst == - ]] && echo 'not installed' || echo "$(mb "$b_zst") -> $(mb "$a_zst") ($(pct "$a_zst" "$b_zst"))")"
   lib=$(find "$dir" -maxdepth 1 -name libtorch_cuda.so -type f | head -1)
