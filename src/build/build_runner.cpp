@@ -19,6 +19,8 @@
 
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
+#include "util/quote.hpp"
+#include "util/temp_files.hpp"
 
 namespace tailor {
 
@@ -83,7 +85,11 @@ void write_state(const fs::path& p, const nlohmann::json& state) {
 pid_t spawn(const std::vector<std::string>& argv, const std::vector<std::string>& env, const std::string& cwd,
             const std::string& log) {
   pid_t pid = ::fork();
-  if (pid != 0) return pid;
+  if (pid != 0) {
+    if (pid > 0) ::setpgid(pid, pid);  // both sides set it: whichever runs first wins the race
+    return pid;
+  }
+  ::setpgid(0, 0);  // its own process group: a signal to tailor reaches nix's children too (temp_files.hpp)
   for (const auto& e : env) ::putenv(const_cast<char*>(e.c_str()));  // the child's copy lives until exec
   int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd >= 0) {
@@ -101,7 +107,7 @@ pid_t spawn(const std::vector<std::string>& argv, const std::vector<std::string>
 
 std::string run_capture(const std::vector<std::string>& argv) {
   std::string cmd;
-  for (const auto& a : argv) cmd += "'" + a + "' ";
+  for (const auto& a : argv) cmd += shell_word(a) + " ";
   FILE* p = ::popen((cmd + "2>/dev/null").c_str(), "r");
   if (!p) return {};
   std::string out;
@@ -152,6 +158,8 @@ std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, cons
   }
 
   auto t0 = Clock::now();
+  DeferSignals defer;  // SIGINT/SIGTERM: pass it on to the builds, record them interrupted, then stop
+  std::map<pid_t, ProcessGroupGuard> groups;
   std::map<pid_t, std::pair<size_t, Clock::time_point>> running;
   std::vector<std::string> running_names;  // start order, for the status line
   double local_gb = 0;                     // planned memory of the local builds running now
@@ -162,7 +170,7 @@ std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, cons
     c.total = out.size();
     for (const auto& r : out) {
       c.done += r.status == "succeeded" || r.status == "reused";
-      c.failed += r.status == "failed" || r.status == "blocked";
+      c.failed += r.status == "failed" || r.status == "blocked" || r.status == "interrupted";
     }
     c.running = running_names;
     c.elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -180,7 +188,7 @@ std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, cons
       bool ready = true, blocked = false;
       for (const auto& need : plan[i].needs) {
         const std::string& st = out[index.at(need)].status;
-        blocked = blocked || st == "failed" || st == "blocked" || st == "not-started";
+        blocked = blocked || st == "failed" || st == "blocked" || st == "not-started" || st == "interrupted";
         ready = ready && (st == "succeeded" || st == "reused");
       }
       if (blocked) {
@@ -193,12 +201,14 @@ std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, cons
       pid_t pid = spawn(build_command(o, plan[i]), build_environment(o, plan[i]), o.tool == "flox" ? o.tree : "",
                         out[i].log);
       out[i].status = "running";
+      groups.try_emplace(pid, pid);
       running[pid] = {i, Clock::now()};
       running_names.push_back(out[i].name);
       local_gb += local_cost(i);
       progress.event(fmt::format("started {} (log: {})", out[i].name, out[i].log), counts());
     }
     if (running.empty()) break;
+    if (interrupting_signal()) stop = true;
     int status = 0;
     pid_t pid = ::waitpid(-1, &status, WNOHANG);
     if (pid == 0) {  // nothing ended: keep the clock on the status line going
@@ -211,6 +221,7 @@ std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, cons
     if (it == running.end()) continue;
     auto [i, started] = it->second;
     running.erase(it);
+    groups.erase(pid);
     std::erase(running_names, out[i].name);
     local_gb -= local_cost(i);
     BuildOutcome& r = out[i];
@@ -222,14 +233,20 @@ std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, cons
       r.result = fs::exists(link, ec) ? fs::weakly_canonical(link, ec).string() : link.string();
       r.verdict = verdict(o, r.result);
       state[r.name] = {{"status", "succeeded"}, {"result", r.result}, {"verdict", r.verdict}, {"seconds", r.seconds}};
+    } else if (int sig = interrupting_signal()) {
+      r.status = "interrupted";
+      state[r.name] = {{"status", "interrupted"}, {"signal", sig}, {"seconds", r.seconds}};
+      stop = true;
     } else {
       r.status = "failed";
       state[r.name] = {{"status", "failed"}, {"seconds", r.seconds}};
       if (!o.keep_going) stop = true;
     }
     write_state(state_path, state);
-    progress.event(ok ? fmt::format("succeeded {} after {:.1f}s: {} (verify: {})", r.name, r.seconds, r.result, r.verdict)
-                      : fmt::format("FAILED {} after {:.1f}s (log: {})", r.name, r.seconds, r.log),
+    progress.event(ok                          ? fmt::format("succeeded {} after {:.1f}s: {} (verify: {})", r.name,
+                                                             r.seconds, r.result, r.verdict)
+                   : r.status == "interrupted" ? fmt::format("interrupted {} after {:.1f}s (log: {})", r.name, r.seconds, r.log)
+                                               : fmt::format("FAILED {} after {:.1f}s (log: {})", r.name, r.seconds, r.log),
                    counts());
   }
   progress.finish(counts());

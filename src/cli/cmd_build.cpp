@@ -18,6 +18,7 @@
 #include "matrix/spec_loader.hpp"
 #include "util/exit_status.hpp"
 #include "util/find_program.hpp"
+#include "util/temp_files.hpp"
 #include "util/text_table.hpp"
 
 namespace tailor {
@@ -136,6 +137,8 @@ int cmd_build(CommandContext& ctx) {
                  r.verdict.empty() ? "-" : r.verdict, r.log});
     ctx.out << t.render();
   }
+  // Interrupted: the builds were stopped and recorded; exit as the shell expects of a signal.
+  if (int sig = interrupting_signal()) return 128 + sig;
   return all_ok ? kExitOk : kExitProblems;
 }
 

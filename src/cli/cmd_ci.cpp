@@ -19,7 +19,7 @@ int cmd_ci(CommandContext& ctx) {
   app.add_option("SPEC", spec_arg, "spec file or built-in spec (default: build-pytorch/main)");
   auto* gh = app.add_flag("--github", github, "GitHub Actions workflow");
   app.add_flag("--gitlab", gitlab, "GitLab CI pipeline")->excludes(gh);
-  app.add_option("--org", o.org, "the catalog to publish to (default: flox)");
+  app.add_option("--org", o.org, "the catalog to publish to (default: flox)")->check(safe_name_check());
   app.add_option("--chunk", o.chunk, "variants per job matrix (default and most: GitHub 256, GitLab 200)")
       ->check(CLI::PositiveNumber);
   app.add_option("--max-parallel", o.max_parallel, "builds at a time per platform (default: 8)")->check(CLI::PositiveNumber);

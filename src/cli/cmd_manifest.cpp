@@ -18,7 +18,7 @@ int cmd_manifest(CommandContext& ctx) {
   std::vector<std::string> names;
   app.add_option("SPEC", spec_arg, "spec file or built-in spec, e.g. build-pytorch/main")->required();
   app.add_option("VARIANT", names, "variant names (default: every variant of the spec)");
-  app.add_option("--org", org, "the catalog the variants are published to (default: flox)");
+  app.add_option("--org", org, "the catalog the variants are published to (default: flox)")->check(safe_name_check());
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
   KnowledgeBase kb = load_kb(kb_dir);

@@ -8,6 +8,8 @@
 #include "util/diagnostic.hpp"
 #include "util/edit_distance.hpp"
 #include "util/exit_status.hpp"
+#include "util/quote.hpp"
+#include "util/safe_name.hpp"
 
 namespace tailor {
 
@@ -22,6 +24,22 @@ KnowledgeBase load_kb(const std::string& dir) {
     if (const char* env = std::getenv("TAILOR_KB"); env && *env) d = env;
   if (d.empty()) return KnowledgeBase::load();
   return KnowledgeBase::load(std::filesystem::path(d));
+}
+
+CLI::Validator safe_name_check() {
+  return CLI::Validator(
+      [](const std::string& v) {
+        auto why = unsafe_name_reason(v);
+        return why ? fmt::format("'{}' {} (letters, digits and . _ + -, starting with a letter or a digit)",
+                                 comment_text(v), *why)
+                   : std::string();
+      },
+      "NAME");
+}
+
+CLI::Validator nonempty_check() {
+  return CLI::Validator([](const std::string& v) { return v.empty() ? std::string("must not be empty") : std::string(); },
+                        "");
 }
 
 std::optional<int> parse_args(CLI::App& app, CommandContext& ctx) {

@@ -14,6 +14,7 @@
 #include <fmt/ranges.h>
 
 #include "util/find_program.hpp"
+#include "util/quote.hpp"
 #include "util/version.hpp"
 #include "verify/static_checks.hpp"
 
@@ -54,12 +55,6 @@ except Exception as e:
 print(json.dumps(r))
 )PY";
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 bool executable(const fs::path& p) {
   std::error_code ec;
   return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
@@ -67,8 +62,8 @@ bool executable(const fs::path& p) {
 
 // Runs the probe; returns its JSON, or nullopt with \a why.
 std::optional<nlohmann::json> run_probe(const PythonTarget& t, const std::string& mode, std::string& why) {
-  std::string cmd = fmt::format("PYTHONPATH={} PYTHONNOUSERSITE=1 {} -c {} {} 2>&1", shell_quote(t.site_packages.string()),
-                                shell_quote(t.python.string()), shell_quote(kProbe), mode);
+  std::string cmd = fmt::format("PYTHONPATH={} PYTHONNOUSERSITE=1 {} -c {} {} 2>&1", shell_word(t.site_packages.string()),
+                                shell_word(t.python.string()), shell_word(kProbe), mode);
   FILE* p = ::popen(cmd.c_str(), "r");
   if (!p) {
     why = "cannot start the interpreter";
