@@ -1,11 +1,13 @@
 // tailor inspect PATH [--json] [--svg FILE] [--target 9.0]: what CUDA code a
 // library, folder or wheel really carries, per architecture, without the CUDA
 // toolkit (cuobjdump --list-elf takes seconds and gigabytes on torch).
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <ostream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "binfmt/inspection.hpp"
 #include "binfmt/inspection_json.hpp"
@@ -76,21 +78,26 @@ void print_text(std::ostream& out, const Inspection& in, const std::optional<Pro
 
 int cmd_inspect(CommandContext& ctx) {
   CLI::App app{"Per-architecture composition and size of the CUDA fatbins in a .so, a folder or a wheel.", "inspect"};
-  std::string path, svg, target;
+  std::string path, svg, target, kb_dir;
   bool json = false;
   app.add_option("PATH", path, "a shared library, a directory (site-packages/torch, a Nix result) or a .whl")->required();
   app.add_flag("--json", json, "print JSON");
   app.add_option("--svg", svg, "also write a bar chart of bytes per architecture to FILE")->type_name("FILE");
   app.add_option("--target", target, "project the size of a build for this SM alone (9.0, sm_90)")->type_name("SM");
+  add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
 
   std::optional<uint32_t> number;
   if (!target.empty()) {
     number = parse_sm_target(target);
-    if (!number) {
+    // A well-formed number is not enough: 9.5 names no GPU architecture.
+    std::vector<std::string> known = load_kb(kb_dir).gpu_names();
+    std::string sm = number ? fmt::format("{}.{}", *number / 10, *number % 10) : std::string();
+    if (!number || std::find(known.begin(), known.end(), sm) == known.end()) {
       Diagnostic d;
-      d.message = fmt::format("inspect: --target '{}' is not a compute capability", target);
-      d.hint = "write it as 9.0, sm_90 or 90";
+      d.message = number ? fmt::format("inspect: --target '{}': SM {} is no GPU architecture the knowledge base knows", target, sm)
+                         : fmt::format("inspect: --target '{}' is not a compute capability", target);
+      d.hint = number ? fmt::format("known: {}", fmt::join(known, ", ")) : "write it as 9.0, sm_90 or 90";
       ctx.err << d.render();
       return kExitBadInput;
     }
@@ -114,7 +121,8 @@ int cmd_inspect(CommandContext& ctx) {
     ctx.out << to_json(in, projection).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else
     print_text(ctx.out, in, projection);
-  return kExitOk;
+  for (const auto& d : in.broken) ctx.err << d.render();
+  return in.broken.empty() ? kExitOk : kExitProblems;
 }
 
 }  // namespace tailor
