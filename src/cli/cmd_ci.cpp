@@ -21,8 +21,8 @@ int cmd_ci(CommandContext& ctx) {
   app.add_flag("--gitlab", gitlab, "GitLab CI pipeline")->excludes(gh);
   app.add_option("--org", o.org, "the catalog to publish to (default: flox)")->check(safe_name_check());
   app.add_option("--chunk", o.chunk, "variants per job matrix (default and most: GitHub 256, GitLab 200)")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--max-parallel", o.max_parallel, "builds at a time per platform (default: 8)")->check(CLI::PositiveNumber);
+      ->check(positive_whole_number());
+  app.add_option("--max-parallel", o.max_parallel, "builds at a time per platform (default: 8)")->check(positive_whole_number());
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
   if (!github && !gitlab) {

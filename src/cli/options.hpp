@@ -25,6 +25,12 @@ CLI::Validator safe_name_check();
 /// Refuses an empty value: `-o ''` names no directory (it is not the current one).
 CLI::Validator nonempty_check();
 
+/// Numeric options, stating their range in words: a whole number of 1 or
+/// more ("-j 0": "must be a whole number of 1 or more"), and a finite number of
+/// 0 or more ("--memory nan" is refused).
+CLI::Validator positive_whole_number();
+CLI::Validator non_negative_number();
+
 /// Parses ctx.args into \a app. Returns an exit status when the command must
 /// stop here (help printed: 0; bad usage: 2, reported on ctx.err).
 std::optional<int> parse_args(CLI::App& app, CommandContext& ctx);

@@ -13,6 +13,7 @@
 #include <streambuf>
 #include <system_error>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "cli/cli.hpp"
@@ -106,6 +107,19 @@ TEST(Safety, HelpForACommandAndTheShortVersionFlag) {
   EXPECT_EQ(v.status, 0);
   EXPECT_EQ(v.out, test::run_tailor({"--version"}).out);
   EXPECT_NE(test::run_tailor({"--help"}).out.find("'tailor -V' (--version)"), std::string::npos);
+}
+
+TEST(Safety, HelpSaysTheWholeCommandAndNumbersSayTheirRange) {
+  EXPECT_NE(test::run_tailor({"matrix", "--help"}).out.find("Usage: tailor matrix [OPTIONS]"), std::string::npos);
+  auto jobs = test::run_tailor({"build", "build-pytorch/main", "-j", "0"});
+  EXPECT_EQ(jobs.status, 2);
+  EXPECT_EQ(jobs.err.rfind("tailor: error: build: --jobs: '0' must be a whole number from 1 to 1000000\n", 0), 0u)
+      << jobs.err;
+  for (const char* bad : {"nan", "inf", "2GB"}) {
+    auto mem = test::run_tailor({"build", "build-pytorch/main", "--memory", bad});
+    EXPECT_EQ(mem.status, 2) << bad;
+    EXPECT_NE(mem.err.find(fmt::format("'{}' must be a number of 0 or more", bad)), std::string::npos) << mem.err;
+  }
 }
 
 // Names become file, Nix attribute and CI job names: checked where they are written.
