@@ -214,7 +214,8 @@ TEST_F(FakeNix, SigtermStopsTheBuildsAndRecordsThemInterrupted) {
   const std::string name = "pytorch-python313-cpu-avx2", tree = dir_.path() + "/tree";
   std::string cmd = std::string(TAILOR_BINARY) + " build build-pytorch/main " + name + " --tree " + tree +
                     " --memory 0 --progress plain >/dev/null 2>&1 & p=$!; "
-                    "while [ ! -e " + dir_.path() + "/running/" + name + " ]; do sleep 0.05; done; "
+                    "i=0; while [ ! -e " + dir_.path() + "/running/" + name + " ] && [ $i -lt 600 ]; do sleep 0.05; "
+                    "i=$((i+1)); done; "
                     "kill -TERM $p; wait $p; echo $?";
   auto r = test::run_command(cmd);
   EXPECT_EQ(r.out, "143\n");
