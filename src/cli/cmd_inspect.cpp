@@ -2,7 +2,6 @@
 // library, folder or wheel really carries, per architecture, without the CUDA
 // toolkit (cuobjdump --list-elf takes seconds and gigabytes on torch).
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <ostream>
 
@@ -14,6 +13,7 @@
 #include "binfmt/inspection_svg.hpp"
 #include "cli/command.hpp"
 #include "cli/options.hpp"
+#include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
 #include "util/text_table.hpp"
@@ -106,17 +106,7 @@ int cmd_inspect(CommandContext& ctx) {
   std::optional<Projection> projection;
   if (number) projection = project(in, target, *number);
 
-  if (!svg.empty()) {
-    std::ofstream f(svg, std::ios::binary);
-    f << to_svg(in);
-    if (!f) {
-      Diagnostic d;
-      d.path = svg;
-      d.message = "cannot write the SVG chart";
-      ctx.err << d.render();
-      return kExitBadInput;
-    }
-  }
+  if (!svg.empty()) write_file_atomically(svg, to_svg(in));  // a failure names the file and the reason
   if (json)
     ctx.out << to_json(in, projection).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else

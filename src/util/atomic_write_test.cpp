@@ -127,6 +127,8 @@ TEST(AtomicWrite, TheNextWriteRemovesStaleTemporaries) {
   std::string live = "y.nix" + std::string(kTempSuffix) + std::to_string(::getppid());
   std::ofstream(fs::path(dir.path()) / stale) << "half";
   std::ofstream(fs::path(dir.path()) / live) << "busy";
+  // repin -o stages a whole directory under the same suffix.
+  fs::create_directories(fs::path(dir.path()) / ("copy" + std::string(kTempSuffix) + std::to_string(dead)) / "sub");
   write_file_atomically(fs::path(dir.path()) / "z.nix", "z");
   EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{live, "z.nix"}));
 }

@@ -112,7 +112,7 @@ int remove_stale_temp_files(const std::filesystem::path& dir) {
     // The writer still runs (kill succeeds or is refused): its file is not stale.
     if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
     std::error_code rm;
-    if (fs::remove(it->path(), rm)) ++removed;
+    if (fs::remove_all(it->path(), rm) > 0) ++removed;  // repin -o stages a whole directory
   }
   return removed;
 }

@@ -69,7 +69,7 @@ class DeferSignals {
 /// process ends; lets code between the signal and exit tell an interrupt.
 int interrupting_signal();
 
-/// Removes "*.tailor-tmp-<pid>" files in \a dir (not recursively) whose
+/// Removes "*.tailor-tmp-<pid>" files (and directories) in \a dir (not recursively) whose
 /// process is gone: leftovers of a crash or a SIGKILL. Returns how many.
 int remove_stale_temp_files(const std::filesystem::path& dir);
 
