@@ -121,7 +121,9 @@ TEST(EmitProperty, AnyFieldTextIsRefusedOrEmittedAsValidFiles) {
       const auto& r = gen.status != 0 && field != "org" ? gen : gh;
       EXPECT_EQ(r.status, 2) << r.err;
       EXPECT_NE(r.err.find("error: "), std::string::npos) << r.err;
-      if (field != "org" && field != "path") EXPECT_EQ(r.err.rfind(spec.string() + ":", 0), 0u) << r.err;
+      if (field != "org" && field != "path") {
+        EXPECT_EQ(r.err.rfind(spec.string() + ":", 0), 0u) << r.err;
+      }
       continue;
     }
     ++emitted;
