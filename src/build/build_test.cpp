@@ -221,7 +221,8 @@ TEST_F(FakeNix, SigtermStopsTheBuildsAndRecordsThemInterrupted) {
   EXPECT_EQ(r.out, "143\n");
   bool gone = false;
   for (int i = 0; i < 40 && !gone; ++i) {  // the group got SIGTERM; give it a moment to exit
-    gone = test::run_command("pgrep -f 'sleep 37.25' >/dev/null").status != 0;
+    // [.]: the pattern must not match the command line of the shell that runs pgrep.
+    gone = test::run_command("pgrep -f 'sleep 37[.]25' >/dev/null").status != 0;
     if (!gone) ::usleep(50000);
   }
   EXPECT_TRUE(gone) << "the fake nix's sleep outlived tailor build";

@@ -112,7 +112,10 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   int status = dispatch(args, out, err);
   // Output that did not reach its file (a full disk, a closed pipe) is a failure
   // of the command, whatever it found.
-  out.flush();
+  try {
+    out.flush();
+  } catch (const std::exception&) {  // a stream that throws on failure: the state below still tells
+  }
   if (out) return status;
   auto* fd_out = dynamic_cast<FdOutput*>(out.rdbuf());
   int error = fd_out ? fd_out->error() : 0;

@@ -91,7 +91,7 @@ TEST(EmitProperty, AnyFieldTextIsRefusedOrEmittedAsValidFiles) {
   std::mt19937 rng(20261123);  // fixed: a failure reproduces
   const std::vector<std::string> fields = {"name", "product", "summary", "family", "reason", "torch", "path", "org"};
   int emitted = 0, refused = 0;
-  for (int round = 0; round < 48; ++round) {
+  for (int round = 0; round < 24; ++round) {
     const std::string& field = fields[round % fields.size()];
     std::string value = random_text(rng);
     // Every fourth round keeps to name characters, so that names get through too.
@@ -142,8 +142,8 @@ TEST(EmitProperty, AnyFieldTextIsRefusedOrEmittedAsValidFiles) {
     expect_yaml({dir.path() + "/gh.yml", dir.path() + "/gl.yml"});
   }
   // Both sides of the property were exercised.
-  EXPECT_GT(emitted, 8);
-  EXPECT_GT(refused, 8);
+  EXPECT_GT(emitted, 4);
+  EXPECT_GT(refused, 4);
 }
 
 }  // namespace
