@@ -243,11 +243,21 @@ Inspection inspect_path(const std::filesystem::path& path) {
         continue;
       }
     }
-    auto reader = std::make_shared<FileReader>(p);
-    blame(p.string(), [&] {
-      auto elf = try_open_elf(reader);
-      in.files.push_back(inspect_elf(rel, *elf));
-    });
+    try {  // one broken library must not hide the others
+      auto reader = std::make_shared<FileReader>(p);
+      blame(p.string(), [&] {
+        auto elf = try_open_elf(reader);
+        in.files.push_back(inspect_elf(rel, *elf));
+      });
+    } catch (const DiagnosticError& e) {
+      in.broken.push_back(e.diagnostic());
+    }
+  }
+  if (files.empty()) {
+    Diagnostic d;
+    d.path = path.string();
+    d.message = "the directory holds no files: nothing to inspect";
+    throw DiagnosticError(std::move(d));
   }
   return in;
 }

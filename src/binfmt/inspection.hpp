@@ -13,6 +13,7 @@
 
 #include "binfmt/elf_file.hpp"
 #include "binfmt/fatbin.hpp"
+#include "util/diagnostic.hpp"
 
 namespace tailor {
 
@@ -52,6 +53,7 @@ struct Inspection {
   std::vector<FileInspection> files;  ///< ELF files, sorted by path
   uint64_t other_files = 0;  ///< files that are not ELF
   uint64_t other_bytes = 0;
+  std::vector<Diagnostic> broken;  ///< files of a directory that could not be read (the others still are)
 
   uint64_t elf_bytes() const;
   uint64_t fatbin_bytes() const;

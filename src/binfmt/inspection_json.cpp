@@ -36,6 +36,8 @@ nlohmann::ordered_json to_json(const Inspection& in, const std::optional<Project
   nlohmann::ordered_json j = {{"path", in.root}, {"kind", in.kind}, {"files", files}};
   j["other_files"] = in.other_files;
   j["other_bytes"] = in.other_bytes;
+  j["broken"] = nlohmann::ordered_json::array();
+  for (const auto& d : in.broken) j["broken"].push_back({{"path", d.path}, {"message", d.message}});
   j["total"] = {{"elf_files", in.files.size()},
                 {"size", in.total_bytes()},
                 {"fatbin_bytes", in.fatbin_bytes()},

@@ -16,6 +16,7 @@
 #include "build/build_state.hpp"
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
+#include "util/temp_files.hpp"
 
 namespace tailor {
 
@@ -115,10 +116,12 @@ class BuildLoop {
   }
 
   std::vector<BuildOutcome> run() {
+    DeferSignals defer;  // SIGINT/SIGTERM: passed on to the builds' process groups; record them interrupted, then stop
     resume();
     while (true) {
       start_ready();
       if (running_.empty()) break;
+      if (interrupting_signal()) stop_ = true;
       auto ended = processes_.wait_any(std::chrono::milliseconds(100));
       if (!ended) {  // nothing ended: keep the clock on the status line going
         progress_.tick(counts());
@@ -163,7 +166,7 @@ class BuildLoop {
       bool ready = true, blocked = false;
       for (const auto& need : plan_[i].needs) {
         const std::string& st = out_[index_.at(need)].status;
-        blocked = blocked || st == "failed" || st == "blocked" || st == "not-started";
+        blocked = blocked || st == "failed" || st == "blocked" || st == "not-started" || st == "interrupted";
         ready = ready && (st == "succeeded" || st == "reused");
       }
       if (blocked) {
@@ -183,6 +186,7 @@ class BuildLoop {
     build.env = build_environment(o_, plan_[i]);
     build.cwd = o_.tool == "flox" ? o_.tree : "";
     build.log = out_[i].log;
+    build.own_group = true;  // a signal to tailor reaches nix's compilers too (util/temp_files.hpp)
     int id = processes_.start(build);
     out_[i].status = "running";
     running_[id] = {i, Clock::now()};
@@ -212,6 +216,10 @@ class BuildLoop {
       r.verify_message = message;
       log_verdict(r);
       state_.builds[r.name] = {"succeeded", r.result, r.verdict, r.verify_message, r.seconds, plan_[i].inputs};
+    } else if (interrupting_signal()) {
+      r.status = "interrupted";  // builds again next time (rebuild_reason: its earlier build interrupted)
+      state_.builds[r.name] = {"interrupted", "", "", "", r.seconds, plan_[i].inputs};
+      stop_ = true;
     } else {
       r.status = "failed";
       state_.builds[r.name] = {"failed", "", "", "", r.seconds, plan_[i].inputs};
@@ -221,7 +229,9 @@ class BuildLoop {
     std::string said = r.verify_message.empty() ? "" : ": " + r.verify_message;
     progress_.event(ok ? fmt::format("succeeded {} after {:.1f}s: {} (verify: {}{})", r.name, r.seconds, r.result,
                                      r.verdict, said)
-                       : fmt::format("FAILED {} after {:.1f}s (log: {})", r.name, r.seconds, r.log),
+                    : r.status == "interrupted"
+                        ? fmt::format("interrupted {} after {:.1f}s (log: {})", r.name, r.seconds, r.log)
+                        : fmt::format("FAILED {} after {:.1f}s (log: {})", r.name, r.seconds, r.log),
                     counts());
   }
 
@@ -230,7 +240,7 @@ class BuildLoop {
     c.total = out_.size();
     for (const auto& r : out_) {
       c.done += r.status == "succeeded" || r.status == "reused";
-      c.failed += r.status == "failed" || r.status == "blocked";
+      c.failed += r.status == "failed" || r.status == "blocked" || r.status == "interrupted";
     }
     c.running = running_names_;
     c.elapsed = std::chrono::duration<double>(Clock::now() - t0_).count();

@@ -435,6 +435,30 @@ TEST_F(Scheduler, TtyStatusLineListsWhatRunsTogether) {
       << progress_;
 }
 
+// SIGTERM to tailor build: the nix it started (its whole process group, the
+// sleep under the fake nix's shell included) stops, state.json records the build
+// as interrupted, and tailor exits as a signalled command does (128 + 15).
+TEST_F(FakeNix, SigtermStopsTheBuildsAndRecordsThemInterrupted) {
+  ::setenv("FAKE_NIX_SLEEP", "37.25", 1);
+  const std::string name = "pytorch-python313-cpu-avx2", tree = dir_.path() + "/tree";
+  std::string cmd = std::string(TAILOR_BINARY) + " build build-pytorch/main " + name + " --tree " + tree +
+                    " --memory 0 --progress plain >/dev/null 2>&1 & p=$!; "
+                    "i=0; while [ ! -e " + dir_.path() + "/running/" + name + " ] && [ $i -lt 600 ]; do sleep 0.05; "
+                    "i=$((i+1)); done; "
+                    "kill -TERM $p; wait $p; echo $?";
+  auto r = test::run_command(cmd);
+  EXPECT_EQ(r.out, "143\n");
+  bool gone = false;
+  for (int i = 0; i < 40 && !gone; ++i) {  // the group got SIGTERM; give it a moment to exit
+    // [.]: the pattern must not match the command line of the shell that runs pgrep.
+    gone = test::run_command("pgrep -f 'sleep 37[.]25' >/dev/null").status != 0;
+    if (!gone) ::usleep(50000);
+  }
+  EXPECT_TRUE(gone) << "the fake nix's sleep outlived tailor build";
+  auto state = nlohmann::json::parse(test::read_file(tree + "/.tailor-build/state.json"));
+  EXPECT_EQ(state["builds"][name]["status"], "interrupted");
+}
+
 TEST(BuildMemory, ReadsMemAvailable) {
   test::TempDir dir("meminfo");
   std::ofstream(dir.path() + "/meminfo") << "MemTotal:       131072000 kB\nMemFree:         1000 kB\n"

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "util/diagnostic.hpp"
+#include "util/quote.hpp"
 
 namespace tailor {
 
@@ -27,6 +28,10 @@ BuilderHost parse_builder_host(const std::string& text) {
   BuilderHost h;
   h.uri = parts[0].starts_with("ssh") ? parts[0] : "ssh-ng://" + parts[0];
   h.system = parts[1];
+  // The machines file separates fields by blanks; the NixOS snippet quotes the host.
+  for (char c : parts[0])
+    if (static_cast<unsigned char>(c) <= ' ' || c == 0x7f || c == '"' || c == '\\' || c == '\'' || c == '$')
+      throw bad("the host holds a blank, a quote, a backslash, a '$' or a control character");
   if (h.system != "x86_64-linux" && h.system != "aarch64-linux") throw bad("system must be x86_64-linux or aarch64-linux");
   try {
     h.cores = std::stoi(parts[2]);
@@ -45,9 +50,9 @@ std::string builders_text(const std::vector<BuilderHost>& hosts, int gb_per_job)
     // every core it is given, and two would double the memory peak.
     machines += fmt::format("{} {} - 1 1 big-parallel,kvm,nixos-test -\n", h.uri, h.system);
     nixos += fmt::format(
-        "  {{\n    hostName = \"{}\";\n    protocol = \"ssh-ng\";\n    system = \"{}\";\n    maxJobs = 1;\n"
+        "  {{\n    hostName = {};\n    protocol = \"ssh-ng\";\n    system = {};\n    maxJobs = 1;\n"
         "    speedFactor = 1;\n    supportedFeatures = [ \"big-parallel\" \"kvm\" \"nixos-test\" ];\n  }}\n",
-        h.uri.substr(h.uri.find("://") + 3), h.system);
+        nix_string(h.uri.substr(h.uri.find("://") + 3)), nix_string(h.system));
   }
   std::string out = "# /etc/nix/machines (or nix build --builders @/etc/nix/machines)\n" + machines;
   out += "\n# NixOS: nix.buildMachines = [\n" + nixos + "# ];\n";

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "util/quote.hpp"
+
 namespace tailor {
 
 namespace {
@@ -37,11 +39,13 @@ std::string header(const Spec& spec, const Matrix& m, const CiOptions& o) {
       "# each result with `tailor verify`, publishes to the catalog on the default\n"
       "# branch. Runners need nix, flox and tailor on PATH. Regenerate: tailor ci.\n"
       "# Paths are relative to the repository root; the recipe tree is {}.\n",
-      spec_path(spec, o), spec.name, m.variants.size(), o.tree == "." ? "the root" : o.tree);
+      comment_text(spec_path(spec, o)), comment_text(spec.name), m.variants.size(),
+      o.tree == "." ? "the root" : comment_text(o.tree));
 }
 
+// The drift job's command, quoted for the shell and then for YAML.
 std::string drift_command(const Spec& spec, const CiOptions& o) {
-  return fmt::format("tailor generate {} -o {} --check", spec_path(spec, o), o.tree);
+  return yaml_scalar(fmt::format("tailor generate {} -o {} --check", shell_word(spec_path(spec, o)), shell_word(o.tree)));
 }
 
 }  // namespace
@@ -50,7 +54,7 @@ std::string github_workflow(const Spec& spec, const Matrix& m, const CiOptions& 
   CiOptions o = options;
   if (o.chunk == 0 || o.chunk > kGithubMatrixLimit) o.chunk = kGithubMatrixLimit;
   std::string out = header(spec, m, o);
-  out += fmt::format("name: build {}\n\non:\n  push:\n  pull_request:\n  workflow_dispatch:\n\n", spec.name);
+  out += fmt::format("name: {}\n\non:\n  push:\n  pull_request:\n  workflow_dispatch:\n\n", yaml_scalar("build " + spec.name));
   out += "concurrency:\n  group: ${{ github.workflow }}-${{ github.ref }}\n  cancel-in-progress: true\n\n";
   out += "jobs:\n";
   out += "  drift:\n    runs-on: [self-hosted, linux, x64]\n    steps:\n      - uses: actions/checkout@v4\n";
@@ -60,10 +64,10 @@ std::string github_workflow(const Spec& spec, const Matrix& m, const CiOptions& 
     for (size_t c = 0; c < chunks; ++c) {
       out += fmt::format("  {}:\n    needs: drift\n    runs-on: {}\n    timeout-minutes: 360\n", job_id(platform, c, chunks),
                          runner_labels(platform));
-      if (o.tree != ".") out += fmt::format("    defaults:\n      run:\n        working-directory: {}\n", o.tree);
+      if (o.tree != ".") out += fmt::format("    defaults:\n      run:\n        working-directory: {}\n", yaml_scalar(o.tree));
       out += fmt::format("    strategy:\n      fail-fast: false\n      max-parallel: {}\n      matrix:\n        variant:\n",
                          o.max_parallel);
-      for (size_t i = c * o.chunk; i < std::min(names.size(), (c + 1) * o.chunk); ++i) out += "          - " + names[i] + "\n";
+      for (size_t i = c * o.chunk; i < std::min(names.size(), (c + 1) * o.chunk); ++i) out += "          - " + yaml_scalar(names[i]) + "\n";
       out += "    steps:\n      - uses: actions/checkout@v4\n";
       out += "      - name: Build\n        run: flox build ${{ matrix.variant }}\n";
       out += "      - name: Verify\n        run: tailor verify ./result-${{ matrix.variant }}\n";
@@ -71,7 +75,7 @@ std::string github_workflow(const Spec& spec, const Matrix& m, const CiOptions& 
           "      - name: Publish\n"
           "        if: github.event_name == 'push' && github.ref == format('refs/heads/{{0}}', github.event.repository.default_branch)\n"
           "        run: flox publish -o {} ${{{{ matrix.variant }}}}\n\n",
-          o.org);
+          shell_word(o.org));
     }
   }
   while (out.ends_with("\n\n")) out.pop_back();
@@ -92,12 +96,12 @@ std::string gitlab_pipeline(const Spec& spec, const Matrix& m, const CiOptions& 
     for (size_t c = 0; c < chunks; ++c) {
       out += fmt::format("{}:\n  stage: build\n  needs: [drift]\n  tags: {}\n  timeout: 6h\n  parallel:\n    matrix:\n      - VARIANT:\n",
                          job_id(platform, c, chunks), tags);
-      for (size_t i = c * o.chunk; i < std::min(names.size(), (c + 1) * o.chunk); ++i) out += "          - " + names[i] + "\n";
+      for (size_t i = c * o.chunk; i < std::min(names.size(), (c + 1) * o.chunk); ++i) out += "          - " + yaml_scalar(names[i]) + "\n";
       out += "  script:\n";
-      if (o.tree != ".") out += fmt::format("    - cd {}\n", o.tree);
+      if (o.tree != ".") out += fmt::format("    - {}\n", yaml_scalar("cd " + shell_word(o.tree)));
       out += "    - flox build \"$VARIANT\"\n    - tailor verify \"./result-$VARIANT\"\n";
       out += fmt::format("    - if [ \"$CI_COMMIT_BRANCH\" = \"$CI_DEFAULT_BRANCH\" ]; then flox publish -o {} \"$VARIANT\"; fi\n\n",
-                         o.org);
+                         shell_word(o.org));
     }
   }
   while (out.ends_with("\n\n")) out.pop_back();

@@ -1,5 +1,7 @@
 #include "cli/cli.hpp"
 
+#include <cstring>
+#include <exception>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -8,6 +10,7 @@
 #include "util/diagnostic.hpp"
 #include "util/edit_distance.hpp"
 #include "util/exit_status.hpp"
+#include "util/fd_output.hpp"
 
 namespace tailor {
 
@@ -39,8 +42,67 @@ void print_usage(std::ostream& out) {
   size_t width = 0;
   for (const auto& c : kCommands) width = std::max(width, std::string_view(c.name).size());
   for (const auto& c : kCommands) out << fmt::format("  {:<{}}  {}\n", c.name, width, c.summary);
-  out << "\nRun 'tailor COMMAND --help' for a command's options.\n"
+  out << "\nRun 'tailor COMMAND --help' (or 'tailor help COMMAND') for a command's options;\n"
+         "'tailor -V' (--version) prints the version.\n"
          "Exit status: 0 ok, 1 problems found, 2 bad usage or input, 3 missing environment.\n";
+}
+
+// A command's run: bad input is a diagnostic; so is any other exception, which
+// would otherwise abort (status 134) with a message of the C++ runtime.
+int run_guarded(const Command& c, CommandContext& ctx) {
+  try {
+    return c.run(ctx);
+  } catch (const DiagnosticError& e) {
+    ctx.err << e.diagnostic().render();
+  } catch (const std::exception& e) {
+    Diagnostic d;
+    d.message = fmt::format("{}: {}", c.name, e.what());
+    ctx.err << d.render();
+  }
+  return kExitBadInput;
+}
+
+const Command* find_command(std::string_view name) {
+  for (const auto& c : kCommands)
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+int unknown_command(const std::string& name, std::ostream& err) {
+  std::vector<std::string> names;
+  for (const auto& c : kCommands) names.emplace_back(c.name);
+  Diagnostic d;
+  d.message = fmt::format("unknown command '{}'", name);
+  d.hint = did_you_mean(name, names);
+  if (d.hint.empty()) d.hint = "run 'tailor --help' for the list of commands";
+  err << d.render();
+  return kExitBadInput;
+}
+
+int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (args.empty()) {
+    print_usage(err);
+    return kExitBadInput;
+  }
+  const std::string& name = args[0];
+  if (name == "help" && args.size() > 1) {  // tailor help CMD: CMD's --help
+    const Command* c = find_command(args[1]);
+    if (!c) return unknown_command(args[1], err);
+    CommandContext ctx{{"--help"}, out, err};
+    return run_guarded(*c, ctx);
+  }
+  if (name == "--help" || name == "-h" || name == "help") {
+    print_usage(out);
+    return kExitOk;
+  }
+  if (name == "--version" || name == "-V") {
+    out << "tailor " << TAILOR_VERSION << "\n";
+    return kExitOk;
+  }
+  const Command* c = find_command(name);
+  if (!c) return unknown_command(name, err);
+  CommandContext ctx{std::vector<std::string>(args.begin() + 1, args.end()), out, err};
+  return run_guarded(*c, ctx);
 }
 
 }  // namespace
@@ -48,35 +110,18 @@ void print_usage(std::ostream& out) {
 std::span<const Command> commands() { return kCommands; }
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  if (args.empty()) {
-    print_usage(err);
-    return kExitBadInput;
+  int status = dispatch(args, out, err);
+  // Output that did not reach its file (a full disk, a closed pipe) is a failure
+  // of the command, whatever it found.
+  try {
+    out.flush();
+  } catch (const std::exception&) {  // a stream that throws on failure: the state below still tells
   }
-  const std::string& name = args[0];
-  if (name == "--help" || name == "-h" || name == "help") {
-    print_usage(out);
-    return kExitOk;
-  }
-  if (name == "--version") {
-    out << "tailor " << TAILOR_VERSION << "\n";
-    return kExitOk;
-  }
-  for (const auto& c : kCommands) {
-    if (name != c.name) continue;
-    CommandContext ctx{std::vector<std::string>(args.begin() + 1, args.end()), out, err};
-    try {
-      return c.run(ctx);
-    } catch (const DiagnosticError& e) {
-      err << e.diagnostic().render();
-      return kExitBadInput;
-    }
-  }
-  std::vector<std::string> names;
-  for (const auto& c : kCommands) names.emplace_back(c.name);
+  if (out) return status;
+  auto* fd_out = dynamic_cast<FdOutput*>(out.rdbuf());
+  int error = fd_out ? fd_out->error() : 0;
   Diagnostic d;
-  d.message = fmt::format("unknown command '{}'", name);
-  d.hint = did_you_mean(name, names);
-  if (d.hint.empty()) d.hint = "run 'tailor --help' for the list of commands";
+  d.message = error ? fmt::format("cannot write the output: {}", std::strerror(error)) : "cannot write the output";
   err << d.render();
   return kExitBadInput;
 }

@@ -18,6 +18,7 @@
 #include "matrix/spec_loader.hpp"
 #include "util/exit_status.hpp"
 #include "util/find_program.hpp"
+#include "util/temp_files.hpp"
 #include "util/text_table.hpp"
 
 namespace tailor {
@@ -49,10 +50,10 @@ int cmd_build(CommandContext& ctx) {
   app.add_option("--tree", o.tree, "where the recipe tree is generated (default: out)");
   app.add_option("--tool", tool, "nix or flox (default: flox when on PATH, else nix)")->check(CLI::IsMember({"nix", "flox"}));
   app.add_flag("--dry-run", dry_run, "print the plan, run nothing");
-  app.add_option("-j,--jobs", o.jobs, "builds at a time (default: 1); --memory bounds those on this machine")->check(CLI::PositiveNumber);
+  app.add_option("-j,--jobs", o.jobs, "builds at a time (default: 1); --memory bounds those on this machine")->check(positive_whole_number());
   app.add_option("--memory", memory_gb,
                  "GB the local builds may use together (default: MemAvailable; 0: no bound)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   app.add_option("--builders", o.builders,
                  "remote builders, passed to nix --builders (see tailor builders); CUDA builds then run there only");
   app.add_flag("--keep-going", o.keep_going, "go on with independent builds after a failure");
@@ -140,6 +141,8 @@ int cmd_build(CommandContext& ctx) {
     for (const auto& r : results)
       if (!r.verify_message.empty()) ctx.out << fmt::format("{}: verify: {}: {}\n", r.name, r.verdict, r.verify_message);
   }
+  // Interrupted: the builds were stopped and recorded; exit as the shell expects of a signal.
+  if (int sig = interrupting_signal()) return 128 + sig;
   return all_ok ? kExitOk : kExitProblems;
 }
 

@@ -13,7 +13,7 @@ int cmd_builders(CommandContext& ctx) {
   std::vector<std::string> hosts;
   int gb_per_job = 8;
   app.add_option("HOST", hosts, "USER@HOST:SYSTEM:CORES:MEMORY_GB, e.g. ci@gpu1:x86_64-linux:64:512")->required();
-  app.add_option("--gb-per-job", gb_per_job, "memory one nvcc job may need (default: 8)")->check(CLI::PositiveNumber);
+  app.add_option("--gb-per-job", gb_per_job, "memory one nvcc job may need (default: 8)")->check(positive_whole_number());
   if (auto rc = parse_args(app, ctx)) return *rc;
   std::vector<BuilderHost> parsed;
   for (const auto& h : hosts) parsed.push_back(parse_builder_host(h));

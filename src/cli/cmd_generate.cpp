@@ -30,7 +30,7 @@ int cmd_generate(CommandContext& ctx) {
   std::string spec_arg = kDefaultSpec, dir, kb_dir;
   bool check = false, force = false, prune = false;
   app.add_option("SPEC", spec_arg, "spec file or built-in spec (default: build-pytorch/main)");
-  app.add_option("-o,--output", dir, "directory of the tree")->required()->type_name("DIR");
+  app.add_option("-o,--output", dir, "directory of the tree")->required()->check(nonempty_check())->type_name("DIR");
   app.add_flag("--check", check, "write nothing; exit 1 if DIR is not up to date");
   app.add_flag("--force", force, "overwrite files that were edited by hand");
   app.add_flag("--prune", prune, "remove generated files of variants no longer in the matrix");

@@ -8,7 +8,10 @@
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "lint/spec_import.hpp"
+#include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
+#include "util/quote.hpp"
+#include "util/safe_name.hpp"
 
 namespace tailor {
 
@@ -20,7 +23,15 @@ int cmd_import(CommandContext& ctx) {
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
   KnowledgeBase kb = load_kb(kb_dir);
-  if (name.empty()) name = std::filesystem::weakly_canonical(dir).filename().string();
+  bool given = !name.empty();
+  if (!given) name = std::filesystem::weakly_canonical(dir).filename().string();
+  if (auto why = unsafe_name_reason(name)) {
+    Diagnostic d;
+    d.message = fmt::format("branch name '{}' {}", comment_text(name), *why);
+    d.hint = given ? "names are letters, digits and . _ + -, starting with a letter or a digit"
+                   : "the name comes from the directory's name: give one with --name";
+    throw DiagnosticError(d);
+  }
   lint::ImportResult r = lint::import_spec(name, lint::read_tree(dir), kb);
   ctx.out << r.toml;
   for (const auto& w : r.warnings) ctx.err << "tailor: warning: " << w << "\n";

@@ -1,17 +1,19 @@
 // tailor inspect PATH [--json] [--svg FILE] [--target 9.0]: what CUDA code a
 // library, folder or wheel really carries, per architecture, without the CUDA
 // toolkit (cuobjdump --list-elf takes seconds and gigabytes on torch).
-#include <fstream>
+#include <algorithm>
 #include <map>
 #include <ostream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "binfmt/inspection.hpp"
 #include "binfmt/inspection_json.hpp"
 #include "binfmt/inspection_svg.hpp"
 #include "cli/command.hpp"
 #include "cli/options.hpp"
+#include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
 #include "util/text_table.hpp"
@@ -76,21 +78,26 @@ void print_text(std::ostream& out, const Inspection& in, const std::optional<Pro
 
 int cmd_inspect(CommandContext& ctx) {
   CLI::App app{"Per-architecture composition and size of the CUDA fatbins in a .so, a folder or a wheel.", "inspect"};
-  std::string path, svg, target;
+  std::string path, svg, target, kb_dir;
   bool json = false;
   app.add_option("PATH", path, "a shared library, a directory (site-packages/torch, a Nix result) or a .whl")->required();
   app.add_flag("--json", json, "print JSON");
   app.add_option("--svg", svg, "also write a bar chart of bytes per architecture to FILE")->type_name("FILE");
   app.add_option("--target", target, "project the size of a build for this SM alone (9.0, sm_90)")->type_name("SM");
+  add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
 
   std::optional<uint32_t> number;
   if (!target.empty()) {
     number = parse_sm_target(target);
-    if (!number) {
+    // A well-formed number is not enough: 9.5 names no GPU architecture.
+    std::vector<std::string> known = load_kb(kb_dir).gpu_names();
+    std::string sm = number ? fmt::format("{}.{}", *number / 10, *number % 10) : std::string();
+    if (!number || std::find(known.begin(), known.end(), sm) == known.end()) {
       Diagnostic d;
-      d.message = fmt::format("inspect: --target '{}' is not a compute capability", target);
-      d.hint = "write it as 9.0, sm_90 or 90";
+      d.message = number ? fmt::format("inspect: --target '{}': SM {} is no GPU architecture the knowledge base knows", target, sm)
+                         : fmt::format("inspect: --target '{}' is not a compute capability", target);
+      d.hint = number ? fmt::format("known: {}", fmt::join(known, ", ")) : "write it as 9.0, sm_90 or 90";
       ctx.err << d.render();
       return kExitBadInput;
     }
@@ -99,22 +106,13 @@ int cmd_inspect(CommandContext& ctx) {
   std::optional<Projection> projection;
   if (number) projection = project(in, target, *number);
 
-  if (!svg.empty()) {
-    std::ofstream f(svg, std::ios::binary);
-    f << to_svg(in);
-    if (!f) {
-      Diagnostic d;
-      d.path = svg;
-      d.message = "cannot write the SVG chart";
-      ctx.err << d.render();
-      return kExitBadInput;
-    }
-  }
+  if (!svg.empty()) write_file_atomically(svg, to_svg(in));  // a failure names the file and the reason
   if (json)
     ctx.out << to_json(in, projection).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else
     print_text(ctx.out, in, projection);
-  return kExitOk;
+  for (const auto& d : in.broken) ctx.err << d.render();
+  return in.broken.empty() ? kExitOk : kExitProblems;
 }
 
 }  // namespace tailor

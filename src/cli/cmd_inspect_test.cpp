@@ -88,6 +88,44 @@ TEST(CmdInspect, BadInputExitsTwo) {
                        "268433928 bytes past its container\n");
 }
 
+// A directory with one broken library: the broken one is reported, the others
+// are still inspected, and the exit status says a problem was found.
+TEST(CmdInspect, ABrokenFileInADirectoryDoesNotHideTheOthers) {
+  test::TempDir dir("inspect-dir");
+  std::filesystem::copy_file(kMulti, dir.path() + "/good.so");
+  std::string corrupt = source_path("tests/data/elf/corrupt/entry-size-past-container.so");
+  std::filesystem::copy_file(corrupt, dir.path() + "/bad.so");
+  auto r = run_tailor({"inspect", dir.path()});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("good.so"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err, dir.path() + "/bad.so: error: corrupt fatbin: entry at offset 0x9a0 (64 header + 268435456 payload "
+                                "bytes) extends 268433928 bytes past its container\n");
+  auto j = nlohmann::json::parse(run_tailor({"inspect", dir.path(), "--json"}).out);
+  EXPECT_EQ(j["files"].size(), 1u);
+  ASSERT_EQ(j["broken"].size(), 1u);
+  EXPECT_EQ(j["broken"][0]["path"], dir.path() + "/bad.so");
+}
+
+TEST(CmdInspect, AnEmptyDirectorySaysSo) {
+  test::TempDir dir("inspect-empty");
+  auto r = run_tailor({"inspect", dir.path()});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, dir.path() + ": error: the directory holds no files: nothing to inspect\n");
+}
+
+// 9.5 is a well-formed compute capability that no GPU has.
+TEST(CmdInspect, ATargetNoGpuHasIsAnError) {
+  auto r = run_tailor({"inspect", kMulti, "--target", "9.5"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err.rfind("tailor: error: inspect: --target '9.5': SM 9.5 is no GPU architecture the knowledge base knows\n"
+                        "hint: known: ",
+                        0),
+            0u)
+      << r.err;
+  EXPECT_NE(r.err.find("9.0"), std::string::npos) << r.err;
+  EXPECT_EQ(run_tailor({"inspect", kMulti, "--target", "sm_90"}).status, 0);
+}
+
 }  // namespace
 }  // namespace tailor
 

@@ -23,7 +23,7 @@ int cmd_manifest(CommandContext& ctx) {
   std::vector<std::string> names;
   app.add_option("SPEC", spec_arg, "spec file or built-in spec, e.g. build-pytorch/main")->required();
   app.add_option("VARIANT", names, "variant names (default: every variant of the spec; with --for/--isa, the candidates)");
-  app.add_option("--org", org, "the catalog the variants are published to (default: flox)");
+  app.add_option("--org", org, "the catalog the variants are published to (default: flox)")->check(safe_name_check());
   auto* for_opt = app.add_option("--for", host_file, "pick each package's variant for the machine 'tailor detect --json' described")
                       ->type_name("HOST.json");
   app.add_option("--sm", sm, "pick for a machine with a GPU of this compute capability (with --isa)")

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <ostream>
 #include <string>
@@ -14,6 +15,7 @@
 #include "cli/options.hpp"
 #include "nix/normal_form.hpp"
 #include "util/exit_status.hpp"
+#include "util/read_file.hpp"
 
 namespace tailor {
 
@@ -75,6 +77,17 @@ int cmd_parse(CommandContext& ctx) {
       d.path = file;
       d.message = "cannot read the file";
       ctx.err << d.render();
+      status = kExitBadInput;
+      continue;
+    }
+    if (std::memchr(text.data(), 0, text.size())) {  // a binary file: say so rather than echo it
+      ctx.out.write(out.data(), static_cast<std::streamsize>(out.size()));
+      out.clear();
+      try {
+        require_text(file, text);
+      } catch (const DiagnosticError& e) {
+        ctx.err << e.diagnostic().render();
+      }
       status = kExitBadInput;
       continue;
     }

@@ -87,7 +87,7 @@ bool evaluate(CommandContext& ctx, const std::string& nixpkgs, const std::string
 
 int repin_spec(CommandContext& ctx, const std::string& spec, const migrate::RepinOptions& o, const KnowledgeBase& kb,
                const std::string& out, bool dry_run) {
-  std::string text = read_file(spec, "spec");
+  std::string text = read_text_file(spec, "spec");
   migrate::SpecRepinPlan p = migrate::plan_spec_repin(spec, text, o, kb);
   migrate::RepinPlan view;  // reuse the tree renderers on the one file
   view.root = spec;
@@ -146,7 +146,8 @@ void add_repin_options(CLI::App& app, RepinArgs& a) {
   app.add_option("--python-set", a.python_set,
                  "move every package set / interpreter name to this set, e.g. python313Packages (python3.pkgs "
                  "becomes python313.pkgs)");
-  app.add_option("-o,--output", a.out, "write a repinned copy of the tree to OUT (new or empty) instead of in place");
+  app.add_option("-o,--output", a.out, "write a repinned copy of the tree to OUT (new or empty) instead of in place")
+      ->check(nonempty_check());
   app.add_flag("--dry-run", a.dry_run, "print the edits as a unified diff (-U0) and the summary; write nothing");
   app.add_flag("--all-pins", a.all_pins, "the tree has several pins (TLR004): move all of them");
   app.add_option("--nixpkgs", a.nixpkgs,

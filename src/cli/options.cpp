@@ -1,5 +1,6 @@
 #include "cli/options.hpp"
 
+#include <cmath>
 #include <cstdlib>
 #include <ostream>
 
@@ -8,6 +9,8 @@
 #include "util/diagnostic.hpp"
 #include "util/edit_distance.hpp"
 #include "util/exit_status.hpp"
+#include "util/quote.hpp"
+#include "util/safe_name.hpp"
 
 namespace tailor {
 
@@ -24,12 +27,63 @@ KnowledgeBase load_kb(const std::string& dir) {
   return KnowledgeBase::load(std::filesystem::path(d));
 }
 
+CLI::Validator safe_name_check() {
+  return CLI::Validator(
+      [](const std::string& v) {
+        auto why = unsafe_name_reason(v);
+        return why ? fmt::format("'{}' {} (letters, digits and . _ + -, starting with a letter or a digit)",
+                                 comment_text(v), *why)
+                   : std::string();
+      },
+      "NAME");
+}
+
+CLI::Validator nonempty_check() {
+  return CLI::Validator([](const std::string& v) { return v.empty() ? std::string("must not be empty") : std::string(); },
+                        "");
+}
+
+CLI::Validator positive_whole_number() {
+  return CLI::Validator(
+      [](const std::string& v) {
+        size_t used = 0;
+        long long n = 0;
+        try {
+          n = std::stoll(v, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        return used == v.size() && n >= 1 && n <= 1'000'000 ? std::string()
+                                                             : fmt::format("'{}' must be a whole number from 1 to 1000000", v);
+      },
+      "N");
+}
+
+CLI::Validator non_negative_number() {
+  return CLI::Validator(
+      [](const std::string& v) {
+        size_t used = 0;
+        double x = -1;
+        try {
+          x = std::stod(v, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        return used == v.size() && std::isfinite(x) && x >= 0 ? std::string()
+                                                              : fmt::format("'{}' must be a number of 0 or more", v);
+      },
+      "X");
+}
+
 std::optional<int> parse_args(CLI::App& app, CommandContext& ctx) {
   std::vector<std::string> reversed(ctx.args.rbegin(), ctx.args.rend());  // CLI11 wants them reversed
   try {
     app.parse(reversed);
   } catch (const CLI::CallForHelp&) {
-    ctx.out << app.help();
+    // CLI11 knows the subcommand's name only: say the whole command line to type.
+    std::string help = app.help(), usage = "Usage: " + app.get_name();
+    if (size_t at = help.find(usage); at != std::string::npos) help.insert(at + 7, "tailor ");
+    ctx.out << help;
     return kExitOk;
   } catch (const CLI::ParseError& e) {
     Diagnostic d;

@@ -16,7 +16,8 @@ std::string branch_flake(const Spec& spec, const Matrix& m, const KnowledgeBase&
     pins.insert(v.pin);
     by_system[v.platform].push_back(&v);
   }
-  std::string out = fmt::format("# {} ({}): {} variants as flake outputs.\n", spec.name, spec.product, m.variants.size());
+  std::string out = fmt::format("# {} ({}): {} variants as flake outputs.\n", comment_text(spec.name), comment_text(spec.product),
+                                m.variants.size());
   out += "# Each recipe imports the nixpkgs pin it was generated for; the flake hands\n"
          "# that pin over as an input, so evaluation is pure and `--override-input`\n"
          "# can point it elsewhere.\n";
@@ -24,7 +25,8 @@ std::string branch_flake(const Spec& spec, const Matrix& m, const KnowledgeBase&
   out += "  inputs = {\n";
   for (const auto& p : pins) {
     const NixpkgsPin& pin = *kb.pin(p);
-    out += fmt::format("    nixpkgs-{} = {{ url = \"github:NixOS/nixpkgs/{}\"; flake = false; }};\n", p, pin.rev);
+    out += fmt::format("    {} = {{ url = {}; flake = false; }};\n", nix_attr_name("nixpkgs-" + p),
+                       nix_string("github:NixOS/nixpkgs/" + pin.rev));
   }
   out += "  };\n\n";
   out += "  outputs = { self, ... }@inputs:\n    let\n";

@@ -151,7 +151,7 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
         EXPECT_EQ(r["buildInputs"], json::array({"openblas"}));
       }
     }
-    if (is_companion(v.package)) {
+    if (kb().package(v.package)->need("companion-of")) {
       EXPECT_EQ(r["torch"], dependency(s, "torchVariant"));
       EXPECT_EQ(r["torchCapabilities"], s.cuda_capabilities);
     }

@@ -9,22 +9,9 @@
 
 #include "util/diagnostic.hpp"
 #include "util/edit_distance.hpp"
+#include "util/quote.hpp"
 
 namespace tailor {
-
-std::string toml_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default: out += c;
-    }
-  }
-  return out + "\"";
-}
 
 namespace {
 std::string toml_list(const std::vector<std::string>& v) {
@@ -40,7 +27,7 @@ std::string toml_list(const std::vector<std::string>& v) {
 void require_one_gpu_build_per_platform(const std::vector<const Variant*>& chosen) {
   std::map<std::string, std::vector<std::string>> targets;  // platform -> "SM 9.0 with CUDA 12.8", first-seen order
   for (const Variant* v : chosen) {
-    if (v->backend != Backend::cuda) continue;
+    if (v->accelerator != "cuda") continue;
     std::string t = fmt::format("SM {} with CUDA {}", v->sm, v->cuda);
     auto& ts = targets[v->platform];
     if (std::find(ts.begin(), ts.end(), t) == ts.end()) ts.push_back(t);
@@ -65,7 +52,7 @@ std::string build_env_manifest(const Spec& spec, const Matrix& m) {
       "# Build environment of {} ({}): `flox build <variant>` builds the recipes in\n"
       "# .flox/pkgs. They pin their own nixpkgs, so nothing needs installing here.\n"
       "version = 1\n\n[install]\n\n[options]\nsystems = {}\n",
-      spec.name, spec.product, toml_list(std::vector<std::string>(systems.begin(), systems.end())));
+      comment_text(spec.name), comment_text(spec.product), toml_list(std::vector<std::string>(systems.begin(), systems.end())));
   return out;
 }
 
@@ -85,15 +72,16 @@ std::string consumer_manifest(const Spec& spec, const Matrix& m, const std::vect
   std::string out = fmt::format("# Installs {} variant{} of {} ({}) side by side: each resolves in its own\n"
                                 "# pkg-group, only on its own system; lower priority wins file conflicts.\n"
                                 "version = 1\n\n[install]\n",
-                                chosen.size(), chosen.size() == 1 ? "" : "s", spec.name, spec.product);
+                                chosen.size(), chosen.size() == 1 ? "" : "s", comment_text(spec.name),
+                                comment_text(spec.product));
   for (const Variant* v : chosen) {
     int priority = ++next_priority[v->platform];
-    out += fmt::format("\n{}.pkg-path = {}\n", v->name, toml_string(org + "/" + v->name));
+    out += fmt::format("\n{}.pkg-path = {}\n", toml_key(v->name), toml_string(org + "/" + v->name));
     if (std::string own = v->version_of(v->package); !own.empty())
-      out += fmt::format("{}.version = {}\n", v->name, toml_string(own));
-    out += fmt::format("{}.systems = {}\n", v->name, toml_list({v->platform}));
-    out += fmt::format("{}.pkg-group = {}\n", v->name, toml_string(v->name));
-    out += fmt::format("{}.priority = {}\n", v->name, priority);
+      out += fmt::format("{}.version = {}\n", toml_key(v->name), toml_string(own));
+    out += fmt::format("{}.systems = {}\n", toml_key(v->name), toml_list({v->platform}));
+    out += fmt::format("{}.pkg-group = {}\n", toml_key(v->name), toml_string(v->name));
+    out += fmt::format("{}.priority = {}\n", toml_key(v->name), priority);
   }
   return out;
 }

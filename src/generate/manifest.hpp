@@ -21,7 +21,4 @@ std::string build_env_manifest(const Spec& spec, const Matrix& m);
 std::string consumer_manifest(const Spec& spec, const Matrix& m, const std::vector<std::string>& names,
                               const std::string& org);
 
-/// A TOML basic string.
-std::string toml_string(const std::string& s);
-
 }  // namespace tailor

@@ -4,44 +4,12 @@
 
 namespace tailor {
 
-std::string nix_string(std::string_view s) {
-  std::string out = "\"";
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '$':
-        // "${" starts an interpolation; "$" alone is literal.
-        out += (i + 1 < s.size() && s[i + 1] == '{') ? "\\$" : "$";
-        break;
-      default: out += c;
-    }
-  }
-  return out + "\"";
-}
-
 std::string nix_string_list(const std::vector<std::string>& items) {
   if (items.empty()) return "[ ]";
   std::string out = "[";
   for (const auto& i : items) out += " " + nix_string(i);
   return out + " ]";
 }
-
-namespace {
-bool plain_identifier(const std::string& k) {
-  if (k.empty() || !(isalpha(static_cast<unsigned char>(k[0])) || k[0] == '_')) return false;
-  for (char c : k)
-    if (!(isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '\'')) return false;
-  // Keywords cannot be attribute names without quotes.
-  for (const char* kw : {"if", "then", "else", "assert", "with", "let", "in", "rec", "inherit", "or"})
-    if (k == kw) return false;
-  return true;
-}
-}  // namespace
 
 std::string nix_value(const nlohmann::ordered_json& j, int indent) {
   switch (j.type()) {
@@ -62,7 +30,7 @@ std::string nix_value(const nlohmann::ordered_json& j, int indent) {
       std::string pad(indent + 2, ' ');
       std::string out = "{\n";
       for (const auto& [k, v] : j.items())
-        out += pad + (plain_identifier(k) ? k : nix_string(k)) + " = " + nix_value(v, indent + 2) + ";\n";
+        out += pad + nix_attr_name(k) + " = " + nix_value(v, indent + 2) + ";\n";
       return out + std::string(indent, ' ') + "}";
     }
     default: return "null";

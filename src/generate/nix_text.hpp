@@ -8,10 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-namespace tailor {
+#include "util/quote.hpp"  // nix_string, nix_attr_name
 
-/// A double-quoted Nix string: escapes \, ", ${ and control characters.
-std::string nix_string(std::string_view s);
+namespace tailor {
 
 /// [ "a" "b" ] (or [ ] when empty).
 std::string nix_string_list(const std::vector<std::string>& items);

@@ -54,8 +54,8 @@ std::string variant_recipe(const BuildSettings& s, const Spec& spec, const Knowl
   std::string out;
   for (const auto& line : s.header_comment) out += "# " + line + "\n";
   out += fmt::format("#\n# {} variant of {} (branch {}). Generated: edit the spec, not this file.\n",
-                     v.package, spec.path, spec.name);
-  for (const auto& w : s.workarounds) out += fmt::format("# Workaround {}: {}\n", w.id, w.summary);
+                     v.package, comment_text(spec.path), comment_text(spec.name));
+  for (const auto& w : s.workarounds) out += fmt::format("# Workaround {}: {}\n", comment_text(w.id), comment_text(w.summary));
   out += "{ nixpkgsSrc ? null }:\n";
   out += fmt::format("import ./{} {{\n  inherit nixpkgsSrc;\n  variant = {{\n", kb.package(v.package)->builder);
   out += key_value("name", nix_string(v.name));

@@ -17,7 +17,7 @@ ManifestChoice choose_for_host(const HostFacts& host, const Matrix& m, const Kno
   }
   std::vector<std::string> packages;
   for (const auto& v : candidates.variants) {
-    std::string p(package_name(v.package));
+    const std::string& p = v.package;
     if (std::find(packages.begin(), packages.end(), p) == packages.end()) packages.push_back(p);
   }
   ManifestChoice out;

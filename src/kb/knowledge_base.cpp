@@ -174,7 +174,14 @@ KnowledgeBase KnowledgeBase::load(const std::optional<std::filesystem::path>& ov
       throw DiagnosticError(d);
     }
     std::vector<std::filesystem::path> files;
-    for (const auto& e : std::filesystem::directory_iterator(*overlay_dir)) files.push_back(e.path());
+    for (std::filesystem::directory_iterator it(*overlay_dir, ec), end; !ec && it != end; it.increment(ec))
+      files.push_back(it->path());
+    if (ec) {
+      Diagnostic d;
+      d.path = overlay_dir->string();
+      d.message = "cannot read the knowledge-base overlay directory: " + ec.message();
+      throw DiagnosticError(d);
+    }
     std::sort(files.begin(), files.end());
     for (const auto& f : files) {
       std::string name = f.filename().string();

@@ -10,12 +10,13 @@
 
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"
+#include "util/quote.hpp"
 
 namespace tailor::lint {
 
 namespace {
 
-std::string toml_str(const std::string& s) { return "\"" + s + "\""; }
+std::string toml_str(const std::string& s) { return toml_string(s); }
 
 std::string toml_list(const std::vector<std::string>& v) {
   std::vector<std::string> q;
@@ -101,7 +102,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
         .push_back(&v);
 
   std::string out = fmt::format("# Imported by tailor from {} ({} variants).\n\n[branch]\nname = {}\nproduct = {}\n",
-                                branch, variants.size(), toml_str(branch), toml_str(vllm ? "build-vllm" : "build-pytorch"));
+                                comment_text(branch), variants.size(), toml_str(branch), toml_str(vllm ? "build-vllm" : "build-pytorch"));
   out += fmt::format("pin = {}\n", toml_str(pin));
   if (!python.empty()) out += fmt::format("python = {}\n", toml_str(python));
   std::vector<std::string> sm_order, isa_order;

@@ -268,18 +268,18 @@ class FamilyExpander {
   std::set<std::string> seen_explicit_;
 };
 
-// When the pin is what dropped the cells (it lacks the torch, vLLM, Python or
-// CUDA asked for): the pins that provide them.
+// When the pin is what dropped the cells (it lacks a package version, the
+// Python or the CUDA asked for): the pins that provide them.
 std::string pin_hint_for_dropped(const Matrix& m, const Spec& spec, const KnowledgeBase& kb) {
   std::set<std::string> pythons, cudas;
   std::string rule;
   for (const auto& d : m.dropped) {
-    if (!pin_hint_for(d.rule, {}, kb).empty()) rule = d.rule;
+    if (!pin_hint_for(d.rule, PinQuery{spec.versions, "", ""}, kb).empty()) rule = d.rule;
     if (d.rule == "pin-lacks-python") pythons.insert(d.candidate.python);
     if (d.rule == "pin-lacks-cuda") cudas.insert(d.candidate.cuda);
   }
-  return pin_hint_for(rule, {spec.torch, pythons.size() == 1 ? *pythons.begin() : "", cudas.size() == 1 ? *cudas.begin() : "",
-                             spec.vllm}, kb);
+  return pin_hint_for(
+      rule, PinQuery{spec.versions, pythons.size() == 1 ? *pythons.begin() : "", cudas.size() == 1 ? *cudas.begin() : ""}, kb);
 }
 
 }  // namespace

@@ -12,12 +12,32 @@
 #include "kb/pin_query.hpp"
 #include "util/edit_distance.hpp"
 #include "util/embedded.hpp"
+#include "util/quote.hpp"
 #include "util/read_file.hpp"
+#include "util/safe_name.hpp"
 #include "util/toml_reader.hpp"
 
 namespace tailor {
 
 namespace {
+
+// Branch, product and family names become file, Nix attribute and CI job names.
+std::string safe_name(const TomlDocument& doc, const Located<std::string>& v, std::string_view what) {
+  if (auto why = unsafe_name_reason(v.value))
+    throw doc.error_at(v.pos, fmt::format("{} '{}' {}", what, comment_text(v.value), *why),
+                       "names are letters, digits and . _ + -, starting with a letter or a digit");
+  return v.value;
+}
+
+// Free text (a summary) may span lines, but holds no other control character.
+std::string plain_text(const TomlDocument& doc, const Located<std::string>& v, std::string_view what) {
+  for (char c : v.value) {
+    auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && c != '\n' && c != '\t') || u == 0x7f)
+      throw doc.error_at(v.pos, fmt::format("{} contains the control character 0x{:02x}", what, u));
+  }
+  return v.value;
+}
 
 // Checks each value of \a values against \a known; unknown ones are errors
 // with a did-you-mean hint (or \a extra_hint's suggestion).
@@ -100,7 +120,7 @@ CellFilter read_filter(const TomlDocument& doc, const toml::table& t, const char
   if (needs_reason) {
     auto reason = r.string("reason");
     if (!reason) throw doc.error_at(t, fmt::format("{} needs a 'reason' (it is shown when a variant is dropped)", what));
-    f.reason = reason->value;
+    f.reason = plain_text(doc, *reason, "the reason");
   }
   r.finish();
   if (f.values.empty() && f.platforms.empty()) throw doc.error_at(t, fmt::format("{} names no axis", what));
@@ -156,7 +176,7 @@ Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults
                  "include"});
   Family fam;
   fam.pos = pos_of(t);
-  fam.name = r.required_string("name").value;
+  fam.name = safe_name(doc, r.required_string("name"), "family name");
   std::string what = fmt::format("family '{}'", fam.name);
 
   auto backend = r.required_string("backend");
@@ -280,9 +300,9 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
   for (const auto& p : kb.packages)
     if (p.version_in_pins) keys.push_back(p.attribute);
   b.expect_keys(keys);
-  spec.name = b.required_string("name").value;
-  spec.product = b.required_string("product").value;
-  if (auto s = b.string("summary")) spec.summary = s->value;
+  spec.name = safe_name(doc, b.required_string("name"), "branch name");
+  spec.product = safe_name(doc, b.required_string("product"), "product name");
+  if (auto s = b.string("summary")) spec.summary = plain_text(doc, *s, "the summary");
   Defaults defaults;
   defaults.python = required_values(b, "python");
   check_known(doc, defaults.python, kb.python_names(), "Python version", nullptr, true);
@@ -320,7 +340,7 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
 
 Spec load_spec_arg(const std::string& arg, const KnowledgeBase& kb) {
   std::error_code ec;
-  if (std::filesystem::is_regular_file(arg, ec)) return load_spec(arg, read_file(arg, "spec file"), kb);
+  if (std::filesystem::is_regular_file(arg, ec)) return load_spec(arg, read_text_file(arg, "spec file"), kb);
   // Embedded examples: "build-pytorch/main", "examples/build-pytorch/main.toml".
   std::string key = arg;
   if (!key.starts_with("examples/")) key = "examples/" + key;

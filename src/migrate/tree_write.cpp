@@ -3,12 +3,12 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
 
 #include <fmt/format.h>
 
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
+#include "util/temp_files.hpp"
 
 namespace tailor::migrate {
 
@@ -24,14 +24,9 @@ namespace {
   throw DiagnosticError(d);
 }
 
-bool write_text(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  return static_cast<bool>(out);
-}
-
-std::string temp_suffix() { return fmt::format(".tailor-repin-{}", ::getpid()); }
+// The copy is built under OUT.tailor-tmp-PID: a later run removes it if this
+// one is killed before the rename (remove_stale_temp_files).
+std::string temp_suffix() { return fmt::format("{}{}", kTempSuffix, ::getpid()); }
 
 }  // namespace
 
@@ -73,17 +68,21 @@ void write_copy(const fs::path& dir, const fs::path& out, const std::vector<lint
   fs::path tmp = parent / (fs::absolute(out).filename().string() + temp_suffix());
   std::error_code ec;
   fs::create_directories(parent, ec);
+  remove_stale_temp_files(parent);
   fs::remove_all(tmp, ec);
   fs::copy(dir, tmp, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
   if (ec) {
     fs::remove_all(tmp, ec);
     fail(out, "repin: cannot copy the tree");
   }
-  for (const auto& f : changed)
-    if (!write_text(tmp / f.rel, f.text)) {
+  for (const auto& f : changed) {
+    try {
+      write_file_atomically(tmp / f.rel, f.text);
+    } catch (const DiagnosticError& e) {
       fs::remove_all(tmp, ec);
-      fail(out, fmt::format("repin: cannot write {}", f.rel));
+      fail(out, fmt::format("repin: cannot write {}: {}", f.rel, e.diagnostic().message));
     }
+  }
   if (fs::is_directory(out, ec)) fs::remove(out, ec);  // empty, checked above
   fs::rename(tmp, out, ec);
   if (ec) {

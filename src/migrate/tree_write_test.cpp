@@ -1,8 +1,10 @@
 // Writing a repinned tree in place: all files or none.
 #include "migrate/tree_write.hpp"
 
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
+#include <system_error>
 
 #include <gtest/gtest.h>
 
@@ -24,7 +26,8 @@ TEST(TreeWrite, InPlaceWritesNothingWhenOneFileCannotBeWritten) {
     FAIL() << "no error";
   } catch (const DiagnosticError& e) {
     EXPECT_EQ(e.diagnostic().render(),
-              (root / "gone/b.nix").string() + ": error: repin: cannot write file\nhint: nothing was changed\n");
+              (root / "gone/b.nix").string() + ": error: repin: cannot write file: " +
+                  std::generic_category().message(ENOENT) + "\nhint: nothing was changed\n");
   }
   EXPECT_EQ(test::read_file((root / "a.nix").string()), "old\n");
   std::vector<std::string> left;

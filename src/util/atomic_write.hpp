@@ -6,6 +6,8 @@
 #include <optional>
 #include <string_view>
 
+#include "util/temp_files.hpp"
+
 namespace tailor {
 
 /// A file written under a temporary name in the directory of its target (a
@@ -16,7 +18,9 @@ class StagedFile {
  public:
   /// Writes \a content beside \a path. The file gets \a mode, or else the
   /// permission bits of the file it replaces (if any). Throws DiagnosticError
-  /// "<path>: error: cannot write file" on failure, leaving nothing behind.
+  /// "<path>: error: cannot write file: <OS reason>" on failure, leaving
+  /// nothing behind. Until commit, a signal removes the temporary file
+  /// (util/temp_files.hpp).
   StagedFile(std::filesystem::path path, std::string_view content,
              std::optional<std::filesystem::perms> mode = std::nullopt);
   StagedFile(StagedFile&& other) noexcept;
@@ -33,6 +37,7 @@ class StagedFile {
 
  private:
   std::filesystem::path path_, tmp_;  ///< tmp_ empty: committed or moved from
+  TempFileGuard guard_;
 };
 
 /// Writes \a content to \a path through a StagedFile, committed at once.

@@ -7,11 +7,15 @@
 #include <fstream>
 #include <system_error>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include "support/golden.hpp"
 #include "support/run.hpp"
 #include "util/diagnostic.hpp"
+#include "util/temp_files.hpp"
 
 namespace tailor {
 namespace {
@@ -70,7 +74,8 @@ TEST(AtomicWrite, FailuresNameTheFileAndLeaveNothing) {
     write_file_atomically(missing, "x");
     FAIL() << "no error";
   } catch (const DiagnosticError& e) {
-    EXPECT_EQ(e.diagnostic().render(), missing.string() + ": error: cannot write file\n");
+    EXPECT_EQ(e.diagnostic().render(),
+              missing.string() + ": error: cannot write file: " + std::generic_category().message(ENOENT) + "\n");
   }
   // A directory in the way: the rename fails, the temporary goes.
   fs::path busy = fs::path(dir.path()) / "busy";
@@ -83,6 +88,49 @@ TEST(AtomicWrite, FailuresNameTheFileAndLeaveNothing) {
                                            std::generic_category().message(EISDIR) + "\n");
   }
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"busy"});
+}
+
+// A full disk: the OS reason comes with the file's name.
+TEST(AtomicWrite, AFullDiskIsReportedWithItsReason) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  test::TempDir dir("atomic-full");
+  fs::path target = fs::path(dir.path()) / "f.nix";
+  fs::create_symlink("/dev/full", fs::path(dir.path()) / ("f.nix" + std::string(kTempSuffix) + std::to_string(::getpid())));
+  try {
+    write_file_atomically(target, "x");
+    FAIL() << "no error";
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().render(),
+              target.string() + ": error: cannot write file: " + std::generic_category().message(ENOSPC) + "\n");
+  }
+  EXPECT_FALSE(fs::exists(target));
+}
+
+// What a SIGINT/SIGTERM handler removes: every staged, uncommitted file.
+TEST(AtomicWrite, ASignalRemovesTheStagedFiles) {
+  test::TempDir dir("atomic-signal");
+  fs::path a = fs::path(dir.path()) / "a", b = fs::path(dir.path()) / "b";
+  StagedFile sa(a, "a"), sb(b, "b");
+  EXPECT_EQ(entries(dir.path()).size(), 2u);
+  clean_up_registered_for_test();
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{});
+}
+
+// Leftovers of a writer that died (its pid is gone) go with the next write into
+// their directory; a live writer's temporary file stays.
+TEST(AtomicWrite, TheNextWriteRemovesStaleTemporaries) {
+  test::TempDir dir("atomic-stale");
+  pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  ::waitpid(dead, nullptr, 0);
+  std::string stale = "x.nix" + std::string(kTempSuffix) + std::to_string(dead);
+  std::string live = "y.nix" + std::string(kTempSuffix) + std::to_string(::getppid());
+  std::ofstream(fs::path(dir.path()) / stale) << "half";
+  std::ofstream(fs::path(dir.path()) / live) << "busy";
+  // repin -o stages a whole directory under the same suffix.
+  fs::create_directories(fs::path(dir.path()) / ("copy" + std::string(kTempSuffix) + std::to_string(dead)) / "sub");
+  write_file_atomically(fs::path(dir.path()) / "z.nix", "z");
+  EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{live, "z.nix"}));
 }
 
 }  // namespace

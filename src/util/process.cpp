@@ -8,8 +8,11 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <set>
 #include <thread>
+
+#include "util/temp_files.hpp"
 
 extern char** environ;
 
@@ -64,14 +67,22 @@ class FileActions {
   posix_spawn_file_actions_t fa_;
 };
 
-pid_t spawn(const ProcessSpec& spec, FileActions& fa) {
+pid_t spawn(const ProcessSpec& spec, FileActions& fa, bool own_group = false) {
   if (spec.argv.empty()) return -1;
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  if (own_group) {
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);  // a group of its own, led by the child
+  }
   if (!spec.cwd.empty()) posix_spawn_file_actions_addchdir_np(fa.get(), spec.cwd.c_str());
   auto args = c_strings(spec.argv);
   std::vector<std::string> env_strings = environment_with(spec.env);
   auto env = c_strings(env_strings);
   pid_t pid = 0;
-  return ::posix_spawnp(&pid, args[0], fa.get(), nullptr, args.data(), env.data()) == 0 ? pid : -1;
+  int rc = ::posix_spawnp(&pid, args[0], fa.get(), &attr, args.data(), env.data());
+  posix_spawnattr_destroy(&attr);
+  return rc == 0 ? pid : -1;
 }
 
 int wait_for(pid_t pid) {
@@ -120,9 +131,10 @@ class SystemProcesses : public Processes {
       posix_spawn_file_actions_addopen(fa.get(), 1, spec.log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       posix_spawn_file_actions_adddup2(fa.get(), 1, 2);
     }
-    pid_t pid = spawn(spec, fa);
+    pid_t pid = spawn(spec, fa, spec.own_group);
     if (pid > 0) {
       running_.insert(pid);
+      if (spec.own_group) groups_.try_emplace(pid, pid);
       return pid;
     }
     unstarted_.push_back(--last_unstarted_);  // below -1: never a pid
@@ -143,6 +155,7 @@ class SystemProcesses : public Processes {
         int status = 0;
         if (::waitpid(pid, &status, WNOHANG) == pid) {
           running_.erase(pid);
+          groups_.erase(pid);
           return ProcessEnd{pid, exit_status(status)};
         }
       }
@@ -154,6 +167,7 @@ class SystemProcesses : public Processes {
 
  private:
   std::set<pid_t> running_;
+  std::map<pid_t, ProcessGroupGuard> groups_;  ///< own_group children, registered for signals
   std::vector<int> unstarted_;  ///< ids of children that could not start
   int last_unstarted_ = -1;
 };

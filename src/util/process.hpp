@@ -19,6 +19,9 @@ struct ProcessSpec {
   std::vector<std::string> env;   ///< NAME=VALUE entries added to the inherited environment
   std::string cwd;                ///< empty: ours
   std::string log;                ///< start(): stdout and stderr both go to this file (truncated)
+  /// start(): the child leads a process group of its own, which a signal to
+  /// tailor is passed on to while DeferSignals lives (util/temp_files.hpp).
+  bool own_group = false;
   ErrorStream stderr_to = ErrorStream::separate;  ///< run(): what happens to stderr
 };
 

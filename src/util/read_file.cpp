@@ -3,6 +3,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "util/diagnostic.hpp"
 
 namespace tailor {
@@ -18,6 +20,21 @@ std::string read_file(const std::filesystem::path& path, std::string_view what) 
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+void require_text(const std::filesystem::path& path, std::string_view text) {
+  size_t nul = text.find('\0');
+  if (nul == std::string_view::npos) return;
+  Diagnostic d;
+  d.path = path.string();
+  d.message = fmt::format("not a text file (a NUL byte at offset {})", nul);
+  throw DiagnosticError(d);
+}
+
+std::string read_text_file(const std::filesystem::path& path, std::string_view what) {
+  std::string text = read_file(path, what);
+  require_text(path, text);
+  return text;
 }
 
 }  // namespace tailor

@@ -1,0 +1,125 @@
+#include "util/temp_files.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace tailor {
+
+namespace {
+
+// Fixed slots of heap strings: a handler may read them (async-signal-safe
+// unlink), the owner frees its string only if no handler has started, so a
+// handler never reads freed memory. A full registry degrades to "not
+// registered": the stale-file sweep of the next run removes such a file.
+constexpr int kSlots = 4096;
+std::array<std::atomic<char*>, kSlots> g_paths{};
+std::array<std::atomic<pid_t>, 256> g_groups{};
+std::atomic<bool> g_cleaning{false};
+std::atomic<int> g_signal{0};
+std::atomic<bool> g_defer{false};
+
+void clean_up(int sig) {
+  g_cleaning = true;
+  for (auto& slot : g_paths)
+    if (char* p = slot.load()) ::unlink(p);
+  if (sig == 0) return;
+  for (auto& slot : g_groups)
+    if (pid_t g = slot.load(); g > 0) ::kill(-g, sig);
+}
+
+void on_signal(int sig) {
+  int saved = errno;
+  bool first = g_signal.exchange(sig) == 0;
+  clean_up(sig);
+  if (!(g_defer && first)) {
+    ::signal(sig, SIG_DFL);  // then die of the signal, as without the handler
+    ::raise(sig);
+  }
+  errno = saved;
+}
+
+}  // namespace
+
+void install_temp_file_cleanup() {
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;  // nohup: stay ignored
+    ::sigaction(sig, &sa, nullptr);
+  }
+}
+
+TempFileGuard::TempFileGuard(const std::filesystem::path& path) {
+  char* copy = ::strdup(path.c_str());
+  if (!copy) return;
+  for (int i = 0; i < kSlots; ++i) {
+    char* expected = nullptr;
+    if (g_paths[i].compare_exchange_strong(expected, copy)) {
+      slot_ = i;
+      return;
+    }
+  }
+  std::free(copy);
+}
+
+TempFileGuard::TempFileGuard(TempFileGuard&& other) noexcept : slot_(other.slot_) { other.slot_ = -1; }
+
+TempFileGuard::~TempFileGuard() {
+  if (slot_ < 0) return;
+  char* p = g_paths[slot_].exchange(nullptr);
+  if (!g_cleaning) std::free(p);  // a handler running now may still read it
+}
+
+ProcessGroupGuard::ProcessGroupGuard(pid_t pgid) {
+  for (int i = 0; i < static_cast<int>(g_groups.size()); ++i) {
+    pid_t expected = 0;
+    if (g_groups[i].compare_exchange_strong(expected, pgid)) {
+      slot_ = i;
+      return;
+    }
+  }
+}
+
+ProcessGroupGuard::~ProcessGroupGuard() {
+  if (slot_ >= 0) g_groups[slot_] = 0;
+}
+
+DeferSignals::DeferSignals() { g_defer = true; }
+DeferSignals::~DeferSignals() { g_defer = false; }
+
+int interrupting_signal() { return g_signal; }
+
+int remove_stale_temp_files(const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  int removed = 0;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    size_t at = name.rfind(kTempSuffix);
+    if (at == std::string::npos) continue;
+    std::string pid_text = name.substr(at + kTempSuffix.size());
+    if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos) continue;
+    pid_t pid = static_cast<pid_t>(std::strtol(pid_text.c_str(), nullptr, 10));
+    // The writer still runs (kill succeeds or is refused): its file is not stale.
+    if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    std::error_code rm;
+    if (fs::remove_all(it->path(), rm) > 0) ++removed;  // repin -o stages a whole directory
+  }
+  return removed;
+}
+
+void clean_up_registered_for_test() {
+  clean_up(0);
+  g_cleaning = false;
+}
+
+}  // namespace tailor
