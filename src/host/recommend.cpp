@@ -65,7 +65,7 @@ std::string sm_token(std::string_view sm) {
 
 enum class SmMatch { none = 0, lower_minor = 1, exact = 2 };
 
-// Whether code built for \a built runs on a GPU of \a gpu (FACTS.md: a cubin
+// Whether code built for \a built runs on a GPU of \a gpu (NVIDIA's CUDA compatibility guide: a cubin
 // for sm_XY runs on the same major with minor >= Y; `a` only on exactly XY).
 SmMatch sm_match(std::string_view built, std::string_view gpu) {
   auto b = parse_sm(built), g = parse_sm(gpu);

@@ -79,7 +79,7 @@ void check_python(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
                  fmt::format("{} is the pin's default Python{}, not necessarily {}: the name says {}", use.text,
                              pin_default_python(f, kb), want, token),
                  fmt::format("use {}: packages built against another set (vLLM's torch substitution) must share it "
-                             "(seed 000 step 3)",
+                             "(as flox/build-pytorch does when it aligns to the build-vllm pin)",
                              right))
                              : sink.add(f, "TLR007", use.span,
                                         fmt::format("{} builds for Python {}, but the name says {}", use.text, v, token),

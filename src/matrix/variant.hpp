@@ -1,6 +1,6 @@
 #pragma once
 /// A variant: one package built for one (python, cuda, sm, isa, platform, pin)
-/// cell, and the name the seeds' conventions give it.
+/// cell, and the name the flox/build-pytorch conventions give it.
 
 #include <optional>
 #include <string>
@@ -26,7 +26,7 @@ struct Variant {
   std::string vllm;      ///< vLLM version, vllm variants only
 };
 
-/// The seeds' naming convention:
+/// The flox/build-pytorch naming convention:
 ///   pytorch-python313-cuda12_9-sm90-avx512, pytorch-python313-cpu-avx2,
 ///   pytorch-python313-darwin-mps, magma-cuda12_9-sm90-avx2.
 /// Needs python/cuda/sm/isa/backend/package of \a v; the KB gives the tokens.

@@ -386,7 +386,7 @@ RepinPlan plan_repin(const std::string& root, std::vector<lint::SourceFile> file
   }
   std::sort(plan.changes.begin(), plan.changes.end(), [](const FileChange& a, const FileChange& b) { return a.rel < b.rel; });
 
-  // Names that carry a torch version (the pytorch210- pname prefix of seed 000's CUDA 13 branch)
+  // Names that carry a torch version (the pytorch210- pname prefix of flox/build-pytorch's CUDA 13 branch)
   // must agree with what the new pin ships.
   if (target) {
     static const std::regex prefix(R"(\bpytorch(\d)(\d{1,2})-)");

@@ -129,20 +129,20 @@ class Deriver {
                     fmt::format("the custom torch targets one SM: {} ({})", gpu.display(), gpu.family));
         arg("torch", s_.custom_torch_name,
             "packageOverrides swaps torch for the whole Python set, so vLLM, xformers, flashinfer, torchvision, "
-            "torchaudio and bitsandbytes share one torch (seed 001)");
+            "torchaudio and bitsandbytes share one torch (flox/build-vllm)");
         std::string bnb = fmt::format("-DCOMPUTE_CAPABILITY={}{}", gpu.capability.major(), gpu.capability.minor());
         s_.bitsandbytes_cmake_flags = {bnb};
         note("override", "bitsandbytes cmakeFlags", bnb,
-             "bitsandbytes built for one SM: CCCL 2.8.2's preprocessor bug breaks the 19-SM default (seed 001)");
+             "bitsandbytes built for one SM: CCCL 2.8.2's preprocessor bug breaks the 19-SM default (flox/build-vllm)");
         break;
       }
       case Package::magma:
         literal_arg("cudaSupport", "true", "MAGMA for CUDA");
-        literal_arg("static", "true", "dynamic CUDA magma is marked broken in nixpkgs; torch links it statically (seed 003)");
+        literal_arg("static", "true", "dynamic CUDA magma is marked broken in nixpkgs; torch links it statically (the nixpkgs magma package)");
         for (std::string flag : {fmt::format("-DCMAKE_CUDA_ARCHITECTURES={}{}", gpu.capability.major(), gpu.capability.minor()),
                                  fmt::format("-DMIN_ARCH={}{}0", gpu.capability.major(), gpu.capability.minor())}) {
           s_.cmake_flags.push_back(flag);
-          note("cmake", flag, "", "MAGMA compiled for this SM alone (seed 003 step 1); matches config.cudaCapabilities");
+          note("cmake", flag, "", "MAGMA compiled for this SM alone (Flox's GPU-optimized PyTorch guide); matches config.cudaCapabilities");
         }
         break;
     }
@@ -165,7 +165,7 @@ class Deriver {
         s_.strip_toolchain = true;
         note("build", "strip toolchain", "disallowedReferences + remove-references-to on out and lib",
              "gcc/binutils references in torch/_inductor/config.py and the profiler drag ~750 MiB into the closure "
-             "(seed 003 step 3)");
+             "(Flox's GPU-optimized PyTorch guide)");
       }
     }
     if (spec_.build.compress_fatbin) {
@@ -190,7 +190,7 @@ class Deriver {
     for (const auto& m : matrix_.variants) {
       if (m.package == Package::magma && m.cuda == v_.cuda && m.sm == v_.sm && m.isa == v_.isa && m.pin == v_.pin) {
         s_.magma_variant = m.name;
-        arg("effectiveMagma", m.name, "the matrix builds MAGMA for this SM alone (seed 003 step 1)");
+        arg("effectiveMagma", m.name, "the matrix builds MAGMA for this SM alone");
         return;
       }
     }
@@ -207,12 +207,12 @@ class Deriver {
     if (v_.package == Package::pytorch) literal_arg("cudaSupport", "false", "CPU-only variant");
     note("override", "buildInputs", "CUDA inputs filtered out", "CPU-only: no CUDA libraries in the closure");
     s_.blas_provider = "openblas";
-    note("meta", "blasProvider", "openblas", "CPU builds use OpenBLAS (seed 002)");
+    note("meta", "blasProvider", "openblas", "CPU builds use OpenBLAS (flox/build-pytorch README)");
   }
 
   void mps() {
     note("override", "expression", "upstream torch, unchanged",
-         "nixpkgs enables USE_MPS on Darwin when CUDA and ROCm are off: reuse it (seed 003)");
+         "nixpkgs enables USE_MPS on Darwin when CUDA and ROCm are off: reuse it (the nixpkgs torch package)");
     s_.blas_provider = "accelerate";
     note("meta", "blasProvider", "accelerate", "vecLib (Apple Accelerate) on Darwin");
   }
@@ -274,7 +274,7 @@ class Deriver {
            "nvcc units of CUTLASS/FlashAttention take 3-8 GB each; a fixed -j swaps small builders to death");
     }
     note("build", "$out/.metadata-rev", std::to_string(s_.metadata_rev),
-         "metadata-only edits do not change the store path; bump to republish (seed 002)");
+         "metadata-only edits do not change the store path; bump to republish (flox/build-pytorch README)");
     note("build", "$out/nix-support/tailor-variant.json", "the variant's description",
          "lets `tailor verify` check a result without knowing its name");
   }

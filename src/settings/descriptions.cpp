@@ -18,7 +18,7 @@ std::string package_display(Package p) {
   return "PyTorch";
 }
 
-// "H100/H200/GH200": the first three products, as the seeds' descriptions do.
+// "H100/H200/GH200": the first three products, as the flox/build-pytorch recipe descriptions do.
 std::string products_short(const GpuArch& g) {
   std::vector<std::string> p(g.products.begin(), g.products.begin() + std::min<size_t>(3, g.products.size()));
   return fmt::format("{}", fmt::join(p, "/"));
