@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): `tailor parse` against ONE `nix-instantiate --parse`
 # process over the same N recipe-like files, generated from the two-stage
-# torch override template of seed 002 into a temporary directory.
+# torch override template of flox/build-pytorch into a temporary directory.
 # Prints the median wall and CPU times of both and their ratios, and checks
 # the outputs are identical.
-# Every file takes the same formals, as the seed recipes do: Nix orders
+# Every file takes the same formals, as the flox/build-pytorch recipes do: Nix orders
 # formals and let bindings by the heap address of interned names, which
 # tailor reproduces for names seen in order, but not for the few names that
 # land in the hole a symbol-table rehash leaves (src/nix/symbols.hpp).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): `tailor repin` (parse every file, find the pin and
-# package-set nodes, edit by byte range, check the result) against the seed
-# 000 way, two global `sed -i` replacements, on a tree of about 1,000 recipes
+# package-set nodes, edit by byte range, check the result) against the
+# way flox/build-pytorch moved its pin, two global `sed -i` replacements, on a tree of about 1,000 recipes
 # shaped like the pytorch-2.9 branch (the fixture's recipes, one copy per
 # subdirectory so that the companion's import of its torch resolves). Both rewrite a fresh copy in place. Prints median wall times and the
 # ratio; sed is the floor (no parsing, no check, and no idea what it touched).

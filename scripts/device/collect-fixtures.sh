@@ -75,7 +75,7 @@ if [ -n "$torchlib" ] && [ -f "$torchlib/libtorch_cuda.so" ]; then
   ls -la "$torchlib" >"$out/logs/torch-lib-ls.txt"
   /usr/bin/time -v cuobjdump --list-elf "$torchlib/libtorch_cuda.so" >"$out/logs/libtorch_cuda.list-elf.txt" 2>"$out/logs/libtorch_cuda.cuobjdump-time.txt"
   readelf -S -W "$torchlib/libtorch_cuda.so" >"$out/logs/libtorch_cuda.sections.txt" 2>&1
-  # The first 64 KiB of .nv_fatbin, to check container/entry headers against FACTS.md.
+  # The first 64 KiB of .nv_fatbin, to check container/entry headers against CUDA's fatbinary.h layout.
   python3 - "$torchlib/libtorch_cuda.so" "$out/logs/libtorch_cuda.nv_fatbin.head.bin" <<'PY'
 import sys, subprocess
 lib, dst = sys.argv[1], sys.argv[2]

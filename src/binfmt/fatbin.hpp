@@ -3,7 +3,7 @@
 /// section: containers back to back (8-byte aligned), each a 16-byte header
 /// followed by entries (SASS cubins, PTX), each entry a header and a payload.
 /// Layout verified against nvcc/cuobjdump 13.0 and torch 2.11's
-/// libtorch_cuda.so (see FACTS.md and tests/data/elf/README.md):
+/// libtorch_cuda.so (CUDA's fatbinary.h and fatbinary_section.h; tests/data/elf/README.md):
 ///
 ///   container: u32 magic 0xBA55ED50, u16 version (1), u16 header size (16),
 ///              u64 payload size (the entries that follow)

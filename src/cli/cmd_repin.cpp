@@ -57,7 +57,7 @@ std::string tree_python_set(const std::vector<lint::SourceFile>& files) {
   return best;
 }
 
-/// Seed 000 step 4 on a local nixpkgs; returns false when the result contradicts the move.
+/// The post-move check (evaluate the pin's torch version) on a local nixpkgs; returns false when the result contradicts the move.
 bool evaluate(CommandContext& ctx, const std::string& nixpkgs, const std::string& set, const std::string& cuda,
               const migrate::TargetPin& target, std::vector<std::string>& verify) {
   migrate::TorchEval e = migrate::eval_torch_version(nixpkgs, set, cuda);

@@ -52,7 +52,7 @@ void versions_table(std::string& out, const Spec& spec, const Matrix& m, const K
 }
 
 // SM x ISA coverage split by platform, and what the aarch64 ISAs map to
-// (seed 001's tables).
+// (the tables of the flox/build-vllm README).
 void coverage(std::string& out, const Matrix& m, const KnowledgeBase& kb) {
   std::vector<std::string> sms = distinct(m, &Variant::sm);
   if (sms.empty()) return;

@@ -2,7 +2,7 @@
 /// The recommendation engine: a pure function from host facts, a matrix and
 /// the knowledge base to the variant to install, with one reason per decision
 /// (naming the fact used), warnings, runner-up alternatives, and "why not"
-/// for any other variant. Rules (issue 7, seed 002's decision tree):
+/// for any other variant. Rules (the flox/build-pytorch README's decision tree):
 ///   - never an ISA whose required CPU features are missing;
 ///   - CUDA variants built for the GPU's exact SM first, then a lower minor of
 ///     the same major (cubins run forward within a major) with a warning;

@@ -61,7 +61,7 @@ void check_workarounds(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
                                                     gpu->cudnn_last->str(), gpu->display());
         Problem& p = sink.add(f, "TLR016", anchor(f, true),
                               fmt::format("{} builds without USE_CUDNN=0: {}", gpu->display(), why),
-                              "export USE_CUDNN=0 in preConfigure, as the seeds do for SM61 and SM70");
+                              "export USE_CUDNN=0 in preConfigure, as the flox/build-pytorch recipes do for SM61 and SM70");
         if (p.rule) add_exports(f, {"USE_CUDNN=0"}, fmt::format("{}: {}", gpu->display(), why), p);
       }
     }

@@ -1,5 +1,5 @@
 #pragma once
-/// The facts `tailor check` reads from one recipe, hand-written (seed style:
+/// The facts `tailor check` reads from one recipe, hand-written (the flox/build-pytorch style:
 /// fetchTarball pin, two-stage override, let-bound gpuArchSM/cpuFlags) or
 /// generated (a `variant = { … }` record for a shared builder). Extraction
 /// walks the Nix syntax tree and the comments; nothing is evaluated. Every

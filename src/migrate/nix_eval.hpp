@@ -1,5 +1,5 @@
 #pragma once
-/// Seed 000 step 4 as a command: evaluate `python3XXPackages.torch.version`
+/// The check flox/build-pytorch runs after a pin move, as a command: evaluate `python3XXPackages.torch.version`
 /// on a local nixpkgs checkout with nix-instantiate (no network, no build).
 
 #include <optional>
@@ -28,7 +28,7 @@ struct TorchEval {
 
 /// Evaluates `(import NIXPKGS { config; overlays; }).SET.torch.version`. With a
 /// CUDA version ("12.9") it imports with cudaSupport and the cudaPackages_12_9
-/// overlay, as seed 000 step 4 does.
+/// overlay, as that check does.
 TorchEval eval_torch_version(const std::string& nixpkgs, const std::string& python_set, const std::string& cuda);
 
 /// The commit a nixpkgs checkout is at (git rev-parse HEAD), or nullopt if it is not a git checkout.

@@ -434,8 +434,8 @@ class Repinner {
     }
   }
 
-  // Names that carry a torch version (a pytorch210- pname prefix) must agree
-  // with what the new pin ships.
+  // Names that carry a torch version (the pytorch210- pname prefix of
+  // flox/build-pytorch's CUDA 13 branch) must agree with what the new pin ships.
   void check_versioned_names() {
     if (!target_) return;
     static const std::regex prefix(R"(\bpytorch(\d)(\d{1,2})-)");

@@ -138,7 +138,7 @@ class Deriver {
         s_.strip_toolchain = true;
         note("build", "strip toolchain", "disallowedReferences + remove-references-to on out and lib",
              "gcc/binutils references in torch/_inductor/config.py and the profiler drag ~750 MiB into the closure "
-             "(seed 003 step 3)");
+             "(Flox's GPU-optimized PyTorch guide)");
       }
     }
     if (spec_.build.compress_fatbin) {
@@ -292,7 +292,7 @@ class Deriver {
            "nvcc units of CUTLASS/FlashAttention take 3-8 GB each; a fixed -j swaps small builders to death");
     }
     note("build", "$out/.metadata-rev", std::to_string(s_.metadata_rev),
-         "metadata-only edits do not change the store path; bump to republish (seed 002)");
+         "metadata-only edits do not change the store path; bump to republish (flox/build-pytorch README)");
     note("build", "$out/nix-support/tailor-variant.json", "the variant's description",
          "lets `tailor verify` check a result without knowing its name");
   }

@@ -9,7 +9,7 @@ namespace tailor {
 
 namespace {
 
-// "H100/H200/GH200": the first three products, as the seeds' descriptions do.
+// "H100/H200/GH200": the first three products, as the flox/build-pytorch descriptions do.
 std::string products_short(const GpuArch& g) {
   std::vector<std::string> p(g.products.begin(), g.products.begin() + std::min<size_t>(3, g.products.size()));
   return fmt::format("{}", fmt::join(p, "/"));
