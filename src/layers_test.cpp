@@ -34,10 +34,11 @@ const std::map<std::string, std::set<std::string>>& layers() {
       {"nix", {"util"}},
       {"host", {"settings", "matrix", "kb", "util"}},
       {"binfmt", {"util"}},
+      {"prune", {"binfmt", "kb", "util"}},
       {"verify", {"binfmt", "settings", "matrix", "kb", "util"}},
       {"lint", {"nix", "matrix", "kb", "util"}},
       {"migrate", {"lint", "nix", "matrix", "kb", "util"}},
-      {"cli", {"migrate", "lint", "verify", "binfmt", "host", "nix", "ci", "build", "generate", "settings", "matrix",
+      {"cli", {"migrate", "lint", "verify", "prune", "binfmt", "host", "nix", "ci", "build", "generate", "settings", "matrix",
                "kb", "util"}},
   };
   return table;

@@ -203,7 +203,7 @@ class FamilyExpander {
     if (!broken.empty()) {
       if (explicit_cell)
         throw spec_error(spec_, explicit_pos, fmt::format("{} is impossible: {}", v.name, broken.front().message),
-                         or_else(pin_hint_for(broken.front().rule, {spec_.torch, v.python, v.cuda, spec_.vllm}, kb_),
+                         or_else(pin_hint_for(broken.front().rule, PinQuery{spec_.versions, v.python, v.cuda}, kb_),
                                  "remove it, or change the value that the rule names"));
       for (Axis a : kAxes)
         if (first_fact_[idx(a)][c[idx(a)]].empty()) {
