@@ -61,7 +61,7 @@ std::vector<PlannedBuild> plan_builds(const Spec& spec, const Matrix& m, const K
       for (const auto& d : needs[v.name]) ready = ready && placed.count(d);
       if (!ready) continue;
       bool heavy = v.accelerator == "cuda";
-      plan.push_back({v.name, needs[v.name], chosen.count(v.name) > 0, heavy, heavy ? kHeavyBuildGb : kLightBuildGb});
+      plan.push_back({v.name, needs[v.name], chosen.count(v.name) > 0, heavy, heavy ? kHeavyBuildGb : kLightBuildGb, {}});
       placed.insert(v.name);
     }
     if (placed.size() == before) throw std::logic_error("dependency cycle among variants");
