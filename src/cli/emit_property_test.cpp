@@ -103,6 +103,8 @@ TEST(EmitProperty, AnyFieldTextIsRefusedOrEmittedAsValidFiles) {
     }
     SCOPED_TRACE("field " + field + " = " + toml_string(value));
     test::TempDir dir("emit-property");
+    // tailor ci writes paths relative to the repository, so the spec lives in one.
+    ASSERT_EQ(test::run_command("git init -q " + shell_word(dir.path())).status, 0);
     fs::path spec = fs::path(dir.path()) / "s.toml";
     if (field == "path") {  // the spec's file name itself: any byte but '/' and NUL
       std::string name;
@@ -112,8 +114,11 @@ TEST(EmitProperty, AnyFieldTextIsRefusedOrEmittedAsValidFiles) {
     std::ofstream(spec) << spec_text(field, value);
     std::string org = field == "org" ? value : "flox";
     auto gen = test::run_tailor({"generate", spec.string(), "-o", dir.path() + "/tree"});
+    fs::path here = fs::current_path();
+    fs::current_path(dir.path());  // tailor ci works inside the repository that holds the spec
     auto gh = test::run_tailor({"ci", spec.string(), "--github", "--org", org});
     auto gl = test::run_tailor({"ci", spec.string(), "--gitlab", "--org", org});
+    fs::current_path(here);
     auto man = test::run_tailor({"manifest", spec.string(), "pytorch-python313-cpu-avx2", "--org", org});
     if (gen.status != 0 || gh.status != 0) {
       ++refused;

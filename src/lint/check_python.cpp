@@ -126,8 +126,7 @@ void check_python(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       Problem& p = v.empty() ? sink.add(f, "TLR007", use.span,
                  fmt::format("{} is the pin's default Python{}, not necessarily {}: the name says {}", use.text,
                              pin_default_python(f, kb), want, token),
-                 fmt::format("use {}: packages built against another set (vLLM's torch substitution) must share it "
-                             "(as flox/build-pytorch does when it aligns to the build-vllm pin)",
+                 fmt::format("use {}: packages built against another set (vLLM's torch substitution) must share it",
                              right))
                              : sink.add(f, "TLR007", use.span,
                                         fmt::format("{} builds for Python {}, but the name says {}", use.text, v, token),
