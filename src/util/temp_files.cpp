@@ -42,6 +42,9 @@ void on_signal(int sig) {
     ::signal(sig, SIG_DFL);  // then die of the signal, as without the handler
     ::raise(sig);
   }
+  // Deferred: tailor goes on. The handler has read every path it will read,
+  // so the guards may free theirs again (else they leak until exit).
+  g_cleaning = false;
   errno = saved;
 }
 
