@@ -28,14 +28,14 @@ TEST(CmdCheck, HandWrittenCleanTreeHasNoProblems) {
   EXPECT_EQ(r.out, "checked 60 files: no problems\n");
 }
 
-TEST(CmdCheck, Seed002MainDrift) { expect_tree_golden("seed-002-main", 1); }
-TEST(CmdCheck, Seed000PinSwapWithoutPythonSet) { expect_tree_golden("seed-000-pin-swap", 1); }
-TEST(CmdCheck, Seed001Vllm) { expect_tree_golden("seed-001-vllm", 1); }
+TEST(CmdCheck, PytorchMainDrift) { expect_tree_golden("pytorch-main", 1); }
+TEST(CmdCheck, PytorchPinSwapWithoutPythonSet) { expect_tree_golden("pytorch-pin-swap", 1); }
+TEST(CmdCheck, VllmBranch) { expect_tree_golden("vllm-branch", 1); }
 
 TEST(CmdCheck, JsonOutput) {
-  RunResult r = run_tailor({"check", "--json", "tests/data/trees/seed-000-pin-swap"});
+  RunResult r = run_tailor({"check", "--json", "tests/data/trees/pytorch-pin-swap"});
   EXPECT_EQ(r.status, 1);
-  expect_golden(r.out, "tests/golden/check/seed-000-pin-swap.json");
+  expect_golden(r.out, "tests/golden/check/pytorch-pin-swap.json");
 }
 
 TEST(CmdCheck, JsonOfACleanTree) {
@@ -45,7 +45,7 @@ TEST(CmdCheck, JsonOfACleanTree) {
 }
 
 TEST(CmdCheck, JsonSchema) {
-  RunResult r = run_tailor({"check", "--json", "tests/data/trees/seed-002-main"});
+  RunResult r = run_tailor({"check", "--json", "tests/data/trees/pytorch-main"});
   EXPECT_EQ(r.status, 1);
   nlohmann::json j = nlohmann::json::parse(r.out);
   ASSERT_TRUE(j.is_array());
@@ -58,7 +58,7 @@ TEST(CmdCheck, JsonSchema) {
     EXPECT_TRUE(p["severity"] == "error" || p["severity"] == "warning") << p;
     EXPECT_TRUE(p["rule"].get<std::string>().starts_with("TLR")) << p;
   }
-  EXPECT_EQ(j[0]["file"], "tests/data/trees/seed-002-main/README.md");
+  EXPECT_EQ(j[0]["file"], "tests/data/trees/pytorch-main/README.md");
   EXPECT_EQ(j[0]["line"], 3);
   EXPECT_EQ(j[0]["column"], 59);
   EXPECT_EQ(j[0]["rule"], "TLR022");
@@ -177,10 +177,10 @@ TEST(CmdCheckFix, FixesTheFixableTree) {
   EXPECT_EQ(files_of(root), after);
 }
 
-// Seed 000 step 3 as a fix: python3Packages becomes python313Packages, nothing else changes.
+// The pin migration's package-set step as a fix: python3Packages becomes python313Packages, nothing else changes.
 TEST(CmdCheckFix, SeedPinSwapPackageSet) {
-  TempDir dir("check-fix-seed");
-  std::string root = copy_tree("seed-000-pin-swap", dir);
+  TempDir dir("check-fix-branch");
+  std::string root = copy_tree("pytorch-pin-swap", dir);
   auto before = files_of(root);
   RunResult r = run_tailor({"check", "--fix", root});
   // Three TLR005 warnings remain, and the "sm_90" gpuTargets error (TLR026), which has no mechanical fix.

@@ -219,7 +219,7 @@ INSTANTIATE_TEST_SUITE_P(Examples, GeneratedFlake,
                            return n;
                          });
 
-// MAGMA for one SM, passed to the torch of the same cell (seed 003 step 1).
+// MAGMA for one SM, passed to the torch of the same cell (Flox's GPU-optimized PyTorch guide: MAGMA built for the same SM).
 TEST(GeneratedTreeStub, MagmaRecipesFeedTheirTorch) {
   if (!test::have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate is not installed";
   test::TempDir dir("gen-magma");

@@ -22,7 +22,7 @@ TEST(Manifest, InstallsVariantsSideBySideAndParsesBack) {
   const toml::table& t = parsed.table();
   EXPECT_EQ(t["version"].value<int64_t>(), 1);
   auto entry = [&](const std::string& name) { return t["install"][name]; };
-  // The seed's sample manifest had a quote inside `systems`, a version with a
+  // The sample manifest in Flox's build-pytorch README had a quote inside `systems`, a version with a
   // leading space and an aarch64 entry pointing at an AVX2 package.
   EXPECT_EQ(entry("pytorch-python313-cuda12_9-sm120-avx2")["pkg-path"].value<std::string>(),
             "acme/pytorch-python313-cuda12_9-sm120-avx2");

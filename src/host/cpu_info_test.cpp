@@ -78,13 +78,13 @@ TEST(CpuSamples, PsabiLevelIsAtLeastTheBestIsasLevel) {
   }
 }
 
-TEST(CpuSamples, EdgeCasesOfSeed002) {
+TEST(CpuSamples, PublishedEdgeCases) {
   auto f = [](const char* n) { return facts_of(test::source_path(std::string("tests/data/cpuinfo/") + n)); };
-  // Graviton3: SVE without SVE2 is not armv9 (seed 002 erratum).
+  // Graviton3: SVE without SVE2 is not armv9 (Arm Neoverse V1 TRM: SVE, no SVE2).
   HostFacts g3 = f("aarch64-graviton3-armv8_2");
   EXPECT_TRUE(g3.cpu.has("sve"));
   EXPECT_EQ(missing_features(*kb().isa("armv9"), g3.cpu), std::vector<std::string>{"sve2"});
-  // Skylake-SP has AVX-512 but no VNNI (seed 002 erratum); Cascade Lake has VNNI, no BF16.
+  // Skylake-SP has AVX-512 but no VNNI (Intel ARK: AVX-512 VNNI arrives with Cascade Lake); Cascade Lake has VNNI, no BF16.
   HostFacts sky = f("x86_64-skylake_sp-avx512");
   EXPECT_EQ(sky.isas, (std::vector<std::string>{"avx512", "avx2", "avx"}));
   HostFacts clx = f("x86_64-cascadelake-avx512vnni");

@@ -35,7 +35,7 @@ const Row kTable[] = {
     {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-pytorch/pytorch-2.9-vllm-0.15.1", "pytorch-python313-cuda12_9-sm90-avx512"},
     {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-vllm/main", "vllm-python313-cuda12_9-sm90-avx512"},
     {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-vllm/vllm-0.14.0", "vllm-python312-cuda12_9-sm90-avx512"},
-    // Workloads pick the AVX-512 flavour (seed 002), falling back when the CPU lacks it.
+    // Workloads pick the AVX-512 flavour (as flox/build-pytorch's README advises), falling back when the CPU lacks it.
     {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "bf16-training", "build-pytorch/pytorch-2.9-python313", "pytorch-python313-cuda12_9-sm90-avx512bf16"},
     {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "int8-inference", "build-pytorch/pytorch-2.9-python313", "pytorch-python313-cuda12_9-sm90-avx512vnni"},
     {"x86_64-cascadelake-avx512vnni", "8.0:580.65.06", "bf16-training", "build-pytorch/pytorch-2.9-python313", "pytorch-python313-cuda12_9-sm80-avx512"},

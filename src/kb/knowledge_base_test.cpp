@@ -24,7 +24,7 @@ TEST(KnowledgeBase, EmbeddedDataKeepsEveryInvariant) {
   EXPECT_EQ(kb().pins.size(), 6u);
 }
 
-// Facts the seeds state wrongly (FACTS.md, "Seed errata").
+// Facts hand-written recipe trees state wrongly, checked against NVIDIA's and the vendors' documentation.
 TEST(KnowledgeBase, L40SIsAdaNotHopper) {
   EXPECT_TRUE(has(kb().gpu("8.9")->products, "L40S"));
   EXPECT_EQ(kb().gpu("8.9")->family, "Ada Lovelace");

@@ -54,12 +54,12 @@ TEST(SpecImport, HandWrittenTree) {
 }
 
 TEST(SpecImport, WhatTheSpecCannotExpressIsAWarning) {
-  test::RunResult r = test::run_tailor({"import", "tests/data/trees/seed-001-vllm"});
+  test::RunResult r = test::run_tailor({"import", "tests/data/trees/vllm-branch"});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err,
             "tailor: warning: vllm-python312-cuda12_8-sm103-armv9.nix: left out: nvcc of CUDA 12.8 cannot compile for "
             "SM103 (tailor check: TLR009)\n");
-  Spec s = load_spec("seed-001.toml", r.out, kb());
+  Spec s = load_spec("vllm-branch.toml", r.out, kb());
   EXPECT_EQ(names_of(s), (std::set<std::string>{"vllm-python312-cuda12_9-sm61-avx2", "vllm-python312-cuda12_9-sm70-avx2",
                                                 "vllm-python312-cuda12_9-sm90-avx512"}));
 }

@@ -28,7 +28,7 @@ struct ExampleCount {
 
 class Example : public testing::TestWithParam<ExampleCount> {};
 
-// The variant counts the seeds give for every branch (issue #2).
+// The variant counts the flox/build-pytorch and flox/build-vllm branches have (issue #2).
 TEST_P(Example, HasTheSeedsVariantCount) { EXPECT_EQ(expand_example(GetParam().spec).variants.size(), GetParam().variants); }
 
 TEST_P(Example, EveryVariantIsConsistentWithTheFacts) {
@@ -58,7 +58,7 @@ TEST_P(Example, EveryVariantIsConsistentWithTheFacts) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Seeds, Example,
+INSTANTIATE_TEST_SUITE_P(Branches, Example,
                          testing::Values(ExampleCount{"build-pytorch/main", 62},
                                          ExampleCount{"build-pytorch/pytorch-2.8-python312", 62},
                                          ExampleCount{"build-pytorch/pytorch-2.8-python311", 62},
@@ -79,7 +79,7 @@ INSTANTIATE_TEST_SUITE_P(Seeds, Example,
 
 TEST(Expand, MainHasExactlyTheSeedsNames) {
   std::set<std::string> expected;
-  std::ifstream in(test::source_path("tests/data/seed-002-main-names.txt"));
+  std::ifstream in(test::source_path("tests/data/pytorch-main-names.txt"));
   for (std::string line; std::getline(in, line);)
     if (!line.empty() && line[0] != '#') expected.insert(line);
   ASSERT_EQ(expected.size(), 62u);

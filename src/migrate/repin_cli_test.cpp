@@ -53,13 +53,13 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
   return s;
 }
 
-TEST(CmdRepin, Seed000MigrationIsOneCommand) {
-  TempDir tmp("repin-seed");
+TEST(CmdRepin, PinMigrationIsOneCommand) {
+  TempDir tmp("repin-branch");
   std::string out = tmp.path() + "/pytorch-2.10-cuda12_9";
   RunResult r = run_tailor({"repin", kSeed, "--rev", kNew, "--python-set", "python313Packages", "-o", out});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(r.err, "");
-  expect_golden(replace_all(r.out, tmp.path(), "OUT"), "tests/golden/repin/seed-000.txt");
+  expect_golden(replace_all(r.out, tmp.path(), "OUT"), "tests/golden/repin/pytorch-pin-swap.txt");
   expect_tree(out, "tests/data/repin/pytorch-2.9/expected");
   // The input is untouched, and check on the result reports only the missing hashes.
   EXPECT_EQ(read_all(source_path(kSeed)).at(".flox/pkgs/pytorch-python313-cpu-avx2.nix").find(kNew), std::string::npos);
@@ -162,7 +162,7 @@ TEST(CmdRepin, GivenHashIsWrittenAndAddedWhereMissing) {
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_FALSE(fs::exists(out));
   expect_golden(r.out, "tests/golden/repin/pin-forms-sha256-dry-run.txt");
-  // The seed tree had no hashes: each fetchTarball gets one on its own line, and check is clean.
+  // The pytorch-2.9 tree had no hashes: each fetchTarball gets one on its own line, and check is clean.
   std::string seed = tmp.path() + "/seed";
   std::string hash(52, '1');
   RunResult s = run_tailor({"repin", kSeed, "--rev", kNew, "--python-set", "python313Packages", "--sha256", hash, "-o", seed});
@@ -202,7 +202,7 @@ TEST(CmdRepin, DryRunDiffAppliesWithPatch) {
   RunResult r = run_tailor({"repin", kSeed, "--rev", kNew, "--python-set", "python313Packages", "--dry-run"});
   EXPECT_EQ(r.status, 0) << r.err;
   std::string diff = r.out.substr(0, r.out.find("repin " + kSeed));
-  expect_golden(diff, "tests/golden/repin/seed-000.diff");
+  expect_golden(diff, "tests/golden/repin/pytorch-pin-swap.diff");
   std::string dir = tmp.path() + "/tree";
   copy_tree(kSeed, dir);
   std::ofstream(tmp.path() + "/p.diff") << diff;
@@ -211,7 +211,7 @@ TEST(CmdRepin, DryRunDiffAppliesWithPatch) {
   EXPECT_EQ(read_all(dir), read_all(source_path("tests/data/repin/pytorch-2.9/expected")));
 }
 
-// --nixpkgs: seed 000 step 4 against the stub nixpkgs (torch 2.9.1) and a
+// --nixpkgs: the pin migration's verification step against the stub nixpkgs (torch 2.9.1) and a
 // wrapper that plays the 0182a36 checkout (torch 2.10.0).
 TEST(CmdRepin, EvaluatesTheTorchVersionOnALocalNixpkgs) {
   if (!have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate is not installed";

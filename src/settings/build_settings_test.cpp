@@ -74,7 +74,7 @@ TEST(BuildSettings, PascalAvx2DisablesCudnnOnly) {
 }
 
 TEST(BuildSettings, UnknownCudnnIsTreatedConservatively) {
-  // Pin fe5e41d does not record its cuDNN: SM < 7.5 still gets USE_CUDNN=0, as the seeds do.
+  // Pin fe5e41d does not record its cuDNN: SM < 7.5 still gets USE_CUDNN=0, as flox/build-pytorch's recipes do.
   auto s = settings("build-pytorch/main", "pytorch-python313-cuda12_8-sm61-avx2");
   EXPECT_EQ(env(s, "USE_CUDNN"), "0");
   EXPECT_NE(s.disabled[0].reason.find("does not record its cuDNN version"), std::string::npos);
@@ -139,7 +139,7 @@ TEST(BuildSettings, Torch210OnCuda13UsesThePinWorkarounds) {
   EXPECT_EQ(s131.pin_short, "2017d6d");
   auto cpu = settings("build-pytorch/pytorch-2.10-python313", "pytorch-python313-cpu-avx2");
   EXPECT_EQ(ids(cpu), std::vector<std::string>{"torch-2.10.0-from-source"});
-  // Pin 0182a36 ships 2.10.0 natively: no source override (seed 000).
+  // Pin 0182a36 ships 2.10.0 natively: no source override.
   auto native = settings("build-pytorch/pytorch-2.10-cuda12_9", "pytorch-python313-cuda12_9-sm90-avx512");
   EXPECT_TRUE(native.workarounds.empty());
   EXPECT_EQ(native.variant.version_of("pytorch"), "2.10.0");

@@ -85,7 +85,7 @@ TEST(VerifyStatic, MissingSmAndCpuOnlyBuilds) {
   auto checks = static_checks(p, inspect_path(kElf / "sm90.so"), kElf);
   EXPECT_EQ(find(checks, "fatbin-sm").status, CheckStatus::failed);
   EXPECT_EQ(find(checks, "fatbin-sm").detail, "no sm_100 cubins; the fatbins carry sm_90 (2 cubins)");
-  // The seeds' silent failure: a CUDA variant that came out CPU-only.
+  // The silent failure hand-written recipes hit: a CUDA variant that came out CPU-only.
   auto cpu = static_checks(cuda90(), inspect_path(kElf / "cpu-only.so"), kElf / "cpu-only.so");
   EXPECT_EQ(find(cpu, "fatbin-sm").detail, "no CUDA code at all: built CPU-only? (SM 9.0 promised)");
   VariantPromise cpu_variant = cuda90();

@@ -2,10 +2,10 @@
 """Writes the hand-written recipe trees `tailor check` is tested on.
 
 clean/           60 recipes of build-pytorch main (PyTorch 2.8.0, CUDA 12.8) in
-                 the seeds' hand-written style, done right: one pin with its
+                 flox/build-pytorch's hand-written style, done right: one pin with its
                  sha256, python313Packages, config.cudaCapabilities beside
                  gpuTargets, USE_CUDNN=0 below SM 7.5, AVX-only disables.
-seed-002-main/   the same tree with the drift the seeds' branches show, one
+pytorch-main/   the same tree with the drift flox/build-pytorch's branches show, one
                  mistake per file (see MISTAKES below).
 fixable/         one file per mistake `tailor check --fix` repairs (FIXABLE
                  below), and one it must leave alone.
@@ -245,7 +245,7 @@ You are on the main branch — PyTorch 2.8.0 + CUDA 12.8 ({claimed} variants)
 '''
 
 
-MISTAKES = {  # seed-002-main: file -> what is wrong with it
+MISTAKES = {  # pytorch-main: file -> what is wrong with it
     "pytorch-python313-cuda12_8-sm90-avx512": {"products": ["H100", "H200", "L40S"]},  # L40S is SM89
     "pytorch-python313-cuda12_8-sm89-avx512": {"pname": "pytorch-python313-cuda12_8-sm89-avx512-ada"},
     "pytorch-python313-cuda12_8-sm75-avx": {"avx": False},  # FBGEMM/MKLDNN/NNPACK left on
@@ -358,5 +358,5 @@ def write_fixable(root):
 
 
 write_tree("clean", {}, 60)
-write_tree("seed-002-main", MISTAKES, 62, ["pytorch-python313-cuda12_8-sm70-avx2"], sm61_glob=3)
+write_tree("pytorch-main", MISTAKES, 62, ["pytorch-python313-cuda12_8-sm70-avx2"], sm61_glob=3)
 write_fixable("fixable")

@@ -1,6 +1,6 @@
 # PyTorch 2.10.0 for NVIDIA Hopper (SM90: H100, H200, GH200) — AVX-512
 # CUDA 12.9 — Requires NVIDIA driver 575.51.03+
-# Branch pytorch-2.10-cuda12_9, after seed 000 step 2 (pin swapped to the vLLM pin);
+# Branch pytorch-2.10-cuda12_9, after the migration's step 2 (pin swapped to the vLLM pin);
 # step 3 (python3Packages -> python313Packages) was forgotten.
 { }:
 let

@@ -1,4 +1,4 @@
-# Custom PyTorch: .override { gpuTargets } + .overrideAttrs for ISA flags (seed 001).
+# Custom PyTorch: .override { gpuTargets } + .overrideAttrs for ISA flags (flox/build-vllm).
 { nixpkgs_pinned, python, smCapability, cpuISA, cudaVersionTag ? "cuda12_9", extraPreConfigure ? "" }:
 (python.pkgs.torch.override {
   cudaSupport = true;
