@@ -139,17 +139,14 @@ void read_kb_file(const std::string& name, const std::string& path, std::string 
 KnowledgeBase load_embedded_then(const std::vector<std::pair<std::string, std::pair<std::string, std::string>>>& overlays) {
   KnowledgeBase kb;
   Layers layers;
-  std::map<std::string, std::string> texts;  // path -> text, for positions found after loading
   for (const auto& name : kb_file_names()) {
     auto text = embedded_file("data/" + name);
     if (!text) throw std::logic_error("embedded knowledge base lacks " + name);
-    texts["data/" + name] = std::string(*text);
     read_kb_file(name, "data/" + name, std::string(*text), kb, layers);
   }
-  for (const auto& [name, path_text] : overlays) {
-    texts[path_text.first] = path_text.second;
-    read_kb_file(name, path_text.first, path_text.second, kb, layers);
-  }
+  for (const auto& [name, path_text] : overlays) read_kb_file(name, path_text.first, path_text.second, kb, layers);
+  std::map<std::string, std::string_view> texts;  // path -> text, for positions found after loading
+  for (const auto& doc : layers.docs) texts[doc->path()] = doc->text();
   check_packages(kb, texts);
   if (auto problems = check_invariants(kb); !problems.empty()) {
     Diagnostic d;

@@ -13,7 +13,7 @@ namespace {
 
 struct Checker {
   const KnowledgeBase& kb;
-  const std::map<std::string, std::string>& texts;
+  const std::map<std::string, std::string_view>& texts;
 
   [[noreturn]] void fail(const DataPos& at, std::string message, std::string hint = {}) const {
     auto it = texts.find(at.path);
@@ -128,7 +128,7 @@ struct Checker {
 
 }  // namespace
 
-void check_packages(const KnowledgeBase& kb, const std::map<std::string, std::string>& texts) {
+void check_packages(const KnowledgeBase& kb, const std::map<std::string, std::string_view>& texts) {
   Checker{kb, texts}.run();
 }
 

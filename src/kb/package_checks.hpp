@@ -5,6 +5,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 
 namespace tailor {
 
@@ -12,6 +13,6 @@ struct KnowledgeBase;
 
 /// Throws DiagnosticError at the first broken definition. \a texts maps each
 /// path the definitions were read from to its text.
-void check_packages(const KnowledgeBase& kb, const std::map<std::string, std::string>& texts);
+void check_packages(const KnowledgeBase& kb, const std::map<std::string, std::string_view>& texts);
 
 }  // namespace tailor

@@ -297,6 +297,7 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
   // Besides its own keys, [branch] may request a version of each package whose
   // version pins record, by nixpkgs attribute: torch = "2.10.0".
   std::vector<std::string> keys = {"name", "product", "summary", "pin", "python"};
+  const size_t first_version_key = keys.size();
   for (const auto& p : kb.packages)
     if (p.version_in_pins) keys.push_back(p.attribute);
   b.expect_keys(keys);
@@ -306,7 +307,7 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
   Defaults defaults;
   defaults.python = required_values(b, "python");
   check_known(doc, defaults.python, kb.python_names(), "Python version", nullptr, true);
-  for (size_t k = 5; k < keys.size(); ++k) {
+  for (size_t k = first_version_key; k < keys.size(); ++k) {
     if (auto v = b.string(keys[k])) {
       if (!Version::parse(v->value)) throw doc.error_at(v->pos, fmt::format("'{}' is not a version", v->value));
       spec.versions.emplace_back(keys[k], v->value);
