@@ -1,11 +1,13 @@
 // End-to-end tests of the command line, run in-process: exit status, stdout
 // and stderr, compared verbatim with golden files where the text matters.
 #include <cstdlib>
+#include <fstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "support/golden.hpp"
+#include "host/host_tables.hpp"
 #include "support/run.hpp"
 
 namespace tailor {
@@ -166,6 +168,31 @@ TEST(Cli, KbPrintsTheFactsAndHonoursTheOverlayVariable) {
   ::unsetenv("TAILOR_KB");
   EXPECT_EQ(bad.status, 2);
   EXPECT_EQ(bad.err, "/nonexistent/tailor-kb: error: knowledge-base overlay is not a directory\n");
+}
+
+TEST(Cli, TheOverlayDirectoryReachesTheHostTables) {
+  test::TempDir dir("host-overlay");
+  std::string file = dir.path() + "/host_features.toml";
+  std::ofstream(file) << "cpuid = [ { feature = \"avx\", register = \"2.eax\", bit = 28 } ]\n";
+  auto bad = run_tailor({"detect", "--kb", dir.path()});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.err, file + ":1:41: error: unknown CPUID register '2.eax'\n"
+                     "cpuid = [ { feature = \"avx\", register = \"2.eax\", bit = 28 } ]\n"
+                     "                                        ^\n"
+                     "hint: registers: 1.ecx 1.edx 7.ebx 7.ecx 7.edx 7.1.eax 0x80000001.ecx 0x80000001.edx\n");
+
+  // A valid host-table overlay is no unknown knowledge-base file.
+  std::ofstream(file) << "arm_implementer = [ { code = 0x41, name = \"Arm Limited\" } ]\narm_part = []\n";
+  auto good = run_tailor({"kb", "--kb", dir.path()});
+  EXPECT_EQ(good.status, 0) << good.err;
+  EXPECT_STREQ(host_tables().implementer_name(0x41), "Arm Limited");
+  EXPECT_EQ(host_tables().implementer_name(0x61), nullptr) << "the overlay's list replaced the embedded one";
+
+  std::ofstream(dir.path() + "/host_feature.toml") << "";
+  auto typo = run_tailor({"kb", "--kb", dir.path()});
+  EXPECT_EQ(typo.status, 2);
+  EXPECT_NE(typo.err.find("did you mean 'host_features.toml'?"), std::string::npos) << typo.err;
+  use_host_tables_overlay(dir.path() + "/none");  // the embedded tables again, for the tests after this one
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "host/host_tables.hpp"
 #include "util/diagnostic.hpp"
 #include "util/edit_distance.hpp"
 #include "util/exit_status.hpp"
@@ -24,7 +25,9 @@ KnowledgeBase load_kb(const std::string& dir) {
   if (d.empty())
     if (const char* env = std::getenv("TAILOR_KB"); env && *env) d = env;
   if (d.empty()) return KnowledgeBase::load();
-  return KnowledgeBase::load(std::filesystem::path(d));
+  KnowledgeBase kb = KnowledgeBase::load(std::filesystem::path(d));
+  use_host_tables_overlay(d);
+  return kb;
 }
 
 CLI::Validator safe_name_check() {

@@ -105,18 +105,20 @@ std::string branch_readme(const Spec& spec, const Matrix& m, const std::vector<B
     const Variant& v = s.variant;
     std::string gpu = "—", use;
     const CpuIsa* isa = v.isa.empty() ? nullptr : kb.isa(v.isa);
-    const std::string& accelerator = kb.backend(v.backend)->accelerator;
+    const BackendDef& backend = *kb.backend(v.backend);
+    const std::string& accelerator = backend.accelerator;
+    if (!backend.use_case.empty()) use = backend.use_case;
     if (accelerator == "cuda") {
       const GpuArch& g = *kb.gpu(v.sm);
       gpu = fmt::format("{} ({}), CUDA {}", g.display(), g.family, v.cuda);
-      use = fmt::format("{} + {}", fmt::join(std::vector<std::string>(g.products.begin(), g.products.begin() + std::min<size_t>(2, g.products.size())), "/"),
-                        isa->use_case);
+      if (use.empty())
+        use = fmt::format("{} + {}", fmt::join(std::vector<std::string>(g.products.begin(), g.products.begin() + std::min<size_t>(2, g.products.size())), "/"),
+                          isa->use_case);
     } else if (accelerator == "none") {
       gpu = "CPU-only";
-      use = isa->use_case;
+      if (use.empty()) use = isa->use_case;
     } else {
       gpu = "Apple Silicon (MPS)";
-      use = "macOS 12.3+, M1 and newer";
     }
     out += fmt::format("| {} | {} | {} | {} |\n", gpu, isa ? isa->display : "—", code(v.name), use);
   }

@@ -215,9 +215,19 @@ std::vector<std::string> check_invariants(const HostTables& t) {
   return out;
 }
 
-const HostTables& host_tables() {
-  static const HostTables tables = HostTables::load();
+namespace {
+std::optional<HostTables>& tables_in_use() {
+  static std::optional<HostTables> tables;
   return tables;
 }
+}  // namespace
+
+const HostTables& host_tables() {
+  auto& t = tables_in_use();
+  if (!t) t = HostTables::load();
+  return *t;
+}
+
+void use_host_tables_overlay(const std::filesystem::path& dir) { tables_in_use() = HostTables::load(dir); }
 
 }  // namespace tailor

@@ -74,7 +74,13 @@ struct HostTables {
 /// Broken invariants, one line each (empty: none).
 std::vector<std::string> check_invariants(const HostTables& t);
 
-/// The embedded tables, loaded once.
+/// The tables in use: the embedded ones, loaded once, unless
+/// use_host_tables_overlay() chose others first.
 const HostTables& host_tables();
+/// Makes host_tables() the embedded tables overlaid with
+/// \a dir/host_features.toml (the `--kb`/`TAILOR_KB` directory), so that
+/// overlays reach detection like every other table. Throws DiagnosticError
+/// for bad data.
+void use_host_tables_overlay(const std::filesystem::path& dir);
 
 }  // namespace tailor

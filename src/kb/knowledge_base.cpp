@@ -24,6 +24,13 @@ const std::vector<std::string>& kb_file_names() {
   return names;
 }
 
+const std::vector<std::string>& overlay_files_read_elsewhere() {
+  // The host tables (CPUID bits, HWCAPs, ...) sit above the knowledge base;
+  // they read their own file from the same overlay directory.
+  static const std::vector<std::string> names = {"host_features.toml"};
+  return names;
+}
+
 namespace {
 
 // Every file read so far and, per "table/key", the tables that wrote that
@@ -183,7 +190,10 @@ KnowledgeBase KnowledgeBase::load(const std::optional<std::filesystem::path>& ov
     for (const auto& f : files) {
       std::string name = f.filename().string();
       if (f.extension() != ".toml") continue;
-      const auto& known = kb_file_names();
+      const auto& elsewhere = overlay_files_read_elsewhere();
+      if (std::find(elsewhere.begin(), elsewhere.end(), name) != elsewhere.end()) continue;
+      auto known = kb_file_names();
+      known.insert(known.end(), elsewhere.begin(), elsewhere.end());
       if (std::find(known.begin(), known.end(), name) == known.end()) {
         Diagnostic d;
         d.path = f.string();

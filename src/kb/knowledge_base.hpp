@@ -68,5 +68,8 @@ struct KnowledgeBase {
 
 /// The data files, in load order.
 const std::vector<std::string>& kb_file_names();
+/// Files an overlay directory may hold that layers above the knowledge base
+/// read themselves (the host tables).
+const std::vector<std::string>& overlay_files_read_elsewhere();
 
 }  // namespace tailor

@@ -167,6 +167,7 @@ BackendDef read_backend(TableReader& r) {
   b.description = r.required_string("description").value;
   b.header = values(r.strings("header"));
   b.details = values(r.strings("details"));
+  b.use_case = optional_text(r, "use_case");
   if (b.header.size() != 3) throw r.doc().error_at(r.pos(), "a backend's 'header' has three lines");
   return b;
 }

@@ -33,6 +33,7 @@ struct BackendDef {
   std::string description;
   std::vector<std::string> header;
   std::vector<std::string> details;
+  std::string use_case;  ///< the matrix README's "primary use case"; empty: from the GPU and ISA
   DataPos at, name_part_at;
 
   bool has_axis(std::string_view axis) const;

@@ -1,4 +1,4 @@
-# .flox/pkgs/pytorch-python313-cuda12_8-sm89-avx512.nix (seed 002, verbatim shape)
+# .flox/pkgs/pytorch-python313-cuda12_8-sm89-avx512.nix (flox/build-pytorch, verbatim shape)
 { python3Packages, lib, config, cudaPackages, addDriverRunpath }:
 let
   # GPU target: SM89 (Ada Lovelace - RTX 4090, L4, L40)

@@ -282,7 +282,7 @@ FIXABLE = {  # fixable/: file -> what --fix repairs
     "pytorch-python313-cuda12_8-sm75-avx": {"avx": False},  # TLR017
     "pytorch-python313-cuda12_8-sm61-avx2": {"cudnn": False},  # TLR016
     "pytorch-python313-cuda12_8-sm61-avx": {"cudnn": False, "avx": False},  # TLR016 + TLR017 at one place
-    "pytorch-python313-cuda12_8-sm90-avx2": {"pyset": "python3Packages"},  # TLR007 (seed 000 step 3)
+    "pytorch-python313-cuda12_8-sm90-avx2": {"pyset": "python3Packages"},  # TLR007 (the python3Packages slip of a pin swap)
 }
 
 # fixable/: callPackage style, the package set a formal argument (TLR007 in the formals and every use).

@@ -36,7 +36,7 @@ let
     fix (self:
       let
         openblas = mkDrv { pname = "openblas"; };
-        # The formal arguments of nixpkgs' torch (FACTS.md), closed.
+        # The formal arguments of nixpkgs' torch (pkgs/development/python-modules/torch/default.nix), closed.
         torch = makeOverridable
           ({ cudaSupport ? config.cudaSupport or false
            , rocmSupport ? false
