@@ -163,16 +163,16 @@ TEST(JsonOutput, ManifestListsWhatItInstalls) {
 }
 
 TEST(JsonOutput, BuildersGiveEachMachineItsSettings) {
-  auto r = run_tailor({"builders", "ci@gpu1:x86_64-linux:64:256", "ssh://b@arm:aarch64-linux:16:512", "--json"});
+  auto r = run_tailor({"builders", "ci@gpu1:x86_64-linux:64:256", "b@arm:aarch64-linux:16:512", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   // 256 GB / 8 GB per job = 32 of the 64 cores; the ARM machine has memory for all 16.
   EXPECT_EQ(parse_json(r), json::parse(R"({"gb_per_job": 8, "builders": [
     {"uri": "ssh-ng://ci@gpu1", "system": "x86_64-linux", "cores": 64, "memory_gb": 256, "max_jobs": 1,
      "build_cores": 32, "features": ["big-parallel", "kvm", "nixos-test"],
      "machines_line": "ssh-ng://ci@gpu1 x86_64-linux - 1 1 big-parallel,kvm,nixos-test -\n"},
-    {"uri": "ssh://b@arm", "system": "aarch64-linux", "cores": 16, "memory_gb": 512, "max_jobs": 1,
+    {"uri": "ssh-ng://b@arm", "system": "aarch64-linux", "cores": 16, "memory_gb": 512, "max_jobs": 1,
      "build_cores": 16, "features": ["big-parallel", "kvm", "nixos-test"],
-     "machines_line": "ssh://b@arm aarch64-linux - 1 1 big-parallel,kvm,nixos-test -\n"}]})"));
+     "machines_line": "ssh-ng://b@arm aarch64-linux - 1 1 big-parallel,kvm,nixos-test -\n"}]})"));
   // The machines file is the same lines.
   EXPECT_NE(run_tailor({"builders", "ci@gpu1:x86_64-linux:64:256"}).out.find(
                 "\nssh-ng://ci@gpu1 x86_64-linux - 1 1 big-parallel,kvm,nixos-test -\n"),

@@ -28,7 +28,7 @@ TEST(SpecArg, OptionIsThePositional) {
     EXPECT_NE(o.out.find("python313"), std::string::npos);  // not the default spec
   }
   // Both, naming the same file: accepted.
-  auto both = run_tailor({"matrix", kSpec, "--spec", "./" + kSpec});
+  auto both = run_tailor({"matrix", "./" + kSpec, "--spec", kSpec});
   EXPECT_EQ(both.status, 0) << both.err;
   EXPECT_EQ(both.out, run_tailor({"matrix", kSpec}).out);
 }

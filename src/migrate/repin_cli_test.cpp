@@ -330,7 +330,7 @@ TEST(CmdRepin, BadInputIsReportedVerbatimAndNothingIsWritten) {
       {{"repin", dir, "--rev", kNew, "-o", kSeed},
        kSeed + ": error: repin: the output exists and is not an empty directory\n"
                "hint: -o OUT writes a fresh copy of the tree; name a new directory, or drop -o to rewrite in place\n"},
-      {{"repin", "--rev", kNew}, "tailor: error: repin: a tree DIR (or --spec SPEC.toml) is required\n"
+      {{"repin", "--rev", kNew}, "tailor: error: repin: a tree DIR (or --rewrite-spec SPEC.toml) is required\n"
                                  "hint: tailor repin DIR --rev REV [--python-set python313Packages] [-o OUT]\n"},
   };
   auto tree_before = read_all(dir);
