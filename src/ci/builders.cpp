@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "util/diagnostic.hpp"
 #include "util/quote.hpp"
@@ -33,22 +34,29 @@ BuilderHost parse_builder_host(const std::string& text) {
     if (static_cast<unsigned char>(c) <= ' ' || c == 0x7f || c == '"' || c == '\\' || c == '\'' || c == '$')
       throw bad("the host holds a blank, a quote, a backslash, a '$' or a control character");
   if (h.system != "x86_64-linux" && h.system != "aarch64-linux") throw bad("system must be x86_64-linux or aarch64-linux");
-  try {
-    h.cores = std::stoi(parts[2]);
-    h.memory_gb = std::stoi(parts[3]);
-  } catch (const std::exception&) {
-    throw bad("cores and memory must be numbers");
-  }
-  if (h.cores < 1 || h.memory_gb < 1) throw bad("cores and memory must be positive");
+  auto whole = [](const std::string& s) {  // 1 to 1000000, all of the field ("64x" is not 64)
+    bool digits = !s.empty() && s.size() <= 7 && s.find_first_not_of("0123456789") == std::string::npos;
+    int n = digits ? std::stoi(s) : 0;
+    return n >= 1 && n <= 1'000'000 ? n : 0;
+  };
+  h.cores = whole(parts[2]);
+  h.memory_gb = whole(parts[3]);
+  if (!h.cores || !h.memory_gb) throw bad("cores and memory (GB) must be whole numbers from 1 to 1000000");
   return h;
+}
+
+std::string machines_line(const BuilderHost& h) {
+  return fmt::format("{} {} - {} 1 {} -\n", h.uri, h.system, kBuilderMaxJobs, fmt::join(kBuilderFeatures, ","));
+}
+
+int build_cores(const BuilderHost& h, int gb_per_job) {
+  return std::min(h.cores, std::max(1, h.memory_gb / gb_per_job));
 }
 
 std::string builders_text(const std::vector<BuilderHost>& hosts, int gb_per_job) {
   std::string machines, nixos;
   for (const auto& h : hosts) {
-    // One build at a time per machine: a single torch/vLLM build already uses
-    // every core it is given, and two would double the memory peak.
-    machines += fmt::format("{} {} - 1 1 big-parallel,kvm,nixos-test -\n", h.uri, h.system);
+    machines += machines_line(h);
     nixos += fmt::format(
         "  {{\n    hostName = {};\n    protocol = \"ssh-ng\";\n    system = {};\n    maxJobs = 1;\n"
         "    speedFactor = 1;\n    supportedFeatures = [ \"big-parallel\" \"kvm\" \"nixos-test\" ];\n  }}\n",
@@ -58,10 +66,8 @@ std::string builders_text(const std::vector<BuilderHost>& hosts, int gb_per_job)
   out += "\n# NixOS: nix.buildMachines = [\n" + nixos + "# ];\n";
   out += "\n# On each builder, in /etc/nix/nix.conf:\n";
   for (const auto& h : hosts) {
-    int by_memory = std::max(1, h.memory_gb / gb_per_job);
-    int cores = std::min(h.cores, by_memory);
-    out += fmt::format("#   {}: max-jobs = 1, cores = {}  ({} cores, {} GB / {} GB per nvcc job = {})\n", h.uri, cores,
-                       h.cores, h.memory_gb, gb_per_job, by_memory);
+    out += fmt::format("#   {}: max-jobs = 1, cores = {}  ({} cores, {} GB / {} GB per nvcc job = {})\n", h.uri,
+                       build_cores(h, gb_per_job), h.cores, h.memory_gb, gb_per_job, std::max(1, h.memory_gb / gb_per_job));
   }
   out += fmt::format(
       "#\n# Why: nvcc units of CUTLASS/FlashAttention take 3-8 GB each. `cores` is NIX_BUILD_CORES,\n"

@@ -25,11 +25,6 @@ std::string job_id(const std::string& platform, size_t chunk, size_t chunks) {
   return chunks > 1 ? fmt::format("{}-{}", id, chunk + 1) : id;
 }
 
-std::map<std::string, std::vector<std::string>> by_platform(const Matrix& m) {
-  std::map<std::string, std::vector<std::string>> out;
-  for (const auto& v : m.variants) out[v.platform].push_back(v.name);
-  return out;
-}
 
 std::string spec_path(const Spec& spec, const CiOptions& o) { return o.spec.empty() ? spec.path : o.spec; }
 
@@ -50,6 +45,20 @@ std::string drift_command(const Spec& spec, const CiOptions& o) {
 
 }  // namespace
 
+std::vector<CiJob> ci_jobs(const Matrix& m, size_t chunk) {
+  std::map<std::string, std::vector<std::string>> by_platform;
+  for (const auto& v : m.variants) by_platform[v.platform].push_back(v.name);
+  std::vector<CiJob> jobs;
+  for (const auto& [platform, names] : by_platform) {
+    size_t chunks = (names.size() + chunk - 1) / chunk;
+    for (size_t c = 0; c < chunks; ++c)
+      jobs.push_back({job_id(platform, c, chunks), platform,
+                      {names.begin() + static_cast<long>(c * chunk),
+                       names.begin() + static_cast<long>(std::min(names.size(), (c + 1) * chunk))}});
+  }
+  return jobs;
+}
+
 std::string github_workflow(const Spec& spec, const Matrix& m, const CiOptions& options) {
   CiOptions o = options;
   if (o.chunk == 0 || o.chunk > kGithubMatrixLimit) o.chunk = kGithubMatrixLimit;
@@ -59,24 +68,21 @@ std::string github_workflow(const Spec& spec, const Matrix& m, const CiOptions& 
   out += "jobs:\n";
   out += "  drift:\n    runs-on: [self-hosted, linux, x64]\n    steps:\n      - uses: actions/checkout@v4\n";
   out += fmt::format("      - name: The tree is what the spec generates\n        run: {}\n\n", drift_command(spec, o));
-  for (const auto& [platform, names] : by_platform(m)) {
-    size_t chunks = (names.size() + o.chunk - 1) / o.chunk;
-    for (size_t c = 0; c < chunks; ++c) {
-      out += fmt::format("  {}:\n    needs: drift\n    runs-on: {}\n    timeout-minutes: 360\n", job_id(platform, c, chunks),
-                         runner_labels(platform));
-      if (o.tree != ".") out += fmt::format("    defaults:\n      run:\n        working-directory: {}\n", yaml_scalar(o.tree));
-      out += fmt::format("    strategy:\n      fail-fast: false\n      max-parallel: {}\n      matrix:\n        variant:\n",
-                         o.max_parallel);
-      for (size_t i = c * o.chunk; i < std::min(names.size(), (c + 1) * o.chunk); ++i) out += "          - " + yaml_scalar(names[i]) + "\n";
-      out += "    steps:\n      - uses: actions/checkout@v4\n";
-      out += "      - name: Build\n        run: flox build ${{ matrix.variant }}\n";
-      out += "      - name: Verify\n        run: tailor verify ./result-${{ matrix.variant }}\n";
-      out += fmt::format(
-          "      - name: Publish\n"
-          "        if: github.event_name == 'push' && github.ref == format('refs/heads/{{0}}', github.event.repository.default_branch)\n"
-          "        run: flox publish -o {} ${{{{ matrix.variant }}}}\n\n",
-          shell_word(o.org));
-    }
+  for (const CiJob& job : ci_jobs(m, o.chunk)) {
+    out += fmt::format("  {}:\n    needs: drift\n    runs-on: {}\n    timeout-minutes: 360\n", job.id,
+                       runner_labels(job.platform));
+    if (o.tree != ".") out += fmt::format("    defaults:\n      run:\n        working-directory: {}\n", yaml_scalar(o.tree));
+    out += fmt::format("    strategy:\n      fail-fast: false\n      max-parallel: {}\n      matrix:\n        variant:\n",
+                       o.max_parallel);
+    for (const auto& name : job.variants) out += "          - " + yaml_scalar(name) + "\n";
+    out += "    steps:\n      - uses: actions/checkout@v4\n";
+    out += "      - name: Build\n        run: flox build ${{ matrix.variant }}\n";
+    out += "      - name: Verify\n        run: tailor verify ./result-${{ matrix.variant }}\n";
+    out += fmt::format(
+        "      - name: Publish\n"
+        "        if: github.event_name == 'push' && github.ref == format('refs/heads/{{0}}', github.event.repository.default_branch)\n"
+        "        run: flox publish -o {} ${{{{ matrix.variant }}}}\n\n",
+        shell_word(o.org));
   }
   while (out.ends_with("\n\n")) out.pop_back();
   return out;
@@ -88,21 +94,18 @@ std::string gitlab_pipeline(const Spec& spec, const Matrix& m, const CiOptions& 
   std::string out = header(spec, m, o);
   out += "stages:\n  - check\n  - build\n\n";
   out += fmt::format("drift:\n  stage: check\n  tags: [linux, x64]\n  script:\n    - {}\n\n", drift_command(spec, o));
-  for (const auto& [platform, names] : by_platform(m)) {
-    size_t chunks = (names.size() + o.chunk - 1) / o.chunk;
-    std::string tags = platform == "x86_64-linux" ? "[linux, x64, big-parallel]"
-                       : platform == "aarch64-linux" ? "[linux, arm64, big-parallel]"
-                                                     : "[macos, arm64]";
-    for (size_t c = 0; c < chunks; ++c) {
-      out += fmt::format("{}:\n  stage: build\n  needs: [drift]\n  tags: {}\n  timeout: 6h\n  parallel:\n    matrix:\n      - VARIANT:\n",
-                         job_id(platform, c, chunks), tags);
-      for (size_t i = c * o.chunk; i < std::min(names.size(), (c + 1) * o.chunk); ++i) out += "          - " + yaml_scalar(names[i]) + "\n";
-      out += "  script:\n";
-      if (o.tree != ".") out += fmt::format("    - {}\n", yaml_scalar("cd " + shell_word(o.tree)));
-      out += "    - flox build \"$VARIANT\"\n    - tailor verify \"./result-$VARIANT\"\n";
-      out += fmt::format("    - if [ \"$CI_COMMIT_BRANCH\" = \"$CI_DEFAULT_BRANCH\" ]; then flox publish -o {} \"$VARIANT\"; fi\n\n",
-                         shell_word(o.org));
-    }
+  for (const CiJob& job : ci_jobs(m, o.chunk)) {
+    std::string tags = job.platform == "x86_64-linux" ? "[linux, x64, big-parallel]"
+                       : job.platform == "aarch64-linux" ? "[linux, arm64, big-parallel]"
+                                                         : "[macos, arm64]";
+    out += fmt::format("{}:\n  stage: build\n  needs: [drift]\n  tags: {}\n  timeout: 6h\n  parallel:\n    matrix:\n      - VARIANT:\n",
+                       job.id, tags);
+    for (const auto& name : job.variants) out += "          - " + yaml_scalar(name) + "\n";
+    out += "  script:\n";
+    if (o.tree != ".") out += fmt::format("    - {}\n", yaml_scalar("cd " + shell_word(o.tree)));
+    out += "    - flox build \"$VARIANT\"\n    - tailor verify \"./result-$VARIANT\"\n";
+    out += fmt::format("    - if [ \"$CI_COMMIT_BRANCH\" = \"$CI_DEFAULT_BRANCH\" ]; then flox publish -o {} \"$VARIANT\"; fi\n\n",
+                       shell_word(o.org));
   }
   while (out.ends_with("\n\n")) out.pop_back();
   return out;

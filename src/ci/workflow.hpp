@@ -25,6 +25,16 @@ struct CiOptions {
 /// GitLab 200 permutations per parallel:matrix.
 constexpr size_t kGithubMatrixLimit = 256, kGitlabMatrixLimit = 200;
 
+/// One build job: a platform's variants, or one chunk of them.
+struct CiJob {
+  std::string id;        ///< build-x86-64-linux, build-x86-64-linux-2 when split
+  std::string platform;  ///< x86_64-linux
+  std::vector<std::string> variants;
+};
+
+/// The build jobs of \a m, in order: per platform, chunks of at most \a chunk variants.
+std::vector<CiJob> ci_jobs(const Matrix& m, size_t chunk);
+
 std::string github_workflow(const Spec& spec, const Matrix& m, const CiOptions& o);
 std::string gitlab_pipeline(const Spec& spec, const Matrix& m, const CiOptions& o);
 

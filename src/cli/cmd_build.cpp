@@ -38,14 +38,15 @@ std::string verifier() {
 
 int cmd_build(CommandContext& ctx) {
   CLI::App app{"Build variants of a spec with flox or nix.", "build"};
-  std::string spec_arg, kb_dir, tool;
+  SpecArg spec_arg;
+  std::string kb_dir, tool;
   std::vector<std::string> patterns;
   BuildOptions o;
   o.tree = "out";
   bool dry_run = false, json = false, no_verify = false;
   std::string progress_mode = "auto";
   double memory_gb = -1;
-  app.add_option("SPEC", spec_arg, "spec file or built-in spec")->required();
+  add_spec_arg(app, spec_arg, "spec file or built-in spec (required; with --spec, every positional is a NAME)");
   app.add_option("NAME", patterns, "variant names or shell globs (default: every variant)");
   app.add_option("--tree", o.tree, "where the recipe tree is generated (default: out)");
   app.add_option("--tool", tool, "nix or flox (default: flox when on PATH, else nix)")->check(CLI::IsMember({"nix", "flox"}));
@@ -67,7 +68,7 @@ int cmd_build(CommandContext& ctx) {
   if (auto rc = parse_args(app, ctx)) return *rc;
 
   KnowledgeBase kb = load_kb(kb_dir);
-  Spec spec = load_spec_arg(spec_arg, kb);
+  Spec spec = load_spec_arg(chosen_spec_with_names(spec_arg, patterns, "build"), kb);
   Matrix m = expand(spec, kb);
   std::vector<PlannedBuild> plan = plan_builds(spec, m, kb, patterns);
   if (o.log_dir.empty()) o.log_dir = (std::filesystem::path(o.tree) / ".tailor-build").string();

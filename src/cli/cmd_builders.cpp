@@ -1,5 +1,7 @@
-// tailor builders HOST...: a Nix machines file for remote CUDA builders.
+// tailor builders HOST... [--json]: a Nix machines file for remote CUDA builders.
 #include <ostream>
+
+#include <nlohmann/json.hpp>
 
 #include "ci/builders.hpp"
 #include "cli/command.hpp"
@@ -12,12 +14,28 @@ int cmd_builders(CommandContext& ctx) {
   CLI::App app{"Print a Nix machines file and settings for remote CUDA builders.", "builders"};
   std::vector<std::string> hosts;
   int gb_per_job = 8;
+  bool json = false;
   app.add_option("HOST", hosts, "USER@HOST:SYSTEM:CORES:MEMORY_GB, e.g. ci@gpu1:x86_64-linux:64:512")->required();
   app.add_option("--gb-per-job", gb_per_job, "memory one nvcc job may need (default: 8)")->check(positive_whole_number());
+  app.add_flag("--json", json, "print each builder's machines-file line and nix.conf settings as one JSON object");
   if (auto rc = parse_args(app, ctx)) return *rc;
   std::vector<BuilderHost> parsed;
   for (const auto& h : hosts) parsed.push_back(parse_builder_host(h));
-  ctx.out << builders_text(parsed, gb_per_job);
+  if (!json) {
+    ctx.out << builders_text(parsed, gb_per_job);
+    return kExitOk;
+  }
+  nlohmann::ordered_json builders = nlohmann::ordered_json::array();
+  for (const auto& h : parsed)
+    builders.push_back({{"uri", h.uri},
+                        {"system", h.system},
+                        {"cores", h.cores},
+                        {"memory_gb", h.memory_gb},
+                        {"max_jobs", kBuilderMaxJobs},
+                        {"build_cores", build_cores(h, gb_per_job)},
+                        {"features", kBuilderFeatures},
+                        {"machines_line", machines_line(h)}});
+  ctx.out << nlohmann::ordered_json{{"gb_per_job", gb_per_job}, {"builders", builders}}.dump(2) << "\n";
   return kExitOk;
 }
 

@@ -1,8 +1,9 @@
-// tailor generate [SPEC] -o DIR [--check] [--force] [--prune]: write the
+// tailor generate [SPEC] -o DIR [--check] [--force] [--prune] [--json]: write the
 // branch's recipe tree and docs, safely, or check that DIR is up to date.
 #include <ostream>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
@@ -23,28 +24,48 @@ const char* change_name(Change c) {
   }
   return "?";
 }
+
+// --json: what the tree needed and what this run did, one document.
+void print_json(CommandContext& ctx, const Spec& spec, const Matrix& m, const std::string& dir, size_t files,
+                const std::vector<PlannedChange>& plan, bool check, int written, int removed) {
+  nlohmann::ordered_json changes = nlohmann::ordered_json::array();
+  for (const auto& c : plan)
+    if (c.change != Change::unchanged)
+      changes.push_back({{"path", c.path}, {"change", change_name(c.change)}, {"note", c.note}});
+  nlohmann::ordered_json j{{"spec", spec.path}, {"branch", spec.name},     {"tree", dir},
+                           {"variants", m.variants.size()}, {"files", files}, {"check", check},
+                           {"up_to_date", changes.empty()}, {"written", written}, {"removed", removed},
+                           {"changes", changes}};
+  ctx.out << j.dump(2) << "\n";
+}
 }  // namespace
 
 int cmd_generate(CommandContext& ctx) {
   CLI::App app{"Write the recipe tree and docs of a spec.", "generate"};
-  std::string spec_arg = kDefaultSpec, dir, kb_dir;
-  bool check = false, force = false, prune = false;
-  app.add_option("SPEC", spec_arg, "spec file or built-in spec (default: build-pytorch/main)");
+  SpecArg spec_arg;
+  std::string dir, kb_dir;
+  bool check = false, force = false, prune = false, json = false;
+  add_spec_arg(app, spec_arg, "spec file or built-in spec (default: build-pytorch/main)");
   app.add_option("-o,--output", dir, "directory of the tree")->required()->check(nonempty_check())->type_name("DIR");
   app.add_flag("--check", check, "write nothing; exit 1 if DIR is not up to date");
   app.add_flag("--force", force, "overwrite files that were edited by hand");
   app.add_flag("--prune", prune, "remove generated files of variants no longer in the matrix");
+  app.add_flag("--json", json, "print what the tree needed and what was written as one JSON object");
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
 
   KnowledgeBase kb = load_kb(kb_dir);
-  Spec spec = load_spec_arg(spec_arg, kb);
+  Spec spec = load_spec_arg(chosen_spec(spec_arg, "generate", kDefaultSpec), kb);
   Matrix m = expand(spec, kb);
   std::vector<GeneratedFile> files = branch_tree(spec, m, kb);
   std::vector<PlannedChange> plan = plan_tree(dir, files);
 
   std::map<Change, int> count;
   for (const auto& c : plan) count[c.change]++;
+  if (check && json) {
+    print_json(ctx, spec, m, dir, files.size(), plan, true, 0, 0);
+    return plan.size() == static_cast<size_t>(count[Change::unchanged]) ? kExitOk : kExitProblems;
+  }
   if (check) {
     for (const auto& c : plan)
       if (c.change != Change::unchanged)
@@ -62,10 +83,15 @@ int cmd_generate(CommandContext& ctx) {
         ctx.err << fmt::format("{}/{}: error: {}; not overwritten\n", dir, c.path, c.note);
     ctx.err << fmt::format("hint: nothing was written; rerun with --force to overwrite {} file{}\n",
                            count[Change::conflict], count[Change::conflict] == 1 ? "" : "s");
+    if (json) print_json(ctx, spec, m, dir, files.size(), plan, false, 0, 0);
     return kExitProblems;
   }
   apply_plan(dir, files, plan, force, prune);
   int written = count[Change::create] + count[Change::update] + (force ? count[Change::conflict] : 0);
+  if (json) {
+    print_json(ctx, spec, m, dir, files.size(), plan, false, written, prune ? count[Change::stale] : 0);
+    return kExitOk;
+  }
   if (written == 0 && (count[Change::stale] == 0 || !prune)) {
     ctx.out << fmt::format("{}: nothing to do, up to date ({} files, {} variants)\n", dir, files.size(), m.variants.size());
   } else {

@@ -1,9 +1,10 @@
-// tailor import DIR [--name BRANCH]: infer a matrix spec from a recipe tree
+// tailor import DIR [--name BRANCH] [--json]: infer a matrix spec from a recipe tree
 // and print it as TOML; what the spec cannot reproduce goes to stderr.
 #include <filesystem>
 #include <ostream>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
@@ -18,8 +19,10 @@ namespace tailor {
 int cmd_import(CommandContext& ctx) {
   CLI::App app{"Infer a matrix spec from an existing recipe tree and print it as TOML.", "import"};
   std::string dir, name, kb_dir;
+  bool json = false;
   app.add_option("DIR", dir, "the tree: .flox/pkgs, a branch checkout or the output of tailor generate")->required();
   app.add_option("--name", name, "branch name of the spec (default: the directory's name)");
+  app.add_flag("--json", json, "print the branch, the variant count, the spec's TOML text and the warnings as one JSON object");
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
   KnowledgeBase kb = load_kb(kb_dir);
@@ -33,6 +36,11 @@ int cmd_import(CommandContext& ctx) {
     throw DiagnosticError(d);
   }
   lint::ImportResult r = lint::import_spec(name, lint::read_tree(dir), kb);
+  if (json) {
+    nlohmann::ordered_json j{{"branch", name}, {"variants", r.variants}, {"spec", r.toml}, {"warnings", r.warnings}};
+    ctx.out << j.dump(2) << "\n";
+    return r.warnings.empty() ? kExitOk : kExitProblems;
+  }
   ctx.out << r.toml;
   for (const auto& w : r.warnings) ctx.err << "tailor: warning: " << w << "\n";
   return r.warnings.empty() ? kExitOk : kExitProblems;

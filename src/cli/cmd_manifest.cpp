@@ -1,10 +1,14 @@
-// tailor manifest SPEC [VARIANT...] [--for HOST.json | --sm SM --isa ISA] [--org ORG]:
+// tailor manifest SPEC [VARIANT...] [--for HOST.json | --sm SM --isa ISA] [--org ORG] [--json]:
 // a consumer Flox manifest for one kind of machine, installing variants side by side.
+#include <algorithm>
 #include <ostream>
+#include <utility>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <toml++/toml.h>
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
@@ -17,11 +21,41 @@
 
 namespace tailor {
 
+namespace {
+
+// --json: the manifest's [install] entries, read back from the text, and the text.
+int print_json(CommandContext& ctx, const Spec& spec, const std::string& org, const std::string& manifest) {
+  toml::parse_result read = toml::parse(manifest);  // tailor's own output: it parses
+  const toml::table& parsed = read.table();
+  nlohmann::ordered_json install = nlohmann::ordered_json::array();
+  for (const auto& [name, entry] : *parsed["install"].as_table()) {
+    const toml::table& e = *entry.as_table();
+    install.push_back({{"name", std::string(name.str())},
+                       {"pkg_path", e["pkg-path"].value_or(std::string())},
+                       {"version", e["version"] ? nlohmann::ordered_json(*e["version"].value<std::string>()) : nullptr},
+                       {"system", e["systems"][0].value_or(std::string())},
+                       {"priority", e["priority"].value_or(int64_t{0})}});
+  }
+  // Per system, by priority: the order in which the variants win file conflicts.
+  auto order = [](const nlohmann::ordered_json& e) {
+    return std::make_pair(e["system"].get<std::string>(), e["priority"].get<int64_t>());
+  };
+  std::stable_sort(install.begin(), install.end(), [&](const auto& a, const auto& b) { return order(a) < order(b); });
+  nlohmann::ordered_json j{{"spec", spec.path}, {"branch", spec.name}, {"org", org}, {"install", install},
+                           {"manifest", manifest}};
+  ctx.out << j.dump(2) << "\n";
+  return kExitOk;
+}
+
+}  // namespace
+
 int cmd_manifest(CommandContext& ctx) {
   CLI::App app{"Print a Flox manifest that installs VARIANTs side by side on one kind of machine.", "manifest"};
-  std::string spec_arg, org = "flox", kb_dir, host_file, sm, isa;
+  SpecArg spec_arg;
+  std::string org = "flox", kb_dir, host_file, sm, isa;
   std::vector<std::string> names;
-  app.add_option("SPEC", spec_arg, "spec file or built-in spec, e.g. build-pytorch/main")->required();
+  bool json = false;
+  add_spec_arg(app, spec_arg, "spec file or built-in spec, e.g. build-pytorch/main (required; with --spec, every positional is a VARIANT)");
   app.add_option("VARIANT", names, "variant names (default: every variant of the spec; with --for/--isa, the candidates)");
   app.add_option("--org", org, "the catalog the variants are published to (default: flox)")->check(safe_name_check());
   auto* for_opt = app.add_option("--for", host_file, "pick each package's variant for the machine 'tailor detect --json' described")
@@ -32,6 +66,7 @@ int cmd_manifest(CommandContext& ctx) {
   app.add_option("--isa", isa, "pick for a machine whose CPU runs this ISA target (alone: a machine without GPU)")
       ->type_name("ISA")
       ->excludes(for_opt);
+  app.add_flag("--json", json, "print the installed variants and the manifest's text as one JSON object");
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
   if (!sm.empty() && isa.empty()) {
@@ -39,22 +74,25 @@ int cmd_manifest(CommandContext& ctx) {
     return kExitBadInput;
   }
   KnowledgeBase kb = load_kb(kb_dir);
-  Spec spec = load_spec_arg(spec_arg, kb);
+  Spec spec = load_spec_arg(chosen_spec_with_names(spec_arg, names, "manifest"), kb);
   Matrix m = expand(spec, kb);
   if (!host_file.empty() || !isa.empty()) {
     HostFacts host = !host_file.empty() ? read_host_file(host_file, kb) : host_from_targets(sm, isa, kb);
-    ManifestChoice choice = choose_for_host(host, m, kb, names, spec.path);
+    ManifestChoice choice = choose_for_host(host, spec, m, kb, names);
     if (choice.names.empty()) {
       Diagnostic d;
       d.message = fmt::format("nothing in the matrix of {} runs on that machine", spec.path);
       d.notes = choice.reasons;
       throw DiagnosticError(d);
     }
+    for (const auto& why : choice.left_out) ctx.err << "tailor: warning: manifest: left out " << why << "\n";
     names = choice.names;
   } else if (names.empty()) {
     for (const auto& v : m.variants) names.push_back(v.name);
   }
-  ctx.out << consumer_manifest(spec, m, names, org);
+  std::string manifest = consumer_manifest(spec, m, names, org);
+  if (json) return print_json(ctx, spec, org, manifest);
+  ctx.out << manifest;
   return kExitOk;
 }
 

@@ -46,17 +46,17 @@ std::string count_line(const Matrix& m, const KnowledgeBase& kb) {
 
 int cmd_matrix(CommandContext& ctx) {
   CLI::App app{"Expand a spec: one row per variant.", "matrix"};
-  std::string spec_arg = kDefaultSpec;
+  SpecArg spec_arg;
   bool json = false, dropped = false;
   std::string kb_dir;
-  app.add_option("SPEC", spec_arg, "spec file, or a built-in spec such as build-pytorch/main (default)");
+  add_spec_arg(app, spec_arg, "spec file, or a built-in spec such as build-pytorch/main (default)");
   app.add_flag("--json", json, "print a JSON array of variants");
   app.add_flag("--dropped", dropped, "also list the combinations that were dropped, and why");
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
 
   KnowledgeBase kb = load_kb(kb_dir);
-  Spec spec = load_spec_arg(spec_arg, kb);
+  Spec spec = load_spec_arg(chosen_spec(spec_arg, "matrix", kDefaultSpec), kb);
   Matrix m = expand(spec, kb);
 
   if (json) {

@@ -1,4 +1,4 @@
-// tailor parse FILE...: print each file's Nix normal form, byte for byte what
+// tailor parse FILE... [--json]: print each file's Nix normal form, byte for byte what
 // `nix-instantiate --parse FILE` prints; syntax errors are reported per file.
 #include <fcntl.h>
 #include <cerrno>
@@ -10,6 +10,8 @@
 #include <ostream>
 #include <string>
 #include <unordered_map>
+
+#include <nlohmann/json.hpp>
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
@@ -54,12 +56,20 @@ bool read_nix_file(std::string& file, std::string& buf, bool& symlink) {
   return true;
 }
 
+nlohmann::ordered_json error_json(const std::string& file, const Diagnostic& d) {
+  nlohmann::ordered_json pos = nullptr;
+  if (d.pos.line > 0) pos = {{"line", d.pos.line}, {"column", d.pos.column}};
+  return {{"path", file}, {"normal_form", nullptr}, {"error", {{"message", d.message}, {"at", pos}}}};
+}
+
 }  // namespace
 
 int cmd_parse(CommandContext& ctx) {
   CLI::App app{"Print the Nix normal form of each FILE (the text `nix-instantiate --parse` prints).", "parse"};
   std::vector<std::string> files;
+  bool json = false;
   app.add_option("FILE", files, "Nix files (a directory means its default.nix)")->required();
+  app.add_flag("--json", json, "print each file's normal form or error as one JSON object");
   if (auto rc = parse_args(app, ctx)) return *rc;
 
   // One symbol table for the whole run, as Nix has one per process (symbols.hpp).
@@ -68,35 +78,43 @@ int cmd_parse(CommandContext& ctx) {
   std::string text;
   std::string out;  // written in large blocks: per-file writes cost more than parsing
   int status = kExitOk;
+  nlohmann::ordered_json results = nlohmann::ordered_json::array();  // --json
+  // A file that has no normal form: its diagnostic, after what came before it.
+  auto fail = [&](const std::string& file, const Diagnostic& d) {
+    status = kExitBadInput;
+    if (json) {
+      results.push_back(error_json(file, d));
+      return;
+    }
+    ctx.out.write(out.data(), static_cast<std::streamsize>(out.size()));
+    out.clear();
+    ctx.err << d.render();
+  };
   for (std::string file : files) {
     bool symlink = false;
+    const std::string named = file;
     if (!read_nix_file(file, text, symlink)) {
-      ctx.out.write(out.data(), static_cast<std::streamsize>(out.size()));
-      out.clear();
       Diagnostic d;
       d.path = file;
       d.message = "cannot read the file";
-      ctx.err << d.render();
-      status = kExitBadInput;
+      fail(named, d);
       continue;
     }
     if (std::memchr(text.data(), 0, text.size())) {  // a binary file: say so rather than echo it
-      ctx.out.write(out.data(), static_cast<std::streamsize>(out.size()));
-      out.clear();
       try {
         require_text(file, text);
       } catch (const DiagnosticError& e) {
-        ctx.err << e.diagnostic().render();
+        fail(named, e.diagnostic());
       }
-      status = kExitBadInput;
       continue;
     }
     nix::NormalForm nf = nix::normal_form(file, text, contexts.get(file, symlink), symbols);
     if (nf.error) {
-      ctx.out.write(out.data(), static_cast<std::streamsize>(out.size()));
-      out.clear();
-      ctx.err << nf.error->render();
-      status = kExitBadInput;
+      fail(named, *nf.error);
+      continue;
+    }
+    if (json) {
+      results.push_back({{"path", named}, {"normal_form", nf.text}, {"error", nullptr}});
       continue;
     }
     out += nf.text;
@@ -105,6 +123,7 @@ int cmd_parse(CommandContext& ctx) {
       out.clear();
     }
   }
+  if (json) out = nlohmann::ordered_json{{"files", results}}.dump(2) + "\n";
   ctx.out.write(out.data(), static_cast<std::streamsize>(out.size()));
   return status;
 }

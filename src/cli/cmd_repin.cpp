@@ -1,13 +1,15 @@
 // tailor repin DIR --rev REV [--sha256 HASH] [--python-set SET] [-o OUT]
-// [--dry-run] [--all-pins] [--nixpkgs PATH], or --spec SPEC.toml: move a
+// [--dry-run] [--all-pins] [--nixpkgs PATH] [--json], or --rewrite-spec SPEC.toml: move a
 // hand-written tree (or a spec) to another nixpkgs pin with minimal edits.
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <ostream>
 #include <regex>
+#include <sstream>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
@@ -28,6 +30,32 @@ namespace tailor {
 namespace fs = std::filesystem;
 
 namespace {
+
+using Json = nlohmann::ordered_json;
+
+// --json: the edits of each changed file.
+Json changes_json(const std::vector<migrate::FileChange>& changes) {
+  Json out = Json::array();
+  for (const auto& f : changes) {
+    Json edits = Json::array();
+    for (const auto& c : f.changes)
+      edits.push_back({{"what", c.what}, {"line", c.line}, {"column", c.column}, {"from", c.from}, {"to", c.to}});
+    out.push_back({{"file", f.rel}, {"changes", edits}});
+  }
+  return out;
+}
+
+// --json: what both inputs share (the report's first fields).
+Json report_start(const std::string& input, const std::string& path, const migrate::RepinPlan& plan, bool dry_run) {
+  return {{"input", input},
+          {"path", path},
+          {"rev", plan.target.rev},
+          {"known_pin", plan.target.known != nullptr},
+          {"python_set", plan.python ? Json(plan.python->set) : Json(nullptr)},
+          {"dry_run", dry_run},
+          {"changes", changes_json(plan.changes)},
+          {"knowledge", plan.knowledge}};
+}
 
 int refuse(CommandContext& ctx, std::string path, std::string message, std::string hint, int status) {
   Diagnostic d;
@@ -59,8 +87,9 @@ std::string tree_python_set(const std::vector<lint::SourceFile>& files) {
 
 /// The post-move check (evaluate the pin's torch version) on a local nixpkgs; returns false when the result contradicts the move.
 bool evaluate(CommandContext& ctx, const std::string& nixpkgs, const std::string& set, const std::string& cuda,
-              const migrate::TargetPin& target, std::vector<std::string>& verify) {
+              const migrate::TargetPin& target, std::vector<std::string>& verify, Json& report) {
   migrate::TorchEval e = migrate::eval_torch_version(nixpkgs, set, cuda);
+  report["evaluation"] = {{"expr", e.expr}, {"ok", e.ok}, {"version", e.version}, {"error", e.error}};
   ctx.out << "nix-instantiate --eval: " << e.expr << "\n";
   if (auto rev = migrate::checkout_rev(nixpkgs); rev && *rev != target.rev)
     verify.push_back(fmt::format("{} is a checkout of {}, not of the new pin {}: the evaluation describes that commit",
@@ -86,7 +115,7 @@ bool evaluate(CommandContext& ctx, const std::string& nixpkgs, const std::string
 }
 
 int repin_spec(CommandContext& ctx, const std::string& spec, const migrate::RepinOptions& o, const KnowledgeBase& kb,
-               const std::string& out, bool dry_run) {
+               const std::string& out, bool dry_run, Json& report) {
   std::string text = read_text_file(spec, "spec");
   migrate::SpecRepinPlan p = migrate::plan_spec_repin(spec, text, o, kb);
   migrate::RepinPlan view;  // reuse the tree renderers on the one file
@@ -108,6 +137,10 @@ int repin_spec(CommandContext& ctx, const std::string& spec, const migrate::Repi
   size_t now = expand(load_spec(spec, p.after, kb), kb).variants.size();
   ctx.out << fmt::format("tailor matrix on the result: {} variants (before: {})\n", now, was);
   ctx.out << migrate::render_verify(p.verify);
+  report = report_start("spec", spec, view, dry_run);
+  report["matrix"] = {{"variants", now}, {"variants_before", was}};
+  report["verify"] = p.verify;
+  report["wrote"] = nullptr;
   if (dry_run) {
     ctx.out << "dry run: nothing written\n";
   } else if (!out.empty()) {
@@ -123,19 +156,21 @@ int repin_spec(CommandContext& ctx, const std::string& spec, const migrate::Repi
     migrate::write_in_place(fs::path(out).parent_path().empty() ? fs::path(".") : fs::path(out).parent_path(),
                             {{fs::path(out).filename().string(), p.after}});
     ctx.out << fmt::format("wrote {}\n", out);
+    report["wrote"] = out;
   } else if (!view.changes.empty()) {
     fs::path path(spec);
     migrate::write_in_place(path.parent_path().empty() ? fs::path(".") : path.parent_path(),
                             {{path.filename().string(), p.after}});
     ctx.out << fmt::format("rewrote {}\n", spec);
+    report["wrote"] = spec;
   }
   return kExitOk;
 }
 
 struct RepinArgs {
-  std::string dir, spec, out, nixpkgs, kb_dir;
+  std::string dir, spec, old_spec, out, nixpkgs, kb_dir;
   std::string rev, sha256, python_set;
-  bool dry_run = false, all_pins = false;
+  bool dry_run = false, all_pins = false, json = false;
 };
 
 void add_repin_options(CLI::App& app, RepinArgs& a) {
@@ -153,8 +188,13 @@ void add_repin_options(CLI::App& app, RepinArgs& a) {
   app.add_option("--nixpkgs", a.nixpkgs,
                  "a local nixpkgs checkout of the new pin: evaluate SET.torch.version there with nix-instantiate")
       ->type_name("PATH");
-  app.add_option("--spec", a.spec, "repin a matrix spec (TOML) instead of a tree: pin, python, and torch if it was the old pin's")
+  app.add_option("--rewrite-spec", a.spec,
+                 "move this matrix spec (TOML) instead of a tree: its pin, python, and torch if it was the old pin's")
       ->type_name("SPEC.toml");
+  // The old spelling: elsewhere --spec names the spec a command reads, here it
+  // named the file to rewrite. Hidden; cmd_repin warns when it is used.
+  app.add_option("--spec", a.old_spec)->group("");
+  app.add_flag("--json", a.json, "print the edits, the check of the result and what is left to verify as one JSON object");
   add_kb_option(app, a.kb_dir);
 }
 
@@ -163,7 +203,10 @@ std::optional<int> check_tree_inputs(CommandContext& ctx, const RepinArgs& a) {
   std::error_code ec;
   if (!fs::is_directory(a.dir, ec))
     return refuse(ctx, a.dir, "repin: not a directory",
-                  "tailor repin DIR --rev REV: DIR is a recipe tree (a branch checkout or .flox/pkgs)", kExitBadInput);
+                  fs::is_regular_file(a.dir, ec) && a.dir.ends_with(".toml")
+                      ? "to move a matrix spec: tailor repin --rewrite-spec SPEC.toml --rev REV"
+                      : "tailor repin DIR --rev REV: DIR is a recipe tree (a branch checkout or .flox/pkgs)",
+                  kExitBadInput);
   if (a.nixpkgs.empty()) return std::nullopt;
   if (!fs::is_directory(a.nixpkgs, ec))
     return refuse(ctx, a.nixpkgs, "repin: --nixpkgs is not a directory",
@@ -176,10 +219,10 @@ std::optional<int> check_tree_inputs(CommandContext& ctx, const RepinArgs& a) {
 
 // What is left to verify; evaluates the torch version with --nixpkgs. False: the evaluation disagrees.
 bool verify_notes(CommandContext& ctx, const RepinArgs& a, const migrate::RepinPlan& plan,
-                  std::vector<std::string>& verify) {
+                  std::vector<std::string>& verify, Json& report) {
   if (a.nixpkgs.empty() && plan.changes.empty()) return true;
   std::string set = plan.python ? plan.python->set : tree_python_set(plan.after);
-  if (!a.nixpkgs.empty()) return evaluate(ctx, a.nixpkgs, set, plan.cuda, plan.target, verify);
+  if (!a.nixpkgs.empty()) return evaluate(ctx, a.nixpkgs, set, plan.cuda, plan.target, verify, report);
   verify.push_back(fmt::format("that {}.torch on {} is the PyTorch the names and docs promise: rerun with "
                                  "--nixpkgs PATH (a checkout of the pin), or build one variant and print "
                                  "torch.__version__",
@@ -187,7 +230,7 @@ bool verify_notes(CommandContext& ctx, const RepinArgs& a, const migrate::RepinP
   return true;
 }
 
-void write_tree_result(CommandContext& ctx, const RepinArgs& a, const migrate::RepinPlan& plan) {
+void write_tree_result(CommandContext& ctx, const RepinArgs& a, const migrate::RepinPlan& plan, Json& report) {
   std::vector<lint::SourceFile> changed;
   for (const auto& c : plan.changes)
     for (const auto& f : plan.after)
@@ -196,14 +239,16 @@ void write_tree_result(CommandContext& ctx, const RepinArgs& a, const migrate::R
     ctx.out << "dry run: nothing written\n";
   } else if (!a.out.empty()) {
     migrate::write_copy(a.dir, a.out, changed);
+    report["wrote"] = a.out;
     ctx.out << fmt::format("wrote {} ({} file{} changed)\n", a.out, changed.size(), changed.size() == 1 ? "" : "s");
   } else if (!changed.empty()) {
     migrate::write_in_place(a.dir, changed);
+    report["wrote"] = a.dir;
     ctx.out << fmt::format("rewrote {} file{} in place\n", changed.size(), changed.size() == 1 ? "" : "s");
   }
 }
 
-int repin_tree(CommandContext& ctx, const RepinArgs& a, migrate::RepinOptions o, const KnowledgeBase& kb) {
+int repin_tree(CommandContext& ctx, const RepinArgs& a, migrate::RepinOptions o, const KnowledgeBase& kb, Json& report) {
   if (auto rc = check_tree_inputs(ctx, a)) return *rc;
   if (!a.out.empty() && !a.dry_run) {
     migrate::check_output_dir(a.dir, a.out);
@@ -222,18 +267,26 @@ int repin_tree(CommandContext& ctx, const RepinArgs& a, migrate::RepinOptions o,
   ctx.out << fmt::format("tailor check on the result (before: {} error{}, {} warning{}):\n", before.errors,
                          before.errors == 1 ? "" : "s", before.warnings, before.warnings == 1 ? "" : "s");
   ctx.out << lint::render_text(after);
+  report = report_start("tree", a.dir, plan, a.dry_run);
+  report["check"] = {{"errors", after.errors},
+                     {"warnings", after.warnings},
+                     {"errors_before", before.errors},
+                     {"warnings_before", before.warnings}};
+  report["evaluation"] = nullptr;
 
   std::vector<std::string> verify = plan.verify;
-  bool eval_ok = verify_notes(ctx, a, plan, verify);
+  bool eval_ok = verify_notes(ctx, a, plan, verify, report);
   ctx.out << migrate::render_verify(verify);
-  write_tree_result(ctx, a, plan);
+  report["verify"] = verify;
+  report["wrote"] = nullptr;
+  write_tree_result(ctx, a, plan, report);
   return after.errors > 0 || !eval_ok ? kExitProblems : kExitOk;
 }
 
 }  // namespace
 
 int cmd_repin(CommandContext& ctx) {
-  CLI::App app{"Move a hand-written recipe tree (or, with --spec, a matrix spec) to another nixpkgs pin and Python "
+  CLI::App app{"Move a hand-written recipe tree (or, with --rewrite-spec, a matrix spec) to another nixpkgs pin and Python "
                "package set. Only the revision, hash and package-set tokens change; comments and formatting stay "
                "byte for byte. The docs' version/pin tables follow, `tailor check` runs on the result, and a "
                "summary says what is left to verify.\n\n"
@@ -250,23 +303,33 @@ int cmd_repin(CommandContext& ctx) {
   add_repin_options(app, a);
   if (auto rc = parse_args(app, ctx)) return *rc;
 
+  if (!a.old_spec.empty()) {
+    ctx.err << "tailor: warning: repin --spec is deprecated: it is now --rewrite-spec SPEC.toml\n";
+    if (a.spec.empty()) a.spec = a.old_spec;
+  }
   migrate::RepinOptions o;
   o.rev = a.rev;
   if (app.count("--sha256")) o.sha256 = a.sha256;
   if (app.count("--python-set")) o.python_set = a.python_set;
   o.all_pins = a.all_pins;
   if (a.spec.empty() == a.dir.empty())
-    return bad_usage(ctx, a.spec.empty() ? "repin: a tree DIR (or --spec SPEC.toml) is required"
-                                         : "repin: give either a tree DIR or --spec SPEC.toml, not both",
+    return bad_usage(ctx, a.spec.empty() ? "repin: a tree DIR (or --rewrite-spec SPEC.toml) is required"
+                                         : "repin: give either a tree DIR or --rewrite-spec SPEC.toml, not both",
                      "tailor repin DIR --rev REV [--python-set python313Packages] [-o OUT]");
   KnowledgeBase kb = load_kb(a.kb_dir);
   // Arguments first: a bad one stops the run before anything is read.
   migrate::parse_rev(a.rev, kb);
   if (o.sha256) migrate::parse_sha256(*o.sha256);
   if (o.python_set) migrate::parse_python_set(*o.python_set);
-  if (a.spec.empty()) return repin_tree(ctx, a, o, kb);
-  if (!a.nixpkgs.empty()) return bad_usage(ctx, "repin: --nixpkgs applies to trees, not to --spec", "drop --nixpkgs");
-  return repin_spec(ctx, a.spec, o, kb, a.out, a.dry_run);
+  if (!a.spec.empty() && !a.nixpkgs.empty())
+    return bad_usage(ctx, "repin: --nixpkgs applies to trees, not to --rewrite-spec", "drop --nixpkgs");
+  // --json: the text report goes nowhere; the facts it shows are collected.
+  std::ostringstream discarded;
+  CommandContext text{ctx.args, a.json ? discarded : ctx.out, ctx.err};
+  Json report;
+  int status = a.spec.empty() ? repin_tree(text, a, o, kb, report) : repin_spec(text, a.spec, o, kb, a.out, a.dry_run, report);
+  if (a.json) ctx.out << report.dump(2) << "\n";
+  return status;
 }
 
 }  // namespace tailor

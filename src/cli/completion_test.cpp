@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <gtest/gtest.h>
 
@@ -63,6 +64,76 @@ TEST(Completion, ZshAndFishListEveryCommand) {
     EXPECT_NE(fish.find("-n __fish_use_subcommand -a " + n + " -d "), std::string::npos) << n;
   }
   EXPECT_NE(fish.find("complete -c tailor -n '__fish_seen_subcommand_from build' -l rebuild\n"), std::string::npos);
+}
+
+// The files as tailor-docs wrote them at build time (what cmake --install installs).
+std::string built_file(const std::string& name) {
+  return (fs::path(TAILOR_BINARY).parent_path() / "share" / name).string();
+}
+
+// Each command's options as the real binary's --help lists them.
+std::vector<std::string> help_options(const std::string& command) {
+  return options_in_help(test::run_command(std::string(TAILOR_BINARY) + " " + command + " --help").out);
+}
+
+TEST(Completion, ZshAndFishParse) {
+  for (const auto& [shell, file] : {std::pair<std::string, std::string>{"zsh", "_tailor"}, {"fish", "tailor.fish"}}) {
+    if (!test::have_program(shell)) {
+      ADD_FAILURE() << shell << " is not installed (scripts/deps installs it)";
+      continue;
+    }
+    ASSERT_TRUE(fs::exists(built_file(file))) << built_file(file);
+    auto r = test::run_command(shell + " -n " + built_file(file), true);
+    EXPECT_EQ(r.status, 0) << shell << ": " << r.out;
+    EXPECT_EQ(r.out, "") << shell;
+  }
+  // A broken file is refused: the check can fail.
+  test::TempDir dir("completion-broken");
+  std::ofstream(dir.path() + "/broken.fish") << "complete -c tailor -n '__fish_use_subcommand\n";
+  if (test::have_program("fish")) {
+    EXPECT_NE(test::run_command("fish -n " + dir.path() + "/broken.fish", true).status, 0);
+  }
+}
+
+// What fish offers for the command line \a line (no quotes in it).
+test::RunResult fish_complete(const std::string& line) {
+  return test::run_command("fish --no-config -c 'source " + built_file("tailor.fish") + "; complete -C \"" + line + "\"'");
+}
+
+// fish completes, for every command, every option its --help lists: the
+// installed completions cannot drift from the binary.
+TEST(Completion, FishCompletesEveryOptionOfEveryCommand) {
+  if (!test::have_program("fish")) GTEST_SKIP() << "fish is not installed";
+  for (const Command& c : commands()) {
+    std::string name = c.name;
+    auto r = fish_complete("tailor " + name + " -");
+    ASSERT_EQ(r.status, 0) << name;
+    std::vector<std::string> got;
+    std::istringstream in(r.out);
+    for (std::string line; std::getline(in, line);) got.push_back(line.substr(0, line.find('\t')));
+    std::vector<std::string> want = help_options(name);
+    ASSERT_FALSE(want.empty()) << name;
+    for (const auto& o : want) EXPECT_NE(std::find(got.begin(), got.end(), o), got.end()) << name << " " << o << "\n" << r.out;
+  }
+  // By hand, so that an empty list cannot pass: the new options are there.
+  EXPECT_EQ(fish_complete("tailor generate --sp").out, "--spec\n");
+  EXPECT_EQ(fish_complete("tailor repin --rew").out, "--rewrite-spec\n");
+  EXPECT_EQ(fish_complete("tailor repin --sp").out, "") << "the deprecated spelling is not offered";
+}
+
+TEST(Completion, ZshListsEveryOptionOfEveryCommand) {
+  std::string zsh = test::read_file(built_file("_tailor"));
+  for (const Command& c : commands()) {
+    std::string name = c.name;
+    size_t at = zsh.find("    " + name + ") opts=(");
+    ASSERT_NE(at, std::string::npos) << name;
+    std::string line = zsh.substr(at, zsh.find('\n', at) - at);
+    for (const auto& o : help_options(name)) EXPECT_NE(line.find("'" + o + "'"), std::string::npos) << name << " " << o;
+  }
+  // The deprecated spelling is not offered.
+  EXPECT_EQ(zsh.find("'--rewrite-spec'"), zsh.rfind("'--rewrite-spec'"));
+  size_t repin = zsh.find("    repin) opts=(");
+  EXPECT_EQ(zsh.substr(repin, zsh.find('\n', repin) - repin).find("'--spec'"), std::string::npos);
 }
 
 TEST(ManPage, RendersWithEveryCommand) {

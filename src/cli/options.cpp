@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -59,7 +60,7 @@ CLI::Validator positive_whole_number() {
         return used == v.size() && n >= 1 && n <= 1'000'000 ? std::string()
                                                              : fmt::format("'{}' must be a whole number from 1 to 1000000", v);
       },
-      "N");
+      "from 1 to 1000000");
 }
 
 CLI::Validator non_negative_number() {
@@ -75,7 +76,47 @@ CLI::Validator non_negative_number() {
         return used == v.size() && std::isfinite(x) && x >= 0 ? std::string()
                                                               : fmt::format("'{}' must be a number of 0 or more", v);
       },
-      "X");
+      "0 or more");
+}
+
+void add_spec_arg(CLI::App& app, SpecArg& spec, const std::string& help) {
+  app.add_option("SPEC", spec.positional, help);
+  app.add_option("--spec", spec.option, "the same as SPEC (give one of them)")->type_name("SPEC");
+}
+
+namespace {
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  return a == b || std::filesystem::equivalent(a, b, ec);
+}
+}  // namespace
+
+std::string chosen_spec(const SpecArg& spec, const std::string& command, const std::string& fallback) {
+  const std::string& p = spec.positional;
+  const std::string& o = spec.option;
+  if (!p.empty() && !o.empty() && !same_file(p, o)) {
+    Diagnostic d;
+    d.message = fmt::format("{}: two specs: '{}' and --spec '{}'", command, comment_text(p), comment_text(o));
+    d.hint = "SPEC and --spec SPEC are the same argument: give one of them";
+    throw DiagnosticError(d);
+  }
+  if (!o.empty()) return o;
+  if (!p.empty()) return p;
+  if (fallback.empty()) {
+    Diagnostic d;
+    d.message = fmt::format("{}: a spec is required", command);
+    d.hint = fmt::format("tailor {} SPEC (or --spec SPEC): a spec file or a built-in spec such as build-pytorch/main", command);
+    throw DiagnosticError(d);
+  }
+  return fallback;
+}
+
+std::string chosen_spec_with_names(SpecArg& spec, std::vector<std::string>& names, const std::string& command) {
+  if (!spec.option.empty() && !spec.positional.empty() && !same_file(spec.positional, spec.option)) {
+    names.insert(names.begin(), spec.positional);
+    spec.positional.clear();
+  }
+  return chosen_spec(spec, command, "");
 }
 
 std::optional<int> parse_args(CLI::App& app, CommandContext& ctx) {

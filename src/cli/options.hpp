@@ -31,6 +31,25 @@ CLI::Validator nonempty_check();
 CLI::Validator positive_whole_number();
 CLI::Validator non_negative_number();
 
+/// The spec a command works on: positional SPEC, or `--spec SPEC` as the same
+/// thing (every command whose main input is a spec takes both).
+struct SpecArg {
+  std::string positional, option;
+};
+
+/// Adds the positional SPEC and --spec SPEC to \a app.
+void add_spec_arg(CLI::App& app, SpecArg& spec, const std::string& help);
+
+/// The spec named: --spec or the positional (the same file if both; otherwise
+/// a DiagnosticError), or \a fallback when neither is given (a DiagnosticError
+/// when \a fallback is empty: the spec is required).
+std::string chosen_spec(const SpecArg& spec, const std::string& command, const std::string& fallback);
+
+/// For commands whose SPEC is followed by NAMEs (build, manifest): with --spec,
+/// the positionals are all names, so the first one CLI11 took for SPEC goes
+/// back to the front of \a names. Then as chosen_spec.
+std::string chosen_spec_with_names(SpecArg& spec, std::vector<std::string>& names, const std::string& command);
+
 /// Parses ctx.args into \a app. Returns an exit status when the command must
 /// stop here (help printed: 0; bad usage: 2, reported on ctx.err).
 std::optional<int> parse_args(CLI::App& app, CommandContext& ctx);

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <ostream>
+#include <regex>
 #include <sstream>
 #include <streambuf>
 #include <system_error>
@@ -120,6 +121,34 @@ TEST(Safety, HelpSaysTheWholeCommandAndNumbersSayTheirRange) {
     EXPECT_EQ(mem.status, 2) << bad;
     EXPECT_NE(mem.err.find(fmt::format("'{}' must be a number of 0 or more", bad)), std::string::npos) << mem.err;
   }
+}
+
+// Every numeric option of every command states its range in its --help, and refuses what is outside.
+TEST(Safety, EveryNumericOptionStatesAndChecksItsRange) {
+  static const std::regex numeric(R"(^\s+(\S+)\s+(INT|UINT|FLOAT)\b(\S*( \S+)*))");
+  int seen = 0;
+  for (const Command& c : commands()) {
+    std::istringstream help(test::run_tailor({c.name, "--help"}).out);
+    for (std::string line; std::getline(help, line);) {
+      std::smatch m;
+      if (!std::regex_search(line, m, numeric)) continue;
+      ++seen;
+      bool ranged = line.find(":from 1 to 1000000") != std::string::npos || line.find(":0 or more") != std::string::npos;
+      EXPECT_TRUE(ranged) << c.name << ": " << line;
+    }
+  }
+  EXPECT_EQ(seen, 5) << "build -j, --memory; ci --chunk, --max-parallel; builders --gb-per-job";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"ci", "--github", "--chunk", "0"}, {"ci", "--github", "--max-parallel", "-1"},
+        {"ci", "--github", "--chunk", "99999999999"}, {"builders", "a@b:x86_64-linux:1:1", "--gb-per-job", "1e3"},
+        {"build", "build-pytorch/main", "--dry-run", "-j", "2.5"}}) {
+    auto r = test::run_tailor(args);
+    EXPECT_EQ(r.status, 2) << args[1];
+    EXPECT_NE(r.err.find("must be a whole number from 1 to 1000000"), std::string::npos) << r.err;
+  }
+  auto fields = test::run_tailor({"builders", "a@b:x86_64-linux:64x:256"});
+  EXPECT_EQ(fields.status, 2);
+  EXPECT_NE(fields.err.find("cores and memory (GB) must be whole numbers from 1 to 1000000"), std::string::npos) << fields.err;
 }
 
 // Names become file, Nix attribute and CI job names: checked where they are written.

@@ -239,7 +239,7 @@ TEST(CmdRepin, EvaluatesTheTorchVersionOnALocalNixpkgs) {
 TEST(CmdRepin, SpecFieldsMoveWithMinimalEdits) {
   TempDir tmp("repin-spec");
   std::string out = tmp.path() + "/spec.toml";
-  RunResult r = run_tailor({"repin", "--spec", "examples/build-pytorch/pytorch-2.9-python313.toml", "--rev", "0182a36",
+  RunResult r = run_tailor({"repin", "--rewrite-spec", "examples/build-pytorch/pytorch-2.9-python313.toml", "--rev", "0182a36",
                             "--python-set", "python313Packages", "-o", out});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   expect_golden(replace_all(r.out, tmp.path(), "OUT"), "tests/golden/repin/spec.txt");
@@ -252,7 +252,7 @@ TEST(CmdRepin, SpecFieldsMoveWithMinimalEdits) {
 
 TEST(CmdRepin, ASpecWithTwoPinsNeedsAllPinsAndMustStillLoad) {
   const std::string spec = "examples/build-pytorch/pytorch-2.10-python313.toml";
-  RunResult two = run_tailor({"repin", "--spec", spec, "--rev", "0182a36", "--dry-run"});
+  RunResult two = run_tailor({"repin", "--rewrite-spec", spec, "--rev", "0182a36", "--dry-run"});
   EXPECT_EQ(two.status, 2);
   EXPECT_EQ(two.err, spec + ":22:19: error: repin: the spec names 2 nixpkgs pins: 2017d6d, 6a030d5\n"
                            "pin = [\"6a030d5\", \"2017d6d\"]\n"
@@ -260,7 +260,7 @@ TEST(CmdRepin, ASpecWithTwoPinsNeedsAllPinsAndMustStillLoad) {
                            "hint: pass --all-pins to move every one of them to 0182a36\n");
   // Both CUDA 13 pins moved to one: the zip of (cuda, pin) no longer holds, and nothing is written.
   TempDir tmp("repin-spec-two");
-  RunResult all = run_tailor({"repin", "--spec", spec, "--rev", "0182a36", "--all-pins", "-o", tmp.path() + "/s.toml"});
+  RunResult all = run_tailor({"repin", "--rewrite-spec", spec, "--rev", "0182a36", "--all-pins", "-o", tmp.path() + "/s.toml"});
   EXPECT_EQ(all.status, 2);
   EXPECT_FALSE(fs::exists(tmp.path() + "/s.toml"));
   EXPECT_EQ(all.out, "");
@@ -330,7 +330,7 @@ TEST(CmdRepin, BadInputIsReportedVerbatimAndNothingIsWritten) {
       {{"repin", dir, "--rev", kNew, "-o", kSeed},
        kSeed + ": error: repin: the output exists and is not an empty directory\n"
                "hint: -o OUT writes a fresh copy of the tree; name a new directory, or drop -o to rewrite in place\n"},
-      {{"repin", "--rev", kNew}, "tailor: error: repin: a tree DIR (or --spec SPEC.toml) is required\n"
+      {{"repin", "--rev", kNew}, "tailor: error: repin: a tree DIR (or --rewrite-spec SPEC.toml) is required\n"
                                  "hint: tailor repin DIR --rev REV [--python-set python313Packages] [-o OUT]\n"},
   };
   auto tree_before = read_all(dir);
