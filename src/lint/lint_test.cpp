@@ -337,6 +337,7 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
       {"TLR030", check_form("names/bad"), "llamacpp-cuda12_9-sm87-avx2.nix", "#"},
       {"TLR031", check_form("python-default/warn"), "pytorch-python312-cuda12_9-sm90-avx2.nix", "python3Packages"},
       {"TLR032", check_form("names/good"), "llamacpp-cuda12_9-sm87-armv9.nix", "#"},
+      {"TLR033", check_form("version-claims/bad"), "pytorch-python313-cuda12_9-sm90-avx2.nix", "2.9.1"},
   };
   std::set<std::string> covered;
   for (const auto& c : cases) {
@@ -431,6 +432,21 @@ TEST(LintRealTrees, EachFormFindsExactlyItsProblems) {
       {"python-default/bad", {{"TLR007", sm90, "python3Packages"}}},
       {"python-default/warn", {{"TLR031", "pytorch-python312-cuda12_9-sm90-avx2.nix", "python3Packages"}}},
       {"python-default/good", {}},
+      // A README row, a header comment, a description (of a source override that builds
+      // 2.10.0 on a pin shipping 2.9.1) and a vLLM header against what is built;
+      // prose about other branches is left alone.
+      {"version-claims/bad",
+       {{"TLR033", "README.md", "| PyTorch 2.9.1", 10},
+        {"TLR033", sm90, "2.9.1"},
+        {"TLR033", "pytorch-python313-cuda13_0-sm100-avx2.nix", "PyTorch 2.9.1 for", 8},
+        {"TLR033", vllm, "0.14.0"}}},
+      {"version-claims/good", {}},
+      // Every TLR026 here has a mechanical fix (see FixWritesTorchArchNames).
+      {"gpu-targets/fixable",
+       {{"TLR026", sm89, "\"sm_89\""},
+        {"TLR026", sm90, "\"sm_90\""},
+        {"TLR026", vllm, "\"90\""},
+        {"TLR002", vllm, "\"vllm-sm90-avx512\""}}},
   };
   for (const auto& c : cases) {
     std::vector<SourceFile> tree = read_tree(test::source_path("tests/data/check/" + c.form));
@@ -459,6 +475,39 @@ TEST(LintRealTrees, FixLeavesTheInnerPnameAlone) {
   ASSERT_EQ(plan.files.size(), 1u);
   EXPECT_NE(plan.files[0].after.find("pname = \"torch-sm90-avx512\""), std::string::npos);
   EXPECT_NE(plan.files[0].after.find("pname = \"vllm-python312-cuda12_9-sm90-avx512\""), std::string::npos);
+}
+
+// --fix writes "sm_89" as "8.9" where the literal only feeds gpuTargets (in the list,
+// or a let binding used nowhere else), and renames the result's pname, never the inner torch's.
+TEST(LintRealTrees, FixWritesTorchArchNames) {
+  std::vector<SourceFile> tree = read_tree(test::source_path("tests/data/check/gpu-targets/fixable"));
+  CheckResult r = check_files("t", tree, kb());
+  FixPlan plan = plan_fixes("t", r, tree);
+  EXPECT_EQ(plan.fixes, 4);
+  ASSERT_EQ(plan.files.size(), 3u);
+  std::vector<SourceFile> fixed;
+  for (const auto& ff : plan.files) {
+    test::expect_golden(ff.after, "tests/golden/check/gpu-targets-fixed/" + ff.rel);
+    fixed.push_back({ff.new_rel, ff.after});
+  }
+  EXPECT_EQ(codes(check_files("t", fixed, kb())), std::vector<std::string>{}) << render_text(check_files("t", fixed, kb()));
+  for (const auto& ff : plan.files)
+    if (ff.rel.starts_with("vllm")) EXPECT_NE(ff.after.find("pname = \"torch-sm90-avx512\""), std::string::npos);
+}
+
+// No fix where one is not mechanically safe: the let binding also feeds an echo
+// (RECIPE_TEMPLATE), and "90" is an argument of a shared builder.
+TEST(LintRealTrees, NoTorchArchFixWhereTheValueIsUsedElsewhere) {
+  std::vector<SourceFile> tree = read_tree(test::source_path("tests/data/check/gpu-targets/bad"));
+  CheckResult r = check_files("t", tree, kb());
+  int found = 0;
+  for (const auto& p : r.problems)
+    if (p.rule->code == std::string_view("TLR026")) {
+      ++found;
+      EXPECT_TRUE(p.fix.empty()) << p.render();
+    }
+  EXPECT_EQ(found, 2);
+  EXPECT_EQ(plan_fixes("t", r, tree).fixes, 0);
 }
 
 // PyTorch's TORCH_CUDA_ARCH_LIST grammar, entry by entry.
