@@ -152,7 +152,8 @@ TEST(LintPlanted, EachRuleFiresWhereDoneWrong) {
       {"pname", "pname = \"pytorch", "pname = \"torch", {"TLR002"}},
       {"no sha256", "    sha256 = \"0000000000000000000000000000000000000000000000000000\";\n", "", {"TLR005"}},
       {"unknown pin", "6a030d535719c5190187c4cec156f335e95e3211", "1111111111111111111111111111111111111111", {"TLR006"}},
-      {"python3Packages", "pkgs.python313Packages", "pkgs.python3Packages", {"TLR007"}},
+      // The pin's default Python is not recorded for 6a030d5: a warning, not an error.
+      {"python3Packages", "pkgs.python313Packages", "pkgs.python3Packages", {"TLR031"}},
       {"python312Packages", "pkgs.python313Packages", "pkgs.python312Packages", {"TLR007"}},
       {"overlay", "final.cudaPackages_12_9", "final.cudaPackages_12_8", {"TLR019", "TLR010", "TLR019"}},
       {"gpuTargets", "gpuTargets = [ \"9.0\" ]", "gpuTargets = [ \"8.9\" ]", {"TLR011"}},
@@ -229,7 +230,7 @@ TEST(LintPlanted, MixedPackageSets) {
   b.replace(b.find("pkgs.python313Packages"), 22, "pkgs.python3Packages");
   b.replace(b.find("-mavx2 -mfma -mf16c"), 19, "-mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma");
   CheckResult r = check_files("t", {{kName + ".nix", a}, {"pytorch-python313-cuda12_9-sm90-avx512.nix", b}}, kb());
-  EXPECT_EQ(codes(r), (std::vector<std::string>{"TLR007", "TLR008"})) << render_text(r);
+  EXPECT_EQ(codes(r), (std::vector<std::string>{"TLR008", "TLR031"})) << render_text(r);
 }
 
 TEST(LintPlanted, DocsCountsAndNames) {
@@ -310,7 +311,7 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
       {"TLR004", fixture("pytorch-main"), "pytorch-python313-cpu-armv9.nix", "e9f00bd8"},
       {"TLR005", fixture("pytorch-main"), "pytorch-python313-cuda12_8-sm100-avx512.nix", "46336d4d"},
       {"TLR006", fixture("pytorch-main"), "pytorch-python313-cpu-armv9.nix", "e9f00bd8"},
-      {"TLR007", fixture("pytorch-pin-swap"), "pytorch-python313-cpu-avx512.nix", "python3Packages"},
+      {"TLR007", check_form("python-default/bad"), "pytorch-python313-cuda12_9-sm90-avx2.nix", "python3Packages"},
       {"TLR008", {{kName + ".nix", gpu_recipe(kName)}, {avx512 + ".nix", mixed}}, avx512 + ".nix", "python3Packages"},
       {"TLR009", fixture("vllm-branch"), "vllm-python312-cuda12_8-sm103-armv9.nix", "cudaPackages_12_8"},
       {"TLR010", planted(kName, "final.cudaPackages_12_9", "final.cudaPackages_12_8"), kName + ".nix", "cudaPackages_12_8"},
