@@ -493,7 +493,9 @@ TEST(LintRealTrees, FixWritesTorchArchNames) {
   }
   EXPECT_EQ(codes(check_files("t", fixed, kb())), std::vector<std::string>{}) << render_text(check_files("t", fixed, kb()));
   for (const auto& ff : plan.files)
-    if (ff.rel.starts_with("vllm")) EXPECT_NE(ff.after.find("pname = \"torch-sm90-avx512\""), std::string::npos);
+    if (ff.rel.starts_with("vllm")) {
+      EXPECT_NE(ff.after.find("pname = \"torch-sm90-avx512\""), std::string::npos);
+    }
 }
 
 // No fix where one is not mechanically safe: the let binding also feeds an echo
