@@ -20,6 +20,11 @@ std::string pin_default_python(const NixFile& f, const KnowledgeBase& kb) {
   return "";
 }
 
+/// " for nixpkgs 0182a36" when the file names a pin; empty otherwise.
+std::string pin_named(const NixFile& f) {
+  return f.facts.pins.empty() ? "" : fmt::format(" for nixpkgs {}", f.facts.pins.front().rev.substr(0, 7));
+}
+
 /// The family of a recipe: "3.13/12.9" from its name's Python and its CUDA
 /// (either part empty when the name or overlay does not say).
 std::string family_of(const NixFile& f) {
@@ -114,6 +119,17 @@ void check_python(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       bool is_set = use.text.ends_with("Packages");
       std::string right = token + (is_set ? "Packages" : "");
       if (reported++) continue;  // one report per file; later uses are the same mistake
+      if (v.empty() && pin_default_version(f, kb).empty()) {
+        // Which Python python3 is on this pin is not recorded: wrong only if it is not the name's.
+        Problem& p = sink.add(f, "TLR031", use.span,
+                              fmt::format("{} is the pin's default Python, which the knowledge base does not record{}: "
+                                          "the recipe builds for the name's Python {} only if that is the default, and "
+                                          "silently for another when the pin moves",
+                                          use.text, pin_named(f), want),
+                              fmt::format("use {} to say which Python the name promises", right));
+        if (p.rule) rename_python(f, want, token, p);
+        continue;
+      }
       if (v.empty() && pin_default_version(f, kb) == want) {
         Problem& p = sink.add(f, "TLR031", use.span,
                               fmt::format("{} is Python {} on this pin{}, as the name says, but only until the pin "

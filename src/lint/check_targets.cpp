@@ -84,9 +84,27 @@ std::string arch_entry_fix(const std::string& bad) {
   return "";
 }
 
-void gpu_target_problem(const NixFile& f, const Fact& e, const KnowledgeBase& kb, Sink& sink, const std::string& via) {
+/// The --fix of a gpuTargets entry: "sm_89", "sm89" or "89" written as "8.9", at the literal
+/// (in the list, or its let binding when every use of that variable is a gpuTargets entry).
+/// "compute_90" (PTX only) has none: "9.0" would build SASS instead.
+void fix_gpu_target(const NixFile& f, const Fact& e, const std::string& var, Problem& p) {
+  if (e.text.starts_with("compute_")) return;
+  std::string fixed = arch_entry_fix(e.text);
+  if (fixed.empty()) return;
+  if (!var.empty()) {
+    int in_targets = static_cast<int>(std::count(f.facts.gpu_target_vars.begin(), f.facts.gpu_target_vars.end(), var));
+    auto uses = f.facts.string_var_uses.find(var);
+    if (uses == f.facts.string_var_uses.end() || uses->second != in_targets) return;
+  }
+  if (auto edit = rename_at(f.src.text, e.span, e.text, fixed)) {
+    p.fix.push_back(*edit);
+    p.fix_summary = fmt::format("gpuTargets entry \"{}\" → \"{}\"{}", e.text, fixed, var.empty() ? "" : " (binding " + var + ")");
+  }
+}
+
+Problem* gpu_target_problem(const NixFile& f, const Fact& e, const KnowledgeBase& kb, Sink& sink, const std::string& via) {
   bool caps = e.key == "cudaCapabilities";
-  if (caps ? dotted_capability(e.text) : torch_arch_entry(e.text, kb)) return;
+  if (caps ? dotted_capability(e.text) : torch_arch_entry(e.text, kb)) return nullptr;
   std::string fix = arch_entry_fix(e.text);
   std::string what =
       caps ? fmt::format("cudaCapabilities entry \"{}\" is not a compute capability (X.Y): nixpkgs' CUDA setup "
@@ -96,8 +114,9 @@ void gpu_target_problem(const NixFile& f, const Fact& e, const KnowledgeBase& kb
                          "+PTX, or a generation name): the build stops at CMake with \"Unknown CUDA Architecture "
                          "Name {}\"",
                          e.text, via, e.text);
-  sink.add(f, "TLR026", e.span, what,
-           fix.empty() ? "write the compute capability, like \"9.0\"" : fmt::format("write \"{}\"", fix));
+  Problem& p = sink.add(f, "TLR026", e.span, what,
+                        fix.empty() ? "write the compute capability, like \"9.0\"" : fmt::format("write \"{}\"", fix));
+  return p.rule ? &p : nullptr;
 }
 
 /// The CPU features "-march=armv9-a+sve2" lets the compiler use: what the base
@@ -185,8 +204,10 @@ void check_gpu_target_grammar(const LintTree& t, const KnowledgeBase& kb, Sink& 
   std::map<std::string_view, const NixFile*> by_rel;  // built on the first builder call
   for (const auto& f : t.nix) {
     if (!f.parsed) continue;
-    for (const auto* list : {&f.facts.gpu_targets, &f.facts.cuda_capabilities})
-      for (const auto& e : *list) gpu_target_problem(f, e, kb, sink, "");
+    for (size_t i = 0; i < f.facts.gpu_targets.size(); ++i)
+      if (Problem* p = gpu_target_problem(f, f.facts.gpu_targets[i], kb, sink, ""))
+        fix_gpu_target(f, f.facts.gpu_targets[i], i < f.facts.gpu_target_vars.size() ? f.facts.gpu_target_vars[i] : "", *p);
+    for (const auto& e : f.facts.cuda_capabilities) gpu_target_problem(f, e, kb, sink, "");
     if (f.facts.calls.empty()) continue;
     if (by_rel.empty())
       for (const auto& g : t.nix) by_rel[g.src.rel] = &g;

@@ -25,6 +25,8 @@ void check_imports(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
 void check_fetches(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
 /// TLR032: one note per tree for recipes of packages the knowledge base does not know.
 void check_packages(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
+/// TLR033: package versions in comments, descriptions and docs vs what the pin or a source override builds.
+void check_versions(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
 /// TLR022–TLR024: README / BUILD_MATRIX counts and names vs the files.
 void check_docs(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
 

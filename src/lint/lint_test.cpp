@@ -152,7 +152,8 @@ TEST(LintPlanted, EachRuleFiresWhereDoneWrong) {
       {"pname", "pname = \"pytorch", "pname = \"torch", {"TLR002"}},
       {"no sha256", "    sha256 = \"0000000000000000000000000000000000000000000000000000\";\n", "", {"TLR005"}},
       {"unknown pin", "6a030d535719c5190187c4cec156f335e95e3211", "1111111111111111111111111111111111111111", {"TLR006"}},
-      {"python3Packages", "pkgs.python313Packages", "pkgs.python3Packages", {"TLR007"}},
+      // The pin's default Python is not recorded for 6a030d5: a warning, not an error.
+      {"python3Packages", "pkgs.python313Packages", "pkgs.python3Packages", {"TLR031"}},
       {"python312Packages", "pkgs.python313Packages", "pkgs.python312Packages", {"TLR007"}},
       {"overlay", "final.cudaPackages_12_9", "final.cudaPackages_12_8", {"TLR019", "TLR010", "TLR019"}},
       {"gpuTargets", "gpuTargets = [ \"9.0\" ]", "gpuTargets = [ \"8.9\" ]", {"TLR011"}},
@@ -229,7 +230,7 @@ TEST(LintPlanted, MixedPackageSets) {
   b.replace(b.find("pkgs.python313Packages"), 22, "pkgs.python3Packages");
   b.replace(b.find("-mavx2 -mfma -mf16c"), 19, "-mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma");
   CheckResult r = check_files("t", {{kName + ".nix", a}, {"pytorch-python313-cuda12_9-sm90-avx512.nix", b}}, kb());
-  EXPECT_EQ(codes(r), (std::vector<std::string>{"TLR007", "TLR008"})) << render_text(r);
+  EXPECT_EQ(codes(r), (std::vector<std::string>{"TLR008", "TLR031"})) << render_text(r);
 }
 
 TEST(LintPlanted, DocsCountsAndNames) {
@@ -310,7 +311,7 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
       {"TLR004", fixture("pytorch-main"), "pytorch-python313-cpu-armv9.nix", "e9f00bd8"},
       {"TLR005", fixture("pytorch-main"), "pytorch-python313-cuda12_8-sm100-avx512.nix", "46336d4d"},
       {"TLR006", fixture("pytorch-main"), "pytorch-python313-cpu-armv9.nix", "e9f00bd8"},
-      {"TLR007", fixture("pytorch-pin-swap"), "pytorch-python313-cpu-avx512.nix", "python3Packages"},
+      {"TLR007", check_form("python-default/bad"), "pytorch-python313-cuda12_9-sm90-avx2.nix", "python3Packages"},
       {"TLR008", {{kName + ".nix", gpu_recipe(kName)}, {avx512 + ".nix", mixed}}, avx512 + ".nix", "python3Packages"},
       {"TLR009", fixture("vllm-branch"), "vllm-python312-cuda12_8-sm103-armv9.nix", "cudaPackages_12_8"},
       {"TLR010", planted(kName, "final.cudaPackages_12_9", "final.cudaPackages_12_8"), kName + ".nix", "cudaPackages_12_8"},
@@ -337,6 +338,7 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
       {"TLR030", check_form("names/bad"), "llamacpp-cuda12_9-sm87-avx2.nix", "#"},
       {"TLR031", check_form("python-default/warn"), "pytorch-python312-cuda12_9-sm90-avx2.nix", "python3Packages"},
       {"TLR032", check_form("names/good"), "llamacpp-cuda12_9-sm87-armv9.nix", "#"},
+      {"TLR033", check_form("version-claims/bad"), "README.md", "| PyTorch 2.9.1", 10},
   };
   std::set<std::string> covered;
   for (const auto& c : cases) {
@@ -431,6 +433,21 @@ TEST(LintRealTrees, EachFormFindsExactlyItsProblems) {
       {"python-default/bad", {{"TLR007", sm90, "python3Packages"}}},
       {"python-default/warn", {{"TLR031", "pytorch-python312-cuda12_9-sm90-avx2.nix", "python3Packages"}}},
       {"python-default/good", {}},
+      // A README row, a header comment, a description (of a source override that builds
+      // 2.10.0 on a pin shipping 2.9.1) and a vLLM header against what is built;
+      // prose about other branches is left alone.
+      {"version-claims/bad",
+       {{"TLR033", "README.md", "| PyTorch 2.9.1", 10},
+        {"TLR033", sm90, "2.9.1"},
+        {"TLR033", "pytorch-python313-cuda13_0-sm100-avx2.nix", "PyTorch 2.9.1 for", 8},
+        {"TLR033", vllm, "0.14.0"}}},
+      {"version-claims/good", {}},
+      // Every TLR026 here has a mechanical fix (see FixWritesTorchArchNames).
+      {"gpu-targets/fixable",
+       {{"TLR026", sm89, "\"sm_89\""},
+        {"TLR026", sm90, "\"sm_90\""},
+        {"TLR026", vllm, "\"90\""},
+        {"TLR002", vllm, "\"vllm-sm90-avx512\""}}},
   };
   for (const auto& c : cases) {
     std::vector<SourceFile> tree = read_tree(test::source_path("tests/data/check/" + c.form));
@@ -459,6 +476,41 @@ TEST(LintRealTrees, FixLeavesTheInnerPnameAlone) {
   ASSERT_EQ(plan.files.size(), 1u);
   EXPECT_NE(plan.files[0].after.find("pname = \"torch-sm90-avx512\""), std::string::npos);
   EXPECT_NE(plan.files[0].after.find("pname = \"vllm-python312-cuda12_9-sm90-avx512\""), std::string::npos);
+}
+
+// --fix writes "sm_89" as "8.9" where the literal only feeds gpuTargets (in the list,
+// or a let binding used nowhere else), and renames the result's pname, never the inner torch's.
+TEST(LintRealTrees, FixWritesTorchArchNames) {
+  std::vector<SourceFile> tree = read_tree(test::source_path("tests/data/check/gpu-targets/fixable"));
+  CheckResult r = check_files("t", tree, kb());
+  FixPlan plan = plan_fixes("t", r, tree);
+  EXPECT_EQ(plan.fixes, 4);
+  ASSERT_EQ(plan.files.size(), 3u);
+  std::vector<SourceFile> fixed;
+  for (const auto& ff : plan.files) {
+    test::expect_golden(ff.after, "tests/golden/check/gpu-targets-fixed/" + ff.rel);
+    fixed.push_back({ff.new_rel, ff.after});
+  }
+  EXPECT_EQ(codes(check_files("t", fixed, kb())), std::vector<std::string>{}) << render_text(check_files("t", fixed, kb()));
+  for (const auto& ff : plan.files)
+    if (ff.rel.starts_with("vllm")) {
+      EXPECT_NE(ff.after.find("pname = \"torch-sm90-avx512\""), std::string::npos);
+    }
+}
+
+// No fix where one is not mechanically safe: the let binding also feeds an echo
+// (RECIPE_TEMPLATE), and "90" is an argument of a shared builder.
+TEST(LintRealTrees, NoTorchArchFixWhereTheValueIsUsedElsewhere) {
+  std::vector<SourceFile> tree = read_tree(test::source_path("tests/data/check/gpu-targets/bad"));
+  CheckResult r = check_files("t", tree, kb());
+  int found = 0;
+  for (const auto& p : r.problems)
+    if (p.rule->code == std::string_view("TLR026")) {
+      ++found;
+      EXPECT_TRUE(p.fix.empty()) << p.render();
+    }
+  EXPECT_EQ(found, 2);
+  EXPECT_EQ(plan_fixes("t", r, tree).fixes, 0);
 }
 
 // PyTorch's TORCH_CUDA_ARCH_LIST grammar, entry by entry.

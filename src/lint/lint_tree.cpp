@@ -1,9 +1,16 @@
 #include "lint/lint_tree.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -26,13 +33,24 @@ std::string Problem::render() const {
 namespace {
 
 /// The bytes of \a p; empty if unreadable (a file that vanished mid-walk).
+/// One read into a string of the file's size: no stdio buffer, no regrowth.
 std::string slurp(const std::filesystem::path& p) {
   std::string out;
-  std::FILE* f = std::fopen(p.c_str(), "rb");
-  if (!f) return out;
-  char buf[65536];
-  for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) out.append(buf, n);
-  std::fclose(f);
+  int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return out;
+  struct stat st {};
+  size_t want = ::fstat(fd, &st) == 0 && st.st_size > 0 ? static_cast<size_t>(st.st_size) : 0;
+  out.resize(want + 1);  // one byte more: a file that grew is read on below
+  size_t have = 0;
+  for (;;) {
+    if (have == out.size()) out.resize(out.size() * 2);
+    ssize_t n = ::read(fd, out.data() + have, out.size() - have);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    have += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  out.resize(have);
   return out;
 }
 
@@ -94,11 +112,66 @@ bool is_helper(const std::string& rel, const std::string& stem) {
 
 }  // namespace
 
+namespace {
+
+/// The `# tailor: ignore TLR005, pin-unknown` comments of \a n: the rules they silence, and codes naming none.
+void read_ignores(NixFile& n, const std::vector<Fact>& comments) {
+  for (const Fact& c : comments) {
+    size_t at = c.text.find("tailor:");
+    if (at == std::string::npos) continue;
+    std::istringstream words(c.text.substr(at + 7));
+    std::string w;
+    if (!(words >> w) || w != "ignore") continue;
+    while (words >> w) {
+      while (!w.empty() && w.back() == ',') w.pop_back();
+      if (w.empty()) continue;
+      bool code_like = w.size() > 3 && w.starts_with("TLR") &&
+                       std::all_of(w.begin() + 3, w.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
+      if (const Rule* rl = find_rule(w)) n.ignored.insert(std::string(rl->code));
+      else if (code_like) n.unknown_ignores.push_back({w, w, c.span});
+      else break;  // the reason that follows the codes
+    }
+  }
+}
+
+/// Parses \a n and reads its facts and ignore comments; the syntax error, if any.
+std::optional<Diagnostic> read_nix_file(NixFile& n, const KnowledgeBase& kb, nix::SymbolTable& symbols) {
+  if (!n.helper) n.variant = parse_variant_name(n.stem, kb, n.name_problem);
+  nix::ParseResult r = nix::parse(n.display, n.src.text, symbols);
+  if (r.expr) {
+    n.parsed = true;
+    n.facts = extract_facts(n.src.text, *r.expr);
+  }
+  // The facts hold the comments of a parsed file; scan those of one that did not parse.
+  read_ignores(n, r.expr ? n.facts.comments : comment_lines(n.src.text));
+  return r.expr ? std::nullopt : std::move(r.error);
+}
+
+/// Runs read_nix_file on every file, on as many threads as the machine has
+/// (files are independent; a thread hands out the next file to whoever is free).
+std::vector<std::optional<Diagnostic>> read_nix_files(std::vector<NixFile>& files, const KnowledgeBase& kb) {
+  std::vector<std::optional<Diagnostic>> errors(files.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    nix::SymbolTable symbols;  // the lint needs no Nix symbol order: one table per thread
+    for (size_t i; (i = next.fetch_add(1)) < files.size();) errors[i] = read_nix_file(files[i], kb, symbols);
+  };
+  constexpr size_t kFilesPerThread = 64;  // below this, starting a thread costs more than it saves
+  size_t threads = std::min<size_t>({std::max(1u, std::thread::hardware_concurrency()), 8, files.size() / kFilesPerThread});
+  std::vector<std::jthread> pool;
+  for (size_t k = 1; k < threads; ++k) pool.emplace_back(work);
+  work();
+  return errors;
+}
+
+}  // namespace
+
 LintTree make_tree(std::string root, std::vector<SourceFile> files, const KnowledgeBase& kb,
                    std::vector<Problem>& problems) {
   LintTree t;
   t.root = std::move(root);
-  nix::SymbolTable symbols;
+  // Reserved: a NixFile is large, and regrowth would move every one already read.
+  t.nix.reserve(static_cast<size_t>(std::count_if(files.begin(), files.end(), [](const SourceFile& f) { return f.rel.ends_with(".nix"); })));
   for (auto& f : files) {
     t.files.insert(f.rel);
     if (root_doc(f.rel)) {
@@ -112,46 +185,22 @@ LintTree make_tree(std::string root, std::vector<SourceFile> files, const Knowle
     n.stem = base.substr(0, base.size() - 4);
     n.helper = is_helper(f.rel, n.stem);
     n.src = std::move(f);
-    if (!n.helper) n.variant = parse_variant_name(n.stem, kb, n.name_problem);
-    nix::ParseResult r = nix::parse(n.display, n.src.text, symbols);
-    if (r.expr) {
-      n.parsed = true;
-      n.facts = extract_facts(n.src.text, *r.expr);
-    }
-    // The facts hold the comments of a parsed file; scan those of one that did not parse.
-    std::vector<Fact> unparsed_comments;
-    if (!r.expr) unparsed_comments = comment_lines(n.src.text);
-    for (const Fact& c : r.expr ? n.facts.comments : unparsed_comments) {
-      if (c.text.find("tailor:") == std::string::npos) continue;
-      // "# tailor: ignore TLR005, pin-unknown": the words after "ignore".
-      size_t at = c.text.find("tailor:");
-      if (at == std::string::npos) continue;
-      std::istringstream words(c.text.substr(at + 7));
-      std::string w;
-      if (!(words >> w) || w != "ignore") continue;
-      while (words >> w) {
-        while (!w.empty() && w.back() == ',') w.pop_back();
-        if (w.empty()) continue;
-        bool code_like = w.size() > 3 && w.starts_with("TLR") &&
-                         std::all_of(w.begin() + 3, w.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
-        if (const Rule* rl = find_rule(w)) n.ignored.insert(std::string(rl->code));
-        else if (code_like) n.unknown_ignores.push_back({w, w, c.span});
-        else break;  // the reason that follows the codes
-      }
-    }
-    if (!r.expr && r.error && !n.ignored.count("TLR001")) {
-      Problem p;
-      p.rule = &rule("TLR001");
-      p.path = n.display;
-      p.rel = n.src.rel;
-      p.pos = r.error->pos;
-      p.line_text = r.error->line_text;
-      p.message = r.error->message;
-      p.hint = r.error->hint;
-      p.notes = r.error->notes;
-      problems.push_back(std::move(p));
-    }
     t.nix.push_back(std::move(n));
+  }
+  std::vector<std::optional<Diagnostic>> errors = read_nix_files(t.nix, kb);
+  for (size_t i = 0; i < t.nix.size(); ++i) {
+    const NixFile& n = t.nix[i];
+    if (!errors[i] || n.ignored.count("TLR001")) continue;
+    Problem p;
+    p.rule = &rule("TLR001");
+    p.path = n.display;
+    p.rel = n.src.rel;
+    p.pos = errors[i]->pos;
+    p.line_text = errors[i]->line_text;
+    p.message = errors[i]->message;
+    p.hint = errors[i]->hint;
+    p.notes = errors[i]->notes;
+    problems.push_back(std::move(p));
   }
   return t;
 }

@@ -31,7 +31,7 @@ CheckResult check_files(const std::string& root, std::vector<SourceFile> files, 
   LintTree t = make_tree(root, std::move(files), kb, r.problems);
   Sink sink(r.problems);
   for (auto* check : {check_names, check_pins, check_python, check_targets, check_workarounds, check_text,
-                      check_imports, check_fetches, check_docs, check_packages})
+                      check_imports, check_fetches, check_docs, check_packages, check_versions})
     check(t, kb, sink);
   for (const auto& f : t.nix)
     for (const auto& u : f.unknown_ignores)

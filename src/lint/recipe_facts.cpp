@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <unordered_map>
 
 #include "lint/python_names.hpp"
 
@@ -292,8 +293,10 @@ class Extractor {
     for (const auto& b : a.bindings) {
       if (b.is_inherit || b.path.size() != 1 || b.path[0].expr || !b.value) continue;
       if (b.value->kind != ExprKind::string && b.value->kind != ExprKind::ind_string) continue;
-      if (strings_.count(b.path[0].name)) continue;  // the first binding of a name wins
-      if (auto s = static_string(*b.value)) strings_.emplace(b.path[0].name, Fact{b.path[0].name, *s, b.value->span});
+      const auto& parts = static_cast<const nix::String&>(*b.value).parts;
+      if (std::any_of(parts.begin(), parts.end(), [](const nix::StringPart& p) { return p.expr != nullptr; })) continue;
+      // The first binding of a name wins; its text is copied when a variable needs it.
+      strings_.emplace(b.path[0].name, b.value.get());
     }
   }
 
@@ -321,6 +324,7 @@ class Extractor {
       case ExprKind::var: {
         const std::string& n = static_cast<const nix::Name&>(e).name;
         name_use(n, e.span);
+        if (strings_.count(n)) ++f_.string_var_uses[n];
         break;
       }
       case ExprKind::search_path:
@@ -343,14 +347,17 @@ class Extractor {
         const auto& a = static_cast<const nix::Attrs&>(e);
         register_strings(a);
         attrs_facts(a, parent);
+        if (e.kind == ExprKind::attrs) source_version(a);
         for (const auto& b : a.bindings) {
           if (!b.path.empty() && !b.path[0].expr && is_python_name(b.path[0].name)) {
             if (b.is_inherit || e.kind == ExprKind::attrs || b.path.size() > 1) f_.python_rename_unsafe = true;
             else f_.python_binders.push_back({"let", b.path[0].name, b.path[0].span});
           }
           if (b.is_inherit)
-            for (const auto& n : b.path)
+            for (const auto& n : b.path) {
               if (!n.expr && is_python_name(n.name)) f_.python_rename_unsafe = true;
+              if (!n.expr && !b.from && strings_.count(n.name)) ++f_.string_var_uses[n.name];
+            }
           for (const auto& n : b.path)
             if (n.expr) walk(*n.expr, "");
           if (b.from) walk(*b.from, "");
@@ -388,7 +395,10 @@ class Extractor {
         const auto& c = static_cast<const nix::Call&>(e);
         call_facts(c);
         walk(*c.fn, "");
+        std::string outer = override_attr_;
+        if (auto attr = overridden_attribute(*c.fn)) override_attr_ = *attr;
         for (const auto& x : c.args) walk(*x, "");
+        override_attr_ = std::move(outer);
         break;
       }
       case ExprKind::with:
@@ -433,8 +443,10 @@ class Extractor {
   std::optional<Fact> resolve_string(const Expr& e) const {
     if (auto s = static_string(e)) return Fact{"", *s, e.span};
     if (e.kind == ExprKind::var) {
-      auto it = strings_.find(static_cast<const nix::Name&>(e).name);
-      if (it != strings_.end()) return it->second;
+      const std::string& n = static_cast<const nix::Name&>(e).name;
+      auto it = strings_.find(n);
+      if (it == strings_.end()) return std::nullopt;
+      if (auto s = static_string(*it->second)) return Fact{n, *s, it->second->span};
     }
     return std::nullopt;
   }
@@ -514,12 +526,18 @@ class Extractor {
 
   void string_list(const Expr& value, std::vector<Fact>& out, std::string_view key) {
     if (value.kind != ExprKind::list) {
-      if (auto s = resolve_string(value)) out.push_back({std::string(key), s->text, s->span});
+      if (auto s = resolve_string(value)) {
+        out.push_back({std::string(key), s->text, s->span});
+        if (&out == &f_.gpu_targets) f_.gpu_target_vars.push_back(value.kind == ExprKind::var ? static_cast<const nix::Name&>(value).name : "");
+      }
       return;
     }
     for (const auto& x : static_cast<const nix::List&>(value).elems) {
-      if (auto s = resolve_string(*x)) out.push_back({std::string(key), s->text, s->span});
-      else if (&out == &f_.gpu_targets && x->kind == ExprKind::var)
+      if (auto s = resolve_string(*x)) {
+        out.push_back({std::string(key), s->text, s->span});
+        if (&out == &f_.gpu_targets)
+          f_.gpu_target_vars.push_back(x->kind == ExprKind::var ? static_cast<const nix::Name&>(*x).name : "");
+      } else if (&out == &f_.gpu_targets && x->kind == ExprKind::var)
         f_.gpu_target_params.push_back({std::string(key), static_cast<const nix::Name&>(*x).name, x->span});
     }
   }
@@ -534,8 +552,6 @@ class Extractor {
     } else if (key == "cudaCapabilities") {
       f_.has_cuda_capabilities = true;
       string_list(value, f_.cuda_capabilities, key);
-    } else if (key == "version") {
-      if (auto s = resolve_string(value)) f_.versions.push_back({std::string(key), s->text, s->span});
     } else if (key == "platforms" || key == "platform") {
       string_list(value, f_.platforms, key);
     } else if (key == "description" && (value.kind == ExprKind::string || value.kind == ExprKind::ind_string)) {
@@ -679,6 +695,42 @@ class Extractor {
     return std::nullopt;
   }
 
+  /// `version = …` beside `src = …`: what a source override builds.
+  void source_version(const nix::Attrs& a) {
+    const Expr* version = nullptr;
+    bool src = false;
+    for (const auto& b : a.bindings) {
+      if (b.is_inherit || b.path.size() != 1 || b.path[0].expr || !b.value) continue;
+      if (b.path[0].name == "version") version = b.value.get();
+      src = src || b.path[0].name == "src";
+    }
+    if (!version || !src) return;
+    auto v = resolve_string(*version);
+    f_.versions.push_back({override_attr_, v ? v->text : "", v ? v->span : version->span});
+  }
+
+  /// The attribute an override call replaces: torch of `ps.torch.overrideAttrs`,
+  /// `(ps.torch.override { … }).overrideAttrs` or `torch.overridePythonAttrs`.
+  static std::optional<std::string> overridden_attribute(const Expr& fn) {
+    auto callee = callee_name(fn);
+    if (!callee || !callee->first.starts_with("override")) return std::nullopt;
+    const Expr* e = &fn;
+    while (true) {
+      if (e->kind == ExprKind::var) return static_cast<const nix::Name&>(*e).name;
+      if (e->kind == ExprKind::call) {
+        e = static_cast<const nix::Call&>(*e).fn.get();
+        continue;
+      }
+      if (e->kind != ExprKind::select) return std::nullopt;
+      const auto& s = static_cast<const nix::Select&>(*e);
+      // Past the override functions (…override, …overrideAttrs) to the attribute they belong to.
+      size_t n = s.path.size();
+      while (n > 0 && !s.path[n - 1].expr && s.path[n - 1].name.starts_with("override")) --n;
+      if (n > 0) return s.path[n - 1].expr ? std::nullopt : std::optional<std::string>(s.path[n - 1].name);
+      e = s.subject.get();
+    }
+  }
+
   /// The function's name as written last (`builtins.fetchTarball` -> fetchTarball) and its span.
   static std::optional<std::pair<std::string, nix::Span>> callee_name(const Expr& fn) {
     if (fn.kind == ExprKind::var) return std::make_pair(static_cast<const nix::Name&>(fn).name, fn.span);
@@ -761,8 +813,10 @@ class Extractor {
   std::string_view text_;
   LineIndex lines_;
   RecipeFacts& f_;
-  std::map<std::string, Fact> strings_;
+  /// String bindings by name (views of the syntax tree's names, which outlive the walk).
+  std::unordered_map<std::string_view, const Expr*> strings_;
   int in_let_value_ = 0;  ///< > 0 while walking the value of a let binding
+  std::string override_attr_;  ///< the attribute whose override's arguments are being walked
 };
 
 }  // namespace

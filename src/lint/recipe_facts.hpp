@@ -5,6 +5,7 @@
 /// walks the Nix syntax tree and the comments; nothing is evaluated. Every
 /// fact carries the byte span it was read from, for precise diagnostics.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +54,8 @@ struct RecipeFacts {
   std::vector<Fact> cuda_overlays;     ///< cudaPackages_12_9 uses
   std::vector<Fact> gpu_targets;       ///< each entry of a gpuTargets list (resolved through let)
   std::vector<Fact> gpu_target_params; ///< gpuTargets entries that are unresolved variables (builder arguments)
+  /// Per entry of gpu_targets: the variable it was read through (`[ gpuArchSM ]`), or empty for a literal.
+  std::vector<std::string> gpu_target_vars;
   std::vector<Fact> cuda_capabilities; ///< each entry of a cudaCapabilities list
   bool has_gpu_targets = false;
   nix::Span gpu_targets_span;          ///< the first gpuTargets value
@@ -68,13 +71,19 @@ struct RecipeFacts {
   std::vector<Fact> search_paths;      ///< `<nixpkgs>` and other lookup paths (text without brackets)
   std::vector<FetchFact> fetches;
   std::vector<CallFact> calls;
-  std::vector<Fact> versions;          ///< `version = "2.9.1"` bindings (a source override builds this)
+  /// Source overrides: `version = …` beside `src = …`. key = the attribute whose
+  /// override holds them ("torch" of `torch.overrideAttrs`; empty outside an override),
+  /// text = the version, empty when it is no static string (a builder's parameter).
+  std::vector<Fact> versions;
 
   // For `tailor check --fix`:
   std::vector<Fact> python_binders;    ///< formals, lambda arguments and let bindings named python3…
   /// A python3… name is also an attribute name (`inherit python3Packages;`, `{ python3Packages = …; }`):
   /// renaming the set would change what the recipe exports or passes on.
   bool python_rename_unsafe = false;
+  /// References of each variable bound to a static string (a fix may change the
+  /// binding only where every reference is one it means to change).
+  std::map<std::string, int, std::less<>> string_var_uses;
   /// Where a line can be added to the first preConfigure indented string:
   /// the start of the line holding its closing '' (0: none), and the indentation of its lines.
   uint32_t pre_configure_insert = 0;

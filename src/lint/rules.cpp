@@ -54,9 +54,11 @@ constexpr Rule kRules[] = {
     {"TLR030", "name-impossible", Severity::error,
      "a file name promising an SM its toolkit cannot compile, or an aarch64-only GPU with an x86 ISA"},
     {"TLR031", "python-set-default", Severity::warning,
-     "python3Packages where the name says python313 and the pin's python3 is 3.13: breaks when the pin moves"},
+     "python3Packages where the name says python313 and the pin's python3 is 3.13 or not recorded: breaks when the pin moves"},
     {"TLR032", "package-unknown", Severity::note,
      "recipes of a package the knowledge base does not know: package-specific rules are skipped (once per tree)"},
+    {"TLR033", "version-text", Severity::error,
+     "a header comment, description or README states a package version other than the one the recipe builds"},
 };
 
 }  // namespace

@@ -1,0 +1,211 @@
+// TLR033 version-text: "PyTorch 2.9.1" in a header comment, a description or
+// the tree's README where the recipe builds another version: the pin's
+// (nixpkgs_pins.toml versions) or its source override's (`version` beside `src`).
+// Display names come from the packages of the knowledge base.
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "kb/package.hpp"
+#include "lint/checks.hpp"
+
+namespace tailor::lint {
+
+namespace {
+
+bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+/// What a recipe builds: attribute -> version; `unknown` when a source override
+/// is not readable (a builder's parameter), so no claim about it can be judged.
+struct Built {
+  std::map<std::string, std::string> versions;
+  std::set<std::string> unknown;
+  bool all_unknown = false;
+
+  /// The version of \a attribute, or empty when it cannot be told.
+  std::string of(const std::string& attribute) const {
+    if (all_unknown || unknown.count(attribute)) return "";
+    auto it = versions.find(attribute);
+    return it == versions.end() ? "" : it->second;
+  }
+};
+
+/// "PyTorch 2.9.1": a package's display name, then a version.
+struct Claim {
+  const PackageDef* package;
+  size_t at, length;  ///< the version in the line
+};
+
+/// The version claims of \a line: a display name standing alone, then spaces or
+/// ": ", an optional 'v', and X.Y or X.Y.Z.
+std::vector<Claim> claims_in(std::string_view line, const KnowledgeBase& kb) {
+  std::vector<Claim> out;
+  for (const auto& p : kb.packages) {
+    if (p.display.empty()) continue;
+    for (size_t k = line.find(p.display); k != std::string_view::npos; k = line.find(p.display, k + 1)) {
+      if (k > 0 && alnum(line[k - 1])) continue;
+      size_t a = k + p.display.size();
+      if (a < line.size() && line[a] == ':') ++a;
+      size_t spaces = a;
+      while (a < line.size() && line[a] == ' ') ++a;
+      if (a == spaces) continue;
+      if (a < line.size() && line[a] == 'v') ++a;
+      size_t e = a;
+      int dots = 0;
+      while (e < line.size() && (digit(line[e]) || (line[e] == '.' && e + 1 < line.size() && digit(line[e + 1]) && e > a)))
+        dots += line[e++] == '.';
+      if (dots == 0 || (e < line.size() && alnum(line[e]))) continue;
+      out.push_back({&p, a, e - a});
+    }
+  }
+  return out;
+}
+
+/// Whether \a claim ("2.9" or "2.9.1") names \a built ("2.9.1"): equal in every part the claim writes.
+bool agrees(std::string_view claim, const std::string& built) {
+  auto c = Version::parse(claim), b = Version::parse(built);
+  if (!c || !b) return true;
+  for (size_t i = 0; i < c->size(); ++i)
+    if (c->part(i) != b->part(i)) return false;
+  return true;
+}
+
+const NixFile* resolve_import(const std::map<std::string_view, const NixFile*>& by_rel, const NixFile& from,
+                              const std::string& path) {
+  std::string target = (std::filesystem::path(from.src.rel).parent_path() / path).lexically_normal().generic_string();
+  auto it = by_rel.find(target);
+  if (it == by_rel.end()) it = by_rel.find(target + "/default.nix");
+  return it == by_rel.end() ? nullptr : it->second;
+}
+
+/// The source overrides of \a f and of the files it imports, transitively.
+std::vector<const Fact*> overrides_of(const NixFile& f, const std::map<std::string_view, const NixFile*>& by_rel) {
+  std::vector<const Fact*> out;
+  std::set<const NixFile*> seen{&f};
+  std::vector<const NixFile*> todo{&f};
+  while (!todo.empty()) {
+    const NixFile* g = todo.back();
+    todo.pop_back();
+    for (const auto& v : g->facts.versions) out.push_back(&v);
+    for (const auto& imp : g->facts.imports)
+      if (const NixFile* h = resolve_import(by_rel, *g, imp.text); h && seen.insert(h).second) todo.push_back(h);
+  }
+  return out;
+}
+
+Built built_by(const NixFile& f, const std::map<std::string_view, const NixFile*>& by_rel, const KnowledgeBase& kb) {
+  Built b;
+  for (const auto& p : f.facts.pins)
+    if (const NixpkgsPin* pin = kb.pin(p.rev.substr(0, 7))) {
+      for (const auto& [attribute, v] : pin->versions) b.versions[attribute] = v.str();
+      break;
+    }
+  const PackageDef* own = f.variant ? kb.package(f.variant->package) : nullptr;
+  for (const Fact* o : overrides_of(f, by_rel)) {
+    // The override's attribute: a package's, else (a derivation of its own) the recipe's package.
+    std::string attribute = o->key;
+    if (std::none_of(kb.packages.begin(), kb.packages.end(), [&](const PackageDef& p) { return p.attribute == attribute; }))
+      attribute = o->key.empty() && own ? own->attribute : "";
+    if (attribute.empty()) b.all_unknown = true;
+    else if (o->text.empty()) b.unknown.insert(attribute);
+    else b.versions[attribute] = o->text;
+  }
+  return b;
+}
+
+std::string finding(std::string_view where, const Claim& c, std::string_view claimed, const std::string& built,
+                    std::string_view why) {
+  return fmt::format("{} says {} {}, but {} builds {} {}: users pick the build, its companions and its bugs by "
+                     "this version",
+                     where, c.package->display, claimed, why, c.package->display, built);
+}
+
+/// A doc line clearly about this tree: a heading, or a line about "this branch".
+bool tree_line(const std::string& line) {
+  return line.starts_with("#") || line.find("this branch") != std::string::npos ||
+         line.find("You are on") != std::string::npos;
+}
+
+}  // namespace
+
+void check_versions(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
+  std::map<std::string_view, const NixFile*> by_rel;
+  for (const auto& f : t.nix) by_rel[f.src.rel] = &f;
+  std::map<std::string, Built> by_stem;  // recipes, by file name
+  for (const auto& f : t.nix) {
+    if (!f.parsed || !f.is_recipe()) continue;
+    Built b = built_by(f, by_rel, kb);
+    for (const Fact* tx : [&] {
+           std::vector<const Fact*> v;
+           for (const auto& d : f.facts.descriptions) v.push_back(&d);
+           for (const auto& c : f.facts.comments)
+             if (c.key == "header") v.push_back(&c);
+           return v;
+         }()) {
+      if (tx->text.size() > kMaxRegexLine) continue;
+      const std::string_view where = tx->key == "header" ? "the header comment" : std::string_view(tx->key);
+      for (const auto& c : claims_in(tx->text, kb)) {
+        std::string built = b.of(c.package->attribute);
+        std::string_view claimed = std::string_view(tx->text).substr(c.at, c.length);
+        if (built.empty() || agrees(claimed, built)) continue;
+        nix::Span at = tx->span;
+        if (at.end - at.begin == tx->text.size() && tx->text.find('\n') == std::string::npos) {
+          at.begin += static_cast<uint32_t>(c.at);
+          at.column += static_cast<int>(c.at);
+        }
+        sink.add(f, "TLR033", at, finding(where, c, claimed, built, "this recipe"),
+                 fmt::format("say {} {}", c.package->display, built));
+      }
+    }
+    by_stem.emplace(f.stem, std::move(b));
+  }
+  // Root markdown: a table row naming a recipe speaks for it; a heading or a
+  // line about this branch for every recipe. Other prose (other branches, history) is left alone.
+  for (const auto& doc : t.docs) {
+    size_t start = 0;
+    for (int n = 1; start < doc.text.size(); ++n) {
+      size_t end = std::min(doc.text.find('\n', start), doc.text.size());
+      std::string line = doc.text.substr(start, end - start);
+      start = end + 1;
+      if (line.size() > kMaxRegexLine || line.find('.') == std::string::npos) continue;
+      std::vector<Claim> claims = claims_in(line, kb);
+      if (claims.empty()) continue;
+      const bool row = line.find_first_not_of(" ") != std::string::npos && line[line.find_first_not_of(" ")] == '|';
+      const Built* recipe = nullptr;
+      std::string recipe_name;
+      if (row)
+        for (const auto& [stem, b] : by_stem)
+          if (size_t k = line.find(stem); k != std::string::npos && (k + stem.size() == line.size() || !(alnum(line[k + stem.size()]) || line[k + stem.size()] == '-' || line[k + stem.size()] == '_'))) {
+            recipe = &b;
+            recipe_name = stem;
+            break;
+          }
+      if (!recipe && !tree_line(line)) continue;
+      for (const auto& c : claims) {
+        std::string_view claimed = std::string_view(line).substr(c.at, c.length);
+        std::set<std::string> built;
+        bool unknown = false;
+        for (const auto& [stem, b] : by_stem) {
+          if (recipe && &b != recipe) continue;
+          std::string v = b.of(c.package->attribute);
+          unknown = unknown || b.all_unknown || b.unknown.count(c.package->attribute);
+          if (!v.empty()) built.insert(v);
+        }
+        if (unknown || built.empty() ||
+            std::any_of(built.begin(), built.end(), [&](const std::string& v) { return agrees(claimed, v); }))
+          continue;
+        std::string why = recipe ? recipe_name + ".nix" : "this tree";
+        std::string versions = fmt::format("{}", fmt::join(built, " and "));
+        sink.add_doc(t, doc, "TLR033", n, static_cast<int>(c.at) + 1, finding(doc.rel, c, claimed, versions, why),
+                     fmt::format("say {} {}", c.package->display, *built.begin()));
+      }
+    }
+  }
+}
+
+}  // namespace tailor::lint
