@@ -11,6 +11,7 @@
 #include <fmt/ranges.h>
 
 #include "kb/package.hpp"
+#include "lint/doc_claims.hpp"
 #include "lint/checks.hpp"
 
 namespace tailor::lint {
@@ -125,11 +126,6 @@ std::string finding(std::string_view where, const Claim& c, std::string_view cla
                      where, c.package->display, claimed, why, c.package->display, built);
 }
 
-/// A doc line clearly about this tree: a heading, or a line about "this branch".
-bool tree_line(const std::string& line) {
-  return line.starts_with("#") || line.find("this branch") != std::string::npos ||
-         line.find("You are on") != std::string::npos;
-}
 
 }  // namespace
 
@@ -185,7 +181,7 @@ void check_versions(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
             recipe_name = stem;
             break;
           }
-      if (!recipe && !tree_line(line)) continue;
+      if (!recipe && !doc_line_about_this_tree(line)) continue;
       for (const auto& c : claims) {
         std::string_view claimed = std::string_view(line).substr(c.at, c.length);
         std::set<std::string> built;

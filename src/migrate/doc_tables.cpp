@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "lint/doc_claims.hpp"
 #include "migrate/pin_args.hpp"
 
 namespace tailor::migrate {
@@ -156,17 +157,27 @@ std::vector<TextEdit> plan_doc(std::string_view text, const DocRepin& r, std::ve
         edits.push_back({cells[c].begin + k, cells[c].begin + k + from.size(), to, t == Topic::torch ? "torch" : "python"});
     }
   }
-  // Old torch versions elsewhere: left for the user (prose may describe history).
-  if (!r.old_torch.empty() && r.old_torch != r.new_torch)
+  // Old torch versions elsewhere: rewritten where a heading or a line about
+  // this branch names torch's, left for the user in other prose (history,
+  // other branches).
+  if (!r.old_torch.empty() && r.old_torch != r.new_torch) {
+    std::vector<size_t> named = r.new_torch.empty() ? std::vector<size_t>{} : find_torch_mentions(text, r.old_torch);
     for (size_t k : find_version(text, r.old_torch)) {
       bool in_cell = std::any_of(torch_cells.begin(), torch_cells.end(),
                                  [&](const auto& c) { return k >= c.first && k < c.second; });
       if (in_cell) continue;
       size_t line_start = text.rfind('\n', k == 0 ? 0 : k - 1);
       line_start = line_start == std::string_view::npos || k == 0 ? 0 : line_start + 1;
+      size_t line_end = text.find('\n', k);
+      std::string_view whole = text.substr(line_start, line_end == std::string_view::npos ? text.npos : line_end - line_start);
+      if (std::find(named.begin(), named.end(), k) != named.end() && lint::doc_line_about_this_tree(whole)) {
+        edits.push_back({k, k + r.old_torch.size(), r.new_torch, "torch"});
+        continue;
+      }
       int line = static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(k), '\n')) + 1;
       left.push_back({line, static_cast<int>(k - line_start) + 1, r.old_torch});
     }
+  }
   normalize_edits(edits);
   return edits;
 }

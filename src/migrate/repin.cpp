@@ -89,6 +89,7 @@ class Repinner {
     collect_pins();
     choose_hash();
     plan_.after = plan_.before;
+    note_torch_versions();
     for (auto& p : parsed_) rewrite_recipe(p);
     rewrite_toml_files();
     note_versions();
@@ -96,7 +97,6 @@ class Repinner {
     std::sort(plan_.changes.begin(), plan_.changes.end(),
               [](const FileChange& a, const FileChange& b) { return a.rel < b.rel; });
     check_versioned_names();
-    find_old_torch_in_recipes();
     add_verify_notes();
     return std::move(plan_);
   }
@@ -211,6 +211,7 @@ class Repinner {
     std::set<size_t> hashes_done;
     for (const auto& s : sites) repin_site(f, s, hashes_done, fc);
     if (plan_.python) rename_python_sets(f, *p.root, fc);
+    rewrite_torch_mentions(f, fc);
     count_cuda_sets(f.text);
     if (fc.edits.empty()) return;
     normalize_edits(fc.edits);
@@ -345,14 +346,30 @@ class Repinner {
     }
   }
 
-  // What the old and new pins provide, from the knowledge base.
-  void note_versions() {
+  // The torch the old pins ship (when they agree) and the one the new pin ships.
+  void note_torch_versions() {
     std::set<std::string> old_torches;
     for (const auto& p : pins_)
       if (const NixpkgsPin* k = find_pin(kb_, p.rev)) old_torches.insert(k->version_text("torch"));
     if (old_torches.size() == 1) old_torch_ = *old_torches.begin();
     target_ = plan_.target.known;
     new_torch_ = target_ ? target_->version_text("torch") : "";
+  }
+
+  // Header comments and descriptions that name the old pin's torch ("PyTorch
+  // 2.9.1") name what the recipe builds: after the swap that is the new pin's.
+  void rewrite_torch_mentions(const lint::SourceFile& f, FileChange& fc) {
+    if (old_torch_.empty() || new_torch_.empty() || old_torch_ == new_torch_) return;
+    lint::LineIndex lines(f.text);
+    for (size_t k : find_torch_mentions(f.text, old_torch_)) {
+      nix::Span sp = lines.span(k, k + old_torch_.size());
+      fc.edits.push_back({k, k + old_torch_.size(), new_torch_, "torch"});
+      fc.changes.push_back({"torch", sp.line, sp.column, old_torch_, new_torch_});
+    }
+  }
+
+  // What the old and new pins provide, from the knowledge base.
+  void note_versions() {
     std::set<std::string> old_versions;
     for (const auto& n : plan_.old_python_names) {
       auto s = python_name(n);
@@ -456,20 +473,6 @@ class Repinner {
                                            target_->version_text("torch")));
   }
 
-  // Mentions of the old torch version in recipes: comments and descriptions stay as written.
-  void find_old_torch_in_recipes() {
-    if (!old_torch_.empty() && old_torch_ != new_torch_)
-      for (const auto& p : parsed_) {
-        const auto& f = plan_.before[p.index];
-        lint::LineIndex lines(f.text);
-        for (size_t k : find_torch_mentions(f.text, old_torch_)) {
-          nix::Span s = lines.span(k, k + old_torch_.size());
-          torch_left_.push_back(fmt::format("{}:{}:{}", result_path(f.rel), s.line, s.column));
-        }
-      }
-    std::sort(torch_left_.begin(), torch_left_.end());
-  }
-
   void add_verify_notes() {
     if (plan_.changes.empty() && pins_.empty()) return;
     if (!fake_hashes_.empty())
@@ -492,9 +495,10 @@ class Repinner {
                                          "argument) must expect the new name; first at {}",
                                          plural(renamed_keys_.size(), "attribute name"),
                                          renamed_keys_.size() == 1 ? "it" : "them", renamed_keys_.front()));
+    std::sort(torch_left_.begin(), torch_left_.end());
     if (!torch_left_.empty())
-      plan_.verify.push_back(fmt::format("PyTorch {} (the old pin's) is still named in {}: comments and descriptions "
-                                         "are not rewritten; first at {}",
+      plan_.verify.push_back(fmt::format("PyTorch {} (the old pin's) is still named in {} of the documentation, "
+                                         "outside its version tables; first at {}",
                                          old_torch_, plural(torch_left_.size(), "place"), torch_left_.front()));
   }
 
