@@ -1,9 +1,11 @@
-# Embeds the knowledge base (data/), the example specs (examples/) and the Nix
+# Embeds the knowledge base (data/, with the package builders it carries in
+# data/builders/), the example specs (examples/) and the Nix
 # builders that generated trees share (src/generate/builders/) into the
 # binary, so `tailor` works with nothing installed beside it.
 file(GLOB_RECURSE TAILOR_EMBEDDED_INPUTS CONFIGURE_DEPENDS
   RELATIVE ${PROJECT_SOURCE_DIR}
   ${PROJECT_SOURCE_DIR}/data/*.toml
+  ${PROJECT_SOURCE_DIR}/data/builders/*.nix
   ${PROJECT_SOURCE_DIR}/examples/*.toml
   ${PROJECT_SOURCE_DIR}/src/generate/builders/*.nix)
 list(SORT TAILOR_EMBEDDED_INPUTS)

@@ -119,9 +119,12 @@ int cmd_kb(CommandContext& ctx) {
   for (const auto& p : kb.pythons) py.add_row({p.version, p.packages_attr(), or_dash(p.end_of_life)});
   ctx.out << "Python versions (python_versions.toml)\n" << py.render() << "\n";
 
-  TextTable ws({"workaround", "pins", "torch", "cuda", "summary"});
-  for (const auto& w : kb.workarounds)
-    ws.add_row({w.id, or_dash(join(w.pins, ", ")), or_dash(w.torch), or_dash(join(w.cuda, ", ")), w.summary});
+  TextTable ws({"workaround", "pins", "requested", "cuda", "summary"});
+  for (const auto& w : kb.workarounds) {
+    std::vector<std::string> requested;
+    for (const auto& [attribute, version] : w.requested) requested.push_back(attribute + " " + version);
+    ws.add_row({w.id, or_dash(join(w.pins, ", ")), or_dash(join(requested, ", ")), or_dash(join(w.cuda, ", ")), w.summary});
+  }
   ctx.out << "Workarounds (workarounds.toml)\n" << ws.render() << "\n";
 
   TextTable pk({"package", "nixpkgs", "backends", "gpu target", "needs", "builder"});

@@ -1,5 +1,7 @@
 #include "generate/branch_tree.hpp"
 
+#include <set>
+
 #include <fmt/format.h>
 
 #include "generate/docs.hpp"
@@ -7,6 +9,7 @@
 #include "generate/manifest.hpp"
 #include "generate/marker.hpp"
 #include "generate/recipe.hpp"
+#include "matrix/rules.hpp"
 #include "settings/build_settings.hpp"
 #include "util/embedded.hpp"
 
@@ -21,6 +24,12 @@ std::vector<GeneratedFile> branch_tree(const Spec& spec, const Matrix& m, const 
     files.push_back({".flox/pkgs/lib/" + std::string(f.path.substr(prefix.size())),
                      with_marker(f.content, CommentStyle::hash)});
   }
+  // The builders of the matrix's packages that the knowledge base carries.
+  std::set<std::string> carried;
+  for (const auto& v : m.variants)
+    for (const PackageDef* p : built_packages(*kb.package(v.package), kb))
+      if (auto it = kb.builder_files.find(p->builder); it != kb.builder_files.end() && carried.insert(p->builder).second)
+        files.push_back({".flox/pkgs/" + p->builder, with_marker(it->second, CommentStyle::hash)});
   std::vector<BuildSettings> settings;
   settings.reserve(m.variants.size());
   for (const auto& v : m.variants) {

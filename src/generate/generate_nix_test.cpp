@@ -73,8 +73,12 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
   Spec spec = load_spec_arg(spec_name, kb());
   Matrix m = expand(spec, kb());
   ASSERT_EQ(got.size(), m.variants.size());
-  // + lib/{common,companion,custom-torch,magma,nixpkgs,torch,vllm}.nix and flake.nix
-  EXPECT_EQ(files.size(), m.variants.size() + 8);
+  // + lib/{common,companion,custom-torch,magma,nixpkgs,torch,vllm}.nix, flake.nix
+  // and the builders of the knowledge base (data/builders/) its packages use.
+  std::set<std::string> carried;
+  for (const auto& v : m.variants)
+    if (kb().builder_files.contains(kb().package(v.package)->builder)) carried.insert(kb().package(v.package)->builder);
+  EXPECT_EQ(files.size(), m.variants.size() + 8 + carried.size());
   for (const auto& v : m.variants) {
     SCOPED_TRACE(v.name);
     ASSERT_TRUE(got.contains(v.name));
@@ -90,9 +94,10 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
     if (v.package != "magma") {
       EXPECT_EQ(r["pythonVersion"], v.python);
     }
-    // A vLLM variant's CPU flags and workarounds belong to its custom torch.
+    // A vLLM variant's CPU flags and workarounds belong to its custom torch; a
+    // Python package that wraps a top-level one builds them into that one.
     bool vllm = v.package == "vllm";
-    const json& torch_side = vllm ? r["customTorch"] : r;
+    const json& torch_side = vllm ? r["customTorch"] : r["wrapped"].is_null() ? r : r["wrapped"];
     const std::string pre = torch_side["preConfigure"];
     for (const auto& f : s.cpu_flags) EXPECT_TRUE(contains(pre, " " + f)) << f;
     if (v.isa == "avx") {
@@ -124,8 +129,8 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
     }
 
     bool source_override = false, cccl = false, broken = false;
+    source_override = !s.source_overrides.empty();
     for (const auto& w : s.workarounds) {
-      source_override = source_override || w.torch_source.has_value();
       cccl = cccl || !w.cccl_include_links.empty();
       broken = broken || w.allow_broken;
     }
@@ -151,6 +156,31 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
         EXPECT_EQ(r["buildInputs"], json::array({"openblas"}));
       }
     }
+    if (!r["wrapped"].is_null()) {
+      const json& w = r["wrapped"];
+      EXPECT_EQ(w["args"]["cudaSupport"], v.backend == "cuda");
+      EXPECT_EQ(w["args"]["pythonSupport"], true);  // the Python set's own argument, kept
+      EXPECT_EQ(w["cudaCapabilities"], s.cuda_capabilities);
+      EXPECT_EQ(w["requiredSystemFeatures"], v.backend == "cuda" ? json::array({"big-parallel"}) : json::array());
+      const std::string attribute = kb().package(v.package)->attribute;
+      const SourceOverride* o = spec.source_override(attribute);
+      EXPECT_EQ(w["version"], o ? json(o->version) : json("1.22.0"));  // the stub's own version otherwise
+      EXPECT_EQ(w["src"], o ? json(o->fetch.rev) : json("v1.22.0"));
+      EXPECT_EQ(w["patches"], o && o->clear_patches ? 0 : 1);
+      if (o)
+        for (const auto& x : o->extra_sources) {
+          std::string upper = x.name;
+          for (char& c : upper) c = static_cast<char>(toupper(static_cast<unsigned char>(c)));
+          std::string flag = "-DFETCHCONTENT_SOURCE_DIR_" + upper + "=/nix/store/00000000000000000000000000000000-" +
+                             x.fetch.repo + "-source";
+          EXPECT_NE(std::find(w["cmakeFlags"].begin(), w["cmakeFlags"].end(), flag), w["cmakeFlags"].end()) << flag;
+        }
+      if (v.backend == "cuda") {
+        EXPECT_EQ(std::count(w["cmakeFlags"].begin(), w["cmakeFlags"].end(),
+                             "-DCMAKE_CUDA_ARCHITECTURES=" + kb().gpu(v.sm)->name_token().substr(2)),
+                  2);  // nixpkgs' own from config.cudaCapabilities, and the variant's
+      }
+    }
     if (kb().package(v.package)->need("companion-of")) {
       EXPECT_EQ(r["torch"], dependency(s, "torchVariant"));
       EXPECT_EQ(r["torchCapabilities"], s.cuda_capabilities);
@@ -170,7 +200,8 @@ INSTANTIATE_TEST_SUITE_P(Examples, GeneratedTree,
                                          "build-pytorch/pytorch-2.9-vllm-0.15.1", "build-pytorch/pytorch-2.9-vllm-0.14.0",
                                          "build-pytorch/pytorch-2.9-python311", "build-pytorch/pytorch-2.10-python313",
                                          "build-pytorch/pytorch-2.10-cuda12_9", "build-vllm/vllm-0.14.0",
-                                         "build-vllm/main"),
+                                         "build-vllm/main", "build-onnx-runtime/main",
+                                         "build-onnx-runtime/onnxruntime-1.18", "build-onnx-runtime/onnxruntime-1.24"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (char& c : n)
@@ -218,6 +249,28 @@ INSTANTIATE_TEST_SUITE_P(Examples, GeneratedFlake,
                              if (!isalnum(static_cast<unsigned char>(c))) c = '_';
                            return n;
                          });
+
+// Companions of every backend import the torch variant of their own cell: a
+// CPU-only or MPS torchvision is built against the matching custom torch, as a
+// CUDA one is (companion.nix imports torchVariant).
+TEST(GeneratedTreeStub, CpuAndMpsCompanionsImportTheirTorch) {
+  if (!test::have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate is not installed";
+  test::TempDir dir("gen-companions");
+  std::string spec = dir.path() + "/companions.toml";
+  std::ofstream(spec) << "[branch]\nname = \"t\"\nproduct = \"p\"\npin = \"6a030d5\"\npython = \"3.13\"\n\n"
+                         "[[family]]\nname = \"cpu\"\npackage = [\"pytorch\", \"torchvision\", \"torchaudio\"]\n"
+                         "backend = \"cpu\"\nisa = \"avx2\"\n\n"
+                         "[[family]]\nname = \"mps\"\npackage = [\"pytorch\", \"torchvision\"]\nbackend = \"mps\"\n";
+  ASSERT_EQ(test::run_tailor({"generate", spec, "-o", dir.path() + "/tree"}).status, 0);
+  auto probe = test::run_command("nix-instantiate --eval --strict --json " + test::source_path("tests/nix/probe.nix") +
+                                     " --arg pkgsDir '" + dir.path() + "/tree/.flox/pkgs'",
+                                 false);
+  ASSERT_EQ(probe.status, 0) << probe.out;
+  json got = json::parse(probe.out);
+  EXPECT_EQ(got["torchvision-python313-cpu-avx2"]["torch"], "pytorch-python313-cpu-avx2");
+  EXPECT_EQ(got["torchaudio-python313-cpu-avx2"]["torch"], "pytorch-python313-cpu-avx2");
+  EXPECT_EQ(got["torchvision-python313-darwin-mps"]["torch"], "pytorch-python313-darwin-mps");
+}
 
 // MAGMA for one SM, passed to the torch of the same cell (Flox's GPU-optimized PyTorch guide: MAGMA built for the same SM).
 TEST(GeneratedTreeStub, MagmaRecipesFeedTheirTorch) {

@@ -28,15 +28,23 @@ std::string env_list(const BuildSettings& s) {
 
 std::string workarounds(const BuildSettings& s) {
   nlohmann::ordered_json w = nlohmann::ordered_json::object();
+  auto fetch = [](const GitHubSource& f) {
+    return nlohmann::ordered_json{
+        {"owner", f.owner}, {"repo", f.repo}, {"rev", f.rev}, {"hash", f.hash}, {"fetchSubmodules", f.fetch_submodules}};
+  };
+  // A source override of attribute A: ASource, its extra sources by name as
+  // AExtraSources, and what the older recipe needs.
+  for (const auto& o : s.source_overrides) {
+    w[o.attribute + "Source"] = fetch(o.fetch);
+    if (!o.extra_sources.empty()) {
+      nlohmann::ordered_json extra = nlohmann::ordered_json::object();
+      for (const auto& x : o.extra_sources) extra[x.name] = fetch(x.fetch);
+      w[o.attribute + "ExtraSources"] = extra;
+    }
+    if (o.clear_patches) w["clearPatches"] = true;
+    if (!o.version_txt.empty()) w["versionTxt"] = o.version_txt;
+  }
   for (const auto& x : s.workarounds) {
-    if (x.torch_source)
-      w["torchSource"] = {{"owner", x.torch_source->owner},
-                          {"repo", x.torch_source->repo},
-                          {"rev", x.torch_source->rev},
-                          {"hash", x.torch_source->hash},
-                          {"fetchSubmodules", x.torch_source->fetch_submodules}};
-    if (x.clear_patches) w["clearPatches"] = true;
-    if (!x.version_txt.empty()) w["versionTxt"] = x.version_txt;
     if (x.shim_find_cuda_toolkit) w["shimFindCudaToolkit"] = true;
     if (!x.cccl_include_links.empty()) w["cccl"] = x.cccl_include_links;
     for (const auto& m : x.magma_patches) {
@@ -56,6 +64,10 @@ std::string variant_recipe(const BuildSettings& s, const Spec& spec, const Knowl
   out += fmt::format("#\n# {} variant of {} (branch {}). Generated: edit the spec, not this file.\n",
                      v.package, comment_text(spec.path), comment_text(spec.name));
   for (const auto& w : s.workarounds) out += fmt::format("# Workaround {}: {}\n", comment_text(w.id), comment_text(w.summary));
+  for (const auto& o : s.source_overrides)
+    if (spec.source_override(o.attribute))
+      out += fmt::format("# Source override: {} {} from {}/{} {}\n", comment_text(o.attribute), comment_text(o.version),
+                         comment_text(o.fetch.owner), comment_text(o.fetch.repo), comment_text(o.fetch.rev));
   out += "{ nixpkgsSrc ? null }:\n";
   out += fmt::format("import ./{} {{\n  inherit nixpkgsSrc;\n  variant = {{\n", kb.package(v.package)->builder);
   out += key_value("name", nix_string(v.name));
@@ -84,7 +96,7 @@ std::string variant_recipe(const BuildSettings& s, const Spec& spec, const Knowl
   bool allow_broken = false;
   for (const auto& w : s.workarounds) allow_broken = allow_broken || w.allow_broken;
   out += key_value("allowBroken", allow_broken ? "true" : "false");
-  if (!s.workarounds.empty()) out += key_value("workarounds", workarounds(s));
+  if (!s.workarounds.empty() || !s.source_overrides.empty()) out += key_value("workarounds", workarounds(s));
   out += key_value("stripToolchain", s.strip_toolchain ? "true" : "false");
   out += key_value("gbPerJob", std::to_string(s.gb_per_job));
   out += key_value("maxJobs", s.max_jobs ? std::to_string(*s.max_jobs) : "null");

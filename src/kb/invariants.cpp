@@ -8,7 +8,9 @@
 
 #include "kb/knowledge_base.hpp"
 #include "kb/package.hpp"
+#include "kb/source_override.hpp"
 #include "kb/workload.hpp"
+#include "util/embedded.hpp"
 
 namespace tailor {
 
@@ -26,10 +28,8 @@ bool is_hex40(const std::string& s) {
   return std::regex_match(s, re);
 }
 
-// Nix accepts base32 (52 chars) or SRI ("sha256-" + 44 base64 chars).
-bool is_nix_sha256(const std::string& s) {
-  static const std::regex base32("[0-9a-df-np-sv-z]{52}"), sri("sha256-[A-Za-z0-9+/]{43}="), hex("[0-9a-f]{64}");
-  return std::regex_match(s, base32) || std::regex_match(s, sri) || std::regex_match(s, hex);
+bool package_with_attribute(const KnowledgeBase& kb, const std::string& attribute) {
+  return std::any_of(kb.packages.begin(), kb.packages.end(), [&](const PackageDef& p) { return p.attribute == attribute; });
 }
 
 template <class T, class Key>
@@ -181,19 +181,14 @@ void check_workarounds(const KnowledgeBase& kb, std::vector<std::string>& out) {
     for (const auto& p : w.packages)
       if (!kb.package(p)) out.push_back(fmt::format("{}: {}: unknown package '{}'", f, w.id, p));
     if (w.packages.empty()) out.push_back(fmt::format("{}: {}: names no packages", f, w.id));
-    if (!w.torch.empty() && !Version::parse(w.torch))
-      out.push_back(fmt::format("{}: {}: torch '{}' is not a version", f, w.id, w.torch));
-    for (const auto& e : w.env)
-      if (e.find('=') == std::string::npos || e.front() == '=')
-        out.push_back(fmt::format("{}: {}: env entry '{}' is not NAME=value", f, w.id, e));
-    auto check_hash = [&](const GitHubSource& s) {
-      if (!is_nix_sha256(s.hash)) out.push_back(fmt::format("{}: {}: hash '{}' is not a Nix sha256 hash", f, w.id, s.hash));
+    auto check_attribute = [&](const std::string& a, std::string_view key) {
+      if (!package_with_attribute(kb, a))
+        out.push_back(fmt::format("{}: {}: {} names '{}', the nixpkgs attribute of no package", f, w.id, key, a));
     };
-    if (w.torch_source) check_hash(*w.torch_source);
-    for (const auto& m : w.magma_patches) {
-      check_hash(m);
+    for (const auto& r : w.requested) check_attribute(r.first, "requested");
+    if (w.source_override) check_attribute(w.source_override->attribute, "source_override.attribute");
+    for (const auto& m : w.magma_patches)
       if (!is_hex40(m.rev)) out.push_back(fmt::format("{}: {}: magma patch commit is not 40 hex digits", f, w.id));
-    }
   }
 }
 
@@ -222,6 +217,14 @@ void check_package_versions(const KnowledgeBase& kb, std::vector<std::string>& o
   for (const auto& p : kb.packages)
     if (p.name.empty() || p.name.find_first_of("{}/ ") != std::string::npos || p.name.front() == '-')
       out.push_back(fmt::format("{}: package name '{}' is not a word with dashes", f, p.name));
+  // A builder is one every tree shares (src/generate/builders/) or one the
+  // knowledge base carries (data/builders/, an overlay's builders/).
+  for (const auto& p : kb.packages) {
+    bool shared = p.builder.starts_with("lib/") && embedded_file("src/generate/builders/" + p.builder.substr(4));
+    if (!shared && !kb.builder_files.contains(p.builder))
+      out.push_back(fmt::format("{}: package {}: builder '{}' is neither a shared builder nor in builders/", f, p.name,
+                                p.builder));
+  }
 }
 
 }  // namespace

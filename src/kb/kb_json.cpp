@@ -27,6 +27,17 @@ json source_json(const GitHubSource& s) {
 }
 }  // namespace
 
+nlohmann::ordered_json source_override_json(const SourceOverride& o) {
+  json j = {{"attribute", o.attribute}, {"version", o.version}, {"fetch", source_json(o.fetch)}};
+  j["extra_sources"] = json::array();
+  for (const auto& x : o.extra_sources) j["extra_sources"].push_back({{"name", x.name}, {"fetch", source_json(x.fetch)}});
+  if (o.clear_patches) j["clear_patches"] = true;
+  if (!o.cmake_flags.empty()) j["cmake_flags"] = o.cmake_flags;
+  if (!o.env.empty()) j["env"] = o.env;
+  if (!o.version_txt.empty()) j["version_txt"] = o.version_txt;
+  return j;
+}
+
 nlohmann::ordered_json to_json(const KnowledgeBase& kb) {
   json out;
   out["gpus"] = json::array();
@@ -90,14 +101,12 @@ nlohmann::ordered_json to_json(const KnowledgeBase& kb) {
     out["python"].push_back({{"version", p.version}, {"packages", p.packages_attr()}, {"end_of_life", opt(p.end_of_life)}});
   out["workarounds"] = json::array();
   for (const auto& w : kb.workarounds) {
-    json j = {{"id", w.id},   {"summary", w.summary},   {"pins", w.pins},
-              {"torch", opt(w.torch)}, {"cuda", w.cuda}, {"packages", w.packages}};
-    if (w.torch_source) j["torch_source"] = source_json(*w.torch_source);
-    if (w.clear_patches) j["clear_patches"] = true;
+    json requested = json::object();
+    for (const auto& [a, v] : w.requested) requested[a] = v;
+    json j = {{"id", w.id},           {"summary", w.summary}, {"pins", w.pins},
+              {"requested", requested}, {"cuda", w.cuda},       {"packages", w.packages}};
+    if (w.source_override) j["source_override"] = source_override_json(*w.source_override);
     if (w.allow_broken) j["allow_broken"] = true;
-    if (!w.cmake_flags.empty()) j["cmake_flags"] = w.cmake_flags;
-    if (!w.env.empty()) j["env"] = w.env;
-    if (!w.version_txt.empty()) j["version_txt"] = w.version_txt;
     if (!w.cccl_include_links.empty()) j["cccl_include_links"] = w.cccl_include_links;
     if (w.shim_find_cuda_toolkit) j["shim_find_cuda_toolkit"] = true;
     if (!w.magma_patches.empty()) {

@@ -143,9 +143,16 @@ void read_kb_file(const std::string& name, const std::string& path, std::string 
   root.finish();
 }
 
-KnowledgeBase load_embedded_then(const std::vector<std::pair<std::string, std::pair<std::string, std::string>>>& overlays) {
+KnowledgeBase load_embedded_then(const std::vector<std::pair<std::string, std::pair<std::string, std::string>>>& overlays,
+                                 std::map<std::string, std::string> overlay_builders = {}) {
   KnowledgeBase kb;
   Layers layers;
+  // Package builders the knowledge base carries: data/builders/X.nix, then an
+  // overlay's builders/X.nix, written to a tree as lib/X.nix.
+  for (const auto& f : embedded_files())
+    if (f.path.starts_with("data/builders/"))
+      kb.builder_files["lib/" + std::string(f.path.substr(std::string_view("data/builders/").size()))] = f.content;
+  for (auto& [name, text] : overlay_builders) kb.builder_files[name] = std::move(text);
   for (const auto& name : kb_file_names()) {
     auto text = embedded_file("data/" + name);
     if (!text) throw std::logic_error("embedded knowledge base lacks " + name);
@@ -167,8 +174,21 @@ KnowledgeBase load_embedded_then(const std::vector<std::pair<std::string, std::p
 
 }  // namespace
 
+namespace {
+// An overlay's builders/*.nix, as lib/<name>.nix -> text; none when it has no builders/.
+std::map<std::string, std::string> read_overlay_builders(const std::filesystem::path& dir) {
+  std::map<std::string, std::string> out;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) return out;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".nix") out["lib/" + it->path().filename().string()] = read_file(it->path());
+  return out;
+}
+}  // namespace
+
 KnowledgeBase KnowledgeBase::load(const std::optional<std::filesystem::path>& overlay_dir) {
   std::vector<std::pair<std::string, std::pair<std::string, std::string>>> overlays;
+  std::map<std::string, std::string> builders;
   if (overlay_dir) {
     std::error_code ec;
     if (!std::filesystem::is_directory(*overlay_dir, ec)) {
@@ -187,6 +207,7 @@ KnowledgeBase KnowledgeBase::load(const std::optional<std::filesystem::path>& ov
       throw DiagnosticError(d);
     }
     std::sort(files.begin(), files.end());
+    builders = read_overlay_builders(*overlay_dir / "builders");
     for (const auto& f : files) {
       std::string name = f.filename().string();
       if (f.extension() != ".toml") continue;
@@ -205,13 +226,16 @@ KnowledgeBase KnowledgeBase::load(const std::optional<std::filesystem::path>& ov
       overlays.push_back({name, {f.string(), read_file(f)}});
     }
   }
-  return load_embedded_then(overlays);
+  return load_embedded_then(overlays, std::move(builders));
 }
 
 KnowledgeBase KnowledgeBase::load_texts(const std::map<std::string, std::string>& files) {
   std::vector<std::pair<std::string, std::pair<std::string, std::string>>> overlays;
-  for (const auto& [name, text] : files) overlays.push_back({name, {name, text}});
-  return load_embedded_then(overlays);
+  std::map<std::string, std::string> builders;  // "builders/x.nix" entries, as an overlay's builders/
+  for (const auto& [name, text] : files)
+    if (name.starts_with("builders/")) builders["lib/" + name.substr(9)] = text;
+    else overlays.push_back({name, {name, text}});
+  return load_embedded_then(overlays, std::move(builders));
 }
 
 namespace {

@@ -37,13 +37,18 @@ struct KnowledgeBase {
   std::vector<PackageDef> packages;
   std::vector<std::string> json_version_keys;  ///< attributes reported as keys of their own
   std::string headline;  ///< the matrix's main package
+  /// Package builders the knowledge base carries (data/builders/, an overlay's
+  /// builders/): "lib/onnxruntime.nix" -> text. The shared builders every tree
+  /// gets are not among them.
+  std::map<std::string, std::string> builder_files;
 
   /// The embedded knowledge base, overlaid with \a overlay_dir when given.
   /// Throws DiagnosticError for bad data, including invariant violations.
   static KnowledgeBase load(const std::optional<std::filesystem::path>& overlay_dir = std::nullopt);
 
   /// Loads from explicit file contents (file name -> text), e.g. for tests and
-  /// fuzzing. Files missing from \a files are taken from the embedded data.
+  /// fuzzing. Files missing from \a files are taken from the embedded data;
+  /// "builders/x.nix" entries are builders, as an overlay directory's.
   static KnowledgeBase load_texts(const std::map<std::string, std::string>& files);
 
   const GpuArch* gpu(std::string_view sm) const;

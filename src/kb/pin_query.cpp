@@ -24,13 +24,13 @@ bool any_matches(const std::string& want, const std::vector<std::string>& have) 
   return false;
 }
 
-// The knowledge base's workarounds record the torch they build from source.
+// The knowledge base's source overrides build a version of an attribute on a pin.
 bool builds_from_source(const NixpkgsPin& pin, const std::string& attribute, const std::string& version,
                         const KnowledgeBase& kb) {
   for (const auto& w : kb.workarounds) {
-    if (attribute != "torch") continue;
+    const auto& o = w.source_override;
     bool on_pin = w.pins.empty() || std::find(w.pins.begin(), w.pins.end(), pin.short_rev) != w.pins.end();
-    if (w.torch_source && on_pin && !w.torch.empty() && version_matches(version, w.torch)) return true;
+    if (o && on_pin && o->attribute == attribute && version_matches(version, o->version)) return true;
   }
   return false;
 }

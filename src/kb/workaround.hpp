@@ -4,32 +4,26 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "kb/source_override.hpp"
 #include "util/toml_reader.hpp"
 
 namespace tailor {
 
-struct GitHubSource {
-  std::string owner, repo, rev, hash;
-  bool fetch_submodules = false;
-};
-
 struct Workaround {
   std::string id;
   std::string summary;
-  // Conditions; an empty list/string means "any".
+  // Conditions; an empty list means "any".
   std::vector<std::string> pins;  ///< short revisions
-  std::string torch;              ///< requested torch version
+  /// nixpkgs attribute -> the version the spec must request ([branch] torch = "2.10.0").
+  std::vector<std::pair<std::string, std::string>> requested;
   std::vector<std::string> cuda;
   std::vector<std::string> packages;
   // Effects.
-  std::optional<GitHubSource> torch_source;
-  bool clear_patches = false;
+  std::optional<SourceOverride> source_override;
   bool allow_broken = false;
-  std::vector<std::string> cmake_flags;
-  std::vector<std::string> env;  ///< "NAME=value"
-  std::string version_txt;
   std::vector<std::string> cccl_include_links;
   bool shim_find_cuda_toolkit = false;
   std::vector<GitHubSource> magma_patches;  ///< commit in rev

@@ -187,7 +187,7 @@ class FamilyExpander {
     v.isa = value(c, Axis::isa).value;
     v.platform = backend.platform.empty() ? value(c, Axis::isa).isa->platform : backend.platform;
     v.family = fam_.name;
-    v.versions = built_versions(package, *value(c, Axis::pin).pin, spec_, kb_);
+    v.versions = built_versions(v, *value(c, Axis::pin).pin, spec_, kb_);
     v.name = variant_name_from_tokens(
         package, backend,
         {value(c, Axis::python).token, value(c, Axis::cuda).token, value(c, Axis::sm).token, v.isa});

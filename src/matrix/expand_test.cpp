@@ -69,7 +69,17 @@ INSTANTIATE_TEST_SUITE_P(Branches, Example,
                                          ExampleCount{"build-pytorch/pytorch-2.10-python313", 128},
                                          ExampleCount{"build-pytorch/pytorch-2.10-cuda12_9", 66},
                                          ExampleCount{"build-vllm/vllm-0.14.0", 98},
-                                         ExampleCount{"build-vllm/main", 98}),
+                                         ExampleCount{"build-vllm/main", 98},
+                                         // 6 SMs x 2 ISAs + SM90 on Armv9 + 2 Pythons x 4 CPU ISAs
+                                         ExampleCount{"build-onnx-runtime/main", 21},
+                                         // 2 Pythons x (4 SMs x 2 ISAs + 2 CPU ISAs), per release
+                                         ExampleCount{"build-onnx-runtime/onnxruntime-1.18", 20},
+                                         ExampleCount{"build-onnx-runtime/onnxruntime-1.19", 20},
+                                         ExampleCount{"build-onnx-runtime/onnxruntime-1.20", 20},
+                                         ExampleCount{"build-onnx-runtime/onnxruntime-1.21", 20},
+                                         ExampleCount{"build-onnx-runtime/onnxruntime-1.22", 20},
+                                         ExampleCount{"build-onnx-runtime/onnxruntime-1.23", 20},
+                                         ExampleCount{"build-onnx-runtime/onnxruntime-1.24", 20}),
                          [](const auto& info) {
                            std::string n = info.param.spec;
                            for (char& c : n)
@@ -90,7 +100,19 @@ TEST(Expand, MainHasExactlyTheSeedsNames) {
 
 TEST(Expand, EveryExampleIsCovered) {
   // Adding an example without a count above would leave it untested.
-  EXPECT_EQ(test::example_specs().size(), 11u);
+  EXPECT_EQ(test::example_specs().size(), 19u);
+}
+
+// Each variant reports the version it really builds: a source override's
+// (the release branch's tag), the pin's where it records one, and none where
+// the pin records no version of the package.
+TEST(Expand, VersionsAreWhatTheVariantBuilds) {
+  for (const auto& v : expand_example("build-onnx-runtime/onnxruntime-1.18").variants)
+    EXPECT_EQ(v.versions, (std::vector<std::pair<std::string, std::string>>{{"onnxruntime", "1.18.1"}})) << v.name;
+  for (const auto& v : expand_example("build-onnx-runtime/main").variants) EXPECT_TRUE(v.versions.empty()) << v.name;
+  // PyTorch 2.10.0 from the knowledge base's source override on pins that ship 2.9.1.
+  for (const auto& v : expand_example("build-pytorch/pytorch-2.10-python313").variants)
+    EXPECT_EQ(v.versions, (std::vector<std::pair<std::string, std::string>>{{"pytorch", "2.10.0"}})) << v.name;
 }
 
 TEST(Expand, VllmSplitsAsTheSeedTabulates) {

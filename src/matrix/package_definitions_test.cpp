@@ -38,7 +38,8 @@ const char* kMagmaHead =
 // effectiveMagma, vLLM swaps a torch into its whole Python set, torchvision and
 // torchaudio are built against a torch, magma is a top-level attribute.
 TEST(Packages, EmbeddedDefinitions) {
-  EXPECT_EQ(kb().package_names(), (std::vector<std::string>{"pytorch", "torchvision", "torchaudio", "vllm", "magma"}));
+  EXPECT_EQ(kb().package_names(),
+            (std::vector<std::string>{"pytorch", "torchvision", "torchaudio", "vllm", "magma", "onnxruntime"}));
   EXPECT_EQ(kb().backend_names(), (std::vector<std::string>{"cuda", "cpu", "mps"}));
   const PackageDef& torch = *kb().package("pytorch");
   EXPECT_EQ(torch.attribute, "torch");
@@ -96,6 +97,20 @@ TEST(Packages, DependencyCycleIsAnError) {
             "hint: a package can only need packages that do not need it back\n");
 }
 
+// A builder is a shared one or one the knowledge base carries in builders/.
+TEST(Packages, BuilderNowhereIsAnError) {
+  std::string text = kMagmaHead;
+  text.replace(text.find("lib/magma.nix"), 13, "lib/magmaa.nix");
+  try {
+    KnowledgeBase::load_texts({{"packages.toml", text}});
+    ADD_FAILURE() << "loaded";
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().notes,
+              std::vector<std::string>{"packages.toml: package magma: builder 'lib/magmaa.nix' is neither a shared "
+                                       "builder nor in builders/"});
+  }
+}
+
 TEST(Packages, UnknownKeyIsAnError) {
   std::string text = std::string(kMagmaHead) + "gpu_targets = \"cmake-flag\"\n";
   EXPECT_EQ(load_error(text),
@@ -112,7 +127,8 @@ TEST(Packages, DashedPackageNamesParse) {
       "[[package]]\nname = \"llama-cpp\"\ndisplay = \"llama.cpp\"\nattribute = \"llama-cpp\"\nscope = \"top-level\"\n"
       "backends = [\"cuda\", \"cpu\"]\nbuilder = \"lib/llama-cpp.nix\"\nvariant_name = \"{package}-{backend}\"\n"
       "gpu_target = \"config-capabilities\"\n";
-  KnowledgeBase k = KnowledgeBase::load_texts({{"packages.toml", text}});
+  KnowledgeBase k = KnowledgeBase::load_texts({{"packages.toml", text}, {"builders/llama-cpp.nix", "{ variant }: null\n"}});
+  EXPECT_EQ(k.builder_files.at("lib/llama-cpp.nix"), "{ variant }: null\n");
   std::string problem;
   auto v = parse_variant_name("llama-cpp-cuda12_9-sm90-avx512", k, problem);
   ASSERT_TRUE(v) << problem;

@@ -12,20 +12,25 @@ bool listed(const std::vector<std::string>& v, std::string_view x) {
   return v.empty() || std::find(v.begin(), v.end(), x) != v.end();
 }
 
-// A workaround's version condition is written against the torch attribute
-// (workarounds.toml's `torch` key).
-bool workaround_matches(const Workaround& w, const Variant& v, const Spec& spec) {
-  return listed(w.pins, v.pin) && (w.torch.empty() || w.torch == spec.requested("torch")) &&
-         (w.cuda.empty() || (!v.cuda.empty() && listed(w.cuda, v.cuda))) && listed(w.packages, v.package);
+// Every version condition holds: the spec requests that version of that attribute.
+bool requested_matches(const Workaround& w, const Spec& spec) {
+  return std::all_of(w.requested.begin(), w.requested.end(),
+                     [&](const auto& r) { return spec.requested(r.first) == r.second; });
 }
 
-// Does an applicable workaround build \a attribute at the requested version from source?
-bool built_from_source(const Variant& v, const Spec& spec, const KnowledgeBase& kb, const std::string& attribute) {
-  auto ws = applicable_workarounds(v, spec, kb);
-  return attribute == "torch" &&
-         std::any_of(ws.begin(), ws.end(), [](const Workaround* w) { return w->torch_source.has_value(); });
+bool workaround_matches(const Workaround& w, const Variant& v, const Spec& spec) {
+  return listed(w.pins, v.pin) && requested_matches(w, spec) &&
+         (w.cuda.empty() || (!v.cuda.empty() && listed(w.cuda, v.cuda))) && listed(w.packages, v.package);
 }
 }  // namespace
+
+const SourceOverride* source_override_for(const Variant& v, const Spec& spec, const KnowledgeBase& kb,
+                                          std::string_view attribute) {
+  if (const SourceOverride* o = spec.source_override(attribute)) return o;
+  for (const Workaround* w : applicable_workarounds(v, spec, kb))
+    if (w->source_override && w->source_override->attribute == attribute) return &*w->source_override;
+  return nullptr;
+}
 
 std::vector<const PackageDef*> built_packages(const PackageDef& p, const KnowledgeBase& kb) {
   std::vector<const PackageDef*> out = {&p};
@@ -39,10 +44,14 @@ std::vector<const PackageDef*> built_packages(const PackageDef& p, const Knowled
   return out;
 }
 
-std::vector<std::pair<std::string, std::string>> built_versions(const PackageDef& p, const NixpkgsPin& pin,
+std::vector<std::pair<std::string, std::string>> built_versions(const Variant& v, const NixpkgsPin& pin,
                                                                 const Spec& spec, const KnowledgeBase& kb) {
   std::vector<std::pair<std::string, std::string>> out;
-  for (const PackageDef* b : built_packages(p, kb)) {
+  for (const PackageDef* b : built_packages(*kb.package(v.package), kb)) {
+    if (const SourceOverride* o = source_override_for(v, spec, kb, b->attribute)) {
+      out.emplace_back(b->name, o->version);
+      continue;
+    }
     if (!b->version_in_pins) continue;
     std::string version = spec.requested(b->attribute);
     if (version.empty() && pin.version(b->attribute)) version = pin.version(b->attribute)->str();
@@ -95,18 +104,17 @@ std::vector<RuleViolation> check_facts(const Variant& v, const CellFacts& facts,
   }
 
   // Each built package whose version pins record must be what the pin ships,
-  // or built from source by a workaround.
+  // or built from source by a source override.
   auto built = built_packages(*kb.package(v.package), kb);
   for (auto it = built.rbegin(); it != built.rend(); ++it) {  // what it builds against first
     const PackageDef* p = *it;
-    if (!p->version_in_pins) continue;
+    if (!p->version_in_pins || source_override_for(v, spec, kb, p->attribute)) continue;
     const Version* shipped = pin.version(p->attribute);
     std::string want = spec.requested(p->attribute);
     std::string rule = p->attribute + "-unavailable";
     if (!shipped)
       out.push_back({rule, fmt::format("nixpkgs pin {} ships no {}", pin.short_rev, p->display)});
-    else if (shipped && !want.empty() && want != shipped->str() && *Version::parse(want) != *shipped &&
-             !built_from_source(v, spec, kb, p->attribute))
+    else if (!want.empty() && want != shipped->str() && *Version::parse(want) != *shipped)
       out.push_back({rule, fmt::format("nixpkgs pin {} ships {} {}, and no workaround of the knowledge base builds {} "
                                        "{} on it",
                                        pin.short_rev, p->attribute, shipped->str(), p->attribute, want)});

@@ -28,10 +28,16 @@ struct CellFacts {
 /// (companion-of, python-set-substitution), each once.
 std::vector<const PackageDef*> built_packages(const PackageDef& p, const KnowledgeBase& kb);
 
-/// package -> version, for the built packages whose versions pins record: the
-/// spec's request for its attribute, or else what \a pin ships.
-std::vector<std::pair<std::string, std::string>> built_versions(const PackageDef& p, const NixpkgsPin& pin,
+/// package -> the version a variant really builds, for each package it builds:
+/// a source override's version; else, where pins record versions, the spec's
+/// request for its attribute or what \a pin ships.
+std::vector<std::pair<std::string, std::string>> built_versions(const Variant& v, const NixpkgsPin& pin,
                                                                 const Spec& spec, const KnowledgeBase& kb);
+
+/// The source override that builds \a attribute for \a v: the spec's, else one
+/// of an applicable workaround; null when the pin's package is built.
+const SourceOverride* source_override_for(const Variant& v, const Spec& spec, const KnowledgeBase& kb,
+                                          std::string_view attribute);
 
 /// Every fact of the knowledge base that \a v (a candidate, name set) breaks.
 std::vector<RuleViolation> check_facts(const Variant& v, const Spec& spec, const KnowledgeBase& kb);

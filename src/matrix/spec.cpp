@@ -20,6 +20,12 @@ std::string Spec::requested(std::string_view attribute) const {
   return {};
 }
 
+const SourceOverride* Spec::source_override(std::string_view attribute) const {
+  for (const auto& o : source_overrides)
+    if (o.attribute == attribute) return &o;
+  return nullptr;
+}
+
 std::optional<Axis> axis_from_name(std::string_view name) {
   for (Axis a : kAxes)
     if (axis_name(a) == name) return a;

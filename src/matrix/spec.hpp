@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "kb/source_override.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor {
@@ -63,6 +64,12 @@ struct Spec {
   std::string requested(std::string_view attribute) const;
   std::vector<Family> families;
   BuildPolicy build;
+  /// [[source_override]]: versions the spec builds from fetched sources, for
+  /// every variant that builds the attribute.
+  std::vector<SourceOverride> source_overrides;
+
+  /// The spec's override of \a attribute; null when none.
+  const SourceOverride* source_override(std::string_view attribute) const;
 };
 
 }  // namespace tailor

@@ -10,6 +10,7 @@
 
 #include "kb/invariants.hpp"
 #include "kb/pin_query.hpp"
+#include "matrix/rules.hpp"
 #include "util/edit_distance.hpp"
 #include "util/embedded.hpp"
 #include "util/quote.hpp"
@@ -219,6 +220,9 @@ Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults
     if (v && v->empty()) throw doc.error_at(fam.pos, fmt::format("'{}' in {} is empty", axis_name(a), what));
     if (!v && required)
       throw doc.error_at(fam.pos, fmt::format("{} needs '{}' (backend '{}')", what, axis_name(a), fam.backend));
+    if (!v && fallback && fallback->empty())
+      throw doc.error_at(fam.pos, fmt::format("{} needs '{}' (backend '{}'), and [branch] gives none to inherit", what,
+                                              axis_name(a), fam.backend));
     fam.axes[a] = v ? *v : *fallback;
     if (v) check_axis_value(doc, a, fam.axes[a], kb);
   };
@@ -277,6 +281,29 @@ BuildPolicy read_build(const TomlDocument& doc, const toml::table& t) {
   return b;
 }
 
+// A [[source_override]] must build a package a family of the spec builds, once,
+// at the version [branch] asks for (when it asks).
+SourceOverride read_spec_override(const TomlDocument& doc, const toml::table& t, const Spec& spec,
+                                  const KnowledgeBase& kb) {
+  SourceOverride o = read_source_override(doc, t, "[[source_override]]");
+  auto at = [&](const char* key) { return pos_of(*t.get(key)); };
+  std::vector<std::string> built;
+  for (const auto& f : spec.families)
+    for (const auto& p : f.axes.at(Axis::package))
+      for (const PackageDef* b : built_packages(*kb.package(p.value), kb))
+        if (std::find(built.begin(), built.end(), b->attribute) == built.end()) built.push_back(b->attribute);
+  if (std::find(built.begin(), built.end(), o.attribute) == built.end())
+    throw doc.error_at(at("attribute"), fmt::format("no family of the spec builds the nixpkgs attribute '{}'", o.attribute),
+                       built.empty() ? "" : fmt::format("the spec builds {}", fmt::join(built, ", ")));
+  if (spec.source_override(o.attribute))
+    throw doc.error_at(o.pos, fmt::format("'{}' has a source override already", o.attribute));
+  std::string asked = spec.requested(o.attribute);
+  if (!asked.empty() && asked != o.version)
+    throw doc.error_at(at("version"), fmt::format("the override builds {} {}, but [branch] asks for {} = \"{}\"",
+                                                  o.attribute, o.version, o.attribute, asked));
+  return o;
+}
+
 }  // namespace
 
 Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
@@ -285,6 +312,7 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
   const toml::node* branch_node = root.node("branch");
   const toml::node* build_node = root.node("build");
   const toml::node* family_node = root.node("family");
+  root.node("source_override");
   root.finish();
 
   Spec spec;
@@ -305,8 +333,11 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
   spec.product = safe_name(doc, b.required_string("product"), "product name");
   if (auto s = b.string("summary")) spec.summary = plain_text(doc, *s, "the summary");
   Defaults defaults;
-  defaults.python = required_values(b, "python");
-  check_known(doc, defaults.python, kb.python_names(), "Python version", nullptr, true);
+  // A matrix of top-level packages alone has no Python axis.
+  if (b.node("python")) {
+    defaults.python = required_values(b, "python");
+    check_known(doc, defaults.python, kb.python_names(), "Python version", nullptr, true);
+  }
   for (size_t k = first_version_key; k < keys.size(); ++k) {
     if (auto v = b.string(keys[k])) {
       if (!Version::parse(v->value)) throw doc.error_at(v->pos, fmt::format("'{}' is not a version", v->value));
@@ -336,6 +367,8 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
       if (other.name == f.name) throw doc.error_at(f.pos, fmt::format("family '{}' is defined twice", f.name));
     spec.families.push_back(std::move(f));
   }
+  for (const toml::table* t : families.tables("source_override"))
+    spec.source_overrides.push_back(read_spec_override(doc, *t, spec, kb));
   return spec;
 }
 

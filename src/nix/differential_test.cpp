@@ -131,7 +131,7 @@ const GeneratedTrees& generated_trees() {
   static GeneratedTrees trees;
   static const bool generated = [](GeneratedTrees* g) {
     std::vector<std::string> specs;
-    for (const char* group : {"examples/build-pytorch", "examples/build-vllm"})
+    for (const char* group : {"examples/build-pytorch", "examples/build-vllm", "examples/build-onnx-runtime"})
       for (const auto& e : fs::directory_iterator(test::source_path(group)))
         if (e.path().extension() == ".toml") specs.push_back(e.path().string());
     std::sort(specs.begin(), specs.end());

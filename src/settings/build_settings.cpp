@@ -232,6 +232,7 @@ class Deriver {
   // Backends without a GPU: their arguments and notes, then BLAS.
   void other_backend() {
     arguments();
+    needs();  // a CPU or MPS companion imports its torch as a CUDA one does
     for (const auto& n : backend_.notes) note(n[0], n[1], n[2], n[3]);
     blas();
   }
@@ -257,28 +258,38 @@ class Deriver {
     for (const Workaround* w : applicable_workarounds(v_, spec_, kb_)) {
       s_.workarounds.push_back(*w);
       std::string because = fmt::format("workaround {}: {} ({})", w->id, w->summary, w->source);
-      if (w->torch_source)
-        note("workaround", "torch.src",
-             fmt::format("fetchFromGitHub {}/{} {} ({})", w->torch_source->owner, w->torch_source->repo,
-                         w->torch_source->rev, w->torch_source->hash),
-             because);
-      if (w->clear_patches) note("workaround", "patches", "[ ]", because);
+      if (w->source_override && !spec_.source_override(w->source_override->attribute))  // the spec's wins
+        source_override(*w->source_override, because);
       if (w->allow_broken) note("workaround", "config.allowBroken", "true", because);
-      for (const auto& f : w->cmake_flags) {
-        s_.cmake_flags.push_back(f);
-        note("cmake", f, "", because);
-      }
-      for (const auto& e : w->env) {
-        auto eq = e.find('=');
-        env(e.substr(0, eq), e.substr(eq + 1), because);
-      }
-      if (!w->version_txt.empty()) note("workaround", "version.txt", w->version_txt, because);
       if (!w->cccl_include_links.empty())
         note("workaround", "CCCL include links", fmt::format("{}", fmt::join(w->cccl_include_links, ", ")), because);
       if (w->shim_find_cuda_toolkit) note("workaround", "cmake/Modules/FindCUDAToolkit.cmake", "CMake's own", because);
       for (const auto& p : w->magma_patches)
         note("workaround", "magma patch", fmt::format("{}/{}@{}", p.owner, p.repo, p.rev), because);
     }
+    auto built = built_packages(*kb_.package(v_.package), kb_);
+    for (const auto& o : spec_.source_overrides)
+      if (std::any_of(built.begin(), built.end(), [&](const PackageDef* p) { return p->attribute == o.attribute; }))
+        source_override(o, fmt::format("[[source_override]] of {} builds {} {}", spec_.path, o.attribute, o.version));
+  }
+
+  void source_override(const SourceOverride& o, const std::string& because) {
+    s_.source_overrides.push_back(o);
+    auto fetch = [](const GitHubSource& f) {
+      return fmt::format("fetchFromGitHub {}/{} {} ({})", f.owner, f.repo, f.rev, f.hash);
+    };
+    note("workaround", o.attribute + ".src", fetch(o.fetch), because);
+    for (const auto& x : o.extra_sources) note("workaround", o.attribute + " source " + x.name, fetch(x.fetch), because);
+    if (o.clear_patches) note("workaround", "patches", "[ ]", because);
+    for (const auto& f : o.cmake_flags) {
+      s_.cmake_flags.push_back(f);
+      note("cmake", f, "", because);
+    }
+    for (const auto& e : o.env) {
+      auto eq = e.find('=');
+      env(e.substr(0, eq), e.substr(eq + 1), because);
+    }
+    if (!o.version_txt.empty()) note("workaround", "version.txt", o.version_txt, because);
   }
 
   void build_policy() {

@@ -55,6 +55,8 @@ struct BuildSettings {
   std::vector<std::string> nvcc_flags;  ///< NVCC_APPEND_FLAGS
   std::vector<DisabledFeature> disabled;
   std::vector<Workaround> workarounds;
+  /// Versions built from fetched sources: the workarounds' (in their order), then the spec's.
+  std::vector<SourceOverride> source_overrides;
   /// Variants of the matrix this recipe imports (companion-of, links-if-built):
   /// recipe key ("torchVariant") -> variant name. Builds need them first.
   std::vector<std::pair<std::string, std::string>> dependency_variants;

@@ -29,6 +29,18 @@ let
       disallowedReferences = map (p: p.pname) (r.disallowedReferences or [ ]);
       # vLLM: the torch it and its dependencies resolved, and what that torch is.
       deps = r.stubDeps or null;
+      # A Python package wrapping a top-level one: what that one was built as.
+      wrapped = if r ? stubWrapped then {
+        pname = r.stubWrapped.pname;
+        version = r.stubWrapped.version or null;
+        args = r.stubWrapped.stubArgs;
+        src = r.stubWrapped.src.rev or null;
+        patches = builtins.length (r.stubWrapped.patches or [ ]);
+        preConfigure = r.stubWrapped.preConfigure or "";
+        cmakeFlags = r.stubWrapped.cmakeFlags;
+        requiredSystemFeatures = r.stubWrapped.requiredSystemFeatures or [ ];
+        cudaCapabilities = r.stubWrapped.cudaCapabilities;
+      } else null;
       customTorch = if r ? passthru.torch then {
         pname = r.passthru.torch.pname;
         args = r.passthru.torch.stubArgs;

@@ -14,9 +14,17 @@ let
     };
 
   # Like lib.makeOverridable: .override calls the function again with the
-  # merged arguments, so an argument the function does not take is an error.
+  # merged arguments (given as a set or as a function of the old ones), so an
+  # argument the function does not take is an error.
   makeOverridable = f: args:
-    f args // { override = newArgs: makeOverridable f (args // newArgs); };
+    f args // {
+      override = newArgs: makeOverridable f (args // (if builtins.isFunction newArgs then newArgs args else newArgs));
+    };
+
+  # CMAKE_CUDA_ARCHITECTURES as nixpkgs' cudaPackages.flags derives it from
+  # config.cudaCapabilities ("9.0" -> "90").
+  cudaArchitectures = builtins.concatStringsSep ";"
+    (map (c: builtins.replaceStrings [ "." ] [ "" ] c) (config.cudaCapabilities or [ ]));
 
   mkCuda = version: {
     cudaVersion = version;
@@ -83,6 +91,16 @@ let
           xformers = takesTorch "xformers" { };
           flashinfer = takesTorch "flashinfer" { };
           bitsandbytes = takesTorch "bitsandbytes" { };
+          # Wraps the top-level C++ onnxruntime, built with Python support
+          # (the nixpkgs onnxruntime packages).
+          onnxruntime = makeOverridable
+            ({ onnxruntime }: mkDrv (recorded final // {
+              pname = "onnxruntime";
+              inherit pythonVersion;
+              stubWrapped = onnxruntime;
+              meta = { description = "upstream python onnxruntime"; };
+            }))
+            { onnxruntime = final.onnxruntime.override { pythonSupport = true; }; };
           vllm = takesTorch "vllm" {
             stubDeps = {
               torchvision = self.torchvision.stubTorch;
@@ -126,6 +144,12 @@ let
     lib = {
       genAttrs = names: f: builtins.listToAttrs (map (name: { inherit name; value = f name; }) names);
       hasPrefix = prefix: s: builtins.substring 0 (builtins.stringLength prefix) s == prefix;
+      removePrefix = prefix: s:
+        let n = builtins.stringLength prefix;
+        in if builtins.substring 0 n s == prefix then builtins.substring n (builtins.stringLength s - n) s else s;
+      toUpper = builtins.replaceStrings
+        (map (c: builtins.substring c 1 "abcdefghijklmnopqrstuvwxyz") (builtins.genList (i: i) 26))
+        (map (c: builtins.substring c 1 "ABCDEFGHIJKLMNOPQRSTUVWXYZ") (builtins.genList (i: i) 26));
       cleanSourceWith = { src, filter, name ? "source" }: { inherit src filter name; };
     };
     callPackage = fn: args:
@@ -150,6 +174,30 @@ let
           patches = [ ];
           cmakeFlags = [ ];
           meta = { description = "upstream magma"; };
+        }))
+      { };
+    # The C++ ONNX Runtime; closed arguments, as in nixpkgs.
+    onnxruntime = makeOverridable
+      ({ cudaSupport ? config.cudaSupport or false, pythonSupport ? false }:
+        mkDrv (recorded final // {
+          pname = "onnxruntime";
+          version = "1.22.0";
+          stubArgs = { inherit cudaSupport pythonSupport; };
+          src = mkDrv { pname = "onnxruntime-source"; rev = "v1.22.0"; };
+          patches = [ "upstream-fix.patch" ];
+          cmakeFlags = [ "-DUPSTREAM=ON" ]
+            ++ (if cudaSupport then [ "-DCMAKE_CUDA_ARCHITECTURES=${cudaArchitectures}" ] else [ ]);
+          meta = { description = "upstream onnxruntime"; };
+        }))
+      { };
+    # llama.cpp, top level; closed arguments.
+    llama-cpp = makeOverridable
+      ({ cudaSupport ? config.cudaSupport or false }:
+        mkDrv (recorded final // {
+          pname = "llama-cpp";
+          stubArgs = { inherit cudaSupport; };
+          cmakeFlags = [ ];
+          meta = { description = "upstream llama-cpp"; };
         }))
       { };
     python311 = mkPython final "3.11";

@@ -1,0 +1,75 @@
+#include "kb/source_override.hpp"
+
+#include <regex>
+
+#include "kb/read_helpers.hpp"
+
+namespace tailor {
+
+bool is_nix_sha256(const std::string& s) {
+  static const std::regex base32("[0-9a-df-np-sv-z]{52}"), sri("sha256-[A-Za-z0-9+/]{43}="), hex("[0-9a-f]{64}");
+  return std::regex_match(s, base32) || std::regex_match(s, sri) || std::regex_match(s, hex);
+}
+
+namespace {
+// The fetch keys of a table that may hold more.
+GitHubSource read_fetch(TableReader& r, const char* rev_key) {
+  GitHubSource s;
+  s.owner = r.required_string("owner").value;
+  s.repo = r.required_string("repo").value;
+  s.rev = r.required_string(rev_key).value;
+  auto hash = r.required_string("hash");
+  if (!is_nix_sha256(hash.value))
+    throw r.doc().error_at(hash.pos, "'" + hash.value + "' is not a Nix sha256 hash",
+                           "write it as Nix prints it: sha256-<44 base64 characters>");
+  s.hash = hash.value;
+  if (auto f = r.boolean("fetch_submodules")) s.fetch_submodules = f->value;
+  return s;
+}
+}  // namespace
+
+GitHubSource read_github_source(const TomlDocument& doc, const toml::table& t, std::string what, const char* rev_key) {
+  TableReader r(doc, t, std::move(what));
+  GitHubSource s = read_fetch(r, rev_key);
+  r.finish();
+  return s;
+}
+
+namespace {
+std::vector<std::string> env_entries(const TomlDocument& doc, TableReader& r) {
+  std::vector<std::string> out;
+  for (const auto& e : r.strings("env").value_or(std::vector<Located<std::string>>{})) {
+    if (e.value.find('=') == std::string::npos || e.value.front() == '=')
+      throw doc.error_at(e.pos, "env entry '" + e.value + "' is not NAME=value");
+    out.push_back(e.value);
+  }
+  return out;
+}
+}  // namespace
+
+SourceOverride read_source_override(const TomlDocument& doc, const toml::table& t, const std::string& what) {
+  TableReader r(doc, t, what);
+  SourceOverride o;
+  o.pos = pos_of(t);
+  o.attribute = r.required_string("attribute").value;
+  auto version = r.required_string("version");
+  require_version(doc, version, "version");
+  o.version = version.value;
+  o.fetch = read_fetch(r, "rev");
+  for (const toml::table* e : r.tables("extra_source")) {
+    TableReader named(doc, *e, "extra source of " + what);
+    ExtraSource x;
+    x.name = named.required_string("name").value;
+    x.fetch = read_fetch(named, "rev");
+    named.finish();
+    o.extra_sources.push_back(std::move(x));
+  }
+  if (auto b = r.boolean("clear_patches")) o.clear_patches = b->value;
+  o.cmake_flags = values(r.strings("cmake_flags"));
+  o.env = env_entries(doc, r);
+  o.version_txt = optional_text(r, "version_txt");
+  r.finish();
+  return o;
+}
+
+}  // namespace tailor
