@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "lint/spelled_name.hpp"
 #include "nix/parser.hpp"
 
 namespace tailor::lint {
@@ -92,6 +93,17 @@ bool is_helper(const std::string& rel, const std::string& stem) {
          stem == "shell";
 }
 
+// A file name off the strict pattern that still names one variant exactly.
+void read_spelled_name(NixFile& n, const KnowledgeBase& kb) {
+  std::vector<std::string> flags;
+  for (const auto& f : n.facts.cpu_flags) flags.push_back(f.text);
+  if (auto s = parse_spelled_name(n.stem, flags, kb)) {
+    n.variant = std::move(s->variant);
+    n.spelling = std::move(s->spelling);
+    n.name_problem.clear();
+  }
+}
+
 }  // namespace
 
 LintTree make_tree(std::string root, std::vector<SourceFile> files, const KnowledgeBase& kb,
@@ -117,6 +129,7 @@ LintTree make_tree(std::string root, std::vector<SourceFile> files, const Knowle
     if (r.expr) {
       n.parsed = true;
       n.facts = extract_facts(n.src.text, *r.expr);
+      if (!n.helper && !n.variant) read_spelled_name(n, kb);
     }
     // The facts hold the comments of a parsed file; scan those of one that did not parse.
     std::vector<Fact> unparsed_comments;

@@ -14,9 +14,15 @@ let
     };
 
   # Like lib.makeOverridable: .override calls the function again with the
-  # merged arguments, so an argument the function does not take is an error.
+  # merged arguments, so an argument the function does not take is an error;
+  # like nixpkgs' (lib.mirrorFunctionArgs), it reports the function's formals.
   makeOverridable = f: args:
-    f args // { override = newArgs: makeOverridable f (args // newArgs); };
+    f args // {
+      override = {
+        __functionArgs = builtins.functionArgs f;
+        __functor = _: newArgs: makeOverridable f (args // newArgs);
+      };
+    };
 
   mkCuda = version: {
     cudaVersion = version;
