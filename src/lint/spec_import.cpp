@@ -165,16 +165,20 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   }
 
   std::map<Key, std::vector<const Variant*>> groups;
+  std::map<Key, std::map<std::string, std::string>> spellings;
   Claims claims;
   for (auto& [v, p, spelling] : variants) {
     Key key{v.package, v.backend, v.cuda, p.empty() ? pin : p, v.python.empty() || v.python == python ? "" : v.python,
             spelling_text(spelling)};
     groups[key].push_back(&v);
+    spellings[key] = spelling;
     claims.note(v, *kb.pin(key.pin));
   }
 
   std::string out = fmt::format("# Imported by tailor from {} ({} variants).\n\n[branch]\nname = {}\nproduct = {}\n",
                                 comment_text(branch), variants.size(), toml_str(branch), toml_str(vllm ? "build-vllm" : "build-pytorch"));
+  if (!catalog.empty() && options.pin.empty())
+    out += "# The recipes name no nixpkgs pin (Flox catalog): this one is a stand-in; import again with --pin.\n";
   out += fmt::format("pin = {}\n", toml_str(pin));
   if (!python.empty()) out += fmt::format("python = {}\n", toml_str(python));
   std::vector<std::string> sm_order, isa_order;
@@ -187,6 +191,8 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
                         : key.cuda.empty()   ? key.backend
                                              : "cuda" + key.cuda.substr(0, key.cuda.find('.')) + "_" +
                                                    key.cuda.substr(key.cuda.find('.') + 1));
+    for (const auto& [token, written] : spellings.at(key))  // pytorch-cpu-arm64, pytorch-cuda12_8-no-avx512
+      base += "-" + (written.empty() ? "no-" + token : written);
     std::string name = base;
     if (family_names.count(name)) name = base + "-" + key.pin + key.python;
     for (int n = 2; family_names.count(name); ++n) name = fmt::format("{}-{}{}-{}", base, key.pin, key.python, n);
