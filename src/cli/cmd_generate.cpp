@@ -57,6 +57,7 @@ int cmd_generate(CommandContext& ctx) {
   KnowledgeBase kb = load_kb(kb_dir);
   Spec spec = load_spec_arg(chosen_spec(spec_arg, "generate", kDefaultSpec), kb);
   Matrix m = expand(spec, kb);
+  for (const auto& w : m.warnings) ctx.err << "tailor: warning: " << w << "\n";
   std::vector<GeneratedFile> files = branch_tree(spec, m, kb);
   std::vector<PlannedChange> plan = plan_tree(dir, files);
 

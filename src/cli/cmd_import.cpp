@@ -1,4 +1,4 @@
-// tailor import DIR [--name BRANCH] [--json]: infer a matrix spec from a recipe tree
+// tailor import DIR [--name BRANCH] [--pin REV] [--json]: infer a matrix spec from a recipe tree
 // and print it as TOML; what the spec cannot reproduce goes to stderr.
 #include <filesystem>
 #include <ostream>
@@ -23,9 +23,23 @@ int cmd_import(CommandContext& ctx) {
   app.add_option("DIR", dir, "the tree: .flox/pkgs, a branch checkout or the output of tailor generate")->required();
   app.add_option("--name", name, "branch name of the spec (default: the directory's name)");
   app.add_flag("--json", json, "print the branch, the variant count, the spec's TOML text and the warnings as one JSON object");
+  lint::ImportOptions options;
+  app.add_option("--pin", options.pin,
+                 "the nixpkgs pin of recipes that name none (Flox-catalog recipes take their packages as arguments)")
+      ->type_name("REV");
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
   KnowledgeBase kb = load_kb(kb_dir);
+  if (!options.pin.empty()) {
+    const NixpkgsPin* p = kb.pin(options.pin);
+    if (!p) {
+      Diagnostic d;
+      d.message = fmt::format("--pin {}: not a nixpkgs pin of the knowledge base", comment_text(options.pin));
+      d.hint = "tailor kb --pins lists them; tailor kb probe-pin records a new one";
+      throw DiagnosticError(d);
+    }
+    options.pin = p->short_rev;
+  }
   bool given = !name.empty();
   if (!given) name = std::filesystem::weakly_canonical(dir).filename().string();
   if (auto why = unsafe_name_reason(name)) {
@@ -35,13 +49,15 @@ int cmd_import(CommandContext& ctx) {
                    : "the name comes from the directory's name: give one with --name";
     throw DiagnosticError(d);
   }
-  lint::ImportResult r = lint::import_spec(name, lint::read_tree(dir), kb);
+  lint::ImportResult r = lint::import_spec(name, lint::read_tree(dir), kb, options);
   if (json) {
-    nlohmann::ordered_json j{{"branch", name}, {"variants", r.variants}, {"spec", r.toml}, {"warnings", r.warnings}};
+    nlohmann::ordered_json j{{"branch", name},   {"variants", r.variants}, {"spec", r.toml},
+                             {"claims", r.claims}, {"warnings", r.warnings}};
     ctx.out << j.dump(2) << "\n";
     return r.warnings.empty() ? kExitOk : kExitProblems;
   }
   ctx.out << r.toml;
+  for (const auto& w : r.claims) ctx.err << "tailor: warning: " << w << "\n";
   for (const auto& w : r.warnings) ctx.err << "tailor: warning: " << w << "\n";
   return r.warnings.empty() ? kExitOk : kExitProblems;
 }

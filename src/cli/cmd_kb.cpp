@@ -1,3 +1,4 @@
+// tailor kb probe-pin …: see cmd_kb_probe.cpp.
 // tailor kb [--json] [--pins [--torch V] [--python V] [--cuda V] [--vllm V]]: print the
 // knowledge base, so users see what tailor believes; --pins lists the pins that provide a version.
 #include <ostream>
@@ -55,7 +56,13 @@ int print_pins(CommandContext& ctx, const KnowledgeBase& kb, const PinQuery& q, 
 }  // namespace
 
 int cmd_kb(CommandContext& ctx) {
-  CLI::App app{"Print the knowledge base tailor reasons with.", "kb"};
+  if (!ctx.args.empty() && ctx.args.front() == "probe-pin") {
+    CommandContext sub{{ctx.args.begin() + 1, ctx.args.end()}, ctx.out, ctx.err};
+    return cmd_kb_probe_pin(sub);
+  }
+  CLI::App app{"Print the knowledge base tailor reasons with. `tailor kb probe-pin REV --nixpkgs PATH` measures a "
+               "nixpkgs revision and writes its facts as an overlay.",
+               "kb"};
   bool json = false, pins_only = false;
   std::string kb_dir;
   PinQuery q;

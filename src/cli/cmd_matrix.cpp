@@ -58,6 +58,7 @@ int cmd_matrix(CommandContext& ctx) {
   KnowledgeBase kb = load_kb(kb_dir);
   Spec spec = load_spec_arg(chosen_spec(spec_arg, "matrix", kDefaultSpec), kb);
   Matrix m = expand(spec, kb);
+  for (const auto& w : m.warnings) ctx.err << "tailor: warning: " << w << "\n";
 
   if (json) {
     nlohmann::ordered_json variants = nlohmann::ordered_json::array();

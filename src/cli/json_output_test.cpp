@@ -114,6 +114,12 @@ TEST(JsonOutput, ImportCarriesTheSpecAndItsWarnings) {
   json wj = parse_json(w);
   ASSERT_EQ(wj["warnings"].size(), 1u) << wj["warnings"];
   EXPECT_EQ(wj["warnings"][0].get<std::string>().rfind("vllm-python312-cuda12_8-sm103-armv9.nix: left out: ", 0), 0u);
+  EXPECT_EQ(wj["claims"], json::array());
+  // A toolkit the knowledge base does not record on the pin: claimed, not a warning.
+  auto c = run_tailor({"import", test::source_path("tests/data/trees/kb-gaps"), "--json"});
+  json cj = parse_json(c);
+  EXPECT_EQ(cj["claims"], json::array({"the knowledge base does not record cudaPackages_13_0 on 0182a36; the tree uses it"}));
+  EXPECT_EQ(c.err, "");
 }
 
 TEST(JsonOutput, CiListsItsJobsAndTheDefinition) {

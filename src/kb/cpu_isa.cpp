@@ -18,6 +18,7 @@ CpuIsa read_cpu_isa(TableReader& r) {
   i.workload = optional_text(r, "workload");
   i.use_case = r.required_string("use_case").value;
   i.examples = values(r.strings("examples"));
+  i.aliases = values(r.strings("aliases"));
   i.disable = values(r.strings("disable"));
   i.disable_reason = optional_text(r, "disable_reason");
   i.cmake_force_off = values(r.strings("cmake_force_off"));

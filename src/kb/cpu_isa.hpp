@@ -19,6 +19,7 @@ struct CpuIsa {
   std::string workload;      ///< "general", "bf16-training", "int8-inference" or empty
   std::string use_case;      ///< one line for the docs' variant tables
   std::vector<std::string> examples;
+  std::vector<std::string> aliases;  ///< other spellings in hand-written file names ("armv8.2")
   std::vector<std::string> disable;  ///< PyTorch features that must be off (FBGEMM, ...)
   std::string disable_reason;
   std::vector<std::string> cmake_force_off;  ///< cmake cache variables forced FALSE

@@ -111,6 +111,10 @@ void check_isas(const KnowledgeBase& kb, std::vector<std::string>& out) {
     if (x86 != !i.x86_64_level.empty())
       out.push_back(fmt::format("{}: ISA {}: x86_64_level is required on x86_64 and meaningless elsewhere", f, i.name));
     if (i.flags.empty()) out.push_back(fmt::format("{}: ISA {}: no compiler flags", f, i.name));
+    for (const auto& a : i.aliases)
+      for (const auto& other : kb.isas)
+        if (other.name == a || (&other != &i && std::count(other.aliases.begin(), other.aliases.end(), a)))
+          out.push_back(fmt::format("{}: ISA {}: alias '{}' also names ISA {}", f, i.name, a, other.name));
     if (i.requires_features.empty()) out.push_back(fmt::format("{}: ISA {}: requires no CPU features", f, i.name));
     if (!i.disable.empty() && i.disable_reason.empty())
       out.push_back(fmt::format("{}: ISA {}: 'disable' needs a 'disable_reason'", f, i.name));

@@ -115,6 +115,8 @@ INSTANTIATE_TEST_SUITE_P(
                       "[[isa]]\nname = \"sse-4\"\ndisplay = \"SSE4\"\nuse_case = \"u\"\nplatform = \"x86_64-linux\"\nflags = "
                       "[\"-mavx\"]\nrequires = [\"avx\"]\nx86_64_level = \"v2\"\nrank = 1\nsource = \"t\"\n",
                       "cpu_isas.toml: ISA 'sse-4': names may hold only a-z, 0-9 and _ (they are part of variant names)"},
+        BrokenOverlay{"cpu_isas.toml", "[[isa]]\nname = \"armv9\"\naliases = [\"armv8.2\"]\n",
+                      "cpu_isas.toml: ISA armv9: alias 'armv8.2' also names ISA armv8_2"},
         BrokenOverlay{"nixpkgs_pins.toml",
                       "[[pin]]\nshort = \"abcdef1\"\nrev = \"abcdef1\"\nversions = { torch = \"2.9.1\" }\npython = [\"3.13\"]\ncuda = "
                       "[\"12.9\"]\ntorch_args = [\"cudaSupport\", \"gpuTargets\", \"effectiveMagma\"]\nsource = \"t\"\n",

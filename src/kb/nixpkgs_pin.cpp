@@ -22,6 +22,7 @@ std::string NixpkgsPin::version_text(std::string_view attribute) const {
   return v ? v->str() : std::string();
 }
 bool NixpkgsPin::has_torch_arg(std::string_view a) const { return contains(torch_args, a); }
+bool NixpkgsPin::is_complete(std::string_view list) const { return contains(complete, list); }
 
 NixpkgsPin read_nixpkgs_pin(TableReader& r) {
   NixpkgsPin p;
@@ -40,6 +41,22 @@ NixpkgsPin read_nixpkgs_pin(TableReader& r) {
   p.cudnn = optional_version(r, "cudnn");
   p.cutlass = optional_text(r, "cutlass");
   p.torch_args = values(r.strings("torch_args"));
+  if (const toml::table* t = r.table("function_args"))
+    for (const auto& [attr, v] : *t) {
+      const toml::array* a = v.as_array();
+      if (!a) throw r.doc().error_at(v, "function_args maps nixpkgs attributes to lists of argument names");
+      auto& names = p.function_args[std::string(attr.str())];
+      for (const auto& n : *a) {
+        if (!n.is_string()) throw r.doc().error_at(n, "function_args lists argument names as strings");
+        names.emplace_back(n.as_string()->get());
+      }
+    }
+  if (auto c = r.strings("complete"))
+    for (const auto& l : *c) {
+      if (l.value != "python" && l.value != "cuda")
+        throw r.doc().error_at(l.pos, "complete names the exhaustive lists: \"python\", \"cuda\"");
+      p.complete.push_back(l.value);
+    }
   p.used_by = values(r.strings("used_by"));
   p.notes = optional_text(r, "notes");
   p.source = r.required_string("source").value;

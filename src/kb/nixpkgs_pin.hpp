@@ -23,6 +23,11 @@ struct NixpkgsPin {
   std::optional<Version> cudnn;
   std::string cutlass;
   std::vector<std::string> torch_args;
+  /// nixpkgs attribute -> the formal arguments of its function (torch's are torch_args)
+  std::map<std::string, std::vector<std::string>> function_args;
+  /// The lists that are exhaustive ("python", "cuda"): a value missing from
+  /// one of them is recorded as absent; from the others, merely not recorded.
+  std::vector<std::string> complete;
   std::vector<std::string> used_by;
   std::string notes;
   std::string source;
@@ -31,6 +36,8 @@ struct NixpkgsPin {
   bool provides_python(std::string_view v) const;
   bool provides_cuda(std::string_view v) const;
   bool has_torch_arg(std::string_view a) const;
+  /// Whether the \a list ("python", "cuda") names everything the revision has.
+  bool is_complete(std::string_view list) const;
   /// The version of \a attribute the revision ships; null when not recorded.
   const Version* version(std::string_view attribute) const;
   /// The same as text; empty when not recorded.

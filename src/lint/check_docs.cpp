@@ -87,7 +87,8 @@ void check_docs(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
   // "AVX-512 variants" is no count: the number must not end a hyphenated word.
   static const std::regex count_re(R"((^|[^\w.\-])(\d+) variants\b)");
   static const std::regex glob_re(R"(([\w.-]*\*[\w.-]*)\.nix\b.*?\b(\d+)\s+(?:[\w.-]+\s+)?variants\b)");
-  static const std::regex name_re(R"([a-z]+-(?:python\d+-)?[a-z0-9_]+(?:-[a-z0-9_]+)+)");
+  // '.' for ISA spellings such as armv8.2 (cpu_isas.toml aliases) in off-pattern names.
+  static const std::regex name_re(R"([a-z]+-(?:python\d+-)?[a-z0-9_]+(?:-[a-z0-9_][a-z0-9_.]*)+)");
   std::set<std::string> listed;
   const SourceFile* first_table_doc = nullptr;
   int first_table_line = 0;
@@ -122,7 +123,9 @@ void check_docs(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       if (heading || !table || dropped_section) continue;
       for (auto it = std::sregex_iterator(l.begin(), l.end(), name_re); it != std::sregex_iterator(); ++it) {
         std::string name = (*it).str(), problem;
-        if (!parse_variant_name(name, kb, problem)) continue;
+        while (name.ends_with('.')) name.pop_back();
+        // A recipe of the tree is a variant even when its name is off the strict pattern.
+        if (!recipes.count(name) && !parse_variant_name(name, kb, problem)) continue;
         if (!first_table_doc) {
           first_table_doc = &doc;
           first_table_line = n;

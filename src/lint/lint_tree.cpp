@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "lint/spelled_name.hpp"
 #include "nix/parser.hpp"
 
 namespace tailor::lint {
@@ -110,6 +111,17 @@ bool is_helper(const std::string& rel, const std::string& stem) {
          stem == "shell";
 }
 
+// A file name off the strict pattern that still names one variant exactly.
+void read_spelled_name(NixFile& n, const KnowledgeBase& kb) {
+  std::vector<std::string> flags;
+  for (const auto& f : n.facts.cpu_flags) flags.push_back(f.text);
+  if (auto s = parse_spelled_name(n.stem, flags, kb)) {
+    n.variant = std::move(s->variant);
+    n.spelling = std::move(s->spelling);
+    n.name_problem.clear();
+  }
+}
+
 }  // namespace
 
 namespace {
@@ -141,6 +153,7 @@ std::optional<Diagnostic> read_nix_file(NixFile& n, const KnowledgeBase& kb, nix
   if (r.expr) {
     n.parsed = true;
     n.facts = extract_facts(n.src.text, *r.expr);
+    if (!n.helper && !n.variant) read_spelled_name(n, kb);
   }
   // The facts hold the comments of a parsed file; scan those of one that did not parse.
   read_ignores(n, r.expr ? n.facts.comments : comment_lines(n.src.text));

@@ -4,6 +4,7 @@
 /// root, and the problems found so far. Trees come from disk or memory.
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -54,6 +55,9 @@ struct NixFile {
   bool helper = false;
   std::optional<Variant> variant;  ///< read from the file name
   std::string name_problem;        ///< why the file name is not a variant name
+  /// How the file name spells the variant's tokens when it is off the strict
+  /// pattern (lint/spelled_name.hpp); empty for a strict name.
+  std::map<std::string, std::string> spelling;
   std::set<std::string> ignored;   ///< rule codes silenced by `# tailor: ignore TLR005` in this file
   std::vector<Fact> unknown_ignores;  ///< ignore comments naming no rule
 

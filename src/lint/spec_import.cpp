@@ -41,18 +41,77 @@ std::vector<std::string> ordered(const std::set<std::string>& values, const std:
 }
 
 struct Key {
-  std::string package, backend, cuda, pin, python;
+  std::string package, backend, cuda, pin, python, spelling;
   auto operator<=>(const Key&) const = default;
+};
+
+// One recipe read back: its variant, its pin and how its name is spelled.
+struct Read {
+  Variant v;
+  std::string pin;
+  std::map<std::string, std::string> spelling;
+};
+
+// A Flox-catalog recipe: a function of package sets (`{ python3Packages, lib,
+// config, cudaPackages, … }:`) that names no nixpkgs: Flox supplies them.
+bool from_catalog(const NixFile& f) {
+  if (!f.facts.pins.empty()) return false;
+  for (const auto& s : f.facts.search_paths)
+    if (s.text == "nixpkgs") return false;
+  return std::any_of(f.facts.python_binders.begin(), f.facts.python_binders.end(),
+                     [](const Fact& b) { return b.key == "formal"; });
+}
+
+std::string spelling_text(const std::map<std::string, std::string>& spelling) {
+  std::vector<std::string> items;
+  for (const auto& [k, v] : spelling) items.push_back(fmt::format("{} = {}", toml_key(k), toml_str(v)));
+  return items.empty() ? "" : fmt::format("{{ {} }}", fmt::join(items, ", "));
+}
+
+// The facts a pin's record lacks but the tree uses, pin -> values. Lists that
+// are complete (measured) are not claimed: the variant is then impossible.
+struct Claims {
+  std::map<std::string, std::set<std::string>> cuda, python;
+
+  void note(const Variant& v, const NixpkgsPin& pin) {
+    if (!v.cuda.empty() && !pin.provides_cuda(v.cuda) && !pin.is_complete("cuda")) cuda[pin.short_rev].insert(v.cuda);
+    if (!v.python.empty() && !pin.provides_python(v.python) && !pin.is_complete("python"))
+      python[pin.short_rev].insert(v.python);
+  }
+
+  std::string toml(std::vector<std::string>& messages, const KnowledgeBase& kb) const {
+    std::set<std::string> pins;
+    for (const auto& [p, _] : cuda) pins.insert(p);
+    for (const auto& [p, _] : python) pins.insert(p);
+    std::string out;
+    for (const auto& p : pins) {
+      std::vector<std::string> attrs, cs, ps;
+      if (cuda.count(p))
+        for (const auto& c : cuda.at(p)) cs.push_back(c), attrs.push_back(kb.cuda(c)->nixpkgs_attr());
+      if (python.count(p))
+        for (const auto& y : python.at(p)) ps.push_back(y), attrs.push_back(kb.python(y)->packages_attr());
+      for (const auto& a : attrs)
+        messages.push_back(fmt::format("the knowledge base does not record {} on {}; the tree uses it", a, p));
+      out += fmt::format("\n[[claim]]\npin = {}\n", toml_str(p));
+      if (!cs.empty()) out += fmt::format("cuda = {}\n", toml_list(cs));
+      if (!ps.empty()) out += fmt::format("python = {}\n", toml_list(ps));
+      out += fmt::format("reason = {}\n", toml_str(fmt::format("the imported tree builds with {} on this pin",
+                                                                fmt::join(attrs, ", "))));
+    }
+    return out;
+  }
 };
 
 }  // namespace
 
-ImportResult import_spec(const std::string& branch, std::vector<SourceFile> files, const KnowledgeBase& kb) {
+ImportResult import_spec(const std::string& branch, std::vector<SourceFile> files, const KnowledgeBase& kb,
+                         const ImportOptions& options) {
   ImportResult r;
   std::vector<Problem> ignored;
   LintTree t = make_tree(branch, std::move(files), kb, ignored);
   std::map<std::string, int> pins, pythons;
-  std::vector<std::pair<Variant, std::string>> variants;  // variant, pin
+  std::vector<Read> variants;
+  std::vector<std::string> catalog;  // recipes that take their packages from the Flox catalog
   bool vllm = false;
   for (const auto& f : t.nix) {
     if (!f.is_recipe()) continue;
@@ -75,14 +134,16 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
         pin = k->short_rev;
         break;
       }
-    if (pin.empty()) {
+    if (pin.empty() && from_catalog(f)) {
+      catalog.push_back(f.src.rel);
+      pin = options.pin;
+    } else if (pin.empty()) {
       r.warnings.push_back(fmt::format("{}: no nixpkgs pin of the knowledge base found; the branch pin is assumed", f.src.rel));
-    } else {
-      pins[pin]++;
     }
+    if (!pin.empty()) pins[pin]++;
     if (!f.variant->python.empty()) pythons[f.variant->python]++;
     vllm = vllm || kb.package(f.variant->package)->need("python-set-substitution");
-    variants.emplace_back(*f.variant, pin);
+    variants.push_back({*f.variant, pin, f.spelling});
   }
   r.variants = static_cast<int>(variants.size());
   if (variants.empty()) {
@@ -90,19 +151,34 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     return r;
   }
   std::string pin = majority(pins), python = majority(pythons);
+  if (!catalog.empty() && options.pin.empty()) {
+    r.warnings.push_back(fmt::format(
+        "{} recipe{} ({}{}) take{} their packages from the Flox catalog as function arguments and name no nixpkgs pin: "
+        "tailor does not know which nixpkgs revision the catalog builds from, so the versions they build are unknown; "
+        "give the pin with --pin REV (tailor kb --pins lists them)",
+        catalog.size(), catalog.size() == 1 ? "" : "s", catalog.front(), catalog.size() > 1 ? ", …" : "",
+        catalog.size() == 1 ? "s" : ""));
+  }
   if (pin.empty()) {
     pin = kb.pins.front().short_rev;
-    r.warnings.push_back(fmt::format("no recipe names a known pin: using {}", pin));
+    if (catalog.empty()) r.warnings.push_back(fmt::format("no recipe names a known pin: using {}", pin));
   }
 
   std::map<Key, std::vector<const Variant*>> groups;
-  for (auto& [v, p] : variants)
-    groups[{v.package, v.backend, v.cuda, p.empty() ? pin : p,
-            v.python.empty() || v.python == python ? "" : v.python}]
-        .push_back(&v);
+  std::map<Key, std::map<std::string, std::string>> spellings;
+  Claims claims;
+  for (auto& [v, p, spelling] : variants) {
+    Key key{v.package, v.backend, v.cuda, p.empty() ? pin : p, v.python.empty() || v.python == python ? "" : v.python,
+            spelling_text(spelling)};
+    groups[key].push_back(&v);
+    spellings[key] = spelling;
+    claims.note(v, *kb.pin(key.pin));
+  }
 
   std::string out = fmt::format("# Imported by tailor from {} ({} variants).\n\n[branch]\nname = {}\nproduct = {}\n",
                                 comment_text(branch), variants.size(), toml_str(branch), toml_str(vllm ? "build-vllm" : "build-pytorch"));
+  if (!catalog.empty() && options.pin.empty())
+    out += "# The recipes name no nixpkgs pin (Flox catalog): this one is a stand-in; import again with --pin.\n";
   out += fmt::format("pin = {}\n", toml_str(pin));
   if (!python.empty()) out += fmt::format("python = {}\n", toml_str(python));
   std::vector<std::string> sm_order, isa_order;
@@ -110,12 +186,16 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   for (const auto& i : kb.isas) isa_order.push_back(i.name);
   std::set<std::string> family_names;
   for (const auto& [key, vs] : groups) {
-    std::string name = key.package + "-" +
+    std::string base = key.package + "-" +
                        (key.backend == "mps" ? std::string("darwin")
                         : key.cuda.empty()   ? key.backend
                                              : "cuda" + key.cuda.substr(0, key.cuda.find('.')) + "_" +
                                                    key.cuda.substr(key.cuda.find('.') + 1));
-    if (!family_names.insert(name).second) name += "-" + key.pin + key.python;
+    for (const auto& [token, written] : spellings.at(key))  // pytorch-cpu-arm64, pytorch-cuda12_8-no-avx512
+      base += "-" + (written.empty() ? "no-" + token : written);
+    std::string name = base;
+    if (family_names.count(name)) name = base + "-" + key.pin + key.python;
+    for (int n = 2; family_names.count(name); ++n) name = fmt::format("{}-{}{}-{}", base, key.pin, key.python, n);
     family_names.insert(name);
     out += fmt::format("\n[[family]]\nname = {}\npackage = {}\nbackend = {}\n", toml_str(name), toml_str(key.package),
                        toml_str(key.backend));
@@ -132,6 +212,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     std::vector<std::string> sm_list = ordered(sms, sm_order), isa_list = ordered(isas, isa_order);
     if (!sm_list.empty()) out += fmt::format("sm = {}\n", toml_list(sm_list));
     if (!isa_list.empty()) out += fmt::format("isa = {}\n", toml_list(isa_list));
+    if (!key.spelling.empty()) out += fmt::format("spelling = {}\n", key.spelling);
     for (const auto& sm : sm_list) {
       std::vector<std::string> missing;
       for (const auto& isa : isa_list)
@@ -141,6 +222,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
                          toml_str(sm), toml_list(missing));
     }
   }
+  out += claims.toml(r.claims, kb);
   r.toml = out;
 
   // Prove it: the spec must expand to exactly the tree's names.
@@ -148,7 +230,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     Spec spec = load_spec("imported.toml", r.toml, kb);
     Matrix m = expand(spec, kb);
     std::set<std::string> tree, matrix;
-    for (const auto& [v, p] : variants) tree.insert(v.name);
+    for (const auto& read : variants) tree.insert(read.v.name);
     for (const auto& v : m.variants) matrix.insert(v.name);
     for (const auto& n : tree)
       if (!matrix.count(n)) {

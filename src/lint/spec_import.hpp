@@ -17,10 +17,20 @@ namespace tailor::lint {
 struct ImportResult {
   std::string toml;                   ///< the spec
   std::vector<std::string> warnings;  ///< what the spec does not reproduce, and why
+  /// Facts the knowledge base lacks that the tree uses: the spec claims them
+  /// ([[claim]]) and reproduces the variants; one line per fact.
+  std::vector<std::string> claims;
   int variants = 0;                   ///< recipes read back into variants
 };
 
+struct ImportOptions {
+  /// The nixpkgs pin of recipes that name none (Flox-catalog recipes take
+  /// their packages as function arguments); empty: none given.
+  std::string pin;
+};
+
 /// Infers the spec of the tree in \a files; \a branch names it.
-ImportResult import_spec(const std::string& branch, std::vector<SourceFile> files, const KnowledgeBase& kb);
+ImportResult import_spec(const std::string& branch, std::vector<SourceFile> files, const KnowledgeBase& kb,
+                         const ImportOptions& options = {});
 
 }  // namespace tailor::lint

@@ -1,7 +1,11 @@
 // tailor import: the spec inferred from a tree expands to exactly the tree's
 // names, for every tree tailor generates and for the hand-written fixtures.
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <set>
+
+#include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
 
@@ -62,6 +66,113 @@ TEST(SpecImport, WhatTheSpecCannotExpressIsAWarning) {
   Spec s = load_spec("vllm-branch.toml", r.out, kb());
   EXPECT_EQ(names_of(s), (std::set<std::string>{"vllm-python312-cuda12_9-sm61-avx2", "vllm-python312-cuda12_9-sm70-avx2",
                                                 "vllm-python312-cuda12_9-sm90-avx512"}));
+}
+
+// The stems of the .nix files of a fixture tree.
+std::set<std::string> file_names(const std::string& tree) {
+  std::set<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(test::source_path(tree)))
+    if (e.path().extension() == ".nix") out.insert(e.path().stem().string());
+  return out;
+}
+
+// What a team adopting tailor runs after import: matrix --json, generate, check.
+// Returns variant name -> the torch version `tailor matrix --json` says it builds.
+std::map<std::string, std::string> matrix_generate_check(const std::string& spec_text, const std::string& generate_err) {
+  test::TempDir dir("adopt");
+  std::string spec = dir.path() + "/imported.toml", out = dir.path() + "/tree";
+  std::ofstream(spec) << spec_text;
+  test::RunResult m = test::run_tailor({"matrix", spec, "--json"});
+  EXPECT_EQ(m.status, 0) << m.err;
+  std::map<std::string, std::string> torch;
+  for (const auto& v : nlohmann::json::parse(m.out)) torch[v["name"]] = v["versions"].value("pytorch", "");
+  test::RunResult g = test::run_tailor({"generate", spec, "-o", out});
+  EXPECT_EQ(g.status, 0) << g.err;
+  EXPECT_EQ(g.err.substr(0, generate_err.size()), generate_err);
+  test::RunResult c = test::run_tailor({"check", out});
+  EXPECT_EQ(c.status, 0) << c.out << c.err;
+  return torch;
+}
+
+std::map<std::string, std::string> all_build(const std::set<std::string>& names, const std::string& version) {
+  std::map<std::string, std::string> out;
+  for (const auto& n : names) out[n] = version;
+  return out;
+}
+
+// ISA aliases (armv8.2, arm64), no ISA word (the CPU flags say AVX-512), no
+// "cpu" word: the spec keeps the tree's spelling, so the names come back exactly.
+TEST(SpecImport, NamesOffTheStrictPatternKeepTheirSpelling) {
+  test::RunResult r = test::run_tailor({"import", "tests/data/trees/odd-names"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  test::expect_golden(r.out, "tests/golden/import/odd-names.toml");
+  std::set<std::string> files = file_names("tests/data/trees/odd-names");
+  EXPECT_EQ(files.size(), 6u);
+  // fe5e41d ships torch 2.8.0 (nixpkgs_pins.toml), as the recipes' headers say.
+  EXPECT_EQ(matrix_generate_check(r.out, ""), all_build(files, "2.8.0"));
+}
+
+// Flox-catalog recipes name no pin: import says so once and asks for --pin;
+// the names are reproduced either way, the versions only with a pin.
+TEST(SpecImport, FloxCatalogRecipesAskForThePin) {
+  test::RunResult r = test::run_tailor({"import", "tests/data/trees/flox-catalog"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err,
+            "tailor: warning: 5 recipes (pytorch-python313-cpu-avx2.nix, …) take their packages from the Flox catalog "
+            "as function arguments and name no nixpkgs pin: tailor does not know which nixpkgs revision the catalog "
+            "builds from, so the versions they build are unknown; give the pin with --pin REV (tailor kb --pins lists "
+            "them)\n");
+  std::set<std::string> files = file_names("tests/data/trees/flox-catalog");
+  EXPECT_EQ(names_of(load_spec("flox-catalog.toml", r.out, kb())), files);
+
+  r = test::run_tailor({"import", "tests/data/trees/flox-catalog", "--pin", "fe5e41d"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  test::expect_golden(r.out, "tests/golden/import/flox-catalog.toml");
+  EXPECT_EQ(matrix_generate_check(r.out, ""), all_build(files, "2.8.0"));
+
+  r = test::run_tailor({"import", "tests/data/trees/flox-catalog", "--pin", "fe5e41e"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "tailor: error: --pin fe5e41e: not a nixpkgs pin of the knowledge base\n"
+                   "hint: tailor kb --pins lists them; tailor kb probe-pin records a new one\n");
+}
+
+// 0182a36's record lists CUDA 12.8 and 12.9 without claiming that is all: a
+// tree on cudaPackages_13_0 is reproduced, the spec claims the fact, and
+// generate accepts the claim with a warning.
+TEST(SpecImport, FactsTheKnowledgeBaseLacksAreClaimed) {
+  test::RunResult r = test::run_tailor({"import", "tests/data/trees/kb-gaps"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "tailor: warning: the knowledge base does not record cudaPackages_13_0 on 0182a36; the tree uses it\n");
+  test::expect_golden(r.out, "tests/golden/import/kb-gaps.toml");
+  std::set<std::string> files = file_names("tests/data/trees/kb-gaps");
+  EXPECT_EQ(matrix_generate_check(r.out, "tailor: warning: the knowledge base does not record cudaPackages_13_0 on "
+                                         "0182a36; the spec claims it (the imported tree builds with "
+                                         "cudaPackages_13_0 on this pin)\n"),
+            all_build(files, "2.10.0"));
+}
+
+// A list measured complete (tailor kb probe-pin) is recorded-as-absent: no claim
+// can contradict it, and import says the variant cannot be expressed.
+TEST(SpecImport, AMeasuredAbsenceIsNotClaimed) {
+  test::TempDir kb_dir("kb");
+  std::ofstream(kb_dir.path() + "/nixpkgs_pins.toml") << "[[pin]]\nshort = \"0182a36\"\ncomplete = [\"cuda\"]\n";
+  test::RunResult r = test::run_tailor({"import", "tests/data/trees/kb-gaps", "--kb", kb_dir.path()});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err,
+            "tailor: warning: the inferred spec does not load: package 'pytorch' of family 'pytorch-cuda13_0' yields no "
+            "variant: nixpkgs pin 0182a36 provides CUDA 12.8, 12.9, not 13.0\n");
+  std::string claim = "[[claim]]\npin = \"0182a36\"\ncuda = \"13.0\"\nreason = \"tried\"\n";
+  std::string spec = "[branch]\nname = \"b\"\nproduct = \"build-pytorch\"\npin = \"0182a36\"\npython = \"3.13\"\n\n"
+                     "[[family]]\nname = \"f\"\npackage = \"pytorch\"\nbackend = \"cpu\"\nisa = \"avx2\"\n\n" + claim;
+  test::TempDir dir("claim");
+  std::ofstream(dir.path() + "/s.toml") << spec;
+  r = test::run_tailor({"matrix", dir.path() + "/s.toml", "--kb", kb_dir.path()});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, dir.path() + "/s.toml:15:8: error: nixpkgs pin 0182a36 is recorded without CUDA 13.0: its cuda list "
+                   "is complete\ncuda = \"13.0\"\n       ^\nhint: tailor kb probe-pin measured it; remove the claim or "
+                   "choose another pin\n");
 }
 
 }  // namespace

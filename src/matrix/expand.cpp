@@ -190,7 +190,7 @@ class FamilyExpander {
     v.versions = built_versions(v, *value(c, Axis::pin).pin, spec_, kb_);
     v.name = variant_name_from_tokens(
         package, backend,
-        {value(c, Axis::python).token, value(c, Axis::cuda).token, value(c, Axis::sm).token, v.isa});
+        {value(c, Axis::python).token, value(c, Axis::cuda).token, value(c, Axis::sm).token, v.isa, &fam_.spelling});
     return v;
   }
 
@@ -284,10 +284,30 @@ std::string pin_hint_for_dropped(const Matrix& m, const Spec& spec, const Knowle
 
 }  // namespace
 
+namespace {
+// One warning per claimed fact that some variant relies on.
+std::vector<std::string> claims_relied_on(const Matrix& m, const Spec& spec, const KnowledgeBase& kb) {
+  std::vector<std::string> out;
+  auto warn = [&](const std::string& pin, const std::string& attr, const PinClaim& c) {
+    std::string w = fmt::format("the knowledge base does not record {} on {}; the spec claims it ({})", attr, pin, c.reason);
+    if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(w);
+  };
+  for (const auto& v : m.variants) {
+    const NixpkgsPin& pin = *kb.pin(v.pin);
+    if (!v.cuda.empty() && !pin.provides_cuda(v.cuda))
+      if (const PinClaim* c = spec.claim(v.pin, v.cuda, "")) warn(v.pin, kb.cuda(v.cuda)->nixpkgs_attr(), *c);
+    if (!v.python.empty() && !pin.provides_python(v.python))
+      if (const PinClaim* c = spec.claim(v.pin, "", v.python)) warn(v.pin, kb.python(v.python)->packages_attr(), *c);
+  }
+  return out;
+}
+}  // namespace
+
 Matrix expand(const Spec& spec, const KnowledgeBase& kb) {
   Matrix m;
   std::unordered_map<std::string, std::string> produced_by;
   for (const auto& fam : spec.families) FamilyExpander(fam, spec, kb, m, produced_by).run();
+  m.warnings = claims_relied_on(m, spec, kb);
 
   if (m.variants.empty()) {
     Diagnostic d = diagnostic_at(spec.path, spec.text, Pos{}, "the matrix is empty: every combination was dropped");

@@ -25,6 +25,8 @@ struct DroppedCell {
 struct Matrix {
   std::vector<Variant> variants;
   std::vector<DroppedCell> dropped;
+  /// Facts the knowledge base lacks that variants rely on because the spec claims them.
+  std::vector<std::string> warnings;
 
   const Variant* find(std::string_view name) const;
   /// The variant called \a name; otherwise throws DiagnosticError "'NAME' is

@@ -77,7 +77,7 @@ std::vector<RuleViolation> check_facts(const Variant& v, const CellFacts& facts,
   std::vector<RuleViolation> out;
   const NixpkgsPin& pin = *facts.pin;
 
-  if (!v.python.empty() && !pin.provides_python(v.python))
+  if (!v.python.empty() && !pin.provides_python(v.python) && !spec.claim(pin.short_rev, "", v.python))
     out.push_back({"pin-lacks-python", fmt::format("nixpkgs pin {} provides Python {}, not {}", pin.short_rev,
                                                    fmt::join(pin.python, ", "), v.python)});
 
@@ -98,7 +98,7 @@ std::vector<RuleViolation> check_facts(const Variant& v, const CellFacts& facts,
       out.push_back({"sm-platform", fmt::format("SM {} ({}) GPUs sit in {} hosts only; ISA {} targets {}", gpu.sm,
                                                 fmt::join(gpu.products, "/"), fmt::join(gpu.platforms, ", "), v.isa,
                                                 v.platform)});
-    if (!pin.provides_cuda(v.cuda))
+    if (!pin.provides_cuda(v.cuda) && !spec.claim(pin.short_rev, v.cuda, ""))
       out.push_back({"pin-lacks-cuda", fmt::format("nixpkgs pin {} provides CUDA {}, not {}", pin.short_rev,
                                                    fmt::join(pin.cuda, ", "), v.cuda)});
   }

@@ -1,5 +1,7 @@
 #include "matrix/spec.hpp"
 
+#include <algorithm>
+
 namespace tailor {
 
 std::string_view axis_name(Axis a) {
@@ -23,6 +25,15 @@ std::string Spec::requested(std::string_view attribute) const {
 const SourceOverride* Spec::source_override(std::string_view attribute) const {
   for (const auto& o : source_overrides)
     if (o.attribute == attribute) return &o;
+  return nullptr;
+}
+
+const PinClaim* Spec::claim(std::string_view pin, std::string_view cuda, std::string_view python) const {
+  auto has = [](const std::vector<std::string>& v, std::string_view x) {
+    return !x.empty() && std::find(v.begin(), v.end(), x) != v.end();
+  };
+  for (const auto& c : claims)
+    if (c.pin == pin && (has(c.cuda, cuda) || has(c.python, python))) return &c;
   return nullptr;
 }
 

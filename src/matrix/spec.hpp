@@ -39,6 +39,18 @@ struct Family {
   std::vector<std::vector<Axis>> zips;  ///< axes advanced together
   std::vector<CellFilter> excludes;
   std::vector<CellFilter> includes;  ///< explicit cells (each axis one value)
+  /// Name tokens as the tree spells them: "armv8_2" -> "armv8.2"; "" leaves the
+  /// token (and its '-') out, as in names without an ISA or without "cpu".
+  std::map<std::string, std::string> spelling;
+};
+
+/// A fact of a pin that the knowledge base does not record, claimed by the
+/// spec ([[claim]]; `tailor import` writes them for what a tree uses).
+struct PinClaim {
+  std::string pin;  ///< short revision
+  std::vector<std::string> cuda, python;
+  std::string reason;
+  Pos pos;
 };
 
 /// Build policy that the derived settings and emitters follow.
@@ -63,6 +75,7 @@ struct Spec {
   /// The version requested for \a attribute; empty when none.
   std::string requested(std::string_view attribute) const;
   std::vector<Family> families;
+  std::vector<PinClaim> claims;
   BuildPolicy build;
   /// [[source_override]]: versions the spec builds from fetched sources, for
   /// every variant that builds the attribute.
@@ -70,6 +83,9 @@ struct Spec {
 
   /// The spec's override of \a attribute; null when none.
   const SourceOverride* source_override(std::string_view attribute) const;
+
+  /// The claim that \a pin provides CUDA (\a cuda) or Python (\a python); null: none.
+  const PinClaim* claim(std::string_view pin, std::string_view cuda, std::string_view python) const;
 };
 
 }  // namespace tailor

@@ -1,6 +1,7 @@
 #include "matrix/spec_loader.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -171,10 +172,38 @@ std::vector<std::vector<Axis>> read_zips(const TomlDocument& doc, TableReader& r
   return zips;
 }
 
+// spelling = { armv8_2 = "armv8.2", cpu = "" }: keys are the family's ISAs or
+// the backend's literal name words; values are name words or "" (left out).
+std::map<std::string, std::string> read_spelling(const TomlDocument& doc, TableReader& r, const Family& fam,
+                                                 const BackendDef& b) {
+  std::map<std::string, std::string> out;
+  const toml::table* t = r.table("spelling");
+  if (!t) return out;
+  std::vector<std::string> tokens;
+  for (const auto& isa : fam.axes.at(Axis::isa))
+    if (!isa.value.empty()) tokens.push_back(isa.value);
+  for (const auto& seg : template_segments(b.name_part))
+    if (seg.find('{') == std::string::npos) tokens.push_back(seg);
+  for (const auto& [key, value] : *t) {
+    std::string k(key.str());
+    if (std::find(tokens.begin(), tokens.end(), k) == tokens.end())
+      throw doc.error_at(value, fmt::format("'spelling' respells words of this family's names; '{}' is none of them", k),
+                         fmt::format("words: {}", fmt::join(tokens, ", ")));
+    const std::string* v = value.is_string() ? &value.as_string()->get() : nullptr;
+    bool word = v && std::all_of(v->begin(), v->end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '+';
+    });
+    if (!word)
+      throw doc.error_at(value, fmt::format("the spelling of '{}' must be a word of letters, digits and . _ +, or \"\"", k));
+    out[k] = *v;
+  }
+  return out;
+}
+
 Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults& defaults, const KnowledgeBase& kb) {
   TableReader r(doc, t, "[[family]]");
   r.expect_keys({"name", "package", "backend", "python", "pin", "cuda", "sm", "isa", "platform", "zip", "exclude",
-                 "include"});
+                 "include", "spelling"});
   Family fam;
   fam.pos = pos_of(t);
   fam.name = safe_name(doc, r.required_string("name"), "family name");
@@ -236,6 +265,7 @@ Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults
     if (!p->empty()) fam.platforms_pos = (*p)[0].pos;
   }
   fam.zips = read_zips(doc, r, fam);
+  fam.spelling = read_spelling(doc, r, fam, *b);
   for (const toml::table* e : r.tables("exclude")) fam.excludes.push_back(read_filter(doc, *e, "[[family.exclude]]", true, kb));
   for (const toml::table* e : r.tables("include")) {
     CellFilter inc = read_filter(doc, *e, "[[family.include]]", false, kb);
@@ -257,6 +287,40 @@ Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults
   }
   r.finish();
   return fam;
+}
+
+// [[claim]] pin = "0182a36", cuda = ["13.0"], reason = "…": facts the pin's
+// record lacks. A list the record says is complete (measured) cannot be contradicted.
+PinClaim read_claim(const TomlDocument& doc, const toml::table& t, const KnowledgeBase& kb) {
+  TableReader r(doc, t, "[[claim]]");
+  r.expect_keys({"pin", "cuda", "python", "reason"});
+  PinClaim c;
+  c.pos = pos_of(t);
+  auto pin = r.required_string("pin");
+  const NixpkgsPin* p = kb.pin(pin.value);
+  if (!p) throw doc.error_at(pin.pos, fmt::format("'{}' is not a nixpkgs pin of the knowledge base", pin.value),
+                             did_you_mean(pin.value, kb.pin_names()));
+  c.pin = p->short_rev;
+  c.reason = r.required_string("reason").value;
+  auto read = [&](const char* list, std::vector<std::string>& into, const std::vector<std::string>& recorded,
+                  const std::vector<std::string>& known) {
+    auto values = r.strings(list);
+    if (!values) return;
+    check_known(doc, *values, known, list == std::string("cuda") ? "CUDA toolkit" : "Python version");
+    for (const auto& v : *values) {
+      bool has = std::find(recorded.begin(), recorded.end(), v.value) != recorded.end();
+      if (!has && p->is_complete(list))
+        throw doc.error_at(v.pos, fmt::format("nixpkgs pin {} is recorded without {} {}: its {} list is complete", c.pin,
+                                              list == std::string("cuda") ? "CUDA" : "Python", v.value, list),
+                           "tailor kb probe-pin measured it; remove the claim or choose another pin");
+      into.push_back(v.value);
+    }
+  };
+  read("cuda", c.cuda, p->cuda, kb.cuda_names());
+  read("python", c.python, p->python, kb.python_names());
+  if (c.cuda.empty() && c.python.empty()) throw doc.error_at(t, "a [[claim]] names 'cuda' or 'python' values");
+  r.finish();
+  return c;
 }
 
 BuildPolicy read_build(const TomlDocument& doc, const toml::table& t) {
@@ -313,6 +377,7 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
   const toml::node* build_node = root.node("build");
   const toml::node* family_node = root.node("family");
   root.node("source_override");
+  root.node("claim");
   root.finish();
 
   Spec spec;
@@ -369,6 +434,7 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
   }
   for (const toml::table* t : families.tables("source_override"))
     spec.source_overrides.push_back(read_spec_override(doc, *t, spec, kb));
+  for (const toml::table* t : families.tables("claim")) spec.claims.push_back(read_claim(doc, *t, kb));
   return spec;
 }
 

@@ -13,7 +13,33 @@ std::string Variant::version_of(std::string_view p) const {
   return {};
 }
 
+namespace {
+
+// Fills \a tmpl segment by segment, each filled segment spelled as \a spelling
+// says; a segment spelled "" is left out with its '-'.
+std::string spelled(std::string_view tmpl, const std::vector<std::pair<std::string, std::string>>& values,
+                    const std::map<std::string, std::string>& spelling) {
+  std::string out;
+  for (const auto& seg : template_segments(tmpl)) {
+    std::string filled = fill_template(seg, values);
+    if (auto it = spelling.find(filled); it != spelling.end()) filled = it->second;
+    if (filled.empty()) continue;
+    out += (out.empty() ? "" : "-") + filled;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string variant_name_from_tokens(const PackageDef& package, const BackendDef& backend, const NameTokens& t) {
+  if (t.spelling && !t.spelling->empty()) {
+    std::string part = spelled(backend.name_part, {{"cuda", std::string(t.cuda)}, {"sm", std::string(t.sm)},
+                                                   {"isa", std::string(t.isa)}}, *t.spelling);
+    std::map<std::string, std::string> whole = *t.spelling;
+    whole.erase(part);  // the backend part is spelled already
+    return spelled(package.variant_name, {{"package", package.name}, {"python", std::string(t.python)}, {"backend", part}},
+                   whole);
+  }
   std::string part = fill_template(backend.name_part, {{"cuda", std::string(t.cuda)},
                                                        {"sm", std::string(t.sm)},
                                                        {"isa", std::string(t.isa)}});
@@ -21,13 +47,13 @@ std::string variant_name_from_tokens(const PackageDef& package, const BackendDef
                        {{"package", package.name}, {"python", std::string(t.python)}, {"backend", part}});
 }
 
-std::string variant_name(const Variant& v, const KnowledgeBase& kb) {
+std::string variant_name(const Variant& v, const KnowledgeBase& kb, const std::map<std::string, std::string>* spelling) {
   const PythonVersion* py = kb.python(v.python);
   const CudaToolkit* c = kb.cuda(v.cuda);
   const GpuArch* g = kb.gpu(v.sm);
   std::string python = py ? py->name_token() : "python" + v.python, cuda = c ? c->name_token() : "cuda" + v.cuda,
               sm = g ? g->name_token() : "sm" + v.sm;
-  return variant_name_from_tokens(*kb.package(v.package), *kb.backend(v.backend), {python, cuda, sm, v.isa});
+  return variant_name_from_tokens(*kb.package(v.package), *kb.backend(v.backend), {python, cuda, sm, v.isa, spelling});
 }
 
 }  // namespace tailor

@@ -2,6 +2,7 @@
 /// A variant: one package built for one (python, cuda, sm, isa, platform, pin)
 /// cell, and the name its package's template gives it.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,12 +33,16 @@ struct Variant {
   std::string version_of(std::string_view package) const;
 };
 
-/// The name of \a v by its package's template; the KB gives the tokens.
-std::string variant_name(const Variant& v, const KnowledgeBase& kb);
+/// The name of \a v by its package's template; the KB gives the tokens, spelled
+/// as \a spelling says when given (Family::spelling).
+std::string variant_name(const Variant& v, const KnowledgeBase& kb,
+                         const std::map<std::string, std::string>* spelling = nullptr);
 
 /// Axis tokens of a name ("python313", "cuda12_9", "sm90", "avx512").
 struct NameTokens {
   std::string_view python, cuda, sm, isa;
+  /// The spec's spelling of tokens (Family::spelling); null: the KB's own.
+  const std::map<std::string, std::string>* spelling = nullptr;
 };
 
 /// The same name from ready tokens; tokens that do not apply are ignored.

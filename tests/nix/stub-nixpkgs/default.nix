@@ -15,10 +15,14 @@ let
 
   # Like lib.makeOverridable: .override calls the function again with the
   # merged arguments (given as a set or as a function of the old ones), so an
-  # argument the function does not take is an error.
+  # argument the function does not take is an error; like nixpkgs'
+  # (lib.mirrorFunctionArgs), it reports the function's formals.
   makeOverridable = f: args:
     f args // {
-      override = newArgs: makeOverridable f (args // (if builtins.isFunction newArgs then newArgs args else newArgs));
+      override = {
+        __functionArgs = builtins.functionArgs f;
+        __functor = _: newArgs: makeOverridable f (args // (if builtins.isFunction newArgs then newArgs args else newArgs));
+      };
     };
 
   # CMAKE_CUDA_ARCHITECTURES as nixpkgs' cudaPackages.flags derives it from

@@ -1,0 +1,28 @@
+#pragma once
+/// File names off the strict pattern, as hand-written trees have them: an ISA
+/// spelled another way (cpu_isas.toml aliases: "armv8.2", "arm64"), no ISA
+/// word (the recipe's CPU flags say which ISA it builds for), or a backend's
+/// fixed word left out ("pytorch-python313-avx2"). The spelling found lets a
+/// spec's family (`spelling`) reproduce the name exactly.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "matrix/variant.hpp"
+
+namespace tailor::lint {
+
+struct SpelledVariant {
+  Variant variant;                               ///< name: the file name as written
+  std::map<std::string, std::string> spelling;  ///< KB token -> the tree's spelling ("" left out)
+};
+
+/// Reads \a stem when parse_variant_name cannot; \a cpu_flags are the
+/// recipe's compiler flags. nullopt when no reading names it back exactly.
+std::optional<SpelledVariant> parse_spelled_name(std::string_view stem, const std::vector<std::string>& cpu_flags,
+                                                 const KnowledgeBase& kb);
+
+}  // namespace tailor::lint
