@@ -76,7 +76,7 @@ int cmd_kb(CommandContext& ctx) {
   app.add_option("--python", q.python, "with --pins: pins that provide this Python")->type_name("VERSION");
   app.add_option("--cuda", q.cuda, "with --pins: pins that provide this CUDA toolkit")->type_name("VERSION");
   app.add_option("--vllm", vllm, "with --pins: pins that ship this vLLM")->type_name("VERSION");
-  app.add_option("--version", other_versions, "with --pins: pins that ship ATTR at version V (onnxruntime=1.23.2)")
+  app.add_option("--version", other_versions, "with --pins: pins that ship nixpkgs attribute ATTR at version V (as `tailor kb` lists them)")
       ->type_name("ATTR=V");
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
@@ -85,7 +85,7 @@ int cmd_kb(CommandContext& ctx) {
   for (const auto& av : other_versions) {
     auto eq = av.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == av.size()) {
-      ctx.err << fmt::format("tailor: error: kb: --version {}: write ATTR=VERSION, e.g. onnxruntime=1.23.2\n", av);
+      ctx.err << fmt::format("tailor: error: kb: --version {}: write ATTR=VERSION: a nixpkgs attribute and its version\n", av);
       return kExitBadInput;
     }
     q.versions.emplace_back(av.substr(0, eq), av.substr(eq + 1));

@@ -69,6 +69,16 @@ const Row kTable[] = {
     {"aarch64-apple_m2-none", "none", "general", "build-pytorch/pytorch-2.9-python313", "pytorch-python313-darwin-mps"},
     {"aarch64-apple_m2-none", "none", "general", "build-pytorch/pytorch-2.8-python311", "pytorch-python311-darwin-mps"},
     {"aarch64-apple_m2-none", "none", "general", "build-vllm/main", ""},
+    // ONNX Runtime: the same rules over another package (Python 3.13, the newest each branch builds).
+    {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-onnx-runtime/main", "onnxruntime-python313-cuda12_9-sm90-avx512"},
+    {"aarch64-grace-armv9", "9.0:580.65.06", "general", "build-onnx-runtime/main", "onnxruntime-python313-cuda12_9-sm90-armv9"},
+    {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-onnx-runtime/onnxruntime-1.18", "onnxruntime-python313-cuda12_9-sm90-avx512"},
+    {"x86_64-zen3-avx2", "8.9:580.65.06", "general", "build-onnx-runtime/onnxruntime-1.19", "onnxruntime-python313-cuda12_9-sm89-avx2"},
+    {"x86_64-haswell-avx2", "none", "general", "build-onnx-runtime/onnxruntime-1.20", "onnxruntime-python313-cpu-avx2"},
+    {"x86_64-cascadelake-avx512vnni", "8.0:580.65.06", "general", "build-onnx-runtime/onnxruntime-1.21", "onnxruntime-python313-cuda12_9-sm80-avx512"},
+    {"x86_64-zen5-avx512bf16", "12.0:580.65.06", "general", "build-onnx-runtime/onnxruntime-1.22", "onnxruntime-python313-cuda12_9-sm120-avx512"},
+    {"x86_64-skylake_sp-avx512", "8.6:580.65.06", "general", "build-onnx-runtime/onnxruntime-1.23", "onnxruntime-python313-cuda12_9-sm80-avx512"},
+    {"aarch64-grace-armv9", "9.0:580.65.06", "general", "build-onnx-runtime/onnxruntime-1.24", ""},  // x86_64 only
 };
 
 test::RunResult recommend_json(const Row& r) {

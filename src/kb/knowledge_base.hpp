@@ -38,7 +38,7 @@ struct KnowledgeBase {
   std::vector<std::string> json_version_keys;  ///< attributes reported as keys of their own
   std::string headline;  ///< the matrix's main package
   /// Package builders the knowledge base carries (data/builders/, an overlay's
-  /// builders/): "lib/onnxruntime.nix" -> text. The shared builders every tree
+  /// builders/): "lib/NAME.nix" -> text. The shared builders every tree
   /// gets are not among them.
   std::map<std::string, std::string> builder_files;
 

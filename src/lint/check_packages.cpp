@@ -14,7 +14,7 @@ namespace tailor::lint {
 
 std::optional<std::string> unknown_package(const NixFile& f, const KnowledgeBase& kb) {
   if (f.helper || f.variant || !f.parsed) return std::nullopt;
-  // Package names may hold '-' (llama-cpp): a known one is a prefix of the stem.
+  // Package names may hold '-' (a package 'foo-bar'): a known one is a prefix of the stem.
   for (const auto& p : kb.packages)
     if (f.stem.starts_with(p.name + "-")) return std::nullopt;
   std::string first = f.stem.substr(0, f.stem.find('-'));

@@ -141,7 +141,7 @@ TEST(Packages, DashedPackageNamesParse) {
   EXPECT_FALSE(parse_variant_name("llama-cpp-darwin-mps", k, problem));
   EXPECT_EQ(problem, "'darwin' is not 'cpu' or a CUDA toolkit of the knowledge base (like cuda12_9)");
   EXPECT_FALSE(parse_variant_name("llama-python313-cpu-avx2", k, problem));
-  EXPECT_EQ(problem, "'llama' is not a package tailor builds (pytorch, torchvision, torchaudio, vllm, magma, llama-cpp)");
+  EXPECT_EQ(problem, "'llama' is not a package tailor builds (pytorch, torchvision, torchaudio, vllm, magma, onnxruntime, llama-cpp)");
 }
 
 }  // namespace

@@ -1,6 +1,0 @@
-# ONNX Runtime 1.18 — B200 (SM100) on CUDA 12.4
-{ python3Packages, lib, config, cudaPackages, ... }:
-python3Packages.onnxruntime.overrideAttrs (oldAttrs: {
-  env = (oldAttrs.env or { }) // { NIX_CFLAGS_COMPILE = "-mavx2 -mfma -mf16c"; };
-  meta = oldAttrs.meta // { description = "ONNX Runtime, B200 (SM100) on CUDA 12.4"; };
-})
