@@ -1,5 +1,5 @@
 #pragma once
-/// tailor's exit statuses (DESIGN.md, command-line contract).
+/// tailor's exit statuses, the same for every command (the README's "Commands" section).
 
 namespace tailor {
 
