@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/golden.hpp"
+#include "support/paths.hpp"
 #include "build/build_progress.hpp"
 #include "build/build_runner.hpp"
 #include "support/fake_processes.hpp"
@@ -39,7 +40,7 @@ class FakeNix : public testing::Test {
     fs::create_directories(bin_);
     fs::copy_file(test::source_path("tests/build/fake-nix"), bin_ + "/nix");
     old_path_ = std::getenv("PATH") ? std::getenv("PATH") : "";
-    std::string tailor_dir = fs::path(TAILOR_BINARY).parent_path().string();
+    std::string tailor_dir = fs::path(tailor::test::tailor_binary()).parent_path().string();
     // Only the fake nix and tailor (for verify) plus the basics: no flox.
     ::setenv("PATH", (bin_ + ":" + tailor_dir + ":/usr/bin:/bin").c_str(), 1);
     ::setenv("FAKE_NIX_RECORD", (dir_.path() + "/record").c_str(), 1);
@@ -441,7 +442,7 @@ TEST_F(Scheduler, TtyStatusLineListsWhatRunsTogether) {
 TEST_F(FakeNix, SigtermStopsTheBuildsAndRecordsThemInterrupted) {
   ::setenv("FAKE_NIX_SLEEP", "37.25", 1);
   const std::string name = "pytorch-python313-cpu-avx2", tree = dir_.path() + "/tree";
-  std::string cmd = std::string(TAILOR_BINARY) + " build build-pytorch/main " + name + " --tree " + tree +
+  std::string cmd = tailor::test::tailor_binary() + " build build-pytorch/main " + name + " --tree " + tree +
                     " --memory 0 --progress plain >/dev/null 2>&1 & p=$!; "
                     "i=0; while [ ! -e " + dir_.path() + "/running/" + name + " ] && [ $i -lt 600 ]; do sleep 0.05; "
                     "i=$((i+1)); done; "

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "support/golden.hpp"
+#include "support/paths.hpp"
 #include "support/run.hpp"
 
 namespace tailor {
@@ -145,7 +146,7 @@ TEST(Workflow, AWideMatrixIsSplitWithinEachServicesLimit) {
   std::ofstream(spec) << kWideSpec;
   std::filesystem::create_directories(dir.path() + "/.git");  // CI files name the spec from its repository
   for (auto [flag, limit, expected_jobs] : {std::tuple{"--github", 256u, 2u}, std::tuple{"--gitlab", 200u, 2u}}) {
-    auto r = test::run_command("cd " + dir.path() + " && " + TAILOR_BINARY + " ci wide.toml " + flag);
+    auto r = test::run_command("cd " + dir.path() + " && " + tailor::test::tailor_binary() + " ci wide.toml " + flag);
     ASSERT_EQ(r.status, 0) << r.err;
     auto jobs = matrix_jobs(r.out);
     ASSERT_EQ(jobs.size(), expected_jobs) << flag;
@@ -165,12 +166,12 @@ TEST(Workflow, AWideMatrixIsSplitWithinEachServicesLimit) {
   EXPECT_EQ(over.status, 2);
   EXPECT_EQ(over.err, "tailor: error: ci: --chunk 257 is over the limit of 256 jobs per matrix in GitHub Actions\n");
   if (!tool("gitlab-ci-local").empty()) {
-    auto v = gitlab_validate(test::run_command("cd " + dir.path() + " && " + TAILOR_BINARY + " ci wide.toml --gitlab").out);
+    auto v = gitlab_validate(test::run_command("cd " + dir.path() + " && " + tailor::test::tailor_binary() + " ci wide.toml --gitlab").out);
     EXPECT_EQ(v.status, 0) << v.out;
   }
   if (!validator().empty()) {
     std::ofstream(dir.path() + "/build.yml")
-        << test::run_command("cd " + dir.path() + " && " + TAILOR_BINARY + " ci wide.toml --github").out;
+        << test::run_command("cd " + dir.path() + " && " + tailor::test::tailor_binary() + " ci wide.toml --github").out;
     EXPECT_EQ(test::run_command(validator() + " " + dir.path() + "/build.yml", true).status, 0);
   }
 }
@@ -192,7 +193,7 @@ class CiInRepository : public testing::Test {
     std::ofstream(repo_.path() + "/specs/main.toml") << test::read_file(test::source_path("examples/build-pytorch/main.toml"));
   }
   test::RunResult ci(const std::string& args) {
-    return test::run_command("cd " + repo_.path() + "/docs && " + TAILOR_BINARY + " ci " + args);
+    return test::run_command("cd " + repo_.path() + "/docs && " + tailor::test::tailor_binary() + " ci " + args);
   }
   test::TempDir repo_{"ci-repo"};
 };
@@ -225,7 +226,7 @@ TEST_F(CiInRepository, TheDefaultTreeIsTheRoot) {
   ASSERT_EQ(r.status, 0) << r.out;
   // Run from docs/, "." is docs: the tree is where tailor ci says, from the root.
   EXPECT_NE(r.out.find("run: tailor generate specs/main.toml -o docs --check\n"), std::string::npos) << r.out;
-  auto root = test::run_command("cd " + repo_.path() + " && " + TAILOR_BINARY + " ci specs/main.toml --github");
+  auto root = test::run_command("cd " + repo_.path() + " && " + tailor::test::tailor_binary() + " ci specs/main.toml --github");
   EXPECT_NE(root.out.find("run: tailor generate specs/main.toml -o . --check\n"), std::string::npos) << root.out;
   EXPECT_EQ(root.out.find("working-directory"), std::string::npos);
 }
@@ -233,7 +234,7 @@ TEST_F(CiInRepository, TheDefaultTreeIsTheRoot) {
 TEST_F(CiInRepository, ASpecOutsideTheRepositoryIsAnError) {
   test::TempDir elsewhere("ci-elsewhere");
   std::ofstream(elsewhere.path() + "/main.toml") << test::read_file(repo_.path() + "/specs/main.toml");
-  auto r = test::run_command("cd " + repo_.path() + " && " + TAILOR_BINARY + " ci " + elsewhere.path() +
+  auto r = test::run_command("cd " + repo_.path() + " && " + tailor::test::tailor_binary() + " ci " + elsewhere.path() +
                              "/main.toml --github 2>&1");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("the spec is outside the repository " + repo_.path() + ": a CI checkout cannot see it"),

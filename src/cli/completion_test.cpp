@@ -11,6 +11,7 @@
 
 #include "cli/command.hpp"
 #include "support/golden.hpp"
+#include "support/paths.hpp"
 #include "support/run.hpp"
 
 namespace tailor {
@@ -68,12 +69,12 @@ TEST(Completion, ZshAndFishListEveryCommand) {
 
 // The files as tailor-docs wrote them at build time (what cmake --install installs).
 std::string built_file(const std::string& name) {
-  return (fs::path(TAILOR_BINARY).parent_path() / "share" / name).string();
+  return (fs::path(tailor::test::tailor_binary()).parent_path() / "share" / name).string();
 }
 
 // Each command's options as the real binary's --help lists them.
 std::vector<std::string> help_options(const std::string& command) {
-  return options_in_help(test::run_command(std::string(TAILOR_BINARY) + " " + command + " --help").out);
+  return options_in_help(test::run_command(tailor::test::tailor_binary() + " " + command + " --help").out);
 }
 
 TEST(Completion, ZshAndFishParse) {
@@ -154,7 +155,7 @@ TEST(ManPage, RendersWithEveryCommand) {
 TEST(Install, PutsTheBinaryCompletionsAndManPageInPlace) {
   if (!test::have_program("cmake")) GTEST_SKIP() << "cmake is not installed";
   test::TempDir prefix("install");
-  std::string build_dir = fs::path(TAILOR_BINARY).parent_path().string();
+  std::string build_dir = fs::path(tailor::test::tailor_binary()).parent_path().string();
   auto r = test::run_command("cmake --install " + build_dir + " --prefix " + prefix.path(), true);
   ASSERT_EQ(r.status, 0) << r.out;
   for (const char* f : {"bin/tailor", "share/bash-completion/completions/tailor", "share/zsh/site-functions/_tailor",

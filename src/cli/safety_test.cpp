@@ -20,6 +20,7 @@
 #include "cli/cli.hpp"
 #include "cli/command.hpp"
 #include "support/golden.hpp"
+#include "support/paths.hpp"
 #include "support/run.hpp"
 
 namespace tailor {
@@ -32,7 +33,7 @@ const std::string kNoSpace = "tailor: error: cannot write the output: " + std::g
 // The real binary with stdout on /dev/full: exit status and stderr.
 test::RunResult to_dev_full(const std::string& args) {
   test::TempDir dir("devfull");
-  auto r = test::run_command(std::string(TAILOR_BINARY) + " " + args + " >/dev/full 2>" + dir.path() + "/err");
+  auto r = test::run_command(tailor::test::tailor_binary() + " " + args + " >/dev/full 2>" + dir.path() + "/err");
   r.err = test::read_file(dir.path() + "/err");
   return r;
 }
@@ -44,9 +45,9 @@ TEST(Safety, EveryCommandFailsWhenStdoutIsFull) {
     EXPECT_EQ(r.status, 2) << c.name;
     EXPECT_EQ(r.err, kNoSpace) << c.name;
   }
-  for (const char* args : {"--help", "-V", "help matrix", "kb", "matrix build-pytorch/main", "matrix build-pytorch/main --json",
+  for (const std::string& args : std::vector<std::string>{"--help", "-V", "help matrix", "kb", "matrix build-pytorch/main", "matrix build-pytorch/main --json",
                            "ci build-pytorch/main --github", "manifest build-pytorch/main pytorch-python313-cpu-avx2",
-                           "parse " TAILOR_SOURCE_DIR "/src/generate/builders/torch.nix"}) {
+                           "parse " + tailor::test::source_dir() + "/src/generate/builders/torch.nix"}) {
     auto r = to_dev_full(args);
     EXPECT_EQ(r.status, 2) << args;
     EXPECT_EQ(r.err, kNoSpace) << args;

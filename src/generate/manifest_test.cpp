@@ -7,6 +7,7 @@
 
 #include "matrix/spec_loader.hpp"
 #include "support/golden.hpp"
+#include "support/paths.hpp"
 #include "support/run.hpp"
 
 namespace tailor {
@@ -114,7 +115,7 @@ TEST(Manifest, PicksForAMachineGivenBySmAndIsa) {
 
 TEST(Manifest, PicksForTheMachineDetectWrote) {
   test::TempDir dir("manifest-for");
-  auto detect = test::run_command(std::string(TAILOR_BINARY) + " detect --json --cpuinfo " +
+  auto detect = test::run_command(tailor::test::tailor_binary() + " detect --json --cpuinfo " +
                                   test::source_path("tests/data/cpuinfo/x86_64-zen4-avx512bf16") +
                                   " --gpus 8.9:580.65.06 > " + dir.path() + "/rtx4090.json");
   ASSERT_EQ(detect.status, 0);

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/golden.hpp"
+#include "support/paths.hpp"
 #include "support/run.hpp"
 
 namespace tailor {
@@ -18,7 +19,7 @@ struct Machine {
   std::string json;
   Machine(const std::string& cpuinfo, const std::string& gpus) {
     json = dir.path() + "/host.json";
-    auto r = test::run_command(std::string(TAILOR_BINARY) + " detect --json --cpuinfo " +
+    auto r = test::run_command(tailor::test::tailor_binary() + " detect --json --cpuinfo " +
                                test::source_path("tests/data/cpuinfo/" + cpuinfo) + " --gpus " + gpus + " > " + json);
     EXPECT_EQ(r.status, 0);
   }

@@ -10,6 +10,7 @@
 #include <iterator>
 
 #include "kb/knowledge_base.hpp"
+#include "support/paths.hpp"
 #include "support/run.hpp"
 #include "util/diagnostic.hpp"
 
@@ -30,7 +31,7 @@ PruneOptions for_sm(const std::string& sm) {
   return o;
 }
 
-const fs::path kMulti = fs::path(TAILOR_SOURCE_DIR) / "tests/data/elf/multi.so";
+const fs::path kMulti = fs::path(tailor::test::source_dir()) / "tests/data/elf/multi.so";
 
 TEST(PruneFile, CopyEqualsTheInMemoryResultAndKeepsTheMode) {
   test::TempDir dir("prune-file");
@@ -62,7 +63,7 @@ TEST(PruneFile, InPlaceReplacesTheFile) {
 TEST(PruneFile, RefusedFileWritesNothing) {
   test::TempDir dir("prune-refused");
   fs::path in = fs::path(dir.path()) / "in.so", out = fs::path(dir.path()) / "out.so";
-  std::vector<uint8_t> bytes = read_all(fs::path(TAILOR_SOURCE_DIR) / "tests/data/elf/corrupt/entry-size-past-container.so");
+  std::vector<uint8_t> bytes = read_all(fs::path(tailor::test::source_dir()) / "tests/data/elf/corrupt/entry-size-past-container.so");
   std::ofstream(in, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   try {
     prune_elf_file(in, out, "in.so", for_sm("9.0"));

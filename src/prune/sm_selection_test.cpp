@@ -4,6 +4,7 @@
 // rules, not computed by the code under test.
 #include "prune/sm_selection.hpp"
 
+#include "support/paths.hpp"
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -18,7 +19,7 @@ namespace tailor {
 namespace {
 
 std::vector<uint8_t> fixture(const std::string& name) {
-  std::ifstream f(std::string(TAILOR_SOURCE_DIR) + "/tests/data/elf/" + name, std::ios::binary);
+  std::ifstream f(tailor::test::source_dir() + "/tests/data/elf/" + name, std::ios::binary);
   return {std::istreambuf_iterator<char>(f), {}};
 }
 

@@ -1,4 +1,5 @@
 #include "support/golden.hpp"
+#include "support/paths.hpp"
 
 #include <cstdlib>
 #include <fstream>
@@ -8,7 +9,7 @@
 
 namespace tailor::test {
 
-std::string source_path(const std::string& relative) { return std::string(TAILOR_SOURCE_DIR) + "/" + relative; }
+std::string source_path(const std::string& relative) { return tailor::test::source_dir() + "/" + relative; }
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
