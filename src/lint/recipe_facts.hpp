@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "nix/ast.hpp"
@@ -124,5 +125,12 @@ nix::Span span_of(std::string_view text, size_t begin, size_t end);
 
 /// The value of a string node without interpolations; nullopt otherwise (and for other nodes).
 std::optional<std::string> static_string(const nix::Expr& e);
+
+/// The function's name as written last (`builtins.fetchTarball` -> fetchTarball) and its span.
+std::optional<std::pair<std::string, nix::Span>> callee_name(const nix::Expr& fn);
+
+/// The attribute an override call replaces: torch of `ps.torch.overrideAttrs`,
+/// `(ps.torch.override { … }).overrideAttrs` or `torch.overridePythonAttrs`.
+std::optional<std::string> overridden_attribute(const nix::Expr& fn);
 
 }  // namespace tailor::lint

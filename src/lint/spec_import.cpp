@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "lint/import_overrides.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"
 #include "util/quote.hpp"
@@ -111,6 +112,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   LintTree t = make_tree(branch, std::move(files), kb, ignored);
   std::map<std::string, int> pins, pythons;
   std::vector<Read> variants;
+  std::vector<RecipeSources> sources;  // what each recipe builds from source
   std::vector<std::string> catalog;  // recipes that take their packages from the Flox catalog
   bool vllm = false;
   for (const auto& f : t.nix) {
@@ -144,6 +146,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     if (!f.variant->python.empty()) pythons[f.variant->python]++;
     vllm = vllm || kb.package(f.variant->package)->need("python-set-substitution");
     variants.push_back({*f.variant, pin, f.spelling});
+    sources.push_back({f.src.rel, pin, f.variant->package, read_recipe_overrides(f.display, f.src.text)});
   }
   r.variants = static_cast<int>(variants.size());
   if (variants.empty()) {
@@ -223,6 +226,11 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     }
   }
   out += claims.toml(r.claims, kb);
+  for (auto& s : sources)
+    if (s.pin.empty()) s.pin = pin;
+  ImportedOverrides overrides = import_overrides(sources, kb);
+  out += overrides.toml;
+  r.warnings.insert(r.warnings.end(), overrides.refusals.begin(), overrides.refusals.end());
   r.toml = out;
 
   // Prove it: the spec must expand to exactly the tree's names.

@@ -1,0 +1,453 @@
+#include "lint/import_overrides.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <tuple>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "lint/recipe_facts.hpp"
+#include "matrix/rules.hpp"
+#include "nix/parser.hpp"
+#include "util/quote.hpp"
+#include "util/version.hpp"
+
+namespace tailor::lint {
+
+namespace {
+
+using nix::Expr;
+using nix::ExprKind;
+
+constexpr int kMaxDepth = 32;  // variable chains followed; deeper is no readable value
+
+/// Calls \a f on each direct child expression of \a e.
+void each_child(const Expr& e, const std::function<void(const Expr&)>& f) {
+  auto parts = [&](const std::vector<nix::StringPart>& ps) {
+    for (const auto& p : ps)
+      if (p.expr) f(*p.expr);
+  };
+  switch (e.kind) {
+    case ExprKind::string:
+    case ExprKind::ind_string: parts(static_cast<const nix::String&>(e).parts); break;
+    case ExprKind::path: parts(static_cast<const nix::Path&>(e).parts); break;
+    case ExprKind::select:
+    case ExprKind::has_attr: {
+      const auto& s = static_cast<const nix::Select&>(e);
+      f(*s.subject);
+      for (const auto& a : s.path)
+        if (a.expr) f(*a.expr);
+      if (s.fallback) f(*s.fallback);
+      break;
+    }
+    case ExprKind::attrs:
+    case ExprKind::let:
+    case ExprKind::legacy_let: {
+      const auto& a = static_cast<const nix::Attrs&>(e);
+      for (const auto& b : a.bindings) {
+        if (b.from) f(*b.from);
+        if (b.value) f(*b.value);
+      }
+      if (a.body) f(*a.body);
+      break;
+    }
+    case ExprKind::list:
+      for (const auto& x : static_cast<const nix::List&>(e).elems) f(*x);
+      break;
+    case ExprKind::lambda: {
+      const auto& l = static_cast<const nix::Lambda&>(e);
+      for (const auto& fm : l.formals)
+        if (fm.fallback) f(*fm.fallback);
+      f(*l.body);
+      break;
+    }
+    case ExprKind::call: {
+      const auto& c = static_cast<const nix::Call&>(e);
+      f(*c.fn);
+      for (const auto& x : c.args) f(*x);
+      break;
+    }
+    case ExprKind::with:
+    case ExprKind::assert_:
+    case ExprKind::if_: {
+      const auto& t = static_cast<const nix::Ternary&>(e);
+      for (const Expr* x : {t.first.get(), t.second.get(), t.third.get()})
+        if (x) f(*x);
+      break;
+    }
+    case ExprKind::unary: f(*static_cast<const nix::Unary&>(e).operand); break;
+    case ExprKind::binary: {
+      const auto& b = static_cast<const nix::Binary&>(e);
+      f(*b.lhs);
+      f(*b.rhs);
+      break;
+    }
+    default: break;
+  }
+}
+
+/// The single-name bindings of a set or let, name -> value.
+std::map<std::string, const Expr*, std::less<>> bindings_of(const nix::Attrs& a) {
+  std::map<std::string, const Expr*, std::less<>> out;
+  for (const auto& b : a.bindings)
+    if (!b.is_inherit && b.path.size() == 1 && !b.path[0].expr && b.value) out.emplace(b.path[0].name, b.value.get());
+  return out;
+}
+
+/// `FETCHCONTENT_SOURCE_DIR_ONNX=` at the end of \a literal: "onnx".
+std::string fetch_content_name(std::string_view literal) {
+  static constexpr std::string_view kKey = "FETCHCONTENT_SOURCE_DIR_";
+  if (!literal.ends_with('=')) return "";
+  size_t at = literal.rfind(kKey);
+  if (at == std::string_view::npos) return "";
+  std::string name(literal.substr(at + kKey.size(), literal.size() - at - kKey.size() - 1));
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return name;
+}
+
+/// Walks a recipe and records the overrides that set a version.
+class OverrideReader {
+ public:
+  std::vector<RecipeOverride> found;
+
+  void walk(const Expr& e) {
+    if (e.kind == ExprKind::attrs || e.kind == ExprKind::let || e.kind == ExprKind::legacy_let)
+      return attrs(static_cast<const nix::Attrs&>(e));
+    if (e.kind == ExprKind::call) return call(static_cast<const nix::Call&>(e));
+    each_child(e, [this](const Expr& c) { walk(c); });
+  }
+
+ private:
+  void attrs(const nix::Attrs& a) {
+    bool scoped = a.kind != ExprKind::attrs || a.recursive;
+    if (scoped) scopes_.push_back(bindings_of(a));
+    if (a.kind == ExprKind::attrs && !attribute_.empty()) override_set(a);
+    each_child(a, [this](const Expr& c) { walk(c); });
+    if (scoped) scopes_.pop_back();
+  }
+
+  // `(finalAttrs: old: { … })`: finalAttrs.version is the set's own.
+  void call(const nix::Call& c) {
+    walk(*c.fn);
+    std::string attribute = attribute_, final = final_;
+    if (auto a = overridden_attribute(*c.fn)) {
+      attribute_ = *a;
+      final_ = final_name(c);
+    }
+    for (const auto& x : c.args) walk(*x);
+    attribute_ = std::move(attribute);
+    final_ = std::move(final);
+  }
+
+  static std::string final_name(const nix::Call& c) {
+    if (c.args.empty() || c.args[0]->kind != ExprKind::lambda) return "";
+    const auto& l = static_cast<const nix::Lambda&>(*c.args[0]);
+    return l.body->kind == ExprKind::lambda ? l.arg : "";
+  }
+
+  const Expr* lookup(std::string_view name) const {
+    for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
+      if (auto it = s->find(name); it != s->end()) return it->second;
+    return nullptr;
+  }
+
+  /// \a e with variables (and finalAttrs.x) replaced by what they are bound to.
+  const Expr* deref(const Expr* e, int depth = 0) const {
+    for (; e && depth < kMaxDepth; ++depth) {
+      const Expr* next = nullptr;
+      if (e->kind == ExprKind::var) next = lookup(static_cast<const nix::Name&>(*e).name);
+      if (e->kind == ExprKind::select) next = own_attribute(static_cast<const nix::Select&>(*e));
+      if (!next) return e;
+      e = next;
+    }
+    return nullptr;
+  }
+
+  const Expr* own_attribute(const nix::Select& s) const {
+    if (!self_ || final_.empty() || s.path.size() != 1 || s.path[0].expr || s.fallback) return nullptr;
+    if (s.subject->kind != ExprKind::var || static_cast<const nix::Name&>(*s.subject).name != final_) return nullptr;
+    auto own = bindings_of(*self_);
+    auto it = own.find(s.path[0].name);
+    return it == own.end() ? nullptr : it->second;
+  }
+
+  /// The text of a string whose interpolations are bound strings.
+  std::optional<std::string> text(const Expr& e, int depth = 0) const {
+    const Expr* d = deref(&e);
+    if (d && d->kind == ExprKind::binary && static_cast<const nix::Binary&>(*d).op == nix::BinaryOp::add)
+      return joined(static_cast<const nix::Binary&>(*d), depth);
+    if (!d || depth > kMaxDepth || (d->kind != ExprKind::string && d->kind != ExprKind::ind_string)) return std::nullopt;
+    std::string out;
+    for (const auto& p : static_cast<const nix::String&>(*d).parts) {
+      if (!p.expr) {
+        out += p.text;
+        continue;
+      }
+      auto t = text(*p.expr, depth + 1);
+      if (!t) return std::nullopt;
+      out += *t;
+    }
+    return out;
+  }
+
+  /// `"v" + torchVersion`
+  std::optional<std::string> joined(const nix::Binary& b, int depth) const {
+    auto l = text(*b.lhs, depth + 1), r = text(*b.rhs, depth + 1);
+    if (!l || !r) return std::nullopt;
+    return *l + *r;
+  }
+
+  std::optional<bool> boolean(const Expr& e) const {
+    const Expr* d = deref(&e);
+    if (!d || d->kind != ExprKind::var) return std::nullopt;
+    const std::string& n = static_cast<const nix::Name&>(*d).name;
+    if (n == "true" || n == "false") return n == "true";
+    return std::nullopt;
+  }
+
+  /// A fetchFromGitHub call with a set argument; null for anything else.
+  const nix::Call* github_call(const Expr& e) const {
+    const Expr* d = deref(&e);
+    if (!d || d->kind != ExprKind::call) return nullptr;
+    const auto& c = static_cast<const nix::Call&>(*d);
+    auto callee = callee_name(*c.fn);
+    if (!callee || callee->first != "fetchFromGitHub" || c.args.size() != 1) return nullptr;
+    const Expr* arg = deref(c.args[0].get());
+    return arg && arg->kind == ExprKind::attrs ? &c : nullptr;
+  }
+
+  GitHubSource github(const nix::Call& c, std::string& problem) const {
+    auto own = bindings_of(static_cast<const nix::Attrs&>(*deref(c.args[0].get())));
+    auto field = [&](std::initializer_list<const char*> keys) -> std::string {
+      for (const char* k : keys)
+        if (auto it = own.find(k); it != own.end()) {
+          if (auto t = text(*it->second)) return *t;
+          if (problem.empty()) problem = fmt::format("its src's {} is no string the recipe spells out", k);
+          return "";
+        }
+      if (problem.empty()) problem = fmt::format("its src has no {}", *keys.begin());
+      return "";
+    };
+    GitHubSource s;
+    s.owner = field({"owner"});
+    s.repo = field({"repo"});
+    s.rev = field({"rev", "tag"});
+    s.hash = field({"hash", "sha256"});
+    if (auto it = own.find("fetchSubmodules"); it != own.end()) s.fetch_submodules = boolean(*it->second).value_or(false);
+    if (problem.empty() && !is_nix_sha256(s.hash))
+      problem = fmt::format("its src's hash '{}' is not a sha256 Nix accepts", s.hash);
+    return s;
+  }
+
+  void read_source(const Expr* src, RecipeOverride& o) const {
+    const nix::Call* c = src ? github_call(*src) : nullptr;
+    if (c) {
+      o.fetch = github(*c, o.problem);
+    } else if (o.problem.empty()) {
+      o.problem = src ? "its src is not a fetchFromGitHub whose arguments the recipe spells out"
+                      : "it gives a version without a src";
+    }
+  }
+
+  void read_patches(const Expr* patches, RecipeOverride& o) const {
+    if (!patches) return;
+    const Expr* d = deref(patches);
+    if (d && d->kind == ExprKind::list && static_cast<const nix::List&>(*d).elems.empty()) {
+      o.clear_patches = true;
+    } else if (o.problem.empty()) {
+      o.problem = "it sets patches a spec cannot state (only `patches = [ ];`)";
+    }
+  }
+
+  /// Sources handed to CMake's FetchContent in the set's strings; a source
+  /// fetched any other way is a problem.
+  void read_extras(const Expr& e, RecipeOverride& o, int depth = 0) const {
+    const Expr* d = deref(&e);
+    if (!d || depth > kMaxDepth) return;
+    if (d->kind == ExprKind::string || d->kind == ExprKind::ind_string) return string_extras(*d, o, depth);
+    if (github_call(*d)) {
+      if (o.problem.empty()) o.problem = "it fetches a further source a spec cannot pass on (only FETCHCONTENT_SOURCE_DIR_<NAME>)";
+      return;
+    }
+    each_child(*d, [&](const Expr& c) { read_extras(c, o, depth + 1); });
+  }
+
+  void string_extras(const Expr& s, RecipeOverride& o, int depth) const {
+    std::string before;
+    for (const auto& p : static_cast<const nix::String&>(s).parts) {
+      if (!p.expr) {
+        before = p.text;
+        continue;
+      }
+      const nix::Call* c = github_call(*p.expr);
+      std::string name = fetch_content_name(before);
+      if (c && !name.empty()) o.extra_sources.push_back({name, github(*c, o.problem)});
+      else read_extras(*p.expr, o, depth + 1);
+      before.clear();
+    }
+  }
+
+  void override_set(const nix::Attrs& a) {
+    auto own = bindings_of(a);
+    auto version = own.find("version");
+    if (version == own.end()) return;
+    self_ = &a;
+    RecipeOverride o;
+    o.attribute = attribute_;
+    if (auto v = text(*version->second)) o.version = *v;
+    if (o.version.empty() || !Version::parse(o.version)) o.problem = "its version is no version number the recipe spells out";
+    auto at = [&](const char* k) { return own.count(k) ? own.at(k) : nullptr; };
+    read_source(at("src"), o);
+    read_patches(at("patches"), o);
+    for (const auto& [k, v] : own)
+      if (k != "src" && k != "version" && k != "patches") read_extras(*v, o);
+    found.push_back(std::move(o));
+    self_ = nullptr;
+  }
+
+  std::vector<std::map<std::string, const Expr*, std::less<>>> scopes_;
+  std::string attribute_;  ///< the attribute whose override's arguments are walked
+  std::string final_;      ///< the override function's finalAttrs argument
+  const nix::Attrs* self_ = nullptr;
+};
+
+}  // namespace
+
+bool RecipeOverride::same_build(const RecipeOverride& o) const {
+  auto key = [](const GitHubSource& s) { return std::tie(s.owner, s.repo, s.rev, s.hash, s.fetch_submodules); };
+  auto extras = [&](const std::vector<ExtraSource>& xs) {
+    std::vector<std::string> out;
+    for (const auto& x : xs) out.push_back(fmt::format("{} {}/{} {} {}", x.name, x.fetch.owner, x.fetch.repo, x.fetch.rev, x.fetch.hash));
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  return attribute == o.attribute && version == o.version && key(fetch) == key(o.fetch) &&
+         clear_patches == o.clear_patches && extras(extra_sources) == extras(o.extra_sources);
+}
+
+std::string RecipeOverride::describe() const {
+  std::string v = version.empty() ? "another version" : version;
+  if (fetch.owner.empty()) return fmt::format("{} {}", attribute, v);
+  return fmt::format("{} {} from {}/{} {}", attribute, v, fetch.owner, fetch.repo, fetch.rev);
+}
+
+std::vector<RecipeOverride> read_recipe_overrides(std::string_view path, std::string_view text) {
+  nix::SymbolTable symbols;
+  nix::ParseResult r = nix::parse(path, text, symbols);
+  if (!r.expr) return {};
+  OverrideReader reader;
+  reader.walk(*r.expr);
+  return reader.found;
+}
+
+namespace {
+
+std::string shipped(const KnowledgeBase& kb, const std::string& pin, const std::string& attribute) {
+  const NixpkgsPin* p = kb.pin(pin);
+  const Version* v = p ? p->version(attribute) : nullptr;
+  return v ? v->str() : "";
+}
+
+/// The recipe's override of \a attribute that changes what its pin ships; null: it builds the pin's.
+const RecipeOverride* override_of(const RecipeSources& r, const std::string& attribute, const KnowledgeBase& kb) {
+  for (const auto& o : r.overrides)
+    if (o.attribute == attribute && (!o.problem.empty() || o.version != shipped(kb, r.pin, attribute))) return &o;
+  return nullptr;
+}
+
+bool builds(const RecipeSources& r, const std::string& attribute, const KnowledgeBase& kb) {
+  const PackageDef* p = kb.package(r.package);
+  if (!p) return false;
+  auto built = built_packages(*p, kb);
+  return std::any_of(built.begin(), built.end(), [&](const PackageDef* b) { return b->attribute == attribute; });
+}
+
+// A recipe building the attribute, and its override (null: the pin's version).
+struct Build {
+  const RecipeSources* recipe;
+  const RecipeOverride* o;
+};
+
+std::string spec_builds(const KnowledgeBase& kb, const RecipeSources& r, const std::string& attribute) {
+  std::string v = shipped(kb, r.pin, attribute);
+  return v.empty() ? fmt::format("the {} of nixpkgs {} (the knowledge base does not record its version)", attribute, r.pin)
+                   : fmt::format("{} {} (what nixpkgs {} ships)", attribute, v, r.pin);
+}
+
+std::string pin_ships(const KnowledgeBase& kb, const RecipeSources& r, const std::string& attribute) {
+  std::string v = shipped(kb, r.pin, attribute);
+  return v.empty() ? fmt::format("the knowledge base does not record which {} nixpkgs {} ships", attribute, r.pin)
+                   : fmt::format("nixpkgs {} ships {} {}", r.pin, attribute, v);
+}
+
+/// Why \a b's override cannot be the spec's: its own problem, or another recipe building otherwise.
+std::string why_not(const Build& b, const std::vector<Build>& all, const std::string& attribute, const KnowledgeBase& kb) {
+  if (!b.o->problem.empty()) return b.o->problem;
+  for (const auto& other : all) {
+    if (other.o && b.o->same_build(*other.o)) continue;
+    std::string what = other.o ? other.o->describe() : "the pin's " + attribute + " " + shipped(kb, other.recipe->pin, attribute);
+    return fmt::format("but {} builds {}, and a spec builds one {} for every recipe", other.recipe->file, what, attribute);
+  }
+  return fmt::format("no family of the spec builds {}", attribute);
+}
+
+std::string fetch_toml(const GitHubSource& s) {
+  std::string out = fmt::format("owner = {}\nrepo = {}\nrev = {}\nhash = {}\n", toml_string(s.owner), toml_string(s.repo),
+                                toml_string(s.rev), toml_string(s.hash));
+  return s.fetch_submodules ? out + "fetch_submodules = true\n" : out;
+}
+
+std::string override_toml(const RecipeOverride& o, const std::string& pins_ship) {
+  std::string out = fmt::format("\n# Read from the recipes: {}, where {}.\n[[source_override]]\nattribute = {}\nversion = {}\n",
+                                comment_text(o.describe()), comment_text(pins_ship), toml_string(o.attribute), toml_string(o.version));
+  out += fetch_toml(o.fetch);
+  if (o.clear_patches) out += "clear_patches = true\n";
+  for (const auto& x : o.extra_sources)
+    out += fmt::format("\n[[source_override.extra_source]]\nname = {}\n{}", toml_string(x.name), fetch_toml(x.fetch));
+  return out;
+}
+
+std::vector<Build> builds_of(const std::vector<RecipeSources>& recipes, const std::string& attribute, const KnowledgeBase& kb) {
+  std::vector<Build> out;
+  for (const auto& r : recipes)
+    if (const RecipeOverride* o = override_of(r, attribute, kb); o || builds(r, attribute, kb)) out.push_back({&r, o});
+  return out;
+}
+
+void import_attribute(const std::vector<Build>& all, const std::string& attribute, const KnowledgeBase& kb,
+                      ImportedOverrides& out) {
+  bool known = std::any_of(all.begin(), all.end(), [&](const Build& b) { return builds(*b.recipe, attribute, kb); });
+  bool agreed = known && std::all_of(all.begin(), all.end(), [&](const Build& b) {
+    return b.o && b.o->problem.empty() && b.o->same_build(*all.front().o);
+  });
+  if (agreed) {
+    std::set<std::string> ships;
+    for (const auto& b : all) ships.insert(pin_ships(kb, *b.recipe, attribute));
+    out.toml += override_toml(*all.front().o, fmt::format("{}", fmt::join(ships, "; ")));
+    return;
+  }
+  for (const auto& b : all)
+    if (b.o)
+      out.refusals.push_back(fmt::format("{}: cannot reproduce: builds {}, {}; the spec would build {}", b.recipe->file,
+                                         b.o->describe(), known ? why_not(b, all, attribute, kb) : why_not(b, {}, attribute, kb),
+                                         spec_builds(kb, *b.recipe, attribute)));
+}
+
+}  // namespace
+
+ImportedOverrides import_overrides(const std::vector<RecipeSources>& recipes, const KnowledgeBase& kb) {
+  std::set<std::string> attributes;
+  for (const auto& r : recipes)
+    for (const auto& o : r.overrides)
+      if (override_of(r, o.attribute, kb)) attributes.insert(o.attribute);
+  ImportedOverrides out;
+  for (const auto& a : attributes) import_attribute(builds_of(recipes, a, kb), a, kb, out);
+  return out;
+}
+
+}  // namespace tailor::lint

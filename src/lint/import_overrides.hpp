@@ -1,0 +1,52 @@
+#pragma once
+/// What a recipe builds from source, for `tailor import`: the version and
+/// fetchFromGitHub of `pkg.overrideAttrs (old: { version = …; src = …; })`, read
+/// through the Nix syntax tree (let bindings, `rec`, `${…}` of bound strings and
+/// `finalAttrs.version` resolved; nothing evaluated), and the [[source_override]]
+/// tables that make the spec build the same. What the spec cannot reproduce is
+/// refused per file: import never silently changes a version.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kb/knowledge_base.hpp"
+#include "kb/source_override.hpp"
+
+namespace tailor::lint {
+
+/// One `version = …` of an override, with the source it builds.
+struct RecipeOverride {
+  std::string attribute;  ///< the nixpkgs attribute overridden, "torch"
+  std::string version;    ///< empty when it is no string the recipe spells out
+  GitHubSource fetch;
+  std::vector<ExtraSource> extra_sources;  ///< FETCHCONTENT_SOURCE_DIR_<NAME> sources, name lowercased
+  bool clear_patches = false;              ///< `patches = [ ];`
+  std::string problem;  ///< why a spec cannot build the same; empty when it can
+
+  bool same_build(const RecipeOverride& o) const;
+  /// "torch 2.10.0 from pytorch/pytorch v2.10.0"
+  std::string describe() const;
+};
+
+/// The source overrides of the recipe \a text (file \a path); none if it does not parse.
+std::vector<RecipeOverride> read_recipe_overrides(std::string_view path, std::string_view text);
+
+/// One recipe of the tree: its file, pin, package and overrides.
+struct RecipeSources {
+  std::string file;
+  std::string pin;      ///< short revision of the knowledge base
+  std::string package;  ///< the variant's package
+  std::vector<RecipeOverride> overrides;
+};
+
+struct ImportedOverrides {
+  std::string toml;                   ///< [[source_override]] tables
+  std::vector<std::string> refusals;  ///< "FILE: cannot reproduce: …", one per file and attribute
+};
+
+/// The overrides every recipe building an attribute agrees on become spec
+/// tables; an override that only restates what the pin ships needs none.
+ImportedOverrides import_overrides(const std::vector<RecipeSources>& recipes, const KnowledgeBase& kb);
+
+}  // namespace tailor::lint
