@@ -28,7 +28,7 @@ let
     preConfigure = (old.preConfigure or "") + common.preConfigure;
   }
   // (if source == null then { } else {
-    version = pkgs.lib.removePrefix "v" source.rev;  # release tags are vX.Y.Z
+    version = source.version;
     src = fetch source;
   })
   // (if w.clearPatches then { patches = [ ]; } else { })

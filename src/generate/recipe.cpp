@@ -32,10 +32,11 @@ std::string workarounds(const BuildSettings& s) {
     return nlohmann::ordered_json{
         {"owner", f.owner}, {"repo", f.repo}, {"rev", f.rev}, {"hash", f.hash}, {"fetchSubmodules", f.fetch_submodules}};
   };
-  // A source override of attribute A: ASource, its extra sources by name as
+  // A source override of attribute A: ASource (with the version it builds), its extra sources by name as
   // AExtraSources, and what the older recipe needs.
   for (const auto& o : s.source_overrides) {
     w[o.attribute + "Source"] = fetch(o.fetch);
+    w[o.attribute + "Source"]["version"] = o.version;  // what the builder names the derivation's version
     if (!o.extra_sources.empty()) {
       nlohmann::ordered_json extra = nlohmann::ordered_json::object();
       for (const auto& x : o.extra_sources) extra[x.name] = fetch(x.fetch);

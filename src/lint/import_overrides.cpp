@@ -244,12 +244,20 @@ class OverrideReader {
     return s;
   }
 
+  /// "fetchurl { … }", "a variable": what a src is, for messages.
+  std::string what(const Expr& e) const {
+    const Expr* d = deref(&e);
+    if (d && d->kind == ExprKind::call)
+      if (auto callee = callee_name(*static_cast<const nix::Call&>(*d).fn)) return callee->first + " { … }";
+    return d && d->kind == ExprKind::var ? static_cast<const nix::Name&>(*d).name : "an expression";
+  }
+
   void read_source(const Expr* src, RecipeOverride& o) const {
     const nix::Call* c = src ? github_call(*src) : nullptr;
     if (c) {
       o.fetch = github(*c, o.problem);
     } else if (o.problem.empty()) {
-      o.problem = src ? "its src is not a fetchFromGitHub whose arguments the recipe spells out"
+      o.problem = src ? fmt::format("its src is {}, not a fetchFromGitHub whose arguments the recipe spells out", what(*src))
                       : "it gives a version without a src";
     }
   }
@@ -292,8 +300,26 @@ class OverrideReader {
     }
   }
 
+  /// The set's bindings with its inherits: `inherit (vllmSrc) version src;`
+  /// reads vllmSrc's; what cannot be read stands as the set itself (no string).
+  std::map<std::string, const Expr*, std::less<>> own_bindings(const nix::Attrs& a) const {
+    auto out = bindings_of(a);
+    for (const auto& b : a.bindings) {
+      if (!b.is_inherit) continue;
+      const Expr* from = b.from ? deref(b.from.get()) : nullptr;
+      auto from_set = from && from->kind == ExprKind::attrs ? bindings_of(static_cast<const nix::Attrs&>(*from))
+                                                            : std::map<std::string, const Expr*, std::less<>>{};
+      for (const auto& n : b.path) {
+        if (n.expr) continue;
+        const Expr* v = b.from ? (from_set.count(n.name) ? from_set.at(n.name) : nullptr) : lookup(n.name);
+        out.emplace(n.name, v ? v : &a);
+      }
+    }
+    return out;
+  }
+
   void override_set(const nix::Attrs& a) {
-    auto own = bindings_of(a);
+    auto own = own_bindings(a);
     auto version = own.find("version");
     if (version == own.end()) return;
     self_ = &a;
@@ -391,7 +417,7 @@ std::string why_not(const Build& b, const std::vector<Build>& all, const std::st
   for (const auto& other : all) {
     if (other.o && b.o->same_build(*other.o)) continue;
     std::string what = other.o ? other.o->describe() : "the pin's " + attribute + " " + shipped(kb, other.recipe->pin, attribute);
-    return fmt::format("but {} builds {}, and a spec builds one {} for every recipe", other.recipe->file, what, attribute);
+    return fmt::format("{} builds {}, and a spec builds one {} for every recipe", other.recipe->file, what, attribute);
   }
   return fmt::format("no family of the spec builds {}", attribute);
 }
@@ -433,7 +459,7 @@ void import_attribute(const std::vector<Build>& all, const std::string& attribut
   }
   for (const auto& b : all)
     if (b.o)
-      out.refusals.push_back(fmt::format("{}: cannot reproduce: builds {}, {}; the spec would build {}", b.recipe->file,
+      out.refusals.push_back(fmt::format("{}: cannot reproduce: builds {}, but {}; the spec would build {}", b.recipe->file,
                                          b.o->describe(), known ? why_not(b, all, attribute, kb) : why_not(b, {}, attribute, kb),
                                          spec_builds(kb, *b.recipe, attribute)));
 }

@@ -49,7 +49,7 @@ base.overrideAttrs (old: {
   '');
 }
 // (if w.torchSource == null then { } else {
-  version = w.versionTxt;
+  version = w.torchSource.version;
   src = pkgs.fetchFromGitHub {
     inherit (w.torchSource) owner repo rev hash;
     fetchSubmodules = w.torchSource.fetchSubmodules;

@@ -32,4 +32,12 @@ python.pkgs.vllm.overrideAttrs (old: {
   postInstall = (old.postInstall or "") + common.postInstall;
   passthru = (old.passthru or { }) // common.passthru // { torch = python.pkgs.torch; };
   meta = (old.meta or { }) // common.meta;
-})
+}
+// (if common.workarounds.vllmSource or null == null then { } else {
+  # A source override: another vLLM release than the pin ships.
+  version = common.workarounds.vllmSource.version;
+  src = pkgs.fetchFromGitHub {
+    inherit (common.workarounds.vllmSource) owner repo rev hash;
+    fetchSubmodules = common.workarounds.vllmSource.fetchSubmodules;
+  };
+}))
