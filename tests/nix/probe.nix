@@ -21,6 +21,7 @@ let
       cmakeFlags = r.cmakeFlags or [ ];
       patches = builtins.length (r.patches or [ ]);
       src = r.src.rev or null;
+      version = r.version or null;
       buildInputs = map (p: p.pname) (r.buildInputs or [ ]);
       platforms = r.meta.platforms;
       description = r.meta.description;
