@@ -6,12 +6,14 @@
 /// tables that make the spec build the same. What the spec cannot reproduce is
 /// refused per file: import never silently changes a version.
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "kb/knowledge_base.hpp"
 #include "kb/source_override.hpp"
+#include "lint/lint_tree.hpp"
 
 namespace tailor::lint {
 
@@ -31,6 +33,18 @@ struct RecipeOverride {
 
 /// The source overrides of the recipe \a text (file \a path); none if it does not parse.
 std::vector<RecipeOverride> read_recipe_overrides(std::string_view path, std::string_view text);
+
+/// The overrides of each recipe of a tree and of the files it imports (a
+/// shared builder: `import ./lib/torch-2.10.nix { … }`), each file read once.
+class TreeOverrides {
+ public:
+  explicit TreeOverrides(const LintTree& tree);
+  std::vector<RecipeOverride> of(const NixFile& recipe) const;
+
+ private:
+  std::map<std::string_view, const NixFile*> by_rel_;
+  std::map<const NixFile*, std::vector<RecipeOverride>> read_;
+};
 
 /// One recipe of the tree: its file, pin, package and overrides.
 struct RecipeSources {

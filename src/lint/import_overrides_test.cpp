@@ -235,14 +235,15 @@ std::map<std::string, json> all_build(const std::set<std::string>& names, const 
 }
 
 // nixpkgs 6a030d5 ships torch 2.9.1 (nixpkgs_pins.toml); the recipes build the
-// v2.10.0 tag, written four ways (let-bound version, rec, finalAttrs + tag, "v" + v).
+// v2.10.0 tag, written five ways (let-bound version, rec, finalAttrs + tag, "v" + v,
+// a shared lib/ builder that inherits them from its let).
 TEST(ImportOverrides, TorchBuiltFromSourceOnAPinShippingAnOlderOne) {
   test::RunResult r = test::run_tailor({"import", "tests/data/trees/torch-from-source"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
   test::expect_golden(r.out, "tests/golden/import/torch-from-source.toml");
   std::set<std::string> files = file_names("tests/data/trees/torch-from-source");
-  EXPECT_EQ(files.size(), 4u);
+  EXPECT_EQ(files.size(), 5u);
   std::string fetch = std::string("      torchSource = {\n        owner = \"pytorch\";\n        repo = \"pytorch\";\n"
                                   "        rev = \"v2.10.0\";\n        hash = \"") + kTorchHash +
                       "\";\n        fetchSubmodules = true;\n        version = \"2.10.0\";\n      };\n      clearPatches = true;\n";

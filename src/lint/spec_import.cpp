@@ -113,6 +113,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   std::map<std::string, int> pins, pythons;
   std::vector<Read> variants;
   std::vector<RecipeSources> sources;  // what each recipe builds from source
+  TreeOverrides tree_overrides(t);
   std::vector<std::string> catalog;  // recipes that take their packages from the Flox catalog
   bool vllm = false;
   for (const auto& f : t.nix) {
@@ -146,7 +147,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     if (!f.variant->python.empty()) pythons[f.variant->python]++;
     vllm = vllm || kb.package(f.variant->package)->need("python-set-substitution");
     variants.push_back({*f.variant, pin, f.spelling});
-    sources.push_back({f.src.rel, pin, f.variant->package, read_recipe_overrides(f.display, f.src.text)});
+    sources.push_back({f.src.rel, pin, f.variant->package, tree_overrides.of(f)});
   }
   r.variants = static_cast<int>(variants.size());
   if (variants.empty()) {
