@@ -76,11 +76,26 @@ bool agrees(std::string_view claim, const std::string& built) {
   return true;
 }
 
+const NixFile* resolve_import(const std::map<std::string_view, const NixFile*>& by_rel, const NixFile& from,
+                              const std::string& path) {
+  std::string target = (std::filesystem::path(from.src.rel).parent_path() / path).lexically_normal().generic_string();
+  auto it = by_rel.find(target);
+  if (it == by_rel.end()) it = by_rel.find(target + "/default.nix");
+  return it == by_rel.end() ? nullptr : it->second;
+}
+
 /// The source overrides of \a f and of the files it imports, transitively.
 std::vector<const Fact*> overrides_of(const NixFile& f, const std::map<std::string_view, const NixFile*>& by_rel) {
   std::vector<const Fact*> out;
-  for (const NixFile* g : with_imports(f, by_rel))
+  std::set<const NixFile*> seen{&f};
+  std::vector<const NixFile*> todo{&f};
+  while (!todo.empty()) {
+    const NixFile* g = todo.back();
+    todo.pop_back();
     for (const auto& v : g->facts.versions) out.push_back(&v);
+    for (const auto& imp : g->facts.imports)
+      if (const NixFile* h = resolve_import(by_rel, *g, imp.text); h && seen.insert(h).second) todo.push_back(h);
+  }
   return out;
 }
 

@@ -371,8 +371,7 @@ std::vector<RecipeOverride> read_recipe_overrides(std::string_view path, std::st
   return reader.found;
 }
 
-TreeOverrides::TreeOverrides(const LintTree& tree) {
-  for (const auto& f : tree.nix) by_rel_[f.src.rel] = &f;
+TreeOverrides::TreeOverrides(const LintTree& tree) : tree_(tree) {
   for (const auto& f : tree.nix) read_[&f] = read_recipe_overrides(f.display, f.src.text);
 }
 
@@ -380,7 +379,7 @@ TreeOverrides::TreeOverrides(const LintTree& tree) {
 // own builders take it from the variant record): the recipe gives it, not the builder.
 std::vector<RecipeOverride> TreeOverrides::of(const NixFile& recipe) const {
   std::vector<RecipeOverride> out;
-  for (const NixFile* f : with_imports(recipe, by_rel_))
+  for (const NixFile* f : reached_from(tree_, recipe))
     if (auto it = read_.find(f); it != read_.end())
       for (const auto& o : it->second)
         if (f == &recipe || Version::parse(o.version)) out.push_back(o);

@@ -42,7 +42,7 @@ class TreeOverrides {
   std::vector<RecipeOverride> of(const NixFile& recipe) const;
 
  private:
-  std::map<std::string_view, const NixFile*> by_rel_;
+  const LintTree& tree_;
   std::map<const NixFile*, std::vector<RecipeOverride>> read_;
 };
 

@@ -254,23 +254,4 @@ nix::Span name_span(const NixFile& f) {
   return {};
 }
 
-namespace {
-const NixFile* resolve_import(const std::map<std::string_view, const NixFile*>& by_rel, const NixFile& from,
-                              const std::string& path) {
-  std::string target = (std::filesystem::path(from.src.rel).parent_path() / path).lexically_normal().generic_string();
-  auto it = by_rel.find(target);
-  if (it == by_rel.end()) it = by_rel.find(target + "/default.nix");
-  return it == by_rel.end() ? nullptr : it->second;
-}
-}  // namespace
-
-std::vector<const NixFile*> with_imports(const NixFile& f, const std::map<std::string_view, const NixFile*>& by_rel) {
-  std::vector<const NixFile*> out{&f};
-  std::set<const NixFile*> seen{&f};
-  for (size_t i = 0; i < out.size(); ++i)
-    for (const auto& imp : out[i]->facts.imports)
-      if (const NixFile* h = resolve_import(by_rel, *out[i], imp.text); h && seen.insert(h).second) out.push_back(h);
-  return out;
-}
-
 }  // namespace tailor::lint

@@ -8,7 +8,6 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "kb/knowledge_base.hpp"
@@ -102,9 +101,5 @@ class Sink {
 /// The position of a file's variant name for diagnostics about the whole
 /// recipe: its first pname/variantName, else no position.
 nix::Span name_span(const NixFile& f);
-
-/// \a f and the files of the tree it imports (relative paths), transitively;
-/// \a by_rel maps each file's relative path to it.
-std::vector<const NixFile*> with_imports(const NixFile& f, const std::map<std::string_view, const NixFile*>& by_rel);
 
 }  // namespace tailor::lint
