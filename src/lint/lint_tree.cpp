@@ -193,6 +193,8 @@ LintTree make_tree(std::string root, std::vector<SourceFile> files, const Knowle
     n.src = std::move(f);
     t.nix.push_back(std::move(n));
   }
+  auto by_rel = [](const NixFile& a, const NixFile& b) { return a.src.rel < b.src.rel; };
+  if (!std::is_sorted(t.nix.begin(), t.nix.end(), by_rel)) std::sort(t.nix.begin(), t.nix.end(), by_rel);
   std::vector<std::optional<Diagnostic>> errors = read_nix_files(t.nix, kb);
   for (size_t i = 0; i < t.nix.size(); ++i) {
     const NixFile& n = t.nix[i];
@@ -209,6 +211,21 @@ LintTree make_tree(std::string root, std::vector<SourceFile> files, const Knowle
     problems.push_back(std::move(p));
   }
   return t;
+}
+
+std::vector<const NixFile*> reached_from(const LintTree& t, const NixFile& f) {
+  std::vector<const NixFile*> out{&f};
+  for (size_t i = 0; i < out.size(); ++i) {
+    std::filesystem::path dir = std::filesystem::path(out[i]->src.rel).parent_path();
+    for (const auto& imp : out[i]->facts.imports) {
+      std::string target = (dir / imp.text).lexically_normal().generic_string();
+      auto it = std::lower_bound(t.nix.begin(), t.nix.end(), target,
+                                 [](const NixFile& n, const std::string& rel) { return n.src.rel < rel; });
+      if (it == t.nix.end() || it->src.rel != target) continue;
+      if (std::find(out.begin(), out.end(), &*it) == out.end()) out.push_back(&*it);
+    }
+  }
+  return out;
 }
 
 Problem& Sink::add(const NixFile& file, std::string_view code, const nix::Span& span, std::string message,
