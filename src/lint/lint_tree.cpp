@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <fcntl.h>
@@ -112,10 +113,23 @@ bool is_helper(const std::string& rel, const std::string& stem) {
          stem == "shell";
 }
 
+// The flags of the one ISA a recipe without flags of its own picks by name:
+// `(import ./lib/cpu-isa.nix).avx512`, or `isa = "avx512"` to a builder.
+std::vector<std::string> flags_of_picked_isa(const RecipeFacts& facts, const KnowledgeBase& kb) {
+  std::set<const CpuIsa*> named;
+  for (const auto& p : facts.table_picks)
+    if (const CpuIsa* i = kb.isa(p.text)) named.insert(i);
+  for (const auto& c : facts.calls)
+    for (const auto& a : c.args)
+      if (const CpuIsa* i = kb.isa(a.text)) named.insert(i);
+  return named.size() == 1 ? (*named.begin())->flags : std::vector<std::string>{};
+}
+
 // A file name off the strict pattern that still names one variant exactly.
 void read_spelled_name(NixFile& n, const KnowledgeBase& kb) {
   std::vector<std::string> flags;
   for (const auto& f : n.facts.cpu_flags) flags.push_back(f.text);
+  if (flags.empty()) flags = flags_of_picked_isa(n.facts, kb);
   if (auto s = parse_spelled_name(n.stem, flags, kb)) {
     n.variant = std::move(s->variant);
     n.spelling = std::move(s->spelling);
