@@ -364,6 +364,7 @@ class Extractor {
       case ExprKind::select:
       case ExprKind::has_attr: {
         const auto& s = static_cast<const nix::Select&>(e);
+        if (e.kind == ExprKind::select) table_pick(s);
         walk(*s.subject, "");
         for (const auto& a : s.path) {
           if (a.expr) walk(*a.expr, "");
@@ -768,6 +769,14 @@ class Extractor {
       return;  // a variable or call: the arguments are elsewhere
     }
     f_.fetches.push_back(std::move(f));
+  }
+
+  void table_pick(const nix::Select& s) {
+    if (s.subject->kind != ExprKind::call || s.path.empty() || s.path[0].expr) return;
+    const auto& c = static_cast<const nix::Call&>(*s.subject);
+    auto callee = callee_name(*c.fn);
+    if (!callee || callee->first != "import" || c.args.size() != 1) return;
+    if (auto p = static_path(*c.args[0])) f_.table_picks.push_back({*p, s.path[0].name, s.path[0].span});
   }
 
   void call_facts(const nix::Call& c) {

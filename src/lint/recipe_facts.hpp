@@ -72,6 +72,8 @@ struct RecipeFacts {
   std::vector<Fact> search_paths;      ///< `<nixpkgs>` and other lookup paths (text without brackets)
   std::vector<FetchFact> fetches;
   std::vector<CallFact> calls;
+  /// `(import ./lib/cpu-isa.nix).avx512`: key = the imported path, text = the attribute picked from it.
+  std::vector<Fact> table_picks;
   /// Source overrides: `version = …` beside `src = …`. key = the attribute whose
   /// override holds them ("torch" of `torch.overrideAttrs`; empty outside an override),
   /// text = the version, empty when it is no static string (a builder's parameter).

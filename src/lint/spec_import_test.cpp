@@ -113,6 +113,21 @@ TEST(SpecImport, NamesOffTheStrictPatternKeepTheirSpelling) {
   EXPECT_EQ(matrix_generate_check(r.out, ""), all_build(files, "2.8.0"));
 }
 
+// vLLM recipes pick their ISA from a lookup table (`(import ./lib/cpu-isa.nix).avx512`):
+// a name without the ISA word or with an alias still reads back, from the pick.
+TEST(SpecImport, VllmNamesOffThePatternReadTheIsaTheRecipePicks) {
+  test::RunResult r = test::run_tailor({"import", "tests/data/trees/vllm-odd-names"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  test::expect_golden(r.out, "tests/golden/import/vllm-odd-names.toml");
+  std::set<std::string> files = file_names("tests/data/trees/vllm-odd-names");
+  EXPECT_EQ(files, (std::set<std::string>{"vllm-python312-cuda12_9-sm89-avx2", "vllm-python312-cuda12_9-sm90",
+                                          "vllm-python312-cuda12_9-sm90-armv8.2"}));
+  EXPECT_EQ(names_of(load_spec("vllm-odd-names.toml", r.out, kb())), files);
+  // 46336d4 ships torch 2.9.1 under vLLM 0.14.0 (nixpkgs_pins.toml), as the recipes' headers say.
+  EXPECT_EQ(matrix_generate_check(r.out, ""), all_build(files, "2.9.1"));
+}
+
 // Flox-catalog recipes name no pin: import says so once and asks for --pin;
 // the names are reproduced either way, the versions only with a pin.
 TEST(SpecImport, FloxCatalogRecipesAskForThePin) {
@@ -136,6 +151,22 @@ TEST(SpecImport, FloxCatalogRecipesAskForThePin) {
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err, "tailor: error: --pin fe5e41e: not a nixpkgs pin of the knowledge base\n"
                    "hint: tailor kb --pins lists them; tailor kb probe-pin records a new one\n");
+}
+
+// Thin recipes (`import ./lib/mkPyTorchCUDA.nix { sm = "90"; isa = "avx512"; }`, or
+// callPackage of it) over one builder that reads lookup tables: the pin is the
+// builder's, and import reads it there instead of assuming one.
+TEST(SpecImport, ParametricBuilderRecipesTakeTheBuildersPin) {
+  test::RunResult r = test::run_tailor({"import", "tests/data/trees/parametric"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  test::expect_golden(r.out, "tests/golden/import/parametric.toml");
+  std::set<std::string> files = file_names("tests/data/trees/parametric");
+  EXPECT_EQ(files.size(), 5u);
+  // The builder pins 46336d4, which ships torch 2.9.1 (nixpkgs_pins.toml); no recipe overrides it.
+  EXPECT_EQ(matrix_generate_check(r.out, ""), all_build(files, "2.9.1"));
+  test::RunResult c = test::run_tailor({"check", "tests/data/trees/parametric"});
+  EXPECT_EQ(c.out, "checked 8 files: no problems\n");
 }
 
 // 0182a36's record lists CUDA 12.8 and 12.9 without claiming that is all: a
