@@ -127,6 +127,7 @@ class OverrideReader {
     bool scoped = a.kind != ExprKind::attrs || a.recursive;
     if (scoped) scopes_.push_back(bindings_of(a));
     if (a.kind == ExprKind::attrs && !attribute_.empty()) override_set(a);
+    if (a.kind == ExprKind::attrs) record_sources(a);
     each_child(a, [this](const Expr& c) { walk(c); });
     if (scoped) scopes_.pop_back();
   }
@@ -222,7 +223,11 @@ class OverrideReader {
   }
 
   GitHubSource github(const nix::Call& c, std::string& problem) const {
-    auto own = bindings_of(static_cast<const nix::Attrs&>(*deref(c.args[0].get())));
+    return github(static_cast<const nix::Attrs&>(*deref(c.args[0].get())), problem);
+  }
+
+  GitHubSource github(const nix::Attrs& fetch, std::string& problem) const {
+    auto own = bindings_of(fetch);
     auto field = [&](std::initializer_list<const char*> keys) -> std::string {
       for (const char* k : keys)
         if (auto it = own.find(k); it != own.end()) {
@@ -334,6 +339,25 @@ class OverrideReader {
       if (k != "src" && k != "version" && k != "patches") read_extras(*v, o);
     found.push_back(std::move(o));
     self_ = nullptr;
+  }
+
+  /// tailor's own variant records: `workarounds = { torchSource = { owner = …; version = …; }; clearPatches = true; }`.
+  void record_sources(const nix::Attrs& a) {
+    auto own = bindings_of(a);
+    for (const auto& [key, value] : own) {
+      if (key.size() <= 6 || !key.ends_with("Source") || value->kind != ExprKind::attrs) continue;
+      const auto& fetch = static_cast<const nix::Attrs&>(*value);
+      auto fields = bindings_of(fetch);
+      if (!fields.count("owner") || !fields.count("version")) continue;
+      RecipeOverride o;
+      o.from_record = true;
+      o.attribute = key.substr(0, key.size() - 6);
+      o.version = text(*fields.at("version")).value_or("");
+      if (o.version.empty() || !Version::parse(o.version)) o.problem = "its version is no version number the recipe spells out";
+      o.fetch = github(fetch, o.problem);
+      if (auto c = own.find("clearPatches"); c != own.end()) o.clear_patches = boolean(*c->second).value_or(false);
+      found.push_back(std::move(o));
+    }
   }
 
   std::vector<std::map<std::string, const Expr*, std::less<>>> scopes_;
@@ -460,12 +484,33 @@ std::vector<Build> builds_of(const std::vector<RecipeSources>& recipes, const st
   return out;
 }
 
+/// Whether \a o is what a generated tree's [branch] request ([branch] torch = "2.10.0") built:
+/// read from tailor's variant records, and a workaround of the knowledge base fetches
+/// that source on every recipe's pin. Hand-written recipes keep their explicit override.
+bool workaround_builds(const std::vector<Build>& all, const RecipeOverride& o, const KnowledgeBase& kb) {
+  if (!o.from_record) return false;
+  auto same = [&](const Workaround& w, const std::string& pin) {
+    const auto& s = w.source_override;
+    return s && s->attribute == o.attribute && s->version == o.version && s->fetch.owner == o.fetch.owner &&
+           s->fetch.repo == o.fetch.repo && s->fetch.rev == o.fetch.rev && s->fetch.hash == o.fetch.hash &&
+           std::find(w.pins.begin(), w.pins.end(), pin) != w.pins.end() &&
+           std::find(w.requested.begin(), w.requested.end(), std::pair{o.attribute, o.version}) != w.requested.end();
+  };
+  return std::all_of(all.begin(), all.end(), [&](const Build& b) {
+    return std::any_of(kb.workarounds.begin(), kb.workarounds.end(), [&](const Workaround& w) { return same(w, b.recipe->pin); });
+  });
+}
+
 void import_attribute(const std::vector<Build>& all, const std::string& attribute, const KnowledgeBase& kb,
                       ImportedOverrides& out) {
   bool known = std::any_of(all.begin(), all.end(), [&](const Build& b) { return builds(*b.recipe, attribute, kb); });
   bool agreed = known && std::all_of(all.begin(), all.end(), [&](const Build& b) {
     return b.o && b.o->problem.empty() && b.o->same_build(*all.front().o);
   });
+  if (agreed && workaround_builds(all, *all.front().o, kb)) {
+    out.requested.emplace_back(attribute, all.front().o->version);
+    return;
+  }
   if (agreed) {
     std::set<std::string> ships;
     for (const auto& b : all) ships.insert(pin_ships(kb, *b.recipe, attribute));

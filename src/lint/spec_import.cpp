@@ -188,6 +188,11 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     out += "# The recipes name no nixpkgs pin (Flox catalog): this one is a stand-in; import again with --pin.\n";
   out += fmt::format("pin = {}\n", toml_str(pin));
   if (!python.empty()) out += fmt::format("python = {}\n", toml_str(python));
+  for (auto& s : sources)
+    if (s.pin.empty()) s.pin = pin;
+  ImportedOverrides overrides = import_overrides(sources, kb);
+  for (const auto& [attribute, version] : overrides.requested)
+    out += fmt::format("{} = {}\n", toml_key(attribute), toml_str(version));
   std::vector<std::string> sm_order, isa_order;
   for (const auto& g : kb.gpus) sm_order.push_back(g.sm);
   for (const auto& i : kb.isas) isa_order.push_back(i.name);
@@ -230,9 +235,6 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     }
   }
   out += claims.toml(r.claims, kb);
-  for (auto& s : sources)
-    if (s.pin.empty()) s.pin = pin;
-  ImportedOverrides overrides = import_overrides(sources, kb);
   out += overrides.toml;
   r.warnings.insert(r.warnings.end(), overrides.refusals.begin(), overrides.refusals.end());
   r.toml = out;

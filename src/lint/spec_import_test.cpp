@@ -23,6 +23,14 @@ const KnowledgeBase& kb() {
   return k;
 }
 
+// Variant name -> the versions it builds (what `tailor matrix --json` reports).
+std::map<std::string, std::string> versions_of(const Spec& spec) {
+  std::map<std::string, std::string> out;
+  for (const auto& v : expand(spec, kb()).variants)
+    for (const auto& [package, version] : v.versions) out[v.name] += package + " " + version + "; ";
+  return out;
+}
+
 std::set<std::string> names_of(const Spec& spec) {
   std::set<std::string> out;
   for (const auto& v : expand(spec, kb()).variants) out.insert(v.name);
@@ -41,6 +49,8 @@ TEST(SpecImport, EveryGeneratedTreeRoundTrips) {
     EXPECT_TRUE(r.warnings.empty()) << e.path() << ": " << (r.warnings.empty() ? "" : r.warnings.front());
     Spec imported = load_spec("imported.toml", r.toml, kb());
     EXPECT_EQ(names_of(imported), names_of(original)) << e.path() << "\n" << r.toml;
+    // The same names must build the same versions (torch 2.10.0 from source stays 2.10.0).
+    EXPECT_EQ(versions_of(imported), versions_of(original)) << e.path() << "\n" << r.toml;
     EXPECT_EQ(r.variants, static_cast<int>(names_of(original).size()));
   }
   EXPECT_GE(specs, 11);
