@@ -514,11 +514,12 @@ class Extractor {
     else if (is_cuda_set(n)) f_.cuda_overlays.push_back({"", n, span});
   }
 
-  void add_name(std::string_view key, const Expr& value) {
+  void add_name(std::string_view key, const Expr& value, bool inner_record = false) {
     auto s = resolve_string(value);
     if (!s) return;
     // A generated record's `variant = { name = …; }` is bound in let but names the result.
-    auto& into = in_let_value_ && key == "pname" ? f_.inner_names : f_.names;
+    // So does a generated `torchVariant = { name = …; }`: the record of a torch built inline.
+    auto& into = in_let_value_ && (key == "pname" || inner_record) ? f_.inner_names : f_.names;
     for (const auto& n : into)
       if (n.span.begin == s->span.begin) return;
     into.push_back({std::string(key), s->text, s->span});
@@ -544,6 +545,7 @@ class Extractor {
 
   void binding(std::string_view key, const Expr& value, std::string_view parent) {
     if (key == "pname" || key == "variantName" || (key == "name" && parent == "variant")) add_name(key, value);
+    else if (key == "name" && in_let_value_ && parent.ends_with("Variant")) add_name(key, value, true);
     else if (key == "preConfigure") pre_configure(value);
     else if (key == "gpuTargets") {
       if (!f_.has_gpu_targets) f_.gpu_targets_span = value.span;
