@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <set>
 #include <unordered_map>
 
 #include "lint/python_names.hpp"
@@ -300,6 +301,18 @@ class Extractor {
     }
   }
 
+  // `python3Packages = nixpkgs.python313Packages;` in a let: its uses name the
+  // set it selects (recorded at the selection), not the pin's default Python.
+  void register_python_aliases(const nix::Attrs& a) {
+    if (a.kind == ExprKind::attrs) return;
+    for (const auto& b : a.bindings) {
+      if (b.is_inherit || b.path.size() != 1 || b.path[0].expr || !b.value || b.value->kind != ExprKind::select) continue;
+      const auto& path = static_cast<const nix::Select&>(*b.value).path;
+      if (!path.empty() && !path.back().expr && is_python_set(path.back().name) && is_python_set(b.path[0].name))
+        python_aliases_.insert(b.path[0].name);
+    }
+  }
+
   void walk(const Expr& e, const std::string& parent) {
     switch (e.kind) {
       case ExprKind::string:
@@ -323,7 +336,7 @@ class Extractor {
       }
       case ExprKind::var: {
         const std::string& n = static_cast<const nix::Name&>(e).name;
-        name_use(n, e.span);
+        if (!python_aliases_.count(n)) name_use(n, e.span);
         if (strings_.count(n)) ++f_.string_var_uses[n];
         break;
       }
@@ -346,6 +359,7 @@ class Extractor {
       case ExprKind::legacy_let: {
         const auto& a = static_cast<const nix::Attrs&>(e);
         register_strings(a);
+        register_python_aliases(a);
         attrs_facts(a, parent);
         if (e.kind == ExprKind::attrs) source_version(a);
         for (const auto& b : a.bindings) {
@@ -817,6 +831,7 @@ class Extractor {
   RecipeFacts& f_;
   /// String bindings by name (views of the syntax tree's names, which outlive the walk).
   std::unordered_map<std::string_view, const Expr*> strings_;
+  std::set<std::string, std::less<>> python_aliases_;  ///< let-bound aliases of a selected Python set
   int in_let_value_ = 0;  ///< > 0 while walking the value of a let binding
   std::string override_attr_;  ///< the attribute whose override's arguments are being walked
 };

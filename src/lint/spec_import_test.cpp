@@ -123,6 +123,10 @@ TEST(SpecImport, StandaloneCompanionRepositoriesBuildTheirTorchInline) {
   test::expect_golden(r.out, "tests/golden/import/torchvision-repo.toml");
   std::set<std::string> files = file_names("tests/data/trees/torchvision-repo");
   EXPECT_EQ(files.size(), 5u);
+  // The inner torch's pname and the python3Packages alias are not mistakes.
+  test::RunResult c = test::run_tailor({"check", "tests/data/trees/torchvision-repo"});
+  EXPECT_EQ(c.status, 0);
+  EXPECT_EQ(c.out + c.err, "checked 5 files: no problems\n");
   // fe5e41d ships torch 2.8.0 (nixpkgs_pins.toml): the inline torch builds it.
   EXPECT_EQ(matrix_generate_check(r.out, ""), all_build(files, "2.8.0"));
 
