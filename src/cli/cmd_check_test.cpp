@@ -31,6 +31,8 @@ TEST(CmdCheck, HandWrittenCleanTreeHasNoProblems) {
 TEST(CmdCheck, PytorchMainDrift) { expect_tree_golden("pytorch-main", 1); }
 TEST(CmdCheck, PytorchPinSwapWithoutPythonSet) { expect_tree_golden("pytorch-pin-swap", 1); }
 TEST(CmdCheck, VllmBranch) { expect_tree_golden("vllm-branch", 1); }
+// Recipes that take python3Packages from Flox's catalog: the warning says the caller decides, not a pin.
+TEST(CmdCheck, FloxCatalogRecipes) { expect_tree_golden("flox-catalog", 1); }
 
 TEST(CmdCheck, JsonOutput) {
   RunResult r = run_tailor({"check", "--json", "tests/data/trees/pytorch-pin-swap"});

@@ -25,6 +25,13 @@ std::string pin_named(const NixFile& f) {
   return f.facts.pins.empty() ? "" : fmt::format(" for nixpkgs {}", f.facts.pins.front().rev.substr(0, 7));
 }
 
+/// A recipe that names no pin and takes \a set as a function argument: Flox's
+/// catalog (or any caller) decides which Python it is.
+bool from_caller(const NixFile& f, std::string_view set) {
+  return f.facts.pins.empty() && std::any_of(f.facts.python_binders.begin(), f.facts.python_binders.end(),
+                                             [&](const Fact& b) { return b.key == "formal" && b.text == set; });
+}
+
 /// The family of a recipe: "3.13/12.9" from its name's Python and its CUDA
 /// (either part empty when the name or overlay does not say).
 std::string family_of(const NixFile& f) {
@@ -122,10 +129,16 @@ void check_python(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       if (v.empty() && pin_default_version(f, kb).empty()) {
         // Which Python python3 is on this pin is not recorded: wrong only if it is not the name's.
         Problem& p = sink.add(f, "TLR031", use.span,
-                              fmt::format("{} is the pin's default Python, which the knowledge base does not record{}: "
-                                          "the recipe builds for the name's Python {} only if that is the default, and "
-                                          "silently for another when the pin moves",
-                                          use.text, pin_named(f), want),
+                              from_caller(f, use.text)
+                                  ? fmt::format("{} is whatever the caller passes (Flox's catalog: its default Python), "
+                                                "which tailor cannot see: the recipe builds for the name's Python {} "
+                                                "only while that is the catalog's default, and silently for another "
+                                                "when the catalog moves",
+                                                use.text, want)
+                                  : fmt::format("{} is the pin's default Python, which the knowledge base does not "
+                                                "record{}: the recipe builds for the name's Python {} only if that is "
+                                                "the default, and silently for another when the pin moves",
+                                                use.text, pin_named(f), want),
                               fmt::format("use {} to say which Python the name promises", right));
         if (p.rule) rename_python(f, want, token, p);
         continue;

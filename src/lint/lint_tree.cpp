@@ -1,12 +1,10 @@
 #include "lint/lint_tree.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
-#include <thread>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -16,6 +14,7 @@
 
 #include "lint/spelled_name.hpp"
 #include "nix/parser.hpp"
+#include "util/parallel_for.hpp"
 
 namespace tailor::lint {
 
@@ -91,11 +90,13 @@ std::vector<SourceFile> read_tree(const std::filesystem::path& dir) {
     if (!it->is_regular_file(ec)) continue;
     SourceFile f;
     f.rel = p.lexically_relative(dir).generic_string();  // no readlink per file
-    bool wanted = name.ends_with(".nix") || root_doc(f.rel);
-    if (wanted) f.text = slurp(p);
     out.push_back(std::move(f));
   }
   std::sort(out.begin(), out.end(), [](const SourceFile& a, const SourceFile& b) { return a.rel < b.rel; });
+  // Recipes and root markdown are read; reads overlap on the cores (a cold cache waits on the disk).
+  parallel_for(out.size(), 64, [&](size_t i) {
+    if (out[i].rel.ends_with(".nix") || root_doc(out[i].rel)) out[i].text = slurp(dir / out[i].rel);
+  });
   return out;
 }
 
@@ -160,20 +161,12 @@ std::optional<Diagnostic> read_nix_file(NixFile& n, const KnowledgeBase& kb, nix
   return r.expr ? std::nullopt : std::move(r.error);
 }
 
-/// Runs read_nix_file on every file, on as many threads as the machine has
-/// (files are independent; a thread hands out the next file to whoever is free).
+/// Runs read_nix_file on every file, in parallel (files are independent).
 std::vector<std::optional<Diagnostic>> read_nix_files(std::vector<NixFile>& files, const KnowledgeBase& kb) {
   std::vector<std::optional<Diagnostic>> errors(files.size());
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    nix::SymbolTable symbols;  // the lint needs no Nix symbol order: one table per thread
-    for (size_t i; (i = next.fetch_add(1)) < files.size();) errors[i] = read_nix_file(files[i], kb, symbols);
-  };
-  constexpr size_t kFilesPerThread = 64;  // below this, starting a thread costs more than it saves
-  size_t threads = std::min<size_t>({std::max(1u, std::thread::hardware_concurrency()), 8, files.size() / kFilesPerThread});
-  std::vector<std::jthread> pool;
-  for (size_t k = 1; k < threads; ++k) pool.emplace_back(work);
-  work();
+  // The lint needs no Nix symbol order: one table per thread.
+  parallel_for(files.size(), 64, [] { return nix::SymbolTable(); },
+               [&](nix::SymbolTable& symbols, size_t i) { errors[i] = read_nix_file(files[i], kb, symbols); });
   return errors;
 }
 
@@ -200,6 +193,8 @@ LintTree make_tree(std::string root, std::vector<SourceFile> files, const Knowle
     n.src = std::move(f);
     t.nix.push_back(std::move(n));
   }
+  auto by_rel = [](const NixFile& a, const NixFile& b) { return a.src.rel < b.src.rel; };
+  if (!std::is_sorted(t.nix.begin(), t.nix.end(), by_rel)) std::sort(t.nix.begin(), t.nix.end(), by_rel);
   std::vector<std::optional<Diagnostic>> errors = read_nix_files(t.nix, kb);
   for (size_t i = 0; i < t.nix.size(); ++i) {
     const NixFile& n = t.nix[i];
@@ -216,6 +211,21 @@ LintTree make_tree(std::string root, std::vector<SourceFile> files, const Knowle
     problems.push_back(std::move(p));
   }
   return t;
+}
+
+std::vector<const NixFile*> reached_from(const LintTree& t, const NixFile& f) {
+  std::vector<const NixFile*> out{&f};
+  for (size_t i = 0; i < out.size(); ++i) {
+    std::filesystem::path dir = std::filesystem::path(out[i]->src.rel).parent_path();
+    for (const auto& imp : out[i]->facts.imports) {
+      std::string target = (dir / imp.text).lexically_normal().generic_string();
+      auto it = std::lower_bound(t.nix.begin(), t.nix.end(), target,
+                                 [](const NixFile& n, const std::string& rel) { return n.src.rel < rel; });
+      if (it == t.nix.end() || it->src.rel != target) continue;
+      if (std::find(out.begin(), out.end(), &*it) == out.end()) out.push_back(&*it);
+    }
+  }
+  return out;
 }
 
 Problem& Sink::add(const NixFile& file, std::string_view code, const nix::Span& span, std::string message,

@@ -81,6 +81,10 @@ std::vector<SourceFile> read_tree(const std::filesystem::path& dir);
 LintTree make_tree(std::string root, std::vector<SourceFile> files, const KnowledgeBase& kb,
                    std::vector<Problem>& problems);
 
+/// \a f, then the files of \a t it imports or calls (`import ./lib/builder.nix { … }`),
+/// transitively, each once: where a thin recipe's builder states its pin and sets.
+std::vector<const NixFile*> reached_from(const LintTree& t, const NixFile& f);
+
 /// Collects problems for the checks: positions from spans, suppressions.
 class Sink {
  public:

@@ -1,6 +1,8 @@
 #include "lint/linter.hpp"
 
 #include <algorithm>
+#include <array>
+#include <iterator>
 #include <fstream>
 #include <map>
 #include <set>
@@ -12,6 +14,7 @@
 #include "lint/checks.hpp"
 #include "nix/parser.hpp"
 #include "util/atomic_write.hpp"
+#include "util/parallel_for.hpp"
 
 namespace tailor::lint {
 
@@ -29,10 +32,17 @@ const char* severity_text(Severity s) { return s == Severity::error ? "error" : 
 CheckResult check_files(const std::string& root, std::vector<SourceFile> files, const KnowledgeBase& kb) {
   CheckResult r;
   LintTree t = make_tree(root, std::move(files), kb, r.problems);
+  // The rules only read the tree: they run side by side, each into its own list, joined in this order.
+  constexpr auto kChecks = std::to_array({check_names, check_pins, check_python, check_targets, check_workarounds,
+                                          check_text, check_imports, check_fetches, check_docs, check_packages,
+                                          check_versions});
+  std::array<std::vector<Problem>, kChecks.size()> found;
+  parallel_for(kChecks.size(), 1, [&](size_t i) {
+    Sink own(found[i]);
+    kChecks[i](t, kb, own);
+  });
+  for (auto& f : found) std::move(f.begin(), f.end(), std::back_inserter(r.problems));
   Sink sink(r.problems);
-  for (auto* check : {check_names, check_pins, check_python, check_targets, check_workarounds, check_text,
-                      check_imports, check_fetches, check_docs, check_packages, check_versions})
-    check(t, kb, sink);
   for (const auto& f : t.nix)
     for (const auto& u : f.unknown_ignores)
       sink.add(f, "TLR025", u.span, fmt::format("'tailor: ignore {}' names no rule", u.text),

@@ -62,6 +62,14 @@ bool from_catalog(const NixFile& f) {
                      [](const Fact& b) { return b.key == "formal"; });
 }
 
+// The first pin of the knowledge base that \a f names, or the builders it calls do.
+std::string known_pin(const LintTree& t, const NixFile& f, const KnowledgeBase& kb) {
+  for (const NixFile* g : reached_from(t, f))
+    for (const auto& p : g->facts.pins)
+      if (const NixpkgsPin* k = kb.pin(p.rev.substr(0, 7))) return k->short_rev;
+  return "";
+}
+
 std::string spelling_text(const std::map<std::string, std::string>& spelling) {
   std::vector<std::string> items;
   for (const auto& [k, v] : spelling) items.push_back(fmt::format("{} = {}", toml_key(k), toml_str(v)));
@@ -145,12 +153,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
         continue;
       }
     }
-    std::string pin;
-    for (const auto& p : f.facts.pins)
-      if (const NixpkgsPin* k = kb.pin(p.rev.substr(0, 7))) {
-        pin = k->short_rev;
-        break;
-      }
+    std::string pin = known_pin(t, f, kb);
     if (pin.empty() && from_catalog(f)) {
       catalog.push_back(f.src.rel);
       pin = options.pin;

@@ -170,6 +170,22 @@ TEST(SpecImport, FloxCatalogRecipesAskForThePin) {
                    "hint: tailor kb --pins lists them; tailor kb probe-pin records a new one\n");
 }
 
+// Thin recipes (`import ./lib/mkPyTorchCUDA.nix { sm = "90"; isa = "avx512"; }`, or
+// callPackage of it) over one builder that reads lookup tables: the pin is the
+// builder's, and import reads it there instead of assuming one.
+TEST(SpecImport, ParametricBuilderRecipesTakeTheBuildersPin) {
+  test::RunResult r = test::run_tailor({"import", "tests/data/trees/parametric"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  test::expect_golden(r.out, "tests/golden/import/parametric.toml");
+  std::set<std::string> files = file_names("tests/data/trees/parametric");
+  EXPECT_EQ(files.size(), 5u);
+  // The builder pins 46336d4, which ships torch 2.9.1 (nixpkgs_pins.toml); no recipe overrides it.
+  EXPECT_EQ(matrix_generate_check(r.out, ""), all_build(files, "2.9.1"));
+  test::RunResult c = test::run_tailor({"check", "tests/data/trees/parametric"});
+  EXPECT_EQ(c.out, "checked 8 files: no problems\n");
+}
+
 // 0182a36's record lists CUDA 12.8 and 12.9 without claiming that is all: a
 // tree on cudaPackages_13_0 is reproduced, the spec claims the fact, and
 // generate accepts the claim with a warning.

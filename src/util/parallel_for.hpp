@@ -1,0 +1,37 @@
+#pragma once
+/// Runs independent pieces of work on the machine's cores (ninja's habit:
+/// whoever is free takes the next piece). Used where each piece writes only
+/// its own slot, so the result does not depend on the order they finish in.
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <thread>
+#include <vector>
+
+namespace tailor {
+
+/// Calls \a fn(state, i) for every i in [0, n) on up to 8 threads, each with its
+/// own state from \a make_state(); returns when all are done. Below \a
+/// min_per_thread pieces per thread, starting a thread costs more than it saves.
+template <typename MakeState, typename Fn>
+void parallel_for(size_t n, size_t min_per_thread, MakeState&& make_state, Fn&& fn) {
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    auto state = make_state();
+    for (size_t i; (i = next.fetch_add(1)) < n;) fn(state, i);
+  };
+  size_t threads = std::min<size_t>({std::max(1u, std::thread::hardware_concurrency()), 8,
+                                     n / std::max<size_t>(1, min_per_thread)});
+  std::vector<std::jthread> pool;
+  for (size_t k = 1; k < threads; ++k) pool.emplace_back(work);
+  work();
+}
+
+/// The same without per-thread state: \a fn(i).
+template <typename Fn>
+void parallel_for(size_t n, size_t min_per_thread, Fn&& fn) {
+  parallel_for(n, min_per_thread, [] { return 0; }, [&](int, size_t i) { fn(i); });
+}
+
+}  // namespace tailor
