@@ -24,12 +24,17 @@ std::vector<GeneratedFile> branch_tree(const Spec& spec, const Matrix& m, const 
     files.push_back({".flox/pkgs/lib/" + std::string(f.path.substr(prefix.size())),
                      with_marker(f.content, CommentStyle::hash)});
   }
-  // The builders of the matrix's packages that the knowledge base carries.
+  // The builders of the matrix's packages that the knowledge base carries,
+  // and of those built inline.
   std::set<std::string> carried;
-  for (const auto& v : m.variants)
-    for (const PackageDef* p : built_packages(*kb.package(v.package), kb))
-      if (auto it = kb.builder_files.find(p->builder); it != kb.builder_files.end() && carried.insert(p->builder).second)
-        files.push_back({".flox/pkgs/" + p->builder, with_marker(it->second, CommentStyle::hash)});
+  auto carry = [&](const PackageDef* p) {
+    if (auto it = kb.builder_files.find(p->builder); it != kb.builder_files.end() && carried.insert(p->builder).second)
+      files.push_back({".flox/pkgs/" + p->builder, with_marker(it->second, CommentStyle::hash)});
+  };
+  for (const auto& v : m.variants) {
+    for (const PackageDef* p : built_packages(*kb.package(v.package), kb)) carry(p);
+    for (const auto& p : v.inline_packages) carry(kb.package(p));
+  }
   std::vector<BuildSettings> settings;
   settings.reserve(m.variants.size());
   for (const auto& v : m.variants) {

@@ -272,6 +272,62 @@ TEST(GeneratedTreeStub, CpuAndMpsCompanionsImportTheirTorch) {
   EXPECT_EQ(got["torchvision-python313-darwin-mps"]["torch"], "pytorch-python313-darwin-mps");
 }
 
+// What probe.nix reports for the recipes of a tree generated from \a spec_text.
+json probe_generated(const test::TempDir& dir, const std::string& name, const std::string& spec_text) {
+  std::string spec = dir.path() + "/" + name + ".toml", tree = dir.path() + "/" + name;
+  std::ofstream(spec) << spec_text;
+  EXPECT_EQ(test::run_tailor({"generate", spec, "-o", tree}).status, 0);
+  auto probe = test::run_command("nix-instantiate --eval --strict --json " + test::source_path("tests/nix/probe.nix") +
+                                     " --arg pkgsDir '" + tree + "/.flox/pkgs'",
+                                 false);
+  EXPECT_EQ(probe.status, 0) << probe.out;
+  return probe.status == 0 ? json::parse(probe.out) : json::object();
+}
+
+// A torchvision repository: inline = ["pytorch"] writes the companions alone,
+// each building the torch that its own pytorch recipe would build, with the
+// same arguments, CPU flags and cmake flags (the torch builder, reused).
+TEST(GeneratedTreeStub, InlineTorchIsTheTorchItsOwnRecipeWouldBuild) {
+  if (!test::have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate is not installed";
+  test::TempDir dir("gen-inline");
+  std::string branch = "[branch]\nname = \"t\"\nproduct = \"p\"\npin = \"fe5e41d\"\npython = \"3.13\"\n\n";
+  std::string cuda = "backend = \"cuda\"\ncuda = \"12.8\"\nsm = [\"6.1\", \"9.0\"]\nisa = [\"avx2\", \"avx512\"]\n";
+  std::string cpu = "backend = \"cpu\"\nisa = \"armv9\"\n";
+  json in = probe_generated(dir, "inline", branch + "[[family]]\nname = \"v\"\npackage = \"torchvision\"\n" + cuda +
+                                               "inline = [\"pytorch\"]\n\n[[family]]\nname = \"c\"\npackage = "
+                                               "\"torchvision\"\ninline = \"pytorch\"\n" + cpu);
+  json own = probe_generated(dir, "own", branch + "[[family]]\nname = \"v\"\npackage = [\"pytorch\", \"torchvision\"]\n" +
+                                             cuda + "\n[[family]]\nname = \"c\"\npackage = [\"pytorch\", \"torchvision\"]\n" + cpu);
+  std::set<std::string> files;
+  for (const auto& e : fs::directory_iterator(dir.path() + "/inline/.flox/pkgs"))
+    if (e.path().extension() == ".nix") files.insert(e.path().stem().string());
+  EXPECT_EQ(files, (std::set<std::string>{"torchvision-python313-cpu-armv9", "torchvision-python313-cuda12_8-sm61-avx2",
+                                          "torchvision-python313-cuda12_8-sm61-avx512", "torchvision-python313-cuda12_8-sm90-avx2",
+                                          "torchvision-python313-cuda12_8-sm90-avx512"}));
+  ASSERT_EQ(in.size(), 5u);
+  for (const auto& [name, r] : in.items()) {
+    SCOPED_TRACE(name);
+    std::string torch = "pytorch" + name.substr(std::string("torchvision").size());
+    const json& t = own.at(torch);
+    EXPECT_EQ(r["pname"], name);
+    EXPECT_EQ(r["torch"], torch);
+    EXPECT_EQ(r["torchArgs"], t["args"]);
+    EXPECT_EQ(r["torchPreConfigure"], t["preConfigure"]);
+    EXPECT_EQ(r["torchCmakeFlags"], t["cmakeFlags"]);
+    EXPECT_EQ(r["torchCapabilities"], t["cudaCapabilities"]);
+    EXPECT_EQ(r["args"], own.at(name)["args"]);
+    EXPECT_EQ(r["preConfigure"], own.at(name)["preConfigure"]);
+  }
+  // By hand: the torch targets the cell's SM; Pascal's torch builds without
+  // cuDNN (cuDNN 9 dropped SM 6.x), Hopper's with it; AVX-512 gets its flags; ARMv9 no CUDA.
+  const json& pascal = in["torchvision-python313-cuda12_8-sm61-avx512"];
+  EXPECT_EQ(pascal["torchArgs"]["gpuTargets"], json::array({"6.1"}));
+  EXPECT_TRUE(contains(pascal["torchPreConfigure"], "export USE_CUDNN=0"));
+  EXPECT_TRUE(contains(pascal["torchPreConfigure"], " -mavx512f"));
+  EXPECT_FALSE(contains(in["torchvision-python313-cuda12_8-sm90-avx512"]["torchPreConfigure"], "USE_CUDNN"));
+  EXPECT_EQ(in["torchvision-python313-cpu-armv9"]["torchArgs"]["cudaSupport"], false);
+}
+
 // MAGMA for one SM, passed to the torch of the same cell (Flox's GPU-optimized PyTorch guide: MAGMA built for the same SM).
 TEST(GeneratedTreeStub, MagmaRecipesFeedTheirTorch) {
   if (!test::have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate is not installed";

@@ -56,21 +56,10 @@ std::string workarounds(const BuildSettings& s) {
   return nix_value(w, 4);
 }
 
-}  // namespace
-
-std::string variant_recipe(const BuildSettings& s, const Spec& spec, const KnowledgeBase& kb) {
+// The variant record a builder reads: "    key = value;" lines.
+std::string variant_record(const BuildSettings& s, const KnowledgeBase& kb) {
   const Variant& v = s.variant;
   std::string out;
-  for (const auto& line : s.header_comment) out += "# " + line + "\n";
-  out += fmt::format("#\n# {} variant of {} (branch {}). Generated: edit the spec, not this file.\n",
-                     v.package, comment_text(spec.path), comment_text(spec.name));
-  for (const auto& w : s.workarounds) out += fmt::format("# Workaround {}: {}\n", comment_text(w.id), comment_text(w.summary));
-  for (const auto& o : s.source_overrides)
-    if (spec.source_override(o.attribute))
-      out += fmt::format("# Source override: {} {} from {}/{} {}\n", comment_text(o.attribute), comment_text(o.version),
-                         comment_text(o.fetch.owner), comment_text(o.fetch.repo), comment_text(o.fetch.rev));
-  out += "{ nixpkgsSrc ? null }:\n";
-  out += fmt::format("import ./{} {{\n  inherit nixpkgsSrc;\n  variant = {{\n", kb.package(v.package)->builder);
   out += key_value("name", nix_string(v.name));
   out += key_value("package", nix_string(v.package));
   out += key_value("backend", nix_string(v.backend));
@@ -110,6 +99,41 @@ std::string variant_recipe(const BuildSettings& s, const Spec& spec, const Knowl
                                      {"blasProvider", s.blas_provider}};
   out += key_value("passthru", nix_value(passthru, 4));
   out += key_value("describe", nix_value(variant_description(s, kb), 4));
+  for (const auto& b : s.inline_builds) out += fmt::format("    inherit {};\n", b.argument);
+  return out;
+}
+
+// A package built inside the recipe: its record and the call of its builder,
+// bound in a let to the override argument that receives it.
+std::string inline_bindings(const BuildSettings& s, const KnowledgeBase& kb) {
+  if (s.inline_builds.empty()) return {};
+  std::string out = "let\n";
+  for (const auto& b : s.inline_builds) {
+    const Variant& v = b.settings.variant;
+    out += fmt::format("  # {}: built inside this recipe, not a variant of its own.\n", comment_text(v.name));
+    out += fmt::format("  {}Variant = {{\n{}  }};\n", b.argument, variant_record(b.settings, kb));
+    out += fmt::format("  {0} = import ./{1} {{ inherit nixpkgsSrc; variant = {0}Variant; }};\n", b.argument,
+                       kb.package(v.package)->builder);
+  }
+  return out + "in\n";
+}
+
+}  // namespace
+
+std::string variant_recipe(const BuildSettings& s, const Spec& spec, const KnowledgeBase& kb) {
+  const Variant& v = s.variant;
+  std::string out;
+  for (const auto& line : s.header_comment) out += "# " + line + "\n";
+  out += fmt::format("#\n# {} variant of {} (branch {}). Generated: edit the spec, not this file.\n",
+                     v.package, comment_text(spec.path), comment_text(spec.name));
+  for (const auto& w : s.workarounds) out += fmt::format("# Workaround {}: {}\n", comment_text(w.id), comment_text(w.summary));
+  for (const auto& o : s.source_overrides)
+    if (spec.source_override(o.attribute))
+      out += fmt::format("# Source override: {} {} from {}/{} {}\n", comment_text(o.attribute), comment_text(o.version),
+                         comment_text(o.fetch.owner), comment_text(o.fetch.repo), comment_text(o.fetch.rev));
+  out += "{ nixpkgsSrc ? null }:\n" + inline_bindings(s, kb);
+  out += fmt::format("import ./{} {{\n  inherit nixpkgsSrc;\n  variant = {{\n", kb.package(v.package)->builder);
+  out += variant_record(s, kb);
   out += "  };\n}\n";
   return out;
 }

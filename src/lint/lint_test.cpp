@@ -233,6 +233,22 @@ TEST(LintPlanted, MixedPackageSets) {
   EXPECT_EQ(codes(r), (std::vector<std::string>{"TLR008", "TLR031"})) << render_text(r);
 }
 
+// A let-bound alias (`python3Packages = pkgs.python313Packages;`, a
+// torchvision repository's style) builds for the set it selects.
+TEST(LintPlanted, APythonSetAliasIsTheSetItSelects) {
+  std::string alias = "let\n  python3Packages = pkgs.python313Packages;\n";
+  std::string use = "(python3Packages.torch.override";
+  std::string a = gpu_recipe(kName, "let\n", alias);
+  a.replace(a.find("(pkgs.python313Packages.torch.override"), 38, use);
+  EXPECT_EQ(codes(check_one(a)), std::vector<std::string>{}) << render_text(check_one(a));
+  std::string b = gpu_recipe(kName, "let\n", "let\n  python3Packages = pkgs.python3Packages;\n");
+  b.replace(b.find("(pkgs.python313Packages.torch.override"), 38, use);
+  EXPECT_EQ(codes(check_one(b)), std::vector<std::string>{"TLR031"}) << render_text(check_one(b));
+  std::string c = gpu_recipe(kName, "let\n", "let\n  python3Packages = pkgs.python312Packages;\n");
+  c.replace(c.find("(pkgs.python313Packages.torch.override"), 38, use);
+  EXPECT_EQ(codes(check_one(c)), std::vector<std::string>{"TLR007"}) << render_text(check_one(c));
+}
+
 TEST(LintPlanted, DocsCountsAndNames) {
   std::string readme =
       "# branch\n\n2 variants, see below.\n\n| Package |\n|---|\n| `" + kName +

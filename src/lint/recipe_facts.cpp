@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <set>
 #include <unordered_map>
 
 #include "lint/python_names.hpp"
@@ -331,6 +332,18 @@ class Extractor {
     }
   }
 
+  // `python3Packages = nixpkgs.python313Packages;` in a let: its uses name the
+  // set it selects (recorded at the selection), not the pin's default Python.
+  void register_python_aliases(const nix::Attrs& a) {
+    if (a.kind == ExprKind::attrs) return;
+    for (const auto& b : a.bindings) {
+      if (b.is_inherit || b.path.size() != 1 || b.path[0].expr || !b.value || b.value->kind != ExprKind::select) continue;
+      const auto& path = static_cast<const nix::Select&>(*b.value).path;
+      if (!path.empty() && !path.back().expr && is_python_set(path.back().name) && is_python_set(b.path[0].name))
+        python_aliases_.insert(b.path[0].name);
+    }
+  }
+
   void walk(const Expr& e, const std::string& parent) {
     switch (e.kind) {
       case ExprKind::string:
@@ -354,7 +367,7 @@ class Extractor {
       }
       case ExprKind::var: {
         const std::string& n = static_cast<const nix::Name&>(e).name;
-        name_use(n, e.span);
+        if (!python_aliases_.count(n)) name_use(n, e.span);
         if (strings_.count(n)) ++f_.string_var_uses[n];
         break;
       }
@@ -378,6 +391,7 @@ class Extractor {
       case ExprKind::legacy_let: {
         const auto& a = static_cast<const nix::Attrs&>(e);
         register_strings(a);
+        register_python_aliases(a);
         attrs_facts(a, parent);
         if (e.kind == ExprKind::attrs) source_version(a);
         for (const auto& b : a.bindings) {
@@ -546,11 +560,12 @@ class Extractor {
     else if (is_cuda_set(n)) f_.cuda_overlays.push_back({"", n, span});
   }
 
-  void add_name(std::string_view key, const Expr& value) {
+  void add_name(std::string_view key, const Expr& value, bool inner_record = false) {
     auto s = resolve_string(value);
     if (!s) return;
     // A generated record's `variant = { name = …; }` is bound in let but names the result.
-    auto& into = in_let_value_ && key == "pname" ? f_.inner_names : f_.names;
+    // So does a generated `torchVariant = { name = …; }`: the record of a torch built inline.
+    auto& into = in_let_value_ && (key == "pname" || inner_record) ? f_.inner_names : f_.names;
     for (const auto& n : into)
       if (n.span.begin == s->span.begin) return;
     into.push_back({std::string(key), s->text, s->span});
@@ -576,6 +591,7 @@ class Extractor {
 
   void binding(std::string_view key, const Expr& value, std::string_view parent) {
     if (key == "pname" || key == "variantName" || (key == "name" && parent == "variant")) add_name(key, value);
+    else if (key == "name" && in_let_value_ && parent.ends_with("Variant")) add_name(key, value, true);
     else if (key == "preConfigure") pre_configure(value);
     else if (key == "gpuTargets") {
       if (!f_.has_gpu_targets) f_.gpu_targets_span = value.span;
@@ -824,6 +840,7 @@ class Extractor {
   RecipeFacts& f_;
   /// String bindings by name (views of the syntax tree's names, which outlive the walk).
   std::unordered_map<std::string_view, const Expr*> strings_;
+  std::set<std::string, std::less<>> python_aliases_;  ///< let-bound aliases of a selected Python set
   int in_let_value_ = 0;  ///< > 0 while walking the value of a let binding
   std::string override_attr_;  ///< the attribute whose override's arguments are being walked
 };

@@ -111,6 +111,23 @@ struct Claims {
   }
 };
 
+// Standalone companion repositories (a torchvision repository): the package
+// the companions are built against has no recipe of its own, and each
+// companion recipe builds it inside (an inner pname). The family then says
+// `inline = [...]`; empty when it does not apply.
+std::string inline_line(const std::vector<const Variant*>& vs, const LintTree& t, const KnowledgeBase& kb) {
+  const PackageDef* base = kb.needed(*kb.package(vs.front()->package), "companion-of");
+  if (!base) return {};
+  std::set<std::string> inner;
+  for (const auto& f : t.nix) {
+    if (f.variant && f.variant->package == base->name) return {};
+    if (f.variant && !f.facts.inner_names.empty()) inner.insert(f.variant->name);
+  }
+  for (const Variant* v : vs)
+    if (!inner.count(v->name)) return {};
+  return fmt::format("inline = [{}]\n", toml_str(base->name));
+}
+
 }  // namespace
 
 ImportResult import_spec(const std::string& branch, std::vector<SourceFile> files, const KnowledgeBase& kb,
@@ -225,6 +242,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     if (!sm_list.empty()) out += fmt::format("sm = {}\n", toml_list(sm_list));
     if (!isa_list.empty()) out += fmt::format("isa = {}\n", toml_list(isa_list));
     if (!key.spelling.empty()) out += fmt::format("spelling = {}\n", key.spelling);
+    out += inline_line(vs, t, kb);
     for (const auto& sm : sm_list) {
       std::vector<std::string> missing;
       for (const auto& isa : isa_list)

@@ -138,6 +138,38 @@ TEST(SpecImport, VllmNamesOffThePatternReadTheIsaTheRecipePicks) {
   EXPECT_EQ(matrix_generate_check(r.out, ""), all_build(files, "2.9.1"));
 }
 
+// A torchvision repository: no pytorch-* recipe, each recipe builds its own
+// torch inline. The spec says inline = ["pytorch"]; the matrix is exactly the
+// files, says the torch is inline, and generate writes those recipes alone.
+TEST(SpecImport, StandaloneCompanionRepositoriesBuildTheirTorchInline) {
+  test::RunResult r = test::run_tailor({"import", "tests/data/trees/torchvision-repo"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  test::expect_golden(r.out, "tests/golden/import/torchvision-repo.toml");
+  std::set<std::string> files = file_names("tests/data/trees/torchvision-repo");
+  EXPECT_EQ(files.size(), 5u);
+  // The inner torch's pname and the python3Packages alias are not mistakes.
+  test::RunResult c = test::run_tailor({"check", "tests/data/trees/torchvision-repo"});
+  EXPECT_EQ(c.status, 0);
+  EXPECT_EQ(c.out + c.err, "checked 5 files: no problems\n");
+  // fe5e41d ships torch 2.8.0 (nixpkgs_pins.toml): the inline torch builds it.
+  EXPECT_EQ(matrix_generate_check(r.out, ""), all_build(files, "2.8.0"));
+
+  test::TempDir dir("inline");
+  std::ofstream(dir.path() + "/s.toml") << r.out;
+  test::RunResult m = test::run_tailor({"matrix", dir.path() + "/s.toml", "--json"});
+  for (const auto& v : nlohmann::json::parse(m.out)) EXPECT_EQ(v["inline"], nlohmann::json::array({"pytorch"}));
+  ASSERT_EQ(test::run_tailor({"generate", dir.path() + "/s.toml", "-o", dir.path() + "/tree"}).status, 0);
+  std::set<std::string> generated;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path() + "/tree/.flox/pkgs"))
+    if (e.path().extension() == ".nix") generated.insert(e.path().stem().string());
+  EXPECT_EQ(generated, files);
+  // And the generated tree imports back to the same spec.
+  ImportResult again = import_spec("torchvision-repo", read_tree(dir.path() + "/tree"), kb());
+  EXPECT_TRUE(again.warnings.empty()) << (again.warnings.empty() ? "" : again.warnings.front());
+  EXPECT_EQ(again.toml, r.out);
+}
+
 // Flox-catalog recipes name no pin: import says so once and asks for --pin;
 // the names are reproduced either way, the versions only with a pin.
 TEST(SpecImport, FloxCatalogRecipesAskForThePin) {

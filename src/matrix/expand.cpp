@@ -187,6 +187,7 @@ class FamilyExpander {
     v.isa = value(c, Axis::isa).value;
     v.platform = backend.platform.empty() ? value(c, Axis::isa).isa->platform : backend.platform;
     v.family = fam_.name;
+    for (const auto& p : fam_.inline_packages) v.inline_packages.push_back(p.value);
     v.versions = built_versions(v, *value(c, Axis::pin).pin, spec_, kb_);
     v.name = variant_name_from_tokens(
         package, backend,
@@ -301,6 +302,9 @@ std::vector<std::string> claims_relied_on(const Matrix& m, const Spec& spec, con
   }
   return out;
 }
+bool builds_inline(const Variant& v, const PackageDef& p) {
+  return std::find(v.inline_packages.begin(), v.inline_packages.end(), p.name) != v.inline_packages.end();
+}
 }  // namespace
 
 Matrix expand(const Spec& spec, const KnowledgeBase& kb) {
@@ -324,7 +328,7 @@ Matrix expand(const Spec& spec, const KnowledgeBase& kb) {
     for (const auto& v : m.variants) {
       if (v.family != fam.name) continue;
       const PackageDef* base = kb.needed(*kb.package(v.package), "companion-of");
-      if (!base) continue;
+      if (!base || builds_inline(v, *base)) continue;
       Variant other = v;
       other.package = base->name;
       std::string base_name = variant_name(other, kb);

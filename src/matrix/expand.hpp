@@ -39,7 +39,8 @@ struct Matrix {
 
 /// Throws DiagnosticError for: an explicit impossible cell, an axis value
 /// that yields no variant because of the facts, the same name twice, a
-/// companion without its pytorch variant, an empty matrix.
+/// companion without the variant it is built against (unless its family builds
+/// that package inline), an empty matrix.
 Matrix expand(const Spec& spec, const KnowledgeBase& kb);
 
 }  // namespace tailor

@@ -32,6 +32,8 @@ nlohmann::ordered_json to_matrix_json(const Variant& v, const KnowledgeBase& kb)
   nlohmann::ordered_json j = to_json(v, kb);
   j["versions"] = nlohmann::ordered_json::object();
   for (const auto& [package, version] : v.versions) j["versions"][package] = version;
+  // Built inside the variant's own recipe, not a variant of its own.
+  if (!v.inline_packages.empty()) j["inline"] = v.inline_packages;
   return j;
 }
 

@@ -42,6 +42,9 @@ struct Family {
   /// Name tokens as the tree spells them: "armv8_2" -> "armv8.2"; "" leaves the
   /// token (and its '-') out, as in names without an ISA or without "cpu".
   std::map<std::string, std::string> spelling;
+  /// inline = ["pytorch"]: packages its companions build inside their own
+  /// recipes (a torchvision repository's custom torch), not variants of their own.
+  AxisValues inline_packages;
 };
 
 /// A fact of a pin that the knowledge base does not record, claimed by the

@@ -200,10 +200,37 @@ std::map<std::string, std::string> read_spelling(const TomlDocument& doc, TableR
   return out;
 }
 
+// The packages built against \a base ("companion-of"): those that may build it inline.
+std::vector<std::string> companions_of(const std::string& base, const KnowledgeBase& kb) {
+  std::vector<std::string> out;
+  for (const auto& p : kb.packages)
+    if (const PackageDef* b = kb.needed(p, "companion-of"); b && b->name == base) out.push_back(p.name);
+  return out;
+}
+
+// inline = ["pytorch"]: only the package that every package of the family is
+// a companion of can be built inside the companions' recipes.
+AxisValues read_inline(const TomlDocument& doc, TableReader& r, const Family& fam, const KnowledgeBase& kb) {
+  auto values = r.strings("inline");
+  if (!values) return {};
+  check_known(doc, *values, kb.package_names(), "package");
+  for (const auto& v : *values) {
+    std::vector<std::string> companions = companions_of(v.value, kb);
+    for (const auto& p : fam.axes.at(Axis::package))
+      if (std::find(companions.begin(), companions.end(), p.value) == companions.end())
+        throw doc.error_at(v.pos,
+                           fmt::format("{} of family '{}' is not a companion of {}: a family builds inline only the "
+                                       "package its packages are built against", p.value, fam.name, v.value),
+                           companions.empty() ? fmt::format("no package is built against {}", v.value)
+                                              : fmt::format("companions of {}: {}", v.value, fmt::join(companions, ", ")));
+  }
+  return *values;
+}
+
 Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults& defaults, const KnowledgeBase& kb) {
   TableReader r(doc, t, "[[family]]");
   r.expect_keys({"name", "package", "backend", "python", "pin", "cuda", "sm", "isa", "platform", "zip", "exclude",
-                 "include", "spelling"});
+                 "include", "spelling", "inline"});
   Family fam;
   fam.pos = pos_of(t);
   fam.name = safe_name(doc, r.required_string("name"), "family name");
@@ -266,6 +293,7 @@ Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults
   }
   fam.zips = read_zips(doc, r, fam);
   fam.spelling = read_spelling(doc, r, fam, *b);
+  fam.inline_packages = read_inline(doc, r, fam, kb);
   for (const toml::table* e : r.tables("exclude")) fam.excludes.push_back(read_filter(doc, *e, "[[family.exclude]]", true, kb));
   for (const toml::table* e : r.tables("include")) {
     CellFilter inc = read_filter(doc, *e, "[[family.include]]", false, kb);

@@ -25,6 +25,8 @@ struct Variant {
   std::string platform;  ///< "x86_64-linux", "aarch64-linux", "aarch64-darwin"
   std::string pin;       ///< short revision, "6a030d5"
   std::string family;    ///< the spec family that produced it
+  /// Packages it builds inside its own recipe (Family::inline_packages).
+  std::vector<std::string> inline_packages;
   /// package -> version it builds (requested or the pin's): its own, then
   /// those of the packages it builds against; packages with a pinned version only.
   std::vector<std::pair<std::string, std::string>> versions;

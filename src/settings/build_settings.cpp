@@ -182,7 +182,9 @@ class Deriver {
     for (const auto& n : package_.needs) {
       Variant other = v_;
       other.package = n.package;
-      if (n.strategy == "companion-of") {
+      if (n.strategy == "companion-of" && builds_inline(n.package)) {
+        inline_build(n, other);
+      } else if (n.strategy == "companion-of") {
         std::string name = variant_name(other, kb_);
         s_.dependency_variants.emplace_back(n.recipe_key, name);
         arg(n.argument, name, n.because);
@@ -194,6 +196,22 @@ class Deriver {
         links_if_built(n);
       }
     }
+  }
+
+  bool builds_inline(const std::string& package) const {
+    return std::find(v_.inline_packages.begin(), v_.inline_packages.end(), package) != v_.inline_packages.end();
+  }
+
+  // The package this recipe builds inline gets the settings its own variant
+  // would have: the same builder, flags and workarounds.
+  void inline_build(const PackageNeed& n, Variant other) {
+    other.inline_packages.clear();
+    other.name = variant_name(other, kb_);
+    other.versions = built_versions(other, pin_, spec_, kb_);
+    s_.inline_builds.push_back({n.argument, derive_settings(other, spec_, matrix_, kb_)});
+    arg(n.argument, other.name,
+        fmt::format("built inside this recipe with the settings its own variant would have (inline in family '{}')",
+                    v_.family));
   }
 
   void links_if_built(const PackageNeed& n) {

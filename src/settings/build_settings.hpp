@@ -33,6 +33,8 @@ struct DriverRequirement {
   std::string minor_compat_driver;  ///< empty if the major has none
 };
 
+struct InlineBuild;
+
 struct BuildSettings {
   Variant variant;
   std::string pname;
@@ -60,6 +62,9 @@ struct BuildSettings {
   /// Variants of the matrix this recipe imports (companion-of, links-if-built):
   /// recipe key ("torchVariant") -> variant name. Builds need them first.
   std::vector<std::pair<std::string, std::string>> dependency_variants;
+  /// Packages a companion builds inside its own recipe (inline = [...] of its
+  /// family): the settings their own variant would have.
+  std::vector<InlineBuild> inline_builds;
   /// python-set-substitution: recipe key ("customTorchName") -> pname of the
   /// package built inline for the cell and swapped into the Python set.
   std::vector<std::pair<std::string, std::string>> substituted;
@@ -83,6 +88,12 @@ struct BuildSettings {
   std::optional<DriverRequirement> driver;
 
   std::vector<Explained> trail;
+};
+
+/// A package built inside another's recipe, passed as override \a argument.
+struct InlineBuild {
+  std::string argument;  ///< "torch"
+  BuildSettings settings;
 };
 
 /// Derives the settings of \a v, a variant of \a matrix expanded from \a spec.

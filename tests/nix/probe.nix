@@ -11,6 +11,10 @@ let
       effectiveMagma = if (r.stubArgs.effectiveMagma or null) == null then null else r.stubArgs.effectiveMagma.pname;
       torch = r.stubTorch or null;
       torchCapabilities = r.stubTorchCapabilities or null;
+      # The torch a companion was built against, as it was built (inline or imported).
+      torchArgs = r.stubTorchArgs or null;
+      torchPreConfigure = r.stubTorchPreConfigure or null;
+      torchCmakeFlags = r.stubTorchCmakeFlags or null;
       cudaCapabilities = r.cudaCapabilities;
       cudaVersion = r.cudaVersion;
       allowBroken = r.stubConfig.allowBroken or false;

@@ -1,11 +1,14 @@
 # The torchvision/torchaudio builder: the nixpkgs package, built against the
-# matching custom torch variant (the same derivation, shared, not rebuilt).
+# matching custom torch variant (the same derivation, shared, not rebuilt),
+# or against a torch the recipe builds itself (a torchvision repository).
 { nixpkgsSrc ? null, variant }:
 let
   common = import ./common.nix { inherit nixpkgsSrc variant; };
   v = common.v;
   pkgs = common.pkgs;
-  torch = import (./.. + "/${v.torchVariant}.nix") { inherit nixpkgsSrc; };
+  # A torch built inside the recipe (inline in the spec's family), else the
+  # cell's own torch variant.
+  torch = v.torch or (import (./.. + "/${v.torchVariant}.nix") { inherit nixpkgsSrc; });
   base = pkgs.${v.pythonPackages}.${v.package}.override { inherit torch; };
 in
 base.overrideAttrs (old: {

@@ -84,6 +84,8 @@ let
             stubTorch = torch.pname;
             stubTorchCapabilities = torch.cudaCapabilities or [ ];
             stubTorchArgs = torch.stubArgs or null;
+            stubTorchPreConfigure = torch.preConfigure or "";
+            stubTorchCmakeFlags = torch.cmakeFlags or [ ];
             cmakeFlags = [ ];
             meta = { description = "upstream ${pname}"; };
           } // extra))
