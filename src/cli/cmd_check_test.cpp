@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -33,6 +34,24 @@ TEST(CmdCheck, PytorchPinSwapWithoutPythonSet) { expect_tree_golden("pytorch-pin
 TEST(CmdCheck, VllmBranch) { expect_tree_golden("vllm-branch", 1); }
 // Recipes that take python3Packages from Flox's catalog: the warning says the caller decides, not a pin.
 TEST(CmdCheck, FloxCatalogRecipes) { expect_tree_golden("flox-catalog", 1); }
+
+// The rule codes `tailor check --json` reports on a fixture tree, one per finding.
+std::multiset<std::string> rules_found(const std::string& tree) {
+  RunResult r = run_tailor({"check", "--json", "tests/data/trees/" + tree});
+  std::multiset<std::string> out;
+  for (const auto& p : nlohmann::json::parse(r.out)) out.insert(p["rule"].get<std::string>());
+  return out;
+}
+
+// Versions built from source are what the recipes' texts say: a shared builder's
+// `inherit version src;` (torch 2.10.0) and a header that contrasts the pin's vLLM
+// 0.14.0 with the 0.14.1 it builds claim nothing wrong (TLR033).
+TEST(CmdCheck, VersionsBuiltFromSourceAgreeWithTheirText) {
+  EXPECT_EQ(rules_found("torch-from-source").count("TLR033"), 0u);
+  EXPECT_EQ(rules_found("vllm-from-source").count("TLR033"), 0u);
+  // Still three findings there: the nixpkgs tarballs without sha256 (TLR005).
+  EXPECT_EQ(rules_found("vllm-from-source"), (std::multiset<std::string>{"TLR005", "TLR005", "TLR005"}));
+}
 
 TEST(CmdCheck, JsonOutput) {
   RunResult r = run_tailor({"check", "--json", "tests/data/trees/pytorch-pin-swap"});

@@ -3,6 +3,7 @@
 // (nixpkgs_pins.toml versions) or its source override's (`version` beside `src`).
 // Display names come from the packages of the knowledge base.
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -74,6 +75,21 @@ bool agrees(std::string_view claim, const std::string& built) {
   for (size_t i = 0; i < c->size(); ++i)
     if (c->part(i) != b->part(i)) return false;
   return true;
+}
+
+/// Whether \a text names \a version on its own ("… has vLLM 0.14.0, so 0.14.1 comes from the
+/// tag"): a line that states what is built beside another version contrasts them, it claims nothing.
+bool names_version(std::string_view text, const std::string& version) {
+  auto version_char = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; };
+  for (size_t at = text.find(version); at != std::string_view::npos; at = text.find(version, at + 1)) {
+    size_t end = at + version.size();
+    bool alone_before = at == 0 || !version_char(text[at - 1]);
+    bool more_digits = end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) ||
+                                             (text[end] == '.' && end + 1 < text.size() &&
+                                              std::isdigit(static_cast<unsigned char>(text[end + 1]))));
+    if (alone_before && !more_digits) return true;
+  }
+  return false;
 }
 
 const NixFile* resolve_import(const std::map<std::string_view, const NixFile*>& by_rel, const NixFile& from,
@@ -148,7 +164,7 @@ void check_versions(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       for (const auto& c : claims_in(tx->text, kb)) {
         std::string built = b.of(c.package->attribute);
         std::string_view claimed = std::string_view(tx->text).substr(c.at, c.length);
-        if (built.empty() || agrees(claimed, built)) continue;
+        if (built.empty() || agrees(claimed, built) || names_version(tx->text, built)) continue;
         nix::Span at = tx->span;
         if (at.end - at.begin == tx->text.size() && tx->text.find('\n') == std::string::npos) {
           at.begin += static_cast<uint32_t>(c.at);

@@ -746,15 +746,30 @@ class Extractor {
   /// `version = …` beside `src = …`: what a source override builds.
   void source_version(const nix::Attrs& a) {
     const Expr* version = nullptr;
+    const nix::AttrName* inherited = nullptr;  // `inherit version src;` from the let around it
     bool src = false;
     for (const auto& b : a.bindings) {
+      if (b.is_inherit && !b.from) {
+        for (const auto& n : b.path) {
+          if (n.expr) continue;
+          if (n.name == "version") inherited = &n;
+          src = src || n.name == "src";
+        }
+      }
       if (b.is_inherit || b.path.size() != 1 || b.path[0].expr || !b.value) continue;
       if (b.path[0].name == "version") version = b.value.get();
       src = src || b.path[0].name == "src";
     }
-    if (!version || !src) return;
+    if ((!version && !inherited) || !src) return;
+    if (!version) return inherited_version(*inherited);
     auto v = resolve_string(*version);
     f_.versions.push_back({override_attr_, v ? v->text : "", v ? v->span : version->span});
+  }
+
+  void inherited_version(const nix::AttrName& n) {
+    auto it = strings_.find(n.name);
+    auto v = it == strings_.end() ? std::nullopt : static_string(*it->second);
+    f_.versions.push_back({override_attr_, v ? *v : "", v ? it->second->span : n.span});
   }
 
   static bool is_fetcher(std::string_view n) {
