@@ -4,7 +4,6 @@
 // Display names come from the packages of the knowledge base.
 #include <algorithm>
 #include <cctype>
-#include <filesystem>
 #include <map>
 #include <set>
 
@@ -92,30 +91,15 @@ bool names_version(std::string_view text, const std::string& version) {
   return false;
 }
 
-const NixFile* resolve_import(const std::map<std::string_view, const NixFile*>& by_rel, const NixFile& from,
-                              const std::string& path) {
-  std::string target = (std::filesystem::path(from.src.rel).parent_path() / path).lexically_normal().generic_string();
-  auto it = by_rel.find(target);
-  if (it == by_rel.end()) it = by_rel.find(target + "/default.nix");
-  return it == by_rel.end() ? nullptr : it->second;
-}
-
 /// The source overrides of \a f and of the files it imports, transitively.
-std::vector<const Fact*> overrides_of(const NixFile& f, const std::map<std::string_view, const NixFile*>& by_rel) {
+std::vector<const Fact*> overrides_of(const LintTree& t, const NixFile& f) {
   std::vector<const Fact*> out;
-  std::set<const NixFile*> seen{&f};
-  std::vector<const NixFile*> todo{&f};
-  while (!todo.empty()) {
-    const NixFile* g = todo.back();
-    todo.pop_back();
+  for (const NixFile* g : reached_from(t, f))
     for (const auto& v : g->facts.versions) out.push_back(&v);
-    for (const auto& imp : g->facts.imports)
-      if (const NixFile* h = resolve_import(by_rel, *g, imp.text); h && seen.insert(h).second) todo.push_back(h);
-  }
   return out;
 }
 
-Built built_by(const NixFile& f, const std::map<std::string_view, const NixFile*>& by_rel, const KnowledgeBase& kb) {
+Built built_by(const LintTree& t, const NixFile& f, const KnowledgeBase& kb) {
   Built b;
   for (const auto& p : f.facts.pins)
     if (const NixpkgsPin* pin = kb.pin(p.rev.substr(0, 7))) {
@@ -123,7 +107,7 @@ Built built_by(const NixFile& f, const std::map<std::string_view, const NixFile*
       break;
     }
   const PackageDef* own = f.variant ? kb.package(f.variant->package) : nullptr;
-  for (const Fact* o : overrides_of(f, by_rel)) {
+  for (const Fact* o : overrides_of(t, f)) {
     // The override's attribute: a package's, else (a derivation of its own) the recipe's package.
     std::string attribute = o->key;
     if (std::none_of(kb.packages.begin(), kb.packages.end(), [&](const PackageDef& p) { return p.attribute == attribute; }))
@@ -146,12 +130,10 @@ std::string finding(std::string_view where, const Claim& c, std::string_view cla
 }  // namespace
 
 void check_versions(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
-  std::map<std::string_view, const NixFile*> by_rel;
-  for (const auto& f : t.nix) by_rel[f.src.rel] = &f;
   std::map<std::string, Built> by_stem;  // recipes, by file name
   for (const auto& f : t.nix) {
     if (!f.parsed || !f.is_recipe()) continue;
-    Built b = built_by(f, by_rel, kb);
+    Built b = built_by(t, f, kb);
     for (const Fact* tx : [&] {
            std::vector<const Fact*> v;
            for (const auto& d : f.facts.descriptions) v.push_back(&d);

@@ -227,16 +227,25 @@ LintTree make_tree(std::string root, std::vector<SourceFile> files, const Knowle
   return t;
 }
 
+namespace {
+
+const NixFile* file_at(const LintTree& t, const std::string& rel) {
+  auto it = std::lower_bound(t.nix.begin(), t.nix.end(), rel,
+                             [](const NixFile& n, const std::string& r) { return n.src.rel < r; });
+  return it == t.nix.end() || it->src.rel != rel ? nullptr : &*it;
+}
+
+}  // namespace
+
 std::vector<const NixFile*> reached_from(const LintTree& t, const NixFile& f) {
   std::vector<const NixFile*> out{&f};
   for (size_t i = 0; i < out.size(); ++i) {
     std::filesystem::path dir = std::filesystem::path(out[i]->src.rel).parent_path();
     for (const auto& imp : out[i]->facts.imports) {
       std::string target = (dir / imp.text).lexically_normal().generic_string();
-      auto it = std::lower_bound(t.nix.begin(), t.nix.end(), target,
-                                 [](const NixFile& n, const std::string& rel) { return n.src.rel < rel; });
-      if (it == t.nix.end() || it->src.rel != target) continue;
-      if (std::find(out.begin(), out.end(), &*it) == out.end()) out.push_back(&*it);
+      const NixFile* g = file_at(t, target);
+      if (!g) g = file_at(t, target + "/default.nix");  // importing a directory imports its default.nix
+      if (g && std::find(out.begin(), out.end(), g) == out.end()) out.push_back(g);
     }
   }
   return out;

@@ -82,7 +82,8 @@ LintTree make_tree(std::string root, std::vector<SourceFile> files, const Knowle
                    std::vector<Problem>& problems);
 
 /// \a f, then the files of \a t it imports or calls (`import ./lib/builder.nix { … }`),
-/// transitively, each once: where a thin recipe's builder states its pin and sets.
+/// transitively, each once (a directory import is its default.nix): where a thin
+/// recipe's builder states its pin, sets and source overrides.
 std::vector<const NixFile*> reached_from(const LintTree& t, const NixFile& f);
 
 /// Collects problems for the checks: positions from spans, suppressions.
