@@ -36,9 +36,10 @@ const std::map<std::string, std::set<std::string>>& layers() {
       {"binfmt", {"util"}},
       {"prune", {"binfmt", "kb", "util"}},
       {"verify", {"binfmt", "settings", "matrix", "kb", "util"}},
-      {"lint", {"nix", "matrix", "kb", "util"}},
-      {"migrate", {"lint", "nix", "matrix", "kb", "util"}},
-      {"cli", {"migrate", "lint", "verify", "prune", "binfmt", "host", "nix", "ci", "build", "generate", "settings", "matrix",
+      {"recipe", {"nix", "util"}},
+      {"lint", {"recipe", "nix", "matrix", "kb", "util"}},
+      {"migrate", {"lint", "recipe", "nix", "matrix", "kb", "util"}},
+      {"cli", {"migrate", "lint", "recipe", "verify", "prune", "binfmt", "host", "nix", "ci", "build", "generate", "settings", "matrix",
                "kb", "util"}},
   };
   return table;

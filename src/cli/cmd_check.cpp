@@ -49,7 +49,7 @@ int cmd_check(CommandContext& ctx) {
     ctx.out << (json ? lint::render_json(r) : lint::render_text(r));
     return status(r);
   }
-  std::vector<lint::SourceFile> files = lint::read_tree(dir);
+  std::vector<recipe::SourceFile> files = lint::read_tree(dir);
   lint::CheckResult r = lint::check_files(dir, files, kb);
   lint::FixPlan plan = lint::plan_fixes(dir, r, files);
   if (diff) {

@@ -8,7 +8,8 @@
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
-#include "lint/spec_import.hpp"
+#include "lint/lint_tree.hpp"
+#include "migrate/spec_import.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
 #include "util/quote.hpp"
@@ -23,7 +24,7 @@ int cmd_import(CommandContext& ctx) {
   app.add_option("DIR", dir, "the tree: .flox/pkgs, a branch checkout or the output of tailor generate")->required();
   app.add_option("--name", name, "branch name of the spec (default: the directory's name)");
   app.add_flag("--json", json, "print the branch, the variant count, the spec's TOML text and the warnings as one JSON object");
-  lint::ImportOptions options;
+  migrate::ImportOptions options;
   app.add_option("--pin", options.pin,
                  "the nixpkgs pin of recipes that name none (Flox-catalog recipes take their packages as arguments)")
       ->type_name("REV");
@@ -49,7 +50,7 @@ int cmd_import(CommandContext& ctx) {
                    : "the name comes from the directory's name: give one with --name";
     throw DiagnosticError(d);
   }
-  lint::ImportResult r = lint::import_spec(name, lint::read_tree(dir), kb, options);
+  migrate::ImportResult r = migrate::import_spec(name, lint::read_tree(dir), kb, options);
   if (json) {
     nlohmann::ordered_json j{{"branch", name},   {"variants", r.variants}, {"spec", r.toml},
                              {"claims", r.claims}, {"warnings", r.warnings}};

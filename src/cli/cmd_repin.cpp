@@ -71,7 +71,7 @@ int bad_usage(CommandContext& ctx, std::string message, std::string hint) {
 }
 
 /// The package set the tree's recipes use most (for the evaluation when --python-set is not given).
-std::string tree_python_set(const std::vector<lint::SourceFile>& files) {
+std::string tree_python_set(const std::vector<recipe::SourceFile>& files) {
   static const std::regex re(R"(\bpython3\d*Packages\b)");
   std::map<std::string, int> n;
   for (const auto& f : files)
@@ -231,7 +231,7 @@ bool verify_notes(CommandContext& ctx, const RepinArgs& a, const migrate::RepinP
 }
 
 void write_tree_result(CommandContext& ctx, const RepinArgs& a, const migrate::RepinPlan& plan, Json& report) {
-  std::vector<lint::SourceFile> changed;
+  std::vector<recipe::SourceFile> changed;
   for (const auto& c : plan.changes)
     for (const auto& f : plan.after)
       if (f.rel == c.rel) changed.push_back(f);
@@ -254,7 +254,7 @@ int repin_tree(CommandContext& ctx, const RepinArgs& a, migrate::RepinOptions o,
     migrate::check_output_dir(a.dir, a.out);
     o.output_root = a.out;
   }
-  std::vector<lint::SourceFile> files = lint::read_tree(a.dir);
+  std::vector<recipe::SourceFile> files = lint::read_tree(a.dir);
   for (auto& f : files)  // Flox manifests and other TOML: check reads only .nix and the docs
     if (f.rel.ends_with(".toml")) f.text = read_file(fs::path(a.dir) / f.rel);
   migrate::RepinPlan plan = migrate::plan_repin(a.dir, std::move(files), o, kb);

@@ -7,7 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "lint/checks.hpp"
-#include "lint/python_names.hpp"
+#include "recipe/python_names.hpp"
 
 namespace tailor::lint {
 
@@ -38,7 +38,7 @@ std::string family_of(const NixFile& f) {
   std::string python = f.variant ? f.variant->python : "";
   for (size_t b = 0; python.empty() && b < f.stem.size();) {
     size_t e = std::min(f.stem.find('-', b), f.stem.size());
-    python = python_version(std::string_view(f.stem).substr(b, e - b));
+    python = recipe::python_version(std::string_view(f.stem).substr(b, e - b));
     b = e + 1;
   }
   std::string cuda = effective_cuda(f);
@@ -75,7 +75,7 @@ void rename_python(const NixFile& f, const std::string& want, const std::string&
   if (f.facts.python_rename_unsafe) return;
   std::map<std::string, std::string> renames;  // old name -> new name
   for (const auto& use : f.facts.python_sets)
-    if (python_version(use.text) != want) renames[use.text] = token + (use.text.ends_with("Packages") ? "Packages" : "");
+    if (recipe::python_version(use.text) != want) renames[use.text] = token + (use.text.ends_with("Packages") ? "Packages" : "");
   for (const auto& b : f.facts.python_binders)
     for (const auto& [from, to] : renames)
       if (b.text == to) return;  // the new name is bound already: renaming would shadow or clash
@@ -121,7 +121,7 @@ void check_python(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
     std::string token = "python" + std::string(want.substr(0, 1)) + want.substr(2);
     int reported = 0;
     for (const auto& use : f.facts.python_sets) {
-      std::string v = python_version(use.text);
+      std::string v = recipe::python_version(use.text);
       if (v == want) continue;
       bool is_set = use.text.ends_with("Packages");
       std::string right = token + (is_set ? "Packages" : "");

@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 
 #include "lint/linter.hpp"
-#include "lint/recipe_facts.hpp"
 #include "nix/parser.hpp"
 #include "support/golden.hpp"
 #include "support/run.hpp"
@@ -37,70 +36,6 @@ TEST(LintRules, CodesAreUniqueOrderedAndDocumented) {
     EXPECT_EQ(find_rule(r.name), &r);
   }
   EXPECT_EQ(find_rule("TLR999"), nullptr);
-}
-
-TEST(RecipeFacts, SeedTwoStageRecipe) {
-  std::string text = test::read_file(test::source_path("tests/nix_corpus/recipe_two_stage.nix"));
-  nix::SymbolTable symbols;
-  nix::ParseResult r = nix::parse("recipe_two_stage.nix", text, symbols);
-  ASSERT_TRUE(r.expr);
-  RecipeFacts f = extract_facts(text, *r.expr);
-  ASSERT_EQ(f.names.size(), 1u);
-  EXPECT_EQ(f.names[0].text, "pytorch-python313-cuda12_8-sm89-avx512");
-  EXPECT_EQ(f.names[0].span.line, 19);
-  ASSERT_EQ(f.gpu_targets.size(), 1u);
-  EXPECT_EQ(f.gpu_targets[0].text, "sm_89");  // resolved through the let binding gpuArchSM
-  EXPECT_TRUE(f.has_gpu_targets);
-  EXPECT_FALSE(f.has_cuda_capabilities);
-  std::vector<std::string> flags;
-  for (const auto& x : f.cpu_flags) flags.push_back(x.text);
-  EXPECT_EQ(flags, (std::vector<std::string>{"-mavx512f", "-mavx512dq", "-mfma"}));
-  EXPECT_EQ(f.cpu_flags[0].span.line, 9);
-  EXPECT_EQ(f.cpu_flags[0].span.column, 6);
-  ASSERT_EQ(f.python_sets.size(), 1u);
-  EXPECT_EQ(f.python_sets[0].text, "python3Packages");
-  ASSERT_GE(f.descriptions.size(), 3u);
-  EXPECT_EQ(f.descriptions[0].key, "description");
-  EXPECT_EQ(f.descriptions[1].text, "Custom PyTorch build with targeted optimizations:");
-  EXPECT_EQ(f.descriptions[1].span.line, 29);
-  EXPECT_EQ(f.descriptions[1].span.column, 7);
-  ASSERT_FALSE(f.comments.empty());
-  EXPECT_EQ(f.comments[0].key, "header");
-  EXPECT_EQ(f.comments[0].span.line, 1);
-  EXPECT_TRUE(f.pins.empty());
-}
-
-TEST(RecipeFacts, PinsWithAndWithoutHash) {
-  std::string text =
-      "let rev = \"46336d4d6980ae6f136b45c8507b17787eb186a0\";\n"
-      "a = builtins.fetchTarball { url = \"https://github.com/NixOS/nixpkgs/archive/${rev}.tar.gz\"; sha256 = \"x\"; };\n"
-      "b = fetchTarball \"https://github.com/NixOS/nixpkgs/archive/fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3.tar.gz\";\n"
-      "c = { nixpkgs = { rev = \"0182a361324364ae3f436a63005877674cf45efb\"; sha256 = null; }; };\n"
-      "in [ a b c ]\n";
-  nix::SymbolTable symbols;
-  nix::ParseResult r = nix::parse("pins.nix", text, symbols);
-  ASSERT_TRUE(r.expr);
-  RecipeFacts f = extract_facts(text, *r.expr);
-  ASSERT_EQ(f.pins.size(), 3u);
-  EXPECT_EQ(f.pins[0].rev, "46336d4d6980ae6f136b45c8507b17787eb186a0");
-  EXPECT_TRUE(f.pins[0].sha256_written);
-  EXPECT_EQ(f.pins[0].span.line, 1);
-  EXPECT_EQ(f.pins[1].rev, "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3");
-  EXPECT_FALSE(f.pins[1].sha256_written);
-  EXPECT_EQ(f.pins[1].span.column, 60);
-  EXPECT_TRUE(f.pins[2].sha256_null);
-}
-
-TEST(RecipeFacts, CommentsAreNotStrings) {
-  std::string text = "# head\n{ a = \"# not a comment\"; /* block\n two */ b = 1; } # tail\n";
-  std::vector<Fact> c = comment_lines(text);
-  ASSERT_EQ(c.size(), 4u);
-  EXPECT_EQ(c[0].key, "header");
-  EXPECT_EQ(c[0].text, " head");
-  EXPECT_EQ(c[1].text, " block");
-  EXPECT_EQ(c[2].text, " two ");
-  EXPECT_EQ(c[3].text, " tail");
-  EXPECT_EQ(c[3].span.line, 3);
 }
 
 // A small correct GPU recipe, to plant one mistake at a time into.
@@ -364,7 +299,7 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
       if (f.rel == c.file) text = f.text;
     size_t at = text.find(c.needle);
     ASSERT_NE(at, std::string::npos) << c.rule << ": " << c.needle;
-    nix::Span want = span_of(text, at + c.skip, at + c.skip);
+    nix::Span want = recipe::span_of(text, at + c.skip, at + c.skip);
     CheckResult r = check_files("t", c.tree, kb());
     std::vector<const Problem*> found;
     for (const auto& p : r.problems)
@@ -474,7 +409,7 @@ TEST(LintRealTrees, EachFormFindsExactlyItsProblems) {
       std::string text = read_in(tree, e.file);
       size_t at = text.find(e.needle);
       ASSERT_NE(at, std::string::npos) << c.form << ": " << e.needle;
-      nix::Span s = span_of(text, at + e.skip, at + e.skip);
+      nix::Span s = recipe::span_of(text, at + e.skip, at + e.skip);
       want.push_back(fmt::format("{} {}:{}:{}", e.rule, e.file, s.line, s.column));
     }
     std::sort(got.begin(), got.end());

@@ -15,6 +15,7 @@
 
 #include "lint/spelled_name.hpp"
 #include "nix/parser.hpp"
+#include "recipe/comments.hpp"
 #include "util/parallel_for.hpp"
 
 namespace tailor::lint {
@@ -167,11 +168,12 @@ std::optional<Diagnostic> read_nix_file(NixFile& n, const KnowledgeBase& kb, nix
   nix::ParseResult r = nix::parse(n.display, n.src.text, symbols);
   if (r.expr) {
     n.parsed = true;
-    n.facts = extract_facts(n.src.text, *r.expr);
+    n.facts = recipe::extract_facts(n.src.text, *r.expr, r.comments);
     if (!n.helper && !n.variant) read_spelled_name(n, kb);
   }
-  // The facts hold the comments of a parsed file; scan those of one that did not parse.
-  read_ignores(n, r.expr ? n.facts.comments : comment_lines(n.src.text));
+  // The facts hold the comments of a parsed file; the lexer's list has those of one that did not parse.
+  read_ignores(n, r.expr ? n.facts.comments
+                         : recipe::comment_lines(r.comments, n.src.text, recipe::LineIndex(n.src.text)));
   return r.expr ? std::nullopt : std::move(r.error);
 }
 

@@ -11,19 +11,26 @@
 #include <vector>
 
 #include "kb/knowledge_base.hpp"
-#include "lint/recipe_facts.hpp"
 #include "lint/rules.hpp"
 #include "lint/rename_edit.hpp"
 #include "matrix/variant.hpp"
+#include "recipe/line_index.hpp"
+#include "recipe/recipe_facts.hpp"
+#include "recipe/source_file.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor::lint {
 
-/// A file of the tree: its path relative to the root ('/' separators) and text.
-struct SourceFile {
-  std::string rel;
-  std::string text;
-};
+// What a recipe says is the recipe layer's (src/recipe); the checks speak of it by these names.
+using recipe::CallFact;
+using recipe::Fact;
+using recipe::FetchFact;
+using recipe::kMaxRegexLine;
+using recipe::kMaxRegexName;
+using recipe::LineIndex;
+using recipe::PinFact;
+using recipe::RecipeFacts;
+using recipe::SourceFile;
 
 /// One finding: a rule, where, and what.
 struct Problem {

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "lint/python_names.hpp"
+#include "recipe/python_names.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor::migrate {
@@ -74,8 +74,8 @@ std::string fake_hash(HashFormat format) {
 }
 
 std::optional<PythonSet> python_name(std::string_view name) {
-  if (!lint::is_python_set(name)) return std::nullopt;
-  std::string minor(lint::python_minor(name));
+  if (!recipe::is_python_set(name)) return std::nullopt;
+  std::string minor(recipe::python_minor(name));
   if (minor.size() > 2) return std::nullopt;  // python3 and a two-digit minor at most
   PythonSet s;
   s.interpreter = "python3" + minor;

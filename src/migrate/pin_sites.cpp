@@ -5,8 +5,10 @@
 #include <map>
 #include <regex>
 
-#include "lint/recipe_facts.hpp"
-#include "migrate/nix_walk.hpp"
+#include "nix/visit.hpp"
+#include "recipe/line_index.hpp"
+#include "recipe/node_values.hpp"
+#include "recipe/recipe_facts.hpp"
 
 namespace tailor::migrate {
 
@@ -39,7 +41,7 @@ class Finder {
   Finder(std::string_view text, std::deque<PinSite>& out) : text_(text), lines_(text), out_(out) {}
 
   void collect_bindings(const Expr& root) {
-    walk_nix(root, [&](const Expr& e, const std::string&) {
+    nix::walk(root, [&](const Expr& e, std::string_view) {
       if (e.kind != ExprKind::let && e.kind != ExprKind::attrs && e.kind != ExprKind::legacy_let) return;
       for (const auto& b : static_cast<const nix::Attrs&>(e).bindings)
         if (!b.is_inherit && b.path.size() == 1 && !b.path[0].expr && b.value && literal_range(text_, *b.value))
@@ -48,7 +50,7 @@ class Finder {
   }
 
   void run(const Expr& root) {
-    walk_nix(root, [&](const Expr& e, const std::string& binding) {
+    nix::walk(root, [&](const Expr& e, std::string_view binding) {
       if (e.kind == ExprKind::attrs || e.kind == ExprKind::let || e.kind == ExprKind::legacy_let)
         attrs(static_cast<const nix::Attrs&>(e), binding);
       else if (e.kind == ExprKind::string || e.kind == ExprKind::ind_string)
@@ -78,7 +80,7 @@ class Finder {
     static const std::regex flake(R"(github:[Nn]ix[Oo][Ss]/nixpkgs/([0-9a-f]{7,40})(?![0-9a-zA-Z]))");
     std::vector<PinSite*> found;
     for (const auto& p : static_cast<const nix::String&>(e).parts) {
-      if (p.expr || p.text.size() > lint::kMaxRegexLine) continue;
+      if (p.expr || p.text.size() > recipe::kMaxRegexLine) continue;
       std::string_view src = text_.substr(p.span.begin, p.span.end - p.span.begin);
       if (src.find("nixpkgs") == std::string_view::npos) continue;
       for (const auto* re : {&archive, &flake}) {
@@ -123,7 +125,7 @@ class Finder {
   /// The pin written in the string literal \a lit, if it reads a revision.
   PinSite* literal_site(const Expr& lit, const std::string& form, bool via_binding) {
     auto range = literal_range(text_, lit);
-    std::string rev = *lint::static_string(lit);
+    std::string rev = *recipe::static_string(lit);
     if (!is_hex(rev)) return nullptr;
     PinSite s;
     s.rev = rev;
@@ -150,7 +152,7 @@ class Finder {
         auto r = literal_range(text_, *lit);
         h.begin = r->first;
         h.end = r->second;
-        h.value = *lint::static_string(*lit);
+        h.value = *recipe::static_string(*lit);
         h.literal = true;
       } else {
         h.begin = v->span.begin;
@@ -176,7 +178,7 @@ class Finder {
     s.insert_prefix = own_line ? "\n" + std::string(indent) : " ";
   }
 
-  void attrs(const nix::Attrs& a, const std::string& parent) {
+  void attrs(const nix::Attrs& a, std::string_view parent) {
     std::map<std::string, const nix::Binding*> b;
     for (const auto& x : a.bindings)
       if (!x.is_inherit && x.path.size() == 1 && !x.path[0].expr && x.value) b[x.path[0].name] = &x;
@@ -186,7 +188,7 @@ class Finder {
     };
     auto str = [&](const char* k) -> std::string {
       const Expr* v = value(k);
-      auto s = v ? lint::static_string(*v) : std::nullopt;
+      auto s = v ? recipe::static_string(*v) : std::nullopt;
       return s ? *s : "";
     };
     std::vector<PinSite*> sites;
@@ -220,7 +222,7 @@ class Finder {
   }
 
   std::string_view text_;
-  lint::LineIndex lines_;
+  recipe::LineIndex lines_;
   std::deque<PinSite>& out_;  // stable addresses while one attribute set is read
   std::map<std::string, const Expr*> strings_;
 };
@@ -240,8 +242,8 @@ std::vector<PinSite> find_pins(std::string_view text, const Expr& root) {
 std::vector<PinSite> find_rev_literals(std::string_view text, const Expr& root, std::string_view rev,
                                        const std::vector<PinSite>& sites) {
   std::vector<PinSite> out;
-  lint::LineIndex lines(text);
-  walk_nix(root, [&](const Expr& e, const std::string&) {
+  recipe::LineIndex lines(text);
+  nix::walk(root, [&](const Expr& e, std::string_view) {
     auto r = literal_range(text, e);
     if (!r || text.substr(r->first, r->second - r->first) != rev) return;
     for (const auto& s : sites)

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 
-#include "lint/recipe_facts.hpp"
-#include "migrate/nix_walk.hpp"
+#include "nix/visit.hpp"
+#include "recipe/line_index.hpp"
+#include "recipe/recipe_facts.hpp"
 #include "migrate/pin_args.hpp"
 
 namespace tailor::migrate {
@@ -23,7 +24,7 @@ class Finder {
     out_.push_back({std::string(name), begin, begin + name.size(), lines_.span(begin, begin + name.size()), role});
   }
 
-  void node(const Expr& e, const std::string& binding) {
+  void node(const Expr& e, std::string_view binding) {
     switch (e.kind) {
       case ExprKind::var: {
         const auto& n = static_cast<const nix::Name&>(e);
@@ -62,7 +63,7 @@ class Finder {
 
  private:
   std::string_view text_;
-  lint::LineIndex lines_;
+  recipe::LineIndex lines_;
   std::vector<NameSite>& out_;
 };
 
@@ -71,7 +72,7 @@ class Finder {
 std::vector<NameSite> find_python_names(std::string_view text, const Expr& root) {
   std::vector<NameSite> out;
   Finder f(text, out);
-  walk_nix(root, [&](const Expr& e, const std::string& binding) { f.node(e, binding); });
+  nix::walk(root, [&](const Expr& e, std::string_view binding) { f.node(e, binding); });
   std::sort(out.begin(), out.end(), [](const NameSite& a, const NameSite& b) { return a.begin < b.begin; });
   out.erase(std::unique(out.begin(), out.end(), [](const NameSite& a, const NameSite& b) { return a.begin == b.begin; }),
             out.end());

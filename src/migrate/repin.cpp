@@ -8,7 +8,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "lint/recipe_facts.hpp"
+#include "recipe/line_index.hpp"
+#include "recipe/recipe_facts.hpp"
 #include "migrate/doc_tables.hpp"
 #include "migrate/pin_sites.hpp"
 #include "migrate/python_sites.hpp"
@@ -49,7 +50,7 @@ struct TomlPin {
 /// Revisions in the strings of \a text after "nixpkgs/": flake references and archive urls.
 std::vector<TomlPin> toml_pins(size_t index, std::string_view text) {
   std::vector<TomlPin> out;
-  lint::LineIndex lines(text);
+  recipe::LineIndex lines(text);
   for (auto [b, e] : toml_string_ranges(text)) {
     std::string_view str = text.substr(b, e - b);
     for (auto [i, j] : revision_runs(str)) {
@@ -74,7 +75,7 @@ namespace {
 // plan_repin's phases, in order, over the state they share.
 class Repinner {
  public:
-  Repinner(const std::string& root, std::vector<lint::SourceFile> files, const RepinOptions& o, const KnowledgeBase& kb)
+  Repinner(const std::string& root, std::vector<recipe::SourceFile> files, const RepinOptions& o, const KnowledgeBase& kb)
       : root_(root), o_(o), kb_(kb) {
     plan_.root = root;
     plan_.target = parse_rev(o.rev, kb);
@@ -230,7 +231,7 @@ class Repinner {
   }
 
   // One pin site: the revision, then its hash (rewritten, faked, inserted or left to the user).
-  void repin_site(const lint::SourceFile& f, const PinSite& s, std::set<size_t>& hashes_done, FileChange& fc) {
+  void repin_site(const recipe::SourceFile& f, const PinSite& s, std::set<size_t>& hashes_done, FileChange& fc) {
     if (s.rev == plan_.target.rev) return;
     fc.edits.push_back({s.begin, s.end, plan_.target.rev, "pin"});
     fc.changes.push_back({"pin", s.span.line, s.span.column, short_rev(s.rev), short_rev(plan_.target.rev)});
@@ -250,7 +251,7 @@ class Repinner {
     }
   }
 
-  void rehash(const lint::SourceFile& f, const HashSite& h, FileChange& fc) {
+  void rehash(const recipe::SourceFile& f, const HashSite& h, FileChange& fc) {
     std::string where_hash = fmt::format("{}:{}:{}", result_path(f.rel), h.span.line, h.span.column);
     if (!plan_.hash.empty()) {
       if (h.attr == "hash" && hash_format(plan_.hash) != HashFormat::sri) {
@@ -280,7 +281,7 @@ class Repinner {
     }
   }
 
-  void rename_python_sets(const lint::SourceFile& f, const nix::Expr& root, FileChange& fc) {
+  void rename_python_sets(const recipe::SourceFile& f, const nix::Expr& root, FileChange& fc) {
     for (const auto& n : find_python_names(f.text, root)) {
       plan_.old_python_names.insert(n.name);
       auto cur = python_name(n.name);
@@ -331,10 +332,10 @@ class Repinner {
 
   void rename_toml_python_sets(const std::string& text, FileChange& fc) {
     static const std::regex set_re(R"((^|[^A-Za-z0-9_])(python3\d*Packages)(?![A-Za-z0-9_]))");
-    lint::LineIndex lines(text);
+    recipe::LineIndex lines(text);
     for (auto [b, e] : toml_string_ranges(text)) {
       std::string str = text.substr(b, e - b);
-      if (str.size() > lint::kMaxRegexLine) continue;
+      if (str.size() > recipe::kMaxRegexLine) continue;
       for (auto it = std::sregex_iterator(str.begin(), str.end(), set_re); it != std::sregex_iterator(); ++it) {
         std::string name = (*it).str(2);
         if (name == plan_.python->set) continue;
@@ -358,9 +359,9 @@ class Repinner {
 
   // Header comments and descriptions that name the old pin's torch ("PyTorch
   // 2.9.1") name what the recipe builds: after the swap that is the new pin's.
-  void rewrite_torch_mentions(const lint::SourceFile& f, FileChange& fc) {
+  void rewrite_torch_mentions(const recipe::SourceFile& f, FileChange& fc) {
     if (old_torch_.empty() || new_torch_.empty() || old_torch_ == new_torch_) return;
-    lint::LineIndex lines(f.text);
+    recipe::LineIndex lines(f.text);
     for (size_t k : find_torch_mentions(f.text, old_torch_)) {
       nix::Span sp = lines.span(k, k + old_torch_.size());
       fc.edits.push_back({k, k + old_torch_.size(), new_torch_, "torch"});
@@ -440,7 +441,7 @@ class Repinner {
       fc.edits = plan_doc(f.text, dr, left);
       for (const auto& m : left) torch_left_.push_back(fmt::format("{}:{}:{}", result_path(f.rel), m.line, m.column));
       if (fc.edits.empty()) continue;
-      lint::LineIndex lines(f.text);
+      recipe::LineIndex lines(f.text);
       for (const auto& e : fc.edits) {
         nix::Span s = lines.span(e.begin, e.end);
         std::string from = f.text.substr(e.begin, e.end - e.begin);
@@ -462,7 +463,7 @@ class Repinner {
       if (f.text.size() > (1u << 22)) continue;
       for (auto it = std::sregex_iterator(f.text.begin(), f.text.end(), prefix); it != std::sregex_iterator(); ++it) {
         std::string v = (*it).str(1) + "." + (*it).str(2);
-        nix::Span sp = lint::span_of(f.text, static_cast<size_t>((*it).position(0)), static_cast<size_t>((*it).position(0)));
+        nix::Span sp = recipe::span_of(f.text, static_cast<size_t>((*it).position(0)), static_cast<size_t>((*it).position(0)));
         claims.emplace(v, fmt::format("{}:{}:{}", result_path(f.rel), sp.line, sp.column));
       }
     }
@@ -519,7 +520,7 @@ class Repinner {
 
 }  // namespace
 
-RepinPlan plan_repin(const std::string& root, std::vector<lint::SourceFile> files, const RepinOptions& o,
+RepinPlan plan_repin(const std::string& root, std::vector<recipe::SourceFile> files, const RepinOptions& o,
                      const KnowledgeBase& kb) {
   return Repinner(root, std::move(files), o, kb).run();
 }

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "kb/knowledge_base.hpp"
-#include "lint/lint_tree.hpp"
+#include "recipe/source_file.hpp"
 #include "migrate/pin_args.hpp"
 #include "util/text_edit.hpp"
 
@@ -47,14 +47,14 @@ struct RepinPlan {
   std::map<std::string, int> old_pins;       ///< old revision (as written, longest form) -> files
   std::set<std::string> old_python_names;    ///< package-set / interpreter names found
   std::string cuda;                          ///< the tree's CUDA version ("12.9"), for the evaluation
-  std::vector<lint::SourceFile> before, after;  ///< every file read, before and after
+  std::vector<recipe::SourceFile> before, after;  ///< every file read, before and after
   std::vector<FileChange> changes;           ///< files whose text changes, sorted by path
   std::vector<std::string> knowledge;        ///< what the knowledge base says about the move
   std::vector<std::string> verify;           ///< what the user must still check or do
 };
 
 /// Plans the repin of \a files (a tree read with lint::read_tree, shown as \a root).
-RepinPlan plan_repin(const std::string& root, std::vector<lint::SourceFile> files, const RepinOptions& o,
+RepinPlan plan_repin(const std::string& root, std::vector<recipe::SourceFile> files, const RepinOptions& o,
                      const KnowledgeBase& kb);
 
 /// "root/rel" as diagnostics show it.

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "lint/recipe_facts.hpp"
+#include "recipe/recipe_facts.hpp"
 #include "matrix/spec_loader.hpp"
 #include "util/toml_reader.hpp"
 

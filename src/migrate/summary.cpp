@@ -6,13 +6,13 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "lint/recipe_facts.hpp"
+#include "recipe/recipe_facts.hpp"
 
 namespace tailor::migrate {
 
 namespace {
 
-const lint::SourceFile* find(const std::vector<lint::SourceFile>& files, const std::string& rel) {
+const recipe::SourceFile* find(const std::vector<recipe::SourceFile>& files, const std::string& rel) {
   for (const auto& f : files)
     if (f.rel == rel) return &f;
   return nullptr;
@@ -63,7 +63,7 @@ std::string render_changes(const RepinPlan& plan) {
 std::string render_diff(const RepinPlan& plan) {
   std::string out;
   for (const auto& fc : plan.changes)
-    if (const lint::SourceFile* before = find(plan.before, fc.rel))
+    if (const recipe::SourceFile* before = find(plan.before, fc.rel))
       out += unified_diff(fc.rel, fc.rel, before->text, fc.edits, {.context = 0, .git = false});
   return out;
 }

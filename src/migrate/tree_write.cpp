@@ -30,7 +30,7 @@ std::string temp_suffix() { return fmt::format("{}{}", kTempSuffix, ::getpid());
 
 }  // namespace
 
-void write_in_place(const fs::path& dir, const std::vector<lint::SourceFile>& changed) {
+void write_in_place(const fs::path& dir, const std::vector<recipe::SourceFile>& changed) {
   try {
     std::vector<StagedFile> staged;  // removed again unless committed
     staged.reserve(changed.size());
@@ -62,7 +62,7 @@ void check_output_dir(const fs::path& dir, const fs::path& out) {
   }
 }
 
-void write_copy(const fs::path& dir, const fs::path& out, const std::vector<lint::SourceFile>& changed) {
+void write_copy(const fs::path& dir, const fs::path& out, const std::vector<recipe::SourceFile>& changed) {
   check_output_dir(dir, out);
   fs::path parent = fs::absolute(out).parent_path();
   fs::path tmp = parent / (fs::absolute(out).filename().string() + temp_suffix());

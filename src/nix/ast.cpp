@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <new>
+#include <string_view>
+
+#include "nix/visit.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define TAILOR_NIX_POOL 0
@@ -97,69 +100,22 @@ const char* binary_op_text(BinaryOp op) {
 }
 
 namespace {
-int h(const ExprPtr& e) { return e ? e->height : 0; }
-int h(const std::vector<StringPart>& parts) {
-  int m = 0;
-  for (const auto& p : parts) m = std::max(m, h(p.expr));
-  return m;
-}
 // Attribute paths count their length: lowering turns `a.b.c = v` into nested sets.
-int h(const std::vector<AttrName>& path) {
+int path_height(const std::vector<AttrName>& path) {
   int m = 0;
-  for (const auto& a : path) m = std::max(m, h(a.expr));
+  for (const auto& a : path)
+    if (a.expr) m = std::max(m, a.expr->height);
   return m + static_cast<int>(path.size());
 }
 }  // namespace
 
 void update_height(Expr& e) {
   int m = 0;
-  switch (e.kind) {
-    case ExprKind::string:
-    case ExprKind::ind_string: m = h(static_cast<String&>(e).parts); break;
-    case ExprKind::path: m = h(static_cast<Path&>(e).parts); break;
-    case ExprKind::select:
-    case ExprKind::has_attr: {
-      auto& s = static_cast<Select&>(e);
-      m = std::max({h(s.subject), h(s.path), h(s.fallback)});
-      break;
-    }
-    case ExprKind::attrs:
-    case ExprKind::let:
-    case ExprKind::legacy_let: {
-      auto& a = static_cast<Attrs&>(e);
-      m = h(a.body);
-      for (const auto& b : a.bindings) m = std::max({m, h(b.path), h(b.value), h(b.from)});
-      break;
-    }
-    case ExprKind::list:
-      for (const auto& x : static_cast<List&>(e).elems) m = std::max(m, h(x));
-      break;
-    case ExprKind::lambda: {
-      auto& l = static_cast<Lambda&>(e);
-      m = h(l.body);
-      for (const auto& f : l.formals) m = std::max(m, h(f.fallback));
-      break;
-    }
-    case ExprKind::call: {
-      auto& c = static_cast<Call&>(e);
-      m = h(c.fn);
-      for (const auto& x : c.args) m = std::max(m, h(x));
-      break;
-    }
-    case ExprKind::with:
-    case ExprKind::if_:
-    case ExprKind::assert_: {
-      auto& t = static_cast<Ternary&>(e);
-      m = std::max({h(t.first), h(t.second), h(t.third)});
-      break;
-    }
-    case ExprKind::unary: m = h(static_cast<Unary&>(e).operand); break;
-    case ExprKind::binary: {
-      auto& b = static_cast<Binary&>(e);
-      m = std::max(h(b.lhs), h(b.rhs));
-      break;
-    }
-    default: break;
+  for_each_child(e, {}, [&](const Expr& child, std::string_view) { m = std::max(m, child.height); });
+  if (e.kind == ExprKind::select || e.kind == ExprKind::has_attr) {
+    m = std::max(m, path_height(static_cast<const Select&>(e).path));
+  } else if (e.kind == ExprKind::attrs || e.kind == ExprKind::let || e.kind == ExprKind::legacy_let) {
+    for (const auto& b : static_cast<const Attrs&>(e).bindings) m = std::max(m, path_height(b.path));
   }
   e.height = m + 1;
 }

@@ -236,11 +236,21 @@ Span Lexer::span_at(uint32_t offset, uint32_t end) const {
 }
 
 Token Lexer::make(Tok kind, size_t begin, size_t end, std::string_view value) {
+  seen_token_ = true;
   Token t;
   t.kind = kind;
   t.span = span_at(static_cast<uint32_t>(begin), static_cast<uint32_t>(end));
   t.value = value;
   return t;
+}
+
+void Lexer::lex_to_end() {
+  // Every token but the end and an error consumes input or leaves a path state;
+  // the bound is a guard, not a limit any file reaches.
+  for (size_t n = 0; n <= 2 * text_.size() + 8; ++n) {
+    Tok k = next().kind;
+    if (k == Tok::end || k == Tok::error) return;
+  }
 }
 
 void Lexer::pop() {
@@ -276,10 +286,13 @@ void Lexer::skip_blanks() {
     if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
       ++pos_;
     } else if (c == '#') {
+      size_t begin = ++pos_;
       while (pos_ < s.size() && s[pos_] != '\n' && s[pos_] != '\r') ++pos_;
+      comments_.push_back({static_cast<uint32_t>(begin), static_cast<uint32_t>(pos_), false, !seen_token_});
     } else if (c == '/' && pos_ + 1 < s.size() && s[pos_ + 1] == '*') {
       size_t close = s.find("*/", pos_ + 2);
       if (close == std::string_view::npos) return;  // not a comment: '/' then '*'
+      comments_.push_back({static_cast<uint32_t>(pos_ + 2), static_cast<uint32_t>(close), true, !seen_token_});
       pos_ = close + 2;
     } else {
       return;

@@ -7,11 +7,20 @@
 #include <deque>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "nix/token.hpp"
 
 namespace tailor::nix {
+
+/// A comment the lexer skipped: the bytes after `#` up to the line's end, or
+/// between `/*` and `*/`. Recorded so that nobody scans the text a second time.
+struct Comment {
+  uint32_t begin = 0, end = 0;
+  bool block = false;   ///< `/* … */`
+  bool header = false;  ///< before the file's first token
+};
 
 class Lexer {
  public:
@@ -38,6 +47,13 @@ class Lexer {
 
   std::string_view text() const { return text_; }
 
+  /// The comments lexed so far, in source order.
+  const std::vector<Comment>& comments() const { return comments_; }
+  std::vector<Comment> take_comments() { return std::move(comments_); }
+  /// Lexes the rest of the text for its comments (after a parse error), up to
+  /// the end or a lexical error.
+  void lex_to_end();
+
  private:
   enum class State : uint8_t { initial, normal, string, ind_string, in_path, in_path_slash };
 
@@ -57,6 +73,8 @@ class Lexer {
   size_t pos_ = 0;
   std::vector<State> states_{State::initial};
   std::vector<uint32_t> line_starts_;
+  std::vector<Comment> comments_;
+  bool seen_token_ = false;  ///< a token was made: later comments are not the header
   std::deque<std::string> owned_;  ///< what tokens' values view besides the text
   mutable size_t last_line_ = 0;  ///< span_at's last answer (1-based), a hint for the next
   // Tokens peeked but not consumed: a ring, as the parser looks at most

@@ -53,6 +53,8 @@ class Parser {
  public:
   Parser(std::string_view text, SymbolTable& symbols) : lex_(text), symbols_(symbols) {}
 
+  Lexer& lexer() { return lex_; }
+
   ExprPtr parse_file() {
     ExprPtr e = parse_expr();
     const Token& t = lex_.peek();
@@ -523,7 +525,9 @@ ParseResult parse(std::string_view path, std::string_view text, SymbolTable& sym
     r.expr = p.parse_file();
   } catch (const Failure& f) {
     r.error = diagnostic_at(path, text, Pos{f.where.line, f.where.column}, f.message);
+    p.lexer().lex_to_end();
   }
+  r.comments = p.lexer().take_comments();
   return r;
 }
 

@@ -5,8 +5,10 @@
 
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "nix/ast.hpp"
+#include "nix/lexer.hpp"
 #include "nix/symbols.hpp"
 #include "util/diagnostic.hpp"
 
@@ -16,10 +18,11 @@ namespace tailor::nix {
 /// risking the stack.
 inline constexpr int kMaxNesting = 500;
 
-/// The parsed tree, or the first error.
+/// The parsed tree, or the first error; and the file's comments.
 struct ParseResult {
   ExprPtr expr;                      ///< null on error
   std::optional<Diagnostic> error;   ///< set on error
+  std::vector<Comment> comments;     ///< every comment (after an error: up to a lexical error)
 };
 
 /// Parses \a text (the whole file \a path). \a symbols records names in the

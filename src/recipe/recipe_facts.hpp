@@ -12,15 +12,10 @@
 #include <vector>
 
 #include "nix/ast.hpp"
+#include "nix/lexer.hpp"
+#include "recipe/fact.hpp"
 
-namespace tailor::lint {
-
-/// A piece of text and where it was written.
-struct Fact {
-  std::string key;   ///< what it was bound to ("pname", "gpuTargets", ...); empty if not bound
-  std::string text;  ///< the value
-  nix::Span span;    ///< the value's span (or the exact sub-range of a string it came from)
-};
+namespace tailor::recipe {
 
 /// A nixpkgs pin: the revision of a github.com/NixOS/nixpkgs tarball url or
 /// of a `nixpkgs = { rev = …; }` record.
@@ -93,16 +88,8 @@ struct RecipeFacts {
   std::string pre_configure_indent;
 };
 
-/// Extracts the facts of \a root, parsed from \a text.
-RecipeFacts extract_facts(std::string_view text, const nix::Expr& root);
-
-class LineIndex;
-
-/// The comment lines of \a text (strings and interpolations skipped), each with
-/// the span of its text after `#` / inside `/* */`.
-std::vector<Fact> comment_lines(std::string_view text);
-/// The same, with the line starts of \a text computed already.
-std::vector<Fact> comment_lines(std::string_view text, const LineIndex& lines);
+/// Extracts the facts of \a root, parsed from \a text with \a comments.
+RecipeFacts extract_facts(std::string_view text, const nix::Expr& root, const std::vector<nix::Comment>& comments);
 
 /// Longest text tailor's regular expressions are run on: libstdc++'s
 /// backtracking matcher recurses per character, so longer (hostile) lines are skipped.
@@ -110,29 +97,4 @@ inline constexpr size_t kMaxRegexLine = 4096;
 /// Longest identifier or short value matched against a name pattern.
 inline constexpr size_t kMaxRegexName = 256;
 
-/// Spans of byte ranges of one text: line starts computed once, then a binary search.
-class LineIndex {
- public:
-  explicit LineIndex(std::string_view text);
-  /// The span [begin, end) with the 1-based line and column of \a begin.
-  nix::Span span(size_t begin, size_t end) const;
-
- private:
-  std::string_view text_;
-  std::vector<uint32_t> starts_;
-};
-
-/// 1-based line and column of byte \a offset of \a text (one-off; LineIndex for many).
-nix::Span span_of(std::string_view text, size_t begin, size_t end);
-
-/// The value of a string node without interpolations; nullopt otherwise (and for other nodes).
-std::optional<std::string> static_string(const nix::Expr& e);
-
-/// The function's name as written last (`builtins.fetchTarball` -> fetchTarball) and its span.
-std::optional<std::pair<std::string, nix::Span>> callee_name(const nix::Expr& fn);
-
-/// The attribute an override call replaces: torch of `ps.torch.overrideAttrs`,
-/// `(ps.torch.override { … }).overrideAttrs` or `torch.overridePythonAttrs`.
-std::optional<std::string> overridden_attribute(const nix::Expr& fn);
-
-}  // namespace tailor::lint
+}  // namespace tailor::recipe

@@ -1,6 +1,6 @@
-#include "lint/python_names.hpp"
+#include "recipe/python_names.hpp"
 
-namespace tailor::lint {
+namespace tailor::recipe {
 
 namespace {
 
@@ -30,4 +30,4 @@ std::string python_version(std::string_view n) {
   return minor.empty() ? "" : "3." + std::string(minor);
 }
 
-}  // namespace tailor::lint
+}  // namespace tailor::recipe

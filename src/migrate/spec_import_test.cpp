@@ -9,13 +9,18 @@
 
 #include <gtest/gtest.h>
 
-#include "lint/spec_import.hpp"
+#include "lint/lint_tree.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"
+#include "migrate/spec_import.hpp"
 #include "support/golden.hpp"
 #include "support/run.hpp"
 
-namespace tailor::lint {
+namespace tailor::migrate {
+
+using lint::read_tree;
+using recipe::SourceFile;
+
 namespace {
 
 const KnowledgeBase& kb() {
@@ -249,4 +254,4 @@ TEST(SpecImport, AMeasuredAbsenceIsNotClaimed) {
 }
 
 }  // namespace
-}  // namespace tailor::lint
+}  // namespace tailor::migrate

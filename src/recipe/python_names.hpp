@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace tailor::lint {
+namespace tailor::recipe {
 
 /// Whether \a name reads python3\d*(Packages)?.
 bool is_python_set(std::string_view name);
@@ -20,4 +20,4 @@ std::string_view python_minor(std::string_view name);
 /// (the pin's default) and for other names.
 std::string python_version(std::string_view name);
 
-}  // namespace tailor::lint
+}  // namespace tailor::recipe

@@ -1,4 +1,4 @@
-#include "lint/spec_import.hpp"
+#include "migrate/spec_import.hpp"
 
 #include <algorithm>
 #include <map>
@@ -8,12 +8,18 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "lint/import_overrides.hpp"
+#include "migrate/import_overrides.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"
 #include "util/quote.hpp"
 
-namespace tailor::lint {
+namespace tailor::migrate {
+
+using lint::LintTree;
+using lint::NixFile;
+using lint::Problem;
+using recipe::Fact;
+using recipe::SourceFile;
 
 namespace {
 
@@ -134,7 +140,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
                          const ImportOptions& options) {
   ImportResult r;
   std::vector<Problem> ignored;
-  LintTree t = make_tree(branch, std::move(files), kb, ignored);
+  LintTree t = lint::make_tree(branch, std::move(files), kb, ignored);
   std::map<std::string, int> pins, pythons;
   std::vector<Read> variants;
   std::vector<RecipeSources> sources;  // what each recipe builds from source
@@ -278,4 +284,4 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   return r;
 }
 
-}  // namespace tailor::lint
+}  // namespace tailor::migrate

@@ -1,8 +1,7 @@
-#include "lint/import_overrides.hpp"
+#include "migrate/import_overrides.hpp"
 
 #include <algorithm>
 #include <cctype>
-#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -11,13 +10,19 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "lint/recipe_facts.hpp"
+#include "recipe/node_values.hpp"
+#include "recipe/recipe_facts.hpp"
 #include "matrix/rules.hpp"
 #include "nix/parser.hpp"
+#include "nix/visit.hpp"
 #include "util/quote.hpp"
 #include "util/version.hpp"
 
-namespace tailor::lint {
+namespace tailor::migrate {
+
+using lint::LintTree;
+using lint::NixFile;
+using recipe::SourceFile;
 
 namespace {
 
@@ -25,71 +30,6 @@ using nix::Expr;
 using nix::ExprKind;
 
 constexpr int kMaxDepth = 32;  // variable chains followed; deeper is no readable value
-
-/// Calls \a f on each direct child expression of \a e.
-void each_child(const Expr& e, const std::function<void(const Expr&)>& f) {
-  auto parts = [&](const std::vector<nix::StringPart>& ps) {
-    for (const auto& p : ps)
-      if (p.expr) f(*p.expr);
-  };
-  switch (e.kind) {
-    case ExprKind::string:
-    case ExprKind::ind_string: parts(static_cast<const nix::String&>(e).parts); break;
-    case ExprKind::path: parts(static_cast<const nix::Path&>(e).parts); break;
-    case ExprKind::select:
-    case ExprKind::has_attr: {
-      const auto& s = static_cast<const nix::Select&>(e);
-      f(*s.subject);
-      for (const auto& a : s.path)
-        if (a.expr) f(*a.expr);
-      if (s.fallback) f(*s.fallback);
-      break;
-    }
-    case ExprKind::attrs:
-    case ExprKind::let:
-    case ExprKind::legacy_let: {
-      const auto& a = static_cast<const nix::Attrs&>(e);
-      for (const auto& b : a.bindings) {
-        if (b.from) f(*b.from);
-        if (b.value) f(*b.value);
-      }
-      if (a.body) f(*a.body);
-      break;
-    }
-    case ExprKind::list:
-      for (const auto& x : static_cast<const nix::List&>(e).elems) f(*x);
-      break;
-    case ExprKind::lambda: {
-      const auto& l = static_cast<const nix::Lambda&>(e);
-      for (const auto& fm : l.formals)
-        if (fm.fallback) f(*fm.fallback);
-      f(*l.body);
-      break;
-    }
-    case ExprKind::call: {
-      const auto& c = static_cast<const nix::Call&>(e);
-      f(*c.fn);
-      for (const auto& x : c.args) f(*x);
-      break;
-    }
-    case ExprKind::with:
-    case ExprKind::assert_:
-    case ExprKind::if_: {
-      const auto& t = static_cast<const nix::Ternary&>(e);
-      for (const Expr* x : {t.first.get(), t.second.get(), t.third.get()})
-        if (x) f(*x);
-      break;
-    }
-    case ExprKind::unary: f(*static_cast<const nix::Unary&>(e).operand); break;
-    case ExprKind::binary: {
-      const auto& b = static_cast<const nix::Binary&>(e);
-      f(*b.lhs);
-      f(*b.rhs);
-      break;
-    }
-    default: break;
-  }
-}
 
 /// The single-name bindings of a set or let, name -> value.
 std::map<std::string, const Expr*, std::less<>> bindings_of(const nix::Attrs& a) {
@@ -119,7 +59,7 @@ class OverrideReader {
     if (e.kind == ExprKind::attrs || e.kind == ExprKind::let || e.kind == ExprKind::legacy_let)
       return attrs(static_cast<const nix::Attrs&>(e));
     if (e.kind == ExprKind::call) return call(static_cast<const nix::Call&>(e));
-    each_child(e, [this](const Expr& c) { walk(c); });
+    nix::for_each_child(e, {}, [this](const Expr& c, std::string_view) { walk(c); });
   }
 
  private:
@@ -128,7 +68,7 @@ class OverrideReader {
     if (scoped) scopes_.push_back(bindings_of(a));
     if (a.kind == ExprKind::attrs && !attribute_.empty()) override_set(a);
     if (a.kind == ExprKind::attrs) record_sources(a);
-    each_child(a, [this](const Expr& c) { walk(c); });
+    nix::for_each_child(a, {}, [this](const Expr& c, std::string_view) { walk(c); });
     if (scoped) scopes_.pop_back();
   }
 
@@ -136,7 +76,7 @@ class OverrideReader {
   void call(const nix::Call& c) {
     walk(*c.fn);
     std::string attribute = attribute_, final = final_;
-    if (auto a = overridden_attribute(*c.fn)) {
+    if (auto a = recipe::overridden_attribute(*c.fn)) {
       attribute_ = *a;
       final_ = final_name(c);
     }
@@ -216,7 +156,7 @@ class OverrideReader {
     const Expr* d = deref(&e);
     if (!d || d->kind != ExprKind::call) return nullptr;
     const auto& c = static_cast<const nix::Call&>(*d);
-    auto callee = callee_name(*c.fn);
+    auto callee = recipe::callee_name(*c.fn);
     if (!callee || callee->first != "fetchFromGitHub" || c.args.size() != 1) return nullptr;
     const Expr* arg = deref(c.args[0].get());
     return arg && arg->kind == ExprKind::attrs ? &c : nullptr;
@@ -253,7 +193,7 @@ class OverrideReader {
   std::string what(const Expr& e) const {
     const Expr* d = deref(&e);
     if (d && d->kind == ExprKind::call)
-      if (auto callee = callee_name(*static_cast<const nix::Call&>(*d).fn)) return callee->first + " { … }";
+      if (auto callee = recipe::callee_name(*static_cast<const nix::Call&>(*d).fn)) return callee->first + " { … }";
     return d && d->kind == ExprKind::var ? static_cast<const nix::Name&>(*d).name : "an expression";
   }
 
@@ -287,7 +227,7 @@ class OverrideReader {
       if (o.problem.empty()) o.problem = "it fetches a further source a spec cannot pass on (only FETCHCONTENT_SOURCE_DIR_<NAME>)";
       return;
     }
-    each_child(*d, [&](const Expr& c) { read_extras(c, o, depth + 1); });
+    nix::for_each_child(*d, {}, [&](const Expr& c, std::string_view) { read_extras(c, o, depth + 1); });
   }
 
   void string_extras(const Expr& s, RecipeOverride& o, int depth) const {
@@ -536,4 +476,4 @@ ImportedOverrides import_overrides(const std::vector<RecipeSources>& recipes, co
   return out;
 }
 
-}  // namespace tailor::lint
+}  // namespace tailor::migrate

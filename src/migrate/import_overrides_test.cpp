@@ -11,11 +11,15 @@
 
 #include <gtest/gtest.h>
 
-#include "lint/import_overrides.hpp"
+#include "migrate/import_overrides.hpp"
 #include "support/golden.hpp"
 #include "support/run.hpp"
 
-namespace tailor::lint {
+namespace tailor::migrate {
+
+using lint::LintTree;
+using lint::NixFile;
+using recipe::SourceFile;
 namespace {
 
 namespace fs = std::filesystem;
@@ -289,4 +293,4 @@ TEST(ImportOverrides, WhatCannotBeReproducedIsRefusedPerFile) {
 }
 
 }  // namespace
-}  // namespace tailor::lint
+}  // namespace tailor::migrate

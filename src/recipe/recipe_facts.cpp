@@ -1,4 +1,4 @@
-#include "lint/recipe_facts.hpp"
+#include "recipe/recipe_facts.hpp"
 
 #include <algorithm>
 #include <array>
@@ -8,212 +8,13 @@
 #include <set>
 #include <unordered_map>
 
-#include "lint/python_names.hpp"
+#include "nix/visit.hpp"
+#include "recipe/comments.hpp"
+#include "recipe/line_index.hpp"
+#include "recipe/node_values.hpp"
+#include "recipe/python_names.hpp"
 
-namespace tailor::lint {
-
-std::optional<std::string> static_string(const nix::Expr& e) {
-  if (e.kind != nix::ExprKind::string && e.kind != nix::ExprKind::ind_string) return std::nullopt;
-  std::string out;
-  for (const auto& p : static_cast<const nix::String&>(e).parts) {
-    if (p.expr) return std::nullopt;
-    out += p.text;
-  }
-  return out;
-}
-
-/// The attribute an override call replaces: torch of `ps.torch.overrideAttrs`,
-/// `(ps.torch.override { … }).overrideAttrs` or `torch.overridePythonAttrs`.
-std::optional<std::string> overridden_attribute(const nix::Expr& fn) {
-  auto callee = callee_name(fn);
-  if (!callee || !callee->first.starts_with("override")) return std::nullopt;
-  const nix::Expr* e = &fn;
-  while (true) {
-    if (e->kind == nix::ExprKind::var) return static_cast<const nix::Name&>(*e).name;
-    if (e->kind == nix::ExprKind::call) {
-      e = static_cast<const nix::Call&>(*e).fn.get();
-      continue;
-    }
-    if (e->kind != nix::ExprKind::select) return std::nullopt;
-    const auto& s = static_cast<const nix::Select&>(*e);
-    // Past the override functions (…override, …overrideAttrs) to the attribute they belong to.
-    size_t n = s.path.size();
-    while (n > 0 && !s.path[n - 1].expr && s.path[n - 1].name.starts_with("override")) --n;
-    if (n > 0) return s.path[n - 1].expr ? std::nullopt : std::optional<std::string>(s.path[n - 1].name);
-    e = s.subject.get();
-  }
-}
-
-/// The function's name as written last (`builtins.fetchTarball` -> fetchTarball) and its span.
-std::optional<std::pair<std::string, nix::Span>> callee_name(const nix::Expr& fn) {
-  if (fn.kind == nix::ExprKind::var) return std::make_pair(static_cast<const nix::Name&>(fn).name, fn.span);
-  if (fn.kind != nix::ExprKind::select) return std::nullopt;
-  const auto& s = static_cast<const nix::Select&>(fn);
-  if (s.path.empty() || s.path.back().expr) return std::nullopt;
-  return std::make_pair(s.path.back().name, s.path.back().span);
-}
-
-nix::Span span_of(std::string_view text, size_t begin, size_t end) {
-  nix::Span s;
-  s.begin = static_cast<uint32_t>(std::min(begin, text.size()));
-  s.end = static_cast<uint32_t>(std::min(std::max(begin, end), text.size()));
-  s.line = 1;
-  size_t line_start = 0;
-  for (size_t i = 0; i < s.begin; ++i)
-    if (text[i] == '\n') {
-      ++s.line;
-      line_start = i + 1;
-    }
-  s.column = static_cast<int>(s.begin - line_start) + 1;
-  return s;
-}
-
-LineIndex::LineIndex(std::string_view text) : text_(text) {
-  starts_.push_back(0);
-  const char* begin = text.data();
-  const char* end = begin + text.size();
-  for (const char* p = begin; p < end; ++p) {
-    p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
-    if (!p) break;
-    starts_.push_back(static_cast<uint32_t>(p - begin + 1));
-  }
-}
-
-nix::Span LineIndex::span(size_t begin, size_t end) const {
-  nix::Span s;
-  s.begin = static_cast<uint32_t>(std::min(begin, text_.size()));
-  s.end = static_cast<uint32_t>(std::min(std::max(begin, end), text_.size()));
-  auto it = std::upper_bound(starts_.begin(), starts_.end(), s.begin);
-  size_t line = static_cast<size_t>(it - starts_.begin());  // 1-based: starts_[line - 1] <= begin
-  s.line = static_cast<int>(line);
-  s.column = static_cast<int>(s.begin - starts_[line - 1]) + 1;
-  return s;
-}
-
-std::vector<Fact> comment_lines(std::string_view text) { return comment_lines(text, LineIndex(text)); }
-
-namespace {
-
-/// A byte class table: which bytes stop a scanning loop.
-constexpr std::array<bool, 256> stops(std::string_view chars) {
-  std::array<bool, 256> t{};
-  for (char c : chars) t[static_cast<unsigned char>(c)] = true;
-  return t;
-}
-
-/// The first byte from \a i on that \a stop marks; text.size() if none.
-size_t skip_to(std::string_view text, size_t i, const std::array<bool, 256>& stop) {
-  while (i < text.size() && !stop[static_cast<unsigned char>(text[i])]) ++i;
-  return i;
-}
-
-}  // namespace
-
-std::vector<Fact> comment_lines(std::string_view text, const LineIndex& lines) {
-  static constexpr auto kCode = stops("#/\"'{}");  // once past the header, only these matter in code
-  static constexpr auto kString = stops("\\\"$");
-  static constexpr auto kIndString = stops("'$");
-  // A small scanner instead of a second lexer pass: it only needs to know
-  // where strings (and the code interpolated into them) begin and end.
-  std::vector<Fact> out;
-  enum class Mode : uint8_t { code, string, ind_string };
-  std::vector<Mode> stack{Mode::code};  // interpolations push code; their } pops it
-  std::vector<int> depth{0};            // braces open inside each code level
-  bool header = true;
-  const size_t n = text.size();
-  auto comment = [&](size_t b, size_t e) {
-    out.push_back({header ? "header" : "comment", std::string(text.substr(b, e - b)), lines.span(b, e)});
-  };
-  for (size_t i = 0; i < n;) {
-    const char c = text[i];
-    if (stack.back() == Mode::code) {
-      if (c == '#') {
-        size_t e = i;
-        while (e < n && text[e] != '\n' && text[e] != '\r') ++e;
-        comment(i + 1, e);
-        i = e;
-        continue;
-      }
-      if (c == '/' && i + 1 < n && text[i + 1] == '*') {
-        size_t close = text.find("*/", i + 2);
-        if (close != std::string_view::npos) {
-          size_t b = i + 2;
-          for (size_t k = i + 2; k <= close; ++k)
-            if (k == close || text[k] == '\n') {
-              comment(b, k);
-              b = k + 1;
-            }
-          i = close + 2;
-          continue;
-        }
-      }
-      if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-        ++i;
-        continue;
-      }
-      header = false;
-      if (!kCode[static_cast<unsigned char>(c)]) {
-        i = skip_to(text, i + 1, kCode);
-        continue;
-      }
-      if (c == '"') {
-        stack.push_back(Mode::string);
-      } else if (c == '\'' && i + 1 < n && text[i + 1] == '\'') {
-        stack.push_back(Mode::ind_string);
-        ++i;
-      } else if (c == '{') {
-        ++depth.back();
-      } else if (c == '}') {
-        if (depth.back() > 0) {
-          --depth.back();
-        } else if (stack.size() > 1) {  // the end of an interpolation
-          stack.pop_back();
-          depth.pop_back();
-        }
-      }
-      ++i;
-    } else if (stack.back() == Mode::string) {
-      if (!kString[static_cast<unsigned char>(c)]) {
-        i = skip_to(text, i + 1, kString);
-        continue;
-      }
-      if (c == '\\') {
-        i += 2;
-      } else if (c == '"') {
-        stack.pop_back();
-        ++i;
-      } else if (c == '$' && i + 1 < n && text[i + 1] == '{') {
-        stack.push_back(Mode::code);
-        depth.push_back(0);
-        i += 2;
-      } else {
-        ++i;
-      }
-    } else {  // indented string: ''$ ''' ''\x are escapes, '' alone closes it
-      if (!kIndString[static_cast<unsigned char>(c)]) {
-        i = skip_to(text, i + 1, kIndString);
-        continue;
-      }
-      if (c == '\'' && i + 1 < n && text[i + 1] == '\'') {
-        if (i + 2 < n && (text[i + 2] == '$' || text[i + 2] == '\'')) {
-          i += 3;
-        } else if (i + 2 < n && text[i + 2] == '\\') {
-          i += 4;
-        } else {
-          stack.pop_back();
-          i += 2;
-        }
-      } else if (c == '$' && i + 1 < n && text[i + 1] == '{') {
-        stack.push_back(Mode::code);
-        depth.push_back(0);
-        i += 2;
-      } else {
-        ++i;
-      }
-    }
-  }
-  return out;
-}
+namespace tailor::recipe {
 
 namespace {
 
@@ -344,27 +145,12 @@ class Extractor {
     }
   }
 
-  void walk(const Expr& e, const std::string& parent) {
+  /// Reads the facts of \a e, then of its children (nix/visit.hpp); \a parent
+  /// is the binding \a e is the value of.
+  void walk(const Expr& e, std::string_view parent) {
     switch (e.kind) {
       case ExprKind::string:
-      case ExprKind::ind_string: {
-        const auto& s = static_cast<const nix::String&>(e);
-        for (const auto& p : s.parts) {
-          if (p.expr) walk(*p.expr, "");
-          else scan_piece(piece(p));
-        }
-        if (auto v = static_string(e)) {
-          if (is_cuda_set(*v)) f_.cuda_overlays.push_back({parent, *v, e.span});
-          if ((parent == "pythonPackages" || parent == "python") && is_python_set(*v))
-            f_.python_sets.push_back({parent, *v, e.span});
-        }
-        break;
-      }
-      case ExprKind::path: {
-        for (const auto& p : static_cast<const nix::Path&>(e).parts)
-          if (p.expr) walk(*p.expr, "");
-        break;
-      }
+      case ExprKind::ind_string: string_facts(static_cast<const nix::String&>(e), parent); break;
       case ExprKind::var: {
         const std::string& n = static_cast<const nix::Name&>(e).name;
         if (!python_aliases_.count(n)) name_use(n, e.span);
@@ -374,99 +160,94 @@ class Extractor {
       case ExprKind::search_path:
         f_.search_paths.push_back({"", static_cast<const nix::Name&>(e).name, e.span});
         break;
-      case ExprKind::select:
-      case ExprKind::has_attr: {
+      case ExprKind::select: {
         const auto& s = static_cast<const nix::Select&>(e);
-        if (e.kind == ExprKind::select) table_pick(s);
-        walk(*s.subject, "");
-        for (const auto& a : s.path) {
-          if (a.expr) walk(*a.expr, "");
-          else if (e.kind == ExprKind::select) name_use(a.name, a.span);
-        }
-        if (s.fallback) walk(*s.fallback, "");
+        table_pick(s);
+        for (const auto& a : s.path)
+          if (!a.expr) name_use(a.name, a.span);
         break;
       }
       case ExprKind::attrs:
       case ExprKind::let:
-      case ExprKind::legacy_let: {
-        const auto& a = static_cast<const nix::Attrs&>(e);
-        register_strings(a);
-        register_python_aliases(a);
-        attrs_facts(a, parent);
-        if (e.kind == ExprKind::attrs) source_version(a);
-        for (const auto& b : a.bindings) {
-          if (!b.path.empty() && !b.path[0].expr && is_python_name(b.path[0].name)) {
-            if (b.is_inherit || e.kind == ExprKind::attrs || b.path.size() > 1) f_.python_rename_unsafe = true;
-            else f_.python_binders.push_back({"let", b.path[0].name, b.path[0].span});
-          }
-          if (b.is_inherit)
-            for (const auto& n : b.path) {
-              if (!n.expr && is_python_name(n.name)) f_.python_rename_unsafe = true;
-              if (!n.expr && !b.from && strings_.count(n.name)) ++f_.string_var_uses[n.name];
-            }
-          for (const auto& n : b.path)
-            if (n.expr) walk(*n.expr, "");
-          if (b.from) walk(*b.from, "");
-          if (!b.value) continue;
-          static const std::string kNoKey;
-          const std::string& key = b.path.empty() || b.path.back().expr ? kNoKey : b.path.back().name;
-          binding(key, *b.value, parent);
-          // A let value is not the result: a pname there names an inner derivation.
-          bool inner = e.kind != ExprKind::attrs;
-          in_let_value_ += inner;
-          walk(*b.value, key);
-          in_let_value_ -= inner;
-        }
-        if (a.body) walk(*a.body, "");
-        break;
-      }
-      case ExprKind::list:
-        for (const auto& x : static_cast<const nix::List&>(e).elems) walk(*x, parent);
-        break;
-      case ExprKind::lambda: {
-        const auto& l = static_cast<const nix::Lambda&>(e);
-        if (is_python_name(l.arg)) f_.python_binders.push_back({"argument", l.arg, l.arg_span});
-        for (const auto& fm : l.formals) {
-          if (is_python_name(fm.name)) {
-            nix::Span sp = fm.span;
-            sp.end = sp.begin + static_cast<uint32_t>(fm.name.size());
-            f_.python_binders.push_back({"formal", fm.name, sp});
-          }
-          if (fm.fallback) walk(*fm.fallback, "");
-        }
-        walk(*l.body, "");
-        break;
-      }
-      case ExprKind::call: {
-        const auto& c = static_cast<const nix::Call&>(e);
-        call_facts(c);
-        walk(*c.fn, "");
-        std::string outer = override_attr_;
-        if (auto attr = overridden_attribute(*c.fn)) override_attr_ = *attr;
-        for (const auto& x : c.args) walk(*x, "");
-        override_attr_ = std::move(outer);
-        break;
-      }
-      case ExprKind::with:
-      case ExprKind::assert_:
-      case ExprKind::if_: {
-        const auto& t = static_cast<const nix::Ternary&>(e);
-        for (const Expr* x : {t.first.get(), t.second.get(), t.third.get()})
-          if (x) walk(*x, "");
-        break;
-      }
-      case ExprKind::unary: walk(*static_cast<const nix::Unary&>(e).operand, ""); break;
-      case ExprKind::binary: {
-        const auto& b = static_cast<const nix::Binary&>(e);
-        walk(*b.lhs, parent);
-        walk(*b.rhs, parent);
-        break;
-      }
+      case ExprKind::legacy_let: return attrs(static_cast<const nix::Attrs&>(e), parent);
+      case ExprKind::lambda: lambda_binders(static_cast<const nix::Lambda&>(e)); break;
+      case ExprKind::call: return call(static_cast<const nix::Call&>(e), parent);
       default: break;
     }
+    children(e, parent);
   }
 
  private:
+  void children(const Expr& e, std::string_view parent) {
+    nix::for_each_child(e, parent, [this](const Expr& c, std::string_view b) { walk(c, b); });
+  }
+
+  void string_facts(const nix::String& s, std::string_view parent) {
+    for (const auto& p : s.parts)
+      if (!p.expr) scan_piece(piece(p));
+    if (auto v = static_string(s)) {
+      if (is_cuda_set(*v)) f_.cuda_overlays.push_back({std::string(parent), *v, s.span});
+      if ((parent == "pythonPackages" || parent == "python") && is_python_set(*v))
+        f_.python_sets.push_back({std::string(parent), *v, s.span});
+    }
+  }
+
+  void attrs(const nix::Attrs& a, std::string_view parent) {
+    register_strings(a);
+    register_python_aliases(a);
+    attrs_facts(a, parent);
+    if (a.kind == ExprKind::attrs) source_version(a);
+    for (const auto& b : a.bindings) {
+      binding_names(a, b);
+      if (!b.value) continue;
+      bool named = !b.path.empty() && !b.path.back().expr;
+      binding(named ? std::string_view(b.path.back().name) : std::string_view{}, *b.value, parent);
+    }
+    // A let value is not the result: a pname there names an inner derivation.
+    bool inner = a.kind != ExprKind::attrs;
+    nix::for_each_child(a, parent, [&](const Expr& c, std::string_view b) {
+      bool value = inner && &c != a.body.get();
+      in_let_value_ += value;
+      walk(c, b);
+      in_let_value_ -= value;
+    });
+  }
+
+  /// Python set names bound or inherited by \a b (for --fix), and inherited string variables.
+  void binding_names(const nix::Attrs& a, const nix::Binding& b) {
+    if (!b.path.empty() && !b.path[0].expr && is_python_name(b.path[0].name)) {
+      if (b.is_inherit || a.kind == ExprKind::attrs || b.path.size() > 1) f_.python_rename_unsafe = true;
+      else f_.python_binders.push_back({"let", b.path[0].name, b.path[0].span});
+    }
+    if (!b.is_inherit) return;
+    for (const auto& n : b.path) {
+      if (!n.expr && is_python_name(n.name)) f_.python_rename_unsafe = true;
+      if (!n.expr && !b.from && strings_.count(n.name)) ++f_.string_var_uses[n.name];
+    }
+  }
+
+  void lambda_binders(const nix::Lambda& l) {
+    if (is_python_name(l.arg)) f_.python_binders.push_back({"argument", l.arg, l.arg_span});
+    for (const auto& fm : l.formals)
+      if (is_python_name(fm.name)) {
+        nix::Span sp = fm.span;
+        sp.end = sp.begin + static_cast<uint32_t>(fm.name.size());
+        f_.python_binders.push_back({"formal", fm.name, sp});
+      }
+  }
+
+  // The arguments of `torch.overrideAttrs (…)` are walked knowing the attribute they override.
+  void call(const nix::Call& c, std::string_view parent) {
+    call_facts(c);
+    std::string outer = override_attr_;
+    auto attr = overridden_attribute(*c.fn);
+    nix::for_each_child(c, parent, [&](const Expr& x, std::string_view b) {
+      walk(x, b);
+      if (&x == c.fn.get() && attr) override_attr_ = *attr;
+    });
+    override_attr_ = std::move(outer);
+  }
+
   Piece piece(const nix::StringPart& p) const {
     bool exact = p.span.end <= text_.size() && text_.substr(p.span.begin, p.span.end - p.span.begin) == p.text;
     return {p.text, p.span.begin, exact};
@@ -674,7 +455,7 @@ class Extractor {
   /// Facts that need the sibling bindings of one attribute set: a pin's url
   /// and sha256, a `nixpkgs = { rev; sha256; }` record, an env entry
   /// `{ name = "USE_CUDNN"; value = "0"; }`.
-  void attrs_facts(const nix::Attrs& a, const std::string& parent) {
+  void attrs_facts(const nix::Attrs& a, std::string_view parent) {
     // The few keys read here, found in one pass (every attribute set of every file comes here).
     enum Key { url, rev, repo, sha256, hash, name, value, kKeys };
     static constexpr std::string_view kNames[kKeys] = {"url", "rev", "repo", "sha256", "hash", "name", "value"};
@@ -862,12 +643,12 @@ class Extractor {
 
 }  // namespace
 
-RecipeFacts extract_facts(std::string_view text, const nix::Expr& root) {
+RecipeFacts extract_facts(std::string_view text, const nix::Expr& root, const std::vector<nix::Comment>& comments) {
   RecipeFacts f;
   Extractor x(text, f);
   x.walk(root, "");
-  f.comments = comment_lines(text, x.lines());
+  f.comments = comment_lines(comments, text, x.lines());
   return f;
 }
 
-}  // namespace tailor::lint
+}  // namespace tailor::recipe

@@ -15,7 +15,7 @@
 #include "kb/source_override.hpp"
 #include "lint/lint_tree.hpp"
 
-namespace tailor::lint {
+namespace tailor::migrate {
 
 /// One `version = …` of an override, with the source it builds.
 struct RecipeOverride {
@@ -39,12 +39,12 @@ std::vector<RecipeOverride> read_recipe_overrides(std::string_view path, std::st
 /// shared builder: `import ./lib/torch-2.10.nix { … }`), each file read once.
 class TreeOverrides {
  public:
-  explicit TreeOverrides(const LintTree& tree);
-  std::vector<RecipeOverride> of(const NixFile& recipe) const;
+  explicit TreeOverrides(const lint::LintTree& tree);
+  std::vector<RecipeOverride> of(const lint::NixFile& recipe) const;
 
  private:
-  const LintTree& tree_;
-  std::map<const NixFile*, std::vector<RecipeOverride>> read_;
+  const lint::LintTree& tree_;
+  std::map<const lint::NixFile*, std::vector<RecipeOverride>> read_;
 };
 
 /// One recipe of the tree: its file, pin, package and overrides.
@@ -67,4 +67,4 @@ struct ImportedOverrides {
 /// tables; an override that only restates what the pin ships needs none.
 ImportedOverrides import_overrides(const std::vector<RecipeSources>& recipes, const KnowledgeBase& kb);
 
-}  // namespace tailor::lint
+}  // namespace tailor::migrate

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "kb/knowledge_base.hpp"
-#include "lint/lint_tree.hpp"
+#include "recipe/source_file.hpp"
 
-namespace tailor::lint {
+namespace tailor::migrate {
 
 struct ImportResult {
   std::string toml;                   ///< the spec
@@ -30,7 +30,7 @@ struct ImportOptions {
 };
 
 /// Infers the spec of the tree in \a files; \a branch names it.
-ImportResult import_spec(const std::string& branch, std::vector<SourceFile> files, const KnowledgeBase& kb,
+ImportResult import_spec(const std::string& branch, std::vector<recipe::SourceFile> files, const KnowledgeBase& kb,
                          const ImportOptions& options = {});
 
-}  // namespace tailor::lint
+}  // namespace tailor::migrate

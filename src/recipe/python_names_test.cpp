@@ -1,9 +1,9 @@
 // Python package-set and interpreter names, shared by check and repin.
-#include "lint/python_names.hpp"
+#include "recipe/python_names.hpp"
 
 #include <gtest/gtest.h>
 
-namespace tailor::lint {
+namespace tailor::recipe {
 namespace {
 
 TEST(PythonNames, SetsAndInterpreters) {
@@ -25,4 +25,4 @@ TEST(PythonNames, VersionOfAName) {
 }
 
 }  // namespace
-}  // namespace tailor::lint
+}  // namespace tailor::recipe

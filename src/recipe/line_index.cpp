@@ -1,0 +1,45 @@
+#include "recipe/line_index.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace tailor::recipe {
+
+nix::Span span_of(std::string_view text, size_t begin, size_t end) {
+  nix::Span s;
+  s.begin = static_cast<uint32_t>(std::min(begin, text.size()));
+  s.end = static_cast<uint32_t>(std::min(std::max(begin, end), text.size()));
+  s.line = 1;
+  size_t line_start = 0;
+  for (size_t i = 0; i < s.begin; ++i)
+    if (text[i] == '\n') {
+      ++s.line;
+      line_start = i + 1;
+    }
+  s.column = static_cast<int>(s.begin - line_start) + 1;
+  return s;
+}
+
+LineIndex::LineIndex(std::string_view text) : text_(text) {
+  starts_.push_back(0);
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  for (const char* p = begin; p < end; ++p) {
+    p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+    if (!p) break;
+    starts_.push_back(static_cast<uint32_t>(p - begin + 1));
+  }
+}
+
+nix::Span LineIndex::span(size_t begin, size_t end) const {
+  nix::Span s;
+  s.begin = static_cast<uint32_t>(std::min(begin, text_.size()));
+  s.end = static_cast<uint32_t>(std::min(std::max(begin, end), text_.size()));
+  auto it = std::upper_bound(starts_.begin(), starts_.end(), s.begin);
+  size_t line = static_cast<size_t>(it - starts_.begin());  // 1-based: starts_[line - 1] <= begin
+  s.line = static_cast<int>(line);
+  s.column = static_cast<int>(s.begin - starts_[line - 1]) + 1;
+  return s;
+}
+
+}  // namespace tailor::recipe
