@@ -4,6 +4,7 @@
 /// pins for itself. The knowledge base attaches them to pins (workarounds.toml)
 /// and a spec may declare its own ([[source_override]]).
 
+#include <compare>
 #include <string>
 #include <vector>
 
@@ -15,12 +16,14 @@ namespace tailor {
 struct GitHubSource {
   std::string owner, repo, rev, hash;
   bool fetch_submodules = false;
+  auto operator<=>(const GitHubSource&) const = default;
 };
 
 /// A further source the overridden version builds with (its own onnx, cutlass…).
 struct ExtraSource {
   std::string name;  ///< what the builder calls it, "onnx"
   GitHubSource fetch;
+  auto operator<=>(const ExtraSource&) const = default;
 };
 
 struct SourceOverride {

@@ -35,9 +35,8 @@ void check_imports(const LintTree& t, const KnowledgeBase& /*kb*/, Sink& sink) {
                                "recipe alone builds against another nixpkgs on each machine",
                                sp.text),
                    "import the tree's pinned nixpkgs instead of <nixpkgs>");
-    std::filesystem::path dir = std::filesystem::path(f.src.rel).parent_path();
     for (const auto& imp : f.facts.imports) {
-      std::string target = (dir / imp.text).lexically_normal().generic_string();
+      std::string target = import_target(f, imp.text);
       if (target.starts_with("..")) {
         sink.add(f, "TLR027", imp.span,
                  fmt::format("imports {}, outside this tree: the recipe builds only where that file happens to sit "
@@ -46,8 +45,6 @@ void check_imports(const LintTree& t, const KnowledgeBase& /*kb*/, Sink& sink) {
                  "move the file into the tree (lib/) and import it by a path inside it");
         continue;
       }
-      if (!target.empty() && target.back() == '/') target.pop_back();
-      if (target.empty() || target == ".") target = "default.nix";
       if (t.files.count(target) || t.files.count(target + "/default.nix")) continue;
       std::filesystem::path target_path(target);
       std::string name = target_path.filename().string();

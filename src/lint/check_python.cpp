@@ -25,13 +25,6 @@ std::string pin_named(const NixFile& f) {
   return f.facts.pins.empty() ? "" : fmt::format(" for nixpkgs {}", f.facts.pins.front().rev.substr(0, 7));
 }
 
-/// A recipe that names no pin and takes \a set as a function argument: Flox's
-/// catalog (or any caller) decides which Python it is.
-bool from_caller(const NixFile& f, std::string_view set) {
-  return f.facts.pins.empty() && std::any_of(f.facts.python_binders.begin(), f.facts.python_binders.end(),
-                                             [&](const Fact& b) { return b.key == "formal" && b.text == set; });
-}
-
 /// The family of a recipe: "3.13/12.9" from its name's Python and its CUDA
 /// (either part empty when the name or overlay does not say).
 std::string family_of(const NixFile& f) {
@@ -129,7 +122,7 @@ void check_python(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       if (v.empty() && pin_default_version(f, kb).empty()) {
         // Which Python python3 is on this pin is not recorded: wrong only if it is not the name's.
         Problem& p = sink.add(f, "TLR031", use.span,
-                              from_caller(f, use.text)
+                              recipe::sets_from_caller(f.facts, use.text)
                                   ? fmt::format("{} is whatever the caller passes (Flox's catalog: its default Python), "
                                                 "which tailor cannot see: the recipe builds for the name's Python {} "
                                                 "only while that is the catalog's default, and silently for another "

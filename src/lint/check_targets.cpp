@@ -201,24 +201,17 @@ std::string effective_cuda(const NixFile& f) {
 /// TLR026 for every file: literal entries, and string arguments a caller passes
 /// to a builder that puts them in gpuTargets (reported at the caller's value).
 void check_gpu_target_grammar(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
-  std::map<std::string_view, const NixFile*> by_rel;  // built on the first builder call
   for (const auto& f : t.nix) {
     if (!f.parsed) continue;
     for (size_t i = 0; i < f.facts.gpu_targets.size(); ++i)
       if (Problem* p = gpu_target_problem(f, f.facts.gpu_targets[i], kb, sink, ""))
         fix_gpu_target(f, f.facts.gpu_targets[i], i < f.facts.gpu_target_vars.size() ? f.facts.gpu_target_vars[i] : "", *p);
     for (const auto& e : f.facts.cuda_capabilities) gpu_target_problem(f, e, kb, sink, "");
-    if (f.facts.calls.empty()) continue;
-    if (by_rel.empty())
-      for (const auto& g : t.nix) by_rel[g.src.rel] = &g;
-    std::filesystem::path dir = std::filesystem::path(f.src.rel).parent_path();
     for (const auto& call : f.facts.calls) {
-      std::string target = (dir / call.path).lexically_normal().generic_string();
-      std::string in_dir = target + "/default.nix";
-      auto it = by_rel.find(target);
-      if (it == by_rel.end()) it = by_rel.find(in_dir);
-      if (it == by_rel.end() || !it->second->parsed) continue;
-      for (const auto& param : it->second->facts.gpu_target_params)
+      const NixFile* builder = imported_file(t, f, call.path);
+      if (!builder || !builder->parsed) continue;
+      std::string target = import_target(f, call.path);
+      for (const auto& param : builder->facts.gpu_target_params)
         for (const auto& arg : call.args)
           if (arg.key == param.text)
             gpu_target_problem(f, {"gpuTargets", arg.text, arg.span}, kb, sink,

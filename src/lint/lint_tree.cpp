@@ -239,17 +239,27 @@ const NixFile* file_at(const LintTree& t, const std::string& rel) {
 
 }  // namespace
 
+std::string import_target(const NixFile& from, std::string_view import) {
+  std::filesystem::path dir = std::filesystem::path(from.src.rel).parent_path();
+  std::string target = (dir / import).lexically_normal().generic_string();
+  if (!target.empty() && target.back() == '/') target.pop_back();
+  if (target.empty() || target == ".") target = "default.nix";
+  return target;
+}
+
+const NixFile* imported_file(const LintTree& t, const NixFile& from, std::string_view import) {
+  std::string target = import_target(from, import);
+  const NixFile* g = file_at(t, target);
+  return g ? g : file_at(t, target + "/default.nix");  // importing a directory imports its default.nix
+}
+
 std::vector<const NixFile*> reached_from(const LintTree& t, const NixFile& f) {
   std::vector<const NixFile*> out{&f};
-  for (size_t i = 0; i < out.size(); ++i) {
-    std::filesystem::path dir = std::filesystem::path(out[i]->src.rel).parent_path();
+  for (size_t i = 0; i < out.size(); ++i)
     for (const auto& imp : out[i]->facts.imports) {
-      std::string target = (dir / imp.text).lexically_normal().generic_string();
-      const NixFile* g = file_at(t, target);
-      if (!g) g = file_at(t, target + "/default.nix");  // importing a directory imports its default.nix
+      const NixFile* g = imported_file(t, *out[i], imp.text);
       if (g && std::find(out.begin(), out.end(), g) == out.end()) out.push_back(g);
     }
-  }
   return out;
 }
 

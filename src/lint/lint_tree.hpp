@@ -88,6 +88,14 @@ std::vector<SourceFile> read_tree(const std::filesystem::path& dir);
 LintTree make_tree(std::string root, std::vector<SourceFile> files, const KnowledgeBase& kb,
                    std::vector<Problem>& problems);
 
+/// The tree-relative path that \a import, written in \a from, names: normalised,
+/// "default.nix" for the tree's root; it starts with ".." when it leaves the tree.
+std::string import_target(const NixFile& from, std::string_view import);
+
+/// The file of \a t that \a import, written in \a from, names (a directory: its
+/// default.nix); null when the tree has none.
+const NixFile* imported_file(const LintTree& t, const NixFile& from, std::string_view import);
+
 /// \a f, then the files of \a t it imports or calls (`import ./lib/builder.nix { … }`),
 /// transitively, each once (a directory import is its default.nix): where a thin
 /// recipe's builder states its pin, sets and source overrides.

@@ -5,7 +5,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <tuple>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -309,15 +308,12 @@ class OverrideReader {
 }  // namespace
 
 bool RecipeOverride::same_build(const RecipeOverride& o) const {
-  auto key = [](const GitHubSource& s) { return std::tie(s.owner, s.repo, s.rev, s.hash, s.fetch_submodules); };
-  auto extras = [&](const std::vector<ExtraSource>& xs) {
-    std::vector<std::string> out;
-    for (const auto& x : xs) out.push_back(fmt::format("{} {}/{} {} {}", x.name, x.fetch.owner, x.fetch.repo, x.fetch.rev, x.fetch.hash));
-    std::sort(out.begin(), out.end());
-    return out;
+  auto sorted = [](std::vector<ExtraSource> xs) {
+    std::sort(xs.begin(), xs.end());
+    return xs;
   };
-  return attribute == o.attribute && version == o.version && key(fetch) == key(o.fetch) &&
-         clear_patches == o.clear_patches && extras(extra_sources) == extras(o.extra_sources);
+  return attribute == o.attribute && version == o.version && fetch == o.fetch && clear_patches == o.clear_patches &&
+         sorted(extra_sources) == sorted(o.extra_sources);
 }
 
 std::string RecipeOverride::describe() const {
@@ -431,8 +427,7 @@ bool workaround_builds(const std::vector<Build>& all, const RecipeOverride& o, c
   if (!o.from_record) return false;
   auto same = [&](const Workaround& w, const std::string& pin) {
     const auto& s = w.source_override;
-    return s && s->attribute == o.attribute && s->version == o.version && s->fetch.owner == o.fetch.owner &&
-           s->fetch.repo == o.fetch.repo && s->fetch.rev == o.fetch.rev && s->fetch.hash == o.fetch.hash &&
+    return s && s->attribute == o.attribute && s->version == o.version && s->fetch == o.fetch &&
            std::find(w.pins.begin(), w.pins.end(), pin) != w.pins.end() &&
            std::find(w.requested.begin(), w.requested.end(), std::pair{o.attribute, o.version}) != w.requested.end();
   };

@@ -59,16 +59,6 @@ struct Read {
   std::map<std::string, std::string> spelling;
 };
 
-// A Flox-catalog recipe: a function of package sets (`{ python3Packages, lib,
-// config, cudaPackages, … }:`) that names no nixpkgs: Flox supplies them.
-bool from_catalog(const NixFile& f) {
-  if (!f.facts.pins.empty()) return false;
-  for (const auto& s : f.facts.search_paths)
-    if (s.text == "nixpkgs") return false;
-  return std::any_of(f.facts.python_binders.begin(), f.facts.python_binders.end(),
-                     [](const Fact& b) { return b.key == "formal"; });
-}
-
 // The first pin of the knowledge base that \a f names, or the builders it calls do.
 std::string known_pin(const LintTree& t, const NixFile& f, const KnowledgeBase& kb) {
   for (const NixFile* g : reached_from(t, f))
@@ -163,7 +153,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
       }
     }
     std::string pin = known_pin(t, f, kb);
-    if (pin.empty() && from_catalog(f)) {
+    if (pin.empty() && recipe::sets_from_caller(f.facts)) {
       catalog.push_back(f.src.rel);
       pin = options.pin;
     } else if (pin.empty()) {

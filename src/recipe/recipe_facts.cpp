@@ -643,6 +643,14 @@ class Extractor {
 
 }  // namespace
 
+bool sets_from_caller(const RecipeFacts& f, std::string_view set) {
+  if (!f.pins.empty()) return false;
+  for (const auto& s : f.search_paths)
+    if (s.text == "nixpkgs") return false;
+  return std::any_of(f.python_binders.begin(), f.python_binders.end(),
+                     [&](const Fact& b) { return b.key == "formal" && (set.empty() || b.text == set); });
+}
+
 RecipeFacts extract_facts(std::string_view text, const nix::Expr& root, const std::vector<nix::Comment>& comments) {
   RecipeFacts f;
   Extractor x(text, f);

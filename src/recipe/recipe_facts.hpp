@@ -88,6 +88,11 @@ struct RecipeFacts {
   std::string pre_configure_indent;
 };
 
+/// A recipe that names no nixpkgs (no pin, no `<nixpkgs>`) and takes a Python
+/// set as a function argument (`{ python3Packages, lib, … }:`): its caller, such
+/// as Flox's catalog, supplies the packages. With \a set, that set in particular.
+bool sets_from_caller(const RecipeFacts& f, std::string_view set = {});
+
 /// Extracts the facts of \a root, parsed from \a text with \a comments.
 RecipeFacts extract_facts(std::string_view text, const nix::Expr& root, const std::vector<nix::Comment>& comments);
 
