@@ -34,7 +34,8 @@ TEST(CmdCheck, HandWrittenCleanTreeHasNoProblems) {
 TEST(CmdCheck, PytorchMainDrift) { expect_tree_golden("pytorch-main", 1); }
 TEST(CmdCheck, PytorchPinSwapWithoutPythonSet) { expect_tree_golden("pytorch-pin-swap", 1); }
 TEST(CmdCheck, VllmBranch) { expect_tree_golden("vllm-branch", 1); }
-// Recipes that take python3Packages from Flox's catalog: the warning says the caller decides, not a pin.
+// Recipes that take python3Packages from Flox's catalog: the warning says the caller decides, not a pin;
+// gpuTargets without cudaCapabilities is no finding there (no nixpkgs import to configure).
 TEST(CmdCheck, FloxCatalogRecipes) { expect_tree_golden("flox-catalog", 1); }
 
 // The rule codes `tailor check --json` reports on a fixture tree, one per finding.

@@ -101,6 +101,14 @@ std::vector<SourceFile> read_tree(const std::filesystem::path& dir) {
   return out;
 }
 
+bool NixFile::takes_packages_from_caller() const {
+  if (!facts.pins.empty()) return false;
+  for (const auto& s : facts.search_paths)
+    if (s.text == "nixpkgs") return false;
+  return std::any_of(facts.python_binders.begin(), facts.python_binders.end(),
+                     [](const Fact& b) { return b.key == "formal"; });
+}
+
 namespace {
 
 std::string display_path(const std::string& root, const std::string& rel) {

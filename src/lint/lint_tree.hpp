@@ -63,6 +63,9 @@ struct NixFile {
 
   /// A variant recipe: its name parses, or it states a pname/variantName.
   bool is_recipe() const { return !helper && (variant || !facts.names.empty()); }
+  /// A Flox-catalog recipe: a function of the package sets its caller passes
+  /// (`{ python3Packages, lib, config, … }:`) that imports no nixpkgs of its own.
+  bool takes_packages_from_caller() const;
 };
 
 struct LintTree {
