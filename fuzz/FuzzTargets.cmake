@@ -20,3 +20,4 @@ tailor_fuzz_target(nix_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/nix_fuzzer.cpp ${PROJEC
 tailor_fuzz_target(binfmt_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/binfmt_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/binfmt)
 tailor_fuzz_target(host_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/host_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/host)
 tailor_fuzz_target(prune_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/prune_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/prune)
+tailor_fuzz_target(import_overrides_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/import_overrides_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/import_overrides)

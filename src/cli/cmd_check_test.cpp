@@ -1,11 +1,13 @@
 // End-to-end: `tailor check` on the hand-written fixture trees (goldens), on
 // every tree `tailor generate` writes (must be clean), and on the Nix corpus
 // (must not crash).
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
@@ -32,7 +34,8 @@ TEST(CmdCheck, HandWrittenCleanTreeHasNoProblems) {
 TEST(CmdCheck, PytorchMainDrift) { expect_tree_golden("pytorch-main", 1); }
 TEST(CmdCheck, PytorchPinSwapWithoutPythonSet) { expect_tree_golden("pytorch-pin-swap", 1); }
 TEST(CmdCheck, VllmBranch) { expect_tree_golden("vllm-branch", 1); }
-// Recipes that take python3Packages from Flox's catalog: the warning says the caller decides, not a pin.
+// Recipes that take python3Packages from Flox's catalog: the warning says the caller decides, not a pin;
+// gpuTargets without cudaCapabilities is no finding there (no nixpkgs import to configure).
 TEST(CmdCheck, FloxCatalogRecipes) { expect_tree_golden("flox-catalog", 1); }
 
 // The rule codes `tailor check --json` reports on a fixture tree, one per finding.
@@ -233,6 +236,57 @@ TEST(CmdCheck, EveryGeneratedTreeIsClean) {
     EXPECT_EQ(strict.status, 0) << e.path();
   }
   EXPECT_GE(specs, 11);
+}
+
+// "rule line:column" of each finding `tailor check --json` reports in \a file under \a root.
+std::vector<std::string> findings_in(const std::string& root, const std::string& file) {
+  RunResult r = run_tailor({"check", "--json", root});
+  std::vector<std::string> out;
+  for (const auto& p : nlohmann::json::parse(r.out))
+    if (p["file"] == root + "/" + file)
+      out.push_back(fmt::format("{} {}:{}", p["rule"].get<std::string>(), p["line"].get<int>(), p["column"].get<int>()));
+  return out;
+}
+
+// 1-based "line:column" of the first \a needle in \a text.
+std::string position_of(const std::string& text, const std::string& needle) {
+  size_t at = text.find(needle);
+  if (at == std::string::npos) return "absent";
+  size_t line_start = text.rfind('\n', at);
+  line_start = line_start == std::string::npos ? 0 : line_start + 1;
+  return fmt::format("{}:{}", std::count(text.begin(), text.begin() + static_cast<long>(at), '\n') + 1, at - line_start + 1);
+}
+
+// A generated tree's texts are checked against what its variant records build: torch
+// 2.10.0 from the v2.10.0 tag on pins shipping 2.9.1 (`torchSource = { …; version = "2.10.0"; }`),
+// else the pin's own torch. A header or description naming another version is TLR033 at
+// that version; the tree as generated says what it builds.
+TEST(CmdCheck, GeneratedTextsSayTheVersionTheRecordBuilds) {
+  struct Case {
+    std::string spec, recipe, built, wrong;
+  };
+  for (const Case& c : {Case{"pytorch-2.10-python313", "pytorch-python313-cuda13_1-sm75-armv8_2", "2.10.0", "2.9.1"},
+                        Case{"pytorch-2.9-python313", "pytorch-python313-cpu-avx2", "2.9.1", "2.8.0"}}) {
+    TempDir dir("check-generated-version");
+    RunResult g = run_tailor({"generate", "examples/build-pytorch/" + c.spec + ".toml", "-o", dir.path()});
+    ASSERT_EQ(g.status, 0) << g.err;
+    const std::string rel = ".flox/pkgs/" + c.recipe + ".nix", path = dir.path() + "/" + rel;
+    EXPECT_EQ(findings_in(dir.path(), rel), std::vector<std::string>{}) << c.spec;
+    std::string text = read_file(path);
+    ASSERT_TRUE(text.starts_with("# PyTorch " + c.built + " ")) << text.substr(0, 80);
+    const std::string description = "description = \"PyTorch " + c.built;
+    ASSERT_NE(text.find(description), std::string::npos) << c.spec;
+    text = replace_all(text, "# PyTorch " + c.built + " ", "# PyTorch " + c.wrong + " ");
+    text = replace_all(text, description, "description = \"PyTorch " + c.wrong);
+    std::ofstream(path) << text;
+    // The header's version starts after "# PyTorch " (column 11); the description's after its quote and "PyTorch ".
+    std::string in_description = position_of(text, "description = \"PyTorch " + c.wrong);
+    size_t colon = in_description.find(':');
+    int column = std::stoi(in_description.substr(colon + 1)) + static_cast<int>(std::string("description = \"PyTorch ").size());
+    EXPECT_EQ(findings_in(dir.path(), rel),
+              (std::vector<std::string>{"TLR033 1:11", "TLR033 " + in_description.substr(0, colon) + ":" + std::to_string(column)}))
+        << c.spec;
+  }
 }
 
 // Arbitrary Nix (the parser corpus, syntax errors included) must not crash check.

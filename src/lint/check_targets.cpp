@@ -264,7 +264,9 @@ void check_targets(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
                    fmt::format("{} entry \"{}\" is SM {}, but the name says {}", e.key, e.text, sm, gpu->name_token()),
                    fmt::format("use \"{}\"", gpu->sm));
         }
-      if (x.has_gpu_targets && !x.has_cuda_capabilities)
+      // A Flox-catalog recipe has no nixpkgs import to give a config: its companions
+      // are the catalog's, built (and cached) for every default SM.
+      if (x.has_gpu_targets && !x.has_cuda_capabilities && !recipe::sets_from_caller(f.facts))
         sink.add(f, "TLR015", x.gpu_targets_span,
                  "gpuTargets without config.cudaCapabilities: only torch is built for this SM",
                  fmt::format("magma, torchvision, torchaudio and vLLM follow config.cudaCapabilities; import nixpkgs "

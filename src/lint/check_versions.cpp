@@ -1,6 +1,7 @@
 // TLR033 version-text: "PyTorch 2.9.1" in a header comment, a description or
 // the tree's README where the recipe builds another version: the pin's
-// (nixpkgs_pins.toml versions) or its source override's (`version` beside `src`).
+// (nixpkgs_pins.toml versions), its source override's (`version` beside `src`) or,
+// in a generated tree, its variant record's (`torchSource = { …; version = "2.10.0"; }`).
 // Display names come from the packages of the knowledge base.
 #include <algorithm>
 #include <cctype>
@@ -91,12 +92,18 @@ bool names_version(std::string_view text, const std::string& version) {
   return false;
 }
 
-/// The source overrides of \a f and of the files it imports, transitively.
-std::vector<const Fact*> overrides_of(const LintTree& t, const NixFile& f) {
-  std::vector<const Fact*> out;
-  for (const NixFile* g : reached_from(t, f))
-    for (const auto& v : g->facts.versions) out.push_back(&v);
-  return out;
+/// A variant record tailor generated (`variant = { name = …; }`, built by a shared builder).
+bool generated_record(const NixFile& f) {
+  return std::any_of(f.facts.names.begin(), f.facts.names.end(), [](const Fact& n) { return n.key == "name"; });
+}
+
+/// The attribute a source override of \a f replaces: a package's, else (a derivation
+/// of its own) the recipe's package; empty when it cannot be told.
+std::string overridden(const Fact& o, const NixFile& f, const KnowledgeBase& kb) {
+  if (std::any_of(kb.packages.begin(), kb.packages.end(), [&](const PackageDef& p) { return p.attribute == o.key; }))
+    return o.key;
+  const PackageDef* own = f.variant ? kb.package(f.variant->package) : nullptr;
+  return o.key.empty() && own ? own->attribute : "";
 }
 
 Built built_by(const LintTree& t, const NixFile& f, const KnowledgeBase& kb) {
@@ -106,15 +113,20 @@ Built built_by(const LintTree& t, const NixFile& f, const KnowledgeBase& kb) {
       for (const auto& [attribute, v] : pin->versions) b.versions[attribute] = v.str();
       break;
     }
-  const PackageDef* own = f.variant ? kb.package(f.variant->package) : nullptr;
-  for (const Fact* o : overrides_of(t, f)) {
-    // The override's attribute: a package's, else (a derivation of its own) the recipe's package.
-    std::string attribute = o->key;
-    if (std::none_of(kb.packages.begin(), kb.packages.end(), [&](const PackageDef& p) { return p.attribute == attribute; }))
-      attribute = o->key.empty() && own ? own->attribute : "";
-    if (attribute.empty()) b.all_unknown = true;
-    else if (o->text.empty()) b.unknown.insert(attribute);
-    else b.versions[attribute] = o->text;
+  // The source overrides of f and of the files it imports, transitively. A generated
+  // record gives its builders their versions: the pin's, or its `…Source` record's.
+  const bool record = generated_record(f);
+  for (const NixFile* g : reached_from(t, f))
+    for (const Fact& o : g->facts.versions) {
+      if (record && g != &f && o.text.empty()) continue;
+      std::string attribute = overridden(o, f, kb);
+      if (attribute.empty()) b.all_unknown = true;
+      else if (o.text.empty()) b.unknown.insert(attribute);
+      else b.versions[attribute] = o.text;
+    }
+  for (const Fact& r : f.facts.record_versions) {
+    if (r.text.empty()) b.unknown.insert(r.key);
+    else b.versions[r.key] = r.text;
   }
   return b;
 }

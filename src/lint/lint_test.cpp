@@ -381,6 +381,10 @@ TEST(LintRealTrees, EachFormFindsExactlyItsProblems) {
       {"python-families/good", {{"TLR032", "ctranslate2-cuda12_4.nix", "\"ctranslate2-cuda12_4\""}}},
       {"driver-major/bad", {{"TLR020", "pytorch-python312-cuda12_8-sm90-avx2.nix", "550+"}}},
       {"driver-major/good", {}},
+      // gpuTargets without cudaCapabilities where the recipe imports nixpkgs; a Flox-catalog
+      // recipe has no import to configure, and takes its companions prebuilt from the catalog.
+      {"gpu-targets-only/bad", {{"TLR015", "pytorch-python312-cuda12_9-sm90-avx2.nix", "[ \"9.0\" ]"}}},
+      {"gpu-targets-only/good", {}},
       {"python-default/bad", {{"TLR007", sm90, "python3Packages"}}},
       {"python-default/warn", {{"TLR031", "pytorch-python312-cuda12_9-sm90-avx2.nix", "python3Packages"}}},
       {"python-default/good", {}},

@@ -27,7 +27,7 @@ constexpr Rule kRules[] = {
      "CPU flags enable instructions beyond the ISA of the name (SIGILL on the CPUs it promises)"},
     {"TLR014", "isa-flags-missing", Severity::warning, "CPU flags of the name's ISA are missing"},
     {"TLR015", "gpu-targets-only", Severity::warning,
-     "gpuTargets without config.cudaCapabilities: magma and companions build for every default SM"},
+     "gpuTargets without config.cudaCapabilities in a recipe that imports nixpkgs: magma and companions build for every default SM"},
     {"TLR016", "cudnn-not-disabled", Severity::error,
      "SM below cuDNN's support on this pin without USE_CUDNN=0"},
     {"TLR017", "avx-disables-missing", Severity::error,

@@ -328,6 +328,14 @@ std::vector<RecipeOverride> read_recipe_overrides(std::string_view path, std::st
   if (!r.expr) return {};
   OverrideReader reader;
   reader.walk(*r.expr);
+  // Nix strings hold any bytes; a spec is TOML, which holds UTF-8 text only.
+  for (auto& o : reader.found) {
+    std::vector<std::string_view> texts = {o.version, o.fetch.owner, o.fetch.repo, o.fetch.rev, o.fetch.hash};
+    for (const auto& x : o.extra_sources)
+      texts.insert(texts.end(), {x.name, x.fetch.owner, x.fetch.repo, x.fetch.rev, x.fetch.hash});
+    if (o.problem.empty() && !std::all_of(texts.begin(), texts.end(), is_utf8))
+      o.problem = "its source is not UTF-8 text, which a spec cannot hold";
+  }
   return reader.found;
 }
 

@@ -168,6 +168,19 @@ TEST(ImportOverrides, WhatASpecCannotStateIsAProblem) {
   for (const auto& [text, problem] : cases) EXPECT_EQ(only(text).problem, problem) << text;
 }
 
+// A Nix string may hold any bytes, a spec only UTF-8: such a source is refused, never
+// written as TOML that does not load.
+TEST(ImportOverrides, ASourceThatIsNotUtf8IsRefused) {
+  std::string text = std::string(R"(ps.torch.overrideAttrs (o: { version = "2.10.0"; src = fetchFromGitHub { owner = "pytorch"; )") +
+                     "repo = \"pytorch\"; rev = \"v2.\xff" "10.0\"; hash = \"" + kTorchHash + "\"; }; })";
+  RecipeOverride o = only(text);
+  EXPECT_EQ(o.problem, "its source is not UTF-8 text, which a spec cannot hold");
+  ImportedOverrides got = import_overrides({{"pytorch-python313-cpu-avx2.nix", "6a030d5", "pytorch", {o}}}, kb());
+  EXPECT_EQ(got.toml, "");
+  ASSERT_EQ(got.refusals.size(), 1u);
+  EXPECT_NE(got.refusals[0].find("its source is not UTF-8 text"), std::string::npos) << got.refusals[0];
+}
+
 // An override only restates the pin's version: no [[source_override]] needed.
 TEST(ImportOverrides, ThePinsOwnVersionNeedsNoOverride) {
   RecipeOverride o;

@@ -28,7 +28,7 @@
 
 namespace tailor {
 
-class KnowledgeBase;
+struct KnowledgeBase;
 
 /// A GPU to prune for.
 struct PruneTarget {

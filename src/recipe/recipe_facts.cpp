@@ -392,6 +392,8 @@ class Extractor {
       f_.descriptions.push_back({std::string(key), loose_string(value), sp});
     } else if (key == "longDescription" && (value.kind == ExprKind::string || value.kind == ExprKind::ind_string)) {
       long_description(static_cast<const nix::String&>(value));
+    } else if (parent == "workarounds" && key.size() > 6 && key.ends_with("Source") && value.kind == ExprKind::attrs) {
+      record_version(key.substr(0, key.size() - 6), static_cast<const nix::Attrs&>(value));
     } else if ((key == "torchVariant" || key == "magmaVariant") && static_string(value)) {
       f_.imports.push_back({std::string(key), "./" + *static_string(value) + ".nix", value.span});
     } else if (!key.empty() && std::isupper(static_cast<unsigned char>(key[0])) && key.find('_') != std::string::npos) {
@@ -545,6 +547,20 @@ class Extractor {
     if (!version) return inherited_version(*inherited);
     auto v = resolve_string(*version);
     f_.versions.push_back({override_attr_, v ? v->text : "", v ? v->span : version->span});
+  }
+
+  /// A generated record's `torchSource = { owner = …; version = …; }`: the version its builder fetches.
+  void record_version(std::string_view attribute, const nix::Attrs& source) {
+    const Expr* version = nullptr;
+    bool owner = false;
+    for (const auto& b : source.bindings) {
+      if (b.is_inherit || b.path.size() != 1 || b.path[0].expr || !b.value) continue;
+      if (b.path[0].name == "version") version = b.value.get();
+      owner = owner || b.path[0].name == "owner";
+    }
+    if (!version || !owner) return;
+    auto v = resolve_string(*version);
+    f_.record_versions.push_back({std::string(attribute), v ? v->text : "", v ? v->span : version->span});
   }
 
   void inherited_version(const nix::AttrName& n) {

@@ -73,6 +73,9 @@ struct RecipeFacts {
   /// override holds them ("torch" of `torch.overrideAttrs`; empty outside an override),
   /// text = the version, empty when it is no static string (a builder's parameter).
   std::vector<Fact> versions;
+  /// What a generated variant record asks its builder to build from source:
+  /// `workarounds = { torchSource = { owner = …; version = "2.10.0"; }; }` (key "torch").
+  std::vector<Fact> record_versions;
 
   // For `tailor check --fix`:
   std::vector<Fact> python_binders;    ///< formals, lambda arguments and let bindings named python3…

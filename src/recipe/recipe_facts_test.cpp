@@ -66,6 +66,30 @@ TEST(RecipeFacts, PinsWithAndWithoutHash) {
   EXPECT_TRUE(f.pins[2].sha256_null);
 }
 
+// A generated record names the version its builder fetches; a fetch without `owner` is no record of one.
+TEST(RecipeFacts, GeneratedRecordSourceVersion) {
+  std::string text =
+      "import ./lib/torch.nix {\n"
+      "  variant = {\n"
+      "    name = \"pytorch-python313-cpu-avx2\";\n"
+      "    workarounds = {\n"
+      "      torchSource = { owner = \"pytorch\"; repo = \"pytorch\"; version = \"2.10.0\"; };\n"
+      "      magmaSource = { url = \"x\"; version = \"2.9.0\"; };\n"
+      "    };\n"
+      "  };\n"
+      "}\n";
+  nix::SymbolTable symbols;
+  nix::ParseResult r = nix::parse("record.nix", text, symbols);
+  ASSERT_TRUE(r.expr);
+  RecipeFacts f = extract_facts(text, *r.expr, r.comments);
+  ASSERT_EQ(f.record_versions.size(), 1u);
+  EXPECT_EQ(f.record_versions[0].key, "torch");
+  EXPECT_EQ(f.record_versions[0].text, "2.10.0");
+  EXPECT_EQ(f.record_versions[0].span.line, 5);
+  EXPECT_EQ(f.record_versions[0].span.column, 70);
+  EXPECT_TRUE(f.versions.empty());  // no `src` beside it: not a source override of this file
+}
+
 TEST(RecipeFacts, CommentsAreNotStrings) {
   std::string text = "# head\n{ a = \"# not a comment\"; /* block\n two */ b = 1; } # tail\n";
   nix::SymbolTable symbols;

@@ -64,6 +64,22 @@ std::string toml_string(std::string_view s) {
   return out + "\"";
 }
 
+bool is_utf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    auto b = static_cast<unsigned char>(s[i]);
+    size_t n = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : 9;
+    if (n == 9 || i + n >= s.size()) return false;
+    // The second byte's range excludes overlong forms, surrogates and code points past U+10FFFF.
+    auto second = n ? static_cast<unsigned char>(s[i + 1]) : 0x80;
+    unsigned char lo = b == 0xe0 ? 0xa0 : b == 0xf0 ? 0x90 : 0x80, hi = b == 0xed ? 0x9f : b == 0xf4 ? 0x8f : 0xbf;
+    if (n && (second < lo || second > hi)) return false;
+    for (size_t k = 2; k <= n; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return false;
+    i += n + 1;
+  }
+  return true;
+}
+
 std::string toml_key(std::string_view s) {
   bool bare = !s.empty() && all_of(s, [](char c) { return is_alnum(c) || c == '_' || c == '-'; });
   return bare ? std::string(s) : toml_string(s);

@@ -17,7 +17,11 @@ std::string nix_string(std::string_view s);
 std::string nix_attr_name(std::string_view s);
 
 /// A TOML basic string: "…" with \", \\, and control characters escaped.
+/// TOML holds UTF-8 text only: check other bytes with is_utf8 first.
 std::string toml_string(std::string_view s);
+
+/// Whether \a s is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF).
+bool is_utf8(std::string_view s);
 
 /// A TOML key: bare (A-Z a-z 0-9 _ -) when it can be, else a basic string.
 std::string toml_key(std::string_view s);

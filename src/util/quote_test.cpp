@@ -68,6 +68,15 @@ TEST(Quote, TomlByHand) {
   EXPECT_EQ(toml_key("a.b"), "\"a.b\"");
 }
 
+// UTF-8 by the Unicode standard's table of well-formed byte sequences (Table 3-7).
+TEST(Quote, Utf8ByHand) {
+  for (std::string ok : {"", "v2.10.0", "caf\xc3\xa9", "\xe2\x80\x94", "\xed\x9f\xbf", "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf"})
+    EXPECT_TRUE(is_utf8(ok)) << ok;
+  for (std::string bad : {"\xff", "v2.\xff", "\xc0\xaf", "\xc3", "\xe0\x9f\xbf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+                          "\xe2\x28\xa1", "\x80", "\xf0\x9f\x98"})
+    EXPECT_FALSE(is_utf8(bad)) << bad;
+}
+
 TEST(Quote, TomlRoundTripsThroughTomlPlusPlus) {
   for (const auto& s : kAwkward) {
     std::string doc = "v = " + toml_string(s) + "\n" + toml_key(s) + " = 1\n";

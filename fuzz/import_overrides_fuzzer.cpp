@@ -1,0 +1,22 @@
+// Fuzz target for `tailor import`'s source-override reading: any byte string read
+// as a recipe must yield its overrides (versions and fetches through let, rec,
+// `${…}` and finalAttrs) or none; never crash, hang or leak. What the overrides
+// become in a spec must be TOML that parses: recipe text reaches it quoted.
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include <toml++/toml.h>
+
+#include "kb/knowledge_base.hpp"
+#include "migrate/import_overrides.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static const tailor::KnowledgeBase kb = tailor::KnowledgeBase::load();
+  std::string text(reinterpret_cast<const char*>(data), size);
+  tailor::migrate::RecipeSources recipe{"fuzz.nix", "6a030d5", "pytorch", tailor::migrate::read_recipe_overrides("fuzz.nix", text)};
+  for (const auto& o : recipe.overrides) (void)o.describe();
+  tailor::migrate::ImportedOverrides imported = tailor::migrate::import_overrides({recipe}, kb);
+  if (!toml::parse(imported.toml)) std::abort();
+  return 0;
+}

@@ -1,0 +1,1 @@
+ps.vllm.overrideAttrs (finalAttrs: old: { version = "0.14.1"; src = fetchFromGitHub { owner = "vllm-project"; repo = "vllm"; tag = "v${finalAttrs.version}"; hash = "sha256-3Q2bM0pbXtBx1GkyUXqcwvXJ0wM9Gbq5pN+Gv2nEzCk="; }; })

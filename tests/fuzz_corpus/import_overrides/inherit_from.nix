@@ -1,0 +1,1 @@
+let s = rec { version = "0.14.1"; src = fetchFromGitHub { owner = "vllm-project"; repo = "vllm"; rev = "v" + version; hash = "sha256-3Q2bM0pbXtBx1GkyUXqcwvXJ0wM9Gbq5pN+Gv2nEzCk="; }; }; in ps.vllm.overridePythonAttrs (old: { inherit (s) version src; })

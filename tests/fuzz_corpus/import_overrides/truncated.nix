@@ -1,0 +1,1 @@
+ps.torch.overrideAttrs (old: { version = "2.10
