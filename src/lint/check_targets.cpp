@@ -221,123 +221,141 @@ void check_gpu_target_grammar(const LintTree& t, const KnowledgeBase& kb, Sink& 
   }
 }
 
+namespace {
+
+/// TLR010, TLR009: the overlay's toolkit vs the name, and vs the SM.
+void check_toolkit(const NixFile& f, const GpuArch* gpu, Sink& sink) {
+  const Variant& v = *f.variant;
+  const RecipeFacts& x = f.facts;
+  const Fact* overlay = nullptr;
+  for (const auto& o : x.cuda_overlays)
+    if (!overlay_cuda(o.text).empty()) {
+      overlay = &o;
+      break;
+    }
+  if (overlay && !v.cuda.empty() && overlay_cuda(overlay->text) != v.cuda)
+    sink.add(f, "TLR010", overlay->span,
+             fmt::format("{} is CUDA {}, but the name says cuda{}", overlay->text, overlay_cuda(overlay->text),
+                         fmt::format("{}", std::regex_replace(v.cuda, std::regex("\\."), "_"))),
+             fmt::format("use cudaPackages_{}", std::regex_replace(v.cuda, std::regex("\\."), "_")));
+  std::string cuda = effective_cuda(f);
+  auto cuda_version = Version::parse(cuda);
+  if (gpu && cuda_version && !gpu->supported_by(*cuda_version)) {
+    std::string range = gpu->max_cuda ? fmt::format("CUDA {} to {}", gpu->min_cuda.str(), gpu->max_cuda->str())
+                                      : fmt::format("CUDA {} or newer", gpu->min_cuda.str());
+    nix::Span at = overlay ? overlay->span : name_span(f);
+    sink.add(f, "TLR009", at,
+             fmt::format("{} ({}) cannot be compiled by CUDA {}{}: nvcc supports it from {}", gpu->display(),
+                         fmt::join(gpu->products, ", "), cuda, overlay ? " of " + overlay->text : "", range),
+             "drop this variant or build it with a toolkit that supports the SM");
+  }
+}
+
+/// TLR011, TLR015: gpuTargets / cudaCapabilities vs the name's SM.
+void check_target_lists(const NixFile& f, const GpuArch& gpu, Sink& sink) {
+  const RecipeFacts& x = f.facts;
+  for (const auto* list : {&x.gpu_targets, &x.cuda_capabilities})
+    for (const auto& e : *list) {
+      std::string sm = normal_sm(e.text);
+      if (sm.empty() || sm == gpu.sm) continue;
+      sink.add(f, "TLR011", e.span,
+               fmt::format("{} entry \"{}\" is SM {}, but the name says {}", e.key, e.text, sm, gpu.name_token()),
+               fmt::format("use \"{}\"", gpu.sm));
+    }
+  // A Flox-catalog recipe has no nixpkgs import to give a config: its companions
+  // are the catalog's, built (and cached) for every default SM.
+  if (x.has_gpu_targets && !x.has_cuda_capabilities && !recipe::sets_from_caller(f.facts))
+    sink.add(f, "TLR015", x.gpu_targets_span,
+             "gpuTargets without config.cudaCapabilities: only torch is built for this SM",
+             fmt::format("magma, torchvision, torchaudio and vLLM follow config.cudaCapabilities; import nixpkgs "
+                         "with config.cudaCapabilities = [ \"{}\" ] as well",
+                         gpu.sm));
+}
+
+/// TLR012: platforms, the ISA's (or darwin's) and the GPU's.
+void check_platforms(const NixFile& f, const GpuArch* gpu, Sink& sink) {
+  const Variant& v = *f.variant;
+  const RecipeFacts& x = f.facts;
+  if (v.platform.empty()) return;
+  for (const auto& p : x.platforms) {
+    if (p.text == v.platform || p.text.find('-') == std::string::npos) continue;
+    std::string why = v.isa.empty() ? "an Apple Silicon (MPS) variant" : fmt::format("{} is an {} ISA", v.isa, v.platform);
+    sink.add(f, "TLR012", p.span,
+             fmt::format("{} {} {}, but {}", p.key, p.key == "platforms" ? "lists" : "is", p.text, why),
+             fmt::format("use \"{}\"", v.platform));
+  }
+  if (gpu && std::find(gpu->platforms.begin(), gpu->platforms.end(), v.platform) == gpu->platforms.end())
+    sink.add(f, "TLR012", name_span(f),
+             fmt::format("{} ({}) GPUs are not found in {} hosts, but the name's ISA {} is {}", gpu->display(),
+                         fmt::join(gpu->products, ", "), v.platform, v.isa, v.platform),
+             fmt::format("{} runs on {}", gpu->display(), fmt::join(gpu->platforms, ", ")));
+}
+
+/// TLR013, TLR014: CPU flags vs the name's ISA.
+void check_cpu_flags(const NixFile& f, const KnowledgeBase& kb, Sink& sink) {
+  const Variant& v = *f.variant;
+  const RecipeFacts& x = f.facts;
+  const CpuIsa* isa = v.isa.empty() ? nullptr : kb.isa(v.isa);
+  if (!isa || x.cpu_flags.empty()) return;
+  // What the name promises: the ISA's required features, and all its -march bases imply.
+  std::vector<std::string> promise = isa->requires_features;
+  for (const auto& fl : isa->flags)
+    if (auto m = march_features(fl, kb)) promise.insert(promise.end(), m->begin(), m->end());
+  auto promised = [&](const std::string& feature) {
+    return std::find(promise.begin(), promise.end(), feature) != promise.end();
+  };
+  std::vector<std::string> seen;
+  for (const auto& fl : x.cpu_flags) {
+    seen.push_back(fl.text);
+    if (std::find(isa->flags.begin(), isa->flags.end(), fl.text) != isa->flags.end()) continue;
+    if (fl.text.starts_with("-mno-")) continue;
+    auto known = kb.flag_features.find(fl.text);
+    std::vector<std::string> beyond;
+    if (auto m = march_features(fl.text, kb)) {
+      for (const auto& feat : *m)
+        if (!promised(feat) && std::find(beyond.begin(), beyond.end(), feat) == beyond.end()) beyond.push_back(feat);
+    } else if (known != kb.flag_features.end()) {
+      for (const auto& feat : known->second)
+        if (!promised(feat)) beyond.push_back(feat);
+    } else if (fl.text.starts_with("-march=")) {
+      beyond.push_back(fl.text.substr(7));
+    }
+    if (beyond.empty()) continue;
+    sink.add(f, "TLR013", fl.span,
+             fmt::format("{} makes the compiler use {}, which the {} ISA of the name does not promise: the "
+                         "package dies with SIGILL (illegal instruction) on {} CPUs that lack it",
+                         fl.text, fmt::join(beyond, ", "), isa->name, isa->display),
+             fmt::format("{} uses {}", isa->name, fmt::join(isa->flags, " ")));
+  }
+  // A -march of the ISA's base covers the ISA's -march: its optional extensions
+  // are never suggested, as each one more is a SIGILL risk.
+  auto has_base = [&](const std::string& want) {
+    std::string base = want.substr(0, want.find('+'));
+    return std::any_of(seen.begin(), seen.end(), [&](const std::string& s) { return s.substr(0, s.find('+')) == base; });
+  };
+  std::vector<std::string> missing;
+  for (const auto& want : isa->flags)
+    if (std::find(seen.begin(), seen.end(), want) == seen.end() && !(want.starts_with("-march=") && has_base(want)))
+      missing.push_back(want);
+  if (!missing.empty())
+    sink.add(f, "TLR014", x.cpu_flags.front().span,
+             fmt::format("CPU flags lack {} of the {} ISA: the build runs, but slower code than the name promises",
+                         fmt::join(missing, " "), isa->name),
+             fmt::format("{} uses {}", isa->name, fmt::join(isa->flags, " ")));
+}
+
+}  // namespace
+
 void check_targets(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
   check_gpu_target_grammar(t, kb, sink);
   for (const auto& f : t.nix) check_name_promises(f, kb, sink);
   for (const auto& f : t.nix) {
     if (!f.parsed || !f.variant) continue;
-    const Variant& v = *f.variant;
-    const RecipeFacts& x = f.facts;
-    const GpuArch* gpu = v.sm.empty() ? nullptr : kb.gpu(v.sm);
-
-    // The overlay's toolkit vs the name, and vs the SM.
-    const Fact* overlay = nullptr;
-    for (const auto& o : x.cuda_overlays)
-      if (!overlay_cuda(o.text).empty()) {
-        overlay = &o;
-        break;
-      }
-    if (overlay && !v.cuda.empty() && overlay_cuda(overlay->text) != v.cuda)
-      sink.add(f, "TLR010", overlay->span,
-               fmt::format("{} is CUDA {}, but the name says cuda{}", overlay->text, overlay_cuda(overlay->text),
-                           fmt::format("{}", std::regex_replace(v.cuda, std::regex("\\."), "_"))),
-               fmt::format("use cudaPackages_{}", std::regex_replace(v.cuda, std::regex("\\."), "_")));
-    std::string cuda = effective_cuda(f);
-    auto cuda_version = Version::parse(cuda);
-    if (gpu && cuda_version && !gpu->supported_by(*cuda_version)) {
-      std::string range = gpu->max_cuda ? fmt::format("CUDA {} to {}", gpu->min_cuda.str(), gpu->max_cuda->str())
-                                        : fmt::format("CUDA {} or newer", gpu->min_cuda.str());
-      nix::Span at = overlay ? overlay->span : name_span(f);
-      sink.add(f, "TLR009", at,
-               fmt::format("{} ({}) cannot be compiled by CUDA {}{}: nvcc supports it from {}", gpu->display(),
-                           fmt::join(gpu->products, ", "), cuda, overlay ? " of " + overlay->text : "", range),
-               "drop this variant or build it with a toolkit that supports the SM");
-    }
-
-    // gpuTargets / cudaCapabilities vs the name's SM.
-    if (gpu) {
-      for (const auto* list : {&x.gpu_targets, &x.cuda_capabilities})
-        for (const auto& e : *list) {
-          std::string sm = normal_sm(e.text);
-          if (sm.empty() || sm == gpu->sm) continue;
-          sink.add(f, "TLR011", e.span,
-                   fmt::format("{} entry \"{}\" is SM {}, but the name says {}", e.key, e.text, sm, gpu->name_token()),
-                   fmt::format("use \"{}\"", gpu->sm));
-        }
-      // A Flox-catalog recipe has no nixpkgs import to give a config: its companions
-      // are the catalog's, built (and cached) for every default SM.
-      if (x.has_gpu_targets && !x.has_cuda_capabilities && !recipe::sets_from_caller(f.facts))
-        sink.add(f, "TLR015", x.gpu_targets_span,
-                 "gpuTargets without config.cudaCapabilities: only torch is built for this SM",
-                 fmt::format("magma, torchvision, torchaudio and vLLM follow config.cudaCapabilities; import nixpkgs "
-                             "with config.cudaCapabilities = [ \"{}\" ] as well",
-                             gpu->sm));
-    }
-
-    // Platforms: the ISA's (or darwin's) platform, and the GPU's.
-    if (!v.platform.empty()) {
-      for (const auto& p : x.platforms) {
-        if (p.text == v.platform || p.text.find('-') == std::string::npos) continue;
-        std::string why = v.isa.empty() ? "an Apple Silicon (MPS) variant" : fmt::format("{} is an {} ISA", v.isa, v.platform);
-        sink.add(f, "TLR012", p.span,
-                 fmt::format("{} {} {}, but {}", p.key, p.key == "platforms" ? "lists" : "is", p.text, why),
-                 fmt::format("use \"{}\"", v.platform));
-      }
-      if (gpu && std::find(gpu->platforms.begin(), gpu->platforms.end(), v.platform) == gpu->platforms.end())
-        sink.add(f, "TLR012", name_span(f),
-                 fmt::format("{} ({}) GPUs are not found in {} hosts, but the name's ISA {} is {}", gpu->display(),
-                             fmt::join(gpu->products, ", "), v.platform, v.isa, v.platform),
-                 fmt::format("{} runs on {}", gpu->display(), fmt::join(gpu->platforms, ", ")));
-    }
-
-    // CPU flags vs the name's ISA.
-    const CpuIsa* isa = v.isa.empty() ? nullptr : kb.isa(v.isa);
-    if (!isa || x.cpu_flags.empty()) continue;
-    // What the name promises: the ISA's required features, and all its -march bases imply.
-    std::vector<std::string> promise = isa->requires_features;
-    for (const auto& fl : isa->flags)
-      if (auto m = march_features(fl, kb)) promise.insert(promise.end(), m->begin(), m->end());
-    auto promised = [&](const std::string& feature) {
-      return std::find(promise.begin(), promise.end(), feature) != promise.end();
-    };
-    std::vector<std::string> seen;
-    for (const auto& fl : x.cpu_flags) {
-      seen.push_back(fl.text);
-      if (std::find(isa->flags.begin(), isa->flags.end(), fl.text) != isa->flags.end()) continue;
-      if (fl.text.starts_with("-mno-")) continue;
-      auto known = kb.flag_features.find(fl.text);
-      std::vector<std::string> beyond;
-      if (auto m = march_features(fl.text, kb)) {
-        for (const auto& feat : *m)
-          if (!promised(feat) && std::find(beyond.begin(), beyond.end(), feat) == beyond.end()) beyond.push_back(feat);
-      } else if (known != kb.flag_features.end()) {
-        for (const auto& feat : known->second)
-          if (!promised(feat)) beyond.push_back(feat);
-      } else if (fl.text.starts_with("-march=")) {
-        beyond.push_back(fl.text.substr(7));
-      }
-      if (beyond.empty()) continue;
-      sink.add(f, "TLR013", fl.span,
-               fmt::format("{} makes the compiler use {}, which the {} ISA of the name does not promise: the "
-                           "package dies with SIGILL (illegal instruction) on {} CPUs that lack it",
-                           fl.text, fmt::join(beyond, ", "), isa->name, isa->display),
-               fmt::format("{} uses {}", isa->name, fmt::join(isa->flags, " ")));
-    }
-    // A -march of the ISA's base covers the ISA's -march: its optional extensions
-    // are never suggested, as each one more is a SIGILL risk.
-    auto has_base = [&](const std::string& want) {
-      std::string base = want.substr(0, want.find('+'));
-      return std::any_of(seen.begin(), seen.end(), [&](const std::string& s) { return s.substr(0, s.find('+')) == base; });
-    };
-    std::vector<std::string> missing;
-    for (const auto& want : isa->flags)
-      if (std::find(seen.begin(), seen.end(), want) == seen.end() && !(want.starts_with("-march=") && has_base(want)))
-        missing.push_back(want);
-    if (!missing.empty())
-      sink.add(f, "TLR014", x.cpu_flags.front().span,
-               fmt::format("CPU flags lack {} of the {} ISA: the build runs, but slower code than the name promises",
-                           fmt::join(missing, " "), isa->name),
-               fmt::format("{} uses {}", isa->name, fmt::join(isa->flags, " ")));
+    const GpuArch* gpu = f.variant->sm.empty() ? nullptr : kb.gpu(f.variant->sm);
+    check_toolkit(f, gpu, sink);
+    if (gpu) check_target_lists(f, *gpu, sink);
+    check_platforms(f, gpu, sink);
+    check_cpu_flags(f, kb, sink);
   }
 }
 
