@@ -1,9 +1,10 @@
 #pragma once
-/// The facts `tailor check` reads from one recipe, hand-written (the flox/build-pytorch style:
-/// fetchTarball pin, two-stage override, let-bound gpuArchSM/cpuFlags) or
-/// generated (a `variant = { … }` record for a shared builder). Extraction
-/// walks the Nix syntax tree and the comments; nothing is evaluated. Every
-/// fact carries the byte span it was read from, for precise diagnostics.
+/// What one recipe says, as check, import and repin read it: hand-written (the
+/// flox/build-pytorch style: fetchTarball pin, two-stage override, let-bound
+/// gpuArchSM/cpuFlags) or generated (a `variant = { … }` record for a shared
+/// builder). Extraction walks the Nix syntax tree (nix/visit.hpp) and the
+/// comments the lexer recorded; nothing is evaluated. Every fact carries the
+/// byte span it was read from, for precise diagnostics.
 
 #include <map>
 #include <optional>
