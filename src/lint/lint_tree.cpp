@@ -168,12 +168,14 @@ std::optional<Diagnostic> read_nix_file(NixFile& n, const KnowledgeBase& kb, nix
   nix::ParseResult r = nix::parse(n.display, n.src.text, symbols);
   if (r.expr) {
     n.parsed = true;
-    n.facts = recipe::extract_facts(n.src.text, *r.expr, r.comments);
+    n.facts = recipe::extract_facts(n.src.text, *r.expr, r.comments,
+                                    recipe::LineIndex(n.src.text, std::move(r.line_starts)));
     if (!n.helper && !n.variant) read_spelled_name(n, kb);
   }
   // The facts hold the comments of a parsed file; the lexer's list has those of one that did not parse.
   read_ignores(n, r.expr ? n.facts.comments
-                         : recipe::comment_lines(r.comments, n.src.text, recipe::LineIndex(n.src.text)));
+                         : recipe::comment_lines(r.comments, n.src.text,
+                                                 recipe::LineIndex(n.src.text, std::move(r.line_starts))));
   return r.expr ? std::nullopt : std::move(r.error);
 }
 

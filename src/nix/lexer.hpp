@@ -50,6 +50,8 @@ class Lexer {
   /// The comments lexed so far, in source order.
   const std::vector<Comment>& comments() const { return comments_; }
   std::vector<Comment> take_comments() { return std::move(comments_); }
+  /// The offset of each line's first byte (line 1 at 0), found once for the token positions.
+  std::vector<uint32_t> take_line_starts() { return std::move(line_starts_); }
   /// Lexes the rest of the text for its comments (after a parse error), up to
   /// the end or a lexical error.
   void lex_to_end();

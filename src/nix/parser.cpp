@@ -528,6 +528,7 @@ ParseResult parse(std::string_view path, std::string_view text, SymbolTable& sym
     p.lexer().lex_to_end();
   }
   r.comments = p.lexer().take_comments();
+  r.line_starts = p.lexer().take_line_starts();
   return r;
 }
 

@@ -31,6 +31,10 @@ LineIndex::LineIndex(std::string_view text) : text_(text) {
   }
 }
 
+LineIndex::LineIndex(std::string_view text, std::vector<uint32_t> starts) : text_(text), starts_(std::move(starts)) {
+  if (starts_.empty() || starts_.front() != 0) starts_.insert(starts_.begin(), 0);
+}
+
 nix::Span LineIndex::span(size_t begin, size_t end) const {
   nix::Span s;
   s.begin = static_cast<uint32_t>(std::min(begin, text_.size()));

@@ -13,6 +13,8 @@ namespace tailor::recipe {
 class LineIndex {
  public:
   explicit LineIndex(std::string_view text);
+  /// Over line starts found already (nix::ParseResult::line_starts): the lexer scanned for them.
+  LineIndex(std::string_view text, std::vector<uint32_t> starts);
   /// The span [begin, end) with the 1-based line and column of \a begin.
   nix::Span span(size_t begin, size_t end) const;
 

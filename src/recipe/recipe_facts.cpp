@@ -116,7 +116,7 @@ struct Piece {
 
 class Extractor {
  public:
-  Extractor(std::string_view text, RecipeFacts& f) : text_(text), lines_(text), f_(f) {}
+  Extractor(std::string_view text, LineIndex lines, RecipeFacts& f) : text_(text), lines_(std::move(lines)), f_(f) {}
   const LineIndex& lines() const { return lines_; }
 
   /// The static string bindings of one attribute set or let, registered
@@ -668,8 +668,13 @@ bool sets_from_caller(const RecipeFacts& f, std::string_view set) {
 }
 
 RecipeFacts extract_facts(std::string_view text, const nix::Expr& root, const std::vector<nix::Comment>& comments) {
+  return extract_facts(text, root, comments, LineIndex(text));
+}
+
+RecipeFacts extract_facts(std::string_view text, const nix::Expr& root, const std::vector<nix::Comment>& comments,
+                          LineIndex lines) {
   RecipeFacts f;
-  Extractor x(text, f);
+  Extractor x(text, std::move(lines), f);
   x.walk(root, "");
   f.comments = comment_lines(comments, text, x.lines());
   return f;

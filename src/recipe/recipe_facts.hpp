@@ -15,6 +15,7 @@
 #include "nix/ast.hpp"
 #include "nix/lexer.hpp"
 #include "recipe/fact.hpp"
+#include "recipe/line_index.hpp"
 
 namespace tailor::recipe {
 
@@ -99,6 +100,9 @@ bool sets_from_caller(const RecipeFacts& f, std::string_view set = {});
 
 /// Extracts the facts of \a root, parsed from \a text with \a comments.
 RecipeFacts extract_facts(std::string_view text, const nix::Expr& root, const std::vector<nix::Comment>& comments);
+/// The same over the text's \a lines, indexed already (by the lexer: see nix::ParseResult::line_starts).
+RecipeFacts extract_facts(std::string_view text, const nix::Expr& root, const std::vector<nix::Comment>& comments,
+                          LineIndex lines);
 
 /// Longest text tailor's regular expressions are run on: libstdc++'s
 /// backtracking matcher recurses per character, so longer (hostile) lines are skipped.
