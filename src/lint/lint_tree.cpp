@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -34,11 +35,11 @@ std::string Problem::render() const {
 
 namespace {
 
-/// The bytes of \a p; empty if unreadable (a file that vanished mid-walk).
+/// The bytes of the file at \a path; empty if unreadable (a file that vanished mid-walk).
 /// One read into a string of the file's size: no stdio buffer, no regrowth.
-std::string slurp(const std::filesystem::path& p) {
+std::string slurp(const std::string& path) {
   std::string out;
-  int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return out;
   struct stat st {};
   size_t want = ::fstat(fd, &st) == 0 && st.st_size > 0 ? static_cast<size_t>(st.st_size) : 0;
@@ -50,22 +51,58 @@ std::string slurp(const std::filesystem::path& p) {
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     have += static_cast<size_t>(n);
+    // A regular file's read comes up short only at its end: at the size fstat gave,
+    // with room left for more, the file is whole (no second read to learn it).
+    if (have == want && S_ISREG(st.st_mode)) break;
   }
   ::close(fd);
   out.resize(have);
   return out;
 }
 
-}  // namespace
-
-namespace {
-
 /// Markdown at the tree's root: README.md, BUILD_MATRIX.md and their kin.
 bool root_doc(const std::string& rel) { return rel.ends_with(".md") && rel.find('/') == std::string::npos; }
 
+/// Whether check reads \a rel: recipes and root markdown.
+bool wanted(const std::string& rel) { return rel.ends_with(".nix") || root_doc(rel); }
+
+/// The file at \a rel of the tree at \a dir.
+std::string under(const std::filesystem::path& dir, const std::string& rel) {
+  std::string path = dir.native();
+  if (!path.empty() && path.back() != '/') path += '/';
+  return path + rel;
+}
+
+/// Appends the files under \a abs (the tree's \a rel directory, "" for the root) to \a out,
+/// by readdir's file types: no stat per file. Build results (links named result*) and .git
+/// are skipped, and so are links to directories and what cannot be read.
+void list_dir(const std::string& abs, const std::string& rel, std::vector<SourceFile>& out) {
+  DIR* d = ::opendir(abs.c_str());
+  if (!d) return;
+  auto type_of = [&](const char* name, int flags) -> unsigned char {
+    struct stat st {};
+    if (::fstatat(::dirfd(d), name, &st, flags) != 0) return DT_UNKNOWN;
+    return S_ISLNK(st.st_mode) ? DT_LNK : S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+  };
+  std::vector<std::string> subdirs;
+  while (const dirent* e = ::readdir(d)) {
+    std::string_view name = e->d_name;
+    if (name == "." || name == "..") continue;
+    unsigned char type = e->d_type == DT_UNKNOWN ? type_of(e->d_name, AT_SYMLINK_NOFOLLOW) : e->d_type;
+    if (type == DT_LNK) {  // a link to a file is read; one to a directory is not entered
+      if (name.starts_with("result")) continue;
+      if ((type = type_of(e->d_name, 0)) == DT_DIR) continue;
+    }
+    if (type == DT_DIR && name != ".git") subdirs.emplace_back(name);
+    else if (type == DT_REG) out.push_back(SourceFile{rel.empty() ? std::string(name) : rel + "/" + std::string(name), {}});
+  }
+  ::closedir(d);
+  for (const auto& s : subdirs) list_dir(abs + "/" + s, rel.empty() ? s : rel + "/" + s, out);
+}
+
 }  // namespace
 
-std::vector<SourceFile> read_tree(const std::filesystem::path& dir) {
+std::vector<SourceFile> list_tree(const std::filesystem::path& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
@@ -76,28 +113,16 @@ std::vector<SourceFile> read_tree(const std::filesystem::path& dir) {
     throw DiagnosticError(d);
   }
   std::vector<SourceFile> out;
-  auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
-  for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    const fs::path& p = it->path();
-    std::string name = p.filename().string();
-    // Build results are symlinks into the store; .git holds no recipes.
-    if (it->is_symlink(ec) && name.starts_with("result")) {
-      it.disable_recursion_pending();
-      continue;
-    }
-    if (it->is_directory(ec)) {
-      if (name == ".git") it.disable_recursion_pending();
-      continue;
-    }
-    if (!it->is_regular_file(ec)) continue;
-    SourceFile f;
-    f.rel = p.lexically_relative(dir).generic_string();  // no readlink per file
-    out.push_back(std::move(f));
-  }
+  list_dir(dir.native(), "", out);
   std::sort(out.begin(), out.end(), [](const SourceFile& a, const SourceFile& b) { return a.rel < b.rel; });
-  // Recipes and root markdown are read; reads overlap on the cores (a cold cache waits on the disk).
+  return out;
+}
+
+std::vector<SourceFile> read_tree(const std::filesystem::path& dir) {
+  std::vector<SourceFile> out = list_tree(dir);
+  // Reads overlap on the cores (a cold cache waits on the disk).
   parallel_for(out.size(), 64, [&](size_t i) {
-    if (out[i].rel.ends_with(".nix") || root_doc(out[i].rel)) out[i].text = slurp(dir / out[i].rel);
+    if (wanted(out[i].rel)) out[i].text = slurp(under(dir, out[i].rel));
   });
   return out;
 }
@@ -179,19 +204,23 @@ std::optional<Diagnostic> read_nix_file(NixFile& n, const KnowledgeBase& kb, nix
   return r.expr ? std::nullopt : std::move(r.error);
 }
 
-/// Runs read_nix_file on every file, in parallel (files are independent).
-std::vector<std::optional<Diagnostic>> read_nix_files(std::vector<NixFile>& files, const KnowledgeBase& kb) {
+/// Runs read_nix_file on every file, in parallel (files are independent); with
+/// \a read_from, each reads its text from there first.
+std::vector<std::optional<Diagnostic>> read_nix_files(std::vector<NixFile>& files, const KnowledgeBase& kb,
+                                                      const std::filesystem::path& read_from) {
   std::vector<std::optional<Diagnostic>> errors(files.size());
   // The lint needs no Nix symbol order: one table per thread.
-  parallel_for(files.size(), 64, [] { return nix::SymbolTable(); },
-               [&](nix::SymbolTable& symbols, size_t i) { errors[i] = read_nix_file(files[i], kb, symbols); });
+  parallel_for(files.size(), 64, [] { return nix::SymbolTable(); }, [&](nix::SymbolTable& symbols, size_t i) {
+    if (!read_from.empty()) files[i].src.text = slurp(under(read_from, files[i].src.rel));
+    errors[i] = read_nix_file(files[i], kb, symbols);
+  });
   return errors;
 }
 
 }  // namespace
 
 LintTree make_tree(std::string root, std::vector<SourceFile> files, const KnowledgeBase& kb,
-                   std::vector<Problem>& problems) {
+                   std::vector<Problem>& problems, const std::filesystem::path& read_from) {
   LintTree t;
   t.root = std::move(root);
   // Reserved: a NixFile is large, and regrowth would move every one already read.
@@ -199,6 +228,7 @@ LintTree make_tree(std::string root, std::vector<SourceFile> files, const Knowle
   for (auto& f : files) {
     t.files.insert(f.rel);
     if (root_doc(f.rel)) {
+      if (!read_from.empty()) f.text = slurp(under(read_from, f.rel));
       t.docs.push_back(std::move(f));
       continue;
     }
@@ -213,7 +243,7 @@ LintTree make_tree(std::string root, std::vector<SourceFile> files, const Knowle
   }
   auto by_rel = [](const NixFile& a, const NixFile& b) { return a.src.rel < b.src.rel; };
   if (!std::is_sorted(t.nix.begin(), t.nix.end(), by_rel)) std::sort(t.nix.begin(), t.nix.end(), by_rel);
-  std::vector<std::optional<Diagnostic>> errors = read_nix_files(t.nix, kb);
+  std::vector<std::optional<Diagnostic>> errors = read_nix_files(t.nix, kb, read_from);
   for (size_t i = 0; i < t.nix.size(); ++i) {
     const NixFile& n = t.nix[i];
     if (!errors[i] || n.ignored.count("TLR001")) continue;

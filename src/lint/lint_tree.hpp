@@ -79,14 +79,20 @@ struct LintTree {
   std::set<std::string> files;    ///< every relative path, for import checks
 };
 
-/// Reads every file under \a dir (skipping .git and result links). Throws
-/// DiagnosticError if \a dir is not a readable directory.
+/// Every file under \a dir, sorted, texts not read: .git, links named result*
+/// (build results) and links to directories are skipped. Throws DiagnosticError
+/// if \a dir is not a directory.
+std::vector<SourceFile> list_tree(const std::filesystem::path& dir);
+
+/// list_tree(dir) with the texts of the recipes (*.nix) and root markdown read.
 std::vector<SourceFile> read_tree(const std::filesystem::path& dir);
 
 /// Parses and reads the facts of \a files (see SourceFile). Syntax errors
-/// become TLR001 problems in \a problems.
+/// become TLR001 problems in \a problems. With \a read_from, \a files are
+/// list_tree(read_from) and each text is read just before its file is parsed,
+/// on the same core (the bytes are still in its cache).
 LintTree make_tree(std::string root, std::vector<SourceFile> files, const KnowledgeBase& kb,
-                   std::vector<Problem>& problems);
+                   std::vector<Problem>& problems, const std::filesystem::path& read_from = {});
 
 /// The tree-relative path that \a import, written in \a from, names: normalised,
 /// "default.nix" for the tree's root; it starts with ".." when it leaves the tree.

@@ -29,9 +29,10 @@ const char* severity_text(Severity s) { return s == Severity::error ? "error" : 
 
 }  // namespace
 
-CheckResult check_files(const std::string& root, std::vector<SourceFile> files, const KnowledgeBase& kb) {
-  CheckResult r;
-  LintTree t = make_tree(root, std::move(files), kb, r.problems);
+namespace {
+
+/// Runs every rule over \a t, adding to what reading it found (\a r: syntax errors).
+CheckResult run_rules(const LintTree& t, const KnowledgeBase& kb, CheckResult r) {
   // The rules only read the tree: they run side by side, each into its own list, joined in this order.
   constexpr auto kChecks = std::to_array({check_names, check_pins, check_python, check_targets, check_workarounds,
                                           check_text, check_imports, check_fetches, check_docs, check_packages,
@@ -58,8 +59,18 @@ CheckResult check_files(const std::string& root, std::vector<SourceFile> files, 
   return r;
 }
 
+}  // namespace
+
+CheckResult check_files(const std::string& root, std::vector<SourceFile> files, const KnowledgeBase& kb) {
+  CheckResult r;
+  LintTree t = make_tree(root, std::move(files), kb, r.problems);
+  return run_rules(t, kb, std::move(r));
+}
+
 CheckResult check_tree(const std::string& dir, const KnowledgeBase& kb) {
-  return check_files(dir, read_tree(dir), kb);
+  CheckResult r;
+  LintTree t = make_tree(dir, list_tree(dir), kb, r.problems, dir);
+  return run_rules(t, kb, std::move(r));
 }
 
 std::string render_text(const CheckResult& r) {
