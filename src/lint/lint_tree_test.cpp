@@ -56,6 +56,19 @@ TEST(ReadTree, SkipsBuildResultsGitAndLinkedDirectories) {
   for (const auto& f : list_tree(root)) EXPECT_EQ(f.text, "") << f.rel;
 }
 
+// Past the size of one read: the file is read on to its end.
+TEST(ReadTree, ARecipeLargerThanOneReadIsReadWhole) {
+  test::TempDir tmp("read-tree");
+  std::string text = "{\n";
+  for (int i = 0; text.size() < 100000; ++i) text += "  a" + std::to_string(i) + " = \"" + std::string(60, 'x') + "\";\n";
+  text += "}\n";
+  put(fs::path(tmp.path()) / "big.nix", text);
+  std::vector<SourceFile> files = read_tree(tmp.path());
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files[0].text.size(), text.size());
+  EXPECT_EQ(files[0].text, text);
+}
+
 TEST(ReadTree, NotADirectoryIsADiagnostic) {
   test::TempDir tmp("read-tree");
   put(fs::path(tmp.path()) / "f.nix", "{ }\n");

@@ -34,8 +34,9 @@ namespace {
 /// Runs every rule over \a t, adding to what reading it found (\a r: syntax errors).
 CheckResult run_rules(const LintTree& t, const KnowledgeBase& kb, CheckResult r) {
   // The rules only read the tree: they run side by side, each into its own list, joined in this order.
-  constexpr auto kChecks = std::to_array({check_names, check_pins, check_python, check_targets, check_workarounds,
-                                          check_text, check_imports, check_fetches, check_docs, check_packages,
+  // The longest (check_text: every comment and description line) starts first, the rest fill the other cores.
+  constexpr auto kChecks = std::to_array({check_text, check_names, check_pins, check_python, check_targets,
+                                          check_workarounds, check_imports, check_fetches, check_docs, check_packages,
                                           check_versions});
   std::array<std::vector<Problem>, kChecks.size()> found;
   parallel_for(kChecks.size(), 1, [&](size_t i) {
