@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -142,10 +143,9 @@ std::string finding(std::string_view where, const Claim& c, std::string_view cla
 }  // namespace
 
 void check_versions(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
-  std::map<std::string, Built> by_stem;  // recipes, by file name
   for (const auto& f : t.nix) {
     if (!f.parsed || !f.is_recipe()) continue;
-    Built b = built_by(t, f, kb);
+    std::optional<Built> b;  // what f builds, found at its first claim: most recipes claim no version
     for (const Fact* tx : [&] {
            std::vector<const Fact*> v;
            for (const auto& d : f.facts.descriptions) v.push_back(&d);
@@ -156,7 +156,8 @@ void check_versions(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       if (tx->text.size() > kMaxRegexLine) continue;
       const std::string_view where = tx->key == "header" ? "the header comment" : std::string_view(tx->key);
       for (const auto& c : claims_in(tx->text, kb)) {
-        std::string built = b.of(c.package->attribute);
+        if (!b) b = built_by(t, f, kb);
+        std::string built = b->of(c.package->attribute);
         std::string_view claimed = std::string_view(tx->text).substr(c.at, c.length);
         if (built.empty() || agrees(claimed, built) || names_version(tx->text, built)) continue;
         nix::Span at = tx->span;
@@ -168,8 +169,14 @@ void check_versions(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
                  fmt::format("say {} {}", c.package->display, built));
       }
     }
-    by_stem.emplace(f.stem, std::move(b));
   }
+  std::map<std::string, Built> by_stem;  // recipes, by file name: found at the docs' first claim
+  auto recipes = [&]() -> const std::map<std::string, Built>& {
+    if (by_stem.empty())
+      for (const auto& f : t.nix)
+        if (f.parsed && f.is_recipe()) by_stem.emplace(f.stem, built_by(t, f, kb));
+    return by_stem;
+  };
   // Root markdown: a table row naming a recipe speaks for it; a heading or a
   // line about this branch for every recipe. Other prose (other branches, history) is left alone.
   for (const auto& doc : t.docs) {
@@ -185,7 +192,7 @@ void check_versions(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       const Built* recipe = nullptr;
       std::string recipe_name;
       if (row)
-        for (const auto& [stem, b] : by_stem)
+        for (const auto& [stem, b] : recipes())
           if (size_t k = line.find(stem); k != std::string::npos && (k + stem.size() == line.size() || !(alnum(line[k + stem.size()]) || line[k + stem.size()] == '-' || line[k + stem.size()] == '_'))) {
             recipe = &b;
             recipe_name = stem;
@@ -196,7 +203,7 @@ void check_versions(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
         std::string_view claimed = std::string_view(line).substr(c.at, c.length);
         std::set<std::string> built;
         bool unknown = false;
-        for (const auto& [stem, b] : by_stem) {
+        for (const auto& [stem, b] : recipes()) {
           if (recipe && &b != recipe) continue;
           std::string v = b.of(c.package->attribute);
           unknown = unknown || b.all_unknown || b.unknown.count(c.package->attribute);

@@ -268,10 +268,25 @@ const NixFile* file_at(const LintTree& t, const std::string& rel) {
 }  // namespace
 
 std::string import_target(const NixFile& from, std::string_view import) {
-  std::filesystem::path dir = std::filesystem::path(from.src.rel).parent_path();
-  std::string target = (dir / import).lexically_normal().generic_string();
-  if (!target.empty() && target.back() == '/') target.pop_back();
-  if (target.empty() || target == ".") target = "default.nix";
+  // std::filesystem's lexically_normal, by hand on strings: rules ask this for every
+  // import of every recipe, and path objects cost more than the rest of the rule.
+  std::string joined;
+  if (!import.starts_with('/')) joined = from.src.rel.substr(0, from.src.rel.rfind('/') + 1);  // "" at the root
+  joined += import;
+  const bool absolute = joined.starts_with('/');
+  std::vector<std::string_view> parts;
+  for (size_t at = 0; at <= joined.size();) {
+    size_t slash = std::min(joined.find('/', at), joined.size());
+    std::string_view part = std::string_view(joined).substr(at, slash - at);
+    at = slash + 1;
+    if (part.empty() || part == ".") continue;
+    if (part != "..") parts.push_back(part);
+    else if (!parts.empty() && parts.back() != "..") parts.pop_back();
+    else if (!absolute) parts.push_back(part);  // above the root of a relative path; "/.." is "/"
+  }
+  std::string target = absolute ? "/" : "";
+  for (size_t i = 0; i < parts.size(); ++i) (target += i ? "/" : "") += parts[i];
+  if (target.empty() || target == "/") target = "default.nix";
   return target;
 }
 

@@ -89,3 +89,45 @@ TEST(ReadTree, ReadingWhileParsingFindsWhatReadingFirstFinds) {
 
 }  // namespace
 }  // namespace tailor::lint
+
+namespace tailor::lint {
+namespace {
+
+std::string target_from(const std::string& rel, std::string_view import) {
+  NixFile f;
+  f.src.rel = rel;
+  return import_target(f, import);
+}
+
+// What `import ./x` written in a file names, relative to the tree's root.
+TEST(ImportTarget, NamesTheFileRelativeToTheRoot) {
+  EXPECT_EQ(target_from("pytorch-cpu.nix", "./lib/cpu-isa.nix"), "lib/cpu-isa.nix");
+  EXPECT_EQ(target_from("cuda/pytorch-sm90.nix", "../lib/builder.nix"), "lib/builder.nix");
+  EXPECT_EQ(target_from("cuda/pytorch-sm90.nix", "./."), "cuda");
+  EXPECT_EQ(target_from("cuda/sm90/a.nix", "./../../lib//x.nix"), "lib/x.nix");
+  EXPECT_EQ(target_from("cuda/sm90/a.nix", "../lib/"), "cuda/lib");
+  EXPECT_EQ(target_from("a.nix", "../outside.nix"), "../outside.nix");
+  EXPECT_EQ(target_from("a/b.nix", "../../../x.nix"), "../../x.nix");
+  EXPECT_EQ(target_from("a/b.nix", "/home/me/lib/cpu-isa.nix"), "/home/me/lib/cpu-isa.nix");
+  EXPECT_EQ(target_from("a/b.nix", "/home/me/../you/./x.nix"), "/home/you/x.nix");
+  EXPECT_EQ(target_from("a/b.nix", "/../x.nix"), "/x.nix");
+  EXPECT_EQ(target_from("a.nix", "./."), "default.nix");
+  EXPECT_EQ(target_from("a/b.nix", ".."), "default.nix");
+  EXPECT_EQ(target_from("a/b.nix", "/"), "default.nix");
+}
+
+// The same as std::filesystem's lexical normalisation, which it replaces, over every
+// combination of a few directories and imports.
+TEST(ImportTarget, AgreesWithLexicallyNormal) {
+  for (const std::string rel : {"a.nix", "x/a.nix", "x/y/a.nix"})
+    for (const std::string import : {"./b.nix", "../b.nix", "../../b.nix", "./.", "..", "./lib/", "lib/./c/../d.nix",
+                                     "/abs/./p/../q.nix", "/", "/..", "a//b/", "../x/../../y"}) {
+      std::string want = (std::filesystem::path(rel).parent_path() / import).lexically_normal().generic_string();
+      if (!want.empty() && want.back() == '/') want.pop_back();
+      if (want.empty() || want == ".") want = "default.nix";
+      EXPECT_EQ(target_from(rel, import), want) << rel << " imports " << import;
+    }
+}
+
+}  // namespace
+}  // namespace tailor::lint
