@@ -172,17 +172,29 @@ class NameParser {
     return fmt::format("'{}' is not an ISA of the knowledge base", token);
   }
 
+  /// What may begin the backend part of a name (\a starts: "cuda12_9"-like axes and
+  /// literals), and the same as a problem says it ("'cpu' or a CUDA toolkit …"). Only
+  /// a name that fails needs them: check reads thousands of names that do not.
+  struct Expected {
+    std::vector<std::string> starts, said;
+  };
+  static Expected expected(const std::vector<const BackendDef*>& backends) {
+    Expected e;
+    std::vector<std::string> placeholders;
+    for (const BackendDef* b : backends) {
+      std::string first = template_segments(b->name_part).front();
+      e.starts.push_back(is_placeholder(first) ? axis_of(first) + (axis_of(first) == "cuda" ? "X_Y" : "") : first);
+      if (is_placeholder(first)) placeholders.push_back(unknown(axis_of(first), "").substr(10));  // "a CUDA toolkit ..."
+      else e.said.push_back("'" + first + "'");
+    }
+    e.said.insert(e.said.end(), placeholders.begin(), placeholders.end());
+    return e;
+  }
+
   bool backend(const PackageDef& p) {
     std::vector<const BackendDef*> backends;
     for (const auto& b : p.backends) backends.push_back(kb_.backend(b));
-    std::vector<std::string> starts, literals, placeholders;
-    for (const BackendDef* b : backends) {
-      std::string first = template_segments(b->name_part).front();
-      starts.push_back(is_placeholder(first) ? axis_of(first) + (axis_of(first) == "cuda" ? "X_Y" : "") : first);
-      if (is_placeholder(first)) placeholders.push_back(unknown(axis_of(first), "").substr(10));  // "a CUDA toolkit ..."
-      else literals.push_back("'" + first + "'");
-    }
-    if (!need(fmt::format("backend ({})", join_or(starts)))) return false;
+    if (i_ >= t_.size()) return need(fmt::format("backend ({})", join_or(expected(backends).starts)));
     for (const BackendDef* b : backends) {
       auto segs = template_segments(b->name_part);
       if (!is_placeholder(segs.front()) && segs.front() == t_[i_]) return backend_rest(*b, segs);
@@ -191,8 +203,7 @@ class NameParser {
       auto segs = template_segments(b->name_part);
       if (is_placeholder(segs.front()) && axis(axis_of(segs.front()), t_[i_])) return backend_rest(*b, segs);
     }
-    literals.insert(literals.end(), placeholders.begin(), placeholders.end());
-    fail(fmt::format("'{}' is not {}", t_[i_], join_or(literals)));
+    fail(fmt::format("'{}' is not {}", t_[i_], join_or(expected(backends).said)));
     return false;
   }
 
