@@ -6,7 +6,17 @@
 
 namespace tailor {
 
-std::string CudaToolkit::name_token() const { return fmt::format("cuda{}_{}", version.major(), version.minor()); }
+namespace {
+constexpr char kNameToken[] = "cuda{}_{}";
+}  // namespace
+
+std::string CudaToolkit::name_token() const { return fmt::format(kNameToken, version.major(), version.minor()); }
+
+bool CudaToolkit::has_name_token(std::string_view token) const {
+  char buf[32];
+  auto r = fmt::format_to_n(buf, sizeof buf, kNameToken, version.major(), version.minor());
+  return r.size <= sizeof buf && std::string_view(buf, r.size) == token;
+}
 
 std::string CudaToolkit::nixpkgs_attr() const {
   return fmt::format("cudaPackages_{}_{}", version.major(), version.minor());

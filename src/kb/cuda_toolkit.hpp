@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "util/toml_reader.hpp"
 #include "util/version.hpp"
@@ -19,6 +20,8 @@ struct CudaToolkit {
 
   /// "cuda12_9": the token used in variant names.
   std::string name_token() const;
+  /// Whether \a token is name_token(), without building it (names are read by the thousand).
+  bool has_name_token(std::string_view token) const;
   /// "cudaPackages_12_9": the nixpkgs package set.
   std::string nixpkgs_attr() const;
 };

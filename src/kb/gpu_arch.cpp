@@ -6,7 +6,17 @@
 
 namespace tailor {
 
-std::string GpuArch::name_token() const { return fmt::format("sm{}{}", capability.major(), capability.minor()); }
+namespace {
+constexpr char kNameToken[] = "sm{}{}";
+}  // namespace
+
+std::string GpuArch::name_token() const { return fmt::format(kNameToken, capability.major(), capability.minor()); }
+
+bool GpuArch::has_name_token(std::string_view token) const {
+  char buf[32];
+  auto r = fmt::format_to_n(buf, sizeof buf, kNameToken, capability.major(), capability.minor());
+  return r.size <= sizeof buf && std::string_view(buf, r.size) == token;
+}
 
 std::string GpuArch::display() const { return fmt::format("SM{}{}", capability.major(), capability.minor()); }
 

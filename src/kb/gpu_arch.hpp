@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "util/toml_reader.hpp"
@@ -30,6 +31,8 @@ struct GpuArch {
 
   /// "sm90", "sm103": the token used in variant names.
   std::string name_token() const;
+  /// Whether \a token is name_token(), without building it (names are read by the thousand).
+  bool has_name_token(std::string_view token) const;
   /// "SM90": the token used in descriptions.
   std::string display() const;
   /// Whether nvcc of \a cuda can compile for this SM.

@@ -41,6 +41,20 @@ TEST(KnowledgeBase, OrinIsSm87AndThorIsAarch64Only) {
   EXPECT_EQ(kb().gpu("12.1")->platforms, std::vector<std::string>{"aarch64-linux"});
 }
 
+// The tokens of variant names: "cuda12_9", "sm90", "sm103" (three digits from SM 10.0 on).
+TEST(KnowledgeBase, NameTokensAreMatchedWithoutBuildingThem) {
+  ASSERT_TRUE(kb().cuda("12.9") && kb().gpu("9.0") && kb().gpu("10.3"));
+  EXPECT_TRUE(kb().cuda("12.9")->has_name_token("cuda12_9"));
+  for (std::string_view other : {"cuda12_8", "cuda12_90", "cuda12_", "cuda129", "12_9", ""})
+    EXPECT_FALSE(kb().cuda("12.9")->has_name_token(other)) << other;
+  EXPECT_TRUE(kb().gpu("9.0")->has_name_token("sm90"));
+  EXPECT_TRUE(kb().gpu("10.3")->has_name_token("sm103"));
+  for (std::string_view other : {"sm9", "sm_90", "sm900", "SM90", "90"})
+    EXPECT_FALSE(kb().gpu("9.0")->has_name_token(other)) << other;
+  for (const auto& c : kb().cudas) EXPECT_TRUE(c.has_name_token(c.name_token())) << c.version.str();
+  for (const auto& g : kb().gpus) EXPECT_TRUE(g.has_name_token(g.name_token())) << g.sm;
+}
+
 TEST(KnowledgeBase, Graviton3IsNotAnArmv9Host) {
   // Neoverse V1 /proc/cpuinfo Features: SVE but no SVE2.
   std::vector<std::string> graviton3 = {"fp", "asimd", "fphp", "asimdhp", "asimddp", "sve", "bf16", "i8mm", "svebf16"};

@@ -151,12 +151,12 @@ class NameParser {
   bool axis(const std::string& a, const std::string& token) {
     if (a == "cuda") {
       for (const auto& c : kb_.cudas)
-        if (c.name_token() == token) v_.cuda = c.version.str();
+        if (c.has_name_token(token)) v_.cuda = c.version.str();
       return !v_.cuda.empty();
     }
     if (a == "sm") {
       for (const auto& g : kb_.gpus)
-        if (g.name_token() == token) v_.sm = g.sm;
+        if (g.has_name_token(token)) v_.sm = g.sm;
       return !v_.sm.empty();
     }
     const CpuIsa* isa = kb_.isa(token);
