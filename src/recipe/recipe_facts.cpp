@@ -280,8 +280,8 @@ class Extractor {
 
   void scan_piece(const Piece& p) {
     const std::string_view s = p.text;
-    // Compiler flags: whitespace-separated words starting with -m.
-    for (size_t i = 0; i < s.size();) {
+    // Compiler flags: whitespace-separated words starting with -m (most strings have none).
+    for (size_t i = s.find("-m") == std::string_view::npos ? s.size() : 0; i < s.size();) {
       while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
       size_t j = i;
       while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
