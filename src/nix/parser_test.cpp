@@ -72,5 +72,19 @@ TEST(NixParser, SymbolsPersistAcrossFiles) {
   EXPECT_EQ(normal_form("b.nix", "{ alpha, zeta }: alpha", ctx, symbols).text, "({ zeta, alpha }: alpha)\n");
 }
 
+// check parses with a table that records nothing: it still parses, and ranks no name.
+TEST(NixParser, AnUnrecordedTableParsesAndRanksNoName) {
+  const std::string text = "{ zeta, alpha }: let b = 1; a = zeta; in { inherit a b; c.d = alpha; }";
+  SymbolTable recorded, unrecorded = SymbolTable::unrecorded();
+  ParseResult r1 = parse("a.nix", text, recorded), r2 = parse("a.nix", text, unrecorded);
+  ASSERT_TRUE(r1.expr && r2.expr);
+  EXPECT_EQ(r1.expr->height, r2.expr->height);
+  EXPECT_EQ(r1.expr->span.end, r2.expr->span.end);
+  EXPECT_NE(recorded.rank("zeta"), UINT64_MAX);
+  EXPECT_LT(recorded.rank("zeta"), recorded.rank("alpha"));  // first seen, first ranked
+  for (std::string_view name : {"zeta", "alpha", "b", "a", "c", "d"}) EXPECT_EQ(unrecorded.rank(name), UINT64_MAX) << name;
+  EXPECT_TRUE(unrecorded.less("alpha", "zeta"));  // by name
+}
+
 }  // namespace
 }  // namespace tailor::nix

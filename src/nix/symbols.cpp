@@ -17,6 +17,7 @@ SymbolTable::SymbolTable() : next_fresh_(kFreshBase) {
 }
 
 void SymbolTable::intern(std::string_view name) {
+  if (!record_) return;
   // try_emplace keeps the first rank: a name's place is fixed when first seen.
   if (ranks_.find(name) != ranks_.end()) return;
   ranks_.emplace(std::string(name), next_fresh_++);

@@ -91,7 +91,18 @@ class SymbolTable {
     return t;
   }
 
+  /// A table that records nothing, for readers of syntax trees that are never
+  /// lowered or printed in Nix's order (check): interning costs a hash lookup per name.
+  static SymbolTable unrecorded() {
+    SymbolTable t(Unrecorded{});
+    t.by_name_ = true;
+    return t;
+  }
+
  private:
+  struct Unrecorded {};
+  explicit SymbolTable(Unrecorded) : next_fresh_(0), record_(false) {}
+
   struct Hash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
@@ -99,6 +110,7 @@ class SymbolTable {
   std::unordered_map<std::string, uint64_t, Hash, std::equal_to<>> ranks_;
   uint64_t next_fresh_;
   bool by_name_ = false;
+  bool record_ = true;
 };
 
 }  // namespace tailor::nix
