@@ -222,20 +222,20 @@ LintTree make_tree(std::string root, std::vector<SourceFile> files, const Knowle
   // Reserved: a NixFile is large, and regrowth would move every one already read.
   t.nix.reserve(static_cast<size_t>(std::count_if(files.begin(), files.end(), [](const SourceFile& f) { return f.rel.ends_with(".nix"); })));
   for (auto& f : files) {
-    t.files.insert(f.rel);
+    t.files.insert(t.files.end(), f.rel);  // a listed tree is sorted: each goes at the end, no search
     if (root_doc(f.rel)) {
       if (!read_from.empty()) f.text = slurp(under(read_from, f.rel));
       t.docs.push_back(std::move(f));
       continue;
     }
     if (!f.rel.ends_with(".nix")) continue;
-    NixFile n;
+    NixFile& n = t.nix.emplace_back();  // in place: a NixFile is too large to build and move
     n.display = display_path(t.root, f.rel);
-    std::string base = f.rel.substr(f.rel.rfind('/') == std::string::npos ? 0 : f.rel.rfind('/') + 1);
-    n.stem = base.substr(0, base.size() - 4);
+    size_t slash = f.rel.rfind('/');
+    n.stem = f.rel.substr(slash == std::string::npos ? 0 : slash + 1);
+    n.stem.resize(n.stem.size() - 4);  // ".nix"
     n.helper = is_helper(f.rel, n.stem);
     n.src = std::move(f);
-    t.nix.push_back(std::move(n));
   }
   auto by_rel = [](const NixFile& a, const NixFile& b) { return a.src.rel < b.src.rel; };
   if (!std::is_sorted(t.nix.begin(), t.nix.end(), by_rel)) std::sort(t.nix.begin(), t.nix.end(), by_rel);
