@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "kb/read_helpers.hpp"
+#include "util/formats_to.hpp"
 
 namespace tailor {
 
@@ -13,9 +14,7 @@ constexpr char kNameToken[] = "cuda{}_{}";
 std::string CudaToolkit::name_token() const { return fmt::format(kNameToken, version.major(), version.minor()); }
 
 bool CudaToolkit::has_name_token(std::string_view token) const {
-  char buf[32];
-  auto r = fmt::format_to_n(buf, sizeof buf, kNameToken, version.major(), version.minor());
-  return r.size <= sizeof buf && std::string_view(buf, r.size) == token;
+  return formats_to(token, kNameToken, version.major(), version.minor());
 }
 
 std::string CudaToolkit::nixpkgs_attr() const {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "kb/read_helpers.hpp"
+#include "util/formats_to.hpp"
 
 namespace tailor {
 
@@ -13,9 +14,7 @@ constexpr char kNameToken[] = "sm{}{}";
 std::string GpuArch::name_token() const { return fmt::format(kNameToken, capability.major(), capability.minor()); }
 
 bool GpuArch::has_name_token(std::string_view token) const {
-  char buf[32];
-  auto r = fmt::format_to_n(buf, sizeof buf, kNameToken, capability.major(), capability.minor());
-  return r.size <= sizeof buf && std::string_view(buf, r.size) == token;
+  return formats_to(token, kNameToken, capability.major(), capability.minor());
 }
 
 std::string GpuArch::display() const { return fmt::format("SM{}{}", capability.major(), capability.minor()); }
