@@ -62,11 +62,10 @@ bool root_doc(const std::string& rel) { return rel.ends_with(".md") && rel.find(
 /// Whether check reads \a rel: recipes and root markdown.
 bool wanted(const std::string& rel) { return rel.ends_with(".nix") || root_doc(rel); }
 
-/// The file at \a rel of the tree at \a dir.
-std::string under(const std::filesystem::path& dir, const std::string& rel) {
-  std::string path = dir.native();
-  if (!path.empty() && path.back() != '/') path += '/';
-  return path + rel;
+/// The path of \a rel under \a root: what a finding names, and what check opens.
+std::string display_path(const std::string& root, const std::string& rel) {
+  if (root.empty() || root == ".") return rel;
+  return root.back() == '/' ? root + rel : root + "/" + rel;
 }
 
 /// Appends the files under \a abs (the tree's \a rel directory, "" for the root) to \a out,
@@ -118,17 +117,12 @@ std::vector<SourceFile> read_tree(const std::filesystem::path& dir) {
   std::vector<SourceFile> out = list_tree(dir);
   // Reads overlap on the cores (a cold cache waits on the disk).
   parallel_for(out.size(), 64, [&](size_t i) {
-    if (wanted(out[i].rel)) out[i].text = slurp(under(dir, out[i].rel));
+    if (wanted(out[i].rel)) out[i].text = slurp(display_path(dir.native(), out[i].rel));
   });
   return out;
 }
 
 namespace {
-
-std::string display_path(const std::string& root, const std::string& rel) {
-  if (root.empty() || root == ".") return rel;
-  return root.back() == '/' ? root + rel : root + "/" + rel;
-}
 
 bool is_helper(const std::string& rel, const std::string& stem) {
   return rel.starts_with("lib/") || rel.find("/lib/") != std::string::npos || stem == "default" || stem == "flake" ||
@@ -207,7 +201,7 @@ std::vector<std::optional<Diagnostic>> read_nix_files(std::vector<NixFile>& file
   std::vector<std::optional<Diagnostic>> errors(files.size());
   // Check never lowers a file or prints it in Nix's order: its tables record no names.
   parallel_for(files.size(), 64, [] { return nix::SymbolTable::unrecorded(); }, [&](nix::SymbolTable& symbols, size_t i) {
-    if (!read_from.empty()) files[i].src.text = slurp(under(read_from, files[i].src.rel));
+    if (!read_from.empty()) files[i].src.text = slurp(display_path(read_from.native(), files[i].src.rel));
     errors[i] = read_nix_file(files[i], kb, symbols);
   });
   return errors;
@@ -224,7 +218,7 @@ LintTree make_tree(std::string root, std::vector<SourceFile> files, const Knowle
   for (auto& f : files) {
     t.files.insert(t.files.end(), f.rel);  // a listed tree is sorted: each goes at the end, no search
     if (root_doc(f.rel)) {
-      if (!read_from.empty()) f.text = slurp(under(read_from, f.rel));
+      if (!read_from.empty()) f.text = slurp(display_path(read_from.native(), f.rel));
       t.docs.push_back(std::move(f));
       continue;
     }
