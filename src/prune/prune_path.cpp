@@ -231,7 +231,14 @@ void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     return w.members[work[a].member].uncompressed_size > w.members[work[b].member].uncompressed_size;
   });
-  parallel_for_on(0, order.size(), [&](size_t i) { prune_wheel_member(w, work[order[i]], r.opts, write); });
+  parallel_for_on(0, order.size(), [&](size_t i) {
+    WheelWork& k = work[order[i]];
+    try {
+      prune_wheel_member(w, k, r.opts, write);
+    } catch (...) {
+      k.error = std::current_exception();  // never out of a thread: rethrown below, in member order
+    }
+  });
   for (auto& k : work)
     if (k.error) std::rethrow_exception(k.error);
   std::vector<ByteSlice> changed;
