@@ -33,7 +33,7 @@ const std::map<std::string, std::set<std::string>>& layers() {
       {"ci", {"matrix", "kb", "util"}},
       {"nix", {"util"}},
       {"host", {"settings", "matrix", "kb", "util"}},
-      {"binfmt", {"util"}},
+      {"binfmt", {"kb", "util"}},
       {"prune", {"binfmt", "kb", "util"}},
       {"verify", {"binfmt", "settings", "matrix", "kb", "util"}},
       {"recipe", {"nix", "util"}},
