@@ -72,6 +72,7 @@ const { chromium } = require(playwrightDir);
     await page.keyboard.type("sm90 avx2");
     out.count = await text("#count");
     out.shownRows = await page.$$eval("#variants tbody tr", (rs) => rs.filter((r) => !r.hidden).length);
+    await page.evaluate(() => window.scrollTo(0, 0));  // the selector and the answer
     await page.screenshot({ path: screenshot, fullPage: false });
 
     // A phone: nothing wider than the screen but the table's own scroller.
