@@ -18,16 +18,4 @@ std::string html_text(std::string_view s) {
   return out;
 }
 
-std::string script_json(std::string_view json_text) {
-  std::string out;
-  out.reserve(json_text.size());
-  for (char c : json_text) {
-    if (c == '<')
-      out += "\\u003c";
-    else
-      out += c;
-  }
-  return out;
-}
-
 }  // namespace tailor

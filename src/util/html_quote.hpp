@@ -1,6 +1,7 @@
 #pragma once
 /// Quoting for the HTML tailor writes (the catalog page), beside quote.hpp's
-/// other languages: text and attribute values, and JSON inlined in a <script>.
+/// other languages: text and attribute values. (The page's data is base64,
+/// whose alphabet needs no quoting: catalog/packed_data.hpp.)
 
 #include <string>
 #include <string_view>
@@ -9,9 +10,5 @@ namespace tailor {
 
 /// \a s as HTML text or a double- or single-quoted attribute value: & < > " ' escaped.
 std::string html_text(std::string_view s);
-
-/// JSON text made safe inside a <script> element: every '<' as \u003c (the
-/// same string to a JSON parser), so no value can close the element or open a comment.
-std::string script_json(std::string_view json_text);
 
 }  // namespace tailor
