@@ -1,5 +1,7 @@
 // tailor generate [SPEC] -o DIR [--check] [--force] [--prune] [--json]: write the
 // branch's recipe tree and docs, safely, or check that DIR is up to date.
+#include <filesystem>
+#include <optional>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -9,9 +11,13 @@
 #include "cli/options.hpp"
 #include "generate/branch_tree.hpp"
 #include "matrix/spec_loader.hpp"
+#include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
+#include "util/output_lock.hpp"
 
 namespace tailor {
+
+namespace fs = std::filesystem;
 
 namespace {
 const char* change_name(Change c) {
@@ -59,6 +65,19 @@ int cmd_generate(CommandContext& ctx) {
   Matrix m = expand(spec, kb);
   for (const auto& w : m.warnings) ctx.err << "tailor: warning: " << w << "\n";
   std::vector<GeneratedFile> files = branch_tree(spec, m, kb);
+  // One writer per output directory at a time (a check reads beside other checks).
+  std::optional<OutputLock> lock;
+  std::error_code ec;
+  if (!check) {
+    fs::create_directories(dir, ec);
+    if (ec) {
+      Diagnostic d;
+      d.path = dir;
+      d.message = "cannot create the output directory: " + ec.message();
+      throw DiagnosticError(d);
+    }
+  }
+  if (fs::is_directory(dir, ec)) lock.emplace(dir, ctx.err, check ? OutputLock::Mode::shared : OutputLock::Mode::exclusive);
   std::vector<PlannedChange> plan = plan_tree(dir, files);
 
   std::map<Change, int> count;
@@ -102,9 +121,17 @@ int cmd_generate(CommandContext& ctx) {
                            count[Change::unchanged], m.variants.size(), spec.path);
   }
   if (count[Change::stale]) {
-    for (const auto& c : plan)
-      if (c.change == Change::stale) ctx.out << fmt::format("{} {}\n", prune ? "removed" : "stale:", c.path);
-    if (!prune) ctx.out << "hint: these belong to variants no longer in the matrix; --prune removes them\n";
+    bool kept = false;
+    for (const auto& c : plan) {
+      if (c.change != Change::stale) continue;
+      if (is_staging_leftover(c)) {
+        ctx.out << fmt::format("removed {} ({})\n", c.path, c.note);
+        continue;
+      }
+      ctx.out << fmt::format("{} {}\n", prune ? "removed" : "stale:", c.path);
+      kept = kept || !prune;
+    }
+    if (kept) ctx.out << "hint: these belong to variants no longer in the matrix; --prune removes them\n";
   }
   return kExitOk;
 }
