@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/paths.hpp"
 #include "support/run.hpp"
 #include "util/quote.hpp"
 

@@ -73,10 +73,12 @@ class CoreAttrMap {
   // appended since (a merge), so a set of n attributes costs n log n, not the
   // n^2 of inserting into a sorted vector; past kIndexFrom names a hash index
   // finds duplicates in O(1).
+  // begin() sorts; end() does not (sorting in place moves no end iterator),
+  // so `find(x) != end()` after each emplace stays O(1).
   iterator begin() { return settle(), v_.begin(); }
-  iterator end() { return settle(), v_.end(); }
+  iterator end() { return v_.end(); }
   const_iterator begin() const { return settle(), v_.cbegin(); }
-  const_iterator end() const { return settle(), v_.cend(); }
+  const_iterator end() const { return v_.cend(); }
   size_t size() const { return v_.size(); }
   bool empty() const { return v_.empty(); }
   void clear() {
