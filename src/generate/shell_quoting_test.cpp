@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/golden.hpp"
 #include "support/paths.hpp"
 #include "support/run.hpp"
 #include "util/quote.hpp"
@@ -137,8 +138,8 @@ TEST_F(ShellQuoting, EnvNameThatIsNoVariableNameIsRefusedWithItsPosition) {
     write(spec, override_spec(name, "1"));
     auto gen = test::run_tailor({"generate", spec, "-o", dir.path() + "/tree"});
     EXPECT_EQ(gen.status, 2) << gen.err;
-    // env = [...] is line 12 of override_spec's text, the entry at column 8.
-    EXPECT_TRUE(gen.err.starts_with(spec + ":12:8: error: env entry")) << gen.err;
+    // env = [...] is line 20 of override_spec's text, the entry at column 8.
+    EXPECT_TRUE(gen.err.starts_with(spec + ":20:8: error: env entry")) << gen.err;
     EXPECT_TRUE(contains(gen.err, "does not name a shell variable")) << gen.err;
     EXPECT_FALSE(fs::exists(dir.path() + "/tree")) << "nothing is written for a refused spec";
   }
@@ -215,7 +216,8 @@ TEST_F(ShellQuoting, OverlayCpuFlagsNeverRun) {
   const std::string marker = dir.path() + "/PWNED";
   const std::string flag = "-mavx2 $(touch " + marker + ") `touch " + marker + "`; touch " + marker + " \"'";
   const fs::path kb = overlay_copy(dir.path(), "llama.cpp", "llama.cpp");
-  write(kb / "cpu_isas.toml", "[[isa]]\nname = \"avx2\"\nflags = [" + toml_string(flag) + "]\n");
+  write(kb / "cpu_isas.toml", "[[isa]]\nname = \"avx2\"\nflags = [" + toml_string(flag) + "]\n\n[flag_features]\n" +
+                                  toml_key(flag) + " = [\"avx2\"]\n");
   const std::string tree = dir.path() + "/tree";
   auto gen = test::run_tailor(
       {"generate", test::source_path("tests/data/overlay-package/spec.toml"), "--kb", kb.string(), "-o", tree});
