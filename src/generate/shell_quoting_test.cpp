@@ -214,9 +214,10 @@ TEST_F(ShellQuoting, OverlayArgumentNameThatIsNoIdentifierIsRefusedWithItsPositi
 TEST_F(ShellQuoting, OverlayCpuFlagsNeverRun) {
   test::TempDir dir("hostile-flags");
   const std::string marker = dir.path() + "/PWNED";
-  const std::string flag = "-mavx2 $(touch " + marker + ") `touch " + marker + "`; touch " + marker + " \"'";
+  const std::string flag = "-mx $(touch " + marker + ") `touch " + marker + "`; touch " + marker + " \"'";
   const fs::path kb = overlay_copy(dir.path(), "llama.cpp", "llama.cpp");
-  write(kb / "cpu_isas.toml", "[[isa]]\nname = \"avx2\"\nflags = [" + toml_string(flag) + "]\n\n[flag_features]\n" +
+  write(kb / "cpu_isas.toml", "[[isa]]\nname = \"avx2\"\nflags = [\"-mavx2\", \"-mfma\", \"-mf16c\", " + toml_string(flag) +
+                                  "]\n\n[flag_features]\n" +
                                   toml_key(flag) + " = [\"avx2\"]\n");
   const std::string tree = dir.path() + "/tree";
   auto gen = test::run_tailor(
@@ -231,7 +232,7 @@ TEST_F(ShellQuoting, OverlayCpuFlagsNeverRun) {
                     "printf '%s' \"$CFLAGS\" > cflags.out");
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_FALSE(fs::exists(marker));
-  EXPECT_EQ(read(cwd / "cflags.out"), " " + flag);
+  EXPECT_EQ(read(cwd / "cflags.out"), " -mavx2 -mfma -mf16c " + flag);
 }
 
 }  // namespace
