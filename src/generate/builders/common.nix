@@ -21,15 +21,11 @@ let
     # The toolkit of the variant replaces the pin's default CUDA everywhere.
     overlays = if cuda then [ (final: prev: { cudaPackages = final.${v.cudaPackages}; }) ] else [ ];
   };
-  # Every spec or knowledge-base value a shell phase holds passes through
-  # these: a string becomes one single-quoted shell word ($(…), `…`, ; and
-  # quotes stay text), a number must be one, a variable name must be a name.
+  # A spec or knowledge-base string in a shell phase: one single-quoted
+  # shell word ($(…), `…`, ; and quotes stay text). Env names are checked
+  # as shell variable names when the spec or KB is read.
   shellArg = s: "'" + builtins.replaceStrings [ "'" ] [ "'\\''" ] s + "'";
-  shellInt = n: if builtins.isInt n then toString n else throw "tailor: ${builtins.toJSON n} is not an integer";
-  shellName = n:
-    if builtins.match "[A-Za-z_][A-Za-z0-9_]*" n != null then n
-    else throw "tailor: ${builtins.toJSON n} is not a shell variable name";
-  exports = builtins.concatStringsSep "\n" (map (e: "export ${shellName e.name}=${shellArg e.value}") v.env);
+  exports = builtins.concatStringsSep "\n" (map (e: "export ${e.name}=${shellArg e.value}") v.env);
   flags = shellArg (builtins.concatStringsSep " " v.cpuFlags);
 
   # A job count the builder decides from its own cores and memory: nvcc units
@@ -38,14 +34,14 @@ let
   jobs = ''
     tailor_jobs=''${NIX_BUILD_CORES:-1}
     tailor_mem_kb=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2>/dev/null || echo 0)
-    tailor_mem_jobs=$(( tailor_mem_kb / (${shellInt v.gbPerJob} * 1024 * 1024) ))
+    tailor_mem_jobs=$(( tailor_mem_kb / (${toString v.gbPerJob} * 1024 * 1024) ))
     if [ "$tailor_mem_jobs" -lt 1 ]; then tailor_mem_jobs=1; fi
     if [ "$tailor_mem_jobs" -lt "$tailor_jobs" ]; then tailor_jobs=$tailor_mem_jobs; fi
   '' + (if v.maxJobs == null then "" else ''
-    if [ "$tailor_jobs" -gt ${shellInt v.maxJobs} ]; then tailor_jobs=${shellInt v.maxJobs}; fi
+    if [ "$tailor_jobs" -gt ${toString v.maxJobs} ]; then tailor_jobs=${toString v.maxJobs}; fi
   '') + ''
     export MAX_JOBS=$tailor_jobs CMAKE_BUILD_PARALLEL_LEVEL=$tailor_jobs
-    echo "tailor: building "${shellArg v.name}" with $tailor_jobs jobs (cores: ''${NIX_BUILD_CORES:-1}, ${shellInt v.gbPerJob} GB per job)"
+    echo "tailor: building "${shellArg v.name}" with $tailor_jobs jobs (cores: ''${NIX_BUILD_CORES:-1}, ${toString v.gbPerJob} GB per job)"
   '';
   workarounds = {
     torchSource = null;
@@ -78,7 +74,7 @@ in
   # $out/.metadata-rev: meta-only edits do not change the store path; bumping
   # this republishes. tailor-variant.json lets `tailor verify` check a result.
   postInstall = ''
-    echo ${shellInt v.metadataRev} > $out/.metadata-rev
+    echo ${toString v.metadataRev} > $out/.metadata-rev
     mkdir -p $out/nix-support
     cp ${pkgs.writeText "tailor-variant.json" (builtins.toJSON v.describe)} $out/nix-support/tailor-variant.json
   '';
