@@ -26,3 +26,4 @@ tailor_fuzz_target(binfmt_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/binfmt_fuzzer.cpp ${
 tailor_fuzz_target(host_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/host_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/host)
 tailor_fuzz_target(prune_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/prune_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/prune)
 tailor_fuzz_target(import_overrides_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/import_overrides_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/import_overrides)
+tailor_fuzz_target(kb_overlay_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/kb_overlay_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/kb_overlay)

@@ -1,6 +1,8 @@
 // tailor generate [SPEC] -o DIR [--check] [--force] [--prune] [--json] [--catalog]: write the
 // branch's recipe tree and docs (with --catalog, the catalog page too), safely,
 // or check that DIR is up to date.
+#include <filesystem>
+#include <optional>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -12,9 +14,13 @@
 #include "generate/branch_tree.hpp"
 #include "generate/marker.hpp"
 #include "matrix/spec_loader.hpp"
+#include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
+#include "util/output_lock.hpp"
 
 namespace tailor {
+
+namespace fs = std::filesystem;
 
 namespace {
 const char* change_name(Change c) {
@@ -67,6 +73,19 @@ int cmd_generate(CommandContext& ctx) {
     CatalogData data = build_catalog({{spec, m}}, kb, "flox");
     files.push_back({"docs/index.html", with_marker(render_catalog_page(data, kb), CommentStyle::html)});
   }
+  // One writer per output directory at a time (a check reads beside other checks).
+  std::optional<OutputLock> lock;
+  std::error_code ec;
+  if (!check) {
+    fs::create_directories(dir, ec);
+    if (ec) {
+      Diagnostic d;
+      d.path = dir;
+      d.message = "cannot create the output directory: " + ec.message();
+      throw DiagnosticError(d);
+    }
+  }
+  if (fs::is_directory(dir, ec)) lock.emplace(dir, ctx.err, check ? OutputLock::Mode::shared : OutputLock::Mode::exclusive);
   std::vector<PlannedChange> plan = plan_tree(dir, files);
 
   std::map<Change, int> count;
@@ -110,9 +129,17 @@ int cmd_generate(CommandContext& ctx) {
                            count[Change::unchanged], m.variants.size(), spec.path);
   }
   if (count[Change::stale]) {
-    for (const auto& c : plan)
-      if (c.change == Change::stale) ctx.out << fmt::format("{} {}\n", prune ? "removed" : "stale:", c.path);
-    if (!prune) ctx.out << "hint: these belong to variants no longer in the matrix; --prune removes them\n";
+    bool kept = false;
+    for (const auto& c : plan) {
+      if (c.change != Change::stale) continue;
+      if (is_staging_leftover(c)) {
+        ctx.out << fmt::format("removed {} ({})\n", c.path, c.note);
+        continue;
+      }
+      ctx.out << fmt::format("{} {}\n", prune ? "removed" : "stale:", c.path);
+      kept = kept || !prune;
+    }
+    if (kept) ctx.out << "hint: these belong to variants no longer in the matrix; --prune removes them\n";
   }
   return kExitOk;
 }
