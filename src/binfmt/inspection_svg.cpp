@@ -4,23 +4,11 @@
 
 #include <fmt/format.h>
 
+#include "util/html_quote.hpp"
+
 namespace tailor {
 
 namespace {
-
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += (static_cast<unsigned char>(c) < 0x20) ? '?' : c;  // XML forbids control characters
-    }
-  }
-  return out;
-}
 
 struct Bar {
   std::string label;
@@ -51,7 +39,7 @@ std::string to_svg(const Inspection& in) {
       kWidth, height, kWidth, height);
   s += fmt::format("<rect width=\"{}\" height=\"{}\" fill=\"white\"/>\n", kWidth, height);
   s += fmt::format("<text x=\"12\" y=\"24\" font-size=\"16\" font-weight=\"bold\">{}</text>\n",
-                   xml_escape("CUDA fatbin bytes per architecture: " + in.root));
+                   html_text("CUDA fatbin bytes per architecture: " + in.root));
   double pct = in.total_bytes() ? 100.0 * static_cast<double>(in.fatbin_bytes()) / static_cast<double>(in.total_bytes()) : 0;
   s += fmt::format("<text x=\"12\" y=\"46\" fill=\"#555\">{} ELF file{}, {} in all; {} in fatbins ({:.1f}%)</text>\n",
                    in.files.size(), in.files.size() == 1 ? "" : "s", human_bytes(in.total_bytes()),
@@ -60,10 +48,10 @@ std::string to_svg(const Inspection& in) {
   for (const auto& b : bars) {
     int w = static_cast<int>(static_cast<double>(b.bytes) * kBarMax / static_cast<double>(max));
     if (b.bytes > 0 && w < 1) w = 1;
-    s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", kLabel - 8, y + 15, xml_escape(b.label));
+    s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", kLabel - 8, y + 15, html_text(b.label));
     s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}: {} bytes</title></rect>\n",
-                     kLabel, y + 2, w, kRow - 6, b.colour, xml_escape(b.label), b.bytes);
-    s += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#333\">{}</text>\n", kLabel + w + 6, y + 15, xml_escape(b.detail));
+                     kLabel, y + 2, w, kRow - 6, b.colour, html_text(b.label), b.bytes);
+    s += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#333\">{}</text>\n", kLabel + w + 6, y + 15, html_text(b.detail));
     y += kRow;
   }
   s += fmt::format(

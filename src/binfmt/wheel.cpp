@@ -121,6 +121,45 @@ void inflate_prefix(const WheelMember& m, ByteSlice body, std::vector<uint8_t>& 
       throw_format_error(fmt::format("corrupt zip archive: '{}' inflates to {} bytes, {} expected", m.name, out_pos, limit));
 }
 
+// A name pip would write outside the install folder ("../x", "/etc/x", "a/../../x").
+bool leaves_the_archive(const std::string& name) {
+  if (name.empty() || name.front() == '/' || name.find('\\') != std::string::npos) return true;
+  for (size_t at = 0; at <= name.size();) {
+    size_t end = std::min(name.find('/', at), name.size());
+    if (name.compare(at, end - at, "..") == 0 && end - at == 2) return true;
+    at = end + 1;
+  }
+  return false;
+}
+
+// What a zip allows and a wheel must not have: two members of one name (which
+// one a reader takes is up to the reader), names outside the archive, and
+// members whose data overlap (one compressed body counted many times: a zip bomb).
+void check_members(const Wheel& w) {
+  std::vector<const WheelMember*> by_name, by_offset;
+  for (const auto& m : w.members) {
+    if (leaves_the_archive(m.name))
+      throw_format_error(fmt::format("not a usable wheel: member '{}' points outside the install folder", m.name));
+    by_name.push_back(&m);
+  }
+  by_offset = by_name;
+  std::sort(by_name.begin(), by_name.end(), [](auto* a, auto* b) { return a->name < b->name; });
+  for (size_t i = 1; i < by_name.size(); ++i)
+    if (by_name[i]->name == by_name[i - 1]->name)
+      throw_format_error(fmt::format("not a usable wheel: two members named '{}'", by_name[i]->name));
+  std::sort(by_offset.begin(), by_offset.end(),
+            [](auto* a, auto* b) {  // ties in member order
+              return a->local_header_offset != b->local_header_offset ? a->local_header_offset < b->local_header_offset : a < b;
+            });
+  for (size_t i = 1; i < by_offset.size(); ++i) {
+    const WheelMember& prev = *by_offset[i - 1];
+    ByteSlice body = w.stored(prev);
+    if (body.base() + body.size() > by_offset[i]->local_header_offset)
+      throw_format_error(fmt::format("corrupt zip archive: members '{}' and '{}' overlap (one stored body read as many)",
+                                     prev.name, by_offset[i]->name));
+  }
+}
+
 }  // namespace
 
 std::optional<Wheel> try_open_wheel(ByteSlice data) {
@@ -161,6 +200,7 @@ std::optional<Wheel> try_open_wheel(ByteSlice data) {
     at += 46 + uint64_t{name_len} + extra_len + comment_len;
     w.members.push_back(std::move(m));
   }
+  check_members(w);
   return w;
 }
 

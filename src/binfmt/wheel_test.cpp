@@ -87,6 +87,29 @@ TEST(Wheel, ReadsStoredAndDeflatedMembers) {
   EXPECT_TRUE(w->members[2].is_directory());
 }
 
+// What a zip allows and a wheel must not carry: refused when the wheel is opened,
+// before any member is inflated.
+TEST(Wheel, DuplicateOutsideAndOverlappingMembersAreRefused) {
+  auto open = [](const std::vector<uint8_t>& z) { return error_of([&] { try_open_wheel(ByteSlice(z.data(), z.size())); }); };
+  EXPECT_EQ(open(zip({{"pkg/a.so", "one", 0}, {"pkg/b.so", "two", 0}, {"pkg/a.so", "three", 0}})),
+            "not a usable wheel: two members named 'pkg/a.so'");
+  EXPECT_EQ(open(zip({{"pkg/../../evil.so", "x", 0}})),
+            "not a usable wheel: member 'pkg/../../evil.so' points outside the install folder");
+  EXPECT_EQ(open(zip({{"/etc/evil", "x", 0}})), "not a usable wheel: member '/etc/evil' points outside the install folder");
+  EXPECT_EQ(open(zip({{"pkg\\..\\evil", "x", 0}})),
+            "not a usable wheel: member 'pkg\\..\\evil' points outside the install folder");
+  // Names that only look alike stay: "..a", "a..", a folder member.
+  EXPECT_EQ(open(zip({{"pkg/..a", "x", 0}, {"pkg/a..", "y", 0}, {"pkg/", "", 0}})), "(no error)");
+  // Two central entries on one local body: the second entry's offset pointed at the first.
+  auto two = zip({{"a.so", std::string(4000, 'z'), 8}, {"b.so", std::string(4000, 'z'), 8}});
+  auto w = try_open_wheel(ByteSlice(two.data(), two.size()));
+  ASSERT_TRUE(w);
+  uint64_t dir = w->members[1].local_header_offset + 30 + 4 + w->members[1].compressed_size;
+  test::Bytes b{two, false};
+  b.put_at<uint32_t>(dir + 46 + 4 + 42, 0);  // the second central header's local header offset
+  EXPECT_EQ(open(b.b), "corrupt zip archive: members 'a.so' and 'b.so' overlap (one stored body read as many)");
+}
+
 TEST(Wheel, NotAZip) {
   std::string s = "\x7f" "ELF not a zip at all, long enough to hold an end record";
   EXPECT_FALSE(try_open_wheel(ByteSlice::of(s)));

@@ -29,8 +29,8 @@ namespace {
 // Reads \a file into \a buf (reused across files: one allocation per run, not
 // per file); a directory means its default.nix, as for nix-instantiate.
 // \a symlink tells whether the file named is a symbolic link (saves an lstat).
-// Returns nullopt when it could, else why not (empty: it cannot be opened or
-// read): only a regular file no larger than the input limit is read, and a
+// Returns nullopt when it could, else why not (empty: it cannot be opened):
+// only a regular file no larger than the input limit is read, and a
 // FIFO never blocks the open.
 std::optional<std::string> read_nix_file(std::string& file, std::string& buf, bool& symlink) {
   constexpr int kFlags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
@@ -49,28 +49,9 @@ std::optional<std::string> read_nix_file(std::string& file, std::string& buf, bo
     if (fstat(fd, &st) != 0) return close(fd), std::string();
   }
   if (!S_ISREG(st.st_mode)) return close(fd), fmt::format("{}, not a regular file", file_kind(st.st_mode));
-  const uint64_t limit = input_size_limit();
-  if (static_cast<uint64_t>(st.st_size) > limit)
-    return close(fd), fmt::format("{} bytes, over the input size limit of {} bytes", st.st_size, limit);
-  const bool sized = st.st_size > 0;
-  buf.resize(sized ? static_cast<size_t>(st.st_size) : 4096);
-  size_t n = 0;
-  for (;;) {
-    if (sized && n == static_cast<size_t>(st.st_size)) break;  // all of it: no read() for the end
-    if (n == buf.size()) {
-      if (n > limit) return close(fd), fmt::format("over the input size limit of {} bytes", limit);
-      buf.resize(static_cast<size_t>(std::min<uint64_t>(limit + 1, uint64_t{n} * 2)));
-    }
-    ssize_t r = read(fd, buf.data() + n, buf.size() - n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) return close(fd), std::string();
-    if (r == 0) break;
-    n += static_cast<size_t>(r);
-  }
+  std::optional<std::string> why = read_bounded(fd, static_cast<uint64_t>(st.st_size), buf);
   close(fd);
-  if (n > limit) return fmt::format("over the input size limit of {} bytes", limit);
-  buf.resize(n);
-  return std::nullopt;
+  return why;
 }
 
 nlohmann::ordered_json error_json(const std::string& file, const Diagnostic& d) {

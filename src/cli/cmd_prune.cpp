@@ -66,6 +66,7 @@ void print_text(std::ostream& out, std::ostream& err, const PruneReport& r) {
   if (r.refused()) out << fmt::format("; {} refused", r.refused());
   if (!r.output.empty()) out << fmt::format("; written to {}", r.output);
   out << "\n";
+  if (!r.record.empty()) out << fmt::format("record of what was removed (tailor verify reads it): {}\n", r.record);
   if (r.disk_before)
     out << fmt::format("on disk: {} → {} ({} freed)\n", human_bytes(r.disk_before), human_bytes(r.disk_after),
                        human_bytes(r.disk_before > r.disk_after ? r.disk_before - r.disk_after : 0));

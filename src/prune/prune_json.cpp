@@ -39,6 +39,7 @@ nlohmann::json to_json(const PruneReport& r, bool with_time) {
     if (with_time && r.download_before) j["download"] = {{"before", r.download_before}, {"after", r.download_after}};
   }
   if (!r.output.empty() && with_time) j["output"] = r.output;
+  if (!r.record.empty() && with_time) j["record"] = r.record;
   if (with_time) j["seconds"] = r.seconds;
   return j;
 }

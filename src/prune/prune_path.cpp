@@ -16,6 +16,7 @@
 #include "prune/prune_json.hpp"
 #include "prune/parallel_deflate.hpp"
 #include "prune/zip_writer.hpp"
+#include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
 #include "util/parallel_for.hpp"
 
@@ -24,6 +25,8 @@ namespace tailor {
 namespace fs = std::filesystem;
 
 namespace {
+
+constexpr const char* kRecordName = "tailor-prune.json";
 
 bool is_elf_magic(const uint8_t* p, size_t n) { return n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F'; }
 
@@ -129,6 +132,12 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
     rep.disk_after += f.disk_after;
     keep_outcome(rep, std::move(f));
   }
+  // The record verify reads: torch's arch list still names what was removed here.
+  if (!r.opts.dry_run && rep.removed_bytes()) {
+    fs::path at = (copy ? stage : r.path) / kRecordName;
+    write_file_atomically(at, to_json(rep, false).dump(2) + "\n", fs::perms(0644));
+    rep.record = (copy ? r.out : r.path) / kRecordName;
+  }
   if (copy) {
     fs::permissions(stage, fs::status(r.path).permissions(), ec);
     fs::rename(stage, r.out, ec);
@@ -210,7 +219,7 @@ void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
   Record record = read_record(w, r.path);
   const bool write = !r.opts.dry_run;
   const std::string dist_info = record.name.substr(0, record.name.find('/'));
-  const std::string json_name = dist_info + "/tailor-prune.json";
+  const std::string json_name = dist_info + "/" + kRecordName;
   std::vector<WheelWork> work;
   std::vector<char> is_elf(w.members.size(), 0);
   for (size_t i = 0; i < w.members.size(); ++i) {
@@ -287,6 +296,7 @@ void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
   WheelMember like;
   like.external_attributes = 0100644u << 16;
   zip.add_deflated(json_name, ByteSlice::of(json), like);
+  rep.record = json_name;
   text += fmt::format("{},{},{}\n", json_name, record_hash(ByteSlice::of(json)), json.size());
   zip.add_deflated(record.name, ByteSlice::of(text), like);
   zip.finish();

@@ -47,6 +47,7 @@ struct PruneReport {
   uint64_t other_files = 0;        ///< copied as they were
   uint64_t download_before = 0, download_after = 0;  ///< a wheel's size, what pip downloads
   uint64_t disk_before = 0, disk_after = 0;  ///< allocated by every file of the input and of the output
+  std::string record;  ///< the tailor-prune.json written (in a wheel: its member name); "" none
   int deflate_level = 0;                             ///< zlib level of the members deflated anew (wheels)
   double seconds = 0;
 

@@ -12,7 +12,7 @@ std::string html_text(std::string_view s) {
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
       case '\'': out += "&#39;"; break;
-      default: out += c;
+      default: out += static_cast<unsigned char>(c) < 0x20 ? '?' : c;  // XML forbids control characters
     }
   }
   return out;

@@ -1,6 +1,6 @@
 #pragma once
-/// Quoting for the HTML tailor writes (the catalog page), beside quote.hpp's
-/// other languages: text and attribute values. (The page's data is base64,
+/// Quoting for the markup tailor writes (the catalog page's HTML, inspect's
+/// SVG), beside quote.hpp's other languages: text and attribute values. (The page's data is base64,
 /// whose alphabet needs no quoting: catalog/packed_data.hpp.)
 
 #include <string>
@@ -8,7 +8,8 @@
 
 namespace tailor {
 
-/// \a s as HTML text or a double- or single-quoted attribute value: & < > " ' escaped.
+/// \a s as HTML or XML text or a double- or single-quoted attribute value:
+/// & < > " ' escaped, control characters (which XML forbids) written as '?'.
 std::string html_text(std::string_view s);
 
 }  // namespace tailor

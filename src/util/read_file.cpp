@@ -65,32 +65,38 @@ int open_input_file(const std::filesystem::path& path, std::string_view what, ui
   return fd;
 }
 
-std::string read_file(const std::filesystem::path& path, std::string_view what) {
-  uint64_t size = 0;
-  int fd = open_input_file(path, what, size);
+std::optional<std::string> read_bounded(int fd, uint64_t size, std::string& buf) {
   const uint64_t limit = input_size_limit();
-  // st_size is a hint (/proc files say 0, a file may grow): read to the end, never past the limit.
-  std::string out;
-  out.resize(static_cast<size_t>(size > 0 ? size : 4096));
+  if (size > limit) return fmt::format("{} bytes, {}", size, too_big(limit));
+  // st_size is a hint (/proc files say 0): a known size is read and no more
+  // (no read() for the end), an unknown one to the end, never past the limit.
+  const bool sized = size > 0;
+  buf.resize(static_cast<size_t>(sized ? size : 4096));
   size_t n = 0;
   for (;;) {
-    if (n == out.size()) {
-      if (n > limit) break;
-      out.resize(static_cast<size_t>(std::min<uint64_t>(limit + 1, uint64_t{n} * 2)));
+    if (sized && n == static_cast<size_t>(size)) break;
+    if (n == buf.size()) {
+      if (n > limit) return too_big(limit);
+      buf.resize(static_cast<size_t>(std::min<uint64_t>(limit + 1, uint64_t{n} * 2)));
     }
-    ssize_t r = ::read(fd, out.data() + n, out.size() - n);
+    ssize_t r = ::read(fd, buf.data() + n, buf.size() - n);
     if (r < 0 && errno == EINTR) continue;
-    if (r < 0) {
-      int e = errno;
-      ::close(fd);
-      fail(path, fmt::format("cannot read {}: {}", what, std::strerror(e)));
-    }
+    if (r < 0) return std::string(std::strerror(errno));
     if (r == 0) break;
     n += static_cast<size_t>(r);
   }
+  if (n > limit) return too_big(limit);
+  buf.resize(n);
+  return std::nullopt;
+}
+
+std::string read_file(const std::filesystem::path& path, std::string_view what) {
+  uint64_t size = 0;
+  int fd = open_input_file(path, what, size);
+  std::string out;
+  std::optional<std::string> why = read_bounded(fd, size, out);
   ::close(fd);
-  if (n > limit) fail(path, fmt::format("cannot read {}: {}", what, too_big(limit)), kRaiseHint);
-  out.resize(n);
+  if (why) fail(path, fmt::format("cannot read {}: {}", what, *why), why->find("limit") != std::string::npos ? kRaiseHint : "");
   return out;
 }
 

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -20,6 +21,11 @@ constexpr uint64_t kDefaultInputSizeLimit = uint64_t{256} << 20;
 /// path and what it is instead ("a FIFO", "a directory", "a device"…).
 /// Returns the descriptor (the caller closes it) and its size in \a size.
 int open_input_file(const std::filesystem::path& path, std::string_view what, uint64_t& size);
+
+/// Reads \a fd into \a buf: \a size bytes when known (> 0), else to the end;
+/// never more than input_size_limit(). Returns why it failed ("over the input
+/// size limit of N bytes", or the system's error), nothing on success.
+std::optional<std::string> read_bounded(int fd, uint64_t size, std::string& buf);
 
 /// "a FIFO", "a directory", "a character device"…: what a st_mode is, for messages.
 std::string_view file_kind(unsigned mode);

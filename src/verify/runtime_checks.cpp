@@ -221,17 +221,26 @@ Check cuda_available_check(const VariantPromise& p, const nlohmann::json& probe,
 }
 
 // torch.cuda.get_arch_list() against the fatbin scan.
-Check arch_list_check(const nlohmann::json& probe, const std::vector<FatbinEntry>& entries, bool available) {
+// Archs torch lists that a prune record says were removed are not missing code:
+// torch.cuda.get_arch_list() is fixed when torch is built, and pruning cannot change it.
+Check arch_list_check(const nlohmann::json& probe, const std::vector<FatbinEntry>& entries, bool available,
+                      const PruneRecords& pruned) {
   if (!available) return {"arch-list", CheckStatus::skipped, "torch reports its arch list only when CUDA is available"};
   std::set<std::string> scanned;
   for (const auto& e : entries) scanned.insert(e.kind == FatbinKind::ptx ? fmt::format("compute_{}", e.arch) : fmt::format("sm_{}", e.arch));
-  std::vector<std::string> missing;
+  std::vector<std::string> missing, removed;
   std::set<std::string> listed;
   for (const auto& a : probe.value("arch_list", nlohmann::json::array())) {
     std::string s = a.is_string() ? a.get<std::string>() : "";
     listed.insert(s);
-    if (!scanned.count(s)) missing.push_back(s);
+    if (scanned.count(s)) continue;
+    (pruned.removed.count(s) ? removed : missing).push_back(s);
   }
+  std::string records;
+  for (const auto& f : pruned.files) records += fmt::format("{}{}", records.empty() ? "" : ", ", f.string());
+  std::string by_prune = removed.empty() ? ""
+      : fmt::format("; tailor prune removed {} for SM {} ({}), torch lists what it was built with",
+                    fmt::join(removed, ", "), fmt::join(pruned.sm, ", "), records);
   std::string extra;
   for (const auto& t : tally(entries)) {
     std::string plain = t.kind == FatbinKind::ptx ? fmt::format("compute_{}", t.number) : fmt::format("sm_{}", t.number);
@@ -239,9 +248,10 @@ Check arch_list_check(const nlohmann::json& probe, const std::vector<FatbinEntry
   }
   if (missing.empty())
     return {"arch-list", CheckStatus::ok,
-            fmt::format("every arch torch lists has code in the fatbins{}", extra.empty() ? "" : "; they also carry " + extra)};
+            fmt::format("every arch torch lists has code in the fatbins{}{}", removed.empty() ? "" : ", but for what was pruned",
+                        (extra.empty() ? "" : "; they also carry " + extra) + by_prune)};
   return {"arch-list", CheckStatus::failed,
-          fmt::format("torch lists {} but the fatbins carry no code for {}", listed.size(), fmt::join(missing, ", "))};
+          fmt::format("torch lists {} but the fatbins carry no code for {}{}", listed.size(), fmt::join(missing, ", "), by_prune)};
 }
 
 // A tiny GPU computation, when the GPU's SM is covered.
@@ -282,7 +292,7 @@ Check cpu_capability_check(const VariantPromise& p, const nlohmann::json& probe)
 }  // namespace
 
 std::vector<Check> probe_checks(const VariantPromise& p, const Inspection& in, const nlohmann::json& probe, bool gpu_present,
-                                const std::optional<nlohmann::json>& gpu_result) {
+                                const std::optional<nlohmann::json>& gpu_result, const PruneRecords& pruned) {
   if (probe.contains("error")) return {{"import-torch", CheckStatus::failed, jstr(probe, "error")}};
   bool available = probe.value("cuda_available", false);
   std::vector<FatbinEntry> entries = in.all_entries();
@@ -294,7 +304,7 @@ std::vector<Check> probe_checks(const VariantPromise& p, const Inspection& in, c
       cudnn_check(p, probe),
       cpu_compute_check(probe),
       cuda_available_check(p, probe, gpu_present, available),
-      arch_list_check(probe, entries, available),
+      arch_list_check(probe, entries, available, pruned),
       gpu_compute_check(p, probe, entries, available, gpu_result),
       cpu_capability_check(p, probe),
   };
@@ -323,7 +333,11 @@ std::vector<Check> runtime_checks(const VariantPromise& p, const Inspection& in,
       if (!gpu_result) gpu_result = nlohmann::json{{"error", gpu_why}};
     }
   }
-  std::vector<Check> out = probe_checks(p, in, *probe, gpu, gpu_result);
+  // A pruned wheel installed by pip keeps its record in site-packages/torch-*.dist-info.
+  fs::path torch_file = jstr(*probe, "torch_file");
+  PruneRecords pruned = find_prune_records(root, torch_file.empty() ? fs::path() : torch_file.parent_path().parent_path());
+  std::vector<Check> out = probe_checks(p, in, *probe, gpu, gpu_result, pruned);
+  for (const auto& problem : pruned.problems) out.front().detail += fmt::format("; unread prune record {}", problem);
   out.front().detail += fmt::format(" ({}: {})", t.why, t.python.string());
   return out;
 }

@@ -14,6 +14,7 @@
 
 #include "binfmt/inspection.hpp"
 #include "verify/check.hpp"
+#include "verify/prune_records.hpp"
 #include "verify/promise.hpp"
 
 namespace tailor {
@@ -32,9 +33,11 @@ struct PythonTarget {
 PythonTarget find_python(const std::filesystem::path& root, const std::string& python_override);
 
 /// Turns the probe's JSON output into checks (pure; tested without Python).
-/// \a gpu_result is the second probe's output when a GPU computation ran.
+/// \a gpu_result is the second probe's output when a GPU computation ran;
+/// \a pruned, what tailor prune records having removed.
 std::vector<Check> probe_checks(const VariantPromise& p, const Inspection& in, const nlohmann::json& probe,
-                                bool gpu_present, const std::optional<nlohmann::json>& gpu_result);
+                                bool gpu_present, const std::optional<nlohmann::json>& gpu_result,
+                                const PruneRecords& pruned = {});
 
 /// Runs the probes and returns their checks.
 std::vector<Check> runtime_checks(const VariantPromise& p, const Inspection& in, const std::filesystem::path& root,
