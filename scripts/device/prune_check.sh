@@ -5,7 +5,7 @@
 # CUDA_MODULE_LOADING=EAGER on the original and on the pruned copy (same
 # pass/fail set required), then on a copy pruned for another SM (must fail
 # with "no kernel image"), `tailor verify` on the pruned copy (fatbin-only-sm
-# must pass), a wheel round trip (a wheel rebuilt from the installed torch →
+# and arch-list must pass), a wheel round trip (a wheel rebuilt from the installed torch →
 # prune → pip install --no-deps --target → the fixed GPU checks on it → every
 # RECORD hash checked, in the wheel and installed), and bench/prune.sh for
 # sizes and times (wheel and folders against cp in the same run).
@@ -114,6 +114,9 @@ PYTHONPATH=$work/pruned "$tailor" verify "$work/pruned/torch" --variant-json "$w
 say "verify pruned: exit $?"; grep -E 'fatbin|arch-list|gpu-compute|import' "$runs/verify-pruned.txt" | cut -c1-900 | tee -a "$report"
 grep -Eq '^ok +fatbin-only-sm' "$runs/verify-pruned.txt" ||
   { say "verify pruned: fatbin-only-sm did NOT pass"; verdict=1; }
+# torch's arch list still names what prune removed: prune's record must explain it.
+grep -Eq '^ok +arch-list' "$runs/verify-pruned.txt" ||
+  { say "verify pruned: arch-list did NOT pass"; verdict=1; }
 "$tailor" verify "$site/torch" --variant-json "$work/variant.json" --python "$py" >"$runs/verify-original.txt" 2>&1
 say "verify original (control, every SM inside): exit $?; $(grep 'fatbin-only-sm' "$runs/verify-original.txt" | cut -c1-300)"
 
@@ -141,6 +144,11 @@ if "$py" -m pip install --no-deps --no-index --target "$work/whl/target" "$pw" >
   grep -q "torch_dir=$work/whl/target/torch" "$runs/wheel.txt" && say "wheel run imported the installed pruned torch: yes" || { say "wheel run imported the installed pruned torch: NO"; verdict=1; }
   say "wheel run, fixed checks: $(grep -v '^op:\|^#\|^opinfo' "$runs/wheel.txt" | tr '\n' ';')"
   grep -q ' FAIL' "$runs/wheel.txt" && verdict=1
+  # verify on the installed torch/ alone: the record comes from torch-*.dist-info beside it.
+  PYTHONPATH=$work/whl/target "$tailor" verify "$work/whl/target/torch" --variant-json "$work/variant.json" --python "$py" \
+    >"$runs/verify-wheel.txt" 2>&1
+  say "verify installed pruned wheel: exit $?"; grep -E 'arch-list' "$runs/verify-wheel.txt" | cut -c1-600 | tee -a "$report"
+  grep -Eq '^ok +arch-list' "$runs/verify-wheel.txt" || { say "verify installed pruned wheel: arch-list did NOT pass"; verdict=1; }
 else
   say "pip install FAILED: $(tail -3 "$runs/pip.txt")"; verdict=1
 fi
