@@ -7,7 +7,10 @@
 # disk (holes punched), deflate (gzip -6, as in a wheel) and zstd -3 (as in a
 # Nix binary cache; skipped without zstd), with libtorch_cuda.so alone when present.
 # With WHEEL=path.whl (default: the prunefix fixture wheel) also the wheel:
-# `prune -o` against `cp` of the wheel, and the download size before/after.
+# `prune -o` against `cp` of the wheel, and against cp plus one single-core deflate
+# of the changed members; and the download size before/after. For a few-core figure
+# on a big machine, run the whole script under `taskset -c 0,1` (tailor and nproc
+# both count the cores they are given).
 #   usage: bench/prune.sh [TAILOR] [DIR...]    (default: the fixtures of tests/data/elf)
 #   env:   TAILOR_SM=9.0  RUNS=3  WHEEL=x.whl
 set -euo pipefail
@@ -76,4 +79,21 @@ if [[ -f "$whl" ]]; then
   echo "== wheel $(basename "$whl"), SM $sm, median of $runs runs, $(nproc) cores"
   echo "time:   tailor prune -o ${p}s | cp ${c}s | ratio prune/cp $(awk -v a="$p" -v b="$c" 'BEGIN {printf "%.1f", (b > 0) ? a / b : 0}')"
   echo "download: $(mb "$(stat -c %s "$whl")") -> $(mb "$(stat -c %s "$work/w.whl")") ($(pct "$(stat -c %s "$work/w.whl")" "$(stat -c %s "$whl")"))"
+  # The issue's peer for few cores: cp of the wheel plus one deflate (gzip -6, one
+  # core) of the members prune changed (their CRC differs), measured here.
+  if command -v python3 >/dev/null; then
+    python3 - "$whl" "$work/w.whl" "$work/changed" <<'PY'
+import sys, zipfile
+a, b = zipfile.ZipFile(sys.argv[1]), zipfile.ZipFile(sys.argv[2])
+crc = {i.filename: i.CRC for i in a.infolist()}
+with open(sys.argv[3], "wb") as out:
+    for i in b.infolist():
+        if i.filename in crc and crc[i.filename] != i.CRC:
+            out.write(b.read(i))
+PY
+    d_t=()
+    for ((i = 0; i < runs; i++)); do d_t+=("$(timeit sh -c "gzip -6 -c <'$work/changed' >/dev/null")"); done
+    d=$(printf '%s\n' "${d_t[@]}" | median)
+    echo "peer:   cp ${c}s + one gzip -6 of the $(mb "$(stat -c %s "$work/changed")") changed ${d}s = $(awk -v a="$c" -v b="$d" 'BEGIN {printf "%.3f", a + b}')s | ratio prune/peer $(awk -v p="$p" -v a="$c" -v b="$d" 'BEGIN {printf "%.2f", (a + b > 0) ? p / (a + b) : 0}')"
+  fi
 fi

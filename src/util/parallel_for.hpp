@@ -3,6 +3,8 @@
 /// whoever is free takes the next piece). Used where each piece writes only
 /// its own slot, so the result does not depend on the order they finish in.
 
+#include <sched.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
@@ -10,6 +12,15 @@
 #include <vector>
 
 namespace tailor {
+
+/// The cores this process may run on (as nproc counts them): a taskset or a
+/// container's cpuset gives fewer than the machine has, and more threads
+/// than that only take turns.
+inline size_t usable_cores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return static_cast<size_t>(CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
 
 /// Calls \a fn(state, i) for every i in [0, n) on up to 8 threads, each with its
 /// own state from \a make_state(); returns when all are done. Below \a
@@ -21,7 +32,7 @@ void parallel_for(size_t n, size_t min_per_thread, MakeState&& make_state, Fn&& 
     auto state = make_state();
     for (size_t i; (i = next.fetch_add(1)) < n;) fn(state, i);
   };
-  size_t threads = std::min<size_t>({std::max(1u, std::thread::hardware_concurrency()), 8,
+  size_t threads = std::min<size_t>({usable_cores(), 8,
                                      n / std::max<size_t>(1, min_per_thread)});
   std::vector<std::jthread> pool;
   for (size_t k = 1; k < threads; ++k) pool.emplace_back(work);
@@ -37,8 +48,7 @@ void parallel_for_on(size_t max_threads, size_t n, Fn&& fn) {
   auto work = [&] {
     for (size_t i; (i = next.fetch_add(1)) < n;) fn(i);
   };
-  size_t cores = std::max(1u, std::thread::hardware_concurrency());
-  size_t threads = std::min(max_threads ? max_threads : cores, n);
+  size_t threads = std::min(max_threads ? max_threads : usable_cores(), n);
   std::vector<std::jthread> pool;
   for (size_t k = 1; k < threads; ++k) pool.emplace_back(work);
   work();
