@@ -1,6 +1,8 @@
 // tailor prune PATH --sm X[,Y] [-o OUT | --in-place] [--dry-run] [--json]
 // [--keep-ptx]: keep, per fatbin container, only the code the CUDA driver could
 // load on the given GPUs (nvprune refuses linked libraries).
+#include <filesystem>
+#include <optional>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -12,6 +14,7 @@
 #include "prune/prune_path.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
+#include "util/output_lock.hpp"
 #include "util/text_table.hpp"
 
 namespace tailor {
@@ -108,6 +111,17 @@ int cmd_prune(CommandContext& ctx) {
   if (out.empty() && !in_place && !dry_run)
     return usage_error(ctx, "prune: say where the result goes", "give -o OUT for a pruned copy, or --in-place");
 
+  // One writer per output: in place, the folder (whose files are replaced) or the
+  // file's folder (a replaced file is a new inode, a lock on it would not hold);
+  // a copy, the folder it goes into.
+  std::optional<OutputLock> lock;
+  if (!dry_run) {
+    std::filesystem::path target = in_place ? std::filesystem::path(path) : std::filesystem::path(out);
+    std::error_code ec;
+    if (!in_place || !std::filesystem::is_directory(target, ec)) target = target.parent_path();
+    if (target.empty()) target = ".";
+    if (std::filesystem::is_directory(target, ec)) lock.emplace(target, ctx.err);
+  }
   KnowledgeBase kb = load_kb(kb_dir);
   PruneRequest r;
   r.path = path;

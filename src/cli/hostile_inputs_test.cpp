@@ -1,8 +1,8 @@
 // Issue 33 §3, §4, §6 and §8 at the command line: inputs that are no regular
 // file or too large are refused by name (exit 2) instead of hanging or
 // growing without bound; a host file whose number overflows is named; a
-// killed generate's staging file is drift and is swept; two writers of one
-// output directory take turns.
+// killed generate's or prune's staging file is drift and is swept; two writers
+// of one output take turns.
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/golden.hpp"
 #include "support/paths.hpp"
 #include "support/run.hpp"
 
@@ -187,6 +188,77 @@ TEST(HostileInputs, SecondWriterOfAnOutputDirectoryWaitsForTheFirst) {
   in >> code;
   EXPECT_EQ(code, "0");
   EXPECT_TRUE(fs::exists(tree + "/README.md"));
+}
+
+
+// A pid that is gone: a child that has exited and been reaped.
+pid_t gone_pid() {
+  pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return child;
+}
+
+// §4: what a killed prune staged (a file's copy, a folder's stage, a file
+// replaced in place) is swept by the next prune writing there; a live run's is not.
+TEST(HostileInputs, PruneSweepsAKilledRunsStagingFiles) {
+  test::TempDir dir("hostile-prune-leftover");
+  const fs::path root = dir.path(), multi = test::source_path("tests/data/elf/multi.so");
+  const std::string dead = std::to_string(gone_pid()), live = std::to_string(::getpid());
+  write(root / ("old.whl.tailor-tmp-" + dead), "half a wheel");
+  fs::create_directories(root / ("pruned.tailor-tmp-" + dead) / "lib");
+  write(root / ("pruned.tailor-tmp-" + dead) / "lib/x.so", "half a folder");
+  write(root / ("other.so.tailor-tmp-" + live), "being written");
+  auto r = test::run_tailor({"prune", multi.string(), "--sm", "9.0", "-o", (root / "multi.so").string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(fs::exists(root / ("old.whl.tailor-tmp-" + dead)));
+  EXPECT_FALSE(fs::exists(root / ("pruned.tailor-tmp-" + dead)));
+  EXPECT_TRUE(fs::exists(root / ("other.so.tailor-tmp-" + live))) << "a live process's staging file is not stale";
+
+  // In place over a folder: a stale staging file inside is swept, never pruned or counted.
+  fs::create_directories(root / "site/lib");
+  fs::copy_file(multi, root / "site/lib/libmulti.so");
+  fs::copy_file(multi, root / ("site/lib/libmulti.so.tailor-tmp-" + dead));
+  auto j = test::run_tailor({"prune", (root / "site").string(), "--sm", "9.0", "--in-place", "--json"});
+  ASSERT_EQ(j.status, 0) << j.err;
+  EXPECT_FALSE(fs::exists(root / ("site/lib/libmulti.so.tailor-tmp-" + dead)));
+  EXPECT_TRUE(contains(j.out, "\"path\": \"lib/libmulti.so\"")) << j.out;
+  EXPECT_FALSE(contains(j.out, "tailor-tmp")) << j.out;
+}
+
+// §8: two prunes in place of one file take turns. The test holds the lock of the
+// file's folder (a replaced file is a new inode: its own lock would not hold);
+// the second writer is a real tailor process.
+TEST(HostileInputs, SecondPruneInPlaceWaitsForTheFirst) {
+  test::TempDir dir("hostile-prune-lock");
+  const std::string lib = dir.path() + "/lib";
+  fs::create_directory(lib);
+  fs::copy_file(test::source_path("tests/data/elf/multi.so"), lib + "/libmulti.so");
+  const auto before = fs::last_write_time(lib + "/libmulti.so");
+  int fd = ::open(lib.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX), 0);
+  const std::string err = dir.path() + "/err", rc = dir.path() + "/rc";
+  const std::string cmd = "(" + test::tailor_binary() + " prune " + lib + "/libmulti.so --sm 9.0 --in-place > /dev/null 2> " +
+                          err + "; echo $? > " + rc + ".tmp; mv " + rc + ".tmp " + rc + ") &";
+  ASSERT_EQ(::system(cmd.c_str()), 0);
+  std::string said;
+  for (int i = 0; i < 1200 && !contains(said, "waiting"); ++i) {
+    ::usleep(100 * 1000);
+    std::ifstream in(err);
+    said.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  EXPECT_EQ(said, "tailor: waiting for another tailor run writing " + lib + "\n");
+  EXPECT_FALSE(fs::exists(rc)) << "it finished while the lock was held";
+  EXPECT_EQ(fs::last_write_time(lib + "/libmulti.so"), before) << "it wrote while the lock was held";
+  ::close(fd);
+  for (int i = 0; i < 1200 && !fs::exists(rc); ++i) ::usleep(100 * 1000);
+  std::ifstream in(rc);
+  std::string code;
+  in >> code;
+  EXPECT_EQ(code, "0");
+  EXPECT_NE(fs::last_write_time(lib + "/libmulti.so"), before);
 }
 
 }  // namespace

@@ -111,7 +111,8 @@ auto blame(const fs::path& p, F&& f) {
 }  // namespace
 
 StagedOutput::StagedOutput(fs::path out) : out_(std::move(out)), tmp_(out_) {
-  tmp_ += fmt::format(".tailor-tmp-{}", ::getpid());
+  tmp_ += fmt::format("{}{}", kTempSuffix, ::getpid());
+  guard_.emplace(tmp_);  // before it exists: no moment a signal could leave it
   fd_ = ::open(tmp_.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd_ < 0) io_error(tmp_, "create");
 }
@@ -125,6 +126,7 @@ void StagedOutput::commit() {
   if (::close(std::exchange(fd_, -1)) != 0) io_error(tmp_, "write");
   if (::rename(tmp_.c_str(), out_.c_str()) != 0) io_error(out_, "replace");
   tmp_.clear();
+  guard_.reset();
 }
 
 void copy_file_atomically(const fs::path& in, const fs::path& out) {

@@ -6,11 +6,13 @@
 /// the temporary is removed and the output is untouched.
 
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 
 #include "prune/prune_report.hpp"
 #include "prune/sm_selection.hpp"
+#include "util/temp_files.hpp"
 
 namespace tailor {
 
@@ -49,6 +51,7 @@ class StagedOutput {
 
  private:
   std::filesystem::path out_, tmp_;
+  std::optional<TempFileGuard> guard_;  ///< a signal removes tmp_
   int fd_ = -1;
 };
 

@@ -4,12 +4,14 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 
 #include "kb/knowledge_base.hpp"
+#include "support/golden.hpp"
 #include "support/paths.hpp"
 #include "support/run.hpp"
 #include "util/diagnostic.hpp"
@@ -74,6 +76,19 @@ TEST(PruneFile, RefusedFileWritesNothing) {
   }
   EXPECT_FALSE(fs::exists(out));
   EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);
+}
+
+// A signal while a pruned file is staged removes the staging file (the handler
+// main installs unlinks every registered path; here it is called directly).
+TEST(StagedOutput, ASignalRemovesTheStagingFile) {
+  test::TempDir dir("staged-signal");
+  fs::path out = fs::path(dir.path()) / "lib.so";
+  StagedOutput staged(out);
+  ASSERT_TRUE(fs::exists(staged.path()));
+  EXPECT_EQ(staged.path().string(), out.string() + ".tailor-tmp-" + std::to_string(::getpid()));
+  clean_up_registered_for_test();
+  EXPECT_FALSE(fs::exists(staged.path()));
+  EXPECT_FALSE(fs::exists(out));
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
 #include "util/parallel_for.hpp"
+#include "util/temp_files.hpp"
 
 namespace tailor {
 
@@ -81,7 +82,7 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
   rep.kind = "directory";
   const bool copy = !r.out.empty() && !r.opts.dry_run;
   fs::path stage = r.out;
-  stage += fmt::format(".tailor-tmp-{}", ::getpid());
+  stage += fmt::format("{}{}", kTempSuffix, ::getpid());
   std::error_code ec;
   struct Cleanup {
     fs::path p;
@@ -102,6 +103,11 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
   std::vector<size_t> files;
   for (size_t i = 0; i < entries.size(); ++i) {
     const fs::path& p = entries[i];
+    // A killed run's staging file is never copied; in place, it is swept.
+    if (is_stale_temp_name(p.filename().string())) {
+      if (!copy && !r.opts.dry_run) fs::remove_all(p, ec);
+      continue;
+    }
     fs::path dst = copy ? stage / p.lexically_relative(r.path) : p;
     fs::file_status st = fs::symlink_status(p);
     if (fs::is_symlink(st)) {
@@ -321,6 +327,11 @@ PruneReport prune_path(const PruneRequest& r) {
   if (ec || !fs::exists(st)) fail(r.path, "no such file or directory");
   if (!r.out.empty() && !r.opts.dry_run && fs::exists(fs::symlink_status(r.out)))
     fail(r.out, "the output exists already", "tailor prune never overwrites: remove it, or choose another -o");
+  // What a killed run staged beside the output (a file's copy, a folder's stage).
+  if (!r.opts.dry_run) {
+    fs::path beside = (r.out.empty() ? r.path : r.out).parent_path();
+    remove_stale_temp_files(beside.empty() ? fs::path(".") : beside);
+  }
   if (fs::is_directory(st)) {
     prune_tree(rep, r);
   } else if (is_elf_file(r.path)) {
