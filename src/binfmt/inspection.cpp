@@ -133,10 +133,20 @@ FileInspection inspect_elf(std::string path, const ElfFile& elf) {
   f.e_machine = elf.machine;
   f.machine = elf_machine_name(elf.machine, elf.big_endian);
   f.bits = elf.bits;
+  std::vector<const ElfSection*> seen;  // fatbin sections counted, by their file bytes
   for (const auto& s : elf.sections) {
     if (std::find(std::begin(kFatbinSections), std::end(kFatbinSections), s.name) == std::end(kFatbinSections)) continue;
     WindowReader bytes = elf.section_reader(s);
     if (bytes.size() == 0) continue;
+    // Two headers on one range are one set of bytes: counted once (linkers never
+    // write this; a crafted file would otherwise show a share over 100%).
+    auto same = [&](const ElfSection* o) { return o->offset == s.offset && o->size == s.size; };
+    if (std::any_of(seen.begin(), seen.end(), same)) continue;
+    for (const ElfSection* o : seen)
+      if (s.offset < o->offset + o->size && o->offset < s.offset + s.size)
+        throw_format_error(fmt::format("sections {} at offset {:#x} and {} at offset {:#x} overlap", o->name, o->offset,
+                                       s.name, s.offset));
+    seen.push_back(&s);
     std::optional<Fatbin> fb = try_open_fatbin(bytes);
     if (!fb)
       throw_format_error(fmt::format("section {} at offset {:#x} does not start with a fatbin container (magic {:#x})",

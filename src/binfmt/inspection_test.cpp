@@ -7,9 +7,12 @@
 #include <fstream>
 #include <regex>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "binfmt/elf_file.hpp"
 #include "binfmt/mapped_file.hpp"
+#include "support/binary_builder.hpp"
 #include "support/golden.hpp"
 #include "util/diagnostic.hpp"
 
@@ -223,6 +226,34 @@ TEST(InspectFixtures, TorchFatbinHeadHasTheDocumentedLayout) {
   EXPECT_EQ(s.read_le<uint32_t>(second + 28, ""), 80u);  // sm_80
   // zstd frame magic at the start of the first payload.
   EXPECT_EQ(s.read_le<uint32_t>(16 + 64, ""), 0xFD2FB528u);
+}
+
+// Two section headers on one .nv_fatbin range are one set of bytes: a crafted
+// file once showed a 190% share. A partial overlap is refused, naming both.
+TEST(InspectElf, DuplicatedFatbinSectionIsCountedOnce) {
+  auto fb = test::fatbin_container({{.kind = 2, .arch = 90, .payload = 64}});
+  auto bytes = test::elf_file(64, false, 62, {{".nv_fatbin", fb}, {".nv_fatbin", fb}});
+  test::Bytes f{bytes, false};
+  ByteSlice view(f.b.data(), f.size());
+  const uint64_t shoff = view.read_le<uint64_t>(40, "e_shoff");
+  const uint64_t first = view.read_le<uint64_t>(shoff + 64 + 24, "sh_offset");  // header 1's sh_offset (header 0 is null)
+  f.put_at<uint64_t>(shoff + 2 * 64 + 24, first);            // header 2 points at header 1's bytes
+  auto elf = try_open_elf(ByteSlice(f.b.data(), f.size()));
+  ASSERT_TRUE(elf);
+  FileInspection in = inspect_elf("dup.so", *elf);
+  EXPECT_EQ(in.fatbin_bytes, fb.size());
+  EXPECT_EQ(in.entries.size(), 1u);
+  EXPECT_EQ(in.containers, 1u);
+
+  f.put_at<uint64_t>(shoff + 2 * 64 + 24, first + 8);  // now half on header 1's bytes
+  auto shifted = try_open_elf(ByteSlice(f.b.data(), f.size()));
+  try {
+    inspect_elf("dup.so", *shifted);
+    ADD_FAILURE() << "an overlap was accepted";
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().message, fmt::format("sections .nv_fatbin at offset {:#x} and .nv_fatbin at offset {:#x} overlap",
+                                                  first, first + 8));
+  }
 }
 
 }  // namespace
