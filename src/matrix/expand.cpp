@@ -184,7 +184,7 @@ class FamilyExpander {
     v.python = value(c, Axis::python).value;
     v.pin = value(c, Axis::pin).value;
     v.cuda = value(c, Axis::cuda).value;
-    if (!fam_.versions.empty()) {  // the version decides its pin per backend and CUDA, and its name
+    if (c[idx(Axis::version)] < fam_.versions.size()) {  // the version decides its pin per backend and CUDA, and its name
       const PackageVersion& pv = fam_.versions[c[idx(Axis::version)]];
       v.version = pv.version;
       v.paired = pv.paired;

@@ -296,7 +296,7 @@ PackageVersion read_version(const TomlDocument& doc, const toml::table& t, const
   }
   pv.word = fill_template(tmpl, fill);
   if (auto why = unsafe_name_reason(pv.word))
-    throw doc.error_at(pos_of(*t.get("name")), fmt::format("the name word '{}' {}", comment_text(pv.word), *why));
+    throw doc.error_at(t.get("name") ? pos_of(*t.get("name")) : pv.pos, fmt::format("the name word '{}' {}", comment_text(pv.word), *why));
   if (const toml::table* src = r.table("source")) {
     SourceOverride o;
     o.pos = pos_of(*src);
