@@ -6,8 +6,10 @@
 # `prune --in-place` on a fresh copy; and sizes before/after: apparent, on
 # disk (holes punched), deflate (gzip -6, as in a wheel) and zstd -3 (as in a
 # Nix binary cache; skipped without zstd), with libtorch_cuda.so alone when present.
+# With WHEEL=path.whl (default: the prunefix fixture wheel) also the wheel:
+# `prune -o` against `cp` of the wheel, and the download size before/after.
 #   usage: bench/prune.sh [TAILOR] [DIR...]    (default: the fixtures of tests/data/elf)
-#   env:   TAILOR_SM=9.0  RUNS=3
+#   env:   TAILOR_SM=9.0  RUNS=3  WHEEL=x.whl
 set -euo pipefail
 tailor=${1:-./build/tailor}
 shift || true
@@ -60,3 +62,18 @@ for dir in "${dirs[@]}"; do
     echo "libtorch_cuda.so: $(mb "$(stat -c %s "$lib")"), deflate -1 $(mb "$gb") -> $(mb "$ga") ($(pct "$ga" "$gb"))"
   fi
 done
+
+whl=${WHEEL:-$(cd "$(dirname "$0")/.." && pwd)/tests/data/elf/prunefix-0.1-py3-none-linux_x86_64.whl}
+if [[ -f "$whl" ]]; then
+  prune_t=() cp_t=()
+  for ((i = 0; i < runs; i++)); do
+    rm -f "$work/w.whl" "$work/c.whl"
+    prune_t+=("$(timeit "$tailor" prune "$whl" --sm "$sm" -o "$work/w.whl")")
+    cp_t+=("$(timeit cp "$whl" "$work/c.whl")")
+  done
+  p=$(printf '%s\n' "${prune_t[@]}" | median)
+  c=$(printf '%s\n' "${cp_t[@]}" | median)
+  echo "== wheel $(basename "$whl"), SM $sm, median of $runs runs, $(nproc) cores"
+  echo "time:   tailor prune -o ${p}s | cp ${c}s | ratio prune/cp $(awk -v a="$p" -v b="$c" 'BEGIN {printf "%.1f", (b > 0) ? a / b : 0}')"
+  echo "download: $(mb "$(stat -c %s "$whl")") -> $(mb "$(stat -c %s "$work/w.whl")") ($(pct "$(stat -c %s "$work/w.whl")" "$(stat -c %s "$whl")"))"
+fi

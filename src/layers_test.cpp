@@ -33,13 +33,14 @@ const std::map<std::string, std::set<std::string>>& layers() {
       {"ci", {"matrix", "kb", "util"}},
       {"nix", {"util"}},
       {"host", {"settings", "matrix", "kb", "util"}},
-      {"binfmt", {"util"}},
+      {"catalog", {"host", "settings", "matrix", "kb", "util"}},
+      {"binfmt", {"kb", "util"}},
       {"prune", {"binfmt", "kb", "util"}},
       {"verify", {"binfmt", "settings", "matrix", "kb", "util"}},
       {"recipe", {"nix", "util"}},
       {"lint", {"recipe", "nix", "matrix", "kb", "util"}},
       {"migrate", {"lint", "recipe", "nix", "matrix", "kb", "util"}},
-      {"cli", {"migrate", "lint", "recipe", "verify", "prune", "binfmt", "host", "nix", "ci", "build", "generate", "settings", "matrix",
+      {"cli", {"catalog", "migrate", "lint", "recipe", "verify", "prune", "binfmt", "host", "nix", "ci", "build", "generate", "settings", "matrix",
                "kb", "util"}},
   };
   return table;

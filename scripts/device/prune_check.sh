@@ -4,7 +4,11 @@
 # this GPU's SM, run scripts/device/prune_workload.py with
 # CUDA_MODULE_LOADING=EAGER on the original and on the pruned copy (same
 # pass/fail set required), then on a copy pruned for another SM (must fail
-# with "no kernel image"), and bench/prune.sh for sizes and times.
+# with "no kernel image"), `tailor verify` on the pruned copy (fatbin-only-sm
+# must pass), a wheel round trip (a wheel rebuilt from the installed torch →
+# prune → pip install --no-deps --target → the fixed GPU checks on it → every
+# RECORD hash checked, in the wheel and installed), and bench/prune.sh for
+# sizes and times (wheel and folders against cp in the same run).
 # Self-contained: everything lands in $OUT/prune-check.txt (and the raw runs
 # in $OUT/prune-runs.tar.gz). Exit status 0 when all three verdicts hold.
 #
@@ -97,10 +101,54 @@ else
   say "negative control (pruned for SM $other_sm): did NOT fail with \"no kernel image\""; head -20 "$runs/other.txt" "$runs/other.err" | tee -a "$report"; verdict=1
 fi
 
+say "## verify on the pruned torch (as an SM $sm build of this torch)"
+tv=$("$py" -c 'import torch; print(torch.__version__.split("+")[0])')
+pyv=$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+cv=$("$py" -c 'import torch; print(torch.version.cuda)')
+cat >"$work/variant.json" <<JSON
+{"name": "pip-torch-$tv-pruned-sm$sm", "package": "pytorch", "backend": "cuda", "python": "$pyv",
+ "cuda": "$cv", "sm": "$sm", "isa": "avx512", "platform": "x86_64-linux", "torch": "$tv"}
+JSON
+PYTHONPATH=$work/pruned "$tailor" verify "$work/pruned/torch" --variant-json "$work/variant.json" --python "$py" \
+  >"$runs/verify-pruned.txt" 2>&1
+say "verify pruned: exit $?"; grep -E 'fatbin|arch-list|gpu-compute|import' "$runs/verify-pruned.txt" | cut -c1-900 | tee -a "$report"
+grep -Eq '^ok +fatbin-only-sm' "$runs/verify-pruned.txt" ||
+  { say "verify pruned: fatbin-only-sm did NOT pass"; verdict=1; }
+"$tailor" verify "$site/torch" --variant-json "$work/variant.json" --python "$py" >"$runs/verify-original.txt" 2>&1
+say "verify original (control, every SM inside): exit $?; $(grep 'fatbin-only-sm' "$runs/verify-original.txt" | cut -c1-300)"
+
+say "## wheel round trip"
+mkdir -p "$work/whl"
+t0=$(date +%s.%N)
+whl=$("$py" "$here/make_wheel.py" "$site" torch "$work/whl")
+say "wheel rebuilt from the installed torch in $(awk -v s="$t0" -v e="$(date +%s.%N)" 'BEGIN {printf "%.1f", e - s}') s: $(basename "$whl"), $(stat -c %s "$whl") bytes, $(unzip -Z1 "$whl" 2>/dev/null | wc -l) members"
+mkdir -p "$work/whl/out"
+for i in 1 2 3; do
+  rm -f "$work/whl/out/"*.whl
+  /usr/bin/time -f "%e s, %M kB max RSS" -o "$work/whl/time" "$tailor" prune "$whl" --sm "$sm" -o "$work/whl/out/$(basename "$whl")" >"$runs/prune-wheel.txt" 2>&1
+  s=$?
+  t0=$(date +%s.%N); cp "$whl" "$work/whl/copy.whl"; cpt=$(awk -v s="$t0" -v e="$(date +%s.%N)" 'BEGIN {printf "%.2f", e - s}'); rm -f "$work/whl/copy.whl"
+  say "prune wheel run $i: exit $s, $(cat "$work/whl/time"); cp of the wheel in the same run: $cpt s"
+done
+tail -n 4 "$runs/prune-wheel.txt" | tee -a "$report"
+pw=$work/whl/out/$(basename "$whl")
+"$py" "$here/check_record.py" "$pw" >"$runs/record-wheel.txt" 2>&1; say "pruned wheel: $(cat "$runs/record-wheel.txt")" ; [[ $(grep -c ' 0 wrong, 0 members' "$runs/record-wheel.txt") == 1 ]] || verdict=1
+if "$py" -m pip install --no-deps --no-index --target "$work/whl/target" "$pw" >"$runs/pip.txt" 2>&1; then
+  say "pip install --no-deps --target: ok"
+  "$py" "$here/check_record.py" "$pw" "$work/whl/target" >"$runs/record-installed.txt" 2>&1
+  say "installed: $(cat "$runs/record-installed.txt")"; grep -q ' 0 wrong, 0 members' "$runs/record-installed.txt" || verdict=1
+  workload wheel "$work/whl/target" --fixed
+  grep -q "torch_dir=$work/whl/target/torch" "$runs/wheel.txt" && say "wheel run imported the installed pruned torch: yes" || { say "wheel run imported the installed pruned torch: NO"; verdict=1; }
+  say "wheel run, fixed checks: $(grep -v '^op:\|^#\|^opinfo' "$runs/wheel.txt" | tr '\n' ';')"
+  grep -q ' FAIL' "$runs/wheel.txt" && verdict=1
+else
+  say "pip install FAILED: $(tail -3 "$runs/pip.txt")"; verdict=1
+fi
+
 say "## bench/prune.sh (sizes and times)"
 bench=$here/../../bench/prune.sh
 [[ -f "$bench" ]] || bench=$here/prune.sh
-TAILOR_SM=$sm RUNS=${RUNS:-1} bash "$bench" "$tailor" "$site/torch/lib" "$site/nvidia" 2>&1 | tee -a "$report"
+TAILOR_SM=$sm RUNS=${RUNS:-1} WHEEL=$whl bash "$bench" "$tailor" "$site/torch/lib" "$site/nvidia" 2>&1 | tee -a "$report"
 tar -czf "$out_dir/prune-runs.tar.gz" -C "$work" runs pruned/torch.report pruned/nvidia.report other/torch.report 2>/dev/null
 rm -rf "$work"
 say "## verdict: $([[ $verdict == 0 ]] && echo PASS || echo FAIL)"

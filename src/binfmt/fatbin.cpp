@@ -143,6 +143,7 @@ std::optional<Fatbin> try_open_fatbin(const ByteReader& section) {
       if (end - e < kEntryHeaderMin && all_zero(section.read(e, end - e, "fatbin entry", buf))) break;  // zero tail
       FatbinEntry entry = read_entry(section, e, end, buf);
       e += entry.stored_bytes();
+      entry.container = fb.containers.size();
       fb.entries.push_back(entry);
     }
     c.entry_count = fb.entries.size() - c.first_entry;

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "binfmt/byte_slice.hpp"
+#include "kb/runs_on.hpp"
 
 namespace tailor {
 
@@ -46,12 +47,15 @@ struct FatbinEntry {
   uint64_t payload_size = 0;       ///< bytes stored, padding included
   uint64_t uncompressed_size = 0;  ///< payload once decompressed; = payload_size when not compressed
   FatbinCompression compression = FatbinCompression::none;
+  size_t container = 0;  ///< which container of its file holds it (inspection numbers them per file)
 
   static constexpr uint64_t kFlagArchSpecific = 0x100000;
   static constexpr uint64_t kFlagFamilySpecific = 0x200000;
 
   /// 'a' for arch-specific cubins, 'f' for family-specific ones, else '\0'.
   char suffix() const;
+  /// The target it was built for, as the runs-on rule reads it (PTX or SASS).
+  CudaCode code() const { return {arch, suffix(), kind == FatbinKind::ptx}; }
   /// "sm_90", "sm_90a", "sm_100f" for SASS; "compute_90" for PTX; "nvvm_90".
   std::string arch_name() const;
   /// Bytes the entry occupies in the file: header and payload.

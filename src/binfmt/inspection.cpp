@@ -98,21 +98,9 @@ std::vector<FatbinEntry> Inspection::all_entries() const {
 }
 
 std::optional<uint32_t> parse_sm_target(std::string_view t) {
-  if (t.starts_with("sm_")) t.remove_prefix(3);
-  else if (t.starts_with("sm")) t.remove_prefix(2);
-  std::string digits;
-  size_t dot = t.find('.');
-  if (dot != std::string_view::npos) {
-    if (dot == 0 || dot + 2 != t.size()) return std::nullopt;  // "X.Y": one minor digit
-    digits = std::string(t.substr(0, dot)) + std::string(t.substr(dot + 1));
-  } else {
-    digits = std::string(t);
-  }
-  if (digits.empty() || digits.size() > 4) return std::nullopt;
-  uint32_t n = 0;
-  auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
-  if (ec != std::errc() || p != digits.data() + digits.size() || n < 10) return std::nullopt;
-  return n;
+  auto c = parse_sm(t);
+  if (!c || c->suffix) return std::nullopt;
+  return c->number;
 }
 
 std::string human_bytes(uint64_t n) {
@@ -155,8 +143,11 @@ FileInspection inspect_elf(std::string path, const ElfFile& elf) {
                                      s.name, s.offset, kFatbinMagic));
     f.fatbin_bytes += fb->size;
     f.fatbin_overhead += fb->overhead();
+    for (auto e : fb->entries) {
+      e.container += f.containers;  // numbered per file, across its sections
+      f.entries.push_back(e);
+    }
     f.containers += fb->containers.size();
-    f.entries.insert(f.entries.end(), fb->entries.begin(), fb->entries.end());
   }
   return f;
 }

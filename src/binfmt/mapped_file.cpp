@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "util/diagnostic.hpp"
+#include "util/read_file.hpp"
 
 namespace tailor {
 
@@ -21,10 +22,21 @@ namespace {
   d.message = fmt::format("cannot {}: {}", what, std::strerror(errno));
   throw DiagnosticError(std::move(d));
 }
+
+// A binary is read from a regular file only: a FIFO or a device would block
+// or never end (the open itself is O_NONBLOCK for that reason).
+void require_regular(int fd, const struct stat& st, const std::filesystem::path& path) {
+  if (S_ISREG(st.st_mode)) return;
+  ::close(fd);
+  Diagnostic d;
+  d.path = path.string();
+  d.message = fmt::format("cannot read: {}, not a regular file", file_kind(st.st_mode));
+  throw DiagnosticError(std::move(d));
+}
 }  // namespace
 
 MappedFile::MappedFile(const std::filesystem::path& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) fail(path, "open");
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
@@ -33,6 +45,7 @@ MappedFile::MappedFile(const std::filesystem::path& path) {
     errno = e;
     fail(path, "stat");
   }
+  require_regular(fd, st, path);
   size_ = static_cast<uint64_t>(st.st_size);
   if (size_ > 0) {
     addr_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -53,7 +66,7 @@ MappedFile::~MappedFile() {
 }
 
 FileReader::FileReader(const std::filesystem::path& path) : path_(path.string()) {
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd_ < 0) fail(path, "open");
   struct stat st {};
   if (::fstat(fd_, &st) != 0) {
@@ -62,6 +75,7 @@ FileReader::FileReader(const std::filesystem::path& path) : path_(path.string())
     errno = e;
     fail(path, "stat");
   }
+  require_regular(fd_, st, path);
   size_ = static_cast<uint64_t>(st.st_size);
 }
 

@@ -1,9 +1,11 @@
 #include "binfmt/wheel.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <utility>
 
 #include <fmt/format.h>
+#include <libdeflate.h>
 #include <zlib.h>
 
 namespace tailor {
@@ -70,6 +72,53 @@ void apply_zip64_extra(ByteSlice extra, WheelMember& m, bool need_uncompressed, 
   }
   if (need_uncompressed || need_compressed || need_offset)
     throw_format_error(fmt::format("corrupt zip archive: member '{}' lacks its zip64 sizes", m.name));
+}
+
+// A whole member: libdeflate, several times zlib's speed (the size is known).
+void inflate_whole(const WheelMember& m, ByteSlice body, std::vector<uint8_t>& out) {
+  struct Free {
+    void operator()(libdeflate_decompressor* d) const { libdeflate_free_decompressor(d); }
+  };
+  std::unique_ptr<libdeflate_decompressor, Free> d(libdeflate_alloc_decompressor());
+  if (!d) throw_format_error("libdeflate: cannot allocate a decompressor");
+  size_t got = 0;
+  libdeflate_result rc = libdeflate_deflate_decompress(d.get(), body.data(), body.size(), out.data(), out.size(), &got);
+  if (rc == LIBDEFLATE_SUCCESS && got == out.size()) return;
+  if (rc == LIBDEFLATE_SUCCESS)
+    throw_format_error(fmt::format("corrupt zip archive: '{}' inflates to {} bytes, {} expected", m.name, got, out.size()));
+  throw_format_error(fmt::format("corrupt zip archive: cannot inflate '{}' ({})", m.name,
+                                 rc == LIBDEFLATE_INSUFFICIENT_SPACE ? "longer than its size" : "invalid deflate data"));
+}
+
+// The first bytes of a member: zlib, which can stop early.
+void inflate_prefix(const WheelMember& m, ByteSlice body, std::vector<uint8_t>& out) {
+    const uint64_t limit = out.size();
+    z_stream z{};
+    if (inflateInit2(&z, -MAX_WBITS) != Z_OK) throw_format_error("zlib: cannot initialise inflate");
+    uint64_t in_pos = 0, out_pos = 0;
+    int rc = Z_OK;
+    // zlib counts in 32-bit uInt: feed both sides in chunks.
+    constexpr uint64_t kChunk = 1u << 30;
+    while (out_pos < limit && rc == Z_OK) {
+      if (z.avail_in == 0 && in_pos < body.size()) {
+        z.next_in = const_cast<Bytef*>(body.data() + in_pos);
+        z.avail_in = static_cast<uInt>(std::min(kChunk, body.size() - in_pos));
+        in_pos += z.avail_in;
+      }
+      z.next_out = out.data() + out_pos;
+      z.avail_out = static_cast<uInt>(std::min(kChunk, limit - out_pos));
+      uInt before = z.avail_out;
+      rc = inflate(&z, Z_NO_FLUSH);
+      out_pos += before - z.avail_out;
+      if (rc == Z_BUF_ERROR && z.avail_in == 0 && in_pos >= body.size()) break;
+      if (rc == Z_BUF_ERROR) rc = Z_OK;
+    }
+    std::string why = z.msg ? z.msg : "zlib error";
+    inflateEnd(&z);
+    if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
+      throw_format_error(fmt::format("corrupt zip archive: cannot inflate '{}' ({})", m.name, why));
+    if (out_pos < limit)
+      throw_format_error(fmt::format("corrupt zip archive: '{}' inflates to {} bytes, {} expected", m.name, out_pos, limit));
 }
 
 }  // namespace
@@ -141,46 +190,19 @@ std::vector<uint8_t> Wheel::extract(const WheelMember& m, uint64_t limit, bool c
       throw_format_error(fmt::format("corrupt zip archive: member '{}' claims {} bytes from {} compressed", m.name,
                                      m.uncompressed_size, m.compressed_size));
     out.resize(limit);
-    z_stream z{};
-    if (inflateInit2(&z, -MAX_WBITS) != Z_OK) throw_format_error("zlib: cannot initialise inflate");
-    uint64_t in_pos = 0, out_pos = 0;
-    int rc = Z_OK;
-    // zlib counts in 32-bit uInt: feed both sides in chunks.
-    constexpr uint64_t kChunk = 1u << 30;
-    while (out_pos < limit && rc == Z_OK) {
-      if (z.avail_in == 0 && in_pos < body.size()) {
-        z.next_in = const_cast<Bytef*>(body.data() + in_pos);
-        z.avail_in = static_cast<uInt>(std::min(kChunk, body.size() - in_pos));
-        in_pos += z.avail_in;
-      }
-      z.next_out = out.data() + out_pos;
-      z.avail_out = static_cast<uInt>(std::min(kChunk, limit - out_pos));
-      uInt before = z.avail_out;
-      rc = inflate(&z, Z_NO_FLUSH);
-      out_pos += before - z.avail_out;
-      if (rc == Z_BUF_ERROR && z.avail_in == 0 && in_pos >= body.size()) break;
-      if (rc == Z_BUF_ERROR) rc = Z_OK;
+    if (limit == m.uncompressed_size) {
+      inflate_whole(m, body, out);
+    } else {
+      inflate_prefix(m, body, out);
     }
-    std::string why = z.msg ? z.msg : "zlib error";
-    inflateEnd(&z);
-    if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
-      throw_format_error(fmt::format("corrupt zip archive: cannot inflate '{}' ({})", m.name, why));
-    if (out_pos < limit)
-      throw_format_error(fmt::format("corrupt zip archive: '{}' inflates to {} bytes, {} expected", m.name, out_pos, limit));
   } else {
     throw_format_error(fmt::format("unsupported zip compression method {} for '{}' (wheels use 0 or 8)", m.method, m.name));
   }
-  if (check) {
-    uLong crc = crc32(0L, Z_NULL, 0);
-    for (uint64_t p = 0; p < out.size();) {
-      uInt n = static_cast<uInt>(std::min<uint64_t>(out.size() - p, 1u << 30));
-      crc = crc32(crc, out.data() + p, n);
-      p += n;
-    }
-    if (static_cast<uint32_t>(crc) != m.crc32)
-      throw_format_error(fmt::format("corrupt zip archive: CRC-32 mismatch in '{}'", m.name));
-  }
+  if (check && crc32_of(ByteSlice(out.data(), out.size())) != m.crc32)
+    throw_format_error(fmt::format("corrupt zip archive: CRC-32 mismatch in '{}'", m.name));
   return out;
 }
+
+uint32_t crc32_of(ByteSlice data) { return libdeflate_crc32(0, data.data(), data.size()); }
 
 }  // namespace tailor

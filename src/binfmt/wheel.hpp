@@ -42,6 +42,9 @@ struct Wheel {
   std::vector<uint8_t> extract(const WheelMember& m, uint64_t limit, bool check) const;
 };
 
+/// The CRC-32 of \a data (zip's, as libdeflate computes it).
+uint32_t crc32_of(ByteSlice data);
+
 /// Parses \a data as a zip archive. Returns nullopt when it has no zip
 /// signature; throws DiagnosticError when it has one but is corrupt.
 std::optional<Wheel> try_open_wheel(ByteSlice data);

@@ -107,6 +107,18 @@ TEST(Wheel, CorruptionIsDetected) {
   m = w->members[0];
   m.uncompressed_size += 10;
   EXPECT_NE(error_of([&] { w->read(m); }).find("inflates to"), std::string::npos);
+  // The stream goes on past the claimed size (the whole-member inflater stops there).
+  m = w->members[0];
+  m.uncompressed_size -= 10;
+  EXPECT_EQ(error_of([&] { w->read(m); }), "corrupt zip archive: cannot inflate 'a.so' (longer than its size)");
+  // Garbage where the deflate stream should be: block type 3 does not exist.
+  {
+    test::Bytes g{good, false};
+    ByteSlice body = w->stored(w->members[0]);
+    g.b[body.base()] = 0xff;
+    auto bad = try_open_wheel(ByteSlice(g.b.data(), g.size()));
+    EXPECT_EQ(error_of([&] { bad->read(bad->members[0]); }), "corrupt zip archive: cannot inflate 'a.so' (invalid deflate data)");
+  }
   // Unsupported method.
   m = w->members[0];
   m.method = 12;

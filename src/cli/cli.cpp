@@ -31,6 +31,8 @@ constexpr Command kCommands[] = {
     {"parse", "print the Nix normal form of FILE... (the text nix-instantiate --parse prints)", cmd_parse},
     {"detect", "this host's CPU features, the ISA targets it can run, its GPUs and driver", cmd_detect},
     {"recommend", "the variant to install on this host, with reasons and alternatives", cmd_recommend},
+    {"catalog", "write a self-contained HTML page: pick a machine, get the variant (recommend's answers, precomputed)",
+     cmd_catalog},
     {"inspect", "per-SM composition and size of the CUDA fatbins in a .so, folder or wheel", cmd_inspect},
     {"prune", "keep only the CUDA code given GPUs can load, in a .so, folder or wheel (-o OUT or --in-place)", cmd_prune},
     {"verify", "check a built artifact against what its variant promises", cmd_verify},

@@ -1,17 +1,26 @@
-// tailor generate [SPEC] -o DIR [--check] [--force] [--prune] [--json]: write the
-// branch's recipe tree and docs, safely, or check that DIR is up to date.
+// tailor generate [SPEC] -o DIR [--check] [--force] [--prune] [--json] [--catalog]: write the
+// branch's recipe tree and docs (with --catalog, the catalog page too), safely,
+// or check that DIR is up to date.
+#include <filesystem>
+#include <optional>
 #include <ostream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "catalog/catalog_page.hpp"
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "generate/branch_tree.hpp"
+#include "generate/marker.hpp"
 #include "matrix/spec_loader.hpp"
+#include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
+#include "util/output_lock.hpp"
 
 namespace tailor {
+
+namespace fs = std::filesystem;
 
 namespace {
 const char* change_name(Change c) {
@@ -44,13 +53,14 @@ int cmd_generate(CommandContext& ctx) {
   CLI::App app{"Write the recipe tree and docs of a spec.", "generate"};
   SpecArg spec_arg;
   std::string dir, kb_dir;
-  bool check = false, force = false, prune = false, json = false;
+  bool check = false, force = false, prune = false, json = false, catalog = false;
   add_spec_arg(app, spec_arg, "spec file or built-in spec (default: build-pytorch/main)");
   app.add_option("-o,--output", dir, "directory of the tree")->required()->check(nonempty_check())->type_name("DIR");
   app.add_flag("--check", check, "write nothing; exit 1 if DIR is not up to date");
   app.add_flag("--force", force, "overwrite files that were edited by hand");
   app.add_flag("--prune", prune, "remove generated files of variants no longer in the matrix");
   app.add_flag("--json", json, "print what the tree needed and what was written as one JSON object");
+  app.add_flag("--catalog", catalog, "also write docs/index.html, the page of 'tailor catalog' for this spec");
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
 
@@ -59,6 +69,23 @@ int cmd_generate(CommandContext& ctx) {
   Matrix m = expand(spec, kb);
   for (const auto& w : m.warnings) ctx.err << "tailor: warning: " << w << "\n";
   std::vector<GeneratedFile> files = branch_tree(spec, m, kb);
+  if (catalog) {
+    CatalogData data = build_catalog({{spec, m}}, kb, "flox");
+    files.push_back({"docs/index.html", with_marker(render_catalog_page(data, kb), CommentStyle::html)});
+  }
+  // One writer per output directory at a time (a check reads beside other checks).
+  std::optional<OutputLock> lock;
+  std::error_code ec;
+  if (!check) {
+    fs::create_directories(dir, ec);
+    if (ec) {
+      Diagnostic d;
+      d.path = dir;
+      d.message = "cannot create the output directory: " + ec.message();
+      throw DiagnosticError(d);
+    }
+  }
+  if (fs::is_directory(dir, ec)) lock.emplace(dir, ctx.err, check ? OutputLock::Mode::shared : OutputLock::Mode::exclusive);
   std::vector<PlannedChange> plan = plan_tree(dir, files);
 
   std::map<Change, int> count;
@@ -102,9 +129,17 @@ int cmd_generate(CommandContext& ctx) {
                            count[Change::unchanged], m.variants.size(), spec.path);
   }
   if (count[Change::stale]) {
-    for (const auto& c : plan)
-      if (c.change == Change::stale) ctx.out << fmt::format("{} {}\n", prune ? "removed" : "stale:", c.path);
-    if (!prune) ctx.out << "hint: these belong to variants no longer in the matrix; --prune removes them\n";
+    bool kept = false;
+    for (const auto& c : plan) {
+      if (c.change != Change::stale) continue;
+      if (is_staging_leftover(c)) {
+        ctx.out << fmt::format("removed {} ({})\n", c.path, c.note);
+        continue;
+      }
+      ctx.out << fmt::format("{} {}\n", prune ? "removed" : "stale:", c.path);
+      kept = kept || !prune;
+    }
+    if (kept) ctx.out << "hint: these belong to variants no longer in the matrix; --prune removes them\n";
   }
   return kExitOk;
 }

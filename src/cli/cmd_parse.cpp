@@ -5,12 +5,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <unordered_map>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli/command.hpp"
@@ -26,34 +29,48 @@ namespace {
 // Reads \a file into \a buf (reused across files: one allocation per run, not
 // per file); a directory means its default.nix, as for nix-instantiate.
 // \a symlink tells whether the file named is a symbolic link (saves an lstat).
-bool read_nix_file(std::string& file, std::string& buf, bool& symlink) {
-  int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+// Returns nullopt when it could, else why not (empty: it cannot be opened or
+// read): only a regular file no larger than the input limit is read, and a
+// FIFO never blocks the open.
+std::optional<std::string> read_nix_file(std::string& file, std::string& buf, bool& symlink) {
+  constexpr int kFlags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
+  int fd = open(file.c_str(), kFlags | O_NOFOLLOW);
   symlink = fd < 0 && errno == ELOOP;
-  if (symlink) fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
+  if (symlink) fd = open(file.c_str(), kFlags);
+  if (fd < 0) return std::string();
   struct stat st;
-  if (fstat(fd, &st) != 0) return close(fd), false;
+  if (fstat(fd, &st) != 0) return close(fd), std::string();
   if (S_ISDIR(st.st_mode)) {
     close(fd);
     file = (std::filesystem::path(file) / "default.nix").string();
     symlink = true;  // not known without an lstat: let the path context find out
-    fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) return fd >= 0 && close(fd), false;
+    fd = open(file.c_str(), kFlags);
+    if (fd < 0) return std::string();
+    if (fstat(fd, &st) != 0) return close(fd), std::string();
   }
-  const bool sized = S_ISREG(st.st_mode) && st.st_size > 0;
+  if (!S_ISREG(st.st_mode)) return close(fd), fmt::format("{}, not a regular file", file_kind(st.st_mode));
+  const uint64_t limit = input_size_limit();
+  if (static_cast<uint64_t>(st.st_size) > limit)
+    return close(fd), fmt::format("{} bytes, over the input size limit of {} bytes", st.st_size, limit);
+  const bool sized = st.st_size > 0;
   buf.resize(sized ? static_cast<size_t>(st.st_size) : 4096);
   size_t n = 0;
   for (;;) {
     if (sized && n == static_cast<size_t>(st.st_size)) break;  // all of it: no read() for the end
-    if (n == buf.size()) buf.resize(buf.size() * 2);
+    if (n == buf.size()) {
+      if (n > limit) return close(fd), fmt::format("over the input size limit of {} bytes", limit);
+      buf.resize(static_cast<size_t>(std::min<uint64_t>(limit + 1, uint64_t{n} * 2)));
+    }
     ssize_t r = read(fd, buf.data() + n, buf.size() - n);
-    if (r < 0) return close(fd), false;
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) return close(fd), std::string();
     if (r == 0) break;
     n += static_cast<size_t>(r);
   }
   close(fd);
+  if (n > limit) return fmt::format("over the input size limit of {} bytes", limit);
   buf.resize(n);
-  return true;
+  return std::nullopt;
 }
 
 nlohmann::ordered_json error_json(const std::string& file, const Diagnostic& d) {
@@ -93,10 +110,11 @@ int cmd_parse(CommandContext& ctx) {
   for (std::string file : files) {
     bool symlink = false;
     const std::string named = file;
-    if (!read_nix_file(file, text, symlink)) {
+    if (auto why = read_nix_file(file, text, symlink)) {
       Diagnostic d;
       d.path = file;
-      d.message = "cannot read the file";
+      d.message = why->empty() ? "cannot read the file" : "cannot read the file: " + *why;
+      if (why->find("limit") != std::string::npos) d.hint = "raise the limit with --max-input-size BYTES";
       fail(named, d);
       continue;
     }

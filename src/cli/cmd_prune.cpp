@@ -66,6 +66,16 @@ void print_text(std::ostream& out, std::ostream& err, const PruneReport& r) {
   if (r.refused()) out << fmt::format("; {} refused", r.refused());
   if (!r.output.empty()) out << fmt::format("; written to {}", r.output);
   out << "\n";
+  if (r.disk_before)
+    out << fmt::format("on disk: {} → {} ({} freed)\n", human_bytes(r.disk_before), human_bytes(r.disk_after),
+                       human_bytes(r.disk_before > r.disk_after ? r.disk_before - r.disk_after : 0));
+  if (r.kind == "wheel") {
+    out << fmt::format("deflated libraries: {} → {} (changed members deflated anew at zlib level {}, the others copied as stored)\n",
+                       human_bytes(r.compressed_before()), human_bytes(r.compressed_after()), r.deflate_level);
+    if (r.download_after)
+      out << fmt::format("download: {} → {} ({} less)\n", human_bytes(r.download_before), human_bytes(r.download_after),
+                         percent(r.download_before - std::min(r.download_before, r.download_after), r.download_before));
+  }
 }
 
 int usage_error(CommandContext& ctx, std::string message, std::string hint) {

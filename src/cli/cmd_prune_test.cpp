@@ -118,5 +118,36 @@ TEST(CmdPrune, WheelRecordVerifiesAndPipInstallsIt) {
   EXPECT_EQ(inspected(target + "/prunefix/lib/libmulti.so"), "sm_90×3");
 }
 
+// The report says what the user gains: the download (the wheel's size) and the
+// deflated libraries before and after, at the zlib level it deflated with.
+TEST(CmdPrune, WheelReportStatesDownloadAndDeflatedSizes) {
+  test::TempDir dir("cmd-prune-wheel-json");
+  std::string out = dir.path() + "/prunefix-0.1-py3-none-linux_x86_64.whl";
+  auto r = run_tailor({"prune", kWheel, "--sm", "9.0", "-o", out, "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["download"]["before"].get<uint64_t>(), fs::file_size(kWheel));
+  EXPECT_EQ(j["download"]["after"].get<uint64_t>(), fs::file_size(out));
+  EXPECT_EQ(j["deflate_level"], 6);
+  EXPECT_LT(j["compressed"]["after"].get<uint64_t>(), j["compressed"]["before"].get<uint64_t>());
+  auto text = run_tailor({"prune", kWheel, "--sm", "9.0", "-o", dir.path() + "/b-0.1-py3-none-any.whl"});
+  EXPECT_NE(text.out.find("download: "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("at zlib level 6"), std::string::npos) << text.out;
+}
+
+// A tree's report sums the space every file takes on disk, before and after.
+TEST(CmdPrune, DirectoryReportStatesBytesOnDisk) {
+  test::TempDir dir("cmd-prune-disk");
+  auto r = run_tailor({"prune", source_path("tests/data/elf"), "--sm", "9.0", "--dry-run", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  uint64_t all = 0;
+  for (const auto& e : fs::recursive_directory_iterator(source_path("tests/data/elf")))
+    if (e.is_regular_file()) all += fs::file_size(e.path());
+  // Allocated space: at least the bytes (no fixture is sparse), in blocks.
+  EXPECT_GE(j["disk"]["before"].get<uint64_t>(), all);
+  EXPECT_EQ(j["disk"]["after"], j["disk"]["before"]);  // a dry run changes nothing
+}
+
 }  // namespace
 }  // namespace tailor

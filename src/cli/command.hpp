@@ -35,6 +35,7 @@ int cmd_builders(CommandContext& ctx);
 int cmd_parse(CommandContext& ctx);
 int cmd_detect(CommandContext& ctx);
 int cmd_recommend(CommandContext& ctx);
+int cmd_catalog(CommandContext& ctx);
 int cmd_inspect(CommandContext& ctx);
 int cmd_prune(CommandContext& ctx);
 int cmd_verify(CommandContext& ctx);

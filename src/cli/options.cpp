@@ -12,6 +12,7 @@
 #include "util/edit_distance.hpp"
 #include "util/exit_status.hpp"
 #include "util/quote.hpp"
+#include "util/read_file.hpp"
 #include "util/safe_name.hpp"
 
 namespace tailor {
@@ -119,7 +120,62 @@ std::string chosen_spec_with_names(SpecArg& spec, std::vector<std::string>& name
   return chosen_spec(spec, command, "");
 }
 
+namespace {
+// "1048576", "64M", "2G": a byte count for --max-input-size.
+std::optional<uint64_t> byte_count(const std::string& s) {
+  if (s.empty() || s[0] < '0' || s[0] > '9') return std::nullopt;
+  size_t used = 0;
+  uint64_t n = 0;
+  try {
+    n = std::stoull(s, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  std::string unit = s.substr(used);
+  int shift = unit.empty() ? 0 : unit == "K" ? 10 : unit == "M" ? 20 : unit == "G" ? 30 : -1;
+  if (shift < 0 || n > (UINT64_MAX >> shift)) return std::nullopt;
+  return n << shift;
+}
+
+// --max-input-size BYTES, taken by every command before its own options: the
+// cap on any file read whole (util/read_file.hpp). Returns false (reported)
+// when its value is bad.
+bool take_input_size_limit(CommandContext& ctx) {
+  set_input_size_limit(kDefaultInputSizeLimit);  // commands run in one process (tests) start alike
+  for (size_t i = 0; i < ctx.args.size(); ++i) {
+    const std::string& a = ctx.args[i];
+    if (a == "--") break;
+    std::string value;
+    size_t count = 1;
+    if (a == "--max-input-size") {
+      if (i + 1 < ctx.args.size()) {
+        value = ctx.args[i + 1];
+        count = 2;
+      }
+    } else if (a.starts_with("--max-input-size=")) {
+      value = a.substr(std::string_view("--max-input-size=").size());
+    } else {
+      continue;
+    }
+    auto n = byte_count(value);
+    if (!n || *n == 0) {
+      Diagnostic d;
+      d.message = fmt::format("--max-input-size: '{}' is not a byte count", value);
+      d.hint = "a positive number of bytes, or one with K, M or G (64M)";
+      ctx.err << d.render();
+      return false;
+    }
+    set_input_size_limit(*n);
+    ctx.args.erase(ctx.args.begin() + static_cast<std::ptrdiff_t>(i),
+                   ctx.args.begin() + static_cast<std::ptrdiff_t>(i + count));
+    --i;
+  }
+  return true;
+}
+}  // namespace
+
 std::optional<int> parse_args(CLI::App& app, CommandContext& ctx) {
+  if (!take_input_size_limit(ctx)) return kExitBadInput;
   std::vector<std::string> reversed(ctx.args.rbegin(), ctx.args.rend());  // CLI11 wants them reversed
   try {
     app.parse(reversed);

@@ -124,7 +124,7 @@ std::string inline_bindings(const BuildSettings& s, const KnowledgeBase& kb) {
 std::string variant_recipe(const BuildSettings& s, const Spec& spec, const KnowledgeBase& kb) {
   const Variant& v = s.variant;
   std::string out;
-  for (const auto& line : s.header_comment) out += "# " + line + "\n";
+  for (const auto& line : s.header_comment) out += "# " + comment_text(line) + "\n";  // KB text (display, header) may hold a line break
   out += fmt::format("#\n# {} variant of {} (branch {}). Generated: edit the spec, not this file.\n",
                      v.package, comment_text(spec.path), comment_text(spec.name));
   for (const auto& w : s.workarounds) out += fmt::format("# Workaround {}: {}\n", comment_text(w.id), comment_text(w.summary));

@@ -72,7 +72,12 @@ std::vector<PlannedChange> plan_tree(const fs::path& root, const std::vector<Gen
     std::sort(entries.begin(), entries.end());
     for (const auto& p : entries) {
       std::string rel = (dir / p.filename()).string();
-      if (wanted.count(rel) || p.filename().string().find(".tailor-tmp-") != std::string::npos) continue;
+      if (wanted.count(rel)) continue;
+      if (p.filename().string().find(kTempSuffix) != std::string::npos) {
+        // A killed run's staging file is drift (--check) and swept by the next run, whatever it writes.
+        if (is_stale_temp_name(p.filename().string())) plan.push_back({rel, Change::stale, std::string(kLeftoverNote)});
+        continue;
+      }
       auto content = read_if_exists(p);
       if (!content) continue;
       MarkerState state = marker_state(*content);
@@ -90,7 +95,7 @@ void apply_plan(const fs::path& root, const std::vector<GeneratedFile>& files, c
   for (const auto& c : plan) {
     bool write = c.change == Change::create || c.change == Change::update || (c.change == Change::conflict && force);
     if (write) write_atomically(root / c.path, by_path.at(c.path)->content);
-    if (c.change == Change::stale && prune) {
+    if (c.change == Change::stale && (prune || is_staging_leftover(c))) {
       std::error_code ec;
       fs::remove(root / c.path, ec);
       if (ec) fail(root / c.path, "cannot remove stale file: " + ec.message());

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tailor {
@@ -27,6 +28,11 @@ struct PlannedChange {
   Change change;
   std::string note;  ///< why, for conflicts and stale files
 };
+
+/// The note of a stale change that is a staging file of a killed run: never a
+/// human's file, so apply_plan removes it with or without --prune.
+inline constexpr std::string_view kLeftoverNote = "staging file of a killed run";
+inline bool is_staging_leftover(const PlannedChange& c) { return c.change == Change::stale && c.note == kLeftoverNote; }
 
 /// Compares \a files with what \a root holds. Generated files in the
 /// directories tailor writes that \a files lacks are reported stale.

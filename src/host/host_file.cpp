@@ -70,7 +70,11 @@ GpuReport read_gpus(const json& root, std::string_view source) {
   for (const auto& x : *g) {
     if (!x.is_object()) fail(source, "each entry of gpus must be an object");
     GpuInfo info;
-    if (auto i = x.find("index"); i != x.end() && i->is_number_integer()) info.index = i->get<int>();
+    if (auto i = x.find("index"); i != x.end() && i->is_number_integer()) {
+      // get<int> would wrap a larger number silently.
+      if (i->is_number_unsigned() && i->get<uint64_t>() <= 1000000) info.index = static_cast<int>(i->get<uint64_t>());
+      else fail(source, fmt::format("gpus[].index {} is not a GPU index (0 to 1000000)", i->dump()));
+    }
     info.name = string_at(x, "name", source, "gpus[]");
     info.sm = string_at(x, "sm", source, "gpus[]");
     info.driver = string_at(x, "driver", source, "gpus[]");
@@ -91,6 +95,25 @@ HostFacts parse_host_json(std::string_view text, std::string_view source, const 
     auto [line, col] = line_col(text, e.byte == 0 ? 0 : e.byte - 1);
     std::string what = e.what();
     Diagnostic d = diagnostic_at(source, text, Pos{line, col}, "not JSON: " + what.substr(what.rfind(": ") + 2));
+    d.hint = "write it with 'tailor detect --json > FILE' on the machine";
+    throw DiagnosticError(d);
+  } catch (const json::exception& e) {
+    // out_of_range 406 "number overflow parsing '1e400'": no byte offset, so
+    // point at the first occurrence of the number it quotes.
+    std::string what = e.what();
+    std::string message = what.substr(what.find("] ") == std::string::npos ? 0 : what.find("] ") + 2);
+    Pos pos{};
+    size_t open = message.find('\''), close = message.rfind('\'');
+    if (open != std::string::npos && close > open + 1)
+      if (size_t at = text.find(message.substr(open + 1, close - open - 1)); at != std::string_view::npos) {
+        auto [line, col] = line_col(text, at);
+        pos = Pos{line, col};
+      }
+    Diagnostic d = pos.line > 0 ? diagnostic_at(source, text, pos, "not usable JSON: " + message) : Diagnostic{};
+    if (pos.line == 0) {
+      d.path = std::string(source);
+      d.message = "not usable JSON: " + message;
+    }
     d.hint = "write it with 'tailor detect --json > FILE' on the machine";
     throw DiagnosticError(d);
   }

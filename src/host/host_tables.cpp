@@ -84,13 +84,6 @@ std::pair<std::string, std::string> read_pair(TableReader& r, std::string_view f
   return {r.required_string(from).value, r.required_string("feature").value};
 }
 
-SmSuffix read_sm_suffix(TableReader& r) {
-  SmSuffix s;
-  s.suffix = r.required_string("suffix").value;
-  s.exact_only = either(r, "runs_on", "same-major-newer-minor", "exact");
-  return s;
-}
-
 void read_file(const std::string& path, std::string text, HostTables& t) {
   TomlDocument doc(path, std::move(text));
   TableReader root(doc, doc.root(), kFile);
@@ -113,7 +106,6 @@ void read_file(const std::string& path, std::string text, HostTables& t) {
   }, t.arm_parts);
   read_list(doc, root, "darwin_arm", [](TableReader& r) { return read_pair(r, "key"); }, t.darwin_arm);
   read_list(doc, root, "darwin_x86", [](TableReader& r) { return read_pair(r, "flag"); }, t.darwin_x86);
-  read_list(doc, root, "sm_suffix", read_sm_suffix, t.sm_suffixes);
   root.finish();
 }
 
@@ -162,12 +154,6 @@ const char* HostTables::implementer_name(unsigned c) const {
   return nullptr;
 }
 
-const SmSuffix* HostTables::sm_suffix(std::string_view suffix) const {
-  for (const auto& s : sm_suffixes)
-    if (s.suffix == suffix) return &s;
-  return nullptr;
-}
-
 const char* HostTables::part_name(unsigned implementer, unsigned c) const {
   for (const auto& p : arm_parts)
     if (p.implementer == implementer && p.code == c) return p.name.c_str();
@@ -187,11 +173,6 @@ std::vector<std::string> check_invariants(const HostTables& t) {
   no_duplicates(t.arm_implementers, "ARM implementer", [](const ArmCode& c) { return fmt::format("{:#x}", c.code); }, out);
   no_duplicates(t.arm_parts, "ARM part",
                 [](const ArmCode& c) { return fmt::format("{:#x}/{:#x}", c.implementer, c.code); }, out);
-  no_duplicates(t.sm_suffixes, "SM suffix", [](const SmSuffix& s) { return s.suffix; }, out);
-  if (!t.sm_suffix("")) out.push_back(fmt::format("{}: sm_suffix has no entry for plain targets (suffix \"\")", kFile));
-  for (const auto& s : t.sm_suffixes)
-    if (s.suffix.size() > 1 || (s.suffix.size() == 1 && !std::islower(static_cast<unsigned char>(s.suffix[0]))))
-      out.push_back(fmt::format("{}: SM suffix '{}' is not one lower-case letter", kFile, s.suffix));
   std::set<std::string> cpuid, hwcap;
   for (const auto& b : t.cpuid) cpuid.insert(b.feature);
   for (const auto& b : t.hwcap) hwcap.insert(b.feature);

@@ -42,12 +42,6 @@ struct ArmCode {
   std::string name;
 };
 
-/// How far code built for one compute capability reaches, by target suffix.
-struct SmSuffix {
-  std::string suffix;       ///< "", "a", "f"
-  bool exact_only = false;  ///< runs on exactly its X.Y (else: same major, minor >= Y)
-};
-
 struct HostTables {
   std::vector<XsaveState> xsave_states;
   std::vector<CpuidBit> cpuid;
@@ -56,7 +50,6 @@ struct HostTables {
   std::vector<ArmCode> arm_implementers, arm_parts;
   std::vector<std::pair<std::string, std::string>> darwin_arm;  ///< sysctl key -> feature
   std::vector<std::pair<std::string, std::string>> darwin_x86;  ///< machdep flag (lower case) -> feature
-  std::vector<SmSuffix> sm_suffixes;
 
   /// The embedded table, then \a overlay_dir/host_features.toml when there is
   /// one (its lists replace the embedded ones). Throws DiagnosticError for bad
@@ -67,7 +60,6 @@ struct HostTables {
 
   const XsaveState* xsave_state(std::string_view name) const;
   const char* implementer_name(unsigned code) const;
-  const SmSuffix* sm_suffix(std::string_view suffix) const;
   const char* part_name(unsigned implementer, unsigned code) const;
 };
 

@@ -11,6 +11,7 @@
 
 #include "host/host_tables.hpp"
 #include "host/isa_match.hpp"
+#include "kb/runs_on.hpp"
 #include "util/diagnostic.hpp"
 #include "util/edit_distance.hpp"
 #include "util/version.hpp"
@@ -27,29 +28,6 @@ std::optional<Workload> workload_from_name(std::string_view name) {
 
 namespace {
 
-// A compute capability as variants write it: "9.0", "9.0a", "10.0f".
-struct Sm {
-  int major = 0, minor = 0;
-  std::string suffix;
-  bool exact_only = false;  // runs on exactly major.minor (data/host_features.toml)
-};
-
-std::optional<Sm> parse_sm(std::string_view s) {
-  Sm sm;
-  if (!s.empty() && std::isalpha(static_cast<unsigned char>(s.back()))) {
-    sm.suffix = std::string(1, s.back());
-    s.remove_suffix(1);
-  }
-  const SmSuffix* rule = host_tables().sm_suffix(sm.suffix);
-  if (!rule) return std::nullopt;
-  sm.exact_only = rule->exact_only;
-  auto v = Version::parse(s);
-  if (!v || v->size() != 2) return std::nullopt;
-  sm.major = v->major();
-  sm.minor = v->minor();
-  return sm;
-}
-
 std::string sm_token(std::string_view sm) {
   std::string t = "sm";
   for (char c : sm)
@@ -59,14 +37,15 @@ std::string sm_token(std::string_view sm) {
 
 enum class SmMatch { none = 0, lower_minor = 1, exact = 2 };
 
-// Whether code built for \a built runs on a GPU of \a gpu (the rule of its
-// suffix, data/host_features.toml).
-SmMatch sm_match(std::string_view built, std::string_view gpu) {
-  auto b = parse_sm(built), g = parse_sm(gpu);
-  if (!b || !g || b->major != g->major) return SmMatch::none;
-  if (b->minor == g->minor) return SmMatch::exact;
-  if (b->minor < g->minor && !b->exact_only) return SmMatch::lower_minor;
-  return SmMatch::none;
+// Whether code built for \a built runs on a GPU of \a gpu: the one rule of
+// kb/runs_on.hpp. A GPU the knowledge base lacks is judged by its number alone
+// (its family-specific code: its own).
+SmMatch sm_match(const KnowledgeBase& kb, std::string_view built, std::string_view gpu) {
+  auto b = parse_sm(built);
+  std::optional<GpuTarget> g = gpu_target(kb, gpu);
+  if (auto n = parse_sm(gpu); !g && n && !n->suffix) g = GpuTarget{std::string(gpu), n->number, {n->number}};
+  if (!b || !g || !runs_on(*b, *g)) return SmMatch::none;
+  return b->number == g->number ? SmMatch::exact : SmMatch::lower_minor;
 }
 
 enum class DriverFit { not_needed = 0, minor_compat = 1, unknown = 2, full = 3 };
@@ -120,10 +99,11 @@ std::string sm_mismatch(std::string_view built, const std::vector<const GpuInfo*
   std::string why;
   const GpuInfo& g = *gpus.front();
   auto gs = parse_sm(g.sm);
-  if (b && gs && b->major == gs->major && b->exact_only && b->minor < gs->minor)
-    why = fmt::format("arch-specific sm_{}{}{} code runs on SM {}.{} only", b->major, b->minor, b->suffix, b->major,
-                      b->minor);
-  else if (b && gs && b->major == gs->major)
+  if (b && gs && b->major() == gs->major() && b->suffix == 'a' && b->number < gs->number)
+    why = fmt::format("arch-specific sm_{}a code runs on SM {}.{} only", b->number, b->major(), b->number % 10);
+  else if (b && gs && b->major() == gs->major() && b->suffix == 'f' && b->number <= gs->number)
+    why = fmt::format("family-specific sm_{}f code runs only on the SMs of its family the knowledge base lists", b->number);
+  else if (b && gs && b->major() == gs->major())
     why = "code for a higher minor does not run on a lower one";
   else
     why = "compiled GPU code runs only within one major architecture";
@@ -159,12 +139,12 @@ Fit evaluate(const Variant& v, const HostFacts& h, const KnowledgeBase& kb, Work
         break;
       }
       for (size_t k = 0; k < gpus.size(); ++k) {
-        SmMatch m = sm_match(v.sm, gpus[k]->sm);
+        SmMatch m = sm_match(kb, v.sm, gpus[k]->sm);
         if (m == SmMatch::none) continue;
         f.gpu = gpus[k];
         f.gpu_rank = static_cast<int>(gpus.size() - k);
         f.match = m;
-        if (auto s = parse_sm(v.sm)) f.sm_minor = s->minor;
+        if (auto s = parse_sm(v.sm)) f.sm_minor = static_cast<int>(s->number % 10);
         break;
       }
       if (!f.gpu) f.problems.push_back(sm_mismatch(v.sm, gpus));
@@ -376,7 +356,7 @@ void explain_cpu_choice(const HostFacts& h, const std::vector<Fit>& fits, const 
 }
 
 // The SM the CUDA variant is built for, against the GPU it was chosen for and the others.
-void explain_sm(const HostFacts& h, const Fit& best, const std::vector<const GpuInfo*>& gpus, Recommendation& r) {
+void explain_sm(const HostFacts& h, const KnowledgeBase& kb, const Fit& best, const std::vector<const GpuInfo*>& gpus, Recommendation& r) {
   const Variant& v = *best.v;
   const GpuInfo& g = *best.gpu;
   if (best.match == SmMatch::exact) {
@@ -396,7 +376,7 @@ void explain_sm(const HostFacts& h, const Fit& best, const std::vector<const Gpu
   if (sms.size() <= 1) return;
   std::vector<std::string> left_out;
   for (const GpuInfo* x : gpus)
-    if (sm_match(v.sm, x->sm) == SmMatch::none)
+    if (sm_match(kb, v.sm, x->sm) == SmMatch::none)
       left_out.push_back(x->name.empty() ? fmt::format("GPU {} (SM {})", x->index, x->sm)
                                          : fmt::format("GPU {} ({}, SM {})", x->index, x->name, x->sm));
   std::string note =
@@ -485,7 +465,7 @@ Recommendation recommend(const HostFacts& h, const Matrix& m, const KnowledgeBas
       explain_cpu_choice(h, fits, gpus, r);
       break;
     case Device::cuda:
-      explain_sm(h, *best, gpus, r);
+      explain_sm(h, kb, *best, gpus, r);
       explain_cuda(h, kb, *best, fits, r);
       break;
   }

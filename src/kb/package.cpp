@@ -104,11 +104,11 @@ PackageArgument read_argument(const TomlDocument& doc, const toml::table& t, boo
   a.backend = r.required_string("backend").value;
   if (flag) {
     a.name = r.required_string("flag").value;
-    a.recipe_key = optional_text(r, "recipe_key");
+    a.recipe_key = optional_nix_identifier(r, "recipe_key", "recipe_key");
     a.label = optional_text(r, "label");
     if (!a.recipe_key.empty() && a.label.empty()) throw doc.error_at(t, "a cmake_flag with a recipe_key needs a label");
   } else {
-    a.name = r.required_string("name").value;
+    a.name = require_nix_identifier(doc, r.required_string("name"), "argument name");
     a.value = r.required_string("value").value;
   }
   a.because = r.required_string("because").value;
@@ -124,8 +124,8 @@ PackageNeed read_need(const TomlDocument& doc, const toml::table& t) {
   auto s = one_of(r, "strategy", need_strategies(), "dependency strategy");
   n.strategy = s.value;
   n.strategy_at = here(r, s.pos);
-  n.argument = r.required_string("argument").value;
-  n.recipe_key = r.required_string("recipe_key").value;
+  n.argument = require_nix_identifier(doc, r.required_string("argument"), "argument");
+  n.recipe_key = require_nix_identifier(doc, r.required_string("recipe_key"), "recipe_key");
   n.because = r.required_string("because").value;
   r.finish();
   return n;

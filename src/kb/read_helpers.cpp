@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "util/quote.hpp"
+
 namespace tailor {
 
 Version require_version(const TomlDocument& doc, const Located<std::string>& text, std::string_view what) {
@@ -26,6 +28,27 @@ std::vector<std::string> values(const std::optional<std::vector<Located<std::str
 std::string optional_text(TableReader& r, std::string_view key) {
   auto s = r.string(key);
   return s ? s->value : std::string();
+}
+
+std::string require_nix_identifier(const TomlDocument& doc, const Located<std::string>& text, std::string_view what) {
+  // nix_attr_name leaves exactly the identifiers that are no keyword bare.
+  if (text.value.empty() || nix_attr_name(text.value) != text.value)
+    throw doc.error_at(text.pos, fmt::format("{} {} is not a Nix identifier", what, nix_string(text.value)),
+                       "letters, digits, _, - and ', starting with a letter or _; no keyword");
+  return text.value;
+}
+
+std::string optional_nix_identifier(TableReader& r, std::string_view key, std::string_view what) {
+  auto s = r.string(key);
+  return s ? require_nix_identifier(r.doc(), *s, what) : std::string();
+}
+
+bool is_shell_variable_name(std::string_view s) {
+  auto alpha = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
+  if (s.empty() || !alpha(s[0])) return false;
+  for (char c : s)
+    if (!alpha(c) && !(c >= '0' && c <= '9')) return false;
+  return true;
 }
 
 }  // namespace tailor

@@ -17,4 +17,14 @@ std::optional<Version> optional_version(TableReader& r, std::string_view key);
 std::vector<std::string> values(const std::optional<std::vector<Located<std::string>>>& list);
 std::string optional_text(TableReader& r, std::string_view key);
 
+/// A name tailor writes bare into Nix source (an override argument, a recipe
+/// key, `inherit x`): a Nix identifier that is no keyword, or an error at its
+/// position. Returns the name.
+std::string require_nix_identifier(const TomlDocument& doc, const Located<std::string>& text, std::string_view what);
+/// optional_text, checked as require_nix_identifier when present.
+std::string optional_nix_identifier(TableReader& r, std::string_view key, std::string_view what);
+
+/// A POSIX shell variable name: [A-Za-z_][A-Za-z0-9_]*.
+bool is_shell_variable_name(std::string_view s);
+
 }  // namespace tailor

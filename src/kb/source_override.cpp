@@ -41,6 +41,9 @@ std::vector<std::string> env_entries(const TomlDocument& doc, TableReader& r) {
   for (const auto& e : r.strings("env").value_or(std::vector<Located<std::string>>{})) {
     if (e.value.find('=') == std::string::npos || e.value.front() == '=')
       throw doc.error_at(e.pos, "env entry '" + e.value + "' is not NAME=value");
+    if (!is_shell_variable_name(std::string_view(e.value).substr(0, e.value.find('='))))
+      throw doc.error_at(e.pos, "env entry '" + e.value.substr(0, e.value.find('=')) + "' does not name a shell variable",
+                         "a name is letters, digits and _, not starting with a digit");
     out.push_back(e.value);
   }
   return out;
@@ -60,7 +63,7 @@ SourceOverride read_source_override(const TomlDocument& doc, const toml::table& 
   for (const toml::table* e : r.tables("extra_source")) {
     TableReader named(doc, *e, "extra source of " + what);
     ExtraSource x;
-    x.name = named.required_string("name").value;
+    x.name = require_nix_identifier(doc, named.required_string("name"), "extra source name");
     x.fetch = read_fetch(named, "rev");
     named.finish();
     o.extra_sources.push_back(std::move(x));

@@ -585,7 +585,8 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
 
 Spec load_spec_arg(const std::string& arg, const KnowledgeBase& kb) {
   std::error_code ec;
-  if (std::filesystem::is_regular_file(arg, ec)) return load_spec(arg, read_text_file(arg, "spec file"), kb);
+  // Anything at the path is read as the spec: a FIFO, device or directory is refused by name (read_file.hpp).
+  if (std::filesystem::exists(arg, ec)) return load_spec(arg, read_text_file(arg, "spec file"), kb);
   // Embedded examples: "build-pytorch/main", "examples/build-pytorch/main.toml".
   std::string key = arg;
   if (!key.starts_with("examples/")) key = "examples/" + key;

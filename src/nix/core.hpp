@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "nix/token.hpp"
@@ -68,32 +69,76 @@ class CoreAttrMap {
   using iterator = std::vector<value_type>::iterator;
   using const_iterator = std::vector<value_type>::const_iterator;
 
-  iterator begin() { return v_.begin(); }
+  // Iteration is in name order. emplace appends and iteration sorts what was
+  // appended since (a merge), so a set of n attributes costs n log n, not the
+  // n^2 of inserting into a sorted vector; past kIndexFrom names a hash index
+  // finds duplicates in O(1).
+  // begin() sorts; end() does not (sorting in place moves no end iterator),
+  // so `find(x) != end()` after each emplace stays O(1).
+  iterator begin() { return settle(), v_.begin(); }
   iterator end() { return v_.end(); }
-  const_iterator begin() const { return v_.begin(); }
-  const_iterator end() const { return v_.end(); }
+  const_iterator begin() const { return settle(), v_.cbegin(); }
+  const_iterator end() const { return v_.cend(); }
   size_t size() const { return v_.size(); }
   bool empty() const { return v_.empty(); }
-  void clear() { v_.clear(); }
+  void clear() {
+    v_.clear();
+    sorted_ = 0;
+    index_.clear();
+  }
 
   iterator find(std::string_view name) {
-    auto it = lower_bound(name);
-    return it != v_.end() && it->first == name ? it : v_.end();
+    if (v_.size() > kIndexFrom) {
+      auto hit = index_.find(name);
+      return hit == index_.end() ? v_.end() : v_.begin() + static_cast<std::ptrdiff_t>(hit->second);
+    }
+    auto sorted_end = v_.begin() + static_cast<std::ptrdiff_t>(sorted_);
+    auto it = std::lower_bound(v_.begin(), sorted_end, name,
+                               [](const value_type& e, std::string_view n) { return std::string_view(e.first) < n; });
+    if (it != sorted_end && it->first == name) return it;
+    for (it = sorted_end; it != v_.end(); ++it)  // at most kIndexFrom appended names
+      if (it->first == name) return it;
+    return v_.end();
   }
   /// Inserts unless \a name is there; like std::map::emplace.
   std::pair<iterator, bool> emplace(std::string_view name, const CoreAttrDef& def) {
-    auto it = lower_bound(name);
-    if (it != v_.end() && it->first == name) return {it, false};
-    return {v_.emplace(it, std::string(name), def), true};
+    if (auto it = find(name); it != v_.end()) return {it, false};
+    if (sorted_ == v_.size() && (v_.empty() || std::string_view(v_.back().first) < name)) ++sorted_;  // in order
+    const bool moves = v_.size() == v_.capacity();
+    v_.emplace_back(std::string(name), def);
+    if (v_.size() > kIndexFrom) {
+      if (index_.empty() || moves) reindex();  // amortised O(1): the vector doubles
+      else index_.emplace(v_.back().first, v_.size() - 1);
+    }
+    return {v_.end() - 1, true};
   }
   CoreAttrDef& operator[](std::string_view name) { return emplace(name, CoreAttrDef{}).first->second; }
 
  private:
-  iterator lower_bound(std::string_view name) {
-    return std::lower_bound(v_.begin(), v_.end(), name,
-                            [](const value_type& e, std::string_view n) { return std::string_view(e.first) < n; });
+  static constexpr size_t kIndexFrom = 32;
+
+  void settle() const {
+    if (sorted_ == v_.size()) return;
+    auto by_name = [](const value_type& a, const value_type& b) { return a.first < b.first; };
+    auto mid = v_.begin() + static_cast<std::ptrdiff_t>(sorted_);
+    std::sort(mid, v_.end(), by_name);
+    std::inplace_merge(v_.begin(), mid, v_.end(), by_name);
+    sorted_ = v_.size();
+    if (v_.size() > kIndexFrom) reindex();
   }
-  std::vector<value_type> v_;
+  void reindex() const {
+    index_.clear();
+    index_.reserve(v_.size() * 2);
+    for (size_t i = 0; i < v_.size(); ++i) index_.emplace(v_[i].first, i);
+  }
+
+  // Mutable: sorting on a const begin() changes no observable content.
+  mutable std::vector<value_type> v_;
+  mutable size_t sorted_ = 0;  ///< v_[0, sorted_) is in name order
+  // Keys view the names in v_: a std::string's heap buffer stays put when the
+  // vector moves it, but a short (SSO) one does not, so the index is rebuilt
+  // whenever v_ reallocates or is reordered (see emplace, settle).
+  mutable std::unordered_map<std::string_view, size_t> index_;
 };
 
 /// A set's attributes: static ones by name, dynamic ones in source order.

@@ -44,7 +44,7 @@ bool overlap(uint64_t a, uint64_t a_size, uint64_t b, uint64_t b_size) {
   return a >= b ? a - b < b_size : b - a < a_size;  // no sums: sizes come from untrusted headers
 }
 
-// Refuses a .nv_fatbin that shares bytes with the ELF headers or another
+// Refuses a fatbin section that shares bytes with the ELF headers or another
 // section: rewriting it would change them (linkers never lay files out so).
 void check_alone(const ElfFile& elf, const ElfSection& fatbin) {
   const uint64_t header = elf.bits == 64 ? 64 : 52;
@@ -55,7 +55,7 @@ void check_alone(const ElfFile& elf, const ElfSection& fatbin) {
     if (&s != &fatbin && s.in_file() && overlap(fatbin.offset, fatbin.size, s.offset, s.size))
       other = fmt::format("section {}", s.name.empty() ? "(unnamed)" : s.name);
   if (!other.empty())
-    throw_format_error(fmt::format("unknown fatbin layout: .nv_fatbin at offset {:#x} overlaps {}", fatbin.offset, other));
+    throw_format_error(fmt::format("unknown fatbin layout: {} at offset {:#x} overlaps {}", fatbin.name, fatbin.offset, other));
 }
 
 // Refuses writes outside the fatbin sections: the invariant of the rewriter.
@@ -133,13 +133,18 @@ uint64_t RewritePlan::freed_bytes() const {
 RewritePlan plan_rewrite(const ElfFile& elf, std::span<const PruneTarget> targets, bool keep_ptx) {
   RewritePlan plan;
   for (const auto& s : elf.sections) {
-    if (s.name != ".nv_fatbin" || !s.in_file() || s.size == 0) continue;
+    // __nv_relfatbin holds relocatable device code (-rdc: nvshmem's device
+    // library) in the same container format: pruned by the same rule, but its
+    // PTX always stays beside the SASS, for a device link that cannot take a
+    // cubin of a lower minor.
+    const bool relocatable = s.name == "__nv_relfatbin";
+    if ((s.name != ".nv_fatbin" && !relocatable) || !s.in_file() || s.size == 0) continue;
     check_alone(elf, s);
     WindowReader bytes = elf.section_reader(s);
     std::optional<Fatbin> fb = try_open_fatbin(bytes);
     if (!fb)
-      throw_format_error(fmt::format("unknown fatbin layout: section .nv_fatbin at offset {:#x} does not start with a "
-                                     "container (magic {:#x})", s.offset, kFatbinMagic));
+      throw_format_error(fmt::format("unknown fatbin layout: section {} at offset {:#x} does not start with a "
+                                     "container (magic {:#x})", s.name, s.offset, kFatbinMagic));
     plan.sections.emplace_back(s.offset, s.offset + s.size);
     for (const auto& c : fb->containers) {
       std::span<const FatbinEntry> entries(fb->entries.data() + c.first_entry, c.entry_count);
@@ -148,7 +153,8 @@ RewritePlan plan_rewrite(const ElfFile& elf, std::span<const PruneTarget> target
       p.offset = s.offset + c.offset;
       p.header_size = c.header_size;
       p.old_payload = c.payload_size;
-      p.choice = choose_entries(entries, targets, keep_ptx);
+      p.choice = choose_entries(entries, targets, keep_ptx || relocatable);
+      p.relocatable = relocatable;
       p.entries.assign(entries.begin(), entries.end());
       for (auto& e : p.entries) e.offset += s.offset;
       p.new_payload = p.old_payload;

@@ -44,6 +44,7 @@ struct ContainerPlan {
   uint64_t new_payload = 0;
   std::vector<FatbinEntry> entries;  ///< offsets inside the file
   ContainerChoice choice;
+  bool relocatable = false;  ///< in __nv_relfatbin (relocatable device code)
 
   bool changes() const { return new_payload != old_payload; }
   /// The zeroed tail: [first, second) in the file.
@@ -51,7 +52,7 @@ struct ContainerPlan {
 };
 
 struct RewritePlan {
-  std::vector<std::pair<uint64_t, uint64_t>> sections;  ///< .nv_fatbin [offset, end) in the file
+  std::vector<std::pair<uint64_t, uint64_t>> sections;  ///< .nv_fatbin and __nv_relfatbin [offset, end) in the file
   std::vector<ContainerPlan> containers;
 
   bool changes() const;

@@ -4,9 +4,11 @@
 #include "prune/fatbin_rewrite.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include "support/paths.hpp"
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
@@ -33,6 +35,68 @@ PruneOptions options(std::vector<std::string> sms, bool keep_ptx = false) {
 }
 
 const ElfSection& fatbin_section(const ElfFile& elf) { return *elf.find(".nv_fatbin"); }
+
+// A copy of the ELF64 little-endian \a b whose .nv_fatbin is named
+// __nv_relfatbin, as nvcc -rdc names relocatable device code: the longer name
+// of .nvFatBinSegment is overwritten in the section name table, and that
+// section goes unnamed. Empty when the layout is not the expected one.
+std::vector<uint8_t> as_relocatable(std::vector<uint8_t> b) {
+  auto rd = [&](uint64_t at, int n) {
+    uint64_t v = 0;
+    for (int i = 0; i < n; ++i) v |= uint64_t{b.at(at + i)} << (8 * i);
+    return v;
+  };
+  auto wr = [&](uint64_t at, uint64_t v, int n) {
+    for (int i = 0; i < n; ++i) b.at(at + i) = static_cast<uint8_t>(v >> (8 * i));
+  };
+  const uint64_t shoff = rd(0x28, 8), ent = rd(0x3a, 2), num = rd(0x3c, 2), strndx = rd(0x3e, 2);
+  const uint64_t strtab = rd(shoff + strndx * ent + 0x18, 8);
+  uint64_t fat = num, seg = num;
+  for (uint64_t i = 0; i < num; ++i) {
+    std::string name(reinterpret_cast<const char*>(&b.at(strtab + rd(shoff + i * ent, 4))));
+    if (name == ".nv_fatbin") fat = i;
+    if (name == ".nvFatBinSegment") seg = i;
+  }
+  if (fat == num || seg == num) return {};
+  const uint64_t name = rd(shoff + seg * ent, 4);
+  const char relfatbin[] = "__nv_relfatbin";  // 14 bytes and NUL: fits the 16 of ".nvFatBinSegment"
+  std::copy(relfatbin, relfatbin + sizeof relfatbin, b.begin() + static_cast<std::ptrdiff_t>(strtab + name));
+  wr(shoff + fat * ent, name, 4);
+  wr(shoff + seg * ent, 0, 4);  // offset 0: the empty name
+  return b;
+}
+
+// The kept entries of \a plan, sorted: "compute_90 sm_90 ...".
+std::string kept_names(const RewritePlan& plan) {
+  std::vector<std::string> names;
+  for (const auto& c : plan.containers)
+    for (size_t i = 0; i < c.entries.size(); ++i)
+      if (c.choice.keep[i]) names.push_back(c.entries[i].arch_name());
+  std::sort(names.begin(), names.end());
+  return fmt::format("{}", fmt::join(names, " "));
+}
+
+// Relocatable device code is pruned by the same rule but keeps its PTX: for
+// SM 9.0, sm90a-sm90-ptx.so keeps its sm_90a and sm_90 cubins (ties: both),
+// and, only as __nv_relfatbin, also its compute_90 PTX.
+TEST(FatbinRewrite, RelocatableFatbinIsPrunedAndKeepsItsPtx) {
+  std::vector<uint8_t> plain = fixture("sm90a-sm90-ptx.so");
+  std::vector<uint8_t> rel = as_relocatable(plain);
+  ASSERT_FALSE(rel.empty()) << "the fixture lacks .nv_fatbin or .nvFatBinSegment";
+  auto pe = try_open_elf(ByteSlice(plain.data(), plain.size()));
+  auto re = try_open_elf(ByteSlice(rel.data(), rel.size()));
+  ASSERT_TRUE(re->find("__nv_relfatbin"));
+  ASSERT_FALSE(re->find(".nv_fatbin"));
+  PruneOptions o = options({"9.0"});
+  EXPECT_EQ(kept_names(plan_rewrite(*pe, o.targets, false)), "sm_90 sm_90 sm_90a sm_90a");
+  RewritePlan plan = plan_rewrite(*re, o.targets, false);
+  EXPECT_EQ(kept_names(plan), "compute_90 sm_90 sm_90 sm_90a sm_90a");
+  ASSERT_EQ(plan.sections.size(), 1u);
+  EXPECT_EQ(plan.sections[0].first, re->find("__nv_relfatbin")->offset);
+  EXPECT_TRUE(std::all_of(plan.containers.begin(), plan.containers.end(), [](const auto& c) { return c.relocatable; }));
+  // For SM 8.0 nothing in it runs: left as it was.
+  EXPECT_FALSE(plan_rewrite(*re, options({"8.0"}).targets, false).changes());
+}
 
 // The entries of \a bytes' .nv_fatbin, as "arch arch | arch" per container.
 std::string listing(const std::vector<uint8_t>& bytes) {

@@ -138,6 +138,17 @@ void copy_file_atomically(const fs::path& in, const fs::path& out) {
   tmp.commit();
 }
 
+void copy_file_new(const fs::path& in, const fs::path& out) {
+  Fd src, dst;
+  src.fd = ::open(in.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (src.fd < 0 || ::fstat(src.fd, &st) != 0) io_error(in, "open");
+  dst.fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 07777);
+  if (dst.fd < 0) io_error(out, "create");
+  clone_into(src.fd, dst.fd, static_cast<uint64_t>(st.st_size), in);
+  if (::fchmod(dst.fd, st.st_mode & 07777) != 0) io_error(out, "set the mode of");  // umask aside
+}
+
 FileOutcome prune_elf_bytes(std::string shown, std::span<uint8_t> bytes, const PruneOptions& opts) {
   auto elf = try_open_elf(ByteSlice(bytes.data(), bytes.size()));
   if (!elf) throw_format_error("not an ELF file");
@@ -166,7 +177,7 @@ FileOutcome prune_elf_file(const fs::path& in, const fs::path& out, std::string 
   f.disk_after = f.disk_before;
   if (opts.dry_run) return f;
   if (!plan.changes()) {
-    if (in != out) copy_file_atomically(in, out);
+    if (in != out) (opts.fresh_output ? copy_file_new : copy_file_atomically)(in, out);
     return f;
   }
   StagedOutput tmp(out);

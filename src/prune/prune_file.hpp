@@ -18,6 +18,9 @@ struct PruneOptions {
   std::vector<PruneTarget> targets;
   bool keep_ptx = false;
   bool dry_run = false;
+  /// Outputs go into a fresh staging folder renamed into place as a whole:
+  /// files are written directly, without a temporary name each.
+  bool fresh_output = false;
 };
 
 /// Prunes the ELF file \a in into \a out (the same path: in place), reported
@@ -51,5 +54,7 @@ class StagedOutput {
 
 /// Copies \a in to \a out atomically (reflink or kernel copy), keeping its mode.
 void copy_file_atomically(const std::filesystem::path& in, const std::filesystem::path& out);
+/// Copies \a in to \a out, which must not exist (reflink or kernel copy), keeping its mode.
+void copy_file_new(const std::filesystem::path& in, const std::filesystem::path& out);
 
 }  // namespace tailor

@@ -31,6 +31,13 @@ nlohmann::json to_json(const PruneReport& r, bool with_time) {
   nlohmann::json j = {{"root", r.root}, {"kind", r.kind}, {"sm", r.sm}, {"keep_ptx", r.keep_ptx},
                       {"dry_run", r.dry_run}, {"removed_bytes", r.removed_bytes()}, {"refused", r.refused()},
                       {"other_files", r.other_files}, {"archs", archs_json(r.archs())}, {"files", files}};
+  if (r.disk_before) j["disk"] = {{"before", r.disk_before}, {"after", r.disk_after}};
+  if (r.kind == "wheel") {
+    j["compressed"] = {{"before", r.compressed_before()}, {"after", r.compressed_after()}};
+    j["deflate_level"] = r.deflate_level;
+    // Inside the wheel the JSON cannot know the final size of the archive holding it.
+    if (with_time && r.download_before) j["download"] = {{"before", r.download_before}, {"after", r.download_after}};
+  }
   if (!r.output.empty() && with_time) j["output"] = r.output;
   if (with_time) j["seconds"] = r.seconds;
   return j;

@@ -1,11 +1,12 @@
 #include "prune/prune_path.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
+#include <exception>
 #include <map>
 
 #include <fmt/format.h>
@@ -13,8 +14,10 @@
 #include "binfmt/mapped_file.hpp"
 #include "binfmt/wheel.hpp"
 #include "prune/prune_json.hpp"
+#include "prune/parallel_deflate.hpp"
 #include "prune/zip_writer.hpp"
 #include "util/diagnostic.hpp"
+#include "util/parallel_for.hpp"
 
 namespace tailor {
 
@@ -25,10 +28,12 @@ namespace {
 bool is_elf_magic(const uint8_t* p, size_t n) { return n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F'; }
 
 bool is_elf_file(const fs::path& p) {
-  char magic[4] = {};
-  std::ifstream f(p, std::ios::binary);
-  f.read(magic, 4);
-  return is_elf_magic(reinterpret_cast<const uint8_t*>(magic), static_cast<size_t>(f.gcount()));
+  uint8_t magic[4] = {};
+  int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  ssize_t n = ::pread(fd, magic, sizeof magic, 0);
+  ::close(fd);
+  return is_elf_magic(magic, n > 0 ? static_cast<size_t>(n) : 0);
 }
 
 [[noreturn]] void fail(const fs::path& p, std::string message, std::string hint = "") {
@@ -44,25 +49,31 @@ void keep_outcome(PruneReport& rep, FileOutcome f) {
   else rep.other_files++;
 }
 
-// One file of a directory: pruned, or reported refused and left (copied) as it was.
-void prune_member_file(PruneReport& rep, const fs::path& src, const fs::path& dst, const std::string& rel,
-                       const PruneOptions& opts) {
-  if (!is_elf_file(src)) {
-    rep.other_files++;
-    if (!opts.dry_run && src != dst) copy_file_atomically(src, dst);
-    return;
-  }
-  try {
-    keep_outcome(rep, prune_elf_file(src, dst, rel, opts));
-  } catch (const DiagnosticError& e) {
-    FileOutcome f;
-    f.path = rel;
-    f.refused = e.diagnostic().message;
-    rep.files.push_back(std::move(f));
-    if (!opts.dry_run && src != dst) copy_file_atomically(src, dst);
-  }
+uint64_t allocated_bytes(const fs::path& p) {
+  struct stat st {};
+  return ::stat(p.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_blocks) * 512 : 0;
 }
 
+// One file of a directory: pruned, or reported refused and left (copied) as it was.
+FileOutcome prune_member_file(const fs::path& src, const fs::path& dst, const std::string& rel, const PruneOptions& opts) {
+  FileOutcome f;
+  if (is_elf_file(src)) {
+    try {
+      return prune_elf_file(src, dst, rel, opts);
+    } catch (const DiagnosticError& e) {
+      f.path = rel;
+      f.refused = e.diagnostic().message;
+    }
+  }
+  f.disk_before = f.disk_after = allocated_bytes(src);
+  if (!opts.dry_run && src != dst) (opts.fresh_output ? copy_file_new : copy_file_atomically)(src, dst);
+  return f;
+}
+
+// A tree: folders and links made first, in order; then every file on its own
+// core (a copy by reflink or copy_file_range, or a pruned ELF file). A copy is
+// staged in a temporary folder renamed into place at the end, so its files are
+// written directly, not each under a temporary name of its own.
 void prune_tree(PruneReport& rep, const PruneRequest& r) {
   rep.kind = "directory";
   const bool copy = !r.out.empty() && !r.opts.dry_run;
@@ -85,17 +96,38 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
     entries.push_back(it->path());
   if (ec) fail(r.path, fmt::format("cannot walk the directory: {}", ec.message()));
   std::sort(entries.begin(), entries.end());
-  for (const auto& p : entries) {
-    std::string rel = p.lexically_relative(r.path).generic_string();
-    fs::path dst = copy ? stage / rel : p;
+  std::vector<size_t> files;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const fs::path& p = entries[i];
+    fs::path dst = copy ? stage / p.lexically_relative(r.path) : p;
     fs::file_status st = fs::symlink_status(p);
     if (fs::is_symlink(st)) {
       if (copy) fs::copy_symlink(p, dst);
     } else if (fs::is_directory(st)) {
       if (copy) fs::create_directory(dst, p);
     } else if (fs::is_regular_file(st)) {
-      prune_member_file(rep, p, dst, rel, r.opts);
+      files.push_back(i);
     }
+  }
+  PruneOptions opts = r.opts;
+  opts.fresh_output = copy;
+  std::vector<FileOutcome> outcomes(files.size());
+  std::vector<std::exception_ptr> errors(files.size());
+  parallel_for_on(0, files.size(), [&](size_t k) {
+    const fs::path& p = entries[files[k]];
+    std::string rel = p.lexically_relative(r.path).generic_string();
+    try {
+      outcomes[k] = prune_member_file(p, copy ? stage / rel : p, rel, opts);
+    } catch (...) {
+      errors[k] = std::current_exception();  // an I/O error: the whole copy fails
+    }
+  });
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  for (auto& f : outcomes) {
+    rep.disk_before += f.disk_before;
+    rep.disk_after += f.disk_after;
+    keep_outcome(rep, std::move(f));
   }
   if (copy) {
     fs::permissions(stage, fs::status(r.path).permissions(), ec);
@@ -135,49 +167,112 @@ std::string record_path(const std::string& line) {
   return p;
 }
 
+// One ELF member of a wheel: read, pruned in memory, and (changed) hashed.
+struct WheelWork {
+  size_t member = 0;
+  FileOutcome outcome;
+  std::vector<uint8_t> bytes;  ///< the pruned member; empty unless it changed
+  uint32_t crc = 0;
+  std::string record_line;
+  std::exception_ptr error;  ///< a corrupt member: the wheel is refused
+};
+
+void prune_wheel_member(const Wheel& w, WheelWork& k, const PruneOptions& opts, bool write) {
+  const WheelMember& m = w.members[k.member];
+  try {
+    k.bytes = w.read(m);
+  } catch (...) {
+    k.error = std::current_exception();
+    return;
+  }
+  try {
+    k.outcome = prune_elf_bytes(m.name, k.bytes, opts);
+  } catch (const DiagnosticError& e) {
+    k.outcome.path = m.name;
+    k.outcome.refused = e.diagnostic().message;
+  }
+  k.outcome.compressed_before = k.outcome.compressed_after = m.compressed_size;
+  if (!write || !k.outcome.removed_bytes || !k.outcome.refused.empty()) {
+    std::vector<uint8_t>().swap(k.bytes);
+    return;
+  }
+  ByteSlice data(k.bytes.data(), k.bytes.size());
+  k.crc = crc32_of(data);
+  k.record_line = fmt::format("{},{},{}", m.name, record_hash(data), k.bytes.size());
+}
+
+// A new wheel in four steps: find the ELF members; read, prune and hash them
+// on every core; deflate the changed ones in blocks on every core; write the
+// archive in the original order, unchanged members copied as stored.
 void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
   rep.kind = "wheel";
+  rep.download_before = w.data.size();
   Record record = read_record(w, r.path);
-  std::optional<StagedOutput> out;
-  std::optional<ZipWriter> zip;
-  if (!r.opts.dry_run) {
-    out.emplace(r.out);
-    zip.emplace(out->fd());
-  }
+  const bool write = !r.opts.dry_run;
   const std::string dist_info = record.name.substr(0, record.name.find('/'));
   const std::string json_name = dist_info + "/tailor-prune.json";
-  std::map<std::string, std::string> new_lines;  // path -> RECORD line
-  for (const auto& m : w.members) {
-    if (m.name == record.name || m.name == json_name) continue;  // both written anew last
+  std::vector<WheelWork> work;
+  std::vector<char> is_elf(w.members.size(), 0);
+  for (size_t i = 0; i < w.members.size(); ++i) {
+    const WheelMember& m = w.members[i];
+    if (m.name == record.name || m.name == json_name) continue;
     std::vector<uint8_t> head = m.is_directory() ? std::vector<uint8_t>{} : w.read_prefix(m, 4);
     if (!is_elf_magic(head.data(), head.size())) {
       rep.other_files++;
-      if (zip) zip->add_stored(m, w.stored(m));
       continue;
     }
-    std::vector<uint8_t> bytes = w.read(m);  // one library in memory at a time
-    FileOutcome f;
-    try {
-      f = prune_elf_bytes(m.name, bytes, r.opts);
-    } catch (const DiagnosticError& e) {
-      f.path = m.name;
-      f.refused = e.diagnostic().message;
-    }
-    f.compressed_before = f.compressed_after = m.compressed_size;
-    if (zip && f.removed_bytes && f.refused.empty()) {
-      ByteSlice data(bytes.data(), bytes.size());
-      f.compressed_after = zip->add_deflated(m.name, data, m);
-      new_lines[m.name] = fmt::format("{},{},{}", m.name, record_hash(data), bytes.size());
-    } else if (zip) {
-      zip->add_stored(m, w.stored(m));
-    }
-    keep_outcome(rep, std::move(f));
+    is_elf[i] = 1;
+    work.emplace_back();
+    work.back().member = i;
   }
-  if (!zip) return;
-  std::string json = to_json(rep, false).dump(2) + "\n";
-  WheelMember like;
-  like.external_attributes = 0100644u << 16;
-  zip->add_deflated(json_name, ByteSlice::of(json), like);
+  // Largest first, so the longest piece does not start last.
+  std::vector<size_t> order(work.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return w.members[work[a].member].uncompressed_size > w.members[work[b].member].uncompressed_size;
+  });
+  parallel_for_on(0, order.size(), [&](size_t i) {
+    WheelWork& k = work[order[i]];
+    try {
+      prune_wheel_member(w, k, r.opts, write);
+    } catch (...) {
+      k.error = std::current_exception();  // never out of a thread: rethrown below, in member order
+    }
+  });
+  for (auto& k : work)
+    if (k.error) std::rethrow_exception(k.error);
+  std::vector<ByteSlice> changed;
+  for (auto& k : work)
+    if (!k.bytes.empty()) changed.emplace_back(k.bytes.data(), k.bytes.size());
+  rep.deflate_level = kDeflateLevel;
+  if (!write) {
+    for (auto& k : work) keep_outcome(rep, std::move(k.outcome));
+    return;
+  }
+  std::vector<std::vector<uint8_t>> packed = deflate_parallel(changed);
+  StagedOutput out(r.out);
+  ZipWriter zip(out.fd());
+  std::map<std::string, std::string> new_lines;  // path -> RECORD line
+  size_t next_work = 0, next_packed = 0;
+  for (size_t i = 0; i < w.members.size(); ++i) {
+    const WheelMember& m = w.members[i];
+    if (m.name == record.name || m.name == json_name) continue;  // both written anew last
+    if (!is_elf[i]) {
+      zip.add_stored(m, w.stored(m));
+      continue;
+    }
+    WheelWork& k = work[next_work++];
+    if (!k.bytes.empty()) {
+      const auto& p = packed[next_packed++];
+      zip.add_packed(m.name, ByteSlice(p.data(), p.size()), k.crc, k.bytes.size(), m);
+      k.outcome.compressed_after = p.size();
+      new_lines[m.name] = k.record_line;
+      std::vector<uint8_t>().swap(k.bytes);
+    } else {
+      zip.add_stored(m, w.stored(m));
+    }
+    keep_outcome(rep, std::move(k.outcome));
+  }
   std::string text;
   for (const auto& line : record.lines) {
     std::string p = record_path(line);
@@ -185,12 +280,20 @@ void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
     auto it = new_lines.find(p);
     text += (it == new_lines.end() ? line : it->second) + "\n";
   }
+  // The JSON cannot hold the archive's final size (it is inside it): the size
+  // up to the JSON is a lower bound; the command's report has the exact one.
+  rep.download_after = zip.written();
+  std::string json = to_json(rep, false).dump(2) + "\n";
+  WheelMember like;
+  like.external_attributes = 0100644u << 16;
+  zip.add_deflated(json_name, ByteSlice::of(json), like);
   text += fmt::format("{},{},{}\n", json_name, record_hash(ByteSlice::of(json)), json.size());
-  zip->add_deflated(record.name, ByteSlice::of(text), like);
-  zip->finish();
+  zip.add_deflated(record.name, ByteSlice::of(text), like);
+  zip.finish();
+  rep.download_after = zip.written();
   struct stat st {};
-  ::fchmod(out->fd(), ::stat(r.path.c_str(), &st) == 0 ? st.st_mode & 0777 : 0644);  // the input wheel's mode
-  out->commit();
+  ::fchmod(out.fd(), ::stat(r.path.c_str(), &st) == 0 ? st.st_mode & 0777 : 0644);  // the input wheel's mode
+  out.commit();
 }
 
 }  // namespace
@@ -213,7 +316,10 @@ PruneReport prune_path(const PruneRequest& r) {
   } else if (is_elf_file(r.path)) {
     rep.kind = "file";
     const fs::path& out = r.out.empty() ? r.path : r.out;
-    keep_outcome(rep, prune_elf_file(r.path, out, "", r.opts));
+    FileOutcome f = prune_elf_file(r.path, out, "", r.opts);
+    rep.disk_before = f.disk_before;
+    rep.disk_after = f.disk_after;
+    keep_outcome(rep, std::move(f));
   } else {
     MappedFile file(r.path);
     std::optional<Wheel> w;

@@ -67,6 +67,18 @@ uint64_t PruneReport::removed_bytes() const {
   return n;
 }
 
+uint64_t PruneReport::compressed_before() const {
+  uint64_t n = 0;
+  for (const auto& f : files) n += f.compressed_before;
+  return n;
+}
+
+uint64_t PruneReport::compressed_after() const {
+  uint64_t n = 0;
+  for (const auto& f : files) n += f.compressed_after;
+  return n;
+}
+
 size_t PruneReport::refused() const {
   return static_cast<size_t>(std::count_if(files.begin(), files.end(), [](const auto& f) { return !f.refused.empty(); }));
 }

@@ -45,10 +45,16 @@ struct PruneReport {
   bool dry_run = false;
   std::vector<FileOutcome> files;  ///< ELF files with fatbins, and refused ones
   uint64_t other_files = 0;        ///< copied as they were
+  uint64_t download_before = 0, download_after = 0;  ///< a wheel's size, what pip downloads
+  uint64_t disk_before = 0, disk_after = 0;  ///< allocated by every file of the input and of the output
+  int deflate_level = 0;                             ///< zlib level of the members deflated anew (wheels)
   double seconds = 0;
 
   uint64_t removed_bytes() const;
   size_t refused() const;
+  /// Deflated sizes of the ELF members of a wheel, summed.
+  uint64_t compressed_before() const;
+  uint64_t compressed_after() const;
   /// Kept/removed counts summed over every file, per architecture.
   std::vector<ArchChange> archs() const;
 };

@@ -2,13 +2,14 @@
 
 #include <openssl/evp.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 
 #include <fmt/format.h>
+
+#include "prune/parallel_deflate.hpp"
 
 namespace tailor {
 
@@ -57,43 +58,6 @@ std::string central_header(const WheelMember& m) {
   return h + m.name;
 }
 
-uint32_t crc_of(ByteSlice data) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  for (uint64_t p = 0; p < data.size();) {
-    uInt n = static_cast<uInt>(std::min<uint64_t>(data.size() - p, 1u << 30));
-    crc = crc32(crc, data.data() + p, n);
-    p += n;
-  }
-  return static_cast<uint32_t>(crc);
-}
-
-std::vector<uint8_t> deflate_all(ByteSlice data) {
-  z_stream z{};
-  if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-    throw_format_error("zlib: cannot initialise deflate");
-  std::vector<uint8_t> out(deflateBound(&z, static_cast<uLong>(std::min<uint64_t>(data.size(), kMax32))) + 64);
-  uint64_t in_pos = 0;
-  int rc = Z_OK;
-  while (rc != Z_STREAM_END) {
-    if (z.avail_in == 0 && in_pos < data.size()) {
-      z.next_in = const_cast<Bytef*>(data.data() + in_pos);
-      z.avail_in = static_cast<uInt>(std::min<uint64_t>(data.size() - in_pos, 1u << 30));
-      in_pos += z.avail_in;
-    }
-    if (z.total_out + 65536 > out.size()) out.resize(out.size() * 2);
-    z.next_out = out.data() + z.total_out;
-    z.avail_out = static_cast<uInt>(std::min<uint64_t>(out.size() - z.total_out, 1u << 30));
-    rc = deflate(&z, in_pos < data.size() ? Z_NO_FLUSH : Z_FINISH);
-    if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
-      deflateEnd(&z);
-      throw_format_error("zlib: deflate failed");
-    }
-  }
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
-
 }  // namespace
 
 void ZipWriter::put(const void* p, uint64_t n) {
@@ -121,15 +85,20 @@ void ZipWriter::add(WheelMember m, ByteSlice stored) {
 void ZipWriter::add_stored(const WheelMember& m, ByteSlice stored) { add(m, stored); }
 
 uint64_t ZipWriter::add_deflated(const std::string& name, ByteSlice data, const WheelMember& like) {
+  std::vector<uint8_t> packed = std::move(deflate_parallel(std::span(&data, 1))[0]);
+  add_packed(name, ByteSlice(packed.data(), packed.size()), crc32_of(data), data.size(), like);
+  return packed.size();
+}
+
+void ZipWriter::add_packed(const std::string& name, ByteSlice packed, uint32_t crc, uint64_t size,
+                           const WheelMember& like) {
   WheelMember m = like;
   m.name = name;
   m.method = 8;
-  m.crc32 = crc_of(data);
-  m.uncompressed_size = data.size();
-  std::vector<uint8_t> packed = deflate_all(data);
+  m.crc32 = crc;
+  m.uncompressed_size = size;
   m.compressed_size = packed.size();
-  add(std::move(m), ByteSlice(packed.data(), packed.size()));
-  return packed.size();
+  add(std::move(m), packed);
 }
 
 void ZipWriter::finish() {

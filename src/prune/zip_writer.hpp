@@ -21,6 +21,11 @@ class ZipWriter {
   /// Deflates \a data as member \a name; \a like gives its attributes.
   /// Returns the compressed size.
   uint64_t add_deflated(const std::string& name, ByteSlice data, const WheelMember& like);
+  /// Adds member \a name from \a packed, the raw deflate stream of bytes of
+  /// CRC-32 \a crc and length \a size; \a like gives its attributes.
+  void add_packed(const std::string& name, ByteSlice packed, uint32_t crc, uint64_t size, const WheelMember& like);
+  /// Bytes written so far: after finish(), the archive's size.
+  uint64_t written() const { return at_; }
   /// Writes the central directory; the archive is complete after it.
   void finish();
 

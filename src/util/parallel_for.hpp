@@ -28,6 +28,22 @@ void parallel_for(size_t n, size_t min_per_thread, MakeState&& make_state, Fn&& 
   work();
 }
 
+/// Calls \a fn(i) for every i in [0, n) on up to \a max_threads threads (0: one
+/// per core), whoever is free taking the next i: for few, large pieces (a
+/// wheel's libraries, deflate blocks) where every core pays off.
+template <typename Fn>
+void parallel_for_on(size_t max_threads, size_t n, Fn&& fn) {
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < n;) fn(i);
+  };
+  size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  size_t threads = std::min(max_threads ? max_threads : cores, n);
+  std::vector<std::jthread> pool;
+  for (size_t k = 1; k < threads; ++k) pool.emplace_back(work);
+  work();
+}
+
 /// The same without per-thread state: \a fn(i).
 template <typename Fn>
 void parallel_for(size_t n, size_t min_per_thread, Fn&& fn) {

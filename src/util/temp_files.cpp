@@ -101,19 +101,23 @@ DeferSignals::~DeferSignals() { g_defer = false; }
 
 int interrupting_signal() { return g_signal; }
 
+bool is_stale_temp_name(std::string_view name) {
+  size_t at = name.rfind(kTempSuffix);
+  if (at == std::string_view::npos) return false;
+  std::string pid_text(name.substr(at + kTempSuffix.size()));
+  if (pid_text.empty() || pid_text.size() > 9 || pid_text.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  pid_t pid = static_cast<pid_t>(std::strtol(pid_text.c_str(), nullptr, 10));
+  // The writer still runs (kill succeeds or is refused): its file is not stale.
+  return pid > 0 && pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH;
+}
+
 int remove_stale_temp_files(const std::filesystem::path& dir) {
   namespace fs = std::filesystem;
   int removed = 0;
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    std::string name = it->path().filename().string();
-    size_t at = name.rfind(kTempSuffix);
-    if (at == std::string::npos) continue;
-    std::string pid_text = name.substr(at + kTempSuffix.size());
-    if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos) continue;
-    pid_t pid = static_cast<pid_t>(std::strtol(pid_text.c_str(), nullptr, 10));
-    // The writer still runs (kill succeeds or is refused): its file is not stale.
-    if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    if (!is_stale_temp_name(it->path().filename().string())) continue;
     std::error_code rm;
     if (fs::remove_all(it->path(), rm) > 0) ++removed;  // repin -o stages a whole directory
   }

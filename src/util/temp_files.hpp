@@ -69,6 +69,10 @@ class DeferSignals {
 /// process ends; lets code between the signal and exit tell an interrupt.
 int interrupting_signal();
 
+/// Whether \a filename is a staging name "*.tailor-tmp-<pid>" whose process is
+/// gone (a leftover of a crash or a SIGKILL).
+bool is_stale_temp_name(std::string_view filename);
+
 /// Removes "*.tailor-tmp-<pid>" files (and directories) in \a dir (not recursively) whose
 /// process is gone: leftovers of a crash or a SIGKILL. Returns how many.
 int remove_stale_temp_files(const std::filesystem::path& dir);

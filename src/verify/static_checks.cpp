@@ -1,10 +1,14 @@
 #include "verify/static_checks.hpp"
 
+#include <algorithm>
 #include <map>
+#include <span>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "binfmt/driver_choice.hpp"
+#include "kb/knowledge_base.hpp"
 #include "verify/store_refs.hpp"
 
 namespace tailor {
@@ -53,10 +57,31 @@ std::vector<Check> cuda_checks(const VariantPromise& p, const Inspection& in) {
     out.push_back({"fatbin-sm", CheckStatus::failed, fmt::format("the variant's SM '{}' is not a compute capability", p.sm)});
     return out;
   }
-  std::vector<FatbinEntry> own, other;
-  for (const auto& e : entries) {
-    bool mine = e.arch == *sm && (e.kind == FatbinKind::sass || (e.kind == FatbinKind::ptx && p.ptx));
-    (mine ? own : other).push_back(e);
+  // Per container, the driver's choice for this GPU (binfmt/driver_choice.hpp,
+  // what prune keeps): entries outside it are code this GPU never loads.
+  // Entries the choice keeps beyond the variant's own SM (PTX where no cubin
+  // fits, a cubin of a lower minor) and containers with nothing for this GPU
+  // (which prune leaves as they were) are named, not failed.
+  const GpuTarget gpu = gpu_for(static_cast<int>(*sm / 10), static_cast<int>(*sm % 10));
+  const GpuTarget targets[] = {gpu};
+  std::vector<FatbinEntry> own, other, kept, foreign;
+  size_t untouched = 0;
+  for (const auto& f : in.files) {
+    for (size_t a = 0; a < f.entries.size();) {
+      size_t b = a;
+      while (b < f.entries.size() && f.entries[b].container == f.entries[a].container) ++b;
+      std::span<const FatbinEntry> box(f.entries.data() + a, b - a);
+      ContainerChoice choice = choose_entries(box, targets, p.ptx);
+      untouched += choice.untouched;
+      for (size_t i = 0; i < box.size(); ++i) {
+        const FatbinEntry& e = box[i];
+        bool mine = e.arch == *sm && (e.kind == FatbinKind::sass || (e.kind == FatbinKind::ptx && p.ptx));
+        if (choice.untouched) foreign.push_back(e);
+        else if (!choice.keep[i]) other.push_back(e);
+        else (mine ? own : kept).push_back(e);
+      }
+      a = b;
+    }
   }
   bool has_sass = std::any_of(own.begin(), own.end(), [](const auto& e) { return e.kind == FatbinKind::sass; });
   if (has_sass)
@@ -65,13 +90,20 @@ std::vector<Check> cuda_checks(const VariantPromise& p, const Inspection& in) {
     out.push_back({"fatbin-sm", CheckStatus::failed,
                    entries.empty() ? fmt::format("no CUDA code at all: built CPU-only? (SM {} promised)", p.sm)
                                    : fmt::format("no sm_{} cubins; the fatbins carry {}", *sm, summary(tally(entries)))});
+  std::string named;
+  if (!kept.empty())
+    named += fmt::format("; kept as the driver's choice on SM {}: {}", p.sm, summary(tally(kept)));
+  if (untouched)
+    named += fmt::format("; {} container{} with no code for SM {}, left as they were: {}", untouched,
+                         untouched == 1 ? "" : "s", p.sm, summary(tally(foreign)));
   if (other.empty())
     out.push_back({"fatbin-only-sm", CheckStatus::ok,
-                   p.ptx ? fmt::format("nothing but SM {} and its PTX", p.sm) : fmt::format("nothing but SM {}", p.sm)});
+                   (p.ptx ? fmt::format("nothing but SM {} and its PTX", p.sm) : fmt::format("nothing but SM {}", p.sm)) +
+                       named});
   else
     out.push_back({"fatbin-only-sm", CheckStatus::failed,
-                   fmt::format("also carries {}{}", summary(tally(other)),
-                               p.ptx ? "" : " (PTX only belongs in variants that ask for it)")});
+                   fmt::format("also carries {}, which a GPU of SM {} never loads{}{}", summary(tally(other)), p.sm,
+                               p.ptx ? "" : " (PTX only belongs in variants that ask for it)", named)});
   return out;
 }
 
@@ -89,18 +121,17 @@ Check toolchain_check(const VariantPromise& p, const std::filesystem::path& root
 
 }  // namespace
 
-bool covers(const std::vector<FatbinEntry>& entries, int major, int minor) {
-  const uint32_t cap = static_cast<uint32_t>(major * 10 + minor);
-  for (const auto& e : entries) {
-    if (e.kind == FatbinKind::ptx && e.arch <= cap && e.suffix() == '\0') return true;
-    if (e.kind != FatbinKind::sass) continue;
-    if (e.suffix() == 'a') {
-      if (e.arch == cap) return true;
-    } else if (e.arch / 10 == static_cast<uint32_t>(major) && e.arch <= cap) {
-      return true;
-    }
-  }
-  return false;
+GpuTarget gpu_for(int major, int minor) {
+  static const KnowledgeBase kb = KnowledgeBase::load();
+  const uint32_t number = static_cast<uint32_t>(major * 10 + minor);
+  if (auto t = gpu_target(kb, fmt::format("{}.{}", major, minor))) return *t;
+  return {fmt::format("{}.{}", major, minor), number, {number}};
+}
+
+bool covers(const std::vector<FatbinEntry>& entries, const GpuTarget& gpu) {
+  return std::any_of(entries.begin(), entries.end(), [&](const FatbinEntry& e) {
+    return (e.kind == FatbinKind::sass || e.kind == FatbinKind::ptx) && runs_on(e.code(), gpu);
+  });
 }
 
 std::vector<Check> static_checks(const VariantPromise& p, const Inspection& in, const std::filesystem::path& root) {

@@ -15,9 +15,14 @@ namespace tailor {
 /// Checks \a in (the inspection of \a root) against \a p.
 std::vector<Check> static_checks(const VariantPromise& p, const Inspection& in, const std::filesystem::path& root);
 
-/// Whether a GPU of compute capability \a major.\a minor can run some code of
-/// \a entries: a cubin of the same major and lower or equal minor (an 'a'
-/// cubin only on its exact SM), or PTX of a lower or equal capability.
-bool covers(const std::vector<FatbinEntry>& entries, int major, int minor);
+/// The GPU of compute capability \a major.\a minor as the runs-on rule sees
+/// it: from the embedded knowledge base, or (a GPU it lacks) from the number alone.
+GpuTarget gpu_for(int major, int minor);
+
+/// Whether \a gpu can run some code of \a entries (kb/runs_on.hpp's rule).
+bool covers(const std::vector<FatbinEntry>& entries, const GpuTarget& gpu);
+inline bool covers(const std::vector<FatbinEntry>& entries, int major, int minor) {
+  return covers(entries, gpu_for(major, minor));
+}
 
 }  // namespace tailor

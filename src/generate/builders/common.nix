@@ -21,8 +21,13 @@ let
     # The toolkit of the variant replaces the pin's default CUDA everywhere.
     overlays = if cuda then [ (final: prev: { cudaPackages = final.${v.cudaPackages}; }) ] else [ ];
   };
-  exports = builtins.concatStringsSep "\n" (map (e: "export ${e.name}=${e.value}") v.env);
-  flags = builtins.concatStringsSep " " v.cpuFlags;
+  # A spec or knowledge-base string in a shell phase: one shell word, bare
+  # when plain, else single-quoted ($(…), `…`, ; and quotes stay text). Env
+  # names are checked as shell variable names when the spec or KB is read.
+  shellArg = s: if builtins.match "[A-Za-z0-9_.,:/@%+=-]+" s != null then s
+    else "'" + builtins.replaceStrings [ "'" ] [ "'\\''" ] s + "'";
+  exports = builtins.concatStringsSep "\n" (map (e: "export ${e.name}=${shellArg e.value}") v.env);
+  flags = shellArg (" " + builtins.concatStringsSep " " v.cpuFlags);
 
   # A job count the builder decides from its own cores and memory: nvcc units
   # of CUTLASS/FlashAttention take 3-8 GB each, and a fixed -j swaps small
@@ -37,7 +42,7 @@ let
     if [ "$tailor_jobs" -gt ${toString v.maxJobs} ]; then tailor_jobs=${toString v.maxJobs}; fi
   '') + ''
     export MAX_JOBS=$tailor_jobs CMAKE_BUILD_PARALLEL_LEVEL=$tailor_jobs
-    echo "tailor: building ${v.name} with $tailor_jobs jobs (cores: ''${NIX_BUILD_CORES:-1}, ${toString v.gbPerJob} GB per job)"
+    echo "tailor: building "${shellArg v.name}" with $tailor_jobs jobs (cores: ''${NIX_BUILD_CORES:-1}, ${toString v.gbPerJob} GB per job)"
   '';
   workarounds = {
     torchSource = null;
@@ -49,7 +54,7 @@ let
   } // v.workarounds;
 in
 {
-  inherit pkgs v jobs workarounds;
+  inherit pkgs v jobs workarounds shellArg;
 
   # Patches a pin's MAGMA needs (workarounds.toml), as fetched patch files.
   magmaPatches = map
@@ -61,10 +66,10 @@ in
 
   # Shell for preConfigure: the variant's environment and CPU flags, then the job count.
   preConfigure = (if exports == "" then "" else exports + "\n") + ''
-    export CFLAGS="$CFLAGS ${flags}"
-    export CXXFLAGS="$CXXFLAGS ${flags}"
+    export CFLAGS="$CFLAGS"${flags}
+    export CXXFLAGS="$CXXFLAGS"${flags}
   '' + (if v.nvccFlags == [ ] then "" else ''
-    export NVCC_APPEND_FLAGS="$NVCC_APPEND_FLAGS ${builtins.concatStringsSep " " v.nvccFlags}"
+    export NVCC_APPEND_FLAGS="$NVCC_APPEND_FLAGS"${shellArg (" " + builtins.concatStringsSep " " v.nvccFlags)}
   '') + jobs;
 
   # $out/.metadata-rev: meta-only edits do not change the store path; bumping

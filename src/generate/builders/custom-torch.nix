@@ -33,7 +33,7 @@ base.overrideAttrs (old: {
   cmakeFlags = (old.cmakeFlags or [ ]) ++ v.cmakeFlags;
   preConfigure = (old.preConfigure or "") + common.preConfigure
     + (if w.versionTxt == null then "" else ''
-    echo ${w.versionTxt} > version.txt
+    echo ${common.shellArg w.versionTxt} > version.txt
   '')
     + (if w.shimFindCudaToolkit then ''
     # Use CMake's own FindCUDAToolkit instead of the copy the source ships.
@@ -42,7 +42,7 @@ base.overrideAttrs (old: {
     + (if w.cccl == [ ] || cccl == null then "" else ''
     # CUDA 13 moved CCCL under include/cccl: link the old include paths.
     mkdir -p "$TMPDIR/tailor-cccl"
-    for d in ${builtins.concatStringsSep " " w.cccl}; do
+    for d in ${builtins.concatStringsSep " " (map common.shellArg w.cccl)}; do
       ln -sfn ${cccl}/include/cccl/$d "$TMPDIR/tailor-cccl/$d"
     done
     export NIX_CFLAGS_COMPILE="$NIX_CFLAGS_COMPILE -isystem $TMPDIR/tailor-cccl"

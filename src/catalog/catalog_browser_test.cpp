@@ -1,0 +1,121 @@
+// The catalog page in a real browser: headless Chromium (Debian's package,
+// driven by playwright-core from .tools/, both installed by scripts/deps)
+// loads the page of two specs, is driven with the keyboard and the mouse
+// (tests/browser/catalog_page.cjs), and what it shows must be the answer
+// tailor computed for those choices. One browser launch for every check.
+// Without Chromium the test skips, except under CI=true, where it fails.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "catalog/catalog_page.hpp"
+#include "matrix/spec_loader.hpp"
+#include "support/golden.hpp"
+#include "support/run.hpp"
+
+namespace tailor {
+namespace {
+
+// What is missing to run a browser here; empty when nothing is.
+std::string missing_browser() {
+  const char* chromium = std::getenv("CHROMIUM");
+  if (!std::filesystem::exists(chromium ? chromium : "/usr/bin/chromium")) return "Chromium (/usr/bin/chromium)";
+  if (!test::have_program("node")) return "node";
+  if (!std::filesystem::exists(test::source_path(".tools/node_modules/playwright-core/package.json")))
+    return "playwright-core (.tools/node_modules)";
+  return {};
+}
+
+bool under_ci() {
+  const char* ci = std::getenv("CI");
+  return ci && std::string(ci) == "true";
+}
+
+TEST(CatalogBrowser, ChoosesWithKeyboardAndMouseAndShowsTailorsAnswer) {
+  if (std::string missing = missing_browser(); !missing.empty()) {
+    if (under_ci()) FAIL() << missing << " is missing; CI must run the browser test (scripts/deps installs it)";
+    GTEST_SKIP() << missing << " is missing: scripts/deps installs it; the browser test is skipped";
+  }
+  KnowledgeBase kb = KnowledgeBase::load();
+  std::vector<CatalogSpec> specs;
+  for (const char* name : {"build-pytorch/pytorch-2.9-python313", "build-vllm/main"}) {
+    Spec s = load_spec_arg(name, kb);
+    Matrix m = expand(s, kb);
+    specs.push_back({std::move(s), std::move(m)});
+  }
+  CatalogData data = build_catalog(std::move(specs), kb, "flox");
+  test::TempDir dir("catalog-browser");
+  std::string page = dir.path() + "/index.html", shot = dir.path() + "/catalog.png";
+  std::ofstream(page) << render_catalog_page(data, kb);
+
+  auto r = test::run_command("node " + test::source_path("tests/browser/catalog_page.cjs") + " " +
+                             test::source_path(".tools/node_modules/playwright-core") + " " + page + " " + shot + " 2>&1");
+  ASSERT_EQ(r.status, 0) << r.out;
+  nlohmann::json seen = nlohmann::json::parse(r.out.substr(r.out.find('{')));
+  EXPECT_EQ(seen["errors"], nlohmann::json::array()) << "the page's script failed";
+  EXPECT_EQ(seen["requests"], nlohmann::json::array()) << "the page asked the network for something";
+
+  // Tab visits the skip link, then the controls in reading order (disabled ones are passed over).
+  std::vector<std::string> tabs = seen["tabOrder"];
+  ASSERT_GE(tabs.size(), 5u);
+  EXPECT_EQ(tabs[0], "A");
+  EXPECT_EQ(tabs[1], "product");
+  EXPECT_NE(std::find(tabs.begin(), tabs.end(), "platform"), tabs.end());
+  EXPECT_NE(std::find(tabs.begin(), tabs.end(), "gpu"), tabs.end());
+  EXPECT_NE(std::find(tabs.begin(), tabs.end(), "cpu-0"), tabs.end());
+
+  // The choices the keyboard and the mouse made.
+  const auto& c = seen["choice"];
+  EXPECT_EQ(c["gpuText"], "H100");
+  EXPECT_EQ(c["driverText"], "570.26 or newer (CUDA 12.8)");
+  CatalogQuery q;
+  q.product = std::stoul(c["product"].get<std::string>());
+  q.python = std::stoul(c["python"].get<std::string>());
+  q.platform = std::stoul(c["platform"].get<std::string>());
+  q.cpu = std::stoul(c["cpu"].get<std::string>());
+  q.driver = std::stoul(c["driver"].get<std::string>());
+  ASSERT_EQ(data.choices.products[q.product].package, "vllm");
+  ASSERT_EQ(data.choices.platforms[q.platform].platform, "x86_64-linux");
+  EXPECT_EQ(data.choices.platforms[q.platform].cpus[q.cpu].label, "AVX2");
+  const auto& gpus = data.choices.platforms[q.platform].gpus;
+  for (size_t g = 0; g < gpus.size(); ++g)
+    if (gpus[g]->sm == "9.0") q.gpu = static_cast<int>(g);
+
+  // What it shows is tailor's answer for those choices (itself checked against recommend in catalog_test).
+  const CatalogAnswer& a = data.answer(q);
+  EXPECT_EQ(seen["variant"], "vllm-python313-cuda12_8-sm90-avx2");
+  EXPECT_EQ(seen["variant"], a.variant);
+  EXPECT_EQ(seen["install"], "flox install flox/" + a.variant);
+  EXPECT_EQ(seen["build"], "flox build " + a.variant);
+  EXPECT_EQ(seen["floor"], a.driver_floor);
+  EXPECT_EQ(seen["reasons"].get<std::vector<std::string>>(), a.reasons);
+  EXPECT_EQ(seen["warnings"].get<std::vector<std::string>>(), a.warnings);
+  std::vector<std::string> alternatives;
+  for (const auto& [name, why] : a.alternatives) alternatives.push_back(name + why);
+  EXPECT_EQ(seen["alternatives"].get<std::vector<std::string>>(), alternatives);
+  EXPECT_NE(seen["cpuCheck"].get<std::string>().find("grep -o -w -E 'avx2|fma|f16c' /proc/cpuinfo"), std::string::npos);
+
+  // The filter keeps the rows that have every word.
+  size_t matching = 0;
+  for (const auto& s : data.specs)
+    for (const auto& v : s.matrix.variants)
+      if (v.name.find("sm90") != std::string::npos && v.name.find("avx2") != std::string::npos) ++matching;
+  EXPECT_GT(matching, 0u);
+  EXPECT_EQ(seen["shownRows"], matching);
+
+  // Readable on a phone; both themes.
+  EXPECT_LE(seen["phoneOverflow"].get<int>(), 0) << "the page scrolls sideways on a 390px screen";
+  EXPECT_EQ(seen["lightBackground"], "rgb(255, 255, 255)");
+  EXPECT_EQ(seen["darkBackground"], "rgb(13, 17, 23)");
+
+  std::string png = test::read_file(shot);
+  EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  if (const char* keep = std::getenv("TAILOR_CATALOG_SCREENSHOT")) std::filesystem::copy_file(
+      shot, keep, std::filesystem::copy_options::overwrite_existing);
+}
+
+}  // namespace
+}  // namespace tailor

@@ -1,0 +1,193 @@
+// Issue 33 §3, §4, §6 and §8 at the command line: inputs that are no regular
+// file or too large are refused by name (exit 2) instead of hanging or
+// growing without bound; a host file whose number overflows is named; a
+// killed generate's staging file is drift and is swept; two writers of one
+// output directory take turns.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "support/paths.hpp"
+#include "support/run.hpp"
+
+namespace tailor {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+void write(const fs::path& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+// A FIFO with no writer: an open without O_NONBLOCK, or a read, would wait forever.
+std::string make_fifo(const test::TempDir& dir, const std::string& name) {
+  std::string path = dir.path() + "/" + name;
+  EXPECT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  return path;
+}
+
+TEST(HostileInputs, ParseRefusesAFifoADeviceAndADirectoryWithoutDefaultNix) {
+  test::TempDir dir("hostile-parse");
+  const std::string fifo = make_fifo(dir, "x.nix");
+  auto r = test::run_tailor({"parse", fifo});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, fifo + ": error: cannot read the file: a FIFO, not a regular file\n");
+  r = test::run_tailor({"parse", "/dev/zero"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "/dev/zero: error: cannot read the file: a character device, not a regular file\n");
+  fs::create_directory(dir.path() + "/d");
+  fs::create_directory(dir.path() + "/d/default.nix");
+  r = test::run_tailor({"parse", dir.path() + "/d"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, dir.path() + "/d/default.nix: error: cannot read the file: a directory, not a regular file\n");
+}
+
+TEST(HostileInputs, ParseRefusesAFileOverTheSizeLimitUnlessRaised) {
+  test::TempDir dir("hostile-size");
+  const std::string file = dir.path() + "/big.nix";
+  write(file, "{ a = 1; }\n");  // 11 bytes
+  auto r = test::run_tailor({"parse", "--max-input-size", "10", file});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(r.err.starts_with(file + ": error: cannot read the file: 11 bytes, over the input size limit of 10 bytes"))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, "--max-input-size")) << r.err;
+  r = test::run_tailor({"parse", "--max-input-size=11", file});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "{ a = 1; }\n");
+  r = test::run_tailor({"parse", "--max-input-size", "lots", file});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "--max-input-size: 'lots' is not a byte count")) << r.err;
+}
+
+TEST(HostileInputs, SpecThatIsAFifoOrADirectoryIsRefused) {
+  test::TempDir dir("hostile-spec");
+  const std::string fifo = make_fifo(dir, "spec.toml");
+  auto r = test::run_tailor({"matrix", fifo});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, fifo + ": error: cannot read spec file: a FIFO, not a regular file\n");
+  fs::create_directory(dir.path() + "/d.toml");
+  r = test::run_tailor({"matrix", dir.path() + "/d.toml"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, dir.path() + "/d.toml: error: cannot read spec file: a directory, not a regular file\n");
+}
+
+TEST(HostileInputs, SpecOverTheSizeLimitIsRefused) {
+  test::TempDir dir("hostile-spec-size");
+  const std::string spec = dir.path() + "/spec.toml";
+  write(spec, std::string(2048, '#') + "\n");
+  auto r = test::run_tailor({"matrix", spec, "--max-input-size", "1K"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(r.err.starts_with(spec + ": error: cannot read spec file: 2049 bytes, over the input size limit of 1024 bytes"))
+      << r.err;
+}
+
+TEST(HostileInputs, KbOverlayWithADirectoryOrAFifoForAFileIsAnError) {
+  test::TempDir dir("hostile-kb");
+  fs::create_directory(dir.path() + "/packages.toml");
+  auto r = test::run_tailor({"matrix", "build-pytorch/main", "--kb", dir.path()});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, dir.path() + "/packages.toml: error: cannot read file: a directory, not a regular file\n");
+  fs::remove(dir.path() + "/packages.toml");
+  const std::string fifo = make_fifo(dir, "cpu_isas.toml");
+  r = test::run_tailor({"matrix", "build-pytorch/main", "--kb", dir.path()});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, fifo + ": error: cannot read file: a FIFO, not a regular file\n");
+}
+
+TEST(HostileInputs, InspectRefusesAFifo) {
+  test::TempDir dir("hostile-inspect");
+  const std::string fifo = make_fifo(dir, "lib.so");
+  auto r = test::run_tailor({"inspect", fifo});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, fifo + ": error: cannot read: a FIFO, not a regular file")) << r.err;
+}
+
+// §3: nlohmann's out_of_range (number overflow), named with the file and the number's position.
+TEST(HostileInputs, HostFileWithANumberOverflowIsNamed) {
+  test::TempDir dir("hostile-host");
+  const std::string host = dir.path() + "/host.json";
+  write(host, "{\"os\": \"linux\", \"cpu\": {\"arch\": \"x86_64\", \"features\": []},\n \"gpus\": [{\"index\": 1e400, \"sm\": \"9.0\"}]}\n");
+  auto r = test::run_tailor({"manifest", "build-pytorch/main", "--for", host});
+  EXPECT_EQ(r.status, 2);
+  // Line 2: ` "gpus": [{"index": ` is 20 characters, so 1e400 starts at column 21.
+  EXPECT_TRUE(r.err.starts_with(host + ":2:21: error: not usable JSON: number overflow parsing '1e400'")) << r.err;
+  // An integer too large for an index is refused, not wrapped.
+  write(host, "{\"os\": \"linux\", \"cpu\": {\"arch\": \"x86_64\", \"features\": []},\n \"gpus\": [{\"index\": 4294967296, \"sm\": \"9.0\"}]}\n");
+  r = test::run_tailor({"manifest", "build-pytorch/main", "--for", host});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(r.err.starts_with(host + ": error: gpus[].index 4294967296 is not a GPU index")) << r.err;
+}
+
+// §4: a staging file whose process is gone is drift for --check and is swept by
+// the next generate, even one with nothing else to write.
+TEST(HostileInputs, GenerateSweepsAKilledRunsStagingFileAndCheckReportsIt) {
+  test::TempDir dir("hostile-leftover");
+  const std::string tree = dir.path() + "/tree";
+  ASSERT_EQ(test::run_tailor({"generate", "build-pytorch/main", "-o", tree}).status, 0);
+  // A pid that is gone: a child that has exited and been reaped.
+  pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  ASSERT_GT(child, 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  const std::string leftover = tree + "/README.md.tailor-tmp-" + std::to_string(child);
+  const std::string mine = tree + "/BUILD_MATRIX.md.tailor-tmp-" + std::to_string(::getpid());  // a live writer's
+  write(leftover, "half a README");
+  write(mine, "being written");
+  auto check = test::run_tailor({"generate", "build-pytorch/main", "-o", tree, "--check"});
+  EXPECT_EQ(check.status, 1) << check.out;
+  EXPECT_TRUE(contains(check.out, "stale: README.md.tailor-tmp-" + std::to_string(child) + " (staging file of a killed run)"))
+      << check.out;
+  EXPECT_FALSE(contains(check.out, "BUILD_MATRIX.md.tailor-tmp-")) << check.out;
+  EXPECT_TRUE(fs::exists(leftover)) << "--check writes nothing";
+  auto gen = test::run_tailor({"generate", "build-pytorch/main", "-o", tree});
+  EXPECT_EQ(gen.status, 0) << gen.err;
+  EXPECT_FALSE(fs::exists(leftover)) << gen.out;
+  EXPECT_TRUE(fs::exists(mine)) << "a live process's staging file is not stale";
+  fs::remove(mine);
+  EXPECT_EQ(test::run_tailor({"generate", "build-pytorch/main", "-o", tree, "--check"}).status, 0);
+}
+
+// §8: while one writer holds the output directory, a second generate waits
+// (saying so) and finishes once the first lets go. The test plays the first
+// writer by holding the lock itself; the second is a real tailor process.
+TEST(HostileInputs, SecondWriterOfAnOutputDirectoryWaitsForTheFirst) {
+  test::TempDir dir("hostile-lock");
+  const std::string tree = dir.path() + "/tree";
+  fs::create_directory(tree);
+  int fd = ::open(tree.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX), 0);
+  const std::string err = dir.path() + "/err", rc = dir.path() + "/rc";
+  const std::string cmd = "(" + test::tailor_binary() + " generate build-pytorch/main -o " + tree + " > /dev/null 2> " + err +
+                          "; echo $? > " + rc + ".tmp; mv " + rc + ".tmp " + rc + ") &";
+  ASSERT_EQ(::system(cmd.c_str()), 0);
+  // Wait (polling, up to 2 minutes on a loaded machine) until it says it waits.
+  std::string said;
+  for (int i = 0; i < 1200 && !contains(said, "waiting"); ++i) {
+    ::usleep(100 * 1000);
+    std::ifstream in(err);
+    said.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  EXPECT_EQ(said, "tailor: waiting for another tailor run writing " + tree + "\n");
+  EXPECT_FALSE(fs::exists(rc)) << "it finished while the lock was held";
+  EXPECT_FALSE(fs::exists(tree + "/README.md")) << "it wrote while the lock was held";
+  ::close(fd);  // releases the lock
+  for (int i = 0; i < 1200 && !fs::exists(rc); ++i) ::usleep(100 * 1000);
+  std::ifstream in(rc);
+  std::string code;
+  in >> code;
+  EXPECT_EQ(code, "0");
+  EXPECT_TRUE(fs::exists(tree + "/README.md"));
+}
+
+}  // namespace
+}  // namespace tailor

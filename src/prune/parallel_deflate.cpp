@@ -1,0 +1,94 @@
+#include "prune/parallel_deflate.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <exception>
+#include <mutex>
+
+#include "util/diagnostic.hpp"
+#include "util/parallel_for.hpp"
+
+namespace tailor {
+
+namespace {
+
+constexpr uint64_t kWindow = 32768;
+
+struct Block {
+  size_t input = 0;
+  uint64_t from = 0, to = 0;
+  bool last = false;
+};
+
+// Deflates one block of \a data; \a last ends the stream, else a sync flush
+// leaves the output byte-aligned and open for the next block.
+std::vector<uint8_t> deflate_block(ByteSlice data, const Block& b, int level) {
+  z_stream z{};
+  if (deflateInit2(&z, level, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw_format_error("zlib: cannot initialise deflate");
+  struct End {
+    z_stream* z;
+    ~End() { deflateEnd(z); }
+  } end{&z};
+  if (b.from > 0) {
+    uint64_t dict = std::min(b.from, kWindow);
+    if (deflateSetDictionary(&z, data.data() + b.from - dict, static_cast<uInt>(dict)) != Z_OK)
+      throw_format_error("zlib: cannot set the deflate dictionary");
+  }
+  const uint64_t n = b.to - b.from;
+  std::vector<uint8_t> out(deflateBound(&z, static_cast<uLong>(n)) + 16);
+  z.next_in = const_cast<Bytef*>(data.data() + b.from);
+  z.avail_in = static_cast<uInt>(n);
+  const int flush = b.last ? Z_FINISH : Z_SYNC_FLUSH;
+  for (;;) {
+    z.next_out = out.data() + z.total_out;
+    z.avail_out = static_cast<uInt>(out.size() - z.total_out);
+    int rc = deflate(&z, flush);
+    if (rc == Z_STREAM_ERROR) throw_format_error("zlib: deflate failed");
+    if (b.last ? rc == Z_STREAM_END : (z.avail_in == 0 && z.avail_out > 0)) break;
+    out.resize(out.size() * 2);
+  }
+  out.resize(z.total_out);
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::vector<uint8_t>> deflate_parallel(std::span<const ByteSlice> inputs, int level, uint64_t block,
+                                                   size_t threads) {
+  block = std::max<uint64_t>(block, 1);
+  std::vector<Block> blocks;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    uint64_t size = inputs[i].size();
+    for (uint64_t at = 0;; at += block) {
+      uint64_t to = std::min(size, at + block);
+      blocks.push_back({i, at, to, to == size});
+      if (to == size) break;
+    }
+  }
+  std::vector<std::vector<uint8_t>> parts(blocks.size());
+  std::exception_ptr error;
+  std::mutex error_lock;
+  parallel_for_on(threads, blocks.size(), [&](size_t k) {
+    try {
+      parts[k] = deflate_block(inputs[blocks[k].input], blocks[k], level);
+    } catch (...) {
+      std::lock_guard lock(error_lock);
+      if (!error) error = std::current_exception();
+    }
+  });
+  if (error) std::rethrow_exception(error);
+  std::vector<std::vector<uint8_t>> out(inputs.size());
+  std::vector<uint64_t> sizes(inputs.size());
+  for (size_t k = 0; k < blocks.size(); ++k) sizes[blocks[k].input] += parts[k].size();
+  for (size_t i = 0; i < inputs.size(); ++i) out[i].reserve(sizes[i]);
+  for (size_t k = 0; k < blocks.size(); ++k) {
+    auto& o = out[blocks[k].input];
+    o.insert(o.end(), parts[k].begin(), parts[k].end());
+    std::vector<uint8_t>().swap(parts[k]);
+  }
+  return out;
+}
+
+}  // namespace tailor

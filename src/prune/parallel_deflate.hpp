@@ -1,0 +1,29 @@
+#pragma once
+/// Deflate on every core, pigz's way: each input is cut into blocks, each
+/// block deflated on its own (primed with the 32 KiB before it, so the ratio
+/// stays that of one stream) and ended with a sync flush, which leaves it
+/// byte-aligned; the last block ends the stream. The concatenation is one raw
+/// deflate stream that any inflater reads.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "binfmt/byte_slice.hpp"
+
+namespace tailor {
+
+/// The zlib level tailor deflates wheel members at: zlib's default (6), the
+/// one pip's and wheel's writers use, so the pruned wheel is compressed as the
+/// original was.
+inline constexpr int kDeflateLevel = 6;
+/// Block size: about 1000 blocks for torch's largest library, enough to keep
+/// 16 cores busy, and few enough sync markers (5 bytes each) not to matter.
+inline constexpr uint64_t kDeflateBlock = 1u << 20;
+
+/// Raw deflate streams of \a inputs (one each), their blocks spread over up to
+/// \a threads threads (0: every core).
+std::vector<std::vector<uint8_t>> deflate_parallel(std::span<const ByteSlice> inputs, int level = kDeflateLevel,
+                                                   uint64_t block = kDeflateBlock, size_t threads = 0);
+
+}  // namespace tailor

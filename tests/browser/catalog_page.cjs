@@ -1,0 +1,93 @@
+// Drives a catalog page in headless Chromium through playwright-core, as a
+// user would: Tab through the controls, choose with the keyboard (type-ahead,
+// arrow keys) and the mouse (clicks), read the answer, filter the table, take
+// a screenshot, then look at it on a phone and in the dark theme. Prints what
+// it saw as one JSON object; the C++ test judges it.
+// usage: node catalog_page.cjs PLAYWRIGHT_CORE_DIR PAGE.html SCREENSHOT.png
+"use strict";
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
+const [playwrightDir, pagePath, screenshot] = process.argv.slice(2);
+const { chromium } = require(playwrightDir);
+
+(async () => {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "tailor-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+           "--disable-component-update", "--disable-sync"],
+  });
+  const out = { errors: [], requests: [] };
+  try {
+    const page = context.pages()[0] || (await context.newPage());
+    page.on("pageerror", (e) => out.errors.push(String(e)));
+    page.on("console", (m) => { if (m.type() === "error") out.errors.push(m.text()); });
+    page.on("request", (r) => { if (!r.url().startsWith("file:")) out.requests.push(r.url()); });
+    await page.goto("file://" + path.resolve(pagePath));
+    await page.waitForSelector("html[data-ready='1']", { timeout: 10000 });
+    const active = () => page.evaluate(() => document.activeElement.id || document.activeElement.tagName);
+
+    // Keyboard: the order Tab visits the controls in.
+    out.tabOrder = [];
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press("Tab");
+      out.tabOrder.push(await active());
+    }
+    // Keyboard: type-ahead picks the package and the GPU by name, arrows the driver.
+    await page.focus("#product");
+    await page.keyboard.type("vllm");
+    await page.focus("#gpu");
+    await page.keyboard.type("H100");
+    await page.focus("#driver");
+    await page.keyboard.press("ArrowDown");
+    // Mouse: the CPU by clicking its label.
+    await page.locator("#cpu-options label").filter({ hasText: /^ AVX2 —/ }).click();
+
+    const text = (sel) => page.$eval(sel, (e) => e.textContent);
+    const texts = (sel) => page.$$eval(sel, (es) => es.map((e) => e.textContent));
+    out.choice = await page.evaluate(() => ({
+      product: document.getElementById("product").value,
+      python: document.getElementById("python").value,
+      platform: document.getElementById("platform").value,
+      gpu: document.getElementById("gpu").value,
+      driver: document.getElementById("driver").value,
+      cpu: document.querySelector("#cpu-options input:checked").value,
+      gpuText: document.getElementById("gpu").selectedOptions[0].textContent,
+      driverText: document.getElementById("driver").selectedOptions[0].textContent,
+    }));
+    out.variant = await text("#variant");
+    out.install = await text("#install");
+    out.build = await text("#build");
+    out.floor = await text("#floor");
+    out.reasons = await texts("#reasons li");
+    out.warnings = await texts("#warnings li");
+    out.alternatives = await texts("#alternatives tbody tr");
+    out.cpuCheck = await text("#cpu-check");
+
+    // Mouse into the filter, keyboard to type it.
+    await page.click("#filter");
+    await page.keyboard.type("sm90 avx2");
+    out.count = await text("#count");
+    out.shownRows = await page.$$eval("#variants tbody tr", (rs) => rs.filter((r) => !r.hidden).length);
+    await page.evaluate(() => window.scrollTo(0, 0));  // the selector and the answer
+    await page.screenshot({ path: screenshot, fullPage: false });
+
+    // A phone: nothing wider than the screen but the table's own scroller.
+    await page.setViewportSize({ width: 390, height: 844 });
+    out.phoneOverflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    await page.emulateMedia({ colorScheme: "light" });
+    out.lightBackground = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.emulateMedia({ colorScheme: "dark" });
+    out.darkBackground = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  } finally {
+    await context.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+  process.stdout.write(JSON.stringify(out) + "\n");
+})().catch((e) => {
+  process.stderr.write(String(e && e.stack || e) + "\n");
+  process.exit(1);
+});
