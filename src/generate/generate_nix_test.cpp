@@ -202,7 +202,7 @@ INSTANTIATE_TEST_SUITE_P(Examples, GeneratedTree,
                                          "build-pytorch/pytorch-2.10-cuda12_9", "build-vllm/vllm-0.14.0",
                                          "build-vllm/main", "build-onnx-runtime/main",
                                          "build-onnx-runtime/onnxruntime-1.18", "build-onnx-runtime/onnxruntime-1.24",
-                                         "build-vllm/vllm-versions"),
+                                         "build-pytorch/pytorch-versions", "build-vllm/vllm-versions"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (char& c : n)

@@ -289,11 +289,22 @@ class Deriver {
     }
   }
 
+  // Whether this recipe builds \a attribute itself: its own package, one built
+  // inline or substituted into its Python set. A companion imports its torch
+  // variant, whose own recipe applies torch's source, flags and environment.
+  bool builds_here(const std::string& attribute) const {
+    if (attribute == package_.attribute) return true;
+    return std::any_of(package_.needs.begin(), package_.needs.end(), [&](const PackageNeed& n) {
+      return kb_.package(n.package)->attribute == attribute &&
+             (n.strategy == "python-set-substitution" || (n.strategy == "companion-of" && builds_inline(n.package)));
+    });
+  }
+
   void workarounds() {
     for (const Workaround* w : applicable_workarounds(v_, spec_, kb_)) {
       s_.workarounds.push_back(*w);
       std::string because = fmt::format("workaround {}: {} ({})", w->id, w->summary, w->source);
-      if (w->source_override &&  // the spec's own override wins
+      if (w->source_override && builds_here(w->source_override->attribute) &&  // the spec's own override wins
           source_override_for(v_, spec_, kb_, w->source_override->attribute) == &*w->source_override)
         source_override(*w->source_override, because);
       if (w->allow_broken) note("workaround", "config.allowBroken", "true", because);
@@ -306,7 +317,7 @@ class Deriver {
     auto built = built_packages(*kb_.package(v_.package), kb_);
     for (const auto& o : spec_.source_overrides)
       if (std::any_of(built.begin(), built.end(), [&](const PackageDef* p) { return p->attribute == o.attribute; }) &&
-          source_override_for(v_, spec_, kb_, o.attribute) == &o)
+          builds_here(o.attribute) && source_override_for(v_, spec_, kb_, o.attribute) == &o)
         source_override(o, o.pins.empty()
                                ? fmt::format("[[source_override]] of {} builds {} {}", spec_.path, o.attribute, o.version)
                                : fmt::format("[[source_override]] of {} builds {} {} on pins {}", spec_.path, o.attribute,

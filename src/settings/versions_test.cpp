@@ -1,6 +1,8 @@
 // Versions as an axis ([[family.version]]): each version its pins per backend
 // and CUDA, its own source where the pin lacks it, its pairing, and its name.
 // Expected values come from the example specs and FACTS.md, written by hand.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "matrix/expand.hpp"
@@ -86,6 +88,27 @@ TEST(Versions, CompanionVersionPairsWithTorchAndBuildsItsRelease) {
   EXPECT_EQ(j["paired"]["torch"], "2.10.0");
   EXPECT_EQ(j["pin_short"], "6a030d5");
   EXPECT_EQ(j["sm"], "9.0");
+}
+
+// torch 2.10.0's source, cmake flag and environment (workaround torch-2.10.0-from-source)
+// belong to the torch variant a companion imports, not to the companion's own build.
+TEST(Versions, CompanionLeavesTorchsSourceToItsTorchVariant) {
+  auto [spec, m] = expand_example("build-pytorch/pytorch-versions");
+  const Variant* tv = m.find("torchvision025-python313-cuda13_1-sm90-avx512");
+  ASSERT_TRUE(tv);
+  BuildSettings s = derive_settings(*tv, spec, m, kb());
+  ASSERT_EQ(s.source_overrides.size(), 1u);
+  EXPECT_EQ(s.source_overrides[0].attribute, "torchvision");
+  EXPECT_EQ(s.cmake_flags, std::vector<std::string>{});
+  for (const auto& [name, value] : s.env) EXPECT_NE(name, "PYTORCH_BUILD_VERSION");
+  // The CUDA 13 workaround still applies to the companion's own nixpkgs (allowBroken).
+  EXPECT_TRUE(std::any_of(s.workarounds.begin(), s.workarounds.end(),
+                          [](const Workaround& w) { return w.allow_broken; }));
+  // Its torch variant builds 2.10.0 from the v2.10.0 tag with them.
+  BuildSettings torch = derive_settings(*m.find("pytorch210-python313-cuda13_1-sm90-avx512"), spec, m, kb());
+  ASSERT_EQ(torch.source_overrides.size(), 1u);
+  EXPECT_EQ(torch.source_overrides[0].attribute, "torch");
+  EXPECT_EQ(torch.cmake_flags, std::vector<std::string>{"-DTORCH_BUILD_VERSION=2.10.0"});
 }
 
 TEST(Versions, VllmLineTakesEachVersionsPin) {
