@@ -161,6 +161,15 @@ TEST(RecommendVersions, TheNewestUnlessAsked) {
   EXPECT_EQ(j["variant"], "pytorch-python313-cuda12_9-sm90-avx512");
 }
 
+TEST(RecommendVersions, WhyNotAnotherVersionSaysHowToAskForIt) {
+  auto r = test::run_tailor({"recommend", "--spec", "build-pytorch/pytorch-versions", "--cpuinfo",
+                             test::source_path("tests/data/cpuinfo/x86_64-emeraldrapids-avx512bf16"), "--gpus",
+                             "9.0:580.159.04", "--why-not", "pytorch29-python313-cuda12_9-sm90-avx512"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "pytorch29-python313-cuda12_9-sm90-avx512 runs on this host, but the recommendation is for pytorch "
+                   "2.10.0 (python 3.13); use --package pytorch --version 2.9.1 --python 3.13\n");
+}
+
 TEST(RecommendVersions, AnUnknownVersionNamesTheSpecsVersions) {
   auto r = test::run_tailor({"recommend", "--spec", "build-pytorch/pytorch-versions", "--version", "2.11.0"});
   EXPECT_EQ(r.status, 2);
