@@ -5,6 +5,7 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "matrix/rules.hpp"
 #include "util/quote.hpp"
@@ -146,15 +147,25 @@ std::string version_tables(const std::vector<const RecipeVersion*>& recipes, con
   for (const auto& [word, rs] : by_word) {
     const RecipeVersion& a = *rs.front();
     for (const RecipeVersion* b : rs) {
-      std::string differs = b->version != a.version        ? fmt::format("version {} and {}", a.version, b->version)
-                            : b->paired != a.paired         ? std::string("what they are built against")
-                            : !same_source(a.source, b->source) ? std::string("their source")
-                            : b->pin != a.pin               ? fmt::format("nixpkgs pin {} and {}", a.pin, b->pin)
-                                                            : std::string();
-      if (!differs.empty())
-        warnings.push_back(fmt::format("{}: cannot reproduce: {} and {} are both {}, but differ in {}; a version table "
-                                       "builds one version from one source on one pin per CUDA toolkit",
-                                       b->file, a.file, b->file, word, differs));
+      // What b builds otherwise than a, as each says it; empty: the same.
+      auto paired = [](const RecipeVersion& x) {
+        std::vector<std::string> out;
+        for (const auto& [attribute, version] : x.paired) out.push_back(attribute + " " + version);
+        return out.empty() ? std::string("nothing paired") : fmt::format("{}", fmt::join(out, ", "));
+      };
+      auto source = [](const RecipeVersion& x) {
+        return x.source ? "the source " + x.source->describe() : std::string("no source of its own");
+      };
+      std::pair<std::string, std::string> differs =
+          b->version != a.version           ? std::pair{"version " + b->version, "version " + a.version}
+          : b->paired != a.paired           ? std::pair{paired(*b), paired(a)}
+          : !same_source(a.source, b->source) ? std::pair{source(*b), source(a)}
+          : b->pin != a.pin                 ? std::pair{"nixpkgs " + b->pin, "nixpkgs " + a.pin}
+                                            : std::pair<std::string, std::string>{};
+      if (!differs.first.empty())
+        warnings.push_back(fmt::format("{}: cannot reproduce: it builds {} with {}, and {} with {}; a [[family.version]] "
+                                       "builds one version, from one source, on one pin per CUDA toolkit",
+                                       b->file, word, differs.first, a.file, differs.second));
     }
     firsts.push_back(&a);
   }
