@@ -129,7 +129,11 @@ RecipeVersion read_recipe_version(const LintTree& t, const NixFile& f, const std
   for (const PackageDef* b : built_packages(package, kb)) {
     if (b == &package || !b->version_in_pins) continue;
     const RecipeOverride* o = override_of(own, b->attribute);
-    std::string version = o && o->problem.empty() ? o->version : shipped(kb, pin, b->attribute);
+    if (o && !o->problem.empty()) {
+      r.problem = fmt::format("it builds against {}, but {}", o->describe(), o->problem);
+      return r;
+    }
+    std::string version = o ? o->version : shipped(kb, pin, b->attribute);
     if (version.empty()) continue;
     if (version != shipped(kb, pin, b->attribute) || against_versioned(t, f, b->attribute, kb)) {
       r.paired.emplace_back(b->attribute, version);
