@@ -121,23 +121,35 @@ std::vector<ProductChoice> product_choices(const std::vector<CatalogSpec>& specs
       if (std::find(packages.begin(), packages.end(), v.package) == packages.end()) packages.push_back(v.package);
     std::stable_partition(packages.begin(), packages.end(), [&](const std::string& p) { return p == kb.headline; });
     for (const auto& p : packages) {
-      ProductChoice c;
-      c.spec = i;
-      c.package = p;
-      std::set<std::string> pythons;
-      for (const auto& v : specs[i].matrix.variants) {
-        if (v.package != p) continue;
-        pythons.insert(v.python);
-        if (c.version.empty()) c.version = v.version_of(p);
+      // The versions its families list ([[family.version]]), newest first; none: one entry.
+      std::vector<std::string> versions;
+      for (const auto& v : specs[i].matrix.variants)
+        if (v.package == p && !v.version.empty() && std::find(versions.begin(), versions.end(), v.version) == versions.end())
+          versions.push_back(v.version);
+      std::sort(versions.begin(), versions.end(),
+                [](const std::string& a, const std::string& b) { return *Version::parse(a) > *Version::parse(b); });
+      if (versions.empty()) versions.push_back("");
+      for (const auto& version : versions) {
+        ProductChoice c;
+        c.spec = i;
+        c.package = p;
+        c.version = version;
+        c.versioned = !version.empty();
+        std::set<std::string> pythons;
+        for (const auto& v : specs[i].matrix.variants) {
+          if (v.package != p || (c.versioned && v.version != version)) continue;
+          pythons.insert(v.python);
+          if (c.version.empty()) c.version = v.version_of(p);
+        }
+        c.pythons.assign(pythons.begin(), pythons.end());
+        std::sort(c.pythons.begin(), c.pythons.end(), [](const std::string& a, const std::string& b) {
+          auto va = Version::parse(a), vb = Version::parse(b);
+          if (va && vb) return *va > *vb;
+          return a > b;
+        });
+        if (c.pythons.size() > 1) std::erase(c.pythons, std::string());
+        out.push_back(std::move(c));
       }
-      c.pythons.assign(pythons.begin(), pythons.end());
-      std::sort(c.pythons.begin(), c.pythons.end(), [](const std::string& a, const std::string& b) {
-        auto va = Version::parse(a), vb = Version::parse(b);
-        if (va && vb) return *va > *vb;
-        return a > b;
-      });
-      if (c.pythons.size() > 1) std::erase(c.pythons, std::string());
-      out.push_back(std::move(c));
     }
   }
   return out;

@@ -46,11 +46,13 @@ struct CatalogSpec {
   Matrix matrix;
 };
 
-/// A package of one spec's matrix, with its version and its Pythons.
+/// A package of one spec's matrix, with its version and its Pythons; one per
+/// version where the spec lists several ([[family.version]]), newest first.
 struct ProductChoice {
   size_t spec = 0;                   ///< index into the catalog's specs
   std::string package, version;      ///< version: empty when the matrix does not say
   std::vector<std::string> pythons;  ///< newest first; one empty entry for packages without Python
+  bool versioned = false;            ///< a [[family.version]]: recommend is asked for it (--version)
 };
 
 struct CatalogChoices {

@@ -85,6 +85,7 @@ CatalogData build_catalog(std::vector<CatalogSpec> specs, const KnowledgeBase& k
     RecommendRequest req;
     req.package = product.package;
     req.python = product.pythons[cells[i].second];
+    if (product.versioned) req.version = product.version;
     Cell& cell = results[i];
     auto ask = [&](const HostFacts& h) {
       Recommendation r = recommend(h, spec.matrix, kb, req);

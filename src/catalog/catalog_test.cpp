@@ -197,6 +197,7 @@ TEST(CatalogAnswers, AgreeWithRecommendOnSampledHostsForEveryExampleSpec) {
       std::vector<std::string> args = {"recommend", "--spec", spec, "--package", pc.package,
                                        "--cpuinfo", cpuinfo,  "--json"};
       if (!pc.pythons.front().empty()) args.insert(args.end(), {"--python", pc.pythons.front()});
+      if (pc.versioned) args.insert(args.end(), {"--version", pc.version});
       if (*host.gpus) args.insert(args.end(), {"--gpus", host.gpus});
       auto r = test::run_tailor(args);
       ASSERT_TRUE(r.status == 0 || r.status == 1) << r.err;

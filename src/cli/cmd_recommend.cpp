@@ -1,4 +1,4 @@
-// tailor recommend [--spec SPEC] [--workload W] [--json] [--why-not NAME]:
+// tailor recommend [--spec SPEC] [--workload W] [--version V] [--json] [--why-not NAME]:
 // the variant of a matrix to install on this host, with the reason for each
 // decision, the runners-up and the install command.
 #include <ostream>
@@ -26,6 +26,8 @@ int cmd_recommend(CommandContext& ctx) {
   app.add_option("--workload", workload, "general, bf16-training or int8-inference (picks the AVX-512 flavour)")
       ->check(CLI::IsMember(workload_names()));
   app.add_option("--package", req.package, "the package to install (default: pytorch, or the matrix's only one)");
+  app.add_option("--version", req.version,
+                 "the version of the package, where the spec builds several (default: the newest)");
   app.add_option("--python", req.python, "the Python version (default: the newest in the matrix)");
   app.add_option("--why-not", why_not, "explain why variant NAME was not chosen")->type_name("NAME");
   app.add_option("--org", org, "the Flox organisation that publishes the builds (default: flox)");

@@ -201,7 +201,8 @@ INSTANTIATE_TEST_SUITE_P(Examples, GeneratedTree,
                                          "build-pytorch/pytorch-2.9-python311", "build-pytorch/pytorch-2.10-python313",
                                          "build-pytorch/pytorch-2.10-cuda12_9", "build-vllm/vllm-0.14.0",
                                          "build-vllm/main", "build-onnx-runtime/main",
-                                         "build-onnx-runtime/onnxruntime-1.18", "build-onnx-runtime/onnxruntime-1.24"),
+                                         "build-onnx-runtime/onnxruntime-1.18", "build-onnx-runtime/onnxruntime-1.24",
+                                         "build-pytorch/pytorch-versions", "build-vllm/vllm-versions"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (char& c : n)
@@ -239,6 +240,29 @@ TEST_P(GeneratedFlake, ExposesTheMatrixPerSystem) {
   json hydra = json::parse(jobs.out);
   EXPECT_EQ(hydra.size(), m.variants.size());
   for (const auto& v : m.variants) EXPECT_EQ(hydra[v.name], json::array({v.platform})) << v.name;
+}
+
+// Each version of a companion builds its own release ([[family.version]] source),
+// against the torch variant of the version it pairs with.
+TEST(GeneratedVersions, CompanionVersionsBuildTheirReleases) {
+  if (!test::have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate (Debian nix-bin) is not installed";
+  test::TempDir dir("gen");
+  auto gen = test::run_tailor({"generate", "build-pytorch/pytorch-versions", "-o", dir.path()});
+  ASSERT_EQ(gen.status, 0) << gen.err;
+  auto probe = test::run_command("nix-instantiate --eval --strict --json " + test::source_path("tests/nix/probe.nix") +
+                                     " --arg pkgsDir '" + dir.path() + "/.flox/pkgs'",
+                                 false);
+  ASSERT_EQ(probe.status, 0) << probe.out;
+  json got = json::parse(probe.out);
+  const json& tv = got["torchvision025-python313-cuda13_1-sm120-avx2"];
+  EXPECT_EQ(tv["src"], "v0.25.0");
+  EXPECT_EQ(tv["version"], "0.25.0");
+  EXPECT_EQ(tv["torch"], "pytorch210-python313-cuda13_1-sm120-avx2");
+  const json& ta = got["torchaudio210-python313-cuda12_9-sm80-avx512"];
+  EXPECT_EQ(ta["src"], "v2.10.0");
+  EXPECT_EQ(ta["torch"], "pytorch210-python313-cuda12_9-sm80-avx512");
+  EXPECT_EQ(got["pytorch210-python313-cuda13_1-sm120-avx2"]["src"], "v2.10.0");
+  EXPECT_EQ(got["pytorch29-python313-cuda12_9-sm120-avx2"]["src"], "v2.9.1");
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, GeneratedFlake,

@@ -4,6 +4,7 @@
 
 #include "generate/nix_text.hpp"
 #include "matrix/matrix_json.hpp"
+#include "matrix/rules.hpp"
 
 namespace tailor {
 
@@ -127,12 +128,31 @@ std::string variant_recipe(const BuildSettings& s, const Spec& spec, const Knowl
   out += fmt::format("#\n# {} variant of {} (branch {}). Generated: edit the spec, not this file.\n",
                      v.package, comment_text(spec.path), comment_text(spec.name));
   for (const auto& w : s.workarounds) out += fmt::format("# Workaround {}: {}\n", comment_text(w.id), comment_text(w.summary));
+  // The version's own source ([[family.version]]), where the pin does not ship it.
+  const PackageVersion* pv = package_version(v, spec);
+  const SourceOverride* own = nullptr;
   for (const auto& o : s.source_overrides)
-    if (spec.source_override(o.attribute))
+    if (pv && pv->source && o.attribute == pv->source->attribute && o.version == pv->source->version) own = &o;
+  for (const auto& o : s.source_overrides)
+    if (spec.source_override(o.attribute) || &o == own)
       out += fmt::format("# Source override: {} {} from {}/{} {}\n", comment_text(o.attribute), comment_text(o.version),
                          comment_text(o.fetch.owner), comment_text(o.fetch.repo), comment_text(o.fetch.rev));
   out += "{ nixpkgsSrc ? null }:\n" + inline_bindings(s, kb);
-  out += fmt::format("import ./{} {{\n  inherit nixpkgsSrc;\n  variant = {{\n", kb.package(v.package)->builder);
+  const PackageDef& package = *kb.package(v.package);
+  if (own && kb.needed(package, "companion-of")) {
+    // The companion builder builds what the pin ships: the recipe swaps in the version's source.
+    out += "let\n  variant = {\n" + variant_record(s, kb) + "  };\n";
+    out += "  inherit ((import ./lib/common.nix { inherit nixpkgsSrc variant; }).pkgs) fetchFromGitHub;\n";
+    out += fmt::format("in\n(import ./{} {{ inherit nixpkgsSrc variant; }}).overrideAttrs (old: {{\n", package.builder);
+    out += fmt::format("  version = {};\n", nix_string(own->version));
+    out += fmt::format("  src = fetchFromGitHub {{\n    owner = {};\n    repo = {};\n    rev = {};\n    hash = {};\n",
+                       nix_string(own->fetch.owner), nix_string(own->fetch.repo), nix_string(own->fetch.rev),
+                       nix_string(own->fetch.hash));
+    if (own->fetch.fetch_submodules) out += "    fetchSubmodules = true;\n";
+    out += "  };\n})\n";
+    return out;
+  }
+  out += fmt::format("import ./{} {{\n  inherit nixpkgsSrc;\n  variant = {{\n", package.builder);
   out += variant_record(s, kb);
   out += "  };\n}\n";
   return out;

@@ -186,9 +186,25 @@ Fit evaluate(const Variant& v, const HostFacts& h, const KnowledgeBase& kb, Work
 std::string join_names(const std::set<std::string>& s) { return fmt::format("{}", fmt::join(s, ", ")); }
 
 struct Selection {
-  std::string package, python;
+  std::string package, version, python;  ///< version empty: any
   std::vector<std::string> reasons;
+
+  bool chosen(const Variant& v) const {
+    return v.package == package && (version.empty() || version_built(v) == version) && (python.empty() || v.python == python);
+  }
+  // The version of the package a variant builds: its [[family.version]], else what it reports.
+  std::string version_built(const Variant& v) const { return v.version.empty() ? v.version_of(package) : v.version; }
 };
+
+// Versions newest first, as text.
+std::vector<std::string> newest_first(const std::set<std::string>& versions) {
+  std::vector<std::string> out(versions.begin(), versions.end());
+  std::stable_sort(out.begin(), out.end(), [](const std::string& a, const std::string& b) {
+    auto va = Version::parse(a), vb = Version::parse(b);
+    return va && vb ? *va > *vb : a > b;
+  });
+  return out;
+}
 
 Selection select(const Matrix& m, const RecommendRequest& req, const std::string& kb_headline) {
   Selection s;
@@ -214,10 +230,34 @@ Selection select(const Matrix& m, const RecommendRequest& req, const std::string
                                         return join_names(others);
                                       }()));
   }
+  // The version: asked for, else the newest where the spec lists several ([[family.version]]).
+  std::set<std::string> versions;
+  bool listed = false;
+  for (const auto& v : m.variants)
+    if (v.package == s.package) {
+      if (std::string x = s.version_built(v); !x.empty()) versions.insert(x);
+      listed = listed || !v.version.empty();
+    }
+  std::vector<std::string> ordered = newest_first(versions);
+  if (!req.version.empty()) {
+    if (!versions.count(req.version)) {
+      Diagnostic d;
+      d.message = fmt::format("--version {}: the matrix builds {} {}", req.version, s.package,
+                              versions.empty() ? std::string("in no version it records") : fmt::format("{}", fmt::join(ordered, ", ")));
+      throw DiagnosticError(std::move(d));
+    }
+    s.version = req.version;
+    if (versions.size() > 1) s.reasons.push_back(fmt::format("version {} {}: asked for with --version", s.package, s.version));
+  } else if (listed && !ordered.empty()) {
+    s.version = ordered.front();
+    if (versions.size() > 1)
+      s.reasons.push_back(fmt::format("version {} {}: the newest the matrix builds (also {}; --version to choose)", s.package,
+                                      s.version, fmt::format("{}", fmt::join(ordered.begin() + 1, ordered.end(), ", "))));
+  }
   std::set<std::string> pythons;
   std::optional<Version> newest;
   for (const auto& v : m.variants) {
-    if (v.package != s.package || v.python.empty()) continue;
+    if (v.package != s.package || (!s.version.empty() && s.version_built(v) != s.version) || v.python.empty()) continue;
     pythons.insert(v.python);
     auto pv = Version::parse(v.python);
     if (pv && (!newest || *pv > *newest)) newest = pv;
@@ -247,11 +287,8 @@ Selection select(const Matrix& m, const RecommendRequest& req, const std::string
 std::vector<Fit> evaluate_all(const HostFacts& h, const Matrix& m, const KnowledgeBase& kb, Workload w,
                               const Selection& s) {
   std::vector<Fit> fits;
-  for (const auto& v : m.variants) {
-    if (v.package != s.package) continue;
-    if (!s.python.empty() && v.python != s.python) continue;
-    fits.push_back(evaluate(v, h, kb, w));
-  }
+  for (const auto& v : m.variants)
+    if (s.chosen(v)) fits.push_back(evaluate(v, h, kb, w));
   std::sort(fits.begin(), fits.end(), better);
   return fits;
 }
@@ -499,10 +536,15 @@ std::vector<std::string> why_not_recommended(std::string_view name, const HostFa
     return lines;
   }
   Selection s = select(m, req, kb.headline);
-  if (v->package != s.package || (!s.python.empty() && v->python != s.python)) {
-    lines.push_back(fmt::format("{} runs on this host, but the recommendation is for {} (python {}); use --package "
-                                "{} --python {}",
-                                name, s.package, s.python, v->package, v->python));
+  if (!s.chosen(*v)) {
+    Selection its = s;
+    its.package = v->package;
+    std::string version = its.version_built(*v);
+    bool other_version = !s.version.empty() && !version.empty() && (v->package != s.package || version != s.version);
+    lines.push_back(fmt::format("{} runs on this host, but the recommendation is for {}{} (python {}); use --package "
+                                "{}{} --python {}",
+                                name, s.package, other_version ? " " + s.version : "", s.python, v->package,
+                                other_version ? " --version " + version : "", v->python));
     return lines;
   }
   std::vector<Fit> fits = evaluate_all(h, m, kb, req.workload, s);

@@ -37,6 +37,9 @@ struct RecommendRequest {
   Workload workload = Workload::general;
   std::string package;  ///< empty: pytorch when the matrix has it, else its first package
   std::string python;   ///< empty: the newest Python of that package in the matrix
+  /// The version of the package ([[family.version]]); empty: the newest the
+  /// matrix builds where its families list versions, else any.
+  std::string version;
 };
 
 struct Alternative {
@@ -52,7 +55,7 @@ struct Recommendation {
 };
 
 /// Chooses the variant of \a m for \a host. Throws DiagnosticError when the
-/// request names a package or Python the matrix does not have.
+/// request names a package, version or Python the matrix does not have.
 Recommendation recommend(const HostFacts& host, const Matrix& m, const KnowledgeBase& kb, const RecommendRequest& req);
 
 /// Why \a name is not the recommendation: what stops it from running here

@@ -2,6 +2,7 @@
 // -> variant across every example spec, and the full text of its answers.
 #include "host/recommend.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -79,6 +80,14 @@ const Row kTable[] = {
     {"x86_64-zen5-avx512bf16", "12.0:580.65.06", "general", "build-onnx-runtime/onnxruntime-1.22", "onnxruntime-python313-cuda12_9-sm120-avx512"},
     {"x86_64-skylake_sp-avx512", "8.6:580.65.06", "general", "build-onnx-runtime/onnxruntime-1.23", "onnxruntime-python313-cuda12_9-sm80-avx512"},
     {"aarch64-grace-armv9", "9.0:580.65.06", "general", "build-onnx-runtime/onnxruntime-1.24", ""},  // x86_64 only
+    // Several versions of a package ([[family.version]]): the newest, unless --version says otherwise.
+    // torch 2.10.0 on CUDA 12.9/13.0/13.1: driver 580.159.04 meets 13.0's 580.65.06, not 13.1's 590.44.01.
+    {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-pytorch/pytorch-versions", "pytorch210-python313-cuda13_0-sm90-avx512"},
+    // Driver 570.26: below 13.0's minimum and its minor-version floor 580; CUDA 12.9 through 525.60.13.
+    {"x86_64-cascadelake-avx512vnni", "8.0:570.26", "general", "build-pytorch/pytorch-versions", "pytorch210-python313-cuda12_9-sm80-avx512"},
+    // vLLM 0.15.1 on 0182a36 (CUDA 12.8 and 12.9), Python 3.12.
+    {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-vllm/vllm-versions", "vllm015-python312-cuda12_9-sm90-avx512"},
+    {"x86_64-haswell-avx2", "8.6:580.65.06", "general", "build-vllm/vllm-versions", "vllm015-python312-cuda12_9-sm86-avx2"},
 };
 
 test::RunResult recommend_json(const Row& r) {
@@ -115,6 +124,63 @@ TEST(RecommendTable, CoversEveryExampleSpec) {
     std::string rel = e.path().parent_path().filename().string() + "/" + e.path().stem().string();
     EXPECT_TRUE(specs.count(rel)) << rel << " has no row in the recommendation table";
   }
+}
+
+nlohmann::json recommend_versions(const std::vector<std::string>& extra, int status = 0) {
+  std::vector<std::string> args = {"recommend", "--cpuinfo", test::source_path("tests/data/cpuinfo/x86_64-emeraldrapids-avx512bf16"),
+                                   "--gpus", "9.0:580.159.04", "--json"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  auto r = test::run_tailor(args);
+  EXPECT_EQ(r.status, status) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+bool has_reason(const nlohmann::json& j, const std::string& reason) {
+  return std::find(j["reasons"].begin(), j["reasons"].end(), reason) != j["reasons"].end();
+}
+
+// The spec builds torch 2.9.1 and 2.10.0: without --version the newest, and the reasons say so.
+TEST(RecommendVersions, TheNewestUnlessAsked) {
+  auto j = recommend_versions({"--spec", "build-pytorch/pytorch-versions"});
+  EXPECT_EQ(j["variant"], "pytorch210-python313-cuda13_0-sm90-avx512");
+  EXPECT_TRUE(has_reason(j, "version pytorch 2.10.0: the newest the matrix builds (also 2.9.1; --version to choose)")) << j.dump(2);
+  // 2.9.1 is built for CUDA 12.9 only (its nixpkgs recipe rejects CUDA 13).
+  j = recommend_versions({"--spec", "build-pytorch/pytorch-versions", "--version", "2.9.1"});
+  EXPECT_EQ(j["variant"], "pytorch29-python313-cuda12_9-sm90-avx512");
+  EXPECT_TRUE(has_reason(j, "version pytorch 2.9.1: asked for with --version")) << j.dump(2);
+  for (const auto& alt : j["alternatives"]) EXPECT_EQ(alt.get<std::string>().substr(0, 10), "pytorch29-") << alt;
+  // vLLM 0.13.0 on ed142ab, which provides CUDA 12.8 and 12.9.
+  j = recommend_versions({"--spec", "build-vllm/vllm-versions", "--version", "0.13.0"});
+  EXPECT_EQ(j["variant"], "vllm013-python312-cuda12_9-sm90-avx512");
+  // One version of the package: nothing to choose, nothing to say.
+  j = recommend_versions({"--spec", "build-pytorch/pytorch-versions", "--package", "torchvision"});
+  EXPECT_EQ(j["variant"], "torchvision025-python313-cuda13_0-sm90-avx512");
+  for (const auto& reason : j["reasons"]) EXPECT_FALSE(reason.get<std::string>().starts_with("version ")) << reason;
+  // A spec without versions: --version names the one it builds.
+  j = recommend_versions({"--spec", "build-pytorch/pytorch-2.9-python313", "--version", "2.9.1"});
+  EXPECT_EQ(j["variant"], "pytorch-python313-cuda12_9-sm90-avx512");
+}
+
+TEST(RecommendVersions, WhyNotAnotherVersionSaysHowToAskForIt) {
+  auto r = test::run_tailor({"recommend", "--spec", "build-pytorch/pytorch-versions", "--cpuinfo",
+                             test::source_path("tests/data/cpuinfo/x86_64-emeraldrapids-avx512bf16"), "--gpus",
+                             "9.0:580.159.04", "--why-not", "pytorch29-python313-cuda12_9-sm90-avx512"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "pytorch29-python313-cuda12_9-sm90-avx512 runs on this host, but the recommendation is for pytorch "
+                   "2.10.0 (python 3.13); use --package pytorch --version 2.9.1 --python 3.13\n");
+}
+
+TEST(RecommendVersions, AnUnknownVersionNamesTheSpecsVersions) {
+  auto r = test::run_tailor({"recommend", "--spec", "build-pytorch/pytorch-versions", "--version", "2.11.0"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "tailor: error: --version 2.11.0: the matrix builds pytorch 2.10.0, 2.9.1\n");
+  r = test::run_tailor({"recommend", "--spec", "build-vllm/vllm-versions", "--version", "0.15.0"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "tailor: error: --version 0.15.0: the matrix builds vllm 0.15.1, 0.14.0, 0.13.0\n");
+  r = test::run_tailor({"recommend", "--spec", "build-pytorch/pytorch-2.9-python313", "--version", "2.10.0"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "tailor: error: --version 2.10.0: the matrix builds pytorch 2.9.1\n");
 }
 
 TEST(RecommendTable, NeverPicksAnIsaTheCpuCannotRun) {

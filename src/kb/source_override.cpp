@@ -50,7 +50,8 @@ std::vector<std::string> env_entries(const TomlDocument& doc, TableReader& r) {
 }
 }  // namespace
 
-SourceOverride read_source_override(const TomlDocument& doc, const toml::table& t, const std::string& what) {
+SourceOverride read_source_override(const TomlDocument& doc, const toml::table& t, const std::string& what,
+                                    bool scoped) {
   TableReader r(doc, t, what);
   SourceOverride o;
   o.pos = pos_of(t);
@@ -71,6 +72,12 @@ SourceOverride read_source_override(const TomlDocument& doc, const toml::table& 
   o.cmake_flags = values(r.strings("cmake_flags"));
   o.env = env_entries(doc, r);
   o.version_txt = optional_text(r, "version_txt");
+  if (scoped)
+    if (auto pins = r.strings("pins")) {
+      if (pins->empty()) throw doc.error_at(t, "'pins' is empty: leave it out to apply on every pin");
+      for (const auto& p : *pins) o.pin_positions.push_back(p.pos);
+      o.pins = values(pins);
+    }
   r.finish();
   return o;
 }

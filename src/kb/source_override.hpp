@@ -36,6 +36,10 @@ struct SourceOverride {
   std::vector<std::string> cmake_flags;
   std::vector<std::string> env;  ///< "NAME=value"
   std::string version_txt;
+  /// Short revisions of the pins it applies on (a spec's override scoped to the
+  /// pins that need it); empty: every pin.
+  std::vector<std::string> pins;
+  std::vector<Pos> pin_positions;  ///< where each of pins is written
   Pos pos;  ///< where it is written
 };
 
@@ -47,7 +51,10 @@ GitHubSource read_github_source(const TomlDocument& doc, const toml::table& t, s
 /// [[<what>.extra_source]] (name + fetch). \a what names the table in errors.
 /// Bad values (a version that does not parse, a hash Nix does not accept,
 /// env without '=') are errors at their position.
-SourceOverride read_source_override(const TomlDocument& doc, const toml::table& t, const std::string& what);
+/// With \a scoped, the table may also name the 'pins' it applies on (as written:
+/// the caller resolves them).
+SourceOverride read_source_override(const TomlDocument& doc, const toml::table& t, const std::string& what,
+                                    bool scoped = false);
 
 /// A hash Nix accepts for sha256: base32 (52 characters), SRI ("sha256-" +
 /// 44 base64 characters) or hex.

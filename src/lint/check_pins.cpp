@@ -53,11 +53,16 @@ void check_pins(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
     }
   }
   if (uses.size() <= 1) return;
-  // Spec-style grouping: one pin per CUDA version; CPU/MPS recipes on one of those pins.
-  std::map<std::string, std::map<std::string, int>> group_uses;  // cuda -> rev -> recipes
+  // Spec-style grouping: one pin per CUDA version, or per (package version, CUDA)
+  // where names carry a version word ("vllm013"); CPU/MPS recipes on one of those pins.
+  auto group_of = [](const auto& f) {
+    if (!f.variant) return std::string();
+    return f.variant->package_word.empty() ? f.variant->cuda : f.variant->package_word + "|" + f.variant->cuda;
+  };
+  std::map<std::string, std::map<std::string, int>> group_uses;  // group -> rev -> recipes
   for (const auto& f : t.nix)
     if (f.parsed && f.is_recipe())
-      for (const auto& p : f.facts.pins) group_uses[f.variant ? f.variant->cuda : ""][short_rev(p.rev)]++;
+      for (const auto& p : f.facts.pins) group_uses[group_of(f)][short_rev(p.rev)]++;
   auto majority_of = [&](const std::map<std::string, int>& revs) {
     std::string best;
     for (const auto& [rev, n] : revs)
@@ -72,7 +77,7 @@ void check_pins(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
   for (const auto& [rev, n] : uses) all.push_back(fmt::format("{} ({} recipe{})", rev, n, n == 1 ? "" : "s"));
   for (const auto& f : t.nix) {
     if (!f.parsed || !f.is_recipe()) continue;
-    std::string cuda = f.variant ? f.variant->cuda : "";
+    std::string cuda = group_of(f);
     const auto& revs = group_uses[cuda];
     for (const auto& p : f.facts.pins) {
       std::string rev = short_rev(p.rev);
@@ -81,7 +86,10 @@ void check_pins(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       if (!cuda.empty()) {
         expected = majority_of(revs);
         n = revs.at(expected);
-        scope = fmt::format("for CUDA {}", cuda);
+        const std::string& word = f.variant->package_word;
+        scope = word.empty()              ? fmt::format("for CUDA {}", cuda)
+                : f.variant->cuda.empty() ? fmt::format("for {} without CUDA", word)
+                                          : fmt::format("for {} on CUDA {}", word, f.variant->cuda);
       } else if (cuda_pins.empty()) {
         expected = global;
         n = uses[global];

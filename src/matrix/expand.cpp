@@ -75,6 +75,7 @@ ResolvedValue resolve(Axis a, const std::string& value, const KnowledgeBase& kb)
   if (value.empty()) return r;
   switch (a) {
     case Axis::package: break;
+    case Axis::version: break;
     case Axis::python: r.token = kb.python(value)->name_token(); break;
     case Axis::pin: r.pin = kb.pin(value); break;
     case Axis::cuda:
@@ -183,15 +184,23 @@ class FamilyExpander {
     v.python = value(c, Axis::python).value;
     v.pin = value(c, Axis::pin).value;
     v.cuda = value(c, Axis::cuda).value;
+    if (c[idx(Axis::version)] < fam_.versions.size()) {  // the version decides its pin per backend and CUDA, and its name
+      const PackageVersion& pv = fam_.versions[c[idx(Axis::version)]];
+      v.version = pv.version;
+      v.paired = pv.paired;
+      v.package_word = pv.word;
+      v.version_index = static_cast<int>(c[idx(Axis::version)]);
+      if (std::string pin = pv.pin_for(backend.gpu(), v.cuda); !pin.empty()) v.pin = pin;
+    }
     v.sm = value(c, Axis::sm).value;
     v.isa = value(c, Axis::isa).value;
     v.platform = backend.platform.empty() ? value(c, Axis::isa).isa->platform : backend.platform;
     v.family = fam_.name;
     for (const auto& p : fam_.inline_packages) v.inline_packages.push_back(p.value);
-    v.versions = built_versions(v, *value(c, Axis::pin).pin, spec_, kb_);
-    v.name = variant_name_from_tokens(
-        package, backend,
-        {value(c, Axis::python).token, value(c, Axis::cuda).token, value(c, Axis::sm).token, v.isa, &fam_.spelling});
+    v.versions = built_versions(v, *kb_.pin(v.pin), spec_, kb_);
+    v.name = variant_name_from_tokens(package, backend,
+                                      {value(c, Axis::python).token, value(c, Axis::cuda).token, value(c, Axis::sm).token,
+                                       v.isa, &fam_.spelling, v.package_word});
     return v;
   }
 
@@ -199,7 +208,8 @@ class FamilyExpander {
     Variant v = candidate(c);
     // Cross-product cells are distinct by construction; includes may repeat one.
     if (explicit_cell && !seen_explicit_.insert(v.name).second) return;
-    CellFacts facts{value(c, Axis::pin).pin, value(c, Axis::sm).gpu, value(c, Axis::cuda).cuda};
+    const NixpkgsPin* pin = v.pin == value(c, Axis::pin).value ? value(c, Axis::pin).pin : kb_.pin(v.pin);
+    CellFacts facts{pin, value(c, Axis::sm).gpu, value(c, Axis::cuda).cuda};
     auto broken = check_facts(v, facts, spec_, kb_);
     if (!broken.empty()) {
       if (explicit_cell)
@@ -331,7 +341,19 @@ Matrix expand(const Spec& spec, const KnowledgeBase& kb) {
       if (!base || builds_inline(v, *base)) continue;
       Variant other = v;
       other.package = base->name;
-      std::string base_name = variant_name(other, kb);
+      std::string base_name;
+      if (v.version_index >= 0) {  // a version pairs with a version of the base: its variant of the same cell
+        other.package_word.clear();
+        other.version = requested_for(v, spec, kb, base->attribute);
+        for (const auto& b : m.variants)
+          if (b.package == base->name && b.version == other.version && b.python == v.python && b.cuda == v.cuda &&
+              b.sm == v.sm && b.isa == v.isa && b.platform == v.platform)
+            other.package_word = b.package_word;
+        base_name = variant_name(other, kb);
+        if (!other.version.empty() && other.package_word.empty()) base_name = base->name + " " + other.version + " (" + base_name + ")";
+      } else {
+        base_name = variant_name(other, kb);
+      }
       if (!produced_by.count(base_name)) {
         Pos pos = fam.axes.at(Axis::package).front().pos;
         for (const auto& p : fam.axes.at(Axis::package))

@@ -34,6 +34,12 @@ nlohmann::ordered_json to_matrix_json(const Variant& v, const KnowledgeBase& kb)
   for (const auto& [package, version] : v.versions) j["versions"][package] = version;
   // Built inside the variant's own recipe, not a variant of its own.
   if (!v.inline_packages.empty()) j["inline"] = v.inline_packages;
+  // A version of its package ([[family.version]]) and what it pairs with.
+  if (!v.version.empty()) {
+    j["version"] = v.version;
+    j["paired"] = nlohmann::ordered_json::object();
+    for (const auto& [attribute, version] : v.paired) j["paired"][attribute] = version;
+  }
   return j;
 }
 

@@ -12,21 +12,39 @@ bool listed(const std::vector<std::string>& v, std::string_view x) {
   return v.empty() || std::find(v.begin(), v.end(), x) != v.end();
 }
 
-// Every version condition holds: the spec requests that version of that attribute.
-bool requested_matches(const Workaround& w, const Spec& spec) {
+// Every version condition holds: the variant asks for that version of that attribute.
+bool requested_matches(const Workaround& w, const Variant& v, const Spec& spec, const KnowledgeBase& kb) {
   return std::all_of(w.requested.begin(), w.requested.end(),
-                     [&](const auto& r) { return spec.requested(r.first) == r.second; });
+                     [&](const auto& r) { return requested_for(v, spec, kb, r.first) == r.second; });
 }
 
-bool workaround_matches(const Workaround& w, const Variant& v, const Spec& spec) {
-  return listed(w.pins, v.pin) && requested_matches(w, spec) &&
+bool workaround_matches(const Workaround& w, const Variant& v, const Spec& spec, const KnowledgeBase& kb) {
+  return listed(w.pins, v.pin) && requested_matches(w, v, spec, kb) &&
          (w.cuda.empty() || (!v.cuda.empty() && listed(w.cuda, v.cuda))) && listed(w.packages, v.package);
 }
 }  // namespace
 
+std::string requested_for(const Variant& v, const Spec& spec, const KnowledgeBase& kb, std::string_view attribute) {
+  if (!v.version.empty() && kb.package(v.package)->attribute == attribute) return v.version;
+  for (const auto& [attr, version] : v.paired)
+    if (attr == attribute) return version;
+  return spec.requested(attribute);
+}
+
+const PackageVersion* package_version(const Variant& v, const Spec& spec) {
+  if (v.version_index < 0) return nullptr;
+  const Family* f = spec.family(v.family);
+  return f && static_cast<size_t>(v.version_index) < f->versions.size() ? &f->versions[v.version_index] : nullptr;
+}
+
 const SourceOverride* source_override_for(const Variant& v, const Spec& spec, const KnowledgeBase& kb,
                                           std::string_view attribute) {
-  if (const SourceOverride* o = spec.source_override(attribute)) return o;
+  // A version's own source, on the pins that do not ship it: a pin that ships it needs none.
+  if (const PackageVersion* pv = package_version(v, spec); pv && pv->source && pv->source->attribute == attribute) {
+    const Version* shipped = kb.pin(v.pin)->version(attribute);
+    if (!shipped || *shipped != *Version::parse(pv->version)) return &*pv->source;
+  }
+  if (const SourceOverride* o = spec.source_override(attribute, requested_for(v, spec, kb, attribute), v.pin)) return o;
   for (const Workaround* w : applicable_workarounds(v, spec, kb))
     if (w->source_override && w->source_override->attribute == attribute) return &*w->source_override;
   return nullptr;
@@ -53,7 +71,7 @@ std::vector<std::pair<std::string, std::string>> built_versions(const Variant& v
       continue;
     }
     if (!b->version_in_pins) continue;
-    std::string version = spec.requested(b->attribute);
+    std::string version = requested_for(v, spec, kb, b->attribute);
     if (version.empty() && pin.version(b->attribute)) version = pin.version(b->attribute)->str();
     if (!version.empty()) out.emplace_back(b->name, version);
   }
@@ -63,7 +81,7 @@ std::vector<std::pair<std::string, std::string>> built_versions(const Variant& v
 std::vector<const Workaround*> applicable_workarounds(const Variant& v, const Spec& spec, const KnowledgeBase& kb) {
   std::vector<const Workaround*> out;
   for (const auto& w : kb.workarounds)
-    if (workaround_matches(w, v, spec)) out.push_back(&w);
+    if (workaround_matches(w, v, spec, kb)) out.push_back(&w);
   return out;
 }
 
@@ -110,7 +128,7 @@ std::vector<RuleViolation> check_facts(const Variant& v, const CellFacts& facts,
     const PackageDef* p = *it;
     if (!p->version_in_pins || source_override_for(v, spec, kb, p->attribute)) continue;
     const Version* shipped = pin.version(p->attribute);
-    std::string want = spec.requested(p->attribute);
+    std::string want = requested_for(v, spec, kb, p->attribute);
     std::string rule = p->attribute + "-unavailable";
     if (!shipped)
       out.push_back({rule, fmt::format("nixpkgs pin {} ships no {}", pin.short_rev, p->display)});

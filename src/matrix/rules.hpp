@@ -34,10 +34,19 @@ std::vector<const PackageDef*> built_packages(const PackageDef& p, const Knowled
 std::vector<std::pair<std::string, std::string>> built_versions(const Variant& v, const NixpkgsPin& pin,
                                                                 const Spec& spec, const KnowledgeBase& kb);
 
-/// The source override that builds \a attribute for \a v: the spec's, else one
-/// of an applicable workaround; null when the pin's package is built.
+/// The source override that builds \a attribute for \a v: its version's own
+/// source where the pin does not ship that version, else the spec's override of
+/// the version it asks for on its pin, else one of an applicable workaround; null
+/// when the pin's package is built.
 const SourceOverride* source_override_for(const Variant& v, const Spec& spec, const KnowledgeBase& kb,
                                           std::string_view attribute);
+
+/// The version of \a attribute that \a v asks for: its own version and what it
+/// pairs with ([[family.version]]), else the spec's [branch] request; empty: what the pin ships.
+std::string requested_for(const Variant& v, const Spec& spec, const KnowledgeBase& kb, std::string_view attribute);
+
+/// The [[family.version]] that \a v builds; null when its family lists none.
+const PackageVersion* package_version(const Variant& v, const Spec& spec);
 
 /// Every fact of the knowledge base that \a v (a candidate, name set) breaks.
 std::vector<RuleViolation> check_facts(const Variant& v, const Spec& spec, const KnowledgeBase& kb);

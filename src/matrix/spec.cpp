@@ -7,6 +7,7 @@ namespace tailor {
 std::string_view axis_name(Axis a) {
   switch (a) {
     case Axis::package: return "package";
+    case Axis::version: return "version";
     case Axis::python: return "python";
     case Axis::pin: return "pin";
     case Axis::cuda: return "cuda";
@@ -26,6 +27,36 @@ const SourceOverride* Spec::source_override(std::string_view attribute) const {
   for (const auto& o : source_overrides)
     if (o.attribute == attribute) return &o;
   return nullptr;
+}
+
+const SourceOverride* Spec::source_override(std::string_view attribute, std::string_view version,
+                                            std::string_view pin) const {
+  for (const auto& o : source_overrides)
+    if (o.attribute == attribute && (version.empty() || o.version == version) &&
+        (o.pins.empty() || std::find(o.pins.begin(), o.pins.end(), pin) != o.pins.end()))
+      return &o;
+  return nullptr;
+}
+
+const Family* Spec::family(std::string_view name) const {
+  for (const auto& f : families)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+std::string PackageVersion::pin_for(bool gpu, const std::string& cuda) const {
+  if (gpu) {
+    if (auto it = cuda_pins.find(cuda); it != cuda_pins.end()) return it->second;
+  } else if (!cpu_pin.empty()) {
+    return cpu_pin;
+  }
+  return pin;
+}
+
+std::string PackageVersion::paired_with(std::string_view attribute) const {
+  for (const auto& [attr, v] : paired)
+    if (attr == attribute) return v;
+  return {};
 }
 
 const PinClaim* Spec::claim(std::string_view pin, std::string_view cuda, std::string_view python) const {

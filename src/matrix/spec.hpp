@@ -14,8 +14,9 @@
 namespace tailor {
 
 /// The axes a family crosses, in expansion order.
-enum class Axis { package, python, pin, cuda, sm, isa };
-inline constexpr std::array<Axis, 6> kAxes = {Axis::package, Axis::python, Axis::pin, Axis::cuda, Axis::sm, Axis::isa};
+enum class Axis { package, version, python, pin, cuda, sm, isa };
+inline constexpr std::array<Axis, 7> kAxes = {Axis::package, Axis::version, Axis::python, Axis::pin,
+                                              Axis::cuda,    Axis::sm,      Axis::isa};
 std::string_view axis_name(Axis a);
 std::optional<Axis> axis_from_name(std::string_view name);
 
@@ -27,6 +28,28 @@ struct CellFilter {
   std::vector<std::string> platforms;  ///< empty: any platform
   std::string reason;                  ///< required for excludes
   Pos pos;
+};
+
+/// One version of a family's package ([[family.version]]): what it is built
+/// against, where its source comes from and which pin builds it, per backend and CUDA.
+struct PackageVersion {
+  std::string version;  ///< "0.26.0"
+  Pos pos;
+  /// nixpkgs attribute of a package it is built against -> the version it pairs with ("torch" -> "2.12.0")
+  std::vector<std::pair<std::string, std::string>> paired;
+  std::string pin;  ///< short revision; empty: the family's pin axis
+  std::map<std::string, std::string> cuda_pins;  ///< CUDA version -> short revision (per-CUDA overrides)
+  std::string cpu_pin;  ///< short revision for backends without CUDA; empty: pin
+  std::string word;     ///< the package word of its names, "torchvision026", "torchaudio211-pt212"
+  /// Its own source on pins that do not ship it; absent: what the pin ships.
+  std::optional<SourceOverride> source;
+
+  /// Whether the version names its pins (then the family's pin axis does not apply).
+  bool names_pins() const { return !pin.empty() || !cuda_pins.empty() || !cpu_pin.empty(); }
+  /// The pin of a cell: per CUDA, else per backend, else the version's pin; empty when none applies.
+  std::string pin_for(bool gpu, const std::string& cuda) const;
+  /// The version it pairs with for \a attribute; empty when none.
+  std::string paired_with(std::string_view attribute) const;
 };
 
 struct Family {
@@ -45,6 +68,8 @@ struct Family {
   /// inline = ["pytorch"]: packages its companions build inside their own
   /// recipes (a torchvision repository's custom torch), not variants of their own.
   AxisValues inline_packages;
+  /// [[family.version]]: the versions of its one package; empty: what the pin ships.
+  std::vector<PackageVersion> versions;
 };
 
 /// A fact of a pin that the knowledge base does not record, claimed by the
@@ -84,8 +109,13 @@ struct Spec {
   /// every variant that builds the attribute.
   std::vector<SourceOverride> source_overrides;
 
-  /// The spec's override of \a attribute; null when none.
+  /// The spec's (first) override of \a attribute; null when none.
   const SourceOverride* source_override(std::string_view attribute) const;
+  /// The spec's override of \a attribute that builds \a version (any version when
+  /// empty) on \a pin (overrides scoped to pins apply there only); null when none.
+  const SourceOverride* source_override(std::string_view attribute, std::string_view version, std::string_view pin) const;
+  /// The family called \a name; null when none.
+  const Family* family(std::string_view name) const;
 
   /// The claim that \a pin provides CUDA (\a cuda) or Python (\a python); null: none.
   const PinClaim* claim(std::string_view pin, std::string_view cuda, std::string_view python) const;

@@ -95,6 +95,10 @@ struct Defaults {
 void check_axis_value(const TomlDocument& doc, Axis axis, AxisValues& values, const KnowledgeBase& kb) {
   switch (axis) {
     case Axis::package: check_known(doc, values, kb.package_names(), "package"); break;
+    case Axis::version:
+      for (const auto& v : values)
+        if (!Version::parse(v.value)) throw doc.error_at(v.pos, fmt::format("'{}' is not a version", v.value));
+      break;
     case Axis::python: check_known(doc, values, kb.python_names(), "Python version", nullptr, true); break;
     case Axis::pin: normalize_pins(doc, values, kb); break;
     case Axis::cuda: check_known(doc, values, kb.cuda_names(), "CUDA version", nullptr, true); break;
@@ -227,10 +231,93 @@ AxisValues read_inline(const TomlDocument& doc, TableReader& r, const Family& fa
   return *values;
 }
 
+// "0.26.0" -> "026", "2.12.0" -> "212": the major and minor numbers, as trees write them in names.
+std::string version_short(const std::string& version) {
+  Version v = *Version::parse(version);
+  return fmt::format("{}{}", v.major(), v.minor());
+}
+
+std::string resolve_pin(const TomlDocument& doc, const Located<std::string>& p, const KnowledgeBase& kb) {
+  const NixpkgsPin* pin = kb.pin(p.value);
+  if (!pin) throw doc.error_at(p.pos, fmt::format("unknown nixpkgs pin '{}'", p.value), did_you_mean(p.value, kb.pin_names()));
+  return pin->short_rev;
+}
+
+// [[family.version]]: version, the versions it pairs with (by attribute of a
+// package it is built against: torch = "2.12.0"), pin, cuda_pins, cpu_pin,
+// name (its package word: "{package}{version}-pt{torch}") and [source].
+PackageVersion read_version(const TomlDocument& doc, const toml::table& t, const PackageDef& package,
+                            const KnowledgeBase& kb) {
+  TableReader r(doc, t, "[[family.version]]");
+  std::vector<std::string> keys = {"version", "pin", "cuda_pins", "cpu_pin", "name", "source"};
+  std::vector<std::string> against;
+  for (const PackageDef* b : built_packages(package, kb))
+    if (b != &package) against.push_back(b->attribute);
+  keys.insert(keys.end(), against.begin(), against.end());
+  r.expect_keys(keys);
+  PackageVersion pv;
+  pv.pos = pos_of(t);
+  auto version = r.required_string("version");
+  if (!Version::parse(version.value)) throw doc.error_at(version.pos, fmt::format("'{}' is not a version", version.value));
+  pv.version = version.value;
+  std::vector<std::pair<std::string, std::string>> fill = {{"package", package.name}, {"version", version_short(pv.version)}};
+  for (const auto& attr : against)
+    if (auto v = r.string(attr)) {
+      if (!Version::parse(v->value)) throw doc.error_at(v->pos, fmt::format("'{}' is not a version", v->value));
+      pv.paired.emplace_back(attr, v->value);
+      fill.emplace_back(attr, version_short(v->value));
+    }
+  if (auto p = r.string("pin")) pv.pin = resolve_pin(doc, *p, kb);
+  if (auto p = r.string("cpu_pin")) pv.cpu_pin = resolve_pin(doc, *p, kb);
+  if (const toml::table* pins = r.table("cuda_pins")) {
+    for (const auto& [key, value] : *pins) {
+      std::string cuda(key.str());
+      std::vector<std::string> known = kb.cuda_names();
+      if (std::find(known.begin(), known.end(), cuda) == known.end())
+        throw doc.error_at(value, fmt::format("unknown CUDA version '{}' in 'cuda_pins'", cuda),
+                           fmt::format("known: {}", fmt::join(known, ", ")));
+      if (!value.is_string()) throw doc.error_at(value, "'cuda_pins' maps a CUDA version to a nixpkgs pin");
+      pv.cuda_pins[cuda] = resolve_pin(doc, Located<std::string>{value.as_string()->get(), pos_of(value)}, kb);
+    }
+  }
+  std::string tmpl = "{package}{version}";
+  if (auto n = r.string("name")) {
+    for (const auto& seg : template_segments(n->value))
+      for (size_t at = seg.find('{'); at != std::string::npos; at = seg.find('{', at + 1)) {
+        std::string key = seg.substr(at + 1, seg.find('}', at) - at - 1);
+        bool known = std::any_of(fill.begin(), fill.end(), [&](const auto& f) { return f.first == key; });
+        if (known) continue;
+        std::vector<std::string> words;
+        for (const auto& f : fill) words.push_back("{" + f.first + "}");
+        throw doc.error_at(n->pos, fmt::format("'{{{}}}' in the name of version {} is none of its words", key, pv.version),
+                           fmt::format("words: {}", fmt::join(words, ", ")));
+      }
+    tmpl = n->value;
+  }
+  pv.word = fill_template(tmpl, fill);
+  if (auto why = unsafe_name_reason(pv.word))
+    throw doc.error_at(t.get("name") ? pos_of(*t.get("name")) : pv.pos, fmt::format("the name word '{}' {}", comment_text(pv.word), *why));
+  if (const toml::table* src = r.table("source")) {
+    SourceOverride o;
+    o.pos = pos_of(*src);
+    o.attribute = package.attribute;
+    o.version = pv.version;
+    o.fetch = read_github_source(doc, *src, "[family.version.source]", "rev");
+    pv.source = std::move(o);
+  } else if (!package.version_in_pins) {
+    throw doc.error_at(pv.pos,
+                       fmt::format("{} {} has no [source], and no pin records which {} it ships", package.name,
+                                   pv.version, package.name),
+                       "give the version a [family.version.source] (owner, repo, rev, hash) to build it from its release");
+  }
+  r.finish();
+  return pv;
+}
+
 Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults& defaults, const KnowledgeBase& kb) {
   TableReader r(doc, t, "[[family]]");
   r.expect_keys({"name", "package", "backend", "python", "pin", "cuda", "sm", "isa", "platform", "zip", "exclude",
-                 "include", "spelling", "inline"});
+                 "include", "spelling", "inline", "version"});
   Family fam;
   fam.pos = pos_of(t);
   fam.name = safe_name(doc, r.required_string("name"), "family name");
@@ -284,6 +371,28 @@ Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults
   };
   axis(Axis::python, !top_level, false, &defaults.python);
   axis(Axis::pin, true, false, &defaults.pin);
+  fam.axes[Axis::version] = {Located<std::string>{"", fam.pos}};
+  if (std::vector<const toml::table*> versions = r.tables("version"); !versions.empty()) {
+    if (package->size() > 1)
+      throw doc.error_at(*versions.front(), fmt::format("{} lists versions of several packages: give each package a family "
+                                                        "of its own", what));
+    const PackageDef& pk = *kb.package((*package)[0].value);
+    fam.axes[Axis::version].clear();
+    for (const toml::table* vt : versions) {
+      PackageVersion pv = read_version(doc, *vt, pk, kb);
+      for (const auto& other : fam.versions)
+        if (other.word == pv.word)
+          throw doc.error_at(pv.pos, fmt::format("versions {} and {} of {} are both named '{}'", other.version, pv.version,
+                                                 what, pv.word),
+                             "give one of them a 'name' that tells them apart, e.g. name = \"{package}{version}-pt{torch}\"");
+      if (pv.names_pins() && fam.axes.at(Axis::pin).size() > 1)
+        throw doc.error_at(pv.pos, fmt::format("version {} names its pins, and {} lists several: the version's pins decide",
+                                               pv.version, what),
+                           "remove 'pin' from the family");
+      fam.axes[Axis::version].push_back(Located<std::string>{pv.version, pv.pos});
+      fam.versions.push_back(std::move(pv));
+    }
+  }
   for (Axis a : {Axis::cuda, Axis::sm, Axis::isa}) axis(a, b->has_axis(axis_name(a)), true, nullptr);
 
   if (auto p = r.strings("platform")) {
@@ -377,7 +486,8 @@ BuildPolicy read_build(const TomlDocument& doc, const toml::table& t) {
 // at the version [branch] asks for (when it asks).
 SourceOverride read_spec_override(const TomlDocument& doc, const toml::table& t, const Spec& spec,
                                   const KnowledgeBase& kb) {
-  SourceOverride o = read_source_override(doc, t, "[[source_override]]");
+  SourceOverride o = read_source_override(doc, t, "[[source_override]]", true);
+  for (size_t i = 0; i < o.pins.size(); ++i) o.pins[i] = resolve_pin(doc, {o.pins[i], o.pin_positions[i]}, kb);
   auto at = [&](const char* key) { return pos_of(*t.get(key)); };
   std::vector<std::string> built;
   for (const auto& f : spec.families)
@@ -387,8 +497,15 @@ SourceOverride read_spec_override(const TomlDocument& doc, const toml::table& t,
   if (std::find(built.begin(), built.end(), o.attribute) == built.end())
     throw doc.error_at(at("attribute"), fmt::format("no family of the spec builds the nixpkgs attribute '{}'", o.attribute),
                        built.empty() ? "" : fmt::format("the spec builds {}", fmt::join(built, ", ")));
-  if (spec.source_override(o.attribute))
-    throw doc.error_at(o.pos, fmt::format("'{}' has a source override already", o.attribute));
+  // Several overrides of one attribute build different versions, or the same on other pins.
+  for (const auto& other : spec.source_overrides) {
+    if (other.attribute != o.attribute || other.version != o.version) continue;
+    bool overlap = other.pins.empty() || o.pins.empty() ||
+                   std::any_of(o.pins.begin(), o.pins.end(), [&](const std::string& p) {
+                     return std::find(other.pins.begin(), other.pins.end(), p) != other.pins.end();
+                   });
+    if (overlap) throw doc.error_at(o.pos, fmt::format("'{}' has a source override already", o.attribute));
+  }
   std::string asked = spec.requested(o.attribute);
   if (!asked.empty() && asked != o.version)
     throw doc.error_at(at("version"), fmt::format("the override builds {} {}, but [branch] asks for {} = \"{}\"",

@@ -1,6 +1,7 @@
 #include "matrix/variant.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -32,19 +33,19 @@ std::string spelled(std::string_view tmpl, const std::vector<std::pair<std::stri
 }  // namespace
 
 std::string variant_name_from_tokens(const PackageDef& package, const BackendDef& backend, const NameTokens& t) {
+  std::string word = t.package_word.empty() ? package.name : std::string(t.package_word);
   if (t.spelling && !t.spelling->empty()) {
     std::string part = spelled(backend.name_part, {{"cuda", std::string(t.cuda)}, {"sm", std::string(t.sm)},
                                                    {"isa", std::string(t.isa)}}, *t.spelling);
     std::map<std::string, std::string> whole = *t.spelling;
     whole.erase(part);  // the backend part is spelled already
-    return spelled(package.variant_name, {{"package", package.name}, {"python", std::string(t.python)}, {"backend", part}},
+    return spelled(package.variant_name, {{"package", word}, {"python", std::string(t.python)}, {"backend", part}},
                    whole);
   }
   std::string part = fill_template(backend.name_part, {{"cuda", std::string(t.cuda)},
                                                        {"sm", std::string(t.sm)},
                                                        {"isa", std::string(t.isa)}});
-  return fill_template(package.variant_name,
-                       {{"package", package.name}, {"python", std::string(t.python)}, {"backend", part}});
+  return fill_template(package.variant_name, {{"package", word}, {"python", std::string(t.python)}, {"backend", part}});
 }
 
 std::string variant_name(const Variant& v, const KnowledgeBase& kb, const std::map<std::string, std::string>* spelling) {
@@ -53,7 +54,7 @@ std::string variant_name(const Variant& v, const KnowledgeBase& kb, const std::m
   const GpuArch* g = kb.gpu(v.sm);
   std::string python = py ? py->name_token() : "python" + v.python, cuda = c ? c->name_token() : "cuda" + v.cuda,
               sm = g ? g->name_token() : "sm" + v.sm;
-  return variant_name_from_tokens(*kb.package(v.package), *kb.backend(v.backend), {python, cuda, sm, v.isa, spelling});
+  return variant_name_from_tokens(*kb.package(v.package), *kb.backend(v.backend), {python, cuda, sm, v.isa, spelling, v.package_word});
 }
 
 }  // namespace tailor
@@ -86,8 +87,13 @@ class NameParser {
     const PackageDef* p = find_package();
     if (!p) return std::nullopt;
     v_.package = p->name;
-    std::string_view rest = name_.substr(std::min(name_.size(), p->name.size() + 1));
-    if (!rest.empty() || name_.size() > p->name.size()) t_ = template_segments(rest);
+    size_t word = p->name.size() + version_digits(*p);
+    std::string_view rest = name_.substr(std::min(name_.size(), word + 1));
+    if (!rest.empty() || name_.size() > word) t_ = template_segments(rest);
+    if (word > p->name.size()) {  // a version word, "torchvision025", perhaps with a pairing word, "-pt212"
+      v_.package_word = std::string(name_.substr(0, word));
+      if (!t_.empty() && !t_[0].starts_with("python") && is_pairing_word(t_[0])) v_.package_word += "-" + t_[i_++];
+    }
     auto segs = template_segments(p->variant_name);
     for (size_t s = 1; s < segs.size(); ++s) {
       if (segs[s] == "{python}" && !python(*p)) return std::nullopt;
@@ -110,13 +116,32 @@ class NameParser {
     return false;
   }
 
-  // The longest package name the name begins with: names may contain '-'.
+  // The digits of a version word after the package's name ("025" of "torchvision025-"); 0 when none.
+  size_t version_digits(const PackageDef& p) const {
+    size_t i = p.name.size();
+    while (i < name_.size() && std::isdigit(static_cast<unsigned char>(name_[i]))) ++i;
+    return i < name_.size() && name_[i] != '-' ? 0 : i - p.name.size();
+  }
+  // "pt212": letters, then digits.
+  static bool is_pairing_word(const std::string& t) {
+    size_t letters = 0;
+    while (letters < t.size() && std::islower(static_cast<unsigned char>(t[letters]))) ++letters;
+    return letters > 0 && letters < t.size() &&
+           std::all_of(t.begin() + static_cast<std::ptrdiff_t>(letters), t.end(),
+                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  }
+
+  // The longest package name the name begins with: names may contain '-'; a
+  // version word may follow it ("torchvision025").
   const PackageDef* find_package() {
     const PackageDef* best = nullptr;
-    for (const auto& p : kb_.packages)
-      if ((name_ == p.name || (name_.starts_with(p.name) && name_.size() > p.name.size() && name_[p.name.size()] == '-')) &&
+    for (const auto& p : kb_.packages) {
+      size_t end = p.name.size() + (name_.starts_with(p.name) ? version_digits(p) : 0);
+      if ((name_ == p.name || (name_.starts_with(p.name) && name_.size() >= end &&
+                               (name_.size() == end || name_[end] == '-'))) &&
           (!best || p.name.size() > best->name.size()))
         best = &p;
+    }
     if (!best)
       fail(fmt::format("'{}' is not a package tailor builds ({})", name_.substr(0, name_.find('-')),
                        fmt::join(kb_.package_names(), ", ")));

@@ -30,6 +30,13 @@ struct Variant {
   /// package -> version it builds (requested or the pin's): its own, then
   /// those of the packages it builds against; packages with a pinned version only.
   std::vector<std::pair<std::string, std::string>> versions;
+  /// Of a family with versions ([[family.version]]): the version of its package,
+  /// what that version pairs with (attribute -> version, "torch" -> "2.12.0"),
+  /// the package word of its name ("torchvision026") and its index in the family.
+  std::string version;
+  std::vector<std::pair<std::string, std::string>> paired;
+  std::string package_word;
+  int version_index = -1;
 
   /// The version of \a package this variant builds; empty when unknown.
   std::string version_of(std::string_view package) const;
@@ -45,6 +52,8 @@ struct NameTokens {
   std::string_view python, cuda, sm, isa;
   /// The spec's spelling of tokens (Family::spelling); null: the KB's own.
   const std::map<std::string, std::string>* spelling = nullptr;
+  /// The package word of a versioned package ("torchvision026"); empty: the package's name.
+  std::string_view package_word = {};
 };
 
 /// The same name from ready tokens; tokens that do not apply are ignored.

@@ -421,10 +421,15 @@ std::string override_toml(const RecipeOverride& o, const std::string& pins_ship)
   return out;
 }
 
+bool decided(const RecipeSources& r, const std::string& attribute) {
+  return std::find(r.decided.begin(), r.decided.end(), attribute) != r.decided.end();
+}
+
 std::vector<Build> builds_of(const std::vector<RecipeSources>& recipes, const std::string& attribute, const KnowledgeBase& kb) {
   std::vector<Build> out;
   for (const auto& r : recipes)
-    if (const RecipeOverride* o = override_of(r, attribute, kb); o || builds(r, attribute, kb)) out.push_back({&r, o});
+    if (const RecipeOverride* o = override_of(r, attribute, kb); !decided(r, attribute) && (o || builds(r, attribute, kb)))
+      out.push_back({&r, o});
   return out;
 }
 
@@ -473,7 +478,7 @@ ImportedOverrides import_overrides(const std::vector<RecipeSources>& recipes, co
   std::set<std::string> attributes;
   for (const auto& r : recipes)
     for (const auto& o : r.overrides)
-      if (override_of(r, o.attribute, kb)) attributes.insert(o.attribute);
+      if (!decided(r, o.attribute) && override_of(r, o.attribute, kb)) attributes.insert(o.attribute);
   ImportedOverrides out;
   for (const auto& a : attributes) import_attribute(builds_of(recipes, a, kb), a, kb, out);
   return out;

@@ -53,6 +53,9 @@ struct RecipeSources {
   std::string pin;      ///< short revision of the knowledge base
   std::string package;  ///< the variant's package
   std::vector<RecipeOverride> overrides;
+  /// Attributes whose version the recipe's [[family.version]] decides (a
+  /// version word in its name): no [[source_override]] of the spec builds them.
+  std::vector<std::string> decided = {};
 };
 
 struct ImportedOverrides {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -9,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "migrate/import_overrides.hpp"
+#include "migrate/import_versions.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"
 #include "util/quote.hpp"
@@ -49,6 +51,7 @@ std::vector<std::string> ordered(const std::set<std::string>& values, const std:
 
 struct Key {
   std::string package, backend, cuda, pin, python, spelling;
+  bool versioned = false;  ///< names carry a version word: the versions name their pins
   auto operator<=>(const Key&) const = default;
 };
 
@@ -57,6 +60,8 @@ struct Read {
   Variant v;
   std::string pin;
   std::map<std::string, std::string> spelling;
+  const NixFile* file = nullptr;
+  std::optional<RecipeVersion> version;  ///< of a name with a version word, when it can be told
 };
 
 // The first pin of the knowledge base that \a f names, or the builders it calls do.
@@ -162,7 +167,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     if (!pin.empty()) pins[pin]++;
     if (!f.variant->python.empty()) pythons[f.variant->python]++;
     vllm = vllm || kb.package(f.variant->package)->need("python-set-substitution");
-    variants.push_back({*f.variant, pin, f.spelling});
+    variants.push_back({*f.variant, pin, f.spelling, &f, std::nullopt});
     sources.push_back({f.src.rel, pin, f.variant->package, tree_overrides.of(f)});
   }
   r.variants = static_cast<int>(variants.size());
@@ -184,15 +189,32 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     if (catalog.empty()) r.warnings.push_back(fmt::format("no recipe names a known pin: using {}", pin));
   }
 
+  for (auto& s : sources)
+    if (s.pin.empty()) s.pin = pin;
+  // A version word in the name: the recipe's version, pairing and source go to [[family.version]].
+  for (size_t i = 0; i < variants.size(); ++i) {
+    Read& read = variants[i];
+    if (read.v.package_word.empty()) continue;
+    RecipeVersion rv = read_recipe_version(t, *read.file, sources[i].pin, sources[i].overrides, kb);
+    sources[i].decided = rv.decided;
+    if (!rv.problem.empty()) {
+      r.warnings.push_back(fmt::format("{}: cannot reproduce: {}", rv.file, rv.problem));
+      continue;
+    }
+    read.version = std::move(rv);
+  }
   std::map<Key, std::vector<const Variant*>> groups;
+  std::map<Key, std::vector<const RecipeVersion*>> versions;
   std::map<Key, std::map<std::string, std::string>> spellings;
   Claims claims;
-  for (auto& [v, p, spelling] : variants) {
-    Key key{v.package, v.backend, v.cuda, p.empty() ? pin : p, v.python.empty() || v.python == python ? "" : v.python,
-            spelling_text(spelling)};
+  for (auto& [v, p, spelling, file, version] : variants) {
+    bool versioned = !v.package_word.empty();
+    Key key{v.package, v.backend, v.cuda, versioned ? "" : p.empty() ? pin : p,
+            v.python.empty() || v.python == python ? "" : v.python, spelling_text(spelling), versioned};
     groups[key].push_back(&v);
+    if (version) versions[key].push_back(&*version);
     spellings[key] = spelling;
-    claims.note(v, *kb.pin(key.pin));
+    claims.note(v, *kb.pin(p.empty() ? pin : p));
   }
 
   std::string out = fmt::format("# Imported by tailor from {} ({} variants).\n\n[branch]\nname = {}\nproduct = {}\n",
@@ -201,8 +223,6 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     out += "# The recipes name no nixpkgs pin (Flox catalog): this one is a stand-in; import again with --pin.\n";
   out += fmt::format("pin = {}\n", toml_str(pin));
   if (!python.empty()) out += fmt::format("python = {}\n", toml_str(python));
-  for (auto& s : sources)
-    if (s.pin.empty()) s.pin = pin;
   ImportedOverrides overrides = import_overrides(sources, kb);
   for (const auto& [attribute, version] : overrides.requested)
     out += fmt::format("{} = {}\n", toml_key(attribute), toml_str(version));
@@ -225,27 +245,47 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     out += fmt::format("\n[[family]]\nname = {}\npackage = {}\nbackend = {}\n", toml_str(name), toml_str(key.package),
                        toml_str(key.backend));
     if (!key.cuda.empty()) out += fmt::format("cuda = {}\n", toml_str(key.cuda));
-    if (key.pin != pin) out += fmt::format("pin = {}\n", toml_str(key.pin));
+    if (!key.versioned && key.pin != pin) out += fmt::format("pin = {}\n", toml_str(key.pin));
     if (!key.python.empty()) out += fmt::format("python = {}\n", toml_str(key.python));
     std::set<std::string> sms, isas;
-    std::set<std::pair<std::string, std::string>> cells;
+    std::set<std::tuple<std::string, std::string, std::string>> cells;  // version word, SM, ISA
+    std::map<std::string, std::string> word_version;                    // of the versions read
+    for (const RecipeVersion* rv : versions[key]) word_version[rv->word] = rv->version;
     for (const Variant* v : vs) {
       if (!v->sm.empty()) sms.insert(v->sm);
       if (!v->isa.empty()) isas.insert(v->isa);
-      cells.insert({v->sm, v->isa});
+      cells.insert({v->package_word, v->sm, v->isa});
     }
     std::vector<std::string> sm_list = ordered(sms, sm_order), isa_list = ordered(isas, isa_order);
     if (!sm_list.empty()) out += fmt::format("sm = {}\n", toml_list(sm_list));
     if (!isa_list.empty()) out += fmt::format("isa = {}\n", toml_list(isa_list));
     if (!key.spelling.empty()) out += fmt::format("spelling = {}\n", key.spelling);
     out += inline_line(vs, t, kb);
-    for (const auto& sm : sm_list) {
-      std::vector<std::string> missing;
-      for (const auto& isa : isa_list)
-        if (!cells.count({sm, isa})) missing.push_back(isa);
-      if (missing.empty()) continue;
-      out += fmt::format("\n[[family.exclude]]\nsm = {}\nisa = {}\nreason = \"absent from the imported tree\"\n",
-                         toml_str(sm), toml_list(missing));
+    if (key.versioned) out += version_tables(versions[key], *kb.package(key.package), kb.backend(key.backend)->gpu(), r.warnings);
+    // The cells the tree lacks, per version where the family lists several.
+    std::vector<std::string> words;
+    if (key.versioned) {
+      for (const auto& [word, version] : word_version) words.push_back(word);
+    } else {
+      words.push_back("");
+    }
+    for (const auto& word : words) {
+      std::string version_line =
+          words.size() > 1 ? fmt::format("version = {}\n", toml_str(word_version.at(word))) : std::string();
+      // A versioned family without SMs (CPU) still excludes per version and ISA.
+      std::vector<std::string> sm_rows = sm_list.empty() && key.versioned ? std::vector<std::string>{""} : sm_list;
+      for (const auto& sm : sm_rows) {
+        std::vector<std::string> missing;
+        for (const auto& isa : isa_list)
+          if (!cells.count({word, sm, isa})) missing.push_back(isa);
+        if (missing.empty()) continue;
+        std::string sm_line = sm.empty() ? "" : fmt::format("sm = {}\n", toml_str(sm));
+        std::string isa_line = missing.size() == isa_list.size() && !version_line.empty() && !sm.empty()
+                                   ? ""
+                                   : fmt::format("isa = {}\n", toml_list(missing));
+        out += fmt::format("\n[[family.exclude]]\n{}{}{}reason = \"absent from the imported tree\"\n", version_line,
+                           sm_line, isa_line);
+      }
     }
   }
   out += claims.toml(r.claims, kb);

@@ -2,6 +2,7 @@
 // names, for every tree tailor generates and for the hand-written fixtures.
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -59,6 +60,107 @@ TEST(SpecImport, EveryGeneratedTreeRoundTrips) {
     EXPECT_EQ(r.variants, static_cast<int>(names_of(original).size()));
   }
   EXPECT_GE(specs, 11);
+}
+
+// torch 2.9.1 (what 6a030d5 ships, Hopper only) and 2.10.0 (from source, workarounds.toml)
+// side by side, and torchaudio 2.10.0 built against each: the second named with a
+// pairing word. Import gives back each version's pairing, name, pin, source and the
+// cells a version lacks.
+TEST(SpecImport, VersionWordsComeBackAsVersionTables) {
+  const std::string spec = R"([branch]
+name = "pair"
+product = "build-pytorch"
+pin = "6a030d5"
+python = "3.13"
+
+[[family]]
+name = "torch"
+package = "pytorch"
+backend = "cuda"
+cuda = "12.9"
+sm = ["8.0", "9.0"]
+isa = "avx2"
+
+[[family.version]]
+version = "2.9.1"
+pin = "6a030d5"
+
+[[family.version]]
+version = "2.10.0"
+pin = "6a030d5"
+
+[[family.exclude]]
+version = "2.9.1"
+sm = "8.0"
+reason = "2.9.1 for Hopper only"
+
+[[family]]
+name = "audio"
+package = "torchaudio"
+backend = "cuda"
+cuda = "12.9"
+sm = ["8.0", "9.0"]
+isa = "avx2"
+
+[[family.version]]
+version = "2.10.0"
+torch = "2.10.0"
+pin = "6a030d5"
+source = { owner = "pytorch", repo = "audio", rev = "v2.10.0", hash = "sha256-b1sjHVFXdNFDbdtXWSM2KisSRE/8IbzJI4rvzYQ4UMg=" }
+
+[[family.version]]
+version = "2.10.0"
+torch = "2.9.1"
+name = "{package}{version}-pt{torch}"
+pin = "6a030d5"
+source = { owner = "pytorch", repo = "audio", rev = "v2.10.0", hash = "sha256-b1sjHVFXdNFDbdtXWSM2KisSRE/8IbzJI4rvzYQ4UMg=" }
+
+
+[[family.exclude]]
+version = "2.10.0"
+sm = "8.0"
+reason = "Hopper only"
+)";
+  test::TempDir dir("versions");
+  std::ofstream(dir.path() + "/pair.toml") << spec;
+  ASSERT_EQ(test::run_tailor({"generate", dir.path() + "/pair.toml", "-o", dir.path() + "/tree"}).status, 0);
+  ImportResult r = import_spec("pair", read_tree(dir.path() + "/tree"), kb());
+  EXPECT_TRUE(r.warnings.empty()) << (r.warnings.empty() ? "" : r.warnings.front());
+  Spec original = load_spec("pair.toml", spec, kb()), imported = load_spec("imported.toml", r.toml, kb());
+  EXPECT_EQ(names_of(imported), (std::set<std::string>{
+                                    "pytorch29-python313-cuda12_9-sm90-avx2", "pytorch210-python313-cuda12_9-sm80-avx2",
+                                    "pytorch210-python313-cuda12_9-sm90-avx2", "torchaudio210-python313-cuda12_9-sm90-avx2",
+                                    "torchaudio210-pt29-python313-cuda12_9-sm90-avx2"}));
+  EXPECT_EQ(versions_of(imported), versions_of(original));
+  auto has = [&](const std::string& text) { return r.toml.find(text) != std::string::npos; };
+  EXPECT_TRUE(has("[[family.version]]\nversion = \"2.9.1\"\npin = \"6a030d5\"\n")) << r.toml;
+  EXPECT_TRUE(has("[[family.exclude]]\nversion = \"2.9.1\"\nsm = \"8.0\"\n")) << r.toml;
+  EXPECT_TRUE(has("[[family.version]]\nversion = \"2.10.0\"\ntorch = \"2.9.1\"\nname = \"{package}{version}-pt{torch}\"\n"
+                  "pin = \"6a030d5\"\n\n[family.version.source]\nowner = \"pytorch\"\nrepo = \"audio\"\nrev = \"v2.10.0\"\n"))
+      << r.toml;
+  EXPECT_FALSE(has("[[source_override]]")) << r.toml;
+}
+
+// One recipe of torchvision 0.25.0 edited to fetch another tag: one version table
+// cannot say both, and import says which recipe and which source.
+TEST(SpecImport, RecipesOfOneVersionThatDisagreeAreAWarning) {
+  test::TempDir dir("disagree");
+  ASSERT_EQ(test::run_tailor({"generate", "build-pytorch/pytorch-versions", "-o", dir.path()}).status, 0);
+  std::string file = dir.path() + "/.flox/pkgs/torchvision025-python313-cuda12_9-sm80-avx2.nix";
+  std::ifstream in(file);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string tag = "rev = \"v0.25.0\";";
+  size_t at = text.rfind(tag);  // the overrideAttrs' src, after the variant record
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, tag.size(), "rev = \"v0.25.1\";");
+  std::ofstream(file) << text;
+  ImportResult r = import_spec("pytorch-versions", read_tree(dir.path()), kb());
+  EXPECT_EQ(r.warnings, std::vector<std::string>{
+                            ".flox/pkgs/torchvision025-python313-cuda12_9-sm80-avx2.nix: cannot reproduce: it builds "
+                            "torchvision025 with the source torchvision 0.25.0 from pytorch/vision v0.25.1, and "
+                            ".flox/pkgs/torchvision025-python313-cuda12_9-sm100-avx2.nix with the source torchvision "
+                            "0.25.0 from pytorch/vision v0.25.0; a [[family.version]] builds one version, from one "
+                            "source, on one pin per CUDA toolkit"});
 }
 
 TEST(SpecImport, HandWrittenTree) {

@@ -71,10 +71,17 @@ class Deriver {
     note("variant", "name", v_.name, fmt::format("family '{}' of {}", v_.family, spec_.path));
     note("variant", "package", v_.package, "spec family");
     for (auto it = v_.versions.rbegin(); it != v_.versions.rend(); ++it) {  // what it builds against first
-      std::string attr = kb_.package(it->first)->attribute, asked = spec_.requested(attr);
-      note("variant", attr, it->second,
-           asked.empty() ? fmt::format("what nixpkgs pin {} ships", pin_.short_rev)
-                         : fmt::format("[branch] {} = \"{}\"", attr, asked));
+      std::string attr = kb_.package(it->first)->attribute, asked = requested_for(v_, spec_, kb_, attr);
+      std::string because = asked.empty() ? fmt::format("what nixpkgs pin {} ships", pin_.short_rev)
+                                          : fmt::format("[branch] {} = \"{}\"", attr, asked);
+      if (const PackageVersion* pv = package_version(v_, spec_)) {
+        if (it->first == v_.package)
+          because = fmt::format("[[family.version]] of family '{}' ({}:{})", v_.family, spec_.path, pv->pos.line);
+        else if (!pv->paired_with(attr).empty())
+          because = fmt::format("{} {} pairs with {} {} ({}:{})", v_.package, v_.version, attr, asked, spec_.path,
+                                pv->pos.line);
+      }
+      note("variant", attr, it->second, because);
     }
     s_.platforms = {v_.platform};
     note("variant", "platform", v_.platform,
@@ -182,6 +189,16 @@ class Deriver {
     for (const auto& n : package_.needs) {
       Variant other = v_;
       other.package = n.package;
+      if (v_.version_index >= 0) {  // a version of the package: the other builds the version it pairs with
+        other.version_index = -1;
+        other.package_word.clear();
+        other.paired.clear();
+        other.version = requested_for(v_, spec_, kb_, kb_.package(n.package)->attribute);
+        for (const auto& m : matrix_.variants)
+          if (m.package == n.package && m.version == other.version && m.python == v_.python && m.cuda == v_.cuda &&
+              m.sm == v_.sm && m.isa == v_.isa && m.platform == v_.platform)
+            other.package_word = m.package_word;
+      }
       if (n.strategy == "companion-of" && builds_inline(n.package)) {
         inline_build(n, other);
       } else if (n.strategy == "companion-of") {
@@ -272,11 +289,23 @@ class Deriver {
     }
   }
 
+  // Whether this recipe builds \a attribute itself: its own package, one built
+  // inline or substituted into its Python set. A companion imports its torch
+  // variant, whose own recipe applies torch's source, flags and environment.
+  bool builds_here(const std::string& attribute) const {
+    if (attribute == package_.attribute) return true;
+    return std::any_of(package_.needs.begin(), package_.needs.end(), [&](const PackageNeed& n) {
+      return kb_.package(n.package)->attribute == attribute &&
+             (n.strategy == "python-set-substitution" || (n.strategy == "companion-of" && builds_inline(n.package)));
+    });
+  }
+
   void workarounds() {
     for (const Workaround* w : applicable_workarounds(v_, spec_, kb_)) {
       s_.workarounds.push_back(*w);
       std::string because = fmt::format("workaround {}: {} ({})", w->id, w->summary, w->source);
-      if (w->source_override && !spec_.source_override(w->source_override->attribute))  // the spec's wins
+      if (w->source_override && builds_here(w->source_override->attribute) &&  // the spec's own override wins
+          source_override_for(v_, spec_, kb_, w->source_override->attribute) == &*w->source_override)
         source_override(*w->source_override, because);
       if (w->allow_broken) note("workaround", "config.allowBroken", "true", because);
       if (!w->cccl_include_links.empty())
@@ -287,8 +316,17 @@ class Deriver {
     }
     auto built = built_packages(*kb_.package(v_.package), kb_);
     for (const auto& o : spec_.source_overrides)
-      if (std::any_of(built.begin(), built.end(), [&](const PackageDef* p) { return p->attribute == o.attribute; }))
-        source_override(o, fmt::format("[[source_override]] of {} builds {} {}", spec_.path, o.attribute, o.version));
+      if (std::any_of(built.begin(), built.end(), [&](const PackageDef* p) { return p->attribute == o.attribute; }) &&
+          builds_here(o.attribute) && source_override_for(v_, spec_, kb_, o.attribute) == &o)
+        source_override(o, o.pins.empty()
+                               ? fmt::format("[[source_override]] of {} builds {} {}", spec_.path, o.attribute, o.version)
+                               : fmt::format("[[source_override]] of {} builds {} {} on pins {}", spec_.path, o.attribute,
+                                             o.version, fmt::join(o.pins, ", ")));
+    if (const PackageVersion* pv = package_version(v_, spec_);
+        pv && pv->source && source_override_for(v_, spec_, kb_, pv->source->attribute) == &*pv->source)
+      source_override(*pv->source, fmt::format("[[family.version]] {} of family '{}' ({}:{}) is built from its release: "
+                                               "nixpkgs pin {} does not ship it",
+                                               pv->version, v_.family, spec_.path, pv->pos.line, pin_.short_rev));
   }
 
   void source_override(const SourceOverride& o, const std::string& because) {
