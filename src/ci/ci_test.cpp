@@ -231,6 +231,25 @@ TEST_F(CiInRepository, TheDefaultTreeIsTheRoot) {
   EXPECT_EQ(root.out.find("working-directory"), std::string::npos);
 }
 
+// A spec or tree whose name starts with '-': the commands the CI files run
+// must not read it as an option, and tailor itself must accept them.
+TEST_F(CiInRepository, PathsStartingWithADashStayArguments) {
+  std::filesystem::copy_file(repo_.path() + "/specs/main.toml", repo_.path() + "/-main.toml");
+  auto gh = test::run_command("cd " + repo_.path() + " && " + tailor::test::tailor_binary() +
+                              " ci ./-main.toml --github --tree ./-tree");
+  ASSERT_EQ(gh.status, 0) << gh.out;
+  EXPECT_NE(gh.out.find("        run: tailor generate ./-main.toml -o ./-tree --check\n"), std::string::npos) << gh.out;
+  auto gl = test::run_command("cd " + repo_.path() + " && " + tailor::test::tailor_binary() +
+                              " ci ./-main.toml --gitlab --tree ./-tree");
+  ASSERT_EQ(gl.status, 0) << gl.out;
+  EXPECT_NE(gl.out.find("    - cd ./-tree\n"), std::string::npos) << gl.out;
+  // The drift job's command, as the workflow has it (without --check: the tree is new).
+  auto gen = test::run_command("cd " + repo_.path() + " && " + tailor::test::tailor_binary() +
+                               " generate ./-main.toml -o ./-tree");
+  EXPECT_EQ(gen.status, 0) << gen.out;
+  EXPECT_TRUE(std::filesystem::exists(repo_.path() + "/-tree/README.md"));
+}
+
 TEST_F(CiInRepository, ASpecOutsideTheRepositoryIsAnError) {
   test::TempDir elsewhere("ci-elsewhere");
   std::ofstream(elsewhere.path() + "/main.toml") << test::read_file(repo_.path() + "/specs/main.toml");

@@ -31,12 +31,16 @@ std::string safe_name(const TomlDocument& doc, const Located<std::string>& v, st
   return v.value;
 }
 
-// Free text (a summary) may span lines, but holds no other control character.
+// Free text (a summary, a reason) is one line without control characters: it
+// lands in one-line places (a # comment, a table cell, a job's description).
 std::string plain_text(const TomlDocument& doc, const Located<std::string>& v, std::string_view what) {
   for (char c : v.value) {
     auto u = static_cast<unsigned char>(c);
-    if ((u < 0x20 && c != '\n' && c != '\t') || u == 0x7f)
-      throw doc.error_at(v.pos, fmt::format("{} contains the control character 0x{:02x}", what, u));
+    if (u < 0x20 || u == 0x7f)
+      throw doc.error_at(v.pos,
+                         fmt::format("{} contains the control character 0x{:02x}{}", what, u,
+                                     c == '\n' ? " (a line break)" : c == '\t' ? " (a tab)" : ""),
+                         "write it on one line, without tabs");
   }
   return v.value;
 }
