@@ -92,7 +92,9 @@ struct Defaults {
   AxisValues pin;
 };
 
-void check_axis_value(const TomlDocument& doc, Axis axis, AxisValues& values, const KnowledgeBase& kb) {
+// \a sets: the SM sets a family defines; their names are SM values too.
+void check_axis_value(const TomlDocument& doc, Axis axis, AxisValues& values, const KnowledgeBase& kb,
+                      const std::vector<SmSet>* sets = nullptr) {
   switch (axis) {
     case Axis::package: check_known(doc, values, kb.package_names(), "package"); break;
     case Axis::version:
@@ -102,13 +104,19 @@ void check_axis_value(const TomlDocument& doc, Axis axis, AxisValues& values, co
     case Axis::python: check_known(doc, values, kb.python_names(), "Python version", nullptr, true); break;
     case Axis::pin: normalize_pins(doc, values, kb); break;
     case Axis::cuda: check_known(doc, values, kb.cuda_names(), "CUDA version", nullptr, true); break;
-    case Axis::sm: check_known(doc, values, kb.gpu_names(), "SM (compute capability)", sm_hint, true); break;
+    case Axis::sm: {
+      std::vector<std::string> known = kb.gpu_names();
+      if (sets)
+        for (const auto& set : *sets) known.push_back(set.name);
+      check_known(doc, values, known, "SM (compute capability)", sm_hint, true);
+      break;
+    }
     case Axis::isa: check_known(doc, values, kb.isa_names(), "ISA"); break;
   }
 }
 
 CellFilter read_filter(const TomlDocument& doc, const toml::table& t, const char* what, bool needs_reason,
-                       const KnowledgeBase& kb) {
+                       const KnowledgeBase& kb, const std::vector<SmSet>& sets) {
   TableReader r(doc, t, what);
   CellFilter f;
   f.pos = pos_of(t);
@@ -116,7 +124,7 @@ CellFilter read_filter(const TomlDocument& doc, const toml::table& t, const char
     auto v = r.strings(axis_name(a));
     if (!v) continue;
     if (v->empty()) throw doc.error_at(t, fmt::format("'{}' in {} is empty", axis_name(a), what));
-    check_axis_value(doc, a, *v, kb);
+    check_axis_value(doc, a, *v, kb, &sets);
     for (const auto& x : *v) f.values[a].push_back(x.value);
   }
   if (auto p = r.strings("platform")) {
@@ -317,7 +325,7 @@ PackageVersion read_version(const TomlDocument& doc, const toml::table& t, const
 Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults& defaults, const KnowledgeBase& kb) {
   TableReader r(doc, t, "[[family]]");
   r.expect_keys({"name", "package", "backend", "python", "pin", "cuda", "sm", "isa", "platform", "zip", "exclude",
-                 "include", "spelling", "inline", "version"});
+                 "include", "spelling", "inline", "version", "sm_sets"});
   Family fam;
   fam.pos = pos_of(t);
   fam.name = safe_name(doc, r.required_string("name"), "family name");
@@ -367,7 +375,7 @@ Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults
       throw doc.error_at(fam.pos, fmt::format("{} needs '{}' (backend '{}'), and [branch] gives none to inherit", what,
                                               axis_name(a), fam.backend));
     fam.axes[a] = v ? *v : *fallback;
-    if (v) check_axis_value(doc, a, fam.axes[a], kb);
+    if (v) check_axis_value(doc, a, fam.axes[a], kb, &fam.sm_sets);
   };
   axis(Axis::python, !top_level, false, &defaults.python);
   axis(Axis::pin, true, false, &defaults.pin);
@@ -393,7 +401,16 @@ Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults
       fam.versions.push_back(std::move(pv));
     }
   }
+  fam.sm_sets = read_sm_sets(doc, r, kb);
+  if (!fam.sm_sets.empty() && !b->has_axis("sm"))
+    throw doc.error_at(fam.sm_sets.front().pos, fmt::format("'sm_sets' does not apply to {} (backend '{}')", what, fam.backend));
   for (Axis a : {Axis::cuda, Axis::sm, Axis::isa}) axis(a, b->has_axis(axis_name(a)), true, nullptr);
+  for (const auto& set : fam.sm_sets) {
+    const auto& sms = fam.axes.at(Axis::sm);
+    if (std::none_of(sms.begin(), sms.end(), [&](const auto& v) { return v.value == set.name; }))
+      throw doc.error_at(set.pos, fmt::format("SM set '{}' is not in the 'sm' list of {}", set.name, what),
+                         fmt::format("add \"{}\" to 'sm' to build it", set.name));
+  }
 
   if (auto p = r.strings("platform")) {
     check_known(doc, *p, known_platforms(), "platform");
@@ -403,9 +420,9 @@ Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults
   fam.zips = read_zips(doc, r, fam);
   fam.spelling = read_spelling(doc, r, fam, *b);
   fam.inline_packages = read_inline(doc, r, fam, kb);
-  for (const toml::table* e : r.tables("exclude")) fam.excludes.push_back(read_filter(doc, *e, "[[family.exclude]]", true, kb));
+  for (const toml::table* e : r.tables("exclude")) fam.excludes.push_back(read_filter(doc, *e, "[[family.exclude]]", true, kb, fam.sm_sets));
   for (const toml::table* e : r.tables("include")) {
-    CellFilter inc = read_filter(doc, *e, "[[family.include]]", false, kb);
+    CellFilter inc = read_filter(doc, *e, "[[family.include]]", false, kb, fam.sm_sets);
     if (!inc.platforms.empty()) throw doc.error_at(*e, "an include names axis values; 'platform' follows from the ISA");
     for (Axis a : kAxes) {
       auto it = inc.values.find(a);

@@ -5,15 +5,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "settings/gpu_values.hpp"
+
 namespace tailor {
 
 namespace {
-
-// "H100/H200/GH200": the first three products, as the flox/build-pytorch descriptions do.
-std::string products_short(const GpuArch& g) {
-  std::vector<std::string> p(g.products.begin(), g.products.begin() + std::min<size_t>(3, g.products.size()));
-  return fmt::format("{}", fmt::join(p, "/"));
-}
 
 using Values = std::vector<std::pair<std::string, std::string>>;
 
@@ -43,11 +39,8 @@ Values template_values(const BuildSettings& s, const PackageDef& p, const Knowle
     out.insert(out.end(), {{"isa_display", isa->display},
                            {"isa_arch", isa->arch_display()},
                            {"isa_features", fmt::format("{}", fmt::join(isa->requires_features, ", "))}});
-  if (const GpuArch* g = v.sm.empty() ? nullptr : kb.gpu(v.sm))
-    out.insert(out.end(), {{"gpu", g->display()},
-                           {"gpu_family", g->family},
-                           {"gpu_products", fmt::format("{}", fmt::join(g->products, ", "))},
-                           {"gpu_products_short", products_short(*g)}});
+  for (auto& kv : gpu_template_values(v, kb))
+    if (kv.first != "sm") out.push_back(std::move(kv));
   if (s.driver) out.emplace_back("min_driver", s.driver->min_driver);
   return out;
 }
