@@ -212,6 +212,38 @@ std::map<std::string, std::string> read_spelling(const TomlDocument& doc, TableR
   return out;
 }
 
+// sm_sets = { all = ["7.5", "8.0", …] }: names that the family's `sm` list may
+// use for several SMs at once; the name is the SM word of the variants' names.
+std::vector<SmSet> read_sm_sets(const TomlDocument& doc, TableReader& r, const KnowledgeBase& kb) {
+  std::vector<SmSet> out;
+  const toml::table* t = r.table("sm_sets");
+  if (!t) return out;
+  TableReader sets(doc, *t, "sm_sets");
+  for (const auto& [key, value] : *t) {
+    SmSet set;
+    set.name = std::string(key.str());
+    set.pos = pos_of(value);
+    bool word = !set.name.empty() && std::all_of(set.name.begin(), set.name.end(), [](char c) {
+      return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+    });
+    if (!word)
+      throw doc.error_at(value, fmt::format("SM set name '{}' must be a word of a-z, 0-9 and _ (it is the SM word of "
+                                            "variant names)", comment_text(set.name)));
+    for (const auto& g : kb.gpus)
+      if (g.sm == set.name || g.has_name_token(set.name))
+        throw doc.error_at(value, fmt::format("SM set name '{}' is the name of SM {}", set.name, g.sm),
+                           "name the set by what it covers, e.g. \"all\"");
+    set.sms = *sets.strings(set.name);
+    if (set.sms.size() < 2)
+      throw doc.error_at(value, fmt::format("SM set '{}' lists {} SM{}: a set has two or more", set.name,
+                                            set.sms.size(), set.sms.size() == 1 ? "" : "s"),
+                         "write a single SM in 'sm' itself");
+    check_known(doc, set.sms, kb.gpu_names(), "SM (compute capability)", sm_hint, true);
+    out.push_back(std::move(set));
+  }
+  return out;
+}
+
 // The packages built against \a base ("companion-of"): those that may build it inline.
 std::vector<std::string> companions_of(const std::string& base, const KnowledgeBase& kb) {
   std::vector<std::string> out;
