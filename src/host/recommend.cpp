@@ -405,7 +405,7 @@ void explain_sm(const HostFacts& h, const KnowledgeBase& kb, const Fit& best, co
   if (!v.sm_set.empty()) {  // a set chosen: no single-SM build fits better
     std::string sm = sm_for(kb, v, g);
     r.reasons.push_back(fmt::format(
-        "GPU: {} is SM {} ({}); the matrix has no {} build of its own, and {} carries {} code, which runs on it{}",
+        "GPU: {} is SM {} ({}); no {} build of the matrix runs here, and {} carries {} code, which runs on it{}",
         gpu_label(g), g.sm, h.gpu.source, sm_token(g.sm), set_label(v), sm_token(sm),
         best.match == SmMatch::exact ? "" : " (same major, lower minor)"));
     explain_other_gpus(kb, v, gpus, r);
