@@ -26,7 +26,9 @@ Values template_values(const BuildSettings& s, const PackageDef& p, const Knowle
   const Variant& v = s.variant;
   std::string what = p.display, own = v.version_of(p.name);
   if (!own.empty()) what += " " + own;
-  Values out = {{"what", what}, {"cuda", v.cuda}, {"sm", v.sm}, {"pin_short", s.pin_short},
+  // A set variant's texts name its SMs, not the set's name ("compute capability 7.5, 8.0, 9.0").
+  std::string sm = v.sm_set.empty() ? v.sm : fmt::format("{}", fmt::join(v.sm_set, ", "));
+  Values out = {{"what", what}, {"cuda", v.cuda}, {"sm", sm}, {"pin_short", s.pin_short},
                 {"python_packages", s.python_packages}, {"cuda_packages", s.cuda_packages}};
   const PackageDef* base = uses(p, kb);
   std::string base_version = base ? v.version_of(base->name) : "";
