@@ -116,13 +116,18 @@ std::string human_bytes(uint64_t n) {
 }
 
 Projection project(const Inspection& in, std::string_view target, uint32_t number) {
+  return project(in, target, std::vector<uint32_t>{number});
+}
+
+Projection project(const Inspection& in, std::string_view target, const std::vector<uint32_t>& numbers) {
   Projection p;
   p.target = std::string(target);
-  p.number = number;
+  p.number = numbers.empty() ? 0 : numbers.front();
+  p.numbers = numbers;
   p.total = in.total_bytes();
   for (const auto& f : in.files)
     for (const auto& e : f.entries)
-      if (e.arch != number) p.dropped += e.stored_bytes();
+      if (std::find(numbers.begin(), numbers.end(), e.arch) == numbers.end()) p.dropped += e.stored_bytes();
   return p;
 }
 

@@ -61,10 +61,11 @@ struct Inspection {
   std::vector<FatbinEntry> all_entries() const;
 };
 
-/// How much a build for one SM alone would keep (--target 9.0).
+/// How much a build for one SM alone, or for a set of SMs, would keep (--target 9.0, --target 8.0,9.0).
 struct Projection {
   std::string target;     ///< as given, "9.0"
-  uint32_t number = 0;    ///< 90
+  uint32_t number = 0;    ///< 90; a set's first
+  std::vector<uint32_t> numbers;  ///< every SM kept: {90}, or a set's
   uint64_t total = 0;     ///< bytes now (all files)
   uint64_t dropped = 0;   ///< fatbin entries of other architectures
   uint64_t kept() const { return total - dropped; }
@@ -79,6 +80,8 @@ std::optional<uint32_t> parse_sm_target(std::string_view target);
 
 /// Keeps the entries of \a number (any suffix, SASS and PTX), drops the rest.
 Projection project(const Inspection& in, std::string_view target, uint32_t number);
+/// Keeps the entries of each of \a numbers (an SM set), drops the rest.
+Projection project(const Inspection& in, std::string_view target, const std::vector<uint32_t>& numbers);
 
 /// Inspects the ELF file \a elf, shown as \a path.
 FileInspection inspect_elf(std::string path, const ElfFile& elf);

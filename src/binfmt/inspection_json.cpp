@@ -52,6 +52,7 @@ nlohmann::ordered_json to_json(const Inspection& in, const std::optional<Project
                        {"kept_bytes", projection->kept()},
                        {"saved_bytes", projection->dropped},
                        {"saved_percent", projection->saving_percent()}};
+  if (projection && projection->numbers.size() > 1) j["projection"]["archs"] = projection->numbers;  // a set of SMs
   return j;
 }
 

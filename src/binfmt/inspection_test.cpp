@@ -190,6 +190,17 @@ TEST(InspectFixtures, ProjectionKeepsOneArchitecture) {
   EXPECT_EQ(parse_sm_target(""), std::nullopt);
 }
 
+TEST(InspectFixtures, ProjectionOfASetKeepsEachOfItsArchitectures) {
+  Inspection in = inspect_path(kDir / "multi.so");
+  Projection p = project(in, "8.0,9.0", std::vector<uint32_t>{80, 90});
+  uint64_t other = 0;
+  for (const auto& e : in.files[0].entries)
+    if (e.arch != 80 && e.arch != 90) other += e.stored_bytes();
+  EXPECT_EQ(p.dropped, other);
+  EXPECT_LT(p.dropped, project(in, "9.0", 90).dropped);
+  EXPECT_EQ(p.numbers, (std::vector<uint32_t>{80, 90}));
+}
+
 TEST(InspectFixtures, CorruptCopiesAreRejectedWithTheFileNamed) {
   size_t n = 0;
   for (const auto& e : fs::directory_iterator(kDir / "corrupt")) {

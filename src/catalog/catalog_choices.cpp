@@ -16,8 +16,9 @@ namespace {
 
 std::vector<const CpuIsa*> isas_of(std::string_view platform, const KnowledgeBase& kb) {
   std::vector<const CpuIsa*> isas;
+  // A baseline (no flags, nothing required) is no kind of CPU: the last choice, a CPU older than every target, runs it.
   for (const auto& isa : kb.isas)
-    if (isa.platform == platform) isas.push_back(&isa);
+    if (isa.platform == platform && !isa.baseline()) isas.push_back(&isa);
   std::stable_sort(isas.begin(), isas.end(), [](const CpuIsa* a, const CpuIsa* b) { return a->rank > b->rank; });
   return isas;
 }

@@ -83,28 +83,34 @@ int cmd_inspect(CommandContext& ctx) {
   app.add_option("PATH", path, "a shared library, a directory (site-packages/torch, a Nix result) or a .whl")->required();
   app.add_flag("--json", json, "print JSON");
   app.add_option("--svg", svg, "also write a bar chart of bytes per architecture to FILE")->type_name("FILE");
-  app.add_option("--target", target, "project the size of a build for this SM alone (9.0, sm_90)")->type_name("SM");
+  app.add_option("--target", target,
+                 "project the size of a build for this SM alone (9.0, sm_90), or for a set of SMs (8.0,9.0)")
+      ->type_name("SM[,SM...]");
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
 
-  std::optional<uint32_t> number;
-  if (!target.empty()) {
-    number = parse_sm_target(target);
+  std::vector<uint32_t> numbers;  // one SM, or each of a set ("8.0,9.0")
+  for (size_t at = 0; !target.empty() && at != std::string::npos;) {
+    size_t comma = target.find(',', at);
+    std::string one = target.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    at = comma == std::string::npos ? comma : comma + 1;
+    std::optional<uint32_t> number = parse_sm_target(one);
     // A well-formed number is not enough: 9.5 names no GPU architecture.
     std::vector<std::string> known = load_kb(kb_dir).gpu_names();
     std::string sm = number ? fmt::format("{}.{}", *number / 10, *number % 10) : std::string();
     if (!number || std::find(known.begin(), known.end(), sm) == known.end()) {
       Diagnostic d;
-      d.message = number ? fmt::format("inspect: --target '{}': SM {} is no GPU architecture the knowledge base knows", target, sm)
-                         : fmt::format("inspect: --target '{}' is not a compute capability", target);
+      d.message = number ? fmt::format("inspect: --target '{}': SM {} is no GPU architecture the knowledge base knows", one, sm)
+                         : fmt::format("inspect: --target '{}' is not a compute capability", one);
       d.hint = number ? fmt::format("known: {}", fmt::join(known, ", ")) : "write it as 9.0, sm_90 or 90";
       ctx.err << d.render();
       return kExitBadInput;
     }
+    if (std::find(numbers.begin(), numbers.end(), *number) == numbers.end()) numbers.push_back(*number);
   }
   Inspection in = inspect_path(path);
   std::optional<Projection> projection;
-  if (number) projection = project(in, target, *number);
+  if (!numbers.empty()) projection = project(in, target, numbers);
 
   if (!svg.empty()) write_file_atomically(svg, to_svg(in));  // a failure names the file and the reason
   if (json)

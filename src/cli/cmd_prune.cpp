@@ -1,6 +1,7 @@
 // tailor prune PATH --sm X[,Y] [-o OUT | --in-place] [--dry-run] [--json]
 // [--keep-ptx]: keep, per fatbin container, only the code the CUDA driver could
 // load on the given GPUs (nvprune refuses linked libraries).
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <ostream>
@@ -10,6 +11,9 @@
 #include "binfmt/inspection.hpp"
 #include "cli/command.hpp"
 #include "cli/options.hpp"
+#include "kb/runs_on.hpp"
+#include "matrix/expand.hpp"
+#include "matrix/spec_loader.hpp"
 #include "prune/prune_json.hpp"
 #include "prune/prune_path.hpp"
 #include "util/diagnostic.hpp"
@@ -94,12 +98,15 @@ int usage_error(CommandContext& ctx, std::string message, std::string hint) {
 
 int cmd_prune(CommandContext& ctx) {
   CLI::App app{"Keep only the CUDA code the given GPUs can load, in a .so, a folder or a wheel.", "prune"};
-  std::string path, out, kb_dir;
+  std::string path, out, kb_dir, spec_arg;
   std::vector<std::string> sms;
   bool in_place = false, dry_run = false, json = false, keep_ptx = false;
   app.add_option("PATH", path, "a shared library, a directory (site-packages/torch, a Nix result) or a .whl")->required();
   app.add_option("--sm", sms, "compute capabilities to keep code for (9.0, or 8.6,9.0 for mixed hosts)")
       ->required()->delimiter(',')->type_name("SM[,SM]");
+  app.add_option("--spec", spec_arg,
+                 "read names of its variants in --sm as the SMs they target (a set variant: every SM of its set)")
+      ->type_name("SPEC");
   app.add_option("-o,--output", out, "write the pruned copy here (must not exist)")->type_name("OUT");
   app.add_flag("--in-place", in_place, "replace PATH's files (each atomically)");
   app.add_flag("--dry-run", dry_run, "report what would be removed, write nothing");
@@ -126,7 +133,19 @@ int cmd_prune(CommandContext& ctx) {
   PruneRequest r;
   r.path = path;
   r.out = in_place ? std::filesystem::path() : std::filesystem::path(out);
-  for (const auto& sm : sms) r.opts.targets.push_back(prune_target(kb, sm));
+  // A variant name (with --spec) stands for its SMs: one, or every SM of its set.
+  std::vector<std::string> targets;
+  for (const auto& sm : sms) {
+    if (spec_arg.empty() || parse_sm(sm)) {
+      targets.push_back(sm);
+      continue;
+    }
+    Spec spec = load_spec_arg(spec_arg, kb);
+    Matrix m = expand(spec, kb);
+    for (const auto& x : m.require(sm, spec.path).sms())
+      if (std::find(targets.begin(), targets.end(), x) == targets.end()) targets.push_back(x);
+  }
+  for (const auto& sm : targets) r.opts.targets.push_back(prune_target(kb, sm));
   r.opts.keep_ptx = keep_ptx;
   r.opts.dry_run = dry_run;
   PruneReport report = prune_path(r);

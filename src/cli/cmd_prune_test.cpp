@@ -56,6 +56,23 @@ TEST(CmdPrune, JsonReportAndDryRun) {
   EXPECT_EQ(inspected(kMulti).substr(0, 8), "sm_75×3");  // the input is untouched (× is two bytes)
 }
 
+// A set variant's name (with --spec) stands for every SM of its set: vllm-portable's
+// "all" on x86_64 is 7.5, 8.0, 8.6, 8.9, 9.0, 10.0 and 12.0.
+TEST(CmdPrune, SetVariantKeepsEverySmOfTheSet) {
+  auto r = run_tailor({"prune", kMulti, "--sm", "vllm-python312-cuda12_8-all-avx2", "--spec", "build-vllm/vllm-portable",
+                       "--dry-run", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["sm"], (nlohmann::json{"7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "12.0"}));
+  uint64_t kept = 0, removed = 0;
+  for (const auto& a : j["archs"]) kept += a["kept"].get<uint64_t>(), removed += a["removed"].get<uint64_t>();
+  EXPECT_EQ(kept, 18u);    // every cubin: 8.9 loads sm_86, the others their own
+  EXPECT_EQ(removed, 2u);  // compute_120: no PTX without --keep-ptx
+  auto bad = run_tailor({"prune", kMulti, "--sm", "vllm-python312-cuda12_8-all-avx9", "--spec", "build-vllm/vllm-portable",
+                         "--dry-run"});
+  EXPECT_EQ(bad.status, 2);
+}
+
 TEST(CmdPrune, UsageErrorsAreReportedVerbatim) {
   auto r = run_tailor({"prune", kMulti, "--sm", "9.0"});
   EXPECT_EQ(r.status, 2);

@@ -51,6 +51,13 @@ void versions_table(std::string& out, const Spec& spec, const Matrix& m, const K
   out += "\n";
 }
 
+// The SMs of the set that variants call \a sm; empty when \a sm is one SM.
+std::vector<std::string> set_of(const Matrix& m, const std::string& sm) {
+  for (const auto& v : m.variants)
+    if (v.sm == sm) return v.sm_set;
+  return {};
+}
+
 // SM x ISA coverage split by platform, and what the aarch64 ISAs map to
 // (the tables of the flox/build-vllm README).
 void coverage(std::string& out, const Matrix& m, const KnowledgeBase& kb) {
@@ -65,8 +72,11 @@ void coverage(std::string& out, const Matrix& m, const KnowledgeBase& kb) {
       if (std::find(list.begin(), list.end(), v.isa) == list.end()) list.push_back(v.isa);
       if (std::find(cudas.begin(), cudas.end(), v.cuda) == cudas.end()) cudas.push_back(v.cuda);
     }
-    const GpuArch& g = *kb.gpu(sm);
-    out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", g.display(), sm, product_list(g), fmt::join(cudas, ", "),
+    std::vector<std::string> set = set_of(m, sm);
+    const GpuArch* g = set.empty() ? kb.gpu(sm) : nullptr;
+    out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", g ? g->display() : "SM set " + sm,
+                       g ? sm : fmt::format("{}", fmt::join(set, ", ")), g ? product_list(*g) : "every GPU of these SMs",
+                       fmt::join(cudas, ", "),
                        x86.empty() ? "—" : fmt::format("{}", fmt::join(x86, ", ")),
                        arm.empty() ? "—" : fmt::format("{}", fmt::join(arm, ", ")));
   }
@@ -108,7 +118,10 @@ std::string branch_readme(const Spec& spec, const Matrix& m, const std::vector<B
     const BackendDef& backend = *kb.backend(v.backend);
     const std::string& accelerator = backend.accelerator;
     if (!backend.use_case.empty()) use = backend.use_case;
-    if (accelerator == "cuda") {
+    if (accelerator == "cuda" && !v.sm_set.empty()) {
+      gpu = fmt::format("SM set {} ({}), CUDA {}", v.sm, fmt::join(v.sm_set, ", "), v.cuda);
+      if (use.empty()) use = fmt::format("any GPU of SM {} + {}", fmt::join(v.sm_set, ", "), isa->use_case);
+    } else if (accelerator == "cuda") {
       const GpuArch& g = *kb.gpu(v.sm);
       gpu = fmt::format("{} ({}), CUDA {}", g.display(), g.family, v.cuda);
       if (use.empty())
@@ -130,9 +143,13 @@ std::string branch_readme(const Spec& spec, const Matrix& m, const std::vector<B
          "--format=csv,noheader`.\n\n";
   out += "   | Compute capability | Architecture | GPUs | Variants here |\n   |---|---|---|---|\n";
   for (const auto& sm : distinct(m, &Variant::sm)) {
-    const GpuArch& g = *kb.gpu(sm);
     int n = 0;
     for (const auto& v : m.variants) n += v.sm == sm;
+    if (std::vector<std::string> set = set_of(m, sm); !set.empty()) {  // one build for several SMs
+      out += fmt::format("   | {} | SM set {} | any GPU of these SMs | {} |\n", fmt::join(set, ", "), sm, n);
+      continue;
+    }
+    const GpuArch& g = *kb.gpu(sm);
     out += fmt::format("   | {} | {} ({}) | {} | {} |\n", sm, g.display(), g.family, product_list(g), n);
   }
   out += "\n3. **Driver.** The variant's CUDA toolkit needs at least this NVIDIA driver (NVIDIA's release notes):\n\n";
@@ -150,6 +167,10 @@ std::string branch_readme(const Spec& spec, const Matrix& m, const std::vector<B
     const CpuIsa& i = *kb.isa(name);
     std::vector<std::string> checks;
     for (const auto& f : i.requires_features) checks.push_back(fmt::format("grep -qw {} /proc/cpuinfo", f));
+    if (i.baseline()) {  // no targeting: any CPU of the platform
+      out += fmt::format("   | {} | nothing | — | {} |\n", code(i.name), fmt::join(i.examples, "; "));
+      continue;
+    }
     out += fmt::format("   | {} | {} | `{}` | {} |\n", code(i.name), fmt::join(i.requires_features, " "),
                        fmt::join(checks, " && "), fmt::join(i.examples, "; "));
   }
@@ -174,7 +195,7 @@ std::string build_matrix_doc(const Spec& spec, const Matrix& m, const KnowledgeB
     for (size_t i = 0; i < isas.size(); ++i) out += "---|";
     out += "\n";
     for (const auto& sm : sms) {
-      out += "| " + kb.gpu(sm)->display() + " |";
+      out += "| " + (set_of(m, sm).empty() ? kb.gpu(sm)->display() : "SM set " + sm) + " |";
       for (const auto& i : isas) {
         int n = 0;
         for (const auto& v : m.variants) n += v.sm == sm && v.isa == i;

@@ -94,8 +94,15 @@ std::string variant_record(const BuildSettings& s, const KnowledgeBase& kb) {
   out += key_value("metadataRev", std::to_string(s.metadata_rev));
   out += fmt::format("    meta = {{\n      description = {};\n      longDescription = {};\n      platforms = {};\n    }};\n",
                      nix_string(s.description), nix_indented_string(s.long_description, 8), nix_string_list(s.platforms));
-  nlohmann::ordered_json passthru = {{"gpuArch", v.sm.empty() ? nlohmann::ordered_json(nullptr)
-                                                               : nlohmann::ordered_json("sm_" + kb.gpu(v.sm)->name_token().substr(2))},
+  auto arch = [&](const std::string& sm) { return "sm_" + kb.gpu(sm)->name_token().substr(2); };
+  nlohmann::ordered_json gpu_arch = nullptr;  // "sm_90", or a set's list
+  if (!v.sm_set.empty()) {
+    gpu_arch = nlohmann::ordered_json::array();
+    for (const auto& sm : v.sm_set) gpu_arch.push_back(arch(sm));
+  } else if (!v.sm.empty()) {
+    gpu_arch = arch(v.sm);
+  }
+  nlohmann::ordered_json passthru = {{"gpuArch", gpu_arch},
                                      {"cpuISA", v.isa.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v.isa)},
                                      {"blasProvider", s.blas_provider}};
   out += key_value("passthru", nix_value(passthru, 4));

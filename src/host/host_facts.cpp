@@ -95,7 +95,9 @@ HostFacts make_host_facts(CpuInfo cpu, GpuReport gpu, std::string os, const Know
   HostFacts h;
   h.os = std::move(os);
   h.platform = host_platform(cpu.arch, h.os);
-  for (const CpuIsa* isa : runnable_isas(cpu, h.platform, kb)) h.isas.push_back(isa->name);
+  // The targets whose features the CPU has; a baseline needs none and runs on every CPU of the platform.
+  for (const CpuIsa* isa : runnable_isas(cpu, h.platform, kb))
+    if (!isa->baseline()) h.isas.push_back(isa->name);
   if (!h.isas.empty()) h.best_isa = h.isas.front();
   h.x86_64_level = x86_64_level(cpu);
   h.cpu = std::move(cpu);

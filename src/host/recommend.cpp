@@ -57,6 +57,7 @@ struct Fit {
   int backend = 0, gpu_rank = 0;
   SmMatch match = SmMatch::none;
   int sm_minor = 0;
+  int single = 0;  // 1: built for one SM; 0: an SM set that contains one the GPU runs
   DriverFit driver = DriverFit::not_needed;
   Version cuda;
   int isa_workload = 0, isa_general = 0, isa_rank = 0;
@@ -64,7 +65,7 @@ struct Fit {
 
   bool runs() const { return problems.empty(); }
   auto key() const {
-    return std::make_tuple(backend, gpu_rank, static_cast<int>(match), sm_minor, static_cast<int>(driver), cuda,
+    return std::make_tuple(backend, gpu_rank, static_cast<int>(match), sm_minor, single, static_cast<int>(driver), cuda,
                            isa_workload, isa_general, isa_rank);
   }
 };
@@ -111,6 +112,32 @@ std::string sm_mismatch(std::string_view built, const std::vector<const GpuInfo*
   return fmt::format("built for SM {}; this host's GPUs are {} ({})", built, fmt::join(have, ", "), why);
 }
 
+// "SM set 'all' (7.5, 8.0, 9.0)": how texts name a set variant's SMs.
+std::string set_label(const Variant& v) { return fmt::format("SM set '{}' ({})", v.sm, fmt::join(v.sm_set, ", ")); }
+
+std::string set_mismatch(const Variant& v, const std::vector<const GpuInfo*>& gpus) {
+  std::vector<std::string> have;
+  for (const GpuInfo* g : gpus) have.push_back(fmt::format("SM {}", g->sm));
+  return fmt::format("built for {}; no code of it runs on {} (compiled GPU code runs within one major architecture, "
+                     "on the same or a higher minor)",
+                     set_label(v), fmt::join(have, ", "));
+}
+
+// The SM of \a v whose code runs best on \a gpu: the variant's SM, or a set's best for it.
+std::string sm_for(const KnowledgeBase& kb, const Variant& v, const GpuInfo& gpu) {
+  std::string best = v.sm;
+  SmMatch best_match = SmMatch::none;
+  for (const auto& sm : v.sms()) {
+    SmMatch m = sm_match(kb, sm, gpu.sm);
+    if (m != SmMatch::none && (best_match == SmMatch::none || m > best_match ||
+                               (m == best_match && parse_sm(sm)->number > parse_sm(best)->number))) {
+      best = sm;
+      best_match = m;
+    }
+  }
+  return best;
+}
+
 // The device a variant's backend runs on (packages.toml's accelerator).
 enum class Device { cuda, metal, none };
 Device device(const Variant& v) {
@@ -138,16 +165,21 @@ Fit evaluate(const Variant& v, const HostFacts& h, const KnowledgeBase& kb, Work
         f.problems.push_back(fmt::format("needs an NVIDIA GPU; none found ({})", h.gpu.source));
         break;
       }
-      for (size_t k = 0; k < gpus.size(); ++k) {
-        SmMatch m = sm_match(kb, v.sm, gpus[k]->sm);
-        if (m == SmMatch::none) continue;
-        f.gpu = gpus[k];
-        f.gpu_rank = static_cast<int>(gpus.size() - k);
-        f.match = m;
-        if (auto s = parse_sm(v.sm)) f.sm_minor = static_cast<int>(s->number % 10);
-        break;
+      // One SM, or the SM of a set that fits the GPU best: a set variant carries code for each.
+      f.single = v.sm_set.empty() ? 1 : 0;
+      for (size_t k = 0; k < gpus.size() && !f.gpu; ++k) {
+        for (const auto& sm : v.sms()) {
+          SmMatch m = sm_match(kb, sm, gpus[k]->sm);
+          auto s = parse_sm(sm);
+          int minor = s ? static_cast<int>(s->number % 10) : 0;
+          if (m == SmMatch::none || (f.gpu && std::make_pair(m, minor) <= std::make_pair(f.match, f.sm_minor))) continue;
+          f.gpu = gpus[k];
+          f.gpu_rank = static_cast<int>(gpus.size() - k);
+          f.match = m;
+          f.sm_minor = minor;
+        }
       }
-      if (!f.gpu) f.problems.push_back(sm_mismatch(v.sm, gpus));
+      if (!f.gpu) f.problems.push_back(v.sm_set.empty() ? sm_mismatch(v.sm, gpus) : set_mismatch(v, gpus));
       const CudaToolkit* ck = kb.cuda(v.cuda);
       if (!ck) break;
       auto driver = Version::parse(h.gpu.driver);
@@ -312,7 +344,10 @@ std::string isa_reason(const Fit& f, const HostFacts& h, const KnowledgeBase& kb
                        const std::vector<Fit>& fits) {
   const CpuIsa* isa = kb.isa(f.v->isa);
   if (!isa) return {};
-  std::string r = fmt::format("ISA {}: the CPU has {}", isa->name, fmt::join(isa->requires_features, " "));
+  std::string r = isa->baseline()
+                      ? fmt::format("ISA {} ({}): no CPU ISA targeting, runs on any {} CPU", isa->name, isa->display,
+                                    isa->arch_display())
+                      : fmt::format("ISA {}: the CPU has {}", isa->name, fmt::join(isa->requires_features, " "));
   if (isa->workload == workload_name(w)) return r + fmt::format("; workload {} picks {}", workload_name(w), isa->display);
   // Name what kept the better targets out: the workload's own target, then
   // the general targets above this one.
@@ -343,7 +378,12 @@ std::string difference(const Fit& a, const Fit& b, const KnowledgeBase& kb) {
   if (b.backend != a.backend) return device(*b.v) == Device::none ? "CPU only: leaves the GPU unused" : "other backend";
   if (b.gpu_rank != a.gpu_rank && b.gpu) return fmt::format("for {}, SM {}", gpu_label(*b.gpu), b.gpu->sm);
   if (b.match != a.match || b.sm_minor != a.sm_minor)
-    return b.gpu ? fmt::format("SM {} code on an SM {} GPU", b.v->sm, b.gpu->sm) : "other SM";
+    return b.gpu ? fmt::format("SM {} code on an SM {} GPU", b.v->sm_set.empty() ? b.v->sm : sm_for(kb, *b.v, *b.gpu),
+                               b.gpu->sm)
+                 : "other SM";
+  if (b.single != a.single)
+    return b.single ? fmt::format("built for SM {} alone", b.v->sm)
+                    : fmt::format("{}: one build for several GPUs, larger", set_label(*b.v));
   if (b.driver != a.driver && b.driver == DriverFit::minor_compat)
     return fmt::format("CUDA {} through minor-version compatibility only", b.v->cuda);
   if (b.cuda != a.cuda) return fmt::format("CUDA {} instead of {}", b.v->cuda, a.v->cuda);
@@ -392,10 +432,22 @@ void explain_cpu_choice(const HostFacts& h, const std::vector<Fit>& fits, const 
   r.warnings.push_back(fmt::format("the NVIDIA GPU{} will not be used", gpus.size() == 1 ? "" : "s"));
 }
 
+void explain_other_gpus(const KnowledgeBase& kb, const Variant& v, const std::vector<const GpuInfo*>& gpus,
+                        Recommendation& r);
+
 // The SM the CUDA variant is built for, against the GPU it was chosen for and the others.
 void explain_sm(const HostFacts& h, const KnowledgeBase& kb, const Fit& best, const std::vector<const GpuInfo*>& gpus, Recommendation& r) {
   const Variant& v = *best.v;
   const GpuInfo& g = *best.gpu;
+  if (!v.sm_set.empty()) {  // a set chosen: no single-SM build fits better
+    std::string sm = sm_for(kb, v, g);
+    r.reasons.push_back(fmt::format(
+        "GPU: {} is SM {} ({}); no {} build of the matrix runs here, and {} carries {} code, which runs on it{}",
+        gpu_label(g), g.sm, h.gpu.source, sm_token(g.sm), set_label(v), sm_token(sm),
+        best.match == SmMatch::exact ? "" : " (same major, lower minor)"));
+    explain_other_gpus(kb, v, gpus, r);
+    return;
+  }
   if (best.match == SmMatch::exact) {
     r.reasons.push_back(fmt::format("GPU: {} is SM {} ({}); {} variants are built for exactly this SM", gpu_label(g),
                                     g.sm, h.gpu.source, sm_token(v.sm)));
@@ -407,18 +459,25 @@ void explain_sm(const HostFacts& h, const KnowledgeBase& kb, const Fit& best, co
         "{} code on an SM {} GPU: it runs, but without kernels compiled for SM {}; a {} build would be faster",
         sm_token(v.sm), g.sm, g.sm, sm_token(g.sm)));
   }
+  explain_other_gpus(kb, v, gpus, r);
+}
+
+// On a host of several GPU architectures: which GPUs the chosen variant cannot use.
+void explain_other_gpus(const KnowledgeBase& kb, const Variant& v, const std::vector<const GpuInfo*>& gpus,
+                        Recommendation& r) {
   std::vector<std::string> sms;  // newest first
   for (const GpuInfo* x : gpus)
     if (std::find(sms.begin(), sms.end(), x->sm) == sms.end()) sms.push_back(x->sm);
   if (sms.size() <= 1) return;
   std::vector<std::string> left_out;
   for (const GpuInfo* x : gpus)
-    if (sm_match(kb, v.sm, x->sm) == SmMatch::none)
+    if (sm_match(kb, sm_for(kb, v, *x), x->sm) == SmMatch::none)
       left_out.push_back(x->name.empty() ? fmt::format("GPU {} (SM {})", x->index, x->sm)
                                          : fmt::format("GPU {} ({}, SM {})", x->index, x->name, x->sm));
   std::string note =
       fmt::format("GPUs of several architectures (SM {}): chose for the newest that a variant fits", fmt::join(sms, ", SM "));
-  if (!left_out.empty()) note += fmt::format("; {} cannot run {} code", fmt::join(left_out, ", "), sm_token(v.sm));
+  if (!left_out.empty())
+    note += fmt::format("; {} cannot run {} code", fmt::join(left_out, ", "), v.sm_set.empty() ? sm_token(v.sm) : set_label(v));
   r.warnings.push_back(note);
 }
 
@@ -448,7 +507,8 @@ void explain_cuda(const HostFacts& h, const KnowledgeBase& kb, const Fit& best, 
         v.cuda, h.gpu.driver, ck->min_driver.str()));
   } else {
     r.reasons.push_back(
-        fmt::format("CUDA {}: the newest toolkit offered for {} (driver version unknown)", v.cuda, sm_token(v.sm)));
+        fmt::format("CUDA {}: the newest toolkit offered for {} (driver version unknown)", v.cuda,
+                    v.sm_set.empty() ? sm_token(v.sm) : set_label(v)));
     r.warnings.push_back(fmt::format(
         "driver version unknown: CUDA {} needs NVIDIA driver {} or newer{}", v.cuda, ck->min_driver.str(),
         ck->minor_compat_driver ? fmt::format(" ({} with minor-version compatibility)", ck->minor_compat_driver->str())
@@ -467,6 +527,18 @@ void list_alternatives(const HostFacts& h, const Matrix& m, const KnowledgeBase&
     if (ob && listed.insert(ob->v->name).second)
       r.alternatives.push_back({ob->v->name, fmt::format("for {} workloads", workload_name(w))});
   }
+  // The most portable build (a baseline ISA, data: no flags) of the same kind, where the pick is not one.
+  if (const CpuIsa* isa = kb.isa(best.v->isa); isa && !isa->baseline())
+    for (const auto& f : fits) {
+      const CpuIsa* other = kb.isa(f.v->isa);
+      if (!f.runs() || !other || !other->baseline() || f.v->backend != best.v->backend || f.v->cuda != best.v->cuda ||
+          f.gpu != best.gpu)
+        continue;
+      if (listed.insert(f.v->name).second)
+        r.alternatives.push_back({f.v->name, fmt::format("the most portable: {}, no CPU ISA targeting (runs on any {} CPU)",
+                                                         other->display, other->arch_display())});
+      break;
+    }
   for (const auto& f : fits) {
     if (r.alternatives.size() >= 4) break;
     if (!f.runs() || !listed.insert(f.v->name).second) continue;

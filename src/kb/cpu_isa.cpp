@@ -9,6 +9,8 @@ std::string CpuIsa::arch_display() const { return platform.starts_with("x86_64")
 CpuIsa read_cpu_isa(TableReader& r) {
   CpuIsa i;
   i.name = r.required_string("name").value;
+  auto word = r.string("word");
+  i.word = word ? word->value : i.name;
   i.display = r.required_string("display").value;
   i.platform = r.required_string("platform").value;
   i.flags = values(r.strings("flags"));

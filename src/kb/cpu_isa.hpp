@@ -9,7 +9,8 @@
 namespace tailor {
 
 struct CpuIsa {
-  std::string name;     ///< "avx512bf16": the token used in variant names
+  std::string name;     ///< "avx512bf16"
+  std::string word;     ///< its word in variant names: the name, or "" for a baseline named without one
   std::string display;  ///< "AVX-512 BF16"
   std::string platform;  ///< "x86_64-linux" or "aarch64-linux"
   std::vector<std::string> flags;     ///< compiler flags
@@ -29,6 +30,8 @@ struct CpuIsa {
 
   /// "x86-64" or "aarch64" as a reader would say it.
   std::string arch_display() const;
+  /// A baseline target: no flags, nothing required (the compiler's default for the platform).
+  bool baseline() const { return flags.empty(); }
 };
 
 CpuIsa read_cpu_isa(TableReader& r);

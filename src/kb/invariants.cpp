@@ -110,12 +110,23 @@ void check_isas(const KnowledgeBase& kb, std::vector<std::string>& out) {
     bool x86 = i.platform == "x86_64-linux";
     if (x86 != !i.x86_64_level.empty())
       out.push_back(fmt::format("{}: ISA {}: x86_64_level is required on x86_64 and meaningless elsewhere", f, i.name));
-    if (i.flags.empty()) out.push_back(fmt::format("{}: ISA {}: no compiler flags", f, i.name));
+    // A baseline (no flags) is the platform's default target: it requires nothing and ranks lowest.
+    if (i.flags.empty() != i.requires_features.empty())
+      out.push_back(fmt::format("{}: ISA {}: a target without compiler flags is a baseline and requires no CPU "
+                                "features; one with flags requires what they enable", f, i.name));
+    for (const auto& other : kb.isas)
+      if (i.baseline() && &other != &i && other.platform == i.platform && other.rank <= i.rank)
+        out.push_back(fmt::format("{}: ISA {}: a baseline must rank below every other target of {} ({} ranks {})", f,
+                                  i.name, i.platform, other.name, other.rank));
+    if (!i.word.empty() && !std::regex_match(i.word, std::regex("[a-z0-9_]+")))
+      out.push_back(fmt::format("{}: ISA {}: its word '{}' may hold only a-z, 0-9 and _", f, i.name, i.word));
+    for (const auto& other : kb.isas)
+      if (&other != &i && other.word == i.word && &other < &i)
+        out.push_back(fmt::format("{}: ISA {}: word '{}' also names ISA {} in variant names", f, i.name, i.word, other.name));
     for (const auto& a : i.aliases)
       for (const auto& other : kb.isas)
         if (other.name == a || (&other != &i && std::count(other.aliases.begin(), other.aliases.end(), a)))
           out.push_back(fmt::format("{}: ISA {}: alias '{}' also names ISA {}", f, i.name, a, other.name));
-    if (i.requires_features.empty()) out.push_back(fmt::format("{}: ISA {}: requires no CPU features", f, i.name));
     if (!i.disable.empty() && i.disable_reason.empty())
       out.push_back(fmt::format("{}: ISA {}: 'disable' needs a 'disable_reason'", f, i.name));
     if (!i.cmake_force_off.empty() && i.cmake_force_off_reason.empty())

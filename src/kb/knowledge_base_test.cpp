@@ -20,8 +20,27 @@ bool has(const std::vector<std::string>& v, std::string_view x) { return std::fi
 TEST(KnowledgeBase, EmbeddedDataKeepsEveryInvariant) {
   EXPECT_EQ(check_invariants(kb()), std::vector<std::string>{});
   EXPECT_EQ(kb().gpus.size(), 14u);
-  EXPECT_EQ(kb().isas.size(), 7u);
+  EXPECT_EQ(kb().isas.size(), 9u);  // 7 targets and the two baselines, x86_64 and armv8
   EXPECT_EQ(kb().pins.size(), 6u);
+}
+
+// The baselines: the platform's default target, no flags, nothing required, ranked
+// below every other target; the x86-64 one is named without an ISA word.
+TEST(KnowledgeBase, BaselinesAreTheDefaultTargets) {
+  for (const char* name : {"x86_64", "armv8"}) {
+    const CpuIsa* i = kb().isa(name);
+    ASSERT_NE(i, nullptr) << name;
+    EXPECT_TRUE(i->baseline()) << name;
+    EXPECT_TRUE(i->requires_features.empty()) << name;
+    for (const auto& other : kb().isas)
+      if (&other != i && other.platform == i->platform) {
+        EXPECT_LT(i->rank, other.rank) << other.name;
+      }
+  }
+  EXPECT_EQ(kb().isa("x86_64")->word, "");
+  EXPECT_EQ(kb().isa("armv8")->word, "armv8");
+  EXPECT_EQ(kb().isa("x86_64")->platform, "x86_64-linux");
+  EXPECT_EQ(kb().isa("armv8")->platform, "aarch64-linux");
 }
 
 // Facts hand-written recipe trees state wrongly, checked against NVIDIA's and the vendors' documentation.

@@ -112,6 +112,7 @@ PackageArgument read_argument(const TomlDocument& doc, const toml::table& t, boo
     a.value = r.required_string("value").value;
   }
   a.because = r.required_string("because").value;
+  a.because_set = optional_text(r, "because_set");
   r.finish();
   return a;
 }

@@ -46,6 +46,7 @@ struct PackageArgument {
   std::string name;   ///< argument name; for cmake flags, the flag template
   std::string value;  ///< Nix literal template
   std::string because;
+  std::string because_set;  ///< for a variant of an SM set; empty: because
   std::string recipe_key;  ///< cmake flags: the recipe attribute that carries them; empty: cmakeFlags
   std::string label;       ///< cmake flags with a recipe_key: the explanation's key
 };

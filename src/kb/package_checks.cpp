@@ -73,7 +73,7 @@ struct Checker {
       });
     };
     bool ok = true;
-    if (p.gpu_target == "override-argument") ok = any(p.arguments, false, "{sm}");
+    if (p.gpu_target == "override-argument") ok = any(p.arguments, false, "{sm}") || any(p.arguments, false, "{sm_list}");
     if (p.gpu_target == "cmake-flag") ok = any(p.cmake_flags, true, "{capability}");
     if (p.gpu_target == "substituted") ok = p.need("python-set-substitution") != nullptr;
     if (!ok)

@@ -153,6 +153,24 @@ void read_spelled_name(NixFile& n, const KnowledgeBase& kb) {
   }
 }
 
+// A name read with the ISA named without a word (a baseline) whose recipe has
+// CPU flags or picks an ISA: the flags say which ISA it is, so the spelled reading decides.
+bool baseline_with_flags(const NixFile& n, const KnowledgeBase& kb) {
+  const CpuIsa* isa = n.variant ? kb.isa(n.variant->isa) : nullptr;
+  return isa && isa->baseline() && isa->word.empty() && (!n.facts.cpu_flags.empty() || !flags_of_picked_isa(n.facts, kb).empty());
+}
+
+// A variant of an SM set ("…-cuda12_8-all-avx2"): the recipe's targets are the set.
+void read_set_name(NixFile& n, const KnowledgeBase& kb) {
+  std::vector<std::string> sms;
+  for (const auto& f : n.facts.gpu_targets.empty() ? n.facts.cuda_capabilities : n.facts.gpu_targets)
+    if (std::find(sms.begin(), sms.end(), f.text) == sms.end()) sms.push_back(f.text);
+  if (auto v = parse_set_name(n.stem, sms, kb)) {
+    n.variant = std::move(*v);
+    n.name_problem.clear();
+  }
+}
+
 }  // namespace
 
 namespace {
@@ -185,7 +203,8 @@ std::optional<Diagnostic> read_nix_file(NixFile& n, const KnowledgeBase& kb, nix
     n.parsed = true;
     n.facts = recipe::extract_facts(n.src.text, *r.expr, r.comments,
                                     recipe::LineIndex(n.src.text, std::move(r.line_starts)));
-    if (!n.helper && !n.variant) read_spelled_name(n, kb);
+    if (!n.helper && (!n.variant || baseline_with_flags(n, kb))) read_spelled_name(n, kb);
+    if (!n.helper && !n.variant) read_set_name(n, kb);
   }
   // The facts hold the comments of a parsed file; the lexer's list has those of one that did not parse.
   read_ignores(n, r.expr ? n.facts.comments

@@ -1,5 +1,6 @@
 #include "lint/spelled_name.hpp"
 
+#include <cctype>
 #include <algorithm>
 #include <set>
 
@@ -81,6 +82,31 @@ std::optional<SpelledVariant> parse_spelled_name(std::string_view stem, const st
     if (!v || c.spelling.empty() || variant_name(*v, kb, &c.spelling) != stem) continue;
     v->name = std::string(stem);
     return SpelledVariant{*v, c.spelling};
+  }
+  return std::nullopt;
+}
+
+std::optional<Variant> parse_set_name(std::string_view stem, const std::vector<std::string>& sms, const KnowledgeBase& kb) {
+  if (sms.size() < 2) return std::nullopt;
+  for (const auto& sm : sms)
+    if (!kb.gpu(sm)) return std::nullopt;
+  std::vector<std::string> words = words_of(stem);
+  for (auto& word : words) {
+    if (word.empty() || !std::all_of(word.begin(), word.end(), [](char c) {
+          return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+        }))
+      continue;
+    std::string set = word;
+    word = kb.gpu(sms.front())->name_token();  // read the name as if it named the set's first SM
+    std::string problem;
+    auto v = parse_variant_name(fmt::format("{}", fmt::join(words, "-")), kb, problem);
+    word = set;
+    if (!v || v->sm != sms.front()) continue;
+    v->sm = set;
+    v->sm_set = sms;
+    if (variant_name(*v, kb) != stem) continue;
+    v->name = std::string(stem);
+    return v;
   }
   return std::nullopt;
 }

@@ -25,4 +25,10 @@ struct SpelledVariant {
 std::optional<SpelledVariant> parse_spelled_name(std::string_view stem, const std::vector<std::string>& cpu_flags,
                                                  const KnowledgeBase& kb);
 
+/// Reads \a stem as a variant of an SM set when parse_variant_name cannot: the
+/// word where the SM goes names the set ("all" of vllm-python312-cuda12_8-all-avx2),
+/// \a sms are the recipe's targets (gpuTargets or cudaCapabilities), two or more
+/// SMs of the knowledge base. nullopt when no word reads back to \a stem so.
+std::optional<Variant> parse_set_name(std::string_view stem, const std::vector<std::string>& sms, const KnowledgeBase& kb);
+
 }  // namespace tailor::lint

@@ -70,9 +70,10 @@ struct ResolvedValue {
   const CpuIsa* isa = nullptr;
 };
 
-ResolvedValue resolve(Axis a, const std::string& value, const KnowledgeBase& kb) {
+ResolvedValue resolve(Axis a, const std::string& value, const KnowledgeBase& kb, const Family& fam) {
   ResolvedValue r{value, value};
   if (value.empty()) return r;
+  if (a == Axis::sm && fam.sm_set(value)) return r;  // a set: its name is its word
   switch (a) {
     case Axis::package: break;
     case Axis::version: break;
@@ -86,7 +87,10 @@ ResolvedValue resolve(Axis a, const std::string& value, const KnowledgeBase& kb)
       r.gpu = kb.gpu(value);
       r.token = r.gpu->name_token();
       break;
-    case Axis::isa: r.isa = kb.isa(value); break;
+    case Axis::isa:
+      r.isa = kb.isa(value);
+      r.token = r.isa->word;
+      break;
   }
   return r;
 }
@@ -137,7 +141,7 @@ class FamilyExpander {
                  std::unordered_map<std::string, std::string>& produced_by)
       : fam_(fam), spec_(spec), kb_(kb), m_(m), produced_by_(produced_by) {
     for (Axis a : kAxes) {
-      for (const auto& v : fam.axes.at(a)) values_[idx(a)].push_back(resolve(a, v.value, kb));
+      for (const auto& v : fam.axes.at(a)) values_[idx(a)].push_back(resolve(a, v.value, kb, fam));
       used_[idx(a)].assign(values_[idx(a)].size(), false);
       first_fact_[idx(a)].assign(values_[idx(a)].size(), std::string());
       first_rule_[idx(a)].assign(values_[idx(a)].size(), std::string());
@@ -157,7 +161,7 @@ class FamilyExpander {
         const std::string& want = inc.values.at(a).front();
         auto it = std::find_if(vals.begin(), vals.end(), [&](const ResolvedValue& r) { return r.value == want; });
         if (it == vals.end()) {  // an include may name a value the family does not list
-          values_[idx(a)].push_back(resolve(a, want, kb_));
+          values_[idx(a)].push_back(resolve(a, want, kb_, fam_));
           used_[idx(a)].push_back(true);  // explicit: never reported as unused
           first_fact_[idx(a)].emplace_back();
           first_rule_[idx(a)].emplace_back();
@@ -193,6 +197,8 @@ class FamilyExpander {
       if (std::string pin = pv.pin_for(backend.gpu(), v.cuda); !pin.empty()) v.pin = pin;
     }
     v.sm = value(c, Axis::sm).value;
+    if (const SmSet* set = fam_.sm_set(v.sm))
+      for (const auto& sm : set->sms) v.sm_set.push_back(sm.value);
     v.isa = value(c, Axis::isa).value;
     v.platform = backend.platform.empty() ? value(c, Axis::isa).isa->platform : backend.platform;
     v.family = fam_.name;
@@ -200,7 +206,7 @@ class FamilyExpander {
     v.versions = built_versions(v, *kb_.pin(v.pin), spec_, kb_);
     v.name = variant_name_from_tokens(package, backend,
                                       {value(c, Axis::python).token, value(c, Axis::cuda).token, value(c, Axis::sm).token,
-                                       v.isa, &fam_.spelling, v.package_word});
+                                       value(c, Axis::isa).token, &fam_.spelling, v.package_word});
     return v;
   }
 
@@ -208,6 +214,7 @@ class FamilyExpander {
     Variant v = candidate(c);
     // Cross-product cells are distinct by construction; includes may repeat one.
     if (explicit_cell && !seen_explicit_.insert(v.name).second) return;
+    if (!v.sm_set.empty() && !dropped_by_policy(c, v)) check_set(v);
     const NixpkgsPin* pin = v.pin == value(c, Axis::pin).value ? value(c, Axis::pin).pin : kb_.pin(v.pin);
     CellFacts facts{pin, value(c, Axis::sm).gpu, value(c, Axis::cuda).cuda};
     auto broken = check_facts(v, facts, spec_, kb_);
@@ -246,6 +253,39 @@ class FamilyExpander {
                        fmt::format("variant {} is produced twice: by family '{}' and by family '{}'", v.name,
                                    it->second, fam_.name));
     m_.variants.push_back(std::move(v));
+  }
+
+  // Whether the family's platforms or excludes drop the cell.
+  bool dropped_by_policy(const CellIndex& c, const Variant& v) const {
+    if (!fam_.platforms.empty() &&
+        std::find(fam_.platforms.begin(), fam_.platforms.end(), v.platform) == fam_.platforms.end())
+      return true;
+    Cell cell;
+    for (Axis a : kAxes) cell[idx(a)] = value(c, a).value;
+    return std::any_of(fam_.excludes.begin(), fam_.excludes.end(),
+                       [&](const CellFilter& ex) { return filter_matches(ex, cell, v.platform); });
+  }
+
+  // Every SM of a set variant must compile with its CUDA toolkit: a set is one
+  // build, so an SM nvcc cannot compile breaks it (a lone SM cell is dropped instead).
+  void check_set(const Variant& v) const {
+    const SmSet& set = *fam_.sm_set(v.sm);
+    const CudaToolkit& tk = *kb_.cuda(v.cuda);
+    for (const auto& sm : set.sms) {
+      const GpuArch& g = *kb_.gpu(sm.value);
+      std::string arch = fmt::format("sm_{}{}", g.capability.major(), g.capability.minor());
+      std::string why;
+      if (tk.version < g.min_cuda)
+        why = fmt::format("needs CUDA {} or newer: nvcc {} cannot compile for {}", g.min_cuda.str(), tk.version.str(), arch);
+      else if (g.max_cuda && *g.max_cuda < tk.version)
+        why = fmt::format("is supported up to CUDA {}: nvcc {} cannot compile for {}", g.max_cuda->str(),
+                          tk.version.str(), arch);
+      if (why.empty()) continue;
+      throw spec_error(spec_, sm.pos,
+                       fmt::format("SM {} ({}) of SM set '{}' {} (variant {})", g.sm, g.family, set.name, why, v.name),
+                       fmt::format("remove {} from the set, or exclude sm = \"{}\" with cuda = \"{}\"", g.sm, set.name,
+                                   v.cuda));
+    }
   }
 
   // An axis value that the facts leave without any variant is a mistake in the

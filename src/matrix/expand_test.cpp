@@ -43,11 +43,18 @@ TEST_P(Example, EveryVariantIsConsistentWithTheFacts) {
       EXPECT_TRUE(pin->provides_python(v.python)) << v.name;
     }
     if (v.backend == "cuda") {
-      const GpuArch* g = kb().gpu(v.sm);
-      ASSERT_NE(g, nullptr);
-      EXPECT_TRUE(g->supported_by(*Version::parse(v.cuda))) << v.name;
+      // One SM, or each SM of a set: every one compiles with the toolkit; one of them sits in the platform's hosts.
+      ASSERT_FALSE(v.sms().empty()) << v.name;
+      bool on_platform = false;
+      for (const auto& sm : v.sms()) {
+        const GpuArch* g = kb().gpu(sm);
+        ASSERT_NE(g, nullptr) << v.name << " " << sm;
+        EXPECT_TRUE(g->supported_by(*Version::parse(v.cuda))) << v.name << " " << sm;
+        on_platform = on_platform || std::find(g->platforms.begin(), g->platforms.end(), v.platform) != g->platforms.end();
+      }
+      EXPECT_EQ(v.sm_set.empty(), kb().gpu(v.sm) != nullptr) << v.name;  // a set's name is no SM
       EXPECT_TRUE(pin->provides_cuda(v.cuda)) << v.name;
-      EXPECT_NE(std::find(g->platforms.begin(), g->platforms.end(), v.platform), g->platforms.end()) << v.name;
+      EXPECT_TRUE(on_platform) << v.name;
     }
     if (v.backend == "mps") {
       EXPECT_EQ(v.platform, "aarch64-darwin");
@@ -79,7 +86,9 @@ INSTANTIATE_TEST_SUITE_P(Branches, Example,
                                          ExampleCount{"build-onnx-runtime/onnxruntime-1.21", 20},
                                          ExampleCount{"build-onnx-runtime/onnxruntime-1.22", 20},
                                          ExampleCount{"build-onnx-runtime/onnxruntime-1.23", 20},
-                                         ExampleCount{"build-onnx-runtime/onnxruntime-1.24", 20}),
+                                         ExampleCount{"build-onnx-runtime/onnxruntime-1.24", 20},
+                                         // x86_64: 2 CUDA x (3 SMs + the set "all") x 3 ISAs; Grace: (SM90 + "all") x 2 ISAs
+                                         ExampleCount{"build-vllm/vllm-portable", 28}),
                          [](const auto& info) {
                            std::string n = info.param.spec;
                            for (char& c : n)
@@ -100,7 +109,7 @@ TEST(Expand, MainHasExactlyTheSeedsNames) {
 
 TEST(Expand, EveryExampleIsCovered) {
   // Adding an example without a count above would leave it untested.
-  EXPECT_EQ(test::example_specs().size(), 21u);
+  EXPECT_EQ(test::example_specs().size(), 22u);
 }
 
 // Each variant reports the version it really builds: a source override's
@@ -259,8 +268,41 @@ TEST(VariantName, ReportsWhatIsWrong) {
   EXPECT_FALSE(parse_variant_name("tensorflow-python313-cpu-avx2", kb(), problem));
   EXPECT_FALSE(parse_variant_name("pytorch-python313-cpu-avx2-extra", kb(), problem));
   EXPECT_EQ(problem, "unexpected 'extra' at the end of the name");
-  EXPECT_FALSE(parse_variant_name("pytorch-python313-cuda12_8-sm90", kb(), problem));
-  EXPECT_EQ(problem, "the name ends before its ISA token (like avx512)");
+  EXPECT_FALSE(parse_variant_name("pytorch-python313-cuda12_8", kb(), problem));
+  EXPECT_EQ(problem, "the name ends before its SM token (like sm90)");
+}
+
+// A name without an ISA word is the x86-64 baseline (cpu_isas.toml: word = ""), as real trees
+// name their generic builds: vllm-python312-cuda12_9-sm90.
+TEST(VariantName, NoIsaWordIsTheBaseline) {
+  std::string problem;
+  auto v = parse_variant_name("vllm-python312-cuda12_9-sm90", kb(), problem);
+  ASSERT_TRUE(v) << problem;
+  EXPECT_EQ(v->isa, "x86_64");
+  EXPECT_EQ(v->platform, "x86_64-linux");
+  EXPECT_EQ(variant_name(*v, kb()), "vllm-python312-cuda12_9-sm90");
+  auto arm = parse_variant_name("vllm-python312-cuda12_9-sm90-armv8", kb(), problem);
+  ASSERT_TRUE(arm) << problem;
+  EXPECT_EQ(arm->isa, "armv8");
+  EXPECT_EQ(arm->platform, "aarch64-linux");
+}
+
+// vllm-portable: the "all" variants target the set, the baselines carry no CPU flags.
+TEST(Expand, SetAndBaselineVariants) {
+  Matrix m = expand_example("build-vllm/vllm-portable");
+  const Variant* all = m.find("vllm-python312-cuda12_8-all-avx2");
+  ASSERT_NE(all, nullptr);
+  EXPECT_EQ(all->sm, "all");
+  EXPECT_EQ(all->sm_set, (std::vector<std::string>{"7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "12.0"}));
+  const Variant* grace = m.find("vllm-python312-cuda12_9-all-armv9");
+  ASSERT_NE(grace, nullptr);
+  EXPECT_EQ(grace->sm_set, (std::vector<std::string>{"8.0", "9.0", "10.0", "10.3", "12.1"}));
+  const Variant* base = m.find("vllm-python312-cuda12_9-sm90");
+  ASSERT_NE(base, nullptr);
+  EXPECT_EQ(base->isa, "x86_64");
+  EXPECT_TRUE(base->sm_set.empty());
+  EXPECT_NE(m.find("vllm-python312-cuda12_9-all"), nullptr);         // the set, baseline
+  EXPECT_NE(m.find("vllm-python312-cuda12_9-sm90-armv8"), nullptr);  // the aarch64 baseline keeps its word
 }
 
 }  // namespace

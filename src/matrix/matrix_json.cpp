@@ -18,6 +18,8 @@ nlohmann::ordered_json to_json(const Variant& v, const KnowledgeBase& kb) {
           {"pin", kb.pin(v.pin)->rev},
           {"pin_short", v.pin},
           {"family", v.family}};
+  // A variant of an SM set: every SM it targets ("sm" is the set's name).
+  if (!v.sm_set.empty()) j["sm_set"] = v.sm_set;
   // Versions by attribute under keys of their own, as older consumers read them.
   for (const auto& attr : kb.json_version_keys) {
     std::string version;

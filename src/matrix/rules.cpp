@@ -86,7 +86,8 @@ std::vector<const Workaround*> applicable_workarounds(const Variant& v, const Sp
 }
 
 std::vector<RuleViolation> check_facts(const Variant& v, const Spec& spec, const KnowledgeBase& kb) {
-  CellFacts f{kb.pin(v.pin), v.sm.empty() ? nullptr : kb.gpu(v.sm), v.cuda.empty() ? nullptr : kb.cuda(v.cuda)};
+  CellFacts f{kb.pin(v.pin), v.sm.empty() || !v.sm_set.empty() ? nullptr : kb.gpu(v.sm),
+              v.cuda.empty() ? nullptr : kb.cuda(v.cuda)};
   return check_facts(v, f, spec, kb);
 }
 
@@ -100,22 +101,37 @@ std::vector<RuleViolation> check_facts(const Variant& v, const CellFacts& facts,
                                                    fmt::join(pin.python, ", "), v.python)});
 
   if (kb.backend(v.backend)->gpu()) {
-    const GpuArch& gpu = *facts.gpu;
     const CudaToolkit& cuda = *facts.cuda;
-    if (cuda.version < gpu.min_cuda)
-      out.push_back({"cuda-too-old-for-sm",
-                     fmt::format("SM {} ({}) needs CUDA {} or newer: nvcc {} cannot compile for sm_{}{}", gpu.sm,
-                                 gpu.family, gpu.min_cuda.str(), cuda.version.str(), gpu.capability.major(),
-                                 gpu.capability.minor())});
-    if (gpu.max_cuda && *gpu.max_cuda < cuda.version)
-      out.push_back({"cuda-too-new-for-sm",
-                     fmt::format("SM {} ({}) is supported up to CUDA {}: nvcc {} cannot compile for sm_{}{}", gpu.sm,
-                                 gpu.family, gpu.max_cuda->str(), cuda.version.str(), gpu.capability.major(),
-                                 gpu.capability.minor())});
-    if (!listed(gpu.platforms, v.platform))
-      out.push_back({"sm-platform", fmt::format("SM {} ({}) GPUs sit in {} hosts only; ISA {} targets {}", gpu.sm,
-                                                fmt::join(gpu.products, "/"), fmt::join(gpu.platforms, ", "), v.isa,
-                                                v.platform)});
+    // One SM, or each SM of a set (expand reports a set's SM the toolkit cannot compile as an error).
+    std::vector<const GpuArch*> gpus = {facts.gpu};
+    if (!v.sm_set.empty()) {
+      gpus.clear();
+      for (const auto& sm : v.sm_set) gpus.push_back(kb.gpu(sm));
+    }
+    for (const GpuArch* g : gpus) {
+      const GpuArch& gpu = *g;
+      if (cuda.version < gpu.min_cuda)
+        out.push_back({"cuda-too-old-for-sm",
+                       fmt::format("SM {} ({}) needs CUDA {} or newer: nvcc {} cannot compile for sm_{}{}", gpu.sm,
+                                   gpu.family, gpu.min_cuda.str(), cuda.version.str(), gpu.capability.major(),
+                                   gpu.capability.minor())});
+      if (gpu.max_cuda && *gpu.max_cuda < cuda.version)
+        out.push_back({"cuda-too-new-for-sm",
+                       fmt::format("SM {} ({}) is supported up to CUDA {}: nvcc {} cannot compile for sm_{}{}", gpu.sm,
+                                   gpu.family, gpu.max_cuda->str(), cuda.version.str(), gpu.capability.major(),
+                                   gpu.capability.minor())});
+    }
+    // A set is for a platform when one of its GPUs sits in such hosts.
+    bool on_platform = std::any_of(gpus.begin(), gpus.end(), [&](const GpuArch* g) { return listed(g->platforms, v.platform); });
+    if (!on_platform) {
+      const GpuArch& gpu = *gpus.front();
+      out.push_back({"sm-platform", v.sm_set.empty()
+                                        ? fmt::format("SM {} ({}) GPUs sit in {} hosts only; ISA {} targets {}", gpu.sm,
+                                                      fmt::join(gpu.products, "/"), fmt::join(gpu.platforms, ", "), v.isa,
+                                                      v.platform)
+                                        : fmt::format("no GPU of SM set '{}' sits in {} hosts; ISA {} targets it", v.sm,
+                                                      v.platform, v.isa)});
+    }
     if (!pin.provides_cuda(v.cuda) && !spec.claim(pin.short_rev, v.cuda, ""))
       out.push_back({"pin-lacks-cuda", fmt::format("nixpkgs pin {} provides CUDA {}, not {}", pin.short_rev,
                                                    fmt::join(pin.cuda, ", "), v.cuda)});

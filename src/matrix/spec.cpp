@@ -74,4 +74,10 @@ std::optional<Axis> axis_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+const SmSet* Family::sm_set(std::string_view n) const {
+  for (const auto& s : sm_sets)
+    if (s.name == n) return &s;
+  return nullptr;
+}
+
 }  // namespace tailor

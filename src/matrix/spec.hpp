@@ -52,6 +52,14 @@ struct PackageVersion {
   std::string paired_with(std::string_view attribute) const;
 };
 
+/// A set of SMs one variant targets together (sm_sets = { all = [...] } of a
+/// family): named in the family's `sm` list and in the variant's name by its name.
+struct SmSet {
+  std::string name;  ///< "all"
+  Pos pos;
+  AxisValues sms;  ///< compute capabilities, in the order written ("7.5", "8.0", …)
+};
+
 struct Family {
   std::string name;
   Pos pos;
@@ -70,6 +78,11 @@ struct Family {
   AxisValues inline_packages;
   /// [[family.version]]: the versions of its one package; empty: what the pin ships.
   std::vector<PackageVersion> versions;
+  /// sm_sets: SM values of `sm` that stand for several SMs; empty: none.
+  std::vector<SmSet> sm_sets;
+
+  /// The set called \a name; null when \a name is a single SM.
+  const SmSet* sm_set(std::string_view name) const;
 };
 
 /// A fact of a pin that the knowledge base does not record, claimed by the

@@ -96,7 +96,9 @@ struct Defaults {
   AxisValues pin;
 };
 
-void check_axis_value(const TomlDocument& doc, Axis axis, AxisValues& values, const KnowledgeBase& kb) {
+// \a sets: the SM sets a family defines; their names are SM values too.
+void check_axis_value(const TomlDocument& doc, Axis axis, AxisValues& values, const KnowledgeBase& kb,
+                      const std::vector<SmSet>* sets = nullptr) {
   switch (axis) {
     case Axis::package: check_known(doc, values, kb.package_names(), "package"); break;
     case Axis::version:
@@ -106,13 +108,19 @@ void check_axis_value(const TomlDocument& doc, Axis axis, AxisValues& values, co
     case Axis::python: check_known(doc, values, kb.python_names(), "Python version", nullptr, true); break;
     case Axis::pin: normalize_pins(doc, values, kb); break;
     case Axis::cuda: check_known(doc, values, kb.cuda_names(), "CUDA version", nullptr, true); break;
-    case Axis::sm: check_known(doc, values, kb.gpu_names(), "SM (compute capability)", sm_hint, true); break;
+    case Axis::sm: {
+      std::vector<std::string> known = kb.gpu_names();
+      if (sets)
+        for (const auto& set : *sets) known.push_back(set.name);
+      check_known(doc, values, known, "SM (compute capability)", sm_hint, true);
+      break;
+    }
     case Axis::isa: check_known(doc, values, kb.isa_names(), "ISA"); break;
   }
 }
 
 CellFilter read_filter(const TomlDocument& doc, const toml::table& t, const char* what, bool needs_reason,
-                       const KnowledgeBase& kb) {
+                       const KnowledgeBase& kb, const std::vector<SmSet>& sets) {
   TableReader r(doc, t, what);
   CellFilter f;
   f.pos = pos_of(t);
@@ -120,7 +128,7 @@ CellFilter read_filter(const TomlDocument& doc, const toml::table& t, const char
     auto v = r.strings(axis_name(a));
     if (!v) continue;
     if (v->empty()) throw doc.error_at(t, fmt::format("'{}' in {} is empty", axis_name(a), what));
-    check_axis_value(doc, a, *v, kb);
+    check_axis_value(doc, a, *v, kb, &sets);
     for (const auto& x : *v) f.values[a].push_back(x.value);
   }
   if (auto p = r.strings("platform")) {
@@ -204,6 +212,38 @@ std::map<std::string, std::string> read_spelling(const TomlDocument& doc, TableR
     if (!word)
       throw doc.error_at(value, fmt::format("the spelling of '{}' must be a word of letters, digits and . _ +, or \"\"", k));
     out[k] = *v;
+  }
+  return out;
+}
+
+// sm_sets = { all = ["7.5", "8.0", …] }: names that the family's `sm` list may
+// use for several SMs at once; the name is the SM word of the variants' names.
+std::vector<SmSet> read_sm_sets(const TomlDocument& doc, TableReader& r, const KnowledgeBase& kb) {
+  std::vector<SmSet> out;
+  const toml::table* t = r.table("sm_sets");
+  if (!t) return out;
+  TableReader sets(doc, *t, "sm_sets");
+  for (const auto& [key, value] : *t) {
+    SmSet set;
+    set.name = std::string(key.str());
+    set.pos = pos_of(value);
+    bool word = !set.name.empty() && std::all_of(set.name.begin(), set.name.end(), [](char c) {
+      return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+    });
+    if (!word)
+      throw doc.error_at(value, fmt::format("SM set name '{}' must be a word of a-z, 0-9 and _ (it is the SM word of "
+                                            "variant names)", comment_text(set.name)));
+    for (const auto& g : kb.gpus)
+      if (g.sm == set.name || g.has_name_token(set.name))
+        throw doc.error_at(value, fmt::format("SM set name '{}' is the name of SM {}", set.name, g.sm),
+                           "name the set by what it covers, e.g. \"all\"");
+    set.sms = *sets.strings(set.name);
+    if (set.sms.size() < 2)
+      throw doc.error_at(value, fmt::format("SM set '{}' lists {} SM{}: a set has two or more", set.name,
+                                            set.sms.size(), set.sms.size() == 1 ? "" : "s"),
+                         "write a single SM in 'sm' itself");
+    check_known(doc, set.sms, kb.gpu_names(), "SM (compute capability)", sm_hint, true);
+    out.push_back(std::move(set));
   }
   return out;
 }
@@ -321,7 +361,7 @@ PackageVersion read_version(const TomlDocument& doc, const toml::table& t, const
 Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults& defaults, const KnowledgeBase& kb) {
   TableReader r(doc, t, "[[family]]");
   r.expect_keys({"name", "package", "backend", "python", "pin", "cuda", "sm", "isa", "platform", "zip", "exclude",
-                 "include", "spelling", "inline", "version"});
+                 "include", "spelling", "inline", "version", "sm_sets"});
   Family fam;
   fam.pos = pos_of(t);
   fam.name = safe_name(doc, r.required_string("name"), "family name");
@@ -371,7 +411,7 @@ Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults
       throw doc.error_at(fam.pos, fmt::format("{} needs '{}' (backend '{}'), and [branch] gives none to inherit", what,
                                               axis_name(a), fam.backend));
     fam.axes[a] = v ? *v : *fallback;
-    if (v) check_axis_value(doc, a, fam.axes[a], kb);
+    if (v) check_axis_value(doc, a, fam.axes[a], kb, &fam.sm_sets);
   };
   axis(Axis::python, !top_level, false, &defaults.python);
   axis(Axis::pin, true, false, &defaults.pin);
@@ -397,7 +437,16 @@ Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults
       fam.versions.push_back(std::move(pv));
     }
   }
+  fam.sm_sets = read_sm_sets(doc, r, kb);
+  if (!fam.sm_sets.empty() && !b->has_axis("sm"))
+    throw doc.error_at(fam.sm_sets.front().pos, fmt::format("'sm_sets' does not apply to {} (backend '{}')", what, fam.backend));
   for (Axis a : {Axis::cuda, Axis::sm, Axis::isa}) axis(a, b->has_axis(axis_name(a)), true, nullptr);
+  for (const auto& set : fam.sm_sets) {
+    const auto& sms = fam.axes.at(Axis::sm);
+    if (std::none_of(sms.begin(), sms.end(), [&](const auto& v) { return v.value == set.name; }))
+      throw doc.error_at(set.pos, fmt::format("SM set '{}' is not in the 'sm' list of {}", set.name, what),
+                         fmt::format("add \"{}\" to 'sm' to build it", set.name));
+  }
 
   if (auto p = r.strings("platform")) {
     check_known(doc, *p, known_platforms(), "platform");
@@ -407,9 +456,9 @@ Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults
   fam.zips = read_zips(doc, r, fam);
   fam.spelling = read_spelling(doc, r, fam, *b);
   fam.inline_packages = read_inline(doc, r, fam, kb);
-  for (const toml::table* e : r.tables("exclude")) fam.excludes.push_back(read_filter(doc, *e, "[[family.exclude]]", true, kb));
+  for (const toml::table* e : r.tables("exclude")) fam.excludes.push_back(read_filter(doc, *e, "[[family.exclude]]", true, kb, fam.sm_sets));
   for (const toml::table* e : r.tables("include")) {
-    CellFilter inc = read_filter(doc, *e, "[[family.include]]", false, kb);
+    CellFilter inc = read_filter(doc, *e, "[[family.include]]", false, kb, fam.sm_sets);
     if (!inc.platforms.empty()) throw doc.error_at(*e, "an include names axis values; 'platform' follows from the ISA");
     for (Axis a : kAxes) {
       auto it = inc.values.find(a);

@@ -34,7 +34,10 @@ std::string spelled(std::string_view tmpl, const std::vector<std::pair<std::stri
 
 std::string variant_name_from_tokens(const PackageDef& package, const BackendDef& backend, const NameTokens& t) {
   std::string word = t.package_word.empty() ? package.name : std::string(t.package_word);
-  if (t.spelling && !t.spelling->empty()) {
+  // A baseline ISA has no word: its segment goes, with its '-' (spelled() leaves out empty segments).
+  static const std::map<std::string, std::string> kNoSpelling;
+  if (t.isa.empty() && !t.spelling) return variant_name_from_tokens(package, backend, {t.python, t.cuda, t.sm, t.isa, &kNoSpelling, t.package_word});
+  if (t.spelling && (!t.spelling->empty() || t.isa.empty())) {
     std::string part = spelled(backend.name_part, {{"cuda", std::string(t.cuda)}, {"sm", std::string(t.sm)},
                                                    {"isa", std::string(t.isa)}}, *t.spelling);
     std::map<std::string, std::string> whole = *t.spelling;
@@ -52,9 +55,11 @@ std::string variant_name(const Variant& v, const KnowledgeBase& kb, const std::m
   const PythonVersion* py = kb.python(v.python);
   const CudaToolkit* c = kb.cuda(v.cuda);
   const GpuArch* g = kb.gpu(v.sm);
+  const CpuIsa* isa = kb.isa(v.isa);
   std::string python = py ? py->name_token() : "python" + v.python, cuda = c ? c->name_token() : "cuda" + v.cuda,
-              sm = g ? g->name_token() : "sm" + v.sm;
-  return variant_name_from_tokens(*kb.package(v.package), *kb.backend(v.backend), {python, cuda, sm, v.isa, spelling, v.package_word});
+              sm = g ? g->name_token() : v.sm_set.empty() ? "sm" + v.sm : v.sm;
+  return variant_name_from_tokens(*kb.package(v.package), *kb.backend(v.backend),
+                                  {python, cuda, sm, isa ? isa->word : v.isa, spelling, v.package_word});
 }
 
 }  // namespace tailor
@@ -184,7 +189,9 @@ class NameParser {
         if (g.has_name_token(token)) v_.sm = g.sm;
       return !v_.sm.empty();
     }
-    const CpuIsa* isa = kb_.isa(token);
+    const CpuIsa* isa = nullptr;  // by its word in names (a baseline's is none)
+    for (const auto& i : kb_.isas)
+      if (!token.empty() && i.word == token) isa = &i;
     if (!isa) return false;
     v_.isa = isa->name;
     v_.platform = isa->platform;
@@ -247,6 +254,16 @@ class NameParser {
         return false;
       }
       std::string a = axis_of(segs[s]);
+      if (a == "isa" && i_ >= t_.size()) {  // no ISA word: the ISA named without one (a baseline), if there is one
+        const CpuIsa* wordless = nullptr;
+        for (const auto& i : kb_.isas)
+          if (i.word.empty()) wordless = wordless ? nullptr : &i;
+        if (wordless) {
+          v_.isa = wordless->name;
+          v_.platform = wordless->platform;
+          continue;
+        }
+      }
       if (!need(token_hint(a))) return false;
       if (!axis(a, t_[i_])) {
         fail(unknown(a, t_[i_]));

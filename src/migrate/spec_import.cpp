@@ -52,6 +52,7 @@ std::vector<std::string> ordered(const std::set<std::string>& values, const std:
 struct Key {
   std::string package, backend, cuda, pin, python, spelling;
   bool versioned = false;  ///< names carry a version word: the versions name their pins
+  std::string sm_set;      ///< a set variant's set ("all=7.5,8.0"): each set its own family, single SMs apart
   auto operator<=>(const Key&) const = default;
 };
 
@@ -127,6 +128,29 @@ std::string inline_line(const std::vector<const Variant*>& vs, const LintTree& t
   for (const Variant* v : vs)
     if (!inner.count(v->name)) return {};
   return fmt::format("inline = [{}]\n", toml_str(base->name));
+}
+
+// SM sets the recipes of one family target (an "all" word where the SM goes):
+// their names, in the order first met, and the family's `sm_sets` line; a set
+// whose recipes disagree on its SMs cannot be one spec set (the proof below says so).
+struct ImportedSets {
+  std::vector<std::string> names;
+  std::string line;
+};
+ImportedSets sm_sets_of(const std::vector<const Variant*>& vs) {
+  ImportedSets out;
+  std::map<std::string, std::vector<std::string>> sets;
+  for (const Variant* v : vs)
+    if (!v->sm_set.empty() && sets.emplace(v->sm, v->sm_set).second) out.names.push_back(v->sm);
+  if (sets.empty()) return out;
+  std::vector<std::string> items;
+  for (const auto& n : out.names) {
+    std::vector<std::string> q;
+    for (const auto& sm : sets.at(n)) q.push_back(toml_str(sm));
+    items.push_back(fmt::format("{} = [{}]", toml_key(n), fmt::join(q, ", ")));
+  }
+  out.line = fmt::format("sm_sets = {{ {} }}\n", fmt::join(items, ", "));
+  return out;
 }
 
 }  // namespace
@@ -210,7 +234,8 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   for (auto& [v, p, spelling, file, version] : variants) {
     bool versioned = !v.package_word.empty();
     Key key{v.package, v.backend, v.cuda, versioned ? "" : p.empty() ? pin : p,
-            v.python.empty() || v.python == python ? "" : v.python, spelling_text(spelling), versioned};
+            v.python.empty() || v.python == python ? "" : v.python, spelling_text(spelling), versioned,
+            v.sm_set.empty() ? "" : fmt::format("{}={}", v.sm, fmt::join(v.sm_set, ","))};
     groups[key].push_back(&v);
     if (version) versions[key].push_back(&*version);
     spellings[key] = spelling;
@@ -238,6 +263,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
                                                    key.cuda.substr(key.cuda.find('.') + 1));
     for (const auto& [token, written] : spellings.at(key))  // pytorch-cpu-arm64, pytorch-cuda12_8-no-avx512
       base += "-" + (written.empty() ? "no-" + token : written);
+    if (!key.sm_set.empty()) base += "-" + key.sm_set.substr(0, key.sm_set.find('='));  // vllm-cuda12_9-all
     std::string name = base;
     if (family_names.count(name)) name = base + "-" + key.pin + key.python;
     for (int n = 2; family_names.count(name); ++n) name = fmt::format("{}-{}{}-{}", base, key.pin, key.python, n);
@@ -257,8 +283,11 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
       cells.insert({v->package_word, v->sm, v->isa});
     }
     std::vector<std::string> sm_list = ordered(sms, sm_order), isa_list = ordered(isas, isa_order);
+    ImportedSets sets = sm_sets_of(vs);
+    sm_list.insert(sm_list.end(), sets.names.begin(), sets.names.end());
     if (!sm_list.empty()) out += fmt::format("sm = {}\n", toml_list(sm_list));
     if (!isa_list.empty()) out += fmt::format("isa = {}\n", toml_list(isa_list));
+    out += sets.line;
     if (!key.spelling.empty()) out += fmt::format("spelling = {}\n", key.spelling);
     out += inline_line(vs, t, kb);
     if (key.versioned) out += version_tables(versions[key], *kb.package(key.package), kb.backend(key.backend)->gpu(), r.warnings);

@@ -161,6 +161,22 @@ TEST(SpecImport, RecipesOfOneVersionThatDisagreeAreAWarning) {
                             ".flox/pkgs/torchvision025-python313-cuda12_9-sm100-avx2.nix with the source torchvision "
                             "0.25.0 from pytorch/vision v0.25.0; a [[family.version]] builds one version, from one "
                             "source, on one pin per CUDA toolkit"});
+
+// SM sets and baselines come back as sets and baselines: the "all" word with the
+// recipe's targets, and a name without an ISA word with no CPU flags.
+TEST(SpecImport, SetsAndBaselinesRoundTrip) {
+  Spec original = load_spec_arg("build-vllm/vllm-portable", kb());
+  test::TempDir dir("import-sets");
+  ASSERT_EQ(test::run_tailor({"generate", "build-vllm/vllm-portable", "-o", dir.path()}).status, 0);
+  ImportResult r = import_spec(original.name, read_tree(dir.path()), kb());
+  EXPECT_TRUE(r.warnings.empty()) << (r.warnings.empty() ? "" : r.warnings.front());
+  Spec imported = load_spec("imported.toml", r.toml, kb());
+  std::map<std::string, std::pair<std::vector<std::string>, std::string>> want, got;
+  for (const auto& v : expand(original, kb()).variants) want[v.name] = {v.sm_set, v.isa};
+  for (const auto& v : expand(imported, kb()).variants) got[v.name] = {v.sm_set, v.isa};
+  EXPECT_EQ(got, want) << r.toml;
+  EXPECT_EQ(want.at("vllm-python312-cuda12_9-all").second, "x86_64");
+  EXPECT_EQ(want.at("vllm-python312-cuda12_9-all").first.size(), 7u);
 }
 
 TEST(SpecImport, HandWrittenTree) {

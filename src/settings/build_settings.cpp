@@ -7,6 +7,7 @@
 
 #include "matrix/rules.hpp"
 #include "settings/descriptions.hpp"
+#include "settings/gpu_values.hpp"
 
 namespace tailor {
 
@@ -110,11 +111,10 @@ class Deriver {
   }
 
   void cuda() {
-    const GpuArch& gpu = *kb_.gpu(v_.sm);
     const CudaToolkit& tk = *kb_.cuda(v_.cuda);
     s_.cuda_support = true;
     note("nixpkgs", "config.cudaSupport", "true", "CUDA variant");
-    s_.cuda_capabilities = {v_.sm};
+    s_.cuda_capabilities = v_.sms();
     note("nixpkgs", "config.cudaCapabilities", nix_list(s_.cuda_capabilities),
          "gpuTargets reaches torch only; magma, torchvision, torchaudio and vLLM follow config.cudaCapabilities "
          "(nixpkgs torch expression), so both are set");
@@ -125,7 +125,10 @@ class Deriver {
     needs();
     gpu_cmake_flags();
 
-    if (feature_switches_) {
+    // cuDNN goes when it no longer supports an SM the build targets (one of a set is enough).
+    for (const auto& sm : v_.sms()) {
+      const GpuArch& gpu = *kb_.gpu(sm);
+      if (!feature_switches_) break;
       const auto& cudnn = pin_.cudnn;
       if (gpu.cudnn_last && (!cudnn || *gpu.cudnn_last < *cudnn)) {
         std::string why = cudnn ? fmt::format("cuDNN {} on pin {} no longer supports SM {} (last: cuDNN {})",
@@ -135,6 +138,7 @@ class Deriver {
                                               pin_.short_rev, gpu.cudnn_last->str(), gpu.sm);
         env("USE_CUDNN", "0", why);
         disable("CUDNN", why);
+        break;
       }
     }
     if (big_build_) {
@@ -166,14 +170,10 @@ class Deriver {
   }
 
   // {sm}, {capability}, {gpu}, ... of the variant's GPU, for argument and flag templates.
-  std::vector<std::pair<std::string, std::string>> gpu_values() const {
-    if (v_.sm.empty()) return {};
-    const GpuArch& gpu = *kb_.gpu(v_.sm);
-    return {{"sm", v_.sm},
-            {"capability", fmt::format("{}{}", gpu.capability.major(), gpu.capability.minor())},
-            {"gpu", gpu.display()},
-            {"gpu_family", gpu.family},
-            {"gpu_products", fmt::format("{}", fmt::join(gpu.products, ", "))}};
+  std::vector<std::pair<std::string, std::string>> gpu_values() const { return gpu_template_values(v_, kb_); }
+  // Why an argument or flag has its value: a set variant's own explanation where the data gives one.
+  const std::string& because(const PackageArgument& a) const {
+    return !v_.sm_set.empty() && !a.because_set.empty() ? a.because_set : a.because;
   }
 
   // The package's own override arguments for this backend (passed verbatim).
@@ -181,7 +181,7 @@ class Deriver {
     auto values = gpu_values();
     for (const auto& a : package_.arguments)
       if (a.backend == v_.backend)
-        literal_arg(a.name, fill_template(a.value, values), fill_template(a.because, values));
+        literal_arg(a.name, fill_template(a.value, values), fill_template(because(a), values));
   }
 
   // The packages of the matrix it builds against, by the strategy data names.
@@ -248,14 +248,14 @@ class Deriver {
       std::string flag = fill_template(f.name, values);
       if (f.recipe_key.empty()) {
         s_.cmake_flags.push_back(flag);
-        note("cmake", flag, "", f.because);
+        note("cmake", flag, "", fill_template(because(f), values));
         continue;
       }
       auto it = std::find_if(s_.extra_cmake_flags.begin(), s_.extra_cmake_flags.end(),
                              [&](const auto& e) { return e.first == f.recipe_key; });
       if (it == s_.extra_cmake_flags.end()) it = s_.extra_cmake_flags.insert(it, {f.recipe_key, {}});
       it->second.push_back(flag);
-      note("override", f.label, flag, f.because);
+      note("override", f.label, flag, fill_template(because(f), values));
     }
   }
 

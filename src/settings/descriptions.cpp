@@ -5,15 +5,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "settings/gpu_values.hpp"
+
 namespace tailor {
 
 namespace {
-
-// "H100/H200/GH200": the first three products, as the flox/build-pytorch descriptions do.
-std::string products_short(const GpuArch& g) {
-  std::vector<std::string> p(g.products.begin(), g.products.begin() + std::min<size_t>(3, g.products.size()));
-  return fmt::format("{}", fmt::join(p, "/"));
-}
 
 using Values = std::vector<std::pair<std::string, std::string>>;
 
@@ -30,7 +26,9 @@ Values template_values(const BuildSettings& s, const PackageDef& p, const Knowle
   const Variant& v = s.variant;
   std::string what = p.display, own = v.version_of(p.name);
   if (!own.empty()) what += " " + own;
-  Values out = {{"what", what}, {"cuda", v.cuda}, {"sm", v.sm}, {"pin_short", s.pin_short},
+  // A set variant's texts name its SMs, not the set's name ("compute capability 7.5, 8.0, 9.0").
+  std::string sm = v.sm_set.empty() ? v.sm : fmt::format("{}", fmt::join(v.sm_set, ", "));
+  Values out = {{"what", what}, {"cuda", v.cuda}, {"sm", sm}, {"pin_short", s.pin_short},
                 {"python_packages", s.python_packages}, {"cuda_packages", s.cuda_packages}};
   const PackageDef* base = uses(p, kb);
   std::string base_version = base ? v.version_of(base->name) : "";
@@ -43,11 +41,8 @@ Values template_values(const BuildSettings& s, const PackageDef& p, const Knowle
     out.insert(out.end(), {{"isa_display", isa->display},
                            {"isa_arch", isa->arch_display()},
                            {"isa_features", fmt::format("{}", fmt::join(isa->requires_features, ", "))}});
-  if (const GpuArch* g = v.sm.empty() ? nullptr : kb.gpu(v.sm))
-    out.insert(out.end(), {{"gpu", g->display()},
-                           {"gpu_family", g->family},
-                           {"gpu_products", fmt::format("{}", fmt::join(g->products, ", "))},
-                           {"gpu_products_short", products_short(*g)}});
+  for (auto& kv : gpu_template_values(v, kb))
+    if (kv.first != "sm") out.push_back(std::move(kv));
   if (s.driver) out.emplace_back("min_driver", s.driver->min_driver);
   return out;
 }

@@ -55,6 +55,13 @@ VariantPromise read_variant_json(const std::string& path, const std::string& tex
   p.ptx = bool_or(j, "ptx", false, path);
   p.strip_toolchain = bool_or(j, "strip_toolchain", false, path);
   if (p.backend == "cuda" && p.sm.empty()) bad(path, "variant JSON: a cuda variant needs \"sm\"");
+  if (auto it = j.find("sm_set"); it != j.end()) {  // a set variant: every SM it targets
+    if (!it->is_array()) bad(path, "variant JSON: \"sm_set\" must be a list of compute capabilities");
+    for (const auto& e : *it) {
+      if (!e.is_string()) bad(path, "variant JSON: \"sm_set\" must be a list of compute capabilities");
+      p.sm_set.push_back(e.get<std::string>());
+    }
+  }
   return p;
 }
 
@@ -68,6 +75,7 @@ VariantPromise promise_of(const BuildSettings& s, const KnowledgeBase& kb, const
   p.python = v.python;
   p.cuda = v.cuda;
   p.sm = v.sm;
+  p.sm_set = v.sm_set;
   p.isa = v.isa;
   p.platform = v.platform;
   // The runtime check imports torch: the version of the package whose attribute it is.

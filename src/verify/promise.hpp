@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -20,7 +21,8 @@ struct VariantPromise {
   std::string backend;   ///< "cuda", "cpu", "mps"
   std::string python;    ///< "3.13"; empty: not a Python package
   std::string cuda;      ///< "12.9"; empty unless cuda
-  std::string sm;        ///< "9.0"; empty unless cuda
+  std::string sm;        ///< "9.0", or an SM set's name ("all"); empty unless cuda
+  std::vector<std::string> sm_set;  ///< the SMs of a set variant; empty for one SM
   std::string isa;       ///< "avx512"
   std::string platform;  ///< "x86_64-linux"
   std::string torch;     ///< "2.9.1"; empty when unknown

@@ -6,6 +6,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "binfmt/driver_choice.hpp"
 #include "kb/knowledge_base.hpp"
@@ -52,18 +53,25 @@ std::vector<Check> cuda_checks(const VariantPromise& p, const Inspection& in) {
                      fmt::format("a {} variant carries CUDA fatbins: {}", p.backend, summary(tally(entries)))});
     return out;
   }
-  std::optional<uint32_t> sm = parse_sm_target(p.sm);
-  if (!sm) {
-    out.push_back({"fatbin-sm", CheckStatus::failed, fmt::format("the variant's SM '{}' is not a compute capability", p.sm)});
-    return out;
+  // One SM, or every SM of a set: the driver's choice is kept for each of its GPUs.
+  std::vector<std::string> sms = p.sm_set.empty() ? std::vector<std::string>{p.sm} : p.sm_set;
+  std::string label = p.sm_set.empty() ? "SM " + p.sm : fmt::format("SM set '{}' ({})", p.sm, fmt::join(sms, ", "));
+  std::vector<uint32_t> numbers;
+  std::vector<GpuTarget> targets;
+  for (const auto& x : sms) {
+    std::optional<uint32_t> sm = parse_sm_target(x);
+    if (!sm) {
+      out.push_back({"fatbin-sm", CheckStatus::failed, fmt::format("the variant's SM '{}' is not a compute capability", x)});
+      return out;
+    }
+    numbers.push_back(*sm);
+    targets.push_back(gpu_for(static_cast<int>(*sm / 10), static_cast<int>(*sm % 10)));
   }
-  // Per container, the driver's choice for this GPU (binfmt/driver_choice.hpp,
-  // what prune keeps): entries outside it are code this GPU never loads.
-  // Entries the choice keeps beyond the variant's own SM (PTX where no cubin
-  // fits, a cubin of a lower minor) and containers with nothing for this GPU
+  // Per container, the driver's choice for these GPUs (binfmt/driver_choice.hpp,
+  // what prune keeps): entries outside it are code they never load.
+  // Entries the choice keeps beyond the variant's own SMs (PTX where no cubin
+  // fits, a cubin of a lower minor) and containers with nothing for them
   // (which prune leaves as they were) are named, not failed.
-  const GpuTarget gpu = gpu_for(static_cast<int>(*sm / 10), static_cast<int>(*sm % 10));
-  const GpuTarget targets[] = {gpu};
   std::vector<FatbinEntry> own, other, kept, foreign;
   size_t untouched = 0;
   for (const auto& f : in.files) {
@@ -75,7 +83,8 @@ std::vector<Check> cuda_checks(const VariantPromise& p, const Inspection& in) {
       untouched += choice.untouched;
       for (size_t i = 0; i < box.size(); ++i) {
         const FatbinEntry& e = box[i];
-        bool mine = e.arch == *sm && (e.kind == FatbinKind::sass || (e.kind == FatbinKind::ptx && p.ptx));
+        bool mine = std::find(numbers.begin(), numbers.end(), e.arch) != numbers.end() &&
+                    (e.kind == FatbinKind::sass || (e.kind == FatbinKind::ptx && p.ptx));
         if (choice.untouched) foreign.push_back(e);
         else if (!choice.keep[i]) other.push_back(e);
         else (mine ? own : kept).push_back(e);
@@ -83,26 +92,30 @@ std::vector<Check> cuda_checks(const VariantPromise& p, const Inspection& in) {
       a = b;
     }
   }
-  bool has_sass = std::any_of(own.begin(), own.end(), [](const auto& e) { return e.kind == FatbinKind::sass; });
-  if (has_sass)
-    out.push_back({"fatbin-sm", CheckStatus::ok, fmt::format("SM {}: {}", p.sm, summary(tally(own)))});
+  std::vector<std::string> missing;  // SMs of the promise without a cubin of their own
+  for (uint32_t n : numbers)
+    if (std::none_of(own.begin(), own.end(), [&](const auto& e) { return e.kind == FatbinKind::sass && e.arch == n; }))
+      missing.push_back(fmt::format("sm_{}", n));
+  if (missing.empty())
+    out.push_back({"fatbin-sm", CheckStatus::ok, fmt::format("{}: {}", label, summary(tally(own)))});
   else
     out.push_back({"fatbin-sm", CheckStatus::failed,
-                   entries.empty() ? fmt::format("no CUDA code at all: built CPU-only? (SM {} promised)", p.sm)
-                                   : fmt::format("no sm_{} cubins; the fatbins carry {}", *sm, summary(tally(entries)))});
+                   entries.empty() ? fmt::format("no CUDA code at all: built CPU-only? ({} promised)", label)
+                                   : fmt::format("no {} cubins; the fatbins carry {}", fmt::join(missing, ", "),
+                                                 summary(tally(entries)))});
   std::string named;
   if (!kept.empty())
-    named += fmt::format("; kept as the driver's choice on SM {}: {}", p.sm, summary(tally(kept)));
+    named += fmt::format("; kept as the driver's choice on {}: {}", label, summary(tally(kept)));
   if (untouched)
-    named += fmt::format("; {} container{} with no code for SM {}, left as they were: {}", untouched,
-                         untouched == 1 ? "" : "s", p.sm, summary(tally(foreign)));
+    named += fmt::format("; {} container{} with no code for {}, left as they were: {}", untouched,
+                         untouched == 1 ? "" : "s", label, summary(tally(foreign)));
   if (other.empty())
     out.push_back({"fatbin-only-sm", CheckStatus::ok,
-                   (p.ptx ? fmt::format("nothing but SM {} and its PTX", p.sm) : fmt::format("nothing but SM {}", p.sm)) +
+                   (p.ptx ? fmt::format("nothing but {} and its PTX", label) : fmt::format("nothing but {}", label)) +
                        named});
   else
     out.push_back({"fatbin-only-sm", CheckStatus::failed,
-                   fmt::format("also carries {}, which a GPU of SM {} never loads{}{}", summary(tally(other)), p.sm,
+                   fmt::format("also carries {}, which a GPU of {} never loads{}{}", summary(tally(other)), label,
                                p.ptx ? "" : " (PTX only belongs in variants that ask for it)", named)});
   return out;
 }

@@ -97,6 +97,30 @@ TEST(VerifyStatic, MissingSmAndCpuOnlyBuilds) {
             CheckStatus::failed);
 }
 
+// A set variant: cubins for every SM of its set, and nothing a GPU of the set never loads.
+// multi.so: sm_75/80/86/90/100/120 cubins + compute_120 PTX (tests/data/elf/README.md).
+TEST(VerifyStatic, SetVariantNeedsEverySmOfItsSet) {
+  VariantPromise p = cuda90();
+  p.name = "vllm-python312-cuda12_9-all-avx512";
+  p.sm = "all";
+  p.sm_set = {"7.5", "8.0", "8.6", "9.0", "10.0", "12.0"};
+  p.ptx = true;
+  auto checks = static_checks(p, inspect_path(kElf / "multi.so"), kElf / "multi.so");
+  EXPECT_EQ(find(checks, "fatbin-sm").status, CheckStatus::ok) << find(checks, "fatbin-sm").detail;
+  EXPECT_EQ(find(checks, "fatbin-only-sm").status, CheckStatus::ok) << find(checks, "fatbin-only-sm").detail;
+  VariantPromise with_89 = p;
+  with_89.sm_set.push_back("8.9");  // multi.so has no sm_89 cubins
+  const Check missing = find(static_checks(with_89, inspect_path(kElf / "multi.so"), kElf), "fatbin-sm");
+  EXPECT_EQ(missing.status, CheckStatus::failed);
+  EXPECT_EQ(missing.detail.rfind("no sm_89 cubins; the fatbins carry ", 0), 0u) << missing.detail;
+  VariantPromise without_75 = p;
+  without_75.sm_set.erase(without_75.sm_set.begin());  // sm_75 code runs on no GPU of 8.0 and up
+  const Check extra = find(static_checks(without_75, inspect_path(kElf / "multi.so"), kElf), "fatbin-only-sm");
+  EXPECT_EQ(extra.status, CheckStatus::failed);
+  EXPECT_NE(extra.detail.find("sm_75 (3 cubins)"), std::string::npos) << extra.detail;
+  EXPECT_NE(extra.detail.find("SM set 'all' (8.0, 8.6, 9.0, 10.0, 12.0)"), std::string::npos) << extra.detail;
+}
+
 TEST(VerifyStatic, MachineMismatch) {
   VariantPromise p = cuda90();
   p.platform = "aarch64-linux";
