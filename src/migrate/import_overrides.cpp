@@ -362,10 +362,18 @@ std::string shipped(const KnowledgeBase& kb, const std::string& pin, const std::
   return v ? v->str() : "";
 }
 
+// Whether the sources disagree on the version of \a attribute the pin ships: an
+// override of it is kept, never judged a no-op on the strength of one of them.
+bool disputed(const KnowledgeBase& kb, const std::string& pin, const std::string& attribute) {
+  const NixpkgsPin* p = kb.pin(pin);
+  return p && p->version_dispute(attribute);
+}
+
 /// The recipe's override of \a attribute that changes what its pin ships; null: it builds the pin's.
 const RecipeOverride* override_of(const RecipeSources& r, const std::string& attribute, const KnowledgeBase& kb) {
   for (const auto& o : r.overrides)
-    if (o.attribute == attribute && (!o.problem.empty() || o.version != shipped(kb, r.pin, attribute))) return &o;
+    if (o.attribute == attribute && (!o.problem.empty() || o.version != shipped(kb, r.pin, attribute) || disputed(kb, r.pin, attribute)))
+      return &o;
   return nullptr;
 }
 
