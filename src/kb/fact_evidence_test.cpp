@@ -136,8 +136,11 @@ TEST(FactEvidence, Pin0182a36ShipsTorch291DisputedAndCuda130) {
   ASSERT_NE(p->evidence_of("cuda"), nullptr);
   EXPECT_EQ(p->evidence_of("cuda")->kind, EvidenceKind::documented);
   // No other pin's torch is disputed.
-  for (const auto& other : kb.pins)
-    if (other.short_rev != "0182a36") EXPECT_EQ(other.version_dispute("torch"), nullptr) << other.short_rev;
+  for (const auto& other : kb.pins) {
+    if (other.short_rev != "0182a36") {
+      EXPECT_EQ(other.version_dispute("torch"), nullptr) << other.short_rev;
+    }
+  }
 }
 
 }  // namespace

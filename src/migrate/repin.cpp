@@ -412,7 +412,6 @@ class Repinner {
       else if (!k)
         plan_.knowledge.push_back(fmt::format("{} (the old pin) is not in the knowledge base", short_rev(p.rev)));
     plan_.knowledge.insert(plan_.knowledge.end(), torch_.knowledge.begin(), torch_.knowledge.end());
-    plan_.verify.insert(plan_.verify.end(), torch_.verify.begin(), torch_.verify.end());
     std::string want_python = plan_.python ? plan_.python->version : "";
     if (!want_python.empty() && !target_->provides_python(want_python))
       plan_.verify.push_back(fmt::format("{} does not provide Python {} per the knowledge base (it has {}): {} may be "
@@ -425,6 +424,7 @@ class Repinner {
                                            "recipes use cudaPackages_{}",
                                            short_rev(target_->rev), cuda, fmt::join(target_->cuda, ", "),
                                            cuda.substr(0, cuda.find('.')) + "_" + cuda.substr(cuda.find('.') + 1)));
+    plan_.verify.insert(plan_.verify.end(), torch_.verify.begin(), torch_.verify.end());
   }
 
   // Docs: revisions everywhere, versions in table cells.

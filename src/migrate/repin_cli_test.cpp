@@ -382,9 +382,6 @@ TEST(CmdRepin, NixpkgsWithoutNixInstantiateIsAMissingEnvironment) {
                    "hint: install Nix (Debian: nix-bin), or drop --nixpkgs and verify the torch version yourself\n");
 }
 
-}  // namespace
-}  // namespace tailor::test
-
 // The migration the team did by hand after a plan that assumed otherwise: pin 0182a36
 // ships torch 2.9.1 (disputed by that plan), so a torch 2.9 tree moved there keeps
 // 2.9.1, and repin shows the source override that builds 2.10.0 (pytorch/pytorch
@@ -430,3 +427,6 @@ TEST(CmdRepin, ATorch29TreeMovedTo0182a36KeepsTorch291AndShowsHowToBuild2100) {
     EXPECT_EQ(p.status, 0) << p.out << snippet;
   }
 }
+
+}  // namespace
+}  // namespace tailor::test
