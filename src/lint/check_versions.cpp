@@ -180,7 +180,7 @@ void check_versions(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
           at.column += static_cast<int>(c.at);
         }
         if (auto d = b->disputed.find(c.package->attribute); d != b->disputed.end()) {
-          sink.add(f, "TLR034", at, disputed_finding(where, c, claimed, *d->second), "or build it from a source override");
+          sink.add(f, "TLR034", at, disputed_finding(where, c, claimed, *d->second), "once it is settled, say the version the pin ships; or build the one named from a source override");
           continue;
         }
         sink.add(f, "TLR033", at, finding(where, c, claimed, built, "this recipe"),
@@ -234,7 +234,7 @@ void check_versions(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
           continue;
         if (disputed) {
           sink.add_doc(t, doc, "TLR034", n, static_cast<int>(c.at) + 1, disputed_finding(doc.rel, c, claimed, *disputed),
-                       "or build it from a source override");
+                       "once it is settled, say the version the pin ships; or build the one named from a source override");
           continue;
         }
         std::string why = recipe ? recipe_name + ".nix" : "this tree";

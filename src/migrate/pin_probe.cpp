@@ -268,6 +268,8 @@ std::string evidence_toml(const PinProbe& p) {
                        toml_string(source));
   };
   std::vector<std::string> recorded = p.pin.recorded_facts(), measured;
+  for (const auto& [attr, args] : p.function_args)  // the overlay writes these, not the record's own
+    if (attr != "torch") recorded.push_back("function_args." + attr);
   for (const auto& f : p.measured)
     if (has(recorded, f)) measured.push_back(f);
   entry("measured", measured,
