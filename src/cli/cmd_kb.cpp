@@ -27,7 +27,16 @@ TextTable pin_table(const KnowledgeBase& kb, const std::vector<const NixpkgsPin*
   TextTable t(columns);
   for (const NixpkgsPin* p : pins) {
     std::vector<std::string> row = {p->short_rev};
-    for (const auto& attr : kb.json_version_keys) row.push_back(p->version(attr) ? p->version(attr)->str() : "-");
+    for (const auto& attr : kb.json_version_keys) {
+      std::string cell = p->version(attr) ? p->version(attr)->str() : "-";
+      if (const FactEvidence* d = p->version_dispute(attr)) {  // the other values its sources give
+        std::vector<std::string> others;
+        for (const auto& c : d->claims)
+          if (c.value != cell) others.push_back(c.value);
+        cell += fmt::format(" (disputed: {})", join(others, ", "));
+      }
+      row.push_back(cell);
+    }
     for (std::string cell : {join(p->python, ", "), join(p->cuda, ", "), p->cudnn ? p->cudnn->str() : "?",
                              std::string(p->sha256.empty() ? "unknown" : "known")})
       row.push_back(cell);

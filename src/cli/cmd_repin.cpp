@@ -104,9 +104,18 @@ bool evaluate(CommandContext& ctx, const std::string& nixpkgs, const std::string
     return true;
   }
   std::string want = target.known->version_text("torch");
-  bool same = e.version.starts_with(want) &&
-              (e.version.size() == want.size() || !std::isdigit(static_cast<unsigned char>(e.version[want.size()])));
+  auto is = [&](const std::string& v) {
+    return e.version.starts_with(v) &&
+           (e.version.size() == v.size() || !std::isdigit(static_cast<unsigned char>(e.version[v.size()])));
+  };
+  bool same = is(want);
+  if (const FactEvidence* d = target.known->version_dispute("torch"))  // one source's value is no contradiction
+    for (const auto& c : d->claims) same = same || is(c.value);
   ctx.out << fmt::format("  = \"{}\" (knowledge base: {}{})\n", e.version, want, same ? "" : ", DIFFERENT");
+  if (target.known->version_dispute("torch"))  // a measurement settles what the sources dispute: record it
+    verify.push_back(fmt::format("{}.torch.version measured {} on {}: record it so the knowledge base no longer "
+                                 "disputes it: {}",
+                                 set, e.version, target.known->short_rev, probe_pin_command(*target.known)));
   if (!same)
     verify.push_back(fmt::format("{}.torch.version is {} on {}, but the knowledge base says {} ships {}: check the "
                                  "checkout and the knowledge base",

@@ -118,7 +118,7 @@ TEST(JsonOutput, ImportCarriesTheSpecAndItsWarnings) {
   // A toolkit the knowledge base does not record on the pin: claimed, not a warning.
   auto c = run_tailor({"import", test::source_path("tests/data/trees/kb-gaps"), "--json"});
   json cj = parse_json(c);
-  EXPECT_EQ(cj["claims"], json::array({"the knowledge base does not record cudaPackages_13_0 on 0182a36; the tree uses it"}));
+  EXPECT_EQ(cj["claims"], json::array({"the knowledge base does not record cudaPackages_13_0 on 46336d4; the tree uses it"}));
   EXPECT_EQ(c.err, "");
 }
 
@@ -216,15 +216,18 @@ TEST(JsonOutput, RepinReportsItsEditsAndWhatIsLeft) {
   EXPECT_EQ(j["known_pin"], true);
   EXPECT_EQ(j["dry_run"], true);
   EXPECT_TRUE(j["wrote"].is_null());
-  // The spec names pin 6a030d5 (torch 2.9.1); 0182a36 ships torch 2.10.0: both lines move.
+  // The spec names pin 6a030d5 (torch 2.9.1); 0182a36 ships torch 2.9.1 too (disputed): only the pin moves.
   ASSERT_EQ(j["changes"].size(), 1u);
   EXPECT_EQ(j["changes"][0]["file"], spec);
   std::vector<std::pair<std::string, std::string>> moves;
   for (const auto& c : j["changes"][0]["changes"]) moves.emplace_back(c["from"], c["to"]);
   EXPECT_NE(std::find(moves.begin(), moves.end(), std::make_pair(std::string("6a030d5"), std::string("0182a36"))), moves.end())
       << j["changes"];
-  EXPECT_NE(std::find(moves.begin(), moves.end(), std::make_pair(std::string("2.9.1"), std::string("2.10.0"))), moves.end())
-      << j["changes"];
+  EXPECT_EQ(moves.size(), 1u) << j["changes"];
+  // The dispute over 0182a36's torch is left to verify, with how to settle it.
+  bool named = false;
+  for (const auto& v : j["verify"]) named |= v.get<std::string>().find("tailor kb probe-pin 0182a36") != std::string::npos;
+  EXPECT_TRUE(named) << j["verify"];
   EXPECT_EQ(j["matrix"]["variants"], j["matrix"]["variants_before"]);
   EXPECT_TRUE(j["verify"].is_array());
   // A tree: the check of the result, and where it was written.

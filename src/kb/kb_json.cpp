@@ -27,6 +27,23 @@ json source_json(const GitHubSource& s) {
 }
 }  // namespace
 
+// [[pin.evidence]]: {kind, facts, source} or, disputed, {kind, facts, claims: [{value, source}]}.
+nlohmann::ordered_json evidence_json(const NixpkgsPin& p) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& e : p.evidence) {
+    nlohmann::ordered_json j = {{"kind", std::string(evidence_kind_name(e.kind))}, {"facts", nlohmann::ordered_json::array()}};
+    for (const auto& f : e.facts) j["facts"].push_back(f.value);
+    if (e.kind == EvidenceKind::disputed) {
+      j["claims"] = nlohmann::ordered_json::array();
+      for (const auto& c : e.claims) j["claims"].push_back({{"value", c.value}, {"source", c.source}});
+    } else {
+      j["source"] = e.source;
+    }
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
 nlohmann::ordered_json source_override_json(const SourceOverride& o) {
   json j = {{"attribute", o.attribute}, {"version", o.version}, {"fetch", source_json(o.fetch)}};
   j["extra_sources"] = json::array();
@@ -95,7 +112,8 @@ nlohmann::ordered_json to_json(const KnowledgeBase& kb) {
                            {"torch_args", p.torch_args},
                            {"used_by", p.used_by},
                            {"notes", opt(p.notes)},
-                           {"source", p.source}});
+                           {"source", p.source},
+                           {"evidence", evidence_json(p)}});
   out["python"] = json::array();
   for (const auto& p : kb.pythons)
     out["python"].push_back({{"version", p.version}, {"packages", p.packages_attr()}, {"end_of_life", opt(p.end_of_life)}});

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "kb/read_helpers.hpp"
 
 namespace tailor {
@@ -21,8 +24,86 @@ std::string NixpkgsPin::version_text(std::string_view attribute) const {
   const Version* v = version(attribute);
   return v ? v->str() : std::string();
 }
+const FactEvidence* NixpkgsPin::evidence_of(std::string_view fact) const {
+  for (const auto& e : evidence)
+    if (e.covers(fact)) return &e;
+  return nullptr;
+}
+const FactEvidence* NixpkgsPin::version_dispute(std::string_view attribute) const {
+  const FactEvidence* e = evidence_of("versions." + std::string(attribute));
+  return e && e->kind == EvidenceKind::disputed ? e : nullptr;
+}
+std::vector<std::string> NixpkgsPin::recorded_facts() const {
+  std::vector<std::string> out;
+  if (!sha256.empty()) out.push_back("sha256");
+  for (const auto& [attr, v] : versions) out.push_back("versions." + attr);
+  if (!python.empty()) out.push_back("python");
+  if (!python_default.empty()) out.push_back("python_default");
+  if (!cuda.empty()) out.push_back("cuda");
+  if (cudnn) out.push_back("cudnn");
+  if (!cutlass.empty()) out.push_back("cutlass");
+  if (!torch_args.empty()) out.push_back("torch_args");
+  for (const auto& [attr, a] : function_args) out.push_back("function_args." + attr);
+  return out;
+}
+
+std::string probe_pin_command(const NixpkgsPin& pin) {
+  return fmt::format("tailor kb probe-pin {} --nixpkgs PATH", pin.short_rev);
+}
+
+std::string dispute_warning(const NixpkgsPin& pin, const FactEvidence& dispute, std::string_view consequence) {
+  const std::string& fact = dispute.facts.front().value;
+  std::string what = fact.starts_with("versions.") ? fact.substr(9) + " version" : fact;
+  return fmt::format("the {} of nixpkgs pin {} is disputed: {}; {}; settle it by measuring: {} (PATH: a nixpkgs "
+                     "checkout at {})",
+                     what, pin.short_rev, dispute.claims_text(), consequence, probe_pin_command(pin), pin.short_rev);
+}
+
 bool NixpkgsPin::has_torch_arg(std::string_view a) const { return contains(torch_args, a); }
 bool NixpkgsPin::is_complete(std::string_view list) const { return contains(complete, list); }
+
+namespace {
+
+// Each entry names facts the record holds, each fact once; a dispute is over a
+// version, and the version recorded is one of the disputed values.
+void check_evidence(const TomlDocument& doc, const NixpkgsPin& p) {
+  std::vector<std::string> recorded = p.recorded_facts();
+  std::vector<std::pair<std::string, Pos>> seen;
+  for (const auto& e : p.evidence)
+    for (const auto& f : e.facts) {
+      bool known = contains(pin_fact_fields(), f.value) || f.value.starts_with("versions.") ||
+                   f.value.starts_with("function_args.");
+      if (!known)
+        throw doc.error_at(f.pos, fmt::format("unknown fact '{}'", f.value),
+                           fmt::format("facts are versions.ATTRIBUTE, function_args.ATTRIBUTE, {}",
+                                       fmt::join(pin_fact_fields(), ", ")));
+      if (!contains(recorded, f.value))
+        throw doc.error_at(f.pos, fmt::format("pin {} records no '{}': evidence covers the facts the record holds",
+                                              p.short_rev, f.value));
+      for (const auto& [other, at] : seen)
+        if (other == f.value)
+          throw doc.error_at(f.pos, fmt::format("'{}' already has its evidence (line {})", f.value, at.line));
+      seen.emplace_back(f.value, f.pos);
+    }
+  for (const auto& e : p.evidence) {
+    if (e.kind != EvidenceKind::disputed) continue;
+    const auto& f = e.facts.front();
+    if (!f.value.starts_with("versions."))
+      throw doc.error_at(f.pos, fmt::format("only a version can be disputed, not '{}'", f.value));
+    const Version& recorded_version = p.versions.at(f.value.substr(9));
+    bool among = false;
+    for (const auto& c : e.claims) {
+      auto v = Version::parse(c.value);
+      if (!v) throw doc.error_at(e.pos, fmt::format("claim '{}' of {} is not a version", c.value, f.value));
+      among = among || *v == recorded_version;
+    }
+    if (!among)
+      throw doc.error_at(f.pos, fmt::format("{} records {}, which none of the disputing sources claims", f.value,
+                                            recorded_version.str()));
+  }
+}
+
+}  // namespace
 
 NixpkgsPin read_nixpkgs_pin(TableReader& r) {
   NixpkgsPin p;
@@ -60,6 +141,12 @@ NixpkgsPin read_nixpkgs_pin(TableReader& r) {
   p.used_by = values(r.strings("used_by"));
   p.notes = optional_text(r, "notes");
   p.source = r.required_string("source").value;
+  for (const toml::table* t : r.tables("evidence")) {
+    TableReader e(r.doc(), *t, "[[pin.evidence]]");
+    p.evidence.push_back(read_fact_evidence(e));
+    e.finish();
+  }
+  check_evidence(r.doc(), p);
   return p;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "kb/fact_evidence.hpp"
 #include "util/toml_reader.hpp"
 #include "util/version.hpp"
 
@@ -30,7 +31,9 @@ struct NixpkgsPin {
   std::vector<std::string> complete;
   std::vector<std::string> used_by;
   std::string notes;
-  std::string source;
+  std::string source;  ///< where the record (the revision and who uses it) comes from
+  /// [[pin.evidence]]: where each fact comes from (measured, documented, disputed).
+  std::vector<FactEvidence> evidence;
 
   std::string tarball_url() const;
   bool provides_python(std::string_view v) const;
@@ -42,7 +45,22 @@ struct NixpkgsPin {
   const Version* version(std::string_view attribute) const;
   /// The same as text; empty when not recorded.
   std::string version_text(std::string_view attribute) const;
+  /// The evidence entry covering \a fact ("versions.torch", "cuda"); null when none.
+  const FactEvidence* evidence_of(std::string_view fact) const;
+  /// The dispute over the version of \a attribute the revision ships; null when
+  /// the version is measured, documented or not recorded.
+  const FactEvidence* version_dispute(std::string_view attribute) const;
+  /// The facts the record holds, by evidence name ("versions.torch", "python", …).
+  std::vector<std::string> recorded_facts() const;
 };
+
+/// "tailor kb probe-pin 0182a36 --nixpkgs PATH": the command that settles a
+/// disputed fact of \a pin by measuring it.
+std::string probe_pin_command(const NixpkgsPin& pin);
+/// A warning for a decision that a disputed version would make: "nixpkgs pin
+/// 0182a36's torch is disputed: 2.9.1 (…) and 2.10.0 (…); \a consequence; settle it
+/// with `tailor kb probe-pin …`".
+std::string dispute_warning(const NixpkgsPin& pin, const FactEvidence& dispute, std::string_view consequence);
 
 NixpkgsPin read_nixpkgs_pin(TableReader& r);
 

@@ -60,8 +60,11 @@ std::string PinQuery::command() const {
 }
 
 bool pin_provides(const NixpkgsPin& pin, const PinQuery& q, const KnowledgeBase& kb) {
+  // A version the pin's sources dispute is not known to be provided: no hint leans on it.
   for (const auto& [a, v] : q.versions)
-    if (!(pin.version(a) && version_matches(v, pin.version_text(a))) && !builds_from_source(pin, a, v, kb)) return false;
+    if (!(pin.version(a) && !pin.version_dispute(a) && version_matches(v, pin.version_text(a))) &&
+        !builds_from_source(pin, a, v, kb))
+      return false;
   if (!q.python.empty() && !any_matches(q.python, pin.python)) return false;
   if (!q.cuda.empty() && !any_matches(q.cuda, pin.cuda)) return false;
   return true;

@@ -29,7 +29,8 @@ struct PinQuery {
 };
 
 /// Whether \a pin provides what \a q asks for. A version counts as provided
-/// when the pin ships it or a workaround of \a kb builds it from source on the pin.
+/// when the pin ships it (and its sources do not dispute that) or a workaround
+/// of \a kb builds it from source on the pin.
 bool pin_provides(const NixpkgsPin& pin, const PinQuery& q, const KnowledgeBase& kb);
 
 /// The pins of \a kb that provide \a q, in the knowledge base's order.

@@ -70,8 +70,23 @@ void check_pins(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
     return best;
   };
   std::set<std::string> cuda_pins;
-  for (const auto& [cuda, revs] : group_uses)
-    if (!cuda.empty()) cuda_pins.insert(majority_of(revs));
+  std::vector<std::string> groups;  // "CUDA 12.9: 0182a36", "vllm013 on CUDA 12.9: ed142ab"
+  bool by_version = false;
+  for (const auto& [group, revs] : group_uses) {
+    if (group.empty()) continue;
+    cuda_pins.insert(majority_of(revs));
+    size_t bar = group.find('|');
+    by_version = by_version || bar != std::string::npos;
+    std::string cuda = bar == std::string::npos ? group : group.substr(bar + 1);
+    std::string where = cuda.empty() ? "without CUDA" : "CUDA " + cuda;
+    groups.push_back(bar == std::string::npos ? fmt::format("{}: {}", where, majority_of(revs))
+                                              : fmt::format("{} {}: {}", group.substr(0, bar),
+                                                            cuda.empty() ? where : "on " + where, majority_of(revs)));
+  }
+  // The grouping the tree's names explain, in words: what a second pin is expected per.
+  std::string grouping = groups.empty() ? "one pin for the whole tree"
+                         : by_version   ? "one pin per package version and CUDA version (CPU and MPS recipes on one of them)"
+                                        : "one pin per CUDA version (CPU and MPS recipes on one of them)";
   std::string global = majority_of(uses);
   std::vector<std::string> all;
   for (const auto& [rev, n] : uses) all.push_back(fmt::format("{} ({} recipe{})", rev, n, n == 1 ? "" : "s"));
@@ -102,11 +117,15 @@ void check_pins(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       }
       if (rev == expected) continue;
       Problem& pr = sink.add(f, "TLR004", p.span,
-                             fmt::format("nixpkgs pin {} differs from {}, the pin of {} other recipe{} {}", rev,
-                                         expected, n, n == 1 ? "" : "s", scope),
+                             fmt::format("nixpkgs pin {} differs from {}, the pin of {} other recipe{} {}; grouping "
+                                         "inferred from the names: {}",
+                                         rev, expected, n, n == 1 ? "" : "s", scope, grouping),
                              "one branch, one pin: a second pin is only expected per CUDA version (as tailor's specs "
                              "group them)");
-      if (pr.rule) pr.notes.push_back(fmt::format("pins in this tree: {}", fmt::join(all, ", ")));
+      if (pr.rule) {
+        pr.notes.push_back(fmt::format("pins in this tree: {}", fmt::join(all, ", ")));
+        if (!groups.empty()) pr.notes.push_back(fmt::format("inferred groups: {}", fmt::join(groups, "; ")));
+      }
     }
   }
 }

@@ -3,6 +3,8 @@
 // (nixpkgs_pins.toml versions), its source override's (`version` beside `src`) or,
 // in a generated tree, its variant record's (`torchSource = { …; version = "2.10.0"; }`).
 // Display names come from the packages of the knowledge base.
+// TLR034 version-disputed: the same, where the version the recipe builds is one
+// the pin's sources disagree on: a warning naming them, never an error.
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -28,6 +30,8 @@ bool digit(char c) { return c >= '0' && c <= '9'; }
 struct Built {
   std::map<std::string, std::string> versions;
   std::set<std::string> unknown;
+  /// attribute -> the pin whose shipped version of it is disputed (and built as shipped).
+  std::map<std::string, const NixpkgsPin*> disputed;
   bool all_unknown = false;
 
   /// The version of \a attribute, or empty when it cannot be told.
@@ -111,7 +115,10 @@ Built built_by(const LintTree& t, const NixFile& f, const KnowledgeBase& kb) {
   Built b;
   for (const auto& p : f.facts.pins)
     if (const NixpkgsPin* pin = kb.pin(p.rev.substr(0, 7))) {
-      for (const auto& [attribute, v] : pin->versions) b.versions[attribute] = v.str();
+      for (const auto& [attribute, v] : pin->versions) {
+        b.versions[attribute] = v.str();
+        if (pin->version_dispute(attribute)) b.disputed[attribute] = pin;
+      }
       break;
     }
   // The source overrides of f and of the files it imports, transitively. A generated
@@ -124,10 +131,12 @@ Built built_by(const LintTree& t, const NixFile& f, const KnowledgeBase& kb) {
       if (attribute.empty()) b.all_unknown = true;
       else if (o.text.empty()) b.unknown.insert(attribute);
       else b.versions[attribute] = o.text;
+      b.disputed.erase(attribute);  // built from a source: the pin's version does not matter
     }
   for (const Fact& r : f.facts.record_versions) {
     if (r.text.empty()) b.unknown.insert(r.key);
     else b.versions[r.key] = r.text;
+    b.disputed.erase(r.key);
   }
   return b;
 }
@@ -139,6 +148,11 @@ std::string finding(std::string_view where, const Claim& c, std::string_view cla
                      where, c.package->display, claimed, why, c.package->display, built);
 }
 
+// A claim judged against a version the sources disagree on: no verdict, the sources and how to settle it.
+std::string disputed_finding(std::string_view where, const Claim& c, std::string_view claimed, const NixpkgsPin& pin) {
+  const FactEvidence& d = *pin.version_dispute(c.package->attribute);
+  return dispute_warning(pin, d, fmt::format("{} says {} {}, which tailor cannot judge", where, c.package->display, claimed));
+}
 
 }  // namespace
 
@@ -164,6 +178,10 @@ void check_versions(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
         if (at.end - at.begin == tx->text.size() && tx->text.find('\n') == std::string::npos) {
           at.begin += static_cast<uint32_t>(c.at);
           at.column += static_cast<int>(c.at);
+        }
+        if (auto d = b->disputed.find(c.package->attribute); d != b->disputed.end()) {
+          sink.add(f, "TLR034", at, disputed_finding(where, c, claimed, *d->second), "once it is settled, say the version the pin ships; or build the one named from a source override");
+          continue;
         }
         sink.add(f, "TLR033", at, finding(where, c, claimed, built, "this recipe"),
                  fmt::format("say {} {}", c.package->display, built));
@@ -203,15 +221,22 @@ void check_versions(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
         std::string_view claimed = std::string_view(line).substr(c.at, c.length);
         std::set<std::string> built;
         bool unknown = false;
+        const NixpkgsPin* disputed = nullptr;
         for (const auto& [stem, b] : recipes()) {
           if (recipe && &b != recipe) continue;
           std::string v = b.of(c.package->attribute);
           unknown = unknown || b.all_unknown || b.unknown.count(c.package->attribute);
           if (!v.empty()) built.insert(v);
+          if (auto d = b.disputed.find(c.package->attribute); d != b.disputed.end()) disputed = d->second;
         }
         if (unknown || built.empty() ||
             std::any_of(built.begin(), built.end(), [&](const std::string& v) { return agrees(claimed, v); }))
           continue;
+        if (disputed) {
+          sink.add_doc(t, doc, "TLR034", n, static_cast<int>(c.at) + 1, disputed_finding(doc.rel, c, claimed, *disputed),
+                       "once it is settled, say the version the pin ships; or build the one named from a source override");
+          continue;
+        }
         std::string why = recipe ? recipe_name + ".nix" : "this tree";
         std::string versions = fmt::format("{}", fmt::join(built, " and "));
         sink.add_doc(t, doc, "TLR033", n, static_cast<int>(c.at) + 1, finding(doc.rel, c, claimed, versions, why),

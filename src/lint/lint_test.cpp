@@ -289,7 +289,8 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
       {"TLR030", check_form("names/bad"), "ctranslate2-cuda12_4-sm100-avx2.nix", "#"},
       {"TLR031", check_form("python-default/warn"), "pytorch-python312-cuda12_9-sm90-avx2.nix", "python3Packages"},
       {"TLR032", check_form("names/good"), "ctranslate2-cuda12_9-sm100-avx2.nix", "#"},
-      {"TLR033", check_form("version-claims/bad"), "README.md", "| PyTorch 2.9.1", 10},
+      {"TLR033", check_form("version-claims/bad"), "pytorch-python313-cuda13_0-sm100-avx2.nix", "PyTorch 2.9.1 for", 8},
+      {"TLR034", check_form("version-claims/bad"), "README.md", "| PyTorch 2.10.0", 10},
   };
   std::set<std::string> covered;
   for (const auto& c : cases) {
@@ -388,12 +389,13 @@ TEST(LintRealTrees, EachFormFindsExactlyItsProblems) {
       {"python-default/bad", {{"TLR007", sm90, "python3Packages"}}},
       {"python-default/warn", {{"TLR031", "pytorch-python312-cuda12_9-sm90-avx2.nix", "python3Packages"}}},
       {"python-default/good", {}},
-      // A README row, a header comment, a description (of a source override that builds
-      // 2.10.0 on a pin shipping 2.9.1) and a vLLM header against what is built;
-      // prose about other branches is left alone.
+      // A description (of a source override that builds 2.10.0 on a pin shipping 2.9.1)
+      // and a vLLM header against what is built; a README row and a header comment
+      // against a torch whose version on the pin (0182a36) its sources dispute: a
+      // warning, no verdict; prose about other branches is left alone.
       {"version-claims/bad",
-       {{"TLR033", "README.md", "| PyTorch 2.9.1", 10},
-        {"TLR033", sm90, "2.9.1"},
+       {{"TLR034", "README.md", "| PyTorch 2.10.0", 10},
+        {"TLR034", sm90, "2.10.0"},
         {"TLR033", "pytorch-python313-cuda13_0-sm100-avx2.nix", "PyTorch 2.9.1 for", 8},
         {"TLR033", vllm, "0.14.0"}}},
       {"version-claims/good", {}},

@@ -59,6 +59,9 @@ constexpr Rule kRules[] = {
      "recipes of a package the knowledge base does not know: package-specific rules are skipped (once per tree)"},
     {"TLR033", "version-text", Severity::error,
      "a header comment, description or README states a package version other than the one the recipe builds"},
+    {"TLR034", "version-disputed", Severity::warning,
+     "a header comment, description or README states a version other than the one recorded for the pin, whose sources "
+     "disagree on it (settle it with tailor kb probe-pin)"},
 };
 
 }  // namespace

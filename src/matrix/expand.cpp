@@ -1,6 +1,7 @@
 #include "matrix/expand.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <unordered_map>
 
@@ -231,6 +232,7 @@ class FamilyExpander {
       m_.dropped.push_back({std::move(v), broken.front().rule, broken.front().message, false, Pos{}});
       return;
     }
+    refuse_disputed_version(v, *pin, c, explicit_pos);
     if (!fam_.platforms.empty() &&
         std::find(fam_.platforms.begin(), fam_.platforms.end(), v.platform) == fam_.platforms.end()) {
       std::string reason = fmt::format("platform {} is not among the platforms of family '{}'", v.platform, fam_.name);
@@ -285,6 +287,27 @@ class FamilyExpander {
                        fmt::format("SM {} ({}) of SM set '{}' {} (variant {})", g.sm, g.family, set.name, why, v.name),
                        fmt::format("remove {} from the set, or exclude sm = \"{}\" with cuda = \"{}\"", g.sm, set.name,
                                    v.cuda));
+    }
+  }
+
+  // Where the cell's pin is written: its version's pins, else the family's pin axis.
+  Pos pin_pos(const Variant& v, const CellIndex& c, Pos fallback) const {
+    if (const PackageVersion* pv = package_version(v, spec_); pv && pv->names_pins()) return pv->pos;
+    const auto& listed = fam_.axes.at(Axis::pin);
+    return c[idx(Axis::pin)] < listed.size() ? listed[c[idx(Axis::pin)]].pos : fallback;
+  }
+
+  // A version that only the pin could decide, where sources disagree on what
+  // the pin ships: the spec must decide it (or the fact be measured).
+  void refuse_disputed_version(const Variant& v, const NixpkgsPin& pin, const CellIndex& c, Pos fallback) const {
+    for (const auto& d : disputed_versions(v, pin, spec_, kb_)) {
+      if (!d.requested.empty()) continue;
+      const std::string& attr = d.package->attribute;
+      throw spec_error(spec_, pin_pos(v, c, fallback),
+                       fmt::format("{} builds {} as nixpkgs pin {} ships it, and sources disagree on that version: {}",
+                                   v.name, attr, pin.short_rev, d.dispute->claims_text()),
+                       fmt::format("decide it in the spec ([branch] {} = \"{}\"), or settle the fact by measuring: {}",
+                                   attr, d.dispute->claims.front().value, probe_pin_command(pin)));
     }
   }
 
@@ -352,6 +375,29 @@ std::vector<std::string> claims_relied_on(const Matrix& m, const Spec& spec, con
   }
   return out;
 }
+// One warning per (pin, package) whose disputed version variants build as asked.
+std::vector<std::string> disputes_relied_on(const Matrix& m, const Spec& spec, const KnowledgeBase& kb) {
+  std::vector<std::string> out;
+  std::map<std::string, std::pair<std::string, size_t>> first;  // "pin/attr=version" -> first variant, count
+  std::vector<std::pair<std::string, std::pair<const NixpkgsPin*, DisputedVersion>>> order;
+  for (const auto& v : m.variants) {
+    const NixpkgsPin& pin = *kb.pin(v.pin);
+    for (const auto& d : disputed_versions(v, pin, spec, kb)) {
+      std::string key = fmt::format("{}/{}={}", pin.short_rev, d.package->attribute, d.requested);
+      auto [it, fresh] = first.emplace(key, std::make_pair(v.name, size_t{0}));
+      ++it->second.second;
+      if (fresh) order.push_back({key, {&pin, d}});
+    }
+  }
+  for (const auto& [key, pd] : order) {
+    const auto& [pin, d] = pd;
+    const auto& [name, n] = first.at(key);
+    out.push_back(dispute_warning(*pin, *d.dispute,
+                                  fmt::format("{} variant{} ({}{}) build {} {} as the pin ships it", n, n == 1 ? "" : "s",
+                                              name, n == 1 ? "" : ", …", d.package->attribute, d.requested)));
+  }
+  return out;
+}
 bool builds_inline(const Variant& v, const PackageDef& p) {
   return std::find(v.inline_packages.begin(), v.inline_packages.end(), p.name) != v.inline_packages.end();
 }
@@ -362,6 +408,7 @@ Matrix expand(const Spec& spec, const KnowledgeBase& kb) {
   std::unordered_map<std::string, std::string> produced_by;
   for (const auto& fam : spec.families) FamilyExpander(fam, spec, kb, m, produced_by).run();
   m.warnings = claims_relied_on(m, spec, kb);
+  for (auto& w : disputes_relied_on(m, spec, kb)) m.warnings.push_back(std::move(w));
 
   if (m.variants.empty()) {
     Diagnostic d = diagnostic_at(spec.path, spec.text, Pos{}, "the matrix is empty: every combination was dropped");

@@ -115,6 +115,30 @@ TEST(Expand, EveryExampleIsCovered) {
 // Each variant reports the version it really builds: a source override's
 // (the release branch's tag), the pin's where it records one, and none where
 // the pin records no version of the package.
+// Pin 0182a36's torch is disputed (2.9.1 by the team's recipes, tables and vLLM guide;
+// 2.10.0 by a migration plan). A spec that names the version builds it with one
+// warning naming both sources and how to settle it; one that builds 2.10.0 from
+// source needs no warning; one that names none is an error (tests/specs/bad).
+TEST(Expand, ADisputedPinVersionIsWarnedAboutNotDecided) {
+  Matrix m = expand_example("build-vllm/main");
+  ASSERT_EQ(m.warnings.size(), 1u);
+  const std::string& w = m.warnings.front();
+  EXPECT_EQ(w.rfind("the torch version of nixpkgs pin 0182a36 is disputed: 2.9.1 (flox/build-pytorch pytorch-2.10 recipes "
+                    "on this pin",
+                    0),
+            0u)
+      << w;
+  EXPECT_NE(w.find(" and 2.10.0 (flox/build-pytorch pin-alignment plan (What the Pin Contains)); 98 variants "
+                   "(vllm-python313-cuda12_9-sm61-avx, …) build torch 2.9.1 as the pin ships it; settle it by measuring: "
+                   "tailor kb probe-pin 0182a36 --nixpkgs PATH"),
+            std::string::npos)
+      << w;
+  for (const auto& v : m.variants) EXPECT_EQ(v.version_of("pytorch"), "2.9.1") << v.name;
+  Matrix from_source = expand_example("build-pytorch/pytorch-2.10-cuda12_9");
+  EXPECT_TRUE(from_source.warnings.empty()) << from_source.warnings.front();
+  for (const auto& v : from_source.variants) EXPECT_EQ(v.version_of("pytorch"), "2.10.0") << v.name;
+}
+
 TEST(Expand, VersionsAreWhatTheVariantBuilds) {
   for (const auto& v : expand_example("build-onnx-runtime/onnxruntime-1.18").variants)
     EXPECT_EQ(v.versions, (std::vector<std::pair<std::string, std::string>>{{"onnxruntime", "1.18.1"}})) << v.name;

@@ -18,6 +18,17 @@ bool requested_matches(const Workaround& w, const Variant& v, const Spec& spec, 
                      [&](const auto& r) { return requested_for(v, spec, kb, r.first) == r.second; });
 }
 
+// Whether a source disputing the version of \a attribute on \a pin claims \a want.
+bool claimed_by_dispute(const NixpkgsPin& pin, const std::string& attribute, const std::string& want) {
+  const FactEvidence* d = pin.version_dispute(attribute);
+  if (!d) return false;
+  auto w = Version::parse(want);
+  return std::any_of(d->claims.begin(), d->claims.end(), [&](const FactClaim& c) {
+    auto v = Version::parse(c.value);
+    return w && v && *w == *v;
+  });
+}
+
 bool workaround_matches(const Workaround& w, const Variant& v, const Spec& spec, const KnowledgeBase& kb) {
   return listed(w.pins, v.pin) && requested_matches(w, v, spec, kb) &&
          (w.cuda.empty() || (!v.cuda.empty() && listed(w.cuda, v.cuda))) && listed(w.packages, v.package);
@@ -41,8 +52,10 @@ const SourceOverride* source_override_for(const Variant& v, const Spec& spec, co
                                           std::string_view attribute) {
   // A version's own source, on the pins that do not ship it: a pin that ships it needs none.
   if (const PackageVersion* pv = package_version(v, spec); pv && pv->source && pv->source->attribute == attribute) {
-    const Version* shipped = kb.pin(v.pin)->version(attribute);
-    if (!shipped || *shipped != *Version::parse(pv->version)) return &*pv->source;
+    // A disputed version may or may not be the one: building the source is right either way.
+    const NixpkgsPin& pin = *kb.pin(v.pin);
+    const Version* shipped = pin.version(attribute);
+    if (!shipped || pin.version_dispute(attribute) || *shipped != *Version::parse(pv->version)) return &*pv->source;
   }
   if (const SourceOverride* o = spec.source_override(attribute, requested_for(v, spec, kb, attribute), v.pin)) return o;
   for (const Workaround* w : applicable_workarounds(v, spec, kb))
@@ -74,6 +87,18 @@ std::vector<std::pair<std::string, std::string>> built_versions(const Variant& v
     std::string version = requested_for(v, spec, kb, b->attribute);
     if (version.empty() && pin.version(b->attribute)) version = pin.version(b->attribute)->str();
     if (!version.empty()) out.emplace_back(b->name, version);
+  }
+  return out;
+}
+
+std::vector<DisputedVersion> disputed_versions(const Variant& v, const NixpkgsPin& pin, const Spec& spec,
+                                               const KnowledgeBase& kb) {
+  std::vector<DisputedVersion> out;
+  for (const PackageDef* b : built_packages(*kb.package(v.package), kb)) {
+    if (!b->version_in_pins) continue;
+    const FactEvidence* d = pin.version_dispute(b->attribute);
+    if (!d || source_override_for(v, spec, kb, b->attribute)) continue;
+    out.push_back({b, d, requested_for(v, spec, kb, b->attribute)});
   }
   return out;
 }
@@ -148,7 +173,8 @@ std::vector<RuleViolation> check_facts(const Variant& v, const CellFacts& facts,
     std::string rule = p->attribute + "-unavailable";
     if (!shipped)
       out.push_back({rule, fmt::format("nixpkgs pin {} ships no {}", pin.short_rev, p->display)});
-    else if (!want.empty() && want != shipped->str() && *Version::parse(want) != *shipped)
+    else if (!want.empty() && want != shipped->str() && *Version::parse(want) != *shipped &&
+             !claimed_by_dispute(pin, p->attribute, want))  // one source says it ships it: a warning, no verdict
       out.push_back({rule, fmt::format("nixpkgs pin {} ships {} {}, and no workaround of the knowledge base builds {} "
                                        "{} on it",
                                        pin.short_rev, p->attribute, shipped->str(), p->attribute, want)});

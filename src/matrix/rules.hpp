@@ -53,6 +53,19 @@ std::vector<RuleViolation> check_facts(const Variant& v, const Spec& spec, const
 std::vector<RuleViolation> check_facts(const Variant& v, const CellFacts& facts, const Spec& spec,
                                        const KnowledgeBase& kb);
 
+/// A package \a v builds as its pin ships it, whose shipped version is disputed.
+struct DisputedVersion {
+  const PackageDef* package = nullptr;
+  const FactEvidence* dispute = nullptr;
+  std::string requested;  ///< what the spec asks for; empty: the version would have to come from the pin
+};
+
+/// The packages \a v builds from \a pin (no source override) whose version
+/// there is disputed. With none requested, the spec leaves the version to a
+/// disputed fact: an error; with one requested, a warning.
+std::vector<DisputedVersion> disputed_versions(const Variant& v, const NixpkgsPin& pin, const Spec& spec,
+                                               const KnowledgeBase& kb);
+
 /// The workarounds of the knowledge base that apply to \a v, in data order.
 std::vector<const Workaround*> applicable_workarounds(const Variant& v, const Spec& spec, const KnowledgeBase& kb);
 

@@ -362,10 +362,18 @@ std::string shipped(const KnowledgeBase& kb, const std::string& pin, const std::
   return v ? v->str() : "";
 }
 
+// Whether the sources disagree on the version of \a attribute the pin ships: an
+// override of it is kept, never judged a no-op on the strength of one of them.
+bool disputed(const KnowledgeBase& kb, const std::string& pin, const std::string& attribute) {
+  const NixpkgsPin* p = kb.pin(pin);
+  return p && p->version_dispute(attribute);
+}
+
 /// The recipe's override of \a attribute that changes what its pin ships; null: it builds the pin's.
 const RecipeOverride* override_of(const RecipeSources& r, const std::string& attribute, const KnowledgeBase& kb) {
   for (const auto& o : r.overrides)
-    if (o.attribute == attribute && (!o.problem.empty() || o.version != shipped(kb, r.pin, attribute))) return &o;
+    if (o.attribute == attribute && (!o.problem.empty() || o.version != shipped(kb, r.pin, attribute) || disputed(kb, r.pin, attribute)))
+      return &o;
   return nullptr;
 }
 
@@ -472,6 +480,49 @@ void import_attribute(const std::vector<Build>& all, const std::string& attribut
                                          spec_builds(kb, *b.recipe, attribute)));
 }
 
+// "PyTorch 2.9.1" in \a line, the version not running on into more digits.
+bool states(const std::string& line, const std::string& display, const std::string& version) {
+  std::string want = display + " " + version;
+  for (size_t k = line.find(want); k != std::string::npos; k = line.find(want, k + 1)) {
+    size_t e = k + want.size();
+    if (e == line.size() || !(std::isdigit(static_cast<unsigned char>(line[e])) || line[e] == '.')) return true;
+  }
+  return false;
+}
+
+// Recipes that build \a attribute as their pin ships it, where the pin's sources
+// disagree on that version: the version their headers state decides it.
+void import_disputed(const std::vector<Build>& all, const std::string& attribute, const KnowledgeBase& kb,
+                     ImportedOverrides& out) {
+  const PackageDef* p = nullptr;
+  for (const auto& d : kb.packages)
+    if (d.attribute == attribute && d.version_in_pins) p = &d;
+  if (!p || all.empty()) return;
+  std::set<std::string> stated;
+  const NixpkgsPin* pin = nullptr;
+  const FactEvidence* dispute = nullptr;
+  for (const auto& b : all) {
+    if (b.o) return;  // built from a source: import_attribute speaks for it
+    const NixpkgsPin* k = kb.pin(b.recipe->pin);
+    const FactEvidence* d = k ? k->version_dispute(attribute) : nullptr;
+    if (!d) continue;
+    pin = k;
+    dispute = d;
+    for (const auto& c : d->claims)
+      for (const auto& line : b.recipe->header)
+        if (states(line, p->display, c.value)) stated.insert(c.value);
+  }
+  if (!dispute) return;
+  if (stated.size() == 1) {
+    out.requested.emplace_back(attribute, *stated.begin());
+    return;
+  }
+  out.refusals.push_back(dispute_warning(
+      *pin, *dispute,
+      stated.empty() ? fmt::format("the recipes do not say which {} they build, so the spec cannot decide it", attribute)
+                     : fmt::format("the recipes say {} {}, so the spec cannot decide it", attribute, fmt::join(stated, " and "))));
+}
+
 }  // namespace
 
 ImportedOverrides import_overrides(const std::vector<RecipeSources>& recipes, const KnowledgeBase& kb) {
@@ -481,6 +532,10 @@ ImportedOverrides import_overrides(const std::vector<RecipeSources>& recipes, co
       if (!decided(r, o.attribute) && override_of(r, o.attribute, kb)) attributes.insert(o.attribute);
   ImportedOverrides out;
   for (const auto& a : attributes) import_attribute(builds_of(recipes, a, kb), a, kb, out);
+  for (const auto& p : kb.packages)  // versions the recipes leave to a pin whose sources disagree on them
+    if (p.version_in_pins && !attributes.count(p.attribute) &&
+        std::none_of(out.requested.begin(), out.requested.end(), [&](const auto& r) { return r.first == p.attribute; }))
+      import_disputed(builds_of(recipes, p.attribute, kb), p.attribute, kb, out);
   return out;
 }
 

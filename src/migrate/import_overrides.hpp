@@ -56,6 +56,9 @@ struct RecipeSources {
   /// Attributes whose version the recipe's [[family.version]] decides (a
   /// version word in its name): no [[source_override]] of the spec builds them.
   std::vector<std::string> decided = {};
+  /// Its header comment lines ("Custom PyTorch 2.9.1 built from source"): what it
+  /// says it builds, which decides a version the pin's sources dispute.
+  std::vector<std::string> header = {};
 };
 
 struct ImportedOverrides {
@@ -67,7 +70,10 @@ struct ImportedOverrides {
 };
 
 /// The overrides every recipe building an attribute agrees on become spec
-/// tables; an override that only restates what the pin ships needs none.
+/// tables; an override that only restates what the pin ships needs none. A
+/// version the recipes build as their pin ships it, where the pin's sources
+/// disagree on it, is requested as the recipes' headers state it; where they
+/// state none, a warning names the dispute (the spec cannot decide it).
 ImportedOverrides import_overrides(const std::vector<RecipeSources>& recipes, const KnowledgeBase& kb);
 
 }  // namespace tailor::migrate

@@ -171,11 +171,16 @@ void read_pythons(const json& j, const KnowledgeBase& kb, PinProbe& p) {
   }
   std::sort(p.pin.python.begin(), p.pin.python.end(), by_version);
   std::string def = text_of(at(j, "python3"));
-  if (!def.empty() && kb.python(def)) p.pin.python_default = def;
+  if (!def.empty() && kb.python(def)) {
+    p.pin.python_default = def;
+    p.measured.push_back("python_default");
+  }
+  p.measured.push_back("python");
 }
 
 void read_cudas(const json& j, const KnowledgeBase& kb, PinProbe& p) {
   p.pin.cuda.clear();
+  bool cudnn_measured = false;
   std::string def = text_of(at(j, "cudaDefault"));
   for (const auto& [set, c] : at(j, "cuda").items()) {
     if (at(c, "version").is_null()) continue;
@@ -187,7 +192,12 @@ void read_cudas(const json& j, const KnowledgeBase& kb, PinProbe& p) {
     p.pin.cuda.push_back(v);
     std::string cudnn = text_of(at(c, "cudnn"));
     if (!cudnn.empty() && (v == def || !p.pin.cudnn)) p.pin.cudnn = Version::parse(cudnn);
+    if (!cudnn.empty() && Version::parse(cudnn) && !cudnn_measured) {
+      p.measured.push_back("cudnn");
+      cudnn_measured = true;
+    }
   }
+  p.measured.push_back("cuda");
   std::sort(p.pin.cuda.begin(), p.pin.cuda.end(), by_version);
 }
 
@@ -199,11 +209,15 @@ void read_packages(const json& j, const KnowledgeBase& kb, PinProbe& p) {
   for (const auto& pkg : kb.packages) {
     const json& found = pkg.python() ? at(at(at(at(j, "python"), main_set), "packages"), pkg.attribute)
                                      : at(at(j, "top"), pkg.attribute);
-    if (at(found, "args").is_array()) p.function_args[pkg.attribute] = at(found, "args").get<std::vector<std::string>>();
+    if (at(found, "args").is_array()) {
+      p.function_args[pkg.attribute] = at(found, "args").get<std::vector<std::string>>();
+      p.measured.push_back(pkg.attribute == "torch" ? "torch_args" : "function_args." + pkg.attribute);
+    }
     std::string v = text_of(at(found, "version"));
     auto parsed = Version::parse(v);
     if (!pkg.version_in_pins || !parsed) continue;
     p.pin.versions.insert_or_assign(pkg.attribute, *parsed);
+    p.measured.push_back("versions." + pkg.attribute);
     if (!pkg.python()) continue;
     for (const auto& [set, s] : at(j, "python").items()) {
       std::string other = text_of(at(at(at(s, "packages"), pkg.attribute), "version"));
@@ -230,6 +244,9 @@ PinProbe probe_pin(Processes& procs, const std::string& nixpkgs, const std::stri
   read_cudas(j, kb, p);
   read_packages(j, kb, p);
   p.pin.sha256 = tarball_sha256(procs, nixpkgs, full);
+  p.measured.push_back("sha256");
+  std::sort(p.measured.begin(), p.measured.end());
+  p.measured.erase(std::unique(p.measured.begin(), p.measured.end()), p.measured.end());
   return p;
 }
 
@@ -239,6 +256,44 @@ std::string toml_list(const std::vector<std::string>& v) {
   for (const auto& s : v) q.push_back(toml_string(s));
   return fmt::format("[{}]", fmt::join(q, ", "));
 }
+bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+// The measured facts, then what the knowledge base said of the others (a dispute
+// over a measured fact is settled, so it goes).
+std::string evidence_toml(const PinProbe& p) {
+  std::string out;
+  auto entry = [&](std::string_view kind, const std::vector<std::string>& facts, const std::string& source) {
+    if (facts.empty()) return;
+    out += fmt::format("\n[[pin.evidence]]\nkind = {}\nfacts = {}\nsource = {}\n", toml_string(kind), toml_list(facts),
+                       toml_string(source));
+  };
+  std::vector<std::string> recorded = p.pin.recorded_facts(), measured;
+  for (const auto& [attr, args] : p.function_args)  // the overlay writes these, not the record's own
+    if (attr != "torch") recorded.push_back("function_args." + attr);
+  for (const auto& f : p.measured)
+    if (has(recorded, f)) measured.push_back(f);
+  entry("measured", measured,
+        fmt::format("tailor kb probe-pin: nix-instantiate --eval on a nixpkgs checkout at {}; sha256: nix-hash of git "
+                    "archive {}",
+                    p.pin.short_rev, p.pin.short_rev));
+  for (const auto& e : p.pin.evidence) {
+    std::vector<std::string> left;
+    for (const auto& f : e.facts)
+      if (!has(p.measured, f.value) && has(recorded, f.value)) left.push_back(f.value);
+    if (left.empty()) continue;
+    if (e.kind != EvidenceKind::disputed) {
+      entry(evidence_kind_name(e.kind), left, e.source);
+      continue;
+    }
+    std::vector<std::string> claims;
+    for (const auto& c : e.claims)
+      claims.push_back(fmt::format("{{ value = {}, source = {} }}", toml_string(c.value), toml_string(c.source)));
+    out += fmt::format("\n[[pin.evidence]]\nkind = \"disputed\"\nfacts = {}\nclaims = [{}]\n", toml_list(left),
+                       fmt::join(claims, ", "));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string probe_overlay(const PinProbe& p) {
@@ -264,6 +319,7 @@ std::string probe_overlay(const PinProbe& p) {
     if (attr != "torch") args.push_back(fmt::format("{} = {}", toml_key(attr), toml_list(a)));
   if (!args.empty()) out += fmt::format("function_args = {{ {} }}\n", fmt::join(args, ", "));
   if (!p.known) out += "source = \"tailor kb probe-pin (nix-instantiate --eval on a nixpkgs checkout)\"\n";
+  out += evidence_toml(p);
   return out;
 }
 

@@ -18,6 +18,9 @@ struct PinProbe {
   std::map<std::string, std::vector<std::string>> function_args;  ///< attribute -> formal arguments
   std::vector<std::string> notes;           ///< facts measured but not recordable (unknown Python, …)
   bool known = false;                       ///< the KB records the pin already
+  /// The facts measured ("versions.torch", "python", "sha256", …): their evidence
+  /// becomes "measured", settling what the knowledge base disputed.
+  std::vector<std::string> measured;
 };
 
 /// Probes the checkout \a nixpkgs, which must be at \a rev. Throws
@@ -26,7 +29,9 @@ struct PinProbe {
 PinProbe probe_pin(Processes& procs, const std::string& nixpkgs, const std::string& rev, const KnowledgeBase& kb);
 
 /// The overlay file (nixpkgs_pins.toml) recording \a p; merged field by field
-/// with the knowledge base's entry of the same pin.
+/// with the knowledge base's entry of the same pin. Its [[pin.evidence]] records
+/// the measured facts as measured and keeps the knowledge base's evidence of
+/// the facts it did not measure.
 std::string probe_overlay(const PinProbe& p);
 
 }  // namespace tailor::migrate

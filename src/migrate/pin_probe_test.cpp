@@ -167,5 +167,34 @@ TEST(PinProbe, UncommittedChangesAreRefused) {
   }
 }
 
+// Measuring a pin settles its disputed facts: the overlay records them as measured
+// and keeps the knowledge base's evidence of what it did not measure (a dispute too).
+TEST(PinProbe, AMeasurementSettlesADisputedVersion) {
+  PinProbe p;
+  p.pin = *kb().pin("0182a36");
+  p.known = true;
+  p.pin.sha256 = "0p7d6pyr4l4cvdmwvql2rk0dj0c1prdnpcmh3k5fqmnqfsq1c3xs";
+  p.measured = {"cuda", "python", "sha256", "versions.torch", "versions.vllm"};
+  KnowledgeBase merged = KnowledgeBase::load_texts({{"nixpkgs_pins.toml", probe_overlay(p)}});
+  const NixpkgsPin* m = merged.pin("0182a36");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->version_dispute("torch"), nullptr);
+  ASSERT_NE(m->evidence_of("versions.torch"), nullptr);
+  EXPECT_EQ(m->evidence_of("versions.torch")->kind, EvidenceKind::measured);
+  EXPECT_EQ(m->evidence_of("versions.torch")->source,
+            "tailor kb probe-pin: nix-instantiate --eval on a nixpkgs checkout at 0182a36; sha256: nix-hash of git archive "
+            "0182a36");
+  ASSERT_NE(m->evidence_of("cutlass"), nullptr);  // not measured: still documented
+  EXPECT_EQ(m->evidence_of("cutlass")->kind, EvidenceKind::documented);
+  EXPECT_EQ(m->evidence_of("torch_args")->source,
+            "nixpkgs pkgs/development/python-modules/torch/source/default.nix at 0182a36");
+
+  p.measured = {"cuda", "python", "sha256"};  // torch not measured: the dispute stays
+  merged = KnowledgeBase::load_texts({{"nixpkgs_pins.toml", probe_overlay(p)}});
+  const FactEvidence* d = merged.pin("0182a36")->version_dispute("torch");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->claims.size(), 2u);
+}
+
 }  // namespace
 }  // namespace tailor::migrate

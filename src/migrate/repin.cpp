@@ -14,6 +14,7 @@
 #include "migrate/pin_sites.hpp"
 #include "migrate/python_sites.hpp"
 #include "migrate/toml_strings.hpp"
+#include "migrate/torch_on_pin.hpp"
 #include "util/toml_reader.hpp"
 #include "nix/parser.hpp"
 #include "util/diagnostic.hpp"
@@ -355,6 +356,9 @@ class Repinner {
     if (old_torches.size() == 1) old_torch_ = *old_torches.begin();
     target_ = plan_.target.known;
     new_torch_ = target_ ? target_->version_text("torch") : "";
+    if (!target_) return;
+    torch_ = torch_on_pin(*target_, old_torch_, kb_, false);
+    if (!torch_.may_rewrite) new_torch_ = old_torch_;  // the new pin's torch is disputed: no text moves on it
   }
 
   // Header comments and descriptions that name the old pin's torch ("PyTorch
@@ -407,6 +411,7 @@ class Repinner {
                                               k->version_text("torch") == target_->version_text("torch") ? " (unchanged)" : ""));
       else if (!k)
         plan_.knowledge.push_back(fmt::format("{} (the old pin) is not in the knowledge base", short_rev(p.rev)));
+    plan_.knowledge.insert(plan_.knowledge.end(), torch_.knowledge.begin(), torch_.knowledge.end());
     std::string want_python = plan_.python ? plan_.python->version : "";
     if (!want_python.empty() && !target_->provides_python(want_python))
       plan_.verify.push_back(fmt::format("{} does not provide Python {} per the knowledge base (it has {}): {} may be "
@@ -419,6 +424,7 @@ class Repinner {
                                            "recipes use cudaPackages_{}",
                                            short_rev(target_->rev), cuda, fmt::join(target_->cuda, ", "),
                                            cuda.substr(0, cuda.find('.')) + "_" + cuda.substr(cuda.find('.') + 1)));
+    plan_.verify.insert(plan_.verify.end(), torch_.verify.begin(), torch_.verify.end());
   }
 
   // Docs: revisions everywhere, versions in table cells.
@@ -467,8 +473,13 @@ class Repinner {
         claims.emplace(v, fmt::format("{}:{}:{}", result_path(f.rel), sp.line, sp.column));
       }
     }
+    const FactEvidence* dispute = target_->version_dispute("torch");
+    auto claimed = [&](const std::string& v) {  // a disputed torch: the dispute is reported once, not per name
+      return dispute && std::any_of(dispute->claims.begin(), dispute->claims.end(),
+                                    [&](const FactClaim& c) { return (c.value + ".").starts_with(v + "."); });
+    };
     for (const auto& [v, where] : claims)
-      if (!(target_->version_text("torch") + ".").starts_with(v + "."))
+      if (!(target_->version_text("torch") + ".").starts_with(v + ".") && !claimed(v))
         plan_.verify.push_back(fmt::format("names claim PyTorch {} (pytorch{}- at {}), but {} ships PyTorch {}", v,
                                            v.substr(0, 1) + v.substr(2), where, short_rev(target_->rev),
                                            target_->version_text("torch")));
@@ -516,6 +527,7 @@ class Repinner {
   std::map<std::string, int> cuda_sets_;
   const NixpkgsPin* target_ = nullptr;
   std::string old_torch_, new_torch_, old_python_, new_python_;
+  TorchOnPin torch_;
 };
 
 }  // namespace

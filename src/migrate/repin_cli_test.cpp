@@ -72,10 +72,10 @@ TEST(CmdRepin, PinMigrationIsOneCommand) {
   EXPECT_EQ(codes, std::set<std::string>{"TLR005"}) << check.out;
 }
 
-// 6a030d5 ships PyTorch 2.9.1, 0182a36 ships 2.10.0 (nixpkgs'
-// python-modules/torch at each revision): comments and descriptions that name
-// the torch a recipe builds follow the pin.
-std::string claims_new_torch(const std::string& text) { return replace_all(text, "PyTorch 2.9.1", "PyTorch 2.10.0"); }
+// 6a030d5 and 0182a36 both ship PyTorch 2.9.1 (0182a36's is disputed by a
+// migration plan that claimed 2.10.0): comments and descriptions that name the
+// torch a recipe builds stay as they are.
+std::string claims_new_torch(const std::string& text) { return text; }
 
 // Outside the edits, the bytes are the input's: the two texts lex to the same
 // tokens with the same gaps (blanks, comments), except the pin, hash,
@@ -217,8 +217,9 @@ TEST(CmdRepin, DryRunDiffAppliesWithPatch) {
   EXPECT_EQ(read_all(dir), read_all(source_path("tests/data/repin/pytorch-2.9/expected")));
 }
 
-// --nixpkgs: the pin migration's verification step against the stub nixpkgs (torch 2.9.1) and a
-// wrapper that plays the 0182a36 checkout (torch 2.10.0).
+// --nixpkgs: the pin migration's verification step against a stub that plays the 0182a36
+// checkout (torch 2.9.1, as recorded), one whose torch is 2.10.0 (what the disputing
+// migration plan claimed: one side of the dispute, no contradiction) and a stale one (2.8.0).
 TEST(CmdRepin, EvaluatesTheTorchVersionOnALocalNixpkgs) {
   if (!have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate is not installed";
   TempDir tmp("repin-eval");
@@ -229,13 +230,22 @@ TEST(CmdRepin, EvaluatesTheTorchVersionOnALocalNixpkgs) {
   EXPECT_NE(ok.out.find("nix-instantiate --eval: (import " + abs +
                         " { config = { allowUnfree = true; cudaSupport = true; }; overlays = [ (final: prev: { "
                         "cudaPackages = final.cudaPackages_12_9; }) ]; }).python313Packages.torch.version\n"
-                        "  = \"2.10.0\" (knowledge base: 2.10.0)\n"),
+                        "  = \"2.9.1\" (knowledge base: 2.9.1)\n"),
             std::string::npos)
       << ok.out;
+  // The measurement settles the dispute: repin says how to record it.
+  EXPECT_NE(ok.out.find("  - python313Packages.torch.version measured 2.9.1 on 0182a36: record it so the knowledge base "
+                        "no longer disputes it: tailor kb probe-pin 0182a36 --nixpkgs PATH\n"),
+            std::string::npos)
+      << ok.out;
+  RunResult claimed = run_tailor({"repin", kSeed, "--rev", kNew, "--python-set", "python313Packages", "--dry-run",
+                                  "--nixpkgs", "tests/data/repin/nixpkgs-torch-2.10"});
+  EXPECT_EQ(claimed.status, 0) << claimed.out;
+  EXPECT_NE(claimed.out.find("  = \"2.10.0\" (knowledge base: 2.9.1)\n"), std::string::npos) << claimed.out;
   RunResult stale = run_tailor({"repin", kSeed, "--rev", kNew, "--python-set", "python313Packages", "--dry-run",
-                                "--nixpkgs", "tests/nix/stub-nixpkgs"});
+                                "--nixpkgs", "tests/data/repin/nixpkgs-torch-2.8"});
   EXPECT_EQ(stale.status, 1) << stale.out;
-  EXPECT_NE(stale.out.find("  = \"2.9.1\" (knowledge base: 2.10.0, DIFFERENT)\n"), std::string::npos) << stale.out;
+  EXPECT_NE(stale.out.find("  = \"2.8.0\" (knowledge base: 2.9.1, DIFFERENT)\n"), std::string::npos) << stale.out;
   // Without --python-set the tree's python3Packages is evaluated: the stub has no default set.
   RunResult missing = run_tailor({"repin", kSeed, "--rev", kNew, "--dry-run", "--nixpkgs", "tests/nix/stub-nixpkgs"});
   EXPECT_EQ(missing.status, 1);
@@ -250,8 +260,8 @@ TEST(CmdRepin, SpecFieldsMoveWithMinimalEdits) {
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   expect_golden(replace_all(r.out, tmp.path(), "OUT"), "tests/golden/repin/spec.txt");
   std::string before = read_file(source_path("examples/build-pytorch/pytorch-2.9-python313.toml"));
-  std::string want = replace_all(replace_all(before, "pin = \"6a030d5\"", "pin = \"0182a36\""), "torch = \"2.9.1\"",
-                                 "torch = \"2.10.0\"");
+  // torch stays 2.9.1: 0182a36 ships 2.9.1 (disputed, so repin would not rewrite it either way).
+  std::string want = replace_all(before, "pin = \"6a030d5\"", "pin = \"0182a36\"");
   EXPECT_EQ(read_file(out), want);
   EXPECT_EQ(run_tailor({"matrix", out}).status, 0);
 }
@@ -370,6 +380,52 @@ TEST(CmdRepin, NixpkgsWithoutNixInstantiateIsAMissingEnvironment) {
   EXPECT_EQ(r.status, 3);
   EXPECT_EQ(r.err, "tailor: error: repin: --nixpkgs needs nix-instantiate, which is not on PATH\n"
                    "hint: install Nix (Debian: nix-bin), or drop --nixpkgs and verify the torch version yourself\n");
+}
+
+// The migration the team did by hand after a plan that assumed otherwise: pin 0182a36
+// ships torch 2.9.1 (disputed by that plan), so a torch 2.9 tree moved there keeps
+// 2.9.1, and repin shows the source override that builds 2.10.0 (pytorch/pytorch
+// v2.10.0 with submodules, the hash the team's recipes use).
+TEST(CmdRepin, ATorch29TreeMovedTo0182a36KeepsTorch291AndShowsHowToBuild2100) {
+  RunResult r = run_tailor({"repin", kSeed, "--rev", "0182a36", "--python-set", "python313Packages", "--dry-run"});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("knowledge base: 0182a36 provides PyTorch 2.9.1; Python 3.12, 3.13; CUDA 12.8, 12.9, 13.0\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("knowledge base: torch stays 2.9.1: 0182a36 ships PyTorch 2.9.1"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("torch 2.9.1 -> 2.10.0"), std::string::npos) << r.out;  // no text is moved to 2.10.0
+  const std::string head = "to build PyTorch 2.10.0 on 0182a36 instead, build it from source";
+  size_t at = r.out.find(head);
+  ASSERT_NE(at, std::string::npos) << r.out;
+  size_t body = r.out.find(":\n", at);
+  ASSERT_NE(body, std::string::npos);
+  std::string snippet;
+  for (size_t k = body + 2; k < r.out.size() && r.out.compare(k, 4, "    ") == 0;) {
+    size_t e = r.out.find('\n', k);
+    snippet += r.out.substr(k + 4, e - k - 4) + "\n";
+    k = e + 1;
+  }
+  EXPECT_NE(snippet.find("owner = \"pytorch\";"), std::string::npos) << snippet;
+  EXPECT_NE(snippet.find("rev = \"v2.10.0\";"), std::string::npos) << snippet;
+  EXPECT_NE(snippet.find("hash = \"sha256-RKiZLHBCneMtZKRgTEuW1K7+Jpi+tx11BMXuS1jC1xQ=\";"), std::string::npos) << snippet;
+  EXPECT_NE(snippet.find("fetchSubmodules = true;"), std::string::npos) << snippet;
+  EXPECT_NE(snippet.find("version = \"2.10.0\";"), std::string::npos) << snippet;
+  // The dispute is named with both sources and how to settle it.
+  EXPECT_NE(r.out.find("  - the torch version of nixpkgs pin 0182a36 is disputed: 2.9.1 (flox/build-pytorch pytorch-2.10 "
+                       "recipes on this pin"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("2.10.0 (flox/build-pytorch pin-alignment plan (What the Pin Contains)); repin keeps torch 2.9.1 "
+                       "and rewrites no torch version; settle it by measuring: tailor kb probe-pin 0182a36 --nixpkgs PATH"),
+            std::string::npos)
+      << r.out;
+  // What it shows is Nix a recipe can use.
+  if (have_program("nix-instantiate")) {
+    TempDir tmp("repin-snippet");
+    std::ofstream(tmp.path() + "/s.nix") << "{ fetchFromGitHub, torch }:\n" << snippet;
+    RunResult p = run_command("nix-instantiate --parse " + tmp.path() + "/s.nix 2>&1", true);
+    EXPECT_EQ(p.status, 0) << p.out << snippet;
+  }
 }
 
 }  // namespace

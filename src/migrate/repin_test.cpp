@@ -25,18 +25,20 @@ TEST(PlanRepin, WarnsWhenTheNewPinLacksThePythonOrTheCudaOfTheTree) {
   RepinOptions o;
   o.rev = "0182a36";
   o.python_set = "python311Packages";
-  RepinPlan p = plan_repin("t", {{"a.nix", recipe(k6a, "python3Packages", "cudaPackages_13_0")}}, o, kb());
+  RepinPlan p = plan_repin("t", {{"a.nix", recipe(k6a, "python3Packages", "cudaPackages_13_1")}}, o, kb());
   ASSERT_EQ(p.changes.size(), 1u);
   ASSERT_GE(p.verify.size(), 2u);
   EXPECT_EQ(p.verify.at(0),
             "0182a36 does not provide Python 3.11 per the knowledge base (it has 3.12, 3.13): python311Packages may be "
             "missing on the new pin");
   EXPECT_EQ(p.verify.at(1),
-            "0182a36 does not provide CUDA 13.0 per the knowledge base (it has 12.8, 12.9), but the recipes use "
-            "cudaPackages_13_0");
-  EXPECT_EQ(p.knowledge, (std::vector<std::string>{"0182a36 provides PyTorch 2.10.0; Python 3.12, 3.13; CUDA 12.8, 12.9",
-                                                   "6a030d5 provided PyTorch 2.9.1"}));
-  EXPECT_EQ(p.cuda, "13.0");
+            "0182a36 does not provide CUDA 13.1 per the knowledge base (it has 12.8, 12.9, 13.0), but the recipes use "
+            "cudaPackages_13_1");
+  ASSERT_GE(p.knowledge.size(), 3u);
+  EXPECT_EQ(p.knowledge.at(0), "0182a36 provides PyTorch 2.9.1; Python 3.12, 3.13; CUDA 12.8, 12.9, 13.0");
+  EXPECT_EQ(p.knowledge.at(1), "6a030d5 provided PyTorch 2.9.1 (unchanged)");
+  EXPECT_EQ(p.knowledge.at(2).rfind("torch stays 2.9.1: 0182a36 ships PyTorch 2.9.1", 0), 0u) << p.knowledge.at(2);
+  EXPECT_EQ(p.cuda, "13.1");
 }
 
 TEST(PlanRepin, SaysSoWhenTheNewRevIsUnknown) {
@@ -56,7 +58,7 @@ TEST(PlanRepin, NamesThatCarryATorchVersionMustMatchTheNewPin) {
   RepinPlan p = plan_repin("t", {{"a.nix", r}}, o, kb());
   ASSERT_FALSE(p.verify.empty());
   EXPECT_EQ(p.verify.front(), "names claim PyTorch 2.10 (pytorch210- at t/a.nix:2:12), but 6a030d5 ships PyTorch 2.9.1");
-  o.rev = "0182a36";  // back to the pin that ships 2.10: nothing to say about the name
+  o.rev = "0182a36";  // back to 0182a36, whose torch a source claims is 2.10 (disputed): the dispute is named, not the name
   for (const auto& v : plan_repin("t", {{"a.nix", p.after[0].text}}, o, kb()).verify)
     EXPECT_EQ(v.find("names claim"), std::string::npos) << v;
 }

@@ -192,7 +192,9 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     if (!f.variant->python.empty()) pythons[f.variant->python]++;
     vllm = vllm || kb.package(f.variant->package)->need("python-set-substitution");
     variants.push_back({*f.variant, pin, f.spelling, &f, std::nullopt});
-    sources.push_back({f.src.rel, pin, f.variant->package, tree_overrides.of(f)});
+    RecipeSources& built = sources.emplace_back(RecipeSources{f.src.rel, pin, f.variant->package, tree_overrides.of(f)});
+    for (const auto& c : f.facts.comments)  // what it says it builds (decides a version its pin's sources dispute)
+      if (c.key == "header") built.header.push_back(c.text);
   }
   r.variants = static_cast<int>(variants.size());
   if (variants.empty()) {

@@ -334,39 +334,41 @@ TEST(SpecImport, ParametricBuilderRecipesTakeTheBuildersPin) {
   EXPECT_EQ(c.out, "checked 8 files: no problems\n");
 }
 
-// 0182a36's record lists CUDA 12.8 and 12.9 without claiming that is all: a
+// 46336d4's record lists CUDA 12.8 and 12.9 without claiming that is all: a
 // tree on cudaPackages_13_0 is reproduced, the spec claims the fact, and
-// generate accepts the claim with a warning.
+// generate accepts the claim with a warning. (The fixture was on 0182a36 until
+// the knowledge base recorded that pin's cudaPackages_13_0.)
 TEST(SpecImport, FactsTheKnowledgeBaseLacksAreClaimed) {
   test::RunResult r = test::run_tailor({"import", "tests/data/trees/kb-gaps"});
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.err, "tailor: warning: the knowledge base does not record cudaPackages_13_0 on 0182a36; the tree uses it\n");
+  EXPECT_EQ(r.err, "tailor: warning: the knowledge base does not record cudaPackages_13_0 on 46336d4; the tree uses it\n");
   test::expect_golden(r.out, "tests/golden/import/kb-gaps.toml");
   std::set<std::string> files = file_names("tests/data/trees/kb-gaps");
+  // 46336d4 ships torch 2.9.1 (nixpkgs_pins.toml); no recipe overrides it.
   EXPECT_EQ(matrix_generate_check(r.out, "tailor: warning: the knowledge base does not record cudaPackages_13_0 on "
-                                         "0182a36; the spec claims it (the imported tree builds with "
+                                         "46336d4; the spec claims it (the imported tree builds with "
                                          "cudaPackages_13_0 on this pin)\n"),
-            all_build(files, "2.10.0"));
+            all_build(files, "2.9.1"));
 }
 
 // A list measured complete (tailor kb probe-pin) is recorded-as-absent: no claim
 // can contradict it, and import says the variant cannot be expressed.
 TEST(SpecImport, AMeasuredAbsenceIsNotClaimed) {
   test::TempDir kb_dir("kb");
-  std::ofstream(kb_dir.path() + "/nixpkgs_pins.toml") << "[[pin]]\nshort = \"0182a36\"\ncomplete = [\"cuda\"]\n";
+  std::ofstream(kb_dir.path() + "/nixpkgs_pins.toml") << "[[pin]]\nshort = \"46336d4\"\ncomplete = [\"cuda\"]\n";
   test::RunResult r = test::run_tailor({"import", "tests/data/trees/kb-gaps", "--kb", kb_dir.path()});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err,
             "tailor: warning: the inferred spec does not load: package 'pytorch' of family 'pytorch-cuda13_0' yields no "
-            "variant: nixpkgs pin 0182a36 provides CUDA 12.8, 12.9, not 13.0\n");
-  std::string claim = "[[claim]]\npin = \"0182a36\"\ncuda = \"13.0\"\nreason = \"tried\"\n";
-  std::string spec = "[branch]\nname = \"b\"\nproduct = \"build-pytorch\"\npin = \"0182a36\"\npython = \"3.13\"\n\n"
+            "variant: nixpkgs pin 46336d4 provides CUDA 12.8, 12.9, not 13.0\n");
+  std::string claim = "[[claim]]\npin = \"46336d4\"\ncuda = \"13.0\"\nreason = \"tried\"\n";
+  std::string spec = "[branch]\nname = \"b\"\nproduct = \"build-pytorch\"\npin = \"46336d4\"\npython = \"3.13\"\n\n"
                      "[[family]]\nname = \"f\"\npackage = \"pytorch\"\nbackend = \"cpu\"\nisa = \"avx2\"\n\n" + claim;
   test::TempDir dir("claim");
   std::ofstream(dir.path() + "/s.toml") << spec;
   r = test::run_tailor({"matrix", dir.path() + "/s.toml", "--kb", kb_dir.path()});
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, dir.path() + "/s.toml:15:8: error: nixpkgs pin 0182a36 is recorded without CUDA 13.0: its cuda list "
+  EXPECT_EQ(r.err, dir.path() + "/s.toml:15:8: error: nixpkgs pin 46336d4 is recorded without CUDA 13.0: its cuda list "
                    "is complete\ncuda = \"13.0\"\n       ^\nhint: tailor kb probe-pin measured it; remove the claim or "
                    "choose another pin\n");
 }

@@ -5,6 +5,7 @@
 
 #include "recipe/recipe_facts.hpp"
 #include "matrix/spec_loader.hpp"
+#include "migrate/torch_on_pin.hpp"
 #include "util/toml_reader.hpp"
 
 namespace tailor::migrate {
@@ -113,6 +114,8 @@ class SpecRepinner {
                                           target_.known->version_text("torch"), fmt::join(target_.known->python, ", "),
                                           fmt::join(target_.known->cuda, ", ")));
     for (const auto& [s, p] : old_) plan_.knowledge.push_back(fmt::format("{} provided PyTorch {}", s, p->version_text("torch")));
+    plan_.knowledge.insert(plan_.knowledge.end(), torch_.knowledge.begin(), torch_.knowledge.end());
+    plan_.verify.insert(plan_.verify.end(), torch_.verify.begin(), torch_.verify.end());
     rewrite();
     return std::move(plan_);
   }
@@ -166,7 +169,9 @@ class SpecRepinner {
 
   void move_torch(const std::optional<Value>& torch) {
     std::string new_torch = target_.known->version_text("torch");
+    torch_ = torch_on_pin(*target_.known, old_torch_, kb_, true);
     if (!torch || old_torch_.empty()) return;
+    if (!torch_.may_rewrite) return;  // the new pin's torch is disputed: the spec keeps what it says (see verify)
     if (torch->text == old_torch_ && old_torch_ != new_torch)
       edit(*torch, new_torch, "torch");
     else if (torch->text != new_torch)
@@ -197,6 +202,7 @@ class SpecRepinner {
   const TargetPin& target_;
   std::map<std::string, const NixpkgsPin*> old_;
   std::string old_torch_;
+  TorchOnPin torch_;
 };
 
 }  // namespace

@@ -82,6 +82,10 @@ class Deriver {
           because = fmt::format("{} {} pairs with {} {} ({}:{})", v_.package, v_.version, attr, asked, spec_.path,
                                 pv->pos.line);
       }
+      // Built as the pin ships it, where the pin's sources disagree on that version: say so.
+      if (const FactEvidence* d = pin_.version_dispute(attr); d && !source_override_for(v_, spec_, kb_, attr))
+        because += fmt::format("; what pin {} ships is disputed: {} ({})", pin_.short_rev, d->claims_text(),
+                               probe_pin_command(pin_));
       note("variant", attr, it->second, because);
     }
     s_.platforms = {v_.platform};

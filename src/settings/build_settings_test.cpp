@@ -139,10 +139,11 @@ TEST(BuildSettings, Torch210OnCuda13UsesThePinWorkarounds) {
   EXPECT_EQ(s131.pin_short, "2017d6d");
   auto cpu = settings("build-pytorch/pytorch-2.10-python313", "pytorch-python313-cpu-avx2");
   EXPECT_EQ(ids(cpu), std::vector<std::string>{"torch-2.10.0-from-source"});
-  // Pin 0182a36 ships 2.10.0 natively: no source override.
-  auto native = settings("build-pytorch/pytorch-2.10-cuda12_9", "pytorch-python313-cuda12_9-sm90-avx512");
-  EXPECT_TRUE(native.workarounds.empty());
-  EXPECT_EQ(native.variant.version_of("pytorch"), "2.10.0");
+  // Pin 0182a36 ships 2.9.1 (a migration plan claimed 2.10.0): the team's recipes there
+  // override torch to 2.10.0 from source, and so does the workaround; CUDA 12.9 needs no more.
+  auto on0182 = settings("build-pytorch/pytorch-2.10-cuda12_9", "pytorch-python313-cuda12_9-sm90-avx512");
+  EXPECT_EQ(ids(on0182), std::vector<std::string>{"torch-2.10.0-from-source"});
+  EXPECT_EQ(on0182.variant.version_of("pytorch"), "2.10.0");
 }
 
 TEST(BuildSettings, CpuOnlyAndDarwin) {

@@ -1,9 +1,9 @@
 # PyTorch 2.10.0 for NVIDIA B200/GB200 (SM100) — AVX-512
-# CUDA 13.0 from nixpkgs 0182a36 (cudaPackages_13_0)
+# CUDA 13.0 from nixpkgs 46336d4 (cudaPackages_13_0)
 { }:
 let
   pkgs = import (builtins.fetchTarball {
-    url = "https://github.com/NixOS/nixpkgs/archive/0182a361324364ae3f436a63005877674cf45efb.tar.gz";
+    url = "https://github.com/NixOS/nixpkgs/archive/46336d4d6980ae6f136b45c8507b17787eb186a0.tar.gz";
     sha256 = "1gvzxq4f0a6iykz9ab0fp9mhqz4a2cw4jrijz5b5ffc9jzfg4cz8";
   }) {
     config = {

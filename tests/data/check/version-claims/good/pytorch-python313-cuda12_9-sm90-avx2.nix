@@ -1,4 +1,4 @@
-# PyTorch 2.10.0 for NVIDIA Hopper (SM90: H100, H200, GH200) — AVX2
+# PyTorch 2.9.1 for NVIDIA Hopper (SM90: H100, H200, GH200) — AVX2
 # CUDA 12.9 — Requires NVIDIA driver 575.51.03+
 { }:
 let
@@ -17,7 +17,7 @@ let
   gpuArchSM = "9.0"; # For TORCH_CUDA_ARCH_LIST
   cpuFlags = [ "-mavx2" "-mfma" "-mf16c" ];
 in
-# The torch 2.9.1 recipes of this branch predate the pin bump; this one builds the pin's torch.
+# This one builds the pin's torch (2.9.1; a migration plan claimed 2.10.0).
 (nixpkgs_pinned.python313Packages.torch.override {
   cudaSupport = true;
   gpuTargets = [ gpuArchSM ];

@@ -1,4 +1,4 @@
-# PyTorch 2.10.0 CPU-only — AVX2 (x86-64)
+# PyTorch 2.9.1 CPU-only — AVX2 (x86-64)
 # Single-stage override: CUDA inputs filtered out.
 { }:
 let

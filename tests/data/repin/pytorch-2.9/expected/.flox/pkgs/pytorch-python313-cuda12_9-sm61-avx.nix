@@ -1,4 +1,4 @@
-# PyTorch 2.10.0 for NVIDIA Pascal (SM61: GTX 1080 Ti, GTX 1080, GTX 1070) — AVX
+# PyTorch 2.9.1 for NVIDIA Pascal (SM61: GTX 1080 Ti, GTX 1080, GTX 1070) — AVX
 # CUDA 12.9 — Requires NVIDIA driver 575.51.03+
 { }:
 let

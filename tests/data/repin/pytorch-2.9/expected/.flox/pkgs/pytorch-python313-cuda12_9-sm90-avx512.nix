@@ -1,8 +1,8 @@
-# PyTorch 2.10.0 for NVIDIA Hopper (SM90: H100, H200, GH200) — AVX-512
+# PyTorch 2.9.1 for NVIDIA Hopper (SM90: H100, H200, GH200) — AVX-512
 # CUDA 12.9 — Requires NVIDIA driver 575.51.03+
 { }:
 let
-  # Pinned nixpkgs: PyTorch 2.10.0, CUDA 12.9.1, cuDNN 9.13.0
+  # Pinned nixpkgs: PyTorch 2.9.1, CUDA 12.9.1, cuDNN 9.13.0
   nixpkgs_pinned = import (builtins.fetchTarball {
     url = "https://github.com/NixOS/nixpkgs/archive/0182a361324364ae3f436a63005877674cf45efb.tar.gz";
   }) {

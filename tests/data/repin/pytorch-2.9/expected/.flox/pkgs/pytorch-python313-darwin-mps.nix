@@ -1,4 +1,4 @@
-# PyTorch 2.10.0 for Apple Silicon — Metal Performance Shaders
+# PyTorch 2.9.1 for Apple Silicon — Metal Performance Shaders
 { }:
 let
   nixpkgs_pinned = import (builtins.fetchTarball {

@@ -1,0 +1,147 @@
+// Facts with evidence: the schema of [[pin.evidence]] (closed, errors at
+// file:line:col) and invariants over the embedded pins.
+#include <algorithm>
+#include <cctype>
+
+#include <gtest/gtest.h>
+
+#include "kb/knowledge_base.hpp"
+#include "util/diagnostic.hpp"
+
+namespace tailor {
+namespace {
+
+// A new pin (lines 1-7) followed by the evidence under test (from line 8).
+std::string pin_with(const std::string& evidence) {
+  return "[[pin]]\n"
+         "short = \"abcdef1\"\n"
+         "rev = \"abcdef1000000000000000000000000000000000\"\n"
+         "versions = { torch = \"2.9.1\" }\n"
+         "python = [\"3.13\"]\n"
+         "source = \"site notes\"\n"
+         "\n" +
+         evidence;
+}
+
+std::string load_error(const std::string& pins) {
+  try {
+    KnowledgeBase::load_texts({{"nixpkgs_pins.toml", pins}});
+  } catch (const DiagnosticError& e) {
+    return e.diagnostic().render();
+  }
+  return "loaded without complaint";
+}
+
+TEST(FactEvidence, AnUnknownKindIsAnErrorAtItsValue) {
+  EXPECT_EQ(load_error(pin_with("[[pin.evidence]]\nkind = \"rumoured\"\nfacts = [\"python\"]\nsource = \"a\"\n")),
+            "nixpkgs_pins.toml:9:8: error: unknown evidence kind 'rumoured'\n"
+            "kind = \"rumoured\"\n"
+            "       ^\n"
+            "hint: kind is \"measured\" (tailor kb probe-pin), \"documented\" (with its source) or \"disputed\" (claims: "
+            "each value with its source)\n");
+}
+
+TEST(FactEvidence, KeysDependOnTheKind) {
+  // A documented fact has one source, no claims.
+  std::string r = load_error(
+      pin_with("[[pin.evidence]]\nkind = \"documented\"\nfacts = [\"python\"]\nsource = \"a\"\nclaims = []\n"));
+  EXPECT_EQ(r.rfind("nixpkgs_pins.toml:12:1: error: unknown key 'claims' in [[pin.evidence]]\n", 0), 0u) << r;
+  // A dispute has claims, not one source.
+  r = load_error(pin_with("[[pin.evidence]]\nkind = \"disputed\"\nfacts = [\"versions.torch\"]\nsource = \"a\"\n"));
+  EXPECT_EQ(r.rfind("nixpkgs_pins.toml:11:1: error: unknown key 'source' in [[pin.evidence]]\n", 0), 0u) << r;
+}
+
+TEST(FactEvidence, FactsMustBeKnownRecordedAndCoveredOnce) {
+  EXPECT_EQ(load_error(pin_with("[[pin.evidence]]\nkind = \"documented\"\nfacts = [\"torch\"]\nsource = \"a\"\n")),
+            "nixpkgs_pins.toml:10:10: error: unknown fact 'torch'\n"
+            "facts = [\"torch\"]\n"
+            "         ^\n"
+            "hint: facts are versions.ATTRIBUTE, function_args.ATTRIBUTE, sha256, python, python_default, cuda, cudnn, "
+            "cutlass, torch_args\n");
+  EXPECT_EQ(load_error(pin_with("[[pin.evidence]]\nkind = \"documented\"\nfacts = [\"cudnn\"]\nsource = \"a\"\n")),
+            "nixpkgs_pins.toml:10:10: error: pin abcdef1 records no 'cudnn': evidence covers the facts the record "
+            "holds\n"
+            "facts = [\"cudnn\"]\n"
+            "         ^\n");
+  EXPECT_EQ(load_error(pin_with("[[pin.evidence]]\nkind = \"documented\"\nfacts = [\"python\"]\nsource = \"a\"\n\n"
+                                "[[pin.evidence]]\nkind = \"measured\"\nfacts = [\"versions.torch\", \"python\"]\n"
+                                "source = \"b\"\n")),
+            "nixpkgs_pins.toml:15:28: error: 'python' already has its evidence (line 10)\n"
+            "facts = [\"versions.torch\", \"python\"]\n"
+            "                           ^\n");
+}
+
+TEST(FactEvidence, ADisputeNeedsTwoClaimsAndTheRecordedValueAmongThem) {
+  EXPECT_EQ(load_error(pin_with("[[pin.evidence]]\nkind = \"disputed\"\nfacts = [\"versions.torch\"]\n"
+                                "claims = [{ value = \"2.9.1\", source = \"a\" }]\n")),
+            "nixpkgs_pins.toml:8:1: error: a disputed fact needs 'claims': two or more values, each with its source\n"
+            "[[pin.evidence]]\n"
+            "^\n"
+            "hint: claims = [{ value = \"…\", source = \"…\" }, { value = \"…\", source = \"…\" }]\n");
+  EXPECT_EQ(load_error(pin_with("[[pin.evidence]]\nkind = \"disputed\"\nfacts = [\"versions.torch\"]\n"
+                                "claims = [{ value = \"2.8.0\", source = \"a\" }, { value = \"2.10.0\", source = \"b\" }]\n")),
+            "nixpkgs_pins.toml:10:10: error: versions.torch records 2.9.1, which none of the disputing sources claims\n"
+            "facts = [\"versions.torch\"]\n"
+            "         ^\n");
+  EXPECT_EQ(load_error(pin_with("[[pin.evidence]]\nkind = \"disputed\"\nfacts = [\"python\"]\n"
+                                "claims = [{ value = \"3.13\", source = \"a\" }, { value = \"3.12\", source = \"b\" }]\n")),
+            "nixpkgs_pins.toml:10:10: error: only a version can be disputed, not 'python'\n"
+            "facts = [\"python\"]\n"
+            "         ^\n");
+}
+
+TEST(FactEvidence, ASourceNamesSomething) {
+  EXPECT_EQ(load_error(pin_with("[[pin.evidence]]\nkind = \"documented\"\nfacts = [\"python\"]\nsource = \" \"\n")),
+            "nixpkgs_pins.toml:11:10: error: a source must name the document or measurement the fact comes from\n"
+            "source = \" \"\n"
+            "         ^\n");
+}
+
+// Every fact of every embedded pin says where it comes from, and the sources are
+// ones a user can open (a team's document, a nixpkgs file), not tailor's own notes.
+TEST(FactEvidence, EveryEmbeddedPinFactHasEvidence) {
+  KnowledgeBase kb = KnowledgeBase::load();
+  ASSERT_FALSE(kb.pins.empty());
+  for (const auto& p : kb.pins) {
+    for (const auto& f : p.recorded_facts()) EXPECT_NE(p.evidence_of(f), nullptr) << p.short_rev << ": " << f;
+    for (const auto& e : p.evidence) {
+      std::vector<std::string> sources = {e.source};
+      for (const auto& c : e.claims) sources.push_back(c.source);
+      for (std::string s : sources) {
+        std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+        EXPECT_EQ(s.find("seed"), std::string::npos) << p.short_rev << ": " << s;
+        EXPECT_EQ(s.find("facts.md"), std::string::npos) << p.short_rev << ": " << s;
+      }
+    }
+  }
+}
+
+// Pin 0182a36 (FACTS of the team's trees): torch 2.9.1, disputed by a migration
+// plan that claimed 2.10.0; it provides cudaPackages_13_0.
+TEST(FactEvidence, Pin0182a36ShipsTorch291DisputedAndCuda130) {
+  KnowledgeBase kb = KnowledgeBase::load();
+  const NixpkgsPin* p = kb.pin("0182a36");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->version_text("torch"), "2.9.1");
+  EXPECT_TRUE(p->provides_cuda("13.0"));
+  const FactEvidence* d = p->version_dispute("torch");
+  ASSERT_NE(d, nullptr);
+  ASSERT_EQ(d->claims.size(), 2u);
+  EXPECT_EQ(d->claims[0].value, "2.9.1");
+  EXPECT_NE(d->claims[0].source.find("Override torch to 2.10.0 (pin 0182a36 has 2.9.1 natively)"), std::string::npos);
+  EXPECT_EQ(d->claims[1].value, "2.10.0");
+  EXPECT_NE(d->claims[1].source.find("pin-alignment plan"), std::string::npos);
+  // The other facts are documented, not disputed.
+  EXPECT_EQ(p->version_dispute("vllm"), nullptr);
+  ASSERT_NE(p->evidence_of("cuda"), nullptr);
+  EXPECT_EQ(p->evidence_of("cuda")->kind, EvidenceKind::documented);
+  // No other pin's torch is disputed.
+  for (const auto& other : kb.pins) {
+    if (other.short_rev != "0182a36") {
+      EXPECT_EQ(other.version_dispute("torch"), nullptr) << other.short_rev;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tailor
