@@ -161,6 +161,7 @@ TEST(SpecImport, RecipesOfOneVersionThatDisagreeAreAWarning) {
                             ".flox/pkgs/torchvision025-python313-cuda12_9-sm100-avx2.nix with the source torchvision "
                             "0.25.0 from pytorch/vision v0.25.0; a [[family.version]] builds one version, from one "
                             "source, on one pin per CUDA toolkit"});
+}
 
 // SM sets and baselines come back as sets and baselines: the "all" word with the
 // recipe's targets, and a name without an ISA word with no CPU flags.
