@@ -45,12 +45,14 @@ std::optional<Pos> bad_table_header(std::string_view t) {
   int line = 1;
   size_t line_start = 0;
   bool at_line_start = true;
+  char prev = '\n';  // the last character that was no blank: a quote after "281" opens no string
   for (size_t i = 0; i < t.size(); ++i) {
     char c = t[i];
     if (c == '\n') {
       ++line;
       line_start = i + 1;
       at_line_start = true;
+      prev = '\n';
       continue;
     }
     if (c == ' ' || c == '\t' || c == '\r') continue;
@@ -58,7 +60,9 @@ std::optional<Pos> bad_table_header(std::string_view t) {
       while (i + 1 < t.size() && t[i + 1] != '\n') ++i;
       continue;
     }
-    if (c == '"' || c == '\'') {  // strings, multi-line ones included
+    // Strings, multi-line ones included, where a value or a quoted key may start.
+    const bool opens = prev == '\n' || prev == '=' || prev == '[' || prev == ',' || prev == '{' || prev == '.';
+    if ((c == '"' || c == '\'') && opens) {
       bool multi = t.compare(i, 3, std::string(3, c)) == 0;
       std::string close = multi ? std::string(3, c) : std::string(1, c);
       size_t j = i + close.size();
@@ -77,8 +81,10 @@ std::optional<Pos> bad_table_header(std::string_view t) {
       }
       i = std::min(j + close.size() - 1, t.size());
       at_line_start = false;
+      prev = c;
       continue;
     }
+    prev = c;
     if (static_cast<unsigned char>(c) >= 0x80)  // toml++ 3.3 reaches __builtin_unreachable on some
       return Pos{line, static_cast<int>(i - line_start) + 1};  // (U+00AE, found by the fuzzer)
     if (c == '[' && at_line_start) {
