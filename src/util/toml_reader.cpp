@@ -45,14 +45,17 @@ std::optional<Pos> bad_table_header(std::string_view t) {
   int line = 1;
   size_t line_start = 0;
   bool at_line_start = true;
-  char prev = '\n';  // the last character that was no blank: a quote after "281" opens no string
+  // Whether a key or a value may start here: at a line's start, after '=', '{',
+  // ',', '.', or a '[' that itself stood there. A quote anywhere else ("281'",
+  // "281['") opens no string, so a non-ASCII byte after it is caught here.
+  bool token_start = true;
   for (size_t i = 0; i < t.size(); ++i) {
     char c = t[i];
     if (c == '\n') {
       ++line;
       line_start = i + 1;
       at_line_start = true;
-      prev = '\n';
+      token_start = true;
       continue;
     }
     if (c == ' ' || c == '\t' || c == '\r') continue;
@@ -60,9 +63,7 @@ std::optional<Pos> bad_table_header(std::string_view t) {
       while (i + 1 < t.size() && t[i + 1] != '\n') ++i;
       continue;
     }
-    // Strings, multi-line ones included, where a value or a quoted key may start.
-    const bool opens = prev == '\n' || prev == '=' || prev == '[' || prev == ',' || prev == '{' || prev == '.';
-    if ((c == '"' || c == '\'') && opens) {
+    if ((c == '"' || c == '\'') && token_start) {  // strings, multi-line ones included
       bool multi = t.compare(i, 3, std::string(3, c)) == 0;
       std::string close = multi ? std::string(3, c) : std::string(1, c);
       size_t j = i + close.size();
@@ -81,10 +82,10 @@ std::optional<Pos> bad_table_header(std::string_view t) {
       }
       i = std::min(j + close.size() - 1, t.size());
       at_line_start = false;
-      prev = c;
+      token_start = false;
       continue;
     }
-    prev = c;
+    token_start = c == '=' || c == '{' || c == ',' || c == '.' || (c == '[' && token_start);
     if (static_cast<unsigned char>(c) >= 0x80)  // toml++ 3.3 reaches __builtin_unreachable on some
       return Pos{line, static_cast<int>(i - line_start) + 1};  // (U+00AE, found by the fuzzer)
     if (c == '[' && at_line_start) {
