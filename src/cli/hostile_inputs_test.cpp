@@ -127,18 +127,23 @@ TEST(HostileInputs, HostFileWithANumberOverflowIsNamed) {
   EXPECT_TRUE(r.err.starts_with(host + ": error: gpus[].index 4294967296 is not a GPU index")) << r.err;
 }
 
+// A pid that is gone: a child that has exited and been reaped.
+pid_t gone_pid() {
+  pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  int status = 0;
+  if (child > 0) ::waitpid(child, &status, 0);
+  return child;
+}
+
 // §4: a staging file whose process is gone is drift for --check and is swept by
 // the next generate, even one with nothing else to write.
 TEST(HostileInputs, GenerateSweepsAKilledRunsStagingFileAndCheckReportsIt) {
   test::TempDir dir("hostile-leftover");
   const std::string tree = dir.path() + "/tree";
   ASSERT_EQ(test::run_tailor({"generate", "build-pytorch/main", "-o", tree}).status, 0);
-  // A pid that is gone: a child that has exited and been reaped.
-  pid_t child = ::fork();
-  if (child == 0) ::_exit(0);
+  pid_t child = gone_pid();
   ASSERT_GT(child, 0);
-  int status = 0;
-  ASSERT_EQ(::waitpid(child, &status, 0), child);
   const std::string leftover = tree + "/README.md.tailor-tmp-" + std::to_string(child);
   const std::string mine = tree + "/BUILD_MATRIX.md.tailor-tmp-" + std::to_string(::getpid());  // a live writer's
   write(leftover, "half a README");
@@ -157,6 +162,41 @@ TEST(HostileInputs, GenerateSweepsAKilledRunsStagingFileAndCheckReportsIt) {
   EXPECT_EQ(test::run_tailor({"generate", "build-pytorch/main", "-o", tree, "--check"}).status, 0);
 }
 
+// A tailor run in the background while the test holds an output's lock: what it
+// says on stderr once it waits, and its exit status once the lock is released.
+// Polls up to 2 minutes each, for a loaded machine.
+class BackgroundTailor {
+ public:
+  BackgroundTailor(const test::TempDir& dir, const std::string& args)
+      : err_(dir.path() + "/err"), rc_(dir.path() + "/rc") {
+    const std::string cmd = "(" + test::tailor_binary() + " " + args + " > /dev/null 2> " + err_ + "; echo $? > " + rc_ +
+                            ".tmp; mv " + rc_ + ".tmp " + rc_ + ") &";
+    started_ = ::system(cmd.c_str()) == 0;
+  }
+  bool started() const { return started_; }
+  std::string stderr_once_waiting() const {
+    std::string said;
+    for (int i = 0; i < 1200 && !contains(said, "waiting"); ++i) {
+      ::usleep(100 * 1000);
+      std::ifstream in(err_);
+      said.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    return said;
+  }
+  bool finished() const { return fs::exists(rc_); }
+  std::string exit_status() const {
+    for (int i = 0; i < 1200 && !finished(); ++i) ::usleep(100 * 1000);
+    std::ifstream in(rc_);
+    std::string code;
+    in >> code;
+    return code;
+  }
+
+ private:
+  std::string err_, rc_;
+  bool started_ = false;
+};
+
 // §8: while one writer holds the output directory, a second generate waits
 // (saying so) and finishes once the first lets go. The test plays the first
 // writer by holding the lock itself; the second is a real tailor process.
@@ -167,38 +207,16 @@ TEST(HostileInputs, SecondWriterOfAnOutputDirectoryWaitsForTheFirst) {
   int fd = ::open(tree.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   ASSERT_GE(fd, 0);
   ASSERT_EQ(::flock(fd, LOCK_EX), 0);
-  const std::string err = dir.path() + "/err", rc = dir.path() + "/rc";
-  const std::string cmd = "(" + test::tailor_binary() + " generate build-pytorch/main -o " + tree + " > /dev/null 2> " + err +
-                          "; echo $? > " + rc + ".tmp; mv " + rc + ".tmp " + rc + ") &";
-  ASSERT_EQ(::system(cmd.c_str()), 0);
-  // Wait (polling, up to 2 minutes on a loaded machine) until it says it waits.
-  std::string said;
-  for (int i = 0; i < 1200 && !contains(said, "waiting"); ++i) {
-    ::usleep(100 * 1000);
-    std::ifstream in(err);
-    said.assign(std::istreambuf_iterator<char>(in), {});
-  }
-  EXPECT_EQ(said, "tailor: waiting for another tailor run writing " + tree + "\n");
-  EXPECT_FALSE(fs::exists(rc)) << "it finished while the lock was held";
+  BackgroundTailor second(dir, "generate build-pytorch/main -o " + tree);
+  ASSERT_TRUE(second.started());
+  EXPECT_EQ(second.stderr_once_waiting(), "tailor: waiting for another tailor run writing " + tree + "\n");
+  EXPECT_FALSE(second.finished()) << "it finished while the lock was held";
   EXPECT_FALSE(fs::exists(tree + "/README.md")) << "it wrote while the lock was held";
   ::close(fd);  // releases the lock
-  for (int i = 0; i < 1200 && !fs::exists(rc); ++i) ::usleep(100 * 1000);
-  std::ifstream in(rc);
-  std::string code;
-  in >> code;
-  EXPECT_EQ(code, "0");
+  EXPECT_EQ(second.exit_status(), "0");
   EXPECT_TRUE(fs::exists(tree + "/README.md"));
 }
 
-
-// A pid that is gone: a child that has exited and been reaped.
-pid_t gone_pid() {
-  pid_t child = ::fork();
-  if (child == 0) ::_exit(0);
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  return child;
-}
 
 // §4: what a killed prune staged (a file's copy, a folder's stage, a file
 // replaced in place) is swept by the next prune writing there; a live run's is not.
@@ -239,25 +257,13 @@ TEST(HostileInputs, SecondPruneInPlaceWaitsForTheFirst) {
   int fd = ::open(lib.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   ASSERT_GE(fd, 0);
   ASSERT_EQ(::flock(fd, LOCK_EX), 0);
-  const std::string err = dir.path() + "/err", rc = dir.path() + "/rc";
-  const std::string cmd = "(" + test::tailor_binary() + " prune " + lib + "/libmulti.so --sm 9.0 --in-place > /dev/null 2> " +
-                          err + "; echo $? > " + rc + ".tmp; mv " + rc + ".tmp " + rc + ") &";
-  ASSERT_EQ(::system(cmd.c_str()), 0);
-  std::string said;
-  for (int i = 0; i < 1200 && !contains(said, "waiting"); ++i) {
-    ::usleep(100 * 1000);
-    std::ifstream in(err);
-    said.assign(std::istreambuf_iterator<char>(in), {});
-  }
-  EXPECT_EQ(said, "tailor: waiting for another tailor run writing " + lib + "\n");
-  EXPECT_FALSE(fs::exists(rc)) << "it finished while the lock was held";
+  BackgroundTailor second(dir, "prune " + lib + "/libmulti.so --sm 9.0 --in-place");
+  ASSERT_TRUE(second.started());
+  EXPECT_EQ(second.stderr_once_waiting(), "tailor: waiting for another tailor run writing " + lib + "\n");
+  EXPECT_FALSE(second.finished()) << "it finished while the lock was held";
   EXPECT_EQ(fs::last_write_time(lib + "/libmulti.so"), before) << "it wrote while the lock was held";
   ::close(fd);
-  for (int i = 0; i < 1200 && !fs::exists(rc); ++i) ::usleep(100 * 1000);
-  std::ifstream in(rc);
-  std::string code;
-  in >> code;
-  EXPECT_EQ(code, "0");
+  EXPECT_EQ(second.exit_status(), "0");
   EXPECT_NE(fs::last_write_time(lib + "/libmulti.so"), before);
 }
 

@@ -1,6 +1,7 @@
 // Versions as an axis ([[family.version]]): each version its pins per backend
 // and CUDA, its own source where the pin lacks it, its pairing, and its name.
-// Expected values come from the example specs and FACTS.md, written by hand.
+// Expected values come from the example specs and the pin table (data/nixpkgs_pins.toml,
+// with its sources), written by hand.
 #include <algorithm>
 
 #include <gtest/gtest.h>

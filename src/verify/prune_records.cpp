@@ -17,20 +17,15 @@ namespace {
 
 constexpr const char* kRecordName = "tailor-prune.json";
 
-void collect(const fs::path& root, std::vector<fs::path>& found) {
+// The record at \a dir and in each folder directly inside it: a pruned folder
+// keeps it at its root (torch/, nvidia/), a pip-installed wheel in its
+// *.dist-info. No deeper walk: inspect has read the tree already.
+void collect(const fs::path& dir, std::vector<fs::path>& found) {
   std::error_code ec;
-  if (!fs::is_directory(root, ec)) return;
-  for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-    if (it->path().filename() == kRecordName && it->is_regular_file(ec)) found.push_back(it->path());
-}
-
-void collect_dist_info(const fs::path& site_packages, std::vector<fs::path>& found) {
-  std::error_code ec;
-  if (site_packages.empty() || !fs::is_directory(site_packages, ec)) return;
-  for (const auto& e : fs::directory_iterator(site_packages, fs::directory_options::skip_permission_denied, ec))
-    if (e.path().extension() == ".dist-info" && fs::is_regular_file(e.path() / kRecordName, ec))
-      found.push_back(e.path() / kRecordName);
+  if (dir.empty() || !fs::is_directory(dir, ec)) return;
+  if (fs::is_regular_file(dir / kRecordName, ec)) found.push_back(dir / kRecordName);
+  for (const auto& e : fs::directory_iterator(dir, fs::directory_options::skip_permission_denied, ec))
+    if (e.is_directory(ec) && fs::is_regular_file(e.path() / kRecordName, ec)) found.push_back(e.path() / kRecordName);
 }
 
 }  // namespace
@@ -38,7 +33,7 @@ void collect_dist_info(const fs::path& site_packages, std::vector<fs::path>& fou
 PruneRecords find_prune_records(const fs::path& root, const fs::path& site_packages) {
   std::vector<fs::path> found;
   collect(root, found);
-  collect_dist_info(site_packages, found);
+  collect(site_packages, found);
   std::error_code ec;
   for (auto& p : found) p = fs::weakly_canonical(p, ec);
   std::sort(found.begin(), found.end());

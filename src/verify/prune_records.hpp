@@ -18,8 +18,9 @@ struct PruneRecords {
   std::vector<std::string> problems;         ///< records that could not be read, with why
 };
 
-/// The records under \a root (a directory, walked whole) and in the
-/// *.dist-info folders of \a site_packages (where pip puts a pruned wheel's).
+/// The records at \a root and at \a site_packages (the folder holding the
+/// torch that verify imports), and in the folders directly inside each: a
+/// pruned torch/ or nvidia/, a pip-installed wheel's *.dist-info.
 PruneRecords find_prune_records(const std::filesystem::path& root, const std::filesystem::path& site_packages = {});
 
 }  // namespace tailor
