@@ -217,7 +217,7 @@ INSTANTIATE_TEST_SUITE_P(Examples, GeneratedTree,
                                          "build-vllm/main", "build-onnx-runtime/main",
                                          "build-onnx-runtime/onnxruntime-1.18", "build-onnx-runtime/onnxruntime-1.24",
                                          "build-pytorch/pytorch-versions", "build-vllm/vllm-versions",
-                                         "build-vllm/vllm-portable"),
+                                         "build-vllm/vllm-portable", "build-pytorch/pytorch-line"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (char& c : n)
@@ -288,6 +288,64 @@ INSTANTIATE_TEST_SUITE_P(Examples, GeneratedFlake,
                              if (!isalnum(static_cast<unsigned char>(c))) c = '_';
                            return n;
                          });
+
+// The three-version line (examples/build-pytorch/pytorch-line.toml), checked
+// against what its spec says, written out by hand: each (version, CUDA) on its
+// pin, each version from its own source, each "all" variant for its toolkit's set.
+TEST(GeneratedTreeStub, VersionLineBuildsEachVersionOnItsPinFromItsSource) {
+  if (!test::have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate is not installed";
+  test::TempDir dir("gen-line");
+  ASSERT_EQ(test::run_tailor({"generate", "examples/build-pytorch/pytorch-line.toml", "-o", dir.path()}).status, 0);
+  auto probe = test::run_command("nix-instantiate --eval --strict --json " + test::source_path("tests/nix/probe.nix") +
+                                     " --arg pkgsDir '" + dir.path() + "/.flox/pkgs'",
+                                 false);
+  ASSERT_EQ(probe.status, 0) << probe.out;
+  json got = json::parse(probe.out);
+  // pytorch: 2.8.0 x 12.8 (80) + 2.9.1 x 12.8, 12.9 (160) + 2.10.0 x 12.9 (80) on
+  // 10 SM cells, 2.10.0 x 13.0, 13.1 on 8 (128), 3 CPU versions (24); each
+  // companion: 12.9 on 10 cells (80) + 13.0, 13.1 on 8 (128); x 4 ISAs x 2 Pythons.
+  EXPECT_EQ(got.size(), 472u + 208u + 208u);
+  const std::vector<std::string> cuda12_set = {"6.1", "7.0", "7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "12.0"};
+  const std::vector<std::string> cuda13_set = {"7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "12.0"};
+  std::map<std::string, int> per_word;
+  for (const auto& [name, r] : got.items()) {
+    SCOPED_TRACE(name);
+    std::string word = name.substr(0, name.find('-'));
+    ++per_word[word];
+    bool cpu = contains(name + "-", "-cpu-");  // the baseline CPU variant has no ISA word after it
+    std::string cuda = cpu ? "" : std::string(r["cudaVersion"]);
+    // The pin of each (version, CUDA), as the spec's [[family.version]] tables say.
+    std::string pin = word == "pytorch28"                     ? "fe5e41d"
+                      : word == "pytorch29" && cuda == "12.8" ? "46336d4"
+                      : cuda == "13.1"                        ? "2017d6d"
+                                                              : "6a030d5";
+    std::string text = test::read_file(dir.path() + "/.flox/pkgs/" + name + ".nix");
+    EXPECT_TRUE(contains(text, "nixpkgs = { rev = \"" + pin)) << pin;
+    if (word == "pytorch210") {
+      EXPECT_EQ(r["src"], "v2.10.0");  // its release, over the pin's 2.9.1
+      EXPECT_EQ(r["patches"], 0);
+    } else if (word == "pytorch28" || word == "pytorch29") {
+      EXPECT_EQ(r["src"], "v2.9.1");  // what the pin ships: the stub is one nixpkgs, its torch 2.9.1
+      EXPECT_EQ(r["patches"], 1);
+    } else {
+      EXPECT_EQ(r["src"], word == "torchvision025" ? "v0.25.0" : "v2.10.0");
+      EXPECT_EQ(r["torch"], "pytorch210" + name.substr(word.size()));
+    }
+    bool all = contains(name, "-all");
+    if (cpu) {
+      EXPECT_EQ(r["cudaCapabilities"], json::array());
+    } else if (all) {
+      EXPECT_EQ(r["cudaCapabilities"], json(cuda.starts_with("13.") ? cuda13_set : cuda12_set));
+    } else {
+      EXPECT_EQ(r["cudaCapabilities"].size(), 1u);
+    }
+  }
+  EXPECT_EQ(per_word, (std::map<std::string, int>{{"pytorch28", 88},
+                                                  {"pytorch29", 168},
+                                                  {"pytorch210", 216},
+                                                  {"torchvision025", 208},
+                                                  {"torchaudio210", 208}}));
+}
 
 // Companions of every backend import the torch variant of their own cell: a
 // CPU-only or MPS torchvision is built against the matching custom torch, as a
