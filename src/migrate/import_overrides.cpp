@@ -480,15 +480,6 @@ void import_attribute(const std::vector<Build>& all, const std::string& attribut
                                          spec_builds(kb, *b.recipe, attribute)));
 }
 
-// "PyTorch 2.9.1" in \a line, the version not running on into more digits.
-bool states(const std::string& line, const std::string& display, const std::string& version) {
-  std::string want = display + " " + version;
-  for (size_t k = line.find(want); k != std::string::npos; k = line.find(want, k + 1)) {
-    size_t e = k + want.size();
-    if (e == line.size() || !(std::isdigit(static_cast<unsigned char>(line[e])) || line[e] == '.')) return true;
-  }
-  return false;
-}
 
 // Recipes that build \a attribute as their pin ships it, where the pin's sources
 // disagree on that version: the version their headers state decides it.
@@ -510,7 +501,7 @@ void import_disputed(const std::vector<Build>& all, const std::string& attribute
     dispute = d;
     for (const auto& c : d->claims)
       for (const auto& line : b.recipe->header)
-        if (states(line, p->display, c.value)) stated.insert(c.value);
+        if (states_version(line, p->display, c.value)) stated.insert(c.value);
   }
   if (!dispute) return;
   if (stated.size() == 1) {
@@ -524,6 +515,15 @@ void import_disputed(const std::vector<Build>& all, const std::string& attribute
 }
 
 }  // namespace
+
+bool states_version(const std::string& line, const std::string& display, const std::string& version) {
+  std::string want = display + " " + version;
+  for (size_t k = line.find(want); k != std::string::npos; k = line.find(want, k + 1)) {
+    size_t e = k + want.size();
+    if (e == line.size() || !(std::isdigit(static_cast<unsigned char>(line[e])) || line[e] == '.')) return true;
+  }
+  return false;
+}
 
 ImportedOverrides import_overrides(const std::vector<RecipeSources>& recipes, const KnowledgeBase& kb) {
   std::set<std::string> attributes;

@@ -69,6 +69,10 @@ struct ImportedOverrides {
   std::vector<std::string> refusals;  ///< "FILE: cannot reproduce: …", one per file and attribute
 };
 
+/// Whether \a line states "DISPLAY VERSION" ("PyTorch 2.9.1"), the version not
+/// running on into more digits ("PyTorch 2.9.10" does not state 2.9.1).
+bool states_version(const std::string& line, const std::string& display, const std::string& version);
+
 /// The overrides every recipe building an attribute agrees on become spec
 /// tables; an override that only restates what the pin ships needs none. A
 /// version the recipes build as their pin ships it, where the pin's sources

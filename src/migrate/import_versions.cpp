@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -135,6 +136,22 @@ RecipeVersion read_recipe_version(const LintTree& t, const NixFile& f, const std
     }
     std::string version = o ? o->version : shipped(kb, pin, b->attribute);
     if (version.empty()) continue;
+    if (!o) {
+      // The pin's sources disagree on the version it ships: the one the recipe's
+      // header states is what it builds; none stated leaves it to import_overrides' warning.
+      const NixpkgsPin* k = kb.pin(pin);
+      if (const FactEvidence* d = k ? k->version_dispute(b->attribute) : nullptr) {
+        std::set<std::string> stated;
+        for (const auto& c : f.facts.comments)
+          if (c.key == "header")
+            for (const auto& claim : d->claims)
+              if (states_version(c.text, b->display, claim.value)) stated.insert(claim.value);
+        if (stated.size() != 1) continue;
+        r.paired.emplace_back(b->attribute, *stated.begin());
+        r.decided.push_back(b->attribute);
+        continue;
+      }
+    }
     if (version != shipped(kb, pin, b->attribute) || against_versioned(t, f, b->attribute, kb)) {
       r.paired.emplace_back(b->attribute, version);
       r.decided.push_back(b->attribute);

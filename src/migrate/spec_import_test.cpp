@@ -37,6 +37,18 @@ std::map<std::string, std::string> versions_of(const Spec& spec) {
   return out;
 }
 
+// Variant name -> its pin, what it is built against and its SMs.
+std::map<std::string, std::string> pins_and_targets_of(const Spec& spec) {
+  std::map<std::string, std::string> out;
+  for (const auto& v : expand(spec, kb()).variants) {
+    std::string& line = out[v.name];
+    line = "pin " + v.pin + ";";
+    for (const auto& [attribute, version] : v.paired) line += " " + attribute + " " + version + ";";
+    for (const auto& sm : v.sms()) line += " sm " + sm;
+  }
+  return out;
+}
+
 std::set<std::string> names_of(const Spec& spec) {
   std::set<std::string> out;
   for (const auto& v : expand(spec, kb()).variants) out.insert(v.name);
@@ -57,6 +69,7 @@ TEST(SpecImport, EveryGeneratedTreeRoundTrips) {
     EXPECT_EQ(names_of(imported), names_of(original)) << e.path() << "\n" << r.toml;
     // The same names must build the same versions (torch 2.10.0 from source stays 2.10.0).
     EXPECT_EQ(versions_of(imported), versions_of(original)) << e.path() << "\n" << r.toml;
+    EXPECT_EQ(pins_and_targets_of(imported), pins_and_targets_of(original)) << e.path() << "\n" << r.toml;
     EXPECT_EQ(r.variants, static_cast<int>(names_of(original).size()));
   }
   EXPECT_GE(specs, 11);
