@@ -137,6 +137,22 @@ TEST(Cli, WhyNotForAValueNoFamilyLists) {
             "hint: did you mean 'pytorch-python313-cpu-avx2'?\n");
 }
 
+// A name with the spec's SM set where the SM goes ("all") is read as that set.
+TEST(Cli, WhyNotReadsTheSpecsSetNames) {
+  auto r = run_tailor({"explain", "--why-not", "vllm-python312-cuda12_8-all-armv9", "--spec", "build-vllm/vllm-portable"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out,
+            "vllm-python312-cuda12_8-all-armv9 is not in the matrix of examples/build-vllm/vllm-portable.toml:\n"
+            "  family 'grace' does not list cuda 12.8 (it lists 12.9)\n"
+            "  family 'x86_64' does not list isa armv9 (it lists x86_64, avx2, avx512)\n"
+            "  did you mean 'vllm-python312-cuda12_9-all-armv9'?\n");
+  auto unknown = run_tailor({"explain", "--why-not", "vllm-python312-cuda12_8-most-armv9", "--spec", "build-vllm/vllm-portable"});
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_EQ(unknown.err.substr(0, unknown.err.find('\n')),
+            "tailor: error: 'vllm-python312-cuda12_8-most-armv9' is not a variant name: 'most' is not an SM of the knowledge "
+            "base (like sm90)");
+}
+
 TEST(Cli, ExplainOfAnAbsentNameIsBadInput) {
   auto r = run_tailor({"explain", "pytorch-python313-cuda12_8-sm90-avx521"});
   EXPECT_EQ(r.status, 2);

@@ -8,6 +8,7 @@
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
+#include "lint/spelled_name.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/rules.hpp"
 #include "matrix/spec_loader.hpp"
@@ -111,6 +112,13 @@ int why_not(const std::string& name, const Spec& spec, const Matrix& m, const Kn
   }
   std::string problem;
   auto parsed = parse_variant_name(name, kb, problem);
+  for (const auto& f : spec.families)  // a name with one of the spec's SM sets ("…-cuda12_9-all-avx2")
+    for (const auto& set : f.sm_sets) {
+      if (parsed) break;
+      std::vector<std::string> sms;
+      for (const auto& sm : set.sms) sms.push_back(sm.value);
+      if (auto v = lint::parse_set_name(name, sms, kb); v && v->sm == set.name) parsed = v;
+    }
   if (!parsed) {
     Diagnostic d;
     d.message = fmt::format("'{}' is not a variant name: {}", name, problem);
