@@ -224,7 +224,7 @@ void check_gpu_target_grammar(const LintTree& t, const KnowledgeBase& kb, Sink& 
 namespace {
 
 /// TLR010, TLR009: the overlay's toolkit vs the name, and vs the SM.
-void check_toolkit(const NixFile& f, const GpuArch* gpu, Sink& sink) {
+void check_toolkit(const NixFile& f, const GpuArch* gpu, const KnowledgeBase& kb, Sink& sink) {
   const Variant& v = *f.variant;
   const RecipeFacts& x = f.facts;
   const Fact* overlay = nullptr;
@@ -240,14 +240,28 @@ void check_toolkit(const NixFile& f, const GpuArch* gpu, Sink& sink) {
              fmt::format("use cudaPackages_{}", std::regex_replace(v.cuda, std::regex("\\."), "_")));
   std::string cuda = effective_cuda(f);
   auto cuda_version = Version::parse(cuda);
-  if (gpu && cuda_version && !gpu->supported_by(*cuda_version)) {
-    std::string range = gpu->max_cuda ? fmt::format("CUDA {} to {}", gpu->min_cuda.str(), gpu->max_cuda->str())
-                                      : fmt::format("CUDA {} or newer", gpu->min_cuda.str());
-    nix::Span at = overlay ? overlay->span : name_span(f);
+  auto unsupported = [&](const GpuArch& g, nix::Span at, const std::string& hint) {
+    if (!cuda_version || g.supported_by(*cuda_version)) return;
+    std::string range = g.max_cuda ? fmt::format("CUDA {} to {}", g.min_cuda.str(), g.max_cuda->str())
+                                   : fmt::format("CUDA {} or newer", g.min_cuda.str());
     sink.add(f, "TLR009", at,
-             fmt::format("{} ({}) cannot be compiled by CUDA {}{}: nvcc supports it from {}", gpu->display(),
-                         fmt::join(gpu->products, ", "), cuda, overlay ? " of " + overlay->text : "", range),
-             "drop this variant or build it with a toolkit that supports the SM");
+             fmt::format("{} ({}) cannot be compiled by CUDA {}{}: nvcc supports it from {}", g.display(),
+                         fmt::join(g.products, ", "), cuda, overlay ? " of " + overlay->text : "", range),
+             hint);
+  };
+  if (gpu) unsupported(*gpu, overlay ? overlay->span : name_span(f), "drop this variant or build it with a toolkit that supports the SM");
+  // A set variant ("…-all-…"): each SM of the set, at its gpuTargets entry; one
+  // the toolkit cannot compile stops the whole build at nvcc.
+  for (const auto& sm : v.sm_set) {
+    const GpuArch* g = kb.gpu(sm);
+    if (!g) continue;
+    nix::Span at = overlay ? overlay->span : name_span(f);
+    for (const auto& e : x.gpu_targets)
+      if (normal_sm(e.text) == sm) {
+        at = e.span;
+        break;
+      }
+    unsupported(*g, at, fmt::format("remove {} from the set, or build the set with a toolkit that supports it", sm));
   }
 }
 
@@ -352,7 +366,7 @@ void check_targets(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
   for (const auto& f : t.nix) {
     if (!f.parsed || !f.variant) continue;
     const GpuArch* gpu = f.variant->sm.empty() ? nullptr : kb.gpu(f.variant->sm);
-    check_toolkit(f, gpu, sink);
+    check_toolkit(f, gpu, kb, sink);
     if (gpu) check_target_lists(f, *gpu, sink);
     check_platforms(f, gpu, sink);
     check_cpu_flags(f, kb, sink);

@@ -121,6 +121,25 @@ TEST(LintPlanted, SmUnsupportedByOverlay) {
   EXPECT_EQ(codes(check_one(t, name)), std::vector<std::string>{"TLR009"}) << render_text(check_one(t, name));
 }
 
+// A set variant written by hand: CUDA 13.0 no longer compiles sm_70 (NVIDIA CUDA 13.0
+// release notes), so the set's 7.0 is TLR009 at its gpuTargets entry; 9.0 is fine.
+TEST(LintPlanted, SmOfASetUnsupportedByOverlay) {
+  std::string name = "pytorch-python313-cuda13_0-all-avx2";
+  std::string t = gpu_recipe(name);
+  for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"cudaPackages_12_9", "cudaPackages_13_0"}, {"\"9.0\" ]; };", "\"7.0\" \"9.0\" ]; };"},
+           {"gpuTargets = [ \"9.0\" ]", "gpuTargets = [ \"7.0\" \"9.0\" ]"}, {"Hopper (SM90: H100, H200)", "Volta, Hopper (SM70, SM90: V100, H100)"},
+           {"CUDA 12.9 — Requires NVIDIA driver 575.51.03+", "CUDA 13.0 — Requires NVIDIA driver 580.65.06+"},
+           {"H100 (SM90) [CUDA 12.9]", "V100/H100 (SM70, SM90) [CUDA 13.0]"}})
+    t.replace(t.find(from), from.size(), to);
+  CheckResult r = check_one(t, name);
+  ASSERT_EQ(codes(r), std::vector<std::string>{"TLR009"}) << render_text(r);
+  size_t entry = t.find("gpuTargets = [ \"7.0\"") + std::string("gpuTargets = [ ").size();
+  EXPECT_EQ(r.problems.front().pos.line, 1 + std::count(t.begin(), t.begin() + static_cast<long>(entry), '\n'));
+  EXPECT_NE(r.problems.front().message.find("cannot be compiled by CUDA 13.0 of cudaPackages_13_0"), std::string::npos)
+      << r.problems.front().message;
+}
+
 TEST(LintPlanted, CudnnAndAvxDisables) {
   std::string name = "pytorch-python313-cuda12_9-sm61-avx";
   std::string t = gpu_recipe(name);
