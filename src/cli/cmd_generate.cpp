@@ -1,11 +1,15 @@
 // tailor generate [SPEC] -o DIR [--check] [--force] [--prune] [--json] [--catalog]: write the
 // branch's recipe tree and docs (with --catalog, the catalog page too), safely,
 // or check that DIR is up to date.
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <ostream>
+#include <set>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "catalog/catalog_page.hpp"
@@ -57,7 +61,10 @@ int cmd_generate(CommandContext& ctx) {
   add_spec_arg(app, spec_arg, "spec file or built-in spec (default: build-pytorch/main)");
   app.add_option("-o,--output", dir, "directory of the tree")->required()->check(nonempty_check())->type_name("DIR");
   app.add_flag("--check", check, "write nothing; exit 1 if DIR is not up to date");
-  app.add_flag("--force", force, "overwrite files that were edited by hand");
+  std::vector<std::string> overwrite;
+  app.add_flag("--force", force, "overwrite generated files that were edited by hand (never a file tailor did not write)");
+  app.add_option("--overwrite", overwrite, "overwrite this file of the tree (relative to DIR), even one tailor did not write; repeatable")
+      ->type_name("PATH");
   app.add_flag("--prune", prune, "remove generated files of variants no longer in the matrix");
   app.add_flag("--json", json, "print what the tree needed and what was written as one JSON object");
   app.add_flag("--catalog", catalog, "also write docs/index.html, the page of 'tailor catalog' for this spec");
@@ -87,6 +94,17 @@ int cmd_generate(CommandContext& ctx) {
   }
   if (fs::is_directory(dir, ec)) lock.emplace(dir, ctx.err, check ? OutputLock::Mode::shared : OutputLock::Mode::exclusive);
   std::vector<PlannedChange> plan = plan_tree(dir, files);
+  std::set<std::string> named;
+  for (const auto& path : overwrite) {
+    std::string rel = fs::path(path).lexically_normal().generic_string();
+    if (std::none_of(files.begin(), files.end(), [&](const GeneratedFile& f) { return f.path == rel; })) {
+      Diagnostic d;
+      d.message = fmt::format("--overwrite {}: not a file this spec writes into {}", path, dir);
+      d.hint = "give the path relative to the tree, as `tailor generate --check` lists it";
+      throw DiagnosticError(d);
+    }
+    named.insert(rel);
+  }
 
   std::map<Change, int> count;
   for (const auto& c : plan) count[c.change]++;
@@ -105,17 +123,29 @@ int cmd_generate(CommandContext& ctx) {
                                          count[Change::stale]));
     return up_to_date ? kExitOk : kExitProblems;
   }
-  if (count[Change::conflict] && !force) {
+  int edited = 0, foreign = 0, overwritten = 0;
+  for (const auto& c : plan) {
+    if (c.change != Change::conflict) continue;
+    if (may_overwrite(c, force, named)) ++overwritten;
+    else ++(c.foreign ? foreign : edited);
+  }
+  if (edited + foreign) {
     for (const auto& c : plan)
-      if (c.change == Change::conflict)
+      if (c.change == Change::conflict && !may_overwrite(c, force, named))
         ctx.err << fmt::format("{}/{}: error: {}; not overwritten\n", dir, c.path, c.note);
-    ctx.err << fmt::format("hint: nothing was written; rerun with --force to overwrite {} file{}\n",
-                           count[Change::conflict], count[Change::conflict] == 1 ? "" : "s");
+    // A file tailor never wrote may be a team's own builder with another
+    // interface: --force alone must not replace it.
+    std::vector<std::string> ways;
+    if (edited) ways.push_back(fmt::format("--force to overwrite {} edited file{}", edited, edited == 1 ? "" : "s"));
+    if (foreign)
+      ways.push_back(fmt::format("--overwrite PATH for each of the {} file{} tailor did not write, if it should replace {}",
+                                 foreign, foreign == 1 ? "" : "s", foreign == 1 ? "it" : "them"));
+    ctx.err << fmt::format("hint: nothing was written; rerun with {}\n", fmt::join(ways, ", or "));
     if (json) print_json(ctx, spec, m, dir, files.size(), plan, false, 0, 0);
     return kExitProblems;
   }
-  apply_plan(dir, files, plan, force, prune);
-  int written = count[Change::create] + count[Change::update] + (force ? count[Change::conflict] : 0);
+  apply_plan(dir, files, plan, force, prune, named);
+  int written = count[Change::create] + count[Change::update] + overwritten;
   if (json) {
     print_json(ctx, spec, m, dir, files.size(), plan, false, written, prune ? count[Change::stale] : 0);
     return kExitOk;
@@ -125,7 +155,7 @@ int cmd_generate(CommandContext& ctx) {
   } else {
     ctx.out << fmt::format("{}: wrote {} file{} ({} new, {} updated{}), {} unchanged; {} variants of {}\n", dir, written,
                            written == 1 ? "" : "s", count[Change::create], count[Change::update],
-                           force && count[Change::conflict] ? fmt::format(", {} edited overwritten", count[Change::conflict]) : "",
+                           overwritten ? fmt::format(", {} overwritten", overwritten) : "",
                            count[Change::unchanged], m.variants.size(), spec.path);
   }
   if (count[Change::stale]) {

@@ -476,7 +476,7 @@ TEST(Generate, ProtectsEditedFilesAndReportsDrift) {
   auto refused = test::run_tailor({"generate", "-o", dir.path()});
   EXPECT_EQ(refused.status, 1);
   EXPECT_EQ(refused.err, dir.path() + "/.flox/pkgs/pytorch-python313-cpu-avx2.nix: error: edited since tailor generated it; "
-                                      "not overwritten\nhint: nothing was written; rerun with --force to overwrite 1 file\n");
+                                      "not overwritten\nhint: nothing was written; rerun with --force to overwrite 1 edited file\n");
   EXPECT_TRUE(contains(test::read_file(recipe.string()), "# local tweak"));
   EXPECT_EQ(test::run_tailor({"generate", "-o", dir.path(), "--force"}).status, 0);
   EXPECT_EQ(test::read_file(recipe.string()), text);
@@ -490,6 +490,47 @@ TEST(Generate, ProtectsEditedFilesAndReportsDrift) {
   auto pruned = test::run_tailor({"generate", "-o", dir.path(), "--prune"});
   EXPECT_TRUE(contains(pruned.out, "removed .flox/pkgs/pytorch-python313-cpu-avx.nix")) << pruned.out;
   EXPECT_FALSE(fs::exists(stale));
+}
+
+// A team's own lib/custom-torch.nix (another interface, no marker of tailor's):
+// --force leaves it alone, --overwrite names it to replace it, and a path the
+// spec does not write is bad input.
+TEST(Generate, ForceNeverReplacesAFileTailorDidNotWrite) {
+  test::TempDir dir("gen-foreign");
+  ASSERT_EQ(test::run_tailor({"generate", "build-vllm/vllm-0.14.0", "-o", dir.path()}).status, 0);
+  fs::path own = fs::path(dir.path()) / ".flox/pkgs/lib/custom-torch.nix";
+  ASSERT_TRUE(fs::exists(own));
+  const std::string team = "# the team's torch builder\n{ pkgs, sm, isa }: pkgs.python312Packages.torch\n";
+  std::ofstream(own) << team;
+  fs::path recipe = fs::path(dir.path()) / ".flox/pkgs/vllm-python312-cuda12_8-sm70-avx.nix";
+  std::string text = test::read_file(recipe.string());
+  std::ofstream(recipe) << "# local tweak\n" << text;
+
+  auto forced = test::run_tailor({"generate", "build-vllm/vllm-0.14.0", "-o", dir.path(), "--force"});
+  EXPECT_EQ(forced.status, 1);
+  EXPECT_EQ(forced.err, dir.path() + "/.flox/pkgs/lib/custom-torch.nix: error: not written by tailor; not overwritten\n"
+                                     "hint: nothing was written; rerun with --overwrite PATH for each of the 1 file "
+                                     "tailor did not write, if it should replace it\n");
+  EXPECT_EQ(test::read_file(own.string()), team);
+  EXPECT_TRUE(contains(test::read_file(recipe.string()), "# local tweak"));  // nothing written at all
+
+  auto plain = test::run_tailor({"generate", "build-vllm/vllm-0.14.0", "-o", dir.path()});
+  EXPECT_EQ(plain.status, 1);
+  EXPECT_TRUE(contains(plain.err, "hint: nothing was written; rerun with --force to overwrite 1 edited file, or "
+                                  "--overwrite PATH for each of the 1 file tailor did not write, if it should replace it\n"))
+      << plain.err;
+
+  auto typo = test::run_tailor({"generate", "build-vllm/vllm-0.14.0", "-o", dir.path(), "--overwrite", "lib/custom-torch.nix"});
+  EXPECT_EQ(typo.status, 2);
+  EXPECT_EQ(typo.err, "tailor: error: --overwrite lib/custom-torch.nix: not a file this spec writes into " + dir.path() +
+                          "\nhint: give the path relative to the tree, as `tailor generate --check` lists it\n");
+
+  auto named = test::run_tailor(
+      {"generate", "build-vllm/vllm-0.14.0", "-o", dir.path(), "--force", "--overwrite", ".flox/pkgs/lib/custom-torch.nix"});
+  EXPECT_EQ(named.status, 0) << named.err;
+  EXPECT_NE(test::read_file(own.string()), team);
+  EXPECT_EQ(test::read_file(recipe.string()), text);
+  EXPECT_TRUE(contains(named.out, ", 2 overwritten)")) << named.out;
 }
 
 TEST(Generate, GoldenRecipesAndDocs) {

@@ -58,7 +58,8 @@ std::vector<PlannedChange> plan_tree(const fs::path& root, const std::vector<Gen
       if (state == MarkerState::intact) plan.push_back({f.path, Change::update, ""});
       else
         plan.push_back({f.path, Change::conflict,
-                        state == MarkerState::edited ? "edited since tailor generated it" : "not written by tailor"});
+                        state == MarkerState::edited ? "edited since tailor generated it" : "not written by tailor",
+                        state != MarkerState::edited});
     }
   }
   // Generated files the matrix no longer has. Files without a marker are a
@@ -88,12 +89,16 @@ std::vector<PlannedChange> plan_tree(const fs::path& root, const std::vector<Gen
   return plan;
 }
 
+bool may_overwrite(const PlannedChange& c, bool force, const std::set<std::string>& named) {
+  return c.change == Change::conflict && (named.count(c.path) || (force && !c.foreign));
+}
+
 void apply_plan(const fs::path& root, const std::vector<GeneratedFile>& files, const std::vector<PlannedChange>& plan,
-                bool force, bool prune) {
+                bool force, bool prune, const std::set<std::string>& named) {
   std::map<std::string, const GeneratedFile*> by_path;
   for (const auto& f : files) by_path[f.path] = &f;
   for (const auto& c : plan) {
-    bool write = c.change == Change::create || c.change == Change::update || (c.change == Change::conflict && force);
+    bool write = c.change == Change::create || c.change == Change::update || may_overwrite(c, force, named);
     if (write) write_atomically(root / c.path, by_path.at(c.path)->content);
     if (c.change == Change::stale && (prune || is_staging_leftover(c))) {
       std::error_code ec;

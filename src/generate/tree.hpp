@@ -4,6 +4,7 @@
 /// and rename). A run that changes nothing writes nothing.
 
 #include <filesystem>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,8 +27,13 @@ enum class Change {
 struct PlannedChange {
   std::string path;
   Change change;
-  std::string note;  ///< why, for conflicts and stale files
+  std::string note;      ///< why, for conflicts and stale files
+  bool foreign = false;  ///< a conflict with a file tailor never wrote (no marker): --force does not overwrite it
 };
+
+/// Whether \a c may be written: an edited file with --force or named in
+/// \a named (--overwrite), a file tailor never wrote only when named.
+bool may_overwrite(const PlannedChange& c, bool force, const std::set<std::string>& named);
 
 /// The note of a stale change that is a staging file of a killed run: never a
 /// human's file, so apply_plan removes it with or without --prune.
@@ -38,10 +44,10 @@ inline bool is_staging_leftover(const PlannedChange& c) { return c.change == Cha
 /// directories tailor writes that \a files lacks are reported stale.
 std::vector<PlannedChange> plan_tree(const std::filesystem::path& root, const std::vector<GeneratedFile>& files);
 
-/// Applies \a plan: creates/updates files (conflicts too when \a force), removes
+/// Applies \a plan: creates/updates files (conflicts too where may_overwrite), removes
 /// stale ones when \a prune. Throws DiagnosticError if a write fails; files
 /// already renamed stay, the one being written is left untouched.
 void apply_plan(const std::filesystem::path& root, const std::vector<GeneratedFile>& files,
-                const std::vector<PlannedChange>& plan, bool force, bool prune);
+                const std::vector<PlannedChange>& plan, bool force, bool prune, const std::set<std::string>& named = {});
 
 }  // namespace tailor
