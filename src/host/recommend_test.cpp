@@ -91,6 +91,11 @@ const Row kTable[] = {
     // SM sets and baseline ISAs (vllm-portable): a single-SM build for the GPU first, else the set that contains
     // its SM; the baseline (no ISA targeting) when the CPU has none of the tree's ISAs.
     {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-vllm/vllm-portable", "vllm-python312-cuda12_9-sm90-avx512"},
+    // pytorch-line: the newest version (2.10.0) on the newest toolkit the driver runs; Pascal
+    // only in the CUDA 12 families; an AVX-only host gets the baseline build.
+    {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-pytorch/pytorch-line", "pytorch210-python313-cuda13_0-sm90-avx512"},
+    {"x86_64-haswell-avx2", "6.1:575.51.03", "general", "build-pytorch/pytorch-line", "pytorch210-python313-cuda12_9-sm61-avx2"},
+    {"x86_64-sandybridge-avx", "8.6:590.44.01", "general", "build-pytorch/pytorch-line", "pytorch210-python313-cuda13_1-sm86"},
     {"x86_64-cascadelake-avx512vnni", "8.0:580.65.06", "general", "build-vllm/vllm-portable", "vllm-python312-cuda12_9-all-avx512"},
     {"x86_64-zen3-avx2", "8.6:580.65.06", "general", "build-vllm/vllm-portable", "vllm-python312-cuda12_9-all-avx2"},
     {"x86_64-zen3-avx2", "7.5:570.26", "general", "build-vllm/vllm-portable", "vllm-python312-cuda12_8-all-avx2"},

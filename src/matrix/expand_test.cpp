@@ -88,7 +88,11 @@ INSTANTIATE_TEST_SUITE_P(Branches, Example,
                                          ExampleCount{"build-onnx-runtime/onnxruntime-1.23", 20},
                                          ExampleCount{"build-onnx-runtime/onnxruntime-1.24", 20},
                                          // x86_64: 2 CUDA x (3 SMs + the set "all") x 3 ISAs; Grace: (SM90 + "all") x 2 ISAs
-                                         ExampleCount{"build-vllm/vllm-portable", 28}),
+                                         ExampleCount{"build-vllm/vllm-portable", 28},
+                                         // 2 Pythons x 4 ISAs x (torch 2.8.0 on 12.8, 2.9.1 on 12.8/12.9, 2.10.0 on 12.9: 10 SM
+                                         // cells each; 2.10.0 on 13.0/13.1: 8 cells; 3 CPU versions), and per companion
+                                         // (12.9: 10 cells; 13.0/13.1: 8 cells): 2 x 4 x (40 + 16 + 3 + 2 x 26) = 888
+                                         ExampleCount{"build-pytorch/pytorch-line", 888}),
                          [](const auto& info) {
                            std::string n = info.param.spec;
                            for (char& c : n)
@@ -109,7 +113,7 @@ TEST(Expand, MainHasExactlyTheSeedsNames) {
 
 TEST(Expand, EveryExampleIsCovered) {
   // Adding an example without a count above would leave it untested.
-  EXPECT_EQ(test::example_specs().size(), 22u);
+  EXPECT_EQ(test::example_specs().size(), 23u);
 }
 
 // Each variant reports the version it really builds: a source override's
