@@ -140,6 +140,29 @@ TEST(LintPlanted, SmOfASetUnsupportedByOverlay) {
       << r.problems.front().message;
 }
 
+// A recipe calling a builder with an argument its closed set pattern lacks: Nix
+// stops with "called with unexpected argument". Inherited names count; a
+// builder with `...` takes anything.
+TEST(LintPlanted, BuilderCalledWithAnArgumentItDoesNotTake) {
+  const std::string builder = "{ pkgs, sm, isa, cudaVersion ? \"12_9\" }:\npkgs.python313Packages.torch\n";
+  const std::string recipe =
+      "{ pkgs ? import ./nixpkgs.nix { } }:\n"
+      "import ./lib/custom-torch.nix { inherit pkgs; sm = \"90\"; isa = \"avx2\"; pythonVersion = \"313\"; cuda_version = \"12_9\"; }\n";
+  CheckResult r = check_files("t", {{"lib/custom-torch.nix", builder}, {"torch-sm90.nix", recipe}, {"nixpkgs.nix", "{ }: { }\n"}}, kb());
+  std::vector<std::string> got;
+  for (const auto& p : r.problems)
+    if (p.rule->code == "TLR035") got.push_back(fmt::format("{}:{} {}", p.pos.line, p.pos.column, p.message));
+  EXPECT_EQ(got, (std::vector<std::string>{
+                     "2:72 lib/custom-torch.nix does not take an argument 'pythonVersion' (it takes pkgs, sm, isa, "
+                     "cudaVersion): Nix stops the evaluation with \"called with unexpected argument\"",
+                     "2:95 lib/custom-torch.nix does not take an argument 'cuda_version' (it takes pkgs, sm, isa, "
+                     "cudaVersion): Nix stops the evaluation with \"called with unexpected argument\""}))
+      << render_text(r);
+  CheckResult open = check_files("t", {{"lib/custom-torch.nix", "{ pkgs, ... }:\npkgs\n"}, {"torch-sm90.nix", recipe},
+                                       {"nixpkgs.nix", "{ }: { }\n"}}, kb());
+  for (const auto& p : open.problems) EXPECT_NE(p.rule->code, "TLR035") << p.message;
+}
+
 TEST(LintPlanted, CudnnAndAvxDisables) {
   std::string name = "pytorch-python313-cuda12_9-sm61-avx";
   std::string t = gpu_recipe(name);

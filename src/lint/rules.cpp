@@ -62,6 +62,8 @@ constexpr Rule kRules[] = {
     {"TLR034", "version-disputed", Severity::warning,
      "a header comment, description or README states a version other than the one recorded for the pin, whose sources "
      "disagree on it (settle it with tailor kb probe-pin)"},
+    {"TLR035", "builder-argument", Severity::error,
+     "a recipe calls a builder with an argument its function does not take: the evaluation stops"},
 };
 
 }  // namespace

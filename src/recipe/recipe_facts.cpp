@@ -622,12 +622,19 @@ class Extractor {
     if (!p) return;
     f_.imports.push_back({"import", *p, c.args[0]->span});
     if (c.args.size() < 2 || c.args[1]->kind != ExprKind::attrs) return;
-    CallFact call{*p, {}};
+    CallFact call{*p, {}, {}};
     for (const auto& b : static_cast<const nix::Attrs&>(*c.args[1]).bindings) {
-      if (b.is_inherit || b.path.size() != 1 || b.path[0].expr || !b.value) continue;
+      if (b.is_inherit) {
+        for (const auto& n : b.path)
+          if (!n.expr) call.names.push_back({"", n.name, n.span});
+        continue;
+      }
+      if (b.path.empty() || b.path[0].expr) continue;
+      call.names.push_back({"", b.path[0].name, b.path[0].span});
+      if (b.path.size() != 1 || !b.value) continue;
       if (auto s = resolve_string(*b.value)) call.args.push_back({b.path[0].name, s->text, s->span});
     }
-    if (!call.args.empty()) f_.calls.push_back(std::move(call));
+    if (!call.args.empty() || !call.names.empty()) f_.calls.push_back(std::move(call));
   }
 
   /// `./x.nix`, or `./. + "/x.nix"`.
@@ -676,6 +683,12 @@ RecipeFacts extract_facts(std::string_view text, const nix::Expr& root, const st
   RecipeFacts f;
   Extractor x(text, std::move(lines), f);
   x.walk(root, "");
+  if (root.kind == nix::ExprKind::lambda) {
+    const auto& l = static_cast<const nix::Lambda&>(root);
+    f.takes_set = l.has_formals && !l.ellipsis;
+    if (f.takes_set)
+      for (const auto& fm : l.formals) f.closed_formals.push_back({"formal", fm.name, fm.span});
+  }
   f.comments = comment_lines(comments, text, x.lines());
   return f;
 }

@@ -42,6 +42,7 @@ struct FetchFact {
 struct CallFact {
   std::string path;       ///< as written, "./lib/torch.nix"
   std::vector<Fact> args; ///< key = argument name, text = value
+  std::vector<Fact> names; ///< every argument passed (text = its name, span = the name's), static value or not
 };
 
 struct RecipeFacts {
@@ -69,6 +70,10 @@ struct RecipeFacts {
   std::vector<Fact> search_paths;      ///< `<nixpkgs>` and other lookup paths (text without brackets)
   std::vector<FetchFact> fetches;
   std::vector<CallFact> calls;
+  /// The file's own function, when it is one with a closed set pattern
+  /// (`{ a, b ? 1 }:`, no `...`): text = each formal. Empty for anything else.
+  std::vector<Fact> closed_formals;
+  bool takes_set = false;  ///< the file is a function with a closed set pattern
   /// `(import ./lib/cpu-isa.nix).avx512`: key = the imported path, text = the attribute picked from it.
   std::vector<Fact> table_picks;
   /// Source overrides: `version = …` beside `src = …`. key = the attribute whose
