@@ -29,16 +29,9 @@ std::string missing_browser() {
   return {};
 }
 
-bool under_ci() {
-  const char* ci = std::getenv("CI");
-  return ci && std::string(ci) == "true";
-}
-
 TEST(CatalogBrowser, ChoosesWithKeyboardAndMouseAndShowsTailorsAnswer) {
-  if (std::string missing = missing_browser(); !missing.empty()) {
-    if (under_ci()) FAIL() << missing << " is missing; CI must run the browser test (scripts/deps installs it)";
-    GTEST_SKIP() << missing << " is missing: scripts/deps installs it; the browser test is skipped";
-  }
+  std::string missing = missing_browser();
+  TAILOR_SKIP_IF_TOOL_MISSING(!missing.empty(), missing + " is missing: the browser test is skipped");
   KnowledgeBase kb = KnowledgeBase::load();
   std::vector<CatalogSpec> specs;
   for (const char* name : {"build-pytorch/pytorch-2.9-python313", "build-vllm/main"}) {

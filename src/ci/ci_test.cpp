@@ -50,7 +50,7 @@ std::map<std::string, std::vector<std::string>> matrix_jobs(const std::string& o
 class Workflow : public testing::TestWithParam<std::string> {};
 
 TEST_P(Workflow, GithubWorkflowPassesTheValidator) {
-  if (validator().empty()) GTEST_SKIP() << "@action-validator/cli is not installed (scripts/deps installs it)";
+  TAILOR_SKIP_IF_TOOL_MISSING(validator().empty(), "@action-validator/cli is not installed (scripts/deps installs it)");
   auto r = test::run_tailor({"ci", GetParam(), "--github"});
   ASSERT_EQ(r.status, 0) << r.err;
   test::TempDir dir("ci");
@@ -71,7 +71,7 @@ INSTANTIATE_TEST_SUITE_P(Examples, Workflow,
                          });
 
 TEST_P(Workflow, GitlabPipelinePassesTheValidator) {
-  if (tool("gitlab-ci-local").empty()) GTEST_SKIP() << "gitlab-ci-local is not installed (scripts/deps installs it)";
+  TAILOR_SKIP_IF_TOOL_MISSING(tool("gitlab-ci-local").empty(), "gitlab-ci-local is not installed (scripts/deps installs it)");
   auto r = test::run_tailor({"ci", GetParam(), "--gitlab"});
   ASSERT_EQ(r.status, 0) << r.err;
   auto v = gitlab_validate(r.out);
@@ -79,7 +79,7 @@ TEST_P(Workflow, GitlabPipelinePassesTheValidator) {
 }
 
 TEST(Workflow, TheGitlabValidatorRejectsBrokenPipelines) {
-  if (tool("gitlab-ci-local").empty()) GTEST_SKIP() << "gitlab-ci-local is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(tool("gitlab-ci-local").empty(), "gitlab-ci-local is not installed");
   const std::string good = test::run_tailor({"ci", "--gitlab"}).out;
   auto broken = [&](const std::string& from, const std::string& to) {
     std::string b = good;
@@ -96,7 +96,7 @@ TEST(Workflow, TheGitlabValidatorRejectsBrokenPipelines) {
 }
 
 TEST(Workflow, TheValidatorRejectsABrokenWorkflow) {
-  if (validator().empty()) GTEST_SKIP() << "@action-validator/cli is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(validator().empty(), "@action-validator/cli is not installed");
   auto r = test::run_tailor({"ci", "--github"});
   std::string broken = r.out;
   broken.replace(broken.find("runs-on:"), 8, "runs_on:");
@@ -205,7 +205,7 @@ TEST_F(CiInRepository, GithubNamesTheSpecAndTheTreeFromTheRoot) {
   EXPECT_NE(r.out.find("        run: tailor generate specs/main.toml -o pytorch --check\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("    defaults:\n      run:\n        working-directory: pytorch\n"), std::string::npos);
   EXPECT_NE(r.out.find("# Paths are relative to the repository root; the recipe tree is pytorch.\n"), std::string::npos);
-  if (validator().empty()) GTEST_SKIP() << "@action-validator/cli is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(validator().empty(), "@action-validator/cli is not installed");
   std::ofstream(repo_.path() + "/build.yml") << r.out;
   auto v = test::run_command(validator() + " " + repo_.path() + "/build.yml", true);
   EXPECT_EQ(v.status, 0) << v.out;
@@ -216,7 +216,7 @@ TEST_F(CiInRepository, GitlabNamesTheSpecAndTheTreeFromTheRoot) {
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("  script:\n    - tailor generate specs/main.toml -o pytorch --check\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("  script:\n    - cd pytorch\n    - flox build \"$VARIANT\"\n"), std::string::npos);
-  if (tool("gitlab-ci-local").empty()) GTEST_SKIP() << "gitlab-ci-local is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(tool("gitlab-ci-local").empty(), "gitlab-ci-local is not installed");
   auto v = gitlab_validate(r.out);
   EXPECT_EQ(v.status, 0) << v.out;
 }

@@ -120,7 +120,7 @@ TEST(CmdPrune, WheelRecordVerifiesAndPipInstallsIt) {
   auto r = run_tailor({"prune", kWheel, "--sm", "9.0", "-o", out});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(inspected(out), "sm_90×3");
-  if (!test::have_program("python3")) GTEST_SKIP() << "python3 not found";
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("python3"), "python3 not found");
   auto check = run_command("python3 " + source_path("tests/data/elf/verify-record.py") + " " + out, true);
   EXPECT_EQ(check.status, 0) << check.out;
   EXPECT_EQ(check.out, "RECORD verifies: 7 files\n");  // 6 members and tailor-prune.json

@@ -38,7 +38,7 @@ TEST(Completion, ReadsOptionsFromHelp) {
 }
 
 TEST(Completion, BashCompletesEveryCommandAndTheirOptions) {
-  if (!test::have_program("bash")) GTEST_SKIP() << "bash is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("bash"), "bash is not installed");
   test::TempDir dir("completion");
   std::ofstream(dir.path() + "/tailor.bash") << bash_completion(all());
   auto complete = [&](const std::string& words, int cword) {
@@ -104,7 +104,7 @@ test::RunResult fish_complete(const std::string& line) {
 // fish completes, for every command, every option its --help lists: the
 // installed completions cannot drift from the binary.
 TEST(Completion, FishCompletesEveryOptionOfEveryCommand) {
-  if (!test::have_program("fish")) GTEST_SKIP() << "fish is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("fish"), "fish is not installed");
   for (const Command& c : commands()) {
     std::string name = c.name;
     auto r = fish_complete("tailor " + name + " -");
@@ -153,7 +153,7 @@ TEST(ManPage, RendersWithEveryCommand) {
 }
 
 TEST(Install, PutsTheBinaryCompletionsAndManPageInPlace) {
-  if (!test::have_program("cmake")) GTEST_SKIP() << "cmake is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("cmake"), "cmake is not installed");
   test::TempDir prefix("install");
   std::string build_dir = fs::path(tailor::test::tailor_binary()).parent_path().string();
   auto r = test::run_command("cmake --install " + build_dir + " --prefix " + prefix.path(), true);

@@ -86,8 +86,8 @@ void expect_yaml(const std::vector<std::string>& paths) {
 }
 
 TEST(EmitProperty, AnyFieldTextIsRefusedOrEmittedAsValidFiles) {
-  if (!test::have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate is not installed";
-  if (test::run_command("python3 -c 'import yaml'").status != 0) GTEST_SKIP() << "python3-yaml is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate is not installed");
+  TAILOR_SKIP_IF_TOOL_MISSING(test::run_command("python3 -c 'import yaml'").status != 0, "python3-yaml is not installed");
   std::mt19937 rng(20261123);  // fixed: a failure reproduces
   const std::vector<std::string> fields = {"name", "product", "summary", "family", "reason", "torch", "path", "org"};
   int emitted = 0, refused = 0;

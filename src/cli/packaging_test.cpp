@@ -11,7 +11,7 @@ namespace tailor {
 namespace {
 
 TEST(Flake, Parses) {
-  if (!test::have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate (Debian nix-bin) is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate (Debian nix-bin) is not installed");
   for (const char* f : {"flake.nix", "nix/package.nix"}) {
     auto r = test::run_command("nix-instantiate --parse " + test::source_path(f) + " 2>&1 >/dev/null | grep -v nixbld");
     EXPECT_EQ(r.out, "") << f;
@@ -19,7 +19,7 @@ TEST(Flake, Parses) {
 }
 
 TEST(Flake, BuildsTailorWithNixpkgsCmakeAndTheDebianLibraries) {
-  if (!test::have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate (Debian nix-bin) is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate (Debian nix-bin) is not installed");
   auto r = test::run_command("nix-instantiate --eval --strict --json " + test::source_path("tests/nix/flake-probe.nix") +
                              " 2>/dev/null");
   ASSERT_EQ(r.status, 0);

@@ -58,7 +58,7 @@ std::vector<std::string> tree_files(const fs::path& root) {
 class GeneratedTree : public testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    if (!test::have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate (Debian nix-bin) is not installed";
+    TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate (Debian nix-bin) is not installed");
   }
 };
 
@@ -231,7 +231,7 @@ class GeneratedFlake : public testing::TestWithParam<std::string> {};
 // at the stub: packages.<system> is exactly the matrix for that system, every
 // package evaluates to its variant, and hydraJobs mirrors it by name.
 TEST_P(GeneratedFlake, ExposesTheMatrixPerSystem) {
-  if (!test::have_program("nix")) GTEST_SKIP() << "nix (Debian nix-bin) is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix"), "nix (Debian nix-bin) is not installed");
   test::TempDir dir("flake");
   ASSERT_EQ(test::run_tailor({"generate", GetParam(), "-o", dir.path()}).status, 0);
   Spec spec = load_spec_arg(GetParam(), kb());
@@ -260,7 +260,7 @@ TEST_P(GeneratedFlake, ExposesTheMatrixPerSystem) {
 // Each version of a companion builds its own release ([[family.version]] source),
 // against the torch variant of the version it pairs with.
 TEST(GeneratedVersions, CompanionVersionsBuildTheirReleases) {
-  if (!test::have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate (Debian nix-bin) is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate (Debian nix-bin) is not installed");
   test::TempDir dir("gen");
   auto gen = test::run_tailor({"generate", "build-pytorch/pytorch-versions", "-o", dir.path()});
   ASSERT_EQ(gen.status, 0) << gen.err;
@@ -293,7 +293,7 @@ INSTANTIATE_TEST_SUITE_P(Examples, GeneratedFlake,
 // against what its spec says, written out by hand: each (version, CUDA) on its
 // pin, each version from its own source, each "all" variant for its toolkit's set.
 TEST(GeneratedTreeStub, VersionLineBuildsEachVersionOnItsPinFromItsSource) {
-  if (!test::have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate is not installed");
   test::TempDir dir("gen-line");
   ASSERT_EQ(test::run_tailor({"generate", "examples/build-pytorch/pytorch-line.toml", "-o", dir.path()}).status, 0);
   auto probe = test::run_command("nix-instantiate --eval --strict --json " + test::source_path("tests/nix/probe.nix") +
@@ -351,7 +351,7 @@ TEST(GeneratedTreeStub, VersionLineBuildsEachVersionOnItsPinFromItsSource) {
 // CPU-only or MPS torchvision is built against the matching custom torch, as a
 // CUDA one is (companion.nix imports torchVariant).
 TEST(GeneratedTreeStub, CpuAndMpsCompanionsImportTheirTorch) {
-  if (!test::have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate is not installed");
   test::TempDir dir("gen-companions");
   std::string spec = dir.path() + "/companions.toml";
   std::ofstream(spec) << "[branch]\nname = \"t\"\nproduct = \"p\"\npin = \"6a030d5\"\npython = \"3.13\"\n\n"
@@ -385,7 +385,7 @@ json probe_generated(const test::TempDir& dir, const std::string& name, const st
 // each building the torch that its own pytorch recipe would build, with the
 // same arguments, CPU flags and cmake flags (the torch builder, reused).
 TEST(GeneratedTreeStub, InlineTorchIsTheTorchItsOwnRecipeWouldBuild) {
-  if (!test::have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate is not installed");
   test::TempDir dir("gen-inline");
   std::string branch = "[branch]\nname = \"t\"\nproduct = \"p\"\npin = \"fe5e41d\"\npython = \"3.13\"\n\n";
   std::string cuda = "backend = \"cuda\"\ncuda = \"12.8\"\nsm = [\"6.1\", \"9.0\"]\nisa = [\"avx2\", \"avx512\"]\n";
@@ -427,7 +427,7 @@ TEST(GeneratedTreeStub, InlineTorchIsTheTorchItsOwnRecipeWouldBuild) {
 
 // MAGMA for one SM, passed to the torch of the same cell (Flox's GPU-optimized PyTorch guide: MAGMA built for the same SM).
 TEST(GeneratedTreeStub, MagmaRecipesFeedTheirTorch) {
-  if (!test::have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate is not installed");
   test::TempDir dir("gen-magma");
   std::string spec = dir.path() + "/magma.toml";
   std::ofstream(spec) << "[branch]\nname = \"t\"\nproduct = \"p\"\npin = \"6a030d5\"\npython = \"3.13\"\n\n"
@@ -449,7 +449,7 @@ TEST(GeneratedTreeStub, MagmaRecipesFeedTheirTorch) {
 }
 
 TEST(GeneratedTreeStub, RejectsAnArgumentTheTorchFunctionLacks) {
-  if (!test::have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate is not installed");
   test::TempDir dir("gen-bad-arg");
   ASSERT_EQ(test::run_tailor({"generate", "-o", dir.path()}).status, 0);
   fs::path recipe = fs::path(dir.path()) / ".flox/pkgs/pytorch-python313-cuda12_8-sm90-avx512.nix";

@@ -93,8 +93,8 @@ test::RunResult run_bash(const std::string& script, const fs::path& cwd, const s
 class ShellQuoting : public testing::Test {
  protected:
   void SetUp() override {
-    if (!test::have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate (Debian nix-bin) is not installed";
-    if (!test::have_program("bash")) GTEST_SKIP() << "bash is not installed";
+    TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate (Debian nix-bin) is not installed");
+    TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("bash"), "bash is not installed");
   }
 };
 

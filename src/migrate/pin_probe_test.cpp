@@ -53,7 +53,7 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 }
 
 TEST(PinProbe, MeasuresTheStubAndRecordsAHashFetchTarballAccepts) {
-  if (!have_tools()) GTEST_SKIP() << "needs nix-instantiate, nix-hash, git and tar";
+  TAILOR_SKIP_IF_TOOL_MISSING(!have_tools(), "needs nix-instantiate, nix-hash, git and tar");
   test::TempDir repo("probe-repo"), plain("probe-plain"), overlay("probe-kb");
   std::string rev = make_checkout(repo.path());
   // The hash as fetchTarball computes it, over the files alone.
@@ -98,7 +98,7 @@ TEST(PinProbe, MeasuresTheStubAndRecordsAHashFetchTarballAccepts) {
 }
 
 TEST(PinProbe, ACheckoutAtAnotherRevisionIsRefused) {
-  if (!have_tools()) GTEST_SKIP() << "needs nix-instantiate, nix-hash, git and tar";
+  TAILOR_SKIP_IF_TOOL_MISSING(!have_tools(), "needs nix-instantiate, nix-hash, git and tar");
   test::TempDir repo("probe-repo");
   std::string first = make_checkout(repo.path());
   sh("cd '" + repo.path() + "' && echo '# later' >> default.nix && git -c user.name=t -c user.email=t@example.org "

@@ -131,7 +131,7 @@ TEST(CmdRepin, OnlyPinHashAndPackageSetTokensChange) {
 // nix-instantiate --parse of the output equals that of the input with the
 // tokens renamed: the same expression, and every rewritten file still parses.
 TEST(CmdRepin, RewrittenFilesParseWithNixToTheRenamedExpression) {
-  if (!have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(!have_program("nix-instantiate"), "nix-instantiate is not installed");
   TempDir tmp("repin-parse");
   for (const std::string& tree : {kSeed, kForms}) {
     std::string out = tmp.path() + "/" + fs::path(tree).parent_path().filename().string();
@@ -203,7 +203,7 @@ TEST(CmdRepin, InPlaceAndTheSameRevIsANoOp) {
 }
 
 TEST(CmdRepin, DryRunDiffAppliesWithPatch) {
-  if (!have_program("patch")) GTEST_SKIP() << "patch is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(!have_program("patch"), "patch is not installed");
   TempDir tmp("repin-patch");
   RunResult r = run_tailor({"repin", kSeed, "--rev", kNew, "--python-set", "python313Packages", "--dry-run"});
   EXPECT_EQ(r.status, 0) << r.err;
@@ -221,7 +221,7 @@ TEST(CmdRepin, DryRunDiffAppliesWithPatch) {
 // checkout (torch 2.9.1, as recorded), one whose torch is 2.10.0 (what the disputing
 // migration plan claimed: one side of the dispute, no contradiction) and a stale one (2.8.0).
 TEST(CmdRepin, EvaluatesTheTorchVersionOnALocalNixpkgs) {
-  if (!have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(!have_program("nix-instantiate"), "nix-instantiate is not installed");
   TempDir tmp("repin-eval");
   RunResult ok = run_tailor({"repin", kSeed, "--rev", kNew, "--python-set", "python313Packages", "--dry-run",
                              "--nixpkgs", "tests/data/repin/nixpkgs-0182a36"});

@@ -81,7 +81,7 @@ std::vector<std::string> good_files() {
 
 TEST(NixDifferential, CorpusMatchesNixInstantiate) {
   std::string tool = find_program("nix-instantiate").string();
-  if (tool.empty()) GTEST_SKIP() << "nix-instantiate is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(tool.empty(), "nix-instantiate is not installed");
   auto files = good_files();
   ASSERT_GE(files.size(), 10u) << "the corpus is missing";
   for (const auto& f : files) {
@@ -96,7 +96,7 @@ TEST(NixDifferential, CorpusMatchesNixInstantiate) {
 
 TEST(NixDifferential, BadFilesAreRejectedByBoth) {
   std::string tool = find_program("nix-instantiate").string();
-  if (tool.empty()) GTEST_SKIP() << "nix-instantiate is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(tool.empty(), "nix-instantiate is not installed");
   auto files = nix_files(test::source_path("tests/nix_corpus/bad"), false);
   ASSERT_GE(files.size(), 10u);
   for (const auto& f : files) {
@@ -198,7 +198,7 @@ class NixDifferentialShard : public testing::TestWithParam<size_t> {};
 
 TEST_P(NixDifferentialShard, GeneratedFilesEachInItsOwnProcess) {
   std::string tool = find_program("nix-instantiate").string();
-  if (tool.empty()) GTEST_SKIP() << "nix-instantiate is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(tool.empty(), "nix-instantiate is not installed");
   const auto& g = generated_trees();
   std::vector<std::string> all;
   for (const auto& t : g.trees) all.insert(all.end(), t.begin(), t.end());
@@ -247,7 +247,7 @@ INSTANTIATE_TEST_SUITE_P(Shards, NixDifferentialShard, testing::Range<size_t>(0,
 
 TEST(NixDifferential, GeneratedTreeInOneProcess) {
   std::string tool = find_program("nix-instantiate").string();
-  if (tool.empty()) GTEST_SKIP() << "nix-instantiate is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(tool.empty(), "nix-instantiate is not installed");
   const auto& g = generated_trees();
   ASSERT_GE(g.trees.size(), 10u);
   for (const auto& files : g.trees) {

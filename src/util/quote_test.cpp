@@ -43,7 +43,7 @@ TEST(Quote, NixAttrNameByHand) {
 // nix-instantiate evaluates an attribute set built from every awkward string,
 // as names and as values, and prints it as JSON: the strings come back.
 TEST(Quote, NixRoundTripsThroughNixInstantiate) {
-  if (!test::have_program("nix-instantiate")) GTEST_SKIP() << "nix-instantiate is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate is not installed");
   test::TempDir dir("quote-nix");
   std::string expr = "{\n";
   nlohmann::json expected = nlohmann::json::object();
@@ -102,7 +102,7 @@ TEST(Quote, YamlByHand) {
 
 // PyYAML reads a list of every awkward string back, each as a string.
 TEST(Quote, YamlRoundTripsThroughPyYaml) {
-  if (test::run_command("python3 -c 'import yaml'").status != 0) GTEST_SKIP() << "python3-yaml is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(test::run_command("python3 -c 'import yaml'").status != 0, "python3-yaml is not installed");
   test::TempDir dir("quote-yaml");
   std::string doc = "items:\n";
   for (const auto& s : kAwkward) doc += "  - " + yaml_scalar(s) + "\n";

@@ -58,7 +58,7 @@ TEST(TextEdit, DiffOfALastLineWithoutNewlineAppliesWithGit) {
             "@@ -1,5 +1,5 @@\n one\n-two\n+TWO\n three\n four\n five\n"
             "@@ -7,4 +7,4 @@\n seven\n eight\n nine\n-ten\n\\ No newline at end of file\n+TEN\n\\ No newline at end of file\n");
   EXPECT_EQ(unified_diff("f.txt", "f.txt", text, {}), "");
-  if (!test::have_program("git")) GTEST_SKIP() << "git not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("git"), "git not installed");
   EXPECT_EQ(patched("f.txt", text, diff, "git apply p.diff"), apply_edits(text, edits));
 }
 
@@ -80,7 +80,7 @@ TEST(TextEdit, DiffWithoutContextAppliesWithPatch) {
             "@@ -2,1 +2,1 @@\n-b = 2; c = 3;\n+b = 20; c = 30;\n"
             "@@ -3,0 +4,1 @@\n+d2 = 4;\n"
             "@@ -5,1 +6,1 @@\n-e = 5;\n+e = 50;\n");
-  if (!test::have_program("patch")) GTEST_SKIP() << "patch not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("patch"), "patch not installed");
   EXPECT_EQ(patched("f.nix", text, diff, "patch -p1 --quiet < p.diff"), apply_edits(text, edits));
 }
 

@@ -19,6 +19,7 @@ RunResult run_tailor(const std::vector<std::string>& args) {
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 #include <sys/wait.h>
@@ -41,6 +42,11 @@ RunResult run_command(const std::string& command, bool merge_stderr) {
 
 bool have_program(const std::string& program) {
   return run_command("command -v " + program + " >/dev/null 2>&1").status == 0;
+}
+
+bool under_ci() {
+  const char* ci = std::getenv("CI");
+  return ci && std::string(ci) == "true";
 }
 
 TempDir::TempDir(const std::string& tag) {

@@ -24,6 +24,9 @@ RunResult run_command(const std::string& command, bool merge_stderr = false);
 /// Whether \a program is on PATH.
 bool have_program(const std::string& program);
 
+/// Whether the suite runs under CI (CI=true, as .ci/run sets it).
+bool under_ci();
+
 /// A fresh empty directory under the system temp dir, removed by the destructor.
 class TempDir {
  public:
@@ -38,3 +41,13 @@ class TempDir {
 };
 
 }  // namespace tailor::test
+
+/// Skips the test when \a missing (a tool scripts/deps installs is not there);
+/// under CI=true that is a failure instead: CI must not lose a proof silently.
+#define TAILOR_SKIP_IF_TOOL_MISSING(missing, what)                                                 \
+  do {                                                                                            \
+    if (missing) {                                                                                \
+      if (::tailor::test::under_ci()) FAIL() << what << " under CI=true (scripts/deps installs it)"; \
+      GTEST_SKIP() << what;                                                                       \
+    }                                                                                             \
+  } while (0)
