@@ -66,7 +66,9 @@ struct RecipeFacts {
   std::vector<Fact> imports;           ///< relative paths of `import ./x.nix` / `callPackage ./x.nix`, and
                                        ///< torchVariant / magmaVariant names (text ends in ".nix")
   std::vector<Fact> absolute_imports;  ///< `import /home/…` and `~/…` paths (key "import")
-  std::vector<Fact> search_paths;      ///< `<nixpkgs>` and other lookup paths (text without brackets)
+  /// `<nixpkgs>` and other lookup paths (text without brackets); key "unused-default"
+  /// inside the default of a formal nothing reads (never evaluated), else empty.
+  std::vector<Fact> search_paths;
   std::vector<FetchFact> fetches;
   std::vector<CallFact> calls;
   /// `(import ./lib/cpu-isa.nix).avx512`: key = the imported path, text = the attribute picked from it.
