@@ -1,4 +1,4 @@
-// tailor check DIR [--json] [--rules] [--strict] [--fix [--dry-run]] [--diff]:
+// tailor check DIR [--json] [--rules] [--strict] [--fix [--dry-run]] [--diff] [--allow-empty]:
 // lint a recipe tree, generated or hand-written, with compiler-style
 // diagnostics, and apply the mechanical fixes as minimal text edits.
 #include <ostream>
@@ -17,7 +17,7 @@ int cmd_check(CommandContext& ctx) {
                "workarounds, descriptions, imports and docs.",
                "check"};
   std::string dir, kb_dir;
-  bool json = false, list_rules = false, strict = false, fix = false, dry_run = false, diff = false;
+  bool json = false, list_rules = false, strict = false, fix = false, dry_run = false, diff = false, allow_empty = false;
   app.add_option("DIR", dir, "the tree: .flox/pkgs, a branch checkout or the output of tailor generate");
   app.add_flag("--json", json, "print a JSON array of {file, line, column, severity, rule, message} instead of diagnostics");
   app.add_flag("--rules", list_rules, "list the rules (code, severity, name, what it checks) and exit");
@@ -27,6 +27,8 @@ int cmd_check(CommandContext& ctx) {
                                "text edits, print them, then check again");
   app.add_flag("--dry-run", dry_run, "with --fix: print the fixes and their diff, write nothing")->needs(fix_opt);
   app.add_flag("--diff", diff, "print the fixes as a git-style diff (git apply in DIR), write nothing")->excludes(fix_opt);
+  app.add_flag("--allow-empty", allow_empty,
+               "a directory without recipe files passes (exit 0); without it, that is an error (exit 2): a mistyped path");
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
   if (list_rules) {
@@ -41,16 +43,32 @@ int cmd_check(CommandContext& ctx) {
     return kExitBadInput;
   }
   KnowledgeBase kb = load_kb(kb_dir);
+  // A tree without recipes is a path that names the wrong directory (a typo in CI
+  // passes otherwise): refused unless the caller says an empty tree is expected.
+  auto empty = [&](const lint::CheckResult& r) {
+    if (r.recipes > 0 || allow_empty) return false;
+    Diagnostic d;
+    d.path = dir;
+    d.message = r.files == 0 ? "no recipe files (*.nix) in this directory"
+                             : fmt::format("no recipe files in this directory, only {} helper{} (lib/, default.nix, "
+                                           "flake.nix, shell.nix)",
+                                           r.files, r.files == 1 ? "" : "s");
+    d.hint = "tailor check DIR: DIR is a recipe tree, e.g. .flox/pkgs; pass --allow-empty where no recipes is expected";
+    ctx.err << d.render();
+    return true;
+  };
   auto status = [&](const lint::CheckResult& r) {
     return r.errors > 0 || (strict && r.warnings > 0) ? kExitProblems : kExitOk;
   };
   if (!fix && !diff) {
     lint::CheckResult r = lint::check_tree(dir, kb);
+    if (empty(r)) return kExitBadInput;
     ctx.out << (json ? lint::render_json(r) : lint::render_text(r));
     return status(r);
   }
   std::vector<recipe::SourceFile> files = lint::read_tree(dir);
   lint::CheckResult r = lint::check_files(dir, files, kb);
+  if (empty(r)) return kExitBadInput;
   lint::FixPlan plan = lint::plan_fixes(dir, r, files);
   if (diff) {
     ctx.out << lint::render_diff(plan);

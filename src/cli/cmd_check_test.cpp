@@ -129,6 +129,34 @@ TEST(CmdCheck, BadUsageExitsTwo) {
   EXPECT_EQ(both.err, "tailor: error: check: --fix excludes --diff\nhint: run 'tailor check --help' for its options\n");
 }
 
+// Issue 27 §7: a directory without recipes is a mistyped path (a CI job that checks
+// "pkgs" instead of ".flox/pkgs" must fail), unless --allow-empty says it is expected.
+TEST(CmdCheck, ATreeWithoutRecipesIsAnErrorUnlessAllowed) {
+  TempDir dir("check-empty");
+  RunResult empty = run_tailor({"check", dir.path()});
+  EXPECT_EQ(empty.status, 2);
+  EXPECT_EQ(empty.out, "");
+  EXPECT_EQ(empty.err, dir.path() + ": error: no recipe files (*.nix) in this directory\n"
+                       "hint: tailor check DIR: DIR is a recipe tree, e.g. .flox/pkgs; pass --allow-empty where no "
+                       "recipes is expected\n");
+  RunResult allowed = run_tailor({"check", "--allow-empty", dir.path()});
+  EXPECT_EQ(allowed.status, 0) << allowed.err;
+  EXPECT_EQ(allowed.out, "checked 0 files: no problems\n");
+  // Docs and a shared builder, but no recipe: still no tree to check.
+  std::filesystem::create_directories(dir.path() + "/lib");
+  std::ofstream(dir.path() + "/README.md") << "# Builds\n";
+  std::ofstream(dir.path() + "/lib/builder.nix") << "{ sm }: sm\n";
+  RunResult helpers = run_tailor({"check", "--json", dir.path()});
+  EXPECT_EQ(helpers.status, 2);
+  EXPECT_EQ(helpers.out, "");
+  EXPECT_EQ(helpers.err, dir.path() + ": error: no recipe files in this directory, only 1 helper (lib/, default.nix, "
+                         "flake.nix, shell.nix)\n"
+                         "hint: tailor check DIR: DIR is a recipe tree, e.g. .flox/pkgs; pass --allow-empty where no "
+                         "recipes is expected\n");
+  EXPECT_EQ(run_tailor({"check", "--fix", dir.path()}).status, 2);
+  EXPECT_EQ(run_tailor({"check", "--allow-empty", "--json", dir.path()}).out, "[]\n");
+}
+
 // --fix on a copy of a tree: returns the copy's root.
 std::string copy_tree(const std::string& tree, const TempDir& dir) {
   std::filesystem::copy(source_path("tests/data/trees/" + tree), dir.path() + "/" + tree,

@@ -51,6 +51,41 @@ TEST(HostileInputs, ParseRefusesAFifoADeviceAndADirectoryWithoutDefaultNix) {
   EXPECT_EQ(r.err, dir.path() + "/d/default.nix: error: cannot read the file: a directory, not a regular file\n");
 }
 
+// Issue 27 §7: a binary file named .nix is "not a text file" in check, import and repin,
+// never a syntax error that echoes its bytes to the terminal; a recipe that does not parse
+// is left out of import with its syntax error, not imported as a valid variant. (`parse`
+// of a FIFO or device is refused above: read_bounded never waits on one.)
+TEST(HostileInputs, BinaryAndBrokenRecipesInCheckImportAndRepin) {
+  test::TempDir dir("hostile-binary");
+  const std::string tree = dir.path() + "/pkgs";
+  fs::create_directory(tree);
+  const std::string elf = std::string("\x7f" "ELF\x02\x01\x01\0\0\0\xff\xfe garbage\n", 21);
+  write(tree + "/pytorch-python313-cpu-avx512.nix", elf);
+  auto r = test::run_tailor({"check", tree});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, tree + "/pytorch-python313-cpu-avx512.nix: error: not a text file (a NUL byte at offset 7) [TLR001]\n"
+                   "checked 1 file: 1 error, 0 warnings\n");
+  EXPECT_EQ(r.err, "");
+  // Beside a good recipe and one that does not parse, import leaves both bad ones out, saying why.
+  fs::copy_file(test::source_path("tests/data/trees/clean/pytorch-python313-cpu-avx2.nix"),
+                tree + "/pytorch-python313-cpu-avx2.nix");
+  write(tree + "/pytorch-python313-cpu-armv9.nix", "{ pkgs }:\npkgs.python313Packages.torch.overrideAttrs (old: {\n  pname = ;\n})\n");
+  r = test::run_tailor({"import", tree});
+  EXPECT_EQ(r.err, "tailor: warning: pytorch-python313-cpu-armv9.nix:3:11: left out: it does not parse: expected an "
+                   "expression, got ';'\n"
+                   "tailor: warning: pytorch-python313-cpu-avx512.nix: left out: not a text file (a NUL byte at offset 7)\n");
+  EXPECT_NE(r.out.find("# Imported by tailor from pkgs (1 variants).\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("isa = \"avx2\"\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("armv9"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("avx512"), std::string::npos) << r.out;
+  // repin stops at the binary file before any edit, by name.
+  fs::remove(tree + "/pytorch-python313-cpu-armv9.nix");
+  r = test::run_tailor({"repin", tree, "--rev", "0182a361324364ae3f436a63005877674cf45efb", "-o", dir.path() + "/out"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, tree + "/pytorch-python313-cpu-avx512.nix: error: not a text file (a NUL byte at offset 7)\n");
+  EXPECT_FALSE(fs::exists(dir.path() + "/out"));
+}
+
 TEST(HostileInputs, ParseRefusesAFileOverTheSizeLimitUnlessRaised) {
   test::TempDir dir("hostile-size");
   const std::string file = dir.path() + "/big.nix";

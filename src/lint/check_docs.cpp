@@ -1,5 +1,6 @@
 // TLR022 docs-count, TLR023 docs-name-missing, TLR024 docs-name-unlisted:
 // README.md / BUILD_MATRIX.md at the tree's root against its recipe files.
+#include <algorithm>
 #include <map>
 #include <regex>
 #include <set>
@@ -62,7 +63,8 @@ bool variant_doc(const SourceFile& doc) { return doc.rel == "README.md" || doc.r
 /// The first "N variants" of \a line that is clearly about this tree: in a
 /// heading, on a line about this branch ("You are on the main branch"), a total,
 /// or a line that starts with it.
-/// Counts of one toolkit or of other branches in prose are left alone.
+/// Counts of one toolkit or of other branches in prose are left alone; under a
+/// heading of one toolkit or of other branches, see Section.
 bool tree_count(const std::string& line, bool heading, std::smatch& m, const std::regex& count_re) {
   bool whole_line = heading || line.find("this branch") != std::string::npos || line.find("You are on") != std::string::npos;
   for (auto it = std::sregex_iterator(line.begin(), line.end(), count_re); it != std::sregex_iterator(); ++it) {
@@ -77,6 +79,34 @@ bool tree_count(const std::string& line, bool heading, std::smatch& m, const std
   return false;
 }
 
+/// What the counts under a heading speak of: the tree, the recipes of one CUDA
+/// toolkit ("## CUDA 12.8"), or another branch ("## Other branches").
+struct Section {
+  int level = 0;  ///< the heading's '#'s
+  std::string cuda;
+  bool other_branch = false;
+};
+
+Section section_of(const std::string& heading) {
+  Section s;
+  while (s.level < static_cast<int>(heading.size()) && heading[static_cast<size_t>(s.level)] == '#') ++s.level;
+  static const std::regex cuda_re(R"(\bCUDA:?\s+(\d+\.\d+))");
+  std::smatch m;
+  if (std::regex_search(heading, m, cuda_re)) s.cuda = m.str(1);
+  std::string l = heading;
+  std::transform(l.begin(), l.end(), l.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  // "## Branches", "## Other branches": a title that names this tree's branch ("# build-pytorch — main branch") is no other's.
+  s.other_branch = l.find("branches") != std::string::npos || l.find("other branch") != std::string::npos;
+  return s;
+}
+
+/// The innermost section of \a open that narrows what its counts count; null: the whole tree.
+const Section* narrowing(const std::vector<Section>& open) {
+  for (auto it = open.rbegin(); it != open.rend(); ++it)
+    if (it->other_branch || !it->cuda.empty()) return &*it;
+  return nullptr;
+}
+
 }  // namespace
 
 void check_docs(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
@@ -84,6 +114,9 @@ void check_docs(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
   for (const auto& f : t.nix)
     if (f.is_recipe()) recipes.insert(f.stem);
   const int count = static_cast<int>(recipes.size());
+  std::map<std::string, int> per_cuda;  // a CUDA section's count is of that toolkit's recipes
+  for (const auto& f : t.nix)
+    if (f.is_recipe()) per_cuda[effective_cuda(f)]++;
   // "AVX-512 variants" is no count: the number must not end a hyphenated word.
   static const std::regex count_re(R"((^|[^\w.\-])(\d+) variants\b)");
   static const std::regex glob_re(R"(([\w.-]*\*[\w.-]*)\.nix\b.*?\b(\d+)\s+(?:[\w.-]+\s+)?variants\b)");
@@ -95,9 +128,16 @@ void check_docs(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
   for (const auto& doc : t.docs) {
     if (!variant_doc(doc)) continue;
     bool dropped_section = false;
+    std::vector<Section> open;  // the headings above the line, outermost first
     for (const auto& [n, l] : lines(doc.text)) {
       const bool heading = l.starts_with("#");
       if (heading) dropped_section = l.find("ropped") != std::string::npos || l.find("xcluded") != std::string::npos;
+      if (heading && l.size() <= kMaxRegexLine) {
+        Section s = section_of(l);
+        while (!open.empty() && open.back().level >= s.level) open.pop_back();
+        open.push_back(s);
+      }
+      const Section* scope = narrowing(open);
       if (l.size() > kMaxRegexLine) continue;
       std::smatch m;
       bool table = l.find_first_not_of(" ") != std::string::npos && l[l.find_first_not_of(" ")] == '|';
@@ -112,12 +152,16 @@ void check_docs(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
                        fmt::format("{} claims {} variants matching {}.nix; the tree has {}", doc.rel, claimed, m.str(1),
                                    actual),
                        "update the count, or add the missing recipes");
-      } else if (counts && !table && tree_count(l, heading, m, count_re)) {
+      } else if (counts && !table && !(scope && scope->other_branch) && tree_count(l, heading, m, count_re)) {
+        // Under a CUDA heading a count is of that toolkit's recipes ("(58 total)" under "CUDA 12.8").
         int claimed = count_of(m.str(2));
-        if (claimed != count)
+        int actual = scope ? per_cuda[scope->cuda] : count;
+        std::string of = scope ? fmt::format(" of CUDA {}", scope->cuda) : "";
+        if (claimed != actual)
           sink.add_doc(t, doc, "TLR022", n, static_cast<int>(m.position(2)) + 1,
-                       fmt::format("{} claims {} variants; the tree has {} recipe file{}", doc.rel, claimed, count,
-                                   count == 1 ? "" : "s"),
+                       fmt::format("{} claims {} variants{}; the tree has {} recipe file{}{}", doc.rel, claimed,
+                                   scope ? fmt::format(" under its CUDA {} heading", scope->cuda) : "", actual,
+                                   actual == 1 ? "" : "s", of),
                        "update the count, or add the missing recipes");
       }
       if (heading || !table || dropped_section) continue;

@@ -1,7 +1,7 @@
 // TLR021 import-missing: `import ./x.nix`, `callPackage ./x.nix`, and the
 // torchVariant / magmaVariant a generated companion builds against.
 // TLR027 import-unreproducible: absolute paths, paths leaving the tree, and
-// <nixpkgs> in a tree that otherwise pins nixpkgs.
+// <nixpkgs> in a tree that otherwise pins nixpkgs, where an evaluation reads it.
 #include <filesystem>
 #include <map>
 
@@ -29,7 +29,9 @@ void check_imports(const LintTree& t, const KnowledgeBase& /*kb*/, Sink& sink) {
                "copy the file into the tree and import it relatively (./lib/…)");
     if (tree_pins)
       for (const auto& sp : f.facts.search_paths)
-        if (sp.text == "nixpkgs" || sp.text.starts_with("nixpkgs/"))
+        // A default no evaluation reads (`{ pkgs ? import <nixpkgs> {} }:` over a body that
+        // never names pkgs) imports nothing: only an evaluated <nixpkgs> is reported.
+        if ((sp.text == "nixpkgs" || sp.text.starts_with("nixpkgs/")) && sp.key != "unused-default")
           sink.add(f, "TLR027", sp.span,
                    fmt::format("<{}> is the channel of whoever builds: this tree pins nixpkgs elsewhere, so this "
                                "recipe alone builds against another nixpkgs on each machine",

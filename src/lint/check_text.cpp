@@ -28,27 +28,86 @@ size_t digits_at(const std::string& s, size_t at) {
 // they run on every description and comment line, where std::regex cost more
 // than parsing the file.
 
-/// The SMs a line mentions: SM90, sm_90 ((?:^|[^A-Za-z0-9])[Ss][Mm]_?(\d{2,3})(?![0-9])),
-/// "compute capability 9.0".
-std::set<std::string> sms_in(const std::string& line) {
-  std::set<std::string> out;
+/// The SMs a line mentions, each with its offset and end: SM90, sm_90
+/// ((?:^|[^A-Za-z0-9])[Ss][Mm]_?(\d{2,3})(?![0-9])), "compute capability 9.0".
+struct SmMention {
+  size_t at, end;
+  std::string sm;
+};
+std::vector<SmMention> sm_mentions(std::string_view line) {
+  std::vector<SmMention> out;
   for (size_t i = 0; i + 1 < line.size(); ++i) {
     if ((line[i] != 'S' && line[i] != 's') || (line[i + 1] != 'M' && line[i + 1] != 'm')) continue;
     if (i > 0 && alnum(line[i - 1])) continue;
     size_t d = i + 2;
     if (d < line.size() && line[d] == '_') ++d;
-    size_t n = digits_at(line, d);
+    size_t n = digits_at(std::string(line.substr(d, 4)), 0);
     if (n < 2 || n > 3) continue;
-    if (auto sm = sm_from_token(line.substr(d, n))) out.insert(*sm);
+    if (auto sm = sm_from_token(std::string(line.substr(d, n)))) out.push_back({i, d + n, *sm});
   }
-  static const std::string cc = "compute capability ";
-  for (size_t p = line.find(cc); p != std::string::npos; p = line.find(cc, p + 1)) {
-    size_t a = p + cc.size(), n = digits_at(line, a);
-    if (n == 0 || a + n >= line.size() || line[a + n] != '.') continue;
-    size_t m = digits_at(line, a + n + 1);
-    if (m) out.insert(line.substr(a, n + 1 + m));
+  static constexpr std::string_view cc = "compute capability ";
+  for (size_t p = line.find(cc); p != std::string_view::npos; p = line.find(cc, p + 1)) {
+    std::string rest(line.substr(p + cc.size(), 8));
+    size_t n = digits_at(rest, 0);
+    if (n == 0 || n >= rest.size() || rest[n] != '.') continue;
+    size_t m = digits_at(rest, n + 1);
+    if (m) out.push_back({p, p + cc.size() + n + 1 + m, rest.substr(0, n + 1 + m)});
+  }
+  std::sort(out.begin(), out.end(), [](const SmMention& a, const SmMention& b) { return a.at < b.at; });
+  return out;
+}
+
+/// The SMs \a line lists: each one it mentions, and every SM of the knowledge base
+/// inside a range it writes ("SM75–SM120", "SM61 through SM90", "from SM80 to SM90").
+std::set<std::string> sms_in(std::string_view line, const KnowledgeBase& kb) {
+  std::vector<SmMention> m = sm_mentions(line);
+  std::set<std::string> out;
+  for (const auto& x : m) out.insert(x.sm);
+  for (size_t i = 0; i + 1 < m.size(); ++i) {
+    std::string_view between = line.substr(m[i].end, m[i + 1].at - m[i].end);
+    while (!between.empty() && between.front() == ' ') between.remove_prefix(1);
+    while (!between.empty() && between.back() == ' ') between.remove_suffix(1);
+    if (between != "-" && between != "–" && between != "—" && between != "to" && between != "through" &&
+        between != "thru" && between != "..")
+      continue;
+    auto lo = Version::parse(m[i].sm), hi = Version::parse(m[i + 1].sm);
+    if (!lo || !hi) continue;
+    for (const auto& g : kb.gpus)
+      if (auto v = Version::parse(g.sm); v && !(*v < *lo) && !(*hi < *v)) out.insert(g.sm);
   }
   return out;
+}
+
+/// The clauses of \a line, as [begin, end) offsets: a product is listed under the
+/// SMs of its own clause, not under an SM a later sentence names ("from T4 to RTX 5090
+/// … Pascal (SM61) is excluded"). Clauses end at ';', '…', "..." and a sentence's end.
+std::vector<std::pair<size_t, size_t>> clauses_of(std::string_view line) {
+  std::vector<std::pair<size_t, size_t>> out;
+  size_t from = 0;
+  for (size_t i = 0; i < line.size(); ++i) {
+    size_t cut = 0;
+    if (line[i] == ';') cut = 1;
+    else if (line.substr(i).starts_with("…")) cut = std::string_view("…").size();
+    else if (line.substr(i).starts_with("...")) cut = 3;
+    else if (line[i] == '.' && i + 1 < line.size() && line[i + 1] == ' ' && i > 0 && !digit(line[i - 1])) cut = 1;
+    if (!cut) continue;
+    out.emplace_back(from, i);
+    from = i + cut;
+    i = from - 1;
+  }
+  out.emplace_back(from, line.size());
+  return out;
+}
+
+/// A clause that names SMs to leave them out ("Pascal (SM61) is excluded",
+/// "except SM70"): its products are not listed under them.
+bool excludes(std::string_view clause) {
+  std::string l(clause);
+  std::transform(l.begin(), l.end(), l.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (std::string_view w : {"exclud", "except", "not supported", "unsupported", "no longer", "dropped", "not built",
+                             "without sm", "not included"})
+    if (l.find(w) != std::string::npos) return true;
+  return false;
 }
 
 struct Found {
@@ -169,25 +228,33 @@ struct LineFinding {
   std::vector<std::string> notes;
 };
 
-/// TLR018: products the line names under an SM they do not have.
+/// TLR018: products the line names under an SM they do not have, clause by clause.
 void product_findings(const std::string& line, std::string_view where, const ProductIndex& products,
                       const KnowledgeBase& kb, std::vector<LineFinding>& out) {
-  std::set<std::string> sms = sms_in(line);
-  if (sms.empty()) return;
-  for (const auto& [e, at] : products.find(line)) {
-    const auto& [product, homes] = products.entries[e];
-    bool agrees = false;
-    for (const GpuArch* h : homes) agrees = agrees || sms.count(h->sm);
-    if (agrees) continue;
-    std::string listed;
-    for (const auto& s : sms) listed += (listed.empty() ? "" : ", ") + (kb.gpu(s) ? kb.gpu(s)->display() : "SM " + s);
-    out.push_back({"TLR018", at, product.size(),
-                   fmt::format("{} names {} under {}, but {} is {} ({}, compute capability {}): whoever picks a "
-                               "build by this gets one that cannot run on their GPU",
-                               where, product, listed.empty() ? "another SM" : listed, product,
-                               homes.front()->display(), homes.front()->family, homes.front()->sm),
-                   fmt::format("list {} under {}", product, homes.front()->display()),
-                   {}});
+  if (sm_mentions(line).empty()) return;
+  const std::vector<std::pair<size_t, size_t>> found = products.find(line);
+  for (const auto& [begin, end] : clauses_of(line)) {
+    std::string_view clause = std::string_view(line).substr(begin, end - begin);
+    std::set<std::string> sms = sms_in(clause, kb);
+    if (sms.empty() || excludes(clause)) continue;
+    std::set<std::string> named;  // as written, for the message (a range is not spelled out)
+    for (const auto& m : sm_mentions(clause)) named.insert(m.sm);
+    for (const auto& [e, at] : found) {
+      if (at < begin || at >= end) continue;
+      const auto& [product, homes] = products.entries[e];
+      bool agrees = false;
+      for (const GpuArch* h : homes) agrees = agrees || sms.count(h->sm);
+      if (agrees) continue;
+      std::string listed;
+      for (const auto& s : named) listed += (listed.empty() ? "" : ", ") + (kb.gpu(s) ? kb.gpu(s)->display() : "SM " + s);
+      out.push_back({"TLR018", at, product.size(),
+                     fmt::format("{} names {} under {}, but {} is {} ({}, compute capability {}): whoever picks a "
+                                 "build by this gets one that cannot run on their GPU",
+                                 where, product, listed.empty() ? "another SM" : listed, product,
+                                 homes.front()->display(), homes.front()->family, homes.front()->sm),
+                     fmt::format("list {} under {}", product, homes.front()->display()),
+                     {}});
+    }
   }
 }
 
@@ -224,6 +291,62 @@ std::vector<std::string> cells(const std::string& line) {
     if (bar == std::string::npos) break;
     out.push_back(line.substr(at, bar - at));
     at = bar + 1;
+  }
+  return out;
+}
+
+/// The major.minor versions a cell lists, in order ("12.8, 12.9" -> {"12.8", "12.9"};
+/// "12.9.1" -> {"12.9"}: a toolkit's floor is its minor's).
+std::vector<std::string> versions_in(const std::string& cell) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < cell.size();) {
+    if (!digit(cell[i]) || (i > 0 && (alnum(cell[i - 1]) || cell[i - 1] == '.'))) {
+      ++i;
+      continue;
+    }
+    size_t n = digits_at(cell, i);
+    size_t e = i + n;
+    if (e + 1 < cell.size() && cell[e] == '.' && digit(cell[e + 1])) {
+      size_t m = digits_at(cell, e + 1);
+      out.push_back(cell.substr(i, n + 1 + m));
+      e += 1 + m;
+      while (e < cell.size() && (digit(cell[e]) || cell[e] == '.')) ++e;  // a patch level
+    }
+    i = e;
+  }
+  return out;
+}
+
+/// A driver floor in a table cell, and the toolkit it names after it ("(CUDA 13.0)"), if any.
+struct DriverEntry {
+  Found found;       ///< offset in the cell
+  std::string cuda;  ///< empty: the row's
+};
+
+/// The driver floors of a cell: numbers of three digits and more at a word's start
+/// ("570+", "575.51.03+"), each with the "CUDA X.Y" that follows it before the next.
+std::vector<DriverEntry> driver_entries(const std::string& cell) {
+  std::vector<DriverEntry> out;
+  for (size_t i = 0; i < cell.size();) {
+    if (!digit(cell[i]) || (i > 0 && (alnum(cell[i - 1]) || cell[i - 1] == '.'))) {
+      ++i;
+      continue;
+    }
+    size_t e = i + digits_at(cell, i);
+    if (e - i < 3) {
+      i = e;
+      continue;
+    }
+    for (int group = 0; group < 2; ++group) {
+      if (e + 1 < cell.size() && cell[e] == '.' && digit(cell[e + 1])) e += 1 + digits_at(cell, e + 1);
+      else break;
+    }
+    DriverEntry d{Found{i, e - i, e < cell.size() && cell[e] == '+'}, ""};
+    size_t next = e;  // the toolkit it names, before the next floor
+    while (next < cell.size() && !(digit(cell[next]) && digits_at(cell, next) >= 3 && !alnum(cell[next - 1]))) ++next;
+    if (auto c = cuda_in(cell.substr(e, next - e))) d.cuda = cell.substr(e + c->at, c->length);
+    out.push_back(d);
+    i = e;
   }
   return out;
 }
@@ -268,15 +391,19 @@ void check_doc(const LintTree& t, const SourceFile& doc, const ProductIndex& pro
         if (row[k].find("river") != std::string::npos && driver_col < 0) driver_col = static_cast<int>(k);
       }
     } else if (cuda_col >= 0 && driver_col >= 0 && row.size() == header.size()) {
-      std::string cuda = row[static_cast<size_t>(cuda_col)];
-      cuda.erase(0, cuda.find_first_not_of(" "));
-      cuda.erase(std::min(cuda.size(), cuda.find_first_of(" ")));
       size_t off = cell_offset(line, static_cast<size_t>(driver_col));
-      std::string cell = "driver " + row[static_cast<size_t>(driver_col)];
-      if (auto d = driver_in(cell)) {
-        Found at = *d;
-        at.at = off + d->at - 7;  // back from "driver " to the row
-        driver_finding(line, at, cuda, doc.rel, kb, found);
+      std::vector<std::string> cudas = versions_in(row[static_cast<size_t>(cuda_col)]);
+      std::vector<DriverEntry> floors = driver_entries(row[static_cast<size_t>(driver_col)]);
+      // A row of several toolkits ("12.8, 12.9", "12.9 / 12.8") is checked for each: a floor
+      // that names its toolkit ("580.65.06+ (CUDA 13.0)") against that one, one floor for the
+      // row against every toolkit, one floor per toolkit in the same order against its own.
+      for (size_t k = 0; k < floors.size(); ++k) {
+        Found at = floors[k].found;
+        at.at += off;
+        if (!floors[k].cuda.empty()) driver_finding(line, at, floors[k].cuda, doc.rel, kb, found);
+        else if (floors.size() == 1)
+          for (const auto& cuda : cudas) driver_finding(line, at, cuda, doc.rel, kb, found);
+        else if (floors.size() == cudas.size()) driver_finding(line, at, cudas[k], doc.rel, kb, found);
       }
     }
     for (auto& x : found) {
@@ -291,8 +418,10 @@ void check_doc(const LintTree& t, const SourceFile& doc, const ProductIndex& pro
 void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
   const ProductIndex products(kb);
   for (const auto& doc : t.docs) check_doc(t, doc, products, kb, sink);
+  // Every recipe, of a known package or not (issue 27 §4): what a text says of GPUs,
+  // toolkits and drivers is true or false whatever the package; lib/ builders are not variants.
   for (const auto& f : t.nix) {
-    if (!f.parsed || !f.variant) continue;
+    if (!f.parsed || f.helper) continue;
     std::vector<const Fact*> texts;
     for (const auto& d : f.facts.descriptions) texts.push_back(&d);
     for (const auto& c : f.facts.comments) texts.push_back(&c);

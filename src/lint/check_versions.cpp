@@ -15,6 +15,7 @@
 #include <fmt/ranges.h>
 
 #include "kb/package.hpp"
+#include "lint/claim_context.hpp"
 #include "lint/doc_claims.hpp"
 #include "lint/checks.hpp"
 
@@ -46,6 +47,7 @@ struct Built {
 struct Claim {
   const PackageDef* package;
   size_t at, length;  ///< the version in the line
+  size_t name_at;     ///< the display name in the line
 };
 
 /// The version claims of \a line: a display name standing alone, then spaces or
@@ -67,10 +69,16 @@ std::vector<Claim> claims_in(std::string_view line, const KnowledgeBase& kb) {
       while (e < line.size() && (digit(line[e]) || (line[e] == '.' && e + 1 < line.size() && digit(line[e + 1]) && e > a)))
         dots += line[e++] == '.';
       if (dots == 0 || (e < line.size() && alnum(line[e]))) continue;
-      out.push_back({&p, a, e - a});
+      out.push_back({&p, a, e - a, k});
     }
   }
   return out;
+}
+
+/// Whether \a c in \a line says what is built: not history or a range ("SM120 support
+/// was added in PyTorch 2.7"), not another branch ("the pytorch-2.10 branch builds PyTorch 2.10.0").
+bool claims_what_is_built(std::string_view line, const Claim& c) {
+  return !historical_claim(line, c.name_at, c.at + c.length) && !about_other_branch(line, line.substr(c.at, c.length));
 }
 
 /// Whether \a claim ("2.9" or "2.9.1") names \a built ("2.9.1"): equal in every part the claim writes.
@@ -158,7 +166,7 @@ std::string disputed_finding(std::string_view where, const Claim& c, std::string
 
 void check_versions(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
   for (const auto& f : t.nix) {
-    if (!f.parsed || !f.is_recipe()) continue;
+    if (!f.parsed || f.helper) continue;  // every recipe, of a known package or not
     std::optional<Built> b;  // what f builds, found at its first claim: most recipes claim no version
     for (const Fact* tx : [&] {
            std::vector<const Fact*> v;
@@ -170,6 +178,7 @@ void check_versions(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       if (tx->text.size() > kMaxRegexLine) continue;
       const std::string_view where = tx->key == "header" ? "the header comment" : std::string_view(tx->key);
       for (const auto& c : claims_in(tx->text, kb)) {
+        if (!claims_what_is_built(tx->text, c)) continue;
         if (!b) b = built_by(t, f, kb);
         std::string built = b->of(c.package->attribute);
         std::string_view claimed = std::string_view(tx->text).substr(c.at, c.length);
@@ -218,6 +227,7 @@ void check_versions(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
           }
       if (!recipe && !doc_line_about_this_tree(line)) continue;
       for (const auto& c : claims) {
+        if (!claims_what_is_built(line, c)) continue;
         std::string_view claimed = std::string_view(line).substr(c.at, c.length);
         std::set<std::string> built;
         bool unknown = false;

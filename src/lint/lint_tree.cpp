@@ -18,6 +18,7 @@
 #include "nix/parser.hpp"
 #include "recipe/comments.hpp"
 #include "util/parallel_for.hpp"
+#include "util/read_file.hpp"
 
 namespace tailor::lint {
 
@@ -198,6 +199,12 @@ void read_ignores(NixFile& n, const std::vector<Fact>& comments) {
 /// Parses \a n and reads its facts and ignore comments; the syntax error, if any.
 std::optional<Diagnostic> read_nix_file(NixFile& n, const KnowledgeBase& kb, nix::SymbolTable& symbols) {
   if (!n.helper) n.variant = parse_variant_name(n.stem, kb, n.name_problem);
+  // A binary file named .nix: "not a text file", never a syntax error that echoes its bytes.
+  if (n.src.text.find('\0') != std::string::npos) try {
+      require_text(n.display, n.src.text);
+    } catch (const DiagnosticError& e) {
+      return e.diagnostic();
+    }
   nix::ParseResult r = nix::parse(n.display, n.src.text, symbols);
   if (r.expr) {
     n.parsed = true;

@@ -56,6 +56,7 @@ CheckResult run_rules(LintTree t, const KnowledgeBase& kb, CheckResult r) {
       sink.add(f, "TLR025", u.span, fmt::format("'tailor: ignore {}' names no rule", u.text),
                "run 'tailor check --rules' for the codes");
   r.files = static_cast<int>(t.nix.size());
+  r.recipes = static_cast<int>(std::count_if(t.nix.begin(), t.nix.end(), [](const NixFile& f) { return !f.helper; }));
   std::stable_sort(r.problems.begin(), r.problems.end(), [](const Problem& a, const Problem& b) {
     return std::tie(a.path, a.pos.line, a.pos.column, a.rule->code) < std::tie(b.path, b.pos.line, b.pos.column, b.rule->code);
   });

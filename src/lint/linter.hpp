@@ -14,6 +14,9 @@ namespace tailor::lint {
 struct CheckResult {
   std::vector<Problem> problems;  ///< sorted by path, line, column, code
   int files = 0;                  ///< .nix files checked
+  /// Of them, files that may be recipes (not lib/ builders, default.nix, flake.nix,
+  /// shell.nix): none under a directory is a mistyped path, not a clean tree.
+  int recipes = 0;
   int errors = 0;
   int warnings = 0;
 };

@@ -14,6 +14,9 @@ struct Rule {
   std::string_view name;     ///< "name-mismatch": readable alias of the code
   Severity severity;         ///< what a finding of this rule is
   std::string_view summary;  ///< one line, printed by `tailor check --rules`
+  /// The rule judges a recipe by the variant its file name promises (a package of
+  /// the knowledge base): skipped for recipes of other packages (TLR032 names them).
+  bool per_variant = false;
 };
 
 /// Every rule, ordered by code.

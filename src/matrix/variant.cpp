@@ -83,22 +83,40 @@ std::string join_or(const std::vector<std::string>& items) {
   return fmt::format("{} or {}", fmt::join(items.begin(), items.end() - 1, ", "), items.back());
 }
 
+// The digits of a version word after \a p's name in \a name ("025" of "torchvision025-"); 0 when none.
+size_t version_digits(std::string_view name, const PackageDef& p) {
+  size_t i = p.name.size();
+  while (i < name.size() && std::isdigit(static_cast<unsigned char>(name[i]))) ++i;
+  return i < name.size() && name[i] != '-' ? 0 : i - p.name.size();
+}
+
+// "pt212": letters, then digits.
+bool is_pairing_word(std::string_view t) {
+  size_t letters = 0;
+  while (letters < t.size() && std::islower(static_cast<unsigned char>(t[letters]))) ++letters;
+  return letters > 0 && letters < t.size() &&
+         std::all_of(t.begin() + static_cast<std::ptrdiff_t>(letters), t.end(),
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
 class NameParser {
  public:
   NameParser(std::string_view name, const KnowledgeBase& kb, std::string& problem)
       : name_(name), kb_(kb), problem_(problem) {}
 
   std::optional<Variant> run() {
-    const PackageDef* p = find_package();
-    if (!p) return std::nullopt;
+    auto pw = read_package_word(name_, kb_);
+    if (!pw) {
+      fail(fmt::format("'{}' is not a package tailor builds ({})", name_.substr(0, name_.find('-')),
+                       fmt::join(kb_.package_names(), ", ")));
+      return std::nullopt;
+    }
+    const PackageDef* p = pw->package;
     v_.package = p->name;
-    size_t word = p->name.size() + version_digits(*p);
+    size_t word = pw->word.size();
     std::string_view rest = name_.substr(std::min(name_.size(), word + 1));
     if (!rest.empty() || name_.size() > word) t_ = template_segments(rest);
-    if (word > p->name.size()) {  // a version word, "torchvision025", perhaps with a pairing word, "-pt212"
-      v_.package_word = std::string(name_.substr(0, word));
-      if (!t_.empty() && !t_[0].starts_with("python") && is_pairing_word(t_[0])) v_.package_word += "-" + t_[i_++];
-    }
+    if (pw->versioned) v_.package_word = pw->word;  // "torchvision025", "torchaudio211-pt212"
     auto segs = template_segments(p->variant_name);
     for (size_t s = 1; s < segs.size(); ++s) {
       if (segs[s] == "{python}" && !python(*p)) return std::nullopt;
@@ -119,38 +137,6 @@ class NameParser {
     if (i_ < t_.size()) return true;
     problem_ = fmt::format("the name ends before its {}", what);
     return false;
-  }
-
-  // The digits of a version word after the package's name ("025" of "torchvision025-"); 0 when none.
-  size_t version_digits(const PackageDef& p) const {
-    size_t i = p.name.size();
-    while (i < name_.size() && std::isdigit(static_cast<unsigned char>(name_[i]))) ++i;
-    return i < name_.size() && name_[i] != '-' ? 0 : i - p.name.size();
-  }
-  // "pt212": letters, then digits.
-  static bool is_pairing_word(const std::string& t) {
-    size_t letters = 0;
-    while (letters < t.size() && std::islower(static_cast<unsigned char>(t[letters]))) ++letters;
-    return letters > 0 && letters < t.size() &&
-           std::all_of(t.begin() + static_cast<std::ptrdiff_t>(letters), t.end(),
-                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-  }
-
-  // The longest package name the name begins with: names may contain '-'; a
-  // version word may follow it ("torchvision025").
-  const PackageDef* find_package() {
-    const PackageDef* best = nullptr;
-    for (const auto& p : kb_.packages) {
-      size_t end = p.name.size() + (name_.starts_with(p.name) ? version_digits(p) : 0);
-      if ((name_ == p.name || (name_.starts_with(p.name) && name_.size() >= end &&
-                               (name_.size() == end || name_[end] == '-'))) &&
-          (!best || p.name.size() > best->name.size()))
-        best = &p;
-    }
-    if (!best)
-      fail(fmt::format("'{}' is not a package tailor builds ({})", name_.substr(0, name_.find('-')),
-                       fmt::join(kb_.package_names(), ", ")));
-    return best;
   }
 
   bool python(const PackageDef& p) {
@@ -287,6 +273,26 @@ class NameParser {
 
 std::optional<Variant> parse_variant_name(std::string_view name, const KnowledgeBase& kb, std::string& problem) {
   return NameParser(name, kb, problem).run();
+}
+
+std::optional<PackageWord> read_package_word(std::string_view name, const KnowledgeBase& kb) {
+  // The longest package name the name begins with: names may contain '-'; a
+  // version word may follow it ("torchvision025").
+  const PackageDef* best = nullptr;
+  for (const auto& p : kb.packages) {
+    if (!name.starts_with(p.name)) continue;
+    size_t end = p.name.size() + version_digits(name, p);
+    if ((name.size() == end || name[end] == '-') && (!best || p.name.size() > best->name.size())) best = &p;
+  }
+  if (!best) return std::nullopt;
+  PackageWord out{best, std::string(name.substr(0, best->name.size() + version_digits(name, *best))), false};
+  out.versioned = out.word.size() > best->name.size();
+  if (out.versioned && out.word.size() < name.size()) {  // a pairing word, "-pt212", unless it is the Python token
+    std::string_view next = name.substr(out.word.size() + 1);
+    next = next.substr(0, next.find('-'));
+    if (!next.starts_with("python") && is_pairing_word(next)) out.word = std::string(name.substr(0, out.word.size() + 1 + next.size()));
+  }
+  return out;
 }
 
 }  // namespace tailor

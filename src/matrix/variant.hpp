@@ -67,6 +67,19 @@ std::string variant_name_from_tokens(const PackageDef& package, const BackendDef
 
 namespace tailor {
 
+/// The package word a name begins with: the longest package of the knowledge base
+/// it starts with, and a version word after it ("torchvision025", "pytorch210"),
+/// perhaps with a pairing word ("torchaudio211-pt212"). The one reading of
+/// package words: names (parse_variant_name), check and import share it.
+struct PackageWord {
+  const PackageDef* package = nullptr;
+  std::string word;        ///< as written: "torchaudio211-pt212", or the package's name
+  bool versioned = false;  ///< a version word follows the package's name
+};
+
+/// nullopt when \a name starts with no package of \a kb (followed by '-', its end, or a version word).
+std::optional<PackageWord> read_package_word(std::string_view name, const KnowledgeBase& kb);
+
 /// Reads a name back into package, backend, python, cuda, sm and isa with the
 /// templates of the knowledge base's packages (pin and family stay empty). On
 /// failure returns nullopt and sets \a problem to what is wrong with the name.

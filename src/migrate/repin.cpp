@@ -15,6 +15,7 @@
 #include "migrate/python_sites.hpp"
 #include "migrate/toml_strings.hpp"
 #include "migrate/torch_on_pin.hpp"
+#include "util/read_file.hpp"
 #include "util/toml_reader.hpp"
 #include "nix/parser.hpp"
 #include "util/diagnostic.hpp"
@@ -113,6 +114,7 @@ class Repinner {
     for (size_t i = 0; i < plan_.before.size(); ++i) {
       const auto& f = plan_.before[i];
       if (!f.rel.ends_with(".nix")) continue;
+      require_text(display_path(root_, f.rel), f.text);  // a binary file: "not a text file", not its bytes
       nix::ParseResult r = nix::parse(display_path(root_, f.rel), f.text, symbols_);
       if (r.error) {
         Diagnostic d = *r.error;

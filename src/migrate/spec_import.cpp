@@ -158,8 +158,8 @@ ImportedSets sm_sets_of(const std::vector<const Variant*>& vs) {
 ImportResult import_spec(const std::string& branch, std::vector<SourceFile> files, const KnowledgeBase& kb,
                          const ImportOptions& options) {
   ImportResult r;
-  std::vector<Problem> ignored;
-  LintTree t = lint::make_tree(branch, std::move(files), kb, ignored);
+  std::vector<Problem> syntax;  // TLR001: a file that does not parse says nothing a spec can reproduce
+  LintTree t = lint::make_tree(branch, std::move(files), kb, syntax);
   std::map<std::string, int> pins, pythons;
   std::vector<Read> variants;
   std::vector<RecipeSources> sources;  // what each recipe builds from source
@@ -167,6 +167,16 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   std::vector<std::string> catalog;  // recipes that take their packages from the Flox catalog
   bool vllm = false;
   for (const auto& f : t.nix) {
+    if (f.helper) continue;
+    if (!f.parsed) {  // its name may read as a variant, but nothing it builds can be told
+      auto p = std::find_if(syntax.begin(), syntax.end(), [&](const Problem& x) { return x.rel == f.src.rel; });
+      if (p != syntax.end() && p->pos.line > 0)
+        r.warnings.push_back(fmt::format("{}:{}:{}: left out: it does not parse: {}", f.src.rel, p->pos.line,
+                                         p->pos.column, p->message));
+      else if (p != syntax.end())  // no position: not a text file
+        r.warnings.push_back(fmt::format("{}: left out: {}", f.src.rel, p->message));
+      continue;
+    }
     if (!f.is_recipe()) continue;
     if (!f.variant) {
       r.warnings.push_back(fmt::format("{}: not a variant name, left out: {}", f.src.rel, f.name_problem));

@@ -158,7 +158,7 @@ class Extractor {
         break;
       }
       case ExprKind::search_path:
-        f_.search_paths.push_back({"", static_cast<const nix::Name&>(e).name, e.span});
+        f_.search_paths.push_back({in_unused_default(e.span) ? "unused-default" : "", static_cast<const nix::Name&>(e).name, e.span});
         break;
       case ExprKind::select: {
         const auto& s = static_cast<const nix::Select&>(e);
@@ -226,7 +226,59 @@ class Extractor {
     }
   }
 
+  /// Whether \a s lies in the default of a formal nothing reads (see unused_defaults).
+  bool in_unused_default(const nix::Span& s) const {
+    return std::any_of(unused_defaults_.begin(), unused_defaults_.end(),
+                       [&](const nix::Span& d) { return s.begin >= d.begin && s.end <= d.end; });
+  }
+
+  /// The defaults of \a l's formals that no evaluation can reach. Nix evaluates a
+  /// default only when its variable is read, and the `@args` set holds only what
+  /// the caller passed: a formal that neither the body nor the default of a
+  /// formal that is read names never evaluates its default, whoever calls the
+  /// function (`{ pkgs ? import <nixpkgs> {} }: import ./lib/mk.nix { … }`, a
+  /// wrapper Flox calls with its own pkgs, and nix-build with none). A name read
+  /// anywhere counts, shadowed or not: a default that might be evaluated is kept.
+  void unused_defaults(const nix::Lambda& l) {
+    // Only lookup paths are judged by it: a function without one in a default costs no scan of its body.
+    if (std::none_of(l.formals.begin(), l.formals.end(),
+                     [](const nix::Formal& fm) { return fm.fallback && has_search_path(*fm.fallback); }))
+      return;
+    std::set<std::string_view> read;
+    std::set<const nix::Formal*> scanned;
+    names_read(*l.body, read);
+    for (bool grew = true; grew;) {  // a default read through another formal's default
+      grew = false;
+      for (const auto& fm : l.formals)
+        if (fm.fallback && read.count(fm.name) && scanned.insert(&fm).second) {
+          size_t before = read.size();
+          names_read(*fm.fallback, read);
+          grew = grew || read.size() != before;
+        }
+    }
+    for (const auto& fm : l.formals)
+      if (fm.fallback && !read.count(fm.name)) unused_defaults_.push_back(fm.fallback->span);
+  }
+
+  static bool has_search_path(const Expr& e) {
+    bool found = e.kind == ExprKind::search_path;
+    if (!found) nix::for_each_child(e, "", [&](const Expr& c, std::string_view) { found = found || has_search_path(c); });
+    return found;
+  }
+
+  /// Every variable \a e reads, `inherit x;` included.
+  static void names_read(const Expr& e, std::set<std::string_view>& out) {
+    if (e.kind == ExprKind::var) out.insert(static_cast<const nix::Name&>(e).name);
+    if (e.kind == ExprKind::attrs || e.kind == ExprKind::let || e.kind == ExprKind::legacy_let)
+      for (const auto& b : static_cast<const nix::Attrs&>(e).bindings)
+        if (b.is_inherit && !b.from)
+          for (const auto& n : b.path)
+            if (!n.expr) out.insert(n.name);
+    nix::for_each_child(e, "", [&](const Expr& c, std::string_view) { names_read(c, out); });
+  }
+
   void lambda_binders(const nix::Lambda& l) {
+    unused_defaults(l);
     if (is_python_name(l.arg)) f_.python_binders.push_back({"argument", l.arg, l.arg_span});
     for (const auto& fm : l.formals)
       if (is_python_name(fm.name)) {
@@ -661,6 +713,7 @@ class Extractor {
   std::unordered_map<std::string_view, const Expr*> strings_;
   std::set<std::string, std::less<>> python_aliases_;  ///< let-bound aliases of a selected Python set
   int in_let_value_ = 0;  ///< > 0 while walking the value of a let binding
+  std::vector<nix::Span> unused_defaults_;  ///< defaults of formals nothing reads
   std::string override_attr_;  ///< the attribute whose override's arguments are being walked
 };
 

@@ -67,7 +67,9 @@ struct RecipeFacts {
   std::vector<Fact> imports;           ///< relative paths of `import ./x.nix` / `callPackage ./x.nix`, and
                                        ///< torchVariant / magmaVariant names (text ends in ".nix")
   std::vector<Fact> absolute_imports;  ///< `import /home/…` and `~/…` paths (key "import")
-  std::vector<Fact> search_paths;      ///< `<nixpkgs>` and other lookup paths (text without brackets)
+  /// `<nixpkgs>` and other lookup paths (text without brackets); key "unused-default"
+  /// inside the default of a formal nothing reads (never evaluated), else empty.
+  std::vector<Fact> search_paths;
   std::vector<FetchFact> fetches;
   std::vector<CallFact> calls;
   /// The file's own function, when it is one with a closed set pattern
