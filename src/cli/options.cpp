@@ -154,7 +154,7 @@ void add_wheel_limit_options(CLI::App& app, WheelLimits& limits) {
                  fmt::format("refuse a wheel member that inflates more than N times its compressed size (default {})",
                              kDefaultMaxRatio))
       ->type_name("N")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_whole_number());
 }
 
 namespace {

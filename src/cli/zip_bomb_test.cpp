@@ -145,3 +145,20 @@ TEST(ZipBomb, InspectAndPruneStayUnderAMemoryCeilingWithTheLimitRaised) {
 
 }  // namespace
 }  // namespace tailor
+
+namespace tailor {
+namespace {
+
+TEST(ZipBomb, LimitOptionsTakeOnlyPositiveValues) {
+  auto r = test::run_tailor({"inspect", "x.whl", "--max-ratio", "0"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "tailor: error: inspect: --max-ratio: '0' must be a whole number from 1 to 1000000\n"
+                   "hint: run 'tailor inspect --help' for its options\n");
+  r = test::run_tailor({"prune", "x.whl", "--sm", "9.0", "-o", "y.whl", "--max-unpacked", "12Q"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "tailor: error: prune: --max-unpacked: '12Q' is not a byte count (64G)\n"
+                   "hint: run 'tailor prune --help' for its options\n");
+}
+
+}  // namespace
+}  // namespace tailor
