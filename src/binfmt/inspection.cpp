@@ -37,6 +37,7 @@ bool is_elf_magic(const uint8_t* p, size_t n) { return n >= 4 && p[0] == 0x7f &&
 
 void inspect_wheel(Inspection& in, const Wheel& w) {
   in.kind = "wheel";
+  const std::filesystem::path scratch = std::filesystem::temp_directory_path();
   for (const auto& m : w.members) {
     if (m.is_directory()) continue;
     blame(in.root + "!" + m.name, [&] {
@@ -46,8 +47,10 @@ void inspect_wheel(Inspection& in, const Wheel& w) {
         in.other_bytes += m.uncompressed_size;
         return;
       }
-      std::vector<uint8_t> bytes = w.read(m);
-      auto elf = try_open_elf(ByteSlice(bytes.data(), bytes.size()));  // bytes outlive elf: both end here
+      // Read header by header from a temporary file: a library of gigabytes costs kilobytes.
+      std::shared_ptr<const ByteReader> bytes = w.inflate_to(m, scratch);
+      auto elf = try_open_elf(bytes);
+      if (!elf) throw_format_error("not an ELF file");
       in.files.push_back(inspect_elf(m.name, *elf));
     });
   }
@@ -167,7 +170,7 @@ FileInspection inspect_elf(std::string path, const ElfFile& elf) {
   return f;
 }
 
-Inspection inspect_bytes(std::string root, ByteSlice bytes) {
+Inspection inspect_bytes(std::string root, ByteSlice bytes, const WheelLimits& limits) {
   Inspection in;
   in.root = std::move(root);
   in.kind = "file";
@@ -175,7 +178,7 @@ Inspection inspect_bytes(std::string root, ByteSlice bytes) {
     in.files.push_back(inspect_elf("", *elf));
     return in;
   }
-  if (auto wheel = try_open_wheel(bytes)) {
+  if (auto wheel = try_open_wheel(bytes, limits)) {
     inspect_wheel(in, *wheel);
     sort_files(in);
     return in;
@@ -185,7 +188,7 @@ Inspection inspect_bytes(std::string root, ByteSlice bytes) {
   return in;
 }
 
-Inspection inspect_path(const std::filesystem::path& path) {
+Inspection inspect_path(const std::filesystem::path& path, const WheelLimits& limits) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::file_status st = fs::status(path, ec);
@@ -208,7 +211,7 @@ Inspection inspect_path(const std::filesystem::path& path) {
     });
     if (elf_in) return *elf_in;
     MappedFile file(path);  // a wheel: members are inflated from the mapping
-    Inspection in = blame(path.string(), [&] { return inspect_bytes(path.string(), file.bytes()); });
+    Inspection in = blame(path.string(), [&] { return inspect_bytes(path.string(), file.bytes(), limits); });
     if (in.kind == "file" && in.files.empty()) {
       Diagnostic d;
       d.path = path.string();

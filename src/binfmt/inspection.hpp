@@ -13,6 +13,7 @@
 
 #include "binfmt/elf_file.hpp"
 #include "binfmt/fatbin.hpp"
+#include "binfmt/wheel.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor {
@@ -86,12 +87,14 @@ Projection project(const Inspection& in, std::string_view target, const std::vec
 /// Inspects the ELF file \a elf, shown as \a path.
 FileInspection inspect_elf(std::string path, const ElfFile& elf);
 
-/// Inspects \a bytes: an ELF file or a wheel. Throws DiagnosticError for a
-/// corrupt one (without a path). Used by inspect_path and the fuzzer.
-Inspection inspect_bytes(std::string root, ByteSlice bytes);
+/// Inspects \a bytes: an ELF file or a wheel (opened within \a limits; its
+/// libraries inflated one at a time into temporary files). Throws
+/// DiagnosticError for a corrupt one (without a path). Used by inspect_path
+/// and the fuzzer.
+Inspection inspect_bytes(std::string root, ByteSlice bytes, const WheelLimits& limits = {});
 
 /// Inspects a file (ELF or wheel) or a directory (every regular file under
 /// it, symlinks not followed). Throws DiagnosticError naming the file at fault.
-Inspection inspect_path(const std::filesystem::path& path);
+Inspection inspect_path(const std::filesystem::path& path, const WheelLimits& limits = {});
 
 }  // namespace tailor

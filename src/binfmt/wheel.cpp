@@ -8,6 +8,8 @@
 #include <libdeflate.h>
 #include <zlib.h>
 
+#include "util/diagnostic.hpp"
+
 namespace tailor {
 
 namespace {
@@ -19,8 +21,10 @@ constexpr uint32_t kZip64Locator = 0x07064b50;
 constexpr uint32_t kZip64End = 0x06064b50;
 constexpr uint64_t kEocdSize = 22;
 constexpr uint64_t kMaxComment = 0xffff;
-// Deflate cannot expand more than ~1032:1; a larger claim is a zip bomb or corruption.
+// Deflate cannot expand more than ~1032:1; a larger claim is corruption.
 constexpr uint64_t kMaxRatio = 1100;
+// What a streamed member is inflated through, a piece at a time.
+constexpr uint64_t kStreamBuffer = uint64_t{1} << 20;
 
 struct Directory {
   uint64_t entries = 0;
@@ -121,6 +125,81 @@ void inflate_prefix(const WheelMember& m, ByteSlice body, std::vector<uint8_t>& 
       throw_format_error(fmt::format("corrupt zip archive: '{}' inflates to {} bytes, {} expected", m.name, out_pos, limit));
 }
 
+// A whole member into \a out, kStreamBuffer bytes at a time (zlib, which can
+// stop anywhere): never more than the declared size, whatever the stream holds.
+void inflate_streaming(const WheelMember& m, ByteSlice body, ScratchFile& out) {
+  z_stream z{};
+  if (inflateInit2(&z, -MAX_WBITS) != Z_OK) throw_format_error("zlib: cannot initialise inflate");
+  struct End {
+    z_stream* z;
+    ~End() { inflateEnd(z); }
+  } end{&z};
+  std::vector<uint8_t> buf(kStreamBuffer);
+  uint64_t in_pos = 0;
+  uint32_t crc = 0;
+  constexpr uint64_t kChunk = 1u << 30;  // zlib counts input in 32-bit uInt
+  for (int rc = Z_OK; rc != Z_STREAM_END;) {
+    if (z.avail_in == 0 && in_pos < body.size()) {
+      z.next_in = const_cast<Bytef*>(body.data() + in_pos);
+      z.avail_in = static_cast<uInt>(std::min(kChunk, body.size() - in_pos));
+      in_pos += z.avail_in;
+    }
+    z.next_out = buf.data();
+    z.avail_out = static_cast<uInt>(buf.size());
+    rc = inflate(&z, Z_NO_FLUSH);
+    if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
+      throw_format_error(fmt::format("corrupt zip archive: cannot inflate '{}' (invalid deflate data)", m.name));
+    uint64_t got = buf.size() - z.avail_out;
+    if (got > m.uncompressed_size - out.size())
+      throw_format_error(fmt::format("corrupt zip archive: cannot inflate '{}' (longer than its size)", m.name));
+    crc = libdeflate_crc32(crc, buf.data(), got);
+    out.append(ByteSlice(buf.data(), got));
+    if (rc == Z_BUF_ERROR && z.avail_in == 0 && in_pos >= body.size()) break;  // the stream stops short
+  }
+  if (out.size() != m.uncompressed_size)
+    throw_format_error(
+        fmt::format("corrupt zip archive: '{}' inflates to {} bytes, {} expected", m.name, out.size(), m.uncompressed_size));
+  if (crc != m.crc32) throw_format_error(fmt::format("corrupt zip archive: CRC-32 mismatch in '{}'", m.name));
+}
+
+// A member whose claimed size no deflate stream of its length can reach.
+void check_claim(const WheelMember& m) {
+  if (m.method == 8 && m.uncompressed_size > checked_mul(m.compressed_size + 1, kMaxRatio, "zip member"))
+    throw_format_error(fmt::format("corrupt zip archive: member '{}' claims {} bytes from {} compressed", m.name,
+                                   m.uncompressed_size, m.compressed_size));
+}
+
+[[noreturn]] void over_limit(std::string message, std::string hint) {
+  Diagnostic d;
+  d.message = std::move(message);
+  d.hint = std::move(hint);
+  throw DiagnosticError(std::move(d));
+}
+
+// Whether \a size is more than \a ratio times \a packed (no overflow).
+bool over_ratio(uint64_t size, uint64_t packed, uint64_t ratio) {
+  if (packed == 0) return size > 0;
+  return ratio <= UINT64_MAX / packed && size > packed * ratio;
+}
+
+// The sizes the directory declares, against the limits: a bomb is refused
+// here, before one byte of it is inflated. What inflation finds later can only
+// be less (each member stops at its declared size).
+void check_limits(const Wheel& w, const WheelLimits& limits) {
+  uint64_t total = 0;
+  for (const auto& m : w.members) {
+    if (m.method == 8 && m.uncompressed_size > kRatioFloor &&
+        over_ratio(m.uncompressed_size, m.compressed_size, limits.max_ratio))
+      over_limit(fmt::format("member '{}' would inflate {} bytes to {} (more than {}:1), as a zip bomb does", m.name,
+                             m.compressed_size, m.uncompressed_size, limits.max_ratio),
+                 "raise the limit with --max-ratio N if the wheel is trusted");
+    total = m.uncompressed_size > UINT64_MAX - total ? UINT64_MAX : total + m.uncompressed_size;
+  }
+  if (total > limits.max_unpacked)
+    over_limit(fmt::format("the wheel would unpack to {} bytes, more than the limit of {}", total, limits.max_unpacked),
+               "raise the limit with --max-unpacked BYTES (64G) if the wheel is trusted");
+}
+
 // A name pip would write outside the install folder ("../x", "/etc/x", "a/../../x").
 bool leaves_the_archive(const std::string& name) {
   if (name.empty() || name.front() == '/' || name.find('\\') != std::string::npos) return true;
@@ -133,13 +212,17 @@ bool leaves_the_archive(const std::string& name) {
 }
 
 // What a zip allows and a wheel must not have: two members of one name (which
-// one a reader takes is up to the reader), names outside the archive, and
+// one a reader takes is up to the reader), names outside the archive, links, and
 // members whose data overlap (one compressed body counted many times: a zip bomb).
 void check_members(const Wheel& w) {
   std::vector<const WheelMember*> by_name, by_offset;
   for (const auto& m : w.members) {
     if (leaves_the_archive(m.name))
       throw_format_error(fmt::format("not a usable wheel: member '{}' points outside the install folder", m.name));
+    // A Unix mode (made on Unix: version_made_by's high byte 3) of a symbolic
+    // link: unzip would create a link that may point anywhere; pip never writes one.
+    if (m.version_made_by >> 8 == 3 && ((m.external_attributes >> 16) & 0170000) == 0120000)
+      throw_format_error(fmt::format("not a usable wheel: member '{}' is a symbolic link", m.name));
     by_name.push_back(&m);
   }
   by_offset = by_name;
@@ -162,7 +245,7 @@ void check_members(const Wheel& w) {
 
 }  // namespace
 
-std::optional<Wheel> try_open_wheel(ByteSlice data) {
+std::optional<Wheel> try_open_wheel(ByteSlice data, const WheelLimits& limits) {
   bool local = data.size() >= 4 && data.read_le<uint32_t>(0, "zip signature") == kLocalHeader;
   std::optional<uint64_t> eocd = find_eocd(data);
   if (!eocd) {
@@ -201,6 +284,7 @@ std::optional<Wheel> try_open_wheel(ByteSlice data) {
     w.members.push_back(std::move(m));
   }
   check_members(w);
+  check_limits(w, limits);
   return w;
 }
 
@@ -226,9 +310,10 @@ std::vector<uint8_t> Wheel::extract(const WheelMember& m, uint64_t limit, bool c
       throw_format_error(fmt::format("corrupt zip archive: stored member '{}' has two sizes", m.name));
     out.assign(body.data(), body.data() + std::min(limit, body.size()));
   } else if (m.method == 8) {
-    if (m.uncompressed_size > checked_mul(m.compressed_size + 1, kMaxRatio, "zip member"))
-      throw_format_error(fmt::format("corrupt zip archive: member '{}' claims {} bytes from {} compressed", m.name,
-                                     m.uncompressed_size, m.compressed_size));
+    check_claim(m);
+    if (limit > kMaxInMemoryMember)
+      throw_format_error(fmt::format("'{}' is {} bytes, more than tailor reads into memory ({})", m.name, limit,
+                                     kMaxInMemoryMember));
     out.resize(limit);
     if (limit == m.uncompressed_size) {
       inflate_whole(m, body, out);
@@ -240,6 +325,29 @@ std::vector<uint8_t> Wheel::extract(const WheelMember& m, uint64_t limit, bool c
   }
   if (check && crc32_of(ByteSlice(out.data(), out.size())) != m.crc32)
     throw_format_error(fmt::format("corrupt zip archive: CRC-32 mismatch in '{}'", m.name));
+  return out;
+}
+
+std::unique_ptr<ScratchFile> Wheel::inflate_to(const WheelMember& m, const std::filesystem::path& dir,
+                                               const std::string& shown) const {
+  ByteSlice body = stored(m);
+  if (m.method != 0 && m.method != 8)
+    throw_format_error(fmt::format("unsupported zip compression method {} for '{}' (wheels use 0 or 8)", m.method, m.name));
+  if (m.method == 0 && m.compressed_size != m.uncompressed_size)
+    throw_format_error(fmt::format("corrupt zip archive: stored member '{}' has two sizes", m.name));
+  check_claim(m);
+  auto out = std::make_unique<ScratchFile>(dir, shown);
+  if (m.method == 8) {
+    inflate_streaming(m, body, *out);
+    return out;
+  }
+  uint32_t crc = 0;
+  for (uint64_t at = 0; at < body.size(); at += kStreamBuffer) {
+    ByteSlice piece = body.sub(at, std::min(kStreamBuffer, body.size() - at), "zip member");
+    crc = libdeflate_crc32(crc, piece.data(), piece.size());
+    out->append(piece);
+  }
+  if (crc != m.crc32) throw_format_error(fmt::format("corrupt zip archive: CRC-32 mismatch in '{}'", m.name));
   return out;
 }
 

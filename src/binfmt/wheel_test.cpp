@@ -108,6 +108,17 @@ TEST(Wheel, DuplicateOutsideAndOverlappingMembersAreRefused) {
   test::Bytes b{two, false};
   b.put_at<uint32_t>(dir + 46 + 4 + 42, 0);  // the second central header's local header offset
   EXPECT_EQ(open(b.b), "corrupt zip archive: members 'a.so' and 'b.so' overlap (one stored body read as many)");
+  // A symbolic link made on Unix (version made by 3.x, mode 0120777): its body is the target.
+  auto link = zip({{"pkg/a.so", "one", 0}, {"pkg/evil.so", "/etc/passwd", 0}});
+  test::Bytes l{link, false};
+  uint64_t second = 46 + 8;  // the second central header: after the first's 46 bytes and name
+  uint64_t central = link.size() - 22 - (2 * 46 + 8 + 11);
+  l.put_at<uint16_t>(central + second + 4, (3 << 8) | 20);
+  l.put_at<uint32_t>(central + second + 38, 0120777u << 16);
+  EXPECT_EQ(open(l.b), "not a usable wheel: member 'pkg/evil.so' is a symbolic link");
+  // The same mode from a maker that is not Unix (version made by 0.x) means nothing.
+  l.put_at<uint16_t>(central + second + 4, 20);
+  EXPECT_EQ(open(l.b), "(no error)");
 }
 
 TEST(Wheel, NotAZip) {

@@ -13,6 +13,7 @@
 #include "binfmt/inspection_svg.hpp"
 #include "cli/command.hpp"
 #include "cli/options.hpp"
+#include "cli/wheel_limit_options.hpp"
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
@@ -86,6 +87,8 @@ int cmd_inspect(CommandContext& ctx) {
   app.add_option("--target", target,
                  "project the size of a build for this SM alone (9.0, sm_90), or for a set of SMs (8.0,9.0)")
       ->type_name("SM[,SM...]");
+  WheelLimits limits;
+  add_wheel_limit_options(app, limits);
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
 
@@ -108,7 +111,7 @@ int cmd_inspect(CommandContext& ctx) {
     }
     if (std::find(numbers.begin(), numbers.end(), *number) == numbers.end()) numbers.push_back(*number);
   }
-  Inspection in = inspect_path(path);
+  Inspection in = inspect_path(path, limits);
   std::optional<Projection> projection;
   if (!numbers.empty()) projection = project(in, target, numbers);
 

@@ -11,6 +11,7 @@
 #include "binfmt/inspection.hpp"
 #include "cli/command.hpp"
 #include "cli/options.hpp"
+#include "cli/wheel_limit_options.hpp"
 #include "kb/runs_on.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"
@@ -112,6 +113,8 @@ int cmd_prune(CommandContext& ctx) {
   app.add_flag("--dry-run", dry_run, "report what would be removed, write nothing");
   app.add_flag("--json", json, "print the report as JSON");
   app.add_flag("--keep-ptx", keep_ptx, "also keep the newest PTX the GPUs can JIT-compile, beside SASS");
+  WheelLimits limits;
+  add_wheel_limit_options(app, limits);
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
   if (!out.empty() && in_place) return usage_error(ctx, "prune: -o and --in-place exclude each other", "choose one");
@@ -148,6 +151,7 @@ int cmd_prune(CommandContext& ctx) {
   for (const auto& sm : targets) r.opts.targets.push_back(prune_target(kb, sm));
   r.opts.keep_ptx = keep_ptx;
   r.opts.dry_run = dry_run;
+  r.limits = limits;
   PruneReport report = prune_path(r);
   if (json) {
     ctx.out << to_json(report, true).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";

@@ -146,6 +146,37 @@ TEST(HostileInputs, InspectRefusesAFifo) {
   EXPECT_TRUE(contains(r.err, fifo + ": error: cannot read: a FIFO, not a regular file")) << r.err;
 }
 
+// §6 in a tree: a recipe that is a FIFO, a link to a device, or a file over the
+// input size limit is refused by name by check and import (exit 2), not waited
+// on, read without end, or skipped.
+TEST(HostileInputs, CheckAndImportRefuseATreeFileThatIsAFifoADeviceOrTooLarge) {
+  test::TempDir dir("hostile-tree");
+  const std::string tree = dir.path() + "/pkgs";
+  fs::create_directories(tree + "/sub");
+  write(tree + "/a.nix", "{ }\n");
+  ASSERT_EQ(::mkfifo((tree + "/sub/fifo.nix").c_str(), 0600), 0);
+  for (const char* command : {"check", "import"}) {
+    auto r = test::run_tailor({command, tree});
+    EXPECT_EQ(r.status, 2) << command;
+    EXPECT_EQ(r.err, tree + "/sub/fifo.nix: error: cannot read the file: a FIFO, not a regular file\n") << command;
+  }
+  fs::remove(tree + "/sub/fifo.nix");
+  fs::create_symlink("/dev/zero", tree + "/zero.nix");
+  auto r = test::run_tailor({"check", tree});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, tree + "/zero.nix: error: cannot read the file: a character device, not a regular file\n");
+  fs::remove(tree + "/zero.nix");
+  // A FIFO the tree holds but check does not read (no .nix, no root .md) is no matter.
+  ASSERT_EQ(::mkfifo((tree + "/sub/notes.txt").c_str(), 0600), 0);
+  write(tree + "/big.nix", "{ a = 1; }\n");  // 11 bytes
+  r = test::run_tailor({"check", "--max-input-size", "10", tree});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, tree + "/big.nix: error: cannot read the file: 11 bytes, over the input size limit of 10 bytes\n"
+                          "hint: raise the limit with --max-input-size BYTES\n");
+  r = test::run_tailor({"check", "--max-input-size", "11", tree});
+  EXPECT_NE(r.status, 2) << r.err;
+}
+
 // §3: nlohmann's out_of_range (number overflow), named with the file and the number's position.
 TEST(HostileInputs, HostFileWithANumberOverflowIsNamed) {
   test::TempDir dir("hostile-host");

@@ -1,4 +1,5 @@
 #include "cli/options.hpp"
+#include "cli/wheel_limit_options.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -137,6 +138,26 @@ std::optional<uint64_t> byte_count(const std::string& s) {
   return n << shift;
 }
 
+}  // namespace
+
+void add_wheel_limit_options(CLI::App& app, WheelLimits& limits) {
+  app.add_option_function<std::string>(
+         "--max-unpacked",
+         [&limits](const std::string& v) {
+           auto n = byte_count(v);
+           if (!n || *n == 0) throw CLI::ValidationError("--max-unpacked", fmt::format("'{}' is not a byte count (64G)", v));
+           limits.max_unpacked = *n;
+         },
+         fmt::format("refuse a wheel whose members unpack to more than this (default {}G)", kDefaultMaxUnpacked >> 30))
+      ->type_name("BYTES");
+  app.add_option("--max-ratio", limits.max_ratio,
+                 fmt::format("refuse a wheel member that inflates more than N times its compressed size (default {})",
+                             kDefaultMaxRatio))
+      ->type_name("N")
+      ->check(positive_whole_number());
+}
+
+namespace {
 // --max-input-size BYTES, taken by every command before its own options: the
 // cap on any file read whole (util/read_file.hpp). Returns false (reported)
 // when its value is bad.

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -36,25 +38,45 @@ std::string Problem::render() const {
 
 namespace {
 
-/// The bytes of the file at \a path; empty if unreadable (a file that vanished mid-walk).
-/// Read through a buffer on the stack: the string is written once, at its size
-/// (no zero-filling), and the file takes three system calls, not five.
+/// The bytes of the file at \a path; empty if it vanished mid-walk. A FIFO, a
+/// device or a file over the input size limit is refused by name (exit 2), as
+/// every other input is: never read without bound, never waited on.
 std::string slurp(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0 && errno == ENOENT) return {};
+  auto fail = [&](std::string message, std::string hint = {}) {
+    if (fd >= 0) ::close(fd);
+    Diagnostic d;
+    d.path = path;
+    d.message = std::move(message);
+    d.hint = std::move(hint);
+    throw DiagnosticError(std::move(d));
+  };
+  struct stat st {};
+  if (fd < 0 || ::fstat(fd, &st) != 0) fail(fmt::format("cannot read the file: {}", std::strerror(errno)));
+  if (!S_ISREG(st.st_mode)) fail(fmt::format("cannot read the file: {}, not a regular file", file_kind(st.st_mode)));
   std::string out;
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // a FIFO put in mid-walk must not hang check
-  if (fd < 0) return out;
-  char buf[16384];  // most recipes fit in one read
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    out.append(buf, static_cast<size_t>(n));
-    // A regular file's read comes up short only at its end (list_tree lists regular
-    // files): no further read just to be told so.
-    if (static_cast<size_t>(n) < sizeof buf) break;
-  }
+  if (std::optional<std::string> why = read_bounded(fd, static_cast<uint64_t>(st.st_size), out))
+    fail(fmt::format("cannot read the file: {}", *why),
+         why->find("limit") != std::string::npos ? "raise the limit with --max-input-size BYTES" : "");
   ::close(fd);
   return out;
+}
+
+/// Runs \a read(i) for i in [0, n) on the cores; the first read error, in
+/// file order, is thrown once all are done (never out of a worker thread).
+template <class Read>
+void read_all(size_t n, Read&& read) {
+  std::vector<std::optional<Diagnostic>> failed(n);
+  parallel_for(n, 64, [&](size_t i) {
+    try {
+      read(i);
+    } catch (const DiagnosticError& e) {
+      failed[i] = e.diagnostic();
+    }
+  });
+  for (auto& d : failed)
+    if (d) throw DiagnosticError(std::move(*d));
 }
 
 /// Markdown at the tree's root: README.md, BUILD_MATRIX.md and their kin.
@@ -78,7 +100,9 @@ void list_dir(const std::string& abs, const std::string& rel, std::vector<Source
   auto type_of = [&](const char* name, int flags) -> unsigned char {
     struct stat st {};
     if (::fstatat(::dirfd(d), name, &st, flags) != 0) return DT_UNKNOWN;
-    return S_ISLNK(st.st_mode) ? DT_LNK : S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+    return S_ISLNK(st.st_mode) ? DT_LNK : S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG
+           : S_ISFIFO(st.st_mode) ? DT_FIFO : S_ISCHR(st.st_mode) ? DT_CHR : S_ISBLK(st.st_mode) ? DT_BLK
+           : S_ISSOCK(st.st_mode) ? DT_SOCK : DT_UNKNOWN;
   };
   std::vector<std::string> subdirs;
   while (const dirent* e = ::readdir(d)) {
@@ -89,8 +113,9 @@ void list_dir(const std::string& abs, const std::string& rel, std::vector<Source
       if (name.starts_with("result")) continue;
       if ((type = type_of(e->d_name, 0)) == DT_DIR) continue;
     }
+    // A FIFO or a device is listed too: reading it, if check wants it, says what it is.
     if (type == DT_DIR && name != ".git") subdirs.emplace_back(name);
-    else if (type == DT_REG) out.push_back(SourceFile{rel.empty() ? std::string(name) : rel + "/" + std::string(name), {}});
+    else if (type == DT_REG || type == DT_FIFO || type == DT_CHR || type == DT_BLK || type == DT_SOCK) out.push_back(SourceFile{rel.empty() ? std::string(name) : rel + "/" + std::string(name), {}});
   }
   ::closedir(d);
   for (const auto& s : subdirs) list_dir(abs + "/" + s, rel.empty() ? s : rel + "/" + s, out);
@@ -117,7 +142,7 @@ std::vector<SourceFile> list_tree(const std::filesystem::path& dir) {
 std::vector<SourceFile> read_tree(const std::filesystem::path& dir) {
   std::vector<SourceFile> out = list_tree(dir);
   // Reads overlap on the cores (a cold cache waits on the disk).
-  parallel_for(out.size(), 64, [&](size_t i) {
+  read_all(out.size(), [&](size_t i) {
     if (wanted(out[i].rel)) out[i].text = slurp(display_path(dir.native(), out[i].rel));
   });
   return out;
@@ -224,12 +249,19 @@ std::optional<Diagnostic> read_nix_file(NixFile& n, const KnowledgeBase& kb, nix
 /// \a read_from, each reads its text from there first.
 std::vector<std::optional<Diagnostic>> read_nix_files(std::vector<NixFile>& files, const KnowledgeBase& kb,
                                                       const std::filesystem::path& read_from) {
-  std::vector<std::optional<Diagnostic>> errors(files.size());
+  std::vector<std::optional<Diagnostic>> errors(files.size()), unreadable(files.size());
   // Check never lowers a file or prints it in Nix's order: its tables record no names.
   parallel_for(files.size(), 64, [] { return nix::SymbolTable::unrecorded(); }, [&](nix::SymbolTable& symbols, size_t i) {
-    if (!read_from.empty()) files[i].src.text = slurp(display_path(read_from.native(), files[i].src.rel));
+    try {
+      if (!read_from.empty()) files[i].src.text = slurp(display_path(read_from.native(), files[i].src.rel));
+    } catch (const DiagnosticError& e) {
+      unreadable[i] = e.diagnostic();  // thrown below: never out of a worker thread
+      return;
+    }
     errors[i] = read_nix_file(files[i], kb, symbols);
   });
+  for (auto& d : unreadable)
+    if (d) throw DiagnosticError(std::move(*d));
   return errors;
 }
 

@@ -300,6 +300,15 @@ void Lexer::skip_blanks() {
   }
 }
 
+size_t Lexer::run_end(size_t p, uint8_t cls) {
+  Run& run = cls == kPathChar ? path_run_ : scheme_run_;
+  if (p >= run.begin && p < run.end) return run.end;
+  size_t e = p;
+  while (e < text_.size() && has(text_[e], cls)) ++e;
+  run = {p, e};
+  return e;
+}
+
 Token Lexer::lex_normal() {
   skip_blanks();
   const std::string_view s = text_;
@@ -326,8 +335,7 @@ Token Lexer::lex_normal() {
     case '.': {
       // A select's dot, unless "...", a float (.5) or a path (./a, .a/b).
       if (p + 1 < s.size() && (s[p + 1] == '.' || is_digit(s[p + 1]))) break;
-      size_t e = p;
-      while (e < s.size() && is_path_char(s[e])) ++e;
+      size_t e = run_end(p, kPathChar);
       if (e < s.size() && s[e] == '/') break;
       pos_ = p + 1;
       return make(Tok::dot, p, p + 1, ".");
@@ -344,10 +352,8 @@ Token Lexer::lex_normal() {
     const char after = p + id < s.size() ? s[p + id] : '\0';
     bool plain = after != '.' && after != '+' && after != '/' && after != ':';
     if (!plain) {
-      size_t e = p;
-      while (e < s.size() && is_path_char(s[e])) ++e;
-      size_t scheme = p;
-      while (scheme < s.size() && has(s[scheme], kSchemeChar)) ++scheme;
+      size_t e = run_end(p, kPathChar);
+      size_t scheme = run_end(p, kSchemeChar);
       plain = (e >= s.size() || s[e] != '/') && (scheme >= s.size() || s[scheme] != ':');
     }
     if (plain) {

@@ -70,11 +70,20 @@ class Lexer {
   std::string_view own(std::string s) { return owned_.emplace_back(std::move(s)); }
   void skip_blanks();
   void pop();
+  /// Where the run of characters of class \a cls that holds \a p ends. Every
+  /// token of `a.a.a…` asks this of the same run: it is scanned once, so a
+  /// chain lexes in linear time, not quadratic.
+  size_t run_end(size_t p, uint8_t cls);
+
+  struct Run {
+    size_t begin = 0, end = 0;  ///< [begin, end): all of the class
+  };
 
   std::string_view text_;
   size_t pos_ = 0;
   std::vector<State> states_{State::initial};
   std::vector<uint32_t> line_starts_;
+  Run path_run_, scheme_run_;
   std::vector<Comment> comments_;
   bool seen_token_ = false;  ///< a token was made: later comments are not the header
   std::deque<std::string> owned_;  ///< what tokens' values view besides the text

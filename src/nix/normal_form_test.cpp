@@ -175,3 +175,27 @@ TEST(NixNormalForm, ScopeErrors) {
 
 }  // namespace
 }  // namespace tailor::nix
+
+namespace tailor::nix {
+namespace {
+
+// `a.a.….b = 1` nests one set per name. A chain of 100,000 names lexed in
+// quadratic time (each name rescanned the rest of the chain); now it is read
+// once, and the depth limit refuses it.
+TEST(NixNormalForm, AttrPathChain) {
+  EXPECT_EQ(nf("{ a.a.a.b = 1; }"), "{ a = { a = { a = { b = 1; }; }; }; }");
+  std::string text = "{ ", expected = "{ ";
+  for (int i = 0; i < 400; ++i) text += "a.", expected += "a = { ";
+  text += "b = 1; }";
+  expected += "b = 1; ";
+  for (int i = 0; i < 400; ++i) expected += "}; ";
+  expected += "}";
+  EXPECT_EQ(nf(text), expected);
+  std::string deep = "{ ";
+  for (int i = 0; i < 100000; ++i) deep += "a.";
+  deep += "b = 1; }";
+  EXPECT_EQ(nf(deep), "ERROR: expression nested too deeply (more than 1000 levels)");
+}
+
+}  // namespace
+}  // namespace tailor::nix

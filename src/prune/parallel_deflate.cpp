@@ -21,9 +21,13 @@ struct Block {
   bool last = false;
 };
 
-// Deflates one block of \a data; \a last ends the stream, else a sync flush
+// Deflates one block of \a input; \a last ends the stream, else a sync flush
 // leaves the output byte-aligned and open for the next block.
-std::vector<uint8_t> deflate_block(ByteSlice data, const Block& b, int level) {
+std::vector<uint8_t> deflate_block(const ByteReader& input, const Block& b, int level) {
+  const uint64_t dict = std::min(b.from, kWindow);
+  std::vector<uint8_t> buf;
+  // The block, and the 32 KiB before it that primes the dictionary.
+  const uint8_t* piece = input.read(b.from - dict, b.to - b.from + dict, "deflate block", buf).data();
   z_stream z{};
   if (deflateInit2(&z, level, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
     throw_format_error("zlib: cannot initialise deflate");
@@ -31,14 +35,11 @@ std::vector<uint8_t> deflate_block(ByteSlice data, const Block& b, int level) {
     z_stream* z;
     ~End() { deflateEnd(z); }
   } end{&z};
-  if (b.from > 0) {
-    uint64_t dict = std::min(b.from, kWindow);
-    if (deflateSetDictionary(&z, data.data() + b.from - dict, static_cast<uInt>(dict)) != Z_OK)
-      throw_format_error("zlib: cannot set the deflate dictionary");
-  }
+  if (dict > 0 && deflateSetDictionary(&z, piece, static_cast<uInt>(dict)) != Z_OK)
+    throw_format_error("zlib: cannot set the deflate dictionary");
   const uint64_t n = b.to - b.from;
   std::vector<uint8_t> out(deflateBound(&z, static_cast<uLong>(n)) + 16);
-  z.next_in = const_cast<Bytef*>(data.data() + b.from);
+  z.next_in = const_cast<Bytef*>(piece + dict);
   z.avail_in = static_cast<uInt>(n);
   const int flush = b.last ? Z_FINISH : Z_SYNC_FLUSH;
   for (;;) {
@@ -50,6 +51,9 @@ std::vector<uint8_t> deflate_block(ByteSlice data, const Block& b, int level) {
     out.resize(out.size() * 2);
   }
   out.resize(z.total_out);
+  // Kept until the blocks are joined: a thousand blocks of zeros must not each
+  // hold their deflateBound's megabyte.
+  out.shrink_to_fit();
   return out;
 }
 
@@ -57,10 +61,20 @@ std::vector<uint8_t> deflate_block(ByteSlice data, const Block& b, int level) {
 
 std::vector<std::vector<uint8_t>> deflate_parallel(std::span<const ByteSlice> inputs, int level, uint64_t block,
                                                    size_t threads) {
+  std::vector<SliceReader> readers;
+  readers.reserve(inputs.size());
+  for (const auto& in : inputs) readers.emplace_back(in);
+  std::vector<const ByteReader*> ptrs;
+  for (const auto& r : readers) ptrs.push_back(&r);
+  return deflate_parallel(std::span<const ByteReader* const>(ptrs), level, block, threads);
+}
+
+std::vector<std::vector<uint8_t>> deflate_parallel(std::span<const ByteReader* const> inputs, int level, uint64_t block,
+                                                   size_t threads) {
   block = std::max<uint64_t>(block, 1);
   std::vector<Block> blocks;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    uint64_t size = inputs[i].size();
+    uint64_t size = inputs[i]->size();
     for (uint64_t at = 0;; at += block) {
       uint64_t to = std::min(size, at + block);
       blocks.push_back({i, at, to, to == size});
@@ -72,7 +86,7 @@ std::vector<std::vector<uint8_t>> deflate_parallel(std::span<const ByteSlice> in
   std::mutex error_lock;
   parallel_for_on(threads, blocks.size(), [&](size_t k) {
     try {
-      parts[k] = deflate_block(inputs[blocks[k].input], blocks[k], level);
+      parts[k] = deflate_block(*inputs[blocks[k].input], blocks[k], level);
     } catch (...) {
       std::lock_guard lock(error_lock);
       if (!error) error = std::current_exception();

@@ -25,5 +25,9 @@ inline constexpr uint64_t kDeflateBlock = 1u << 20;
 /// \a threads threads (0: every core).
 std::vector<std::vector<uint8_t>> deflate_parallel(std::span<const ByteSlice> inputs, int level = kDeflateLevel,
                                                    uint64_t block = kDeflateBlock, size_t threads = 0);
+/// The same for inputs read a block at a time (a temporary file): each thread
+/// holds one block and its 32 KiB of dictionary, never a whole input.
+std::vector<std::vector<uint8_t>> deflate_parallel(std::span<const ByteReader* const> inputs, int level = kDeflateLevel,
+                                                   uint64_t block = kDeflateBlock, size_t threads = 0);
 
 }  // namespace tailor

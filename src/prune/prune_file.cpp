@@ -38,7 +38,8 @@ struct Fd {
 
 // Fills \a to with the bytes of \a from: a reflink where the file system shares
 // extents (btrfs, XFS), else the kernel's copy_file_range, else read/write.
-void clone_into(int from, int to, uint64_t size, const fs::path& shown) {
+// A failed read names \a in; a failed write names \a out, the output being made.
+void clone_into(int from, int to, uint64_t size, const fs::path& in, const fs::path& out) {
   if (::ioctl(to, FICLONE, from) == 0) return;
   uint64_t done = 0;
   while (done < size) {
@@ -51,11 +52,11 @@ void clone_into(int from, int to, uint64_t size, const fs::path& shown) {
   while (done < size) {
     ssize_t n = ::pread(from, buf.data(), buf.size(), static_cast<off_t>(done));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) io_error(shown, "read");
+    if (n <= 0) io_error(in, "read");
     for (ssize_t w = 0; w < n;) {
       ssize_t m = ::pwrite(to, buf.data() + w, static_cast<size_t>(n - w), static_cast<off_t>(done + w));
       if (m < 0 && errno == EINTR) continue;
-      if (m <= 0) io_error(shown, "write");
+      if (m <= 0) io_error(out, "write");
       w += m;
     }
     done += static_cast<uint64_t>(n);
@@ -114,7 +115,7 @@ StagedOutput::StagedOutput(fs::path out) : out_(std::move(out)), tmp_(out_) {
   tmp_ += fmt::format("{}{}", kTempSuffix, ::getpid());
   guard_.emplace(tmp_);  // before it exists: no moment a signal could leave it
   fd_ = ::open(tmp_.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd_ < 0) io_error(tmp_, "create");
+  if (fd_ < 0) io_error(out_, "create");  // the output a user asked for, not the temporary name
 }
 
 StagedOutput::~StagedOutput() {
@@ -123,7 +124,7 @@ StagedOutput::~StagedOutput() {
 }
 
 void StagedOutput::commit() {
-  if (::close(std::exchange(fd_, -1)) != 0) io_error(tmp_, "write");
+  if (::close(std::exchange(fd_, -1)) != 0) io_error(out_, "write");
   if (::rename(tmp_.c_str(), out_.c_str()) != 0) io_error(out_, "replace");
   tmp_.clear();
   guard_.reset();
@@ -135,8 +136,8 @@ void copy_file_atomically(const fs::path& in, const fs::path& out) {
   struct stat st {};
   if (src.fd < 0 || ::fstat(src.fd, &st) != 0) io_error(in, "open");
   StagedOutput tmp(out);
-  clone_into(src.fd, tmp.fd(), static_cast<uint64_t>(st.st_size), in);
-  if (::fchmod(tmp.fd(), st.st_mode & 07777) != 0) io_error(tmp.path(), "set the mode of");
+  clone_into(src.fd, tmp.fd(), static_cast<uint64_t>(st.st_size), in, out);
+  if (::fchmod(tmp.fd(), st.st_mode & 07777) != 0) io_error(out, "set the mode of");
   tmp.commit();
 }
 
@@ -147,7 +148,7 @@ void copy_file_new(const fs::path& in, const fs::path& out) {
   if (src.fd < 0 || ::fstat(src.fd, &st) != 0) io_error(in, "open");
   dst.fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 07777);
   if (dst.fd < 0) io_error(out, "create");
-  clone_into(src.fd, dst.fd, static_cast<uint64_t>(st.st_size), in);
+  clone_into(src.fd, dst.fd, static_cast<uint64_t>(st.st_size), in, out);
   if (::fchmod(dst.fd, st.st_mode & 07777) != 0) io_error(out, "set the mode of");  // umask aside
 }
 
@@ -160,6 +161,24 @@ FileOutcome prune_elf_bytes(std::string shown, std::span<uint8_t> bytes, const P
   SliceReader source(ByteSlice(bytes.data(), bytes.size()));
   BufferSink sink(bytes);
   apply_rewrite(plan, source, sink);
+  return f;
+}
+
+FileOutcome prune_elf_scratch(std::string shown, ScratchFile& file, const PruneOptions& opts) {
+  // The ELF reader keeps its reader alive: a non-owning handle on the file.
+  std::shared_ptr<const ByteReader> reader(std::shared_ptr<void>(), &file);
+  auto elf = try_open_elf(reader);
+  if (!elf) throw_format_error("not an ELF file");
+  RewritePlan plan = plan_rewrite(*elf, opts.targets, opts.keep_ptx);
+  FileOutcome f = outcome_of(std::move(shown), file.size(), plan);
+  if (opts.dry_run || !plan.changes()) return f;
+  // Entries only move towards the front, each read before it is written over.
+  struct Sink : ByteSink {
+    ScratchFile& file;
+    explicit Sink(ScratchFile& f) : file(f) {}
+    void write(uint64_t offset, ByteSlice bytes) override { file.write_at(offset, bytes); }
+  } sink(file);
+  apply_rewrite(plan, file, sink);
   return f;
 }
 
@@ -183,11 +202,11 @@ FileOutcome prune_elf_file(const fs::path& in, const fs::path& out, std::string 
     return f;
   }
   StagedOutput tmp(out);
-  clone_into(src.fd, tmp.fd(), reader->size(), in);
+  clone_into(src.fd, tmp.fd(), reader->size(), in, out);
   FdSink sink(tmp.fd(), out);
   blame(in, [&] { apply_rewrite(plan, *reader, sink); });
   punch_holes(tmp.fd(), plan, st.st_blksize > 0 ? static_cast<uint64_t>(st.st_blksize) : 4096);
-  if (::fchmod(tmp.fd(), st.st_mode & 07777) != 0) io_error(tmp.path(), "set the mode of");
+  if (::fchmod(tmp.fd(), st.st_mode & 07777) != 0) io_error(out, "set the mode of");
   f.disk_after = allocated(tmp.fd());
   tmp.commit();
   return f;

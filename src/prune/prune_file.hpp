@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 
+#include "binfmt/scratch_file.hpp"
 #include "prune/prune_report.hpp"
 #include "prune/sm_selection.hpp"
 #include "util/temp_files.hpp"
@@ -36,6 +37,10 @@ FileOutcome prune_elf_file(const std::filesystem::path& in, const std::filesyste
 /// DiagnosticError for unknown layouts or corrupt input, leaving \a bytes as
 /// they were.
 FileOutcome prune_elf_bytes(std::string shown, std::span<uint8_t> bytes, const PruneOptions& opts);
+
+/// Prunes the ELF image in \a file in place (unless dry_run), read and written
+/// a header or an entry at a time. Throws like prune_elf_bytes.
+FileOutcome prune_elf_scratch(std::string shown, ScratchFile& file, const PruneOptions& opts);
 
 /// An output written under a temporary name beside \a out; commit() renames it
 /// into place, destruction without commit removes it.

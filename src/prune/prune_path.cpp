@@ -8,6 +8,7 @@
 #include <chrono>
 #include <exception>
 #include <map>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -92,7 +93,7 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
     }
   } cleanup;
   if (copy) {
-    if (!fs::create_directory(stage, ec)) fail(stage, fmt::format("cannot create the directory: {}", ec.message()));
+    if (!fs::create_directory(stage, ec)) fail(r.out, fmt::format("cannot create the directory: {}", ec.message()));
     cleanup.p = stage;
   }
   std::vector<fs::path> entries;
@@ -182,38 +183,40 @@ std::string record_path(const std::string& line) {
   return p;
 }
 
-// One ELF member of a wheel: read, pruned in memory, and (changed) hashed.
+// One ELF member of a wheel: inflated into a temporary file, pruned there,
+// and (changed) hashed; never whole in memory.
 struct WheelWork {
   size_t member = 0;
   FileOutcome outcome;
-  std::vector<uint8_t> bytes;  ///< the pruned member; empty unless it changed
+  std::unique_ptr<ScratchFile> bytes;  ///< the pruned member; null unless it changed
   uint32_t crc = 0;
   std::string record_line;
   std::exception_ptr error;  ///< a corrupt member: the wheel is refused
 };
 
-void prune_wheel_member(const Wheel& w, WheelWork& k, const PruneOptions& opts, bool write) {
+void prune_wheel_member(const Wheel& w, WheelWork& k, const PruneOptions& opts, bool write, const fs::path& scratch,
+                        const std::string& shown) {
   const WheelMember& m = w.members[k.member];
   try {
-    k.bytes = w.read(m);
+    k.bytes = w.inflate_to(m, scratch, shown);
   } catch (...) {
     k.error = std::current_exception();
     return;
   }
   try {
-    k.outcome = prune_elf_bytes(m.name, k.bytes, opts);
+    k.outcome = prune_elf_scratch(m.name, *k.bytes, opts);
   } catch (const DiagnosticError& e) {
     k.outcome.path = m.name;
     k.outcome.refused = e.diagnostic().message;
   }
   k.outcome.compressed_before = k.outcome.compressed_after = m.compressed_size;
   if (!write || !k.outcome.removed_bytes || !k.outcome.refused.empty()) {
-    std::vector<uint8_t>().swap(k.bytes);
+    k.bytes.reset();
     return;
   }
-  ByteSlice data(k.bytes.data(), k.bytes.size());
-  k.crc = crc32_of(data);
-  k.record_line = fmt::format("{},{},{}", m.name, record_hash(data), k.bytes.size());
+  MemberDigest d = digest_of(*k.bytes);
+  k.crc = d.crc32;
+  k.record_line = fmt::format("{},{},{}", m.name, d.record_hash, k.bytes->size());
 }
 
 // A new wheel in four steps: find the ELF members; read, prune and hash them
@@ -226,6 +229,9 @@ void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
   const bool write = !r.opts.dry_run;
   const std::string dist_info = record.name.substr(0, record.name.find('/'));
   const std::string json_name = dist_info + "/" + kRecordName;
+  // Staged before any work: an output that cannot be made is said first, by its name.
+  std::optional<StagedOutput> out;
+  if (write) out.emplace(r.out);
   std::vector<WheelWork> work;
   std::vector<char> is_elf(w.members.size(), 0);
   for (size_t i = 0; i < w.members.size(); ++i) {
@@ -246,27 +252,29 @@ void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     return w.members[work[a].member].uncompressed_size > w.members[work[b].member].uncompressed_size;
   });
+  // Beside the output: a member of gigabytes needs the disk the new wheel goes to
+  // (a dry run writes no wheel: the system's temporary folder).
+  const fs::path scratch = write ? fs::absolute(r.out).parent_path() : fs::temp_directory_path();
   parallel_for_on(0, order.size(), [&](size_t i) {
     WheelWork& k = work[order[i]];
     try {
-      prune_wheel_member(w, k, r.opts, write);
+      prune_wheel_member(w, k, r.opts, write, scratch, write ? r.out.string() : std::string());
     } catch (...) {
       k.error = std::current_exception();  // never out of a thread: rethrown below, in member order
     }
   });
   for (auto& k : work)
     if (k.error) std::rethrow_exception(k.error);
-  std::vector<ByteSlice> changed;
+  std::vector<const ByteReader*> changed;
   for (auto& k : work)
-    if (!k.bytes.empty()) changed.emplace_back(k.bytes.data(), k.bytes.size());
+    if (k.bytes) changed.push_back(k.bytes.get());
   rep.deflate_level = kDeflateLevel;
   if (!write) {
     for (auto& k : work) keep_outcome(rep, std::move(k.outcome));
     return;
   }
-  std::vector<std::vector<uint8_t>> packed = deflate_parallel(changed);
-  StagedOutput out(r.out);
-  ZipWriter zip(out.fd());
+  std::vector<std::vector<uint8_t>> packed = deflate_parallel(std::span<const ByteReader* const>(changed));
+  ZipWriter zip(out->fd(), r.out.string());
   std::map<std::string, std::string> new_lines;  // path -> RECORD line
   size_t next_work = 0, next_packed = 0;
   for (size_t i = 0; i < w.members.size(); ++i) {
@@ -277,12 +285,12 @@ void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
       continue;
     }
     WheelWork& k = work[next_work++];
-    if (!k.bytes.empty()) {
+    if (k.bytes) {
       const auto& p = packed[next_packed++];
-      zip.add_packed(m.name, ByteSlice(p.data(), p.size()), k.crc, k.bytes.size(), m);
+      zip.add_packed(m.name, ByteSlice(p.data(), p.size()), k.crc, k.bytes->size(), m);
       k.outcome.compressed_after = p.size();
       new_lines[m.name] = k.record_line;
-      std::vector<uint8_t>().swap(k.bytes);
+      k.bytes.reset();
     } else {
       zip.add_stored(m, w.stored(m));
     }
@@ -308,8 +316,8 @@ void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
   zip.finish();
   rep.download_after = zip.written();
   struct stat st {};
-  ::fchmod(out.fd(), ::stat(r.path.c_str(), &st) == 0 ? st.st_mode & 0777 : 0644);  // the input wheel's mode
-  out.commit();
+  ::fchmod(out->fd(), ::stat(r.path.c_str(), &st) == 0 ? st.st_mode & 0777 : 0644);  // the input wheel's mode
+  out->commit();
 }
 
 }  // namespace
@@ -345,9 +353,9 @@ PruneReport prune_path(const PruneRequest& r) {
     MappedFile file(r.path);
     std::optional<Wheel> w;
     try {
-      w = try_open_wheel(file.bytes());
+      w = try_open_wheel(file.bytes(), r.limits);
     } catch (const DiagnosticError& e) {
-      fail(r.path, e.diagnostic().message);
+      fail(r.path, e.diagnostic().message, e.diagnostic().hint);
     }
     if (!w) fail(r.path, "not an ELF file, a wheel or a directory",
                  "tailor prune reads shared libraries (.so), wheels (.whl) and folders of them");

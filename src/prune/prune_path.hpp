@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "binfmt/wheel.hpp"
 #include "prune/prune_file.hpp"
 #include "prune/prune_report.hpp"
 
@@ -16,6 +17,7 @@ struct PruneRequest {
   std::filesystem::path path;
   std::filesystem::path out;  ///< empty: in place (or nothing, with dry_run)
   PruneOptions opts;
+  WheelLimits limits;  ///< how far a wheel may unpack
 };
 
 /// Prunes \a r.path. Throws DiagnosticError when the path is missing, is of no

@@ -15,7 +15,8 @@ namespace tailor {
 
 class ZipWriter {
  public:
-  explicit ZipWriter(int fd) : fd_(fd) {}
+  /// Writes to \a fd; a failed write names \a shown (the wheel being made).
+  ZipWriter(int fd, std::string shown) : fd_(fd), shown_(std::move(shown)) {}
   /// Copies member \a m (its stored bytes \a stored) unchanged.
   void add_stored(const WheelMember& m, ByteSlice stored);
   /// Deflates \a data as member \a name; \a like gives its attributes.
@@ -33,11 +34,20 @@ class ZipWriter {
   void put(const void* p, uint64_t n);
   void add(WheelMember m, ByteSlice stored);
   int fd_;
+  std::string shown_;
   uint64_t at_ = 0;
   std::vector<WheelMember> members_;
 };
 
 /// sha256 of \a data as a wheel RECORD writes it: "sha256=" + urlsafe base64, no padding.
 std::string record_hash(ByteSlice data);
+
+/// What a changed member's entries need: its CRC-32 and its RECORD hash.
+struct MemberDigest {
+  uint32_t crc32 = 0;
+  std::string record_hash;
+};
+/// Both of \a data, read a buffer at a time.
+MemberDigest digest_of(const ByteReader& data);
 
 }  // namespace tailor

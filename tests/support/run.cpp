@@ -18,12 +18,18 @@ RunResult run_tailor(const std::vector<std::string>& args) {
 }  // namespace tailor::test
 
 #include <array>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "support/child_run.hpp"
+#include "support/paths.hpp"
 
 namespace tailor::test {
 
@@ -37,6 +43,38 @@ RunResult run_command(const std::string& command, bool merge_stderr) {
   while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
   int status = ::pclose(pipe);
   r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+ChildRun run_tailor_child(const std::vector<std::string>& args, const std::function<void()>& in_child) {
+  ChildRun r;
+  int pipe_fds[2];
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return r;
+  std::vector<char*> argv{const_cast<char*>(tailor_binary().c_str())};
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 1);
+    ::dup2(pipe_fds[1], 2);
+    if (in_child) in_child();
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  ::close(pipe_fds[1]);
+  std::array<char, 4096> buf;
+  for (ssize_t n; (n = ::read(pipe_fds[0], buf.data(), buf.size())) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    r.err.append(buf.data(), static_cast<size_t>(n));
+  }
+  ::close(pipe_fds[0]);
+  int status = 0;
+  struct rusage ru {};
+  if (pid < 0 || ::wait4(pid, &status, 0, &ru) != pid) return r;
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.max_rss_kib = ru.ru_maxrss;
   return r;
 }
 

@@ -1,0 +1,64 @@
+#include "binfmt/scratch_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "util/diagnostic.hpp"
+
+namespace tailor {
+
+ScratchFile::ScratchFile(const std::filesystem::path& dir, std::string shown)
+    : shown_(shown.empty() ? dir.string() : std::move(shown)) {
+  fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd_ < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+    // A file system without O_TMPFILE: a named file, unlinked at once.
+    std::string name = (dir / "tailor-scratch-XXXXXX").string();
+    fd_ = ::mkostemp(name.data(), O_CLOEXEC);
+    if (fd_ >= 0) ::unlink(name.c_str());
+  }
+  if (fd_ < 0) {
+    Diagnostic d;
+    d.path = shown_;
+    d.message = fmt::format("cannot create a temporary file: {}", std::strerror(errno));
+    throw DiagnosticError(std::move(d));
+  }
+}
+
+ScratchFile::~ScratchFile() { ::close(fd_); }
+
+void ScratchFile::append(ByteSlice bytes) { write_at(size_, bytes); }
+
+void ScratchFile::write_at(uint64_t offset, ByteSlice bytes) {
+  for (uint64_t w = 0; w < bytes.size();) {
+    ssize_t n = ::pwrite(fd_, bytes.data() + w, bytes.size() - w, static_cast<off_t>(offset + w));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      Diagnostic d;
+      d.path = shown_;
+      d.message = fmt::format("cannot write a temporary file: {}", std::strerror(n < 0 ? errno : ENOSPC));
+      throw DiagnosticError(std::move(d));
+    }
+    w += static_cast<uint64_t>(n);
+  }
+  size_ = std::max(size_, offset + bytes.size());
+}
+
+void ScratchFile::read_raw(uint64_t offset, uint64_t length, uint8_t* out) const {
+  while (length > 0) {
+    ssize_t n = ::pread(fd_, out, length, static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw_format_error(fmt::format("cannot read a temporary file: {}", n < 0 ? std::strerror(errno) : "it shrank"));
+    out += n;
+    offset += static_cast<uint64_t>(n);
+    length -= static_cast<uint64_t>(n);
+  }
+}
+
+}  // namespace tailor

@@ -1,0 +1,40 @@
+#pragma once
+/// An unlinked temporary file: room for a wheel member inflated (a library of
+/// gigabytes, or a zip bomb's claim) that is read with pread and written with
+/// pwrite, so it never has to be held in memory or mapped. Nothing is left on
+/// disk, whatever ends the process: the file has no name.
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "binfmt/byte_slice.hpp"
+
+namespace tailor {
+
+class ScratchFile : public ByteReader {
+ public:
+  /// Creates it in \a dir; its errors name \a shown (the output it serves;
+  /// empty: \a dir) with the system's reason.
+  explicit ScratchFile(const std::filesystem::path& dir, std::string shown = {});
+  ~ScratchFile() override;
+  ScratchFile(const ScratchFile&) = delete;
+  ScratchFile& operator=(const ScratchFile&) = delete;
+
+  uint64_t size() const override { return size_; }
+  int fd() const { return fd_; }
+  /// Appends \a bytes; throws DiagnosticError when the disk refuses them.
+  void append(ByteSlice bytes);
+  /// Writes \a bytes at \a offset, inside or at the end of what is there.
+  void write_at(uint64_t offset, ByteSlice bytes);
+
+ protected:
+  void read_raw(uint64_t offset, uint64_t length, uint8_t* out) const override;
+
+ private:
+  int fd_ = -1;
+  uint64_t size_ = 0;
+  std::string shown_;
+};
+
+}  // namespace tailor

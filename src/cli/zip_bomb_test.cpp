@@ -1,0 +1,164 @@
+// Issue 33 §2: a zip bomb (a wheel whose library inflates a thousandfold) is
+// refused by the ratio limit before anything is inflated; opened with the limit
+// raised, inspect and prune read it a buffer at a time, so tailor's peak memory
+// stays far below the member's size. Measured on a real tailor process.
+#include <zlib.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "support/binary_builder.hpp"
+#include "support/paths.hpp"
+#include "support/child_run.hpp"
+#include "support/run.hpp"
+
+namespace tailor {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr uint64_t kZeros = uint64_t{256} << 20;  // what the library inflates to, beyond its ELF image
+constexpr long kCeilingKib = 96 * 1024;           // tailor's peak resident memory may not pass this
+
+struct Packed {
+  std::vector<uint8_t> data;
+  uint32_t crc = 0;
+  uint64_t size = 0;
+};
+
+// Raw deflate of \a head followed by \a zeros zero bytes, fed a piece at a time.
+Packed deflate_with_zeros(const std::vector<uint8_t>& head, uint64_t zeros) {
+  Packed p;
+  z_stream z{};
+  deflateInit2(&z, 9, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+  std::vector<uint8_t> zero(1 << 20, 0), out(1 << 20);
+  auto feed = [&](const uint8_t* data, uint64_t n, int flush) {
+    p.crc = static_cast<uint32_t>(crc32(p.crc, data, static_cast<uInt>(n)));
+    p.size += n;
+    z.next_in = const_cast<Bytef*>(data);
+    z.avail_in = static_cast<uInt>(n);
+    do {
+      z.next_out = out.data();
+      z.avail_out = static_cast<uInt>(out.size());
+      deflate(&z, flush);
+      p.data.insert(p.data.end(), out.data(), out.data() + (out.size() - z.avail_out));
+    } while (z.avail_out == 0);
+  };
+  feed(head.data(), head.size(), zeros == 0 ? Z_FINISH : Z_NO_FLUSH);
+  for (uint64_t left = zeros; left > 0;) {
+    uint64_t n = std::min<uint64_t>(left, zero.size());
+    left -= n;
+    feed(zero.data(), n, left == 0 ? Z_FINISH : Z_NO_FLUSH);
+  }
+  deflateEnd(&z);
+  return p;
+}
+
+// A wheel of deflated members, as Python's zipfile writes it.
+std::vector<uint8_t> wheel(const std::vector<std::pair<std::string, Packed>>& members) {
+  test::Bytes z, dir;
+  for (const auto& [name, p] : members) {
+    uint32_t offset = static_cast<uint32_t>(z.size());
+    z.put<uint32_t>(0x04034b50);
+    z.put<uint16_t>(20); z.put<uint16_t>(0); z.put<uint16_t>(8); z.put<uint16_t>(0); z.put<uint16_t>(0);
+    z.put<uint32_t>(p.crc); z.put<uint32_t>(static_cast<uint32_t>(p.data.size())); z.put<uint32_t>(static_cast<uint32_t>(p.size));
+    z.put<uint16_t>(static_cast<uint16_t>(name.size())); z.put<uint16_t>(0);
+    z.b.insert(z.b.end(), name.begin(), name.end());
+    z.append(p.data);
+    dir.put<uint32_t>(0x02014b50);
+    dir.put<uint16_t>((3 << 8) | 20); dir.put<uint16_t>(20); dir.put<uint16_t>(0); dir.put<uint16_t>(8);
+    dir.put<uint16_t>(0); dir.put<uint16_t>(0);
+    dir.put<uint32_t>(p.crc); dir.put<uint32_t>(static_cast<uint32_t>(p.data.size())); dir.put<uint32_t>(static_cast<uint32_t>(p.size));
+    dir.put<uint16_t>(static_cast<uint16_t>(name.size())); dir.put<uint16_t>(0); dir.put<uint16_t>(0);
+    dir.put<uint16_t>(0); dir.put<uint16_t>(0); dir.put<uint32_t>(0100755u << 16); dir.put<uint32_t>(offset);
+    dir.b.insert(dir.b.end(), name.begin(), name.end());
+  }
+  uint32_t dir_offset = static_cast<uint32_t>(z.size());
+  z.append(dir.b);
+  z.put<uint32_t>(0x06054b50);
+  z.put<uint16_t>(0); z.put<uint16_t>(0);
+  z.put<uint16_t>(static_cast<uint16_t>(members.size())); z.put<uint16_t>(static_cast<uint16_t>(members.size()));
+  z.put<uint32_t>(static_cast<uint32_t>(dir.size())); z.put<uint32_t>(dir_offset); z.put<uint16_t>(0);
+  return z.b;
+}
+
+Packed text(const std::string& s) { return deflate_with_zeros(std::vector<uint8_t>(s.begin(), s.end()), 0); }
+
+// The library's ELF image: a fatbin for SM 8.0 and one for 9.0.
+std::vector<uint8_t> library() {
+  std::vector<uint8_t> fatbin = test::fatbin_container({{.arch = 80, .payload = 4096}, {.arch = 90, .payload = 4096}});
+  return test::elf_file(64, false, 62, {{".text", std::vector<uint8_t>(64, 0x90)}, {".nv_fatbin", fatbin}});
+}
+
+// bomb-0.1: the library followed by 256 MiB of zeros, which deflate to about 256 kB.
+std::string write_bomb(const std::string& dir) {
+  std::vector<uint8_t> elf = library();
+  std::string path = dir + "/bomb-0.1-py3-none-linux_x86_64.whl";
+  auto bytes = wheel({{"bomb/libbomb.so", deflate_with_zeros(elf, kZeros)},
+                      {"bomb-0.1.dist-info/METADATA", text("Metadata-Version: 2.1\nName: bomb\nVersion: 0.1\n")},
+                      {"bomb-0.1.dist-info/RECORD", text("bomb/libbomb.so,,\nbomb-0.1.dist-info/METADATA,,\n"
+                                                         "bomb-0.1.dist-info/RECORD,,\n")}});
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  return path;
+}
+
+TEST(ZipBomb, RefusedByTheRatioLimitBeforeInflating) {
+  test::TempDir dir("zip-bomb-limit");
+  std::string bomb = write_bomb(dir.path());
+  ASSERT_LT(fs::file_size(bomb), uint64_t{1} << 20);  // well under 1 MB on disk
+  test::ChildRun m = test::run_tailor_child({"inspect", bomb});
+  EXPECT_EQ(m.status, 2);
+  EXPECT_NE(m.err.find(bomb + ": error: member 'bomb/libbomb.so' would inflate "), std::string::npos) << m.err;
+  EXPECT_NE(m.err.find(" bytes to " + std::to_string(library().size() + kZeros) + " "), std::string::npos) << m.err;
+  EXPECT_NE(m.err.find("(more than 100:1)"), std::string::npos) << m.err;
+  EXPECT_NE(m.err.find("hint: raise the limit with --max-ratio N if the wheel is trusted"), std::string::npos) << m.err;
+  m = test::run_tailor_child({"prune", bomb, "--sm", "9.0", "-o", dir.path() + "/out.whl"});
+  EXPECT_EQ(m.status, 2);
+  EXPECT_NE(m.err.find("would inflate"), std::string::npos) << m.err;
+  EXPECT_FALSE(fs::exists(dir.path() + "/out.whl"));
+  // The total: 256 MiB and more is over a limit of 1M, whatever the ratio.
+  m = test::run_tailor_child({"inspect", bomb, "--max-ratio", "2000", "--max-unpacked", "1M"});
+  EXPECT_EQ(m.status, 2);
+  EXPECT_NE(m.err.find("error: the wheel would unpack to "), std::string::npos) << m.err;
+  EXPECT_NE(m.err.find("more than the limit of 1048576"), std::string::npos) << m.err;
+}
+
+TEST(ZipBomb, InspectAndPruneStayUnderAMemoryCeilingWithTheLimitRaised) {
+  test::TempDir dir("zip-bomb-rss");
+  std::string bomb = write_bomb(dir.path());
+  test::ChildRun m = test::run_tailor_child({"inspect", bomb, "--max-ratio", "2000", "--json"});
+  EXPECT_EQ(m.status, 0) << m.err;
+  EXPECT_LT(m.max_rss_kib, kCeilingKib) << "inspect peaked at " << m.max_rss_kib << " KiB";
+
+  std::string out = dir.path() + "/pruned-0.1-py3-none-linux_x86_64.whl";
+  m = test::run_tailor_child({"prune", bomb, "--sm", "9.0", "--max-ratio", "2000", "-o", out});
+  EXPECT_EQ(m.status, 0) << m.err;
+  EXPECT_LT(m.max_rss_kib, kCeilingKib) << "prune peaked at " << m.max_rss_kib << " KiB";
+  // The pruned library keeps SM 9.0's entry only, and is still the whole member.
+  auto r = test::run_command(test::tailor_binary() + " inspect --json --max-ratio 2000 " + out);
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("\"sm_90\""), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\"sm_80\""), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace tailor
+
+namespace tailor {
+namespace {
+
+TEST(ZipBomb, LimitOptionsTakeOnlyPositiveValues) {
+  auto r = test::run_tailor({"inspect", "x.whl", "--max-ratio", "0"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "tailor: error: inspect: --max-ratio: '0' must be a whole number from 1 to 1000000\n"
+                   "hint: run 'tailor inspect --help' for its options\n");
+  r = test::run_tailor({"prune", "x.whl", "--sm", "9.0", "-o", "y.whl", "--max-unpacked", "12Q"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "tailor: error: prune: --max-unpacked: '12Q' is not a byte count (64G)\n"
+                   "hint: run 'tailor prune --help' for its options\n");
+}
+
+}  // namespace
+}  // namespace tailor
