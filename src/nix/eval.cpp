@@ -55,7 +55,21 @@ Evaluator::Evaluator(std::string root, EvalLimits limits)
                 },
                 limits) {}
 
-Evaluator::~Evaluator() = default;
+// Scopes and the thunks in them refer to each other (a rec set's values see
+// the set): the evaluator owns every scope and breaks those cycles when it goes.
+Evaluator::~Evaluator() {
+  for (const auto& e : envs_) {
+    e->vars.clear();
+    e->with.reset();
+    e->parent.reset();
+  }
+}
+
+EnvPtr Evaluator::new_env() {
+  auto e = std::make_shared<Env>();
+  envs_.push_back(e);
+  return e;
+}
 
 ThunkPtr Evaluator::ready(ValuePtr v) {
   auto t = std::make_shared<Thunk>();
@@ -120,7 +134,7 @@ ValuePtr Evaluator::file(const std::string& rel) {
   if (f.value) return f.value;
   if (f.busy) return unknown({&f.name, {}}, fmt::format("{} imports itself", f.name));
   f.busy = true;
-  auto env = std::make_shared<Env>();
+  auto env = new_env();
   env->file = &f.name;
   ValuePtr v = eval(f.parsed.expr.get(), env);
   f.busy = false;
@@ -246,7 +260,7 @@ ValuePtr Evaluator::make_attrs(const Attrs* a, const EnvPtr& env, EnvPtr* scope)
   const bool self = a->recursive || a->kind == ExprKind::let || a->kind == ExprKind::legacy_let;
   EnvPtr inner = env;
   if (self) {
-    inner = std::make_shared<Env>();
+    inner = new_env();
     inner->parent = env;
     inner->file = env->file;
   }
@@ -503,7 +517,7 @@ ValuePtr Evaluator::apply(const ValuePtr& fn, const ThunkPtr& arg, const Where& 
   } down{depth_};
   if (fn->is(ValueKind::lambda)) {
     const Lambda* l = fn->lambda;
-    auto env = std::make_shared<Env>();
+    auto env = new_env();
     env->parent = fn->env;
     env->file = fn->env ? fn->env->file : nullptr;
     if (!l->arg.empty()) env->vars[l->arg] = arg;
@@ -780,7 +794,7 @@ ValuePtr Evaluator::eval_inner(const Expr* e, const EnvPtr& env) {
     }
     case ExprKind::with: {
       auto t = static_cast<const Ternary*>(e);
-      auto scope = std::make_shared<Env>();
+      auto scope = new_env();
       scope->parent = env;
       scope->file = env->file;
       scope->with = thunk(t->first.get(), env);

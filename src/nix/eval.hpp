@@ -37,6 +37,7 @@ struct EvalLimits {
 /// The names under `builtins` tailor knows: pure ones it evaluates, impure ones it makes unknown.
 const std::vector<std::string>& builtin_names();
 
+/// Values refer to the evaluator's scopes: use them while it lives.
 class Evaluator {
  public:
   /// Reads a tree-relative file ("lib/x.nix"); nullopt when there is none.
@@ -83,6 +84,7 @@ class Evaluator {
   ValuePtr binary(const Binary* b, const EnvPtr& env);
   ValuePtr call_builtin(const ValuePtr& fn, const Where& at);
   ThunkPtr lazy(std::function<ValuePtr()> f);
+  EnvPtr new_env();
   ValuePtr import_value(const ValuePtr& path, const Where& at);
   std::optional<std::string> attr_name(const AttrName& n, const EnvPtr& env, ValuePtr* unknown);
   ValuePtr unknown(const Where& at, std::string why, std::string name = {}, ValuePtr base = nullptr);
@@ -100,6 +102,7 @@ class Evaluator {
   SymbolTable symbols_;
   std::map<std::string, std::unique_ptr<File>, std::less<>> files_;
   ValuePtr builtins_;
+  std::vector<EnvPtr> envs_;  ///< every scope made, see ~Evaluator
   size_t steps_ = 0;
   int depth_ = 0;
 };

@@ -43,6 +43,14 @@ const std::map<std::string, int, std::less<>>& impure_builtins() {
 // Longer inputs to `match` are unknown: std::regex backtracks on the stack.
 constexpr size_t kMaxMatchInput = 4096;
 constexpr size_t kMaxPattern = 512;
+// libstdc++'s default matcher backtracks: "(a+)+b" would take exponential
+// time on untrusted input. Its breadth-first matcher is polynomial (POSIX
+// extended expressions have no back-references for it to refuse).
+#ifdef __GLIBCXX__
+constexpr auto kMatchFlags = std::regex::extended | std::regex_constants::__polynomial;
+#else
+constexpr auto kMatchFlags = std::regex::extended;
+#endif
 
 }  // namespace
 
@@ -365,7 +373,7 @@ ValuePtr Evaluator::call_builtin(const ValuePtr& fn, const Where& w) {
     if (re->text.size() > kMaxPattern || s->text.size() > kMaxMatchInput)
       return unknown(w, "a regular expression or input longer than tailor matches", "builtins.match", s);
     try {
-      std::regex r(re->text, std::regex::extended);
+      std::regex r(re->text, kMatchFlags);
       std::smatch m;
       if (!std::regex_match(s->text, m, r)) return make(ValueKind::null, w);
       std::vector<ThunkPtr> groups;

@@ -172,3 +172,15 @@ TEST(NixEval, AnImportedFileIsEvaluatedOnce) {
 
 }  // namespace
 }  // namespace tailor::nix
+
+namespace tailor::nix {
+namespace {
+
+TEST(NixEval, MatchTakesPolynomialTimeOnAPatternThatBacktracks) {
+  // "(a+)+b" on forty a's and a c: 2^40 paths for a backtracking matcher.
+  Tree t(Files{{"main.nix", "builtins.match \"(a+)+b\" \"" + std::string(40, 'a') + "c\""}});
+  EXPECT_TRUE(t.main()->is(ValueKind::null));
+}
+
+}  // namespace
+}  // namespace tailor::nix

@@ -1,0 +1,1 @@
+{ a, b ? a, pkgs ? import <nixpkgs> {}, ... }: let src = builtins.fetchTarball { url = "https://x/${a}.tar.gz"; }; in (import "${src}/t.nix" { inherit pkgs; }).overrideAttrs (old: { version = b; })
