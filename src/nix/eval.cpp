@@ -111,6 +111,19 @@ const Diagnostic* Evaluator::syntax_error(const std::string& rel) const {
   return it == files_.end() || !it->second->parsed.error ? nullptr : &*it->second->parsed.error;
 }
 
+const Expr* Evaluator::syntax(const std::string& rel) const {
+  auto it = files_.find(rel);
+  return it == files_.end() ? nullptr : it->second->parsed.expr.get();
+}
+
+ValuePtr Evaluator::eval_in_file(const Expr* e, const std::string& rel) {
+  auto it = files_.find(rel);
+  if (it == files_.end()) return unknown({}, fmt::format("{} was not read", rel));
+  auto env = new_env();
+  env->file = &it->second->name;
+  return eval(e, env);
+}
+
 ValuePtr Evaluator::file(const std::string& rel) {
   auto it = files_.find(rel);
   if (it == files_.end()) {

@@ -56,6 +56,12 @@ class Evaluator {
   /// The syntax error of \a rel, after file() met one.
   const Diagnostic* syntax_error(const std::string& rel) const;
 
+  /// The syntax tree of \a rel, after file() read it; null when it does not parse.
+  const Expr* syntax(const std::string& rel) const;
+  /// \a e, a node of file \a rel, evaluated in the file's top-level scope (no
+  /// names bound but the built-ins): a part of a file read on its own.
+  ValuePtr eval_in_file(const Expr* e, const std::string& rel);
+
   ValuePtr force(const ThunkPtr& t);
   /// \a fn applied to \a arg (forced as needed).
   ValuePtr apply(const ValuePtr& fn, const ThunkPtr& arg, const Where& at);

@@ -16,7 +16,6 @@ let
 
   nixpkgsRev = if isCuda then tv.cudaPinOverrides.${cudaVersion} or tv.nixpkgsPin else tv.cpuPin;
   nixpkgsHashes = {
-    "46336d4d6980ae6f136b45c8507b17787eb186a0" = "1x6p5m0nv6k2n1f7hfbv0l9q0z1c8d4yq5i2m3a7w9r8s0t6u4v2";
     "0182a361324364ae3f436a63005877674cf45efb" = "0b3dqvlp9x1s7h2m4k6n8r0t2v4x6z8a1c3e5g7i9k1m3o5q7s9u";
     "6a030d535719c5190187c4cec156f335e95e3211" = "1c5f7h9j1l3n5p7r9t1v3x5z7b9d1f3h5j7l9n1p3r5t7v9x1z3b";
     "2017d6d515f8a7b289fe06d3a880a7ec588c3900" = "0d7g9i1k3m5o7q9s1u3w5y7a9c1e3g5i7k9m1o3q5s7u9w1y3a5c";

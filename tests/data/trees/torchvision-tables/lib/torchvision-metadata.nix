@@ -2,7 +2,6 @@
 # the nixpkgs pins it builds on, and its source.
 let
   pins = {
-    nixos2511 = "46336d4d6980ae6f136b45c8507b17787eb186a0";
     unstable = "0182a361324364ae3f436a63005877674cf45efb";
     cuda13 = "6a030d535719c5190187c4cec156f335e95e3211";
     cuda131 = "2017d6d515f8a7b289fe06d3a880a7ec588c3900";
@@ -12,7 +11,7 @@ in
   "0.25" = {
     version = "0.25.0";
     torchVersion = "2.10.0";
-    nixpkgsPin = pins.nixos2511;
+    nixpkgsPin = pins.unstable;
     cudaPinOverrides = { "13_0" = pins.cuda13; "13_1" = pins.cuda131; };
     cpuPin = pins.cuda13;
     sourceOverride = {
