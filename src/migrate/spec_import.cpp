@@ -173,7 +173,8 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   // Remarks on builder calls, one warning per fact however many files it reaches.
   std::map<std::string, std::pair<std::string, std::vector<std::string>>> remarks;
   std::set<std::string> built_inline;  // variants whose base package comes from another repository's recipe
-  std::map<std::string, std::pair<ForeignRecipe, std::vector<std::string>>> foreign;  // by URL: the recipe, its files
+  // By URL: the recipe, the attribute it builds, the files built against it.
+  std::map<std::string, std::tuple<ForeignRecipe, std::string, std::vector<std::string>>> foreign;
   std::string pinned_at;  // where a recipe names its pin, for --pin
   for (const auto& f : t.nix) {
     if (!f.is_recipe()) continue;
@@ -211,8 +212,9 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
       }
       if (bi.foreign_base) {
         built_inline.insert(f.variant->name);
-        auto& [recipe, files] = foreign[bi.foreign_base->url];
+        auto& [recipe, attribute, files] = foreign[bi.foreign_base->url];
         recipe = *bi.foreign_base;
+        attribute = bi.foreign_attribute;
         files.push_back(f.src.rel);
       }
       if (pinned_at.empty()) pinned_at = fmt::format("{} builds on nixpkgs {} ({})", f.src.rel, bi.pin, call->nixpkgs_rev.at);
@@ -248,14 +250,14 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
                                            : fmt::format("{} recipes ({}, …): {}", files.size(), files.front(), text));
   }
   for (const auto& [url, item] : foreign) {
-    const auto& [recipe, files] = item;
+    const auto& [recipe, attribute, files] = item;
     r.notes.push_back(fmt::format(
-        "{} recipe{} ({}{}) build against a recipe of another repository, {}{}{}, imported at {}: the version of what "
-        "it builds is that repository's, not the nixpkgs pin's; the spec builds it inline at the version the builder "
+        "{} recipe{} ({}{}) build against the {} of another repository's recipe, {}{}{}, imported at {}: which {} that "
+        "is, is that repository's to say, not the nixpkgs pin's; the spec builds {} inline at the version the builder "
         "asks for",
-        files.size(), files.size() == 1 ? "" : "s", files.front(), files.size() > 1 ? ", …" : "", url,
+        files.size(), files.size() == 1 ? "" : "s", files.front(), files.size() > 1 ? ", …" : "", attribute, url,
         recipe.rev.empty() ? "" : " (revision " + recipe.rev + ")", recipe.hash.empty() ? ", fetched without a hash" : "",
-        recipe.at));
+        recipe.at, attribute, attribute));
   }
   if (!options.pin.empty() && catalog.empty() && !pinned_at.empty())
     r.warnings.push_back(fmt::format("--pin {}: refused: the recipes name their own pins ({}); --pin gives the pin of "

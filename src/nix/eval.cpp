@@ -256,9 +256,10 @@ ValuePtr Evaluator::lookup(const std::string& name, const EnvPtr& env, const Whe
   return global(name, w);
 }
 
-std::optional<std::string> Evaluator::attr_name(const AttrName& n, const EnvPtr& env, ValuePtr* why) {
+std::optional<std::string> Evaluator::attr_name(const AttrName& n, const EnvPtr& env, ValuePtr* why, Where* from) {
   if (!n.expr) return n.name;
   ValuePtr v = eval(n.expr.get(), env);
+  if (from) *from = v->where;
   if (v->is(ValueKind::string)) return v->text;
   if (v->is(ValueKind::null)) return std::string("\0null", 5);  // `${null} = …` binds nothing
   *why = v->known() ? error(Where{env->file, n.span}, fmt::format("an attribute name is {}, not a string", kind_name(v->kind))) : v;
@@ -360,10 +361,13 @@ ValuePtr Evaluator::select(const Select* s, const EnvPtr& env) {
   ValuePtr cur = eval(s->subject.get(), env);
   for (const AttrName& n : s->path) {
     ValuePtr why;
-    std::optional<std::string> name = attr_name(n, env, &why);
+    Where from{env->file, n.span};
+    std::optional<std::string> name = attr_name(n, env, &why, &from);
     if (!name) return why;
     Where w{env->file, n.span};
-    if (!cur->known()) return unknown(w, cur->text, (cur->name.empty() ? "?" : cur->name) + "." + *name, cur);
+    // What `pkgs.${table.attr}` selects is unknown; the name it selects is a
+    // fact, written where the dynamic name's string is.
+    if (!cur->known()) return unknown(from, cur->text, (cur->name.empty() ? "?" : cur->name) + "." + *name, cur);
     if (cur->is(ValueKind::attrs)) {
       if (auto it = cur->attrs.find(*name); it != cur->attrs.end()) {
         cur = force(it->second.value);

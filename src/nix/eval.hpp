@@ -92,7 +92,8 @@ class Evaluator {
   ThunkPtr lazy(std::function<ValuePtr()> f);
   EnvPtr new_env();
   ValuePtr import_value(const ValuePtr& path, const Where& at);
-  std::optional<std::string> attr_name(const AttrName& n, const EnvPtr& env, ValuePtr* unknown);
+  /// \a from: set to where a dynamic name's string is written.
+  std::optional<std::string> attr_name(const AttrName& n, const EnvPtr& env, ValuePtr* unknown, Where* from = nullptr);
   ValuePtr unknown(const Where& at, std::string why, std::string name = {}, ValuePtr base = nullptr);
   ValuePtr error(const Where& at, std::string what);
   ValuePtr make(ValueKind k, const Where& at);
