@@ -85,11 +85,6 @@ std::string last_segment(const std::string& name) {
 
 }  // namespace
 
-bool is_alias_of(const std::string& attribute, const CudaToolkit& cuda) {
-  const std::string own = cuda.nixpkgs_attr();
-  return attribute != own && own.starts_with(attribute + "_");
-}
-
 BuilderCalls::BuilderCalls(const lint::LintTree& tree)
     : tree_(tree),
       ev_(tree.root, [this](const std::string& rel) -> std::optional<std::string> {

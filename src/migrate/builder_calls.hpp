@@ -65,8 +65,4 @@ class BuilderCalls {
   nix::Evaluator ev_;
 };
 
-/// "cudaPackages_13" for CUDA 13.0: an attribute that is not the toolkit's own
-/// set but a shorter name of it, which follows whatever default the pin gives it.
-bool is_alias_of(const std::string& attribute, const CudaToolkit& cuda);
-
 }  // namespace tailor::migrate

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "kb/cuda_alias.hpp"
 #include "lint/lint_tree.hpp"
 #include "support/golden.hpp"
 

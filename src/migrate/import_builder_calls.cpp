@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "kb/cuda_alias.hpp"
+
 #include "matrix/rules.hpp"
 #include "util/version.hpp"
 
