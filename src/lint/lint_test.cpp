@@ -291,6 +291,11 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
       {"TLR032", check_form("names/good"), "ctranslate2-cuda12_9-sm100-avx2.nix", "#"},
       {"TLR033", check_form("version-claims/bad"), "pytorch-python313-cuda13_0-sm100-avx2.nix", "PyTorch 2.9.1 for", 8},
       {"TLR034", check_form("version-claims/bad"), "README.md", "| PyTorch 2.10.0", 10},
+      {"TLR035", fixture("torchvision-tables"), "lib/gpu-metadata.nix", "\"13_0\""},
+      {"TLR036", fixture("torchvision-tables"), "lib/gpu-metadata.nix", "\"L40S\""},
+      {"TLR037", fixture("torchvision-tables"), "lib/gpu-metadata.nix", "\"Vera Rubin\""},
+      {"TLR038", fixture("torchvision-tables"), "lib/cuda-metadata.nix", "\"550\""},
+      {"TLR039", fixture("torchvision-tables"), "lib/cuda-metadata.nix", "\"cudaPackages_13\""},
   };
   std::set<std::string> covered;
   for (const auto& c : cases) {
