@@ -108,22 +108,36 @@ struct Tables {
     }
   }
 
-  // " — in N variant files, e.g. F" for the files whose call passes every one of \a keys.
-  std::string reach(std::initializer_list<std::string> keys) const {
+  std::vector<const NixFile*> files_with(std::initializer_list<std::string> keys) const {
     std::vector<const NixFile*> hit;
     for (const auto& [f, values] : calls)
       if (std::all_of(keys.begin(), keys.end(), [&](const std::string& k) { return values.count(k) > 0; })) hit.push_back(f);
+    return hit;
+  }
+
+  // Folds the findings of \a rule naming \a text in the files that pass \a keys into \a p.
+  static void fold(Problem* p, const char* rule, std::string text, const std::vector<const NixFile*>& files) {
+    if (!p) return;
+    p->fold_rule = rule;
+    p->fold_text = std::move(text);
+    for (const NixFile* f : files) p->fold_files.insert(f->src.rel);
+  }
+
+  // "; N variant files build with it, e.g. F" for the files whose call passes every one of \a keys.
+  std::string reach(std::initializer_list<std::string> keys) const {
+    std::vector<const NixFile*> hit = files_with(keys);
     if (hit.empty()) return "";
     return fmt::format("; {} variant file{} build{} with it, e.g. {}", hit.size(), hit.size() == 1 ? "" : "s",
                        hit.size() == 1 ? "s" : "", hit.front()->src.rel);
   }
 
-  void report(const ValuePtr& at, std::string_view code, std::string message, std::string hint,
-              std::vector<std::string> notes) {
+  Problem* report(const ValuePtr& at, std::string_view code, std::string message, std::string hint,
+                  std::vector<std::string> notes) {
     const NixFile* f = file(at->where);
-    if (!f) return;
+    if (!f) return nullptr;
     Problem& p = sink.add(*f, code, at->where.span, std::move(message), std::move(hint));
     p.notes = std::move(notes);
+    return &p;
   }
 
   // The field of the entries whose values most often satisfy \a fits (at least
@@ -161,22 +175,24 @@ struct Tables {
           if (!cuda || g.supported_by(cuda->version)) continue;
           std::string range = g.max_cuda ? fmt::format("CUDA {} to {}", g.min_cuda.str(), g.max_cuda->str())
                                           : fmt::format("CUDA {} on", g.min_cuda.str());
-          report(c, "TLR035",
+          Problem* p = report(c, "TLR035",
                  fmt::format("{} is allowed with CUDA {} here, but nvcc of CUDA {} cannot compile for it (it builds with "
                              "{}){}",
                              g.display(), cuda->version.str(), cuda->version.str(), range, reach({key, c->text})),
                  fmt::format("remove \"{}\" from '{}' of \"{}\"", c->text, cudas, key),
                  {fmt::format("source: {}", g.source)});
+          fold(p, "TLR009", "", files_with({key, c->text}));
         }
       if (!products.empty())
         for (const ValuePtr& p : strings_of(ev, ev.get(entry, products))) {
           const GpuArch* own = product_gpu(kb, p->text);
           if (!own || own == &g) continue;
-          report(p, "TLR036",
+          Problem* found = report(p, "TLR036",
                  fmt::format("{} is listed under {}, but {} is {} ({}, compute capability {}){}", p->text, g.display(),
                              p->text, own->display(), own->family, own->sm, reach({key})),
                  fmt::format("list {} under \"{}\"", p->text, own->name_token().substr(2)),
                  {fmt::format("source: {}", own->source)});
+          fold(found, "TLR018", p->text + " under " + g.display(), files_with({key}));
         }
       if (!family.empty()) {
         ValuePtr name = ev.get(entry, family);
@@ -215,8 +231,8 @@ struct Tables {
           // "575" means the 575 series: compared by its major number alone.
           bool below = floor && (d->text.find('.') == std::string::npos ? floor->major() < cuda.min_driver.major()
                                                                          : *floor < cuda.min_driver);
-          if (below)
-            report(d, "TLR038",
+          if (below) {
+            Problem* p = report(d, "TLR038",
                    fmt::format("the driver floor of CUDA {} is {} here, below NVIDIA's minimum {} for CUDA {}: a user with "
                                "driver {} gets a build that fails to start{}",
                                cuda.version.str(), d->text, cuda.min_driver.str(), cuda.version.str(), d->text,
@@ -225,6 +241,8 @@ struct Tables {
                                                      ? std::to_string(cuda.min_driver.major())
                                                      : cuda.min_driver.str()),
                    {fmt::format("source: {}", cuda.source)});
+            fold(p, "TLR020", "driver " + d->text + "+", files_with({key}));
+          }
         }
       for (const auto& [name, attr] : entry->attrs) {
         ValuePtr v = ev.force(attr.value);

@@ -46,6 +46,25 @@ TEST(CheckTables, NotesCiteTheSourceAndNameStrangeGpus) {
   EXPECT_NE(all.find("hint: remove \"13_0\" from 'cudaVersions' of \"70\"\n"), std::string::npos);
 }
 
+TEST(CheckTables, AFactThatReachesGeneratedFilesIsOneFindingUnlessAllSitesAreAsked) {
+  // Before the table rules, check found 36 TLR018 (L40S in the SM90 headers), 69
+  // TLR020 (driver 550+ in 33 CUDA 12.8 headers, 560+ in 36 CUDA 12.9 ones) and 12
+  // TLR009 (SM70 with CUDA 13.0 and 13.1) in the generated files.
+  test::RunResult folded = test::run_tailor({"check", "tests/data/trees/torchvision-tables"});
+  for (const char* code : {"[TLR009]", "[TLR018]", "[TLR020]"})
+    EXPECT_EQ(folded.out.find(code), std::string::npos) << code;
+  EXPECT_NE(folded.out.find("note: it reaches 36 findings of TLR018 in the generated files, e.g. "
+                            "tests/data/trees/torchvision-tables/torchvision025-python313-cuda12_8-sm90-armv9.nix:1:69; "
+                            "tailor check --all-sites lists them\n"),
+            std::string::npos);
+  EXPECT_NE(folded.out.find("note: it reaches 33 findings of TLR020"), std::string::npos);
+  EXPECT_NE(folded.out.find("note: it reaches 6 findings of TLR009"), std::string::npos);
+  // 7 table errors (TLR035 x2, TLR036, TLR037 x2, TLR038 x2); TLR039 and the unhashed fetch (TLR028) warn.
+  EXPECT_NE(folded.out.find("checked 152 files: 7 errors, 2 warnings"), std::string::npos) << folded.out;
+  test::RunResult all = test::run_tailor({"check", "--all-sites", "tests/data/trees/torchvision-tables"});
+  EXPECT_NE(all.out.find("checked 152 files: 55 errors, 71 warnings"), std::string::npos);  // 7 + 36 + 12; 2 + 69
+}
+
 TEST(CheckTables, EarlierTreesHaveNoTables) {
   for (const char* tree : {"tests/data/trees/parametric", "tests/data/trees/pytorch-main", "tests/data/trees/clean"}) {
     test::RunResult r = test::run_tailor({"check", tree});
