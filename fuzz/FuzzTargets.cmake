@@ -27,3 +27,4 @@ tailor_fuzz_target(host_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/host_fuzzer.cpp ${PROJ
 tailor_fuzz_target(prune_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/prune_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/prune)
 tailor_fuzz_target(import_overrides_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/import_overrides_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/import_overrides)
 tailor_fuzz_target(kb_overlay_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/kb_overlay_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/kb_overlay)
+tailor_fuzz_target(eval_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/eval_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/eval)

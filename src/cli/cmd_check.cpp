@@ -17,11 +17,15 @@ int cmd_check(CommandContext& ctx) {
                "workarounds, descriptions, imports and docs.",
                "check"};
   std::string dir, kb_dir;
-  bool json = false, list_rules = false, strict = false, fix = false, dry_run = false, diff = false, allow_empty = false;
+  bool json = false, list_rules = false, strict = false, fix = false, dry_run = false, diff = false, allow_empty = false,
+       all_sites = false;
   app.add_option("DIR", dir, "the tree: .flox/pkgs, a branch checkout or the output of tailor generate");
   app.add_flag("--json", json, "print a JSON array of {file, line, column, severity, rule, message} instead of diagnostics");
   app.add_flag("--rules", list_rules, "list the rules (code, severity, name, what it checks) and exit");
   app.add_flag("--strict", strict, "exit 1 on warnings too");
+  app.add_flag("--all-sites", all_sites,
+               "list every finding a wrong metadata-table fact causes in the files generated from it (by default "
+               "they are one finding at the table)");
   auto* fix_opt = app.add_flag("--fix", fix,
                                "apply the mechanical fixes (names, package sets, workaround exports) as minimal "
                                "text edits, print them, then check again");
@@ -61,13 +65,13 @@ int cmd_check(CommandContext& ctx) {
     return r.errors > 0 || (strict && r.warnings > 0) ? kExitProblems : kExitOk;
   };
   if (!fix && !diff) {
-    lint::CheckResult r = lint::check_tree(dir, kb);
+    lint::CheckResult r = lint::check_tree(dir, kb, all_sites);
     if (empty(r)) return kExitBadInput;
     ctx.out << (json ? lint::render_json(r) : lint::render_text(r));
     return status(r);
   }
   std::vector<recipe::SourceFile> files = lint::read_tree(dir);
-  lint::CheckResult r = lint::check_files(dir, files, kb);
+  lint::CheckResult r = lint::check_files(dir, files, kb, true);  // fixes see every site
   if (empty(r)) return kExitBadInput;
   lint::FixPlan plan = lint::plan_fixes(dir, r, files);
   if (diff) {
@@ -88,7 +92,7 @@ int cmd_check(CommandContext& ctx) {
     return status(r);
   }
   lint::write_fixes(dir, plan);
-  r = lint::check_tree(dir, kb);
+  r = lint::check_tree(dir, kb, all_sites);
   ctx.out << (json ? lint::render_json(r) : lint::render_text(r));
   return status(r);
 }

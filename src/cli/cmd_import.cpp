@@ -53,12 +53,13 @@ int cmd_import(CommandContext& ctx) {
   migrate::ImportResult r = migrate::import_spec(name, lint::read_tree(dir), kb, options);
   if (json) {
     nlohmann::ordered_json j{{"branch", name},   {"variants", r.variants}, {"spec", r.toml},
-                             {"claims", r.claims}, {"warnings", r.warnings}};
+                             {"claims", r.claims}, {"notes", r.notes}, {"warnings", r.warnings}};
     ctx.out << j.dump(2) << "\n";
     return r.warnings.empty() ? kExitOk : kExitProblems;
   }
   ctx.out << r.toml;
   for (const auto& w : r.claims) ctx.err << "tailor: warning: " << w << "\n";
+  for (const auto& n : r.notes) ctx.err << "tailor: note: " << n << "\n";
   for (const auto& w : r.warnings) ctx.err << "tailor: warning: " << w << "\n";
   return r.warnings.empty() ? kExitOk : kExitProblems;
 }

@@ -1,4 +1,4 @@
-// TLR035 builder-argument: `import ./lib/custom-torch.nix { sm = …; }` where
+// TLR040 builder-argument: `import ./lib/custom-torch.nix { sm = …; }` where
 // the builder's function has a closed set pattern without `sm`. Nix refuses the
 // call ("called with unexpected argument"), so every recipe calling it fails to
 // evaluate: a team's builder with another interface, or a generated recipe
@@ -25,7 +25,7 @@ void check_builder_calls(const LintTree& t, const KnowledgeBase& /*kb*/, Sink& s
         if (std::find(takes.begin(), takes.end(), arg.text) != takes.end()) continue;
         std::string hint = did_you_mean(arg.text, takes);
         if (hint.empty()) hint = fmt::format("pass only what {} takes, or add {} to its arguments", call.path, arg.text);
-        sink.add(f, "TLR035", arg.span,
+        sink.add(f, "TLR040", arg.span,
                  fmt::format("{} does not take an argument '{}' (it takes {}): Nix stops the evaluation with "
                              "\"called with unexpected argument\"",
                              import_target(f, call.path), arg.text,

@@ -1,6 +1,7 @@
 #pragma once
 /// The check groups of `tailor check`, one file each. Every check reads the
-/// tree's facts and reports through the Sink; none of them evaluates Nix.
+/// tree's facts and reports through the Sink; only check_tables evaluates Nix
+/// (the pure, bounded subset of nix/eval.hpp).
 
 #include "kb/knowledge_base.hpp"
 #include "lint/lint_tree.hpp"
@@ -23,12 +24,14 @@ void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
 void check_imports(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
 /// TLR028, TLR029: fetches of sources without a hash.
 void check_fetches(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
-/// TLR035: a builder called with an argument its function does not take.
+/// TLR040: a builder called with an argument its function does not take.
 void check_builder_calls(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
 /// TLR032: one note per tree for recipes of packages the knowledge base does not know.
 void check_packages(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
 /// TLR033: package versions in comments, descriptions and docs vs what the pin or a source override builds.
 void check_versions(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
+/// TLR035–TLR039: metadata tables (SM → facts, CUDA → facts) vs the knowledge base, at the table.
+void check_tables(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
 /// TLR022–TLR024: README / BUILD_MATRIX counts and names vs the files.
 void check_docs(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
 

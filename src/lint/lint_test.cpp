@@ -151,7 +151,7 @@ TEST(LintPlanted, BuilderCalledWithAnArgumentItDoesNotTake) {
   CheckResult r = check_files("t", {{"lib/custom-torch.nix", builder}, {"torch-sm90.nix", recipe}, {"nixpkgs.nix", "{ }: { }\n"}}, kb());
   std::vector<std::string> got;
   for (const auto& p : r.problems)
-    if (p.rule->code == "TLR035") got.push_back(fmt::format("{}:{} {}", p.pos.line, p.pos.column, p.message));
+    if (p.rule->code == "TLR040") got.push_back(fmt::format("{}:{} {}", p.pos.line, p.pos.column, p.message));
   EXPECT_EQ(got, (std::vector<std::string>{
                      "2:72 lib/custom-torch.nix does not take an argument 'pythonVersion' (it takes pkgs, sm, isa, "
                      "cudaVersion): Nix stops the evaluation with \"called with unexpected argument\"",
@@ -160,7 +160,7 @@ TEST(LintPlanted, BuilderCalledWithAnArgumentItDoesNotTake) {
       << render_text(r);
   CheckResult open = check_files("t", {{"lib/custom-torch.nix", "{ pkgs, ... }:\npkgs\n"}, {"torch-sm90.nix", recipe},
                                        {"nixpkgs.nix", "{ }: { }\n"}}, kb());
-  for (const auto& p : open.problems) EXPECT_NE(p.rule->code, "TLR035") << p.message;
+  for (const auto& p : open.problems) EXPECT_NE(p.rule->code, "TLR040") << p.message;
 }
 
 TEST(LintPlanted, CudnnAndAvxDisables) {
@@ -333,6 +333,11 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
       {"TLR032", check_form("names/good"), "ctranslate2-cuda12_9-sm100-avx2.nix", "#"},
       {"TLR033", check_form("version-claims/bad"), "pytorch-python313-cuda13_0-sm100-avx2.nix", "PyTorch 2.9.1 for", 8},
       {"TLR034", check_form("version-claims/bad"), "README.md", "| PyTorch 2.10.0", 10},
+      {"TLR035", fixture("torchvision-tables"), "lib/gpu-metadata.nix", "\"13_0\""},
+      {"TLR036", fixture("torchvision-tables"), "lib/gpu-metadata.nix", "\"L40S\""},
+      {"TLR037", fixture("torchvision-tables"), "lib/gpu-metadata.nix", "\"Vera Rubin\""},
+      {"TLR038", fixture("torchvision-tables"), "lib/cuda-metadata.nix", "\"550\""},
+      {"TLR039", fixture("torchvision-tables"), "lib/cuda-metadata.nix", "\"cudaPackages_13\""},
   };
   std::set<std::string> covered;
   for (const auto& c : cases) {

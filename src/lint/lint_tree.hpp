@@ -48,6 +48,12 @@ struct Problem {
   std::string rename_to;      ///< or a new relative path for the file
   std::string fix_summary;    ///< "pname \"a\" → \"b\"": what the fix does
 
+  // A table fact (TLR035–TLR039) stands for the findings it causes in the
+  // files generated from it: those of rule fold_rule in fold_files whose
+  // message holds fold_text are folded into it, unless --all-sites.
+  std::string fold_rule, fold_text;
+  std::set<std::string> fold_files;
+
   /// Compiler style, with the rule code after the message.
   std::string render() const;
 };

@@ -37,13 +37,43 @@ void release(LintTree t) {
   parallel_for(t.nix.size(), 64, [&](size_t i) { NixFile gone = std::move(t.nix[i]); });
 }
 
+/// A wrong fact of a metadata table is one finding at the table: the findings
+/// it causes in the files generated from it become a note on it.
+void fold_table_sites(std::vector<Problem>& problems) {
+  std::vector<size_t> counts(problems.size(), 0);
+  std::vector<const Problem*> example(problems.size(), nullptr);
+  std::vector<bool> gone(problems.size(), false);
+  for (size_t i = 0; i < problems.size(); ++i) {
+    const Problem& t = problems[i];
+    if (t.fold_rule.empty()) continue;
+    for (size_t j = 0; j < problems.size(); ++j) {
+      const Problem& p = problems[j];
+      if (gone[j] || p.rule->code != t.fold_rule || !t.fold_files.count(p.rel) ||
+          p.message.find(t.fold_text) == std::string::npos)
+        continue;
+      gone[j] = true;
+      if (!counts[i]++) example[i] = &p;
+    }
+  }
+  for (size_t i = 0; i < problems.size(); ++i)
+    if (counts[i])
+      problems[i].notes.push_back(fmt::format("it reaches {} finding{} of {} in the generated files, e.g. {}:{}:{}; "
+                                              "tailor check --all-sites lists them",
+                                              counts[i], counts[i] == 1 ? "" : "s", problems[i].fold_rule,
+                                              example[i]->path, example[i]->pos.line, example[i]->pos.column));
+  std::vector<Problem> kept;
+  for (size_t i = 0; i < problems.size(); ++i)
+    if (!gone[i]) kept.push_back(std::move(problems[i]));
+  problems = std::move(kept);
+}
+
 /// Runs every rule over \a t, adding to what reading it found (\a r: syntax errors); frees \a t.
-CheckResult run_rules(LintTree t, const KnowledgeBase& kb, CheckResult r) {
+CheckResult run_rules(LintTree t, const KnowledgeBase& kb, CheckResult r, bool all_sites) {
   // The rules only read the tree: they run side by side, each into its own list, joined in this order.
   // The longest (check_text: every comment and description line) starts first, the rest fill the other cores.
   constexpr auto kChecks = std::to_array({check_text, check_names, check_pins, check_python, check_targets,
                                           check_workarounds, check_imports, check_fetches, check_docs, check_packages,
-                                          check_versions, check_builder_calls});
+                                          check_versions, check_tables, check_builder_calls});
   std::array<std::vector<Problem>, kChecks.size()> found;
   parallel_for(kChecks.size(), 1, [&](size_t i) {
     Sink own(found[i]);
@@ -55,6 +85,7 @@ CheckResult run_rules(LintTree t, const KnowledgeBase& kb, CheckResult r) {
     for (const auto& u : f.unknown_ignores)
       sink.add(f, "TLR025", u.span, fmt::format("'tailor: ignore {}' names no rule", u.text),
                "run 'tailor check --rules' for the codes");
+  if (!all_sites) fold_table_sites(r.problems);
   r.files = static_cast<int>(t.nix.size());
   r.recipes = static_cast<int>(std::count_if(t.nix.begin(), t.nix.end(), [](const NixFile& f) { return !f.helper; }));
   std::stable_sort(r.problems.begin(), r.problems.end(), [](const Problem& a, const Problem& b) {
@@ -70,16 +101,17 @@ CheckResult run_rules(LintTree t, const KnowledgeBase& kb, CheckResult r) {
 
 }  // namespace
 
-CheckResult check_files(const std::string& root, std::vector<SourceFile> files, const KnowledgeBase& kb) {
+CheckResult check_files(const std::string& root, std::vector<SourceFile> files, const KnowledgeBase& kb,
+                        bool all_sites) {
   CheckResult r;
   LintTree t = make_tree(root, std::move(files), kb, r.problems);
-  return run_rules(std::move(t), kb, std::move(r));
+  return run_rules(std::move(t), kb, std::move(r), all_sites);
 }
 
-CheckResult check_tree(const std::string& dir, const KnowledgeBase& kb) {
+CheckResult check_tree(const std::string& dir, const KnowledgeBase& kb, bool all_sites) {
   CheckResult r;
   LintTree t = make_tree(dir, list_tree(dir), kb, r.problems, dir);
-  return run_rules(std::move(t), kb, std::move(r));
+  return run_rules(std::move(t), kb, std::move(r), all_sites);
 }
 
 std::string render_text(const CheckResult& r) {

@@ -22,10 +22,12 @@ struct CheckResult {
 };
 
 /// Checks in-memory \a files of a tree displayed as \a root.
-CheckResult check_files(const std::string& root, std::vector<SourceFile> files, const KnowledgeBase& kb);
+/// \a all_sites: keep every finding a table fact causes in generated files (else they fold into it).
+CheckResult check_files(const std::string& root, std::vector<SourceFile> files, const KnowledgeBase& kb,
+                        bool all_sites = false);
 
 /// Reads and checks the tree under \a dir. Throws DiagnosticError if \a dir is not a directory.
-CheckResult check_tree(const std::string& dir, const KnowledgeBase& kb);
+CheckResult check_tree(const std::string& dir, const KnowledgeBase& kb, bool all_sites = false);
 
 /// The fixes of one file: its edits, a rename, and what each fix does.
 struct FileFix {

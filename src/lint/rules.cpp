@@ -62,7 +62,15 @@ constexpr Rule kRules[] = {
     {"TLR034", "version-disputed", Severity::warning,
      "a header comment, description or README states a version other than the one recorded for the pin, whose sources "
      "disagree on it (settle it with tailor kb probe-pin)"},
-    {"TLR035", "builder-argument", Severity::error,
+    {"TLR035", "table-sm-cuda", Severity::error,
+     "a metadata table allows an SM with a CUDA toolkit whose nvcc cannot compile it (reported where the table says so)"},
+    {"TLR036", "table-gpu-sm", Severity::error, "a metadata table lists a GPU under an SM that is not its own"},
+    {"TLR037", "table-arch-name", Severity::error, "a metadata table names an SM's architecture otherwise than NVIDIA does"},
+    {"TLR038", "table-driver-floor", Severity::error,
+     "a metadata table gives a CUDA toolkit a driver floor below NVIDIA's minimum for it"},
+    {"TLR039", "table-cuda-alias", Severity::warning,
+     "a metadata table selects a CUDA package set by an alias (cudaPackages_13) that follows the pin's default"},
+    {"TLR040", "builder-argument", Severity::error,
      "a recipe calls a builder with an argument its function does not take: the evaluation stops"},
 };
 

@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "migrate/builder_calls.hpp"
+#include "migrate/import_builder_calls.hpp"
 #include "migrate/import_overrides.hpp"
 #include "migrate/import_versions.hpp"
 #include "matrix/expand.hpp"
@@ -63,6 +65,7 @@ struct Read {
   std::map<std::string, std::string> spelling;
   const NixFile* file = nullptr;
   std::optional<RecipeVersion> version;  ///< of a name with a version word, when it can be told
+  std::optional<RecipeVersion> from_builder;  ///< its version, read from the builder call it makes
 };
 
 // The first pin of the knowledge base that \a f names, or the builders it calls do.
@@ -117,10 +120,10 @@ struct Claims {
 // the companions are built against has no recipe of its own, and each
 // companion recipe builds it inside (an inner pname). The family then says
 // `inline = [...]`; empty when it does not apply.
-std::string inline_line(const std::vector<const Variant*>& vs, const LintTree& t, const KnowledgeBase& kb) {
+std::string inline_line(const std::vector<const Variant*>& vs, const LintTree& t, const KnowledgeBase& kb,
+                        std::set<std::string> inner) {
   const PackageDef* base = kb.needed(*kb.package(vs.front()->package), "companion-of");
   if (!base) return {};
-  std::set<std::string> inner;
   for (const auto& f : t.nix) {
     if (f.variant && f.variant->package == base->name) return {};
     if (f.variant && !f.facts.inner_names.empty()) inner.insert(f.variant->name);
@@ -166,6 +169,13 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   TreeOverrides tree_overrides(t);
   std::vector<std::string> catalog;  // recipes that take their packages from the Flox catalog
   bool vllm = false;
+  BuilderCalls calls(t);
+  // Remarks on builder calls, one warning per fact however many files it reaches.
+  std::map<std::string, std::pair<std::string, std::vector<std::string>>> remarks;
+  std::set<std::string> built_inline;  // variants whose base package comes from another repository's recipe
+  // By URL: the recipe, the attribute it builds, the files built against it.
+  std::map<std::string, std::tuple<ForeignRecipe, std::string, std::vector<std::string>>> foreign;
+  std::string pinned_at;  // where a recipe names its pin, for --pin
   for (const auto& f : t.nix) {
     if (f.helper) continue;
     if (!f.parsed) {  // its name may read as a variant, but nothing it builds can be told
@@ -191,7 +201,45 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
         continue;
       }
     }
+    std::optional<RecipeVersion> from_builder;
+    std::vector<RecipeOverride> builder_overrides;
+    // A call of a builder that fetches its nixpkgs as tailor can evaluate; other
+    // recipes (and builders the evaluator cannot follow) are read from their syntax.
+    std::optional<BuilderCall> call = calls.read(f);
+    if (call && call->nixpkgs_rev.known()) {
+      BuilderImport bi = import_builder_call(*call, f, kb);
+      if (!bi.left_out.empty()) {  // one warning per reason: a table fact reaches many files
+        auto& [text, files] = remarks["left out " + bi.left_out];
+        text = "left out: " + bi.left_out;
+        files.push_back(f.src.rel);
+        continue;
+      }
+      for (const auto& remark : bi.remarks) {
+        size_t tab = remark.find('\t');
+        auto& [text, files] = remarks[remark.substr(0, tab)];
+        text = remark.substr(tab + 1);
+        files.push_back(f.src.rel);
+      }
+      if (bi.foreign_base) {
+        built_inline.insert(f.variant->name);
+        auto& [recipe, attribute, files] = foreign[bi.foreign_base->url];
+        recipe = *bi.foreign_base;
+        attribute = bi.foreign_attribute;
+        files.push_back(f.src.rel);
+      }
+      if (pinned_at.empty()) pinned_at = fmt::format("{} builds on nixpkgs {} ({})", f.src.rel, bi.pin, call->nixpkgs_rev.at);
+      if (!f.variant->package_word.empty()) from_builder = std::move(bi.version);
+      builder_overrides = std::move(bi.overrides);
+      if (!f.variant->python.empty()) pythons[f.variant->python]++;
+      pins[bi.pin]++;
+      vllm = vllm || kb.package(f.variant->package)->need("python-set-substitution");
+      variants.push_back({*f.variant, bi.pin, f.spelling, &f, std::nullopt, std::move(from_builder)});
+      sources.emplace_back(RecipeSources{f.src.rel, bi.pin, f.variant->package, std::move(builder_overrides)});
+      if (variants.back().from_builder) sources.back().decided = variants.back().from_builder->decided;
+      continue;
+    }
     std::string pin = known_pin(t, f, kb);
+    if (!pin.empty() && pinned_at.empty()) pinned_at = fmt::format("{} names nixpkgs {}", f.src.rel, pin);
     if (pin.empty() && recipe::sets_from_caller(f.facts)) {
       catalog.push_back(f.src.rel);
       pin = options.pin;
@@ -201,14 +249,36 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     if (!pin.empty()) pins[pin]++;
     if (!f.variant->python.empty()) pythons[f.variant->python]++;
     vllm = vllm || kb.package(f.variant->package)->need("python-set-substitution");
-    variants.push_back({*f.variant, pin, f.spelling, &f, std::nullopt});
+    variants.push_back({*f.variant, pin, f.spelling, &f, std::nullopt, std::nullopt});
     RecipeSources& built = sources.emplace_back(RecipeSources{f.src.rel, pin, f.variant->package, tree_overrides.of(f)});
     for (const auto& c : f.facts.comments)  // what it says it builds (decides a version its pin's sources dispute)
       if (c.key == "header") built.header.push_back(c.text);
   }
+  for (const auto& [key, remark] : remarks) {
+    const auto& [text, files] = remark;
+    r.warnings.push_back(files.size() == 1 ? fmt::format("{}: {}", files.front(), text)
+                                           : fmt::format("{} recipes ({}, …): {}", files.size(), files.front(), text));
+  }
+  for (const auto& [url, item] : foreign) {
+    const auto& [recipe, attribute, files] = item;
+    r.notes.push_back(fmt::format(
+        "{} recipe{} ({}{}) build against the {} of another repository's recipe, {}{}{}, imported at {}: which {} that "
+        "is, is that repository's to say, not the nixpkgs pin's; the spec builds {} inline at the version the builder "
+        "asks for",
+        files.size(), files.size() == 1 ? "" : "s", files.front(), files.size() > 1 ? ", …" : "", attribute, url,
+        recipe.rev.empty() ? "" : " (revision " + recipe.rev + ")", recipe.hash.empty() ? ", fetched without a hash" : "",
+        recipe.at, attribute, attribute));
+  }
+  if (!options.pin.empty() && catalog.empty() && !pinned_at.empty())
+    r.warnings.push_back(fmt::format("--pin {}: refused: the recipes name their own pins ({}); --pin gives the pin of "
+                                     "recipes that name none",
+                                     options.pin, pinned_at));
   r.variants = static_cast<int>(variants.size());
   if (variants.empty()) {
-    r.warnings.push_back("no variant recipes found");
+    if (std::none_of(t.nix.begin(), t.nix.end(), [](const NixFile& f) { return f.is_recipe(); }))
+      r.warnings.push_back("no variant recipes found: no .nix file of the tree is named as a variant or states a pname");
+    else
+      r.warnings.push_back("no variant recipes found: every recipe was left out (see above)");
     return r;
   }
   std::string pin = majority(pins), python = majority(pythons);
@@ -231,6 +301,10 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   for (size_t i = 0; i < variants.size(); ++i) {
     Read& read = variants[i];
     if (read.v.package_word.empty()) continue;
+    if (read.from_builder) {
+      read.version = read.from_builder;
+      continue;
+    }
     RecipeVersion rv = read_recipe_version(t, *read.file, sources[i].pin, sources[i].overrides, kb);
     sources[i].decided = rv.decided;
     if (!rv.problem.empty()) {
@@ -243,7 +317,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   std::map<Key, std::vector<const RecipeVersion*>> versions;
   std::map<Key, std::map<std::string, std::string>> spellings;
   Claims claims;
-  for (auto& [v, p, spelling, file, version] : variants) {
+  for (auto& [v, p, spelling, file, version, from_builder] : variants) {
     bool versioned = !v.package_word.empty();
     Key key{v.package, v.backend, v.cuda, versioned ? "" : p.empty() ? pin : p,
             v.python.empty() || v.python == python ? "" : v.python, spelling_text(spelling), versioned,
@@ -301,7 +375,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     if (!isa_list.empty()) out += fmt::format("isa = {}\n", toml_list(isa_list));
     out += sets.line;
     if (!key.spelling.empty()) out += fmt::format("spelling = {}\n", key.spelling);
-    out += inline_line(vs, t, kb);
+    out += inline_line(vs, t, kb, built_inline);
     if (key.versioned) out += version_tables(versions[key], *kb.package(key.package), kb.backend(key.backend)->gpu(), r.warnings);
     // The cells the tree lacks, per version where the family lists several.
     std::vector<std::string> words;

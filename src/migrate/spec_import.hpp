@@ -20,6 +20,9 @@ struct ImportResult {
   /// Facts the knowledge base lacks that the tree uses: the spec claims them
   /// ([[claim]]) and reproduces the variants; one line per fact.
   std::vector<std::string> claims;
+  /// What the reader should know that is no problem: where a recipe's inputs
+  /// come from another repository, say.
+  std::vector<std::string> notes;
   int variants = 0;                   ///< recipes read back into variants
 };
 

@@ -1,0 +1,77 @@
+// TLR035–TLR039 on the torchvision-tables fixture: each wrong fact planted in
+// its tables is reported once, at the table's line, with the number of variant
+// files that build with it (counted by hand from scripts/generate-variants.sh:
+// e.g. CUDA 12.9 reaches SM70, 80, 89 with 2 ISAs, SM90 with 3, SM120 with 2
+// and SM121 with 1 = 12 files per version, 36 in all). The truth is
+// data/gpu_architectures.toml and data/cuda_toolkits.toml (NVIDIA's release notes).
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "support/run.hpp"
+
+namespace tailor::lint {
+namespace {
+
+TEST(CheckTables, ReportsEachPlantedTableFactOnceWhereItIsWritten) {
+  test::RunResult r = test::run_tailor({"check", "tests/data/trees/torchvision-tables"});
+  EXPECT_EQ(r.status, 1);
+  const std::string tree = "tests/data/trees/torchvision-tables/";
+  const std::vector<std::string> expected = {
+      "lib/cuda-metadata.nix:7:17: error: the driver floor of CUDA 12.8 is 550 here, below NVIDIA's minimum 570.26 for CUDA 12.8: a user with driver 550 gets a build that fails to start; 33 variant files build with it, e.g. torchvision025-python313-cuda12_8-sm120-avx2.nix [TLR038]",
+      "lib/cuda-metadata.nix:12:17: error: the driver floor of CUDA 12.9 is 560 here, below NVIDIA's minimum 575.51.03 for CUDA 12.9: a user with driver 560 gets a build that fails to start; 36 variant files build with it, e.g. torchvision025-python313-cuda12_9-sm120-avx2.nix [TLR038]",
+      "lib/cuda-metadata.nix:16:15: warning: CUDA 13.0 selects cudaPackages_13 here, an alias that follows the default CUDA of whatever pin the tree moves to, not CUDA 13.0; 36 variant files build with it, e.g. torchvision025-python313-cuda13_0-sm120-avx2.nix [TLR039]",
+      "lib/gpu-metadata.nix:10:36: error: SM70 is allowed with CUDA 13.0 here, but nvcc of CUDA 13.0 cannot compile for it (it builds with CUDA 10.0 to 12.9); 6 variant files build with it, e.g. torchvision025-python313-cuda13_0-sm70-avx2.nix [TLR035]",
+      "lib/gpu-metadata.nix:10:43: error: SM70 is allowed with CUDA 13.1 here, but nvcc of CUDA 13.1 cannot compile for it (it builds with CUDA 10.0 to 12.9); 6 variant files build with it, e.g. torchvision025-python313-cuda13_1-sm70-avx2.nix [TLR035]",
+      "lib/gpu-metadata.nix:31:36: error: L40S is listed under SM90, but L40S is SM89 (Ada Lovelace, compute capability 8.9); 36 variant files build with it, e.g. torchvision025-python313-cuda12_8-sm90-armv9.nix [TLR036]",
+      "lib/gpu-metadata.nix:38:16: error: SM120 is named \"Vera Rubin\" here, but SM120 is Blackwell (RTX 5090, RTX PRO 6000); 24 variant files build with it, e.g. torchvision025-python313-cuda12_8-sm120-avx2.nix [TLR037]",
+      "lib/gpu-metadata.nix:46:16: error: SM121 is named \"Vera Rubin Ultra\" here, but SM121 is Blackwell (GB10) (DGX Spark); 9 variant files build with it, e.g. torchvision025-python313-cuda12_9-sm121-armv9.nix [TLR037]",
+  };
+  std::vector<std::string> found;
+  std::istringstream in(r.out + r.err);
+  for (std::string line; std::getline(in, line);)
+    for (const char* code : {"[TLR035]", "[TLR036]", "[TLR037]", "[TLR038]", "[TLR039]"})
+      if (line.ends_with(code)) found.push_back(line.substr(line.starts_with(tree) ? tree.size() : 0));
+  EXPECT_EQ(found, expected);
+  // The unused default argument of every wrapper is no finding.
+  EXPECT_EQ((r.out + r.err).find("[TLR027]"), std::string::npos);
+}
+
+TEST(CheckTables, NotesCiteTheSourceAndNameStrangeGpus) {
+  test::RunResult r = test::run_tailor({"check", "tests/data/trees/torchvision-tables"});
+  const std::string all = r.out + r.err;
+  EXPECT_NE(all.find("hint: name it \"Blackwell\"\nnote: its GPUs (R100) are none of SM120's: RTX 5090, RTX PRO 6000\n"),
+            std::string::npos);
+  EXPECT_NE(all.find("hint: make it \"575\"\nnote: source: NVIDIA CUDA 12.9 release notes\n"), std::string::npos);
+  EXPECT_NE(all.find("hint: remove \"13_0\" from 'cudaVersions' of \"70\"\n"), std::string::npos);
+}
+
+TEST(CheckTables, AFactThatReachesGeneratedFilesIsOneFindingUnlessAllSitesAreAsked) {
+  // Before the table rules, check found 36 TLR018 (L40S in the SM90 headers), 69
+  // TLR020 (driver 550+ in 33 CUDA 12.8 headers, 560+ in 36 CUDA 12.9 ones) and 12
+  // TLR009 (SM70 with CUDA 13.0 and 13.1) in the generated files.
+  test::RunResult folded = test::run_tailor({"check", "tests/data/trees/torchvision-tables"});
+  for (const char* code : {"[TLR009]", "[TLR018]", "[TLR020]"})
+    EXPECT_EQ(folded.out.find(code), std::string::npos) << code;
+  EXPECT_NE(folded.out.find("note: it reaches 36 findings of TLR018 in the generated files, e.g. "
+                            "tests/data/trees/torchvision-tables/torchvision025-python313-cuda12_8-sm90-armv9.nix:1:69; "
+                            "tailor check --all-sites lists them\n"),
+            std::string::npos);
+  EXPECT_NE(folded.out.find("note: it reaches 33 findings of TLR020"), std::string::npos);
+  EXPECT_NE(folded.out.find("note: it reaches 6 findings of TLR009"), std::string::npos);
+  // 7 table errors (TLR035 x2, TLR036, TLR037 x2, TLR038 x2); TLR039 and the unhashed fetch (TLR028) warn.
+  EXPECT_NE(folded.out.find("checked 152 files: 7 errors, 2 warnings"), std::string::npos) << folded.out;
+  test::RunResult all = test::run_tailor({"check", "--all-sites", "tests/data/trees/torchvision-tables"});
+  EXPECT_NE(all.out.find("checked 152 files: 55 errors, 71 warnings"), std::string::npos);  // 7 + 36 + 12; 2 + 69
+}
+
+TEST(CheckTables, EarlierTreesHaveNoTables) {
+  for (const char* tree : {"tests/data/trees/parametric", "tests/data/trees/pytorch-main", "tests/data/trees/clean"}) {
+    test::RunResult r = test::run_tailor({"check", tree});
+    for (const char* code : {"[TLR035]", "[TLR036]", "[TLR037]", "[TLR038]", "[TLR039]"})
+      EXPECT_EQ((r.out + r.err).find(code), std::string::npos) << tree << " " << code;
+  }
+}
+
+}  // namespace
+}  // namespace tailor::lint

@@ -1,0 +1,209 @@
+#include "migrate/builder_calls.hpp"
+
+#include <regex>
+#include <set>
+
+#include <fmt/format.h>
+
+namespace tailor::migrate {
+
+using nix::Evaluator;
+using nix::Value;
+using nix::ValueKind;
+using nix::ValuePtr;
+
+namespace {
+
+// A fetch of nixpkgs as trees write it: github.com/NixOS/nixpkgs/archive/REV.tar.gz.
+const std::regex kNixpkgsUrl(R"(^https://github\.com/NixOS/nixpkgs/archive/([0-9a-f]{40})\.tar\.gz$)");
+// Any GitHub tarball: its repository and revision.
+const std::regex kGitHubTarball(R"(^https://github\.com/([^/]+)/([^/]+)/archive/([^/]+)\.tar\.gz$)");
+
+// Everything the builder's result reaches: its sets, and the unknown values
+// (fetches, imports, selects of pkgs) with their arguments. Lambdas met on the
+// way (`overrideAttrs (old: { … })`, overlays) are applied to an unknown
+// argument, so what they set is seen too. Bounded: the input is untrusted.
+struct Walk {
+  Evaluator& ev;
+  int budget = 4000;
+  std::set<const Value*> seen;
+  std::vector<ValuePtr> sets, unknowns;
+
+  void go(const ValuePtr& v, int depth) {
+    if (!v || depth > 24 || budget-- <= 0 || !seen.insert(v.get()).second) return;
+    switch (v->kind) {
+      case ValueKind::attrs:
+        sets.push_back(v);
+        for (const auto& [name, attr] : v->attrs) go(ev.force(attr.value), depth + 1);
+        break;
+      case ValueKind::list:
+        for (const auto& t : v->list) go(ev.force(t), depth + 1);
+        break;
+      case ValueKind::lambda: {
+        auto arg = std::make_shared<Value>();
+        arg->text = "an argument the builder's caller gives";
+        arg->name = v->lambda->arg.empty() ? "?" : v->lambda->arg;
+        arg->where = v->where;
+        go(ev.apply(v, Evaluator::ready(arg), v->where), depth + 1);
+        break;
+      }
+      case ValueKind::unknown:
+        unknowns.push_back(v);
+        for (const auto& t : v->list) go(ev.force(t), depth + 1);
+        go(v->base, depth + 1);
+        break;
+      default: break;
+    }
+  }
+};
+
+ReadFact fact_of(Evaluator& ev, const ValuePtr& v) {
+  ReadFact f;
+  if (!v) return f;
+  f.at = ev.location(v->where);
+  if (v->is(ValueKind::string)) f.value = v->text;
+  else f.why = v->known() ? fmt::format("it is {}, not a string", nix::kind_name(v->kind)) : v->text;
+  return f;
+}
+
+ValuePtr first_arg(Evaluator& ev, const ValuePtr& call) {
+  return call->list.empty() ? nullptr : ev.force(call->list.front());
+}
+
+// Whether \a v was made from \a from (a select, call or interpolation of it).
+bool derived_from(const ValuePtr& v, const Value* from) {
+  int n = 0;
+  for (const Value* x = v.get(); x && n < 64; x = x->base.get(), ++n)
+    if (x == from) return true;
+  return false;
+}
+
+std::string last_segment(const std::string& name) {
+  size_t dot = name.rfind('.');
+  return dot == std::string::npos ? name : name.substr(dot + 1);
+}
+
+}  // namespace
+
+BuilderCalls::BuilderCalls(const lint::LintTree& tree)
+    : tree_(tree),
+      ev_(tree.root, [this](const std::string& rel) -> std::optional<std::string> {
+        auto it = texts_.find(rel);
+        if (it == texts_.end()) return std::nullopt;
+        return *it->second;
+      }) {
+  for (const auto& f : tree.nix) texts_[f.src.rel] = &f.src.text;
+}
+
+std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
+  ev_.reset_steps();
+  ev_.file(f.src.rel);
+  const nix::Expr* e = ev_.syntax(f.src.rel);
+  if (!e) return std::nullopt;
+  // `{ pkgs ? import <nixpkgs> {} }: import ./lib/mkX.nix { … }`: Flox calls the
+  // file with arguments it never reads; the body is the call.
+  if (e->kind == nix::ExprKind::lambda) e = static_cast<const nix::Lambda*>(e)->body.get();
+  if (e->kind != nix::ExprKind::call) return std::nullopt;
+  auto call = static_cast<const nix::Call*>(e);
+  if (call->fn->kind != nix::ExprKind::var || static_cast<const nix::Name*>(call->fn.get())->name != "import" ||
+      call->args.size() != 2 || call->args[0]->kind != nix::ExprKind::path || call->args[1]->kind != nix::ExprKind::attrs)
+    return std::nullopt;
+  ValuePtr path = ev_.eval_in_file(call->args[0].get(), f.src.rel);
+  if (!path->is(ValueKind::path) || !texts_.count(path->text)) return std::nullopt;
+
+  BuilderCall out;
+  out.file = f.src.rel;
+  out.builder = path->text;
+  ValuePtr args = ev_.eval_in_file(call->args[1].get(), f.src.rel);
+  for (const auto& [name, attr] : args->attrs) {
+    ValuePtr v = ev_.force(attr.value);
+    if (v->is(ValueKind::string)) out.args[name] = fact_of(ev_, v);
+  }
+  ValuePtr result = ev_.eval_in_file(call, f.src.rel);
+  Walk w{ev_, 4000, {}, {}, {}};
+  w.go(result, 0);
+
+  // The set that names the package: pname and version.
+  for (const auto& s : w.sets)
+    if (ValuePtr p = ev_.get(s, "pname")) {
+      out.pname = fact_of(ev_, p);
+      if (ValuePtr v = ev_.get(s, "version")) out.version = fact_of(ev_, v);
+      break;
+    }
+  if (!out.pname.known() && out.pname.why.empty()) out.pname.why = "the builder's result states no pname tailor can read";
+  if (!out.version.known() && out.version.why.empty()) out.version.why = "the builder's result states no version tailor can read";
+
+  // Fetches: nixpkgs, other repositories; their imports; fetchFromGitHub.
+  std::vector<std::pair<ValuePtr, ForeignRecipe>> tarballs;
+  out.nixpkgs_rev.why = "the builder fetches no nixpkgs tarball tailor can read";
+  for (const auto& u : w.unknowns) {
+    const std::string seg = last_segment(u->name);
+    if (u->name == "builtins.fetchTarball" && !u->list.empty()) {
+      ValuePtr a = first_arg(ev_, u);
+      ValuePtr url = a && a->is(ValueKind::string) ? a : ev_.get(a, "url");
+      ValuePtr hash = ev_.get(a, "sha256");
+      if (!hash) hash = ev_.get(a, "hash");
+      ReadFact uf = fact_of(ev_, url);
+      std::smatch m;
+      if (uf.known() && std::regex_match(uf.value, m, kNixpkgsUrl)) {
+        if (out.nixpkgs_rev.known() && out.nixpkgs_rev.value != m[1].str()) {
+          out.nixpkgs_rev = ReadFact{"", uf.at, fmt::format("the builder fetches two nixpkgs revisions, {} and {}",
+                                                            out.nixpkgs_rev.value, m[1].str())};
+          continue;
+        }
+        out.nixpkgs_rev = ReadFact{m[1].str(), uf.at, ""};
+        out.nixpkgs_hashed = hash && hash->is(ValueKind::string) && !hash->text.empty();
+      } else if (uf.known()) {
+        ForeignRecipe r;
+        r.url = uf.value;
+        r.at = ev_.location(u->where);
+        if (std::regex_match(uf.value, m, kGitHubTarball)) r.rev = m[3].str();
+        if (hash && hash->is(ValueKind::string)) r.hash = hash->text;
+        tarballs.emplace_back(u, std::move(r));
+      } else if (!out.nixpkgs_rev.known()) {
+        out.nixpkgs_rev.why = fmt::format("the URL of the tarball fetched at {} is unknown: {}", ev_.location(u->where), uf.why);
+      }
+    } else if (seg == "fetchFromGitHub" && !u->list.empty()) {
+      ValuePtr a = first_arg(ev_, u);
+      GitHubSource s;
+      auto str = [&](const char* k) {
+        ValuePtr v = ev_.get(a, k);
+        return v && v->is(ValueKind::string) ? v->text : std::string();
+      };
+      s.owner = str("owner"), s.repo = str("repo"), s.rev = str("rev");
+      s.hash = str("hash");
+      if (s.hash.empty()) s.hash = str("sha256");
+      if (!s.owner.empty() && !s.repo.empty() && !s.rev.empty() && !out.source) {
+        out.source = s;
+        out.source_at = ev_.location(a->where);
+      }
+    }
+  }
+  // The imports of files inside those tarballs, and what they are called with.
+  for (auto& [fetch, recipe] : tarballs) {
+    for (const auto& u : w.unknowns) {
+      if (u->name != "import" || u->list.empty() || !derived_from(u, fetch.get())) continue;
+      ValuePtr a = first_arg(ev_, u);
+      if (a && a->is(ValueKind::attrs))
+        for (const auto& [name, attr] : a->attrs) {
+          ValuePtr v = ev_.force(attr.value);
+          if (v->is(ValueKind::string)) recipe.args[name] = fact_of(ev_, v);
+        }
+      break;
+    }
+    out.foreign.push_back(std::move(recipe));
+  }
+  // The CUDA package set the overlay selects: a select of a cudaPackages_* name.
+  out.overlay.why = "the builder selects no CUDA package set tailor can read";
+  static const std::regex kCudaSet(R"(^cudaPackages(_[0-9]+)+$)");
+  for (const auto& u : w.unknowns) {
+    std::string seg = last_segment(u->name);
+    if (std::regex_match(seg, kCudaSet) && u->base) {
+      out.overlay = ReadFact{seg, ev_.location(u->where), ""};
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace tailor::migrate

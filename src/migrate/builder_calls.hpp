@@ -1,0 +1,68 @@
+#pragma once
+/// Trees that teams generate with their own scripts: each variant file is a
+/// call of a parametric builder of the tree (`import ./lib/mkX.nix { sm = "90";
+/// … }`) that looks its facts up in metadata tables. tailor's evaluator runs
+/// the call and reads what the builder builds from the result: the nixpkgs
+/// revision it fetches, the CUDA package set its overlay selects, the source it
+/// fetches, the version it states, and a recipe it imports from another
+/// repository. What the evaluator cannot tell stays unknown, with the reason.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kb/knowledge_base.hpp"
+#include "kb/source_override.hpp"
+#include "lint/lint_tree.hpp"
+#include "nix/eval.hpp"
+
+namespace tailor::migrate {
+
+/// A fact read from a builder call, and where it is written (tree file:line:col).
+struct ReadFact {
+  std::string value;  ///< empty: unknown
+  std::string at;     ///< where the value is written
+  std::string why;    ///< when unknown: why
+  bool known() const { return !value.empty(); }
+};
+
+/// A recipe the builder imports from a tarball of another repository.
+struct ForeignRecipe {
+  std::string url;   ///< of the tarball
+  std::string rev;   ///< the revision in its URL, when it names one
+  std::string hash;  ///< its sha256; empty: fetched without one
+  std::string path;  ///< the file imported from it ("recipes/torch.nix"), when told
+  std::string at;    ///< where the fetch is written
+  std::map<std::string, ReadFact> args;  ///< string arguments of the call
+};
+
+struct BuilderCall {
+  std::string file;     ///< the variant file, tree-relative
+  std::string builder;  ///< the builder it calls, tree-relative
+  std::map<std::string, ReadFact> args;  ///< the call's arguments that are strings
+  ReadFact pname, version;
+  ReadFact nixpkgs_rev;    ///< the nixpkgs revision fetched (40 hex digits)
+  bool nixpkgs_hashed = false;
+  ReadFact overlay;        ///< the package set the CUDA overlay selects ("cudaPackages_12_9")
+  std::optional<GitHubSource> source;  ///< what fetchFromGitHub fetches
+  std::string source_at;
+  std::vector<ForeignRecipe> foreign;  ///< recipes imported from other repositories
+};
+
+/// Reads builder calls of one tree; the tables each file reaches are
+/// evaluated once for all of them.
+class BuilderCalls {
+ public:
+  explicit BuilderCalls(const lint::LintTree& tree);
+  /// The call \a f makes, or nullopt when \a f is no call of a builder of the tree.
+  std::optional<BuilderCall> read(const lint::NixFile& f);
+  nix::Evaluator& evaluator() { return ev_; }
+
+ private:
+  const lint::LintTree& tree_;
+  std::map<std::string, const std::string*, std::less<>> texts_;
+  nix::Evaluator ev_;
+};
+
+}  // namespace tailor::migrate

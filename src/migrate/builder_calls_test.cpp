@@ -1,0 +1,97 @@
+// Builder calls of the torchvision-tables fixture read through the evaluator.
+// Expected values are read by hand off the fixture's tables
+// (tests/data/trees/torchvision-tables/lib/*.nix) and the wrapper files.
+#include "migrate/builder_calls.hpp"
+
+#include <gtest/gtest.h>
+
+#include "kb/cuda_alias.hpp"
+#include "lint/lint_tree.hpp"
+#include "support/golden.hpp"
+
+namespace tailor::migrate {
+namespace {
+
+const KnowledgeBase& kb() {
+  static const KnowledgeBase k = KnowledgeBase::load();
+  return k;
+}
+
+struct Fixture {
+  lint::LintTree tree;
+  Fixture() {
+    std::vector<lint::Problem> ignored;
+    tree = lint::make_tree("tv", lint::read_tree(test::source_path("tests/data/trees/torchvision-tables")), kb(), ignored);
+  }
+  const lint::NixFile& file(const std::string& rel) const {
+    for (const auto& f : tree.nix)
+      if (f.src.rel == rel) return f;
+    throw std::runtime_error("no " + rel);
+  }
+};
+
+TEST(BuilderCalls, ReadsWhatAWrapperBuildsFromTheTables) {
+  Fixture fx;
+  BuilderCalls calls(fx.tree);
+  auto c = calls.read(fx.file("torchvision026-python313-cuda12_9-sm90-avx512.nix"));
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->builder, "lib/mkTorchVision.nix");
+  EXPECT_EQ(c->args.at("tvVersion").value, "0.26");
+  EXPECT_EQ(c->args.at("sm").value, "90");
+  EXPECT_EQ(c->args.at("cudaVersion").at, "tv/torchvision026-python313-cuda12_9-sm90-avx512.nix:3:136");
+  EXPECT_EQ(c->pname.value, "torchvision026-python313-cuda12_9-sm90-avx512");
+  EXPECT_EQ(c->version.value, "0.26.0");
+  EXPECT_EQ(c->version.at, "tv/lib/torchvision-metadata.nix:25:15");
+  // 0.26 on CUDA 12.9: no cudaPinOverrides entry, so nixpkgsPin (pins.unstable).
+  EXPECT_EQ(c->nixpkgs_rev.value, "0182a361324364ae3f436a63005877674cf45efb");
+  EXPECT_EQ(c->nixpkgs_rev.at, "tv/lib/mkTorchVision.nix:24:11");
+  EXPECT_TRUE(c->nixpkgs_hashed);
+  EXPECT_EQ(c->overlay.value, "cudaPackages_12_9");
+  ASSERT_TRUE(c->source);
+  EXPECT_EQ(c->source->owner, "pytorch");
+  EXPECT_EQ(c->source->repo, "vision");
+  EXPECT_EQ(c->source->rev, "v0.26.0");
+  EXPECT_EQ(c->source->hash, "sha256-FOdDGY3v8yWBhtNo9tZP79/xwrc7AoIY5Y1ZABzWe6g=");
+  ASSERT_EQ(c->foreign.size(), 1u);
+  const ForeignRecipe& torch = c->foreign.front();
+  EXPECT_EQ(torch.url, "https://github.com/ml-platform/pytorch-nix/archive/9c4e2b7a1f3d5e8b0a6c2d4f7e9b1a3c5d8e0f2a.tar.gz");
+  EXPECT_EQ(torch.rev, "9c4e2b7a1f3d5e8b0a6c2d4f7e9b1a3c5d8e0f2a");
+  EXPECT_EQ(torch.hash, "");  // fetched without sha256
+  EXPECT_EQ(torch.args.at("torchVersion").value, "2.11.0");
+  EXPECT_EQ(torch.args.at("torchVersion").at, "tv/lib/torchvision-metadata.nix:26:20");
+  EXPECT_EQ(torch.args.at("cudaVersion").value, "12_9");
+}
+
+TEST(BuilderCalls, PinOverridesPerCudaAndTheCpuPin) {
+  Fixture fx;
+  BuilderCalls calls(fx.tree);
+  auto c13 = calls.read(fx.file("torchvision025-python313-cuda13_0-sm80-avx2.nix"));
+  ASSERT_TRUE(c13);
+  EXPECT_EQ(c13->nixpkgs_rev.value, "6a030d535719c5190187c4cec156f335e95e3211");  // cudaPinOverrides."13_0"
+  EXPECT_EQ(c13->overlay.value, "cudaPackages_13");                               // the alias the table names
+  auto c131 = calls.read(fx.file("torchvision027-python313-cuda13_1-sm121-armv9.nix"));
+  ASSERT_TRUE(c131);
+  EXPECT_EQ(c131->nixpkgs_rev.value, "2017d6d515f8a7b289fe06d3a880a7ec588c3900");
+  EXPECT_EQ(c131->version.value, "0.27.1");
+  auto cpu = calls.read(fx.file("torchvision025-python313-cpu-avx2.nix"));
+  ASSERT_TRUE(cpu);
+  EXPECT_EQ(cpu->nixpkgs_rev.value, "6a030d535719c5190187c4cec156f335e95e3211");  // cpuPin
+  EXPECT_FALSE(cpu->overlay.known());  // no CUDA overlay on CPU
+  EXPECT_EQ(cpu->pname.value, "torchvision025-python313-cpu-avx2");
+}
+
+TEST(BuilderCalls, FilesThatCallNoBuilderAreNotRead) {
+  Fixture fx;
+  BuilderCalls calls(fx.tree);
+  EXPECT_FALSE(calls.read(fx.file("lib/gpu-metadata.nix")));
+  EXPECT_FALSE(calls.read(fx.file("lib/mkTorchVision.nix")));
+}
+
+TEST(BuilderCalls, AnAliasIsAShorterNameOfTheToolkitsSet) {
+  EXPECT_TRUE(is_alias_of("cudaPackages_13", *kb().cuda("13.0")));
+  EXPECT_FALSE(is_alias_of("cudaPackages_13_0", *kb().cuda("13.0")));
+  EXPECT_FALSE(is_alias_of("cudaPackages_12", *kb().cuda("13.0")));
+}
+
+}  // namespace
+}  // namespace tailor::migrate

@@ -1,0 +1,136 @@
+#include "migrate/import_builder_calls.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "kb/cuda_alias.hpp"
+
+#include "matrix/rules.hpp"
+#include "util/version.hpp"
+
+namespace tailor::migrate {
+
+namespace {
+
+// "v0.26.0" -> "0.26.0": the version a release tag names; empty when it names none.
+std::string tag_version(const std::string& rev) {
+  std::string v = rev.starts_with("v") ? rev.substr(1) : rev;
+  return Version::parse(v) ? v : "";
+}
+
+}  // namespace
+
+BuilderImport import_builder_call(const BuilderCall& call, const lint::NixFile& f, const KnowledgeBase& kb) {
+  BuilderImport out;
+  const Variant& v = *f.variant;
+  const PackageDef& package = *kb.package(v.package);
+  // The pin: the nixpkgs tarball the builder fetches for this call.
+  if (!call.nixpkgs_rev.known()) {
+    out.left_out = fmt::format("the nixpkgs it builds on is unknown: {}", call.nixpkgs_rev.why);
+    return out;
+  }
+  const NixpkgsPin* pin = kb.pin(call.nixpkgs_rev.value);
+  if (!pin) {
+    out.left_out = fmt::format("it builds on nixpkgs {} ({}), which the knowledge base does not record "
+                               "(tailor kb probe-pin records it)",
+                               call.nixpkgs_rev.value.substr(0, 7), call.nixpkgs_rev.at);
+    return out;
+  }
+  out.pin = pin->short_rev;
+  if (call.pname.known() && call.pname.value != v.name)
+    out.remarks.push_back(fmt::format("name {}\tthe builder names it {} ({}), not as its file name says", call.pname.at,
+                                      call.pname.value, call.pname.at));
+  // The CUDA package set the overlay selects.
+  if (!v.cuda.empty()) {
+    const CudaToolkit* cuda = kb.cuda(v.cuda);
+    if (!call.overlay.known()) {
+      out.left_out = fmt::format("the CUDA package set it builds with is unknown: {}", call.overlay.why);
+      return out;
+    }
+    if (call.overlay.value != cuda->nixpkgs_attr()) {
+      if (!is_alias_of(call.overlay.value, *cuda)) {
+        out.left_out = fmt::format("its overlay selects {} ({}), not CUDA {} as its name says", call.overlay.value,
+                                   call.overlay.at, v.cuda);
+        return out;
+      }
+      out.remarks.push_back(fmt::format(
+          "alias {}\tits overlay selects {} ({}), an alias that follows the pin's default CUDA, not CUDA {} as its "
+          "name says; the spec selects {}",
+          call.overlay.value + v.cuda, call.overlay.value, call.overlay.at, v.cuda, cuda->nixpkgs_attr()));
+    }
+  }
+  if (v.package_word.empty()) return out;
+  // Its own version: what the builder states, else the tag of the source it fetches.
+  RecipeVersion& rv = out.version;
+  rv.file = f.src.rel;
+  rv.word = v.package_word;
+  rv.pin = out.pin;
+  rv.decided = {package.attribute, "import"};
+  std::string from_tag = call.source ? tag_version(call.source->rev) : "";
+  if (call.version.known() && Version::parse(call.version.value)) rv.version = call.version.value;
+  else rv.version = from_tag;
+  if (rv.version.empty()) {
+    out.left_out = fmt::format("the version it builds is unknown: {}",
+                               call.version.why.empty() ? "'" + call.version.value + "' is not a version" : call.version.why);
+    return out;
+  }
+  const Version* shipped = pin->version(package.attribute);
+  if (call.source && !(shipped && shipped->str() == rv.version)) {
+    RecipeOverride o;
+    o.attribute = package.attribute;
+    o.version = rv.version;
+    o.fetch = *call.source;
+    if (o.fetch.hash.empty()) {
+      out.left_out = fmt::format("it fetches {} without a hash ({})", o.describe(), call.source_at);
+      return out;
+    }
+    rv.source = o;
+    out.overrides.push_back(o);
+  } else if (!call.source && !(shipped && shipped->str() == rv.version)) {
+    out.left_out = fmt::format("it builds {} {}, from no source tailor can read, and nixpkgs {} does not record it",
+                               package.name, rv.version, out.pin);
+    return out;
+  }
+  // What it is built against: a version the builder passes to a recipe of
+  // another repository ("torchVersion"), else what the pin ships.
+  for (const PackageDef* b : built_packages(package, kb)) {
+    if (b == &package || !b->version_in_pins) continue;
+    const std::string key = b->attribute + "Version";
+    for (const ForeignRecipe& r : call.foreign) {
+      auto it = r.args.find(key);
+      if (it == r.args.end()) continue;
+      if (!Version::parse(it->second.value)) {
+        out.left_out = fmt::format("the {} it is built against is unknown: {}", b->attribute, it->second.why);
+        return out;
+      }
+      // A spec builds what it is built against from nixpkgs: the pin ships that
+      // version, or a workaround of the knowledge base builds it there.
+      const std::string& want = it->second.value;
+      const Version* has = pin->version(b->attribute);
+      bool buildable = (has && *has == *Version::parse(want)) ||
+                       std::any_of(kb.workarounds.begin(), kb.workarounds.end(), [&](const Workaround& w) {
+                         return w.source_override && w.source_override->attribute == b->attribute &&
+                                std::find(w.pins.begin(), w.pins.end(), pin->short_rev) != w.pins.end() &&
+                                std::find(w.requested.begin(), w.requested.end(), std::pair{b->attribute, want}) !=
+                                    w.requested.end();
+                       });
+      if (!buildable) {
+        out.left_out = fmt::format(
+            "it is built against {} {} ({}) from {}; nixpkgs {} ships {} {}, and no workaround of the knowledge base "
+            "builds {} {} there, so a spec cannot build the same",
+            b->attribute, want, it->second.at, r.url, pin->short_rev, b->attribute, has ? has->str() : "of no recorded version",
+            b->attribute, want);
+        return out;
+      }
+      rv.paired.emplace_back(b->attribute, want);
+      rv.decided.push_back(b->attribute);
+      out.foreign_base = r;
+      out.foreign_attribute = b->attribute;
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace tailor::migrate

@@ -1,0 +1,3 @@
+# TorchVision 0.25 (↔ PyTorch 2.10) for CPU — AVX2
+{ pkgs ? import <nixpkgs> {} }:
+import ./lib/mkTorchVision.nix { tvVersion = "0.25"; pythonVersion = "313"; backend = "cpu"; isa = "avx2"; }

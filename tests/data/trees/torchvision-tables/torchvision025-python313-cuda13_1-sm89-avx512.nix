@@ -1,0 +1,3 @@
+# TorchVision 0.25 (↔ PyTorch 2.10) for NVIDIA RTX 4090, L4, L40 (SM89) — AVX-512 — CUDA 13.1 (driver 590+)
+{ pkgs ? import <nixpkgs> {} }:
+import ./lib/mkTorchVision.nix { tvVersion = "0.25"; pythonVersion = "313"; backend = "cuda"; sm = "89"; isa = "avx512"; cudaVersion = "13_1"; }

@@ -1,0 +1,3 @@
+# TorchVision 0.26 (↔ PyTorch 2.11) for NVIDIA H100, H200, GH200, L40S (SM90) — AVX-512 — CUDA 12.9 (driver 560+)
+{ pkgs ? import <nixpkgs> {} }:
+import ./lib/mkTorchVision.nix { tvVersion = "0.26"; pythonVersion = "313"; backend = "cuda"; sm = "90"; isa = "avx512"; cudaVersion = "12_9"; }

@@ -1,0 +1,3 @@
+# TorchVision 0.26 (↔ PyTorch 2.11) for NVIDIA R100 (SM120) — AVX2 — CUDA 13.0 (driver 580+)
+{ pkgs ? import <nixpkgs> {} }:
+import ./lib/mkTorchVision.nix { tvVersion = "0.26"; pythonVersion = "313"; backend = "cuda"; sm = "120"; isa = "avx2"; cudaVersion = "13_0"; }

@@ -1,0 +1,3 @@
+# TorchVision 0.26 (↔ PyTorch 2.11) for NVIDIA H100, H200, GH200, L40S (SM90) — ARMv9 — CUDA 13.1 (driver 590+)
+{ pkgs ? import <nixpkgs> {} }:
+import ./lib/mkTorchVision.nix { tvVersion = "0.26"; pythonVersion = "313"; backend = "cuda"; sm = "90"; isa = "armv9"; cudaVersion = "13_1"; }

@@ -1,0 +1,3 @@
+# TorchVision 0.27 (↔ PyTorch 2.12) for NVIDIA RTX 4090, L4, L40 (SM89) — AVX2 — CUDA 13.1 (driver 590+)
+{ pkgs ? import <nixpkgs> {} }:
+import ./lib/mkTorchVision.nix { tvVersion = "0.27"; pythonVersion = "313"; backend = "cuda"; sm = "89"; isa = "avx2"; cudaVersion = "13_1"; }

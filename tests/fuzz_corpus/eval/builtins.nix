@@ -1,0 +1,1 @@
+rec { a = b; b = with { c = 1; }; c; d = builtins.replaceStrings [ "" "_" ] [ "-" "." ] "12_9"; e = builtins.match "(a+)+b" "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaac"; f = builtins.foldl' (x: y: x + y) 0 [ 1 2 3 ]; }

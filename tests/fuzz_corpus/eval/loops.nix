@@ -1,0 +1,1 @@
+let f = x: f (x + 1); y = y; in { a = f 0; b = y; c = builtins.genList (i: i * i) 100000; }
