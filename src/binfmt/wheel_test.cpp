@@ -6,6 +6,7 @@
 
 #include "support/binary_builder.hpp"
 #include "support/golden.hpp"
+#include "support/zip_builder.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor {
@@ -33,32 +34,13 @@ struct Member {
 
 // A zip archive as Python's zipfile writes it (no data descriptors).
 std::vector<uint8_t> zip(const std::vector<Member>& members) {
-  test::Bytes z, dir;
-  for (const auto& m : members) {
-    std::vector<uint8_t> data = m.method == 8 ? raw_deflate(m.content) : std::vector<uint8_t>(m.content.begin(), m.content.end());
-    uint32_t crc = static_cast<uint32_t>(crc32(0, reinterpret_cast<const Bytef*>(m.content.data()), static_cast<uInt>(m.content.size())));
-    uint32_t offset = static_cast<uint32_t>(z.size());
-    z.put<uint32_t>(0x04034b50);
-    z.put<uint16_t>(20); z.put<uint16_t>(0); z.put<uint16_t>(m.method); z.put<uint16_t>(0); z.put<uint16_t>(0);
-    z.put<uint32_t>(crc); z.put<uint32_t>(static_cast<uint32_t>(data.size())); z.put<uint32_t>(static_cast<uint32_t>(m.content.size()));
-    z.put<uint16_t>(static_cast<uint16_t>(m.name.size())); z.put<uint16_t>(0);
-    z.b.insert(z.b.end(), m.name.begin(), m.name.end());
-    z.append(data);
-    dir.put<uint32_t>(0x02014b50);
-    dir.put<uint16_t>(20); dir.put<uint16_t>(20); dir.put<uint16_t>(0); dir.put<uint16_t>(m.method);
-    dir.put<uint16_t>(0); dir.put<uint16_t>(0);
-    dir.put<uint32_t>(crc); dir.put<uint32_t>(static_cast<uint32_t>(data.size())); dir.put<uint32_t>(static_cast<uint32_t>(m.content.size()));
-    dir.put<uint16_t>(static_cast<uint16_t>(m.name.size())); dir.put<uint16_t>(0); dir.put<uint16_t>(0);
-    dir.put<uint16_t>(0); dir.put<uint16_t>(0); dir.put<uint32_t>(0); dir.put<uint32_t>(offset);
-    dir.b.insert(dir.b.end(), m.name.begin(), m.name.end());
-  }
-  uint32_t dir_offset = static_cast<uint32_t>(z.size());
-  z.append(dir.b);
-  z.put<uint32_t>(0x06054b50);
-  z.put<uint16_t>(0); z.put<uint16_t>(0);
-  z.put<uint16_t>(static_cast<uint16_t>(members.size())); z.put<uint16_t>(static_cast<uint16_t>(members.size()));
-  z.put<uint32_t>(static_cast<uint32_t>(dir.size())); z.put<uint32_t>(dir_offset); z.put<uint16_t>(0);
-  return z.b;
+  std::vector<test::ZipMember> packed;
+  for (const auto& m : members)
+    packed.push_back({m.name,
+                      m.method == 8 ? raw_deflate(m.content) : std::vector<uint8_t>(m.content.begin(), m.content.end()),
+                      static_cast<uint32_t>(crc32(0, reinterpret_cast<const Bytef*>(m.content.data()), static_cast<uInt>(m.content.size()))),
+                      m.content.size(), m.method});
+  return test::zip_archive(packed);
 }
 
 std::string text(const std::vector<uint8_t>& v) { return std::string(v.begin(), v.end()); }

@@ -13,6 +13,7 @@
 #include "support/paths.hpp"
 #include "support/child_run.hpp"
 #include "support/run.hpp"
+#include "support/zip_builder.hpp"
 
 namespace tailor {
 namespace {
@@ -56,32 +57,11 @@ Packed deflate_with_zeros(const std::vector<uint8_t>& head, uint64_t zeros) {
   return p;
 }
 
-// A wheel of deflated members, as Python's zipfile writes it.
+// A wheel of deflated members, as Python's zipfile writes it (Unix mode 0755).
 std::vector<uint8_t> wheel(const std::vector<std::pair<std::string, Packed>>& members) {
-  test::Bytes z, dir;
-  for (const auto& [name, p] : members) {
-    uint32_t offset = static_cast<uint32_t>(z.size());
-    z.put<uint32_t>(0x04034b50);
-    z.put<uint16_t>(20); z.put<uint16_t>(0); z.put<uint16_t>(8); z.put<uint16_t>(0); z.put<uint16_t>(0);
-    z.put<uint32_t>(p.crc); z.put<uint32_t>(static_cast<uint32_t>(p.data.size())); z.put<uint32_t>(static_cast<uint32_t>(p.size));
-    z.put<uint16_t>(static_cast<uint16_t>(name.size())); z.put<uint16_t>(0);
-    z.b.insert(z.b.end(), name.begin(), name.end());
-    z.append(p.data);
-    dir.put<uint32_t>(0x02014b50);
-    dir.put<uint16_t>((3 << 8) | 20); dir.put<uint16_t>(20); dir.put<uint16_t>(0); dir.put<uint16_t>(8);
-    dir.put<uint16_t>(0); dir.put<uint16_t>(0);
-    dir.put<uint32_t>(p.crc); dir.put<uint32_t>(static_cast<uint32_t>(p.data.size())); dir.put<uint32_t>(static_cast<uint32_t>(p.size));
-    dir.put<uint16_t>(static_cast<uint16_t>(name.size())); dir.put<uint16_t>(0); dir.put<uint16_t>(0);
-    dir.put<uint16_t>(0); dir.put<uint16_t>(0); dir.put<uint32_t>(0100755u << 16); dir.put<uint32_t>(offset);
-    dir.b.insert(dir.b.end(), name.begin(), name.end());
-  }
-  uint32_t dir_offset = static_cast<uint32_t>(z.size());
-  z.append(dir.b);
-  z.put<uint32_t>(0x06054b50);
-  z.put<uint16_t>(0); z.put<uint16_t>(0);
-  z.put<uint16_t>(static_cast<uint16_t>(members.size())); z.put<uint16_t>(static_cast<uint16_t>(members.size()));
-  z.put<uint32_t>(static_cast<uint32_t>(dir.size())); z.put<uint32_t>(dir_offset); z.put<uint16_t>(0);
-  return z.b;
+  std::vector<test::ZipMember> packed;
+  for (const auto& [name, p] : members) packed.push_back({name, p.data, p.crc, p.size, 8, (3 << 8) | 20, 0100755u << 16});
+  return test::zip_archive(packed);
 }
 
 Packed text(const std::string& s) { return deflate_with_zeros(std::vector<uint8_t>(s.begin(), s.end()), 0); }
