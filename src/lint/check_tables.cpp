@@ -110,8 +110,10 @@ struct Tables {
 
   std::vector<const NixFile*> files_with(std::initializer_list<std::string> keys) const {
     std::vector<const NixFile*> hit;
-    for (const auto& [f, values] : calls)
-      if (std::all_of(keys.begin(), keys.end(), [&](const std::string& k) { return values.count(k) > 0; })) hit.push_back(f);
+    for (const auto& call : calls) {
+      const auto& values = call.second;  // a named reference: clang 14 cannot capture a structured binding
+      if (std::all_of(keys.begin(), keys.end(), [&](const std::string& k) { return values.count(k) > 0; })) hit.push_back(call.first);
+    }
     return hit;
   }
 

@@ -86,8 +86,7 @@ std::string last_segment(const std::string& name) {
 }  // namespace
 
 BuilderCalls::BuilderCalls(const lint::LintTree& tree)
-    : tree_(tree),
-      ev_(tree.root, [this](const std::string& rel) -> std::optional<std::string> {
+    : ev_(tree.root, [this](const std::string& rel) -> std::optional<std::string> {
         auto it = texts_.find(rel);
         if (it == texts_.end()) return std::nullopt;
         return *it->second;

@@ -60,7 +60,6 @@ class BuilderCalls {
   nix::Evaluator& evaluator() { return ev_; }
 
  private:
-  const lint::LintTree& tree_;
   std::map<std::string, const std::string*, std::less<>> texts_;
   nix::Evaluator ev_;
 };

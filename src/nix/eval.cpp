@@ -542,10 +542,12 @@ ValuePtr Evaluator::apply(const ValuePtr& fn, const ThunkPtr& arg, const Where& 
       ValuePtr a = force(arg);
       if (a->is(ValueKind::attrs)) {
         if (!l->ellipsis)
-          for (const auto& [name, attr] : a->attrs)
+          for (const auto& entry : a->attrs) {
+            const auto& name = entry.first;  // a named reference: clang 14 cannot capture a structured binding
             if (std::none_of(l->formals.begin(), l->formals.end(), [&](const Formal& f) { return f.name == name; }))
               return error(w, fmt::format("the function at {} called with unexpected argument '{}'",
                                           location(Where{env->file, l->span}), name));
+          }
         for (const Formal& f : l->formals) {
           if (auto it = a->attrs.find(f.name); it != a->attrs.end()) env->vars[f.name] = it->second.value;
           else if (f.fallback) env->vars[f.name] = thunk(f.fallback.get(), env);
