@@ -57,12 +57,28 @@ Evaluator::Evaluator(std::string root, EvalLimits limits)
 
 // Scopes and the thunks in them refer to each other (a rec set's values see
 // the set): the evaluator owns every scope and breaks those cycles when it goes.
+// Scopes hold thunks whose values and closures hold the scopes again (rec, let,
+// a lambda's closure, `map f xs`): shared_ptr cannot free such cycles, so the
+// evaluator cuts every link it made when it goes.
 Evaluator::~Evaluator() {
+  for (const auto& w : thunks_)
+    if (ThunkPtr t = w.lock()) {
+      t->value.reset();
+      t->env.reset();
+      t->lazy = nullptr;
+      t->from.reset();
+    }
   for (const auto& e : envs_) {
     e->vars.clear();
     e->with.reset();
     e->parent.reset();
   }
+}
+
+ThunkPtr Evaluator::new_thunk() {
+  auto t = std::make_shared<Thunk>();
+  thunks_.push_back(t);
+  return t;
 }
 
 EnvPtr Evaluator::new_env() {
@@ -78,7 +94,7 @@ ThunkPtr Evaluator::ready(ValuePtr v) {
 }
 
 ThunkPtr Evaluator::thunk(const Expr* e, const EnvPtr& env) {
-  auto t = std::make_shared<Thunk>();
+  auto t = new_thunk();
   t->expr = e;
   t->env = env;
   return t;
@@ -287,7 +303,7 @@ ValuePtr Evaluator::make_attrs(const Attrs* a, const EnvPtr& env, EnvPtr* scope)
         ThunkPtr t;
         if (b.from) {
           // inherit (from) n; is from.n, selected when used; in let and rec, from sees their names.
-          t = std::make_shared<Thunk>();
+          t = new_thunk();
           t->from = thunk(b.from.get(), inner);
           t->attr = n.name;
           t->attr_at = Where{env->file, n.span};

@@ -110,6 +110,10 @@ class Evaluator {
   std::map<std::string, std::unique_ptr<File>, std::less<>> files_;
   ValuePtr builtins_;
   std::vector<EnvPtr> envs_;  ///< every scope made, see ~Evaluator
+  /// every thunk that is forced later (its value, closure or lazy function can
+  /// close a cycle back to it), see ~Evaluator
+  std::vector<std::weak_ptr<Thunk>> thunks_;
+  ThunkPtr new_thunk();
   size_t steps_ = 0;
   int depth_ = 0;
 };

@@ -65,7 +65,7 @@ const std::vector<std::string>& builtin_names() {
 }
 
 ThunkPtr Evaluator::lazy(std::function<ValuePtr()> f) {
-  auto t = std::make_shared<Thunk>();
+  auto t = new_thunk();
   t->lazy = std::move(f);
   return t;
 }
