@@ -499,9 +499,7 @@ void import_disputed(const std::vector<Build>& all, const std::string& attribute
     if (!d) continue;
     pin = k;
     dispute = d;
-    for (const auto& c : d->claims)
-      for (const auto& line : b.recipe->header)
-        if (states_version(line, p->display, c.value)) stated.insert(c.value);
+    stated.merge(stated_claims(b.recipe->header, p->display, *d));
   }
   if (!dispute) return;
   if (stated.size() == 1) {
@@ -516,13 +514,22 @@ void import_disputed(const std::vector<Build>& all, const std::string& attribute
 
 }  // namespace
 
-bool states_version(const std::string& line, const std::string& display, const std::string& version) {
-  std::string want = display + " " + version;
-  for (size_t k = line.find(want); k != std::string::npos; k = line.find(want, k + 1)) {
-    size_t e = k + want.size();
-    if (e == line.size() || !(std::isdigit(static_cast<unsigned char>(line[e])) || line[e] == '.')) return true;
-  }
-  return false;
+std::set<std::string> stated_claims(const std::vector<std::string>& header, const std::string& display,
+                                    const FactEvidence& dispute) {
+  // "PyTorch 2.9.1" in a line, the version not running on into more digits ("PyTorch 2.9.10").
+  auto states = [&](const std::string& line, const std::string& version) {
+    std::string want = display + " " + version;
+    for (size_t k = line.find(want); k != std::string::npos; k = line.find(want, k + 1)) {
+      size_t e = k + want.size();
+      if (e == line.size() || !(std::isdigit(static_cast<unsigned char>(line[e])) || line[e] == '.')) return true;
+    }
+    return false;
+  };
+  std::set<std::string> out;
+  for (const auto& c : dispute.claims)
+    for (const auto& line : header)
+      if (states(line, c.value)) out.insert(c.value);
+  return out;
 }
 
 ImportedOverrides import_overrides(const std::vector<RecipeSources>& recipes, const KnowledgeBase& kb) {

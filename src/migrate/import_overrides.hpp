@@ -7,6 +7,7 @@
 /// refused per file: import never silently changes a version.
 
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -69,9 +70,10 @@ struct ImportedOverrides {
   std::vector<std::string> refusals;  ///< "FILE: cannot reproduce: …", one per file and attribute
 };
 
-/// Whether \a line states "DISPLAY VERSION" ("PyTorch 2.9.1"), the version not
-/// running on into more digits ("PyTorch 2.9.10" does not state 2.9.1).
-bool states_version(const std::string& line, const std::string& display, const std::string& version);
+/// The values of \a dispute's claims that the \a header lines state as "DISPLAY
+/// VERSION" ("PyTorch 2.9.1"): what the recipe says it builds where the sources disagree.
+std::set<std::string> stated_claims(const std::vector<std::string>& header, const std::string& display,
+                                    const FactEvidence& dispute);
 
 /// The overrides every recipe building an attribute agrees on become spec
 /// tables; an override that only restates what the pin ships needs none. A

@@ -141,11 +141,10 @@ RecipeVersion read_recipe_version(const LintTree& t, const NixFile& f, const std
       // header states is what it builds; none stated leaves it to import_overrides' warning.
       const NixpkgsPin* k = kb.pin(pin);
       if (const FactEvidence* d = k ? k->version_dispute(b->attribute) : nullptr) {
-        std::set<std::string> stated;
+        std::vector<std::string> header;
         for (const auto& c : f.facts.comments)
-          if (c.key == "header")
-            for (const auto& claim : d->claims)
-              if (states_version(c.text, b->display, claim.value)) stated.insert(claim.value);
+          if (c.key == "header") header.push_back(c.text);
+        std::set<std::string> stated = stated_claims(header, b->display, *d);
         if (stated.size() != 1) continue;
         r.paired.emplace_back(b->attribute, *stated.begin());
         r.decided.push_back(b->attribute);
