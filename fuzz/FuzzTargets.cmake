@@ -28,3 +28,4 @@ tailor_fuzz_target(prune_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/prune_fuzzer.cpp ${PR
 tailor_fuzz_target(import_overrides_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/import_overrides_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/import_overrides)
 tailor_fuzz_target(kb_overlay_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/kb_overlay_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/kb_overlay)
 tailor_fuzz_target(eval_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/eval_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/eval)
+tailor_fuzz_target(shell_arrays_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/shell_arrays_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/shell_arrays)
