@@ -6,9 +6,12 @@
 // keys are all SMs of the knowledge base, or all its CUDA toolkits. A field's
 // meaning is read from its values (a field that names most SMs' architecture
 // as NVIDIA does is the architecture name); a fact of the knowledge base under
-// dispute is never reported.
+// dispute is never reported. A generator script's arrays keyed by SMs or
+// CUDA toolkits are a table too, a field per array, and a fact found there
+// also stands for its findings in the docs the script writes.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -17,6 +20,7 @@
 #include "kb/gpu_arch.hpp"
 #include "lint/checks.hpp"
 #include "nix/eval.hpp"
+#include "recipe/shell_arrays.hpp"
 
 namespace tailor::lint {
 
@@ -54,16 +58,36 @@ bool names_family(const GpuArch& g, const std::string& name) {
   return std::find(g.also_called.begin(), g.also_called.end(), name) != g.also_called.end();
 }
 
-std::vector<ValuePtr> strings_of(Evaluator& ev, const ValuePtr& list) {
-  std::vector<ValuePtr> out;
-  if (!list || !list->is(ValueKind::list)) return out;
-  for (const auto& t : list->list) {
-    ValuePtr v = ev.force(t);
-    if (!v->is(ValueKind::string)) return {};
-    out.push_back(v);
+// Where a table writes a value: a span of a Nix file, or a place in a script.
+struct At {
+  const NixFile* nix = nullptr;
+  nix::Span span;
+  const SourceFile* script = nullptr;
+  int line = 0, column = 0;
+};
+
+struct Cell {
+  std::string text;
+  At at;
+};
+
+// One fact of a table entry: a string (whole), or a list of strings. A
+// script's string is a list too, split at commas (products) or blanks (words).
+struct Field {
+  std::optional<Cell> whole;
+  std::vector<Cell> products, words;
+};
+
+// One key of a table (an SM, a CUDA toolkit) and its facts by field name.
+struct Entry {
+  std::string key;
+  std::map<std::string, Field> fields;
+
+  const Field* get(const std::string& name) const {
+    auto it = fields.find(name);
+    return it == fields.end() ? nullptr : &it->second;
   }
-  return out;
-}
+};
 
 struct Tables {
   const LintTree& t;
@@ -73,6 +97,10 @@ struct Tables {
   Evaluator ev;
   // The string arguments each variant file passes to its builder, by file.
   std::vector<std::pair<const NixFile*, std::set<std::string>>> calls;
+  bool calls_read = false;
+  // The script being read (null for a Nix table) and the docs it writes.
+  const SourceFile* script = nullptr;
+  std::vector<std::string> script_docs;
 
   Tables(const LintTree& tree, const KnowledgeBase& k, Sink& s)
       : t(tree), kb(k), sink(s), ev(tree.root, [this](const std::string& rel) -> std::optional<std::string> {
@@ -92,6 +120,8 @@ struct Tables {
 
   // `import ./lib/mkX.nix { sm = "90"; … }`: the strings of the set.
   void read_calls() {
+    if (calls_read) return;
+    calls_read = true;
     for (const auto& f : t.nix) {
       if (!f.is_recipe()) continue;
       ev.file(f.src.rel);
@@ -117,173 +147,249 @@ struct Tables {
     return hit;
   }
 
-  // Folds the findings of \a rule naming \a text in the files that pass \a keys into \a p.
-  static void fold(Problem* p, const char* rule, std::string text, const std::vector<const NixFile*>& files) {
+  // Folds the findings of \a rule naming \a text in \a files into \a p, and
+  // in the docs the script writes when the fact is a script's.
+  void fold(Problem* p, const char* rule, std::string text, const std::vector<const NixFile*>& files) const {
     if (!p) return;
     p->fold_rule = rule;
     p->fold_text = std::move(text);
     for (const NixFile* f : files) p->fold_files.insert(f->src.rel);
+    if (script && !p->fold_text.empty()) p->fold_files.insert(script_docs.begin(), script_docs.end());
   }
 
   // "; N variant files build with it, e.g. F" for the files whose call passes every one of \a keys.
   std::string reach(std::initializer_list<std::string> keys) const {
     std::vector<const NixFile*> hit = files_with(keys);
     if (hit.empty()) return "";
+    if (script)  // the script writes the variant files, their headers and docs from its arrays
+      return fmt::format("; it applies to {} variant file{} the script writes, e.g. {}", hit.size(),
+                         hit.size() == 1 ? "" : "s", hit.front()->src.rel);
     return fmt::format("; {} variant file{} build{} with it, e.g. {}", hit.size(), hit.size() == 1 ? "" : "s",
                        hit.size() == 1 ? "s" : "", hit.front()->src.rel);
   }
 
-  Problem* report(const ValuePtr& at, std::string_view code, std::string message, std::string hint,
+  Problem* report(const Cell& c, std::string_view code, std::string message, std::string hint,
                   std::vector<std::string> notes) {
-    const NixFile* f = file(at->where);
-    if (!f) return nullptr;
-    Problem& p = sink.add(*f, code, at->where.span, std::move(message), std::move(hint));
-    p.notes = std::move(notes);
-    return &p;
+    Problem* p = nullptr;
+    if (c.at.nix) p = &sink.add(*c.at.nix, code, c.at.span, std::move(message), std::move(hint));
+    else if (c.at.script) p = &sink.add_doc(t, *c.at.script, code, c.at.line, c.at.column, std::move(message), std::move(hint));
+    if (p) p->notes = std::move(notes);
+    return p;
   }
 
-  // The field of the entries whose values most often satisfy \a fits (at least
+  // The field of the entries whose facts most often satisfy \a fits (at least
   // half the entries): what the table calls that fact. Empty when none.
   template <class Fits>
-  std::string field_where(const std::vector<std::pair<std::string, ValuePtr>>& entries, Fits fits) {
+  std::string field_where(const std::vector<Entry>& entries, Fits fits) const {
     std::map<std::string, int> score;
-    for (const auto& [key, entry] : entries)
-      for (const auto& [name, attr] : entry->attrs)
-        if (fits(key, ev.force(attr.value))) ++score[name];
+    for (const Entry& entry : entries)
+      for (const auto& [name, field] : entry.fields)
+        if (fits(entry.key, field)) ++score[name];
     std::string best;
     for (const auto& [name, n] : score)
       if (2 * n >= static_cast<int>(entries.size()) && (best.empty() || n > score[best])) best = name;
     return best;
   }
 
-  void gpu_table(const std::vector<std::pair<std::string, ValuePtr>>& entries) {
-    std::string family = field_where(entries, [&](const std::string& key, const ValuePtr& v) {
-      return v->is(ValueKind::string) && names_family(*gpu_of(kb, key), v->text);
+  static const std::vector<Cell>& items(const Entry& entry, const std::string& field, bool products) {
+    static const std::vector<Cell> none;
+    const Field* f = field.empty() ? nullptr : entry.get(field);
+    if (!f) return none;
+    return products ? f->products : f->words;
+  }
+
+  void gpu_table(const std::vector<Entry>& entries) {
+    std::string family = field_where(entries, [&](const std::string& key, const Field& f) {
+      return f.whole && names_family(*gpu_of(kb, key), f.whole->text);
     });
-    std::string products = field_where(entries, [&](const std::string&, const ValuePtr& v) {
-      auto items = strings_of(ev, v);
-      return !items.empty() && std::any_of(items.begin(), items.end(), [&](const ValuePtr& s) { return product_gpu(kb, s->text); });
+    std::string products = field_where(entries, [&](const std::string&, const Field& f) {
+      return std::any_of(f.products.begin(), f.products.end(), [&](const Cell& s) { return product_gpu(kb, s.text); });
     });
-    std::string cudas = field_where(entries, [&](const std::string&, const ValuePtr& v) {
-      auto items = strings_of(ev, v);
-      return !items.empty() && std::all_of(items.begin(), items.end(), [&](const ValuePtr& s) { return cuda_of(kb, s->text); });
+    std::string cudas = field_where(entries, [&](const std::string&, const Field& f) {
+      return !f.words.empty() && std::all_of(f.words.begin(), f.words.end(), [&](const Cell& s) { return cuda_of(kb, s.text); });
     });
-    for (const auto& [key, entry] : entries) {
+    for (const Entry& entry : entries) {
+      const std::string& key = entry.key;
       const GpuArch& g = *gpu_of(kb, key);
       const std::string products_text = fmt::format("{}", fmt::join(g.products, ", "));
-      if (!cudas.empty())
-        for (const ValuePtr& c : strings_of(ev, ev.get(entry, cudas))) {
-          const CudaToolkit* cuda = cuda_of(kb, c->text);
-          if (!cuda || g.supported_by(cuda->version)) continue;
-          std::string range = g.max_cuda ? fmt::format("CUDA {} to {}", g.min_cuda.str(), g.max_cuda->str())
-                                          : fmt::format("CUDA {} on", g.min_cuda.str());
-          Problem* p = report(c, "TLR035",
-                 fmt::format("{} is allowed with CUDA {} here, but nvcc of CUDA {} cannot compile for it (it builds with "
-                             "{}){}",
-                             g.display(), cuda->version.str(), cuda->version.str(), range, reach({key, c->text})),
-                 fmt::format("remove \"{}\" from '{}' of \"{}\"", c->text, cudas, key),
-                 {fmt::format("source: {}", g.source)});
-          fold(p, "TLR009", "", files_with({key, c->text}));
-        }
-      if (!products.empty())
-        for (const ValuePtr& p : strings_of(ev, ev.get(entry, products))) {
-          const GpuArch* own = product_gpu(kb, p->text);
-          if (!own || own == &g) continue;
-          Problem* found = report(p, "TLR036",
-                 fmt::format("{} is listed under {}, but {} is {} ({}, compute capability {}){}", p->text, g.display(),
-                             p->text, own->display(), own->family, own->sm, reach({key})),
-                 fmt::format("list {} under \"{}\"", p->text, own->name_token().substr(2)),
-                 {fmt::format("source: {}", own->source)});
-          fold(found, "TLR018", p->text + " under " + g.display(), files_with({key}));
-        }
-      if (!family.empty()) {
-        ValuePtr name = ev.get(entry, family);
-        if (name && name->is(ValueKind::string) && !names_family(g, name->text)) {
-          std::vector<std::string> notes;
-          // GPUs the entry lists that are no product of any SM the knowledge base knows.
-          std::vector<std::string> strangers;
-          if (!products.empty())
-            for (const ValuePtr& p : strings_of(ev, ev.get(entry, products)))
-              if (!product_gpu(kb, p->text)) strangers.push_back(p->text);
-          if (!strangers.empty())
-            notes.push_back(fmt::format("its GPUs ({}) are none of {}'s: {}", fmt::join(strangers, ", "), g.display(),
-                                        products_text));
-          notes.push_back(fmt::format("source: {}", g.source));
-          report(name, "TLR037",
-                 fmt::format("{} is named \"{}\" here, but {} is {} ({}){}", g.display(), name->text, g.display(),
-                             g.family, products_text, reach({key})),
-                 fmt::format("name it \"{}\"", g.family), std::move(notes));
-        }
+      for (const Cell& c : items(entry, cudas, false)) {
+        const CudaToolkit* cuda = cuda_of(kb, c.text);
+        if (!cuda || g.supported_by(cuda->version)) continue;
+        std::string range = g.max_cuda ? fmt::format("CUDA {} to {}", g.min_cuda.str(), g.max_cuda->str())
+                                        : fmt::format("CUDA {} on", g.min_cuda.str());
+        Problem* p = report(c, "TLR035",
+               fmt::format("{} is allowed with CUDA {} here, but nvcc of CUDA {} cannot compile for it (it builds with "
+                           "{}){}",
+                           g.display(), cuda->version.str(), cuda->version.str(), range, reach({key, c.text})),
+               fmt::format("remove \"{}\" from '{}' of \"{}\"", c.text, cudas, key),
+               {fmt::format("source: {}", g.source)});
+        fold(p, "TLR009", "", files_with({key, c.text}));
+      }
+      for (const Cell& c : items(entry, products, true)) {
+        const GpuArch* own = product_gpu(kb, c.text);
+        if (!own || own == &g) continue;
+        Problem* found = report(c, "TLR036",
+               fmt::format("{} is listed under {}, but {} is {} ({}, compute capability {}){}", c.text, g.display(),
+                           c.text, own->display(), own->family, own->sm, reach({key})),
+               fmt::format("list {} under \"{}\"", c.text, own->name_token().substr(2)),
+               {fmt::format("source: {}", own->source)});
+        fold(found, "TLR018", c.text + " under " + g.display(), files_with({key}));
+      }
+      const Field* name = family.empty() ? nullptr : entry.get(family);
+      if (name && name->whole && !names_family(g, name->whole->text)) {
+        std::vector<std::string> notes;
+        // GPUs the entry lists that are no product of any SM the knowledge base knows.
+        std::vector<std::string> strangers;
+        for (const Cell& c : items(entry, products, true))
+          if (!product_gpu(kb, c.text)) strangers.push_back(c.text);
+        if (!strangers.empty())
+          notes.push_back(fmt::format("its GPUs ({}) are none of {}'s: {}", fmt::join(strangers, ", "), g.display(),
+                                      products_text));
+        notes.push_back(fmt::format("source: {}", g.source));
+        report(*name->whole, "TLR037",
+               fmt::format("{} is named \"{}\" here, but {} is {} ({}){}", g.display(), name->whole->text, g.display(),
+                           g.family, products_text, reach({key})),
+               fmt::format("name it \"{}\"", g.family), std::move(notes));
       }
     }
   }
 
-  void cuda_table(const std::vector<std::pair<std::string, ValuePtr>>& entries) {
+  void cuda_table(const std::vector<Entry>& entries) {
     // A driver floor: a number like 575 or 575.51.03 (Linux drivers are 3xx and up).
-    std::string driver = field_where(entries, [&](const std::string&, const ValuePtr& v) {
-      if (!v->is(ValueKind::string)) return false;
-      auto d = Version::parse(v->text);
+    std::string driver = field_where(entries, [&](const std::string&, const Field& f) {
+      if (!f.whole) return false;
+      auto d = Version::parse(f.whole->text);
       return d && d->major() >= 300 && d->major() < 1000;
     });
-    for (const auto& [key, entry] : entries) {
-      const CudaToolkit& cuda = *cuda_of(kb, key);
-      if (!driver.empty())
-        if (ValuePtr d = ev.get(entry, driver); d && d->is(ValueKind::string)) {
-          auto floor = Version::parse(d->text);
-          // "575" means the 575 series: compared by its major number alone.
-          bool below = floor && (d->text.find('.') == std::string::npos ? floor->major() < cuda.min_driver.major()
-                                                                         : *floor < cuda.min_driver);
-          if (below) {
-            Problem* p = report(d, "TLR038",
-                   fmt::format("the driver floor of CUDA {} is {} here, below NVIDIA's minimum {} for CUDA {}: a user with "
-                               "driver {} gets a build that fails to start{}",
-                               cuda.version.str(), d->text, cuda.min_driver.str(), cuda.version.str(), d->text,
-                               reach({key})),
-                   fmt::format("make it \"{}\"", d->text.find('.') == std::string::npos
-                                                     ? std::to_string(cuda.min_driver.major())
-                                                     : cuda.min_driver.str()),
-                   {fmt::format("source: {}", cuda.source)});
-            fold(p, "TLR020", "driver " + d->text + "+", files_with({key}));
-          }
+    for (const Entry& entry : entries) {
+      const CudaToolkit& cuda = *cuda_of(kb, entry.key);
+      const Field* floor_field = driver.empty() ? nullptr : entry.get(driver);
+      if (floor_field && floor_field->whole) {
+        const Cell& d = *floor_field->whole;
+        auto floor = Version::parse(d.text);
+        // "575" means the 575 series: compared by its major number alone.
+        bool below = floor && (d.text.find('.') == std::string::npos ? floor->major() < cuda.min_driver.major()
+                                                                     : *floor < cuda.min_driver);
+        if (below) {
+          Problem* p = report(d, "TLR038",
+                 fmt::format("the driver floor of CUDA {} is {} here, below NVIDIA's minimum {} for CUDA {}: a user with "
+                             "driver {} gets a build that fails to start{}",
+                             cuda.version.str(), d.text, cuda.min_driver.str(), cuda.version.str(), d.text,
+                             reach({entry.key})),
+                 fmt::format("make it \"{}\"", d.text.find('.') == std::string::npos
+                                                   ? std::to_string(cuda.min_driver.major())
+                                                   : cuda.min_driver.str()),
+                 {fmt::format("source: {}", cuda.source)});
+          fold(p, "TLR020", "driver " + d.text + "+", files_with({entry.key}));
         }
-      for (const auto& [name, attr] : entry->attrs) {
-        ValuePtr v = ev.force(attr.value);
-        if (!v->is(ValueKind::string) || !is_alias_of(v->text, cuda)) continue;
-        report(v, "TLR039",
+      }
+      for (const auto& [name, field] : entry.fields) {
+        if (!field.whole || !is_alias_of(field.whole->text, cuda)) continue;
+        report(*field.whole, "TLR039",
                fmt::format("CUDA {} selects {} here, an alias that follows the default CUDA of whatever pin the tree "
                            "moves to, not CUDA {}{}",
-                           cuda.version.str(), v->text, cuda.version.str(), reach({key})),
+                           cuda.version.str(), field.whole->text, cuda.version.str(), reach({entry.key})),
                fmt::format("select \"{}\"", cuda.nixpkgs_attr()),
                {fmt::format("nixpkgs defines {} as an alias of the pin's default package set of that major version",
-                            v->text)});
+                            field.whole->text)});
       }
     }
   }
 
-  void run() {
-    bool any = false;
-    for (const auto& f : t.nix) {
-      if (!f.helper || !f.parsed) continue;
-      ValuePtr v = ev.file(f.src.rel);
-      if (!v->is(ValueKind::attrs) || v->attrs.size() < 2) continue;
-      std::vector<std::pair<std::string, ValuePtr>> entries;
-      bool gpus = true, cudas = true;
-      for (const auto& [key, attr] : v->attrs) {
-        gpus = gpus && gpu_of(kb, key);
-        cudas = cudas && cuda_of(kb, key);
-        if (!gpus && !cudas) break;
-        ValuePtr e = ev.force(attr.value);
-        if (!e->is(ValueKind::attrs)) {
-          gpus = cudas = false;
-          break;
-        }
-        entries.emplace_back(key, e);
+  // A Nix value as a table fact: a string, or a list of strings.
+  Field nix_field(const ValuePtr& v) {
+    Field f;
+    auto cell = [&](const ValuePtr& s) { return Cell{s->text, At{file(s->where), s->where.span, nullptr, 0, 0}}; };
+    if (v->is(ValueKind::string)) {
+      f.whole = cell(v);
+    } else if (v->is(ValueKind::list)) {
+      std::vector<Cell> items;
+      for (const auto& thunk : v->list) {
+        ValuePtr s = ev.force(thunk);
+        if (!s->is(ValueKind::string)) return {};
+        items.push_back(cell(s));
       }
-      if (!gpus && !cudas) continue;
-      if (!any) read_calls(), any = true;
+      f.products = items;
+      f.words = std::move(items);
+    }
+    return f;
+  }
+
+  // A Nix file whose value is a set keyed by SMs or by CUDA toolkits, each an attribute set of facts.
+  void nix_table(const NixFile& f) {
+    ValuePtr v = ev.file(f.src.rel);
+    if (!v->is(ValueKind::attrs) || v->attrs.size() < 2) return;
+    std::vector<Entry> entries;
+    bool gpus = true, cudas = true;
+    for (const auto& [key, attr] : v->attrs) {
+      gpus = gpus && gpu_of(kb, key);
+      cudas = cudas && cuda_of(kb, key);
+      if (!gpus && !cudas) return;
+      ValuePtr e = ev.force(attr.value);
+      if (!e->is(ValueKind::attrs)) return;
+      Entry& entry = entries.emplace_back();
+      entry.key = key;
+      for (const auto& [name, fact] : e->attrs) entry.fields[name] = nix_field(ev.force(fact.value));
+    }
+    read_calls();
+    if (gpus) gpu_table(entries);
+    else cuda_table(entries);
+  }
+
+  // A script's arrays keyed by SMs (or by CUDA toolkits) read as one table
+  // with a field per array: `declare -A GPU_NAMES=([90]="H100, H200" …)`.
+  void script_tables(const SourceFile& s) {
+    std::vector<recipe::ShellArray> arrays = recipe::read_shell_arrays(s.text);
+    LineIndex lines(s.text);
+    script = &s;
+    script_docs.clear();
+    for (const SourceFile& doc : t.docs) {
+      size_t slash = doc.rel.rfind('/');
+      if (s.text.find(slash == std::string::npos ? doc.rel : doc.rel.substr(0, slash + 1)) != std::string::npos)
+        script_docs.push_back(doc.rel);
+    }
+    auto cell = [&](const recipe::ShellWord& w) {
+      nix::Span at = lines.span(w.offset(0), w.offset(0) + 1);
+      return Cell{w.text, At{nullptr, {}, &s, at.line, at.column}};
+    };
+    auto cells = [&](const recipe::ShellWord& w, std::string_view separators) {
+      std::vector<Cell> out;
+      for (const auto& item : recipe::shell_items(w, separators)) out.push_back(cell(item));
+      return out;
+    };
+    for (bool gpus : {true, false}) {
+      std::vector<Entry> entries;
+      for (const auto& a : arrays) {
+        if (a.entries.size() < 2) continue;
+        bool keyed = std::all_of(a.entries.begin(), a.entries.end(), [&](const auto& e) {
+          return gpus ? gpu_of(kb, e.first) != nullptr : cuda_of(kb, e.first) != nullptr;
+        });
+        if (!keyed) continue;
+        for (const auto& element : a.entries) {
+          const std::string& key = element.first;  // named: clang 14 cannot capture a structured binding
+          const recipe::ShellWord& value = element.second;
+          if (!value.literal) continue;  // an expansion: its value is not written here
+          auto it = std::find_if(entries.begin(), entries.end(), [&](const Entry& e) { return e.key == key; });
+          Entry& entry = it != entries.end() ? *it : entries.emplace_back();
+          entry.key = key;
+          Field& f = entry.fields[a.name];
+          if (!value.text.empty()) f.whole = cell(value);
+          f.products = cells(value, ",");
+          f.words = cells(value, ", \t");
+        }
+      }
+      if (entries.size() < 2) continue;
+      read_calls();
       if (gpus) gpu_table(entries);
       else cuda_table(entries);
     }
+    script = nullptr;
+  }
+
+  void run() {
+    for (const auto& f : t.nix)
+      if (f.helper && f.parsed) nix_table(f);
+    for (const SourceFile& s : t.scripts) script_tables(s);
   }
 };
 

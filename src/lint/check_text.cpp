@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "lint/checks.hpp"
+#include "lint/claim_context.hpp"
 
 namespace tailor::lint {
 
@@ -434,7 +435,12 @@ void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       product_findings(line, where, products, kb, found);
       // CUDA versions and driver requirements, against the overlay's toolkit.
       if (!cuda.empty()) {
-        if (auto m = cuda_in(line); m && line.compare(m->at, m->length, cuda) != 0)
+        // History, bounds and other branches ("the cuda-13 branch builds with CUDA 13.0",
+        // "SM120 needs CUDA 12.8 or later") say nothing of this recipe's toolkit.
+        auto m = cuda_in(line);
+        if (m && line.compare(m->at, m->length, cuda) != 0 &&
+            !historical_claim(line, line.rfind("CUDA", m->at), m->at + m->length) &&
+            !about_other_branch(line, std::string_view(line).substr(m->at, m->length)))
           found.push_back({"TLR019", m->at, m->length,
                            fmt::format("{} says CUDA {}, but this recipe builds with CUDA {}: users pick the wrong "
                                        "build and driver by it",

@@ -79,11 +79,17 @@ void read_all(size_t n, Read&& read) {
     if (d) throw DiagnosticError(std::move(*d));
 }
 
-/// Markdown at the tree's root: README.md, BUILD_MATRIX.md and their kin.
-bool root_doc(const std::string& rel) { return rel.ends_with(".md") && rel.find('/') == std::string::npos; }
+/// Markdown at the tree's root (README.md, BUILD_MATRIX.md and their kin) or
+/// under its docs/ folder (the matrix pages a generator script writes).
+bool tree_doc(const std::string& rel) {
+  return rel.ends_with(".md") && (rel.find('/') == std::string::npos || rel.starts_with("docs/"));
+}
 
-/// Whether check reads \a rel: recipes and root markdown.
-bool wanted(const std::string& rel) { return rel.ends_with(".nix") || root_doc(rel); }
+/// A bash script: where a team's generator keeps the facts it writes into headers and docs.
+bool script(const std::string& rel) { return rel.ends_with(".sh") || rel.ends_with(".bash"); }
+
+/// Whether check reads \a rel: recipes, docs and scripts.
+bool wanted(const std::string& rel) { return rel.ends_with(".nix") || tree_doc(rel) || script(rel); }
 
 /// The path of \a rel under \a root: what a finding names, and what check opens.
 std::string display_path(const std::string& root, const std::string& rel) {
@@ -275,9 +281,9 @@ LintTree make_tree(std::string root, std::vector<SourceFile> files, const Knowle
   t.nix.reserve(static_cast<size_t>(std::count_if(files.begin(), files.end(), [](const SourceFile& f) { return f.rel.ends_with(".nix"); })));
   for (auto& f : files) {
     t.files.insert(t.files.end(), f.rel);  // a listed tree is sorted: each goes at the end, no search
-    if (root_doc(f.rel)) {
+    if (tree_doc(f.rel) || script(f.rel)) {
       if (!read_from.empty()) f.text = slurp(display_path(read_from.native(), f.rel));
-      t.docs.push_back(std::move(f));
+      (script(f.rel) ? t.scripts : t.docs).push_back(std::move(f));
       continue;
     }
     if (!f.rel.ends_with(".nix")) continue;

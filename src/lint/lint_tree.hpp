@@ -81,7 +81,8 @@ struct NixFile {
 struct LintTree {
   std::string root;  ///< as given by the user
   std::vector<NixFile> nix;       ///< sorted by relative path
-  std::vector<SourceFile> docs;   ///< markdown at the root (README.md, BUILD_MATRIX.md, …)
+  std::vector<SourceFile> docs;   ///< markdown at the root (README.md, BUILD_MATRIX.md, …) and under docs/
+  std::vector<SourceFile> scripts;  ///< bash scripts (*.sh): a generator's arrays of facts
   std::set<std::string> files;    ///< every relative path, for import checks
 };
 
@@ -90,7 +91,7 @@ struct LintTree {
 /// if \a dir is not a directory.
 std::vector<SourceFile> list_tree(const std::filesystem::path& dir);
 
-/// list_tree(dir) with the texts of the recipes (*.nix) and root markdown read.
+/// list_tree(dir) with the texts of the recipes (*.nix), docs and scripts read.
 std::vector<SourceFile> read_tree(const std::filesystem::path& dir);
 
 /// Parses and reads the facts of \a files (see SourceFile). Syntax errors

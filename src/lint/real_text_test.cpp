@@ -187,6 +187,17 @@ TEST(LintRealText, HistoryAndOtherBranchesAreNoVersionClaim) {
   EXPECT_EQ(found(tree), (std::vector<std::string>{"TLR033 README.md:7:25", "TLR033 " + kSm90 + ".nix:5:11"}));
 }
 
+// TLR019 in a recipe's comments: another branch's toolkit, or a bound ("or later"),
+// is no statement of what this recipe builds with; a plain "CUDA 13.0" still is.
+TEST(LintRealText, OtherBranchesAndBoundsAreNoCudaClaim) {
+  std::vector<SourceFile> tree = {
+      {kSm90 + ".nix", recipe(kSm90, "# PyTorch for NVIDIA H100, H200 (SM90) — AVX2 — CUDA 12.9\n"
+                                     "# The cuda-13 branch builds the same variants with CUDA 13.0\n"
+                                     "# Blackwell (SM120) needs CUDA 12.8 or later\n"
+                                     "# Built with CUDA 13.0\n")}};
+  EXPECT_EQ(found(tree), (std::vector<std::string>{"TLR019 " + kSm90 + ".nix:4:19"}));
+}
+
 // A fact whose sources disagree (the torch of nixpkgs 0182a36: 2.9.1 or 2.10.0,
 // data/nixpkgs_pins.toml) decides nothing: a text naming either is a warning, never an error.
 TEST(LintRealText, ADisputedFactIsNeverAnError) {
