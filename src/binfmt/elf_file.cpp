@@ -123,6 +123,8 @@ std::optional<ElfFile> try_open_elf(std::shared_ptr<const ByteReader> reader) {
   return f;
 }
 
+bool is_elf_magic(const uint8_t* p, size_t n) { return n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F'; }
+
 std::string elf_machine_name(uint16_t machine, bool big_endian) {
   switch (machine) {
     case 3: return "i386";

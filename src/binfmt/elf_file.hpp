@@ -49,6 +49,9 @@ struct ElfFile {
   std::vector<uint8_t> read_section(const ElfSection& s) const;
 };
 
+/// Whether \a n bytes at \a p start with the ELF magic (0x7f 'E' 'L' 'F').
+bool is_elf_magic(const uint8_t* p, size_t n);
+
 /// Parses the file behind \a reader as ELF, reading only its headers.
 /// Returns nullopt when it does not start with the ELF magic; throws
 /// DiagnosticError when it does but the headers are corrupt.
