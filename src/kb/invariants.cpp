@@ -133,6 +133,12 @@ void check_isas(const KnowledgeBase& kb, std::vector<std::string>& out) {
       out.push_back(fmt::format("{}: ISA {}: 'cmake_force_off' needs a 'cmake_force_off_reason'", f, i.name));
     if (!i.workload.empty() && !contains(workload_names(), i.workload))
       out.push_back(fmt::format("{}: ISA {}: unknown workload '{}'", f, i.name, i.workload));
+    if (!i.aten_capability.empty()) {
+      auto caps = kb.aten_capabilities.find(i.platform);
+      if (caps == kb.aten_capabilities.end() || !contains(caps->second, i.aten_capability))
+        out.push_back(fmt::format("{}: ISA {}: aten_capability '{}' is not one of [aten_capabilities] for {}", f, i.name,
+                                  i.aten_capability, i.platform));
+    }
     // The features the flags let the compiler use must all be required, and
     // every required feature must come from some flag.
     std::set<std::string> implied;

@@ -106,6 +106,19 @@ TEST(KnowledgeBase, SupportWindowsMatchFacts) {
   EXPECT_EQ(kb().pin("46336d4d6980ae6f136b45c8507b17787eb186a0")->short_rev, "46336d4");
 }
 
+// The ATen CPU capability each ISA promises (PyTorch aten/src/ATen/native/DispatchStub.h,
+// CPUCapability; cpuinfo's checks in DispatchStub.cpp): AVX2 needs avx2 and fma, AVX512
+// needs avx512 f/bw/dq/vl and fma. An AVX-only build has AVX2/AVX-512 kernels forced off,
+// and Grace's 128-bit SVE2 is no SVE256: their lowest is DEFAULT, which any dispatch meets.
+TEST(KnowledgeBase, AtenCapabilitiesAreWhatTheIsaRequires) {
+  using L = std::vector<std::string>;
+  auto meeting = [](const char* isa) { return kb().aten_capabilities_meeting(*kb().isa(isa)); };
+  EXPECT_EQ(meeting("avx2"), (L{"AVX2", "AVX512"}));
+  for (const char* isa : {"avx512", "avx512bf16", "avx512vnni"}) EXPECT_EQ(meeting(isa), L{"AVX512"}) << isa;
+  for (const char* isa : {"x86_64", "avx", "armv8", "armv8_2", "armv9"}) EXPECT_EQ(meeting(isa), L{}) << isa;
+  for (const auto& i : kb().isas) EXPECT_FALSE(i.aten_capability.empty()) << i.name << " states none";
+}
+
 // Each invariant must fire on data that breaks it (an overlay replaces entries).
 struct BrokenOverlay {
   const char* file;
@@ -150,6 +163,10 @@ INSTANTIATE_TEST_SUITE_P(
                       "cpu_isas.toml: ISA 'sse-4': names may hold only a-z, 0-9 and _ (they are part of variant names)"},
         BrokenOverlay{"cpu_isas.toml", "[[isa]]\nname = \"armv9\"\naliases = [\"armv8.2\"]\n",
                       "cpu_isas.toml: ISA armv9: alias 'armv8.2' also names ISA armv8_2"},
+        BrokenOverlay{"cpu_isas.toml", "[[isa]]\nname = \"avx2\"\naten_capability = \"AVX9\"\n",
+                      "cpu_isas.toml: ISA avx2: aten_capability 'AVX9' is not one of [aten_capabilities] for x86_64-linux"},
+        BrokenOverlay{"cpu_isas.toml", "[[isa]]\nname = \"armv9\"\naten_capability = \"AVX512\"\n",
+                      "cpu_isas.toml: ISA armv9: aten_capability 'AVX512' is not one of [aten_capabilities] for aarch64-linux"},
         BrokenOverlay{"nixpkgs_pins.toml",
                       "[[pin]]\nshort = \"abcdef1\"\nrev = \"abcdef1\"\nversions = { torch = \"2.9.1\" }\npython = [\"3.13\"]\ncuda = "
                       "[\"12.9\"]\ntorch_args = [\"cudaSupport\", \"gpuTargets\", \"effectiveMagma\"]\nsource = \"t\"\n",

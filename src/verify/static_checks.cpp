@@ -135,7 +135,7 @@ Check toolchain_check(const VariantPromise& p, const std::filesystem::path& root
 }  // namespace
 
 GpuTarget gpu_for(int major, int minor) {
-  static const KnowledgeBase kb = KnowledgeBase::load();
+  const KnowledgeBase& kb = embedded_kb();
   const std::string sm = fmt::format("{}.{}", major, minor);
   const uint32_t number = static_cast<uint32_t>(major * 10 + minor);
   return any_gpu_target(kb, sm).value_or(GpuTarget{sm, number, {number}});
