@@ -167,6 +167,10 @@ INSTANTIATE_TEST_SUITE_P(
                       "cpu_isas.toml: ISA avx2: aten_capability 'AVX9' is not one of [aten_capabilities] for x86_64-linux"},
         BrokenOverlay{"cpu_isas.toml", "[[isa]]\nname = \"armv9\"\naten_capability = \"AVX512\"\n",
                       "cpu_isas.toml: ISA armv9: aten_capability 'AVX512' is not one of [aten_capabilities] for aarch64-linux"},
+        BrokenOverlay{"cpu_isas.toml", "[[isa]]\nname = \"armv8\"\nplatform = \"aarch64-darwin\"\n",
+                      "cpu_isas.toml: ISA armv8: platform 'aarch64-darwin' is not x86_64-linux or aarch64-linux"},
+        BrokenOverlay{"gpu_architectures.toml", "[[gpu]]\nsm = \"9.0\"\nplatforms = [\"x86_64-linux\", \"aarch64-darwin\"]\n",
+                      "gpu_architectures.toml: SM 9.0: 'aarch64-darwin' is not a Linux platform tailor knows"},
         BrokenOverlay{"nixpkgs_pins.toml",
                       "[[pin]]\nshort = \"abcdef1\"\nrev = \"abcdef1\"\nversions = { torch = \"2.9.1\" }\npython = [\"3.13\"]\ncuda = "
                       "[\"12.9\"]\ntorch_args = [\"cudaSupport\", \"gpuTargets\", \"effectiveMagma\"]\nsource = \"t\"\n",
