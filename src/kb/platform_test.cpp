@@ -69,7 +69,8 @@ TEST(Platforms, TheSchemaIsClosed) {
   EXPECT_EQ(error_of(ok + "runner = \"x\"\n" + kDrift),
             "platforms.toml:8:1: error: unknown key 'runner' in [[platform]]\n"
             "runner = \"x\"\n"
-            "^\n");
+            "^\n"
+            "hint: allowed keys: arch, elf_machine, github_runs_on, gitlab_tags, os, remote_builder, system\n");
   EXPECT_EQ(error_of("[[platform]]\nsystem = \"x86_64-linux\"\nos = \"darwin\"\narch = \"x86_64\"\n"
                      "github_runs_on = [\"linux\"]\ngitlab_tags = [\"linux\"]\n" + std::string(kDrift)),
             "platforms.toml:2:10: error: system 'x86_64-linux' is not its arch and os, 'x86_64-darwin'\n"
