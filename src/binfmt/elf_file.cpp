@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "kb/platform.hpp"
+
 namespace tailor {
 
 namespace {
@@ -123,6 +125,8 @@ std::optional<ElfFile> try_open_elf(std::shared_ptr<const ByteReader> reader) {
   return f;
 }
 
+bool is_elf_magic(const uint8_t* p, size_t n) { return n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F'; }
+
 std::string elf_machine_name(uint16_t machine, bool big_endian) {
   switch (machine) {
     case 3: return "i386";
@@ -140,11 +144,8 @@ std::string elf_machine_name(uint16_t machine, bool big_endian) {
 }
 
 std::optional<uint16_t> elf_machine_for_platform(std::string_view platform) {
-  if (platform.ends_with("-darwin")) return std::nullopt;  // Mach-O
-  if (platform.starts_with("x86_64-")) return 62;
-  if (platform.starts_with("aarch64-")) return 183;
-  if (platform.starts_with("i686-")) return 3;
-  return std::nullopt;
+  const Platform* p = find_platform(platform);
+  return p ? p->elf_machine : std::nullopt;
 }
 
 }  // namespace tailor

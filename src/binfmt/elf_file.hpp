@@ -49,6 +49,9 @@ struct ElfFile {
   std::vector<uint8_t> read_section(const ElfSection& s) const;
 };
 
+/// Whether \a n bytes at \a p start with the ELF magic (0x7f 'E' 'L' 'F').
+bool is_elf_magic(const uint8_t* p, size_t n);
+
 /// Parses the file behind \a reader as ELF, reading only its headers.
 /// Returns nullopt when it does not start with the ELF magic; throws
 /// DiagnosticError when it does but the headers are corrupt.
@@ -60,8 +63,9 @@ std::optional<ElfFile> try_open_elf(ByteSlice data);
 /// e_machine as a name ("x86_64", "aarch64", "ppc64le"...); "machine N" if unknown.
 std::string elf_machine_name(uint16_t machine, bool big_endian = false);
 
-/// The e_machine a Nix platform's binaries carry ("x86_64-linux" -> 62);
-/// nullopt for platforms without ELF (darwin) or unknown ones.
+/// The e_machine a Nix platform's binaries carry ("x86_64-linux" -> 62,
+/// data/platforms.toml); nullopt for platforms without ELF (darwin) or ones
+/// tailor does not build for.
 std::optional<uint16_t> elf_machine_for_platform(std::string_view platform);
 
 }  // namespace tailor

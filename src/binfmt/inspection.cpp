@@ -11,6 +11,7 @@
 #include "binfmt/mapped_file.hpp"
 #include "binfmt/wheel.hpp"
 #include "util/diagnostic.hpp"
+#include "util/file_error.hpp"
 
 namespace tailor {
 
@@ -19,21 +20,6 @@ namespace {
 // Sections that hold fatbins: linked executables and libraries carry
 // .nv_fatbin; relocatable objects built with -rdc carry __nv_relfatbin.
 constexpr std::string_view kFatbinSections[] = {".nv_fatbin", "__nv_relfatbin"};
-
-// Runs \a f; a DiagnosticError without a path gets \a path.
-template <class F>
-auto blame(const std::string& path, F&& f) {
-  try {
-    return f();
-  } catch (const DiagnosticError& e) {
-    if (!e.diagnostic().path.empty()) throw;
-    Diagnostic d = e.diagnostic();
-    d.path = path;
-    throw DiagnosticError(std::move(d));
-  }
-}
-
-bool is_elf_magic(const uint8_t* p, size_t n) { return n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F'; }
 
 void inspect_wheel(Inspection& in, const Wheel& w) {
   in.kind = "wheel";

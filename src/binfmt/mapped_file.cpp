@@ -11,18 +11,12 @@
 #include <fmt/format.h>
 
 #include "util/diagnostic.hpp"
+#include "util/file_error.hpp"
 #include "util/read_file.hpp"
 
 namespace tailor {
 
 namespace {
-[[noreturn]] void fail(const std::filesystem::path& path, const char* what) {
-  Diagnostic d;
-  d.path = path.string();
-  d.message = fmt::format("cannot {}: {}", what, std::strerror(errno));
-  throw DiagnosticError(std::move(d));
-}
-
 // A binary is read from a regular file only: a FIFO or a device would block
 // or never end (the open itself is O_NONBLOCK for that reason).
 void require_regular(int fd, const struct stat& st, const std::filesystem::path& path) {
@@ -37,13 +31,13 @@ void require_regular(int fd, const struct stat& st, const std::filesystem::path&
 
 MappedFile::MappedFile(const std::filesystem::path& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0) fail(path, "open");
+  if (fd < 0) throw_system_error(path, "open", errno);
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     int e = errno;
     ::close(fd);
     errno = e;
-    fail(path, "stat");
+    throw_system_error(path, "stat", errno);
   }
   require_regular(fd, st, path);
   size_ = static_cast<uint64_t>(st.st_size);
@@ -54,7 +48,7 @@ MappedFile::MappedFile(const std::filesystem::path& path) {
       addr_ = nullptr;
       ::close(fd);
       errno = e;
-      fail(path, "map");
+      throw_system_error(path, "map", errno);
     }
     ::madvise(addr_, size_, MADV_SEQUENTIAL);  // scanned front to back
   }
@@ -67,13 +61,13 @@ MappedFile::~MappedFile() {
 
 FileReader::FileReader(const std::filesystem::path& path) : path_(path.string()) {
   fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd_ < 0) fail(path, "open");
+  if (fd_ < 0) throw_system_error(path, "open", errno);
   struct stat st {};
   if (::fstat(fd_, &st) != 0) {
     int e = errno;
     ::close(fd_);
     errno = e;
-    fail(path, "stat");
+    throw_system_error(path, "stat", errno);
   }
   require_regular(fd_, st, path);
   size_ = static_cast<uint64_t>(st.st_size);
@@ -87,7 +81,10 @@ void FileReader::read_raw(uint64_t offset, uint64_t length, uint8_t* out) const 
   while (length > 0) {
     ssize_t n = ::pread(fd_, out, length, static_cast<off_t>(offset));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail(path_, n < 0 ? "read" : "read (file shrank)");
+    if (n <= 0) {
+      int e = errno;  // before path_ becomes a path (which may allocate)
+      throw_system_error(path_, n < 0 ? "read" : "read (file shrank)", e);
+    }
     out += n;
     offset += static_cast<uint64_t>(n);
     length -= static_cast<uint64_t>(n);

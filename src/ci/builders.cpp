@@ -5,10 +5,21 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kb/platform.hpp"
 #include "util/diagnostic.hpp"
 #include "util/quote.hpp"
 
 namespace tailor {
+
+namespace {
+// "x86_64-linux or aarch64-linux": the systems a remote builder may have (platforms.toml).
+std::string builder_systems() {
+  std::vector<std::string> systems;
+  for (const auto& p : platform_table().platforms)
+    if (p.remote_builder) systems.push_back(p.system);
+  return fmt::format("{}", fmt::join(systems, " or "));
+}
+}  // namespace
 
 BuilderHost parse_builder_host(const std::string& text) {
   std::vector<std::string> parts;
@@ -33,7 +44,7 @@ BuilderHost parse_builder_host(const std::string& text) {
   for (char c : parts[0])
     if (static_cast<unsigned char>(c) <= ' ' || c == 0x7f || c == '"' || c == '\\' || c == '\'' || c == '$')
       throw bad("the host holds a blank, a quote, a backslash, a '$' or a control character");
-  if (h.system != "x86_64-linux" && h.system != "aarch64-linux") throw bad("system must be x86_64-linux or aarch64-linux");
+  if (const Platform* p = find_platform(h.system); !p || !p->remote_builder) throw bad("system must be " + builder_systems());
   auto whole = [](const std::string& s) {  // 1 to 1000000, all of the field ("64x" is not 64)
     bool digits = !s.empty() && s.size() <= 7 && s.find_first_not_of("0123456789") == std::string::npos;
     int n = digits ? std::stoi(s) : 0;

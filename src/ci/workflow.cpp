@@ -1,21 +1,22 @@
 #include "ci/workflow.hpp"
 
 #include <map>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "kb/platform.hpp"
 #include "util/quote.hpp"
 
 namespace tailor {
 
 namespace {
 
-// Heavy CUDA builds need big self-hosted machines (big-parallel); Apple
-// Silicon builds need a Mac.
-std::string runner_labels(const std::string& platform) {
-  if (platform == "x86_64-linux") return "[self-hosted, linux, x64, big-parallel]";
-  if (platform == "aarch64-linux") return "[self-hosted, linux, arm64, big-parallel]";
-  return "[self-hosted, macos, arm64]";
+// The platform of a build job: a spec's platforms are platforms.toml's.
+const Platform& job_platform(const std::string& system) {
+  const Platform* p = find_platform(system);
+  if (!p) throw std::logic_error("a variant's platform is not in platforms.toml: " + system);
+  return *p;
 }
 
 std::string job_id(const std::string& platform, size_t chunk, size_t chunks) {
@@ -69,11 +70,12 @@ std::string github_workflow(const Spec& spec, const Matrix& m, const CiOptions& 
   out += fmt::format("name: {}\n\non:\n  push:\n  pull_request:\n  workflow_dispatch:\n\n", yaml_scalar("build " + spec.name));
   out += "concurrency:\n  group: ${{ github.workflow }}-${{ github.ref }}\n  cancel-in-progress: true\n\n";
   out += "jobs:\n";
-  out += "  drift:\n    runs-on: [self-hosted, linux, x64]\n    steps:\n      - uses: actions/checkout@v4\n";
+  out += fmt::format("  drift:\n    runs-on: {}\n    steps:\n      - uses: actions/checkout@v4\n",
+                     flow_list(platform_table().drift_github_runs_on));
   out += fmt::format("      - name: The tree is what the spec generates\n        run: {}\n\n", drift_command(spec, o));
   for (const CiJob& job : ci_jobs(m, o.chunk)) {
     out += fmt::format("  {}:\n    needs: drift\n    runs-on: {}\n    timeout-minutes: 360\n", job.id,
-                       runner_labels(job.platform));
+                       flow_list(job_platform(job.platform).github_runs_on));
     if (o.tree != ".") out += fmt::format("    defaults:\n      run:\n        working-directory: {}\n", yaml_scalar(o.tree));
     out += fmt::format("    strategy:\n      fail-fast: false\n      max-parallel: {}\n      matrix:\n        variant:\n",
                        o.max_parallel);
@@ -96,11 +98,10 @@ std::string gitlab_pipeline(const Spec& spec, const Matrix& m, const CiOptions& 
   if (o.chunk == 0 || o.chunk > kGitlabMatrixLimit) o.chunk = kGitlabMatrixLimit;
   std::string out = header(spec, m, o);
   out += "stages:\n  - check\n  - build\n\n";
-  out += fmt::format("drift:\n  stage: check\n  tags: [linux, x64]\n  script:\n    - {}\n\n", drift_command(spec, o));
+  out += fmt::format("drift:\n  stage: check\n  tags: {}\n  script:\n    - {}\n\n",
+                     flow_list(platform_table().drift_gitlab_tags), drift_command(spec, o));
   for (const CiJob& job : ci_jobs(m, o.chunk)) {
-    std::string tags = job.platform == "x86_64-linux" ? "[linux, x64, big-parallel]"
-                       : job.platform == "aarch64-linux" ? "[linux, arm64, big-parallel]"
-                                                         : "[macos, arm64]";
+    std::string tags = flow_list(job_platform(job.platform).gitlab_tags);
     out += fmt::format("{}:\n  stage: build\n  needs: [drift]\n  tags: {}\n  timeout: 6h\n  parallel:\n    matrix:\n      - VARIANT:\n",
                        job.id, tags);
     for (const auto& name : job.variants) out += "          - " + yaml_scalar(name) + "\n";

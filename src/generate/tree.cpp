@@ -9,6 +9,7 @@
 #include "generate/marker.hpp"
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
+#include "util/file_error.hpp"
 
 namespace tailor {
 
@@ -25,17 +26,10 @@ std::optional<std::string> read_if_exists(const fs::path& p) {
   return s.str();
 }
 
-[[noreturn]] void fail(const fs::path& p, const std::string& what) {
-  Diagnostic d;
-  d.path = p.string();
-  d.message = what;
-  throw DiagnosticError(d);
-}
-
 void write_atomically(const fs::path& target, const std::string& content) {
   std::error_code ec;
   fs::create_directories(target.parent_path(), ec);
-  if (ec) fail(target.parent_path(), "cannot create directory: " + ec.message());
+  if (ec) throw_file_error(target.parent_path(), "cannot create directory: " + ec.message());
   write_file_atomically(target, content);
 }
 
@@ -103,7 +97,7 @@ void apply_plan(const fs::path& root, const std::vector<GeneratedFile>& files, c
     if (c.change == Change::stale && (prune || is_staging_leftover(c))) {
       std::error_code ec;
       fs::remove(root / c.path, ec);
-      if (ec) fail(root / c.path, "cannot remove stale file: " + ec.message());
+      if (ec) throw_file_error(root / c.path, "cannot remove stale file: " + ec.message());
     }
   }
 }

@@ -1,6 +1,7 @@
 // Checks against the GPU machine: the outputs scripts/device/detect-on-gpu.sh
 // recorded there (tests/data/gpu-machine/), and live NVML vs nvidia-smi where
 // a GPU exists. Both skip cleanly elsewhere.
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -43,12 +44,30 @@ void expect_same_gpus(const nlohmann::json& detected, const std::vector<GpuInfo>
   }
 }
 
+// Today's detection code on what the machine answered: a stand-in nvidia-smi
+// on PATH prints the machine's recorded answer, NVML is off, and `tailor
+// detect --json` as built now must report the GPUs the machine's own runs did
+// (through NVML, and through nvidia-smi with TAILOR_NO_NVML=1).
 TEST(GpuMachine, RecordedDetectAgreesWithNvidiaSmi) {
   REQUIRE_RECORDING("detect.json");
-  auto j = nlohmann::json::parse(recorded_text("detect.json"));
-  expect_same_gpus(j["gpus"], recorded_gpus());
-  if (recorded("detect-nvidia-smi.json"))  // the fallback path, recorded with TAILOR_NO_NVML=1
-    expect_same_gpus(nlohmann::json::parse(recorded_text("detect-nvidia-smi.json"))["gpus"], recorded_gpus());
+  test::TempDir bin("gpu-machine-smi");
+  const std::string smi = bin.path() + "/nvidia-smi";
+  std::ofstream(smi) << "#!/bin/sh\nexec cat '" << test::source_path(kDir + "/nvidia-smi-query.csv") << "'\n";
+  std::filesystem::permissions(smi, std::filesystem::perms::owner_all);
+  const char* old_path = std::getenv("PATH");
+  const std::string saved = old_path ? old_path : "";
+  ::setenv("PATH", (bin.path() + ":" + saved).c_str(), 1);
+  ::setenv("TAILOR_NO_NVML", "1", 1);
+  auto r = test::run_tailor({"detect", "--json", "--cpuinfo", test::source_path(kDir + "/cpuinfo")});
+  ::unsetenv("TAILOR_NO_NVML");
+  ::setenv("PATH", saved.c_str(), 1);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json today = nlohmann::json::parse(r.out)["gpus"];
+  expect_same_gpus(today, recorded_gpus());
+  EXPECT_EQ(today, nlohmann::json::parse(recorded_text("detect.json"))["gpus"]);
+  if (recorded("detect-nvidia-smi.json")) {  // the fallback path, recorded with TAILOR_NO_NVML=1
+    EXPECT_EQ(today, nlohmann::json::parse(recorded_text("detect-nvidia-smi.json"))["gpus"]);
+  }
 }
 
 TEST(GpuMachine, RecordedCpuAnswerIsRecomputedFromItsCpuinfo) {

@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "util/diagnostic.hpp"
+#include "util/file_error.hpp"
 #include "util/edit_distance.hpp"
 #include "util/version.hpp"
 
@@ -14,10 +15,8 @@ namespace tailor {
 namespace {
 
 [[noreturn]] void fail(std::string message, std::string hint = {}) {
-  Diagnostic d;
-  d.message = std::move(message);
-  d.hint = hint.empty() ? "write --gpus SM[:DRIVER],... e.g. --gpus 9.0:580.65.06, or --gpus none" : std::move(hint);
-  throw DiagnosticError(std::move(d));
+  throw_file_error("", std::move(message),
+                   hint.empty() ? "write --gpus SM[:DRIVER],... e.g. --gpus 9.0:580.65.06, or --gpus none" : std::move(hint));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "host/gpu_spec.hpp"
 #include "util/diagnostic.hpp"
+#include "util/file_error.hpp"
 #include "util/edit_distance.hpp"
 #include "util/read_file.hpp"
 
@@ -15,11 +16,8 @@ namespace {
 using nlohmann::json;
 
 [[noreturn]] void fail(std::string_view source, std::string message, std::string hint = {}) {
-  Diagnostic d;
-  d.path = std::string(source);
-  d.message = std::move(message);
-  d.hint = hint.empty() ? "write it with 'tailor detect --json > FILE' on the machine" : std::move(hint);
-  throw DiagnosticError(d);
+  throw_file_error(source, std::move(message),
+                   hint.empty() ? "write it with 'tailor detect --json > FILE' on the machine" : std::move(hint));
 }
 
 // Line and column (1-based) of byte \a offset of \a text.

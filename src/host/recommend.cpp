@@ -38,12 +38,10 @@ std::string sm_token(std::string_view sm) {
 enum class SmMatch { none = 0, lower_minor = 1, exact = 2 };
 
 // Whether code built for \a built runs on a GPU of \a gpu: the one rule of
-// kb/runs_on.hpp. A GPU the knowledge base lacks is judged by its number alone
-// (its family-specific code: its own).
+// kb/runs_on.hpp (a GPU the knowledge base lacks: any_gpu_target's).
 SmMatch sm_match(const KnowledgeBase& kb, std::string_view built, std::string_view gpu) {
   auto b = parse_sm(built);
-  std::optional<GpuTarget> g = gpu_target(kb, gpu);
-  if (auto n = parse_sm(gpu); !g && n && !n->suffix) g = GpuTarget{std::string(gpu), n->number, {n->number}};
+  std::optional<GpuTarget> g = any_gpu_target(kb, gpu);
   if (!b || !g || !runs_on(*b, *g)) return SmMatch::none;
   return b->number == g->number ? SmMatch::exact : SmMatch::lower_minor;
 }

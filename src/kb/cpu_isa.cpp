@@ -17,6 +17,7 @@ CpuIsa read_cpu_isa(TableReader& r) {
   i.requires_features = values(r.strings("requires"));
   i.x86_64_level = optional_text(r, "x86_64_level");
   i.rank = static_cast<int>(r.required_integer("rank").value);
+  i.aten_capability = optional_text(r, "aten_capability");
   i.workload = optional_text(r, "workload");
   i.use_case = r.required_string("use_case").value;
   i.examples = values(r.strings("examples"));

@@ -17,6 +17,9 @@ struct CpuIsa {
   std::vector<std::string> requires_features;  ///< CPU features (cpuinfo names) needed to run
   std::string x86_64_level;  ///< "v3"; empty on aarch64
   int rank = 0;              ///< higher: more capable code on the same platform
+  /// The lowest ATen CPU capability PyTorch dispatches to on a CPU that meets
+  /// requires_features ("AVX2"); empty: not stated (the platform's lowest).
+  std::string aten_capability;
   std::string workload;      ///< "general", "bf16-training", "int8-inference" or empty
   std::string use_case;      ///< one line for the docs' variant tables
   std::vector<std::string> examples;

@@ -5,9 +5,11 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "kb/knowledge_base.hpp"
 #include "kb/package.hpp"
+#include "kb/platform.hpp"
 #include "kb/source_override.hpp"
 #include "kb/workload.hpp"
 #include "util/embedded.hpp"
@@ -15,13 +17,26 @@
 namespace tailor {
 
 const std::vector<std::string>& known_platforms() {
-  static const std::vector<std::string> p = {"x86_64-linux", "aarch64-linux", "aarch64-darwin"};
+  static const std::vector<std::string> p = platform_systems();
   return p;
 }
 
 namespace {
 
 bool contains(const std::vector<std::string>& v, std::string_view x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+// GPUs and ISAs are built for Linux platforms (macOS builds use Metal and the baseline).
+bool linux_platform(std::string_view system) {
+  const Platform* p = find_platform(system);
+  return p && p->os == "linux";
+}
+
+std::string linux_platform_names() {
+  std::vector<std::string> names;
+  for (const auto& p : platform_table().platforms)
+    if (p.os == "linux") names.push_back(p.system);
+  return fmt::format("{}", fmt::join(names, " or "));
+}
 
 bool is_hex40(const std::string& s) {
   static const std::regex re("[0-9a-f]{40}");
@@ -70,7 +85,7 @@ void check_gpus(const KnowledgeBase& kb, std::vector<std::string>& out) {
     if (g.products.empty()) out.push_back(fmt::format("{}: SM {}: no products", f, g.sm));
     if (g.platforms.empty()) out.push_back(fmt::format("{}: SM {}: no platforms", f, g.sm));
     for (const auto& p : g.platforms)
-      if (!contains(known_platforms(), p) || p.ends_with("darwin"))
+      if (!linux_platform(p))
         out.push_back(fmt::format("{}: SM {}: '{}' is not a Linux platform tailor knows", f, g.sm, p));
     if (g.jetson && g.platforms != std::vector<std::string>{"aarch64-linux"})
       out.push_back(fmt::format("{}: SM {}: Jetson-class GPUs are aarch64-linux only", f, g.sm));
@@ -105,9 +120,10 @@ void check_isas(const KnowledgeBase& kb, std::vector<std::string>& out) {
   for (const auto& i : kb.isas) {
     if (!std::regex_match(i.name, std::regex("[a-z0-9_]+")))
       out.push_back(fmt::format("{}: ISA '{}': names may hold only a-z, 0-9 and _ (they are part of variant names)", f, i.name));
-    if (i.platform != "x86_64-linux" && i.platform != "aarch64-linux")
-      out.push_back(fmt::format("{}: ISA {}: platform '{}' is not x86_64-linux or aarch64-linux", f, i.name, i.platform));
-    bool x86 = i.platform == "x86_64-linux";
+    if (!linux_platform(i.platform))
+      out.push_back(fmt::format("{}: ISA {}: platform '{}' is not {}", f, i.name, i.platform, linux_platform_names()));
+    const Platform* platform = find_platform(i.platform);
+    bool x86 = platform && platform->arch == "x86_64";
     if (x86 != !i.x86_64_level.empty())
       out.push_back(fmt::format("{}: ISA {}: x86_64_level is required on x86_64 and meaningless elsewhere", f, i.name));
     // A baseline (no flags) is the platform's default target: it requires nothing and ranks lowest.
@@ -133,6 +149,12 @@ void check_isas(const KnowledgeBase& kb, std::vector<std::string>& out) {
       out.push_back(fmt::format("{}: ISA {}: 'cmake_force_off' needs a 'cmake_force_off_reason'", f, i.name));
     if (!i.workload.empty() && !contains(workload_names(), i.workload))
       out.push_back(fmt::format("{}: ISA {}: unknown workload '{}'", f, i.name, i.workload));
+    if (!i.aten_capability.empty()) {
+      auto caps = kb.aten_capabilities.find(i.platform);
+      if (caps == kb.aten_capabilities.end() || !contains(caps->second, i.aten_capability))
+        out.push_back(fmt::format("{}: ISA {}: aten_capability '{}' is not one of [aten_capabilities] for {}", f, i.name,
+                                  i.aten_capability, i.platform));
+    }
     // The features the flags let the compiler use must all be required, and
     // every required feature must come from some flag.
     std::set<std::string> implied;

@@ -89,6 +89,7 @@ nlohmann::ordered_json to_json(const KnowledgeBase& kb) {
                            {"requires", i.requires_features},
                            {"x86_64_level", opt(i.x86_64_level)},
                            {"rank", i.rank},
+                           {"aten_capability", opt(i.aten_capability)},
                            {"workload", opt(i.workload)},
                            {"use_case", i.use_case},
                            {"examples", i.examples},

@@ -123,6 +123,7 @@ void read_kb_file(const std::string& name, const std::string& path, std::string 
     read_flag_features(doc, root, kb);
     read_string_lists(doc, root, "march_implies", kb.march_implies);
     read_string_lists(doc, root, "march_extensions", kb.march_extensions);
+    read_string_lists(doc, root, "aten_capabilities", kb.aten_capabilities);
   } else if (name == "nixpkgs_pins.toml") {
     read_entries<NixpkgsPin>(doc, root, "pin", "short", read_nixpkgs_pin, [](const NixpkgsPin& p) { return p.short_rev; },
                              kb.pins, layers);
@@ -251,6 +252,19 @@ std::vector<std::string> names_of(const std::vector<T>& v, F f) {
   return out;
 }
 }  // namespace
+
+std::vector<std::string> KnowledgeBase::aten_capabilities_meeting(const CpuIsa& isa) const {
+  auto list = aten_capabilities.find(isa.platform);
+  if (list == aten_capabilities.end()) return {};
+  auto from = std::find(list->second.begin(), list->second.end(), isa.aten_capability);
+  if (from == list->second.begin() || from == list->second.end()) return {};
+  return {from, list->second.end()};
+}
+
+const KnowledgeBase& embedded_kb() {
+  static const KnowledgeBase kb = KnowledgeBase::load();
+  return kb;
+}
 
 const GpuArch* KnowledgeBase::gpu(std::string_view sm) const {
   return find_if_ptr(gpus, [&](const GpuArch& g) { return g.sm == sm; });

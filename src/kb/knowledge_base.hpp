@@ -28,6 +28,8 @@ struct KnowledgeBase {
   std::map<std::string, std::vector<std::string>> march_implies;
   /// -march "+extension" ("sve2") -> the CPU features it enables.
   std::map<std::string, std::vector<std::string>> march_extensions;
+  /// Platform -> ATen's CPU capabilities on it, lowest first ("DEFAULT", "AVX2", "AVX512").
+  std::map<std::string, std::vector<std::string>> aten_capabilities;
   /// TORCH_CUDA_ARCH_LIST's words: "generation_names" (Ampere, Hopper, …) and "suffixes" (+PTX).
   std::map<std::string, std::vector<std::string>> torch_arch_list;
   std::vector<NixpkgsPin> pins;
@@ -69,7 +71,15 @@ struct KnowledgeBase {
   std::vector<std::string> python_names() const;
   std::vector<std::string> backend_names() const;
   std::vector<std::string> package_names() const;
+
+  /// The ATen CPU capabilities at or above \a isa's aten_capability, lowest
+  /// first; empty when that is its platform's lowest (any dispatch meets it)
+  /// or not stated.
+  std::vector<std::string> aten_capabilities_meeting(const CpuIsa& isa) const;
 };
+
+/// The embedded knowledge base, loaded once.
+const KnowledgeBase& embedded_kb();
 
 /// The data files, in load order.
 const std::vector<std::string>& kb_file_names();

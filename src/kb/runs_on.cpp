@@ -78,6 +78,13 @@ std::optional<GpuTarget> gpu_target(const KnowledgeBase& kb, std::string_view sm
   return gpu_target(*gpu);
 }
 
+std::optional<GpuTarget> any_gpu_target(const KnowledgeBase& kb, std::string_view sm) {
+  if (auto t = gpu_target(kb, sm)) return t;
+  auto c = parse_sm(sm);
+  if (!c || c->suffix) return std::nullopt;
+  return GpuTarget{std::string(sm), c->number, {c->number}};
+}
+
 bool runs_on(const CudaCode& code, const GpuTarget& gpu) {
   switch (code.suffix) {
     case 'a': return code.number == gpu.number;

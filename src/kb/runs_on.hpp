@@ -51,6 +51,10 @@ struct GpuTarget {
 /// knowledge base has no such compute capability (or \a sm has a suffix).
 std::optional<GpuTarget> gpu_target(const KnowledgeBase& kb, std::string_view sm);
 GpuTarget gpu_target(const GpuArch& gpu);
+/// The GPU of \a sm in \a kb, else (a compute capability the knowledge base
+/// lacks, such as a GPU newer than it) one judged by its number alone, whose
+/// family-specific code is its own; nullopt when \a sm is no capability.
+std::optional<GpuTarget> any_gpu_target(const KnowledgeBase& kb, std::string_view sm);
 
 /// Whether \a code can run on \a gpu.
 bool runs_on(const CudaCode& code, const GpuTarget& gpu);

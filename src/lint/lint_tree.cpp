@@ -24,6 +24,8 @@
 
 namespace tailor::lint {
 
+using recipe::display_path;
+
 std::string Problem::render() const {
   Diagnostic d;
   d.severity = rule->severity;
@@ -92,11 +94,6 @@ bool script(const std::string& rel) { return rel.ends_with(".sh") || rel.ends_wi
 bool wanted(const std::string& rel) { return rel.ends_with(".nix") || tree_doc(rel) || script(rel); }
 
 /// The path of \a rel under \a root: what a finding names, and what check opens.
-std::string display_path(const std::string& root, const std::string& rel) {
-  if (root.empty() || root == ".") return rel;
-  return root.back() == '/' ? root + rel : root + "/" + rel;
-}
-
 /// Appends the files under \a abs (the tree's \a rel directory, "" for the root) to \a out,
 /// by readdir's file types: no stat per file. Build results (links named result*) and .git
 /// are skipped, and so are links to directories and what cannot be read.

@@ -13,21 +13,14 @@
 
 #include "lint/checks.hpp"
 #include "nix/parser.hpp"
+#include "recipe/source_file.hpp"
 #include "util/atomic_write.hpp"
 #include "util/parallel_for.hpp"
+#include "util/severity.hpp"
 
 namespace tailor::lint {
 
-namespace {
-
-std::string display_path(const std::string& root, const std::string& rel) {
-  if (root.empty() || root == ".") return rel;
-  return root.back() == '/' ? root + rel : root + "/" + rel;
-}
-
-const char* severity_text(Severity s) { return s == Severity::error ? "error" : s == Severity::warning ? "warning" : "note"; }
-
-}  // namespace
+using recipe::display_path;
 
 namespace {
 
@@ -141,7 +134,7 @@ std::string render_json(const CheckResult& r) {
     j["file"] = p.path;
     j["line"] = p.pos.line;
     j["column"] = p.pos.column;
-    j["severity"] = severity_text(p.rule->severity);
+    j["severity"] = severity_name(p.rule->severity);
     j["rule"] = p.rule->code;
     j["message"] = p.message;
     if (!p.hint.empty()) j["hint"] = p.hint;
@@ -222,7 +215,7 @@ std::string render_diff(const FixPlan& plan) {
 std::string render_rules() {
   std::string out;
   for (const auto& r : rules())
-    out += fmt::format("{}  {:<7}  {:<20}  {}\n", r.code, severity_text(r.severity), r.name, r.summary);
+    out += fmt::format("{}  {:<7}  {:<20}  {}\n", r.code, severity_name(r.severity), r.name, r.summary);
   return out;
 }
 

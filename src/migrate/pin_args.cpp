@@ -8,6 +8,7 @@
 
 #include "recipe/python_names.hpp"
 #include "util/diagnostic.hpp"
+#include "util/file_error.hpp"
 
 namespace tailor::migrate {
 
@@ -21,13 +22,6 @@ constexpr std::string_view kHex = "0123456789abcdef";
 // Nix's base-32 alphabet: digits and lowercase letters without e, o, u, t.
 constexpr std::string_view kNix32 = "0123456789abcdfghijklmnpqrsvwxyz";
 constexpr std::string_view kBase64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-[[noreturn]] void bad(std::string message, std::string hint) {
-  Diagnostic d;
-  d.message = std::move(message);
-  d.hint = std::move(hint);
-  throw DiagnosticError(d);
-}
 
 }  // namespace
 
@@ -45,7 +39,7 @@ TargetPin parse_rev(const std::string& rev, const KnowledgeBase& kb) {
   bool short_form = rev.size() >= 7 && rev.size() < 40 && all_of(rev, kHex);
   std::string why = short_form ? "a short revision must name a pin of the knowledge base"
                                : "a nixpkgs revision is 40 lowercase hex digits";
-  bad(fmt::format("repin: --rev '{}' is not a nixpkgs revision: {}", rev, why),
+  throw_file_error("", fmt::format("repin: --rev '{}' is not a nixpkgs revision: {}", rev, why),
       fmt::format("give the full commit hash, or one of the known pins: {}", fmt::join(kb.pin_names(), ", ")));
 }
 
@@ -59,7 +53,7 @@ std::optional<HashFormat> hash_format(std::string_view h) {
 
 std::string parse_sha256(const std::string& hash) {
   if (hash_format(hash)) return hash;
-  bad(fmt::format("repin: --sha256 '{}' is not a sha256 hash", hash),
+  throw_file_error("", fmt::format("repin: --sha256 '{}' is not a sha256 hash", hash),
       "expected 52 nix-base32 characters, 64 hex digits or sha256-<44 base64 characters> "
       "(nix-prefetch-url --unpack URL prints the first)");
 }
@@ -104,7 +98,7 @@ std::vector<std::pair<size_t, size_t>> revision_runs(std::string_view text) {
 PythonSet parse_python_set(const std::string& name) {
   auto s = python_name(name);
   if (s && s->set == name) return *s;
-  bad(fmt::format("repin: --python-set '{}' is not a Python package set", name),
+  throw_file_error("", fmt::format("repin: --python-set '{}' is not a Python package set", name),
       "name the nixpkgs attribute, e.g. python313Packages (or python3Packages for the pin's default Python)");
 }
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/diagnostic.hpp"
+#include "util/file_error.hpp"
 #include "util/quote.hpp"
 
 namespace tailor::migrate {
@@ -17,14 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-[[noreturn]] void fail(const std::string& path, std::string message, std::string hint = {}) {
-  Diagnostic d;
-  d.path = path;
-  d.message = std::move(message);
-  d.hint = std::move(hint);
-  throw DiagnosticError(d);
-}
 
 // The first "error: …" line Nix or git printed, or the exit status.
 std::string first_error(const ProcessResult& r) {
@@ -40,7 +33,7 @@ ProcessResult run_tool(Processes& procs, const std::string& path, std::vector<st
   ProcessSpec spec;
   spec.argv = std::move(argv);
   ProcessResult r = procs.run(spec);
-  if (!r.started) fail(path, fmt::format("{} is not on PATH: probe-pin {}", spec.argv[0], why), "install Nix and git");
+  if (!r.started) throw_file_error(path, fmt::format("{} is not on PATH: probe-pin {}", spec.argv[0], why), "install Nix and git");
   return r;
 }
 
@@ -50,20 +43,20 @@ std::string first_line(const std::string& s) { return s.substr(0, s.find('\n'));
 std::string checked_out_rev(Processes& procs, const std::string& path, const std::string& rev) {
   std::error_code ec;
   if (!fs::is_regular_file(fs::path(path) / "default.nix", ec) || !fs::is_directory(fs::path(path) / ".git", ec))
-    fail(path, "not a nixpkgs checkout: it needs a default.nix and a .git directory",
+    throw_file_error(path, "not a nixpkgs checkout: it needs a default.nix and a .git directory",
          "clone it: git clone https://github.com/NixOS/nixpkgs PATH");
   const char* why = "reads the checkout's revision with it";
   ProcessResult full = run_tool(procs, path, {"git", "-C", path, "rev-parse", "--verify", "--quiet", rev + "^{commit}"}, why);
   if (full.status != 0)
-    fail(path, fmt::format("{} is not a commit of this checkout", rev), "git -C PATH fetch origin " + rev);
+    throw_file_error(path, fmt::format("{} is not a commit of this checkout", rev), "git -C PATH fetch origin " + rev);
   ProcessResult head = run_tool(procs, path, {"git", "-C", path, "rev-parse", "HEAD"}, why);
   std::string want = first_line(full.out), at = first_line(head.out);
   if (head.status != 0 || at != want)
-    fail(path, fmt::format("the checkout is at {}, not at {}", at.substr(0, 12), rev),
+    throw_file_error(path, fmt::format("the checkout is at {}, not at {}", at.substr(0, 12), rev),
          fmt::format("check it out first: git -C {} checkout {}", shell_word(path), want));
   ProcessResult dirty = run_tool(procs, path, {"git", "-C", path, "status", "--porcelain", "--untracked-files=no"}, why);
   if (dirty.status != 0 || !dirty.out.empty())
-    fail(path, fmt::format("the checkout has changes not committed at {}: they would be measured", want.substr(0, 12)),
+    throw_file_error(path, fmt::format("the checkout has changes not committed at {}: they would be measured", want.substr(0, 12)),
          "git -C PATH stash");
   return want;
 }
@@ -107,11 +100,11 @@ json evaluate(Processes& procs, const std::string& path, const KnowledgeBase& kb
                              {"nix-instantiate", "--eval", "--strict", "--json", "--argstr", "nixpkgs", abs, "--argstr",
                               "query", query.dump(), "-E", kProbeExpr},
                              "evaluates the checkout with it");
-  if (r.status != 0) fail(path, "nix-instantiate cannot evaluate the checkout: " + first_error(r));
+  if (r.status != 0) throw_file_error(path, "nix-instantiate cannot evaluate the checkout: " + first_error(r));
   try {
     return json::parse(r.out);
   } catch (const json::exception&) {
-    fail(path, "nix-instantiate printed no JSON: " + first_line(r.out));
+    throw_file_error(path, "nix-instantiate printed no JSON: " + first_line(r.out));
   }
 }
 
@@ -129,7 +122,7 @@ const json& at(const json& j, const std::string& key) {
 // tarball of REV (git archive's content): .git and untracked files are not in it.
 std::string tarball_sha256(Processes& procs, const std::string& path, const std::string& rev) {
   std::string tmpl = (fs::temp_directory_path() / "tailor-probe-XXXXXX").string();
-  if (!mkdtemp(tmpl.data())) fail(path, "cannot create a temporary directory to unpack the revision");
+  if (!mkdtemp(tmpl.data())) throw_file_error(path, "cannot create a temporary directory to unpack the revision");
   struct Cleanup {
     fs::path dir;
     ~Cleanup() {
@@ -142,11 +135,11 @@ std::string tarball_sha256(Processes& procs, const std::string& path, const std:
   fs::create_directory(tree, ec);
   const char* why = "hashes the revision's files with it";
   ProcessResult a = run_tool(procs, path, {"git", "-C", path, "archive", "--format=tar", "-o", tar.string(), rev}, why);
-  if (a.status != 0) fail(path, "git archive failed: " + first_error(a));
+  if (a.status != 0) throw_file_error(path, "git archive failed: " + first_error(a));
   ProcessResult x = run_tool(procs, path, {"tar", "-xf", tar.string(), "-C", tree.string()}, why);
-  if (x.status != 0) fail(path, "tar cannot unpack the revision: " + first_error(x));
+  if (x.status != 0) throw_file_error(path, "tar cannot unpack the revision: " + first_error(x));
   ProcessResult h = run_tool(procs, path, {"nix-hash", "--type", "sha256", "--base32", tree.string()}, why);
-  if (h.status != 0) fail(path, "nix-hash failed: " + first_error(h));
+  if (h.status != 0) throw_file_error(path, "nix-hash failed: " + first_error(h));
   return first_line(h.out);
 }
 

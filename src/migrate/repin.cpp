@@ -22,6 +22,8 @@
 
 namespace tailor::migrate {
 
+using recipe::display_path;
+
 namespace {
 
 bool is_doc(const std::string& rel) { return rel == "README.md" || rel == "BUILD_MATRIX.md"; }
@@ -66,11 +68,6 @@ std::vector<TomlPin> toml_pins(size_t index, std::string_view text) {
 std::string plural(size_t n, std::string_view word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
 
 }  // namespace
-
-std::string display_path(const std::string& root, const std::string& rel) {
-  if (root.empty() || root == ".") return rel;
-  return root.back() == '/' ? root + rel : root + "/" + rel;
-}
 
 namespace {
 

@@ -57,7 +57,4 @@ struct RepinPlan {
 RepinPlan plan_repin(const std::string& root, std::vector<recipe::SourceFile> files, const RepinOptions& o,
                      const KnowledgeBase& kb);
 
-/// "root/rel" as diagnostics show it.
-std::string display_path(const std::string& root, const std::string& rel);
-
 }  // namespace tailor::migrate

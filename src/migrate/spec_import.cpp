@@ -345,8 +345,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     std::string base = key.package + "-" +
                        (key.backend == "mps" ? std::string("darwin")
                         : key.cuda.empty()   ? key.backend
-                                             : "cuda" + key.cuda.substr(0, key.cuda.find('.')) + "_" +
-                                                   key.cuda.substr(key.cuda.find('.') + 1));
+                                             : kb.cuda(key.cuda)->name_token());  // a variant name's CUDA is known
     for (const auto& [token, written] : spellings.at(key))  // pytorch-cpu-arm64, pytorch-cuda12_8-no-avx512
       base += "-" + (written.empty() ? "no-" + token : written);
     if (!key.sm_set.empty()) base += "-" + key.sm_set.substr(0, key.sm_set.find('='));  // vllm-cuda12_9-all

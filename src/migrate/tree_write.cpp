@@ -8,6 +8,7 @@
 
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
+#include "util/file_error.hpp"
 #include "util/temp_files.hpp"
 
 namespace tailor::migrate {
@@ -17,11 +18,7 @@ namespace fs = std::filesystem;
 namespace {
 
 [[noreturn]] void fail(const fs::path& path, std::string message) {
-  Diagnostic d;
-  d.path = path.string();
-  d.message = std::move(message);
-  d.hint = "nothing was changed";
-  throw DiagnosticError(d);
+  throw_file_error(path, std::move(message), "nothing was changed");
 }
 
 // The copy is built under OUT.tailor-tmp-PID: a later run removes it if this

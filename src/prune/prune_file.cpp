@@ -14,19 +14,13 @@
 
 #include "binfmt/mapped_file.hpp"
 #include "util/diagnostic.hpp"
+#include "util/file_error.hpp"
 
 namespace tailor {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-[[noreturn]] void io_error(const fs::path& p, std::string_view what) {
-  Diagnostic d;
-  d.path = p.string();
-  d.message = fmt::format("cannot {}: {}", what, std::strerror(errno));
-  throw DiagnosticError(std::move(d));
-}
 
 // An open file descriptor, closed on scope exit.
 struct Fd {
@@ -52,11 +46,11 @@ void clone_into(int from, int to, uint64_t size, const fs::path& in, const fs::p
   while (done < size) {
     ssize_t n = ::pread(from, buf.data(), buf.size(), static_cast<off_t>(done));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) io_error(in, "read");
+    if (n <= 0) throw_system_error(in, "read", errno);
     for (ssize_t w = 0; w < n;) {
       ssize_t m = ::pwrite(to, buf.data() + w, static_cast<size_t>(n - w), static_cast<off_t>(done + w));
       if (m < 0 && errno == EINTR) continue;
-      if (m <= 0) io_error(out, "write");
+      if (m <= 0) throw_system_error(out, "write", errno);
       w += m;
     }
     done += static_cast<uint64_t>(n);
@@ -70,7 +64,7 @@ class FdSink : public ByteSink {
     for (uint64_t w = 0; w < bytes.size();) {
       ssize_t n = ::pwrite(fd_, bytes.data() + w, bytes.size() - w, static_cast<off_t>(offset + w));
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) io_error(shown_, "write");
+      if (n <= 0) throw_system_error(shown_, "write", errno);
       w += static_cast<uint64_t>(n);
     }
   }
@@ -97,25 +91,13 @@ uint64_t allocated(int fd) {
   return ::fstat(fd, &st) == 0 ? static_cast<uint64_t>(st.st_blocks) * 512 : 0;
 }
 
-template <class F>
-auto blame(const fs::path& p, F&& f) {
-  try {
-    return f();
-  } catch (const DiagnosticError& e) {
-    if (!e.diagnostic().path.empty()) throw;
-    Diagnostic d = e.diagnostic();
-    d.path = p.string();
-    throw DiagnosticError(std::move(d));
-  }
-}
-
 }  // namespace
 
 StagedOutput::StagedOutput(fs::path out) : out_(std::move(out)), tmp_(out_) {
   tmp_ += fmt::format("{}{}", kTempSuffix, ::getpid());
   guard_.emplace(tmp_);  // before it exists: no moment a signal could leave it
   fd_ = ::open(tmp_.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd_ < 0) io_error(out_, "create");  // the output a user asked for, not the temporary name
+  if (fd_ < 0) throw_system_error(out_, "create", errno);  // the output a user asked for, not the temporary name
 }
 
 StagedOutput::~StagedOutput() {
@@ -124,8 +106,8 @@ StagedOutput::~StagedOutput() {
 }
 
 void StagedOutput::commit() {
-  if (::close(std::exchange(fd_, -1)) != 0) io_error(out_, "write");
-  if (::rename(tmp_.c_str(), out_.c_str()) != 0) io_error(out_, "replace");
+  if (::close(std::exchange(fd_, -1)) != 0) throw_system_error(out_, "write", errno);
+  if (::rename(tmp_.c_str(), out_.c_str()) != 0) throw_system_error(out_, "replace", errno);
   tmp_.clear();
   guard_.reset();
 }
@@ -134,10 +116,10 @@ void copy_file_atomically(const fs::path& in, const fs::path& out) {
   Fd src;
   src.fd = ::open(in.c_str(), O_RDONLY | O_CLOEXEC);
   struct stat st {};
-  if (src.fd < 0 || ::fstat(src.fd, &st) != 0) io_error(in, "open");
+  if (src.fd < 0 || ::fstat(src.fd, &st) != 0) throw_system_error(in, "open", errno);
   StagedOutput tmp(out);
   clone_into(src.fd, tmp.fd(), static_cast<uint64_t>(st.st_size), in, out);
-  if (::fchmod(tmp.fd(), st.st_mode & 07777) != 0) io_error(out, "set the mode of");
+  if (::fchmod(tmp.fd(), st.st_mode & 07777) != 0) throw_system_error(out, "set the mode of", errno);
   tmp.commit();
 }
 
@@ -145,11 +127,11 @@ void copy_file_new(const fs::path& in, const fs::path& out) {
   Fd src, dst;
   src.fd = ::open(in.c_str(), O_RDONLY | O_CLOEXEC);
   struct stat st {};
-  if (src.fd < 0 || ::fstat(src.fd, &st) != 0) io_error(in, "open");
+  if (src.fd < 0 || ::fstat(src.fd, &st) != 0) throw_system_error(in, "open", errno);
   dst.fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 07777);
-  if (dst.fd < 0) io_error(out, "create");
+  if (dst.fd < 0) throw_system_error(out, "create", errno);
   clone_into(src.fd, dst.fd, static_cast<uint64_t>(st.st_size), in, out);
-  if (::fchmod(dst.fd, st.st_mode & 07777) != 0) io_error(out, "set the mode of");  // umask aside
+  if (::fchmod(dst.fd, st.st_mode & 07777) != 0) throw_system_error(out, "set the mode of", errno);  // umask aside
 }
 
 FileOutcome prune_elf_bytes(std::string shown, std::span<uint8_t> bytes, const PruneOptions& opts) {
@@ -184,7 +166,7 @@ FileOutcome prune_elf_scratch(std::string shown, ScratchFile& file, const PruneO
 
 FileOutcome prune_elf_file(const fs::path& in, const fs::path& out, std::string shown, const PruneOptions& opts) {
   auto reader = std::make_shared<FileReader>(in);
-  RewritePlan plan = blame(in, [&] {
+  RewritePlan plan = blame(in.string(), [&] {
     auto elf = try_open_elf(reader);
     if (!elf) throw_format_error("not an ELF file");
     return plan_rewrite(*elf, opts.targets, opts.keep_ptx);
@@ -193,7 +175,7 @@ FileOutcome prune_elf_file(const fs::path& in, const fs::path& out, std::string 
   Fd src;
   src.fd = ::open(in.c_str(), O_RDONLY | O_CLOEXEC);
   struct stat st {};
-  if (src.fd < 0 || ::fstat(src.fd, &st) != 0) io_error(in, "open");
+  if (src.fd < 0 || ::fstat(src.fd, &st) != 0) throw_system_error(in, "open", errno);
   f.disk_before = static_cast<uint64_t>(st.st_blocks) * 512;
   f.disk_after = f.disk_before;
   if (opts.dry_run) return f;
@@ -204,9 +186,9 @@ FileOutcome prune_elf_file(const fs::path& in, const fs::path& out, std::string 
   StagedOutput tmp(out);
   clone_into(src.fd, tmp.fd(), reader->size(), in, out);
   FdSink sink(tmp.fd(), out);
-  blame(in, [&] { apply_rewrite(plan, *reader, sink); });
+  blame(in.string(), [&] { apply_rewrite(plan, *reader, sink); });
   punch_holes(tmp.fd(), plan, st.st_blksize > 0 ? static_cast<uint64_t>(st.st_blksize) : 4096);
-  if (::fchmod(tmp.fd(), st.st_mode & 07777) != 0) io_error(out, "set the mode of");
+  if (::fchmod(tmp.fd(), st.st_mode & 07777) != 0) throw_system_error(out, "set the mode of", errno);
   f.disk_after = allocated(tmp.fd());
   tmp.commit();
   return f;

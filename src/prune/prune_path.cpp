@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "binfmt/elf_file.hpp"
 #include "binfmt/mapped_file.hpp"
 #include "binfmt/wheel.hpp"
 #include "prune/prune_json.hpp"
@@ -19,6 +20,7 @@
 #include "prune/zip_writer.hpp"
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
+#include "util/file_error.hpp"
 #include "util/parallel_for.hpp"
 #include "util/temp_files.hpp"
 
@@ -30,8 +32,6 @@ namespace {
 
 constexpr const char* kRecordName = "tailor-prune.json";
 
-bool is_elf_magic(const uint8_t* p, size_t n) { return n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F'; }
-
 bool is_elf_file(const fs::path& p) {
   uint8_t magic[4] = {};
   int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
@@ -39,14 +39,6 @@ bool is_elf_file(const fs::path& p) {
   ssize_t n = ::pread(fd, magic, sizeof magic, 0);
   ::close(fd);
   return is_elf_magic(magic, n > 0 ? static_cast<size_t>(n) : 0);
-}
-
-[[noreturn]] void fail(const fs::path& p, std::string message, std::string hint = "") {
-  Diagnostic d;
-  d.path = p.string();
-  d.message = std::move(message);
-  d.hint = std::move(hint);
-  throw DiagnosticError(std::move(d));
 }
 
 void keep_outcome(PruneReport& rep, FileOutcome f) {
@@ -93,13 +85,13 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
     }
   } cleanup;
   if (copy) {
-    if (!fs::create_directory(stage, ec)) fail(r.out, fmt::format("cannot create the directory: {}", ec.message()));
+    if (!fs::create_directory(stage, ec)) throw_file_error(r.out, fmt::format("cannot create the directory: {}", ec.message()));
     cleanup.p = stage;
   }
   std::vector<fs::path> entries;
   for (auto it = fs::recursive_directory_iterator(r.path, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
     entries.push_back(it->path());
-  if (ec) fail(r.path, fmt::format("cannot walk the directory: {}", ec.message()));
+  if (ec) throw_file_error(r.path, fmt::format("cannot walk the directory: {}", ec.message()));
   std::sort(entries.begin(), entries.end());
   std::vector<size_t> files;
   for (size_t i = 0; i < entries.size(); ++i) {
@@ -148,7 +140,7 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
   if (copy) {
     fs::permissions(stage, fs::status(r.path).permissions(), ec);
     fs::rename(stage, r.out, ec);
-    if (ec) fail(r.out, fmt::format("cannot create: {}", ec.message()));
+    if (ec) throw_file_error(r.out, fmt::format("cannot create: {}", ec.message()));
     cleanup.p.clear();
   }
 }
@@ -171,7 +163,7 @@ Record read_record(const Wheel& w, const fs::path& path) {
     if (!line.empty()) r.lines.push_back(line);
     return r;
   }
-  fail(path, "not a wheel: no *.dist-info/RECORD", "tailor prune rewrites wheels (PEP 427) and their RECORD");
+  throw_file_error(path, "not a wheel: no *.dist-info/RECORD", "tailor prune rewrites wheels (PEP 427) and their RECORD");
 }
 
 // RECORD's path field: everything before the last two commas.
@@ -332,9 +324,9 @@ PruneReport prune_path(const PruneRequest& r) {
   rep.dry_run = r.opts.dry_run;
   std::error_code ec;
   fs::file_status st = fs::status(r.path, ec);
-  if (ec || !fs::exists(st)) fail(r.path, "no such file or directory");
+  if (ec || !fs::exists(st)) throw_file_error(r.path, "no such file or directory");
   if (!r.out.empty() && !r.opts.dry_run && fs::exists(fs::symlink_status(r.out)))
-    fail(r.out, "the output exists already", "tailor prune never overwrites: remove it, or choose another -o");
+    throw_file_error(r.out, "the output exists already", "tailor prune never overwrites: remove it, or choose another -o");
   // What a killed run staged beside the output (a file's copy, a folder's stage).
   if (!r.opts.dry_run) {
     fs::path beside = (r.out.empty() ? r.path : r.out).parent_path();
@@ -355,16 +347,16 @@ PruneReport prune_path(const PruneRequest& r) {
     try {
       w = try_open_wheel(file.bytes(), r.limits);
     } catch (const DiagnosticError& e) {
-      fail(r.path, e.diagnostic().message, e.diagnostic().hint);
+      throw_file_error(r.path, e.diagnostic().message, e.diagnostic().hint);
     }
-    if (!w) fail(r.path, "not an ELF file, a wheel or a directory",
+    if (!w) throw_file_error(r.path, "not an ELF file, a wheel or a directory",
                  "tailor prune reads shared libraries (.so), wheels (.whl) and folders of them");
-    if (r.out.empty() && !r.opts.dry_run) fail(r.path, "wheels are not pruned in place", "name the new wheel with -o");
+    if (r.out.empty() && !r.opts.dry_run) throw_file_error(r.path, "wheels are not pruned in place", "name the new wheel with -o");
     try {
       prune_wheel(rep, r, *w);
     } catch (const DiagnosticError& e) {
       if (!e.diagnostic().path.empty()) throw;
-      fail(r.path, e.diagnostic().message);
+      throw_file_error(r.path, e.diagnostic().message);
     }
   }
   rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

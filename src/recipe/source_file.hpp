@@ -11,4 +11,8 @@ struct SourceFile {
   std::string text;
 };
 
+/// "root/rel", the file \a rel of the tree at \a root as diagnostics show
+/// it (and as it is opened); "rel" alone for the root "." or "".
+std::string display_path(const std::string& root, const std::string& rel);
+
 }  // namespace tailor::recipe

@@ -12,19 +12,13 @@
 #include <fmt/format.h>
 
 #include "util/diagnostic.hpp"
+#include "util/file_error.hpp"
 
 namespace tailor {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-[[noreturn]] void fail(const fs::path& p, std::string message) {
-  Diagnostic d;
-  d.path = p.string();
-  d.message = std::move(message);
-  throw DiagnosticError(d);
-}
 
 // "<file>.tailor-tmp-<pid>": generate's stale-file scan skips it, and the next
 // run removes it if a crash left it behind (remove_stale_temp_files).
@@ -69,7 +63,7 @@ StagedFile::StagedFile(fs::path path, std::string_view content, std::optional<fs
   if (int error = write_new_file(tmp_, content)) {
     fs::remove(tmp_, ec);
     tmp_.clear();
-    fail(path_, "cannot write file: " + std::string(std::strerror(error)));
+    throw_file_error(path_, "cannot write file: " + std::string(std::strerror(error)));
   }
   if (!mode) {
     fs::file_status old = fs::status(path_, ec);
@@ -93,7 +87,7 @@ void StagedFile::commit() {
     std::error_code ignore;
     fs::remove(tmp_, ignore);
     tmp_.clear();
-    fail(path_, "cannot replace file: " + ec.message());
+    throw_file_error(path_, "cannot replace file: " + ec.message());
   }
   tmp_.clear();
 }

@@ -1,8 +1,9 @@
 #include "util/diagnostic.hpp"
 
+#include "util/severity.hpp"
+
 namespace tailor {
 
-namespace {
 const char* severity_name(Severity s) {
   switch (s) {
     case Severity::error: return "error";
@@ -11,7 +12,6 @@ const char* severity_name(Severity s) {
   }
   return "error";
 }
-}  // namespace
 
 std::string Diagnostic::render() const {
   std::string out;

@@ -11,15 +11,13 @@
 #include <fmt/format.h>
 
 #include "util/diagnostic.hpp"
+#include "util/file_error.hpp"
 
 namespace tailor {
 
 namespace {
 [[noreturn]] void fail(const std::filesystem::path& path, const char* what, int e) {
-  Diagnostic d;
-  d.path = path.string();
-  d.message = fmt::format("cannot {} the output: {}", what, std::strerror(e));
-  throw DiagnosticError(d);
+  throw_system_error(path, fmt::format("{} the output", what), e);
 }
 }  // namespace
 

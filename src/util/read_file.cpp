@@ -12,19 +12,12 @@
 #include <fmt/format.h>
 
 #include "util/diagnostic.hpp"
+#include "util/file_error.hpp"
 
 namespace tailor {
 
 namespace {
 std::atomic<uint64_t> g_input_limit{kDefaultInputSizeLimit};
-
-[[noreturn]] void fail(const std::filesystem::path& path, std::string message, std::string hint = {}) {
-  Diagnostic d;
-  d.path = path.string();
-  d.message = std::move(message);
-  d.hint = std::move(hint);
-  throw DiagnosticError(d);
-}
 
 std::string too_big(uint64_t limit) { return fmt::format("over the input size limit of {} bytes", limit); }
 const char* kRaiseHint = "raise the limit with --max-input-size BYTES";
@@ -46,21 +39,21 @@ std::string_view file_kind(unsigned mode) {
 int open_input_file(const std::filesystem::path& path, std::string_view what, uint64_t& size) {
   // O_NONBLOCK: opening a FIFO with no writer must not wait for one.
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0) fail(path, fmt::format("cannot read {}: {}", what, std::strerror(errno)));
+  if (fd < 0) throw_file_error(path, fmt::format("cannot read {}: {}", what, std::strerror(errno)));
   struct stat st;
   if (::fstat(fd, &st) != 0) {
     int e = errno;
     ::close(fd);
-    fail(path, fmt::format("cannot read {}: {}", what, std::strerror(e)));
+    throw_file_error(path, fmt::format("cannot read {}: {}", what, std::strerror(e)));
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    fail(path, fmt::format("cannot read {}: {}, not a regular file", what, file_kind(st.st_mode)));
+    throw_file_error(path, fmt::format("cannot read {}: {}, not a regular file", what, file_kind(st.st_mode)));
   }
   size = static_cast<uint64_t>(st.st_size);
   if (size > input_size_limit()) {
     ::close(fd);
-    fail(path, fmt::format("cannot read {}: {} bytes, {}", what, size, too_big(input_size_limit())), kRaiseHint);
+    throw_file_error(path, fmt::format("cannot read {}: {} bytes, {}", what, size, too_big(input_size_limit())), kRaiseHint);
   }
   return fd;
 }
@@ -96,7 +89,7 @@ std::string read_file(const std::filesystem::path& path, std::string_view what) 
   std::string out;
   std::optional<std::string> why = read_bounded(fd, size, out);
   ::close(fd);
-  if (why) fail(path, fmt::format("cannot read {}: {}", what, *why), why->find("limit") != std::string::npos ? kRaiseHint : "");
+  if (why) throw_file_error(path, fmt::format("cannot read {}: {}", what, *why), why->find("limit") != std::string::npos ? kRaiseHint : "");
   return out;
 }
 

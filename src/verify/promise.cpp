@@ -3,17 +3,15 @@
 #include <fmt/format.h>
 
 #include "util/diagnostic.hpp"
+#include "util/file_error.hpp"
 
 namespace tailor {
 
 namespace {
 
 [[noreturn]] void bad(const std::string& path, std::string message) {
-  Diagnostic d;
-  d.path = path;
-  d.message = std::move(message);
-  d.hint = "generated recipes write name, package, backend, python, cuda, sm, isa and platform (as tailor matrix --json)";
-  throw DiagnosticError(std::move(d));
+  throw_file_error(path, std::move(message),
+                   "generated recipes write name, package, backend, python, cuda, sm, isa and platform (as tailor matrix --json)");
 }
 
 std::string string_or_empty(const nlohmann::json& j, const char* key, const std::string& path, bool required) {

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kb/knowledge_base.hpp"
 #include "util/find_program.hpp"
 #include "util/process.hpp"
 #include "util/version.hpp"
@@ -270,7 +271,8 @@ Check gpu_compute_check(const VariantPromise& p, const nlohmann::json& probe, co
                    : Check{"gpu-compute", CheckStatus::failed, fmt::format("2*arange(8) summed to {} on the GPU, not 56", s)};
 }
 
-// ATen's runtime dispatch level: "CPU capability usage: AVX512".
+// ATen's runtime dispatch level, "CPU capability usage: AVX512", against the
+// lowest the variant's ISA promises (cpu_isas.toml's aten_capability).
 Check cpu_capability_check(const VariantPromise& p, const nlohmann::json& probe) {
   static const std::regex cap_re(R"(CPU capability usage: (\w+))");
   std::smatch m;
@@ -279,8 +281,7 @@ Check cpu_capability_check(const VariantPromise& p, const nlohmann::json& probe)
     return {"cpu-capability", CheckStatus::skipped, "torch.__config__.show() names no CPU capability"};
   std::string got = m[1];
   std::vector<std::string> allowed;
-  if (p.isa.starts_with("avx512")) allowed = {"AVX512"};
-  else if (p.isa == "avx2") allowed = {"AVX2", "AVX512"};
+  if (const CpuIsa* isa = embedded_kb().isa(p.isa)) allowed = embedded_kb().aten_capabilities_meeting(*isa);
   if (allowed.empty())
     return {"cpu-capability", CheckStatus::skipped, fmt::format("ATen dispatches to {}; not compared for ISA '{}'", got, p.isa)};
   if (std::find(allowed.begin(), allowed.end(), got) != allowed.end())

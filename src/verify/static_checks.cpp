@@ -135,10 +135,10 @@ Check toolchain_check(const VariantPromise& p, const std::filesystem::path& root
 }  // namespace
 
 GpuTarget gpu_for(int major, int minor) {
-  static const KnowledgeBase kb = KnowledgeBase::load();
+  const KnowledgeBase& kb = embedded_kb();
+  const std::string sm = fmt::format("{}.{}", major, minor);
   const uint32_t number = static_cast<uint32_t>(major * 10 + minor);
-  if (auto t = gpu_target(kb, fmt::format("{}.{}", major, minor))) return *t;
-  return {fmt::format("{}.{}", major, minor), number, {number}};
+  return any_gpu_target(kb, sm).value_or(GpuTarget{sm, number, {number}});
 }
 
 bool covers(const std::vector<FatbinEntry>& entries, const GpuTarget& gpu) {

@@ -214,6 +214,27 @@ TEST(VerifyProbe, RangesNotEquality) {
   EXPECT_EQ(find(failing, "arch-list").detail, "torch lists 2 but the fatbins carry no code for sm_100");
 }
 
+// The capability each ISA promises is cpu_isas.toml's aten_capability: an avx2
+// variant meets it with AVX2 or AVX512; an armv9 one promises DEFAULT (Grace's
+// SVE2 is 128 bits, no SVE256), which any dispatch meets, so it is not compared.
+TEST(VerifyProbe, CpuCapabilityIsTheIsasAtenCapability) {
+  Inspection in = inspect_path(kElf / "sm90.so");
+  nlohmann::json probe = {{"python", "3.13.5"}, {"torch", "2.9.1"}, {"config", "  - CPU capability usage: AVX2\n"}};
+  VariantPromise avx2 = cuda90();
+  avx2.isa = "avx2";
+  EXPECT_EQ(find(probe_checks(avx2, in, probe, false, std::nullopt), "cpu-capability").detail,
+            "ATen dispatches to AVX2 (avx2 variant)");
+  probe["config"] = "  - CPU capability usage: DEFAULT\n";
+  Check low = find(probe_checks(avx2, in, probe, false, std::nullopt), "cpu-capability");
+  EXPECT_EQ(low.status, CheckStatus::failed);
+  EXPECT_EQ(low.detail, "ATen dispatches to DEFAULT, below what the avx2 variant needs (AVX2 or AVX512)");
+  VariantPromise armv9 = cuda90();
+  armv9.isa = "armv9";
+  Check arm = find(probe_checks(armv9, in, probe, false, std::nullopt), "cpu-capability");
+  EXPECT_EQ(arm.status, CheckStatus::skipped);
+  EXPECT_EQ(arm.detail, "ATen dispatches to DEFAULT; not compared for ISA 'armv9'");
+}
+
 TEST(VerifyProbe, SkipsWithReasons) {
   Inspection in = inspect_path(kElf / "sm90.so");
   nlohmann::json probe = {{"python", "3.13.1"}, {"torch", "2.9.1"}, {"cuda", "12.9"}, {"cudnn", 91300},

@@ -1,0 +1,43 @@
+#pragma once
+/// The platforms tailor builds for (data/platforms.toml): the Nix system, the
+/// ELF machine of its binaries and the CI runner labels of its build jobs.
+/// Embedded, read once; an overlay does not change them (they describe what
+/// tailor's code supports, not a site's data).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tailor {
+
+struct Platform {
+  std::string system;  ///< "x86_64-linux", as nixpkgs and variant names write it
+  std::string os;      ///< "linux", "darwin"
+  std::string arch;    ///< "x86_64", "aarch64"
+  std::optional<uint16_t> elf_machine;  ///< e_machine; nullopt where binaries are not ELF
+  bool remote_builder = false;          ///< tailor builders may name machines of it
+  std::vector<std::string> github_runs_on;
+  std::vector<std::string> gitlab_tags;
+};
+
+struct PlatformTable {
+  std::vector<Platform> platforms;
+  std::vector<std::string> drift_github_runs_on, drift_gitlab_tags;  ///< the drift job's runner
+
+  /// Reads \a text (data/platforms.toml's schema, closed); throws DiagnosticError.
+  static PlatformTable parse(const std::string& path, std::string text);
+};
+
+/// The embedded table.
+const PlatformTable& platform_table();
+/// The platform of Nix system \a system; null when tailor does not build for it.
+const Platform* find_platform(std::string_view system);
+/// Every platform's system, in the file's order.
+std::vector<std::string> platform_systems();
+
+/// "[a, b, c]": labels as a YAML flow sequence (they are plain words).
+std::string flow_list(const std::vector<std::string>& labels);
+
+}  // namespace tailor
