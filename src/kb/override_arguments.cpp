@@ -13,7 +13,9 @@ std::vector<std::string> override_arguments(const KnowledgeBase& kb, std::string
   };
   for (const auto& p : kb.packages) {
     if (p.attribute == attribute) {
-      for (const auto& a : p.arguments) add(a.name);
+      // A package that builds another into its Python set passes its arguments to that one.
+      if (!p.need("python-set-substitution"))
+        for (const auto& a : p.arguments) add(a.name);
       for (const auto& n : p.needs)
         if (n.strategy == "links-if-built" || n.strategy == "companion-of") add(n.argument);
     }

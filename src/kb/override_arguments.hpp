@@ -15,7 +15,8 @@ struct KnowledgeBase;
 /// [[package.argument]]s of its packages and the arguments receiving what they
 /// need (links-if-built, companion-of), and the [[package.argument]]s of the
 /// packages that build it inline into their Python set
-/// (python-set-substitution: the custom torch of a vLLM variant).
+/// (python-set-substitution: the custom torch of a vLLM variant), which are
+/// not their own.
 std::vector<std::string> override_arguments(const KnowledgeBase& kb, std::string_view attribute);
 
 }  // namespace tailor
