@@ -77,7 +77,8 @@ TEST(WorkaroundEffects, TheSchemaIsClosed) {
   EXPECT_EQ(problems(workaround("[[workaround.include_links]]\nkey = \"cccl\"\nnames = [\"cub\"]\nfrom = \"x\"\n")),
             std::vector<std::string>{"workarounds.toml:10:1: error: unknown key 'from' in [[workaround.include_links]]\n"
                                      "from = \"x\"\n"
-                                     "^\n"});
+                                     "^\n"
+                                     "hint: allowed keys: key, names\n"});
   auto bad_key = problems(workaround("switches = [\"a b\"]\n"));
   ASSERT_EQ(bad_key.size(), 1u);
   EXPECT_NE(bad_key[0].find("workarounds.toml:7:13: error:"), std::string::npos) << bad_key[0];
