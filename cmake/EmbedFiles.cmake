@@ -1,14 +1,13 @@
-# Embeds the knowledge base (data/, with the package builders it carries in
-# data/builders/), the example specs (examples/) and the Nix
-# builders that generated trees share (src/generate/builders/) and the catalog
-# page's markup, style and script (src/catalog/page/) into the
-# binary, so `tailor` works with nothing installed beside it.
+# Embeds the knowledge base (data/, with the Nix builders it carries in
+# data/builders/ and the probes `tailor verify` runs in data/probes/), the example specs (examples/) and the catalog page's
+# markup, style and script (src/catalog/page/) into the binary, so `tailor`
+# works with nothing installed beside it.
 file(GLOB_RECURSE TAILOR_EMBEDDED_INPUTS CONFIGURE_DEPENDS
   RELATIVE ${PROJECT_SOURCE_DIR}
   ${PROJECT_SOURCE_DIR}/data/*.toml
   ${PROJECT_SOURCE_DIR}/data/builders/*.nix
+  ${PROJECT_SOURCE_DIR}/data/probes/*.py
   ${PROJECT_SOURCE_DIR}/examples/*.toml
-  ${PROJECT_SOURCE_DIR}/src/generate/builders/*.nix
   ${PROJECT_SOURCE_DIR}/src/catalog/page/*)
 list(SORT TAILOR_EMBEDDED_INPUTS)
 set(TAILOR_EMBEDDED_CPP ${PROJECT_BINARY_DIR}/generated/embedded_files.cpp)

@@ -86,9 +86,11 @@ std::string tree_python_set(const std::vector<recipe::SourceFile>& files) {
 }
 
 /// The post-move check (evaluate the pin's torch version) on a local nixpkgs; returns false when the result contradicts the move.
+/// \a attribute: the headline package's (packages.toml), whose version the pin's names and docs promise.
 bool evaluate(CommandContext& ctx, const std::string& nixpkgs, const std::string& set, const std::string& cuda,
-              const migrate::TargetPin& target, std::vector<std::string>& verify, Json& report) {
-  migrate::TorchEval e = migrate::eval_torch_version(nixpkgs, set, cuda);
+              const std::string& attribute, const migrate::TargetPin& target, std::vector<std::string>& verify,
+              Json& report) {
+  migrate::TorchEval e = migrate::eval_torch_version(nixpkgs, set, attribute, cuda);
   report["evaluation"] = {{"expr", e.expr}, {"ok", e.ok}, {"version", e.version}, {"error", e.error}};
   ctx.out << "nix-instantiate --eval: " << e.expr << "\n";
   if (auto rev = migrate::checkout_rev(nixpkgs); rev && *rev != target.rev)
@@ -96,23 +98,23 @@ bool evaluate(CommandContext& ctx, const std::string& nixpkgs, const std::string
                                  nixpkgs, rev->substr(0, 7), target.rev.substr(0, 7)));
   if (!e.ok) {
     ctx.out << fmt::format("  failed: {}\n", e.error);
-    verify.push_back(fmt::format("{}.torch does not evaluate on the new pin: {}", set, e.error));
+    verify.push_back(fmt::format("{}.{} does not evaluate on the new pin: {}", set, attribute, e.error));
     return false;
   }
   if (!target.known) {
     ctx.out << fmt::format("  = \"{}\" (the knowledge base does not know this pin)\n", e.version);
     return true;
   }
-  std::string want = target.known->version_text("torch");
+  std::string want = target.known->version_text(attribute);
   auto is = [&](const std::string& v) {
     return e.version.starts_with(v) &&
            (e.version.size() == v.size() || !std::isdigit(static_cast<unsigned char>(e.version[v.size()])));
   };
   bool same = is(want);
-  if (const FactEvidence* d = target.known->version_dispute("torch"))  // one source's value is no contradiction
+  if (const FactEvidence* d = target.known->version_dispute(attribute))  // one source's value is no contradiction
     for (const auto& c : d->claims) same = same || is(c.value);
   ctx.out << fmt::format("  = \"{}\" (knowledge base: {}{})\n", e.version, want, same ? "" : ", DIFFERENT");
-  if (target.known->version_dispute("torch"))  // a measurement settles what the sources dispute: record it
+  if (target.known->version_dispute(attribute))  // a measurement settles what the sources dispute: record it
     verify.push_back(fmt::format("{}.torch.version measured {} on {}: record it so the knowledge base no longer "
                                  "disputes it: {}",
                                  set, e.version, target.known->short_rev, probe_pin_command(*target.known)));
@@ -227,11 +229,12 @@ std::optional<int> check_tree_inputs(CommandContext& ctx, const RepinArgs& a) {
 }
 
 // What is left to verify; evaluates the torch version with --nixpkgs. False: the evaluation disagrees.
-bool verify_notes(CommandContext& ctx, const RepinArgs& a, const migrate::RepinPlan& plan,
+bool verify_notes(CommandContext& ctx, const RepinArgs& a, const migrate::RepinPlan& plan, const KnowledgeBase& kb,
                   std::vector<std::string>& verify, Json& report) {
   if (a.nixpkgs.empty() && plan.changes.empty()) return true;
   std::string set = plan.python ? plan.python->set : tree_python_set(plan.after);
-  if (!a.nixpkgs.empty()) return evaluate(ctx, a.nixpkgs, set, plan.cuda, plan.target, verify, report);
+  if (!a.nixpkgs.empty())
+    return evaluate(ctx, a.nixpkgs, set, plan.cuda, kb.headline_package().attribute, plan.target, verify, report);
   verify.push_back(fmt::format("that {}.torch on {} is the PyTorch the names and docs promise: rerun with "
                                  "--nixpkgs PATH (a checkout of the pin), or build one variant and print "
                                  "torch.__version__",
@@ -284,7 +287,7 @@ int repin_tree(CommandContext& ctx, const RepinArgs& a, migrate::RepinOptions o,
   report["evaluation"] = nullptr;
 
   std::vector<std::string> verify = plan.verify;
-  bool eval_ok = verify_notes(ctx, a, plan, verify, report);
+  bool eval_ok = verify_notes(ctx, a, plan, kb, verify, report);
   ctx.out << migrate::render_verify(verify);
   report["verify"] = verify;
   report["wrote"] = nullptr;

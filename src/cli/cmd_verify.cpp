@@ -82,8 +82,10 @@ int cmd_verify(CommandContext& ctx) {
       return kExitBadInput;
     }
     promise = read_variant_json(variant_file, read_text(variant_file));
+    attach_probe(promise, load_kb(kb_dir));
   } else if (fs::is_regular_file(variant_json, ec)) {
     promise = read_variant_json(variant_json.string(), read_text(variant_json));
+    attach_probe(promise, load_kb(kb_dir));  // what verify imports: the package's probe (packages.toml)
   } else {
     Diagnostic d;
     d.path = path;

@@ -47,7 +47,7 @@ TEST(Safety, EveryCommandFailsWhenStdoutIsFull) {
   }
   for (const std::string& args : std::vector<std::string>{"--help", "-V", "help matrix", "kb", "matrix build-pytorch/main", "matrix build-pytorch/main --json",
                            "ci build-pytorch/main --github", "manifest build-pytorch/main pytorch-python313-cpu-avx2",
-                           "parse " + tailor::test::source_dir() + "/src/generate/builders/torch.nix"}) {
+                           "parse " + tailor::test::source_dir() + "/data/builders/torch.nix"}) {
     auto r = to_dev_full(args);
     EXPECT_EQ(r.status, 2) << args;
     EXPECT_EQ(r.err, kNoSpace) << args;

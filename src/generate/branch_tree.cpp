@@ -1,7 +1,5 @@
 #include "generate/branch_tree.hpp"
 
-#include <set>
-
 #include <fmt/format.h>
 
 #include "generate/docs.hpp"
@@ -9,38 +7,34 @@
 #include "generate/manifest.hpp"
 #include "generate/marker.hpp"
 #include "generate/recipe.hpp"
-#include "matrix/rules.hpp"
+#include "kb/builder_imports.hpp"
 #include "settings/build_settings.hpp"
-#include "util/embedded.hpp"
 
 namespace tailor {
 
 std::vector<GeneratedFile> branch_tree(const Spec& spec, const Matrix& m, const KnowledgeBase& kb) {
-  std::vector<GeneratedFile> files;
-  // The shared builders, verbatim.
-  for (const auto& f : embedded_files()) {
-    std::string_view prefix = "src/generate/builders/";
-    if (!f.path.starts_with(prefix)) continue;
-    files.push_back({".flox/pkgs/lib/" + std::string(f.path.substr(prefix.size())),
-                     with_marker(f.content, CommentStyle::hash)});
-  }
-  // The builders of the matrix's packages that the knowledge base carries,
-  // and of those built inline.
-  std::set<std::string> carried;
-  auto carry = [&](const PackageDef* p) {
-    if (auto it = kb.builder_files.find(p->builder); it != kb.builder_files.end() && carried.insert(p->builder).second)
-      files.push_back({".flox/pkgs/" + p->builder, with_marker(it->second, CommentStyle::hash)});
-  };
-  for (const auto& v : m.variants) {
-    for (const PackageDef* p : built_packages(*kb.package(v.package), kb)) carry(p);
-    for (const auto& p : v.inline_packages) carry(kb.package(p));
-  }
+  // The recipes first: they name the builders the tree needs.
+  std::vector<GeneratedFile> recipes;
   std::vector<BuildSettings> settings;
   settings.reserve(m.variants.size());
   for (const auto& v : m.variants) {
     settings.push_back(derive_settings(v, spec, m, kb));
-    files.push_back({".flox/pkgs/" + v.name + ".nix", with_marker(variant_recipe(settings.back(), spec, kb), CommentStyle::hash)});
+    recipes.push_back({".flox/pkgs/" + v.name + ".nix", variant_recipe(settings.back(), spec, kb)});
   }
+  // The builders of the variants' packages, of those built inline, and what
+  // these and the recipes import: a builder is written only into trees that
+  // use it (vLLM's builder imports lib/custom-torch.nix, not lib/torch.nix).
+  std::vector<std::string> roots;
+  for (const auto& v : m.variants) {
+    roots.push_back(kb.package(v.package)->builder);
+    for (const auto& p : v.inline_packages) roots.push_back(kb.package(p)->builder);
+  }
+  std::vector<std::string_view> recipe_texts;
+  for (const auto& r : recipes) recipe_texts.push_back(r.content);
+  std::vector<GeneratedFile> files;
+  for (const auto& b : builders_used(roots, recipe_texts, kb))
+    files.push_back({".flox/pkgs/" + b, with_marker(kb.builder_files.at(b), CommentStyle::hash)});
+  for (auto& r : recipes) files.push_back({std::move(r.path), with_marker(r.content, CommentStyle::hash)});
   files.push_back({"README.md", with_marker(branch_readme(spec, m, settings, kb), CommentStyle::html)});
   files.push_back({"BUILD_MATRIX.md", with_marker(build_matrix_doc(spec, m, kb), CommentStyle::html)});
   files.push_back({".flox/env/manifest.toml", with_marker(build_env_manifest(spec, m), CommentStyle::hash)});

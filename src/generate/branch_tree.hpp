@@ -1,5 +1,5 @@
 #pragma once
-/// Everything `tailor generate` writes for one branch: the shared builders,
+/// Everything `tailor generate` writes for one branch: the builders it uses,
 /// one recipe per variant, the docs and the build environment's manifest.
 
 #include <vector>

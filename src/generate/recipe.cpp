@@ -46,12 +46,13 @@ std::string workarounds(const BuildSettings& s) {
     if (o.clear_patches) w["clearPatches"] = true;
     if (!o.version_txt.empty()) w["versionTxt"] = o.version_txt;
   }
+  // The workarounds' effects, each under the key its builder reads.
   for (const auto& x : s.workarounds) {
-    if (x.shim_find_cuda_toolkit) w["shimFindCudaToolkit"] = true;
-    if (!x.cccl_include_links.empty()) w["cccl"] = x.cccl_include_links;
-    for (const auto& m : x.magma_patches) {
-      if (!w.contains("magmaPatches")) w["magmaPatches"] = nlohmann::ordered_json::array();
-      w["magmaPatches"].push_back({{"owner", m.owner}, {"repo", m.repo}, {"commit", m.rev}, {"hash", m.hash}});
+    for (const auto& name : x.switches) w[name] = true;
+    for (const auto& l : x.include_links) w[l.key] = l.names;
+    for (const auto& p : x.patches) {
+      if (!w.contains(p.key)) w[p.key] = nlohmann::ordered_json::array();
+      w[p.key].push_back({{"owner", p.commit.owner}, {"repo", p.commit.repo}, {"commit", p.commit.rev}, {"hash", p.commit.hash}});
     }
   }
   return nix_value(w, 4);

@@ -7,12 +7,13 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kb/builder_imports.hpp"
 #include "kb/knowledge_base.hpp"
+#include "kb/override_arguments.hpp"
 #include "kb/package.hpp"
 #include "kb/platform.hpp"
 #include "kb/source_override.hpp"
 #include "kb/workload.hpp"
-#include "util/embedded.hpp"
 
 namespace tailor {
 
@@ -193,9 +194,18 @@ void check_pins(const KnowledgeBase& kb, std::vector<std::string>& out) {
       out.push_back(fmt::format("{}: pin {}: python_default {} is not among its Pythons", f, p.short_rev, p.python_default));
     for (const auto& c : p.cuda)
       if (!kb.cuda(c)) out.push_back(fmt::format("{}: pin {}: CUDA {} is not in cuda_toolkits.toml", f, p.short_rev, c));
-    for (const auto& a : recipe_torch_args())
-      if (!p.has_torch_arg(a))
-        out.push_back(fmt::format("{}: pin {}: torch_args lacks '{}', which tailor's recipes pass", f, p.short_rev, a));
+    // A package whose pins record its version is one they ship: its pinned
+    // function takes every argument the recipes pass (packages.toml).
+    std::set<std::string> attributes;
+    for (const auto& pkg : kb.packages)
+      if (pkg.version_in_pins) attributes.insert(pkg.attribute);
+    for (const auto& attr : attributes) {
+      const std::vector<std::string>* args = p.arguments_of(attr);
+      for (const auto& a : override_arguments(kb, attr))
+        if (!args || !contains(*args, a))
+          out.push_back(fmt::format("{}: pin {}: {} lacks '{}', which tailor's recipes pass", f, p.short_rev,
+                                    p.arguments_field(attr), a));
+    }
   }
 }
 
@@ -205,6 +215,31 @@ void check_pythons(const KnowledgeBase& kb, std::vector<std::string>& out) {
   for (const auto& p : kb.pythons)
     if (!std::regex_match(p.version, std::regex("3\\.[0-9]{1,2}")))
       out.push_back(fmt::format("{}: '{}' is not a CPython 3.X version", f, p.version));
+}
+
+// A workaround's effects reach its packages' builders as `workarounds.KEY`:
+// each key once, none that source overrides fill (ATTRSource,
+// ATTRExtraSources, clearPatches, versionTxt), and each read by a builder of
+// the packages it applies to (or the builders these import), so no effect is
+// silently dropped.
+void check_effect_keys(const KnowledgeBase& kb, const Workaround& w, std::vector<std::string>& out) {
+  const char* f = "workarounds.toml";
+  std::vector<std::string> roots;
+  for (const auto& name : w.packages)
+    if (const PackageDef* p = kb.package(name)) roots.push_back(p->builder);
+  std::set<std::string> builders = builders_used(roots, {}, kb);
+  std::set<std::string> seen;
+  for (const auto& key : effect_keys(w)) {
+    if (!seen.insert(key).second) out.push_back(fmt::format("{}: {}: effect key '{}' is given twice", f, w.id, key));
+    if (key == "clearPatches" || key == "versionTxt" || key.ends_with("Source") || key.ends_with("ExtraSources"))
+      out.push_back(fmt::format("{}: {}: effect key '{}' is one a source override fills", f, w.id, key));
+    std::regex word("(^|[^A-Za-z0-9_'-])" + key + "($|[^A-Za-z0-9_'-])");
+    bool read = std::any_of(builders.begin(), builders.end(),
+                            [&](const std::string& b) { return std::regex_search(kb.builder_files.at(b), word); });
+    if (!read && !builders.empty())
+      out.push_back(fmt::format("{}: {}: effect key '{}' is read by no builder of its packages ({})", f, w.id, key,
+                                fmt::join(builders, ", ")));
+  }
 }
 
 void check_workarounds(const KnowledgeBase& kb, std::vector<std::string>& out) {
@@ -224,8 +259,10 @@ void check_workarounds(const KnowledgeBase& kb, std::vector<std::string>& out) {
     };
     for (const auto& r : w.requested) check_attribute(r.first, "requested");
     if (w.source_override) check_attribute(w.source_override->attribute, "source_override.attribute");
-    for (const auto& m : w.magma_patches)
-      if (!is_hex40(m.rev)) out.push_back(fmt::format("{}: {}: magma patch commit is not 40 hex digits", f, w.id));
+    for (const auto& p : w.patches)
+      if (!is_hex40(p.commit.rev))
+        out.push_back(fmt::format("{}: {}: patch {} commit is not 40 hex digits", f, w.id, p.key));
+    check_effect_keys(kb, w, out);
   }
 }
 
@@ -254,14 +291,19 @@ void check_package_versions(const KnowledgeBase& kb, std::vector<std::string>& o
   for (const auto& p : kb.packages)
     if (p.name.empty() || p.name.find_first_of("{}/ ") != std::string::npos || p.name.front() == '-')
       out.push_back(fmt::format("{}: package name '{}' is not a word with dashes", f, p.name));
-  // A builder is one every tree shares (src/generate/builders/) or one the
-  // knowledge base carries (data/builders/, an overlay's builders/).
-  for (const auto& p : kb.packages) {
-    bool shared = p.builder.starts_with("lib/") && embedded_file("src/generate/builders/" + p.builder.substr(4));
-    if (!shared && !kb.builder_files.contains(p.builder))
-      out.push_back(fmt::format("{}: package {}: builder '{}' is neither a shared builder nor in builders/", f, p.name,
-                                p.builder));
-  }
+  // Every builder is data: data/builders/, an overlay's builders/.
+  for (const auto& p : kb.packages)
+    if (!kb.builder_files.contains(p.builder))
+      out.push_back(fmt::format("{}: package {}: builder '{}' is not in builders/", f, p.name, p.builder));
+}
+
+// A builder's own imports (./common.nix) are builders too: a tree that gets
+// the builder gets them, so they must exist.
+void check_builder_imports(const KnowledgeBase& kb, std::vector<std::string>& out) {
+  for (const auto& [name, text] : kb.builder_files)
+    for (const auto& i : relative_nix_imports(text, "lib/"))
+      if (!kb.builder_files.contains(i))
+        out.push_back(fmt::format("builders: {} imports '{}', which is not in builders/", name, i));
 }
 
 }  // namespace
@@ -275,6 +317,7 @@ std::vector<std::string> check_invariants(const KnowledgeBase& kb) {
   check_pythons(kb, out);
   check_workarounds(kb, out);
   check_package_versions(kb, out);
+  check_builder_imports(kb, out);
   return out;
 }
 

@@ -126,12 +126,12 @@ nlohmann::ordered_json to_json(const KnowledgeBase& kb) {
               {"requested", requested}, {"cuda", w.cuda},       {"packages", w.packages}};
     if (w.source_override) j["source_override"] = source_override_json(*w.source_override);
     if (w.allow_broken) j["allow_broken"] = true;
-    if (!w.cccl_include_links.empty()) j["cccl_include_links"] = w.cccl_include_links;
-    if (w.shim_find_cuda_toolkit) j["shim_find_cuda_toolkit"] = true;
-    if (!w.magma_patches.empty()) {
-      j["magma_patches"] = json::array();
-      for (const auto& m : w.magma_patches) j["magma_patches"].push_back(source_json(m));
-    }
+    if (!w.switches.empty()) j["switches"] = w.switches;
+    if (!w.env.empty()) j["env"] = w.env;
+    for (const auto& l : w.include_links) j["include_links"].push_back({{"key", l.key}, {"names", l.names}});
+    for (const auto& p : w.patches)
+      j["patch"].push_back({{"key", p.key}, {"owner", p.commit.owner}, {"repo", p.commit.repo}, {"commit", p.commit.rev},
+                            {"hash", p.commit.hash}});
     j["source"] = w.source;
     out["workarounds"].push_back(j);
   }

@@ -148,8 +148,8 @@ KnowledgeBase load_embedded_then(const std::vector<std::pair<std::string, std::p
                                  std::map<std::string, std::string> overlay_builders = {}) {
   KnowledgeBase kb;
   Layers layers;
-  // Package builders the knowledge base carries: data/builders/X.nix, then an
-  // overlay's builders/X.nix, written to a tree as lib/X.nix.
+  // The builders the knowledge base carries: data/builders/X.nix, then an
+  // overlay's builders/X.nix, written to a tree that uses them as lib/X.nix.
   for (const auto& f : embedded_files())
     if (f.path.starts_with("data/builders/"))
       kb.builder_files["lib/" + std::string(f.path.substr(std::string_view("data/builders/").size()))] = f.content;
@@ -282,6 +282,11 @@ const PythonVersion* KnowledgeBase::python(std::string_view v) const {
   return find_if_ptr(pythons, [&](const PythonVersion& p) { return p.version == v; });
 }
 
+const PackageDef& KnowledgeBase::headline_package() const {
+  const PackageDef* p = package(headline);
+  if (!p) throw std::logic_error("the knowledge base has no headline package '" + headline + "'");
+  return *p;
+}
 const BackendDef* KnowledgeBase::backend(std::string_view name) const {
   return find_if_ptr(backends, [&](const BackendDef& b) { return b.name == name; });
 }

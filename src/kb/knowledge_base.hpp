@@ -39,9 +39,9 @@ struct KnowledgeBase {
   std::vector<PackageDef> packages;
   std::vector<std::string> json_version_keys;  ///< attributes reported as keys of their own
   std::string headline;  ///< the matrix's main package
-  /// Package builders the knowledge base carries (data/builders/, an overlay's
-  /// builders/): "lib/NAME.nix" -> text. The shared builders every tree
-  /// gets are not among them.
+  /// The Nix builders the knowledge base carries (data/builders/, an overlay's
+  /// builders/): "lib/NAME.nix" -> text. A tree gets those it uses
+  /// (kb/builder_imports.hpp).
   std::map<std::string, std::string> builder_files;
 
   /// The embedded knowledge base, overlaid with \a overlay_dir when given.
@@ -60,6 +60,9 @@ struct KnowledgeBase {
   const NixpkgsPin* pin(std::string_view rev) const;
   const PythonVersion* python(std::string_view version) const;
   const BackendDef* backend(std::string_view name) const;
+  /// The headline package (packages.toml `headline`; an invariant makes it a
+  /// package whose pins record its version): repin and import follow its attribute.
+  const PackageDef& headline_package() const;
   const PackageDef* package(std::string_view name) const;
   /// The package \a p needs by \a strategy; null when it needs none.
   const PackageDef* needed(const PackageDef& p, std::string_view strategy) const;

@@ -59,7 +59,20 @@ std::string dispute_warning(const NixpkgsPin& pin, const FactEvidence& dispute, 
                      what, pin.short_rev, dispute.claims_text(), consequence, probe_pin_command(pin), pin.short_rev);
 }
 
-bool NixpkgsPin::has_torch_arg(std::string_view a) const { return contains(torch_args, a); }
+// nixpkgs_pins.toml records the arguments of torch's function as torch_args,
+// older than function_args.ATTRIBUTE: a key of the file's format.
+const std::string& torch_args_attribute() {
+  static const std::string a = "torch";
+  return a;
+}
+std::string NixpkgsPin::arguments_field(std::string_view attribute) const {
+  return attribute == torch_args_attribute() ? "torch_args" : "function_args." + std::string(attribute);
+}
+const std::vector<std::string>* NixpkgsPin::arguments_of(std::string_view attribute) const {
+  if (attribute == torch_args_attribute()) return torch_args.empty() ? nullptr : &torch_args;
+  auto it = function_args.find(std::string(attribute));
+  return it == function_args.end() ? nullptr : &it->second;
+}
 bool NixpkgsPin::is_complete(std::string_view list) const { return contains(complete, list); }
 
 namespace {
@@ -150,11 +163,4 @@ NixpkgsPin read_nixpkgs_pin(TableReader& r) {
   return p;
 }
 
-}  // namespace tailor
-
-namespace tailor {
-const std::vector<std::string>& recipe_torch_args() {
-  static const std::vector<std::string> args = {"cudaSupport", "gpuTargets", "effectiveMagma"};
-  return args;
-}
 }  // namespace tailor

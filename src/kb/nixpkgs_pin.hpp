@@ -38,7 +38,10 @@ struct NixpkgsPin {
   std::string tarball_url() const;
   bool provides_python(std::string_view v) const;
   bool provides_cuda(std::string_view v) const;
-  bool has_torch_arg(std::string_view a) const;
+  /// The recorded formal arguments of \a attribute's function; null when not recorded.
+  const std::vector<std::string>* arguments_of(std::string_view attribute) const;
+  /// Where they are recorded: "torch_args", "function_args.ATTRIBUTE".
+  std::string arguments_field(std::string_view attribute) const;
   /// Whether the \a list ("python", "cuda") names everything the revision has.
   bool is_complete(std::string_view list) const;
   /// The version of \a attribute the revision ships; null when not recorded.
@@ -67,6 +70,6 @@ NixpkgsPin read_nixpkgs_pin(TableReader& r);
 }  // namespace tailor
 
 namespace tailor {
-/// The torch override arguments tailor's recipes pass; every pin must have them.
-const std::vector<std::string>& recipe_torch_args();
+/// The attribute whose function's arguments a pin records as torch_args.
+const std::string& torch_args_attribute();
 }  // namespace tailor

@@ -1,12 +1,14 @@
 #include "kb/package.hpp"
 
 #include <algorithm>
+#include <regex>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "kb/read_helpers.hpp"
 #include "util/edit_distance.hpp"
+#include "util/embedded.hpp"
 
 namespace tailor {
 
@@ -193,6 +195,16 @@ PackageDef read_package(TableReader& r) {
   if (auto b = r.boolean("version_in_pins")) p.version_in_pins = b->value;
   if (auto b = r.boolean("big_build")) p.big_build = b->value;
   if (auto b = r.boolean("feature_switches")) p.feature_switches = b->value;
+  if (auto probe = r.string("probe")) {
+    // A Python module name: a directory of site-packages and a key of the probe's JSON.
+    static const std::regex module("[A-Za-z_][A-Za-z0-9_]*");
+    if (!std::regex_match(probe->value, module))
+      throw doc.error_at(probe->pos, fmt::format("probe '{}' is not a Python module name", probe->value),
+                         "a module name is letters, digits and _, not starting with a digit");
+    if (!embedded_file("data/probes/" + probe->value + ".py"))
+      throw doc.error_at(probe->pos, fmt::format("no probe '{}': data/probes/ has no {}.py", probe->value, probe->value));
+    p.probe = probe->value;
+  }
   for (const toml::table* t : r.tables("argument")) p.arguments.push_back(read_argument(doc, *t, false));
   for (const toml::table* t : r.tables("cmake_flag")) p.cmake_flags.push_back(read_argument(doc, *t, true));
   for (const toml::table* t : r.tables("needs")) p.needs.push_back(read_need(doc, *t));

@@ -73,6 +73,8 @@ struct PackageDef {
   bool version_in_pins = false;
   bool big_build = false;
   bool feature_switches = false;
+  /// What `tailor verify` imports and asks: the Python module of data/probes/PROBE.py; empty: none.
+  std::string probe;
   std::vector<PackageArgument> arguments;
   std::vector<PackageArgument> cmake_flags;
   std::vector<PackageNeed> needs;

@@ -11,8 +11,6 @@ bool is_nix_sha256(const std::string& s) {
   return std::regex_match(s, base32) || std::regex_match(s, sri) || std::regex_match(s, hex);
 }
 
-namespace {
-// The fetch keys of a table that may hold more.
 GitHubSource read_fetch(TableReader& r, const char* rev_key) {
   GitHubSource s;
   s.owner = r.required_string("owner").value;
@@ -26,7 +24,6 @@ GitHubSource read_fetch(TableReader& r, const char* rev_key) {
   if (auto f = r.boolean("fetch_submodules")) s.fetch_submodules = f->value;
   return s;
 }
-}  // namespace
 
 GitHubSource read_github_source(const TomlDocument& doc, const toml::table& t, std::string what, const char* rev_key) {
   TableReader r(doc, t, std::move(what));
@@ -35,7 +32,6 @@ GitHubSource read_github_source(const TomlDocument& doc, const toml::table& t, s
   return s;
 }
 
-namespace {
 std::vector<std::string> env_entries(const TomlDocument& doc, TableReader& r) {
   std::vector<std::string> out;
   for (const auto& e : r.strings("env").value_or(std::vector<Located<std::string>>{})) {
@@ -48,7 +44,6 @@ std::vector<std::string> env_entries(const TomlDocument& doc, TableReader& r) {
   }
   return out;
 }
-}  // namespace
 
 SourceOverride read_source_override(const TomlDocument& doc, const toml::table& t, const std::string& what,
                                     bool scoped) {

@@ -43,8 +43,15 @@ struct SourceOverride {
   Pos pos;  ///< where it is written
 };
 
+/// Reads the fetch keys (owner, repo, \a rev_key, hash, fetch_submodules) of a
+/// table that may hold more.
+GitHubSource read_fetch(TableReader& r, const char* rev_key);
 /// Reads a fetch table (owner, repo, \a rev_key, hash, fetch_submodules).
 GitHubSource read_github_source(const TomlDocument& doc, const toml::table& t, std::string what, const char* rev_key);
+
+/// The table's `env` list ("NAME=value"), each NAME a shell variable name, or
+/// an error at the entry.
+std::vector<std::string> env_entries(const TomlDocument& doc, TableReader& r);
 
 /// Reads a source override table: attribute, version, owner, repo, rev, hash,
 /// fetch_submodules, clear_patches, cmake_flags, env, version_txt and

@@ -30,13 +30,36 @@ Workaround read_workaround(TableReader& r) {
   w.packages = values(r.strings("packages"));
   if (const toml::table* t = r.table("source_override"))
     w.source_override = read_source_override(r.doc(), *t, "[workaround.source_override]");
-  for (const toml::table* t : r.tables("magma_patch"))
-    w.magma_patches.push_back(read_github_source(r.doc(), *t, "[[workaround.magma_patch]]", "commit"));
   if (auto b = r.boolean("allow_broken")) w.allow_broken = b->value;
-  w.cccl_include_links = values(r.strings("cccl_include_links"));
-  if (auto b = r.boolean("shim_find_cuda_toolkit")) w.shim_find_cuda_toolkit = b->value;
+  if (auto s = r.strings("switches"))
+    for (const auto& name : *s) w.switches.push_back(require_nix_identifier(r.doc(), name, "switch"));
+  for (const toml::table* t : r.tables("include_links")) {
+    TableReader l(r.doc(), *t, "[[workaround.include_links]]");
+    IncludeLinks x;
+    x.key = require_nix_identifier(r.doc(), l.required_string("key"), "key");
+    x.names = values(l.strings("names"));
+    if (x.names.empty()) throw r.doc().error_at(*t, "include_links names no include directories ('names')");
+    l.finish();
+    w.include_links.push_back(std::move(x));
+  }
+  for (const toml::table* t : r.tables("patch")) {
+    TableReader p(r.doc(), *t, "[[workaround.patch]]");
+    PatchEffect x;
+    x.key = require_nix_identifier(r.doc(), p.required_string("key"), "key");
+    x.commit = read_fetch(p, "commit");
+    p.finish();
+    w.patches.push_back(std::move(x));
+  }
+  w.env = env_entries(r.doc(), r);
   w.source = r.required_string("source").value;
   return w;
+}
+
+std::vector<std::string> effect_keys(const Workaround& w) {
+  std::vector<std::string> out = w.switches;
+  for (const auto& l : w.include_links) out.push_back(l.key);
+  for (const auto& p : w.patches) out.push_back(p.key);
+  return out;
 }
 
 }  // namespace tailor

@@ -12,6 +12,19 @@
 
 namespace tailor {
 
+/// Patches a builder applies, received as `workarounds.KEY` (a list of
+/// { owner; repo; commit; hash; }): commits of a GitHub repository.
+struct PatchEffect {
+  std::string key;      ///< "magmaPatches"
+  GitHubSource commit;  ///< commit in rev
+};
+
+/// Include paths a builder links, received as `workarounds.KEY` (a list of names).
+struct IncludeLinks {
+  std::string key;                 ///< "cccl"
+  std::vector<std::string> names;  ///< "cuda", "cub", …
+};
+
 struct Workaround {
   std::string id;
   std::string summary;
@@ -21,15 +34,22 @@ struct Workaround {
   std::vector<std::pair<std::string, std::string>> requested;
   std::vector<std::string> cuda;
   std::vector<std::string> packages;
-  // Effects.
+  // Effects: generic data the variant's builders receive (recipe.cpp), and
+  // each builder interprets.
   std::optional<SourceOverride> source_override;
   bool allow_broken = false;
-  std::vector<std::string> cccl_include_links;
-  bool shim_find_cuda_toolkit = false;
-  std::vector<GitHubSource> magma_patches;  ///< commit in rev
+  /// Switches set to true in the builder's `workarounds` ("shimFindCudaToolkit").
+  std::vector<std::string> switches;
+  std::vector<IncludeLinks> include_links;
+  std::vector<PatchEffect> patches;
+  std::vector<std::string> env;  ///< exported variables, "NAME=value"
   std::string source;
 };
 
 Workaround read_workaround(TableReader& r);
+
+/// The keys of a builder's `workarounds` that a workaround's effects fill
+/// (switches, include links, patches), in the order the recipe writes them.
+std::vector<std::string> effect_keys(const Workaround& w);
 
 }  // namespace tailor

@@ -97,7 +97,7 @@ TEST(Packages, DependencyCycleIsAnError) {
             "hint: a package can only need packages that do not need it back\n");
 }
 
-// A builder is a shared one or one the knowledge base carries in builders/.
+// Every builder is one the knowledge base carries in builders/.
 TEST(Packages, BuilderNowhereIsAnError) {
   std::string text = kMagmaHead;
   text.replace(text.find("lib/magma.nix"), 13, "lib/magmaa.nix");
@@ -106,8 +106,7 @@ TEST(Packages, BuilderNowhereIsAnError) {
     ADD_FAILURE() << "loaded";
   } catch (const DiagnosticError& e) {
     EXPECT_EQ(e.diagnostic().notes,
-              std::vector<std::string>{"packages.toml: package magma: builder 'lib/magmaa.nix' is neither a shared "
-                                       "builder nor in builders/"});
+              std::vector<std::string>{"packages.toml: package magma: builder 'lib/magmaa.nix' is not in builders/"});
   }
 }
 

@@ -63,17 +63,19 @@ bool is_separator(std::string_view line) {
 
 enum class Topic { none, torch, python };
 
-Topic topic_of(std::string_view header) {
+// Topic::torch: the headline package's (\a r's attribute, "torch").
+Topic topic_of(std::string_view header, const DocRepin& r) {
   std::string h = lower(plain(header));
-  if (h.find("torch") != std::string::npos && h.find("python") == std::string::npos) return Topic::torch;
-  if (h.find("python") != std::string::npos && h.find("torch") == std::string::npos) return Topic::python;
+  std::string a = lower(r.attribute);
+  if (h.find(a) != std::string::npos && h.find("python") == std::string::npos) return Topic::torch;
+  if (h.find("python") != std::string::npos && h.find(a) == std::string::npos) return Topic::python;
   return Topic::none;
 }
 
 /// A row key such as "PyTorch" or "Python version" (not a variant name).
-Topic row_topic(std::string_view first_cell) {
+Topic row_topic(std::string_view first_cell, const DocRepin& r) {
   std::string k = lower(plain(first_cell));
-  for (const char* t : {"pytorch", "torch", "pytorch version", "torch version"})
+  for (const std::string& t : {lower(r.name), lower(r.attribute), lower(r.name) + " version", lower(r.attribute) + " version"})
     if (k == t) return Topic::torch;
   for (const char* t : {"python", "python version"})
     if (k == t) return Topic::python;
@@ -95,13 +97,14 @@ std::vector<size_t> find_version(std::string_view text, std::string_view version
   return out;
 }
 
-std::vector<size_t> find_torch_mentions(std::string_view text, std::string_view version) {
+std::vector<size_t> find_torch_mentions(std::string_view text, std::string_view version, std::string_view word) {
   std::vector<size_t> out;
+  std::string w = lower(word);
   for (size_t k : find_version(text, version)) {
-    // "torch" within a few separator characters before the version.
+    // The word within a few separator characters before the version.
     size_t j = k;
     while (j > 0 && k - j < 3 && std::string_view(" :=v-").find(text[j - 1]) != std::string_view::npos) --j;
-    if (j >= 5 && lower(text.substr(j - 5, 5)) == "torch") out.push_back(k);
+    if (!w.empty() && j >= w.size() && lower(text.substr(j - w.size(), w.size())) == w) out.push_back(k);
   }
   return out;
 }
@@ -139,12 +142,12 @@ std::vector<TextEdit> plan_doc(std::string_view text, const DocRepin& r, std::ve
       in_table = true;
       columns.clear();
       if (n + 1 < lines.size() && is_separator(text.substr(lines[n + 1].first, lines[n + 1].second - lines[n + 1].first)))
-        for (const auto& c : split_row(text, b, e)) columns.push_back(topic_of(text.substr(c.begin, c.end - c.begin)));
+        for (const auto& c : split_row(text, b, e)) columns.push_back(topic_of(text.substr(c.begin, c.end - c.begin), r));
       continue;
     }
     if (is_separator(line)) continue;
     auto cells = split_row(text, b, e);
-    Topic row = cells.empty() ? Topic::none : row_topic(text.substr(cells[0].begin, cells[0].end - cells[0].begin));
+    Topic row = cells.empty() ? Topic::none : row_topic(text.substr(cells[0].begin, cells[0].end - cells[0].begin), r);
     for (size_t c = 0; c < cells.size(); ++c) {
       Topic t = row != Topic::none && c > 0 ? row : c < columns.size() ? columns[c] : Topic::none;
       if (t == Topic::none) continue;
@@ -154,14 +157,14 @@ std::vector<TextEdit> plan_doc(std::string_view text, const DocRepin& r, std::ve
       if (t == Topic::torch) torch_cells.emplace_back(cells[c].begin, cells[c].end);
       if (from.empty() || to.empty() || from == to) continue;
       for (size_t k : find_version(cell, from))
-        edits.push_back({cells[c].begin + k, cells[c].begin + k + from.size(), to, t == Topic::torch ? "torch" : "python"});
+        edits.push_back({cells[c].begin + k, cells[c].begin + k + from.size(), to, t == Topic::torch ? r.attribute : "python"});
     }
   }
   // Old torch versions elsewhere: rewritten where a heading or a line about
   // this branch names torch's, left for the user in other prose (history,
   // other branches).
   if (!r.old_torch.empty() && r.old_torch != r.new_torch) {
-    std::vector<size_t> named = r.new_torch.empty() ? std::vector<size_t>{} : find_torch_mentions(text, r.old_torch);
+    std::vector<size_t> named = r.new_torch.empty() ? std::vector<size_t>{} : find_torch_mentions(text, r.old_torch, r.attribute);
     for (size_t k : find_version(text, r.old_torch)) {
       bool in_cell = std::any_of(torch_cells.begin(), torch_cells.end(),
                                  [&](const auto& c) { return k >= c.first && k < c.second; });
@@ -171,7 +174,7 @@ std::vector<TextEdit> plan_doc(std::string_view text, const DocRepin& r, std::ve
       size_t line_end = text.find('\n', k);
       std::string_view whole = text.substr(line_start, line_end == std::string_view::npos ? text.npos : line_end - line_start);
       if (std::find(named.begin(), named.end(), k) != named.end() && lint::doc_line_about_this_tree(whole)) {
-        edits.push_back({k, k + r.old_torch.size(), r.new_torch, "torch"});
+        edits.push_back({k, k + r.old_torch.size(), r.new_torch, r.attribute});
         continue;
       }
       int line = static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(k), '\n')) + 1;

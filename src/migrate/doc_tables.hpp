@@ -15,7 +15,10 @@ namespace tailor::migrate {
 struct DocRepin {
   std::vector<std::string> old_revs;  ///< as found in the recipes (7 to 40 hex digits)
   std::string new_rev;                ///< 40 hex digits
-  std::string old_torch, new_torch;   ///< empty: unknown, not rewritten
+  /// The headline package (packages.toml) whose version tables and mentions
+  /// follow the pin: its attribute ("torch") and name ("pytorch").
+  std::string attribute, name;
+  std::string old_torch, new_torch;   ///< its versions; empty: unknown, not rewritten
   std::string old_python, new_python; ///< "3.12" -> "3.13"; empty: unchanged or unknown
 };
 
@@ -33,7 +36,7 @@ std::vector<TextEdit> plan_doc(std::string_view text, const DocRepin& r, std::ve
 std::vector<size_t> find_version(std::string_view text, std::string_view version);
 
 /// "PyTorch 2.9.1" / "torch 2.9.1" / "torch-2.9.1" mentions in \a text (comments,
-/// descriptions): byte offsets of the version.
-std::vector<size_t> find_torch_mentions(std::string_view text, std::string_view version);
+/// descriptions) of \a word ("torch", matched in any case): byte offsets of the version.
+std::vector<size_t> find_torch_mentions(std::string_view text, std::string_view version, std::string_view word);
 
 }  // namespace tailor::migrate

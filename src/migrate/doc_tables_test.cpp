@@ -7,6 +7,8 @@ namespace {
 
 DocRepin move() {
   DocRepin r;
+  r.attribute = "torch";
+  r.name = "pytorch";
   r.old_revs = {"6a030d535719c5190187c4cec156f335e95e3211"};
   r.new_rev = "0182a361324364ae3f436a63005877674cf45efb";
   r.old_torch = "2.9.1";
@@ -43,7 +45,7 @@ TEST(DocTables, HexThatIsNotTheOldPinStays) {
 }
 
 TEST(DocTables, TorchMentions) {
-  EXPECT_EQ(find_torch_mentions("# PyTorch 2.9.1 for x, torch-2.9.1, numpy 2.9.1, torch 2.9.10", "2.9.1"),
+  EXPECT_EQ(find_torch_mentions("# PyTorch 2.9.1 for x, torch-2.9.1, numpy 2.9.1, torch 2.9.10", "2.9.1", "torch"),
             (std::vector<size_t>{10, 29}));
 }
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/find_program.hpp"
+#include "util/quote.hpp"
 #include "util/process.hpp"
 
 namespace tailor::migrate {
@@ -26,7 +27,8 @@ ProgramResult run_program(const std::vector<std::string>& argv) {
   return r;
 }
 
-TorchEval eval_torch_version(const std::string& nixpkgs, const std::string& python_set, const std::string& cuda) {
+TorchEval eval_torch_version(const std::string& nixpkgs, const std::string& python_set, const std::string& attribute,
+                             const std::string& cuda) {
   TorchEval t;
   std::string args = "config = { allowUnfree = true; }; ";
   if (!cuda.empty()) {
@@ -38,10 +40,11 @@ TorchEval eval_torch_version(const std::string& nixpkgs, const std::string& pyth
                        set);
   }
   // The path travels as a string argument: no quoting of it inside the expression.
-  std::string body = fmt::format("(import (/. + nixpkgs) {{ {}}}).{}.torch.version", args, python_set);
+  std::string attr = nix_attr_name(attribute);  // knowledge-base text: bare only when an identifier
+  std::string body = fmt::format("(import (/. + nixpkgs) {{ {}}}).{}.{}.version", args, python_set, attr);
   std::string abs = std::filesystem::absolute(nixpkgs).lexically_normal().string();
   if (abs.size() > 1 && abs.back() == '/') abs.pop_back();
-  t.expr = fmt::format("(import {} {{ {}}}).{}.torch.version", abs, args, python_set);
+  t.expr = fmt::format("(import {} {{ {}}}).{}.{}.version", abs, args, python_set, attr);
   ProgramResult r = run_program({"nix-instantiate", "--eval", "--strict", "--json", "--argstr", "nixpkgs", abs, "-E",
                                  "{ nixpkgs }: " + body});
   if (!r.started) {

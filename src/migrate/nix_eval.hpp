@@ -26,10 +26,11 @@ struct TorchEval {
   std::string error;    ///< the first error line otherwise
 };
 
-/// Evaluates `(import NIXPKGS { config; overlays; }).SET.torch.version`. With a
-/// CUDA version ("12.9") it imports with cudaSupport and the cudaPackages_12_9
-/// overlay, as that check does.
-TorchEval eval_torch_version(const std::string& nixpkgs, const std::string& python_set, const std::string& cuda);
+/// Evaluates `(import NIXPKGS { config; overlays; }).SET.ATTRIBUTE.version`
+/// (\a attribute: "torch"). With a CUDA version ("12.9") it imports with
+/// cudaSupport and the cudaPackages_12_9 overlay, as that check does.
+TorchEval eval_torch_version(const std::string& nixpkgs, const std::string& python_set, const std::string& attribute,
+                             const std::string& cuda);
 
 /// The commit a nixpkgs checkout is at (git rev-parse HEAD), or nullopt if it is not a git checkout.
 std::optional<std::string> checkout_rev(const std::string& nixpkgs);

@@ -204,7 +204,7 @@ void read_packages(const json& j, const KnowledgeBase& kb, PinProbe& p) {
                                      : at(at(j, "top"), pkg.attribute);
     if (at(found, "args").is_array()) {
       p.function_args[pkg.attribute] = at(found, "args").get<std::vector<std::string>>();
-      p.measured.push_back(pkg.attribute == "torch" ? "torch_args" : "function_args." + pkg.attribute);
+      p.measured.push_back(p.pin.arguments_field(pkg.attribute));
     }
     std::string v = text_of(at(found, "version"));
     auto parsed = Version::parse(v);
@@ -218,7 +218,7 @@ void read_packages(const json& j, const KnowledgeBase& kb, PinProbe& p) {
         p.notes.push_back(fmt::format("{}.{} is {}, not {} as in {}", set, pkg.attribute, other, v, main_set));
     }
   }
-  if (auto it = p.function_args.find("torch"); it != p.function_args.end()) p.pin.torch_args = it->second;
+  if (auto it = p.function_args.find(torch_args_attribute()); it != p.function_args.end()) p.pin.torch_args = it->second;
 }
 
 }  // namespace
@@ -262,7 +262,7 @@ std::string evidence_toml(const PinProbe& p) {
   };
   std::vector<std::string> recorded = p.pin.recorded_facts(), measured;
   for (const auto& [attr, args] : p.function_args)  // the overlay writes these, not the record's own
-    if (attr != "torch") recorded.push_back("function_args." + attr);
+    if (attr != torch_args_attribute()) recorded.push_back("function_args." + attr);
   for (const auto& f : p.measured)
     if (has(recorded, f)) measured.push_back(f);
   entry("measured", measured,
@@ -309,7 +309,7 @@ std::string probe_overlay(const PinProbe& p) {
   if (!pin.torch_args.empty()) out += fmt::format("torch_args = {}\n", toml_list(pin.torch_args));
   std::vector<std::string> args;
   for (const auto& [attr, a] : p.function_args)
-    if (attr != "torch") args.push_back(fmt::format("{} = {}", toml_key(attr), toml_list(a)));
+    if (attr != torch_args_attribute()) args.push_back(fmt::format("{} = {}", toml_key(attr), toml_list(a)));
   if (!args.empty()) out += fmt::format("function_args = {{ {} }}\n", fmt::join(args, ", "));
   if (!p.known) out += "source = \"tailor kb probe-pin (nix-instantiate --eval on a nixpkgs checkout)\"\n";
   out += evidence_toml(p);

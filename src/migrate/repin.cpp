@@ -351,10 +351,10 @@ class Repinner {
   void note_torch_versions() {
     std::set<std::string> old_torches;
     for (const auto& p : pins_)
-      if (const NixpkgsPin* k = find_pin(kb_, p.rev)) old_torches.insert(k->version_text("torch"));
+      if (const NixpkgsPin* k = find_pin(kb_, p.rev)) old_torches.insert(k->version_text(headline_.attribute));
     if (old_torches.size() == 1) old_torch_ = *old_torches.begin();
     target_ = plan_.target.known;
-    new_torch_ = target_ ? target_->version_text("torch") : "";
+    new_torch_ = target_ ? target_->version_text(headline_.attribute) : "";
     if (!target_) return;
     torch_ = torch_on_pin(*target_, old_torch_, kb_, false);
     if (!torch_.may_rewrite) new_torch_ = old_torch_;  // the new pin's torch is disputed: no text moves on it
@@ -365,10 +365,10 @@ class Repinner {
   void rewrite_torch_mentions(const recipe::SourceFile& f, FileChange& fc) {
     if (old_torch_.empty() || new_torch_.empty() || old_torch_ == new_torch_) return;
     recipe::LineIndex lines(f.text);
-    for (size_t k : find_torch_mentions(f.text, old_torch_)) {
+    for (size_t k : find_torch_mentions(f.text, old_torch_, headline_.attribute)) {
       nix::Span sp = lines.span(k, k + old_torch_.size());
-      fc.edits.push_back({k, k + old_torch_.size(), new_torch_, "torch"});
-      fc.changes.push_back({"torch", sp.line, sp.column, old_torch_, new_torch_});
+      fc.edits.push_back({k, k + old_torch_.size(), new_torch_, headline_.attribute});
+      fc.changes.push_back({headline_.attribute, sp.line, sp.column, old_torch_, new_torch_});
     }
   }
 
@@ -400,14 +400,16 @@ class Repinner {
   }
 
   void note_target_knowledge() {
-    std::vector<std::string> provides{fmt::format("PyTorch {}", target_->version_text("torch"))};
+    const std::string& attr = headline_.attribute;
+    std::vector<std::string> provides{fmt::format("{} {}", headline_.display, target_->version_text(attr))};
     if (!target_->python.empty()) provides.push_back(fmt::format("Python {}", fmt::join(target_->python, ", ")));
     if (!target_->cuda.empty()) provides.push_back(fmt::format("CUDA {}", fmt::join(target_->cuda, ", ")));
     plan_.knowledge.push_back(fmt::format("{} provides {}", short_rev(target_->rev), fmt::join(provides, "; ")));
     for (const auto& p : pins_)
       if (const NixpkgsPin* k = find_pin(kb_, p.rev); k && k->rev != target_->rev)
-        plan_.knowledge.push_back(fmt::format("{} provided PyTorch {}{}", short_rev(k->rev), k->version_text("torch"),
-                                              k->version_text("torch") == target_->version_text("torch") ? " (unchanged)" : ""));
+        plan_.knowledge.push_back(fmt::format("{} provided {} {}{}", short_rev(k->rev), headline_.display,
+                                              k->version_text(attr),
+                                              k->version_text(attr) == target_->version_text(attr) ? " (unchanged)" : ""));
       else if (!k)
         plan_.knowledge.push_back(fmt::format("{} (the old pin) is not in the knowledge base", short_rev(p.rev)));
     plan_.knowledge.insert(plan_.knowledge.end(), torch_.knowledge.begin(), torch_.knowledge.end());
@@ -431,6 +433,8 @@ class Repinner {
     DocRepin dr;
     for (const auto& p : pins_) dr.old_revs.push_back(p.rev);
     dr.new_rev = plan_.target.rev;
+    dr.attribute = headline_.attribute;
+    dr.name = headline_.name;
     dr.old_torch = old_torch_;
     dr.new_torch = new_torch_;
     if (plan_.python) {
@@ -472,16 +476,16 @@ class Repinner {
         claims.emplace(v, fmt::format("{}:{}:{}", result_path(f.rel), sp.line, sp.column));
       }
     }
-    const FactEvidence* dispute = target_->version_dispute("torch");
+    const FactEvidence* dispute = target_->version_dispute(headline_.attribute);
     auto claimed = [&](const std::string& v) {  // a disputed torch: the dispute is reported once, not per name
       return dispute && std::any_of(dispute->claims.begin(), dispute->claims.end(),
                                     [&](const FactClaim& c) { return (c.value + ".").starts_with(v + "."); });
     };
     for (const auto& [v, where] : claims)
-      if (!(target_->version_text("torch") + ".").starts_with(v + ".") && !claimed(v))
-        plan_.verify.push_back(fmt::format("names claim PyTorch {} (pytorch{}- at {}), but {} ships PyTorch {}", v,
-                                           v.substr(0, 1) + v.substr(2), where, short_rev(target_->rev),
-                                           target_->version_text("torch")));
+      if (!(target_->version_text(headline_.attribute) + ".").starts_with(v + ".") && !claimed(v))
+        plan_.verify.push_back(fmt::format("names claim {0} {1} (pytorch{2}- at {3}), but {4} ships {0} {5}",
+                                           headline_.display, v, v.substr(0, 1) + v.substr(2), where,
+                                           short_rev(target_->rev), target_->version_text(headline_.attribute)));
   }
 
   void add_verify_notes() {
@@ -517,6 +521,7 @@ class Repinner {
   std::string root_;
   const RepinOptions& o_;
   const KnowledgeBase& kb_;
+  const PackageDef& headline_ = kb_.headline_package();  // its version moves with the pin
   std::optional<std::string> given_hash_;
   nix::SymbolTable symbols_;
   std::vector<ParsedFile> parsed_;

@@ -156,6 +156,25 @@ ImportedSets sm_sets_of(const std::vector<const Variant*>& vs) {
   return out;
 }
 
+void note_package(std::vector<std::string>& packages, const std::string& p) {
+  if (std::find(packages.begin(), packages.end(), p) == packages.end()) packages.push_back(p);
+}
+
+// The product a tree is, "build-" and its main package: one that builds
+// others into its Python set (vLLM's custom torch), else the headline package
+// (packages.toml) where the tree builds it or its companions, else the first.
+std::string product_of(const std::vector<std::string>& packages, const KnowledgeBase& kb) {
+  if (packages.empty()) return "build-" + kb.headline;
+  for (const auto& p : packages)
+    if (kb.package(p)->need("python-set-substitution")) return "build-" + p;
+  for (const auto& p : packages) {
+    const PackageDef& def = *kb.package(p);
+    const PackageNeed* companion = def.need("companion-of");
+    if (p == kb.headline || (companion && companion->package == kb.headline)) return "build-" + kb.headline;
+  }
+  return "build-" + packages.front();
+}
+
 }  // namespace
 
 ImportResult import_spec(const std::string& branch, std::vector<SourceFile> files, const KnowledgeBase& kb,
@@ -168,7 +187,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   std::vector<RecipeSources> sources;  // what each recipe builds from source
   TreeOverrides tree_overrides(t);
   std::vector<std::string> catalog;  // recipes that take their packages from the Flox catalog
-  bool vllm = false;
+  std::vector<std::string> tree_packages;  // in file order, each once
   BuilderCalls calls(t);
   // Remarks on builder calls, one warning per fact however many files it reaches.
   std::map<std::string, std::pair<std::string, std::vector<std::string>>> remarks;
@@ -232,7 +251,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
       builder_overrides = std::move(bi.overrides);
       if (!f.variant->python.empty()) pythons[f.variant->python]++;
       pins[bi.pin]++;
-      vllm = vllm || kb.package(f.variant->package)->need("python-set-substitution");
+      note_package(tree_packages, f.variant->package);
       variants.push_back({*f.variant, bi.pin, f.spelling, &f, std::nullopt, std::move(from_builder)});
       sources.emplace_back(RecipeSources{f.src.rel, bi.pin, f.variant->package, std::move(builder_overrides)});
       if (variants.back().from_builder) sources.back().decided = variants.back().from_builder->decided;
@@ -248,7 +267,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     }
     if (!pin.empty()) pins[pin]++;
     if (!f.variant->python.empty()) pythons[f.variant->python]++;
-    vllm = vllm || kb.package(f.variant->package)->need("python-set-substitution");
+    note_package(tree_packages, f.variant->package);
     variants.push_back({*f.variant, pin, f.spelling, &f, std::nullopt, std::nullopt});
     RecipeSources& built = sources.emplace_back(RecipeSources{f.src.rel, pin, f.variant->package, tree_overrides.of(f)});
     for (const auto& c : f.facts.comments)  // what it says it builds (decides a version its pin's sources dispute)
@@ -329,7 +348,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   }
 
   std::string out = fmt::format("# Imported by tailor from {} ({} variants).\n\n[branch]\nname = {}\nproduct = {}\n",
-                                comment_text(branch), variants.size(), toml_str(branch), toml_str(vllm ? "build-vllm" : "build-pytorch"));
+                                comment_text(branch), variants.size(), toml_str(branch), toml_str(product_of(tree_packages, kb)));
   if (!catalog.empty() && options.pin.empty())
     out += "# The recipes name no nixpkgs pin (Flox catalog): this one is a stand-in; import again with --pin.\n";
   out += fmt::format("pin = {}\n", toml_str(pin));

@@ -62,14 +62,15 @@ void add_family_values(const TomlDocument& doc, const toml::table& t, SpecValues
   }
 }
 
-SpecValues spec_values(const TomlDocument& doc) {
+// \a attribute: the headline package's ([branch] torch = "2.10.0").
+SpecValues spec_values(const TomlDocument& doc, const std::string& attribute) {
   SpecValues out;
   if (const auto* branch = doc.root()["branch"].as_table()) {
     if (const auto* n = branch->get("pin"))
       if (auto v = value_of(doc, *n, "branch.pin")) out.pins.push_back(*v);
     if (const auto* n = branch->get("python"))
       if (auto v = value_of(doc, *n, "branch.python")) out.pythons.push_back(*v);
-    if (const auto* n = branch->get("torch")) out.torch = value_of(doc, *n, "branch.torch");
+    if (const auto* n = branch->get(attribute)) out.torch = value_of(doc, *n, "branch." + attribute);
   }
   if (const auto* families = doc.root()["family"].as_array())
     for (const auto& f : *families)
@@ -110,10 +111,12 @@ class SpecRepinner {
     move_pins(values.pins);
     if (python) move_python(values.pythons, *python);
     move_torch(values.torch);
-    plan_.knowledge.push_back(fmt::format("{} provides PyTorch {}; Python {}; CUDA {}", target_.known->short_rev,
-                                          target_.known->version_text("torch"), fmt::join(target_.known->python, ", "),
-                                          fmt::join(target_.known->cuda, ", ")));
-    for (const auto& [s, p] : old_) plan_.knowledge.push_back(fmt::format("{} provided PyTorch {}", s, p->version_text("torch")));
+    plan_.knowledge.push_back(fmt::format("{} provides {} {}; Python {}; CUDA {}", target_.known->short_rev,
+                                          headline_.display, target_.known->version_text(headline_.attribute),
+                                          fmt::join(target_.known->python, ", "), fmt::join(target_.known->cuda, ", ")));
+    for (const auto& [s, p] : old_)
+      plan_.knowledge.push_back(
+          fmt::format("{} provided {} {}", s, headline_.display, p->version_text(headline_.attribute)));
     plan_.knowledge.insert(plan_.knowledge.end(), torch_.knowledge.begin(), torch_.knowledge.end());
     plan_.verify.insert(plan_.verify.end(), torch_.verify.begin(), torch_.verify.end());
     rewrite();
@@ -137,7 +140,7 @@ class SpecRepinner {
         fmt::format("pass --all-pins to move every one of them to {}", target_.rev.substr(0, 7))));
   }
 
-  void edit(const Value& v, const std::string& to, const char* what) {
+  void edit(const Value& v, const std::string& to, const std::string& what) {
     plan_.change.edits.push_back({v.begin, v.end, to, what});
     plan_.change.changes.push_back({what, v.pos.line, v.pos.column + 1, v.text, to});
   }
@@ -146,7 +149,7 @@ class SpecRepinner {
     for (const auto& v : pins) {
       const NixpkgsPin* p = find_pin(kb_, v.text);
       if (!p || p->rev == target_.rev) continue;
-      old_torch_ = p->version_text("torch");
+      old_torch_ = p->version_text(headline_.attribute);
       edit(v, v.text.size() >= 40 ? target_.rev : target_.known->short_rev, "pin");
     }
   }
@@ -168,16 +171,16 @@ class SpecRepinner {
   }
 
   void move_torch(const std::optional<Value>& torch) {
-    std::string new_torch = target_.known->version_text("torch");
+    std::string new_torch = target_.known->version_text(headline_.attribute);
     torch_ = torch_on_pin(*target_.known, old_torch_, kb_, true);
     if (!torch || old_torch_.empty()) return;
     if (!torch_.may_rewrite) return;  // the new pin's torch is disputed: the spec keeps what it says (see verify)
     if (torch->text == old_torch_ && old_torch_ != new_torch)
-      edit(*torch, new_torch, "torch");
+      edit(*torch, new_torch, headline_.attribute);
     else if (torch->text != new_torch)
-      plan_.verify.push_back(fmt::format("branch.torch = \"{}\" is not what {} ships ({}): tailor builds it only "
+      plan_.verify.push_back(fmt::format("branch.{} = \"{}\" is not what {} ships ({}): tailor builds it only "
                                          "through a knowledge-base workaround for that pin and version",
-                                         torch->text, target_.known->short_rev, new_torch));
+                                         headline_.attribute, torch->text, target_.known->short_rev, new_torch));
   }
 
   // Applies the edits; the result must be a valid spec.
@@ -199,6 +202,7 @@ class SpecRepinner {
   const std::string& text_;
   const RepinOptions& o_;
   const KnowledgeBase& kb_;
+  const PackageDef& headline_ = kb_.headline_package();  // its version moves with the pin
   const TargetPin& target_;
   std::map<std::string, const NixpkgsPin*> old_;
   std::string old_torch_;
@@ -216,7 +220,7 @@ SpecRepinPlan plan_spec_repin(const std::string& path, const std::string& text, 
   require_known(target);
   load_spec(path, text, kb);  // bad specs are reported as the loader words them
   TomlDocument doc(path, text);
-  return SpecRepinner(path, text, o, kb, target).run(spec_values(doc), python);
+  return SpecRepinner(path, text, o, kb, target).run(spec_values(doc, kb.headline_package().attribute), python);
 }
 
 }  // namespace tailor::migrate

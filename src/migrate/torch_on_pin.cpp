@@ -57,8 +57,10 @@ std::string nix_source_override(const SourceOverride& o, const std::string& inde
 
 TorchOnPin torch_on_pin(const NixpkgsPin& target, const std::string& old_torch, const KnowledgeBase& kb, bool for_spec) {
   TorchOnPin t;
-  std::string now = target.version_text("torch");
-  const FactEvidence* dispute = target.version_dispute("torch");
+  // The headline package's attribute (packages.toml): the torch of a PyTorch tree.
+  const std::string& attribute = kb.headline_package().attribute;
+  std::string now = target.version_text(attribute);
+  const FactEvidence* dispute = target.version_dispute(attribute);
   std::string stays;
   if (!old_torch.empty() && !now.empty() && (same_version(old_torch, now) || (dispute && claimed(*dispute, old_torch))))
     stays = old_torch;
@@ -77,7 +79,7 @@ TorchOnPin torch_on_pin(const NixpkgsPin& target, const std::string& old_torch, 
   for (const auto& w : kb.workarounds) {
     const auto& o = w.source_override;
     bool on_pin = w.pins.empty() || std::find(w.pins.begin(), w.pins.end(), target.short_rev) != w.pins.end();
-    if (!o || o->attribute != "torch" || !on_pin || same_version(o->version, built)) continue;
+    if (!o || o->attribute != attribute || !on_pin || same_version(o->version, built)) continue;
     std::string head = fmt::format("to build PyTorch {} on {} instead, build it from source (workaround {}: {})",
                                    o->version, target.short_rev, w.id, w.source);
     if (for_spec)

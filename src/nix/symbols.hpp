@@ -22,7 +22,7 @@
 /// every allocation Nix's bison parser makes in between, and where the hole
 /// lies on the heap left by start-up (Nix reads nix.conf, the store settings
 /// and $NIX_PATH first), so it is not reproduced here. Example: in
-/// src/generate/builders/custom-torch.nix the 258th symbol is
+/// data/builders/custom-torch.nix the 258th symbol is
 /// `effectiveMagma`; `baseTorch`, `isCuda` and `p`, first seen a little
 /// later, land in the hole, so `isCuda` comes first among the let bindings
 /// in Nix's output. Even comments move the hole's contents (Nix copies the

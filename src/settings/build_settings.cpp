@@ -312,11 +312,15 @@ class Deriver {
           source_override_for(v_, spec_, kb_, w->source_override->attribute) == &*w->source_override)
         source_override(*w->source_override, because);
       if (w->allow_broken) note("workaround", "config.allowBroken", "true", because);
-      if (!w->cccl_include_links.empty())
-        note("workaround", "CCCL include links", fmt::format("{}", fmt::join(w->cccl_include_links, ", ")), because);
-      if (w->shim_find_cuda_toolkit) note("workaround", "cmake/Modules/FindCUDAToolkit.cmake", "CMake's own", because);
-      for (const auto& p : w->magma_patches)
-        note("workaround", "magma patch", fmt::format("{}/{}@{}", p.owner, p.repo, p.rev), because);
+      for (const auto& name : w->switches) note("workaround", name, "true", because);
+      for (const auto& l : w->include_links)
+        note("workaround", l.key + " include links", fmt::format("{}", fmt::join(l.names, ", ")), because);
+      for (const auto& p : w->patches)
+        note("workaround", p.key, fmt::format("{}/{}@{}", p.commit.owner, p.commit.repo, p.commit.rev), because);
+      for (const auto& e : w->env) {
+        auto eq = e.find('=');
+        env(e.substr(0, eq), e.substr(eq + 1), because);
+      }
     }
     auto built = built_packages(*kb_.package(v_.package), kb_);
     for (const auto& o : spec_.source_overrides)

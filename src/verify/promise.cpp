@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "util/diagnostic.hpp"
+#include "util/embedded.hpp"
 #include "util/file_error.hpp"
 
 namespace tailor {
@@ -47,7 +48,10 @@ VariantPromise read_variant_json(const std::string& path, const std::string& tex
   p.sm = string_or_empty(j, "sm", path, true);
   p.isa = string_or_empty(j, "isa", path, true);
   p.platform = string_or_empty(j, "platform", path, true);
-  p.torch = string_or_empty(j, "torch", path, false);
+  // Versions under attribute keys (packages.toml json_version_keys): every
+  // string the JSON holds is kept; the probe reads its module's.
+  for (const auto& [key, value] : j.items())
+    if (value.is_string()) p.versions[key] = value.get<std::string>();
   p.cudnn = string_or_empty(j, "cudnn", path, false);
   p.cudnn_disabled = bool_or(j, "cudnn_disabled", false, path);
   p.ptx = bool_or(j, "ptx", false, path);
@@ -63,6 +67,13 @@ VariantPromise read_variant_json(const std::string& path, const std::string& tex
   return p;
 }
 
+void attach_probe(VariantPromise& p, const KnowledgeBase& kb) {
+  const PackageDef* pk = kb.package(p.package);
+  if (!pk || pk->probe.empty()) return;
+  p.probe = pk->probe;
+  p.probe_script = std::string(*embedded_file("data/probes/" + pk->probe + ".py"));  // the package reader checked it
+}
+
 VariantPromise promise_of(const BuildSettings& s, const KnowledgeBase& kb, const std::string& spec_path) {
   const Variant& v = s.variant;
   VariantPromise p;
@@ -76,9 +87,11 @@ VariantPromise promise_of(const BuildSettings& s, const KnowledgeBase& kb, const
   p.sm_set = v.sm_set;
   p.isa = v.isa;
   p.platform = v.platform;
-  // The runtime check imports torch: the version of the package whose attribute it is.
+  attach_probe(p, kb);
+  // The probe's module is checked against the version of the package whose attribute it is.
   for (const auto& pk : kb.packages)
-    if (pk.attribute == "torch" && p.torch.empty()) p.torch = v.version_of(pk.name);
+    if (!p.probe.empty() && pk.attribute == p.probe && !p.versions.contains(pk.attribute))
+      if (std::string built = v.version_of(pk.name); !built.empty()) p.versions[pk.attribute] = built;
   if (const NixpkgsPin* pin = kb.pin(v.pin); pin && pin->cudnn) p.cudnn = pin->cudnn->str();
   for (const auto& d : s.disabled)
     if (d.feature == "CUDNN") p.cudnn_disabled = true;

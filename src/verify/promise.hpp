@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include <map>
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "kb/knowledge_base.hpp"
@@ -25,7 +28,12 @@ struct VariantPromise {
   std::vector<std::string> sm_set;  ///< the SMs of a set variant; empty for one SM
   std::string isa;       ///< "avx512"
   std::string platform;  ///< "x86_64-linux"
-  std::string torch;     ///< "2.9.1"; empty when unknown
+  /// What verify imports and asks (packages.toml probe of the package, "torch"):
+  /// the module and data/probes/PROBE.py; empty: the files alone are checked.
+  std::string probe, probe_script;
+  /// nixpkgs attribute -> the version the variant builds ("torch" -> "2.9.1"):
+  /// the probe's module is checked against its own.
+  std::map<std::string, std::string> versions;
   std::string cudnn;     ///< the pin's cuDNN, "9.13.0"; empty when unknown
   bool cudnn_disabled = false;  ///< built with USE_CUDNN=0
   bool ptx = false;             ///< PTX for forward compatibility was asked for
@@ -38,9 +46,14 @@ inline constexpr const char* kVariantJsonPath = "nix-support/tailor-variant.json
 
 /// Reads \a text (the content of \a path) as a variant JSON: at least
 /// name, package, backend, python, cuda, sm, isa and platform (the keys of
-/// `tailor matrix --json`); torch, cudnn, ptx, strip_toolchain when present.
+/// `tailor matrix --json`); cudnn, ptx, strip_toolchain and the versions it
+/// reports under attribute keys ("torch") when present.
 /// Throws DiagnosticError naming the file for bad JSON or missing keys.
 VariantPromise read_variant_json(const std::string& path, const std::string& text);
+
+/// Sets \a p's probe from its package's definition (none for a package \a kb
+/// does not know).
+void attach_probe(VariantPromise& p, const KnowledgeBase& kb);
 
 /// The promise of a variant of a spec, with its derived build settings.
 VariantPromise promise_of(const BuildSettings& s, const KnowledgeBase& kb, const std::string& spec_path);

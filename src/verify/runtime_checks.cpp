@@ -24,46 +24,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Prints one JSON object. argv[1] == "gpu": only the tiny GPU computation.
-constexpr const char* kProbe = R"PY(
-import json, sys
-r = {"python": "%d.%d.%d" % tuple(sys.version_info[:3])}
-try:
-    import torch
-    r["torch"] = torch.__version__
-    r["torch_file"] = torch.__file__
-    if len(sys.argv) > 1 and sys.argv[1] == "gpu":
-        y = torch.arange(8, dtype=torch.float32, device="cuda")
-        r["gpu_sum"] = float((y * 2).sum().item())
-        r["gpu_name"] = torch.cuda.get_device_name(0)
-    else:
-        r["cuda"] = torch.version.cuda
-        try:
-            r["cudnn"] = torch.backends.cudnn.version()
-        except Exception as e:
-            r["cudnn"] = None
-        x = torch.arange(6, dtype=torch.float32).reshape(2, 3)
-        r["cpu_sum"] = float((x @ x.T).sum().item())
-        r["config"] = torch.__config__.show()
-        r["cuda_available"] = bool(torch.cuda.is_available())
-        r["arch_list"] = torch.cuda.get_arch_list() if r["cuda_available"] else []
-        if r["cuda_available"]:
-            r["capability"] = list(torch.cuda.get_device_capability(0))
-            r["device"] = torch.cuda.get_device_name(0)
-except Exception as e:
-    r["error"] = "%s: %s" % (type(e).__name__, e)
-print(json.dumps(r))
-)PY";
-
 bool executable(const fs::path& p) {
   std::error_code ec;
   return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
 }
 
 // Runs the probe; returns its JSON, or nullopt with \a why.
-std::optional<nlohmann::json> run_probe(const PythonTarget& t, const std::string& mode, std::string& why) {
+// Runs the package's probe (data/probes/PROBE.py); returns its JSON, or nullopt with \a why.
+std::optional<nlohmann::json> run_probe(const PythonTarget& t, const std::string& script, const std::string& mode,
+                                        std::string& why) {
   ProcessSpec spec;
-  spec.argv = {t.python.string(), "-c", kProbe};
+  spec.argv = {t.python.string(), "-c", script};
   if (!mode.empty()) spec.argv.push_back(mode);
   spec.env = {"PYTHONPATH=" + t.site_packages.string(), "PYTHONNOUSERSITE=1"};
   spec.stderr_to = ErrorStream::merged;
@@ -86,7 +57,7 @@ std::optional<nlohmann::json> run_probe(const PythonTarget& t, const std::string
   return j;
 }
 
-std::string jstr(const nlohmann::json& j, const char* key) {
+std::string jstr(const nlohmann::json& j, const std::string& key) {
   return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
 }
 
@@ -99,7 +70,7 @@ std::optional<Version> release_of(const std::string& v) {
 }
 
 // [want, next minor of want): the range a variant's version allows.
-Check range_check(const char* name, const std::string& what, const std::string& got, const std::string& want) {
+Check range_check(const std::string& name, const std::string& what, const std::string& got, const std::string& want) {
   if (want.empty()) return {name, CheckStatus::skipped, fmt::format("the variant does not say which {} it builds", what)};
   auto g = release_of(got);
   auto w = Version::parse(want);
@@ -117,18 +88,18 @@ bool nvidia_driver_present() {
   return fs::exists("/proc/driver/nvidia/version", ec) || fs::exists("/dev/nvidiactl", ec);
 }
 
-PythonTarget find_python(const fs::path& root_in, const std::string& python_override) {
+PythonTarget find_python(const fs::path& root_in, const std::string& python_override, const std::string& module) {
   PythonTarget t;
   std::error_code ec;
   fs::path root = fs::weakly_canonical(root_in, ec);
   if (ec) root = root_in;
   if (!fs::is_directory(root, ec)) root = root.parent_path();
-  auto is_torch = [&](const fs::path& d) { return fs::exists(d / "torch" / "__init__.py", ec); };
+  auto is_torch = [&](const fs::path& d) { return fs::exists(d / module / "__init__.py", ec); };
   if (is_torch(root)) {
     t.site_packages = root;
   } else {
     for (fs::path d = root; !d.empty() && d != d.parent_path(); d = d.parent_path())
-      if (d.filename() == "torch" && fs::exists(d / "__init__.py", ec)) {
+      if (d.filename() == module && fs::exists(d / "__init__.py", ec)) {
         t.site_packages = d.parent_path();
         break;
       }
@@ -140,7 +111,7 @@ PythonTarget find_python(const fs::path& root_in, const std::string& python_over
         }
   }
   if (t.site_packages.empty()) {
-    t.why = fmt::format("no torch package under {}", root_in.string());
+    t.why = fmt::format("no {} package under {}", module, root_in.string());
     return t;
   }
   // .../lib/pythonX.Y/site-packages: the prefix may hold its own interpreter.
@@ -294,12 +265,16 @@ Check cpu_capability_check(const VariantPromise& p, const nlohmann::json& probe)
 
 std::vector<Check> probe_checks(const VariantPromise& p, const Inspection& in, const nlohmann::json& probe, bool gpu_present,
                                 const std::optional<nlohmann::json>& gpu_result, const PruneRecords& pruned) {
-  if (probe.contains("error")) return {{"import-torch", CheckStatus::failed, jstr(probe, "error")}};
+  // The probe's module (packages.toml probe): the import, and its version against the variant's.
+  const std::string& m = p.probe;
+  std::string import = "import-" + m;
+  if (probe.contains("error")) return {{import, CheckStatus::failed, jstr(probe, "error")}};
   bool available = probe.value("cuda_available", false);
   std::vector<FatbinEntry> entries = in.all_entries();
+  auto want = p.versions.find(m);
   return {
-      {"import-torch", CheckStatus::ok, fmt::format("torch {} from {}", jstr(probe, "torch"), jstr(probe, "torch_file"))},
-      range_check("torch-version", "torch", jstr(probe, "torch"), p.torch),
+      {import, CheckStatus::ok, fmt::format("{} {} from {}", m, jstr(probe, m), jstr(probe, m + "_file"))},
+      range_check(m + "-version", m, jstr(probe, m), want == p.versions.end() ? std::string() : want->second),
       range_check("python-version", "Python", jstr(probe, "python"), p.python),
       cuda_version_check(p, probe),
       cudnn_check(p, probe),
@@ -314,28 +289,31 @@ std::vector<Check> probe_checks(const VariantPromise& p, const Inspection& in, c
 std::vector<Check> runtime_checks(const VariantPromise& p, const Inspection& in, const fs::path& root,
                                   const std::string& python_override) {
   if (p.python.empty()) return {{"python", CheckStatus::skipped, "not a Python package"}};
-  PythonTarget t = find_python(root, python_override);
-  if (t.site_packages.empty()) return {{"import-torch", CheckStatus::skipped, t.why}};
-  if (t.python.empty()) return {{"import-torch", CheckStatus::skipped, t.why + "; pass --python"}};
+  if (p.probe.empty())
+    return {{"python", CheckStatus::skipped, fmt::format("package {} names no probe (packages.toml)", p.package)}};
+  std::string import = "import-" + p.probe;
+  PythonTarget t = find_python(root, python_override, p.probe);
+  if (t.site_packages.empty()) return {{import, CheckStatus::skipped, t.why}};
+  if (t.python.empty()) return {{import, CheckStatus::skipped, t.why + "; pass --python"}};
   std::string why;
-  std::optional<nlohmann::json> probe = run_probe(t, "", why);
-  if (!probe) return {{"import-torch", CheckStatus::failed, why}};
+  std::optional<nlohmann::json> probe = run_probe(t, p.probe_script, "", why);
+  if (!probe) return {{import, CheckStatus::failed, why}};
   // An interpreter from PATH of another version cannot judge the artifact.
   std::string got = jstr(*probe, "python");
   if (t.why.find("on PATH") != std::string::npos && !p.python.empty() && !got.starts_with(p.python + "."))
-    return {{"import-torch", CheckStatus::skipped, fmt::format("found Python {} ({}), the variant is for {}; pass --python", got, t.why, p.python)}};
+    return {{import, CheckStatus::skipped, fmt::format("found Python {} ({}), the variant is for {}; pass --python", got, t.why, p.python)}};
   bool gpu = nvidia_driver_present();
   std::optional<nlohmann::json> gpu_result;
   if (probe->value("cuda_available", false)) {
     auto cap = probe->value("capability", nlohmann::json::array());
     if (cap.size() == 2 && covers(in.all_entries(), cap[0].get<int>(), cap[1].get<int>())) {
       std::string gpu_why;
-      gpu_result = run_probe(t, "gpu", gpu_why);
+      gpu_result = run_probe(t, p.probe_script, "gpu", gpu_why);
       if (!gpu_result) gpu_result = nlohmann::json{{"error", gpu_why}};
     }
   }
   // A pruned wheel installed by pip keeps its record in site-packages/torch-*.dist-info.
-  fs::path torch_file = jstr(*probe, "torch_file");
+  fs::path torch_file = jstr(*probe, p.probe + "_file");
   PruneRecords pruned = find_prune_records(root, torch_file.empty() ? fs::path() : torch_file.parent_path().parent_path());
   std::vector<Check> out = probe_checks(p, in, *probe, gpu, gpu_result, pruned);
   for (const auto& problem : pruned.problems) out.front().detail += fmt::format("; unread prune record {}", problem);

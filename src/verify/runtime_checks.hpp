@@ -26,13 +26,16 @@ struct PythonTarget {
   std::string why;                      ///< how they were found, or why not
 };
 
-/// Finds torch under \a root (a site-packages dir, torch/ itself, a Nix
-/// output with lib/pythonX.Y/site-packages, or a folder inside torch/) and an
-/// interpreter for it: \a python_override, the prefix's bin/python3 (venv or
-/// Nix env), else pythonX.Y or python3 on PATH.
-PythonTarget find_python(const std::filesystem::path& root, const std::string& python_override);
+/// Finds the Python package \a module ("torch", the variant's probe) under
+/// \a root (a site-packages dir, MODULE/ itself, a Nix output with
+/// lib/pythonX.Y/site-packages, or a folder inside MODULE/) and an interpreter
+/// for it: \a python_override, the prefix's bin/python3 (venv or Nix env),
+/// else pythonX.Y or python3 on PATH.
+PythonTarget find_python(const std::filesystem::path& root, const std::string& python_override,
+                         const std::string& module);
 
-/// Turns the probe's JSON output into checks (pure; tested without Python).
+/// Turns the probe's JSON output into checks (pure; tested without Python):
+/// the import of \a p's probe module and its version, then what it reports.
 /// \a gpu_result is the second probe's output when a GPU computation ran;
 /// \a pruned, what tailor prune records having removed.
 std::vector<Check> probe_checks(const VariantPromise& p, const Inspection& in, const nlohmann::json& probe,

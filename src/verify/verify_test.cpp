@@ -34,7 +34,8 @@ VariantPromise cuda90() {
   p.sm = "9.0";
   p.isa = "avx512";
   p.platform = "x86_64-linux";
-  p.torch = "2.9.1";
+  p.probe = "torch";  // packages.toml: pytorch's probe
+  p.versions["torch"] = "2.9.1";
   p.cudnn = "9.13.0";
   return p;
 }
@@ -255,6 +256,39 @@ TEST(VerifyProbe, SkipsWithReasons) {
   auto failed_import = probe_checks(cuda90(), in, {{"python", "3.13.0"}, {"error", "ImportError: libcudart.so.12"}}, true, std::nullopt);
   ASSERT_EQ(failed_import.size(), 1u);
   EXPECT_EQ(failed_import[0].status, CheckStatus::failed);
+}
+
+// What verify imports is the package's probe (packages.toml): PyTorch, its
+// companions and vLLM import torch; ONNX Runtime names none, so only its
+// files are checked.
+TEST(VerifyProbe, ComesFromThePackageDefinition) {
+  KnowledgeBase kb = KnowledgeBase::load();
+  for (const char* package : {"pytorch", "torchvision", "torchaudio", "vllm"}) {
+    VariantPromise p;
+    p.package = package;
+    attach_probe(p, kb);
+    EXPECT_EQ(p.probe, "torch") << package;
+    EXPECT_NE(p.probe_script.find("import torch"), std::string::npos) << package;
+  }
+  VariantPromise onnx;
+  onnx.package = "onnxruntime";
+  onnx.python = "3.12";
+  attach_probe(onnx, kb);
+  EXPECT_EQ(onnx.probe, "");
+  auto checks = runtime_checks(onnx, Inspection{}, "/nonexistent", "");
+  ASSERT_EQ(checks.size(), 1u);
+  EXPECT_EQ(checks[0].name, "python");
+  EXPECT_EQ(checks[0].status, CheckStatus::skipped);
+  EXPECT_EQ(checks[0].detail, "package onnxruntime names no probe (packages.toml)");
+}
+
+// The variant JSON reports versions under attribute keys; the probe's module picks its own.
+TEST(VerifyProbe, VersionsAreReadUnderAttributeKeys) {
+  auto p = read_variant_json("v.json", R"({"name": "vllm-python312-cuda12_9-sm90-avx512", "package": "vllm",
+      "backend": "cuda", "python": "3.12", "cuda": "12.9", "sm": "9.0", "isa": "avx512", "platform": "x86_64-linux",
+      "torch": "2.9.1", "vllm": "0.14.0"})");
+  EXPECT_EQ(p.versions.at("torch"), "2.9.1");
+  EXPECT_EQ(p.versions.at("vllm"), "0.14.0");
 }
 
 // The whole dynamic path, with a stub torch package and this host's python3.
