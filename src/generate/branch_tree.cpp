@@ -1,5 +1,6 @@
 #include "generate/branch_tree.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
@@ -26,15 +27,23 @@ std::vector<GeneratedFile> branch_tree(const Spec& spec, const Matrix& m, const 
   }
   // The builders of the matrix's packages that the knowledge base carries,
   // and of those built inline.
+  // A package brings its builder and the files that builder imports; a tree
+  // that uses any file of an overlay's builders/ folder gets the whole folder.
   std::set<std::string> carried;
+  auto carry_file = [&](const std::string& file) {
+    if (auto it = kb.builder_files.find(file); it != kb.builder_files.end() && carried.insert(file).second)
+      files.push_back({".flox/pkgs/" + file, with_marker(it->second, CommentStyle::hash)});
+  };
   auto carry = [&](const PackageDef* p) {
-    if (auto it = kb.builder_files.find(p->builder); it != kb.builder_files.end() && carried.insert(p->builder).second)
-      files.push_back({".flox/pkgs/" + p->builder, with_marker(it->second, CommentStyle::hash)});
+    carry_file(p->builder);
+    for (const auto& f : p->builder_files) carry_file(f);
   };
   for (const auto& v : m.variants) {
     for (const PackageDef* p : built_packages(*kb.package(v.package), kb)) carry(p);
     for (const auto& p : v.inline_packages) carry(kb.package(p));
   }
+  if (std::any_of(carried.begin(), carried.end(), [&](const std::string& f) { return kb.overlay_builder_files.contains(f); }))
+    for (const auto& f : kb.overlay_builder_files) carry_file(f);
   std::vector<BuildSettings> settings;
   settings.reserve(m.variants.size());
   for (const auto& v : m.variants) {
