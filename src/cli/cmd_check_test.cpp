@@ -253,7 +253,7 @@ TEST(CmdCheckFix, SeedPinSwapPackageSet) {
 // Real-world robustness: every tree tailor generates checks clean.
 TEST(CmdCheck, EveryGeneratedTreeIsClean) {
   int specs = 0;
-  for (const std::filesystem::path& e : plain_example_specs()) {
+  for (std::filesystem::path e : plain_example_specs()) {
     ++specs;
     TempDir dir("check-generated");
     RunResult g = run_tailor({"generate", e.string(), "-o", dir.path()});

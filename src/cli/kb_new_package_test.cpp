@@ -80,7 +80,9 @@ TEST(KbNewPackage, ItsBuilderBuildsTheAttributeOfTheRecord) {
   json r = json::parse(probe.out)["vllm-fork-python312-cuda12_9-sm90-avx512"];
   EXPECT_EQ(r["pname"], "vllm-fork-python312-cuda12_9-sm90-avx512");
   EXPECT_EQ(r["torch"], "pytorch-python312-cuda12_9-sm90-avx512");  // what the stub's vllm was built against
-  EXPECT_EQ(r["description"], "upstream vllm");
+  // Only the stub's vllm records what its dependencies resolved: it was python.pkgs.vllm.
+  ASSERT_FALSE(r["deps"].is_null()) << r.dump();
+  EXPECT_EQ(r["deps"]["torchvision"], "pytorch-python312-cuda12_9-sm90-avx512");
 }
 
 TEST(KbNewPackage, RefusesADirectoryThatHoldsAnythingElse) {

@@ -45,8 +45,9 @@ TEST(SglangExample, ExpandsToSingleSmAndAllVariants) {
   for (const auto& v : json::parse(m.out)) {
     names.insert(v["name"].get<std::string>());
     EXPECT_EQ(v["package"], "sglang");
-    if (v["sm"] == "all")
+    if (v["sm"] == "all") {
       EXPECT_EQ(v["sm_set"], json::array({"8.0", "8.6", "8.9", "9.0", "10.0", "12.0"})) << v.dump();
+    }
   }
   EXPECT_EQ(names, expected_names());
 }

@@ -135,7 +135,7 @@ TEST(RecommendTable, EveryRow) {
 TEST(RecommendTable, CoversEveryExampleSpec) {
   std::set<std::string> specs;
   for (const Row& r : kTable) specs.insert(r.spec);
-  for (const std::filesystem::path& e : test::plain_example_specs()) {
+  for (std::filesystem::path e : test::plain_example_specs()) {
     std::string rel = e.parent_path().filename().string() + "/" + e.stem().string();
     EXPECT_TRUE(specs.count(rel)) << rel << " has no row in the recommendation table";
   }

@@ -33,7 +33,8 @@ std::string toml_entry(const std::string& table, const json& entry) {
   std::string out = "[[" + table + "]]\n", subtables;
   for (const auto& [k, v] : entry.items()) {
     bool tables = v.is_array() && !v.empty() && v.front().is_object();
-    if (v.is_array() && v.empty()) continue;  // an absent list reads as empty
+    // An absent list of tables reads as none.
+    if (v.is_array() && v.empty() && (k == "argument" || k == "cmake_flag" || k == "needs")) continue;
     if (!tables) {
       out += toml_key(k) + " = " + toml_value(v) + "\n";
       continue;

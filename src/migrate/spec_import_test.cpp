@@ -58,7 +58,7 @@ std::set<std::string> names_of(const Spec& spec) {
 
 TEST(SpecImport, EveryGeneratedTreeRoundTrips) {
   int specs = 0;
-  for (const std::filesystem::path& e : test::plain_example_specs()) {
+  for (std::filesystem::path e : test::plain_example_specs()) {
     ++specs;
     Spec original = load_spec_arg(e.string(), kb());
     test::TempDir dir("import");
