@@ -9,6 +9,13 @@ file(GLOB_RECURSE TAILOR_EMBEDDED_INPUTS CONFIGURE_DEPENDS
   ${PROJECT_SOURCE_DIR}/data/probes/*.py
   ${PROJECT_SOURCE_DIR}/examples/*.toml
   ${PROJECT_SOURCE_DIR}/src/catalog/page/*)
+# An example that needs its own knowledge-base overlay (examples/X/kb/) is no
+# built-in spec: without the overlay it does not load.
+file(GLOB _tailor_overlay_examples LIST_DIRECTORIES true RELATIVE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/examples/*/kb)
+foreach(_kb IN LISTS _tailor_overlay_examples)
+  get_filename_component(_example ${_kb} DIRECTORY)
+  list(FILTER TAILOR_EMBEDDED_INPUTS EXCLUDE REGEX "^${_example}/")
+endforeach()
 list(SORT TAILOR_EMBEDDED_INPUTS)
 set(TAILOR_EMBEDDED_CPP ${PROJECT_BINARY_DIR}/generated/embedded_files.cpp)
 set(_embed_deps)

@@ -1,4 +1,4 @@
-// tailor kb probe-pin …: see cmd_kb_probe.cpp.
+// tailor kb probe-pin …: see cmd_kb_probe.cpp; tailor kb new-package …: cmd_kb_new_package.cpp.
 // tailor kb [--json] [--pins [--torch V] [--python V] [--cuda V] [--vllm V]]: print the
 // knowledge base, so users see what tailor believes; --pins lists the pins that provide a version.
 #include <ostream>
@@ -69,8 +69,13 @@ int cmd_kb(CommandContext& ctx) {
     CommandContext sub{{ctx.args.begin() + 1, ctx.args.end()}, ctx.out, ctx.err};
     return cmd_kb_probe_pin(sub);
   }
+  if (!ctx.args.empty() && ctx.args.front() == "new-package") {
+    CommandContext sub{{ctx.args.begin() + 1, ctx.args.end()}, ctx.out, ctx.err};
+    return cmd_kb_new_package(sub);
+  }
   CLI::App app{"Print the knowledge base tailor reasons with. `tailor kb probe-pin REV --nixpkgs PATH` measures a "
-               "nixpkgs revision and writes its facts as an overlay.",
+               "nixpkgs revision and writes its facts as an overlay; `tailor kb new-package NAME --like PACKAGE -o DIR` "
+               "writes an overlay that adds a package.",
                "kb"};
   bool json = false, pins_only = false;
   std::string kb_dir;

@@ -27,6 +27,7 @@ int cmd_matrix(CommandContext& ctx);
 int cmd_explain(CommandContext& ctx);
 int cmd_kb(CommandContext& ctx);
 int cmd_kb_probe_pin(CommandContext& ctx);
+int cmd_kb_new_package(CommandContext& ctx);
 int cmd_generate(CommandContext& ctx);
 int cmd_manifest(CommandContext& ctx);
 int cmd_build(CommandContext& ctx);

@@ -1,5 +1,8 @@
 #include "generate/branch_tree.hpp"
 
+#include <algorithm>
+#include <set>
+
 #include <fmt/format.h>
 
 #include "generate/docs.hpp"
@@ -24,16 +27,26 @@ std::vector<GeneratedFile> branch_tree(const Spec& spec, const Matrix& m, const 
   // The builders of the variants' packages, of those built inline, and what
   // these and the recipes import: a builder is written only into trees that
   // use it (vLLM's builder imports lib/custom-torch.nix, not lib/torch.nix).
+  // A package also brings the builder files it lists; a tree that uses any
+  // file of an overlay's builders/ folder gets the whole folder.
   std::vector<std::string> roots;
+  auto root = [&](const PackageDef* p) {
+    roots.push_back(p->builder);
+    roots.insert(roots.end(), p->builder_files.begin(), p->builder_files.end());
+  };
   for (const auto& v : m.variants) {
-    roots.push_back(kb.package(v.package)->builder);
-    for (const auto& p : v.inline_packages) roots.push_back(kb.package(p)->builder);
+    root(kb.package(v.package));
+    for (const auto& p : v.inline_packages) root(kb.package(p));
   }
   std::vector<std::string_view> recipe_texts;
   for (const auto& r : recipes) recipe_texts.push_back(r.content);
+  std::set<std::string> used = builders_used(roots, recipe_texts, kb);
+  if (std::any_of(used.begin(), used.end(), [&](const std::string& f) { return kb.overlay_builder_files.contains(f); }))
+    used.insert(kb.overlay_builder_files.begin(), kb.overlay_builder_files.end());
   std::vector<GeneratedFile> files;
-  for (const auto& b : builders_used(roots, recipe_texts, kb))
-    files.push_back({".flox/pkgs/" + b, with_marker(kb.builder_files.at(b), CommentStyle::hash)});
+  for (const auto& b : used)
+    if (auto it = kb.builder_files.find(b); it != kb.builder_files.end())
+      files.push_back({".flox/pkgs/" + b, with_marker(it->second, CommentStyle::hash)});
   for (auto& r : recipes) files.push_back({std::move(r.path), with_marker(r.content, CommentStyle::hash)});
   files.push_back({"README.md", with_marker(branch_readme(spec, m, settings, kb), CommentStyle::html)});
   files.push_back({"BUILD_MATRIX.md", with_marker(build_matrix_doc(spec, m, kb), CommentStyle::html)});

@@ -64,6 +64,9 @@ std::string variant_record(const BuildSettings& s, const KnowledgeBase& kb) {
   std::string out;
   out += key_value("name", nix_string(v.name));
   out += key_value("package", nix_string(v.package));
+  // A builder that builds the attribute its variant names ([builds] "{attribute}").
+  if (const PackageDef* p = kb.package(v.package); p && kb.builder_takes_attribute(*p))
+    out += key_value("attribute", nix_string(p->attribute));
   out += key_value("backend", nix_string(v.backend));
   out += fmt::format("    nixpkgs = {{ rev = {}; sha256 = {}; }};\n", nix_string(s.pin_rev),
                      s.pin_sha256.empty() ? "null" : nix_string(s.pin_sha256));

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/golden.hpp"
+#include "support/paths.hpp"
 #include "support/run.hpp"
 
 namespace tailor {
@@ -134,9 +135,8 @@ TEST(RecommendTable, EveryRow) {
 TEST(RecommendTable, CoversEveryExampleSpec) {
   std::set<std::string> specs;
   for (const Row& r : kTable) specs.insert(r.spec);
-  for (const auto& e : std::filesystem::recursive_directory_iterator(test::source_path("examples"))) {
-    if (e.path().extension() != ".toml") continue;
-    std::string rel = e.path().parent_path().filename().string() + "/" + e.path().stem().string();
+  for (std::filesystem::path e : test::plain_example_specs()) {
+    std::string rel = e.parent_path().filename().string() + "/" + e.stem().string();
     EXPECT_TRUE(specs.count(rel)) << rel << " has no row in the recommendation table";
   }
 }

@@ -14,12 +14,64 @@ json versions_json(const NixpkgsPin& p) {
   return j;
 }
 
+// A [[package.argument]] or [[package.cmake_flag]], key for key as packages.toml writes it.
+json argument_json(const PackageArgument& a, bool flag) {
+  json j = {{"backend", a.backend}};
+  if (flag) {
+    j["flag"] = a.name;
+    if (!a.recipe_key.empty()) j["recipe_key"] = a.recipe_key;
+    if (!a.label.empty()) j["label"] = a.label;
+  } else {
+    j["name"] = a.name;
+    j["value"] = a.value;
+  }
+  j["because"] = a.because;
+  if (!a.because_set.empty()) j["because_set"] = a.because_set;
+  return j;
+}
+
+// A [[package]] entry with every field the loader reads, under its packages.toml
+// key, so that an entry loads back as an overlay's (absent optional text is left out).
 json package_json(const PackageDef& p) {
-  json needs = json::array();
-  for (const auto& n : p.needs) needs.push_back({{"package", n.package}, {"strategy", n.strategy}});
-  return {{"name", p.name},         {"display", p.display},       {"attribute", p.attribute},
-          {"scope", p.scope},       {"backends", p.backends},     {"builder", p.builder},
-          {"variant_name", p.variant_name}, {"gpu_target", p.gpu_target}, {"needs", needs}};
+  json needs = json::array(), arguments = json::array(), flags = json::array();
+  for (const auto& n : p.needs)
+    needs.push_back({{"package", n.package},
+                     {"strategy", n.strategy},
+                     {"argument", n.argument},
+                     {"recipe_key", n.recipe_key},
+                     {"because", n.because}});
+  for (const auto& a : p.arguments) arguments.push_back(argument_json(a, false));
+  for (const auto& a : p.cmake_flags) flags.push_back(argument_json(a, true));
+  json j = {{"name", p.name},         {"display", p.display},       {"attribute", p.attribute},
+            {"scope", p.scope},       {"backends", p.backends},     {"builder", p.builder},
+            {"builder_files", p.builder_files}, {"variant_name", p.variant_name}, {"gpu_target", p.gpu_target},
+            {"version_in_pins", p.version_in_pins}, {"big_build", p.big_build}, {"feature_switches", p.feature_switches},
+            {"needs", needs},         {"argument", arguments},      {"cmake_flag", flags}};
+  if (!p.description.empty()) {
+    j["description"] = json::object();
+    for (const auto& [b, t] : p.description) j["description"][b] = t;
+  }
+  if (!p.header.empty()) {
+    j["header"] = json::object();
+    for (const auto& [b, lines] : p.header) j["header"][b] = lines;
+  }
+  return j;
+}
+
+// A [[backend]] entry, key for key as packages.toml writes it.
+json backend_json(const BackendDef& b) {
+  json j = {{"name", b.name}, {"display", b.display}, {"axes", b.axes}, {"accelerator", b.accelerator},
+            {"name_part", b.name_part}};
+  if (!b.platform.empty()) j["platform"] = b.platform;
+  if (!b.platform_because.empty()) j["platform_because"] = b.platform_because;
+  j["blas"] = b.blas;
+  j["blas_because"] = b.blas_because;
+  if (!b.notes.empty()) j["notes"] = b.notes;
+  j["description"] = b.description;
+  j["header"] = b.header;
+  j["details"] = b.details;
+  if (!b.use_case.empty()) j["use_case"] = b.use_case;
+  return j;
 }
 
 json source_json(const GitHubSource& s) {
@@ -135,9 +187,15 @@ nlohmann::ordered_json to_json(const KnowledgeBase& kb) {
     j["source"] = w.source;
     out["workarounds"].push_back(j);
   }
+  // packages.toml: "backends" are its [[backend]] tables, "packages" its
+  // [[package]] tables, key for key; with "headline", "json_version_keys" and
+  // "builds" they load back as an overlay's packages.toml.
+  out["headline"] = kb.headline;
+  out["json_version_keys"] = kb.json_version_keys;
+  out["builds"] = json::object();
+  for (const auto& [file, what] : kb.builds) out["builds"][file] = what;
   out["backends"] = json::array();
-  for (const auto& b : kb.backends)
-    out["backends"].push_back({{"name", b.name}, {"axes", b.axes}, {"accelerator", b.accelerator}, {"name_part", b.name_part}});
+  for (const auto& b : kb.backends) out["backends"].push_back(backend_json(b));
   out["packages"] = json::array();
   for (const auto& p : kb.packages) out["packages"].push_back(package_json(p));
   return out;

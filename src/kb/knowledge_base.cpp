@@ -1,6 +1,7 @@
 #include "kb/knowledge_base.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -139,6 +140,13 @@ void read_kb_file(const std::string& name, const std::string& path, std::string 
     read_entries<PackageDef>(doc, root, "package", "name", read_package, [](const PackageDef& p) { return p.name; },
                              kb.packages, layers);
     if (auto keys = root.strings("json_version_keys")) kb.json_version_keys = values(keys);
+    if (const toml::table* builds = root.table("builds"))
+      for (const auto& [file, what] : *builds) {
+        if (!what.is_string())
+          throw doc.error_at(what, fmt::format("[builds] '{}' is the attribute the builder builds, a string", file.str()));
+        kb.builds[std::string(file.str())] = what.as_string()->get();
+        kb.builds_at[std::string(file.str())] = {doc.path(), pos_of(what)};
+      }
     if (auto h = root.string("headline")) kb.headline = h->value;
   }
   root.finish();
@@ -153,7 +161,10 @@ KnowledgeBase load_embedded_then(const std::vector<std::pair<std::string, std::p
   for (const auto& f : embedded_files())
     if (f.path.starts_with("data/builders/"))
       kb.builder_files["lib/" + std::string(f.path.substr(std::string_view("data/builders/").size()))] = f.content;
-  for (auto& [name, text] : overlay_builders) kb.builder_files[name] = std::move(text);
+  for (auto& [name, text] : overlay_builders) {
+    kb.overlay_builder_files.insert(name);
+    kb.builder_files[name] = std::move(text);
+  }
   for (const auto& name : kb_file_names()) {
     auto text = embedded_file("data/" + name);
     if (!text) throw std::logic_error("embedded knowledge base lacks " + name);
@@ -176,13 +187,38 @@ KnowledgeBase load_embedded_then(const std::vector<std::pair<std::string, std::p
 }  // namespace
 
 namespace {
-// An overlay's builders/*.nix, as lib/<name>.nix -> text; none when it has no builders/.
+// An overlay's builders/ folder, subfolders included: every .nix file as
+// lib/<its path below builders/> -> text; none when there is no builders/.
+// Path segments are file names a tree can hold as they are.
 std::map<std::string, std::string> read_overlay_builders(const std::filesystem::path& dir) {
   std::map<std::string, std::string> out;
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) return out;
-  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (it->path().extension() == ".nix") out["lib/" + it->path().filename().string()] = read_file(it->path());
+  std::filesystem::recursive_directory_iterator it(dir, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() != ".nix" || it->is_directory(ec)) continue;
+    std::string rel = it->path().lexically_relative(dir).generic_string();
+    for (const auto& seg : std::filesystem::path(rel)) {
+      std::string s = seg.string();
+      bool plain = !s.empty() && std::isalnum(static_cast<unsigned char>(s.front())) &&
+                   std::all_of(s.begin(), s.end(), [](char c) {
+                     return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '+' || c == '-';
+                   });
+      if (!plain) {
+        Diagnostic d;
+        d.path = it->path().string();
+        d.message = fmt::format("builder file name '{}' is not letters, digits and . _ + - (starting with a letter or digit)", s);
+        throw DiagnosticError(d);
+      }
+    }
+    out["lib/" + rel] = read_file(it->path());
+  }
+  if (ec) {
+    Diagnostic d;
+    d.path = dir.string();
+    d.message = "cannot read the builders folder: " + ec.message();
+    throw DiagnosticError(d);
+  }
   return out;
 }
 }  // namespace
@@ -296,6 +332,14 @@ const PackageDef* KnowledgeBase::package(std::string_view name) const {
 const PackageDef* KnowledgeBase::needed(const PackageDef& p, std::string_view strategy) const {
   const PackageNeed* n = p.need(strategy);
   return n ? package(n->package) : nullptr;
+}
+std::string KnowledgeBase::builder_builds(const PackageDef& p) const {
+  auto it = builds.find(p.builder);
+  return it == builds.end() ? std::string() : fill_template(it->second, {{"attribute", p.attribute}, {"package", p.name}});
+}
+bool KnowledgeBase::builder_takes_attribute(const PackageDef& p) const {
+  auto it = builds.find(p.builder);
+  return it != builds.end() && it->second.find("{attribute}") != std::string::npos;
 }
 bool compiles_feature_switches(const PackageDef& p, const KnowledgeBase& kb) {
   for (const PackageDef* q = &p; q; q = kb.needed(*q, "python-set-substitution"))

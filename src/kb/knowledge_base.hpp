@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,15 @@ struct KnowledgeBase {
   /// builders/): "lib/NAME.nix" -> text. A tree gets those it uses
   /// (kb/builder_imports.hpp).
   std::map<std::string, std::string> builder_files;
+  /// The builder files an overlay's builders/ folder holds: a tree that uses
+  /// one of them gets them all (the folder is carried whole).
+  std::set<std::string> overlay_builder_files;
+  /// What each builder builds (packages.toml [builds]): builder file -> an
+  /// attribute ("vllm"), or a template: "{attribute}" (the package's own
+  /// attribute, which its variant records then carry as `attribute`) or
+  /// "{package}" (the attribute named like the package).
+  std::map<std::string, std::string> builds;
+  std::map<std::string, DataPos> builds_at;
 
   /// The embedded knowledge base, overlaid with \a overlay_dir when given.
   /// Throws DiagnosticError for bad data, including invariant violations.
@@ -66,6 +76,10 @@ struct KnowledgeBase {
   const PackageDef* package(std::string_view name) const;
   /// The package \a p needs by \a strategy; null when it needs none.
   const PackageDef* needed(const PackageDef& p, std::string_view strategy) const;
+  /// The attribute the builder of \a p builds for it; empty when [builds] does not say.
+  std::string builder_builds(const PackageDef& p) const;
+  /// Whether the builder of \a p reads the attribute from the variant record.
+  bool builder_takes_attribute(const PackageDef& p) const;
 
   std::vector<std::string> gpu_names() const;
   std::vector<std::string> cuda_names() const;

@@ -185,7 +185,14 @@ PackageDef read_package(TableReader& r) {
   p.scope = one_of(r, "scope", {"python", "top-level"}, "package scope").value;
   p.backends = values(r.strings("backends"));
   if (p.backends.empty()) throw doc.error_at(r.pos(), fmt::format("package '{}' lists no backends", p.name));
-  p.builder = r.required_string("builder").value;
+  auto builder = r.required_string("builder");
+  p.builder = builder.value;
+  p.builder_at = here(r, builder.pos);
+  if (auto files = r.strings("builder_files"))
+    for (const auto& f : *files) {
+      p.builder_files.push_back(f.value);
+      p.builder_files_at.push_back(here(r, f.pos));
+    }
   auto tmpl = r.required_string("variant_name");
   p.variant_name = tmpl.value;
   p.variant_name_at = here(r, tmpl.pos);

@@ -68,6 +68,9 @@ struct PackageDef {
   std::string scope;      ///< "python" or "top-level"
   std::vector<std::string> backends;
   std::string builder;       ///< "lib/torch.nix"
+  /// Other files of the knowledge base's builders the builder imports
+  /// ("lib/sgl-kernel.nix"), written beside it into every tree that builds the package.
+  std::vector<std::string> builder_files;
   std::string variant_name;  ///< "{package}-{python}-{backend}"
   std::string gpu_target;    ///< strategy, see data/packages.toml
   bool version_in_pins = false;
@@ -80,7 +83,8 @@ struct PackageDef {
   std::vector<PackageNeed> needs;
   std::vector<std::pair<std::string, std::string>> description;  ///< backend -> template
   std::vector<std::pair<std::string, std::vector<std::string>>> header;
-  DataPos at, variant_name_at, gpu_target_at;
+  DataPos at, variant_name_at, gpu_target_at, builder_at;
+  std::vector<DataPos> builder_files_at;  ///< one per builder_files entry
 
   bool python() const { return scope == "python"; }
   bool builds_for(std::string_view backend) const;

@@ -111,13 +111,66 @@ struct Checker {
     path.pop_back();
   }
 
+  // A builder file a tree can get: one the knowledge base carries (data/builders/, an overlay's builders/).
+  bool builder_known(const std::string& file) const { return kb.builder_files.contains(file); }
+
+  // The files a builder imports must exist, and what it builds must be the
+  // package's own attribute: a package that names another package's builder
+  // would otherwise get recipes under its name that build the other package.
+  void builder(const PackageDef& p) const {
+    for (size_t i = 0; i < p.builder_files.size(); ++i)
+      if (!builder_known(p.builder_files[i]))
+        fail(p.builder_files_at[i],
+             fmt::format("package '{}': builder file '{}' is not in builders/", p.name,
+                         p.builder_files[i]),
+             "an overlay's builders/X.nix is lib/X.nix");
+    std::string builds = kb.builder_builds(p);
+    if (!builds.empty() && builds != p.attribute)
+      fail(p.builder_at,
+           fmt::format("package '{}' (attribute '{}') names builder '{}', which builds the attribute '{}': its recipes "
+                       "would build {} under the name of {}",
+                       p.name, p.attribute, p.builder, builds, builds, p.name),
+           fmt::format("give it a builder of its own: `tailor kb new-package {} --like {} -o DIR` writes an overlay "
+                       "with one to edit",
+                       p.name, sharer_of(p.builder, p.name)));
+    if (builds.empty())
+      for (const auto& q : kb.packages) {
+        if (&q == &p) break;  // reported at the later of the two
+        if (q.builder == p.builder && q.attribute != p.attribute)
+          fail(p.builder_at,
+               fmt::format("package '{}' (attribute '{}') names builder '{}', as '{}' (attribute '{}') does, and "
+                           "[builds] does not say which attribute it builds",
+                           p.name, p.attribute, p.builder, q.name, q.attribute),
+               fmt::format("declare it in packages.toml: [builds] \"{}\" = \"{{attribute}}\" for a builder that "
+                           "builds variant.attribute",
+                           p.builder));
+      }
+  }
+
+  // The first other package that names \a file: the one to start from.
+  std::string sharer_of(const std::string& file, const std::string& self) const {
+    for (const auto& q : kb.packages)
+      if (q.builder == file && q.name != self) return q.name;
+    return self;
+  }
+
+  void builds_table() const {
+    for (const auto& [file, what] : kb.builds) {
+      if (!builder_known(file))
+        fail(kb.builds_at.at(file), fmt::format("[builds] names '{}', which is not in builders/", file));
+      if (what.empty()) fail(kb.builds_at.at(file), fmt::format("[builds] '{}' is empty: name the attribute it builds", file));
+    }
+  }
+
   void run() const {
+    builds_table();
     for (const auto& b : kb.backends) backend(b);
     for (const auto& p : kb.packages) {
       name_template(p);
       backends_of(p);
       gpu_target(p);
       needs(p);
+      builder(p);
     }
     for (const auto& p : kb.packages) {
       std::vector<std::string> path;

@@ -15,6 +15,7 @@
 #include "matrix/spec_loader.hpp"
 #include "migrate/spec_import.hpp"
 #include "support/golden.hpp"
+#include "support/paths.hpp"
 #include "support/run.hpp"
 
 namespace tailor::migrate {
@@ -57,19 +58,18 @@ std::set<std::string> names_of(const Spec& spec) {
 
 TEST(SpecImport, EveryGeneratedTreeRoundTrips) {
   int specs = 0;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(test::source_path("examples"))) {
-    if (e.path().extension() != ".toml") continue;
+  for (std::filesystem::path e : test::plain_example_specs()) {
     ++specs;
-    Spec original = load_spec_arg(e.path().string(), kb());
+    Spec original = load_spec_arg(e.string(), kb());
     test::TempDir dir("import");
-    ASSERT_EQ(test::run_tailor({"generate", e.path().string(), "-o", dir.path()}).status, 0);
+    ASSERT_EQ(test::run_tailor({"generate", e.string(), "-o", dir.path()}).status, 0);
     ImportResult r = import_spec(original.name, read_tree(dir.path()), kb());
-    EXPECT_TRUE(r.warnings.empty()) << e.path() << ": " << (r.warnings.empty() ? "" : r.warnings.front());
+    EXPECT_TRUE(r.warnings.empty()) << e << ": " << (r.warnings.empty() ? "" : r.warnings.front());
     Spec imported = load_spec("imported.toml", r.toml, kb());
-    EXPECT_EQ(names_of(imported), names_of(original)) << e.path() << "\n" << r.toml;
+    EXPECT_EQ(names_of(imported), names_of(original)) << e << "\n" << r.toml;
     // The same names must build the same versions (torch 2.10.0 from source stays 2.10.0).
-    EXPECT_EQ(versions_of(imported), versions_of(original)) << e.path() << "\n" << r.toml;
-    EXPECT_EQ(pins_and_targets_of(imported), pins_and_targets_of(original)) << e.path() << "\n" << r.toml;
+    EXPECT_EQ(versions_of(imported), versions_of(original)) << e << "\n" << r.toml;
+    EXPECT_EQ(pins_and_targets_of(imported), pins_and_targets_of(original)) << e << "\n" << r.toml;
     EXPECT_EQ(r.variants, static_cast<int>(names_of(original).size()));
   }
   EXPECT_GE(specs, 11);

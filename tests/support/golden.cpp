@@ -41,12 +41,11 @@ namespace tailor::test {
 std::vector<std::string> example_specs() {
   std::vector<std::string> out;
   std::filesystem::path root = source_path("examples");
-  for (const auto& e : std::filesystem::recursive_directory_iterator(root))
-    if (e.path().extension() == ".toml") {
-      std::string rel = std::filesystem::relative(e.path(), root).string();
-      out.push_back(rel.substr(0, rel.size() - 5));
-    }
-  std::sort(out.begin(), out.end());
+  // The built-in examples: those with an overlay of their own are not (plain_example_specs).
+  for (const auto& spec : plain_example_specs()) {
+    std::string rel = std::filesystem::relative(spec, root).string();
+    out.push_back(rel.substr(0, rel.size() - 5));
+  }
   return out;
 }
 }  // namespace tailor::test

@@ -92,6 +92,27 @@ let
           { torch = self.torch; };
         packages = {
           inherit torch;
+          # What a package built in the set itself (an overlay's builder) calls, as in
+          # nixpkgs: the interpreter, callPackage over the set and the top level,
+          # buildPythonPackage (which records what it was given) and fetchPypi.
+          python = { inherit pythonVersion; };
+          callPackage = fn: args:
+            let f = if builtins.isFunction fn then fn else import fn;
+            in f (builtins.intersectAttrs (builtins.functionArgs f) (final // self) // args);
+          buildPythonPackage = attrs: mkDrv (recorded final // attrs // {
+            inherit pythonVersion;
+            stubBuilt = attrs.pname;
+            meta = { description = "upstream ${attrs.pname}"; };
+          });
+          # The wheel URL as nixpkgs' fetchPypi computes it (pkgs/build-support/fetchpypi).
+          fetchPypi = { pname, version, format ? "setuptools", dist ? "py2.py3", python ? "py2.py3", abi ? "none", platform ? "any", hash ? "" }:
+            mkDrv {
+              pname = "${pname}-source";
+              inherit version hash;
+              url = if format == "wheel"
+                then "https://files.pythonhosted.org/packages/${dist}/${builtins.substring 0 1 pname}/${pname}/${pname}-${version}-${python}-${abi}-${platform}.whl"
+                else "https://files.pythonhosted.org/packages/source/${builtins.substring 0 1 pname}/${pname}/${pname}-${version}.tar.gz";
+            };
           torchvision = takesTorch "torchvision" { };
           torchaudio = takesTorch "torchaudio" { };
           xformers = takesTorch "xformers" { };
@@ -146,6 +167,7 @@ let
     };
     stdenv.mkDerivation = attrs: mkDrv attrs;
     removeReferencesTo = mkDrv { pname = "remove-references-to"; };
+    autoPatchelfHook = mkDrv { pname = "auto-patchelf-hook"; };
     # What tailor's own package (nix/package.nix, flake.nix) takes.
     lib = {
       genAttrs = names: f: builtins.listToAttrs (map (name: { inherit name; value = f name; }) names);

@@ -1,0 +1,105 @@
+// tailor kb new-package NAME --like PACKAGE -o DIR: write a knowledge-base
+// overlay that adds NAME, started from PACKAGE (kb/package_scaffold.hpp).
+#include <filesystem>
+#include <ostream>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cli/command.hpp"
+#include "cli/options.hpp"
+#include "kb/package_scaffold.hpp"
+#include "util/atomic_write.hpp"
+#include "util/diagnostic.hpp"
+#include "util/exit_status.hpp"
+#include "util/read_file.hpp"
+
+namespace tailor {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+[[noreturn]] void fail_at(const fs::path& p, std::string message, std::string hint = {}) {
+  Diagnostic d;
+  d.path = p.string();
+  d.message = std::move(message);
+  d.hint = std::move(hint);
+  throw DiagnosticError(d);
+}
+
+// Whether DIR already holds exactly the scaffold (a repeated run): then there is nothing to write.
+bool holds_exactly(const fs::path& dir, const PackageScaffold& s) {
+  size_t entries = 0;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (!it->is_directory(ec)) ++entries;
+  if (ec || entries != s.files.size()) return false;
+  for (const auto& [rel, text] : s.files) {
+    if (!fs::is_regular_file(dir / rel, ec)) return false;
+    if (read_file(dir / rel) != text) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int cmd_kb_new_package(CommandContext& ctx) {
+  CLI::App app{"Write a knowledge-base overlay that adds a package, started from one the knowledge base has: a "
+               "packages.toml entry stating every field, with what each does, and a builder to edit.",
+               "kb new-package"};
+  std::string name, like, output, kb_dir;
+  app.add_option("NAME", name, "the new package's name")->required();
+  app.add_option("--like", like, "the package to start from (`tailor kb` lists them)")->required()->type_name("PACKAGE");
+  app.add_option("-o,--output", output, "the overlay directory to write: new or empty")->required()->type_name("DIR");
+  add_kb_option(app, kb_dir);
+  if (auto rc = parse_args(app, ctx)) return *rc;
+  if (output.empty()) fail_at("-o", "the output directory is empty: name a directory");
+  KnowledgeBase kb = load_kb(kb_dir);
+  PackageScaffold s = scaffold_package(kb, name, like);
+
+  fs::path dir = output;
+  std::error_code ec;
+  bool existed = fs::exists(fs::symlink_status(dir, ec));
+  if (existed) {
+    if (!fs::is_directory(dir, ec)) fail_at(dir, "exists and is not a directory");
+    if (!fs::is_empty(dir, ec)) {
+      if (holds_exactly(dir, s)) {
+        ctx.err << fmt::format("{}: nothing to do, it already holds this overlay\n", dir.string());
+        return kExitOk;
+      }
+      fail_at(dir, "is not empty: new-package writes a new overlay and overwrites nothing",
+              "name a new directory, or add the entry to your overlay's packages.toml by hand");
+    }
+  }
+  // Nothing half-written: every file is staged first, then all are renamed
+  // into place; on a failure the directories this run made are removed.
+  std::vector<fs::path> made, committed;
+  try {
+    for (const auto& file : s.files) {
+      fs::path parent = (dir / file.first).parent_path();
+      std::vector<fs::path> missing;
+      for (fs::path p = parent; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) missing.insert(missing.begin(), p);
+      for (const auto& p : missing) {
+        if (!fs::create_directory(p, ec) && ec) fail_at(p, "cannot create directory: " + ec.message());
+        made.push_back(p);
+      }
+    }
+    std::vector<StagedFile> staged;
+    for (const auto& [rel, text] : s.files) staged.emplace_back(dir / rel, text);
+    for (auto& f : staged) {
+      f.commit();
+      committed.push_back(f.path());
+    }
+  } catch (...) {
+    for (const auto& p : committed) fs::remove(p, ec);
+    for (auto it = made.rbegin(); it != made.rend(); ++it) fs::remove(*it, ec);
+    throw;
+  }
+  for (const auto& n : s.notes) ctx.err << "tailor: note: " << n << "\n";
+  for (const auto& file : s.files) ctx.err << fmt::format("wrote {}\n", (dir / file.first).string());
+  ctx.err << fmt::format("next: edit them, then `tailor kb --kb {}` shows the package as tailor reads it\n", dir.string());
+  return kExitOk;
+}
+
+}  // namespace tailor
