@@ -1,6 +1,6 @@
 # SGLang itself, from its release wheel (pure Python: its CUDA code is in
-# sgl-kernel and flashinfer). The version is the one the spec's
-# [[family.version]] names; the hash is nixpkgs' lib.fakeHash placeholder:
+# sgl-kernel and flashinfer). The version is written here: no nixpkgs pin
+# ships SGLang, so the spec names no [[family.version]]. The hash is nixpkgs' lib.fakeHash placeholder:
 # the first build fails and prints the wheel's real hash, to be put here.
 { buildPythonPackage, fetchPypi, torch, sgl-kernel, flashinfer-python, xgrammar }:
 buildPythonPackage rec {
