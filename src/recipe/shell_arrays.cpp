@@ -192,6 +192,14 @@ class Reader {
       w.text += s_[k];
       w.offsets.push_back(k);
     };
+    // `$(…)` or `${…}` from its `$`: kept as written, and the word is no longer literal.
+    auto expansion = [&] {
+      w.literal = false;
+      size_t from = i_++;
+      at(i_) == '(' ? skip_group('(', ')') : skip_group('{', '}');
+      for (size_t k = from; k < i_ && k < s_.size(); ++k) keep(k);
+    };
+    auto expansion_here = [&] { return s_[i_] == '$' && (at(i_ + 1) == '(' || at(i_ + 1) == '{'); };
     while (i_ < s_.size() && !word_end(s_[i_])) {
       char c = s_[i_];
       if (c == '\'') {
@@ -207,12 +215,8 @@ class Reader {
             i_ += 2;
           } else if (d == '\\' && at(i_ + 1) == '\n') {
             i_ += 2;
-          } else if (d == '$' && (at(i_ + 1) == '(' || at(i_ + 1) == '{')) {
-            w.literal = false;
-            size_t from = i_;
-            ++i_;
-            at(i_) == '(' ? skip_group('(', ')') : skip_group('{', '}');
-            for (size_t k = from; k < i_ && k < s_.size(); ++k) keep(k);
+          } else if (expansion_here()) {
+            expansion();
           } else {
             if (d == '$' || d == '`') w.literal = false;
             keep(i_++);
@@ -222,12 +226,8 @@ class Reader {
       } else if (c == '\\') {
         if (at(i_ + 1) != '\n' && i_ + 1 < s_.size()) keep(i_ + 1);
         i_ += 2;
-      } else if (c == '$' && (at(i_ + 1) == '(' || at(i_ + 1) == '{')) {
-        w.literal = false;
-        size_t from = i_;
-        ++i_;
-        at(i_) == '(' ? skip_group('(', ')') : skip_group('{', '}');
-        for (size_t k = from; k < i_ && k < s_.size(); ++k) keep(k);
+      } else if (expansion_here()) {
+        expansion();
       } else {
         if (c == '$' || c == '`' || c == '*' || c == '?') w.literal = false;
         keep(i_++);
