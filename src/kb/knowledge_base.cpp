@@ -1,7 +1,6 @@
 #include "kb/knowledge_base.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -15,6 +14,7 @@
 #include "util/edit_distance.hpp"
 #include "util/embedded.hpp"
 #include "util/read_file.hpp"
+#include "util/safe_name.hpp"
 
 namespace tailor {
 
@@ -200,11 +200,7 @@ std::map<std::string, std::string> read_overlay_builders(const std::filesystem::
     std::string rel = it->path().lexically_relative(dir).generic_string();
     for (const auto& seg : std::filesystem::path(rel)) {
       std::string s = seg.string();
-      bool plain = !s.empty() && std::isalnum(static_cast<unsigned char>(s.front())) &&
-                   std::all_of(s.begin(), s.end(), [](char c) {
-                     return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '+' || c == '-';
-                   });
-      if (!plain) {
+      if (unsafe_name_reason(s)) {
         Diagnostic d;
         d.path = it->path().string();
         d.message = fmt::format("builder file name '{}' is not letters, digits and . _ + - (starting with a letter or digit)", s);

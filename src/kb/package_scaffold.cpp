@@ -9,6 +9,7 @@
 #include "util/diagnostic.hpp"
 #include "util/edit_distance.hpp"
 #include "util/quote.hpp"
+#include "util/safe_name.hpp"
 
 namespace tailor {
 
@@ -95,11 +96,7 @@ std::string argument_tables(const PackageDef& p) {
 }  // namespace
 
 PackageScaffold scaffold_package(const KnowledgeBase& kb, const std::string& name, const std::string& like) {
-  bool plain = !name.empty() && std::isalnum(static_cast<unsigned char>(name.front())) &&
-               std::all_of(name.begin(), name.end(), [](char c) {
-                 return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' || c == '+';
-               });
-  if (!plain)
+  if (unsafe_name_reason(name))
     fail(fmt::format("package name '{}' is not letters, digits and . _ + - starting with a letter or digit", name));
   if (kb.package(name))
     fail(fmt::format("the knowledge base already has a package '{}'", name),
