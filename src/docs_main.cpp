@@ -1,9 +1,11 @@
-// tailor-docs DIR: writes tailor's shell completions and man page into DIR
-// (run at build time; cmake --install installs what it wrote).
+// tailor-docs DIR: writes tailor's shell completions, man page and rules page
+// (rules.md, committed as doc/rules.md) into DIR. Run at build time; cmake
+// --install installs the completions and the man page.
 #include <filesystem>
 #include <iostream>
 
 #include "cli/completion.hpp"
+#include "cli/rules_page.hpp"
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
 
@@ -20,6 +22,7 @@ int main(int argc, char** argv) {
     tailor::write_file_atomically(dir / "_tailor", tailor::zsh_completion(commands));
     tailor::write_file_atomically(dir / "tailor.fish", tailor::fish_completion(commands));
     tailor::write_file_atomically(dir / "tailor.1", tailor::man_page(commands, TAILOR_VERSION));
+    tailor::write_file_atomically(dir / "rules.md", tailor::rules_page());
   } catch (const tailor::DiagnosticError& e) {
     std::cerr << e.diagnostic().render();
     return 2;

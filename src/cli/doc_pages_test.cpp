@@ -1,0 +1,134 @@
+// The documentation under doc/ keeps up with the binary: every command of the
+// command table (and every subcommand its --help names) has its manual page,
+// doc/rules.md is exactly what tailor-docs writes from the rule table, and the
+// relative links of README.md and doc/ lead to files that exist.
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <set>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "cli/command.hpp"
+#include "cli/completion.hpp"
+#include "cli/rules_page.hpp"
+#include "lint/rules.hpp"
+#include "support/golden.hpp"
+#include "support/paths.hpp"
+#include "support/run.hpp"
+
+namespace tailor {
+namespace {
+
+namespace fs = std::filesystem;
+
+// "kb-probe-pin" for `tailor kb probe-pin`: the page name of a command.
+std::string page_name(const std::string& command) {
+  std::string out = command;
+  for (char& c : out)
+    if (c == ' ') c = '-';
+  return out;
+}
+
+// The subcommands a command's --help names ("`tailor kb probe-pin REV ...`"),
+// kept only where `tailor CMD SUB --help` is that subcommand's own help.
+std::vector<std::string> subcommands(const CommandOptions& c) {
+  std::vector<std::string> out;
+  std::regex mention("`tailor " + c.name + " ([a-z][a-z-]*)");
+  for (std::sregex_iterator m(c.help.begin(), c.help.end(), mention), end; m != end; ++m) {
+    std::string sub = c.name + " " + (*m)[1].str();
+    if (std::find(out.begin(), out.end(), sub) != out.end()) continue;
+    test::RunResult help = test::run_tailor({c.name, (*m)[1].str(), "--help"});
+    if (help.out.find("Usage: tailor " + sub + " ") != std::string::npos) out.push_back(sub);
+  }
+  return out;
+}
+
+// Every command and subcommand of the binary, as `tailor ...` spells it.
+const std::vector<std::string>& all_commands() {
+  static const std::vector<std::string> all = [] {
+    std::vector<std::string> out;
+    for (const CommandOptions& c : command_options()) {
+      out.push_back(c.name);
+      for (const auto& s : subcommands(c)) out.push_back(s);
+    }
+    return out;
+  }();
+  return all;
+}
+
+TEST(DocPages, SubcommandsAreFoundInTheHelp) {
+  // By hand, so that a help text that stops naming them cannot pass silently.
+  const auto& all = all_commands();
+  for (const char* sub : {"kb probe-pin", "kb new-package"})
+    EXPECT_NE(std::find(all.begin(), all.end(), sub), all.end()) << sub;
+}
+
+TEST(DocPages, EveryCommandHasItsManual) {
+  ASSERT_GE(commands().size(), 18u);  // the table of tailor 0.1 at least: an empty table cannot pass
+  for (const std::string& c : all_commands()) {
+    std::string page = "doc/commands/" + page_name(c) + ".md";
+    ASSERT_TRUE(fs::exists(test::source_path(page))) << "`tailor " << c << "` has no page " << page;
+    std::string text = test::read_file(test::source_path(page));
+    EXPECT_TRUE(text.starts_with("# `tailor " + c + "`\n")) << page << " does not begin with its title";
+    std::string index = test::read_file(test::source_path("doc/commands/README.md"));
+    EXPECT_NE(index.find("](" + page_name(c) + ".md)"), std::string::npos) << "doc/commands/README.md lacks " << c;
+  }
+}
+
+TEST(DocPages, EveryManualIsOfACommand) {
+  std::set<std::string> pages;
+  for (const std::string& c : all_commands()) pages.insert(page_name(c) + ".md");
+  for (const auto& e : fs::directory_iterator(test::source_path("doc/commands"))) {
+    std::string name = e.path().filename().string();
+    if (name == "README.md") continue;
+    EXPECT_TRUE(pages.contains(name)) << "doc/commands/" << name << " names no command of the binary";
+  }
+}
+
+TEST(DocPages, RulesPageIsWhatTheGeneratorWrites) {
+  test::expect_golden(rules_page(), "doc/rules.md");
+  // And what tailor-docs wrote at build time is the same page.
+  fs::path built = fs::path(test::tailor_binary()).parent_path() / "share" / "rules.md";
+  EXPECT_EQ(test::read_file(built.string()), test::read_file(test::source_path("doc/rules.md")));
+}
+
+TEST(DocPages, EveryRuleHasItsRow) {
+  std::string page = test::read_file(test::source_path("doc/rules.md"));
+  for (const lint::Rule& r : lint::rules())
+    EXPECT_NE(page.find("| " + std::string(r.code) + " | `" + std::string(r.name) + "` |"), std::string::npos) << r.code;
+  for (const char* code : {"| TLR001 | `syntax` |", "| TLR040 | `builder-argument` |"})
+    EXPECT_NE(page.find(code), std::string::npos) << code;
+}
+
+// The Markdown files of the project's documentation.
+std::vector<fs::path> doc_files() {
+  std::vector<fs::path> out{test::source_path("README.md"), test::source_path("bench/README.md")};
+  for (const auto& e : fs::recursive_directory_iterator(test::source_path("doc")))
+    if (e.path().extension() == ".md") out.push_back(e.path());
+  return out;
+}
+
+TEST(DocPages, RelativeLinksLeadToFiles) {
+  std::regex link(R"(\]\(([^)#\s]+)(#[^)\s]*)?\))");
+  size_t links = 0;
+  for (const fs::path& file : doc_files()) {
+    std::string text = test::read_file(file.string());
+    for (std::sregex_iterator m(text.begin(), text.end(), link), end; m != end; ++m) {
+      std::string target = (*m)[1].str();
+      if (target.find("://") != std::string::npos || target.starts_with("mailto:")) continue;
+      ++links;
+      EXPECT_TRUE(fs::exists(file.parent_path() / target)) << file.string() << " links to " << target;
+    }
+  }
+  EXPECT_GT(links, 20u);
+}
+
+TEST(DocPages, ReadmeIsShort) {
+  std::string readme = test::read_file(test::source_path("README.md"));
+  EXPECT_LE(std::count(readme.begin(), readme.end(), '\n'), 150);
+}
+
+}  // namespace
+}  // namespace tailor
