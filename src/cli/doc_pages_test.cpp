@@ -1,11 +1,14 @@
 // The documentation under doc/ keeps up with the binary: every command of the
 // command table (and every subcommand its --help names) has its manual page,
 // doc/rules.md is exactly what tailor-docs writes from the rule table, and the
-// relative links of README.md and doc/ lead to files that exist.
+// relative links of README.md, doc/ and bench/README.md lead to files and
+// headings that exist.
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -110,16 +113,47 @@ std::vector<fs::path> doc_files() {
   return out;
 }
 
-TEST(DocPages, RelativeLinksLeadToFiles) {
-  std::regex link(R"(\]\(([^)#\s]+)(#[^)\s]*)?\))");
+// The anchors GitHub gives the headings of a Markdown text (outside code
+// blocks): lower case, punctuation dropped but for - and _, spaces as -.
+std::set<std::string> anchors(const std::string& text) {
+  std::set<std::string> out;
+  std::istringstream in(text);
+  bool code = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with("```")) code = !code;
+    if (code || !line.starts_with("#")) continue;
+    std::string slug;
+    for (char c : line.substr(line.find_first_not_of('#'))) {
+      if (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') {
+        slug += static_cast<char>(std::tolower(c));
+      } else if (c == ' ') {
+        slug += '-';
+      }
+    }
+    out.insert(slug.substr(slug.find_first_not_of('-')));
+  }
+  return out;
+}
+
+TEST(DocPages, AnchorsAreGithubs) {
+  EXPECT_EQ(anchors("# Knowledge base\n```\n# not a heading\n```\n## `nixpkgs_pins.toml`\n### Adding a package: the x\n"),
+            (std::set<std::string>{"knowledge-base", "nixpkgs_pinstoml", "adding-a-package-the-x"}));
+}
+
+TEST(DocPages, RelativeLinksLeadToFilesAndHeadings) {
+  std::regex link(R"(\]\(([^)#\s]*)(#[^)\s]*)?\))");
   size_t links = 0;
   for (const fs::path& file : doc_files()) {
     std::string text = test::read_file(file.string());
     for (std::sregex_iterator m(text.begin(), text.end(), link), end; m != end; ++m) {
-      std::string target = (*m)[1].str();
+      std::string target = (*m)[1].str(), anchor = (*m)[2].str();
       if (target.find("://") != std::string::npos || target.starts_with("mailto:")) continue;
       ++links;
-      EXPECT_TRUE(fs::exists(file.parent_path() / target)) << file.string() << " links to " << target;
+      fs::path to = target.empty() ? file : file.parent_path() / target;
+      ASSERT_TRUE(fs::exists(to)) << file.string() << " links to " << target;
+      if (anchor.empty() || to.extension() != ".md") continue;
+      EXPECT_TRUE(anchors(test::read_file(to.string())).contains(anchor.substr(1)))
+          << file.string() << " links to " << target << anchor << ", a heading " << to.string() << " lacks";
     }
   }
   EXPECT_GT(links, 20u);

@@ -124,7 +124,7 @@ PackageScaffold scaffold_package(const KnowledgeBase& kb, const std::string& nam
   out.files["builders/" + name + ".nix"] =
       fmt::format("# The {} builder, started from the builder of {} ({}) by `tailor kb new-package`:\n"
                   "# edit it. It is called as `import ./{}.nix {{ nixpkgsSrc; variant; }}` and builds\n"
-                  "# variant.attribute (the tailor README lists every key of `variant`).\n",
+                  "# variant.attribute (tailor's doc/knowledge-base.md lists every key of `variant`).\n",
                   name, like, from->builder, name) +
       text;
 
