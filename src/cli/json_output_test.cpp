@@ -1,5 +1,5 @@
 // --json on the commands that print results: one JSON document each, with the
-// shapes the README documents. Expected values come from the specs and trees
+// shapes doc/json.md documents. Expected values come from the specs and trees
 // under test (counted by hand), not from the code.
 #include <filesystem>
 #include <fstream>

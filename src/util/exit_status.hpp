@@ -1,5 +1,5 @@
 #pragma once
-/// tailor's exit statuses, the same for every command (the README's "Commands" section).
+/// tailor's exit statuses, the same for every command (doc/commands/README.md, "Conventions").
 
 namespace tailor {
 
