@@ -2,10 +2,12 @@
 // command table (and every subcommand its --help names) has its manual page,
 // doc/rules.md is exactly what tailor-docs writes from the rule table, and the
 // relative links of README.md, doc/ and bench/README.md lead to files and
-// headings that exist.
+// headings that exist; and the keys the spec and knowledge-base readers
+// accept are named in doc/spec.md and doc/knowledge-base.md.
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -158,6 +160,78 @@ TEST(DocPages, RelativeLinksLeadToFilesAndHeadings) {
   }
   EXPECT_GT(links, 20u);
 }
+
+// The identifiers a Markdown text sets as code (`x`, `[[family.exclude]]`).
+std::set<std::string> code_words(const std::string& text) {
+  std::set<std::string> out;
+  std::regex span("`([^`\n]+)`"), word("[A-Za-z_][A-Za-z0-9_]*");
+  for (std::sregex_iterator s(text.begin(), text.end(), span), end; s != end; ++s) {
+    std::string inner = (*s)[1].str();
+    for (std::sregex_iterator w(inner.begin(), inner.end(), word); w != end; ++w) out.insert(w->str());
+  }
+  return out;
+}
+
+// The keys a table allows, as tailor's own error for an unknown key lists them
+// ("hint: allowed keys: a, b"): the readers' schema, not a list kept by hand.
+std::vector<std::string> allowed_keys(const test::RunResult& r) {
+  std::vector<std::string> out;
+  size_t at = r.err.find("hint: allowed keys: ");
+  EXPECT_NE(at, std::string::npos) << r.err;
+  if (at == std::string::npos) return out;
+  std::istringstream in(r.err.substr(at + 20, r.err.find('\n', at) - at - 20));
+  for (std::string k; std::getline(in, k, ',');) out.push_back(k.substr(k.find_first_not_of(' ')));
+  return out;
+}
+
+TEST(DocPages, EveryKnowledgeBaseKeyIsDocumented) {
+  // One snippet per table: the least that reaches the check of its keys, plus an unknown key.
+  const std::vector<std::pair<std::string, std::string>> tables = {
+      {"gpu_architectures.toml", "zz = 1\n"},
+      {"gpu_architectures.toml", "[[gpu]]\nsm = \"9.0\"\nzz = 1\n"},
+      {"cuda_toolkits.toml", "[[cuda]]\nversion = \"12.8\"\nzz = 1\n"},
+      {"cpu_isas.toml", "zz = 1\n"},
+      {"cpu_isas.toml", "[[isa]]\nname = \"avx2\"\nzz = 1\n"},
+      {"nixpkgs_pins.toml", "[[pin]]\nshort = \"6a030d5\"\nzz = 1\n"},
+      {"nixpkgs_pins.toml", "[[pin]]\nshort = \"6a030d5\"\n[[pin.evidence]]\nkind = \"disputed\"\nzz = 1\n"},
+      {"python_versions.toml", "[[python]]\nversion = \"3.13\"\nzz = 1\n"},
+      {"workarounds.toml", "[[workaround]]\nid = \"torch-2.10.0-from-source\"\nzz = 1\n"},
+      {"host_features.toml", "zz = 1\n"},
+      {"packages.toml", "zz = 1\n"},
+      {"packages.toml", "[[backend]]\nname = \"cuda\"\nzz = 1\n"},
+      {"packages.toml", "[[package]]\nname = \"pytorch\"\nzz = 1\n"},
+  };
+  std::set<std::string> documented = code_words(test::read_file(test::source_path("doc/knowledge-base.md")));
+  for (const auto& [file, text] : tables) {
+    test::TempDir kb("doc-kb");
+    std::ofstream(kb.path() + "/" + file) << text;
+    for (const auto& key : allowed_keys(test::run_tailor({"kb", "--kb", kb.path()})))
+      EXPECT_TRUE(documented.contains(key)) << file << ": key '" << key << "' is not in doc/knowledge-base.md";
+  }
+}
+
+TEST(DocPages, EverySpecKeyIsDocumented) {
+  const std::string branch = "[branch]\nname = \"b\"\nproduct = \"build-pytorch\"\npin = \"6a030d5\"\npython = \"3.13\"\n";
+  const std::string family = "\n[[family]]\nname = \"cpu\"\npackage = \"pytorch\"\nbackend = \"cpu\"\nisa = \"avx2\"\n";
+  const std::vector<std::string> specs = {
+      "zz = 1\n" + branch + family,
+      branch + "zz = 1\n" + family,
+      branch + family + "zz = 1\n",
+      branch + family + "[[family.exclude]]\nreason = \"r\"\nzz = 1\n",
+      branch + family + "[[family.include]]\nzz = 1\n",
+      branch + family + "[[family.version]]\nversion = \"2.9.1\"\nzz = 1\n",
+      branch + family + "[build]\nzz = 1\n",
+      branch + family + "[[claim]]\nzz = 1\n",
+  };
+  std::set<std::string> documented = code_words(test::read_file(test::source_path("doc/spec.md")));
+  test::TempDir dir("doc-spec");
+  for (const auto& text : specs) {
+    std::ofstream(dir.path() + "/s.toml") << text;
+    for (const auto& key : allowed_keys(test::run_tailor({"matrix", dir.path() + "/s.toml"})))
+      EXPECT_TRUE(documented.contains(key)) << "spec key '" << key << "' is not in doc/spec.md\n" << text;
+  }
+}
+
 
 TEST(DocPages, ReadmeIsShort) {
   std::string readme = test::read_file(test::source_path("README.md"));
