@@ -10,6 +10,9 @@ let
     torchVariant = null;
     magmaVariant = null;
     workarounds = { };
+    tailor = null;
+    pruneSms = [ ];
+    pruneCudaLibraries = [ ];
   } // variant;
   cuda = v.backend == "cuda";
   pkgs = import ./nixpkgs.nix {
@@ -18,8 +21,40 @@ let
     config = { allowUnfree = true; }
       // (if cuda then { cudaSupport = true; cudaCapabilities = v.cudaCapabilities; } else { })
       // (if v.allowBroken then { allowBroken = true; } else { });
-    # The toolkit of the variant replaces the pin's default CUDA everywhere.
-    overlays = if cuda then [ (final: prev: { cudaPackages = final.${v.cudaPackages}; }) ] else [ ];
+    # The toolkit of the variant replaces the pin's default CUDA everywhere,
+    # its prebuilt libraries pruned to the variant's SMs when the spec asks.
+    overlays = (if v.pruneCudaLibraries == [ ] then [ ] else [ pruneCudaLibraries ])
+      ++ (if cuda then [ (final: prev: { cudaPackages = final.${v.cudaPackages}; }) ] else [ ]);
+  };
+
+  # tailor, for the phases that run it: the Flox catalog's (the recipe's
+  # `tailor` argument), or built from its pinned source by that source's own
+  # nix/package.nix (fetched by hash, or the recipe's `tailorSrc`).
+  tailor =
+    if v.tailor == null then throw "${v.name}: the spec has no [tailor]: nothing here may run tailor"
+    else if v.tailor.source == "catalog" then
+      (if v.tailor.package != null then v.tailor.package
+       else throw "${v.name} runs tailor prune in its build and takes tailor from the Flox catalog: pass the recipe's `tailor` argument (flox build does; nix-build: --arg tailor PATH)")
+    else pkgs.callPackage ((if v.tailor.src != null then v.tailor.src else builtins.fetchTarball {
+      url = "https://github.com/${v.tailor.owner}/${v.tailor.repo}/archive/${v.tailor.rev}.tar.gz";
+      sha256 = v.tailor.hash;
+    }) + "/nix/package.nix") { };
+  # Shell for a fixup phase: prunes DIR (a shell word) in place to the
+  # variant's SMs, the GPU code nothing else on them can load.
+  pruneInPlace = dir: ''
+    ${tailor}/bin/tailor prune --in-place --sm ${shellArg (builtins.concatStringsSep "," v.pruneSms)} ${dir}
+  '';
+  # The listed libraries of the variant's toolkit, pruned after their own
+  # fixup; every package of the pin that links them gets the pruned ones.
+  pruneCudaLibraries = final: prev: {
+    ${v.cudaPackages} = prev.${v.cudaPackages}.overrideScope (cfinal: cprev: builtins.listToAttrs (map
+      (name: {
+        inherit name;
+        value = cprev.${name}.overrideAttrs (old: {
+          postFixup = (old.postFixup or "") + pruneInPlace "\"\${!outputLib}/lib\"";
+        });
+      })
+      (builtins.filter (name: cprev ? ${name}) v.pruneCudaLibraries)));
   };
   # A spec or knowledge-base string in a shell phase: one shell word, bare
   # when plain, else single-quoted ($(…), `…`, ; and quotes stay text). Env
@@ -54,7 +89,7 @@ let
   } // v.workarounds;
 in
 {
-  inherit pkgs v jobs workarounds shellArg;
+  inherit pkgs v jobs workarounds shellArg pruneInPlace;
 
   # Patches a pin's MAGMA needs (workarounds.toml), as fetched patch files.
   magmaPatches = map

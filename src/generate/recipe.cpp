@@ -92,6 +92,19 @@ std::string variant_record(const BuildSettings& s, const KnowledgeBase& kb) {
   for (const auto& w : s.workarounds) allow_broken = allow_broken || w.allow_broken;
   out += key_value("allowBroken", allow_broken ? "true" : "false");
   if (!s.workarounds.empty() || !s.source_overrides.empty()) out += key_value("workarounds", workarounds(s));
+  // tailor prune in build phases: where tailor comes from (the recipe's
+  // arguments), the SMs to keep and the CUDA libraries to prune.
+  if (s.tailor.kind == TailorSource::Kind::catalog) {
+    out += key_value("tailor", "{ source = \"catalog\"; package = tailor; }");
+  } else if (s.tailor.kind == TailorSource::Kind::pinned) {
+    const GitHubSource& f = s.tailor.fetch;
+    out += fmt::format(
+        "    tailor = {{\n      source = \"pinned\";\n      owner = {};\n      repo = {};\n      rev = {};\n"
+        "      hash = {};\n      src = tailorSrc;\n    }};\n",
+        nix_string(f.owner), nix_string(f.repo), nix_string(f.rev), nix_string(f.hash));
+  }
+  if (!s.prune_sms.empty()) out += key_value("pruneSms", nix_string_list(s.prune_sms));
+  if (!s.pruned_cuda_libraries.empty()) out += key_value("pruneCudaLibraries", nix_string_list(s.pruned_cuda_libraries));
   out += key_value("stripToolchain", s.strip_toolchain ? "true" : "false");
   out += key_value("gbPerJob", std::to_string(s.gb_per_job));
   out += key_value("maxJobs", s.max_jobs ? std::to_string(*s.max_jobs) : "null");
@@ -148,7 +161,11 @@ std::string variant_recipe(const BuildSettings& s, const Spec& spec, const Knowl
     if (spec.source_override(o.attribute) || &o == own)
       out += fmt::format("# Source override: {} {} from {}/{} {}\n", comment_text(o.attribute), comment_text(o.version),
                          comment_text(o.fetch.owner), comment_text(o.fetch.repo), comment_text(o.fetch.rev));
-  out += "{ nixpkgsSrc ? null }:\n" + inline_bindings(s, kb);
+  // A recipe that runs tailor takes it (the catalog's) or its source (pinned, for evaluation without network).
+  std::string args = s.tailor.kind == TailorSource::Kind::catalog  ? ", tailor ? null"
+                     : s.tailor.kind == TailorSource::Kind::pinned ? ", tailorSrc ? null"
+                                                                     : "";
+  out += "{ nixpkgsSrc ? null" + args + " }:\n" + inline_bindings(s, kb);
   const PackageDef& package = *kb.package(v.package);
   if (own && kb.needed(package, "companion-of")) {
     // The companion builder builds what the pin ships: the recipe swaps in the version's source.

@@ -525,6 +525,16 @@ void list_alternatives(const HostFacts& h, const Matrix& m, const KnowledgeBase&
     if (ob && listed.insert(ob->v->name).second)
       r.alternatives.push_back({ob->v->name, fmt::format("for {} workloads", workload_name(w))});
   }
+  // The same software prebuilt (packages.toml prebuilt_of): ready in minutes, at the cost its tradeoff names.
+  for (const auto& p : kb.packages) {
+    if (p.prebuilt_of != s.package) continue;
+    Selection prebuilt = s;
+    prebuilt.package = p.name;
+    prebuilt.version.clear();
+    auto prebuilt_fits = evaluate_all(h, m, kb, req.workload, prebuilt);
+    if (const Fit* pb = best_runnable(prebuilt_fits); pb && listed.insert(pb->v->name).second)
+      r.alternatives.push_back({pb->v->name, p.tradeoff.empty() ? p.display : p.tradeoff});
+  }
   // The most portable build (a baseline ISA, data: no flags) of the same kind, where the pick is not one.
   if (const CpuIsa* isa = kb.isa(best.v->isa); isa && !isa->baseline())
     for (const auto& f : fits) {
@@ -555,6 +565,21 @@ Recommendation recommend(const HostFacts& h, const Matrix& m, const KnowledgeBas
   Selection s = select(m, req, kb.headline);
   std::vector<Fit> fits = evaluate_all(h, m, kb, req.workload, s);
   const Fit* best = best_runnable(fits);
+  // Nothing built from source runs here: the same software prebuilt may (packages.toml prebuilt_of).
+  for (const auto& p : kb.packages) {
+    if (best || !req.package.empty()) break;
+    if (p.prebuilt_of != s.package) continue;
+    Selection prebuilt = s;
+    prebuilt.package = p.name;
+    prebuilt.version.clear();
+    std::vector<Fit> prebuilt_fits = evaluate_all(h, m, kb, req.workload, prebuilt);
+    if (!best_runnable(prebuilt_fits)) continue;
+    prebuilt.reasons.push_back(fmt::format("package {}: no {} variant of the matrix runs here; {} does ({})", p.name,
+                                           s.package, p.display, p.tradeoff.empty() ? "prebuilt" : p.tradeoff));
+    s = std::move(prebuilt);
+    fits = std::move(prebuilt_fits);
+    best = best_runnable(fits);
+  }
   if (!best) {
     explain_nothing_runs(h, fits, s, r);
     return r;

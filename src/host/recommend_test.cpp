@@ -104,6 +104,12 @@ const Row kTable[] = {
     {"aarch64-grace-armv9", "9.0:580.65.06", "general", "build-vllm/vllm-portable", "vllm-python312-cuda12_9-sm90-armv9"},
     {"aarch64-graviton3-armv8_2", "12.1:580.65.06", "general", "build-vllm/vllm-portable", "vllm-python312-cuda12_9-all-armv8"},
     {"x86_64-haswell-avx2", "6.1:580.65.06", "general", "build-vllm/vllm-portable", ""},  // Pascal is in no set here
+    // Prebuilt variants (pytorch-bin) beside source builds: the source build first where one runs, on the GPU's SM or a
+    // lower minor of its major; a prebuilt one pruned to the GPU's SM where none does (Turing: no source build for 7.5).
+    {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-pytorch/pytorch-prebuilt", "pytorch-python313-cuda12_9-sm90-avx512"},
+    {"x86_64-zen3-avx2", "8.6:580.65.06", "general", "build-pytorch/pytorch-prebuilt", "pytorch-python313-cuda12_9-sm80-avx2"},
+    {"x86_64-zen3-avx2", "7.5:580.65.06", "general", "build-pytorch/pytorch-prebuilt", "pytorch-bin-python313-cuda12_9-sm75"},
+    {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-pytorch/pytorch-lean-libs", "pytorch-python313-cuda12_9-sm90-avx512"},
 };
 
 test::RunResult recommend_json(const Row& r) {
@@ -130,6 +136,24 @@ TEST(RecommendTable, EveryRow) {
       for (const auto& alt : j["alternatives"]) EXPECT_NE(alt, r.expected) << where;
     }
   }
+}
+
+// The prebuilt variant for the GPU's own SM is offered beside the source build, with the trade-off in words.
+TEST(RecommendPrebuilt, OffersThePrebuiltVariantBesideTheSourceBuild) {
+  std::vector<std::string> args = {"recommend", "--spec", "build-pytorch/pytorch-prebuilt", "--cpuinfo",
+                                   test::source_path("tests/data/cpuinfo/x86_64-zen3-avx2"), "--gpus", "8.6:580.65.06"};
+  auto text = test::run_tailor(args);
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_TRUE(text.out.starts_with("pytorch-python313-cuda12_9-sm80-avx2\n")) << text.out;
+  EXPECT_NE(text.out.find("  pytorch-bin-python313-cuda12_9-sm86  prebuilt: ready in minutes with no compiler, GPU code "
+                          "for its SMs alone, generic CPU code"),
+            std::string::npos)
+      << text.out;
+  args.push_back("--json");
+  auto j = nlohmann::json::parse(test::run_tailor(args).out);
+  EXPECT_NE(std::find(j["alternatives"].begin(), j["alternatives"].end(), "pytorch-bin-python313-cuda12_9-sm86"),
+            j["alternatives"].end())
+      << j["alternatives"].dump();
 }
 
 TEST(RecommendTable, CoversEveryExampleSpec) {

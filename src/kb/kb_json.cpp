@@ -132,6 +132,14 @@ nlohmann::ordered_json to_json(const KnowledgeBase& kb) {
                            {"max_gcc", c.max_gcc},
                            {"notes", opt(c.notes)},
                            {"source", c.source}});
+  out["cuda_libraries"] = json::array();
+  for (const auto& l : kb.cuda_libraries)
+    out["cuda_libraries"].push_back({{"attribute", l.attribute},
+                                     {"display", l.display},
+                                     {"files", l.files},
+                                     {"kind", evidence_kind_name(l.kind)},
+                                     {"notes", opt(l.notes)},
+                                     {"source", l.source}});
   out["isas"] = json::array();
   for (const auto& i : kb.isas)
     out["isas"].push_back({{"name", i.name},

@@ -119,6 +119,8 @@ void read_kb_file(const std::string& name, const std::string& path, std::string 
   } else if (name == "cuda_toolkits.toml") {
     read_entries<CudaToolkit>(doc, root, "cuda", "version", read_cuda_toolkit, [](const CudaToolkit& c) { return c.version.str(); },
                               kb.cudas, layers);
+    read_entries<CudaLibrary>(doc, root, "library", "attribute", read_cuda_library,
+                              [](const CudaLibrary& l) { return l.attribute; }, kb.cuda_libraries, layers);
   } else if (name == "cpu_isas.toml") {
     read_entries<CpuIsa>(doc, root, "isa", "name", read_cpu_isa, [](const CpuIsa& i) { return i.name; }, kb.isas, layers);
     read_flag_features(doc, root, kb);

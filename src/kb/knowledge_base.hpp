@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kb/cpu_isa.hpp"
+#include "kb/cuda_library.hpp"
 #include "kb/cuda_toolkit.hpp"
 #include "kb/gpu_arch.hpp"
 #include "kb/nixpkgs_pin.hpp"
@@ -23,6 +24,8 @@ namespace tailor {
 struct KnowledgeBase {
   std::vector<GpuArch> gpus;
   std::vector<CudaToolkit> cudas;
+  /// cudaPackages libraries that carry device code for every GPU (cuda_toolkits.toml [[library]]).
+  std::vector<CudaLibrary> cuda_libraries;
   std::vector<CpuIsa> isas;
   std::map<std::string, std::vector<std::string>> flag_features;  ///< compiler flag -> CPU features
   /// -march base ("armv9-a") -> the CPU features every CPU of that architecture has.

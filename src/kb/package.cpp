@@ -30,7 +30,8 @@ const std::vector<std::string>& need_strategies() {
 }
 
 const std::vector<std::string>& gpu_target_strategies() {
-  static const std::vector<std::string> s = {"override-argument", "cmake-flag", "config-capabilities", "substituted"};
+  static const std::vector<std::string> s = {"override-argument", "cmake-flag", "config-capabilities", "substituted",
+                                                "pruned-output"};
   return s;
 }
 
@@ -202,6 +203,11 @@ PackageDef read_package(TableReader& r) {
   if (auto b = r.boolean("version_in_pins")) p.version_in_pins = b->value;
   if (auto b = r.boolean("big_build")) p.big_build = b->value;
   if (auto b = r.boolean("feature_switches")) p.feature_switches = b->value;
+  if (auto of = r.string("prebuilt_of")) {
+    p.prebuilt_of = of->value;
+    p.prebuilt_of_at = here(r, of->pos);
+  }
+  p.tradeoff = optional_text(r, "tradeoff");
   if (auto probe = r.string("probe")) {
     // A Python module name: a directory of site-packages and a key of the probe's JSON.
     static const std::regex module("[A-Za-z_][A-Za-z0-9_]*");

@@ -76,6 +76,11 @@ struct PackageDef {
   bool version_in_pins = false;
   bool big_build = false;
   bool feature_switches = false;
+  /// The package of the matrix this one ships prebuilt ("pytorch" for torch-bin):
+  /// `tailor recommend` offers its variants beside that package's; empty: none.
+  std::string prebuilt_of;
+  /// What choosing it gains and loses against a build from source, in words (recommend shows it).
+  std::string tradeoff;
   /// What `tailor verify` imports and asks: the Python module of data/probes/PROBE.py; empty: none.
   std::string probe;
   std::vector<PackageArgument> arguments;
@@ -83,7 +88,7 @@ struct PackageDef {
   std::vector<PackageNeed> needs;
   std::vector<std::pair<std::string, std::string>> description;  ///< backend -> template
   std::vector<std::pair<std::string, std::vector<std::string>>> header;
-  DataPos at, variant_name_at, gpu_target_at, builder_at;
+  DataPos at, variant_name_at, gpu_target_at, builder_at, prebuilt_of_at;
   std::vector<DataPos> builder_files_at;  ///< one per builder_files entry
 
   bool python() const { return scope == "python"; }

@@ -76,6 +76,9 @@ struct Checker {
     if (p.gpu_target == "override-argument") ok = any(p.arguments, false, "{sm}") || any(p.arguments, false, "{sm_list}");
     if (p.gpu_target == "cmake-flag") ok = any(p.cmake_flags, true, "{capability}");
     if (p.gpu_target == "substituted") ok = p.need("python-set-substitution") != nullptr;
+    if (!p.prebuilt_of.empty() && !kb.package(p.prebuilt_of))
+      fail(p.prebuilt_of_at,
+           fmt::format("package '{}' is prebuilt_of '{}', which packages.toml does not define", p.name, p.prebuilt_of));
     if (!ok)
       fail(p.gpu_target_at, fmt::format("package '{}': gpu_target '{}' needs {}", p.name, p.gpu_target,
                                         p.gpu_target == "override-argument" ? "an argument whose value names {sm}"

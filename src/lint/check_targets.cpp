@@ -1,6 +1,7 @@
 // TLR009 sm-unsupported, TLR010 cuda-mismatch, TLR011 sm-mismatch,
 // TLR012 platform-mismatch, TLR013 isa-flags-extra, TLR014 isa-flags-missing,
-// TLR015 gpu-targets-only, TLR026 gpu-target-invalid, TLR030 name-impossible.
+// TLR015 gpu-targets-only, TLR026 gpu-target-invalid, TLR030 name-impossible,
+// TLR041 prune-sm-mismatch.
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -11,6 +12,7 @@
 #include <fmt/ranges.h>
 
 #include "lint/checks.hpp"
+#include "recipe/line_index.hpp"
 
 namespace tailor::lint {
 
@@ -286,6 +288,67 @@ void check_target_lists(const NixFile& f, const GpuArch& gpu, Sink& sink) {
                          gpu.sm));
 }
 
+/// The SM lists a recipe prunes to: each `tailor prune … --sm LIST` on one line
+/// of its text, and the `pruneSms = [ … ]` of a tailor variant record, with the
+/// span of each list.
+std::vector<std::pair<std::vector<std::string>, nix::Span>> prune_sm_lists(std::string_view text) {
+  std::vector<std::pair<std::vector<std::string>, nix::Span>> out;
+  auto is_sm_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == ',' || c == '_'; };
+  for (size_t at = text.find("--sm"); at != std::string_view::npos; at = text.find("--sm", at + 4)) {
+    size_t line = text.rfind('\n', at);
+    line = line == std::string_view::npos ? 0 : line + 1;
+    std::string_view before = text.substr(line, at - line);
+    size_t tailor = before.find("tailor");
+    if (tailor == std::string_view::npos || before.find(" prune ", tailor) == std::string_view::npos) continue;
+    size_t b = at + 4;
+    while (b < text.size() && (text[b] == ' ' || text[b] == '=' || text[b] == '\'' || text[b] == '"')) ++b;
+    size_t e = b;
+    while (e < text.size() && is_sm_char(text[e])) ++e;
+    if (e == b) continue;
+    std::vector<std::string> sms;
+    std::string_view list = text.substr(b, e - b);
+    for (size_t p = 0; p <= list.size();) {
+      size_t comma = std::min(list.find(',', p), list.size());
+      if (comma > p) sms.emplace_back(list.substr(p, comma - p));
+      p = comma + 1;
+    }
+    out.emplace_back(std::move(sms), recipe::span_of(text, b, e));
+  }
+  for (size_t at = text.find("pruneSms"); at != std::string_view::npos; at = text.find("pruneSms", at + 8)) {
+    size_t open = text.find('[', at), close = text.find(']', at);
+    if (open == std::string_view::npos || close == std::string_view::npos || close < open ||
+        text.substr(at + 8, open - at - 8).find_first_not_of(" \t=") != std::string_view::npos)
+      continue;
+    std::vector<std::string> sms;
+    for (size_t q = text.find('"', open); q != std::string_view::npos && q < close; q = text.find('"', q + 1)) {
+      size_t end = text.find('"', q + 1);
+      if (end == std::string_view::npos || end > close) break;
+      sms.emplace_back(text.substr(q + 1, end - q - 1));
+      q = end;
+    }
+    out.emplace_back(std::move(sms), recipe::span_of(text, open, close + 1));
+  }
+  return out;
+}
+
+/// TLR041: what the recipe prunes to must be the name's SM: code for any other
+/// SM alone leaves the named GPU with "no kernel image".
+void check_prune_sms(const NixFile& f, const GpuArch& gpu, Sink& sink) {
+  for (const auto& [sms, span] : prune_sm_lists(f.src.text)) {
+    std::vector<std::string> normal;
+    for (const auto& sm : sms) normal.push_back(normal_sm(sm).empty() ? sm : normal_sm(sm));
+    if (normal == std::vector<std::string>{gpu.sm}) continue;
+    sink.add(f, "TLR041", span,
+             fmt::format("the recipe prunes its GPU code to SM {}, but the name says {}: {}", fmt::join(normal, ","),
+                         gpu.name_token(),
+                         std::find(normal.begin(), normal.end(), gpu.sm) == normal.end()
+                             ? fmt::format("the result has no code for SM {}", gpu.sm)
+                             : "the result keeps code for other GPUs, which the name does not promise (tailor "
+                               "verify's fatbin-only-sm fails)"),
+             fmt::format("prune to --sm {}", gpu.sm));
+  }
+}
+
 /// TLR012: platforms, the ISA's (or darwin's) and the GPU's.
 void check_platforms(const NixFile& f, const GpuArch* gpu, Sink& sink) {
   const Variant& v = *f.variant;
@@ -368,6 +431,7 @@ void check_targets(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
     const GpuArch* gpu = f.variant->sm.empty() ? nullptr : kb.gpu(f.variant->sm);
     check_toolkit(f, gpu, kb, sink);
     if (gpu) check_target_lists(f, *gpu, sink);
+    if (gpu) check_prune_sms(f, *gpu, sink);
     check_platforms(f, gpu, sink);
     check_cpu_flags(f, kb, sink);
   }

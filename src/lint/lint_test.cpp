@@ -435,6 +435,12 @@ TEST(LintRealTrees, EachFormFindsExactlyItsProblems) {
       // recipe has no import to configure, and takes its companions prebuilt from the catalog.
       {"gpu-targets-only/bad", {{"TLR015", "pytorch-python312-cuda12_9-sm90-avx2.nix", "[ \"9.0\" ]"}}},
       {"gpu-targets-only/good", {}},
+      // A prebuilt torch pruned by tailor after install: to the L40S's SM under an H100 name, and to
+      // two SMs under one SM's name.
+      {"prune-sms/bad",
+       {{"TLR041", "pytorch-bin-python313-cuda12_9-sm90.nix", "8.9 $out"},
+        {"TLR041", "pytorch-bin-python313-cuda12_9-sm80.nix", "8.0,9.0"}}},
+      {"prune-sms/good", {}},
       {"python-default/bad", {{"TLR007", sm90, "python3Packages"}}},
       {"python-default/warn", {{"TLR031", "pytorch-python312-cuda12_9-sm90-avx2.nix", "python3Packages"}}},
       {"python-default/good", {}},

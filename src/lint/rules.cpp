@@ -72,6 +72,10 @@ constexpr Rule kRules[] = {
      "a metadata table selects a CUDA package set by an alias (cudaPackages_13) that follows the pin's default"},
     {"TLR040", "builder-argument", Severity::error,
      "a recipe calls a builder with an argument its function does not take: the evaluation stops"},
+    {"TLR041", "prune-sm-mismatch", Severity::error,
+     "a recipe prunes its GPU code (tailor prune --sm, pruneSms) to other SMs than its name's: the result lacks the "
+     "named GPU's code, or keeps code the name does not promise",
+     true},
 };
 
 }  // namespace

@@ -101,6 +101,21 @@ struct BuildPolicy {
   bool strip_toolchain = true;  ///< remove gcc/binutils references from the closure
   bool compress_fatbin = true;  ///< -Xfatbin -compress-all
   int metadata_rev = 1;         ///< $out/.metadata-rev
+  /// Prune the knowledge base's CUDA libraries (cuda_toolkits.toml [[library]])
+  /// to each GPU variant's SMs in their fixup phase, with tailor prune.
+  bool prune_cuda_libraries = false;
+  Pos prune_cuda_libraries_pos;
+};
+
+/// Where the tailor that build phases run comes from ([tailor]).
+struct TailorSource {
+  enum class Kind { none, pinned, catalog };
+  /// pinned: built from its source at a revision, by that source's
+  /// nix/package.nix; catalog: the recipes take it as their `tailor`
+  /// argument (the Flox catalog passes it).
+  Kind kind = Kind::none;
+  GitHubSource fetch;  ///< pinned: owner, repo, rev, hash
+  Pos pos;
 };
 
 struct Spec {
@@ -118,6 +133,7 @@ struct Spec {
   std::vector<Family> families;
   std::vector<PinClaim> claims;
   BuildPolicy build;
+  TailorSource tailor;
   /// [[source_override]]: versions the spec builds from fetched sources, for
   /// every variant that builds the attribute.
   std::vector<SourceOverride> source_overrides;

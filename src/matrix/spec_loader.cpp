@@ -515,7 +515,7 @@ PinClaim read_claim(const TomlDocument& doc, const toml::table& t, const Knowled
 
 BuildPolicy read_build(const TomlDocument& doc, const toml::table& t) {
   TableReader r(doc, t, "[build]");
-  r.expect_keys({"gb_per_job", "max_jobs", "strip_toolchain", "compress_fatbin", "metadata_rev"});
+  r.expect_keys({"gb_per_job", "max_jobs", "strip_toolchain", "compress_fatbin", "metadata_rev", "prune_cuda_libraries"});
   BuildPolicy b;
   auto positive = [&](std::string_view key, int& into) {
     if (auto v = r.integer(key)) {
@@ -531,8 +531,70 @@ BuildPolicy read_build(const TomlDocument& doc, const toml::table& t) {
   if (auto v = r.boolean("strip_toolchain")) b.strip_toolchain = v->value;
   if (auto v = r.boolean("compress_fatbin")) b.compress_fatbin = v->value;
   positive("metadata_rev", b.metadata_rev);
+  if (auto v = r.boolean("prune_cuda_libraries")) {
+    b.prune_cuda_libraries = v->value;
+    b.prune_cuda_libraries_pos = v->pos;
+  }
   r.finish();
   return b;
+}
+
+// [tailor]: source = "catalog", or source = "pinned" with owner, repo, rev, hash.
+TailorSource read_tailor(const TomlDocument& doc, const toml::table& t) {
+  TableReader r(doc, t, "[tailor]");
+  TailorSource src;
+  src.pos = pos_of(t);
+  auto kind = r.required_string("source");
+  if (kind.value == "catalog") {
+    src.kind = TailorSource::Kind::catalog;
+  } else if (kind.value == "pinned") {
+    src.kind = TailorSource::Kind::pinned;
+    src.fetch = read_fetch(r, "rev");
+    if (src.fetch.fetch_submodules)
+      throw doc.error_at(pos_of(*t.get("fetch_submodules")), "tailor's source has no submodules to fetch");
+  } else {
+    throw doc.error_at(kind.pos, fmt::format("source '{}' is not \"pinned\" or \"catalog\"", kind.value),
+                       "\"pinned\": built from owner/repo at rev (with its hash) by its nix/package.nix; "
+                       "\"catalog\": the recipes take tailor as their `tailor` argument");
+  }
+  r.finish();
+  return src;
+}
+
+// A package pruned after install is prebuilt: its CPU code is generic, so its
+// variants are named and described with the baseline ISA alone.
+void require_baseline_isas(const TomlDocument& doc, const Family& f, const KnowledgeBase& kb) {
+  for (const auto& p : f.axes.at(Axis::package)) {
+    const PackageDef* def = kb.package(p.value);
+    if (!def || def->gpu_target != "pruned-output") continue;
+    for (const auto& isa : f.axes.at(Axis::isa))
+      if (const CpuIsa* i = kb.isa(isa.value); i && !i->flags.empty())
+        throw doc.error_at(isa.pos,
+                           fmt::format("{} is prebuilt: its CPU code is generic, so it has no {} variant", def->display,
+                                       i->display),
+                           "give the family the baseline ISA of its platform (an ISA without compiler flags)");
+  }
+}
+
+// What runs tailor in a build phase (pruning the CUDA libraries, a package
+// pruned after install) needs [tailor] to say where tailor comes from.
+void require_tailor_source(const TomlDocument& doc, const Spec& spec, const KnowledgeBase& kb) {
+  if (spec.tailor.kind != TailorSource::Kind::none) return;
+  constexpr const char* hint =
+      "add [tailor] with source = \"catalog\" (the recipes take tailor as an argument) or source = \"pinned\" "
+      "with owner, repo, rev and hash (built from that source's nix/package.nix)";
+  if (spec.build.prune_cuda_libraries)
+    throw doc.error_at(spec.build.prune_cuda_libraries_pos,
+                       "prune_cuda_libraries runs tailor prune in the builds, and the spec does not say where tailor comes from",
+                       hint);
+  for (const auto& f : spec.families)
+    for (const auto& p : f.axes.at(Axis::package))
+      if (const PackageDef* def = kb.package(p.value); def && def->gpu_target == "pruned-output")
+        throw doc.error_at(p.pos,
+                           fmt::format("{} is pruned to each variant's SMs by tailor prune in its build, and the spec "
+                                       "does not say where tailor comes from",
+                                       def->display),
+                           hint);
 }
 
 // A [[source_override]] must build a package a family of the spec builds, once,
@@ -574,6 +636,7 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
   const toml::node* branch_node = root.node("branch");
   const toml::node* build_node = root.node("build");
   const toml::node* family_node = root.node("family");
+  const toml::node* tailor_node = root.node("tailor");
   root.node("source_override");
   root.node("claim");
   root.finish();
@@ -618,6 +681,10 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
     if (!build_node->is_table()) throw doc.error_at(*build_node, "[build] must be a table");
     spec.build = read_build(doc, *build_node->as_table());
   }
+  if (tailor_node) {
+    if (!tailor_node->is_table()) throw doc.error_at(*tailor_node, "[tailor] must be a table");
+    spec.tailor = read_tailor(doc, *tailor_node->as_table());
+  }
 
   TableReader families(doc, doc.root(), "the spec");
   std::vector<const toml::table*> tables = families.tables("family");
@@ -626,6 +693,7 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
                        "a [[family]] names a package, a backend and its axes");
   for (const toml::table* t : tables) {
     Family f = read_family(doc, *t, defaults, kb);
+    require_baseline_isas(doc, f, kb);
     for (const auto& other : spec.families)
       if (other.name == f.name) throw doc.error_at(f.pos, fmt::format("family '{}' is defined twice", f.name));
     spec.families.push_back(std::move(f));
@@ -633,6 +701,7 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
   for (const toml::table* t : families.tables("source_override"))
     spec.source_overrides.push_back(read_spec_override(doc, *t, spec, kb));
   for (const toml::table* t : families.tables("claim")) spec.claims.push_back(read_claim(doc, *t, kb));
+  require_tailor_source(doc, spec, kb);
   return spec;
 }
 

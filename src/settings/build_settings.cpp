@@ -370,6 +370,35 @@ class Deriver {
          "metadata-only edits do not change the store path; bump to republish (flox/build-pytorch README)");
     note("build", "$out/nix-support/tailor-variant.json", "the variant's description",
          "lets `tailor verify` check a result without knowing its name");
+    prune_policy();
+  }
+
+  // Phases that run tailor prune: a prebuilt package's own output, and the
+  // CUDA libraries the spec asks to prune, each to the variant's SMs.
+  void prune_policy() {
+    bool output = package_.gpu_target == "pruned-output";
+    bool libraries = spec_.build.prune_cuda_libraries && backend_.gpu();
+    if (!output && !libraries) return;
+    s_.tailor = spec_.tailor;
+    for (const auto& sm : v_.sms()) s_.prune_sms.push_back(sm);
+    std::string sms = fmt::format("{}", fmt::join(s_.prune_sms, ","));
+    note("prune", "tailor",
+         spec_.tailor.kind == TailorSource::Kind::catalog
+             ? "the Flox catalog's (the recipe's `tailor` argument)"
+             : fmt::format("built from {}/{} {} by its nix/package.nix", spec_.tailor.fetch.owner,
+                           spec_.tailor.fetch.repo, spec_.tailor.fetch.rev),
+         "the spec's [tailor]");
+    if (output)
+      note("prune", "postFixup", fmt::format("tailor prune --in-place --sm {} $out", sms),
+           fmt::format("{} is prebuilt with GPU code for every SM it supports; the variant keeps what SM {} can load",
+                       package_.display, sms));
+    if (libraries)
+      for (const auto& lib : kb_.cuda_libraries) {
+        s_.pruned_cuda_libraries.push_back(lib.attribute);
+        note("prune", s_.cuda_packages + "." + lib.attribute,
+             fmt::format("tailor prune --in-place --sm {} in its fixup phase", sms),
+             fmt::format("{} carries GPU code for every SM ({}: {})", lib.display, evidence_kind_name(lib.kind), lib.source));
+      }
   }
 
   const Variant& v_;

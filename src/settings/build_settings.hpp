@@ -75,6 +75,11 @@ struct BuildSettings {
   std::vector<std::string> platforms;
   std::vector<std::string> required_system_features;
 
+  // tailor prune in build phases (empty unless the variant runs it)
+  TailorSource tailor;                            ///< where those phases get tailor from
+  std::vector<std::string> prune_sms;             ///< the variant's SMs, "9.0"
+  std::vector<std::string> pruned_cuda_libraries;  ///< cudaPackages attributes pruned in their fixup
+
   // build behaviour
   int gb_per_job = 8;
   std::optional<int> max_jobs;

@@ -1,10 +1,13 @@
 # Evaluates every recipe of a generated tree against the stub nixpkgs and
 # returns what each one asked for, as JSON-able data, for the tests to check.
-{ pkgsDir, stub ? ./stub-nixpkgs }:
+# A recipe that runs tailor gets `tailor` (a stand-in's path: its calls can
+# be recorded) or `tailorSrc` (tailor's own source, built by its nix/package.nix).
+{ pkgsDir, stub ? ./stub-nixpkgs, tailor ? "/stand-in/tailor", tailorSrc ? ../.. }:
 let
   files = builtins.filter (n: builtins.match ".*\\.nix" n != null) (builtins.attrNames (builtins.readDir pkgsDir));
+  call = f: f (builtins.intersectAttrs (builtins.functionArgs f) { nixpkgsSrc = stub; inherit tailor tailorSrc; });
   probe = file:
-    let r = import (pkgsDir + "/${file}") { nixpkgsSrc = stub; };
+    let r = call (import (pkgsDir + "/${file}"));
     in {
       pname = r.pname;
       args = r.stubArgs or null;
@@ -22,6 +25,10 @@ let
       preConfigure = r.preConfigure or "";
       postInstall = r.postInstall or "";
       postFixup = r.postFixup or "";
+      # The CUDA libraries it links, each with its postFixup.
+      cudaLibraryFixups = builtins.mapAttrs (name: lib: lib.postFixup or "") (r.stubCudaLibraries or { });
+      effectiveMagmaCudaLibraryFixups = if (r.stubArgs.effectiveMagma or null) == null then null
+        else builtins.mapAttrs (name: lib: lib.postFixup or "") (r.stubArgs.effectiveMagma.stubCudaLibraries or { });
       cmakeFlags = r.cmakeFlags or [ ];
       patches = builtins.length (r.patches or [ ]);
       src = r.src.rev or null;

@@ -30,11 +30,19 @@ let
   cudaArchitectures = builtins.concatStringsSep ";"
     (map (c: builtins.replaceStrings [ "." ] [ "" ] c) (config.cudaCapabilities or [ ]));
 
-  mkCuda = version: {
+  # A CUDA package set: a scope, as nixpkgs' makeScope builds it, so an
+  # overlay can replace libraries with .overrideScope (final: prev: { … }).
+  mkScope = attrs: attrs // { overrideScope = g: let new = mkScope (attrs // g new attrs); in new; };
+  mkCuda = version: mkScope ({
     cudaVersion = version;
     cuda_cccl = mkDrv { pname = "cuda_cccl"; inherit version; };
     cuda_cudart = mkDrv { pname = "cuda_cudart"; inherit version; };
-  };
+  } // builtins.listToAttrs (map (pname: { name = pname; value = mkDrv { inherit pname version; }; }) cudaLibraryNames));
+  # NVIDIA's redistributable libraries (and nccl, built from source in nixpkgs).
+  cudaLibraryNames = [ "libcublas" "libcufft" "libcurand" "libcusolver" "libcusparse" "libcusparse_lt" "cudnn" "nccl" ];
+  # The libraries a CUDA package links, as it was given them: name -> derivation.
+  linkedCudaLibraries = cudaPackages: builtins.listToAttrs
+    (map (name: { inherit name; value = cudaPackages.${name}; }) cudaLibraryNames);
 
   recorded = final: {
     stubConfig = config;
@@ -73,6 +81,7 @@ let
               cmakeFlags = [ "-DUPSTREAM=ON" ];
               preConfigure = "# upstream preConfigure\n";
               buildInputs = [ blas ] ++ (if cudaSupport then [ cudaPackages.cuda_cudart cudaPackages.cuda_cccl ] else [ ]);
+              stubCudaLibraries = if cudaSupport then linkedCudaLibraries cudaPackages else { };
               passthru = { upstream = true; };
               meta = { description = "upstream torch"; platforms = [ "x86_64-linux" "aarch64-linux" "aarch64-darwin" ]; };
             }))
@@ -90,8 +99,19 @@ let
             meta = { description = "upstream ${pname}"; };
           } // extra))
           { torch = self.torch; };
+        # PyTorch's wheel as nixpkgs repackages it (torch/bin.nix); pname "torch", as there.
+        torch-bin = mkDrv (recorded final // {
+          pname = "torch";
+          version = "2.9.1";
+          inherit pythonVersion;
+          src = mkDrv { pname = "torch-2.9.1-wheel"; };
+          postFixup = "# upstream torch-bin postFixup\n";
+          stubCudaLibraries = if config.cudaSupport or false then linkedCudaLibraries final.cudaPackages else { };
+          passthru = { upstream = true; };
+          meta = { description = "upstream torch-bin"; platforms = [ "x86_64-linux" "aarch64-linux" ]; };
+        });
         packages = {
-          inherit torch;
+          inherit torch torch-bin;
           # What a package built in the set itself (an overlay's builder) calls, as in
           # nixpkgs: the interpreter, callPackage over the set and the top level,
           # buildPythonPackage (which records what it was given) and fetchPypi.
@@ -199,6 +219,7 @@ let
         mkDrv (recorded final // {
           pname = "magma";
           stubArgs = { inherit cudaSupport static; };
+          stubCudaLibraries = if cudaSupport then linkedCudaLibraries final.cudaPackages else { };
           patches = [ ];
           cmakeFlags = [ ];
           meta = { description = "upstream magma"; };

@@ -1,0 +1,9 @@
+# PyTorch (prebuilt wheel) for NVIDIA Hopper (H100, H200), trimmed to one GPU
+# by tailor after install.
+{ python313Packages, tailor }:
+python313Packages.torch-bin.overrideAttrs (old: {
+  pname = "pytorch-bin-python313-cuda12_9-sm90";
+  postFixup = (old.postFixup or "") + ''
+    ${tailor}/bin/tailor prune --in-place --sm sm_90 $out
+  '';
+})
