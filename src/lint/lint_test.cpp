@@ -340,6 +340,14 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
       {"TLR039", fixture("torchvision-tables"), "lib/cuda-metadata.nix", "\"cudaPackages_13\""},
       {"TLR040", {{"lib/torch.nix", "{ sm, cudaVersion }:\nsm\n"}, {"torch-sm90.nix", "import ./lib/torch.nix { sm = \"90\"; isa = \"avx2\"; }\n"}},
        "torch-sm90.nix", "isa"},
+      {"TLR041", check_form("prune-sms/bad"), "pytorch-bin-python313-cuda12_9-sm80.nix", "8.0,9.0"},
+      // A tailor variant record's SMs to keep, under another SM's name.
+      {"TLR041",
+       {{"pytorch-bin-python313-cuda12_9-sm90.nix",
+         "import ./lib/prebuilt.nix {\n  variant = {\n    name = \"pytorch-bin-python313-cuda12_9-sm90\";\n"
+         "    pruneSms = [ \"8.0\" ];\n  };\n}\n"},
+        {"lib/prebuilt.nix", "{ variant }:\nvariant\n"}},
+       "pytorch-bin-python313-cuda12_9-sm90.nix", "[ \"8.0\" ]"},
   };
   std::set<std::string> covered;
   for (const auto& c : cases) {

@@ -92,7 +92,11 @@ INSTANTIATE_TEST_SUITE_P(Branches, Example,
                                          // 2 Pythons x 4 ISAs x (torch 2.8.0 on 12.8, 2.9.1 on 12.8/12.9, 2.10.0 on 12.9: 10 SM
                                          // cells each; 2.10.0 on 13.0/13.1: 8 cells; 3 CPU versions), and per companion
                                          // (12.9: 10 cells; 13.0/13.1: 8 cells): 2 x 4 x (40 + 16 + 3 + 2 x 26) = 888
-                                         ExampleCount{"build-pytorch/pytorch-line", 888}),
+                                         ExampleCount{"build-pytorch/pytorch-line", 888},
+                                         // 2 Pythons x (7 SMs + the set "datacenter", prebuilt) + 2 x 3 SMs x 2 ISAs
+                                         ExampleCount{"build-pytorch/pytorch-prebuilt", 28},
+                                         // 6 SMs x 3 ISAs (each of them also in aarch64 hosts) + 2 CPU ISAs
+                                         ExampleCount{"build-pytorch/pytorch-lean-libs", 20}),
                          [](const auto& info) {
                            std::string n = info.param.spec;
                            for (char& c : n)
@@ -113,7 +117,7 @@ TEST(Expand, MainHasExactlyTheSeedsNames) {
 
 TEST(Expand, EveryExampleIsCovered) {
   // Adding an example without a count above would leave it untested.
-  EXPECT_EQ(test::example_specs().size(), 23u);
+  EXPECT_EQ(test::example_specs().size(), 25u);
 }
 
 // Each variant reports the version it really builds: a source override's

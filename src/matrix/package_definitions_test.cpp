@@ -39,7 +39,7 @@ const char* kMagmaHead =
 // torchaudio are built against a torch, magma is a top-level attribute.
 TEST(Packages, EmbeddedDefinitions) {
   EXPECT_EQ(kb().package_names(),
-            (std::vector<std::string>{"pytorch", "torchvision", "torchaudio", "vllm", "magma", "onnxruntime"}));
+            (std::vector<std::string>{"pytorch", "torchvision", "torchaudio", "vllm", "magma", "onnxruntime", "pytorch-bin"}));
   EXPECT_EQ(kb().backend_names(), (std::vector<std::string>{"cuda", "cpu", "mps"}));
   const PackageDef& torch = *kb().package("pytorch");
   EXPECT_EQ(torch.attribute, "torch");
@@ -140,7 +140,7 @@ TEST(Packages, DashedPackageNamesParse) {
   EXPECT_FALSE(parse_variant_name("llama-cpp-darwin-mps", k, problem));
   EXPECT_EQ(problem, "'darwin' is not 'cpu' or a CUDA toolkit of the knowledge base (like cuda12_9)");
   EXPECT_FALSE(parse_variant_name("llama-python313-cpu-avx2", k, problem));
-  EXPECT_EQ(problem, "'llama' is not a package tailor builds (pytorch, torchvision, torchaudio, vllm, magma, onnxruntime, llama-cpp)");
+  EXPECT_EQ(problem, "'llama' is not a package tailor builds (pytorch, torchvision, torchaudio, vllm, magma, onnxruntime, pytorch-bin, llama-cpp)");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <regex>
 #include <set>
 #include <tuple>
 
@@ -173,6 +174,28 @@ std::string product_of(const std::vector<std::string>& packages, const Knowledge
     if (p == kb.headline || (companion && companion->package == kb.headline)) return "build-" + kb.headline;
   }
   return "build-" + packages.front();
+}
+
+// Generated recipes that run tailor prune carry where tailor comes from
+// (`tailor = { source = …; }`) and the CUDA libraries they prune
+// (`pruneCudaLibraries`): the spec's [tailor] and [build] tables.
+std::string pruning_tables(const LintTree& t) {
+  static const std::regex pinned(
+      R"re(tailor = \{\n\s*source = "pinned";\n\s*owner = "([^"\\]*)";\n\s*repo = "([^"\\]*)";\n\s*rev = "([^"\\]*)";\n\s*hash = "([^"\\]*)";)re");
+  std::string tailor, build;
+  for (const auto& f : t.nix) {
+    if (f.helper) continue;  // lib/common.nix defaults them
+    const std::string& text = f.src.text;
+    if (tailor.empty() && text.find("tailor = { source = \"catalog\"; package = tailor; };") != std::string::npos)
+      tailor = "\n[tailor]\nsource = \"catalog\"\n";
+    std::smatch m;
+    if (tailor.empty() && text.find("source = \"pinned\";") != std::string::npos && std::regex_search(text, m, pinned))
+      tailor = fmt::format("\n[tailor]\nsource = \"pinned\"\nowner = {}\nrepo = {}\nrev = {}\nhash = {}\n", toml_str(m[1]),
+                           toml_str(m[2]), toml_str(m[3]), toml_str(m[4]));
+    if (build.empty() && text.find("    pruneCudaLibraries = [ \"") != std::string::npos)
+      build = "\n[build]\nprune_cuda_libraries = true\n";
+  }
+  return tailor + build;
 }
 
 }  // namespace
@@ -356,6 +379,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   ImportedOverrides overrides = import_overrides(sources, kb);
   for (const auto& [attribute, version] : overrides.requested)
     out += fmt::format("{} = {}\n", toml_key(attribute), toml_str(version));
+  out += pruning_tables(t);
   std::vector<std::string> sm_order, isa_order;
   for (const auto& g : kb.gpus) sm_order.push_back(g.sm);
   for (const auto& i : kb.isas) isa_order.push_back(i.name);
