@@ -44,7 +44,8 @@ chmod +x /tmp/recipe-tailor/bin/tailor
 say "## $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); SM $sm; $(/tmp/recipe-tailor/bin/tailor --version)"
 say "## site-packages: $site"
 verdict=0
-size() { du -sb "$@" | awk '{s += $1} END {printf "%.1f MB", s / 1e6}'; }
+# On disk: prune punches the freed bytes out as holes, so apparent sizes do not change.
+size() { du -s --block-size=1 "$@" | awk '{s += $1} END {printf "%.1f MB", s / 1e6}'; }
 run_phase() {  # NAME PHASE VAR=VALUE…
   local name=$1 phase=$2; shift 2
   say "phase $name: $(grep -o 'tailor prune .*' "$phase")"
@@ -60,19 +61,19 @@ mkdir -p "$out/lib/python$pyv/site-packages"
 cp -r "$site/torch" "$out/lib/python$pyv/site-packages/torch"
 before_torch=$(size "$site/torch")
 run_phase output "$phases/output.sh" out="$out"
-say "  torch on disk: $before_torch -> $(size "$out/lib/python$pyv/site-packages/torch")"
+say "  torch on disk: $before_torch -> $(size "$out/lib/python$pyv/site-packages/torch"); record: $(ls "$out"/tailor-prune.json)"
 
-# The NVIDIA libraries, one library attribute at a time, then back in place.
-mkdir -p "$work/pruned"
-cp -r "$site/nvidia" "$work/pruned/nvidia"
-mv "$out/lib/python$pyv/site-packages/torch" "$work/pruned/torch"
+# The NVIDIA libraries, one library attribute at a time, each checked, then
+# back beside torch in the output (the pip layout: torch's RPATHs find them there).
+sp=$out/lib/python$pyv/site-packages
+cp -r "$site/nvidia" "$sp/nvidia"
 while read -r attr files; do
   [[ -z "$attr" ]] && continue
   lib=$work/lib-$attr
   mkdir -p "$lib/lib"
   : >"$runs/$attr.files"
   for f in $files; do
-    find "$work/pruned/nvidia" -name "$f*" -type f | while read -r p; do
+    find "$sp/nvidia" -name "$f*" -type f | while read -r p; do
       echo "$p" >>"$runs/$attr.files"; mv "$p" "$lib/lib/"
     done
   done
@@ -80,18 +81,21 @@ while read -r attr files; do
   if ((n == 0)); then say "library $attr: no file of it in this install ($files)"; continue; fi
   before=$(size "$lib/lib")
   run_phase "lib-$attr" "$phases/lib-$attr.sh" lib="$lib"
-  say "  $attr ($n files): $before -> $(size "$lib/lib")"
+  say "  $attr ($n files): $before -> $(size "$lib/lib") on disk"
+  /tmp/recipe-tailor/bin/tailor verify "$lib/lib" --variant-json "$phases/variant.json" --static >"$runs/verify-$attr.txt" 2>&1
+  say "  verify --static: $(grep -E 'fatbin-only-sm' "$runs/verify-$attr.txt" | cut -c1-200)"
+  grep -Eq '^ok +fatbin-only-sm' "$runs/verify-$attr.txt" || verdict=1
   while read -r p; do mv "$lib/lib/$(basename "$p")" "$p"; done <"$runs/$attr.files"
 done <"$phases/libraries.txt"
-say "nvidia on disk: $(size "$site/nvidia") -> $(size "$work/pruned/nvidia"); torch: $before_torch -> $(size "$work/pruned/torch")"
+say "nvidia on disk: $(size "$site/nvidia") -> $(size "$sp/nvidia"); torch: $before_torch -> $(size "$sp/torch")"
 
 workload() {  # NAME [PYTHONPATH]
   ( export CUDA_MODULE_LOADING=EAGER PYTHONUNBUFFERED=1; [[ -n "${2:-}" ]] && export PYTHONPATH=$2
     timeout 240 "$py" "$here/prune_workload.py" --fixed ) >"$runs/$1.txt" 2>"$runs/$1.err"
 }
 workload original
-workload pruned "$work/pruned"
-grep -q "torch_dir=$work/pruned/torch" "$runs/pruned.txt" && say "pruned run imported the pruned torch: yes" ||
+workload pruned "$sp"
+grep -q "torch_dir=$sp/torch" "$runs/pruned.txt" && say "pruned run imported the pruned torch: yes" ||
   { say "pruned run imported the pruned torch: NO"; verdict=1; }
 say "fixed checks, original: $(grep -v '^#' "$runs/original.txt" | tr '\n' ';')"
 say "fixed checks, pruned:   $(grep -v '^#' "$runs/pruned.txt" | tr '\n' ';')"
@@ -111,15 +115,15 @@ v.update({"python": sys.argv[3], "torch": sys.argv[4], "cuda": sys.argv[5], "sm"
 json.dump(v, open(sys.argv[2], "w"))
 PY
 say "variant: $(cat "$work/variant.json")"
-PYTHONPATH=$work/pruned /tmp/recipe-tailor/bin/tailor verify "$work/pruned/torch" --variant-json "$work/variant.json" \
-  --python "$py" >"$runs/verify.txt" 2>&1
+# The result as the derivation holds it: prune's record sits at its root, and
+# the NVIDIA libraries are not part of it (in Nix they are store paths of their
+# own): here a link beside torch, which its RPATHs follow and verify does not walk.
+mv "$sp/nvidia" "$work/nvidia"
+ln -s "$work/nvidia" "$sp/nvidia"
+PYTHONPATH=$sp /tmp/recipe-tailor/bin/tailor verify "$out" --variant-json "$work/variant.json" --python "$py" \
+  >"$runs/verify.txt" 2>&1
 say "verify: exit $?"; cut -c1-400 "$runs/verify.txt" | tee -a "$report"
 grep -Eq '^ok +fatbin-only-sm' "$runs/verify.txt" || { say "verify: fatbin-only-sm did NOT pass"; verdict=1; }
-for lib in "$work"/pruned/nvidia/*/lib; do
-  PYTHONPATH=$work/pruned /tmp/recipe-tailor/bin/tailor verify "$lib" --variant-json "$work/variant.json" --static \
-    >"$runs/verify-$(basename "$(dirname "$lib")").txt" 2>&1
-  say "verify --static $(basename "$(dirname "$lib")")/lib: $(grep -E 'fatbin-only-sm' "$runs/verify-$(basename "$(dirname "$lib")").txt" | cut -c1-300)"
-done
 tar -czf "$out_dir/recipe-prune-runs.tar.gz" -C "$work" runs 2>/dev/null
 rm -rf "$work"
 say "## verdict: $([[ $verdict == 0 ]] && echo PASS || echo FAIL)"
