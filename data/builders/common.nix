@@ -44,6 +44,17 @@ let
   pruneInPlace = dir: ''
     ${tailor}/bin/tailor prune --in-place --sm ${shellArg (builtins.concatStringsSep "," v.pruneSms)} ${dir}
   '';
+  # Another variant recipe of the tree (the torch of a companion, the MAGMA of
+  # a torch), given what it takes of this one's arguments: the nixpkgs source,
+  # and tailor when the tree's builds run it.
+  importVariant = name:
+    let
+      f = import (./.. + "/${name}.nix");
+      tailorArgs = if v.tailor == null then { }
+        else if v.tailor.source == "catalog" then { tailor = v.tailor.package; }
+        else { tailorSrc = v.tailor.src; };
+    in
+    f (builtins.intersectAttrs (builtins.functionArgs f) ({ inherit nixpkgsSrc; } // tailorArgs));
   # The listed libraries of the variant's toolkit, pruned after their own
   # fixup; every package of the pin that links them gets the pruned ones.
   pruneCudaLibraries = final: prev: {
@@ -89,7 +100,7 @@ let
   } // v.workarounds;
 in
 {
-  inherit pkgs v jobs workarounds shellArg pruneInPlace;
+  inherit pkgs v jobs workarounds shellArg pruneInPlace importVariant;
 
   # Patches a pin's MAGMA needs (workarounds.toml), as fetched patch files.
   magmaPatches = map

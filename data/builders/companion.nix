@@ -8,7 +8,7 @@ let
   pkgs = common.pkgs;
   # A torch built inside the recipe (inline in the spec's family), else the
   # cell's own torch variant.
-  torch = v.torch or (import (./.. + "/${v.torchVariant}.nix") { inherit nixpkgsSrc; });
+  torch = v.torch or (common.importVariant v.torchVariant);
   base = pkgs.${v.pythonPackages}.${v.package}.override { inherit torch; };
 in
 base.overrideAttrs (old: {

@@ -15,7 +15,7 @@ let
   magmaPatches = common.magmaPatches;
   # MAGMA for this SM alone: the matrix's own recipe when it has one.
   magma =
-    if v.magmaVariant != null then import (./.. + "/${v.magmaVariant}.nix") { inherit nixpkgsSrc; }
+    if v.magmaVariant != null then common.importVariant v.magmaVariant
     else if magmaPatches != [ ] then
       (pkgs.magma.override { cudaSupport = true; static = true; }).overrideAttrs
         (old: { patches = (old.patches or [ ]) ++ magmaPatches; })

@@ -181,6 +181,40 @@ TEST_F(PruneInRecipes, SourceBuiltLineLinksLibrariesPrunedToItsSm) {
   EXPECT_EQ(cpu, 2);
 }
 
+// MAGMA built from source for the SM links the pruned libraries too, and torch links that MAGMA.
+TEST_F(PruneInRecipes, MagmaAndTorchBuiltFromSourceLinkThePrunedLibraries) {
+  const fs::path spec = fs::path(dir_.path()) / "magma.toml";
+  write(spec,
+        "[branch]\nname = \"m\"\nproduct = \"p\"\npin = \"6a030d5\"\npython = \"3.13\"\n\n"
+        "[tailor]\nsource = \"catalog\"\n\n[build]\nprune_cuda_libraries = true\n\n"
+        "[[family]]\nname = \"magma\"\npackage = \"magma\"\nbackend = \"cuda\"\ncuda = \"12.9\"\nsm = \"12.0\"\n"
+        "isa = \"avx2\"\n\n"
+        "[[family]]\nname = \"torch\"\npackage = \"pytorch\"\nbackend = \"cuda\"\ncuda = \"12.9\"\nsm = \"12.0\"\n"
+        "isa = \"avx2\"\n");
+  fs::path tree = fs::path(dir_.path()) / "magma-tree";
+  auto gen = test::run_tailor({"generate", spec.string(), "-o", tree.string()});
+  ASSERT_EQ(gen.status, 0) << gen.err;
+  json got = probe(tree);
+  ASSERT_EQ(got.size(), 2u) << got.dump();
+  for (const auto& [name, r] : got.items()) {
+    SCOPED_TRACE(name);
+    std::set<std::string> pruned;
+    for (const auto& [lib, fixup] : r["cudaLibraryFixups"].items())
+      if (!fixup.get<std::string>().empty()) {
+        pruned.insert(lib);
+        EXPECT_EQ(run_fixup(fixup), (std::vector<std::string>{"prune --in-place --sm 12.0 " + fixup_dir() + "/lib/lib"}));
+      }
+    EXPECT_EQ(pruned, kPrunedLibraries);
+  }
+  // The torch variant's MAGMA is the matrix's, and it too was given the pruned libraries.
+  const json& torch = got["pytorch-python313-cuda12_9-sm120-avx2"];
+  ASSERT_EQ(torch["effectiveMagma"], "magma-cuda12_9-sm120-avx2") << torch.dump();
+  std::set<std::string> magma_pruned;
+  for (const auto& [lib, fixup] : torch["effectiveMagmaCudaLibraryFixups"].items())
+    if (fixup.get<std::string>().find("tailor prune --in-place --sm 12.0") != std::string::npos) magma_pruned.insert(lib);
+  EXPECT_EQ(magma_pruned, kPrunedLibraries);
+}
+
 // Without tailor at hand, a catalog recipe says what to pass when the prune runs.
 TEST_F(PruneInRecipes, CatalogRecipeWithoutTailorSaysWhatToPass) {
   fs::path tree = generate("examples/build-pytorch/pytorch-prebuilt.toml");
