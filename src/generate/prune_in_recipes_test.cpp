@@ -30,11 +30,6 @@ void write(const fs::path& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 // The libraries cuda_toolkits.toml lists as carrying device code, as the
 // stub's cudaPackages names them; libcufft and nccl (built from source in
 // nixpkgs) are linked but not pruned.
@@ -157,7 +152,7 @@ TEST_F(PruneInRecipes, SourceBuiltLineLinksLibrariesPrunedToItsSm) {
   int gpu = 0, cpu = 0;
   for (const auto& [name, r] : got.items()) {
     SCOPED_TRACE(name);
-    std::string recipe = read(tree / ".flox/pkgs" / (name + ".nix"));
+    std::string recipe = test::read_file((tree / ".flox/pkgs" / (name + ".nix")).string());
     if (name.find("-cpu-") != std::string::npos) {
       ++cpu;
       EXPECT_TRUE(r["cudaLibraryFixups"].empty());
@@ -243,7 +238,7 @@ TEST_F(PruneInRecipes, PinnedTailorIsBuiltFromItsSourceAndRun) {
   fs::path tree = fs::path(dir_.path()) / "pinned-tree";
   auto gen = test::run_tailor({"generate", spec.string(), "-o", tree.string()});
   ASSERT_EQ(gen.status, 0) << gen.err;
-  const std::string recipe = read(tree / ".flox/pkgs/pytorch-bin-python313-cuda12_9-sm90.nix");
+  const std::string recipe = test::read_file((tree / ".flox/pkgs/pytorch-bin-python313-cuda12_9-sm90.nix").string());
   EXPECT_NE(recipe.find("{ nixpkgsSrc ? null, tailorSrc ? null }:\n"), std::string::npos) << recipe;
   EXPECT_NE(recipe.find("      rev = \"0123456789abcdef0123456789abcdef01234567\";\n"
                         "      hash = \"sha256-RKiZLHBCneMtZKRgTEuW1K7+Jpi+tx11BMXuS1jC1xQ=\";\n"
