@@ -98,6 +98,19 @@ class PruneInRecipes : public testing::Test {
 
   std::string fixup_dir() const { return (fs::path(dir_.path()) / "fixup").string(); }
 
+  // The CUDA libraries whose fixup (of \a fixups: name -> phase) prunes, each
+  // checked to run exactly `prune --in-place --sm SMS $lib/lib`.
+  std::set<std::string> pruned_libraries(const json& fixups, const std::string& sms) {
+    std::set<std::string> pruned;
+    for (const auto& [lib, fixup] : fixups.items()) {
+      if (fixup.get<std::string>().empty()) continue;
+      pruned.insert(lib);
+      EXPECT_EQ(run_fixup(fixup), (std::vector<std::string>{"prune --in-place --sm " + sms + " " + fixup_dir() + "/lib/lib"}))
+          << lib;
+    }
+    return pruned;
+  }
+
   test::TempDir dir_{"prune-in-recipes"};
   fs::path standin_ = fs::path(dir_.path()) / "standin";
 };
@@ -127,16 +140,10 @@ TEST_F(PruneInRecipes, PrebuiltVariantsPruneTheirOutputAndLibrariesToTheirSms) {
       EXPECT_EQ(r["postFixup"].get<std::string>().find("tailor prune"), std::string::npos) << "compiled for its SM";
     }
     // Its CUDA libraries: the listed ones pruned to its SMs, the others left as they are.
-    std::set<std::string> linked, pruned;
-    for (const auto& [lib, fixup] : r["cudaLibraryFixups"].items()) {
-      linked.insert(lib);
-      if (fixup.get<std::string>().empty()) continue;
-      pruned.insert(lib);
-      EXPECT_EQ(run_fixup(fixup), (std::vector<std::string>{"prune --in-place --sm " + sms + " " + fixup_dir() + "/lib/lib"}))
-          << lib;
-    }
+    std::set<std::string> linked;
+    for (const auto& [lib, fixup] : r["cudaLibraryFixups"].items()) linked.insert(lib);
     EXPECT_EQ(linked, kLinkedLibraries);
-    EXPECT_EQ(pruned, kPrunedLibraries);
+    EXPECT_EQ(pruned_libraries(r["cudaLibraryFixups"], sms), kPrunedLibraries);
   }
   // 7 SMs and one set, for two Pythons; the source family: 3 SMs x 2 ISAs x 2 Pythons.
   EXPECT_EQ(bin, 16);
@@ -161,14 +168,7 @@ TEST_F(PruneInRecipes, SourceBuiltLineLinksLibrariesPrunedToItsSm) {
     }
     ++gpu;
     EXPECT_TRUE(recipe.find("{ nixpkgsSrc ? null, tailor ? null }:\n") != std::string::npos);
-    const std::string sms = sms_of(name);
-    std::set<std::string> pruned;
-    for (const auto& [lib, fixup] : r["cudaLibraryFixups"].items()) {
-      if (fixup.get<std::string>().empty()) continue;
-      pruned.insert(lib);
-      EXPECT_EQ(run_fixup(fixup), (std::vector<std::string>{"prune --in-place --sm " + sms + " " + fixup_dir() + "/lib/lib"}));
-    }
-    EXPECT_EQ(pruned, kPrunedLibraries);
+    EXPECT_EQ(pruned_libraries(r["cudaLibraryFixups"], sms_of(name)), kPrunedLibraries);
     EXPECT_EQ(r["postFixup"].get<std::string>().find("tailor prune"), std::string::npos) << "compiled for its SM";
   }
   // 6 SMs x 3 ISAs: each of these SMs has aarch64 hosts too (gpu_architectures.toml platforms).
@@ -193,13 +193,7 @@ TEST_F(PruneInRecipes, MagmaAndTorchBuiltFromSourceLinkThePrunedLibraries) {
   ASSERT_EQ(got.size(), 2u) << got.dump();
   for (const auto& [name, r] : got.items()) {
     SCOPED_TRACE(name);
-    std::set<std::string> pruned;
-    for (const auto& [lib, fixup] : r["cudaLibraryFixups"].items())
-      if (!fixup.get<std::string>().empty()) {
-        pruned.insert(lib);
-        EXPECT_EQ(run_fixup(fixup), (std::vector<std::string>{"prune --in-place --sm 12.0 " + fixup_dir() + "/lib/lib"}));
-      }
-    EXPECT_EQ(pruned, kPrunedLibraries);
+    EXPECT_EQ(pruned_libraries(r["cudaLibraryFixups"], "12.0"), kPrunedLibraries);
   }
   // The torch variant's MAGMA is the matrix's, and it too was given the pruned libraries.
   const json& torch = got["pytorch-python313-cuda12_9-sm120-avx2"];

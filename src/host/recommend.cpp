@@ -514,6 +514,14 @@ void explain_cuda(const HostFacts& h, const KnowledgeBase& kb, const Fit& best, 
   }
 }
 
+// The selection \a s made for \a p, a package that ships \a s's package prebuilt (any version of it).
+Selection prebuilt_selection(const Selection& s, const PackageDef& p) {
+  Selection prebuilt = s;
+  prebuilt.package = p.name;
+  prebuilt.version.clear();
+  return prebuilt;
+}
+
 // Alternatives: what the other workloads would get, then the runners-up.
 void list_alternatives(const HostFacts& h, const Matrix& m, const KnowledgeBase& kb, const RecommendRequest& req,
                        const Selection& s, const Fit& best, const std::vector<Fit>& fits, Recommendation& r) {
@@ -528,10 +536,7 @@ void list_alternatives(const HostFacts& h, const Matrix& m, const KnowledgeBase&
   // The same software prebuilt (packages.toml prebuilt_of): ready in minutes, at the cost its tradeoff names.
   for (const auto& p : kb.packages) {
     if (p.prebuilt_of != s.package) continue;
-    Selection prebuilt = s;
-    prebuilt.package = p.name;
-    prebuilt.version.clear();
-    auto prebuilt_fits = evaluate_all(h, m, kb, req.workload, prebuilt);
+    auto prebuilt_fits = evaluate_all(h, m, kb, req.workload, prebuilt_selection(s, p));
     if (const Fit* pb = best_runnable(prebuilt_fits); pb && listed.insert(pb->v->name).second)
       r.alternatives.push_back({pb->v->name, p.tradeoff.empty() ? p.display : p.tradeoff});
   }
@@ -569,9 +574,7 @@ Recommendation recommend(const HostFacts& h, const Matrix& m, const KnowledgeBas
   for (const auto& p : kb.packages) {
     if (best || !req.package.empty()) break;
     if (p.prebuilt_of != s.package) continue;
-    Selection prebuilt = s;
-    prebuilt.package = p.name;
-    prebuilt.version.clear();
+    Selection prebuilt = prebuilt_selection(s, p);
     std::vector<Fit> prebuilt_fits = evaluate_all(h, m, kb, req.workload, prebuilt);
     if (!best_runnable(prebuilt_fits)) continue;
     prebuilt.reasons.push_back(fmt::format("package {}: no {} variant of the matrix runs here; {} does ({})", p.name,
