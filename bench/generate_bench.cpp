@@ -60,8 +60,8 @@ double nix_parse_ms(const std::string& dir) {
 void report(const char* what, const Result& r, double nix_ms) {
   std::printf("%s: %zu variants, %zu files, %.1f MB\n", what, r.variants, r.files, r.bytes / 1e6);
   std::printf("  tailor expand + derive + emit: %8.1f ms\n", r.generate_ms);
-  std::printf("  tailor plan + atomic write:    %8.1f ms (%.0f files/s; bound by file creation on this disk)\n", r.write_ms,
-              r.files / (r.write_ms / 1000));
+  std::printf("  tailor plan + atomic write:    %8.1f ms (%.0f files/s; bound by file creation on this disk)\n",
+              r.write_ms, r.files / (r.write_ms / 1000));
   if (nix_ms >= 0)
     std::printf("  peer nix-instantiate --parse of the written .nix files: %8.1f ms (ratio %.1fx)\n", nix_ms,
                 nix_ms / (r.generate_ms + r.write_ms));
@@ -73,7 +73,8 @@ int main() {
   tailor::KnowledgeBase kb = tailor::KnowledgeBase::load();
   std::vector<tailor::Spec> examples;
   for (const auto& f : tailor::embedded_files())
-    if (f.path.starts_with("examples/")) examples.push_back(tailor::load_spec(std::string(f.path), std::string(f.content), kb));
+    if (f.path.starts_with("examples/"))
+      examples.push_back(tailor::load_spec(std::string(f.path), std::string(f.content), kb));
   std::string root = (std::filesystem::temp_directory_path() / "tailor-bench-generate").string();
   std::filesystem::remove_all(root);
   Result all = generate_all(examples, kb, root + "/examples");
@@ -83,11 +84,14 @@ int main() {
 
   // Synthetic: every SM x ISA x CUDA x three Pythons x three packages.
   std::string spec_text =
-      "[branch]\nname = \"synthetic\"\nproduct = \"bench\"\npin = \"46336d4\"\npython = [\"3.11\", \"3.12\", \"3.13\"]\n\n"
+      "[branch]\nname = \"synthetic\"\nproduct = \"bench\"\npin = \"46336d4\"\npython = [\"3.11\", \"3.12\", "
+      "\"3.13\"]\n\n"
       "[[family]]\nname = \"all\"\npackage = [\"pytorch\", \"torchvision\", \"torchaudio\"]\nbackend = \"cuda\"\n"
-      "cuda = [\"12.8\", \"12.9\"]\nsm = [\"6.1\", \"7.0\", \"7.5\", \"8.0\", \"8.6\", \"8.7\", \"8.9\", \"9.0\", \"10.0\", "
+      "cuda = [\"12.8\", \"12.9\"]\nsm = [\"6.1\", \"7.0\", \"7.5\", \"8.0\", \"8.6\", \"8.7\", \"8.9\", \"9.0\", "
+      "\"10.0\", "
       "\"10.1\", \"10.3\", \"12.0\", \"12.1\"]\nisa = [\"avx\", \"avx2\", \"avx512\", \"avx512bf16\", \"avx512vnni\", "
-      "\"armv8_2\", \"armv9\"]\n\n[[family]]\nname = \"magma\"\npackage = \"magma\"\nbackend = \"cuda\"\ncuda = [\"12.8\", \"12.9\"]\n"
+      "\"armv8_2\", \"armv9\"]\n\n[[family]]\nname = \"magma\"\npackage = \"magma\"\nbackend = \"cuda\"\ncuda = "
+      "[\"12.8\", \"12.9\"]\n"
       "sm = [\"8.0\", \"9.0\", \"10.0\", \"12.0\"]\nisa = [\"avx2\", \"avx512\", \"armv9\"]\n";
   // Scale it up with more Pythons through a knowledge-base overlay.
   std::string py, pin_pythons;
@@ -96,15 +100,19 @@ int main() {
     pin_pythons += fmt::format("{}\"3.{}\"", minor ? ", " : "", minor);
   }
   std::string pin = fmt::format(
-      "[[pin]]\nshort = \"46336d4\"\nrev = \"46336d4d6980ae6f136b45c8507b17787eb186a0\"\ntorch = \"2.9.1\"\npython = [{}]\n"
-      "cuda = [\"12.8\", \"12.9\"]\ncudnn = \"9.13.0\"\ntorch_args = [\"cudaSupport\", \"gpuTargets\", \"effectiveMagma\"]\n"
+      "[[pin]]\nshort = \"46336d4\"\nrev = \"46336d4d6980ae6f136b45c8507b17787eb186a0\"\ntorch = \"2.9.1\"\npython = "
+      "[{}]\n"
+      "cuda = [\"12.8\", \"12.9\"]\ncudnn = \"9.13.0\"\ntorch_args = [\"cudaSupport\", \"gpuTargets\", "
+      "\"effectiveMagma\"]\n"
       "source = \"benchmark\"\n",
       pin_pythons);
-  tailor::KnowledgeBase big = tailor::KnowledgeBase::load_texts({{"python_versions.toml", py}, {"nixpkgs_pins.toml", pin}});
+  tailor::KnowledgeBase big =
+      tailor::KnowledgeBase::load_texts({{"python_versions.toml", py}, {"nixpkgs_pins.toml", pin}});
   std::string pythons;
   for (int minor = 0; minor < 24; ++minor) pythons += fmt::format("{}\"3.{}\"", minor ? ", " : "", minor);
   std::string text = spec_text;
-  text.replace(text.find("[\"3.11\", \"3.12\", \"3.13\"]"), std::string("[\"3.11\", \"3.12\", \"3.13\"]").size(), "[" + pythons + "]");
+  text.replace(text.find("[\"3.11\", \"3.12\", \"3.13\"]"), std::string("[\"3.11\", \"3.12\", \"3.13\"]").size(),
+               "[" + pythons + "]");
   std::vector<tailor::Spec> synthetic = {tailor::load_spec("synthetic.toml", text, big)};
   Result syn = generate_all(synthetic, big, root + "/synthetic");
   report("synthetic spec", syn, nix_parse_ms(root + "/synthetic"));

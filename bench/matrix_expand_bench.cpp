@@ -55,10 +55,12 @@ int main() {
     py_toml += fmt::format("[[python]]\nversion = \"3.{}\"\n", minor);
   }
   std::string pin_toml = fmt::format(
-      "[[pin]]\nshort = \"beef000\"\nrev = \"beef000{}\"\ntorch = \"2.9.1\"\npython = {}\ncuda = [\"12.8\", \"12.9\", \"13.0\", "
+      "[[pin]]\nshort = \"beef000\"\nrev = \"beef000{}\"\ntorch = \"2.9.1\"\npython = {}\ncuda = [\"12.8\", \"12.9\", "
+      "\"13.0\", "
       "\"13.1\"]\ntorch_args = [\"cudaSupport\", \"gpuTargets\", \"effectiveMagma\"]\nsource = \"benchmark\"\n",
       std::string(33, '0'), quoted_list(pythons));
-  tailor::KnowledgeBase kb = tailor::KnowledgeBase::load_texts({{"python_versions.toml", py_toml}, {"nixpkgs_pins.toml", pin_toml}});
+  tailor::KnowledgeBase kb =
+      tailor::KnowledgeBase::load_texts({{"python_versions.toml", py_toml}, {"nixpkgs_pins.toml", pin_toml}});
   std::vector<std::string> cudas = {"12.8", "12.9", "13.0", "13.1"};
   std::vector<std::string> packages = {"pytorch", "torchvision", "torchaudio"};
   std::string spec_text = fmt::format(
@@ -78,7 +80,8 @@ int main() {
   size_t cells = packages.size() * pythons.size() * cudas.size() * kb.gpus.size() * kb.isas.size();
   std::printf("synthetic spec: %zu cells -> %zu variants, %zu dropped by the facts\n", cells, variants, dropped);
   std::printf("tailor load_spec:          %8.2f ms (median of 5)\n", load_ms);
-  std::printf("tailor expand:             %8.2f ms (median of 5), %.0f ns per cell\n", expand_ms, expand_ms * 1e6 / cells);
+  std::printf("tailor expand:             %8.2f ms (median of 5), %.0f ns per cell\n", expand_ms,
+              expand_ms * 1e6 / cells);
 
   // Peer: the same cross product of names in Nix, without any checks.
   std::vector<std::string> sm_tokens, isa_names = kb.isa_names(), py_tokens, cuda_tokens;
@@ -87,7 +90,8 @@ int main() {
   for (const auto& c : cudas) cuda_tokens.push_back(c.substr(0, 2) + "_" + c.substr(3));
   std::string expr = fmt::format(
       "let ps = {}; pys = {}; cs = {}; ss = {}; is = {}; in builtins.length (builtins.concatMap (p: builtins.concatMap "
-      "(py: builtins.concatMap (c: builtins.concatMap (s: map (i: \"${{p}}-python${{py}}-cuda${{c}}-sm${{s}}-${{i}}\") is) "
+      "(py: builtins.concatMap (c: builtins.concatMap (s: map (i: \"${{p}}-python${{py}}-cuda${{c}}-sm${{s}}-${{i}}\") "
+      "is) "
       "ss) cs) pys) ps)",
       nix_list(packages), nix_list(py_tokens), nix_list(cuda_tokens), nix_list(sm_tokens), nix_list(isa_names));
   std::string path = "/tmp/tailor-bench-matrix.nix";
@@ -100,7 +104,8 @@ int main() {
   double nix_ms = median_ms(3, [&] {
     if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "nix-instantiate failed\n");
   });
-  std::printf("peer nix-instantiate --eval (names only, no checks): %8.2f ms (median of 3, includes process start)\n", nix_ms);
+  std::printf("peer nix-instantiate --eval (names only, no checks): %8.2f ms (median of 3, includes process start)\n",
+              nix_ms);
   std::printf("ratio peer / tailor (load + expand): %.1fx\n", nix_ms / (load_ms + expand_ms));
   std::printf("target: tailor load + expand under 500 ms on the 2-core CI machine: %s\n",
               load_ms + expand_ms < 500 ? "met" : "NOT met");

@@ -13,7 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   tailor::ByteSlice bytes(data, size);
   try {
     tailor::Inspection in = tailor::inspect_bytes("fuzz", bytes);
-    (void)tailor::to_json(in, tailor::project(in, "9.0", 90)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    (void)tailor::to_json(in, tailor::project(in, "9.0", 90))
+        .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     (void)tailor::to_svg(in);
   } catch (const tailor::DiagnosticError& e) {
     (void)e.diagnostic().render();

@@ -22,9 +22,9 @@ PruneTarget target(uint32_t number, std::vector<uint32_t> family) {
 }
 
 // The targets of the knowledge base that exercise each rule (plain, 'a', 'f', PTX).
-const std::vector<PruneTarget> kTargets = {target(61, {}),        target(75, {}),        target(86, {}),
-                                           target(90, {}),        target(100, {100}),    target(103, {100, 103}),
-                                           target(120, {120}),    target(121, {120, 121})};
+const std::vector<PruneTarget> kTargets = {target(61, {}),     target(75, {}),         target(86, {}),
+                                           target(90, {}),     target(100, {100}),     target(103, {100, 103}),
+                                           target(120, {120}), target(121, {120, 121})};
 
 void check(bool ok) {
   if (!ok) std::abort();
@@ -42,7 +42,8 @@ std::vector<std::vector<std::string>> kept_lists(const std::vector<uint8_t>& ima
       if (choose) keep = choose_entries(entries, choose->targets, choose->keep_ptx);
       std::vector<std::string> names;
       for (size_t i = 0; i < entries.size(); ++i)
-        if (!choose || keep.keep[i]) names.push_back(entries[i].arch_name() + "@" + std::to_string(entries[i].stored_bytes()));
+        if (!choose || keep.keep[i])
+          names.push_back(entries[i].arch_name() + "@" + std::to_string(entries[i].stored_bytes()));
       out.push_back(names);
     }
   }

@@ -40,8 +40,9 @@ const std::map<std::string, std::set<std::string>>& layers() {
       {"recipe", {"nix", "util"}},
       {"lint", {"recipe", "nix", "matrix", "kb", "util"}},
       {"migrate", {"lint", "recipe", "nix", "matrix", "kb", "util"}},
-      {"cli", {"catalog", "migrate", "lint", "recipe", "verify", "prune", "binfmt", "host", "nix", "ci", "build", "generate", "settings", "matrix",
-               "kb", "util"}},
+      {"cli",
+       {"catalog", "migrate", "lint", "recipe", "verify", "prune", "binfmt", "host", "nix", "ci", "build", "generate",
+        "settings", "matrix", "kb", "util"}},
   };
   return table;
 }

@@ -49,9 +49,10 @@ std::string_view ByteSlice::cstring(uint64_t offset, std::string_view what) cons
   ByteSlice rest = from(offset, what);
   const void* nul = rest.size_ ? std::memchr(rest.data_, 0, rest.size_) : nullptr;
   if (!nul)
-    throw_format_error(fmt::format("truncated or corrupt input: {} at offset {:#x} is not NUL-terminated", what,
-                                   base_ + offset));
-  return {reinterpret_cast<const char*>(rest.data_), static_cast<size_t>(static_cast<const uint8_t*>(nul) - rest.data_)};
+    throw_format_error(
+        fmt::format("truncated or corrupt input: {} at offset {:#x} is not NUL-terminated", what, base_ + offset));
+  return {reinterpret_cast<const char*>(rest.data_),
+          static_cast<size_t>(static_cast<const uint8_t*>(nul) - rest.data_)};
 }
 
 }  // namespace tailor

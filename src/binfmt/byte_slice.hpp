@@ -32,9 +32,7 @@ class ByteSlice {
   ByteSlice() = default;
   ByteSlice(const uint8_t* data, uint64_t size, uint64_t base = 0) : data_(data), size_(size), base_(base) {}
   /// A slice over the bytes of \a s (which must outlive it).
-  static ByteSlice of(std::string_view s) {
-    return ByteSlice(reinterpret_cast<const uint8_t*>(s.data()), s.size());
-  }
+  static ByteSlice of(std::string_view s) { return ByteSlice(reinterpret_cast<const uint8_t*>(s.data()), s.size()); }
 
   const uint8_t* data() const { return data_; }
   uint64_t size() const { return size_; }
@@ -46,9 +44,7 @@ class ByteSlice {
   /// The bytes from \a offset to the end; throws when \a offset is past it.
   ByteSlice from(uint64_t offset, std::string_view what) const;
   /// Whether [offset, offset + length) lies inside the slice (no overflow).
-  bool contains(uint64_t offset, uint64_t length) const {
-    return offset <= size_ && length <= size_ - offset;
-  }
+  bool contains(uint64_t offset, uint64_t length) const { return offset <= size_ && length <= size_ - offset; }
   /// Whether the slice starts with \a magic.
   bool starts_with(std::string_view magic) const {
     return magic.size() <= size_ && std::memcmp(data_, magic.data(), magic.size()) == 0;

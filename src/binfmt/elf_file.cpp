@@ -66,13 +66,16 @@ std::optional<ElfFile> try_open_elf(std::shared_ptr<const ByteReader> reader) {
   const uint64_t size = reader->size();
   if (size < 4) return std::nullopt;
   ByteSlice magic = reader->read(0, 4, "ELF magic", head_buf);
-  if (!magic.starts_with("\x7f" "ELF")) return std::nullopt;
+  if (!magic.starts_with("\x7f"
+                         "ELF"))
+    return std::nullopt;
   ElfFile f;
   f.reader = reader;
   ByteSlice ident = reader->read(0, std::min<uint64_t>(size, 16), "ELF identification", head_buf);
   uint8_t cls = ident.read_le<uint8_t>(4, "ELF class");
   uint8_t enc = ident.read_le<uint8_t>(5, "ELF byte order");
-  if (cls != 1 && cls != 2) throw_format_error(fmt::format("not a valid ELF file: class {} is neither 32- nor 64-bit", cls));
+  if (cls != 1 && cls != 2)
+    throw_format_error(fmt::format("not a valid ELF file: class {} is neither 32- nor 64-bit", cls));
   if (enc != 1 && enc != 2) throw_format_error(fmt::format("not a valid ELF file: byte order {} is unknown", enc));
   f.bits = cls == 2 ? 64 : 32;
   f.big_endian = enc == 2;
@@ -95,18 +98,19 @@ std::optional<ElfFile> try_open_elf(std::shared_ptr<const ByteReader> reader) {
   if (h.shoff == 0) return f;  // no section headers (fully stripped): nothing to find
   const uint16_t min_entsize = f.bits == 64 ? 64 : 40;
   if (h.shentsize < min_entsize)
-    throw_format_error(fmt::format("corrupt ELF header: section header size {} is smaller than {}", h.shentsize,
-                                   min_entsize));
+    throw_format_error(
+        fmt::format("corrupt ELF header: section header size {} is smaller than {}", h.shentsize, min_entsize));
   // Extended numbering: with 0xff00+ sections the real counts live in section 0.
   if (h.shnum == 0 || h.shstrndx == kShnXindex) {
     ByteSlice zero_raw = reader->read(h.shoff, h.shentsize, "section header 0", table_buf);
     ElfSection zero = read_section_header(f, zero_raw, h.shentsize, 0);
     if (h.shnum == 0) h.shnum = zero.size;
-    if (h.shstrndx == kShnXindex) h.shstrndx = zero_raw.read<uint32_t>(f.bits == 64 ? 40 : 24, be, "sh_link of section 0");
+    if (h.shstrndx == kShnXindex)
+      h.shstrndx = zero_raw.read<uint32_t>(f.bits == 64 ? 40 : 24, be, "sh_link of section 0");
   }
   // The whole table must fit before anything is allocated for it.
-  ByteSlice table = reader->read(h.shoff, checked_mul(h.shnum, h.shentsize, "section header table"), "section header table",
-                                 table_buf);
+  ByteSlice table = reader->read(h.shoff, checked_mul(h.shnum, h.shentsize, "section header table"),
+                                 "section header table", table_buf);
   f.section_table_offset = h.shoff;
   f.section_table_size = table.size();
   f.sections.reserve(h.shnum);
@@ -125,7 +129,9 @@ std::optional<ElfFile> try_open_elf(std::shared_ptr<const ByteReader> reader) {
   return f;
 }
 
-bool is_elf_magic(const uint8_t* p, size_t n) { return n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F'; }
+bool is_elf_magic(const uint8_t* p, size_t n) {
+  return n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F';
+}
 
 std::string elf_machine_name(uint16_t machine, bool big_endian) {
   switch (machine) {

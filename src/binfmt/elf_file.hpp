@@ -31,7 +31,7 @@ struct ElfSection {
 
 struct ElfFile {
   std::shared_ptr<const ByteReader> reader;  ///< the whole file
-  int bits = 64;   ///< 32 or 64
+  int bits = 64;                             ///< 32 or 64
   bool big_endian = false;
   uint16_t type = 0;     ///< e_type: 1 REL, 2 EXEC, 3 DYN
   uint16_t machine = 0;  ///< e_machine: 62 x86-64, 183 aarch64, ...

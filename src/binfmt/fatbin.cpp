@@ -42,8 +42,9 @@ FatbinEntry read_entry(const ByteReader& section, uint64_t at, uint64_t end, std
   e.arch = fixed.read_le<uint32_t>(28, "entry arch");
   e.flags = fixed.read_le<uint64_t>(40, "entry flags");
   if (e.header_size < kEntryHeaderMin)
-    throw_format_error(fmt::format("corrupt fatbin: entry at offset {:#x} has a header of {} bytes (at least {} expected)",
-                                   section.base() + at, e.header_size, kEntryHeaderMin));
+    throw_format_error(
+        fmt::format("corrupt fatbin: entry at offset {:#x} has a header of {} bytes (at least {} expected)",
+                    section.base() + at, e.header_size, kEntryHeaderMin));
   uint64_t stop = checked_add(checked_add(at, e.header_size, "fatbin entry"), e.payload_size, "fatbin entry");
   if (stop > end)
     throw_format_error(fmt::format(
@@ -115,7 +116,8 @@ std::optional<Fatbin> try_open_fatbin(const ByteReader& section) {
   uint64_t at = 0;
   while (at < size) {
     // Between containers only zero padding (alignment, or a zero tail) may appear.
-    if (size - at < 4 || section.read(at, 4, "fatbin magic", buf).read_le<uint32_t>(0, "fatbin magic") != kFatbinMagic) {
+    if (size - at < 4 ||
+        section.read(at, 4, "fatbin magic", buf).read_le<uint32_t>(0, "fatbin magic") != kFatbinMagic) {
       uint64_t next = std::min(checked_align_up(at + 1, kContainerAlign, "fatbin padding"), size);
       if (!all_zero(section.read(at, next - at, "fatbin padding", buf)))
         throw_format_error(fmt::format("corrupt fatbin: expected a container (magic {:#x}) at offset {:#x}",
@@ -130,12 +132,13 @@ std::optional<Fatbin> try_open_fatbin(const ByteReader& section) {
     c.header_size = head.read_le<uint16_t>(6, "container header size");
     c.payload_size = head.read_le<uint64_t>(8, "container payload size");
     if (c.header_size < kContainerHeaderMin)
-      throw_format_error(fmt::format("corrupt fatbin: container at offset {:#x} has a header of {} bytes", section.base() + at,
-                                     c.header_size));
+      throw_format_error(fmt::format("corrupt fatbin: container at offset {:#x} has a header of {} bytes",
+                                     section.base() + at, c.header_size));
     const uint64_t after_header = size - at - std::min<uint64_t>(c.header_size, size - at);
     if (c.payload_size > after_header)
-      throw_format_error(fmt::format("corrupt fatbin: container at offset {:#x} claims {} payload bytes, only {} remain",
-                                     section.base() + at, c.payload_size, after_header));
+      throw_format_error(
+          fmt::format("corrupt fatbin: container at offset {:#x} claims {} payload bytes, only {} remain",
+                      section.base() + at, c.payload_size, after_header));
     const uint64_t end = at + c.header_size + c.payload_size;  // <= size: checked above
     c.first_entry = fb.entries.size();
     uint64_t e = at + c.header_size;

@@ -33,7 +33,7 @@ enum class FatbinKind { ptx, sass, nvvm, other };
 /// How an entry's payload is compressed.
 enum class FatbinCompression { none, lz4, zstd };
 
-std::string_view fatbin_kind_name(FatbinKind k);          ///< "ptx", "sass", "nvvm", "other"
+std::string_view fatbin_kind_name(FatbinKind k);                ///< "ptx", "sass", "nvvm", "other"
 std::string_view fatbin_compression_name(FatbinCompression c);  ///< "none", "lz4", "zstd"
 
 struct FatbinEntry {

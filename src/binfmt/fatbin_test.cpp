@@ -42,10 +42,11 @@ uint64_t claimed(const Fatbin& fb) {
 }
 
 TEST(Fatbin, WalksContainersAndEntries) {
-  auto bytes = concat({fatbin_container({{.kind = 2, .arch = 90, .payload = 40},
-                                         {.kind = 2, .arch = 90, .flags = 0x100011, .payload = 48},
-                                         {.kind = 1, .arch = 90, .flags = 0x8011, .payload = 24, .uncompressed = 300}}),
-                       fatbin_container({{.kind = 2, .arch = 100, .flags = 0x1200011, .payload = 8, .header_size = 96}})});
+  auto bytes =
+      concat({fatbin_container({{.kind = 2, .arch = 90, .payload = 40},
+                                {.kind = 2, .arch = 90, .flags = 0x100011, .payload = 48},
+                                {.kind = 1, .arch = 90, .flags = 0x8011, .payload = 24, .uncompressed = 300}}),
+              fatbin_container({{.kind = 2, .arch = 100, .flags = 0x1200011, .payload = 8, .header_size = 96}})});
   Fatbin fb = walk(bytes);
   ASSERT_EQ(fb.containers.size(), 2u);
   ASSERT_EQ(fb.entries.size(), 4u);
@@ -94,8 +95,9 @@ TEST(Fatbin, EntryPastItsContainer) {
   auto c = fatbin_container({{.payload = 32}});
   test::Bytes b{c, false};
   b.put_at<uint64_t>(16 + 8, 1000);  // the entry's payload size
-  EXPECT_EQ(error_of(b.b),
-            "corrupt fatbin: entry at offset 0x10 (64 header + 1000 payload bytes) extends 968 bytes past its container");
+  EXPECT_EQ(
+      error_of(b.b),
+      "corrupt fatbin: entry at offset 0x10 (64 header + 1000 payload bytes) extends 968 bytes past its container");
   b.put_at<uint64_t>(16 + 8, ~0ull - 8);  // overflowing sum
   EXPECT_NE(error_of(b.b), "(no error)");
 }

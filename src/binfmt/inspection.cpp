@@ -49,7 +49,9 @@ void sort_files(Inspection& in) {
 }  // namespace
 
 std::vector<ArchTally> tally(const std::vector<FatbinEntry>& entries) {
-  auto rank = [](FatbinKind k) { return k == FatbinKind::sass ? 0 : k == FatbinKind::ptx ? 1 : k == FatbinKind::nvvm ? 2 : 3; };
+  auto rank = [](FatbinKind k) {
+    return k == FatbinKind::sass ? 0 : k == FatbinKind::ptx ? 1 : k == FatbinKind::nvvm ? 2 : 3;
+  };
   auto key = [&](const FatbinEntry& e) { return std::tuple(e.arch, rank(e.kind), e.suffix()); };
   std::map<std::tuple<uint32_t, int, char>, ArchTally> by;
   for (const auto& e : entries) {
@@ -129,7 +131,8 @@ FileInspection inspect_elf(std::string path, const ElfFile& elf) {
   f.bits = elf.bits;
   std::vector<const ElfSection*> seen;  // fatbin sections counted, by their file bytes
   for (const auto& s : elf.sections) {
-    if (std::find(std::begin(kFatbinSections), std::end(kFatbinSections), s.name) == std::end(kFatbinSections)) continue;
+    if (std::find(std::begin(kFatbinSections), std::end(kFatbinSections), s.name) == std::end(kFatbinSections))
+      continue;
     WindowReader bytes = elf.section_reader(s);
     if (bytes.size() == 0) continue;
     // Two headers on one range are one set of bytes: counted once (linkers never

@@ -49,10 +49,10 @@ struct FileInspection {
 };
 
 struct Inspection {
-  std::string root;  ///< the path given
-  std::string kind;  ///< "file", "directory" or "wheel"
+  std::string root;                   ///< the path given
+  std::string kind;                   ///< "file", "directory" or "wheel"
   std::vector<FileInspection> files;  ///< ELF files, sorted by path
-  uint64_t other_files = 0;  ///< files that are not ELF
+  uint64_t other_files = 0;           ///< files that are not ELF
   uint64_t other_bytes = 0;
   std::vector<Diagnostic> broken;  ///< files of a directory that could not be read (the others still are)
 
@@ -64,13 +64,15 @@ struct Inspection {
 
 /// How much a build for one SM alone, or for a set of SMs, would keep (--target 9.0, --target 8.0,9.0).
 struct Projection {
-  std::string target;     ///< as given, "9.0"
-  uint32_t number = 0;    ///< 90; a set's first
+  std::string target;             ///< as given, "9.0"
+  uint32_t number = 0;            ///< 90; a set's first
   std::vector<uint32_t> numbers;  ///< every SM kept: {90}, or a set's
-  uint64_t total = 0;     ///< bytes now (all files)
-  uint64_t dropped = 0;   ///< fatbin entries of other architectures
+  uint64_t total = 0;             ///< bytes now (all files)
+  uint64_t dropped = 0;           ///< fatbin entries of other architectures
   uint64_t kept() const { return total - dropped; }
-  double saving_percent() const { return total ? 100.0 * static_cast<double>(dropped) / static_cast<double>(total) : 0; }
+  double saving_percent() const {
+    return total ? 100.0 * static_cast<double>(dropped) / static_cast<double>(total) : 0;
+  }
 };
 
 /// \a n in decimal units with one decimal: "298.1 MB", "512 B".

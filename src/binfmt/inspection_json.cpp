@@ -46,12 +46,9 @@ nlohmann::ordered_json to_json(const Inspection& in, const std::optional<Project
                 {"containers", containers},
                 {"entries", entries_json(in.all_entries())}};
   if (projection)
-    j["projection"] = {{"target", projection->target},
-                       {"arch", projection->number},
-                       {"total_bytes", projection->total},
-                       {"kept_bytes", projection->kept()},
-                       {"saved_bytes", projection->dropped},
-                       {"saved_percent", projection->saving_percent()}};
+    j["projection"] = {{"target", projection->target},       {"arch", projection->number},
+                       {"total_bytes", projection->total},   {"kept_bytes", projection->kept()},
+                       {"saved_bytes", projection->dropped}, {"saved_percent", projection->saving_percent()}};
   if (projection && projection->numbers.size() > 1) j["projection"]["archs"] = projection->numbers;  // a set of SMs
   return j;
 }

@@ -23,8 +23,9 @@ std::string to_svg(const Inspection& in) {
   std::vector<Bar> bars;
   for (const auto& t : tally(in.all_entries())) {
     const char* colour = t.kind == FatbinKind::sass ? "#4c78a8" : t.kind == FatbinKind::ptx ? "#f58518" : "#9d755d";
-    bars.push_back({t.arch, fmt::format("{} {}, {}", t.count, t.kind == FatbinKind::ptx ? "PTX" : "cubins", human_bytes(t.bytes)),
-                    t.bytes, colour});
+    bars.push_back(
+        {t.arch, fmt::format("{} {}, {}", t.count, t.kind == FatbinKind::ptx ? "PTX" : "cubins", human_bytes(t.bytes)),
+         t.bytes, colour});
   }
   uint64_t outside = in.total_bytes() - in.fatbin_bytes();
   bars.push_back({"outside fatbins", human_bytes(outside), outside, "#bab0ac"});
@@ -40,7 +41,8 @@ std::string to_svg(const Inspection& in) {
   s += fmt::format("<rect width=\"{}\" height=\"{}\" fill=\"white\"/>\n", kWidth, height);
   s += fmt::format("<text x=\"12\" y=\"24\" font-size=\"16\" font-weight=\"bold\">{}</text>\n",
                    html_text("CUDA fatbin bytes per architecture: " + in.root));
-  double pct = in.total_bytes() ? 100.0 * static_cast<double>(in.fatbin_bytes()) / static_cast<double>(in.total_bytes()) : 0;
+  double pct =
+      in.total_bytes() ? 100.0 * static_cast<double>(in.fatbin_bytes()) / static_cast<double>(in.total_bytes()) : 0;
   s += fmt::format("<text x=\"12\" y=\"46\" fill=\"#555\">{} ELF file{}, {} in all; {} in fatbins ({:.1f}%)</text>\n",
                    in.files.size(), in.files.size() == 1 ? "" : "s", human_bytes(in.total_bytes()),
                    human_bytes(in.fatbin_bytes()), pct);
@@ -49,8 +51,9 @@ std::string to_svg(const Inspection& in) {
     int w = static_cast<int>(static_cast<double>(b.bytes) * kBarMax / static_cast<double>(max));
     if (b.bytes > 0 && w < 1) w = 1;
     s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", kLabel - 8, y + 15, html_text(b.label));
-    s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}: {} bytes</title></rect>\n",
-                     kLabel, y + 2, w, kRow - 6, b.colour, html_text(b.label), b.bytes);
+    s += fmt::format(
+        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}: {} bytes</title></rect>\n", kLabel,
+        y + 2, w, kRow - 6, b.colour, html_text(b.label), b.bytes);
     s += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#333\">{}</text>\n", kLabel + w + 6, y + 15, html_text(b.detail));
     y += kRow;
   }

@@ -41,14 +41,16 @@ TEST(InspectionSvg, BarsAddUpToTheFileAndAreDrawnToScale) {
   EXPECT_EQ(count(svg, "<title>"), count(svg, "</rect>"));
 
   // The bars: label, width and bytes of each.
-  static const std::regex bar(R"re(<rect x="150" y="\d+" width="(\d+)" height="20" fill="#[0-9a-f]{6}"><title>([^:<]+): (\d+) bytes</title></rect>)re");
+  static const std::regex bar(
+      R"re(<rect x="150" y="\d+" width="(\d+)" height="20" fill="#[0-9a-f]{6}"><title>([^:<]+): (\d+) bytes</title></rect>)re");
   std::map<std::string, Row> rows;
   for (std::sregex_iterator it(svg.begin(), svg.end(), bar), end; it != end; ++it)
     rows[(*it)[2]] = {std::stoi((*it)[1]), std::stoull((*it)[3])};
   // multi.so carries SASS for sm_75, 80, 86, 90, 100 and 120 and PTX for
   // compute_120 (tests/data/elf/README.md, its build line).
-  std::map<std::string, Row> want_labels = {{"sm_75", {}},  {"sm_80", {}},  {"sm_86", {}},       {"sm_90", {}},
-                                            {"sm_100", {}}, {"sm_120", {}}, {"compute_120", {}}, {"outside fatbins", {}}};
+  std::map<std::string, Row> want_labels = {{"sm_75", {}},       {"sm_80", {}},          {"sm_86", {}},
+                                            {"sm_90", {}},       {"sm_100", {}},         {"sm_120", {}},
+                                            {"compute_120", {}}, {"outside fatbins", {}}};
   ASSERT_EQ(rows.size(), want_labels.size()) << svg;
   uint64_t sum = 0, max = 0;
   for (const auto& [label, row] : rows) {

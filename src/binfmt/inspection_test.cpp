@@ -55,7 +55,8 @@ std::vector<fs::path> listed_fixtures() {
   std::vector<fs::path> out;
   for (const auto& e : fs::directory_iterator(kDir)) {
     std::string n = e.path().filename().string();
-    if (n.ends_with(".so.list-elf.txt")) out.push_back(kDir / n.substr(0, n.size() - std::string(".list-elf.txt").size()));
+    if (n.ends_with(".so.list-elf.txt"))
+      out.push_back(kDir / n.substr(0, n.size() - std::string(".list-elf.txt").size()));
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -154,7 +155,8 @@ TEST(InspectFixtures, WheelMembersAgreeWithCuobjdump) {
 }
 
 TEST(InspectFixtures, DirectoryWalkSkipsSymlinksAndCountsOtherFiles) {
-  fs::path dir = fs::temp_directory_path() / ("tailor-inspect-dir-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  fs::path dir = fs::temp_directory_path() /
+                 ("tailor-inspect-dir-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
   fs::remove_all(dir);
   fs::create_directories(dir / "lib");
   fs::copy_file(kDir / "sm90.so", dir / "lib/libsm90.so.1");
@@ -226,12 +228,13 @@ TEST(InspectFixtures, TorchFatbinHeadHasTheDocumentedLayout) {
     try_open_fatbin(ByteSlice::of(head));
     ADD_FAILURE() << "a truncated container was accepted";
   } catch (const DiagnosticError& e) {
-    EXPECT_NE(e.diagnostic().message.find("container at offset 0x0 claims"), std::string::npos) << e.diagnostic().message;
+    EXPECT_NE(e.diagnostic().message.find("container at offset 0x0 claims"), std::string::npos)
+        << e.diagnostic().message;
   }
   ByteSlice s = ByteSlice::of(head);
   EXPECT_EQ(s.read_le<uint32_t>(0, ""), kFatbinMagic);
-  EXPECT_EQ(s.read_le<uint16_t>(16, ""), 2u);         // cubin
-  EXPECT_EQ(s.read_le<uint32_t>(16 + 28, ""), 75u);    // sm_75
+  EXPECT_EQ(s.read_le<uint16_t>(16, ""), 2u);            // cubin
+  EXPECT_EQ(s.read_le<uint32_t>(16 + 28, ""), 75u);      // sm_75
   EXPECT_EQ(s.read_le<uint64_t>(16 + 40, ""), 0x8011u);  // 64-bit, linux, zstd
   uint64_t second = 16 + s.read_le<uint32_t>(16 + 4, "") + s.read_le<uint64_t>(16 + 8, "");
   EXPECT_EQ(s.read_le<uint32_t>(second + 28, ""), 80u);  // sm_80
@@ -247,7 +250,8 @@ TEST(InspectElf, DuplicatedFatbinSectionIsCountedOnce) {
   test::Bytes f{bytes, false};
   ByteSlice view(f.b.data(), f.size());
   const uint64_t shoff = view.read_le<uint64_t>(40, "e_shoff");
-  const uint64_t first = view.read_le<uint64_t>(shoff + 64 + 24, "sh_offset");  // header 1's sh_offset (header 0 is null)
+  const uint64_t first =
+      view.read_le<uint64_t>(shoff + 64 + 24, "sh_offset");  // header 1's sh_offset (header 0 is null)
   f.put_at<uint64_t>(shoff + 2 * 64 + 24, first);            // header 2 points at header 1's bytes
   auto elf = try_open_elf(ByteSlice(f.b.data(), f.size()));
   ASSERT_TRUE(elf);
@@ -262,8 +266,9 @@ TEST(InspectElf, DuplicatedFatbinSectionIsCountedOnce) {
     inspect_elf("dup.so", *shifted);
     ADD_FAILURE() << "an overlap was accepted";
   } catch (const DiagnosticError& e) {
-    EXPECT_EQ(e.diagnostic().message, fmt::format("sections .nv_fatbin at offset {:#x} and .nv_fatbin at offset {:#x} overlap",
-                                                  first, first + 8));
+    EXPECT_EQ(
+        e.diagnostic().message,
+        fmt::format("sections .nv_fatbin at offset {:#x} and .nv_fatbin at offset {:#x} overlap", first, first + 8));
   }
 }
 

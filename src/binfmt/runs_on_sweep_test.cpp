@@ -21,7 +21,7 @@
 namespace tailor {
 namespace {
 
-const std::set<std::string> kGpusOfTheTable = {"6.1", "7.0", "7.5",  "8.0",  "8.6",  "8.7",  "8.9",
+const std::set<std::string> kGpusOfTheTable = {"6.1", "7.0",  "7.5",  "8.0",  "8.6",  "8.7",  "8.9",
                                                "9.0", "10.0", "10.1", "10.3", "11.0", "12.0", "12.1"};
 
 // Architecture -> the GPUs (of kGpusOfTheTable) that run it. By hand.
@@ -48,8 +48,8 @@ const std::map<std::string, std::set<std::string>> kRunsOn = {
 // Every SASS and PTX architecture the ELF fixtures carry.
 std::set<std::string> fixture_archs() {
   std::set<std::string> archs;
-  for (const char* f : {"multi.so", "multi-compressed.so", "mixed.so", "ptx-only.so", "sm100f.so", "sm103.so", "sm90.so",
-                        "sm90a-sm90-ptx.so"}) {
+  for (const char* f : {"multi.so", "multi-compressed.so", "mixed.so", "ptx-only.so", "sm100f.so", "sm103.so",
+                        "sm90.so", "sm90a-sm90-ptx.so"}) {
     Inspection in = inspect_path(test::source_dir() + "/tests/data/elf/" + f);
     for (const auto& e : in.all_entries())
       if (e.kind == FatbinKind::sass || e.kind == FatbinKind::ptx) archs.insert(e.arch_name());

@@ -54,7 +54,8 @@ void ScratchFile::read_raw(uint64_t offset, uint64_t length, uint8_t* out) const
   while (length > 0) {
     ssize_t n = ::pread(fd_, out, length, static_cast<off_t>(offset));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw_format_error(fmt::format("cannot read a temporary file: {}", n < 0 ? std::strerror(errno) : "it shrank"));
+    if (n <= 0)
+      throw_format_error(fmt::format("cannot read a temporary file: {}", n < 0 ? std::strerror(errno) : "it shrank"));
     out += n;
     offset += static_cast<uint64_t>(n);
     length -= static_cast<uint64_t>(n);

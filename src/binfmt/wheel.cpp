@@ -59,7 +59,8 @@ Directory read_directory_location(ByteSlice data, uint64_t eocd) {
 }
 
 // Fills the 0xffffffff fields of a central header from its zip64 extra field.
-void apply_zip64_extra(ByteSlice extra, WheelMember& m, bool need_uncompressed, bool need_compressed, bool need_offset) {
+void apply_zip64_extra(ByteSlice extra, WheelMember& m, bool need_uncompressed, bool need_compressed,
+                       bool need_offset) {
   uint64_t at = 0;
   while (extra.size() - at >= 4) {
     uint16_t id = extra.read_le<uint16_t>(at, "zip extra field id");
@@ -89,40 +90,43 @@ void inflate_whole(const WheelMember& m, ByteSlice body, std::vector<uint8_t>& o
   libdeflate_result rc = libdeflate_deflate_decompress(d.get(), body.data(), body.size(), out.data(), out.size(), &got);
   if (rc == LIBDEFLATE_SUCCESS && got == out.size()) return;
   if (rc == LIBDEFLATE_SUCCESS)
-    throw_format_error(fmt::format("corrupt zip archive: '{}' inflates to {} bytes, {} expected", m.name, got, out.size()));
-  throw_format_error(fmt::format("corrupt zip archive: cannot inflate '{}' ({})", m.name,
-                                 rc == LIBDEFLATE_INSUFFICIENT_SPACE ? "longer than its size" : "invalid deflate data"));
+    throw_format_error(
+        fmt::format("corrupt zip archive: '{}' inflates to {} bytes, {} expected", m.name, got, out.size()));
+  throw_format_error(
+      fmt::format("corrupt zip archive: cannot inflate '{}' ({})", m.name,
+                  rc == LIBDEFLATE_INSUFFICIENT_SPACE ? "longer than its size" : "invalid deflate data"));
 }
 
 // The first bytes of a member: zlib, which can stop early.
 void inflate_prefix(const WheelMember& m, ByteSlice body, std::vector<uint8_t>& out) {
-    const uint64_t limit = out.size();
-    z_stream z{};
-    if (inflateInit2(&z, -MAX_WBITS) != Z_OK) throw_format_error("zlib: cannot initialise inflate");
-    uint64_t in_pos = 0, out_pos = 0;
-    int rc = Z_OK;
-    // zlib counts in 32-bit uInt: feed both sides in chunks.
-    constexpr uint64_t kChunk = 1u << 30;
-    while (out_pos < limit && rc == Z_OK) {
-      if (z.avail_in == 0 && in_pos < body.size()) {
-        z.next_in = const_cast<Bytef*>(body.data() + in_pos);
-        z.avail_in = static_cast<uInt>(std::min(kChunk, body.size() - in_pos));
-        in_pos += z.avail_in;
-      }
-      z.next_out = out.data() + out_pos;
-      z.avail_out = static_cast<uInt>(std::min(kChunk, limit - out_pos));
-      uInt before = z.avail_out;
-      rc = inflate(&z, Z_NO_FLUSH);
-      out_pos += before - z.avail_out;
-      if (rc == Z_BUF_ERROR && z.avail_in == 0 && in_pos >= body.size()) break;
-      if (rc == Z_BUF_ERROR) rc = Z_OK;
+  const uint64_t limit = out.size();
+  z_stream z{};
+  if (inflateInit2(&z, -MAX_WBITS) != Z_OK) throw_format_error("zlib: cannot initialise inflate");
+  uint64_t in_pos = 0, out_pos = 0;
+  int rc = Z_OK;
+  // zlib counts in 32-bit uInt: feed both sides in chunks.
+  constexpr uint64_t kChunk = 1u << 30;
+  while (out_pos < limit && rc == Z_OK) {
+    if (z.avail_in == 0 && in_pos < body.size()) {
+      z.next_in = const_cast<Bytef*>(body.data() + in_pos);
+      z.avail_in = static_cast<uInt>(std::min(kChunk, body.size() - in_pos));
+      in_pos += z.avail_in;
     }
-    std::string why = z.msg ? z.msg : "zlib error";
-    inflateEnd(&z);
-    if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
-      throw_format_error(fmt::format("corrupt zip archive: cannot inflate '{}' ({})", m.name, why));
-    if (out_pos < limit)
-      throw_format_error(fmt::format("corrupt zip archive: '{}' inflates to {} bytes, {} expected", m.name, out_pos, limit));
+    z.next_out = out.data() + out_pos;
+    z.avail_out = static_cast<uInt>(std::min(kChunk, limit - out_pos));
+    uInt before = z.avail_out;
+    rc = inflate(&z, Z_NO_FLUSH);
+    out_pos += before - z.avail_out;
+    if (rc == Z_BUF_ERROR && z.avail_in == 0 && in_pos >= body.size()) break;
+    if (rc == Z_BUF_ERROR) rc = Z_OK;
+  }
+  std::string why = z.msg ? z.msg : "zlib error";
+  inflateEnd(&z);
+  if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
+    throw_format_error(fmt::format("corrupt zip archive: cannot inflate '{}' ({})", m.name, why));
+  if (out_pos < limit)
+    throw_format_error(
+        fmt::format("corrupt zip archive: '{}' inflates to {} bytes, {} expected", m.name, out_pos, limit));
 }
 
 // A whole member into \a out, kStreamBuffer bytes at a time (zlib, which can
@@ -157,8 +161,8 @@ void inflate_streaming(const WheelMember& m, ByteSlice body, ScratchFile& out) {
     if (rc == Z_BUF_ERROR && z.avail_in == 0 && in_pos >= body.size()) break;  // the stream stops short
   }
   if (out.size() != m.uncompressed_size)
-    throw_format_error(
-        fmt::format("corrupt zip archive: '{}' inflates to {} bytes, {} expected", m.name, out.size(), m.uncompressed_size));
+    throw_format_error(fmt::format("corrupt zip archive: '{}' inflates to {} bytes, {} expected", m.name, out.size(),
+                                   m.uncompressed_size));
   if (crc != m.crc32) throw_format_error(fmt::format("corrupt zip archive: CRC-32 mismatch in '{}'", m.name));
 }
 
@@ -230,16 +234,16 @@ void check_members(const Wheel& w) {
   for (size_t i = 1; i < by_name.size(); ++i)
     if (by_name[i]->name == by_name[i - 1]->name)
       throw_format_error(fmt::format("not a usable wheel: two members named '{}'", by_name[i]->name));
-  std::sort(by_offset.begin(), by_offset.end(),
-            [](auto* a, auto* b) {  // ties in member order
-              return a->local_header_offset != b->local_header_offset ? a->local_header_offset < b->local_header_offset : a < b;
-            });
+  std::sort(by_offset.begin(), by_offset.end(), [](auto* a, auto* b) {  // ties in member order
+    return a->local_header_offset != b->local_header_offset ? a->local_header_offset < b->local_header_offset : a < b;
+  });
   for (size_t i = 1; i < by_offset.size(); ++i) {
     const WheelMember& prev = *by_offset[i - 1];
     ByteSlice body = w.stored(prev);
     if (body.base() + body.size() > by_offset[i]->local_header_offset)
-      throw_format_error(fmt::format("corrupt zip archive: members '{}' and '{}' overlap (one stored body read as many)",
-                                     prev.name, by_offset[i]->name));
+      throw_format_error(
+          fmt::format("corrupt zip archive: members '{}' and '{}' overlap (one stored body read as many)", prev.name,
+                      by_offset[i]->name));
   }
 }
 
@@ -258,7 +262,8 @@ std::optional<Wheel> try_open_wheel(ByteSlice data, const WheelLimits& limits) {
   ByteSlice dir = data.sub(d.offset, d.size, "zip central directory");
   // Each central header takes at least 46 bytes: a count beyond that is corrupt.
   if (d.entries > dir.size() / 46)
-    throw_format_error(fmt::format("corrupt zip archive: {} members claimed in a {}-byte directory", d.entries, dir.size()));
+    throw_format_error(
+        fmt::format("corrupt zip archive: {} members claimed in a {}-byte directory", d.entries, dir.size()));
   w.members.reserve(d.entries);
   uint64_t at = 0;
   for (uint64_t i = 0; i < d.entries; ++i) {
@@ -278,7 +283,8 @@ std::optional<Wheel> try_open_wheel(ByteSlice data, const WheelLimits& limits) {
     m.local_header_offset = h.read_le<uint32_t>(42, "zip local header offset");
     m.name = std::string(dir.sub(at + 46, name_len, "zip member name").as_string_view());
     ByteSlice extra = dir.sub(at + 46 + name_len, extra_len, "zip extra field");
-    bool u = m.uncompressed_size == 0xffffffff, c = m.compressed_size == 0xffffffff, o = m.local_header_offset == 0xffffffff;
+    bool u = m.uncompressed_size == 0xffffffff, c = m.compressed_size == 0xffffffff,
+         o = m.local_header_offset == 0xffffffff;
     if (u || c || o) apply_zip64_extra(extra, m, u, c, o);
     at += 46 + uint64_t{name_len} + extra_len + comment_len;
     w.members.push_back(std::move(m));
@@ -298,8 +304,10 @@ ByteSlice Wheel::stored(const WheelMember& m) const {
   ByteSlice lh = data.sub(m.local_header_offset, 30, fmt::format("local header of '{}'", m.name));
   if (lh.read_le<uint32_t>(0, "zip local header signature") != kLocalHeader)
     throw_format_error(fmt::format("corrupt zip archive: no local header for '{}' at offset {:#x}", m.name, lh.base()));
-  uint64_t skip = 30 + uint64_t{lh.read_le<uint16_t>(26, "zip name length")} + lh.read_le<uint16_t>(28, "zip extra length");
-  return data.sub(checked_add(m.local_header_offset, skip, "zip member"), m.compressed_size, fmt::format("data of '{}'", m.name));
+  uint64_t skip =
+      30 + uint64_t{lh.read_le<uint16_t>(26, "zip name length")} + lh.read_le<uint16_t>(28, "zip extra length");
+  return data.sub(checked_add(m.local_header_offset, skip, "zip member"), m.compressed_size,
+                  fmt::format("data of '{}'", m.name));
 }
 
 std::vector<uint8_t> Wheel::extract(const WheelMember& m, uint64_t limit, bool check) const {
@@ -312,8 +320,8 @@ std::vector<uint8_t> Wheel::extract(const WheelMember& m, uint64_t limit, bool c
   } else if (m.method == 8) {
     check_claim(m);
     if (limit > kMaxInMemoryMember)
-      throw_format_error(fmt::format("'{}' is {} bytes, more than tailor reads into memory ({})", m.name, limit,
-                                     kMaxInMemoryMember));
+      throw_format_error(
+          fmt::format("'{}' is {} bytes, more than tailor reads into memory ({})", m.name, limit, kMaxInMemoryMember));
     out.resize(limit);
     if (limit == m.uncompressed_size) {
       inflate_whole(m, body, out);
@@ -321,7 +329,8 @@ std::vector<uint8_t> Wheel::extract(const WheelMember& m, uint64_t limit, bool c
       inflate_prefix(m, body, out);
     }
   } else {
-    throw_format_error(fmt::format("unsupported zip compression method {} for '{}' (wheels use 0 or 8)", m.method, m.name));
+    throw_format_error(
+        fmt::format("unsupported zip compression method {} for '{}' (wheels use 0 or 8)", m.method, m.name));
   }
   if (check && crc32_of(ByteSlice(out.data(), out.size())) != m.crc32)
     throw_format_error(fmt::format("corrupt zip archive: CRC-32 mismatch in '{}'", m.name));
@@ -332,7 +341,8 @@ std::unique_ptr<ScratchFile> Wheel::inflate_to(const WheelMember& m, const std::
                                                const std::string& shown) const {
   ByteSlice body = stored(m);
   if (m.method != 0 && m.method != 8)
-    throw_format_error(fmt::format("unsupported zip compression method {} for '{}' (wheels use 0 or 8)", m.method, m.name));
+    throw_format_error(
+        fmt::format("unsupported zip compression method {} for '{}' (wheels use 0 or 8)", m.method, m.name));
   if (m.method == 0 && m.compressed_size != m.uncompressed_size)
     throw_format_error(fmt::format("corrupt zip archive: stored member '{}' has two sizes", m.name));
   check_claim(m);

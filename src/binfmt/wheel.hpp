@@ -29,12 +29,12 @@ inline constexpr uint64_t kMaxInMemoryMember = uint64_t{64} << 20;
 
 /// How far a wheel may unpack: --max-ratio and --max-unpacked.
 struct WheelLimits {
-  uint64_t max_ratio = kDefaultMaxRatio;  ///< a member's size over its compressed size
+  uint64_t max_ratio = kDefaultMaxRatio;        ///< a member's size over its compressed size
   uint64_t max_unpacked = kDefaultMaxUnpacked;  ///< all members' sizes together, in bytes
 };
 
 struct WheelMember {
-  std::string name;  ///< path inside the archive, "torch/lib/libtorch_cuda.so"
+  std::string name;     ///< path inside the archive, "torch/lib/libtorch_cuda.so"
   uint16_t method = 0;  ///< 0 stored, 8 deflate
   uint32_t crc32 = 0;
   uint64_t compressed_size = 0;

@@ -38,7 +38,8 @@ std::vector<uint8_t> zip(const std::vector<Member>& members) {
   for (const auto& m : members)
     packed.push_back({m.name,
                       m.method == 8 ? raw_deflate(m.content) : std::vector<uint8_t>(m.content.begin(), m.content.end()),
-                      static_cast<uint32_t>(crc32(0, reinterpret_cast<const Bytef*>(m.content.data()), static_cast<uInt>(m.content.size()))),
+                      static_cast<uint32_t>(crc32(0, reinterpret_cast<const Bytef*>(m.content.data()),
+                                                  static_cast<uInt>(m.content.size()))),
                       m.content.size(), m.method});
   return test::zip_archive(packed);
 }
@@ -72,12 +73,15 @@ TEST(Wheel, ReadsStoredAndDeflatedMembers) {
 // What a zip allows and a wheel must not carry: refused when the wheel is opened,
 // before any member is inflated.
 TEST(Wheel, DuplicateOutsideAndOverlappingMembersAreRefused) {
-  auto open = [](const std::vector<uint8_t>& z) { return error_of([&] { try_open_wheel(ByteSlice(z.data(), z.size())); }); };
+  auto open = [](const std::vector<uint8_t>& z) {
+    return error_of([&] { try_open_wheel(ByteSlice(z.data(), z.size())); });
+  };
   EXPECT_EQ(open(zip({{"pkg/a.so", "one", 0}, {"pkg/b.so", "two", 0}, {"pkg/a.so", "three", 0}})),
             "not a usable wheel: two members named 'pkg/a.so'");
   EXPECT_EQ(open(zip({{"pkg/../../evil.so", "x", 0}})),
             "not a usable wheel: member 'pkg/../../evil.so' points outside the install folder");
-  EXPECT_EQ(open(zip({{"/etc/evil", "x", 0}})), "not a usable wheel: member '/etc/evil' points outside the install folder");
+  EXPECT_EQ(open(zip({{"/etc/evil", "x", 0}})),
+            "not a usable wheel: member '/etc/evil' points outside the install folder");
   EXPECT_EQ(open(zip({{"pkg\\..\\evil", "x", 0}})),
             "not a usable wheel: member 'pkg\\..\\evil' points outside the install folder");
   // Names that only look alike stay: "..a", "a..", a folder member.
@@ -104,7 +108,9 @@ TEST(Wheel, DuplicateOutsideAndOverlappingMembersAreRefused) {
 }
 
 TEST(Wheel, NotAZip) {
-  std::string s = "\x7f" "ELF not a zip at all, long enough to hold an end record";
+  std::string s =
+      "\x7f"
+      "ELF not a zip at all, long enough to hold an end record";
   EXPECT_FALSE(try_open_wheel(ByteSlice::of(s)));
 }
 
@@ -133,7 +139,8 @@ TEST(Wheel, CorruptionIsDetected) {
     ByteSlice body = w->stored(w->members[0]);
     g.b[body.base()] = 0xff;
     auto bad = try_open_wheel(ByteSlice(g.b.data(), g.size()));
-    EXPECT_EQ(error_of([&] { bad->read(bad->members[0]); }), "corrupt zip archive: cannot inflate 'a.so' (invalid deflate data)");
+    EXPECT_EQ(error_of([&] { bad->read(bad->members[0]); }),
+              "corrupt zip archive: cannot inflate 'a.so' (invalid deflate data)");
   }
   // Unsupported method.
   m = w->members[0];
@@ -146,7 +153,8 @@ TEST(Wheel, CorruptionIsDetected) {
   // A member count the directory cannot hold.
   test::Bytes b{good, false};
   b.put_at<uint16_t>(good.size() - 22 + 10, 60000);
-  EXPECT_NE(error_of([&] { try_open_wheel(ByteSlice(b.b.data(), b.size())); }).find("members claimed"), std::string::npos);
+  EXPECT_NE(error_of([&] { try_open_wheel(ByteSlice(b.b.data(), b.size())); }).find("members claimed"),
+            std::string::npos);
 }
 
 TEST(Wheel, RealFixtureWheel) {

@@ -61,7 +61,8 @@ std::vector<PlannedBuild> plan_builds(const Spec& spec, const Matrix& m, const K
       for (const auto& d : needs[v.name]) ready = ready && placed.count(d);
       if (!ready) continue;
       bool heavy = v.accelerator == "cuda";
-      plan.push_back({v.name, needs[v.name], chosen.count(v.name) > 0, heavy, heavy ? kHeavyBuildGb : kLightBuildGb, {}});
+      plan.push_back(
+          {v.name, needs[v.name], chosen.count(v.name) > 0, heavy, heavy ? kHeavyBuildGb : kLightBuildGb, {}});
       placed.insert(v.name);
     }
     if (placed.size() == before) throw std::logic_error("dependency cycle among variants");
@@ -73,8 +74,10 @@ void key_builds(std::vector<PlannedBuild>& plan, const Matrix& m, const std::vec
   std::map<std::string, std::string> recipe;
   std::string builders;
   for (const auto& f : files) {
-    if (f.path.starts_with(".flox/pkgs/lib/")) builders += f.path + "\n" + f.content;
-    else if (f.path.starts_with(".flox/pkgs/")) recipe[f.path] = content_hash(f.content);
+    if (f.path.starts_with(".flox/pkgs/lib/"))
+      builders += f.path + "\n" + f.content;
+    else if (f.path.starts_with(".flox/pkgs/"))
+      recipe[f.path] = content_hash(f.content);
   }
   std::string builders_hash = content_hash(builders);
   std::map<std::string, std::string> keys;

@@ -1,11 +1,10 @@
 #include "build/build_runner.hpp"
 
-
 #include <chrono>
 #include <cstdlib>
-#include <limits>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <ostream>
 #include <sstream>
@@ -27,9 +26,15 @@ bool builds_remotely(const BuildOptions& o, const PlannedBuild& b) { return b.he
 
 std::vector<std::string> build_command(const BuildOptions& o, const PlannedBuild& b) {
   if (o.tool == "flox") return {"flox", "build", b.name};
-  std::vector<std::string> cmd = {"nix", "--extra-experimental-features", "nix-command", "build", "--print-build-logs",
-                                  "--file", (fs::path(o.tree) / ".flox/pkgs" / (b.name + ".nix")).string(),
-                                  "--out-link", (fs::path(o.tree) / ("result-" + b.name)).string()};
+  std::vector<std::string> cmd = {"nix",
+                                  "--extra-experimental-features",
+                                  "nix-command",
+                                  "build",
+                                  "--print-build-logs",
+                                  "--file",
+                                  (fs::path(o.tree) / ".flox/pkgs" / (b.name + ".nix")).string(),
+                                  "--out-link",
+                                  (fs::path(o.tree) / ("result-" + b.name)).string()};
   if (!o.builders.empty()) {
     cmd.push_back("--builders");
     cmd.push_back(o.builders);
@@ -92,8 +97,8 @@ Verdict verdict(const BuildOptions& o, const std::string& result, Processes& pro
 void log_verdict(const BuildOutcome& r) {
   if (r.verdict == "not run") return;
   std::ofstream log(r.log, std::ios::app);
-  log << "\ntailor verify " << r.result << ": " << r.verdict << (r.verify_message.empty() ? "" : "\n" + r.verify_message)
-      << "\n";
+  log << "\ntailor verify " << r.result << ": " << r.verdict
+      << (r.verify_message.empty() ? "" : "\n" + r.verify_message) << "\n";
 }
 
 void create_log_dir(const std::string& dir) {
@@ -155,7 +160,8 @@ class BuildLoop {
     }
     if (!state_.note.empty()) progress_.event(state_.note, counts());
     for (const auto& r : out_)
-      if (r.status == "reused") progress_.event(fmt::format("reused {} (succeeded earlier: {})", r.name, r.result), counts());
+      if (r.status == "reused")
+        progress_.event(fmt::format("reused {} (succeeded earlier: {})", r.name, r.result), counts());
   }
 
   // Starts what is ready, up to the job bound and, on this machine, the
@@ -227,12 +233,11 @@ class BuildLoop {
     }
     write_build_state(state_path_, state_);
     std::string said = r.verify_message.empty() ? "" : ": " + r.verify_message;
-    progress_.event(ok ? fmt::format("succeeded {} after {:.1f}s: {} (verify: {}{})", r.name, r.seconds, r.result,
-                                     r.verdict, said)
-                    : r.status == "interrupted"
-                        ? fmt::format("interrupted {} after {:.1f}s (log: {})", r.name, r.seconds, r.log)
-                        : fmt::format("FAILED {} after {:.1f}s (log: {})", r.name, r.seconds, r.log),
-                    counts());
+    progress_.event(
+        ok ? fmt::format("succeeded {} after {:.1f}s: {} (verify: {}{})", r.name, r.seconds, r.result, r.verdict, said)
+        : r.status == "interrupted" ? fmt::format("interrupted {} after {:.1f}s (log: {})", r.name, r.seconds, r.log)
+                                    : fmt::format("FAILED {} after {:.1f}s (log: {})", r.name, r.seconds, r.log),
+        counts());
   }
 
   ProgressCounts counts() const {
@@ -266,8 +271,8 @@ class BuildLoop {
 
 }  // namespace
 
-std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, const BuildOptions& o, std::ostream& progress,
-                                     Processes& processes) {
+std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, const BuildOptions& o,
+                                     std::ostream& progress, Processes& processes) {
   create_log_dir(o.log_dir);
   return BuildLoop(plan, o, progress, processes).run();
 }

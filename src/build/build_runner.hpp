@@ -34,7 +34,7 @@ struct BuildOutcome {
   std::string result;  ///< the out-link's target, for successes
   std::string log;
   double seconds = 0;
-  std::string verdict;  ///< ok, FAILED, error (verify could not judge it), not run
+  std::string verdict;         ///< ok, FAILED, error (verify could not judge it), not run
   std::string verify_message;  ///< what verify said for FAILED and error verdicts
   std::string why;             ///< why it was built rather than reused (empty when reused)
 };
@@ -56,7 +56,7 @@ bool builds_remotely(const BuildOptions& o, const PlannedBuild& b);
 double available_memory_gb(const std::string& meminfo = "/proc/meminfo");
 
 /// Runs \a plan with \a processes; progress (in o.progress's style) goes to \a progress.
-std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, const BuildOptions& o, std::ostream& progress,
-                                     Processes& processes = system_processes());
+std::vector<BuildOutcome> run_builds(const std::vector<PlannedBuild>& plan, const BuildOptions& o,
+                                     std::ostream& progress, Processes& processes = system_processes());
 
 }  // namespace tailor

@@ -41,8 +41,8 @@ json record_to_json(const BuildRecord& r) {
   if (!r.result.empty()) j["result"] = r.result;
   if (!r.verdict.empty()) j["verdict"] = r.verdict;
   if (!r.verify_message.empty()) j["verify_message"] = r.verify_message;
-  j["inputs"] = {{"recipe", r.inputs.recipe}, {"pin", r.inputs.pin}, {"builders", r.inputs.builders},
-                 {"needs", r.inputs.needs}};
+  j["inputs"] = {
+      {"recipe", r.inputs.recipe}, {"pin", r.inputs.pin}, {"builders", r.inputs.builders}, {"needs", r.inputs.needs}};
   return j;
 }
 
@@ -59,7 +59,8 @@ BuildState read_build_state(const fs::path& path) {
   }
   const json* records = &j;  // format 1: the records at the top level
   if (auto f = j.find("format"); f != j.end()) {
-    if (!f->is_number_integer() || f->get<int>() != kBuildStateFormat || !j.contains("builds") || !j["builds"].is_object()) {
+    if (!f->is_number_integer() || f->get<int>() != kBuildStateFormat || !j.contains("builds") ||
+        !j["builds"].is_object()) {
       s.note = fmt::format("{} has state format {}, not {}: every variant is built", path.string(), f->dump(),
                            kBuildStateFormat);
       return s;
@@ -79,11 +80,13 @@ void write_build_state(const fs::path& path, const BuildState& state) {
 
 std::string rebuild_reason(const BuildRecord* earlier, const DerivationInputs& now) {
   if (!earlier) return std::string(kNotBuiltBefore);
-  if (earlier->status != "succeeded") return fmt::format("its earlier build {}", earlier->status.empty() ? "did not finish" : earlier->status);
+  if (earlier->status != "succeeded")
+    return fmt::format("its earlier build {}", earlier->status.empty() ? "did not finish" : earlier->status);
   if (earlier->inputs.empty()) return "the earlier result was recorded without its recipe's hash (state format 1)";
   std::vector<std::string> changed;
   if (earlier->inputs.recipe != now.recipe) changed.push_back("its recipe");
-  if (earlier->inputs.pin != now.pin) changed.push_back(fmt::format("the nixpkgs pin ({} -> {})", earlier->inputs.pin, now.pin));
+  if (earlier->inputs.pin != now.pin)
+    changed.push_back(fmt::format("the nixpkgs pin ({} -> {})", earlier->inputs.pin, now.pin));
   if (earlier->inputs.builders != now.builders) changed.push_back("the shared builders (.flox/pkgs/lib)");
   if (earlier->inputs.needs != now.needs) changed.push_back("a variant it builds against");
   if (!changed.empty()) return fmt::format("{} changed since the earlier build", fmt::join(changed, ", "));

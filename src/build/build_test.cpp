@@ -3,12 +3,12 @@
 // routing of heavy builds, flox, the report, the progress display.
 #include <algorithm>
 #include <cstdlib>
-#include <set>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <regex>
+#include <set>
+#include <sstream>
 
 #include <pty.h>
 #include <sys/ioctl.h>
@@ -17,11 +17,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "support/golden.hpp"
-#include "support/paths.hpp"
 #include "build/build_progress.hpp"
 #include "build/build_runner.hpp"
 #include "support/fake_processes.hpp"
+#include "support/golden.hpp"
+#include "support/paths.hpp"
 #include "support/run.hpp"
 
 namespace tailor {
@@ -90,14 +90,16 @@ TEST_F(FakeNix, BuildsDependenciesFirstWithinTheJobBound) {
   // Every build succeeds, but verify rejects every result (see below): exit 1.
   ASSERT_EQ(r.status, 1) << r.err;
   auto lines = record();
-  const std::vector<std::string> names = {"pytorch-python313-cuda12_8-sm61-avx", "pytorch-python313-cuda12_8-sm75-avx",
-                                          "torchvision-python313-cuda12_8-sm61-avx", "torchvision-python313-cuda12_8-sm75-avx",
-                                          "torchaudio-python313-cuda12_8-sm61-avx", "torchaudio-python313-cuda12_8-sm75-avx"};
+  const std::vector<std::string> names = {
+      "pytorch-python313-cuda12_8-sm61-avx",     "pytorch-python313-cuda12_8-sm75-avx",
+      "torchvision-python313-cuda12_8-sm61-avx", "torchvision-python313-cuda12_8-sm75-avx",
+      "torchaudio-python313-cuda12_8-sm61-avx",  "torchaudio-python313-cuda12_8-sm75-avx"};
   for (const auto& n : names) EXPECT_GE(index_of(lines, "start " + n + " "), 0) << n;
   // A companion starts only after its torch ended.
   for (const char* sm : {"sm61", "sm75"})
     for (const char* pkg : {"torchvision", "torchaudio"})
-      EXPECT_GT(index_of(lines, fmt_start(pkg, sm)), index_of(lines, std::string("end pytorch-python313-cuda12_8-") + sm + "-avx ok"));
+      EXPECT_GT(index_of(lines, fmt_start(pkg, sm)),
+                index_of(lines, std::string("end pytorch-python313-cuda12_8-") + sm + "-avx ok"));
   EXPECT_LE(most_at_once(), 2) << "never three";
   auto report = nlohmann::json::parse(r.out);
   EXPECT_EQ(report["ok"], false);
@@ -185,8 +187,9 @@ TEST_F(FakeNix, AChangedRecipeIsRebuiltAndSaysWhy) {
   EXPECT_EQ(b["status"], "succeeded");
   EXPECT_EQ(b["why"], "its recipe changed since the earlier build");
   EXPECT_GE(index_of(record(), "start pytorch-python313-cpu-avx2 "), 0);
-  EXPECT_NE(third.err.find("started pytorch-python313-cpu-avx2 (rebuilt: its recipe changed since the earlier build; log: "),
-            std::string::npos)
+  EXPECT_NE(
+      third.err.find("started pytorch-python313-cpu-avx2 (rebuilt: its recipe changed since the earlier build; log: "),
+      std::string::npos)
       << third.err;
 }
 
@@ -202,7 +205,8 @@ TEST_F(FakeNix, ADependentIsRebuiltWhenWhatItBuildsAgainstChanges) {
   auto second = by_name(run());
   EXPECT_EQ(second["pytorch-python313-cuda12_8-sm75-avx"]["status"], "succeeded");
   EXPECT_EQ(second["torchvision-python313-cuda12_8-sm75-avx"]["status"], "succeeded");
-  EXPECT_NE(second["torchvision-python313-cuda12_8-sm75-avx"]["why"].get<std::string>().find("a variant it builds against changed"),
+  EXPECT_NE(second["torchvision-python313-cuda12_8-sm75-avx"]["why"].get<std::string>().find(
+                "a variant it builds against changed"),
             std::string::npos)
       << second["torchvision-python313-cuda12_8-sm75-avx"]["why"];
 }
@@ -221,7 +225,8 @@ TEST_F(FakeNix, AStateFileOfTheFirstFormatIsReadButNotTrusted) {
   EXPECT_EQ(state["format"], 2);
   EXPECT_EQ(state["builds"]["pytorch-python313-cpu-avx2"]["status"], "succeeded");
   EXPECT_EQ(state["builds"]["pytorch-python313-cpu-avx2"]["inputs"]["pin"], "fe5e41d");
-  EXPECT_EQ(by_name(build({"pytorch-python313-cpu-avx2", "--no-verify"}))["pytorch-python313-cpu-avx2"]["status"], "reused");
+  EXPECT_EQ(by_name(build({"pytorch-python313-cpu-avx2", "--no-verify"}))["pytorch-python313-cpu-avx2"]["status"],
+            "reused");
 }
 
 TEST_F(FakeNix, AStateFileOfAnotherFormatCostsRebuildsAndSaysSo) {
@@ -229,7 +234,8 @@ TEST_F(FakeNix, AStateFileOfAnotherFormatCostsRebuildsAndSaysSo) {
   std::ofstream(dir_.path() + "/tree/.tailor-build/state.json") << R"({"format": 3, "builds": {}})";
   auto r = build({"pytorch-python313-cpu-avx2", "--no-verify", "--progress", "plain"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.err.find("/tree/.tailor-build/state.json has state format 3, not 2: every variant is built"), std::string::npos)
+  EXPECT_NE(r.err.find("/tree/.tailor-build/state.json has state format 3, not 2: every variant is built"),
+            std::string::npos)
       << r.err;
 }
 
@@ -278,7 +284,8 @@ TEST_F(FakeNix, PassesBuildersThrough) {
   auto lines = record();
   ASSERT_FALSE(lines.empty());
   EXPECT_NE(lines[0].find("--builders ssh-ng://gpu1 x86_64-linux - 1 1 big-parallel"), std::string::npos) << lines[0];
-  EXPECT_NE(lines[0].find("--file " + dir_.path() + "/tree/.flox/pkgs/pytorch-python313-cpu-avx2.nix"), std::string::npos);
+  EXPECT_NE(lines[0].find("--file " + dir_.path() + "/tree/.flox/pkgs/pytorch-python313-cpu-avx2.nix"),
+            std::string::npos);
 }
 
 TEST_F(FakeNix, DryRunRunsNothing) {
@@ -294,7 +301,8 @@ TEST_F(FakeNix, RemoteBuildsKeepNixFromBuildingLocally) {
   // keeps Nix from building any of their derivations locally.
   std::vector<std::string> args = {"pytorch-python313-cuda12_8-sm75-avx", "pytorch-python313-cuda12_8-sm80-avx",
                                    "pytorch-python313-cuda12_8-sm86-avx", "pytorch-python313-cpu-avx2"};
-  for (const char* a : {"-j", "4", "--memory", "8", "--builders", "@/etc/nix/machines", "--no-verify"}) args.push_back(a);
+  for (const char* a : {"-j", "4", "--memory", "8", "--builders", "@/etc/nix/machines", "--no-verify"})
+    args.push_back(a);
   ASSERT_EQ(build(args).status, 0);
   EXPECT_EQ(record().size(), 8u);
   for (const auto& l : record()) {
@@ -358,13 +366,15 @@ TEST_F(Scheduler, BuildsDependenciesFirstWithinTheJobBound) {
   std::vector<PlannedBuild> plan;
   for (const char* sm : {"sm61", "sm75"}) plan.push_back(planned(std::string("pytorch-") + sm));
   for (const char* pkg : {"torchvision", "torchaudio"})
-    for (const char* sm : {"sm61", "sm75"}) plan.push_back(planned(std::string(pkg) + "-" + sm, {std::string("pytorch-") + sm}));
+    for (const char* sm : {"sm61", "sm75"})
+      plan.push_back(planned(std::string(pkg) + "-" + sm, {std::string("pytorch-") + sm}));
   auto out = run(plan);
   for (const auto& b : out) EXPECT_EQ(b.status, "succeeded") << b.name;
   const auto& events = processes_.events();
   for (const char* sm : {"sm61", "sm75"})
     for (const char* pkg : {"torchvision", "torchaudio"})
-      EXPECT_GT(index_of(events, std::string("start ") + pkg + "-" + sm), index_of(events, std::string("end pytorch-") + sm));
+      EXPECT_GT(index_of(events, std::string("start ") + pkg + "-" + sm),
+                index_of(events, std::string("end pytorch-") + sm));
   EXPECT_EQ(processes_.most_at_once(), 2) << "two jobs should overlap, never three";
 }
 
@@ -420,8 +430,8 @@ TEST_F(Scheduler, MemoryBoundsLocalBuilds) {
   for (const auto& spec : remote.started()) {
     bool cpu = spec.argv[6].find("cpu-avx2") != std::string::npos;
     const std::string max_jobs_0[] = {"--max-jobs", "0"};
-    bool local_jobs_off = std::search(spec.argv.begin(), spec.argv.end(), std::begin(max_jobs_0), std::end(max_jobs_0)) !=
-                          spec.argv.end();
+    bool local_jobs_off = std::search(spec.argv.begin(), spec.argv.end(), std::begin(max_jobs_0),
+                                      std::end(max_jobs_0)) != spec.argv.end();
     EXPECT_EQ(local_jobs_off, !cpu) << spec.argv[6];
   }
 }
@@ -444,7 +454,9 @@ TEST_F(FakeNix, SigtermStopsTheBuildsAndRecordsThemInterrupted) {
   const std::string name = "pytorch-python313-cpu-avx2", tree = dir_.path() + "/tree";
   std::string cmd = tailor::test::tailor_binary() + " build build-pytorch/main " + name + " --tree " + tree +
                     " --memory 0 --progress plain >/dev/null 2>&1 & p=$!; "
-                    "i=0; while [ ! -e " + dir_.path() + "/running/" + name + " ] && [ $i -lt 600 ]; do sleep 0.05; "
+                    "i=0; while [ ! -e " +
+                    dir_.path() + "/running/" + name +
+                    " ] && [ $i -lt 600 ]; do sleep 0.05; "
                     "i=$((i+1)); done; "
                     "kill -TERM $p; wait $p; echo $?";
   auto r = test::run_command(cmd);
@@ -476,11 +488,13 @@ TEST_F(FakeNix, FloxBuildsInTheTreeAndGetsBuildersThroughNixConfig) {
   auto lines = record();
   ASSERT_EQ(lines.size(), 4u);
   // flox is on PATH, so it builds; the CUDA build goes to the builders only.
-  EXPECT_NE(lines[0].find("start pytorch-python313-cuda12_8-sm75-avx running=1 args: build pytorch-python313-cuda12_8-sm75-avx "
-                          "NIX_CONFIG=builders = ssh-ng://gpu1;max-jobs = 0"),
+  EXPECT_NE(lines[0].find(
+                "start pytorch-python313-cuda12_8-sm75-avx running=1 args: build pytorch-python313-cuda12_8-sm75-avx "
+                "NIX_CONFIG=builders = ssh-ng://gpu1;max-jobs = 0"),
             std::string::npos)
       << lines[0];
-  EXPECT_NE(lines[2].find("args: build pytorch-python313-cpu-avx2 NIX_CONFIG=builders = ssh-ng://gpu1"), std::string::npos)
+  EXPECT_NE(lines[2].find("args: build pytorch-python313-cpu-avx2 NIX_CONFIG=builders = ssh-ng://gpu1"),
+            std::string::npos)
       << lines[2];
   EXPECT_EQ(lines[2].find("max-jobs"), std::string::npos) << lines[2];
   auto report = nlohmann::json::parse(r.out);
@@ -540,8 +554,9 @@ TEST(BuildProgress, StatusLineFitsTheWidth) {
   c.elapsed = 724;
   p.tick(c);
   p.finish(c);
-  EXPECT_EQ(os.str(), "\r\x1b[K[3/62] elapsed 12m03s  failed: 1\r\x1b[K[3/62] elapsed 12m04s  failed: 1"
-                      "\r\x1b[K[3/62] elapsed 12m04s  failed: 1\n");
+  EXPECT_EQ(os.str(),
+            "\r\x1b[K[3/62] elapsed 12m03s  failed: 1\r\x1b[K[3/62] elapsed 12m04s  failed: 1"
+            "\r\x1b[K[3/62] elapsed 12m04s  failed: 1\n");
   std::ostringstream plain;
   BuildProgress q(plain, ProgressStyle::plain, 80);
   q.tick(c);
@@ -567,7 +582,10 @@ TEST(BuildProgress, AutoMeansATerminalThatCanRedraw) {
   ::setenv("TERM", "xterm", 1);
   EXPECT_EQ(choose_progress("auto", -1), ProgressStyle::plain) << "not a terminal";
   EXPECT_EQ(choose_progress("tty", -1), ProgressStyle::tty);
-  if (old) ::setenv("TERM", saved.c_str(), 1); else ::unsetenv("TERM");
+  if (old)
+    ::setenv("TERM", saved.c_str(), 1);
+  else
+    ::unsetenv("TERM");
   ::close(master);
   ::close(slave);
 }

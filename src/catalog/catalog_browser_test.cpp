@@ -44,8 +44,9 @@ TEST(CatalogBrowser, ChoosesWithKeyboardAndMouseAndShowsTailorsAnswer) {
   std::string page = dir.path() + "/index.html", shot = dir.path() + "/catalog.png";
   std::ofstream(page) << render_catalog_page(data, kb);
 
-  auto r = test::run_command("node " + test::source_path("tests/browser/catalog_page.cjs") + " " +
-                             test::source_path(".tools/node_modules/playwright-core") + " " + page + " " + shot + " 2>&1");
+  auto r =
+      test::run_command("node " + test::source_path("tests/browser/catalog_page.cjs") + " " +
+                        test::source_path(".tools/node_modules/playwright-core") + " " + page + " " + shot + " 2>&1");
   ASSERT_EQ(r.status, 0) << r.out;
   nlohmann::json seen = nlohmann::json::parse(r.out.substr(r.out.find('{')));
   EXPECT_EQ(seen["errors"], nlohmann::json::array()) << "the page's script failed";
@@ -106,8 +107,8 @@ TEST(CatalogBrowser, ChoosesWithKeyboardAndMouseAndShowsTailorsAnswer) {
 
   std::string png = test::read_file(shot);
   EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
-  if (const char* keep = std::getenv("TAILOR_CATALOG_SCREENSHOT")) std::filesystem::copy_file(
-      shot, keep, std::filesystem::copy_options::overwrite_existing);
+  if (const char* keep = std::getenv("TAILOR_CATALOG_SCREENSHOT"))
+    std::filesystem::copy_file(shot, keep, std::filesystem::copy_options::overwrite_existing);
 }
 
 }  // namespace

@@ -125,7 +125,8 @@ std::vector<ProductChoice> product_choices(const std::vector<CatalogSpec>& specs
       // The versions its families list ([[family.version]]), newest first; none: one entry.
       std::vector<std::string> versions;
       for (const auto& v : specs[i].matrix.variants)
-        if (v.package == p && !v.version.empty() && std::find(versions.begin(), versions.end(), v.version) == versions.end())
+        if (v.package == p && !v.version.empty() &&
+            std::find(versions.begin(), versions.end(), v.version) == versions.end())
           versions.push_back(v.version);
       std::sort(versions.begin(), versions.end(),
                 [](const std::string& a, const std::string& b) { return *Version::parse(a) > *Version::parse(b); });

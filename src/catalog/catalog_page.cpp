@@ -21,7 +21,8 @@ std::string_view page_part(std::string_view name) {
 // Replaces the one {{key}} of \a page with \a value.
 void put(std::string& page, std::string_view key, std::string_view value) {
   std::string mark = fmt::format("{{{{{}}}}}", key);
-  for (size_t at = page.find(mark); at != std::string::npos; at = page.find(mark, at + value.size())) page.replace(at, mark.size(), value);
+  for (size_t at = page.find(mark); at != std::string::npos; at = page.find(mark, at + value.size()))
+    page.replace(at, mark.size(), value);
 }
 
 }  // namespace

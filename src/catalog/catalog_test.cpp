@@ -66,7 +66,7 @@ TEST(CatalogChoices, CpusByTargetMostCapableFirst) {
   const CatalogChoices c = choices_of(test::example_specs());
   const auto& x86 = c.platforms[platform_index(c, "x86_64-linux")];
   EXPECT_EQ(labels(x86.cpus), (std::vector<std::string>{"AVX-512 BF16 + AVX-512 VNNI", "AVX-512 BF16", "AVX-512 VNNI",
-                                                         "AVX-512", "AVX2", "AVX", "older than AVX"}));
+                                                        "AVX-512", "AVX2", "AVX", "older than AVX"}));
   // A CPU of one target has the features of the targets below it, not those of its peers.
   const CpuChoice& bf16 = x86.cpus[1];
   EXPECT_TRUE(bf16.features.count("avx512_bf16"));
@@ -98,10 +98,11 @@ TEST(CatalogChoices, DriversAreTheFloorsOfTheSpecsToolkits) {
     texts.push_back(x.label);
   }
   EXPECT_EQ(versions, (std::vector<std::string>{"590.44.01", "580.65.06", "580.0", "579.0", ""}));
-  EXPECT_EQ(texts, (std::vector<std::string>{
-                       "590.44.01 or newer (CUDA 13.1)", "580.65.06 or newer (CUDA 13.0)",
-                       "580 or newer (CUDA 13.0 by minor-version compatibility, CUDA 13.1 by minor-version compatibility)",
-                       "older than 580", "unknown"}));
+  EXPECT_EQ(texts,
+            (std::vector<std::string>{
+                "590.44.01 or newer (CUDA 13.1)", "580.65.06 or newer (CUDA 13.0)",
+                "580 or newer (CUDA 13.0 by minor-version compatibility, CUDA 13.1 by minor-version compatibility)",
+                "older than 580", "unknown"}));
 }
 
 TEST(CatalogChoices, ProductsArePackagesOfEachSpecWithNewestPythonFirst) {
@@ -141,16 +142,26 @@ struct SampledHost {
   const char* gpus;
 };
 const SampledHost kHosts[] = {
-    {"x86_64-emeraldrapids-avx512bf16", "9.0:580.65.06"},  {"x86_64-sapphirerapids-avx512bf16", "9.0:575.51.03"},
-    {"x86_64-zen4-avx512bf16", "8.9:570.26"},               {"x86_64-zen5-avx512bf16", "12.0:590.44.01"},
-    {"x86_64-cascadelake-avx512vnni", "8.0:570.26"},        {"x86_64-cascadelake-avx512vnni", "8.0:525.60.13"},
-    {"x86_64-skylake_sp-avx512", "10.0:580.0"},             {"x86_64-skylake_sp-avx512", "none"},
-    {"x86_64-haswell-avx2", "8.6:524.0"},                   {"x86_64-haswell-avx2", "7.5"},
-    {"x86_64-zen3-avx2", "8.9:580.65.06"},                  {"x86_64-zen3-avx2", "none"},
-    {"x86_64-sandybridge-avx", "6.1:575.51.03"},            {"x86_64-sandybridge-avx", "7.0:570.26"},
-    {"x86_64-zen4-avx512bf16", "10.3:590.44.01"},           {"aarch64-grace-armv9", "9.0:580.65.06"},
-    {"aarch64-grace-armv9", "none"},                        {"aarch64-graviton2-armv8_2", "8.7:575.51.03"},
-    {"aarch64-graviton2-armv8_2", "none"},                  {"aarch64-apple_m2-none", ""},
+    {"x86_64-emeraldrapids-avx512bf16", "9.0:580.65.06"},
+    {"x86_64-sapphirerapids-avx512bf16", "9.0:575.51.03"},
+    {"x86_64-zen4-avx512bf16", "8.9:570.26"},
+    {"x86_64-zen5-avx512bf16", "12.0:590.44.01"},
+    {"x86_64-cascadelake-avx512vnni", "8.0:570.26"},
+    {"x86_64-cascadelake-avx512vnni", "8.0:525.60.13"},
+    {"x86_64-skylake_sp-avx512", "10.0:580.0"},
+    {"x86_64-skylake_sp-avx512", "none"},
+    {"x86_64-haswell-avx2", "8.6:524.0"},
+    {"x86_64-haswell-avx2", "7.5"},
+    {"x86_64-zen3-avx2", "8.9:580.65.06"},
+    {"x86_64-zen3-avx2", "none"},
+    {"x86_64-sandybridge-avx", "6.1:575.51.03"},
+    {"x86_64-sandybridge-avx", "7.0:570.26"},
+    {"x86_64-zen4-avx512bf16", "10.3:590.44.01"},
+    {"aarch64-grace-armv9", "9.0:580.65.06"},
+    {"aarch64-grace-armv9", "none"},
+    {"aarch64-graviton2-armv8_2", "8.7:575.51.03"},
+    {"aarch64-graviton2-armv8_2", "none"},
+    {"aarch64-apple_m2-none", ""},
 };
 
 // The selector's query for a sampled host: the CPU choice that runs the same
@@ -194,8 +205,8 @@ TEST(CatalogAnswers, AgreeWithRecommendOnSampledHostsForEveryExampleSpec) {
     const std::string spec = test::example_specs()[pc.spec];  // all_examples() loads them in this order
     for (const auto& host : kHosts) {
       std::string cpuinfo = "tests/data/cpuinfo/" + std::string(host.cpu);
-      std::vector<std::string> args = {"recommend", "--spec", spec, "--package", pc.package,
-                                       "--cpuinfo", cpuinfo,  "--json"};
+      std::vector<std::string> args = {"recommend", "--spec",    spec,    "--package",
+                                       pc.package,  "--cpuinfo", cpuinfo, "--json"};
       if (!pc.pythons.front().empty()) args.insert(args.end(), {"--python", pc.pythons.front()});
       if (pc.versioned) args.insert(args.end(), {"--version", pc.version});
       if (*host.gpus) args.insert(args.end(), {"--gpus", host.gpus});
@@ -284,8 +295,11 @@ TEST(CatalogPage, StablePartsGolden) {
   nlohmann::json j = catalog_json(all_examples(), kb());
   nlohmann::json stable = {{"platforms", j["platforms"]}, {"gpus", j["gpus"]}, {"drivers", j["drivers"]}};
   for (const auto& p : j["products"])
-    stable["products"].push_back({{"package", p["package"]}, {"version", p["version"]}, {"spec", p["spec"]},
-                                  {"branch", p["branch"]}, {"pythons", p["pythons"]}});
+    stable["products"].push_back({{"package", p["package"]},
+                                  {"version", p["version"]},
+                                  {"spec", p["spec"]},
+                                  {"branch", p["branch"]},
+                                  {"pythons", p["pythons"]}});
   test::expect_golden(stable.dump(1) + "\n", "tests/golden/catalog/choices.json");
 }
 

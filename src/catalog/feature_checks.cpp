@@ -31,8 +31,7 @@ std::string darwin_x86_flag(const std::string& feature) {
 FeatureCheck feature_check(const std::vector<std::string>& features, const std::string& arch) {
   FeatureCheck check;
   if (features.empty()) return check;
-  check.linux_command =
-      fmt::format("grep -o -w -E '{}' /proc/cpuinfo | sort -u", fmt::join(features, "|"));
+  check.linux_command = fmt::format("grep -o -w -E '{}' /proc/cpuinfo | sort -u", fmt::join(features, "|"));
   if (arch == "x86_64") {
     std::vector<std::string> flags;
     for (const auto& f : features) flags.push_back(darwin_x86_flag(f));

@@ -44,7 +44,8 @@ BuilderHost parse_builder_host(const std::string& text) {
   for (char c : parts[0])
     if (static_cast<unsigned char>(c) <= ' ' || c == 0x7f || c == '"' || c == '\\' || c == '\'' || c == '$')
       throw bad("the host holds a blank, a quote, a backslash, a '$' or a control character");
-  if (const Platform* p = find_platform(h.system); !p || !p->remote_builder) throw bad("system must be " + builder_systems());
+  if (const Platform* p = find_platform(h.system); !p || !p->remote_builder)
+    throw bad("system must be " + builder_systems());
   auto whole = [](const std::string& s) {  // 1 to 1000000, all of the field ("64x" is not 64)
     bool digits = !s.empty() && s.size() <= 7 && s.find_first_not_of("0123456789") == std::string::npos;
     int n = digits ? std::stoi(s) : 0;
@@ -78,7 +79,8 @@ std::string builders_text(const std::vector<BuilderHost>& hosts, int gb_per_job)
   out += "\n# On each builder, in /etc/nix/nix.conf:\n";
   for (const auto& h : hosts) {
     out += fmt::format("#   {}: max-jobs = 1, cores = {}  ({} cores, {} GB / {} GB per nvcc job = {})\n", h.uri,
-                       build_cores(h, gb_per_job), h.cores, h.memory_gb, gb_per_job, std::max(1, h.memory_gb / gb_per_job));
+                       build_cores(h, gb_per_job), h.cores, h.memory_gb, gb_per_job,
+                       std::max(1, h.memory_gb / gb_per_job));
   }
   out += fmt::format(
       "#\n# Why: nvcc units of CUTLASS/FlashAttention take 3-8 GB each. `cores` is NIX_BUILD_CORES,\n"

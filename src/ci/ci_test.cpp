@@ -30,9 +30,9 @@ std::string validator() { return tool("action-validator"); }
 test::RunResult gitlab_validate(const std::string& pipeline) {
   test::TempDir dir("gitlab");
   std::ofstream(dir.path() + "/.gitlab-ci.yml") << pipeline;
-  return test::run_command("cd " + dir.path() + " && HOME=" + dir.path() + " " + tool("gitlab-ci-local") +
-                               " --list --no-color </dev/null",
-                           true);
+  return test::run_command(
+      "cd " + dir.path() + " && HOME=" + dir.path() + " " + tool("gitlab-ci-local") + " --list --no-color </dev/null",
+      true);
 }
 
 // Each job's matrix: job id -> its variants, from either CI's output.
@@ -71,7 +71,8 @@ INSTANTIATE_TEST_SUITE_P(Examples, Workflow,
                          });
 
 TEST_P(Workflow, GitlabPipelinePassesTheValidator) {
-  TAILOR_SKIP_IF_TOOL_MISSING(tool("gitlab-ci-local").empty(), "gitlab-ci-local is not installed (scripts/deps installs it)");
+  TAILOR_SKIP_IF_TOOL_MISSING(tool("gitlab-ci-local").empty(),
+                              "gitlab-ci-local is not installed (scripts/deps installs it)");
   auto r = test::run_tailor({"ci", GetParam(), "--gitlab"});
   ASSERT_EQ(r.status, 0) << r.err;
   auto v = gitlab_validate(r.out);
@@ -166,12 +167,14 @@ TEST(Workflow, AWideMatrixIsSplitWithinEachServicesLimit) {
   EXPECT_EQ(over.status, 2);
   EXPECT_EQ(over.err, "tailor: error: ci: --chunk 257 is over the limit of 256 jobs per matrix in GitHub Actions\n");
   if (!tool("gitlab-ci-local").empty()) {
-    auto v = gitlab_validate(test::run_command("cd " + dir.path() + " && " + tailor::test::tailor_binary() + " ci wide.toml --gitlab").out);
+    auto v = gitlab_validate(
+        test::run_command("cd " + dir.path() + " && " + tailor::test::tailor_binary() + " ci wide.toml --gitlab").out);
     EXPECT_EQ(v.status, 0) << v.out;
   }
   if (!validator().empty()) {
     std::ofstream(dir.path() + "/build.yml")
-        << test::run_command("cd " + dir.path() + " && " + tailor::test::tailor_binary() + " ci wide.toml --github").out;
+        << test::run_command("cd " + dir.path() + " && " + tailor::test::tailor_binary() + " ci wide.toml --github")
+               .out;
     EXPECT_EQ(test::run_command(validator() + " " + dir.path() + "/build.yml", true).status, 0);
   }
 }
@@ -189,8 +192,10 @@ TEST(Workflow, Golden) {
 class CiInRepository : public testing::Test {
  protected:
   void SetUp() override {
-    for (const char* d : {".git", "specs", "pytorch", "docs"}) std::filesystem::create_directories(repo_.path() + "/" + d);
-    std::ofstream(repo_.path() + "/specs/main.toml") << test::read_file(test::source_path("examples/build-pytorch/main.toml"));
+    for (const char* d : {".git", "specs", "pytorch", "docs"})
+      std::filesystem::create_directories(repo_.path() + "/" + d);
+    std::ofstream(repo_.path() + "/specs/main.toml")
+        << test::read_file(test::source_path("examples/build-pytorch/main.toml"));
   }
   test::RunResult ci(const std::string& args) {
     return test::run_command("cd " + repo_.path() + "/docs && " + tailor::test::tailor_binary() + " ci " + args);
@@ -202,9 +207,11 @@ TEST_F(CiInRepository, GithubNamesTheSpecAndTheTreeFromTheRoot) {
   auto r = ci(repo_.path() + "/specs/main.toml --github --tree ../pytorch");
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(r.out.find(repo_.path()), std::string::npos) << "no absolute path reaches the CI file";
-  EXPECT_NE(r.out.find("        run: tailor generate specs/main.toml -o pytorch --check\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("        run: tailor generate specs/main.toml -o pytorch --check\n"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("    defaults:\n      run:\n        working-directory: pytorch\n"), std::string::npos);
-  EXPECT_NE(r.out.find("# Paths are relative to the repository root; the recipe tree is pytorch.\n"), std::string::npos);
+  EXPECT_NE(r.out.find("# Paths are relative to the repository root; the recipe tree is pytorch.\n"),
+            std::string::npos);
   TAILOR_SKIP_IF_TOOL_MISSING(validator().empty(), "@action-validator/cli is not installed");
   std::ofstream(repo_.path() + "/build.yml") << r.out;
   auto v = test::run_command(validator() + " " + repo_.path() + "/build.yml", true);
@@ -214,7 +221,8 @@ TEST_F(CiInRepository, GithubNamesTheSpecAndTheTreeFromTheRoot) {
 TEST_F(CiInRepository, GitlabNamesTheSpecAndTheTreeFromTheRoot) {
   auto r = ci("../specs/main.toml --gitlab --tree ../pytorch");
   ASSERT_EQ(r.status, 0) << r.out;
-  EXPECT_NE(r.out.find("  script:\n    - tailor generate specs/main.toml -o pytorch --check\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  script:\n    - tailor generate specs/main.toml -o pytorch --check\n"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("  script:\n    - cd pytorch\n    - flox build \"$VARIANT\"\n"), std::string::npos);
   TAILOR_SKIP_IF_TOOL_MISSING(tool("gitlab-ci-local").empty(), "gitlab-ci-local is not installed");
   auto v = gitlab_validate(r.out);
@@ -226,7 +234,8 @@ TEST_F(CiInRepository, TheDefaultTreeIsTheRoot) {
   ASSERT_EQ(r.status, 0) << r.out;
   // Run from docs/, "." is docs: the tree is where tailor ci says, from the root.
   EXPECT_NE(r.out.find("run: tailor generate specs/main.toml -o docs --check\n"), std::string::npos) << r.out;
-  auto root = test::run_command("cd " + repo_.path() + " && " + tailor::test::tailor_binary() + " ci specs/main.toml --github");
+  auto root =
+      test::run_command("cd " + repo_.path() + " && " + tailor::test::tailor_binary() + " ci specs/main.toml --github");
   EXPECT_NE(root.out.find("run: tailor generate specs/main.toml -o . --check\n"), std::string::npos) << root.out;
   EXPECT_EQ(root.out.find("working-directory"), std::string::npos);
 }

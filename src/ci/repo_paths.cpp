@@ -33,7 +33,9 @@ std::string relative_to_repository(const fs::path& p, const fs::path& root, std:
     d.hint = "run tailor ci inside the repository that holds the spec and the tree";
     throw DiagnosticError(d);
   }
-  bool plain = std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isalnum(c) || std::string_view("._/+-").find(c) != std::string_view::npos; });
+  bool plain = std::all_of(s.begin(), s.end(), [](unsigned char c) {
+    return std::isalnum(c) || std::string_view("._/+-").find(c) != std::string_view::npos;
+  });
   if (!plain) {
     Diagnostic d;
     d.path = s;

@@ -26,7 +26,6 @@ std::string job_id(const std::string& platform, size_t chunk, size_t chunks) {
   return chunks > 1 ? fmt::format("{}-{}", id, chunk + 1) : id;
 }
 
-
 std::string spec_path(const Spec& spec, const CiOptions& o) { return o.spec.empty() ? spec.path : o.spec; }
 
 // A path as a command's argument: one starting with '-' would be read as an option.
@@ -56,7 +55,8 @@ std::vector<CiJob> ci_jobs(const Matrix& m, size_t chunk) {
   for (const auto& [platform, names] : by_platform) {
     size_t chunks = (names.size() + chunk - 1) / chunk;
     for (size_t c = 0; c < chunks; ++c)
-      jobs.push_back({job_id(platform, c, chunks), platform,
+      jobs.push_back({job_id(platform, c, chunks),
+                      platform,
                       {names.begin() + static_cast<long>(c * chunk),
                        names.begin() + static_cast<long>(std::min(names.size(), (c + 1) * chunk))}});
   }
@@ -67,7 +67,8 @@ std::string github_workflow(const Spec& spec, const Matrix& m, const CiOptions& 
   CiOptions o = options;
   if (o.chunk == 0 || o.chunk > kGithubMatrixLimit) o.chunk = kGithubMatrixLimit;
   std::string out = header(spec, m, o);
-  out += fmt::format("name: {}\n\non:\n  push:\n  pull_request:\n  workflow_dispatch:\n\n", yaml_scalar("build " + spec.name));
+  out += fmt::format("name: {}\n\non:\n  push:\n  pull_request:\n  workflow_dispatch:\n\n",
+                     yaml_scalar("build " + spec.name));
   out += "concurrency:\n  group: ${{ github.workflow }}-${{ github.ref }}\n  cancel-in-progress: true\n\n";
   out += "jobs:\n";
   out += fmt::format("  drift:\n    runs-on: {}\n    steps:\n      - uses: actions/checkout@v4\n",
@@ -76,16 +77,19 @@ std::string github_workflow(const Spec& spec, const Matrix& m, const CiOptions& 
   for (const CiJob& job : ci_jobs(m, o.chunk)) {
     out += fmt::format("  {}:\n    needs: drift\n    runs-on: {}\n    timeout-minutes: 360\n", job.id,
                        flow_list(job_platform(job.platform).github_runs_on));
-    if (o.tree != ".") out += fmt::format("    defaults:\n      run:\n        working-directory: {}\n", yaml_scalar(o.tree));
-    out += fmt::format("    strategy:\n      fail-fast: false\n      max-parallel: {}\n      matrix:\n        variant:\n",
-                       o.max_parallel);
+    if (o.tree != ".")
+      out += fmt::format("    defaults:\n      run:\n        working-directory: {}\n", yaml_scalar(o.tree));
+    out +=
+        fmt::format("    strategy:\n      fail-fast: false\n      max-parallel: {}\n      matrix:\n        variant:\n",
+                    o.max_parallel);
     for (const auto& name : job.variants) out += "          - " + yaml_scalar(name) + "\n";
     out += "    steps:\n      - uses: actions/checkout@v4\n";
     out += "      - name: Build\n        run: flox build ${{ matrix.variant }}\n";
     out += "      - name: Verify\n        run: tailor verify ./result-${{ matrix.variant }}\n";
     out += fmt::format(
         "      - name: Publish\n"
-        "        if: github.event_name == 'push' && github.ref == format('refs/heads/{{0}}', github.event.repository.default_branch)\n"
+        "        if: github.event_name == 'push' && github.ref == format('refs/heads/{{0}}', "
+        "github.event.repository.default_branch)\n"
         "        run: flox publish -o {} ${{{{ matrix.variant }}}}\n\n",
         shell_word(o.org));
   }
@@ -102,14 +106,17 @@ std::string gitlab_pipeline(const Spec& spec, const Matrix& m, const CiOptions& 
                      flow_list(platform_table().drift_gitlab_tags), drift_command(spec, o));
   for (const CiJob& job : ci_jobs(m, o.chunk)) {
     std::string tags = flow_list(job_platform(job.platform).gitlab_tags);
-    out += fmt::format("{}:\n  stage: build\n  needs: [drift]\n  tags: {}\n  timeout: 6h\n  parallel:\n    matrix:\n      - VARIANT:\n",
-                       job.id, tags);
+    out += fmt::format(
+        "{}:\n  stage: build\n  needs: [drift]\n  tags: {}\n  timeout: 6h\n  parallel:\n    matrix:\n      - "
+        "VARIANT:\n",
+        job.id, tags);
     for (const auto& name : job.variants) out += "          - " + yaml_scalar(name) + "\n";
     out += "  script:\n";
     if (o.tree != ".") out += fmt::format("    - {}\n", yaml_scalar("cd " + path_arg(o.tree)));
     out += "    - flox build \"$VARIANT\"\n    - tailor verify \"./result-$VARIANT\"\n";
-    out += fmt::format("    - if [ \"$CI_COMMIT_BRANCH\" = \"$CI_DEFAULT_BRANCH\" ]; then flox publish -o {} \"$VARIANT\"; fi\n\n",
-                       shell_word(o.org));
+    out += fmt::format(
+        "    - if [ \"$CI_COMMIT_BRANCH\" = \"$CI_DEFAULT_BRANCH\" ]; then flox publish -o {} \"$VARIANT\"; fi\n\n",
+        shell_word(o.org));
   }
   while (out.ends_with("\n\n")) out.pop_back();
   return out;

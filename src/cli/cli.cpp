@@ -34,7 +34,8 @@ constexpr Command kCommands[] = {
     {"catalog", "write a self-contained HTML page: pick a machine, get the variant (recommend's answers, precomputed)",
      cmd_catalog},
     {"inspect", "per-SM composition and size of the CUDA fatbins in a .so, folder or wheel", cmd_inspect},
-    {"prune", "keep only the CUDA code given GPUs can load, in a .so, folder or wheel (-o OUT or --in-place)", cmd_prune},
+    {"prune", "keep only the CUDA code given GPUs can load, in a .so, folder or wheel (-o OUT or --in-place)",
+     cmd_prune},
     {"verify", "check a built artifact against what its variant promises", cmd_verify},
 };
 

@@ -6,9 +6,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "support/golden.hpp"
 #include "host/host_tables.hpp"
 #include "kb/knowledge_base.hpp"
+#include "support/golden.hpp"
 #include "support/run.hpp"
 
 namespace tailor {
@@ -19,7 +19,8 @@ using test::run_tailor;
 TEST(Cli, HelpListsTheCommandTable) {
   auto r = run_tailor({"--help"});
   EXPECT_EQ(r.status, 0);
-  for (const char* c : {"matrix", "explain", "kb"}) EXPECT_NE(r.out.find(std::string("  ") + c + " "), std::string::npos) << c;
+  for (const char* c : {"matrix", "explain", "kb"})
+    EXPECT_NE(r.out.find(std::string("  ") + c + " "), std::string::npos) << c;
   EXPECT_EQ(run_tailor({}).status, 2);
 }
 
@@ -34,7 +35,8 @@ TEST(Cli, UnknownFlagSuggestsTheClosest) {
   auto r = run_tailor({"matrix", "--jsn"});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err, "tailor: error: matrix: The following argument was not expected: --jsn\nhint: did you mean '--json'?\n");
+  EXPECT_EQ(r.err,
+            "tailor: error: matrix: The following argument was not expected: --jsn\nhint: did you mean '--json'?\n");
 }
 
 TEST(Cli, MatrixOfTheDefaultSpec) {
@@ -84,12 +86,13 @@ TEST(Cli, MatrixJsonHasTheContractFields) {
 }
 
 TEST(Cli, ExplainShowsEverySettingAndWhy) {
-  auto r = run_tailor({"explain", "pytorch-python313-cuda12_9-sm61-avx", "--spec", "build-pytorch/pytorch-2.9-python313"});
+  auto r =
+      run_tailor({"explain", "pytorch-python313-cuda12_9-sm61-avx", "--spec", "build-pytorch/pytorch-2.9-python313"});
   EXPECT_EQ(r.status, 0) << r.err;
   test::expect_golden(r.out, "tests/golden/explain-pytorch-python313-cuda12_9-sm61-avx.txt");
-  auto j = nlohmann::json::parse(
-      run_tailor({"explain", "pytorch-python313-cuda12_9-sm61-avx", "--spec", "build-pytorch/pytorch-2.9-python313", "--json"})
-          .out);
+  auto j = nlohmann::json::parse(run_tailor({"explain", "pytorch-python313-cuda12_9-sm61-avx", "--spec",
+                                             "build-pytorch/pytorch-2.9-python313", "--json"})
+                                     .out);
   EXPECT_EQ(j["env"]["USE_CUDNN"], "0");
   EXPECT_EQ(j["env"]["USE_FBGEMM"], "0");
   EXPECT_EQ(j["nixpkgs"]["config"]["cudaCapabilities"][0], "6.1");
@@ -140,27 +143,31 @@ TEST(Cli, WhyNotForAValueNoFamilyLists) {
 
 // A name with the spec's SM set where the SM goes ("all") is read as that set.
 TEST(Cli, WhyNotReadsTheSpecsSetNames) {
-  auto r = run_tailor({"explain", "--why-not", "vllm-python312-cuda12_8-all-armv9", "--spec", "build-vllm/vllm-portable"});
+  auto r =
+      run_tailor({"explain", "--why-not", "vllm-python312-cuda12_8-all-armv9", "--spec", "build-vllm/vllm-portable"});
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out,
             "vllm-python312-cuda12_8-all-armv9 is not in the matrix of examples/build-vllm/vllm-portable.toml:\n"
             "  family 'grace' does not list cuda 12.8 (it lists 12.9)\n"
             "  family 'x86_64' does not list isa armv9 (it lists x86_64, avx2, avx512)\n"
             "  did you mean 'vllm-python312-cuda12_9-all-armv9'?\n");
-  auto unknown = run_tailor({"explain", "--why-not", "vllm-python312-cuda12_8-most-armv9", "--spec", "build-vllm/vllm-portable"});
+  auto unknown =
+      run_tailor({"explain", "--why-not", "vllm-python312-cuda12_8-most-armv9", "--spec", "build-vllm/vllm-portable"});
   EXPECT_EQ(unknown.status, 2);
-  EXPECT_EQ(unknown.err.substr(0, unknown.err.find('\n')),
-            "tailor: error: 'vllm-python312-cuda12_8-most-armv9' is not a variant name: 'most' is not an SM of the knowledge "
-            "base (like sm90)");
+  EXPECT_EQ(
+      unknown.err.substr(0, unknown.err.find('\n')),
+      "tailor: error: 'vllm-python312-cuda12_8-most-armv9' is not a variant name: 'most' is not an SM of the knowledge "
+      "base (like sm90)");
 }
 
 TEST(Cli, ExplainOfAnAbsentNameIsBadInput) {
   auto r = run_tailor({"explain", "pytorch-python313-cuda12_8-sm90-avx521"});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err,
-            "tailor: error: pytorch-python313-cuda12_8-sm90-avx521 is not in the matrix of examples/build-pytorch/main.toml\n"
-            "hint: did you mean 'pytorch-python313-cuda12_8-sm90-avx512'?\n");
+  EXPECT_EQ(
+      r.err,
+      "tailor: error: pytorch-python313-cuda12_8-sm90-avx521 is not in the matrix of examples/build-pytorch/main.toml\n"
+      "hint: did you mean 'pytorch-python313-cuda12_8-sm90-avx512'?\n");
 }
 
 TEST(Cli, MissingSpecFile) {
@@ -169,7 +176,9 @@ TEST(Cli, MissingSpecFile) {
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err.substr(0, r.err.find('\n')), "no/such/spec.toml: error: no such spec file or built-in spec");
   auto typo = run_tailor({"matrix", "build-pytorch/mian"});
-  EXPECT_EQ(typo.err, "build-pytorch/mian: error: no such spec file or built-in spec\nhint: did you mean 'build-pytorch/main'?\n");
+  EXPECT_EQ(
+      typo.err,
+      "build-pytorch/mian: error: no such spec file or built-in spec\nhint: did you mean 'build-pytorch/main'?\n");
 }
 
 TEST(Cli, KbPrintsTheFactsAndHonoursTheOverlayVariable) {
@@ -193,10 +202,11 @@ TEST(Cli, TheOverlayDirectoryReachesTheHostTables) {
   std::ofstream(file) << "cpuid = [ { feature = \"avx\", register = \"2.eax\", bit = 28 } ]\n";
   auto bad = run_tailor({"detect", "--kb", dir.path()});
   EXPECT_EQ(bad.status, 2);
-  EXPECT_EQ(bad.err, file + ":1:41: error: unknown CPUID register '2.eax'\n"
-                     "cpuid = [ { feature = \"avx\", register = \"2.eax\", bit = 28 } ]\n"
-                     "                                        ^\n"
-                     "hint: registers: 1.ecx 1.edx 7.ebx 7.ecx 7.edx 7.1.eax 0x80000001.ecx 0x80000001.edx\n");
+  EXPECT_EQ(bad.err, file +
+                         ":1:41: error: unknown CPUID register '2.eax'\n"
+                         "cpuid = [ { feature = \"avx\", register = \"2.eax\", bit = 28 } ]\n"
+                         "                                        ^\n"
+                         "hint: registers: 1.ecx 1.edx 7.ebx 7.ecx 7.edx 7.1.eax 0x80000001.ecx 0x80000001.edx\n");
 
   // A valid host-table overlay is no unknown knowledge-base file.
   std::ofstream(file) << "arm_implementer = [ { code = 0x41, name = \"Arm Limited\" } ]\narm_part = []\n";

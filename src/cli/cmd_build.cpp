@@ -49,11 +49,12 @@ int cmd_build(CommandContext& ctx) {
   add_spec_arg(app, spec_arg, "spec file or built-in spec (required; with --spec, every positional is a NAME)");
   app.add_option("NAME", patterns, "variant names or shell globs (default: every variant)");
   app.add_option("--tree", o.tree, "where the recipe tree is generated (default: out)");
-  app.add_option("--tool", tool, "nix or flox (default: flox when on PATH, else nix)")->check(CLI::IsMember({"nix", "flox"}));
+  app.add_option("--tool", tool, "nix or flox (default: flox when on PATH, else nix)")
+      ->check(CLI::IsMember({"nix", "flox"}));
   app.add_flag("--dry-run", dry_run, "print the plan, run nothing");
-  app.add_option("-j,--jobs", o.jobs, "builds at a time (default: 1); --memory bounds those on this machine")->check(positive_whole_number());
-  app.add_option("--memory", memory_gb,
-                 "GB the local builds may use together (default: MemAvailable; 0: no bound)")
+  app.add_option("-j,--jobs", o.jobs, "builds at a time (default: 1); --memory bounds those on this machine")
+      ->check(positive_whole_number());
+  app.add_option("--memory", memory_gb, "GB the local builds may use together (default: MemAvailable; 0: no bound)")
       ->check(non_negative_number());
   app.add_option("--builders", o.builders,
                  "remote builders, passed to nix --builders (see tailor builders); CUDA builds then run there only");
@@ -75,9 +76,9 @@ int cmd_build(CommandContext& ctx) {
   o.tool = !tool.empty() ? tool : !find_program("flox").empty() ? "flox" : "nix";
   bool measured = memory_gb < 0;
   o.memory_gb = measured ? available_memory_gb() : memory_gb;
-  std::string memory_text = o.memory_gb > 0 ? fmt::format("local builds within {:.0f} GB{}", o.memory_gb,
-                                                          measured ? " (MemAvailable)" : "")
-                                            : "no memory bound";
+  std::string memory_text =
+      o.memory_gb > 0 ? fmt::format("local builds within {:.0f} GB{}", o.memory_gb, measured ? " (MemAvailable)" : "")
+                      : "no memory bound";
 
   if (dry_run) {
     ctx.out << fmt::format("plan for {}: {} build{} with {}, {} at a time, {}{}\n\n", spec.path, plan.size(),
@@ -88,9 +89,10 @@ int cmd_build(CommandContext& ctx) {
       std::string cmd;
       for (const auto& e : build_environment(o, plan[i])) cmd += "'" + e + "' ";
       for (const auto& a : build_command(o, plan[i])) cmd += (cmd.empty() || cmd.ends_with(' ') ? "" : " ") + a;
-      std::string where = builds_remotely(o, plan[i]) ? "remote (big-parallel)"
-                                                      : fmt::format("local, {:.0f} GB", plan[i].memory_gb);
-      t.add_row({std::to_string(i + 1), plan[i].name, plan[i].needs.empty() ? "-" : fmt::format("{}", fmt::join(plan[i].needs, ", ")),
+      std::string where =
+          builds_remotely(o, plan[i]) ? "remote (big-parallel)" : fmt::format("local, {:.0f} GB", plan[i].memory_gb);
+      t.add_row({std::to_string(i + 1), plan[i].name,
+                 plan[i].needs.empty() ? "-" : fmt::format("{}", fmt::join(plan[i].needs, ", ")),
                  plan[i].selected ? "selected" : "needed", where, cmd});
     }
     ctx.out << t.render();
@@ -125,12 +127,19 @@ int cmd_build(CommandContext& ctx) {
   bool all_ok = true;
   // A result that does not hold what its variant promises is a failure too.
   for (const auto& r : results)
-    all_ok = all_ok && (r.status == "succeeded" || r.status == "reused") && r.verdict != "FAILED" && r.verdict != "error";
+    all_ok =
+        all_ok && (r.status == "succeeded" || r.status == "reused") && r.verdict != "FAILED" && r.verdict != "error";
   if (json) {
     nlohmann::ordered_json j = nlohmann::ordered_json::array();
     for (const auto& r : results)
-      j.push_back({{"name", r.name}, {"status", r.status}, {"why", r.why}, {"seconds", r.seconds}, {"result", r.result},
-                   {"verify", r.verdict}, {"verify_message", r.verify_message}, {"log", r.log}});
+      j.push_back({{"name", r.name},
+                   {"status", r.status},
+                   {"why", r.why},
+                   {"seconds", r.seconds},
+                   {"result", r.result},
+                   {"verify", r.verdict},
+                   {"verify_message", r.verify_message},
+                   {"log", r.log}});
     ctx.out << nlohmann::ordered_json{{"ok", all_ok}, {"builds", j}}.dump(2) << "\n";
   } else {
     TextTable t({"variant", "status", "time", "result", "verify", "log"});
@@ -140,7 +149,8 @@ int cmd_build(CommandContext& ctx) {
     ctx.out << t.render();
     // What verify said, under the table: the reason a verdict is not ok.
     for (const auto& r : results)
-      if (!r.verify_message.empty()) ctx.out << fmt::format("{}: verify: {}: {}\n", r.name, r.verdict, r.verify_message);
+      if (!r.verify_message.empty())
+        ctx.out << fmt::format("{}: verify: {}: {}\n", r.name, r.verdict, r.verify_message);
   }
   // Interrupted: the builds were stopped and recorded; exit as the shell expects of a signal.
   if (int sig = interrupting_signal()) return 128 + sig;

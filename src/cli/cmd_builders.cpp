@@ -16,7 +16,8 @@ int cmd_builders(CommandContext& ctx) {
   int gb_per_job = 8;
   bool json = false;
   app.add_option("HOST", hosts, "USER@HOST:SYSTEM:CORES:MEMORY_GB, e.g. ci@gpu1:x86_64-linux:64:512")->required();
-  app.add_option("--gb-per-job", gb_per_job, "memory one nvcc job may need (default: 8)")->check(positive_whole_number());
+  app.add_option("--gb-per-job", gb_per_job, "memory one nvcc job may need (default: 8)")
+      ->check(positive_whole_number());
   app.add_flag("--json", json, "print each builder's machines-file line and nix.conf settings as one JSON object");
   if (auto rc = parse_args(app, ctx)) return *rc;
   std::vector<BuilderHost> parsed;

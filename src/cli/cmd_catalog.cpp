@@ -50,8 +50,10 @@ int cmd_catalog(CommandContext& ctx) {
   std::string path = (std::filesystem::path(dir) / "index.html").string();
   write_file_atomically(path, page);
   if (json) {
-    nlohmann::ordered_json j{{"page", path},         {"specs", data.specs.size()},
-                             {"variants", variants}, {"answers", data.answers.size()},
+    nlohmann::ordered_json j{{"page", path},
+                             {"specs", data.specs.size()},
+                             {"variants", variants},
+                             {"answers", data.answers.size()},
                              {"bytes", page.size()}};
     ctx.out << j.dump(2) << "\n";
     return kExitOk;

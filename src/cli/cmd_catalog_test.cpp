@@ -26,7 +26,8 @@ TEST(CmdCatalog, WritesOnePageAndSaysSo) {
 
 TEST(CmdCatalog, ABadSpecIsADiagnosticWithItsPosition) {
   test::TempDir dir("catalog");
-  auto r = test::run_tailor({"catalog", "build-pytorch/main", "tests/specs/bad/duplicate-family.toml", "-o", dir.path()});
+  auto r =
+      test::run_tailor({"catalog", "build-pytorch/main", "tests/specs/bad/duplicate-family.toml", "-o", dir.path()});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err.rfind("tests/specs/bad/duplicate-family.toml:13:1: error: family 'cpu' is defined twice", 0), 0u)
       << r.err;
@@ -45,7 +46,8 @@ TEST(CmdCatalog, UsageErrors) {
 
 TEST(CmdCatalog, GenerateWritesTheSamePageIntoTheTree) {
   test::TempDir dir("catalog");
-  auto gen = test::run_tailor({"generate", "build-pytorch/pytorch-2.9-python313", "-o", dir.path() + "/tree", "--catalog"});
+  auto gen =
+      test::run_tailor({"generate", "build-pytorch/pytorch-2.9-python313", "-o", dir.path() + "/tree", "--catalog"});
   ASSERT_EQ(gen.status, 0) << gen.err;
   auto cat = test::run_tailor({"catalog", "build-pytorch/pytorch-2.9-python313", "-o", dir.path() + "/site"});
   ASSERT_EQ(cat.status, 0) << cat.err;
@@ -53,8 +55,8 @@ TEST(CmdCatalog, GenerateWritesTheSamePageIntoTheTree) {
   std::string page = test::read_file(dir.path() + "/site/index.html");
   ASSERT_EQ(in_tree.rfind(page, 0), 0u) << "docs/index.html is the catalog page, then the generated-by marker";
   EXPECT_EQ(in_tree.substr(page.size()).rfind("<!--", 0), 0u);
-  auto again = test::run_tailor({"generate", "build-pytorch/pytorch-2.9-python313", "-o", dir.path() + "/tree", "--catalog",
-                                 "--check"});
+  auto again = test::run_tailor(
+      {"generate", "build-pytorch/pytorch-2.9-python313", "-o", dir.path() + "/tree", "--catalog", "--check"});
   EXPECT_EQ(again.status, 0) << again.out;
   auto plain = test::run_tailor({"generate", "build-pytorch/pytorch-2.9-python313", "-o", dir.path() + "/plain"});
   ASSERT_EQ(plain.status, 0) << plain.err;

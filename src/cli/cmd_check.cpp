@@ -13,14 +13,16 @@
 namespace tailor {
 
 int cmd_check(CommandContext& ctx) {
-  CLI::App app{"Lint a recipe tree (generated or hand-written): names, pins, package sets, targets, "
-               "workarounds, descriptions, imports and docs.",
-               "check"};
+  CLI::App app{
+      "Lint a recipe tree (generated or hand-written): names, pins, package sets, targets, "
+      "workarounds, descriptions, imports and docs.",
+      "check"};
   std::string dir, kb_dir;
-  bool json = false, list_rules = false, strict = false, fix = false, dry_run = false, diff = false, allow_empty = false,
-       all_sites = false;
+  bool json = false, list_rules = false, strict = false, fix = false, dry_run = false, diff = false,
+       allow_empty = false, all_sites = false;
   app.add_option("DIR", dir, "the tree: .flox/pkgs, a branch checkout or the output of tailor generate");
-  app.add_flag("--json", json, "print a JSON array of {file, line, column, severity, rule, message} instead of diagnostics");
+  app.add_flag("--json", json,
+               "print a JSON array of {file, line, column, severity, rule, message} instead of diagnostics");
   app.add_flag("--rules", list_rules, "list the rules (code, severity, name, what it checks) and exit");
   app.add_flag("--strict", strict, "exit 1 on warnings too");
   app.add_flag("--all-sites", all_sites,
@@ -30,9 +32,11 @@ int cmd_check(CommandContext& ctx) {
                                "apply the mechanical fixes (names, package sets, workaround exports) as minimal "
                                "text edits, print them, then check again");
   app.add_flag("--dry-run", dry_run, "with --fix: print the fixes and their diff, write nothing")->needs(fix_opt);
-  app.add_flag("--diff", diff, "print the fixes as a git-style diff (git apply in DIR), write nothing")->excludes(fix_opt);
-  app.add_flag("--allow-empty", allow_empty,
-               "a directory without recipe files passes (exit 0); without it, that is an error (exit 2): a mistyped path");
+  app.add_flag("--diff", diff, "print the fixes as a git-style diff (git apply in DIR), write nothing")
+      ->excludes(fix_opt);
+  app.add_flag(
+      "--allow-empty", allow_empty,
+      "a directory without recipe files passes (exit 0); without it, that is an error (exit 2): a mistyped path");
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
   if (list_rules) {
@@ -54,9 +58,10 @@ int cmd_check(CommandContext& ctx) {
     Diagnostic d;
     d.path = dir;
     d.message = r.files == 0 ? "no recipe files (*.nix) in this directory"
-                             : fmt::format("no recipe files in this directory, only {} helper{} (lib/, default.nix, "
-                                           "flake.nix, shell.nix)",
-                                           r.files, r.files == 1 ? "" : "s");
+                             : fmt::format(
+                                   "no recipe files in this directory, only {} helper{} (lib/, default.nix, "
+                                   "flake.nix, shell.nix)",
+                                   r.files, r.files == 1 ? "" : "s");
     d.hint = "tailor check DIR: DIR is a recipe tree, e.g. .flox/pkgs; pass --allow-empty where no recipes is expected";
     ctx.err << d.render();
     return true;

@@ -76,7 +76,8 @@ TEST(CmdCheck, JsonSchema) {
   ASSERT_TRUE(j.is_array());
   ASSERT_FALSE(j.empty());
   for (const auto& p : j) {
-    for (const char* key : {"file", "line", "column", "severity", "rule", "message"}) EXPECT_TRUE(p.contains(key)) << key << p;
+    for (const char* key : {"file", "line", "column", "severity", "rule", "message"})
+      EXPECT_TRUE(p.contains(key)) << key << p;
     EXPECT_TRUE(p["file"].is_string());
     EXPECT_TRUE(p["line"].is_number_integer());
     EXPECT_TRUE(p["column"].is_number_integer());
@@ -113,7 +114,8 @@ TEST(CmdCheck, RulesTable) {
 TEST(CmdCheck, BadUsageExitsTwo) {
   RunResult none = run_tailor({"check"});
   EXPECT_EQ(none.status, 2);
-  EXPECT_EQ(none.err, "tailor: error: check: a directory is required\nhint: tailor check DIR (or tailor check --rules)\n");
+  EXPECT_EQ(none.err,
+            "tailor: error: check: a directory is required\nhint: tailor check DIR (or tailor check --rules)\n");
   RunResult missing = run_tailor({"check", "/nonexistent/tree"});
   EXPECT_EQ(missing.status, 2);
   EXPECT_EQ(missing.err,
@@ -137,9 +139,10 @@ TEST(CmdCheck, ATreeWithoutRecipesIsAnErrorUnlessAllowed) {
   RunResult empty = run_tailor({"check", dir.path()});
   EXPECT_EQ(empty.status, 2);
   EXPECT_EQ(empty.out, "");
-  EXPECT_EQ(empty.err, dir.path() + ": error: no recipe files (*.nix) in this directory\n"
-                       "hint: tailor check DIR: DIR is a recipe tree, e.g. .flox/pkgs; pass --allow-empty where no "
-                       "recipes is expected\n");
+  EXPECT_EQ(empty.err, dir.path() +
+                           ": error: no recipe files (*.nix) in this directory\n"
+                           "hint: tailor check DIR: DIR is a recipe tree, e.g. .flox/pkgs; pass --allow-empty where no "
+                           "recipes is expected\n");
   RunResult allowed = run_tailor({"check", "--allow-empty", dir.path()});
   EXPECT_EQ(allowed.status, 0) << allowed.err;
   EXPECT_EQ(allowed.out, "checked 0 files: no problems\n");
@@ -150,10 +153,12 @@ TEST(CmdCheck, ATreeWithoutRecipesIsAnErrorUnlessAllowed) {
   RunResult helpers = run_tailor({"check", "--json", dir.path()});
   EXPECT_EQ(helpers.status, 2);
   EXPECT_EQ(helpers.out, "");
-  EXPECT_EQ(helpers.err, dir.path() + ": error: no recipe files in this directory, only 1 helper (lib/, default.nix, "
-                         "flake.nix, shell.nix)\n"
-                         "hint: tailor check DIR: DIR is a recipe tree, e.g. .flox/pkgs; pass --allow-empty where no "
-                         "recipes is expected\n");
+  EXPECT_EQ(helpers.err,
+            dir.path() +
+                ": error: no recipe files in this directory, only 1 helper (lib/, default.nix, "
+                "flake.nix, shell.nix)\n"
+                "hint: tailor check DIR: DIR is a recipe tree, e.g. .flox/pkgs; pass --allow-empty where no "
+                "recipes is expected\n");
   EXPECT_EQ(run_tailor({"check", "--fix", dir.path()}).status, 2);
   EXPECT_EQ(run_tailor({"check", "--allow-empty", "--json", dir.path()}).out, "[]\n");
 }
@@ -193,7 +198,8 @@ TEST(CmdCheckFix, DiffAndDryRunWriteNothing) {
     TempDir other("check-fix-apply");
     std::string copy = copy_tree("fixable", other);
     std::ofstream(other.path() + "/fix.diff") << diff.out;
-    RunResult apply = run_command("cd '" + copy + "' && git apply --unsafe-paths '" + other.path() + "/fix.diff'", true);
+    RunResult apply =
+        run_command("cd '" + copy + "' && git apply --unsafe-paths '" + other.path() + "/fix.diff'", true);
     EXPECT_EQ(apply.status, 0) << apply.out;
     RunResult fix = run_tailor({"check", "--fix", root});
     EXPECT_EQ(files_of(copy), files_of(root));
@@ -273,7 +279,8 @@ std::vector<std::string> findings_in(const std::string& root, const std::string&
   std::vector<std::string> out;
   for (const auto& p : nlohmann::json::parse(r.out))
     if (p["file"] == root + "/" + file)
-      out.push_back(fmt::format("{} {}:{}", p["rule"].get<std::string>(), p["line"].get<int>(), p["column"].get<int>()));
+      out.push_back(
+          fmt::format("{} {}:{}", p["rule"].get<std::string>(), p["line"].get<int>(), p["column"].get<int>()));
   return out;
 }
 
@@ -283,7 +290,8 @@ std::string position_of(const std::string& text, const std::string& needle) {
   if (at == std::string::npos) return "absent";
   size_t line_start = text.rfind('\n', at);
   line_start = line_start == std::string::npos ? 0 : line_start + 1;
-  return fmt::format("{}:{}", std::count(text.begin(), text.begin() + static_cast<long>(at), '\n') + 1, at - line_start + 1);
+  return fmt::format("{}:{}", std::count(text.begin(), text.begin() + static_cast<long>(at), '\n') + 1,
+                     at - line_start + 1);
 }
 
 // A generated tree's texts are checked against what its variant records build: torch
@@ -311,9 +319,11 @@ TEST(CmdCheck, GeneratedTextsSayTheVersionTheRecordBuilds) {
     // The header's version starts after "# PyTorch " (column 11); the description's after its quote and "PyTorch ".
     std::string in_description = position_of(text, "description = \"PyTorch " + c.wrong);
     size_t colon = in_description.find(':');
-    int column = std::stoi(in_description.substr(colon + 1)) + static_cast<int>(std::string("description = \"PyTorch ").size());
+    int column =
+        std::stoi(in_description.substr(colon + 1)) + static_cast<int>(std::string("description = \"PyTorch ").size());
     EXPECT_EQ(findings_in(dir.path(), rel),
-              (std::vector<std::string>{"TLR033 1:11", "TLR033 " + in_description.substr(0, colon) + ":" + std::to_string(column)}))
+              (std::vector<std::string>{"TLR033 1:11",
+                                        "TLR033 " + in_description.substr(0, colon) + ":" + std::to_string(column)}))
         << c.spec;
   }
 }

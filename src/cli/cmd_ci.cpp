@@ -26,9 +26,11 @@ int cmd_ci(CommandContext& ctx) {
   app.add_option("--org", o.org, "the catalog to publish to (default: flox)")->check(safe_name_check());
   app.add_option("--chunk", o.chunk, "variants per job matrix (default and most: GitHub 256, GitLab 200)")
       ->check(positive_whole_number());
-  app.add_option("--tree", o.tree, "where the recipe tree lives (default: .); CI paths are relative to the repository root")
+  app.add_option("--tree", o.tree,
+                 "where the recipe tree lives (default: .); CI paths are relative to the repository root")
       ->type_name("DIR");
-  app.add_option("--max-parallel", o.max_parallel, "builds at a time per platform (default: 8)")->check(positive_whole_number());
+  app.add_option("--max-parallel", o.max_parallel, "builds at a time per platform (default: 8)")
+      ->check(positive_whole_number());
   app.add_flag("--json", json, "print the build jobs and the definition's text as one JSON object");
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;

@@ -21,8 +21,10 @@ int cmd_detect(CommandContext& ctx) {
   if (auto rc = parse_args(app, ctx)) return *rc;
   KnowledgeBase kb = load_kb(kb_dir);
   HostFacts facts = detect_host(host.options(), kb);
-  if (json) ctx.out << to_json(facts).dump(2) << "\n";
-  else ctx.out << render_text(facts);
+  if (json)
+    ctx.out << to_json(facts).dump(2) << "\n";
+  else
+    ctx.out << render_text(facts);
   return kExitOk;
 }
 

@@ -68,7 +68,8 @@ std::vector<std::string> why_absent(const Variant& v, const Spec& spec, const Kn
     std::vector<std::string> missing;
     auto check = [&](Axis a, const std::string& value) {
       const auto& vals = fam.axes.at(a);
-      if (value.empty() || std::any_of(vals.begin(), vals.end(), [&](const auto& x) { return x.value == value; })) return;
+      if (value.empty() || std::any_of(vals.begin(), vals.end(), [&](const auto& x) { return x.value == value; }))
+        return;
       std::vector<std::string> listed;
       for (const auto& x : vals) listed.push_back(x.value);
       missing.push_back(fmt::format("{} {} (it lists {})", axis_name(a), value, fmt::join(listed, ", ")));
@@ -160,8 +161,10 @@ int cmd_explain(CommandContext& ctx) {
     return kExitBadInput;
   }
   BuildSettings s = derive_settings(*v, spec, m, kb);
-  if (json) ctx.out << to_json(s, kb).dump(2) << "\n";
-  else print_settings(s, spec, ctx.out);
+  if (json)
+    ctx.out << to_json(s, kb).dump(2) << "\n";
+  else
+    print_settings(s, spec, ctx.out);
   return kExitOk;
 }
 

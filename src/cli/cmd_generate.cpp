@@ -45,9 +45,15 @@ void print_json(CommandContext& ctx, const Spec& spec, const Matrix& m, const st
   for (const auto& c : plan)
     if (c.change != Change::unchanged)
       changes.push_back({{"path", c.path}, {"change", change_name(c.change)}, {"note", c.note}});
-  nlohmann::ordered_json j{{"spec", spec.path}, {"branch", spec.name},     {"tree", dir},
-                           {"variants", m.variants.size()}, {"files", files}, {"check", check},
-                           {"up_to_date", changes.empty()}, {"written", written}, {"removed", removed},
+  nlohmann::ordered_json j{{"spec", spec.path},
+                           {"branch", spec.name},
+                           {"tree", dir},
+                           {"variants", m.variants.size()},
+                           {"files", files},
+                           {"check", check},
+                           {"up_to_date", changes.empty()},
+                           {"written", written},
+                           {"removed", removed},
                            {"changes", changes}};
   ctx.out << j.dump(2) << "\n";
 }
@@ -62,8 +68,10 @@ int cmd_generate(CommandContext& ctx) {
   app.add_option("-o,--output", dir, "directory of the tree")->required()->check(nonempty_check())->type_name("DIR");
   app.add_flag("--check", check, "write nothing; exit 1 if DIR is not up to date");
   std::vector<std::string> overwrite;
-  app.add_flag("--force", force, "overwrite generated files that were edited by hand (never a file tailor did not write)");
-  app.add_option("--overwrite", overwrite, "overwrite this file of the tree (relative to DIR), even one tailor did not write; repeatable")
+  app.add_flag("--force", force,
+               "overwrite generated files that were edited by hand (never a file tailor did not write)");
+  app.add_option("--overwrite", overwrite,
+                 "overwrite this file of the tree (relative to DIR), even one tailor did not write; repeatable")
       ->type_name("PATH");
   app.add_flag("--prune", prune, "remove generated files of variants no longer in the matrix");
   app.add_flag("--json", json, "print what the tree needed and what was written as one JSON object");
@@ -92,7 +100,8 @@ int cmd_generate(CommandContext& ctx) {
       throw DiagnosticError(d);
     }
   }
-  if (fs::is_directory(dir, ec)) lock.emplace(dir, ctx.err, check ? OutputLock::Mode::shared : OutputLock::Mode::exclusive);
+  if (fs::is_directory(dir, ec))
+    lock.emplace(dir, ctx.err, check ? OutputLock::Mode::shared : OutputLock::Mode::exclusive);
   std::vector<PlannedChange> plan = plan_tree(dir, files);
   std::set<std::string> named;
   for (const auto& path : overwrite) {
@@ -126,8 +135,10 @@ int cmd_generate(CommandContext& ctx) {
   int edited = 0, foreign = 0, overwritten = 0;
   for (const auto& c : plan) {
     if (c.change != Change::conflict) continue;
-    if (may_overwrite(c, force, named)) ++overwritten;
-    else ++(c.foreign ? foreign : edited);
+    if (may_overwrite(c, force, named))
+      ++overwritten;
+    else
+      ++(c.foreign ? foreign : edited);
   }
   if (edited + foreign) {
     for (const auto& c : plan)
@@ -138,8 +149,9 @@ int cmd_generate(CommandContext& ctx) {
     std::vector<std::string> ways;
     if (edited) ways.push_back(fmt::format("--force to overwrite {} edited file{}", edited, edited == 1 ? "" : "s"));
     if (foreign)
-      ways.push_back(fmt::format("--overwrite PATH for each of the {} file{} tailor did not write, if it should replace {}",
-                                 foreign, foreign == 1 ? "" : "s", foreign == 1 ? "it" : "them"));
+      ways.push_back(
+          fmt::format("--overwrite PATH for each of the {} file{} tailor did not write, if it should replace {}",
+                      foreign, foreign == 1 ? "" : "s", foreign == 1 ? "it" : "them"));
     ctx.err << fmt::format("hint: nothing was written; rerun with {}\n", fmt::join(ways, ", or "));
     if (json) print_json(ctx, spec, m, dir, files.size(), plan, false, 0, 0);
     return kExitProblems;
@@ -151,12 +163,13 @@ int cmd_generate(CommandContext& ctx) {
     return kExitOk;
   }
   if (written == 0 && (count[Change::stale] == 0 || !prune)) {
-    ctx.out << fmt::format("{}: nothing to do, up to date ({} files, {} variants)\n", dir, files.size(), m.variants.size());
+    ctx.out << fmt::format("{}: nothing to do, up to date ({} files, {} variants)\n", dir, files.size(),
+                           m.variants.size());
   } else {
-    ctx.out << fmt::format("{}: wrote {} file{} ({} new, {} updated{}), {} unchanged; {} variants of {}\n", dir, written,
-                           written == 1 ? "" : "s", count[Change::create], count[Change::update],
-                           overwritten ? fmt::format(", {} overwritten", overwritten) : "",
-                           count[Change::unchanged], m.variants.size(), spec.path);
+    ctx.out << fmt::format("{}: wrote {} file{} ({} new, {} updated{}), {} unchanged; {} variants of {}\n", dir,
+                           written, written == 1 ? "" : "s", count[Change::create], count[Change::update],
+                           overwritten ? fmt::format(", {} overwritten", overwritten) : "", count[Change::unchanged],
+                           m.variants.size(), spec.path);
   }
   if (count[Change::stale]) {
     bool kept = false;

@@ -23,7 +23,8 @@ int cmd_import(CommandContext& ctx) {
   bool json = false;
   app.add_option("DIR", dir, "the tree: .flox/pkgs, a branch checkout or the output of tailor generate")->required();
   app.add_option("--name", name, "branch name of the spec (default: the directory's name)");
-  app.add_flag("--json", json, "print the branch, the variant count, the spec's TOML text and the warnings as one JSON object");
+  app.add_flag("--json", json,
+               "print the branch, the variant count, the spec's TOML text and the warnings as one JSON object");
   migrate::ImportOptions options;
   app.add_option("--pin", options.pin,
                  "the nixpkgs pin of recipes that name none (Flox-catalog recipes take their packages as arguments)")
@@ -52,8 +53,8 @@ int cmd_import(CommandContext& ctx) {
   }
   migrate::ImportResult r = migrate::import_spec(name, lint::read_tree(dir), kb, options);
   if (json) {
-    nlohmann::ordered_json j{{"branch", name},   {"variants", r.variants}, {"spec", r.toml},
-                             {"claims", r.claims}, {"notes", r.notes}, {"warnings", r.warnings}};
+    nlohmann::ordered_json j{{"branch", name},     {"variants", r.variants}, {"spec", r.toml},
+                             {"claims", r.claims}, {"notes", r.notes},       {"warnings", r.warnings}};
     ctx.out << j.dump(2) << "\n";
     return r.warnings.empty() ? kExitOk : kExitProblems;
   }

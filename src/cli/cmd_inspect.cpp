@@ -62,17 +62,21 @@ void print_text(std::ostream& out, const Inspection& in, const std::optional<Pro
   }
   uint64_t overhead = 0;
   for (const auto& f : in.files) overhead += f.fatbin_overhead;
-  out << fmt::format("{} ELF file{}, {}: {} in CUDA fatbins ({}; {} of it container headers and padding), {} outside them",
-                     in.files.size(), in.files.size() == 1 ? "" : "s", human_bytes(in.elf_bytes()),
-                     human_bytes(in.fatbin_bytes()), percent(in.fatbin_bytes(), in.elf_bytes()), human_bytes(overhead),
-                     human_bytes(in.elf_bytes() - in.fatbin_bytes()));
-  if (in.other_files) out << fmt::format("; {} other file{}, {}", in.other_files, in.other_files == 1 ? "" : "s", human_bytes(in.other_bytes));
+  out << fmt::format(
+      "{} ELF file{}, {}: {} in CUDA fatbins ({}; {} of it container headers and padding), {} outside them",
+      in.files.size(), in.files.size() == 1 ? "" : "s", human_bytes(in.elf_bytes()), human_bytes(in.fatbin_bytes()),
+      percent(in.fatbin_bytes(), in.elf_bytes()), human_bytes(overhead),
+      human_bytes(in.elf_bytes() - in.fatbin_bytes()));
+  if (in.other_files)
+    out << fmt::format("; {} other file{}, {}", in.other_files, in.other_files == 1 ? "" : "s",
+                       human_bytes(in.other_bytes));
   out << "\n";
   if (in.fatbin_bytes() == 0) out << "no CUDA code: a CPU-only build, or not a CUDA library\n";
   if (projection)
-    out << fmt::format("a build for SM {} alone would keep {} of {}: {} ({:.2f} MB, {:.1f}%) less\n", projection->target,
-                       human_bytes(projection->kept()), human_bytes(projection->total), human_bytes(projection->dropped),
-                       static_cast<double>(projection->dropped) / 1e6, projection->saving_percent());
+    out << fmt::format("a build for SM {} alone would keep {} of {}: {} ({:.2f} MB, {:.1f}%) less\n",
+                       projection->target, human_bytes(projection->kept()), human_bytes(projection->total),
+                       human_bytes(projection->dropped), static_cast<double>(projection->dropped) / 1e6,
+                       projection->saving_percent());
 }
 
 }  // namespace
@@ -81,7 +85,8 @@ int cmd_inspect(CommandContext& ctx) {
   CLI::App app{"Per-architecture composition and size of the CUDA fatbins in a .so, a folder or a wheel.", "inspect"};
   std::string path, svg, target, kb_dir;
   bool json = false;
-  app.add_option("PATH", path, "a shared library, a directory (site-packages/torch, a Nix result) or a .whl")->required();
+  app.add_option("PATH", path, "a shared library, a directory (site-packages/torch, a Nix result) or a .whl")
+      ->required();
   app.add_flag("--json", json, "print JSON");
   app.add_option("--svg", svg, "also write a bar chart of bytes per architecture to FILE")->type_name("FILE");
   app.add_option("--target", target,
@@ -103,8 +108,9 @@ int cmd_inspect(CommandContext& ctx) {
     std::string sm = number ? fmt::format("{}.{}", *number / 10, *number % 10) : std::string();
     if (!number || std::find(known.begin(), known.end(), sm) == known.end()) {
       Diagnostic d;
-      d.message = number ? fmt::format("inspect: --target '{}': SM {} is no GPU architecture the knowledge base knows", one, sm)
-                         : fmt::format("inspect: --target '{}' is not a compute capability", one);
+      d.message =
+          number ? fmt::format("inspect: --target '{}': SM {} is no GPU architecture the knowledge base knows", one, sm)
+                 : fmt::format("inspect: --target '{}' is not a compute capability", one);
       d.hint = number ? fmt::format("known: {}", fmt::join(known, ", ")) : "write it as 9.0, sm_90 or 90";
       ctx.err << d.render();
       return kExitBadInput;

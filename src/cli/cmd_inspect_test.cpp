@@ -98,8 +98,9 @@ TEST(CmdInspect, ABrokenFileInADirectoryDoesNotHideTheOthers) {
   auto r = run_tailor({"inspect", dir.path()});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find("good.so"), std::string::npos) << r.out;
-  EXPECT_EQ(r.err, dir.path() + "/bad.so: error: corrupt fatbin: entry at offset 0x9a0 (64 header + 268435456 payload "
-                                "bytes) extends 268433928 bytes past its container\n");
+  EXPECT_EQ(r.err, dir.path() +
+                       "/bad.so: error: corrupt fatbin: entry at offset 0x9a0 (64 header + 268435456 payload "
+                       "bytes) extends 268433928 bytes past its container\n");
   auto j = nlohmann::json::parse(run_tailor({"inspect", dir.path(), "--json"}).out);
   EXPECT_EQ(j["files"].size(), 1u);
   ASSERT_EQ(j["broken"].size(), 1u);
@@ -117,10 +118,11 @@ TEST(CmdInspect, AnEmptyDirectorySaysSo) {
 TEST(CmdInspect, ATargetNoGpuHasIsAnError) {
   auto r = run_tailor({"inspect", kMulti, "--target", "9.5"});
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err.rfind("tailor: error: inspect: --target '9.5': SM 9.5 is no GPU architecture the knowledge base knows\n"
-                        "hint: known: ",
-                        0),
-            0u)
+  EXPECT_EQ(
+      r.err.rfind("tailor: error: inspect: --target '9.5': SM 9.5 is no GPU architecture the knowledge base knows\n"
+                  "hint: known: ",
+                  0),
+      0u)
       << r.err;
   EXPECT_NE(r.err.find("9.0"), std::string::npos) << r.err;
   EXPECT_EQ(run_tailor({"inspect", kMulti, "--target", "sm_90"}).status, 0);
@@ -134,7 +136,8 @@ namespace {
 
 // Fuzzer finding: a wheel member name that is not UTF-8 made the JSON dump throw.
 TEST(CmdInspect, NonUtf8MemberNamesStillPrintJson) {
-  auto r = test::run_tailor({"inspect", test::source_path("tests/fuzz_corpus/binfmt/crash-wheel-member-name-not-utf8"), "--json"});
+  auto r = test::run_tailor(
+      {"inspect", test::source_path("tests/fuzz_corpus/binfmt/crash-wheel-member-name-not-utf8"), "--json"});
   EXPECT_TRUE(r.status == 0 || r.status == 2) << r.status;
   if (r.status == 0) {
     EXPECT_NO_THROW({ auto parsed = nlohmann::json::parse(r.out); });

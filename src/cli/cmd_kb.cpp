@@ -17,7 +17,9 @@ namespace tailor {
 
 namespace {
 std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
-std::string join(const std::vector<std::string>& v, const char* sep = " ") { return fmt::format("{}", fmt::join(v, sep)); }
+std::string join(const std::vector<std::string>& v, const char* sep = " ") {
+  return fmt::format("{}", fmt::join(v, sep));
+}
 
 // One column per attribute whose version pins record (packages.toml's json_version_keys).
 TextTable pin_table(const KnowledgeBase& kb, const std::vector<const NixpkgsPin*>& pins) {
@@ -73,10 +75,11 @@ int cmd_kb(CommandContext& ctx) {
     CommandContext sub{{ctx.args.begin() + 1, ctx.args.end()}, ctx.out, ctx.err};
     return cmd_kb_new_package(sub);
   }
-  CLI::App app{"Print the knowledge base tailor reasons with. `tailor kb probe-pin REV --nixpkgs PATH` measures a "
-               "nixpkgs revision and writes its facts as an overlay; `tailor kb new-package NAME --like PACKAGE -o DIR` "
-               "writes an overlay that adds a package.",
-               "kb"};
+  CLI::App app{
+      "Print the knowledge base tailor reasons with. `tailor kb probe-pin REV --nixpkgs PATH` measures a "
+      "nixpkgs revision and writes its facts as an overlay; `tailor kb new-package NAME --like PACKAGE -o DIR` "
+      "writes an overlay that adds a package.",
+      "kb"};
   bool json = false, pins_only = false;
   std::string kb_dir;
   PinQuery q;
@@ -86,11 +89,13 @@ int cmd_kb(CommandContext& ctx) {
   // --vllm are the common ones, --version ATTR=V names any other.
   std::string torch, vllm;
   std::vector<std::string> other_versions;
-  app.add_option("--torch", torch, "with --pins: pins that ship (or build) this torch; 2.9 matches 2.9.1")->type_name("VERSION");
+  app.add_option("--torch", torch, "with --pins: pins that ship (or build) this torch; 2.9 matches 2.9.1")
+      ->type_name("VERSION");
   app.add_option("--python", q.python, "with --pins: pins that provide this Python")->type_name("VERSION");
   app.add_option("--cuda", q.cuda, "with --pins: pins that provide this CUDA toolkit")->type_name("VERSION");
   app.add_option("--vllm", vllm, "with --pins: pins that ship this vLLM")->type_name("VERSION");
-  app.add_option("--version", other_versions, "with --pins: pins that ship nixpkgs attribute ATTR at version V (as `tailor kb` lists them)")
+  app.add_option("--version", other_versions,
+                 "with --pins: pins that ship nixpkgs attribute ATTR at version V (as `tailor kb` lists them)")
       ->type_name("ATTR=V");
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
@@ -99,7 +104,8 @@ int cmd_kb(CommandContext& ctx) {
   for (const auto& av : other_versions) {
     auto eq = av.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == av.size()) {
-      ctx.err << fmt::format("tailor: error: kb: --version {}: write ATTR=VERSION: a nixpkgs attribute and its version\n", av);
+      ctx.err << fmt::format(
+          "tailor: error: kb: --version {}: write ATTR=VERSION: a nixpkgs attribute and its version\n", av);
       return kExitBadInput;
     }
     q.versions.emplace_back(av.substr(0, eq), av.substr(eq + 1));
@@ -118,8 +124,8 @@ int cmd_kb(CommandContext& ctx) {
   TextTable gpus({"sm", "family", "products", "cuda", "platforms", "cudnn"});
   for (const auto& g : kb.gpus)
     gpus.add_row({g.sm, g.family, join(g.products, ", "),
-                   g.min_cuda.str() + "-" + (g.max_cuda ? g.max_cuda->str() : std::string()), join(g.platforms, ", "),
-                   g.cudnn_last ? "<= " + g.cudnn_last->str() : std::string("any")});
+                  g.min_cuda.str() + "-" + (g.max_cuda ? g.max_cuda->str() : std::string()), join(g.platforms, ", "),
+                  g.cudnn_last ? "<= " + g.cudnn_last->str() : std::string("any")});
   ctx.out << "GPU architectures (gpu_architectures.toml)\n" << gpus.render() << "\n";
 
   TextTable cudas({"cuda", "min driver", "minor-compat driver", "max gcc", "nixpkgs"});
@@ -144,7 +150,8 @@ int cmd_kb(CommandContext& ctx) {
   for (const auto& w : kb.workarounds) {
     std::vector<std::string> requested;
     for (const auto& [attribute, version] : w.requested) requested.push_back(attribute + " " + version);
-    ws.add_row({w.id, or_dash(join(w.pins, ", ")), or_dash(join(requested, ", ")), or_dash(join(w.cuda, ", ")), w.summary});
+    ws.add_row(
+        {w.id, or_dash(join(w.pins, ", ")), or_dash(join(requested, ", ")), or_dash(join(w.cuda, ", ")), w.summary});
   }
   ctx.out << "Workarounds (workarounds.toml)\n" << ws.render() << "\n";
 

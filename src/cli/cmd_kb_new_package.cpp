@@ -45,12 +45,15 @@ bool holds_exactly(const fs::path& dir, const PackageScaffold& s) {
 }  // namespace
 
 int cmd_kb_new_package(CommandContext& ctx) {
-  CLI::App app{"Write a knowledge-base overlay that adds a package, started from one the knowledge base has: a "
-               "packages.toml entry stating every field, with what each does, and a builder to edit.",
-               "kb new-package"};
+  CLI::App app{
+      "Write a knowledge-base overlay that adds a package, started from one the knowledge base has: a "
+      "packages.toml entry stating every field, with what each does, and a builder to edit.",
+      "kb new-package"};
   std::string name, like, output, kb_dir;
   app.add_option("NAME", name, "the new package's name")->required();
-  app.add_option("--like", like, "the package to start from (`tailor kb` lists them)")->required()->type_name("PACKAGE");
+  app.add_option("--like", like, "the package to start from (`tailor kb` lists them)")
+      ->required()
+      ->type_name("PACKAGE");
   app.add_option("-o,--output", output, "the overlay directory to write: new or empty")->required()->type_name("DIR");
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
@@ -79,7 +82,8 @@ int cmd_kb_new_package(CommandContext& ctx) {
     for (const auto& file : s.files) {
       fs::path parent = (dir / file.first).parent_path();
       std::vector<fs::path> missing;
-      for (fs::path p = parent; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) missing.insert(missing.begin(), p);
+      for (fs::path p = parent; !p.empty() && !fs::exists(p, ec); p = p.parent_path())
+        missing.insert(missing.begin(), p);
       for (const auto& p : missing) {
         if (!fs::create_directory(p, ec) && ec) fail_at(p, "cannot create directory: " + ec.message());
         made.push_back(p);
@@ -98,7 +102,8 @@ int cmd_kb_new_package(CommandContext& ctx) {
   }
   for (const auto& n : s.notes) ctx.err << "tailor: note: " << n << "\n";
   for (const auto& file : s.files) ctx.err << fmt::format("wrote {}\n", (dir / file.first).string());
-  ctx.err << fmt::format("next: edit them, then `tailor kb --kb {}` shows the package as tailor reads it\n", dir.string());
+  ctx.err << fmt::format("next: edit them, then `tailor kb --kb {}` shows the package as tailor reads it\n",
+                         dir.string());
   return kExitOk;
 }
 

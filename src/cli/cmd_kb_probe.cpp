@@ -13,13 +13,15 @@
 namespace tailor {
 
 int cmd_kb_probe_pin(CommandContext& ctx) {
-  CLI::App app{"Measure a nixpkgs revision on a local checkout (nix-instantiate --eval, nothing built) and write "
-               "its facts as a knowledge-base overlay (nixpkgs_pins.toml).",
-               "kb probe-pin"};
+  CLI::App app{
+      "Measure a nixpkgs revision on a local checkout (nix-instantiate --eval, nothing built) and write "
+      "its facts as a knowledge-base overlay (nixpkgs_pins.toml).",
+      "kb probe-pin"};
   std::string rev, nixpkgs, output, kb_dir;
   app.add_option("REV", rev, "the revision (full or abbreviated) the checkout is at")->required();
   app.add_option("--nixpkgs", nixpkgs, "the nixpkgs checkout, at REV")->required()->type_name("PATH");
-  app.add_option("-o,--output", output, "write the overlay here (a --kb directory's nixpkgs_pins.toml); default: stdout")
+  app.add_option("-o,--output", output,
+                 "write the overlay here (a --kb directory's nixpkgs_pins.toml); default: stdout")
       ->type_name("OVERLAY.toml");
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;

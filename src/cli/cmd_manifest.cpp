@@ -2,13 +2,13 @@
 // a consumer Flox manifest for one kind of machine, installing variants side by side.
 #include <algorithm>
 #include <ostream>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <toml++/toml.h>
+#include <nlohmann/json.hpp>
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
@@ -41,8 +41,8 @@ int print_json(CommandContext& ctx, const Spec& spec, const std::string& org, co
     return std::make_pair(e["system"].get<std::string>(), e["priority"].get<int64_t>());
   };
   std::stable_sort(install.begin(), install.end(), [&](const auto& a, const auto& b) { return order(a) < order(b); });
-  nlohmann::ordered_json j{{"spec", spec.path}, {"branch", spec.name}, {"org", org}, {"install", install},
-                           {"manifest", manifest}};
+  nlohmann::ordered_json j{
+      {"spec", spec.path}, {"branch", spec.name}, {"org", org}, {"install", install}, {"manifest", manifest}};
   ctx.out << j.dump(2) << "\n";
   return kExitOk;
 }
@@ -55,11 +55,15 @@ int cmd_manifest(CommandContext& ctx) {
   std::string org = "flox", kb_dir, host_file, sm, isa;
   std::vector<std::string> names;
   bool json = false;
-  add_spec_arg(app, spec_arg, "spec file or built-in spec, e.g. build-pytorch/main (required; with --spec, every positional is a VARIANT)");
-  app.add_option("VARIANT", names, "variant names (default: every variant of the spec; with --for/--isa, the candidates)");
+  add_spec_arg(
+      app, spec_arg,
+      "spec file or built-in spec, e.g. build-pytorch/main (required; with --spec, every positional is a VARIANT)");
+  app.add_option("VARIANT", names,
+                 "variant names (default: every variant of the spec; with --for/--isa, the candidates)");
   app.add_option("--org", org, "the catalog the variants are published to (default: flox)")->check(safe_name_check());
-  auto* for_opt = app.add_option("--for", host_file, "pick each package's variant for the machine 'tailor detect --json' described")
-                      ->type_name("HOST.json");
+  auto* for_opt =
+      app.add_option("--for", host_file, "pick each package's variant for the machine 'tailor detect --json' described")
+          ->type_name("HOST.json");
   app.add_option("--sm", sm, "pick for a machine with a GPU of this compute capability (with --isa)")
       ->type_name("SM")
       ->excludes(for_opt);

@@ -76,8 +76,8 @@ int cmd_matrix(CommandContext& ctx) {
   ctx.out << fmt::format("{}: branch {} ({})\n\n", spec.path, spec.name, spec.product);
   TextTable t({"name", "package", "python", "cuda", "sm", "isa", "platform", "pin"});
   for (const auto& v : m.variants)
-    t.add_row({v.name, v.package, or_dash(v.python), or_dash(v.cuda), or_dash(v.sm),
-               or_dash(v.isa), v.platform, v.pin});
+    t.add_row(
+        {v.name, v.package, or_dash(v.python), or_dash(v.cuda), or_dash(v.sm), or_dash(v.isa), v.platform, v.pin});
   ctx.out << t.render() << "\n" << count_line(m, kb);
   if (dropped && !m.dropped.empty()) {
     TextTable d({"dropped", "rule", "reason"});

@@ -1,9 +1,9 @@
 // tailor parse FILE... [--json]: print each file's Nix normal form, byte for byte what
 // `nix-instantiate --parse FILE` prints; syntax errors are reported per file.
 #include <fcntl.h>
-#include <cerrno>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <cerrno>
 
 #include <algorithm>
 #include <cstring>

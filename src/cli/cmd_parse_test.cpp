@@ -8,7 +8,8 @@ namespace tailor::test {
 namespace {
 
 TEST(CmdParse, PrintsNormalFormOfEachFile) {
-  RunResult r = run_tailor({"parse", source_path("tests/nix_corpus/curpos.nix"), source_path("tests/nix_corpus/legacy.nix")});
+  RunResult r =
+      run_tailor({"parse", source_path("tests/nix_corpus/curpos.nix"), source_path("tests/nix_corpus/legacy.nix")});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
   // Checked against nix-instantiate --parse on the same two files.

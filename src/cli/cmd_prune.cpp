@@ -48,10 +48,11 @@ void print_files(std::ostream& out, const PruneReport& r) {
   TextTable t({"file", "size", "fatbins", "removed", wheel ? "deflated" : "on disk", "kept", "removed entries"});
   for (const auto& f : r.files) {
     if (!f.refused.empty()) continue;
-    t.add_row({f.path.empty() ? r.root : f.path, human_bytes(f.size), human_bytes(f.fatbin_bytes),
-               fmt::format("{} ({})", human_bytes(f.removed_bytes), percent(f.removed_bytes, f.size)),
-               wheel ? before_after(f.compressed_before, f.compressed_after) : before_after(f.disk_before, f.disk_after),
-               arch_counts(f.archs, true), arch_counts(f.archs, false)});
+    t.add_row(
+        {f.path.empty() ? r.root : f.path, human_bytes(f.size), human_bytes(f.fatbin_bytes),
+         fmt::format("{} ({})", human_bytes(f.removed_bytes), percent(f.removed_bytes, f.size)),
+         wheel ? before_after(f.compressed_before, f.compressed_after) : before_after(f.disk_before, f.disk_after),
+         arch_counts(f.archs, true), arch_counts(f.archs, false)});
   }
   if (t.rows()) out << t.render() << "\n";
 }
@@ -69,8 +70,8 @@ void print_text(std::ostream& out, std::ostream& err, const PruneReport& r) {
   for (const auto& f : r.files) fatbins += f.fatbin_bytes, removed += f.removed_bytes;
   out << fmt::format("{} {} ELF file{} with fatbins for SM {} in {:.2f} s: {} of {} fatbin bytes removed ({})",
                      r.dry_run ? "would prune" : "pruned", r.files.size() - r.refused(),
-                     r.files.size() - r.refused() == 1 ? "" : "s", fmt::join(r.sm, ", "), r.seconds, human_bytes(removed),
-                     human_bytes(fatbins), percent(removed, fatbins));
+                     r.files.size() - r.refused() == 1 ? "" : "s", fmt::join(r.sm, ", "), r.seconds,
+                     human_bytes(removed), human_bytes(fatbins), percent(removed, fatbins));
   if (r.refused()) out << fmt::format("; {} refused", r.refused());
   if (!r.output.empty()) out << fmt::format("; written to {}", r.output);
   out << "\n";
@@ -79,8 +80,9 @@ void print_text(std::ostream& out, std::ostream& err, const PruneReport& r) {
     out << fmt::format("on disk: {} → {} ({} freed)\n", human_bytes(r.disk_before), human_bytes(r.disk_after),
                        human_bytes(r.disk_before > r.disk_after ? r.disk_before - r.disk_after : 0));
   if (r.kind == "wheel") {
-    out << fmt::format("deflated libraries: {} → {} (changed members deflated anew at zlib level {}, the others copied as stored)\n",
-                       human_bytes(r.compressed_before()), human_bytes(r.compressed_after()), r.deflate_level);
+    out << fmt::format(
+        "deflated libraries: {} → {} (changed members deflated anew at zlib level {}, the others copied as stored)\n",
+        human_bytes(r.compressed_before()), human_bytes(r.compressed_after()), r.deflate_level);
     if (r.download_after)
       out << fmt::format("download: {} → {} ({} less)\n", human_bytes(r.download_before), human_bytes(r.download_after),
                          percent(r.download_before - std::min(r.download_before, r.download_after), r.download_before));
@@ -102,9 +104,12 @@ int cmd_prune(CommandContext& ctx) {
   std::string path, out, kb_dir, spec_arg;
   std::vector<std::string> sms;
   bool in_place = false, dry_run = false, json = false, keep_ptx = false;
-  app.add_option("PATH", path, "a shared library, a directory (site-packages/torch, a Nix result) or a .whl")->required();
+  app.add_option("PATH", path, "a shared library, a directory (site-packages/torch, a Nix result) or a .whl")
+      ->required();
   app.add_option("--sm", sms, "compute capabilities to keep code for (9.0, or 8.6,9.0 for mixed hosts)")
-      ->required()->delimiter(',')->type_name("SM[,SM]");
+      ->required()
+      ->delimiter(',')
+      ->type_name("SM[,SM]");
   app.add_option("--spec", spec_arg,
                  "read names of its variants in --sm as the SMs they target (a set variant: every SM of its set)")
       ->type_name("SPEC");
@@ -156,7 +161,8 @@ int cmd_prune(CommandContext& ctx) {
   if (json) {
     ctx.out << to_json(report, true).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     for (const auto& f : report.files)
-      if (!f.refused.empty()) ctx.err << fmt::format("{}: warning: not pruned, left as it was: {}\n", f.path, f.refused);
+      if (!f.refused.empty())
+        ctx.err << fmt::format("{}: warning: not pruned, left as it was: {}\n", f.path, f.refused);
   } else {
     print_text(ctx.out, ctx.err, report);
   }

@@ -26,7 +26,8 @@ std::string inspected(const std::string& path) {
   auto j = nlohmann::json::parse(r.out);
   std::string s;
   for (const auto& f : j["files"])
-    for (const auto& e : f["entries"]) s += fmt::format("{}{}×{}", s.empty() ? "" : " ", e["arch"].get<std::string>(), e["count"].get<int>());
+    for (const auto& e : f["entries"])
+      s += fmt::format("{}{}×{}", s.empty() ? "" : " ", e["arch"].get<std::string>(), e["count"].get<int>());
   return s;
 }
 
@@ -59,8 +60,8 @@ TEST(CmdPrune, JsonReportAndDryRun) {
 // A set variant's name (with --spec) stands for every SM of its set: vllm-portable's
 // "all" on x86_64 is 7.5, 8.0, 8.6, 8.9, 9.0, 10.0 and 12.0.
 TEST(CmdPrune, SetVariantKeepsEverySmOfTheSet) {
-  auto r = run_tailor({"prune", kMulti, "--sm", "vllm-python312-cuda12_8-all-avx2", "--spec", "build-vllm/vllm-portable",
-                       "--dry-run", "--json"});
+  auto r = run_tailor({"prune", kMulti, "--sm", "vllm-python312-cuda12_8-all-avx2", "--spec",
+                       "build-vllm/vllm-portable", "--dry-run", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["sm"], (nlohmann::json{"7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "12.0"}));
@@ -68,22 +69,26 @@ TEST(CmdPrune, SetVariantKeepsEverySmOfTheSet) {
   for (const auto& a : j["archs"]) kept += a["kept"].get<uint64_t>(), removed += a["removed"].get<uint64_t>();
   EXPECT_EQ(kept, 18u);    // every cubin: 8.9 loads sm_86, the others their own
   EXPECT_EQ(removed, 2u);  // compute_120: no PTX without --keep-ptx
-  auto bad = run_tailor({"prune", kMulti, "--sm", "vllm-python312-cuda12_8-all-avx9", "--spec", "build-vllm/vllm-portable",
-                         "--dry-run"});
+  auto bad = run_tailor(
+      {"prune", kMulti, "--sm", "vllm-python312-cuda12_8-all-avx9", "--spec", "build-vllm/vllm-portable", "--dry-run"});
   EXPECT_EQ(bad.status, 2);
 }
 
 TEST(CmdPrune, UsageErrorsAreReportedVerbatim) {
   auto r = run_tailor({"prune", kMulti, "--sm", "9.0"});
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, "tailor: error: prune: say where the result goes\nhint: give -o OUT for a pruned copy, or --in-place\n");
+  EXPECT_EQ(r.err,
+            "tailor: error: prune: say where the result goes\nhint: give -o OUT for a pruned copy, or --in-place\n");
   r = run_tailor({"prune", kMulti, "--sm", "9.5", "--dry-run"});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err.substr(0, r.err.find('\n')),
             "tailor: error: prune: --sm '9.5' is not a compute capability the knowledge base knows");
   r = run_tailor({"prune", kMulti, "--sm", "9.0", "-o", kMulti});
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, kMulti + ": error: the output exists already\nhint: tailor prune never overwrites: remove it, or choose another -o\n");
+  EXPECT_EQ(
+      r.err,
+      kMulti +
+          ": error: the output exists already\nhint: tailor prune never overwrites: remove it, or choose another -o\n");
   r = run_tailor({"prune", kWheel, "--sm", "9.0", "--in-place"});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err, kWheel + ": error: wheels are not pruned in place\nhint: name the new wheel with -o\n");
@@ -124,13 +129,17 @@ TEST(CmdPrune, WheelRecordVerifiesAndPipInstallsIt) {
   auto check = run_command("python3 " + source_path("tests/data/elf/verify-record.py") + " " + out, true);
   EXPECT_EQ(check.status, 0) << check.out;
   EXPECT_EQ(check.out, "RECORD verifies: 7 files\n");  // 6 members and tailor-prune.json
-  auto json = run_command("python3 -c \"import zipfile,json,sys; z=zipfile.ZipFile(sys.argv[1]); "
-                          "j=json.loads(z.read('prunefix-0.1.dist-info/tailor-prune.json')); print(j['sm'], j['removed_bytes'] > 0)\" " + out);
+  auto json = run_command(
+      "python3 -c \"import zipfile,json,sys; z=zipfile.ZipFile(sys.argv[1]); "
+      "j=json.loads(z.read('prunefix-0.1.dist-info/tailor-prune.json')); print(j['sm'], j['removed_bytes'] > 0)\" " +
+      out);
   EXPECT_EQ(json.out, "['9.0'] True\n");
   if (run_command("python3 -m pip --version").status != 0) GTEST_SKIP() << "pip not found";
   std::string target = dir.path() + "/site";
-  auto pip = run_command("python3 -m pip install -q --no-deps --no-index --no-compile --disable-pip-version-check --target " +
-                             target + " " + out, true);
+  auto pip =
+      run_command("python3 -m pip install -q --no-deps --no-index --no-compile --disable-pip-version-check --target " +
+                      target + " " + out,
+                  true);
   ASSERT_EQ(pip.status, 0) << pip.out;
   EXPECT_EQ(inspected(target + "/prunefix/lib/libmulti.so"), "sm_90×3");
 }

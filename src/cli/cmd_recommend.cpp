@@ -5,13 +5,13 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
 #include "cli/command.hpp"
 #include "cli/host_options.hpp"
 #include "cli/options.hpp"
 #include "host/recommend.hpp"
-#include "util/diagnostic.hpp"
-#include <nlohmann/json.hpp>
 #include "matrix/spec_loader.hpp"
+#include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
 
 namespace tailor {

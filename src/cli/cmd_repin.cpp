@@ -85,8 +85,8 @@ std::string tree_python_set(const std::vector<recipe::SourceFile>& files) {
   return best;
 }
 
-/// The post-move check (evaluate the pin's torch version) on a local nixpkgs; returns false when the result contradicts the move.
-/// \a attribute: the headline package's (packages.toml), whose version the pin's names and docs promise.
+/// The post-move check (evaluate the pin's torch version) on a local nixpkgs; returns false when the result contradicts
+/// the move. \a attribute: the headline package's (packages.toml), whose version the pin's names and docs promise.
 bool evaluate(CommandContext& ctx, const std::string& nixpkgs, const std::string& set, const std::string& cuda,
               const std::string& attribute, const migrate::TargetPin& target, std::vector<std::string>& verify,
               Json& report) {
@@ -115,13 +115,15 @@ bool evaluate(CommandContext& ctx, const std::string& nixpkgs, const std::string
     for (const auto& c : d->claims) same = same || is(c.value);
   ctx.out << fmt::format("  = \"{}\" (knowledge base: {}{})\n", e.version, want, same ? "" : ", DIFFERENT");
   if (target.known->version_dispute(attribute))  // a measurement settles what the sources dispute: record it
-    verify.push_back(fmt::format("{}.torch.version measured {} on {}: record it so the knowledge base no longer "
-                                 "disputes it: {}",
-                                 set, e.version, target.known->short_rev, probe_pin_command(*target.known)));
+    verify.push_back(
+        fmt::format("{}.torch.version measured {} on {}: record it so the knowledge base no longer "
+                    "disputes it: {}",
+                    set, e.version, target.known->short_rev, probe_pin_command(*target.known)));
   if (!same)
-    verify.push_back(fmt::format("{}.torch.version is {} on {}, but the knowledge base says {} ships {}: check the "
-                                 "checkout and the knowledge base",
-                                 set, e.version, nixpkgs, target.known->short_rev, want));
+    verify.push_back(
+        fmt::format("{}.torch.version is {} on {}, but the knowledge base says {} ships {}: check the "
+                    "checkout and the knowledge base",
+                    set, e.version, nixpkgs, target.known->short_rev, want));
   return same;
 }
 
@@ -188,7 +190,8 @@ void add_repin_options(CLI::App& app, RepinArgs& a) {
   app.add_option("DIR", a.dir, "the tree: a branch checkout or .flox/pkgs (README.md / BUILD_MATRIX.md at its root)");
   app.add_option("--rev", a.rev, "the new nixpkgs revision: 40 hex digits, or a short form the knowledge base knows")
       ->required();
-  app.add_option("--sha256", a.sha256, "the new tarball's hash (nix-prefetch-url --unpack URL): nix-base32, hex or SRI");
+  app.add_option("--sha256", a.sha256,
+                 "the new tarball's hash (nix-prefetch-url --unpack URL): nix-base32, hex or SRI");
   app.add_option("--python-set", a.python_set,
                  "move every package set / interpreter name to this set, e.g. python313Packages (python3.pkgs "
                  "becomes python313.pkgs)");
@@ -205,7 +208,8 @@ void add_repin_options(CLI::App& app, RepinArgs& a) {
   // The old spelling: elsewhere --spec names the spec a command reads, here it
   // named the file to rewrite. Hidden; cmd_repin warns when it is used.
   app.add_option("--spec", a.old_spec)->group("");
-  app.add_flag("--json", a.json, "print the edits, the check of the result and what is left to verify as one JSON object");
+  app.add_flag("--json", a.json,
+               "print the edits, the check of the result and what is left to verify as one JSON object");
   add_kb_option(app, a.kb_dir);
 }
 
@@ -224,7 +228,8 @@ std::optional<int> check_tree_inputs(CommandContext& ctx, const RepinArgs& a) {
                   "a local checkout of nixpkgs at the new revision (git worktree add PATH REV)", kExitBadInput);
   if (find_program("nix-instantiate").empty())
     return refuse(ctx, "", "repin: --nixpkgs needs nix-instantiate, which is not on PATH",
-                  "install Nix (Debian: nix-bin), or drop --nixpkgs and verify the torch version yourself", kExitMissingEnv);
+                  "install Nix (Debian: nix-bin), or drop --nixpkgs and verify the torch version yourself",
+                  kExitMissingEnv);
   return std::nullopt;
 }
 
@@ -235,10 +240,11 @@ bool verify_notes(CommandContext& ctx, const RepinArgs& a, const migrate::RepinP
   std::string set = plan.python ? plan.python->set : tree_python_set(plan.after);
   if (!a.nixpkgs.empty())
     return evaluate(ctx, a.nixpkgs, set, plan.cuda, kb.headline_package().attribute, plan.target, verify, report);
-  verify.push_back(fmt::format("that {}.torch on {} is the PyTorch the names and docs promise: rerun with "
-                                 "--nixpkgs PATH (a checkout of the pin), or build one variant and print "
-                                 "torch.__version__",
-                                 set, plan.target.rev.substr(0, 7)));
+  verify.push_back(
+      fmt::format("that {}.torch on {} is the PyTorch the names and docs promise: rerun with "
+                  "--nixpkgs PATH (a checkout of the pin), or build one variant and print "
+                  "torch.__version__",
+                  set, plan.target.rev.substr(0, 7)));
   return true;
 }
 
@@ -260,7 +266,8 @@ void write_tree_result(CommandContext& ctx, const RepinArgs& a, const migrate::R
   }
 }
 
-int repin_tree(CommandContext& ctx, const RepinArgs& a, migrate::RepinOptions o, const KnowledgeBase& kb, Json& report) {
+int repin_tree(CommandContext& ctx, const RepinArgs& a, migrate::RepinOptions o, const KnowledgeBase& kb,
+               Json& report) {
   if (auto rc = check_tree_inputs(ctx, a)) return *rc;
   if (!a.out.empty() && !a.dry_run) {
     migrate::check_output_dir(a.dir, a.out);
@@ -298,19 +305,20 @@ int repin_tree(CommandContext& ctx, const RepinArgs& a, migrate::RepinOptions o,
 }  // namespace
 
 int cmd_repin(CommandContext& ctx) {
-  CLI::App app{"Move a hand-written recipe tree (or, with --rewrite-spec, a matrix spec) to another nixpkgs pin and Python "
-               "package set. Only the revision, hash and package-set tokens change; comments and formatting stay "
-               "byte for byte. The docs' version/pin tables follow, `tailor check` runs on the result, and a "
-               "summary says what is left to verify.\n\n"
-               "Hashes: a tarball hash belongs to one revision. With --sha256 (or a hash the knowledge base knows) "
-               "it is written beside every moved pin, added where a fetchTarball / fetchFromGitHub had none. "
-               "Without one, an old hash is replaced by the fake hash of its format (lib.fakeSha256's 52 zeros, or "
-               "lib.fakeHash's sha256-AAAA…=): the fetch then fails with 'hash mismatch' and prints the hash to fill "
-               "in, instead of evaluating against a hash that cannot be right. A pin written without a hash stays "
-               "without one (tailor check warns TLR005).\n\n"
-               "Exit status: 0 done; 1 done, but check reports errors on the result or the --nixpkgs evaluation "
-               "disagrees; 2 bad input (nothing written); 3 --nixpkgs without nix-instantiate.",
-               "repin"};
+  CLI::App app{
+      "Move a hand-written recipe tree (or, with --rewrite-spec, a matrix spec) to another nixpkgs pin and Python "
+      "package set. Only the revision, hash and package-set tokens change; comments and formatting stay "
+      "byte for byte. The docs' version/pin tables follow, `tailor check` runs on the result, and a "
+      "summary says what is left to verify.\n\n"
+      "Hashes: a tarball hash belongs to one revision. With --sha256 (or a hash the knowledge base knows) "
+      "it is written beside every moved pin, added where a fetchTarball / fetchFromGitHub had none. "
+      "Without one, an old hash is replaced by the fake hash of its format (lib.fakeSha256's 52 zeros, or "
+      "lib.fakeHash's sha256-AAAA…=): the fetch then fails with 'hash mismatch' and prints the hash to fill "
+      "in, instead of evaluating against a hash that cannot be right. A pin written without a hash stays "
+      "without one (tailor check warns TLR005).\n\n"
+      "Exit status: 0 done; 1 done, but check reports errors on the result or the --nixpkgs evaluation "
+      "disagrees; 2 bad input (nothing written); 3 --nixpkgs without nix-instantiate.",
+      "repin"};
   RepinArgs a;
   add_repin_options(app, a);
   if (auto rc = parse_args(app, ctx)) return *rc;
@@ -325,8 +333,9 @@ int cmd_repin(CommandContext& ctx) {
   if (app.count("--python-set")) o.python_set = a.python_set;
   o.all_pins = a.all_pins;
   if (a.spec.empty() == a.dir.empty())
-    return bad_usage(ctx, a.spec.empty() ? "repin: a tree DIR (or --rewrite-spec SPEC.toml) is required"
-                                         : "repin: give either a tree DIR or --rewrite-spec SPEC.toml, not both",
+    return bad_usage(ctx,
+                     a.spec.empty() ? "repin: a tree DIR (or --rewrite-spec SPEC.toml) is required"
+                                    : "repin: give either a tree DIR or --rewrite-spec SPEC.toml, not both",
                      "tailor repin DIR --rev REV [--python-set python313Packages] [-o OUT]");
   KnowledgeBase kb = load_kb(a.kb_dir);
   // Arguments first: a bad one stops the run before anything is read.
@@ -339,7 +348,8 @@ int cmd_repin(CommandContext& ctx) {
   std::ostringstream discarded;
   CommandContext text{ctx.args, a.json ? discarded : ctx.out, ctx.err};
   Json report;
-  int status = a.spec.empty() ? repin_tree(text, a, o, kb, report) : repin_spec(text, a.spec, o, kb, a.out, a.dry_run, report);
+  int status =
+      a.spec.empty() ? repin_tree(text, a, o, kb, report) : repin_spec(text, a.spec, o, kb, a.out, a.dry_run, report);
   if (a.json) ctx.out << report.dump(2) << "\n";
   return status;
 }

@@ -50,12 +50,14 @@ int cmd_verify(CommandContext& ctx) {
   std::string path, variant, variant_file, spec_arg = kDefaultSpec, python, kb_dir;
   bool json = false, no_run = false;
   app.add_option("PATH", path, "a Nix result, an installed torch (site-packages/torch) or a library")->required();
-  app.add_option("--variant", variant, "the variant the artifact was built as (default: its nix-support/tailor-variant.json)")
+  app.add_option("--variant", variant,
+                 "the variant the artifact was built as (default: its nix-support/tailor-variant.json)")
       ->type_name("NAME");
   app.add_option("--variant-json", variant_file, "read the promise from FILE (the keys of tailor matrix --json)")
       ->type_name("FILE");
   app.add_option("--spec", spec_arg, "spec that defines --variant (default: build-pytorch/main)");
-  app.add_option("--python", python, "interpreter for the dynamic checks (default: the artifact's own)")->type_name("PYTHON");
+  app.add_option("--python", python, "interpreter for the dynamic checks (default: the artifact's own)")
+      ->type_name("PYTHON");
   app.add_flag("--static", no_run, "only the static checks: run no Python");
   app.add_flag("--json", json, "print JSON");
   add_kb_option(app, kb_dir);
@@ -119,7 +121,8 @@ int cmd_verify(CommandContext& ctx) {
       failed += c.status == CheckStatus::failed;
       skipped += c.status == CheckStatus::skipped;
     }
-    ctx.out << fmt::format("{}: {} checks, {} failed, {} skipped\n", ok ? "ok" : "FAILED", checks.size(), failed, skipped);
+    ctx.out << fmt::format("{}: {} checks, {} failed, {} skipped\n", ok ? "ok" : "FAILED", checks.size(), failed,
+                           skipped);
   }
   return ok ? kExitOk : kExitProblems;
 }

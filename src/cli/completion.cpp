@@ -59,35 +59,44 @@ std::string roff(const std::string& s) {
 }  // namespace
 
 std::string bash_completion(const std::vector<CommandOptions>& commands) {
-  std::string out = "# bash completion for tailor (generated from tailor's command table)\n_tailor() {\n"
-                    "  local cur=${COMP_WORDS[COMP_CWORD]}\n"
-                    "  if [ \"$COMP_CWORD\" -eq 1 ]; then\n"
-                    "    COMPREPLY=($(compgen -W " + sh_quote(names_of(commands) + " --help --version") + " -- \"$cur\"))\n"
-                    "    return\n  fi\n  local opts=\n  case ${COMP_WORDS[1]} in\n";
+  std::string out =
+      "# bash completion for tailor (generated from tailor's command table)\n_tailor() {\n"
+      "  local cur=${COMP_WORDS[COMP_CWORD]}\n"
+      "  if [ \"$COMP_CWORD\" -eq 1 ]; then\n"
+      "    COMPREPLY=($(compgen -W " +
+      sh_quote(names_of(commands) + " --help --version") +
+      " -- \"$cur\"))\n"
+      "    return\n  fi\n  local opts=\n  case ${COMP_WORDS[1]} in\n";
   for (const auto& c : commands)
     out += fmt::format("    {}) opts={} ;;\n", c.name, sh_quote(fmt::format("{}", fmt::join(c.options, " "))));
-  out += "  esac\n"
-         "  if [[ $cur == -* ]]; then\n    COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
-         "  else\n    COMPREPLY=($(compgen -f -- \"$cur\"))\n  fi\n}\ncomplete -o filenames -F _tailor tailor\n";
+  out +=
+      "  esac\n"
+      "  if [[ $cur == -* ]]; then\n    COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
+      "  else\n    COMPREPLY=($(compgen -f -- \"$cur\"))\n  fi\n}\ncomplete -o filenames -F _tailor tailor\n";
   return out;
 }
 
 std::string zsh_completion(const std::vector<CommandOptions>& commands) {
-  std::string out = "#compdef tailor\n# zsh completion for tailor (generated from tailor's command table)\n_tailor() {\n"
-                    "  local -a commands\n  commands=(\n";
+  std::string out =
+      "#compdef tailor\n# zsh completion for tailor (generated from tailor's command table)\n_tailor() {\n"
+      "  local -a commands\n  commands=(\n";
   for (const auto& c : commands) {
     std::string summary = c.summary;
     for (size_t at = 0; (at = summary.find(':', at)) != std::string::npos; at += 2) summary.replace(at, 1, "\\:");
     out += "    " + sh_quote(c.name + ":" + summary) + "\n";
   }
-  out += "  )\n  if (( CURRENT == 2 )); then\n    _describe command commands\n    return\n  fi\n"
-         "  local -a opts\n  case $words[2] in\n";
+  out +=
+      "  )\n  if (( CURRENT == 2 )); then\n    _describe command commands\n    return\n  fi\n"
+      "  local -a opts\n  case $words[2] in\n";
   for (const auto& c : commands)
-    out += fmt::format("    {}) opts=({}) ;;\n", c.name, fmt::join([&] {
-                         std::vector<std::string> q;
-                         for (const auto& o : c.options) q.push_back(sh_quote(o));
-                         return q;
-                       }(), " "));
+    out += fmt::format("    {}) opts=({}) ;;\n", c.name,
+                       fmt::join(
+                           [&] {
+                             std::vector<std::string> q;
+                             for (const auto& o : c.options) q.push_back(sh_quote(o));
+                             return q;
+                           }(),
+                           " "));
   out += "  esac\n  _arguments '*:file:_files' && return\n  compadd -a opts\n}\n_tailor \"$@\"\n";
   return out;
 }
@@ -108,9 +117,10 @@ std::string man_page(const std::vector<CommandOptions>& commands, const std::str
   std::string out = fmt::format(".TH TAILOR 1 \"\" \"tailor {}\" \"User Commands\"\n", version);
   out += ".SH NAME\ntailor \\- hardware\\-tailored PyTorch builds as data\n";
   out += ".SH SYNOPSIS\n.B tailor\n.I COMMAND\n[\\fIARGS\\fR...]\n";
-  out += ".SH DESCRIPTION\ntailor expands a spec of builds (packages, Python, CUDA, GPU architectures, CPU ISA "
-         "targets, nixpkgs pins) into a matrix of variants, generates their Nix recipes, builds, checks and "
-         "recommends them.\nRun \\fBtailor\\fR \\fICOMMAND\\fR \\fB\\-\\-help\\fR for a command's options.\n";
+  out +=
+      ".SH DESCRIPTION\ntailor expands a spec of builds (packages, Python, CUDA, GPU architectures, CPU ISA "
+      "targets, nixpkgs pins) into a matrix of variants, generates their Nix recipes, builds, checks and "
+      "recommends them.\nRun \\fBtailor\\fR \\fICOMMAND\\fR \\fB\\-\\-help\\fR for a command's options.\n";
   out += ".SH COMMANDS\n";
   for (const auto& c : commands) {
     out += fmt::format(".TP\n.B {}\n{}\n", roff(c.name), roff(c.summary));
@@ -121,7 +131,9 @@ std::string man_page(const std::vector<CommandOptions>& commands, const std::str
     }
   }
   out += ".SH EXIT STATUS\n0 ok, 1 problems found, 2 bad usage or input, 3 missing environment.\n";
-  out += ".SH ENVIRONMENT\n.TP\n.B TAILOR_KB\nA directory of TOML files that overlay the built\\-in knowledge base (as \\fB\\-\\-kb\\fR \\fIDIR\\fR).\n";
+  out +=
+      ".SH ENVIRONMENT\n.TP\n.B TAILOR_KB\nA directory of TOML files that overlay the built\\-in knowledge base (as "
+      "\\fB\\-\\-kb\\fR \\fIDIR\\fR).\n";
   return out;
 }
 

@@ -31,9 +31,10 @@ std::vector<std::string> table_names() {
 }
 
 TEST(Completion, ReadsOptionsFromHelp) {
-  std::string help = "Options:\n  -h,--help                   Print this help message and exit\n"
-                     "  -j,--jobs INT:POSITIVE      builds at a time\n  --tree TEXT  where\n"
-                     "Positionals:\n  SPEC TEXT REQUIRED   the spec\n";
+  std::string help =
+      "Options:\n  -h,--help                   Print this help message and exit\n"
+      "  -j,--jobs INT:POSITIVE      builds at a time\n  --tree TEXT  where\n"
+      "Positionals:\n  SPEC TEXT REQUIRED   the spec\n";
   EXPECT_EQ(options_in_help(help), (std::vector<std::string>{"-h", "--help", "-j", "--jobs", "--tree"}));
 }
 
@@ -98,7 +99,8 @@ TEST(Completion, ZshAndFishParse) {
 
 // What fish offers for the command line \a line (no quotes in it).
 test::RunResult fish_complete(const std::string& line) {
-  return test::run_command("fish --no-config -c 'source " + built_file("tailor.fish") + "; complete -C \"" + line + "\"'");
+  return test::run_command("fish --no-config -c 'source " + built_file("tailor.fish") + "; complete -C \"" + line +
+                           "\"'");
 }
 
 // fish completes, for every command, every option its --help lists: the
@@ -114,7 +116,8 @@ TEST(Completion, FishCompletesEveryOptionOfEveryCommand) {
     for (std::string line; std::getline(in, line);) got.push_back(line.substr(0, line.find('\t')));
     std::vector<std::string> want = help_options(name);
     ASSERT_FALSE(want.empty()) << name;
-    for (const auto& o : want) EXPECT_NE(std::find(got.begin(), got.end(), o), got.end()) << name << " " << o << "\n" << r.out;
+    for (const auto& o : want)
+      EXPECT_NE(std::find(got.begin(), got.end(), o), got.end()) << name << " " << o << "\n" << r.out;
   }
   // By hand, so that an empty list cannot pass: the new options are there.
   EXPECT_EQ(fish_complete("tailor generate --sp").out, "--spec\n");
@@ -147,8 +150,10 @@ TEST(ManPage, RendersWithEveryCommand) {
   auto text = test::run_command("groff -man -Tascii -P-c -P-b -P-u " + dir.path() + "/tailor.1").out;
   // .TP puts a short name and its summary on one line, a long one above it.
   for (const auto& n : table_names())
-    EXPECT_TRUE(text.find("\n       " + n + "\n") != std::string::npos || text.find("\n       " + n + " ") != std::string::npos)
-        << n << "\n" << text;
+    EXPECT_TRUE(text.find("\n       " + n + "\n") != std::string::npos ||
+                text.find("\n       " + n + " ") != std::string::npos)
+        << n << "\n"
+        << text;
   EXPECT_NE(text.find("--rebuild"), std::string::npos);
 }
 

@@ -102,7 +102,8 @@ TEST(DocPages, RulesPageIsWhatTheGeneratorWrites) {
 TEST(DocPages, EveryRuleHasItsRow) {
   std::string page = test::read_file(test::source_path("doc/rules.md"));
   for (const lint::Rule& r : lint::rules())
-    EXPECT_NE(page.find("| " + std::string(r.code) + " | `" + std::string(r.name) + "` |"), std::string::npos) << r.code;
+    EXPECT_NE(page.find("| " + std::string(r.code) + " | `" + std::string(r.name) + "` |"), std::string::npos)
+        << r.code;
   for (const char* code : {"| TLR001 | `syntax` |", "| TLR040 | `builder-argument` |"})
     EXPECT_NE(page.find(code), std::string::npos) << code;
 }
@@ -138,8 +139,9 @@ std::set<std::string> anchors(const std::string& text) {
 }
 
 TEST(DocPages, AnchorsAreGithubs) {
-  EXPECT_EQ(anchors("# Knowledge base\n```\n# not a heading\n```\n## `nixpkgs_pins.toml`\n### Adding a package: the x\n"),
-            (std::set<std::string>{"knowledge-base", "nixpkgs_pinstoml", "adding-a-package-the-x"}));
+  EXPECT_EQ(
+      anchors("# Knowledge base\n```\n# not a heading\n```\n## `nixpkgs_pins.toml`\n### Adding a package: the x\n"),
+      (std::set<std::string>{"knowledge-base", "nixpkgs_pinstoml", "adding-a-package-the-x"}));
 }
 
 TEST(DocPages, RelativeLinksLeadToFilesAndHeadings) {
@@ -211,7 +213,8 @@ TEST(DocPages, EveryKnowledgeBaseKeyIsDocumented) {
 }
 
 TEST(DocPages, EverySpecKeyIsDocumented) {
-  const std::string branch = "[branch]\nname = \"b\"\nproduct = \"build-pytorch\"\npin = \"6a030d5\"\npython = \"3.13\"\n";
+  const std::string branch =
+      "[branch]\nname = \"b\"\nproduct = \"build-pytorch\"\npin = \"6a030d5\"\npython = \"3.13\"\n";
   const std::string family = "\n[[family]]\nname = \"cpu\"\npackage = \"pytorch\"\nbackend = \"cpu\"\nisa = \"avx2\"\n";
   const std::vector<std::string> specs = {
       "zz = 1\n" + branch + family,
@@ -231,7 +234,6 @@ TEST(DocPages, EverySpecKeyIsDocumented) {
       EXPECT_TRUE(documented.contains(key)) << "spec key '" << key << "' is not in doc/spec.md\n" << text;
   }
 }
-
 
 TEST(DocPages, ReadmeIsShort) {
   std::string readme = test::read_file(test::source_path("README.md"));

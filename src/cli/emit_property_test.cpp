@@ -23,12 +23,13 @@ namespace fs = std::filesystem;
 // Printable ASCII, with now and then a line break, a tab, a quote-like
 // character or a non-ASCII letter: the characters that break quoting.
 std::string random_text(std::mt19937& rng) {
-  static const std::vector<std::string> kSpecial = {"\"", "\\", "${", "'", "''", "\n", "\t", ": ", " #", "|", "`",
-                                                    "é", "✓", "-", ".", "_", "+", "$", "{", "}", "[", "]", "*", "&"};
+  static const std::vector<std::string> kSpecial = {"\"", "\\", "${", "'", "''", "\n", "\t", ": ", " #", "|", "`", "é",
+                                                    "✓",  "-",  ".",  "_", "+",  "$",  "{",  "}",  "[",  "]", "*", "&"};
   std::uniform_int_distribution<int> len(0, 14), printable(0x20, 0x7e), pick(0, 3);
   std::uniform_int_distribution<size_t> special(0, kSpecial.size() - 1);
   std::string s;
-  for (int i = len(rng); i > 0; --i) s += pick(rng) == 0 ? kSpecial[special(rng)] : std::string(1, static_cast<char>(printable(rng)));
+  for (int i = len(rng); i > 0; --i)
+    s += pick(rng) == 0 ? kSpecial[special(rng)] : std::string(1, static_cast<char>(printable(rng)));
   return s;
 }
 
@@ -39,7 +40,8 @@ std::string spec_text(const std::string& field, const std::string& value) {
          "\nsummary = " + v("summary", "A summary.") + "\npin = \"fe5e41d\"\npython = \"3.13\"\n" +
          (field == "torch" ? "torch = " + toml_string(value) + "\n" : std::string()) +
          "\n[[family]]\nname = " + v("family", "cpu") +
-         "\npackage = \"pytorch\"\nbackend = \"cpu\"\nisa = [\"avx2\", \"avx512\"]\n\n[[family.exclude]]\nisa = \"avx512\"\nreason = " +
+         "\npackage = \"pytorch\"\nbackend = \"cpu\"\nisa = [\"avx2\", \"avx512\"]\n\n[[family.exclude]]\nisa = "
+         "\"avx512\"\nreason = " +
          v("reason", "not wanted") + "\n";
 }
 
@@ -60,8 +62,10 @@ void expect_markdown_tables(const std::string& text, const std::string& what) {
   auto cells = [](const std::string& row) {
     int n = 0;
     for (size_t i = 0; i < row.size(); ++i) {
-      if (row[i] == '\\') ++i;
-      else if (row[i] == '|') ++n;
+      if (row[i] == '\\')
+        ++i;
+      else if (row[i] == '|')
+        ++n;
     }
     return n;
   };
@@ -73,8 +77,10 @@ void expect_markdown_tables(const std::string& text, const std::string& what) {
       header = -1;
       continue;
     }
-    if (header < 0) header = cells(line);
-    else EXPECT_EQ(cells(line), header) << what << ": " << line;
+    if (header < 0)
+      header = cells(line);
+    else
+      EXPECT_EQ(cells(line), header) << what << ": " << line;
   }
 }
 
@@ -87,7 +93,8 @@ void expect_yaml(const std::vector<std::string>& paths) {
 
 TEST(EmitProperty, AnyFieldTextIsRefusedOrEmittedAsValidFiles) {
   TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate is not installed");
-  TAILOR_SKIP_IF_TOOL_MISSING(test::run_command("python3 -c 'import yaml'").status != 0, "python3-yaml is not installed");
+  TAILOR_SKIP_IF_TOOL_MISSING(test::run_command("python3 -c 'import yaml'").status != 0,
+                              "python3-yaml is not installed");
   std::mt19937 rng(20261123);  // fixed: a failure reproduces
   const std::vector<std::string> fields = {"name", "product", "summary", "family", "reason", "torch", "path", "org"};
   int emitted = 0, refused = 0;
@@ -139,9 +146,11 @@ TEST(EmitProperty, AnyFieldTextIsRefusedOrEmittedAsValidFiles) {
     for (const auto& p : files_under(dir.path() + "/tree", ".nix")) cmd += " " + shell_word(p.string());
     auto parsed = test::run_command(cmd + " >/dev/null", true);
     EXPECT_EQ(parsed.status, 0) << parsed.out;
-    for (const auto& p : files_under(dir.path() + "/tree", ".toml")) expect_toml(test::read_file(p.string()), p.string());
+    for (const auto& p : files_under(dir.path() + "/tree", ".toml"))
+      expect_toml(test::read_file(p.string()), p.string());
     expect_toml(man.out, "manifest");
-    for (const auto& p : files_under(dir.path() + "/tree", ".md")) expect_markdown_tables(test::read_file(p.string()), p.string());
+    for (const auto& p : files_under(dir.path() + "/tree", ".md"))
+      expect_markdown_tables(test::read_file(p.string()), p.string());
     std::ofstream(dir.path() + "/gh.yml") << gh.out;
     std::ofstream(dir.path() + "/gl.yml") << gl.out;
     expect_yaml({dir.path() + "/gh.yml", dir.path() + "/gl.yml"});

@@ -11,10 +11,10 @@ HostOptions HostArgs::options() const {
 }
 
 void add_host_options(CLI::App& app, HostArgs& args) {
-  app.add_option("--cpuinfo", args.cpuinfo, "read a saved /proc/cpuinfo (or macOS 'sysctl -a' output) instead of this host's")
+  app.add_option("--cpuinfo", args.cpuinfo,
+                 "read a saved /proc/cpuinfo (or macOS 'sysctl -a' output) instead of this host's")
       ->type_name("FILE");
-  app.add_option("--gpus", args.gpus,
-                 "replace GPU detection: SM[:DRIVER],... e.g. 9.0:580.65.06, or 'none'")
+  app.add_option("--gpus", args.gpus, "replace GPU detection: SM[:DRIVER],... e.g. 9.0:580.65.06, or 'none'")
       ->type_name("SPEC");
   app.add_option("--os", args.os, "the operating system to plan for")->check(CLI::IsMember({"linux", "darwin"}));
 }

@@ -59,21 +59,27 @@ TEST(HostileInputs, BinaryAndBrokenRecipesInCheckImportAndRepin) {
   test::TempDir dir("hostile-binary");
   const std::string tree = dir.path() + "/pkgs";
   fs::create_directory(tree);
-  const std::string elf = std::string("\x7f" "ELF\x02\x01\x01\0\0\0\xff\xfe garbage\n", 21);
+  const std::string elf = std::string(
+      "\x7f"
+      "ELF\x02\x01\x01\0\0\0\xff\xfe garbage\n",
+      21);
   write(tree + "/pytorch-python313-cpu-avx512.nix", elf);
   auto r = test::run_tailor({"check", tree});
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.out, tree + "/pytorch-python313-cpu-avx512.nix: error: not a text file (a NUL byte at offset 7) [TLR001]\n"
-                   "checked 1 file: 1 error, 0 warnings\n");
+  EXPECT_EQ(r.out, tree +
+                       "/pytorch-python313-cpu-avx512.nix: error: not a text file (a NUL byte at offset 7) [TLR001]\n"
+                       "checked 1 file: 1 error, 0 warnings\n");
   EXPECT_EQ(r.err, "");
   // Beside a good recipe and one that does not parse, import leaves both bad ones out, saying why.
   fs::copy_file(test::source_path("tests/data/trees/clean/pytorch-python313-cpu-avx2.nix"),
                 tree + "/pytorch-python313-cpu-avx2.nix");
-  write(tree + "/pytorch-python313-cpu-armv9.nix", "{ pkgs }:\npkgs.python313Packages.torch.overrideAttrs (old: {\n  pname = ;\n})\n");
+  write(tree + "/pytorch-python313-cpu-armv9.nix",
+        "{ pkgs }:\npkgs.python313Packages.torch.overrideAttrs (old: {\n  pname = ;\n})\n");
   r = test::run_tailor({"import", tree});
-  EXPECT_EQ(r.err, "tailor: warning: pytorch-python313-cpu-armv9.nix:3:11: left out: it does not parse: expected an "
-                   "expression, got ';'\n"
-                   "tailor: warning: pytorch-python313-cpu-avx512.nix: left out: not a text file (a NUL byte at offset 7)\n");
+  EXPECT_EQ(r.err,
+            "tailor: warning: pytorch-python313-cpu-armv9.nix:3:11: left out: it does not parse: expected an "
+            "expression, got ';'\n"
+            "tailor: warning: pytorch-python313-cpu-avx512.nix: left out: not a text file (a NUL byte at offset 7)\n");
   EXPECT_NE(r.out.find("# Imported by tailor from pkgs (1 variants).\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("isa = \"avx2\"\n"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("armv9"), std::string::npos) << r.out;
@@ -92,7 +98,8 @@ TEST(HostileInputs, ParseRefusesAFileOverTheSizeLimitUnlessRaised) {
   write(file, "{ a = 1; }\n");  // 11 bytes
   auto r = test::run_tailor({"parse", "--max-input-size", "10", file});
   EXPECT_EQ(r.status, 2);
-  EXPECT_TRUE(r.err.starts_with(file + ": error: cannot read the file: 11 bytes, over the input size limit of 10 bytes"))
+  EXPECT_TRUE(
+      r.err.starts_with(file + ": error: cannot read the file: 11 bytes, over the input size limit of 10 bytes"))
       << r.err;
   EXPECT_TRUE(contains(r.err, "--max-input-size")) << r.err;
   r = test::run_tailor({"parse", "--max-input-size=11", file});
@@ -121,7 +128,8 @@ TEST(HostileInputs, SpecOverTheSizeLimitIsRefused) {
   write(spec, std::string(2048, '#') + "\n");
   auto r = test::run_tailor({"matrix", spec, "--max-input-size", "1K"});
   EXPECT_EQ(r.status, 2);
-  EXPECT_TRUE(r.err.starts_with(spec + ": error: cannot read spec file: 2049 bytes, over the input size limit of 1024 bytes"))
+  EXPECT_TRUE(
+      r.err.starts_with(spec + ": error: cannot read spec file: 2049 bytes, over the input size limit of 1024 bytes"))
       << r.err;
 }
 
@@ -171,8 +179,9 @@ TEST(HostileInputs, CheckAndImportRefuseATreeFileThatIsAFifoADeviceOrTooLarge) {
   write(tree + "/big.nix", "{ a = 1; }\n");  // 11 bytes
   r = test::run_tailor({"check", "--max-input-size", "10", tree});
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, tree + "/big.nix: error: cannot read the file: 11 bytes, over the input size limit of 10 bytes\n"
-                          "hint: raise the limit with --max-input-size BYTES\n");
+  EXPECT_EQ(r.err, tree +
+                       "/big.nix: error: cannot read the file: 11 bytes, over the input size limit of 10 bytes\n"
+                       "hint: raise the limit with --max-input-size BYTES\n");
   r = test::run_tailor({"check", "--max-input-size", "11", tree});
   EXPECT_NE(r.status, 2) << r.err;
 }
@@ -181,13 +190,17 @@ TEST(HostileInputs, CheckAndImportRefuseATreeFileThatIsAFifoADeviceOrTooLarge) {
 TEST(HostileInputs, HostFileWithANumberOverflowIsNamed) {
   test::TempDir dir("hostile-host");
   const std::string host = dir.path() + "/host.json";
-  write(host, "{\"os\": \"linux\", \"cpu\": {\"arch\": \"x86_64\", \"features\": []},\n \"gpus\": [{\"index\": 1e400, \"sm\": \"9.0\"}]}\n");
+  write(host,
+        "{\"os\": \"linux\", \"cpu\": {\"arch\": \"x86_64\", \"features\": []},\n \"gpus\": [{\"index\": 1e400, "
+        "\"sm\": \"9.0\"}]}\n");
   auto r = test::run_tailor({"manifest", "build-pytorch/main", "--for", host});
   EXPECT_EQ(r.status, 2);
   // Line 2: ` "gpus": [{"index": ` is 20 characters, so 1e400 starts at column 21.
   EXPECT_TRUE(r.err.starts_with(host + ":2:21: error: not usable JSON: number overflow parsing '1e400'")) << r.err;
   // An integer too large for an index is refused, not wrapped.
-  write(host, "{\"os\": \"linux\", \"cpu\": {\"arch\": \"x86_64\", \"features\": []},\n \"gpus\": [{\"index\": 4294967296, \"sm\": \"9.0\"}]}\n");
+  write(host,
+        "{\"os\": \"linux\", \"cpu\": {\"arch\": \"x86_64\", \"features\": []},\n \"gpus\": [{\"index\": 4294967296, "
+        "\"sm\": \"9.0\"}]}\n");
   r = test::run_tailor({"manifest", "build-pytorch/main", "--for", host});
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(r.err.starts_with(host + ": error: gpus[].index 4294967296 is not a GPU index")) << r.err;
@@ -216,7 +229,8 @@ TEST(HostileInputs, GenerateSweepsAKilledRunsStagingFileAndCheckReportsIt) {
   write(mine, "being written");
   auto check = test::run_tailor({"generate", "build-pytorch/main", "-o", tree, "--check"});
   EXPECT_EQ(check.status, 1) << check.out;
-  EXPECT_TRUE(contains(check.out, "stale: README.md.tailor-tmp-" + std::to_string(child) + " (staging file of a killed run)"))
+  EXPECT_TRUE(
+      contains(check.out, "stale: README.md.tailor-tmp-" + std::to_string(child) + " (staging file of a killed run)"))
       << check.out;
   EXPECT_FALSE(contains(check.out, "BUILD_MATRIX.md.tailor-tmp-")) << check.out;
   EXPECT_TRUE(fs::exists(leftover)) << "--check writes nothing";
@@ -235,8 +249,8 @@ class BackgroundTailor {
  public:
   BackgroundTailor(const test::TempDir& dir, const std::string& args)
       : err_(dir.path() + "/err"), rc_(dir.path() + "/rc") {
-    const std::string cmd = "(" + test::tailor_binary() + " " + args + " > /dev/null 2> " + err_ + "; echo $? > " + rc_ +
-                            ".tmp; mv " + rc_ + ".tmp " + rc_ + ") &";
+    const std::string cmd = "(" + test::tailor_binary() + " " + args + " > /dev/null 2> " + err_ + "; echo $? > " +
+                            rc_ + ".tmp; mv " + rc_ + ".tmp " + rc_ + ") &";
     started_ = ::system(cmd.c_str()) == 0;
   }
   bool started() const { return started_; }
@@ -282,7 +296,6 @@ TEST(HostileInputs, SecondWriterOfAnOutputDirectoryWaitsForTheFirst) {
   EXPECT_EQ(second.exit_status(), "0");
   EXPECT_TRUE(fs::exists(tree + "/README.md"));
 }
-
 
 // §4: what a killed prune staged (a file's copy, a folder's stage, a file
 // replaced in place) is swept by the next prune writing there; a live run's is not.

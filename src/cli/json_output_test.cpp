@@ -5,8 +5,8 @@
 #include <fstream>
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <toml++/toml.h>
+#include <nlohmann/json.hpp>
 
 #include "support/golden.hpp"
 #include "support/run.hpp"
@@ -25,9 +25,10 @@ json parse_json(const test::RunResult& r) {
 // Two CPU-only variants of PyTorch 2.8.0 on pin fe5e41d (Python 3.13).
 std::string write_small_spec(const std::string& dir, const std::string& isa) {
   std::string path = dir + "/small.toml";
-  std::ofstream(path) << "[branch]\nname = \"small\"\nproduct = \"build-pytorch\"\npin = \"fe5e41d\"\npython = \"3.13\"\n\n"
-                         "[[family]]\nname = \"cpu\"\npackage = \"pytorch\"\nbackend = \"cpu\"\nisa = "
-                      << isa << "\n";
+  std::ofstream(path)
+      << "[branch]\nname = \"small\"\nproduct = \"build-pytorch\"\npin = \"fe5e41d\"\npython = \"3.13\"\n\n"
+         "[[family]]\nname = \"cpu\"\npackage = \"pytorch\"\nbackend = \"cpu\"\nisa = "
+      << isa << "\n";
   return path;
 }
 
@@ -70,7 +71,8 @@ TEST(JsonOutput, GenerateSaysWhatItWroteAndWhatIsLeft) {
   for (const auto& c : j["changes"]) {
     EXPECT_EQ(c["change"], "create") << c;
     EXPECT_TRUE(std::filesystem::exists(tree + "/" + c["path"].get<std::string>())) << c;
-    if (c["path"].get<std::string>().ends_with("-cpu-avx2.nix") || c["path"].get<std::string>().ends_with("-cpu-avx512.nix"))
+    if (c["path"].get<std::string>().ends_with("-cpu-avx2.nix") ||
+        c["path"].get<std::string>().ends_with("-cpu-avx512.nix"))
       recipes.push_back(std::filesystem::path(c["path"].get<std::string>()).filename().string());
   }
   EXPECT_EQ(recipes, (std::vector<std::string>{"pytorch-python313-cpu-avx2.nix", "pytorch-python313-cpu-avx512.nix"}));
@@ -118,7 +120,8 @@ TEST(JsonOutput, ImportCarriesTheSpecAndItsWarnings) {
   // A toolkit the knowledge base does not record on the pin: claimed, not a warning.
   auto c = run_tailor({"import", test::source_path("tests/data/trees/kb-gaps"), "--json"});
   json cj = parse_json(c);
-  EXPECT_EQ(cj["claims"], json::array({"the knowledge base does not record cudaPackages_13_0 on 46336d4; the tree uses it"}));
+  EXPECT_EQ(cj["claims"],
+            json::array({"the knowledge base does not record cudaPackages_13_0 on 46336d4; the tree uses it"}));
   EXPECT_EQ(c.err, "");
 }
 
@@ -150,8 +153,8 @@ TEST(JsonOutput, CiListsItsJobsAndTheDefinition) {
 }
 
 TEST(JsonOutput, ManifestListsWhatItInstalls) {
-  auto r = run_tailor({"manifest", "build-pytorch/main", "pytorch-python313-cpu-avx512", "pytorch-python313-cuda12_8-sm90-avx512",
-                       "--org", "acme", "--json"});
+  auto r = run_tailor({"manifest", "build-pytorch/main", "pytorch-python313-cpu-avx512",
+                       "pytorch-python313-cuda12_8-sm90-avx512", "--org", "acme", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   json j = parse_json(r);
   EXPECT_EQ(j["spec"], "examples/build-pytorch/main.toml");
@@ -180,8 +183,8 @@ TEST(JsonOutput, BuildersGiveEachMachineItsSettings) {
      "build_cores": 16, "features": ["big-parallel", "kvm", "nixos-test"],
      "machines_line": "ssh-ng://b@arm aarch64-linux - 1 1 big-parallel,kvm,nixos-test -\n"}]})"));
   // The machines file is the same lines.
-  EXPECT_NE(run_tailor({"builders", "ci@gpu1:x86_64-linux:64:256"}).out.find(
-                "\nssh-ng://ci@gpu1 x86_64-linux - 1 1 big-parallel,kvm,nixos-test -\n"),
+  EXPECT_NE(run_tailor({"builders", "ci@gpu1:x86_64-linux:64:256"})
+                .out.find("\nssh-ng://ci@gpu1 x86_64-linux - 1 1 big-parallel,kvm,nixos-test -\n"),
             std::string::npos);
 }
 
@@ -194,7 +197,8 @@ TEST(JsonOutput, ParseGivesEachFileItsNormalFormOrError) {
   EXPECT_EQ(r.err, "");
   json j = parse_json(r);
   ASSERT_EQ(j["files"].size(), 3u);
-  EXPECT_EQ(j["files"][0], json::parse(R"({"path": ")" + tmp.path() + R"(/ok.nix", "normal_form": "{ a = 1; }\n", "error": null})"));
+  EXPECT_EQ(j["files"][0],
+            json::parse(R"({"path": ")" + tmp.path() + R"(/ok.nix", "normal_form": "{ a = 1; }\n", "error": null})"));
   EXPECT_EQ(j["files"][1]["path"], tmp.path() + "/bad.nix");
   EXPECT_TRUE(j["files"][1]["normal_form"].is_null());
   // The ';' after '=': line 1, column 7.
@@ -221,12 +225,14 @@ TEST(JsonOutput, RepinReportsItsEditsAndWhatIsLeft) {
   EXPECT_EQ(j["changes"][0]["file"], spec);
   std::vector<std::pair<std::string, std::string>> moves;
   for (const auto& c : j["changes"][0]["changes"]) moves.emplace_back(c["from"], c["to"]);
-  EXPECT_NE(std::find(moves.begin(), moves.end(), std::make_pair(std::string("6a030d5"), std::string("0182a36"))), moves.end())
+  EXPECT_NE(std::find(moves.begin(), moves.end(), std::make_pair(std::string("6a030d5"), std::string("0182a36"))),
+            moves.end())
       << j["changes"];
   EXPECT_EQ(moves.size(), 1u) << j["changes"];
   // The dispute over 0182a36's torch is left to verify, with how to settle it.
   bool named = false;
-  for (const auto& v : j["verify"]) named |= v.get<std::string>().find("tailor kb probe-pin 0182a36") != std::string::npos;
+  for (const auto& v : j["verify"])
+    named |= v.get<std::string>().find("tailor kb probe-pin 0182a36") != std::string::npos;
   EXPECT_TRUE(named) << j["verify"];
   EXPECT_EQ(j["matrix"]["variants"], j["matrix"]["variants_before"]);
   EXPECT_TRUE(j["verify"].is_array());

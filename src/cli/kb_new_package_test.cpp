@@ -55,7 +55,8 @@ TEST(KbNewPackage, WritesAnOverlayThatLoadsWithEveryFieldOfTheOther) {
 // nixpkgs ships (a user's edit), its recipes build that attribute through the
 // variant record, over the custom torch.
 TEST(KbNewPackage, ItsBuilderBuildsTheAttributeOfTheRecord) {
-  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate (Debian nix-bin) is not installed");
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"),
+                              "nix-instantiate (Debian nix-bin) is not installed");
   test::TempDir tmp("new-package-eval");
   const std::string dir = tmp.path() + "/kb";
   ASSERT_EQ(test::run_tailor({"kb", "new-package", "vllm-fork", "--like", "vllm", "-o", dir}).status, 0);
@@ -65,9 +66,10 @@ TEST(KbNewPackage, ItsBuilderBuildsTheAttributeOfTheRecord) {
   toml.replace(toml.find(attr), attr.size(), "attribute = \"vllm\"");
   std::ofstream(dir + "/packages.toml") << toml;
   const std::string spec = tmp.path() + "/spec.toml";
-  std::ofstream(spec) << "[branch]\nname = \"fork\"\nproduct = \"build-fork\"\npin = \"46336d4\"\npython = \"3.12\"\n"
-                         "vllm = \"0.14.0\"\n\n[[family]]\nname = \"gpu\"\npackage = \"vllm-fork\"\nbackend = \"cuda\"\n"
-                         "cuda = \"12.9\"\nsm = \"9.0\"\nisa = \"avx512\"\n";
+  std::ofstream(spec)
+      << "[branch]\nname = \"fork\"\nproduct = \"build-fork\"\npin = \"46336d4\"\npython = \"3.12\"\n"
+         "vllm = \"0.14.0\"\n\n[[family]]\nname = \"gpu\"\npackage = \"vllm-fork\"\nbackend = \"cuda\"\n"
+         "cuda = \"12.9\"\nsm = \"9.0\"\nisa = \"avx512\"\n";
   const std::string tree = tmp.path() + "/tree";
   auto gen = test::run_tailor({"generate", spec, "--kb", dir, "-o", tree});
   ASSERT_EQ(gen.status, 0) << gen.err;
@@ -92,7 +94,8 @@ TEST(KbNewPackage, RefusesADirectoryThatHoldsAnythingElse) {
   std::ofstream(dir + "/nixpkgs_pins.toml") << "# mine\n";
   auto r = test::run_tailor({"kb", "new-package", "sglang", "--like", "vllm", "-o", dir});
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err.rfind(dir + ": error: is not empty: new-package writes a new overlay and overwrites nothing\n", 0), 0u)
+  EXPECT_EQ(r.err.rfind(dir + ": error: is not empty: new-package writes a new overlay and overwrites nothing\n", 0),
+            0u)
       << r.err;
   EXPECT_FALSE(fs::exists(dir + "/packages.toml"));
   EXPECT_FALSE(fs::exists(dir + "/builders"));

@@ -45,8 +45,8 @@ CLI::Validator safe_name_check() {
 }
 
 CLI::Validator nonempty_check() {
-  return CLI::Validator([](const std::string& v) { return v.empty() ? std::string("must not be empty") : std::string(); },
-                        "");
+  return CLI::Validator(
+      [](const std::string& v) { return v.empty() ? std::string("must not be empty") : std::string(); }, "");
 }
 
 CLI::Validator positive_whole_number() {
@@ -59,8 +59,9 @@ CLI::Validator positive_whole_number() {
         } catch (const std::exception&) {
           used = 0;
         }
-        return used == v.size() && n >= 1 && n <= 1'000'000 ? std::string()
-                                                             : fmt::format("'{}' must be a whole number from 1 to 1000000", v);
+        return used == v.size() && n >= 1 && n <= 1'000'000
+                   ? std::string()
+                   : fmt::format("'{}' must be a whole number from 1 to 1000000", v);
       },
       "from 1 to 1000000");
 }
@@ -107,7 +108,8 @@ std::string chosen_spec(const SpecArg& spec, const std::string& command, const s
   if (fallback.empty()) {
     Diagnostic d;
     d.message = fmt::format("{}: a spec is required", command);
-    d.hint = fmt::format("tailor {} SPEC (or --spec SPEC): a spec file or a built-in spec such as build-pytorch/main", command);
+    d.hint = fmt::format("tailor {} SPEC (or --spec SPEC): a spec file or a built-in spec such as build-pytorch/main",
+                         command);
     throw DiagnosticError(d);
   }
   return fallback;
@@ -145,7 +147,8 @@ void add_wheel_limit_options(CLI::App& app, WheelLimits& limits) {
          "--max-unpacked",
          [&limits](const std::string& v) {
            auto n = byte_count(v);
-           if (!n || *n == 0) throw CLI::ValidationError("--max-unpacked", fmt::format("'{}' is not a byte count (64G)", v));
+           if (!n || *n == 0)
+             throw CLI::ValidationError("--max-unpacked", fmt::format("'{}' is not a byte count (64G)", v));
            limits.max_unpacked = *n;
          },
          fmt::format("refuse a wheel whose members unpack to more than this (default {}G)", kDefaultMaxUnpacked >> 30))

@@ -11,7 +11,8 @@ namespace tailor {
 namespace {
 
 TEST(Flake, Parses) {
-  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate (Debian nix-bin) is not installed");
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"),
+                              "nix-instantiate (Debian nix-bin) is not installed");
   for (const char* f : {"flake.nix", "nix/package.nix"}) {
     auto r = test::run_command("nix-instantiate --parse " + test::source_path(f) + " 2>&1 >/dev/null | grep -v nixbld");
     EXPECT_EQ(r.out, "") << f;
@@ -19,9 +20,10 @@ TEST(Flake, Parses) {
 }
 
 TEST(Flake, BuildsTailorWithNixpkgsCmakeAndTheDebianLibraries) {
-  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate (Debian nix-bin) is not installed");
-  auto r = test::run_command("nix-instantiate --eval --strict --json " + test::source_path("tests/nix/flake-probe.nix") +
-                             " 2>/dev/null");
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"),
+                              "nix-instantiate (Debian nix-bin) is not installed");
+  auto r = test::run_command("nix-instantiate --eval --strict --json " +
+                             test::source_path("tests/nix/flake-probe.nix") + " 2>/dev/null");
   ASSERT_EQ(r.status, 0);
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["systems"], nlohmann::json({"aarch64-darwin", "aarch64-linux", "x86_64-linux"}));

@@ -11,8 +11,8 @@
 
 #include <gtest/gtest.h>
 
-#include "support/golden.hpp"
 #include "support/child_run.hpp"
+#include "support/golden.hpp"
 #include "support/run.hpp"
 
 namespace tailor {
@@ -28,7 +28,9 @@ const std::string kWheel = test::source_path("tests/data/elf/prunefix-0.1-py3-no
 auto file_size_limit(rlim_t bytes) {
   return [bytes] {
     ::signal(SIGXFSZ, SIG_IGN);
-    struct rlimit rl {bytes, bytes};
+    struct rlimit rl {
+      bytes, bytes
+    };
     ::setrlimit(RLIMIT_FSIZE, &rl);
   };
 }
@@ -67,7 +69,8 @@ TEST(PruneOutputErrors, AnOutputThatCannotBeCreatedIsNamed) {
     GTEST_SKIP() << "/sys accepts new files here: no folder to refuse the output";
   }
   const std::string reason = std::strerror(errno);
-  for (const auto& [input, out] : {std::pair{kMulti, std::string("/sys/pruned.so")}, {kWheel, "/sys/pruned-0.1-py3-none-any.whl"}}) {
+  for (const auto& [input, out] :
+       {std::pair{kMulti, std::string("/sys/pruned.so")}, {kWheel, "/sys/pruned-0.1-py3-none-any.whl"}}) {
     auto r = test::run_tailor({"prune", input, "--sm", "9.0", "-o", out});
     EXPECT_EQ(r.status, 2) << out;
     EXPECT_EQ(r.err, out + ": error: cannot create: " + reason + "\n");

@@ -28,7 +28,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kNoSpace = "tailor: error: cannot write the output: " + std::generic_category().message(ENOSPC) + "\n";
+const std::string kNoSpace =
+    "tailor: error: cannot write the output: " + std::generic_category().message(ENOSPC) + "\n";
 
 // The real binary with stdout on /dev/full: exit status and stderr.
 test::RunResult to_dev_full(const std::string& args) {
@@ -45,9 +46,10 @@ TEST(Safety, EveryCommandFailsWhenStdoutIsFull) {
     EXPECT_EQ(r.status, 2) << c.name;
     EXPECT_EQ(r.err, kNoSpace) << c.name;
   }
-  for (const std::string& args : std::vector<std::string>{"--help", "-V", "help matrix", "kb", "matrix build-pytorch/main", "matrix build-pytorch/main --json",
-                           "ci build-pytorch/main --github", "manifest build-pytorch/main pytorch-python313-cpu-avx2",
-                           "parse " + tailor::test::source_dir() + "/data/builders/torch.nix"}) {
+  for (const std::string& args : std::vector<std::string>{
+           "--help", "-V", "help matrix", "kb", "matrix build-pytorch/main", "matrix build-pytorch/main --json",
+           "ci build-pytorch/main --github", "manifest build-pytorch/main pytorch-python313-cpu-avx2",
+           "parse " + tailor::test::source_dir() + "/data/builders/torch.nix"}) {
     auto r = to_dev_full(args);
     EXPECT_EQ(r.status, 2) << args;
     EXPECT_EQ(r.err, kNoSpace) << args;
@@ -134,36 +136,41 @@ TEST(Safety, EveryNumericOptionStatesAndChecksItsRange) {
       std::smatch m;
       if (!std::regex_search(line, m, numeric)) continue;
       ++seen;
-      bool ranged = line.find(":from 1 to 1000000") != std::string::npos || line.find(":0 or more") != std::string::npos;
+      bool ranged =
+          line.find(":from 1 to 1000000") != std::string::npos || line.find(":0 or more") != std::string::npos;
       EXPECT_TRUE(ranged) << c.name << ": " << line;
     }
   }
   EXPECT_EQ(seen, 5) << "build -j, --memory; ci --chunk, --max-parallel; builders --gb-per-job";
-  for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"ci", "--github", "--chunk", "0"}, {"ci", "--github", "--max-parallel", "-1"},
-        {"ci", "--github", "--chunk", "99999999999"}, {"builders", "a@b:x86_64-linux:1:1", "--gb-per-job", "1e3"},
-        {"build", "build-pytorch/main", "--dry-run", "-j", "2.5"}}) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"ci", "--github", "--chunk", "0"},
+                                               {"ci", "--github", "--max-parallel", "-1"},
+                                               {"ci", "--github", "--chunk", "99999999999"},
+                                               {"builders", "a@b:x86_64-linux:1:1", "--gb-per-job", "1e3"},
+                                               {"build", "build-pytorch/main", "--dry-run", "-j", "2.5"}}) {
     auto r = test::run_tailor(args);
     EXPECT_EQ(r.status, 2) << args[1];
     EXPECT_NE(r.err.find("must be a whole number from 1 to 1000000"), std::string::npos) << r.err;
   }
   auto fields = test::run_tailor({"builders", "a@b:x86_64-linux:64x:256"});
   EXPECT_EQ(fields.status, 2);
-  EXPECT_NE(fields.err.find("cores and memory (GB) must be whole numbers from 1 to 1000000"), std::string::npos) << fields.err;
+  EXPECT_NE(fields.err.find("cores and memory (GB) must be whole numbers from 1 to 1000000"), std::string::npos)
+      << fields.err;
 }
 
 // Names become file, Nix attribute and CI job names: checked where they are written.
 TEST(Safety, UnsafeNamesAreRejectedWhereTheyAreWritten) {
   test::TempDir dir("names");
   std::string path = dir.path() + "/s.toml";
-  std::ofstream(path) << "[branch]\nname = \"ml: prod\"\nproduct = \"build-pytorch\"\npin = \"fe5e41d\"\npython = \"3.13\"\n\n"
-                         "[[family]]\nname = \"cpu\"\npackage = \"pytorch\"\nbackend = \"cpu\"\nisa = \"avx2\"\n";
+  std::ofstream(path)
+      << "[branch]\nname = \"ml: prod\"\nproduct = \"build-pytorch\"\npin = \"fe5e41d\"\npython = \"3.13\"\n\n"
+         "[[family]]\nname = \"cpu\"\npackage = \"pytorch\"\nbackend = \"cpu\"\nisa = \"avx2\"\n";
   auto r = test::run_tailor({"matrix", path});
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, path + ":2:8: error: branch name 'ml: prod' contains ':'\n"
-                          "name = \"ml: prod\"\n"
-                          "       ^\n"
-                          "hint: names are letters, digits and . _ + -, starting with a letter or a digit\n");
+  EXPECT_EQ(r.err, path +
+                       ":2:8: error: branch name 'ml: prod' contains ':'\n"
+                       "name = \"ml: prod\"\n"
+                       "       ^\n"
+                       "hint: names are letters, digits and . _ + -, starting with a letter or a digit\n");
   auto imp = test::run_tailor({"import", test::source_path("tests/data/trees/clean"), "--name", "x\"y"});
   EXPECT_EQ(imp.status, 2);
   EXPECT_EQ(imp.err.rfind("tailor: error: branch name 'x\"y' contains '\"'\n", 0), 0u) << imp.err;

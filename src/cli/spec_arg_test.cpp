@@ -16,8 +16,10 @@ using test::run_tailor;
 const std::string kSpec = "examples/build-pytorch/pytorch-2.9-python313.toml";
 
 TEST(SpecArg, OptionIsThePositional) {
-  for (std::vector<std::string> rest : {std::vector<std::string>{"matrix"}, {"matrix", "--json", "--dropped"},
-                                        {"ci", "--github"}, {"ci", "--gitlab", "--tree", "pkgs"}}) {
+  for (std::vector<std::string> rest : {std::vector<std::string>{"matrix"},
+                                        {"matrix", "--json", "--dropped"},
+                                        {"ci", "--github"},
+                                        {"ci", "--gitlab", "--tree", "pkgs"}}) {
     std::vector<std::string> positional = rest, option = rest;
     positional.insert(positional.begin() + 1, kSpec);
     option.insert(option.begin() + 1, {"--spec", kSpec});
@@ -98,8 +100,9 @@ TEST(SpecArg, RepinRewriteSpecAndItsDeprecatedSpelling) {
   // A spec given where the tree goes: the hint names the option.
   auto misplaced = run_tailor({"repin", kSpec, "--rev", "0182a36"});
   EXPECT_EQ(misplaced.status, 2);
-  EXPECT_EQ(misplaced.err, kSpec + ": error: repin: not a directory\n"
-                                   "hint: to move a matrix spec: tailor repin --rewrite-spec SPEC.toml --rev REV\n");
+  EXPECT_EQ(misplaced.err, kSpec +
+                               ": error: repin: not a directory\n"
+                               "hint: to move a matrix spec: tailor repin --rewrite-spec SPEC.toml --rev REV\n");
 }
 
 }  // namespace

@@ -11,8 +11,8 @@
 #include <gtest/gtest.h>
 
 #include "support/binary_builder.hpp"
-#include "support/paths.hpp"
 #include "support/child_run.hpp"
+#include "support/paths.hpp"
 #include "support/run.hpp"
 #include "support/zip_builder.hpp"
 
@@ -61,7 +61,8 @@ Packed deflate_with_zeros(const std::vector<uint8_t>& head, uint64_t zeros) {
 // A wheel of deflated members, as Python's zipfile writes it (Unix mode 0755).
 std::vector<uint8_t> wheel(const std::vector<std::pair<std::string, Packed>>& members) {
   std::vector<test::ZipMember> packed;
-  for (const auto& [name, p] : members) packed.push_back({name, p.data, p.crc, p.size, 8, (3 << 8) | 20, 0100755u << 16});
+  for (const auto& [name, p] : members)
+    packed.push_back({name, p.data, p.crc, p.size, 8, (3 << 8) | 20, 0100755u << 16});
   return test::zip_archive(packed);
 }
 
@@ -81,7 +82,8 @@ std::string write_bomb(const std::string& dir) {
                       {"bomb-0.1.dist-info/METADATA", text("Metadata-Version: 2.1\nName: bomb\nVersion: 0.1\n")},
                       {"bomb-0.1.dist-info/RECORD", text("bomb/libbomb.so,,\nbomb-0.1.dist-info/METADATA,,\n"
                                                          "bomb-0.1.dist-info/RECORD,,\n")}});
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   return path;
 }
 
@@ -118,7 +120,8 @@ void without_asan_quarantine() {
 TEST(ZipBomb, InspectAndPruneStayUnderAMemoryCeilingWithTheLimitRaised) {
   test::TempDir dir("zip-bomb-rss");
   std::string bomb = write_bomb(dir.path());
-  test::ChildRun m = test::run_tailor_child({"inspect", bomb, "--max-ratio", "2000", "--json"}, without_asan_quarantine);
+  test::ChildRun m =
+      test::run_tailor_child({"inspect", bomb, "--max-ratio", "2000", "--json"}, without_asan_quarantine);
   EXPECT_EQ(m.status, 0) << m.err;
   EXPECT_LT(m.max_rss_kib, kCeilingKib) << "inspect peaked at " << m.max_rss_kib << " KiB";
 
@@ -142,12 +145,14 @@ namespace {
 TEST(ZipBomb, LimitOptionsTakeOnlyPositiveValues) {
   auto r = test::run_tailor({"inspect", "x.whl", "--max-ratio", "0"});
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, "tailor: error: inspect: --max-ratio: '0' must be a whole number from 1 to 1000000\n"
-                   "hint: run 'tailor inspect --help' for its options\n");
+  EXPECT_EQ(r.err,
+            "tailor: error: inspect: --max-ratio: '0' must be a whole number from 1 to 1000000\n"
+            "hint: run 'tailor inspect --help' for its options\n");
   r = test::run_tailor({"prune", "x.whl", "--sm", "9.0", "-o", "y.whl", "--max-unpacked", "12Q"});
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, "tailor: error: prune: --max-unpacked: '12Q' is not a byte count (64G)\n"
-                   "hint: run 'tailor prune --help' for its options\n");
+  EXPECT_EQ(r.err,
+            "tailor: error: prune: --max-unpacked: '12Q' is not a byte count (64G)\n"
+            "hint: run 'tailor prune --help' for its options\n");
 }
 
 }  // namespace

@@ -33,12 +33,12 @@ TEST(BranchTree, ATreeGetsTheBuildersItUses) {
   EXPECT_EQ(builders_of("build-onnx-runtime/main"),
             (std::set<std::string>{"lib/common.nix", "lib/nixpkgs.nix", "lib/onnxruntime.nix"}));
   // PyTorch with torchvision and torchaudio: no vLLM, MAGMA or ONNX Runtime builder.
-  EXPECT_EQ(builders_of("build-pytorch/main"), (std::set<std::string>{"lib/common.nix", "lib/companion.nix",
-                                                                       "lib/custom-torch.nix", "lib/nixpkgs.nix",
-                                                                       "lib/torch.nix"}));
+  EXPECT_EQ(builders_of("build-pytorch/main"),
+            (std::set<std::string>{"lib/common.nix", "lib/companion.nix", "lib/custom-torch.nix", "lib/nixpkgs.nix",
+                                   "lib/torch.nix"}));
   // vLLM: its custom torch comes from custom-torch.nix; torch.nix is not used.
-  EXPECT_EQ(builders_of("build-vllm/vllm-0.14.0"), (std::set<std::string>{"lib/common.nix", "lib/custom-torch.nix",
-                                                                           "lib/nixpkgs.nix", "lib/vllm.nix"}));
+  EXPECT_EQ(builders_of("build-vllm/vllm-0.14.0"),
+            (std::set<std::string>{"lib/common.nix", "lib/custom-torch.nix", "lib/nixpkgs.nix", "lib/vllm.nix"}));
 }
 
 }  // namespace

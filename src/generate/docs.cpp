@@ -40,7 +40,8 @@ void versions_table(std::string& out, const Spec& spec, const Matrix& m, const K
   for (const auto& p : pins) cudnns.push_back(kb.pin(p)->cudnn ? kb.pin(p)->cudnn->str() : "not recorded");
   std::set<std::string> packages;
   for (const auto& v : m.variants) packages.insert(v.package);
-  out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n\n", markdown_cell(code(spec.name)), fmt::join(packages, ", "),
+  out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n\n", markdown_cell(code(spec.name)),
+                     fmt::join(packages, ", "),
                      headline_versions.empty() ? "-" : fmt::format("{}", fmt::join(headline_versions, ", ")),
                      cudas.empty() ? "-" : fmt::format("{}", fmt::join(cudas, " / ")), fmt::join(pythons, ", "),
                      fmt::join(cudnns, " / "), drivers.empty() ? "-" : fmt::format("{}", fmt::join(drivers, ", ")),
@@ -74,11 +75,11 @@ void coverage(std::string& out, const Matrix& m, const KnowledgeBase& kb) {
     }
     std::vector<std::string> set = set_of(m, sm);
     const GpuArch* g = set.empty() ? kb.gpu(sm) : nullptr;
-    out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", g ? g->display() : "SM set " + sm,
-                       g ? sm : fmt::format("{}", fmt::join(set, ", ")), g ? product_list(*g) : "every GPU of these SMs",
-                       fmt::join(cudas, ", "),
-                       x86.empty() ? "—" : fmt::format("{}", fmt::join(x86, ", ")),
-                       arm.empty() ? "—" : fmt::format("{}", fmt::join(arm, ", ")));
+    out +=
+        fmt::format("| {} | {} | {} | {} | {} | {} |\n", g ? g->display() : "SM set " + sm,
+                    g ? sm : fmt::format("{}", fmt::join(set, ", ")), g ? product_list(*g) : "every GPU of these SMs",
+                    fmt::join(cudas, ", "), x86.empty() ? "—" : fmt::format("{}", fmt::join(x86, ", ")),
+                    arm.empty() ? "—" : fmt::format("{}", fmt::join(arm, ", ")));
   }
   std::vector<std::string> arm_isas;
   for (const auto& v : m.variants)
@@ -103,9 +104,10 @@ std::string branch_readme(const Spec& spec, const Matrix& m, const std::vector<B
   if (!spec.summary.empty()) out += spec.summary + "\n\n";
   std::map<std::string, int> by_accelerator;
   for (const auto& v : m.variants) by_accelerator[kb.backend(v.backend)->accelerator]++;
-  out += fmt::format("{} variants: {} CUDA, {} CPU-only, {} Darwin/MPS. Recipes live in `.flox/pkgs/`; the full list is "
-                     "in [BUILD_MATRIX.md](BUILD_MATRIX.md).\n\n",
-                     m.variants.size(), by_accelerator["cuda"], by_accelerator["none"], by_accelerator["metal"]);
+  out += fmt::format(
+      "{} variants: {} CUDA, {} CPU-only, {} Darwin/MPS. Recipes live in `.flox/pkgs/`; the full list is "
+      "in [BUILD_MATRIX.md](BUILD_MATRIX.md).\n\n",
+      m.variants.size(), by_accelerator["cuda"], by_accelerator["none"], by_accelerator["metal"]);
   out += "## Versions\n\n";
   versions_table(out, spec, m, kb);
 
@@ -125,8 +127,12 @@ std::string branch_readme(const Spec& spec, const Matrix& m, const std::vector<B
       const GpuArch& g = *kb.gpu(v.sm);
       gpu = fmt::format("{} ({}), CUDA {}", g.display(), g.family, v.cuda);
       if (use.empty())
-        use = fmt::format("{} + {}", fmt::join(std::vector<std::string>(g.products.begin(), g.products.begin() + std::min<size_t>(2, g.products.size())), "/"),
-                          isa->use_case);
+        use =
+            fmt::format("{} + {}",
+                        fmt::join(std::vector<std::string>(g.products.begin(),
+                                                           g.products.begin() + std::min<size_t>(2, g.products.size())),
+                                  "/"),
+                        isa->use_case);
     } else if (accelerator == "none") {
       gpu = "CPU-only";
       if (use.empty()) use = isa->use_case;
@@ -139,8 +145,9 @@ std::string branch_readme(const Spec& spec, const Matrix& m, const std::vector<B
   out += "\n## Which variant do I need?\n\n";
   out += "`tailor recommend` answers this from the machine itself. By hand:\n\n";
   out += "1. **macOS on Apple Silicon** → the `darwin-mps` variant, if this branch has one.\n";
-  out += "2. **NVIDIA GPU?** Find its compute capability: `nvidia-smi --query-gpu=name,compute_cap,driver_version "
-         "--format=csv,noheader`.\n\n";
+  out +=
+      "2. **NVIDIA GPU?** Find its compute capability: `nvidia-smi --query-gpu=name,compute_cap,driver_version "
+      "--format=csv,noheader`.\n\n";
   out += "   | Compute capability | Architecture | GPUs | Variants here |\n   |---|---|---|---|\n";
   for (const auto& sm : distinct(m, &Variant::sm)) {
     int n = 0;
@@ -156,12 +163,14 @@ std::string branch_readme(const Spec& spec, const Matrix& m, const std::vector<B
   for (const auto& c : distinct(m, &Variant::cuda)) {
     const CudaToolkit& t = *kb.cuda(c);
     out += fmt::format("   - CUDA {}: driver {}+{}\n", c, t.min_driver.str(),
-                       t.minor_compat_driver ? fmt::format(" (minor-version compatibility from {}, without PTX JIT of newer PTX)",
-                                                           t.minor_compat_driver->str())
-                                             : std::string());
+                       t.minor_compat_driver
+                           ? fmt::format(" (minor-version compatibility from {}, without PTX JIT of newer PTX)",
+                                         t.minor_compat_driver->str())
+                           : std::string());
   }
-  out += "\n4. **CPU instruction set.** Pick the most capable ISA whose features your CPU has all of; a binary built "
-         "for a feature the CPU lacks dies with SIGILL.\n\n";
+  out +=
+      "\n4. **CPU instruction set.** Pick the most capable ISA whose features your CPU has all of; a binary built "
+      "for a feature the CPU lacks dies with SIGILL.\n\n";
   out += "   | ISA | Needs (all of) | Check | Typical CPUs |\n   |---|---|---|---|\n";
   for (const auto& name : distinct(m, &Variant::isa)) {
     const CpuIsa& i = *kb.isa(name);
@@ -180,7 +189,8 @@ std::string branch_readme(const Spec& spec, const Matrix& m, const std::vector<B
   out += "Builds adapt their parallelism to the builder: jobs = min(cores, available memory / " +
          std::to_string(spec.build.gb_per_job) +
          " GB). Each result carries `$out/nix-support/tailor-variant.json`, which `tailor verify` reads.\n\n";
-  out += fmt::format("Generated by tailor from {}. Change the spec and run `tailor generate`, not this file.\n", code(spec.path));
+  out += fmt::format("Generated by tailor from {}. Change the spec and run `tailor generate`, not this file.\n",
+                     code(spec.path));
   return out;
 }
 
@@ -205,14 +215,17 @@ std::string build_matrix_doc(const Spec& spec, const Matrix& m, const KnowledgeB
     }
     out += "\n";
   }
-  out += "## Variants\n\n| Name | Package | Python | CUDA | SM | ISA | Platform | nixpkgs |\n|---|---|---|---|---|---|---|---|\n";
+  out +=
+      "## Variants\n\n| Name | Package | Python | CUDA | SM | ISA | Platform | nixpkgs "
+      "|\n|---|---|---|---|---|---|---|---|\n";
   auto dash = [](const std::string& s) { return s.empty() ? std::string("—") : s; };
   for (const auto& v : m.variants)
-    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} |\n", v.name, v.package, dash(v.python),
-                       dash(v.cuda), dash(v.sm), dash(v.isa), v.platform, v.pin);
+    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} |\n", v.name, v.package, dash(v.python), dash(v.cuda),
+                       dash(v.sm), dash(v.isa), v.platform, v.pin);
   if (!m.dropped.empty()) {
     out += "\n## Dropped combinations\n\n| Would be | Rule | Why |\n|---|---|---|\n";
-    for (const auto& d : m.dropped) out += fmt::format("| {} | {} | {} |\n", markdown_cell(code(d.candidate.name)), markdown_cell(d.rule),
+    for (const auto& d : m.dropped)
+      out += fmt::format("| {} | {} | {} |\n", markdown_cell(code(d.candidate.name)), markdown_cell(d.rule),
                          markdown_cell(d.reason));
   }
   out += fmt::format("\nGenerated by tailor from {}.\n", code(spec.path));

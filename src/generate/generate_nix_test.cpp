@@ -45,7 +45,9 @@ std::string cuda_architectures(const Variant& v) {
   return out;
 }
 
-bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
 
 std::vector<std::string> tree_files(const fs::path& root) {
   std::vector<std::string> out;
@@ -58,7 +60,8 @@ std::vector<std::string> tree_files(const fs::path& root) {
 class GeneratedTree : public testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate (Debian nix-bin) is not installed");
+    TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"),
+                                "nix-instantiate (Debian nix-bin) is not installed");
   }
 };
 
@@ -123,13 +126,15 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
     const std::string pre = torch_side["preConfigure"];
     for (const auto& f : s.cpu_flags) EXPECT_TRUE(contains(pre, " " + f)) << f;
     if (v.isa == "avx") {
-      for (const char* forbidden : {" -mavx2", " -mfma", " -mavx512", " -mf16c"}) EXPECT_FALSE(contains(pre, forbidden)) << forbidden;
+      for (const char* forbidden : {" -mavx2", " -mfma", " -mavx512", " -mf16c"})
+        EXPECT_FALSE(contains(pre, forbidden)) << forbidden;
     }
     for (const auto& [k, val] : s.env) EXPECT_TRUE(contains(pre, "export " + k + "=" + val)) << k;
     const std::vector<std::string> sms = v.sms();  // one SM, or each of a set
-    bool pre_volta = std::any_of(sms.begin(), sms.end(), [](const std::string& sm) { return sm == "6.1" || sm == "7.0"; });
-    EXPECT_EQ(contains(pre, "export USE_CUDNN=0"), v.backend == "cuda" && pre_volta &&
-                                                     v.package != "torchvision" && v.package != "torchaudio");
+    bool pre_volta =
+        std::any_of(sms.begin(), sms.end(), [](const std::string& sm) { return sm == "6.1" || sm == "7.0"; });
+    EXPECT_EQ(contains(pre, "export USE_CUDNN=0"),
+              v.backend == "cuda" && pre_volta && v.package != "torchvision" && v.package != "torchaudio");
     if (vllm) {
       // One torch for the whole Python set, built for this SM, and bitsandbytes for this SM alone.
       EXPECT_EQ(r["torch"], s.substituted.at(0).second);
@@ -149,7 +154,9 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
     EXPECT_TRUE(contains(r["postInstall"], "> $out/.metadata-rev"));
     if (v.backend != "mps" && v.package != "magma") {
       for (const auto& f : s.cmake_flags)
-        EXPECT_NE(std::find(torch_side["cmakeFlags"].begin(), torch_side["cmakeFlags"].end(), f), torch_side["cmakeFlags"].end()) << f;
+        EXPECT_NE(std::find(torch_side["cmakeFlags"].begin(), torch_side["cmakeFlags"].end(), f),
+                  torch_side["cmakeFlags"].end())
+            << f;
     }
 
     bool source_override = false, cccl = false, broken = false;
@@ -172,8 +179,9 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
         EXPECT_EQ(r["disallowedReferences"], json::array({"gcc-wrapper", "gcc"}));
         EXPECT_TRUE(contains(r["postFixup"], "remove-references-to"));
         bool magma_patch = v.cuda == "13.0";
-        EXPECT_EQ(r["effectiveMagma"], magma_patch || !magma_variant(s).empty() ? json(magma_variant(s).empty() ? "magma" : magma_variant(s))
-                                                                              : json(nullptr));
+        EXPECT_EQ(r["effectiveMagma"], magma_patch || !magma_variant(s).empty()
+                                           ? json(magma_variant(s).empty() ? "magma" : magma_variant(s))
+                                           : json(nullptr));
         EXPECT_EQ(r["buildInputs"], json::array({"openblas", "cuda_cudart", "cuda_cccl"}));
       } else if (v.backend == "cpu") {
         EXPECT_EQ(r["args"]["cudaSupport"], false);
@@ -221,10 +229,10 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
 INSTANTIATE_TEST_SUITE_P(Examples, GeneratedTree,
                          testing::Values("build-pytorch/main", "build-pytorch/pytorch-2.8-python312",
                                          "build-pytorch/pytorch-2.8-python311", "build-pytorch/pytorch-2.9-python313",
-                                         "build-pytorch/pytorch-2.9-vllm-0.15.1", "build-pytorch/pytorch-2.9-vllm-0.14.0",
-                                         "build-pytorch/pytorch-2.9-python311", "build-pytorch/pytorch-2.10-python313",
-                                         "build-pytorch/pytorch-2.10-cuda12_9", "build-vllm/vllm-0.14.0",
-                                         "build-vllm/main", "build-onnx-runtime/main",
+                                         "build-pytorch/pytorch-2.9-vllm-0.15.1",
+                                         "build-pytorch/pytorch-2.9-vllm-0.14.0", "build-pytorch/pytorch-2.9-python311",
+                                         "build-pytorch/pytorch-2.10-python313", "build-pytorch/pytorch-2.10-cuda12_9",
+                                         "build-vllm/vllm-0.14.0", "build-vllm/main", "build-onnx-runtime/main",
                                          "build-onnx-runtime/onnxruntime-1.18", "build-onnx-runtime/onnxruntime-1.24",
                                          "build-pytorch/pytorch-versions", "build-vllm/vllm-versions",
                                          "build-vllm/vllm-portable", "build-pytorch/pytorch-line"),
@@ -251,8 +259,8 @@ TEST_P(GeneratedFlake, ExposesTheMatrixPerSystem) {
   for (const auto& v : m.variants) pins.insert(v.pin);
   for (const auto& p : pins)
     overrides += " --override-input nixpkgs-" + p + " path:" + test::source_path("tests/nix/stub-nixpkgs");
-  std::string nix = "nix --extra-experimental-features 'nix-command flakes' eval --json --no-write-lock-file" + overrides +
-                    " path:" + dir.path();
+  std::string nix = "nix --extra-experimental-features 'nix-command flakes' eval --json --no-write-lock-file" +
+                    overrides + " path:" + dir.path();
   auto packages = test::run_command(
       nix + "#packages --apply 'builtins.mapAttrs (system: builtins.mapAttrs (name: p: p.pname))'", false);
   ASSERT_EQ(packages.status, 0) << packages.out;
@@ -270,7 +278,8 @@ TEST_P(GeneratedFlake, ExposesTheMatrixPerSystem) {
 // Each version of a companion builds its own release ([[family.version]] source),
 // against the torch variant of the version it pairs with.
 TEST(GeneratedVersions, CompanionVersionsBuildTheirReleases) {
-  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate (Debian nix-bin) is not installed");
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"),
+                              "nix-instantiate (Debian nix-bin) is not installed");
   test::TempDir dir("gen");
   auto gen = test::run_tailor({"generate", "build-pytorch/pytorch-versions", "-o", dir.path()});
   ASSERT_EQ(gen.status, 0) << gen.err;
@@ -291,7 +300,8 @@ TEST(GeneratedVersions, CompanionVersionsBuildTheirReleases) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, GeneratedFlake,
-                         testing::Values("build-pytorch/main", "build-pytorch/pytorch-2.10-python313", "build-vllm/main"),
+                         testing::Values("build-pytorch/main", "build-pytorch/pytorch-2.10-python313",
+                                         "build-vllm/main"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (char& c : n)
@@ -400,16 +410,20 @@ TEST(GeneratedTreeStub, InlineTorchIsTheTorchItsOwnRecipeWouldBuild) {
   std::string branch = "[branch]\nname = \"t\"\nproduct = \"p\"\npin = \"fe5e41d\"\npython = \"3.13\"\n\n";
   std::string cuda = "backend = \"cuda\"\ncuda = \"12.8\"\nsm = [\"6.1\", \"9.0\"]\nisa = [\"avx2\", \"avx512\"]\n";
   std::string cpu = "backend = \"cpu\"\nisa = \"armv9\"\n";
-  json in = probe_generated(dir, "inline", branch + "[[family]]\nname = \"v\"\npackage = \"torchvision\"\n" + cuda +
-                                               "inline = [\"pytorch\"]\n\n[[family]]\nname = \"c\"\npackage = "
-                                               "\"torchvision\"\ninline = \"pytorch\"\n" + cpu);
-  json own = probe_generated(dir, "own", branch + "[[family]]\nname = \"v\"\npackage = [\"pytorch\", \"torchvision\"]\n" +
-                                             cuda + "\n[[family]]\nname = \"c\"\npackage = [\"pytorch\", \"torchvision\"]\n" + cpu);
+  json in = probe_generated(dir, "inline",
+                            branch + "[[family]]\nname = \"v\"\npackage = \"torchvision\"\n" + cuda +
+                                "inline = [\"pytorch\"]\n\n[[family]]\nname = \"c\"\npackage = "
+                                "\"torchvision\"\ninline = \"pytorch\"\n" +
+                                cpu);
+  json own = probe_generated(dir, "own",
+                             branch + "[[family]]\nname = \"v\"\npackage = [\"pytorch\", \"torchvision\"]\n" + cuda +
+                                 "\n[[family]]\nname = \"c\"\npackage = [\"pytorch\", \"torchvision\"]\n" + cpu);
   std::set<std::string> files;
   for (const auto& e : fs::directory_iterator(dir.path() + "/inline/.flox/pkgs"))
     if (e.path().extension() == ".nix") files.insert(e.path().stem().string());
   EXPECT_EQ(files, (std::set<std::string>{"torchvision-python313-cpu-armv9", "torchvision-python313-cuda12_8-sm61-avx2",
-                                          "torchvision-python313-cuda12_8-sm61-avx512", "torchvision-python313-cuda12_8-sm90-avx2",
+                                          "torchvision-python313-cuda12_8-sm61-avx512",
+                                          "torchvision-python313-cuda12_8-sm90-avx2",
                                           "torchvision-python313-cuda12_8-sm90-avx512"}));
   ASSERT_EQ(in.size(), 5u);
   for (const auto& [name, r] : in.items()) {
@@ -435,7 +449,8 @@ TEST(GeneratedTreeStub, InlineTorchIsTheTorchItsOwnRecipeWouldBuild) {
   EXPECT_EQ(in["torchvision-python313-cpu-armv9"]["torchArgs"]["cudaSupport"], false);
 }
 
-// MAGMA for one SM, passed to the torch of the same cell (Flox's GPU-optimized PyTorch guide: MAGMA built for the same SM).
+// MAGMA for one SM, passed to the torch of the same cell (Flox's GPU-optimized PyTorch guide: MAGMA built for the same
+// SM).
 TEST(GeneratedTreeStub, MagmaRecipesFeedTheirTorch) {
   TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate is not installed");
   test::TempDir dir("gen-magma");
@@ -466,8 +481,8 @@ TEST(GeneratedTreeStub, RejectsAnArgumentTheTorchFunctionLacks) {
   std::string text = test::read_file(recipe.string());
   text.replace(text.find("override = {"), 12, "override = { withNvshmem = true;");
   std::ofstream(recipe) << text;
-  auto r = test::run_command("nix-instantiate --eval --strict -E '(import " + recipe.string() + " { nixpkgsSrc = " +
-                                 test::source_path("tests/nix/stub-nixpkgs") + "; }).pname'",
+  auto r = test::run_command("nix-instantiate --eval --strict -E '(import " + recipe.string() +
+                                 " { nixpkgsSrc = " + test::source_path("tests/nix/stub-nixpkgs") + "; }).pname'",
                              true);
   EXPECT_NE(r.status, 0);
   EXPECT_TRUE(contains(r.out, "withNvshmem")) << r.out;
@@ -481,12 +496,15 @@ TEST(Generate, ProtectsEditedFilesAndReportsDrift) {
   std::ofstream(recipe) << "# local tweak\n" << text;
   auto check = test::run_tailor({"generate", "-o", dir.path(), "--check"});
   EXPECT_EQ(check.status, 1);
-  EXPECT_TRUE(contains(check.out, "edited: .flox/pkgs/pytorch-python313-cpu-avx2.nix (edited since tailor generated it)"))
+  EXPECT_TRUE(
+      contains(check.out, "edited: .flox/pkgs/pytorch-python313-cpu-avx2.nix (edited since tailor generated it)"))
       << check.out;
   auto refused = test::run_tailor({"generate", "-o", dir.path()});
   EXPECT_EQ(refused.status, 1);
-  EXPECT_EQ(refused.err, dir.path() + "/.flox/pkgs/pytorch-python313-cpu-avx2.nix: error: edited since tailor generated it; "
-                                      "not overwritten\nhint: nothing was written; rerun with --force to overwrite 1 edited file\n");
+  EXPECT_EQ(refused.err,
+            dir.path() +
+                "/.flox/pkgs/pytorch-python313-cpu-avx2.nix: error: edited since tailor generated it; "
+                "not overwritten\nhint: nothing was written; rerun with --force to overwrite 1 edited file\n");
   EXPECT_TRUE(contains(test::read_file(recipe.string()), "# local tweak"));
   EXPECT_EQ(test::run_tailor({"generate", "-o", dir.path(), "--force"}).status, 0);
   EXPECT_EQ(test::read_file(recipe.string()), text);
@@ -518,25 +536,29 @@ TEST(Generate, ForceNeverReplacesAFileTailorDidNotWrite) {
 
   auto forced = test::run_tailor({"generate", "build-vllm/vllm-0.14.0", "-o", dir.path(), "--force"});
   EXPECT_EQ(forced.status, 1);
-  EXPECT_EQ(forced.err, dir.path() + "/.flox/pkgs/lib/custom-torch.nix: error: not written by tailor; not overwritten\n"
-                                     "hint: nothing was written; rerun with --overwrite PATH for each of the 1 file "
-                                     "tailor did not write, if it should replace it\n");
+  EXPECT_EQ(forced.err, dir.path() +
+                            "/.flox/pkgs/lib/custom-torch.nix: error: not written by tailor; not overwritten\n"
+                            "hint: nothing was written; rerun with --overwrite PATH for each of the 1 file "
+                            "tailor did not write, if it should replace it\n");
   EXPECT_EQ(test::read_file(own.string()), team);
   EXPECT_TRUE(contains(test::read_file(recipe.string()), "# local tweak"));  // nothing written at all
 
   auto plain = test::run_tailor({"generate", "build-vllm/vllm-0.14.0", "-o", dir.path()});
   EXPECT_EQ(plain.status, 1);
-  EXPECT_TRUE(contains(plain.err, "hint: nothing was written; rerun with --force to overwrite 1 edited file, or "
-                                  "--overwrite PATH for each of the 1 file tailor did not write, if it should replace it\n"))
+  EXPECT_TRUE(contains(plain.err,
+                       "hint: nothing was written; rerun with --force to overwrite 1 edited file, or "
+                       "--overwrite PATH for each of the 1 file tailor did not write, if it should replace it\n"))
       << plain.err;
 
-  auto typo = test::run_tailor({"generate", "build-vllm/vllm-0.14.0", "-o", dir.path(), "--overwrite", "lib/custom-torch.nix"});
+  auto typo =
+      test::run_tailor({"generate", "build-vllm/vllm-0.14.0", "-o", dir.path(), "--overwrite", "lib/custom-torch.nix"});
   EXPECT_EQ(typo.status, 2);
-  EXPECT_EQ(typo.err, "tailor: error: --overwrite lib/custom-torch.nix: not a file this spec writes into " + dir.path() +
+  EXPECT_EQ(typo.err, "tailor: error: --overwrite lib/custom-torch.nix: not a file this spec writes into " +
+                          dir.path() +
                           "\nhint: give the path relative to the tree, as `tailor generate --check` lists it\n");
 
-  auto named = test::run_tailor(
-      {"generate", "build-vllm/vllm-0.14.0", "-o", dir.path(), "--force", "--overwrite", ".flox/pkgs/lib/custom-torch.nix"});
+  auto named = test::run_tailor({"generate", "build-vllm/vllm-0.14.0", "-o", dir.path(), "--force", "--overwrite",
+                                 ".flox/pkgs/lib/custom-torch.nix"});
   EXPECT_EQ(named.status, 0) << named.err;
   EXPECT_NE(test::read_file(own.string()), team);
   EXPECT_EQ(test::read_file(recipe.string()), text);
@@ -551,13 +573,15 @@ TEST(Generate, GoldenRecipesAndDocs) {
                            "pytorch-python313-cpu-avx", "pytorch-python313-darwin-mps"})
     test::expect_golden(test::read_file((root / ".flox/pkgs" / (std::string(name) + ".nix")).string()),
                         std::string("tests/golden/generate/") + name + ".nix");
-  test::expect_golden(test::read_file((root / "README.md").string()), "tests/golden/generate/pytorch-2.10-python313-README.md");
+  test::expect_golden(test::read_file((root / "README.md").string()),
+                      "tests/golden/generate/pytorch-2.10-python313-README.md");
   test::TempDir main("gen-golden-main");
   ASSERT_EQ(test::run_tailor({"generate", "-o", main.path()}).status, 0);
   test::expect_golden(test::read_file(main.path() + "/.flox/pkgs/torchvision-python313-cuda12_8-sm61-avx.nix"),
                       "tests/golden/generate/torchvision-python313-cuda12_8-sm61-avx.nix");
   test::expect_golden(test::read_file(main.path() + "/BUILD_MATRIX.md"), "tests/golden/generate/main-BUILD_MATRIX.md");
-  test::expect_golden(test::read_file(main.path() + "/.flox/env/manifest.toml"), "tests/golden/generate/main-manifest.toml");
+  test::expect_golden(test::read_file(main.path() + "/.flox/env/manifest.toml"),
+                      "tests/golden/generate/main-manifest.toml");
   test::TempDir vllm("gen-golden-vllm");
   ASSERT_EQ(test::run_tailor({"generate", "build-vllm/vllm-0.14.0", "-o", vllm.path()}).status, 0);
   test::expect_golden(test::read_file(vllm.path() + "/.flox/pkgs/vllm-python312-cuda12_8-sm70-avx.nix"),

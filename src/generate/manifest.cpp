@@ -35,12 +35,14 @@ void require_one_gpu_build_per_platform(const std::vector<const Variant*>& chose
   for (const auto& [platform, ts] : targets) {
     if (ts.size() < 2) continue;
     Diagnostic d;
-    d.message = fmt::format("the manifest holds GPU builds for {} kinds of {} machine ({}): the priority, not the "
-                            "machine, would decide which one runs",
-                            ts.size(), platform, fmt::join(ts, ", "));
-    d.hint = "make one manifest per kind of machine: --for HOST.json (what 'tailor detect --json' wrote there) or "
-             "--sm SM --isa ISA picks its builds; or name one GPU build per platform (a CPU-only fallback beside it "
-             "is fine)";
+    d.message = fmt::format(
+        "the manifest holds GPU builds for {} kinds of {} machine ({}): the priority, not the "
+        "machine, would decide which one runs",
+        ts.size(), platform, fmt::join(ts, ", "));
+    d.hint =
+        "make one manifest per kind of machine: --for HOST.json (what 'tailor detect --json' wrote there) or "
+        "--sm SM --isa ISA picks its builds; or name one GPU build per platform (a CPU-only fallback beside it "
+        "is fine)";
     throw DiagnosticError(d);
   }
 }
@@ -52,7 +54,8 @@ std::string build_env_manifest(const Spec& spec, const Matrix& m) {
       "# Build environment of {} ({}): `flox build <variant>` builds the recipes in\n"
       "# .flox/pkgs. They pin their own nixpkgs, so nothing needs installing here.\n"
       "version = 1\n\n[install]\n\n[options]\nsystems = {}\n",
-      comment_text(spec.name), comment_text(spec.product), toml_list(std::vector<std::string>(systems.begin(), systems.end())));
+      comment_text(spec.name), comment_text(spec.product),
+      toml_list(std::vector<std::string>(systems.begin(), systems.end())));
   return out;
 }
 
@@ -69,11 +72,11 @@ std::string consumer_manifest(const Spec& spec, const Matrix& m, const std::vect
   std::stable_sort(chosen.begin(), chosen.end(),
                    [&](const Variant* a, const Variant* b) { return cpu_only(*a) < cpu_only(*b); });
   std::map<std::string, int> next_priority;
-  std::string out = fmt::format("# Installs {} variant{} of {} ({}) side by side: each resolves in its own\n"
-                                "# pkg-group, only on its own system; lower priority wins file conflicts.\n"
-                                "version = 1\n\n[install]\n",
-                                chosen.size(), chosen.size() == 1 ? "" : "s", comment_text(spec.name),
-                                comment_text(spec.product));
+  std::string out = fmt::format(
+      "# Installs {} variant{} of {} ({}) side by side: each resolves in its own\n"
+      "# pkg-group, only on its own system; lower priority wins file conflicts.\n"
+      "version = 1\n\n[install]\n",
+      chosen.size(), chosen.size() == 1 ? "" : "s", comment_text(spec.name), comment_text(spec.product));
   for (const Variant* v : chosen) {
     int priority = ++next_priority[v->platform];
     out += fmt::format("\n{}.pkg-path = {}\n", toml_key(v->name), toml_string(org + "/" + v->name));

@@ -31,8 +31,8 @@ TEST(Manifest, InstallsVariantsSideBySideAndParsesBack) {
   EXPECT_EQ(entry("pytorch-python313-cuda12_9-sm120-avx2")["systems"][0].value<std::string>(), "x86_64-linux");
   EXPECT_EQ(entry("pytorch-python313-cpu-armv9")["systems"][0].value<std::string>(), "aarch64-linux");
   EXPECT_EQ(entry("pytorch-python313-darwin-mps")["systems"][0].value<std::string>(), "aarch64-darwin");
-  for (const char* n : {"pytorch-python313-darwin-mps", "pytorch-python313-cpu-avx512", "pytorch-python313-cuda12_9-sm120-avx2",
-                        "pytorch-python313-cpu-armv9"}) {
+  for (const char* n : {"pytorch-python313-darwin-mps", "pytorch-python313-cpu-avx512",
+                        "pytorch-python313-cuda12_9-sm120-avx2", "pytorch-python313-cpu-armv9"}) {
     EXPECT_EQ(entry(n)["pkg-group"].value<std::string>(), n);
     EXPECT_EQ(entry(n)["systems"].as_array()->size(), 1u);
   }
@@ -70,22 +70,24 @@ TEST(Manifest, SeveralGpuBuildsForOnePlatformAreAnError) {
   EXPECT_EQ(r.out, "");
   EXPECT_NE(r.err.find("tailor: error: the manifest holds GPU builds for "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("SM 8.9 with CUDA 12.8, SM 9.0 with CUDA 12.8"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("hint: make one manifest per kind of machine: --for HOST.json (what 'tailor detect --json' wrote "
-                       "there) or --sm SM --isa ISA picks its builds; or name one GPU build per platform (a CPU-only "
-                       "fallback beside it is fine)\n"),
-            std::string::npos)
+  EXPECT_NE(
+      r.err.find("hint: make one manifest per kind of machine: --for HOST.json (what 'tailor detect --json' wrote "
+                 "there) or --sm SM --isa ISA picks its builds; or name one GPU build per platform (a CPU-only "
+                 "fallback beside it is fine)\n"),
+      std::string::npos)
       << r.err;
   auto named = test::run_tailor({"manifest", "build-pytorch/main", "pytorch-python313-cuda12_8-sm89-avx512",
                                  "pytorch-python313-cuda12_8-sm90-avx512"});
   EXPECT_EQ(named.status, 2);
-  EXPECT_NE(named.err.find("GPU builds for 2 kinds of x86_64-linux machine (SM 8.9 with CUDA 12.8, SM 9.0 with CUDA 12.8)"),
-            std::string::npos)
+  EXPECT_NE(
+      named.err.find("GPU builds for 2 kinds of x86_64-linux machine (SM 8.9 with CUDA 12.8, SM 9.0 with CUDA 12.8)"),
+      std::string::npos)
       << named.err;
 }
 
 TEST(Manifest, AGpuBuildWithACpuOnlyFallbackStaysAllowed) {
-  auto r = test::run_tailor({"manifest", "build-pytorch/main", "pytorch-python313-cpu-avx512",
-                             "pytorch-python313-cuda12_8-sm90-avx512"});
+  auto r = test::run_tailor(
+      {"manifest", "build-pytorch/main", "pytorch-python313-cpu-avx512", "pytorch-python313-cuda12_8-sm90-avx512"});
   ASSERT_EQ(r.status, 0) << r.err;
   toml::parse_result parsed = toml::parse(r.out);
   ASSERT_TRUE(parsed);

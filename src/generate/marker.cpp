@@ -19,8 +19,8 @@ std::string content_hash(std::string_view s) {
 
 std::string with_marker(std::string_view body, CommentStyle style) {
   std::string hash = content_hash(body);
-  std::string line = style == CommentStyle::hash ? fmt::format("# {}{})\n", kTag, hash)
-                                                 : fmt::format("<!-- {}{}) -->\n", kTag, hash);
+  std::string line =
+      style == CommentStyle::hash ? fmt::format("# {}{})\n", kTag, hash) : fmt::format("<!-- {}{}) -->\n", kTag, hash);
   return std::string(body) + line;
 }
 

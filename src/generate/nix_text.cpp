@@ -29,8 +29,7 @@ std::string nix_value(const nlohmann::ordered_json& j, int indent) {
       if (j.empty()) return "{ }";
       std::string pad(indent + 2, ' ');
       std::string out = "{\n";
-      for (const auto& [k, v] : j.items())
-        out += pad + nix_attr_name(k) + " = " + nix_value(v, indent + 2) + ";\n";
+      for (const auto& [k, v] : j.items()) out += pad + nix_attr_name(k) + " = " + nix_value(v, indent + 2) + ";\n";
       return out + std::string(indent, ' ') + "}";
     }
     default: return "null";

@@ -51,7 +51,8 @@ TEST(OverlayPackage, ExpandsAndIsListed) {
 }
 
 TEST(OverlayPackage, TreeParsesEvaluatesChecksCleanAndImportsBack) {
-  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate (Debian nix-bin) is not installed");
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"),
+                              "nix-instantiate (Debian nix-bin) is not installed");
   test::TempDir dir("overlay-package");
   auto gen = test::run_tailor({"generate", kSpec, "--kb", kOverlay, "-o", dir.path()});
   ASSERT_EQ(gen.status, 0) << gen.err;

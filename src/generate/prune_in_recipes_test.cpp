@@ -35,13 +35,13 @@ void write(const fs::path& path, const std::string& text) {
 // nixpkgs) are linked but not pruned.
 const std::set<std::string> kPrunedLibraries = {"libcublas",   "libcurand",      "libcusolver",
                                                 "libcusparse", "libcusparse_lt", "cudnn"};
-const std::set<std::string> kLinkedLibraries = {"libcublas",      "libcufft", "libcurand", "libcusolver", "libcusparse",
-                                                "libcusparse_lt", "cudnn",    "nccl"};
+const std::set<std::string> kLinkedLibraries = {"libcublas",   "libcufft",       "libcurand", "libcusolver",
+                                                "libcusparse", "libcusparse_lt", "cudnn",     "nccl"};
 
 // The SMs of a variant's name token, from the example specs' sm lists and sets.
 std::string sms_of(const std::string& name) {
   static const std::map<std::string, std::string> by_token = {
-      {"sm75", "7.5"}, {"sm80", "8.0"}, {"sm86", "8.6"},  {"sm89", "8.9"},
+      {"sm75", "7.5"}, {"sm80", "8.0"},   {"sm86", "8.6"},   {"sm89", "8.9"},
       {"sm90", "9.0"}, {"sm100", "10.0"}, {"sm120", "12.0"}, {"datacenter", "8.0,9.0,10.0"}};
   for (const auto& [token, sms] : by_token)
     if (name.find("-" + token + "-") != std::string::npos || name.ends_with("-" + token)) return sms;
@@ -51,7 +51,8 @@ std::string sms_of(const std::string& name) {
 class PruneInRecipes : public testing::Test {
  protected:
   void SetUp() override {
-    TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate (Debian nix-bin) is not installed");
+    TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"),
+                                "nix-instantiate (Debian nix-bin) is not installed");
     TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("bash"), "bash is not installed");
     // The stand-in tailor: appends its arguments, one call per line, to calls.txt beside it.
     write(standin_ / "bin/tailor", "#!/bin/sh\nprintf '%s\\n' \"$*\" >> \"$(dirname \"$0\")/../calls.txt\"\n");
@@ -105,7 +106,8 @@ class PruneInRecipes : public testing::Test {
     for (const auto& [lib, fixup] : fixups.items()) {
       if (fixup.get<std::string>().empty()) continue;
       pruned.insert(lib);
-      EXPECT_EQ(run_fixup(fixup), (std::vector<std::string>{"prune --in-place --sm " + sms + " " + fixup_dir() + "/lib/lib"}))
+      EXPECT_EQ(run_fixup(fixup),
+                (std::vector<std::string>{"prune --in-place --sm " + sms + " " + fixup_dir() + "/lib/lib"}))
           << lib;
     }
     return pruned;
@@ -133,7 +135,8 @@ TEST_F(PruneInRecipes, PrebuiltVariantsPruneTheirOutputAndLibrariesToTheirSms) {
       EXPECT_EQ(r["version"], "2.9.1");
       const std::string fixup = r["postFixup"];
       EXPECT_TRUE(fixup.starts_with("# upstream torch-bin postFixup\n")) << fixup;
-      EXPECT_EQ(run_fixup(fixup), (std::vector<std::string>{"prune --in-place --sm " + sms + " " + fixup_dir() + "/out"}));
+      EXPECT_EQ(run_fixup(fixup),
+                (std::vector<std::string>{"prune --in-place --sm " + sms + " " + fixup_dir() + "/out"}));
       EXPECT_EQ(r["passthru"]["cpuISA"], "x86_64");
     } else {
       ++source;
@@ -200,7 +203,8 @@ TEST_F(PruneInRecipes, MagmaAndTorchBuiltFromSourceLinkThePrunedLibraries) {
   ASSERT_EQ(torch["effectiveMagma"], "magma-cuda12_9-sm120-avx2") << torch.dump();
   std::set<std::string> magma_pruned;
   for (const auto& [lib, fixup] : torch["effectiveMagmaCudaLibraryFixups"].items())
-    if (fixup.get<std::string>().find("tailor prune --in-place --sm 12.0") != std::string::npos) magma_pruned.insert(lib);
+    if (fixup.get<std::string>().find("tailor prune --in-place --sm 12.0") != std::string::npos)
+      magma_pruned.insert(lib);
   EXPECT_EQ(magma_pruned, kPrunedLibraries);
 }
 
@@ -212,9 +216,10 @@ TEST_F(PruneInRecipes, CatalogRecipeWithoutTailorSaysWhatToPass) {
                                  test::source_path("tests/nix/stub-nixpkgs") + "; }).postFixup' 2>&1",
                              false);
   EXPECT_NE(r.status, 0);
-  EXPECT_NE(r.out.find("pytorch-bin-python313-cuda12_9-sm90 runs tailor prune in its build and takes tailor from the "
-                       "Flox catalog: pass the recipe's `tailor` argument (flox build does; nix-build: --arg tailor PATH)"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("pytorch-bin-python313-cuda12_9-sm90 runs tailor prune in its build and takes tailor from the "
+                 "Flox catalog: pass the recipe's `tailor` argument (flox build does; nix-build: --arg tailor PATH)"),
+      std::string::npos)
       << r.out;
 }
 

@@ -8,7 +8,6 @@
 
 namespace tailor {
 
-
 nlohmann::ordered_json variant_description(const BuildSettings& s, const KnowledgeBase& kb) {
   nlohmann::ordered_json j = to_json(s.variant, kb);
   j["strip_toolchain"] = s.strip_toolchain;
@@ -18,20 +17,26 @@ nlohmann::ordered_json variant_description(const BuildSettings& s, const Knowled
 
 namespace {
 
-std::string key_value(const std::string& key, const std::string& value) { return fmt::format("    {} = {};\n", key, value); }
+std::string key_value(const std::string& key, const std::string& value) {
+  return fmt::format("    {} = {};\n", key, value);
+}
 
 std::string env_list(const BuildSettings& s) {
   if (s.env.empty()) return "[ ]";
   std::string out = "[\n";
-  for (const auto& [k, v] : s.env) out += fmt::format("      {{ name = {}; value = {}; }}\n", nix_string(k), nix_string(v));
+  for (const auto& [k, v] : s.env)
+    out += fmt::format("      {{ name = {}; value = {}; }}\n", nix_string(k), nix_string(v));
   return out + "    ]";
 }
 
 std::string workarounds(const BuildSettings& s) {
   nlohmann::ordered_json w = nlohmann::ordered_json::object();
   auto fetch = [](const GitHubSource& f) {
-    return nlohmann::ordered_json{
-        {"owner", f.owner}, {"repo", f.repo}, {"rev", f.rev}, {"hash", f.hash}, {"fetchSubmodules", f.fetch_submodules}};
+    return nlohmann::ordered_json{{"owner", f.owner},
+                                  {"repo", f.repo},
+                                  {"rev", f.rev},
+                                  {"hash", f.hash},
+                                  {"fetchSubmodules", f.fetch_submodules}};
   };
   // A source override of attribute A: ASource (with the version it builds), its extra sources by name as
   // AExtraSources, and what the older recipe needs.
@@ -52,7 +57,8 @@ std::string workarounds(const BuildSettings& s) {
     for (const auto& l : x.include_links) w[l.key] = l.names;
     for (const auto& p : x.patches) {
       if (!w.contains(p.key)) w[p.key] = nlohmann::ordered_json::array();
-      w[p.key].push_back({{"owner", p.commit.owner}, {"repo", p.commit.repo}, {"commit", p.commit.rev}, {"hash", p.commit.hash}});
+      w[p.key].push_back(
+          {{"owner", p.commit.owner}, {"repo", p.commit.repo}, {"commit", p.commit.rev}, {"hash", p.commit.hash}});
     }
   }
   return nix_value(w, 4);
@@ -104,13 +110,15 @@ std::string variant_record(const BuildSettings& s, const KnowledgeBase& kb) {
         nix_string(f.owner), nix_string(f.repo), nix_string(f.rev), nix_string(f.hash));
   }
   if (!s.prune_sms.empty()) out += key_value("pruneSms", nix_string_list(s.prune_sms));
-  if (!s.pruned_cuda_libraries.empty()) out += key_value("pruneCudaLibraries", nix_string_list(s.pruned_cuda_libraries));
+  if (!s.pruned_cuda_libraries.empty())
+    out += key_value("pruneCudaLibraries", nix_string_list(s.pruned_cuda_libraries));
   out += key_value("stripToolchain", s.strip_toolchain ? "true" : "false");
   out += key_value("gbPerJob", std::to_string(s.gb_per_job));
   out += key_value("maxJobs", s.max_jobs ? std::to_string(*s.max_jobs) : "null");
   out += key_value("metadataRev", std::to_string(s.metadata_rev));
-  out += fmt::format("    meta = {{\n      description = {};\n      longDescription = {};\n      platforms = {};\n    }};\n",
-                     nix_string(s.description), nix_indented_string(s.long_description, 8), nix_string_list(s.platforms));
+  out += fmt::format(
+      "    meta = {{\n      description = {};\n      longDescription = {};\n      platforms = {};\n    }};\n",
+      nix_string(s.description), nix_indented_string(s.long_description, 8), nix_string_list(s.platforms));
   auto arch = [&](const std::string& sm) { return "sm_" + kb.gpu(sm)->name_token().substr(2); };
   nlohmann::ordered_json gpu_arch = nullptr;  // "sm_90", or a set's list
   if (!v.sm_set.empty()) {
@@ -119,9 +127,10 @@ std::string variant_record(const BuildSettings& s, const KnowledgeBase& kb) {
   } else if (!v.sm.empty()) {
     gpu_arch = arch(v.sm);
   }
-  nlohmann::ordered_json passthru = {{"gpuArch", gpu_arch},
-                                     {"cpuISA", v.isa.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v.isa)},
-                                     {"blasProvider", s.blas_provider}};
+  nlohmann::ordered_json passthru = {
+      {"gpuArch", gpu_arch},
+      {"cpuISA", v.isa.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v.isa)},
+      {"blasProvider", s.blas_provider}};
   out += key_value("passthru", nix_value(passthru, 4));
   out += key_value("describe", nix_value(variant_description(s, kb), 4));
   for (const auto& b : s.inline_builds) out += fmt::format("    inherit {};\n", b.argument);
@@ -148,10 +157,12 @@ std::string inline_bindings(const BuildSettings& s, const KnowledgeBase& kb) {
 std::string variant_recipe(const BuildSettings& s, const Spec& spec, const KnowledgeBase& kb) {
   const Variant& v = s.variant;
   std::string out;
-  for (const auto& line : s.header_comment) out += "# " + comment_text(line) + "\n";  // KB text (display, header) may hold a line break
-  out += fmt::format("#\n# {} variant of {} (branch {}). Generated: edit the spec, not this file.\n",
-                     v.package, comment_text(spec.path), comment_text(spec.name));
-  for (const auto& w : s.workarounds) out += fmt::format("# Workaround {}: {}\n", comment_text(w.id), comment_text(w.summary));
+  for (const auto& line : s.header_comment)
+    out += "# " + comment_text(line) + "\n";  // KB text (display, header) may hold a line break
+  out += fmt::format("#\n# {} variant of {} (branch {}). Generated: edit the spec, not this file.\n", v.package,
+                     comment_text(spec.path), comment_text(spec.name));
+  for (const auto& w : s.workarounds)
+    out += fmt::format("# Workaround {}: {}\n", comment_text(w.id), comment_text(w.summary));
   // The version's own source ([[family.version]]), where the pin does not ship it.
   const PackageVersion* pv = package_version(v, spec);
   const SourceOverride* own = nullptr;
@@ -164,7 +175,7 @@ std::string variant_recipe(const BuildSettings& s, const Spec& spec, const Knowl
   // A recipe that runs tailor takes it (the catalog's) or its source (pinned, for evaluation without network).
   std::string args = s.tailor.kind == TailorSource::Kind::catalog  ? ", tailor ? null"
                      : s.tailor.kind == TailorSource::Kind::pinned ? ", tailorSrc ? null"
-                                                                     : "";
+                                                                   : "";
   out += "{ nixpkgsSrc ? null" + args + " }:\n" + inline_bindings(s, kb);
   const PackageDef& package = *kb.package(v.package);
   if (own && kb.needed(package, "companion-of")) {

@@ -11,7 +11,6 @@
 
 namespace tailor {
 
-
 /// The recipe text (without the generated-by marker).
 std::string variant_recipe(const BuildSettings& s, const Spec& spec, const KnowledgeBase& kb);
 

@@ -53,12 +53,14 @@ TEST(SglangExample, ExpandsToSingleSmAndAllVariants) {
 }
 
 TEST(SglangExample, TreeCarriesTheBuilderFolderEvaluatesBuildsSglangChecksCleanAndImportsBack) {
-  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate (Debian nix-bin) is not installed");
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"),
+                              "nix-instantiate (Debian nix-bin) is not installed");
   test::TempDir dir("sglang-example");
   auto gen = test::run_tailor({"generate", kSpec, "--kb", kOverlay, "-o", dir.path()});
   ASSERT_EQ(gen.status, 0) << gen.err;
   const std::string pkgs = dir.path() + "/.flox/pkgs";
-  for (const char* f : {"sglang.nix", "sglang-wheel.nix", "sgl-kernel.nix", "flashinfer.nix", "xgrammar.nix", "custom-torch.nix"})
+  for (const char* f :
+       {"sglang.nix", "sglang-wheel.nix", "sgl-kernel.nix", "flashinfer.nix", "xgrammar.nix", "custom-torch.nix"})
     EXPECT_TRUE(std::filesystem::exists(pkgs + "/lib/" + f)) << f;
 
   std::string parse = "nix-instantiate --parse";
@@ -69,16 +71,17 @@ TEST(SglangExample, TreeCarriesTheBuilderFolderEvaluatesBuildsSglangChecksCleanA
 
   // What each recipe builds: the package the Python set's buildPythonPackage was
   // asked for, its wheel, and the torch it and its helpers were given.
-  const std::string expr =
-      "let stub = " + test::source_path("tests/nix/stub-nixpkgs") + "; dir = " + pkgs +
-      "; files = builtins.filter (n: builtins.match \"sglang-.*\\\\.nix\" n != null) (builtins.attrNames (builtins.readDir dir));"
-      " probe = f: let r = import (dir + \"/${f}\") { nixpkgsSrc = stub; }; in {"
-      " pname = r.pname; built = r.stubBuilt or null; version = r.version; url = r.src.url;"
-      " deps = map (d: d.pname) r.dependencies;"
-      " helperTorch = map (d: map (t: t.pname) (d.dependencies or [ ])) r.dependencies;"
-      " torch = r.passthru.torch.pname; gpuTargets = r.passthru.torch.stubArgs.gpuTargets;"
-      " cudaCapabilities = r.cudaCapabilities; platforms = r.meta.platforms; };"
-      " in builtins.listToAttrs (map (f: { name = builtins.substring 0 (builtins.stringLength f - 4) f; value = probe f; }) files)";
+  const std::string expr = "let stub = " + test::source_path("tests/nix/stub-nixpkgs") + "; dir = " + pkgs +
+                           "; files = builtins.filter (n: builtins.match \"sglang-.*\\\\.nix\" n != null) "
+                           "(builtins.attrNames (builtins.readDir dir));"
+                           " probe = f: let r = import (dir + \"/${f}\") { nixpkgsSrc = stub; }; in {"
+                           " pname = r.pname; built = r.stubBuilt or null; version = r.version; url = r.src.url;"
+                           " deps = map (d: d.pname) r.dependencies;"
+                           " helperTorch = map (d: map (t: t.pname) (d.dependencies or [ ])) r.dependencies;"
+                           " torch = r.passthru.torch.pname; gpuTargets = r.passthru.torch.stubArgs.gpuTargets;"
+                           " cudaCapabilities = r.cudaCapabilities; platforms = r.meta.platforms; };"
+                           " in builtins.listToAttrs (map (f: { name = builtins.substring 0 (builtins.stringLength f - "
+                           "4) f; value = probe f; }) files)";
   auto probe = test::run_command("nix-instantiate --eval --strict --json -E '" + expr + "'", false);
   ASSERT_EQ(probe.status, 0) << probe.out;
   json got = json::parse(probe.out);
@@ -92,7 +95,8 @@ TEST(SglangExample, TreeCarriesTheBuilderFolderEvaluatesBuildsSglangChecksCleanA
     EXPECT_EQ(r["url"], "https://files.pythonhosted.org/packages/py3/s/sglang/sglang-0.5.2-py3-none-any.whl") << name;
     EXPECT_EQ(r["deps"], json::array({r["torch"], "sgl-kernel", "flashinfer-python", "xgrammar"})) << name;
     // Every helper that takes torch got the variant's custom torch, not nixpkgs'.
-    for (size_t i = 1; i < r["helperTorch"].size(); ++i) EXPECT_EQ(r["helperTorch"][i], json::array({r["torch"]})) << name;
+    for (size_t i = 1; i < r["helperTorch"].size(); ++i)
+      EXPECT_EQ(r["helperTorch"][i], json::array({r["torch"]})) << name;
     EXPECT_EQ(r["platforms"], json::array({"x86_64-linux"})) << name;
   }
   // The custom torch of a single-SM variant targets that SM; the "all" variant every SM of the set.

@@ -29,15 +29,9 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 // Payloads that run `touch MARKER` when a shell word is left unquoted, or
 // quoted the wrong way; MARKER is replaced by the path the test watches.
 std::vector<std::string> payloads() {
-  return {"$(touch MARKER)",
-          "`touch MARKER`",
-          "x; touch MARKER",
-          "x' ; touch MARKER ; '",
-          "x\" ; touch MARKER ; \"",
-          "x\ntouch MARKER\n",
-          "${X:-$(touch MARKER)}",
-          "''${touch MARKER}",
-          "a'b\"c\\d $HOME && touch MARKER || touch MARKER",
+  return {"$(touch MARKER)",       "`touch MARKER`",          "x; touch MARKER",
+          "x' ; touch MARKER ; '", "x\" ; touch MARKER ; \"", "x\ntouch MARKER\n",
+          "${X:-$(touch MARKER)}", "''${touch MARKER}",       "a'b\"c\\d $HOME && touch MARKER || touch MARKER",
           "\\'$(touch MARKER)\\'"};
 }
 
@@ -93,7 +87,8 @@ test::RunResult run_bash(const std::string& script, const fs::path& cwd, const s
 class ShellQuoting : public testing::Test {
  protected:
   void SetUp() override {
-    TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate (Debian nix-bin) is not installed");
+    TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"),
+                                "nix-instantiate (Debian nix-bin) is not installed");
     TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("bash"), "bash is not installed");
   }
 };
@@ -216,9 +211,8 @@ TEST_F(ShellQuoting, OverlayCpuFlagsNeverRun) {
   const std::string marker = dir.path() + "/PWNED";
   const std::string flag = "-mx $(touch " + marker + ") `touch " + marker + "`; touch " + marker + " \"'";
   const fs::path kb = overlay_copy(dir.path(), "llama.cpp", "llama.cpp");
-  write(kb / "cpu_isas.toml", "[[isa]]\nname = \"avx2\"\nflags = [\"-mavx2\", \"-mfma\", \"-mf16c\", " + toml_string(flag) +
-                                  "]\n\n[flag_features]\n" +
-                                  toml_key(flag) + " = [\"avx2\"]\n");
+  write(kb / "cpu_isas.toml", "[[isa]]\nname = \"avx2\"\nflags = [\"-mavx2\", \"-mfma\", \"-mf16c\", " +
+                                  toml_string(flag) + "]\n\n[flag_features]\n" + toml_key(flag) + " = [\"avx2\"]\n");
   const std::string tree = dir.path() + "/tree";
   auto gen = test::run_tailor(
       {"generate", test::source_path("tests/data/overlay-package/spec.toml"), "--kb", kb.string(), "-o", tree});

@@ -49,7 +49,8 @@ std::vector<PlannedChange> plan_tree(const fs::path& root, const std::vector<Gen
       plan.push_back({f.path, Change::unchanged, ""});
     } else {
       MarkerState state = marker_state(*existing);
-      if (state == MarkerState::intact) plan.push_back({f.path, Change::update, ""});
+      if (state == MarkerState::intact)
+        plan.push_back({f.path, Change::update, ""});
       else
         plan.push_back({f.path, Change::conflict,
                         state == MarkerState::edited ? "edited since tailor generated it" : "not written by tailor",

@@ -48,6 +48,7 @@ std::vector<PlannedChange> plan_tree(const std::filesystem::path& root, const st
 /// stale ones when \a prune. Throws DiagnosticError if a write fails; files
 /// already renamed stay, the one being written is left untouched.
 void apply_plan(const std::filesystem::path& root, const std::vector<GeneratedFile>& files,
-                const std::vector<PlannedChange>& plan, bool force, bool prune, const std::set<std::string>& named = {});
+                const std::vector<PlannedChange>& plan, bool force, bool prune,
+                const std::set<std::string>& named = {});
 
 }  // namespace tailor

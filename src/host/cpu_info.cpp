@@ -38,9 +38,9 @@ std::optional<unsigned> parse_code(std::string_view s) {
   unsigned v = 0;
   for (char c : s.substr(2)) {
     int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
-            : (c >= 'a' && c <= 'f')                     ? c - 'a' + 10
-            : (c >= 'A' && c <= 'F')                     ? c - 'A' + 10
-                                                         : -1;
+            : (c >= 'a' && c <= 'f')                    ? c - 'a' + 10
+            : (c >= 'A' && c <= 'F')                    ? c - 'A' + 10
+                                                        : -1;
     if (d < 0 || v > 0xfffffu) return std::nullopt;
     v = v * 16 + static_cast<unsigned>(d);
   }

@@ -12,11 +12,11 @@
 namespace tailor {
 
 struct CpuInfo {
-  std::string arch;    ///< "x86_64" or "aarch64"
-  std::string vendor;  ///< "GenuineIntel", "AuthenticAMD", "ARM", "Apple"
-  std::string model;   ///< "Intel(R) Xeon(R) Processor", "Neoverse-V2 (0xd4f)"
+  std::string arch;                ///< "x86_64" or "aarch64"
+  std::string vendor;              ///< "GenuineIntel", "AuthenticAMD", "ARM", "Apple"
+  std::string model;               ///< "Intel(R) Xeon(R) Processor", "Neoverse-V2 (0xd4f)"
   std::set<std::string> features;  ///< cpuinfo spelling, sorted
-  std::string source;  ///< where the facts came from: "/proc/cpuinfo", "cpuid", ...
+  std::string source;              ///< where the facts came from: "/proc/cpuinfo", "cpuid", ...
   std::vector<std::string> notes;  ///< disagreements between sources, and similar
 
   bool has(std::string_view feature) const { return features.count(std::string(feature)) != 0; }

@@ -85,7 +85,8 @@ TEST(CpuSamples, PublishedEdgeCases) {
   HostFacts g3 = f("aarch64-graviton3-armv8_2");
   EXPECT_TRUE(g3.cpu.has("sve"));
   EXPECT_EQ(missing_features(*kb().isa("armv9"), g3.cpu), std::vector<std::string>{"sve2"});
-  // Skylake-SP has AVX-512 but no VNNI (Intel ARK: AVX-512 VNNI arrives with Cascade Lake); Cascade Lake has VNNI, no BF16.
+  // Skylake-SP has AVX-512 but no VNNI (Intel ARK: AVX-512 VNNI arrives with Cascade Lake); Cascade Lake has VNNI, no
+  // BF16.
   HostFacts sky = f("x86_64-skylake_sp-avx512");
   EXPECT_EQ(sky.isas, (std::vector<std::string>{"avx512", "avx2", "avx"}));
   HostFacts clx = f("x86_64-cascadelake-avx512vnni");
@@ -140,8 +141,8 @@ TEST(Cpuid, OsMustEnableTheVectorState) {
   CpuidRegs r;
   r.max_leaf = 7;
   r.l1_ecx = (1u << 28) | (1u << 12) | (1u << 27);  // avx, fma, osxsave
-  r.l7_ebx = (1u << 5) | (1u << 16);               // avx2, avx512f
-  r.xcr0 = 0x7;                                    // x87, SSE, AVX; no AVX-512 state
+  r.l7_ebx = (1u << 5) | (1u << 16);                // avx2, avx512f
+  r.xcr0 = 0x7;                                     // x87, SSE, AVX; no AVX-512 state
   EXPECT_EQ(cpuid_features(r), (std::set<std::string>{"avx", "avx2", "fma"}));
   r.xcr0 = 0xe7;
   EXPECT_EQ(cpuid_features(r), (std::set<std::string>{"avx", "avx2", "avx512f", "fma"}));

@@ -15,11 +15,11 @@ namespace tailor {
 struct CpuidRegs {
   std::string vendor;  ///< "GenuineIntel"
   uint32_t max_leaf = 0, max_ext_leaf = 0;
-  uint32_t l1_ecx = 0, l1_edx = 0;                ///< leaf 1
-  uint32_t l7_ebx = 0, l7_ecx = 0, l7_edx = 0;    ///< leaf 7, subleaf 0
-  uint32_t l7s1_eax = 0;                          ///< leaf 7, subleaf 1
-  uint32_t e1_ecx = 0, e1_edx = 0;                ///< leaf 0x80000001
-  uint64_t xcr0 = 0;                              ///< XGETBV(0); 0 without OSXSAVE
+  uint32_t l1_ecx = 0, l1_edx = 0;              ///< leaf 1
+  uint32_t l7_ebx = 0, l7_ecx = 0, l7_edx = 0;  ///< leaf 7, subleaf 0
+  uint32_t l7s1_eax = 0;                        ///< leaf 7, subleaf 1
+  uint32_t e1_ecx = 0, e1_edx = 0;              ///< leaf 0x80000001
+  uint64_t xcr0 = 0;                            ///< XGETBV(0); 0 without OSXSAVE
 };
 
 /// Executes CPUID on this machine; nullopt on non-x86 builds.

@@ -6,8 +6,8 @@
 
 namespace tailor {
 
-/// The GPUs of this host (TAILOR_NO_NVML=1 skips NVML, to test the fallback); source "none" (with notes saying what was tried)
-/// when there are none.
+/// The GPUs of this host (TAILOR_NO_NVML=1 skips NVML, to test the fallback); source "none" (with notes saying what was
+/// tried) when there are none.
 GpuReport detect_gpus();
 
 }  // namespace tailor

@@ -19,8 +19,8 @@ struct GpuInfo {
 
 struct GpuReport {
   std::vector<GpuInfo> gpus;
-  std::string driver;  ///< the host's driver version; empty if unknown or none
-  std::string source;  ///< "nvml", "nvidia-smi", "--gpus", "none"
+  std::string driver;              ///< the host's driver version; empty if unknown or none
+  std::string source;              ///< "nvml", "nvidia-smi", "--gpus", "none"
   std::vector<std::string> notes;  ///< why a source was not used, and similar
 };
 

@@ -25,9 +25,10 @@ std::string recorded_text(const char* file) { return test::read_file(test::sourc
 
 std::vector<GpuInfo> recorded_gpus() { return parse_nvidia_smi_csv(recorded_text("nvidia-smi-query.csv")); }
 
-#define REQUIRE_RECORDING(file)                                                                        \
-  if (!recorded(file)) GTEST_SKIP() << kDir << "/" << file << " not recorded: run "                   \
-                                    << "scripts/device/detect-on-gpu.sh on the GPU machine";          \
+#define REQUIRE_RECORDING(file)                                           \
+  if (!recorded(file))                                                    \
+    GTEST_SKIP() << kDir << "/" << file << " not recorded: run "          \
+                 << "scripts/device/detect-on-gpu.sh on the GPU machine"; \
   if (recorded_gpus().empty()) GTEST_SKIP() << "the recorded machine had no GPU"
 
 void expect_same_gpus(const nlohmann::json& detected, const std::vector<GpuInfo>& smi) {
@@ -105,7 +106,10 @@ TEST(GpuMachine, LiveNvmlAgreesWithNvidiaSmi) {
   ASSERT_TRUE(text) << "NVML sees GPUs but nvidia-smi fails";
   nlohmann::json detected = nlohmann::json::array();
   for (const auto& g : nvml->gpus)
-    detected.push_back({{"index", g.index}, {"name", g.name}, {"sm", g.sm}, {"driver", g.driver},
+    detected.push_back({{"index", g.index},
+                        {"name", g.name},
+                        {"sm", g.sm},
+                        {"driver", g.driver},
                         {"memory_mib", g.memory_mib ? nlohmann::json(*g.memory_mib) : nlohmann::json()}});
   expect_same_gpus(detected, parse_nvidia_smi_csv(*text));
 }

@@ -52,7 +52,8 @@ TEST(GpuSpec, NoneAndNoDriver) {
 
 TEST(GpuSpec, ErrorsVerbatim) {
   std::string all;
-  for (const char* spec : {"9.9:580.65.06", "9.0:abc", "9.0:580", "9.0:580.65.06,8.6:570.26", "", "9.0,,8.6", "none,9.0"})
+  for (const char* spec :
+       {"9.9:580.65.06", "9.0:abc", "9.0:580", "9.0:580.65.06,8.6:570.26", "", "9.0,,8.6", "none,9.0"})
     all += std::string("--gpus '") + spec + "'\n" + gpu_spec_error(spec) + "\n";
   test::expect_golden(all, "tests/golden/host/gpus-errors.txt");
 }
@@ -68,8 +69,9 @@ TEST(NvidiaSmi, ParsesTheH200Answer) {
 }
 
 TEST(NvidiaSmi, SeveralGpusCommasInNamesAndMissingMemory) {
-  auto gpus = parse_nvidia_smi_csv("0, NVIDIA H100 80GB HBM3, 9.0, 570.26, 81559 MiB\n"
-                                   "1, NVIDIA RTX A6000, Rev 2, 8.6, 570.26, [N/A]\n");
+  auto gpus = parse_nvidia_smi_csv(
+      "0, NVIDIA H100 80GB HBM3, 9.0, 570.26, 81559 MiB\n"
+      "1, NVIDIA RTX A6000, Rev 2, 8.6, 570.26, [N/A]\n");
   ASSERT_EQ(gpus.size(), 2u);
   EXPECT_EQ(gpus[1].name, "NVIDIA RTX A6000, Rev 2");
   EXPECT_EQ(gpus[1].sm, "8.6");
@@ -79,9 +81,9 @@ TEST(NvidiaSmi, SeveralGpusCommasInNamesAndMissingMemory) {
 
 TEST(NvidiaSmi, MalformedLinesVerbatim) {
   std::string all;
-  for (const char* text : {"0, NVIDIA H200, 9.0\n", "x, NVIDIA H200, 9.0, 580.159.04, 1 MiB\n",
-                           "0, NVIDIA H200, [N/A], 580.159.04, 1 MiB\n",
-                           "0, A, 9.0, 580.159.04, 1 MiB\n1, B, 9.0, driver, 1 MiB\n"}) {
+  for (const char* text :
+       {"0, NVIDIA H200, 9.0\n", "x, NVIDIA H200, 9.0, 580.159.04, 1 MiB\n",
+        "0, NVIDIA H200, [N/A], 580.159.04, 1 MiB\n", "0, A, 9.0, 580.159.04, 1 MiB\n1, B, 9.0, driver, 1 MiB\n"}) {
     try {
       parse_nvidia_smi_csv(text);
       all += "accepted\n";

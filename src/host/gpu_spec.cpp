@@ -6,8 +6,8 @@
 #include <fmt/ranges.h>
 
 #include "util/diagnostic.hpp"
-#include "util/file_error.hpp"
 #include "util/edit_distance.hpp"
+#include "util/file_error.hpp"
 #include "util/version.hpp"
 
 namespace tailor {
@@ -15,8 +15,9 @@ namespace tailor {
 namespace {
 
 [[noreturn]] void fail(std::string message, std::string hint = {}) {
-  throw_file_error("", std::move(message),
-                   hint.empty() ? "write --gpus SM[:DRIVER],... e.g. --gpus 9.0:580.65.06, or --gpus none" : std::move(hint));
+  throw_file_error(
+      "", std::move(message),
+      hint.empty() ? "write --gpus SM[:DRIVER],... e.g. --gpus 9.0:580.65.06, or --gpus none" : std::move(hint));
 }
 
 }  // namespace

@@ -5,8 +5,8 @@
 
 #include "host/gpu_spec.hpp"
 #include "util/diagnostic.hpp"
-#include "util/file_error.hpp"
 #include "util/edit_distance.hpp"
+#include "util/file_error.hpp"
 #include "util/read_file.hpp"
 
 namespace tailor {
@@ -70,8 +70,10 @@ GpuReport read_gpus(const json& root, std::string_view source) {
     GpuInfo info;
     if (auto i = x.find("index"); i != x.end() && i->is_number_integer()) {
       // get<int> would wrap a larger number silently.
-      if (i->is_number_unsigned() && i->get<uint64_t>() <= 1000000) info.index = static_cast<int>(i->get<uint64_t>());
-      else fail(source, fmt::format("gpus[].index {} is not a GPU index (0 to 1000000)", i->dump()));
+      if (i->is_number_unsigned() && i->get<uint64_t>() <= 1000000)
+        info.index = static_cast<int>(i->get<uint64_t>());
+      else
+        fail(source, fmt::format("gpus[].index {} is not a GPU index (0 to 1000000)", i->dump()));
     }
     info.name = string_at(x, "name", source, "gpus[]");
     info.sm = string_at(x, "sm", source, "gpus[]");

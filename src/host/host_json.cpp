@@ -38,9 +38,11 @@ std::string render_text(const HostFacts& h) {
   auto dash = [](const std::string& s) { return s.empty() ? std::string("-") : s; };
   out += fmt::format("platform      {}\n", h.platform);
   out += fmt::format("cpu           {} {} ({})\n", dash(h.cpu.vendor), dash(h.cpu.model), dash(h.cpu.source));
-  out += fmt::format("isa targets   {}\n", h.isas.empty() ? "none of the knowledge base's" : fmt::format("{}", fmt::join(h.isas, " ")));
+  out += fmt::format("isa targets   {}\n",
+                     h.isas.empty() ? "none of the knowledge base's" : fmt::format("{}", fmt::join(h.isas, " ")));
   out += fmt::format("best isa      {}\n", dash(h.best_isa));
-  if (h.cpu.arch == "x86_64") out += fmt::format("x86-64 level  {}\n", h.x86_64_level.empty() ? "-" : "x86-64-" + h.x86_64_level);
+  if (h.cpu.arch == "x86_64")
+    out += fmt::format("x86-64 level  {}\n", h.x86_64_level.empty() ? "-" : "x86-64-" + h.x86_64_level);
   out += fmt::format("features      {}\n", fmt::join(h.cpu.features, " "));
   for (const auto& n : h.cpu.notes) out += fmt::format("note: {}\n", n);
   out += "\n";

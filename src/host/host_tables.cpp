@@ -50,8 +50,8 @@ void read_list(const TomlDocument& doc, TableReader& root, std::string_view key,
 }
 
 CpuidBit read_cpuid(TableReader& r) {
-  static const std::set<std::string> regs = {"1.ecx", "1.edx", "7.ebx", "7.ecx", "7.edx", "7.1.eax",
-                                             "0x80000001.ecx", "0x80000001.edx"};
+  static const std::set<std::string> regs = {"1.ecx", "1.edx",   "7.ebx",          "7.ecx",
+                                             "7.edx", "7.1.eax", "0x80000001.ecx", "0x80000001.edx"};
   CpuidBit b;
   b.feature = r.required_string("feature").value;
   auto reg = r.required_string("register");
@@ -87,25 +87,39 @@ std::pair<std::string, std::string> read_pair(TableReader& r, std::string_view f
 void read_file(const std::string& path, std::string text, HostTables& t) {
   TomlDocument doc(path, std::move(text));
   TableReader root(doc, doc.root(), kFile);
-  read_list(doc, root, "xsave_state", [](TableReader& r) {
-    XsaveState s;
-    s.name = r.required_string("name").value;
-    s.xcr0_mask = static_cast<uint64_t>(r.required_integer("xcr0_mask").value);
-    return s;
-  }, t.xsave_states);
+  read_list(
+      doc, root, "xsave_state",
+      [](TableReader& r) {
+        XsaveState s;
+        s.name = r.required_string("name").value;
+        s.xcr0_mask = static_cast<uint64_t>(r.required_integer("xcr0_mask").value);
+        return s;
+      },
+      t.xsave_states);
   read_list(doc, root, "cpuid", read_cpuid, t.cpuid);
   read_list(doc, root, "hwcap", read_hwcap, t.hwcap);
-  read_list(doc, root, "x86_64_level", [](TableReader& r) {
-    return IsaLevel{r.required_string("name").value, strings(r, "features")};
-  }, t.x86_64_levels);
-  read_list(doc, root, "arm_implementer", [](TableReader& r) {
-    return ArmCode{0, code(r, "code"), r.required_string("name").value};
-  }, t.arm_implementers);
-  read_list(doc, root, "arm_part", [](TableReader& r) {
-    return ArmCode{code(r, "implementer"), code(r, "code"), r.required_string("name").value};
-  }, t.arm_parts);
-  read_list(doc, root, "darwin_arm", [](TableReader& r) { return read_pair(r, "key"); }, t.darwin_arm);
-  read_list(doc, root, "darwin_x86", [](TableReader& r) { return read_pair(r, "flag"); }, t.darwin_x86);
+  read_list(
+      doc, root, "x86_64_level",
+      [](TableReader& r) {
+        return IsaLevel{r.required_string("name").value, strings(r, "features")};
+      },
+      t.x86_64_levels);
+  read_list(
+      doc, root, "arm_implementer",
+      [](TableReader& r) {
+        return ArmCode{0, code(r, "code"), r.required_string("name").value};
+      },
+      t.arm_implementers);
+  read_list(
+      doc, root, "arm_part",
+      [](TableReader& r) {
+        return ArmCode{code(r, "implementer"), code(r, "code"), r.required_string("name").value};
+      },
+      t.arm_parts);
+  read_list(
+      doc, root, "darwin_arm", [](TableReader& r) { return read_pair(r, "key"); }, t.darwin_arm);
+  read_list(
+      doc, root, "darwin_x86", [](TableReader& r) { return read_pair(r, "flag"); }, t.darwin_x86);
   root.finish();
 }
 
@@ -162,17 +176,26 @@ const char* HostTables::part_name(unsigned implementer, unsigned c) const {
 
 std::vector<std::string> check_invariants(const HostTables& t) {
   std::vector<std::string> out;
-  no_duplicates(t.xsave_states, "XSAVE state", [](const XsaveState& s) { return s.name; }, out);
-  no_duplicates(t.cpuid, "CPUID feature", [](const CpuidBit& b) { return b.feature; }, out);
-  no_duplicates(t.cpuid, "CPUID bit", [](const CpuidBit& b) { return b.reg + " bit " + std::to_string(b.bit); }, out);
-  no_duplicates(t.hwcap, "HWCAP feature", [](const HwcapBit& b) { return b.feature; }, out);
-  no_duplicates(t.hwcap, "HWCAP bit",
-                [](const HwcapBit& b) { return std::string(b.hwcap2 ? "AT_HWCAP2" : "AT_HWCAP") + " bit " + std::to_string(b.bit); },
-                out);
-  no_duplicates(t.x86_64_levels, "x86-64 level", [](const IsaLevel& l) { return l.name; }, out);
-  no_duplicates(t.arm_implementers, "ARM implementer", [](const ArmCode& c) { return fmt::format("{:#x}", c.code); }, out);
-  no_duplicates(t.arm_parts, "ARM part",
-                [](const ArmCode& c) { return fmt::format("{:#x}/{:#x}", c.implementer, c.code); }, out);
+  no_duplicates(
+      t.xsave_states, "XSAVE state", [](const XsaveState& s) { return s.name; }, out);
+  no_duplicates(
+      t.cpuid, "CPUID feature", [](const CpuidBit& b) { return b.feature; }, out);
+  no_duplicates(
+      t.cpuid, "CPUID bit", [](const CpuidBit& b) { return b.reg + " bit " + std::to_string(b.bit); }, out);
+  no_duplicates(
+      t.hwcap, "HWCAP feature", [](const HwcapBit& b) { return b.feature; }, out);
+  no_duplicates(
+      t.hwcap, "HWCAP bit",
+      [](const HwcapBit& b) {
+        return std::string(b.hwcap2 ? "AT_HWCAP2" : "AT_HWCAP") + " bit " + std::to_string(b.bit);
+      },
+      out);
+  no_duplicates(
+      t.x86_64_levels, "x86-64 level", [](const IsaLevel& l) { return l.name; }, out);
+  no_duplicates(
+      t.arm_implementers, "ARM implementer", [](const ArmCode& c) { return fmt::format("{:#x}", c.code); }, out);
+  no_duplicates(
+      t.arm_parts, "ARM part", [](const ArmCode& c) { return fmt::format("{:#x}/{:#x}", c.implementer, c.code); }, out);
   std::set<std::string> cpuid, hwcap;
   for (const auto& b : t.cpuid) cpuid.insert(b.feature);
   for (const auto& b : t.hwcap) hwcap.insert(b.feature);
@@ -180,16 +203,20 @@ std::vector<std::string> check_invariants(const HostTables& t) {
     if (s.xcr0_mask == 0) out.push_back(fmt::format("{}: XSAVE state '{}' has an empty XCR0 mask", kFile, s.name));
   for (const auto& b : t.cpuid)
     for (const auto& s : b.xsave)
-      if (!t.xsave_state(s)) out.push_back(fmt::format("{}: CPUID feature '{}' needs unknown XSAVE state '{}'", kFile, b.feature, s));
+      if (!t.xsave_state(s))
+        out.push_back(fmt::format("{}: CPUID feature '{}' needs unknown XSAVE state '{}'", kFile, b.feature, s));
   // Levels, and the macOS names, can only speak of features the live
   // sources report: else a machine could never be seen to have them.
   for (const auto& l : t.x86_64_levels)
     for (const auto& f : l.features)
-      if (!cpuid.contains(f)) out.push_back(fmt::format("{}: x86-64 level {} needs '{}', which no CPUID bit reports", kFile, l.name, f));
+      if (!cpuid.contains(f))
+        out.push_back(fmt::format("{}: x86-64 level {} needs '{}', which no CPUID bit reports", kFile, l.name, f));
   for (const auto& [key, f] : t.darwin_arm)
-    if (!hwcap.contains(f)) out.push_back(fmt::format("{}: sysctl {} maps to '{}', which is no HWCAP feature", kFile, key, f));
+    if (!hwcap.contains(f))
+      out.push_back(fmt::format("{}: sysctl {} maps to '{}', which is no HWCAP feature", kFile, key, f));
   for (const auto& [flag, f] : t.darwin_x86)
-    if (!cpuid.contains(f)) out.push_back(fmt::format("{}: machdep flag {} maps to '{}', which is no CPUID feature", kFile, flag, f));
+    if (!cpuid.contains(f))
+      out.push_back(fmt::format("{}: machdep flag {} maps to '{}', which is no CPUID feature", kFile, flag, f));
   for (const auto& p : t.arm_parts)
     if (!t.implementer_name(p.implementer))
       out.push_back(fmt::format("{}: ARM part {} belongs to unknown implementer {:#x}", kFile, p.name, p.implementer));

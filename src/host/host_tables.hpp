@@ -14,8 +14,8 @@
 namespace tailor {
 
 struct CpuidBit {
-  std::string feature;             ///< /proc/cpuinfo spelling
-  std::string reg;                 ///< "1.ecx", "7.ebx", "7.1.eax", "0x80000001.edx", ...
+  std::string feature;  ///< /proc/cpuinfo spelling
+  std::string reg;      ///< "1.ecx", "7.ebx", "7.1.eax", "0x80000001.edx", ...
   int bit = 0;
   std::vector<std::string> xsave;  ///< XSAVE states (xsave_state names) the OS must enable
 };

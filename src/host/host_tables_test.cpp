@@ -62,7 +62,9 @@ TEST(HostTables, EntriesMatchTheirSources) {
   EXPECT_EQ(host_tables().part_name(0x61, 0xd4f), nullptr) << "part codes belong to their implementer";
 }
 
-TEST(HostTables, EmbeddedTablesKeepTheInvariants) { EXPECT_EQ(check_invariants(host_tables()), std::vector<std::string>{}); }
+TEST(HostTables, EmbeddedTablesKeepTheInvariants) {
+  EXPECT_EQ(check_invariants(host_tables()), std::vector<std::string>{});
+}
 
 TEST(HostTables, EveryFeatureTheKnowledgeBaseRequiresCanBeDetected) {
   std::set<std::string> x86, arm;

@@ -64,7 +64,8 @@ Matrix consistent_with(const Matrix& candidates, const std::string& package, con
     auto it = deps.find(v.name);
     if (it == deps.end()) return false;
     return std::any_of(it->second.begin(), it->second.end(), [&](const std::string& d) {
-      bool constrained = std::find(chosen_packages.begin(), chosen_packages.end(), package_of[d]) != chosen_packages.end();
+      bool constrained =
+          std::find(chosen_packages.begin(), chosen_packages.end(), package_of[d]) != chosen_packages.end();
       return constrained && std::find(chosen.begin(), chosen.end(), d) == chosen.end();
     });
   });
@@ -101,7 +102,8 @@ ManifestChoice choose_for_host(const HostFacts& host, const Spec& spec, const Ma
     req.package = p;
     Matrix fits = consistent_with(candidates, p, out.names, deps);
     if (fits.variants.empty()) {  // variants of p exist, none built against the choice
-      out.left_out.push_back(fmt::format("{}: none is built against {}", p, fmt::join(needed_choices(candidates, p, out.names, deps), ", ")));
+      out.left_out.push_back(fmt::format("{}: none is built against {}", p,
+                                         fmt::join(needed_choices(candidates, p, out.names, deps), ", ")));
       out.reasons.push_back(out.left_out.back());
       continue;
     }

@@ -15,8 +15,8 @@
 namespace tailor {
 
 struct ManifestChoice {
-  std::vector<std::string> names;    ///< chosen variants, dependencies before what builds against them
-  std::vector<std::string> reasons;  ///< "pytorch: <variant> (<reasons>)" one line per package
+  std::vector<std::string> names;     ///< chosen variants, dependencies before what builds against them
+  std::vector<std::string> reasons;   ///< "pytorch: <variant> (<reasons>)" one line per package
   std::vector<std::string> left_out;  ///< packages with variants for that machine, none built against the choice
 };
 

@@ -55,7 +55,8 @@ std::vector<GpuInfo> parse_nvidia_smi_csv(std::string_view text, std::string_vie
       if (comma == std::string_view::npos) break;
       start = comma + 1;
     }
-    if (f.size() < 5) bad_line(source, text, line_no, fmt::format("expected 5 comma-separated fields, got {}", f.size()));
+    if (f.size() < 5)
+      bad_line(source, text, line_no, fmt::format("expected 5 comma-separated fields, got {}", f.size()));
     // A name may itself contain commas: index first, the three numbers last.
     GpuInfo g;
     std::string_view index = f.front();
@@ -68,7 +69,8 @@ std::vector<GpuInfo> parse_nvidia_smi_csv(std::string_view text, std::string_vie
     g.name = std::string(trim(name));
     std::string_view sm = f[f.size() - 3], driver = f[f.size() - 2];
     auto cc = Version::parse(sm);
-    if (!cc || cc->size() != 2) bad_line(source, text, line_no, fmt::format("compute capability '{}' is not MAJOR.MINOR", sm));
+    if (!cc || cc->size() != 2)
+      bad_line(source, text, line_no, fmt::format("compute capability '{}' is not MAJOR.MINOR", sm));
     g.sm = std::string(sm);
     auto dv = Version::parse(driver);
     if (!dv) bad_line(source, text, line_no, fmt::format("driver version '{}' is not a version", driver));

@@ -101,7 +101,8 @@ std::string sm_mismatch(std::string_view built, const std::vector<const GpuInfo*
   if (b && gs && b->major() == gs->major() && b->suffix == 'a' && b->number < gs->number)
     why = fmt::format("arch-specific sm_{}a code runs on SM {}.{} only", b->number, b->major(), b->number % 10);
   else if (b && gs && b->major() == gs->major() && b->suffix == 'f' && b->number <= gs->number)
-    why = fmt::format("family-specific sm_{}f code runs only on the SMs of its family the knowledge base lists", b->number);
+    why = fmt::format("family-specific sm_{}f code runs only on the SMs of its family the knowledge base lists",
+                      b->number);
   else if (b && gs && b->major() == gs->major())
     why = "code for a higher minor does not run on a lower one";
   else
@@ -116,9 +117,10 @@ std::string set_label(const Variant& v) { return fmt::format("SM set '{}' ({})",
 std::string set_mismatch(const Variant& v, const std::vector<const GpuInfo*>& gpus) {
   std::vector<std::string> have;
   for (const GpuInfo* g : gpus) have.push_back(fmt::format("SM {}", g->sm));
-  return fmt::format("built for {}; no code of it runs on {} (compiled GPU code runs within one major architecture, "
-                     "on the same or a higher minor)",
-                     set_label(v), fmt::join(have, ", "));
+  return fmt::format(
+      "built for {}; no code of it runs on {} (compiled GPU code runs within one major architecture, "
+      "on the same or a higher minor)",
+      set_label(v), fmt::join(have, ", "));
 }
 
 // The SM of \a v whose code runs best on \a gpu: the variant's SM, or a set's best for it.
@@ -149,12 +151,8 @@ Fit evaluate(const Variant& v, const HostFacts& h, const KnowledgeBase& kb, Work
   if (v.platform != h.platform)
     f.problems.push_back(fmt::format("built for {}; this host is {}", v.platform, h.platform));
   switch (device(v)) {
-    case Device::metal:
-      f.backend = 2;
-      break;
-    case Device::none:
-      f.backend = 1;
-      break;
+    case Device::metal: f.backend = 2; break;
+    case Device::none: f.backend = 1; break;
     case Device::cuda: {
       f.backend = 2;
       if (const CudaToolkit* ck = kb.cuda(v.cuda)) f.cuda = ck->version;
@@ -170,7 +168,8 @@ Fit evaluate(const Variant& v, const HostFacts& h, const KnowledgeBase& kb, Work
           SmMatch m = sm_match(kb, sm, gpus[k]->sm);
           auto s = parse_sm(sm);
           int minor = s ? static_cast<int>(s->number % 10) : 0;
-          if (m == SmMatch::none || (f.gpu && std::make_pair(m, minor) <= std::make_pair(f.match, f.sm_minor))) continue;
+          if (m == SmMatch::none || (f.gpu && std::make_pair(m, minor) <= std::make_pair(f.match, f.sm_minor)))
+            continue;
           f.gpu = gpus[k];
           f.gpu_rank = static_cast<int>(gpus.size() - k);
           f.match = m;
@@ -220,7 +219,8 @@ struct Selection {
   std::vector<std::string> reasons;
 
   bool chosen(const Variant& v) const {
-    return v.package == package && (version.empty() || version_built(v) == version) && (python.empty() || v.python == python);
+    return v.package == package && (version.empty() || version_built(v) == version) &&
+           (python.empty() || v.python == python);
   }
   // The version of the package a variant builds: its [[family.version]], else what it reports.
   std::string version_built(const Variant& v) const { return v.version.empty() ? v.version_of(package) : v.version; }
@@ -253,12 +253,12 @@ Selection select(const Matrix& m, const RecommendRequest& req, const std::string
   } else {
     s.package = packages.count(kb_headline) ? kb_headline : m.variants.front().package;
     if (packages.size() > 1)
-      s.reasons.push_back(fmt::format("package {}: the matrix's main package (it also builds {}; --package to choose)",
-                                      s.package, [&] {
-                                        std::set<std::string> others = packages;
-                                        others.erase(s.package);
-                                        return join_names(others);
-                                      }()));
+      s.reasons.push_back(
+          fmt::format("package {}: the matrix's main package (it also builds {}; --package to choose)", s.package, [&] {
+            std::set<std::string> others = packages;
+            others.erase(s.package);
+            return join_names(others);
+          }()));
   }
   // The version: asked for, else the newest where the spec lists several ([[family.version]]).
   std::set<std::string> versions;
@@ -272,17 +272,20 @@ Selection select(const Matrix& m, const RecommendRequest& req, const std::string
   if (!req.version.empty()) {
     if (!versions.count(req.version)) {
       Diagnostic d;
-      d.message = fmt::format("--version {}: the matrix builds {} {}", req.version, s.package,
-                              versions.empty() ? std::string("in no version it records") : fmt::format("{}", fmt::join(ordered, ", ")));
+      d.message = fmt::format(
+          "--version {}: the matrix builds {} {}", req.version, s.package,
+          versions.empty() ? std::string("in no version it records") : fmt::format("{}", fmt::join(ordered, ", ")));
       throw DiagnosticError(std::move(d));
     }
     s.version = req.version;
-    if (versions.size() > 1) s.reasons.push_back(fmt::format("version {} {}: asked for with --version", s.package, s.version));
+    if (versions.size() > 1)
+      s.reasons.push_back(fmt::format("version {} {}: asked for with --version", s.package, s.version));
   } else if (listed && !ordered.empty()) {
     s.version = ordered.front();
     if (versions.size() > 1)
-      s.reasons.push_back(fmt::format("version {} {}: the newest the matrix builds (also {}; --version to choose)", s.package,
-                                      s.version, fmt::format("{}", fmt::join(ordered.begin() + 1, ordered.end(), ", "))));
+      s.reasons.push_back(fmt::format("version {} {}: the newest the matrix builds (also {}; --version to choose)",
+                                      s.package, s.version,
+                                      fmt::format("{}", fmt::join(ordered.begin() + 1, ordered.end(), ", "))));
   }
   std::set<std::string> pythons;
   std::optional<Version> newest;
@@ -346,7 +349,8 @@ std::string isa_reason(const Fit& f, const HostFacts& h, const KnowledgeBase& kb
                       ? fmt::format("ISA {} ({}): no CPU ISA targeting, runs on any {} CPU", isa->name, isa->display,
                                     isa->arch_display())
                       : fmt::format("ISA {}: the CPU has {}", isa->name, fmt::join(isa->requires_features, " "));
-  if (isa->workload == workload_name(w)) return r + fmt::format("; workload {} picks {}", workload_name(w), isa->display);
+  if (isa->workload == workload_name(w))
+    return r + fmt::format("; workload {} picks {}", workload_name(w), isa->display);
   // Name what kept the better targets out: the workload's own target, then
   // the general targets above this one.
   std::vector<std::string> why;
@@ -386,7 +390,8 @@ std::string difference(const Fit& a, const Fit& b, const KnowledgeBase& kb) {
     return fmt::format("CUDA {} through minor-version compatibility only", b.v->cuda);
   if (b.cuda != a.cuda) return fmt::format("CUDA {} instead of {}", b.v->cuda, a.v->cuda);
   const CpuIsa* isa = kb.isa(b.v->isa);
-  if (isa && !isa->workload.empty() && isa->workload != "general") return fmt::format("for {} workloads", isa->workload);
+  if (isa && !isa->workload.empty() && isa->workload != "general")
+    return fmt::format("for {} workloads", isa->workload);
   return fmt::format("ISA {}, less specific", b.v->isa);
 }
 
@@ -400,9 +405,10 @@ void explain_nothing_runs(const HostFacts& h, const std::vector<Fit>& fits, cons
   for (const auto& f : fits) platforms.insert(f.v->platform);
   std::string what = fmt::format("{} (python {})", s.package, s.python.empty() ? "-" : s.python);
   if (!platforms.count(h.platform)) {
-    r.reasons.push_back(fmt::format("no {} variant of the matrix runs on this host: they are built for {}; this "
-                                    "host is {}",
-                                    what, join_names(platforms), h.platform));
+    r.reasons.push_back(
+        fmt::format("no {} variant of the matrix runs on this host: they are built for {}; this "
+                    "host is {}",
+                    what, join_names(platforms), h.platform));
     return;
   }
   // The closest candidate of this platform: fewest problems, then best rank.
@@ -434,7 +440,8 @@ void explain_other_gpus(const KnowledgeBase& kb, const Variant& v, const std::ve
                         Recommendation& r);
 
 // The SM the CUDA variant is built for, against the GPU it was chosen for and the others.
-void explain_sm(const HostFacts& h, const KnowledgeBase& kb, const Fit& best, const std::vector<const GpuInfo*>& gpus, Recommendation& r) {
+void explain_sm(const HostFacts& h, const KnowledgeBase& kb, const Fit& best, const std::vector<const GpuInfo*>& gpus,
+                Recommendation& r) {
   const Variant& v = *best.v;
   const GpuInfo& g = *best.gpu;
   if (!v.sm_set.empty()) {  // a set chosen: no single-SM build fits better
@@ -472,10 +479,11 @@ void explain_other_gpus(const KnowledgeBase& kb, const Variant& v, const std::ve
     if (sm_match(kb, sm_for(kb, v, *x), x->sm) == SmMatch::none)
       left_out.push_back(x->name.empty() ? fmt::format("GPU {} (SM {})", x->index, x->sm)
                                          : fmt::format("GPU {} ({}, SM {})", x->index, x->name, x->sm));
-  std::string note =
-      fmt::format("GPUs of several architectures (SM {}): chose for the newest that a variant fits", fmt::join(sms, ", SM "));
+  std::string note = fmt::format("GPUs of several architectures (SM {}): chose for the newest that a variant fits",
+                                 fmt::join(sms, ", SM "));
   if (!left_out.empty())
-    note += fmt::format("; {} cannot run {} code", fmt::join(left_out, ", "), v.sm_set.empty() ? sm_token(v.sm) : set_label(v));
+    note += fmt::format("; {} cannot run {} code", fmt::join(left_out, ", "),
+                        v.sm_set.empty() ? sm_token(v.sm) : set_label(v));
   r.warnings.push_back(note);
 }
 
@@ -504,9 +512,8 @@ void explain_cuda(const HostFacts& h, const KnowledgeBase& kb, const Fit& best, 
         "NVIDIA driver to {} or newer",
         v.cuda, h.gpu.driver, ck->min_driver.str()));
   } else {
-    r.reasons.push_back(
-        fmt::format("CUDA {}: the newest toolkit offered for {} (driver version unknown)", v.cuda,
-                    v.sm_set.empty() ? sm_token(v.sm) : set_label(v)));
+    r.reasons.push_back(fmt::format("CUDA {}: the newest toolkit offered for {} (driver version unknown)", v.cuda,
+                                    v.sm_set.empty() ? sm_token(v.sm) : set_label(v)));
     r.warnings.push_back(fmt::format(
         "driver version unknown: CUDA {} needs NVIDIA driver {} or newer{}", v.cuda, ck->min_driver.str(),
         ck->minor_compat_driver ? fmt::format(" ({} with minor-version compatibility)", ck->minor_compat_driver->str())
@@ -548,8 +555,9 @@ void list_alternatives(const HostFacts& h, const Matrix& m, const KnowledgeBase&
           f.gpu != best.gpu)
         continue;
       if (listed.insert(f.v->name).second)
-        r.alternatives.push_back({f.v->name, fmt::format("the most portable: {}, no CPU ISA targeting (runs on any {} CPU)",
-                                                         other->display, other->arch_display())});
+        r.alternatives.push_back(
+            {f.v->name, fmt::format("the most portable: {}, no CPU ISA targeting (runs on any {} CPU)", other->display,
+                                    other->arch_display())});
       break;
     }
   for (const auto& f : fits) {
@@ -596,9 +604,7 @@ Recommendation recommend(const HostFacts& h, const Matrix& m, const KnowledgeBas
     case Device::metal:
       r.reasons.push_back("GPU: macOS on Apple silicon; the MPS variant uses the Apple GPU through Metal");
       break;
-    case Device::none:
-      explain_cpu_choice(h, fits, gpus, r);
-      break;
+    case Device::none: explain_cpu_choice(h, fits, gpus, r); break;
     case Device::cuda:
       explain_sm(h, kb, *best, gpus, r);
       explain_cuda(h, kb, *best, fits, r);
@@ -639,10 +645,11 @@ std::vector<std::string> why_not_recommended(std::string_view name, const HostFa
     its.package = v->package;
     std::string version = its.version_built(*v);
     bool other_version = !s.version.empty() && !version.empty() && (v->package != s.package || version != s.version);
-    lines.push_back(fmt::format("{} runs on this host, but the recommendation is for {}{} (python {}); use --package "
-                                "{}{} --python {}",
-                                name, s.package, other_version ? " " + s.version : "", s.python, v->package,
-                                other_version ? " --version " + version : "", v->python));
+    lines.push_back(
+        fmt::format("{} runs on this host, but the recommendation is for {}{} (python {}); use --package "
+                    "{}{} --python {}",
+                    name, s.package, other_version ? " " + s.version : "", s.python, v->package,
+                    other_version ? " --version " + version : "", v->python));
     return lines;
   }
   std::vector<Fit> fits = evaluate_all(h, m, kb, req.workload, s);

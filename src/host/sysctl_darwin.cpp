@@ -11,12 +11,14 @@ namespace tailor {
 
 std::optional<std::string> read_sysctl_text() {
 #if defined(__APPLE__)
-  static const char* const kKeys[] = {
-      "machdep.cpu.brand_string", "machdep.cpu.vendor", "machdep.cpu.features", "machdep.cpu.leaf7_features",
-      "hw.optional.arm64", "hw.optional.x86_64", "hw.optional.neon", "hw.optional.neon_fp16",
-      "hw.optional.arm.FEAT_FP16", "hw.optional.arm.FEAT_DotProd", "hw.optional.arm.FEAT_BF16",
-      "hw.optional.arm.FEAT_I8MM", "hw.optional.arm.FEAT_SVE", "hw.optional.arm.FEAT_SVE2",
-      "hw.optional.armv8_crc32", "hw.optional.arm.FEAT_LSE"};
+  static const char* const kKeys[] = {"machdep.cpu.brand_string",  "machdep.cpu.vendor",
+                                      "machdep.cpu.features",      "machdep.cpu.leaf7_features",
+                                      "hw.optional.arm64",         "hw.optional.x86_64",
+                                      "hw.optional.neon",          "hw.optional.neon_fp16",
+                                      "hw.optional.arm.FEAT_FP16", "hw.optional.arm.FEAT_DotProd",
+                                      "hw.optional.arm.FEAT_BF16", "hw.optional.arm.FEAT_I8MM",
+                                      "hw.optional.arm.FEAT_SVE",  "hw.optional.arm.FEAT_SVE2",
+                                      "hw.optional.armv8_crc32",   "hw.optional.arm.FEAT_LSE"};
   std::string text;
   for (const char* key : kKeys) {
     size_t size = 0;

@@ -18,7 +18,8 @@ TEST(BuilderImports, LiteralRelativeNixFilesOnly) {
       "  x = import (./.. + \"/${v.torchVariant}.nix\") { };\n"
       "  y = import ./custom-torch.nix {\n"
       "  z = ../other.nix; w = a./b.nix;\n";
-  EXPECT_EQ(relative_nix_imports(builder, "lib/"), (std::vector<std::string>{"lib/common.nix", "lib/custom-torch.nix"}));
+  EXPECT_EQ(relative_nix_imports(builder, "lib/"),
+            (std::vector<std::string>{"lib/common.nix", "lib/custom-torch.nix"}));
   EXPECT_EQ(relative_nix_imports("import ./lib/torch.nix {\n", ""), std::vector<std::string>{"lib/torch.nix"});
 }
 

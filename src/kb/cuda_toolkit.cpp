@@ -25,7 +25,8 @@ CudaToolkit read_cuda_toolkit(TableReader& r) {
   CudaToolkit c;
   auto v = r.required_string("version");
   c.version = require_version(r.doc(), v, "CUDA version");
-  if (c.version.size() != 2) throw r.doc().error_at(v.pos, fmt::format("CUDA version '{}' must be MAJOR.MINOR", v.value));
+  if (c.version.size() != 2)
+    throw r.doc().error_at(v.pos, fmt::format("CUDA version '{}' must be MAJOR.MINOR", v.value));
   c.min_driver = require_version(r.doc(), r.required_string("min_driver"), "driver version");
   c.minor_compat_driver = optional_version(r, "minor_compat_driver");
   c.max_gcc = static_cast<int>(r.required_integer("max_gcc").value);

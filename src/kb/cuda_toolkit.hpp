@@ -11,8 +11,8 @@
 namespace tailor {
 
 struct CudaToolkit {
-  Version version;  ///< "12.9"
-  Version min_driver;  ///< NVIDIA's minimum Linux driver for the GA release
+  Version version;                             ///< "12.9"
+  Version min_driver;                          ///< NVIDIA's minimum Linux driver for the GA release
   std::optional<Version> minor_compat_driver;  ///< minor-version compatibility floor
   int max_gcc = 0;
   std::string notes;

@@ -27,7 +27,8 @@ std::string FactEvidence::claims_text() const {
 }
 
 const std::vector<std::string>& pin_fact_fields() {
-  static const std::vector<std::string> f = {"sha256", "python", "python_default", "cuda", "cudnn", "cutlass", "torch_args"};
+  static const std::vector<std::string> f = {"sha256", "python",  "python_default", "cuda",
+                                             "cudnn",  "cutlass", "torch_args"};
   return f;
 }
 
@@ -57,8 +58,10 @@ FactEvidence read_fact_evidence(TableReader& r) {
   e.pos = r.pos();
   e.kind = read_kind(r);
   // The keys depend on the kind: a dispute has claims and no single source.
-  if (e.kind == EvidenceKind::disputed) r.expect_keys({"kind", "facts", "claims"});
-  else r.expect_keys({"kind", "facts", "source"});
+  if (e.kind == EvidenceKind::disputed)
+    r.expect_keys({"kind", "facts", "claims"});
+  else
+    r.expect_keys({"kind", "facts", "source"});
   auto facts = r.strings("facts");
   if (!facts || facts->empty()) throw r.doc().error_at(r.pos(), "[[pin.evidence]] needs 'facts': the facts it covers");
   e.facts = *facts;
@@ -67,7 +70,8 @@ FactEvidence read_fact_evidence(TableReader& r) {
     return e;
   }
   if (e.facts.size() != 1)
-    throw r.doc().error_at(e.facts[1].pos, "a disputed entry covers one fact: give each dispute its own [[pin.evidence]]");
+    throw r.doc().error_at(e.facts[1].pos,
+                           "a disputed entry covers one fact: give each dispute its own [[pin.evidence]]");
   std::vector<const toml::table*> claims = r.tables("claims");
   if (claims.size() < 2)
     throw r.doc().error_at(r.pos(), "a disputed fact needs 'claims': two or more values, each with its source",
@@ -78,7 +82,8 @@ FactEvidence read_fact_evidence(TableReader& r) {
     c.finish();
     for (const auto& other : e.claims)
       if (other.value == claim.value)
-        throw r.doc().error_at(*t, fmt::format("two claims give '{}': a dispute needs values that differ", claim.value));
+        throw r.doc().error_at(*t,
+                               fmt::format("two claims give '{}': a dispute needs values that differ", claim.value));
     e.claims.push_back(std::move(claim));
   }
   return e;

@@ -28,8 +28,8 @@ struct FactClaim {
 struct FactEvidence {
   EvidenceKind kind = EvidenceKind::documented;
   std::vector<Located<std::string>> facts;
-  std::string source;              ///< measured, documented: how it was measured / the document
-  std::vector<FactClaim> claims;   ///< disputed: two or more values, each with its source
+  std::string source;             ///< measured, documented: how it was measured / the document
+  std::vector<FactClaim> claims;  ///< disputed: two or more values, each with its source
   Pos pos;
 
   bool covers(std::string_view fact) const;

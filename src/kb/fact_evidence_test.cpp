@@ -32,12 +32,13 @@ std::string load_error(const std::string& pins) {
 }
 
 TEST(FactEvidence, AnUnknownKindIsAnErrorAtItsValue) {
-  EXPECT_EQ(load_error(pin_with("[[pin.evidence]]\nkind = \"rumoured\"\nfacts = [\"python\"]\nsource = \"a\"\n")),
-            "nixpkgs_pins.toml:9:8: error: unknown evidence kind 'rumoured'\n"
-            "kind = \"rumoured\"\n"
-            "       ^\n"
-            "hint: kind is \"measured\" (tailor kb probe-pin), \"documented\" (with its source) or \"disputed\" (claims: "
-            "each value with its source)\n");
+  EXPECT_EQ(
+      load_error(pin_with("[[pin.evidence]]\nkind = \"rumoured\"\nfacts = [\"python\"]\nsource = \"a\"\n")),
+      "nixpkgs_pins.toml:9:8: error: unknown evidence kind 'rumoured'\n"
+      "kind = \"rumoured\"\n"
+      "       ^\n"
+      "hint: kind is \"measured\" (tailor kb probe-pin), \"documented\" (with its source) or \"disputed\" (claims: "
+      "each value with its source)\n");
 }
 
 TEST(FactEvidence, KeysDependOnTheKind) {
@@ -77,16 +78,18 @@ TEST(FactEvidence, ADisputeNeedsTwoClaimsAndTheRecordedValueAmongThem) {
             "[[pin.evidence]]\n"
             "^\n"
             "hint: claims = [{ value = \"…\", source = \"…\" }, { value = \"…\", source = \"…\" }]\n");
-  EXPECT_EQ(load_error(pin_with("[[pin.evidence]]\nkind = \"disputed\"\nfacts = [\"versions.torch\"]\n"
-                                "claims = [{ value = \"2.8.0\", source = \"a\" }, { value = \"2.10.0\", source = \"b\" }]\n")),
+  EXPECT_EQ(load_error(
+                pin_with("[[pin.evidence]]\nkind = \"disputed\"\nfacts = [\"versions.torch\"]\n"
+                         "claims = [{ value = \"2.8.0\", source = \"a\" }, { value = \"2.10.0\", source = \"b\" }]\n")),
             "nixpkgs_pins.toml:10:10: error: versions.torch records 2.9.1, which none of the disputing sources claims\n"
             "facts = [\"versions.torch\"]\n"
             "         ^\n");
-  EXPECT_EQ(load_error(pin_with("[[pin.evidence]]\nkind = \"disputed\"\nfacts = [\"python\"]\n"
-                                "claims = [{ value = \"3.13\", source = \"a\" }, { value = \"3.12\", source = \"b\" }]\n")),
-            "nixpkgs_pins.toml:10:10: error: only a version can be disputed, not 'python'\n"
-            "facts = [\"python\"]\n"
-            "         ^\n");
+  EXPECT_EQ(
+      load_error(pin_with("[[pin.evidence]]\nkind = \"disputed\"\nfacts = [\"python\"]\n"
+                          "claims = [{ value = \"3.13\", source = \"a\" }, { value = \"3.12\", source = \"b\" }]\n")),
+      "nixpkgs_pins.toml:10:10: error: only a version can be disputed, not 'python'\n"
+      "facts = [\"python\"]\n"
+      "         ^\n");
 }
 
 TEST(FactEvidence, ASourceNamesSomething) {

@@ -26,8 +26,10 @@ bool GpuArch::supported_by(const Version& cuda) const {
 }
 
 std::optional<std::string> sm_from_token(std::string_view t) {
-  if (t.starts_with("sm_")) t.remove_prefix(3);
-  else if (t.starts_with("sm") || t.starts_with("SM")) t.remove_prefix(2);
+  if (t.starts_with("sm_"))
+    t.remove_prefix(3);
+  else if (t.starts_with("sm") || t.starts_with("SM"))
+    t.remove_prefix(2);
   if (t.size() < 2 || t.size() > 3) return std::nullopt;
   for (char c : t)
     if (c < '0' || c > '9') return std::nullopt;

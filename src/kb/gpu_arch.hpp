@@ -18,7 +18,7 @@ struct GpuArch {
   std::vector<std::string> products;
   std::vector<std::string> also_called;  ///< names docs use besides the products ("Orin", "GB10")
   Version min_cuda;
-  std::optional<Version> max_cuda;  ///< inclusive
+  std::optional<Version> max_cuda;                  ///< inclusive
   std::optional<Version> arch_specific_min_cuda;    ///< sm_XYa
   std::optional<Version> family_specific_min_cuda;  ///< sm_XYf
   /// SMs whose family-specific code (sm_XYf, compute_XYf) runs here, "10.0" for 10.3.

@@ -24,7 +24,9 @@ const std::vector<std::string>& known_platforms() {
 
 namespace {
 
-bool contains(const std::vector<std::string>& v, std::string_view x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool contains(const std::vector<std::string>& v, std::string_view x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
 
 // GPUs and ISAs are built for Linux platforms (macOS builds use Metal and the baseline).
 bool linux_platform(std::string_view system) {
@@ -45,7 +47,8 @@ bool is_hex40(const std::string& s) {
 }
 
 bool package_with_attribute(const KnowledgeBase& kb, const std::string& attribute) {
-  return std::any_of(kb.packages.begin(), kb.packages.end(), [&](const PackageDef& p) { return p.attribute == attribute; });
+  return std::any_of(kb.packages.begin(), kb.packages.end(),
+                     [&](const PackageDef& p) { return p.attribute == attribute; });
 }
 
 template <class T, class Key>
@@ -62,7 +65,8 @@ void check_family_specific(const KnowledgeBase& kb, const GpuArch& g, std::vecto
     out.push_back(fmt::format("{}: SM {}: runs_family_specific must name the SM itself", f, g.sm));
   for (const auto& sm : g.runs_family_specific) {
     const GpuArch* other = kb.gpu(sm);
-    if (!other) out.push_back(fmt::format("{}: SM {}: runs_family_specific names unknown SM '{}'", f, g.sm, sm));
+    if (!other)
+      out.push_back(fmt::format("{}: SM {}: runs_family_specific names unknown SM '{}'", f, g.sm, sm));
     else if (other->capability.major() != g.capability.major() || g.capability < other->capability)
       out.push_back(fmt::format("{}: SM {}: runs_family_specific '{}' is not an earlier SM of its major", f, g.sm, sm));
   }
@@ -70,7 +74,8 @@ void check_family_specific(const KnowledgeBase& kb, const GpuArch& g, std::vecto
 
 void check_gpus(const KnowledgeBase& kb, std::vector<std::string>& out) {
   const char* f = "gpu_architectures.toml";
-  check_unique(kb.gpus, [](const GpuArch& g) { return g.sm; }, f, out);
+  check_unique(
+      kb.gpus, [](const GpuArch& g) { return g.sm; }, f, out);
   auto known_cuda = [&](const std::optional<Version>& v, const GpuArch& g, const char* key) {
     if (v && !kb.cuda(v->str()))
       out.push_back(fmt::format("{}: SM {}: {} {} is not a toolkit of cuda_toolkits.toml", f, g.sm, key, v->str()));
@@ -80,7 +85,8 @@ void check_gpus(const KnowledgeBase& kb, std::vector<std::string>& out) {
     known_cuda(g.max_cuda, g, "max_cuda");
     known_cuda(g.arch_specific_min_cuda, g, "arch_specific_min_cuda");
     known_cuda(g.family_specific_min_cuda, g, "family_specific_min_cuda");
-    if (g.max_cuda && *g.max_cuda < g.min_cuda) out.push_back(fmt::format("{}: SM {}: max_cuda is below min_cuda", f, g.sm));
+    if (g.max_cuda && *g.max_cuda < g.min_cuda)
+      out.push_back(fmt::format("{}: SM {}: max_cuda is below min_cuda", f, g.sm));
     if (g.arch_specific_min_cuda && *g.arch_specific_min_cuda < g.min_cuda)
       out.push_back(fmt::format("{}: SM {}: arch_specific_min_cuda is below min_cuda", f, g.sm));
     if (g.products.empty()) out.push_back(fmt::format("{}: SM {}: no products", f, g.sm));
@@ -91,19 +97,21 @@ void check_gpus(const KnowledgeBase& kb, std::vector<std::string>& out) {
     if (g.jetson && g.platforms != std::vector<std::string>{"aarch64-linux"})
       out.push_back(fmt::format("{}: SM {}: Jetson-class GPUs are aarch64-linux only", f, g.sm));
     check_family_specific(kb, g, out);
-    bool some_toolkit = std::any_of(kb.cudas.begin(), kb.cudas.end(),
-                                    [&](const CudaToolkit& c) { return g.supported_by(c.version); });
+    bool some_toolkit =
+        std::any_of(kb.cudas.begin(), kb.cudas.end(), [&](const CudaToolkit& c) { return g.supported_by(c.version); });
     if (!some_toolkit) out.push_back(fmt::format("{}: SM {}: no toolkit of cuda_toolkits.toml supports it", f, g.sm));
   }
 }
 
 void check_cudas(const KnowledgeBase& kb, std::vector<std::string>& out) {
   const char* f = "cuda_toolkits.toml";
-  check_unique(kb.cudas, [](const CudaToolkit& c) { return c.version.str(); }, f, out);
+  check_unique(
+      kb.cudas, [](const CudaToolkit& c) { return c.version.str(); }, f, out);
   for (const auto& c : kb.cudas) {
     if (c.minor_compat_driver && c.min_driver < *c.minor_compat_driver)
       out.push_back(fmt::format("{}: CUDA {}: minor_compat_driver is above min_driver", f, c.version.str()));
-    if (c.max_gcc < 4) out.push_back(fmt::format("{}: CUDA {}: max_gcc {} is implausible", f, c.version.str(), c.max_gcc));
+    if (c.max_gcc < 4)
+      out.push_back(fmt::format("{}: CUDA {}: max_gcc {} is implausible", f, c.version.str(), c.max_gcc));
   }
   // A newer toolkit never needs an older driver.
   std::vector<const CudaToolkit*> sorted;
@@ -117,10 +125,12 @@ void check_cudas(const KnowledgeBase& kb, std::vector<std::string>& out) {
 
 void check_isas(const KnowledgeBase& kb, std::vector<std::string>& out) {
   const char* f = "cpu_isas.toml";
-  check_unique(kb.isas, [](const CpuIsa& i) { return i.name; }, f, out);
+  check_unique(
+      kb.isas, [](const CpuIsa& i) { return i.name; }, f, out);
   for (const auto& i : kb.isas) {
     if (!std::regex_match(i.name, std::regex("[a-z0-9_]+")))
-      out.push_back(fmt::format("{}: ISA '{}': names may hold only a-z, 0-9 and _ (they are part of variant names)", f, i.name));
+      out.push_back(
+          fmt::format("{}: ISA '{}': names may hold only a-z, 0-9 and _ (they are part of variant names)", f, i.name));
     if (!linux_platform(i.platform))
       out.push_back(fmt::format("{}: ISA {}: platform '{}' is not {}", f, i.name, i.platform, linux_platform_names()));
     const Platform* platform = find_platform(i.platform);
@@ -129,8 +139,10 @@ void check_isas(const KnowledgeBase& kb, std::vector<std::string>& out) {
       out.push_back(fmt::format("{}: ISA {}: x86_64_level is required on x86_64 and meaningless elsewhere", f, i.name));
     // A baseline (no flags) is the platform's default target: it requires nothing and ranks lowest.
     if (i.flags.empty() != i.requires_features.empty())
-      out.push_back(fmt::format("{}: ISA {}: a target without compiler flags is a baseline and requires no CPU "
-                                "features; one with flags requires what they enable", f, i.name));
+      out.push_back(
+          fmt::format("{}: ISA {}: a target without compiler flags is a baseline and requires no CPU "
+                      "features; one with flags requires what they enable",
+                      f, i.name));
     for (const auto& other : kb.isas)
       if (i.baseline() && &other != &i && other.platform == i.platform && other.rank <= i.rank)
         out.push_back(fmt::format("{}: ISA {}: a baseline must rank below every other target of {} ({} ranks {})", f,
@@ -139,7 +151,8 @@ void check_isas(const KnowledgeBase& kb, std::vector<std::string>& out) {
       out.push_back(fmt::format("{}: ISA {}: its word '{}' may hold only a-z, 0-9 and _", f, i.name, i.word));
     for (const auto& other : kb.isas)
       if (&other != &i && other.word == i.word && &other < &i)
-        out.push_back(fmt::format("{}: ISA {}: word '{}' also names ISA {} in variant names", f, i.name, i.word, other.name));
+        out.push_back(
+            fmt::format("{}: ISA {}: word '{}' also names ISA {} in variant names", f, i.name, i.word, other.name));
     for (const auto& a : i.aliases)
       for (const auto& other : kb.isas)
         if (other.name == a || (&other != &i && std::count(other.aliases.begin(), other.aliases.end(), a)))
@@ -153,8 +166,8 @@ void check_isas(const KnowledgeBase& kb, std::vector<std::string>& out) {
     if (!i.aten_capability.empty()) {
       auto caps = kb.aten_capabilities.find(i.platform);
       if (caps == kb.aten_capabilities.end() || !contains(caps->second, i.aten_capability))
-        out.push_back(fmt::format("{}: ISA {}: aten_capability '{}' is not one of [aten_capabilities] for {}", f, i.name,
-                                  i.aten_capability, i.platform));
+        out.push_back(fmt::format("{}: ISA {}: aten_capability '{}' is not one of [aten_capabilities] for {}", f,
+                                  i.name, i.aten_capability, i.platform));
     }
     // The features the flags let the compiler use must all be required, and
     // every required feature must come from some flag.
@@ -170,7 +183,8 @@ void check_isas(const KnowledgeBase& kb, std::vector<std::string>& out) {
     }
     for (const auto& feat : implied)
       if (!contains(i.requires_features, feat))
-        out.push_back(fmt::format("{}: ISA {}: its flags use '{}' but it does not require that feature", f, i.name, feat));
+        out.push_back(
+            fmt::format("{}: ISA {}: its flags use '{}' but it does not require that feature", f, i.name, feat));
     for (const auto& feat : i.requires_features)
       if (!implied.count(feat))
         out.push_back(fmt::format("{}: ISA {}: requires '{}' but no flag uses it", f, i.name, feat));
@@ -179,21 +193,27 @@ void check_isas(const KnowledgeBase& kb, std::vector<std::string>& out) {
 
 void check_pins(const KnowledgeBase& kb, std::vector<std::string>& out) {
   const char* f = "nixpkgs_pins.toml";
-  check_unique(kb.pins, [](const NixpkgsPin& p) { return p.short_rev; }, f, out);
-  check_unique(kb.pins, [](const NixpkgsPin& p) { return p.rev; }, f, out);
+  check_unique(
+      kb.pins, [](const NixpkgsPin& p) { return p.short_rev; }, f, out);
+  check_unique(
+      kb.pins, [](const NixpkgsPin& p) { return p.rev; }, f, out);
   for (const auto& p : kb.pins) {
-    if (!is_hex40(p.rev)) out.push_back(fmt::format("{}: pin {}: rev '{}' is not 40 hex digits", f, p.short_rev, p.rev));
+    if (!is_hex40(p.rev))
+      out.push_back(fmt::format("{}: pin {}: rev '{}' is not 40 hex digits", f, p.short_rev, p.rev));
     if (p.short_rev.size() < 7 || !p.rev.starts_with(p.short_rev))
       out.push_back(fmt::format("{}: pin {}: short revision is not a prefix (7+ digits) of rev", f, p.short_rev));
     if (!p.sha256.empty() && !is_nix_sha256(p.sha256))
       out.push_back(fmt::format("{}: pin {}: sha256 '{}' is not a Nix sha256 hash", f, p.short_rev, p.sha256));
     if (p.python.empty()) out.push_back(fmt::format("{}: pin {}: provides no Python", f, p.short_rev));
     for (const auto& py : p.python)
-      if (!kb.python(py)) out.push_back(fmt::format("{}: pin {}: Python {} is not in python_versions.toml", f, p.short_rev, py));
+      if (!kb.python(py))
+        out.push_back(fmt::format("{}: pin {}: Python {} is not in python_versions.toml", f, p.short_rev, py));
     if (!p.python_default.empty() && !contains(p.python, p.python_default))
-      out.push_back(fmt::format("{}: pin {}: python_default {} is not among its Pythons", f, p.short_rev, p.python_default));
+      out.push_back(
+          fmt::format("{}: pin {}: python_default {} is not among its Pythons", f, p.short_rev, p.python_default));
     for (const auto& c : p.cuda)
-      if (!kb.cuda(c)) out.push_back(fmt::format("{}: pin {}: CUDA {} is not in cuda_toolkits.toml", f, p.short_rev, c));
+      if (!kb.cuda(c))
+        out.push_back(fmt::format("{}: pin {}: CUDA {} is not in cuda_toolkits.toml", f, p.short_rev, c));
     // A package whose pins record its version is one they ship: its pinned
     // function takes every argument the recipes pass (packages.toml).
     std::set<std::string> attributes;
@@ -211,7 +231,8 @@ void check_pins(const KnowledgeBase& kb, std::vector<std::string>& out) {
 
 void check_pythons(const KnowledgeBase& kb, std::vector<std::string>& out) {
   const char* f = "python_versions.toml";
-  check_unique(kb.pythons, [](const PythonVersion& p) { return p.version; }, f, out);
+  check_unique(
+      kb.pythons, [](const PythonVersion& p) { return p.version; }, f, out);
   for (const auto& p : kb.pythons)
     if (!std::regex_match(p.version, std::regex("3\\.[0-9]{1,2}")))
       out.push_back(fmt::format("{}: '{}' is not a CPython 3.X version", f, p.version));
@@ -244,7 +265,8 @@ void check_effect_keys(const KnowledgeBase& kb, const Workaround& w, std::vector
 
 void check_workarounds(const KnowledgeBase& kb, std::vector<std::string>& out) {
   const char* f = "workarounds.toml";
-  check_unique(kb.workarounds, [](const Workaround& w) { return w.id; }, f, out);
+  check_unique(
+      kb.workarounds, [](const Workaround& w) { return w.id; }, f, out);
   for (const auto& w : kb.workarounds) {
     for (const auto& p : w.pins)
       if (!kb.pin(p)) out.push_back(fmt::format("{}: {}: pin '{}' is not in nixpkgs_pins.toml", f, w.id, p));
@@ -269,8 +291,10 @@ void check_workarounds(const KnowledgeBase& kb, std::vector<std::string>& out) {
 // Pins record versions of packages whose definitions say so, and only those.
 void check_package_versions(const KnowledgeBase& kb, std::vector<std::string>& out) {
   const char* f = "packages.toml";
-  check_unique(kb.packages, [](const PackageDef& p) { return p.name; }, f, out);
-  check_unique(kb.backends, [](const BackendDef& b) { return b.name; }, f, out);
+  check_unique(
+      kb.packages, [](const PackageDef& p) { return p.name; }, f, out);
+  check_unique(
+      kb.backends, [](const BackendDef& b) { return b.name; }, f, out);
   if (kb.packages.empty()) out.push_back(fmt::format("{}: defines no package", f));
   auto pinned = [&](const std::string& attr) {
     return std::any_of(kb.packages.begin(), kb.packages.end(),
@@ -280,14 +304,18 @@ void check_package_versions(const KnowledgeBase& kb, std::vector<std::string>& o
   if (!headline || !headline->version_in_pins)
     out.push_back(fmt::format("{}: headline '{}' is no package with version_in_pins", f, kb.headline));
   for (const auto& k : kb.json_version_keys)
-    if (!pinned(k)) out.push_back(fmt::format("{}: json_version_keys: '{}' is no attribute of a package with "
-                                              "version_in_pins", f, k));
+    if (!pinned(k))
+      out.push_back(
+          fmt::format("{}: json_version_keys: '{}' is no attribute of a package with "
+                      "version_in_pins",
+                      f, k));
   for (const auto& p : kb.pins)
     for (const auto& [attr, v] : p.versions)
       if (!pinned(attr))
-        out.push_back(fmt::format("nixpkgs_pins.toml: pin {}: versions names '{}', no attribute of a package with "
-                                  "version_in_pins",
-                                  p.short_rev, attr));
+        out.push_back(
+            fmt::format("nixpkgs_pins.toml: pin {}: versions names '{}', no attribute of a package with "
+                        "version_in_pins",
+                        p.short_rev, attr));
   for (const auto& p : kb.packages)
     if (p.name.empty() || p.name.find_first_of("{}/ ") != std::string::npos || p.name.front() == '-')
       out.push_back(fmt::format("{}: package name '{}' is not a word with dashes", f, p.name));

@@ -42,11 +42,21 @@ json package_json(const PackageDef& p) {
                      {"because", n.because}});
   for (const auto& a : p.arguments) arguments.push_back(argument_json(a, false));
   for (const auto& a : p.cmake_flags) flags.push_back(argument_json(a, true));
-  json j = {{"name", p.name},         {"display", p.display},       {"attribute", p.attribute},
-            {"scope", p.scope},       {"backends", p.backends},     {"builder", p.builder},
-            {"builder_files", p.builder_files}, {"variant_name", p.variant_name}, {"gpu_target", p.gpu_target},
-            {"version_in_pins", p.version_in_pins}, {"big_build", p.big_build}, {"feature_switches", p.feature_switches},
-            {"needs", needs},         {"argument", arguments},      {"cmake_flag", flags}};
+  json j = {{"name", p.name},
+            {"display", p.display},
+            {"attribute", p.attribute},
+            {"scope", p.scope},
+            {"backends", p.backends},
+            {"builder", p.builder},
+            {"builder_files", p.builder_files},
+            {"variant_name", p.variant_name},
+            {"gpu_target", p.gpu_target},
+            {"version_in_pins", p.version_in_pins},
+            {"big_build", p.big_build},
+            {"feature_switches", p.feature_switches},
+            {"needs", needs},
+            {"argument", arguments},
+            {"cmake_flag", flags}};
   if (!p.description.empty()) {
     j["description"] = json::object();
     for (const auto& [b, t] : p.description) j["description"][b] = t;
@@ -60,7 +70,10 @@ json package_json(const PackageDef& p) {
 
 // A [[backend]] entry, key for key as packages.toml writes it.
 json backend_json(const BackendDef& b) {
-  json j = {{"name", b.name}, {"display", b.display}, {"axes", b.axes}, {"accelerator", b.accelerator},
+  json j = {{"name", b.name},
+            {"display", b.display},
+            {"axes", b.axes},
+            {"accelerator", b.accelerator},
             {"name_part", b.name_part}};
   if (!b.platform.empty()) j["platform"] = b.platform;
   if (!b.platform_because.empty()) j["platform_because"] = b.platform_because;
@@ -75,7 +88,8 @@ json backend_json(const BackendDef& b) {
 }
 
 json source_json(const GitHubSource& s) {
-  return {{"owner", s.owner}, {"repo", s.repo}, {"rev", s.rev}, {"hash", s.hash}, {"fetch_submodules", s.fetch_submodules}};
+  return {
+      {"owner", s.owner}, {"repo", s.repo}, {"rev", s.rev}, {"hash", s.hash}, {"fetch_submodules", s.fetch_submodules}};
 }
 }  // namespace
 
@@ -83,7 +97,8 @@ json source_json(const GitHubSource& s) {
 nlohmann::ordered_json evidence_json(const NixpkgsPin& p) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const auto& e : p.evidence) {
-    nlohmann::ordered_json j = {{"kind", std::string(evidence_kind_name(e.kind))}, {"facts", nlohmann::ordered_json::array()}};
+    nlohmann::ordered_json j = {{"kind", std::string(evidence_kind_name(e.kind))},
+                                {"facts", nlohmann::ordered_json::array()}};
     for (const auto& f : e.facts) j["facts"].push_back(f.value);
     if (e.kind == EvidenceKind::disputed) {
       j["claims"] = nlohmann::ordered_json::array();
@@ -99,7 +114,8 @@ nlohmann::ordered_json evidence_json(const NixpkgsPin& p) {
 nlohmann::ordered_json source_override_json(const SourceOverride& o) {
   json j = {{"attribute", o.attribute}, {"version", o.version}, {"fetch", source_json(o.fetch)}};
   j["extra_sources"] = json::array();
-  for (const auto& x : o.extra_sources) j["extra_sources"].push_back({{"name", x.name}, {"fetch", source_json(x.fetch)}});
+  for (const auto& x : o.extra_sources)
+    j["extra_sources"].push_back({{"name", x.name}, {"fetch", source_json(x.fetch)}});
   if (o.clear_patches) j["clear_patches"] = true;
   if (!o.cmake_flags.empty()) j["cmake_flags"] = o.cmake_flags;
   if (!o.env.empty()) j["env"] = o.env;
@@ -177,20 +193,24 @@ nlohmann::ordered_json to_json(const KnowledgeBase& kb) {
                            {"evidence", evidence_json(p)}});
   out["python"] = json::array();
   for (const auto& p : kb.pythons)
-    out["python"].push_back({{"version", p.version}, {"packages", p.packages_attr()}, {"end_of_life", opt(p.end_of_life)}});
+    out["python"].push_back(
+        {{"version", p.version}, {"packages", p.packages_attr()}, {"end_of_life", opt(p.end_of_life)}});
   out["workarounds"] = json::array();
   for (const auto& w : kb.workarounds) {
     json requested = json::object();
     for (const auto& [a, v] : w.requested) requested[a] = v;
-    json j = {{"id", w.id},           {"summary", w.summary}, {"pins", w.pins},
-              {"requested", requested}, {"cuda", w.cuda},       {"packages", w.packages}};
+    json j = {{"id", w.id},     {"summary", w.summary},  {"pins", w.pins}, {"requested", requested},
+              {"cuda", w.cuda}, {"packages", w.packages}};
     if (w.source_override) j["source_override"] = source_override_json(*w.source_override);
     if (w.allow_broken) j["allow_broken"] = true;
     if (!w.switches.empty()) j["switches"] = w.switches;
     if (!w.env.empty()) j["env"] = w.env;
     for (const auto& l : w.include_links) j["include_links"].push_back({{"key", l.key}, {"names", l.names}});
     for (const auto& p : w.patches)
-      j["patch"].push_back({{"key", p.key}, {"owner", p.commit.owner}, {"repo", p.commit.repo}, {"commit", p.commit.rev},
+      j["patch"].push_back({{"key", p.key},
+                            {"owner", p.commit.owner},
+                            {"repo", p.commit.repo},
+                            {"commit", p.commit.rev},
                             {"hash", p.commit.hash}});
     j["source"] = w.source;
     out["workarounds"].push_back(j);

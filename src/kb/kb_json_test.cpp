@@ -92,7 +92,8 @@ TEST(KbJson, PackageEntriesCarryEveryRequiredField) {
   json j = to_json(KnowledgeBase::load());
   for (const auto& p : j["packages"]) {
     for (const auto& n : p["needs"])
-      for (const char* k : {"package", "strategy", "argument", "recipe_key", "because"}) EXPECT_TRUE(n.contains(k)) << k;
+      for (const char* k : {"package", "strategy", "argument", "recipe_key", "because"})
+        EXPECT_TRUE(n.contains(k)) << k;
     for (const auto& a : p["argument"])
       for (const char* k : {"backend", "name", "value", "because"}) EXPECT_TRUE(a.contains(k)) << k;
     for (const auto& f : p["cmake_flag"])

@@ -19,7 +19,7 @@
 namespace tailor {
 
 const std::vector<std::string>& kb_file_names() {
-  static const std::vector<std::string> names = {"gpu_architectures.toml", "cuda_toolkits.toml", "cpu_isas.toml",
+  static const std::vector<std::string> names = {"gpu_architectures.toml", "cuda_toolkits.toml",   "cpu_isas.toml",
                                                  "nixpkgs_pins.toml",      "python_versions.toml", "workarounds.toml",
                                                  "packages.toml"};
   return names;
@@ -72,8 +72,10 @@ void read_entries(const TomlDocument& doc, TableReader& root, const char* table_
     auto& stack = layers.entries[fmt::format("{}/{}", table_key, k)];
     stack.insert(stack.begin(), t);
     auto it = std::find_if(into.begin(), into.end(), [&](const T& e) { return key(e) == k; });
-    if (it != into.end()) *it = std::move(entry);
-    else into.push_back(std::move(entry));
+    if (it != into.end())
+      *it = std::move(entry);
+    else
+      into.push_back(std::move(entry));
   }
 }
 
@@ -114,38 +116,45 @@ void read_kb_file(const std::string& name, const std::string& path, std::string 
   const TomlDocument& doc = *layers.docs.emplace_back(std::make_unique<TomlDocument>(path, std::move(text)));
   TableReader root(doc, doc.root(), name);
   if (name == "gpu_architectures.toml") {
-    read_entries<GpuArch>(doc, root, "gpu", "sm", read_gpu_arch, [](const GpuArch& g) { return g.sm; }, kb.gpus, layers);
+    read_entries<GpuArch>(
+        doc, root, "gpu", "sm", read_gpu_arch, [](const GpuArch& g) { return g.sm; }, kb.gpus, layers);
     read_string_lists(doc, root, "torch_arch_list", kb.torch_arch_list);
   } else if (name == "cuda_toolkits.toml") {
-    read_entries<CudaToolkit>(doc, root, "cuda", "version", read_cuda_toolkit, [](const CudaToolkit& c) { return c.version.str(); },
-                              kb.cudas, layers);
-    read_entries<CudaLibrary>(doc, root, "library", "attribute", read_cuda_library,
-                              [](const CudaLibrary& l) { return l.attribute; }, kb.cuda_libraries, layers);
+    read_entries<CudaToolkit>(
+        doc, root, "cuda", "version", read_cuda_toolkit, [](const CudaToolkit& c) { return c.version.str(); }, kb.cudas,
+        layers);
+    read_entries<CudaLibrary>(
+        doc, root, "library", "attribute", read_cuda_library, [](const CudaLibrary& l) { return l.attribute; },
+        kb.cuda_libraries, layers);
   } else if (name == "cpu_isas.toml") {
-    read_entries<CpuIsa>(doc, root, "isa", "name", read_cpu_isa, [](const CpuIsa& i) { return i.name; }, kb.isas, layers);
+    read_entries<CpuIsa>(
+        doc, root, "isa", "name", read_cpu_isa, [](const CpuIsa& i) { return i.name; }, kb.isas, layers);
     read_flag_features(doc, root, kb);
     read_string_lists(doc, root, "march_implies", kb.march_implies);
     read_string_lists(doc, root, "march_extensions", kb.march_extensions);
     read_string_lists(doc, root, "aten_capabilities", kb.aten_capabilities);
   } else if (name == "nixpkgs_pins.toml") {
-    read_entries<NixpkgsPin>(doc, root, "pin", "short", read_nixpkgs_pin, [](const NixpkgsPin& p) { return p.short_rev; },
-                             kb.pins, layers);
+    read_entries<NixpkgsPin>(
+        doc, root, "pin", "short", read_nixpkgs_pin, [](const NixpkgsPin& p) { return p.short_rev; }, kb.pins, layers);
   } else if (name == "python_versions.toml") {
-    read_entries<PythonVersion>(doc, root, "python", "version", read_python_version,
-                                [](const PythonVersion& p) { return p.version; }, kb.pythons, layers);
+    read_entries<PythonVersion>(
+        doc, root, "python", "version", read_python_version, [](const PythonVersion& p) { return p.version; },
+        kb.pythons, layers);
   } else if (name == "workarounds.toml") {
-    read_entries<Workaround>(doc, root, "workaround", "id", read_workaround, [](const Workaround& w) { return w.id; },
-                             kb.workarounds, layers);
+    read_entries<Workaround>(
+        doc, root, "workaround", "id", read_workaround, [](const Workaround& w) { return w.id; }, kb.workarounds,
+        layers);
   } else if (name == "packages.toml") {
-    read_entries<BackendDef>(doc, root, "backend", "name", read_backend, [](const BackendDef& b) { return b.name; },
-                             kb.backends, layers);
-    read_entries<PackageDef>(doc, root, "package", "name", read_package, [](const PackageDef& p) { return p.name; },
-                             kb.packages, layers);
+    read_entries<BackendDef>(
+        doc, root, "backend", "name", read_backend, [](const BackendDef& b) { return b.name; }, kb.backends, layers);
+    read_entries<PackageDef>(
+        doc, root, "package", "name", read_package, [](const PackageDef& p) { return p.name; }, kb.packages, layers);
     if (auto keys = root.strings("json_version_keys")) kb.json_version_keys = values(keys);
     if (const toml::table* builds = root.table("builds"))
       for (const auto& [file, what] : *builds) {
         if (!what.is_string())
-          throw doc.error_at(what, fmt::format("[builds] '{}' is the attribute the builder builds, a string", file.str()));
+          throw doc.error_at(what,
+                             fmt::format("[builds] '{}' is the attribute the builder builds, a string", file.str()));
         kb.builds[std::string(file.str())] = what.as_string()->get();
         kb.builds_at[std::string(file.str())] = {doc.path(), pos_of(what)};
       }
@@ -154,8 +163,9 @@ void read_kb_file(const std::string& name, const std::string& path, std::string 
   root.finish();
 }
 
-KnowledgeBase load_embedded_then(const std::vector<std::pair<std::string, std::pair<std::string, std::string>>>& overlays,
-                                 std::map<std::string, std::string> overlay_builders = {}) {
+KnowledgeBase load_embedded_then(
+    const std::vector<std::pair<std::string, std::pair<std::string, std::string>>>& overlays,
+    std::map<std::string, std::string> overlay_builders = {}) {
   KnowledgeBase kb;
   Layers layers;
   // The builders the knowledge base carries: data/builders/X.nix, then an
@@ -179,7 +189,8 @@ KnowledgeBase load_embedded_then(const std::vector<std::pair<std::string, std::p
   if (auto problems = check_invariants(kb); !problems.empty()) {
     Diagnostic d;
     d.path = overlays.empty() ? "data" : overlays.front().second.first;
-    d.message = fmt::format("the knowledge base breaks {} invariant{}", problems.size(), problems.size() == 1 ? "" : "s");
+    d.message =
+        fmt::format("the knowledge base breaks {} invariant{}", problems.size(), problems.size() == 1 ? "" : "s");
     d.notes = problems;
     throw DiagnosticError(d);
   }
@@ -205,7 +216,8 @@ std::map<std::string, std::string> read_overlay_builders(const std::filesystem::
       if (unsafe_name_reason(s)) {
         Diagnostic d;
         d.path = it->path().string();
-        d.message = fmt::format("builder file name '{}' is not letters, digits and . _ + - (starting with a letter or digit)", s);
+        d.message = fmt::format(
+            "builder file name '{}' is not letters, digits and . _ + - (starting with a letter or digit)", s);
         throw DiagnosticError(d);
       }
     }
@@ -268,8 +280,10 @@ KnowledgeBase KnowledgeBase::load_texts(const std::map<std::string, std::string>
   std::vector<std::pair<std::string, std::pair<std::string, std::string>>> overlays;
   std::map<std::string, std::string> builders;  // "builders/x.nix" entries, as an overlay's builders/
   for (const auto& [name, text] : files)
-    if (name.starts_with("builders/")) builders["lib/" + name.substr(9)] = text;
-    else overlays.push_back({name, {name, text}});
+    if (name.starts_with("builders/"))
+      builders["lib/" + name.substr(9)] = text;
+    else
+      overlays.push_back({name, {name, text}});
   return load_embedded_then(overlays, std::move(builders));
 }
 
@@ -333,7 +347,8 @@ const PackageDef* KnowledgeBase::needed(const PackageDef& p, std::string_view st
 }
 std::string KnowledgeBase::builder_builds(const PackageDef& p) const {
   auto it = builds.find(p.builder);
-  return it == builds.end() ? std::string() : fill_template(it->second, {{"attribute", p.attribute}, {"package", p.name}});
+  return it == builds.end() ? std::string()
+                            : fill_template(it->second, {{"attribute", p.attribute}, {"package", p.name}});
 }
 bool KnowledgeBase::builder_takes_attribute(const PackageDef& p) const {
   auto it = builds.find(p.builder);
@@ -352,11 +367,15 @@ std::vector<std::string> KnowledgeBase::package_names() const {
   return names_of(packages, [](const PackageDef& p) { return p.name; });
 }
 
-std::vector<std::string> KnowledgeBase::gpu_names() const { return names_of(gpus, [](const GpuArch& g) { return g.sm; }); }
+std::vector<std::string> KnowledgeBase::gpu_names() const {
+  return names_of(gpus, [](const GpuArch& g) { return g.sm; });
+}
 std::vector<std::string> KnowledgeBase::cuda_names() const {
   return names_of(cudas, [](const CudaToolkit& c) { return c.version.str(); });
 }
-std::vector<std::string> KnowledgeBase::isa_names() const { return names_of(isas, [](const CpuIsa& i) { return i.name; }); }
+std::vector<std::string> KnowledgeBase::isa_names() const {
+  return names_of(isas, [](const CpuIsa& i) { return i.name; });
+}
 std::vector<std::string> KnowledgeBase::pin_names() const {
   return names_of(pins, [](const NixpkgsPin& p) { return p.short_rev; });
 }

@@ -42,7 +42,7 @@ struct KnowledgeBase {
   std::vector<BackendDef> backends;
   std::vector<PackageDef> packages;
   std::vector<std::string> json_version_keys;  ///< attributes reported as keys of their own
-  std::string headline;  ///< the matrix's main package
+  std::string headline;                        ///< the matrix's main package
   /// The Nix builders the knowledge base carries (data/builders/, an overlay's
   /// builders/): "lib/NAME.nix" -> text. A tree gets those it uses
   /// (kb/builder_imports.hpp).

@@ -99,7 +99,8 @@ TEST(KnowledgeBase, Graviton3IsNotAnArmv9Host) {
 
 TEST(KnowledgeBase, VnniIsNotASkylakeFeature) {
   // Skylake-SP has AVX-512 F/DQ/VL/BW but no VNNI (Cascade Lake added it).
-  std::vector<std::string> skylake = {"avx", "avx2", "fma", "f16c", "avx512f", "avx512dq", "avx512vl", "avx512bw", "avx512cd"};
+  std::vector<std::string> skylake = {"avx",      "avx2",     "fma",      "f16c",    "avx512f",
+                                      "avx512dq", "avx512vl", "avx512bw", "avx512cd"};
   const CpuIsa& vnni = *kb().isa("avx512vnni");
   EXPECT_FALSE(std::all_of(vnni.requires_features.begin(), vnni.requires_features.end(),
                            [&](const std::string& f) { return has(skylake, f); }));
@@ -161,47 +162,58 @@ INSTANTIATE_TEST_SUITE_P(
                       "[[gpu]]\nsm = \"9.5\"\nfamily = \"X\"\nproducts = [\"X1\"]\nmin_cuda = \"12.8\"\nplatforms = "
                       "[\"x86_64-linux\"]\njetson = true\nsource = \"t\"\n",
                       "gpu_architectures.toml: SM 9.5: Jetson-class GPUs are aarch64-linux only"},
+        BrokenOverlay{
+            "cpu_isas.toml",
+            "[[isa]]\nname = \"avx10\"\ndisplay = \"AVX10\"\nuse_case = \"u\"\nplatform = \"x86_64-linux\"\nflags = "
+            "[\"-mavx10.1\"]\nrequires = [\"avx10\"]\nx86_64_level = \"v4\"\nrank = 5\nsource = \"t\"\n",
+            "cpu_isas.toml: ISA avx10: flag '-mavx10.1' has no [flag_features] entry"},
         BrokenOverlay{"cpu_isas.toml",
-                      "[[isa]]\nname = \"avx10\"\ndisplay = \"AVX10\"\nuse_case = \"u\"\nplatform = \"x86_64-linux\"\nflags = "
-                      "[\"-mavx10.1\"]\nrequires = [\"avx10\"]\nx86_64_level = \"v4\"\nrank = 5\nsource = \"t\"\n",
-                      "cpu_isas.toml: ISA avx10: flag '-mavx10.1' has no [flag_features] entry"},
-        BrokenOverlay{"cpu_isas.toml",
-                      "[[isa]]\nname = \"avx2\"\ndisplay = \"AVX2\"\nuse_case = \"u\"\nplatform = \"x86_64-linux\"\nflags = [\"-mavx2\", "
+                      "[[isa]]\nname = \"avx2\"\ndisplay = \"AVX2\"\nuse_case = \"u\"\nplatform = "
+                      "\"x86_64-linux\"\nflags = [\"-mavx2\", "
                       "\"-mfma\"]\nrequires = [\"avx2\"]\nx86_64_level = \"v3\"\nrank = 2\nsource = \"t\"\n",
                       "cpu_isas.toml: ISA avx2: its flags use 'fma' but it does not require that feature"},
-        BrokenOverlay{"cpu_isas.toml",
-                      "[[isa]]\nname = \"sse-4\"\ndisplay = \"SSE4\"\nuse_case = \"u\"\nplatform = \"x86_64-linux\"\nflags = "
-                      "[\"-mavx\"]\nrequires = [\"avx\"]\nx86_64_level = \"v2\"\nrank = 1\nsource = \"t\"\n",
-                      "cpu_isas.toml: ISA 'sse-4': names may hold only a-z, 0-9 and _ (they are part of variant names)"},
+        BrokenOverlay{
+            "cpu_isas.toml",
+            "[[isa]]\nname = \"sse-4\"\ndisplay = \"SSE4\"\nuse_case = \"u\"\nplatform = \"x86_64-linux\"\nflags = "
+            "[\"-mavx\"]\nrequires = [\"avx\"]\nx86_64_level = \"v2\"\nrank = 1\nsource = \"t\"\n",
+            "cpu_isas.toml: ISA 'sse-4': names may hold only a-z, 0-9 and _ (they are part of variant names)"},
         BrokenOverlay{"cpu_isas.toml", "[[isa]]\nname = \"armv9\"\naliases = [\"armv8.2\"]\n",
                       "cpu_isas.toml: ISA armv9: alias 'armv8.2' also names ISA armv8_2"},
-        BrokenOverlay{"cpu_isas.toml", "[[isa]]\nname = \"avx2\"\naten_capability = \"AVX9\"\n",
-                      "cpu_isas.toml: ISA avx2: aten_capability 'AVX9' is not one of [aten_capabilities] for x86_64-linux"},
-        BrokenOverlay{"cpu_isas.toml", "[[isa]]\nname = \"armv9\"\naten_capability = \"AVX512\"\n",
-                      "cpu_isas.toml: ISA armv9: aten_capability 'AVX512' is not one of [aten_capabilities] for aarch64-linux"},
+        BrokenOverlay{
+            "cpu_isas.toml", "[[isa]]\nname = \"avx2\"\naten_capability = \"AVX9\"\n",
+            "cpu_isas.toml: ISA avx2: aten_capability 'AVX9' is not one of [aten_capabilities] for x86_64-linux"},
+        BrokenOverlay{
+            "cpu_isas.toml", "[[isa]]\nname = \"armv9\"\naten_capability = \"AVX512\"\n",
+            "cpu_isas.toml: ISA armv9: aten_capability 'AVX512' is not one of [aten_capabilities] for aarch64-linux"},
         BrokenOverlay{"cpu_isas.toml", "[[isa]]\nname = \"armv8\"\nplatform = \"aarch64-darwin\"\n",
                       "cpu_isas.toml: ISA armv8: platform 'aarch64-darwin' is not x86_64-linux or aarch64-linux"},
-        BrokenOverlay{"gpu_architectures.toml", "[[gpu]]\nsm = \"9.0\"\nplatforms = [\"x86_64-linux\", \"aarch64-darwin\"]\n",
+        BrokenOverlay{"gpu_architectures.toml",
+                      "[[gpu]]\nsm = \"9.0\"\nplatforms = [\"x86_64-linux\", \"aarch64-darwin\"]\n",
                       "gpu_architectures.toml: SM 9.0: 'aarch64-darwin' is not a Linux platform tailor knows"},
-        BrokenOverlay{"nixpkgs_pins.toml",
-                      "[[pin]]\nshort = \"abcdef1\"\nrev = \"abcdef1\"\nversions = { torch = \"2.9.1\" }\npython = [\"3.13\"]\ncuda = "
-                      "[\"12.9\"]\ntorch_args = [\"cudaSupport\", \"gpuTargets\", \"effectiveMagma\"]\nsource = \"t\"\n",
-                      "nixpkgs_pins.toml: pin abcdef1: rev 'abcdef1' is not 40 hex digits"},
+        BrokenOverlay{
+            "nixpkgs_pins.toml",
+            "[[pin]]\nshort = \"abcdef1\"\nrev = \"abcdef1\"\nversions = { torch = \"2.9.1\" }\npython = "
+            "[\"3.13\"]\ncuda = "
+            "[\"12.9\"]\ntorch_args = [\"cudaSupport\", \"gpuTargets\", \"effectiveMagma\"]\nsource = \"t\"\n",
+            "nixpkgs_pins.toml: pin abcdef1: rev 'abcdef1' is not 40 hex digits"},
         BrokenOverlay{"nixpkgs_pins.toml",
                       "[[pin]]\nshort = \"fe5e41d\"\nrev = \"fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3\"\nversions = "
-                      "{ torch = \"2.8.0\" }\npython = [\"3.9\"]\ncuda = [\"12.8\"]\ntorch_args = [\"cudaSupport\"]\nsource = \"t\"\n",
+                      "{ torch = \"2.8.0\" }\npython = [\"3.9\"]\ncuda = [\"12.8\"]\ntorch_args = "
+                      "[\"cudaSupport\"]\nsource = \"t\"\n",
                       "nixpkgs_pins.toml: pin fe5e41d: Python 3.9 is not in python_versions.toml"},
         BrokenOverlay{"nixpkgs_pins.toml",
                       "[[pin]]\nshort = \"fe5e41d\"\nrev = \"fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3\"\nversions = "
-                      "{ torch = \"2.8.0\" }\npython = [\"3.13\"]\ncuda = [\"12.8\"]\ntorch_args = [\"cudaSupport\"]\nsource = \"t\"\n",
+                      "{ torch = \"2.8.0\" }\npython = [\"3.13\"]\ncuda = [\"12.8\"]\ntorch_args = "
+                      "[\"cudaSupport\"]\nsource = \"t\"\n",
                       "nixpkgs_pins.toml: pin fe5e41d: torch_args lacks 'gpuTargets', which tailor's recipes pass"},
         BrokenOverlay{"cuda_toolkits.toml",
                       "[[cuda]]\nversion = \"13.2\"\nmin_driver = \"560.0\"\nmax_gcc = 15\nsource = \"t\"\n",
                       "cuda_toolkits.toml: CUDA 13.2 needs an older driver than CUDA 13.1"},
-        BrokenOverlay{"workarounds.toml",
-                      "[[workaround]]\nid = \"x\"\nsummary = \"s\"\npins = [\"0000000\"]\npackages = [\"pytorch\"]\nsource "
-                      "= \"t\"\n",
-                      "workarounds.toml: x: pin '0000000' is not in nixpkgs_pins.toml"}));
+        BrokenOverlay{
+            "workarounds.toml",
+            "[[workaround]]\nid = \"x\"\nsummary = \"s\"\npins = [\"0000000\"]\npackages = [\"pytorch\"]\nsource "
+            "= \"t\"\n",
+            "workarounds.toml: x: pin '0000000' is not in nixpkgs_pins.toml"}));
 
 TEST(KnowledgeBase, OverlayReplacesAndExtends) {
   auto dir = std::filesystem::temp_directory_path() / "tailor-kb-overlay-test";
@@ -225,7 +237,8 @@ TEST(KnowledgeBase, OverlayReplacesAndExtends) {
 // recording a pin's sha256 keeps its versions, toolkits and arguments.
 TEST(KnowledgeBase, OverlayMergesFieldByField) {
   KnowledgeBase k = KnowledgeBase::load_texts(
-      {{"nixpkgs_pins.toml", "[[pin]]\nshort = \"46336d4\"\nsha256 = \"1111111111111111111111111111111111111111111111111111\"\n"},
+      {{"nixpkgs_pins.toml",
+        "[[pin]]\nshort = \"46336d4\"\nsha256 = \"1111111111111111111111111111111111111111111111111111\"\n"},
        {"cuda_toolkits.toml", "[[cuda]]\nversion = \"12.9\"\nsource = \"site notes\"\n"}});
   const NixpkgsPin* p = k.pin("46336d4");
   ASSERT_NE(p, nullptr);
@@ -240,7 +253,8 @@ TEST(KnowledgeBase, OverlayMergesFieldByField) {
 
 // A list an overlay names replaces the embedded list (it is not appended to).
 TEST(KnowledgeBase, OverlayListReplacesTheWholeList) {
-  KnowledgeBase k = KnowledgeBase::load_texts({{"nixpkgs_pins.toml", "[[pin]]\nshort = \"46336d4\"\ncuda = [\"12.9\"]\n"}});
+  KnowledgeBase k =
+      KnowledgeBase::load_texts({{"nixpkgs_pins.toml", "[[pin]]\nshort = \"46336d4\"\ncuda = [\"12.9\"]\n"}});
   EXPECT_EQ(k.pin("46336d4")->cuda, (std::vector<std::string>{"12.9"}));
 }
 
@@ -256,7 +270,8 @@ TEST(KnowledgeBase, NewOverlayEntryNeedsEveryField) {
 
 TEST(KnowledgeBase, OverlayErrorsPointIntoTheFile) {
   try {
-    KnowledgeBase::load_texts({{"cpu_isas.toml", "[[isa]]\nname = \"x\"\ndisplay = \"X\"\nuse_case = \"u\"\nplatfrom = \"x86_64-linux\"\n"}});
+    KnowledgeBase::load_texts(
+        {{"cpu_isas.toml", "[[isa]]\nname = \"x\"\ndisplay = \"X\"\nuse_case = \"u\"\nplatfrom = \"x86_64-linux\"\n"}});
     FAIL();
   } catch (const DiagnosticError& e) {
     EXPECT_EQ(e.diagnostic().render(),

@@ -10,7 +10,9 @@
 namespace tailor {
 
 namespace {
-bool contains(const std::vector<std::string>& v, std::string_view x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool contains(const std::vector<std::string>& v, std::string_view x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
 }  // namespace
 
 std::string NixpkgsPin::tarball_url() const { return "https://github.com/NixOS/nixpkgs/archive/" + rev + ".tar.gz"; }
@@ -54,9 +56,10 @@ std::string probe_pin_command(const NixpkgsPin& pin) {
 std::string dispute_warning(const NixpkgsPin& pin, const FactEvidence& dispute, std::string_view consequence) {
   const std::string& fact = dispute.facts.front().value;
   std::string what = fact.starts_with("versions.") ? fact.substr(9) + " version" : fact;
-  return fmt::format("the {} of nixpkgs pin {} is disputed: {}; {}; settle it by measuring: {} (PATH: a nixpkgs "
-                     "checkout at {})",
-                     what, pin.short_rev, dispute.claims_text(), consequence, probe_pin_command(pin), pin.short_rev);
+  return fmt::format(
+      "the {} of nixpkgs pin {} is disputed: {}; {}; settle it by measuring: {} (PATH: a nixpkgs "
+      "checkout at {})",
+      what, pin.short_rev, dispute.claims_text(), consequence, probe_pin_command(pin), pin.short_rev);
 }
 
 // nixpkgs_pins.toml records the arguments of torch's function as torch_args,

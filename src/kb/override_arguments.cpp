@@ -20,7 +20,8 @@ std::vector<std::string> override_arguments(const KnowledgeBase& kb, std::string
         if (n.strategy == "links-if-built" || n.strategy == "companion-of") add(n.argument);
     }
     for (const auto& n : p.needs)
-      if (n.strategy == "python-set-substitution" && kb.package(n.package) && kb.package(n.package)->attribute == attribute)
+      if (n.strategy == "python-set-substitution" && kb.package(n.package) &&
+          kb.package(n.package)->attribute == attribute)
         for (const auto& a : p.arguments) add(a.name);
   }
   return out;

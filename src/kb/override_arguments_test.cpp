@@ -26,8 +26,9 @@ TEST(OverrideArguments, ANewArgumentIsCheckedAgainstThePins) {
   std::string anchor = "[[package.argument]]\nbackend = \"cuda\"\nname = \"cudaSupport\"\nvalue = \"true\"\n";
   size_t at = packages.find(anchor);
   ASSERT_NE(at, std::string::npos);
-  packages.insert(at, "[[package.argument]]\nbackend = \"cuda\"\nname = \"useTailorThing\"\nvalue = \"true\"\n"
-                      "because = \"t\"\n\n");
+  packages.insert(at,
+                  "[[package.argument]]\nbackend = \"cuda\"\nname = \"useTailorThing\"\nvalue = \"true\"\n"
+                  "because = \"t\"\n\n");
   try {
     KnowledgeBase::load_texts({{"packages.toml", packages}});
     ADD_FAILURE() << "loaded";

@@ -12,7 +12,9 @@
 
 namespace tailor {
 
-bool BackendDef::has_axis(std::string_view axis) const { return std::find(axes.begin(), axes.end(), axis) != axes.end(); }
+bool BackendDef::has_axis(std::string_view axis) const {
+  return std::find(axes.begin(), axes.end(), axis) != axes.end();
+}
 
 bool PackageDef::builds_for(std::string_view backend) const {
   return std::find(backends.begin(), backends.end(), backend) != backends.end();
@@ -31,7 +33,7 @@ const std::vector<std::string>& need_strategies() {
 
 const std::vector<std::string>& gpu_target_strategies() {
   static const std::vector<std::string> s = {"override-argument", "cmake-flag", "config-capabilities", "substituted",
-                                                "pruned-output"};
+                                             "pruned-output"};
   return s;
 }
 
@@ -215,7 +217,8 @@ PackageDef read_package(TableReader& r) {
       throw doc.error_at(probe->pos, fmt::format("probe '{}' is not a Python module name", probe->value),
                          "a module name is letters, digits and _, not starting with a digit");
     if (!embedded_file("data/probes/" + probe->value + ".py"))
-      throw doc.error_at(probe->pos, fmt::format("no probe '{}': data/probes/ has no {}.py", probe->value, probe->value));
+      throw doc.error_at(probe->pos,
+                         fmt::format("no probe '{}': data/probes/ has no {}.py", probe->value, probe->value));
     p.probe = probe->value;
   }
   for (const toml::table* t : r.tables("argument")) p.arguments.push_back(read_argument(doc, *t, false));

@@ -21,8 +21,8 @@ struct DataPos {
 
 /// How a variant accelerates: CUDA, CPU only, Apple's Metal, ...
 struct BackendDef {
-  std::string name;     ///< "cuda"
-  std::string display;  ///< "CUDA"
+  std::string name;               ///< "cuda"
+  std::string display;            ///< "CUDA"
   std::vector<std::string> axes;  ///< of "cuda", "sm", "isa"
   std::string accelerator;        ///< "cuda", "metal", "none"
   std::string name_part;          ///< "{cuda}-{sm}-{isa}"
@@ -47,8 +47,8 @@ struct PackageArgument {
   std::string value;  ///< Nix literal template
   std::string because;
   std::string because_set;  ///< for a variant of an SM set; empty: because
-  std::string recipe_key;  ///< cmake flags: the recipe attribute that carries them; empty: cmakeFlags
-  std::string label;       ///< cmake flags with a recipe_key: the explanation's key
+  std::string recipe_key;   ///< cmake flags: the recipe attribute that carries them; empty: cmakeFlags
+  std::string label;        ///< cmake flags with a recipe_key: the explanation's key
 };
 
 /// What a package needs from another package of the matrix.
@@ -62,12 +62,12 @@ struct PackageNeed {
 };
 
 struct PackageDef {
-  std::string name;     ///< "pytorch", may contain '-'
-  std::string display;  ///< "PyTorch"
+  std::string name;       ///< "pytorch", may contain '-'
+  std::string display;    ///< "PyTorch"
   std::string attribute;  ///< nixpkgs attribute, "torch"
   std::string scope;      ///< "python" or "top-level"
   std::vector<std::string> backends;
-  std::string builder;       ///< "lib/torch.nix"
+  std::string builder;  ///< "lib/torch.nix"
   /// Other files of the knowledge base's builders the builder imports
   /// ("lib/sgl-kernel.nix"), written beside it into every tree that builds the package.
   std::vector<std::string> builder_files;

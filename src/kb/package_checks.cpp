@@ -32,7 +32,8 @@ struct Checker {
   void backend(const BackendDef& b) const {
     for (const auto& p : placeholders(b.name_part))
       if (!b.has_axis(p))
-        fail(b.name_part_at, fmt::format("name_part of backend '{}' names {{{}}}, an axis the backend lacks", b.name, p),
+        fail(b.name_part_at,
+             fmt::format("name_part of backend '{}' names {{{}}}, an axis the backend lacks", b.name, p),
              fmt::format("its axes: {}", fmt::join(b.axes, ", ")));
   }
 
@@ -73,7 +74,8 @@ struct Checker {
       });
     };
     bool ok = true;
-    if (p.gpu_target == "override-argument") ok = any(p.arguments, false, "{sm}") || any(p.arguments, false, "{sm_list}");
+    if (p.gpu_target == "override-argument")
+      ok = any(p.arguments, false, "{sm}") || any(p.arguments, false, "{sm_list}");
     if (p.gpu_target == "cmake-flag") ok = any(p.cmake_flags, true, "{capability}");
     if (p.gpu_target == "substituted") ok = p.need("python-set-substitution") != nullptr;
     if (!p.prebuilt_of.empty() && !kb.package(p.prebuilt_of))
@@ -124,8 +126,7 @@ struct Checker {
     for (size_t i = 0; i < p.builder_files.size(); ++i)
       if (!builder_known(p.builder_files[i]))
         fail(p.builder_files_at[i],
-             fmt::format("package '{}': builder file '{}' is not in builders/", p.name,
-                         p.builder_files[i]),
+             fmt::format("package '{}': builder file '{}' is not in builders/", p.name, p.builder_files[i]),
              "an overlay's builders/X.nix is lib/X.nix");
     std::string builds = kb.builder_builds(p);
     if (!builds.empty() && builds != p.attribute)
@@ -161,7 +162,8 @@ struct Checker {
     for (const auto& [file, what] : kb.builds) {
       if (!builder_known(file))
         fail(kb.builds_at.at(file), fmt::format("[builds] names '{}', which is not in builders/", file));
-      if (what.empty()) fail(kb.builds_at.at(file), fmt::format("[builds] '{}' is empty: name the attribute it builds", file));
+      if (what.empty())
+        fail(kb.builds_at.at(file), fmt::format("[builds] '{}' is empty: name the attribute it builds", file));
     }
   }
 

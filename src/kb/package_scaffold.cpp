@@ -36,7 +36,9 @@ std::string list(const std::vector<std::string>& v) {
 
 std::string bool_text(bool b) { return b ? "true" : "false"; }
 
-bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '\'' || c == '-'; }
+bool identifier_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '\'' || c == '-';
+}
 
 // Replaces each selection `.WHAT` (WHAT not continued by an identifier
 // character) by `.${variant.attribute}`; returns how many it replaced.
@@ -60,18 +62,20 @@ std::string argument_tables(const PackageDef& p) {
   std::string out;
   for (const auto& a : p.arguments) {
     if (&a == &p.arguments.front())
-      out += "\n# An argument of the nixpkgs expression's .override for variants of one backend. value is a Nix\n"
-           "# template: {sm}, {sm_list}, {capability}, {min_capability}, {gpu}, {gpu_family}, {gpu_products}.\n"
-           "# because is what `tailor explain` prints (because_set: for a variant of an SM set).";
+      out +=
+          "\n# An argument of the nixpkgs expression's .override for variants of one backend. value is a Nix\n"
+          "# template: {sm}, {sm_list}, {capability}, {min_capability}, {gpu}, {gpu_family}, {gpu_products}.\n"
+          "# because is what `tailor explain` prints (because_set: for a variant of an SM set).";
     out += "\n[[package.argument]]\n";
-    out += fmt::format("backend = {}\nname = {}\nvalue = {}\nbecause = {}\n", toml_string(a.backend), toml_string(a.name),
-                       toml_string(a.value), toml_string(a.because));
+    out += fmt::format("backend = {}\nname = {}\nvalue = {}\nbecause = {}\n", toml_string(a.backend),
+                       toml_string(a.name), toml_string(a.value), toml_string(a.because));
     if (!a.because_set.empty()) out += fmt::format("because_set = {}\n", toml_string(a.because_set));
   }
   for (const auto& f : p.cmake_flags) {
     if (&f == &p.cmake_flags.front())
-      out += "\n# A CMake flag of variants of one backend (the variant record's cmakeFlags, or the list\n"
-           "# recipe_key names, explained under label).";
+      out +=
+          "\n# A CMake flag of variants of one backend (the variant record's cmakeFlags, or the list\n"
+          "# recipe_key names, explained under label).";
     out += "\n[[package.cmake_flag]]\n";
     out += fmt::format("backend = {}\nflag = {}\n", toml_string(f.backend), toml_string(f.name));
     if (!f.recipe_key.empty())
@@ -81,10 +85,11 @@ std::string argument_tables(const PackageDef& p) {
   }
   for (const auto& n : p.needs) {
     if (&n == &p.needs.front())
-      out += "\n# A package of the matrix it builds against. strategy: \"companion-of\" (imports the same\n"
-           "# cell's variant of it), \"python-set-substitution\" (builds it inline and swaps it into the\n"
-           "# whole Python set), \"links-if-built\" (passes the cell's variant when the matrix has one).\n"
-           "# argument receives it; recipe_key is the variant record's key for it.";
+      out +=
+          "\n# A package of the matrix it builds against. strategy: \"companion-of\" (imports the same\n"
+          "# cell's variant of it), \"python-set-substitution\" (builds it inline and swaps it into the\n"
+          "# whole Python set), \"links-if-built\" (passes the cell's variant when the matrix has one).\n"
+          "# argument receives it; recipe_key is the variant record's key for it.";
     out += "\n[[package.needs]]\n";
     out += fmt::format("package = {}\nstrategy = {}\nargument = {}\nrecipe_key = {}\nbecause = {}\n",
                        toml_string(n.package), toml_string(n.strategy), toml_string(n.argument),
@@ -115,53 +120,66 @@ PackageScaffold scaffold_package(const KnowledgeBase& kb, const std::string& nam
   auto it = kb.builds.find(from->builder);
   std::string builds = it == kb.builds.end() ? from->attribute : it->second;
   size_t replaced = 0;
-  if (builds == "{package}") replaced = select_attribute(text, "${v.package}");
-  else if (builds != "{attribute}") replaced = select_attribute(text, builds);
+  if (builds == "{package}")
+    replaced = select_attribute(text, "${v.package}");
+  else if (builds != "{attribute}")
+    replaced = select_attribute(text, builds);
   if (replaced == 0 && builds != "{attribute}")
-    out.notes.push_back(fmt::format("builders/{}.nix: no selection of '{}' found in the builder of '{}': make it build "
-                                    "variant.attribute",
-                                    name, builds, like));
+    out.notes.push_back(
+        fmt::format("builders/{}.nix: no selection of '{}' found in the builder of '{}': make it build "
+                    "variant.attribute",
+                    name, builds, like));
   out.files["builders/" + name + ".nix"] =
-      fmt::format("# The {} builder, started from the builder of {} ({}) by `tailor kb new-package`:\n"
-                  "# edit it. It is called as `import ./{}.nix {{ nixpkgsSrc; variant; }}` and builds\n"
-                  "# variant.attribute (tailor's doc/knowledge-base.md lists every key of `variant`).\n",
-                  name, like, from->builder, name) +
+      fmt::format(
+          "# The {} builder, started from the builder of {} ({}) by `tailor kb new-package`:\n"
+          "# edit it. It is called as `import ./{}.nix {{ nixpkgsSrc; variant; }}` and builds\n"
+          "# variant.attribute (tailor's doc/knowledge-base.md lists every key of `variant`).\n",
+          name, like, from->builder, name) +
       text;
 
   // The entry: every field of --like, each with what it does.
   std::string t;
-  t += fmt::format("# A knowledge-base overlay that adds the package '{}', started from '{}' by\n"
-                   "# `tailor kb new-package`. Use it with `--kb DIR` on any command; `tailor kb --kb DIR`\n"
-                   "# shows what it loads. Every field of the entry is written out: edit them.\n\n",
-                   name, like);
+  t += fmt::format(
+      "# A knowledge-base overlay that adds the package '{}', started from '{}' by\n"
+      "# `tailor kb new-package`. Use it with `--kb DIR` on any command; `tailor kb --kb DIR`\n"
+      "# shows what it loads. Every field of the entry is written out: edit them.\n\n",
+      name, like);
   t += "# The attribute each builder builds: \"{attribute}\" reads it from the variant record\n"
        "# (variant.attribute), so the recipes build this package's own attribute.\n";
   t += fmt::format("[builds]\n{} = \"{{attribute}}\"\n\n", toml_string(builder));
   t += "[[package]]\n";
-  t += fmt::format("# Its name in variant names and specs (`package = ...` of a [[family]]).\nname = {}\n", toml_string(name));
-  t += fmt::format("# Its name in headers, descriptions and READMEs.\ndisplay = {}\n", toml_string(name));
-  t += fmt::format("# Its nixpkgs attribute (python3XXPackages.<attribute> or pkgs.<attribute>): what the\n"
-                   "# builder builds. Change it where nixpkgs names the package otherwise.\nattribute = {}\n",
+  t += fmt::format("# Its name in variant names and specs (`package = ...` of a [[family]]).\nname = {}\n",
                    toml_string(name));
+  t += fmt::format("# Its name in headers, descriptions and READMEs.\ndisplay = {}\n", toml_string(name));
+  t += fmt::format(
+      "# Its nixpkgs attribute (python3XXPackages.<attribute> or pkgs.<attribute>): what the\n"
+      "# builder builds. Change it where nixpkgs names the package otherwise.\nattribute = {}\n",
+      toml_string(name));
   t += fmt::format("# \"python\" (crosses the python axis) or \"top-level\".\nscope = {}\n", toml_string(from->scope));
   t += fmt::format("# The backends it is built for ([[backend]] of packages.toml: cuda, cpu, mps).\nbackends = {}\n",
                    list(from->backends));
-  t += fmt::format("# Its builder in the generated tree: builders/{}.nix beside this file is lib/{}.nix.\nbuilder = {}\n",
-                   name, name, toml_string(builder));
-  t += fmt::format("# The other builder files it imports (shared ones such as lib/common.nix, or files of\n"
-                   "# builders/ here), written with it into every tree that builds the package.\nbuilder_files = {}\n",
-                   list(from->builder_files));
-  t += fmt::format("# Variant names: {{package}}, {{python}} (python scope) and {{backend}} (the backend's name_part).\n"
-                   "variant_name = {}\n",
-                   toml_string(from->variant_name));
-  t += fmt::format("# How the GPU target reaches its build: \"override-argument\" (an argument naming {{sm}}),\n"
-                   "# \"cmake-flag\" (a cmake_flag naming {{capability}}), \"config-capabilities\" or \"substituted\"\n"
-                   "# (the package it swaps into its Python set carries it).\ngpu_target = {}\n",
-                   toml_string(from->gpu_target));
-  t += fmt::format("# Whether nixpkgs_pins.toml records its version per pin (a pin that records none does not\n"
-                   "# ship it); false: the spec states the version ([[family.version]]).\nversion_in_pins = {}\n",
-                   bool_text(from->version_in_pins));
-  t += fmt::format("# Big-parallel builders, toolchain stripped from the closure.\nbig_build = {}\n", bool_text(from->big_build));
+  t += fmt::format(
+      "# Its builder in the generated tree: builders/{}.nix beside this file is lib/{}.nix.\nbuilder = {}\n", name,
+      name, toml_string(builder));
+  t += fmt::format(
+      "# The other builder files it imports (shared ones such as lib/common.nix, or files of\n"
+      "# builders/ here), written with it into every tree that builds the package.\nbuilder_files = {}\n",
+      list(from->builder_files));
+  t += fmt::format(
+      "# Variant names: {{package}}, {{python}} (python scope) and {{backend}} (the backend's name_part).\n"
+      "variant_name = {}\n",
+      toml_string(from->variant_name));
+  t += fmt::format(
+      "# How the GPU target reaches its build: \"override-argument\" (an argument naming {{sm}}),\n"
+      "# \"cmake-flag\" (a cmake_flag naming {{capability}}), \"config-capabilities\" or \"substituted\"\n"
+      "# (the package it swaps into its Python set carries it).\ngpu_target = {}\n",
+      toml_string(from->gpu_target));
+  t += fmt::format(
+      "# Whether nixpkgs_pins.toml records its version per pin (a pin that records none does not\n"
+      "# ship it); false: the spec states the version ([[family.version]]).\nversion_in_pins = {}\n",
+      bool_text(from->version_in_pins));
+  t += fmt::format("# Big-parallel builders, toolchain stripped from the closure.\nbig_build = {}\n",
+                   bool_text(from->big_build));
   t += fmt::format("# Honours the per-ISA USE_* switches and cuDNN's SM limits.\nfeature_switches = {}\n",
                    bool_text(from->feature_switches));
   if (!from->description.empty()) {

@@ -80,7 +80,9 @@ std::vector<const NixpkgsPin*> pins_providing(const KnowledgeBase& kb, const Pin
 std::string pin_hint(const KnowledgeBase& kb, const PinQuery& q) {
   std::vector<std::string> names;
   for (const NixpkgsPin* p : pins_providing(kb, q)) names.push_back(p->short_rev);
-  if (q.empty()) return fmt::format("pins of the knowledge base: {} ('tailor kb --pins' says what each provides)", fmt::join(names, ", "));
+  if (q.empty())
+    return fmt::format("pins of the knowledge base: {} ('tailor kb --pins' says what each provides)",
+                       fmt::join(names, ", "));
   if (names.empty())
     return fmt::format("no pin of the knowledge base provides {}; 'tailor kb --pins' lists what each provides",
                        q.describe());

@@ -59,7 +59,8 @@ TEST(PinQuery, HintNamesThePinsAndTheCommand) {
   EXPECT_EQ(pin_hint(kb(), query("2.9.1", "3.12", "", "")),
             "pins that provide torch 2.9.1, Python 3.12: 6a030d5, 46336d4, 2017d6d, ed142ab "
             "('tailor kb --pins --torch 2.9.1 --python 3.12')");
-  EXPECT_EQ(pin_hint(kb(), query("", "", "13.1", "")), "pin that provides CUDA 13.1: 2017d6d ('tailor kb --pins --cuda 13.1')");
+  EXPECT_EQ(pin_hint(kb(), query("", "", "13.1", "")),
+            "pin that provides CUDA 13.1: 2017d6d ('tailor kb --pins --cuda 13.1')");
   EXPECT_EQ(pin_hint(kb(), query("2.7.0", "", "", "")),
             "no pin of the knowledge base provides torch 2.7.0; 'tailor kb --pins' lists what each provides");
 }

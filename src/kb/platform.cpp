@@ -38,7 +38,8 @@ Platform read_platform(TableReader& r) {
   p.arch = r.required_string("arch").value;
   // A Nix system double is ARCH-OS (nixpkgs lib/systems/parse.nix).
   if (p.system != p.arch + "-" + p.os)
-    throw r.doc().error_at(system.pos, fmt::format("system '{}' is not its arch and os, '{}-{}'", p.system, p.arch, p.os));
+    throw r.doc().error_at(system.pos,
+                           fmt::format("system '{}' is not its arch and os, '{}-{}'", p.system, p.arch, p.os));
   if (auto m = r.integer("elf_machine")) {
     if (m->value <= 0 || m->value > 0xffff)
       throw r.doc().error_at(m->pos, fmt::format("elf_machine {} is not a 16-bit e_machine", m->value));

@@ -13,9 +13,9 @@
 namespace tailor {
 
 struct Platform {
-  std::string system;  ///< "x86_64-linux", as nixpkgs and variant names write it
-  std::string os;      ///< "linux", "darwin"
-  std::string arch;    ///< "x86_64", "aarch64"
+  std::string system;                   ///< "x86_64-linux", as nixpkgs and variant names write it
+  std::string os;                       ///< "linux", "darwin"
+  std::string arch;                     ///< "x86_64", "aarch64"
   std::optional<uint16_t> elf_machine;  ///< e_machine; nullopt where binaries are not ELF
   bool remote_builder = false;          ///< tailor builders may name machines of it
   std::vector<std::string> github_runs_on;

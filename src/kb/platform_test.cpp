@@ -63,8 +63,9 @@ std::string error_of(const std::string& text) {
 constexpr const char* kDrift = "[drift_job]\ngithub_runs_on = [\"linux\"]\ngitlab_tags = [\"linux\"]\n";
 
 TEST(Platforms, TheSchemaIsClosed) {
-  const std::string ok = "[[platform]]\nsystem = \"x86_64-linux\"\nos = \"linux\"\narch = \"x86_64\"\nelf_machine = 62\n"
-                         "github_runs_on = [\"linux\"]\ngitlab_tags = [\"linux\"]\n";
+  const std::string ok =
+      "[[platform]]\nsystem = \"x86_64-linux\"\nos = \"linux\"\narch = \"x86_64\"\nelf_machine = 62\n"
+      "github_runs_on = [\"linux\"]\ngitlab_tags = [\"linux\"]\n";
   EXPECT_EQ(PlatformTable::parse("platforms.toml", ok + kDrift).platforms.size(), 1u);
   EXPECT_EQ(error_of(ok + "runner = \"x\"\n" + kDrift),
             "platforms.toml:8:1: error: unknown key 'runner' in [[platform]]\n"
@@ -72,14 +73,17 @@ TEST(Platforms, TheSchemaIsClosed) {
             "^\n"
             "hint: allowed keys: arch, elf_machine, github_runs_on, gitlab_tags, os, remote_builder, system\n");
   EXPECT_EQ(error_of("[[platform]]\nsystem = \"x86_64-linux\"\nos = \"darwin\"\narch = \"x86_64\"\n"
-                     "github_runs_on = [\"linux\"]\ngitlab_tags = [\"linux\"]\n" + std::string(kDrift)),
+                     "github_runs_on = [\"linux\"]\ngitlab_tags = [\"linux\"]\n" +
+                     std::string(kDrift)),
             "platforms.toml:2:10: error: system 'x86_64-linux' is not its arch and os, 'x86_64-darwin'\n"
             "system = \"x86_64-linux\"\n"
             "         ^\n");
   std::string twice = error_of(ok + ok + kDrift);
-  EXPECT_EQ(twice.substr(0, twice.find('\n')), "platforms.toml:8:1: error: duplicate [[platform]] entry 'x86_64-linux'");
+  EXPECT_EQ(twice.substr(0, twice.find('\n')),
+            "platforms.toml:8:1: error: duplicate [[platform]] entry 'x86_64-linux'");
   EXPECT_EQ(error_of("[[platform]]\nsystem = \"x86_64-linux\"\nos = \"linux\"\narch = \"x86_64\"\n"
-                     "github_runs_on = [\"linux\", \"big parallel\"]\ngitlab_tags = [\"linux\"]\n" + std::string(kDrift)),
+                     "github_runs_on = [\"linux\", \"big parallel\"]\ngitlab_tags = [\"linux\"]\n" +
+                     std::string(kDrift)),
             "platforms.toml:5:28: error: runner label 'big parallel' is not a plain word\n"
             "github_runs_on = [\"linux\", \"big parallel\"]\n"
             "                           ^\n"

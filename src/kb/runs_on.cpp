@@ -31,8 +31,10 @@ char take_suffix(std::string_view& s) {
 }  // namespace
 
 std::optional<CudaCode> parse_sm(std::string_view s) {
-  if (s.starts_with("sm_")) s.remove_prefix(3);
-  else if (s.starts_with("sm")) s.remove_prefix(2);
+  if (s.starts_with("sm_"))
+    s.remove_prefix(3);
+  else if (s.starts_with("sm"))
+    s.remove_prefix(2);
   CudaCode c;
   c.suffix = take_suffix(s);
   std::string digits;
@@ -51,9 +53,12 @@ std::optional<CudaCode> parse_sm(std::string_view s) {
 
 std::optional<CudaCode> parse_cuda_code(std::string_view name) {
   CudaCode c;
-  if (name.starts_with("sm_")) name.remove_prefix(3);
-  else if (name.starts_with("compute_")) name.remove_prefix(8), c.ptx = true;
-  else return std::nullopt;
+  if (name.starts_with("sm_"))
+    name.remove_prefix(3);
+  else if (name.starts_with("compute_"))
+    name.remove_prefix(8), c.ptx = true;
+  else
+    return std::nullopt;
   c.suffix = take_suffix(name);
   auto n = number_of(name);
   if (!n) return std::nullopt;

@@ -40,8 +40,8 @@ std::optional<CudaCode> parse_cuda_code(std::string_view name);
 
 /// A GPU as the rule needs it.
 struct GpuTarget {
-  std::string sm;       ///< "9.0"
-  uint32_t number = 0;  ///< 90
+  std::string sm;                              ///< "9.0"
+  uint32_t number = 0;                         ///< 90
   std::vector<uint32_t> runs_family_specific;  ///< {100, 103} on 10.3
 
   uint32_t major() const { return number / 10; }

@@ -22,7 +22,8 @@ TEST(RunsOn, ParsesEveryWayAnSmIsWritten) {
   EXPECT_EQ(parse_sm("10.0f")->number, 100u);
   EXPECT_EQ(parse_sm("10.0f")->suffix, 'f');
   EXPECT_EQ(parse_sm("12.1")->major(), 12u);
-  for (const char* bad : {"", "9", "9.", ".0", "9.10", "x.y", "sm_", "9.0b", "compute_90"}) EXPECT_FALSE(parse_sm(bad)) << bad;
+  for (const char* bad : {"", "9", "9.", ".0", "9.10", "x.y", "sm_", "9.0b", "compute_90"})
+    EXPECT_FALSE(parse_sm(bad)) << bad;
   auto p = parse_cuda_code("compute_120f");
   ASSERT_TRUE(p);
   EXPECT_TRUE(p->ptx);
@@ -39,20 +40,20 @@ TEST(RunsOn, GpuTargetsComeFromTheKnowledgeBase) {
   ASSERT_TRUE(t);
   EXPECT_EQ(t->sm, "10.3");
   EXPECT_EQ(t->runs_family_specific, (std::vector<uint32_t>{100, 103}));  // gpu_architectures.toml
-  EXPECT_FALSE(gpu_target(kb, "9.5"));   // no such GPU
-  EXPECT_FALSE(gpu_target(kb, "9.0a"));  // a code target, not a GPU
+  EXPECT_FALSE(gpu_target(kb, "9.5"));                                    // no such GPU
+  EXPECT_FALSE(gpu_target(kb, "9.0a"));                                   // a code target, not a GPU
 }
 
 TEST(RunsOn, TheRuleOnEachSide) {
   GpuTarget h100{"9.0", 90, {}};
   GpuTarget rtx4090{"8.9", 89, {}};
-  EXPECT_TRUE(runs_on({86, '\0', false}, rtx4090));   // same major, lower minor
-  EXPECT_FALSE(runs_on({86, '\0', false}, h100));     // another major
-  EXPECT_TRUE(runs_on({86, '\0', true}, h100));       // PTX: JIT-compiled forward
-  EXPECT_FALSE(runs_on({90, '\0', true}, rtx4090));   // never backward
+  EXPECT_TRUE(runs_on({86, '\0', false}, rtx4090));  // same major, lower minor
+  EXPECT_FALSE(runs_on({86, '\0', false}, h100));    // another major
+  EXPECT_TRUE(runs_on({86, '\0', true}, h100));      // PTX: JIT-compiled forward
+  EXPECT_FALSE(runs_on({90, '\0', true}, rtx4090));  // never backward
   EXPECT_TRUE(runs_on({90, 'a', false}, h100));
-  EXPECT_FALSE(runs_on({89, 'a', true}, h100));       // arch-specific PTX stays on its SM too
-  EXPECT_FALSE(runs_on({90, 'f', false}, h100));      // no family listed: no family code runs
+  EXPECT_FALSE(runs_on({89, 'a', true}, h100));   // arch-specific PTX stays on its SM too
+  EXPECT_FALSE(runs_on({90, 'f', false}, h100));  // no family listed: no family code runs
 }
 
 }  // namespace

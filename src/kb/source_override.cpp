@@ -38,7 +38,8 @@ std::vector<std::string> env_entries(const TomlDocument& doc, TableReader& r) {
     if (e.value.find('=') == std::string::npos || e.value.front() == '=')
       throw doc.error_at(e.pos, "env entry '" + e.value + "' is not NAME=value");
     if (!is_shell_variable_name(std::string_view(e.value).substr(0, e.value.find('='))))
-      throw doc.error_at(e.pos, "env entry '" + e.value.substr(0, e.value.find('=')) + "' does not name a shell variable",
+      throw doc.error_at(e.pos,
+                         "env entry '" + e.value.substr(0, e.value.find('=')) + "' does not name a shell variable",
                          "a name is letters, digits and _, not starting with a digit");
     out.push_back(e.value);
   }

@@ -40,7 +40,7 @@ struct SourceOverride {
   /// pins that need it); empty: every pin.
   std::vector<std::string> pins;
   std::vector<Pos> pin_positions;  ///< where each of pins is written
-  Pos pos;  ///< where it is written
+  Pos pos;                         ///< where it is written
 };
 
 /// Reads the fetch keys (owner, repo, \a rev_key, hash, fetch_submodules) of a

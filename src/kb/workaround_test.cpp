@@ -13,7 +13,8 @@ namespace {
 // A workaround of data/workarounds.toml's form, on pin 6a030d5 for pytorch,
 // with the effects given.
 std::string workaround(const std::string& effects) {
-  return "[[workaround]]\nid = \"w\"\nsummary = \"s\"\npins = [\"6a030d5\"]\npackages = [\"pytorch\"]\nsource = \"t\"\n" +
+  return "[[workaround]]\nid = \"w\"\nsummary = \"s\"\npins = [\"6a030d5\"]\npackages = [\"pytorch\"]\nsource = "
+         "\"t\"\n" +
          effects;
 }
 
@@ -28,7 +29,9 @@ std::vector<std::string> problems(const std::string& text) {
   }
 }
 
-bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool has(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
 
 // The shipped effects, generic: a switch, include links and a patch, each
 // under the key lib/custom-torch.nix or lib/common.nix reads.
@@ -52,33 +55,38 @@ TEST(WorkaroundEffects, ShippedOnesAreGenericData) {
 
 TEST(WorkaroundEffects, AKeyNoBuilderReadsIsReported) {
   auto p = problems(workaround("switches = [\"shimFindCudaToolkti\"]\n"));
-  EXPECT_TRUE(has(p, "workarounds.toml: w: effect key 'shimFindCudaToolkti' is read by no builder of its packages "
-                     "(lib/common.nix, lib/custom-torch.nix, lib/nixpkgs.nix, lib/torch.nix)"))
+  EXPECT_TRUE(has(p,
+                  "workarounds.toml: w: effect key 'shimFindCudaToolkti' is read by no builder of its packages "
+                  "(lib/common.nix, lib/custom-torch.nix, lib/nixpkgs.nix, lib/torch.nix)"))
       << testing::PrintToString(p);
 }
 
 TEST(WorkaroundEffects, AKeyGivenTwiceOrOwnedBySourceOverridesIsReported) {
-  auto p = problems(workaround("switches = [\"cccl\", \"clearPatches\"]\n[[workaround.include_links]]\nkey = \"cccl\"\n"
-                               "names = [\"cub\"]\n"));
+  auto p =
+      problems(workaround("switches = [\"cccl\", \"clearPatches\"]\n[[workaround.include_links]]\nkey = \"cccl\"\n"
+                          "names = [\"cub\"]\n"));
   EXPECT_TRUE(has(p, "workarounds.toml: w: effect key 'cccl' is given twice")) << testing::PrintToString(p);
   EXPECT_TRUE(has(p, "workarounds.toml: w: effect key 'clearPatches' is one a source override fills"))
       << testing::PrintToString(p);
 }
 
 TEST(WorkaroundEffects, APatchCommitIsFortyHexDigits) {
-  auto p = problems(workaround("[[workaround.patch]]\nkey = \"magmaPatches\"\nowner = \"o\"\nrepo = \"r\"\ncommit = \"235aefb\"\n"
-                               "hash = \"sha256-i9InbxD5HtfonB/GyF9nQhFmok3jZ73RxGcIciGBGvU=\"\n"));
-  EXPECT_TRUE(has(p, "workarounds.toml: w: patch magmaPatches commit is not 40 hex digits")) << testing::PrintToString(p);
+  auto p = problems(
+      workaround("[[workaround.patch]]\nkey = \"magmaPatches\"\nowner = \"o\"\nrepo = \"r\"\ncommit = \"235aefb\"\n"
+                 "hash = \"sha256-i9InbxD5HtfonB/GyF9nQhFmok3jZ73RxGcIciGBGvU=\"\n"));
+  EXPECT_TRUE(has(p, "workarounds.toml: w: patch magmaPatches commit is not 40 hex digits"))
+      << testing::PrintToString(p);
 }
 
 // The schema is closed: an effect table takes its keys and no others, and a
 // key reaches Nix bare, so it is an identifier.
 TEST(WorkaroundEffects, TheSchemaIsClosed) {
-  EXPECT_EQ(problems(workaround("[[workaround.include_links]]\nkey = \"cccl\"\nnames = [\"cub\"]\nfrom = \"x\"\n")),
-            std::vector<std::string>{"workarounds.toml:10:1: error: unknown key 'from' in [[workaround.include_links]]\n"
-                                     "from = \"x\"\n"
-                                     "^\n"
-                                     "hint: allowed keys: key, names\n"});
+  EXPECT_EQ(
+      problems(workaround("[[workaround.include_links]]\nkey = \"cccl\"\nnames = [\"cub\"]\nfrom = \"x\"\n")),
+      std::vector<std::string>{"workarounds.toml:10:1: error: unknown key 'from' in [[workaround.include_links]]\n"
+                               "from = \"x\"\n"
+                               "^\n"
+                               "hint: allowed keys: key, names\n"});
   auto bad_key = problems(workaround("switches = [\"a b\"]\n"));
   ASSERT_EQ(bad_key.size(), 1u);
   EXPECT_NE(bad_key[0].find("workarounds.toml:7:13: error:"), std::string::npos) << bad_key[0];

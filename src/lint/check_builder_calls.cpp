@@ -24,7 +24,8 @@ void check_builder_calls(const LintTree& t, const KnowledgeBase& /*kb*/, Sink& s
       for (const auto& arg : call.names) {
         if (std::find(takes.begin(), takes.end(), arg.text) != takes.end()) continue;
         std::string hint = did_you_mean(arg.text, takes);
-        if (hint.empty()) hint = fmt::format("pass only what {} takes, or add {} to its arguments", call.path, arg.text);
+        if (hint.empty())
+          hint = fmt::format("pass only what {} takes, or add {} to its arguments", call.path, arg.text);
         sink.add(f, "TLR040", arg.span,
                  fmt::format("{} does not take an argument '{}' (it takes {}): Nix stops the evaluation with "
                              "\"called with unexpected argument\"",

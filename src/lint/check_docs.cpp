@@ -66,7 +66,8 @@ bool variant_doc(const SourceFile& doc) { return doc.rel == "README.md" || doc.r
 /// Counts of one toolkit or of other branches in prose are left alone; under a
 /// heading of one toolkit or of other branches, see Section.
 bool tree_count(const std::string& line, bool heading, std::smatch& m, const std::regex& count_re) {
-  bool whole_line = heading || line.find("this branch") != std::string::npos || line.find("You are on") != std::string::npos;
+  bool whole_line =
+      heading || line.find("this branch") != std::string::npos || line.find("You are on") != std::string::npos;
   for (auto it = std::sregex_iterator(line.begin(), line.end(), count_re); it != std::sregex_iterator(); ++it) {
     size_t at = static_cast<size_t>((*it).position(2));
     std::string before = line.substr(at > 12 ? at - 12 : 0, at > 12 ? 12 : at);
@@ -95,7 +96,8 @@ Section section_of(const std::string& heading) {
   if (std::regex_search(heading, m, cuda_re)) s.cuda = m.str(1);
   std::string l = heading;
   std::transform(l.begin(), l.end(), l.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  // "## Branches", "## Other branches": a title that names this tree's branch ("# build-pytorch — main branch") is no other's.
+  // "## Branches", "## Other branches": a title that names this tree's branch ("# build-pytorch — main branch") is no
+  // other's.
   s.other_branch = l.find("branches") != std::string::npos || l.find("other branch") != std::string::npos;
   return s;
 }
@@ -148,10 +150,10 @@ void check_docs(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
         int actual = 0;
         for (const auto& r : recipes) actual += glob_match(m.str(1), r);
         if (claimed != actual)
-          sink.add_doc(t, doc, "TLR022", n, static_cast<int>(m.position(2)) + 1,
-                       fmt::format("{} claims {} variants matching {}.nix; the tree has {}", doc.rel, claimed, m.str(1),
-                                   actual),
-                       "update the count, or add the missing recipes");
+          sink.add_doc(
+              t, doc, "TLR022", n, static_cast<int>(m.position(2)) + 1,
+              fmt::format("{} claims {} variants matching {}.nix; the tree has {}", doc.rel, claimed, m.str(1), actual),
+              "update the count, or add the missing recipes");
       } else if (counts && !table && !(scope && scope->other_branch) && tree_count(l, heading, m, count_re)) {
         // Under a CUDA heading a count is of that toolkit's recipes ("(58 total)" under "CUDA 12.8").
         int claimed = count_of(m.str(2));

@@ -16,7 +16,8 @@ void check_imports(const LintTree& t, const KnowledgeBase& /*kb*/, Sink& sink) {
   // Recipe file names per directory: an import's "did you mean" comes from its own directory.
   std::map<std::string, std::vector<std::string>> recipes;
   for (const auto& f : t.nix)
-    if (f.is_recipe()) recipes[std::filesystem::path(f.src.rel).parent_path().generic_string()].push_back(f.stem + ".nix");
+    if (f.is_recipe())
+      recipes[std::filesystem::path(f.src.rel).parent_path().generic_string()].push_back(f.stem + ".nix");
   bool tree_pins = false;
   for (const auto& f : t.nix) tree_pins = tree_pins || !f.facts.pins.empty();
   for (const auto& f : t.nix) {

@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
-#include "lint/checks.hpp"
 #include "kb/package.hpp"
+#include "lint/checks.hpp"
 
 namespace tailor::lint {
 
@@ -40,9 +40,9 @@ void check_names(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
     if (f.helper || !f.parsed) continue;
     for (const auto& n : f.facts.names) {
       if (n.text == f.stem) continue;
-      Problem& p =
-          sink.add(f, "TLR002", n.span, fmt::format("{} \"{}\" differs from the file name {}.nix", n.key, n.text, f.stem),
-                   fmt::format("flox builds the package by file name: rename the file or set {} = \"{}\"", n.key, f.stem));
+      Problem& p = sink.add(
+          f, "TLR002", n.span, fmt::format("{} \"{}\" differs from the file name {}.nix", n.key, n.text, f.stem),
+          fmt::format("flox builds the package by file name: rename the file or set {} = \"{}\"", n.key, f.stem));
       // The file name is right when it is a variant name; else the stated name, when it is one.
       if (!f.variant) {
         if (&n == &f.facts.names.front() && rename_is_right(t, f, n.text, kb)) {

@@ -31,8 +31,9 @@ void check_pins(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
     for (const auto& p : f.facts.pins) {
       const NixpkgsPin* known = find_pin(kb, p.rev);
       if (!known)
-        sink.add(f, "TLR006", p.span, fmt::format("nixpkgs pin {} is not in the knowledge base", p.rev),
-                 fmt::format("known pins: {}; tailor cannot check what this pin provides", fmt::join(kb.pin_names(), ", ")));
+        sink.add(
+            f, "TLR006", p.span, fmt::format("nixpkgs pin {} is not in the knowledge base", p.rev),
+            fmt::format("known pins: {}; tailor cannot check what this pin provides", fmt::join(kb.pin_names(), ", ")));
       if (!p.sha256_written) {
         std::string hint = known && !known->sha256.empty()
                                ? fmt::format("add sha256 = \"{}\";", known->sha256)
@@ -85,8 +86,9 @@ void check_pins(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
   }
   // The grouping the tree's names explain, in words: what a second pin is expected per.
   std::string grouping = groups.empty() ? "one pin for the whole tree"
-                         : by_version   ? "one pin per package version and CUDA version (CPU and MPS recipes on one of them)"
-                                        : "one pin per CUDA version (CPU and MPS recipes on one of them)";
+                         : by_version
+                             ? "one pin per package version and CUDA version (CPU and MPS recipes on one of them)"
+                             : "one pin per CUDA version (CPU and MPS recipes on one of them)";
   std::string global = majority_of(uses);
   std::vector<std::string> all;
   for (const auto& [rev, n] : uses) all.push_back(fmt::format("{} ({} recipe{})", rev, n, n == 1 ? "" : "s"));

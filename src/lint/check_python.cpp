@@ -68,7 +68,8 @@ void rename_python(const NixFile& f, const std::string& want, const std::string&
   if (f.facts.python_rename_unsafe) return;
   std::map<std::string, std::string> renames;  // old name -> new name
   for (const auto& use : f.facts.python_sets)
-    if (recipe::python_version(use.text) != want) renames[use.text] = token + (use.text.ends_with("Packages") ? "Packages" : "");
+    if (recipe::python_version(use.text) != want)
+      renames[use.text] = token + (use.text.ends_with("Packages") ? "Packages" : "");
   for (const auto& b : f.facts.python_binders)
     for (const auto& [from, to] : renames)
       if (b.text == to) return;  // the new name is bound already: renaming would shadow or clash
@@ -121,18 +122,19 @@ void check_python(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       if (reported++) continue;  // one report per file; later uses are the same mistake
       if (v.empty() && pin_default_version(f, kb).empty()) {
         // Which Python python3 is on this pin is not recorded: wrong only if it is not the name's.
-        Problem& p = sink.add(f, "TLR031", use.span,
-                              recipe::sets_from_caller(f.facts, use.text)
-                                  ? fmt::format("{} is whatever the caller passes (Flox's catalog: its default Python), "
-                                                "which tailor cannot see: the recipe builds for the name's Python {} "
-                                                "only while that is the catalog's default, and silently for another "
-                                                "when the catalog moves",
-                                                use.text, want)
-                                  : fmt::format("{} is the pin's default Python, which the knowledge base does not "
-                                                "record{}: the recipe builds for the name's Python {} only if that is "
-                                                "the default, and silently for another when the pin moves",
-                                                use.text, pin_named(f), want),
-                              fmt::format("use {} to say which Python the name promises", right));
+        Problem& p =
+            sink.add(f, "TLR031", use.span,
+                     recipe::sets_from_caller(f.facts, use.text)
+                         ? fmt::format("{} is whatever the caller passes (Flox's catalog: its default Python), "
+                                       "which tailor cannot see: the recipe builds for the name's Python {} "
+                                       "only while that is the catalog's default, and silently for another "
+                                       "when the catalog moves",
+                                       use.text, want)
+                         : fmt::format("{} is the pin's default Python, which the knowledge base does not "
+                                       "record{}: the recipe builds for the name's Python {} only if that is "
+                                       "the default, and silently for another when the pin moves",
+                                       use.text, pin_named(f), want),
+                     fmt::format("use {} to say which Python the name promises", right));
         if (p.rule) rename_python(f, want, token, p);
         continue;
       }
@@ -145,14 +147,17 @@ void check_python(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
         if (p.rule) rename_python(f, want, token, p);
         continue;
       }
-      Problem& p = v.empty() ? sink.add(f, "TLR007", use.span,
-                 fmt::format("{} is the pin's default Python{}, not necessarily {}: the name says {}", use.text,
-                             pin_default_python(f, kb), want, token),
-                 fmt::format("use {}: packages built against another set (vLLM's torch substitution) must share it",
-                             right))
-                             : sink.add(f, "TLR007", use.span,
-                                        fmt::format("{} builds for Python {}, but the name says {}", use.text, v, token),
-                                        fmt::format("use {}", right));
+      Problem& p =
+          v.empty()
+              ? sink.add(
+                    f, "TLR007", use.span,
+                    fmt::format("{} is the pin's default Python{}, not necessarily {}: the name says {}", use.text,
+                                pin_default_python(f, kb), want, token),
+                    fmt::format("use {}: packages built against another set (vLLM's torch substitution) must share it",
+                                right))
+              : sink.add(f, "TLR007", use.span,
+                         fmt::format("{} builds for Python {}, but the name says {}", use.text, v, token),
+                         fmt::format("use {}", right));
       if (p.rule) rename_python(f, want, token, p);
     }
   }

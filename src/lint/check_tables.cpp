@@ -142,7 +142,8 @@ struct Tables {
     std::vector<const NixFile*> hit;
     for (const auto& call : calls) {
       const auto& values = call.second;  // a named reference: clang 14 cannot capture a structured binding
-      if (std::all_of(keys.begin(), keys.end(), [&](const std::string& k) { return values.count(k) > 0; })) hit.push_back(call.first);
+      if (std::all_of(keys.begin(), keys.end(), [&](const std::string& k) { return values.count(k) > 0; }))
+        hit.push_back(call.first);
     }
     return hit;
   }
@@ -171,8 +172,10 @@ struct Tables {
   Problem* report(const Cell& c, std::string_view code, std::string message, std::string hint,
                   std::vector<std::string> notes) {
     Problem* p = nullptr;
-    if (c.at.nix) p = &sink.add(*c.at.nix, code, c.at.span, std::move(message), std::move(hint));
-    else if (c.at.script) p = &sink.add_doc(t, *c.at.script, code, c.at.line, c.at.column, std::move(message), std::move(hint));
+    if (c.at.nix)
+      p = &sink.add(*c.at.nix, code, c.at.span, std::move(message), std::move(hint));
+    else if (c.at.script)
+      p = &sink.add_doc(t, *c.at.script, code, c.at.line, c.at.column, std::move(message), std::move(hint));
     if (p) p->notes = std::move(notes);
     return p;
   }
@@ -206,7 +209,8 @@ struct Tables {
       return std::any_of(f.products.begin(), f.products.end(), [&](const Cell& s) { return product_gpu(kb, s.text); });
     });
     std::string cudas = field_where(entries, [&](const std::string&, const Field& f) {
-      return !f.words.empty() && std::all_of(f.words.begin(), f.words.end(), [&](const Cell& s) { return cuda_of(kb, s.text); });
+      return !f.words.empty() &&
+             std::all_of(f.words.begin(), f.words.end(), [&](const Cell& s) { return cuda_of(kb, s.text); });
     });
     for (const Entry& entry : entries) {
       const std::string& key = entry.key;
@@ -216,23 +220,24 @@ struct Tables {
         const CudaToolkit* cuda = cuda_of(kb, c.text);
         if (!cuda || g.supported_by(cuda->version)) continue;
         std::string range = g.max_cuda ? fmt::format("CUDA {} to {}", g.min_cuda.str(), g.max_cuda->str())
-                                        : fmt::format("CUDA {} on", g.min_cuda.str());
-        Problem* p = report(c, "TLR035",
-               fmt::format("{} is allowed with CUDA {} here, but nvcc of CUDA {} cannot compile for it (it builds with "
-                           "{}){}",
-                           g.display(), cuda->version.str(), cuda->version.str(), range, reach({key, c.text})),
-               fmt::format("remove \"{}\" from '{}' of \"{}\"", c.text, cudas, key),
-               {fmt::format("source: {}", g.source)});
+                                       : fmt::format("CUDA {} on", g.min_cuda.str());
+        Problem* p = report(
+            c, "TLR035",
+            fmt::format("{} is allowed with CUDA {} here, but nvcc of CUDA {} cannot compile for it (it builds with "
+                        "{}){}",
+                        g.display(), cuda->version.str(), cuda->version.str(), range, reach({key, c.text})),
+            fmt::format("remove \"{}\" from '{}' of \"{}\"", c.text, cudas, key),
+            {fmt::format("source: {}", g.source)});
         fold(p, "TLR009", "", files_with({key, c.text}));
       }
       for (const Cell& c : items(entry, products, true)) {
         const GpuArch* own = product_gpu(kb, c.text);
         if (!own || own == &g) continue;
         Problem* found = report(c, "TLR036",
-               fmt::format("{} is listed under {}, but {} is {} ({}, compute capability {}){}", c.text, g.display(),
-                           c.text, own->display(), own->family, own->sm, reach({key})),
-               fmt::format("list {} under \"{}\"", c.text, own->name_token().substr(2)),
-               {fmt::format("source: {}", own->source)});
+                                fmt::format("{} is listed under {}, but {} is {} ({}, compute capability {}){}", c.text,
+                                            g.display(), c.text, own->display(), own->family, own->sm, reach({key})),
+                                fmt::format("list {} under \"{}\"", c.text, own->name_token().substr(2)),
+                                {fmt::format("source: {}", own->source)});
         fold(found, "TLR018", c.text + " under " + g.display(), files_with({key}));
       }
       const Field* name = family.empty() ? nullptr : entry.get(family);
@@ -271,15 +276,16 @@ struct Tables {
         bool below = floor && (d.text.find('.') == std::string::npos ? floor->major() < cuda.min_driver.major()
                                                                      : *floor < cuda.min_driver);
         if (below) {
-          Problem* p = report(d, "TLR038",
-                 fmt::format("the driver floor of CUDA {} is {} here, below NVIDIA's minimum {} for CUDA {}: a user with "
-                             "driver {} gets a build that fails to start{}",
-                             cuda.version.str(), d.text, cuda.min_driver.str(), cuda.version.str(), d.text,
-                             reach({entry.key})),
-                 fmt::format("make it \"{}\"", d.text.find('.') == std::string::npos
-                                                   ? std::to_string(cuda.min_driver.major())
-                                                   : cuda.min_driver.str()),
-                 {fmt::format("source: {}", cuda.source)});
+          Problem* p = report(
+              d, "TLR038",
+              fmt::format("the driver floor of CUDA {} is {} here, below NVIDIA's minimum {} for CUDA {}: a user with "
+                          "driver {} gets a build that fails to start{}",
+                          cuda.version.str(), d.text, cuda.min_driver.str(), cuda.version.str(), d.text,
+                          reach({entry.key})),
+              fmt::format("make it \"{}\"", d.text.find('.') == std::string::npos
+                                                ? std::to_string(cuda.min_driver.major())
+                                                : cuda.min_driver.str()),
+              {fmt::format("source: {}", cuda.source)});
           fold(p, "TLR020", "driver " + d.text + "+", files_with({entry.key}));
         }
       }
@@ -332,8 +338,10 @@ struct Tables {
       for (const auto& [name, fact] : e->attrs) entry.fields[name] = nix_field(ev.force(fact.value));
     }
     read_calls();
-    if (gpus) gpu_table(entries);
-    else cuda_table(entries);
+    if (gpus)
+      gpu_table(entries);
+    else
+      cuda_table(entries);
   }
 
   // A script's arrays keyed by SMs (or by CUDA toolkits) read as one table
@@ -380,8 +388,10 @@ struct Tables {
       }
       if (entries.size() < 2) continue;
       read_calls();
-      if (gpus) gpu_table(entries);
-      else cuda_table(entries);
+      if (gpus)
+        gpu_table(entries);
+      else
+        cuda_table(entries);
     }
     script = nullptr;
   }

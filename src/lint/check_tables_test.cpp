@@ -19,22 +19,49 @@ TEST(CheckTables, ReportsEachPlantedTableFactOnceWhereItIsWritten) {
   EXPECT_EQ(r.status, 1);
   const std::string tree = "tests/data/trees/torchvision-tables/";
   const std::vector<std::string> expected = {
-      "lib/cuda-metadata.nix:7:17: error: the driver floor of CUDA 12.8 is 550 here, below NVIDIA's minimum 570.26 for CUDA 12.8: a user with driver 550 gets a build that fails to start; 33 variant files build with it, e.g. torchvision025-python313-cuda12_8-sm120-avx2.nix [TLR038]",
-      "lib/cuda-metadata.nix:12:17: error: the driver floor of CUDA 12.9 is 560 here, below NVIDIA's minimum 575.51.03 for CUDA 12.9: a user with driver 560 gets a build that fails to start; 36 variant files build with it, e.g. torchvision025-python313-cuda12_9-sm120-avx2.nix [TLR038]",
-      "lib/cuda-metadata.nix:16:15: warning: CUDA 13.0 selects cudaPackages_13 here, an alias that follows the default CUDA of whatever pin the tree moves to, not CUDA 13.0; 36 variant files build with it, e.g. torchvision025-python313-cuda13_0-sm120-avx2.nix [TLR039]",
-      "lib/gpu-metadata.nix:10:36: error: SM70 is allowed with CUDA 13.0 here, but nvcc of CUDA 13.0 cannot compile for it (it builds with CUDA 10.0 to 12.9); 6 variant files build with it, e.g. torchvision025-python313-cuda13_0-sm70-avx2.nix [TLR035]",
-      "lib/gpu-metadata.nix:10:43: error: SM70 is allowed with CUDA 13.1 here, but nvcc of CUDA 13.1 cannot compile for it (it builds with CUDA 10.0 to 12.9); 6 variant files build with it, e.g. torchvision025-python313-cuda13_1-sm70-avx2.nix [TLR035]",
-      "lib/gpu-metadata.nix:31:36: error: L40S is listed under SM90, but L40S is SM89 (Ada Lovelace, compute capability 8.9); 36 variant files build with it, e.g. torchvision025-python313-cuda12_8-sm90-armv9.nix [TLR036]",
-      "lib/gpu-metadata.nix:38:16: error: SM120 is named \"Vera Rubin\" here, but SM120 is Blackwell (RTX 5090, RTX PRO 6000); 24 variant files build with it, e.g. torchvision025-python313-cuda12_8-sm120-avx2.nix [TLR037]",
-      "lib/gpu-metadata.nix:46:16: error: SM121 is named \"Vera Rubin Ultra\" here, but SM121 is Blackwell (GB10) (DGX Spark); 9 variant files build with it, e.g. torchvision025-python313-cuda12_9-sm121-armv9.nix [TLR037]",
+      "lib/cuda-metadata.nix:7:17: error: the driver floor of CUDA 12.8 is 550 here, below NVIDIA's minimum 570.26 for "
+      "CUDA 12.8: a user with driver 550 gets a build that fails to start; 33 variant files build with it, e.g. "
+      "torchvision025-python313-cuda12_8-sm120-avx2.nix [TLR038]",
+      "lib/cuda-metadata.nix:12:17: error: the driver floor of CUDA 12.9 is 560 here, below NVIDIA's minimum 575.51.03 "
+      "for CUDA 12.9: a user with driver 560 gets a build that fails to start; 36 variant files build with it, e.g. "
+      "torchvision025-python313-cuda12_9-sm120-avx2.nix [TLR038]",
+      "lib/cuda-metadata.nix:16:15: warning: CUDA 13.0 selects cudaPackages_13 here, an alias that follows the default "
+      "CUDA of whatever pin the tree moves to, not CUDA 13.0; 36 variant files build with it, e.g. "
+      "torchvision025-python313-cuda13_0-sm120-avx2.nix [TLR039]",
+      "lib/gpu-metadata.nix:10:36: error: SM70 is allowed with CUDA 13.0 here, but nvcc of CUDA 13.0 cannot compile "
+      "for it (it builds with CUDA 10.0 to 12.9); 6 variant files build with it, e.g. "
+      "torchvision025-python313-cuda13_0-sm70-avx2.nix [TLR035]",
+      "lib/gpu-metadata.nix:10:43: error: SM70 is allowed with CUDA 13.1 here, but nvcc of CUDA 13.1 cannot compile "
+      "for it (it builds with CUDA 10.0 to 12.9); 6 variant files build with it, e.g. "
+      "torchvision025-python313-cuda13_1-sm70-avx2.nix [TLR035]",
+      "lib/gpu-metadata.nix:31:36: error: L40S is listed under SM90, but L40S is SM89 (Ada Lovelace, compute "
+      "capability 8.9); 36 variant files build with it, e.g. torchvision025-python313-cuda12_8-sm90-armv9.nix [TLR036]",
+      "lib/gpu-metadata.nix:38:16: error: SM120 is named \"Vera Rubin\" here, but SM120 is Blackwell (RTX 5090, RTX "
+      "PRO 6000); 24 variant files build with it, e.g. torchvision025-python313-cuda12_8-sm120-avx2.nix [TLR037]",
+      "lib/gpu-metadata.nix:46:16: error: SM121 is named \"Vera Rubin Ultra\" here, but SM121 is Blackwell (GB10) (DGX "
+      "Spark); 9 variant files build with it, e.g. torchvision025-python313-cuda12_9-sm121-armv9.nix [TLR037]",
       // The generator script keeps the same facts in its arrays, for the headers and docs it writes.
-      "scripts/generate-variants.sh:12:92: error: SM120 is named \"Vera Rubin\" here, but SM120 is Blackwell (RTX 5090, RTX PRO 6000); it applies to 24 variant files the script writes, e.g. torchvision025-python313-cuda12_8-sm120-avx2.nix [TLR037]",
-      "scripts/generate-variants.sh:12:111: error: SM121 is named \"Vera Rubin Ultra\" here, but SM121 is Blackwell (GB10) (DGX Spark); it applies to 9 variant files the script writes, e.g. torchvision025-python313-cuda12_9-sm121-armv9.nix [TLR037]",
-      "scripts/generate-variants.sh:13:111: error: L40S is listed under SM90, but L40S is SM89 (Ada Lovelace, compute capability 8.9); it applies to 36 variant files the script writes, e.g. torchvision025-python313-cuda12_8-sm90-armv9.nix [TLR036]",
-      "scripts/generate-variants.sh:14:37: error: SM70 is allowed with CUDA 13.0 here, but nvcc of CUDA 13.0 cannot compile for it (it builds with CUDA 10.0 to 12.9); it applies to 6 variant files the script writes, e.g. torchvision025-python313-cuda13_0-sm70-avx2.nix [TLR035]",
-      "scripts/generate-variants.sh:14:42: error: SM70 is allowed with CUDA 13.1 here, but nvcc of CUDA 13.1 cannot compile for it (it builds with CUDA 10.0 to 12.9); it applies to 6 variant files the script writes, e.g. torchvision025-python313-cuda13_1-sm70-avx2.nix [TLR035]",
-      "scripts/generate-variants.sh:17:33: error: the driver floor of CUDA 12.8 is 550 here, below NVIDIA's minimum 570.26 for CUDA 12.8: a user with driver 550 gets a build that fails to start; it applies to 33 variant files the script writes, e.g. torchvision025-python313-cuda12_8-sm120-avx2.nix [TLR038]",
-      "scripts/generate-variants.sh:17:46: error: the driver floor of CUDA 12.9 is 560 here, below NVIDIA's minimum 575.51.03 for CUDA 12.9: a user with driver 560 gets a build that fails to start; it applies to 36 variant files the script writes, e.g. torchvision025-python313-cuda12_9-sm120-avx2.nix [TLR038]",
+      "scripts/generate-variants.sh:12:92: error: SM120 is named \"Vera Rubin\" here, but SM120 is Blackwell (RTX "
+      "5090, RTX PRO 6000); it applies to 24 variant files the script writes, e.g. "
+      "torchvision025-python313-cuda12_8-sm120-avx2.nix [TLR037]",
+      "scripts/generate-variants.sh:12:111: error: SM121 is named \"Vera Rubin Ultra\" here, but SM121 is Blackwell "
+      "(GB10) (DGX Spark); it applies to 9 variant files the script writes, e.g. "
+      "torchvision025-python313-cuda12_9-sm121-armv9.nix [TLR037]",
+      "scripts/generate-variants.sh:13:111: error: L40S is listed under SM90, but L40S is SM89 (Ada Lovelace, compute "
+      "capability 8.9); it applies to 36 variant files the script writes, e.g. "
+      "torchvision025-python313-cuda12_8-sm90-armv9.nix [TLR036]",
+      "scripts/generate-variants.sh:14:37: error: SM70 is allowed with CUDA 13.0 here, but nvcc of CUDA 13.0 cannot "
+      "compile for it (it builds with CUDA 10.0 to 12.9); it applies to 6 variant files the script writes, e.g. "
+      "torchvision025-python313-cuda13_0-sm70-avx2.nix [TLR035]",
+      "scripts/generate-variants.sh:14:42: error: SM70 is allowed with CUDA 13.1 here, but nvcc of CUDA 13.1 cannot "
+      "compile for it (it builds with CUDA 10.0 to 12.9); it applies to 6 variant files the script writes, e.g. "
+      "torchvision025-python313-cuda13_1-sm70-avx2.nix [TLR035]",
+      "scripts/generate-variants.sh:17:33: error: the driver floor of CUDA 12.8 is 550 here, below NVIDIA's minimum "
+      "570.26 for CUDA 12.8: a user with driver 550 gets a build that fails to start; it applies to 33 variant files "
+      "the script writes, e.g. torchvision025-python313-cuda12_8-sm120-avx2.nix [TLR038]",
+      "scripts/generate-variants.sh:17:46: error: the driver floor of CUDA 12.9 is 560 here, below NVIDIA's minimum "
+      "575.51.03 for CUDA 12.9: a user with driver 560 gets a build that fails to start; it applies to 36 variant "
+      "files the script writes, e.g. torchvision025-python313-cuda12_9-sm120-avx2.nix [TLR038]",
   };
   std::vector<std::string> found;
   std::istringstream in(r.out + r.err);
@@ -49,8 +76,9 @@ TEST(CheckTables, ReportsEachPlantedTableFactOnceWhereItIsWritten) {
 TEST(CheckTables, NotesCiteTheSourceAndNameStrangeGpus) {
   test::RunResult r = test::run_tailor({"check", "tests/data/trees/torchvision-tables"});
   const std::string all = r.out + r.err;
-  EXPECT_NE(all.find("hint: name it \"Blackwell\"\nnote: its GPUs (R100) are none of SM120's: RTX 5090, RTX PRO 6000\n"),
-            std::string::npos);
+  EXPECT_NE(
+      all.find("hint: name it \"Blackwell\"\nnote: its GPUs (R100) are none of SM120's: RTX 5090, RTX PRO 6000\n"),
+      std::string::npos);
   EXPECT_NE(all.find("hint: make it \"575\"\nnote: source: NVIDIA CUDA 12.9 release notes\n"), std::string::npos);
   EXPECT_NE(all.find("hint: remove \"13_0\" from 'cudaVersions' of \"70\"\n"), std::string::npos);
 }
@@ -62,10 +90,11 @@ TEST(CheckTables, AFactThatReachesGeneratedFilesIsOneFindingUnlessAllSitesAreAsk
   test::RunResult folded = test::run_tailor({"check", "tests/data/trees/torchvision-tables"});
   for (const char* code : {"[TLR009]", "[TLR018]", "[TLR020]"})
     EXPECT_EQ(folded.out.find(code), std::string::npos) << code;
-  EXPECT_NE(folded.out.find("note: it reaches 36 findings of TLR018 in the generated files, e.g. "
-                            "tests/data/trees/torchvision-tables/torchvision025-python313-cuda12_8-sm90-armv9.nix:1:69; "
-                            "tailor check --all-sites lists them\n"),
-            std::string::npos);
+  EXPECT_NE(
+      folded.out.find("note: it reaches 36 findings of TLR018 in the generated files, e.g. "
+                      "tests/data/trees/torchvision-tables/torchvision025-python313-cuda12_8-sm90-armv9.nix:1:69; "
+                      "tailor check --all-sites lists them\n"),
+      std::string::npos);
   EXPECT_NE(folded.out.find("note: it reaches 33 findings of TLR020"), std::string::npos);
   EXPECT_NE(folded.out.find("note: it reaches 6 findings of TLR009"), std::string::npos);
   // 7 table errors (TLR035 x2, TLR036, TLR037 x2, TLR038 x2) in the Nix tables and
@@ -75,7 +104,8 @@ TEST(CheckTables, AFactThatReachesGeneratedFilesIsOneFindingUnlessAllSitesAreAsk
   // CUDA on 2 x86 ISAs, + armv9 on 4 CUDA) and 550+/560+ in 11 + 12 rows each.
   test::RunResult all = test::run_tailor({"check", "--all-sites", "tests/data/trees/torchvision-tables"});
   // 14 + 36 + 12 + 3 * 12 errors; 2 + 69 + 3 * 23 warnings.
-  EXPECT_NE(all.out.find("checked 152 files: 98 errors, 140 warnings"), std::string::npos) << all.out.substr(all.out.size() > 200 ? all.out.size() - 200 : 0);
+  EXPECT_NE(all.out.find("checked 152 files: 98 errors, 140 warnings"), std::string::npos)
+      << all.out.substr(all.out.size() > 200 ? all.out.size() - 200 : 0);
 }
 
 TEST(CheckTables, TheMatrixPagesAScriptWritesFoldIntoItsArrays) {
@@ -91,8 +121,10 @@ TEST(CheckTables, TheMatrixPagesAScriptWritesFoldIntoItsArrays) {
   std::filesystem::copy("tests/data/trees/torchvision-tables", tmp.path(), std::filesystem::copy_options::recursive);
   std::filesystem::remove_all(std::filesystem::path(tmp.path()) / "scripts");
   test::RunResult pages = test::run_tailor({"check", tmp.path()});
-  EXPECT_NE(pages.out.find("docs/matrices/torchvision-0.26.md:29:70: error: docs/matrices/torchvision-0.26.md names L40S under SM90"),
-            std::string::npos)
+  EXPECT_NE(
+      pages.out.find(
+          "docs/matrices/torchvision-0.26.md:29:70: error: docs/matrices/torchvision-0.26.md names L40S under SM90"),
+      std::string::npos)
       << pages.out.substr(0, 2000);
 }
 

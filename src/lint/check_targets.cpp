@@ -26,7 +26,8 @@ std::string overlay_cuda(const std::string& attr) {
   auto digits = [](std::string_view d) {
     return !d.empty() && std::all_of(d.begin(), d.end(), [](char c) { return c >= '0' && c <= '9'; });
   };
-  if (u == std::string::npos || !digits(std::string_view(rest).substr(0, u)) || !digits(std::string_view(rest).substr(u + 1)))
+  if (u == std::string::npos || !digits(std::string_view(rest).substr(0, u)) ||
+      !digits(std::string_view(rest).substr(u + 1)))
     return "";
   return rest.substr(0, u) + "." + rest.substr(u + 1);
 }
@@ -35,7 +36,8 @@ std::string overlay_cuda(const std::string& attr) {
 std::string normal_sm(std::string s) {
   if (s.size() > kMaxRegexName) return "";
   if (auto p = s.find("+PTX"); p != std::string::npos) s = s.substr(0, p);
-  while (!s.empty() && std::isalpha(static_cast<unsigned char>(s.back())) && s.find('.') != std::string::npos) s.pop_back();
+  while (!s.empty() && std::isalpha(static_cast<unsigned char>(s.back())) && s.find('.') != std::string::npos)
+    s.pop_back();
   static const std::regex dotted(R"(\d+\.\d+)");
   if (std::regex_match(s, dotted)) return s;
   if (auto sm = sm_from_token(s)) return *sm;
@@ -100,22 +102,26 @@ void fix_gpu_target(const NixFile& f, const Fact& e, const std::string& var, Pro
   }
   if (auto edit = rename_at(f.src.text, e.span, e.text, fixed)) {
     p.fix.push_back(*edit);
-    p.fix_summary = fmt::format("gpuTargets entry \"{}\" → \"{}\"{}", e.text, fixed, var.empty() ? "" : " (binding " + var + ")");
+    p.fix_summary =
+        fmt::format("gpuTargets entry \"{}\" → \"{}\"{}", e.text, fixed, var.empty() ? "" : " (binding " + var + ")");
   }
 }
 
-Problem* gpu_target_problem(const NixFile& f, const Fact& e, const KnowledgeBase& kb, Sink& sink, const std::string& via) {
+Problem* gpu_target_problem(const NixFile& f, const Fact& e, const KnowledgeBase& kb, Sink& sink,
+                            const std::string& via) {
   bool caps = e.key == "cudaCapabilities";
   if (caps ? dotted_capability(e.text) : torch_arch_entry(e.text, kb)) return nullptr;
   std::string fix = arch_entry_fix(e.text);
   std::string what =
-      caps ? fmt::format("cudaCapabilities entry \"{}\" is not a compute capability (X.Y): nixpkgs' CUDA setup "
-                         "rejects it when the package set is evaluated",
-                         e.text)
-           : fmt::format("gpuTargets entry \"{}\"{} is not in TORCH_CUDA_ARCH_LIST's grammar (X.Y, X.Ya, X.Y(Z.W), "
-                         "+PTX, or a generation name): the build stops at CMake with \"Unknown CUDA Architecture "
-                         "Name {}\"",
-                         e.text, via, e.text);
+      caps ? fmt::format(
+                 "cudaCapabilities entry \"{}\" is not a compute capability (X.Y): nixpkgs' CUDA setup "
+                 "rejects it when the package set is evaluated",
+                 e.text)
+           : fmt::format(
+                 "gpuTargets entry \"{}\"{} is not in TORCH_CUDA_ARCH_LIST's grammar (X.Y, X.Ya, X.Y(Z.W), "
+                 "+PTX, or a generation name): the build stops at CMake with \"Unknown CUDA Architecture "
+                 "Name {}\"",
+                 e.text, via, e.text);
   Problem& p = sink.add(f, "TLR026", e.span, what,
                         fix.empty() ? "write the compute capability, like \"9.0\"" : fmt::format("write \"{}\"", fix));
   return p.rule ? &p : nullptr;
@@ -133,7 +139,8 @@ std::optional<std::vector<std::string>> march_features(const std::string& flag, 
   std::vector<std::string> out = base->second;
   while (plus != std::string::npos) {
     size_t next = spec.find('+', plus + 1);
-    auto ext = kb.march_extensions.find(spec.substr(plus + 1, next == std::string::npos ? std::string::npos : next - plus - 1));
+    auto ext = kb.march_extensions.find(
+        spec.substr(plus + 1, next == std::string::npos ? std::string::npos : next - plus - 1));
     if (ext == kb.march_extensions.end()) return std::nullopt;
     out.insert(out.end(), ext->second.begin(), ext->second.end());
     plus = next;
@@ -176,12 +183,12 @@ void check_name_promises(const NixFile& f, const KnowledgeBase& kb, Sink& sink) 
   if (n.cuda && !n.gpu->supported_by(*n.cuda)) {
     std::string range = n.gpu->max_cuda ? fmt::format("CUDA {} to {}", n.gpu->min_cuda.str(), n.gpu->max_cuda->str())
                                         : fmt::format("CUDA {} or newer", n.gpu->min_cuda.str());
-    sink.add(f, "TLR030", name_span(f),
-             fmt::format("{}.nix promises {} ({}) built with CUDA {}, which nvcc cannot do: it compiles {} with {}; "
-                         "the build stops at nvcc",
-                         f.stem, n.gpu->display(), fmt::join(n.gpu->products, ", "), n.cuda->str(),
-                         n.gpu->display(), range),
-             "rename the variant to a toolkit that supports the SM, or drop it");
+    sink.add(
+        f, "TLR030", name_span(f),
+        fmt::format("{}.nix promises {} ({}) built with CUDA {}, which nvcc cannot do: it compiles {} with {}; "
+                    "the build stops at nvcc",
+                    f.stem, n.gpu->display(), fmt::join(n.gpu->products, ", "), n.cuda->str(), n.gpu->display(), range),
+        "rename the variant to a toolkit that supports the SM, or drop it");
   }
   if (n.isa && std::find(n.gpu->platforms.begin(), n.gpu->platforms.end(), n.isa->platform) == n.gpu->platforms.end())
     sink.add(f, "TLR030", name_span(f),
@@ -207,7 +214,8 @@ void check_gpu_target_grammar(const LintTree& t, const KnowledgeBase& kb, Sink& 
     if (!f.parsed) continue;
     for (size_t i = 0; i < f.facts.gpu_targets.size(); ++i)
       if (Problem* p = gpu_target_problem(f, f.facts.gpu_targets[i], kb, sink, ""))
-        fix_gpu_target(f, f.facts.gpu_targets[i], i < f.facts.gpu_target_vars.size() ? f.facts.gpu_target_vars[i] : "", *p);
+        fix_gpu_target(f, f.facts.gpu_targets[i], i < f.facts.gpu_target_vars.size() ? f.facts.gpu_target_vars[i] : "",
+                       *p);
     for (const auto& e : f.facts.cuda_capabilities) gpu_target_problem(f, e, kb, sink, "");
     for (const auto& call : f.facts.calls) {
       const NixFile* builder = imported_file(t, f, call.path);
@@ -251,7 +259,9 @@ void check_toolkit(const NixFile& f, const GpuArch* gpu, const KnowledgeBase& kb
                          fmt::join(g.products, ", "), cuda, overlay ? " of " + overlay->text : "", range),
              hint);
   };
-  if (gpu) unsupported(*gpu, overlay ? overlay->span : name_span(f), "drop this variant or build it with a toolkit that supports the SM");
+  if (gpu)
+    unsupported(*gpu, overlay ? overlay->span : name_span(f),
+                "drop this variant or build it with a toolkit that supports the SM");
   // A set variant ("…-all-…"): each SM of the set, at its gpuTargets entry; one
   // the toolkit cannot compile stops the whole build at nvcc.
   for (const auto& sm : v.sm_set) {
@@ -293,7 +303,9 @@ void check_target_lists(const NixFile& f, const GpuArch& gpu, Sink& sink) {
 /// span of each list.
 std::vector<std::pair<std::vector<std::string>, nix::Span>> prune_sm_lists(std::string_view text) {
   std::vector<std::pair<std::vector<std::string>, nix::Span>> out;
-  auto is_sm_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == ',' || c == '_'; };
+  auto is_sm_char = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == ',' || c == '_';
+  };
   for (size_t at = text.find("--sm"); at != std::string_view::npos; at = text.find("--sm", at + 4)) {
     size_t line = text.rfind('\n', at);
     line = line == std::string_view::npos ? 0 : line + 1;
@@ -356,7 +368,8 @@ void check_platforms(const NixFile& f, const GpuArch* gpu, Sink& sink) {
   if (v.platform.empty()) return;
   for (const auto& p : x.platforms) {
     if (p.text == v.platform || p.text.find('-') == std::string::npos) continue;
-    std::string why = v.isa.empty() ? "an Apple Silicon (MPS) variant" : fmt::format("{} is an {} ISA", v.isa, v.platform);
+    std::string why =
+        v.isa.empty() ? "an Apple Silicon (MPS) variant" : fmt::format("{} is an {} ISA", v.isa, v.platform);
     sink.add(f, "TLR012", p.span,
              fmt::format("{} {} {}, but {}", p.key, p.key == "platforms" ? "lists" : "is", p.text, why),
              fmt::format("use \"{}\"", v.platform));
@@ -408,7 +421,8 @@ void check_cpu_flags(const NixFile& f, const KnowledgeBase& kb, Sink& sink) {
   // are never suggested, as each one more is a SIGILL risk.
   auto has_base = [&](const std::string& want) {
     std::string base = want.substr(0, want.find('+'));
-    return std::any_of(seen.begin(), seen.end(), [&](const std::string& s) { return s.substr(0, s.find('+')) == base; });
+    return std::any_of(seen.begin(), seen.end(),
+                       [&](const std::string& s) { return s.substr(0, s.find('+')) == base; });
   };
   std::vector<std::string> missing;
   for (const auto& want : isa->flags)

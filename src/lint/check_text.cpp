@@ -87,10 +87,14 @@ std::vector<std::pair<size_t, size_t>> clauses_of(std::string_view line) {
   size_t from = 0;
   for (size_t i = 0; i < line.size(); ++i) {
     size_t cut = 0;
-    if (line[i] == ';') cut = 1;
-    else if (line.substr(i).starts_with("…")) cut = std::string_view("…").size();
-    else if (line.substr(i).starts_with("...")) cut = 3;
-    else if (line[i] == '.' && i + 1 < line.size() && line[i + 1] == ' ' && i > 0 && !digit(line[i - 1])) cut = 1;
+    if (line[i] == ';')
+      cut = 1;
+    else if (line.substr(i).starts_with("…"))
+      cut = std::string_view("…").size();
+    else if (line.substr(i).starts_with("..."))
+      cut = 3;
+    else if (line[i] == '.' && i + 1 < line.size() && line[i + 1] == ' ' && i > 0 && !digit(line[i - 1]))
+      cut = 1;
     if (!cut) continue;
     out.emplace_back(from, i);
     from = i + cut;
@@ -142,8 +146,10 @@ std::optional<Found> driver_in(const std::string& line) {
     if (digits_at(line, a) < 3) continue;
     size_t e = a + 3;
     for (int group = 0; group < 2; ++group) {
-      if (e + 1 < line.size() && line[e] == '.' && digit(line[e + 1])) e += 1 + digits_at(line, e + 1);
-      else break;
+      if (e + 1 < line.size() && line[e] == '.' && digit(line[e + 1]))
+        e += 1 + digits_at(line, e + 1);
+      else
+        break;
     }
     return Found{a, e - a, e < line.size() && line[e] == '+'};
   }
@@ -171,18 +177,18 @@ struct ProductIndex {
     std::string product;
     std::vector<const GpuArch*> homes;
   };
-  std::vector<Entry> entries;                                 ///< in knowledge-base order
+  std::vector<Entry> entries;                                               ///< in knowledge-base order
   std::unordered_map<std::string_view, std::vector<size_t>> by_first_word;  ///< keys point into entries
 
   explicit ProductIndex(const KnowledgeBase& kb) {
     std::unordered_map<std::string, size_t> seen;
     for (const auto& g : kb.gpus)
       for (const auto* names : {&g.products, &g.also_called})
-      for (const auto& product : *names) {
-        auto [it, fresh] = seen.emplace(product, entries.size());
-        if (fresh) entries.push_back({product, {}});
-        entries[it->second].homes.push_back(&g);
-      }
+        for (const auto& product : *names) {
+          auto [it, fresh] = seen.emplace(product, entries.size());
+          if (fresh) entries.push_back({product, {}});
+          entries[it->second].homes.push_back(&g);
+        }
     for (size_t i = 0; i < entries.size(); ++i) {
       const std::string& p = entries[i].product;
       size_t end = 0;
@@ -247,8 +253,11 @@ void product_findings(const std::string& line, std::string_view where, const Pro
       for (const GpuArch* h : homes) agrees = agrees || sms.count(h->sm);
       if (agrees) continue;
       std::string listed;
-      for (const auto& s : named) listed += (listed.empty() ? "" : ", ") + (kb.gpu(s) ? kb.gpu(s)->display() : "SM " + s);
-      out.push_back({"TLR018", at, product.size(),
+      for (const auto& s : named)
+        listed += (listed.empty() ? "" : ", ") + (kb.gpu(s) ? kb.gpu(s)->display() : "SM " + s);
+      out.push_back({"TLR018",
+                     at,
+                     product.size(),
                      fmt::format("{} names {} under {}, but {} is {} ({}, compute capability {}): whoever picks a "
                                  "build by this gets one that cannot run on their GPU",
                                  where, product, listed.empty() ? "another SM" : listed, product,
@@ -269,16 +278,19 @@ void driver_finding(const std::string& line, const Found& d, const std::string& 
   if (!tk || !driver) return;
   bool major_only = number.find('.') == std::string::npos;
   if (major_only ? driver->major() >= tk->min_driver.major() : !(*driver < tk->min_driver)) return;
-  LineFinding f{"TLR020", d.at, d.length + (d.plus ? 1 : 0),
+  LineFinding f{"TLR020",
+                d.at,
+                d.length + (d.plus ? 1 : 0),
                 fmt::format("{} says driver {}{}, but NVIDIA's minimum for CUDA {} is {}: on older drivers the "
                             "package fails at run time with \"CUDA driver version is insufficient\"",
                             where, number, d.plus ? "+" : "", cuda, tk->min_driver.str()),
                 fmt::format("say driver {}+", tk->min_driver.str()),
                 {}};
   if (tk->minor_compat_driver)
-    f.notes.push_back(fmt::format("drivers from {} run CUDA {}.x only through minor-version compatibility "
-                                  "(no JIT of newer PTX)",
-                                  tk->minor_compat_driver->str(), tk->version.major()));
+    f.notes.push_back(
+        fmt::format("drivers from {} run CUDA {}.x only through minor-version compatibility "
+                    "(no JIT of newer PTX)",
+                    tk->minor_compat_driver->str(), tk->version.major()));
   out.push_back(std::move(f));
 }
 
@@ -339,8 +351,10 @@ std::vector<DriverEntry> driver_entries(const std::string& cell) {
       continue;
     }
     for (int group = 0; group < 2; ++group) {
-      if (e + 1 < cell.size() && cell[e] == '.' && digit(cell[e + 1])) e += 1 + digits_at(cell, e + 1);
-      else break;
+      if (e + 1 < cell.size() && cell[e] == '.' && digit(cell[e + 1]))
+        e += 1 + digits_at(cell, e + 1);
+      else
+        break;
     }
     DriverEntry d{Found{i, e - i, e < cell.size() && cell[e] == '+'}, ""};
     size_t next = e;  // the toolkit it names, before the next floor
@@ -374,8 +388,10 @@ void check_doc(const LintTree& t, const SourceFile& doc, const ProductIndex& pro
     std::vector<LineFinding> found;
     product_findings(line, doc.rel, products, kb, found);
     // Rows are split only where a driver table can be: its header names CUDA and a driver.
-    const bool table_line = line.find_first_not_of(" ") != std::string::npos && line[line.find_first_not_of(" ")] == '|';
-    const bool wanted = table_line && (header.empty() ? line.find("river") != std::string::npos && line.find("CUDA") != std::string::npos
+    const bool table_line =
+        line.find_first_not_of(" ") != std::string::npos && line[line.find_first_not_of(" ")] == '|';
+    const bool wanted = table_line && (header.empty() ? line.find("river") != std::string::npos &&
+                                                            line.find("CUDA") != std::string::npos
                                                       : cuda_col >= 0);
     std::vector<std::string> row = wanted ? cells(line) : std::vector<std::string>{};
     if (!table_line) {
@@ -401,10 +417,12 @@ void check_doc(const LintTree& t, const SourceFile& doc, const ProductIndex& pro
       for (size_t k = 0; k < floors.size(); ++k) {
         Found at = floors[k].found;
         at.at += off;
-        if (!floors[k].cuda.empty()) driver_finding(line, at, floors[k].cuda, doc.rel, kb, found);
+        if (!floors[k].cuda.empty())
+          driver_finding(line, at, floors[k].cuda, doc.rel, kb, found);
         else if (floors.size() == 1)
           for (const auto& cuda : cudas) driver_finding(line, at, cuda, doc.rel, kb, found);
-        else if (floors.size() == cudas.size()) driver_finding(line, at, cudas[k], doc.rel, kb, found);
+        else if (floors.size() == cudas.size())
+          driver_finding(line, at, cudas[k], doc.rel, kb, found);
       }
     }
     for (auto& x : found) {
@@ -430,7 +448,8 @@ void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
     for (const Fact* tx : texts) {
       const std::string& line = tx->text;
       if (line.size() > kMaxRegexLine) continue;
-      const std::string_view where = tx->key == "header" || tx->key == "comment" ? "comment" : std::string_view(tx->key);
+      const std::string_view where =
+          tx->key == "header" || tx->key == "comment" ? "comment" : std::string_view(tx->key);
       std::vector<LineFinding> found;
       product_findings(line, where, products, kb, found);
       // CUDA versions and driver requirements, against the overlay's toolkit.
@@ -441,7 +460,9 @@ void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
         if (m && line.compare(m->at, m->length, cuda) != 0 &&
             !historical_claim(line, line.rfind("CUDA", m->at), m->at + m->length) &&
             !about_other_branch(line, std::string_view(line).substr(m->at, m->length)))
-          found.push_back({"TLR019", m->at, m->length,
+          found.push_back({"TLR019",
+                           m->at,
+                           m->length,
                            fmt::format("{} says CUDA {}, but this recipe builds with CUDA {}: users pick the wrong "
                                        "build and driver by it",
                                        where, line.substr(m->at, m->length), cuda),

@@ -15,9 +15,9 @@
 #include <fmt/ranges.h>
 
 #include "kb/package.hpp"
+#include "lint/checks.hpp"
 #include "lint/claim_context.hpp"
 #include "lint/doc_claims.hpp"
-#include "lint/checks.hpp"
 
 namespace tailor::lint {
 
@@ -66,7 +66,8 @@ std::vector<Claim> claims_in(std::string_view line, const KnowledgeBase& kb) {
       if (a < line.size() && line[a] == 'v') ++a;
       size_t e = a;
       int dots = 0;
-      while (e < line.size() && (digit(line[e]) || (line[e] == '.' && e + 1 < line.size() && digit(line[e + 1]) && e > a)))
+      while (e < line.size() &&
+             (digit(line[e]) || (line[e] == '.' && e + 1 < line.size() && digit(line[e + 1]) && e > a)))
         dots += line[e++] == '.';
       if (dots == 0 || (e < line.size() && alnum(line[e]))) continue;
       out.push_back({&p, a, e - a, k});
@@ -97,9 +98,10 @@ bool names_version(std::string_view text, const std::string& version) {
   for (size_t at = text.find(version); at != std::string_view::npos; at = text.find(version, at + 1)) {
     size_t end = at + version.size();
     bool alone_before = at == 0 || !version_char(text[at - 1]);
-    bool more_digits = end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) ||
-                                             (text[end] == '.' && end + 1 < text.size() &&
-                                              std::isdigit(static_cast<unsigned char>(text[end + 1]))));
+    bool more_digits =
+        end < text.size() &&
+        (std::isdigit(static_cast<unsigned char>(text[end])) ||
+         (text[end] == '.' && end + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[end + 1]))));
     if (alone_before && !more_digits) return true;
   }
   return false;
@@ -136,14 +138,19 @@ Built built_by(const LintTree& t, const NixFile& f, const KnowledgeBase& kb) {
     for (const Fact& o : g->facts.versions) {
       if (record && g != &f && o.text.empty()) continue;
       std::string attribute = overridden(o, f, kb);
-      if (attribute.empty()) b.all_unknown = true;
-      else if (o.text.empty()) b.unknown.insert(attribute);
-      else b.versions[attribute] = o.text;
+      if (attribute.empty())
+        b.all_unknown = true;
+      else if (o.text.empty())
+        b.unknown.insert(attribute);
+      else
+        b.versions[attribute] = o.text;
       b.disputed.erase(attribute);  // built from a source: the pin's version does not matter
     }
   for (const Fact& r : f.facts.record_versions) {
-    if (r.text.empty()) b.unknown.insert(r.key);
-    else b.versions[r.key] = r.text;
+    if (r.text.empty())
+      b.unknown.insert(r.key);
+    else
+      b.versions[r.key] = r.text;
     b.disputed.erase(r.key);
   }
   return b;
@@ -151,15 +158,17 @@ Built built_by(const LintTree& t, const NixFile& f, const KnowledgeBase& kb) {
 
 std::string finding(std::string_view where, const Claim& c, std::string_view claimed, const std::string& built,
                     std::string_view why) {
-  return fmt::format("{} says {} {}, but {} builds {} {}: users pick the build, its companions and its bugs by "
-                     "this version",
-                     where, c.package->display, claimed, why, c.package->display, built);
+  return fmt::format(
+      "{} says {} {}, but {} builds {} {}: users pick the build, its companions and its bugs by "
+      "this version",
+      where, c.package->display, claimed, why, c.package->display, built);
 }
 
 // A claim judged against a version the sources disagree on: no verdict, the sources and how to settle it.
 std::string disputed_finding(std::string_view where, const Claim& c, std::string_view claimed, const NixpkgsPin& pin) {
   const FactEvidence& d = *pin.version_dispute(c.package->attribute);
-  return dispute_warning(pin, d, fmt::format("{} says {} {}, which tailor cannot judge", where, c.package->display, claimed));
+  return dispute_warning(pin, d,
+                         fmt::format("{} says {} {}, which tailor cannot judge", where, c.package->display, claimed));
 }
 
 }  // namespace
@@ -167,7 +176,7 @@ std::string disputed_finding(std::string_view where, const Claim& c, std::string
 void check_versions(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
   for (const auto& f : t.nix) {
     if (!f.parsed || f.helper) continue;  // every recipe, of a known package or not
-    std::optional<Built> b;  // what f builds, found at its first claim: most recipes claim no version
+    std::optional<Built> b;               // what f builds, found at its first claim: most recipes claim no version
     for (const Fact* tx : [&] {
            std::vector<const Fact*> v;
            for (const auto& d : f.facts.descriptions) v.push_back(&d);
@@ -189,7 +198,8 @@ void check_versions(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
           at.column += static_cast<int>(c.at);
         }
         if (auto d = b->disputed.find(c.package->attribute); d != b->disputed.end()) {
-          sink.add(f, "TLR034", at, disputed_finding(where, c, claimed, *d->second), "once it is settled, say the version the pin ships; or build the one named from a source override");
+          sink.add(f, "TLR034", at, disputed_finding(where, c, claimed, *d->second),
+                   "once it is settled, say the version the pin ships; or build the one named from a source override");
           continue;
         }
         sink.add(f, "TLR033", at, finding(where, c, claimed, built, "this recipe"),
@@ -220,7 +230,10 @@ void check_versions(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       std::string recipe_name;
       if (row)
         for (const auto& [stem, b] : recipes())
-          if (size_t k = line.find(stem); k != std::string::npos && (k + stem.size() == line.size() || !(alnum(line[k + stem.size()]) || line[k + stem.size()] == '-' || line[k + stem.size()] == '_'))) {
+          if (size_t k = line.find(stem);
+              k != std::string::npos &&
+              (k + stem.size() == line.size() ||
+               !(alnum(line[k + stem.size()]) || line[k + stem.size()] == '-' || line[k + stem.size()] == '_'))) {
             recipe = &b;
             recipe_name = stem;
             break;
@@ -243,8 +256,9 @@ void check_versions(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
             std::any_of(built.begin(), built.end(), [&](const std::string& v) { return agrees(claimed, v); }))
           continue;
         if (disputed) {
-          sink.add_doc(t, doc, "TLR034", n, static_cast<int>(c.at) + 1, disputed_finding(doc.rel, c, claimed, *disputed),
-                       "once it is settled, say the version the pin ships; or build the one named from a source override");
+          sink.add_doc(
+              t, doc, "TLR034", n, static_cast<int>(c.at) + 1, disputed_finding(doc.rel, c, claimed, *disputed),
+              "once it is settled, say the version the pin ships; or build the one named from a source override");
           continue;
         }
         std::string why = recipe ? recipe_name + ".nix" : "this tree";

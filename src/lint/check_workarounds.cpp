@@ -8,7 +8,9 @@ namespace tailor::lint {
 
 namespace {
 
-bool is_off(const std::string& v) { return v == "0" || v == "OFF" || v == "off" || v == "FALSE" || v == "false" || v == "NO"; }
+bool is_off(const std::string& v) {
+  return v == "0" || v == "OFF" || v == "off" || v == "FALSE" || v == "false" || v == "NO";
+}
 
 bool disabled(const NixFile& f, const std::string& feature) {
   for (const auto& e : f.facts.env)
@@ -33,7 +35,8 @@ nix::Span anchor(const NixFile& f, bool gpu) {
 /// The fix of TLR016/TLR017: `export USE_X=0` lines, with a comment saying
 /// why, added at the end of preConfigure (when its closing '' has a line of its own).
 void add_exports(const NixFile& f, const std::vector<std::string>& exports, const std::string& why, Problem& p) {
-  if (!f.facts.pre_configure_insert || why.find("''") != std::string::npos || why.find("${") != std::string::npos) return;
+  if (!f.facts.pre_configure_insert || why.find("''") != std::string::npos || why.find("${") != std::string::npos)
+    return;
   const std::string& indent = f.facts.pre_configure_indent;
   std::string text = indent + "# " + why + "\n";
   for (const auto& e : exports) text += indent + "export " + e + "\n";
@@ -55,13 +58,14 @@ void check_workarounds(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       bool pin_dropped = pin && pin->cudnn && gpu->cudnn_last && *gpu->cudnn_last < *pin->cudnn;
       bool unknown = gpu->cudnn_last && (!pin || !pin->cudnn);
       if ((pin_dropped || unknown) && !disabled(f, "CUDNN")) {
-        std::string why = pin_dropped ? fmt::format("cuDNN {} of pin {} no longer supports {} (last: cuDNN {})",
-                                                    pin->cudnn->str(), pin->short_rev, gpu->display(), gpu->cudnn_last->str())
-                                      : fmt::format("cuDNN after {} dropped {}, and the pin does not record its cuDNN",
-                                                    gpu->cudnn_last->str(), gpu->display());
-        Problem& p = sink.add(f, "TLR016", anchor(f, true),
-                              fmt::format("{} builds without USE_CUDNN=0: {}", gpu->display(), why),
-                              "export USE_CUDNN=0 in preConfigure, as the flox/build-pytorch recipes do for SM61 and SM70");
+        std::string why = pin_dropped
+                              ? fmt::format("cuDNN {} of pin {} no longer supports {} (last: cuDNN {})",
+                                            pin->cudnn->str(), pin->short_rev, gpu->display(), gpu->cudnn_last->str())
+                              : fmt::format("cuDNN after {} dropped {}, and the pin does not record its cuDNN",
+                                            gpu->cudnn_last->str(), gpu->display());
+        Problem& p = sink.add(
+            f, "TLR016", anchor(f, true), fmt::format("{} builds without USE_CUDNN=0: {}", gpu->display(), why),
+            "export USE_CUDNN=0 in preConfigure, as the flox/build-pytorch recipes do for SM61 and SM70");
         if (p.rule) add_exports(f, {"USE_CUDNN=0"}, fmt::format("{}: {}", gpu->display(), why), p);
       }
     }
@@ -73,9 +77,10 @@ void check_workarounds(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
     if (missing.empty()) continue;
     std::vector<std::string> exports;
     for (const auto& m : missing) exports.push_back("USE_" + m + "=0");
-    Problem& p = sink.add(f, "TLR017", anchor(f, false),
-                          fmt::format("{} variant without {}: {}", isa->display, fmt::join(exports, " "), isa->disable_reason),
-                          fmt::format("export {} in preConfigure", fmt::join(exports, " ")));
+    Problem& p =
+        sink.add(f, "TLR017", anchor(f, false),
+                 fmt::format("{} variant without {}: {}", isa->display, fmt::join(exports, " "), isa->disable_reason),
+                 fmt::format("export {} in preConfigure", fmt::join(exports, " ")));
     if (p.rule) add_exports(f, exports, fmt::format("{}: {}", isa->display, isa->disable_reason), p);
   }
 }

@@ -15,7 +15,8 @@ bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 
 std::string lower(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
 
@@ -28,7 +29,8 @@ std::string clause_before(std::string_view line, size_t at) {
         line.substr(i).starts_with("—") || line.substr(i).starts_with("…"))
       from = i + 1;
   std::string out = lower(line.substr(from, at - from));
-  while (!out.empty() && (out.back() == ' ' || out.back() == '(' || out.back() == '*' || out.back() == '`')) out.pop_back();
+  while (!out.empty() && (out.back() == ' ' || out.back() == '(' || out.back() == '*' || out.back() == '`'))
+    out.pop_back();
   return out;
 }
 
@@ -42,10 +44,11 @@ bool historical_claim(std::string_view line, size_t name_at, size_t version_end)
   // Words that make the version a point in time or a bound, not what is built.
   // ("from" alone is not one: "built from PyTorch 2.10.0 sources" says what is built.)
   static constexpr std::array<std::string_view, 31> kBefore = {
-      "added in", "introduced in", "fixed in", "removed in", "dropped in", "deprecated in", "supported in",
-      "available in", "new in", "landed in", "changed in", "broken in", "first in", "since", "as of",
-      "starting with", "starting from", "starting in", "starting at", "until", "till", "before", "prior to",
-      "up to", "requires", "require", "needs", "need", "at least", "than", "between"};
+      "added in",     "introduced in", "fixed in",      "removed in",  "dropped in",  "deprecated in", "supported in",
+      "available in", "new in",        "landed in",     "changed in",  "broken in",   "first in",      "since",
+      "as of",        "starting with", "starting from", "starting in", "starting at", "until",         "till",
+      "before",       "prior to",      "up to",         "requires",    "require",     "needs",         "need",
+      "at least",     "than",          "between"};
   std::string before = clause_before(line, name_at);
   for (auto w : kBefore)
     if (ends_with_word(before, w)) return true;

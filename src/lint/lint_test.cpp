@@ -50,7 +50,8 @@ std::string gpu_recipe(const std::string& name, const std::string& edit_from = "
       "  }) { config = { cudaSupport = true; cudaCapabilities = [ \"9.0\" ]; };\n"
       "       overlays = [ (final: prev: { cudaPackages = final.cudaPackages_12_9; }) ]; };\n"
       "in\n"
-      "(pkgs.python313Packages.torch.override { cudaSupport = true; gpuTargets = [ \"9.0\" ]; }).overrideAttrs (old: {\n"
+      "(pkgs.python313Packages.torch.override { cudaSupport = true; gpuTargets = [ \"9.0\" ]; }).overrideAttrs (old: "
+      "{\n"
       "  pname = \"NAME\";\n"
       "  preConfigure = ''\n"
       "    export CXXFLAGS=\"-mavx2 -mfma -mf16c\"\n"
@@ -86,7 +87,10 @@ TEST(LintPlanted, EachRuleFiresWhereDoneWrong) {
       {"syntax", "pname = \"", "pname \"", {"TLR001"}},
       {"pname", "pname = \"pytorch", "pname = \"torch", {"TLR002"}},
       {"no sha256", "    sha256 = \"0000000000000000000000000000000000000000000000000000\";\n", "", {"TLR005"}},
-      {"unknown pin", "6a030d535719c5190187c4cec156f335e95e3211", "1111111111111111111111111111111111111111", {"TLR006"}},
+      {"unknown pin",
+       "6a030d535719c5190187c4cec156f335e95e3211",
+       "1111111111111111111111111111111111111111",
+       {"TLR006"}},
       // The pin's default Python is not recorded for 6a030d5: a warning, not an error.
       {"python3Packages", "pkgs.python313Packages", "pkgs.python3Packages", {"TLR031"}},
       {"python312Packages", "pkgs.python313Packages", "pkgs.python312Packages", {"TLR007"}},
@@ -113,8 +117,10 @@ TEST(LintPlanted, SmUnsupportedByOverlay) {
   std::string name = "pytorch-python313-cuda12_8-sm103-avx2";
   std::string t = gpu_recipe(name);
   for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
-           {"cudaPackages_12_9", "cudaPackages_12_8"}, {"\"9.0\" ]; };", "\"10.3\" ]; };"},
-           {"gpuTargets = [ \"9.0\" ]", "gpuTargets = [ \"10.3\" ]"}, {"(SM90: H100, H200)", "(SM103: B300)"},
+           {"cudaPackages_12_9", "cudaPackages_12_8"},
+           {"\"9.0\" ]; };", "\"10.3\" ]; };"},
+           {"gpuTargets = [ \"9.0\" ]", "gpuTargets = [ \"10.3\" ]"},
+           {"(SM90: H100, H200)", "(SM103: B300)"},
            {"CUDA 12.9 — Requires NVIDIA driver 575.51.03+", "CUDA 12.8 — Requires NVIDIA driver 570.26+"},
            {"H100 (SM90) [CUDA 12.9]", "B300 (SM103) [CUDA 12.8]"}})
     t.replace(t.find(from), from.size(), to);
@@ -127,8 +133,10 @@ TEST(LintPlanted, SmOfASetUnsupportedByOverlay) {
   std::string name = "pytorch-python313-cuda13_0-all-avx2";
   std::string t = gpu_recipe(name);
   for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
-           {"cudaPackages_12_9", "cudaPackages_13_0"}, {"\"9.0\" ]; };", "\"7.0\" \"9.0\" ]; };"},
-           {"gpuTargets = [ \"9.0\" ]", "gpuTargets = [ \"7.0\" \"9.0\" ]"}, {"Hopper (SM90: H100, H200)", "Volta, Hopper (SM70, SM90: V100, H100)"},
+           {"cudaPackages_12_9", "cudaPackages_13_0"},
+           {"\"9.0\" ]; };", "\"7.0\" \"9.0\" ]; };"},
+           {"gpuTargets = [ \"9.0\" ]", "gpuTargets = [ \"7.0\" \"9.0\" ]"},
+           {"Hopper (SM90: H100, H200)", "Volta, Hopper (SM70, SM90: V100, H100)"},
            {"CUDA 12.9 — Requires NVIDIA driver 575.51.03+", "CUDA 13.0 — Requires NVIDIA driver 580.65.06+"},
            {"H100 (SM90) [CUDA 12.9]", "V100/H100 (SM70, SM90) [CUDA 13.0]"}})
     t.replace(t.find(from), from.size(), to);
@@ -147,8 +155,10 @@ TEST(LintPlanted, BuilderCalledWithAnArgumentItDoesNotTake) {
   const std::string builder = "{ pkgs, sm, isa, cudaVersion ? \"12_9\" }:\npkgs.python313Packages.torch\n";
   const std::string recipe =
       "{ pkgs ? import ./nixpkgs.nix { } }:\n"
-      "import ./lib/custom-torch.nix { inherit pkgs; sm = \"90\"; isa = \"avx2\"; pythonVersion = \"313\"; cuda_version = \"12_9\"; }\n";
-  CheckResult r = check_files("t", {{"lib/custom-torch.nix", builder}, {"torch-sm90.nix", recipe}, {"nixpkgs.nix", "{ }: { }\n"}}, kb());
+      "import ./lib/custom-torch.nix { inherit pkgs; sm = \"90\"; isa = \"avx2\"; pythonVersion = \"313\"; "
+      "cuda_version = \"12_9\"; }\n";
+  CheckResult r = check_files(
+      "t", {{"lib/custom-torch.nix", builder}, {"torch-sm90.nix", recipe}, {"nixpkgs.nix", "{ }: { }\n"}}, kb());
   std::vector<std::string> got;
   for (const auto& p : r.problems)
     if (p.rule->code == "TLR040") got.push_back(fmt::format("{}:{} {}", p.pos.line, p.pos.column, p.message));
@@ -158,8 +168,10 @@ TEST(LintPlanted, BuilderCalledWithAnArgumentItDoesNotTake) {
                      "2:95 lib/custom-torch.nix does not take an argument 'cuda_version' (it takes pkgs, sm, isa, "
                      "cudaVersion): Nix stops the evaluation with \"called with unexpected argument\""}))
       << render_text(r);
-  CheckResult open = check_files("t", {{"lib/custom-torch.nix", "{ pkgs, ... }:\npkgs\n"}, {"torch-sm90.nix", recipe},
-                                       {"nixpkgs.nix", "{ }: { }\n"}}, kb());
+  CheckResult open = check_files(
+      "t",
+      {{"lib/custom-torch.nix", "{ pkgs, ... }:\npkgs\n"}, {"torch-sm90.nix", recipe}, {"nixpkgs.nix", "{ }: { }\n"}},
+      kb());
   for (const auto& p : open.problems) EXPECT_NE(p.rule->code, "TLR040") << p.message;
 }
 
@@ -167,8 +179,10 @@ TEST(LintPlanted, CudnnAndAvxDisables) {
   std::string name = "pytorch-python313-cuda12_9-sm61-avx";
   std::string t = gpu_recipe(name);
   for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
-           {"\"9.0\" ]; };", "\"6.1\" ]; };"}, {"gpuTargets = [ \"9.0\" ]", "gpuTargets = [ \"6.1\" ]"},
-           {"(SM90: H100, H200) — AVX2", "(SM61: P40) — AVX"}, {"H100 (SM90)", "P40 (SM61)"},
+           {"\"9.0\" ]; };", "\"6.1\" ]; };"},
+           {"gpuTargets = [ \"9.0\" ]", "gpuTargets = [ \"6.1\" ]"},
+           {"(SM90: H100, H200) — AVX2", "(SM61: P40) — AVX"},
+           {"H100 (SM90)", "P40 (SM61)"},
            {"-mavx2 -mfma -mf16c", "-mavx -mno-fma -mno-bmi -mno-bmi2 -mno-avx2"}})
     t.replace(t.find(from), from.size(), to);
   CheckResult r = check_one(t, name);
@@ -186,8 +200,10 @@ TEST(LintPlanted, NamingConventionAndPins) {
   std::string a = gpu_recipe(kName);
   std::string b = gpu_recipe("pytorch-python313-cuda13_0-sm90-avx2");
   for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
-           {"cudaPackages_12_9", "cudaPackages_13_0"}, {"CUDA 12.9 — Requires NVIDIA driver 575.51.03+", "CUDA 13.0"},
-           {"[CUDA 12.9]", "[CUDA 13.0]"}, {"6a030d535719c5190187c4cec156f335e95e3211", "2017d6d515f8a7b289fe06d3a880a7ec588c3900"}})
+           {"cudaPackages_12_9", "cudaPackages_13_0"},
+           {"CUDA 12.9 — Requires NVIDIA driver 575.51.03+", "CUDA 13.0"},
+           {"[CUDA 12.9]", "[CUDA 13.0]"},
+           {"6a030d535719c5190187c4cec156f335e95e3211", "2017d6d515f8a7b289fe06d3a880a7ec588c3900"}})
     b.replace(b.find(from), from.size(), to);
   EXPECT_EQ(codes(check_files("t", {{kName + ".nix", a}, {"pytorch-python313-cuda13_0-sm90-avx2.nix", b}}, kb())),
             std::vector<std::string>{});
@@ -195,9 +211,11 @@ TEST(LintPlanted, NamingConventionAndPins) {
   c.replace(c.find("6a030d535719c5190187c4cec156f335e95e3211"), 40, "46336d4d6980ae6f136b45c8507b17787eb186a0");
   c.replace(c.find("-mavx2 -mfma -mf16c"), 19, "-mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma");
   c.replace(c.find("— AVX2"), 8, "— AVX-512");
-  CheckResult three = check_files(
-      "t", {{kName + ".nix", a}, {"pytorch-python313-cuda13_0-sm90-avx2.nix", b}, {"pytorch-python313-cuda12_9-sm90-avx512.nix", c}},
-      kb());
+  CheckResult three = check_files("t",
+                                  {{kName + ".nix", a},
+                                   {"pytorch-python313-cuda13_0-sm90-avx2.nix", b},
+                                   {"pytorch-python313-cuda12_9-sm90-avx512.nix", c}},
+                                  kb());
   EXPECT_EQ(codes(three), std::vector<std::string>{"TLR004"}) << render_text(three);
 }
 
@@ -236,7 +254,8 @@ TEST(LintPlanted, DocsCountsAndNames) {
   std::string o = gpu_recipe(other);
   o.replace(o.find("-mavx2 -mfma -mf16c"), 19, "-mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma");
   std::string listed = "2 variants\n\n| `" + kName + "` |\n";
-  CheckResult u = check_files("t", {{kName + ".nix", gpu_recipe(kName)}, {other + ".nix", o}, {"README.md", listed}}, kb());
+  CheckResult u =
+      check_files("t", {{kName + ".nix", gpu_recipe(kName)}, {other + ".nix", o}, {"README.md", listed}}, kb());
   EXPECT_EQ(codes(u), std::vector<std::string>{"TLR024"}) << render_text(u);
   EXPECT_EQ(u.errors, 0);
   EXPECT_EQ(u.warnings, 1);
@@ -258,8 +277,9 @@ TEST(LintPlanted, IgnoreCommentWithAReason) {
 
 TEST(LintPlanted, HelpersAreNotVariants) {
   // A lib/ builder with an interpolated pin and its own pname is not a variant recipe.
-  std::string lib = "{ rev, name }: (import (fetchTarball \"https://github.com/NixOS/nixpkgs/archive/${rev}.tar.gz\") { })"
-                    ".hello.overrideAttrs (o: { pname = name; })\n";
+  std::string lib =
+      "{ rev, name }: (import (fetchTarball \"https://github.com/NixOS/nixpkgs/archive/${rev}.tar.gz\") { })"
+      ".hello.overrideAttrs (o: { pname = name; })\n";
   EXPECT_EQ(codes(check_files("t", {{"lib/torch.nix", lib}}, kb())), std::vector<std::string>{});
 }
 
@@ -298,7 +318,8 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
   mixed.replace(mixed.find("pkgs.python313Packages"), 22, "pkgs.python3Packages");
   const std::vector<RuleCase> cases = {
       {"TLR001", fixture("pytorch-main"), "pytorch-python313-cpu-armv8_2.nix", "buildInputs = nixpkgs", 12},
-      {"TLR002", fixture("pytorch-main"), "pytorch-python313-cuda12_8-sm89-avx512.nix", "\"pytorch-python313-cuda12_8-sm89-avx512-ada\""},
+      {"TLR002", fixture("pytorch-main"), "pytorch-python313-cuda12_8-sm89-avx512.nix",
+       "\"pytorch-python313-cuda12_8-sm89-avx512-ada\""},
       {"TLR003", planted("pytorch-python313-cuda12_9-sm91-avx2", "", ""), "pytorch-python313-cuda12_9-sm91-avx2.nix",
        "\"pytorch-python313-cuda12_9-sm91-avx2\""},
       {"TLR004", fixture("pytorch-main"), "pytorch-python313-cpu-armv9.nix", "e9f00bd8"},
@@ -307,9 +328,11 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
       {"TLR007", check_form("python-default/bad"), "pytorch-python313-cuda12_9-sm90-avx2.nix", "python3Packages"},
       {"TLR008", {{kName + ".nix", gpu_recipe(kName)}, {avx512 + ".nix", mixed}}, avx512 + ".nix", "python3Packages"},
       {"TLR009", fixture("vllm-branch"), "vllm-python312-cuda12_8-sm103-armv9.nix", "cudaPackages_12_8"},
-      {"TLR010", planted(kName, "final.cudaPackages_12_9", "final.cudaPackages_12_8"), kName + ".nix", "cudaPackages_12_8"},
+      {"TLR010", planted(kName, "final.cudaPackages_12_9", "final.cudaPackages_12_8"), kName + ".nix",
+       "cudaPackages_12_8"},
       {"TLR011", planted(kName, "gpuTargets = [ \"9.0\" ]", "gpuTargets = [ \"8.9\" ]"), kName + ".nix", "\"8.9\""},
-      {"TLR012", fixture("pytorch-main"), "pytorch-python313-cuda12_8-sm120-armv9.nix", "platforms = [ \"x86_64-linux\"", 14},
+      {"TLR012", fixture("pytorch-main"), "pytorch-python313-cuda12_8-sm120-armv9.nix",
+       "platforms = [ \"x86_64-linux\"", 14},
       {"TLR013", fixture("pytorch-main"), "pytorch-python313-cpu-avx2.nix", "-mavx512f"},
       {"TLR014", planted(kName, "-mavx2 -mfma -mf16c", "-mavx2 -mfma"), kName + ".nix", "-mavx2 -mfma"},
       {"TLR015", fixture("pytorch-main"), "pytorch-python313-cuda12_8-sm80-avx2.nix", "[ gpuArchSM ]"},
@@ -318,15 +341,21 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
       {"TLR018", fixture("pytorch-main"), "pytorch-python313-cuda12_8-sm90-avx512.nix", "L40S"},
       {"TLR019", planted(kName, "[CUDA 12.9]", "[CUDA 12.8]"), kName + ".nix", "[CUDA 12.8]", 6},
       {"TLR020", fixture("vllm-branch"), "vllm-python312-cuda12_9-sm90-avx512.nix", "550+"},
-      {"TLR021", fixture("pytorch-main"), "torchvision-python313-cuda12_8-sm61-avx.nix", "./pytorch-python313-cuda12_9-sm61-avx.nix"},
+      {"TLR021", fixture("pytorch-main"), "torchvision-python313-cuda12_8-sm61-avx.nix",
+       "./pytorch-python313-cuda12_9-sm61-avx.nix"},
       {"TLR022", fixture("pytorch-main"), "README.md", "62 variants"},
       {"TLR023", fixture("pytorch-main"), "README.md", "pytorch-python313-cuda12_8-sm70-avx2"},
-      {"TLR024", {{kName + ".nix", gpu_recipe(kName)}, {avx512 + ".nix", other}, {"README.md", "2 variants\n\n| `" + kName + "` |\n"}},
-       "README.md", "| `"},
+      {"TLR024",
+       {{kName + ".nix", gpu_recipe(kName)},
+        {avx512 + ".nix", other},
+        {"README.md", "2 variants\n\n| `" + kName + "` |\n"}},
+       "README.md",
+       "| `"},
       {"TLR025", planted(kName, "in\n", "# tailor: ignore TLR999\nin\n"), kName + ".nix", " tailor: ignore TLR999"},
       {"TLR026", fixture("pytorch-main"), "pytorch-python313-cuda12_8-sm86-avx512.nix", "\"sm_86\""},
       {"TLR027", check_form("imports/bad"), "vllm-python312-cuda12_9-sm90-avx512.nix", "/home/alice"},
-      {"TLR028", check_form("fetches/bad"), "vllm-python312-cuda12_9-sm90-avx512.nix", "fetchTarball {\n    url = \"https://github.com/vllm"},
+      {"TLR028", check_form("fetches/bad"), "vllm-python312-cuda12_9-sm90-avx512.nix",
+       "fetchTarball {\n    url = \"https://github.com/vllm"},
       {"TLR029", check_form("fetches/bad"), "vllm-python312-cuda12_9-sm90-avx512.nix", "fetchFromGitHub"},
       {"TLR030", check_form("names/bad"), "ctranslate2-cuda12_4-sm100-avx2.nix", "#"},
       {"TLR031", check_form("python-default/warn"), "pytorch-python312-cuda12_9-sm90-avx2.nix", "python3Packages"},
@@ -338,8 +367,11 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
       {"TLR037", fixture("torchvision-tables"), "lib/gpu-metadata.nix", "\"Vera Rubin\""},
       {"TLR038", fixture("torchvision-tables"), "lib/cuda-metadata.nix", "\"550\""},
       {"TLR039", fixture("torchvision-tables"), "lib/cuda-metadata.nix", "\"cudaPackages_13\""},
-      {"TLR040", {{"lib/torch.nix", "{ sm, cudaVersion }:\nsm\n"}, {"torch-sm90.nix", "import ./lib/torch.nix { sm = \"90\"; isa = \"avx2\"; }\n"}},
-       "torch-sm90.nix", "isa"},
+      {"TLR040",
+       {{"lib/torch.nix", "{ sm, cudaVersion }:\nsm\n"},
+        {"torch-sm90.nix", "import ./lib/torch.nix { sm = \"90\"; isa = \"avx2\"; }\n"}},
+       "torch-sm90.nix",
+       "isa"},
       {"TLR041", check_form("prune-sms/bad"), "pytorch-bin-python313-cuda12_9-sm80.nix", "8.0,9.0"},
       // A tailor variant record's SMs to keep, under another SM's name.
       {"TLR041",
@@ -347,7 +379,8 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
          "import ./lib/prebuilt.nix {\n  variant = {\n    name = \"pytorch-bin-python313-cuda12_9-sm90\";\n"
          "    pruneSms = [ \"8.0\" ];\n  };\n}\n"},
         {"lib/prebuilt.nix", "{ variant }:\nvariant\n"}},
-       "pytorch-bin-python313-cuda12_9-sm90.nix", "[ \"8.0\" ]"},
+       "pytorch-bin-python313-cuda12_9-sm90.nix",
+       "[ \"8.0\" ]"},
   };
   std::set<std::string> covered;
   for (const auto& c : cases) {
@@ -402,7 +435,8 @@ std::string read_in(const std::vector<SourceFile>& tree, const std::string& rel)
 }
 
 TEST(LintRealTrees, EachFormFindsExactlyItsProblems) {
-  const std::string sm89 = "pytorch-python313-cuda12_8-sm89-avx2.nix", sm90 = "pytorch-python313-cuda12_9-sm90-avx2.nix";
+  const std::string sm89 = "pytorch-python313-cuda12_8-sm89-avx2.nix",
+                    sm90 = "pytorch-python313-cuda12_9-sm90-avx2.nix";
   const std::string vllm = "vllm-python312-cuda12_9-sm90-avx512.nix";
   const std::vector<FormCase> cases = {
       // Flox's published RECIPE_TEMPLATE (let-bound "sm_89"), and "90" passed to a shared builder.
@@ -411,7 +445,8 @@ TEST(LintRealTrees, EachFormFindsExactlyItsProblems) {
       {"imports/bad",
        {{"TLR027", vllm, "/home/alice"}, {"TLR027", vllm, "../shared/dev-tools.nix"}, {"TLR027", vllm, "<nixpkgs>"}}},
       {"imports/good", {}},
-      {"fetches/bad", {{"TLR028", vllm, "fetchTarball {\n    url = \"https://github.com/vllm"}, {"TLR029", vllm, "fetchFromGitHub"}}},
+      {"fetches/bad",
+       {{"TLR028", vllm, "fetchTarball {\n    url = \"https://github.com/vllm"}, {"TLR029", vllm, "fetchFromGitHub"}}},
       {"fetches/good", {}},
       // Flox-catalog names of packages tailor does not know: one note for the tree, then the name rule.
       {"names/bad",
@@ -420,7 +455,9 @@ TEST(LintRealTrees, EachFormFindsExactlyItsProblems) {
         {"TLR030", "ctranslate2-cuda12_4-sm100-avx2.nix", "#"}}},
       {"names/good", {{"TLR032", "ctranslate2-cuda12_9-sm100-avx2.nix", "#"}}},
       {"docs/bad",
-       {{"TLR018", "BUILD_MATRIX.md", "Orin"}, {"TLR018", "BUILD_MATRIX.md", "L40S"}, {"TLR020", "BUILD_MATRIX.md", "570+ |"}}},
+       {{"TLR018", "BUILD_MATRIX.md", "Orin"},
+        {"TLR018", "BUILD_MATRIX.md", "L40S"},
+        {"TLR020", "BUILD_MATRIX.md", "570+ |"}}},
       {"docs/good", {}},
       // Only the result's pname is the variant's; the inner torch keeps its own.
       {"companion/bad", {{"TLR002", vllm, "\"vllm-sm90-avx512\""}}},
@@ -473,7 +510,8 @@ TEST(LintRealTrees, EachFormFindsExactlyItsProblems) {
     std::vector<SourceFile> tree = read_tree(test::source_path("tests/data/check/" + c.form));
     CheckResult r = check_files("t", tree, kb());
     std::vector<std::string> got, want;
-    for (const auto& p : r.problems) got.push_back(fmt::format("{} {}:{}:{}", p.rule->code, p.rel, p.pos.line, p.pos.column));
+    for (const auto& p : r.problems)
+      got.push_back(fmt::format("{} {}:{}:{}", p.rule->code, p.rel, p.pos.line, p.pos.column));
     for (const auto& e : c.expected) {
       std::string text = read_in(tree, e.file);
       size_t at = text.find(e.needle);
@@ -511,7 +549,8 @@ TEST(LintRealTrees, FixWritesTorchArchNames) {
     test::expect_golden(ff.after, "tests/golden/check/gpu-targets-fixed/" + ff.rel);
     fixed.push_back({ff.new_rel, ff.after});
   }
-  EXPECT_EQ(codes(check_files("t", fixed, kb())), std::vector<std::string>{}) << render_text(check_files("t", fixed, kb()));
+  EXPECT_EQ(codes(check_files("t", fixed, kb())), std::vector<std::string>{})
+      << render_text(check_files("t", fixed, kb()));
   for (const auto& ff : plan.files)
     if (ff.rel.starts_with("vllm")) {
       EXPECT_NE(ff.after.find("pname = \"torch-sm90-avx512\""), std::string::npos);

@@ -103,9 +103,14 @@ void list_dir(const std::string& abs, const std::string& rel, std::vector<Source
   auto type_of = [&](const char* name, int flags) -> unsigned char {
     struct stat st {};
     if (::fstatat(::dirfd(d), name, &st, flags) != 0) return DT_UNKNOWN;
-    return S_ISLNK(st.st_mode) ? DT_LNK : S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG
-           : S_ISFIFO(st.st_mode) ? DT_FIFO : S_ISCHR(st.st_mode) ? DT_CHR : S_ISBLK(st.st_mode) ? DT_BLK
-           : S_ISSOCK(st.st_mode) ? DT_SOCK : DT_UNKNOWN;
+    return S_ISLNK(st.st_mode)    ? DT_LNK
+           : S_ISDIR(st.st_mode)  ? DT_DIR
+           : S_ISREG(st.st_mode)  ? DT_REG
+           : S_ISFIFO(st.st_mode) ? DT_FIFO
+           : S_ISCHR(st.st_mode)  ? DT_CHR
+           : S_ISBLK(st.st_mode)  ? DT_BLK
+           : S_ISSOCK(st.st_mode) ? DT_SOCK
+                                  : DT_UNKNOWN;
   };
   std::vector<std::string> subdirs;
   while (const dirent* e = ::readdir(d)) {
@@ -117,8 +122,10 @@ void list_dir(const std::string& abs, const std::string& rel, std::vector<Source
       if ((type = type_of(e->d_name, 0)) == DT_DIR) continue;
     }
     // A FIFO or a device is listed too: reading it, if check wants it, says what it is.
-    if (type == DT_DIR && name != ".git") subdirs.emplace_back(name);
-    else if (type == DT_REG || type == DT_FIFO || type == DT_CHR || type == DT_BLK || type == DT_SOCK) out.push_back(SourceFile{rel.empty() ? std::string(name) : rel + "/" + std::string(name), {}});
+    if (type == DT_DIR && name != ".git")
+      subdirs.emplace_back(name);
+    else if (type == DT_REG || type == DT_FIFO || type == DT_CHR || type == DT_BLK || type == DT_SOCK)
+      out.push_back(SourceFile{rel.empty() ? std::string(name) : rel + "/" + std::string(name), {}});
   }
   ::closedir(d);
   for (const auto& s : subdirs) list_dir(abs + "/" + s, rel.empty() ? s : rel + "/" + s, out);
@@ -186,7 +193,8 @@ void read_spelled_name(NixFile& n, const KnowledgeBase& kb) {
 // CPU flags or picks an ISA: the flags say which ISA it is, so the spelled reading decides.
 bool baseline_with_flags(const NixFile& n, const KnowledgeBase& kb) {
   const CpuIsa* isa = n.variant ? kb.isa(n.variant->isa) : nullptr;
-  return isa && isa->baseline() && isa->word.empty() && (!n.facts.cpu_flags.empty() || !flags_of_picked_isa(n.facts, kb).empty());
+  return isa && isa->baseline() && isa->word.empty() &&
+         (!n.facts.cpu_flags.empty() || !flags_of_picked_isa(n.facts, kb).empty());
 }
 
 // A variant of an SM set ("…-cuda12_8-all-avx2"): the recipe's targets are the set.
@@ -215,11 +223,15 @@ void read_ignores(NixFile& n, const std::vector<Fact>& comments) {
     while (words >> w) {
       while (!w.empty() && w.back() == ',') w.pop_back();
       if (w.empty()) continue;
-      bool code_like = w.size() > 3 && w.starts_with("TLR") &&
-                       std::all_of(w.begin() + 3, w.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
-      if (const Rule* rl = find_rule(w)) n.ignored.insert(std::string(rl->code));
-      else if (code_like) n.unknown_ignores.push_back({w, w, c.span});
-      else break;  // the reason that follows the codes
+      bool code_like = w.size() > 3 && w.starts_with("TLR") && std::all_of(w.begin() + 3, w.end(), [](char ch) {
+                         return std::isdigit(static_cast<unsigned char>(ch));
+                       });
+      if (const Rule* rl = find_rule(w))
+        n.ignored.insert(std::string(rl->code));
+      else if (code_like)
+        n.unknown_ignores.push_back({w, w, c.span});
+      else
+        break;  // the reason that follows the codes
     }
   }
 }
@@ -236,8 +248,8 @@ std::optional<Diagnostic> read_nix_file(NixFile& n, const KnowledgeBase& kb, nix
   nix::ParseResult r = nix::parse(n.display, n.src.text, symbols);
   if (r.expr) {
     n.parsed = true;
-    n.facts = recipe::extract_facts(n.src.text, *r.expr, r.comments,
-                                    recipe::LineIndex(n.src.text, std::move(r.line_starts)));
+    n.facts =
+        recipe::extract_facts(n.src.text, *r.expr, r.comments, recipe::LineIndex(n.src.text, std::move(r.line_starts)));
     if (!n.helper && (!n.variant || baseline_with_flags(n, kb))) read_spelled_name(n, kb);
     if (!n.helper && !n.variant) read_set_name(n, kb);
   }
@@ -254,15 +266,17 @@ std::vector<std::optional<Diagnostic>> read_nix_files(std::vector<NixFile>& file
                                                       const std::filesystem::path& read_from) {
   std::vector<std::optional<Diagnostic>> errors(files.size()), unreadable(files.size());
   // Check never lowers a file or prints it in Nix's order: its tables record no names.
-  parallel_for(files.size(), 64, [] { return nix::SymbolTable::unrecorded(); }, [&](nix::SymbolTable& symbols, size_t i) {
-    try {
-      if (!read_from.empty()) files[i].src.text = slurp(display_path(read_from.native(), files[i].src.rel));
-    } catch (const DiagnosticError& e) {
-      unreadable[i] = e.diagnostic();  // thrown below: never out of a worker thread
-      return;
-    }
-    errors[i] = read_nix_file(files[i], kb, symbols);
-  });
+  parallel_for(
+      files.size(), 64, [] { return nix::SymbolTable::unrecorded(); },
+      [&](nix::SymbolTable& symbols, size_t i) {
+        try {
+          if (!read_from.empty()) files[i].src.text = slurp(display_path(read_from.native(), files[i].src.rel));
+        } catch (const DiagnosticError& e) {
+          unreadable[i] = e.diagnostic();  // thrown below: never out of a worker thread
+          return;
+        }
+        errors[i] = read_nix_file(files[i], kb, symbols);
+      });
   for (auto& d : unreadable)
     if (d) throw DiagnosticError(std::move(*d));
   return errors;
@@ -275,7 +289,8 @@ LintTree make_tree(std::string root, std::vector<SourceFile> files, const Knowle
   LintTree t;
   t.root = std::move(root);
   // Reserved: a NixFile is large, and regrowth would move every one already read.
-  t.nix.reserve(static_cast<size_t>(std::count_if(files.begin(), files.end(), [](const SourceFile& f) { return f.rel.ends_with(".nix"); })));
+  t.nix.reserve(static_cast<size_t>(
+      std::count_if(files.begin(), files.end(), [](const SourceFile& f) { return f.rel.ends_with(".nix"); })));
   for (auto& f : files) {
     t.files.insert(t.files.end(), f.rel);  // a listed tree is sorted: each goes at the end, no search
     if (tree_doc(f.rel) || script(f.rel)) {
@@ -335,9 +350,12 @@ std::string import_target(const NixFile& from, std::string_view import) {
     std::string_view part = std::string_view(joined).substr(at, slash - at);
     at = slash + 1;
     if (part.empty() || part == ".") continue;
-    if (part != "..") parts.push_back(part);
-    else if (!parts.empty() && parts.back() != "..") parts.pop_back();
-    else if (!absolute) parts.push_back(part);  // above the root of a relative path; "/.." is "/"
+    if (part != "..")
+      parts.push_back(part);
+    else if (!parts.empty() && parts.back() != "..")
+      parts.pop_back();
+    else if (!absolute)
+      parts.push_back(part);  // above the root of a relative path; "/.." is "/"
   }
   std::string target = absolute ? "/" : "";
   for (size_t i = 0; i < parts.size(); ++i) (target += i ? "/" : "") += parts[i];

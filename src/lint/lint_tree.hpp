@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "kb/knowledge_base.hpp"
-#include "lint/rules.hpp"
 #include "lint/rename_edit.hpp"
+#include "lint/rules.hpp"
 #include "matrix/variant.hpp"
 #include "recipe/line_index.hpp"
 #include "recipe/recipe_facts.hpp"
@@ -71,7 +71,7 @@ struct NixFile {
   /// How the file name spells the variant's tokens when it is off the strict
   /// pattern (lint/spelled_name.hpp); empty for a strict name.
   std::map<std::string, std::string> spelling;
-  std::set<std::string> ignored;   ///< rule codes silenced by `# tailor: ignore TLR005` in this file
+  std::set<std::string> ignored;      ///< rule codes silenced by `# tailor: ignore TLR005` in this file
   std::vector<Fact> unknown_ignores;  ///< ignore comments naming no rule
 
   /// A variant recipe: its name parses, or it states a pname/variantName.
@@ -79,11 +79,11 @@ struct NixFile {
 };
 
 struct LintTree {
-  std::string root;  ///< as given by the user
-  std::vector<NixFile> nix;       ///< sorted by relative path
-  std::vector<SourceFile> docs;   ///< markdown at the root (README.md, BUILD_MATRIX.md, …) and under docs/
+  std::string root;                 ///< as given by the user
+  std::vector<NixFile> nix;         ///< sorted by relative path
+  std::vector<SourceFile> docs;     ///< markdown at the root (README.md, BUILD_MATRIX.md, …) and under docs/
   std::vector<SourceFile> scripts;  ///< bash scripts (*.sh): a generator's arrays of facts
-  std::set<std::string> files;    ///< every relative path, for import checks
+  std::set<std::string> files;      ///< every relative path, for import checks
 };
 
 /// Every file under \a dir, sorted, texts not read: .git, links named result*

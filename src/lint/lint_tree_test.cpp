@@ -45,8 +45,8 @@ TEST(ReadTree, SkipsBuildResultsGitAndLinkedDirectories) {
   fs::create_directory_symlink(store / "out", root / "linked");
   fs::create_symlink(store / "builder.nix", root / "lib.nix");
   std::vector<SourceFile> files = read_tree(root);
-  EXPECT_EQ(rels(files), (std::vector<std::string>{"README.md", "a.nix", "lib.nix", "notes.txt", "sub/NOTES.md",
-                                                   "sub/b.nix"}));
+  EXPECT_EQ(rels(files),
+            (std::vector<std::string>{"README.md", "a.nix", "lib.nix", "notes.txt", "sub/NOTES.md", "sub/b.nix"}));
   EXPECT_EQ(files[0].text, "# tree\n");
   EXPECT_EQ(files[2].text, "{ a = 1; }\n");  // through the link
   EXPECT_EQ(files[3].text, "");              // neither a recipe nor root markdown
@@ -60,7 +60,8 @@ TEST(ReadTree, SkipsBuildResultsGitAndLinkedDirectories) {
 TEST(ReadTree, ARecipeLargerThanOneReadIsReadWhole) {
   test::TempDir tmp("read-tree");
   std::string text = "{\n";
-  for (int i = 0; text.size() < 100000; ++i) text += "  a" + std::to_string(i) + " = \"" + std::string(60, 'x') + "\";\n";
+  for (int i = 0; text.size() < 100000; ++i)
+    text += "  a" + std::to_string(i) + " = \"" + std::string(60, 'x') + "\";\n";
   text += "}\n";
   put(fs::path(tmp.path()) / "big.nix", text);
   std::vector<SourceFile> files = read_tree(tmp.path());

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <array>
-#include <iterator>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <tuple>
@@ -50,10 +50,11 @@ void fold_table_sites(std::vector<Problem>& problems) {
   }
   for (size_t i = 0; i < problems.size(); ++i)
     if (counts[i])
-      problems[i].notes.push_back(fmt::format("it reaches {} finding{} of {} in the generated files, e.g. {}:{}:{}; "
-                                              "tailor check --all-sites lists them",
-                                              counts[i], counts[i] == 1 ? "" : "s", problems[i].fold_rule,
-                                              example[i]->path, example[i]->pos.line, example[i]->pos.column));
+      problems[i].notes.push_back(
+          fmt::format("it reaches {} finding{} of {} in the generated files, e.g. {}:{}:{}; "
+                      "tailor check --all-sites lists them",
+                      counts[i], counts[i] == 1 ? "" : "s", problems[i].fold_rule, example[i]->path,
+                      example[i]->pos.line, example[i]->pos.column));
   std::vector<Problem> kept;
   for (size_t i = 0; i < problems.size(); ++i)
     if (!gone[i]) kept.push_back(std::move(problems[i]));
@@ -64,9 +65,9 @@ void fold_table_sites(std::vector<Problem>& problems) {
 CheckResult run_rules(LintTree t, const KnowledgeBase& kb, CheckResult r, bool all_sites) {
   // The rules only read the tree: they run side by side, each into its own list, joined in this order.
   // The longest (check_text: every comment and description line) starts first, the rest fill the other cores.
-  constexpr auto kChecks = std::to_array({check_text, check_names, check_pins, check_python, check_targets,
-                                          check_workarounds, check_imports, check_fetches, check_docs, check_packages,
-                                          check_versions, check_tables, check_builder_calls});
+  constexpr auto kChecks =
+      std::to_array({check_text, check_names, check_pins, check_python, check_targets, check_workarounds, check_imports,
+                     check_fetches, check_docs, check_packages, check_versions, check_tables, check_builder_calls});
   std::array<std::vector<Problem>, kChecks.size()> found;
   parallel_for(kChecks.size(), 1, [&](size_t i) {
     Sink own(found[i]);
@@ -82,11 +83,14 @@ CheckResult run_rules(LintTree t, const KnowledgeBase& kb, CheckResult r, bool a
   r.files = static_cast<int>(t.nix.size());
   r.recipes = static_cast<int>(std::count_if(t.nix.begin(), t.nix.end(), [](const NixFile& f) { return !f.helper; }));
   std::stable_sort(r.problems.begin(), r.problems.end(), [](const Problem& a, const Problem& b) {
-    return std::tie(a.path, a.pos.line, a.pos.column, a.rule->code) < std::tie(b.path, b.pos.line, b.pos.column, b.rule->code);
+    return std::tie(a.path, a.pos.line, a.pos.column, a.rule->code) <
+           std::tie(b.path, b.pos.line, b.pos.column, b.rule->code);
   });
   for (const auto& p : r.problems) {
-    if (p.rule->severity == Severity::error) ++r.errors;
-    else if (p.rule->severity == Severity::warning) ++r.warnings;
+    if (p.rule->severity == Severity::error)
+      ++r.errors;
+    else if (p.rule->severity == Severity::warning)
+      ++r.warnings;
   }
   release(std::move(t));
   return r;
@@ -112,7 +116,8 @@ std::string render_text(const CheckResult& r) {
   constexpr size_t kPiece = 128;
   std::vector<std::string> pieces((r.problems.size() + kPiece - 1) / kPiece);
   parallel_for(pieces.size(), 2, [&](size_t k) {
-    for (size_t i = k * kPiece; i < std::min(r.problems.size(), (k + 1) * kPiece); ++i) pieces[k] += r.problems[i].render();
+    for (size_t i = k * kPiece; i < std::min(r.problems.size(), (k + 1) * kPiece); ++i)
+      pieces[k] += r.problems[i].render();
   });
   size_t size = 0;
   for (const auto& p : pieces) size += p.size();

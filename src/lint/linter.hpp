@@ -34,7 +34,7 @@ struct FileFix {
   std::string rel;      ///< relative to the root
   std::string new_rel;  ///< rel, or the new name when the fix renames the file
   std::string before, after;
-  std::vector<TextEdit> edits;  ///< sorted, not overlapping
+  std::vector<TextEdit> edits;    ///< sorted, not overlapping
   std::vector<std::string> done;  ///< "path:line:col: what [TLR002]", one per fixed problem
 };
 

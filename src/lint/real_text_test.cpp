@@ -22,7 +22,8 @@ const KnowledgeBase& kb() {
 std::vector<std::string> found(const std::vector<SourceFile>& tree) {
   CheckResult r = check_files("t", tree, kb());
   std::vector<std::string> out;
-  for (const auto& p : r.problems) out.push_back(fmt::format("{} {}:{}:{}", p.rule->code, p.rel, p.pos.line, p.pos.column));
+  for (const auto& p : r.problems)
+    out.push_back(fmt::format("{} {}:{}:{}", p.rule->code, p.rel, p.pos.line, p.pos.column));
   return out;
 }
 
@@ -46,8 +47,9 @@ const std::string kWrapperName = "torchvision026-python313-cuda12_9-sm90-avx512.
 
 // The wrapper as the issue quotes it, with \a header as its first line.
 std::string wrapper(const std::string& formals = "{ pkgs ? import <nixpkgs> {} }:",
-                    const std::string& args = "tvVersion = \"0.26\"; pythonVersion = \"313\"; backend = \"cuda\"; "
-                                              "sm = \"90\"; isa = \"avx512\"; cudaVersion = \"12_9\";") {
+                    const std::string& args =
+                        "tvVersion = \"0.26\"; pythonVersion = \"313\"; backend = \"cuda\"; "
+                        "sm = \"90\"; isa = \"avx512\"; cudaVersion = \"12_9\";") {
   return "# TorchVision 0.26 (↔ PyTorch 2.11) for NVIDIA H100, H200 (SM90) — AVX-512 — CUDA 12.9 (driver 575+)\n" +
          formals + "\nimport ./lib/mkTorchVision.nix { " + args + " }\n";
 }
@@ -81,10 +83,10 @@ TEST(LintRealText, ADefaultThatIsReadIsStillReported) {
             std::vector<std::string>{at});
 }
 
-
 // A correct GPU recipe on nixpkgs 6a030d5 (PyTorch 2.9.1, data/nixpkgs_pins.toml), its
 // header lines given: the texts under test are planted in its header or a README beside it.
-std::string recipe(const std::string& name, const std::string& header, const std::string& rev = "6a030d535719c5190187c4cec156f335e95e3211") {
+std::string recipe(const std::string& name, const std::string& header,
+                   const std::string& rev = "6a030d535719c5190187c4cec156f335e95e3211") {
   std::string t = header +
                   "let\n"
                   "  pkgs = import (builtins.fetchTarball {\n"
@@ -93,7 +95,8 @@ std::string recipe(const std::string& name, const std::string& header, const std
                   "  }) { config = { cudaSupport = true; cudaCapabilities = [ \"9.0\" ]; };\n"
                   "       overlays = [ (final: prev: { cudaPackages = final.cudaPackages_12_9; }) ]; };\n"
                   "in\n"
-                  "(pkgs.python313Packages.torch.override { cudaSupport = true; gpuTargets = [ \"9.0\" ]; }).overrideAttrs (old: {\n"
+                  "(pkgs.python313Packages.torch.override { cudaSupport = true; gpuTargets = [ \"9.0\" ]; "
+                  "}).overrideAttrs (old: {\n"
                   "  pname = \"NAME\";\n"
                   "  preConfigure = ''\n"
                   "    export CXXFLAGS=\"-mavx2 -mfma -mf16c\"\n"
@@ -112,12 +115,15 @@ const std::string kSm90 = "pytorch-python313-cuda12_9-sm90-avx2";
 // lists every SM inside it. A product in the clause of a wrong SM is still reported.
 TEST(LintRealText, ProductRangesAndExcludedSmsAreNoListing) {
   const std::vector<SourceFile> tree = {
-      {kSm90 + ".nix", recipe(kSm90, "# PyTorch for NVIDIA H100, H200 (SM90) — AVX2 — CUDA 12.9\n"
-                                     "# Other variants cover every GPU from T4 to RTX 5090 … Pascal (SM61) is excluded\n"
-                                     "# Every GPU from T4 to RTX 5090; Pascal (SM61) is excluded (cuDNN 9.11 dropped it)\n"
-                                     "# SM75–SM120: T4, L40S, RTX 5090\n")},
-      {"README.md", "# PyTorch builds\n\nThis branch covers every GPU from T4 to RTX 5090 … Pascal (SM61) is excluded.\n\n"
-                    "NVIDIA H100, H200, L40S (SM90).\n\n| `" + kSm90 + "` |\n"}};
+      {kSm90 + ".nix", recipe(kSm90,
+                              "# PyTorch for NVIDIA H100, H200 (SM90) — AVX2 — CUDA 12.9\n"
+                              "# Other variants cover every GPU from T4 to RTX 5090 … Pascal (SM61) is excluded\n"
+                              "# Every GPU from T4 to RTX 5090; Pascal (SM61) is excluded (cuDNN 9.11 dropped it)\n"
+                              "# SM75–SM120: T4, L40S, RTX 5090\n")},
+      {"README.md",
+       "# PyTorch builds\n\nThis branch covers every GPU from T4 to RTX 5090 … Pascal (SM61) is excluded.\n\n"
+       "NVIDIA H100, H200, L40S (SM90).\n\n| `" +
+           kSm90 + "` |\n"}};
   EXPECT_EQ(found(tree), (std::vector<std::string>{"TLR018 README.md:5:20"}));
 }
 
@@ -133,7 +139,8 @@ TEST(LintRealText, DriverRowsOfSeveralToolkitsCheckEach) {
       "| pytorch-2.10-cuda13 | 13.0 / 13.1 | 580.65.06+ (CUDA 13.0), 580.65.06+ (CUDA 13.1) |\n";
   CheckResult r = check_files("t", {{"README.md", readme}}, kb());
   std::vector<std::string> got;
-  for (const auto& p : r.problems) got.push_back(fmt::format("{} {}:{} {}", p.rule->code, p.pos.line, p.pos.column, p.message));
+  for (const auto& p : r.problems)
+    got.push_back(fmt::format("{} {}:{} {}", p.rule->code, p.pos.line, p.pos.column, p.message));
   EXPECT_EQ(got, (std::vector<std::string>{
                      "TLR020 3:42 README.md says driver 570+, but NVIDIA's minimum for CUDA 12.9 is 575.51.03: on "
                      "older drivers the package fails at run time with \"CUDA driver version is insufficient\"",
@@ -165,25 +172,30 @@ TEST(LintRealText, CountsOfOneToolkitOrAnotherBranch) {
   CheckResult r = check_files("t", tree, kb());
   std::vector<std::string> got;
   for (const auto& p : r.problems)
-    if (p.rule->code == std::string_view("TLR022")) got.push_back(fmt::format("{}:{} {}", p.pos.line, p.pos.column, p.message));
-  EXPECT_EQ(got, (std::vector<std::string>{
-                     "25:1 README.md claims 3 variants under its CUDA 12.8 heading; the tree has 2 recipe files of CUDA 12.8",
-                     "29:1 README.md claims 5 variants; the tree has 4 recipe files"}));
+    if (p.rule->code == std::string_view("TLR022"))
+      got.push_back(fmt::format("{}:{} {}", p.pos.line, p.pos.column, p.message));
+  EXPECT_EQ(
+      got, (std::vector<std::string>{
+               "25:1 README.md claims 3 variants under its CUDA 12.8 heading; the tree has 2 recipe files of CUDA 12.8",
+               "29:1 README.md claims 5 variants; the tree has 4 recipe files"}));
 }
 
 // TLR033: history ("SM120 support was added in PyTorch 2.7") and ranges are no claim of
 // what is built, nor is prose about another branch; this recipe's and this branch's are.
 TEST(LintRealText, HistoryAndOtherBranchesAreNoVersionClaim) {
   std::vector<SourceFile> tree = {
-      {kSm90 + ".nix", recipe(kSm90, "# PyTorch 2.9.1 for NVIDIA H100, H200 (SM90) — AVX2\n"
-                                     "# SM120 support was added in PyTorch 2.7\n"
-                                     "# Needs vLLM 0.14+ for FP8; PyTorch 2.10 or later for CUDA 13\n"
-                                     "# The pytorch-2.10 branch builds PyTorch 2.10.0 from source\n"
-                                     "# PyTorch 2.8.0 inside\n")},
-      {"README.md", "# PyTorch 2.9.1 builds\n\n"
-                    "## pytorch-2.10-python313 — PyTorch 2.10.0\n\n"
-                    "## Other branches: PyTorch 2.8.0 on main\n\n"
-                    "On this branch: PyTorch 2.8.0.\n\n| `" + kSm90 + "` |\n"}};
+      {kSm90 + ".nix", recipe(kSm90,
+                              "# PyTorch 2.9.1 for NVIDIA H100, H200 (SM90) — AVX2\n"
+                              "# SM120 support was added in PyTorch 2.7\n"
+                              "# Needs vLLM 0.14+ for FP8; PyTorch 2.10 or later for CUDA 13\n"
+                              "# The pytorch-2.10 branch builds PyTorch 2.10.0 from source\n"
+                              "# PyTorch 2.8.0 inside\n")},
+      {"README.md",
+       "# PyTorch 2.9.1 builds\n\n"
+       "## pytorch-2.10-python313 — PyTorch 2.10.0\n\n"
+       "## Other branches: PyTorch 2.8.0 on main\n\n"
+       "On this branch: PyTorch 2.8.0.\n\n| `" +
+           kSm90 + "` |\n"}};
   EXPECT_EQ(found(tree), (std::vector<std::string>{"TLR033 README.md:7:25", "TLR033 " + kSm90 + ".nix:5:11"}));
 }
 
@@ -191,10 +203,11 @@ TEST(LintRealText, HistoryAndOtherBranchesAreNoVersionClaim) {
 // is no statement of what this recipe builds with; a plain "CUDA 13.0" still is.
 TEST(LintRealText, OtherBranchesAndBoundsAreNoCudaClaim) {
   std::vector<SourceFile> tree = {
-      {kSm90 + ".nix", recipe(kSm90, "# PyTorch for NVIDIA H100, H200 (SM90) — AVX2 — CUDA 12.9\n"
-                                     "# The cuda-13 branch builds the same variants with CUDA 13.0\n"
-                                     "# Blackwell (SM120) needs CUDA 12.8 or later\n"
-                                     "# Built with CUDA 13.0\n")}};
+      {kSm90 + ".nix", recipe(kSm90,
+                              "# PyTorch for NVIDIA H100, H200 (SM90) — AVX2 — CUDA 12.9\n"
+                              "# The cuda-13 branch builds the same variants with CUDA 13.0\n"
+                              "# Blackwell (SM120) needs CUDA 12.8 or later\n"
+                              "# Built with CUDA 13.0\n")}};
   EXPECT_EQ(found(tree), (std::vector<std::string>{"TLR019 " + kSm90 + ".nix:4:19"}));
 }
 
@@ -204,7 +217,8 @@ TEST(LintRealText, ADisputedFactIsNeverAnError) {
   const std::string rev = "0182a361324364ae3f436a63005877674cf45efb";
   std::vector<SourceFile> tree = {
       {kSm90 + ".nix", recipe(kSm90, "# PyTorch 2.10.0 for NVIDIA H100, H200 (SM90) — AVX2\n", rev)},
-      {"README.md", "# PyTorch 2.10.0 builds\n\nOn this branch: PyTorch 2.10.0.\n\n| `" + kSm90 + "` | PyTorch 2.10.0 |\n"}};
+      {"README.md",
+       "# PyTorch 2.10.0 builds\n\nOn this branch: PyTorch 2.10.0.\n\n| `" + kSm90 + "` | PyTorch 2.10.0 |\n"}};
   CheckResult r = check_files("t", tree, kb());
   EXPECT_EQ(r.errors, 0) << render_text(r);
   EXPECT_EQ(found(tree), (std::vector<std::string>{"TLR034 README.md:1:11", "TLR034 README.md:3:25",
@@ -223,9 +237,10 @@ TEST(LintRealText, GeneralRulesRunOnUnknownPackages) {
   EXPECT_EQ(got, (std::vector<std::string>{"TLR018 1:32", "TLR019 1:53", "TLR020 1:69", "TLR032 10:11"}))
       << render_text(r);
   const Problem& note = r.problems.back();
-  EXPECT_EQ(note.message,
-            "ctranslate2 is not in the knowledge base: 13 package-specific rules that judge a recipe by the variant its "
-            "name promises are skipped for its recipes; every other rule ran");
+  EXPECT_EQ(
+      note.message,
+      "ctranslate2 is not in the knowledge base: 13 package-specific rules that judge a recipe by the variant its "
+      "name promises are skipped for its recipes; every other rule ran");
   EXPECT_EQ(note.notes, (std::vector<std::string>{
                             "recipes by package: ctranslate2 (1 file)",
                             "skipped: TLR003 name-convention, TLR007 python-set-mismatch, TLR009 sm-unsupported, "

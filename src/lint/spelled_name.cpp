@@ -1,7 +1,7 @@
 #include "lint/spelled_name.hpp"
 
-#include <cctype>
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include <fmt/format.h>
@@ -86,7 +86,8 @@ std::optional<SpelledVariant> parse_spelled_name(std::string_view stem, const st
   return std::nullopt;
 }
 
-std::optional<Variant> parse_set_name(std::string_view stem, const std::vector<std::string>& sms, const KnowledgeBase& kb) {
+std::optional<Variant> parse_set_name(std::string_view stem, const std::vector<std::string>& sms,
+                                      const KnowledgeBase& kb) {
   if (sms.size() < 2) return std::nullopt;
   for (const auto& sm : sms)
     if (!kb.gpu(sm)) return std::nullopt;

@@ -16,7 +16,7 @@
 namespace tailor::lint {
 
 struct SpelledVariant {
-  Variant variant;                               ///< name: the file name as written
+  Variant variant;                              ///< name: the file name as written
   std::map<std::string, std::string> spelling;  ///< KB token -> the tree's spelling ("" left out)
 };
 
@@ -29,6 +29,7 @@ std::optional<SpelledVariant> parse_spelled_name(std::string_view stem, const st
 /// word where the SM goes names the set ("all" of vllm-python312-cuda12_8-all-avx2),
 /// \a sms are the recipe's targets (gpuTargets or cudaCapabilities), two or more
 /// SMs of the knowledge base. nullopt when no word reads back to \a stem so.
-std::optional<Variant> parse_set_name(std::string_view stem, const std::vector<std::string>& sms, const KnowledgeBase& kb);
+std::optional<Variant> parse_set_name(std::string_view stem, const std::vector<std::string>& sms,
+                                      const KnowledgeBase& kb);
 
 }  // namespace tailor::lint

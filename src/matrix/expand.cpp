@@ -105,8 +105,10 @@ std::vector<CellIndex> cross_product(const Family& fam) {
   for (Axis a : kAxes) {
     auto zip = std::find_if(fam.zips.begin(), fam.zips.end(),
                             [&](const auto& z) { return std::find(z.begin(), z.end(), a) != z.end(); });
-    if (zip == fam.zips.end()) groups.push_back({a});
-    else if (std::find(groups.begin(), groups.end(), *zip) == groups.end()) groups.push_back(*zip);
+    if (zip == fam.zips.end())
+      groups.push_back({a});
+    else if (std::find(groups.begin(), groups.end(), *zip) == groups.end())
+      groups.push_back(*zip);
   }
   std::vector<CellIndex> cells(1);
   for (const auto& g : groups) {
@@ -189,7 +191,8 @@ class FamilyExpander {
     v.python = value(c, Axis::python).value;
     v.pin = value(c, Axis::pin).value;
     v.cuda = value(c, Axis::cuda).value;
-    if (c[idx(Axis::version)] < fam_.versions.size()) {  // the version decides its pin per backend and CUDA, and its name
+    if (c[idx(Axis::version)] <
+        fam_.versions.size()) {  // the version decides its pin per backend and CUDA, and its name
       const PackageVersion& pv = fam_.versions[c[idx(Axis::version)]];
       v.version = pv.version;
       v.paired = pv.paired;
@@ -205,9 +208,10 @@ class FamilyExpander {
     v.family = fam_.name;
     for (const auto& p : fam_.inline_packages) v.inline_packages.push_back(p.value);
     v.versions = built_versions(v, *kb_.pin(v.pin), spec_, kb_);
-    v.name = variant_name_from_tokens(package, backend,
-                                      {value(c, Axis::python).token, value(c, Axis::cuda).token, value(c, Axis::sm).token,
-                                       value(c, Axis::isa).token, &fam_.spelling, v.package_word});
+    v.name =
+        variant_name_from_tokens(package, backend,
+                                 {value(c, Axis::python).token, value(c, Axis::cuda).token, value(c, Axis::sm).token,
+                                  value(c, Axis::isa).token, &fam_.spelling, v.package_word});
     return v;
   }
 
@@ -278,15 +282,16 @@ class FamilyExpander {
       std::string arch = fmt::format("sm_{}{}", g.capability.major(), g.capability.minor());
       std::string why;
       if (tk.version < g.min_cuda)
-        why = fmt::format("needs CUDA {} or newer: nvcc {} cannot compile for {}", g.min_cuda.str(), tk.version.str(), arch);
+        why = fmt::format("needs CUDA {} or newer: nvcc {} cannot compile for {}", g.min_cuda.str(), tk.version.str(),
+                          arch);
       else if (g.max_cuda && *g.max_cuda < tk.version)
         why = fmt::format("is supported up to CUDA {}: nvcc {} cannot compile for {}", g.max_cuda->str(),
                           tk.version.str(), arch);
       if (why.empty()) continue;
-      throw spec_error(spec_, sm.pos,
-                       fmt::format("SM {} ({}) of SM set '{}' {} (variant {})", g.sm, g.family, set.name, why, v.name),
-                       fmt::format("remove {} from the set, or exclude sm = \"{}\" with cuda = \"{}\"", g.sm, set.name,
-                                   v.cuda));
+      throw spec_error(
+          spec_, sm.pos,
+          fmt::format("SM {} ({}) of SM set '{}' {} (variant {})", g.sm, g.family, set.name, why, v.name),
+          fmt::format("remove {} from the set, or exclude sm = \"{}\" with cuda = \"{}\"", g.sm, set.name, v.cuda));
     }
   }
 
@@ -353,7 +358,9 @@ std::string pin_hint_for_dropped(const Matrix& m, const Spec& spec, const Knowle
     if (d.rule == "pin-lacks-cuda") cudas.insert(d.candidate.cuda);
   }
   return pin_hint_for(
-      rule, PinQuery{spec.versions, pythons.size() == 1 ? *pythons.begin() : "", cudas.size() == 1 ? *cudas.begin() : ""}, kb);
+      rule,
+      PinQuery{spec.versions, pythons.size() == 1 ? *pythons.begin() : "", cudas.size() == 1 ? *cudas.begin() : ""},
+      kb);
 }
 
 }  // namespace
@@ -363,7 +370,8 @@ namespace {
 std::vector<std::string> claims_relied_on(const Matrix& m, const Spec& spec, const KnowledgeBase& kb) {
   std::vector<std::string> out;
   auto warn = [&](const std::string& pin, const std::string& attr, const PinClaim& c) {
-    std::string w = fmt::format("the knowledge base does not record {} on {}; the spec claims it ({})", attr, pin, c.reason);
+    std::string w =
+        fmt::format("the knowledge base does not record {} on {}; the spec claims it ({})", attr, pin, c.reason);
     if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(w);
   };
   for (const auto& v : m.variants) {
@@ -392,9 +400,10 @@ std::vector<std::string> disputes_relied_on(const Matrix& m, const Spec& spec, c
   for (const auto& [key, pd] : order) {
     const auto& [pin, d] = pd;
     const auto& [name, n] = first.at(key);
-    out.push_back(dispute_warning(*pin, *d.dispute,
-                                  fmt::format("{} variant{} ({}{}) build {} {} as the pin ships it", n, n == 1 ? "" : "s",
-                                              name, n == 1 ? "" : ", …", d.package->attribute, d.requested)));
+    out.push_back(
+        dispute_warning(*pin, *d.dispute,
+                        fmt::format("{} variant{} ({}{}) build {} {} as the pin ships it", n, n == 1 ? "" : "s", name,
+                                    n == 1 ? "" : ", …", d.package->attribute, d.requested)));
   }
   return out;
 }
@@ -437,7 +446,8 @@ Matrix expand(const Spec& spec, const KnowledgeBase& kb) {
               b.sm == v.sm && b.isa == v.isa && b.platform == v.platform)
             other.package_word = b.package_word;
         base_name = variant_name(other, kb);
-        if (!other.version.empty() && other.package_word.empty()) base_name = base->name + " " + other.version + " (" + base_name + ")";
+        if (!other.version.empty() && other.package_word.empty())
+          base_name = base->name + " " + other.version + " (" + base_name + ")";
       } else {
         base_name = variant_name(other, kb);
       }
@@ -445,9 +455,9 @@ Matrix expand(const Spec& spec, const KnowledgeBase& kb) {
         Pos pos = fam.axes.at(Axis::package).front().pos;
         for (const auto& p : fam.axes.at(Axis::package))
           if (p.value == v.package) pos = p.pos;
-        throw spec_error(spec, pos, fmt::format("{} needs {}, which the matrix does not contain", v.name, base_name),
-                         fmt::format("{} recipes build against the matching {} variant; add it to a family", v.package,
-                                     base->name));
+        throw spec_error(
+            spec, pos, fmt::format("{} needs {}, which the matrix does not contain", v.name, base_name),
+            fmt::format("{} recipes build against the matching {} variant; add it to a family", v.package, base->name));
       }
     }
   }

@@ -29,7 +29,9 @@ struct ExampleCount {
 class Example : public testing::TestWithParam<ExampleCount> {};
 
 // The variant counts the flox/build-pytorch and flox/build-vllm branches have (issue #2).
-TEST_P(Example, HasTheSeedsVariantCount) { EXPECT_EQ(expand_example(GetParam().spec).variants.size(), GetParam().variants); }
+TEST_P(Example, HasTheSeedsVariantCount) {
+  EXPECT_EQ(expand_example(GetParam().spec).variants.size(), GetParam().variants);
+}
 
 TEST_P(Example, EveryVariantIsConsistentWithTheFacts) {
   Matrix m = expand_example(GetParam().spec);
@@ -50,7 +52,8 @@ TEST_P(Example, EveryVariantIsConsistentWithTheFacts) {
         const GpuArch* g = kb().gpu(sm);
         ASSERT_NE(g, nullptr) << v.name << " " << sm;
         EXPECT_TRUE(g->supported_by(*Version::parse(v.cuda))) << v.name << " " << sm;
-        on_platform = on_platform || std::find(g->platforms.begin(), g->platforms.end(), v.platform) != g->platforms.end();
+        on_platform =
+            on_platform || std::find(g->platforms.begin(), g->platforms.end(), v.platform) != g->platforms.end();
       }
       EXPECT_EQ(v.sm_set.empty(), kb().gpu(v.sm) != nullptr) << v.name;  // a set's name is no SM
       EXPECT_TRUE(pin->provides_cuda(v.cuda)) << v.name;
@@ -65,44 +68,43 @@ TEST_P(Example, EveryVariantIsConsistentWithTheFacts) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Branches, Example,
-                         testing::Values(ExampleCount{"build-pytorch/main", 62},
-                                         ExampleCount{"build-pytorch/pytorch-2.8-python312", 62},
-                                         ExampleCount{"build-pytorch/pytorch-2.8-python311", 62},
-                                         ExampleCount{"build-pytorch/pytorch-2.9-python313", 66},
-                                         ExampleCount{"build-pytorch/pytorch-2.9-vllm-0.15.1", 117},
-                                         ExampleCount{"build-pytorch/pytorch-2.9-vllm-0.14.0", 131},
-                                         ExampleCount{"build-pytorch/pytorch-2.9-python311", 131},
-                                         ExampleCount{"build-pytorch/pytorch-2.10-python313", 128},
-                                         ExampleCount{"build-pytorch/pytorch-2.10-cuda12_9", 66},
-                                         ExampleCount{"build-vllm/vllm-0.14.0", 98},
-                                         ExampleCount{"build-vllm/main", 98},
-                                         // 6 SMs x 2 ISAs + SM90 on Armv9 + 2 Pythons x 4 CPU ISAs
-                                         ExampleCount{"build-onnx-runtime/main", 21},
-                                         // 2 Pythons x (4 SMs x 2 ISAs + 2 CPU ISAs), per release
-                                         ExampleCount{"build-onnx-runtime/onnxruntime-1.18", 20},
-                                         ExampleCount{"build-onnx-runtime/onnxruntime-1.19", 20},
-                                         ExampleCount{"build-onnx-runtime/onnxruntime-1.20", 20},
-                                         ExampleCount{"build-onnx-runtime/onnxruntime-1.21", 20},
-                                         ExampleCount{"build-onnx-runtime/onnxruntime-1.22", 20},
-                                         ExampleCount{"build-onnx-runtime/onnxruntime-1.23", 20},
-                                         ExampleCount{"build-onnx-runtime/onnxruntime-1.24", 20},
-                                         // x86_64: 2 CUDA x (3 SMs + the set "all") x 3 ISAs; Grace: (SM90 + "all") x 2 ISAs
-                                         ExampleCount{"build-vllm/vllm-portable", 28},
-                                         // 2 Pythons x 4 ISAs x (torch 2.8.0 on 12.8, 2.9.1 on 12.8/12.9, 2.10.0 on 12.9: 10 SM
-                                         // cells each; 2.10.0 on 13.0/13.1: 8 cells; 3 CPU versions), and per companion
-                                         // (12.9: 10 cells; 13.0/13.1: 8 cells): 2 x 4 x (40 + 16 + 3 + 2 x 26) = 888
-                                         ExampleCount{"build-pytorch/pytorch-line", 888},
-                                         // 2 Pythons x (7 SMs + the set "datacenter", prebuilt) + 2 x 3 SMs x 2 ISAs
-                                         ExampleCount{"build-pytorch/pytorch-prebuilt", 28},
-                                         // 6 SMs x 3 ISAs (each of them also in aarch64 hosts) + 2 CPU ISAs
-                                         ExampleCount{"build-pytorch/pytorch-lean-libs", 20}),
-                         [](const auto& info) {
-                           std::string n = info.param.spec;
-                           for (char& c : n)
-                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Branches, Example,
+    testing::Values(ExampleCount{"build-pytorch/main", 62}, ExampleCount{"build-pytorch/pytorch-2.8-python312", 62},
+                    ExampleCount{"build-pytorch/pytorch-2.8-python311", 62},
+                    ExampleCount{"build-pytorch/pytorch-2.9-python313", 66},
+                    ExampleCount{"build-pytorch/pytorch-2.9-vllm-0.15.1", 117},
+                    ExampleCount{"build-pytorch/pytorch-2.9-vllm-0.14.0", 131},
+                    ExampleCount{"build-pytorch/pytorch-2.9-python311", 131},
+                    ExampleCount{"build-pytorch/pytorch-2.10-python313", 128},
+                    ExampleCount{"build-pytorch/pytorch-2.10-cuda12_9", 66}, ExampleCount{"build-vllm/vllm-0.14.0", 98},
+                    ExampleCount{"build-vllm/main", 98},
+                    // 6 SMs x 2 ISAs + SM90 on Armv9 + 2 Pythons x 4 CPU ISAs
+                    ExampleCount{"build-onnx-runtime/main", 21},
+                    // 2 Pythons x (4 SMs x 2 ISAs + 2 CPU ISAs), per release
+                    ExampleCount{"build-onnx-runtime/onnxruntime-1.18", 20},
+                    ExampleCount{"build-onnx-runtime/onnxruntime-1.19", 20},
+                    ExampleCount{"build-onnx-runtime/onnxruntime-1.20", 20},
+                    ExampleCount{"build-onnx-runtime/onnxruntime-1.21", 20},
+                    ExampleCount{"build-onnx-runtime/onnxruntime-1.22", 20},
+                    ExampleCount{"build-onnx-runtime/onnxruntime-1.23", 20},
+                    ExampleCount{"build-onnx-runtime/onnxruntime-1.24", 20},
+                    // x86_64: 2 CUDA x (3 SMs + the set "all") x 3 ISAs; Grace: (SM90 + "all") x 2 ISAs
+                    ExampleCount{"build-vllm/vllm-portable", 28},
+                    // 2 Pythons x 4 ISAs x (torch 2.8.0 on 12.8, 2.9.1 on 12.8/12.9, 2.10.0 on 12.9: 10 SM
+                    // cells each; 2.10.0 on 13.0/13.1: 8 cells; 3 CPU versions), and per companion
+                    // (12.9: 10 cells; 13.0/13.1: 8 cells): 2 x 4 x (40 + 16 + 3 + 2 x 26) = 888
+                    ExampleCount{"build-pytorch/pytorch-line", 888},
+                    // 2 Pythons x (7 SMs + the set "datacenter", prebuilt) + 2 x 3 SMs x 2 ISAs
+                    ExampleCount{"build-pytorch/pytorch-prebuilt", 28},
+                    // 6 SMs x 3 ISAs (each of them also in aarch64 hosts) + 2 CPU ISAs
+                    ExampleCount{"build-pytorch/pytorch-lean-libs", 20}),
+    [](const auto& info) {
+      std::string n = info.param.spec;
+      for (char& c : n)
+        if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+      return n;
+    });
 
 TEST(Expand, MainHasExactlyTheSeedsNames) {
   std::set<std::string> expected;
@@ -131,15 +133,17 @@ TEST(Expand, ADisputedPinVersionIsWarnedAboutNotDecided) {
   Matrix m = expand_example("build-vllm/main");
   ASSERT_EQ(m.warnings.size(), 1u);
   const std::string& w = m.warnings.front();
-  EXPECT_EQ(w.rfind("the torch version of nixpkgs pin 0182a36 is disputed: 2.9.1 (flox/build-pytorch pytorch-2.10 recipes "
-                    "on this pin",
-                    0),
-            0u)
+  EXPECT_EQ(
+      w.rfind("the torch version of nixpkgs pin 0182a36 is disputed: 2.9.1 (flox/build-pytorch pytorch-2.10 recipes "
+              "on this pin",
+              0),
+      0u)
       << w;
-  EXPECT_NE(w.find(" and 2.10.0 (flox/build-pytorch pin-alignment plan (What the Pin Contains)); 98 variants "
-                   "(vllm-python313-cuda12_9-sm61-avx, …) build torch 2.9.1 as the pin ships it; settle it by measuring: "
-                   "tailor kb probe-pin 0182a36 --nixpkgs PATH"),
-            std::string::npos)
+  EXPECT_NE(
+      w.find(" and 2.10.0 (flox/build-pytorch pin-alignment plan (What the Pin Contains)); 98 variants "
+             "(vllm-python313-cuda12_9-sm61-avx, …) build torch 2.9.1 as the pin ships it; settle it by measuring: "
+             "tailor kb probe-pin 0182a36 --nixpkgs PATH"),
+      std::string::npos)
       << w;
   for (const auto& v : m.variants) EXPECT_EQ(v.version_of("pytorch"), "2.9.1") << v.name;
   Matrix from_source = expand_example("build-pytorch/pytorch-2.10-cuda12_9");

@@ -3,21 +3,16 @@
 namespace tailor {
 
 namespace {
-nlohmann::ordered_json opt(const std::string& s) { return s.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s); }
+nlohmann::ordered_json opt(const std::string& s) {
+  return s.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s);
+}
 }  // namespace
 
 nlohmann::ordered_json to_json(const Variant& v, const KnowledgeBase& kb) {
-  nlohmann::ordered_json j = {{"name", v.name},
-          {"package", v.package},
-          {"backend", v.backend},
-          {"python", opt(v.python)},
-          {"cuda", opt(v.cuda)},
-          {"sm", opt(v.sm)},
-          {"isa", opt(v.isa)},
-          {"platform", v.platform},
-          {"pin", kb.pin(v.pin)->rev},
-          {"pin_short", v.pin},
-          {"family", v.family}};
+  nlohmann::ordered_json j = {{"name", v.name},          {"package", v.package},   {"backend", v.backend},
+                              {"python", opt(v.python)}, {"cuda", opt(v.cuda)},    {"sm", opt(v.sm)},
+                              {"isa", opt(v.isa)},       {"platform", v.platform}, {"pin", kb.pin(v.pin)->rev},
+                              {"pin_short", v.pin},      {"family", v.family}};
   // A variant of an SM set: every SM it targets ("sm" is the set's name).
   if (!v.sm_set.empty()) j["sm_set"] = v.sm_set;
   // Versions by attribute under keys of their own, as older consumers read them.

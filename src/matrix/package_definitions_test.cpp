@@ -38,8 +38,8 @@ const char* kMagmaHead =
 // effectiveMagma, vLLM swaps a torch into its whole Python set, torchvision and
 // torchaudio are built against a torch, magma is a top-level attribute.
 TEST(Packages, EmbeddedDefinitions) {
-  EXPECT_EQ(kb().package_names(),
-            (std::vector<std::string>{"pytorch", "torchvision", "torchaudio", "vllm", "magma", "onnxruntime", "pytorch-bin"}));
+  EXPECT_EQ(kb().package_names(), (std::vector<std::string>{"pytorch", "torchvision", "torchaudio", "vllm", "magma",
+                                                            "onnxruntime", "pytorch-bin"}));
   EXPECT_EQ(kb().backend_names(), (std::vector<std::string>{"cuda", "cpu", "mps"}));
   const PackageDef& torch = *kb().package("pytorch");
   EXPECT_EQ(torch.attribute, "torch");
@@ -57,8 +57,8 @@ TEST(Packages, EmbeddedDefinitions) {
 }
 
 TEST(Packages, TemplatesFill) {
-  EXPECT_EQ(fill_template("{package}-{python}-{backend}", {{"package", "llama-cpp"}, {"python", "python313"},
-                                                           {"backend", "cpu-avx2"}}),
+  EXPECT_EQ(fill_template("{package}-{python}-{backend}",
+                          {{"package", "llama-cpp"}, {"python", "python313"}, {"backend", "cpu-avx2"}}),
             "llama-cpp-python313-cpu-avx2");
   EXPECT_EQ(fill_template("-DX={capability}0 {unknown}", {{"capability", "90"}}), "-DX=900 {unknown}");
   EXPECT_EQ(template_segments("{cuda}-{sm}-{isa}"), (std::vector<std::string>{"{cuda}", "{sm}", "{isa}"}));
@@ -126,7 +126,8 @@ TEST(Packages, DashedPackageNamesParse) {
       "[[package]]\nname = \"llama-cpp\"\ndisplay = \"llama.cpp\"\nattribute = \"llama-cpp\"\nscope = \"top-level\"\n"
       "backends = [\"cuda\", \"cpu\"]\nbuilder = \"lib/llama-cpp.nix\"\nvariant_name = \"{package}-{backend}\"\n"
       "gpu_target = \"config-capabilities\"\n";
-  KnowledgeBase k = KnowledgeBase::load_texts({{"packages.toml", text}, {"builders/llama-cpp.nix", "{ variant }: null\n"}});
+  KnowledgeBase k =
+      KnowledgeBase::load_texts({{"packages.toml", text}, {"builders/llama-cpp.nix", "{ variant }: null\n"}});
   EXPECT_EQ(k.builder_files.at("lib/llama-cpp.nix"), "{ variant }: null\n");
   std::string problem;
   auto v = parse_variant_name("llama-cpp-cuda12_9-sm90-avx512", k, problem);
@@ -140,7 +141,9 @@ TEST(Packages, DashedPackageNamesParse) {
   EXPECT_FALSE(parse_variant_name("llama-cpp-darwin-mps", k, problem));
   EXPECT_EQ(problem, "'darwin' is not 'cpu' or a CUDA toolkit of the knowledge base (like cuda12_9)");
   EXPECT_FALSE(parse_variant_name("llama-python313-cpu-avx2", k, problem));
-  EXPECT_EQ(problem, "'llama' is not a package tailor builds (pytorch, torchvision, torchaudio, vllm, magma, onnxruntime, pytorch-bin, llama-cpp)");
+  EXPECT_EQ(problem,
+            "'llama' is not a package tailor builds (pytorch, torchvision, torchaudio, vllm, magma, onnxruntime, "
+            "pytorch-bin, llama-cpp)");
 }
 
 }  // namespace

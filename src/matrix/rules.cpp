@@ -136,10 +136,10 @@ std::vector<RuleViolation> check_facts(const Variant& v, const CellFacts& facts,
     for (const GpuArch* g : gpus) {
       const GpuArch& gpu = *g;
       if (cuda.version < gpu.min_cuda)
-        out.push_back({"cuda-too-old-for-sm",
-                       fmt::format("SM {} ({}) needs CUDA {} or newer: nvcc {} cannot compile for sm_{}{}", gpu.sm,
-                                   gpu.family, gpu.min_cuda.str(), cuda.version.str(), gpu.capability.major(),
-                                   gpu.capability.minor())});
+        out.push_back(
+            {"cuda-too-old-for-sm",
+             fmt::format("SM {} ({}) needs CUDA {} or newer: nvcc {} cannot compile for sm_{}{}", gpu.sm, gpu.family,
+                         gpu.min_cuda.str(), cuda.version.str(), gpu.capability.major(), gpu.capability.minor())});
       if (gpu.max_cuda && *gpu.max_cuda < cuda.version)
         out.push_back({"cuda-too-new-for-sm",
                        fmt::format("SM {} ({}) is supported up to CUDA {}: nvcc {} cannot compile for sm_{}{}", gpu.sm,
@@ -147,15 +147,16 @@ std::vector<RuleViolation> check_facts(const Variant& v, const CellFacts& facts,
                                    gpu.capability.minor())});
     }
     // A set is for a platform when one of its GPUs sits in such hosts.
-    bool on_platform = std::any_of(gpus.begin(), gpus.end(), [&](const GpuArch* g) { return listed(g->platforms, v.platform); });
+    bool on_platform =
+        std::any_of(gpus.begin(), gpus.end(), [&](const GpuArch* g) { return listed(g->platforms, v.platform); });
     if (!on_platform) {
       const GpuArch& gpu = *gpus.front();
-      out.push_back({"sm-platform", v.sm_set.empty()
-                                        ? fmt::format("SM {} ({}) GPUs sit in {} hosts only; ISA {} targets {}", gpu.sm,
-                                                      fmt::join(gpu.products, "/"), fmt::join(gpu.platforms, ", "), v.isa,
-                                                      v.platform)
-                                        : fmt::format("no GPU of SM set '{}' sits in {} hosts; ISA {} targets it", v.sm,
-                                                      v.platform, v.isa)});
+      out.push_back(
+          {"sm-platform",
+           v.sm_set.empty()
+               ? fmt::format("SM {} ({}) GPUs sit in {} hosts only; ISA {} targets {}", gpu.sm,
+                             fmt::join(gpu.products, "/"), fmt::join(gpu.platforms, ", "), v.isa, v.platform)
+               : fmt::format("no GPU of SM set '{}' sits in {} hosts; ISA {} targets it", v.sm, v.platform, v.isa)});
     }
     if (!pin.provides_cuda(v.cuda) && !spec.claim(pin.short_rev, v.cuda, ""))
       out.push_back({"pin-lacks-cuda", fmt::format("nixpkgs pin {} provides CUDA {}, not {}", pin.short_rev,

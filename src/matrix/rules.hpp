@@ -20,7 +20,7 @@ struct RuleViolation {
 /// (expansion checks tens of thousands of cells).
 struct CellFacts {
   const NixpkgsPin* pin = nullptr;
-  const GpuArch* gpu = nullptr;      ///< null unless CUDA
+  const GpuArch* gpu = nullptr;       ///< null unless CUDA
   const CudaToolkit* cuda = nullptr;  ///< null unless CUDA
 };
 

@@ -37,10 +37,10 @@ struct PackageVersion {
   Pos pos;
   /// nixpkgs attribute of a package it is built against -> the version it pairs with ("torch" -> "2.12.0")
   std::vector<std::pair<std::string, std::string>> paired;
-  std::string pin;  ///< short revision; empty: the family's pin axis
+  std::string pin;                               ///< short revision; empty: the family's pin axis
   std::map<std::string, std::string> cuda_pins;  ///< CUDA version -> short revision (per-CUDA overrides)
-  std::string cpu_pin;  ///< short revision for backends without CUDA; empty: pin
-  std::string word;     ///< the package word of its names, "torchvision026", "torchaudio211-pt212"
+  std::string cpu_pin;                           ///< short revision for backends without CUDA; empty: pin
+  std::string word;  ///< the package word of its names, "torchvision026", "torchaudio211-pt212"
   /// Its own source on pins that do not ship it; absent: what the pin ships.
   std::optional<SourceOverride> source;
 
@@ -63,8 +63,8 @@ struct SmSet {
 struct Family {
   std::string name;
   Pos pos;
-  std::string backend;  ///< a backend of packages.toml
-  std::map<Axis, AxisValues> axes;  ///< every axis present; "" where it does not apply
+  std::string backend;                 ///< a backend of packages.toml
+  std::map<Axis, AxisValues> axes;     ///< every axis present; "" where it does not apply
   std::vector<std::string> platforms;  ///< filter; empty: any
   Pos platforms_pos;
   std::vector<std::vector<Axis>> zips;  ///< axes advanced together
@@ -96,7 +96,7 @@ struct PinClaim {
 
 /// Build policy that the derived settings and emitters follow.
 struct BuildPolicy {
-  int gb_per_job = 8;          ///< memory one nvcc/CUTLASS job may need
+  int gb_per_job = 8;           ///< memory one nvcc/CUTLASS job may need
   std::optional<int> max_jobs;  ///< upper bound whatever the builder has
   bool strip_toolchain = true;  ///< remove gcc/binutils references from the closure
   bool compress_fatbin = true;  ///< -Xfatbin -compress-all
@@ -142,7 +142,8 @@ struct Spec {
   const SourceOverride* source_override(std::string_view attribute) const;
   /// The spec's override of \a attribute that builds \a version (any version when
   /// empty) on \a pin (overrides scoped to pins apply there only); null when none.
-  const SourceOverride* source_override(std::string_view attribute, std::string_view version, std::string_view pin) const;
+  const SourceOverride* source_override(std::string_view attribute, std::string_view version,
+                                        std::string_view pin) const;
   /// The family called \a name; null when none.
   const Family* family(std::string_view name) const;
 

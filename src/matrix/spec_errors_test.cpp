@@ -29,13 +29,12 @@ TEST_P(BadSpec, IsRejectedWithItsDiagnostic) {
   test::expect_golden(r.err, "tests/specs/bad/" + GetParam() + ".expected");
 }
 
-INSTANTIATE_TEST_SUITE_P(All, BadSpec, testing::ValuesIn(bad_specs()),
-                         [](const auto& info) {
-                           std::string n = info.param;
-                           for (char& c : n)
-                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(All, BadSpec, testing::ValuesIn(bad_specs()), [](const auto& info) {
+  std::string n = info.param;
+  for (char& c : n)
+    if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+  return n;
+});
 
 TEST(BadSpecCorpus, IsNotEmpty) { EXPECT_GE(bad_specs().size(), 20u); }
 

@@ -39,7 +39,9 @@ std::string plain_text(const TomlDocument& doc, const Located<std::string>& v, s
     if (u < 0x20 || u == 0x7f)
       throw doc.error_at(v.pos,
                          fmt::format("{} contains the control character 0x{:02x}{}", what, u,
-                                     c == '\n' ? " (a line break)" : c == '\t' ? " (a tab)" : ""),
+                                     c == '\n'   ? " (a line break)"
+                                     : c == '\t' ? " (a tab)"
+                                                 : ""),
                          "write it on one line, without tabs");
   }
   return v.value;
@@ -50,8 +52,7 @@ std::string plain_text(const TomlDocument& doc, const Located<std::string>& v, s
 // Versions (CUDA, SM, Python) get the list of known values: edit distance
 // suggests '12.0' for '12.7', which helps nobody.
 void check_known(const TomlDocument& doc, const AxisValues& values, const std::vector<std::string>& known,
-                 std::string_view what, std::string (*extra_hint)(const std::string&) = nullptr,
-                 bool numeric = false) {
+                 std::string_view what, std::string (*extra_hint)(const std::string&) = nullptr, bool numeric = false) {
   for (size_t i = 0; i < values.size(); ++i) {
     const auto& v = values[i];
     for (size_t j = 0; j < i; ++j)
@@ -137,7 +138,8 @@ CellFilter read_filter(const TomlDocument& doc, const toml::table& t, const char
   }
   if (needs_reason) {
     auto reason = r.string("reason");
-    if (!reason) throw doc.error_at(t, fmt::format("{} needs a 'reason' (it is shown when a variant is dropped)", what));
+    if (!reason)
+      throw doc.error_at(t, fmt::format("{} needs a 'reason' (it is shown when a variant is dropped)", what));
     f.reason = plain_text(doc, *reason, "the reason");
   }
   r.finish();
@@ -203,14 +205,16 @@ std::map<std::string, std::string> read_spelling(const TomlDocument& doc, TableR
   for (const auto& [key, value] : *t) {
     std::string k(key.str());
     if (std::find(tokens.begin(), tokens.end(), k) == tokens.end())
-      throw doc.error_at(value, fmt::format("'spelling' respells words of this family's names; '{}' is none of them", k),
+      throw doc.error_at(value,
+                         fmt::format("'spelling' respells words of this family's names; '{}' is none of them", k),
                          fmt::format("words: {}", fmt::join(tokens, ", ")));
     const std::string* v = value.is_string() ? &value.as_string()->get() : nullptr;
     bool word = v && std::all_of(v->begin(), v->end(), [](char c) {
-      return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '+';
-    });
+                  return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '+';
+                });
     if (!word)
-      throw doc.error_at(value, fmt::format("the spelling of '{}' must be a word of letters, digits and . _ +, or \"\"", k));
+      throw doc.error_at(value,
+                         fmt::format("the spelling of '{}' must be a word of letters, digits and . _ +, or \"\"", k));
     out[k] = *v;
   }
   return out;
@@ -232,15 +236,17 @@ std::vector<SmSet> read_sm_sets(const TomlDocument& doc, TableReader& r, const K
     });
     if (!word)
       throw doc.error_at(value, fmt::format("SM set name '{}' must be a word of a-z, 0-9 and _ (it is the SM word of "
-                                            "variant names)", comment_text(set.name)));
+                                            "variant names)",
+                                            comment_text(set.name)));
     for (const auto& g : kb.gpus)
       if (g.sm == set.name || g.has_name_token(set.name))
         throw doc.error_at(value, fmt::format("SM set name '{}' is the name of SM {}", set.name, g.sm),
                            "name the set by what it covers, e.g. \"all\"");
     set.sms = *sets.strings(set.name);
     if (set.sms.size() < 2)
-      throw doc.error_at(value, fmt::format("SM set '{}' lists {} SM{}: a set has two or more", set.name,
-                                            set.sms.size(), set.sms.size() == 1 ? "" : "s"),
+      throw doc.error_at(value,
+                         fmt::format("SM set '{}' lists {} SM{}: a set has two or more", set.name, set.sms.size(),
+                                     set.sms.size() == 1 ? "" : "s"),
                          "write a single SM in 'sm' itself");
     check_known(doc, set.sms, kb.gpu_names(), "SM (compute capability)", sm_hint, true);
     out.push_back(std::move(set));
@@ -268,9 +274,11 @@ AxisValues read_inline(const TomlDocument& doc, TableReader& r, const Family& fa
       if (std::find(companions.begin(), companions.end(), p.value) == companions.end())
         throw doc.error_at(v.pos,
                            fmt::format("{} of family '{}' is not a companion of {}: a family builds inline only the "
-                                       "package its packages are built against", p.value, fam.name, v.value),
-                           companions.empty() ? fmt::format("no package is built against {}", v.value)
-                                              : fmt::format("companions of {}: {}", v.value, fmt::join(companions, ", ")));
+                                       "package its packages are built against",
+                                       p.value, fam.name, v.value),
+                           companions.empty()
+                               ? fmt::format("no package is built against {}", v.value)
+                               : fmt::format("companions of {}: {}", v.value, fmt::join(companions, ", ")));
   }
   return *values;
 }
@@ -283,7 +291,8 @@ std::string version_short(const std::string& version) {
 
 std::string resolve_pin(const TomlDocument& doc, const Located<std::string>& p, const KnowledgeBase& kb) {
   const NixpkgsPin* pin = kb.pin(p.value);
-  if (!pin) throw doc.error_at(p.pos, fmt::format("unknown nixpkgs pin '{}'", p.value), did_you_mean(p.value, kb.pin_names()));
+  if (!pin)
+    throw doc.error_at(p.pos, fmt::format("unknown nixpkgs pin '{}'", p.value), did_you_mean(p.value, kb.pin_names()));
   return pin->short_rev;
 }
 
@@ -302,9 +311,11 @@ PackageVersion read_version(const TomlDocument& doc, const toml::table& t, const
   PackageVersion pv;
   pv.pos = pos_of(t);
   auto version = r.required_string("version");
-  if (!Version::parse(version.value)) throw doc.error_at(version.pos, fmt::format("'{}' is not a version", version.value));
+  if (!Version::parse(version.value))
+    throw doc.error_at(version.pos, fmt::format("'{}' is not a version", version.value));
   pv.version = version.value;
-  std::vector<std::pair<std::string, std::string>> fill = {{"package", package.name}, {"version", version_short(pv.version)}};
+  std::vector<std::pair<std::string, std::string>> fill = {{"package", package.name},
+                                                           {"version", version_short(pv.version)}};
   for (const auto& attr : against)
     if (auto v = r.string(attr)) {
       if (!Version::parse(v->value)) throw doc.error_at(v->pos, fmt::format("'{}' is not a version", v->value));
@@ -333,14 +344,16 @@ PackageVersion read_version(const TomlDocument& doc, const toml::table& t, const
         if (known) continue;
         std::vector<std::string> words;
         for (const auto& f : fill) words.push_back("{" + f.first + "}");
-        throw doc.error_at(n->pos, fmt::format("'{{{}}}' in the name of version {} is none of its words", key, pv.version),
+        throw doc.error_at(n->pos,
+                           fmt::format("'{{{}}}' in the name of version {} is none of its words", key, pv.version),
                            fmt::format("words: {}", fmt::join(words, ", ")));
       }
     tmpl = n->value;
   }
   pv.word = fill_template(tmpl, fill);
   if (auto why = unsafe_name_reason(pv.word))
-    throw doc.error_at(t.get("name") ? pos_of(*t.get("name")) : pv.pos, fmt::format("the name word '{}' {}", comment_text(pv.word), *why));
+    throw doc.error_at(t.get("name") ? pos_of(*t.get("name")) : pv.pos,
+                       fmt::format("the name word '{}' {}", comment_text(pv.word), *why));
   if (const toml::table* src = r.table("source")) {
     SourceOverride o;
     o.pos = pos_of(*src);
@@ -349,10 +362,11 @@ PackageVersion read_version(const TomlDocument& doc, const toml::table& t, const
     o.fetch = read_github_source(doc, *src, "[family.version.source]", "rev");
     pv.source = std::move(o);
   } else if (!package.version_in_pins) {
-    throw doc.error_at(pv.pos,
-                       fmt::format("{} {} has no [source], and no pin records which {} it ships", package.name,
-                                   pv.version, package.name),
-                       "give the version a [family.version.source] (owner, repo, rev, hash) to build it from its release");
+    throw doc.error_at(
+        pv.pos,
+        fmt::format("{} {} has no [source], and no pin records which {} it ships", package.name, pv.version,
+                    package.name),
+        "give the version a [family.version.source] (owner, repo, rev, hash) to build it from its release");
   }
   r.finish();
   return pv;
@@ -418,28 +432,33 @@ Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults
   fam.axes[Axis::version] = {Located<std::string>{"", fam.pos}};
   if (std::vector<const toml::table*> versions = r.tables("version"); !versions.empty()) {
     if (package->size() > 1)
-      throw doc.error_at(*versions.front(), fmt::format("{} lists versions of several packages: give each package a family "
-                                                        "of its own", what));
+      throw doc.error_at(*versions.front(),
+                         fmt::format("{} lists versions of several packages: give each package a family "
+                                     "of its own",
+                                     what));
     const PackageDef& pk = *kb.package((*package)[0].value);
     fam.axes[Axis::version].clear();
     for (const toml::table* vt : versions) {
       PackageVersion pv = read_version(doc, *vt, pk, kb);
       for (const auto& other : fam.versions)
         if (other.word == pv.word)
-          throw doc.error_at(pv.pos, fmt::format("versions {} and {} of {} are both named '{}'", other.version, pv.version,
-                                                 what, pv.word),
-                             "give one of them a 'name' that tells them apart, e.g. name = \"{package}{version}-pt{torch}\"");
+          throw doc.error_at(
+              pv.pos,
+              fmt::format("versions {} and {} of {} are both named '{}'", other.version, pv.version, what, pv.word),
+              "give one of them a 'name' that tells them apart, e.g. name = \"{package}{version}-pt{torch}\"");
       if (pv.names_pins() && fam.axes.at(Axis::pin).size() > 1)
-        throw doc.error_at(pv.pos, fmt::format("version {} names its pins, and {} lists several: the version's pins decide",
-                                               pv.version, what),
-                           "remove 'pin' from the family");
+        throw doc.error_at(
+            pv.pos,
+            fmt::format("version {} names its pins, and {} lists several: the version's pins decide", pv.version, what),
+            "remove 'pin' from the family");
       fam.axes[Axis::version].push_back(Located<std::string>{pv.version, pv.pos});
       fam.versions.push_back(std::move(pv));
     }
   }
   fam.sm_sets = read_sm_sets(doc, r, kb);
   if (!fam.sm_sets.empty() && !b->has_axis("sm"))
-    throw doc.error_at(fam.sm_sets.front().pos, fmt::format("'sm_sets' does not apply to {} (backend '{}')", what, fam.backend));
+    throw doc.error_at(fam.sm_sets.front().pos,
+                       fmt::format("'sm_sets' does not apply to {} (backend '{}')", what, fam.backend));
   for (Axis a : {Axis::cuda, Axis::sm, Axis::isa}) axis(a, b->has_axis(axis_name(a)), true, nullptr);
   for (const auto& set : fam.sm_sets) {
     const auto& sms = fam.axes.at(Axis::sm);
@@ -456,7 +475,8 @@ Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults
   fam.zips = read_zips(doc, r, fam);
   fam.spelling = read_spelling(doc, r, fam, *b);
   fam.inline_packages = read_inline(doc, r, fam, kb);
-  for (const toml::table* e : r.tables("exclude")) fam.excludes.push_back(read_filter(doc, *e, "[[family.exclude]]", true, kb, fam.sm_sets));
+  for (const toml::table* e : r.tables("exclude"))
+    fam.excludes.push_back(read_filter(doc, *e, "[[family.exclude]]", true, kb, fam.sm_sets));
   for (const toml::table* e : r.tables("include")) {
     CellFilter inc = read_filter(doc, *e, "[[family.include]]", false, kb, fam.sm_sets);
     if (!inc.platforms.empty()) throw doc.error_at(*e, "an include names axis values; 'platform' follows from the ISA");
@@ -488,8 +508,9 @@ PinClaim read_claim(const TomlDocument& doc, const toml::table& t, const Knowled
   c.pos = pos_of(t);
   auto pin = r.required_string("pin");
   const NixpkgsPin* p = kb.pin(pin.value);
-  if (!p) throw doc.error_at(pin.pos, fmt::format("'{}' is not a nixpkgs pin of the knowledge base", pin.value),
-                             did_you_mean(pin.value, kb.pin_names()));
+  if (!p)
+    throw doc.error_at(pin.pos, fmt::format("'{}' is not a nixpkgs pin of the knowledge base", pin.value),
+                       did_you_mean(pin.value, kb.pin_names()));
   c.pin = p->short_rev;
   c.reason = r.required_string("reason").value;
   auto read = [&](const char* list, std::vector<std::string>& into, const std::vector<std::string>& recorded,
@@ -500,8 +521,9 @@ PinClaim read_claim(const TomlDocument& doc, const toml::table& t, const Knowled
     for (const auto& v : *values) {
       bool has = std::find(recorded.begin(), recorded.end(), v.value) != recorded.end();
       if (!has && p->is_complete(list))
-        throw doc.error_at(v.pos, fmt::format("nixpkgs pin {} is recorded without {} {}: its {} list is complete", c.pin,
-                                              list == std::string("cuda") ? "CUDA" : "Python", v.value, list),
+        throw doc.error_at(v.pos,
+                           fmt::format("nixpkgs pin {} is recorded without {} {}: its {} list is complete", c.pin,
+                                       list == std::string("cuda") ? "CUDA" : "Python", v.value, list),
                            "tailor kb probe-pin measured it; remove the claim or choose another pin");
       into.push_back(v.value);
     }
@@ -515,11 +537,13 @@ PinClaim read_claim(const TomlDocument& doc, const toml::table& t, const Knowled
 
 BuildPolicy read_build(const TomlDocument& doc, const toml::table& t) {
   TableReader r(doc, t, "[build]");
-  r.expect_keys({"gb_per_job", "max_jobs", "strip_toolchain", "compress_fatbin", "metadata_rev", "prune_cuda_libraries"});
+  r.expect_keys(
+      {"gb_per_job", "max_jobs", "strip_toolchain", "compress_fatbin", "metadata_rev", "prune_cuda_libraries"});
   BuildPolicy b;
   auto positive = [&](std::string_view key, int& into) {
     if (auto v = r.integer(key)) {
-      if (v->value < 1 || v->value > 4096) throw doc.error_at(v->pos, fmt::format("'{}' must be between 1 and 4096", key));
+      if (v->value < 1 || v->value > 4096)
+        throw doc.error_at(v->pos, fmt::format("'{}' must be between 1 and 4096", key));
       into = static_cast<int>(v->value);
       return true;
     }
@@ -569,10 +593,10 @@ void require_baseline_isas(const TomlDocument& doc, const Family& f, const Knowl
     if (!def || def->gpu_target != "pruned-output") continue;
     for (const auto& isa : f.axes.at(Axis::isa))
       if (const CpuIsa* i = kb.isa(isa.value); i && !i->flags.empty())
-        throw doc.error_at(isa.pos,
-                           fmt::format("{} is prebuilt: its CPU code is generic, so it has no {} variant", def->display,
-                                       i->display),
-                           "give the family the baseline ISA of its platform (an ISA without compiler flags)");
+        throw doc.error_at(
+            isa.pos,
+            fmt::format("{} is prebuilt: its CPU code is generic, so it has no {} variant", def->display, i->display),
+            "give the family the baseline ISA of its platform (an ISA without compiler flags)");
   }
 }
 
@@ -584,9 +608,10 @@ void require_tailor_source(const TomlDocument& doc, const Spec& spec, const Know
       "add [tailor] with source = \"catalog\" (the recipes take tailor as an argument) or source = \"pinned\" "
       "with owner, repo, rev and hash (built from that source's nix/package.nix)";
   if (spec.build.prune_cuda_libraries)
-    throw doc.error_at(spec.build.prune_cuda_libraries_pos,
-                       "prune_cuda_libraries runs tailor prune in the builds, and the spec does not say where tailor comes from",
-                       hint);
+    throw doc.error_at(
+        spec.build.prune_cuda_libraries_pos,
+        "prune_cuda_libraries runs tailor prune in the builds, and the spec does not say where tailor comes from",
+        hint);
   for (const auto& f : spec.families)
     for (const auto& p : f.axes.at(Axis::package))
       if (const PackageDef* def = kb.package(p.value); def && def->gpu_target == "pruned-output")
@@ -610,15 +635,16 @@ SourceOverride read_spec_override(const TomlDocument& doc, const toml::table& t,
       for (const PackageDef* b : built_packages(*kb.package(p.value), kb))
         if (std::find(built.begin(), built.end(), b->attribute) == built.end()) built.push_back(b->attribute);
   if (std::find(built.begin(), built.end(), o.attribute) == built.end())
-    throw doc.error_at(at("attribute"), fmt::format("no family of the spec builds the nixpkgs attribute '{}'", o.attribute),
+    throw doc.error_at(at("attribute"),
+                       fmt::format("no family of the spec builds the nixpkgs attribute '{}'", o.attribute),
                        built.empty() ? "" : fmt::format("the spec builds {}", fmt::join(built, ", ")));
   // Several overrides of one attribute build different versions, or the same on other pins.
   for (const auto& other : spec.source_overrides) {
     if (other.attribute != o.attribute || other.version != o.version) continue;
-    bool overlap = other.pins.empty() || o.pins.empty() ||
-                   std::any_of(o.pins.begin(), o.pins.end(), [&](const std::string& p) {
-                     return std::find(other.pins.begin(), other.pins.end(), p) != other.pins.end();
-                   });
+    bool overlap =
+        other.pins.empty() || o.pins.empty() || std::any_of(o.pins.begin(), o.pins.end(), [&](const std::string& p) {
+          return std::find(other.pins.begin(), other.pins.end(), p) != other.pins.end();
+        });
     if (overlap) throw doc.error_at(o.pos, fmt::format("'{}' has a source override already", o.attribute));
   }
   std::string asked = spec.requested(o.attribute);

@@ -36,28 +36,32 @@ std::string variant_name_from_tokens(const PackageDef& package, const BackendDef
   std::string word = t.package_word.empty() ? package.name : std::string(t.package_word);
   // A baseline ISA has no word: its segment goes, with its '-' (spelled() leaves out empty segments).
   static const std::map<std::string, std::string> kNoSpelling;
-  if (t.isa.empty() && !t.spelling) return variant_name_from_tokens(package, backend, {t.python, t.cuda, t.sm, t.isa, &kNoSpelling, t.package_word});
+  if (t.isa.empty() && !t.spelling)
+    return variant_name_from_tokens(package, backend, {t.python, t.cuda, t.sm, t.isa, &kNoSpelling, t.package_word});
   if (t.spelling && (!t.spelling->empty() || t.isa.empty())) {
-    std::string part = spelled(backend.name_part, {{"cuda", std::string(t.cuda)}, {"sm", std::string(t.sm)},
-                                                   {"isa", std::string(t.isa)}}, *t.spelling);
+    std::string part =
+        spelled(backend.name_part,
+                {{"cuda", std::string(t.cuda)}, {"sm", std::string(t.sm)}, {"isa", std::string(t.isa)}}, *t.spelling);
     std::map<std::string, std::string> whole = *t.spelling;
     whole.erase(part);  // the backend part is spelled already
     return spelled(package.variant_name, {{"package", word}, {"python", std::string(t.python)}, {"backend", part}},
                    whole);
   }
-  std::string part = fill_template(backend.name_part, {{"cuda", std::string(t.cuda)},
-                                                       {"sm", std::string(t.sm)},
-                                                       {"isa", std::string(t.isa)}});
+  std::string part = fill_template(
+      backend.name_part, {{"cuda", std::string(t.cuda)}, {"sm", std::string(t.sm)}, {"isa", std::string(t.isa)}});
   return fill_template(package.variant_name, {{"package", word}, {"python", std::string(t.python)}, {"backend", part}});
 }
 
-std::string variant_name(const Variant& v, const KnowledgeBase& kb, const std::map<std::string, std::string>* spelling) {
+std::string variant_name(const Variant& v, const KnowledgeBase& kb,
+                         const std::map<std::string, std::string>* spelling) {
   const PythonVersion* py = kb.python(v.python);
   const CudaToolkit* c = kb.cuda(v.cuda);
   const GpuArch* g = kb.gpu(v.sm);
   const CpuIsa* isa = kb.isa(v.isa);
   std::string python = py ? py->name_token() : "python" + v.python, cuda = c ? c->name_token() : "cuda" + v.cuda,
-              sm = g ? g->name_token() : v.sm_set.empty() ? "sm" + v.sm : v.sm;
+              sm = g                  ? g->name_token()
+                   : v.sm_set.empty() ? "sm" + v.sm
+                                      : v.sm;
   return variant_name_from_tokens(*kb.package(v.package), *kb.backend(v.backend),
                                   {python, cuda, sm, isa ? isa->word : v.isa, spelling, v.package_word});
 }
@@ -202,8 +206,10 @@ class NameParser {
     for (const BackendDef* b : backends) {
       std::string first = template_segments(b->name_part).front();
       e.starts.push_back(is_placeholder(first) ? axis_of(first) + (axis_of(first) == "cuda" ? "X_Y" : "") : first);
-      if (is_placeholder(first)) placeholders.push_back(unknown(axis_of(first), "").substr(10));  // "a CUDA toolkit ..."
-      else e.said.push_back("'" + first + "'");
+      if (is_placeholder(first))
+        placeholders.push_back(unknown(axis_of(first), "").substr(10));  // "a CUDA toolkit ..."
+      else
+        e.said.push_back("'" + first + "'");
     }
     e.said.insert(e.said.end(), placeholders.begin(), placeholders.end());
     return e;
@@ -290,7 +296,8 @@ std::optional<PackageWord> read_package_word(std::string_view name, const Knowle
   if (out.versioned && out.word.size() < name.size()) {  // a pairing word, "-pt212", unless it is the Python token
     std::string_view next = name.substr(out.word.size() + 1);
     next = next.substr(0, next.find('-'));
-    if (!next.starts_with("python") && is_pairing_word(next)) out.word = std::string(name.substr(0, out.word.size() + 1 + next.size()));
+    if (!next.starts_with("python") && is_pairing_word(next))
+      out.word = std::string(name.substr(0, out.word.size() + 1 + next.size()));
   }
   return out;
 }

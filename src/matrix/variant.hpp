@@ -14,16 +14,16 @@
 namespace tailor {
 
 struct Variant {
-  std::string name;     ///< "pytorch-python313-cuda12_9-sm90-avx512"
-  std::string package;  ///< a package of packages.toml, "pytorch"
-  std::string backend;  ///< a backend of packages.toml, "cuda"
+  std::string name;         ///< "pytorch-python313-cuda12_9-sm90-avx512"
+  std::string package;      ///< a package of packages.toml, "pytorch"
+  std::string backend;      ///< a backend of packages.toml, "cuda"
   std::string accelerator;  ///< the backend's device: "cuda", "metal", "none"
-  std::string python;   ///< "3.13"; empty for top-level packages
-  std::string cuda;     ///< "12.9"; empty unless the backend has the cuda axis
-  std::string sm;       ///< "9.0", or the name of an SM set ("all"); empty unless the backend has the sm axis
+  std::string python;       ///< "3.13"; empty for top-level packages
+  std::string cuda;         ///< "12.9"; empty unless the backend has the cuda axis
+  std::string sm;           ///< "9.0", or the name of an SM set ("all"); empty unless the backend has the sm axis
   /// The SMs of a set variant (sm names the set), in the spec's order; empty for one SM.
   std::vector<std::string> sm_set;
-  std::string isa;      ///< "avx512"; empty unless the backend has the isa axis
+  std::string isa;       ///< "avx512"; empty unless the backend has the isa axis
   std::string platform;  ///< "x86_64-linux", "aarch64-linux", "aarch64-darwin"
   std::string pin;       ///< short revision, "6a030d5"
   std::string family;    ///< the spec family that produced it
@@ -41,7 +41,9 @@ struct Variant {
   int version_index = -1;
 
   /// Every SM it targets: the set's, or the one SM; empty without the sm axis.
-  std::vector<std::string> sms() const { return !sm_set.empty() ? sm_set : sm.empty() ? std::vector<std::string>{} : std::vector<std::string>{sm}; }
+  std::vector<std::string> sms() const {
+    return !sm_set.empty() ? sm_set : sm.empty() ? std::vector<std::string>{} : std::vector<std::string>{sm};
+  }
   /// The version of \a package this variant builds; empty when unknown.
   std::string version_of(std::string_view package) const;
 };

@@ -61,8 +61,10 @@ ReadFact fact_of(Evaluator& ev, const ValuePtr& v) {
   ReadFact f;
   if (!v) return f;
   f.at = ev.location(v->where);
-  if (v->is(ValueKind::string)) f.value = v->text;
-  else f.why = v->known() ? fmt::format("it is {}, not a string", nix::kind_name(v->kind)) : v->text;
+  if (v->is(ValueKind::string))
+    f.value = v->text;
+  else
+    f.why = v->known() ? fmt::format("it is {}, not a string", nix::kind_name(v->kind)) : v->text;
   return f;
 }
 
@@ -105,7 +107,8 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
   if (e->kind != nix::ExprKind::call) return std::nullopt;
   auto call = static_cast<const nix::Call*>(e);
   if (call->fn->kind != nix::ExprKind::var || static_cast<const nix::Name*>(call->fn.get())->name != "import" ||
-      call->args.size() != 2 || call->args[0]->kind != nix::ExprKind::path || call->args[1]->kind != nix::ExprKind::attrs)
+      call->args.size() != 2 || call->args[0]->kind != nix::ExprKind::path ||
+      call->args[1]->kind != nix::ExprKind::attrs)
     return std::nullopt;
   ValuePtr path = ev_.eval_in_file(call->args[0].get(), f.src.rel);
   if (!path->is(ValueKind::path) || !texts_.count(path->text)) return std::nullopt;
@@ -129,8 +132,10 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
       if (ValuePtr v = ev_.get(s, "version")) out.version = fact_of(ev_, v);
       break;
     }
-  if (!out.pname.known() && out.pname.why.empty()) out.pname.why = "the builder's result states no pname tailor can read";
-  if (!out.version.known() && out.version.why.empty()) out.version.why = "the builder's result states no version tailor can read";
+  if (!out.pname.known() && out.pname.why.empty())
+    out.pname.why = "the builder's result states no pname tailor can read";
+  if (!out.version.known() && out.version.why.empty())
+    out.version.why = "the builder's result states no version tailor can read";
 
   // Fetches: nixpkgs, other repositories; their imports; fetchFromGitHub.
   std::vector<std::pair<ValuePtr, ForeignRecipe>> tarballs;
@@ -146,8 +151,9 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
       std::smatch m;
       if (uf.known() && std::regex_match(uf.value, m, kNixpkgsUrl)) {
         if (out.nixpkgs_rev.known() && out.nixpkgs_rev.value != m[1].str()) {
-          out.nixpkgs_rev = ReadFact{"", uf.at, fmt::format("the builder fetches two nixpkgs revisions, {} and {}",
-                                                            out.nixpkgs_rev.value, m[1].str())};
+          out.nixpkgs_rev = ReadFact{
+              "", uf.at,
+              fmt::format("the builder fetches two nixpkgs revisions, {} and {}", out.nixpkgs_rev.value, m[1].str())};
           continue;
         }
         out.nixpkgs_rev = ReadFact{m[1].str(), uf.at, ""};
@@ -160,7 +166,8 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
         if (hash && hash->is(ValueKind::string)) r.hash = hash->text;
         tarballs.emplace_back(u, std::move(r));
       } else if (!out.nixpkgs_rev.known()) {
-        out.nixpkgs_rev.why = fmt::format("the URL of the tarball fetched at {} is unknown: {}", ev_.location(u->where), uf.why);
+        out.nixpkgs_rev.why =
+            fmt::format("the URL of the tarball fetched at {} is unknown: {}", ev_.location(u->where), uf.why);
       }
     } else if (seg == "fetchFromGitHub" && !u->list.empty()) {
       ValuePtr a = first_arg(ev_, u);

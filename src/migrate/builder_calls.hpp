@@ -29,22 +29,22 @@ struct ReadFact {
 
 /// A recipe the builder imports from a tarball of another repository.
 struct ForeignRecipe {
-  std::string url;   ///< of the tarball
-  std::string rev;   ///< the revision in its URL, when it names one
-  std::string hash;  ///< its sha256; empty: fetched without one
-  std::string path;  ///< the file imported from it ("recipes/torch.nix"), when told
-  std::string at;    ///< where the fetch is written
+  std::string url;                       ///< of the tarball
+  std::string rev;                       ///< the revision in its URL, when it names one
+  std::string hash;                      ///< its sha256; empty: fetched without one
+  std::string path;                      ///< the file imported from it ("recipes/torch.nix"), when told
+  std::string at;                        ///< where the fetch is written
   std::map<std::string, ReadFact> args;  ///< string arguments of the call
 };
 
 struct BuilderCall {
-  std::string file;     ///< the variant file, tree-relative
-  std::string builder;  ///< the builder it calls, tree-relative
+  std::string file;                      ///< the variant file, tree-relative
+  std::string builder;                   ///< the builder it calls, tree-relative
   std::map<std::string, ReadFact> args;  ///< the call's arguments that are strings
   ReadFact pname, version;
-  ReadFact nixpkgs_rev;    ///< the nixpkgs revision fetched (40 hex digits)
+  ReadFact nixpkgs_rev;  ///< the nixpkgs revision fetched (40 hex digits)
   bool nixpkgs_hashed = false;
-  ReadFact overlay;        ///< the package set the CUDA overlay selects ("cudaPackages_12_9")
+  ReadFact overlay;                    ///< the package set the CUDA overlay selects ("cudaPackages_12_9")
   std::optional<GitHubSource> source;  ///< what fetchFromGitHub fetches
   std::string source_at;
   std::vector<ForeignRecipe> foreign;  ///< recipes imported from other repositories

@@ -21,7 +21,8 @@ struct Fixture {
   lint::LintTree tree;
   Fixture() {
     std::vector<lint::Problem> ignored;
-    tree = lint::make_tree("tv", lint::read_tree(test::source_path("tests/data/trees/torchvision-tables")), kb(), ignored);
+    tree =
+        lint::make_tree("tv", lint::read_tree(test::source_path("tests/data/trees/torchvision-tables")), kb(), ignored);
   }
   const lint::NixFile& file(const std::string& rel) const {
     for (const auto& f : tree.nix)
@@ -54,7 +55,8 @@ TEST(BuilderCalls, ReadsWhatAWrapperBuildsFromTheTables) {
   EXPECT_EQ(c->source->hash, "sha256-FOdDGY3v8yWBhtNo9tZP79/xwrc7AoIY5Y1ZABzWe6g=");
   ASSERT_EQ(c->foreign.size(), 1u);
   const ForeignRecipe& torch = c->foreign.front();
-  EXPECT_EQ(torch.url, "https://github.com/ml-platform/pytorch-nix/archive/9c4e2b7a1f3d5e8b0a6c2d4f7e9b1a3c5d8e0f2a.tar.gz");
+  EXPECT_EQ(torch.url,
+            "https://github.com/ml-platform/pytorch-nix/archive/9c4e2b7a1f3d5e8b0a6c2d4f7e9b1a3c5d8e0f2a.tar.gz");
   EXPECT_EQ(torch.rev, "9c4e2b7a1f3d5e8b0a6c2d4f7e9b1a3c5d8e0f2a");
   EXPECT_EQ(torch.hash, "");  // fetched without sha256
   EXPECT_EQ(torch.args.at("torchVersion").value, "2.11.0");
@@ -76,7 +78,7 @@ TEST(BuilderCalls, PinOverridesPerCudaAndTheCpuPin) {
   auto cpu = calls.read(fx.file("torchvision025-python313-cpu-avx2.nix"));
   ASSERT_TRUE(cpu);
   EXPECT_EQ(cpu->nixpkgs_rev.value, "6a030d535719c5190187c4cec156f335e95e3211");  // cpuPin
-  EXPECT_FALSE(cpu->overlay.known());  // no CUDA overlay on CPU
+  EXPECT_FALSE(cpu->overlay.known());                                             // no CUDA overlay on CPU
   EXPECT_EQ(cpu->pname.value, "torchvision025-python313-cpu-avx2");
 }
 

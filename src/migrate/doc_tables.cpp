@@ -75,7 +75,8 @@ Topic topic_of(std::string_view header, const DocRepin& r) {
 /// A row key such as "PyTorch" or "Python version" (not a variant name).
 Topic row_topic(std::string_view first_cell, const DocRepin& r) {
   std::string k = lower(plain(first_cell));
-  for (const std::string& t : {lower(r.name), lower(r.attribute), lower(r.name) + " version", lower(r.attribute) + " version"})
+  for (const std::string& t :
+       {lower(r.name), lower(r.attribute), lower(r.name) + " version", lower(r.attribute) + " version"})
     if (k == t) return Topic::torch;
   for (const char* t : {"python", "python version"})
     if (k == t) return Topic::python;
@@ -90,8 +91,9 @@ std::vector<size_t> find_version(std::string_view text, std::string_view version
   for (size_t k = text.find(version); k != std::string_view::npos; k = text.find(version, k + 1)) {
     size_t e = k + version.size();
     bool before = k > 0 && (std::isdigit(static_cast<unsigned char>(text[k - 1])) || text[k - 1] == '.');
-    bool after = e < text.size() && (std::isdigit(static_cast<unsigned char>(text[e])) ||
-                                     (text[e] == '.' && e + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[e + 1]))));
+    bool after = e < text.size() &&
+                 (std::isdigit(static_cast<unsigned char>(text[e])) ||
+                  (text[e] == '.' && e + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[e + 1]))));
     if (!before && !after) out.push_back(k);
   }
   return out;
@@ -141,8 +143,10 @@ std::vector<TextEdit> plan_doc(std::string_view text, const DocRepin& r, std::ve
     if (!in_table) {  // a header row, if a separator follows
       in_table = true;
       columns.clear();
-      if (n + 1 < lines.size() && is_separator(text.substr(lines[n + 1].first, lines[n + 1].second - lines[n + 1].first)))
-        for (const auto& c : split_row(text, b, e)) columns.push_back(topic_of(text.substr(c.begin, c.end - c.begin), r));
+      if (n + 1 < lines.size() &&
+          is_separator(text.substr(lines[n + 1].first, lines[n + 1].second - lines[n + 1].first)))
+        for (const auto& c : split_row(text, b, e))
+          columns.push_back(topic_of(text.substr(c.begin, c.end - c.begin), r));
       continue;
     }
     if (is_separator(line)) continue;
@@ -157,14 +161,16 @@ std::vector<TextEdit> plan_doc(std::string_view text, const DocRepin& r, std::ve
       if (t == Topic::torch) torch_cells.emplace_back(cells[c].begin, cells[c].end);
       if (from.empty() || to.empty() || from == to) continue;
       for (size_t k : find_version(cell, from))
-        edits.push_back({cells[c].begin + k, cells[c].begin + k + from.size(), to, t == Topic::torch ? r.attribute : "python"});
+        edits.push_back(
+            {cells[c].begin + k, cells[c].begin + k + from.size(), to, t == Topic::torch ? r.attribute : "python"});
     }
   }
   // Old torch versions elsewhere: rewritten where a heading or a line about
   // this branch names torch's, left for the user in other prose (history,
   // other branches).
   if (!r.old_torch.empty() && r.old_torch != r.new_torch) {
-    std::vector<size_t> named = r.new_torch.empty() ? std::vector<size_t>{} : find_torch_mentions(text, r.old_torch, r.attribute);
+    std::vector<size_t> named =
+        r.new_torch.empty() ? std::vector<size_t>{} : find_torch_mentions(text, r.old_torch, r.attribute);
     for (size_t k : find_version(text, r.old_torch)) {
       bool in_cell = std::any_of(torch_cells.begin(), torch_cells.end(),
                                  [&](const auto& c) { return k >= c.first && k < c.second; });
@@ -172,7 +178,8 @@ std::vector<TextEdit> plan_doc(std::string_view text, const DocRepin& r, std::ve
       size_t line_start = text.rfind('\n', k == 0 ? 0 : k - 1);
       line_start = line_start == std::string_view::npos || k == 0 ? 0 : line_start + 1;
       size_t line_end = text.find('\n', k);
-      std::string_view whole = text.substr(line_start, line_end == std::string_view::npos ? text.npos : line_end - line_start);
+      std::string_view whole =
+          text.substr(line_start, line_end == std::string_view::npos ? text.npos : line_end - line_start);
       if (std::find(named.begin(), named.end(), k) != named.end() && lint::doc_line_about_this_tree(whole)) {
         edits.push_back({k, k + r.old_torch.size(), r.new_torch, r.attribute});
         continue;

@@ -18,8 +18,8 @@ struct DocRepin {
   /// The headline package (packages.toml) whose version tables and mentions
   /// follow the pin: its attribute ("torch") and name ("pytorch").
   std::string attribute, name;
-  std::string old_torch, new_torch;   ///< its versions; empty: unknown, not rewritten
-  std::string old_python, new_python; ///< "3.12" -> "3.13"; empty: unchanged or unknown
+  std::string old_torch, new_torch;    ///< its versions; empty: unknown, not rewritten
+  std::string old_python, new_python;  ///< "3.12" -> "3.13"; empty: unchanged or unknown
 };
 
 /// A mention the update left as written, for the summary.

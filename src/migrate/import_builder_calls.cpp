@@ -32,9 +32,10 @@ BuilderImport import_builder_call(const BuilderCall& call, const lint::NixFile& 
   }
   const NixpkgsPin* pin = kb.pin(call.nixpkgs_rev.value);
   if (!pin) {
-    out.left_out = fmt::format("it builds on nixpkgs {} ({}), which the knowledge base does not record "
-                               "(tailor kb probe-pin records it)",
-                               call.nixpkgs_rev.value.substr(0, 7), call.nixpkgs_rev.at);
+    out.left_out = fmt::format(
+        "it builds on nixpkgs {} ({}), which the knowledge base does not record "
+        "(tailor kb probe-pin records it)",
+        call.nixpkgs_rev.value.substr(0, 7), call.nixpkgs_rev.at);
     return out;
   }
   out.pin = pin->short_rev;
@@ -68,11 +69,14 @@ BuilderImport import_builder_call(const BuilderCall& call, const lint::NixFile& 
   rv.pin = out.pin;
   rv.decided = {package.attribute, "import"};
   std::string from_tag = call.source ? tag_version(call.source->rev) : "";
-  if (call.version.known() && Version::parse(call.version.value)) rv.version = call.version.value;
-  else rv.version = from_tag;
+  if (call.version.known() && Version::parse(call.version.value))
+    rv.version = call.version.value;
+  else
+    rv.version = from_tag;
   if (rv.version.empty()) {
-    out.left_out = fmt::format("the version it builds is unknown: {}",
-                               call.version.why.empty() ? "'" + call.version.value + "' is not a version" : call.version.why);
+    out.left_out =
+        fmt::format("the version it builds is unknown: {}",
+                    call.version.why.empty() ? "'" + call.version.value + "' is not a version" : call.version.why);
     return out;
   }
   const Version* shipped = pin->version(package.attribute);
@@ -119,8 +123,8 @@ BuilderImport import_builder_call(const BuilderCall& call, const lint::NixFile& 
         out.left_out = fmt::format(
             "it is built against {} {} ({}) from {}; nixpkgs {} ships {} {}, and no workaround of the knowledge base "
             "builds {} {} there, so a spec cannot build the same",
-            b->attribute, want, it->second.at, r.url, pin->short_rev, b->attribute, has ? has->str() : "of no recorded version",
-            b->attribute, want);
+            b->attribute, want, it->second.at, r.url, pin->short_rev, b->attribute,
+            has ? has->str() : "of no recorded version", b->attribute, want);
         return out;
       }
       rv.paired.emplace_back(b->attribute, want);

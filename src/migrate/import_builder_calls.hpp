@@ -15,9 +15,9 @@
 namespace tailor::migrate {
 
 struct BuilderImport {
-  std::string left_out;               ///< why the file is left out; empty: it is imported
-  std::string pin;                    ///< short revision of the knowledge base
-  RecipeVersion version;              ///< its version row (names with a version word)
+  std::string left_out;                   ///< why the file is left out; empty: it is imported
+  std::string pin;                        ///< short revision of the knowledge base
+  RecipeVersion version;                  ///< its version row (names with a version word)
   std::vector<RecipeOverride> overrides;  ///< its own source, for the import's override tables
   /// Per-file remarks that do not stop the import, "KEY\tTEXT": one warning per
   /// KEY names every file it concerns (a table fact reaches many files).

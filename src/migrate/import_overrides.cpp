@@ -9,11 +9,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "recipe/node_values.hpp"
-#include "recipe/recipe_facts.hpp"
 #include "matrix/rules.hpp"
 #include "nix/parser.hpp"
 #include "nix/visit.hpp"
+#include "recipe/node_values.hpp"
+#include "recipe/recipe_facts.hpp"
 #include "util/quote.hpp"
 #include "util/version.hpp"
 
@@ -121,7 +121,8 @@ class OverrideReader {
     const Expr* d = deref(&e);
     if (d && d->kind == ExprKind::binary && static_cast<const nix::Binary&>(*d).op == nix::BinaryOp::add)
       return joined(static_cast<const nix::Binary&>(*d), depth);
-    if (!d || depth > kMaxDepth || (d->kind != ExprKind::string && d->kind != ExprKind::ind_string)) return std::nullopt;
+    if (!d || depth > kMaxDepth || (d->kind != ExprKind::string && d->kind != ExprKind::ind_string))
+      return std::nullopt;
     std::string out;
     for (const auto& p : static_cast<const nix::String&>(*d).parts) {
       if (!p.expr) {
@@ -182,7 +183,8 @@ class OverrideReader {
     s.repo = field({"repo"});
     s.rev = field({"rev", "tag"});
     s.hash = field({"hash", "sha256"});
-    if (auto it = own.find("fetchSubmodules"); it != own.end()) s.fetch_submodules = boolean(*it->second).value_or(false);
+    if (auto it = own.find("fetchSubmodules"); it != own.end())
+      s.fetch_submodules = boolean(*it->second).value_or(false);
     if (problem.empty() && !is_nix_sha256(s.hash))
       problem = fmt::format("its src's hash '{}' is not a sha256 Nix accepts", s.hash);
     return s;
@@ -201,8 +203,9 @@ class OverrideReader {
     if (c) {
       o.fetch = github(*c, o.problem);
     } else if (o.problem.empty()) {
-      o.problem = src ? fmt::format("its src is {}, not a fetchFromGitHub whose arguments the recipe spells out", what(*src))
-                      : "it gives a version without a src";
+      o.problem =
+          src ? fmt::format("its src is {}, not a fetchFromGitHub whose arguments the recipe spells out", what(*src))
+              : "it gives a version without a src";
     }
   }
 
@@ -223,7 +226,8 @@ class OverrideReader {
     if (!d || depth > kMaxDepth) return;
     if (d->kind == ExprKind::string || d->kind == ExprKind::ind_string) return string_extras(*d, o, depth);
     if (github_call(*d)) {
-      if (o.problem.empty()) o.problem = "it fetches a further source a spec cannot pass on (only FETCHCONTENT_SOURCE_DIR_<NAME>)";
+      if (o.problem.empty())
+        o.problem = "it fetches a further source a spec cannot pass on (only FETCHCONTENT_SOURCE_DIR_<NAME>)";
       return;
     }
     nix::for_each_child(*d, {}, [&](const Expr& c, std::string_view) { read_extras(c, o, depth + 1); });
@@ -238,8 +242,10 @@ class OverrideReader {
       }
       const nix::Call* c = github_call(*p.expr);
       std::string name = fetch_content_name(before);
-      if (c && !name.empty()) o.extra_sources.push_back({name, github(*c, o.problem)});
-      else read_extras(*p.expr, o, depth + 1);
+      if (c && !name.empty())
+        o.extra_sources.push_back({name, github(*c, o.problem)});
+      else
+        read_extras(*p.expr, o, depth + 1);
       before.clear();
     }
   }
@@ -270,7 +276,8 @@ class OverrideReader {
     RecipeOverride o;
     o.attribute = attribute_;
     if (auto v = text(*version->second)) o.version = *v;
-    if (o.version.empty() || !Version::parse(o.version)) o.problem = "its version is no version number the recipe spells out";
+    if (o.version.empty() || !Version::parse(o.version))
+      o.problem = "its version is no version number the recipe spells out";
     auto at = [&](const char* k) { return own.count(k) ? own.at(k) : nullptr; };
     read_source(at("src"), o);
     read_patches(at("patches"), o);
@@ -292,7 +299,8 @@ class OverrideReader {
       o.from_record = true;
       o.attribute = key.substr(0, key.size() - 6);
       o.version = text(*fields.at("version")).value_or("");
-      if (o.version.empty() || !Version::parse(o.version)) o.problem = "its version is no version number the recipe spells out";
+      if (o.version.empty() || !Version::parse(o.version))
+        o.problem = "its version is no version number the recipe spells out";
       o.fetch = github(fetch, o.problem);
       if (auto c = own.find("clearPatches"); c != own.end()) o.clear_patches = boolean(*c->second).value_or(false);
       found.push_back(std::move(o));
@@ -372,7 +380,8 @@ bool disputed(const KnowledgeBase& kb, const std::string& pin, const std::string
 /// The recipe's override of \a attribute that changes what its pin ships; null: it builds the pin's.
 const RecipeOverride* override_of(const RecipeSources& r, const std::string& attribute, const KnowledgeBase& kb) {
   for (const auto& o : r.overrides)
-    if (o.attribute == attribute && (!o.problem.empty() || o.version != shipped(kb, r.pin, attribute) || disputed(kb, r.pin, attribute)))
+    if (o.attribute == attribute &&
+        (!o.problem.empty() || o.version != shipped(kb, r.pin, attribute) || disputed(kb, r.pin, attribute)))
       return &o;
   return nullptr;
 }
@@ -392,8 +401,9 @@ struct Build {
 
 std::string spec_builds(const KnowledgeBase& kb, const RecipeSources& r, const std::string& attribute) {
   std::string v = shipped(kb, r.pin, attribute);
-  return v.empty() ? fmt::format("the {} of nixpkgs {} (the knowledge base does not record its version)", attribute, r.pin)
-                   : fmt::format("{} {} (what nixpkgs {} ships)", attribute, v, r.pin);
+  return v.empty()
+             ? fmt::format("the {} of nixpkgs {} (the knowledge base does not record its version)", attribute, r.pin)
+             : fmt::format("{} {} (what nixpkgs {} ships)", attribute, v, r.pin);
 }
 
 std::string pin_ships(const KnowledgeBase& kb, const RecipeSources& r, const std::string& attribute) {
@@ -403,25 +413,28 @@ std::string pin_ships(const KnowledgeBase& kb, const RecipeSources& r, const std
 }
 
 /// Why \a b's override cannot be the spec's: its own problem, or another recipe building otherwise.
-std::string why_not(const Build& b, const std::vector<Build>& all, const std::string& attribute, const KnowledgeBase& kb) {
+std::string why_not(const Build& b, const std::vector<Build>& all, const std::string& attribute,
+                    const KnowledgeBase& kb) {
   if (!b.o->problem.empty()) return b.o->problem;
   for (const auto& other : all) {
     if (other.o && b.o->same_build(*other.o)) continue;
-    std::string what = other.o ? other.o->describe() : "the pin's " + attribute + " " + shipped(kb, other.recipe->pin, attribute);
+    std::string what =
+        other.o ? other.o->describe() : "the pin's " + attribute + " " + shipped(kb, other.recipe->pin, attribute);
     return fmt::format("{} builds {}, and a spec builds one {} for every recipe", other.recipe->file, what, attribute);
   }
   return fmt::format("no family of the spec builds {}", attribute);
 }
 
 std::string fetch_toml(const GitHubSource& s) {
-  std::string out = fmt::format("owner = {}\nrepo = {}\nrev = {}\nhash = {}\n", toml_string(s.owner), toml_string(s.repo),
-                                toml_string(s.rev), toml_string(s.hash));
+  std::string out = fmt::format("owner = {}\nrepo = {}\nrev = {}\nhash = {}\n", toml_string(s.owner),
+                                toml_string(s.repo), toml_string(s.rev), toml_string(s.hash));
   return s.fetch_submodules ? out + "fetch_submodules = true\n" : out;
 }
 
 std::string override_toml(const RecipeOverride& o, const std::string& pins_ship) {
-  std::string out = fmt::format("\n# Read from the recipes: {}, where {}.\n[[source_override]]\nattribute = {}\nversion = {}\n",
-                                comment_text(o.describe()), comment_text(pins_ship), toml_string(o.attribute), toml_string(o.version));
+  std::string out = fmt::format(
+      "\n# Read from the recipes: {}, where {}.\n[[source_override]]\nattribute = {}\nversion = {}\n",
+      comment_text(o.describe()), comment_text(pins_ship), toml_string(o.attribute), toml_string(o.version));
   out += fetch_toml(o.fetch);
   if (o.clear_patches) out += "clear_patches = true\n";
   for (const auto& x : o.extra_sources)
@@ -433,10 +446,12 @@ bool decided(const RecipeSources& r, const std::string& attribute) {
   return std::find(r.decided.begin(), r.decided.end(), attribute) != r.decided.end();
 }
 
-std::vector<Build> builds_of(const std::vector<RecipeSources>& recipes, const std::string& attribute, const KnowledgeBase& kb) {
+std::vector<Build> builds_of(const std::vector<RecipeSources>& recipes, const std::string& attribute,
+                             const KnowledgeBase& kb) {
   std::vector<Build> out;
   for (const auto& r : recipes)
-    if (const RecipeOverride* o = override_of(r, attribute, kb); !decided(r, attribute) && (o || builds(r, attribute, kb)))
+    if (const RecipeOverride* o = override_of(r, attribute, kb);
+        !decided(r, attribute) && (o || builds(r, attribute, kb)))
       out.push_back({&r, o});
   return out;
 }
@@ -453,7 +468,8 @@ bool workaround_builds(const std::vector<Build>& all, const RecipeOverride& o, c
            std::find(w.requested.begin(), w.requested.end(), std::pair{o.attribute, o.version}) != w.requested.end();
   };
   return std::all_of(all.begin(), all.end(), [&](const Build& b) {
-    return std::any_of(kb.workarounds.begin(), kb.workarounds.end(), [&](const Workaround& w) { return same(w, b.recipe->pin); });
+    return std::any_of(kb.workarounds.begin(), kb.workarounds.end(),
+                       [&](const Workaround& w) { return same(w, b.recipe->pin); });
   });
 }
 
@@ -461,8 +477,8 @@ void import_attribute(const std::vector<Build>& all, const std::string& attribut
                       ImportedOverrides& out) {
   bool known = std::any_of(all.begin(), all.end(), [&](const Build& b) { return builds(*b.recipe, attribute, kb); });
   bool agreed = known && std::all_of(all.begin(), all.end(), [&](const Build& b) {
-    return b.o && b.o->problem.empty() && b.o->same_build(*all.front().o);
-  });
+                  return b.o && b.o->problem.empty() && b.o->same_build(*all.front().o);
+                });
   if (agreed && workaround_builds(all, *all.front().o, kb)) {
     out.requested.emplace_back(attribute, all.front().o->version);
     return;
@@ -475,11 +491,11 @@ void import_attribute(const std::vector<Build>& all, const std::string& attribut
   }
   for (const auto& b : all)
     if (b.o)
-      out.refusals.push_back(fmt::format("{}: cannot reproduce: builds {}, but {}; the spec would build {}", b.recipe->file,
-                                         b.o->describe(), known ? why_not(b, all, attribute, kb) : why_not(b, {}, attribute, kb),
+      out.refusals.push_back(fmt::format("{}: cannot reproduce: builds {}, but {}; the spec would build {}",
+                                         b.recipe->file, b.o->describe(),
+                                         known ? why_not(b, all, attribute, kb) : why_not(b, {}, attribute, kb),
                                          spec_builds(kb, *b.recipe, attribute)));
 }
-
 
 // Recipes that build \a attribute as their pin ships it, where the pin's sources
 // disagree on that version: the version their headers state decides it.
@@ -508,8 +524,9 @@ void import_disputed(const std::vector<Build>& all, const std::string& attribute
   }
   out.refusals.push_back(dispute_warning(
       *pin, *dispute,
-      stated.empty() ? fmt::format("the recipes do not say which {} they build, so the spec cannot decide it", attribute)
-                     : fmt::format("the recipes say {} {}, so the spec cannot decide it", attribute, fmt::join(stated, " and "))));
+      stated.empty()
+          ? fmt::format("the recipes do not say which {} they build, so the spec cannot decide it", attribute)
+          : fmt::format("the recipes say {} {}, so the spec cannot decide it", attribute, fmt::join(stated, " and "))));
 }
 
 }  // namespace

@@ -25,8 +25,8 @@ struct RecipeOverride {
   GitHubSource fetch;
   std::vector<ExtraSource> extra_sources;  ///< FETCHCONTENT_SOURCE_DIR_<NAME> sources, name lowercased
   bool clear_patches = false;              ///< `patches = [ ];`
-  std::string problem;  ///< why a spec cannot build the same; empty when it can
-  bool from_record = false;  ///< read from a variant record tailor generated (`torchSource = { … }`)
+  std::string problem;                     ///< why a spec cannot build the same; empty when it can
+  bool from_record = false;                ///< read from a variant record tailor generated (`torchSource = { … }`)
 
   bool same_build(const RecipeOverride& o) const;
   /// "torch 2.10.0 from pytorch/pytorch v2.10.0"
@@ -63,7 +63,7 @@ struct RecipeSources {
 };
 
 struct ImportedOverrides {
-  std::string toml;                   ///< [[source_override]] tables
+  std::string toml;  ///< [[source_override]] tables
   /// Versions of generated trees that a [branch] request builds the same way (the
   /// workaround of the knowledge base that generated them): attribute -> version.
   std::vector<std::pair<std::string, std::string>> requested;

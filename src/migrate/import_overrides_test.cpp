@@ -48,7 +48,8 @@ in
   src = pkgs.fetchFromGitHub {
     owner = "pytorch"; repo = "pytorch";
     rev = "v${torchVersion}";
-    hash = ")") + kTorchHash + R"(";
+    hash = ")") + kTorchHash +
+                          R"(";
     fetchSubmodules = true;
   };
   patches = [ ];
@@ -71,7 +72,8 @@ TEST(ImportOverrides, TagsConcatenationsFinalAttrsAndInherits) {
   std::string fetch = R"(fetchFromGitHub { owner = "vllm-project"; repo = "vllm"; )";
   std::string hash = R"(hash = "sha256-3Q2bM0pbXtBx1GkyUXqcwvXJ0wM9Gbq5pN+Gv2nEzCk="; })";
   for (const std::string& text : {
-           "let v = \"0.14.1\"; in ps.vllm.overrideAttrs (old: { version = v; src = " + fetch + "tag = \"v\" + v; " + hash + "; })",
+           "let v = \"0.14.1\"; in ps.vllm.overrideAttrs (old: { version = v; src = " + fetch + "tag = \"v\" + v; " +
+               hash + "; })",
            "ps.vllm.overrideAttrs (finalAttrs: old: { version = \"0.14.1\"; src = " + fetch +
                "tag = \"v${finalAttrs.version}\"; " + hash + "; })",
            "let s = { version = \"0.14.1\"; src = " + fetch + "rev = \"v0.14.1\"; " + hash +
@@ -118,7 +120,8 @@ TEST(ImportOverrides, ExtraSourcesHandedToFetchContent) {
   EXPECT_EQ(o.extra_sources[1].fetch.hash, "sha256-L0/RvgFdy88kq6L7mQV8BhASFYlu8RRIyaVdXGSWPAc=");
 
   // The knowledge base records no onnxruntime version per pin: the override is written.
-  ImportedOverrides got = import_overrides({{"onnxruntime-python312-cpu-avx2.nix", "46336d4", "onnxruntime", {o}}}, kb());
+  ImportedOverrides got =
+      import_overrides({{"onnxruntime-python312-cpu-avx2.nix", "46336d4", "onnxruntime", {o}}}, kb());
   EXPECT_EQ(got.refusals, std::vector<std::string>{});
   EXPECT_EQ(got.toml, R"(
 # Read from the recipes: onnxruntime 1.18.1 from microsoft/onnxruntime v1.18.1, where the knowledge base does not record which onnxruntime nixpkgs 46336d4 ships.
@@ -171,8 +174,11 @@ TEST(ImportOverrides, WhatASpecCannotStateIsAProblem) {
 // A Nix string may hold any bytes, a spec only UTF-8: such a source is refused, never
 // written as TOML that does not load.
 TEST(ImportOverrides, ASourceThatIsNotUtf8IsRefused) {
-  std::string text = std::string(R"(ps.torch.overrideAttrs (o: { version = "2.10.0"; src = fetchFromGitHub { owner = "pytorch"; )") +
-                     "repo = \"pytorch\"; rev = \"v2.\xff" "10.0\"; hash = \"" + kTorchHash + "\"; }; })";
+  std::string text =
+      std::string(R"(ps.torch.overrideAttrs (o: { version = "2.10.0"; src = fetchFromGitHub { owner = "pytorch"; )") +
+      "repo = \"pytorch\"; rev = \"v2.\xff"
+      "10.0\"; hash = \"" +
+      kTorchHash + "\"; }; })";
   RecipeOverride o = only(text);
   EXPECT_EQ(o.problem, "its source is not UTF-8 text, which a spec cannot hold");
   ImportedOverrides got = import_overrides({{"pytorch-python313-cpu-avx2.nix", "6a030d5", "pytorch", {o}}}, kb());
@@ -261,9 +267,12 @@ TEST(ImportOverrides, TorchBuiltFromSourceOnAPinShippingAnOlderOne) {
   test::expect_golden(r.out, "tests/golden/import/torch-from-source.toml");
   std::set<std::string> files = file_names("tests/data/trees/torch-from-source");
   EXPECT_EQ(files.size(), 5u);
-  std::string fetch = std::string("      torchSource = {\n        owner = \"pytorch\";\n        repo = \"pytorch\";\n"
-                                  "        rev = \"v2.10.0\";\n        hash = \"") + kTorchHash +
-                      "\";\n        fetchSubmodules = true;\n        version = \"2.10.0\";\n      };\n      clearPatches = true;\n";
+  std::string fetch =
+      std::string(
+          "      torchSource = {\n        owner = \"pytorch\";\n        repo = \"pytorch\";\n"
+          "        rev = \"v2.10.0\";\n        hash = \"") +
+      kTorchHash +
+      "\";\n        fetchSubmodules = true;\n        version = \"2.10.0\";\n      };\n      clearPatches = true;\n";
   EXPECT_EQ(adopt(r.out, fetch, "v2.10.0", "2.10.0"), all_build(files, json::parse(R"({"pytorch": "2.10.0"})")));
 }
 
@@ -276,10 +285,12 @@ TEST(ImportOverrides, VllmBuiltFromSourceOnAPinShippingAnOlderOne) {
   test::expect_golden(r.out, "tests/golden/import/vllm-from-source.toml");
   std::set<std::string> files = file_names("tests/data/trees/vllm-from-source");
   EXPECT_EQ(files.size(), 3u);
-  std::string fetch = "      vllmSource = {\n        owner = \"vllm-project\";\n        repo = \"vllm\";\n"
-                      "        rev = \"v0.14.1\";\n        hash = \"sha256-3Q2bM0pbXtBx1GkyUXqcwvXJ0wM9Gbq5pN+Gv2nEzCk=\";\n"
-                      "        fetchSubmodules = false;\n        version = \"0.14.1\";\n      };\n";
-  EXPECT_EQ(adopt(r.out, fetch, "v0.14.1", "0.14.1"), all_build(files, json::parse(R"({"vllm": "0.14.1", "pytorch": "2.9.1"})")));
+  std::string fetch =
+      "      vllmSource = {\n        owner = \"vllm-project\";\n        repo = \"vllm\";\n"
+      "        rev = \"v0.14.1\";\n        hash = \"sha256-3Q2bM0pbXtBx1GkyUXqcwvXJ0wM9Gbq5pN+Gv2nEzCk=\";\n"
+      "        fetchSubmodules = false;\n        version = \"0.14.1\";\n      };\n";
+  EXPECT_EQ(adopt(r.out, fetch, "v0.14.1", "0.14.1"),
+            all_build(files, json::parse(R"({"vllm": "0.14.1", "pytorch": "2.9.1"})")));
 }
 
 // Never a silent version change: what a spec cannot build the same is refused
@@ -287,16 +298,17 @@ TEST(ImportOverrides, VllmBuiltFromSourceOnAPinShippingAnOlderOne) {
 TEST(ImportOverrides, WhatCannotBeReproducedIsRefusedPerFile) {
   test::RunResult r = test::run_tailor({"import", "tests/data/trees/versions-refused"});
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.err,
-            "tailor: warning: pytorch-python313-cuda12_9-sm120-avx512.nix: cannot reproduce: builds torch 2.10.0 from "
-            "pytorch/pytorch v2.10.0, but pytorch-python313-cpu-avx2.nix builds the pin's torch 2.9.1, and a spec builds "
-            "one torch for every recipe; the spec would build torch 2.9.1 (what nixpkgs 6a030d5 ships)\n"
-            "tailor: warning: pytorch-python313-cuda12_9-sm89-avx2.nix: cannot reproduce: builds torch 2.10.0, but its "
-            "src is fetchurl { … }, not a fetchFromGitHub whose arguments the recipe spells out; the spec would build "
-            "torch 2.9.1 (what nixpkgs 6a030d5 ships)\n"
-            "tailor: warning: pytorch-python313-cuda12_9-sm90-avx512.nix: cannot reproduce: builds torch 2.10.0 from "
-            "pytorch/pytorch v2.10.0, but its src has no hash; the spec would build torch 2.9.1 (what nixpkgs 6a030d5 "
-            "ships)\n");
+  EXPECT_EQ(
+      r.err,
+      "tailor: warning: pytorch-python313-cuda12_9-sm120-avx512.nix: cannot reproduce: builds torch 2.10.0 from "
+      "pytorch/pytorch v2.10.0, but pytorch-python313-cpu-avx2.nix builds the pin's torch 2.9.1, and a spec builds "
+      "one torch for every recipe; the spec would build torch 2.9.1 (what nixpkgs 6a030d5 ships)\n"
+      "tailor: warning: pytorch-python313-cuda12_9-sm89-avx2.nix: cannot reproduce: builds torch 2.10.0, but its "
+      "src is fetchurl { … }, not a fetchFromGitHub whose arguments the recipe spells out; the spec would build "
+      "torch 2.9.1 (what nixpkgs 6a030d5 ships)\n"
+      "tailor: warning: pytorch-python313-cuda12_9-sm90-avx512.nix: cannot reproduce: builds torch 2.10.0 from "
+      "pytorch/pytorch v2.10.0, but its src has no hash; the spec would build torch 2.9.1 (what nixpkgs 6a030d5 "
+      "ships)\n");
   EXPECT_EQ(r.out.find("[[source_override]]"), std::string::npos);
   EXPECT_NE(r.out.find("[[family]]"), std::string::npos);
 

@@ -72,8 +72,8 @@ std::string name_line(const RecipeVersion& r, const PackageDef& package) {
     std::string tail = version_word(version);
     if (!r.word.starts_with(plain + "-") || !r.word.ends_with(tail)) continue;
     std::string letters = r.word.substr(plain.size() + 1, r.word.size() - plain.size() - 1 - tail.size());
-    if (!letters.empty() && std::all_of(letters.begin(), letters.end(),
-                                        [](char c) { return std::islower(static_cast<unsigned char>(c)); }))
+    if (!letters.empty() &&
+        std::all_of(letters.begin(), letters.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); }))
       return fmt::format("name = {}\n", toml_string("{package}{version}-" + letters + "{" + attribute + "}"));
   }
   return fmt::format("name = {}\n", toml_string(r.word));
@@ -121,8 +121,9 @@ RecipeVersion read_recipe_version(const LintTree& t, const NixFile& f, const std
   } else {
     r.version = shipped(kb, pin, package.attribute);
     if (r.version.empty()) {
-      r.problem = fmt::format("it builds the {} of nixpkgs {}, and the knowledge base does not record which version that is",
-                              package.attribute, pin);
+      r.problem =
+          fmt::format("it builds the {} of nixpkgs {}, and the knowledge base does not record which version that is",
+                      package.attribute, pin);
       return r;
     }
   }
@@ -177,24 +178,27 @@ std::string version_tables(const std::vector<const RecipeVersion*>& recipes, con
         return x.source ? "the source " + x.source->describe() : std::string("no source of its own");
       };
       std::pair<std::string, std::string> differs =
-          b->version != a.version           ? std::pair{"version " + b->version, "version " + a.version}
-          : b->paired != a.paired           ? std::pair{paired(*b), paired(a)}
+          b->version != a.version             ? std::pair{"version " + b->version, "version " + a.version}
+          : b->paired != a.paired             ? std::pair{paired(*b), paired(a)}
           : !same_source(a.source, b->source) ? std::pair{source(*b), source(a)}
-          : b->pin != a.pin                 ? std::pair{"nixpkgs " + b->pin, "nixpkgs " + a.pin}
-                                            : std::pair<std::string, std::string>{};
+          : b->pin != a.pin                   ? std::pair{"nixpkgs " + b->pin, "nixpkgs " + a.pin}
+                                              : std::pair<std::string, std::string>{};
       if (!differs.first.empty())
-        warnings.push_back(fmt::format("{}: cannot reproduce: it builds {} with {}, and {} with {}; a [[family.version]] "
-                                       "builds one version, from one source, on one pin per CUDA toolkit",
-                                       b->file, word, differs.first, a.file, differs.second));
+        warnings.push_back(
+            fmt::format("{}: cannot reproduce: it builds {} with {}, and {} with {}; a [[family.version]] "
+                        "builds one version, from one source, on one pin per CUDA toolkit",
+                        b->file, word, differs.first, a.file, differs.second));
     }
     firsts.push_back(&a);
   }
-  std::sort(firsts.begin(), firsts.end(),
-            [](const RecipeVersion* x, const RecipeVersion* y) { return *Version::parse(x->version) < *Version::parse(y->version); });
+  std::sort(firsts.begin(), firsts.end(), [](const RecipeVersion* x, const RecipeVersion* y) {
+    return *Version::parse(x->version) < *Version::parse(y->version);
+  });
   std::string out;
   for (const RecipeVersion* r : firsts) {
     out += fmt::format("\n[[family.version]]\nversion = {}\n", toml_string(r->version));
-    for (const auto& [attribute, version] : r->paired) out += fmt::format("{} = {}\n", toml_key(attribute), toml_string(version));
+    for (const auto& [attribute, version] : r->paired)
+      out += fmt::format("{} = {}\n", toml_key(attribute), toml_string(version));
     out += name_line(*r, package);
     out += fmt::format("{} = {}\n", gpu ? "pin" : "cpu_pin", toml_string(r->pin));
     if (r->source) out += source_toml(r->source->fetch);

@@ -27,8 +27,8 @@ struct RecipeVersion {
   /// Its own source, where the pin does not ship the version and no workaround
   /// of the knowledge base fetches it for the version asked.
   std::optional<RecipeOverride> source;
-  std::string pin;       ///< short revision
-  std::string problem;   ///< why a version table cannot say it; empty when it can
+  std::string pin;      ///< short revision
+  std::string problem;  ///< why a version table cannot say it; empty when it can
   /// The attributes the version table decides (its own and the paired ones):
   /// their overrides are no [[source_override]] of the spec.
   std::vector<std::string> decided;

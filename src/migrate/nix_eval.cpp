@@ -1,6 +1,5 @@
 #include "migrate/nix_eval.hpp"
 
-
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -9,8 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "util/find_program.hpp"
-#include "util/quote.hpp"
 #include "util/process.hpp"
+#include "util/quote.hpp"
 
 namespace tailor::migrate {
 
@@ -35,9 +34,10 @@ TorchEval eval_torch_version(const std::string& nixpkgs, const std::string& pyth
     std::string set = "cudaPackages_" + cuda;
     for (char& c : set)
       if (c == '.') c = '_';
-    args = fmt::format("config = {{ allowUnfree = true; cudaSupport = true; }}; "
-                       "overlays = [ (final: prev: {{ cudaPackages = final.{}; }}) ]; ",
-                       set);
+    args = fmt::format(
+        "config = {{ allowUnfree = true; cudaSupport = true; }}; "
+        "overlays = [ (final: prev: {{ cudaPackages = final.{}; }}) ]; ",
+        set);
   }
   // The path travels as a string argument: no quoting of it inside the expression.
   std::string attr = nix_attr_name(attribute);  // knowledge-base text: bare only when an identifier
@@ -45,8 +45,8 @@ TorchEval eval_torch_version(const std::string& nixpkgs, const std::string& pyth
   std::string abs = std::filesystem::absolute(nixpkgs).lexically_normal().string();
   if (abs.size() > 1 && abs.back() == '/') abs.pop_back();
   t.expr = fmt::format("(import {} {{ {}}}).{}.{}.version", abs, args, python_set, attr);
-  ProgramResult r = run_program({"nix-instantiate", "--eval", "--strict", "--json", "--argstr", "nixpkgs", abs, "-E",
-                                 "{ nixpkgs }: " + body});
+  ProgramResult r = run_program(
+      {"nix-instantiate", "--eval", "--strict", "--json", "--argstr", "nixpkgs", abs, "-E", "{ nixpkgs }: " + body});
   if (!r.started) {
     t.error = "nix-instantiate is not on PATH";
     return t;
@@ -67,8 +67,7 @@ TorchEval eval_torch_version(const std::string& nixpkgs, const std::string& pyth
       t.version = j.get<std::string>();
       return t;
     }
-  } catch (const nlohmann::json::exception&) {
-  }
+  } catch (const nlohmann::json::exception&) {}
   t.error = "nix-instantiate printed no version string: " + r.out.substr(0, r.out.find('\n'));
   return t;
 }

@@ -20,7 +20,7 @@ struct ProgramResult {
 ProgramResult run_program(const std::vector<std::string>& argv);
 
 struct TorchEval {
-  std::string expr;     ///< the expression evaluated, for the summary
+  std::string expr;  ///< the expression evaluated, for the summary
   bool ok = false;
   std::string version;  ///< when ok
   std::string error;    ///< the first error line otherwise

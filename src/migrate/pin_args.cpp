@@ -39,7 +39,8 @@ TargetPin parse_rev(const std::string& rev, const KnowledgeBase& kb) {
   bool short_form = rev.size() >= 7 && rev.size() < 40 && all_of(rev, kHex);
   std::string why = short_form ? "a short revision must name a pin of the knowledge base"
                                : "a nixpkgs revision is 40 lowercase hex digits";
-  throw_file_error("", fmt::format("repin: --rev '{}' is not a nixpkgs revision: {}", rev, why),
+  throw_file_error(
+      "", fmt::format("repin: --rev '{}' is not a nixpkgs revision: {}", rev, why),
       fmt::format("give the full commit hash, or one of the known pins: {}", fmt::join(kb.pin_names(), ", ")));
 }
 
@@ -54,8 +55,8 @@ std::optional<HashFormat> hash_format(std::string_view h) {
 std::string parse_sha256(const std::string& hash) {
   if (hash_format(hash)) return hash;
   throw_file_error("", fmt::format("repin: --sha256 '{}' is not a sha256 hash", hash),
-      "expected 52 nix-base32 characters, 64 hex digits or sha256-<44 base64 characters> "
-      "(nix-prefetch-url --unpack URL prints the first)");
+                   "expected 52 nix-base32 characters, 64 hex digits or sha256-<44 base64 characters> "
+                   "(nix-prefetch-url --unpack URL prints the first)");
 }
 
 std::string fake_hash(HashFormat format) {
@@ -98,7 +99,8 @@ std::vector<std::pair<size_t, size_t>> revision_runs(std::string_view text) {
 PythonSet parse_python_set(const std::string& name) {
   auto s = python_name(name);
   if (s && s->set == name) return *s;
-  throw_file_error("", fmt::format("repin: --python-set '{}' is not a Python package set", name),
+  throw_file_error(
+      "", fmt::format("repin: --python-set '{}' is not a Python package set", name),
       "name the nixpkgs attribute, e.g. python313Packages (or python3Packages for the pin's default Python)");
 }
 

@@ -13,8 +13,8 @@ namespace tailor::migrate {
 
 /// The pin to move to: its full revision and what the knowledge base knows of it.
 struct TargetPin {
-  std::string rev;                     ///< 40 lowercase hex digits
-  const NixpkgsPin* known = nullptr;   ///< null: unknown to the knowledge base
+  std::string rev;                    ///< 40 lowercase hex digits
+  const NixpkgsPin* known = nullptr;  ///< null: unknown to the knowledge base
 };
 
 /// --rev: 40 hex digits, or a short form the knowledge base resolves.

@@ -33,10 +33,11 @@ TEST(PinArgs, RevIsFullHexOrAKnownShortForm) {
             "tailor: error: repin: --rev 'abcdef1' is not a nixpkgs revision: a short revision must name a pin of the "
             "knowledge base\nhint: give the full commit hash, or one of the known pins: fe5e41d, 6a030d5, 46336d4, "
             "0182a36, 2017d6d, ed142ab\n");
-  EXPECT_EQ(error_of([] { parse_rev("nixos-unstable", kb()); }),
-            "tailor: error: repin: --rev 'nixos-unstable' is not a nixpkgs revision: a nixpkgs revision is 40 lowercase hex "
-            "digits\nhint: give the full commit hash, or one of the known pins: fe5e41d, 6a030d5, 46336d4, 0182a36, "
-            "2017d6d, ed142ab\n");
+  EXPECT_EQ(
+      error_of([] { parse_rev("nixos-unstable", kb()); }),
+      "tailor: error: repin: --rev 'nixos-unstable' is not a nixpkgs revision: a nixpkgs revision is 40 lowercase hex "
+      "digits\nhint: give the full commit hash, or one of the known pins: fe5e41d, 6a030d5, 46336d4, 0182a36, "
+      "2017d6d, ed142ab\n");
 }
 
 TEST(PinArgs, Sha256InNixsThreeSpellings) {
@@ -46,7 +47,8 @@ TEST(PinArgs, Sha256InNixsThreeSpellings) {
   EXPECT_EQ(hash_format(std::string(51, '0') + "e"), std::nullopt);  // 'e' is not nix-base32
   EXPECT_EQ(fake_hash(HashFormat::sri), "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=");
   EXPECT_EQ(error_of([] { parse_sha256("sha256:abc"); }),
-            "tailor: error: repin: --sha256 'sha256:abc' is not a sha256 hash\nhint: expected 52 nix-base32 characters, 64 hex "
+            "tailor: error: repin: --sha256 'sha256:abc' is not a sha256 hash\nhint: expected 52 nix-base32 "
+            "characters, 64 hex "
             "digits or sha256-<44 base64 characters> (nix-prefetch-url --unpack URL prints the first)\n");
 }
 
@@ -59,14 +61,16 @@ TEST(PinArgs, PythonSets) {
   EXPECT_EQ(python_name("pythonPackages"), std::nullopt);
   EXPECT_EQ(python_name("python3131Packages"), std::nullopt);  // a two-digit minor at most
   EXPECT_EQ(python_name("python312")->version, "3.12");
-  EXPECT_EQ(error_of([] { parse_python_set("python313"); }),
-            "tailor: error: repin: --python-set 'python313' is not a Python package set\nhint: name the nixpkgs attribute, "
-            "e.g. python313Packages (or python3Packages for the pin's default Python)\n");
+  EXPECT_EQ(
+      error_of([] { parse_python_set("python313"); }),
+      "tailor: error: repin: --python-set 'python313' is not a Python package set\nhint: name the nixpkgs attribute, "
+      "e.g. python313Packages (or python3Packages for the pin's default Python)\n");
 }
 
 TEST(PinArgs, RevisionRuns) {
-  std::string_view text = "a 6a030d5 b/6a030d535719c5190187c4cec156f335e95e3211.tar x6a030d5 6a030d5_ 6a030d "
-                          "6A030D5 0182a36";
+  std::string_view text =
+      "a 6a030d5 b/6a030d535719c5190187c4cec156f335e95e3211.tar x6a030d5 6a030d5_ 6a030d "
+      "6A030D5 0182a36";
   using Runs = std::vector<std::pair<size_t, size_t>>;
   // Not after or before a word character, 7 to 40 lowercase hex digits.
   EXPECT_EQ(revision_runs(text), (Runs{{2, 9}, {12, 52}, {90, 97}}));

@@ -33,7 +33,8 @@ ProcessResult run_tool(Processes& procs, const std::string& path, std::vector<st
   ProcessSpec spec;
   spec.argv = std::move(argv);
   ProcessResult r = procs.run(spec);
-  if (!r.started) throw_file_error(path, fmt::format("{} is not on PATH: probe-pin {}", spec.argv[0], why), "install Nix and git");
+  if (!r.started)
+    throw_file_error(path, fmt::format("{} is not on PATH: probe-pin {}", spec.argv[0], why), "install Nix and git");
   return r;
 }
 
@@ -44,20 +45,23 @@ std::string checked_out_rev(Processes& procs, const std::string& path, const std
   std::error_code ec;
   if (!fs::is_regular_file(fs::path(path) / "default.nix", ec) || !fs::is_directory(fs::path(path) / ".git", ec))
     throw_file_error(path, "not a nixpkgs checkout: it needs a default.nix and a .git directory",
-         "clone it: git clone https://github.com/NixOS/nixpkgs PATH");
+                     "clone it: git clone https://github.com/NixOS/nixpkgs PATH");
   const char* why = "reads the checkout's revision with it";
-  ProcessResult full = run_tool(procs, path, {"git", "-C", path, "rev-parse", "--verify", "--quiet", rev + "^{commit}"}, why);
+  ProcessResult full =
+      run_tool(procs, path, {"git", "-C", path, "rev-parse", "--verify", "--quiet", rev + "^{commit}"}, why);
   if (full.status != 0)
     throw_file_error(path, fmt::format("{} is not a commit of this checkout", rev), "git -C PATH fetch origin " + rev);
   ProcessResult head = run_tool(procs, path, {"git", "-C", path, "rev-parse", "HEAD"}, why);
   std::string want = first_line(full.out), at = first_line(head.out);
   if (head.status != 0 || at != want)
     throw_file_error(path, fmt::format("the checkout is at {}, not at {}", at.substr(0, 12), rev),
-         fmt::format("check it out first: git -C {} checkout {}", shell_word(path), want));
-  ProcessResult dirty = run_tool(procs, path, {"git", "-C", path, "status", "--porcelain", "--untracked-files=no"}, why);
+                     fmt::format("check it out first: git -C {} checkout {}", shell_word(path), want));
+  ProcessResult dirty =
+      run_tool(procs, path, {"git", "-C", path, "status", "--porcelain", "--untracked-files=no"}, why);
   if (dirty.status != 0 || !dirty.out.empty())
-    throw_file_error(path, fmt::format("the checkout has changes not committed at {}: they would be measured", want.substr(0, 12)),
-         "git -C PATH stash");
+    throw_file_error(
+        path, fmt::format("the checkout has changes not committed at {}: they would be measured", want.substr(0, 12)),
+        "git -C PATH stash");
   return want;
 }
 
@@ -159,8 +163,10 @@ void read_pythons(const json& j, const KnowledgeBase& kb, PinProbe& p) {
   for (const auto& [set, s] : at(j, "python").items()) {
     std::string v = text_of(at(s, "version"));
     if (v.empty()) continue;
-    if (kb.python(v)) p.pin.python.push_back(v);
-    else p.notes.push_back(fmt::format("{} (Python {}) is not in python_versions.toml: not recorded", set, v));
+    if (kb.python(v))
+      p.pin.python.push_back(v);
+    else
+      p.notes.push_back(fmt::format("{} (Python {}) is not in python_versions.toml: not recorded", set, v));
   }
   std::sort(p.pin.python.begin(), p.pin.python.end(), by_version);
   std::string def = text_of(at(j, "python3"));
@@ -218,7 +224,8 @@ void read_packages(const json& j, const KnowledgeBase& kb, PinProbe& p) {
         p.notes.push_back(fmt::format("{}.{} is {}, not {} as in {}", set, pkg.attribute, other, v, main_set));
     }
   }
-  if (auto it = p.function_args.find(torch_args_attribute()); it != p.function_args.end()) p.pin.torch_args = it->second;
+  if (auto it = p.function_args.find(torch_args_attribute()); it != p.function_args.end())
+    p.pin.torch_args = it->second;
 }
 
 }  // namespace
@@ -249,7 +256,9 @@ std::string toml_list(const std::vector<std::string>& v) {
   for (const auto& s : v) q.push_back(toml_string(s));
   return fmt::format("[{}]", fmt::join(q, ", "));
 }
-bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool has(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
 
 // The measured facts, then what the knowledge base said of the others (a dispute
 // over a measured fact is settled, so it goes).
@@ -299,7 +308,8 @@ std::string probe_overlay(const PinProbe& p) {
   out += fmt::format("short = {}\nrev = {}\nsha256 = {}\n", toml_string(pin.short_rev), toml_string(pin.rev),
                      toml_string(pin.sha256));
   std::vector<std::string> versions;
-  for (const auto& [attr, v] : pin.versions) versions.push_back(fmt::format("{} = {}", toml_key(attr), toml_string(v.str())));
+  for (const auto& [attr, v] : pin.versions)
+    versions.push_back(fmt::format("{} = {}", toml_key(attr), toml_string(v.str())));
   out += fmt::format("versions = {{ {} }}\n", fmt::join(versions, ", "));
   out += fmt::format("python = {}\n", toml_list(pin.python));
   if (!pin.python_default.empty()) out += fmt::format("python_default = {}\n", toml_string(pin.python_default));

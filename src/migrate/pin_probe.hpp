@@ -14,10 +14,10 @@
 namespace tailor::migrate {
 
 struct PinProbe {
-  NixpkgsPin pin;                           ///< what was measured (and what the KB already says of the pin)
+  NixpkgsPin pin;  ///< what was measured (and what the KB already says of the pin)
   std::map<std::string, std::vector<std::string>> function_args;  ///< attribute -> formal arguments
-  std::vector<std::string> notes;           ///< facts measured but not recordable (unknown Python, …)
-  bool known = false;                       ///< the KB records the pin already
+  std::vector<std::string> notes;  ///< facts measured but not recordable (unknown Python, …)
+  bool known = false;              ///< the KB records the pin already
   /// The facts measured ("versions.torch", "python", "sha256", …): their evidence
   /// becomes "measured", settling what the knowledge base disputed.
   std::vector<std::string> measured;

@@ -48,7 +48,8 @@ bool have_tools() {
 }
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
-  for (size_t k = text.find(from); k != std::string::npos; k = text.find(from, k + to.size())) text.replace(k, from.size(), to);
+  for (size_t k = text.find(from); k != std::string::npos; k = text.find(from, k + to.size()))
+    text.replace(k, from.size(), to);
   return text;
 }
 
@@ -71,9 +72,11 @@ TEST(PinProbe, MeasuresTheStubAndRecordsAHashFetchTarballAccepts) {
             "tailor: note: python310Packages (Python 3.10) is not in python_versions.toml: not recorded\n"
             "tailor: note: cudaPackages_9_2 is not in cuda_toolkits.toml: not recorded\n"
             "tailor: note: python312Packages.torch is 2.8.0, not 2.9.1 as in python313Packages\n"
-            "tailor: wrote " + out + " (pin " + rev.substr(0, 7) + ", sha256 " + sha256 + ")\n");
-  std::string expected = replaced(replaced(test::read_file(test::source_path("tests/golden/probe-pin/stub.toml")),
-                                           "@REV@", rev), "@SHA256@", sha256);
+            "tailor: wrote " +
+                out + " (pin " + rev.substr(0, 7) + ", sha256 " + sha256 + ")\n");
+  std::string expected =
+      replaced(replaced(test::read_file(test::source_path("tests/golden/probe-pin/stub.toml")), "@REV@", rev),
+               "@SHA256@", sha256);
   expected = replaced(expected, "@SHORT@", rev.substr(0, 7));
   EXPECT_EQ(test::read_file(out), expected);
 
@@ -101,7 +104,8 @@ TEST(PinProbe, ACheckoutAtAnotherRevisionIsRefused) {
   TAILOR_SKIP_IF_TOOL_MISSING(!have_tools(), "needs nix-instantiate, nix-hash, git and tar");
   test::TempDir repo("probe-repo");
   std::string first = make_checkout(repo.path());
-  sh("cd '" + repo.path() + "' && echo '# later' >> default.nix && git -c user.name=t -c user.email=t@example.org "
+  sh("cd '" + repo.path() +
+     "' && echo '# later' >> default.nix && git -c user.name=t -c user.email=t@example.org "
      "commit -qam later");
   std::string head = sh("git -C '" + repo.path() + "' rev-parse HEAD");
   test::RunResult r = test::run_tailor({"kb", "probe-pin", first, "--nixpkgs", repo.path()});
@@ -111,16 +115,18 @@ TEST(PinProbe, ACheckoutAtAnotherRevisionIsRefused) {
                        "\nhint: check it out first: git -C " + repo.path() + " checkout " + first + "\n");
   r = test::run_tailor({"kb", "probe-pin", "0123456789abcdef", "--nixpkgs", repo.path()});
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, repo.path() + ": error: 0123456789abcdef is not a commit of this checkout\n"
-                   "hint: git -C PATH fetch origin 0123456789abcdef\n");
+  EXPECT_EQ(r.err, repo.path() +
+                       ": error: 0123456789abcdef is not a commit of this checkout\n"
+                       "hint: git -C PATH fetch origin 0123456789abcdef\n");
 }
 
 TEST(PinProbe, ADirectoryThatIsNoNixpkgsCheckoutIsRefused) {
   test::TempDir dir("probe-empty");
   test::RunResult r = test::run_tailor({"kb", "probe-pin", "abc1234", "--nixpkgs", dir.path()});
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, dir.path() + ": error: not a nixpkgs checkout: it needs a default.nix and a .git directory\n"
-                   "hint: clone it: git clone https://github.com/NixOS/nixpkgs PATH\n");
+  EXPECT_EQ(r.err, dir.path() +
+                       ": error: not a nixpkgs checkout: it needs a default.nix and a .git directory\n"
+                       "hint: clone it: git clone https://github.com/NixOS/nixpkgs PATH\n");
 }
 
 // With git answering as a checkout at REV would, a missing nix-instantiate is named.
@@ -162,8 +168,7 @@ TEST(PinProbe, UncommittedChangesAreRefused) {
     probe_pin(procs, dir.path(), "bbbbbbb", kb());
     FAIL() << "no error";
   } catch (const DiagnosticError& e) {
-    EXPECT_EQ(e.diagnostic().message,
-              "the checkout has changes not committed at bbbbbbbbbbbb: they would be measured");
+    EXPECT_EQ(e.diagnostic().message, "the checkout has changes not committed at bbbbbbbbbbbb: they would be measured");
   }
 }
 
@@ -181,9 +186,10 @@ TEST(PinProbe, AMeasurementSettlesADisputedVersion) {
   EXPECT_EQ(m->version_dispute("torch"), nullptr);
   ASSERT_NE(m->evidence_of("versions.torch"), nullptr);
   EXPECT_EQ(m->evidence_of("versions.torch")->kind, EvidenceKind::measured);
-  EXPECT_EQ(m->evidence_of("versions.torch")->source,
-            "tailor kb probe-pin: nix-instantiate --eval on a nixpkgs checkout at 0182a36; sha256: nix-hash of git archive "
-            "0182a36");
+  EXPECT_EQ(
+      m->evidence_of("versions.torch")->source,
+      "tailor kb probe-pin: nix-instantiate --eval on a nixpkgs checkout at 0182a36; sha256: nix-hash of git archive "
+      "0182a36");
   ASSERT_NE(m->evidence_of("cutlass"), nullptr);  // not measured: still documented
   EXPECT_EQ(m->evidence_of("cutlass")->kind, EvidenceKind::documented);
   EXPECT_EQ(m->evidence_of("torch_args")->source,

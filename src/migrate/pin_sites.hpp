@@ -18,12 +18,12 @@ namespace tailor::migrate {
 
 /// A hash written beside a pin: `sha256 = "…";` / `hash = …;` / `narHash`.
 struct HashSite {
-  std::string attr;         ///< the attribute name
+  std::string attr;           ///< the attribute name
   size_t begin = 0, end = 0;  ///< the string's content (between the quotes), or the `null`
-  nix::Span span;           ///< of the value, for messages
-  std::string value;        ///< its static text ("" for null or non-literals)
-  bool is_null = false;     ///< `sha256 = null;`
-  bool literal = false;     ///< a plain string literal whose bytes can be replaced
+  nix::Span span;             ///< of the value, for messages
+  std::string value;          ///< its static text ("" for null or non-literals)
+  bool is_null = false;       ///< `sha256 = null;`
+  bool literal = false;       ///< a plain string literal whose bytes can be replaced
 };
 
 struct PinSite {

@@ -20,8 +20,9 @@ std::vector<PinSite> pins_of(const std::string& text) {
 std::string at(const std::string& text, size_t b, size_t e) { return text.substr(b, e - b); }
 
 TEST(PinSites, FetchTarballUrlWithItsSha256) {
-  std::string text = std::string("import (builtins.fetchTarball {\n  url = \"https://github.com/NixOS/nixpkgs/archive/") +
-                     kRev + ".tar.gz\";\n  sha256 = \"" + std::string(52, '1') + "\";\n}) { }";
+  std::string text =
+      std::string("import (builtins.fetchTarball {\n  url = \"https://github.com/NixOS/nixpkgs/archive/") + kRev +
+      ".tar.gz\";\n  sha256 = \"" + std::string(52, '1') + "\";\n}) { }";
   auto pins = pins_of(text);
   ASSERT_EQ(pins.size(), 1u);
   EXPECT_EQ(pins[0].form, "fetchTarball url");
@@ -33,8 +34,8 @@ TEST(PinSites, FetchTarballUrlWithItsSha256) {
 }
 
 TEST(PinSites, MissingHashGetsAnInsertionPointOnItsOwnLine) {
-  std::string text = std::string("builtins.fetchTarball {\n    url = \"https://github.com/NixOS/nixpkgs/archive/") + kRev +
-                     ".tar.gz\";\n  }";
+  std::string text = std::string("builtins.fetchTarball {\n    url = \"https://github.com/NixOS/nixpkgs/archive/") +
+                     kRev + ".tar.gz\";\n  }";
   auto pins = pins_of(text);
   ASSERT_EQ(pins.size(), 1u);
   EXPECT_FALSE(pins[0].hash);
@@ -44,7 +45,8 @@ TEST(PinSites, MissingHashGetsAnInsertionPointOnItsOwnLine) {
 }
 
 TEST(PinSites, FetchGitFetchFromGitHubAndNixpkgsRecords) {
-  std::string git = std::string("builtins.fetchGit { url = \"https://github.com/NixOS/nixpkgs\"; rev = \"") + kRev + "\"; }";
+  std::string git =
+      std::string("builtins.fetchGit { url = \"https://github.com/NixOS/nixpkgs\"; rev = \"") + kRev + "\"; }";
   auto g = pins_of(git);
   ASSERT_EQ(g.size(), 1u);
   EXPECT_EQ(g[0].form, "fetchGit rev");
@@ -69,8 +71,9 @@ TEST(PinSites, FetchGitFetchFromGitHubAndNixpkgsRecords) {
 }
 
 TEST(PinSites, LetBoundRevisionInterpolatedIntoTheUrl) {
-  std::string text = std::string("let rev = \"") + kRev +
-                     "\"; in import (fetchTarball { url = \"https://github.com/NixOS/nixpkgs/archive/${rev}.tar.gz\"; }) { }";
+  std::string text =
+      std::string("let rev = \"") + kRev +
+      "\"; in import (fetchTarball { url = \"https://github.com/NixOS/nixpkgs/archive/${rev}.tar.gz\"; }) { }";
   auto pins = pins_of(text);
   ASSERT_EQ(pins.size(), 1u);
   EXPECT_TRUE(pins[0].via_binding);

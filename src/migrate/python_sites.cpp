@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
+#include "migrate/pin_args.hpp"
 #include "nix/visit.hpp"
 #include "recipe/line_index.hpp"
 #include "recipe/recipe_facts.hpp"
-#include "migrate/pin_args.hpp"
 
 namespace tailor::migrate {
 
@@ -74,8 +74,9 @@ std::vector<NameSite> find_python_names(std::string_view text, const Expr& root)
   Finder f(text, out);
   nix::walk(root, [&](const Expr& e, std::string_view binding) { f.node(e, binding); });
   std::sort(out.begin(), out.end(), [](const NameSite& a, const NameSite& b) { return a.begin < b.begin; });
-  out.erase(std::unique(out.begin(), out.end(), [](const NameSite& a, const NameSite& b) { return a.begin == b.begin; }),
-            out.end());
+  out.erase(
+      std::unique(out.begin(), out.end(), [](const NameSite& a, const NameSite& b) { return a.begin == b.begin; }),
+      out.end());
   return out;
 }
 

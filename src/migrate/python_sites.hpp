@@ -18,7 +18,7 @@ struct NameSite {
   std::string name;           ///< python3Packages, python312, …
   size_t begin = 0, end = 0;  ///< the identifier's bytes (a string's content)
   nix::Span span;
-  std::string role;           ///< "use", "attribute", "formal", "binding", "inherit", "string"
+  std::string role;  ///< "use", "attribute", "formal", "binding", "inherit", "string"
 };
 
 /// Every Python set/interpreter name of \a root, in source order.

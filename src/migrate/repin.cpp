@@ -8,17 +8,17 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "recipe/line_index.hpp"
-#include "recipe/recipe_facts.hpp"
 #include "migrate/doc_tables.hpp"
 #include "migrate/pin_sites.hpp"
 #include "migrate/python_sites.hpp"
 #include "migrate/toml_strings.hpp"
 #include "migrate/torch_on_pin.hpp"
+#include "nix/parser.hpp"
+#include "recipe/line_index.hpp"
+#include "recipe/recipe_facts.hpp"
+#include "util/diagnostic.hpp"
 #include "util/read_file.hpp"
 #include "util/toml_reader.hpp"
-#include "nix/parser.hpp"
-#include "util/diagnostic.hpp"
 
 namespace tailor::migrate {
 
@@ -59,7 +59,8 @@ std::vector<TomlPin> toml_pins(size_t index, std::string_view text) {
     std::string_view str = text.substr(b, e - b);
     for (auto [i, j] : revision_runs(str)) {
       bool after_nixpkgs = str.substr(0, i).ends_with("nixpkgs/") || str.substr(0, i).ends_with("nixpkgs/archive/");
-      if (after_nixpkgs) out.push_back({index, b + i, b + j, std::string(str.substr(i, j - i)), lines.span(b + i, b + j)});
+      if (after_nixpkgs)
+        out.push_back({index, b + i, b + j, std::string(str.substr(i, j - i)), lines.span(b + i, b + j)});
     }
   }
   return out;
@@ -74,7 +75,8 @@ namespace {
 // plan_repin's phases, in order, over the state they share.
 class Repinner {
  public:
-  Repinner(const std::string& root, std::vector<recipe::SourceFile> files, const RepinOptions& o, const KnowledgeBase& kb)
+  Repinner(const std::string& root, std::vector<recipe::SourceFile> files, const RepinOptions& o,
+           const KnowledgeBase& kb)
       : root_(root), o_(o), kb_(kb) {
     plan_.root = root;
     plan_.target = parse_rev(o.rev, kb);
@@ -166,15 +168,18 @@ class Repinner {
     Diagnostic d;
     d.path = root_;
     d.message = "repin: no nixpkgs pin found in this tree";
-    d.hint = "repin rewrites github.com/NixOS/nixpkgs/archive/REV.tar.gz urls, fetchGit / fetchFromGitHub revisions "
-             "of NixOS/nixpkgs, github:NixOS/nixpkgs/REV and the let-bound revisions they use";
+    d.hint =
+        "repin rewrites github.com/NixOS/nixpkgs/archive/REV.tar.gz urls, fetchGit / fetchFromGitHub revisions "
+        "of NixOS/nixpkgs, github:NixOS/nixpkgs/REV and the let-bound revisions they use";
     return DiagnosticError(d);
   }
 
   DiagnosticError several_pins() {
-    std::sort(pins_.begin(), pins_.end(), [](const OldPin& a, const OldPin& b) { return a.files.size() > b.files.size(); });
+    std::sort(pins_.begin(), pins_.end(),
+              [](const OldPin& a, const OldPin& b) { return a.files.size() > b.files.size(); });
     std::vector<std::string> list;
-    for (const auto& p : pins_) list.push_back(fmt::format("{} ({})", short_rev(p.rev), plural(p.files.size(), "file")));
+    for (const auto& p : pins_)
+      list.push_back(fmt::format("{} ({})", short_rev(p.rev), plural(p.files.size(), "file")));
     const auto& [path, span] = pins_[1].sites.front();
     Diagnostic d;
     d.path = path;
@@ -223,9 +228,14 @@ class Repinner {
     const std::string shown = display_path(root_, f.rel);
     nix::ParseResult check = nix::parse(shown, after, symbols_);
     if (check.error)
-      throw DiagnosticError(Diagnostic{Severity::error, shown, check.error->pos, check.error->line_text,
-                                       "repin: internal error: the rewritten file does not parse: " + check.error->message,
-                                       "please report this with the file; nothing was written", {}});
+      throw DiagnosticError(
+          Diagnostic{Severity::error,
+                     shown,
+                     check.error->pos,
+                     check.error->line_text,
+                     "repin: internal error: the rewritten file does not parse: " + check.error->message,
+                     "please report this with the file; nothing was written",
+                     {}});
     plan_.after[p.index].text = std::move(after);
     plan_.changes.push_back(std::move(fc));
   }
@@ -395,8 +405,9 @@ class Repinner {
       note_target_knowledge();
     }
     if (!cuda_sets_.empty())
-      plan_.cuda = std::max_element(cuda_sets_.begin(), cuda_sets_.end(), [](auto& a, auto& b) { return a.second < b.second; })
-                       ->first;
+      plan_.cuda = std::max_element(cuda_sets_.begin(), cuda_sets_.end(), [](auto& a, auto& b) {
+                     return a.second < b.second;
+                   })->first;
   }
 
   void note_target_knowledge() {
@@ -407,24 +418,25 @@ class Repinner {
     plan_.knowledge.push_back(fmt::format("{} provides {}", short_rev(target_->rev), fmt::join(provides, "; ")));
     for (const auto& p : pins_)
       if (const NixpkgsPin* k = find_pin(kb_, p.rev); k && k->rev != target_->rev)
-        plan_.knowledge.push_back(fmt::format("{} provided {} {}{}", short_rev(k->rev), headline_.display,
-                                              k->version_text(attr),
-                                              k->version_text(attr) == target_->version_text(attr) ? " (unchanged)" : ""));
+        plan_.knowledge.push_back(
+            fmt::format("{} provided {} {}{}", short_rev(k->rev), headline_.display, k->version_text(attr),
+                        k->version_text(attr) == target_->version_text(attr) ? " (unchanged)" : ""));
       else if (!k)
         plan_.knowledge.push_back(fmt::format("{} (the old pin) is not in the knowledge base", short_rev(p.rev)));
     plan_.knowledge.insert(plan_.knowledge.end(), torch_.knowledge.begin(), torch_.knowledge.end());
     std::string want_python = plan_.python ? plan_.python->version : "";
     if (!want_python.empty() && !target_->provides_python(want_python))
-      plan_.verify.push_back(fmt::format("{} does not provide Python {} per the knowledge base (it has {}): {} may be "
-                                         "missing on the new pin",
-                                         short_rev(target_->rev), want_python, fmt::join(target_->python, ", "),
-                                         plan_.python->set));
+      plan_.verify.push_back(
+          fmt::format("{} does not provide Python {} per the knowledge base (it has {}): {} may be "
+                      "missing on the new pin",
+                      short_rev(target_->rev), want_python, fmt::join(target_->python, ", "), plan_.python->set));
     for (const auto& [cuda, n] : cuda_sets_)
       if (!target_->provides_cuda(cuda))
-        plan_.verify.push_back(fmt::format("{} does not provide CUDA {} per the knowledge base (it has {}), but the "
-                                           "recipes use cudaPackages_{}",
-                                           short_rev(target_->rev), cuda, fmt::join(target_->cuda, ", "),
-                                           cuda.substr(0, cuda.find('.')) + "_" + cuda.substr(cuda.find('.') + 1)));
+        plan_.verify.push_back(
+            fmt::format("{} does not provide CUDA {} per the knowledge base (it has {}), but the "
+                        "recipes use cudaPackages_{}",
+                        short_rev(target_->rev), cuda, fmt::join(target_->cuda, ", "),
+                        cuda.substr(0, cuda.find('.')) + "_" + cuda.substr(cuda.find('.') + 1)));
     plan_.verify.insert(plan_.verify.end(), torch_.verify.begin(), torch_.verify.end());
   }
 
@@ -472,7 +484,8 @@ class Repinner {
       if (f.text.size() > (1u << 22)) continue;
       for (auto it = std::sregex_iterator(f.text.begin(), f.text.end(), prefix); it != std::sregex_iterator(); ++it) {
         std::string v = (*it).str(1) + "." + (*it).str(2);
-        nix::Span sp = recipe::span_of(f.text, static_cast<size_t>((*it).position(0)), static_cast<size_t>((*it).position(0)));
+        nix::Span sp =
+            recipe::span_of(f.text, static_cast<size_t>((*it).position(0)), static_cast<size_t>((*it).position(0)));
         claims.emplace(v, fmt::format("{}:{}:{}", result_path(f.rel), sp.line, sp.column));
       }
     }
@@ -498,23 +511,26 @@ class Repinner {
           target_ ? target_->tarball_url() : "https://github.com/NixOS/nixpkgs/archive/" + plan_.target.rev + ".tar.gz",
           fake_hashes_.front()));
     if (!no_hash_.empty() && plan_.target.rev != pins_.front().rev)
-      plan_.verify.push_back(fmt::format("{} fetched without a hash (impure; tailor check warns TLR005): pass --sha256 "
-                                         "to write one; first at {}",
-                                         plural(no_hash_.size(), "pin"), no_hash_.front()));
+      plan_.verify.push_back(
+          fmt::format("{} fetched without a hash (impure; tailor check warns TLR005): pass --sha256 "
+                      "to write one; first at {}",
+                      plural(no_hash_.size(), "pin"), no_hash_.front()));
     if (!hand_hash_.empty())
-      plan_.verify.push_back(fmt::format("{} not a string literal tailor can rewrite: set by hand; first at {}",
-                                         hand_hash_.size() == 1 ? "1 hash is" : fmt::format("{} hashes are", hand_hash_.size()),
-                                         hand_hash_.front()));
+      plan_.verify.push_back(fmt::format(
+          "{} not a string literal tailor can rewrite: set by hand; first at {}",
+          hand_hash_.size() == 1 ? "1 hash is" : fmt::format("{} hashes are", hand_hash_.size()), hand_hash_.front()));
     if (!renamed_keys_.empty())
-      plan_.verify.push_back(fmt::format("{} renamed with the package set: whatever reads {} (an overlay, a callPackage "
-                                         "argument) must expect the new name; first at {}",
-                                         plural(renamed_keys_.size(), "attribute name"),
-                                         renamed_keys_.size() == 1 ? "it" : "them", renamed_keys_.front()));
+      plan_.verify.push_back(
+          fmt::format("{} renamed with the package set: whatever reads {} (an overlay, a callPackage "
+                      "argument) must expect the new name; first at {}",
+                      plural(renamed_keys_.size(), "attribute name"), renamed_keys_.size() == 1 ? "it" : "them",
+                      renamed_keys_.front()));
     std::sort(torch_left_.begin(), torch_left_.end());
     if (!torch_left_.empty())
-      plan_.verify.push_back(fmt::format("PyTorch {} (the old pin's) is still named in {} of the documentation, "
-                                         "outside its version tables; first at {}",
-                                         old_torch_, plural(torch_left_.size(), "place"), torch_left_.front()));
+      plan_.verify.push_back(
+          fmt::format("PyTorch {} (the old pin's) is still named in {} of the documentation, "
+                      "outside its version tables; first at {}",
+                      old_torch_, plural(torch_left_.size(), "place"), torch_left_.front()));
   }
 
   RepinPlan plan_;

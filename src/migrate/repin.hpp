@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "kb/knowledge_base.hpp"
-#include "recipe/source_file.hpp"
 #include "migrate/pin_args.hpp"
+#include "recipe/source_file.hpp"
 #include "util/text_edit.hpp"
 
 namespace tailor::migrate {
@@ -41,16 +41,16 @@ struct FileChange {
 struct RepinPlan {
   std::string root;  ///< as displayed
   TargetPin target;
-  std::optional<PythonSet> python;           ///< the set moved to, when asked
-  std::string hash;                          ///< the hash written for the new pin; empty: none known
-  std::string hash_source;                   ///< "--sha256" / "knowledge base"
-  std::map<std::string, int> old_pins;       ///< old revision (as written, longest form) -> files
-  std::set<std::string> old_python_names;    ///< package-set / interpreter names found
-  std::string cuda;                          ///< the tree's CUDA version ("12.9"), for the evaluation
+  std::optional<PythonSet> python;                ///< the set moved to, when asked
+  std::string hash;                               ///< the hash written for the new pin; empty: none known
+  std::string hash_source;                        ///< "--sha256" / "knowledge base"
+  std::map<std::string, int> old_pins;            ///< old revision (as written, longest form) -> files
+  std::set<std::string> old_python_names;         ///< package-set / interpreter names found
+  std::string cuda;                               ///< the tree's CUDA version ("12.9"), for the evaluation
   std::vector<recipe::SourceFile> before, after;  ///< every file read, before and after
-  std::vector<FileChange> changes;           ///< files whose text changes, sorted by path
-  std::vector<std::string> knowledge;        ///< what the knowledge base says about the move
-  std::vector<std::string> verify;           ///< what the user must still check or do
+  std::vector<FileChange> changes;                ///< files whose text changes, sorted by path
+  std::vector<std::string> knowledge;             ///< what the knowledge base says about the move
+  std::vector<std::string> verify;                ///< what the user must still check or do
 };
 
 /// Plans the repin of \a files (a tree read with lint::read_tree, shown as \a root).

@@ -39,7 +39,8 @@ void copy_tree(const std::string& from, const std::string& to) {
 void expect_tree(const std::string& out, const std::string& expected) {
   auto got = read_all(out);
   for (const auto& [rel, text] : got) {
-    if (std::getenv("TAILOR_UPDATE_GOLDEN")) fs::create_directories(fs::path(source_path(expected + "/" + rel)).parent_path());
+    if (std::getenv("TAILOR_UPDATE_GOLDEN"))
+      fs::create_directories(fs::path(source_path(expected + "/" + rel)).parent_path());
     expect_golden(text, expected + "/" + rel);
   }
   if (std::getenv("TAILOR_UPDATE_GOLDEN")) return;
@@ -144,8 +145,9 @@ TEST(CmdRepin, RewrittenFilesParseWithNixToTheRenamedExpression) {
       if (tree != kSeed) continue;
       RunResult was = run_command("nix-instantiate --parse " + source_path(tree) + "/" + rel, true);
       // Relative imports print as absolute paths: the input's directory becomes the output's.
-      std::string want = replace_all(replace_all(replace_all(was.out, kOld, kNew), "python3Packages", "python313Packages"),
-                                     source_path(tree), out);
+      std::string want =
+          replace_all(replace_all(replace_all(was.out, kOld, kNew), "python3Packages", "python313Packages"),
+                      source_path(tree), out);
       EXPECT_EQ(got.out, want) << rel;
     }
   }
@@ -171,7 +173,8 @@ TEST(CmdRepin, GivenHashIsWrittenAndAddedWhereMissing) {
   // The pytorch-2.9 tree had no hashes: each fetchTarball gets one on its own line, and check is clean.
   std::string seed = tmp.path() + "/seed";
   std::string hash(52, '1');
-  RunResult s = run_tailor({"repin", kSeed, "--rev", kNew, "--python-set", "python313Packages", "--sha256", hash, "-o", seed});
+  RunResult s =
+      run_tailor({"repin", kSeed, "--rev", kNew, "--python-set", "python313Packages", "--sha256", hash, "-o", seed});
   EXPECT_EQ(s.status, 0) << s.out << s.err;
   std::string avx2 = read_file(seed + "/.flox/pkgs/pytorch-python313-cpu-avx2.nix");
   EXPECT_NE(avx2.find(std::string("archive/") + kNew + ".tar.gz\";\n    sha256 = \"" + hash + "\";\n  }) {"),
@@ -234,9 +237,10 @@ TEST(CmdRepin, EvaluatesTheTorchVersionOnALocalNixpkgs) {
             std::string::npos)
       << ok.out;
   // The measurement settles the dispute: repin says how to record it.
-  EXPECT_NE(ok.out.find("  - python313Packages.torch.version measured 2.9.1 on 0182a36: record it so the knowledge base "
-                        "no longer disputes it: tailor kb probe-pin 0182a36 --nixpkgs PATH\n"),
-            std::string::npos)
+  EXPECT_NE(
+      ok.out.find("  - python313Packages.torch.version measured 2.9.1 on 0182a36: record it so the knowledge base "
+                  "no longer disputes it: tailor kb probe-pin 0182a36 --nixpkgs PATH\n"),
+      std::string::npos)
       << ok.out;
   RunResult claimed = run_tailor({"repin", kSeed, "--rev", kNew, "--python-set", "python313Packages", "--dry-run",
                                   "--nixpkgs", "tests/data/repin/nixpkgs-torch-2.10"});
@@ -249,14 +253,15 @@ TEST(CmdRepin, EvaluatesTheTorchVersionOnALocalNixpkgs) {
   // Without --python-set the tree's python3Packages is evaluated: the stub has no default set.
   RunResult missing = run_tailor({"repin", kSeed, "--rev", kNew, "--dry-run", "--nixpkgs", "tests/nix/stub-nixpkgs"});
   EXPECT_EQ(missing.status, 1);
-  EXPECT_NE(missing.out.find("  failed: error: attribute 'python3Packages' missing\n"), std::string::npos) << missing.out;
+  EXPECT_NE(missing.out.find("  failed: error: attribute 'python3Packages' missing\n"), std::string::npos)
+      << missing.out;
 }
 
 TEST(CmdRepin, SpecFieldsMoveWithMinimalEdits) {
   TempDir tmp("repin-spec");
   std::string out = tmp.path() + "/spec.toml";
-  RunResult r = run_tailor({"repin", "--rewrite-spec", "examples/build-pytorch/pytorch-2.9-python313.toml", "--rev", "0182a36",
-                            "--python-set", "python313Packages", "-o", out});
+  RunResult r = run_tailor({"repin", "--rewrite-spec", "examples/build-pytorch/pytorch-2.9-python313.toml", "--rev",
+                            "0182a36", "--python-set", "python313Packages", "-o", out});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   expect_golden(replace_all(r.out, tmp.path(), "OUT"), "tests/golden/repin/spec.txt");
   std::string before = read_file(source_path("examples/build-pytorch/pytorch-2.9-python313.toml"));
@@ -270,21 +275,24 @@ TEST(CmdRepin, ASpecWithTwoPinsNeedsAllPinsAndMustStillLoad) {
   const std::string spec = "examples/build-pytorch/pytorch-2.10-python313.toml";
   RunResult two = run_tailor({"repin", "--rewrite-spec", spec, "--rev", "0182a36", "--dry-run"});
   EXPECT_EQ(two.status, 2);
-  EXPECT_EQ(two.err, spec + ":22:19: error: repin: the spec names 2 nixpkgs pins: 2017d6d, 6a030d5\n"
-                           "pin = [\"6a030d5\", \"2017d6d\"]\n"
-                           "                  ^\n"
-                           "hint: pass --all-pins to move every one of them to 0182a36\n");
+  EXPECT_EQ(two.err, spec +
+                         ":22:19: error: repin: the spec names 2 nixpkgs pins: 2017d6d, 6a030d5\n"
+                         "pin = [\"6a030d5\", \"2017d6d\"]\n"
+                         "                  ^\n"
+                         "hint: pass --all-pins to move every one of them to 0182a36\n");
   // Both CUDA 13 pins moved to one: the zip of (cuda, pin) no longer holds, and nothing is written.
   TempDir tmp("repin-spec-two");
-  RunResult all = run_tailor({"repin", "--rewrite-spec", spec, "--rev", "0182a36", "--all-pins", "-o", tmp.path() + "/s.toml"});
+  RunResult all =
+      run_tailor({"repin", "--rewrite-spec", spec, "--rev", "0182a36", "--all-pins", "-o", tmp.path() + "/s.toml"});
   EXPECT_EQ(all.status, 2);
   EXPECT_FALSE(fs::exists(tmp.path() + "/s.toml"));
   EXPECT_EQ(all.out, "");
-  EXPECT_EQ(all.err, spec + ":22:19: error: repin: the rewritten spec would not load: nixpkgs pin '0182a36' is listed "
-                           "twice\n"
-                           "pin = [\"0182a36\", \"0182a36\"]\n"
-                           "                  ^\n"
-                           "note: nothing was written\n");
+  EXPECT_EQ(all.err, spec +
+                         ":22:19: error: repin: the rewritten spec would not load: nixpkgs pin '0182a36' is listed "
+                         "twice\n"
+                         "pin = [\"0182a36\", \"0182a36\"]\n"
+                         "                  ^\n"
+                         "note: nothing was written\n");
   EXPECT_EQ(read_file(source_path(spec)).find("0182a36"), std::string::npos);
 }
 
@@ -336,18 +344,23 @@ TEST(CmdRepin, BadInputIsReportedVerbatimAndNothingIsWritten) {
                 "hint: repin rewrites only files that parse; fix this one first (tailor check shows every syntax "
                 "error)\n"},
       {{"repin", mixed, "--rev", kNew},
-       mixed + "/.flox/pkgs/pytorch-python313-darwin-mps.nix:5:53: error: repin: the tree has 2 nixpkgs pins: 6a030d5 "
-               "(4 files), 2017d6d (1 file) [TLR004]\n"
-               "    url = \"https://github.com/NixOS/nixpkgs/archive/2017d6d515f8a7b289fe06d3a880a7ec588c3900.tar.gz\";\n"
-               "                                                    ^\n"
-               "hint: pass --all-pins to move every one of them to 0182a36, or repin the files of one pin on their own\n"
-               "note: 6a030d5 first at " + mixed + "/.flox/pkgs/pytorch-python313-cpu-avx2.nix:6:53\n"
-               "note: 2017d6d first at " + mixed + "/.flox/pkgs/pytorch-python313-darwin-mps.nix:5:53\n"},
+       mixed +
+           "/.flox/pkgs/pytorch-python313-darwin-mps.nix:5:53: error: repin: the tree has 2 nixpkgs pins: 6a030d5 "
+           "(4 files), 2017d6d (1 file) [TLR004]\n"
+           "    url = \"https://github.com/NixOS/nixpkgs/archive/2017d6d515f8a7b289fe06d3a880a7ec588c3900.tar.gz\";\n"
+           "                                                    ^\n"
+           "hint: pass --all-pins to move every one of them to 0182a36, or repin the files of one pin on their own\n"
+           "note: 6a030d5 first at " +
+           mixed +
+           "/.flox/pkgs/pytorch-python313-cpu-avx2.nix:6:53\n"
+           "note: 2017d6d first at " +
+           mixed + "/.flox/pkgs/pytorch-python313-darwin-mps.nix:5:53\n"},
       {{"repin", dir, "--rev", kNew, "-o", kSeed},
        kSeed + ": error: repin: the output exists and is not an empty directory\n"
                "hint: -o OUT writes a fresh copy of the tree; name a new directory, or drop -o to rewrite in place\n"},
-      {{"repin", "--rev", kNew}, "tailor: error: repin: a tree DIR (or --rewrite-spec SPEC.toml) is required\n"
-                                 "hint: tailor repin DIR --rev REV [--python-set python313Packages] [-o OUT]\n"},
+      {{"repin", "--rev", kNew},
+       "tailor: error: repin: a tree DIR (or --rewrite-spec SPEC.toml) is required\n"
+       "hint: tailor repin DIR --rev REV [--python-set python313Packages] [-o OUT]\n"},
   };
   auto tree_before = read_all(dir);
   auto toml_before = read_all(toml);
@@ -378,8 +391,9 @@ TEST(CmdRepin, NixpkgsWithoutNixInstantiateIsAMissingEnvironment) {
   RunResult r = run_tailor({"repin", kSeed, "--rev", kNew, "--nixpkgs", "tests/nix/stub-nixpkgs", "--dry-run"});
   ::setenv("PATH", saved.c_str(), 1);
   EXPECT_EQ(r.status, 3);
-  EXPECT_EQ(r.err, "tailor: error: repin: --nixpkgs needs nix-instantiate, which is not on PATH\n"
-                   "hint: install Nix (Debian: nix-bin), or drop --nixpkgs and verify the torch version yourself\n");
+  EXPECT_EQ(r.err,
+            "tailor: error: repin: --nixpkgs needs nix-instantiate, which is not on PATH\n"
+            "hint: install Nix (Debian: nix-bin), or drop --nixpkgs and verify the torch version yourself\n");
 }
 
 // The migration the team did by hand after a plan that assumed otherwise: pin 0182a36
@@ -407,17 +421,20 @@ TEST(CmdRepin, ATorch29TreeMovedTo0182a36KeepsTorch291AndShowsHowToBuild2100) {
   }
   EXPECT_NE(snippet.find("owner = \"pytorch\";"), std::string::npos) << snippet;
   EXPECT_NE(snippet.find("rev = \"v2.10.0\";"), std::string::npos) << snippet;
-  EXPECT_NE(snippet.find("hash = \"sha256-RKiZLHBCneMtZKRgTEuW1K7+Jpi+tx11BMXuS1jC1xQ=\";"), std::string::npos) << snippet;
+  EXPECT_NE(snippet.find("hash = \"sha256-RKiZLHBCneMtZKRgTEuW1K7+Jpi+tx11BMXuS1jC1xQ=\";"), std::string::npos)
+      << snippet;
   EXPECT_NE(snippet.find("fetchSubmodules = true;"), std::string::npos) << snippet;
   EXPECT_NE(snippet.find("version = \"2.10.0\";"), std::string::npos) << snippet;
   // The dispute is named with both sources and how to settle it.
-  EXPECT_NE(r.out.find("  - the torch version of nixpkgs pin 0182a36 is disputed: 2.9.1 (flox/build-pytorch pytorch-2.10 "
-                       "recipes on this pin"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("  - the torch version of nixpkgs pin 0182a36 is disputed: 2.9.1 (flox/build-pytorch pytorch-2.10 "
+                 "recipes on this pin"),
+      std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("2.10.0 (flox/build-pytorch pin-alignment plan (What the Pin Contains)); repin keeps torch 2.9.1 "
-                       "and rewrites no torch version; settle it by measuring: tailor kb probe-pin 0182a36 --nixpkgs PATH"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("2.10.0 (flox/build-pytorch pin-alignment plan (What the Pin Contains)); repin keeps torch 2.9.1 "
+                 "and rewrites no torch version; settle it by measuring: tailor kb probe-pin 0182a36 --nixpkgs PATH"),
+      std::string::npos)
       << r.out;
   // What it shows is Nix a recipe can use.
   if (have_program("nix-instantiate")) {

@@ -57,8 +57,10 @@ TEST(PlanRepin, NamesThatCarryATorchVersionMustMatchTheNewPin) {
   r.insert(r.find("in p."), "  pname = \"pytorch210-python313-cuda12_9-sm90-avx512\";\n");
   RepinPlan p = plan_repin("t", {{"a.nix", r}}, o, kb());
   ASSERT_FALSE(p.verify.empty());
-  EXPECT_EQ(p.verify.front(), "names claim PyTorch 2.10 (pytorch210- at t/a.nix:2:12), but 6a030d5 ships PyTorch 2.9.1");
-  o.rev = "0182a36";  // back to 0182a36, whose torch a source claims is 2.10 (disputed): the dispute is named, not the name
+  EXPECT_EQ(p.verify.front(),
+            "names claim PyTorch 2.10 (pytorch210- at t/a.nix:2:12), but 6a030d5 ships PyTorch 2.9.1");
+  o.rev =
+      "0182a36";  // back to 0182a36, whose torch a source claims is 2.10 (disputed): the dispute is named, not the name
   for (const auto& v : plan_repin("t", {{"a.nix", p.after[0].text}}, o, kb()).verify)
     EXPECT_EQ(v.find("names claim"), std::string::npos) << v;
 }
@@ -73,12 +75,13 @@ TEST(PlanRepin, RenamedAttributeNamesAreFlagged) {
   ASSERT_EQ(p.changes.size(), 1u);
   std::vector<std::string> what;
   for (const auto& c : p.changes[0].changes) what.push_back(c.what + " " + c.from);
-  EXPECT_EQ(what, (std::vector<std::string>{"pin 6a030d5", "attribute name python3Packages", "python set python3Packages",
-                                            "python set python3Packages"}));
+  EXPECT_EQ(what, (std::vector<std::string>{"pin 6a030d5", "attribute name python3Packages",
+                                            "python set python3Packages", "python set python3Packages"}));
   bool flagged = false;
   for (const auto& v : p.verify)
-    flagged |= v == "1 attribute name renamed with the package set: whatever reads it (an overlay, a callPackage "
-                    "argument) must expect the new name; first at t/a.nix:1:173";
+    flagged |= v ==
+               "1 attribute name renamed with the package set: whatever reads it (an overlay, a callPackage "
+               "argument) must expect the new name; first at t/a.nix:1:173";
   EXPECT_TRUE(flagged) << ::testing::PrintToString(p.verify);
 }
 

@@ -10,12 +10,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "matrix/expand.hpp"
+#include "matrix/spec_loader.hpp"
 #include "migrate/builder_calls.hpp"
 #include "migrate/import_builder_calls.hpp"
 #include "migrate/import_overrides.hpp"
 #include "migrate/import_versions.hpp"
-#include "matrix/expand.hpp"
-#include "matrix/spec_loader.hpp"
 #include "util/quote.hpp"
 
 namespace tailor::migrate {
@@ -65,7 +65,7 @@ struct Read {
   std::string pin;
   std::map<std::string, std::string> spelling;
   const NixFile* file = nullptr;
-  std::optional<RecipeVersion> version;  ///< of a name with a version word, when it can be told
+  std::optional<RecipeVersion> version;       ///< of a name with a version word, when it can be told
   std::optional<RecipeVersion> from_builder;  ///< its version, read from the builder call it makes
 };
 
@@ -110,8 +110,8 @@ struct Claims {
       out += fmt::format("\n[[claim]]\npin = {}\n", toml_str(p));
       if (!cs.empty()) out += fmt::format("cuda = {}\n", toml_list(cs));
       if (!ps.empty()) out += fmt::format("python = {}\n", toml_list(ps));
-      out += fmt::format("reason = {}\n", toml_str(fmt::format("the imported tree builds with {} on this pin",
-                                                                fmt::join(attrs, ", "))));
+      out += fmt::format("reason = {}\n",
+                         toml_str(fmt::format("the imported tree builds with {} on this pin", fmt::join(attrs, ", "))));
     }
     return out;
   }
@@ -181,7 +181,8 @@ std::string product_of(const std::vector<std::string>& packages, const Knowledge
 // (`pruneCudaLibraries`): the spec's [tailor] and [build] tables.
 std::string pruning_tables(const LintTree& t) {
   static const std::regex pinned(
-      R"re(tailor = \{\n\s*source = "pinned";\n\s*owner = "([^"\\]*)";\n\s*repo = "([^"\\]*)";\n\s*rev = "([^"\\]*)";\n\s*hash = "([^"\\]*)";)re");
+      R"re(tailor = \{\n\s*source = "pinned";\n\s*owner = "([^"\\]*)";\n\s*repo = "([^"\\]*)";)re"
+      R"re(\n\s*rev = "([^"\\]*)";\n\s*hash = "([^"\\]*)";)re");
   std::string tailor, build;
   for (const auto& f : t.nix) {
     if (f.helper) continue;  // lib/common.nix defaults them
@@ -190,8 +191,8 @@ std::string pruning_tables(const LintTree& t) {
       tailor = "\n[tailor]\nsource = \"catalog\"\n";
     std::smatch m;
     if (tailor.empty() && text.find("source = \"pinned\";") != std::string::npos && std::regex_search(text, m, pinned))
-      tailor = fmt::format("\n[tailor]\nsource = \"pinned\"\nowner = {}\nrepo = {}\nrev = {}\nhash = {}\n", toml_str(m[1]),
-                           toml_str(m[2]), toml_str(m[3]), toml_str(m[4]));
+      tailor = fmt::format("\n[tailor]\nsource = \"pinned\"\nowner = {}\nrepo = {}\nrev = {}\nhash = {}\n",
+                           toml_str(m[1]), toml_str(m[2]), toml_str(m[3]), toml_str(m[4]));
     if (build.empty() && text.find("    pruneCudaLibraries = [ \"") != std::string::npos)
       build = "\n[build]\nprune_cuda_libraries = true\n";
   }
@@ -209,7 +210,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   std::vector<Read> variants;
   std::vector<RecipeSources> sources;  // what each recipe builds from source
   TreeOverrides tree_overrides(t);
-  std::vector<std::string> catalog;  // recipes that take their packages from the Flox catalog
+  std::vector<std::string> catalog;        // recipes that take their packages from the Flox catalog
   std::vector<std::string> tree_packages;  // in file order, each once
   BuilderCalls calls(t);
   // Remarks on builder calls, one warning per fact however many files it reaches.
@@ -269,7 +270,8 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
         attribute = bi.foreign_attribute;
         files.push_back(f.src.rel);
       }
-      if (pinned_at.empty()) pinned_at = fmt::format("{} builds on nixpkgs {} ({})", f.src.rel, bi.pin, call->nixpkgs_rev.at);
+      if (pinned_at.empty())
+        pinned_at = fmt::format("{} builds on nixpkgs {} ({})", f.src.rel, bi.pin, call->nixpkgs_rev.at);
       if (!f.variant->package_word.empty()) from_builder = std::move(bi.version);
       builder_overrides = std::move(bi.overrides);
       if (!f.variant->python.empty()) pythons[f.variant->python]++;
@@ -286,13 +288,15 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
       catalog.push_back(f.src.rel);
       pin = options.pin;
     } else if (pin.empty()) {
-      r.warnings.push_back(fmt::format("{}: no nixpkgs pin of the knowledge base found; the branch pin is assumed", f.src.rel));
+      r.warnings.push_back(
+          fmt::format("{}: no nixpkgs pin of the knowledge base found; the branch pin is assumed", f.src.rel));
     }
     if (!pin.empty()) pins[pin]++;
     if (!f.variant->python.empty()) pythons[f.variant->python]++;
     note_package(tree_packages, f.variant->package);
     variants.push_back({*f.variant, pin, f.spelling, &f, std::nullopt, std::nullopt});
-    RecipeSources& built = sources.emplace_back(RecipeSources{f.src.rel, pin, f.variant->package, tree_overrides.of(f)});
+    RecipeSources& built =
+        sources.emplace_back(RecipeSources{f.src.rel, pin, f.variant->package, tree_overrides.of(f)});
     for (const auto& c : f.facts.comments)  // what it says it builds (decides a version its pin's sources dispute)
       if (c.key == "header") built.header.push_back(c.text);
   }
@@ -308,17 +312,19 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
         "is, is that repository's to say, not the nixpkgs pin's; the spec builds {} inline at the version the builder "
         "asks for",
         files.size(), files.size() == 1 ? "" : "s", files.front(), files.size() > 1 ? ", …" : "", attribute, url,
-        recipe.rev.empty() ? "" : " (revision " + recipe.rev + ")", recipe.hash.empty() ? ", fetched without a hash" : "",
-        recipe.at, attribute, attribute));
+        recipe.rev.empty() ? "" : " (revision " + recipe.rev + ")",
+        recipe.hash.empty() ? ", fetched without a hash" : "", recipe.at, attribute, attribute));
   }
   if (!options.pin.empty() && catalog.empty() && !pinned_at.empty())
-    r.warnings.push_back(fmt::format("--pin {}: refused: the recipes name their own pins ({}); --pin gives the pin of "
-                                     "recipes that name none",
-                                     options.pin, pinned_at));
+    r.warnings.push_back(
+        fmt::format("--pin {}: refused: the recipes name their own pins ({}); --pin gives the pin of "
+                    "recipes that name none",
+                    options.pin, pinned_at));
   r.variants = static_cast<int>(variants.size());
   if (variants.empty()) {
     if (std::none_of(t.nix.begin(), t.nix.end(), [](const NixFile& f) { return f.is_recipe(); }))
-      r.warnings.push_back("no variant recipes found: no .nix file of the tree is named as a variant or states a pname");
+      r.warnings.push_back(
+          "no variant recipes found: no .nix file of the tree is named as a variant or states a pname");
     else
       r.warnings.push_back("no variant recipes found: every recipe was left out (see above)");
     return r;
@@ -361,8 +367,15 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   Claims claims;
   for (auto& [v, p, spelling, file, version, from_builder] : variants) {
     bool versioned = !v.package_word.empty();
-    Key key{v.package, v.backend, v.cuda, versioned ? "" : p.empty() ? pin : p,
-            v.python.empty() || v.python == python ? "" : v.python, spelling_text(spelling), versioned,
+    Key key{v.package,
+            v.backend,
+            v.cuda,
+            versioned   ? ""
+            : p.empty() ? pin
+                        : p,
+            v.python.empty() || v.python == python ? "" : v.python,
+            spelling_text(spelling),
+            versioned,
             v.sm_set.empty() ? "" : fmt::format("{}={}", v.sm, fmt::join(v.sm_set, ","))};
     groups[key].push_back(&v);
     if (version) versions[key].push_back(&*version);
@@ -370,8 +383,9 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     claims.note(v, *kb.pin(p.empty() ? pin : p));
   }
 
-  std::string out = fmt::format("# Imported by tailor from {} ({} variants).\n\n[branch]\nname = {}\nproduct = {}\n",
-                                comment_text(branch), variants.size(), toml_str(branch), toml_str(product_of(tree_packages, kb)));
+  std::string out =
+      fmt::format("# Imported by tailor from {} ({} variants).\n\n[branch]\nname = {}\nproduct = {}\n",
+                  comment_text(branch), variants.size(), toml_str(branch), toml_str(product_of(tree_packages, kb)));
   if (!catalog.empty() && options.pin.empty())
     out += "# The recipes name no nixpkgs pin (Flox catalog): this one is a stand-in; import again with --pin.\n";
   out += fmt::format("pin = {}\n", toml_str(pin));
@@ -418,7 +432,8 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     out += sets.line;
     if (!key.spelling.empty()) out += fmt::format("spelling = {}\n", key.spelling);
     out += inline_line(vs, t, kb, built_inline);
-    if (key.versioned) out += version_tables(versions[key], *kb.package(key.package), kb.backend(key.backend)->gpu(), r.warnings);
+    if (key.versioned)
+      out += version_tables(versions[key], *kb.package(key.package), kb.backend(key.backend)->gpu(), r.warnings);
     // The cells the tree lacks, per version where the family lists several.
     std::vector<std::string> words;
     if (key.versioned) {
@@ -460,8 +475,8 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     for (const auto& n : tree)
       if (!matrix.count(n)) {
         auto drops = m.dropped_named(n);
-        r.warnings.push_back(fmt::format("{}: the spec cannot express it{}", n,
-                                         drops.empty() ? "" : ": " + drops.front()->reason));
+        r.warnings.push_back(
+            fmt::format("{}: the spec cannot express it{}", n, drops.empty() ? "" : ": " + drops.front()->reason));
       }
     for (const auto& n : matrix)
       if (!tree.count(n)) r.warnings.push_back(fmt::format("{}: the spec yields it, the tree has no recipe", n));

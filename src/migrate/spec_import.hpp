@@ -23,7 +23,7 @@ struct ImportResult {
   /// What the reader should know that is no problem: where a recipe's inputs
   /// come from another repository, say.
   std::vector<std::string> notes;
-  int variants = 0;                   ///< recipes read back into variants
+  int variants = 0;  ///< recipes read back into variants
 };
 
 struct ImportOptions {

@@ -140,16 +140,18 @@ reason = "Hopper only"
   ImportResult r = import_spec("pair", read_tree(dir.path() + "/tree"), kb());
   EXPECT_TRUE(r.warnings.empty()) << (r.warnings.empty() ? "" : r.warnings.front());
   Spec original = load_spec("pair.toml", spec, kb()), imported = load_spec("imported.toml", r.toml, kb());
-  EXPECT_EQ(names_of(imported), (std::set<std::string>{
-                                    "pytorch29-python313-cuda12_9-sm90-avx2", "pytorch210-python313-cuda12_9-sm80-avx2",
-                                    "pytorch210-python313-cuda12_9-sm90-avx2", "torchaudio210-python313-cuda12_9-sm90-avx2",
-                                    "torchaudio210-pt29-python313-cuda12_9-sm90-avx2"}));
+  EXPECT_EQ(
+      names_of(imported),
+      (std::set<std::string>{"pytorch29-python313-cuda12_9-sm90-avx2", "pytorch210-python313-cuda12_9-sm80-avx2",
+                             "pytorch210-python313-cuda12_9-sm90-avx2", "torchaudio210-python313-cuda12_9-sm90-avx2",
+                             "torchaudio210-pt29-python313-cuda12_9-sm90-avx2"}));
   EXPECT_EQ(versions_of(imported), versions_of(original));
   auto has = [&](const std::string& text) { return r.toml.find(text) != std::string::npos; };
   EXPECT_TRUE(has("[[family.version]]\nversion = \"2.9.1\"\npin = \"6a030d5\"\n")) << r.toml;
   EXPECT_TRUE(has("[[family.exclude]]\nversion = \"2.9.1\"\nsm = \"8.0\"\n")) << r.toml;
-  EXPECT_TRUE(has("[[family.version]]\nversion = \"2.10.0\"\ntorch = \"2.9.1\"\nname = \"{package}{version}-pt{torch}\"\n"
-                  "pin = \"6a030d5\"\n\n[family.version.source]\nowner = \"pytorch\"\nrepo = \"audio\"\nrev = \"v2.10.0\"\n"))
+  EXPECT_TRUE(
+      has("[[family.version]]\nversion = \"2.10.0\"\ntorch = \"2.9.1\"\nname = \"{package}{version}-pt{torch}\"\n"
+          "pin = \"6a030d5\"\n\n[family.version.source]\nowner = \"pytorch\"\nrepo = \"audio\"\nrev = \"v2.10.0\"\n"))
       << r.toml;
   EXPECT_FALSE(has("[[source_override]]")) << r.toml;
 }
@@ -211,8 +213,9 @@ TEST(SpecImport, WhatTheSpecCannotExpressIsAWarning) {
             "tailor: warning: vllm-python312-cuda12_8-sm103-armv9.nix: left out: nvcc of CUDA 12.8 cannot compile for "
             "SM103 (tailor check: TLR009)\n");
   Spec s = load_spec("vllm-branch.toml", r.out, kb());
-  EXPECT_EQ(names_of(s), (std::set<std::string>{"vllm-python312-cuda12_9-sm61-avx2", "vllm-python312-cuda12_9-sm70-avx2",
-                                                "vllm-python312-cuda12_9-sm90-avx512"}));
+  EXPECT_EQ(names_of(s),
+            (std::set<std::string>{"vllm-python312-cuda12_9-sm61-avx2", "vllm-python312-cuda12_9-sm70-avx2",
+                                   "vllm-python312-cuda12_9-sm90-avx512"}));
 }
 
 // The stems of the .nix files of a fixture tree.
@@ -225,7 +228,8 @@ std::set<std::string> file_names(const std::string& tree) {
 
 // What a team adopting tailor runs after import: matrix --json, generate, check.
 // Returns variant name -> the torch version `tailor matrix --json` says it builds.
-std::map<std::string, std::string> matrix_generate_check(const std::string& spec_text, const std::string& generate_err) {
+std::map<std::string, std::string> matrix_generate_check(const std::string& spec_text,
+                                                         const std::string& generate_err) {
   test::TempDir dir("adopt");
   std::string spec = dir.path() + "/imported.toml", out = dir.path() + "/tree";
   std::ofstream(spec) << spec_text;
@@ -328,8 +332,9 @@ TEST(SpecImport, FloxCatalogRecipesAskForThePin) {
 
   r = test::run_tailor({"import", "tests/data/trees/flox-catalog", "--pin", "fe5e41e"});
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, "tailor: error: --pin fe5e41e: not a nixpkgs pin of the knowledge base\n"
-                   "hint: tailor kb --pins lists them; tailor kb probe-pin records a new one\n");
+  EXPECT_EQ(r.err,
+            "tailor: error: --pin fe5e41e: not a nixpkgs pin of the knowledge base\n"
+            "hint: tailor kb --pins lists them; tailor kb probe-pin records a new one\n");
 }
 
 // Thin recipes (`import ./lib/mkPyTorchCUDA.nix { sm = "90"; isa = "avx512"; }`, or
@@ -355,13 +360,15 @@ TEST(SpecImport, ParametricBuilderRecipesTakeTheBuildersPin) {
 TEST(SpecImport, FactsTheKnowledgeBaseLacksAreClaimed) {
   test::RunResult r = test::run_tailor({"import", "tests/data/trees/kb-gaps"});
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.err, "tailor: warning: the knowledge base does not record cudaPackages_13_0 on 46336d4; the tree uses it\n");
+  EXPECT_EQ(r.err,
+            "tailor: warning: the knowledge base does not record cudaPackages_13_0 on 46336d4; the tree uses it\n");
   test::expect_golden(r.out, "tests/golden/import/kb-gaps.toml");
   std::set<std::string> files = file_names("tests/data/trees/kb-gaps");
   // 46336d4 ships torch 2.9.1 (nixpkgs_pins.toml); no recipe overrides it.
-  EXPECT_EQ(matrix_generate_check(r.out, "tailor: warning: the knowledge base does not record cudaPackages_13_0 on "
-                                         "46336d4; the spec claims it (the imported tree builds with "
-                                         "cudaPackages_13_0 on this pin)\n"),
+  EXPECT_EQ(matrix_generate_check(r.out,
+                                  "tailor: warning: the knowledge base does not record cudaPackages_13_0 on "
+                                  "46336d4; the spec claims it (the imported tree builds with "
+                                  "cudaPackages_13_0 on this pin)\n"),
             all_build(files, "2.9.1"));
 }
 
@@ -372,19 +379,24 @@ TEST(SpecImport, AMeasuredAbsenceIsNotClaimed) {
   std::ofstream(kb_dir.path() + "/nixpkgs_pins.toml") << "[[pin]]\nshort = \"46336d4\"\ncomplete = [\"cuda\"]\n";
   test::RunResult r = test::run_tailor({"import", "tests/data/trees/kb-gaps", "--kb", kb_dir.path()});
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.err,
-            "tailor: warning: the inferred spec does not load: package 'pytorch' of family 'pytorch-cuda13_0' yields no "
-            "variant: nixpkgs pin 46336d4 provides CUDA 12.8, 12.9, not 13.0\n");
+  EXPECT_EQ(
+      r.err,
+      "tailor: warning: the inferred spec does not load: package 'pytorch' of family 'pytorch-cuda13_0' yields no "
+      "variant: nixpkgs pin 46336d4 provides CUDA 12.8, 12.9, not 13.0\n");
   std::string claim = "[[claim]]\npin = \"46336d4\"\ncuda = \"13.0\"\nreason = \"tried\"\n";
-  std::string spec = "[branch]\nname = \"b\"\nproduct = \"build-pytorch\"\npin = \"46336d4\"\npython = \"3.13\"\n\n"
-                     "[[family]]\nname = \"f\"\npackage = \"pytorch\"\nbackend = \"cpu\"\nisa = \"avx2\"\n\n" + claim;
+  std::string spec =
+      "[branch]\nname = \"b\"\nproduct = \"build-pytorch\"\npin = \"46336d4\"\npython = \"3.13\"\n\n"
+      "[[family]]\nname = \"f\"\npackage = \"pytorch\"\nbackend = \"cpu\"\nisa = \"avx2\"\n\n" +
+      claim;
   test::TempDir dir("claim");
   std::ofstream(dir.path() + "/s.toml") << spec;
   r = test::run_tailor({"matrix", dir.path() + "/s.toml", "--kb", kb_dir.path()});
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, dir.path() + "/s.toml:15:8: error: nixpkgs pin 46336d4 is recorded without CUDA 13.0: its cuda list "
-                   "is complete\ncuda = \"13.0\"\n       ^\nhint: tailor kb probe-pin measured it; remove the claim or "
-                   "choose another pin\n");
+  EXPECT_EQ(r.err,
+            dir.path() +
+                "/s.toml:15:8: error: nixpkgs pin 46336d4 is recorded without CUDA 13.0: its cuda list "
+                "is complete\ncuda = \"13.0\"\n       ^\nhint: tailor kb probe-pin measured it; remove the claim or "
+                "choose another pin\n");
 }
 
 }  // namespace

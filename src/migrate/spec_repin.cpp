@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "recipe/recipe_facts.hpp"
 #include "matrix/spec_loader.hpp"
 #include "migrate/torch_on_pin.hpp"
+#include "recipe/recipe_facts.hpp"
 #include "util/toml_reader.hpp"
 
 namespace tailor::migrate {
@@ -91,7 +91,8 @@ void require_known(const TargetPin& target) {
     Diagnostic d;
     d.message = fmt::format("repin: {} is not in the knowledge base, and a spec can only name known pins",
                             target.rev.substr(0, 7));
-    d.hint = fmt::format("add a [[pin]] with rev = \"{}\" to a knowledge-base overlay (--kb DIR), then repin", target.rev);
+    d.hint =
+        fmt::format("add a [[pin]] with rev = \"{}\" to a knowledge-base overlay (--kb DIR), then repin", target.rev);
     throw DiagnosticError(d);
   }
 }
@@ -113,7 +114,8 @@ class SpecRepinner {
     move_torch(values.torch);
     plan_.knowledge.push_back(fmt::format("{} provides {} {}; Python {}; CUDA {}", target_.known->short_rev,
                                           headline_.display, target_.known->version_text(headline_.attribute),
-                                          fmt::join(target_.known->python, ", "), fmt::join(target_.known->cuda, ", ")));
+                                          fmt::join(target_.known->python, ", "),
+                                          fmt::join(target_.known->cuda, ", ")));
     for (const auto& [s, p] : old_)
       plan_.knowledge.push_back(
           fmt::format("{} provided {} {}", s, headline_.display, p->version_text(headline_.attribute)));
@@ -135,9 +137,10 @@ class SpecRepinner {
     if (old_.size() <= 1 || o_.all_pins) return;
     std::vector<std::string> names;
     for (const auto& [s, _] : old_) names.push_back(s);
-    throw DiagnosticError(diagnostic_at(
-        path_, text_, pins.back().pos, fmt::format("repin: the spec names {} nixpkgs pins: {}", old_.size(), fmt::join(names, ", ")),
-        fmt::format("pass --all-pins to move every one of them to {}", target_.rev.substr(0, 7))));
+    throw DiagnosticError(
+        diagnostic_at(path_, text_, pins.back().pos,
+                      fmt::format("repin: the spec names {} nixpkgs pins: {}", old_.size(), fmt::join(names, ", ")),
+                      fmt::format("pass --all-pins to move every one of them to {}", target_.rev.substr(0, 7))));
   }
 
   void edit(const Value& v, const std::string& to, const std::string& what) {
@@ -158,8 +161,9 @@ class SpecRepinner {
     std::string want = python.version.empty() ? target_.known->python_default : python.version;
     if (want.empty()) {
       Diagnostic d;
-      d.message = fmt::format("repin: a spec states its Python version, and the knowledge base does not record {}'s default",
-                              target_.known->short_rev);
+      d.message =
+          fmt::format("repin: a spec states its Python version, and the knowledge base does not record {}'s default",
+                      target_.known->short_rev);
       d.hint = "pass --python-set python3XXPackages with the version";
       throw DiagnosticError(d);
     }
@@ -178,9 +182,10 @@ class SpecRepinner {
     if (torch->text == old_torch_ && old_torch_ != new_torch)
       edit(*torch, new_torch, headline_.attribute);
     else if (torch->text != new_torch)
-      plan_.verify.push_back(fmt::format("branch.{} = \"{}\" is not what {} ships ({}): tailor builds it only "
-                                         "through a knowledge-base workaround for that pin and version",
-                                         headline_.attribute, torch->text, target_.known->short_rev, new_torch));
+      plan_.verify.push_back(
+          fmt::format("branch.{} = \"{}\" is not what {} ships ({}): tailor builds it only "
+                      "through a knowledge-base workaround for that pin and version",
+                      headline_.attribute, torch->text, target_.known->short_rev, new_torch));
   }
 
   // Applies the edits; the result must be a valid spec.

@@ -36,7 +36,8 @@ std::string render_changes(const RepinPlan& plan) {
   for (const auto& k : plan.knowledge) out += "knowledge base: " + k + "\n";
   size_t files = 0;
   for (const auto& f : plan.before)
-    if (f.rel.ends_with(".nix") || f.rel.ends_with(".toml") || f.rel == "README.md" || f.rel == "BUILD_MATRIX.md") ++files;
+    if (f.rel.ends_with(".nix") || f.rel.ends_with(".toml") || f.rel == "README.md" || f.rel == "BUILD_MATRIX.md")
+      ++files;
   if (plan.changes.empty()) {
     out += fmt::format("nothing to change: the {} read already use{} these settings\n",
                        files == 1 ? "file" : fmt::format("{} files", files), files == 1 ? "s" : "");

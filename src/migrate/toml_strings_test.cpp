@@ -12,9 +12,12 @@ std::vector<std::string> strings(std::string_view t) {
 }
 
 TEST(TomlStrings, ContentsOfEveryKindAndNeverComments) {
-  EXPECT_EQ(strings("# \"not\" a string\na = \"x\\\"y\" # 'nor' this\nb = 'lit'\nc = \"\"\"multi\nline\"\"\"\nd = '''raw'''\n"),
-            (std::vector<std::string>{"x\\\"y", "lit", "multi\nline", "raw"}));
-  EXPECT_EQ(strings("\"quoted key\" = 1\ne = \"unterminated\nf = 2"), (std::vector<std::string>{"quoted key", "unterminated"}));
+  EXPECT_EQ(
+      strings(
+          "# \"not\" a string\na = \"x\\\"y\" # 'nor' this\nb = 'lit'\nc = \"\"\"multi\nline\"\"\"\nd = '''raw'''\n"),
+      (std::vector<std::string>{"x\\\"y", "lit", "multi\nline", "raw"}));
+  EXPECT_EQ(strings("\"quoted key\" = 1\ne = \"unterminated\nf = 2"),
+            (std::vector<std::string>{"quoted key", "unterminated"}));
 }
 
 }  // namespace

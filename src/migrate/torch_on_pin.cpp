@@ -55,7 +55,8 @@ std::string nix_source_override(const SourceOverride& o, const std::string& inde
   return out;
 }
 
-TorchOnPin torch_on_pin(const NixpkgsPin& target, const std::string& old_torch, const KnowledgeBase& kb, bool for_spec) {
+TorchOnPin torch_on_pin(const NixpkgsPin& target, const std::string& old_torch, const KnowledgeBase& kb,
+                        bool for_spec) {
   TorchOnPin t;
   // The headline package's attribute (packages.toml): the torch of a PyTorch tree.
   const std::string& attribute = kb.headline_package().attribute;
@@ -83,12 +84,13 @@ TorchOnPin torch_on_pin(const NixpkgsPin& target, const std::string& old_torch, 
     std::string head = fmt::format("to build PyTorch {} on {} instead, build it from source (workaround {}: {})",
                                    o->version, target.short_rev, w.id, w.source);
     if (for_spec)
-      t.knowledge.push_back(fmt::format("{}: set [branch] torch = \"{}\"; the workaround's source override "
-                                        "(pytorch/pytorch {}) applies to every variant on {}",
-                                        head, o->version, o->fetch.rev, target.short_rev));
+      t.knowledge.push_back(
+          fmt::format("{}: set [branch] torch = \"{}\"; the workaround's source override "
+                      "(pytorch/pytorch {}) applies to every variant on {}",
+                      head, o->version, o->fetch.rev, target.short_rev));
     else
-      t.knowledge.push_back(fmt::format("{}: override torch's source in each recipe:\n{}", head,
-                                        nix_source_override(*o, "    ")));
+      t.knowledge.push_back(
+          fmt::format("{}: override torch's source in each recipe:\n{}", head, nix_source_override(*o, "    ")));
   }
   return t;
 }

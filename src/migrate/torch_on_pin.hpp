@@ -22,8 +22,7 @@ struct TorchOnPin {
 /// \a old_torch: what the old pins ship (empty: unknown or several). \a for_spec:
 /// say how a spec builds another version ([branch] torch = …) rather than
 /// showing the Nix override a hand-written recipe needs.
-TorchOnPin torch_on_pin(const NixpkgsPin& target, const std::string& old_torch, const KnowledgeBase& kb,
-                        bool for_spec);
+TorchOnPin torch_on_pin(const NixpkgsPin& target, const std::string& old_torch, const KnowledgeBase& kb, bool for_spec);
 
 /// The Nix a hand-written recipe applies to build \a o: `torch.overrideAttrs (old: { … })`,
 /// each line indented by \a indent.

@@ -25,9 +25,8 @@ TEST(TreeWrite, InPlaceWritesNothingWhenOneFileCannotBeWritten) {
     write_in_place(root, {{"a.nix", "new\n"}, {"gone/b.nix", "new\n"}});
     FAIL() << "no error";
   } catch (const DiagnosticError& e) {
-    EXPECT_EQ(e.diagnostic().render(),
-              (root / "gone/b.nix").string() + ": error: repin: cannot write file: " +
-                  std::generic_category().message(ENOENT) + "\nhint: nothing was changed\n");
+    EXPECT_EQ(e.diagnostic().render(), (root / "gone/b.nix").string() + ": error: repin: cannot write file: " +
+                                           std::generic_category().message(ENOENT) + "\nhint: nothing was changed\n");
   }
   EXPECT_EQ(test::read_file((root / "a.nix").string()), "old\n");
   std::vector<std::string> left;

@@ -15,9 +15,28 @@
 namespace tailor::nix {
 
 enum class ExprKind : uint8_t {
-  int_lit, float_lit, string, ind_string, path, search_path, uri, var, cur_pos,
-  select, has_attr, attrs, list, lambda, call, let, legacy_let, with, if_, assert_,
-  unary, binary,
+  int_lit,
+  float_lit,
+  string,
+  ind_string,
+  path,
+  search_path,
+  uri,
+  var,
+  cur_pos,
+  select,
+  has_attr,
+  attrs,
+  list,
+  lambda,
+  call,
+  let,
+  legacy_let,
+  with,
+  if_,
+  assert_,
+  unary,
+  binary,
 };
 
 enum class UnaryOp : uint8_t { not_, negate };
@@ -48,8 +67,8 @@ struct Expr {
 /// A piece of a string, indented string or interpolated path.
 struct StringPart {
   Span span;
-  std::string text;        ///< the piece's value (strings: unescaped); empty for interpolations
-  ExprPtr expr;            ///< set for `${...}`
+  std::string text;              ///< the piece's value (strings: unescaped); empty for interpolations
+  ExprPtr expr;                  ///< set for `${...}`
   bool has_indentation = false;  ///< indented strings: a literal piece, not an escape
 };
 
@@ -61,8 +80,14 @@ struct AttrName {
   ExprPtr expr;      ///< dynamic part: the expression (a string node for `"…${e}…"`)
 };
 
-struct IntLit : Expr { IntLit(Span s, int64_t v) : Expr(ExprKind::int_lit, s), value(v) {} int64_t value; };
-struct FloatLit : Expr { FloatLit(Span s, double v) : Expr(ExprKind::float_lit, s), value(v) {} double value; };
+struct IntLit : Expr {
+  IntLit(Span s, int64_t v) : Expr(ExprKind::int_lit, s), value(v) {}
+  int64_t value;
+};
+struct FloatLit : Expr {
+  FloatLit(Span s, double v) : Expr(ExprKind::float_lit, s), value(v) {}
+  double value;
+};
 
 /// "…" (kind string) or ''…'' (kind ind_string); parts as the lexer split them.
 struct String : Expr {
@@ -80,7 +105,10 @@ struct Path : Expr {
 };
 
 /// `<nixpkgs/lib>` (name without brackets), a URI, a variable, `__curPos`.
-struct Name : Expr { Name(ExprKind k, Span s, std::string n) : Expr(k, s), name(std::move(n)) {} std::string name; };
+struct Name : Expr {
+  Name(ExprKind k, Span s, std::string n) : Expr(k, s), name(std::move(n)) {}
+  std::string name;
+};
 
 /// `e.a.b or def` (select) and `e ? a.b` (has_attr).
 struct Select : Expr {
@@ -108,7 +136,10 @@ struct Attrs : Expr {
   ExprPtr body;  ///< let only
 };
 
-struct List : Expr { using Expr::Expr; std::vector<ExprPtr> elems; };
+struct List : Expr {
+  using Expr::Expr;
+  std::vector<ExprPtr> elems;
+};
 
 struct Formal {
   Span span;
@@ -137,9 +168,16 @@ struct Call : Expr {
 };
 
 /// `with e; body`, `assert e; body`, `if c then a else b` (third is else).
-struct Ternary : Expr { using Expr::Expr; ExprPtr first, second, third; };
+struct Ternary : Expr {
+  using Expr::Expr;
+  ExprPtr first, second, third;
+};
 
-struct Unary : Expr { Unary(Span s, UnaryOp o) : Expr(ExprKind::unary, s), op(o) {} UnaryOp op; ExprPtr operand; };
+struct Unary : Expr {
+  Unary(Span s, UnaryOp o) : Expr(ExprKind::unary, s), op(o) {}
+  UnaryOp op;
+  ExprPtr operand;
+};
 
 struct Binary : Expr {
   Binary(Span s, BinaryOp o) : Expr(ExprKind::binary, s), op(o) {}

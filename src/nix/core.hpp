@@ -18,8 +18,25 @@
 namespace tailor::nix {
 
 enum class CoreKind : uint8_t {
-  int_lit, float_lit, string, path, var, cur_pos, select, has_attr, attrs, list, lambda, call, let,
-  with, if_, assert_, not_, binop, concat,
+  int_lit,
+  float_lit,
+  string,
+  path,
+  var,
+  cur_pos,
+  select,
+  has_attr,
+  attrs,
+  list,
+  lambda,
+  call,
+  let,
+  with,
+  if_,
+  assert_,
+  not_,
+  binop,
+  concat,
 };
 
 struct Core;
@@ -35,7 +52,7 @@ struct CoreAttrName {
 struct Core {
   CoreKind kind;
   Span span;
-  std::string text;         ///< var name, string/path value, binop operator
+  std::string text;  ///< var name, string/path value, binop operator
   int64_t int_value = 0;
   double float_value = 0;
   std::vector<Core*> kids;  ///< children: call (fn, args…), list, concat, if/with/assert, binop, select (subject[, or])
@@ -107,8 +124,10 @@ class CoreAttrMap {
     const bool moves = v_.size() == v_.capacity();
     v_.emplace_back(std::string(name), def);
     if (v_.size() > kIndexFrom) {
-      if (index_.empty() || moves) reindex();  // amortised O(1): the vector doubles
-      else index_.emplace(v_.back().first, v_.size() - 1);
+      if (index_.empty() || moves)
+        reindex();  // amortised O(1): the vector doubles
+      else
+        index_.emplace(v_.back().first, v_.size() - 1);
     }
     return {v_.end() - 1, true};
   }

@@ -16,8 +16,8 @@
 
 #include "nix/normal_form.hpp"
 #include "support/golden.hpp"
-#include "util/find_program.hpp"
 #include "support/run.hpp"
+#include "util/find_program.hpp"
 
 namespace tailor::nix {
 namespace {
@@ -137,8 +137,8 @@ const GeneratedTrees& generated_trees() {
         if (e.path().extension() == ".toml") specs.push_back(e.path().string());
     std::sort(specs.begin(), specs.end());
     for (const auto& spec : specs) {
-      std::string out = g->dir.path() + "/" + fs::path(spec).parent_path().filename().string() + "-" +
-                        fs::path(spec).stem().string();
+      std::string out =
+          g->dir.path() + "/" + fs::path(spec).parent_path().filename().string() + "-" + fs::path(spec).stem().string();
       auto r = test::run_tailor({"generate", spec, "-o", out});
       if (r.status != 0) ADD_FAILURE() << spec << ": " << r.err;
       g->trees.push_back(nix_files(out, true));
@@ -221,9 +221,9 @@ TEST_P(NixDifferentialShard, GeneratedFilesEachInItsOwnProcess) {
     std::fclose(out);
   }
   const std::string marker = "\x01tailor-end ";
-  auto run = test::run_command("while IFS= read -r f; do " + shell_quote(tool) +
-                               " --parse \"$f\" 2>/dev/null; printf '\\001tailor-end %d\\n' $?; done < " +
-                               shell_quote(list));
+  auto run =
+      test::run_command("while IFS= read -r f; do " + shell_quote(tool) +
+                        " --parse \"$f\" 2>/dev/null; printf '\\001tailor-end %d\\n' $?; done < " + shell_quote(list));
   ASSERT_EQ(run.status, 0);
   size_t pos = 0, identical = 0;
   for (const auto& f : files) {

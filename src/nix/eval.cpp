@@ -25,8 +25,8 @@ namespace {
 
 // Names Nix binds at the top level besides `builtins`.
 bool top_level_builtin(std::string_view n) {
-  static const char* const names[] = {"import", "map", "toString", "throw", "abort", "baseNameOf", "dirOf",
-                                      "isNull", "removeAttrs", "fetchTarball", "derivation", "placeholder"};
+  static const char* const names[] = {"import", "map",    "toString",    "throw",        "abort",      "baseNameOf",
+                                      "dirOf",  "isNull", "removeAttrs", "fetchTarball", "derivation", "placeholder"};
   return std::any_of(std::begin(names), std::end(names), [&](const char* x) { return n == x; });
 }
 
@@ -42,18 +42,19 @@ Evaluator::Evaluator(std::string root, Reader read, EvalLimits limits)
     : root_(std::move(root)), read_(std::move(read)), limits_(limits) {}
 
 Evaluator::Evaluator(std::string root, EvalLimits limits)
-    : Evaluator(root,
-                [root, limits](const std::string& rel) -> std::optional<std::string> {
-                  std::error_code ec;
-                  fs::path p = fs::path(root) / rel;
-                  if (!fs::is_regular_file(p, ec)) return std::nullopt;
-                  if (fs::file_size(p, ec) > limits.max_file_bytes) return std::nullopt;
-                  std::ifstream in(p, std::ios::binary);
-                  std::ostringstream ss;
-                  ss << in.rdbuf();
-                  return ss.str();
-                },
-                limits) {}
+    : Evaluator(
+          root,
+          [root, limits](const std::string& rel) -> std::optional<std::string> {
+            std::error_code ec;
+            fs::path p = fs::path(root) / rel;
+            if (!fs::is_regular_file(p, ec)) return std::nullopt;
+            if (fs::file_size(p, ec) > limits.max_file_bytes) return std::nullopt;
+            std::ifstream in(p, std::ios::binary);
+            std::ostringstream ss;
+            ss << in.rdbuf();
+            return ss.str();
+          },
+          limits) {}
 
 // Scopes and the thunks in them refer to each other (a rec set's values see
 // the set): the evaluator owns every scope and breaks those cycles when it goes.
@@ -190,8 +191,8 @@ ValuePtr Evaluator::force(const ThunkPtr& t) {
     if (src->is(ValueKind::attrs)) {
       auto it = src->attrs.find(t->attr);
       v = it != src->attrs.end() ? force(it->second.value)
-          : src->partial     ? unknown(w, fmt::format("'{}' may be in a set of unknown names", t->attr), t->attr, src)
-                             : error(w, fmt::format("attribute '{}' missing", t->attr));
+          : src->partial ? unknown(w, fmt::format("'{}' may be in a set of unknown names", t->attr), t->attr, src)
+                         : error(w, fmt::format("attribute '{}' missing", t->attr));
     } else if (!src->known()) {
       v = unknown(w, src->text, (src->name.empty() ? "?" : src->name) + "." + t->attr, src);
     } else {
@@ -236,13 +237,14 @@ ValuePtr Evaluator::global(const std::string& name, const Where& w) {
       auto b = std::make_shared<Value>();
       b->kind = ValueKind::attrs;
       for (const auto& n : builtin_names()) {
-          auto f = std::make_shared<Value>();
-          f->kind = ValueKind::builtin;
-          f->text = n;
-          b->attrs[n] = Attr{ready(f), {}};
-        }
+        auto f = std::make_shared<Value>();
+        f->kind = ValueKind::builtin;
+        f->text = n;
+        b->attrs[n] = Attr{ready(f), {}};
+      }
       for (const char* n : {"currentSystem", "currentTime", "nixPath", "storeDir", "nixVersion", "langVersion"})
-        b->attrs[n] = Attr{ready(unknown({}, fmt::format("builtins.{} depends on the host", n), fmt::format("builtins.{}", n))), {}};
+        b->attrs[n] = Attr{
+            ready(unknown({}, fmt::format("builtins.{} depends on the host", n), fmt::format("builtins.{}", n))), {}};
       b->partial = true;  // builtins tailor does not evaluate are unknown, not missing
       builtins_ = b;
     }
@@ -266,7 +268,8 @@ ValuePtr Evaluator::lookup(const std::string& name, const EnvPtr& env, const Whe
     if (!set->known()) return unknown(w, fmt::format("'{}' may come from an unknown 'with' set", name), name, set);
     if (set->is(ValueKind::attrs)) {
       if (auto it = set->attrs.find(name); it != set->attrs.end()) return force(it->second.value);
-      if (set->partial) return unknown(w, fmt::format("'{}' may come from a 'with' set of unknown names", name), name, set);
+      if (set->partial)
+        return unknown(w, fmt::format("'{}' may come from a 'with' set of unknown names", name), name, set);
     }
   }
   return global(name, w);
@@ -278,7 +281,9 @@ std::optional<std::string> Evaluator::attr_name(const AttrName& n, const EnvPtr&
   if (from) *from = v->where;
   if (v->is(ValueKind::string)) return v->text;
   if (v->is(ValueKind::null)) return std::string("\0null", 5);  // `${null} = …` binds nothing
-  *why = v->known() ? error(Where{env->file, n.span}, fmt::format("an attribute name is {}, not a string", kind_name(v->kind))) : v;
+  *why = v->known()
+             ? error(Where{env->file, n.span}, fmt::format("an attribute name is {}, not a string", kind_name(v->kind)))
+             : v;
   return std::nullopt;
 }
 
@@ -457,9 +462,12 @@ ValuePtr Evaluator::string_of(const String* s, const EnvPtr& env) {
       }
       for (char c : t) {
         if (line_start) {
-          if (c == ' ') ++cur;
-          else if (c == '\n') cur = 0;
-          else line_start = false, min_indent = std::min(min_indent, cur);
+          if (c == ' ')
+            ++cur;
+          else if (c == '\n')
+            cur = 0;
+          else
+            line_start = false, min_indent = std::min(min_indent, cur);
         } else if (c == '\n') {
           line_start = true, cur = 0;
         }
@@ -479,8 +487,10 @@ ValuePtr Evaluator::string_of(const String* s, const EnvPtr& env) {
           ++dropped;
           continue;
         }
-        if (c == '\n') line_start = true, dropped = 0;
-        else line_start = false;
+        if (c == '\n')
+          line_start = true, dropped = 0;
+        else
+          line_start = false;
         out += c;
       }
     }
@@ -526,11 +536,13 @@ ValuePtr Evaluator::path_of(const Path* p, const EnvPtr& env) {
 ValuePtr Evaluator::import_value(const ValuePtr& path, const Where& w) {
   if (!path->known()) return unknown(w, fmt::format("an import of {}", path->text), "import", path);
   if (!path->is(ValueKind::path)) {
-    if (path->is(ValueKind::string)) return unknown(w, fmt::format("an import of the string \"{}\"", brief(path->text)), "import", path);
+    if (path->is(ValueKind::string))
+      return unknown(w, fmt::format("an import of the string \"{}\"", brief(path->text)), "import", path);
     return error(w, fmt::format("import of {}", kind_name(path->kind)));
   }
   const std::string& rel = path->text;
-  if (rel.starts_with("/") || rel.starts_with("..")) return unknown(w, fmt::format("an import of {}, outside the tree", rel), "import", path);
+  if (rel.starts_with("/") || rel.starts_with(".."))
+    return unknown(w, fmt::format("an import of {}, outside the tree", rel), "import", path);
   if (auto f = read_(rel)) {
     (void)f;
     return file(rel);
@@ -565,14 +577,20 @@ ValuePtr Evaluator::apply(const ValuePtr& fn, const ThunkPtr& arg, const Where& 
                                           location(Where{env->file, l->span}), name));
           }
         for (const Formal& f : l->formals) {
-          if (auto it = a->attrs.find(f.name); it != a->attrs.end()) env->vars[f.name] = it->second.value;
-          else if (f.fallback) env->vars[f.name] = thunk(f.fallback.get(), env);
-          else if (a->partial) env->vars[f.name] = ready(unknown(w, fmt::format("argument '{}' may be in a set of unknown names", f.name), f.name, a));
-          else env->vars[f.name] = ready(error(w, fmt::format("the function at {} called without required argument '{}'",
-                                                               location(Where{env->file, l->span}), f.name)));
+          if (auto it = a->attrs.find(f.name); it != a->attrs.end())
+            env->vars[f.name] = it->second.value;
+          else if (f.fallback)
+            env->vars[f.name] = thunk(f.fallback.get(), env);
+          else if (a->partial)
+            env->vars[f.name] =
+                ready(unknown(w, fmt::format("argument '{}' may be in a set of unknown names", f.name), f.name, a));
+          else
+            env->vars[f.name] = ready(error(w, fmt::format("the function at {} called without required argument '{}'",
+                                                           location(Where{env->file, l->span}), f.name)));
         }
       } else if (!a->known()) {
-        for (const Formal& f : l->formals) env->vars[f.name] = ready(unknown(w, a->text, (a->name.empty() ? "?" : a->name) + "." + f.name, a));
+        for (const Formal& f : l->formals)
+          env->vars[f.name] = ready(unknown(w, a->text, (a->name.empty() ? "?" : a->name) + "." + f.name, a));
       } else {
         return error(w, fmt::format("a function expecting a set called with {}", kind_name(a->kind)));
       }
@@ -602,7 +620,10 @@ bool Evaluator::equal(const ValuePtr& a, const ValuePtr& b, std::optional<bool>&
   auto num = [](const Value& v) { return v.is(ValueKind::integer) ? static_cast<double>(v.integer) : v.floating; };
   const bool an = a->is(ValueKind::integer) || a->is(ValueKind::floating);
   const bool bn = b->is(ValueKind::integer) || b->is(ValueKind::floating);
-  if (an && bn) return out = (a->is(ValueKind::integer) && b->is(ValueKind::integer)) ? a->integer == b->integer : num(*a) == num(*b), true;
+  if (an && bn)
+    return out =
+               (a->is(ValueKind::integer) && b->is(ValueKind::integer)) ? a->integer == b->integer : num(*a) == num(*b),
+           true;
   if (a->kind != b->kind) return out = false, true;
   switch (a->kind) {
     case ValueKind::null: return out = true, true;
@@ -672,7 +693,8 @@ ValuePtr Evaluator::binary(const Binary* b, const EnvPtr& env) {
     case BinaryOp::concat: {
       if (!l->is(ValueKind::list) || !r->is(ValueKind::list))
         return error(w, fmt::format("'++' of {} and {}", kind_name(l->kind), kind_name(r->kind)));
-      if (l->list.size() + r->list.size() > limits_.max_list) return unknown(w, "a list longer than the evaluator's limit");
+      if (l->list.size() + r->list.size() > limits_.max_list)
+        return unknown(w, "a list longer than the evaluator's limit");
       auto v = std::make_shared<Value>(*l);
       v->where = w;
       v->list.insert(v->list.end(), r->list.begin(), r->list.end());
@@ -681,12 +703,15 @@ ValuePtr Evaluator::binary(const Binary* b, const EnvPtr& env) {
     case BinaryOp::add:
       if (l->is(ValueKind::string) || l->is(ValueKind::path)) {
         ValuePtr why;
-        auto rs = r->is(ValueKind::path) && l->is(ValueKind::path) ? std::optional<std::string>(r->text) : coerce(r, false, &why);
+        auto rs = r->is(ValueKind::path) && l->is(ValueKind::path) ? std::optional<std::string>(r->text)
+                                                                   : coerce(r, false, &why);
         if (!rs) return why;
-        if (l->text.size() + rs->size() > limits_.max_string) return unknown(w, "a string longer than the evaluator's limit");
+        if (l->text.size() + rs->size() > limits_.max_string)
+          return unknown(w, "a string longer than the evaluator's limit");
         auto v = make(l->kind, w);
         std::const_pointer_cast<Value>(v)->text = l->text + *rs;
-        if (l->is(ValueKind::path)) std::const_pointer_cast<Value>(v)->text = fs::path(l->text + *rs).lexically_normal().generic_string();
+        if (l->is(ValueKind::path))
+          std::const_pointer_cast<Value>(v)->text = fs::path(l->text + *rs).lexically_normal().generic_string();
         return v;
       }
       [[fallthrough]];
@@ -695,7 +720,8 @@ ValuePtr Evaluator::binary(const Binary* b, const EnvPtr& env) {
     case BinaryOp::div: {
       const bool li = l->is(ValueKind::integer), ri = r->is(ValueKind::integer);
       if (!(li || l->is(ValueKind::floating)) || !(ri || r->is(ValueKind::floating)))
-        return error(w, fmt::format("'{}' of {} and {}", binary_op_text(b->op), kind_name(l->kind), kind_name(r->kind)));
+        return error(w,
+                     fmt::format("'{}' of {} and {}", binary_op_text(b->op), kind_name(l->kind), kind_name(r->kind)));
       if (li && ri) {
         int64_t x = l->integer, y = r->integer, z = 0;
         bool overflow = false;
@@ -705,19 +731,24 @@ ValuePtr Evaluator::binary(const Binary* b, const EnvPtr& env) {
           case BinaryOp::mul: overflow = __builtin_mul_overflow(x, y, &z); break;
           default:
             if (y == 0) return error(w, "division by zero");
-            if (x == INT64_MIN && y == -1) overflow = true;
-            else z = x / y;
+            if (x == INT64_MIN && y == -1)
+              overflow = true;
+            else
+              z = x / y;
         }
         if (overflow) return error(w, "integer overflow");
         auto v = make(ValueKind::integer, w);
         std::const_pointer_cast<Value>(v)->integer = z;
         return v;
       }
-      double x = li ? static_cast<double>(l->integer) : l->floating, y = ri ? static_cast<double>(r->integer) : r->floating;
+      double x = li ? static_cast<double>(l->integer) : l->floating,
+             y = ri ? static_cast<double>(r->integer) : r->floating;
       if (b->op == BinaryOp::div && y == 0) return error(w, "division by zero");
       auto v = make(ValueKind::floating, w);
-      std::const_pointer_cast<Value>(v)->floating =
-          b->op == BinaryOp::add ? x + y : b->op == BinaryOp::sub ? x - y : b->op == BinaryOp::mul ? x * y : x / y;
+      std::const_pointer_cast<Value>(v)->floating = b->op == BinaryOp::add   ? x + y
+                                                    : b->op == BinaryOp::sub ? x - y
+                                                    : b->op == BinaryOp::mul ? x * y
+                                                                             : x / y;
       return v;
     }
     case BinaryOp::lt:
@@ -730,9 +761,12 @@ ValuePtr Evaluator::binary(const Binary* b, const EnvPtr& env) {
       if (ln && rn) {
         double x = l->is(ValueKind::integer) ? static_cast<double>(l->integer) : l->floating;
         double y = r->is(ValueKind::integer) ? static_cast<double>(r->integer) : r->floating;
-        if (l->is(ValueKind::integer) && r->is(ValueKind::integer)) c = l->integer < r->integer ? -1 : l->integer > r->integer;
-        else c = x < y ? -1 : x > y;
-      } else if ((l->is(ValueKind::string) && r->is(ValueKind::string)) || (l->is(ValueKind::path) && r->is(ValueKind::path))) {
+        if (l->is(ValueKind::integer) && r->is(ValueKind::integer))
+          c = l->integer < r->integer ? -1 : l->integer > r->integer;
+        else
+          c = x < y ? -1 : x > y;
+      } else if ((l->is(ValueKind::string) && r->is(ValueKind::string)) ||
+                 (l->is(ValueKind::path) && r->is(ValueKind::path))) {
         c = l->text.compare(r->text);
         c = c < 0 ? -1 : c > 0;
       } else {
@@ -787,7 +821,9 @@ ValuePtr Evaluator::eval_inner(const Expr* e, const EnvPtr& env) {
         if (!cur->known()) return unknown(w, cur->text, "?", cur);
         if (!cur->is(ValueKind::attrs)) return boolean(false);
         auto it = cur->attrs.find(*name);
-        if (it == cur->attrs.end()) return cur->partial ? unknown(w, fmt::format("'{}' may be in a set of unknown names", *name)) : boolean(false);
+        if (it == cur->attrs.end())
+          return cur->partial ? unknown(w, fmt::format("'{}' may be in a set of unknown names", *name))
+                              : boolean(false);
         cur = force(it->second.value);
       }
       return boolean(true);
@@ -839,7 +875,8 @@ ValuePtr Evaluator::eval_inner(const Expr* e, const EnvPtr& env) {
       auto t = static_cast<const Ternary*>(e);
       ValuePtr c = eval(t->first.get(), env);
       if (!c->known()) return unknown(w, fmt::format("a condition that is unknown: {}", c->text), "if", c);
-      if (!c->is(ValueKind::boolean)) return error(w, fmt::format("an if condition is {}, not a Boolean", kind_name(c->kind)));
+      if (!c->is(ValueKind::boolean))
+        return error(w, fmt::format("an if condition is {}, not a Boolean", kind_name(c->kind)));
       return eval(c->boolean ? t->second.get() : t->third.get(), env);
     }
     case ExprKind::assert_: {

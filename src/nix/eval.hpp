@@ -26,12 +26,12 @@
 namespace tailor::nix {
 
 struct EvalLimits {
-  size_t max_steps = 4'000'000;     ///< expressions evaluated, over the evaluator's life (reset_steps)
-  int max_depth = 200;              ///< nested evaluations (each costs C++ stack)
-  size_t max_file_bytes = 4u << 20; ///< a bigger file is not read
-  size_t max_files = 4096;          ///< files parsed
-  size_t max_string = 1u << 20;     ///< a longer string is unknown
-  size_t max_list = 1u << 16;       ///< a longer list (map, concat, genList) is unknown
+  size_t max_steps = 4'000'000;      ///< expressions evaluated, over the evaluator's life (reset_steps)
+  int max_depth = 200;               ///< nested evaluations (each costs C++ stack)
+  size_t max_file_bytes = 4u << 20;  ///< a bigger file is not read
+  size_t max_files = 4096;           ///< files parsed
+  size_t max_string = 1u << 20;      ///< a longer string is unknown
+  size_t max_list = 1u << 16;        ///< a longer list (map, concat, genList) is unknown
 };
 
 /// The names under `builtins` tailor knows: pure ones it evaluates, impure ones it makes unknown.

@@ -15,16 +15,16 @@ namespace {
 
 const std::map<std::string, int, std::less<>>& pure_builtins() {
   static const std::map<std::string, int, std::less<>> m = {
-      {"head", 1},          {"tail", 1},          {"length", 1},      {"attrNames", 1},    {"attrValues", 1},
-      {"toString", 1},      {"isString", 1},      {"isAttrs", 1},     {"isList", 1},       {"isInt", 1},
-      {"isBool", 1},        {"isFunction", 1},    {"isNull", 1},      {"isFloat", 1},      {"isPath", 1},
-      {"typeOf", 1},        {"stringLength", 1},  {"concatLists", 1}, {"throw", 1},        {"abort", 1},
-      {"baseNameOf", 1},    {"dirOf", 1},         {"import", 1},      {"listToAttrs", 1},  {"elem", 2},
-      {"hasAttr", 2},       {"getAttr", 2},       {"map", 2},         {"filter", 2},       {"concatStringsSep", 2},
-      {"elemAt", 2},        {"match", 2},         {"removeAttrs", 2}, {"intersectAttrs", 2}, {"mapAttrs", 2},
-      {"trace", 2},         {"seq", 2},           {"deepSeq", 2},     {"genList", 2},      {"catAttrs", 2},
-      {"all", 2},           {"any", 2},           {"concatMap", 2},   {"lessThan", 2},     {"replaceStrings", 3},
-      {"substring", 3},     {"foldl'", 3},
+      {"head", 1},       {"tail", 1},         {"length", 1},      {"attrNames", 1},      {"attrValues", 1},
+      {"toString", 1},   {"isString", 1},     {"isAttrs", 1},     {"isList", 1},         {"isInt", 1},
+      {"isBool", 1},     {"isFunction", 1},   {"isNull", 1},      {"isFloat", 1},        {"isPath", 1},
+      {"typeOf", 1},     {"stringLength", 1}, {"concatLists", 1}, {"throw", 1},          {"abort", 1},
+      {"baseNameOf", 1}, {"dirOf", 1},        {"import", 1},      {"listToAttrs", 1},    {"elem", 2},
+      {"hasAttr", 2},    {"getAttr", 2},      {"map", 2},         {"filter", 2},         {"concatStringsSep", 2},
+      {"elemAt", 2},     {"match", 2},        {"removeAttrs", 2}, {"intersectAttrs", 2}, {"mapAttrs", 2},
+      {"trace", 2},      {"seq", 2},          {"deepSeq", 2},     {"genList", 2},        {"catAttrs", 2},
+      {"all", 2},        {"any", 2},          {"concatMap", 2},   {"lessThan", 2},       {"replaceStrings", 3},
+      {"substring", 3},  {"foldl'", 3},
   };
   return m;
 }
@@ -32,10 +32,10 @@ const std::map<std::string, int, std::less<>>& pure_builtins() {
 // Their value needs a download, the host or the store.
 const std::map<std::string, int, std::less<>>& impure_builtins() {
   static const std::map<std::string, int, std::less<>> m = {
-      {"fetchTarball", 1}, {"fetchurl", 1},   {"fetchGit", 1},     {"fetchTree", 1},  {"fetchMercurial", 1},
-      {"getEnv", 1},       {"readFile", 1},   {"pathExists", 1},   {"readDir", 1},    {"path", 1},
-      {"derivation", 1},   {"storePath", 1},  {"placeholder", 1},  {"toFile", 2},     {"findFile", 2},
-      {"fromJSON", 1},     {"toJSON", 1},     {"hashString", 2},   {"filterSource", 2}, {"getFlake", 1},
+      {"fetchTarball", 1}, {"fetchurl", 1},  {"fetchGit", 1},    {"fetchTree", 1},    {"fetchMercurial", 1},
+      {"getEnv", 1},       {"readFile", 1},  {"pathExists", 1},  {"readDir", 1},      {"path", 1},
+      {"derivation", 1},   {"storePath", 1}, {"placeholder", 1}, {"toFile", 2},       {"findFile", 2},
+      {"fromJSON", 1},     {"toJSON", 1},    {"hashString", 2},  {"filterSource", 2}, {"getFlake", 1},
   };
   return m;
 }
@@ -74,8 +74,10 @@ ValuePtr Evaluator::call_builtin(const ValuePtr& fn, const Where& w) {
   const std::string& name = fn->text;
   int arity = 0;
   bool impure = false;
-  if (auto it = pure_builtins().find(name); it != pure_builtins().end()) arity = it->second;
-  else if (auto jt = impure_builtins().find(name); jt != impure_builtins().end()) arity = jt->second, impure = true;
+  if (auto it = pure_builtins().find(name); it != pure_builtins().end())
+    arity = it->second;
+  else if (auto jt = impure_builtins().find(name); jt != impure_builtins().end())
+    arity = jt->second, impure = true;
   const auto& args = fn->list;
   if (arity == 0 || impure) {
     if (arity && static_cast<int>(args.size()) < arity) return fn;
@@ -117,8 +119,8 @@ ValuePtr Evaluator::call_builtin(const ValuePtr& fn, const Where& w) {
     return ValuePtr(v);
   };
   // The argument \a i, forced, when it is known and of kind \a k.
-#define TAILOR_NEED(var, i, k, want)        \
-  ValuePtr var = arg(i);                    \
+#define TAILOR_NEED(var, i, k, want)          \
+  ValuePtr var = arg(i);                      \
   if (!var->known()) return unknown_arg(var); \
   if (!var->is(k)) return wrong(var, want);
 
@@ -132,17 +134,22 @@ ValuePtr Evaluator::call_builtin(const ValuePtr& fn, const Where& w) {
     ValuePtr x = arg(0);
     if (!x->known()) return unknown_arg(x);
     if (name == "typeOf") {
-      static const std::map<ValueKind, const char*> t = {
-          {ValueKind::null, "null"},   {ValueKind::boolean, "bool"}, {ValueKind::integer, "int"},
-          {ValueKind::floating, "float"}, {ValueKind::string, "string"}, {ValueKind::path, "path"},
-          {ValueKind::list, "list"},   {ValueKind::attrs, "set"},    {ValueKind::lambda, "lambda"},
-          {ValueKind::builtin, "lambda"}};
+      static const std::map<ValueKind, const char*> t = {{ValueKind::null, "null"},     {ValueKind::boolean, "bool"},
+                                                         {ValueKind::integer, "int"},   {ValueKind::floating, "float"},
+                                                         {ValueKind::string, "string"}, {ValueKind::path, "path"},
+                                                         {ValueKind::list, "list"},     {ValueKind::attrs, "set"},
+                                                         {ValueKind::lambda, "lambda"}, {ValueKind::builtin, "lambda"}};
       return string(t.at(x->kind));
     }
     static const std::map<std::string, std::vector<ValueKind>, std::less<>> is = {
-        {"isString", {ValueKind::string}},  {"isAttrs", {ValueKind::attrs}}, {"isList", {ValueKind::list}},
-        {"isInt", {ValueKind::integer}},    {"isBool", {ValueKind::boolean}}, {"isNull", {ValueKind::null}},
-        {"isFloat", {ValueKind::floating}}, {"isPath", {ValueKind::path}},
+        {"isString", {ValueKind::string}},
+        {"isAttrs", {ValueKind::attrs}},
+        {"isList", {ValueKind::list}},
+        {"isInt", {ValueKind::integer}},
+        {"isBool", {ValueKind::boolean}},
+        {"isNull", {ValueKind::null}},
+        {"isFloat", {ValueKind::floating}},
+        {"isPath", {ValueKind::path}},
         {"isFunction", {ValueKind::lambda, ValueKind::builtin}}};
     const auto& kinds = is.at(name);
     return boolean(std::find(kinds.begin(), kinds.end(), x->kind) != kinds.end());
@@ -161,7 +168,8 @@ ValuePtr Evaluator::call_builtin(const ValuePtr& fn, const Where& w) {
     TAILOR_NEED(l, 0, ValueKind::list, "a list");
     TAILOR_NEED(i, 1, ValueKind::integer, "an integer");
     if (i->integer < 0 || static_cast<size_t>(i->integer) >= l->list.size())
-      return error(w, fmt::format("builtins.elemAt: index {} out of bounds of a list of {}", i->integer, l->list.size()));
+      return error(w,
+                   fmt::format("builtins.elemAt: index {} out of bounds of a list of {}", i->integer, l->list.size()));
     return force(l->list[static_cast<size_t>(i->integer)]);
   }
   if (name == "attrNames" || name == "attrValues") {
@@ -193,7 +201,8 @@ ValuePtr Evaluator::call_builtin(const ValuePtr& fn, const Where& w) {
   }
   if (name == "toString") {
     ValuePtr x = arg(0);
-    if (x->is(ValueKind::path)) return unknown(w, fmt::format("the absolute path of {}", x->text), "builtins.toString", x);
+    if (x->is(ValueKind::path))
+      return unknown(w, fmt::format("the absolute path of {}", x->text), "builtins.toString", x);
     ValuePtr why;
     auto s = coerce(x, true, &why);
     if (!s) return why->known() ? why : unknown_arg(why);
@@ -211,7 +220,9 @@ ValuePtr Evaluator::call_builtin(const ValuePtr& fn, const Where& w) {
     while (t.size() > 1 && t.back() == '/') t.pop_back();
     size_t slash = t.rfind('/');
     std::string out = name == "baseNameOf" ? (slash == std::string::npos ? t : t.substr(slash + 1))
-                                           : (slash == std::string::npos ? "." : slash == 0 ? "/" : t.substr(0, slash));
+                                           : (slash == std::string::npos ? "."
+                                              : slash == 0               ? "/"
+                                                                         : t.substr(0, slash));
     auto v = make(x->kind, w);
     std::const_pointer_cast<Value>(v)->text = out;
     return v;
@@ -224,7 +235,8 @@ ValuePtr Evaluator::call_builtin(const ValuePtr& fn, const Where& w) {
       ValuePtr sub = name == "concatLists" ? force(x) : apply(arg(0), x, w);
       if (!sub->known()) return unknown_arg(sub);
       if (!sub->is(ValueKind::list)) return wrong(sub, "a list");
-      if (out.size() + sub->list.size() > limits_.max_list) return unknown(w, "a list longer than the evaluator's limit");
+      if (out.size() + sub->list.size() > limits_.max_list)
+        return unknown(w, "a list longer than the evaluator's limit");
       out.insert(out.end(), sub->list.begin(), sub->list.end());
     }
     return list(std::move(out));
@@ -285,8 +297,10 @@ ValuePtr Evaluator::call_builtin(const ValuePtr& fn, const Where& w) {
     bool unsure = false;
     for (const auto& y : l->list) {
       std::optional<bool> e;
-      if (!equal(x, force(y), e, 0)) unsure = true;
-      else if (*e) return boolean(true);
+      if (!equal(x, force(y), e, 0))
+        unsure = true;
+      else if (*e)
+        return boolean(true);
     }
     if (unsure) return unknown(w, "an element compared with an unknown value", "builtins.elem", x);
     return boolean(false);
@@ -402,7 +416,8 @@ ValuePtr Evaluator::call_builtin(const ValuePtr& fn, const Where& w) {
       ValuePtr item = force(x);
       if (!item->known()) return unknown_arg(item);
       ValuePtr n = get(item, "name");
-      if (!n || !item->attrs.count("value")) return error(w, "builtins.listToAttrs: an element without 'name' and 'value'");
+      if (!n || !item->attrs.count("value"))
+        return error(w, "builtins.listToAttrs: an element without 'name' and 'value'");
       if (!n->known()) {
         out->partial = true;
         continue;
@@ -428,7 +443,8 @@ ValuePtr Evaluator::call_builtin(const ValuePtr& fn, const Where& w) {
   if (name == "intersectAttrs") {
     TAILOR_NEED(a, 0, ValueKind::attrs, "a set");
     TAILOR_NEED(b, 1, ValueKind::attrs, "a set");
-    if (a->partial || b->partial) return unknown(w, "a set with names tailor cannot tell", "builtins.intersectAttrs", a);
+    if (a->partial || b->partial)
+      return unknown(w, "a set with names tailor cannot tell", "builtins.intersectAttrs", a);
     auto out = std::make_shared<Value>();
     out->kind = ValueKind::attrs;
     out->where = w;
@@ -444,8 +460,10 @@ ValuePtr Evaluator::call_builtin(const ValuePtr& fn, const Where& w) {
       ValuePtr item = force(x);
       if (!item->known()) return unknown_arg(item);
       if (!item->is(ValueKind::attrs)) return wrong(item, "a set");
-      if (auto it = item->attrs.find(n->text); it != item->attrs.end()) out.push_back(it->second.value);
-      else if (item->partial) return unknown(w, "a set with names tailor cannot tell", "builtins.catAttrs", item);
+      if (auto it = item->attrs.find(n->text); it != item->attrs.end())
+        out.push_back(it->second.value);
+      else if (item->partial)
+        return unknown(w, "a set with names tailor cannot tell", "builtins.catAttrs", item);
     }
     return list(std::move(out));
   }

@@ -15,13 +15,14 @@ struct Tree {
   Evaluator ev;
   explicit Tree(Files f, EvalLimits limits = {})
       : files(std::move(f)),
-        ev("t",
-           [this](const std::string& rel) -> std::optional<std::string> {
-             auto it = files.find(rel);
-             if (it == files.end()) return std::nullopt;
-             return it->second;
-           },
-           limits) {}
+        ev(
+            "t",
+            [this](const std::string& rel) -> std::optional<std::string> {
+              auto it = files.find(rel);
+              if (it == files.end()) return std::nullopt;
+              return it->second;
+            },
+            limits) {}
   ValuePtr main() { return ev.file("main.nix"); }
   ValuePtr at(ValuePtr v, std::initializer_list<std::string_view> path) {
     for (auto n : path) {
@@ -36,15 +37,16 @@ std::string str(const ValuePtr& v) { return v && v->is(ValueKind::string) ? v->t
 
 TEST(NixEval, LooksUpATableByADynamicNameAndRemembersWhereTheFactIsWritten) {
   Tree t(Files{{"main.nix", "let meta = import ./lib/gpu.nix; sm = \"90\"; in meta.${sm}.archName\n"},
-          {"lib/gpu.nix", "{\n  \"90\" = {\n    archName = \"Hopper\";\n  };\n}\n"}});
+               {"lib/gpu.nix", "{\n  \"90\" = {\n    archName = \"Hopper\";\n  };\n}\n"}});
   ValuePtr v = t.main();
   EXPECT_EQ(str(v), "Hopper");
   EXPECT_EQ(t.ev.location(v->where), "t/lib/gpu.nix:3:16");
 }
 
 TEST(NixEval, AFunctionFileCalledWithASetUsesDefaultsAndOr) {
-  Tree t(Files{{"main.nix", "import ./mk.nix { a = \"x\"; }"},
-          {"mk.nix", "{ a, b ? a + \"-b\", pkgs ? import <nixpkgs> {}, ... }: { r = b; o = { }.missing or \"dflt\"; }"}});
+  Tree t(Files{
+      {"main.nix", "import ./mk.nix { a = \"x\"; }"},
+      {"mk.nix", "{ a, b ? a + \"-b\", pkgs ? import <nixpkgs> {}, ... }: { r = b; o = { }.missing or \"dflt\"; }"}});
   ValuePtr v = t.main();
   EXPECT_EQ(str(t.at(v, {"r"})), "x-b");
   EXPECT_EQ(str(t.at(v, {"o"})), "dflt");
@@ -52,9 +54,9 @@ TEST(NixEval, AFunctionFileCalledWithASetUsesDefaultsAndOr) {
 
 TEST(NixEval, ImpureThingsAreUnknownAndKeepTheirArguments) {
   Tree t(Files{{"main.nix",
-           "let src = builtins.fetchTarball { url = \"https://example.org/${rev}.tar.gz\"; }; rev = \"abc\"; "
-           "pkgs = import <nixpkgs> {}; in { s = src; p = pkgs.fetchFromGitHub { owner = \"o\"; }; "
-           "d = \"${src}/x.nix\"; }"}});
+                "let src = builtins.fetchTarball { url = \"https://example.org/${rev}.tar.gz\"; }; rev = \"abc\"; "
+                "pkgs = import <nixpkgs> {}; in { s = src; p = pkgs.fetchFromGitHub { owner = \"o\"; }; "
+                "d = \"${src}/x.nix\"; }"}});
   ValuePtr v = t.main();
   ValuePtr s = t.at(v, {"s"});
   ASSERT_FALSE(s->known());
@@ -83,9 +85,9 @@ TEST(NixEval, LazyAnUnusedBranchOrAttributeCostsNothing) {
 
 TEST(NixEval, RecInheritWithAndUpdate) {
   Tree t(Files{{"main.nix",
-           "let base = rec { a = 1; b = a + 1; }; in with base; "
-           "{ inherit a; inherit (base) b; u = ({ x = 1; y = 2; } // { y = 3; }).y; n = a.b or 7; "
-           "nested.p.q = 4; nested.p.r = 5; }"}});
+                "let base = rec { a = 1; b = a + 1; }; in with base; "
+                "{ inherit a; inherit (base) b; u = ({ x = 1; y = 2; } // { y = 3; }).y; n = a.b or 7; "
+                "nested.p.q = 4; nested.p.r = 5; }"}});
   ValuePtr v = t.main();
   EXPECT_EQ(t.at(v, {"a"})->integer, 1);
   EXPECT_EQ(t.at(v, {"b"})->integer, 2);
@@ -97,18 +99,18 @@ TEST(NixEval, RecInheritWithAndUpdate) {
 
 TEST(NixEval, BuiltinsTablesUse) {
   Tree t(Files{{"main.nix",
-           "let m = { \"12_9\" = 1; \"13_0\" = 2; }; in {\n"
-           "  names = builtins.attrNames m;\n"
-           "  dotted = builtins.replaceStrings [ \"_\" ] [ \".\" ] \"12_9\";\n"
-           "  major = builtins.head (builtins.match \"([0-9]+)_([0-9]+)\" \"13_0\");\n"
-           "  has = builtins.hasAttr \"13_0\" m;\n"
-           "  inList = builtins.elem \"avx2\" [ \"avx\" \"avx2\" ];\n"
-           "  joined = builtins.concatStringsSep \", \" (map (x: \"sm\" + x) [ \"90\" \"100\" ]);\n"
-           "  n = builtins.length [ 1 2 3 ];\n"
-           "  second = builtins.elemAt [ \"a\" \"b\" ] 1;\n"
-           "  s = toString 575;\n"
-           "  nomatch = builtins.match \"a\" \"b\";\n"
-           "}\n"}});
+                "let m = { \"12_9\" = 1; \"13_0\" = 2; }; in {\n"
+                "  names = builtins.attrNames m;\n"
+                "  dotted = builtins.replaceStrings [ \"_\" ] [ \".\" ] \"12_9\";\n"
+                "  major = builtins.head (builtins.match \"([0-9]+)_([0-9]+)\" \"13_0\");\n"
+                "  has = builtins.hasAttr \"13_0\" m;\n"
+                "  inList = builtins.elem \"avx2\" [ \"avx\" \"avx2\" ];\n"
+                "  joined = builtins.concatStringsSep \", \" (map (x: \"sm\" + x) [ \"90\" \"100\" ]);\n"
+                "  n = builtins.length [ 1 2 3 ];\n"
+                "  second = builtins.elemAt [ \"a\" \"b\" ] 1;\n"
+                "  s = toString 575;\n"
+                "  nomatch = builtins.match \"a\" \"b\";\n"
+                "}\n"}});
   ValuePtr v = t.main();
   ValuePtr names = t.at(v, {"names"});
   ASSERT_EQ(names->list.size(), 2u);
@@ -159,7 +161,8 @@ TEST(NixEval, BoundedInStepsAndDepth) {
   ValuePtr v = t.main();
   EXPECT_EQ(t.at(v, {"a"})->text, "evaluation nested too deeply");
   EXPECT_EQ(t.at(v, {"b"})->text, "t/main.nix:1:49: infinite recursion");
-  Tree wide(Files{{"main.nix", "builtins.length (builtins.concatLists (builtins.genList (i: builtins.genList (j: j) 1000) 1000))"}},
+  Tree wide(Files{{"main.nix",
+                   "builtins.length (builtins.concatLists (builtins.genList (i: builtins.genList (j: j) 1000) 1000))"}},
             EvalLimits{100000, 200, 1u << 20, 16, 1u << 20, 1u << 16});
   EXPECT_FALSE(wide.main()->known());
 }

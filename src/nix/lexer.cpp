@@ -171,8 +171,8 @@ struct Operator {
   Tok kind;
 };
 constexpr Operator kOperators[] = {
-    {"...", Tok::ellipsis}, {"==", Tok::eq},     {"!=", Tok::neq},    {"<=", Tok::leq},
-    {">=", Tok::geq},       {"&&", Tok::and_},   {"||", Tok::or_},    {"->", Tok::impl},
+    {"...", Tok::ellipsis}, {"==", Tok::eq},     {"!=", Tok::neq},          {"<=", Tok::leq},
+    {">=", Tok::geq},       {"&&", Tok::and_},   {"||", Tok::or_},          {"->", Tok::impl},
     {"//", Tok::update},    {"++", Tok::concat}, {"${", Tok::dollar_curly},
 };
 
@@ -227,7 +227,8 @@ Span Lexer::span_at(uint32_t offset, uint32_t end) const {
   // falling back to a binary search.
   size_t line = last_line_;
   if (line == 0 || offset < line_starts_[line - 1]) {
-    line = static_cast<size_t>(std::upper_bound(line_starts_.begin(), line_starts_.end(), offset) - line_starts_.begin());
+    line =
+        static_cast<size_t>(std::upper_bound(line_starts_.begin(), line_starts_.end(), offset) - line_starts_.begin());
   } else {
     while (line < line_starts_.size() && line_starts_[line] <= offset) ++line;
   }
@@ -326,12 +327,27 @@ Token Lexer::lex_normal() {
     case '=':
       if (p + 1 < s.size() && s[p + 1] == '=') break;
       [[fallthrough]];
-    case ';': case '(': case ')': case '[': case ']': case ',': case '@': case '?': case ':':
+    case ';':
+    case '(':
+    case ')':
+    case '[':
+    case ']':
+    case ',':
+    case '@':
+    case '?':
+    case ':': pos_ = p + 1; return make(single_char(s[p]), p, p + 1, s.substr(p, 1));
+    case '{':
       pos_ = p + 1;
-      return make(single_char(s[p]), p, p + 1, s.substr(p, 1));
-    case '{': pos_ = p + 1; states_.push_back(State::normal); return make(Tok::lbrace, p, p + 1);
-    case '}': pos_ = p + 1; pop(); return make(Tok::rbrace, p, p + 1);
-    case '"': pos_ = p + 1; states_.push_back(State::string); return make(Tok::dquote, p, p + 1);
+      states_.push_back(State::normal);
+      return make(Tok::lbrace, p, p + 1);
+    case '}':
+      pos_ = p + 1;
+      pop();
+      return make(Tok::rbrace, p, p + 1);
+    case '"':
+      pos_ = p + 1;
+      states_.push_back(State::string);
+      return make(Tok::dquote, p, p + 1);
     case '.': {
       // A select's dot, unless "...", a float (.5) or a path (./a, .a/b).
       if (p + 1 < s.size() && (s[p + 1] == '.' || is_digit(s[p + 1]))) break;
@@ -466,9 +482,12 @@ Token Lexer::lex_string() {
     } else if (c == '$') {
       if (i + 1 >= s.size()) break;
       char d = s[i + 1];
-      if (d != '{' && d != '"' && d != '\\') i += 2;
-      else if (d == '\\' && i + 2 < s.size()) i += 3;
-      else break;
+      if (d != '{' && d != '"' && d != '\\')
+        i += 2;
+      else if (d == '\\' && i + 2 < s.size())
+        i += 3;
+      else
+        break;
     } else {
       ++i;
     }
@@ -517,9 +536,12 @@ Token Lexer::lex_ind_string() {
     if (c == '$' || c == '\'') {
       if (i + 1 >= s.size()) break;
       char d = s[i + 1];
-      if (c == '$' && d != '{' && d != '\'') i += 2;
-      else if (c == '\'' && d != '\'' && d != '$') i += 2;
-      else break;
+      if (c == '$' && d != '{' && d != '\'')
+        i += 2;
+      else if (c == '\'' && d != '\'' && d != '$')
+        i += 2;
+      else
+        break;
     } else {
       ++i;
     }

@@ -85,9 +85,9 @@ class Lexer {
   std::vector<uint32_t> line_starts_;
   Run path_run_, scheme_run_;
   std::vector<Comment> comments_;
-  bool seen_token_ = false;  ///< a token was made: later comments are not the header
+  bool seen_token_ = false;        ///< a token was made: later comments are not the header
   std::deque<std::string> owned_;  ///< what tokens' values view besides the text
-  mutable size_t last_line_ = 0;  ///< span_at's last answer (1-based), a hint for the next
+  mutable size_t last_line_ = 0;   ///< span_at's last answer (1-based), a hint for the next
   // Tokens peeked but not consumed: a ring, as the parser looks at most
   // three tokens ahead.
   static constexpr size_t kAhead = 4;

@@ -29,8 +29,8 @@ TEST(NixLexer, KeywordsAndIdentifiers) {
 }
 
 TEST(NixLexer, NumbersFollowFloatRegex) {
-  EXPECT_EQ(kinds("1 1.5 .5 1e3"), (std::vector<Tok>{Tok::int_lit, Tok::float_lit, Tok::float_lit, Tok::int_lit,
-                                                      Tok::id, Tok::end}));
+  EXPECT_EQ(kinds("1 1.5 .5 1e3"),
+            (std::vector<Tok>{Tok::int_lit, Tok::float_lit, Tok::float_lit, Tok::int_lit, Tok::id, Tok::end}));
   EXPECT_EQ(kinds("12345678901234567890").back(), Tok::error);
 }
 
@@ -44,8 +44,8 @@ TEST(NixLexer, PathsUrisAndSearchPaths) {
 }
 
 TEST(NixLexer, InterpolatedPath) {
-  EXPECT_EQ(kinds("./a/${b}c"), (std::vector<Tok>{Tok::path, Tok::dollar_curly, Tok::id, Tok::rbrace, Tok::str,
-                                                  Tok::path_end, Tok::end}));
+  EXPECT_EQ(kinds("./a/${b}c"),
+            (std::vector<Tok>{Tok::path, Tok::dollar_curly, Tok::id, Tok::rbrace, Tok::str, Tok::path_end, Tok::end}));
   EXPECT_EQ(values("x/${b}"), (std::vector<std::string>{"x/", "", "b", "", ""}));
 }
 

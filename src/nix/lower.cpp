@@ -24,8 +24,7 @@ std::string where(const Span& s) { return std::to_string(s.line) + ":" + std::to
 
 class Lowerer {
  public:
-  Lowerer(const PathContext& ctx, const SymbolTable& symbols, CoreTree& out)
-      : ctx_(ctx), symbols_(symbols), t_(out) {}
+  Lowerer(const PathContext& ctx, const SymbolTable& symbols, CoreTree& out) : ctx_(ctx), symbols_(symbols), t_(out) {}
 
   Core* lower(const Expr& e) {
     switch (e.kind) {
@@ -86,7 +85,9 @@ class Lowerer {
       case ExprKind::if_:
       case ExprKind::assert_: {
         const auto& t = static_cast<const Ternary&>(e);
-        CoreKind k = e.kind == ExprKind::with ? CoreKind::with : e.kind == ExprKind::if_ ? CoreKind::if_ : CoreKind::assert_;
+        CoreKind k = e.kind == ExprKind::with  ? CoreKind::with
+                     : e.kind == ExprKind::if_ ? CoreKind::if_
+                                               : CoreKind::assert_;
         Core* c = t_.make(k, e.span);
         c->kids.push_back(lower(*t.first));
         c->kids.push_back(lower(*t.second));
@@ -180,8 +181,10 @@ class Lowerer {
       for (size_t k = 0; k < t.size();) {
         if (at_line_start) {
           const char c = t[k++];
-          if (c == ' ') ++cur_indent;
-          else if (c == '\n') cur_indent = 0;
+          if (c == ' ')
+            ++cur_indent;
+          else if (c == '\n')
+            cur_indent = 0;
           else {
             at_line_start = false;
             min_indent = std::min(min_indent, cur_indent);
@@ -270,8 +273,10 @@ class Lowerer {
     for (const auto& a : path) {
       Core* e = a.expr ? lower(*a.expr) : nullptr;
       // Nix takes a dynamic name that is a plain string literal, `${"a"}`, as static.
-      if (e && e->kind == CoreKind::string) out.push_back(CoreAttrName{e->text, nullptr});
-      else out.push_back(CoreAttrName{a.name, e});
+      if (e && e->kind == CoreKind::string)
+        out.push_back(CoreAttrName{e->text, nullptr});
+      else
+        out.push_back(CoreAttrName{a.name, e});
     }
   }
 
@@ -304,7 +309,8 @@ class Lowerer {
       if (!path.expr(i)) {
         auto j = attrs->attrs.find(path.name(i));
         if (j != attrs->attrs.end()) {
-          if (j->second.inherited || j->second.value->kind != CoreKind::attrs) duplicate(show_path(b.path), b.span, j->second.span);
+          if (j->second.inherited || j->second.value->kind != CoreKind::attrs)
+            duplicate(show_path(b.path), b.span, j->second.span);
           attrs = j->second.value->attrs;
         } else {
           Core* nested = t_.make(CoreKind::attrs, b.span);

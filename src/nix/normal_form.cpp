@@ -1,10 +1,10 @@
 #include "nix/normal_form.hpp"
 
-#include <cstdlib>
-#include <filesystem>
 #include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <cstdlib>
+#include <filesystem>
 
 #include "nix/parser.hpp"
 #include "nix/printer.hpp"

@@ -66,8 +66,8 @@ class Parser {
   struct Nest {
     explicit Nest(Parser& p) : p(p) {
       if (++p.depth_ > kMaxNesting)
-        throw Failure{p.lex_.peek().span, "expression nested too deeply (more than " +
-                                              std::to_string(kMaxNesting) + " levels)"};
+        throw Failure{p.lex_.peek().span,
+                      "expression nested too deeply (more than " + std::to_string(kMaxNesting) + " levels)"};
     }
     ~Nest() { --p.depth_; }
     Parser& p;
@@ -92,8 +92,7 @@ class Parser {
   std::unique_ptr<T> finish(std::unique_ptr<T> e) {
     update_height(*e);
     if (e->height > 2 * kMaxNesting)
-      throw Failure{e->span, "expression nested too deeply (more than " + std::to_string(2 * kMaxNesting) +
-                                 " levels)"};
+      throw Failure{e->span, "expression nested too deeply (more than " + std::to_string(2 * kMaxNesting) + " levels)"};
     return e;
   }
 
@@ -152,8 +151,10 @@ class Parser {
       Token arg = lex_.next();
       n->arg = arg.value;
       n->arg_span = arg.span;
-      if (lex_.next().kind == Tok::at) parse_formals(*n);  // else it was ':'
-      else return finish_lambda(std::move(n), start);
+      if (lex_.next().kind == Tok::at)
+        parse_formals(*n);  // else it was ':'
+      else
+        return finish_lambda(std::move(n), start);
     } else {
       parse_formals(*n);
       if (at(Tok::at)) {
@@ -233,7 +234,8 @@ class Parser {
       OpInfo info = op_info(lex_.peek().kind);
       if (info.prec < min_prec || info.prec < 0) break;
       if (info.prec == last_nonassoc)
-        throw Failure{lex_.peek().span, token_name(lex_.peek()) + " cannot follow another comparison directly; add parentheses"};
+        throw Failure{lex_.peek().span,
+                      token_name(lex_.peek()) + " cannot follow another comparison directly; add parentheses"};
       Token op = lex_.next();
       if (op.kind == Tok::question) {
         auto s = std::make_unique<Select>(ExprKind::has_attr, lhs->span);
@@ -256,10 +258,19 @@ class Parser {
 
   bool starts_select() {
     switch (lex_.peek().kind) {
-      case Tok::id: case Tok::int_lit: case Tok::float_lit: case Tok::dquote: case Tok::ind_open:
-      case Tok::path: case Tok::hpath: case Tok::spath: case Tok::uri: case Tok::lparen:
-      case Tok::lbrace: case Tok::lbracket: case Tok::kw_rec:
-        return true;
+      case Tok::id:
+      case Tok::int_lit:
+      case Tok::float_lit:
+      case Tok::dquote:
+      case Tok::ind_open:
+      case Tok::path:
+      case Tok::hpath:
+      case Tok::spath:
+      case Tok::uri:
+      case Tok::lparen:
+      case Tok::lbrace:
+      case Tok::lbracket:
+      case Tok::kw_rec: return true;
       case Tok::kw_let: return at(Tok::lbrace, 1);
       default: return false;
     }
@@ -364,8 +375,8 @@ class Parser {
         while (at(Tok::id) || at(Tok::kw_or) || at(Tok::dquote) || at(Tok::dollar_curly))
           b.path.push_back(parse_attr(true));
       } else {
-        if (at(Tok::end) || at(Tok::error) || (!at(Tok::id) && !at(Tok::kw_or) && !at(Tok::dquote) &&
-                                               !at(Tok::dollar_curly)))
+        if (at(Tok::end) || at(Tok::error) ||
+            (!at(Tok::id) && !at(Tok::kw_or) && !at(Tok::dquote) && !at(Tok::dollar_curly)))
           fail_at(lex_.peek(), end == Tok::kw_in ? "expected a binding or 'in'" : "expected a binding or '}'");
         b.path = parse_attrpath();
         expect(Tok::assign);
@@ -462,7 +473,8 @@ class Parser {
           }
         }
         // Nix's grammar only allows text after the head around an interpolation.
-        if (!p->parts.empty() && std::none_of(p->parts.begin(), p->parts.end(), [](const StringPart& x) { return x.expr != nullptr; }))
+        if (!p->parts.empty() &&
+            std::none_of(p->parts.begin(), p->parts.end(), [](const StringPart& x) { return x.expr != nullptr; }))
           throw Failure{p->parts.front().span, "path text after the first segment needs an interpolation '${...}'"};
         Token end = lex_.next();
         p->span = join(head.span, end.span);
@@ -470,7 +482,8 @@ class Parser {
       }
       case Tok::spath: {
         Token sp = lex_.next();
-        return std::make_unique<Name>(ExprKind::search_path, sp.span, std::string(sp.value.substr(1, sp.value.size() - 2)));
+        return std::make_unique<Name>(ExprKind::search_path, sp.span,
+                                      std::string(sp.value.substr(1, sp.value.size() - 2)));
       }
       case Tok::uri: {
         Token u = lex_.next();

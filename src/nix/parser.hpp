@@ -20,10 +20,10 @@ inline constexpr int kMaxNesting = 500;
 
 /// The parsed tree, or the first error; and the file's comments.
 struct ParseResult {
-  ExprPtr expr;                      ///< null on error
-  std::optional<Diagnostic> error;   ///< set on error
-  std::vector<Comment> comments;     ///< every comment (after an error: up to a lexical error)
-  std::vector<uint32_t> line_starts; ///< the offset of each line's first byte: positions need not scan again
+  ExprPtr expr;                       ///< null on error
+  std::optional<Diagnostic> error;    ///< set on error
+  std::vector<Comment> comments;      ///< every comment (after an error: up to a lexical error)
+  std::vector<uint32_t> line_starts;  ///< the offset of each line's first byte: positions need not scan again
 };
 
 /// Parses \a text (the whole file \a path). \a symbols records names in the

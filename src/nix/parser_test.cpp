@@ -37,8 +37,7 @@ TEST(NixParser, SpansCoverTheSource) {
   EXPECT_EQ(r.expr->span.end, text.size());
   const auto& let = static_cast<const Attrs&>(*r.expr);
   ASSERT_EQ(let.bindings.size(), 1u);
-  EXPECT_EQ(text.substr(let.bindings[0].span.begin, let.bindings[0].span.end - let.bindings[0].span.begin),
-            "a = f x;");
+  EXPECT_EQ(text.substr(let.bindings[0].span.begin, let.bindings[0].span.end - let.bindings[0].span.begin), "a = f x;");
   const Expr& value = *let.bindings[0].value;
   EXPECT_EQ(value.kind, ExprKind::call);
   EXPECT_EQ(value.span.line, 2);
@@ -82,7 +81,8 @@ TEST(NixParser, AnUnrecordedTableParsesAndRanksNoName) {
   EXPECT_EQ(r1.expr->span.end, r2.expr->span.end);
   EXPECT_NE(recorded.rank("zeta"), UINT64_MAX);
   EXPECT_LT(recorded.rank("zeta"), recorded.rank("alpha"));  // first seen, first ranked
-  for (std::string_view name : {"zeta", "alpha", "b", "a", "c", "d"}) EXPECT_EQ(unrecorded.rank(name), UINT64_MAX) << name;
+  for (std::string_view name : {"zeta", "alpha", "b", "a", "c", "d"})
+    EXPECT_EQ(unrecorded.rank(name), UINT64_MAX) << name;
   EXPECT_TRUE(unrecorded.less("alpha", "zeta"));  // by name
 }
 

@@ -46,8 +46,10 @@ bool is_plain_identifier(std::string_view s) {
 }
 
 void append_identifier(std::string& out, std::string_view s) {
-  if (is_plain_identifier(s)) out += s;
-  else append_quoted(out, s);
+  if (is_plain_identifier(s))
+    out += s;
+  else
+    append_quoted(out, s);
 }
 
 }  // namespace

@@ -17,29 +17,63 @@ struct Span {
 
 /// The token kinds; names follow Nix's grammar (parser.y).
 enum class Tok : uint8_t {
-  end,          ///< end of input
-  error,        ///< a lexical error; Token::value holds the message
-  id,           ///< identifier
-  int_lit,      ///< integer literal
-  float_lit,    ///< floating-point literal
-  path,         ///< ./a, /a, a/b (first segment of an interpolated path)
-  hpath,        ///< ~/a
-  spath,        ///< <nixpkgs>
-  uri,          ///< http://example.org
-  str,          ///< a piece of a "string" or of an interpolated path (unescaped)
-  ind_str,      ///< a piece of an ''indented string''
-  path_end,     ///< end of a path (emitted after path pieces)
-  dquote,       ///< "
-  ind_open,     ///< ''  (opening)
-  ind_close,    ///< ''  (closing)
-  dollar_curly, ///< ${
-  kw_if, kw_then, kw_else, kw_assert, kw_with, kw_let, kw_in, kw_rec, kw_inherit, kw_or,
-  ellipsis,     ///< ...
-  eq, neq, leq, geq, and_, or_, impl, update, concat,  ///< == != <= >= && || -> // ++
-  lbrace, rbrace, lbracket, rbracket, lparen, rparen,
-  semicolon, colon, comma, at, dot, question, assign,  ///< ; : , @ . ? =
-  lt, gt, plus, minus, star, slash, bang,              ///< < > + - * / !
-  other,        ///< any other single byte
+  end,           ///< end of input
+  error,         ///< a lexical error; Token::value holds the message
+  id,            ///< identifier
+  int_lit,       ///< integer literal
+  float_lit,     ///< floating-point literal
+  path,          ///< ./a, /a, a/b (first segment of an interpolated path)
+  hpath,         ///< ~/a
+  spath,         ///< <nixpkgs>
+  uri,           ///< http://example.org
+  str,           ///< a piece of a "string" or of an interpolated path (unescaped)
+  ind_str,       ///< a piece of an ''indented string''
+  path_end,      ///< end of a path (emitted after path pieces)
+  dquote,        ///< "
+  ind_open,      ///< ''  (opening)
+  ind_close,     ///< ''  (closing)
+  dollar_curly,  ///< ${
+  kw_if,
+  kw_then,
+  kw_else,
+  kw_assert,
+  kw_with,
+  kw_let,
+  kw_in,
+  kw_rec,
+  kw_inherit,
+  kw_or,
+  ellipsis,  ///< ...
+  eq,
+  neq,
+  leq,
+  geq,
+  and_,
+  or_,
+  impl,
+  update,
+  concat,  ///< == != <= >= && || -> // ++
+  lbrace,
+  rbrace,
+  lbracket,
+  rbracket,
+  lparen,
+  rparen,
+  semicolon,
+  colon,
+  comma,
+  at,
+  dot,
+  question,
+  assign,  ///< ; : , @ . ? =
+  lt,
+  gt,
+  plus,
+  minus,
+  star,
+  slash,
+  bang,   ///< < > + - * / !
+  other,  ///< any other single byte
 };
 
 /// One token. `value` holds the token's meaning: mostly a view of its

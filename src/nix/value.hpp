@@ -30,7 +30,19 @@ struct Where {
   Span span;
 };
 
-enum class ValueKind : uint8_t { unknown, null, boolean, integer, floating, string, path, list, attrs, lambda, builtin };
+enum class ValueKind : uint8_t {
+  unknown,
+  null,
+  boolean,
+  integer,
+  floating,
+  string,
+  path,
+  list,
+  attrs,
+  lambda,
+  builtin
+};
 
 /// "a string", "a set", … for messages.
 const char* kind_name(ValueKind k);
@@ -70,8 +82,8 @@ struct Value {
 struct Thunk {
   const Expr* expr = nullptr;
   EnvPtr env;
-  ValuePtr value;    ///< set once forced (or made ready)
-  bool busy = false; ///< being forced: a cycle is infinite recursion
+  ValuePtr value;     ///< set once forced (or made ready)
+  bool busy = false;  ///< being forced: a cycle is infinite recursion
   /// A deferred computation (an element of `map f xs`), run once when forced.
   std::function<ValuePtr()> lazy;
   // `inherit (from) attr;`: the attribute of another thunk, selected when forced.
@@ -84,7 +96,7 @@ struct Thunk {
 struct Env {
   EnvPtr parent;
   std::map<std::string, ThunkPtr, std::less<>> vars;
-  ThunkPtr with;                    ///< `with e;`: e, consulted after every lexical name
+  ThunkPtr with;                      ///< `with e;`: e, consulted after every lexical name
   const std::string* file = nullptr;  ///< the file the scope is written in (paths resolve against it)
 };
 

@@ -19,23 +19,26 @@ constexpr uint64_t kZeroChunk = 1 << 20;
 // Refuses what the rewriter was not verified against (nvcc 12.x/13.0 fatbins).
 void check_known(const FatbinContainer& c, std::span<const FatbinEntry> entries, uint64_t base) {
   if (c.version != kKnownContainerVersion || c.header_size != kKnownContainerHeader)
-    throw_format_error(fmt::format("unknown fatbin layout: container at offset {:#x} has version {} and a {}-byte header "
-                                   "(only version {} with {} bytes is known)",
-                                   base + c.offset, c.version, c.header_size, kKnownContainerVersion, kKnownContainerHeader));
+    throw_format_error(
+        fmt::format("unknown fatbin layout: container at offset {:#x} has version {} and a {}-byte header "
+                    "(only version {} with {} bytes is known)",
+                    base + c.offset, c.version, c.header_size, kKnownContainerVersion, kKnownContainerHeader));
   // nvcc aligns containers and pads entries to 8 bytes: compaction keeps that, so the
   // zeros it leaves read as padding.
   if (c.offset % 8 != 0)
-    throw_format_error(fmt::format("unknown fatbin layout: container at offset {:#x} is not 8-byte aligned", base + c.offset));
+    throw_format_error(
+        fmt::format("unknown fatbin layout: container at offset {:#x} is not 8-byte aligned", base + c.offset));
   for (const auto& e : entries) {
     if (e.header_size % 8 != 0 || e.payload_size % 8 != 0)
-      throw_format_error(fmt::format("unknown fatbin layout: entry at offset {:#x} has sizes {} + {}, not multiples of 8",
-                                     base + e.offset, e.header_size, e.payload_size));
+      throw_format_error(
+          fmt::format("unknown fatbin layout: entry at offset {:#x} has sizes {} + {}, not multiples of 8",
+                      base + e.offset, e.header_size, e.payload_size));
     bool kind_known = e.raw_kind == 1 || e.raw_kind == 2 || e.raw_kind == 8;
     if (!kind_known || e.version != kKnownEntryVersion || e.header_size < kMinEntryHeader)
-      throw_format_error(fmt::format("unknown fatbin layout: entry at offset {:#x} has kind {}, version {:#x} and a {}-byte "
-                                     "header (known: kinds 1, 2, 8; version {:#x}; at least {} bytes)",
-                                     base + e.offset, e.raw_kind, e.version, e.header_size, kKnownEntryVersion,
-                                     kMinEntryHeader));
+      throw_format_error(
+          fmt::format("unknown fatbin layout: entry at offset {:#x} has kind {}, version {:#x} and a {}-byte "
+                      "header (known: kinds 1, 2, 8; version {:#x}; at least {} bytes)",
+                      base + e.offset, e.raw_kind, e.version, e.header_size, kKnownEntryVersion, kMinEntryHeader));
   }
 }
 
@@ -50,12 +53,14 @@ void check_alone(const ElfFile& elf, const ElfSection& fatbin) {
   const uint64_t header = elf.bits == 64 ? 64 : 52;
   std::string other;
   if (overlap(fatbin.offset, fatbin.size, 0, header)) other = "the ELF header";
-  if (overlap(fatbin.offset, fatbin.size, elf.section_table_offset, elf.section_table_size)) other = "the section table";
+  if (overlap(fatbin.offset, fatbin.size, elf.section_table_offset, elf.section_table_size))
+    other = "the section table";
   for (const auto& s : elf.sections)
     if (&s != &fatbin && s.in_file() && overlap(fatbin.offset, fatbin.size, s.offset, s.size))
       other = fmt::format("section {}", s.name.empty() ? "(unnamed)" : s.name);
   if (!other.empty())
-    throw_format_error(fmt::format("unknown fatbin layout: {} at offset {:#x} overlaps {}", fatbin.name, fatbin.offset, other));
+    throw_format_error(
+        fmt::format("unknown fatbin layout: {} at offset {:#x} overlaps {}", fatbin.name, fatbin.offset, other));
 }
 
 // Refuses writes outside the fatbin sections: the invariant of the rewriter.
@@ -143,8 +148,10 @@ RewritePlan plan_rewrite(const ElfFile& elf, std::span<const PruneTarget> target
     WindowReader bytes = elf.section_reader(s);
     std::optional<Fatbin> fb = try_open_fatbin(bytes);
     if (!fb)
-      throw_format_error(fmt::format("unknown fatbin layout: section {} at offset {:#x} does not start with a "
-                                     "container (magic {:#x})", s.name, s.offset, kFatbinMagic));
+      throw_format_error(
+          fmt::format("unknown fatbin layout: section {} at offset {:#x} does not start with a "
+                      "container (magic {:#x})",
+                      s.name, s.offset, kFatbinMagic));
     plan.sections.emplace_back(s.offset, s.offset + s.size);
     for (const auto& c : fb->containers) {
       std::span<const FatbinEntry> entries(fb->entries.data() + c.first_entry, c.entry_count);

@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include "support/paths.hpp"
 #include <gtest/gtest.h>
+#include "support/paths.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -151,8 +151,8 @@ void check_pruned(const std::string& name, const std::string& sm, const std::vec
 }
 
 TEST(PruneRewrite, EveryFixtureForEveryTarget) {
-  for (const char* name : {"multi.so", "multi-compressed.so", "sm90a-sm90-ptx.so", "ptx-only.so", "sm100f.so", "sm103.so",
-                           "sm90.so", "mixed.so"})
+  for (const char* name : {"multi.so", "multi-compressed.so", "sm90a-sm90-ptx.so", "ptx-only.so", "sm100f.so",
+                           "sm103.so", "sm90.so", "mixed.so"})
     for (const char* sm : {"6.1", "7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "10.3", "12.0", "12.1"}) {
       std::vector<uint8_t> before = fixture(name), after = before;
       prune_elf_bytes(name, after, options({sm}));
@@ -185,7 +185,7 @@ TEST(PruneRewrite, DryRunAndReportCountsChangeNothing) {
   EXPECT_EQ(before, after);
   uint64_t kept = 0, removed = 0;
   for (const auto& a : f.archs) kept += a.kept, removed += a.removed;
-  EXPECT_EQ(kept, 3u);     // sm_90 in each container
+  EXPECT_EQ(kept, 3u);      // sm_90 in each container
   EXPECT_EQ(removed, 17u);  // 18 cubins and 2 PTX, less those 3
   EXPECT_GT(f.removed_bytes, 0u);
 }
@@ -202,8 +202,10 @@ TEST(PruneRewrite, UnknownLayoutsAreRefusedUntouched) {
     prune_elf_bytes("sm90.so", copy, options({"8.0"}));
     FAIL() << "container version 2 accepted";
   } catch (const DiagnosticError& e) {
-    EXPECT_EQ(e.diagnostic().message, fmt::format("unknown fatbin layout: container at offset {:#x} has version 2 and a "
-                                                  "16-byte header (only version 1 with 16 bytes is known)", at));
+    EXPECT_EQ(e.diagnostic().message,
+              fmt::format("unknown fatbin layout: container at offset {:#x} has version 2 and a "
+                          "16-byte header (only version 1 with 16 bytes is known)",
+                          at));
   }
   EXPECT_EQ(copy, v2);
   std::vector<uint8_t> entry = original;

@@ -21,7 +21,7 @@ std::vector<uint8_t> inflate_raw(const std::vector<uint8_t>& in, size_t size) {
   z.next_out = out.data();
   z.avail_out = static_cast<uInt>(out.size());
   EXPECT_EQ(inflate(&z, Z_FINISH), Z_STREAM_END);  // the stream ends: the last block closed it
-  EXPECT_EQ(z.avail_in, 0u);                        // and nothing follows
+  EXPECT_EQ(z.avail_in, 0u);                       // and nothing follows
   out.resize(z.total_out);
   inflateEnd(&z);
   return out;
@@ -33,8 +33,10 @@ std::vector<uint8_t> sample(size_t n, unsigned seed) {
   std::vector<uint8_t> v;
   const std::string words[] = {"cudaLaunchKernel", "sm_90", "__nv_fatbin", ".text", "\x48\x89\xe5\x41\x57"};
   while (v.size() < n) {
-    if (rng() % 4 == 0) v.push_back(static_cast<uint8_t>(rng()));
-    else for (char c : words[rng() % 5]) v.push_back(static_cast<uint8_t>(c));
+    if (rng() % 4 == 0)
+      v.push_back(static_cast<uint8_t>(rng()));
+    else
+      for (char c : words[rng() % 5]) v.push_back(static_cast<uint8_t>(c));
   }
   v.resize(n);
   return v;
@@ -43,8 +45,8 @@ std::vector<uint8_t> sample(size_t n, unsigned seed) {
 TEST(ParallelDeflate, RoundTripsAtEveryBlockBoundary) {
   // Empty, one byte, below one block, exactly two blocks, two blocks and one byte.
   const uint64_t block = 4096;
-  std::vector<std::vector<uint8_t>> data = {{}, {42}, sample(1000, 1), sample(2 * block, 2), sample(2 * block + 1, 3),
-                                            sample(300000, 4)};
+  std::vector<std::vector<uint8_t>> data = {
+      {}, {42}, sample(1000, 1), sample(2 * block, 2), sample(2 * block + 1, 3), sample(300000, 4)};
   std::vector<ByteSlice> in;
   for (const auto& d : data) in.emplace_back(d.data(), d.size());
   auto out = deflate_parallel(in, kDeflateLevel, block, 3);

@@ -81,7 +81,8 @@ void punch_holes(int fd, const RewritePlan& plan, uint64_t block) {
     auto [from, to] = c.freed();
     uint64_t a = (from + block - 1) / block * block, b = to / block * block;
     if (a >= b) continue;
-    if (::fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(a), static_cast<off_t>(b - a)) != 0)
+    if (::fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(a), static_cast<off_t>(b - a)) !=
+        0)
       return;  // not supported here (tmpfs before 3.5, some FUSE): the zeros stay written
   }
 }

@@ -65,8 +65,10 @@ TEST(PruneFile, InPlaceReplacesTheFile) {
 TEST(PruneFile, RefusedFileWritesNothing) {
   test::TempDir dir("prune-refused");
   fs::path in = fs::path(dir.path()) / "in.so", out = fs::path(dir.path()) / "out.so";
-  std::vector<uint8_t> bytes = read_all(fs::path(tailor::test::source_dir()) / "tests/data/elf/corrupt/entry-size-past-container.so");
-  std::ofstream(in, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  std::vector<uint8_t> bytes =
+      read_all(fs::path(tailor::test::source_dir()) / "tests/data/elf/corrupt/entry-size-past-container.so");
+  std::ofstream(in, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   try {
     prune_elf_file(in, out, "in.so", for_sm("9.0"));
     FAIL() << "a corrupt fatbin was pruned";

@@ -7,15 +7,23 @@ namespace {
 nlohmann::json archs_json(const std::vector<ArchChange>& archs) {
   nlohmann::json a = nlohmann::json::array();
   for (const auto& c : archs)
-    a.push_back({{"arch", c.arch}, {"kind", fatbin_kind_name(c.kind)}, {"kept", c.kept}, {"removed", c.removed},
-                 {"kept_bytes", c.kept_bytes}, {"removed_bytes", c.removed_bytes}});
+    a.push_back({{"arch", c.arch},
+                 {"kind", fatbin_kind_name(c.kind)},
+                 {"kept", c.kept},
+                 {"removed", c.removed},
+                 {"kept_bytes", c.kept_bytes},
+                 {"removed_bytes", c.removed_bytes}});
   return a;
 }
 
 nlohmann::json file_json(const FileOutcome& f) {
-  nlohmann::json j = {{"path", f.path}, {"size", f.size}, {"fatbin_bytes", f.fatbin_bytes},
-                      {"removed_bytes", f.removed_bytes}, {"containers", f.containers},
-                      {"untouched_containers", f.untouched}, {"untouched_for", f.untouched_for},
+  nlohmann::json j = {{"path", f.path},
+                      {"size", f.size},
+                      {"fatbin_bytes", f.fatbin_bytes},
+                      {"removed_bytes", f.removed_bytes},
+                      {"containers", f.containers},
+                      {"untouched_containers", f.untouched},
+                      {"untouched_for", f.untouched_for},
                       {"archs", archs_json(f.archs)}};
   if (f.disk_before) j["disk"] = {{"before", f.disk_before}, {"after", f.disk_after}};
   if (f.compressed_before) j["compressed"] = {{"before", f.compressed_before}, {"after", f.compressed_after}};
@@ -28,9 +36,16 @@ nlohmann::json file_json(const FileOutcome& f) {
 nlohmann::json to_json(const PruneReport& r, bool with_time) {
   nlohmann::json files = nlohmann::json::array();
   for (const auto& f : r.files) files.push_back(file_json(f));
-  nlohmann::json j = {{"root", r.root}, {"kind", r.kind}, {"sm", r.sm}, {"keep_ptx", r.keep_ptx},
-                      {"dry_run", r.dry_run}, {"removed_bytes", r.removed_bytes()}, {"refused", r.refused()},
-                      {"other_files", r.other_files}, {"archs", archs_json(r.archs())}, {"files", files}};
+  nlohmann::json j = {{"root", r.root},
+                      {"kind", r.kind},
+                      {"sm", r.sm},
+                      {"keep_ptx", r.keep_ptx},
+                      {"dry_run", r.dry_run},
+                      {"removed_bytes", r.removed_bytes()},
+                      {"refused", r.refused()},
+                      {"other_files", r.other_files},
+                      {"archs", archs_json(r.archs())},
+                      {"files", files}};
   if (r.disk_before) j["disk"] = {{"before", r.disk_before}, {"after", r.disk_after}};
   if (r.kind == "wheel") {
     j["compressed"] = {{"before", r.compressed_before()}, {"after", r.compressed_after()}};

@@ -15,8 +15,8 @@
 #include "binfmt/elf_file.hpp"
 #include "binfmt/mapped_file.hpp"
 #include "binfmt/wheel.hpp"
-#include "prune/prune_json.hpp"
 #include "prune/parallel_deflate.hpp"
+#include "prune/prune_json.hpp"
 #include "prune/zip_writer.hpp"
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
@@ -42,8 +42,10 @@ bool is_elf_file(const fs::path& p) {
 }
 
 void keep_outcome(PruneReport& rep, FileOutcome f) {
-  if (f.fatbin_bytes || !f.refused.empty()) rep.files.push_back(std::move(f));
-  else rep.other_files++;
+  if (f.fatbin_bytes || !f.refused.empty())
+    rep.files.push_back(std::move(f));
+  else
+    rep.other_files++;
 }
 
 uint64_t allocated_bytes(const fs::path& p) {
@@ -52,7 +54,8 @@ uint64_t allocated_bytes(const fs::path& p) {
 }
 
 // One file of a directory: pruned, or reported refused and left (copied) as it was.
-FileOutcome prune_member_file(const fs::path& src, const fs::path& dst, const std::string& rel, const PruneOptions& opts) {
+FileOutcome prune_member_file(const fs::path& src, const fs::path& dst, const std::string& rel,
+                              const PruneOptions& opts) {
   FileOutcome f;
   if (is_elf_file(src)) {
     try {
@@ -85,11 +88,13 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
     }
   } cleanup;
   if (copy) {
-    if (!fs::create_directory(stage, ec)) throw_file_error(r.out, fmt::format("cannot create the directory: {}", ec.message()));
+    if (!fs::create_directory(stage, ec))
+      throw_file_error(r.out, fmt::format("cannot create the directory: {}", ec.message()));
     cleanup.p = stage;
   }
   std::vector<fs::path> entries;
-  for (auto it = fs::recursive_directory_iterator(r.path, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+  for (auto it = fs::recursive_directory_iterator(r.path, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec))
     entries.push_back(it->path());
   if (ec) throw_file_error(r.path, fmt::format("cannot walk the directory: {}", ec.message()));
   std::sort(entries.begin(), entries.end());
@@ -158,12 +163,16 @@ Record read_record(const Wheel& w, const fs::path& path) {
     Record r{m.name, {}};
     std::string line;
     for (uint8_t c : text) {
-      if (c == '\n') r.lines.push_back(std::exchange(line, "")); else if (c != '\r') line.push_back(static_cast<char>(c));
+      if (c == '\n')
+        r.lines.push_back(std::exchange(line, ""));
+      else if (c != '\r')
+        line.push_back(static_cast<char>(c));
     }
     if (!line.empty()) r.lines.push_back(line);
     return r;
   }
-  throw_file_error(path, "not a wheel: no *.dist-info/RECORD", "tailor prune rewrites wheels (PEP 427) and their RECORD");
+  throw_file_error(path, "not a wheel: no *.dist-info/RECORD",
+                   "tailor prune rewrites wheels (PEP 427) and their RECORD");
 }
 
 // RECORD's path field: everything before the last two commas.
@@ -326,7 +335,8 @@ PruneReport prune_path(const PruneRequest& r) {
   fs::file_status st = fs::status(r.path, ec);
   if (ec || !fs::exists(st)) throw_file_error(r.path, "no such file or directory");
   if (!r.out.empty() && !r.opts.dry_run && fs::exists(fs::symlink_status(r.out)))
-    throw_file_error(r.out, "the output exists already", "tailor prune never overwrites: remove it, or choose another -o");
+    throw_file_error(r.out, "the output exists already",
+                     "tailor prune never overwrites: remove it, or choose another -o");
   // What a killed run staged beside the output (a file's copy, a folder's stage).
   if (!r.opts.dry_run) {
     fs::path beside = (r.out.empty() ? r.path : r.out).parent_path();
@@ -349,9 +359,11 @@ PruneReport prune_path(const PruneRequest& r) {
     } catch (const DiagnosticError& e) {
       throw_file_error(r.path, e.diagnostic().message, e.diagnostic().hint);
     }
-    if (!w) throw_file_error(r.path, "not an ELF file, a wheel or a directory",
-                 "tailor prune reads shared libraries (.so), wheels (.whl) and folders of them");
-    if (r.out.empty() && !r.opts.dry_run) throw_file_error(r.path, "wheels are not pruned in place", "name the new wheel with -o");
+    if (!w)
+      throw_file_error(r.path, "not an ELF file, a wheel or a directory",
+                       "tailor prune reads shared libraries (.so), wheels (.whl) and folders of them");
+    if (r.out.empty() && !r.opts.dry_run)
+      throw_file_error(r.path, "wheels are not pruned in place", "name the new wheel with -o");
     try {
       prune_wheel(rep, r, *w);
     } catch (const DiagnosticError& e) {

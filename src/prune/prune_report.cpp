@@ -52,7 +52,12 @@ FileOutcome outcome_of(std::string path, uint64_t size, const RewritePlan& plan)
     for (size_t i = 0; i < c.entries.size(); ++i) {
       const FatbinEntry& e = c.entries[i];
       bool kept = !pruned || c.choice.keep[i];
-      ArchChange one{e.arch_name(), e.arch, e.kind, kept ? 1u : 0u, kept ? 0u : 1u, kept ? e.stored_bytes() : 0,
+      ArchChange one{e.arch_name(),
+                     e.arch,
+                     e.kind,
+                     kept ? 1u : 0u,
+                     kept ? 0u : 1u,
+                     kept ? e.stored_bytes() : 0,
                      kept ? 0 : e.stored_bytes()};
       add(by, one);
     }
@@ -80,7 +85,8 @@ uint64_t PruneReport::compressed_after() const {
 }
 
 size_t PruneReport::refused() const {
-  return static_cast<size_t>(std::count_if(files.begin(), files.end(), [](const auto& f) { return !f.refused.empty(); }));
+  return static_cast<size_t>(
+      std::count_if(files.begin(), files.end(), [](const auto& f) { return !f.refused.empty(); }));
 }
 
 std::vector<ArchChange> PruneReport::archs() const {

@@ -20,17 +20,17 @@ struct ArchChange {
 };
 
 struct FileOutcome {
-  std::string path;  ///< relative to the pruned root; "" for the root file itself
-  uint64_t size = 0;          ///< the file's size, the same after
-  uint64_t fatbin_bytes = 0;  ///< .nv_fatbin sections
-  uint64_t removed_bytes = 0; ///< entry bytes zeroed
+  std::string path;                                      ///< relative to the pruned root; "" for the root file itself
+  uint64_t size = 0;                                     ///< the file's size, the same after
+  uint64_t fatbin_bytes = 0;                             ///< .nv_fatbin sections
+  uint64_t removed_bytes = 0;                            ///< entry bytes zeroed
   uint64_t disk_before = 0, disk_after = 0;              ///< allocated on disk; 0: not measured
   uint64_t compressed_before = 0, compressed_after = 0;  ///< deflated in a wheel; 0: not measured
   std::vector<ArchChange> archs;
   size_t containers = 0;
-  size_t untouched = 0;  ///< containers no target can use, left as they were
+  size_t untouched = 0;                    ///< containers no target can use, left as they were
   std::vector<std::string> untouched_for;  ///< the SMs that found nothing in them
-  std::string refused;   ///< why the file was left unchanged; empty when pruned
+  std::string refused;                     ///< why the file was left unchanged; empty when pruned
 };
 
 /// The outcome a plan describes (sizes on disk and compressed left at 0).
@@ -38,17 +38,17 @@ FileOutcome outcome_of(std::string path, uint64_t size, const RewritePlan& plan)
 
 struct PruneReport {
   std::string root;
-  std::string kind;  ///< "file", "directory", "wheel"
+  std::string kind;    ///< "file", "directory", "wheel"
   std::string output;  ///< where the result went ("" for --dry-run)
   std::vector<std::string> sm;
   bool keep_ptx = false;
   bool dry_run = false;
-  std::vector<FileOutcome> files;  ///< ELF files with fatbins, and refused ones
-  uint64_t other_files = 0;        ///< copied as they were
+  std::vector<FileOutcome> files;                    ///< ELF files with fatbins, and refused ones
+  uint64_t other_files = 0;                          ///< copied as they were
   uint64_t download_before = 0, download_after = 0;  ///< a wheel's size, what pip downloads
-  uint64_t disk_before = 0, disk_after = 0;  ///< allocated by every file of the input and of the output
-  std::string record;  ///< the tailor-prune.json written (in a wheel: its member name); "" none
-  int deflate_level = 0;                             ///< zlib level of the members deflated anew (wheels)
+  uint64_t disk_before = 0, disk_after = 0;          ///< allocated by every file of the input and of the output
+  std::string record;     ///< the tailor-prune.json written (in a wheel: its member name); "" none
+  int deflate_level = 0;  ///< zlib level of the members deflated anew (wheels)
   double seconds = 0;
 
   uint64_t removed_bytes() const;

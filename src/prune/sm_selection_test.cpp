@@ -4,8 +4,8 @@
 // rules, not computed by the code under test.
 #include "prune/sm_selection.hpp"
 
-#include "support/paths.hpp"
 #include <gtest/gtest.h>
+#include "support/paths.hpp"
 
 #include <fstream>
 #include <iterator>
@@ -88,7 +88,8 @@ TEST(PruneSelection, MultiKeepsTheNewestSassOfTheTargetsMajor) {
 
 // multi-compressed.so: sm_75 sm_80 sm_90 sm_100 sm_120 in three containers (no sm_86).
 TEST(PruneSelection, MultiCompressedFallsBackToTheOlderMinor) {
-  const char* all = "sm_75 sm_80 sm_90 sm_100 sm_120 | sm_75 sm_80 sm_90 sm_100 sm_120 | sm_75 sm_80 sm_90 sm_100 sm_120";
+  const char* all =
+      "sm_75 sm_80 sm_90 sm_100 sm_120 | sm_75 sm_80 sm_90 sm_100 sm_120 | sm_75 sm_80 sm_90 sm_100 sm_120";
   expect("multi-compressed.so", {{"6.1", all, 3},
                                  {"7.5", "sm_75 | sm_75 | sm_75", 0},
                                  {"8.0", "sm_80 | sm_80 | sm_80", 0},

@@ -4,9 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <memory>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 
 #include <fmt/format.h>
 #include <libdeflate.h>
@@ -28,7 +28,7 @@ void le(std::string& s, uint64_t v, int bytes) {
 std::string local_header(const WheelMember& m) {
   std::string h;
   le(h, 0x04034b50, 4);
-  le(h, 20, 2);  // version needed: 2.0 (deflate)
+  le(h, 20, 2);     // version needed: 2.0 (deflate)
   le(h, 0x800, 2);  // UTF-8 names
   le(h, m.method, 2);
   le(h, kDosDate, 4);  // fixed time and date: reproducible

@@ -89,8 +89,8 @@ void for_each_pin_url(std::string_view text, F&& found) {
   for (size_t p = text.find(kArchive); p != std::string_view::npos; p = text.find(kArchive, p + 1)) {
     if (p < kHost.size() + 5 || text.substr(p - 5 - kHost.size(), kHost.size()) != kHost) continue;
     std::string_view owner = text.substr(p - 5, 5);
-    if ((owner[0] != 'N' && owner[0] != 'n') || owner[1] != 'i' || owner[2] != 'x' || (owner[3] != 'O' && owner[3] != 'o') ||
-        (owner[4] != 'S' && owner[4] != 's'))
+    if ((owner[0] != 'N' && owner[0] != 'n') || owner[1] != 'i' || owner[2] != 'x' ||
+        (owner[3] != 'O' && owner[3] != 'o') || (owner[4] != 'S' && owner[4] != 's'))
       continue;
     size_t q = p + kArchive.size(), e = q;
     while (e < text.size() && ((text[e] >= '0' && text[e] <= '9') || (text[e] >= 'a' && text[e] <= 'f'))) ++e;
@@ -138,7 +138,8 @@ class Extractor {
   void register_python_aliases(const nix::Attrs& a) {
     if (a.kind == ExprKind::attrs) return;
     for (const auto& b : a.bindings) {
-      if (b.is_inherit || b.path.size() != 1 || b.path[0].expr || !b.value || b.value->kind != ExprKind::select) continue;
+      if (b.is_inherit || b.path.size() != 1 || b.path[0].expr || !b.value || b.value->kind != ExprKind::select)
+        continue;
       const auto& path = static_cast<const nix::Select&>(*b.value).path;
       if (!path.empty() && !path.back().expr && is_python_set(path.back().name) && is_python_set(b.path[0].name))
         python_aliases_.insert(b.path[0].name);
@@ -158,7 +159,8 @@ class Extractor {
         break;
       }
       case ExprKind::search_path:
-        f_.search_paths.push_back({in_unused_default(e.span) ? "unused-default" : "", static_cast<const nix::Name&>(e).name, e.span});
+        f_.search_paths.push_back(
+            {in_unused_default(e.span) ? "unused-default" : "", static_cast<const nix::Name&>(e).name, e.span});
         break;
       case ExprKind::select: {
         const auto& s = static_cast<const nix::Select&>(e);
@@ -216,8 +218,10 @@ class Extractor {
   /// Python set names bound or inherited by \a b (for --fix), and inherited string variables.
   void binding_names(const nix::Attrs& a, const nix::Binding& b) {
     if (!b.path.empty() && !b.path[0].expr && is_python_name(b.path[0].name)) {
-      if (b.is_inherit || a.kind == ExprKind::attrs || b.path.size() > 1) f_.python_rename_unsafe = true;
-      else f_.python_binders.push_back({"let", b.path[0].name, b.path[0].span});
+      if (b.is_inherit || a.kind == ExprKind::attrs || b.path.size() > 1)
+        f_.python_rename_unsafe = true;
+      else
+        f_.python_binders.push_back({"let", b.path[0].name, b.path[0].span});
     }
     if (!b.is_inherit) return;
     for (const auto& n : b.path) {
@@ -262,7 +266,8 @@ class Extractor {
 
   static bool has_search_path(const Expr& e) {
     bool found = e.kind == ExprKind::search_path;
-    if (!found) nix::for_each_child(e, "", [&](const Expr& c, std::string_view) { found = found || has_search_path(c); });
+    if (!found)
+      nix::for_each_child(e, "", [&](const Expr& c, std::string_view) { found = found || has_search_path(c); });
     return found;
   }
 
@@ -342,7 +347,8 @@ class Extractor {
         // The flag may follow CXXFLAGS=" or a quote: -mavx2 in CXXFLAGS="-mavx2.
         size_t lead = 0;
         for (size_t k = 0; k + 1 < w.size(); ++k)
-          if (w[k] == '-' && w[k + 1] == 'm' && (k == 0 || std::string_view("\"'=(").find(w[k - 1]) != std::string_view::npos)) {
+          if (w[k] == '-' && w[k + 1] == 'm' &&
+              (k == 0 || std::string_view("\"'=(").find(w[k - 1]) != std::string_view::npos)) {
             lead = k;
             break;
           }
@@ -389,8 +395,10 @@ class Extractor {
 
   void name_use(const std::string& n, nix::Span span) {
     // Every identifier passes here: a cheap prefix test before any regex.
-    if (is_python_set(n)) f_.python_sets.push_back({"", n, span});
-    else if (is_cuda_set(n)) f_.cuda_overlays.push_back({"", n, span});
+    if (is_python_set(n))
+      f_.python_sets.push_back({"", n, span});
+    else if (is_cuda_set(n))
+      f_.cuda_overlays.push_back({"", n, span});
   }
 
   void add_name(std::string_view key, const Expr& value, bool inner_record = false) {
@@ -408,7 +416,8 @@ class Extractor {
     if (value.kind != ExprKind::list) {
       if (auto s = resolve_string(value)) {
         out.push_back({std::string(key), s->text, s->span});
-        if (&out == &f_.gpu_targets) f_.gpu_target_vars.push_back(value.kind == ExprKind::var ? static_cast<const nix::Name&>(value).name : "");
+        if (&out == &f_.gpu_targets)
+          f_.gpu_target_vars.push_back(value.kind == ExprKind::var ? static_cast<const nix::Name&>(value).name : "");
       }
       return;
     }
@@ -423,9 +432,12 @@ class Extractor {
   }
 
   void binding(std::string_view key, const Expr& value, std::string_view parent) {
-    if (key == "pname" || key == "variantName" || (key == "name" && parent == "variant")) add_name(key, value);
-    else if (key == "name" && in_let_value_ && parent.ends_with("Variant")) add_name(key, value, true);
-    else if (key == "preConfigure") pre_configure(value);
+    if (key == "pname" || key == "variantName" || (key == "name" && parent == "variant"))
+      add_name(key, value);
+    else if (key == "name" && in_let_value_ && parent.ends_with("Variant"))
+      add_name(key, value, true);
+    else if (key == "preConfigure")
+      pre_configure(value);
     else if (key == "gpuTargets") {
       if (!f_.has_gpu_targets) f_.gpu_targets_span = value.span;
       f_.has_gpu_targets = true;
@@ -450,11 +462,15 @@ class Extractor {
       f_.imports.push_back({std::string(key), "./" + *static_string(value) + ".nix", value.span});
     } else if (!key.empty() && std::isupper(static_cast<unsigned char>(key[0])) && key.find('_') != std::string::npos) {
       // USE_CUDNN = "0"; as an attribute of overrideAttrs (an environment variable).
-      bool upper = std::all_of(key.begin(), key.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'; });
+      bool upper = std::all_of(key.begin(), key.end(), [](char c) {
+        return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+      });
       if (upper) {
-        if (auto s = static_string(value)) f_.env.push_back({std::string(key), *s, value.span});
+        if (auto s = static_string(value))
+          f_.env.push_back({std::string(key), *s, value.span});
         else if (value.kind == ExprKind::int_lit)
-          f_.env.push_back({std::string(key), std::to_string(static_cast<const nix::IntLit&>(value).value), value.span});
+          f_.env.push_back(
+              {std::string(key), std::to_string(static_cast<const nix::IntLit&>(value).value), value.span});
       }
     }
   }
@@ -499,7 +515,8 @@ class Extractor {
           std::string_view line = pc.text.substr(start, k - start);
           size_t lead = line.find_first_not_of(" \t");
           if (lead != std::string_view::npos)
-            f_.descriptions.push_back({"longDescription", std::string(line.substr(lead)), at(pc, start + lead, line.size() - lead)});
+            f_.descriptions.push_back(
+                {"longDescription", std::string(line.substr(lead)), at(pc, start + lead, line.size() - lead)});
           start = k + 1;
         }
       }
@@ -561,7 +578,8 @@ class Extractor {
         nix::Span sp = s->span;
         // Point at the revision inside the string's source text.
         std::string_view src = text_.substr(sp.begin, sp.end - sp.begin);
-        if (size_t k = src.find(rev); k != std::string_view::npos) sp = lines_.span(sp.begin + k, sp.begin + k + rev.size());
+        if (size_t k = src.find(rev); k != std::string_view::npos)
+          sp = lines_.span(sp.begin + k, sp.begin + k + rev.size());
         pin = pin_at(std::string(rev), sp);
       });
       return pin;
@@ -572,8 +590,7 @@ class Extractor {
       if (!parts[i].expr || parts[i - 1].expr || parts[i + 1].expr) continue;
       if (!parts[i - 1].text.ends_with("nixpkgs/archive/") || !parts[i + 1].text.starts_with(".tar.gz")) continue;
       if (parts[i - 1].text.find("ithub.com/") == std::string::npos) continue;
-      if (auto rev = resolve_string(*parts[i].expr); rev && is_hex_rev(rev->text))
-        return pin_at(rev->text, rev->span);
+      if (auto rev = resolve_string(*parts[i].expr); rev && is_hex_rev(rev->text)) return pin_at(rev->text, rev->span);
     }
     return std::nullopt;
   }
@@ -632,7 +649,9 @@ class Extractor {
     if (arg.kind == ExprKind::string) {
       f.nixpkgs = nixpkgs_url(loose_string(arg));
     } else if (arg.kind == ExprKind::attrs) {
-      auto hash_key = [](std::string_view k) { return k == "sha256" || k == "hash" || k == "narHash" || k == "outputHash"; };
+      auto hash_key = [](std::string_view k) {
+        return k == "sha256" || k == "hash" || k == "narHash" || k == "outputHash";
+      };
       for (const auto& b : static_cast<const nix::Attrs&>(arg).bindings) {
         if (b.is_inherit)  // inherit (src) owner repo rev hash;
           for (const auto& n : b.path) f.hashed = f.hashed || (!n.expr && hash_key(n.name));
@@ -642,7 +661,8 @@ class Extractor {
         // A full commit id pins a git checkout's content as a hash does.
         if (k == "rev" && fetcher == "fetchGit")
           if (auto r = resolve_string(*b.value); r && r->text.size() == 40 && is_hex_rev(r->text)) f.hashed = true;
-        if (k == "url" && b.value->kind == ExprKind::string) f.nixpkgs = f.nixpkgs || nixpkgs_url(loose_string(*b.value));
+        if (k == "url" && b.value->kind == ExprKind::string)
+          f.nixpkgs = f.nixpkgs || nixpkgs_url(loose_string(*b.value));
         if (k == "repo") f.nixpkgs = f.nixpkgs || static_string(*b.value) == "nixpkgs";
       }
     } else {
@@ -712,9 +732,9 @@ class Extractor {
   /// String bindings by name (views of the syntax tree's names, which outlive the walk).
   std::unordered_map<std::string_view, const Expr*> strings_;
   std::set<std::string, std::less<>> python_aliases_;  ///< let-bound aliases of a selected Python set
-  int in_let_value_ = 0;  ///< > 0 while walking the value of a let binding
-  std::vector<nix::Span> unused_defaults_;  ///< defaults of formals nothing reads
-  std::string override_attr_;  ///< the attribute whose override's arguments are being walked
+  int in_let_value_ = 0;                               ///< > 0 while walking the value of a let binding
+  std::vector<nix::Span> unused_defaults_;             ///< defaults of formals nothing reads
+  std::string override_attr_;                          ///< the attribute whose override's arguments are being walked
 };
 
 }  // namespace

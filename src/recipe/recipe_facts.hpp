@@ -23,10 +23,10 @@ namespace tailor::recipe {
 /// of a `nixpkgs = { rev = …; }` record.
 struct PinFact {
   std::string rev;
-  nix::Span span;         ///< the revision inside its string
+  nix::Span span;               ///< the revision inside its string
   bool sha256_written = false;  ///< a sha256 / hash attribute is present
   bool sha256_null = false;     ///< … and it is `null` (generated recipes when the hash is unknown)
-  std::string sha256;     ///< its static value, if any
+  std::string sha256;           ///< its static value, if any
 };
 
 /// A fetch of sources (fetchTarball, fetchurl, fetchFromGitHub, fetchGit, …).
@@ -40,24 +40,24 @@ struct FetchFact {
 /// `import ./x.nix { a = "v"; }` / `callPackage ./x.nix { … }`: the callee and the
 /// static string arguments (resolved through let), each at its value.
 struct CallFact {
-  std::string path;       ///< as written, "./lib/torch.nix"
-  std::vector<Fact> args; ///< key = argument name, text = value
-  std::vector<Fact> names; ///< every argument passed (text = its name, span = the name's), static value or not
+  std::string path;         ///< as written, "./lib/torch.nix"
+  std::vector<Fact> args;   ///< key = argument name, text = value
+  std::vector<Fact> names;  ///< every argument passed (text = its name, span = the name's), static value or not
 };
 
 struct RecipeFacts {
-  std::vector<Fact> names;             ///< pname, variantName, variant.name of the result
-  std::vector<Fact> inner_names;       ///< pnames bound inside a let value (an inner torch of a companion)
+  std::vector<Fact> names;        ///< pname, variantName, variant.name of the result
+  std::vector<Fact> inner_names;  ///< pnames bound inside a let value (an inner torch of a companion)
   std::vector<PinFact> pins;
-  std::vector<Fact> python_sets;       ///< python3Packages, python313Packages, python312 (interpreter) uses
-  std::vector<Fact> cuda_overlays;     ///< cudaPackages_12_9 uses
-  std::vector<Fact> gpu_targets;       ///< each entry of a gpuTargets list (resolved through let)
-  std::vector<Fact> gpu_target_params; ///< gpuTargets entries that are unresolved variables (builder arguments)
+  std::vector<Fact> python_sets;        ///< python3Packages, python313Packages, python312 (interpreter) uses
+  std::vector<Fact> cuda_overlays;      ///< cudaPackages_12_9 uses
+  std::vector<Fact> gpu_targets;        ///< each entry of a gpuTargets list (resolved through let)
+  std::vector<Fact> gpu_target_params;  ///< gpuTargets entries that are unresolved variables (builder arguments)
   /// Per entry of gpu_targets: the variable it was read through (`[ gpuArchSM ]`), or empty for a literal.
   std::vector<std::string> gpu_target_vars;
-  std::vector<Fact> cuda_capabilities; ///< each entry of a cudaCapabilities list
+  std::vector<Fact> cuda_capabilities;  ///< each entry of a cudaCapabilities list
   bool has_gpu_targets = false;
-  nix::Span gpu_targets_span;          ///< the first gpuTargets value
+  nix::Span gpu_targets_span;  ///< the first gpuTargets value
   bool has_cuda_capabilities = false;
   std::vector<Fact> cpu_flags;         ///< "-mavx2", "-march=armv9-a+sve2": compiler flags in strings
   std::vector<Fact> env;               ///< USE_CUDNN=0 style settings: key = variable, text = value
@@ -87,7 +87,7 @@ struct RecipeFacts {
   std::vector<Fact> record_versions;
 
   // For `tailor check --fix`:
-  std::vector<Fact> python_binders;    ///< formals, lambda arguments and let bindings named python3…
+  std::vector<Fact> python_binders;  ///< formals, lambda arguments and let bindings named python3…
   /// A python3… name is also an attribute name (`inherit python3Packages;`, `{ python3Packages = …; }`):
   /// renaming the set would change what the recipe exports or passes on.
   bool python_rename_unsafe = false;

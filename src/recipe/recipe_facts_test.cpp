@@ -48,7 +48,8 @@ TEST(RecipeFacts, SeedTwoStageRecipe) {
 TEST(RecipeFacts, PinsWithAndWithoutHash) {
   std::string text =
       "let rev = \"46336d4d6980ae6f136b45c8507b17787eb186a0\";\n"
-      "a = builtins.fetchTarball { url = \"https://github.com/NixOS/nixpkgs/archive/${rev}.tar.gz\"; sha256 = \"x\"; };\n"
+      "a = builtins.fetchTarball { url = \"https://github.com/NixOS/nixpkgs/archive/${rev}.tar.gz\"; sha256 = \"x\"; "
+      "};\n"
       "b = fetchTarball \"https://github.com/NixOS/nixpkgs/archive/fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3.tar.gz\";\n"
       "c = { nixpkgs = { rev = \"0182a361324364ae3f436a63005877674cf45efb\"; sha256 = null; }; };\n"
       "in [ a b c ]\n";

@@ -17,7 +17,9 @@ bool name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || 
 bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 bool blank(char c) { return c == ' ' || c == '\t'; }
 // Where an unquoted word ends.
-bool word_end(char c) { return blank(c) || c == '\n' || c == ')' || c == ';' || c == '&' || c == '|' || c == '<' || c == '>'; }
+bool word_end(char c) {
+  return blank(c) || c == '\n' || c == ')' || c == ';' || c == '&' || c == '|' || c == '<' || c == '>';
+}
 
 class Reader {
  public:
@@ -32,8 +34,8 @@ class Reader {
   std::string_view s_;
   size_t i_ = 0;
   std::vector<ShellArray> arrays_;
-  std::map<std::string, size_t, std::less<>> index_;   // name -> arrays_
-  std::map<std::string, size_t, std::less<>> next_;    // name -> next index of an indexed array
+  std::map<std::string, size_t, std::less<>> index_;    // name -> arrays_
+  std::map<std::string, size_t, std::less<>> next_;     // name -> next index of an indexed array
   std::vector<std::pair<std::string, bool>> heredocs_;  // delimiters waiting for the next line, `<<-`
 
   char at(size_t k) const { return k < s_.size() ? s_[k] : '\0'; }
@@ -129,7 +131,9 @@ class Reader {
         std::string key = read_key();
         if (at(i_) == '=') {
           ++i_;
-          if (!key.empty() && std::all_of(key.begin(), key.end(), [](char d) { return std::isdigit(static_cast<unsigned char>(d)); }) && key.size() < 10)
+          if (!key.empty() &&
+              std::all_of(key.begin(), key.end(), [](char d) { return std::isdigit(static_cast<unsigned char>(d)); }) &&
+              key.size() < 10)
             next = std::stoul(key) + 1;
           put(a, std::move(key), word());
           continue;
@@ -180,8 +184,10 @@ class Reader {
         continue;
       }
       ++i_;
-      if (c == open) ++depth;
-      else if (c == close && --depth == 0) return;
+      if (c == open)
+        ++depth;
+      else if (c == close && --depth == 0)
+        return;
     }
   }
 

@@ -22,7 +22,12 @@ std::string nix_list(const std::vector<std::string>& items) {
 class Deriver {
  public:
   Deriver(const Variant& v, const Spec& spec, const Matrix& m, const KnowledgeBase& kb)
-      : v_(v), spec_(spec), matrix_(m), kb_(kb), pin_(*kb.pin(v.pin)), package_(*kb.package(v.package)),
+      : v_(v),
+        spec_(spec),
+        matrix_(m),
+        kb_(kb),
+        pin_(*kb.pin(v.pin)),
+        package_(*kb.package(v.package)),
         backend_(*kb.backend(v.backend)) {
     s_.variant = v;
     // What the variant compiles: its package and any it builds inline.
@@ -35,8 +40,10 @@ class Deriver {
   BuildSettings run() {
     identity();
     nixpkgs();
-    if (backend_.gpu()) cuda();
-    else other_backend();
+    if (backend_.gpu())
+      cuda();
+    else
+      other_backend();
     if (!v_.isa.empty()) isa();
     workarounds();
     build_policy();
@@ -137,9 +144,10 @@ class Deriver {
       if (gpu.cudnn_last && (!cudnn || *gpu.cudnn_last < *cudnn)) {
         std::string why = cudnn ? fmt::format("cuDNN {} on pin {} no longer supports SM {} (last: cuDNN {})",
                                               cudnn->str(), pin_.short_rev, gpu.sm, gpu.cudnn_last->str())
-                                : fmt::format("pin {} does not record its cuDNN version, and cuDNN after {} dropped "
-                                              "SM {}: disabled to be safe",
-                                              pin_.short_rev, gpu.cudnn_last->str(), gpu.sm);
+                                : fmt::format(
+                                      "pin {} does not record its cuDNN version, and cuDNN after {} dropped "
+                                      "SM {}: disabled to be safe",
+                                      pin_.short_rev, gpu.cudnn_last->str(), gpu.sm);
         env("USE_CUDNN", "0", why);
         disable("CUDNN", why);
         break;
@@ -280,7 +288,8 @@ class Deriver {
     const CpuIsa& isa = *kb_.isa(v_.isa);
     s_.cpu_flags = isa.flags;
     note("compiler", "CFLAGS/CXXFLAGS", fmt::format("{}", fmt::join(isa.flags, " ")),
-         fmt::format("ISA {} ({}): needs CPU features {}", isa.name, isa.display, fmt::join(isa.requires_features, ", ")));
+         fmt::format("ISA {} ({}): needs CPU features {}", isa.name, isa.display,
+                     fmt::join(isa.requires_features, ", ")));
     if (!feature_switches_) return;
     for (const auto& f : isa.disable) {
       env("USE_" + f, "0", isa.disable_reason);
@@ -326,15 +335,16 @@ class Deriver {
     for (const auto& o : spec_.source_overrides)
       if (std::any_of(built.begin(), built.end(), [&](const PackageDef* p) { return p->attribute == o.attribute; }) &&
           builds_here(o.attribute) && source_override_for(v_, spec_, kb_, o.attribute) == &o)
-        source_override(o, o.pins.empty()
-                               ? fmt::format("[[source_override]] of {} builds {} {}", spec_.path, o.attribute, o.version)
-                               : fmt::format("[[source_override]] of {} builds {} {} on pins {}", spec_.path, o.attribute,
-                                             o.version, fmt::join(o.pins, ", ")));
+        source_override(o, o.pins.empty() ? fmt::format("[[source_override]] of {} builds {} {}", spec_.path,
+                                                        o.attribute, o.version)
+                                          : fmt::format("[[source_override]] of {} builds {} {} on pins {}", spec_.path,
+                                                        o.attribute, o.version, fmt::join(o.pins, ", ")));
     if (const PackageVersion* pv = package_version(v_, spec_);
         pv && pv->source && source_override_for(v_, spec_, kb_, pv->source->attribute) == &*pv->source)
-      source_override(*pv->source, fmt::format("[[family.version]] {} of family '{}' ({}:{}) is built from its release: "
-                                               "nixpkgs pin {} does not ship it",
-                                               pv->version, v_.family, spec_.path, pv->pos.line, pin_.short_rev));
+      source_override(*pv->source,
+                      fmt::format("[[family.version]] {} of family '{}' ({}:{}) is built from its release: "
+                                  "nixpkgs pin {} does not ship it",
+                                  pv->version, v_.family, spec_.path, pv->pos.line, pin_.short_rev));
   }
 
   void source_override(const SourceOverride& o, const std::string& because) {
@@ -343,7 +353,8 @@ class Deriver {
       return fmt::format("fetchFromGitHub {}/{} {} ({})", f.owner, f.repo, f.rev, f.hash);
     };
     note("workaround", o.attribute + ".src", fetch(o.fetch), because);
-    for (const auto& x : o.extra_sources) note("workaround", o.attribute + " source " + x.name, fetch(x.fetch), because);
+    for (const auto& x : o.extra_sources)
+      note("workaround", o.attribute + " source " + x.name, fetch(x.fetch), because);
     if (o.clear_patches) note("workaround", "patches", "[ ]", because);
     for (const auto& f : o.cmake_flags) {
       s_.cmake_flags.push_back(f);
@@ -397,7 +408,8 @@ class Deriver {
         s_.pruned_cuda_libraries.push_back(lib.attribute);
         note("prune", s_.cuda_packages + "." + lib.attribute,
              fmt::format("tailor prune --in-place --sm {} in its fixup phase", sms),
-             fmt::format("{} carries GPU code for every SM ({}: {})", lib.display, evidence_kind_name(lib.kind), lib.source));
+             fmt::format("{} carries GPU code for every SM ({}: {})", lib.display, evidence_kind_name(lib.kind),
+                         lib.source));
       }
   }
 

@@ -51,7 +51,7 @@ struct BuildSettings {
   std::vector<std::pair<std::string, std::string>> override_args;  ///< name -> value, as explained
   /// The subset of override_args that recipes pass verbatim to .override (Nix literals).
   std::vector<std::pair<std::string, std::string>> recipe_override;
-  std::vector<std::pair<std::string, std::string>> env;            ///< exported in preConfigure
+  std::vector<std::pair<std::string, std::string>> env;  ///< exported in preConfigure
   std::vector<std::string> cmake_flags;
   std::vector<std::string> cpu_flags;   ///< CFLAGS/CXXFLAGS
   std::vector<std::string> nvcc_flags;  ///< NVCC_APPEND_FLAGS
@@ -76,8 +76,8 @@ struct BuildSettings {
   std::vector<std::string> required_system_features;
 
   // tailor prune in build phases (empty unless the variant runs it)
-  TailorSource tailor;                            ///< where those phases get tailor from
-  std::vector<std::string> prune_sms;             ///< the variant's SMs, "9.0"
+  TailorSource tailor;                             ///< where those phases get tailor from
+  std::vector<std::string> prune_sms;              ///< the variant's SMs, "9.0"
   std::vector<std::string> pruned_cuda_libraries;  ///< cudaPackages attributes pruned in their fixup
 
   // build behaviour

@@ -51,7 +51,9 @@ std::vector<std::string> disabled(const BuildSettings& s) {
   for (const auto& d : s.disabled) out.push_back(d.feature);
   return out;
 }
-bool contains(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool contains(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
 
 TEST(BuildSettings, PascalAvxGetsCudnnOffAndTheAvxOnlyTreatment) {
   auto s = settings("build-pytorch/pytorch-2.9-python313", "pytorch-python313-cuda12_9-sm61-avx");
@@ -164,7 +166,9 @@ TEST(BuildSettings, CpuOnlyAndDarwin) {
 
 TEST(BuildSettings, CompanionsBuildAgainstTheirTorch) {
   auto s = settings("build-pytorch/main", "torchvision-python313-cuda12_8-sm75-avx");
-  EXPECT_EQ(s.dependency_variants, (std::vector<std::pair<std::string, std::string>>{{"torchVariant", "pytorch-python313-cuda12_8-sm75-avx"}}));
+  EXPECT_EQ(
+      s.dependency_variants,
+      (std::vector<std::pair<std::string, std::string>>{{"torchVariant", "pytorch-python313-cuda12_8-sm75-avx"}}));
   EXPECT_EQ(arg(s, "torch"), "pytorch-python313-cuda12_8-sm75-avx");
   EXPECT_EQ(s.cuda_capabilities, std::vector<std::string>{"7.5"});
   // The AVX-only disables belong to torch, not to torchvision's own build.
@@ -174,7 +178,9 @@ TEST(BuildSettings, CompanionsBuildAgainstTheirTorch) {
 TEST(BuildSettings, VllmSwapsTorchAndPinsBitsandbytesToTheSm) {
   auto s = settings("build-vllm/vllm-0.14.0", "vllm-python312-cuda12_9-sm70-avx");
   EXPECT_EQ(arg(s, "torch"), "pytorch-python312-cuda12_9-sm70-avx");
-  EXPECT_EQ(s.substituted, (std::vector<std::pair<std::string, std::string>>{{"customTorchName", "pytorch-python312-cuda12_9-sm70-avx"}}));
+  EXPECT_EQ(
+      s.substituted,
+      (std::vector<std::pair<std::string, std::string>>{{"customTorchName", "pytorch-python312-cuda12_9-sm70-avx"}}));
   EXPECT_EQ(arg(s, "gpuTargets"), "[ \"7.0\" ]");
   ASSERT_EQ(s.extra_cmake_flags.size(), 1u);
   EXPECT_EQ(s.extra_cmake_flags[0].first, "bitsandbytesCmakeFlags");
@@ -183,7 +189,8 @@ TEST(BuildSettings, VllmSwapsTorchAndPinsBitsandbytesToTheSm) {
   EXPECT_EQ(env(s, "USE_CUDNN"), "0");
   EXPECT_EQ(env(s, "USE_FBGEMM"), "0");
   bool bnb = false;
-  for (const auto& e : s.trail) bnb = bnb || (e.key == "bitsandbytes cmakeFlags" && e.value == "-DCOMPUTE_CAPABILITY=70");
+  for (const auto& e : s.trail)
+    bnb = bnb || (e.key == "bitsandbytes cmakeFlags" && e.value == "-DCOMPUTE_CAPABILITY=70");
   EXPECT_TRUE(bnb);
   EXPECT_EQ(s.description, "vLLM 0.14.0 for NVIDIA V100/Titan V (SM70) [CUDA 12.9, custom PyTorch 2.9.1 AVX]");
   EXPECT_EQ(s.header_comment[2], "Custom PyTorch 2.9.1 built from source (SM70 + AVX)");
@@ -215,7 +222,8 @@ isa = "avx2"
   Spec spec = load_spec("t.toml", text, kb());
   Matrix m = expand(spec, kb());
   auto with = derive_settings(*m.find("pytorch-python313-cuda12_9-sm120-avx2"), spec, m, kb());
-  EXPECT_EQ(with.dependency_variants, (std::vector<std::pair<std::string, std::string>>{{"magmaVariant", "magma-cuda12_9-sm120-avx2"}}));
+  EXPECT_EQ(with.dependency_variants,
+            (std::vector<std::pair<std::string, std::string>>{{"magmaVariant", "magma-cuda12_9-sm120-avx2"}}));
   EXPECT_EQ(arg(with, "effectiveMagma"), "magma-cuda12_9-sm120-avx2");
   auto without = derive_settings(*m.find("pytorch-python313-cuda12_9-sm90-avx2"), spec, m, kb());
   EXPECT_TRUE(without.dependency_variants.empty());

@@ -28,8 +28,12 @@ Values template_values(const BuildSettings& s, const PackageDef& p, const Knowle
   if (!own.empty()) what += " " + own;
   // A set variant's texts name its SMs, not the set's name ("compute capability 7.5, 8.0, 9.0").
   std::string sm = v.sm_set.empty() ? v.sm : fmt::format("{}", fmt::join(v.sm_set, ", "));
-  Values out = {{"what", what}, {"cuda", v.cuda}, {"sm", sm}, {"pin_short", s.pin_short},
-                {"python_packages", s.python_packages}, {"cuda_packages", s.cuda_packages}};
+  Values out = {{"what", what},
+                {"cuda", v.cuda},
+                {"sm", sm},
+                {"pin_short", s.pin_short},
+                {"python_packages", s.python_packages},
+                {"cuda_packages", s.cuda_packages}};
   const PackageDef* base = uses(p, kb);
   std::string base_version = base ? v.version_of(base->name) : "";
   bool noted = base && !base_version.empty();
@@ -63,7 +67,8 @@ void describe(BuildSettings& s, const KnowledgeBase& kb) {
   Values values = template_values(s, p, kb);
   s.description = fill_template(for_backend(p.description, b.name, b.description), values);
   s.header_comment.clear();
-  for (const auto& line : for_backend(p.header, b.name, b.header)) s.header_comment.push_back(fill_template(line, values));
+  for (const auto& line : for_backend(p.header, b.name, b.header))
+    s.header_comment.push_back(fill_template(line, values));
   std::vector<std::string> lines;
   for (const auto& line : b.details) lines.push_back(fill_template(line, values));
   if (!v.python.empty()) lines.push_back("Python: " + v.python);

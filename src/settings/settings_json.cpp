@@ -12,12 +12,13 @@ nlohmann::ordered_json to_json(const BuildSettings& s, const KnowledgeBase& kb) 
   j["pname"] = s.pname;
   j["versions"] = json::object();
   for (const auto& [package, version] : s.variant.versions) j["versions"][package] = version;
-  j["nixpkgs"] = {{"rev", s.pin_rev},
-                  {"url", s.pin_url},
-                  {"sha256", opt(s.pin_sha256)},
-                  {"config", {{"allowUnfree", true}, {"cudaSupport", s.cuda_support}, {"cudaCapabilities", s.cuda_capabilities}}},
-                  {"cudaPackages", opt(s.cuda_packages)},
-                  {"pythonPackages", opt(s.python_packages)}};
+  j["nixpkgs"] = {
+      {"rev", s.pin_rev},
+      {"url", s.pin_url},
+      {"sha256", opt(s.pin_sha256)},
+      {"config", {{"allowUnfree", true}, {"cudaSupport", s.cuda_support}, {"cudaCapabilities", s.cuda_capabilities}}},
+      {"cudaPackages", opt(s.cuda_packages)},
+      {"pythonPackages", opt(s.python_packages)}};
   json args = json::object();
   for (const auto& [k, v] : s.override_args) args[k] = v;
   j["override"] = args;

@@ -103,8 +103,8 @@ TEST(Versions, CompanionLeavesTorchsSourceToItsTorchVariant) {
   EXPECT_EQ(s.cmake_flags, std::vector<std::string>{});
   for (const auto& [name, value] : s.env) EXPECT_NE(name, "PYTORCH_BUILD_VERSION");
   // The CUDA 13 workaround still applies to the companion's own nixpkgs (allowBroken).
-  EXPECT_TRUE(std::any_of(s.workarounds.begin(), s.workarounds.end(),
-                          [](const Workaround& w) { return w.allow_broken; }));
+  EXPECT_TRUE(
+      std::any_of(s.workarounds.begin(), s.workarounds.end(), [](const Workaround& w) { return w.allow_broken; }));
   // Its torch variant builds 2.10.0 from the v2.10.0 tag with them.
   BuildSettings torch = derive_settings(*m.find("pytorch210-python313-cuda13_1-sm90-avx512"), spec, m, kb());
   ASSERT_EQ(torch.source_overrides.size(), 1u);

@@ -84,8 +84,8 @@ TEST(AtomicWrite, FailuresNameTheFileAndLeaveNothing) {
     write_file_atomically(busy, "x");
     FAIL() << "no error";
   } catch (const DiagnosticError& e) {
-    EXPECT_EQ(e.diagnostic().render(), busy.string() + ": error: cannot replace file: " +
-                                           std::generic_category().message(EISDIR) + "\n");
+    EXPECT_EQ(e.diagnostic().render(),
+              busy.string() + ": error: cannot replace file: " + std::generic_category().message(EISDIR) + "\n");
   }
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"busy"});
 }
@@ -95,7 +95,8 @@ TEST(AtomicWrite, AFullDiskIsReportedWithItsReason) {
   if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
   test::TempDir dir("atomic-full");
   fs::path target = fs::path(dir.path()) / "f.nix";
-  fs::create_symlink("/dev/full", fs::path(dir.path()) / ("f.nix" + std::string(kTempSuffix) + std::to_string(::getpid())));
+  fs::create_symlink("/dev/full",
+                     fs::path(dir.path()) / ("f.nix" + std::string(kTempSuffix) + std::to_string(::getpid())));
   try {
     write_file_atomically(target, "x");
     FAIL() << "no error";

@@ -58,8 +58,7 @@ std::string_view line_of(std::string_view text, int line) {
   return s;
 }
 
-Diagnostic diagnostic_at(std::string_view path, std::string_view text, Pos pos, std::string message,
-                         std::string hint) {
+Diagnostic diagnostic_at(std::string_view path, std::string_view text, Pos pos, std::string message, std::string hint) {
   Diagnostic d;
   d.path = std::string(path);
   d.pos = pos;
@@ -69,7 +68,6 @@ Diagnostic diagnostic_at(std::string_view path, std::string_view text, Pos pos, 
   return d;
 }
 
-DiagnosticError::DiagnosticError(Diagnostic d)
-    : std::runtime_error(d.message), diagnostic_(std::move(d)) {}
+DiagnosticError::DiagnosticError(Diagnostic d) : std::runtime_error(d.message), diagnostic_(std::move(d)) {}
 
 }  // namespace tailor

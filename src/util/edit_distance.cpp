@@ -14,9 +14,9 @@ namespace {
 int bounded_distance(std::string_view a, std::string_view b, int bound) {
   const size_t n = a.size(), m = b.size();
   std::vector<int> rows(3 * (m + 1));
-  int* before = rows.data();        // row i - 2
-  int* prev = before + (m + 1);     // row i - 1
-  int* cur = prev + (m + 1);        // row i
+  int* before = rows.data();     // row i - 2
+  int* prev = before + (m + 1);  // row i - 1
+  int* cur = prev + (m + 1);     // row i
   for (size_t j = 0; j <= m; ++j) prev[j] = static_cast<int>(j);
   for (size_t i = 1; i <= n; ++i) {
     cur[0] = static_cast<int>(i);

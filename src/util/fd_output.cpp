@@ -7,7 +7,9 @@
 
 namespace tailor {
 
-FdOutput::FdOutput(int fd) : fd_(fd), line_buffered_(::isatty(fd) == 1) { setp(buf_.data(), buf_.data() + buf_.size()); }
+FdOutput::FdOutput(int fd) : fd_(fd), line_buffered_(::isatty(fd) == 1) {
+  setp(buf_.data(), buf_.data() + buf_.size());
+}
 
 FdOutput::~FdOutput() { drain(); }
 

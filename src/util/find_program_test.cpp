@@ -30,7 +30,7 @@ void write_file(const std::filesystem::path& p, bool executable) {
 
 TEST(FindProgram, FirstExecutableInPathOrderWins) {
   test::TempDir a("find-a"), b("find-b"), c("find-c");
-  write_file(std::filesystem::path(a.path()) / "tool", false);  // not executable: skipped
+  write_file(std::filesystem::path(a.path()) / "tool", false);                  // not executable: skipped
   std::filesystem::create_directory(std::filesystem::path(b.path()) / "tool");  // a directory: skipped
   write_file(std::filesystem::path(c.path()) / "tool", true);
   PathOverride path(a.path() + "::" + b.path() + ":" + c.path());

@@ -32,8 +32,7 @@ void parallel_for(size_t n, size_t min_per_thread, MakeState&& make_state, Fn&& 
     auto state = make_state();
     for (size_t i; (i = next.fetch_add(1)) < n;) fn(state, i);
   };
-  size_t threads = std::min<size_t>({usable_cores(), 8,
-                                     n / std::max<size_t>(1, min_per_thread)});
+  size_t threads = std::min<size_t>({usable_cores(), 8, n / std::max<size_t>(1, min_per_thread)});
   std::vector<std::jthread> pool;
   for (size_t k = 1; k < threads; ++k) pool.emplace_back(work);
   work();
@@ -57,7 +56,8 @@ void parallel_for_on(size_t max_threads, size_t n, Fn&& fn) {
 /// The same without per-thread state: \a fn(i).
 template <typename Fn>
 void parallel_for(size_t n, size_t min_per_thread, Fn&& fn) {
-  parallel_for(n, min_per_thread, [] { return 0; }, [&](int, size_t i) { fn(i); });
+  parallel_for(
+      n, min_per_thread, [] { return 0; }, [&](int, size_t i) { fn(i); });
 }
 
 }  // namespace tailor

@@ -168,7 +168,7 @@ class SystemProcesses : public Processes {
  private:
   std::set<pid_t> running_;
   std::map<pid_t, ProcessGroupGuard> groups_;  ///< own_group children, registered for signals
-  std::vector<int> unstarted_;  ///< ids of children that could not start
+  std::vector<int> unstarted_;                 ///< ids of children that could not start
   int last_unstarted_ = -1;
 };
 

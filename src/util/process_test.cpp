@@ -59,9 +59,7 @@ TEST(Process, AMissingProgramDoesNotStart) {
   EXPECT_FALSE(system_processes().run(spec).started);
 }
 
-TEST(Process, KilledChildReportsTheSignal) {
-  EXPECT_EQ(system_processes().run(sh("kill -9 $$")).status, 128 + 9);
-}
+TEST(Process, KilledChildReportsTheSignal) { EXPECT_EQ(system_processes().run(sh("kill -9 $$")).status, 128 + 9); }
 
 TEST(Process, StartedChildrenEndInAnyOrderAndWriteTheirLog) {
   test::TempDir dir("process-log");

@@ -39,8 +39,8 @@ std::string nix_string(std::string_view s) {
 }
 
 std::string nix_attr_name(std::string_view s) {
-  static constexpr std::array<std::string_view, 10> kKeywords = {"if",   "then", "else", "assert",  "with",
-                                                                   "let", "in",   "rec",  "inherit", "or"};
+  static constexpr std::array<std::string_view, 10> kKeywords = {"if",  "then", "else", "assert",  "with",
+                                                                 "let", "in",   "rec",  "inherit", "or"};
   bool identifier = !s.empty() && (is_alpha(s[0]) || s[0] == '_') &&
                     all_of(s, [](char c) { return is_alnum(c) || c == '_' || c == '-' || c == '\''; }) &&
                     std::find(kKeywords.begin(), kKeywords.end(), s) == kKeywords.end();
@@ -57,8 +57,10 @@ std::string toml_string(std::string_view s) {
       case '\t': out += "\\t"; break;
       case '\r': out += "\\r"; break;
       default:
-        if (is_control(static_cast<unsigned char>(c))) out += fmt::format("\\u{:04X}", static_cast<unsigned char>(c));
-        else out += c;
+        if (is_control(static_cast<unsigned char>(c)))
+          out += fmt::format("\\u{:04X}", static_cast<unsigned char>(c));
+        else
+          out += c;
     }
   }
   return out + "\"";
@@ -90,7 +92,9 @@ namespace {
 // Plain YAML scalars that would read back as something other than a string.
 bool yaml_plain_is_string(std::string_view s) {
   if (s.empty() || !is_alpha(s[0]) || s.back() == ' ') return false;
-  if (!all_of(s, [](char c) { return is_alnum(c) || c == ' ' || c == '.' || c == '_' || c == '-' || c == '/' || c == '+'; }))
+  if (!all_of(s, [](char c) {
+        return is_alnum(c) || c == ' ' || c == '.' || c == '_' || c == '-' || c == '/' || c == '+';
+      }))
     return false;
   std::string lower;
   for (char c : s) lower += static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
@@ -106,11 +110,16 @@ std::string yaml_scalar(std::string_view s) {
   std::string out = "\"";
   for (size_t i = 0; i < s.size(); ++i) {
     auto c = static_cast<unsigned char>(s[i]);
-    if (c == '"') out += "\\\"";
-    else if (c == '\\') out += "\\\\";
-    else if (c == '\n') out += "\\n";
-    else if (c == '\t') out += "\\t";
-    else if (is_control(c)) out += fmt::format("\\x{:02X}", c);
+    if (c == '"')
+      out += "\\\"";
+    else if (c == '\\')
+      out += "\\\\";
+    else if (c == '\n')
+      out += "\\n";
+    else if (c == '\t')
+      out += "\\t";
+    else if (is_control(c))
+      out += fmt::format("\\x{:02X}", c);
     else if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) <= 0x9F) {
       out += fmt::format("\\x{:02X}", static_cast<unsigned char>(s[++i]));  // U+0080..U+009F: not printable in YAML
     } else if (c == 0xEF && s.substr(i, 3) == "\xEF\xBF\xBE") {

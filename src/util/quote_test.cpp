@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <toml++/toml.h>
+#include <nlohmann/json.hpp>
 
 #include "support/run.hpp"
 
@@ -18,11 +18,11 @@ namespace {
 
 // Strings that break naive quoting somewhere.
 const std::vector<std::string> kAwkward = {
-    "plain",      "x\"y",     "back\\slash", "${interp}",  "$",          "$${x}",   "a$",        "''",
-    "line\nbreak", "tab\there", "cr\rhere",   "ml: prod",   "# comment",  "yes",     "No",        "null",
-    "123",        "1.5",      " lead",       "trail ",     "it's",       "-dash",   "a|b",       "`tick`",
-    "é ü ✓",      "ctl\x01x", "del\x7f",     "",           "[x]",        "{a: b}",  "*ref",      "&anchor",
-    "!tag",       "%dir",     "@at",         "~",          "a,b",        "? q",     "\\${x}",    "\xc2\x85nel"};
+    "plain",       "x\"y",      "back\\slash", "${interp}", "$",         "$${x}",  "a$",     "''",
+    "line\nbreak", "tab\there", "cr\rhere",    "ml: prod",  "# comment", "yes",    "No",     "null",
+    "123",         "1.5",       " lead",       "trail ",    "it's",      "-dash",  "a|b",    "`tick`",
+    "é ü ✓",       "ctl\x01x",  "del\x7f",     "",          "[x]",       "{a: b}", "*ref",   "&anchor",
+    "!tag",        "%dir",      "@at",         "~",         "a,b",       "? q",    "\\${x}", "\xc2\x85nel"};
 
 TEST(Quote, NixStringByHand) {
   EXPECT_EQ(nix_string("x\"y"), "\"x\\\"y\"");
@@ -70,7 +70,8 @@ TEST(Quote, TomlByHand) {
 
 // UTF-8 by the Unicode standard's table of well-formed byte sequences (Table 3-7).
 TEST(Quote, Utf8ByHand) {
-  for (std::string ok : {"", "v2.10.0", "caf\xc3\xa9", "\xe2\x80\x94", "\xed\x9f\xbf", "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf"})
+  for (std::string ok :
+       {"", "v2.10.0", "caf\xc3\xa9", "\xe2\x80\x94", "\xed\x9f\xbf", "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf"})
     EXPECT_TRUE(is_utf8(ok)) << ok;
   for (std::string bad : {"\xff", "v2.\xff", "\xc0\xaf", "\xc3", "\xe0\x9f\xbf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
                           "\xe2\x28\xa1", "\x80", "\xf0\x9f\x98"})
@@ -102,14 +103,16 @@ TEST(Quote, YamlByHand) {
 
 // PyYAML reads a list of every awkward string back, each as a string.
 TEST(Quote, YamlRoundTripsThroughPyYaml) {
-  TAILOR_SKIP_IF_TOOL_MISSING(test::run_command("python3 -c 'import yaml'").status != 0, "python3-yaml is not installed");
+  TAILOR_SKIP_IF_TOOL_MISSING(test::run_command("python3 -c 'import yaml'").status != 0,
+                              "python3-yaml is not installed");
   test::TempDir dir("quote-yaml");
   std::string doc = "items:\n";
   for (const auto& s : kAwkward) doc += "  - " + yaml_scalar(s) + "\n";
   std::ofstream(dir.path() + "/d.yml") << doc;
-  auto r = test::run_command("python3 -c 'import json,sys,yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))' " +
-                                 dir.path() + "/d.yml",
-                             true);
+  auto r =
+      test::run_command("python3 -c 'import json,sys,yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))' " +
+                            dir.path() + "/d.yml",
+                        true);
   ASSERT_EQ(r.status, 0) << r.out << doc;
   EXPECT_EQ(nlohmann::json::parse(r.out)["items"], nlohmann::json(kAwkward)) << doc;
 }
@@ -144,15 +147,19 @@ TEST(Quote, MarkdownCellsKeepTheirColumns) {
     EXPECT_EQ(row.find('\n'), std::string::npos) << row;
     int separators = 0;
     for (size_t i = 0; i < row.size(); ++i) {
-      if (row[i] == '\\') ++i;
-      else if (row[i] == '|') ++separators;
+      if (row[i] == '\\')
+        ++i;
+      else if (row[i] == '|')
+        ++separators;
     }
     EXPECT_EQ(separators, 3) << row;
   }
 }
 
 TEST(Quote, CommentTextStaysOnOneLine) {
-  EXPECT_EQ(comment_text("a\nb\rc\x01" "d"), "a b c d");
+  EXPECT_EQ(comment_text("a\nb\rc\x01"
+                         "d"),
+            "a b c d");
   EXPECT_EQ(comment_text("spec: x # y"), "spec: x # y");
 }
 

@@ -53,7 +53,8 @@ int open_input_file(const std::filesystem::path& path, std::string_view what, ui
   size = static_cast<uint64_t>(st.st_size);
   if (size > input_size_limit()) {
     ::close(fd);
-    throw_file_error(path, fmt::format("cannot read {}: {} bytes, {}", what, size, too_big(input_size_limit())), kRaiseHint);
+    throw_file_error(path, fmt::format("cannot read {}: {} bytes, {}", what, size, too_big(input_size_limit())),
+                     kRaiseHint);
   }
   return fd;
 }
@@ -89,7 +90,9 @@ std::string read_file(const std::filesystem::path& path, std::string_view what) 
   std::string out;
   std::optional<std::string> why = read_bounded(fd, size, out);
   ::close(fd);
-  if (why) throw_file_error(path, fmt::format("cannot read {}: {}", what, *why), why->find("limit") != std::string::npos ? kRaiseHint : "");
+  if (why)
+    throw_file_error(path, fmt::format("cannot read {}: {}", what, *why),
+                     why->find("limit") != std::string::npos ? kRaiseHint : "");
   return out;
 }
 

@@ -10,8 +10,9 @@ namespace tailor {
 
 bool normalize_edits(std::vector<TextEdit>& edits) {
   // By (begin, end): an insertion sorts before a replacement starting at its offset.
-  std::stable_sort(edits.begin(), edits.end(),
-                   [](const TextEdit& a, const TextEdit& b) { return std::tie(a.begin, a.end) < std::tie(b.begin, b.end); });
+  std::stable_sort(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) {
+    return std::tie(a.begin, a.end) < std::tie(b.begin, b.end);
+  });
   edits.erase(std::unique(edits.begin(), edits.end(),
                           [](const TextEdit& a, const TextEdit& b) {
                             return a.begin == b.begin && a.end == b.end && a.text == b.text;
@@ -78,8 +79,8 @@ std::string apply_edits(std::string_view text, std::vector<TextEdit> edits) {
   return apply_sorted(text, edits);
 }
 
-std::string unified_diff(std::string_view from, std::string_view to, std::string_view text,
-                         std::vector<TextEdit> edits, DiffStyle style) {
+std::string unified_diff(std::string_view from, std::string_view to, std::string_view text, std::vector<TextEdit> edits,
+                         DiffStyle style) {
   check_edits(text, edits);
   std::vector<std::string_view> old_lines = split_lines(text);
   std::vector<size_t> starts;  // byte offset of each old line, then the end

@@ -39,7 +39,7 @@ struct DiffStyle {
 /// a/\a from and b/\a to; \a from != \a to is a rename (shown only in git
 /// style). Only lines that differ are marked; a last line without a newline
 /// gets "\ No newline at end of file". Empty when nothing changes.
-std::string unified_diff(std::string_view from, std::string_view to, std::string_view text,
-                         std::vector<TextEdit> edits, DiffStyle style = {});
+std::string unified_diff(std::string_view from, std::string_view to, std::string_view text, std::vector<TextEdit> edits,
+                         DiffStyle style = {});
 
 }  // namespace tailor

@@ -15,7 +15,8 @@ namespace tailor {
 namespace {
 
 /// \a name holding \a text after \a apply (a shell command) read p.diff holding \a diff.
-std::string patched(const std::string& name, const std::string& text, const std::string& diff, const std::string& apply) {
+std::string patched(const std::string& name, const std::string& text, const std::string& diff,
+                    const std::string& apply) {
   test::TempDir dir("text-edit-diff");
   std::ofstream(dir.path() + "/" + name, std::ios::binary) << text;
   std::ofstream(dir.path() + "/p.diff", std::ios::binary) << diff;
@@ -56,14 +57,16 @@ TEST(TextEdit, DiffOfALastLineWithoutNewlineAppliesWithGit) {
   EXPECT_EQ(diff,
             "diff --git a/f.txt b/f.txt\n--- a/f.txt\n+++ b/f.txt\n"
             "@@ -1,5 +1,5 @@\n one\n-two\n+TWO\n three\n four\n five\n"
-            "@@ -7,4 +7,4 @@\n seven\n eight\n nine\n-ten\n\\ No newline at end of file\n+TEN\n\\ No newline at end of file\n");
+            "@@ -7,4 +7,4 @@\n seven\n eight\n nine\n-ten\n\\ No newline at end of file\n+TEN\n\\ No newline at end of "
+            "file\n");
   EXPECT_EQ(unified_diff("f.txt", "f.txt", text, {}), "");
   TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("git"), "git not installed");
   EXPECT_EQ(patched("f.txt", text, diff, "git apply p.diff"), apply_edits(text, edits));
 }
 
 TEST(TextEdit, DiffOfARenameShowsOnlyInGitStyle) {
-  EXPECT_EQ(unified_diff("a.nix", "b.nix", "x\n", {}), "diff --git a/a.nix b/b.nix\nrename from a.nix\nrename to b.nix\n");
+  EXPECT_EQ(unified_diff("a.nix", "b.nix", "x\n", {}),
+            "diff --git a/a.nix b/b.nix\nrename from a.nix\nrename to b.nix\n");
   EXPECT_EQ(unified_diff("a.nix", "b.nix", "x\n", {}, {.context = 3, .git = false}), "");
 }
 
@@ -71,8 +74,8 @@ TEST(TextEdit, DiffOfARenameShowsOnlyInGitStyle) {
 // several edits on one line one hunk, a line inserted after an unchanged one shown alone.
 TEST(TextEdit, DiffWithoutContextAppliesWithPatch) {
   std::string text = "a = 1;\nb = 2; c = 3;\nd = 4;\n\ne = 5;\n";
-  std::vector<TextEdit> edits{{4, 5, "10", ""},  {11, 12, "20", ""}, {18, 19, "30", ""},
-                              {27, 27, "\nd2 = 4;", ""}, {33, 34, "50", ""}};
+  std::vector<TextEdit> edits{
+      {4, 5, "10", ""}, {11, 12, "20", ""}, {18, 19, "30", ""}, {27, 27, "\nd2 = 4;", ""}, {33, 34, "50", ""}};
   std::string diff = unified_diff("f.nix", "f.nix", text, edits, {.context = 0, .git = false});
   EXPECT_EQ(diff,
             "--- a/f.nix\n+++ b/f.nix\n"

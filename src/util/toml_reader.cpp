@@ -102,9 +102,10 @@ std::optional<Refusal> refuse_before_toml(std::string_view t) {
             ++k;
           }
           if (k < t.size() && static_cast<unsigned char>(t[k]) >= 0x80)
-            return refuse(k == j + 1 ? j : k, k == j + 1 ? "error while parsing string: unknown escape sequence"
-                                                         : "non-ASCII character right after a line-ending backslash "
-                                                           "(toml++ 3.3 cannot read it: start the line with an ASCII character)");
+            return refuse(k == j + 1 ? j : k,
+                          k == j + 1 ? "error while parsing string: unknown escape sequence"
+                                     : "non-ASCII character right after a line-ending backslash "
+                                       "(toml++ 3.3 cannot read it: start the line with an ASCII character)");
           j = k == j + 1 ? j + 2 : k;
           continue;
         }
@@ -155,7 +156,8 @@ TomlDocument::TomlDocument(std::string path, std::string text) : path_(std::move
     Pos pos{static_cast<int>(err.source().begin.line), static_cast<int>(err.source().begin.column)};
     std::string message(err.description());
     // toml++ capitalises its messages; tailor's diagnostics start lower-case.
-    if (!message.empty() && message[0] >= 'A' && message[0] <= 'Z') message[0] = static_cast<char>(message[0] - 'A' + 'a');
+    if (!message.empty() && message[0] >= 'A' && message[0] <= 'Z')
+      message[0] = static_cast<char>(message[0] - 'A' + 'a');
     throw error_at(pos, message);
   }
   root_ = std::move(result).table();

@@ -11,8 +11,9 @@ namespace tailor {
 namespace {
 
 [[noreturn]] void bad(const std::string& path, std::string message) {
-  throw_file_error(path, std::move(message),
-                   "generated recipes write name, package, backend, python, cuda, sm, isa and platform (as tailor matrix --json)");
+  throw_file_error(
+      path, std::move(message),
+      "generated recipes write name, package, backend, python, cuda, sm, isa and platform (as tailor matrix --json)");
 }
 
 std::string string_or_empty(const nlohmann::json& j, const char* key, const std::string& path, bool required) {

@@ -20,25 +20,25 @@ namespace tailor {
 
 struct VariantPromise {
   std::string name;
-  std::string package;   ///< "pytorch"
-  std::string backend;   ///< "cuda", "cpu", "mps"
-  std::string python;    ///< "3.13"; empty: not a Python package
-  std::string cuda;      ///< "12.9"; empty unless cuda
-  std::string sm;        ///< "9.0", or an SM set's name ("all"); empty unless cuda
+  std::string package;              ///< "pytorch"
+  std::string backend;              ///< "cuda", "cpu", "mps"
+  std::string python;               ///< "3.13"; empty: not a Python package
+  std::string cuda;                 ///< "12.9"; empty unless cuda
+  std::string sm;                   ///< "9.0", or an SM set's name ("all"); empty unless cuda
   std::vector<std::string> sm_set;  ///< the SMs of a set variant; empty for one SM
-  std::string isa;       ///< "avx512"
-  std::string platform;  ///< "x86_64-linux"
+  std::string isa;                  ///< "avx512"
+  std::string platform;             ///< "x86_64-linux"
   /// What verify imports and asks (packages.toml probe of the package, "torch"):
   /// the module and data/probes/PROBE.py; empty: the files alone are checked.
   std::string probe, probe_script;
   /// nixpkgs attribute -> the version the variant builds ("torch" -> "2.9.1"):
   /// the probe's module is checked against its own.
   std::map<std::string, std::string> versions;
-  std::string cudnn;     ///< the pin's cuDNN, "9.13.0"; empty when unknown
-  bool cudnn_disabled = false;  ///< built with USE_CUDNN=0
-  bool ptx = false;             ///< PTX for forward compatibility was asked for
+  std::string cudnn;             ///< the pin's cuDNN, "9.13.0"; empty when unknown
+  bool cudnn_disabled = false;   ///< built with USE_CUDNN=0
+  bool ptx = false;              ///< PTX for forward compatibility was asked for
   bool strip_toolchain = false;  ///< gcc/binutils references must be gone
-  std::string source;  ///< where the promise was read: a file, or "spec S"
+  std::string source;            ///< where the promise was read: a file, or "spec S"
 };
 
 /// Where generated recipes install the variant JSON inside a build output.

@@ -45,12 +45,15 @@ PruneRecords find_prune_records(const fs::path& root, const fs::path& site_packa
     nlohmann::json j;
     try {
       j = nlohmann::json::parse(read_file(p, "prune record"));
-      if (!j.is_object() || !j.contains("archs") || !j["archs"].is_array()) throw std::runtime_error("no \"archs\" list");
+      if (!j.is_object() || !j.contains("archs") || !j["archs"].is_array())
+        throw std::runtime_error("no \"archs\" list");
       for (const auto& a : j["archs"]) {
         std::string arch = a.at("arch").get<std::string>();
         bool kept = a.at("kept").get<uint64_t>() > 0, removed = a.at("removed").get<uint64_t>() > 0;
-        if (kept) kept_somewhere[arch] = true;
-        else if (removed) kept_somewhere.emplace(arch, false);
+        if (kept)
+          kept_somewhere[arch] = true;
+        else if (removed)
+          kept_somewhere.emplace(arch, false);
       }
       for (const auto& sm : j.value("sm", nlohmann::json::array()))
         if (sm.is_string() && std::find(out.sm.begin(), out.sm.end(), sm.get<std::string>()) == out.sm.end())

@@ -71,14 +71,16 @@ std::optional<Version> release_of(const std::string& v) {
 
 // [want, next minor of want): the range a variant's version allows.
 Check range_check(const std::string& name, const std::string& what, const std::string& got, const std::string& want) {
-  if (want.empty()) return {name, CheckStatus::skipped, fmt::format("the variant does not say which {} it builds", what)};
+  if (want.empty())
+    return {name, CheckStatus::skipped, fmt::format("the variant does not say which {} it builds", what)};
   auto g = release_of(got);
   auto w = Version::parse(want);
   if (!g || !w) return {name, CheckStatus::failed, fmt::format("cannot read {} version '{}'", what, got)};
   auto upper = Version::parse(fmt::format("{}.{}", w->major(), w->minor() + 1));
   std::string range = fmt::format(">= {}, < {}", w->str(), upper->str());
   if (*g >= *w && *g < *upper) return {name, CheckStatus::ok, fmt::format("{} {} (allowed {})", what, got, range)};
-  return {name, CheckStatus::failed, fmt::format("{} {} is outside {} (the variant builds {})", what, got, range, want)};
+  return {name, CheckStatus::failed,
+          fmt::format("{} {} is outside {} (the variant builds {})", what, got, range, want)};
 }
 
 }  // namespace
@@ -154,8 +156,10 @@ Check cuda_version_check(const VariantPromise& p, const nlohmann::json& probe) {
   if (p.backend == "cuda")
     return cuda.empty() ? Check{"cuda-version", CheckStatus::failed, "torch.version.cuda is None: a CPU-only build"}
                         : range_check("cuda-version", "CUDA", cuda, p.cuda);
-  return cuda.empty() ? Check{"cuda-version", CheckStatus::ok, "torch.version.cuda is None, as a " + p.backend + " variant should be"}
-                      : Check{"cuda-version", CheckStatus::failed, fmt::format("a {} variant built with CUDA {}", p.backend, cuda)};
+  return cuda.empty() ? Check{"cuda-version", CheckStatus::ok,
+                              "torch.version.cuda is None, as a " + p.backend + " variant should be"}
+                      : Check{"cuda-version", CheckStatus::failed,
+                              fmt::format("a {} variant built with CUDA {}", p.backend, cuda)};
 }
 
 // cuDNN: torch reports 91300 for 9.13.0.
@@ -167,9 +171,11 @@ Check cudnn_check(const VariantPromise& p, const nlohmann::json& probe) {
   int v = probe["cudnn"].get<int>();
   std::string got = fmt::format("{}.{}.{}", v / 10000, v / 100 % 100, v % 100);
   if (p.cudnn_disabled)
-    return {"cudnn-version", CheckStatus::failed, fmt::format("built with cuDNN {} though the variant disables it", got)};
+    return {"cudnn-version", CheckStatus::failed,
+            fmt::format("built with cuDNN {} though the variant disables it", got)};
   if (p.cudnn.empty())
-    return {"cudnn-version", CheckStatus::skipped, fmt::format("cuDNN {}; the variant's pin does not say which to expect", got)};
+    return {"cudnn-version", CheckStatus::skipped,
+            fmt::format("cuDNN {}; the variant's pin does not say which to expect", got)};
   // cuDNN keeps its ABI within a major: allow [pin's version, next major).
   auto g = Version::parse(got), w = Version::parse(p.cudnn);
   auto upper = Version::parse(fmt::format("{}", w ? w->major() + 1 : 0));
@@ -181,15 +187,17 @@ Check cudnn_check(const VariantPromise& p, const nlohmann::json& probe) {
 Check cpu_compute_check(const nlohmann::json& probe) {
   double cpu = probe.contains("cpu_sum") && probe["cpu_sum"].is_number() ? probe["cpu_sum"].get<double>() : -1;
   // [[0,1,2],[3,4,5]] @ its transpose = [[5,14],[14,50]]: sum 83.
-  return cpu == 83.0 ? Check{"cpu-compute", CheckStatus::ok, "a 2x3 matrix product gives the right answer"}
-                     : Check{"cpu-compute", CheckStatus::failed, fmt::format("a 2x3 matrix product summed to {}, not 83", cpu)};
+  return cpu == 83.0
+             ? Check{"cpu-compute", CheckStatus::ok, "a 2x3 matrix product gives the right answer"}
+             : Check{"cpu-compute", CheckStatus::failed, fmt::format("a 2x3 matrix product summed to {}, not 83", cpu)};
 }
 
 Check cuda_available_check(const VariantPromise& p, const nlohmann::json& probe, bool gpu_present, bool available) {
   if (p.backend != "cuda") return {"cuda-available", CheckStatus::skipped, "not a CUDA variant"};
   if (!gpu_present) return {"cuda-available", CheckStatus::skipped, "no NVIDIA driver on this host"};
   return available ? Check{"cuda-available", CheckStatus::ok, fmt::format("torch sees {}", jstr(probe, "device"))}
-                   : Check{"cuda-available", CheckStatus::failed, "torch.cuda.is_available() is False though a driver is loaded"};
+                   : Check{"cuda-available", CheckStatus::failed,
+                           "torch.cuda.is_available() is False though a driver is loaded"};
 }
 
 // torch.cuda.get_arch_list() against the fatbin scan.
@@ -199,7 +207,8 @@ Check arch_list_check(const nlohmann::json& probe, const std::vector<FatbinEntry
                       const PruneRecords& pruned) {
   if (!available) return {"arch-list", CheckStatus::skipped, "torch reports its arch list only when CUDA is available"};
   std::set<std::string> scanned;
-  for (const auto& e : entries) scanned.insert(e.kind == FatbinKind::ptx ? fmt::format("compute_{}", e.arch) : fmt::format("sm_{}", e.arch));
+  for (const auto& e : entries)
+    scanned.insert(e.kind == FatbinKind::ptx ? fmt::format("compute_{}", e.arch) : fmt::format("sm_{}", e.arch));
   std::vector<std::string> missing, removed;
   std::set<std::string> listed;
   for (const auto& a : probe.value("arch_list", nlohmann::json::array())) {
@@ -210,36 +219,43 @@ Check arch_list_check(const nlohmann::json& probe, const std::vector<FatbinEntry
   }
   std::string records;
   for (const auto& f : pruned.files) records += fmt::format("{}{}", records.empty() ? "" : ", ", f.string());
-  std::string by_prune = removed.empty() ? ""
-      : fmt::format("; tailor prune removed {} for SM {} ({}), torch lists what it was built with",
-                    fmt::join(removed, ", "), fmt::join(pruned.sm, ", "), records);
+  std::string by_prune =
+      removed.empty() ? ""
+                      : fmt::format("; tailor prune removed {} for SM {} ({}), torch lists what it was built with",
+                                    fmt::join(removed, ", "), fmt::join(pruned.sm, ", "), records);
   std::string extra;
   for (const auto& t : tally(entries)) {
-    std::string plain = t.kind == FatbinKind::ptx ? fmt::format("compute_{}", t.number) : fmt::format("sm_{}", t.number);
+    std::string plain =
+        t.kind == FatbinKind::ptx ? fmt::format("compute_{}", t.number) : fmt::format("sm_{}", t.number);
     if (!listed.count(plain) || t.suffix) extra += fmt::format("{}{} ({})", extra.empty() ? "" : ", ", t.arch, t.count);
   }
   if (missing.empty())
     return {"arch-list", CheckStatus::ok,
-            fmt::format("every arch torch lists has code in the fatbins{}{}", removed.empty() ? "" : ", but for what was pruned",
+            fmt::format("every arch torch lists has code in the fatbins{}{}",
+                        removed.empty() ? "" : ", but for what was pruned",
                         (extra.empty() ? "" : "; they also carry " + extra) + by_prune)};
   return {"arch-list", CheckStatus::failed,
-          fmt::format("torch lists {} but the fatbins carry no code for {}{}", listed.size(), fmt::join(missing, ", "), by_prune)};
+          fmt::format("torch lists {} but the fatbins carry no code for {}{}", listed.size(), fmt::join(missing, ", "),
+                      by_prune)};
 }
 
 // A tiny GPU computation, when the GPU's SM is covered.
 Check gpu_compute_check(const VariantPromise& p, const nlohmann::json& probe, const std::vector<FatbinEntry>& entries,
                         bool available, const std::optional<nlohmann::json>& gpu_result) {
   if (!available)
-    return {"gpu-compute", CheckStatus::skipped, p.backend == "cuda" ? "CUDA is not available here" : "not a CUDA variant"};
+    return {"gpu-compute", CheckStatus::skipped,
+            p.backend == "cuda" ? "CUDA is not available here" : "not a CUDA variant"};
   auto cap = probe.value("capability", nlohmann::json::array());
   int major = cap.size() == 2 ? cap[0].get<int>() : 0, minor = cap.size() == 2 ? cap[1].get<int>() : 0;
   if (!covers(entries, major, minor))
-    return {"gpu-compute", CheckStatus::skipped, fmt::format("this GPU is SM {}.{}, which the fatbins do not cover", major, minor)};
+    return {"gpu-compute", CheckStatus::skipped,
+            fmt::format("this GPU is SM {}.{}, which the fatbins do not cover", major, minor)};
   if (!gpu_result) return {"gpu-compute", CheckStatus::failed, "the GPU probe did not run"};
   if (gpu_result->contains("error")) return {"gpu-compute", CheckStatus::failed, jstr(*gpu_result, "error")};
   double s = gpu_result->value("gpu_sum", -1.0);
-  return s == 56.0 ? Check{"gpu-compute", CheckStatus::ok, fmt::format("a kernel ran on SM {}.{}", major, minor)}
-                   : Check{"gpu-compute", CheckStatus::failed, fmt::format("2*arange(8) summed to {} on the GPU, not 56", s)};
+  return s == 56.0
+             ? Check{"gpu-compute", CheckStatus::ok, fmt::format("a kernel ran on SM {}.{}", major, minor)}
+             : Check{"gpu-compute", CheckStatus::failed, fmt::format("2*arange(8) summed to {} on the GPU, not 56", s)};
 }
 
 // ATen's runtime dispatch level, "CPU capability usage: AVX512", against the
@@ -254,17 +270,20 @@ Check cpu_capability_check(const VariantPromise& p, const nlohmann::json& probe)
   std::vector<std::string> allowed;
   if (const CpuIsa* isa = embedded_kb().isa(p.isa)) allowed = embedded_kb().aten_capabilities_meeting(*isa);
   if (allowed.empty())
-    return {"cpu-capability", CheckStatus::skipped, fmt::format("ATen dispatches to {}; not compared for ISA '{}'", got, p.isa)};
+    return {"cpu-capability", CheckStatus::skipped,
+            fmt::format("ATen dispatches to {}; not compared for ISA '{}'", got, p.isa)};
   if (std::find(allowed.begin(), allowed.end(), got) != allowed.end())
     return {"cpu-capability", CheckStatus::ok, fmt::format("ATen dispatches to {} ({} variant)", got, p.isa)};
   return {"cpu-capability", CheckStatus::failed,
-          fmt::format("ATen dispatches to {}, below what the {} variant needs ({})", got, p.isa, fmt::join(allowed, " or "))};
+          fmt::format("ATen dispatches to {}, below what the {} variant needs ({})", got, p.isa,
+                      fmt::join(allowed, " or "))};
 }
 
 }  // namespace
 
-std::vector<Check> probe_checks(const VariantPromise& p, const Inspection& in, const nlohmann::json& probe, bool gpu_present,
-                                const std::optional<nlohmann::json>& gpu_result, const PruneRecords& pruned) {
+std::vector<Check> probe_checks(const VariantPromise& p, const Inspection& in, const nlohmann::json& probe,
+                                bool gpu_present, const std::optional<nlohmann::json>& gpu_result,
+                                const PruneRecords& pruned) {
   // The probe's module (packages.toml probe): the import, and its version against the variant's.
   const std::string& m = p.probe;
   std::string import = "import-" + m;
@@ -301,7 +320,8 @@ std::vector<Check> runtime_checks(const VariantPromise& p, const Inspection& in,
   // An interpreter from PATH of another version cannot judge the artifact.
   std::string got = jstr(*probe, "python");
   if (t.why.find("on PATH") != std::string::npos && !p.python.empty() && !got.starts_with(p.python + "."))
-    return {{import, CheckStatus::skipped, fmt::format("found Python {} ({}), the variant is for {}; pass --python", got, t.why, p.python)}};
+    return {{import, CheckStatus::skipped,
+             fmt::format("found Python {} ({}), the variant is for {}; pass --python", got, t.why, p.python)}};
   bool gpu = nvidia_driver_present();
   std::optional<nlohmann::json> gpu_result;
   if (probe->value("cuda_available", false)) {
@@ -314,7 +334,8 @@ std::vector<Check> runtime_checks(const VariantPromise& p, const Inspection& in,
   }
   // A pruned wheel installed by pip keeps its record in site-packages/torch-*.dist-info.
   fs::path torch_file = jstr(*probe, p.probe + "_file");
-  PruneRecords pruned = find_prune_records(root, torch_file.empty() ? fs::path() : torch_file.parent_path().parent_path());
+  PruneRecords pruned =
+      find_prune_records(root, torch_file.empty() ? fs::path() : torch_file.parent_path().parent_path());
   std::vector<Check> out = probe_checks(p, in, *probe, gpu, gpu_result, pruned);
   for (const auto& problem : pruned.problems) out.front().detail += fmt::format("; unread prune record {}", problem);
   out.front().detail += fmt::format(" ({}: {})", t.why, t.python.string());

@@ -14,8 +14,8 @@
 
 #include "binfmt/inspection.hpp"
 #include "verify/check.hpp"
-#include "verify/prune_records.hpp"
 #include "verify/promise.hpp"
+#include "verify/prune_records.hpp"
 
 namespace tailor {
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <map>
-#include <span>
 #include <set>
+#include <span>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -19,7 +19,8 @@ namespace {
 std::string summary(const std::vector<ArchTally>& t) {
   std::string s;
   for (const auto& x : t)
-    s += fmt::format("{}{} ({} {})", s.empty() ? "" : ", ", x.arch, x.count, x.kind == FatbinKind::ptx ? "PTX" : "cubins");
+    s += fmt::format("{}{} ({} {})", s.empty() ? "" : ", ", x.arch, x.count,
+                     x.kind == FatbinKind::ptx ? "PTX" : "cubins");
   return s;
 }
 
@@ -47,7 +48,8 @@ std::vector<Check> cuda_checks(const VariantPromise& p, const Inspection& in) {
   std::vector<FatbinEntry> entries = in.all_entries();
   if (p.backend != "cuda") {
     if (entries.empty() && in.fatbin_bytes() == 0)
-      out.push_back({"no-fatbins", CheckStatus::ok, fmt::format("a {} variant, and no file carries CUDA code", p.backend)});
+      out.push_back(
+          {"no-fatbins", CheckStatus::ok, fmt::format("a {} variant, and no file carries CUDA code", p.backend)});
     else
       out.push_back({"no-fatbins", CheckStatus::failed,
                      fmt::format("a {} variant carries CUDA fatbins: {}", p.backend, summary(tally(entries)))});
@@ -61,7 +63,8 @@ std::vector<Check> cuda_checks(const VariantPromise& p, const Inspection& in) {
   for (const auto& x : sms) {
     std::optional<uint32_t> sm = parse_sm_target(x);
     if (!sm) {
-      out.push_back({"fatbin-sm", CheckStatus::failed, fmt::format("the variant's SM '{}' is not a compute capability", x)});
+      out.push_back(
+          {"fatbin-sm", CheckStatus::failed, fmt::format("the variant's SM '{}' is not a compute capability", x)});
       return out;
     }
     numbers.push_back(*sm);
@@ -85,9 +88,12 @@ std::vector<Check> cuda_checks(const VariantPromise& p, const Inspection& in) {
         const FatbinEntry& e = box[i];
         bool mine = std::find(numbers.begin(), numbers.end(), e.arch) != numbers.end() &&
                     (e.kind == FatbinKind::sass || (e.kind == FatbinKind::ptx && p.ptx));
-        if (choice.untouched) foreign.push_back(e);
-        else if (!choice.keep[i]) other.push_back(e);
-        else (mine ? own : kept).push_back(e);
+        if (choice.untouched)
+          foreign.push_back(e);
+        else if (!choice.keep[i])
+          other.push_back(e);
+        else
+          (mine ? own : kept).push_back(e);
       }
       a = b;
     }
@@ -104,15 +110,14 @@ std::vector<Check> cuda_checks(const VariantPromise& p, const Inspection& in) {
                                    : fmt::format("no {} cubins; the fatbins carry {}", fmt::join(missing, ", "),
                                                  summary(tally(entries)))});
   std::string named;
-  if (!kept.empty())
-    named += fmt::format("; kept as the driver's choice on {}: {}", label, summary(tally(kept)));
+  if (!kept.empty()) named += fmt::format("; kept as the driver's choice on {}: {}", label, summary(tally(kept)));
   if (untouched)
     named += fmt::format("; {} container{} with no code for {}, left as they were: {}", untouched,
                          untouched == 1 ? "" : "s", label, summary(tally(foreign)));
   if (other.empty())
-    out.push_back({"fatbin-only-sm", CheckStatus::ok,
-                   (p.ptx ? fmt::format("nothing but {} and its PTX", label) : fmt::format("nothing but {}", label)) +
-                       named});
+    out.push_back(
+        {"fatbin-only-sm", CheckStatus::ok,
+         (p.ptx ? fmt::format("nothing but {} and its PTX", label) : fmt::format("nothing but {}", label)) + named});
   else
     out.push_back({"fatbin-only-sm", CheckStatus::failed,
                    fmt::format("also carries {}, which a GPU of {} never loads{}{}", summary(tally(other)), label,
@@ -128,8 +133,9 @@ Check toolchain_check(const VariantPromise& p, const std::filesystem::path& root
   std::set<std::string> paths;
   for (const auto& r : refs) paths.insert(r.path);
   return {name, CheckStatus::failed,
-          fmt::format("{} reference{} to {} toolchain path{} remain, e.g. {} in {}", refs.size(), refs.size() == 1 ? "" : "s",
-                      paths.size(), paths.size() == 1 ? "" : "s", refs.front().path, refs.front().file)};
+          fmt::format("{} reference{} to {} toolchain path{} remain, e.g. {} in {}", refs.size(),
+                      refs.size() == 1 ? "" : "s", paths.size(), paths.size() == 1 ? "" : "s", refs.front().path,
+                      refs.front().file)};
 }
 
 }  // namespace

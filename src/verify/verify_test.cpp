@@ -94,8 +94,9 @@ TEST(VerifyStatic, MissingSmAndCpuOnlyBuilds) {
   VariantPromise cpu_variant = cuda90();
   cpu_variant.backend = "cpu";
   cpu_variant.sm = cpu_variant.cuda = "";
-  EXPECT_EQ(find(static_checks(cpu_variant, inspect_path(kElf / "cpu-only.so"), kElf / "cpu-only.so"), "no-fatbins").status,
-            CheckStatus::ok);
+  EXPECT_EQ(
+      find(static_checks(cpu_variant, inspect_path(kElf / "cpu-only.so"), kElf / "cpu-only.so"), "no-fatbins").status,
+      CheckStatus::ok);
   EXPECT_EQ(find(static_checks(cpu_variant, inspect_path(kElf / "sm90.so"), kElf / "sm90.so"), "no-fatbins").status,
             CheckStatus::failed);
 }
@@ -166,7 +167,8 @@ TEST(StoreRefs, FindsToolchainReferencesLikeNixDoes) {
   EXPECT_FALSE(is_toolchain_name("python3-3.13.1"));
 
   TempDir dir("tailor-storerefs");
-  std::ofstream(dir.path / "config.py") << "CC = '/nix/store/0123456789abcdfghijklmnpqrsvwxyz-gcc-wrapper-13.2.0/bin/cc'\n";
+  std::ofstream(dir.path / "config.py")
+      << "CC = '/nix/store/0123456789abcdfghijklmnpqrsvwxyz-gcc-wrapper-13.2.0/bin/cc'\n";
   VariantPromise p = cuda90();
   p.strip_toolchain = true;
   auto checks = static_checks(p, Inspection{}, dir.path);
@@ -193,10 +195,17 @@ TEST(VariantJson, ReadsTheMatrixKeys) {
 
 TEST(VerifyProbe, RangesNotEquality) {
   Inspection in = inspect_path(kElf / "sm90.so");
-  nlohmann::json probe = {{"python", "3.13.5"},         {"torch", "2.9.1+cu129"}, {"torch_file", "/x/torch/__init__.py"},
-                          {"cuda", "12.9"},            {"cudnn", 91302},          {"cpu_sum", 83.0},
-                          {"config", "  - CPU capability usage: AVX512\n"},     {"cuda_available", true},
-                          {"arch_list", {"sm_90"}},    {"capability", {9, 0}},   {"device", "NVIDIA H200"}};
+  nlohmann::json probe = {{"python", "3.13.5"},
+                          {"torch", "2.9.1+cu129"},
+                          {"torch_file", "/x/torch/__init__.py"},
+                          {"cuda", "12.9"},
+                          {"cudnn", 91302},
+                          {"cpu_sum", 83.0},
+                          {"config", "  - CPU capability usage: AVX512\n"},
+                          {"cuda_available", true},
+                          {"arch_list", {"sm_90"}},
+                          {"capability", {9, 0}},
+                          {"device", "NVIDIA H200"}};
   auto checks = probe_checks(cuda90(), in, probe, true, nlohmann::json{{"gpu_sum", 56.0}});
   for (const auto& c : checks) EXPECT_NE(c.status, CheckStatus::failed) << c.name << ": " << c.detail;
   EXPECT_EQ(find(checks, "torch-version").detail, "torch 2.9.1+cu129 (allowed >= 2.9.1, < 2.10)");
@@ -210,7 +219,8 @@ TEST(VerifyProbe, RangesNotEquality) {
   bad["arch_list"] = {"sm_90", "sm_100"};
   bad["config"] = "CPU capability usage: AVX2";
   auto failing = probe_checks(cuda90(), in, bad, true, nlohmann::json{{"gpu_sum", 56.0}});
-  for (const char* n : {"torch-version", "cuda-version", "cudnn-version", "python-version", "arch-list", "cpu-capability"})
+  for (const char* n :
+       {"torch-version", "cuda-version", "cudnn-version", "python-version", "arch-list", "cpu-capability"})
     EXPECT_EQ(find(failing, n).status, CheckStatus::failed) << n;
   EXPECT_EQ(find(failing, "arch-list").detail, "torch lists 2 but the fatbins carry no code for sm_100");
 }
@@ -238,8 +248,8 @@ TEST(VerifyProbe, CpuCapabilityIsTheIsasAtenCapability) {
 
 TEST(VerifyProbe, SkipsWithReasons) {
   Inspection in = inspect_path(kElf / "sm90.so");
-  nlohmann::json probe = {{"python", "3.13.1"}, {"torch", "2.9.1"}, {"cuda", "12.9"}, {"cudnn", 91300},
-                          {"cpu_sum", 83.0},    {"config", ""},      {"cuda_available", false}};
+  nlohmann::json probe = {{"python", "3.13.1"}, {"torch", "2.9.1"}, {"cuda", "12.9"},         {"cudnn", 91300},
+                          {"cpu_sum", 83.0},    {"config", ""},     {"cuda_available", false}};
   auto no_gpu = probe_checks(cuda90(), in, probe, false, std::nullopt);
   EXPECT_EQ(find(no_gpu, "cuda-available").detail, "no NVIDIA driver on this host");
   EXPECT_EQ(find(no_gpu, "gpu-compute").status, CheckStatus::skipped);
@@ -253,7 +263,8 @@ TEST(VerifyProbe, SkipsWithReasons) {
   ada["capability"] = {8, 9};
   EXPECT_EQ(find(probe_checks(cuda90(), in, ada, true, std::nullopt), "gpu-compute").detail,
             "this GPU is SM 8.9, which the fatbins do not cover");
-  auto failed_import = probe_checks(cuda90(), in, {{"python", "3.13.0"}, {"error", "ImportError: libcudart.so.12"}}, true, std::nullopt);
+  auto failed_import =
+      probe_checks(cuda90(), in, {{"python", "3.13.0"}, {"error", "ImportError: libcudart.so.12"}}, true, std::nullopt);
   ASSERT_EQ(failed_import.size(), 1u);
   EXPECT_EQ(failed_import[0].status, CheckStatus::failed);
 }
@@ -334,11 +345,18 @@ float32 = "float32"
 def arange(n, dtype=None, device=None): return _M([list(range(n))])
 )PY";
   fs::create_directories(out.path / "nix-support");
-  std::ofstream(out.path / "nix-support/tailor-variant.json")
-      << nlohmann::json{{"name", "pytorch-test-sm90"}, {"package", "pytorch"}, {"backend", "cuda"}, {"python", pyver},
-                        {"cuda", "12.9"}, {"sm", "9.0"}, {"isa", "avx512"}, {"platform", "x86_64-linux"},
-                        {"torch", "2.9.1"}, {"cudnn", "9.13.0"}, {"strip_toolchain", true}}
-             .dump();
+  std::ofstream(out.path / "nix-support/tailor-variant.json") << nlohmann::json{
+      {"name", "pytorch-test-sm90"},
+      {"package", "pytorch"},
+      {"backend", "cuda"},
+      {"python", pyver},
+      {"cuda", "12.9"},
+      {"sm", "9.0"},
+      {"isa", "avx512"},
+      {"platform", "x86_64-linux"},
+      {"torch", "2.9.1"},
+      {"cudnn", "9.13.0"},
+      {"strip_toolchain", true}}.dump();
   auto r = run_tailor({"verify", out.path.string(), "--json"});
   auto j = nlohmann::json::parse(r.out);
   std::map<std::string, std::string> status;
@@ -354,7 +372,8 @@ def arange(n, dtype=None, device=None): return _M([list(range(n))])
   EXPECT_EQ(j["variant"], "pytorch-test-sm90");
 
   // The same output judged as another variant: exit 1, the SM check says why.
-  auto wrong = run_tailor({"verify", out.path.string(), "--variant", "pytorch-python313-cuda12_8-sm100-avx512", "--static"});
+  auto wrong =
+      run_tailor({"verify", out.path.string(), "--variant", "pytorch-python313-cuda12_8-sm100-avx512", "--static"});
   EXPECT_EQ(wrong.status, 1) << wrong.out << wrong.err;
   EXPECT_NE(wrong.out.find("FAILED   fatbin-sm"), std::string::npos) << wrong.out;
 }
@@ -376,8 +395,14 @@ TEST(VerifyCommand, BadUsage) {
 
 // What torch.cuda.get_arch_list() says for a build like multi.so's: every arch it carries.
 nlohmann::json probe_listing_every_arch() {
-  return {{"python", "3.13.5"}, {"torch", "2.9.1"}, {"torch_file", "/nowhere/torch/__init__.py"}, {"cuda", "12.9"},
-          {"cpu_sum", 83.0}, {"config", ""}, {"cuda_available", true}, {"capability", {9, 0}},
+  return {{"python", "3.13.5"},
+          {"torch", "2.9.1"},
+          {"torch_file", "/nowhere/torch/__init__.py"},
+          {"cuda", "12.9"},
+          {"cpu_sum", 83.0},
+          {"config", ""},
+          {"cuda_available", true},
+          {"capability", {9, 0}},
           {"arch_list", {"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120", "compute_120"}}};
 }
 
@@ -388,8 +413,10 @@ TEST(PruneRecords, ArchsAPrunedFolderLacksAreExplainedByItsRecord) {
   fs::copy_file(source_path("tests/data/elf/multi.so"), site / "torch/lib/libmulti.so");
   auto r = run_tailor({"prune", site.string(), "--sm", "9.0", "-o", out.string()});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("record of what was removed (tailor verify reads it): " + (out / "tailor-prune.json").string() + "\n"),
-            std::string::npos) << r.out;
+  EXPECT_NE(
+      r.out.find("record of what was removed (tailor verify reads it): " + (out / "tailor-prune.json").string() + "\n"),
+      std::string::npos)
+      << r.out;
 
   PruneRecords records = find_prune_records(out);
   ASSERT_EQ(records.files.size(), 1u);
@@ -399,12 +426,14 @@ TEST(PruneRecords, ArchsAPrunedFolderLacksAreExplainedByItsRecord) {
   EXPECT_TRUE(records.problems.empty());
 
   Inspection in = inspect_path(out);
-  auto checks = probe_checks(cuda90(), in, probe_listing_every_arch(), true, nlohmann::json{{"gpu_sum", 56.0}}, records);
+  auto checks =
+      probe_checks(cuda90(), in, probe_listing_every_arch(), true, nlohmann::json{{"gpu_sum", 56.0}}, records);
   EXPECT_EQ(find(checks, "arch-list").status, CheckStatus::ok);
-  EXPECT_EQ(find(checks, "arch-list").detail,
-            "every arch torch lists has code in the fatbins, but for what was pruned; tailor prune removed sm_75, sm_80, "
-            "sm_86, sm_100, sm_120, compute_120 for SM 9.0 (" + records.files[0].string() +
-            "), torch lists what it was built with");
+  EXPECT_EQ(
+      find(checks, "arch-list").detail,
+      "every arch torch lists has code in the fatbins, but for what was pruned; tailor prune removed sm_75, sm_80, "
+      "sm_86, sm_100, sm_120, compute_120 for SM 9.0 (" +
+          records.files[0].string() + "), torch lists what it was built with");
 
   // Without the record the same folder fails: a torch listing archs it lacks is a defect.
   auto bare = probe_checks(cuda90(), in, probe_listing_every_arch(), true, nlohmann::json{{"gpu_sum", 56.0}});
@@ -415,8 +444,9 @@ TEST(PruneRecords, ArchsAPrunedFolderLacksAreExplainedByItsRecord) {
   // An arch the record does not say was removed is still missing.
   nlohmann::json more = probe_listing_every_arch();
   more["arch_list"].push_back("sm_89");
-  EXPECT_EQ(find(probe_checks(cuda90(), in, more, true, nlohmann::json{{"gpu_sum", 56.0}}, records), "arch-list").status,
-            CheckStatus::failed);
+  EXPECT_EQ(
+      find(probe_checks(cuda90(), in, more, true, nlohmann::json{{"gpu_sum", 56.0}}, records), "arch-list").status,
+      CheckStatus::failed);
 }
 
 TEST(PruneRecords, PipInstalledWheelRecordIsReadFromDistInfo) {

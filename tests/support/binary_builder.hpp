@@ -41,9 +41,9 @@ struct EntrySpec {
   uint16_t kind = 2;  ///< 1 PTX, 2 cubin
   uint32_t arch = 90;
   uint64_t flags = 0x11;
-  uint32_t payload = 64;            ///< payload bytes (filled with 0xab)
+  uint32_t payload = 64;  ///< payload bytes (filled with 0xab)
   uint32_t header_size = 64;
-  uint64_t uncompressed = 0;        ///< written at +56 when header_size >= 64
+  uint64_t uncompressed = 0;  ///< written at +56 when header_size >= 64
 };
 
 /// A fatbin container holding \a entries, as nvcc lays it out.

@@ -32,8 +32,8 @@ int FakeProcesses::start(const ProcessSpec& spec) {
 std::optional<ProcessEnd> FakeProcesses::wait_any(std::chrono::milliseconds) {
   if (running_.empty()) return std::nullopt;
   ++now_;
-  auto due = std::min_element(running_.begin(), running_.end(),
-                              [](const Child& a, const Child& b) { return a.due < b.due; });
+  auto due =
+      std::min_element(running_.begin(), running_.end(), [](const Child& a, const Child& b) { return a.due < b.due; });
   if (due->due > now_) return std::nullopt;
   ProcessEnd end{due->id, due->status};
   events_.push_back("end " + due->name);

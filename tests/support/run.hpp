@@ -44,10 +44,10 @@ class TempDir {
 
 /// Skips the test when \a missing (a tool scripts/deps installs is not there);
 /// under CI=true that is a failure instead: CI must not lose a proof silently.
-#define TAILOR_SKIP_IF_TOOL_MISSING(missing, what)                                                 \
-  do {                                                                                            \
-    if (missing) {                                                                                \
+#define TAILOR_SKIP_IF_TOOL_MISSING(missing, what)                                                   \
+  do {                                                                                               \
+    if (missing) {                                                                                   \
       if (::tailor::test::under_ci()) FAIL() << what << " under CI=true (scripts/deps installs it)"; \
-      GTEST_SKIP() << what;                                                                       \
-    }                                                                                             \
+      GTEST_SKIP() << what;                                                                          \
+    }                                                                                                \
   } while (0)

@@ -26,25 +26,47 @@ inline std::vector<uint8_t> zip_archive(const std::vector<ZipMember>& members) {
   for (const auto& m : members) {
     uint32_t offset = static_cast<uint32_t>(z.size());
     z.put<uint32_t>(0x04034b50);
-    z.put<uint16_t>(20); z.put<uint16_t>(0); z.put<uint16_t>(m.method); z.put<uint16_t>(0); z.put<uint16_t>(0);
-    z.put<uint32_t>(m.crc); z.put<uint32_t>(static_cast<uint32_t>(m.data.size())); z.put<uint32_t>(static_cast<uint32_t>(m.size));
-    z.put<uint16_t>(static_cast<uint16_t>(m.name.size())); z.put<uint16_t>(0);
+    z.put<uint16_t>(20);
+    z.put<uint16_t>(0);
+    z.put<uint16_t>(m.method);
+    z.put<uint16_t>(0);
+    z.put<uint16_t>(0);
+    z.put<uint32_t>(m.crc);
+    z.put<uint32_t>(static_cast<uint32_t>(m.data.size()));
+    z.put<uint32_t>(static_cast<uint32_t>(m.size));
+    z.put<uint16_t>(static_cast<uint16_t>(m.name.size()));
+    z.put<uint16_t>(0);
     z.b.insert(z.b.end(), m.name.begin(), m.name.end());
     z.append(m.data);
     dir.put<uint32_t>(0x02014b50);
-    dir.put<uint16_t>(m.made_by); dir.put<uint16_t>(20); dir.put<uint16_t>(0); dir.put<uint16_t>(m.method);
-    dir.put<uint16_t>(0); dir.put<uint16_t>(0);
-    dir.put<uint32_t>(m.crc); dir.put<uint32_t>(static_cast<uint32_t>(m.data.size())); dir.put<uint32_t>(static_cast<uint32_t>(m.size));
-    dir.put<uint16_t>(static_cast<uint16_t>(m.name.size())); dir.put<uint16_t>(0); dir.put<uint16_t>(0);
-    dir.put<uint16_t>(0); dir.put<uint16_t>(0); dir.put<uint32_t>(m.external); dir.put<uint32_t>(offset);
+    dir.put<uint16_t>(m.made_by);
+    dir.put<uint16_t>(20);
+    dir.put<uint16_t>(0);
+    dir.put<uint16_t>(m.method);
+    dir.put<uint16_t>(0);
+    dir.put<uint16_t>(0);
+    dir.put<uint32_t>(m.crc);
+    dir.put<uint32_t>(static_cast<uint32_t>(m.data.size()));
+    dir.put<uint32_t>(static_cast<uint32_t>(m.size));
+    dir.put<uint16_t>(static_cast<uint16_t>(m.name.size()));
+    dir.put<uint16_t>(0);
+    dir.put<uint16_t>(0);
+    dir.put<uint16_t>(0);
+    dir.put<uint16_t>(0);
+    dir.put<uint32_t>(m.external);
+    dir.put<uint32_t>(offset);
     dir.b.insert(dir.b.end(), m.name.begin(), m.name.end());
   }
   uint32_t dir_offset = static_cast<uint32_t>(z.size());
   z.append(dir.b);
   z.put<uint32_t>(0x06054b50);
-  z.put<uint16_t>(0); z.put<uint16_t>(0);
-  z.put<uint16_t>(static_cast<uint16_t>(members.size())); z.put<uint16_t>(static_cast<uint16_t>(members.size()));
-  z.put<uint32_t>(static_cast<uint32_t>(dir.size())); z.put<uint32_t>(dir_offset); z.put<uint16_t>(0);
+  z.put<uint16_t>(0);
+  z.put<uint16_t>(0);
+  z.put<uint16_t>(static_cast<uint16_t>(members.size()));
+  z.put<uint16_t>(static_cast<uint16_t>(members.size()));
+  z.put<uint32_t>(static_cast<uint32_t>(dir.size()));
+  z.put<uint32_t>(dir_offset);
+  z.put<uint16_t>(0);
   return z.b;
 }
 
