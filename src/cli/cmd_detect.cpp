@@ -19,8 +19,9 @@ int cmd_detect(CommandContext& ctx) {
   add_host_options(app, host);
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
+  EarlyGpuQuery gpus(host.options());  // runs while the knowledge base loads
   KnowledgeBase kb = load_kb(kb_dir);
-  HostFacts facts = detect_host(host.options(), kb);
+  HostFacts facts = detect_host(host.options(), kb, &gpus);
   if (json)
     ctx.out << to_json(facts).dump(2) << "\n";
   else

@@ -37,10 +37,11 @@ int cmd_recommend(CommandContext& ctx) {
   if (auto rc = parse_args(app, ctx)) return *rc;
   req.workload = *workload_from_name(workload);
 
+  EarlyGpuQuery gpus(host.options());  // runs while the knowledge base and the spec load
   KnowledgeBase kb = load_kb(kb_dir);
   Spec spec = load_spec_arg(spec_arg, kb);
   Matrix m = expand(spec, kb);
-  HostFacts facts = detect_host(host.options(), kb);
+  HostFacts facts = detect_host(host.options(), kb, &gpus);
 
   if (!why_not.empty()) {
     for (const auto& line : why_not_recommended(why_not, facts, m, kb, req)) ctx.out << line << "\n";

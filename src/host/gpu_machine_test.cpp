@@ -60,10 +60,16 @@ TEST(GpuMachine, RecordedDetectAgreesWithNvidiaSmi) {
   ::setenv("PATH", (bin.path() + ":" + saved).c_str(), 1);
   ::setenv("TAILOR_NO_NVML", "1", 1);
   auto r = test::run_tailor({"detect", "--json", "--cpuinfo", test::source_path(kDir + "/cpuinfo")});
+  // With --os linux the GPU query starts before the knowledge base loads
+  // (EarlyGpuQuery): the same answer must come back from that thread.
+  auto early =
+      test::run_tailor({"detect", "--json", "--os", "linux", "--cpuinfo", test::source_path(kDir + "/cpuinfo")});
   ::unsetenv("TAILOR_NO_NVML");
   ::setenv("PATH", saved.c_str(), 1);
   ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(early.status, 0) << early.err;
   const nlohmann::json today = nlohmann::json::parse(r.out)["gpus"];
+  EXPECT_EQ(nlohmann::json::parse(early.out)["gpus"], today);
   expect_same_gpus(today, recorded_gpus());
   EXPECT_EQ(today, nlohmann::json::parse(recorded_text("detect.json"))["gpus"]);
   if (recorded("detect-nvidia-smi.json")) {  // the fallback path, recorded with TAILOR_NO_NVML=1

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "host/gpu_spec.hpp"
+#include "host/host_facts.hpp"
 #include "host/nvidia_driver.hpp"
 #include "host/nvidia_smi.hpp"
 #include "support/golden.hpp"
@@ -104,6 +105,30 @@ TEST(DriverVersion, FromTheVersionFiles) {
   EXPECT_EQ(parse_driver_version("580.159.04\n"), "580.159.04");
   EXPECT_EQ(parse_driver_version(""), std::nullopt);
   EXPECT_EQ(parse_driver_version("NVRM version: unknown\n"), std::nullopt);
+}
+
+// The early query runs only where detect_host would query this host's GPUs
+// without reading anything first; elsewhere detect_host decides as before.
+TEST(EarlyGpuQuery, StartsNothingWhereTheOptionsDecide) {
+  HostOptions named;
+  named.gpus = "none";
+  EXPECT_FALSE(EarlyGpuQuery(named).take().has_value());
+  HostOptions mac;
+  mac.os = "darwin";
+  EXPECT_FALSE(EarlyGpuQuery(mac).take().has_value());
+  HostOptions sample;  // a saved sample may be macOS's sysctl output
+  sample.cpuinfo_path = "cpuinfo";
+  EXPECT_FALSE(EarlyGpuQuery(sample).take().has_value());
+}
+
+TEST(EarlyGpuQuery, ALinuxHostIsQueriedOnce) {
+  HostOptions linux_host;
+  linux_host.os = "linux";
+  EarlyGpuQuery query(linux_host);
+  std::optional<GpuReport> report = query.take();
+  ASSERT_TRUE(report.has_value());
+  EXPECT_TRUE(report->source == "nvml" || report->source == "nvidia-smi" || report->source == "none") << report->source;
+  EXPECT_FALSE(query.take().has_value());  // the answer is handed over once
 }
 
 }  // namespace

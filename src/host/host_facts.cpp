@@ -105,7 +105,19 @@ HostFacts make_host_facts(CpuInfo cpu, GpuReport gpu, std::string os, const Know
   return h;
 }
 
-HostFacts detect_host(const HostOptions& options, const KnowledgeBase& kb) {
+EarlyGpuQuery::EarlyGpuQuery(const HostOptions& options) {
+  // Only the case detect_host settles without reading a file: no --gpus, and
+  // an OS that is Linux by --os or by this host (a saved sample may be macOS).
+  bool linux_host = options.os ? *options.os == "linux" : !options.cpuinfo_path && native_os() == "linux";
+  if (!options.gpus && linux_host) report_ = std::async(std::launch::async, detect_gpus);
+}
+
+std::optional<GpuReport> EarlyGpuQuery::take() {
+  if (!report_.valid()) return std::nullopt;
+  return report_.get();
+}
+
+HostFacts detect_host(const HostOptions& options, const KnowledgeBase& kb, EarlyGpuQuery* early) {
   CpuInfo cpu;
   std::string os = options.os.value_or("");
   if (options.cpuinfo_path) {
@@ -126,6 +138,8 @@ HostFacts detect_host(const HostOptions& options, const KnowledgeBase& kb) {
     gpu = parse_gpu_spec(*options.gpus, kb);
   } else if (os == "darwin") {
     gpu.source = "none";  // no NVIDIA on macOS; Apple's GPU is implied by the platform
+  } else if (auto started = early ? early->take() : std::nullopt) {
+    gpu = std::move(*started);
   } else {
     gpu = detect_gpus();
   }

@@ -4,6 +4,7 @@
 /// --gpus for planning another machine; `detect` prints it and `recommend`
 /// decides with it.
 
+#include <future>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,11 +35,27 @@ struct HostOptions {
 /// Derives ISAs, best ISA, level and platform from \a cpu, \a gpu and \a os.
 HostFacts make_host_facts(CpuInfo cpu, GpuReport gpu, std::string os, const KnowledgeBase& kb);
 
+/// The live GPU query of detect_host, started before the caller loads the
+/// knowledge base: NVML's initialisation spends tens of milliseconds waiting
+/// on the kernel driver, time in which the knowledge base loads on the main
+/// thread. Starts nothing where \a options name the GPUs or may name a macOS
+/// host (detect_host then decides as before).
+class EarlyGpuQuery {
+ public:
+  explicit EarlyGpuQuery(const HostOptions& options);
+  /// The report, once: waits for the query; nullopt when none was started.
+  std::optional<GpuReport> take();
+
+ private:
+  std::future<GpuReport> report_;
+};
+
 /// Gathers the facts. On the live host, x86 CPUID (or aarch64 HWCAP) is
 /// cross-checked with /proc/cpuinfo: a feature counts only when both report
 /// it, and every disagreement becomes a note. Throws DiagnosticError for
 /// unreadable or malformed inputs.
-HostFacts detect_host(const HostOptions& options, const KnowledgeBase& kb);
+/// \a early, when given, is the GPU query started for the same \a options.
+HostFacts detect_host(const HostOptions& options, const KnowledgeBase& kb, EarlyGpuQuery* early = nullptr);
 
 /// Reconciles \a cpu with the features a second source (\a other, named
 /// \a other_name) reports, over the names that source can report (\a
