@@ -39,11 +39,12 @@ enum class SmMatch { none = 0, lower_minor = 1, exact = 2 };
 
 // Whether code built for \a built runs on a GPU of \a gpu: the one rule of
 // kb/runs_on.hpp (a GPU the knowledge base lacks: any_gpu_target's).
+SmMatch sm_match(const std::optional<CudaCode>& built, const std::optional<GpuTarget>& gpu) {
+  if (!built || !gpu || !runs_on(*built, *gpu)) return SmMatch::none;
+  return built->number == gpu->number ? SmMatch::exact : SmMatch::lower_minor;
+}
 SmMatch sm_match(const KnowledgeBase& kb, std::string_view built, std::string_view gpu) {
-  auto b = parse_sm(built);
-  std::optional<GpuTarget> g = any_gpu_target(kb, gpu);
-  if (!b || !g || !runs_on(*b, *g)) return SmMatch::none;
-  return b->number == g->number ? SmMatch::exact : SmMatch::lower_minor;
+  return sm_match(parse_sm(built), any_gpu_target(kb, gpu));
 }
 
 enum class DriverFit { not_needed = 0, minor_compat = 1, unknown = 2, full = 3 };
@@ -62,14 +63,15 @@ struct Fit {
   size_t missing = 0;  // CPU features the ISA needs and the CPU lacks
 
   bool runs() const { return problems.empty(); }
+  // References, not copies: the catalog sorts the fits of every host it answers.
   auto key() const {
-    return std::make_tuple(backend, gpu_rank, static_cast<int>(match), sm_minor, single, static_cast<int>(driver), cuda,
-                           isa_workload, isa_general, isa_rank);
+    return std::tie(backend, gpu_rank, match, sm_minor, single, driver, cuda, isa_workload, isa_general, isa_rank);
   }
 };
 
 bool better(const Fit& a, const Fit& b) {
-  if (a.key() != b.key()) return a.key() > b.key();
+  auto x = a.key(), y = b.key();
+  if (x != y) return x > y;
   return a.v->name < b.v->name;
 }
 
@@ -145,7 +147,21 @@ Device device(const Variant& v) {
   return v.accelerator == "metal" ? Device::metal : Device::none;
 }
 
-Fit evaluate(const Variant& v, const HostFacts& h, const KnowledgeBase& kb, Workload w) {
+// What evaluate needs of the host, worked out once for all the variants.
+struct HostView {
+  const HostFacts& h;
+  std::vector<const GpuInfo*> gpus;               ///< newest first
+  std::vector<std::optional<GpuTarget>> targets;  ///< per gpus[k]
+  std::optional<Version> driver;
+
+  HostView(const HostFacts& facts, const KnowledgeBase& kb)
+      : h(facts), gpus(newest_first(facts)), driver(Version::parse(facts.gpu.driver)) {
+    for (const GpuInfo* g : gpus) targets.push_back(any_gpu_target(kb, g->sm));
+  }
+};
+
+Fit evaluate(const Variant& v, const HostView& view, const KnowledgeBase& kb, Workload w) {
+  const HostFacts& h = view.h;
   Fit f;
   f.v = &v;
   if (v.platform != h.platform)
@@ -156,7 +172,7 @@ Fit evaluate(const Variant& v, const HostFacts& h, const KnowledgeBase& kb, Work
     case Device::cuda: {
       f.backend = 2;
       if (const CudaToolkit* ck = kb.cuda(v.cuda)) f.cuda = ck->version;
-      auto gpus = newest_first(h);
+      const std::vector<const GpuInfo*>& gpus = view.gpus;
       if (gpus.empty()) {
         f.problems.push_back(fmt::format("needs an NVIDIA GPU; none found ({})", h.gpu.source));
         break;
@@ -165,8 +181,8 @@ Fit evaluate(const Variant& v, const HostFacts& h, const KnowledgeBase& kb, Work
       f.single = v.sm_set.empty() ? 1 : 0;
       for (size_t k = 0; k < gpus.size() && !f.gpu; ++k) {
         for (const auto& sm : v.sms()) {
-          SmMatch m = sm_match(kb, sm, gpus[k]->sm);
           auto s = parse_sm(sm);
+          SmMatch m = sm_match(s, view.targets[k]);
           int minor = s ? static_cast<int>(s->number % 10) : 0;
           if (m == SmMatch::none || (f.gpu && std::make_pair(m, minor) <= std::make_pair(f.match, f.sm_minor)))
             continue;
@@ -179,7 +195,7 @@ Fit evaluate(const Variant& v, const HostFacts& h, const KnowledgeBase& kb, Work
       if (!f.gpu) f.problems.push_back(v.sm_set.empty() ? sm_mismatch(v.sm, gpus) : set_mismatch(v, gpus));
       const CudaToolkit* ck = kb.cuda(v.cuda);
       if (!ck) break;
-      auto driver = Version::parse(h.gpu.driver);
+      const std::optional<Version>& driver = view.driver;
       if (!driver) {
         f.driver = DriverFit::unknown;
       } else if (*driver >= ck->min_driver) {
@@ -320,8 +336,9 @@ Selection select(const Matrix& m, const RecommendRequest& req, const std::string
 std::vector<Fit> evaluate_all(const HostFacts& h, const Matrix& m, const KnowledgeBase& kb, Workload w,
                               const Selection& s) {
   std::vector<Fit> fits;
+  HostView view(h, kb);
   for (const auto& v : m.variants)
-    if (s.chosen(v)) fits.push_back(evaluate(v, h, kb, w));
+    if (s.chosen(v)) fits.push_back(evaluate(v, view, kb, w));
   std::sort(fits.begin(), fits.end(), better);
   return fits;
 }
@@ -628,7 +645,7 @@ std::vector<std::string> why_not_recommended(std::string_view name, const HostFa
     throw DiagnosticError(std::move(d));
   }
   std::vector<std::string> lines;
-  Fit f = evaluate(*v, h, kb, req.workload);
+  Fit f = evaluate(*v, HostView(h, kb), kb, req.workload);
   if (!f.runs()) {
     lines.push_back(fmt::format("{} cannot run on this host:", name));
     for (const auto& p : f.problems) lines.push_back("  " + p);
