@@ -147,12 +147,17 @@ Device device(const Variant& v) {
   return v.accelerator == "metal" ? Device::metal : Device::none;
 }
 
-// What evaluate needs of the host, worked out once for all the variants.
+// What evaluate needs of the host, worked out once for all the variants, and
+// the texts it wrote for one variant that others share (the SM a variant was
+// built for, the ISA it needs): the catalog evaluates every variant on
+// thousands of hosts.
 struct HostView {
   const HostFacts& h;
   std::vector<const GpuInfo*> gpus;               ///< newest first
   std::vector<std::optional<GpuTarget>> targets;  ///< per gpus[k]
   std::optional<Version> driver;
+  std::map<std::string, std::string, std::less<>> sm_mismatches;     ///< by the variant's SM
+  std::map<const CpuIsa*, std::vector<std::string>> missing_by_isa;  ///< CPU features each ISA lacks here
 
   HostView(const HostFacts& facts, const KnowledgeBase& kb)
       : h(facts), gpus(newest_first(facts)), driver(Version::parse(facts.gpu.driver)) {
@@ -160,7 +165,7 @@ struct HostView {
   }
 };
 
-Fit evaluate(const Variant& v, const HostView& view, const KnowledgeBase& kb, Workload w) {
+Fit evaluate(const Variant& v, HostView& view, const KnowledgeBase& kb, Workload w) {
   const HostFacts& h = view.h;
   Fit f;
   f.v = &v;
@@ -171,7 +176,8 @@ Fit evaluate(const Variant& v, const HostView& view, const KnowledgeBase& kb, Wo
     case Device::none: f.backend = 1; break;
     case Device::cuda: {
       f.backend = 2;
-      if (const CudaToolkit* ck = kb.cuda(v.cuda)) f.cuda = ck->version;
+      const CudaToolkit* ck = kb.cuda(v.cuda);
+      if (ck) f.cuda = ck->version;
       const std::vector<const GpuInfo*>& gpus = view.gpus;
       if (gpus.empty()) {
         f.problems.push_back(fmt::format("needs an NVIDIA GPU; none found ({})", h.gpu.source));
@@ -192,8 +198,13 @@ Fit evaluate(const Variant& v, const HostView& view, const KnowledgeBase& kb, Wo
           f.sm_minor = minor;
         }
       }
-      if (!f.gpu) f.problems.push_back(v.sm_set.empty() ? sm_mismatch(v.sm, gpus) : set_mismatch(v, gpus));
-      const CudaToolkit* ck = kb.cuda(v.cuda);
+      if (!f.gpu && !v.sm_set.empty()) {
+        f.problems.push_back(set_mismatch(v, gpus));
+      } else if (!f.gpu) {
+        auto known = view.sm_mismatches.find(v.sm);
+        if (known == view.sm_mismatches.end()) known = view.sm_mismatches.emplace(v.sm, sm_mismatch(v.sm, gpus)).first;
+        f.problems.push_back(known->second);
+      }
       if (!ck) break;
       const std::optional<Version>& driver = view.driver;
       if (!driver) {
@@ -216,7 +227,10 @@ Fit evaluate(const Variant& v, const HostView& view, const KnowledgeBase& kb, Wo
   }
   if (!v.isa.empty()) {
     if (const CpuIsa* isa = kb.isa(v.isa)) {
-      auto missing = missing_features(*isa, h.cpu);
+      auto known = view.missing_by_isa.find(isa);
+      if (known == view.missing_by_isa.end())
+        known = view.missing_by_isa.emplace(isa, missing_features(*isa, h.cpu)).first;
+      const std::vector<std::string>& missing = known->second;
       f.missing = missing.size();
       if (!missing.empty())
         f.problems.push_back(fmt::format("the CPU lacks {} (required by ISA {})", fmt::join(missing, " "), isa->name));
@@ -645,7 +659,8 @@ std::vector<std::string> why_not_recommended(std::string_view name, const HostFa
     throw DiagnosticError(std::move(d));
   }
   std::vector<std::string> lines;
-  Fit f = evaluate(*v, HostView(h, kb), kb, req.workload);
+  HostView view(h, kb);
+  Fit f = evaluate(*v, view, kb, req.workload);
   if (!f.runs()) {
     lines.push_back(fmt::format("{} cannot run on this host:", name));
     for (const auto& p : f.problems) lines.push_back("  " + p);
