@@ -29,7 +29,7 @@ const std::map<std::string, std::set<std::string>>& layers() {
       {"matrix", {"kb", "util"}},
       {"settings", {"matrix", "kb", "util"}},
       {"generate", {"settings", "matrix", "kb", "util"}},
-      {"build", {"generate", "settings", "matrix", "kb", "util"}},
+      {"runner", {"generate", "settings", "matrix", "kb", "util"}},
       {"ci", {"matrix", "kb", "util"}},
       {"nix", {"util"}},
       {"host", {"settings", "matrix", "kb", "util"}},
@@ -41,7 +41,7 @@ const std::map<std::string, std::set<std::string>>& layers() {
       {"lint", {"recipe", "nix", "matrix", "kb", "util"}},
       {"migrate", {"lint", "recipe", "nix", "matrix", "kb", "util"}},
       {"cli",
-       {"catalog", "migrate", "lint", "recipe", "verify", "prune", "binfmt", "host", "nix", "ci", "build", "generate",
+       {"catalog", "migrate", "lint", "recipe", "verify", "prune", "binfmt", "host", "nix", "ci", "runner", "generate",
         "settings", "matrix", "kb", "util"}},
   };
   return table;
