@@ -33,7 +33,8 @@ const std::map<std::string, std::set<std::string>>& layers() {
       {"ci", {"matrix", "kb", "util"}},
       {"nix", {"util"}},
       {"host", {"settings", "matrix", "kb", "util"}},
-      {"catalog", {"host", "settings", "matrix", "kb", "util"}},
+      {"recommend", {"host", "settings", "matrix", "kb", "util"}},
+      {"catalog", {"recommend", "host", "settings", "matrix", "kb", "util"}},
       {"binfmt", {"kb", "util"}},
       {"prune", {"binfmt", "kb", "util"}},
       {"verify", {"binfmt", "settings", "matrix", "kb", "util"}},
@@ -41,8 +42,8 @@ const std::map<std::string, std::set<std::string>>& layers() {
       {"lint", {"recipe", "nix", "matrix", "kb", "util"}},
       {"migrate", {"lint", "recipe", "nix", "matrix", "kb", "util"}},
       {"cli",
-       {"catalog", "migrate", "lint", "recipe", "verify", "prune", "binfmt", "host", "nix", "ci", "runner", "generate",
-        "settings", "matrix", "kb", "util"}},
+       {"catalog", "migrate", "lint", "recipe", "verify", "prune", "binfmt", "recommend", "host", "nix", "ci", "runner",
+        "generate", "settings", "matrix", "kb", "util"}},
   };
   return table;
 }
