@@ -37,13 +37,14 @@ const std::map<std::string, std::set<std::string>>& layers() {
       {"catalog", {"recommend", "host", "settings", "matrix", "kb", "util"}},
       {"binfmt", {"kb", "util"}},
       {"prune", {"binfmt", "kb", "util"}},
-      {"verify", {"binfmt", "settings", "matrix", "kb", "util"}},
+      {"inspect", {"binfmt", "kb", "util"}},
+      {"verify", {"inspect", "binfmt", "settings", "matrix", "kb", "util"}},
       {"recipe", {"nix", "util"}},
       {"lint", {"recipe", "nix", "matrix", "kb", "util"}},
       {"migrate", {"lint", "recipe", "nix", "matrix", "kb", "util"}},
       {"cli",
-       {"catalog", "migrate", "lint", "recipe", "verify", "prune", "binfmt", "recommend", "host", "nix", "ci", "runner",
-        "generate", "settings", "matrix", "kb", "util"}},
+       {"catalog", "migrate", "lint", "recipe", "verify", "prune", "inspect", "binfmt", "recommend", "host", "nix",
+        "ci", "runner", "generate", "settings", "matrix", "kb", "util"}},
   };
   return table;
 }

@@ -1,4 +1,4 @@
-#include "binfmt/inspection.hpp"
+#include "inspect/inspection.hpp"
 
 #include <algorithm>
 #include <charconv>
