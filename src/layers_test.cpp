@@ -39,7 +39,7 @@ const std::map<std::string, std::set<std::string>>& layers() {
       {"prune", {"binfmt", "kb", "util"}},
       {"inspect", {"binfmt", "kb", "util"}},
       {"verify", {"inspect", "binfmt", "settings", "matrix", "kb", "util"}},
-      {"recipe", {"nix", "util"}},
+      {"recipe", {"nix", "matrix", "kb", "util"}},
       {"lint", {"recipe", "nix", "matrix", "kb", "util"}},
       {"migrate", {"lint", "recipe", "nix", "matrix", "kb", "util"}},
       {"cli",
