@@ -138,6 +138,15 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
   }
 }
 
+// The RECORD that the new wheel's is written from: a wheel without one is refused.
+WheelRecord record_of(const Wheel& w, const fs::path& path) {
+  std::optional<WheelRecord> r = read_record(w);
+  if (!r)
+    throw_file_error(path, "not a wheel: no *.dist-info/RECORD",
+                     "tailor prune rewrites wheels (PEP 427) and their RECORD");
+  return std::move(*r);
+}
+
 // One ELF member of a wheel: inflated into a temporary file, pruned there,
 // and (changed) hashed; never whole in memory.
 struct WheelWork {
@@ -180,11 +189,7 @@ void prune_wheel_member(const Wheel& w, WheelWork& k, const PruneOptions& opts, 
 void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
   rep.kind = "wheel";
   rep.download_before = w.data.size();
-  std::optional<WheelRecord> found = read_record(w);
-  if (!found)
-    throw_file_error(r.path, "not a wheel: no *.dist-info/RECORD",
-                     "tailor prune rewrites wheels (PEP 427) and their RECORD");
-  const WheelRecord& record = *found;
+  const WheelRecord record = record_of(w, r.path);
   const bool write = !r.opts.dry_run;
   const std::string json_name = record.dist_info() + "/" + kRecordName;
   // Staged before any work: an output that cannot be made is said first, by its name.
