@@ -4,9 +4,9 @@
 #include <cstdint>
 
 #include "binfmt/fatbin.hpp"
-#include "binfmt/inspection.hpp"
-#include "binfmt/inspection_json.hpp"
-#include "binfmt/inspection_svg.hpp"
+#include "inspect/inspection.hpp"
+#include "inspect/inspection_json.hpp"
+#include "inspect/inspection_svg.hpp"
 #include "util/diagnostic.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,8 +1,11 @@
 // The layer order of src/: every `#include "folder/…"` of a source or test
 // file points at its own folder or one below it. The order is the one the
 // libraries link in (src/CMakeLists.txt): util at the bottom; the knowledge
-// base, the matrix and the build settings over it; the Nix front end, host
-// detection and binary formats as leaves beside them; the command line on top.
+// base, the matrix and the build settings over it; beside them three stacks,
+// each a concept and what stands on it: the Nix front end, the recipe layer
+// (what a recipe says, the tree of them), check and import; host detection,
+// the choice of a variant, the catalog; the binary formats with their one
+// artifact walk, inspect, prune and verify; the command line on top.
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -24,25 +27,33 @@ namespace fs = std::filesystem;
 // derived), so that a new edge is a deliberate change to this table.
 const std::map<std::string, std::set<std::string>>& layers() {
   static const std::map<std::string, std::set<std::string>> table = {
+      // The core: facts, specs, what a variant builds with.
       {"util", {}},
       {"kb", {"util"}},
       {"matrix", {"kb", "util"}},
       {"settings", {"matrix", "kb", "util"}},
+      // Writing recipe trees, building them, CI for them.
       {"generate", {"settings", "matrix", "kb", "util"}},
-      {"build", {"generate", "settings", "matrix", "kb", "util"}},
+      {"runner", {"generate", "settings", "matrix", "kb", "util"}},
       {"ci", {"matrix", "kb", "util"}},
+      // Reading recipe trees: Nix, what a recipe says and the tree of them (file names are variant names), check,
+      // import.
       {"nix", {"util"}},
-      {"host", {"settings", "matrix", "kb", "util"}},
-      {"catalog", {"host", "settings", "matrix", "kb", "util"}},
-      {"binfmt", {"kb", "util"}},
-      {"prune", {"binfmt", "kb", "util"}},
-      {"verify", {"binfmt", "settings", "matrix", "kb", "util"}},
-      {"recipe", {"nix", "util"}},
+      {"recipe", {"nix", "matrix", "kb", "util"}},
       {"lint", {"recipe", "nix", "matrix", "kb", "util"}},
       {"migrate", {"lint", "recipe", "nix", "matrix", "kb", "util"}},
+      // The machine: detection, the variant for it, the catalog of answers.
+      {"host", {"settings", "matrix", "kb", "util"}},
+      {"recommend", {"host", "settings", "matrix", "kb", "util"}},
+      {"catalog", {"recommend", "host", "settings", "matrix", "kb", "util"}},
+      // What a build contains: the formats and their walk, then inspect, prune and verify over them.
+      {"binfmt", {"kb", "util"}},
+      {"inspect", {"binfmt", "kb", "util"}},
+      {"prune", {"binfmt", "kb", "util"}},
+      {"verify", {"inspect", "binfmt", "settings", "matrix", "kb", "util"}},
       {"cli",
-       {"catalog", "migrate", "lint", "recipe", "verify", "prune", "binfmt", "host", "nix", "ci", "build", "generate",
-        "settings", "matrix", "kb", "util"}},
+       {"catalog", "migrate", "lint", "recipe", "verify", "prune", "inspect", "binfmt", "recommend", "host", "nix",
+        "ci", "runner", "generate", "settings", "matrix", "kb", "util"}},
   };
   return table;
 }

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "catalog/feature_checks.hpp"
-#include "host/recommend.hpp"
+#include "recommend/recommend.hpp"
 #include "settings/build_settings.hpp"
 #include "util/parallel_for.hpp"
 

@@ -10,12 +10,12 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
-#include "build/build_plan.hpp"
-#include "build/build_runner.hpp"
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "generate/branch_tree.hpp"
 #include "matrix/spec_loader.hpp"
+#include "runner/build_plan.hpp"
+#include "runner/build_runner.hpp"
 #include "util/exit_status.hpp"
 #include "util/find_program.hpp"
 #include "util/temp_files.hpp"

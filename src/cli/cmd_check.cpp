@@ -8,6 +8,7 @@
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "lint/linter.hpp"
+#include "recipe/recipe_tree.hpp"
 #include "util/exit_status.hpp"
 
 namespace tailor {
@@ -75,7 +76,7 @@ int cmd_check(CommandContext& ctx) {
     ctx.out << (json ? lint::render_json(r) : lint::render_text(r));
     return status(r);
   }
-  std::vector<recipe::SourceFile> files = lint::read_tree(dir);
+  std::vector<recipe::SourceFile> files = recipe::read_tree(dir);
   lint::CheckResult r = lint::check_files(dir, files, kb, true);  // fixes see every site
   if (empty(r)) return kExitBadInput;
   lint::FixPlan plan = lint::plan_fixes(dir, r, files);

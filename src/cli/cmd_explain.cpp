@@ -8,10 +8,10 @@
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
-#include "lint/spelled_name.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/rules.hpp"
 #include "matrix/spec_loader.hpp"
+#include "recipe/spelled_name.hpp"
 #include "settings/build_settings.hpp"
 #include "settings/settings_json.hpp"
 #include "util/edit_distance.hpp"
@@ -118,7 +118,7 @@ int why_not(const std::string& name, const Spec& spec, const Matrix& m, const Kn
       if (parsed) break;
       std::vector<std::string> sms;
       for (const auto& sm : set.sms) sms.push_back(sm.value);
-      if (auto v = lint::parse_set_name(name, sms, kb); v && v->sm == set.name) parsed = v;
+      if (auto v = recipe::parse_set_name(name, sms, kb); v && v->sm == set.name) parsed = v;
     }
   if (!parsed) {
     Diagnostic d;

@@ -8,8 +8,8 @@
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
-#include "lint/lint_tree.hpp"
 #include "migrate/spec_import.hpp"
+#include "recipe/recipe_tree.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
 #include "util/quote.hpp"
@@ -51,7 +51,7 @@ int cmd_import(CommandContext& ctx) {
                    : "the name comes from the directory's name: give one with --name";
     throw DiagnosticError(d);
   }
-  migrate::ImportResult r = migrate::import_spec(name, lint::read_tree(dir), kb, options);
+  migrate::ImportResult r = migrate::import_spec(name, recipe::read_tree(dir), kb, options);
   if (json) {
     nlohmann::ordered_json j{{"branch", name},     {"variants", r.variants}, {"spec", r.toml},
                              {"claims", r.claims}, {"notes", r.notes},       {"warnings", r.warnings}};

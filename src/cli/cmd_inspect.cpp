@@ -8,12 +8,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "binfmt/inspection.hpp"
-#include "binfmt/inspection_json.hpp"
-#include "binfmt/inspection_svg.hpp"
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "cli/wheel_limit_options.hpp"
+#include "inspect/inspection.hpp"
+#include "inspect/inspection_json.hpp"
+#include "inspect/inspection_svg.hpp"
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"

@@ -14,8 +14,8 @@
 #include "cli/options.hpp"
 #include "generate/manifest.hpp"
 #include "host/host_file.hpp"
-#include "host/manifest_choice.hpp"
 #include "matrix/spec_loader.hpp"
+#include "recommend/manifest_choice.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
 

@@ -8,10 +8,10 @@
 
 #include <fmt/format.h>
 
-#include "binfmt/inspection.hpp"
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "cli/wheel_limit_options.hpp"
+#include "inspect/inspection.hpp"
 #include "kb/runs_on.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"

@@ -9,8 +9,8 @@
 #include "cli/command.hpp"
 #include "cli/host_options.hpp"
 #include "cli/options.hpp"
-#include "host/recommend.hpp"
 #include "matrix/spec_loader.hpp"
+#include "recommend/recommend.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
 

@@ -21,6 +21,7 @@
 #include "migrate/spec_repin.hpp"
 #include "migrate/summary.hpp"
 #include "migrate/tree_write.hpp"
+#include "recipe/recipe_tree.hpp"
 #include "util/exit_status.hpp"
 #include "util/find_program.hpp"
 #include "util/read_file.hpp"
@@ -273,7 +274,7 @@ int repin_tree(CommandContext& ctx, const RepinArgs& a, migrate::RepinOptions o,
     migrate::check_output_dir(a.dir, a.out);
     o.output_root = a.out;
   }
-  std::vector<recipe::SourceFile> files = lint::read_tree(a.dir);
+  std::vector<recipe::SourceFile> files = recipe::read_tree(a.dir);
   for (auto& f : files)  // Flox manifests and other TOML: check reads only .nix and the docs
     if (f.rel.ends_with(".toml")) f.text = read_file(fs::path(a.dir) / f.rel);
   migrate::RepinPlan plan = migrate::plan_repin(a.dir, std::move(files), o, kb);

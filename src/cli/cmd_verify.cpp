@@ -9,9 +9,9 @@
 
 #include <fmt/format.h>
 
-#include "binfmt/inspection.hpp"
 #include "cli/command.hpp"
 #include "cli/options.hpp"
+#include "inspect/inspection.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"
 #include "settings/build_settings.hpp"

@@ -4,7 +4,7 @@
 /// (the pure, bounded subset of nix/eval.hpp).
 
 #include "kb/knowledge_base.hpp"
-#include "lint/lint_tree.hpp"
+#include "lint/findings.hpp"
 
 namespace tailor::lint {
 

@@ -70,13 +70,13 @@ CheckResult run_rules(LintTree t, const KnowledgeBase& kb, CheckResult r, bool a
                      check_fetches, check_docs, check_packages, check_versions, check_tables, check_builder_calls});
   std::array<std::vector<Problem>, kChecks.size()> found;
   parallel_for(kChecks.size(), 1, [&](size_t i) {
-    Sink own(found[i]);
+    Sink own(t, found[i]);
     kChecks[i](t, kb, own);
   });
   for (auto& f : found) std::move(f.begin(), f.end(), std::back_inserter(r.problems));
-  Sink sink(r.problems);
+  Sink sink(t, r.problems);
   for (const auto& f : t.nix)
-    for (const auto& u : f.unknown_ignores)
+    for (const auto& u : t.ignores_of(f).unknown)
       sink.add(f, "TLR025", u.span, fmt::format("'tailor: ignore {}' names no rule", u.text),
                "run 'tailor check --rules' for the codes");
   if (!all_sites) fold_table_sites(r.problems);

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "kb/knowledge_base.hpp"
-#include "lint/lint_tree.hpp"
+#include "lint/findings.hpp"
 
 namespace tailor::lint {
 

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "kb/cuda_alias.hpp"
-#include "lint/lint_tree.hpp"
+#include "lint/findings.hpp"
 #include "support/golden.hpp"
 
 namespace tailor::migrate {

@@ -14,7 +14,7 @@
 
 #include "kb/knowledge_base.hpp"
 #include "kb/source_override.hpp"
-#include "lint/lint_tree.hpp"
+#include "lint/findings.hpp"
 
 namespace tailor::migrate {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "kb/knowledge_base.hpp"
-#include "lint/lint_tree.hpp"
+#include "lint/findings.hpp"
 #include "migrate/import_overrides.hpp"
 
 namespace tailor::migrate {

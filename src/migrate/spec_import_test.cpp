@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "lint/lint_tree.hpp"
+#include "lint/findings.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"
 #include "migrate/spec_import.hpp"

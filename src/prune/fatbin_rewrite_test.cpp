@@ -13,7 +13,8 @@
 #include <iterator>
 #include <stdexcept>
 
-#include "binfmt/inspection.hpp"
+#include "binfmt/elf_file.hpp"
+#include "binfmt/fatbin.hpp"
 #include "kb/knowledge_base.hpp"
 #include "prune/prune_file.hpp"
 #include "util/diagnostic.hpp"

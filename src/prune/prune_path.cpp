@@ -1,6 +1,5 @@
 #include "prune/prune_path.hpp"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,8 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "binfmt/elf_file.hpp"
-#include "binfmt/mapped_file.hpp"
+#include "binfmt/artifact.hpp"
 #include "binfmt/wheel.hpp"
 #include "prune/parallel_deflate.hpp"
 #include "prune/prune_json.hpp"
@@ -32,15 +30,6 @@ namespace {
 
 constexpr const char* kRecordName = "tailor-prune.json";
 
-bool is_elf_file(const fs::path& p) {
-  uint8_t magic[4] = {};
-  int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  ssize_t n = ::pread(fd, magic, sizeof magic, 0);
-  ::close(fd);
-  return is_elf_magic(magic, n > 0 ? static_cast<size_t>(n) : 0);
-}
-
 void keep_outcome(PruneReport& rep, FileOutcome f) {
   if (f.fatbin_bytes || !f.refused.empty())
     rep.files.push_back(std::move(f));
@@ -54,15 +43,15 @@ uint64_t allocated_bytes(const fs::path& p) {
 }
 
 // One file of a directory: pruned, or reported refused and left (copied) as it was.
-FileOutcome prune_member_file(const fs::path& src, const fs::path& dst, const std::string& rel,
-                              const PruneOptions& opts) {
+FileOutcome prune_member_file(const TreeEntry& e, const fs::path& dst, const PruneOptions& opts) {
   FileOutcome f;
-  if (is_elf_file(src)) {
+  const fs::path& src = e.path;
+  if (e.type == TreeEntry::Type::elf) {
     try {
-      return prune_elf_file(src, dst, rel, opts);
-    } catch (const DiagnosticError& e) {
-      f.path = rel;
-      f.refused = e.diagnostic().message;
+      return prune_elf_file(src, dst, e.rel, opts);
+    } catch (const DiagnosticError& err) {
+      f.path = e.rel;
+      f.refused = err.diagnostic().message;
     }
   }
   f.disk_before = f.disk_after = allocated_bytes(src);
@@ -92,27 +81,27 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
       throw_file_error(r.out, fmt::format("cannot create the directory: {}", ec.message()));
     cleanup.p = stage;
   }
-  std::vector<fs::path> entries;
-  for (auto it = fs::recursive_directory_iterator(r.path, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec))
-    entries.push_back(it->path());
-  if (ec) throw_file_error(r.path, fmt::format("cannot walk the directory: {}", ec.message()));
-  std::sort(entries.begin(), entries.end());
+  // A folder that cannot be read fails the prune: a copy must not silently lack it.
+  const std::vector<TreeEntry> entries = list_artifact_tree(r.path, false);
   std::vector<size_t> files;
+  std::vector<std::string> swept;  // stale entries: what lies under them is no part of the tree either
   for (size_t i = 0; i < entries.size(); ++i) {
-    const fs::path& p = entries[i];
+    const TreeEntry& e = entries[i];
+    const fs::path& p = e.path;
+    if (std::any_of(swept.begin(), swept.end(), [&](const std::string& s) { return e.rel.starts_with(s + "/"); }))
+      continue;
     // A killed run's staging file is never copied; in place, it is swept.
     if (is_stale_temp_name(p.filename().string())) {
       if (!copy && !r.opts.dry_run) fs::remove_all(p, ec);
+      swept.push_back(e.rel);
       continue;
     }
-    fs::path dst = copy ? stage / p.lexically_relative(r.path) : p;
-    fs::file_status st = fs::symlink_status(p);
-    if (fs::is_symlink(st)) {
+    fs::path dst = copy ? stage / e.rel : p;
+    if (e.type == TreeEntry::Type::symlink) {
       if (copy) fs::copy_symlink(p, dst);
-    } else if (fs::is_directory(st)) {
+    } else if (e.type == TreeEntry::Type::directory) {
       if (copy) fs::create_directory(dst, p);
-    } else if (fs::is_regular_file(st)) {
+    } else if (e.type == TreeEntry::Type::elf || e.type == TreeEntry::Type::file) {
       files.push_back(i);
     }
   }
@@ -121,10 +110,9 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
   std::vector<FileOutcome> outcomes(files.size());
   std::vector<std::exception_ptr> errors(files.size());
   parallel_for_on(0, files.size(), [&](size_t k) {
-    const fs::path& p = entries[files[k]];
-    std::string rel = p.lexically_relative(r.path).generic_string();
+    const TreeEntry& e = entries[files[k]];
     try {
-      outcomes[k] = prune_member_file(p, copy ? stage / rel : p, rel, opts);
+      outcomes[k] = prune_member_file(e, copy ? stage / e.rel : e.path, opts);
     } catch (...) {
       errors[k] = std::current_exception();  // an I/O error: the whole copy fails
     }
@@ -150,38 +138,13 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
   }
 }
 
-// The RECORD lines of a wheel by path, and where RECORD is.
-struct Record {
-  std::string name;  ///< "pkg-1.0.dist-info/RECORD"
-  std::vector<std::string> lines;
-};
-
-Record read_record(const Wheel& w, const fs::path& path) {
-  for (const auto& m : w.members) {
-    if (!m.name.ends_with(".dist-info/RECORD") || std::count(m.name.begin(), m.name.end(), '/') != 1) continue;
-    std::vector<uint8_t> text = w.read(m);
-    Record r{m.name, {}};
-    std::string line;
-    for (uint8_t c : text) {
-      if (c == '\n')
-        r.lines.push_back(std::exchange(line, ""));
-      else if (c != '\r')
-        line.push_back(static_cast<char>(c));
-    }
-    if (!line.empty()) r.lines.push_back(line);
-    return r;
-  }
-  throw_file_error(path, "not a wheel: no *.dist-info/RECORD",
-                   "tailor prune rewrites wheels (PEP 427) and their RECORD");
-}
-
-// RECORD's path field: everything before the last two commas.
-std::string record_path(const std::string& line) {
-  size_t b = line.rfind(',');
-  size_t a = b == std::string::npos || b == 0 ? std::string::npos : line.rfind(',', b - 1);
-  std::string p = a == std::string::npos ? line : line.substr(0, a);
-  if (p.size() >= 2 && p.front() == '"' && p.back() == '"') p = p.substr(1, p.size() - 2);
-  return p;
+// The RECORD that the new wheel's is written from: a wheel without one is refused.
+WheelRecord record_of(const Wheel& w, const fs::path& path) {
+  std::optional<WheelRecord> r = read_record(w);
+  if (!r)
+    throw_file_error(path, "not a wheel: no *.dist-info/RECORD",
+                     "tailor prune rewrites wheels (PEP 427) and their RECORD");
+  return std::move(*r);
 }
 
 // One ELF member of a wheel: inflated into a temporary file, pruned there,
@@ -226,10 +189,9 @@ void prune_wheel_member(const Wheel& w, WheelWork& k, const PruneOptions& opts, 
 void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
   rep.kind = "wheel";
   rep.download_before = w.data.size();
-  Record record = read_record(w, r.path);
+  const WheelRecord record = record_of(w, r.path);
   const bool write = !r.opts.dry_run;
-  const std::string dist_info = record.name.substr(0, record.name.find('/'));
-  const std::string json_name = dist_info + "/" + kRecordName;
+  const std::string json_name = record.dist_info() + "/" + kRecordName;
   // Staged before any work: an output that cannot be made is said first, by its name.
   std::optional<StagedOutput> out;
   if (write) out.emplace(r.out);
@@ -238,8 +200,7 @@ void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
   for (size_t i = 0; i < w.members.size(); ++i) {
     const WheelMember& m = w.members[i];
     if (m.name == record.name || m.name == json_name) continue;
-    std::vector<uint8_t> head = m.is_directory() ? std::vector<uint8_t>{} : w.read_prefix(m, 4);
-    if (!is_elf_magic(head.data(), head.size())) {
+    if (!is_elf_member(w, m)) {  // folders counted here too
       rep.other_files++;
       continue;
     }
@@ -331,9 +292,7 @@ PruneReport prune_path(const PruneRequest& r) {
   for (const auto& t : r.opts.targets) rep.sm.push_back(t.sm);
   rep.keep_ptx = r.opts.keep_ptx;
   rep.dry_run = r.opts.dry_run;
-  std::error_code ec;
-  fs::file_status st = fs::status(r.path, ec);
-  if (ec || !fs::exists(st)) throw_file_error(r.path, "no such file or directory");
+  const ArtifactKind kind = artifact_kind(r.path);
   if (!r.out.empty() && !r.opts.dry_run && fs::exists(fs::symlink_status(r.out)))
     throw_file_error(r.out, "the output exists already",
                      "tailor prune never overwrites: remove it, or choose another -o");
@@ -342,9 +301,9 @@ PruneReport prune_path(const PruneRequest& r) {
     fs::path beside = (r.out.empty() ? r.path : r.out).parent_path();
     remove_stale_temp_files(beside.empty() ? fs::path(".") : beside);
   }
-  if (fs::is_directory(st)) {
+  if (kind == ArtifactKind::directory) {
     prune_tree(rep, r);
-  } else if (is_elf_file(r.path)) {
+  } else if (kind == ArtifactKind::file) {
     rep.kind = "file";
     const fs::path& out = r.out.empty() ? r.path : r.out;
     FileOutcome f = prune_elf_file(r.path, out, "", r.opts);
@@ -352,20 +311,11 @@ PruneReport prune_path(const PruneRequest& r) {
     rep.disk_after = f.disk_after;
     keep_outcome(rep, std::move(f));
   } else {
-    MappedFile file(r.path);
-    std::optional<Wheel> w;
-    try {
-      w = try_open_wheel(file.bytes(), r.limits);
-    } catch (const DiagnosticError& e) {
-      throw_file_error(r.path, e.diagnostic().message, e.diagnostic().hint);
-    }
-    if (!w)
-      throw_file_error(r.path, "not an ELF file, a wheel or a directory",
-                       "tailor prune reads shared libraries (.so), wheels (.whl) and folders of them");
+    WheelFile file = open_wheel_file(r.path, r.limits, "tailor prune");
     if (r.out.empty() && !r.opts.dry_run)
       throw_file_error(r.path, "wheels are not pruned in place", "name the new wheel with -o");
     try {
-      prune_wheel(rep, r, *w);
+      prune_wheel(rep, r, file.wheel);
     } catch (const DiagnosticError& e) {
       if (!e.diagnostic().path.empty()) throw;
       throw_file_error(r.path, e.diagnostic().message);

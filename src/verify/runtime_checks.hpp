@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "binfmt/inspection.hpp"
+#include "inspect/inspection.hpp"
 #include "verify/check.hpp"
 #include "verify/promise.hpp"
 #include "verify/prune_records.hpp"

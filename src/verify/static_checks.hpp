@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "binfmt/inspection.hpp"
+#include "inspect/inspection.hpp"
 #include "verify/check.hpp"
 #include "verify/promise.hpp"
 

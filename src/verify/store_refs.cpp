@@ -5,6 +5,7 @@
 #include <functional>
 #include <set>
 
+#include "binfmt/artifact.hpp"
 #include "binfmt/mapped_file.hpp"
 
 namespace tailor {
@@ -83,12 +84,9 @@ std::vector<StoreRef> find_toolchain_refs(const std::filesystem::path& root) {
     scan(root, root.filename().string());
     return out;
   }
-  std::vector<fs::path> files;
-  for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-    if (!it->is_symlink() && it->is_regular_file()) files.push_back(it->path());
-  std::sort(files.begin(), files.end());
-  for (const auto& p : files) scan(p, p.lexically_relative(root).generic_string());
+  // Every regular file, ELF or not; links are not followed.
+  for (const TreeEntry& e : list_artifact_tree(root, true))
+    if (e.type == TreeEntry::Type::elf || e.type == TreeEntry::Type::file) scan(e.path, e.rel);
   return out;
 }
 

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "binfmt/inspection.hpp"
+#include "inspect/inspection.hpp"
 #include "support/golden.hpp"
 #include "support/run.hpp"
 #include "util/diagnostic.hpp"

@@ -17,8 +17,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "build/build_progress.hpp"
-#include "build/build_runner.hpp"
+#include "runner/build_progress.hpp"
+#include "runner/build_runner.hpp"
 #include "support/fake_processes.hpp"
 #include "support/golden.hpp"
 #include "support/paths.hpp"

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "host/recommend.hpp"
 #include "matrix/expand.hpp"
+#include "recommend/recommend.hpp"
 
 namespace tailor {
 

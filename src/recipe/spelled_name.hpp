@@ -13,7 +13,7 @@
 
 #include "matrix/variant.hpp"
 
-namespace tailor::lint {
+namespace tailor::recipe {
 
 struct SpelledVariant {
   Variant variant;                              ///< name: the file name as written
@@ -32,4 +32,4 @@ std::optional<SpelledVariant> parse_spelled_name(std::string_view stem, const st
 std::optional<Variant> parse_set_name(std::string_view stem, const std::vector<std::string>& sms,
                                       const KnowledgeBase& kb);
 
-}  // namespace tailor::lint
+}  // namespace tailor::recipe

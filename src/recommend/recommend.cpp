@@ -1,4 +1,4 @@
-#include "host/recommend.hpp"
+#include "recommend/recommend.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "host/host_tables.hpp"
 #include "host/isa_match.hpp"
 #include "kb/runs_on.hpp"
 #include "util/diagnostic.hpp"

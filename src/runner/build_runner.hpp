@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "build/build_plan.hpp"
-#include "build/build_progress.hpp"
+#include "runner/build_plan.hpp"
+#include "runner/build_progress.hpp"
 #include "util/process.hpp"
 
 namespace tailor {

@@ -1,4 +1,4 @@
-#include "build/build_runner.hpp"
+#include "runner/build_runner.hpp"
 
 #include <chrono>
 #include <cstdlib>
@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "build/build_state.hpp"
+#include "runner/build_state.hpp"
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
 #include "util/temp_files.hpp"

@@ -1,4 +1,4 @@
-#include "lint/lint_tree.hpp"
+#include "recipe/recipe_tree.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -7,7 +7,6 @@
 #include <fstream>
 #include <optional>
 #include <set>
-#include <sstream>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -16,27 +15,14 @@
 
 #include <fmt/format.h>
 
-#include "lint/spelled_name.hpp"
 #include "nix/parser.hpp"
 #include "recipe/comments.hpp"
+#include "recipe/line_index.hpp"
+#include "recipe/spelled_name.hpp"
 #include "util/parallel_for.hpp"
 #include "util/read_file.hpp"
 
-namespace tailor::lint {
-
-using recipe::display_path;
-
-std::string Problem::render() const {
-  Diagnostic d;
-  d.severity = rule->severity;
-  d.path = path;
-  d.pos = pos;
-  d.line_text = line_text;
-  d.message = fmt::format("{} [{}]", message, rule->code);
-  d.hint = hint;
-  d.notes = notes;
-  return d.render();
-}
+namespace tailor::recipe {
 
 namespace {
 
@@ -212,59 +198,33 @@ void read_set_name(NixFile& n, const KnowledgeBase& kb) {
 
 namespace {
 
-/// The `# tailor: ignore TLR005, pin-unknown` comments of \a n: the rules they silence, and codes naming none.
-void read_ignores(NixFile& n, const std::vector<Fact>& comments) {
-  for (const Fact& c : comments) {
-    size_t at = c.text.find("tailor:");
-    if (at == std::string::npos) continue;
-    std::istringstream words(c.text.substr(at + 7));
-    std::string w;
-    if (!(words >> w) || w != "ignore") continue;
-    while (words >> w) {
-      while (!w.empty() && w.back() == ',') w.pop_back();
-      if (w.empty()) continue;
-      bool code_like = w.size() > 3 && w.starts_with("TLR") && std::all_of(w.begin() + 3, w.end(), [](char ch) {
-                         return std::isdigit(static_cast<unsigned char>(ch));
-                       });
-      if (const Rule* rl = find_rule(w))
-        n.ignored.insert(std::string(rl->code));
-      else if (code_like)
-        n.unknown_ignores.push_back({w, w, c.span});
-      else
-        break;  // the reason that follows the codes
-    }
-  }
-}
-
-/// Parses \a n and reads its facts and ignore comments; the syntax error, if any.
-std::optional<Diagnostic> read_nix_file(NixFile& n, const KnowledgeBase& kb, nix::SymbolTable& symbols) {
+/// Parses \a n and reads its facts, or its syntax error and comments.
+void read_nix_file(NixFile& n, const KnowledgeBase& kb, nix::SymbolTable& symbols) {
   if (!n.helper) n.variant = parse_variant_name(n.stem, kb, n.name_problem);
   // A binary file named .nix: "not a text file", never a syntax error that echoes its bytes.
   if (n.src.text.find('\0') != std::string::npos) try {
       require_text(n.display, n.src.text);
     } catch (const DiagnosticError& e) {
-      return e.diagnostic();
+      n.syntax_error = e.diagnostic();
+      return;
     }
   nix::ParseResult r = nix::parse(n.display, n.src.text, symbols);
   if (r.expr) {
     n.parsed = true;
-    n.facts =
-        recipe::extract_facts(n.src.text, *r.expr, r.comments, recipe::LineIndex(n.src.text, std::move(r.line_starts)));
+    n.facts = extract_facts(n.src.text, *r.expr, r.comments, LineIndex(n.src.text, std::move(r.line_starts)));
     if (!n.helper && (!n.variant || baseline_with_flags(n, kb))) read_spelled_name(n, kb);
     if (!n.helper && !n.variant) read_set_name(n, kb);
+    return;
   }
   // The facts hold the comments of a parsed file; the lexer's list has those of one that did not parse.
-  read_ignores(n, r.expr ? n.facts.comments
-                         : recipe::comment_lines(r.comments, n.src.text,
-                                                 recipe::LineIndex(n.src.text, std::move(r.line_starts))));
-  return r.expr ? std::nullopt : std::move(r.error);
+  n.lexed_comments = comment_lines(r.comments, n.src.text, LineIndex(n.src.text, std::move(r.line_starts)));
+  n.syntax_error = std::move(r.error);
 }
 
 /// Runs read_nix_file on every file, in parallel (files are independent); with
 /// \a read_from, each reads its text from there first.
-std::vector<std::optional<Diagnostic>> read_nix_files(std::vector<NixFile>& files, const KnowledgeBase& kb,
-                                                      const std::filesystem::path& read_from) {
-  std::vector<std::optional<Diagnostic>> errors(files.size()), unreadable(files.size());
+void read_nix_files(std::vector<NixFile>& files, const KnowledgeBase& kb, const std::filesystem::path& read_from) {
+  std::vector<std::optional<Diagnostic>> unreadable(files.size());
   // Check never lowers a file or prints it in Nix's order: its tables record no names.
   parallel_for(
       files.size(), 64, [] { return nix::SymbolTable::unrecorded(); },
@@ -275,18 +235,17 @@ std::vector<std::optional<Diagnostic>> read_nix_files(std::vector<NixFile>& file
           unreadable[i] = e.diagnostic();  // thrown below: never out of a worker thread
           return;
         }
-        errors[i] = read_nix_file(files[i], kb, symbols);
+        read_nix_file(files[i], kb, symbols);
       });
   for (auto& d : unreadable)
     if (d) throw DiagnosticError(std::move(*d));
-  return errors;
 }
 
 }  // namespace
 
-LintTree make_tree(std::string root, std::vector<SourceFile> files, const KnowledgeBase& kb,
-                   std::vector<Problem>& problems, const std::filesystem::path& read_from) {
-  LintTree t;
+RecipeTree make_tree(std::string root, std::vector<SourceFile> files, const KnowledgeBase& kb,
+                     const std::filesystem::path& read_from) {
+  RecipeTree t;
   t.root = std::move(root);
   // Reserved: a NixFile is large, and regrowth would move every one already read.
   t.nix.reserve(static_cast<size_t>(
@@ -309,27 +268,13 @@ LintTree make_tree(std::string root, std::vector<SourceFile> files, const Knowle
   }
   auto by_rel = [](const NixFile& a, const NixFile& b) { return a.src.rel < b.src.rel; };
   if (!std::is_sorted(t.nix.begin(), t.nix.end(), by_rel)) std::sort(t.nix.begin(), t.nix.end(), by_rel);
-  std::vector<std::optional<Diagnostic>> errors = read_nix_files(t.nix, kb, read_from);
-  for (size_t i = 0; i < t.nix.size(); ++i) {
-    const NixFile& n = t.nix[i];
-    if (!errors[i] || n.ignored.count("TLR001")) continue;
-    Problem p;
-    p.rule = &rule("TLR001");
-    p.path = n.display;
-    p.rel = n.src.rel;
-    p.pos = errors[i]->pos;
-    p.line_text = errors[i]->line_text;
-    p.message = errors[i]->message;
-    p.hint = errors[i]->hint;
-    p.notes = errors[i]->notes;
-    problems.push_back(std::move(p));
-  }
+  read_nix_files(t.nix, kb, read_from);
   return t;
 }
 
 namespace {
 
-const NixFile* file_at(const LintTree& t, const std::string& rel) {
+const NixFile* file_at(const RecipeTree& t, const std::string& rel) {
   auto it = std::lower_bound(t.nix.begin(), t.nix.end(), rel,
                              [](const NixFile& n, const std::string& r) { return n.src.rel < r; });
   return it == t.nix.end() || it->src.rel != rel ? nullptr : &*it;
@@ -363,13 +308,13 @@ std::string import_target(const NixFile& from, std::string_view import) {
   return target;
 }
 
-const NixFile* imported_file(const LintTree& t, const NixFile& from, std::string_view import) {
+const NixFile* imported_file(const RecipeTree& t, const NixFile& from, std::string_view import) {
   std::string target = import_target(from, import);
   const NixFile* g = file_at(t, target);
   return g ? g : file_at(t, target + "/default.nix");  // importing a directory imports its default.nix
 }
 
-std::vector<const NixFile*> reached_from(const LintTree& t, const NixFile& f) {
+std::vector<const NixFile*> reached_from(const RecipeTree& t, const NixFile& f) {
   std::vector<const NixFile*> out{&f};
   for (size_t i = 0; i < out.size(); ++i)
     for (const auto& imp : out[i]->facts.imports) {
@@ -379,40 +324,4 @@ std::vector<const NixFile*> reached_from(const LintTree& t, const NixFile& f) {
   return out;
 }
 
-Problem& Sink::add(const NixFile& file, std::string_view code, const nix::Span& span, std::string message,
-                   std::string hint) {
-  const Rule& r = rule(code);
-  if (file.ignored.count(std::string(r.code))) return discarded_ = Problem{};
-  Problem p;
-  p.rule = &r;
-  p.path = file.display;
-  p.rel = file.src.rel;
-  // A problem of the whole file points at its first line: editors and CI annotations need one.
-  p.pos = span.line > 0 ? Pos{span.line, span.column} : Pos{1, 1};
-  p.line_text = std::string(line_of(file.src.text, p.pos.line));
-  p.message = std::move(message);
-  p.hint = std::move(hint);
-  out_.push_back(std::move(p));
-  return out_.back();
-}
-
-Problem& Sink::add_doc(const LintTree& tree, const SourceFile& doc, std::string_view code, int line, int column,
-                       std::string message, std::string hint) {
-  Problem p;
-  p.rule = &rule(code);
-  p.path = display_path(tree.root, doc.rel);
-  p.rel = doc.rel;
-  p.pos = {line, column};
-  if (line > 0) p.line_text = std::string(line_of(doc.text, line));
-  p.message = std::move(message);
-  p.hint = std::move(hint);
-  out_.push_back(std::move(p));
-  return out_.back();
-}
-
-nix::Span name_span(const NixFile& f) {
-  if (!f.facts.names.empty()) return f.facts.names.front().span;
-  return {};
-}
-
-}  // namespace tailor::lint
+}  // namespace tailor::recipe

@@ -1,4 +1,4 @@
-#include "build/build_state.hpp"
+#include "runner/build_state.hpp"
 
 #include <fstream>
 #include <vector>

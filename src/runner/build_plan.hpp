@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "build/build_state.hpp"
 #include "generate/tree.hpp"
 #include "matrix/expand.hpp"
+#include "runner/build_state.hpp"
 
 namespace tailor {
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "binfmt/inspection.hpp"
+#include "inspect/inspection.hpp"
 
 namespace tailor {
 

@@ -1,17 +1,16 @@
-// Which files of a tree check reads, and that reading them as they are parsed
-// (check_tree) gives what reading them first (read_tree) gives.
-#include "lint/lint_tree.hpp"
+// Which files of a tree are read, what a file that does not parse keeps, and
+// where imports lead.
+#include "recipe/recipe_tree.hpp"
 
 #include <filesystem>
 #include <fstream>
 
 #include <gtest/gtest.h>
 
-#include "lint/linter.hpp"
 #include "support/golden.hpp"
 #include "support/run.hpp"
 
-namespace tailor::lint {
+namespace tailor::recipe {
 namespace {
 
 namespace fs = std::filesystem;
@@ -77,21 +76,10 @@ TEST(ReadTree, NotADirectoryIsADiagnostic) {
   EXPECT_THROW(read_tree(fs::path(tmp.path()) / "missing"), DiagnosticError);
 }
 
-// check_tree reads each recipe as it parses it; check_files gets them read.
-TEST(ReadTree, ReadingWhileParsingFindsWhatReadingFirstFinds) {
-  const KnowledgeBase kb = KnowledgeBase::load();
-  for (const std::string tree : {"tests/data/trees/flox-catalog", "tests/data/check/gpu-targets/bad"}) {
-    std::string dir = test::source_path(tree);
-    CheckResult streamed = check_tree(dir, kb), read_first = check_files(dir, read_tree(dir), kb);
-    ASSERT_GT(streamed.problems.size(), 0u) << tree;
-    EXPECT_EQ(render_text(streamed), render_text(read_first)) << tree;
-  }
-}
-
 }  // namespace
-}  // namespace tailor::lint
+}  // namespace tailor::recipe
 
-namespace tailor::lint {
+namespace tailor::recipe {
 namespace {
 
 std::string target_from(const std::string& rel, std::string_view import) {
@@ -131,4 +119,66 @@ TEST(ImportTarget, AgreesWithLexicallyNormal) {
 }
 
 }  // namespace
-}  // namespace tailor::lint
+}  // namespace tailor::recipe
+
+namespace tailor::recipe {
+namespace {
+
+const KnowledgeBase& kb() {
+  static const KnowledgeBase k = KnowledgeBase::load();
+  return k;
+}
+
+// A file that does not parse keeps its error and the comments its lexer saw; a
+// rule code is no part of either (TLR001 is the linter's).
+TEST(MakeTree, AFileThatDoesNotParseKeepsItsErrorAndComments) {
+  RecipeTree t = make_tree("t",
+                           {{"broken.nix", "# tailor: ignore TLR001 on purpose\n{ a = ; }\n"},
+                            {"fine.nix", "# a note\n{ a = 1; }\n"},
+                            {"bytes.nix", std::string("{ \0 }\n", 6)}},
+                           kb());
+  ASSERT_EQ(t.nix.size(), 3u);
+  EXPECT_EQ(t.root, "t");
+  const NixFile &broken = t.nix[0], &bytes = t.nix[1], &fine = t.nix[2];  // sorted by path
+  EXPECT_EQ(broken.src.rel, "broken.nix");
+  EXPECT_EQ(broken.display, "t/broken.nix");
+  EXPECT_FALSE(broken.parsed);
+  ASSERT_TRUE(broken.syntax_error);
+  EXPECT_EQ(broken.syntax_error->pos.line, 2);
+  EXPECT_EQ(broken.syntax_error->message.find("TLR"), std::string::npos);
+  ASSERT_EQ(broken.comments().size(), 1u);
+  EXPECT_NE(broken.comments()[0].text.find("tailor: ignore TLR001 on purpose"), std::string::npos);
+
+  EXPECT_EQ(bytes.src.rel, "bytes.nix");
+  EXPECT_FALSE(bytes.parsed);
+  ASSERT_TRUE(bytes.syntax_error);
+  EXPECT_EQ(bytes.syntax_error->pos.line, 0);  // not a text file: no position in it
+  EXPECT_TRUE(bytes.comments().empty());
+
+  EXPECT_TRUE(fine.parsed);
+  EXPECT_FALSE(fine.syntax_error);
+  ASSERT_EQ(fine.comments().size(), 1u);
+  EXPECT_EQ(&fine.comments(), &fine.facts.comments);
+  EXPECT_NE(fine.comments()[0].text.find("a note"), std::string::npos);
+}
+
+// A recipe, then what it imports, transitively, each file once; an import of a
+// directory is its default.nix, and one of a file the tree lacks leads nowhere.
+TEST(ReachedFrom, FollowsImportsTransitivelyEachOnce) {
+  RecipeTree t = make_tree("t",
+                           {{"a.nix", "{ }: import ./lib/b.nix { }\n"},
+                            {"lib/b.nix", "{ }: import ./c.nix\n"},
+                            {"lib/c.nix", "{ a = import ../a.nix; d = import ./.; m = import ./missing.nix; }\n"},
+                            {"lib/default.nix", "{ }\n"},
+                            {"unrelated.nix", "{ }\n"}},
+                           kb());
+  ASSERT_EQ(t.nix.size(), 5u);
+  std::vector<std::string> reached;
+  for (const NixFile* f : reached_from(t, t.nix[0])) reached.push_back(f->src.rel);
+  EXPECT_EQ(reached, (std::vector<std::string>{"a.nix", "lib/b.nix", "lib/c.nix", "lib/default.nix"}));
+  EXPECT_EQ(imported_file(t, t.nix[2], "./missing.nix"), nullptr);
+  EXPECT_EQ(imported_file(t, t.nix[2], "./."), &t.nix[3]);
+}
+
+}  // namespace
+}  // namespace tailor::recipe

@@ -1,4 +1,4 @@
-#include "lint/spelled_name.hpp"
+#include "recipe/spelled_name.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -9,7 +9,7 @@
 
 #include "kb/package.hpp"
 
-namespace tailor::lint {
+namespace tailor::recipe {
 
 namespace {
 
@@ -112,4 +112,4 @@ std::optional<Variant> parse_set_name(std::string_view stem, const std::vector<s
   return std::nullopt;
 }
 
-}  // namespace tailor::lint
+}  // namespace tailor::recipe

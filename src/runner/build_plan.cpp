@@ -1,4 +1,4 @@
-#include "build/build_plan.hpp"
+#include "runner/build_plan.hpp"
 
 #include <fnmatch.h>
 

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "binfmt/inspection.hpp"
+#include "inspect/inspection.hpp"
 
 namespace tailor {
 

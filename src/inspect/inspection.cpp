@@ -1,17 +1,15 @@
-#include "binfmt/inspection.hpp"
+#include "inspect/inspection.hpp"
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <map>
 #include <tuple>
 
 #include <fmt/format.h>
 
-#include "binfmt/mapped_file.hpp"
+#include "binfmt/artifact.hpp"
 #include "binfmt/wheel.hpp"
 #include "util/diagnostic.hpp"
-#include "util/file_error.hpp"
 
 namespace tailor {
 
@@ -21,29 +19,20 @@ namespace {
 // .nv_fatbin; relocatable objects built with -rdc carry __nv_relfatbin.
 constexpr std::string_view kFatbinSections[] = {".nv_fatbin", "__nv_relfatbin"};
 
-void inspect_wheel(Inspection& in, const Wheel& w) {
-  in.kind = "wheel";
-  const std::filesystem::path scratch = std::filesystem::temp_directory_path();
-  for (const auto& m : w.members) {
-    if (m.is_directory()) continue;
-    blame(in.root + "!" + m.name, [&] {
-      std::vector<uint8_t> head = w.read_prefix(m, 4);
-      if (!is_elf_magic(head.data(), head.size())) {
-        in.other_files++;
-        in.other_bytes += m.uncompressed_size;
-        return;
-      }
-      // Read header by header from a temporary file: a library of gigabytes costs kilobytes.
-      std::shared_ptr<const ByteReader> bytes = w.inflate_to(m, scratch);
-      auto elf = try_open_elf(bytes);
-      if (!elf) throw_format_error("not an ELF file");
-      in.files.push_back(inspect_elf(m.name, *elf));
-    });
-  }
-}
-
 void sort_files(Inspection& in) {
   std::sort(in.files.begin(), in.files.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
+}
+
+/// The walk's calls that fill \a in: ELF files inspected, other files counted, broken ones kept.
+ElfVisitor filling(Inspection& in) {
+  ElfVisitor v;
+  v.elf = [&in](const std::string& rel, const ElfFile& elf) { in.files.push_back(inspect_elf(rel, elf)); };
+  v.other = [&in](const std::string&, uint64_t size) {
+    in.other_files++;
+    in.other_bytes += size;
+  };
+  v.broken = [&in](const Diagnostic& why) { in.broken.push_back(why); };
+  return v;
 }
 
 }  // namespace
@@ -168,7 +157,8 @@ Inspection inspect_bytes(std::string root, ByteSlice bytes, const WheelLimits& l
     return in;
   }
   if (auto wheel = try_open_wheel(bytes, limits)) {
-    inspect_wheel(in, *wheel);
+    in.kind = "wheel";
+    for_each_elf(*wheel, in.root, filling(in));
     sort_files(in);
     return in;
   }
@@ -178,80 +168,12 @@ Inspection inspect_bytes(std::string root, ByteSlice bytes, const WheelLimits& l
 }
 
 Inspection inspect_path(const std::filesystem::path& path, const WheelLimits& limits) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  fs::file_status st = fs::status(path, ec);
-  if (ec || !fs::exists(st)) {
-    Diagnostic d;
-    d.path = path.string();
-    d.message = "no such file or directory";
-    throw DiagnosticError(std::move(d));
-  }
-  if (!fs::is_directory(st)) {
-    auto reader = std::make_shared<FileReader>(path);
-    std::optional<Inspection> elf_in = blame(path.string(), [&]() -> std::optional<Inspection> {
-      auto elf = try_open_elf(reader);
-      if (!elf) return std::nullopt;
-      Inspection in;
-      in.root = path.string();
-      in.kind = "file";
-      in.files.push_back(inspect_elf("", *elf));
-      return in;
-    });
-    if (elf_in) return *elf_in;
-    MappedFile file(path);  // a wheel: members are inflated from the mapping
-    Inspection in = blame(path.string(), [&] { return inspect_bytes(path.string(), file.bytes(), limits); });
-    if (in.kind == "file" && in.files.empty()) {
-      Diagnostic d;
-      d.path = path.string();
-      d.message = "not an ELF file, a wheel or a directory";
-      d.hint = "tailor inspect reads shared libraries (.so), wheels (.whl) and folders of them";
-      throw DiagnosticError(std::move(d));
-    }
-    return in;
-  }
   Inspection in;
   in.root = path.string();
-  in.kind = "directory";
-  std::vector<fs::path> files;
-  for (auto it = fs::recursive_directory_iterator(path, fs::directory_options::skip_permission_denied, ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    // Symlinks are not followed: a versioned .so and its links count once.
-    if (it->is_symlink()) continue;
-    if (it->is_regular_file()) files.push_back(it->path());
-  }
-  if (ec) {
-    Diagnostic d;
-    d.path = path.string();
-    d.message = fmt::format("cannot walk the directory: {}", ec.message());
-    throw DiagnosticError(std::move(d));
-  }
-  std::sort(files.begin(), files.end());
-  for (const auto& p : files) {
-    std::string rel = p.lexically_relative(path).generic_string();
-    char magic[4] = {};
-    {
-      std::ifstream f(p, std::ios::binary);
-      f.read(magic, 4);
-      if (!is_elf_magic(reinterpret_cast<const uint8_t*>(magic), static_cast<size_t>(f.gcount()))) {
-        in.other_files++;
-        uintmax_t n = fs::file_size(p, ec);
-        if (!ec) in.other_bytes += n;
-        ec.clear();
-        continue;
-      }
-    }
-    try {  // one broken library must not hide the others
-      auto reader = std::make_shared<FileReader>(p);
-      blame(p.string(), [&] {
-        auto elf = try_open_elf(reader);
-        in.files.push_back(inspect_elf(rel, *elf));
-      });
-    } catch (const DiagnosticError& e) {
-      in.broken.push_back(e.diagnostic());
-    }
-  }
-  if (files.empty()) {
+  ArtifactKind kind = for_each_elf(path, filling(in), limits, "tailor inspect");
+  in.kind = std::string(kind_name(kind));
+  if (kind == ArtifactKind::wheel) sort_files(in);
+  if (kind == ArtifactKind::directory && in.files.empty() && in.broken.empty() && !in.other_files) {
     Diagnostic d;
     d.path = path.string();
     d.message = "the directory holds no files: nothing to inspect";

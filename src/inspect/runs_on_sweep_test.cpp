@@ -13,7 +13,7 @@
 #include <set>
 #include <string>
 
-#include "binfmt/inspection.hpp"
+#include "inspect/inspection.hpp"
 #include "kb/knowledge_base.hpp"
 #include "kb/runs_on.hpp"
 #include "support/paths.hpp"

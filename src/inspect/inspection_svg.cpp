@@ -1,4 +1,4 @@
-#include "binfmt/inspection_svg.hpp"
+#include "inspect/inspection_svg.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "host/manifest_choice.hpp"
+#include "recommend/manifest_choice.hpp"
 
 #include <algorithm>
 #include <map>

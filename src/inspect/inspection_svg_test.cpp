@@ -2,7 +2,7 @@
 // carries and one for the rest, whose byte counts add up to the file, drawn
 // to scale, in a document whose elements are closed and whose size holds
 // every row.
-#include "binfmt/inspection_svg.hpp"
+#include "inspect/inspection_svg.hpp"
 
 #include <algorithm>
 #include <filesystem>

@@ -1,4 +1,4 @@
-#include "build/build_progress.hpp"
+#include "runner/build_progress.hpp"
 
 #include <sys/ioctl.h>
 #include <unistd.h>

@@ -1,6 +1,6 @@
 // The recommendation engine: a table of (cpu sample, --gpus, workload, spec)
 // -> variant across every example spec, and the full text of its answers.
-#include "host/recommend.hpp"
+#include "recommend/recommend.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -320,14 +320,14 @@ std::string sample(const char* name) { return "tests/data/cpuinfo/" + std::strin
 TEST(RecommendText, H200Machine) {
   test::expect_golden(run_text({"recommend", "--spec", "build-pytorch/pytorch-2.9-python313", "--cpuinfo",
                                 sample("x86_64-emeraldrapids-avx512bf16"), "--gpus", "9.0:580.159.04"}),
-                      "tests/golden/host/recommend-h200.txt");
+                      "tests/golden/recommend/recommend-h200.txt");
 }
 
 TEST(RecommendText, MinorVersionCompatibilityWarns) {
   test::expect_golden(run_text({"recommend", "--spec", "build-pytorch/pytorch-2.9-python313", "--cpuinfo",
                                 sample("x86_64-cascadelake-avx512vnni"), "--gpus", "8.0:570.26", "--workload",
                                 "bf16-training", "--org", "acme"}),
-                      "tests/golden/host/recommend-minor-compat.txt");
+                      "tests/golden/recommend/recommend-minor-compat.txt");
 }
 
 TEST(RecommendText, FallbacksMixedGpusAndCpuOnly) {
@@ -337,7 +337,7 @@ TEST(RecommendText, FallbacksMixedGpusAndCpuOnly) {
                     sample("x86_64-zen5-avx512bf16"), "--gpus", "12.0:570.26"}) +
           run_text({"recommend", "--cpuinfo", sample("aarch64-apple_m2-none"), "--spec",
                     "build-pytorch/pytorch-2.9-python313"}),
-      "tests/golden/host/recommend-fallbacks.txt");
+      "tests/golden/recommend/recommend-fallbacks.txt");
 }
 
 TEST(RecommendText, NothingRunsExitsOne) {
@@ -346,7 +346,7 @@ TEST(RecommendText, NothingRunsExitsOne) {
                 "9.0:470.57.02"}) +
           run_text({"recommend", "--spec", "build-vllm/main", "--cpuinfo", sample("aarch64-apple_m2-none")}) +
           run_text({"recommend", "--cpuinfo", sample("x86_64-sandybridge-avx"), "--gpus", "none", "--json"}),
-      "tests/golden/host/recommend-nothing-runs.txt");
+      "tests/golden/recommend/recommend-nothing-runs.txt");
 }
 
 TEST(RecommendText, WhyNot) {
@@ -366,14 +366,14 @@ TEST(RecommendText, WhyNot) {
     args.push_back(name);
     all += run_text(args) + "\n";
   }
-  test::expect_golden(all, "tests/golden/host/recommend-why-not.txt");
+  test::expect_golden(all, "tests/golden/recommend/recommend-why-not.txt");
 }
 
 TEST(RecommendText, BadArguments) {
   test::expect_golden(
       run_text({"recommend", "--workload", "fp8"}) + run_text({"recommend", "--package", "torchvison"}) +
           run_text({"recommend", "--os", "windows"}) + run_text({"recommend", "--cpuinfo", "/nonexistent/cpuinfo"}),
-      "tests/golden/host/recommend-bad-arguments.txt");
+      "tests/golden/recommend/recommend-bad-arguments.txt");
 }
 
 TEST(DetectText, SamplesAsTextAndJson) {

@@ -1,7 +1,7 @@
 // inspect against cuobjdump: every real fixture under tests/data/elf/ comes
 // with cuobjdump 13.0's --list-elf and --list-ptx output, made on the GPU
 // machine. tailor must list the same entries, in the same order.
-#include "binfmt/inspection.hpp"
+#include "inspect/inspection.hpp"
 
 #include <filesystem>
 #include <fstream>

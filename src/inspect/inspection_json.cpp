@@ -1,4 +1,4 @@
-#include "binfmt/inspection_json.hpp"
+#include "inspect/inspection_json.hpp"
 
 namespace tailor {
 

@@ -1,0 +1,71 @@
+// The tree as check reads it: a file that does not parse is a TLR001 finding
+// unless it ignores that rule, and reading the files as they are parsed
+// (check_tree) finds what reading them first (read_tree) finds.
+#include "lint/findings.hpp"
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "lint/linter.hpp"
+#include "support/golden.hpp"
+#include "support/run.hpp"
+
+namespace tailor::lint {
+namespace {
+
+const KnowledgeBase& kb() {
+  static const KnowledgeBase k = KnowledgeBase::load();
+  return k;
+}
+
+// The recipe tree keeps the syntax error; the linter makes it TLR001.
+TEST(LintTree, ASyntaxErrorIsTLR001UnlessTheFileIgnoresIt) {
+  std::vector<Problem> problems;
+  LintTree t = make_tree(
+      "t",
+      {{"a.nix", "{ a = ; }\n"}, {"b.nix", "# tailor: ignore TLR001 kept broken\n{ b = ; }\n"}, {"c.nix", "{ }\n"}},
+      kb(), problems);
+  ASSERT_EQ(t.nix.size(), 3u);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].rule->code, "TLR001");
+  EXPECT_EQ(problems[0].path, "t/a.nix");
+  EXPECT_EQ(problems[0].rel, "a.nix");
+  EXPECT_EQ(problems[0].pos.line, 1);
+  ASSERT_TRUE(t.nix[0].syntax_error);
+  EXPECT_EQ(problems[0].message, t.nix[0].syntax_error->message);
+  EXPECT_TRUE(t.nix[1].syntax_error);
+  EXPECT_EQ(t.ignores_of(t.nix[1]).codes, std::set<std::string>{"TLR001"});
+  EXPECT_TRUE(t.ignores_of(t.nix[2]).codes.empty());
+}
+
+// Ignores are read from a file's comments, by rule code or name; a code that
+// names no rule is kept apart (TLR025 reports it), and the reason ends the list.
+TEST(LintTree, IgnoresNameRulesByCodeOrName) {
+  std::vector<Problem> problems;
+  LintTree t =
+      make_tree("t", {{"a.nix", "# tailor: ignore TLR005, syntax, TLR999 because TLR002\n{ }\n"}}, kb(), problems);
+  ASSERT_EQ(t.nix.size(), 1u);
+  const Ignores& i = t.ignores_of(t.nix[0]);
+  EXPECT_EQ(i.codes, (std::set<std::string>{"TLR001", "TLR005"}));
+  ASSERT_EQ(i.unknown.size(), 1u);
+  EXPECT_EQ(i.unknown[0].text, "TLR999");
+  NixFile copy = t.nix[0];  // not a file of t: ignores nothing
+  EXPECT_TRUE(t.ignores_of(copy).codes.empty());
+}
+
+// check_tree reads each recipe as it parses it; check_files gets them read.
+TEST(ReadTree, ReadingWhileParsingFindsWhatReadingFirstFinds) {
+  const KnowledgeBase kb = KnowledgeBase::load();
+  for (const std::string tree : {"tests/data/trees/flox-catalog", "tests/data/check/gpu-targets/bad"}) {
+    std::string dir = test::source_path(tree);
+    CheckResult streamed = check_tree(dir, kb), read_first = check_files(dir, read_tree(dir), kb);
+    ASSERT_GT(streamed.problems.size(), 0u) << tree;
+    EXPECT_EQ(render_text(streamed), render_text(read_first)) << tree;
+  }
+}
+
+}  // namespace
+}  // namespace tailor::lint
