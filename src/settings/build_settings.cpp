@@ -211,7 +211,14 @@ class Deriver {
               m.sm == v_.sm && m.isa == v_.isa && m.platform == v_.platform)
             other.package_word = m.package_word;
       }
-      if (n.strategy == "companion-of" && builds_inline(n.package)) {
+      const ExternalRecipe* external = external_recipe_for(v_, spec_, kb_.package(n.package)->attribute);
+      if (n.strategy == "companion-of" && external) {
+        s_.external_builds.emplace_back(n.argument, external);
+        arg(n.argument, fmt::format("{} {}", external->attribute, other.version),
+            fmt::format("built by {}, the version's [family.version.external.{}]: which {} that is, is that "
+                        "repository's, not the nixpkgs pin's",
+                        external->describe(), external->attribute, external->attribute));
+      } else if (n.strategy == "companion-of" && builds_inline(n.package)) {
         inline_build(n, other);
       } else if (n.strategy == "companion-of") {
         std::string name = variant_name(other, kb_);
