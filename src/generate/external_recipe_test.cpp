@@ -95,7 +95,8 @@ TEST(ExternalRecipe, GeneratedRecipesCallTheOtherRepositorysTorchWithTheSpecsArg
                                     {"torchVersion", "2.11.0"},
                                     {"sm", nullptr},
                                     {"cudaVersion", nullptr},
-                                    {"pkgsCudaVersion", nullptr},
+                                    // no overlay on CPU: the stub's default set (cudaPackages_12_8)
+                                    {"pkgsCudaVersion", "12.8"},
                                     {"pkgsCapabilities", json::array()}}));
   // tailor check of the generated tree: nothing to report about the fetch.
   auto check = test::run_tailor({"check", tree});

@@ -95,7 +95,7 @@ TEST(ImportBuilderCalls, ReproducesNamesVersionsPinsAndPairingsFromTheTables) {
             std::string::npos);
   EXPECT_NE(r.out.find("rev = \"v0.27.1\"\nhash = \"sha256-XFbFC77UHC9WVhZepEK+7JpWbTpTrGizx8NMcRlwX74=\""),
             std::string::npos);
-  // The call of recipes/torch.nix (mkTorchVision.nix lines 39-44): inherit pkgs backend isa
+  // The call of recipes/torch.nix (mkTorchVision.nix lines 40-45): inherit pkgs backend isa
   // pythonVersion; torchVersion = tv.torchVersion; sm and cudaVersion, null on CPU.
   EXPECT_NE(
       r.out.find("\n[family.version.external.torch]\nrepo = \"ml-platform/pytorch-nix\"\n"
