@@ -98,6 +98,13 @@ TEST(ExternalRecipe, GeneratedRecipesCallTheOtherRepositorysTorchWithTheSpecsArg
                                     // no overlay on CPU: the stub's default set (cudaPackages_12_8)
                                     {"pkgsCudaVersion", "12.8"},
                                     {"pkgsCapabilities", json::array()}}));
+  // explain says whose torch it is.
+  auto explain = test::run_tailor({"explain", "torchvision026-python313-cuda12_9-sm90-avx512", "--spec", spec});
+  EXPECT_NE(explain.out.find(
+                std::string("  torch: 2.11.0\n      because torchvision 0.26.0 pairs with torch 2.11.0 (") + spec +
+                ":15), built by recipes/torch.nix of ml-platform/pytorch-nix at " + kRev + ", not the pin's\n"),
+            std::string::npos)
+      << explain.out;
   // tailor check of the generated tree: nothing to report about the fetch.
   auto check = test::run_tailor({"check", tree});
   EXPECT_EQ(check.out.find("TLR028"), std::string::npos) << check.out;
