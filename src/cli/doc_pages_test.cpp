@@ -224,6 +224,9 @@ TEST(DocPages, EverySpecKeyIsDocumented) {
       branch + family + "[[family.include]]\nzz = 1\n",
       branch + family + "[[family.version]]\nversion = \"2.9.1\"\nzz = 1\n",
       branch + family + "[build]\nzz = 1\n",
+      branch +
+          "\n[[family]]\nname = \"v\"\npackage = \"torchvision\"\nbackend = \"cpu\"\nisa = \"avx2\"\n"
+          "[[family.version]]\nversion = \"0.26.0\"\ntorch = \"2.11.0\"\n[family.version.external.torch]\nzz = 1\n",
       branch + family + "[[claim]]\nzz = 1\n",
   };
   std::set<std::string> documented = code_words(test::read_file(test::source_path("doc/spec.md")));

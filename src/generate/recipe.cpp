@@ -17,6 +17,13 @@ nlohmann::ordered_json variant_description(const BuildSettings& s, const Knowled
 
 namespace {
 
+// The version of \a attribute the variant pairs with ("2.11.0").
+std::string requested_version(const BuildSettings& s, const std::string& attribute) {
+  for (const auto& [attr, version] : s.variant.paired)
+    if (attr == attribute) return version;
+  return {};
+}
+
 std::string key_value(const std::string& key, const std::string& value) {
   return fmt::format("    {} = {};\n", key, value);
 }
@@ -134,6 +141,36 @@ std::string variant_record(const BuildSettings& s, const KnowledgeBase& kb) {
   out += key_value("passthru", nix_value(passthru, 4));
   out += key_value("describe", nix_value(variant_description(s, kb), 4));
   for (const auto& b : s.inline_builds) out += fmt::format("    inherit {};\n", b.argument);
+  for (const auto& [argument, recipe] : s.external_builds) out += fmt::format("    inherit {};\n", argument);
+  return out;
+}
+
+// The stand-in argument of an external recipe's fetch: its source tree, for evaluation without network.
+std::string external_src_arg(const std::string& argument) { return argument + "RecipeSrc"; }
+
+// What another repository's recipe builds (a version's [family.version.external]):
+// its tarball fetched at the pinned revision (or the recipe's stand-in
+// argument), and its recipe called with the arguments the spec gives, the
+// package set being this variant's. Let bindings, beside `variant`.
+std::string external_bindings(const BuildSettings& s) {
+  std::string out;
+  for (const auto& [argument, r] : s.external_builds) {
+    const std::string version = s.variant.version.empty() ? "" : " " + requested_version(s, r->attribute);
+    out +=
+        fmt::format("  # {}{}: {}, not the nixpkgs pin's ([family.version.external.{}]).\n", comment_text(r->attribute),
+                    comment_text(version), comment_text(r->describe()), comment_text(r->attribute));
+    out += fmt::format("  {} = import ((if {} != null then {} else builtins.fetchTarball {{\n", argument,
+                       external_src_arg(argument), external_src_arg(argument));
+    out += fmt::format("    url = {};\n", nix_string(r->tarball_url()));
+    if (!r->hash.empty()) out += fmt::format("    sha256 = {};\n", nix_string(r->hash));
+    out += fmt::format("  }}) + {}) {{\n", nix_string("/" + r->path));
+    for (const auto& a : external_args(*r, s.variant))
+      out += fmt::format("    {} = {};\n", a.name,
+                         a.pkgs    ? std::string("(import ./lib/common.nix { inherit nixpkgsSrc variant; }).pkgs")
+                         : a.value ? nix_string(*a.value)
+                                   : std::string("null"));
+    out += "  };\n";
+  }
   return out;
 }
 
@@ -176,11 +213,12 @@ std::string variant_recipe(const BuildSettings& s, const Spec& spec, const Knowl
   std::string args = s.tailor.kind == TailorSource::Kind::catalog  ? ", tailor ? null"
                      : s.tailor.kind == TailorSource::Kind::pinned ? ", tailorSrc ? null"
                                                                    : "";
+  for (const auto& [argument, recipe] : s.external_builds) args += ", " + external_src_arg(argument) + " ? null";
   out += "{ nixpkgsSrc ? null" + args + " }:\n" + inline_bindings(s, kb);
   const PackageDef& package = *kb.package(v.package);
   if (own && kb.needed(package, "companion-of")) {
     // The companion builder builds what the pin ships: the recipe swaps in the version's source.
-    out += "let\n  variant = {\n" + variant_record(s, kb) + "  };\n";
+    out += "let\n" + external_bindings(s) + "  variant = {\n" + variant_record(s, kb) + "  };\n";
     out += "  inherit ((import ./lib/common.nix { inherit nixpkgsSrc variant; }).pkgs) fetchFromGitHub;\n";
     out += fmt::format("in\n(import ./{} {{ inherit nixpkgsSrc variant; }}).overrideAttrs (old: {{\n", package.builder);
     out += fmt::format("  version = {};\n", nix_string(own->version));
@@ -189,6 +227,11 @@ std::string variant_recipe(const BuildSettings& s, const Spec& spec, const Knowl
                        nix_string(own->fetch.hash));
     if (own->fetch.fetch_submodules) out += "    fetchSubmodules = true;\n";
     out += "  };\n})\n";
+    return out;
+  }
+  if (!s.external_builds.empty()) {  // the external recipe takes this variant's package set: `variant` is bound
+    out += "let\n" + external_bindings(s) + "  variant = {\n" + variant_record(s, kb) + "  };\n";
+    out += fmt::format("in\nimport ./{} {{ inherit nixpkgsSrc variant; }}\n", package.builder);
     return out;
   }
   out += fmt::format("import ./{} {{\n  inherit nixpkgsSrc;\n  variant = {{\n", package.builder);

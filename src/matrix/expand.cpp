@@ -407,6 +407,27 @@ std::vector<std::string> disputes_relied_on(const Matrix& m, const Spec& spec, c
   }
   return out;
 }
+// An external recipe fetched without a hash: loud, once per recipe table,
+// with how many variants take it.
+std::vector<std::string> unhashed_external_recipes(const Matrix& m, const Spec& spec) {
+  std::vector<std::string> out;
+  std::map<const ExternalRecipe*, size_t> uses;
+  for (const auto& v : m.variants)
+    if (const PackageVersion* pv = package_version(v, spec))
+      for (const auto& e : pv->external)
+        if (e.hash.empty()) ++uses[&e];
+  for (const auto& f : spec.families)
+    for (const auto& pv : f.versions)
+      for (const auto& e : pv.external)
+        if (uses.count(&e))
+          out.push_back(fmt::format(
+              "{}:{}:{}: {} {} comes from {}, fetched without a hash ({} variant{}): pure evaluation refuses the "
+              "fetch, and elsewhere the build takes whatever the tarball holds that day; add hash = \"…\" "
+              "(nix-prefetch-url --unpack {} prints it)",
+              spec.path, e.pos.line, e.pos.column, e.attribute, pv.paired_with(e.attribute), e.describe(), uses.at(&e),
+              uses.at(&e) == 1 ? "" : "s", e.tarball_url()));
+  return out;
+}
 bool builds_inline(const Variant& v, const PackageDef& p) {
   return std::find(v.inline_packages.begin(), v.inline_packages.end(), p.name) != v.inline_packages.end();
 }
@@ -418,6 +439,7 @@ Matrix expand(const Spec& spec, const KnowledgeBase& kb) {
   for (const auto& fam : spec.families) FamilyExpander(fam, spec, kb, m, produced_by).run();
   m.warnings = claims_relied_on(m, spec, kb);
   for (auto& w : disputes_relied_on(m, spec, kb)) m.warnings.push_back(std::move(w));
+  for (auto& w : unhashed_external_recipes(m, spec)) m.warnings.push_back(std::move(w));
 
   if (m.variants.empty()) {
     Diagnostic d = diagnostic_at(spec.path, spec.text, Pos{}, "the matrix is empty: every combination was dropped");
@@ -434,7 +456,7 @@ Matrix expand(const Spec& spec, const KnowledgeBase& kb) {
     for (const auto& v : m.variants) {
       if (v.family != fam.name) continue;
       const PackageDef* base = kb.needed(*kb.package(v.package), "companion-of");
-      if (!base || builds_inline(v, *base)) continue;
+      if (!base || builds_inline(v, *base) || external_recipe_for(v, spec, base->attribute)) continue;
       Variant other = v;
       other.package = base->name;
       std::string base_name;

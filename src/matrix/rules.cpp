@@ -29,8 +29,16 @@ bool claimed_by_dispute(const NixpkgsPin& pin, const std::string& attribute, con
   });
 }
 
+// A workaround that builds a version of what another repository's recipe
+// builds for the variant does not apply: that repository builds it.
+bool about_external(const Workaround& w, const Variant& v, const Spec& spec) {
+  return std::any_of(w.requested.begin(), w.requested.end(),
+                     [&](const auto& r) { return external_recipe_for(v, spec, r.first) != nullptr; }) ||
+         (w.source_override && external_recipe_for(v, spec, w.source_override->attribute));
+}
+
 bool workaround_matches(const Workaround& w, const Variant& v, const Spec& spec, const KnowledgeBase& kb) {
-  return listed(w.pins, v.pin) && requested_matches(w, v, spec, kb) &&
+  return listed(w.pins, v.pin) && requested_matches(w, v, spec, kb) && !about_external(w, v, spec) &&
          (w.cuda.empty() || (!v.cuda.empty() && listed(w.cuda, v.cuda))) && listed(w.packages, v.package);
 }
 }  // namespace
@@ -48,8 +56,14 @@ const PackageVersion* package_version(const Variant& v, const Spec& spec) {
   return f && static_cast<size_t>(v.version_index) < f->versions.size() ? &f->versions[v.version_index] : nullptr;
 }
 
+const ExternalRecipe* external_recipe_for(const Variant& v, const Spec& spec, std::string_view attribute) {
+  const PackageVersion* pv = package_version(v, spec);
+  return pv ? pv->external_for(attribute) : nullptr;
+}
+
 const SourceOverride* source_override_for(const Variant& v, const Spec& spec, const KnowledgeBase& kb,
                                           std::string_view attribute) {
+  if (external_recipe_for(v, spec, attribute)) return nullptr;  // another repository builds it, from its own source
   // A version's own source, on the pins that do not ship it: a pin that ships it needs none.
   if (const PackageVersion* pv = package_version(v, spec); pv && pv->source && pv->source->attribute == attribute) {
     // A disputed version may or may not be the one: building the source is right either way.
@@ -97,7 +111,7 @@ std::vector<DisputedVersion> disputed_versions(const Variant& v, const NixpkgsPi
   for (const PackageDef* b : built_packages(*kb.package(v.package), kb)) {
     if (!b->version_in_pins) continue;
     const FactEvidence* d = pin.version_dispute(b->attribute);
-    if (!d || source_override_for(v, spec, kb, b->attribute)) continue;
+    if (!d || source_override_for(v, spec, kb, b->attribute) || external_recipe_for(v, spec, b->attribute)) continue;
     out.push_back({b, d, requested_for(v, spec, kb, b->attribute)});
   }
   return out;
@@ -168,7 +182,10 @@ std::vector<RuleViolation> check_facts(const Variant& v, const CellFacts& facts,
   auto built = built_packages(*kb.package(v.package), kb);
   for (auto it = built.rbegin(); it != built.rend(); ++it) {  // what it builds against first
     const PackageDef* p = *it;
-    if (!p->version_in_pins || source_override_for(v, spec, kb, p->attribute)) continue;
+    // What another repository's recipe builds is that repository's: the spec states its version.
+    if (!p->version_in_pins || source_override_for(v, spec, kb, p->attribute) ||
+        external_recipe_for(v, spec, p->attribute))
+      continue;
     const Version* shipped = pin.version(p->attribute);
     std::string want = requested_for(v, spec, kb, p->attribute);
     std::string rule = p->attribute + "-unavailable";

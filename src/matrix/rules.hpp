@@ -48,6 +48,11 @@ std::string requested_for(const Variant& v, const Spec& spec, const KnowledgeBas
 /// The [[family.version]] that \a v builds; null when its family lists none.
 const PackageVersion* package_version(const Variant& v, const Spec& spec);
 
+/// The recipe of another repository that builds \a attribute for \a v (its
+/// version's [family.version.external]); null when the pin's, a source
+/// override's or a variant's of the tree builds it.
+const ExternalRecipe* external_recipe_for(const Variant& v, const Spec& spec, std::string_view attribute);
+
 /// Every fact of the knowledge base that \a v (a candidate, name set) breaks.
 std::vector<RuleViolation> check_facts(const Variant& v, const Spec& spec, const KnowledgeBase& kb);
 std::vector<RuleViolation> check_facts(const Variant& v, const CellFacts& facts, const Spec& spec,

@@ -80,4 +80,10 @@ const SmSet* Family::sm_set(std::string_view n) const {
   return nullptr;
 }
 
+const ExternalRecipe* PackageVersion::external_for(std::string_view attribute) const {
+  for (const auto& r : external)
+    if (r.attribute == attribute) return &r;
+  return nullptr;
+}
+
 }  // namespace tailor

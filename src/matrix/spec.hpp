@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kb/source_override.hpp"
+#include "matrix/external_recipe.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor {
@@ -43,6 +44,9 @@ struct PackageVersion {
   std::string word;  ///< the package word of its names, "torchvision026", "torchaudio211-pt212"
   /// Its own source on pins that do not ship it; absent: what the pin ships.
   std::optional<SourceOverride> source;
+  /// [family.version.external.ATTRIBUTE]: packages it is built against that a
+  /// recipe of another repository builds, at the paired version.
+  std::vector<ExternalRecipe> external;
 
   /// Whether the version names its pins (then the family's pin axis does not apply).
   bool names_pins() const { return !pin.empty() || !cuda_pins.empty() || !cpu_pin.empty(); }
@@ -50,6 +54,8 @@ struct PackageVersion {
   std::string pin_for(bool gpu, const std::string& cuda) const;
   /// The version it pairs with for \a attribute; empty when none.
   std::string paired_with(std::string_view attribute) const;
+  /// The recipe of another repository that builds \a attribute; null when none.
+  const ExternalRecipe* external_for(std::string_view attribute) const;
 };
 
 /// A set of SMs one variant targets together (sm_sets = { all = [...] } of a

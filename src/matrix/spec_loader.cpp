@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -11,6 +12,7 @@
 
 #include "kb/invariants.hpp"
 #include "kb/pin_query.hpp"
+#include "kb/read_helpers.hpp"
 #include "matrix/rules.hpp"
 #include "util/edit_distance.hpp"
 #include "util/embedded.hpp"
@@ -296,13 +298,107 @@ std::string resolve_pin(const TomlDocument& doc, const Located<std::string>& p, 
   return pin->short_rev;
 }
 
+// The packages \a package is a companion of, by nixpkgs attribute: what a
+// recipe of another repository may build for it.
+std::vector<std::string> companion_bases(const PackageDef& package, const KnowledgeBase& kb) {
+  std::vector<std::string> out;
+  for (const auto& n : package.needs)
+    if (n.strategy == "companion-of") out.push_back(kb.package(n.package)->attribute);
+  return out;
+}
+
+// One argument template of an external recipe: words of external_recipe_words
+// and the paired attributes; {pkgs} only alone (it is a package set, not text).
+void check_external_arg(const TomlDocument& doc, const Located<std::string>& v, const PackageVersion& pv) {
+  std::vector<std::string> words = external_recipe_words();
+  for (const auto& [attribute, version] : pv.paired) words.push_back(attribute);
+  for (char c : v.value)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      throw doc.error_at(v.pos, "an argument of the recipe contains a control character", "write it on one line");
+  for (const auto& seg : template_segments(v.value))
+    for (size_t at = seg.find('{'); at != std::string::npos; at = seg.find('{', at + 1)) {
+      size_t end = seg.find('}', at);
+      std::string word = end == std::string::npos ? seg.substr(at + 1) : seg.substr(at + 1, end - at - 1);
+      std::vector<std::string> braced;
+      for (const auto& w : words) braced.push_back("{" + w + "}");
+      if (end == std::string::npos || std::find(words.begin(), words.end(), word) == words.end())
+        throw doc.error_at(v.pos, fmt::format("'{{{}}}' is no word of an external recipe's arguments", word),
+                           fmt::format("words: {}", fmt::join(braced, ", ")));
+      if (word == "pkgs" && v.value != "{pkgs}")
+        throw doc.error_at(v.pos, "'{pkgs}' is the variant's nixpkgs package set: it is an argument's whole value",
+                           "write pkgs = \"{pkgs}\"");
+    }
+}
+
+// [family.version.external.torch]: repo, rev, hash, path, args. The version
+// must say which torch that recipe builds (torch = "2.11.0").
+ExternalRecipe read_external_recipe(const TomlDocument& doc, const toml::table& t, const std::string& attribute,
+                                    const PackageVersion& pv) {
+  const std::string what = fmt::format("[family.version.external.{}]", attribute);
+  TableReader r(doc, t, what);
+  r.expect_keys({"repo", "rev", "hash", "path", "args"});
+  ExternalRecipe e;
+  e.attribute = attribute;
+  e.pos = pos_of(t);
+  if (pv.paired_with(attribute).empty())
+    throw doc.error_at(t,
+                       fmt::format("version {} takes {} from another repository's recipe and does not say which {} "
+                                   "that recipe builds",
+                                   pv.version, attribute, attribute),
+                       fmt::format("add {} = \"…\" to the [[family.version]]: the version of that repository, not "
+                                   "the pin's",
+                                   attribute));
+  static const std::regex owner_repo(R"(^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$)");
+  static const std::regex url(R"(^https://[A-Za-z0-9.-]+(/[A-Za-z0-9_.~-]+)+$)");
+  static const std::regex rev(R"(^[A-Za-z0-9_][A-Za-z0-9._-]*$)");
+  static const std::regex path(R"(^[A-Za-z0-9_+-][A-Za-z0-9_.+-]*(/[A-Za-z0-9_+-][A-Za-z0-9_.+-]*)*$)");
+  auto repo = r.required_string("repo");
+  if (!std::regex_match(repo.value, owner_repo) && !std::regex_match(repo.value, url))
+    throw doc.error_at(repo.pos, fmt::format("'{}' is no repository", comment_text(repo.value)),
+                       "write owner/repo (GitHub) or the https URL of the repository, whose tarballs are "
+                       "URL/archive/REV.tar.gz");
+  e.repo = repo.value;
+  auto rv = r.required_string("rev");
+  if (!std::regex_match(rv.value, rev))
+    throw doc.error_at(rv.pos, fmt::format("'{}' is no revision", comment_text(rv.value)),
+                       "a commit id or a tag: letters, digits and . _ -");
+  e.rev = rv.value;
+  if (auto h = r.string("hash")) {
+    if (!is_nix_sha256(h->value))
+      throw doc.error_at(
+          h->pos, "'" + comment_text(h->value) + "' is not a Nix sha256 hash",
+          "nix-prefetch-url --unpack URL prints it (Nix base32), or write sha256-<44 base64 characters>");
+    e.hash = h->value;
+    e.hash_pos = h->pos;
+  }
+  auto p = r.required_string("path");
+  if (!std::regex_match(p.value, path))
+    throw doc.error_at(p.pos, fmt::format("'{}' is no path inside the repository", comment_text(p.value)),
+                       "a relative path such as \"recipes/torch.nix\", without .. or a leading /");
+  e.path = p.value;
+  if (const toml::node* a = r.node("args")) {
+    if (!a->is_table()) throw doc.error_at(*a, "'args' is a table of the recipe's arguments: { name = \"value\", … }");
+    for (const auto& [key, value] : *a->as_table()) {
+      std::string name = require_nix_identifier(doc, {std::string(key.str()), pos_of(value)}, "argument name");
+      if (!value.is_string())
+        throw doc.error_at(value, fmt::format("argument '{}' must be a string (a template of words)", name));
+      Located<std::string> v{value.as_string()->get(), pos_of(value)};
+      check_external_arg(doc, v, pv);
+      e.args.emplace_back(name, v.value);
+      e.arg_pos.push_back(v.pos);
+    }
+  }
+  r.finish();
+  return e;
+}
+
 // [[family.version]]: version, the versions it pairs with (by attribute of a
 // package it is built against: torch = "2.12.0"), pin, cuda_pins, cpu_pin,
 // name (its package word: "{package}{version}-pt{torch}") and [source].
 PackageVersion read_version(const TomlDocument& doc, const toml::table& t, const PackageDef& package,
                             const KnowledgeBase& kb) {
   TableReader r(doc, t, "[[family.version]]");
-  std::vector<std::string> keys = {"version", "pin", "cuda_pins", "cpu_pin", "name", "source"};
+  std::vector<std::string> keys = {"version", "pin", "cuda_pins", "cpu_pin", "name", "source", "external"};
   std::vector<std::string> against;
   for (const PackageDef* b : built_packages(package, kb))
     if (b != &package) against.push_back(b->attribute);
@@ -361,7 +457,27 @@ PackageVersion read_version(const TomlDocument& doc, const toml::table& t, const
     o.version = pv.version;
     o.fetch = read_github_source(doc, *src, "[family.version.source]", "rev");
     pv.source = std::move(o);
-  } else if (!package.version_in_pins) {
+  }
+  if (const toml::node* ext = r.node("external")) {
+    std::vector<std::string> bases = companion_bases(package, kb);
+    if (!ext->is_table())
+      throw doc.error_at(*ext,
+                         "'external' holds a table per package it is built against: [family.version.external.torch]");
+    for (const auto& [key, value] : *ext->as_table()) {
+      std::string attribute(key.str());
+      if (std::find(bases.begin(), bases.end(), attribute) == bases.end())
+        throw doc.error_at(value,
+                           fmt::format("{} is not built against '{}': only what it is built against can come from "
+                                       "another repository's recipe",
+                                       package.name, attribute),
+                           bases.empty() ? fmt::format("{} is built against no other package", package.name)
+                                         : fmt::format("{} is built against {}", package.name, fmt::join(bases, ", ")));
+      if (!value.is_table())
+        throw doc.error_at(value, fmt::format("'external.{}' must be a table: repo, rev, hash, path, args", attribute));
+      pv.external.push_back(read_external_recipe(doc, *value.as_table(), attribute, pv));
+    }
+  }
+  if (!pv.source && !package.version_in_pins) {
     throw doc.error_at(
         pv.pos,
         fmt::format("{} {} has no [source], and no pin records which {} it ships", package.name, pv.version,
@@ -456,6 +572,16 @@ Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults
     }
   }
   fam.sm_sets = read_sm_sets(doc, r, kb);
+  // A set variant targets several SMs: an external recipe's argument cannot name one.
+  for (const auto& pv : fam.versions)
+    for (const auto& e : pv.external)
+      for (size_t i = 0; i < e.args.size() && !fam.sm_sets.empty(); ++i)
+        if (e.args[i].second.find("{sm") != std::string::npos)
+          throw doc.error_at(e.arg_pos[i],
+                             fmt::format("argument '{}' names the variant's SM, and {} has SM sets, whose variants "
+                                         "target several",
+                                         e.args[i].first, what),
+                             "give the sets a family of their own without this argument");
   if (!fam.sm_sets.empty() && !b->has_axis("sm"))
     throw doc.error_at(fam.sm_sets.front().pos,
                        fmt::format("'sm_sets' does not apply to {} (backend '{}')", what, fam.backend));

@@ -139,6 +139,7 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
 
   // Fetches: nixpkgs, other repositories; their imports; fetchFromGitHub.
   std::vector<std::pair<ValuePtr, ForeignRecipe>> tarballs;
+  ValuePtr nixpkgs_fetch;  // what a package set imported from it is derived from
   out.nixpkgs_rev.why = "the builder fetches no nixpkgs tarball tailor can read";
   for (const auto& u : w.unknowns) {
     const std::string seg = last_segment(u->name);
@@ -157,6 +158,7 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
           continue;
         }
         out.nixpkgs_rev = ReadFact{m[1].str(), uf.at, ""};
+        nixpkgs_fetch = u;
         out.nixpkgs_hashed = hash && hash->is(ValueKind::string) && !hash->text.empty();
       } else if (uf.known()) {
         ForeignRecipe r;
@@ -190,11 +192,30 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
     for (const auto& u : w.unknowns) {
       if (u->name != "import" || u->list.empty() || !derived_from(u, fetch.get())) continue;
       ValuePtr a = first_arg(ev_, u);
+      recipe.import_at = ev_.location(u->where);
       if (a && a->is(ValueKind::attrs))
         for (const auto& [name, attr] : a->attrs) {
           ValuePtr v = ev_.force(attr.value);
-          if (v->is(ValueKind::string)) recipe.args[name] = fact_of(ev_, v);
+          if (v->is(ValueKind::string))
+            recipe.args[name] = fact_of(ev_, v);
+          else if (v->is(ValueKind::null))
+            recipe.null_args.push_back(name);
+          else if (nixpkgs_fetch && v->name == "import" && derived_from(v, nixpkgs_fetch.get()))
+            recipe.pkgs_args.push_back(name);
+          else
+            recipe.other_args[name] = v->known() ? nix::kind_name(v->kind) : "unknown: " + v->text;
         }
+      // The file imported: "${root}/recipes/torch.nix", as written.
+      const Value* imported = u->base && u->base->name == "import" ? u->base->base.get() : nullptr;
+      if (imported && imported->where.file && texts_.count(*imported->where.file)) {
+        const std::string& text = *texts_.at(*imported->where.file);
+        const nix::Span& sp = imported->where.span;
+        static const std::regex kRootSlashPath(R"re(^"\$\{[A-Za-z_][A-Za-z0-9_'-]*\}/([A-Za-z0-9_.+/-]+)"$)re");
+        std::smatch pm;
+        std::string written =
+            sp.end <= text.size() && sp.begin < sp.end ? text.substr(sp.begin, sp.end - sp.begin) : "";
+        if (std::regex_match(written, pm, kRootSlashPath)) recipe.path = pm[1];
+      }
       break;
     }
     out.foreign.push_back(std::move(recipe));

@@ -35,6 +35,11 @@ struct ForeignRecipe {
   std::string path;                      ///< the file imported from it ("recipes/torch.nix"), when told
   std::string at;                        ///< where the fetch is written
   std::map<std::string, ReadFact> args;  ///< string arguments of the call
+  std::vector<std::string> pkgs_args;    ///< arguments given the nixpkgs package set the builder imports
+  std::vector<std::string> null_args;    ///< arguments given null
+  /// Other arguments (a list, a number, what tailor cannot evaluate): name -> what it is.
+  std::map<std::string, std::string> other_args;
+  std::string import_at;  ///< where the recipe is imported
 };
 
 struct BuilderCall {

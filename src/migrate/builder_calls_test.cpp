@@ -62,6 +62,29 @@ TEST(BuilderCalls, ReadsWhatAWrapperBuildsFromTheTables) {
   EXPECT_EQ(torch.args.at("torchVersion").value, "2.11.0");
   EXPECT_EQ(torch.args.at("torchVersion").at, "tv/lib/torchvision-metadata.nix:26:20");
   EXPECT_EQ(torch.args.at("cudaVersion").value, "12_9");
+  // `import "${pytorchNixRoot}/recipes/torch.nix" { inherit pkgs …; }` (mkTorchVision.nix lines 40-45).
+  EXPECT_EQ(torch.path, "recipes/torch.nix");
+  EXPECT_EQ(torch.import_at, "tv/lib/mkTorchVision.nix:40:11");
+  EXPECT_EQ(torch.pkgs_args, std::vector<std::string>{"pkgs"});  // the nixpkgs the builder imports
+  EXPECT_TRUE(torch.null_args.empty());
+  EXPECT_TRUE(torch.other_args.empty());
+  EXPECT_EQ(torch.args.at("sm").value, "90");
+  EXPECT_EQ(torch.args.at("pythonVersion").value, "313");
+  EXPECT_EQ(torch.args.at("backend").value, "cuda");
+  EXPECT_EQ(torch.args.at("isa").value, "avx512");
+}
+
+TEST(BuilderCalls, ACpuCallPassesTheOtherRecipeNullForSmAndCuda) {
+  Fixture fx;
+  BuilderCalls calls(fx.tree);
+  auto cpu = calls.read(fx.file("torchvision027-python313-cpu-avx2.nix"));
+  ASSERT_TRUE(cpu);
+  ASSERT_EQ(cpu->foreign.size(), 1u);
+  const ForeignRecipe& torch = cpu->foreign.front();
+  EXPECT_EQ(torch.null_args, (std::vector<std::string>{"cudaVersion", "sm"}));  // `if isCuda then … else null`
+  EXPECT_EQ(torch.args.at("torchVersion").value, "2.12.0");
+  EXPECT_EQ(torch.args.at("backend").value, "cpu");
+  EXPECT_FALSE(torch.args.count("sm"));
 }
 
 TEST(BuilderCalls, PinOverridesPerCudaAndTheCpuPin) {

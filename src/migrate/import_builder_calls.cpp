@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "kb/cuda_alias.hpp"
-
+#include "matrix/external_recipe.hpp"
 #include "matrix/rules.hpp"
 #include "util/version.hpp"
 
@@ -97,7 +97,8 @@ BuilderImport import_builder_call(const BuilderCall& call, const lint::NixFile& 
     return out;
   }
   // What it is built against: a version the builder passes to a recipe of
-  // another repository ("torchVersion"), else what the pin ships.
+  // another repository ("torchVersion"). The spec takes it from that recipe
+  // ([family.version.external]), at the version stated, never the pin's.
   for (const PackageDef* b : built_packages(package, kb)) {
     if (b == &package || !b->version_in_pins) continue;
     const std::string key = b->attribute + "Version";
@@ -108,27 +109,45 @@ BuilderImport import_builder_call(const BuilderCall& call, const lint::NixFile& 
         out.left_out = fmt::format("the {} it is built against is unknown: {}", b->attribute, it->second.why);
         return out;
       }
-      // A spec builds what it is built against from nixpkgs: the pin ships that
-      // version, or a workaround of the knowledge base builds it there.
       const std::string& want = it->second.value;
-      const Version* has = pin->version(b->attribute);
-      bool buildable = (has && *has == *Version::parse(want)) ||
-                       std::any_of(kb.workarounds.begin(), kb.workarounds.end(), [&](const Workaround& w) {
-                         return w.source_override && w.source_override->attribute == b->attribute &&
-                                std::find(w.pins.begin(), w.pins.end(), pin->short_rev) != w.pins.end() &&
-                                std::find(w.requested.begin(), w.requested.end(), std::pair{b->attribute, want}) !=
-                                    w.requested.end();
-                       });
-      if (!buildable) {
+      ExternalRecipe e;
+      e.attribute = b->attribute;
+      std::optional<std::string> repo = repo_of_tarball(r.url, e.rev);
+      if (!repo) {
         out.left_out = fmt::format(
-            "it is built against {} {} ({}) from {}; nixpkgs {} ships {} {}, and no workaround of the knowledge base "
-            "builds {} {} there, so a spec cannot build the same",
-            b->attribute, want, it->second.at, r.url, pin->short_rev, b->attribute,
-            has ? has->str() : "of no recorded version", b->attribute, want);
+            "it is built against {} {} from {} ({}), which is no REPO/archive/REV.tar.gz tarball a spec can name",
+            b->attribute, want, r.url, r.at);
         return out;
       }
+      e.repo = *repo;
+      e.hash = r.hash;
+      e.path = r.path;
+      if (e.path.empty()) {
+        out.left_out = fmt::format(
+            "it is built against {} {} from {}, and which file of it the builder imports ({}) "
+            "is unknown: a spec names it as \"${{root}}/PATH\" says it",
+            b->attribute, want, r.url, r.import_at);
+        return out;
+      }
+      if (!r.other_args.empty()) {
+        const auto& [name, what] = *r.other_args.begin();
+        out.left_out = fmt::format(
+            "it is built against {} {} from {}, called with {} = {} ({}), which a spec's "
+            "arguments (strings, {{pkgs}}, null) cannot give",
+            b->attribute, want, r.url, name, what, r.import_at);
+        return out;
+      }
+      Variant words = v;  // the words of this variant: its version and pairing too
+      words.version = rv.version;
+      words.paired = {{b->attribute, want}};
+      for (const auto& [name, fact] : r.args) e.args.emplace_back(name, external_arg_template(fact.value, words));
+      for (const auto& name : r.pkgs_args) e.args.emplace_back(name, "{pkgs}");
+      std::sort(e.args.begin(), e.args.end());
       rv.paired.emplace_back(b->attribute, want);
       rv.decided.push_back(b->attribute);
+      rv.external = std::move(e);
+      rv.external_nulls = r.null_args;
+      rv.external_at = r.at;
       out.foreign_base = r;
       out.foreign_attribute = b->attribute;
       break;

@@ -4,8 +4,10 @@
 // (versions, torchVersion, nixpkgsPin = pins.unstable = 0182a36,
 // cudaPinOverrides 13_0 = 6a030d5 and 13_1 = 2017d6d, cpuPin = 6a030d5,
 // sourceOverride), lib/gpu-metadata.nix and scripts/generate-variants.sh (SMs,
-// ISAs and CUDA versions per SM), and data/ (torch 2.9.1 on those pins; only
-// torch 2.10.0 has a from-source workaround, on 6a030d5, 0182a36 and 2017d6d).
+// ISAs and CUDA versions per SM), and lib/mkTorchVision.nix (torch from
+// ml-platform/pytorch-nix at 9c4e2b7, recipes/torch.nix, fetched without a hash).
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -13,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "matrix/expand.hpp"
+#include "matrix/rules.hpp"
 #include "matrix/spec_loader.hpp"
 #include "support/golden.hpp"
 #include "support/run.hpp"
@@ -29,9 +32,9 @@ const char* const kTree = "tests/data/trees/torchvision-tables";
 const std::string kTorchNix =
     "https://github.com/ml-platform/pytorch-nix/archive/9c4e2b7a1f3d5e8b0a6c2d4f7e9b1a3c5d8e0f2a.tar.gz";
 
-// The 0.25 variants the spec reproduces: the generator's SM x CUDA x ISA
-// cells, less SM70 with CUDA 13.0 and 13.1 (nvcc 13 dropped sm_70), and the CPU pair.
-std::set<std::string> expected_names() {
+// The variants of one version the spec reproduces: the generator's SM x CUDA
+// x ISA cells, less SM70 with CUDA 13.0 and 13.1 (nvcc 13 dropped sm_70), and the CPU pair.
+std::set<std::string> expected_names(const std::string& word) {
   const std::map<std::string, std::pair<std::vector<std::string>, std::vector<std::string>>> cells = {
       {"70", {{"12_8", "12_9"}, {"avx2", "avx512"}}},
       {"80", {{"12_8", "12_9", "13_0", "13_1"}, {"avx2", "avx512"}}},
@@ -40,12 +43,26 @@ std::set<std::string> expected_names() {
       {"120", {{"12_8", "12_9", "13_0", "13_1"}, {"avx2", "avx512"}}},
       {"121", {{"12_9", "13_0", "13_1"}, {"armv9"}}},
   };
-  std::set<std::string> out = {"torchvision025-python313-cpu-avx2", "torchvision025-python313-cpu-avx512"};
+  std::set<std::string> out = {word + "-python313-cpu-avx2", word + "-python313-cpu-avx512"};
   for (const auto& [sm, axes] : cells)
     for (const auto& cuda : axes.first)
-      for (const auto& isa : axes.second) out.insert("torchvision025-python313-cuda" + cuda + "-sm" + sm + "-" + isa);
+      for (const auto& isa : axes.second) out.insert(word + "-python313-cuda" + cuda + "-sm" + sm + "-" + isa);
   return out;
 }
+
+std::set<std::string> all_expected_names() {
+  std::set<std::string> out;
+  for (const char* word : {"torchvision025", "torchvision026", "torchvision027"})
+    for (const auto& n : expected_names(word)) out.insert(n);
+  return out;
+}
+
+// Per version key of the table: its release version and the torch it pairs with.
+const std::map<std::string, std::pair<std::string, std::string>> kVersions = {
+    {"torchvision025", {"0.25.0", "2.10.0"}},
+    {"torchvision026", {"0.26.0", "2.11.0"}},
+    {"torchvision027", {"0.27.1", "2.12.0"}},
+};
 
 TEST(ImportBuilderCalls, ReproducesNamesVersionsPinsAndPairingsFromTheTables) {
   test::RunResult r = test::run_tailor({"import", kTree});
@@ -56,18 +73,43 @@ TEST(ImportBuilderCalls, ReproducesNamesVersionsPinsAndPairingsFromTheTables) {
   for (const auto& v : m.variants) {
     names.insert(v.name);
     SCOPED_TRACE(v.name);
-    EXPECT_EQ(v.version, "0.25.0");
-    EXPECT_EQ(v.paired, (std::vector<std::pair<std::string, std::string>>{{"torch", "2.10.0"}}));
+    const auto& [version, torch] = kVersions.at(v.package_word);
+    EXPECT_EQ(v.version, version);
+    EXPECT_EQ(v.paired, (std::vector<std::pair<std::string, std::string>>{{"torch", torch}}));
     const std::string want_pin = v.cuda.empty() || v.cuda == "13.0" ? "6a030d5"
                                  : v.cuda == "13.1"                 ? "2017d6d"
                                                                     : "0182a36";
     EXPECT_EQ(v.pin, want_pin);
+    // Which torch that is, is pytorch-nix's: the spec says so per version.
+    const PackageVersion* pv = package_version(v, spec);
+    ASSERT_NE(pv, nullptr);
+    const ExternalRecipe* e = pv->external_for("torch");
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->tarball_url(), kTorchNix);
+    EXPECT_EQ(e->path, "recipes/torch.nix");
+    EXPECT_EQ(e->hash, "");  // the fixture's fetch has none, and none is made up
   }
-  EXPECT_EQ(names, expected_names());
-  EXPECT_EQ(names.size(), 45u);
-  // The version's source, from sourceOverride of "0.25".
+  EXPECT_EQ(names, all_expected_names());
+  // Each version's source, from sourceOverride of its table.
   EXPECT_NE(r.out.find("rev = \"v0.25.0\"\nhash = \"sha256-oktJHcT6T4f58pUO+HSBpbyS1ISH3zDlTsXQh6PcMy4=\""),
             std::string::npos);
+  EXPECT_NE(r.out.find("rev = \"v0.27.1\"\nhash = \"sha256-XFbFC77UHC9WVhZepEK+7JpWbTpTrGizx8NMcRlwX74=\""),
+            std::string::npos);
+  // The call of recipes/torch.nix (mkTorchVision.nix lines 40-45): inherit pkgs backend isa
+  // pythonVersion; torchVersion = tv.torchVersion; sm and cudaVersion, null on CPU.
+  EXPECT_NE(
+      r.out.find("\n[family.version.external.torch]\nrepo = \"ml-platform/pytorch-nix\"\n"
+                 "rev = \"9c4e2b7a1f3d5e8b0a6c2d4f7e9b1a3c5d8e0f2a\"\n"
+                 "# no hash: the tree fetches it without one (torchvision-tables/lib/mkTorchVision.nix:37:20); "
+                 "add hash = \"…\" (nix-prefetch-url --unpack " +
+                 kTorchNix +
+                 " prints it)\npath = \"recipes/torch.nix\"\n"
+                 "args = { backend = \"{backend}\", cudaVersion = \"{cuda_underscore}\", isa = \"{isa}\", pkgs = "
+                 "\"{pkgs}\", pythonVersion = \"{python_nodot}\", sm = \"{sm_nodot}\", torchVersion = \"{torch}\" }\n"),
+      std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("hash = \"\""), std::string::npos);
+  EXPECT_EQ(r.out.find("inline = "), std::string::npos);  // torch is not built by the spec
   EXPECT_EQ(r.out.find("[[claim]]"), std::string::npos);  // nothing unknown is claimed
 }
 
@@ -85,45 +127,78 @@ TEST(ImportBuilderCalls, SaysPerFileWhyItLeavesOneOut) {
                                     file, cuda[1] == '3' && cuda[3] == '0' ? "13.0" : "13.1")))
             << file;
       }
-  // 0.26 pairs with torch 2.11.0 (line 26 of the table), 0.27 with 2.12.0 (line 39):
-  // no pin ships them and no workaround builds them. One warning per (version, pin).
-  auto torch = [&](const char* version, int line) {
-    return fmt::format("it is built against torch {} (torchvision-tables/lib/torchvision-metadata.nix:{}:20) from {}; ",
-                       version, line, kTorchNix);
-  };
+  // torch 2.11.0 and 2.12.0 are pytorch-nix's: no file is left out for them.
+  EXPECT_EQ(r.err.find("left out: it is built against torch"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("left out: it builds"), std::string::npos) << r.err;
+  // cudaPackages_13 (cuda-metadata.nix line 16) on the ten CUDA 13.0 recipes of each version.
   EXPECT_TRUE(
-      has("23 recipes (torchvision026-python313-cuda12_8-sm120-avx2.nix, …): left out: " + torch("2.11.0", 26) +
-          "nixpkgs 0182a36 ships torch 2.9.1, and no workaround of the knowledge base builds torch 2.11.0 there, "
-          "so a spec cannot build the same"));
-  EXPECT_TRUE(
-      has("10 recipes (torchvision026-python313-cuda13_1-sm120-avx2.nix, …): left out: " + torch("2.11.0", 26) +
-          "nixpkgs 2017d6d ships torch 2.9.1, and no workaround of the knowledge base builds torch 2.11.0 there, "
-          "so a spec cannot build the same"));
-  EXPECT_TRUE(
-      has("12 recipes (torchvision026-python313-cpu-avx2.nix, …): left out: " + torch("2.11.0", 26) +
-          "nixpkgs 6a030d5 ships torch 2.9.1, and no workaround of the knowledge base builds torch 2.11.0 there, "
-          "so a spec cannot build the same"));
-  EXPECT_TRUE(
-      has("23 recipes (torchvision027-python313-cuda12_8-sm120-avx2.nix, …): left out: " + torch("2.12.0", 39) +
-          "nixpkgs 0182a36 ships torch 2.9.1, and no workaround of the knowledge base builds torch 2.12.0 there, "
-          "so a spec cannot build the same"));
-  // cudaPackages_13 (cuda-metadata.nix line 16) on the ten 0.25 CUDA 13.0 recipes imported.
-  EXPECT_TRUE(
-      has("10 recipes (torchvision025-python313-cuda13_0-sm120-avx2.nix, …): its overlay selects cudaPackages_13 "
+      has("30 recipes (torchvision025-python313-cuda13_0-sm120-avx2.nix, …): its overlay selects cudaPackages_13 "
           "(torchvision-tables/lib/cuda-metadata.nix:16:15), an alias that follows the pin's default CUDA, not "
-          "CUDA 13.0 as its name says; the spec selects cudaPackages_13_0"));
+          "CUDA 13.0 as its name says; the spec selects cudaPackages_13_0"))
+      << r.err;
   // torch from pytorch-nix: recorded with its revision, and that it has no hash.
   EXPECT_NE(
-      r.err.find("tailor: note: 45 recipes (torchvision025-python313-cpu-avx2.nix, …) build against the torch of "
+      r.err.find("tailor: note: 135 recipes (torchvision025-python313-cpu-avx2.nix, …) build against the torch of "
                  "another repository's recipe, " +
                  kTorchNix +
                  " (revision 9c4e2b7a1f3d5e8b0a6c2d4f7e9b1a3c5d8e0f2a), fetched without a hash, imported at "
                  "torchvision-tables/lib/mkTorchVision.nix:37:20: which torch that is, is that repository's to say, "
-                 "not the nixpkgs pin's"),
+                 "not the nixpkgs pin's; the spec takes torch from that recipe ([family.version.external.torch]) at "
+                 "the version the builder asks for, fetched without a hash as the tree does"),
       std::string::npos)
       << r.err;
+  // Every warning is one of these: the 12 SM70 files, the alias, nothing else left out.
+  size_t left_out = 0;
+  for (size_t at = r.err.find("left out"); at != std::string::npos; at = r.err.find("left out", at + 1)) ++left_out;
+  EXPECT_EQ(left_out, 12u) << r.err;
   EXPECT_EQ(r.err.find("no variant recipes found"), std::string::npos);
   EXPECT_EQ(r.err.find("branch pin is assumed"), std::string::npos);
+  EXPECT_EQ(r.err.find("cannot reproduce"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("the spec cannot express"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("the tree has no recipe"), std::string::npos) << r.err;
+}
+
+// The same tree with its fetch of pytorch-nix hashed, as a team fixes it:
+// import writes the hash, and the spec generates a tree of the same names
+// that fetches pytorch-nix with it.
+TEST(ImportBuilderCalls, AHashedFetchRoundTripsThroughTheSpec) {
+  test::TempDir dir("tables-hashed");
+  const std::string tree = dir.path() + "/torchvision-tables";
+  std::filesystem::copy(test::source_path(kTree), tree, std::filesystem::copy_options::recursive);
+  const std::string builder = tree + "/lib/mkTorchVision.nix";
+  std::string text = test::read_file(builder);
+  const std::string url_line =
+      "    url = \"https://github.com/ml-platform/pytorch-nix/archive/${pytorchNixRev}.tar.gz\";\n";
+  ASSERT_NE(text.find(url_line), std::string::npos);
+  text.replace(text.find(url_line), url_line.size(),
+               url_line + "    sha256 = \"1hsd0yvpf0l13s6dvk8sl21i2r2w2lj57xjizswijsk6d951yqzd\";\n");
+  std::ofstream(builder, std::ios::trunc) << text;
+
+  test::RunResult r = test::run_tailor({"import", tree});
+  ASSERT_NE(r.out.find("[[family]]"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("rev = \"9c4e2b7a1f3d5e8b0a6c2d4f7e9b1a3c5d8e0f2a\"\nhash = "
+                       "\"1hsd0yvpf0l13s6dvk8sl21i2r2w2lj57xjizswijsk6d951yqzd\"\npath = \"recipes/torch.nix\"\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("# no hash"), std::string::npos);
+  const std::string spec = dir.path() + "/imported.toml";
+  std::ofstream(spec) << r.out;
+  test::RunResult gen = test::run_tailor({"generate", spec, "-o", dir.path() + "/out"});
+  ASSERT_EQ(gen.status, 0) << gen.err;
+  EXPECT_EQ(gen.err.find("without a hash"), std::string::npos) << gen.err;
+  std::set<std::string> generated;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path() + "/out/.flox/pkgs"))
+    if (e.path().extension() == ".nix") generated.insert(e.path().stem().string());
+  EXPECT_EQ(generated, all_expected_names());
+  std::string recipe =
+      test::read_file(dir.path() + "/out/.flox/pkgs/torchvision027-python313-cuda12_9-sm90-avx512.nix");
+  EXPECT_NE(recipe.find("    url = \"" + kTorchNix +
+                        "\";\n    sha256 = \"1hsd0yvpf0l13s6dvk8sl21i2r2w2lj57xjizswijsk6d951yqzd\";\n"),
+            std::string::npos)
+      << recipe;
+  EXPECT_NE(recipe.find("    torchVersion = \"2.12.0\";\n"), std::string::npos) << recipe;
+  EXPECT_NE(recipe.find("    sm = \"90\";\n"), std::string::npos) << recipe;
+  EXPECT_NE(recipe.find("    cudaVersion = \"12_9\";\n"), std::string::npos) << recipe;
 }
 
 TEST(ImportBuilderCalls, PinIsRefusedWithAReasonWhereRecipesNameTheirOwn) {

@@ -79,6 +79,31 @@ std::string name_line(const RecipeVersion& r, const PackageDef& package) {
   return fmt::format("name = {}\n", toml_string(r.word));
 }
 
+// [family.version.external.ATTRIBUTE]; a fetch without a hash stays without
+// one (the spec warns on every load), with a comment that says where.
+std::string external_toml(const RecipeVersion& r) {
+  const ExternalRecipe& e = *r.external;
+  std::string out = fmt::format("\n[family.version.external.{}]\nrepo = {}\nrev = {}\n", toml_key(e.attribute),
+                                toml_string(e.repo), toml_string(e.rev));
+  if (e.hash.empty())
+    out += fmt::format(
+        "# no hash: the tree fetches it without one ({}); add hash = \"…\" "
+        "(nix-prefetch-url --unpack {} prints it)\n",
+        comment_text(r.external_at), comment_text(e.tarball_url()));
+  else
+    out += fmt::format("hash = {}\n", toml_string(e.hash));
+  out += fmt::format("path = {}\n", toml_string(e.path));
+  std::vector<std::string> args;
+  for (const auto& [name, value] : e.args) args.push_back(fmt::format("{} = {}", toml_key(name), toml_string(value)));
+  out += fmt::format("args = {{ {} }}\n", fmt::join(args, ", "));
+  return out;
+}
+
+bool same_external(const std::optional<ExternalRecipe>& a, const std::optional<ExternalRecipe>& b) {
+  return a.has_value() == b.has_value() && (!a || (a->repo == b->repo && a->rev == b->rev && a->hash == b->hash &&
+                                                   a->path == b->path && a->args == b->args));
+}
+
 bool same_source(const std::optional<RecipeOverride>& a, const std::optional<RecipeOverride>& b) {
   return a.has_value() == b.has_value() && (!a || (a->version == b->version && a->fetch == b->fetch));
 }
@@ -174,15 +199,22 @@ std::string version_tables(const std::vector<const RecipeVersion*>& recipes, con
         for (const auto& [attribute, version] : x.paired) out.push_back(attribute + " " + version);
         return out.empty() ? std::string("nothing paired") : fmt::format("{}", fmt::join(out, ", "));
       };
+      auto external = [](const RecipeVersion& x) {
+        if (!x.external) return std::string("nothing from another repository");
+        std::vector<std::string> args;
+        for (const auto& [name, value] : x.external->args) args.push_back(name + " = " + value);
+        return fmt::format("{} called with {{ {} }}", x.external->describe(), fmt::join(args, ", "));
+      };
       auto source = [](const RecipeVersion& x) {
         return x.source ? "the source " + x.source->describe() : std::string("no source of its own");
       };
       std::pair<std::string, std::string> differs =
-          b->version != a.version             ? std::pair{"version " + b->version, "version " + a.version}
-          : b->paired != a.paired             ? std::pair{paired(*b), paired(a)}
-          : !same_source(a.source, b->source) ? std::pair{source(*b), source(a)}
-          : b->pin != a.pin                   ? std::pair{"nixpkgs " + b->pin, "nixpkgs " + a.pin}
-                                              : std::pair<std::string, std::string>{};
+          b->version != a.version                   ? std::pair{"version " + b->version, "version " + a.version}
+          : b->paired != a.paired                   ? std::pair{paired(*b), paired(a)}
+          : !same_source(a.source, b->source)       ? std::pair{source(*b), source(a)}
+          : b->pin != a.pin                         ? std::pair{"nixpkgs " + b->pin, "nixpkgs " + a.pin}
+          : !same_external(a.external, b->external) ? std::pair{external(*b), external(a)}
+                                                    : std::pair<std::string, std::string>{};
       if (!differs.first.empty())
         warnings.push_back(
             fmt::format("{}: cannot reproduce: it builds {} with {}, and {} with {}; a [[family.version]] "
@@ -202,6 +234,7 @@ std::string version_tables(const std::vector<const RecipeVersion*>& recipes, con
     out += name_line(*r, package);
     out += fmt::format("{} = {}\n", gpu ? "pin" : "cpu_pin", toml_string(r->pin));
     if (r->source) out += source_toml(r->source->fetch);
+    if (r->external) out += external_toml(*r);
   }
   return out;
 }

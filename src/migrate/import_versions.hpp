@@ -12,6 +12,7 @@
 
 #include "kb/knowledge_base.hpp"
 #include "lint/findings.hpp"
+#include "matrix/external_recipe.hpp"
 #include "migrate/import_overrides.hpp"
 
 namespace tailor::migrate {
@@ -32,6 +33,12 @@ struct RecipeVersion {
   /// The attributes the version table decides (its own and the paired ones):
   /// their overrides are no [[source_override]] of the spec.
   std::vector<std::string> decided;
+  /// What it is built against that another repository's recipe builds, as
+  /// [family.version.external] says it; the arguments it passes null (a word
+  /// the recipe lacks, resolved across the tree's recipes) and where the fetch is.
+  std::optional<ExternalRecipe> external;
+  std::vector<std::string> external_nulls;
+  std::string external_at;
 };
 
 /// Reads the version of \a f (a recipe whose name carries a version word) on

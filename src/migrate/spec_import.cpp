@@ -199,6 +199,49 @@ std::string pruning_tables(const LintTree& t) {
   return tailor + build;
 }
 
+// Arguments a recipe passes another repository's recipe as null (`sm = if
+// isCuda then sm else null`): the template the other recipes of the tree give
+// the same argument, where it yields null for this one (a word a CPU build
+// lacks). A null no template explains is left out of the spec, with a warning.
+void resolve_external_nulls(std::vector<Read>& variants, std::vector<std::string>& warnings) {
+  std::map<std::string, std::map<std::string, std::string>> templates;  // recipe -> argument -> template
+  for (const auto& read : variants)
+    if (read.version && read.version->external)
+      for (const auto& [name, t] : read.version->external->args)
+        templates[read.version->external->tarball_url() + read.version->external->path].emplace(name, t);
+  std::map<std::string, std::pair<std::string, std::vector<std::string>>> unresolved;
+  for (auto& read : variants) {
+    if (!read.version || !read.version->external) continue;
+    RecipeVersion& rv = *read.version;
+    ExternalRecipe& e = *rv.external;
+    const auto& known = templates[e.tarball_url() + e.path];
+    Variant words = read.v;
+    words.version = rv.version;
+    words.paired = rv.paired;
+    for (const auto& name : rv.external_nulls) {
+      auto it = known.find(name);
+      ExternalRecipe one;
+      if (it != known.end()) one.args = {{name, it->second}};
+      if (it != known.end() && !external_args(one, words).front().value) {
+        e.args.emplace_back(name, it->second);
+        continue;
+      }
+      auto& [text, files] = unresolved["null " + name + " " + e.describe()];
+      text = fmt::format(
+          "cannot reproduce {} = null in the call of {}: no recipe of the tree gives {} a word that a "
+          "{} build lacks; the spec leaves {} out",
+          name, e.describe(), name, read.v.backend, name);
+      files.push_back(rv.file);
+    }
+    std::sort(e.args.begin(), e.args.end());
+  }
+  for (const auto& [key, item] : unresolved) {
+    const auto& [text, files] = item;
+    warnings.push_back(files.size() == 1 ? fmt::format("{}: {}", files.front(), text)
+                                         : fmt::format("{} recipes ({}, …): {}", files.size(), files.front(), text));
+  }
+}
+
 }  // namespace
 
 ImportResult import_spec(const std::string& branch, std::vector<SourceFile> files, const KnowledgeBase& kb,
@@ -215,7 +258,6 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   BuilderCalls calls(t);
   // Remarks on builder calls, one warning per fact however many files it reaches.
   std::map<std::string, std::pair<std::string, std::vector<std::string>>> remarks;
-  std::set<std::string> built_inline;  // variants whose base package comes from another repository's recipe
   // By URL: the recipe, the attribute it builds, the files built against it.
   std::map<std::string, std::tuple<ForeignRecipe, std::string, std::vector<std::string>>> foreign;
   std::string pinned_at;  // where a recipe names its pin, for --pin
@@ -264,7 +306,6 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
         files.push_back(f.src.rel);
       }
       if (bi.foreign_base) {
-        built_inline.insert(f.variant->name);
         auto& [recipe, attribute, files] = foreign[bi.foreign_base->url];
         recipe = *bi.foreign_base;
         attribute = bi.foreign_attribute;
@@ -309,11 +350,14 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     const auto& [recipe, attribute, files] = item;
     r.notes.push_back(fmt::format(
         "{} recipe{} ({}{}) build against the {} of another repository's recipe, {}{}{}, imported at {}: which {} that "
-        "is, is that repository's to say, not the nixpkgs pin's; the spec builds {} inline at the version the builder "
-        "asks for",
+        "is, is that repository's to say, not the nixpkgs pin's; the spec takes {} from that recipe "
+        "([family.version.external.{}]) at the version the builder asks for{}",
         files.size(), files.size() == 1 ? "" : "s", files.front(), files.size() > 1 ? ", …" : "", attribute, url,
         recipe.rev.empty() ? "" : " (revision " + recipe.rev + ")",
-        recipe.hash.empty() ? ", fetched without a hash" : "", recipe.at, attribute, attribute));
+        recipe.hash.empty() ? ", fetched without a hash" : "", recipe.at, attribute, attribute, attribute,
+        recipe.hash.empty() ? ", fetched without a hash as the tree does: tailor warns on every load of the spec, "
+                              "and check of the generated tree reports the fetch (TLR028) until the spec gives its hash"
+                            : ""));
   }
   if (!options.pin.empty() && catalog.empty() && !pinned_at.empty())
     r.warnings.push_back(
@@ -361,6 +405,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     }
     read.version = std::move(rv);
   }
+  resolve_external_nulls(variants, r.warnings);
   std::map<Key, std::vector<const Variant*>> groups;
   std::map<Key, std::vector<const RecipeVersion*>> versions;
   std::map<Key, std::map<std::string, std::string>> spellings;
@@ -431,7 +476,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     if (!isa_list.empty()) out += fmt::format("isa = {}\n", toml_list(isa_list));
     out += sets.line;
     if (!key.spelling.empty()) out += fmt::format("spelling = {}\n", key.spelling);
-    out += inline_line(vs, t, kb, built_inline);
+    out += inline_line(vs, t, kb, {});
     if (key.versioned)
       out += version_tables(versions[key], *kb.package(key.package), kb.backend(key.backend)->gpu(), r.warnings);
     // The cells the tree lacks, per version where the family lists several.

@@ -89,8 +89,12 @@ class Deriver {
           because = fmt::format("{} {} pairs with {} {} ({}:{})", v_.package, v_.version, attr, asked, spec_.path,
                                 pv->pos.line);
       }
+      // Another repository's recipe builds it: that repository's version, whatever the pin ships.
+      const ExternalRecipe* external = external_recipe_for(v_, spec_, attr);
+      if (external) because += fmt::format(", built by {}, not the pin's", external->describe());
       // Built as the pin ships it, where the pin's sources disagree on that version: say so.
-      if (const FactEvidence* d = pin_.version_dispute(attr); d && !source_override_for(v_, spec_, kb_, attr))
+      if (const FactEvidence* d = pin_.version_dispute(attr);
+          d && !external && !source_override_for(v_, spec_, kb_, attr))
         because += fmt::format("; what pin {} ships is disputed: {} ({})", pin_.short_rev, d->claims_text(),
                                probe_pin_command(pin_));
       note("variant", attr, it->second, because);
@@ -211,7 +215,14 @@ class Deriver {
               m.sm == v_.sm && m.isa == v_.isa && m.platform == v_.platform)
             other.package_word = m.package_word;
       }
-      if (n.strategy == "companion-of" && builds_inline(n.package)) {
+      const ExternalRecipe* external = external_recipe_for(v_, spec_, kb_.package(n.package)->attribute);
+      if (n.strategy == "companion-of" && external) {
+        s_.external_builds.emplace_back(n.argument, external);
+        arg(n.argument, fmt::format("{} {}", external->attribute, other.version),
+            fmt::format("built by {}, the version's [family.version.external.{}]: which {} that is, is that "
+                        "repository's, not the nixpkgs pin's",
+                        external->describe(), external->attribute, external->attribute));
+      } else if (n.strategy == "companion-of" && builds_inline(n.package)) {
         inline_build(n, other);
       } else if (n.strategy == "companion-of") {
         std::string name = variant_name(other, kb_);

@@ -65,6 +65,9 @@ struct BuildSettings {
   /// Packages a companion builds inside its own recipe (inline = [...] of its
   /// family): the settings their own variant would have.
   std::vector<InlineBuild> inline_builds;
+  /// Packages it is built against that a recipe of another repository builds
+  /// ([family.version.external]): the override argument ("torch") -> that recipe.
+  std::vector<std::pair<std::string, const ExternalRecipe*>> external_builds;
   /// python-set-substitution: recipe key ("customTorchName") -> pname of the
   /// package built inline for the cell and swapped into the Python set.
   std::vector<std::pair<std::string, std::string>> substituted;

@@ -2,10 +2,12 @@
 # returns what each one asked for, as JSON-able data, for the tests to check.
 # A recipe that runs tailor gets `tailor` (a stand-in's path: its calls can
 # be recorded) or `tailorSrc` (tailor's own source, built by its nix/package.nix).
-{ pkgsDir, stub ? ./stub-nixpkgs, tailor ? "/stand-in/tailor", tailorSrc ? ../.. }:
+# A recipe whose torch comes from another repository gets `torchRecipeSrc`, a
+# stand-in for that repository's tarball (no network).
+{ pkgsDir, stub ? ./stub-nixpkgs, tailor ? "/stand-in/tailor", tailorSrc ? ../.., torchRecipeSrc ? ./stub-pytorch-nix }:
 let
   files = builtins.filter (n: builtins.match ".*\\.nix" n != null) (builtins.attrNames (builtins.readDir pkgsDir));
-  call = f: f (builtins.intersectAttrs (builtins.functionArgs f) { nixpkgsSrc = stub; inherit tailor tailorSrc; });
+  call = f: f (builtins.intersectAttrs (builtins.functionArgs f) { nixpkgsSrc = stub; inherit tailor tailorSrc torchRecipeSrc; });
   probe = file:
     let r = call (import (pkgsDir + "/${file}"));
     in {

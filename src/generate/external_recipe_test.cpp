@@ -1,0 +1,142 @@
+// A version whose torch comes from another repository's recipe
+// ([family.version.external.torch]): the generated recipes fetch that
+// repository at its revision and call its recipe with the spec's arguments,
+// checked by the real nix-instantiate against the stub nixpkgs, with
+// tests/nix/stub-pytorch-nix standing in for the fetched repository.
+// Expected values are written by hand from the spec below.
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/golden.hpp"
+#include "support/run.hpp"
+
+namespace tailor {
+namespace {
+
+using nlohmann::json;
+
+const char* const kRev = "9c4e2b7a1f3d5e8b0a6c2d4f7e9b1a3c5d8e0f2a";
+
+// torchvision 0.26.0 against torch 2.11.0 of ml-platform/pytorch-nix, as the
+// torchvision-tables fixture builds it: CUDA 12.9 on 0182a36, CPU on 6a030d5.
+std::string spec_text(const std::string& hash_line) {
+  std::string version =
+      std::string("\n[[family.version]]\nversion = \"0.26.0\"\ntorch = \"2.11.0\"\n") +
+      "pin = \"0182a36\"\ncpu_pin = \"6a030d5\"\n\n[family.version.source]\nowner = \"pytorch\"\n"
+      "repo = \"vision\"\nrev = \"v0.26.0\"\nhash = \"sha256-FOdDGY3v8yWBhtNo9tZP79/xwrc7AoIY5Y1ZABzWe6g=\"\n"
+      "\n[family.version.external.torch]\nrepo = \"ml-platform/pytorch-nix\"\nrev = \"" +
+      kRev + "\"\n" + hash_line +
+      "path = \"recipes/torch.nix\"\n"
+      "args = { pkgs = \"{pkgs}\", backend = \"{backend}\", isa = \"{isa}\", pythonVersion = "
+      "\"{python_nodot}\", torchVersion = \"{torch}\", sm = \"{sm_nodot}\", cudaVersion = "
+      "\"{cuda_underscore}\" }\n";
+  return "[branch]\nname = \"tv\"\nproduct = \"build-pytorch\"\npin = \"0182a36\"\npython = \"3.13\"\n\n"
+         "[[family]]\nname = \"gpu\"\npackage = \"torchvision\"\nbackend = \"cuda\"\ncuda = \"12.9\"\n"
+         "sm = \"9.0\"\nisa = \"avx512\"\n" +
+         version + "\n[[family]]\nname = \"cpu\"\npackage = \"torchvision\"\nbackend = \"cpu\"\nisa = \"avx2\"\n" +
+         version;
+}
+
+const std::string kHashLine = "hash = \"1hsd0yvpf0l13s6dvk8sl21i2r2w2lj57xjizswijsk6d951yqzd\"\n";
+
+TEST(ExternalRecipe, GeneratedRecipesCallTheOtherRepositorysTorchWithTheSpecsArguments) {
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate is not installed");
+  test::TempDir dir("gen-external");
+  std::string spec = dir.path() + "/tv.toml", tree = dir.path() + "/tree";
+  std::ofstream(spec) << spec_text(kHashLine);
+  auto gen = test::run_tailor({"generate", spec, "-o", tree});
+  ASSERT_EQ(gen.status, 0) << gen.err;
+  EXPECT_EQ(gen.err.find("without a hash"), std::string::npos) << gen.err;
+  // No torch variant of the tree: the other repository builds it.
+  std::set<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(tree + "/.flox/pkgs"))
+    if (e.path().extension() == ".nix") files.insert(e.path().filename().string());
+  EXPECT_EQ(files, (std::set<std::string>{"torchvision026-python313-cpu-avx2.nix",
+                                          "torchvision026-python313-cuda12_9-sm90-avx512.nix"}));
+  const std::string gpu_file = tree + "/.flox/pkgs/torchvision026-python313-cuda12_9-sm90-avx512.nix";
+  auto parsed = test::run_command("nix-instantiate --parse '" + gpu_file + "' >/dev/null", true);
+  EXPECT_EQ(parsed.status, 0) << parsed.out;
+  // The fetch as written: the tarball of the revision, with its hash.
+  std::string text = test::read_file(gpu_file);
+  EXPECT_NE(text.find(std::string("    url = \"https://github.com/ml-platform/pytorch-nix/archive/") + kRev +
+                      ".tar.gz\";\n    sha256 = \"1hsd0yvpf0l13s6dvk8sl21i2r2w2lj57xjizswijsk6d951yqzd\";\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("{ nixpkgsSrc ? null, torchRecipeSrc ? null }:"), std::string::npos) << text;
+
+  auto probe = test::run_command("nix-instantiate --eval --strict --json " + test::source_path("tests/nix/probe.nix") +
+                                     " --arg pkgsDir '" + tree + "/.flox/pkgs'",
+                                 false);
+  ASSERT_EQ(probe.status, 0) << probe.out;
+  json got = json::parse(probe.out);
+  const json& gpu = got["torchvision026-python313-cuda12_9-sm90-avx512"];
+  EXPECT_EQ(gpu["pname"], "torchvision026-python313-cuda12_9-sm90-avx512");
+  EXPECT_EQ(gpu["version"], "0.26.0");
+  EXPECT_EQ(gpu["src"], "v0.26.0");
+  EXPECT_EQ(gpu["torch"], "pytorch-nix-torch");  // the stand-in repository's recipe, not the pin's torch
+  EXPECT_EQ(gpu["torchArgs"], (json{{"backend", "cuda"},
+                                    {"isa", "avx512"},
+                                    {"pythonVersion", "313"},
+                                    {"torchVersion", "2.11.0"},
+                                    {"sm", "90"},
+                                    {"cudaVersion", "12_9"},
+                                    {"pkgsCudaVersion", "12.9"},
+                                    {"pkgsCapabilities", json::array({"9.0"})}}));
+  const json& cpu = got["torchvision026-python313-cpu-avx2"];
+  EXPECT_EQ(cpu["torch"], "pytorch-nix-torch");
+  EXPECT_EQ(cpu["torchArgs"], (json{{"backend", "cpu"},
+                                    {"isa", "avx2"},
+                                    {"pythonVersion", "313"},
+                                    {"torchVersion", "2.11.0"},
+                                    {"sm", nullptr},
+                                    {"cudaVersion", nullptr},
+                                    // no overlay on CPU: the stub's default set (cudaPackages_12_8)
+                                    {"pkgsCudaVersion", "12.8"},
+                                    {"pkgsCapabilities", json::array()}}));
+  // explain says whose torch it is.
+  auto explain = test::run_tailor({"explain", "torchvision026-python313-cuda12_9-sm90-avx512", "--spec", spec});
+  EXPECT_NE(explain.out.find(
+                std::string("  torch: 2.11.0\n      because torchvision 0.26.0 pairs with torch 2.11.0 (") + spec +
+                ":15), built by recipes/torch.nix of ml-platform/pytorch-nix at " + kRev + ", not the pin's\n"),
+            std::string::npos)
+      << explain.out;
+  // tailor check of the generated tree: nothing to report about the fetch.
+  auto check = test::run_tailor({"check", tree});
+  EXPECT_EQ(check.out.find("TLR028"), std::string::npos) << check.out;
+}
+
+// Without a hash: every load warns at the table, and the recipes keep the
+// unhashed fetch, so check of the generated tree still reports it.
+TEST(ExternalRecipe, AnUnhashedFetchIsWarnedOnLoadAndStaysVisibleToCheck) {
+  test::TempDir dir("gen-external-unhashed");
+  std::string spec = dir.path() + "/tv.toml", tree = dir.path() + "/tree";
+  std::ofstream(spec) << spec_text("");
+  auto m = test::run_tailor({"matrix", spec});
+  EXPECT_EQ(m.status, 0) << m.err;
+  // The [family.version.external.torch] tables are on lines 27 and 51 of spec_text("").
+  for (int line : {27, 51})
+    EXPECT_NE(m.err.find(fmt::format("tailor: warning: {}:{}:1: torch 2.11.0 comes from recipes/torch.nix of "
+                                     "ml-platform/pytorch-nix at {}, fetched without a hash (1 variant): pure "
+                                     "evaluation refuses the fetch",
+                                     spec, line, kRev)),
+              std::string::npos)
+        << m.err;
+  auto gen = test::run_tailor({"generate", spec, "-o", tree});
+  ASSERT_EQ(gen.status, 0) << gen.err;
+  EXPECT_NE(gen.err.find("fetched without a hash"), std::string::npos) << gen.err;
+  std::string text = test::read_file(tree + "/.flox/pkgs/torchvision026-python313-cpu-avx2.nix");
+  EXPECT_NE(text.find(std::string("archive/") + kRev + ".tar.gz\";\n  }) + \"/recipes/torch.nix\""), std::string::npos)
+      << text;
+  auto check = test::run_tailor({"check", tree});
+  EXPECT_NE(check.out.find("torchvision026-python313-cpu-avx2.nix"), std::string::npos) << check.out;
+  EXPECT_NE(check.out.find("fetchTarball without a hash"), std::string::npos) << check.out;
+  EXPECT_NE(check.out.find("[TLR028]"), std::string::npos) << check.out;
+}
+
+}  // namespace
+}  // namespace tailor

@@ -1,0 +1,93 @@
+#include "matrix/external_recipe.hpp"
+
+#include <algorithm>
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "kb/package.hpp"
+#include "matrix/variant.hpp"
+
+namespace tailor {
+
+namespace {
+
+std::string without(std::string s, char c, std::string_view by) {
+  std::string out;
+  for (char x : s) out += x == c ? std::string(by) : std::string(1, x);
+  return out;
+}
+
+// The words of \a v: word -> value; a word the variant lacks (no CUDA, no SM) is absent.
+std::vector<std::pair<std::string, std::string>> words_of(const Variant& v) {
+  std::vector<std::pair<std::string, std::string>> out = {{"backend", v.backend}};
+  if (!v.version.empty()) out.emplace_back("version", v.version);
+  if (!v.python.empty()) out.insert(out.end(), {{"python", v.python}, {"python_nodot", without(v.python, '.', "")}});
+  if (!v.cuda.empty()) out.insert(out.end(), {{"cuda", v.cuda}, {"cuda_underscore", without(v.cuda, '.', "_")}});
+  // A set variant has no one SM: the loader refuses {sm} words where a family has sets.
+  if (!v.sm.empty() && v.sm_set.empty()) out.insert(out.end(), {{"sm", v.sm}, {"sm_nodot", without(v.sm, '.', "")}});
+  if (!v.isa.empty()) out.emplace_back("isa", v.isa);
+  for (const auto& [attribute, version] : v.paired) out.emplace_back(attribute, version);
+  return out;
+}
+
+}  // namespace
+
+std::string ExternalRecipe::tarball_url() const {
+  std::string base = repo.starts_with("https://") ? repo : "https://github.com/" + repo;
+  return fmt::format("{}/archive/{}.tar.gz", base, rev);
+}
+
+std::string ExternalRecipe::describe() const { return fmt::format("{} of {} at {}", path, repo, rev); }
+
+const std::vector<std::string>& external_recipe_words() {
+  static const std::vector<std::string> words = {"pkgs", "backend",         "version", "python",   "python_nodot",
+                                                 "cuda", "cuda_underscore", "sm",      "sm_nodot", "isa"};
+  return words;
+}
+
+std::vector<ExternalArg> external_args(const ExternalRecipe& r, const Variant& v) {
+  std::vector<std::pair<std::string, std::string>> words = words_of(v);
+  std::vector<ExternalArg> out;
+  for (const auto& [name, tmpl] : r.args) {
+    ExternalArg a{name, tmpl == "{pkgs}", std::nullopt};
+    if (!a.pkgs) {
+      // A word the variant lacks makes the argument null, as trees pass `sm = null` to a CPU build.
+      bool lacks = false;
+      for (const auto& seg : template_segments(tmpl))
+        for (size_t at = seg.find('{'); at != std::string::npos; at = seg.find('{', at + 1)) {
+          std::string word = seg.substr(at + 1, seg.find('}', at) - at - 1);
+          lacks = lacks || std::none_of(words.begin(), words.end(), [&](const auto& w) { return w.first == word; });
+        }
+      if (!lacks) a.value = fill_template(tmpl, words);
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+std::string external_arg_template(const std::string& value, const Variant& v) {
+  // The most specific word first: "313" is {python_nodot}, never a constant that happens to match.
+  for (const auto& [word, w] : words_of(v))
+    if (w == value && word != "backend") return "{" + word + "}";
+  if (value == v.backend) return "{backend}";
+  return value;
+}
+
+std::optional<std::string> repo_of_tarball(const std::string& url, std::string& rev) {
+  static const std::regex github(
+      R"(^https://github\.com/([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)/archive/([A-Za-z0-9._-]+)\.tar\.gz$)");
+  static const std::regex other(R"(^(https://[A-Za-z0-9.-]+(/[A-Za-z0-9_.~-]+)+)/archive/([A-Za-z0-9._-]+)\.tar\.gz$)");
+  std::smatch m;
+  if (std::regex_match(url, m, github)) {
+    rev = m[2];
+    return m[1].str();
+  }
+  if (std::regex_match(url, m, other)) {
+    rev = m[3];
+    return m[1].str();
+  }
+  return std::nullopt;
+}
+
+}  // namespace tailor
