@@ -14,10 +14,18 @@ using nix::ValuePtr;
 
 namespace {
 
+// Built at first use, not at every start of the program: compiling a std::regex
+// costs more than the rest of `tailor --version`.
 // A fetch of nixpkgs as trees write it: github.com/NixOS/nixpkgs/archive/REV.tar.gz.
-const std::regex kNixpkgsUrl(R"(^https://github\.com/NixOS/nixpkgs/archive/([0-9a-f]{40})\.tar\.gz$)");
+const std::regex& nixpkgs_url() {
+  static const std::regex re(R"(^https://github\.com/NixOS/nixpkgs/archive/([0-9a-f]{40})\.tar\.gz$)");
+  return re;
+}
 // Any GitHub tarball: its repository and revision.
-const std::regex kGitHubTarball(R"(^https://github\.com/([^/]+)/([^/]+)/archive/([^/]+)\.tar\.gz$)");
+const std::regex& github_tarball() {
+  static const std::regex re(R"(^https://github\.com/([^/]+)/([^/]+)/archive/([^/]+)\.tar\.gz$)");
+  return re;
+}
 
 // Everything the builder's result reaches: its sets, and the unknown values
 // (fetches, imports, selects of pkgs) with their arguments. Lambdas met on the
@@ -150,7 +158,7 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
       if (!hash) hash = ev_.get(a, "hash");
       ReadFact uf = fact_of(ev_, url);
       std::smatch m;
-      if (uf.known() && std::regex_match(uf.value, m, kNixpkgsUrl)) {
+      if (uf.known() && std::regex_match(uf.value, m, nixpkgs_url())) {
         if (out.nixpkgs_rev.known() && out.nixpkgs_rev.value != m[1].str()) {
           out.nixpkgs_rev = ReadFact{
               "", uf.at,
@@ -164,7 +172,7 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
         ForeignRecipe r;
         r.url = uf.value;
         r.at = ev_.location(u->where);
-        if (std::regex_match(uf.value, m, kGitHubTarball)) r.rev = m[3].str();
+        if (std::regex_match(uf.value, m, github_tarball())) r.rev = m[3].str();
         if (hash && hash->is(ValueKind::string)) r.hash = hash->text;
         tarballs.emplace_back(u, std::move(r));
       } else if (!out.nixpkgs_rev.known()) {
