@@ -40,7 +40,8 @@ export OPINFO_SECONDS=${OPINFO_SECONDS:-60}
 site=$("$py" -c 'import torch, os; print(os.path.dirname(os.path.dirname(torch.__file__)))')
 sm=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' ')
 work=$(mktemp -d /tmp/prune-check.XXXX)
-# Libraries carried beside the binary (libfmt.so.9, libcrypto.so.3) are for tailor alone, not for Python.
+# Libraries carried beside the binary (libfmt.so.9, libcrypto.so.3 of a TAILOR_STATIC_RUNTIME=OFF build)
+# are for tailor alone, not for Python.
 cat >"$work/tailor" <<SH
 #!/bin/sh
 LD_LIBRARY_PATH="$(cd "$(dirname "$tailor")" && pwd)\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" exec "$(cd "$(dirname "$tailor")" && pwd)/$(basename "$tailor")" "\$@"

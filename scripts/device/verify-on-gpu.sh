@@ -5,9 +5,10 @@
 # mismatching variant. Everything lands in ONE file, $OUT/verify.tar.gz (the
 # device returns few files); summary.txt inside it says what agreed.
 #
-#   TAILOR=path/to/tailor   a prebuilt binary (the device image cannot install
-#                           toml++/CLI11/fmt; carry libfmt.so.9 beside it and
-#                           set LD_LIBRARY_PATH). Without it: device-bin/tailor
+#   TAILOR=path/to/tailor   a prebuilt binary (a default build needs only the C
+#                           library; one built with TAILOR_STATIC_RUNTIME=OFF
+#                           needs libfmt.so.9 and libcrypto.so.3 beside it and
+#                           LD_LIBRARY_PATH). Without it: device-bin/tailor
 #                           if present, else build with `cmake --preset default`
 #                           (deps: scripts/deps).
 #   PYTHON=/opt/torch/.venv/bin/python   the interpreter whose torch is checked
