@@ -71,6 +71,14 @@ CpuInfo live_cpu() {
   return cpu;
 }
 
+// The OS known without reading a file: --os, or this host's where no saved CPU
+// sample stands in for it. A sample must be read first (a sysctl dump is macOS).
+std::optional<std::string> os_before_reading(const HostOptions& options) {
+  if (options.os) return *options.os;
+  if (!options.cpuinfo_path) return native_os();
+  return std::nullopt;
+}
+
 }  // namespace
 
 void cross_check(CpuInfo& cpu, const std::set<std::string>& other, const std::set<std::string>& comparable,
@@ -106,10 +114,8 @@ HostFacts make_host_facts(CpuInfo cpu, GpuReport gpu, std::string os, const Know
 }
 
 EarlyGpuQuery::EarlyGpuQuery(const HostOptions& options) {
-  // Only the case detect_host settles without reading a file: no --gpus, and
-  // an OS that is Linux by --os or by this host (a saved sample may be macOS).
-  bool linux_host = options.os ? *options.os == "linux" : !options.cpuinfo_path && native_os() == "linux";
-  if (!options.gpus && linux_host) report_ = std::async(std::launch::async, detect_gpus);
+  // Only where detect_host would ask the driver: no --gpus, on Linux.
+  if (!options.gpus && os_before_reading(options) == "linux") report_ = std::async(std::launch::async, detect_gpus);
 }
 
 std::optional<GpuReport> EarlyGpuQuery::take() {
@@ -119,7 +125,7 @@ std::optional<GpuReport> EarlyGpuQuery::take() {
 
 HostFacts detect_host(const HostOptions& options, const KnowledgeBase& kb, EarlyGpuQuery* early) {
   CpuInfo cpu;
-  std::string os = options.os.value_or("");
+  std::string os = os_before_reading(options).value_or("");
   if (options.cpuinfo_path) {
     std::string text = read_text(*options.cpuinfo_path);
     if (looks_like_sysctl(text)) {
@@ -131,7 +137,7 @@ HostFacts detect_host(const HostOptions& options, const KnowledgeBase& kb, Early
   } else {
     cpu = live_cpu();
   }
-  if (os.empty()) os = options.cpuinfo_path ? "linux" : native_os();
+  if (os.empty()) os = "linux";  // a /proc/cpuinfo sample
 
   GpuReport gpu;
   if (options.gpus) {
