@@ -62,12 +62,12 @@ int cmd_matrix(CommandContext& ctx) {
 
   if (json) {
     nlohmann::ordered_json variants = nlohmann::ordered_json::array();
-    for (const auto& v : m.variants) variants.push_back(to_matrix_json(v, kb));
+    for (const auto& v : m.variants) variants.push_back(to_matrix_json(v, spec, kb));
     if (!dropped) {
       ctx.out << variants.dump(2) << "\n";
     } else {
       nlohmann::ordered_json d = nlohmann::ordered_json::array();
-      for (const auto& x : m.dropped) d.push_back(to_json(x, kb));
+      for (const auto& x : m.dropped) d.push_back(to_json(x, spec, kb));
       ctx.out << nlohmann::ordered_json{{"variants", variants}, {"dropped", d}}.dump(2) << "\n";
     }
     return kExitOk;

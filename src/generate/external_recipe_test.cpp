@@ -138,5 +138,35 @@ TEST(ExternalRecipe, AnUnhashedFetchIsWarnedOnLoadAndStaysVisibleToCheck) {
   EXPECT_NE(check.out.find("[TLR028]"), std::string::npos) << check.out;
 }
 
+// matrix --json says, per variant, which repository builds its torch and at
+// which revision: what a CI fan-out needs to fetch, without reading recipes.
+TEST(ExternalRecipe, MatrixJsonNamesTheRepositoryEachVariantsTorchComesFrom) {
+  test::TempDir dir("matrix-external");
+  const std::string url = std::string("https://github.com/ml-platform/pytorch-nix/archive/") + kRev + ".tar.gz";
+  for (bool hashed : {true, false}) {
+    std::string spec = dir.path() + (hashed ? "/hashed.toml" : "/unhashed.toml");
+    std::ofstream(spec) << spec_text(hashed ? kHashLine : "");
+    auto m = test::run_tailor({"matrix", spec, "--json"});
+    ASSERT_EQ(m.status, 0) << m.err;
+    json variants = json::parse(m.out);
+    ASSERT_EQ(variants.size(), 2u) << m.out;
+    for (const auto& v : variants) {
+      SCOPED_TRACE(v["name"].get<std::string>());
+      ASSERT_TRUE(v.contains("external")) << v.dump(2);
+      EXPECT_EQ(v["external"].size(), 1u) << v.dump(2);
+      const json& torch = v["external"]["torch"];
+      EXPECT_EQ(torch["repo"], "ml-platform/pytorch-nix");
+      EXPECT_EQ(torch["rev"], kRev);
+      EXPECT_EQ(torch["url"], url);
+      EXPECT_EQ(torch["path"], "recipes/torch.nix");
+      if (hashed)
+        EXPECT_EQ(torch["hash"], "1hsd0yvpf0l13s6dvk8sl21i2r2w2lj57xjizswijsk6d951yqzd");
+      else
+        EXPECT_TRUE(torch["hash"].is_null()) << torch.dump();
+      EXPECT_EQ(v["paired"]["torch"], "2.11.0");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tailor

@@ -1,5 +1,7 @@
 #include "matrix/matrix_json.hpp"
 
+#include "matrix/rules.hpp"
+
 namespace tailor {
 
 namespace {
@@ -25,7 +27,7 @@ nlohmann::ordered_json to_json(const Variant& v, const KnowledgeBase& kb) {
   return j;
 }
 
-nlohmann::ordered_json to_matrix_json(const Variant& v, const KnowledgeBase& kb) {
+nlohmann::ordered_json to_matrix_json(const Variant& v, const Spec& spec, const KnowledgeBase& kb) {
   nlohmann::ordered_json j = to_json(v, kb);
   j["versions"] = nlohmann::ordered_json::object();
   for (const auto& [package, version] : v.versions) j["versions"][package] = version;
@@ -37,11 +39,18 @@ nlohmann::ordered_json to_matrix_json(const Variant& v, const KnowledgeBase& kb)
     j["paired"] = nlohmann::ordered_json::object();
     for (const auto& [attribute, version] : v.paired) j["paired"][attribute] = version;
   }
+  // What another repository's recipe builds for it, at the revision the spec pins.
+  if (const PackageVersion* pv = package_version(v, spec); pv && !pv->external.empty()) {
+    j["external"] = nlohmann::ordered_json::object();
+    for (const auto& r : pv->external)
+      j["external"][r.attribute] = {
+          {"repo", r.repo}, {"rev", r.rev}, {"url", r.tarball_url()}, {"hash", opt(r.hash)}, {"path", r.path}};
+  }
   return j;
 }
 
-nlohmann::ordered_json to_json(const DroppedCell& d, const KnowledgeBase& kb) {
-  auto j = to_matrix_json(d.candidate, kb);
+nlohmann::ordered_json to_json(const DroppedCell& d, const Spec& spec, const KnowledgeBase& kb) {
+  auto j = to_matrix_json(d.candidate, spec, kb);
   j["rule"] = d.rule;
   j["reason"] = d.reason;
   j["policy"] = d.policy;

@@ -84,7 +84,8 @@ TEST(Versions, CompanionVersionPairsWithTorchAndBuildsItsRelease) {
     }
   EXPECT_TRUE(own);
 
-  nlohmann::ordered_json j = to_matrix_json(*tv, kb());
+  nlohmann::ordered_json j = to_matrix_json(*tv, spec, kb());
+  EXPECT_FALSE(j.contains("external"));  // its torch is a variant of this tree
   EXPECT_EQ(j["version"], "0.25.0");
   EXPECT_EQ(j["paired"]["torch"], "2.10.0");
   EXPECT_EQ(j["pin_short"], "6a030d5");
