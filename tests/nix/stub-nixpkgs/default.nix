@@ -209,6 +209,8 @@ let
     fmt = mkDrv { pname = "fmt"; };
     nlohmann_json = mkDrv { pname = "nlohmann_json"; };
     zlib = mkDrv { pname = "zlib"; };
+    openssl = mkDrv { pname = "openssl"; };
+    libdeflate = mkDrv { pname = "libdeflate"; };
     gtest = mkDrv { pname = "gtest"; };
     writeText = name: text: mkDrv { pname = name; inherit text; };
     fetchFromGitHub = { owner, repo, rev, hash, fetchSubmodules ? false }:
