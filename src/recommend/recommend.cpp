@@ -1,7 +1,9 @@
 #include "recommend/recommend.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <tuple>
@@ -48,9 +50,24 @@ SmMatch sm_match(const KnowledgeBase& kb, std::string_view built, std::string_vi
 
 enum class DriverFit { not_needed = 0, minor_compat = 1, unknown = 2, full = 3 };
 
+// Why a variant cannot run here, one flag each, in the order texts list them.
+// Kept as flags and worded only where a text is read (problem_texts): the
+// catalog evaluates every variant on thousands of hosts and reads the words
+// of a few.
+enum Problem : uint8_t {
+  kWrongPlatform = 1 << 0,
+  kNoGpu = 1 << 1,
+  kNoSmOfSetRuns = 1 << 2,
+  kSmDoesNotRun = 1 << 3,
+  kDriverTooOld = 1 << 4,
+  kCpuLacksFeatures = 1 << 5,
+};
+
 struct Fit {
   const Variant* v = nullptr;
-  std::vector<std::string> problems;
+  uint8_t problems = 0;                  ///< Problem flags
+  const CudaToolkit* toolkit = nullptr;  ///< the variant's CUDA, where the knowledge base has it
+  const CpuIsa* isa = nullptr;           ///< the variant's ISA, where the knowledge base has it
   const GpuInfo* gpu = nullptr;
   int backend = 0, gpu_rank = 0;
   SmMatch match = SmMatch::none;
@@ -61,7 +78,8 @@ struct Fit {
   int isa_workload = 0, isa_general = 0, isa_rank = 0;
   size_t missing = 0;  // CPU features the ISA needs and the CPU lacks
 
-  bool runs() const { return problems.empty(); }
+  bool runs() const { return problems == 0; }
+  int problem_count() const { return std::popcount(problems); }
   // References, not copies: the catalog sorts the fits of every host it answers.
   auto key() const {
     return std::tie(backend, gpu_rank, match, sm_minor, single, driver, cuda, isa_workload, isa_general, isa_rank);
@@ -147,15 +165,13 @@ Device device(const Variant& v) {
 }
 
 // What evaluate needs of the host, worked out once for all the variants, and
-// the texts it wrote for one variant that others share (the SM a variant was
-// built for, the ISA it needs): the catalog evaluates every variant on
-// thousands of hosts.
+// the CPU features each ISA lacks here, which variants share: the catalog
+// evaluates every variant on thousands of hosts.
 struct HostView {
   const HostFacts& h;
   std::vector<const GpuInfo*> gpus;               ///< newest first
   std::vector<std::optional<GpuTarget>> targets;  ///< per gpus[k]
   std::optional<Version> driver;
-  std::map<std::string, std::string, std::less<>> sm_mismatches;     ///< by the variant's SM
   std::map<const CpuIsa*, std::vector<std::string>> missing_by_isa;  ///< CPU features each ISA lacks here
 
   HostView(const HostFacts& facts, const KnowledgeBase& kb)
@@ -168,18 +184,18 @@ Fit evaluate(const Variant& v, HostView& view, const KnowledgeBase& kb, Workload
   const HostFacts& h = view.h;
   Fit f;
   f.v = &v;
-  if (v.platform != h.platform)
-    f.problems.push_back(fmt::format("built for {}; this host is {}", v.platform, h.platform));
+  if (v.platform != h.platform) f.problems |= kWrongPlatform;
   switch (device(v)) {
     case Device::metal: f.backend = 2; break;
     case Device::none: f.backend = 1; break;
     case Device::cuda: {
       f.backend = 2;
       const CudaToolkit* ck = kb.cuda(v.cuda);
+      f.toolkit = ck;
       if (ck) f.cuda = ck->version;
       const std::vector<const GpuInfo*>& gpus = view.gpus;
       if (gpus.empty()) {
-        f.problems.push_back(fmt::format("needs an NVIDIA GPU; none found ({})", h.gpu.source));
+        f.problems |= kNoGpu;
         break;
       }
       // One SM, or the SM of a set that fits the GPU best: a set variant carries code for each.
@@ -197,13 +213,7 @@ Fit evaluate(const Variant& v, HostView& view, const KnowledgeBase& kb, Workload
           f.sm_minor = minor;
         }
       }
-      if (!f.gpu && !v.sm_set.empty()) {
-        f.problems.push_back(set_mismatch(v, gpus));
-      } else if (!f.gpu) {
-        auto known = view.sm_mismatches.find(v.sm);
-        if (known == view.sm_mismatches.end()) known = view.sm_mismatches.emplace(v.sm, sm_mismatch(v.sm, gpus)).first;
-        f.problems.push_back(known->second);
-      }
+      if (!f.gpu) f.problems |= v.sm_set.empty() ? kSmDoesNotRun : kNoSmOfSetRuns;
       if (!ck) break;
       const std::optional<Version>& driver = view.driver;
       if (!driver) {
@@ -212,33 +222,51 @@ Fit evaluate(const Variant& v, HostView& view, const KnowledgeBase& kb, Workload
         f.driver = DriverFit::full;
       } else if (ck->minor_compat_driver && *driver >= *ck->minor_compat_driver) {
         f.driver = DriverFit::minor_compat;
-      } else if (ck->minor_compat_driver) {
-        f.problems.push_back(fmt::format(
-            "driver {} is older than {}, NVIDIA's minimum for CUDA {}, and than {}, the floor of minor-version "
-            "compatibility",
-            h.gpu.driver, ck->min_driver.str(), ck->version.str(), ck->minor_compat_driver->str()));
       } else {
-        f.problems.push_back(fmt::format("driver {} is older than {}, NVIDIA's minimum for CUDA {}", h.gpu.driver,
-                                         ck->min_driver.str(), ck->version.str()));
+        f.problems |= kDriverTooOld;
       }
       break;
     }
   }
   if (!v.isa.empty()) {
     if (const CpuIsa* isa = kb.isa(v.isa)) {
+      f.isa = isa;
       auto known = view.missing_by_isa.find(isa);
       if (known == view.missing_by_isa.end())
         known = view.missing_by_isa.emplace(isa, missing_features(*isa, h.cpu)).first;
-      const std::vector<std::string>& missing = known->second;
-      f.missing = missing.size();
-      if (!missing.empty())
-        f.problems.push_back(fmt::format("the CPU lacks {} (required by ISA {})", fmt::join(missing, " "), isa->name));
+      f.missing = known->second.size();
+      if (f.missing) f.problems |= kCpuLacksFeatures;
       f.isa_workload = isa->workload == workload_name(w) ? 1 : 0;
       f.isa_general = isa->workload.empty() || isa->workload == "general" ? 1 : 0;
       f.isa_rank = isa->rank;
     }
   }
   return f;
+}
+
+// The words of \a f's problems, in the order evaluate found them.
+std::vector<std::string> problem_texts(const Fit& f, const HostFacts& h) {
+  const Variant& v = *f.v;
+  std::vector<std::string> out;
+  if (f.problems & kWrongPlatform) out.push_back(fmt::format("built for {}; this host is {}", v.platform, h.platform));
+  if (f.problems & kNoGpu) out.push_back(fmt::format("needs an NVIDIA GPU; none found ({})", h.gpu.source));
+  if (f.problems & kNoSmOfSetRuns) out.push_back(set_mismatch(v, newest_first(h)));
+  if (f.problems & kSmDoesNotRun) out.push_back(sm_mismatch(v.sm, newest_first(h)));
+  if (f.problems & kDriverTooOld) {
+    const CudaToolkit& ck = *f.toolkit;
+    if (ck.minor_compat_driver)
+      out.push_back(fmt::format(
+          "driver {} is older than {}, NVIDIA's minimum for CUDA {}, and than {}, the floor of minor-version "
+          "compatibility",
+          h.gpu.driver, ck.min_driver.str(), ck.version.str(), ck.minor_compat_driver->str()));
+    else
+      out.push_back(fmt::format("driver {} is older than {}, NVIDIA's minimum for CUDA {}", h.gpu.driver,
+                                ck.min_driver.str(), ck.version.str()));
+  }
+  if (f.problems & kCpuLacksFeatures)
+    out.push_back(fmt::format("the CPU lacks {} (required by ISA {})", fmt::join(missing_features(*f.isa, h.cpu), " "),
+                              f.isa->name));
+  return out;
 }
 
 std::string join_names(const std::set<std::string>& s) { return fmt::format("{}", fmt::join(s, ", ")); }
@@ -360,7 +388,7 @@ std::vector<Fit> evaluate_all(const HostFacts& h, const Matrix& m, const Knowled
 // then the oldest toolkit (the smallest driver upgrade), then the better rank.
 bool closer(const Fit& f, const Fit* than) {
   if (!than) return true;
-  if (f.problems.size() != than->problems.size()) return f.problems.size() < than->problems.size();
+  if (f.problem_count() != than->problem_count()) return f.problem_count() < than->problem_count();
   if (f.missing != than->missing) return f.missing < than->missing;
   return f.cuda < than->cuda;
 }
@@ -446,7 +474,7 @@ void explain_nothing_runs(const HostFacts& h, const std::vector<Fit>& fits, cons
   for (const auto& f : fits)
     if (f.v->platform == h.platform && closer(f, closest)) closest = &f;
   r.reasons.push_back(fmt::format("no {} variant of the matrix runs on this host; the closest, {}: {}", what,
-                                  closest->v->name, fmt::join(closest->problems, "; ")));
+                                  closest->v->name, fmt::join(problem_texts(*closest, h), "; ")));
 }
 
 // A CPU variant chosen: whether a GPU is left unused, and why.
@@ -459,7 +487,7 @@ void explain_cpu_choice(const HostFacts& h, const std::vector<Fit>& fits, const 
   const Fit* cuda = nullptr;
   for (const auto& f : fits)
     if (device(*f.v) == Device::cuda && f.v->platform == h.platform && closer(f, cuda)) cuda = &f;
-  std::string why = cuda ? fmt::format("the closest, {}: {}", cuda->v->name, fmt::join(cuda->problems, "; "))
+  std::string why = cuda ? fmt::format("the closest, {}: {}", cuda->v->name, fmt::join(problem_texts(*cuda, h), "; "))
                          : std::string("the matrix has no CUDA variant for this platform");
   r.reasons.push_back(fmt::format("GPU: no CUDA variant runs on {} (SM {}, driver {}): {}; a CPU-only variant",
                                   gpu_label(*gpus.front()), gpus.front()->sm, driver_label(h), why));
@@ -662,7 +690,7 @@ std::vector<std::string> why_not_recommended(std::string_view name, const HostFa
   Fit f = evaluate(*v, view, kb, req.workload);
   if (!f.runs()) {
     lines.push_back(fmt::format("{} cannot run on this host:", name));
-    for (const auto& p : f.problems) lines.push_back("  " + p);
+    for (const auto& p : problem_texts(f, h)) lines.push_back("  " + p);
     return lines;
   }
   Recommendation r = recommend(h, m, kb, req);
