@@ -81,15 +81,39 @@ struct Fit {
   bool runs() const { return problems == 0; }
   int problem_count() const { return std::popcount(problems); }
   // References, not copies: the catalog sorts the fits of every host it answers.
-  auto key() const {
-    return std::tie(backend, gpu_rank, match, sm_minor, single, driver, cuda, isa_workload, isa_general, isa_rank);
+  // The key with another workload's isa_workload: the only part that depends on the workload.
+  auto key_with(const int& workload_fit) const {
+    return std::tie(backend, gpu_rank, match, sm_minor, single, driver, cuda, workload_fit, isa_general, isa_rank);
   }
+  auto key() const { return key_with(isa_workload); }
 };
 
 bool better(const Fit& a, const Fit& b) {
   auto x = a.key(), y = b.key();
   if (x != y) return x > y;
   return a.v->name < b.v->name;
+}
+
+// Whether the variant's ISA is the one workload \a w asks for (Fit::isa_workload).
+int workload_fit(const Fit& f, Workload w) { return f.isa && f.isa->workload == workload_name(w) ? 1 : 0; }
+
+// The best runnable fit for workload \a w among \a fits, evaluated for any
+// workload and in any order: what the first runnable fit of evaluate_all for
+// \a w would be, without evaluating or sorting again.
+const Fit* best_runnable_for(const std::vector<Fit>& fits, Workload w) {
+  const Fit* best = nullptr;
+  int best_fit = 0;
+  for (const auto& f : fits) {
+    if (!f.runs()) continue;
+    int fit = workload_fit(f, w);
+    if (best) {
+      auto x = f.key_with(fit), y = best->key_with(best_fit);
+      if (x != y ? x < y : !(f.v->name < best->v->name)) continue;
+    }
+    best = &f;
+    best_fit = fit;
+  }
+  return best;
 }
 
 // GPUs newest first (highest compute capability; lower index on ties).
@@ -236,7 +260,7 @@ Fit evaluate(const Variant& v, HostView& view, const KnowledgeBase& kb, Workload
         known = view.missing_by_isa.emplace(isa, missing_features(*isa, h.cpu)).first;
       f.missing = known->second.size();
       if (f.missing) f.problems |= kCpuLacksFeatures;
-      f.isa_workload = isa->workload == workload_name(w) ? 1 : 0;
+      f.isa_workload = workload_fit(f, w);
       f.isa_general = isa->workload.empty() || isa->workload == "general" ? 1 : 0;
       f.isa_rank = isa->rank;
     }
@@ -374,12 +398,20 @@ Selection select(const Matrix& m, const RecommendRequest& req, const std::string
   return s;
 }
 
-std::vector<Fit> evaluate_all(const HostFacts& h, const Matrix& m, const KnowledgeBase& kb, Workload w,
-                              const Selection& s) {
+// The fits of the variants \a s chooses, in the matrix's order.
+std::vector<Fit> evaluate_chosen(const HostFacts& h, const Matrix& m, const KnowledgeBase& kb, Workload w,
+                                 const Selection& s) {
   std::vector<Fit> fits;
   HostView view(h, kb);
   for (const auto& v : m.variants)
     if (s.chosen(v)) fits.push_back(evaluate(v, view, kb, w));
+  return fits;
+}
+
+// The fits, best first.
+std::vector<Fit> evaluate_all(const HostFacts& h, const Matrix& m, const KnowledgeBase& kb, Workload w,
+                              const Selection& s) {
+  std::vector<Fit> fits = evaluate_chosen(h, m, kb, w, s);
   std::sort(fits.begin(), fits.end(), better);
   return fits;
 }
@@ -593,16 +625,15 @@ void list_alternatives(const HostFacts& h, const Matrix& m, const KnowledgeBase&
   std::set<std::string> listed = {best.v->name};
   for (Workload w : {Workload::general, Workload::bf16_training, Workload::int8_inference}) {
     if (w == req.workload) continue;
-    auto other = evaluate_all(h, m, kb, w, s);
-    const Fit* ob = best_runnable(other);
+    const Fit* ob = best_runnable_for(fits, w);
     if (ob && listed.insert(ob->v->name).second)
       r.alternatives.push_back({ob->v->name, fmt::format("for {} workloads", workload_name(w))});
   }
   // The same software prebuilt (packages.toml prebuilt_of): ready in minutes, at the cost its tradeoff names.
   for (const auto& p : kb.packages) {
     if (p.prebuilt_of != s.package) continue;
-    auto prebuilt_fits = evaluate_all(h, m, kb, req.workload, prebuilt_selection(s, p));
-    if (const Fit* pb = best_runnable(prebuilt_fits); pb && listed.insert(pb->v->name).second)
+    auto prebuilt_fits = evaluate_chosen(h, m, kb, req.workload, prebuilt_selection(s, p));
+    if (const Fit* pb = best_runnable_for(prebuilt_fits, req.workload); pb && listed.insert(pb->v->name).second)
       r.alternatives.push_back({pb->v->name, p.tradeoff.empty() ? p.display : p.tradeoff});
   }
   // The most portable build (a baseline ISA, data: no flags) of the same kind, where the pick is not one.
