@@ -86,9 +86,10 @@ CatalogData build_catalog(std::vector<CatalogSpec> specs, const KnowledgeBase& k
     req.package = product.package;
     req.python = product.pythons[cells[i].second];
     if (product.versioned) req.version = product.version;
+    const Recommender recommender(spec.matrix, kb, req);
     Cell& cell = results[i];
     auto ask = [&](const HostFacts& h) {
-      Recommendation r = recommend(h, spec.matrix, kb, req);
+      Recommendation r = recommender.recommend(h);
       CatalogAnswer a;
       if (r.variant) {
         a.variant = r.variant->name;

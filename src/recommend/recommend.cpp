@@ -298,6 +298,13 @@ std::string join_names(const std::set<std::string>& s) { return fmt::format("{}"
 struct Selection {
   std::string package, version, python;  ///< version empty: any
   std::vector<std::string> reasons;
+  std::vector<const Variant*> variants;  ///< the variants chosen, in the matrix's order (choose)
+
+  void choose(const Matrix& m) {
+    variants.clear();
+    for (const auto& v : m.variants)
+      if (chosen(v)) variants.push_back(&v);
+  }
 
   bool chosen(const Variant& v) const {
     return v.package == package && (version.empty() || version_built(v) == version) &&
@@ -395,23 +402,22 @@ Selection select(const Matrix& m, const RecommendRequest& req, const std::string
                                         return join_names(others);
                                       }()));
   }
+  s.choose(m);
   return s;
 }
 
 // The fits of the variants \a s chooses, in the matrix's order.
-std::vector<Fit> evaluate_chosen(const HostFacts& h, const Matrix& m, const KnowledgeBase& kb, Workload w,
-                                 const Selection& s) {
+std::vector<Fit> evaluate_chosen(const HostFacts& h, const KnowledgeBase& kb, Workload w, const Selection& s) {
   std::vector<Fit> fits;
+  fits.reserve(s.variants.size());
   HostView view(h, kb);
-  for (const auto& v : m.variants)
-    if (s.chosen(v)) fits.push_back(evaluate(v, view, kb, w));
+  for (const Variant* v : s.variants) fits.push_back(evaluate(*v, view, kb, w));
   return fits;
 }
 
 // The fits, best first.
-std::vector<Fit> evaluate_all(const HostFacts& h, const Matrix& m, const KnowledgeBase& kb, Workload w,
-                              const Selection& s) {
-  std::vector<Fit> fits = evaluate_chosen(h, m, kb, w, s);
+std::vector<Fit> evaluate_all(const HostFacts& h, const KnowledgeBase& kb, Workload w, const Selection& s) {
+  std::vector<Fit> fits = evaluate_chosen(h, kb, w, s);
   std::sort(fits.begin(), fits.end(), better);
   return fits;
 }
@@ -611,17 +617,27 @@ void explain_cuda(const HostFacts& h, const KnowledgeBase& kb, const Fit& best, 
   }
 }
 
-// The selection \a s made for \a p, a package that ships \a s's package prebuilt (any version of it).
-Selection prebuilt_selection(const Selection& s, const PackageDef& p) {
-  Selection prebuilt = s;
-  prebuilt.package = p.name;
-  prebuilt.version.clear();
-  return prebuilt;
+// A package that ships \a s's package prebuilt (packages.toml prebuilt_of), and
+// the selection \a s makes for it (any version of it).
+using Prebuilt = std::pair<const PackageDef*, Selection>;
+
+std::vector<Prebuilt> prebuilts_of(const Selection& s, const Matrix& m, const KnowledgeBase& kb) {
+  std::vector<Prebuilt> out;
+  for (const auto& p : kb.packages) {
+    if (p.prebuilt_of != s.package) continue;
+    Selection prebuilt = s;
+    prebuilt.package = p.name;
+    prebuilt.version.clear();
+    prebuilt.choose(m);
+    out.emplace_back(&p, std::move(prebuilt));
+  }
+  return out;
 }
 
 // Alternatives: what the other workloads would get, then the runners-up.
-void list_alternatives(const HostFacts& h, const Matrix& m, const KnowledgeBase& kb, const RecommendRequest& req,
-                       const Selection& s, const Fit& best, const std::vector<Fit>& fits, Recommendation& r) {
+void list_alternatives(const HostFacts& h, const KnowledgeBase& kb, const RecommendRequest& req,
+                       const std::vector<Prebuilt>& prebuilts, const Fit& best, const std::vector<Fit>& fits,
+                       Recommendation& r) {
   std::set<std::string> listed = {best.v->name};
   for (Workload w : {Workload::general, Workload::bf16_training, Workload::int8_inference}) {
     if (w == req.workload) continue;
@@ -630,11 +646,10 @@ void list_alternatives(const HostFacts& h, const Matrix& m, const KnowledgeBase&
       r.alternatives.push_back({ob->v->name, fmt::format("for {} workloads", workload_name(w))});
   }
   // The same software prebuilt (packages.toml prebuilt_of): ready in minutes, at the cost its tradeoff names.
-  for (const auto& p : kb.packages) {
-    if (p.prebuilt_of != s.package) continue;
-    auto prebuilt_fits = evaluate_chosen(h, m, kb, req.workload, prebuilt_selection(s, p));
+  for (const auto& [p, prebuilt] : prebuilts) {
+    auto prebuilt_fits = evaluate_chosen(h, kb, req.workload, prebuilt);
     if (const Fit* pb = best_runnable_for(prebuilt_fits, req.workload); pb && listed.insert(pb->v->name).second)
-      r.alternatives.push_back({pb->v->name, p.tradeoff.empty() ? p.display : p.tradeoff});
+      r.alternatives.push_back({pb->v->name, p->tradeoff.empty() ? p->display : p->tradeoff});
   }
   // The most portable build (a baseline ISA, data: no flags) of the same kind, where the pick is not one.
   if (const CpuIsa* isa = kb.isa(best.v->isa); isa && !isa->baseline())
@@ -658,36 +673,60 @@ void list_alternatives(const HostFacts& h, const Matrix& m, const KnowledgeBase&
 
 }  // namespace
 
-Recommendation recommend(const HostFacts& h, const Matrix& m, const KnowledgeBase& kb, const RecommendRequest& req) {
+// What recommend settles before it looks at a host.
+struct Recommender::Plan {
+  const Matrix& m;
+  const KnowledgeBase& kb;
+  RecommendRequest req;
+  std::optional<Selection> selection;  ///< none: the matrix has no variants
+  std::vector<Prebuilt> prebuilts;     ///< the selection's package prebuilt
+};
+
+Recommender::Recommender(const Matrix& m, const KnowledgeBase& kb, RecommendRequest req)
+    : plan_(std::make_unique<Plan>(Plan{m, kb, std::move(req), std::nullopt, {}})) {
+  if (m.variants.empty()) return;
+  plan_->selection = select(m, plan_->req, kb.headline);
+  plan_->prebuilts = prebuilts_of(*plan_->selection, m, kb);
+}
+
+Recommender::~Recommender() = default;
+
+Recommendation Recommender::recommend(const HostFacts& h) const {
+  const KnowledgeBase& kb = plan_->kb;
+  const RecommendRequest& req = plan_->req;
   Recommendation r;
-  if (m.variants.empty()) {
+  if (!plan_->selection) {
     r.reasons.push_back("the matrix has no variants");
     return r;
   }
-  Selection s = select(m, req, kb.headline);
-  std::vector<Fit> fits = evaluate_all(h, m, kb, req.workload, s);
+  const Selection* s = &*plan_->selection;
+  const std::vector<Prebuilt>* prebuilts = &plan_->prebuilts;
+  std::vector<Fit> fits = evaluate_all(h, kb, req.workload, *s);
   const Fit* best = best_runnable(fits);
   // Nothing built from source runs here: the same software prebuilt may (packages.toml prebuilt_of).
-  for (const auto& p : kb.packages) {
+  Selection switched;
+  std::vector<Prebuilt> switched_prebuilts;
+  for (const auto& [p, prebuilt] : plan_->prebuilts) {
     if (best || !req.package.empty()) break;
-    if (p.prebuilt_of != s.package) continue;
-    Selection prebuilt = prebuilt_selection(s, p);
-    std::vector<Fit> prebuilt_fits = evaluate_all(h, m, kb, req.workload, prebuilt);
+    std::vector<Fit> prebuilt_fits = evaluate_all(h, kb, req.workload, prebuilt);
     if (!best_runnable(prebuilt_fits)) continue;
-    prebuilt.reasons.push_back(fmt::format("package {}: no {} variant of the matrix runs here; {} does ({})", p.name,
-                                           s.package, p.display, p.tradeoff.empty() ? "prebuilt" : p.tradeoff));
-    s = std::move(prebuilt);
+    switched = prebuilt;
+    switched.reasons.push_back(fmt::format("package {}: no {} variant of the matrix runs here; {} does ({})", p->name,
+                                           s->package, p->display, p->tradeoff.empty() ? "prebuilt" : p->tradeoff));
+    switched_prebuilts = prebuilts_of(switched, plan_->m, kb);
+    s = &switched;
+    prebuilts = &switched_prebuilts;
     fits = std::move(prebuilt_fits);
     best = best_runnable(fits);
   }
   if (!best) {
-    explain_nothing_runs(h, fits, s, r);
+    explain_nothing_runs(h, fits, *s, r);
     return r;
   }
   r.variant = best->v;
   const Variant& v = *best->v;
   r.reasons.push_back(fmt::format("platform {}: {} CPU ({}), {}", h.platform, h.cpu.arch, h.cpu.source, h.os));
-  for (const auto& x : s.reasons) r.reasons.push_back(x);
+  for (const auto& x : s->reasons) r.reasons.push_back(x);
   auto gpus = newest_first(h);
   switch (device(v)) {
     case Device::metal:
@@ -700,8 +739,12 @@ Recommendation recommend(const HostFacts& h, const Matrix& m, const KnowledgeBas
       break;
   }
   if (!v.isa.empty()) r.reasons.push_back(isa_reason(*best, h, kb, req.workload, fits));
-  list_alternatives(h, m, kb, req, s, *best, fits, r);
+  list_alternatives(h, kb, req, *prebuilts, *best, fits, r);
   return r;
+}
+
+Recommendation recommend(const HostFacts& h, const Matrix& m, const KnowledgeBase& kb, const RecommendRequest& req) {
+  return Recommender(m, kb, req).recommend(h);
 }
 
 std::vector<std::string> why_not_recommended(std::string_view name, const HostFacts& h, const Matrix& m,
@@ -742,7 +785,7 @@ std::vector<std::string> why_not_recommended(std::string_view name, const HostFa
                     other_version ? " --version " + version : "", v->python));
     return lines;
   }
-  std::vector<Fit> fits = evaluate_all(h, m, kb, req.workload, s);
+  std::vector<Fit> fits = evaluate_all(h, kb, req.workload, s);
   const Fit* best = best_runnable(fits);
   lines.push_back(fmt::format("{} runs on this host, but {} fits better: {} is {}", name, best->v->name, name,
                               difference(*best, f, kb)));

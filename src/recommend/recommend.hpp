@@ -15,6 +15,7 @@
 ///   - the workload picks avx512 (general), avx512bf16 (bf16-training) or
 ///     avx512vnni (int8-inference).
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -57,6 +58,23 @@ struct Recommendation {
 /// Chooses the variant of \a m for \a host. Throws DiagnosticError when the
 /// request names a package, version or Python the matrix does not have.
 Recommendation recommend(const HostFacts& host, const Matrix& m, const KnowledgeBase& kb, const RecommendRequest& req);
+
+/// recommend for one matrix and request and any number of hosts: what does
+/// not depend on the host (the variants the request chooses) is settled once.
+/// The catalog asks it for thousands of hosts. \a m and \a kb must outlive it.
+class Recommender {
+ public:
+  /// Throws DiagnosticError where \a req asks for what \a m does not build.
+  Recommender(const Matrix& m, const KnowledgeBase& kb, RecommendRequest req);
+  ~Recommender();
+  Recommender(const Recommender&) = delete;
+  Recommender& operator=(const Recommender&) = delete;
+  Recommendation recommend(const HostFacts& host) const;
+
+ private:
+  struct Plan;
+  std::unique_ptr<Plan> plan_;
+};
 
 /// Why \a name is not the recommendation: what stops it from running here
 /// (missing CPU features, SM mismatch, driver too old, platform), or how it
