@@ -204,8 +204,26 @@ struct HostView {
   }
 };
 
-Fit evaluate(const Variant& v, HostView& view, const KnowledgeBase& kb, Workload w) {
+// What evaluate needs of a variant that no host changes, looked up once per
+// variant a request chooses (Selection::choose) rather than once per host.
+struct Candidate {
+  const Variant* v;
+  const CudaToolkit* toolkit = nullptr;      ///< a CUDA variant's toolkit, where the knowledge base has it
+  std::vector<std::optional<CudaCode>> sms;  ///< a CUDA variant's SMs (v->sms()), parsed
+  const CpuIsa* isa = nullptr;               ///< its ISA, where the knowledge base has it
+
+  Candidate(const Variant& variant, const KnowledgeBase& kb) : v(&variant) {
+    if (device(variant) == Device::cuda) {
+      toolkit = kb.cuda(variant.cuda);
+      for (const auto& sm : variant.sms()) sms.push_back(parse_sm(sm));
+    }
+    if (!variant.isa.empty()) isa = kb.isa(variant.isa);
+  }
+};
+
+Fit evaluate(const Candidate& c, HostView& view, Workload w) {
   const HostFacts& h = view.h;
+  const Variant& v = *c.v;
   Fit f;
   f.v = &v;
   if (v.platform != h.platform) f.problems |= kWrongPlatform;
@@ -214,7 +232,7 @@ Fit evaluate(const Variant& v, HostView& view, const KnowledgeBase& kb, Workload
     case Device::none: f.backend = 1; break;
     case Device::cuda: {
       f.backend = 2;
-      const CudaToolkit* ck = kb.cuda(v.cuda);
+      const CudaToolkit* ck = c.toolkit;
       f.toolkit = ck;
       if (ck) f.cuda = ck->version;
       const std::vector<const GpuInfo*>& gpus = view.gpus;
@@ -225,8 +243,7 @@ Fit evaluate(const Variant& v, HostView& view, const KnowledgeBase& kb, Workload
       // One SM, or the SM of a set that fits the GPU best: a set variant carries code for each.
       f.single = v.sm_set.empty() ? 1 : 0;
       for (size_t k = 0; k < gpus.size() && !f.gpu; ++k) {
-        for (const auto& sm : v.sms()) {
-          auto s = parse_sm(sm);
+        for (const auto& s : c.sms) {
           SmMatch m = sm_match(s, view.targets[k]);
           int minor = s ? static_cast<int>(s->number % 10) : 0;
           if (m == SmMatch::none || (f.gpu && std::make_pair(m, minor) <= std::make_pair(f.match, f.sm_minor)))
@@ -253,7 +270,7 @@ Fit evaluate(const Variant& v, HostView& view, const KnowledgeBase& kb, Workload
     }
   }
   if (!v.isa.empty()) {
-    if (const CpuIsa* isa = kb.isa(v.isa)) {
+    if (const CpuIsa* isa = c.isa) {
       f.isa = isa;
       auto known = view.missing_by_isa.find(isa);
       if (known == view.missing_by_isa.end())
@@ -298,12 +315,12 @@ std::string join_names(const std::set<std::string>& s) { return fmt::format("{}"
 struct Selection {
   std::string package, version, python;  ///< version empty: any
   std::vector<std::string> reasons;
-  std::vector<const Variant*> variants;  ///< the variants chosen, in the matrix's order (choose)
+  std::vector<Candidate> candidates;  ///< the variants chosen, in the matrix's order (choose)
 
-  void choose(const Matrix& m) {
-    variants.clear();
+  void choose(const Matrix& m, const KnowledgeBase& kb) {
+    candidates.clear();
     for (const auto& v : m.variants)
-      if (chosen(v)) variants.push_back(&v);
+      if (chosen(v)) candidates.emplace_back(v, kb);
   }
 
   bool chosen(const Variant& v) const {
@@ -324,7 +341,8 @@ std::vector<std::string> newest_first(const std::set<std::string>& versions) {
   return out;
 }
 
-Selection select(const Matrix& m, const RecommendRequest& req, const std::string& kb_headline) {
+Selection select(const Matrix& m, const RecommendRequest& req, const KnowledgeBase& kb) {
+  const std::string& kb_headline = kb.headline;
   Selection s;
   std::set<std::string> packages;
   for (const auto& v : m.variants) packages.insert(v.package);
@@ -402,16 +420,16 @@ Selection select(const Matrix& m, const RecommendRequest& req, const std::string
                                         return join_names(others);
                                       }()));
   }
-  s.choose(m);
+  s.choose(m, kb);
   return s;
 }
 
 // The fits of the variants \a s chooses, in the matrix's order.
 std::vector<Fit> evaluate_chosen(const HostFacts& h, const KnowledgeBase& kb, Workload w, const Selection& s) {
   std::vector<Fit> fits;
-  fits.reserve(s.variants.size());
+  fits.reserve(s.candidates.size());
   HostView view(h, kb);
-  for (const Variant* v : s.variants) fits.push_back(evaluate(*v, view, kb, w));
+  for (const Candidate& c : s.candidates) fits.push_back(evaluate(c, view, w));
   return fits;
 }
 
@@ -628,7 +646,7 @@ std::vector<Prebuilt> prebuilts_of(const Selection& s, const Matrix& m, const Kn
     Selection prebuilt = s;
     prebuilt.package = p.name;
     prebuilt.version.clear();
-    prebuilt.choose(m);
+    prebuilt.choose(m, kb);
     out.emplace_back(&p, std::move(prebuilt));
   }
   return out;
@@ -685,7 +703,7 @@ struct Recommender::Plan {
 Recommender::Recommender(const Matrix& m, const KnowledgeBase& kb, RecommendRequest req)
     : plan_(std::make_unique<Plan>(Plan{m, kb, std::move(req), std::nullopt, {}})) {
   if (m.variants.empty()) return;
-  plan_->selection = select(m, plan_->req, kb.headline);
+  plan_->selection = select(m, plan_->req, kb);
   plan_->prebuilts = prebuilts_of(*plan_->selection, m, kb);
 }
 
@@ -761,7 +779,7 @@ std::vector<std::string> why_not_recommended(std::string_view name, const HostFa
   }
   std::vector<std::string> lines;
   HostView view(h, kb);
-  Fit f = evaluate(*v, view, kb, req.workload);
+  Fit f = evaluate(Candidate(*v, kb), view, req.workload);
   if (!f.runs()) {
     lines.push_back(fmt::format("{} cannot run on this host:", name));
     for (const auto& p : problem_texts(f, h)) lines.push_back("  " + p);
@@ -772,7 +790,7 @@ std::vector<std::string> why_not_recommended(std::string_view name, const HostFa
     lines.push_back(fmt::format("{} is the recommended variant for this host", name));
     return lines;
   }
-  Selection s = select(m, req, kb.headline);
+  Selection s = select(m, req, kb);
   if (!s.chosen(*v)) {
     Selection its = s;
     its.package = v->package;
