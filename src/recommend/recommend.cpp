@@ -74,16 +74,20 @@ struct Fit {
   int sm_minor = 0;
   int single = 0;  // 1: built for one SM; 0: an SM set that contains one the GPU runs
   DriverFit driver = DriverFit::not_needed;
-  Version cuda;
   int isa_workload = 0, isa_general = 0, isa_rank = 0;
   size_t missing = 0;  // CPU features the ISA needs and the CPU lacks
 
   bool runs() const { return problems == 0; }
   int problem_count() const { return std::popcount(problems); }
   // References, not copies: the catalog sorts the fits of every host it answers.
+  // The toolkit's version; none (lowest) where the knowledge base lacks the toolkit or the variant is not CUDA.
+  const Version& cuda() const {
+    static const Version none;
+    return toolkit ? toolkit->version : none;
+  }
   // The key with another workload's isa_workload: the only part that depends on the workload.
   auto key_with(const int& workload_fit) const {
-    return std::tie(backend, gpu_rank, match, sm_minor, single, driver, cuda, workload_fit, isa_general, isa_rank);
+    return std::tie(backend, gpu_rank, match, sm_minor, single, driver, cuda(), workload_fit, isa_general, isa_rank);
   }
   auto key() const { return key_with(isa_workload); }
 };
@@ -234,7 +238,6 @@ Fit evaluate(const Candidate& c, HostView& view, Workload w) {
       f.backend = 2;
       const CudaToolkit* ck = c.toolkit;
       f.toolkit = ck;
-      if (ck) f.cuda = ck->version;
       const std::vector<const GpuInfo*>& gpus = view.gpus;
       if (gpus.empty()) {
         f.problems |= kNoGpu;
@@ -342,7 +345,6 @@ std::vector<std::string> newest_first(const std::set<std::string>& versions) {
 }
 
 Selection select(const Matrix& m, const RecommendRequest& req, const KnowledgeBase& kb) {
-  const std::string& kb_headline = kb.headline;
   Selection s;
   std::set<std::string> packages;
   for (const auto& v : m.variants) packages.insert(v.package);
@@ -357,7 +359,7 @@ Selection select(const Matrix& m, const RecommendRequest& req, const KnowledgeBa
     s.package = req.package;
     if (packages.size() > 1) s.reasons.push_back(fmt::format("package {}: asked for with --package", s.package));
   } else {
-    s.package = packages.count(kb_headline) ? kb_headline : m.variants.front().package;
+    s.package = packages.count(kb.headline) ? kb.headline : m.variants.front().package;
     if (packages.size() > 1)
       s.reasons.push_back(
           fmt::format("package {}: the matrix's main package (it also builds {}; --package to choose)", s.package, [&] {
@@ -446,7 +448,7 @@ bool closer(const Fit& f, const Fit* than) {
   if (!than) return true;
   if (f.problem_count() != than->problem_count()) return f.problem_count() < than->problem_count();
   if (f.missing != than->missing) return f.missing < than->missing;
-  return f.cuda < than->cuda;
+  return f.cuda() < than->cuda();
 }
 
 const Fit* best_runnable(const std::vector<Fit>& fits) {
@@ -502,7 +504,7 @@ std::string difference(const Fit& a, const Fit& b, const KnowledgeBase& kb) {
                     : fmt::format("{}: one build for several GPUs, larger", set_label(*b.v));
   if (b.driver != a.driver && b.driver == DriverFit::minor_compat)
     return fmt::format("CUDA {} through minor-version compatibility only", b.v->cuda);
-  if (b.cuda != a.cuda) return fmt::format("CUDA {} instead of {}", b.v->cuda, a.v->cuda);
+  if (b.cuda() != a.cuda()) return fmt::format("CUDA {} instead of {}", b.v->cuda, a.v->cuda);
   const CpuIsa* isa = kb.isa(b.v->isa);
   if (isa && !isa->workload.empty() && isa->workload != "general")
     return fmt::format("for {} workloads", isa->workload);
@@ -609,7 +611,7 @@ void explain_cuda(const HostFacts& h, const KnowledgeBase& kb, const Fit& best, 
   std::vector<std::string> newer;
   std::set<std::string> seen;
   for (const auto& f : fits)
-    if (device(*f.v) == Device::cuda && f.v->sm == v.sm && f.cuda > best.cuda && seen.insert(f.v->cuda).second)
+    if (device(*f.v) == Device::cuda && f.v->sm == v.sm && f.cuda() > best.cuda() && seen.insert(f.v->cuda).second)
       if (const CudaToolkit* nk = kb.cuda(f.v->cuda))
         newer.push_back(fmt::format("CUDA {} needs {}", nk->version.str(), nk->min_driver.str()));
   std::string newer_note = newer.empty() ? "" : fmt::format(" ({})", fmt::join(newer, "; "));
@@ -643,9 +645,10 @@ std::vector<Prebuilt> prebuilts_of(const Selection& s, const Matrix& m, const Kn
   std::vector<Prebuilt> out;
   for (const auto& p : kb.packages) {
     if (p.prebuilt_of != s.package) continue;
-    Selection prebuilt = s;
+    Selection prebuilt;
     prebuilt.package = p.name;
-    prebuilt.version.clear();
+    prebuilt.python = s.python;
+    prebuilt.reasons = s.reasons;
     prebuilt.choose(m, kb);
     out.emplace_back(&p, std::move(prebuilt));
   }
