@@ -319,11 +319,12 @@ void check_external_arg(const TomlDocument& doc, const Located<std::string>& v, 
     for (size_t at = seg.find('{'); at != std::string::npos; at = seg.find('{', at + 1)) {
       size_t end = seg.find('}', at);
       std::string word = end == std::string::npos ? seg.substr(at + 1) : seg.substr(at + 1, end - at - 1);
-      std::vector<std::string> braced;
-      for (const auto& w : words) braced.push_back("{" + w + "}");
-      if (end == std::string::npos || std::find(words.begin(), words.end(), word) == words.end())
+      if (end == std::string::npos || std::find(words.begin(), words.end(), word) == words.end()) {
+        std::vector<std::string> braced;
+        for (const auto& w : words) braced.push_back("{" + w + "}");
         throw doc.error_at(v.pos, fmt::format("'{{{}}}' is no word of an external recipe's arguments", word),
                            fmt::format("words: {}", fmt::join(braced, ", ")));
+      }
       if (word == "pkgs" && v.value != "{pkgs}")
         throw doc.error_at(v.pos, "'{pkgs}' is the variant's nixpkgs package set: it is an argument's whole value",
                            "write pkgs = \"{pkgs}\"");
