@@ -7,6 +7,7 @@ HostOptions HostArgs::options() const {
   if (!cpuinfo.empty()) o.cpuinfo_path = cpuinfo;
   if (!gpus.empty()) o.gpus = gpus;
   if (!os.empty()) o.os = os;
+  if (no_cache) o.gpu_cache = GpuCache::bypass;
   return o;
 }
 
@@ -17,6 +18,9 @@ void add_host_options(CLI::App& app, HostArgs& args) {
   app.add_option("--gpus", args.gpus, "replace GPU detection: SM[:DRIVER],... e.g. 9.0:580.65.06, or 'none'")
       ->type_name("SPEC");
   app.add_option("--os", args.os, "the operating system to plan for")->check(CLI::IsMember({"linux", "darwin"}));
+  app.add_flag("--no-cache", args.no_cache,
+               "ask NVML even when the driver and its GPUs are as they were when its last answer was kept "
+               "(in $XDG_CACHE_HOME/tailor/gpus.json), and keep nothing");
 }
 
 }  // namespace tailor

@@ -1,6 +1,6 @@
 #pragma once
 /// The options `detect` and `recommend` share: where the host facts come from
-/// (--cpuinfo FILE, --gpus SPEC, --os darwin|linux).
+/// (--cpuinfo FILE, --gpus SPEC, --os darwin|linux), and --no-cache.
 
 #include <CLI/CLI.hpp>
 
@@ -11,10 +11,11 @@ namespace tailor {
 /// Command-line values, turned into HostOptions after parsing.
 struct HostArgs {
   std::string cpuinfo, gpus, os;
+  bool no_cache = false;
   HostOptions options() const;
 };
 
-/// Adds --cpuinfo, --gpus and --os to \a app.
+/// Adds --cpuinfo, --gpus, --os and --no-cache to \a app.
 void add_host_options(CLI::App& app, HostArgs& args);
 
 }  // namespace tailor

@@ -1,6 +1,6 @@
 // Checks against the GPU machine: the outputs scripts/device/detect-on-gpu.sh
-// recorded there (tests/data/gpu-machine/), and live NVML vs nvidia-smi where
-// a GPU exists. Both skip cleanly elsewhere.
+// recorded there (tests/data/gpu-machine/), and live NVML (asked, and cached)
+// vs nvidia-smi where a GPU exists. Both skip cleanly elsewhere.
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "host/gpu_cache.hpp"
 #include "host/host_facts.hpp"
 #include "host/nvidia_smi.hpp"
 #include "host/nvml.hpp"
@@ -118,6 +119,37 @@ TEST(GpuMachine, LiveNvmlAgreesWithNvidiaSmi) {
                         {"driver", g.driver},
                         {"memory_mib", g.memory_mib ? nlohmann::json(*g.memory_mib) : nlohmann::json()}});
   expect_same_gpus(detected, parse_nvidia_smi_csv(*text));
+}
+
+// The cache on the live machine: a first run asks NVML and keeps its answer,
+// the next answers from it, and --no-cache asks again; all three report the
+// same GPUs, which are nvidia-smi's.
+TEST(GpuMachine, LiveDetectFromTheCacheIsNvmlsAnswer) {
+  if (!read_driver_state("/proc")) GTEST_SKIP() << "no NVIDIA driver loaded here";
+  std::string why;
+  if (auto nvml = detect_with_nvml(why); !nvml || nvml->gpus.empty()) GTEST_SKIP() << "no GPU through NVML: " << why;
+  test::TempDir cache("gpu-cache-live");
+  const char* old = std::getenv("XDG_CACHE_HOME");
+  const std::string saved = old ? old : "";
+  ::setenv("XDG_CACHE_HOME", cache.path().c_str(), 1);
+  const std::string file = cache.path() + "/tailor/gpus.json";
+  auto fresh = test::run_tailor({"detect", "--json", "--no-cache"});
+  const bool kept_by_no_cache = std::filesystem::exists(file);
+  auto first = test::run_tailor({"detect", "--json"});
+  const bool kept_by_first = std::filesystem::exists(file);
+  auto cached = test::run_tailor({"detect", "--json"});
+  auto cached_text = test::run_tailor({"detect"});
+  old ? ::setenv("XDG_CACHE_HOME", saved.c_str(), 1) : ::unsetenv("XDG_CACHE_HOME");
+  for (const auto* r : {&fresh, &first, &cached, &cached_text}) ASSERT_EQ(r->status, 0) << r->err;
+  EXPECT_FALSE(kept_by_no_cache);
+  EXPECT_TRUE(kept_by_first);
+  const auto gpus = nlohmann::json::parse(fresh.out)["gpus"];
+  EXPECT_EQ(nlohmann::json::parse(first.out)["gpus"], gpus);
+  EXPECT_EQ(nlohmann::json::parse(cached.out)["gpus"], gpus);
+  EXPECT_NE(cached_text.out.find("(nvml, cached)"), std::string::npos) << cached_text.out;
+  auto smi = run_nvidia_smi();
+  ASSERT_TRUE(smi);
+  expect_same_gpus(gpus, parse_nvidia_smi_csv(*smi));
 }
 
 }  // namespace

@@ -115,7 +115,8 @@ HostFacts make_host_facts(CpuInfo cpu, GpuReport gpu, std::string os, const Know
 
 EarlyGpuQuery::EarlyGpuQuery(const HostOptions& options) {
   // Only where detect_host would ask the driver: no --gpus, on Linux.
-  if (!options.gpus && os_before_reading(options) == "linux") report_ = std::async(std::launch::async, detect_gpus);
+  if (!options.gpus && os_before_reading(options) == "linux")
+    report_ = std::async(std::launch::async, detect_gpus, options.gpu_cache);
 }
 
 std::optional<GpuReport> EarlyGpuQuery::take() {
@@ -147,7 +148,7 @@ HostFacts detect_host(const HostOptions& options, const KnowledgeBase& kb, Early
   } else if (auto started = early ? early->take() : std::nullopt) {
     gpu = std::move(*started);
   } else {
-    gpu = detect_gpus();
+    gpu = detect_gpus(options.gpu_cache);
   }
   return make_host_facts(std::move(cpu), std::move(gpu), std::move(os), kb);
 }

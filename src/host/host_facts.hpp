@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "host/cpu_info.hpp"
+#include "host/gpu_detect.hpp"
 #include "host/gpu_info.hpp"
 #include "kb/knowledge_base.hpp"
 
@@ -30,6 +31,7 @@ struct HostOptions {
   std::optional<std::string> cpuinfo_path;  ///< saved /proc/cpuinfo or sysctl output
   std::optional<std::string> gpus;          ///< --gpus SPEC
   std::optional<std::string> os;            ///< "linux" or "darwin"
+  GpuCache gpu_cache = GpuCache::use;       ///< --no-cache: ask NVML, keep nothing
 };
 
 /// Derives ISAs, best ISA, level and platform from \a cpu, \a gpu and \a os.
