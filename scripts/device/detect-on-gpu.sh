@@ -43,10 +43,11 @@ run() {  # file, args...
   "$tailor" "$@" >"$rec/$f" 2>"$rec/$f.stderr"
   echo "$?" >"$rec/$f.status"
 }
-run detect.json detect --json
-run detect.txt detect
-run recommend.txt recommend --spec "$spec"
-run recommend.json recommend --spec "$spec" --json
+# --no-cache: the driver's answer of this run, not one a cache kept from an earlier one.
+run detect.json detect --json --no-cache
+run detect.txt detect --no-cache
+run recommend.txt recommend --spec "$spec" --no-cache
+run recommend.json recommend --spec "$spec" --json --no-cache
 # The same answer from the recorded files alone (planning mode), for comparison.
 gpus=$(awk -F', ' '{printf "%s%s:%s", (NR > 1 ? "," : ""), $3, $4}' "$rec/nvidia-smi-query.csv")
 run recommend-planned.json recommend --spec "$spec" --json --cpuinfo "$rec/cpuinfo" --gpus "$gpus"

@@ -24,17 +24,21 @@ namespace {
 // Bumped whenever the file's shape or what a report holds changes: an older
 // file is then a miss, not a misreading.
 constexpr int kFormat = 1;
-constexpr uint64_t kMaxCacheBytes = 1 << 20;
+constexpr uint64_t kMaxFileBytes = 1 << 20;  // a cache file, or one of the driver's
 constexpr uint64_t kMaxIndex = 1 << 16;
 
-// The whole of a small file (procfs files report size 0: read to the end).
-std::optional<std::string> read_small(const fs::path& path, int extra_flags = 0) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | extra_flags);
+// The whole of a small file (procfs files report size 0: read to the end);
+// with \a only_ours, only when it is a regular file of this user, not a link.
+std::optional<std::string> read_small(const fs::path& path, bool only_ours = false) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | (only_ours ? O_NOFOLLOW : 0));
   if (fd < 0) return std::nullopt;
+  struct stat st {};
+  bool readable = !only_ours || (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid() &&
+                                 static_cast<uint64_t>(st.st_size) <= kMaxFileBytes);
   std::string text;
-  bool ok = !read_bounded(fd, 0, text);
+  bool ok = readable && !read_bounded(fd, only_ours ? static_cast<uint64_t>(st.st_size) : 0, text);
   ::close(fd);
-  if (!ok || text.size() > kMaxCacheBytes) return std::nullopt;
+  if (!ok || text.size() > kMaxFileBytes) return std::nullopt;
   return text;
 }
 
@@ -130,18 +134,7 @@ std::optional<GpuReport> parse_gpu_cache(std::string_view text, const DriverStat
   }
 }
 
-std::optional<std::string> read_gpu_cache_file(const fs::path& file) {
-  int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
-  if (fd < 0) return std::nullopt;
-  struct stat st {};
-  bool ours = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid() &&
-              static_cast<uint64_t>(st.st_size) <= kMaxCacheBytes;
-  std::string text;
-  bool ok = ours && !read_bounded(fd, static_cast<uint64_t>(st.st_size), text);
-  ::close(fd);
-  if (!ok) return std::nullopt;
-  return text;
-}
+std::optional<std::string> read_gpu_cache_file(const fs::path& file) { return read_small(file, true); }
 
 bool write_gpu_cache_file(const fs::path& file, std::string_view text) {
   std::error_code ec;
