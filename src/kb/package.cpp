@@ -48,6 +48,17 @@ std::vector<std::string> template_segments(std::string_view tmpl) {
   }
 }
 
+std::vector<TemplateKey> template_keys(std::string_view tmpl) {
+  std::vector<TemplateKey> out;
+  for (const auto& seg : template_segments(tmpl))
+    for (size_t at = seg.find('{'); at != std::string::npos; at = seg.find('{', at + 1)) {
+      size_t end = seg.find('}', at);
+      out.push_back(
+          {end == std::string::npos ? seg.substr(at + 1) : seg.substr(at + 1, end - at - 1), end != std::string::npos});
+    }
+  return out;
+}
+
 std::string fill_template(std::string_view tmpl, const std::vector<std::pair<std::string, std::string>>& values) {
   std::string out;
   size_t i = 0;

@@ -111,6 +111,14 @@ PackageDef read_package(TableReader& r);
 
 /// Splits a name template on '-' into its segments ("{package}", "cpu", ...).
 std::vector<std::string> template_segments(std::string_view tmpl);
+/// A {word} of a template: the text after '{' up to its '}' in the same
+/// segment; without one (\a closed false), the rest of the segment.
+struct TemplateKey {
+  std::string word;
+  bool closed = true;
+};
+/// The {word}s of \a tmpl, in order ("py{python_nodot}-{sm}" -> python_nodot, sm).
+std::vector<TemplateKey> template_keys(std::string_view tmpl);
 /// Replaces each {key} of \a tmpl by its value; unknown keys stay as written.
 std::string fill_template(std::string_view tmpl, const std::vector<std::pair<std::string, std::string>>& values);
 

@@ -53,12 +53,10 @@ std::vector<ExternalArg> external_args(const ExternalRecipe& r, const Variant& v
     ExternalArg a{name, tmpl == "{pkgs}", std::nullopt};
     if (!a.pkgs) {
       // A word the variant lacks makes the argument null, as trees pass `sm = null` to a CPU build.
-      bool lacks = false;
-      for (const auto& seg : template_segments(tmpl))
-        for (size_t at = seg.find('{'); at != std::string::npos; at = seg.find('{', at + 1)) {
-          std::string word = seg.substr(at + 1, seg.find('}', at) - at - 1);
-          lacks = lacks || std::none_of(words.begin(), words.end(), [&](const auto& w) { return w.first == word; });
-        }
+      auto keys = template_keys(tmpl);
+      bool lacks = std::any_of(keys.begin(), keys.end(), [&](const TemplateKey& k) {
+        return std::none_of(words.begin(), words.end(), [&](const auto& w) { return w.first == k.word; });
+      });
       if (!lacks) a.value = fill_template(tmpl, words);
     }
     out.push_back(std::move(a));

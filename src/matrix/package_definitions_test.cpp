@@ -64,6 +64,20 @@ TEST(Packages, TemplatesFill) {
   EXPECT_EQ(template_segments("{cuda}-{sm}-{isa}"), (std::vector<std::string>{"{cuda}", "{sm}", "{isa}"}));
 }
 
+TEST(Packages, TemplateKeysAreTheBracedWordsOfEachSegment) {
+  auto words = [](std::string_view tmpl) {
+    std::vector<std::string> out;
+    for (const auto& k : template_keys(tmpl)) out.push_back(k.word + (k.closed ? "" : " (open)"));
+    return out;
+  };
+  EXPECT_EQ(words("py{python_nodot}-{sm}"), (std::vector<std::string>{"python_nodot", "sm"}));
+  EXPECT_EQ(words("{a}{b}-plain"), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(words("plain-text"), std::vector<std::string>{});
+  // A '}' in another segment does not close a '{': "{a-b}" is an open "a".
+  EXPECT_EQ(words("{a-b}"), (std::vector<std::string>{"a (open)"}));
+  EXPECT_EQ(words("x-{cuda"), (std::vector<std::string>{"cuda (open)"}));
+}
+
 TEST(Packages, UnknownStrategyIsAnError) {
   std::string text = std::string(kMagmaHead) +
                      "\n[[package.needs]]\npackage = \"pytorch\"\nstrategy = \"companion\"\nargument = \"torch\"\n"

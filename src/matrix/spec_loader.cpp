@@ -315,20 +315,17 @@ void check_external_arg(const TomlDocument& doc, const Located<std::string>& v, 
   for (char c : v.value)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
       throw doc.error_at(v.pos, "an argument of the recipe contains a control character", "write it on one line");
-  for (const auto& seg : template_segments(v.value))
-    for (size_t at = seg.find('{'); at != std::string::npos; at = seg.find('{', at + 1)) {
-      size_t end = seg.find('}', at);
-      std::string word = end == std::string::npos ? seg.substr(at + 1) : seg.substr(at + 1, end - at - 1);
-      if (end == std::string::npos || std::find(words.begin(), words.end(), word) == words.end()) {
-        std::vector<std::string> braced;
-        for (const auto& w : words) braced.push_back("{" + w + "}");
-        throw doc.error_at(v.pos, fmt::format("'{{{}}}' is no word of an external recipe's arguments", word),
-                           fmt::format("words: {}", fmt::join(braced, ", ")));
-      }
-      if (word == "pkgs" && v.value != "{pkgs}")
-        throw doc.error_at(v.pos, "'{pkgs}' is the variant's nixpkgs package set: it is an argument's whole value",
-                           "write pkgs = \"{pkgs}\"");
+  for (const auto& [word, closed] : template_keys(v.value)) {
+    if (!closed || std::find(words.begin(), words.end(), word) == words.end()) {
+      std::vector<std::string> braced;
+      for (const auto& w : words) braced.push_back("{" + w + "}");
+      throw doc.error_at(v.pos, fmt::format("'{{{}}}' is no word of an external recipe's arguments", word),
+                         fmt::format("words: {}", fmt::join(braced, ", ")));
     }
+    if (word == "pkgs" && v.value != "{pkgs}")
+      throw doc.error_at(v.pos, "'{pkgs}' is the variant's nixpkgs package set: it is an argument's whole value",
+                         "write pkgs = \"{pkgs}\"");
+  }
 }
 
 // [family.version.external.torch]: repo, rev, hash, path, args. The version
@@ -434,17 +431,15 @@ PackageVersion read_version(const TomlDocument& doc, const toml::table& t, const
   }
   std::string tmpl = "{package}{version}";
   if (auto n = r.string("name")) {
-    for (const auto& seg : template_segments(n->value))
-      for (size_t at = seg.find('{'); at != std::string::npos; at = seg.find('{', at + 1)) {
-        std::string key = seg.substr(at + 1, seg.find('}', at) - at - 1);
-        bool known = std::any_of(fill.begin(), fill.end(), [&](const auto& f) { return f.first == key; });
-        if (known) continue;
-        std::vector<std::string> words;
-        for (const auto& f : fill) words.push_back("{" + f.first + "}");
-        throw doc.error_at(n->pos,
-                           fmt::format("'{{{}}}' in the name of version {} is none of its words", key, pv.version),
-                           fmt::format("words: {}", fmt::join(words, ", ")));
-      }
+    for (const auto& key : template_keys(n->value)) {
+      bool known = std::any_of(fill.begin(), fill.end(), [&](const auto& f) { return f.first == key.word; });
+      if (known) continue;
+      std::vector<std::string> words;
+      for (const auto& f : fill) words.push_back("{" + f.first + "}");
+      throw doc.error_at(n->pos,
+                         fmt::format("'{{{}}}' in the name of version {} is none of its words", key.word, pv.version),
+                         fmt::format("words: {}", fmt::join(words, ", ")));
+    }
     tmpl = n->value;
   }
   pv.word = fill_template(tmpl, fill);
