@@ -17,13 +17,6 @@ nlohmann::ordered_json variant_description(const BuildSettings& s, const Knowled
 
 namespace {
 
-// The version of \a attribute the variant pairs with ("2.11.0").
-std::string requested_version(const BuildSettings& s, const std::string& attribute) {
-  for (const auto& [attr, version] : s.variant.paired)
-    if (attr == attribute) return version;
-  return {};
-}
-
 std::string key_value(const std::string& key, const std::string& value) {
   return fmt::format("    {} = {};\n", key, value);
 }
@@ -141,7 +134,7 @@ std::string variant_record(const BuildSettings& s, const KnowledgeBase& kb) {
   out += key_value("passthru", nix_value(passthru, 4));
   out += key_value("describe", nix_value(variant_description(s, kb), 4));
   for (const auto& b : s.inline_builds) out += fmt::format("    inherit {};\n", b.argument);
-  for (const auto& [argument, recipe] : s.external_builds) out += fmt::format("    inherit {};\n", argument);
+  for (const auto& b : s.external_builds) out += fmt::format("    inherit {};\n", b.argument);
   return out;
 }
 
@@ -154,8 +147,8 @@ std::string external_src_arg(const std::string& argument) { return argument + "R
 // package set being this variant's. Let bindings, beside `variant`.
 std::string external_bindings(const BuildSettings& s) {
   std::string out;
-  for (const auto& [argument, r] : s.external_builds) {
-    const std::string version = s.variant.version.empty() ? "" : " " + requested_version(s, r->attribute);
+  for (const auto& [argument, r, paired] : s.external_builds) {
+    const std::string version = paired.empty() ? "" : " " + paired;
     out +=
         fmt::format("  # {}{}: {}, not the nixpkgs pin's ([family.version.external.{}]).\n", comment_text(r->attribute),
                     comment_text(version), comment_text(r->describe()), comment_text(r->attribute));
@@ -213,7 +206,7 @@ std::string variant_recipe(const BuildSettings& s, const Spec& spec, const Knowl
   std::string args = s.tailor.kind == TailorSource::Kind::catalog  ? ", tailor ? null"
                      : s.tailor.kind == TailorSource::Kind::pinned ? ", tailorSrc ? null"
                                                                    : "";
-  for (const auto& [argument, recipe] : s.external_builds) args += ", " + external_src_arg(argument) + " ? null";
+  for (const auto& b : s.external_builds) args += ", " + external_src_arg(b.argument) + " ? null";
   out += "{ nixpkgsSrc ? null" + args + " }:\n" + inline_bindings(s, kb);
   const PackageDef& package = *kb.package(v.package);
   if (own && kb.needed(package, "companion-of")) {

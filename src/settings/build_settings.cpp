@@ -217,7 +217,7 @@ class Deriver {
       }
       const ExternalRecipe* external = external_recipe_for(v_, spec_, kb_.package(n.package)->attribute);
       if (n.strategy == "companion-of" && external) {
-        s_.external_builds.emplace_back(n.argument, external);
+        s_.external_builds.push_back({n.argument, external, other.version});
         arg(n.argument, fmt::format("{} {}", external->attribute, other.version),
             fmt::format("built by {}, the version's [family.version.external.{}]: which {} that is, is that "
                         "repository's, not the nixpkgs pin's",

@@ -35,6 +35,13 @@ struct DriverRequirement {
 
 struct InlineBuild;
 
+/// A package that another repository's recipe builds for the variant.
+struct ExternalBuild {
+  std::string argument;                    ///< the override argument ("torch")
+  const ExternalRecipe* recipe = nullptr;  ///< the version's [family.version.external.<attribute>]
+  std::string version;                     ///< the version of it the variant pairs with ("2.11.0")
+};
+
 struct BuildSettings {
   Variant variant;
   std::string pname;
@@ -66,8 +73,8 @@ struct BuildSettings {
   /// family): the settings their own variant would have.
   std::vector<InlineBuild> inline_builds;
   /// Packages it is built against that a recipe of another repository builds
-  /// ([family.version.external]): the override argument ("torch") -> that recipe.
-  std::vector<std::pair<std::string, const ExternalRecipe*>> external_builds;
+  /// ([family.version.external]).
+  std::vector<ExternalBuild> external_builds;
   /// python-set-substitution: recipe key ("customTorchName") -> pname of the
   /// package built inline for the cell and swapped into the Python set.
   std::vector<std::pair<std::string, std::string>> substituted;
