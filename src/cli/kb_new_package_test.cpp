@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/golden.hpp"
+#include "support/nix_probe.hpp"
 #include "support/run.hpp"
 
 namespace tailor {
@@ -75,9 +76,7 @@ TEST(KbNewPackage, ItsBuilderBuildsTheAttributeOfTheRecord) {
   ASSERT_EQ(gen.status, 0) << gen.err;
   const std::string recipe = tree + "/.flox/pkgs/vllm-fork-python312-cuda12_9-sm90-avx512.nix";
   EXPECT_NE(test::read_file(recipe).find("    attribute = \"vllm\";\n"), std::string::npos);
-  auto probe = test::run_command("nix-instantiate --eval --strict --json " + test::source_path("tests/nix/probe.nix") +
-                                     " --arg pkgsDir '" + tree + "/.flox/pkgs'",
-                                 false);
+  auto probe = test::probe_recipes(tree + "/.flox/pkgs");
   ASSERT_EQ(probe.status, 0) << probe.out;
   json r = json::parse(probe.out)["vllm-fork-python312-cuda12_9-sm90-avx512"];
   EXPECT_EQ(r["pname"], "vllm-fork-python312-cuda12_9-sm90-avx512");

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/golden.hpp"
+#include "support/nix_probe.hpp"
 #include "support/run.hpp"
 
 namespace tailor {
@@ -69,9 +70,7 @@ TEST(ExternalRecipe, GeneratedRecipesCallTheOtherRepositorysTorchWithTheSpecsArg
       << text;
   EXPECT_NE(text.find("{ nixpkgsSrc ? null, torchRecipeSrc ? null }:"), std::string::npos) << text;
 
-  auto probe = test::run_command("nix-instantiate --eval --strict --json " + test::source_path("tests/nix/probe.nix") +
-                                     " --arg pkgsDir '" + tree + "/.flox/pkgs'",
-                                 false);
+  auto probe = test::probe_recipes(tree + "/.flox/pkgs");
   ASSERT_EQ(probe.status, 0) << probe.out;
   json got = json::parse(probe.out);
   const json& gpu = got["torchvision026-python313-cuda12_9-sm90-avx512"];

@@ -12,6 +12,7 @@
 #include "matrix/spec_loader.hpp"
 #include "settings/build_settings.hpp"
 #include "support/golden.hpp"
+#include "support/nix_probe.hpp"
 #include "support/run.hpp"
 
 namespace tailor {
@@ -79,9 +80,7 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
   EXPECT_EQ(parsed.status, 0) << parsed.out;
 
   // 2. Every recipe evaluates against the stub, as its settings say.
-  auto probe = test::run_command("nix-instantiate --eval --strict --json " + test::source_path("tests/nix/probe.nix") +
-                                     " --arg pkgsDir '" + dir.path() + "/.flox/pkgs'",
-                                 false);
+  auto probe = test::probe_recipes(dir.path() + "/.flox/pkgs");
   ASSERT_EQ(probe.status, 0) << probe.out;
   json got = json::parse(probe.out);
 
@@ -283,9 +282,7 @@ TEST(GeneratedVersions, CompanionVersionsBuildTheirReleases) {
   test::TempDir dir("gen");
   auto gen = test::run_tailor({"generate", "build-pytorch/pytorch-versions", "-o", dir.path()});
   ASSERT_EQ(gen.status, 0) << gen.err;
-  auto probe = test::run_command("nix-instantiate --eval --strict --json " + test::source_path("tests/nix/probe.nix") +
-                                     " --arg pkgsDir '" + dir.path() + "/.flox/pkgs'",
-                                 false);
+  auto probe = test::probe_recipes(dir.path() + "/.flox/pkgs");
   ASSERT_EQ(probe.status, 0) << probe.out;
   json got = json::parse(probe.out);
   const json& tv = got["torchvision025-python313-cuda13_1-sm120-avx2"];
@@ -316,9 +313,7 @@ TEST(GeneratedTreeStub, VersionLineBuildsEachVersionOnItsPinFromItsSource) {
   TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate is not installed");
   test::TempDir dir("gen-line");
   ASSERT_EQ(test::run_tailor({"generate", "examples/build-pytorch/pytorch-line.toml", "-o", dir.path()}).status, 0);
-  auto probe = test::run_command("nix-instantiate --eval --strict --json " + test::source_path("tests/nix/probe.nix") +
-                                     " --arg pkgsDir '" + dir.path() + "/.flox/pkgs'",
-                                 false);
+  auto probe = test::probe_recipes(dir.path() + "/.flox/pkgs");
   ASSERT_EQ(probe.status, 0) << probe.out;
   json got = json::parse(probe.out);
   // pytorch: 2.8.0 x 12.8 (80) + 2.9.1 x 12.8, 12.9 (160) + 2.10.0 x 12.9 (80) on
@@ -379,9 +374,7 @@ TEST(GeneratedTreeStub, CpuAndMpsCompanionsImportTheirTorch) {
                          "backend = \"cpu\"\nisa = \"avx2\"\n\n"
                          "[[family]]\nname = \"mps\"\npackage = [\"pytorch\", \"torchvision\"]\nbackend = \"mps\"\n";
   ASSERT_EQ(test::run_tailor({"generate", spec, "-o", dir.path() + "/tree"}).status, 0);
-  auto probe = test::run_command("nix-instantiate --eval --strict --json " + test::source_path("tests/nix/probe.nix") +
-                                     " --arg pkgsDir '" + dir.path() + "/tree/.flox/pkgs'",
-                                 false);
+  auto probe = test::probe_recipes(dir.path() + "/tree/.flox/pkgs");
   ASSERT_EQ(probe.status, 0) << probe.out;
   json got = json::parse(probe.out);
   EXPECT_EQ(got["torchvision-python313-cpu-avx2"]["torch"], "pytorch-python313-cpu-avx2");
@@ -394,9 +387,7 @@ json probe_generated(const test::TempDir& dir, const std::string& name, const st
   std::string spec = dir.path() + "/" + name + ".toml", tree = dir.path() + "/" + name;
   std::ofstream(spec) << spec_text;
   EXPECT_EQ(test::run_tailor({"generate", spec, "-o", tree}).status, 0);
-  auto probe = test::run_command("nix-instantiate --eval --strict --json " + test::source_path("tests/nix/probe.nix") +
-                                     " --arg pkgsDir '" + tree + "/.flox/pkgs'",
-                                 false);
+  auto probe = test::probe_recipes(tree + "/.flox/pkgs");
   EXPECT_EQ(probe.status, 0) << probe.out;
   return probe.status == 0 ? json::parse(probe.out) : json::object();
 }
@@ -460,9 +451,7 @@ TEST(GeneratedTreeStub, MagmaRecipesFeedTheirTorch) {
                          "sm = \"12.0\"\nisa = \"avx2\"\n\n[[family]]\nname = \"torch\"\npackage = \"pytorch\"\n"
                          "backend = \"cuda\"\ncuda = \"12.9\"\nsm = \"12.0\"\nisa = \"avx2\"\n";
   ASSERT_EQ(test::run_tailor({"generate", spec, "-o", dir.path() + "/tree"}).status, 0);
-  auto probe = test::run_command("nix-instantiate --eval --strict --json " + test::source_path("tests/nix/probe.nix") +
-                                     " --arg pkgsDir '" + dir.path() + "/tree/.flox/pkgs'",
-                                 false);
+  auto probe = test::probe_recipes(dir.path() + "/tree/.flox/pkgs");
   ASSERT_EQ(probe.status, 0) << probe.out;
   json got = json::parse(probe.out);
   const json& magma = got["magma-cuda12_9-sm120-avx2"];

@@ -13,6 +13,7 @@
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"
 #include "support/golden.hpp"
+#include "support/nix_probe.hpp"
 #include "support/run.hpp"
 
 namespace tailor {
@@ -65,9 +66,7 @@ TEST(OverlayPackage, TreeParsesEvaluatesChecksCleanAndImportsBack) {
   auto parsed = test::run_command(parse + " >/dev/null", true);
   EXPECT_EQ(parsed.status, 0) << parsed.out;
 
-  auto probe = test::run_command("nix-instantiate --eval --strict --json " + test::source_path("tests/nix/probe.nix") +
-                                     " --arg pkgsDir '" + pkgs + "'",
-                                 false);
+  auto probe = test::probe_recipes(pkgs);
   ASSERT_EQ(probe.status, 0) << probe.out;
   json got = json::parse(probe.out);
   EXPECT_EQ(got.size(), kNames.size());

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/golden.hpp"
+#include "support/nix_probe.hpp"
 #include "support/paths.hpp"
 #include "support/run.hpp"
 
@@ -72,11 +73,9 @@ class PruneInRecipes : public testing::Test {
   }
 
   // Every recipe's probe (tests/nix/probe.nix), with the stand-in as `tailor`.
-  json probe(const fs::path& tree, const std::string& extra = "") {
-    auto r = test::run_command("nix-instantiate --eval --strict --json " + test::source_path("tests/nix/probe.nix") +
-                                   " --arg pkgsDir '" + (tree / ".flox/pkgs").string() + "' --argstr tailor '" +
-                                   standin_.string() + "'" + extra,
-                               false);
+  json probe(const fs::path& tree, std::vector<std::string> more = {}) {
+    more.insert(more.begin(), {"--argstr", "tailor", standin_.string()});
+    auto r = test::probe_recipes((tree / ".flox/pkgs").string(), more);
     EXPECT_EQ(r.status, 0) << r.out;
     return r.status == 0 ? json::parse(r.out) : json::object();
   }
@@ -244,7 +243,7 @@ TEST_F(PruneInRecipes, PinnedTailorIsBuiltFromItsSourceAndRun) {
                         "      src = tailorSrc;\n"),
             std::string::npos)
       << recipe;
-  json got = probe(tree, " --arg tailorSrc " + test::source_dir());
+  json got = probe(tree, {"--arg", "tailorSrc", test::source_dir()});
   ASSERT_EQ(got.size(), 1u);
   // The stub's callPackage of nix/package.nix yields the derivation "tailor"; the phase runs its bin/tailor.
   EXPECT_EQ(got.begin().value()["postFixup"],

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/golden.hpp"
+#include "support/nix_probe.hpp"
 #include "support/paths.hpp"
 #include "support/run.hpp"
 #include "util/quote.hpp"
@@ -71,9 +72,7 @@ void expect_tree_parses(const fs::path& tree) {
 
 // Every recipe's preConfigure, as the stub evaluates it (tests/nix/probe.nix).
 json probe(const fs::path& tree) {
-  auto r = test::run_command("nix-instantiate --eval --strict --json " + test::source_path("tests/nix/probe.nix") +
-                                 " --arg pkgsDir '" + (tree / ".flox/pkgs").string() + "'",
-                             false);
+  auto r = test::probe_recipes((tree / ".flox/pkgs").string());
   EXPECT_EQ(r.status, 0) << r.out;
   return r.status == 0 ? json::parse(r.out) : json::object();
 }

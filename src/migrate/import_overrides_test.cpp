@@ -13,6 +13,7 @@
 
 #include "migrate/import_overrides.hpp"
 #include "support/golden.hpp"
+#include "support/nix_probe.hpp"
 #include "support/run.hpp"
 
 namespace tailor::migrate {
@@ -238,9 +239,7 @@ std::map<std::string, json> adopt(const std::string& spec_text, const std::strin
   for (const auto& e : fs::recursive_directory_iterator(out))
     if (e.path().extension() == ".nix") cmd += " '" + e.path().string() + "'";
   EXPECT_EQ(test::run_command(cmd + " >/dev/null", true).status, 0);
-  auto probe = test::run_command("nix-instantiate --eval --strict --json " + test::source_path("tests/nix/probe.nix") +
-                                     " --arg pkgsDir '" + out + "/.flox/pkgs'",
-                                 false);
+  auto probe = test::probe_recipes(out + "/.flox/pkgs");
   EXPECT_EQ(probe.status, 0) << probe.out;
   json got = json::parse(probe.out);
   for (const auto& name : versions) {
