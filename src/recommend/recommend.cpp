@@ -459,7 +459,7 @@ const Fit* best_runnable(const std::vector<Fit>& fits) {
 
 std::string isa_reason(const Fit& f, const HostFacts& h, const KnowledgeBase& kb, Workload w,
                        const std::vector<Fit>& fits) {
-  const CpuIsa* isa = kb.isa(f.v->isa);
+  const CpuIsa* isa = f.isa;
   if (!isa) return {};
   std::string r = isa->baseline()
                       ? fmt::format("ISA {} ({}): no CPU ISA targeting, runs on any {} CPU", isa->name, isa->display,
@@ -505,7 +505,7 @@ std::string difference(const Fit& a, const Fit& b, const KnowledgeBase& kb) {
   if (b.driver != a.driver && b.driver == DriverFit::minor_compat)
     return fmt::format("CUDA {} through minor-version compatibility only", b.v->cuda);
   if (b.cuda() != a.cuda()) return fmt::format("CUDA {} instead of {}", b.v->cuda, a.v->cuda);
-  const CpuIsa* isa = kb.isa(b.v->isa);
+  const CpuIsa* isa = b.isa;
   if (isa && !isa->workload.empty() && isa->workload != "general")
     return fmt::format("for {} workloads", isa->workload);
   return fmt::format("ISA {}, less specific", b.v->isa);
@@ -604,15 +604,14 @@ void explain_other_gpus(const KnowledgeBase& kb, const Variant& v, const std::ve
 }
 
 // The CUDA toolkit against the driver, naming newer toolkits the driver rules out.
-void explain_cuda(const HostFacts& h, const KnowledgeBase& kb, const Fit& best, const std::vector<Fit>& fits,
-                  Recommendation& r) {
+void explain_cuda(const HostFacts& h, const Fit& best, const std::vector<Fit>& fits, Recommendation& r) {
   const Variant& v = *best.v;
-  const CudaToolkit* ck = kb.cuda(v.cuda);
+  const CudaToolkit* ck = best.toolkit;
   std::vector<std::string> newer;
   std::set<std::string> seen;
   for (const auto& f : fits)
     if (device(*f.v) == Device::cuda && f.v->sm == v.sm && f.cuda() > best.cuda() && seen.insert(f.v->cuda).second)
-      if (const CudaToolkit* nk = kb.cuda(f.v->cuda))
+      if (const CudaToolkit* nk = f.toolkit)
         newer.push_back(fmt::format("CUDA {} needs {}", nk->version.str(), nk->min_driver.str()));
   std::string newer_note = newer.empty() ? "" : fmt::format(" ({})", fmt::join(newer, "; "));
   if (best.driver == DriverFit::full) {
@@ -673,9 +672,9 @@ void list_alternatives(const HostFacts& h, const KnowledgeBase& kb, const Recomm
       r.alternatives.push_back({pb->v->name, p->tradeoff.empty() ? p->display : p->tradeoff});
   }
   // The most portable build (a baseline ISA, data: no flags) of the same kind, where the pick is not one.
-  if (const CpuIsa* isa = kb.isa(best.v->isa); isa && !isa->baseline())
+  if (best.isa && !best.isa->baseline())
     for (const auto& f : fits) {
-      const CpuIsa* other = kb.isa(f.v->isa);
+      const CpuIsa* other = f.isa;
       if (!f.runs() || !other || !other->baseline() || f.v->backend != best.v->backend || f.v->cuda != best.v->cuda ||
           f.gpu != best.gpu)
         continue;
@@ -756,7 +755,7 @@ Recommendation Recommender::recommend(const HostFacts& h) const {
     case Device::none: explain_cpu_choice(h, fits, gpus, r); break;
     case Device::cuda:
       explain_sm(h, kb, *best, gpus, r);
-      explain_cuda(h, kb, *best, fits, r);
+      explain_cuda(h, *best, fits, r);
       break;
   }
   if (!v.isa.empty()) r.reasons.push_back(isa_reason(*best, h, kb, req.workload, fits));
