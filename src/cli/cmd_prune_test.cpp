@@ -134,7 +134,7 @@ TEST(CmdPrune, WheelRecordVerifiesAndPipInstallsIt) {
       "j=json.loads(z.read('prunefix-0.1.dist-info/tailor-prune.json')); print(j['sm'], j['removed_bytes'] > 0)\" " +
       out);
   EXPECT_EQ(json.out, "['9.0'] True\n");
-  if (run_command("python3 -m pip --version").status != 0) GTEST_SKIP() << "pip not found";
+  TAILOR_SKIP_IF_TOOL_MISSING(run_command("python3 -m pip --version").status != 0, "pip not found");
   std::string target = dir.path() + "/site";
   auto pip =
       run_command("python3 -m pip install -q --no-deps --no-index --no-compile --disable-pip-version-check --target " +

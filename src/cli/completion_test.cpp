@@ -141,7 +141,7 @@ TEST(Completion, ZshListsEveryOptionOfEveryCommand) {
 }
 
 TEST(ManPage, RendersWithEveryCommand) {
-  if (!test::have_program("groff")) GTEST_SKIP() << "groff is not installed";
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("groff"), "groff is not installed");
   test::TempDir dir("man");
   std::ofstream(dir.path() + "/tailor.1") << man_page(all(), "0.1.0");
   // -ww: every warning; groff prints them on stderr.

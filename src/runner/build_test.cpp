@@ -446,11 +446,22 @@ TEST_F(Scheduler, TtyStatusLineListsWhatRunsTogether) {
       << progress_;
 }
 
+// Whether \a pid names a live process (a zombie, which only waits for its
+// parent to collect it, counts as gone).
+bool running_process(int pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  auto close = text.rfind(')');  // the state follows the command name, which may hold spaces
+  return close != std::string::npos && close + 2 < text.size() && text[close + 2] != 'Z';
+}
+
 // SIGTERM to tailor build: the nix it started (its whole process group, the
 // sleep under the fake nix's shell included) stops, state.json records the build
 // as interrupted, and tailor exits as a signalled command does (128 + 15).
 TEST_F(FakeNix, SigtermStopsTheBuildsAndRecordsThemInterrupted) {
   ::setenv("FAKE_NIX_SLEEP", "37.25", 1);
+  const std::string pids = dir_.path() + "/sleep-pids";
+  ::setenv("FAKE_NIX_PIDS", pids.c_str(), 1);
   const std::string name = "pytorch-python313-cpu-avx2", tree = dir_.path() + "/tree";
   std::string cmd = tailor::test::tailor_binary() + " build build-pytorch/main " + name + " --tree " + tree +
                     " --memory 0 --progress plain >/dev/null 2>&1 & p=$!; "
@@ -461,10 +472,14 @@ TEST_F(FakeNix, SigtermStopsTheBuildsAndRecordsThemInterrupted) {
                     "kill -TERM $p; wait $p; echo $?";
   auto r = test::run_command(cmd);
   EXPECT_EQ(r.out, "143\n");
+  ::unsetenv("FAKE_NIX_PIDS");
+  // The sleep this test's fake nix started (its process id, recorded by the
+  // fake nix itself): only processes this test started are looked at.
+  const std::string pid = test::read_file(pids);
+  ASSERT_FALSE(pid.empty()) << "the fake nix recorded no sleep";
   bool gone = false;
   for (int i = 0; i < 40 && !gone; ++i) {  // the group got SIGTERM; give it a moment to exit
-    // [.]: the pattern must not match the command line of the shell that runs pgrep.
-    gone = test::run_command("pgrep -f 'sleep 37[.]25' >/dev/null").status != 0;
+    gone = !running_process(std::stoi(pid));
     if (!gone) ::usleep(50000);
   }
   EXPECT_TRUE(gone) << "the fake nix's sleep outlived tailor build";

@@ -312,7 +312,7 @@ TEST(VerifyCommand, NixResultWithVariantJsonAndStubTorch) {
     if (p && std::fgets(buf, sizeof buf, p)) pyver = std::string(buf).substr(0, std::string(buf).find('\n'));
     if (p) ::pclose(p);
   }
-  if (pyver.empty()) GTEST_SKIP() << "no python3 on this host";
+  TAILOR_SKIP_IF_TOOL_MISSING(pyver.empty(), "no python3 on this host");
   fs::path site = out.path / ("lib/python" + pyver + "/site-packages");
   fs::create_directories(site / "torch/lib");
   fs::copy_file(kElf / "sm90.so", site / "torch/lib/libtorch_cuda.so");
