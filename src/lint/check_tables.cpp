@@ -94,6 +94,7 @@ struct Tables {
   const KnowledgeBase& kb;
   Sink& sink;
   std::map<std::string, const std::string*, std::less<>> texts;
+  std::map<std::string_view, const NixFile*> files;  ///< by tree-relative path
   Evaluator ev;
   // The string arguments each variant file passes to its builder, by file.
   std::vector<std::pair<const NixFile*, std::set<std::string>>> calls;
@@ -108,14 +109,16 @@ struct Tables {
           if (it == texts.end()) return std::nullopt;
           return *it->second;
         }) {
-    for (const auto& f : t.nix) texts[f.src.rel] = &f.src.text;
+    for (const auto& f : t.nix) {
+      texts[f.src.rel] = &f.src.text;
+      files[f.src.rel] = &f;
+    }
   }
 
   const NixFile* file(const nix::Where& w) const {
     if (!w.file) return nullptr;
-    for (const auto& f : t.nix)
-      if (f.src.rel == *w.file) return &f;
-    return nullptr;
+    auto it = files.find(*w.file);
+    return it == files.end() ? nullptr : it->second;
   }
 
   // `import ./lib/mkX.nix { sm = "90"; … }`: the strings of the set.
