@@ -18,6 +18,8 @@
 #include "util/diagnostic.hpp"
 #include "util/edit_distance.hpp"
 #include "util/exit_status.hpp"
+#include "util/json_text.hpp"
+#include "util/read_file.hpp"
 #include "verify/promise.hpp"
 #include "verify/runtime_checks.hpp"
 #include "verify/static_checks.hpp"
@@ -28,12 +30,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+// The one input reader: a regular file, size-capped (an unread FIFO or a huge file is refused).
+std::string read_text(const fs::path& p) { return read_file(p, "the variant JSON"); }
 
 VariantPromise promise_from_spec(const std::string& name, const std::string& spec_arg, const std::string& kb_dir) {
   KnowledgeBase kb = load_kb(kb_dir);
@@ -109,7 +107,7 @@ int cmd_verify(CommandContext& ctx) {
     auto j = to_json(checks);
     nlohmann::ordered_json out = {{"ok", ok}, {"path", path}, {"variant", promise.name}, {"source", promise.source}};
     out["checks"] = j["checks"];
-    ctx.out << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    ctx.out << json_text(out);
   } else {
     ctx.out << fmt::format("{}: verifying as {} (from {})\n", path, promise.name, promise.source);
     size_t width = 0;

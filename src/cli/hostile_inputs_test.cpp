@@ -110,6 +110,30 @@ TEST(HostileInputs, ParseRefusesAFileOverTheSizeLimitUnlessRaised) {
   EXPECT_TRUE(contains(r.err, "--max-input-size: 'lots' is not a byte count")) << r.err;
 }
 
+// Issue 46 #4: --cpuinfo and --variant-json were read by their own readers: a FIFO hung forever,
+// /dev/zero grew to gigabytes. They go through the one input reader now, as every other input.
+TEST(HostileInputs, CpuinfoAndVariantJsonAreReadByTheOneInputReader) {
+  test::TempDir dir("hostile-cpuinfo");
+  const std::string fifo = make_fifo(dir, "cpuinfo");
+  for (const char* command : {"detect", "recommend"}) {
+    auto r = test::run_tailor({command, "--cpuinfo", fifo, "--gpus", "none"});
+    EXPECT_EQ(r.status, 2) << command;
+    EXPECT_EQ(r.err, fifo + ": error: cannot read the CPU description: a FIFO, not a regular file\n") << command;
+  }
+  auto r = test::run_tailor({"detect", "--cpuinfo", "/dev/zero", "--gpus", "none"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "/dev/zero: error: cannot read the CPU description: a character device, not a regular file\n");
+  const std::string cpuinfo = test::source_path("tests/data/cpuinfo/x86_64-zen4-avx512bf16");
+  r = test::run_tailor({"detect", "--max-input-size", "100", "--cpuinfo", cpuinfo, "--gpus", "none"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(r.err.starts_with(cpuinfo + ": error: cannot read the CPU description: ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "over the input size limit of 100 bytes")) << r.err;
+  const std::string json_fifo = make_fifo(dir, "variant.json");
+  r = test::run_tailor({"verify", dir.path(), "--variant-json", json_fifo});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, json_fifo + ": error: cannot read the variant JSON: a FIFO, not a regular file\n");
+}
+
 TEST(HostileInputs, SpecThatIsAFifoOrADirectoryIsRefused) {
   test::TempDir dir("hostile-spec");
   const std::string fifo = make_fifo(dir, "spec.toml");
