@@ -321,6 +321,26 @@ TEST(HostileInputs, SecondWriterOfAnOutputDirectoryWaitsForTheFirst) {
   EXPECT_TRUE(fs::exists(tree + "/README.md"));
 }
 
+// Issue 46 #7: two `kb new-package … -o DIR` at once both succeeded in 14 of 20 tries, leaving
+// an overlay of both. The second now waits for the first and finds its files: it writes nothing.
+TEST(HostileInputs, SecondKbNewPackageIntoOneOverlayWaitsThenRefuses) {
+  test::TempDir dir("hostile-new-package");
+  const std::string kb = dir.path() + "/kb";
+  fs::create_directory(kb);
+  int fd = ::open(kb.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX), 0);
+  BackgroundTailor second(dir, "kb new-package llama2 --like magma -o " + kb);
+  ASSERT_TRUE(second.started());
+  EXPECT_EQ(second.stderr_once_waiting(), "tailor: waiting for another tailor run writing " + kb + "\n");
+  EXPECT_FALSE(fs::exists(kb + "/packages.toml")) << "it wrote while the lock was held";
+  write(kb + "/packages.toml", "# the first run's overlay\n");  // what the first writer wrote
+  ::close(fd);
+  EXPECT_EQ(second.exit_status(), "2");
+  EXPECT_EQ(test::read_file(kb + "/packages.toml"), "# the first run's overlay\n");
+  EXPECT_FALSE(fs::exists(kb + "/builders"));
+}
+
 // §4: what a killed prune staged (a file's copy, a folder's stage, a file
 // replaced in place) is swept by the next prune writing there; a live run's is not.
 TEST(HostileInputs, PruneSweepsAKilledRunsStagingFiles) {
