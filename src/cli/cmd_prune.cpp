@@ -19,6 +19,7 @@
 #include "prune/prune_path.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
+#include "util/json_text.hpp"
 #include "util/output_lock.hpp"
 #include "util/text_table.hpp"
 
