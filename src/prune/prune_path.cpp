@@ -8,6 +8,7 @@
 #include <exception>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -77,10 +78,12 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
       if (!p.empty()) fs::remove_all(p, e);
     }
   } cleanup;
+  std::optional<TempFileGuard> on_signal;  // a signal removes the staged copy too, not only a return
   if (copy) {
     if (!fs::create_directory(stage, ec))
       throw_file_error(r.out, fmt::format("cannot create the directory: {}", ec.message()));
     cleanup.p = stage;
+    on_signal.emplace(stage);
   }
   // A folder that cannot be read fails the prune: a copy must not silently lack it.
   const std::vector<TreeEntry> entries = list_artifact_tree(r.path, false);
@@ -136,6 +139,7 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
     fs::rename(stage, r.out, ec);
     if (ec) throw_file_error(r.out, fmt::format("cannot create: {}", ec.message()));
     cleanup.p.clear();
+    on_signal.reset();
   }
 }
 
