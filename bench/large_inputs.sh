@@ -65,10 +65,10 @@ for m in 1 4 16; do
   mkdir -p "$dir/find$m" "$dir/clean$m" "$dir/script$m"
   awk -v n=$((5000 * m)) 'BEGIN { print "{"; for (i = 0; i < n; i++)
     printf "  a%d = builtins.fetchTarball { url = \"https://github.com/NixOS/nixpkgs/archive/%040x.tar.gz\"; };\n", i, i
-    print "}" }' > "$dir/find$m/default.nix"
+    print "}" }' > "$dir/find$m/pytorch-python313-cpu-avx2.nix"
   awk -v n=$((5000 * m)) 'BEGIN { print "{"; for (i = 0; i < n; i++)
     printf "  a%d = { url = \"https://example.org/archive/%040x.tar.gz\"; };\n", i, i
-    print "}" }' > "$dir/clean$m/default.nix"
+    print "}" }' > "$dir/clean$m/pytorch-python313-cpu-avx2.nix"
   awk -v n=$((20000 * m)) 'BEGIN { print "#!/usr/bin/env bash"; print "declare -A NAMES=("
     for (i = 0; i < n; i++) printf "  [k%d]=\"value %d\"\n", i, i; print ")" }' > "$dir/script$m/generate.sh"
   awk -v n=$((25000 * m)) 'BEGIN { printf "let a0 = 1;"; for (i = 1; i < n; i++) printf " a%d = a%d;", i, i - 1
@@ -91,10 +91,10 @@ scaled() {  # scaled LABEL M -- TAILOR-COMMAND... -- PEER-COMMAND...: a row with
 }
 printf '\n%-34s %10s %10s %8s %9s %9s\n' "input (issue 46)" "tailor s" "peer s" "peer/tailor" "tailor/1x" "peer/1x"
 for m in 1 4 16; do
-  scaled "check, a finding per entry" $m -- "$tailor" check "$dir/find$m" -- nix-instantiate --parse "$dir/find$m/default.nix"
+  scaled "check, a finding per entry" $m -- "$tailor" check "$dir/find$m" -- nix-instantiate --parse "$dir/find$m/pytorch-python313-cpu-avx2.nix"
 done
 for m in 1 4 16; do
-  scaled "check, no findings" $m -- "$tailor" check "$dir/clean$m" -- nix-instantiate --parse "$dir/clean$m/default.nix"
+  scaled "check, no findings" $m -- "$tailor" check "$dir/clean$m" -- nix-instantiate --parse "$dir/clean$m/pytorch-python313-cpu-avx2.nix"
 done
 for m in 1 4 16; do
   scaled "bash array (check vs bash)" $m -- "$tailor" check --allow-empty "$dir/script$m" -- bash "$dir/script$m/generate.sh"
