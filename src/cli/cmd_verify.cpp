@@ -74,7 +74,7 @@ int cmd_verify(CommandContext& ctx) {
   if (!variant.empty()) {
     promise = promise_from_spec(variant, spec_arg, kb_dir);
   } else if (!variant_file.empty()) {
-    if (!fs::is_regular_file(variant_file, ec)) {
+    if (!fs::exists(variant_file, ec)) {  // anything else is the input reader's to refuse, by what it is
       Diagnostic d;
       d.path = variant_file;
       d.message = "no such file";
