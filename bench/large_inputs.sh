@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Benchmark (not a test), issue 33 §7: inputs large enough to expose a
-# quadratic path, against nix-instantiate --parse on the same files.
+# Benchmark (not a test), issue 33 §7 and issue 46: inputs large enough to expose a
+# quadratic path, against nix-instantiate --parse on the same files (bash for a script).
 #   1. one attribute set of 150,000 attributes, in an order that is not sorted;
 #   2. a chain a.a.a….b = 1 nested 100,000 deep (one attrpath);
-#   3. an 8 MB recipe tree (copies of a generated tree, one check of all).
+#   3. an 8 MB recipe tree (copies of a generated tree, one check of all);
+#   4. check of a one-file tree at 1, 4 and 16 times 5,000 entries, each entry a finding
+#      (a nixpkgs fetchTarball without a hash, at an unknown pin) or none;
+#   5. the generator-script reader: check of a script whose bash array has 1, 4 and 16
+#      times 20,000 elements, against bash running the script;
+#   6. parse of a let of 1, 4 and 16 times 25,000 bindings, each bound to the one before.
 # Prints wall times (median of RUNS) and the ratio nix / tailor (above 1:
-# tailor is faster).
+# tailor is faster); for 4-6 also each size's time over the 1x time of the same tool
+# (linear: 16x input within 20x time).
 #   usage: bench/large_inputs.sh [TAILOR_BINARY] [RUNS]
 set -euo pipefail
 tailor=${1:-./build/tailor}
@@ -53,3 +59,46 @@ row "parse, a.a.a... 100k deep" -- "$tailor" parse "$dir/chain.nix" -- nix-insta
 mkdir -p "$dir/attrs-tree" && cp "$dir/attrs.nix" "$dir/attrs-tree/"
 row "check vs parse, 150k attributes" -- "$tailor" check "$dir/attrs-tree" -- nix-instantiate --parse "$dir/attrs.nix"
 row "check vs parse, 8 MB tree" -- "$tailor" check "$dir/tree" -- xargs -s 2000000 -a "$dir/files" nix-instantiate --parse
+
+# 4-6: the same input at 1, 4 and 16 times.
+for m in 1 4 16; do
+  mkdir -p "$dir/find$m" "$dir/clean$m" "$dir/script$m"
+  awk -v n=$((5000 * m)) 'BEGIN { print "{"; for (i = 0; i < n; i++)
+    printf "  a%d = builtins.fetchTarball { url = \"https://github.com/NixOS/nixpkgs/archive/%040x.tar.gz\"; };\n", i, i
+    print "}" }' > "$dir/find$m/pytorch-python313-cpu-avx2.nix"
+  awk -v n=$((5000 * m)) 'BEGIN { print "{"; for (i = 0; i < n; i++)
+    printf "  a%d = { url = \"https://example.org/archive/%040x.tar.gz\"; };\n", i, i
+    print "}" }' > "$dir/clean$m/pytorch-python313-cpu-avx2.nix"
+  awk -v n=$((20000 * m)) 'BEGIN { print "#!/usr/bin/env bash"; print "declare -A NAMES=("
+    for (i = 0; i < n; i++) printf "  [k%d]=\"value %d\"\n", i, i; print ")" }' > "$dir/script$m/generate.sh"
+  awk -v n=$((25000 * m)) 'BEGIN { printf "let a0 = 1;"; for (i = 1; i < n; i++) printf " a%d = a%d;", i, i - 1
+    printf " in a%d\n", n - 1 }' > "$dir/let$m.nix"
+done
+scaled() {  # scaled LABEL M -- TAILOR-COMMAND... -- PEER-COMMAND...: a row with times over the 1x row's
+  local label=$1 m=$2; shift 3
+  local a=() b=()
+  while [ "$1" != "--" ]; do a+=("$1"); shift; done; shift
+  b=("$@")
+  local tw=() nw=()
+  for ((r = 0; r < runs; r++)); do tw+=("$(wall "${a[@]}")"); nw+=("$(wall "${b[@]}")"); done
+  local t n
+  t=$(printf '%s\n' "${tw[@]}" | median); n=$(printf '%s\n' "${nw[@]}" | median)
+  if [ "$m" = 1 ]; then base_t=$t; base_n=$n; fi
+  printf '%-34s %10.3f %10.3f %8s %9s %9s\n' "$label ${m}x" "$t" "$n" \
+    "$(awk -v t="$t" -v n="$n" 'BEGIN { printf "%.2fx", (t > 0 ? n / t : 0) }')" \
+    "$(awk -v t="$t" -v b="$base_t" 'BEGIN { printf "%.1f", (b > 0 ? t / b : 0) }')" \
+    "$(awk -v t="$n" -v b="$base_n" 'BEGIN { printf "%.1f", (b > 0 ? t / b : 0) }')"
+}
+printf '\n%-34s %10s %10s %8s %9s %9s\n' "input (issue 46)" "tailor s" "peer s" "peer/tailor" "tailor/1x" "peer/1x"
+for m in 1 4 16; do
+  scaled "check, a finding per entry" $m -- "$tailor" check "$dir/find$m" -- nix-instantiate --parse "$dir/find$m/pytorch-python313-cpu-avx2.nix"
+done
+for m in 1 4 16; do
+  scaled "check, no findings" $m -- "$tailor" check "$dir/clean$m" -- nix-instantiate --parse "$dir/clean$m/pytorch-python313-cpu-avx2.nix"
+done
+for m in 1 4 16; do
+  scaled "bash array (check vs bash)" $m -- "$tailor" check --allow-empty "$dir/script$m" -- bash "$dir/script$m/generate.sh"
+done
+for m in 1 4 16; do
+  scaled "parse, let chain" $m -- "$tailor" parse "$dir/let$m.nix" -- nix-instantiate --parse "$dir/let$m.nix"
+done

@@ -7,9 +7,10 @@
 #include "inspect/inspection.hpp"
 #include "inspect/inspection_json.hpp"
 #include "inspect/inspection_svg.hpp"
+#include "resource_oracle.hpp"
 #include "util/diagnostic.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+TAILOR_FUZZ_TARGET(data, size) {
   tailor::ByteSlice bytes(data, size);
   try {
     tailor::Inspection in = tailor::inspect_bytes("fuzz", bytes);

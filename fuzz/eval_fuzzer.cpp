@@ -6,6 +6,7 @@
 #include <string>
 
 #include "nix/eval.hpp"
+#include "resource_oracle.hpp"
 
 namespace {
 
@@ -31,7 +32,7 @@ void walk(Evaluator& ev, const ValuePtr& v, int depth) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+TAILOR_FUZZ_TARGET(data, size) {
   std::string text(reinterpret_cast<const char*>(data), size);
   std::map<std::string, std::string> files;
   size_t nul = text.find('\0');
@@ -42,6 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   limits.max_depth = 100;
   limits.max_string = 1 << 16;
   limits.max_list = 1 << 12;
+  limits.max_bytes = 8u << 20;  // within the resource oracle's budget, with the evaluator's overheads
   Evaluator ev(
       "fuzz",
       [&](const std::string& rel) -> std::optional<std::string> {

@@ -14,9 +14,10 @@
 #include "host/nvidia_driver.hpp"
 #include "host/nvidia_smi.hpp"
 #include "kb/knowledge_base.hpp"
+#include "resource_oracle.hpp"
 #include "util/diagnostic.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+TAILOR_FUZZ_TARGET(data, size) {
   static const tailor::KnowledgeBase kb = tailor::KnowledgeBase::load();
   static const tailor::DriverState state{"boot\n",
                                          "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04\n",

@@ -10,8 +10,9 @@
 
 #include "kb/knowledge_base.hpp"
 #include "migrate/import_overrides.hpp"
+#include "resource_oracle.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+TAILOR_FUZZ_TARGET(data, size) {
   static const tailor::KnowledgeBase kb = tailor::KnowledgeBase::load();
   std::string text(reinterpret_cast<const char*>(data), size);
   tailor::migrate::RecipeSources recipe{"fuzz.nix", "6a030d5", "pytorch",

@@ -13,9 +13,10 @@
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"
 #include "nix/normal_form.hpp"
+#include "resource_oracle.hpp"
 #include "util/diagnostic.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+TAILOR_FUZZ_TARGET(data, size) {
   if (size == 0) return 0;
   const auto& names = tailor::kb_file_names();
   std::string file = names[data[0] % names.size()];

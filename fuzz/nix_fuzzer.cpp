@@ -5,8 +5,9 @@
 #include <string>
 
 #include "nix/normal_form.hpp"
+#include "resource_oracle.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+TAILOR_FUZZ_TARGET(data, size) {
   std::string text(reinterpret_cast<const char*>(data), size);
   tailor::nix::SymbolTable symbols;
   tailor::nix::PathContext ctx{"/fuzz", "/home/fuzz"};

@@ -11,6 +11,7 @@
 #include "binfmt/elf_file.hpp"
 #include "binfmt/fatbin.hpp"
 #include "prune/prune_file.hpp"
+#include "resource_oracle.hpp"
 #include "util/diagnostic.hpp"
 
 namespace {
@@ -52,7 +53,7 @@ std::vector<std::vector<std::string>> kept_lists(const std::vector<uint8_t>& ima
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+TAILOR_FUZZ_TARGET(data, size) {
   if (size < 1) return 0;
   PruneOptions opts;
   opts.targets.push_back(kTargets[data[0] % kTargets.size()]);

@@ -5,8 +5,9 @@
 #include <string_view>
 
 #include "recipe/shell_arrays.hpp"
+#include "resource_oracle.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+TAILOR_FUZZ_TARGET(data, size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   for (const auto& array : tailor::recipe::read_shell_arrays(text))
     for (const auto& [key, value] : array.entries) {

@@ -6,8 +6,9 @@
 #include "kb/knowledge_base.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"
+#include "resource_oracle.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+TAILOR_FUZZ_TARGET(data, size) {
   static const tailor::KnowledgeBase kb = tailor::KnowledgeBase::load();
   std::string text(reinterpret_cast<const char*>(data), size);
   try {

@@ -9,6 +9,7 @@
 #include "recommend/recommend.hpp"
 #include "settings/build_settings.hpp"
 #include "util/parallel_for.hpp"
+#include "util/shell_command.hpp"
 
 namespace tailor {
 
@@ -93,8 +94,8 @@ CatalogData build_catalog(std::vector<CatalogSpec> specs, const KnowledgeBase& k
       CatalogAnswer a;
       if (r.variant) {
         a.variant = r.variant->name;
-        a.install = fmt::format("flox install {}/{}", org, r.variant->name);
-        a.build = fmt::format("flox build {}", r.variant->name);
+        a.install = shell_command({{"flox", "install", org + "/" + r.variant->name}});
+        a.build = shell_command({{"flox", "build", r.variant->name}});
         a.driver_floor = floors.at(r.variant);
       }
       a.reasons = std::move(r.reasons);

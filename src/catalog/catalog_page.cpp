@@ -1,6 +1,8 @@
 #include "catalog/catalog_page.hpp"
 
+#include <map>
 #include <stdexcept>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -18,11 +20,21 @@ std::string_view page_part(std::string_view name) {
   return *text;
 }
 
-// Replaces the one {{key}} of \a page with \a value.
-void put(std::string& page, std::string_view key, std::string_view value) {
-  std::string mark = fmt::format("{{{{{}}}}}", key);
-  for (size_t at = page.find(mark); at != std::string::npos; at = page.find(mark, at + value.size()))
-    page.replace(at, mark.size(), value);
+// The template with each {{key}} replaced by its value, in one pass over the template alone:
+// a value is never searched for marks, so a spec file named {{script}} stays its name.
+std::string fill(std::string_view page, const std::map<std::string_view, std::string_view>& values) {
+  std::string out;
+  size_t at = 0;
+  for (size_t open = page.find("{{"); open != std::string_view::npos; open = page.find("{{", at)) {
+    size_t close = page.find("}}", open + 2);
+    if (close == std::string_view::npos) break;
+    auto it = values.find(page.substr(open + 2, close - open - 2));
+    out += page.substr(at, (it == values.end() ? close + 2 : open) - at);
+    if (it != values.end()) out += it->second;
+    at = close + 2;
+  }
+  out += page.substr(at);
+  return out;
 }
 
 }  // namespace
@@ -34,13 +46,14 @@ std::string render_catalog_page(const CatalogData& data, const KnowledgeBase& kb
     if (i) sources += i + 1 == data.specs.size() ? " and " : ", ";
     sources += "<code>" + html_text(data.specs[i].spec.path) + "</code>";
   }
-  std::string page(page_part("page.html"));
-  // Each value goes in once; put() does not search what it inserted.
-  put(page, "title", html_text(title));
-  put(page, "sources", sources);
-  put(page, "style", page_part("page.css"));
-  put(page, "script", page_part("page.js"));
-  put(page, "data", pack_for_page(catalog_json(data, kb).dump()));
+  const std::string data_text =
+      pack_for_page(catalog_json(data, kb).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  const std::string title_text = html_text(title);
+  std::string page = fill(page_part("page.html"), {{"title", title_text},
+                                                   {"sources", sources},
+                                                   {"style", page_part("page.css")},
+                                                   {"script", page_part("page.js")},
+                                                   {"data", data_text}});
   return page;
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "host/host_tables.hpp"
+#include "util/shell_command.hpp"
 
 namespace tailor {
 
@@ -31,13 +32,17 @@ std::string darwin_x86_flag(const std::string& feature) {
 FeatureCheck feature_check(const std::vector<std::string>& features, const std::string& arch) {
   FeatureCheck check;
   if (features.empty()) return check;
-  check.linux_command = fmt::format("grep -o -w -E '{}' /proc/cpuinfo | sort -u", fmt::join(features, "|"));
+  // Feature names are data (an overlay may name any): every word goes through the one shell gate.
+  const std::string linux_pattern = fmt::format("{}", fmt::join(features, "|"));
+  check.linux_command = shell_command({{"grep", "-o", "-w", "-E", linux_pattern, "/proc/cpuinfo"}, {"sort", "-u"}});
   if (arch == "x86_64") {
     std::vector<std::string> flags;
     for (const auto& f : features) flags.push_back(darwin_x86_flag(f));
-    check.macos_command = fmt::format(
-        "sysctl -n machdep.cpu.features machdep.cpu.leaf7_features | tr ' ' '\\n' | grep -x -E '{}' | sort -u",
-        fmt::join(flags, "|"));
+    const std::string pattern = fmt::format("{}", fmt::join(flags, "|"));
+    check.macos_command = shell_command({{"sysctl", "-n", "machdep.cpu.features", "machdep.cpu.leaf7_features"},
+                                         {"tr", " ", "\\n"},
+                                         {"grep", "-x", "-E", pattern},
+                                         {"sort", "-u"}});
     return check;
   }
   std::vector<std::string> keys;  // one key per feature: the first the table names
@@ -47,7 +52,8 @@ FeatureCheck feature_check(const std::vector<std::string>& features, const std::
     if (it == host_tables().darwin_arm.end()) return check;  // macOS cannot report it: no command that would mislead
     if (std::find(keys.begin(), keys.end(), it->first) == keys.end()) keys.push_back(it->first);
   }
-  check.macos_command = fmt::format("sysctl {}", fmt::join(keys, " "));
+  keys.insert(keys.begin(), "sysctl");
+  check.macos_command = shell_command({keys});
   return check;
 }
 

@@ -18,6 +18,7 @@
 #include "runner/build_runner.hpp"
 #include "util/exit_status.hpp"
 #include "util/find_program.hpp"
+#include "util/json_text.hpp"
 #include "util/temp_files.hpp"
 #include "util/text_table.hpp"
 
@@ -140,7 +141,7 @@ int cmd_build(CommandContext& ctx) {
                    {"verify", r.verdict},
                    {"verify_message", r.verify_message},
                    {"log", r.log}});
-    ctx.out << nlohmann::ordered_json{{"ok", all_ok}, {"builds", j}}.dump(2) << "\n";
+    ctx.out << json_text(nlohmann::ordered_json{{"ok", all_ok}, {"builds", j}});
   } else {
     TextTable t({"variant", "status", "time", "result", "verify", "log"});
     for (const auto& r : results)

@@ -7,6 +7,7 @@
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "util/exit_status.hpp"
+#include "util/json_text.hpp"
 
 namespace tailor {
 
@@ -36,7 +37,7 @@ int cmd_builders(CommandContext& ctx) {
                         {"build_cores", build_cores(h, gb_per_job)},
                         {"features", kBuilderFeatures},
                         {"machines_line", machines_line(h)}});
-  ctx.out << nlohmann::ordered_json{{"gb_per_job", gb_per_job}, {"builders", builders}}.dump(2) << "\n";
+  ctx.out << json_text(nlohmann::ordered_json{{"gb_per_job", gb_per_job}, {"builders", builders}});
   return kExitOk;
 }
 

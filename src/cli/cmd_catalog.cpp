@@ -13,6 +13,7 @@
 #include "matrix/spec_loader.hpp"
 #include "util/atomic_write.hpp"
 #include "util/exit_status.hpp"
+#include "util/json_text.hpp"
 
 namespace tailor {
 
@@ -55,7 +56,7 @@ int cmd_catalog(CommandContext& ctx) {
                              {"variants", variants},
                              {"answers", data.answers.size()},
                              {"bytes", page.size()}};
-    ctx.out << j.dump(2) << "\n";
+    ctx.out << json_text(j);
     return kExitOk;
   }
   ctx.out << fmt::format("{}: {} variants of {} spec{}, {} distinct answers, {} bytes\n", path, variants,

@@ -24,6 +24,22 @@ TEST(CmdCatalog, WritesOnePageAndSaysSo) {
   EXPECT_EQ(std::filesystem::directory_iterator(dir.path() + "/site")->path().filename(), "index.html");
 }
 
+// Issue 46 #13: a spec file named {{script}} was put into the header, then the page's script
+// replaced that mark too: the header held the page's own JavaScript.
+TEST(CmdCatalog, ASpecNamedLikeATemplateMarkStaysItsName) {
+  test::TempDir dir("catalog-mark");
+  const std::string spec = dir.path() + "/{{script}}<b>.toml";
+  std::filesystem::copy_file(test::source_path("examples/build-pytorch/main.toml"), spec);
+  auto r = test::run_tailor({"catalog", spec, "-o", dir.path() + "/site"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::string page = test::read_file(dir.path() + "/site/index.html");
+  EXPECT_NE(page.find("<code>" + dir.path() + "/{{script}}&lt;b&gt;.toml</code>"), std::string::npos);
+  std::string clean = test::read_file(test::source_path("src/catalog/page/page.js"));
+  size_t first = page.find(clean.substr(0, 200));
+  ASSERT_NE(first, std::string::npos);
+  EXPECT_EQ(page.find(clean.substr(0, 200), first + 1), std::string::npos) << "the script is in the page twice";
+}
+
 TEST(CmdCatalog, ABadSpecIsADiagnosticWithItsPosition) {
   test::TempDir dir("catalog");
   auto r =

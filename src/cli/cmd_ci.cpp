@@ -11,6 +11,7 @@
 #include "cli/options.hpp"
 #include "matrix/spec_loader.hpp"
 #include "util/exit_status.hpp"
+#include "util/json_text.hpp"
 
 namespace tailor {
 
@@ -69,7 +70,7 @@ int cmd_ci(CommandContext& ctx) {
                            {"variants", m.variants.size()},
                            {"jobs", jobs},
                            {"definition", definition}};
-  ctx.out << j.dump(2) << "\n";
+  ctx.out << json_text(j);
   return kExitOk;
 }
 

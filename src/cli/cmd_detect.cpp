@@ -7,6 +7,7 @@
 #include "cli/options.hpp"
 #include "host/host_json.hpp"
 #include "util/exit_status.hpp"
+#include "util/json_text.hpp"
 
 namespace tailor {
 
@@ -23,7 +24,7 @@ int cmd_detect(CommandContext& ctx) {
   KnowledgeBase kb = load_kb(kb_dir);
   HostFacts facts = detect_host(host.options(), kb, &gpus);
   if (json)
-    ctx.out << to_json(facts).dump(2) << "\n";
+    ctx.out << json_text(to_json(facts));
   else
     ctx.out << render_text(facts);
   return kExitOk;

@@ -16,6 +16,7 @@
 #include "settings/settings_json.hpp"
 #include "util/edit_distance.hpp"
 #include "util/exit_status.hpp"
+#include "util/json_text.hpp"
 
 namespace tailor {
 
@@ -162,7 +163,7 @@ int cmd_explain(CommandContext& ctx) {
   }
   BuildSettings s = derive_settings(*v, spec, m, kb);
   if (json)
-    ctx.out << to_json(s, kb).dump(2) << "\n";
+    ctx.out << json_text(to_json(s, kb));
   else
     print_settings(s, spec, ctx.out);
   return kExitOk;

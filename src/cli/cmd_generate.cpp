@@ -20,6 +20,7 @@
 #include "matrix/spec_loader.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
+#include "util/json_text.hpp"
 #include "util/output_lock.hpp"
 
 namespace tailor {
@@ -55,7 +56,7 @@ void print_json(CommandContext& ctx, const Spec& spec, const Matrix& m, const st
                            {"written", written},
                            {"removed", removed},
                            {"changes", changes}};
-  ctx.out << j.dump(2) << "\n";
+  ctx.out << json_text(j);
 }
 }  // namespace
 

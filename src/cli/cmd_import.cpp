@@ -12,6 +12,7 @@
 #include "recipe/recipe_tree.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
+#include "util/json_text.hpp"
 #include "util/quote.hpp"
 #include "util/safe_name.hpp"
 
@@ -55,7 +56,7 @@ int cmd_import(CommandContext& ctx) {
   if (json) {
     nlohmann::ordered_json j{{"branch", name},     {"variants", r.variants}, {"spec", r.toml},
                              {"claims", r.claims}, {"notes", r.notes},       {"warnings", r.warnings}};
-    ctx.out << j.dump(2) << "\n";
+    ctx.out << json_text(j);
     return r.warnings.empty() ? kExitOk : kExitProblems;
   }
   ctx.out << r.toml;

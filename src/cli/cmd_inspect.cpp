@@ -17,6 +17,7 @@
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
+#include "util/json_text.hpp"
 #include "util/text_table.hpp"
 
 namespace tailor {
@@ -123,7 +124,7 @@ int cmd_inspect(CommandContext& ctx) {
 
   if (!svg.empty()) write_file_atomically(svg, to_svg(in));  // a failure names the file and the reason
   if (json)
-    ctx.out << to_json(in, projection).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    ctx.out << json_text(to_json(in, projection));
   else
     print_text(ctx.out, in, projection);
   for (const auto& d : in.broken) ctx.err << d.render();

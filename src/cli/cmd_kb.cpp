@@ -11,6 +11,7 @@
 #include "kb/kb_json.hpp"
 #include "kb/pin_query.hpp"
 #include "util/exit_status.hpp"
+#include "util/json_text.hpp"
 #include "util/text_table.hpp"
 
 namespace tailor {
@@ -55,7 +56,7 @@ int print_pins(CommandContext& ctx, const KnowledgeBase& kb, const PinQuery& q, 
     for (const auto& j : all)
       for (const NixpkgsPin* p : pins)
         if (j["short"] == p->short_rev) out.push_back(j);
-    ctx.out << out.dump(2) << "\n";
+    ctx.out << json_text(out);
   } else if (pins.empty()) {
     ctx.err << fmt::format("tailor: no pin of the knowledge base provides {}\n", q.describe());
   } else {
@@ -117,7 +118,7 @@ int cmd_kb(CommandContext& ctx) {
   KnowledgeBase kb = load_kb(kb_dir);
   if (pins_only) return print_pins(ctx, kb, q, json);
   if (json) {
-    ctx.out << to_json(kb).dump(2) << "\n";
+    ctx.out << json_text(to_json(kb));
     return kExitOk;
   }
 

@@ -12,6 +12,7 @@
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
+#include "util/output_lock.hpp"
 #include "util/read_file.hpp"
 
 namespace tailor {
@@ -63,9 +64,23 @@ int cmd_kb_new_package(CommandContext& ctx) {
 
   fs::path dir = output;
   std::error_code ec;
-  bool existed = fs::exists(fs::symlink_status(dir, ec));
-  if (existed) {
-    if (!fs::is_directory(dir, ec)) fail_at(dir, "exists and is not a directory");
+  if (fs::exists(fs::symlink_status(dir, ec)) && !fs::is_directory(dir, ec))
+    fail_at(dir, "exists and is not a directory");
+  // Nothing half-written: every file is staged first, then all are renamed
+  // into place; on a failure the directories this run made are removed.
+  std::vector<fs::path> made, committed;
+  try {
+    std::vector<fs::path> missing;
+    for (fs::path p = dir; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) missing.insert(missing.begin(), p);
+    for (const auto& p : missing) {
+      if (fs::create_directory(p, ec))
+        made.push_back(p);
+      else if (ec)
+        fail_at(p, "cannot create directory: " + ec.message());
+    }
+    // One writer per overlay: a second run waits, then finds the first's files and writes
+    // nothing (two runs at once both wrote, leaving an overlay of both).
+    OutputLock lock(dir, ctx.err);
     if (!fs::is_empty(dir, ec)) {
       if (holds_exactly(dir, s)) {
         ctx.err << fmt::format("{}: nothing to do, it already holds this overlay\n", dir.string());
@@ -74,17 +89,11 @@ int cmd_kb_new_package(CommandContext& ctx) {
       fail_at(dir, "is not empty: new-package writes a new overlay and overwrites nothing",
               "name a new directory, or add the entry to your overlay's packages.toml by hand");
     }
-  }
-  // Nothing half-written: every file is staged first, then all are renamed
-  // into place; on a failure the directories this run made are removed.
-  std::vector<fs::path> made, committed;
-  try {
     for (const auto& file : s.files) {
       fs::path parent = (dir / file.first).parent_path();
-      std::vector<fs::path> missing;
-      for (fs::path p = parent; !p.empty() && !fs::exists(p, ec); p = p.parent_path())
-        missing.insert(missing.begin(), p);
-      for (const auto& p : missing) {
+      std::vector<fs::path> absent;
+      for (fs::path p = parent; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) absent.insert(absent.begin(), p);
+      for (const auto& p : absent) {
         if (!fs::create_directory(p, ec) && ec) fail_at(p, "cannot create directory: " + ec.message());
         made.push_back(p);
       }

@@ -18,6 +18,7 @@
 #include "recommend/manifest_choice.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
+#include "util/json_text.hpp"
 
 namespace tailor {
 
@@ -43,7 +44,7 @@ int print_json(CommandContext& ctx, const Spec& spec, const std::string& org, co
   std::stable_sort(install.begin(), install.end(), [&](const auto& a, const auto& b) { return order(a) < order(b); });
   nlohmann::ordered_json j{
       {"spec", spec.path}, {"branch", spec.name}, {"org", org}, {"install", install}, {"manifest", manifest}};
-  ctx.out << j.dump(2) << "\n";
+  ctx.out << json_text(j);
   return kExitOk;
 }
 

@@ -11,6 +11,7 @@
 #include "matrix/matrix_json.hpp"
 #include "matrix/spec_loader.hpp"
 #include "util/exit_status.hpp"
+#include "util/json_text.hpp"
 #include "util/text_table.hpp"
 
 namespace tailor {
@@ -64,11 +65,11 @@ int cmd_matrix(CommandContext& ctx) {
     nlohmann::ordered_json variants = nlohmann::ordered_json::array();
     for (const auto& v : m.variants) variants.push_back(to_matrix_json(v, spec, kb));
     if (!dropped) {
-      ctx.out << variants.dump(2) << "\n";
+      ctx.out << json_text(variants);
     } else {
       nlohmann::ordered_json d = nlohmann::ordered_json::array();
       for (const auto& x : m.dropped) d.push_back(to_json(x, spec, kb));
-      ctx.out << nlohmann::ordered_json{{"variants", variants}, {"dropped", d}}.dump(2) << "\n";
+      ctx.out << json_text(nlohmann::ordered_json{{"variants", variants}, {"dropped", d}});
     }
     return kExitOk;
   }

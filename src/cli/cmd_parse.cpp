@@ -20,6 +20,7 @@
 #include "cli/options.hpp"
 #include "nix/normal_form.hpp"
 #include "util/exit_status.hpp"
+#include "util/json_text.hpp"
 #include "util/read_file.hpp"
 
 namespace tailor {
@@ -122,7 +123,7 @@ int cmd_parse(CommandContext& ctx) {
       out.clear();
     }
   }
-  if (json) out = nlohmann::ordered_json{{"files", results}}.dump(2) + "\n";
+  if (json) out = json_text(nlohmann::ordered_json{{"files", results}});
   ctx.out.write(out.data(), static_cast<std::streamsize>(out.size()));
   return status;
 }

@@ -19,6 +19,7 @@
 #include "prune/prune_path.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
+#include "util/json_text.hpp"
 #include "util/output_lock.hpp"
 #include "util/text_table.hpp"
 
@@ -159,14 +160,16 @@ int cmd_prune(CommandContext& ctx) {
   r.limits = limits;
   PruneReport report = prune_path(r);
   if (json) {
-    ctx.out << to_json(report, true).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    ctx.out << json_text(to_json(report, true));
     for (const auto& f : report.files)
       if (!f.refused.empty())
         ctx.err << fmt::format("{}: warning: not pruned, left as it was: {}\n", f.path, f.refused);
   } else {
     print_text(ctx.out, ctx.err, report);
   }
-  return kExitOk;
+  // A file left as it was is work undone (a full disk, an unknown layout): exit 1 says so, as the
+  // one-file form's error does, so a recipe's fixup phase does not pass with unpruned libraries.
+  return report.refused() ? kExitProblems : kExitOk;
 }
 
 }  // namespace tailor

@@ -1,3 +1,5 @@
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -29,6 +31,54 @@ std::string inspected(const std::string& path) {
     for (const auto& e : f["entries"])
       s += fmt::format("{}{}×{}", s.empty() ? "" : " ", e["arch"].get<std::string>(), e["count"].get<int>());
   return s;
+}
+
+// Issue 46 #5: a folder whose files were all left as they were (a full disk, an unknown layout)
+// exited 0, so a recipe's fixup phase passed with unpruned libraries. Any file left undone is exit 1.
+TEST(CmdPrune, AFolderWithAFileLeftUndoneExitsOne) {
+  test::TempDir dir("cmd-prune-undone");
+  const std::string lib = dir.path() + "/lib";
+  fs::create_directories(lib);
+  fs::copy_file(kMulti, lib + "/multi.so");
+  fs::copy_file(source_path("tests/data/elf/corrupt/entry-size-past-container.so"), lib + "/bad.so");
+  auto copy = run_tailor({"prune", lib, "--sm", "9.0", "-o", dir.path() + "/out"});
+  EXPECT_EQ(copy.status, 1) << copy.err;
+  EXPECT_TRUE(copy.err.starts_with("bad.so: warning: not pruned, left as it was: ")) << copy.err;
+  EXPECT_NE(copy.out.find("; 1 refused"), std::string::npos) << copy.out;
+  auto r = run_tailor({"prune", lib, "--sm", "9.0", "--in-place"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_TRUE(r.err.starts_with("bad.so: warning: not pruned, left as it was: ")) << r.err;
+  EXPECT_EQ(inspected(lib + "/multi.so"), "sm_90×3");  // the rest is pruned all the same
+  auto json = run_tailor({"prune", lib, "--sm", "9.0", "--dry-run", "--json"});
+  EXPECT_EQ(json.status, 1) << json.err;
+  auto clean = run_tailor({"prune", kMulti, "--sm", "9.0", "--dry-run"});
+  EXPECT_EQ(clean.status, 0) << clean.err;
+}
+
+// Issue 46 #14: a sparse file was copied byte by byte (a 300 MB ELF of 76 kB on disk took 307 MB,
+// reported "0 B freed"). Its holes stay holes, in a copied file and in a pruned ELF alike.
+TEST(CmdPrune, HolesOfASparseFileStayHoles) {
+  test::TempDir dir("cmd-prune-sparse");
+  const std::string lib = dir.path() + "/lib";
+  fs::create_directories(lib);
+  fs::copy_file(kMulti, lib + "/multi.so");
+  constexpr uintmax_t kHole = uintmax_t{64} << 20;
+  fs::resize_file(lib + "/multi.so", fs::file_size(kMulti) + kHole);  // a hole after the ELF's bytes
+  std::ofstream(lib + "/data.bin") << "x";
+  fs::resize_file(lib + "/data.bin", kHole);
+  auto on_disk = [](const std::string& p) {
+    struct stat st {};
+    EXPECT_EQ(::stat(p.c_str(), &st), 0) << p;
+    return static_cast<uintmax_t>(st.st_blocks) * 512;
+  };
+  if (on_disk(lib + "/data.bin") > (uintmax_t{1} << 20)) GTEST_SKIP() << "this file system stores no holes";
+  auto r = run_tailor({"prune", lib, "--sm", "9.0", "-o", dir.path() + "/out"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(fs::file_size(dir.path() + "/out/data.bin"), kHole);
+  EXPECT_LT(on_disk(dir.path() + "/out/data.bin"), uintmax_t{1} << 20);
+  EXPECT_EQ(fs::file_size(dir.path() + "/out/multi.so"), fs::file_size(kMulti) + kHole);
+  EXPECT_LT(on_disk(dir.path() + "/out/multi.so"), uintmax_t{1} << 20);
+  EXPECT_EQ(inspected(dir.path() + "/out/multi.so"), "sm_90×3");
 }
 
 TEST(CmdPrune, LibraryCopyKeepsOnlyTheTargetsCode) {

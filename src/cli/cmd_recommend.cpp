@@ -13,6 +13,7 @@
 #include "recommend/recommend.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
+#include "util/json_text.hpp"
 
 namespace tailor {
 
@@ -55,7 +56,7 @@ int cmd_recommend(CommandContext& ctx) {
                         {"reasons", r.reasons},
                         {"alternatives", alternatives},
                         {"warnings", r.warnings}};
-    ctx.out << j.dump(2) << "\n";
+    ctx.out << json_text(j);
     return r.variant ? kExitOk : kExitProblems;
   }
   if (!r.variant) {

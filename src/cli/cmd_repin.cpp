@@ -24,6 +24,7 @@
 #include "recipe/recipe_tree.hpp"
 #include "util/exit_status.hpp"
 #include "util/find_program.hpp"
+#include "util/json_text.hpp"
 #include "util/read_file.hpp"
 
 namespace tailor {
@@ -351,7 +352,7 @@ int cmd_repin(CommandContext& ctx) {
   Json report;
   int status =
       a.spec.empty() ? repin_tree(text, a, o, kb, report) : repin_spec(text, a.spec, o, kb, a.out, a.dry_run, report);
-  if (a.json) ctx.out << report.dump(2) << "\n";
+  if (a.json) ctx.out << json_text(report);
   return status;
 }
 

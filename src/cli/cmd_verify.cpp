@@ -18,6 +18,8 @@
 #include "util/diagnostic.hpp"
 #include "util/edit_distance.hpp"
 #include "util/exit_status.hpp"
+#include "util/json_text.hpp"
+#include "util/read_file.hpp"
 #include "verify/promise.hpp"
 #include "verify/runtime_checks.hpp"
 #include "verify/static_checks.hpp"
@@ -28,12 +30,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+// The one input reader: a regular file, size-capped (an unread FIFO or a huge file is refused).
+std::string read_text(const fs::path& p) { return read_file(p, "the variant JSON"); }
 
 VariantPromise promise_from_spec(const std::string& name, const std::string& spec_arg, const std::string& kb_dir) {
   KnowledgeBase kb = load_kb(kb_dir);
@@ -76,7 +74,7 @@ int cmd_verify(CommandContext& ctx) {
   if (!variant.empty()) {
     promise = promise_from_spec(variant, spec_arg, kb_dir);
   } else if (!variant_file.empty()) {
-    if (!fs::is_regular_file(variant_file, ec)) {
+    if (!fs::exists(variant_file, ec)) {  // anything else is the input reader's to refuse, by what it is
       Diagnostic d;
       d.path = variant_file;
       d.message = "no such file";
@@ -109,7 +107,7 @@ int cmd_verify(CommandContext& ctx) {
     auto j = to_json(checks);
     nlohmann::ordered_json out = {{"ok", ok}, {"path", path}, {"variant", promise.name}, {"source", promise.source}};
     out["checks"] = j["checks"];
-    ctx.out << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    ctx.out << json_text(out);
   } else {
     ctx.out << fmt::format("{}: verifying as {} (from {})\n", path, promise.name, promise.source);
     size_t width = 0;

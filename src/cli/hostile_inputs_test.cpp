@@ -110,6 +110,30 @@ TEST(HostileInputs, ParseRefusesAFileOverTheSizeLimitUnlessRaised) {
   EXPECT_TRUE(contains(r.err, "--max-input-size: 'lots' is not a byte count")) << r.err;
 }
 
+// Issue 46 #4: --cpuinfo and --variant-json were read by their own readers: a FIFO hung forever,
+// /dev/zero grew to gigabytes. They go through the one input reader now, as every other input.
+TEST(HostileInputs, CpuinfoAndVariantJsonAreReadByTheOneInputReader) {
+  test::TempDir dir("hostile-cpuinfo");
+  const std::string fifo = make_fifo(dir, "cpuinfo");
+  for (const char* command : {"detect", "recommend"}) {
+    auto r = test::run_tailor({command, "--cpuinfo", fifo, "--gpus", "none"});
+    EXPECT_EQ(r.status, 2) << command;
+    EXPECT_EQ(r.err, fifo + ": error: cannot read the CPU description: a FIFO, not a regular file\n") << command;
+  }
+  auto r = test::run_tailor({"detect", "--cpuinfo", "/dev/zero", "--gpus", "none"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "/dev/zero: error: cannot read the CPU description: a character device, not a regular file\n");
+  const std::string cpuinfo = test::source_path("tests/data/cpuinfo/x86_64-zen4-avx512bf16");
+  r = test::run_tailor({"detect", "--max-input-size", "100", "--cpuinfo", cpuinfo, "--gpus", "none"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(r.err.starts_with(cpuinfo + ": error: cannot read the CPU description: ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "over the input size limit of 100 bytes")) << r.err;
+  const std::string json_fifo = make_fifo(dir, "variant.json");
+  r = test::run_tailor({"verify", dir.path(), "--variant-json", json_fifo});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, json_fifo + ": error: cannot read the variant JSON: a FIFO, not a regular file\n");
+}
+
 TEST(HostileInputs, SpecThatIsAFifoOrADirectoryIsRefused) {
   test::TempDir dir("hostile-spec");
   const std::string fifo = make_fifo(dir, "spec.toml");
@@ -295,6 +319,26 @@ TEST(HostileInputs, SecondWriterOfAnOutputDirectoryWaitsForTheFirst) {
   ::close(fd);  // releases the lock
   EXPECT_EQ(second.exit_status(), "0");
   EXPECT_TRUE(fs::exists(tree + "/README.md"));
+}
+
+// Issue 46 #7: two `kb new-package … -o DIR` at once both succeeded in 14 of 20 tries, leaving
+// an overlay of both. The second now waits for the first and finds its files: it writes nothing.
+TEST(HostileInputs, SecondKbNewPackageIntoOneOverlayWaitsThenRefuses) {
+  test::TempDir dir("hostile-new-package");
+  const std::string kb = dir.path() + "/kb";
+  fs::create_directory(kb);
+  int fd = ::open(kb.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX), 0);
+  BackgroundTailor second(dir, "kb new-package llama2 --like magma -o " + kb);
+  ASSERT_TRUE(second.started());
+  EXPECT_EQ(second.stderr_once_waiting(), "tailor: waiting for another tailor run writing " + kb + "\n");
+  EXPECT_FALSE(fs::exists(kb + "/packages.toml")) << "it wrote while the lock was held";
+  write(kb + "/packages.toml", "# the first run's overlay\n");  // what the first writer wrote
+  ::close(fd);
+  EXPECT_EQ(second.exit_status(), "2");
+  EXPECT_EQ(test::read_file(kb + "/packages.toml"), "# the first run's overlay\n");
+  EXPECT_FALSE(fs::exists(kb + "/builders"));
 }
 
 // §4: what a killed prune staged (a file's copy, a folder's stage, a file

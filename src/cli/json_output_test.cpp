@@ -99,6 +99,27 @@ TEST(JsonOutput, GenerateSaysWhatItWroteAndWhatIsLeft) {
   EXPECT_FALSE(std::filesystem::exists(tree + "/.flox/pkgs/pytorch-python313-cpu-avx512.nix"));
 }
 
+// Issue 46 #12: a name that is not UTF-8 (Latin-1 "café") made --json end in nlohmann's raw
+// type_error.316, exit 2, after the tree was written. JSON carries Unicode only: such bytes are
+// printed as U+FFFD, the command succeeds, and the text output keeps the bytes.
+TEST(JsonOutput, ANameThatIsNotUtf8IsPrintedWithReplacementCharacters) {
+  test::TempDir dir("json-latin1");
+  const std::string latin1 = dir.path() + "/caf\xe9";
+  std::filesystem::copy(test::source_path("tests/data/trees/clean"), latin1, std::filesystem::copy_options::recursive);
+  // A branch named after the directory must be UTF-8 (import says so, exit 2); named, it imports.
+  auto r = run_tailor({"import", latin1, "--name", "cafe", "--json"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err.find("type_error"), std::string::npos) << r.err;
+  EXPECT_EQ(parse_json(r)["branch"], "cafe");
+  const std::string out = dir.path() + "/tree-\xe9";
+  auto g = run_tailor({"generate", "build-pytorch/main", "-o", out, "--json"});
+  EXPECT_EQ(g.status, 0) << g.err;
+  EXPECT_EQ(g.err.find("type_error"), std::string::npos) << g.err;
+  EXPECT_NE(g.out.find("tree-\xef\xbf\xbd"), std::string::npos) << g.out.substr(0, 400);
+  auto text = run_tailor({"generate", "build-pytorch/main", "-o", out, "--check"});
+  EXPECT_EQ(text.status, 0) << text.err;
+}
+
 TEST(JsonOutput, ImportCarriesTheSpecAndItsWarnings) {
   auto r = run_tailor({"import", test::source_path("tests/data/trees/clean"), "--json"});
   ASSERT_EQ(r.status, 0) << r.err;

@@ -4,9 +4,11 @@
 // directory that holds anything else, and leaves nothing behind when it
 // refuses. Also the refusals of package data about builders, verbatim
 // (tests/data/overlay-package/bad/).
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -84,6 +86,25 @@ TEST(KbNewPackage, ItsBuilderBuildsTheAttributeOfTheRecord) {
   // Only the stub's vllm records what its dependencies resolved: it was python.pkgs.vllm.
   ASSERT_FALSE(r["deps"].is_null()) << r.dump();
   EXPECT_EQ(r["deps"]["torchvision"], "pytorch-python312-cuda12_9-sm90-avx512");
+}
+
+// Issue 46 #7: `kb new-package torch` wrote builders/torch.nix, which replaced the shared builder
+// lib/torch.nix in every tree using the overlay; generate and check passed, the recipes did not evaluate.
+TEST(KbNewPackage, RefusesANameThatWouldReplaceASharedBuilder) {
+  test::TempDir tmp("new-package-builder");
+  for (const char* name : {"torch", "common", "nixpkgs", "companion", "custom-torch", "prebuilt", "Torch"}) {
+    const std::string dir = tmp.path() + "/" + name;
+    auto r = test::run_tailor({"kb", "new-package", name, "--like", "vllm", "-o", dir});
+    EXPECT_EQ(r.status, 2) << name;
+    std::string lower = name;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    EXPECT_EQ(r.err, fmt::format("tailor kb new-package: error: package name '{}' is taken by the builder lib/{}.nix: "
+                                 "the overlay's builders/{}.nix would replace it in every tree that uses the overlay\n"
+                                 "hint: choose another name (e.g. '{}-custom')\n",
+                                 name, lower, name, name))
+        << name;
+    EXPECT_FALSE(fs::exists(dir)) << name;
+  }
 }
 
 TEST(KbNewPackage, RefusesADirectoryThatHoldsAnythingElse) {

@@ -15,23 +15,15 @@
 #include "host/isa_match.hpp"
 #include "host/sysctl_darwin.hpp"
 #include "util/diagnostic.hpp"
+#include "util/read_file.hpp"
 
 namespace tailor {
 
 namespace {
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    Diagnostic d;
-    d.path = path;
-    d.message = "cannot read the file";
-    throw DiagnosticError(std::move(d));
-  }
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+// The one input reader: a regular file only (a FIFO does not hang, /dev/zero is refused),
+// no bigger than the input size limit (procfs says 0 bytes: read to its end, bounded).
+std::string read_text(const std::string& path) { return read_file(path, "the CPU description"); }
 
 std::string native_os() {
 #if defined(__APPLE__)

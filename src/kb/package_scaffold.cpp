@@ -106,6 +106,22 @@ PackageScaffold scaffold_package(const KnowledgeBase& kb, const std::string& nam
   if (kb.package(name))
     fail(fmt::format("the knowledge base already has a package '{}'", name),
          "an overlay's entry of the same name is read over it field by field: write only the fields to change");
+  // Its builder is builders/NAME.nix, read over lib/NAME.nix: a name the knowledge base's builders
+  // already take (torch, common, nixpkgs, …) would replace the shared builder in every tree using
+  // the overlay. Compared without case: a file system without case makes Torch.nix torch.nix.
+  for (const auto& [file, text] : kb.builder_files) {
+    std::string taken = file.substr(file.rfind('/') + 1);
+    if (taken.ends_with(".nix")) taken.resize(taken.size() - 4);
+    auto lower = [](std::string x) {
+      for (char& c : x) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return x;
+    };
+    if (lower(taken) == lower(name))
+      fail(fmt::format("package name '{}' is taken by the builder {}: the overlay's builders/{}.nix would replace it "
+                       "in every tree that uses the overlay",
+                       name, file, name),
+           "choose another name (e.g. '" + name + "-custom')");
+  }
   const PackageDef* from = kb.package(like);
   if (!from) {
     std::string hint = did_you_mean(like, kb.package_names());

@@ -1,21 +1,58 @@
 #include "kb/source_override.hpp"
 
 #include <regex>
+#include <string_view>
 
+#include "kb/github_names.hpp"
 #include "kb/read_helpers.hpp"
+#include "util/quote.hpp"
 
 namespace tailor {
 
 bool is_nix_sha256(const std::string& s) {
-  static const std::regex base32("[0-9a-df-np-sv-z]{52}"), sri("sha256-[A-Za-z0-9+/]{43}="), hex("[0-9a-f]{64}");
+  // 256 bits: Nix's base32 writes the top bit alone first (0 or 1); base64's 43rd character
+  // carries 4 bits and two zero bits ([AEIMQUYcgkosw048]). Others are no hash Nix prints.
+  static const std::regex base32("[01][0-9a-df-np-sv-z]{51}"), sri("sha256-[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]="),
+      hex("[0-9a-f]{64}");
   return std::regex_match(s, base32) || std::regex_match(s, sri) || std::regex_match(s, hex);
+}
+
+bool is_github_owner(std::string_view s) {
+  static const std::regex owner("[A-Za-z0-9](-?[A-Za-z0-9_.])*");  // GitHub: letters, digits, single hyphens
+  return !s.empty() && s.size() <= 100 && std::regex_match(s.begin(), s.end(), owner);
+}
+
+bool is_github_repo(std::string_view s) {
+  static const std::regex repo("[A-Za-z0-9_.-]+");
+  return !s.empty() && s.size() <= 100 && s != "." && s != ".." && std::regex_match(s.begin(), s.end(), repo);
+}
+
+bool is_git_rev(std::string_view s) {
+  // A commit id, a tag or a branch: no segment "." or "..", nothing a URL or a shell reads.
+  static const std::regex rev("[A-Za-z0-9_][A-Za-z0-9_.+-]*(/[A-Za-z0-9_][A-Za-z0-9_.+-]*)*");
+  return !s.empty() && s.size() <= 255 && s.find("..") == std::string_view::npos &&
+         std::regex_match(s.begin(), s.end(), rev);
 }
 
 GitHubSource read_fetch(TableReader& r, const char* rev_key) {
   GitHubSource s;
-  s.owner = r.required_string("owner").value;
-  s.repo = r.required_string("repo").value;
-  s.rev = r.required_string(rev_key).value;
+  // Each goes into a fetch URL (github.com/OWNER/REPO/archive/REV.tar.gz): "", "../../evil", "?#"
+  // or an escape would fetch something else or nothing.
+  auto owner = r.required_string("owner");
+  if (!is_github_owner(owner.value))
+    throw r.doc().error_at(owner.pos, "'" + comment_text(owner.value) + "' is no GitHub owner",
+                           "letters, digits and single hyphens, as github.com/OWNER shows it");
+  auto repo = r.required_string("repo");
+  if (!is_github_repo(repo.value))
+    throw r.doc().error_at(repo.pos, "'" + comment_text(repo.value) + "' is no GitHub repository name",
+                           "letters, digits and . _ - (not \".\" or \"..\"), as github.com/OWNER/REPO shows it");
+  auto rev = r.required_string(rev_key);
+  if (!is_git_rev(rev.value))
+    throw r.doc().error_at(rev.pos, "'" + comment_text(rev.value) + "' is no revision",
+                           "a commit id or a tag: letters, digits and . _ + - /, without \"..\"");
+  s.owner = owner.value;
+  s.repo = repo.value;
+  s.rev = rev.value;
   auto hash = r.required_string("hash");
   if (!is_nix_sha256(hash.value))
     throw r.doc().error_at(hash.pos, "'" + hash.value + "' is not a Nix sha256 hash",

@@ -66,9 +66,12 @@ struct At {
   int line = 0, column = 0;
 };
 
+// Its text is shared with the value it is read from, never copied: a list of one long string
+// repeated is a list of views of that string (a copy per element took gigabytes).
 struct Cell {
-  std::string text;
+  std::shared_ptr<const std::string> shared;
   At at;
+  const std::string& text() const { return *shared; }
 };
 
 // One fact of a table entry: a string (whole), or a list of strings. A
@@ -94,6 +97,7 @@ struct Tables {
   const KnowledgeBase& kb;
   Sink& sink;
   std::map<std::string, const std::string*, std::less<>> texts;
+  std::map<std::string_view, const NixFile*> files;  ///< by tree-relative path
   Evaluator ev;
   // The string arguments each variant file passes to its builder, by file.
   std::vector<std::pair<const NixFile*, std::set<std::string>>> calls;
@@ -108,14 +112,16 @@ struct Tables {
           if (it == texts.end()) return std::nullopt;
           return *it->second;
         }) {
-    for (const auto& f : t.nix) texts[f.src.rel] = &f.src.text;
+    for (const auto& f : t.nix) {
+      texts[f.src.rel] = &f.src.text;
+      files[f.src.rel] = &f;
+    }
   }
 
   const NixFile* file(const nix::Where& w) const {
     if (!w.file) return nullptr;
-    for (const auto& f : t.nix)
-      if (f.src.rel == *w.file) return &f;
-    return nullptr;
+    auto it = files.find(*w.file);
+    return it == files.end() ? nullptr : it->second;
   }
 
   // `import ./lib/mkX.nix { sm = "90"; … }`: the strings of the set.
@@ -133,7 +139,8 @@ struct Tables {
       ValuePtr args = ev.eval_in_file(c->args[1].get(), f.src.rel);
       std::set<std::string> values;
       for (const auto& [name, attr] : args->attrs)
-        if (ValuePtr v = ev.force(attr.value); v->is(ValueKind::string)) values.insert(v->text);
+        if (ValuePtr v = ev.force(attr.value); v->is(ValueKind::string) && ev.charge(v->text.size()))
+          values.insert(v->text);
       calls.emplace_back(&f, std::move(values));
     }
   }
@@ -203,21 +210,22 @@ struct Tables {
 
   void gpu_table(const std::vector<Entry>& entries) {
     std::string family = field_where(entries, [&](const std::string& key, const Field& f) {
-      return f.whole && names_family(*gpu_of(kb, key), f.whole->text);
+      return f.whole && names_family(*gpu_of(kb, key), f.whole->text());
     });
     std::string products = field_where(entries, [&](const std::string&, const Field& f) {
-      return std::any_of(f.products.begin(), f.products.end(), [&](const Cell& s) { return product_gpu(kb, s.text); });
+      return std::any_of(f.products.begin(), f.products.end(),
+                         [&](const Cell& s) { return product_gpu(kb, s.text()); });
     });
     std::string cudas = field_where(entries, [&](const std::string&, const Field& f) {
       return !f.words.empty() &&
-             std::all_of(f.words.begin(), f.words.end(), [&](const Cell& s) { return cuda_of(kb, s.text); });
+             std::all_of(f.words.begin(), f.words.end(), [&](const Cell& s) { return cuda_of(kb, s.text()); });
     });
     for (const Entry& entry : entries) {
       const std::string& key = entry.key;
       const GpuArch& g = *gpu_of(kb, key);
       const std::string products_text = fmt::format("{}", fmt::join(g.products, ", "));
       for (const Cell& c : items(entry, cudas, false)) {
-        const CudaToolkit* cuda = cuda_of(kb, c.text);
+        const CudaToolkit* cuda = cuda_of(kb, c.text());
         if (!cuda || g.supported_by(cuda->version)) continue;
         std::string range = g.max_cuda ? fmt::format("CUDA {} to {}", g.min_cuda.str(), g.max_cuda->str())
                                        : fmt::format("CUDA {} on", g.min_cuda.str());
@@ -225,35 +233,36 @@ struct Tables {
             c, "TLR035",
             fmt::format("{} is allowed with CUDA {} here, but nvcc of CUDA {} cannot compile for it (it builds with "
                         "{}){}",
-                        g.display(), cuda->version.str(), cuda->version.str(), range, reach({key, c.text})),
-            fmt::format("remove \"{}\" from '{}' of \"{}\"", c.text, cudas, key),
+                        g.display(), cuda->version.str(), cuda->version.str(), range, reach({key, c.text()})),
+            fmt::format("remove \"{}\" from '{}' of \"{}\"", c.text(), cudas, key),
             {fmt::format("source: {}", g.source)});
-        fold(p, "TLR009", "", files_with({key, c.text}));
+        fold(p, "TLR009", "", files_with({key, c.text()}));
       }
       for (const Cell& c : items(entry, products, true)) {
-        const GpuArch* own = product_gpu(kb, c.text);
+        const GpuArch* own = product_gpu(kb, c.text());
         if (!own || own == &g) continue;
-        Problem* found = report(c, "TLR036",
-                                fmt::format("{} is listed under {}, but {} is {} ({}, compute capability {}){}", c.text,
-                                            g.display(), c.text, own->display(), own->family, own->sm, reach({key})),
-                                fmt::format("list {} under \"{}\"", c.text, own->name_token().substr(2)),
-                                {fmt::format("source: {}", own->source)});
-        fold(found, "TLR018", c.text + " under " + g.display(), files_with({key}));
+        Problem* found =
+            report(c, "TLR036",
+                   fmt::format("{} is listed under {}, but {} is {} ({}, compute capability {}){}", c.text(),
+                               g.display(), c.text(), own->display(), own->family, own->sm, reach({key})),
+                   fmt::format("list {} under \"{}\"", c.text(), own->name_token().substr(2)),
+                   {fmt::format("source: {}", own->source)});
+        fold(found, "TLR018", c.text() + " under " + g.display(), files_with({key}));
       }
       const Field* name = family.empty() ? nullptr : entry.get(family);
-      if (name && name->whole && !names_family(g, name->whole->text)) {
+      if (name && name->whole && !names_family(g, name->whole->text())) {
         std::vector<std::string> notes;
         // GPUs the entry lists that are no product of any SM the knowledge base knows.
         std::vector<std::string> strangers;
         for (const Cell& c : items(entry, products, true))
-          if (!product_gpu(kb, c.text)) strangers.push_back(c.text);
+          if (!product_gpu(kb, c.text())) strangers.push_back(c.text());
         if (!strangers.empty())
           notes.push_back(fmt::format("its GPUs ({}) are none of {}'s: {}", fmt::join(strangers, ", "), g.display(),
                                       products_text));
         notes.push_back(fmt::format("source: {}", g.source));
         report(*name->whole, "TLR037",
-               fmt::format("{} is named \"{}\" here, but {} is {} ({}){}", g.display(), name->whole->text, g.display(),
-                           g.family, products_text, reach({key})),
+               fmt::format("{} is named \"{}\" here, but {} is {} ({}){}", g.display(), name->whole->text(),
+                           g.display(), g.family, products_text, reach({key})),
                fmt::format("name it \"{}\"", g.family), std::move(notes));
       }
     }
@@ -263,7 +272,7 @@ struct Tables {
     // A driver floor: a number like 575 or 575.51.03 (Linux drivers are 3xx and up).
     std::string driver = field_where(entries, [&](const std::string&, const Field& f) {
       if (!f.whole) return false;
-      auto d = Version::parse(f.whole->text);
+      auto d = Version::parse(f.whole->text());
       return d && d->major() >= 300 && d->major() < 1000;
     });
     for (const Entry& entry : entries) {
@@ -271,33 +280,33 @@ struct Tables {
       const Field* floor_field = driver.empty() ? nullptr : entry.get(driver);
       if (floor_field && floor_field->whole) {
         const Cell& d = *floor_field->whole;
-        auto floor = Version::parse(d.text);
+        auto floor = Version::parse(d.text());
         // "575" means the 575 series: compared by its major number alone.
-        bool below = floor && (d.text.find('.') == std::string::npos ? floor->major() < cuda.min_driver.major()
-                                                                     : *floor < cuda.min_driver);
+        bool below = floor && (d.text().find('.') == std::string::npos ? floor->major() < cuda.min_driver.major()
+                                                                       : *floor < cuda.min_driver);
         if (below) {
           Problem* p = report(
               d, "TLR038",
               fmt::format("the driver floor of CUDA {} is {} here, below NVIDIA's minimum {} for CUDA {}: a user with "
                           "driver {} gets a build that fails to start{}",
-                          cuda.version.str(), d.text, cuda.min_driver.str(), cuda.version.str(), d.text,
+                          cuda.version.str(), d.text(), cuda.min_driver.str(), cuda.version.str(), d.text(),
                           reach({entry.key})),
-              fmt::format("make it \"{}\"", d.text.find('.') == std::string::npos
+              fmt::format("make it \"{}\"", d.text().find('.') == std::string::npos
                                                 ? std::to_string(cuda.min_driver.major())
                                                 : cuda.min_driver.str()),
               {fmt::format("source: {}", cuda.source)});
-          fold(p, "TLR020", "driver " + d.text + "+", files_with({entry.key}));
+          fold(p, "TLR020", "driver " + d.text() + "+", files_with({entry.key}));
         }
       }
       for (const auto& [name, field] : entry.fields) {
-        if (!field.whole || !is_alias_of(field.whole->text, cuda)) continue;
+        if (!field.whole || !is_alias_of(field.whole->text(), cuda)) continue;
         report(*field.whole, "TLR039",
                fmt::format("CUDA {} selects {} here, an alias that follows the default CUDA of whatever pin the tree "
                            "moves to, not CUDA {}{}",
-                           cuda.version.str(), field.whole->text, cuda.version.str(), reach({entry.key})),
+                           cuda.version.str(), field.whole->text(), cuda.version.str(), reach({entry.key})),
                fmt::format("select \"{}\"", cuda.nixpkgs_attr()),
                {fmt::format("nixpkgs defines {} as an alias of the pin's default package set of that major version",
-                            field.whole->text)});
+                            field.whole->text())});
       }
     }
   }
@@ -305,14 +314,20 @@ struct Tables {
   // A Nix value as a table fact: a string, or a list of strings.
   Field nix_field(const ValuePtr& v) {
     Field f;
-    auto cell = [&](const ValuePtr& s) { return Cell{s->text, At{file(s->where), s->where.span, nullptr, 0, 0}}; };
+    auto cell = [&](const ValuePtr& s) {
+      return Cell{std::shared_ptr<const std::string>(s, &s->text), At{file(s->where), s->where.span, nullptr, 0, 0}};
+    };
+    // Reading a cell costs its text's length in the rules that compare it: charged to the
+    // evaluator's budget as what the value expands to, so a table cannot make check read gigabytes.
+    auto within_budget = [&](const ValuePtr& s) { return ev.charge(s->text.size() + 2 * sizeof(Cell)); };
     if (v->is(ValueKind::string)) {
+      if (!within_budget(v)) return {};
       f.whole = cell(v);
     } else if (v->is(ValueKind::list)) {
       std::vector<Cell> items;
       for (const auto& thunk : v->list) {
         ValuePtr s = ev.force(thunk);
-        if (!s->is(ValueKind::string)) return {};
+        if (!s->is(ValueKind::string) || !within_budget(s)) return {};
         items.push_back(cell(s));
       }
       f.products = items;
@@ -358,7 +373,7 @@ struct Tables {
     }
     auto cell = [&](const recipe::ShellWord& w) {
       nix::Span at = lines.span(w.offset(0), w.offset(0) + 1);
-      return Cell{w.text, At{nullptr, {}, &s, at.line, at.column}};
+      return Cell{std::make_shared<const std::string>(w.text), At{nullptr, {}, &s, at.line, at.column}};
     };
     auto cells = [&](const recipe::ShellWord& w, std::string_view separators) {
       std::vector<Cell> out;
@@ -397,8 +412,22 @@ struct Tables {
   }
 
   void run() {
-    for (const auto& f : t.nix)
-      if (f.helper && f.parsed) nix_table(f);
+    const NixFile* spent = nullptr;  // the file whose reading spent the evaluator's memory budget
+    for (const auto& f : t.nix) {
+      if (!f.helper || !f.parsed) continue;
+      nix_table(f);
+      if (!ev.out_of_memory()) continue;
+      // Unread, said so: a table that expands to gigabytes is not checked, and not silently.
+      sink.add(f, "TLR042", {},
+               spent ? fmt::format("not read as a metadata table: check's budget for evaluating tables was spent "
+                                   "reading {}",
+                                   spent->display)
+                     : fmt::format("not read as a metadata table: its values expand to more than check's budget "
+                                   "for evaluating tables ({} MiB)",
+                                   ev.limits().max_bytes >> 20),
+               "build the table from fewer or shorter values");
+      if (!spent) spent = &f;
+    }
     for (const SourceFile& s : t.scripts) script_tables(s);
   }
 };

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "kb/knowledge_base.hpp"
+#include "lint/linter.hpp"
 #include "support/run.hpp"
 
 namespace tailor::lint {
@@ -134,6 +136,27 @@ TEST(CheckTables, EarlierTreesHaveNoTables) {
     for (const char* code : {"[TLR035]", "[TLR036]", "[TLR037]", "[TLR038]", "[TLR039]"})
       EXPECT_EQ((r.out + r.err).find(code), std::string::npos) << tree << " " << code;
   }
+}
+
+TEST(CheckTables, ATableThatExpandsToGigabytesIsReportedUnreadNotCopied) {
+  // Issue 46 #1: a 455-byte table whose list repeats one 1 MiB string 4,096 times. Its cells were
+  // copies of the string: 8.4 GB and 18 s. Now they share it, reading them is charged to the
+  // evaluator's budget (4 GiB > 128 MiB), and the table is reported unread.
+  const std::string table =
+      "let\n"
+      "  s = builtins.concatStringsSep \"\" (builtins.genList (i: \"0123456789abcdef\") 65536);\n"
+      "in {\n"
+      "  \"80\" = { gpus = builtins.genList (i: s) 4096; };\n"
+      "  \"90\" = { gpus = builtins.genList (i: s) 4096; };\n"
+      "}\n";
+  static const KnowledgeBase kb = KnowledgeBase::load();
+  CheckResult r = check_files("t", {{"lib/gpus.nix", table}}, kb);
+  std::vector<std::string> got;
+  for (const auto& p : r.problems) got.push_back(p.render());
+  EXPECT_EQ(got, std::vector<std::string>{
+                     "t/lib/gpus.nix:1:1: warning: not read as a metadata table: its values expand to more than "
+                     "check's budget for evaluating tables (128 MiB) [TLR042]\nlet\n^\n"
+                     "hint: build the table from fewer or shorter values\n"});
 }
 
 }  // namespace

@@ -97,7 +97,7 @@ Problem& Sink::add(const NixFile& file, std::string_view code, const nix::Span& 
   p.rel = file.src.rel;
   // A problem of the whole file points at its first line: editors and CI annotations need one.
   p.pos = span.line > 0 ? Pos{span.line, span.column} : Pos{1, 1};
-  p.line_text = std::string(line_of(file.src.text, p.pos.line));
+  p.line_text = line_text(file.src.text, p.pos.line);
   p.message = std::move(message);
   p.hint = std::move(hint);
   out_.push_back(std::move(p));
@@ -111,11 +111,17 @@ Problem& Sink::add_doc(const LintTree& tree, const SourceFile& doc, std::string_
   p.path = display_path(tree.root, doc.rel);
   p.rel = doc.rel;
   p.pos = {line, column};
-  if (line > 0) p.line_text = std::string(line_of(doc.text, line));
+  if (line > 0) p.line_text = line_text(doc.text, line);
   p.message = std::move(message);
   p.hint = std::move(hint);
   out_.push_back(std::move(p));
   return out_.back();
+}
+
+std::string Sink::line_text(const std::string& text, int line) {
+  auto it = lines_.find(&text);
+  if (it == lines_.end()) it = lines_.emplace(&text, LineIndex(text)).first;
+  return std::string(it->second.line(line));
 }
 
 nix::Span name_span(const NixFile& f) {

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "kb/knowledge_base.hpp"
@@ -99,9 +100,14 @@ class Sink {
                    std::string message, std::string hint = {});
 
  private:
+  /// The line \a line of \a text, from an index built at the first finding in it:
+  /// a scan from the top per finding made check quadratic in the findings of a file.
+  std::string line_text(const std::string& text, int line);
+
   const LintTree& tree_;
   std::vector<Problem>& out_;
   Problem discarded_;
+  std::unordered_map<const std::string*, LineIndex> lines_;  ///< by the text they index
 };
 
 /// The position of a file's variant name for diagnostics about the whole

@@ -84,6 +84,9 @@ constexpr Rule kRules[] = {
      "a recipe prunes its GPU code (tailor prune --sm, pruneSms) to other SMs than its name's: the result lacks the "
      "named GPU's code, or keeps code the name does not promise",
      true},
+    {"TLR042", "table-unread", Severity::warning,
+     "a helper file's values expand to more than check's budget for evaluating tables (128 MiB): its metadata "
+     "tables are not checked"},
 };
 
 }  // namespace

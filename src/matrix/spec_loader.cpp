@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kb/github_names.hpp"
 #include "kb/invariants.hpp"
 #include "kb/pin_query.hpp"
 #include "kb/read_helpers.hpp"
@@ -346,12 +347,27 @@ ExternalRecipe read_external_recipe(const TomlDocument& doc, const toml::table& 
                        fmt::format("add {} = \"…\" to the [[family.version]]: the version of that repository, not "
                                    "the pin's",
                                    attribute));
-  static const std::regex owner_repo(R"(^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$)");
-  static const std::regex url(R"(^https://[A-Za-z0-9.-]+(/[A-Za-z0-9_.~-]+)+$)");
+  // owner/repo, or https://HOST/PATH with a host of dot-separated labels and no "." or ".."
+  // segment: the tarball URL is built from it, and ../ would leave the repository.
+  static const std::regex url(
+      R"(^https://[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+(/[A-Za-z0-9_.~-]+)+$)");
   static const std::regex rev(R"(^[A-Za-z0-9_][A-Za-z0-9._-]*$)");
+  auto is_repository = [&](const std::string& v) {
+    for (size_t at = 0; at <= v.size();) {  // no segment "." or ".."
+      size_t slash = std::min(v.find('/', at), v.size());
+      std::string_view seg(v.data() + at, slash - at);
+      if (seg == "." || seg == "..") return false;
+      at = slash + 1;
+    }
+    size_t slash = v.find('/');
+    if (slash != std::string::npos && v.find('/', slash + 1) == std::string::npos)
+      return is_github_owner(std::string_view(v).substr(0, slash)) &&
+             is_github_repo(std::string_view(v).substr(slash + 1));
+    return std::regex_match(v, url);
+  };
   static const std::regex path(R"(^[A-Za-z0-9_+-][A-Za-z0-9_.+-]*(/[A-Za-z0-9_+-][A-Za-z0-9_.+-]*)*$)");
   auto repo = r.required_string("repo");
-  if (!std::regex_match(repo.value, owner_repo) && !std::regex_match(repo.value, url))
+  if (!is_repository(repo.value))
     throw doc.error_at(repo.pos, fmt::format("'{}' is no repository", comment_text(repo.value)),
                        "write owner/repo (GitHub) or the https URL of the repository, whose tarballs are "
                        "URL/archive/REV.tar.gz");

@@ -77,12 +77,14 @@ Evaluator::~Evaluator() {
 }
 
 ThunkPtr Evaluator::new_thunk() {
+  charge(sizeof(Thunk) + sizeof(std::weak_ptr<Thunk>));
   auto t = std::make_shared<Thunk>();
   thunks_.push_back(t);
   return t;
 }
 
 EnvPtr Evaluator::new_env() {
+  charge(sizeof(Env) + sizeof(EnvPtr));
   auto e = std::make_shared<Env>();
   envs_.push_back(e);
   return e;
@@ -104,6 +106,7 @@ ThunkPtr Evaluator::thunk(const Expr* e, const EnvPtr& env) {
 Where Evaluator::at(const Expr* e, const EnvPtr& env) const { return Where{env ? env->file : nullptr, e->span}; }
 
 ValuePtr Evaluator::make(ValueKind k, const Where& at) {
+  charge(sizeof(Value));
   auto v = std::make_shared<Value>();
   v->kind = k;
   v->where = at;
@@ -169,7 +172,7 @@ ValuePtr Evaluator::file(const std::string& rel) {
   ValuePtr v = eval(f.parsed.expr.get(), env);
   f.busy = false;
   // An evaluation cut short by the step budget is not cached: a later one may finish.
-  if (steps_ <= limits_.max_steps) f.value = v;
+  if (steps_ <= limits_.max_steps && !out_of_memory()) f.value = v;
   return v;
 }
 
@@ -215,9 +218,17 @@ ValuePtr Evaluator::get(const ValuePtr& set, std::string_view name) {
   return it == set->attrs.end() ? nullptr : force(it->second.value);
 }
 
+ValuePtr Evaluator::over_budget(const Where& w) {
+  if (steps_ > limits_.max_steps) return unknown(w, "evaluation step limit reached");
+  if (out_of_memory())
+    return unknown(w, fmt::format("evaluation memory limit reached ({} MiB of values)", limits_.max_bytes >> 20));
+  return nullptr;
+}
+
 ValuePtr Evaluator::eval(const Expr* e, const EnvPtr& env) {
   if (!e) return unknown({}, "no expression");
-  if (++steps_ > limits_.max_steps) return unknown(at(e, env), "evaluation step limit reached");
+  ++steps_;
+  if (ValuePtr over = over_budget(at(e, env))) return over;
   if (depth_ >= limits_.max_depth) return unknown(at(e, env), "evaluation nested too deeply");
   ++depth_;
   ValuePtr v = eval_inner(e, env);
@@ -364,6 +375,7 @@ ValuePtr Evaluator::make_attrs(const Attrs* a, const EnvPtr& env, EnvPtr* scope)
             skip = true;
             break;
           }
+          charge(copy_bytes(*existing));
           auto sub = std::make_shared<Value>(*existing);
           nested[sub.get()] = sub;
           it->second.value = ready(sub);
@@ -500,6 +512,7 @@ ValuePtr Evaluator::string_of(const String* s, const EnvPtr& env) {
     for (const auto& [t, lit] : pieces) out += t;
   }
   if (out.size() > limits_.max_string) return unknown(w, "a string longer than the evaluator's limit");
+  charge(out.size());
   auto v = make(ValueKind::string, w);
   std::const_pointer_cast<Value>(v)->text = std::move(out);
   return v;
@@ -553,7 +566,8 @@ ValuePtr Evaluator::import_value(const ValuePtr& path, const Where& w) {
 }
 
 ValuePtr Evaluator::apply(const ValuePtr& fn, const ThunkPtr& arg, const Where& w) {
-  if (++steps_ > limits_.max_steps) return unknown(w, "evaluation step limit reached");
+  ++steps_;
+  if (ValuePtr over = over_budget(w)) return over;
   if (depth_ >= limits_.max_depth) return unknown(w, "evaluation nested too deeply");
   ++depth_;
   struct Down {
@@ -598,6 +612,7 @@ ValuePtr Evaluator::apply(const ValuePtr& fn, const ThunkPtr& arg, const Where& 
     return eval(l->body.get(), env);
   }
   if (fn->is(ValueKind::builtin)) {
+    charge(copy_bytes(*fn));
     auto partial = std::make_shared<Value>(*fn);
     partial->where = w;
     partial->list.push_back(arg);
@@ -684,6 +699,7 @@ ValuePtr Evaluator::binary(const Binary* b, const EnvPtr& env) {
     case BinaryOp::update: {
       if (!l->is(ValueKind::attrs) || !r->is(ValueKind::attrs))
         return error(w, fmt::format("'//' of {} and {}", kind_name(l->kind), kind_name(r->kind)));
+      charge(copy_bytes(*l) + copy_bytes(*r));
       auto v = std::make_shared<Value>(*l);
       v->where = w;
       for (const auto& [k, a] : r->attrs) v->attrs[k] = a;
@@ -695,6 +711,7 @@ ValuePtr Evaluator::binary(const Binary* b, const EnvPtr& env) {
         return error(w, fmt::format("'++' of {} and {}", kind_name(l->kind), kind_name(r->kind)));
       if (l->list.size() + r->list.size() > limits_.max_list)
         return unknown(w, "a list longer than the evaluator's limit");
+      charge(sizeof(Value) + (l->list.size() + r->list.size()) * sizeof(ThunkPtr));
       auto v = std::make_shared<Value>(*l);
       v->where = w;
       v->list.insert(v->list.end(), r->list.begin(), r->list.end());
@@ -708,6 +725,7 @@ ValuePtr Evaluator::binary(const Binary* b, const EnvPtr& env) {
         if (!rs) return why;
         if (l->text.size() + rs->size() > limits_.max_string)
           return unknown(w, "a string longer than the evaluator's limit");
+        charge(l->text.size() + rs->size());
         auto v = make(l->kind, w);
         std::const_pointer_cast<Value>(v)->text = l->text + *rs;
         if (l->is(ValueKind::path))
@@ -846,6 +864,7 @@ ValuePtr Evaluator::eval_inner(const Expr* e, const EnvPtr& env) {
       auto v = std::make_shared<Value>();
       v->kind = ValueKind::list;
       v->where = w;
+      charge(sizeof(Value) + l->elems.size() * sizeof(ThunkPtr));
       for (const auto& x : l->elems) v->list.push_back(thunk(x.get(), env));
       return v;
     }

@@ -32,6 +32,11 @@ struct EvalLimits {
   size_t max_files = 4096;           ///< files parsed
   size_t max_string = 1u << 20;      ///< a longer string is unknown
   size_t max_list = 1u << 16;        ///< a longer list (map, concat, genList) is unknown
+  /// Bytes of values (strings, list cells, thunks, scopes) made over the evaluator's life, and of
+  /// what its readers expand them to (charge()): past it every evaluation is unknown. A list of
+  /// one shared string costs a cell per element here, but the string's length per element to a
+  /// reader that reads each element's text.
+  size_t max_bytes = 128u << 20;
 };
 
 /// The names under `builtins` tailor knows: pure ones it evaluates, impure ones it makes unknown.
@@ -76,6 +81,15 @@ class Evaluator {
   size_t steps() const { return steps_; }
   /// Starts a new step budget (per wrapper evaluated, say).
   void reset_steps() { steps_ = 0; }
+  /// Charges \a bytes that a reader of values expands them to (a table's cells, say) to the
+  /// memory budget; false once it is spent, as for the evaluator's own values.
+  bool charge(size_t bytes) {
+    bytes_ += bytes;
+    return bytes_ <= limits_.max_bytes;
+  }
+  /// Whether the memory budget is spent: every later evaluation is unknown.
+  bool out_of_memory() const { return bytes_ > limits_.max_bytes; }
+  const EvalLimits& limits() const { return limits_; }
 
  private:
   struct File;
@@ -115,7 +129,10 @@ class Evaluator {
   std::vector<std::weak_ptr<Thunk>> thunks_;
   ThunkPtr new_thunk();
   size_t steps_ = 0;
+  size_t bytes_ = 0;  ///< charged against limits_.max_bytes
   int depth_ = 0;
+  /// The step and memory budgets: an unknown value when one is spent, else null.
+  ValuePtr over_budget(const Where& w);
 };
 
 }  // namespace tailor::nix

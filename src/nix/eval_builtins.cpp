@@ -107,11 +107,13 @@ ValuePtr Evaluator::call_builtin(const ValuePtr& fn, const Where& w) {
     return v;
   };
   auto string = [&](std::string s) {
+    charge(s.size());
     auto v = make(ValueKind::string, w);
     std::const_pointer_cast<Value>(v)->text = std::move(s);
     return v;
   };
   auto list = [&](std::vector<ThunkPtr> xs) {
+    charge(sizeof(Value) + xs.size() * sizeof(ThunkPtr));
     auto v = std::make_shared<Value>();
     v->kind = ValueKind::list;
     v->where = w;
@@ -181,6 +183,7 @@ ValuePtr Evaluator::call_builtin(const ValuePtr& fn, const Where& w) {
         out.push_back(a.value);
         continue;
       }
+      charge(sizeof(Value) + k.size());
       auto v = std::make_shared<Value>();
       v->kind = ValueKind::string;
       v->where = a.name_at.file ? a.name_at : w;
@@ -223,6 +226,7 @@ ValuePtr Evaluator::call_builtin(const ValuePtr& fn, const Where& w) {
                                            : (slash == std::string::npos ? "."
                                               : slash == 0               ? "/"
                                                                          : t.substr(0, slash));
+    charge(out.size());
     auto v = make(x->kind, w);
     std::const_pointer_cast<Value>(v)->text = out;
     return v;
@@ -396,6 +400,7 @@ ValuePtr Evaluator::call_builtin(const ValuePtr& fn, const Where& w) {
           groups.push_back(ready(make(ValueKind::null, w)));
           continue;
         }
+        charge(sizeof(Value) + static_cast<size_t>(m[i].length()));
         auto v = std::make_shared<Value>();
         v->kind = ValueKind::string;
         v->where = w;
@@ -430,6 +435,7 @@ ValuePtr Evaluator::call_builtin(const ValuePtr& fn, const Where& w) {
   if (name == "removeAttrs") {
     TAILOR_NEED(s, 0, ValueKind::attrs, "a set");
     TAILOR_NEED(l, 1, ValueKind::list, "a list");
+    charge(copy_bytes(*s));
     auto out = std::make_shared<Value>(*s);
     out->where = w;
     for (const auto& x : l->list) {
@@ -470,9 +476,11 @@ ValuePtr Evaluator::call_builtin(const ValuePtr& fn, const Where& w) {
   if (name == "mapAttrs") {
     ValuePtr f = arg(0);
     TAILOR_NEED(s, 1, ValueKind::attrs, "a set");
+    charge(copy_bytes(*s));
     auto out = std::make_shared<Value>(*s);
     out->where = w;
     for (auto& [k, a] : out->attrs) {
+      charge(sizeof(Value) + k.size());
       auto key = std::make_shared<Value>();
       key->kind = ValueKind::string;
       key->text = k;

@@ -185,5 +185,45 @@ TEST(NixEval, MatchTakesPolynomialTimeOnAPatternThatBacktracks) {
   EXPECT_TRUE(t.main()->is(ValueKind::null));
 }
 
+TEST(NixEval, ValuesBeyondTheMemoryBudgetAreUnknownAndSayWhy) {
+  // s is 1 MiB (16 bytes x 65,536); each element of the list makes a new 1 MiB string: 64 MiB in
+  // all, where the budget is 8 MiB. Before the budget the whole list was built.
+  EvalLimits limits;
+  limits.max_bytes = 8u << 20;
+  Tree t(Files{{"main.nix",
+                "let s = builtins.concatStringsSep \"\" (builtins.genList (i: \"0123456789abcdef\") 65536);\n"
+                "in builtins.genList (i: s + \"x\") 64\n"}},
+         limits);
+  ValuePtr l = t.main();
+  ASSERT_TRUE(l->is(ValueKind::list));
+  ASSERT_EQ(l->list.size(), 64u);
+  size_t known = 0;
+  ValuePtr last;
+  for (const auto& x : l->list) {
+    last = t.ev.force(x);
+    if (last->is(ValueKind::string)) ++known;
+  }
+  EXPECT_LT(known, 8u);  // 8 MiB of 1 MiB strings, less what s and its list took
+  EXPECT_FALSE(last->known());
+  EXPECT_EQ(last->text, "evaluation memory limit reached (8 MiB of values)");
+  EXPECT_TRUE(t.ev.out_of_memory());
+}
+
+TEST(NixEval, ASharedStringCostsItsLengthOnceAndACellPerElement) {
+  // genList (i: s) shares s: 4,096 elements of one 1 MiB string stay well under 8 MiB.
+  EvalLimits limits;
+  limits.max_bytes = 8u << 20;
+  Tree t(Files{{"main.nix",
+                "let s = builtins.concatStringsSep \"\" (builtins.genList (i: \"0123456789abcdef\") 65536);\n"
+                "in builtins.genList (i: s) 4096\n"}},
+         limits);
+  ValuePtr l = t.main();
+  ASSERT_TRUE(l->is(ValueKind::list));
+  for (const auto& x : l->list) ASSERT_EQ(t.ev.force(x)->text.size(), 1u << 20);
+  EXPECT_FALSE(t.ev.out_of_memory());
+  // A reader that expands each element to its text is charged for it: 4 GiB does not fit.
+  EXPECT_FALSE(t.ev.charge(size_t{4096} << 20));
+}
+
 }  // namespace
 }  // namespace tailor::nix

@@ -100,6 +100,13 @@ struct Env {
   const std::string* file = nullptr;  ///< the file the scope is written in (paths resolve against it)
 };
 
+/// About what a copy of \a v costs in memory (its text, list cells, attribute map nodes), which the
+/// evaluator charges to its budget: a set copied by `//` in a loop is a copy each time.
+inline size_t copy_bytes(const Value& v) {
+  constexpr size_t kAttrNode = 96;  // a std::map node: links, key and Attr
+  return sizeof(Value) + v.text.size() + v.list.size() * sizeof(ThunkPtr) + v.attrs.size() * kAttrNode;
+}
+
 /// "file:line:col" of \a w under \a root ("" or "dir"): root + "/" + file.
 std::string where_text(const Where& w, std::string_view root = {});
 

@@ -8,6 +8,7 @@
 #include <exception>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -19,6 +20,7 @@
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
 #include "util/file_error.hpp"
+#include "util/json_text.hpp"
 #include "util/parallel_for.hpp"
 #include "util/temp_files.hpp"
 
@@ -76,10 +78,12 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
       if (!p.empty()) fs::remove_all(p, e);
     }
   } cleanup;
+  std::optional<TempFileGuard> on_signal;  // a signal removes the staged copy too, not only a return
   if (copy) {
     if (!fs::create_directory(stage, ec))
       throw_file_error(r.out, fmt::format("cannot create the directory: {}", ec.message()));
     cleanup.p = stage;
+    on_signal.emplace(stage);
   }
   // A folder that cannot be read fails the prune: a copy must not silently lack it.
   const std::vector<TreeEntry> entries = list_artifact_tree(r.path, false);
@@ -127,7 +131,7 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
   // The record verify reads: torch's arch list still names what was removed here.
   if (!r.opts.dry_run && rep.removed_bytes()) {
     fs::path at = (copy ? stage : r.path) / kRecordName;
-    write_file_atomically(at, to_json(rep, false).dump(2) + "\n", fs::perms(0644));
+    write_file_atomically(at, json_text(to_json(rep, false)), fs::perms(0644));
     rep.record = (copy ? r.out : r.path) / kRecordName;
   }
   if (copy) {
@@ -135,6 +139,7 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
     fs::rename(stage, r.out, ec);
     if (ec) throw_file_error(r.out, fmt::format("cannot create: {}", ec.message()));
     cleanup.p.clear();
+    on_signal.reset();
   }
 }
 
@@ -268,7 +273,7 @@ void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
   // The JSON cannot hold the archive's final size (it is inside it): the size
   // up to the JSON is a lower bound; the command's report has the exact one.
   rep.download_after = zip.written();
-  std::string json = to_json(rep, false).dump(2) + "\n";
+  std::string json = json_text(to_json(rep, false));
   WheelMember like;
   like.external_attributes = 0100644u << 16;
   zip.add_deflated(json_name, ByteSlice::of(json), like);

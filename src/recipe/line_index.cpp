@@ -46,4 +46,13 @@ nix::Span LineIndex::span(size_t begin, size_t end) const {
   return s;
 }
 
+std::string_view LineIndex::line(int line) const {
+  if (line < 1 || static_cast<size_t>(line) > starts_.size()) return {};
+  size_t begin = std::min<size_t>(starts_[line - 1], text_.size());
+  size_t end = static_cast<size_t>(line) < starts_.size() ? starts_[line] - 1 : text_.size();
+  std::string_view s = text_.substr(begin, std::max(begin, end) - begin);
+  if (!s.empty() && s.back() == '\r') s.remove_suffix(1);
+  return s;
+}
+
 }  // namespace tailor::recipe

@@ -17,6 +17,8 @@ class LineIndex {
   LineIndex(std::string_view text, std::vector<uint32_t> starts);
   /// The span [begin, end) with the 1-based line and column of \a begin.
   nix::Span span(size_t begin, size_t end) const;
+  /// The 1-based line \a line without its newline (and '\r'); empty if absent. As line_of, without a scan.
+  std::string_view line(int line) const;
 
  private:
   std::string_view text_;

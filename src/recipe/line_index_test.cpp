@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "nix/parser.hpp"
+#include "util/diagnostic.hpp"
 
 namespace tailor::recipe {
 namespace {
@@ -30,6 +31,21 @@ TEST(LineIndex, OverHandedLineStartsItGivesTheSameSpans) {
     EXPECT_EQ(brace.column, 1);
     EXPECT_EQ(lines->span(0, 1).line, 1);
   }
+}
+
+TEST(LineIndex, ALineIsTheTextBetweenItsNewlinesWithoutACarriageReturn) {
+  // Written out by hand: line 2 ends in \r\n, line 4 is empty, line 5 has no newline.
+  const std::string text = "first\nsecond\r\nthird\n\nlast";
+  LineIndex lines(text);
+  EXPECT_EQ(lines.line(1), "first");
+  EXPECT_EQ(lines.line(2), "second");
+  EXPECT_EQ(lines.line(3), "third");
+  EXPECT_EQ(lines.line(4), "");
+  EXPECT_EQ(lines.line(5), "last");
+  EXPECT_EQ(lines.line(6), "");
+  EXPECT_EQ(lines.line(0), "");
+  EXPECT_EQ(LineIndex("a\n").line(2), "");
+  for (int n = 0; n <= 6; ++n) EXPECT_EQ(lines.line(n), line_of(text, n)) << n;
 }
 
 }  // namespace

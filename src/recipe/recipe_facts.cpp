@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "nix/visit.hpp"
 #include "recipe/comments.hpp"
@@ -379,16 +380,17 @@ class Extractor {
   /// One fact per written revision: a url string is seen both on its own and
   /// with its sibling sha256, in either order.
   void add_pin(const PinFact& pin) {
-    for (auto& p : f_.pins) {
-      if (p.span.begin != pin.span.begin) continue;
-      if (pin.sha256_written) {
-        p.sha256_written = true;
-        p.sha256_null = pin.sha256_null;
-        p.sha256 = pin.sha256;
-      }
+    auto [it, fresh] = pin_index_.emplace(pin.span.begin, f_.pins.size());
+    if (fresh) {
+      f_.pins.push_back(pin);
       return;
     }
-    f_.pins.push_back(pin);
+    PinFact& p = f_.pins[it->second];
+    if (pin.sha256_written) {
+      p.sha256_written = true;
+      p.sha256_null = pin.sha256_null;
+      p.sha256 = pin.sha256;
+    }
   }
 
   static bool is_python_name(const std::string& n) { return is_python_set(n); }
@@ -406,9 +408,9 @@ class Extractor {
     if (!s) return;
     // A generated record's `variant = { name = …; }` is bound in let but names the result.
     // So does a generated `torchVariant = { name = …; }`: the record of a torch built inline.
-    auto& into = in_let_value_ && (key == "pname" || inner_record) ? f_.inner_names : f_.names;
-    for (const auto& n : into)
-      if (n.span.begin == s->span.begin) return;
+    const bool inner = in_let_value_ && (key == "pname" || inner_record);
+    auto& into = inner ? f_.inner_names : f_.names;
+    if (!(inner ? inner_name_at_ : name_at_).insert(s->span.begin).second) return;
     into.push_back({std::string(key), s->text, s->span});
   }
 
@@ -735,6 +737,9 @@ class Extractor {
   int in_let_value_ = 0;                               ///< > 0 while walking the value of a let binding
   std::vector<nix::Span> unused_defaults_;             ///< defaults of formals nothing reads
   std::string override_attr_;                          ///< the attribute whose override's arguments are being walked
+  // Where the facts already recorded start, so a fact seen twice is found without a scan of all of them.
+  std::unordered_map<uint32_t, size_t> pin_index_;        ///< span.begin -> index in f_.pins
+  std::unordered_set<uint32_t> name_at_, inner_name_at_;  ///< span.begin of f_.names, f_.inner_names
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <unordered_map>
 
 namespace tailor::recipe {
 
@@ -34,8 +35,10 @@ class Reader {
   std::string_view s_;
   size_t i_ = 0;
   std::vector<ShellArray> arrays_;
-  std::map<std::string, size_t, std::less<>> index_;    // name -> arrays_
-  std::map<std::string, size_t, std::less<>> next_;     // name -> next index of an indexed array
+  std::map<std::string, size_t, std::less<>> index_;  // name -> arrays_
+  std::map<std::string, size_t, std::less<>> next_;   // name -> next index of an indexed array
+  // Per array (as arrays_), key -> its entry: a scan of the entries per element was quadratic.
+  std::vector<std::unordered_map<std::string, size_t>> keys_;
   std::vector<std::pair<std::string, bool>> heredocs_;  // delimiters waiting for the next line, `<<-`
 
   char at(size_t k) const { return k < s_.size() ? s_[k] : '\0'; }
@@ -54,17 +57,18 @@ class Reader {
     if (it != index_.end()) return arrays_[it->second];
     index_.emplace(std::string(name), arrays_.size());
     ShellArray& a = arrays_.emplace_back();
+    keys_.emplace_back();
     a.name = std::string(name);
     a.offset = where;
     return a;
   }
 
   void put(ShellArray& a, std::string key, ShellWord value) {
-    for (auto& [k, v] : a.entries)
-      if (k == key) {
-        v = std::move(value);
-        return;
-      }
+    auto [it, fresh] = keys_[static_cast<size_t>(&a - arrays_.data())].emplace(key, a.entries.size());
+    if (!fresh) {
+      a.entries[it->second].second = std::move(value);
+      return;
+    }
     a.entries.emplace_back(std::move(key), std::move(value));
   }
 
@@ -90,6 +94,7 @@ class Reader {
         i_ = k + 2;
         ShellArray& a = array(name, where);
         a.entries.clear();
+        keys_[static_cast<size_t>(&a - arrays_.data())].clear();
         next_[std::string(name)] = 0;
         body(a);
       } else if (at(k) == '+' && at(k + 1) == '=' && at(k + 2) == '(') {

@@ -91,6 +91,32 @@ TEST(ShellArrays, ExpansionsAreNotLiteralAndHeredocsAreNotRead) {
   EXPECT_TRUE(find(arrays, "REAL"));
 }
 
+// Issue 46 #3: each element was looked up among all before it (320k elements: 88 s). A key
+// assigned again keeps its first place with the last value, as bash's arrays do, also after a
+// reassignment of the whole array and across arrays that share keys.
+TEST(ShellArrays, AKeyAssignedAgainKeepsItsPlaceWithTheLastValue) {
+  std::string script = "A=([1]=a [2]=b [1]=c)\nB=([2]=x)\nA[2]=d\nA[3]=e\nB=([5]=y [5]=z)\nB[6]=w\n";
+  std::string big = "C=(";
+  for (int i = 0; i < 50000; ++i) big += "[" + std::to_string(i % 25000) + "]=v" + std::to_string(i) + " ";
+  big += ")\n";
+  auto arrays = read_shell_arrays(script + big);
+  const ShellArray* a = find(arrays, "A");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(keys(*a), (std::vector<std::string>{"1", "2", "3"}));
+  EXPECT_EQ(a->entries[0].second.text, "c");
+  EXPECT_EQ(a->entries[1].second.text, "d");
+  const ShellArray* b = find(arrays, "B");
+  ASSERT_TRUE(b);
+  EXPECT_EQ(keys(*b), (std::vector<std::string>{"5", "6"}));
+  EXPECT_EQ(b->entries[0].second.text, "z");
+  const ShellArray* c = find(arrays, "C");
+  ASSERT_TRUE(c);
+  ASSERT_EQ(c->entries.size(), 25000u);
+  EXPECT_EQ(c->entries[0].first, "0");
+  EXPECT_EQ(c->entries[0].second.text, "v25000");
+  EXPECT_EQ(c->entries[24999].second.text, "v49999");
+}
+
 TEST(ShellArrays, ItemsSplitAtTheSeparatorsGiven) {
   std::string script = "declare -A A=([90]=\"H100,  GH200 , DGX Spark\" [70]=\"12_8 12_9\t13_0\")\n";
   auto arrays = read_shell_arrays(script);

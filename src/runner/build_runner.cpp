@@ -1,5 +1,9 @@
 #include "runner/build_runner.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -96,9 +100,18 @@ Verdict verdict(const BuildOptions& o, const std::string& result, Processes& pro
 // Appends verify's verdict to the build's log, so the log says why too.
 void log_verdict(const BuildOutcome& r) {
   if (r.verdict == "not run") return;
-  std::ofstream log(r.log, std::ios::app);
-  log << "\ntailor verify " << r.result << ": " << r.verdict
-      << (r.verify_message.empty() ? "" : "\n" + r.verify_message) << "\n";
+  // Never through a link: a link put there since the build started is not written through.
+  int fd = ::open(r.log.c_str(), O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return;
+  std::string text = "\ntailor verify " + r.result + ": " + r.verdict +
+                     (r.verify_message.empty() ? "" : "\n" + r.verify_message) + "\n";
+  for (size_t done = 0; done < text.size();) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<size_t>(n);
+  }
+  ::close(fd);
 }
 
 void create_log_dir(const std::string& dir) {
@@ -192,6 +205,10 @@ class BuildLoop {
     build.env = build_environment(o_, plan_[i]);
     build.cwd = o_.tool == "flox" ? o_.tree : "";
     build.log = out_[i].log;
+    // A link where the log goes (left by someone else) is removed, never followed: the build's
+    // output would overwrite whatever it points at. The open itself does not follow one either.
+    std::error_code ec;
+    if (fs::is_symlink(fs::symlink_status(build.log, ec))) fs::remove(build.log, ec);
     build.own_group = true;  // a signal to tailor reaches nix's compilers too (util/temp_files.hpp)
     int id = processes_.start(build);
     out_[i].status = "running";

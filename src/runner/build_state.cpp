@@ -9,6 +9,7 @@
 
 #include "generate/marker.hpp"
 #include "util/atomic_write.hpp"
+#include "util/read_file.hpp"
 
 namespace tailor {
 
@@ -50,9 +51,15 @@ json record_to_json(const BuildRecord& r) {
 
 BuildState read_build_state(const fs::path& path) {
   BuildState s;
-  std::ifstream in(path);
-  if (!in) return s;
-  json j = json::parse(in, nullptr, false);
+  std::error_code ec;
+  fs::file_status st = fs::symlink_status(path, ec);
+  if (!fs::exists(st)) return s;  // the first build
+  if (fs::is_symlink(st)) {       // not followed: the state is written in its place (atomically, never through it)
+    s.note = fmt::format("{} is a symbolic link, not read: every variant is built", path.string());
+    return s;
+  }
+  // The one input reader: a FIFO or a device named state.json is refused, never waited on.
+  json j = json::parse(read_file(path, "the build state"), nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
     s.note = fmt::format("{} is not a state file tailor can read: every variant is built", path.string());
     return s;

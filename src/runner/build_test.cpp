@@ -12,6 +12,7 @@
 
 #include <pty.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -227,6 +228,37 @@ TEST_F(FakeNix, AStateFileOfTheFirstFormatIsReadButNotTrusted) {
   EXPECT_EQ(state["builds"]["pytorch-python313-cpu-avx2"]["inputs"]["pin"], "fe5e41d");
   EXPECT_EQ(by_name(build({"pytorch-python313-cpu-avx2", "--no-verify"}))["pytorch-python313-cpu-avx2"]["status"],
             "reused");
+}
+
+// Issue 46 #4: state.json was opened with std::ifstream, which waits forever on a FIFO.
+TEST_F(FakeNix, AStateFileThatIsAFifoIsRefusedNotWaitedOn) {
+  const std::string dir = dir_.path() + "/tree/.tailor-build";
+  fs::create_directories(dir);
+  ASSERT_EQ(::mkfifo((dir + "/state.json").c_str(), 0600), 0);
+  auto r = build({"pytorch-python313-cpu-avx2", "--no-verify"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find(dir + "/state.json: error: cannot read the build state: a FIFO, not a regular file\n"),
+            std::string::npos)
+      << r.err;
+}
+
+// Issue 46 #9: a link where a log or the state goes was written through: its target overwritten.
+TEST_F(FakeNix, ALinkWhereALogOrTheStateGoesIsReplacedNeverFollowed) {
+  const std::string dir = dir_.path() + "/tree/.tailor-build";
+  fs::create_directories(dir);
+  const std::string victim = dir_.path() + "/victim", state_victim = dir_.path() + "/state-victim";
+  std::ofstream(victim) << "precious\n";
+  std::ofstream(state_victim) << "{}";
+  fs::create_symlink(victim, dir + "/pytorch-python313-cpu-avx2.log");
+  fs::create_symlink(state_victim, dir + "/state.json");
+  auto r = build({"pytorch-python313-cpu-avx2", "--progress", "plain"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(test::read_file(victim), "precious\n");
+  EXPECT_EQ(test::read_file(state_victim), "{}");
+  EXPECT_FALSE(fs::is_symlink(dir + "/pytorch-python313-cpu-avx2.log"));
+  EXPECT_FALSE(fs::is_symlink(dir + "/state.json"));
+  EXPECT_NE(r.err.find(dir + "/state.json is a symbolic link, not read: every variant is built"), std::string::npos)
+      << r.err;
 }
 
 TEST_F(FakeNix, AStateFileOfAnotherFormatCostsRebuildsAndSaysSo) {

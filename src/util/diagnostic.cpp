@@ -1,5 +1,7 @@
 #include "util/diagnostic.hpp"
 
+#include <fmt/format.h>
+
 #include "util/severity.hpp"
 
 namespace tailor {
@@ -13,12 +15,32 @@ const char* severity_name(Severity s) {
   return "error";
 }
 
+namespace {
+
+// Text as a terminal shows it safely: control characters (an ESC that would start a terminal
+// escape, a NUL, a CR that would overwrite the line) are written as \xHH; tabs and, in
+// \a keep_newlines text, line breaks stay. Input echoed in a message is untrusted.
+std::string visible(std::string_view s, bool keep_newlines = true) {
+  std::string out;
+  out.reserve(s.size());
+  for (char ch : s) {
+    auto c = static_cast<unsigned char>(ch);
+    if ((c < 0x20 && c != '\t' && !(keep_newlines && c == '\n')) || c == 0x7f)
+      out += fmt::format("\\x{:02x}", c);
+    else
+      out += ch;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string Diagnostic::render() const {
   std::string out;
   if (path.empty()) {
     out += "tailor";
   } else {
-    out += path;
+    out += visible(path, false);
     if (pos.line > 0) {
       out += ":" + std::to_string(pos.line);
       if (pos.column > 0) out += ":" + std::to_string(pos.column);
@@ -27,10 +49,14 @@ std::string Diagnostic::render() const {
   out += ": ";
   out += severity_name(severity);
   out += ": ";
-  out += message;
+  out += visible(message);
   out += "\n";
   if (pos.line > 0 && !line_text.empty()) {
-    out += line_text;
+    // A control character shows as '?': one column, so the caret stays under its character.
+    std::string shown = line_text;
+    for (char& ch : shown)
+      if ((static_cast<unsigned char>(ch) < 0x20 && ch != '\t') || ch == 0x7f) ch = '?';
+    out += shown;
     out += "\n";
     // Keep tabs so the caret lines up under the same character.
     std::string caret;
@@ -38,8 +64,8 @@ std::string Diagnostic::render() const {
       caret += line_text[i] == '\t' ? '\t' : ' ';
     out += caret + "^\n";
   }
-  if (!hint.empty()) out += "hint: " + hint + "\n";
-  for (const auto& n : notes) out += "note: " + n + "\n";
+  if (!hint.empty()) out += "hint: " + visible(hint) + "\n";
+  for (const auto& n : notes) out += "note: " + visible(n) + "\n";
   return out;
 }
 

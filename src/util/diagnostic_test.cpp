@@ -38,5 +38,22 @@ TEST(Diagnostic, LineOfHandlesEdgesAndCrlf) {
   EXPECT_EQ(line_of("a", 0), "");
 }
 
+// Issue 46 #8: control characters and terminal escapes of the input were echoed raw.
+TEST(Diagnostic, ControlCharactersOfTheInputAreShownNotRun) {
+  Diagnostic d;
+  d.path = "a\x1b[2Jb.nix";
+  d.pos = {1, 4};
+  d.line_text = "x\x1b[\tz\r";
+  d.message = "unknown name 'q\x1b]0;owned\x07'";
+  d.hint = std::string("did you mean 'p") + '\0' + "'?";
+  d.notes = {"line one\nline two\x7f"};
+  EXPECT_EQ(d.render(),
+            "a\\x1b[2Jb.nix:1:4: error: unknown name 'q\\x1b]0;owned\\x07'\n"
+            "x?[\tz?\n"
+            "   ^\n"
+            "hint: did you mean 'p\\x00'?\n"
+            "note: line one\nline two\\x7f\n");
+}
+
 }  // namespace
 }  // namespace tailor

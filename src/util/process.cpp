@@ -128,7 +128,8 @@ class SystemProcesses : public Processes {
   int start(const ProcessSpec& spec) override {
     FileActions fa;
     if (!spec.log.empty()) {
-      posix_spawn_file_actions_addopen(fa.get(), 1, spec.log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      // O_NOFOLLOW: a link planted where the log goes fails the open instead of overwriting its target.
+      posix_spawn_file_actions_addopen(fa.get(), 1, spec.log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
       posix_spawn_file_actions_adddup2(fa.get(), 1, 2);
     }
     pid_t pid = spawn(spec, fa, spec.own_group);

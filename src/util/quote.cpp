@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "util/shell_command.hpp"
+
 namespace tailor {
 
 namespace {
@@ -142,6 +144,20 @@ std::string shell_word(std::string_view s) {
   std::string out = "'";
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
+}
+
+std::string shell_command(const std::vector<std::vector<std::string>>& pipeline) {
+  std::string out;
+  for (const auto& words : pipeline) {
+    if (!out.empty()) out += " | ";
+    bool first = true;
+    for (const std::string& w : words) {
+      if (!first) out += ' ';
+      out += shell_word(w);
+      first = false;
+    }
+  }
+  return out;
 }
 
 std::string markdown_code(std::string_view s) {

@@ -1,11 +1,16 @@
 #include "util/temp_files.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
 
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -25,10 +30,40 @@ std::atomic<bool> g_cleaning{false};
 std::atomic<int> g_signal{0};
 std::atomic<bool> g_defer{false};
 
+// Removes the file or the whole directory \a name (relative to \a dir), with system calls alone
+// (async-signal-safe: no allocation): a staging directory (prune -o, repin -o) holds a full
+// copy of what is written, and unlink() alone left it behind on every signal.
+void remove_at(int dir, const char* name, int depth) {
+  if (::unlinkat(dir, name, 0) == 0 || (errno != EISDIR && errno != EPERM) || depth > 64) return;
+#if defined(__linux__)
+  int fd = ::openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return;
+  struct Entry {  // struct linux_dirent64
+    uint64_t ino;
+    int64_t off;
+    unsigned short reclen;
+    unsigned char type;
+    char name[1];
+  };
+  alignas(8) char buf[2048];
+  for (int pass = 0; pass < 2; ++pass) {  // a second pass for what the removals made the first skip
+    ::lseek(fd, 0, SEEK_SET);
+    for (long n; (n = ::syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0;)
+      for (long at = 0; at < n;) {
+        const auto* e = reinterpret_cast<const Entry*>(buf + at);
+        at += e->reclen;
+        if (std::strcmp(e->name, ".") != 0 && std::strcmp(e->name, "..") != 0) remove_at(fd, e->name, depth + 1);
+      }
+  }
+  ::close(fd);
+#endif
+  ::unlinkat(dir, name, AT_REMOVEDIR);
+}
+
 void clean_up(int sig) {
   g_cleaning = true;
   for (auto& slot : g_paths)
-    if (char* p = slot.load()) ::unlink(p);
+    if (char* p = slot.load()) remove_at(AT_FDCWD, p, 0);
   if (sig == 0) return;
   for (auto& slot : g_groups)
     if (pid_t g = slot.load(); g > 0) ::kill(-g, sig);

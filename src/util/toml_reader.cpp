@@ -145,6 +145,43 @@ std::optional<Refusal> refuse_before_toml(std::string_view t) {
   return std::nullopt;
 }
 
+// The first control character of \a s other than tab and line ends (which multi-line strings
+// hold), or -1. A "\u0000" escape is one: Nix cuts a string at NUL, terminals run escapes.
+int control_char(std::string_view s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    bool crlf = c == '\r' && i + 1 < s.size() && s[i + 1] == '\n';  // a file saved with CRLF line ends
+    if ((c < 0x20 && c != '\t' && c != '\n' && !crlf) || c == 0x7f) return c;
+  }
+  return -1;
+}
+
+// Every key and string of \a node, refused at file:line:col when one holds a control character:
+// every string of a spec or the knowledge base can reach a .nix file, a README or a terminal.
+void refuse_control_chars(const TomlDocument& doc, const toml::node& node) {
+  auto refuse = [&](Pos pos, const char* what, int c) {
+    throw doc.error_at(pos,
+                       fmt::format("{} holds the control character U+{:04X}, which no file tailor writes can "
+                                   "carry (Nix cuts a string at NUL; terminals run escapes)",
+                                   what, c),
+                       "remove it");
+  };
+  if (const auto* t = node.as_table()) {
+    for (const auto& [key, value] : *t) {
+      if (int c = control_char(key.str()); c >= 0) {
+        const auto& src = key.source();
+        refuse(src.begin ? Pos{static_cast<int>(src.begin.line), static_cast<int>(src.begin.column)} : pos_of(value),
+               "a key", c);
+      }
+      refuse_control_chars(doc, value);
+    }
+  } else if (const auto* a = node.as_array()) {
+    for (const auto& e : *a) refuse_control_chars(doc, e);
+  } else if (const auto* str = node.as_string()) {
+    if (int c = control_char(str->get()); c >= 0) refuse(pos_of(node), "a string", c);
+  }
+}
+
 }  // namespace
 
 TomlDocument::TomlDocument(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {
@@ -161,6 +198,7 @@ TomlDocument::TomlDocument(std::string path, std::string text) : path_(std::move
     throw error_at(pos, message);
   }
   root_ = std::move(result).table();
+  refuse_control_chars(*this, root_);
 }
 
 DiagnosticError TomlDocument::error_at(const toml::node& node, std::string message, std::string hint) const {
