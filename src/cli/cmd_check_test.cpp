@@ -242,10 +242,10 @@ TEST(CmdCheckFix, SeedPinSwapPackageSet) {
   std::string root = copy_tree("pytorch-pin-swap", dir);
   auto before = files_of(root);
   RunResult r = run_tailor({"check", "--fix", root});
-  // Three TLR005 warnings remain, three TLR034 (headers claiming PyTorch 2.10.0 on 0182a36, whose
-  // torch its sources dispute), and the "sm_90" gpuTargets error (TLR026), which has no mechanical fix.
+  // Three TLR005 warnings remain, three TLR033 errors (headers claiming PyTorch 2.10.0 on 0182a36, which
+  // ships 2.9.1), and the "sm_90" gpuTargets error (TLR026), which has no mechanical fix.
   EXPECT_EQ(r.status, 1) << r.out;
-  EXPECT_NE(r.out.find("checked 3 files: 1 error, 6 warnings\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("checked 3 files: 4 errors, 3 warnings\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("[TLR026]"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("fixed 3 problems in 3 files\n"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("[TLR007]\n  "), std::string::npos) << r.out;

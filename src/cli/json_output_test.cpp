@@ -8,6 +8,7 @@
 #include <toml++/toml.h>
 #include <nlohmann/json.hpp>
 
+#include "support/disputed_kb.hpp"
 #include "support/golden.hpp"
 #include "support/run.hpp"
 
@@ -231,7 +232,9 @@ TEST(JsonOutput, ParseGivesEachFileItsNormalFormOrError) {
 TEST(JsonOutput, RepinReportsItsEditsAndWhatIsLeft) {
   test::TempDir tmp("json-repin");
   const std::string spec = "examples/build-pytorch/pytorch-2.9-python313.toml";
-  auto r = run_tailor({"repin", "--rewrite-spec", spec, "--rev", "0182a36", "--dry-run", "--json"});
+  // With the test overlay that disputes 0182a36's torch.
+  auto r = run_tailor(
+      {"repin", "--rewrite-spec", spec, "--rev", "0182a36", "--dry-run", "--json", "--kb", test::disputed_kb_dir()});
   ASSERT_EQ(r.status, 0) << r.err;
   json j = parse_json(r);
   EXPECT_EQ(j["input"], "spec");
@@ -241,7 +244,7 @@ TEST(JsonOutput, RepinReportsItsEditsAndWhatIsLeft) {
   EXPECT_EQ(j["known_pin"], true);
   EXPECT_EQ(j["dry_run"], true);
   EXPECT_TRUE(j["wrote"].is_null());
-  // The spec names pin 6a030d5 (torch 2.9.1); 0182a36 ships torch 2.9.1 too (disputed): only the pin moves.
+  // The spec names pin 6a030d5 (torch 2.9.1); 0182a36 ships torch 2.9.1 too (disputed in the overlay): only the pin moves.
   ASSERT_EQ(j["changes"].size(), 1u);
   EXPECT_EQ(j["changes"][0]["file"], spec);
   std::vector<std::pair<std::string, std::string>> moves;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "kb/knowledge_base.hpp"
+#include "support/disputed_kb.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor {
@@ -117,14 +118,35 @@ TEST(FactEvidence, EveryEmbeddedPinFactHasEvidence) {
   }
 }
 
-// Pin 0182a36 (the team's recipes and branch tables on it): torch 2.9.1, disputed by a migration
-// plan that claimed 2.10.0; it provides cudaPackages_13_0.
-TEST(FactEvidence, Pin0182a36ShipsTorch291DisputedAndCuda130) {
+// Pin 0182a36: torch 2.9.1, settled. The migration plan that claimed 2.10.0 was
+// retracted by its author after evaluating the pin (flox/build-vllm commit
+// 6e05100b); the recipes the team built on the pin say it has 2.9.1 natively.
+// It provides cudaPackages_13_0.
+TEST(FactEvidence, Pin0182a36ShipsTorch291SettledAndCuda130) {
   KnowledgeBase kb = KnowledgeBase::load();
   const NixpkgsPin* p = kb.pin("0182a36");
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(p->version_text("torch"), "2.9.1");
   EXPECT_TRUE(p->provides_cuda("13.0"));
+  EXPECT_EQ(p->version_dispute("torch"), nullptr);
+  const FactEvidence* e = p->evidence_of("versions.torch");
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->kind, EvidenceKind::documented);
+  // Both sources, each for what it says.
+  EXPECT_NE(e->source.find("flox/build-vllm commit 6e05100b"), std::string::npos) << e->source;
+  EXPECT_NE(e->source.find("Verified via nix-instantiate --eval against the actual pin"), std::string::npos);
+  EXPECT_NE(e->source.find("Override torch to 2.10.0 (pin 0182a36 has 2.9.1 natively)"), std::string::npos);
+  // No embedded pin fact is disputed any more.
+  for (const auto& other : kb.pins)
+    for (const auto& ev : other.evidence) EXPECT_NE(ev.kind, EvidenceKind::disputed) << other.short_rev;
+}
+
+// The dispute as it stood before the retraction (the test overlay): read with
+// both claims, each with its source; the pin's other facts stay documented.
+TEST(FactEvidence, ADisputedVersionKeepsBothClaims) {
+  const NixpkgsPin* p = test::disputed_kb().pin("0182a36");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->version_text("torch"), "2.9.1");
   const FactEvidence* d = p->version_dispute("torch");
   ASSERT_NE(d, nullptr);
   ASSERT_EQ(d->claims.size(), 2u);
@@ -132,12 +154,10 @@ TEST(FactEvidence, Pin0182a36ShipsTorch291DisputedAndCuda130) {
   EXPECT_NE(d->claims[0].source.find("Override torch to 2.10.0 (pin 0182a36 has 2.9.1 natively)"), std::string::npos);
   EXPECT_EQ(d->claims[1].value, "2.10.0");
   EXPECT_NE(d->claims[1].source.find("pin-alignment plan"), std::string::npos);
-  // The other facts are documented, not disputed.
   EXPECT_EQ(p->version_dispute("vllm"), nullptr);
   ASSERT_NE(p->evidence_of("cuda"), nullptr);
   EXPECT_EQ(p->evidence_of("cuda")->kind, EvidenceKind::documented);
-  // No other pin's torch is disputed.
-  for (const auto& other : kb.pins) {
+  for (const auto& other : test::disputed_kb().pins) {
     if (other.short_rev != "0182a36") {
       EXPECT_EQ(other.version_dispute("torch"), nullptr) << other.short_rev;
     }
@@ -146,3 +166,4 @@ TEST(FactEvidence, Pin0182a36ShipsTorch291DisputedAndCuda130) {
 
 }  // namespace
 }  // namespace tailor
+

@@ -8,6 +8,7 @@
 
 #include "lint/linter.hpp"
 #include "nix/parser.hpp"
+#include "support/disputed_kb.hpp"
 #include "support/golden.hpp"
 #include "support/run.hpp"
 
@@ -297,6 +298,8 @@ struct RuleCase {
   std::string file;    ///< relative path of the file the problem is in
   std::string needle;  ///< the problem points at its first occurrence in that file …
   size_t skip = 0;     ///< … plus this many bytes
+  /// Checked against this knowledge base (a test overlay); null: the embedded one.
+  const KnowledgeBase* with = nullptr;
 };
 
 std::vector<SourceFile> fixture(const std::string& tree) {
@@ -360,8 +363,10 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
       {"TLR030", check_form("names/bad"), "ctranslate2-cuda12_4-sm100-avx2.nix", "#"},
       {"TLR031", check_form("python-default/warn"), "pytorch-python312-cuda12_9-sm90-avx2.nix", "python3Packages"},
       {"TLR032", check_form("names/good"), "ctranslate2-cuda12_9-sm100-avx2.nix", "#"},
-      {"TLR033", check_form("version-claims/bad"), "pytorch-python313-cuda13_0-sm100-avx2.nix", "PyTorch 2.9.1 for", 8},
-      {"TLR034", check_form("version-claims/bad"), "README.md", "| PyTorch 2.10.0", 10},
+      // The README row claiming PyTorch 2.10.0 for a recipe on 0182a36, which ships 2.9.1 …
+      {"TLR033", check_form("version-claims/bad"), "README.md", "| PyTorch 2.10.0", 10},
+      // … and, where that torch is disputed (the test overlay), a warning instead.
+      {"TLR034", check_form("version-claims/bad"), "README.md", "| PyTorch 2.10.0", 10, &test::disputed_kb()},
       {"TLR035", fixture("torchvision-tables"), "lib/gpu-metadata.nix", "\"13_0\""},
       {"TLR036", fixture("torchvision-tables"), "lib/gpu-metadata.nix", "\"L40S\""},
       {"TLR037", fixture("torchvision-tables"), "lib/gpu-metadata.nix", "\"Vera Rubin\""},
@@ -391,7 +396,7 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
     size_t at = text.find(c.needle);
     ASSERT_NE(at, std::string::npos) << c.rule << ": " << c.needle;
     nix::Span want = recipe::span_of(text, at + c.skip, at + c.skip);
-    CheckResult r = check_files("t", c.tree, kb());
+    CheckResult r = check_files("t", c.tree, c.with ? *c.with : kb());
     std::vector<const Problem*> found;
     for (const auto& p : r.problems)
       if (p.rule->code == c.rule) found.push_back(&p);
@@ -491,11 +496,12 @@ TEST(LintRealTrees, EachFormFindsExactlyItsProblems) {
       {"python-default/good", {}},
       // A description (of a source override that builds 2.10.0 on a pin shipping 2.9.1)
       // and a vLLM header against what is built; a README row and a header comment
-      // against a torch whose version on the pin (0182a36) its sources dispute: a
-      // warning, no verdict; prose about other branches is left alone.
+      // claiming 2.10.0 for the torch pin 0182a36 ships (2.9.1, settled); prose about
+      // other branches is left alone. (With that torch disputed: see
+      // ADisputedVersionIsAWarningNotAVerdict.)
       {"version-claims/bad",
-       {{"TLR034", "README.md", "| PyTorch 2.10.0", 10},
-        {"TLR034", sm90, "2.10.0"},
+       {{"TLR033", "README.md", "| PyTorch 2.10.0", 10},
+        {"TLR033", sm90, "2.10.0"},
         {"TLR033", "pytorch-python313-cuda13_0-sm100-avx2.nix", "PyTorch 2.9.1 for", 8},
         {"TLR033", vllm, "0.14.0"}}},
       {"version-claims/good", {}},
@@ -523,6 +529,26 @@ TEST(LintRealTrees, EachFormFindsExactlyItsProblems) {
     std::sort(want.begin(), want.end());
     EXPECT_EQ(got, want) << c.form << "\n" << render_text(r);
     for (const auto& p : r.problems) EXPECT_GT(p.pos.line, 0) << c.form << ": " << p.render();
+  }
+}
+
+// The same tree against the test overlay that disputes 0182a36's torch (2.9.1 or
+// 2.10.0): the README row and the header claiming 2.10.0 for it are warnings that
+// name the dispute (TLR034), no verdict; the claims about what else is built stay errors.
+TEST(LintRealTrees, ADisputedVersionIsAWarningNotAVerdict) {
+  std::vector<SourceFile> tree = read_tree(test::source_path("tests/data/check/version-claims/bad"));
+  CheckResult r = check_files("t", tree, test::disputed_kb());
+  std::vector<std::string> got;
+  for (const auto& p : r.problems) got.push_back(std::string(p.rule->code) + " " + p.rel);
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, (std::vector<std::string>{"TLR033 pytorch-python313-cuda13_0-sm100-avx2.nix",
+                                           "TLR033 vllm-python312-cuda12_9-sm90-avx512.nix", "TLR034 README.md",
+                                           "TLR034 pytorch-python313-cuda12_9-sm90-avx2.nix"}))
+      << render_text(r);
+  for (const auto& p : r.problems) {
+    if (std::string(p.rule->code) == "TLR034") {
+      EXPECT_NE((p.message + p.hint).find("tailor kb probe-pin 0182a36"), std::string::npos) << p.render();
+    }
   }
 }
 

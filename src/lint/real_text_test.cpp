@@ -9,6 +9,7 @@
 
 #include "lint/linter.hpp"
 #include "matrix/variant.hpp"
+#include "support/disputed_kb.hpp"
 
 namespace tailor::lint {
 namespace {
@@ -19,8 +20,8 @@ const KnowledgeBase& kb() {
 }
 
 // "RULE file:line:col" of each finding, in check's order.
-std::vector<std::string> found(const std::vector<SourceFile>& tree) {
-  CheckResult r = check_files("t", tree, kb());
+std::vector<std::string> found(const std::vector<SourceFile>& tree, const KnowledgeBase& with = kb()) {
+  CheckResult r = check_files("t", tree, with);
   std::vector<std::string> out;
   for (const auto& p : r.problems)
     out.push_back(fmt::format("{} {}:{}:{}", p.rule->code, p.rel, p.pos.line, p.pos.column));
@@ -211,18 +212,22 @@ TEST(LintRealText, OtherBranchesAndBoundsAreNoCudaClaim) {
   EXPECT_EQ(found(tree), (std::vector<std::string>{"TLR019 " + kSm90 + ".nix:4:19"}));
 }
 
-// A fact whose sources disagree (the torch of nixpkgs 0182a36: 2.9.1 or 2.10.0,
-// data/nixpkgs_pins.toml) decides nothing: a text naming either is a warning, never an error.
+// A fact whose sources disagree (the test overlay disputes the torch of nixpkgs
+// 0182a36: 2.9.1 or 2.10.0) decides nothing: a text naming either is a warning,
+// never an error. With the settled fact (2.9.1), the same texts are errors.
 TEST(LintRealText, ADisputedFactIsNeverAnError) {
   const std::string rev = "0182a361324364ae3f436a63005877674cf45efb";
   std::vector<SourceFile> tree = {
       {kSm90 + ".nix", recipe(kSm90, "# PyTorch 2.10.0 for NVIDIA H100, H200 (SM90) — AVX2\n", rev)},
       {"README.md",
        "# PyTorch 2.10.0 builds\n\nOn this branch: PyTorch 2.10.0.\n\n| `" + kSm90 + "` | PyTorch 2.10.0 |\n"}};
-  CheckResult r = check_files("t", tree, kb());
+  CheckResult r = check_files("t", tree, test::disputed_kb());
   EXPECT_EQ(r.errors, 0) << render_text(r);
-  EXPECT_EQ(found(tree), (std::vector<std::string>{"TLR034 README.md:1:11", "TLR034 README.md:3:25",
-                                                   "TLR034 README.md:5:52", "TLR034 " + kSm90 + ".nix:1:11"}));
+  EXPECT_EQ(found(tree, test::disputed_kb()),
+            (std::vector<std::string>{"TLR034 README.md:1:11", "TLR034 README.md:3:25", "TLR034 README.md:5:52",
+                                      "TLR034 " + kSm90 + ".nix:1:11"}));
+  EXPECT_EQ(found(tree), (std::vector<std::string>{"TLR033 README.md:1:11", "TLR033 README.md:3:25",
+                                                   "TLR033 README.md:5:52", "TLR033 " + kSm90 + ".nix:1:11"}));
 }
 
 // Issue 27 §4: the general rules run on a recipe of a package tailor does not know

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "matrix/spec_loader.hpp"
+#include "support/disputed_kb.hpp"
 #include "support/golden.hpp"
 
 namespace tailor {
@@ -16,9 +17,9 @@ const KnowledgeBase& kb() {
   return k;
 }
 
-Matrix expand_example(const std::string& name) {
-  Spec spec = load_spec_arg(test::source_path("examples/" + name + ".toml"), kb());
-  return expand(spec, kb());
+Matrix expand_example(const std::string& name, const KnowledgeBase& with = kb()) {
+  Spec spec = load_spec_arg(test::source_path("examples/" + name + ".toml"), with);
+  return expand(spec, with);
 }
 
 struct ExampleCount {
@@ -125,12 +126,14 @@ TEST(Expand, EveryExampleIsCovered) {
 // Each variant reports the version it really builds: a source override's
 // (the release branch's tag), the pin's where it records one, and none where
 // the pin records no version of the package.
-// Pin 0182a36's torch is disputed (2.9.1 by the team's recipes, tables and vLLM guide;
-// 2.10.0 by a migration plan). A spec that names the version builds it with one
-// warning naming both sources and how to settle it; one that builds 2.10.0 from
-// source needs no warning; one that names none is an error (tests/specs/bad).
+// A disputed pin version (the test overlay disputes 0182a36's torch: 2.9.1 by the
+// team's recipes, tables and vLLM guide; 2.10.0 by a migration plan). A spec that
+// names the version builds it with one warning naming both sources and how to
+// settle it; one that builds 2.10.0 from source needs no warning; one that names
+// none is an error (tests/specs/bad-disputed). With the embedded, settled fact
+// (2.9.1, documented) the same spec expands without a warning.
 TEST(Expand, ADisputedPinVersionIsWarnedAboutNotDecided) {
-  Matrix m = expand_example("build-vllm/main");
+  Matrix m = expand_example("build-vllm/main", test::disputed_kb());
   ASSERT_EQ(m.warnings.size(), 1u);
   const std::string& w = m.warnings.front();
   EXPECT_EQ(
@@ -146,9 +149,12 @@ TEST(Expand, ADisputedPinVersionIsWarnedAboutNotDecided) {
       std::string::npos)
       << w;
   for (const auto& v : m.variants) EXPECT_EQ(v.version_of("pytorch"), "2.9.1") << v.name;
-  Matrix from_source = expand_example("build-pytorch/pytorch-2.10-cuda12_9");
+  Matrix from_source = expand_example("build-pytorch/pytorch-2.10-cuda12_9", test::disputed_kb());
   EXPECT_TRUE(from_source.warnings.empty()) << from_source.warnings.front();
   for (const auto& v : from_source.variants) EXPECT_EQ(v.version_of("pytorch"), "2.10.0") << v.name;
+  Matrix settled = expand_example("build-vllm/main");
+  EXPECT_TRUE(settled.warnings.empty()) << settled.warnings.front();
+  for (const auto& v : settled.variants) EXPECT_EQ(v.version_of("pytorch"), "2.9.1") << v.name;
 }
 
 TEST(Expand, VersionsAreWhatTheVariantBuilds) {

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "nix/lexer.hpp"
+#include "support/disputed_kb.hpp"
 #include "support/golden.hpp"
 #include "support/run.hpp"
 
@@ -221,13 +222,14 @@ TEST(CmdRepin, DryRunDiffAppliesWithPatch) {
 }
 
 // --nixpkgs: the pin migration's verification step against a stub that plays the 0182a36
-// checkout (torch 2.9.1, as recorded), one whose torch is 2.10.0 (what the disputing
-// migration plan claimed: one side of the dispute, no contradiction) and a stale one (2.8.0).
+// checkout (torch 2.9.1, as recorded), one whose torch is 2.10.0 (what the retracted
+// migration plan claimed) and a stale one (2.8.0). The first run reads the test
+// overlay that disputes 0182a36's torch: a measurement then says how to settle it.
 TEST(CmdRepin, EvaluatesTheTorchVersionOnALocalNixpkgs) {
   TAILOR_SKIP_IF_TOOL_MISSING(!have_program("nix-instantiate"), "nix-instantiate is not installed");
   TempDir tmp("repin-eval");
   RunResult ok = run_tailor({"repin", kSeed, "--rev", kNew, "--python-set", "python313Packages", "--dry-run",
-                             "--nixpkgs", "tests/data/repin/nixpkgs-0182a36"});
+                             "--nixpkgs", "tests/data/repin/nixpkgs-0182a36", "--kb", test::disputed_kb_dir()});
   EXPECT_EQ(ok.status, 0) << ok.out << ok.err;
   std::string abs = source_path("tests/data/repin/nixpkgs-0182a36");
   EXPECT_NE(ok.out.find("nix-instantiate --eval: (import " + abs +
@@ -242,10 +244,16 @@ TEST(CmdRepin, EvaluatesTheTorchVersionOnALocalNixpkgs) {
                   "no longer disputes it: tailor kb probe-pin 0182a36 --nixpkgs PATH\n"),
       std::string::npos)
       << ok.out;
+  // What the retracted plan claimed is one side of the dispute in the overlay …
   RunResult claimed = run_tailor({"repin", kSeed, "--rev", kNew, "--python-set", "python313Packages", "--dry-run",
-                                  "--nixpkgs", "tests/data/repin/nixpkgs-torch-2.10"});
+                                  "--nixpkgs", "tests/data/repin/nixpkgs-torch-2.10", "--kb", test::disputed_kb_dir()});
   EXPECT_EQ(claimed.status, 0) << claimed.out;
   EXPECT_NE(claimed.out.find("  = \"2.10.0\" (knowledge base: 2.9.1)\n"), std::string::npos) << claimed.out;
+  // … and contradicts the settled fact.
+  RunResult settled = run_tailor({"repin", kSeed, "--rev", kNew, "--python-set", "python313Packages", "--dry-run",
+                                  "--nixpkgs", "tests/data/repin/nixpkgs-torch-2.10"});
+  EXPECT_EQ(settled.status, 1) << settled.out;
+  EXPECT_NE(settled.out.find("  = \"2.10.0\" (knowledge base: 2.9.1, DIFFERENT)\n"), std::string::npos) << settled.out;
   RunResult stale = run_tailor({"repin", kSeed, "--rev", kNew, "--python-set", "python313Packages", "--dry-run",
                                 "--nixpkgs", "tests/data/repin/nixpkgs-torch-2.8"});
   EXPECT_EQ(stale.status, 1) << stale.out;
@@ -397,11 +405,12 @@ TEST(CmdRepin, NixpkgsWithoutNixInstantiateIsAMissingEnvironment) {
 }
 
 // The migration the team did by hand after a plan that assumed otherwise: pin 0182a36
-// ships torch 2.9.1 (disputed by that plan), so a torch 2.9 tree moved there keeps
+// ships torch 2.9.1 (disputed by that plan in the test overlay), so a torch 2.9 tree moved there keeps
 // 2.9.1, and repin shows the source override that builds 2.10.0 (pytorch/pytorch
 // v2.10.0 with submodules, the hash the team's recipes use).
 TEST(CmdRepin, ATorch29TreeMovedTo0182a36KeepsTorch291AndShowsHowToBuild2100) {
-  RunResult r = run_tailor({"repin", kSeed, "--rev", "0182a36", "--python-set", "python313Packages", "--dry-run"});
+  RunResult r = run_tailor({"repin", kSeed, "--rev", "0182a36", "--python-set", "python313Packages", "--dry-run",
+                            "--kb", test::disputed_kb_dir()});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("knowledge base: 0182a36 provides PyTorch 2.9.1; Python 3.12, 3.13; CUDA 12.8, 12.9, 13.0\n"),
             std::string::npos)

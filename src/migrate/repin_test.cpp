@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/disputed_kb.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor::migrate {
@@ -59,9 +60,13 @@ TEST(PlanRepin, NamesThatCarryATorchVersionMustMatchTheNewPin) {
   ASSERT_FALSE(p.verify.empty());
   EXPECT_EQ(p.verify.front(),
             "names claim PyTorch 2.10 (pytorch210- at t/a.nix:2:12), but 6a030d5 ships PyTorch 2.9.1");
-  o.rev =
-      "0182a36";  // back to 0182a36, whose torch a source claims is 2.10 (disputed): the dispute is named, not the name
-  for (const auto& v : plan_repin("t", {{"a.nix", p.after[0].text}}, o, kb()).verify)
+  // Back to 0182a36, which ships 2.9.1 as well (settled): the name is wrong there too.
+  o.rev = "0182a36";
+  std::vector<std::string> back = plan_repin("t", {{"a.nix", p.after[0].text}}, o, kb()).verify;
+  ASSERT_FALSE(back.empty());
+  EXPECT_EQ(back.front(), "names claim PyTorch 2.10 (pytorch210- at t/a.nix:2:12), but 0182a36 ships PyTorch 2.9.1");
+  // With its torch disputed (the test overlay: a source claims 2.10.0), the dispute is named, not the name.
+  for (const auto& v : plan_repin("t", {{"a.nix", p.after[0].text}}, o, test::disputed_kb()).verify)
     EXPECT_EQ(v.find("names claim"), std::string::npos) << v;
 }
 
