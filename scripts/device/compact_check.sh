@@ -28,18 +28,21 @@ say "## $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | hea
 mb() { awk -v b="$1" 'BEGIN {printf "%.1f MB", b / 1e6}'; }
 verdict=0
 
-say "## apparent sizes, prune -o for SM $sm (per library with fatbins)"
-for pkg in torch nvidia; do
-  /usr/bin/time -f "%e s, %M kB max RSS" -o "$work/$pkg.time" "$tailor" prune "$site/$pkg" --sm "$sm" -o "$work/$pkg" --json >"$work/$pkg.json" 2>"$work/$pkg.err"
-  say "prune $pkg: exit $?, $(cat "$work/$pkg.time")"
-  "$py" - "$work/$pkg.json" <<'PY' | tee -a "$report"
+cat >"$work/summary.py" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
 for f in sorted(j["files"], key=lambda f: -f["size"]):
     note = f.get("not_compacted") or f.get("refused") or ""
     print(f"  {f['path']}: {f['size']/1e6:.1f} MB -> {f['size_after']/1e6:.1f} MB" + (f"  (kept its size: {note})" if note else ""))
-print(f"  libraries with fatbins: {j['size']['before']/1e6:.1f} MB -> {j['size']['after']/1e6:.1f} MB")
+print(f"  libraries with fatbins: {j['size']['before']/1e6:.1f} MB -> {j['size']['after']/1e6:.1f} MB; {len(j['files'])} files, {j['refused']} refused, {j['seconds']:.2f} s")
 PY
+say "## apparent sizes, prune -o for SM $sm (per library with fatbins)"
+for pkg in torch nvidia; do
+  /usr/bin/time -f "%e s, %M kB max RSS" -o "$work/$pkg.time" "$tailor" prune "$site/$pkg" --sm "$sm" -o "$work/$pkg" --json >"$work/$pkg.json" 2>"$work/$pkg.err"
+  st=$?
+  t0=$(date +%s.%N); cp -r "$site/$pkg" "$work/cp-$pkg"; cpt=$(awk -v s="$t0" -v e="$(date +%s.%N)" 'BEGIN {printf "%.2f", e - s}'); rm -rf "$work/cp-$pkg"
+  say "prune $pkg -o: exit $st, $(cat "$work/$pkg.time"); cp -r of the same folder right after: $cpt s"
+  "$py" "$work/summary.py" "$work/$pkg.json" | tee -a "$report"
 done
 say "torch/lib apparent: $(mb "$(du -sb "$site/torch/lib" | cut -f1)") -> $(mb "$(du -sb "$work/torch/lib" | cut -f1)")"
 say "nvidia/ apparent: $(mb "$(du -sb "$site/nvidia" | cut -f1)") -> $(mb "$(du -sb "$work/nvidia" | cut -f1)")"
@@ -49,7 +52,17 @@ say "libtorch_cuda.so apparent: $(mb "$(stat -c %s "$site/torch/lib/libtorch_cud
 ( export CUDA_MODULE_LOADING=EAGER PYTHONPATH=$work; timeout 200 "$py" "$workload" --fixed ) >"$work/pruned.txt" 2>&1
 say "GPU checks on the pruned copy: $(grep -c ' PASS' "$work/pruned.txt") pass, $(grep -c ' FAIL' "$work/pruned.txt") fail; torch from $(grep -o 'torch_dir=[^ ]*' "$work/pruned.txt" | head -1)"
 grep ' FAIL' "$work/pruned.txt" | head -5 | tee -a "$report"
+grep -q ' PASS' "$work/pruned.txt" && ! grep -q ' FAIL' "$work/pruned.txt" || verdict=1
+( export CUDA_MODULE_LOADING=EAGER; timeout 200 "$py" "$workload" --fixed ) >"$work/original.txt" 2>&1
+say "GPU checks on the original: $(grep -c ' PASS' "$work/original.txt") pass, $(grep -c ' FAIL' "$work/original.txt") fail"
 rm -rf "$work/torch" "$work/nvidia"
+other=${OTHER_SM:-8.0}
+mkdir -p "$work/other"
+for pkg in torch nvidia; do "$tailor" prune "$site/$pkg" --sm "$other" -o "$work/other/$pkg" --json >/dev/null 2>&1; done
+( export CUDA_MODULE_LOADING=EAGER PYTHONPATH=$work/other; timeout 200 "$py" "$workload" --fixed ) >"$work/other.txt" 2>&1
+say "negative control, pruned for SM $other: $(grep -c ' PASS' "$work/other.txt") pass, $(grep -c ' FAIL' "$work/other.txt") fail, $(grep -ci 'no kernel image' "$work/other.txt") say \"no kernel image\""
+grep -qi 'no kernel image' "$work/other.txt" || verdict=1
+rm -rf "$work/other"
 
 say "## torch-bin fixup order: patchelf --set-rpath, prune --in-place, patchelf --add-rpath"
 fix=$work/fix
@@ -61,10 +74,10 @@ for f in "${libs[@]}"; do
   "$patchelf" --set-rpath "${rp:+$rp:}\$ORIGIN/autopatchelf" "$f" || { say "set-rpath FAILED on $f"; verdict=1; }
 done
 t0=$(date +%s.%N)
-"$tailor" prune "$fix/torch" --sm "$sm" --in-place >"$work/fix-torch.txt" 2>&1; a=$?
-"$tailor" prune "$fix/nvidia" --sm "$sm" --in-place >"$work/fix-nvidia.txt" 2>&1; b=$?
+"$tailor" prune "$fix/torch" --sm "$sm" --in-place --json >"$work/fix-torch.json" 2>&1; a=$?
+"$tailor" prune "$fix/nvidia" --sm "$sm" --in-place --json >"$work/fix-nvidia.json" 2>&1; b=$?
 say "prune --in-place torch: exit $a, nvidia: exit $b, together $(awk -v s="$t0" -v e="$(date +%s.%N)" 'BEGIN {printf "%.2f", e - s}') s"
-grep -h "apparent size\|kept its size" "$work/fix-torch.txt" "$work/fix-nvidia.txt" | head -20 | tee -a "$report"
+for pkg in torch nvidia; do "$py" "$work/summary.py" "$work/fix-$pkg.json" | grep -v '^  .*MB -> .*MB$' | tee -a "$report"; done
 for f in "${libs[@]}"; do
   "$patchelf" --print-rpath "$f" >/dev/null 2>&1 || continue
   "$patchelf" --add-rpath /run/opengl-driver/lib "$f" || { say "add-rpath FAILED on $f"; verdict=1; }
@@ -84,7 +97,7 @@ cat >"$work/variant.json" <<JSON
 JSON
 PYTHONPATH=$fix "$tailor" verify "$fix/torch" --variant-json "$work/variant.json" --python "$py" >"$work/verify.txt" 2>&1
 say "verify on the fixed-up copy: exit $?"; grep -E 'fatbin|arch-list|^(ok|FAIL|fail)' "$work/verify.txt" | cut -c1-300 | tee -a "$report"
-cp "$work"/{pruned,fix,verify}.txt "$work"/torch.json "$work"/nvidia.json "$out_dir/" 2>/dev/null
+cp "$work"/{pruned,fix,other}.txt "$work"/torch.json "$work"/nvidia.json "$out_dir/" 2>/dev/null
 rm -rf "$work"
 say "## verdict: $([[ $verdict == 0 ]] && echo PASS || echo FAIL)"
 exit $verdict

@@ -234,7 +234,8 @@ CompactionPlan plan_or_throw(const ElfFile& elf, const RewritePlan& rw) {
       refuse(fmt::format("wrapper {} of .nvFatBinSegment has magic {:#x}", i, get32(wraps, i * kWrapperSize)));
     slot_of[seg->addr + i * kWrapperSize + 8] = i;
   }
-  std::vector<uint64_t> covered(slot_of.size(), 0);
+  std::vector<uint64_t> covered(slot_of.size(), 0);  // the fatbin address a wrapper's relocation sets
+  std::vector<char> has_reloc(slot_of.size(), 0);
   std::set<uint64_t> referenced;
   const uint64_t fend_v = fv + F.size;
   for (const auto& s : elf.sections) {
@@ -248,8 +249,9 @@ CompactionPlan plan_or_throw(const ElfFile& elf, const RewritePlan& rw) {
       const uint64_t off = get64(rel, k * kRelaSize), info = get64(rel, k * kRelaSize + 8),
                      addend = get64(rel, k * kRelaSize + 16);
       if (off >= fv && off < fend_v) refuse(fmt::format("a relocation applies inside .nv_fatbin at {:#x}", off));
-      if (addend < fv || addend >= fend_v) continue;
       auto slot = slot_of.find(off);
+      if (slot != slot_of.end()) has_reloc[slot->second] = 1;  // a wrapper of __nv_relfatbin points elsewhere
+      if (addend < fv || addend >= fend_v) continue;
       auto to = new_vaddr.find(addend);
       if ((info & 0xffffffff) != relative_type(elf.machine) || slot == slot_of.end() || to == new_vaddr.end())
         refuse(fmt::format("relocation at {:#x} points into .nv_fatbin ({:#x}) but is no wrapper's pointer to a "
@@ -263,7 +265,8 @@ CompactionPlan plan_or_throw(const ElfFile& elf, const RewritePlan& rw) {
     }
   }
   for (const auto& [addr, i] : slot_of) {
-    if (!covered[i]) refuse(fmt::format("wrapper {} of .nvFatBinSegment has no RELATIVE relocation", i));
+    if (!has_reloc[i]) refuse(fmt::format("wrapper {} of .nvFatBinSegment has no RELA relocation", i));
+    if (!covered[i]) continue;
     const uint64_t stored = get64(wraps, i * kWrapperSize + 8);
     if (stored == 0) continue;  // the loader writes it
     if (stored != covered[i])
