@@ -108,18 +108,19 @@ TEST_F(Compaction, ABrokenRelocationFailsTheRegistryCheck) {
   auto relocs = run_command("readelf -rW " + broken + " | awk '$3==\"R_X86_64_RELATIVE\"'");
   const std::string sections = "readelf -SW " + broken + " | sed 's/\\[ */[/' | awk ";
   auto fatbin = run_command(sections + "'$2==\".nv_fatbin\"{print $4}'");
+  auto fatbin_size = run_command(sections + "'$2==\".nv_fatbin\"{print $6}'");
   ASSERT_FALSE(fatbin.out.empty());
-  const uint64_t start = std::stoull(fatbin.out, nullptr, 16);
+  const uint64_t start = std::stoull(fatbin.out, nullptr, 16), size = std::stoull(fatbin_size.out, nullptr, 16);
   auto rela = run_command(sections + "'$2==\".rela.dyn\"{print $5}'");
   const uint64_t rela_off = std::stoull(rela.out, nullptr, 16);
-  // Entries are 24 bytes: find one whose addend (at +16) is a fatbin address past the first.
+  // Entries are 24 bytes: find one whose addend (at +16) is a container of .nv_fatbin past the first.
   std::fstream f(broken, std::ios::in | std::ios::out | std::ios::binary);
   bool done = false;
   for (uint64_t at = rela_off; !done && at < rela_off + 24 * 64; at += 24) {
     uint64_t addend = 0;
     f.seekg(static_cast<std::streamoff>(at + 16));
     f.read(reinterpret_cast<char*>(&addend), 8);
-    if (addend > start && addend < start + 0x100000) {
+    if (addend > start && addend < start + size) {  // not the first container: one that moved
       addend += 8;
       f.seekp(static_cast<std::streamoff>(at + 16));
       f.write(reinterpret_cast<const char*>(&addend), 8);
