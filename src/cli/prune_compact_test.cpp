@@ -164,7 +164,9 @@ TEST_F(Compaction, SurvivesPatchelfStripANarAndASecondPrune) {
   ASSERT_EQ(run_command("strip -o " + stripped + " " + out, true).status, 0);
   EXPECT_EQ(registry(stripped).out, "registered 3 sound 3\n");
   EXPECT_EQ(inspected(stripped), "sm_86×3 sm_90×3");
-  if (have_program("eu-elflint")) EXPECT_EQ(elflint(stripped), "No errors\n");
+  if (have_program("eu-elflint")) {
+    EXPECT_EQ(elflint(stripped), "No errors\n");
+  }
   // A NAR keeps no holes: what comes back is the same file, size and bytes.
   if (have_program("nix-store")) {
     std::string nar = path("lib.nar"), back = path("back.so");
