@@ -33,16 +33,16 @@ class Compaction : public ::testing::Test {
   void SetUp() override {
     TAILOR_SKIP_IF_TOOL_MISSING(!have_program("cc"), "cc not found");
     TAILOR_SKIP_IF_TOOL_MISSING(!have_program("python3"), "python3 not found");
-    auto r = run_command("cc -shared -fPIC -o " + stub() + " " + source_path("tests/data/elf/fatbin-registry-stub.c"),
-                         true);
+    auto r =
+        run_command("cc -shared -fPIC -o " + stub() + " " + source_path("tests/data/elf/fatbin-registry-stub.c"), true);
     ASSERT_EQ(r.status, 0) << r.out;
   }
   std::string stub() const { return dir_.path() + "/stub.so"; }
   std::string path(const std::string& name) const { return dir_.path() + "/" + name; }
   // "registered N sound M", and whether the check passed.
   test::RunResult registry(const std::string& lib) const {
-    return run_command(
-        "python3 " + source_path("tests/data/elf/fatbin-registry-check.py") + " " + stub() + " " + lib, true);
+    return run_command("python3 " + source_path("tests/data/elf/fatbin-registry-check.py") + " " + stub() + " " + lib,
+                       true);
   }
   std::string pruned(const std::string& in, const std::string& name, const std::string& sm = "9.0") const {
     auto r = run_tailor({"prune", in, "--sm", sm, "-o", path(name), "--json"});
@@ -170,10 +170,10 @@ TEST_F(Compaction, SurvivesPatchelfStripANarAndASecondPrune) {
   // A NAR keeps no holes: what comes back is the same file, size and bytes.
   if (have_program("nix-store")) {
     std::string nar = path("lib.nar"), back = path("back.so");
-    ASSERT_EQ(run_command("nix-store --dump " + out + " > " + nar + " && nix-store --restore " + back + " < " + nar,
-                          true)
-                  .status,
-              0);
+    ASSERT_EQ(
+        run_command("nix-store --dump " + out + " > " + nar + " && nix-store --restore " + back + " < " + nar, true)
+            .status,
+        0);
     EXPECT_EQ(run_command("cmp " + out + " " + back).status, 0);
   }
 }
@@ -204,21 +204,23 @@ TEST_F(Compaction, DryRunReportsTheBytesCompactionFrees) {
 TEST_F(Compaction, WheelMembersShrinkAndTheRecordIsExact) {
   std::string whl = path("cfix-0.1-py3-none-linux_x86_64.whl");
   std::string script = path("make.py");
-  std::ofstream(script) << "import base64,hashlib,sys,zipfile\n"
-                           "lib=open(sys.argv[1],'rb').read()\n"
-                           "m=[('cfix/libcompact.so',lib),('cfix-0.1.dist-info/METADATA',b'Metadata-Version: "
-                           "2.1\\nName: cfix\\nVersion: 0.1\\n')]\n"
-                           "h=lambda d: base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b'=').decode()\n"
-                           "rec=''.join(f'{p},sha256={h(d)},{len(d)}\\n' for p,d in m)+'cfix-0.1.dist-info/RECORD,,\\n'\n"
-                           "z=zipfile.ZipFile(sys.argv[2],'w',zipfile.ZIP_DEFLATED)\n"
-                           "[z.writestr(p,d) for p,d in m+[('cfix-0.1.dist-info/RECORD',rec.encode())]]\n";
+  std::ofstream(script)
+      << "import base64,hashlib,sys,zipfile\n"
+         "lib=open(sys.argv[1],'rb').read()\n"
+         "m=[('cfix/libcompact.so',lib),('cfix-0.1.dist-info/METADATA',b'Metadata-Version: "
+         "2.1\\nName: cfix\\nVersion: 0.1\\n')]\n"
+         "h=lambda d: base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b'=').decode()\n"
+         "rec=''.join(f'{p},sha256={h(d)},{len(d)}\\n' for p,d in m)+'cfix-0.1.dist-info/RECORD,,\\n'\n"
+         "z=zipfile.ZipFile(sys.argv[2],'w',zipfile.ZIP_DEFLATED)\n"
+         "[z.writestr(p,d) for p,d in m+[('cfix-0.1.dist-info/RECORD',rec.encode())]]\n";
   ASSERT_EQ(run_command("python3 " + script + " " + kCompact + " " + whl, true).status, 0);
   std::string out = pruned(whl, "out.whl");
   auto check = run_command("python3 " + source_path("tests/data/elf/verify-record.py") + " " + out, true);
   EXPECT_EQ(check.status, 0) << check.out;
-  auto size = run_command("python3 -c \"import zipfile,sys; print(zipfile.ZipFile(sys.argv[1]).getinfo("
-                          "'cfix/libcompact.so').file_size)\" " +
-                          out);
+  auto size = run_command(
+      "python3 -c \"import zipfile,sys; print(zipfile.ZipFile(sys.argv[1]).getinfo("
+      "'cfix/libcompact.so').file_size)\" " +
+      out);
   EXPECT_EQ(std::stoull(size.out), fs::file_size(pruned(kCompact, "lib.so")));
 }
 

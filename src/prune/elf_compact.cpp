@@ -102,7 +102,8 @@ CompactionPlan plan_or_throw(const ElfFile& elf, const RewritePlan& rw) {
 
   const std::vector<uint8_t> eh = read_bytes(r, 0, 64, "ELF header");
   const uint64_t phoff = get64(eh, 32);
-  const uint16_t phentsize = static_cast<uint16_t>(eh[54] | eh[55] << 8), phnum = static_cast<uint16_t>(eh[56] | eh[57] << 8);
+  const uint16_t phentsize = static_cast<uint16_t>(eh[54] | eh[55] << 8),
+                 phnum = static_cast<uint16_t>(eh[56] | eh[57] << 8);
   if (phentsize != kPhdrSize || phnum == 0 || phnum == 0xffff) refuse("unusual program header table");
   if (phoff + phnum * kPhdrSize > fo) refuse("the program headers lie after .nv_fatbin");
   std::vector<uint8_t> pt = read_bytes(r, phoff, phnum * kPhdrSize, "program headers");
@@ -133,7 +134,7 @@ CompactionPlan plan_or_throw(const ElfFile& elf, const RewritePlan& rw) {
   // The containers of .nv_fatbin, moved together (8-byte aligned, as nvcc lays them).
   uint64_t cursor = fo;
   std::map<uint64_t, uint64_t> new_vaddr;  // old container address -> new
-  std::map<uint64_t, size_t> move_of;       // old container address -> move
+  std::map<uint64_t, size_t> move_of;      // old container address -> move
   for (size_t i = 0; i < rw.containers.size(); ++i) {
     const ContainerPlan& c = rw.containers[i];
     if (c.offset < fo || c.offset >= B) continue;
@@ -254,9 +255,10 @@ CompactionPlan plan_or_throw(const ElfFile& elf, const RewritePlan& rw) {
       if (addend < fv || addend >= fend_v) continue;
       auto to = new_vaddr.find(addend);
       if ((info & 0xffffffff) != relative_type(elf.machine) || slot == slot_of.end() || to == new_vaddr.end())
-        refuse(fmt::format("relocation at {:#x} points into .nv_fatbin ({:#x}) but is no wrapper's pointer to a "
-                           "container",
-                           off, addend));
+        refuse(
+            fmt::format("relocation at {:#x} points into .nv_fatbin ({:#x}) but is no wrapper's pointer to a "
+                        "container",
+                        off, addend));
       covered[slot->second] = addend;
       referenced.insert(addend);
       std::vector<uint8_t> a(8);
@@ -360,8 +362,7 @@ CompactionPlan plan_compaction(const ElfFile& elf, const RewritePlan& rewrite) {
   }
 }
 
-void apply_compaction(const CompactionPlan& plan, const RewritePlan& rw, const ByteReader& source,
-                      CompactSink& sink) {
+void apply_compaction(const CompactionPlan& plan, const RewritePlan& rw, const ByteReader& source, CompactSink& sink) {
   move_bytes(sink, 0, 0, plan.head_end);
   std::vector<uint8_t> buf;
   for (const auto& m : plan.moves) {

@@ -59,11 +59,11 @@ struct CompactionPlan {
     uint64_t to = 0;
     std::vector<uint8_t> bytes;
   };
-  std::vector<Move> moves;    ///< .nv_fatbin containers, in order
-  uint64_t head_end = 0;      ///< [0, head_end) stays where it is
+  std::vector<Move> moves;                           ///< .nv_fatbin containers, in order
+  uint64_t head_end = 0;                             ///< [0, head_end) stays where it is
   std::vector<std::pair<uint64_t, uint64_t>> zeros;  ///< [from, to): slack left zero
-  std::vector<Copy> copies;   ///< ascending, each to <= from
-  std::vector<Patch> patches; ///< headers, relocations, wrappers, symbols (new offsets)
+  std::vector<Copy> copies;                          ///< ascending, each to <= from
+  std::vector<Patch> patches;                        ///< headers, relocations, wrappers, symbols (new offsets)
 
   bool compacts() const { return refused.empty(); }
   uint64_t saved() const { return compacts() ? old_size - new_size : 0; }

@@ -20,13 +20,13 @@ struct ArchChange {
 };
 
 struct FileOutcome {
-  std::string path;                                      ///< relative to the pruned root; "" for the root file itself
-  uint64_t size = 0;                                     ///< the file's size before
-  uint64_t size_after = 0;                               ///< after (compaction shrinks it); = size when not
-  std::string compaction;                                ///< why the file kept its size (holes instead); "" compacted or unchanged
-  uint64_t fatbin_bytes = 0;                             ///< .nv_fatbin sections
-  uint64_t removed_bytes = 0;                            ///< entry bytes zeroed
-  uint64_t disk_before = 0, disk_after = 0;              ///< allocated on disk; 0: not measured
+  std::string path;                          ///< relative to the pruned root; "" for the root file itself
+  uint64_t size = 0;                         ///< the file's size before
+  uint64_t size_after = 0;                   ///< after (compaction shrinks it); = size when not
+  std::string compaction;                    ///< why the file kept its size (holes instead); "" compacted or unchanged
+  uint64_t fatbin_bytes = 0;                 ///< .nv_fatbin sections
+  uint64_t removed_bytes = 0;                ///< entry bytes zeroed
+  uint64_t disk_before = 0, disk_after = 0;  ///< allocated on disk; 0: not measured
   uint64_t compressed_before = 0, compressed_after = 0;  ///< deflated in a wheel; 0: not measured
   std::vector<ArchChange> archs;
   size_t containers = 0;
