@@ -3,12 +3,14 @@
 # against the peer measured in the same run, copying the same files (`cp -r`:
 # the floor of any tool that writes a pruned copy). Prints per folder the
 # median wall times of `prune -o` (a pruned copy), of `cp -r`, and of
-# `prune --in-place` on a fresh copy; and sizes before/after: apparent, on
+# `prune --in-place` on a fresh copy; and sizes before/after: apparent (which
+# compaction cuts: pip, a NAR and an image layer keep no holes), on
 # disk (holes punched), deflate (gzip -6, as in a wheel) and zstd -3 (as in a
 # Nix binary cache; skipped without zstd), with libtorch_cuda.so alone when present.
 # With WHEEL=path.whl (default: the prunefix fixture wheel) also the wheel:
 # `prune -o` against `cp` of the wheel, and against cp plus one single-core deflate
-# of the changed members; and the download size before/after. For a few-core figure
+# of the changed members; the download size before/after, and what pip installs
+# from each (apparent and on disk). For a few-core figure
 # on a big machine, run the whole script under `taskset -c 0,1` (tailor and nproc
 # both count the cores they are given).
 #   usage: bench/prune.sh [TAILOR] [DIR...]    (default: the fixtures of tests/data/elf)
@@ -62,7 +64,7 @@ for dir in "${dirs[@]}"; do
   lib=$(find "$dir" -maxdepth 1 -name libtorch_cuda.so -type f | head -1)
   if [[ -n "$lib" ]]; then
     gb=$(gzip -1 -c "$lib" | wc -c); ga=$(gzip -1 -c "$work/a/libtorch_cuda.so" | wc -c)
-    echo "libtorch_cuda.so: $(mb "$(stat -c %s "$lib")"), deflate -1 $(mb "$gb") -> $(mb "$ga") ($(pct "$ga" "$gb"))"
+    echo "libtorch_cuda.so: apparent $(mb "$(stat -c %s "$lib")") -> $(mb "$(stat -c %s "$work/a/libtorch_cuda.so")"), deflate -1 $(mb "$gb") -> $(mb "$ga") ($(pct "$ga" "$gb"))"
   fi
 done
 
@@ -79,6 +81,15 @@ if [[ -f "$whl" ]]; then
   echo "== wheel $(basename "$whl"), SM $sm, median of $runs runs, $(nproc) cores"
   echo "time:   tailor prune -o ${p}s | cp ${c}s | ratio prune/cp $(awk -v a="$p" -v b="$c" 'BEGIN {printf "%.1f", (b > 0) ? a / b : 0}')"
   echo "download: $(mb "$(stat -c %s "$whl")") -> $(mb "$(stat -c %s "$work/w.whl")") ($(pct "$(stat -c %s "$work/w.whl")" "$(stat -c %s "$whl")"))"
+  # What pip leaves on disk: compaction cut the freed bytes out of the members.
+  if python3 -m pip --version >/dev/null 2>&1; then
+    for w in "$whl" "$work/w.whl"; do
+      rm -rf "$work/site"
+      python3 -m pip install -q --no-deps --no-index --no-compile --disable-pip-version-check --target "$work/site" "$w" >/dev/null 2>&1 &&
+        echo "installed $( [[ $w == "$whl" ]] && echo original || echo pruned): $(mb "$(du -sb "$work/site" | cut -f1)") apparent, $(mb "$(du -sB1 "$work/site" | cut -f1)") on disk"
+    done
+    rm -rf "$work/site"
+  fi
   # The issue's peer for few cores: cp of the wheel plus one deflate (gzip -6, one
   # core) of the members prune changed (their CRC differs), measured here.
   if command -v python3 >/dev/null; then

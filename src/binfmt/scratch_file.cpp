@@ -50,6 +50,16 @@ void ScratchFile::write_at(uint64_t offset, ByteSlice bytes) {
   size_ = std::max(size_, offset + bytes.size());
 }
 
+void ScratchFile::truncate(uint64_t size) {
+  if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) {
+    Diagnostic d;
+    d.path = shown_;
+    d.message = fmt::format("cannot cut a temporary file: {}", std::strerror(errno));
+    throw DiagnosticError(std::move(d));
+  }
+  size_ = size;
+}
+
 void ScratchFile::read_raw(uint64_t offset, uint64_t length, uint8_t* out) const {
   while (length > 0) {
     ssize_t n = ::pread(fd_, out, length, static_cast<off_t>(offset));

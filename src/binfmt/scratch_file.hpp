@@ -27,6 +27,8 @@ class ScratchFile : public ByteReader {
   void append(ByteSlice bytes);
   /// Writes \a bytes at \a offset, inside or at the end of what is there.
   void write_at(uint64_t offset, ByteSlice bytes);
+  /// Cuts the file to \a size bytes (compaction shrinks a member).
+  void truncate(uint64_t size);
 
  protected:
   void read_raw(uint64_t offset, uint64_t length, uint8_t* out) const override;

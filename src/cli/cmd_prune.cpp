@@ -63,6 +63,10 @@ void print_text(std::ostream& out, std::ostream& err, const PruneReport& r) {
   for (const auto& f : r.files) {
     std::string name = f.path.empty() ? r.root : f.path;
     if (!f.refused.empty()) err << fmt::format("{}: warning: not pruned, left as it was: {}\n", name, f.refused);
+    if (f.refused.empty() && !f.compaction.empty())
+      out << fmt::format("{}: kept its size (freed bytes {}): {}\n", name,
+                         r.dry_run ? "would be zeros" : "left as zeros, holes where the file system allows",
+                         f.compaction);
     if (f.untouched)
       out << fmt::format("{}: {} of {} containers left untouched: nothing in them runs on SM {}\n", name, f.untouched,
                          f.containers, fmt::join(f.untouched_for, ", "));
@@ -77,6 +81,10 @@ void print_text(std::ostream& out, std::ostream& err, const PruneReport& r) {
   if (!r.output.empty()) out << fmt::format("; written to {}", r.output);
   out << "\n";
   if (!r.record.empty()) out << fmt::format("record of what was removed (tailor verify reads it): {}\n", r.record);
+  if (r.size_before() != r.size_after())
+    out << fmt::format("apparent size of the libraries{}: {} → {} ({} cut out of the files)\n",
+                       r.dry_run ? " (would be)" : "", human_bytes(r.size_before()), human_bytes(r.size_after()),
+                       human_bytes(r.size_before() - r.size_after()));
   if (r.disk_before)
     out << fmt::format("on disk: {} → {} ({} freed)\n", human_bytes(r.disk_before), human_bytes(r.disk_after),
                        human_bytes(r.disk_before > r.disk_after ? r.disk_before - r.disk_after : 0));
@@ -104,7 +112,7 @@ int cmd_prune(CommandContext& ctx) {
   CLI::App app{"Keep only the CUDA code the given GPUs can load, in a .so, a folder or a wheel.", "prune"};
   std::string path, out, kb_dir, spec_arg;
   std::vector<std::string> sms;
-  bool in_place = false, dry_run = false, json = false, keep_ptx = false;
+  bool in_place = false, dry_run = false, json = false, keep_ptx = false, no_compact = false;
   app.add_option("PATH", path, "a shared library, a directory (site-packages/torch, a Nix result) or a .whl")
       ->required();
   app.add_option("--sm", sms, "compute capabilities to keep code for (9.0, or 8.6,9.0 for mixed hosts)")
@@ -119,6 +127,8 @@ int cmd_prune(CommandContext& ctx) {
   app.add_flag("--dry-run", dry_run, "report what would be removed, write nothing");
   app.add_flag("--json", json, "print the report as JSON");
   app.add_flag("--keep-ptx", keep_ptx, "also keep the newest PTX the GPUs can JIT-compile, beside SASS");
+  app.add_flag("--no-compact", no_compact,
+               "keep every file's size and layout: freed bytes become zeros (holes) instead of being cut out");
   WheelLimits limits;
   add_wheel_limit_options(app, limits);
   add_kb_option(app, kb_dir);
@@ -157,6 +167,7 @@ int cmd_prune(CommandContext& ctx) {
   for (const auto& sm : targets) r.opts.targets.push_back(prune_target(kb, sm));
   r.opts.keep_ptx = keep_ptx;
   r.opts.dry_run = dry_run;
+  r.opts.compact = !no_compact;
   r.limits = limits;
   PruneReport report = prune_path(r);
   if (json) {

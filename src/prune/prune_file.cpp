@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "binfmt/mapped_file.hpp"
+#include "prune/elf_compact.hpp"
 #include "util/diagnostic.hpp"
 #include "util/file_error.hpp"
 
@@ -95,6 +96,59 @@ class FdSink : public ByteSink {
   fs::path shown_;
 };
 
+// The compacted file written fresh: copies come from the input by the kernel.
+class CompactFdSink : public CompactSink {
+ public:
+  CompactFdSink(int from, int to, const fs::path& in, const fs::path& out)
+      : from_(from), to_(to), in_(in), out_(out), plain_(to, out) {}
+  void write(uint64_t offset, ByteSlice bytes) override { plain_.write(offset, bytes); }
+  void copy(uint64_t to, uint64_t from, uint64_t length) override {
+    while (length > 0) {
+      off_t a = static_cast<off_t>(from), b = static_cast<off_t>(to);
+      ssize_t n = ::copy_file_range(from_, &a, to_, &b, length, 0);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      from += static_cast<uint64_t>(n), to += static_cast<uint64_t>(n), length -= static_cast<uint64_t>(n);
+    }
+    std::vector<uint8_t> buf(std::min<uint64_t>(length, 1 << 20));
+    while (length > 0) {
+      ssize_t n = ::pread(from_, buf.data(), std::min<uint64_t>(length, buf.size()), static_cast<off_t>(from));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) throw_system_error(in_, "read", errno);
+      plain_.write(to, ByteSlice(buf.data(), static_cast<uint64_t>(n)));
+      from += static_cast<uint64_t>(n), to += static_cast<uint64_t>(n), length -= static_cast<uint64_t>(n);
+    }
+  }
+  void truncate(uint64_t size) override {
+    if (::ftruncate(to_, static_cast<off_t>(size)) != 0) throw_system_error(out_, "write", errno);
+  }
+
+ private:
+  int from_, to_;
+  fs::path in_, out_;
+  FdSink plain_;
+};
+
+// Compaction inside one scratch file: every byte moves towards the front.
+class CompactScratchSink : public CompactSink {
+ public:
+  explicit CompactScratchSink(ScratchFile& f) : file_(f) {}
+  void write(uint64_t offset, ByteSlice bytes) override { file_.write_at(offset, bytes); }
+  void copy(uint64_t to, uint64_t from, uint64_t length) override {
+    if (to == from) return;
+    std::vector<uint8_t> buf;
+    for (uint64_t done = 0; done < length;) {
+      uint64_t n = std::min<uint64_t>(length - done, 1 << 20);
+      file_.write_at(to + done, file_.read(from + done, n, "compacted member", buf));
+      done += n;
+    }
+  }
+  void truncate(uint64_t size) override { file_.truncate(size); }
+
+ private:
+  ScratchFile& file_;
+};
+
 // Gives the zeroed whole blocks of each freed range back to the file system.
 void punch_holes(int fd, const RewritePlan& plan, uint64_t block) {
   for (const auto& c : plan.containers) {
@@ -106,6 +160,13 @@ void punch_holes(int fd, const RewritePlan& plan, uint64_t block) {
         0)
       return;  // not supported here (tmpfs before 3.5, some FUSE): the zeros stay written
   }
+}
+
+// The report says what compaction frees, or why the file keeps its size.
+void note_compaction(FileOutcome& f, const CompactionPlan& c, const PruneOptions& opts) {
+  if (!opts.compact || f.removed_bytes == 0) return;
+  f.size_after = c.new_size ? c.new_size : f.size;
+  f.compaction = c.refused;
 }
 
 uint64_t allocated(int fd) {
@@ -175,7 +236,14 @@ FileOutcome prune_elf_scratch(std::string shown, ScratchFile& file, const PruneO
   if (!elf) throw_format_error("not an ELF file");
   RewritePlan plan = plan_rewrite(*elf, opts.targets, opts.keep_ptx);
   FileOutcome f = outcome_of(std::move(shown), file.size(), plan);
+  CompactionPlan compaction = opts.compact && plan.changes() ? plan_compaction(*elf, plan) : CompactionPlan{};
+  note_compaction(f, compaction, opts);
   if (opts.dry_run || !plan.changes()) return f;
+  if (compaction.compacts()) {
+    CompactScratchSink sink(file);
+    apply_compaction(compaction, plan, file, sink);
+    return f;
+  }
   // Entries only move towards the front, each read before it is written over.
   struct Sink : ByteSink {
     ScratchFile& file;
@@ -188,12 +256,16 @@ FileOutcome prune_elf_scratch(std::string shown, ScratchFile& file, const PruneO
 
 FileOutcome prune_elf_file(const fs::path& in, const fs::path& out, std::string shown, const PruneOptions& opts) {
   auto reader = std::make_shared<FileReader>(in);
+  CompactionPlan compaction;
   RewritePlan plan = blame(in.string(), [&] {
     auto elf = try_open_elf(reader);
     if (!elf) throw_format_error("not an ELF file");
-    return plan_rewrite(*elf, opts.targets, opts.keep_ptx);
+    RewritePlan p = plan_rewrite(*elf, opts.targets, opts.keep_ptx);
+    if (opts.compact && p.changes()) compaction = plan_compaction(*elf, p);
+    return p;
   });
   FileOutcome f = outcome_of(std::move(shown), reader->size(), plan);
+  note_compaction(f, compaction, opts);
   Fd src;
   src.fd = ::open(in.c_str(), O_RDONLY | O_CLOEXEC);
   struct stat st {};
@@ -206,10 +278,15 @@ FileOutcome prune_elf_file(const fs::path& in, const fs::path& out, std::string 
     return f;
   }
   StagedOutput tmp(out);
-  clone_into(src.fd, tmp.fd(), reader->size(), in, out);
-  FdSink sink(tmp.fd(), out);
-  blame(in.string(), [&] { apply_rewrite(plan, *reader, sink); });
-  punch_holes(tmp.fd(), plan, st.st_blksize > 0 ? static_cast<uint64_t>(st.st_blksize) : 4096);
+  if (compaction.compacts()) {
+    CompactFdSink sink(src.fd, tmp.fd(), in, out);
+    blame(in.string(), [&] { apply_compaction(compaction, plan, *reader, sink); });
+  } else {
+    clone_into(src.fd, tmp.fd(), reader->size(), in, out);
+    FdSink sink(tmp.fd(), out);
+    blame(in.string(), [&] { apply_rewrite(plan, *reader, sink); });
+    punch_holes(tmp.fd(), plan, st.st_blksize > 0 ? static_cast<uint64_t>(st.st_blksize) : 4096);
+  }
   if (::fchmod(tmp.fd(), st.st_mode & 07777) != 0) throw_system_error(out, "set the mode of", errno);
   f.disk_after = allocated(tmp.fd());
   tmp.commit();

@@ -21,6 +21,9 @@ struct PruneOptions {
   std::vector<PruneTarget> targets;
   bool keep_ptx = false;
   bool dry_run = false;
+  /// Move the kept containers together and cut the freed bytes out of the file
+  /// (elf_compact.hpp); false, or where the layout does not allow it: holes.
+  bool compact = true;
   /// Outputs go into a fresh staging folder renamed into place as a whole:
   /// files are written directly, without a temporary name each.
   bool fresh_output = false;
@@ -33,7 +36,8 @@ struct PruneOptions {
 FileOutcome prune_elf_file(const std::filesystem::path& in, const std::filesystem::path& out, std::string shown,
                            const PruneOptions& opts);
 
-/// Prunes the ELF image \a bytes in memory (unless dry_run). Throws
+/// Prunes the ELF image \a bytes in memory (unless dry_run), in place: no
+/// compaction (the buffer keeps its size), the freed bytes become zeros. Throws
 /// DiagnosticError for unknown layouts or corrupt input, leaving \a bytes as
 /// they were.
 FileOutcome prune_elf_bytes(std::string shown, std::span<uint8_t> bytes, const PruneOptions& opts);

@@ -19,6 +19,7 @@ nlohmann::json archs_json(const std::vector<ArchChange>& archs) {
 nlohmann::json file_json(const FileOutcome& f) {
   nlohmann::json j = {{"path", f.path},
                       {"size", f.size},
+                      {"size_after", f.size_after},
                       {"fatbin_bytes", f.fatbin_bytes},
                       {"removed_bytes", f.removed_bytes},
                       {"containers", f.containers},
@@ -28,6 +29,7 @@ nlohmann::json file_json(const FileOutcome& f) {
   if (f.disk_before) j["disk"] = {{"before", f.disk_before}, {"after", f.disk_after}};
   if (f.compressed_before) j["compressed"] = {{"before", f.compressed_before}, {"after", f.compressed_after}};
   if (!f.refused.empty()) j["refused"] = f.refused;
+  if (!f.compaction.empty()) j["not_compacted"] = f.compaction;
   return j;
 }
 
@@ -46,6 +48,7 @@ nlohmann::json to_json(const PruneReport& r, bool with_time) {
                       {"other_files", r.other_files},
                       {"archs", archs_json(r.archs())},
                       {"files", files}};
+  j["size"] = {{"before", r.size_before()}, {"after", r.size_after()}};
   if (r.disk_before) j["disk"] = {{"before", r.disk_before}, {"after", r.disk_after}};
   if (r.kind == "wheel") {
     j["compressed"] = {{"before", r.compressed_before()}, {"after", r.compressed_after()}};

@@ -38,7 +38,7 @@ std::vector<ArchChange> values_of(std::map<ArchKey, ArchChange>& by) {
 FileOutcome outcome_of(std::string path, uint64_t size, const RewritePlan& plan) {
   FileOutcome f;
   f.path = std::move(path);
-  f.size = size;
+  f.size = f.size_after = size;
   f.fatbin_bytes = plan.fatbin_bytes();
   f.removed_bytes = plan.freed_bytes();
   f.containers = plan.containers.size();
@@ -81,6 +81,18 @@ uint64_t PruneReport::compressed_before() const {
 uint64_t PruneReport::compressed_after() const {
   uint64_t n = 0;
   for (const auto& f : files) n += f.compressed_after;
+  return n;
+}
+
+uint64_t PruneReport::size_before() const {
+  uint64_t n = 0;
+  for (const auto& f : files) n += f.size;
+  return n;
+}
+
+uint64_t PruneReport::size_after() const {
+  uint64_t n = 0;
+  for (const auto& f : files) n += f.size_after;
   return n;
 }
 

@@ -20,11 +20,13 @@ struct ArchChange {
 };
 
 struct FileOutcome {
-  std::string path;                                      ///< relative to the pruned root; "" for the root file itself
-  uint64_t size = 0;                                     ///< the file's size, the same after
-  uint64_t fatbin_bytes = 0;                             ///< .nv_fatbin sections
-  uint64_t removed_bytes = 0;                            ///< entry bytes zeroed
-  uint64_t disk_before = 0, disk_after = 0;              ///< allocated on disk; 0: not measured
+  std::string path;                          ///< relative to the pruned root; "" for the root file itself
+  uint64_t size = 0;                         ///< the file's size before
+  uint64_t size_after = 0;                   ///< after (compaction shrinks it); = size when not
+  std::string compaction;                    ///< why the file kept its size (holes instead); "" compacted or unchanged
+  uint64_t fatbin_bytes = 0;                 ///< .nv_fatbin sections
+  uint64_t removed_bytes = 0;                ///< entry bytes zeroed
+  uint64_t disk_before = 0, disk_after = 0;  ///< allocated on disk; 0: not measured
   uint64_t compressed_before = 0, compressed_after = 0;  ///< deflated in a wheel; 0: not measured
   std::vector<ArchChange> archs;
   size_t containers = 0;
@@ -53,6 +55,9 @@ struct PruneReport {
 
   uint64_t removed_bytes() const;
   size_t refused() const;
+  /// Apparent sizes of the ELF files with fatbins, summed (compaction shrinks them).
+  uint64_t size_before() const;
+  uint64_t size_after() const;
   /// Deflated sizes of the ELF members of a wheel, summed.
   uint64_t compressed_before() const;
   uint64_t compressed_after() const;

@@ -1,0 +1,228 @@
+// Compaction checked from outside, as CI can without a GPU: the nvcc-built
+// compact.so pruned for one SM is smaller by whole pages, eu-elflint finds
+// nothing, readelf reads its segments, it still loads and every fatbin it
+// registers reads right (fatbin-registry-stub.c walks wrapper -> container ->
+// entries); and so after patchelf, strip, a NAR round trip, a second prune and
+// a wheel. A broken relocation makes that check fail.
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/golden.hpp"
+#include "support/run.hpp"
+
+namespace tailor {
+namespace {
+
+namespace fs = std::filesystem;
+using test::have_program;
+using test::run_command;
+using test::run_tailor;
+using test::source_path;
+
+const std::string kCompact = source_path("tests/data/elf/compact.so");
+const std::string kReduced = source_path("tests/data/elf/multi.so");  // objcopy'd: no dynamic relocations
+
+class Compaction : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    TAILOR_SKIP_IF_TOOL_MISSING(!have_program("cc"), "cc not found");
+    TAILOR_SKIP_IF_TOOL_MISSING(!have_program("python3"), "python3 not found");
+    auto r =
+        run_command("cc -shared -fPIC -o " + stub() + " " + source_path("tests/data/elf/fatbin-registry-stub.c"), true);
+    ASSERT_EQ(r.status, 0) << r.out;
+  }
+  std::string stub() const { return dir_.path() + "/stub.so"; }
+  std::string path(const std::string& name) const { return dir_.path() + "/" + name; }
+  // "registered N sound M", and whether the check passed.
+  test::RunResult registry(const std::string& lib) const {
+    return run_command("python3 " + source_path("tests/data/elf/fatbin-registry-check.py") + " " + stub() + " " + lib,
+                       true);
+  }
+  std::string pruned(const std::string& in, const std::string& name, const std::string& sm = "9.0") const {
+    auto r = run_tailor({"prune", in, "--sm", sm, "-o", path(name), "--json"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    last_ = nlohmann::json::parse(r.out.empty() ? "{}" : r.out);
+    return path(name);
+  }
+  test::TempDir dir_{"prune-compact"};
+  mutable nlohmann::json last_;
+};
+
+std::string elflint(const std::string& f) { return run_command("eu-elflint --gnu-ld " + f, true).out; }
+
+// The architectures inspect lists: "sm_90×3".
+std::string inspected(const std::string& path) {
+  auto r = run_tailor({"inspect", path, "--json"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  std::string s;
+  for (const auto& f : j["files"])
+    for (const auto& e : f["entries"])
+      s += fmt::format("{}{}×{}", s.empty() ? "" : " ", e["arch"].get<std::string>(), e["count"].get<int>());
+  return s;
+}
+
+TEST_F(Compaction, TheFileShrinksByWholePagesAndStillLoads) {
+  ASSERT_EQ(registry(kCompact).out, "registered 3 sound 3\n");  // the original, for reference
+  std::string out = pruned(kCompact, "lib.so");
+  const uint64_t before = fs::file_size(kCompact), after = fs::file_size(out);
+  // 5 SASS per container, 1 kept: about 4/5 of the 127 KiB of fatbins goes.
+  EXPECT_LT(after, before - 0x10000) << before << " -> " << after;
+  EXPECT_EQ((before - after) % 0x1000, 0u);  // whole segment alignments
+  EXPECT_EQ(last_["files"][0]["size_after"].get<uint64_t>(), after);
+  EXPECT_EQ(last_["size"]["after"].get<uint64_t>(), after);
+  EXPECT_FALSE(last_["files"][0].contains("not_compacted"));
+  EXPECT_EQ(inspected(out), "sm_90×3");
+  auto reg = registry(out);
+  EXPECT_EQ(reg.status, 0) << reg.out;
+  EXPECT_EQ(reg.out, "registered 3 sound 3\n");
+}
+
+TEST_F(Compaction, ElflintAndReadelfFindNothingWrong) {
+  TAILOR_SKIP_IF_TOOL_MISSING(!have_program("eu-elflint"), "eu-elflint (elfutils) not found");
+  ASSERT_EQ(elflint(kCompact), "No errors\n");
+  std::string out = pruned(kCompact, "lib.so");
+  EXPECT_EQ(elflint(out), "No errors\n");
+  auto segs = run_command("readelf -lW " + out);
+  EXPECT_EQ(segs.err, "");
+  // .nv_fatbin ends its segment; the tail (.eh_frame...) joined the writable one under RELRO.
+  EXPECT_NE(segs.out.find("   02     .rodata __nv_module_id .nv_fatbin \n"), std::string::npos) << segs.out;
+  EXPECT_NE(segs.out.find("   03     .eh_frame_hdr .eh_frame .gcc_except_table .init_array"), std::string::npos)
+      << segs.out;
+  EXPECT_NE(segs.out.find("   08     .eh_frame_hdr .eh_frame .gcc_except_table .init_array"), std::string::npos)
+      << segs.out;  // GNU_RELRO
+}
+
+// The check is no formality: one relocation's addend off by 8 bytes fails it.
+TEST_F(Compaction, ABrokenRelocationFailsTheRegistryCheck) {
+  std::string out = pruned(kCompact, "lib.so");
+  std::string broken = path("broken.so");
+  fs::copy_file(out, broken);
+  // The second R_X86_64_RELATIVE whose addend points into .nv_fatbin (readelf's columns).
+  auto relocs = run_command("readelf -rW " + broken + " | awk '$3==\"R_X86_64_RELATIVE\"'");
+  const std::string sections = "readelf -SW " + broken + " | sed 's/\\[ */[/' | awk ";
+  auto fatbin = run_command(sections + "'$2==\".nv_fatbin\"{print $4}'");
+  auto fatbin_size = run_command(sections + "'$2==\".nv_fatbin\"{print $6}'");
+  ASSERT_FALSE(fatbin.out.empty());
+  const uint64_t start = std::stoull(fatbin.out, nullptr, 16), size = std::stoull(fatbin_size.out, nullptr, 16);
+  auto rela = run_command(sections + "'$2==\".rela.dyn\"{print $5}'");
+  const uint64_t rela_off = std::stoull(rela.out, nullptr, 16);
+  // Entries are 24 bytes: find one whose addend (at +16) is a container of .nv_fatbin past the first.
+  std::fstream f(broken, std::ios::in | std::ios::out | std::ios::binary);
+  bool done = false;
+  for (uint64_t at = rela_off; !done && at < rela_off + 24 * 64; at += 24) {
+    uint64_t addend = 0;
+    f.seekg(static_cast<std::streamoff>(at + 16));
+    f.read(reinterpret_cast<char*>(&addend), 8);
+    if (addend > start && addend < start + size) {  // not the first container: one that moved
+      addend += 8;
+      f.seekp(static_cast<std::streamoff>(at + 16));
+      f.write(reinterpret_cast<const char*>(&addend), 8);
+      done = true;
+    }
+  }
+  f.close();
+  ASSERT_TRUE(done) << relocs.out;
+  auto reg = registry(broken);
+  EXPECT_NE(reg.status, 0) << reg.out;
+  EXPECT_EQ(reg.out, "registered 3 sound 2\n");
+}
+
+TEST_F(Compaction, SurvivesPatchelfStripANarAndASecondPrune) {
+  std::string out = pruned(kCompact, "lib.so", "8.6,9.0");
+  const uint64_t size = fs::file_size(out);
+  TAILOR_SKIP_IF_TOOL_MISSING(!have_program("patchelf"), "patchelf not found");
+  // torch-bin's order: patchelf before the prune (here after a first one), prune, patchelf again.
+  ASSERT_EQ(run_command("patchelf --set-rpath '$ORIGIN/a' " + out, true).status, 0);
+  std::string again = pruned(out, "again.so");  // a second prune: 8.6 goes now
+  EXPECT_LT(fs::file_size(again), size + 0x2000);
+  EXPECT_EQ(inspected(again), "sm_90×3");
+  auto add = run_command("patchelf --add-rpath '/nix/store/some-long-path-for-the-driver/lib' " + again, true);
+  ASSERT_EQ(add.status, 0) << add.out;
+  EXPECT_EQ(run_command("patchelf --print-rpath " + again).out,
+            "$ORIGIN/a:/nix/store/some-long-path-for-the-driver/lib\n");
+  EXPECT_EQ(registry(again).out, "registered 3 sound 3\n");
+  // patchelf's own findings (its moved .dynamic) are the same on the original: nothing new.
+  if (have_program("eu-elflint")) {
+    std::string original = path("original.so");
+    fs::copy_file(kCompact, original);
+    ASSERT_EQ(run_command("patchelf --set-rpath '$ORIGIN/a' " + original +
+                              " && patchelf --add-rpath '/nix/store/some-long-path-for-the-driver/lib' " + original,
+                          true)
+                  .status,
+              0);
+    EXPECT_EQ(elflint(again), elflint(original));
+  }
+  // strip as a recipe's fixup does.
+  std::string stripped = path("stripped.so");
+  ASSERT_EQ(run_command("strip -o " + stripped + " " + out, true).status, 0);
+  EXPECT_EQ(registry(stripped).out, "registered 3 sound 3\n");
+  EXPECT_EQ(inspected(stripped), "sm_86×3 sm_90×3");
+  if (have_program("eu-elflint")) {
+    EXPECT_EQ(elflint(stripped), "No errors\n");
+  }
+  // A NAR keeps no holes: what comes back is the same file, size and bytes.
+  if (have_program("nix-store")) {
+    std::string nar = path("lib.nar"), back = path("back.so");
+    ASSERT_EQ(
+        run_command("nix-store --dump " + out + " > " + nar + " && nix-store --restore " + back + " < " + nar, true)
+            .status,
+        0);
+    EXPECT_EQ(run_command("cmp " + out + " " + back).status, 0);
+  }
+}
+
+// A layout compaction cannot rewrite safely keeps the file's size, and says why:
+// here the wrappers' pointers have no relocation to move with them.
+TEST_F(Compaction, FallsBackToHolesAndSaysWhy) {
+  std::string out = pruned(kReduced, "reduced.so");
+  EXPECT_EQ(fs::file_size(out), fs::file_size(kReduced));
+  ASSERT_TRUE(last_["files"][0].contains("not_compacted")) << last_.dump();
+  EXPECT_EQ(last_["files"][0]["not_compacted"].get<std::string>(),
+            "wrapper 0 of .nvFatBinSegment has no RELA relocation");
+  auto text = run_tailor({"prune", kReduced, "--sm", "9.0", "--dry-run"});
+  EXPECT_NE(text.out.find("kept its size (freed bytes would be zeros): "), std::string::npos) << text.out;
+}
+
+TEST_F(Compaction, DryRunReportsTheBytesCompactionFrees) {
+  auto r = run_tailor({"prune", kCompact, "--sm", "9.0", "--dry-run", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  std::string out = pruned(kCompact, "lib.so");
+  EXPECT_EQ(j["size"]["after"].get<uint64_t>(), fs::file_size(out));
+  auto text = run_tailor({"prune", kCompact, "--sm", "9.0", "--dry-run"});
+  EXPECT_NE(text.out.find("apparent size of the libraries (would be): "), std::string::npos) << text.out;
+}
+
+// In a wheel the member is rewritten smaller, RECORD names its new hash and size.
+TEST_F(Compaction, WheelMembersShrinkAndTheRecordIsExact) {
+  std::string whl = path("cfix-0.1-py3-none-linux_x86_64.whl");
+  std::string script = path("make.py");
+  std::ofstream(script)
+      << "import base64,hashlib,sys,zipfile\n"
+         "lib=open(sys.argv[1],'rb').read()\n"
+         "m=[('cfix/libcompact.so',lib),('cfix-0.1.dist-info/METADATA',b'Metadata-Version: "
+         "2.1\\nName: cfix\\nVersion: 0.1\\n')]\n"
+         "h=lambda d: base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b'=').decode()\n"
+         "rec=''.join(f'{p},sha256={h(d)},{len(d)}\\n' for p,d in m)+'cfix-0.1.dist-info/RECORD,,\\n'\n"
+         "z=zipfile.ZipFile(sys.argv[2],'w',zipfile.ZIP_DEFLATED)\n"
+         "[z.writestr(p,d) for p,d in m+[('cfix-0.1.dist-info/RECORD',rec.encode())]]\n";
+  ASSERT_EQ(run_command("python3 " + script + " " + kCompact + " " + whl, true).status, 0);
+  std::string out = pruned(whl, "out.whl");
+  auto check = run_command("python3 " + source_path("tests/data/elf/verify-record.py") + " " + out, true);
+  EXPECT_EQ(check.status, 0) << check.out;
+  auto size = run_command(
+      "python3 -c \"import zipfile,sys; print(zipfile.ZipFile(sys.argv[1]).getinfo("
+      "'cfix/libcompact.so').file_size)\" " +
+      out);
+  EXPECT_EQ(std::stoull(size.out), fs::file_size(pruned(kCompact, "lib.so")));
+}
+
+}  // namespace
+}  // namespace tailor
