@@ -32,7 +32,7 @@ std::string render_catalog_page(const CatalogData& data, const KnowledgeBase& kb
   std::string sources;
   for (size_t i = 0; i < data.specs.size(); ++i) {
     if (i) sources += i + 1 == data.specs.size() ? " and " : ", ";
-    sources += "<code>" + html_text(data.specs[i].spec.path) + "</code>";
+    sources += "<code>" + html_text(data.specs[i].spec.shown()) + "</code>";
   }
   std::string page(page_part("page.html"));
   // Each value goes in once; put() does not search what it inserted.

@@ -50,6 +50,21 @@ const GpuArch* product_gpu(const KnowledgeBase& kb, const std::string& name) {
   return nullptr;
 }
 
+bool lists_product(const GpuArch& g, const std::string& name) {
+  return std::find(g.products.begin(), g.products.end(), name) != g.products.end();
+}
+
+// Whether \a name is a known product, or how a table shortens or annotates one:
+// "1080" after "GTX 1070" (a known product ends with it), "A100 (ARM)".
+bool known_product(const KnowledgeBase& kb, std::string name) {
+  if (size_t paren = name.find(" ("); paren != std::string::npos && name.ends_with(")")) name.resize(paren);
+  if (name.empty()) return true;
+  for (const auto& g : kb.gpus)
+    for (const auto& p : g.products)
+      if (p == name || p.ends_with(" " + name)) return true;
+  return false;
+}
+
 // Whether \a name is how NVIDIA names \a g's architecture: its family
 // ("Blackwell" also for "Blackwell (GB10)"), or a name the knowledge base records for it.
 bool names_family(const GpuArch& g, const std::string& name) {
@@ -232,7 +247,8 @@ struct Tables {
       }
       for (const Cell& c : items(entry, products, true)) {
         const GpuArch* own = product_gpu(kb, c.text);
-        if (!own || own == &g) continue;
+        // A product the knowledge base lists under several SMs (DRIVE Thor: 10.1, renamed 11.0 by CUDA 13) is at home under each.
+        if (!own || lists_product(g, c.text)) continue;
         Problem* found = report(c, "TLR036",
                                 fmt::format("{} is listed under {}, but {} is {} ({}, compute capability {}){}", c.text,
                                             g.display(), c.text, own->display(), own->family, own->sm, reach({key})),
@@ -240,8 +256,19 @@ struct Tables {
                                 {fmt::format("source: {}", own->source)});
         fold(found, "TLR018", c.text + " under " + g.display(), files_with({key}));
       }
+      for (const Cell& c : items(entry, products, true)) {
+        if (known_product(kb, c.text)) continue;
+        report(c, "TLR042",
+               fmt::format("{} is listed under {}, but the knowledge base knows no GPU named {}: nothing confirms "
+                           "that it is {} ({}){}",
+                           c.text, g.display(), c.text, g.display(), products_text, reach({key})),
+               fmt::format("check {}'s compute capability in NVIDIA's CUDA GPUs list, then list it there or remove it",
+                           c.text),
+               {"source: https://developer.nvidia.com/cuda-gpus"});
+      }
       const Field* name = family.empty() ? nullptr : entry.get(family);
-      if (name && name->whole && !names_family(g, name->whole->text)) {
+      // A product of the SM is a fair label too ("DRIVE Thor" for 11.0).
+      if (name && name->whole && !names_family(g, name->whole->text) && !lists_product(g, name->whole->text)) {
         std::vector<std::string> notes;
         // GPUs the entry lists that are no product of any SM the knowledge base knows.
         std::vector<std::string> strangers;
