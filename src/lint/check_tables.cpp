@@ -329,12 +329,43 @@ struct Tables {
     }
   }
 
+  // The comma-separated items of a string cell, each at its own column where
+  // the literal is written plainly on one line (else at the string's).
+  static std::vector<Cell> string_items(const Cell& whole) {
+    std::vector<Cell> out;
+    std::string_view source;
+    if (whole.at.nix && whole.at.span.end <= whole.at.nix->src.text.size())
+      source = std::string_view(whole.at.nix->src.text)
+                   .substr(whole.at.span.begin, whole.at.span.end - whole.at.span.begin);
+    const std::string& text = whole.text;
+    for (size_t b = 0; b <= text.size();) {
+      size_t e = std::min(text.find(',', b), text.size());
+      size_t i = text.find_first_not_of(" \t", b);
+      size_t j = text.find_last_not_of(" \t", e == 0 ? 0 : e - 1);
+      if (i != std::string::npos && i < e && j != std::string::npos && j >= i) {
+        Cell c{text.substr(i, j - i + 1), whole.at};
+        // Written plainly: the literal is the text in quotes, so the item is at 1 + i.
+        bool plain = source.size() == text.size() + 2 && source.substr(1, text.size()) == text;
+        size_t k = 1 + i;
+        if (plain) {
+          c.at.span.begin = whole.at.span.begin + static_cast<uint32_t>(k);
+          c.at.span.end = c.at.span.begin + static_cast<uint32_t>(c.text.size());
+          c.at.span.column = whole.at.span.column + static_cast<int>(k);
+        }
+        out.push_back(std::move(c));
+      }
+      b = e + 1;
+    }
+    return out;
+  }
+
   // A Nix value as a table fact: a string, or a list of strings.
   Field nix_field(const ValuePtr& v) {
     Field f;
     auto cell = [&](const ValuePtr& s) { return Cell{s->text, At{file(s->where), s->where.span, nullptr, 0, 0}}; };
     if (v->is(ValueKind::string)) {
       f.whole = cell(v);
+      f.products = string_items(*f.whole);  // gpuNames = "H100, H200, L40S": a builder writes it into descriptions
     } else if (v->is(ValueKind::list)) {
       std::vector<Cell> items;
       for (const auto& thunk : v->list) {
