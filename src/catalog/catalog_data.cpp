@@ -219,7 +219,7 @@ nlohmann::json catalog_json(const CatalogData& data, const KnowledgeBase& kb) {
     const Spec& spec = data.specs[pc.spec].spec;
     j["products"].push_back({{"package", pc.package},
                              {"version", pc.version},
-                             {"spec", spec.path},
+                             {"spec", spec.shown()},
                              {"branch", spec.name},
                              {"pythons", pc.pythons},
                              {"index", data.index[p]}});
@@ -252,7 +252,7 @@ nlohmann::json catalog_json(const CatalogData& data, const KnowledgeBase& kb) {
   j["variants"] = nlohmann::json::array();
   for (const auto& cs : data.specs)
     for (const auto& v : cs.matrix.variants)
-      j["variants"].push_back({s(v.name), s(cs.spec.path), s(v.package), s(v.version_of(v.package)), s(v.python),
+      j["variants"].push_back({s(v.name), s(cs.spec.shown()), s(v.package), s(v.version_of(v.package)), s(v.python),
                                s(v.cuda), s(v.sm), s(v.isa), s(v.platform),
                                s(driver_floor(derive_settings(v, cs.spec, cs.matrix, kb).driver))});
   j["strings"] = std::move(s.list);

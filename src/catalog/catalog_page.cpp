@@ -44,7 +44,7 @@ std::string render_catalog_page(const CatalogData& data, const KnowledgeBase& kb
   std::string sources;
   for (size_t i = 0; i < data.specs.size(); ++i) {
     if (i) sources += i + 1 == data.specs.size() ? " and " : ", ";
-    sources += "<code>" + html_text(data.specs[i].spec.path) + "</code>";
+    sources += "<code>" + html_text(data.specs[i].spec.shown()) + "</code>";
   }
   const std::string data_text =
       pack_for_page(catalog_json(data, kb).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));

@@ -82,6 +82,7 @@ int cmd_generate(CommandContext& ctx) {
 
   KnowledgeBase kb = load_kb(kb_dir);
   Spec spec = load_spec_arg(chosen_spec(spec_arg, "generate", kDefaultSpec), kb);
+  spec.source = spec_source(spec.path, dir);  // the tree names its spec the same however it was spelled
   Matrix m = expand(spec, kb);
   for (const auto& w : m.warnings) ctx.err << "tailor: warning: " << w << "\n";
   std::vector<GeneratedFile> files = branch_tree(spec, m, kb);

@@ -59,6 +59,13 @@ Json report_start(const std::string& input, const std::string& path, const migra
           {"knowledge", plan.knowledge}};
 }
 
+// "2 errors, 1 warning" / "nothing".
+std::string plural_findings(const lint::CheckResult& r) {
+  if (r.errors + r.warnings == 0) return "nothing";
+  return fmt::format("{} error{}, {} warning{}", r.errors, r.errors == 1 ? "" : "s", r.warnings,
+                     r.warnings == 1 ? "" : "s");
+}
+
 int refuse(CommandContext& ctx, std::string path, std::string message, std::string hint, int status) {
   Diagnostic d;
   d.path = std::move(path);
@@ -183,7 +190,7 @@ int repin_spec(CommandContext& ctx, const std::string& spec, const migrate::Repi
 }
 
 struct RepinArgs {
-  std::string dir, spec, old_spec, out, nixpkgs, kb_dir;
+  std::string dir, spec, old_spec, out, nixpkgs, kb_dir, branch;
   std::string rev, sha256, python_set;
   bool dry_run = false, all_pins = false, json = false;
 };
@@ -201,6 +208,9 @@ void add_repin_options(CLI::App& app, RepinArgs& a) {
       ->check(nonempty_check());
   app.add_flag("--dry-run", a.dry_run, "print the edits as a unified diff (-U0) and the summary; write nothing");
   app.add_flag("--all-pins", a.all_pins, "the tree has several pins (TLR004): move all of them");
+  app.add_option("--branch", a.branch,
+                 "the tree's own branch: doc rows naming other branches stay as written (default: the branch the "
+                 "README marks as this one)");
   app.add_option("--nixpkgs", a.nixpkgs,
                  "a local nixpkgs checkout of the new pin: evaluate SET.torch.version there with nix-instantiate")
       ->type_name("PATH");
@@ -283,16 +293,26 @@ int repin_tree(CommandContext& ctx, const RepinArgs& a, migrate::RepinOptions o,
   if (a.dry_run) ctx.out << migrate::render_diff(plan);
   ctx.out << migrate::render_changes(plan);
 
+  for (const auto& o : plan.other_branches) ctx.out << o << "\n";
   lint::CheckResult before = lint::check_files(a.dir, plan.before, kb);
   lint::CheckResult after = lint::check_files(shown_root, plan.after, kb);
-  ctx.out << fmt::format("tailor check on the result (before: {} error{}, {} warning{}):\n", before.errors,
-                         before.errors == 1 ? "" : "s", before.warnings, before.warnings == 1 ? "" : "s");
-  ctx.out << lint::render_text(after);
+  // What repin introduced, apart from what the tree already had (a finding of the same rule on the same line).
+  lint::CheckResult introduced = lint::findings_not_in(after, before);
+  int had_errors = after.errors - introduced.errors, had_warnings = after.warnings - introduced.warnings;
+  ctx.out << fmt::format("tailor check on the result: {} introduced by repin (the tree had {} error{}, {} warning{} "
+                         "before; {} of them remain{}):\n",
+                         plural_findings(introduced), before.errors, before.errors == 1 ? "" : "s", before.warnings,
+                         before.warnings == 1 ? "" : "s", had_errors + had_warnings,
+                         had_errors + had_warnings > 0 ? fmt::format(", not shown: tailor check {}", shown_root) : "");
+  ctx.out << lint::render_text(introduced);
   report = report_start("tree", a.dir, plan, a.dry_run);
+  report["other_branches"] = plan.other_branches;
   report["check"] = {{"errors", after.errors},
                      {"warnings", after.warnings},
                      {"errors_before", before.errors},
-                     {"warnings_before", before.warnings}};
+                     {"warnings_before", before.warnings},
+                     {"errors_introduced", introduced.errors},
+                     {"warnings_introduced", introduced.warnings}};
   report["evaluation"] = nullptr;
 
   std::vector<std::string> verify = plan.verify;
@@ -301,7 +321,7 @@ int repin_tree(CommandContext& ctx, const RepinArgs& a, migrate::RepinOptions o,
   report["verify"] = verify;
   report["wrote"] = nullptr;
   write_tree_result(ctx, a, plan, report);
-  return after.errors > 0 || !eval_ok ? kExitProblems : kExitOk;
+  return introduced.errors > 0 || !eval_ok ? kExitProblems : kExitOk;
 }
 
 }  // namespace
@@ -318,8 +338,9 @@ int cmd_repin(CommandContext& ctx) {
       "lib.fakeHash's sha256-AAAA…=): the fetch then fails with 'hash mismatch' and prints the hash to fill "
       "in, instead of evaluating against a hash that cannot be right. A pin written without a hash stays "
       "without one (tailor check warns TLR005).\n\n"
-      "Exit status: 0 done; 1 done, but check reports errors on the result or the --nixpkgs evaluation "
-      "disagrees; 2 bad input (nothing written); 3 --nixpkgs without nix-instantiate.",
+      "Exit status: 0 done (errors the tree already had do not count); 1 done, but check reports errors repin "
+      "introduced or the --nixpkgs evaluation disagrees; 2 bad input (nothing written); 3 --nixpkgs without "
+      "nix-instantiate.",
       "repin"};
   RepinArgs a;
   add_repin_options(app, a);
@@ -334,6 +355,7 @@ int cmd_repin(CommandContext& ctx) {
   if (app.count("--sha256")) o.sha256 = a.sha256;
   if (app.count("--python-set")) o.python_set = a.python_set;
   o.all_pins = a.all_pins;
+  o.branch = a.branch;
   if (a.spec.empty() == a.dir.empty())
     return bad_usage(ctx,
                      a.spec.empty() ? "repin: a tree DIR (or --rewrite-spec SPEC.toml) is required"

@@ -190,7 +190,7 @@ std::string variant_recipe(const BuildSettings& s, const Spec& spec, const Knowl
   for (const auto& line : s.header_comment)
     out += "# " + comment_text(line) + "\n";  // KB text (display, header) may hold a line break
   out += fmt::format("#\n# {} variant of {} (branch {}). Generated: edit the spec, not this file.\n", v.package,
-                     comment_text(spec.path), comment_text(spec.name));
+                     comment_text(spec.shown()), comment_text(spec.name));
   for (const auto& w : s.workarounds)
     out += fmt::format("# Workaround {}: {}\n", comment_text(w.id), comment_text(w.summary));
   // The version's own source ([[family.version]]), where the pin does not ship it.

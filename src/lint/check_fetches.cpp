@@ -1,5 +1,6 @@
 // TLR028 fetch-no-hash, TLR029 fetch-no-hash-drv: sources fetched without a
-// hash. nixpkgs tarballs are the pin rules' (TLR005).
+// hash. nixpkgs tarballs are the pin rules' (TLR005), except one at a
+// revision the url interpolates, which no pin rule reads: reported here.
 #include <fmt/format.h>
 
 #include "lint/checks.hpp"
@@ -17,7 +18,15 @@ void check_fetches(const LintTree& t, const KnowledgeBase& /*kb*/, Sink& sink) {
   for (const auto& f : t.nix) {
     if (!f.parsed) continue;
     for (const auto& fetch : f.facts.fetches) {
-      if (fetch.hashed || fetch.nixpkgs) continue;
+      if (fetch.hashed) continue;
+      if (fetch.nixpkgs && !fetch.rev_read) {  // `archive/${nixpkgsRev}.tar.gz`: a pin no pin rule sees
+        sink.add(f, "TLR005", fetch.span,
+                 fmt::format("a nixpkgs tarball is fetched without sha256 at a revision the url interpolates: "
+                             "evaluation is impure and the tarball unchecked, whichever revision the caller passes"),
+                 "pass the tarball's sha256 beside the revision (nix-prefetch-url --unpack URL prints it)");
+        continue;
+      }
+      if (fetch.nixpkgs) continue;
       if (evaluation_time(fetch))
         sink.add(f, "TLR028", fetch.span,
                  fmt::format("{} without a hash: pure evaluation (flakes, --pure-eval) stops here, and elsewhere the "

@@ -50,6 +50,21 @@ const GpuArch* product_gpu(const KnowledgeBase& kb, const std::string& name) {
   return nullptr;
 }
 
+bool lists_product(const GpuArch& g, const std::string& name) {
+  return std::find(g.products.begin(), g.products.end(), name) != g.products.end();
+}
+
+// Whether \a name is a known product, or how a table shortens or annotates one:
+// "1080" after "GTX 1070" (a known product ends with it), "A100 (ARM)".
+bool known_product(const KnowledgeBase& kb, std::string name) {
+  if (size_t paren = name.find(" ("); paren != std::string::npos && name.ends_with(")")) name.resize(paren);
+  if (name.empty()) return true;
+  for (const auto& g : kb.gpus)
+    for (const auto& p : g.products)
+      if (p == name || p.ends_with(" " + name)) return true;
+  return false;
+}
+
 // Whether \a name is how NVIDIA names \a g's architecture: its family
 // ("Blackwell" also for "Blackwell (GB10)"), or a name the knowledge base records for it.
 bool names_family(const GpuArch& g, const std::string& name) {
@@ -240,17 +255,28 @@ struct Tables {
       }
       for (const Cell& c : items(entry, products, true)) {
         const GpuArch* own = product_gpu(kb, c.text());
-        if (!own || own == &g) continue;
-        Problem* found =
-            report(c, "TLR036",
-                   fmt::format("{} is listed under {}, but {} is {} ({}, compute capability {}){}", c.text(),
-                               g.display(), c.text(), own->display(), own->family, own->sm, reach({key})),
-                   fmt::format("list {} under \"{}\"", c.text(), own->name_token().substr(2)),
-                   {fmt::format("source: {}", own->source)});
+        // A product the knowledge base lists under several SMs (DRIVE Thor: 10.1, renamed 11.0 by CUDA 13) is at home under each.
+        if (!own || lists_product(g, c.text())) continue;
+        Problem* found = report(c, "TLR036",
+                                fmt::format("{} is listed under {}, but {} is {} ({}, compute capability {}){}", c.text(),
+                                            g.display(), c.text(), own->display(), own->family, own->sm, reach({key})),
+                                fmt::format("list {} under \"{}\"", c.text(), own->name_token().substr(2)),
+                                {fmt::format("source: {}", own->source)});
         fold(found, "TLR018", c.text() + " under " + g.display(), files_with({key}));
       }
+      for (const Cell& c : items(entry, products, true)) {
+        if (known_product(kb, c.text())) continue;
+        report(c, "TLR043",
+               fmt::format("{} is listed under {}, but the knowledge base knows no GPU named {}: nothing confirms "
+                           "that it is {} ({}){}",
+                           c.text(), g.display(), c.text(), g.display(), products_text, reach({key})),
+               fmt::format("check {}'s compute capability in NVIDIA's CUDA GPUs list, then list it there or remove it",
+                           c.text()),
+               {"source: https://developer.nvidia.com/cuda-gpus"});
+      }
       const Field* name = family.empty() ? nullptr : entry.get(family);
-      if (name && name->whole && !names_family(g, name->whole->text())) {
+      // A product of the SM is a fair label too ("DRIVE Thor" for 11.0).
+      if (name && name->whole && !names_family(g, name->whole->text()) && !lists_product(g, name->whole->text())) {
         std::vector<std::string> notes;
         // GPUs the entry lists that are no product of any SM the knowledge base knows.
         std::vector<std::string> strangers;
@@ -311,6 +337,36 @@ struct Tables {
     }
   }
 
+  // The comma-separated items of a string cell, each at its own column where
+  // the literal is written plainly on one line (else at the string's).
+  static std::vector<Cell> string_items(const Cell& whole) {
+    std::vector<Cell> out;
+    std::string_view source;
+    if (whole.at.nix && whole.at.span.end <= whole.at.nix->src.text.size())
+      source = std::string_view(whole.at.nix->src.text)
+                   .substr(whole.at.span.begin, whole.at.span.end - whole.at.span.begin);
+    const std::string& text = whole.text();
+    for (size_t b = 0; b <= text.size();) {
+      size_t e = std::min(text.find(',', b), text.size());
+      size_t i = text.find_first_not_of(" \t", b);
+      size_t j = text.find_last_not_of(" \t", e == 0 ? 0 : e - 1);
+      if (i != std::string::npos && i < e && j != std::string::npos && j >= i) {
+        Cell c{std::make_shared<const std::string>(text.substr(i, j - i + 1)), whole.at};
+        // Written plainly: the literal is the text in quotes, so the item is at 1 + i.
+        bool plain = source.size() == text.size() + 2 && source.substr(1, text.size()) == text;
+        size_t k = 1 + i;
+        if (plain) {
+          c.at.span.begin = whole.at.span.begin + static_cast<uint32_t>(k);
+          c.at.span.end = c.at.span.begin + static_cast<uint32_t>(c.text().size());
+          c.at.span.column = whole.at.span.column + static_cast<int>(k);
+        }
+        out.push_back(std::move(c));
+      }
+      b = e + 1;
+    }
+    return out;
+  }
+
   // A Nix value as a table fact: a string, or a list of strings.
   Field nix_field(const ValuePtr& v) {
     Field f;
@@ -323,6 +379,7 @@ struct Tables {
     if (v->is(ValueKind::string)) {
       if (!within_budget(v)) return {};
       f.whole = cell(v);
+      f.products = string_items(*f.whole);  // gpuNames = "H100, H200, L40S": a builder writes it into descriptions
     } else if (v->is(ValueKind::list)) {
       std::vector<Cell> items;
       for (const auto& thunk : v->list) {

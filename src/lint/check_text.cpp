@@ -379,6 +379,37 @@ void check_doc(const LintTree& t, const SourceFile& doc, const ProductIndex& pro
                Sink& sink) {
   std::vector<std::string> header;
   int cuda_col = -1, driver_col = -1;
+  // TLR020 in the driver column of the current table, by line: one wrong
+  // column is one finding that says how many rows it holds.
+  std::vector<std::pair<int, LineFinding>> column;
+  auto flush_column = [&] {
+    if (column.empty()) return;
+    auto& [n, first] = column.front();
+    std::set<int> rows;
+    for (const auto& c : column) rows.insert(c.first);
+    Problem* p = nullptr;
+    if (rows.size() == 1 && column.size() == 1) {
+      p = &sink.add_doc(t, doc, first.code, n, static_cast<int>(first.at) + 1, first.message, first.hint);
+      p->notes = first.notes;
+    } else {
+      std::string name = driver_col >= 0 && static_cast<size_t>(driver_col) < header.size()
+                             ? header[static_cast<size_t>(driver_col)]
+                             : std::string("driver");
+      size_t b = name.find_first_not_of(" *"), e = name.find_last_not_of(" *");
+      name = b == std::string::npos ? "driver" : name.substr(b, e - b + 1);
+      p = &sink.add_doc(t, doc, first.code, n, static_cast<int>(first.at) + 1,
+                        fmt::format("{}'s \"{}\" column gives a driver below NVIDIA's minimum for the row's CUDA in "
+                                    "{} row{} ({} floor{}): on older drivers those packages fail at run time with "
+                                    "\"CUDA driver version is insufficient\"",
+                                    doc.rel, name, rows.size(), rows.size() == 1 ? "" : "s", column.size(),
+                                    column.size() == 1 ? "" : "s"),
+                        "take each row's floor from the newest CUDA it lists (tailor kb lists NVIDIA's minimums)");
+      for (size_t i = 0; i < column.size() && i < 10; ++i)
+        p->notes.push_back(fmt::format("line {}: {}", column[i].first, column[i].second.message));
+      if (column.size() > 10) p->notes.push_back(fmt::format("… and {} more", column.size() - 10));
+    }
+    column.clear();
+  };
   size_t start = 0;
   for (int n = 1; start < doc.text.size(); ++n) {
     size_t end = std::min(doc.text.find('\n', start), doc.text.size());
@@ -395,6 +426,7 @@ void check_doc(const LintTree& t, const SourceFile& doc, const ProductIndex& pro
                                                       : cuda_col >= 0);
     std::vector<std::string> row = wanted ? cells(line) : std::vector<std::string>{};
     if (!table_line) {
+      flush_column();
       header.clear();
       cuda_col = driver_col = -1;
       if (auto c = cuda_in(line))
@@ -414,22 +446,25 @@ void check_doc(const LintTree& t, const SourceFile& doc, const ProductIndex& pro
       // A row of several toolkits ("12.8, 12.9", "12.9 / 12.8") is checked for each: a floor
       // that names its toolkit ("580.65.06+ (CUDA 13.0)") against that one, one floor for the
       // row against every toolkit, one floor per toolkit in the same order against its own.
+      std::vector<LineFinding> floors_found;
       for (size_t k = 0; k < floors.size(); ++k) {
         Found at = floors[k].found;
         at.at += off;
         if (!floors[k].cuda.empty())
-          driver_finding(line, at, floors[k].cuda, doc.rel, kb, found);
+          driver_finding(line, at, floors[k].cuda, doc.rel, kb, floors_found);
         else if (floors.size() == 1)
-          for (const auto& cuda : cudas) driver_finding(line, at, cuda, doc.rel, kb, found);
+          for (const auto& cuda : cudas) driver_finding(line, at, cuda, doc.rel, kb, floors_found);
         else if (floors.size() == cudas.size())
-          driver_finding(line, at, cudas[k], doc.rel, kb, found);
+          driver_finding(line, at, cudas[k], doc.rel, kb, floors_found);
       }
+      for (auto& x : floors_found) column.emplace_back(n, std::move(x));
     }
     for (auto& x : found) {
       Problem& p = sink.add_doc(t, doc, x.code, n, static_cast<int>(x.at) + 1, std::move(x.message), std::move(x.hint));
       p.notes = std::move(x.notes);
     }
   }
+  flush_column();
 }
 
 }  // namespace

@@ -372,6 +372,7 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
       {"TLR037", fixture("torchvision-tables"), "lib/gpu-metadata.nix", "\"Vera Rubin\""},
       {"TLR038", fixture("torchvision-tables"), "lib/cuda-metadata.nix", "\"550\""},
       {"TLR039", fixture("torchvision-tables"), "lib/cuda-metadata.nix", "\"cudaPackages_13\""},
+      {"TLR043", fixture("torchvision-tables"), "lib/gpu-metadata.nix", "\"R100\""},
       {"TLR040",
        {{"lib/torch.nix", "{ sm, cudaVersion }:\nsm\n"},
         {"torch-sm90.nix", "import ./lib/torch.nix { sm = \"90\"; isa = \"avx2\"; }\n"}},

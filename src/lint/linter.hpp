@@ -26,6 +26,10 @@ struct CheckResult {
 CheckResult check_files(const std::string& root, std::vector<SourceFile> files, const KnowledgeBase& kb,
                         bool all_sites = false);
 
+/// The findings of \a after that \a before lacks (the same rule on the same
+/// line of the same file counts as one the tree had), with their counts.
+CheckResult findings_not_in(const CheckResult& after, const CheckResult& before);
+
 /// Reads and checks the tree under \a dir. Throws DiagnosticError if \a dir is not a directory.
 CheckResult check_tree(const std::string& dir, const KnowledgeBase& kb, bool all_sites = false);
 

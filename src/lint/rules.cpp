@@ -72,8 +72,8 @@ constexpr Rule kRules[] = {
      "a metadata table allows an SM with a CUDA toolkit whose nvcc cannot compile it (reported where the table says "
      "so)"},
     {"TLR036", "table-gpu-sm", Severity::error, "a metadata table lists a GPU under an SM that is not its own"},
-    {"TLR037", "table-arch-name", Severity::error,
-     "a metadata table names an SM's architecture otherwise than NVIDIA does"},
+    {"TLR037", "table-arch-name", Severity::warning,
+     "a metadata table names an SM's architecture otherwise than NVIDIA does (a display label: no build is wrong)"},
     {"TLR038", "table-driver-floor", Severity::error,
      "a metadata table gives a CUDA toolkit a driver floor below NVIDIA's minimum for it"},
     {"TLR039", "table-cuda-alias", Severity::warning,
@@ -87,6 +87,8 @@ constexpr Rule kRules[] = {
     {"TLR042", "table-unread", Severity::warning,
      "a helper file's values expand to more than check's budget for evaluating tables (128 MiB): its metadata "
      "tables are not checked"},
+    {"TLR043", "table-gpu-unknown", Severity::warning,
+     "a metadata table lists a GPU the knowledge base knows under no SM (R100 under SM120): its SM is unverified"},
 };
 
 }  // namespace

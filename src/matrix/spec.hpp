@@ -125,7 +125,11 @@ struct TailorSource {
 };
 
 struct Spec {
-  std::string path;  ///< as given by the user (or "examples/..." when embedded)
+  std::string path;  ///< as given by the user (or "examples/..." when embedded), for diagnostics
+  /// How generated files and pages name the spec: relative to the tree, never
+  /// absolute (spec_source in spec_loader.hpp). Empty: path.
+  std::string source;
+  const std::string& shown() const { return source.empty() ? path : source; }
   std::string text;
   std::string name;     ///< branch name, "pytorch-2.9-python313"
   std::string product;  ///< "build-pytorch", "build-vllm"

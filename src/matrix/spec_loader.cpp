@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -869,10 +870,35 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
   return spec;
 }
 
+std::string spec_source(const std::string& path, const std::string& tree) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return path;  // embedded: its key
+  auto canonical = [](const fs::path& p) {
+    std::error_code e;
+    fs::path c = fs::weakly_canonical(fs::absolute(p, e), e);
+    return e ? fs::absolute(p).lexically_normal() : c;
+  };
+  const fs::path spec = canonical(path);
+  auto inside = [&](const fs::path& dir) -> std::optional<std::string> {
+    fs::path rel = spec.lexically_relative(canonical(dir));
+    if (rel.empty() || *rel.begin() == "..") return std::nullopt;
+    return rel.generic_string();
+  };
+  if (!tree.empty())
+    if (auto r = inside(tree)) return *r;
+  if (auto r = inside(fs::current_path(ec)); r && !ec) return *r;
+  return spec.filename().generic_string();
+}
+
 Spec load_spec_arg(const std::string& arg, const KnowledgeBase& kb) {
   std::error_code ec;
   // Anything at the path is read as the spec: a FIFO, device or directory is refused by name (read_file.hpp).
-  if (std::filesystem::exists(arg, ec)) return load_spec(arg, read_text_file(arg, "spec file"), kb);
+  if (std::filesystem::exists(arg, ec)) {
+    Spec spec = load_spec(arg, read_text_file(arg, "spec file"), kb);
+    spec.source = spec_source(arg);
+    return spec;
+  }
   // Embedded examples: "build-pytorch/main", "examples/build-pytorch/main.toml".
   std::string key = arg;
   if (!key.starts_with("examples/")) key = "examples/" + key;

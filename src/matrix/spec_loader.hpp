@@ -17,6 +17,12 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb);
 /// one ("build-pytorch/main", "examples/build-vllm/vllm-0.14.0.toml").
 Spec load_spec_arg(const std::string& arg, const KnowledgeBase& kb);
 
+/// How generated output names the spec at \a path, the same however it was
+/// spelled (relative, absolute, with `..`): relative to \a tree when inside it
+/// (empty: no tree), else relative to the working directory when inside that,
+/// else its file name. An embedded example ("examples/…") is named as it is.
+std::string spec_source(const std::string& path, const std::string& tree = "");
+
 /// The embedded example spec used when a command is given none.
 inline constexpr const char* kDefaultSpec = "examples/build-pytorch/main.toml";
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -83,6 +84,71 @@ Topic row_topic(std::string_view first_cell, const DocRepin& r) {
   return Topic::none;
 }
 
+/// The branch a cell names: its first `code` span, else its plain text up to a blank.
+std::string branch_in(std::string_view cell) {
+  size_t a = cell.find('`');
+  size_t b = a == std::string_view::npos ? a : cell.find('`', a + 1);
+  if (b != std::string_view::npos) return std::string(cell.substr(a + 1, b - a - 1));
+  std::string p = plain(cell);
+  return p.substr(0, p.find(' '));
+}
+
+/// Which branch each line of a doc is about: rows of tables whose first column
+/// is "Branch" (a row with an empty first cell continues the one above), and
+/// lines outside tables whose first `code` span is one of those branches.
+struct BranchLines {
+  std::vector<std::string> of_line;  ///< per line; empty: no branch
+  std::string own;                   ///< the tree's branch, given or marked; empty: unknown
+};
+
+BranchLines branch_lines(std::string_view text, const std::vector<std::pair<size_t, size_t>>& lines,
+                         const std::string& given) {
+  BranchLines out;
+  out.of_line.resize(lines.size());
+  std::set<std::string> names;
+  std::string marked;
+  bool in_table = false, branch_table = false;
+  std::string current;
+  for (size_t n = 0; n < lines.size(); ++n) {
+    auto [b, e] = lines[n];
+    std::string_view line = text.substr(b, e - b);
+    if (!is_table_line(line)) {
+      in_table = branch_table = false;
+      continue;
+    }
+    auto cells = split_row(text, b, e);
+    if (!in_table) {
+      in_table = true;
+      branch_table = !cells.empty() && lower(plain(text.substr(cells[0].begin, cells[0].end - cells[0].begin))) ==
+                                           "branch";
+      current.clear();
+      continue;
+    }
+    if (!branch_table || is_separator(line) || cells.empty()) continue;
+    std::string name = branch_in(text.substr(cells[0].begin, cells[0].end - cells[0].begin));
+    if (!name.empty()) current = name;
+    if (current.empty()) continue;
+    out.of_line[n] = current;
+    names.insert(current);
+    if (lint::doc_line_about_this_tree(line) || line.find("This branch") != std::string_view::npos)
+      marked = current;
+  }
+  for (size_t n = 0; n < lines.size(); ++n) {
+    if (!out.of_line[n].empty()) continue;
+    std::string_view line = text.substr(lines[n].first, lines[n].second - lines[n].first);
+    if (is_table_line(line) || line.find('`') == std::string_view::npos) continue;
+    std::string name = branch_in(line);
+    if (!names.count(name)) continue;
+    if (line.find("You are on") != std::string_view::npos) {
+      marked = name;
+      continue;  // about the tree itself
+    }
+    out.of_line[n] = name;
+  }
+  out.own = !given.empty() ? given : !marked.empty() ? marked : names.size() == 1 ? *names.begin() : "";
+  return out;
+}
+
 }  // namespace
 
 std::vector<size_t> find_version(std::string_view text, std::string_view version) {
@@ -111,7 +177,8 @@ std::vector<size_t> find_torch_mentions(std::string_view text, std::string_view 
   return out;
 }
 
-std::vector<TextEdit> plan_doc(std::string_view text, const DocRepin& r, std::vector<Mention>& left) {
+std::vector<TextEdit> plan_doc(std::string_view text, const DocRepin& r, std::vector<Mention>& left,
+                               std::vector<Mention>* other_branches) {
   std::vector<TextEdit> edits;
   // Revisions anywhere: a run of hex digits that abbreviates (or is) an old revision.
   for (auto [i, j] : revision_runs(text)) {
@@ -188,6 +255,30 @@ std::vector<TextEdit> plan_doc(std::string_view text, const DocRepin& r, std::ve
       left.push_back({line, static_cast<int>(k - line_start) + 1, r.old_torch});
     }
   }
+  // Lines about other branches stay as written.
+  const BranchLines about = branch_lines(text, lines, r.branch);
+  auto line_of = [&](size_t k) {
+    auto it = std::upper_bound(lines.begin(), lines.end(), k,
+                               [](size_t x, const std::pair<size_t, size_t>& l) { return x < l.first; });
+    return static_cast<size_t>(it - lines.begin()) - 1;
+  };
+  auto other = [&](size_t k) -> const std::string* {
+    const std::string& b = about.of_line[line_of(k)];
+    return b.empty() || b == about.own ? nullptr : &b;
+  };
+  std::set<size_t> reported;
+  std::erase_if(edits, [&](const TextEdit& e) {
+    const std::string* b = other(e.begin);
+    if (!b) return false;
+    size_t n = line_of(e.begin);
+    if (other_branches && reported.insert(n).second)
+      other_branches->push_back({static_cast<int>(n) + 1, 1, *b});
+    return true;
+  });
+  std::erase_if(left, [&](const Mention& m) {
+    size_t n = static_cast<size_t>(m.line) - 1;
+    return n < lines.size() && other(lines[n].first);
+  });
   normalize_edits(edits);
   return edits;
 }

@@ -20,6 +20,9 @@ struct DocRepin {
   std::string attribute, name;
   std::string old_torch, new_torch;    ///< its versions; empty: unknown, not rewritten
   std::string old_python, new_python;  ///< "3.12" -> "3.13"; empty: unchanged or unknown
+  /// The tree's own branch (--branch); empty: the one the doc marks ("You are on
+  /// `X`", a row saying "this branch"), or the only one its branch tables name.
+  std::string branch;
 };
 
 /// A mention the update left as written, for the summary.
@@ -29,8 +32,12 @@ struct Mention {
 };
 
 /// The edits for one doc; mentions of the old torch version outside the
-/// table cells it rewrote go to \a left.
-std::vector<TextEdit> plan_doc(std::string_view text, const DocRepin& r, std::vector<Mention>& left);
+/// table cells it rewrote go to \a left. A line about another branch (a row
+/// of a "Branch" table and its continuation rows, a line whose first `code`
+/// names one) is not the tree's to change: it is left as written, and goes to
+/// \a other_branches (text = the branch) when an edit was dropped there.
+std::vector<TextEdit> plan_doc(std::string_view text, const DocRepin& r, std::vector<Mention>& left,
+                               std::vector<Mention>* other_branches = nullptr);
 
 /// Occurrences of \a version in \a text not inside a longer version ("2.9.1" not in "2.9.10").
 std::vector<size_t> find_version(std::string_view text, std::string_view version);

@@ -216,7 +216,14 @@ class Repinner {
         for (auto& extra : find_rev_literals(f.text, *p.root, old.rev, sites)) sites.push_back(std::move(extra));
     std::set<size_t> hashes_done;
     for (const auto& s : sites) repin_site(f, s, hashes_done, fc);
-    if (plan_.python) rename_python_sets(f, *p.root, fc);
+    if (plan_.python)
+      rename_python_sets(f, *p.root, fc);
+    else
+      for (const auto& n : find_python_names(f.text, *p.root))  // the Pythons the tree keeps on the new pin
+        if (auto py = python_name(n.name); py && !py->version.empty()) {
+          std::string& seen = kept_pythons_[py->version];
+          if (seen.empty() || n.name.ends_with("Packages")) seen = n.name;
+        }
     rewrite_torch_mentions(f, fc);
     count_cuda_sets(f.text);
     if (fc.edits.empty()) return;
@@ -430,6 +437,12 @@ class Repinner {
           fmt::format("{} does not provide Python {} per the knowledge base (it has {}): {} may be "
                       "missing on the new pin",
                       short_rev(target_->rev), want_python, fmt::join(target_->python, ", "), plan_.python->set));
+    for (const auto& [version, name] : kept_pythons_)
+      if (!target_->python.empty() && !target_->provides_python(version))
+        plan_.verify.push_back(
+            fmt::format("{} does not provide Python {} per the knowledge base (it has {}), but the recipes use {}: "
+                        "they fail to evaluate on the new pin unless it has it; move them with --python-set",
+                        short_rev(target_->rev), version, fmt::join(target_->python, ", "), name));
     for (const auto& [cuda, n] : cuda_sets_)
       if (!target_->provides_cuda(cuda))
         plan_.verify.push_back(
@@ -449,6 +462,7 @@ class Repinner {
     dr.name = headline_.name;
     dr.old_torch = old_torch_;
     dr.new_torch = new_torch_;
+    dr.branch = o_.branch;
     if (plan_.python) {
       dr.old_python = old_python_;
       dr.new_python = new_python_;
@@ -459,7 +473,10 @@ class Repinner {
       std::vector<Mention> left;
       FileChange fc;
       fc.rel = f.rel;
-      fc.edits = plan_doc(f.text, dr, left);
+      std::vector<Mention> others;
+      fc.edits = plan_doc(f.text, dr, left, &others);
+      for (const auto& m : others)
+        plan_.other_branches.push_back(fmt::format("{}:{}: mentions branch {}: left", f.rel, m.line, m.text));
       for (const auto& m : left) torch_left_.push_back(fmt::format("{}:{}:{}", result_path(f.rel), m.line, m.column));
       if (fc.edits.empty()) continue;
       recipe::LineIndex lines(f.text);
@@ -525,12 +542,38 @@ class Repinner {
                       "argument) must expect the new name; first at {}",
                       plural(renamed_keys_.size(), "attribute name"), renamed_keys_.size() == 1 ? "it" : "them",
                       renamed_keys_.front()));
+    note_python_names_left();
     std::sort(torch_left_.begin(), torch_left_.end());
     if (!torch_left_.empty())
       plan_.verify.push_back(
           fmt::format("PyTorch {} (the old pin's) is still named in {} of the documentation, "
                       "outside its version tables; first at {}",
                       old_torch_, plural(torch_left_.size(), "place"), torch_left_.front()));
+  }
+
+  // After a move to python3XPackages, file names (and the pnames and
+  // descriptions written from them) that name another Python: repin does not
+  // rename files, so it lists them (tailor check reports each as TLR007).
+  void note_python_names_left() {
+    if (!plan_.python || plan_.python->version.empty()) return;
+    std::string want = "python" + plan_.python->version.substr(0, 1) + plan_.python->version.substr(2);
+    static const std::regex word(R"((^|[-/])(python3\d+)-)");
+    std::vector<std::string> left;
+    std::set<std::string> words;
+    for (const auto& p : parsed_) {
+      const std::string& rel = plan_.before[p.index].rel;
+      std::smatch m;
+      if (std::regex_search(rel, m, word) && m.str(2) != want) {
+        left.push_back(rel);
+        words.insert(m.str(2));
+      }
+    }
+    if (left.empty()) return;
+    plan_.verify.push_back(fmt::format(
+        "{} still name{} {} while the package set is now {} (tailor check reports each as TLR007): rename "
+        "them, with their pnames and descriptions, to {}, or repin without --python-set; first: {}",
+        plural(left.size(), "file"), left.size() == 1 ? "s" : "", fmt::join(words, ", "), plan_.python->set, want,
+        result_path(left.front())));
   }
 
   RepinPlan plan_;
@@ -545,6 +588,7 @@ class Repinner {
   std::vector<OldPin> pins_;
   std::vector<std::string> fake_hashes_, no_hash_, hand_hash_, renamed_keys_, torch_left_;
   std::map<std::string, int> cuda_sets_;
+  std::map<std::string, std::string> kept_pythons_;  ///< "3.11" -> a name using it (python311Packages)
   const NixpkgsPin* target_ = nullptr;
   std::string old_torch_, new_torch_, old_python_, new_python_;
   TorchOnPin torch_;

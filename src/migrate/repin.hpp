@@ -23,6 +23,7 @@ struct RepinOptions {
   std::optional<std::string> python_set;  ///< --python-set
   bool all_pins = false;                  ///< --all-pins
   std::string output_root;                ///< where the result is shown (-o OUT); empty: the tree itself
+  std::string branch;                     ///< --branch: the tree's own branch (docs rows of others stay)
 };
 
 /// One change for the summary: what, where, from what to what.
@@ -51,6 +52,9 @@ struct RepinPlan {
   std::vector<FileChange> changes;                ///< files whose text changes, sorted by path
   std::vector<std::string> knowledge;             ///< what the knowledge base says about the move
   std::vector<std::string> verify;                ///< what the user must still check or do
+  /// Doc lines about another branch that an edit would have changed, left as
+  /// written: "README.md:36: mentions branch pytorch-2.9-vllm-0.14.0: left".
+  std::vector<std::string> other_branches;
 };
 
 /// Plans the repin of \a files (a tree read with lint::read_tree, shown as \a root).

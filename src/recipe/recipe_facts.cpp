@@ -646,10 +646,11 @@ class Extractor {
   }
 
   void fetch_facts(const std::string& fetcher, nix::Span span, const Expr& arg) {
-    FetchFact f{fetcher, span, false, false};
+    FetchFact f{fetcher, span, false, false, false};
     auto nixpkgs_url = [](std::string_view u) { return u.find("/nixpkgs/archive/") != std::string_view::npos; };
     if (arg.kind == ExprKind::string) {
       f.nixpkgs = nixpkgs_url(loose_string(arg));
+      f.rev_read = url_pin(arg).has_value();
     } else if (arg.kind == ExprKind::attrs) {
       auto hash_key = [](std::string_view k) {
         return k == "sha256" || k == "hash" || k == "narHash" || k == "outputHash";
@@ -663,9 +664,13 @@ class Extractor {
         // A full commit id pins a git checkout's content as a hash does.
         if (k == "rev" && fetcher == "fetchGit")
           if (auto r = resolve_string(*b.value); r && r->text.size() == 40 && is_hex_rev(r->text)) f.hashed = true;
-        if (k == "url" && b.value->kind == ExprKind::string)
+        if (k == "url" && b.value->kind == ExprKind::string) {
           f.nixpkgs = f.nixpkgs || nixpkgs_url(loose_string(*b.value));
+          f.rev_read = f.rev_read || url_pin(*b.value).has_value();
+        }
         if (k == "repo") f.nixpkgs = f.nixpkgs || static_string(*b.value) == "nixpkgs";
+        if (k == "rev")
+          if (auto r = resolve_string(*b.value); r && is_hex_rev(r->text)) f.rev_read = true;
       }
     } else {
       return;  // a variable or call: the arguments are elsewhere

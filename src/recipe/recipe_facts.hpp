@@ -35,6 +35,9 @@ struct FetchFact {
   nix::Span span;        ///< the function's name
   bool hashed = false;   ///< sha256 / hash / narHash / outputHash, or fetchGit's full commit rev
   bool nixpkgs = false;  ///< a nixpkgs tarball (the pin rules judge those)
+  /// …whose revision is read (a PinFact stands for it); false where the url interpolates
+  /// a builder's argument (`archive/${nixpkgsRev}.tar.gz`): no pin rule sees that fetch.
+  bool rev_read = false;
 };
 
 /// `import ./x.nix { a = "v"; }` / `callPackage ./x.nix { … }`: the callee and the
