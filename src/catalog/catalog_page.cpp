@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "catalog/catalog_data.hpp"
 #include "catalog/packed_data.hpp"
 #include "util/embedded.hpp"
 #include "util/html_quote.hpp"
@@ -32,7 +33,7 @@ std::string render_catalog_page(const CatalogData& data, const KnowledgeBase& kb
   std::string sources;
   for (size_t i = 0; i < data.specs.size(); ++i) {
     if (i) sources += i + 1 == data.specs.size() ? " and " : ", ";
-    sources += "<code>" + html_text(data.specs[i].spec.path) + "</code>";
+    sources += "<code>" + html_text(spec_label(data.specs[i].spec)) + "</code>";
   }
   std::string page(page_part("page.html"));
   // Each value goes in once; put() does not search what it inserted.
