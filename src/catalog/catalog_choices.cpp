@@ -88,7 +88,7 @@ std::vector<const GpuArch*> gpus_of(std::string_view platform, std::string_view 
 // driver older than all of them; last, an unknown driver.
 std::vector<DriverChoice> driver_choices(const std::vector<CatalogSpec>& specs, const KnowledgeBase& kb) {
   // Per floor: the toolkits it is NVIDIA's minimum for, and the majors it runs
-  // by minor-version compatibility (said once, "CUDA 12.x, compat", so that the
+  // by minor-version compatibility (said once, "12.x compat", so that the
   // label fits a phone's select).
   std::map<Version, std::pair<std::set<Version>, std::set<int>>> floors;
   std::set<std::string> seen;
@@ -103,11 +103,15 @@ std::vector<DriverChoice> driver_choices(const std::vector<CatalogSpec>& specs, 
   std::vector<DriverChoice> out;
   for (auto it = floors.rbegin(); it != floors.rend(); ++it) {
     std::vector<std::string> runs;
-    for (const Version& c : it->second.first) runs.push_back(c.str());
-    for (int major : it->second.second) runs.push_back(fmt::format("{}.x, compat", major));
+    if (!it->second.first.empty()) {
+      std::vector<std::string> cudas;
+      for (const Version& c : it->second.first) cudas.push_back(c.str());
+      runs.push_back(fmt::format("CUDA {}", fmt::join(cudas, ", ")));
+    }
+    for (int major : it->second.second) runs.push_back(fmt::format("{}.x compat", major));
     // --gpus takes a driver of two parts or more: "580" is asked as "580.0".
     std::string version = it->first.size() < 2 ? it->first.str() + ".0" : it->first.str();
-    out.push_back({version, fmt::format("{} or newer (CUDA {})", it->first.str(), fmt::join(runs, ", "))});
+    out.push_back({version, fmt::format("{} or newer ({})", it->first.str(), fmt::join(runs, ", "))});
   }
   if (!floors.empty()) {
     const Version& lowest = floors.begin()->first;

@@ -102,7 +102,7 @@ TEST(CatalogChoices, DriversAreTheFloorsOfTheSpecsToolkits) {
   EXPECT_EQ(texts, (std::vector<std::string>{
                        "590.44.01 or newer (CUDA 13.1)", "580.65.06 or newer (CUDA 13.0)",
                        // Issue 47: the majors run by minor-version compatibility said once, to fit a phone's select.
-                       "580 or newer (CUDA 13.x, compat)", "older than 580", "unknown"}));
+                       "580 or newer (13.x compat)", "older than 580", "unknown"}));
 }
 
 TEST(CatalogChoices, ProductsArePackagesOfEachSpecWithNewestPythonFirst) {

@@ -1,5 +1,7 @@
 #include "recommend/upstream_wheel.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -51,6 +53,17 @@ UpstreamWheels UpstreamWheels::parse(const std::string& path, std::string text) 
     r.finish();
     w.releases.push_back(std::move(rel));
   }
+  for (const toml::table* t : root.tables("build")) {
+    TableReader r(doc, *t, "[[build]]");
+    auto cuda = r.required_string("cuda");
+    std::vector<std::string> sms;
+    for (auto& sm : r.strings("sm").value_or(std::vector<Located<std::string>>{})) {
+      if (!Version::parse(sm.value)) throw doc.error_at(sm.pos, "'" + sm.value + "' is not a compute capability");
+      sms.push_back(sm.value);
+    }
+    r.finish();
+    w.build_sms[cuda.value] = std::move(sms);
+  }
   root.finish();
   return w;
 }
@@ -75,6 +88,9 @@ std::vector<std::string> check_invariants(const UpstreamWheels& w, const Knowled
     if (i > 0 && !(*Version::parse(w.releases[i - 1].version) < *Version::parse(r.version)))
       out.push_back(fmt::format("{}: torch {} is not newer than the release before it", kFile, r.version));
     for (size_t j = 0; j < r.cuda.size(); ++j) {
+      if (!w.build_sms.contains(r.cuda[j]))
+        out.push_back(fmt::format("{}: torch {} names CUDA {}, which has no [[build]] saying its SMs", kFile, r.version,
+                                  r.cuda[j]));
       if (!kb.cuda(r.cuda[j]))
         out.push_back(fmt::format("{}: torch {} names CUDA {}, which cuda_toolkits.toml does not know", kFile,
                                   r.version, r.cuda[j]));
@@ -122,12 +138,20 @@ std::optional<UpstreamChoice> choose_upstream_wheel(const HostFacts& host, const
   for (auto it = rel->cuda.rbegin(); it != rel->cuda.rend(); ++it) {
     const CudaToolkit* cuda = kb.cuda(*it);
     if (!cuda) continue;
-    std::vector<std::string> not_compiled;
-    for (const auto& g : host.gpu.gpus)
-      if (const GpuArch* arch = kb.gpu(g.sm); !arch || !arch->supported_by(cuda->version)) not_compiled.push_back(g.sm);
-    if (!not_compiled.empty()) {
-      c.reasons.push_back(fmt::format("not {}: CUDA {} does not compile for SM {}", backend_of(*it), *it,
-                                      fmt::join(not_compiled, ", ")));
+    // Every GPU needs code in the build: a cubin of its major at or below its minor.
+    const auto& carried = wheels.build_sms.at(*it);
+    std::vector<std::string> without;
+    for (const auto& g : host.gpu.gpus) {
+      auto gv = Version::parse(g.sm);
+      bool runs = gv && std::any_of(carried.begin(), carried.end(), [&](const std::string& sm) {
+                    auto v = Version::parse(sm);
+                    return v && v->major() == gv->major() && v->minor() <= gv->minor();
+                  });
+      if (!runs && std::find(without.begin(), without.end(), g.sm) == without.end()) without.push_back(g.sm);
+    }
+    if (!without.empty()) {
+      c.reasons.push_back(fmt::format("not {}: its build carries no code for SM {} (it has {})", backend_of(*it),
+                                      fmt::join(without, ", "), fmt::join(carried, " ")));
       continue;
     }
     if (driver && *driver < cuda->min_driver) {
@@ -140,10 +164,8 @@ std::optional<UpstreamChoice> choose_upstream_wheel(const HostFacts& host, const
                              cuda->min_driver.str())
                : fmt::format("CUDA {}: the newest build of torch {} (no driver version given: not checked)", *it,
                              rel->version));
-    c.reasons.push_back(
-        fmt::format("SM {}: CUDA {} compiles for it; whether upstream's build carries its code, "
-                    "tailor inspect on the installed torch tells",
-                    host.conda_cuda_arch, *it));
+    c.reasons.push_back(fmt::format("SM {}: the {} build carries code it runs ({})", host.conda_cuda_arch,
+                                    backend_of(*it), fmt::join(carried, " ")));
     use(backend_of(*it));
     return c;
   }

@@ -7,6 +7,7 @@
 /// data/upstream_wheels.toml, overlaid like the host tables.
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,8 @@ struct UpstreamWheels {
     std::vector<std::string> cuda;  ///< the toolkits it is built with, oldest first
   };
   std::vector<Release> releases;  ///< oldest first
+  /// CUDA toolkit -> the SMs its build carries code for ("12.8" -> 7.0 … 12.0).
+  std::map<std::string, std::vector<std::string>> build_sms;
 
   /// The embedded table, or \a overlay_dir/upstream_wheels.toml where there is one.
   static UpstreamWheels load(const std::optional<std::filesystem::path>& overlay_dir = std::nullopt);

@@ -37,13 +37,17 @@ TEST(UpstreamWheels, EmbeddedTableKeepsItsInvariants) {
 }
 
 TEST(UpstreamWheels, BrokenInvariantsAreListed) {
-  auto w = UpstreamWheels::parse("u.toml",
-                                 "for_package = \"pytorch\"\npackage = \"torch\"\n"
-                                 "index = \"https://example.invalid/{backend}\"\ncpu_backend = \"cpu\"\n"
-                                 "[[torch]]\nversion = \"2.9\"\ncuda = [\"12.8\", \"12.6\", \"12.7\"]\n"
-                                 "[[torch]]\nversion = \"2.8\"\n");
+  auto w =
+      UpstreamWheels::parse("u.toml",
+                            "for_package = \"pytorch\"\npackage = \"torch\"\n"
+                            "index = \"https://example.invalid/{backend}\"\ncpu_backend = \"cpu\"\n"
+                            "[[torch]]\nversion = \"2.9\"\ncuda = [\"12.8\", \"12.6\", \"12.7\"]\n"
+                            "[[torch]]\nversion = \"2.8\"\n"
+                            "[[build]]\ncuda = \"12.8\"\nsm = [\"9.0\"]\n[[build]]\ncuda = \"12.6\"\nsm = [\"9.0\"]\n");
   EXPECT_EQ(check_invariants(w, kb()),
             (std::vector<std::string>{"upstream_wheels.toml: torch 2.9 lists CUDA 12.6 after 12.8",
+                                      "upstream_wheels.toml: torch 2.9 names CUDA 12.7, which has no [[build]] saying "
+                                      "its SMs",
                                       "upstream_wheels.toml: torch 2.9 names CUDA 12.7, which cuda_toolkits.toml does "
                                       "not know",
                                       "upstream_wheels.toml: torch 2.8 is not newer than the release before it"}));
@@ -61,10 +65,13 @@ TEST(UpstreamWheels, NewestCudaTheDriverRuns) {
 }
 
 TEST(UpstreamWheels, TheSmDecidesToo) {
-  // CUDA 13.0 dropped sm_61: a GTX 1080 with a new driver gets the 12.8 build.
+  // The cu130 and cu128 builds start at sm_75 and sm_70 (pytorch .ci/manywheel/build_cuda.sh); cu126 has
+  // sm_60, whose cubins a 6.1 GPU runs: a GTX 1080 with a new driver gets the 12.6 build.
   UpstreamChoice c = choose(linux_host("GTX 1080:580.65.06"));
-  EXPECT_EQ(c.backend, "cu128");
-  EXPECT_EQ(c.reasons.front(), "not cu130: CUDA 13.0 does not compile for SM 6.1");
+  EXPECT_EQ(c.backend, "cu126");
+  EXPECT_EQ(c.reasons.front(), "not cu130: its build carries no code for SM 6.1 (it has 7.5 8.0 8.6 9.0 10.0 12.0)");
+  // An RTX 4090 (8.9) runs the sm_86 cubins of the newest build.
+  EXPECT_EQ(choose(linux_host("RTX 4090:580.65.06")).backend, "cu130");
 }
 
 TEST(UpstreamWheels, CpuAndMac) {
