@@ -176,8 +176,9 @@ TEST(RecommendTable, EveryRow) {
     std::string where = std::string(r.cpu) + " --gpus " + r.gpus + " --workload " + r.workload + " --spec " + r.spec;
     ASSERT_TRUE(res.err.empty()) << where << "\n" << res.err;
     auto j = nlohmann::json::parse(res.out);
-    EXPECT_EQ(j.size(), 4u) << where;
-    for (const char* key : {"variant", "reasons", "alternatives", "warnings"}) EXPECT_TRUE(j.contains(key)) << key;
+    EXPECT_EQ(j.size(), 5u) << where;  // issue 47 added "notes"
+    for (const char* key : {"variant", "reasons", "alternatives", "warnings", "notes"})
+      EXPECT_TRUE(j.contains(key)) << key;
     if (*r.expected == '\0') {
       EXPECT_EQ(res.status, 1) << where;
       EXPECT_TRUE(j["variant"].is_null()) << where;
