@@ -42,7 +42,8 @@ TEST(CatalogBrowser, ChoosesWithKeyboardAndMouseAndShowsTailorsAnswer) {
   CatalogData data = build_catalog(std::move(specs), kb, "flox");
   test::TempDir dir("catalog-browser");
   std::string page = dir.path() + "/index.html", shot = dir.path() + "/catalog.png";
-  std::ofstream(page) << render_catalog_page(data, kb);
+  const std::string page_text = render_catalog_page(data, kb);
+  std::ofstream(page) << page_text;
 
   auto r =
       test::run_command("node " + test::source_path("tests/browser/catalog_page.cjs") + " " +
@@ -56,7 +57,7 @@ TEST(CatalogBrowser, ChoosesWithKeyboardAndMouseAndShowsTailorsAnswer) {
   std::vector<std::string> tabs = seen["tabOrder"];
   ASSERT_GE(tabs.size(), 5u);
   EXPECT_EQ(tabs[0], "A");
-  EXPECT_EQ(tabs[1], "product");
+  EXPECT_EQ(tabs[1], "gpu") << "the GPU is chosen first (issue 47)";
   EXPECT_NE(std::find(tabs.begin(), tabs.end(), "platform"), tabs.end());
   EXPECT_NE(std::find(tabs.begin(), tabs.end(), "gpu"), tabs.end());
   EXPECT_NE(std::find(tabs.begin(), tabs.end(), "cpu-0"), tabs.end());
@@ -99,6 +100,24 @@ TEST(CatalogBrowser, ChoosesWithKeyboardAndMouseAndShowsTailorsAnswer) {
       if (v.name.find("sm90") != std::string::npos && v.name.find("avx2") != std::string::npos) ++matching;
   EXPECT_GT(matching, 0u);
   EXPECT_EQ(seen["shownRows"], matching);
+
+  // Issue 47: the selection is in the URL's fragment; the link opens the same answer.
+  EXPECT_NE(seen["hash"].get<std::string>().find("gpu="), std::string::npos) << seen["hash"];
+  EXPECT_EQ(seen["linkHref"], seen["hash"]);
+  EXPECT_EQ(seen["linked"]["hash"], seen["hash"]);
+  EXPECT_EQ(seen["linked"]["variant"], a.variant);
+  EXPECT_EQ(seen["linked"]["reasons"].get<std::vector<std::string>>(), a.reasons);
+  EXPECT_EQ(seen["linked"]["gpuText"], "H100");
+  EXPECT_EQ(seen["linked"]["cpu"], c["cpu"]);
+  // A DGX Spark (GB10: Cortex-X925/A725, Armv9.2) is an ARM64 Linux machine whose CPU runs the ARMv9 build.
+  EXPECT_EQ(seen["spark"]["platform"], "Linux, ARM64 (aarch64)");
+  EXPECT_NE(seen["spark"]["cpu"].get<std::string>().find("ARMv9"), std::string::npos) << seen["spark"];
+  // Fits 1280 and 390 pixels, measured in the page.
+  for (const char* screen : {"desktopFit", "phoneFit"}) {
+    EXPECT_EQ(seen[screen]["wide"], nlohmann::json::array()) << screen << ": elements wider than the viewport";
+    EXPECT_EQ(seen[screen]["cut"], nlohmann::json::array()) << screen << ": select text cut off";
+  }
+  EXPECT_EQ(page_text.find("/tmp/"), std::string::npos) << "a local path in the page";
 
   // Readable on a phone; both themes.
   EXPECT_LE(seen["phoneOverflow"].get<int>(), 0) << "the page scrolls sideways on a 390px screen";

@@ -87,24 +87,31 @@ std::vector<const GpuArch*> gpus_of(std::string_view platform, std::string_view 
 // its minor-version compatibility floor, newest first; below the lowest, a
 // driver older than all of them; last, an unknown driver.
 std::vector<DriverChoice> driver_choices(const std::vector<CatalogSpec>& specs, const KnowledgeBase& kb) {
-  std::map<Version, std::vector<std::string>> floors;
+  // Per floor: the toolkits it is NVIDIA's minimum for, and the majors it runs
+  // by minor-version compatibility (said once, "12.x compat", so that the
+  // label fits a phone's select).
+  std::map<Version, std::pair<std::set<Version>, std::set<int>>> floors;
   std::set<std::string> seen;
   for (const auto& s : specs)
     for (const auto& v : s.matrix.variants) {
       if (v.cuda.empty() || !seen.insert(v.cuda).second) continue;
       const CudaToolkit* ck = kb.cuda(v.cuda);
       if (!ck) continue;
-      floors[ck->min_driver].push_back(fmt::format("CUDA {}", ck->version.str()));
-      if (ck->minor_compat_driver)
-        floors[*ck->minor_compat_driver].push_back(
-            fmt::format("CUDA {} by minor-version compatibility", ck->version.str()));
+      floors[ck->min_driver].first.insert(ck->version);
+      if (ck->minor_compat_driver) floors[*ck->minor_compat_driver].second.insert(ck->version.major());
     }
   std::vector<DriverChoice> out;
   for (auto it = floors.rbegin(); it != floors.rend(); ++it) {
-    std::sort(it->second.begin(), it->second.end());
+    std::vector<std::string> runs;
+    if (!it->second.first.empty()) {
+      std::vector<std::string> cudas;
+      for (const Version& c : it->second.first) cudas.push_back(c.str());
+      runs.push_back(fmt::format("CUDA {}", fmt::join(cudas, ", ")));
+    }
+    for (int major : it->second.second) runs.push_back(fmt::format("{}.x compat", major));
     // --gpus takes a driver of two parts or more: "580" is asked as "580.0".
     std::string version = it->first.size() < 2 ? it->first.str() + ".0" : it->first.str();
-    out.push_back({version, fmt::format("{} or newer ({})", it->first.str(), fmt::join(it->second, ", "))});
+    out.push_back({version, fmt::format("{} or newer ({})", it->first.str(), fmt::join(runs, ", "))});
   }
   if (!floors.empty()) {
     const Version& lowest = floors.begin()->first;
@@ -201,6 +208,7 @@ HostFacts catalog_host(const PlatformChoice& platform, const CpuChoice& cpu, con
   } else {
     gpus = parse_gpu_spec(driver.version.empty() ? gpu->sm : gpu->sm + ":" + driver.version, kb);
   }
+  if (platform.os != "darwin") gpus.source = kCatalogCpuSource;  // the reader's choice, not --gpus
   return make_host_facts(std::move(info), std::move(gpus), platform.os, kb);
 }
 

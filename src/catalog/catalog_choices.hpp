@@ -71,7 +71,8 @@ CatalogChoices catalog_choices(const std::vector<CatalogSpec>& specs, const Know
 HostFacts catalog_host(const PlatformChoice& platform, const CpuChoice& cpu, const GpuArch* gpu,
                        const DriverChoice& driver, const KnowledgeBase& kb);
 
-/// What the catalog names as the CPU's source in the platform reason.
+/// Where the page's machine comes from, in its reasons: the CPU, the GPUs and
+/// the package, version and Python a reader chose (recommend names flags).
 inline constexpr const char* kCatalogCpuSource = "chosen in the catalog";
 
 }  // namespace tailor

@@ -1,11 +1,15 @@
 #include "catalog/catalog_data.hpp"
 
+#include <algorithm>
 #include <exception>
+#include <filesystem>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "catalog/feature_checks.hpp"
+#include "host/host_tables.hpp"
 #include "recommend/recommend.hpp"
 #include "settings/build_settings.hpp"
 #include "util/parallel_for.hpp"
@@ -84,6 +88,7 @@ CatalogData build_catalog(std::vector<CatalogSpec> specs, const KnowledgeBase& k
     const ProductChoice& product = ch.products[cells[i].first];
     const CatalogSpec& spec = data.specs[product.spec];
     RecommendRequest req;
+    req.chosen_by = kCatalogCpuSource;  // a reader of the page chose these, no flag
     req.package = product.package;
     req.python = product.pythons[cells[i].second];
     if (product.versioned) req.version = product.version;
@@ -182,6 +187,41 @@ std::string platform_label(const PlatformChoice& p) {
 
 }  // namespace
 
+std::string spec_label(const Spec& spec) {
+  const std::string& shown = spec.shown();  // already relative to the tree or the working directory
+  std::filesystem::path p(shown);
+  bool leaves = !p.empty() && *p.begin() == "..";
+  if (p.is_relative() && !leaves && !shown.starts_with("~")) return shown;
+  return spec.product.empty() ? spec.name : spec.product + "/" + spec.name;
+}
+
+namespace {
+
+// The products of \a g that are whole machines (DGX Spark, GH200, Jetson):
+// product -> [platform, CPU choice], the platform they run and the most
+// capable CPU choice whose features their CPU has (host_features.toml
+// [[system]]), so that choosing the GPU chooses the rest.
+nlohmann::json machines_of(const GpuArch& g, const CatalogData& data) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& name : g.products) {
+    const IntegratedSystem* sys = host_tables().system(name);
+    if (!sys) continue;
+    std::set<std::string> has(sys->features.begin(), sys->features.end());
+    for (size_t pi = 0; pi < data.choices.platforms.size(); ++pi) {
+      const PlatformChoice& p = data.choices.platforms[pi];
+      if (p.platform != sys->arch + "-" + sys->os) continue;
+      for (size_t ci = 0; ci < p.cpus.size(); ++ci)
+        if (std::includes(has.begin(), has.end(), p.cpus[ci].features.begin(), p.cpus[ci].features.end())) {
+          out[name] = {pi, ci};
+          break;
+        }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 nlohmann::json catalog_json(const CatalogData& data, const KnowledgeBase& kb) {
   StringTable s;
   nlohmann::json j;
@@ -190,7 +230,8 @@ nlohmann::json catalog_json(const CatalogData& data, const KnowledgeBase& kb) {
   for (const auto& p : data.choices.platforms)
     for (const GpuArch* g : p.gpus)
       if (gpu_ids.emplace(g, gpu_ids.size()).second)
-        j["gpus"].push_back({{"sm", g->sm}, {"family", g->family}, {"products", g->products}});
+        j["gpus"].push_back(
+            {{"sm", g->sm}, {"family", g->family}, {"products", g->products}, {"machines", machines_of(*g, data)}});
   j["platforms"] = nlohmann::json::array();
   for (const auto& p : data.choices.platforms) {
     nlohmann::json cpus = nlohmann::json::array();
@@ -219,7 +260,7 @@ nlohmann::json catalog_json(const CatalogData& data, const KnowledgeBase& kb) {
     const Spec& spec = data.specs[pc.spec].spec;
     j["products"].push_back({{"package", pc.package},
                              {"version", pc.version},
-                             {"spec", spec.shown()},
+                             {"spec", spec_label(spec)},
                              {"branch", spec.name},
                              {"pythons", pc.pythons},
                              {"index", data.index[p]}});
@@ -252,7 +293,7 @@ nlohmann::json catalog_json(const CatalogData& data, const KnowledgeBase& kb) {
   j["variants"] = nlohmann::json::array();
   for (const auto& cs : data.specs)
     for (const auto& v : cs.matrix.variants)
-      j["variants"].push_back({s(v.name), s(cs.spec.shown()), s(v.package), s(v.version_of(v.package)), s(v.python),
+      j["variants"].push_back({s(v.name), s(spec_label(cs.spec)), s(v.package), s(v.version_of(v.package)), s(v.python),
                                s(v.cuda), s(v.sm), s(v.isa), s(v.platform),
                                s(driver_floor(derive_settings(v, cs.spec, cs.matrix, kb).driver))});
   j["strings"] = std::move(s.list);

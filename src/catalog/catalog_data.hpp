@@ -47,6 +47,12 @@ struct CatalogData {
 /// the install commands.
 CatalogData build_catalog(std::vector<CatalogSpec> specs, const KnowledgeBase& kb, const std::string& org);
 
+/// How the page names a spec: its path as given where that is relative (a
+/// built-in "examples/build-pytorch/main.toml", a repository's "specs/x.toml"),
+/// else its product and branch ("build-pytorch/main"): a published page
+/// carries no path of the machine that made it.
+std::string spec_label(const Spec& spec);
+
 /// The page's data: strings once in a table, answers and variants as indices.
 nlohmann::json catalog_json(const CatalogData& data, const KnowledgeBase& kb);
 

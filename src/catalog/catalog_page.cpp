@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "catalog/catalog_data.hpp"
 #include "catalog/packed_data.hpp"
 #include "util/embedded.hpp"
 #include "util/html_quote.hpp"
@@ -44,7 +45,7 @@ std::string render_catalog_page(const CatalogData& data, const KnowledgeBase& kb
   std::string sources;
   for (size_t i = 0; i < data.specs.size(); ++i) {
     if (i) sources += i + 1 == data.specs.size() ? " and " : ", ";
-    sources += "<code>" + html_text(data.specs[i].spec.shown()) + "</code>";
+    sources += "<code>" + html_text(spec_label(data.specs[i].spec)) + "</code>";
   }
   const std::string data_text =
       pack_for_page(catalog_json(data, kb).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));

@@ -4,6 +4,7 @@
 #include "catalog/catalog_page.hpp"
 #include "catalog/packed_data.hpp"
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -98,11 +99,10 @@ TEST(CatalogChoices, DriversAreTheFloorsOfTheSpecsToolkits) {
     texts.push_back(x.label);
   }
   EXPECT_EQ(versions, (std::vector<std::string>{"590.44.01", "580.65.06", "580.0", "579.0", ""}));
-  EXPECT_EQ(texts,
-            (std::vector<std::string>{
-                "590.44.01 or newer (CUDA 13.1)", "580.65.06 or newer (CUDA 13.0)",
-                "580 or newer (CUDA 13.0 by minor-version compatibility, CUDA 13.1 by minor-version compatibility)",
-                "older than 580", "unknown"}));
+  EXPECT_EQ(texts, (std::vector<std::string>{
+                       "590.44.01 or newer (CUDA 13.1)", "580.65.06 or newer (CUDA 13.0)",
+                       // Issue 47: the majors run by minor-version compatibility said once, to fit a phone's select.
+                       "580 or newer (13.x compat)", "older than 580", "unknown"}));
 }
 
 TEST(CatalogChoices, ProductsArePackagesOfEachSpecWithNewestPythonFirst) {
@@ -216,11 +216,17 @@ TEST(CatalogAnswers, AgreeWithRecommendOnSampledHostsForEveryExampleSpec) {
       const CatalogAnswer& a = d.answer(query_for(d, host, product, 0));
       SCOPED_TRACE(spec + " on " + host.cpu + " --gpus " + host.gpus + " --package " + pc.package);
       EXPECT_EQ(a.variant, expected["variant"].is_null() ? "" : expected["variant"].get<std::string>());
-      // The page names its CPU "chosen in the catalog" where recommend names the sample file.
+      // The page names its CPU, GPUs and choices "chosen in the catalog" where recommend names the
+      // sample file and the flags (issue 47: reasons worded for a web page, the same facts).
       std::vector<std::string> reasons;
       for (std::string line : expected["reasons"]) {
-        auto at = line.find("(" + cpuinfo + ")");
-        if (at != std::string::npos) line.replace(at + 1, cpuinfo.size(), kCatalogCpuSource);
+        for (std::string from : {"(" + cpuinfo + ")", std::string("(--gpus)")})
+          if (auto at = line.find(from); at != std::string::npos)
+            line.replace(at, from.size(), std::string("(") + kCatalogCpuSource + ")");
+        for (const char* flag : {"--package", "--version", "--python"})
+          if (auto at = line.find(std::string("asked for with ") + flag); at != std::string::npos)
+            line.replace(at, std::string("asked for with ").size() + std::strlen(flag), kCatalogCpuSource);
+        EXPECT_EQ(line.find("--"), std::string::npos) << "command-line words left for the page: " << line;
         reasons.push_back(line);
       }
       EXPECT_EQ(a.reasons, reasons);
@@ -255,14 +261,32 @@ TEST(CatalogPage, EveryExampleSpecTogetherStaysUnder300kB) {
   EXPECT_GT(page.size(), 10u * 1000u) << "too small to hold the answers";
 }
 
-TEST(CatalogPage, AHostileSpecPathStaysText) {
+// Issue 47: a published page names a spec by its product and branch, never by
+// the absolute path of the machine that made it.
+TEST(CatalogPage, NoAbsolutePathOfTheMachineThatMadeIt) {
   test::TempDir dir("catalog");
-  std::string spec_dir = dir.path() + "/a<script>b&c";
+  std::string spec_path = dir.path() + "/spec.toml";
+  std::ofstream(spec_path) << test::read_file(test::source_path("examples/build-pytorch/pytorch-2.9-python313.toml"));
+  std::string page = render_catalog_page(catalog_of({spec_path}), kb());
+  EXPECT_EQ(page.find(dir.path()), std::string::npos);
+  EXPECT_NE(page.find("<code>build-pytorch/pytorch-2.9-python313</code>"), std::string::npos);  // the header
+  nlohmann::json data = page_data(page);
+  EXPECT_EQ(data["products"][0]["spec"], "build-pytorch/pytorch-2.9-python313");
+  for (const auto& s : data["strings"]) EXPECT_FALSE(s.get<std::string>().starts_with("/")) << s;
+  EXPECT_EQ(page_data(render_catalog_page(catalog_of({"build-pytorch/main"}), kb()))["products"][0]["spec"],
+            "examples/build-pytorch/main.toml")
+      << "a relative path stays as given";
+}
+
+TEST(CatalogPage, AHostileSpecPathStaysText) {
+  // Relative, so that the page shows it: made beside the working directory.
+  std::string spec_dir = "catalog-test-a<script>b&c";
   std::filesystem::create_directories(spec_dir);
   std::string spec_path = spec_dir + "/spec.toml";
   std::ofstream(spec_path) << test::read_file(test::source_path("examples/build-pytorch/pytorch-2.9-python313.toml"));
   CatalogData d = catalog_of({spec_path});
   std::string page = render_catalog_page(d, kb());
+  std::filesystem::remove_all(spec_dir);
   EXPECT_EQ(page.find("a<script>b"), std::string::npos);
   EXPECT_NE(page.find("a&lt;script&gt;b&amp;c/spec.toml"), std::string::npos);  // the header
   EXPECT_EQ(page_data(page)["products"][0]["spec"], spec_path);                 // the data, as it was

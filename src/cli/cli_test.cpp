@@ -1,5 +1,6 @@
 // End-to-end tests of the command line, run in-process: exit status, stdout
 // and stderr, compared verbatim with golden files where the text matters.
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 
@@ -179,6 +180,12 @@ TEST(Cli, MissingSpecFile) {
   EXPECT_EQ(
       typo.err,
       "build-pytorch/mian: error: no such spec file or built-in spec\nhint: did you mean 'build-pytorch/main'?\n");
+  // Issue 47: no close match names the few nearest built-in specs, not all of them.
+  auto far = run_tailor({"matrix", "build-vlm/vllm-0.15"});
+  std::string hint = far.err.substr(far.err.find("hint: "));
+  EXPECT_TRUE(hint.starts_with("hint: nearest built-in specs: build-vllm/vllm-0.14.0, ")) << hint;
+  EXPECT_EQ(std::count(hint.begin(), hint.end(), ','), 3) << "four names: " << hint;
+  EXPECT_NE(hint.find(" in all); or give the path of a spec file\n"), std::string::npos) << hint;
 }
 
 TEST(Cli, KbPrintsTheFactsAndHonoursTheOverlayVariable) {

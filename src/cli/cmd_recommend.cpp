@@ -1,6 +1,7 @@
 // tailor recommend [--spec SPEC] [--workload W] [--version V] [--json] [--why-not NAME]:
 // the variant of a matrix to install on this host, with the reason for each
 // decision, the runners-up and the install command.
+#include <cstdlib>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -11,15 +12,64 @@
 #include "cli/options.hpp"
 #include "matrix/spec_loader.hpp"
 #include "recommend/recommend.hpp"
+#include "recommend/upstream_wheel.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
 #include "util/json_text.hpp"
 
 namespace tailor {
 
+namespace {
+
+// --format uv: PyTorch's own wheel for this host, beside the tailored answer.
+int print_upstream_wheel(CommandContext& ctx, const HostFacts& facts, const KnowledgeBase& kb,
+                         const std::string& kb_dir, const Recommendation& r, const RecommendRequest& req, bool json) {
+  std::string dir = kb_dir;  // the overlay load_kb read, which may hold its own upstream_wheels.toml
+  if (const char* env = std::getenv("TAILOR_KB"); dir.empty() && env && *env) dir = env;
+  UpstreamWheels wheels = UpstreamWheels::load(dir.empty() ? std::nullopt : std::optional<std::filesystem::path>(dir));
+  if (!req.package.empty() && req.package != wheels.for_package) {
+    Diagnostic d;
+    d.message = fmt::format("--format uv: upstream_wheels.toml names the wheels of {}, not of {}", wheels.for_package,
+                            req.package);
+    ctx.err << d.render();
+    return kExitBadInput;
+  }
+  std::string why;
+  // The torch the tailored answer has, where the table knows it; else the one asked for, else the newest.
+  std::optional<UpstreamChoice> c;
+  if (req.version.empty() && r.variant && r.variant->package == wheels.for_package)
+    c = choose_upstream_wheel(facts, wheels, kb, r.variant->version_of(wheels.for_package), why);
+  if (!c) c = choose_upstream_wheel(facts, wheels, kb, req.version, why);
+  if (!c) {
+    Diagnostic d;
+    d.message = "--format uv: " + why;
+    ctx.err << d.render();
+    return kExitBadInput;
+  }
+  std::string tailored = r.variant ? r.variant->name : std::string();
+  if (json) {
+    nlohmann::json j = {{"torch", c->torch},
+                        {"backend", c->backend.empty() ? nlohmann::json() : nlohmann::json(c->backend)},
+                        {"index_url", c->index_url.empty() ? nlohmann::json() : nlohmann::json(c->index_url)},
+                        {"install", c->install},
+                        {"reasons", c->reasons},
+                        {"tailored_variant", tailored.empty() ? nlohmann::json() : nlohmann::json(tailored)}};
+    ctx.out << j.dump(2) << "\n";
+    return kExitOk;
+  }
+  if (!c->index_url.empty()) ctx.out << "index    " << c->index_url << "\n";
+  ctx.out << "install  " << c->install << "\n\nbecause\n";
+  for (const auto& reason : c->reasons) ctx.out << "  " << reason << "\n";
+  if (!tailored.empty())
+    ctx.out << "\nnote: a tailored variant fits this host: " << tailored << " (tailor recommend without --format)\n";
+  return kExitOk;
+}
+
+}  // namespace
+
 int cmd_recommend(CommandContext& ctx) {
   CLI::App app{"Choose the variant of a matrix to install on this host, and say why.", "recommend"};
-  std::string spec_arg = kDefaultSpec, kb_dir, workload = "general", why_not, org = "flox";
+  std::string spec_arg = kDefaultSpec, kb_dir, workload = "general", why_not, org = "flox", format = "flox";
   RecommendRequest req;
   bool json = false;
   HostArgs host;
@@ -32,6 +82,10 @@ int cmd_recommend(CommandContext& ctx) {
   app.add_option("--python", req.python, "the Python version (default: the newest in the matrix)");
   app.add_option("--why-not", why_not, "explain why variant NAME was not chosen")->type_name("NAME");
   app.add_option("--org", org, "the Flox organisation that publishes the builds (default: flox)");
+  app.add_option("--format", format,
+                 "flox: the tailored variant (default); uv: PyTorch's own wheel index that fits this host, for pip "
+                 "and uv, when no tailored variant does")
+      ->check(CLI::IsMember({"flox", "uv"}));
   app.add_flag("--json", json, "print JSON: variant, reasons, alternatives, warnings");
   add_host_options(app, host);
   add_kb_option(app, kb_dir);
@@ -49,13 +103,18 @@ int cmd_recommend(CommandContext& ctx) {
     return kExitOk;
   }
   Recommendation r = recommend(facts, m, kb, req);
+  if (format == "uv") return print_upstream_wheel(ctx, facts, kb, kb_dir, r, req, json);
+  // What tailor assumed of the machine (a driver branch taken as a release, a CPU known only by its architecture).
+  std::vector<std::string> notes = facts.cpu.notes;
+  notes.insert(notes.end(), facts.gpu.notes.begin(), facts.gpu.notes.end());
   if (json) {
     nlohmann::json alternatives = nlohmann::json::array();
     for (const auto& a : r.alternatives) alternatives.push_back(a.name);
     nlohmann::json j = {{"variant", r.variant ? nlohmann::json(r.variant->name) : nlohmann::json()},
                         {"reasons", r.reasons},
                         {"alternatives", alternatives},
-                        {"warnings", r.warnings}};
+                        {"warnings", r.warnings},
+                        {"notes", notes}};
     ctx.out << json_text(j);
     return r.variant ? kExitOk : kExitProblems;
   }
@@ -63,13 +122,16 @@ int cmd_recommend(CommandContext& ctx) {
     Diagnostic d;
     d.message = fmt::format("nothing in the matrix of {} runs on this host", spec.path);
     d.notes = r.reasons;
-    d.hint = "'tailor detect' shows what tailor found; --gpus, --cpuinfo and --os plan for another machine";
+    d.hint =
+        "'tailor detect' shows what tailor found; --gpus, --cpuinfo and --os plan for another machine; "
+        "--format uv names PyTorch's own wheel index for this host";
     ctx.err << d.render();
     return kExitProblems;
   }
   ctx.out << r.variant->name << "\n\nbecause\n";
   for (const auto& reason : r.reasons) ctx.out << "  " << reason << "\n";
   for (const auto& w : r.warnings) ctx.out << "warning: " << w << "\n";
+  for (const auto& n : notes) ctx.out << "note: " << n << "\n";
   if (!r.alternatives.empty()) {
     ctx.out << "\nalternatives\n";
     size_t width = 0;

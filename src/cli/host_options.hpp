@@ -1,6 +1,6 @@
 #pragma once
 /// The options `detect` and `recommend` share: where the host facts come from
-/// (--cpuinfo FILE, --gpus SPEC, --os darwin|linux), and --no-cache.
+/// (--cpuinfo FILE, --gpus SPEC, --os darwin|linux, --arch), and --no-cache.
 
 #include <CLI/CLI.hpp>
 
@@ -10,7 +10,7 @@ namespace tailor {
 
 /// Command-line values, turned into HostOptions after parsing.
 struct HostArgs {
-  std::string cpuinfo, gpus, os;
+  std::string cpuinfo, gpus, os, arch;
   bool no_cache = false;
   HostOptions options() const;
 };

@@ -22,6 +22,9 @@ struct GpuReport {
   std::string driver;              ///< the host's driver version; empty if unknown or none
   std::string source;              ///< "nvml", "nvidia-smi", "--gpus", "none"
   std::vector<std::string> notes;  ///< why a source was not used, and similar
+  /// --gpus named a machine whose CPU comes with its GPU (host_features.toml
+  /// [[system]] name): its CPU stands in for this host's.
+  std::string system;
 };
 
 }  // namespace tailor

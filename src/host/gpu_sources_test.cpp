@@ -51,10 +51,53 @@ TEST(GpuSpec, NoneAndNoDriver) {
   EXPECT_EQ(r.notes, std::vector<std::string>{"--gpus gave no driver version: driver requirements cannot be checked"});
 }
 
+// Issue 47: GPUs by the names people use, drivers by branch.
+TEST(GpuSpec, ProductNamesAsPeopleWriteThem) {
+  EXPECT_EQ(parse_gpu_spec("H100", kb()).gpus.at(0).sm, "9.0");
+  EXPECT_EQ(parse_gpu_spec("rtx 4090", kb()).gpus.at(0).sm, "8.9");
+  EXPECT_EQ(parse_gpu_spec("NVIDIA L40S", kb()).gpus.at(0).sm, "8.9");
+  GpuReport two = parse_gpu_spec("A100,RTX-3090", kb());
+  ASSERT_EQ(two.gpus.size(), 2u);
+  EXPECT_EQ(two.gpus[1].sm, "8.6");
+  EXPECT_EQ(two.system, "");
+}
+
+TEST(GpuSpec, IntegratedSystemsNameTheirMachine) {
+  GpuReport spark = parse_gpu_spec("GB10", kb());
+  ASSERT_EQ(spark.gpus.size(), 1u);
+  EXPECT_EQ(spark.gpus[0].sm, "12.1");
+  EXPECT_EQ(spark.system, "DGX Spark");
+  EXPECT_EQ(parse_gpu_spec("GH200,GH200", kb()).system, "GH200");
+  GpuReport mac = parse_gpu_spec("Apple M3", kb());
+  EXPECT_TRUE(mac.gpus.empty());
+  EXPECT_EQ(mac.system, "Apple M3");
+  EXPECT_TRUE(mac.notes.empty());
+}
+
+TEST(GpuSpec, DriverBranchIsItsLowestKnownRelease) {
+  // CUDA 12.4's minimum driver (NVIDIA CUDA 12.4 release notes, Table 3) is the only 550 release the KB knows.
+  GpuReport r = parse_gpu_spec("H100:550", kb());
+  EXPECT_EQ(r.driver, "550.54.14");
+  EXPECT_EQ(r.gpus.at(0).driver, "550.54.14");
+  EXPECT_EQ(r.notes, std::vector<std::string>{
+                         "driver 550 taken as 550.54.14, the lowest 550 release the knowledge base knows (what CUDA "
+                         "12.4 needs); give the full version for an exact answer"});
+  // 570.26 is CUDA 12.8's minimum; 580.65.06 CUDA 13.0's (the "580" compat floor is no release).
+  EXPECT_EQ(parse_gpu_spec("9.0:570", kb()).driver, "570.26");
+  EXPECT_EQ(parse_gpu_spec("9.0:580", kb()).driver, "580.65.06");
+  GpuReport two = parse_gpu_spec("9.0:550.54", kb());
+  EXPECT_EQ(two.driver, "550.54");
+  EXPECT_TRUE(two.notes.empty());
+  GpuReport unknown = parse_gpu_spec("9.0:565", kb());
+  EXPECT_EQ(unknown.driver, "565.0");
+  EXPECT_EQ(unknown.notes, std::vector<std::string>{"driver 565: the knowledge base knows no 565 release; taken as "
+                                                    "565.0, below every release of it"});
+}
+
 TEST(GpuSpec, ErrorsVerbatim) {
   std::string all;
-  for (const char* spec :
-       {"9.9:580.65.06", "9.0:abc", "9.0:580", "9.0:580.65.06,8.6:570.26", "", "9.0,,8.6", "none,9.0"})
+  for (const char* spec : {"9.9:580.65.06", "9.0:abc", "9.0:580.x", "9.0:580.65.06,8.6:570.26", "", "9.0,,8.6",
+                           "none,9.0", "H1O0", "DRIVE Thor", "Apple M3:580", "Apple M3,H100", "GH200,DGX Spark"})
     all += std::string("--gpus '") + spec + "'\n" + gpu_spec_error(spec) + "\n";
   test::expect_golden(all, "tests/golden/host/gpus-errors.txt");
 }

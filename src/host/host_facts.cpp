@@ -1,7 +1,6 @@
 #include "host/host_facts.hpp"
 
 #include <fstream>
-#include <sstream>
 #include <utility>
 
 #include <fmt/format.h>
@@ -11,10 +10,12 @@
 #include "host/cpuid_x86.hpp"
 #include "host/gpu_detect.hpp"
 #include "host/gpu_spec.hpp"
+#include "host/host_tables.hpp"
 #include "host/hwcap_aarch64.hpp"
 #include "host/isa_match.hpp"
 #include "host/sysctl_darwin.hpp"
 #include "util/diagnostic.hpp"
+#include "util/file_error.hpp"
 #include "util/read_file.hpp"
 
 namespace tailor {
@@ -22,7 +23,7 @@ namespace tailor {
 namespace {
 
 // The one input reader: a regular file only (a FIFO does not hang, /dev/zero is refused),
-// no bigger than the input size limit (procfs says 0 bytes: read to its end, bounded).
+// no bigger than the input size limit; the system's reason (ENOENT, EACCES…) goes with the path.
 std::string read_text(const std::string& path) { return read_file(path, "the CPU description"); }
 
 std::string native_os() {
@@ -71,6 +72,26 @@ std::optional<std::string> os_before_reading(const HostOptions& options) {
   return std::nullopt;
 }
 
+// The CPU of a machine whose CPU comes with its GPU (DGX Spark, GH200, a Mac).
+CpuInfo system_cpu(const IntegratedSystem& s) {
+  CpuInfo cpu;
+  cpu.arch = s.arch;
+  cpu.model = s.cpu;
+  cpu.features.insert(s.features.begin(), s.features.end());
+  cpu.source = "--gpus " + s.name;
+  return cpu;
+}
+
+// A CPU known only by its architecture: no sample to read, so only the
+// baseline targets (which need no feature) are known to run.
+CpuInfo planned_cpu(const std::string& arch, std::string note) {
+  CpuInfo cpu;
+  cpu.arch = arch;
+  cpu.source = "--arch";
+  cpu.notes.push_back(std::move(note));
+  return cpu;
+}
+
 }  // namespace
 
 void cross_check(CpuInfo& cpu, const std::set<std::string>& other, const std::set<std::string>& comparable,
@@ -102,6 +123,18 @@ HostFacts make_host_facts(CpuInfo cpu, GpuReport gpu, std::string os, const Know
   h.x86_64_level = x86_64_level(cpu);
   h.cpu = std::move(cpu);
   h.gpu = std::move(gpu);
+  const GpuInfo* lowest = nullptr;
+  for (const auto& g : h.gpu.gpus) {
+    auto v = Version::parse(g.sm);
+    if (v && (!lowest || *v < *Version::parse(lowest->sm))) lowest = &g;
+  }
+  if (lowest) h.conda_cuda_arch = lowest->sm;
+  if (auto driver = Version::parse(h.gpu.driver); driver && !h.gpu.gpus.empty()) {
+    const CudaToolkit* newest = nullptr;
+    for (const auto& c : kb.cudas)
+      if (c.min_driver <= *driver && (!newest || newest->version < c.version)) newest = &c;
+    if (newest) h.conda_cuda = newest->version.str();
+  }
   return h;
 }
 
@@ -117,6 +150,12 @@ std::optional<GpuReport> EarlyGpuQuery::take() {
 }
 
 HostFacts detect_host(const HostOptions& options, const KnowledgeBase& kb, EarlyGpuQuery* early) {
+  std::optional<GpuReport> named_gpus;
+  if (options.gpus) named_gpus = parse_gpu_spec(*options.gpus, kb);
+  const IntegratedSystem* system = named_gpus ? host_tables().system(named_gpus->system) : nullptr;
+  if (system && options.os && *options.os != system->os)
+    throw_file_error("", fmt::format("--os {}: {} runs {}", *options.os, system->name, system->os));
+
   CpuInfo cpu;
   std::string os = os_before_reading(options).value_or("");
   if (options.cpuinfo_path) {
@@ -127,14 +166,29 @@ HostFacts detect_host(const HostOptions& options, const KnowledgeBase& kb, Early
     } else {
       cpu = parse_cpuinfo(text, *options.cpuinfo_path);
     }
+    if (system && system->arch != cpu.arch)
+      cpu.notes.push_back(fmt::format("{} has an {} CPU, but {} is {}: the CPU is read from the file", system->name,
+                                      system->arch, *options.cpuinfo_path, cpu.arch));
+  } else if (system) {
+    cpu = system_cpu(*system);
+    os = system->os;
+  } else if (options.arch && (*options.arch != native_arch() || os != native_os())) {
+    cpu = planned_cpu(*options.arch, fmt::format("--arch {}: no CPU sample, so only the {} baseline is known to run "
+                                                 "(--cpuinfo FILE tells the CPU's features)",
+                                                 *options.arch, *options.arch));
+  } else if (os == "darwin" && native_os() != "darwin") {
+    // A Mac planned from another host: Apple silicon, the only Mac platform the knowledge base builds for.
+    cpu = planned_cpu("aarch64",
+                      "--os darwin without a sysctl sample: planned for an Apple silicon Mac (aarch64); "
+                      "--arch x86_64 for an Intel Mac, or --gpus \"Apple M3\" to name the Mac");
   } else {
     cpu = live_cpu();
   }
   if (os.empty()) os = "linux";  // a /proc/cpuinfo sample
 
   GpuReport gpu;
-  if (options.gpus) {
-    gpu = parse_gpu_spec(*options.gpus, kb);
+  if (named_gpus) {
+    gpu = std::move(*named_gpus);
   } else if (os == "darwin") {
     gpu.source = "none";  // no NVIDIA on macOS; Apple's GPU is implied by the platform
   } else if (auto started = early ? early->take() : std::nullopt) {

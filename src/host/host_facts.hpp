@@ -24,6 +24,12 @@ struct HostFacts {
   std::string best_isa;           ///< empty when none of the KB's targets runs
   std::string x86_64_level;       ///< "v4"; empty off x86
   GpuReport gpu;
+  /// What conda and pixi call this machine (their virtual packages):
+  /// __cuda_arch (CEP 46) is the lowest compute capability of its GPUs,
+  /// "major.minor" with no a/f suffix; __cuda the newest CUDA its driver
+  /// runs, here the newest toolkit of the knowledge base whose minimum driver
+  /// the driver meets. Empty where there is no GPU or no driver version.
+  std::string conda_cuda_arch, conda_cuda;
 };
 
 /// Where the facts come from; unset members mean "this host".
@@ -31,6 +37,7 @@ struct HostOptions {
   std::optional<std::string> cpuinfo_path;  ///< saved /proc/cpuinfo or sysctl output
   std::optional<std::string> gpus;          ///< --gpus SPEC
   std::optional<std::string> os;            ///< "linux" or "darwin"
+  std::optional<std::string> arch;          ///< "x86_64" or "aarch64": a CPU of it with no features known
   GpuCache gpu_cache = GpuCache::use;       ///< --no-cache: ask NVML, keep nothing
 };
 

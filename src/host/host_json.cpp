@@ -30,7 +30,9 @@ nlohmann::json to_json(const HostFacts& h) {
                     {"sm", or_null(g.sm)},
                     {"driver", or_null(g.driver.empty() ? h.gpu.driver : g.driver)},
                     {"memory_mib", g.memory_mib ? nlohmann::json(*g.memory_mib) : nlohmann::json()}});
-  return {{"cpu", cpu}, {"gpus", gpus}, {"os", h.os}};
+  // conda/pixi virtual packages (CEP 46 __cuda_arch, and __cuda) for this machine.
+  nlohmann::json conda = {{"__cuda", or_null(h.conda_cuda)}, {"__cuda_arch", or_null(h.conda_cuda_arch)}};
+  return {{"cpu", cpu}, {"gpus", gpus}, {"os", h.os}, {"conda_virtual_packages", conda}};
 }
 
 std::string render_text(const HostFacts& h) {

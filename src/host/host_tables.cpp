@@ -8,6 +8,7 @@
 
 #include "util/diagnostic.hpp"
 #include "util/embedded.hpp"
+#include "util/product_name.hpp"
 #include "util/read_file.hpp"
 #include "util/toml_reader.hpp"
 
@@ -84,6 +85,19 @@ std::pair<std::string, std::string> read_pair(TableReader& r, std::string_view f
   return {r.required_string(from).value, r.required_string("feature").value};
 }
 
+IntegratedSystem read_system(TableReader& r) {
+  IntegratedSystem s;
+  s.name = r.required_string("name").value;
+  s.also_called = strings(r, "also_called");
+  if (auto sm = r.string("gpu_sm")) s.gpu_sm = sm->value;
+  s.os = either(r, "os", "linux", "darwin") ? "darwin" : "linux";
+  s.arch = either(r, "arch", "x86_64", "aarch64") ? "aarch64" : "x86_64";
+  s.cpu = r.required_string("cpu").value;
+  s.features = strings(r, "features");
+  s.source = r.required_string("source").value;
+  return s;
+}
+
 void read_file(const std::string& path, std::string text, HostTables& t) {
   TomlDocument doc(path, std::move(text));
   TableReader root(doc, doc.root(), kFile);
@@ -120,6 +134,7 @@ void read_file(const std::string& path, std::string text, HostTables& t) {
       doc, root, "darwin_arm", [](TableReader& r) { return read_pair(r, "key"); }, t.darwin_arm);
   read_list(
       doc, root, "darwin_x86", [](TableReader& r) { return read_pair(r, "flag"); }, t.darwin_x86);
+  read_list(doc, root, "system", read_system, t.systems);
   root.finish();
 }
 
@@ -174,6 +189,22 @@ const char* HostTables::part_name(unsigned implementer, unsigned c) const {
   return nullptr;
 }
 
+const IntegratedSystem* HostTables::system(std::string_view word) const {
+  std::string key = product_key(word);
+  for (const auto& s : systems) {
+    if (product_key(s.name) == key) return &s;
+    for (const auto& other : s.also_called)
+      if (product_key(other) == key) return &s;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> HostTables::system_names() const {
+  std::vector<std::string> out;
+  for (const auto& s : systems) out.push_back(s.name);
+  return out;
+}
+
 std::vector<std::string> check_invariants(const HostTables& t) {
   std::vector<std::string> out;
   no_duplicates(
@@ -217,6 +248,21 @@ std::vector<std::string> check_invariants(const HostTables& t) {
   for (const auto& [flag, f] : t.darwin_x86)
     if (!cpuid.contains(f))
       out.push_back(fmt::format("{}: machdep flag {} maps to '{}', which is no CPUID feature", kFile, flag, f));
+  std::set<std::string> system_words;
+  for (const auto& s : t.systems) {
+    std::vector<std::string> words = s.also_called;
+    words.push_back(s.name);
+    for (const auto& w : words)
+      if (!system_words.insert(product_key(w)).second)
+        out.push_back(fmt::format("{}: two systems are called '{}'", kFile, w));
+    // A system's features are read as a live source would report them.
+    const auto& known = s.arch == "aarch64" ? hwcap : cpuid;
+    for (const auto& f : s.features)
+      if (!known.contains(f))
+        out.push_back(fmt::format("{}: system {} lists '{}', which no {} source reports", kFile, s.name, f, s.arch));
+    if (s.os == "darwin" && !s.gpu_sm.empty())
+      out.push_back(fmt::format("{}: system {} is a Mac with an NVIDIA GPU", kFile, s.name));
+  }
   for (const auto& p : t.arm_parts)
     if (!t.implementer_name(p.implementer))
       out.push_back(fmt::format("{}: ARM part {} belongs to unknown implementer {:#x}", kFile, p.name, p.implementer));

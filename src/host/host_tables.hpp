@@ -42,6 +42,18 @@ struct ArmCode {
   std::string name;
 };
 
+/// A machine whose CPU comes with its GPU (DGX Spark, GH200, Jetson, a Mac):
+/// host_features.toml [[system]].
+struct IntegratedSystem {
+  std::string name;                      ///< "DGX Spark"
+  std::vector<std::string> also_called;  ///< "GB10"
+  std::string gpu_sm;                    ///< its NVIDIA GPU's compute capability; empty on a Mac
+  std::string os, arch;                  ///< "linux", "aarch64"
+  std::string cpu;                       ///< "72 Neoverse V2 (NVIDIA Grace, Armv9.0-A)"
+  std::vector<std::string> features;     ///< /proc/cpuinfo spelling
+  std::string source;
+};
+
 struct HostTables {
   std::vector<XsaveState> xsave_states;
   std::vector<CpuidBit> cpuid;
@@ -50,6 +62,7 @@ struct HostTables {
   std::vector<ArmCode> arm_implementers, arm_parts;
   std::vector<std::pair<std::string, std::string>> darwin_arm;  ///< sysctl key -> feature
   std::vector<std::pair<std::string, std::string>> darwin_x86;  ///< machdep flag (lower case) -> feature
+  std::vector<IntegratedSystem> systems;
 
   /// The embedded table, then \a overlay_dir/host_features.toml when there is
   /// one (its lists replace the embedded ones). Throws DiagnosticError for bad
@@ -61,6 +74,11 @@ struct HostTables {
   const XsaveState* xsave_state(std::string_view name) const;
   const char* implementer_name(unsigned code) const;
   const char* part_name(unsigned implementer, unsigned code) const;
+  /// The system \a word names (its name or another, spelled as people do:
+  /// "dgx spark", "GB10"); null when none.
+  const IntegratedSystem* system(std::string_view word) const;
+  /// Every system's name, for hints.
+  std::vector<std::string> system_names() const;
 };
 
 /// Broken invariants, one line each (empty: none).

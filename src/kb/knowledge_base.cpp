@@ -26,9 +26,10 @@ const std::vector<std::string>& kb_file_names() {
 }
 
 const std::vector<std::string>& overlay_files_read_elsewhere() {
-  // The host tables (CPUID bits, HWCAPs, ...) sit above the knowledge base;
-  // they read their own file from the same overlay directory.
-  static const std::vector<std::string> names = {"host_features.toml"};
+  // The host tables (CPUID bits, HWCAPs, ...) and PyTorch's own wheel indexes
+  // sit above the knowledge base; they read their own files from the same
+  // overlay directory.
+  static const std::vector<std::string> names = {"host_features.toml", "upstream_wheels.toml"};
   return names;
 }
 

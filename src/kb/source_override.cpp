@@ -3,8 +3,11 @@
 #include <regex>
 #include <string_view>
 
+#include <fmt/format.h>
+
 #include "kb/github_names.hpp"
 #include "kb/read_helpers.hpp"
+#include "util/diagnostic.hpp"
 #include "util/quote.hpp"
 
 namespace tailor {
@@ -53,7 +56,26 @@ GitHubSource read_fetch(TableReader& r, const char* rev_key) {
   s.owner = owner.value;
   s.repo = repo.value;
   s.rev = rev.value;
-  auto hash = r.required_string("hash");
+  auto given = r.string("hash");
+  if (!given) {
+    // How to get the hash: fetchpatch hashes the patch after normalising it,
+    // fetchFromGitHub the unpacked tarball of the commit.
+    std::string how = std::string_view(rev_key) == "commit"
+                          ? "write nixpkgs' lib.fakeHash, \"sha256-" + std::string(43, 'A') +
+                                "=\", and build once: the hash mismatch error prints the right one"
+                          : fmt::format(
+                                "nix-prefetch-url --unpack https://github.com/{}/{}/archive/{}.tar.gz prints it "
+                                "(or nix store prefetch-file --unpack with that URL)",
+                                s.owner, s.repo, s.rev);
+    try {
+      r.missing("hash");
+    } catch (const DiagnosticError& e) {
+      Diagnostic d = e.diagnostic();
+      if (d.hint.empty()) d.hint = how;  // a misspelt key keeps its "did you mean"
+      throw DiagnosticError(std::move(d));
+    }
+  }
+  const auto& hash = *given;
   if (!is_nix_sha256(hash.value))
     throw r.doc().error_at(hash.pos, "'" + hash.value + "' is not a Nix sha256 hash",
                            "write it as Nix prints it: sha256-<44 base64 characters>");

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <regex>
 #include <sstream>
@@ -12,6 +13,7 @@
 #include <fmt/ranges.h>
 
 #include "kb/github_names.hpp"
+#include "kb/gpu_names.hpp"
 #include "kb/invariants.hpp"
 #include "kb/pin_query.hpp"
 #include "kb/read_helpers.hpp"
@@ -56,7 +58,8 @@ std::string plain_text(const TomlDocument& doc, const Located<std::string>& v, s
 // Versions (CUDA, SM, Python) get the list of known values: edit distance
 // suggests '12.0' for '12.7', which helps nobody.
 void check_known(const TomlDocument& doc, const AxisValues& values, const std::vector<std::string>& known,
-                 std::string_view what, std::string (*extra_hint)(const std::string&) = nullptr, bool numeric = false) {
+                 std::string_view what, const std::function<std::string(const std::string&)>& extra_hint = {},
+                 bool numeric = false) {
   for (size_t i = 0; i < values.size(); ++i) {
     const auto& v = values[i];
     for (size_t j = 0; j < i; ++j)
@@ -69,10 +72,19 @@ void check_known(const TomlDocument& doc, const AxisValues& values, const std::v
   }
 }
 
-std::string sm_hint(const std::string& v) {
-  if (auto sm = sm_from_token(v)) return fmt::format("write compute capabilities as MAJOR.MINOR: '{}'", *sm);
-  return {};
+// "sm90" -> write 9.0; "H100" -> H100 is 9.0; "9.9" -> the products of the SMs around it.
+std::function<std::string(const std::string&)> sm_hint(const KnowledgeBase& kb) {
+  return [&kb](const std::string& v) {
+    if (auto sm = sm_from_token(v)) return fmt::format("write compute capabilities as MAJOR.MINOR: '{}'", *sm);
+    return tailor::sm_hint(kb, v);
+  };
 }
+
+// How a pin the knowledge base lacks gets into it: measured from a nixpkgs
+// checkout into an overlay, which every command then reads.
+constexpr const char* kAddPin =
+    "a pin the knowledge base lacks: tailor kb probe-pin REV --nixpkgs PATH -o kb/nixpkgs_pins.toml, then --kb kb "
+    "(or TAILOR_KB=kb)";
 
 // Pins may be written short or full; names use the short form.
 void normalize_pins(const TomlDocument& doc, AxisValues& pins, const KnowledgeBase& kb, const PinQuery& wanted = {}) {
@@ -81,7 +93,7 @@ void normalize_pins(const TomlDocument& doc, AxisValues& pins, const KnowledgeBa
     if (!pin) {
       std::vector<std::string> known = kb.pin_names();
       std::string hint = did_you_mean(p.value, known);
-      if (hint.empty()) hint = pin_hint(kb, wanted);
+      if (hint.empty()) hint = pin_hint(kb, wanted) + "; " + kAddPin;
       throw doc.error_at(p.pos, fmt::format("unknown nixpkgs pin '{}'", p.value), hint);
     }
     p.value = pin->short_rev;
@@ -110,14 +122,14 @@ void check_axis_value(const TomlDocument& doc, Axis axis, AxisValues& values, co
       for (const auto& v : values)
         if (!Version::parse(v.value)) throw doc.error_at(v.pos, fmt::format("'{}' is not a version", v.value));
       break;
-    case Axis::python: check_known(doc, values, kb.python_names(), "Python version", nullptr, true); break;
+    case Axis::python: check_known(doc, values, kb.python_names(), "Python version", {}, true); break;
     case Axis::pin: normalize_pins(doc, values, kb); break;
-    case Axis::cuda: check_known(doc, values, kb.cuda_names(), "CUDA version", nullptr, true); break;
+    case Axis::cuda: check_known(doc, values, kb.cuda_names(), "CUDA version", {}, true); break;
     case Axis::sm: {
       std::vector<std::string> known = kb.gpu_names();
       if (sets)
         for (const auto& set : *sets) known.push_back(set.name);
-      check_known(doc, values, known, "SM (compute capability)", sm_hint, true);
+      check_known(doc, values, known, "SM (compute capability)", sm_hint(kb), true);
       break;
     }
     case Axis::isa: check_known(doc, values, kb.isa_names(), "ISA"); break;
@@ -252,7 +264,7 @@ std::vector<SmSet> read_sm_sets(const TomlDocument& doc, TableReader& r, const K
                          fmt::format("SM set '{}' lists {} SM{}: a set has two or more", set.name, set.sms.size(),
                                      set.sms.size() == 1 ? "" : "s"),
                          "write a single SM in 'sm' itself");
-    check_known(doc, set.sms, kb.gpu_names(), "SM (compute capability)", sm_hint, true);
+    check_known(doc, set.sms, kb.gpu_names(), "SM (compute capability)", sm_hint(kb), true);
     out.push_back(std::move(set));
   }
   return out;
@@ -295,8 +307,10 @@ std::string version_short(const std::string& version) {
 
 std::string resolve_pin(const TomlDocument& doc, const Located<std::string>& p, const KnowledgeBase& kb) {
   const NixpkgsPin* pin = kb.pin(p.value);
-  if (!pin)
-    throw doc.error_at(p.pos, fmt::format("unknown nixpkgs pin '{}'", p.value), did_you_mean(p.value, kb.pin_names()));
+  if (!pin) {
+    std::string hint = did_you_mean(p.value, kb.pin_names());
+    throw doc.error_at(p.pos, fmt::format("unknown nixpkgs pin '{}'", p.value), hint.empty() ? kAddPin : hint);
+  }
   return pin->short_rev;
 }
 
@@ -913,8 +927,14 @@ Spec load_spec_arg(const std::string& arg, const KnowledgeBase& kb) {
   Diagnostic d;
   d.path = arg;
   d.message = "no such spec file or built-in spec";
-  d.hint = did_you_mean(arg, builtin);
-  if (d.hint.empty()) d.hint = fmt::format("built-in specs: {}", fmt::join(builtin, ", "));
+  // The few nearest names, not all of them: "buid-pytorch/mian" needs one line.
+  std::string_view word = arg;
+  if (word.starts_with("examples/")) word.remove_prefix(9);
+  if (word.ends_with(".toml")) word.remove_suffix(5);
+  d.hint = did_you_mean(word, builtin);
+  if (d.hint.empty())
+    d.hint = fmt::format("nearest built-in specs: {} ({} in all); or give the path of a spec file",
+                         fmt::join(nearest(word, builtin, 4), ", "), builtin.size());
   throw DiagnosticError(d);
 }
 

@@ -330,8 +330,10 @@ TEST(CmdRepin, BadInputIsReportedVerbatimAndNothingIsWritten) {
   std::string out = tmp.path() + "/out";
   std::vector<BadCase> cases = {
       {{"repin", toml, "--rev", kNew},
-       toml + "/.flox/env/manifest.toml:2:9: error: error while parsing table header: expected ']', saw '\\n'\n"
-              "[install\n        ^\n"},
+       toml +
+           "/.flox/env/manifest.toml:2:9: error: TOML syntax error in the table header: expected ']', found the end of "
+           "the line\n"
+           "[install\n        ^\n"},
       {{"repin", tmp.path() + "/nope", "--rev", kNew},
        tmp.path() + "/nope: error: repin: not a directory\n"
                     "hint: tailor repin DIR --rev REV: DIR is a recipe tree (a branch checkout or .flox/pkgs)\n"},

@@ -29,6 +29,12 @@ std::optional<Workload> workload_from_name(std::string_view name) {
 
 namespace {
 
+// Why the request has this package, version or Python: the command line's
+// flag, or the page's words for a choice made on it.
+std::string asked(const RecommendRequest& req, std::string_view flag) {
+  return req.chosen_by.empty() ? fmt::format("asked for with --{}", flag) : req.chosen_by;
+}
+
 std::string sm_token(std::string_view sm) {
   std::string t = "sm";
   for (char c : sm)
@@ -357,7 +363,7 @@ Selection select(const Matrix& m, const RecommendRequest& req, const KnowledgeBa
       throw DiagnosticError(std::move(d));
     }
     s.package = req.package;
-    if (packages.size() > 1) s.reasons.push_back(fmt::format("package {}: asked for with --package", s.package));
+    if (packages.size() > 1) s.reasons.push_back(fmt::format("package {}: {}", s.package, asked(req, "package")));
   } else {
     s.package = packages.count(kb.headline) ? kb.headline : m.variants.front().package;
     if (packages.size() > 1)
@@ -387,7 +393,7 @@ Selection select(const Matrix& m, const RecommendRequest& req, const KnowledgeBa
     }
     s.version = req.version;
     if (versions.size() > 1)
-      s.reasons.push_back(fmt::format("version {} {}: asked for with --version", s.package, s.version));
+      s.reasons.push_back(fmt::format("version {} {}: {}", s.package, s.version, asked(req, "version")));
   } else if (listed && !ordered.empty()) {
     s.version = ordered.front();
     if (versions.size() > 1)
@@ -411,7 +417,7 @@ Selection select(const Matrix& m, const RecommendRequest& req, const KnowledgeBa
       throw DiagnosticError(std::move(d));
     }
     s.python = req.python;
-    if (pythons.size() > 1) s.reasons.push_back(fmt::format("python {}: asked for with --python", s.python));
+    if (pythons.size() > 1) s.reasons.push_back(fmt::format("python {}: {}", s.python, asked(req, "python")));
   } else if (newest) {
     s.python = newest->str();
     if (pythons.size() > 1)

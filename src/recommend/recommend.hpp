@@ -41,6 +41,10 @@ struct RecommendRequest {
   /// The version of the package ([[family.version]]); empty: the newest the
   /// matrix builds where its families list versions, else any.
   std::string version;
+  /// How a reason says that the request chose the package, version or
+  /// Python: empty for the command line ("asked for with --package"); the
+  /// catalog page says "chosen in the catalog".
+  std::string chosen_by;
 };
 
 struct Alternative {

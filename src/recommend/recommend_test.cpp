@@ -176,8 +176,9 @@ TEST(RecommendTable, EveryRow) {
     std::string where = std::string(r.cpu) + " --gpus " + r.gpus + " --workload " + r.workload + " --spec " + r.spec;
     ASSERT_TRUE(res.err.empty()) << where << "\n" << res.err;
     auto j = nlohmann::json::parse(res.out);
-    EXPECT_EQ(j.size(), 4u) << where;
-    for (const char* key : {"variant", "reasons", "alternatives", "warnings"}) EXPECT_TRUE(j.contains(key)) << key;
+    EXPECT_EQ(j.size(), 5u) << where;  // issue 47 added "notes"
+    for (const char* key : {"variant", "reasons", "alternatives", "warnings", "notes"})
+      EXPECT_TRUE(j.contains(key)) << key;
     if (*r.expected == '\0') {
       EXPECT_EQ(res.status, 1) << where;
       EXPECT_TRUE(j["variant"].is_null()) << where;
@@ -393,12 +394,60 @@ TEST(DetectJson, ExactlyTheKeysOfIssue7) {
   for (auto& [k, v] : j.items()) top.push_back(k);
   for (auto& [k, v] : j["cpu"].items()) cpu.push_back(k);
   for (auto& [k, v] : j["gpus"][0].items()) gpu.push_back(k);
-  EXPECT_EQ(top, (std::vector<std::string>{"cpu", "gpus", "os"}));
+  // Issue 47 added conda's virtual packages beside issue 7's keys.
+  EXPECT_EQ(top, (std::vector<std::string>{"conda_virtual_packages", "cpu", "gpus", "os"}));
   EXPECT_EQ(cpu, (std::vector<std::string>{"arch", "best_isa", "features", "isas", "model", "vendor", "x86_64_level"}));
   EXPECT_EQ(gpu, (std::vector<std::string>{"driver", "index", "memory_mib", "name", "sm"}));
   EXPECT_EQ(j["cpu"]["best_isa"], "avx512bf16");
   EXPECT_EQ(j["cpu"]["x86_64_level"], "v4");
   EXPECT_EQ(j["gpus"][0]["sm"], "9.0");
+}
+
+// CEP 46: __cuda_arch is the lowest compute capability of the machine's GPUs;
+// __cuda the newest CUDA the driver runs (580.65.06 is CUDA 13.0's minimum,
+// 575.51.03 CUDA 12.9's: NVIDIA CUDA release notes, Table 3).
+TEST(DetectJson, CondaVirtualPackages) {
+  auto j = nlohmann::json::parse(test::run_tailor({"detect", "--json", "--cpuinfo", sample("x86_64-zen5-avx512bf16"),
+                                                   "--gpus", "9.0:580.65.06,8.6"})
+                                     .out);
+  EXPECT_EQ(j["conda_virtual_packages"]["__cuda_arch"], "8.6");
+  EXPECT_EQ(j["conda_virtual_packages"]["__cuda"], "13.0");
+  j = nlohmann::json::parse(
+      test::run_tailor({"detect", "--json", "--cpuinfo", sample("x86_64-zen5-avx512bf16"), "--gpus", "12.0:580.65.05"})
+          .out);
+  EXPECT_EQ(j["conda_virtual_packages"]["__cuda_arch"], "12.0");
+  EXPECT_EQ(j["conda_virtual_packages"]["__cuda"], "12.9");
+  j = nlohmann::json::parse(
+      test::run_tailor({"detect", "--json", "--cpuinfo", sample("x86_64-zen5-avx512bf16"), "--gpus", "none"}).out);
+  EXPECT_TRUE(j["conda_virtual_packages"]["__cuda_arch"].is_null());
+  EXPECT_TRUE(j["conda_virtual_packages"]["__cuda"].is_null());
+}
+
+// Issue 47: a machine in the user's words gets the answer of its exact spelling,
+// and says which driver it assumed.
+TEST(RecommendText, ProductAndDriverBranch) {
+  std::vector<std::string> base = {"recommend",
+                                   "--spec",
+                                   "build-pytorch/pytorch-2.9-python313",
+                                   "--cpuinfo",
+                                   sample("x86_64-emeraldrapids-avx512bf16"),
+                                   "--json",
+                                   "--gpus"};
+  auto words = base, exact = base;
+  words.push_back("H100:550");
+  exact.push_back("9.0:550.54.14");
+  auto a = nlohmann::json::parse(test::run_tailor(words).out), b = nlohmann::json::parse(test::run_tailor(exact).out);
+  EXPECT_EQ(a["variant"], b["variant"]);
+  EXPECT_EQ(a["reasons"], b["reasons"]);
+  EXPECT_EQ(a["alternatives"], b["alternatives"]);
+  EXPECT_EQ(a["notes"], nlohmann::json({"driver 550 taken as 550.54.14, the lowest 550 release the knowledge base "
+                                        "knows (what CUDA 12.4 needs); give the full version for an exact answer"}));
+  EXPECT_EQ(b["notes"], nlohmann::json::array());
+  test::expect_golden(
+      run_text({"recommend", "--spec", "build-pytorch/pytorch-2.9-python313", "--gpus", "DGX Spark:580"}) +
+          run_text({"recommend", "--spec", "build-pytorch/pytorch-2.9-python313", "--gpus", "Apple M3"}) +
+          run_text({"recommend", "--spec", "build-pytorch/pytorch-2.9-python313", "--os", "darwin"}),
+      "tests/golden/recommend/recommend-users-words.txt");
 }
 
 }  // namespace

@@ -58,6 +58,15 @@ std::optional<std::string> closest_match(std::string_view word, std::span<const 
   return best;
 }
 
+std::vector<std::string> nearest(std::string_view word, std::span<const std::string> candidates, size_t n) {
+  std::vector<std::pair<int, size_t>> scored;
+  for (size_t i = 0; i < candidates.size(); ++i) scored.emplace_back(edit_distance(word, candidates[i]), i);
+  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> out;
+  for (size_t i = 0; i < scored.size() && i < n; ++i) out.push_back(candidates[scored[i].second]);
+  return out;
+}
+
 std::string did_you_mean(std::string_view word, std::span<const std::string> candidates) {
   auto m = closest_match(word, candidates);
   return m ? "did you mean '" + *m + "'?" : std::string();

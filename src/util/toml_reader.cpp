@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <optional>
+#include <string_view>
 #include <tuple>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -182,6 +184,60 @@ void refuse_control_chars(const TomlDocument& doc, const toml::node& node) {
   }
 }
 
+struct SyntaxError {
+  Pos pos;
+  std::string message, hint;
+};
+
+// toml++ says "Error while parsing array: expected comma or closing ']', saw
+// 's'" at the first character it could not take, which for something left
+// open is the start of the next line. A reader wants the line where the
+// thing was left open, and words rather than escapes.
+SyntaxError readable_syntax_error(const std::string& text, Pos pos, std::string description) {
+  constexpr std::string_view kPrefix = "Error while parsing ";
+  std::string message;
+  if (description.starts_with(kPrefix)) {
+    size_t colon = description.find(": ", kPrefix.size());
+    std::string construct = description.substr(kPrefix.size(), colon - kPrefix.size());
+    message = "TOML syntax error in the " + construct +
+              (colon == std::string::npos ? std::string() : ": " + description.substr(colon + 2));
+  } else {
+    // toml++ capitalises its messages; tailor's diagnostics go on in lower case.
+    if (!description.empty() && description[0] >= 'A' && description[0] <= 'Z')
+      description[0] = static_cast<char>(description[0] - 'A' + 'a');
+    message = "TOML syntax error: " + description;
+  }
+  for (auto [from, to] : {std::pair<std::string_view, std::string_view>{"saw '\\n'", "found the end of the line"},
+                          {"saw '\n'", "found the end of the line"},
+                          {"saw EOF", "found the end of the file"},
+                          {"saw end-of-file", "found the end of the file"}})
+    if (size_t k = message.find(from); k != std::string::npos) message.replace(k, from.size(), to);
+  // Only a construct left open ends on an earlier line; a redefined key is where it stands.
+  bool left_open = description.find("closing") != std::string::npos ||
+                   description.find("expected ']'") != std::string::npos ||
+                   description.find("expected '}'") != std::string::npos;
+  if (!left_open || pos.column != 1 || pos.line <= 1) return {pos, message, {}};
+  // The first non-blank line before, comments aside: the one left unfinished.
+  std::vector<std::string_view> lines;
+  for (size_t start = 0; start <= text.size();) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    lines.emplace_back(text.data() + start, end - start);
+    start = end + 1;
+  }
+  for (int line = pos.line - 1; line >= 1 && line <= static_cast<int>(lines.size()); --line) {
+    std::string_view l = lines[line - 1];
+    if (size_t hash = l.find('#'); hash != std::string_view::npos && l.find('"') == std::string_view::npos)
+      l = l.substr(0, hash);
+    while (!l.empty() && (l.back() == ' ' || l.back() == '\t' || l.back() == '\r')) l.remove_suffix(1);
+    if (l.empty()) continue;
+    return {Pos{line, static_cast<int>(l.size()) + 1}, message,
+            fmt::format("toml++ stopped at the start of line {}: is a closing bracket, brace or quote missing here?",
+                        pos.line)};
+  }
+  return {pos, message, {}};
+}
+
 }  // namespace
 
 TomlDocument::TomlDocument(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {
@@ -191,11 +247,8 @@ TomlDocument::TomlDocument(std::string path, std::string text) : path_(std::move
   if (!result) {
     const auto& err = result.error();
     Pos pos{static_cast<int>(err.source().begin.line), static_cast<int>(err.source().begin.column)};
-    std::string message(err.description());
-    // toml++ capitalises its messages; tailor's diagnostics start lower-case.
-    if (!message.empty() && message[0] >= 'A' && message[0] <= 'Z')
-      message[0] = static_cast<char>(message[0] - 'A' + 'a');
-    throw error_at(pos, message);
+    auto [at, message, hint] = readable_syntax_error(text_, pos, std::string(err.description()));
+    throw error_at(at, message, hint);
   }
   root_ = std::move(result).table();
   refuse_control_chars(*this, root_);
@@ -220,8 +273,30 @@ const toml::node* TableReader::node(std::string_view key) {
   return nullptr;
 }
 
+namespace {
+
+// A number where a string belongs (sm = [8.9], python = 3.13): the hint
+// quotes it as written, since 8.90 and 8.9 are one float but two versions.
+std::string quote_hint(const TomlDocument& doc, const toml::node& n) {
+  if (!n.is_number()) return {};
+  const auto& src = n.source();
+  if (src.begin.line != src.end.line || src.end.column <= src.begin.column) return {};
+  size_t offset = 0;
+  for (unsigned line = 1; line < src.begin.line; ++line) {
+    size_t newline = doc.text().find('\n', offset);
+    if (newline == std::string::npos) return {};
+    offset = newline + 1;
+  }
+  if (offset + src.end.column - 1 > doc.text().size()) return {};
+  std::string written = doc.text().substr(offset + src.begin.column - 1, src.end.column - src.begin.column);
+  return fmt::format("write \"{}\" in quotes: tailor reads versions and SMs as text", written);
+}
+
+}  // namespace
+
 void TableReader::type_error(const toml::node& n, std::string_view key, std::string_view expected) const {
-  throw doc_.error_at(n, fmt::format("'{}' in {} must be {}, not {}", key, what_, expected, toml_type_name(n)));
+  throw doc_.error_at(n, fmt::format("'{}' in {} must be {}, not {}", key, what_, expected, toml_type_name(n)),
+                      expected.find("string") != std::string_view::npos ? quote_hint(doc_, n) : std::string());
 }
 
 std::optional<Located<std::string>> TableReader::string(std::string_view key) {
@@ -281,7 +356,8 @@ std::optional<std::vector<Located<std::string>>> TableReader::strings(std::strin
   if (!n->is_array()) type_error(*n, key, "a string or an array of strings");
   for (const auto& e : *n->as_array()) {
     if (!e.is_string())
-      throw doc_.error_at(e, fmt::format("'{}' in {} must list strings, not {}", key, what_, toml_type_name(e)));
+      throw doc_.error_at(e, fmt::format("'{}' in {} must list strings, not {}", key, what_, toml_type_name(e)),
+                          quote_hint(doc_, e));
     out.push_back({std::string(e.as_string()->get()), pos_of(e)});
   }
   return out;

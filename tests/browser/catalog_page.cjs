@@ -75,9 +75,52 @@ const { chromium } = require(playwrightDir);
     await page.evaluate(() => window.scrollTo(0, 0));  // the selector and the answer
     await page.screenshot({ path: screenshot, fullPage: false });
 
-    // A phone: nothing wider than the screen but the table's own scroller.
+    // The selection is in the URL: a fresh page opened on that link shows the same answer.
+    out.hash = await page.evaluate(() => location.hash);
+    out.linkHref = await page.$eval("#link", (a) => a.getAttribute("href"));
+    const linked = await context.newPage();
+    linked.on("pageerror", (e) => out.errors.push(String(e)));
+    await linked.goto("file://" + path.resolve(pagePath) + out.hash);
+    await linked.waitForSelector("html[data-ready='1']", { timeout: 10000 });
+    out.linked = {
+      variant: await linked.$eval("#variant", (e) => e.textContent),
+      reasons: await linked.$$eval("#reasons li", (es) => es.map((e) => e.textContent)),
+      gpuText: await linked.$eval("#gpu", (e) => e.selectedOptions[0].textContent),
+      cpu: await linked.$eval("#cpu-options input:checked", (e) => e.value),
+      hash: await linked.evaluate(() => location.hash),
+    };
+    await linked.close();
+
+    // A GPU that is a whole machine brings its platform and CPU.
+    await page.selectOption("#gpu", { label: "DGX Spark" });
+    out.spark = await page.evaluate(() => ({
+      platform: document.getElementById("platform").selectedOptions[0].textContent,
+      cpu: document.querySelector("#cpu-options input:checked").parentElement.textContent,
+      variant: document.getElementById("variant").textContent,
+    }));
+
+    // Fits the screen, measured in the page: no element past its right edge, no
+    // select whose option text is wider than the select can show.
+    const fit = () => page.evaluate(() => {
+      const wide = [...document.querySelectorAll("body *")]
+        .filter((e) => e.getClientRects().length && e.getBoundingClientRect().right > window.innerWidth + 0.5)
+        .map((e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : ""));
+      const ctx = document.createElement("canvas").getContext("2d");
+      const cut = [];
+      for (const s of document.querySelectorAll("select")) {
+        const st = getComputedStyle(s);
+        ctx.font = st.font;
+        // The closed select shows the option's text beside its arrow (about 1.5em).
+        const room = s.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight) - 1.5 * parseFloat(st.fontSize);
+        for (const o of s.options) if (ctx.measureText(o.textContent).width > room) cut.push(s.id + ": " + o.textContent);
+      }
+      return { wide: wide.slice(0, 8), cut: cut.slice(0, 8), scroll: document.documentElement.scrollWidth - window.innerWidth };
+    });
+    await page.fill("#filter", "");  // every row of the table
+    out.desktopFit = await fit();
     await page.setViewportSize({ width: 390, height: 844 });
-    out.phoneOverflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    out.phoneFit = await fit();
+    out.phoneOverflow = out.phoneFit.scroll;
     await page.emulateMedia({ colorScheme: "light" });
     out.lightBackground = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     await page.emulateMedia({ colorScheme: "dark" });

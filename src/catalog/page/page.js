@@ -21,41 +21,65 @@ function start(data) {
     if (keep && [...select.options].some((o) => o.value === old)) select.value = old;
   }
 
+  // Products grouped by the spec's branch, so the closed select shows only "pytorch 2.9.1".
   function fillProducts() {
-    fill($("product"), data.products.map((p, i) =>
-      option(i, (p.version ? p.package + " " + p.version : p.package) + " (" + p.branch + ", " + p.spec + ")")));
+    const groups = new Map();
+    data.products.forEach((p, i) => {
+      if (!groups.has(p.branch)) { const g = el("optgroup"); g.label = p.branch; groups.set(p.branch, g); }
+      const o = option(i, p.version ? p.package + " " + p.version : p.package);
+      o.title = p.spec;
+      groups.get(p.branch).append(o);
+    });
+    fill($("product"), [...groups.values()]);
   }
   function fillPythons() {
     const p = data.products[+$("product").value];
     fill($("python"), p.pythons.map((y, i) => option(i, y === "" ? "not a Python package" : "Python " + y)), true);
     $("python").disabled = p.pythons.length < 2;
   }
+  // The platforms; those without the chosen GPU cannot be picked.
   function fillPlatforms() {
-    fill($("platform"), data.platforms.map((p, i) => option(i, p.label + " (" + p.id + ")")));
+    const g = gpuIndex();
+    fill($("platform"), data.platforms.map((p, i) => {
+      const o = option(i, p.label);
+      o.title = p.id;
+      o.disabled = g >= 0 && !p.gpus.includes(g);
+      return o;
+    }), true);
   }
+  // Every GPU of every platform: the GPU is chosen first, the platform follows.
   function fillGpus() {
-    const p = data.platforms[+$("platform").value];
-    const opts = [option(-1, p.gpus.length ? "No NVIDIA GPU" : "No NVIDIA GPU on this platform")];
-    for (const g of p.gpus) {
-      const gpu = data.gpus[g];
+    const opts = [option(-1, "No NVIDIA GPU")];
+    data.gpus.forEach((gpu, g) => {
       const group = el("optgroup");
       group.label = gpu.family + " (SM " + gpu.sm + ")";
       for (const name of gpu.products) group.append(option(g + ":" + name, name));
       opts.push(group);
-    }
-    const old = $("gpu").value;
-    $("gpu").replaceChildren(...opts);
-    if ([...$("gpu").options].some((o) => o.value === old)) $("gpu").value = old;
-    $("gpu").disabled = p.gpus.length === 0;
+    });
+    fill($("gpu"), opts, true);
+  }
+  // A GPU that is a whole machine (DGX Spark, GH200, Jetson) sets its platform
+  // and CPU; another GPU moves the platform only where the current one lacks it.
+  function followGpu() {
+    const g = gpuIndex();
+    if (g < 0) { fillPlatforms(); return; }
+    const name = $("gpu").value.slice($("gpu").value.indexOf(":") + 1);
+    const machine = data.gpus[g].machines[name];
+    let platform = +$("platform").value, cpu = null;
+    if (machine) { [platform, cpu] = machine; }
+    else if (!data.platforms[platform].gpus.includes(g)) platform = data.platforms.findIndex((p) => p.gpus.includes(g));
+    fillPlatforms();
+    $("platform").value = String(platform);
+    fillCpus(cpu);
   }
   function fillDrivers() {
     fill($("driver"), data.drivers.map((d, i) => option(i, d.label)), true);
   }
-  function fillCpus() {
+  function fillCpus(chosen) {
     const p = data.platforms[+$("platform").value];
     const box = $("cpu-options");
     const old = box.querySelector("input:checked");
-    const keep = old ? +old.value : 0;
+    const keep = chosen !== undefined && chosen !== null ? chosen : old ? +old.value : 0;
     box.replaceChildren();
     p.cpus.forEach((c, i) => {
       const label = el("label");
@@ -103,6 +127,28 @@ function start(data) {
     return data.answers[row[row.length - 2]];
   }
 
+  // The selection in the URL's fragment, so that an answer can be linked.
+  const fields = ["gpu", "driver", "platform", "product", "python"];
+  function selection() {
+    const q = new URLSearchParams();
+    for (const f of fields) q.set(f, $(f).value);
+    q.set("cpu", String(cpuIndex()));
+    return "#" + q.toString();
+  }
+  function applySelection(hash) {
+    if (!hash.includes("=")) return false;
+    const q = new URLSearchParams(hash.slice(1));
+    const has = (id, v) => v !== null && [...$(id).options].some((o) => o.value === v && !o.disabled);
+    if (has("gpu", q.get("gpu"))) { $("gpu").value = q.get("gpu"); followGpu(); }
+    if (has("platform", q.get("platform"))) { $("platform").value = q.get("platform"); fillCpus(); }
+    const cpu = +q.get("cpu");
+    if (Number.isInteger(cpu) && cpu >= 0 && cpu < data.platforms[+$("platform").value].cpus.length) fillCpus(cpu);
+    if (has("driver", q.get("driver"))) $("driver").value = q.get("driver");
+    if (has("product", q.get("product"))) { $("product").value = q.get("product"); fillPythons(); }
+    if (has("python", q.get("python"))) $("python").value = q.get("python");
+    return true;
+  }
+
   function list(ul, ids) { ul.replaceChildren(...ids.map((i) => el("li", S[i]))); }
 
   function show() {
@@ -126,14 +172,18 @@ function start(data) {
     $("alternatives-box").hidden = rows.length === 0;
     $("driver").disabled = gpuIndex() < 0;
     showCheck();
+    const link = selection();
+    $("link").href = link;
+    if (location.hash !== link) history.replaceState(null, "", link);
   }
 
   function fillVariants() {
     const body = $("variants").tBodies[0];
+    const heads = [...$("variants").tHead.rows[0].cells].map((c) => c.textContent);
     for (const v of data.variants) {
       const tr = el("tr");
       const cells = [v[0], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[1]];
-      for (const c of cells) tr.append(el("td", S[c]));
+      cells.forEach((c, i) => { const td = el("td", S[c]); td.dataset.label = heads[i]; tr.append(td); });
       tr.dataset.text = cells.map((c) => S[c]).join(" ").toLowerCase();
       body.append(tr);
     }
@@ -149,13 +199,16 @@ function start(data) {
     $("count").textContent = shown + " of " + data.variants.length + " variants";
   }
 
-  fillProducts(); fillPythons(); fillPlatforms(); fillGpus(); fillDrivers(); fillCpus();
+  fillGpus(); fillDrivers(); fillPlatforms(); fillCpus(); fillProducts(); fillPythons();
+  applySelection(location.hash);
   $("product").addEventListener("change", () => { fillPythons(); show(); });
-  $("platform").addEventListener("change", () => { fillGpus(); fillCpus(); show(); });
-  for (const id of ["python", "gpu", "driver"]) $(id).addEventListener("change", show);
+  $("gpu").addEventListener("change", () => { followGpu(); show(); });
+  $("platform").addEventListener("change", () => { fillCpus(); show(); });
+  for (const id of ["python", "driver"]) $(id).addEventListener("change", show);
   $("cpu-options").addEventListener("change", show);
   $("selector").addEventListener("submit", (e) => e.preventDefault());
   $("filter").addEventListener("input", filterVariants);
+  window.addEventListener("hashchange", () => { if (location.hash !== selection() && applySelection(location.hash)) show(); });
   fillVariants(); filterVariants(); show();
   document.documentElement.dataset.ready = "1";
 }
