@@ -32,15 +32,15 @@ std::vector<std::string> names(const PinQuery& q) {
 using Names = std::vector<std::string>;
 
 TEST(PinQuery, TorchAndPython) {
-  // torch 2.9.1 with Python 3.12: every 2.9.1 pin (ed142ab provides 3.12 and 3.13 only, so it counts).
-  EXPECT_EQ(names(query("2.9.1", "3.12", "", "")), (Names{"6a030d5", "46336d4", "2017d6d", "ed142ab"}));
+  // torch 2.9.1 with Python 3.12: every 2.9.1 pin (0182a36 and ed142ab provide 3.12 and 3.13 only, so they count).
+  EXPECT_EQ(names(query("2.9.1", "3.12", "", "")), (Names{"6a030d5", "46336d4", "0182a36", "2017d6d", "ed142ab"}));
   // Python 3.11: 0182a36 and ed142ab lack it.
   EXPECT_EQ(names(query("2.9.1", "3.11", "", "")), (Names{"6a030d5", "46336d4", "2017d6d"}));
 }
 
 TEST(PinQuery, AShortVersionMatchesItsReleases) {
   EXPECT_EQ(names(query("2.9", "", "", "")), names(query("2.9.1", "", "", "")));
-  EXPECT_EQ(names(query("2.9", "", "", "")), (Names{"6a030d5", "46336d4", "2017d6d", "ed142ab"}));
+  EXPECT_EQ(names(query("2.9", "", "", "")), (Names{"6a030d5", "46336d4", "0182a36", "2017d6d", "ed142ab"}));
   EXPECT_EQ(names(query("2.91", "", "", "")), Names{}) << "components, not a text prefix";
 }
 
@@ -57,7 +57,7 @@ TEST(PinQuery, CudaAndVllm) {
 
 TEST(PinQuery, HintNamesThePinsAndTheCommand) {
   EXPECT_EQ(pin_hint(kb(), query("2.9.1", "3.12", "", "")),
-            "pins that provide torch 2.9.1, Python 3.12: 6a030d5, 46336d4, 2017d6d, ed142ab "
+            "pins that provide torch 2.9.1, Python 3.12: 6a030d5, 46336d4, 0182a36, 2017d6d, ed142ab "
             "('tailor kb --pins --torch 2.9.1 --python 3.12')");
   EXPECT_EQ(pin_hint(kb(), query("", "", "13.1", "")),
             "pin that provides CUDA 13.1: 2017d6d ('tailor kb --pins --cuda 13.1')");

@@ -372,6 +372,14 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
       {"TLR037", fixture("torchvision-tables"), "lib/gpu-metadata.nix", "\"Vera Rubin\""},
       {"TLR038", fixture("torchvision-tables"), "lib/cuda-metadata.nix", "\"550\""},
       {"TLR039", fixture("torchvision-tables"), "lib/cuda-metadata.nix", "\"cudaPackages_13\""},
+      // A table whose values expand past check's budget (one 1 MiB string, 4,096 times) is reported unread.
+      {"TLR042",
+       {{"lib/gpus.nix",
+         "let\n  s = builtins.concatStringsSep \"\" (builtins.genList (i: \"0123456789abcdef\") 65536);\n"
+         "in {\n  \"80\" = { gpus = builtins.genList (i: s) 4096; };\n"
+         "  \"90\" = { gpus = builtins.genList (i: s) 4096; };\n}\n"}},
+       "lib/gpus.nix",
+       "let"},
       {"TLR043", fixture("torchvision-tables"), "lib/gpu-metadata.nix", "\"R100\""},
       {"TLR040",
        {{"lib/torch.nix", "{ sm, cudaVersion }:\nsm\n"},

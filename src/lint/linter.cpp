@@ -41,8 +41,10 @@ void fold_table_sites(std::vector<Problem>& problems) {
     if (t.fold_rule.empty()) continue;
     for (size_t j = 0; j < problems.size(); ++j) {
       const Problem& p = problems[j];
+      // A finding that gathers a column's rows names each row in its notes.
+      auto names_fact = [&](const std::string& s) { return s.find(t.fold_text) != std::string::npos; };
       if (gone[j] || p.rule->code != t.fold_rule || !t.fold_files.count(p.rel) ||
-          p.message.find(t.fold_text) == std::string::npos)
+          !(names_fact(p.message) || std::any_of(p.notes.begin(), p.notes.end(), names_fact)))
         continue;
       gone[j] = true;
       if (!counts[i]++) example[i] = &p;

@@ -140,13 +140,20 @@ TEST(LintRealText, DriverRowsOfSeveralToolkitsCheckEach) {
       "| pytorch-2.10-cuda13 | 13.0 / 13.1 | 580.65.06+ (CUDA 13.0), 580.65.06+ (CUDA 13.1) |\n";
   CheckResult r = check_files("t", {{"README.md", readme}}, kb());
   std::vector<std::string> got;
-  for (const auto& p : r.problems)
+  for (const auto& p : r.problems) {
     got.push_back(fmt::format("{} {}:{} {}", p.rule->code, p.pos.line, p.pos.column, p.message));
+    for (const auto& n : p.notes) got.push_back("note: " + n);
+  }
+  // One wrong column is one finding; its notes name each wrong row.
   EXPECT_EQ(got, (std::vector<std::string>{
-                     "TLR020 3:42 README.md says driver 570+, but NVIDIA's minimum for CUDA 12.9 is 575.51.03: on "
+                     "TLR020 3:42 README.md's \"Min Driver\" column gives a driver below NVIDIA's minimum for the "
+                     "row's CUDA in 2 rows (2 floors): on older drivers those packages fail at run time with \"CUDA "
+                     "driver version is insufficient\"",
+                     "note: line 3: README.md says driver 570+, but NVIDIA's minimum for CUDA 12.9 is 575.51.03: on "
                      "older drivers the package fails at run time with \"CUDA driver version is insufficient\"",
-                     "TLR020 6:63 README.md says driver 580.65.06+, but NVIDIA's minimum for CUDA 13.1 is 590.44.01: "
-                     "on older drivers the package fails at run time with \"CUDA driver version is insufficient\""}));
+                     "note: line 6: README.md says driver 580.65.06+, but NVIDIA's minimum for CUDA 13.1 is "
+                     "590.44.01: on older drivers the package fails at run time with \"CUDA driver version is "
+                     "insufficient\""}));
 }
 
 // TLR022: under a heading of one toolkit a count is of that toolkit's recipes ("(58 total)"

@@ -213,9 +213,10 @@ TEST(NixEval, ASharedStringCostsItsLengthOnceAndACellPerElement) {
   // genList (i: s) shares s: 4,096 elements of one 1 MiB string stay well under 8 MiB.
   EvalLimits limits;
   limits.max_bytes = 8u << 20;
-  Tree t(Files{{"main.nix",
-                "let s = builtins.concatStringsSep \"\" (builtins.genList (i: \"0123456789abcdef\") 65536);\n"
-                "in builtins.genList (i: s) 4096\n"}},
+  // s: 1,024 copies of a 1 KiB literal (a list of 65,536 short strings would itself cost
+  // more than the budget in cells before s exists).
+  Tree t(Files{{"main.nix", "let s = builtins.concatStringsSep \"\" (builtins.genList (i: \"" + std::string(1024, 'x') +
+                                "\") 1024);\nin builtins.genList (i: s) 4096\n"}},
          limits);
   ValuePtr l = t.main();
   ASSERT_TRUE(l->is(ValueKind::list));
