@@ -188,10 +188,12 @@ std::string platform_label(const PlatformChoice& p) {
 }  // namespace
 
 std::string spec_label(const Spec& spec) {
-  const std::string& shown = spec.shown();  // already relative to the tree or the working directory
-  std::filesystem::path p(shown);
-  bool leaves = !p.empty() && *p.begin() == "..";
-  if (p.is_relative() && !leaves && !shown.starts_with("~")) return shown;
+  // A spec under the working directory (however spelled) is shown as generated files name it;
+  // one outside it is the machine's own path: the page names it by product and branch.
+  std::filesystem::path p(spec.path);
+  if (p.is_absolute()) p = p.lexically_normal().lexically_relative(std::filesystem::current_path());
+  bool leaves = p.empty() || *p.begin() == "..";
+  if (!leaves && !spec.path.starts_with("~")) return spec.shown();
   return spec.product.empty() ? spec.name : spec.product + "/" + spec.name;
 }
 
