@@ -13,8 +13,8 @@
 
 namespace {
 
-// The words of \a line as sh reads them: bare runs of safe characters, '…' quotes joined to
-// their neighbours, " | " as its own word. Anything else outside quotes is a finding.
+// The words of \a line as sh reads them: bare runs of safe characters, '…' quotes and \x escapes
+// joined to their neighbours, " | " as its own word. Anything else outside quotes is a finding.
 std::vector<std::string> words_of(std::string_view line) {
   std::vector<std::string> out;
   std::string word;
@@ -29,6 +29,9 @@ std::vector<std::string> words_of(std::string_view line) {
       word.append(line.substr(i + 1, end - i - 1));
       in_word = true;
       i = end;
+    } else if (c == '\\' && i + 1 < line.size()) {  // a backslash outside quotes: the next character, literally
+      word += line[++i];
+      in_word = true;
     } else if (c == '|' && !in_word) {
       out.push_back("|");
     } else if (std::string_view("_./:=+@%,-").find(c) != std::string_view::npos || (c >= 'a' && c <= 'z') ||

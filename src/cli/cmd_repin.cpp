@@ -299,11 +299,12 @@ int repin_tree(CommandContext& ctx, const RepinArgs& a, migrate::RepinOptions o,
   // What repin introduced, apart from what the tree already had (a finding of the same rule on the same line).
   lint::CheckResult introduced = lint::findings_not_in(after, before);
   int had_errors = after.errors - introduced.errors, had_warnings = after.warnings - introduced.warnings;
-  ctx.out << fmt::format("tailor check on the result: {} introduced by repin (the tree had {} error{}, {} warning{} "
-                         "before; {} of them remain{}):\n",
-                         plural_findings(introduced), before.errors, before.errors == 1 ? "" : "s", before.warnings,
-                         before.warnings == 1 ? "" : "s", had_errors + had_warnings,
-                         had_errors + had_warnings > 0 ? fmt::format(", not shown: tailor check {}", shown_root) : "");
+  ctx.out << fmt::format(
+      "tailor check on the result: {} introduced by repin (the tree had {} error{}, {} warning{} "
+      "before; {} of them remain{}):\n",
+      plural_findings(introduced), before.errors, before.errors == 1 ? "" : "s", before.warnings,
+      before.warnings == 1 ? "" : "s", had_errors + had_warnings,
+      had_errors + had_warnings > 0 ? fmt::format(", not shown: tailor check {}", shown_root) : "");
   ctx.out << lint::render_text(introduced);
   report = report_start("tree", a.dir, plan, a.dry_run);
   report["other_branches"] = plan.other_branches;

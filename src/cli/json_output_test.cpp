@@ -244,7 +244,8 @@ TEST(JsonOutput, RepinReportsItsEditsAndWhatIsLeft) {
   EXPECT_EQ(j["known_pin"], true);
   EXPECT_EQ(j["dry_run"], true);
   EXPECT_TRUE(j["wrote"].is_null());
-  // The spec names pin 6a030d5 (torch 2.9.1); 0182a36 ships torch 2.9.1 too (disputed in the overlay): only the pin moves.
+  // The spec names pin 6a030d5 (torch 2.9.1); 0182a36 ships torch 2.9.1 too (disputed in the overlay): only the pin
+  // moves.
   ASSERT_EQ(j["changes"].size(), 1u);
   EXPECT_EQ(j["changes"][0]["file"], spec);
   std::vector<std::pair<std::string, std::string>> moves;

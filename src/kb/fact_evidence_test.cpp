@@ -166,4 +166,3 @@ TEST(FactEvidence, ADisputedVersionKeepsBothClaims) {
 
 }  // namespace
 }  // namespace tailor
-

@@ -255,13 +255,15 @@ struct Tables {
       }
       for (const Cell& c : items(entry, products, true)) {
         const GpuArch* own = product_gpu(kb, c.text());
-        // A product the knowledge base lists under several SMs (DRIVE Thor: 10.1, renamed 11.0 by CUDA 13) is at home under each.
+        // A product the knowledge base lists under several SMs (DRIVE Thor: 10.1, renamed 11.0 by CUDA 13) is at home
+        // under each.
         if (!own || lists_product(g, c.text())) continue;
-        Problem* found = report(c, "TLR036",
-                                fmt::format("{} is listed under {}, but {} is {} ({}, compute capability {}){}", c.text(),
-                                            g.display(), c.text(), own->display(), own->family, own->sm, reach({key})),
-                                fmt::format("list {} under \"{}\"", c.text(), own->name_token().substr(2)),
-                                {fmt::format("source: {}", own->source)});
+        Problem* found =
+            report(c, "TLR036",
+                   fmt::format("{} is listed under {}, but {} is {} ({}, compute capability {}){}", c.text(),
+                               g.display(), c.text(), own->display(), own->family, own->sm, reach({key})),
+                   fmt::format("list {} under \"{}\"", c.text(), own->name_token().substr(2)),
+                   {fmt::format("source: {}", own->source)});
         fold(found, "TLR018", c.text() + " under " + g.display(), files_with({key}));
       }
       for (const Cell& c : items(entry, products, true)) {
@@ -343,8 +345,8 @@ struct Tables {
     std::vector<Cell> out;
     std::string_view source;
     if (whole.at.nix && whole.at.span.end <= whole.at.nix->src.text.size())
-      source = std::string_view(whole.at.nix->src.text)
-                   .substr(whole.at.span.begin, whole.at.span.end - whole.at.span.begin);
+      source =
+          std::string_view(whole.at.nix->src.text).substr(whole.at.span.begin, whole.at.span.end - whole.at.span.begin);
     const std::string& text = whole.text();
     for (size_t b = 0; b <= text.size();) {
       size_t e = std::min(text.find(',', b), text.size());

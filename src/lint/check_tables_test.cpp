@@ -40,7 +40,8 @@ TEST(CheckTables, ReportsEachPlantedTableFactOnceWhereItIsWritten) {
       "capability 8.9); 36 variant files build with it, e.g. torchvision025-python313-cuda12_8-sm90-armv9.nix [TLR036]",
       "lib/gpu-metadata.nix:38:16: warning: SM120 is named \"Vera Rubin\" here, but SM120 is Blackwell (RTX 5090, RTX "
       "PRO 6000); 24 variant files build with it, e.g. torchvision025-python313-cuda12_8-sm120-avx2.nix [TLR037]",
-      "lib/gpu-metadata.nix:46:16: warning: SM121 is named \"Vera Rubin Ultra\" here, but SM121 is Blackwell (GB10) (DGX "
+      "lib/gpu-metadata.nix:46:16: warning: SM121 is named \"Vera Rubin Ultra\" here, but SM121 is Blackwell (GB10) "
+      "(DGX "
       "Spark); 9 variant files build with it, e.g. torchvision025-python313-cuda12_9-sm121-armv9.nix [TLR037]",
       // The generator script keeps the same facts in its arrays, for the headers and docs it writes.
       "scripts/generate-variants.sh:12:92: warning: SM120 is named \"Vera Rubin\" here, but SM120 is Blackwell (RTX "

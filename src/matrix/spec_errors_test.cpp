@@ -47,8 +47,8 @@ struct OverlaidCase {
 
 std::vector<OverlaidCase> overlaid_specs() {
   std::vector<OverlaidCase> out;
-  for (const auto& [dir, kb] : std::vector<std::pair<std::string, std::string>>{
-           {"bad-disputed", test::disputed_kb_dir()}})
+  for (const auto& [dir, kb] :
+       std::vector<std::pair<std::string, std::string>>{{"bad-disputed", test::disputed_kb_dir()}})
     for (const auto& n : bad_specs(dir)) out.push_back({dir, kb, n});
   return out;
 }

@@ -119,8 +119,8 @@ BranchLines branch_lines(std::string_view text, const std::vector<std::pair<size
     auto cells = split_row(text, b, e);
     if (!in_table) {
       in_table = true;
-      branch_table = !cells.empty() && lower(plain(text.substr(cells[0].begin, cells[0].end - cells[0].begin))) ==
-                                           "branch";
+      branch_table =
+          !cells.empty() && lower(plain(text.substr(cells[0].begin, cells[0].end - cells[0].begin))) == "branch";
       current.clear();
       continue;
     }
@@ -130,8 +130,7 @@ BranchLines branch_lines(std::string_view text, const std::vector<std::pair<size
     if (current.empty()) continue;
     out.of_line[n] = current;
     names.insert(current);
-    if (lint::doc_line_about_this_tree(line) || line.find("This branch") != std::string_view::npos)
-      marked = current;
+    if (lint::doc_line_about_this_tree(line) || line.find("This branch") != std::string_view::npos) marked = current;
   }
   for (size_t n = 0; n < lines.size(); ++n) {
     if (!out.of_line[n].empty()) continue;
@@ -271,8 +270,7 @@ std::vector<TextEdit> plan_doc(std::string_view text, const DocRepin& r, std::ve
     const std::string* b = other(e.begin);
     if (!b) return false;
     size_t n = line_of(e.begin);
-    if (other_branches && reported.insert(n).second)
-      other_branches->push_back({static_cast<int>(n) + 1, 1, *b});
+    if (other_branches && reported.insert(n).second) other_branches->push_back({static_cast<int>(n) + 1, 1, *b});
     return true;
   });
   std::erase_if(left, [&](const Mention& m) {

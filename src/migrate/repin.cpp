@@ -569,11 +569,11 @@ class Repinner {
       }
     }
     if (left.empty()) return;
-    plan_.verify.push_back(fmt::format(
-        "{} still name{} {} while the package set is now {} (tailor check reports each as TLR007): rename "
-        "them, with their pnames and descriptions, to {}, or repin without --python-set; first: {}",
-        plural(left.size(), "file"), left.size() == 1 ? "s" : "", fmt::join(words, ", "), plan_.python->set, want,
-        result_path(left.front())));
+    plan_.verify.push_back(
+        fmt::format("{} still name{} {} while the package set is now {} (tailor check reports each as TLR007): rename "
+                    "them, with their pnames and descriptions, to {}, or repin without --python-set; first: {}",
+                    plural(left.size(), "file"), left.size() == 1 ? "s" : "", fmt::join(words, ", "), plan_.python->set,
+                    want, result_path(left.front())));
   }
 
   RepinPlan plan_;

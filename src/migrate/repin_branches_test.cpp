@@ -35,8 +35,7 @@ TEST(RepinBranches, RowsOfOtherBranchesStayAndAreListed) {
   EXPECT_NE(readme.find("> You are on the `torch-py311` branch: Python 3.11 on nixpkgs `6a030d5`."), std::string::npos);
   EXPECT_NE(readme.find("| **`torch-py311`** (this branch) | 2.9.1 | 3.11 | `6a030d5` |"), std::string::npos);
   EXPECT_NE(readme.find("- **`torch-py312`**: the same pin (`46336d4`) with Python 3.12."), std::string::npos);
-  EXPECT_NE(readme.find("| `torch-py312` | 2.9.1 | 3.12 | `46336d4` |\n| | | 3.12 | `46336d4` |"),
-            std::string::npos);
+  EXPECT_NE(readme.find("| `torch-py312` | 2.9.1 | 3.12 | `46336d4` |\n| | | 3.12 | `46336d4` |"), std::string::npos);
 }
 
 TEST(RepinBranches, TheGivenBranchWinsOverTheMarkedOne) {
