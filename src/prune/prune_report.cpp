@@ -33,6 +33,13 @@ std::vector<ArchChange> values_of(std::map<ArchKey, ArchChange>& by) {
   return out;
 }
 
+// The total of one field over every file's outcome.
+uint64_t sum_of(const std::vector<FileOutcome>& files, uint64_t FileOutcome::*field) {
+  uint64_t n = 0;
+  for (const auto& f : files) n += f.*field;
+  return n;
+}
+
 }  // namespace
 
 FileOutcome outcome_of(std::string path, uint64_t size, const RewritePlan& plan) {
@@ -66,35 +73,15 @@ FileOutcome outcome_of(std::string path, uint64_t size, const RewritePlan& plan)
   return f;
 }
 
-uint64_t PruneReport::removed_bytes() const {
-  uint64_t n = 0;
-  for (const auto& f : files) n += f.removed_bytes;
-  return n;
-}
+uint64_t PruneReport::removed_bytes() const { return sum_of(files, &FileOutcome::removed_bytes); }
 
-uint64_t PruneReport::compressed_before() const {
-  uint64_t n = 0;
-  for (const auto& f : files) n += f.compressed_before;
-  return n;
-}
+uint64_t PruneReport::compressed_before() const { return sum_of(files, &FileOutcome::compressed_before); }
 
-uint64_t PruneReport::compressed_after() const {
-  uint64_t n = 0;
-  for (const auto& f : files) n += f.compressed_after;
-  return n;
-}
+uint64_t PruneReport::compressed_after() const { return sum_of(files, &FileOutcome::compressed_after); }
 
-uint64_t PruneReport::size_before() const {
-  uint64_t n = 0;
-  for (const auto& f : files) n += f.size;
-  return n;
-}
+uint64_t PruneReport::size_before() const { return sum_of(files, &FileOutcome::size); }
 
-uint64_t PruneReport::size_after() const {
-  uint64_t n = 0;
-  for (const auto& f : files) n += f.size_after;
-  return n;
-}
+uint64_t PruneReport::size_after() const { return sum_of(files, &FileOutcome::size_after); }
 
 size_t PruneReport::refused() const {
   return static_cast<size_t>(
