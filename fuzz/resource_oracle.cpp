@@ -36,6 +36,18 @@ void reset_peak() { g_peak.store(g_live.load()); }
 
 void* operator new(size_t n) { return tailor::fuzz::counted(n); }
 void* operator new[](size_t n) { return tailor::fuzz::counted(n); }
+// The nothrow forms too (std::get_temporary_buffer uses them): every unaligned new that the
+// delete below frees must come from the same malloc, or ASan reports a new/free mismatch.
+void* operator new(size_t n, const std::nothrow_t&) noexcept {
+  try {
+    return tailor::fuzz::counted(n);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+void* operator new[](size_t n, const std::nothrow_t& t) noexcept { return operator new(n, t); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { tailor::fuzz::uncounted(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { tailor::fuzz::uncounted(p); }
 void operator delete(void* p) noexcept { tailor::fuzz::uncounted(p); }
 void operator delete[](void* p) noexcept { tailor::fuzz::uncounted(p); }
 void operator delete(void* p, size_t) noexcept { tailor::fuzz::uncounted(p); }
