@@ -59,7 +59,7 @@ TAILOR_FUZZ_TARGET(data, size) {
   }
   if (features.size() > 64) return 0;
   std::string pattern;
-  for (const auto& f : features) pattern += (pattern.empty() ? "" : "|") + f;
+  for (size_t i = 0; i < features.size(); ++i) pattern += (i ? "|" : "") + features[i];  // an empty name too
   for (const char* arch : {"x86_64", "aarch64"}) {
     tailor::FeatureCheck c = tailor::feature_check(features, arch);
     if (c.linux_command.find('\0') != std::string::npos) return 0;  // NUL is no shell word at all
