@@ -293,11 +293,13 @@ nlohmann::json catalog_json(const CatalogData& data, const KnowledgeBase& kb) {
   }
   // Every variant: [name, spec, package, version, python, cuda, sm, isa, platform, driver floor].
   j["variants"] = nlohmann::json::array();
-  for (const auto& cs : data.specs)
+  for (const auto& cs : data.specs) {
+    const std::string label = spec_label(cs.spec);  // once per spec: it reads the working directory
     for (const auto& v : cs.matrix.variants)
-      j["variants"].push_back({s(v.name), s(spec_label(cs.spec)), s(v.package), s(v.version_of(v.package)), s(v.python),
-                               s(v.cuda), s(v.sm), s(v.isa), s(v.platform),
+      j["variants"].push_back({s(v.name), s(label), s(v.package), s(v.version_of(v.package)), s(v.python), s(v.cuda),
+                               s(v.sm), s(v.isa), s(v.platform),
                                s(driver_floor(derive_settings(v, cs.spec, cs.matrix, kb).driver))});
+  }
   j["strings"] = std::move(s.list);
   return j;
 }
