@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/golden.hpp"
+#include "support/inspected.hpp"
 #include "support/run.hpp"
 
 namespace tailor {
@@ -21,17 +22,7 @@ using test::source_path;
 const std::string kMulti = source_path("tests/data/elf/multi.so");
 const std::string kWheel = source_path("tests/data/elf/prunefix-0.1-py3-none-linux_x86_64.whl");
 
-// The architectures `tailor inspect --json` lists for \a path, with counts: "sm_86×3".
-std::string inspected(const std::string& path) {
-  auto r = run_tailor({"inspect", path, "--json"});
-  EXPECT_EQ(r.status, 0) << r.err;
-  auto j = nlohmann::json::parse(r.out);
-  std::string s;
-  for (const auto& f : j["files"])
-    for (const auto& e : f["entries"])
-      s += fmt::format("{}{}×{}", s.empty() ? "" : " ", e["arch"].get<std::string>(), e["count"].get<int>());
-  return s;
-}
+using test::inspected;
 
 // Issue 46 #5: a folder whose files were all left as they were (a full disk, an unknown layout)
 // exited 0, so a recipe's fixup phase passed with unpruned libraries. Any file left undone is exit 1.

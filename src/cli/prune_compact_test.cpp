@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/golden.hpp"
+#include "support/inspected.hpp"
 #include "support/run.hpp"
 
 namespace tailor {
@@ -56,17 +57,7 @@ class Compaction : public ::testing::Test {
 
 std::string elflint(const std::string& f) { return run_command("eu-elflint --gnu-ld " + f, true).out; }
 
-// The architectures inspect lists: "sm_90×3".
-std::string inspected(const std::string& path) {
-  auto r = run_tailor({"inspect", path, "--json"});
-  EXPECT_EQ(r.status, 0) << r.err;
-  auto j = nlohmann::json::parse(r.out);
-  std::string s;
-  for (const auto& f : j["files"])
-    for (const auto& e : f["entries"])
-      s += fmt::format("{}{}×{}", s.empty() ? "" : " ", e["arch"].get<std::string>(), e["count"].get<int>());
-  return s;
-}
+using test::inspected;
 
 TEST_F(Compaction, TheFileShrinksByWholePagesAndStillLoads) {
   ASSERT_EQ(registry(kCompact).out, "registered 3 sound 3\n");  // the original, for reference
