@@ -219,6 +219,20 @@ void check_pins(const KnowledgeBase& kb, std::vector<std::string>& out) {
     std::set<std::string> attributes;
     for (const auto& pkg : kb.packages)
       if (pkg.version_in_pins) attributes.insert(pkg.attribute);
+    // What a pin records of a function's formals lies within what a source
+    // states for the release the pin ships (kb/recipe_formals.hpp).
+    for (const auto& [attr, v] : p.versions) {
+      const std::vector<std::string>* args = p.arguments_of(attr);
+      std::vector<std::string> stated = expected_formals(kb.formals, attr, v);
+      if (!args || stated.empty()) continue;
+      for (const auto& a : *args)
+        if (!contains(stated, a))
+          out.push_back(fmt::format("{}: pin {}: {} names '{}', which no source states {} {} takes", f, p.short_rev,
+                                    p.arguments_field(attr), a, attr, v.str()));
+    }
+    for (const auto& [set, c] : p.cuda_sets)
+      if (!kb.cuda(c)) out.push_back(fmt::format("{}: pin {}: {} is CUDA {}, not in cuda_toolkits.toml", f,
+                                                 p.short_rev, set, c));
     for (const auto& attr : attributes) {
       const std::vector<std::string>* args = p.arguments_of(attr);
       for (const auto& a : override_arguments(kb, attr))

@@ -184,6 +184,8 @@ nlohmann::ordered_json to_json(const KnowledgeBase& kb) {
                            {"python", p.python},
                            {"python_default", opt(p.python_default)},
                            {"cuda", p.cuda},
+                           {"cuda_sets", p.cuda_sets},
+                           {"wheel_cuda", p.wheel_cuda},
                            {"cudnn", opt(p.cudnn)},
                            {"cutlass", opt(p.cutlass)},
                            {"torch_args", p.torch_args},

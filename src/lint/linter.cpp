@@ -69,7 +69,8 @@ CheckResult run_rules(LintTree t, const KnowledgeBase& kb, CheckResult r, bool a
   // The longest (check_text: every comment and description line) starts first, the rest fill the other cores.
   constexpr auto kChecks =
       std::to_array({check_text, check_names, check_pins, check_python, check_targets, check_workarounds, check_imports,
-                     check_fetches, check_docs, check_packages, check_versions, check_tables, check_builder_calls});
+                     check_fetches, check_docs, check_packages, check_versions, check_tables, check_builder_calls,
+                     check_override_args});
   std::array<std::vector<Problem>, kChecks.size()> found;
   parallel_for(kChecks.size(), 1, [&](size_t i) {
     Sink own(t, found[i]);

@@ -196,7 +196,8 @@ TEST(PinProbe, AMeasurementSettlesADisputedVersion) {
   ASSERT_NE(m->evidence_of("cutlass"), nullptr);  // not measured: still documented
   EXPECT_EQ(m->evidence_of("cutlass")->kind, EvidenceKind::documented);
   EXPECT_EQ(m->evidence_of("torch_args")->source,
-            "nixpkgs pkgs/development/python-modules/torch/source/default.nix at 0182a36");
+            "nixpkgs pkgs/development/python-modules/torch/source/default.nix at 6b516b42 (torch 2.9.1), which takes "
+            "them: the pin ships torch 2.9.1; the file at this pin was not read");
 
   p.measured = {"cuda", "python", "sha256"};  // torch not measured: the dispute stays
   merged = KnowledgeBase::load_texts({{"nixpkgs_pins.toml", probe_overlay(p)}});

@@ -159,7 +159,7 @@ const Row kTable[] = {
     {"x86_64-zen3-avx2", "8.6:580.65.06", "general", "build-pytorch/pytorch-prebuilt",
      "pytorch-python313-cuda12_9-sm80-avx2"},
     {"x86_64-zen3-avx2", "7.5:580.65.06", "general", "build-pytorch/pytorch-prebuilt",
-     "pytorch-bin-python313-cuda12_9-sm75"},
+     "pytorch-bin-python313-cuda12_8-sm75"},
     {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-pytorch/pytorch-lean-libs",
      "pytorch-python313-cuda12_9-sm90-avx512"},
 };
@@ -204,13 +204,13 @@ TEST(RecommendPrebuilt, OffersThePrebuiltVariantBesideTheSourceBuild) {
   ASSERT_EQ(text.status, 0) << text.err;
   EXPECT_TRUE(text.out.starts_with("pytorch-python313-cuda12_9-sm80-avx2\n")) << text.out;
   EXPECT_NE(
-      text.out.find("  pytorch-bin-python313-cuda12_9-sm86  prebuilt: ready in minutes with no compiler, GPU code "
+      text.out.find("  pytorch-bin-python313-cuda12_8-sm86  prebuilt: ready in minutes with no compiler, GPU code "
                     "for its SMs alone, generic CPU code"),
       std::string::npos)
       << text.out;
   args.push_back("--json");
   auto j = nlohmann::json::parse(test::run_tailor(args).out);
-  EXPECT_NE(std::find(j["alternatives"].begin(), j["alternatives"].end(), "pytorch-bin-python313-cuda12_9-sm86"),
+  EXPECT_NE(std::find(j["alternatives"].begin(), j["alternatives"].end(), "pytorch-bin-python313-cuda12_8-sm86"),
             j["alternatives"].end())
       << j["alternatives"].dump();
 }

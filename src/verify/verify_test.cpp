@@ -378,6 +378,78 @@ def arange(n, dtype=None, device=None): return _M([list(range(n))])
   EXPECT_NE(wrong.out.find("FAILED   fatbin-sm"), std::string::npos) << wrong.out;
 }
 
+// A prebuilt variant promises what the wheel is: torch-bin at the pins is the cu128
+// wheel, so the generated promise (tailor matrix --json, the keys of
+// tailor-variant.json) says CUDA 12.8, and verify passes a stand-in whose
+// torch.version.cuda is 12.8 and fails one labelled 12.9.
+TEST(VerifyCommand, APrebuiltPromiseCarriesTheWheelsCuda) {
+  std::string pyver;
+  {
+    FILE* p = ::popen("python3 -c 'import sys; print(\"%d.%d\" % sys.version_info[:2])' 2>/dev/null", "r");
+    char buf[32] = {};
+    if (p && std::fgets(buf, sizeof buf, p)) pyver = std::string(buf).substr(0, std::string(buf).find('\n'));
+    if (p) ::pclose(p);
+  }
+  if (pyver.empty()) GTEST_SKIP() << "no python3 on this host";
+  auto m = run_tailor({"matrix", "--json", "build-pytorch/pytorch-prebuilt"});
+  ASSERT_EQ(m.status, 0) << m.err;
+  nlohmann::json promise;
+  for (const auto& v : nlohmann::json::parse(m.out))
+    if (v["name"] == "pytorch-bin-python313-cuda12_8-sm90") promise = v;
+  ASSERT_FALSE(promise.is_null()) << m.out;
+  EXPECT_EQ(promise["cuda"], "12.8");
+  promise["python"] = pyver;  // the stand-in's interpreter
+  for (const char* label : {"12.8", "12.9"}) {
+    TempDir out(std::string("tailor-verify-bin-") + (label[3] == '8' ? "8" : "9"));
+    fs::path site = out.path / ("lib/python" + pyver + "/site-packages");
+    fs::create_directories(site / "torch/lib");
+    fs::copy_file(kElf / "sm90.so", site / "torch/lib/libtorch_cuda.so");
+    std::ofstream(site / "torch/__init__.py")
+        << "__version__ = \"2.9.1\"\nclass version: cuda = \"" << label << "\"\n"
+        << "class cuda:\n    @staticmethod\n    def is_available(): return False\n"
+           "    @staticmethod\n    def get_arch_list(): return []\n";
+    std::ofstream(out.path / "promise.json") << promise.dump();
+    auto r = run_tailor({"verify", out.path.string(), "--variant-json", (out.path / "promise.json").string(), "--json"});
+    auto j = nlohmann::json::parse(r.out);
+    std::map<std::string, std::string> status;
+    for (const auto& c : j["checks"]) status[c["name"]] = c["status"];
+    EXPECT_EQ(status["fatbin-sm"], "ok") << r.out;
+    EXPECT_EQ(status["cuda-version"], std::string(label) == "12.8" ? "ok" : "failed") << label << "\n" << r.out;
+  }
+}
+
+// The cu128 wheel carries no sm_89 cubins (pytorch .ci/manywheel/build_cuda.sh:
+// 7.0;7.5;8.0;8.6;9.0;10.0;12.0); multi.so stands in for its libraries (sm_75 …
+// sm_120 and compute_120). Pruned for SM 8.9 it keeps sm_86, which an 8.9 GPU
+// runs, and verify accepts that for the SM 8.9 prebuilt variant.
+TEST(VerifyCommand, APrunedWheelWithoutItsSmKeepsTheLowerMinorAndPasses) {
+  TempDir out("tailor-verify-sm89");
+  fs::create_directories(out.path / "torch/lib");
+  fs::path lib = out.path / "torch/lib/libtorch_cuda.so";
+  auto pruned = run_tailor({"prune", (kElf / "multi.so").string(), "--sm", "8.9", "-o", lib.string()});
+  ASSERT_EQ(pruned.status, 0) << pruned.err;
+  auto inspected = run_tailor({"inspect", lib.string(), "--json"});
+  EXPECT_NE(inspected.out.find("sm_86"), std::string::npos) << inspected.out;
+  EXPECT_EQ(inspected.out.find("sm_80"), std::string::npos) << inspected.out;
+  std::ofstream(out.path / "promise.json") << nlohmann::json{{"name", "pytorch-bin-python313-cuda12_8-sm89"},
+                                                             {"package", "pytorch-bin"},
+                                                             {"backend", "cuda"},
+                                                             {"python", "3.13"},
+                                                             {"cuda", "12.8"},
+                                                             {"sm", "8.9"},
+                                                             {"isa", "x86_64"},
+                                                             {"platform", "x86_64-linux"}}
+                                                  .dump();
+  auto r = run_tailor(
+      {"verify", lib.string(), "--variant-json", (out.path / "promise.json").string(), "--static", "--json"});
+  auto j = nlohmann::json::parse(r.out);
+  std::map<std::string, std::string> status;
+  for (const auto& c : j["checks"]) status[c["name"]] = c["status"];
+  EXPECT_EQ(status["fatbin-sm"], "ok") << r.out;
+  EXPECT_EQ(status["fatbin-only-sm"], "ok") << r.out;
+  EXPECT_EQ(r.status, 0) << r.out;
+}
+
 TEST(VerifyCommand, BadUsage) {
   auto none = run_tailor({"verify", (kElf / "sm90.so").string()});
   EXPECT_EQ(none.status, 2);
