@@ -28,8 +28,8 @@ std::string FactEvidence::claims_text() const {
 }
 
 const std::vector<std::string>& pin_fact_fields() {
-  static const std::vector<std::string> f = {"sha256", "python",  "python_default", "cuda",     "cuda_sets",
-                                             "cudnn",  "cutlass", "torch_args"};
+  static const std::vector<std::string> f = {"sha256",    "python", "python_default", "cuda",
+                                             "cuda_sets", "cudnn",  "cutlass",        "torch_args"};
   return f;
 }
 

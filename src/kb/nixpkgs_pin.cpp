@@ -103,9 +103,10 @@ void check_evidence(const TomlDocument& doc, const NixpkgsPin& p) {
       bool known = contains(pin_fact_fields(), f.value) || f.value.starts_with("versions.") ||
                    f.value.starts_with("function_args.") || f.value.starts_with("wheel_cuda.");
       if (!known)
-        throw doc.error_at(f.pos, fmt::format("unknown fact '{}'", f.value),
-                           fmt::format("facts are versions.ATTRIBUTE, function_args.ATTRIBUTE, wheel_cuda.ATTRIBUTE, {}",
-                                       fmt::join(pin_fact_fields(), ", ")));
+        throw doc.error_at(
+            f.pos, fmt::format("unknown fact '{}'", f.value),
+            fmt::format("facts are versions.ATTRIBUTE, function_args.ATTRIBUTE, wheel_cuda.ATTRIBUTE, {}",
+                        fmt::join(pin_fact_fields(), ", ")));
       if (!contains(recorded, f.value))
         throw doc.error_at(f.pos, fmt::format("pin {} records no '{}': evidence covers the facts the record holds",
                                               p.short_rev, f.value));

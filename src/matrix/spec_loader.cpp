@@ -441,7 +441,8 @@ void check_pairing(const TomlDocument& doc, const PackageDef& package, const std
 PackageVersion read_version(const TomlDocument& doc, const toml::table& t, const PackageDef& package,
                             const KnowledgeBase& kb) {
   TableReader r(doc, t, "[[family.version]]");
-  std::vector<std::string> keys = {"version", "pin", "cuda_pins", "cpu_pin", "name", "source", "external", "deliberate"};
+  std::vector<std::string> keys = {"version", "pin",    "cuda_pins", "cpu_pin",
+                                   "name",    "source", "external",  "deliberate"};
   std::vector<std::string> against;
   for (const PackageDef* b : built_packages(package, kb))
     if (b != &package) against.push_back(b->attribute);

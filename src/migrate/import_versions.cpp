@@ -237,8 +237,7 @@ std::string version_tables(const std::vector<const RecipeVersion*>& recipes, con
     }
     // Off the package's pairing table, as the tree names it: the spec says so.
     if (deliberate)
-      out += fmt::format("deliberate = {}\n",
-                         toml_string(fmt::format("the imported tree builds it so ({})", r->word)));
+      out += fmt::format("deliberate = {}\n", toml_string(fmt::format("the imported tree builds it so ({})", r->word)));
     out += name_line(*r, package);
     out += fmt::format("{} = {}\n", gpu ? "pin" : "cpu_pin", toml_string(r->pin));
     if (r->source) out += source_toml(r->source->fetch);

@@ -98,12 +98,27 @@ std::vector<Check> cuda_checks(const VariantPromise& p, const Inspection& in) {
       a = b;
     }
   }
-  std::vector<std::string> missing;  // SMs of the promise without a cubin of their own
-  for (uint32_t n : numbers)
-    if (std::none_of(own.begin(), own.end(), [&](const auto& e) { return e.kind == FatbinKind::sass && e.arch == n; }))
+  // SMs of the promise without a cubin of their own. A cubin of the same major
+  // and a lower minor that the driver's choice keeps is the code that GPU runs
+  // (an 8.9 GPU runs sm_86: upstream wheels carry no sm_89), so it counts, named.
+  std::vector<std::string> missing, runs_lower;
+  auto sass_of = [](const std::vector<FatbinEntry>& from, auto pred) {
+    return std::any_of(from.begin(), from.end(), [&](const auto& e) { return e.kind == FatbinKind::sass && pred(e); });
+  };
+  for (uint32_t n : numbers) {
+    if (sass_of(own, [&](const auto& e) { return e.arch == n; })) continue;
+    if (sass_of(kept, [&](const auto& e) { return e.arch / 10 == n / 10 && e.arch < n; }))
+      runs_lower.push_back(fmt::format("sm_{}", n));
+    else
       missing.push_back(fmt::format("sm_{}", n));
+  }
   if (missing.empty())
-    out.push_back({"fatbin-sm", CheckStatus::ok, fmt::format("{}: {}", label, summary(tally(own)))});
+    out.push_back(
+        {"fatbin-sm", CheckStatus::ok,
+         fmt::format("{}: {}{}", label, own.empty() ? summary(tally(kept)) : summary(tally(own)),
+                     runs_lower.empty() ? std::string()
+                                        : fmt::format(" (no {} cubins: the same major's lower minor, which it runs)",
+                                                      fmt::join(runs_lower, ", ")))});
   else
     out.push_back({"fatbin-sm", CheckStatus::failed,
                    entries.empty() ? fmt::format("no CUDA code at all: built CPU-only? ({} promised)", label)

@@ -302,23 +302,25 @@ TEST(VerifyProbe, VersionsAreReadUnderAttributeKeys) {
   EXPECT_EQ(p.versions.at("vllm"), "0.14.0");
 }
 
-// The whole dynamic path, with a stub torch package and this host's python3.
-TEST(VerifyCommand, NixResultWithVariantJsonAndStubTorch) {
-  TempDir out("tailor-verify-result");
-  std::string pyver;
-  {
-    FILE* p = ::popen("python3 -c 'import sys; print(\"%d.%d\" % sys.version_info[:2])' 2>/dev/null", "r");
-    char buf[32] = {};
-    if (p && std::fgets(buf, sizeof buf, p)) pyver = std::string(buf).substr(0, std::string(buf).find('\n'));
-    if (p) ::pclose(p);
-  }
-  TAILOR_SKIP_IF_TOOL_MISSING(pyver.empty(), "no python3 on this host");
-  fs::path site = out.path / ("lib/python" + pyver + "/site-packages");
+// This host's python3 version ("3.12"); empty without one.
+std::string host_python() {
+  FILE* p = ::popen("python3 -c 'import sys; print(\"%d.%d\" % sys.version_info[:2])' 2>/dev/null", "r");
+  char buf[32] = {};
+  std::string out;
+  if (p && std::fgets(buf, sizeof buf, p)) out = std::string(buf).substr(0, std::string(buf).find('\n'));
+  if (p) ::pclose(p);
+  return out;
+}
+
+// A stand-in torch package under \a site whose torch.version.cuda is \a cuda,
+// with sm90.so as its libtorch_cuda.so: enough for every check verify runs
+// without a GPU.
+void write_stand_in_torch(const fs::path& site, const std::string& cuda) {
   fs::create_directories(site / "torch/lib");
   fs::copy_file(kElf / "sm90.so", site / "torch/lib/libtorch_cuda.so");
-  std::ofstream(site / "torch/__init__.py") << R"PY(
+  std::string text = R"PY(
 __version__ = "2.9.1"
-class version: cuda = "12.9"
+class version: cuda = "{cuda}"
 class _cudnn:
     @staticmethod
     def version(): return 91300
@@ -344,6 +346,16 @@ class _S:
 float32 = "float32"
 def arange(n, dtype=None, device=None): return _M([list(range(n))])
 )PY";
+  text.replace(text.find("{cuda}"), 6, cuda);
+  std::ofstream(site / "torch/__init__.py") << text;
+}
+
+// The whole dynamic path, with a stub torch package and this host's python3.
+TEST(VerifyCommand, NixResultWithVariantJsonAndStubTorch) {
+  TempDir out("tailor-verify-result");
+  std::string pyver = host_python();
+  TAILOR_SKIP_IF_TOOL_MISSING(pyver.empty(), "no python3 on this host");
+  write_stand_in_torch(out.path / ("lib/python" + pyver + "/site-packages"), "12.9");
   fs::create_directories(out.path / "nix-support");
   std::ofstream(out.path / "nix-support/tailor-variant.json") << nlohmann::json{
       {"name", "pytorch-test-sm90"},
@@ -383,14 +395,8 @@ def arange(n, dtype=None, device=None): return _M([list(range(n))])
 // tailor-variant.json) says CUDA 12.8, and verify passes a stand-in whose
 // torch.version.cuda is 12.8 and fails one labelled 12.9.
 TEST(VerifyCommand, APrebuiltPromiseCarriesTheWheelsCuda) {
-  std::string pyver;
-  {
-    FILE* p = ::popen("python3 -c 'import sys; print(\"%d.%d\" % sys.version_info[:2])' 2>/dev/null", "r");
-    char buf[32] = {};
-    if (p && std::fgets(buf, sizeof buf, p)) pyver = std::string(buf).substr(0, std::string(buf).find('\n'));
-    if (p) ::pclose(p);
-  }
-  if (pyver.empty()) GTEST_SKIP() << "no python3 on this host";
+  std::string pyver = host_python();
+  TAILOR_SKIP_IF_TOOL_MISSING(pyver.empty(), "no python3 on this host");
   auto m = run_tailor({"matrix", "--json", "build-pytorch/pytorch-prebuilt"});
   ASSERT_EQ(m.status, 0) << m.err;
   nlohmann::json promise;
@@ -401,15 +407,10 @@ TEST(VerifyCommand, APrebuiltPromiseCarriesTheWheelsCuda) {
   promise["python"] = pyver;  // the stand-in's interpreter
   for (const char* label : {"12.8", "12.9"}) {
     TempDir out(std::string("tailor-verify-bin-") + (label[3] == '8' ? "8" : "9"));
-    fs::path site = out.path / ("lib/python" + pyver + "/site-packages");
-    fs::create_directories(site / "torch/lib");
-    fs::copy_file(kElf / "sm90.so", site / "torch/lib/libtorch_cuda.so");
-    std::ofstream(site / "torch/__init__.py")
-        << "__version__ = \"2.9.1\"\nclass version: cuda = \"" << label << "\"\n"
-        << "class cuda:\n    @staticmethod\n    def is_available(): return False\n"
-           "    @staticmethod\n    def get_arch_list(): return []\n";
+    write_stand_in_torch(out.path / ("lib/python" + pyver + "/site-packages"), label);
     std::ofstream(out.path / "promise.json") << promise.dump();
-    auto r = run_tailor({"verify", out.path.string(), "--variant-json", (out.path / "promise.json").string(), "--json"});
+    auto r =
+        run_tailor({"verify", out.path.string(), "--variant-json", (out.path / "promise.json").string(), "--json"});
     auto j = nlohmann::json::parse(r.out);
     std::map<std::string, std::string> status;
     for (const auto& c : j["checks"]) status[c["name"]] = c["status"];
@@ -431,15 +432,15 @@ TEST(VerifyCommand, APrunedWheelWithoutItsSmKeepsTheLowerMinorAndPasses) {
   auto inspected = run_tailor({"inspect", lib.string(), "--json"});
   EXPECT_NE(inspected.out.find("sm_86"), std::string::npos) << inspected.out;
   EXPECT_EQ(inspected.out.find("sm_80"), std::string::npos) << inspected.out;
-  std::ofstream(out.path / "promise.json") << nlohmann::json{{"name", "pytorch-bin-python313-cuda12_8-sm89"},
-                                                             {"package", "pytorch-bin"},
-                                                             {"backend", "cuda"},
-                                                             {"python", "3.13"},
-                                                             {"cuda", "12.8"},
-                                                             {"sm", "8.9"},
-                                                             {"isa", "x86_64"},
-                                                             {"platform", "x86_64-linux"}}
-                                                  .dump();
+  std::ofstream(out.path / "promise.json") << nlohmann::json{
+      {"name", "pytorch-bin-python313-cuda12_8-sm89"},
+      {"package", "pytorch-bin"},
+      {"backend", "cuda"},
+      {"python", "3.13"},
+      {"cuda", "12.8"},
+      {"sm", "8.9"},
+      {"isa", "x86_64"},
+      {"platform", "x86_64-linux"}}.dump();
   auto r = run_tailor(
       {"verify", lib.string(), "--variant-json", (out.path / "promise.json").string(), "--static", "--json"});
   auto j = nlohmann::json::parse(r.out);
