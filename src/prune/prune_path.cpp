@@ -232,37 +232,46 @@ void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
   });
   for (auto& k : work)
     if (k.error) std::rethrow_exception(k.error);
-  std::vector<const ByteReader*> changed;
-  for (auto& k : work)
-    if (k.bytes) changed.push_back(k.bytes.get());
   rep.deflate_level = kDeflateLevel;
   if (!write) {
     for (auto& k : work) keep_outcome(rep, std::move(k.outcome));
     return;
   }
-  std::vector<std::vector<uint8_t>> packed = deflate_parallel(std::span<const ByteReader* const>(changed));
+  // The archive in the original order, written as it goes: the changed
+  // members' blocks are deflated a window at a time and written as they come,
+  // the members before each copied first, so memory holds a window of blocks
+  // and a piece of a copy, whatever the wheel's size.
+  std::vector<WheelWork*> changed_work;
+  std::vector<const ByteReader*> changed;
+  for (auto& k : work)
+    if (k.bytes) changed_work.push_back(&k), changed.push_back(k.bytes.get());
   ZipWriter zip(out->fd(), r.out.string());
   std::map<std::string, std::string> new_lines;  // path -> RECORD line
-  size_t next_work = 0, next_packed = 0;
-  for (size_t i = 0; i < w.members.size(); ++i) {
-    const WheelMember& m = w.members[i];
-    if (m.name == record.name || m.name == json_name) continue;  // both written anew last
-    if (!is_elf[i]) {
-      zip.add_stored(m, w.stored(m));
-      continue;
+  size_t next_member = 0, next_work = 0;
+  auto copy_until = [&](size_t end) {  // members [next_member, end), none of them changed
+    for (; next_member < end; ++next_member) {
+      const WheelMember& m = w.members[next_member];
+      if (m.name == record.name || m.name == json_name) continue;  // both written anew last
+      zip.add_stored(m, w);
+      if (is_elf[next_member]) keep_outcome(rep, std::move(work[next_work++].outcome));
     }
-    WheelWork& k = work[next_work++];
-    if (k.bytes) {
-      const auto& p = packed[next_packed++];
-      zip.add_packed(m.name, ByteSlice(p.data(), p.size()), k.crc, k.bytes->size(), m);
-      k.outcome.compressed_after = p.size();
-      new_lines[m.name] = k.record_line;
-      k.bytes.reset();
-    } else {
-      zip.add_stored(m, w.stored(m));
+  };
+  deflate_streamed(std::span<const ByteReader* const>(changed), [&](size_t input, ByteSlice piece, bool last) {
+    WheelWork& k = *changed_work[input];
+    const WheelMember& m = w.members[k.member];
+    if (next_member <= k.member) {  // its first block
+      copy_until(k.member);
+      zip.begin_packed(m.name, k.crc, k.bytes->size(), m);
+      next_member = k.member + 1;
     }
-    keep_outcome(rep, std::move(k.outcome));
-  }
+    zip.append_packed(piece);
+    if (!last) return;
+    k.outcome.compressed_after = zip.end_packed();
+    new_lines[m.name] = k.record_line;
+    k.bytes.reset();  // its temporary file goes now, not at the end
+    keep_outcome(rep, std::move(work[next_work++].outcome));
+  });
+  copy_until(w.members.size());
   std::string text;
   for (const auto& line : record.lines) {
     std::string p = record_path(line);
