@@ -146,7 +146,7 @@ void inflate_streaming(const Wheel& w, const WheelMember& m, ByteSlice body, Scr
   uint32_t crc = 0;
   // Input a piece at a time, each given back once read: a member of hundreds of
   // megabytes never stays mapped whole.
-  constexpr uint64_t kChunk = kStreamBuffer * 4;
+  constexpr uint64_t kChunk = kStreamBuffer;
   for (int rc = Z_OK; rc != Z_STREAM_END;) {
     if (z.avail_in == 0 && in_pos < body.size()) {
       if (in_pos > 0) w.release(body.sub(in_pos - std::min(in_pos, kChunk), std::min(in_pos, kChunk), "zip member"));

@@ -25,7 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr uint32_t kEntry = 24u << 20;     // each fatbin entry's payload, random
+constexpr uint32_t kEntry = 24u << 20;          // each fatbin entry's payload, random
 constexpr uint64_t kData = uint64_t{24} << 20;  // the random file beside the library
 // What the prune may hold above a tailor run that reads nothing (a child's peak
 // starts at its parent's resident size at fork, which this subtracts): well under
@@ -49,7 +49,8 @@ test::ZipMember stored(const std::string& name, std::vector<uint8_t> data) {
 }
 
 std::string write_wheel(const std::string& dir) {
-  std::vector<uint8_t> fatbin = test::fatbin_container({{.arch = 80, .payload = kEntry}, {.arch = 90, .payload = kEntry}});
+  std::vector<uint8_t> fatbin =
+      test::fatbin_container({{.arch = 80, .payload = kEntry}, {.arch = 90, .payload = kEntry}});
   // The payloads follow their 64-byte entry headers, after the 16-byte container header.
   randomize(fatbin.data() + 16 + 64, kEntry, 1);
   randomize(fatbin.data() + 16 + 64 + kEntry + 64, kEntry, 2);
@@ -81,9 +82,8 @@ TEST(PruneWheelMemory, PeakStaysFarBelowTheWheelItRewrites) {
   ASSERT_GT(fs::file_size(in), uint64_t{72} << 20);
   std::string out = dir.path() + "/out/big-0.1-py3-none-linux_x86_64.whl";
   fs::create_directories(dir.path() + "/out");
-  test::ChildRun base = test::run_tailor_child({"prune", test::source_path("tests/data/elf/sm90.so"), "--sm", "9.0",
-                                                "--dry-run"},
-                                               without_asan_quarantine);
+  test::ChildRun base = test::run_tailor_child(
+      {"prune", test::source_path("tests/data/elf/sm90.so"), "--sm", "9.0", "--dry-run"}, without_asan_quarantine);
   ASSERT_EQ(base.status, 0) << base.err;
   test::ChildRun m = test::run_tailor_child({"prune", in, "--sm", "9.0", "-o", out}, without_asan_quarantine);
   ASSERT_EQ(m.status, 0) << m.err;

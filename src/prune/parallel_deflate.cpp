@@ -110,7 +110,8 @@ std::vector<std::vector<uint8_t>> deflate_parallel(std::span<const ByteReader* c
   std::vector<std::vector<uint8_t>> out(inputs.size());
   // Every block at once: the caller holds the whole result anyway.
   deflate_streamed(
-      inputs, [&](size_t input, ByteSlice piece, bool) {
+      inputs,
+      [&](size_t input, ByteSlice piece, bool) {
         out[input].insert(out[input].end(), piece.data(), piece.data() + piece.size());
       },
       level, block, threads, SIZE_MAX);

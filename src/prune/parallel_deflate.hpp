@@ -38,8 +38,7 @@ using DeflatedBlock = std::function<void(size_t input, ByteSlice deflated, bool 
 /// the cores, handed over and freed before the next are read, so memory holds
 /// at most \a window blocks' output whatever the inputs' sizes (a wheel writer
 /// writes each as it comes).
-void deflate_streamed(std::span<const ByteReader* const> inputs, const DeflatedBlock& put,
-                      int level = kDeflateLevel, uint64_t block = kDeflateBlock, size_t threads = 0,
-                      size_t window = 0);
+void deflate_streamed(std::span<const ByteReader* const> inputs, const DeflatedBlock& put, int level = kDeflateLevel,
+                      uint64_t block = kDeflateBlock, size_t threads = 0, size_t window = 0);
 
 }  // namespace tailor

@@ -31,6 +31,10 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kRecordName = "tailor-prune.json";
+// A wheel's members and deflate blocks in flight at once: each holds a few MiB
+// (a piece of the wheel, a block and its output), so that many stay far below
+// 256 MB on a machine of any size; 16 cores already write faster than cp.
+constexpr size_t kWheelThreads = 16;
 
 void keep_outcome(PruneReport& rep, FileOutcome f) {
   if (f.fatbin_bytes || !f.refused.empty())
@@ -222,7 +226,8 @@ void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
   // Beside the output: a member of gigabytes needs the disk the new wheel goes to
   // (a dry run writes no wheel: the system's temporary folder).
   const fs::path scratch = write ? fs::absolute(r.out).parent_path() : fs::temp_directory_path();
-  parallel_for_on(0, order.size(), [&](size_t i) {
+  const size_t threads = std::min(usable_cores(), kWheelThreads);
+  parallel_for_on(threads, order.size(), [&](size_t i) {
     WheelWork& k = work[order[i]];
     try {
       prune_wheel_member(w, k, r.opts, write, scratch, write ? r.out.string() : std::string());
@@ -256,21 +261,24 @@ void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
       if (is_elf[next_member]) keep_outcome(rep, std::move(work[next_work++].outcome));
     }
   };
-  deflate_streamed(std::span<const ByteReader* const>(changed), [&](size_t input, ByteSlice piece, bool last) {
-    WheelWork& k = *changed_work[input];
-    const WheelMember& m = w.members[k.member];
-    if (next_member <= k.member) {  // its first block
-      copy_until(k.member);
-      zip.begin_packed(m.name, k.crc, k.bytes->size(), m);
-      next_member = k.member + 1;
-    }
-    zip.append_packed(piece);
-    if (!last) return;
-    k.outcome.compressed_after = zip.end_packed();
-    new_lines[m.name] = k.record_line;
-    k.bytes.reset();  // its temporary file goes now, not at the end
-    keep_outcome(rep, std::move(work[next_work++].outcome));
-  });
+  deflate_streamed(
+      std::span<const ByteReader* const>(changed),
+      [&](size_t input, ByteSlice piece, bool last) {
+        WheelWork& k = *changed_work[input];
+        const WheelMember& m = w.members[k.member];
+        if (next_member <= k.member) {  // its first block
+          copy_until(k.member);
+          zip.begin_packed(m.name, k.crc, k.bytes->size(), m);
+          next_member = k.member + 1;
+        }
+        zip.append_packed(piece);
+        if (!last) return;
+        k.outcome.compressed_after = zip.end_packed();
+        new_lines[m.name] = k.record_line;
+        k.bytes.reset();  // its temporary file goes now, not at the end
+        keep_outcome(rep, std::move(work[next_work++].outcome));
+      },
+      kDeflateLevel, kDeflateBlock, threads);
   copy_until(w.members.size());
   std::string text;
   for (const auto& line : record.lines) {

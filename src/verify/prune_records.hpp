@@ -17,7 +17,7 @@ struct PruneRecords {
   /// Archs ("sm_75", "compute_120") removed from, and kept in none of, the
   /// records' files under the root verify reads (records beside it count only there).
   std::set<std::string> removed;
-  std::vector<std::string> problems;         ///< records that could not be read, with why
+  std::vector<std::string> problems;  ///< records that could not be read, with why
 };
 
 /// The records at \a root and at \a site_packages (the folder holding the

@@ -235,10 +235,9 @@ Check arch_list_check(const nlohmann::json& probe, const std::vector<FatbinEntry
                         removed.empty() ? "" : ", but for what was pruned",
                         (extra.empty() ? "" : "; they also carry " + extra) + by_prune)};
   // Records were read, yet none says these were removed here: name them, so the reader sees which.
-  std::string unexplained =
-      pruned.files.empty() || !removed.empty()
-          ? ""
-          : fmt::format("; no prune record read ({}) removed them from these files", records);
+  std::string unexplained = pruned.files.empty() || !removed.empty()
+                                ? ""
+                                : fmt::format("; no prune record read ({}) removed them from these files", records);
   return {"arch-list", CheckStatus::failed,
           fmt::format("torch lists {} but the fatbins carry no code for {}{}{}", listed.size(),
                       fmt::join(missing, ", "), by_prune, unexplained)};

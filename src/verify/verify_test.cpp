@@ -496,8 +496,9 @@ TEST(PruneRecords, AFailureNamesTheRecordsThatDidNotExplainIt) {
   probe["arch_list"] = {"sm_90", "sm_89"};  // sm_89 was never in these files
   auto checks = probe_checks(cuda90(), inspect_path(out), probe, true, nlohmann::json{{"gpu_sum", 56.0}}, records);
   EXPECT_EQ(find(checks, "arch-list").status, CheckStatus::failed);
-  EXPECT_EQ(find(checks, "arch-list").detail, "torch lists 2 but the fatbins carry no code for sm_89; no prune record read (" +
-                                                  records.files[0].string() + ") removed them from these files");
+  EXPECT_EQ(find(checks, "arch-list").detail,
+            "torch lists 2 but the fatbins carry no code for sm_89; no prune record read (" +
+                records.files[0].string() + ") removed them from these files");
 }
 
 TEST(PruneRecords, PipInstalledWheelRecordIsReadFromDistInfo) {
