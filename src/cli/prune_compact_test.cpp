@@ -75,6 +75,31 @@ TEST_F(Compaction, TheFileShrinksByWholePagesAndStillLoads) {
   EXPECT_EQ(reg.out, "registered 3 sound 3\n");
 }
 
+// --no-compact keeps every file's size and prunes all the same: a file, a copy
+// of a folder, in place and in a wheel (it once wrote every such file empty).
+TEST_F(Compaction, NoCompactKeepsTheSizeAndPrunes) {
+  const uint64_t size = fs::file_size(kCompact);
+  auto r = run_tailor({"prune", kCompact, "--sm", "9.0", "--no-compact", "-o", path("file.so")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(fs::file_size(path("file.so")), size);
+  EXPECT_EQ(inspected(path("file.so")), "sm_90×3");
+  EXPECT_EQ(registry(path("file.so")).out, "registered 3 sound 3\n");
+  fs::create_directories(path("dir"));
+  fs::copy_file(kCompact, path("dir/lib.so"));
+  r = run_tailor({"prune", path("dir"), "--sm", "9.0", "--no-compact", "-o", path("copy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(fs::file_size(path("copy/lib.so")), size);
+  EXPECT_EQ(inspected(path("copy/lib.so")), "sm_90×3");
+  r = run_tailor({"prune", path("dir"), "--sm", "9.0", "--no-compact", "--in-place"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(fs::file_size(path("dir/lib.so")), size);
+  EXPECT_EQ(inspected(path("dir/lib.so")), "sm_90×3");
+  const std::string wheel = source_path("tests/data/elf/prunefix-0.1-py3-none-linux_x86_64.whl");
+  r = run_tailor({"prune", wheel, "--sm", "9.0", "--no-compact", "-o", path("prunefix-0.1-py3-none-linux_x86_64.whl")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(inspected(path("prunefix-0.1-py3-none-linux_x86_64.whl")), "sm_90×3");
+}
+
 TEST_F(Compaction, ElflintAndReadelfFindNothingWrong) {
   TAILOR_SKIP_IF_TOOL_MISSING(!have_program("eu-elflint"), "eu-elflint (elfutils) not found");
   ASSERT_EQ(elflint(kCompact), "No errors\n");
