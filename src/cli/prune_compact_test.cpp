@@ -5,9 +5,12 @@
 // entries); and so after patchelf, strip, a NAR round trip, a second prune and
 // a wheel. A broken relocation makes that check fail.
 #include <sys/stat.h>
+#include <zlib.h>
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <vector>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -214,6 +217,22 @@ TEST_F(Compaction, DryRunReportsTheBytesCompactionFrees) {
   EXPECT_EQ(j["size"]["after"].get<uint64_t>(), fs::file_size(out));
   auto text = run_tailor({"prune", kCompact, "--sm", "9.0", "--dry-run"});
   EXPECT_NE(text.out.find("apparent size of the libraries (would be): "), std::string::npos) << text.out;
+  // Compressed: an estimate (the removed entries deflated), near what deflating
+  // the file before and after really gives (zlib level 6, as a wheel's members).
+  EXPECT_NE(text.out.find("deflated (a wheel, a compressed NAR or image layer): about "), std::string::npos)
+      << text.out;
+  auto deflated = [](const std::string& f) {
+    std::ifstream in(f, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    uLongf n = compressBound(static_cast<uLong>(bytes.size()));
+    std::vector<Bytef> buf(n);
+    EXPECT_EQ(compress2(buf.data(), &n, reinterpret_cast<const Bytef*>(bytes.data()), bytes.size(), 6), Z_OK);
+    return static_cast<double>(n);
+  };
+  const double real = deflated(kCompact) - deflated(out), estimate = j["removed_deflated_estimate"].get<double>();
+  EXPECT_EQ(j["files"][0]["removed_deflated_estimate"].get<double>(), estimate);
+  EXPECT_GT(real, 0);
+  EXPECT_NEAR(estimate, real, 0.25 * real) << "estimated " << estimate << ", deflating the files gave " << real;
 }
 
 // In a wheel the member is rewritten smaller, RECORD names its new hash and size.
