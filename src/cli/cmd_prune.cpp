@@ -15,6 +15,8 @@
 #include "kb/runs_on.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"
+#include "prune/deflate_estimate.hpp"
+#include "prune/parallel_deflate.hpp"
 #include "prune/prune_json.hpp"
 #include "prune/prune_path.hpp"
 #include "util/diagnostic.hpp"
@@ -85,10 +87,21 @@ void print_text(std::ostream& out, std::ostream& err, const PruneReport& r) {
     out << fmt::format("apparent size of the libraries{}: {} → {} ({} cut out of the files)\n",
                        r.dry_run ? " (would be)" : "", human_bytes(r.size_before()), human_bytes(r.size_after()),
                        human_bytes(r.size_before() - r.size_after()));
+  // A dry run writes nothing to deflate: what the removed entries take deflated, sampled.
+  const std::string estimated =
+      fmt::format("the removed entries deflated at zlib level {}, estimated from {} samples of {} per file",
+                  kDeflateLevel, kEstimateSamples, human_bytes(kEstimateSample));
+  if (r.dry_run && r.removed_deflated() && r.kind != "wheel")
+    out << fmt::format("deflated (a wheel, a compressed NAR or image layer): about {} less ({})\n",
+                       human_bytes(r.removed_deflated()), estimated);
   if (r.disk_before)
     out << fmt::format("on disk: {} → {} ({} freed)\n", human_bytes(r.disk_before), human_bytes(r.disk_after),
                        human_bytes(r.disk_before > r.disk_after ? r.disk_before - r.disk_after : 0));
-  if (r.kind == "wheel") {
+  if (r.kind == "wheel" && r.dry_run) {
+    uint64_t less = std::min(r.removed_deflated(), r.compressed_before());
+    out << fmt::format("deflated libraries (would be): {} → about {} ({})\n", human_bytes(r.compressed_before()),
+                       human_bytes(r.compressed_before() - less), estimated);
+  } else if (r.kind == "wheel") {
     out << fmt::format(
         "deflated libraries: {} → {} (changed members deflated anew at zlib level {}, the others copied as stored)\n",
         human_bytes(r.compressed_before()), human_bytes(r.compressed_after()), r.deflate_level);

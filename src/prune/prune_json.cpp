@@ -30,6 +30,7 @@ nlohmann::json file_json(const FileOutcome& f) {
   if (f.compressed_before) j["compressed"] = {{"before", f.compressed_before}, {"after", f.compressed_after}};
   if (!f.refused.empty()) j["refused"] = f.refused;
   if (!f.compaction.empty()) j["not_compacted"] = f.compaction;
+  if (f.removed_deflated) j["removed_deflated_estimate"] = f.removed_deflated;
   return j;
 }
 
@@ -50,6 +51,7 @@ nlohmann::json to_json(const PruneReport& r, bool with_time) {
                       {"files", files}};
   j["size"] = {{"before", r.size_before()}, {"after", r.size_after()}};
   if (r.disk_before) j["disk"] = {{"before", r.disk_before}, {"after", r.disk_after}};
+  if (r.dry_run) j["removed_deflated_estimate"] = r.removed_deflated();
   if (r.kind == "wheel") {
     j["compressed"] = {{"before", r.compressed_before()}, {"after", r.compressed_after()}};
     j["deflate_level"] = r.deflate_level;

@@ -234,9 +234,13 @@ Check arch_list_check(const nlohmann::json& probe, const std::vector<FatbinEntry
             fmt::format("every arch torch lists has code in the fatbins{}{}",
                         removed.empty() ? "" : ", but for what was pruned",
                         (extra.empty() ? "" : "; they also carry " + extra) + by_prune)};
+  // Records were read, yet none says these were removed here: name them, so the reader sees which.
+  std::string unexplained = pruned.files.empty() || !removed.empty()
+                                ? ""
+                                : fmt::format("; no prune record read ({}) removed them from these files", records);
   return {"arch-list", CheckStatus::failed,
-          fmt::format("torch lists {} but the fatbins carry no code for {}{}", listed.size(), fmt::join(missing, ", "),
-                      by_prune)};
+          fmt::format("torch lists {} but the fatbins carry no code for {}{}{}", listed.size(),
+                      fmt::join(missing, ", "), by_prune, unexplained)};
 }
 
 // A tiny GPU computation, when the GPU's SM is covered.

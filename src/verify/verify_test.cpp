@@ -522,6 +522,58 @@ TEST(PruneRecords, ArchsAPrunedFolderLacksAreExplainedByItsRecord) {
       CheckStatus::failed);
 }
 
+// torch/ and nvidia/ pruned side by side (the device's layout): nvidia's record
+// keeps sm_80 in its own libraries, which says nothing about torch's files, so
+// torch's removal of sm_80 still explains torch's arch list. Before records were
+// scoped to the files under the verified root, nvidia's kept sm_80 cancelled it.
+TEST(PruneRecords, ARecordBesideTheRootCountsOnlyForItsOwnFiles) {
+  test::TempDir dir("verify-beside");
+  fs::path site = fs::path(dir.path()) / "site", out = fs::path(dir.path()) / "pruned";
+  fs::create_directories(site / "torch/lib");
+  fs::create_directories(site / "nvidia/lib");
+  fs::copy_file(source_path("tests/data/elf/multi.so"), site / "torch/lib/libmulti.so");
+  fs::copy_file(source_path("tests/data/elf/multi.so"), site / "nvidia/lib/libother.so");
+  fs::create_directories(out);
+  ASSERT_EQ(run_tailor({"prune", (site / "torch").string(), "--sm", "9.0", "-o", (out / "torch").string()}).status, 0);
+  // nvidia/ pruned for SM 8.0: its record keeps sm_80 (and removes sm_90).
+  ASSERT_EQ(run_tailor({"prune", (site / "nvidia").string(), "--sm", "8.0", "-o", (out / "nvidia").string()}).status,
+            0);
+  ASSERT_TRUE(fs::exists(out / "nvidia/tailor-prune.json"));
+
+  PruneRecords records = find_prune_records(out / "torch", out);
+  ASSERT_EQ(records.files.size(), 1u);  // nvidia's is read, but it is about other files
+  EXPECT_EQ(records.files[0], fs::weakly_canonical(out / "torch/tailor-prune.json"));
+  EXPECT_EQ(records.sm, std::vector<std::string>{"9.0"});
+  EXPECT_EQ(records.removed, (std::set<std::string>{"compute_120", "sm_100", "sm_120", "sm_75", "sm_80", "sm_86"}));
+  Inspection in = inspect_path(out / "torch");
+  auto checks =
+      probe_checks(cuda90(), in, probe_listing_every_arch(), true, nlohmann::json{{"gpu_sum", 56.0}}, records);
+  EXPECT_EQ(find(checks, "arch-list").status, CheckStatus::ok) << find(checks, "arch-list").detail;
+
+  // Verified as a whole, site-packages holds nvidia's sm_80 too: it is kept there, not removed.
+  PruneRecords whole = find_prune_records(out, out);
+  EXPECT_EQ(whole.removed, (std::set<std::string>{"compute_120", "sm_100", "sm_120", "sm_75", "sm_86"}));
+}
+
+// A record that explains none of what is missing is named in the failure.
+TEST(PruneRecords, AFailureNamesTheRecordsThatDidNotExplainIt) {
+  test::TempDir dir("verify-unexplained");
+  fs::path site = fs::path(dir.path()) / "site", out = fs::path(dir.path()) / "pruned";
+  fs::create_directories(site / "lib");
+  fs::copy_file(source_path("tests/data/elf/sm90.so"), site / "lib/libsm90.so");
+  fs::copy_file(source_path("tests/data/elf/multi.so"), site / "lib/libmulti.so");
+  ASSERT_EQ(run_tailor({"prune", site.string(), "--sm", "9.0", "-o", out.string()}).status, 0);
+  PruneRecords records = find_prune_records(out);
+  ASSERT_EQ(records.files.size(), 1u);
+  nlohmann::json probe = probe_listing_every_arch();
+  probe["arch_list"] = {"sm_90", "sm_89"};  // sm_89 was never in these files
+  auto checks = probe_checks(cuda90(), inspect_path(out), probe, true, nlohmann::json{{"gpu_sum", 56.0}}, records);
+  EXPECT_EQ(find(checks, "arch-list").status, CheckStatus::failed);
+  EXPECT_EQ(find(checks, "arch-list").detail,
+            "torch lists 2 but the fatbins carry no code for sm_89; no prune record read (" +
+                records.files[0].string() + ") removed them from these files");
+}
+
 TEST(PruneRecords, PipInstalledWheelRecordIsReadFromDistInfo) {
   test::TempDir dir("verify-dist-info");
   fs::path site = dir.path();
