@@ -11,8 +11,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "catalog/catalog_link.hpp"
 #include "catalog/catalog_page.hpp"
+#include "host/host_facts.hpp"
 #include "matrix/spec_loader.hpp"
+#include "recommend/recommend.hpp"
 #include "support/golden.hpp"
 #include "support/run.hpp"
 
@@ -45,9 +48,20 @@ TEST(CatalogBrowser, ChoosesWithKeyboardAndMouseAndShowsTailorsAnswer) {
   const std::string page_text = render_catalog_page(data, kb);
   std::ofstream(page) << page_text;
 
-  auto r =
-      test::run_command("node " + test::source_path("tests/browser/catalog_page.cjs") + " " +
-                        test::source_path(".tools/node_modules/playwright-core") + " " + page + " " + shot + " 2>&1");
+  // recommend --link's link for a Skylake-SP with an H100 on driver 570.86.10 (between CUDA 12.9's
+  // floors), for the first spec's pytorch: the page opened on it shows recommend's variant.
+  HostOptions options;
+  options.cpuinfo_path = test::source_path("tests/data/cpuinfo/x86_64-skylake_sp-avx512");
+  options.gpus = "H100:570.86.10";
+  HostFacts host = detect_host(options, kb);
+  const std::string link = catalog_link("index.html", data.choices, host, {}, kb);
+  const std::string fragment = link.substr(link.find('#'));
+  auto recommended = recommend(host, data.specs[0].matrix, kb, {});
+  ASSERT_TRUE(recommended.variant);
+
+  auto r = test::run_command("node " + test::source_path("tests/browser/catalog_page.cjs") + " " +
+                             test::source_path(".tools/node_modules/playwright-core") + " " + page + " " + shot + " '" +
+                             fragment + "' 2>&1");
   ASSERT_EQ(r.status, 0) << r.out;
   nlohmann::json seen = nlohmann::json::parse(r.out.substr(r.out.find('{')));
   EXPECT_EQ(seen["errors"], nlohmann::json::array()) << "the page's script failed";
@@ -109,6 +123,11 @@ TEST(CatalogBrowser, ChoosesWithKeyboardAndMouseAndShowsTailorsAnswer) {
   EXPECT_EQ(seen["linked"]["reasons"].get<std::vector<std::string>>(), a.reasons);
   EXPECT_EQ(seen["linked"]["gpuText"], "H100");
   EXPECT_EQ(seen["linked"]["cpu"], c["cpu"]);
+  // The link recommend --link prints opens the page on recommend's answer, and the page keeps it as written.
+  EXPECT_EQ(seen["tailorLink"]["variant"], recommended.variant->name) << fragment;
+  EXPECT_EQ(seen["tailorLink"]["variant"], "pytorch-python313-cuda12_9-sm90-avx512");
+  EXPECT_EQ(seen["tailorLink"]["gpuText"], "H100");
+  EXPECT_EQ(seen["tailorLink"]["hash"], fragment);
   // A DGX Spark (GB10: Cortex-X925/A725, Armv9.2) is an ARM64 Linux machine whose CPU runs the ARMv9 build.
   EXPECT_EQ(seen["spark"]["platform"], "Linux, ARM64 (aarch64)");
   EXPECT_NE(seen["spark"]["cpu"].get<std::string>().find("ARMv9"), std::string::npos) << seen["spark"];

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "catalog/catalog_link.hpp"
 #include "catalog/feature_checks.hpp"
 #include "host/host_tables.hpp"
 #include "recommend/recommend.hpp"
@@ -232,11 +233,11 @@ nlohmann::json catalog_json(const CatalogData& data, const KnowledgeBase& kb) {
   nlohmann::json j;
   j["gpus"] = nlohmann::json::array();
   std::map<const GpuArch*, size_t> gpu_ids;
-  for (const auto& p : data.choices.platforms)
-    for (const GpuArch* g : p.gpus)
-      if (gpu_ids.emplace(g, gpu_ids.size()).second)
-        j["gpus"].push_back(
-            {{"sm", g->sm}, {"family", g->family}, {"products", g->products}, {"machines", machines_of(*g, data)}});
+  for (const GpuArch* g : page_gpus(data.choices)) {  // the numbering catalog_link writes
+    gpu_ids.emplace(g, gpu_ids.size());
+    j["gpus"].push_back(
+        {{"sm", g->sm}, {"family", g->family}, {"products", g->products}, {"machines", machines_of(*g, data)}});
+  }
   j["platforms"] = nlohmann::json::array();
   for (const auto& p : data.choices.platforms) {
     nlohmann::json cpus = nlohmann::json::array();

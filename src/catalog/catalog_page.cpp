@@ -40,6 +40,10 @@ std::string fill(std::string_view page, const std::map<std::string_view, std::st
 
 }  // namespace
 
+size_t catalog_page_template_size() {
+  return page_part("page.html").size() + page_part("page.css").size() + page_part("page.js").size();
+}
+
 std::string render_catalog_page(const CatalogData& data, const KnowledgeBase& kb) {
   std::string title = "Which build fits your machine?";
   std::string sources;

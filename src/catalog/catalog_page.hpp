@@ -12,4 +12,7 @@ namespace tailor {
 /// The page for \a data.
 std::string render_catalog_page(const CatalogData& data, const KnowledgeBase& kb);
 
+/// The bytes every page carries whatever its data: its markup, style and script.
+size_t catalog_page_template_size();
+
 }  // namespace tailor

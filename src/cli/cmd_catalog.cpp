@@ -1,13 +1,14 @@
 // tailor catalog [SPEC...] -o DIR [--org ORG] [--json]: one self-contained HTML
 // page where a user picks a machine and reads the variant to install, with
-// every answer precomputed by recommend's own code.
+// every answer precomputed by recommend's own code; pages of at most 300 kB
+// and an index that links them where one page would weigh more.
 #include <filesystem>
 #include <ostream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "catalog/catalog_page.hpp"
+#include "catalog/catalog_pages.hpp"
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "matrix/spec_loader.hpp"
@@ -45,22 +46,44 @@ int cmd_catalog(CommandContext& ctx) {
     variants += m.variants.size();
     specs.push_back({std::move(spec), std::move(m)});
   }
-  CatalogData data = build_catalog(std::move(specs), kb, org);
-  std::string page = render_catalog_page(data, kb);
+  std::vector<CatalogPageFile> pages = render_catalog_pages(std::move(specs), kb, org);
   std::filesystem::create_directories(dir);
-  std::string path = (std::filesystem::path(dir) / "index.html").string();
-  write_file_atomically(path, page);
-  if (json) {
-    nlohmann::ordered_json j{{"page", path},
-                             {"specs", data.specs.size()},
-                             {"variants", variants},
-                             {"answers", data.answers.size()},
-                             {"bytes", page.size()}};
-    ctx.out << json_text(j);
+  auto path_of = [&](const CatalogPageFile& f) { return (std::filesystem::path(dir) / f.name).string(); };
+  for (const auto& f : pages) write_file_atomically(path_of(f), f.html);
+  const CatalogPageFile& first = pages.front();
+  if (pages.size() == 1) {  // one page: as it always was
+    if (json) {
+      ctx.out << json_text(nlohmann::ordered_json{{"page", path_of(first)},
+                                                  {"specs", first.specs.size()},
+                                                  {"variants", variants},
+                                                  {"answers", first.answers},
+                                                  {"bytes", first.html.size()}});
+      return kExitOk;
+    }
+    ctx.out << fmt::format("{}: {} variants of {} spec{}, {} distinct answers, {} bytes\n", path_of(first), variants,
+                           first.specs.size(), first.specs.size() == 1 ? "" : "s", first.answers, first.html.size());
     return kExitOk;
   }
-  ctx.out << fmt::format("{}: {} variants of {} spec{}, {} distinct answers, {} bytes\n", path, variants,
-                         data.specs.size(), data.specs.size() == 1 ? "" : "s", data.answers.size(), page.size());
+  if (json) {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (size_t i = 1; i < pages.size(); ++i)
+      list.push_back({{"page", path_of(pages[i])},
+                      {"specs", pages[i].specs.size()},
+                      {"variants", pages[i].variants},
+                      {"answers", pages[i].answers},
+                      {"bytes", pages[i].html.size()}});
+    ctx.out << json_text(nlohmann::ordered_json{{"page", path_of(first)},
+                                                {"specs", spec_args.size()},
+                                                {"variants", variants},
+                                                {"bytes", first.html.size()},
+                                                {"pages", list}});
+    return kExitOk;
+  }
+  for (size_t i = 1; i < pages.size(); ++i)
+    ctx.out << fmt::format("{}: {} variants of {} spec{}, {} distinct answers, {} bytes\n", path_of(pages[i]),
+                           pages[i].variants, pages[i].specs.size(), pages[i].specs.size() == 1 ? "" : "s",
+                           pages[i].answers, pages[i].html.size());
+  ctx.out << fmt::format("{}: links the {} pages, {} bytes\n", path_of(first), pages.size() - 1, first.html.size());
   return kExitOk;
 }
 

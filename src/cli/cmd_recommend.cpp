@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
+#include "catalog/catalog_link.hpp"
 #include "cli/command.hpp"
 #include "cli/host_options.hpp"
 #include "cli/options.hpp"
@@ -69,7 +70,7 @@ int print_upstream_wheel(CommandContext& ctx, const HostFacts& facts, const Know
 
 int cmd_recommend(CommandContext& ctx) {
   CLI::App app{"Choose the variant of a matrix to install on this host, and say why.", "recommend"};
-  std::string spec_arg = kDefaultSpec, kb_dir, workload = "general", why_not, org = "flox", format = "flox";
+  std::string spec_arg = kDefaultSpec, kb_dir, workload = "general", why_not, org = "flox", format = "flox", link;
   RecommendRequest req;
   bool json = false;
   HostArgs host;
@@ -87,6 +88,11 @@ int cmd_recommend(CommandContext& ctx) {
                  "and uv, when no tailored variant does")
       ->check(CLI::IsMember({"flox", "uv"}));
   app.add_flag("--json", json, "print JSON: variant, reasons, alternatives, warnings");
+  app.add_option("--link", link,
+                 "print only the link that opens the catalog page at URL (tailor catalog of this spec) on this "
+                 "host's answer")
+      ->type_name("URL")
+      ->check(nonempty_check());
   add_host_options(app, host);
   add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
@@ -98,6 +104,11 @@ int cmd_recommend(CommandContext& ctx) {
   Matrix m = expand(spec, kb);
   HostFacts facts = detect_host(host.options(), kb, &gpus);
 
+  if (!link.empty()) {
+    std::vector<CatalogSpec> catalog{{spec, m}};
+    ctx.out << catalog_link(link, catalog_choices(catalog, kb), facts, req, kb) << "\n";
+    return kExitOk;
+  }
   if (!why_not.empty()) {
     for (const auto& line : why_not_recommended(why_not, facts, m, kb, req)) ctx.out << line << "\n";
     return kExitOk;

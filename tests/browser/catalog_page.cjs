@@ -3,12 +3,13 @@
 // arrow keys) and the mouse (clicks), read the answer, filter the table, take
 // a screenshot, then look at it on a phone and in the dark theme. Prints what
 // it saw as one JSON object; the C++ test judges it.
-// usage: node catalog_page.cjs PLAYWRIGHT_CORE_DIR PAGE.html SCREENSHOT.png
+// usage: node catalog_page.cjs PLAYWRIGHT_CORE_DIR PAGE.html SCREENSHOT.png [#FRAGMENT]
+// FRAGMENT: the fragment of a link tailor wrote (recommend --link); the page opened on it is read too.
 "use strict";
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
-const [playwrightDir, pagePath, screenshot] = process.argv.slice(2);
+const [playwrightDir, pagePath, screenshot, tailorFragment] = process.argv.slice(2);
 const { chromium } = require(playwrightDir);
 
 (async () => {
@@ -90,6 +91,18 @@ const { chromium } = require(playwrightDir);
       hash: await linked.evaluate(() => location.hash),
     };
     await linked.close();
+    if (tailorFragment) {
+      const opened = await context.newPage();
+      opened.on("pageerror", (e) => out.errors.push(String(e)));
+      await opened.goto("file://" + path.resolve(pagePath) + tailorFragment);
+      await opened.waitForSelector("html[data-ready='1']", { timeout: 10000 });
+      out.tailorLink = {
+        variant: await opened.$eval("#variant", (e) => e.textContent),
+        gpuText: await opened.$eval("#gpu", (e) => e.selectedOptions[0].textContent),
+        hash: await opened.evaluate(() => location.hash),
+      };
+      await opened.close();
+    }
 
     // A GPU that is a whole machine brings its platform and CPU.
     await page.selectOption("#gpu", { label: "DGX Spark" });
