@@ -156,7 +156,7 @@ std::string external_bindings(const BuildSettings& s) {
                        external_src_arg(argument), external_src_arg(argument));
     out += fmt::format("    url = {};\n", nix_string(r->tarball_url()));
     if (!r->hash.empty()) out += fmt::format("    sha256 = {};\n", nix_string(r->hash));
-    out += fmt::format("  }}) + {}) {{\n", nix_string("/" + r->path));
+    out += fmt::format("  }}) + {}) {{\n", nix_string("/" + r->path_for(s.variant).value_or(r->path)));
     for (const auto& a : external_args(*r, s.variant))
       out += fmt::format("    {} = {};\n", a.name,
                          a.pkgs    ? std::string("(import ./lib/common.nix { inherit nixpkgsSrc variant; }).pkgs")

@@ -1,9 +1,13 @@
 #include "migrate/builder_calls.hpp"
 
+#include <algorithm>
+#include <functional>
 #include <regex>
 #include <set>
 
 #include <fmt/format.h>
+
+#include "util/version.hpp"
 
 namespace tailor::migrate {
 
@@ -102,6 +106,32 @@ BuilderCalls::BuilderCalls(const lint::LintTree& tree)
         return *it->second;
       }) {
   for (const auto& f : tree.nix) texts_[f.src.rel] = &f.src.text;
+}
+
+std::vector<std::string> BuilderCalls::stated_beside(const std::string& version) {
+  std::vector<std::string> out;
+  std::set<const Value*> seen;
+  int budget = 20000;  // the tables are untrusted input
+  std::function<void(const ValuePtr&, int)> look = [&](const ValuePtr& v, int depth) {
+    if (!v || !v->is(ValueKind::attrs) || depth > 4 || budget <= 0 || !seen.insert(v.get()).second) return;
+    std::vector<ValuePtr> strings;
+    bool holds = false;
+    for (const auto& [name, attr] : v->attrs) {
+      if (--budget <= 0) return;
+      ValuePtr x = ev_.force(attr.value);
+      if (x->is(ValueKind::string)) {
+        if (x->text == version) holds = true;
+        else if (Version::parse(x->text)) strings.push_back(x);
+      } else if (x->is(ValueKind::attrs)) {
+        look(x, depth + 1);
+      }
+    }
+    if (holds)
+      for (const auto& x : strings)
+        if (std::find(out.begin(), out.end(), x->text) == out.end()) out.push_back(x->text);
+  };
+  for (const auto& [name, value] : ev_.files_evaluated()) look(value, 0);
+  return out;
 }
 
 std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
@@ -215,7 +245,10 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
         }
       // The file imported: "${root}/recipes/torch.nix", as written.
       const Value* imported = u->base && u->base->name == "import" ? u->base->base.get() : nullptr;
-      if (imported && imported->where.file && texts_.count(*imported->where.file)) {
+      static const std::regex kInside(R"(^/(\.?[A-Za-z0-9_+-][A-Za-z0-9_.+-]*/)*\.?[A-Za-z0-9_+-][A-Za-z0-9_.+-]*$)");
+      if (imported && std::regex_match(imported->suffix, kInside)) {
+        recipe.path = imported->suffix.substr(1);  // "${toString root}/.flox/pkgs/${name}.nix", evaluated
+      } else if (imported && imported->where.file && texts_.count(*imported->where.file)) {
         const std::string& text = *texts_.at(*imported->where.file);
         const nix::Span& sp = imported->where.span;
         static const std::regex kRootSlashPath(R"re(^"\$\{[A-Za-z_][A-Za-z0-9_'-]*\}/([A-Za-z0-9_.+/-]+)"$)re");
@@ -226,6 +259,10 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
       }
       break;
     }
+    // The version the call builds: stated, else the tag of its source ("v0.26.0").
+    std::string built = out.version.value;
+    if (built.empty() && out.source) built = out.source->rev.starts_with("v") ? out.source->rev.substr(1) : out.source->rev;
+    if (Version::parse(built)) recipe.stated_versions = stated_beside(built);
     out.foreign.push_back(std::move(recipe));
   }
   // The CUDA package set the overlay selects: a select of a cudaPackages_* name.

@@ -40,6 +40,10 @@ struct ForeignRecipe {
   /// Other arguments (a list, a number, what tailor cannot evaluate): name -> what it is.
   std::map<std::string, std::string> other_args;
   std::string import_at;  ///< where the recipe is imported
+  /// Versions the tree's tables state beside the version the call builds (a
+  /// row `{ tvVersion = "0.25.0"; ptVersion = "2.10.0"; … }`): which of them the
+  /// recipe builds, its path names (pytorch210-…).
+  std::vector<std::string> stated_versions;
 };
 
 struct BuilderCall {
@@ -65,6 +69,7 @@ class BuilderCalls {
   nix::Evaluator& evaluator() { return ev_; }
 
  private:
+  std::vector<std::string> stated_beside(const std::string& version);
   std::map<std::string, const std::string*, std::less<>> texts_;
   nix::Evaluator ev_;
 };

@@ -201,6 +201,43 @@ TEST(ImportBuilderCalls, AHashedFetchRoundTripsThroughTheSpec) {
   EXPECT_NE(recipe.find("    cudaVersion = \"12_9\";\n"), std::string::npos) << recipe;
 }
 
+// tests/data/trees/vision-sibling, the constructs of a tree as teams write it:
+// the sibling torch repository is a formal's default (`torchRepo ? fetchTarball
+// { … }`), each variant imports the torch recipe of its own name from it
+// ("${toString torchRepo}/.flox/pkgs/${torchFile}.nix" with no version
+// argument: vision-table.nix states torch = "2.11.0" beside version 0.26.0),
+// and the source, allowBroken and torch come from lib/fixes.nix through both
+// operands of `[ cudaOverlay ] ++ fixes.overlays` and `// fixes.config`.
+TEST(ImportBuilderCalls, ASiblingRepositorysRecipePerVariantThroughAFormalsDefault) {
+  test::RunResult r = test::run_tailor({"import", "tests/data/trees/vision-sibling"});
+  Spec spec = load_spec("imported.toml", r.out, kb());  // it loads
+  Matrix m = expand(spec, kb());
+  std::set<std::string> names;
+  for (const auto& v : m.variants) {
+    names.insert(v.name);
+    SCOPED_TRACE(v.name);
+    EXPECT_EQ(v.version, "0.26.0");
+    EXPECT_EQ(v.paired, (std::vector<std::pair<std::string, std::string>>{{"torch", "2.11.0"}}));
+    EXPECT_EQ(v.pin, "6a030d5");
+    const PackageVersion* pv = package_version(v, spec);
+    ASSERT_NE(pv, nullptr);
+    const ExternalRecipe* e = pv->external_for("torch");
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->repo, "ml-platform/torch-recipes");
+    EXPECT_EQ(e->rev, "4f1e2d3c4b5a69788796a5b4c3d2e1f001122334");
+    EXPECT_EQ(e->hash, "17bqfj1f706akqrln4mja746il6j2nq6yycc8hg32v2mpyx9fyxn");
+    // The file of the variant's own name, in the sibling's dot-directory.
+    const std::string want = v.cuda.empty() ? ".flox/pkgs/pytorch211-python313-cpu-avx2.nix"
+                                            : fmt::format(".flox/pkgs/pytorch211-python313-cuda13_0-sm{}-{}.nix",
+                                                          v.sm == "9.0" ? "90" : "120", v.isa);
+    EXPECT_EQ(e->path_for(v), want);
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"torchvision026-python313-cpu-avx2", "torchvision026-python313-cuda13_0-sm90-avx512",
+                                          "torchvision026-python313-cuda13_0-sm120-avx2"}))
+      << r.err;
+  EXPECT_EQ(r.err.find("left out"), std::string::npos) << r.err;
+}
+
 TEST(ImportBuilderCalls, PinIsRefusedWithAReasonWhereRecipesNameTheirOwn) {
   test::RunResult r = test::run_tailor({"import", kTree, "--pin", "46336d4"});
   EXPECT_NE(
