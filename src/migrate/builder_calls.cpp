@@ -40,9 +40,14 @@ struct Walk {
   int budget = 4000;
   std::set<const Value*> seen;
   std::vector<ValuePtr> sets, unknowns;
+  // Every value met is kept alive: a lambda's result made here and freed after its walk would let
+  // the next one be allocated at the same address and be taken for seen (the second overlay of
+  // `[ cudaOverlay ] ++ fixups.extraOverlays` was skipped so).
+  std::vector<ValuePtr> alive;
 
   void go(const ValuePtr& v, int depth) {
     if (!v || depth > 24 || budget-- <= 0 || !seen.insert(v.get()).second) return;
+    alive.push_back(v);
     switch (v->kind) {
       case ValueKind::attrs:
         sets.push_back(v);
@@ -160,7 +165,7 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
     if (v->is(ValueKind::string)) out.args[name] = fact_of(ev_, v);
   }
   ValuePtr result = ev_.eval_in_file(call, f.src.rel);
-  Walk w{ev_, 4000, {}, {}, {}};
+  Walk w{ev_, 4000, {}, {}, {}, {}};
   w.go(result, 0);
 
   // The set that names the package: pname and version.
