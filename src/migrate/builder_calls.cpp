@@ -119,21 +119,24 @@ std::vector<std::string> BuilderCalls::stated_beside(const std::string& version)
   int budget = 20000;  // the tables are untrusted input
   std::function<void(const ValuePtr&, int)> look = [&](const ValuePtr& v, int depth) {
     if (!v || !v->is(ValueKind::attrs) || depth > 4 || budget <= 0 || !seen.insert(v.get()).second) return;
-    std::vector<ValuePtr> strings;
-    bool holds = false;
+    std::vector<std::string> strings;
+    int holds = 0;
     for (const auto& [name, attr] : v->attrs) {
       if (--budget <= 0) return;
       ValuePtr x = ev_.force(attr.value);
       if (x->is(ValueKind::string)) {
-        if (x->text == version) holds = true;
-        else if (Version::parse(x->text)) strings.push_back(x);
+        if (x->text == version) ++holds;
+        else if (Version::parse(x->text)) strings.push_back(x->text);
       } else if (x->is(ValueKind::attrs)) {
         look(x, depth + 1);
       }
     }
-    if (holds)
+    // A second attribute of the same version states it beside itself: torchaudio 2.10.0 pairs
+    // with torch 2.10.0 (`{ taVersion = "2.10.0"; ptVersion = "2.10.0"; … }`).
+    if (holds > 1) strings.push_back(version);
+    if (holds > 0)
       for (const auto& x : strings)
-        if (std::find(out.begin(), out.end(), x->text) == out.end()) out.push_back(x->text);
+        if (std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
   };
   for (const auto& [name, value] : ev_.files_evaluated()) look(value, 0);
   return out;

@@ -238,6 +238,39 @@ TEST(ImportBuilderCalls, ASiblingRepositorysRecipePerVariantThroughAFormalsDefau
   EXPECT_EQ(r.err.find("left out"), std::string::npos) << r.err;
 }
 
+// tests/data/trees/audio-sibling: a release pairs with the torch of its own
+// number (lib/audio-rows.nix states "2.11.0" twice in row "2.11"), and one
+// recipe links 2.11.0 against torch 2.12.1 under the word torchaudio211-pt212
+// with one cell (SM 9.0, AVX2) where the plain 2.11 has three. Each recipe
+// imports the torch file of its own name from the sibling repository.
+TEST(ImportBuilderCalls, AVersionPairedWithItsOwnNumberAndASecondPairingOfIt) {
+  test::RunResult r = test::run_tailor({"import", "tests/data/trees/audio-sibling"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  Spec spec = load_spec("imported.toml", r.out, kb());
+  Matrix m = expand(spec, kb());
+  std::map<std::string, std::string> torch_of;  // name -> the torch it pairs with
+  for (const auto& v : m.variants) {
+    SCOPED_TRACE(v.name);
+    EXPECT_EQ(v.version, "2.11.0");
+    EXPECT_EQ(v.pin, "6a030d5");
+    ASSERT_EQ(v.paired.size(), 1u);
+    EXPECT_EQ(v.paired.front().first, "torch");
+    torch_of[v.name] = v.paired.front().second;
+    const PackageVersion* pv = package_version(v, spec);
+    ASSERT_NE(pv, nullptr);
+    const ExternalRecipe* e = pv->external_for("torch");
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->path_for(v), fmt::format(".flox/pkgs/pytorch{}-python313-cuda12_9-sm{}-{}.nix",
+                                          v.paired.front().second == "2.12.1" ? "212" : "211",
+                                          v.sm == "9.0" ? "90" : "120", v.isa));
+  }
+  EXPECT_EQ(torch_of, (std::map<std::string, std::string>{
+                          {"torchaudio211-python313-cuda12_9-sm90-avx2", "2.11.0"},
+                          {"torchaudio211-python313-cuda12_9-sm90-avx512", "2.11.0"},
+                          {"torchaudio211-python313-cuda12_9-sm120-avx2", "2.11.0"},
+                          {"torchaudio211-pt212-python313-cuda12_9-sm90-avx2", "2.12.1"}}));
+}
+
 TEST(ImportBuilderCalls, PinIsRefusedWithAReasonWhereRecipesNameTheirOwn) {
   test::RunResult r = test::run_tailor({"import", kTree, "--pin", "46336d4"});
   EXPECT_NE(

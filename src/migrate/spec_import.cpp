@@ -56,8 +56,19 @@ struct Key {
   std::string package, backend, cuda, pin, python, spelling;
   bool versioned = false;  ///< names carry a version word: the versions name their pins
   std::string sm_set;      ///< a set variant's set ("all=7.5,8.0"): each set its own family, single SMs apart
+  /// What a version word adds after its digits ("-pt212" of torchaudio211-pt212): such a version
+  /// is its own family, as an exclude names a version and cannot tell two pairings of one version apart.
+  std::string word_tail;
   auto operator<=>(const Key&) const = default;
 };
+
+// "-pt212" of the word torchaudio211-pt212: what follows the package and its version digits.
+std::string word_tail(const Variant& v) {
+  const std::string& w = v.package_word;
+  if (!w.starts_with(v.package)) return "";
+  size_t end = w.find_first_not_of("0123456789", v.package.size());
+  return end == std::string::npos ? "" : w.substr(end);
+}
 
 // One recipe read back: its variant, its pin and how its name is spelled.
 struct Read {
@@ -421,7 +432,8 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
             v.python.empty() || v.python == python ? "" : v.python,
             spelling_text(spelling),
             versioned,
-            v.sm_set.empty() ? "" : fmt::format("{}={}", v.sm, fmt::join(v.sm_set, ","))};
+            v.sm_set.empty() ? "" : fmt::format("{}={}", v.sm, fmt::join(v.sm_set, ",")),
+            word_tail(v)};
     groups[key].push_back(&v);
     if (version) versions[key].push_back(&*version);
     spellings[key] = spelling;
@@ -451,6 +463,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     for (const auto& [token, written] : spellings.at(key))  // pytorch-cpu-arm64, pytorch-cuda12_8-no-avx512
       base += "-" + (written.empty() ? "no-" + token : written);
     if (!key.sm_set.empty()) base += "-" + key.sm_set.substr(0, key.sm_set.find('='));  // vllm-cuda12_9-all
+    base += key.word_tail;                                                              // torchaudio-cuda12_9-pt212
     std::string name = base;
     if (family_names.count(name)) name = base + "-" + key.pin + key.python;
     for (int n = 2; family_names.count(name); ++n) name = fmt::format("{}-{}{}-{}", base, key.pin, key.python, n);
