@@ -195,6 +195,19 @@ TEST(SpecImport, SetsAndBaselinesRoundTrip) {
   EXPECT_EQ(want.at("vllm-python312-cuda12_9-all").first.size(), 7u);
 }
 
+// tests/data/trees/sm-set-let: an "all" recipe whose set is a let-bound list
+// given by name (`cudaCapabilities = portable; gpuTargets = portable;`) imports
+// as a set of those three SMs beside the tree's single-SM recipe.
+TEST(SpecImport, ASetBoundInALetIsTheSetOfAnAllName) {
+  test::RunResult r = test::run_tailor({"import", "tests/data/trees/sm-set-let"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  std::map<std::string, std::vector<std::string>> got;
+  for (const auto& v : expand(load_spec("sm-set-let.toml", r.out, kb()), kb()).variants) got[v.name] = v.sm_set;
+  EXPECT_EQ(got, (std::map<std::string, std::vector<std::string>>{
+                     {"vllm-python312-cuda12_9-all-avx512", {"8.0", "8.6", "9.0"}},
+                     {"vllm-python312-cuda12_9-sm90-avx512", {}}}));
+}
+
 TEST(SpecImport, HandWrittenTree) {
   test::RunResult r = test::run_tailor({"import", "tests/data/trees/clean"});
   EXPECT_EQ(r.status, 0) << r.err;
