@@ -479,7 +479,10 @@ Matrix expand(const Spec& spec, const KnowledgeBase& kb) {
           if (p.value == v.package) pos = p.pos;
         throw spec_error(
             spec, pos, fmt::format("{} needs {}, which the matrix does not contain", v.name, base_name),
-            fmt::format("{} recipes build against the matching {} variant; add it to a family", v.package, base->name));
+            fmt::format("{} recipes build against the matching {} variant: add it to a family; or write inline = "
+                        "[\"{}\"] in this family where each recipe builds its own, or take it from another "
+                        "repository's recipe with [family.version.external.{}] (doc/spec.md)",
+                        v.package, base->name, base->name, base->attribute));
       }
     }
   }

@@ -132,13 +132,54 @@ struct Claims {
 // the companions are built against has no recipe of its own, and each
 // companion recipe builds it inside (an inner pname). The family then says
 // `inline = [...]`; empty when it does not apply.
+// Whether \a f builds its own \a base inside: an inner pname, or the base's attribute (or the
+// package's own name, nixpkgs' old alias `pytorch`) overridden in a let (build-torchvision main:
+// `customPytorch = (pkgs.torch.override { … }).overrideAttrs …`).
+bool builds_inside(const NixFile& f, const PackageDef& base) {
+  return !f.facts.inner_names.empty() ||
+         std::any_of(f.facts.inner_overrides.begin(), f.facts.inner_overrides.end(),
+                     [&](const recipe::Fact& o) { return o.text == base.attribute || o.text == base.name; });
+}
+
+// The companion recipes whose base is neither a variant of the tree nor built inside, in a tree
+// whose other recipes of that package build it inside: each is left out with what it does
+// instead (a fetch of another repository, where it is written), so the rest loads as `inline`.
+std::map<std::string, std::string> companions_without_base(const LintTree& t, const KnowledgeBase& kb) {
+  std::map<std::string, std::string> out;  // file -> why
+  std::set<std::string> in_tree, inside;   // packages: variants of the tree; built inside by some recipe
+  for (const auto& f : t.nix)
+    if (f.variant) in_tree.insert(f.variant->package);
+  for (const auto& f : t.nix)
+    if (f.variant)
+      if (const PackageDef* base = kb.needed(*kb.package(f.variant->package), "companion-of");
+          base && builds_inside(f, *base))
+        inside.insert(f.variant->package);
+  for (const auto& f : t.nix) {
+    if (!f.variant || f.helper || !inside.count(f.variant->package)) continue;
+    const PackageDef* base = kb.needed(*kb.package(f.variant->package), "companion-of");
+    if (in_tree.count(base->name) || builds_inside(f, *base)) continue;
+    std::string how = fmt::format("it builds no {} of its own (no override of {} in a let)", base->name,
+                                  base->attribute);
+    for (const auto& x : f.facts.fetches)
+      if (!x.nixpkgs && x.fetcher == "fetchTarball") {
+        how = fmt::format("its {} comes from a tarball of another repository (fetchTarball at {}:{}:{}), which "
+                          "import reads only through a builder call: a name without a version word has no "
+                          "[[family.version]] to hold [family.version.external.{}]",
+                          base->name, f.src.rel, x.span.line, x.span.column, base->attribute);
+        break;
+      }
+    out[f.src.rel] = how;
+  }
+  return out;
+}
+
 std::string inline_line(const std::vector<const Variant*>& vs, const LintTree& t, const KnowledgeBase& kb,
                         std::set<std::string> inner) {
   const PackageDef* base = kb.needed(*kb.package(vs.front()->package), "companion-of");
   if (!base) return {};
   for (const auto& f : t.nix) {
     if (f.variant && f.variant->package == base->name) return {};
-    if (f.variant && !f.facts.inner_names.empty()) inner.insert(f.variant->name);
+    if (f.variant && builds_inside(f, *base)) inner.insert(f.variant->name);
   }
   for (const Variant* v : vs)
     if (!inner.count(v->name)) return {};
@@ -272,8 +313,13 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   // By URL: the recipe, the attribute it builds, the files built against it.
   std::map<std::string, std::tuple<ForeignRecipe, std::string, std::vector<std::string>>> foreign;
   std::string pinned_at;  // where a recipe names its pin, for --pin
+  const std::map<std::string, std::string> without_base = companions_without_base(t, kb);
   for (const auto& f : t.nix) {
     if (f.helper) continue;
+    if (auto it = without_base.find(f.src.rel); it != without_base.end()) {
+      r.warnings.push_back(fmt::format("{}: left out: {}", f.src.rel, it->second));
+      continue;
+    }
     if (!f.parsed) {  // its name may read as a variant, but nothing it builds can be told
       auto p = std::find_if(syntax.begin(), syntax.end(), [&](const Problem& x) { return x.rel == f.src.rel; });
       if (p != syntax.end() && p->pos.line > 0)

@@ -301,6 +301,7 @@ class Extractor {
     call_facts(c);
     std::string outer = override_attr_;
     auto attr = overridden_attribute(*c.fn);
+    if (attr && in_let_value_) f_.inner_overrides.push_back({"override", *attr, c.span});
     nix::for_each_child(c, parent, [&](const Expr& x, std::string_view b) {
       walk(x, b);
       if (&x == c.fn.get() && attr) override_attr_ = *attr;
