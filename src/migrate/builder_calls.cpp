@@ -227,6 +227,9 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
       s.owner = str("owner"), s.repo = str("repo"), s.rev = str("rev");
       s.hash = str("hash");
       if (s.hash.empty()) s.hash = str("sha256");
+      // The hash was taken with the submodules: a source without them is another hash.
+      ValuePtr sub = ev_.get(a, "fetchSubmodules");
+      s.fetch_submodules = sub && sub->is(ValueKind::boolean) && sub->boolean;
       if (!s.owner.empty() && !s.repo.empty() && !s.rev.empty() && !out.source) {
         out.source = s;
         out.source_at = ev_.location(a->where);

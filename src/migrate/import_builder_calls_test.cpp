@@ -226,6 +226,10 @@ TEST(ImportBuilderCalls, ASiblingRepositorysRecipePerVariantThroughAFormalsDefau
     EXPECT_EQ(e->repo, "ml-platform/torch-recipes");
     EXPECT_EQ(e->rev, "4f1e2d3c4b5a69788796a5b4c3d2e1f001122334");
     EXPECT_EQ(e->hash, "17bqfj1f706akqrln4mja746il6j2nq6yycc8hg32v2mpyx9fyxn");
+    // lib/fixes.nix fetches pytorch/vision v0.26.0 with its submodules: the hash is of that.
+    ASSERT_TRUE(pv->source.has_value());
+    EXPECT_EQ(pv->source->fetch.rev, "v0.26.0");
+    EXPECT_TRUE(pv->source->fetch.fetch_submodules);
     // The file of the variant's own name, in the sibling's dot-directory.
     const std::string want = v.cuda.empty() ? ".flox/pkgs/pytorch211-python313-cpu-avx2.nix"
                                             : fmt::format(".flox/pkgs/pytorch211-python313-cuda13_0-sm{}-{}.nix",
