@@ -39,7 +39,7 @@ struct Walk {
   Evaluator& ev;
   int budget = 4000;
   std::set<const Value*> seen;
-  std::vector<ValuePtr> sets, unknowns;
+  std::vector<ValuePtr> sets, unknowns, strings;
   // Every value met is kept alive: a lambda's result made here and freed after its walk would let
   // the next one be allocated at the same address and be taken for seen (the second overlay of
   // `[ cudaOverlay ] ++ fixups.extraOverlays` was skipped so).
@@ -69,10 +69,40 @@ struct Walk {
         for (const auto& t : v->list) go(ev.force(t), depth + 1);
         go(v->base, depth + 1);
         break;
+      case ValueKind::string: strings.push_back(v); break;
       default: break;
     }
   }
 };
+
+// What the builder sets that a spec does not hold, each once, at the place it is written.
+std::vector<ReadFact> settings_of(Evaluator& ev, const Walk& w) {
+  std::vector<ReadFact> out;
+  std::set<std::string> seen;
+  auto add = [&](std::string text, const nix::Where& where) {
+    std::string at = ev.location(where);
+    if (seen.insert(text + "@" + at).second) out.push_back(ReadFact{std::move(text), std::move(at), ""});
+  };
+  for (const auto& s : w.sets)
+    for (const auto& [name, attr] : s->attrs) {
+      if (name != "allowBroken" && name != "postPatch" && name != "patches") continue;
+      ValuePtr v = ev.force(attr.value);
+      if (name == "allowBroken" && v->is(ValueKind::boolean) && v->boolean)
+        add("allowBroken = true", attr.name_at);
+      else if (name == "patches" && v->is(ValueKind::list) && v->list.empty())
+        add("patches = [ ] (the pin's patches dropped)", attr.name_at);
+      else if (name == "postPatch" && !v->known())
+        add(fmt::format("postPatch computed{}", v->name.empty() ? "" : " by " + v->name), attr.name_at);
+    }
+  // Build-version variables: `-DTORCH_BUILD_VERSION=0.25.0`, `export BUILD_VERSION=…`, version.txt.
+  static const std::regex kBuildVersion(R"((-D)?[A-Z_]*BUILD_VERSION=[^ "'\n]*|version\.txt)");
+  for (const auto& s : w.strings) {
+    if (s->text.size() > 4096) continue;
+    for (std::sregex_iterator m(s->text.begin(), s->text.end(), kBuildVersion), end; m != end; ++m)
+      add(m->str(), s->where);
+  }
+  return out;
+}
 
 ReadFact fact_of(Evaluator& ev, const ValuePtr& v) {
   ReadFact f;
@@ -168,7 +198,7 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
     if (v->is(ValueKind::string)) out.args[name] = fact_of(ev_, v);
   }
   ValuePtr result = ev_.eval_in_file(call, f.src.rel);
-  Walk w{ev_, 4000, {}, {}, {}, {}};
+  Walk w{ev_, 4000, {}, {}, {}, {}, {}};
   w.go(result, 0);
 
   // The set that names the package: pname and version.
@@ -276,6 +306,7 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
     if (Version::parse(built)) recipe.stated_versions = stated_beside(built);
     out.foreign.push_back(std::move(recipe));
   }
+  out.settings = settings_of(ev_, w);
   // The CUDA package set the overlay selects: a select of a cudaPackages_* name.
   out.overlay.why = "the builder selects no CUDA package set tailor can read";
   static const std::regex kCudaSet(R"(^cudaPackages(_[0-9]+)+$)");

@@ -57,6 +57,10 @@ struct BuilderCall {
   std::optional<GitHubSource> source;  ///< what fetchFromGitHub fetches
   std::string source_at;
   std::vector<ForeignRecipe> foreign;  ///< recipes imported from other repositories
+  /// What the builder sets for this call that a spec does not hold (yet): `allowBroken = true`,
+  /// a computed postPatch, `patches = [ ]`, a build-version variable or version.txt; value = the
+  /// setting as text, at = where it is written. The tree's own builder keeps doing it.
+  std::vector<ReadFact> settings;
 };
 
 /// Reads builder calls of one tree; the tables each file reaches are

@@ -58,6 +58,9 @@ BuilderImport import_builder_call(const BuilderCall& call, const lint::NixFile& 
     return out;
   }
   out.pin = pin->short_rev;
+  for (const ReadFact& k : call.settings)
+    out.kept.push_back(fmt::format("{} {}\t{} ({}): the tree's builder sets it; the spec does not hold it", k.value,
+                                   k.at, k.value, k.at));
   if (call.pname.known() && call.pname.value != v.name)
     out.remarks.push_back(fmt::format("name {}\tthe builder names it {} ({}), not as its file name says", call.pname.at,
                                       call.pname.value, call.pname.at));

@@ -242,6 +242,23 @@ TEST(ImportBuilderCalls, ASiblingRepositorysRecipePerVariantThroughAFormalsDefau
   EXPECT_EQ(r.err.find("left out"), std::string::npos) << r.err;
 }
 
+// What lib/fixes.nix of vision-sibling does that a spec does not hold is named,
+// once per place it is written, with the recipes it reaches: allowBroken only on
+// the two CUDA 13.0 recipes (its condition), the rest on all three.
+TEST(ImportBuilderCalls, WhatTheBuilderSetsBeyondTheSpecIsNamedWhereItIsWritten) {
+  test::RunResult r = test::run_tailor({"import", "tests/data/trees/vision-sibling"});
+  auto has = [&](const std::string& line) { return r.err.find("tailor: note: " + line + "\n") != std::string::npos; };
+  const std::string tail = ": the tree's builder sets it; the spec does not hold it";
+  EXPECT_TRUE(has("2 recipes (torchvision026-python313-cuda13_0-sm120-avx2.nix, …): allowBroken = true "
+                  "(vision-sibling/lib/fixes.nix:7:28)" + tail)) << r.err;
+  EXPECT_TRUE(has("3 recipes (torchvision026-python313-cpu-avx2.nix, …): patches = [ ] (the pin's patches dropped) "
+                  "(vision-sibling/lib/fixes.nix:19:13)" + tail)) << r.err;
+  EXPECT_TRUE(has("3 recipes (torchvision026-python313-cpu-avx2.nix, …): postPatch computed by builtins.replaceStrings "
+                  "(vision-sibling/lib/fixes.nix:20:13)" + tail)) << r.err;
+  EXPECT_TRUE(has("3 recipes (torchvision026-python313-cpu-avx2.nix, …): BUILD_VERSION=0.26.0 "
+                  "(vision-sibling/lib/fixes.nix:21:53)" + tail)) << r.err;
+}
+
 // tests/data/trees/audio-sibling: a release pairs with the torch of its own
 // number (lib/audio-rows.nix states "2.11.0" twice in row "2.11"), and one
 // recipe links 2.11.0 against torch 2.12.1 under the word torchaudio211-pt212

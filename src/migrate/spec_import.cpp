@@ -309,7 +309,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   std::vector<std::string> tree_packages;  // in file order, each once
   BuilderCalls calls(t);
   // Remarks on builder calls, one warning per fact however many files it reaches.
-  std::map<std::string, std::pair<std::string, std::vector<std::string>>> remarks;
+  std::map<std::string, std::pair<std::string, std::vector<std::string>>> remarks, kept;
   // By URL: the recipe, the attribute it builds, the files built against it.
   std::map<std::string, std::tuple<ForeignRecipe, std::string, std::vector<std::string>>> foreign;
   std::string pinned_at;  // where a recipe names its pin, for --pin
@@ -356,12 +356,13 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
         files.push_back(f.src.rel);
         continue;
       }
-      for (const auto& remark : bi.remarks) {
-        size_t tab = remark.find('\t');
-        auto& [text, files] = remarks[remark.substr(0, tab)];
-        text = remark.substr(tab + 1);
-        files.push_back(f.src.rel);
-      }
+      for (const auto& [list, into] : {std::pair{&bi.remarks, &remarks}, std::pair{&bi.kept, &kept}})
+        for (const auto& remark : *list) {
+          size_t tab = remark.find('\t');
+          auto& [text, files] = (*into)[remark.substr(0, tab)];
+          text = remark.substr(tab + 1);
+          files.push_back(f.src.rel);
+        }
       if (bi.foreign_base) {
         auto& [recipe, attribute, files] = foreign[bi.foreign_base->url];
         recipe = *bi.foreign_base;
@@ -398,11 +399,12 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     for (const auto& c : f.facts.comments)  // what it says it builds (decides a version its pin's sources dispute)
       if (c.key == "header") built.header.push_back(c.text);
   }
-  for (const auto& [key, remark] : remarks) {
-    const auto& [text, files] = remark;
-    r.warnings.push_back(files.size() == 1 ? fmt::format("{}: {}", files.front(), text)
-                                           : fmt::format("{} recipes ({}, …): {}", files.size(), files.front(), text));
-  }
+  for (const auto& [grouped, into] : {std::pair{&remarks, &r.warnings}, std::pair{&kept, &r.notes}})
+    for (const auto& [key, remark] : *grouped) {
+      const auto& [text, files] = remark;
+      into->push_back(files.size() == 1 ? fmt::format("{}: {}", files.front(), text)
+                                        : fmt::format("{} recipes ({}, …): {}", files.size(), files.front(), text));
+    }
   for (const auto& [url, item] : foreign) {
     const auto& [recipe, attribute, files] = item;
     r.notes.push_back(fmt::format(

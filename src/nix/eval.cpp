@@ -721,6 +721,22 @@ ValuePtr Evaluator::binary(const Binary* b, const EnvPtr& env) {
     if (!equal(l, r, e, 0)) return unknown(w, "a comparison with an unknown value", "==", l->known() ? r : l);
     return boolean(b->op == BinaryOp::eq ? *e : !*e);
   }
+  // `(old.cmakeFlags or []) ++ fixups.extraCmakeFlags`, `(old.preConfigure or "") + fixups.extra`,
+  // `{ pname = …; } // (lib.optionalAttrs …)`: unknown, yet what the known side adds is kept (in list) for readers of what a builder sets,
+  // and a path's known tail (`fetchTarball { … } + "/recipes/torch.nix"`) as the suffix.
+  if ((b->op == BinaryOp::concat || b->op == BinaryOp::add || b->op == BinaryOp::update) && l->known() != r->known()) {
+    const ValuePtr& u = l->known() ? r : l;
+    const ValuePtr& k = l->known() ? l : r;
+    auto v = std::make_shared<Value>();
+    v->where = w;
+    v->text = u->text;
+    v->name = binary_op_text(b->op);
+    v->base = u;
+    v->list.push_back(ready(k));
+    if (b->op == BinaryOp::add && !l->known() && r->is(ValueKind::string)) v->suffix = l->suffix + r->text;
+    charge(sizeof(Value) + v->text.size() + v->suffix.size());
+    return v;
+  }
   if (!l->known()) return l;
   if (!r->known()) return r;
   switch (b->op) {

@@ -18,6 +18,7 @@ in {
             };
             patches = [ ];
             postPatch = builtins.replaceStrings [ "--replace-fail " ] [ "--replace-warn " ] (o.postPatch or "");
+            preConfigure = (o.preConfigure or "") + "export BUILD_VERSION=${row.version}\n";
           });
         };
       };
