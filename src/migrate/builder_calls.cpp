@@ -38,7 +38,9 @@ const std::regex& github_tarball() {
 struct Walk {
   Evaluator& ev;
   int budget = 4000;
-  std::set<const Value*> seen;
+  // The least depth each value was met at: one met again nearer the result is walked again, or a
+  // first meeting deep down a long path (cut at the depth limit) would hide what lies under it.
+  std::map<const Value*, int> seen;
   std::vector<ValuePtr> sets, unknowns, strings;
   // Every value met is kept alive: a lambda's result made here and freed after its walk would let
   // the next one be allocated at the same address and be taken for seen (the second overlay of
@@ -46,8 +48,16 @@ struct Walk {
   std::vector<ValuePtr> alive;
 
   void go(const ValuePtr& v, int depth) {
-    if (!v || depth > 24 || budget-- <= 0 || !seen.insert(v.get()).second) return;
-    alive.push_back(v);
+    if (!v || depth > 24 || budget-- <= 0) return;
+    auto [it, first] = seen.emplace(v.get(), depth);
+    if (!first && it->second <= depth) return;
+    it->second = depth;
+    if (first) alive.push_back(v);
+    // Met again nearer: walked again, but listed once.
+    if (!first && (v->is(ValueKind::attrs) || v->is(ValueKind::unknown) || v->is(ValueKind::string))) {
+      std::vector<ValuePtr>& list = v->is(ValueKind::attrs) ? sets : v->is(ValueKind::string) ? strings : unknowns;
+      std::erase(list, v);
+    }
     switch (v->kind) {
       case ValueKind::attrs:
         sets.push_back(v);
