@@ -32,7 +32,8 @@ std::vector<std::pair<std::string, std::string>> words_of(const Variant& v) {
   for (const auto& [attribute, version] : v.paired) {
     out.emplace_back(attribute, version);
     // "2.10.0" -> "210": the version as trees spell it in a recipe's file name (pytorch210-…).
-    if (auto p = Version::parse(version)) out.emplace_back(attribute + "_short", fmt::format("{}{}", p->major(), p->minor()));
+    if (auto p = Version::parse(version))
+      out.emplace_back(attribute + "_short", fmt::format("{}{}", p->major(), p->minor()));
   }
   return out;
 }

@@ -32,7 +32,7 @@ struct ExternalRecipe {
   /// filled per variant (external_recipe_words).
   std::vector<std::pair<std::string, std::string>> args;
   std::vector<Pos> arg_pos;  ///< where each argument is written
-  Pos pos, hash_pos;
+  Pos pos, hash_pos, path_pos;
 
   /// The tarball nix fetches: https://github.com/OWNER/REPO/archive/REV.tar.gz, or REPO-URL/archive/REV.tar.gz.
   std::string tarball_url() const;

@@ -409,6 +409,7 @@ ExternalRecipe read_external_recipe(const TomlDocument& doc, const toml::table& 
   if (p.value.find("{pkgs}") != std::string::npos)
     throw doc.error_at(p.pos, "'{pkgs}' is the variant's package set, no word of a path");
   e.path = p.value;
+  e.path_pos = p.pos;
   if (const toml::node* a = r.node("args")) {
     if (!a->is_table()) throw doc.error_at(*a, "'args' is a table of the recipe's arguments: { name = \"value\", … }");
     for (const auto& [key, value] : *a->as_table()) {

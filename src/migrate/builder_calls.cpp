@@ -165,8 +165,10 @@ std::vector<std::string> BuilderCalls::stated_beside(const std::string& version)
       if (--budget <= 0) return;
       ValuePtr x = ev_.force(attr.value);
       if (x->is(ValueKind::string)) {
-        if (x->text == version) ++holds;
-        else if (Version::parse(x->text)) strings.push_back(x->text);
+        if (x->text == version)
+          ++holds;
+        else if (Version::parse(x->text))
+          strings.push_back(x->text);
       } else if (x->is(ValueKind::attrs)) {
         look(x, depth + 1);
       }
@@ -312,7 +314,8 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
     }
     // The version the call builds: stated, else the tag of its source ("v0.26.0").
     std::string built = out.version.value;
-    if (built.empty() && out.source) built = out.source->rev.starts_with("v") ? out.source->rev.substr(1) : out.source->rev;
+    if (built.empty() && out.source)
+      built = out.source->rev.starts_with("v") ? out.source->rev.substr(1) : out.source->rev;
     if (Version::parse(built)) recipe.stated_versions = stated_beside(built);
     out.foreign.push_back(std::move(recipe));
   }

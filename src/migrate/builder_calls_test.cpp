@@ -48,11 +48,13 @@ TEST(BuilderCalls, AValueMetFirstDeepDownIsWalkedAgainWhereItIsNearer) {
   std::ofstream(dir.path() + "/lib/b.nix")
       << "{ v }:\nlet\n  ov = [ (final: prev: { python3Packages = prev.python3Packages.override { overrides = pf: pp: "
          "{ torchvision = pp.torchvision.overrideAttrs (o: { src = prev.fetchFromGitHub { owner = \"pytorch\"; repo = "
-         "\"vision\"; rev = \"v0.26.0\"; hash = \"sha256-FOdDGY3v8yWBhtNo9tZP79/xwrc7AoIY5Y1ZABzWe6g=\"; }; }); }; }; }) "
+         "\"vision\"; rev = \"v0.26.0\"; hash = \"sha256-FOdDGY3v8yWBhtNo9tZP79/xwrc7AoIY5Y1ZABzWe6g=\"; }; }); }; }; "
+         "}) "
          "];\n  deep = "
       << deep
       << ";\n  pkgs = import (builtins.fetchTarball { url = "
-         "\"https://github.com/NixOS/nixpkgs/archive/6a030d535719c5190187c4cec156f335e95e3211.tar.gz\"; }) { overlays = "
+         "\"https://github.com/NixOS/nixpkgs/archive/6a030d535719c5190187c4cec156f335e95e3211.tar.gz\"; }) { overlays "
+         "= "
          "ov; };\nin pkgs.python3Packages.torchvision.overrideAttrs (old: { inherit deep; pname = "
          "\"torchvision026-python313-cpu-avx2\"; })\n";
   std::ofstream(dir.path() + "/torchvision026-python313-cpu-avx2.nix") << "import ./lib/b.nix { v = \"1\"; }\n";

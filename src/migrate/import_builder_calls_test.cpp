@@ -236,8 +236,9 @@ TEST(ImportBuilderCalls, ASiblingRepositorysRecipePerVariantThroughAFormalsDefau
                                                           v.sm == "9.0" ? "90" : "120", v.isa);
     EXPECT_EQ(e->path_for(v), want);
   }
-  EXPECT_EQ(names, (std::set<std::string>{"torchvision026-python313-cpu-avx2", "torchvision026-python313-cuda13_0-sm90-avx512",
-                                          "torchvision026-python313-cuda13_0-sm120-avx2"}))
+  EXPECT_EQ(names,
+            (std::set<std::string>{"torchvision026-python313-cpu-avx2", "torchvision026-python313-cuda13_0-sm90-avx512",
+                                   "torchvision026-python313-cuda13_0-sm120-avx2"}))
       << r.err;
   EXPECT_EQ(r.err.find("left out"), std::string::npos) << r.err;
 }
@@ -249,14 +250,26 @@ TEST(ImportBuilderCalls, WhatTheBuilderSetsBeyondTheSpecIsNamedWhereItIsWritten)
   test::RunResult r = test::run_tailor({"import", "tests/data/trees/vision-sibling"});
   auto has = [&](const std::string& line) { return r.err.find("tailor: note: " + line + "\n") != std::string::npos; };
   const std::string tail = ": the tree's builder sets it; the spec does not hold it";
-  EXPECT_TRUE(has("2 recipes (torchvision026-python313-cuda13_0-sm120-avx2.nix, …): allowBroken = true "
-                  "(vision-sibling/lib/fixes.nix:7:28)" + tail)) << r.err;
-  EXPECT_TRUE(has("3 recipes (torchvision026-python313-cpu-avx2.nix, …): patches = [ ] (the pin's patches dropped) "
-                  "(vision-sibling/lib/fixes.nix:19:13)" + tail)) << r.err;
-  EXPECT_TRUE(has("3 recipes (torchvision026-python313-cpu-avx2.nix, …): postPatch computed by builtins.replaceStrings "
-                  "(vision-sibling/lib/fixes.nix:20:13)" + tail)) << r.err;
-  EXPECT_TRUE(has("3 recipes (torchvision026-python313-cpu-avx2.nix, …): BUILD_VERSION=0.26.0 "
-                  "(vision-sibling/lib/fixes.nix:21:53)" + tail)) << r.err;
+  EXPECT_TRUE(
+      has("2 recipes (torchvision026-python313-cuda13_0-sm120-avx2.nix, …): allowBroken = true "
+          "(vision-sibling/lib/fixes.nix:7:28)" +
+          tail))
+      << r.err;
+  EXPECT_TRUE(
+      has("3 recipes (torchvision026-python313-cpu-avx2.nix, …): patches = [ ] (the pin's patches dropped) "
+          "(vision-sibling/lib/fixes.nix:19:13)" +
+          tail))
+      << r.err;
+  EXPECT_TRUE(
+      has("3 recipes (torchvision026-python313-cpu-avx2.nix, …): postPatch computed by builtins.replaceStrings "
+          "(vision-sibling/lib/fixes.nix:20:13)" +
+          tail))
+      << r.err;
+  EXPECT_TRUE(
+      has("3 recipes (torchvision026-python313-cpu-avx2.nix, …): BUILD_VERSION=0.26.0 "
+          "(vision-sibling/lib/fixes.nix:21:53)" +
+          tail))
+      << r.err;
 }
 
 // tests/data/trees/audio-sibling: a release pairs with the torch of its own
@@ -281,15 +294,15 @@ TEST(ImportBuilderCalls, AVersionPairedWithItsOwnNumberAndASecondPairingOfIt) {
     ASSERT_NE(pv, nullptr);
     const ExternalRecipe* e = pv->external_for("torch");
     ASSERT_NE(e, nullptr);
-    EXPECT_EQ(e->path_for(v), fmt::format(".flox/pkgs/pytorch{}-python313-cuda12_9-sm{}-{}.nix",
-                                          v.paired.front().second == "2.12.1" ? "212" : "211",
-                                          v.sm == "9.0" ? "90" : "120", v.isa));
+    EXPECT_EQ(e->path_for(v),
+              fmt::format(".flox/pkgs/pytorch{}-python313-cuda12_9-sm{}-{}.nix",
+                          v.paired.front().second == "2.12.1" ? "212" : "211", v.sm == "9.0" ? "90" : "120", v.isa));
   }
-  EXPECT_EQ(torch_of, (std::map<std::string, std::string>{
-                          {"torchaudio211-python313-cuda12_9-sm90-avx2", "2.11.0"},
-                          {"torchaudio211-python313-cuda12_9-sm90-avx512", "2.11.0"},
-                          {"torchaudio211-python313-cuda12_9-sm120-avx2", "2.11.0"},
-                          {"torchaudio211-pt212-python313-cuda12_9-sm90-avx2", "2.12.1"}}));
+  EXPECT_EQ(torch_of,
+            (std::map<std::string, std::string>{{"torchaudio211-python313-cuda12_9-sm90-avx2", "2.11.0"},
+                                                {"torchaudio211-python313-cuda12_9-sm90-avx512", "2.11.0"},
+                                                {"torchaudio211-python313-cuda12_9-sm120-avx2", "2.11.0"},
+                                                {"torchaudio211-pt212-python313-cuda12_9-sm90-avx2", "2.12.1"}}));
 }
 
 TEST(ImportBuilderCalls, PinIsRefusedWithAReasonWhereRecipesNameTheirOwn) {

@@ -158,14 +158,15 @@ std::map<std::string, std::string> companions_without_base(const LintTree& t, co
     if (!f.variant || f.helper || !inside.count(f.variant->package)) continue;
     const PackageDef* base = kb.needed(*kb.package(f.variant->package), "companion-of");
     if (in_tree.count(base->name) || builds_inside(f, *base)) continue;
-    std::string how = fmt::format("it builds no {} of its own (no override of {} in a let)", base->name,
-                                  base->attribute);
+    std::string how =
+        fmt::format("it builds no {} of its own (no override of {} in a let)", base->name, base->attribute);
     for (const auto& x : f.facts.fetches)
       if (!x.nixpkgs && x.fetcher == "fetchTarball") {
-        how = fmt::format("its {} comes from a tarball of another repository (fetchTarball at {}:{}:{}), which "
-                          "import reads only through a builder call: a name without a version word has no "
-                          "[[family.version]] to hold [family.version.external.{}]",
-                          base->name, f.src.rel, x.span.line, x.span.column, base->attribute);
+        how = fmt::format(
+            "its {} comes from a tarball of another repository (fetchTarball at {}:{}:{}), which "
+            "import reads only through a builder call: a name without a version word has no "
+            "[[family.version]] to hold [family.version.external.{}]",
+            base->name, f.src.rel, x.span.line, x.span.column, base->attribute);
         break;
       }
     out[f.src.rel] = how;

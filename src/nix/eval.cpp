@@ -722,8 +722,8 @@ ValuePtr Evaluator::binary(const Binary* b, const EnvPtr& env) {
     return boolean(b->op == BinaryOp::eq ? *e : !*e);
   }
   // `(old.cmakeFlags or []) ++ fixups.extraCmakeFlags`, `(old.preConfigure or "") + fixups.extra`,
-  // `{ pname = …; } // (lib.optionalAttrs …)`: unknown, yet what the known side adds is kept (in list) for readers of what a builder sets,
-  // and a path's known tail (`fetchTarball { … } + "/recipes/torch.nix"`) as the suffix.
+  // `{ pname = …; } // (lib.optionalAttrs …)`: unknown, yet what the known side adds is kept (in list) for readers of
+  // what a builder sets, and a path's known tail (`fetchTarball { … } + "/recipes/torch.nix"`) as the suffix.
   if ((b->op == BinaryOp::concat || b->op == BinaryOp::add || b->op == BinaryOp::update) && l->known() != r->known()) {
     const ValuePtr& u = l->known() ? r : l;
     const ValuePtr& k = l->known() ? l : r;

@@ -747,10 +747,10 @@ class Extractor {
   /// String bindings by name (views of the syntax tree's names, which outlive the walk).
   std::unordered_map<std::string_view, const Expr*> strings_;
   std::unordered_map<std::string_view, const Expr*> lists_;  ///< let/set bindings whose value is a list literal
-  std::set<std::string, std::less<>> python_aliases_;  ///< let-bound aliases of a selected Python set
-  int in_let_value_ = 0;                               ///< > 0 while walking the value of a let binding
-  std::vector<nix::Span> unused_defaults_;             ///< defaults of formals nothing reads
-  std::string override_attr_;                          ///< the attribute whose override's arguments are being walked
+  std::set<std::string, std::less<>> python_aliases_;        ///< let-bound aliases of a selected Python set
+  int in_let_value_ = 0;                                     ///< > 0 while walking the value of a let binding
+  std::vector<nix::Span> unused_defaults_;                   ///< defaults of formals nothing reads
+  std::string override_attr_;  ///< the attribute whose override's arguments are being walked
   // Where the facts already recorded start, so a fact seen twice is found without a scan of all of them.
   std::unordered_map<uint32_t, size_t> pin_index_;        ///< span.begin -> index in f_.pins
   std::unordered_set<uint32_t> name_at_, inner_name_at_;  ///< span.begin of f_.names, f_.inner_names
