@@ -221,14 +221,15 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
       break;
     }
   if (!out.pname.known() && out.pname.why.empty())
-    out.pname.why = "the builder's result states no pname tailor can read";
+    out.pname.why = fmt::format("the result of {} states no pname tailor can read", out.builder);
   if (!out.version.known() && out.version.why.empty())
-    out.version.why = "the builder's result states no version tailor can read";
+    out.version.why =
+        fmt::format("the result of {} states no version tailor can read, nor a source with a tag", out.builder);
 
   // Fetches: nixpkgs, other repositories; their imports; fetchFromGitHub.
   std::vector<std::pair<ValuePtr, ForeignRecipe>> tarballs;
   ValuePtr nixpkgs_fetch;  // what a package set imported from it is derived from
-  out.nixpkgs_rev.why = "the builder fetches no nixpkgs tarball tailor can read";
+  out.nixpkgs_rev.why = fmt::format("{} fetches no nixpkgs tarball tailor can read", out.builder);
   for (const auto& u : w.unknowns) {
     const std::string seg = last_segment(u->name);
     if (u->name == "builtins.fetchTarball" && !u->list.empty()) {
@@ -321,7 +322,7 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
   }
   out.settings = settings_of(ev_, w);
   // The CUDA package set the overlay selects: a select of a cudaPackages_* name.
-  out.overlay.why = "the builder selects no CUDA package set tailor can read";
+  out.overlay.why = fmt::format("{} selects no CUDA package set tailor can read", out.builder);
   static const std::regex kCudaSet(R"(^cudaPackages(_[0-9]+)+$)");
   for (const auto& u : w.unknowns) {
     std::string seg = last_segment(u->name);

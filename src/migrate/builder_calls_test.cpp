@@ -71,6 +71,26 @@ TEST(BuilderCalls, AValueMetFirstDeepDownIsWalkedAgainWhereItIsNearer) {
   EXPECT_EQ(c->source->rev, "v0.26.0");
 }
 
+// What the evaluator cannot read is named with the builder that does not say it.
+TEST(BuilderCalls, WhatABuilderDoesNotSayNamesTheBuilder) {
+  test::TempDir dir("walk-silent");
+  std::filesystem::create_directories(dir.path() + "/lib");
+  std::ofstream(dir.path() + "/lib/quiet.nix") << "{ v }: (import <nixpkgs> { }).python3Packages.torchvision\n";
+  std::ofstream(dir.path() + "/torchvision026-python313-cpu-avx2.nix") << "import ./lib/quiet.nix { v = \"1\"; }\n";
+  std::vector<lint::Problem> ignored;
+  lint::LintTree tree = lint::make_tree("q", lint::read_tree(dir.path()), kb(), ignored);
+  BuilderCalls calls(tree);
+  const lint::NixFile* f = nullptr;
+  for (const auto& n : tree.nix)
+    if (n.src.rel == "torchvision026-python313-cpu-avx2.nix") f = &n;
+  ASSERT_NE(f, nullptr);
+  auto c = calls.read(*f);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->version.why, "the result of lib/quiet.nix states no version tailor can read, nor a source with a tag");
+  EXPECT_EQ(c->nixpkgs_rev.why, "lib/quiet.nix fetches no nixpkgs tarball tailor can read");
+  EXPECT_EQ(c->overlay.why, "lib/quiet.nix selects no CUDA package set tailor can read");
+}
+
 TEST(BuilderCalls, ReadsWhatAWrapperBuildsFromTheTables) {
   Fixture fx;
   BuilderCalls calls(fx.tree);
