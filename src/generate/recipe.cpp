@@ -151,7 +151,7 @@ std::string external_bindings(const BuildSettings& s) {
     const std::string version = paired.empty() ? "" : " " + paired;
     out +=
         fmt::format("  # {}{}: {}, not the nixpkgs pin's ([family.version.external.{}]).\n", comment_text(r->attribute),
-                    comment_text(version), comment_text(r->describe()), comment_text(r->attribute));
+                    comment_text(version), comment_text(r->describe(&s.variant)), comment_text(r->attribute));
     out += fmt::format("  {} = import ((if {} != null then {} else builtins.fetchTarball {{\n", argument,
                        external_src_arg(argument), external_src_arg(argument));
     out += fmt::format("    url = {};\n", nix_string(r->tarball_url()));

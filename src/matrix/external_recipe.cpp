@@ -52,7 +52,9 @@ std::optional<std::string> ExternalRecipe::path_for(const Variant& v) const {
   return fill_template(path, words);
 }
 
-std::string ExternalRecipe::describe() const { return fmt::format("{} of {} at {}", path, repo, rev); }
+std::string ExternalRecipe::describe(const Variant* v) const {
+  return fmt::format("{} of {} at {}", v ? path_for(*v).value_or(path) : path, repo, rev);
+}
 
 const std::vector<std::string>& external_recipe_words() {
   static const std::vector<std::string> words = {"pkgs", "backend",         "version", "python",   "python_nodot",

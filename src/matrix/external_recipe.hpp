@@ -38,8 +38,9 @@ struct ExternalRecipe {
   std::string tarball_url() const;
   /// path filled for \a v; nullopt when it names a word \a v lacks.
   std::optional<std::string> path_for(const Variant& v) const;
-  /// "recipes/torch.nix of ml-platform/pytorch-nix at 9c4e2b7a…" for messages and comments.
-  std::string describe() const;
+  /// "recipes/torch.nix of ml-platform/pytorch-nix at 9c4e2b7a…" for messages and comments;
+  /// with \a v, the path filled for that variant (a generated recipe names its own file).
+  std::string describe(const Variant* v = nullptr) const;
 };
 
 /// The words an argument's template may use, besides the paired attributes

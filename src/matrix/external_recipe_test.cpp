@@ -78,6 +78,10 @@ TEST(ExternalRecipeWords, APathPerVariantInADotDirectory) {
   ExternalRecipe r = fixture_recipe();
   r.path = ".flox/pkgs/pytorch{torch_short}-python{python_nodot}-cuda{cuda_underscore}-sm{sm_nodot}-{isa}.nix";
   EXPECT_EQ(r.path_for(gpu_variant()), ".flox/pkgs/pytorch211-python313-cuda12_9-sm120-avx512.nix");
+  Variant gpu = gpu_variant();  // a generated recipe's comment names the file it imports
+  EXPECT_EQ(r.describe(&gpu),
+            ".flox/pkgs/pytorch211-python313-cuda12_9-sm120-avx512.nix of ml-platform/pytorch-nix at "
+            "9c4e2b7a1f3d5e8b0a6c2d4f7e9b1a3c5d8e0f2a");
   Variant cpu = gpu_variant();
   cpu.backend = "cpu";
   cpu.cuda.clear();
