@@ -9,7 +9,8 @@
 #   5. the generator-script reader: check of a script whose bash array has 1, 4 and 16
 #      times 20,000 elements, against bash running the script;
 #   6. parse of a let of 1, 4 and 16 times 25,000 bindings, each bound to the one before.
-# Prints wall times (median of RUNS) and the ratio nix / tailor (above 1:
+# Prints wall times (median of RUNS; CLOCK=cpu: user + system CPU seconds instead, for a
+# loaded machine where wall time is mostly waiting) and the ratio nix / tailor (above 1:
 # tailor is faster); for 4-6 also each size's time over the 1x time of the same tool
 # (linear: 16x input within 20x time).
 #   usage: bench/large_inputs.sh [TAILOR_BINARY] [RUNS]
@@ -37,8 +38,9 @@ find "$dir/tree" -name '*.nix' | sort > "$dir/files"
 median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 wall() {
   local TIMEFORMAT='%R' t
+  [ "${CLOCK:-wall}" = cpu ] && TIMEFORMAT='%U %S'
   t=$( { time "$@" >/dev/null 2>&1; } 2>&1 ) || true
-  echo "$t"
+  echo "$t" | awk '{ print $1 + $2 }'
 }
 row() {  # row LABEL -- TAILOR-COMMAND... -- NIX-COMMAND...
   local label=$1; shift; shift
@@ -51,7 +53,8 @@ row() {  # row LABEL -- TAILOR-COMMAND... -- NIX-COMMAND...
   t=$(printf '%s\n' "${tw[@]}" | median); n=$(printf '%s\n' "${nw[@]}" | median)
   printf '%-34s %10.3f %10.3f %8s\n' "$label" "$t" "$n" "$(awk -v t="$t" -v n="$n" 'BEGIN { printf "%.2fx", (t > 0 ? n / t : 0) }')"
 }
-printf 'median of %d runs; tree: %d .nix files, %s bytes\n' "$runs" "$(wc -l < "$dir/files")" \
+printf '%s seconds, median of %d runs; load average %s' "${CLOCK:-wall}" "$runs" "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf '; tree: %d .nix files, %s bytes\n' "$(wc -l < "$dir/files")" \
   "$(xargs -a "$dir/files" cat | wc -c)"
 printf '%-34s %10s %10s %8s\n' "input" "tailor s" "nix s" "nix/tailor"
 row "parse, 150k attributes" -- "$tailor" parse "$dir/attrs.nix" -- nix-instantiate --parse "$dir/attrs.nix"

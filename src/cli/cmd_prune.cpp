@@ -191,6 +191,15 @@ int cmd_prune(CommandContext& ctx) {
   } else {
     print_text(ctx.out, ctx.err, report);
   }
+  // Stopped midway (in place): the record says which files are pruned; 128 + the signal, as a shell reports it.
+  if (report.interrupted) {
+    ctx.err << fmt::format(
+        "{}: warning: interrupted by {}: {} files done, every other file left as it was; {} says which "
+        "(\"complete\": false); the same command finishes the prune\n",
+        report.root, signal_name(report.interrupted), report.files.size(),
+        report.record.empty() ? std::string("no record") : report.record);
+    return 128 + report.interrupted;
+  }
   // A file left as it was is work undone (a full disk, an unknown layout): exit 1 says so, as the
   // one-file form's error does, so a recipe's fixup phase does not pass with unpruned libraries.
   return report.refused() ? kExitProblems : kExitOk;
