@@ -428,7 +428,8 @@ TEST(HostileInputs, PruneInPlaceStoppedMidwayRecordsWhatItDid) {
   ASSERT_EQ(::waitpid(pid, &status, 0), pid);
   ASSERT_TRUE(WIFEXITED(status)) << "ended by signal " << WTERMSIG(status) << ", its record unwritten";
   EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM);
-  EXPECT_TRUE(contains(test::read_file(err), site.string() + ": warning: interrupted by SIGTERM: ")) << test::read_file(err);
+  EXPECT_TRUE(contains(test::read_file(err), site.string() + ": warning: interrupted by SIGTERM: "))
+      << test::read_file(err);
 
   auto removed_in = [&](const nlohmann::json& record) {
     std::set<std::string> paths;

@@ -152,15 +152,14 @@ TEST(ZipBomb, AMemberOfFourGiBIsRefusedBeforeAnyWork) {
     big.data.resize(big.data.size() + 65535, 0);
   }
   Packed record = text("x/lib/libx.so,,\nx/big.dat,,\nx-0.1.dist-info/RECORD,,\n");
-  auto bytes = test::zip_archive({{"x/lib/libx.so", lib.data, lib.crc, lib.size, 8, (3 << 8) | 20, 0100755u << 16},
-                                  big,
-                                  {"x-0.1.dist-info/RECORD", record.data, record.crc, record.size, 8, (3 << 8) | 20,
-                                   0100644u << 16}});
+  auto bytes = test::zip_archive(
+      {{"x/lib/libx.so", lib.data, lib.crc, lib.size, 8, (3 << 8) | 20, 0100755u << 16},
+       big,
+       {"x-0.1.dist-info/RECORD", record.data, record.crc, record.size, 8, (3 << 8) | 20, 0100644u << 16}});
   const std::string path = dir.path() + "/x-0.1-py3-none-linux_x86_64.whl", out = dir.path() + "/out.whl";
   std::ofstream(path, std::ios::binary)
       .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  auto r = test::run_tailor(
-      {"prune", path, "--sm", "9.0", "-o", out, "--max-ratio", "2000", "--max-unpacked", "64G"});
+  auto r = test::run_tailor({"prune", path, "--sm", "9.0", "-o", out, "--max-ratio", "2000", "--max-unpacked", "64G"});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err, path +
                        ": error: member 'x/big.dat' is 5368709120 bytes unpacked, 4915500 stored: the pruned wheel "

@@ -60,7 +60,8 @@ PruneReport InPlaceRecord::merged(const PruneReport& rep) const {
       continue;
     }
     for (ArchChange c : e.archs)
-      if (c.removed && std::none_of(now.archs.begin(), now.archs.end(), [&](const ArchChange& a) { return same_arch(a, c); })) {
+      if (c.removed &&
+          std::none_of(now.archs.begin(), now.archs.end(), [&](const ArchChange& a) { return same_arch(a, c); })) {
         c.kept = c.kept_bytes = 0;
         now.archs.push_back(c);
       }

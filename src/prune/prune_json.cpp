@@ -48,7 +48,8 @@ ArchChange arch_from_json(const nlohmann::json& a) {
     if (fatbin_kind_name(k) == kind) c.kind = k;
   // "sm_90a", "compute_120": the number orders the report's rows.
   size_t at = c.arch.find('_');
-  for (size_t i = at == std::string::npos ? c.arch.size() : at + 1; i < c.arch.size() && std::isdigit(static_cast<unsigned char>(c.arch[i])); ++i)
+  for (size_t i = at == std::string::npos ? c.arch.size() : at + 1;
+       i < c.arch.size() && std::isdigit(static_cast<unsigned char>(c.arch[i])); ++i)
     c.number = c.number * 10 + static_cast<uint32_t>(c.arch[i] - '0');
   c.kept = a.at("kept").get<uint64_t>();
   c.removed = a.at("removed").get<uint64_t>();

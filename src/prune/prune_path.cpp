@@ -122,8 +122,8 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
   const bool in_place = !copy && !r.opts.dry_run;
   std::optional<InPlaceRecord> journal;
   std::optional<DeferSignals> defer;
-  if (in_place && std::any_of(files.begin(), files.end(),
-                              [&](size_t i) { return entries[i].type == TreeEntry::Type::elf; })) {
+  if (in_place &&
+      std::any_of(files.begin(), files.end(), [&](size_t i) { return entries[i].type == TreeEntry::Type::elf; })) {
     journal.emplace(r.path / kRecordName, rep);
     journal->begin();
     defer.emplace();

@@ -84,8 +84,8 @@ void ZipWriter::put(const void* p, uint64_t n) {
 
 void refuse_zip64_members(const Wheel& w) {
   if (w.members.size() >= 0xffff)
-    throw_format_error(fmt::format("the wheel has {} members: the pruned wheel would need zip64, which tailor does not write",
-                                   w.members.size()));
+    throw_format_error(fmt::format(
+        "the wheel has {} members: the pruned wheel would need zip64, which tailor does not write", w.members.size()));
   for (const auto& m : w.members)
     if (m.uncompressed_size > kMax32 || m.compressed_size > kMax32)
       throw_format_error(fmt::format(
