@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
+#include "cli/expanded_matrix.hpp"
 #include "cli/options.hpp"
 #include "inspect/inspection.hpp"
 #include "matrix/expand.hpp"
@@ -33,9 +34,10 @@ namespace fs = std::filesystem;
 // The one input reader: a regular file, size-capped (an unread FIFO or a huge file is refused).
 std::string read_text(const fs::path& p) { return read_file(p, "the variant JSON"); }
 
-VariantPromise promise_from_spec(const std::string& name, const std::string& spec_arg, const KnowledgeBase& kb) {
+VariantPromise promise_from_spec(const std::string& name, const std::string& spec_arg, const KnowledgeBase& kb,
+                                 std::ostream& err) {
   Spec spec = load_spec_arg(spec_arg, kb);
-  Matrix m = expand(spec, kb);
+  Matrix m = expand_reporting(spec, kb, err);
   const Variant& v = m.require(name, spec.path);
   return promise_of(derive_settings(v, spec, m, kb), kb, spec.path);
 }
@@ -73,7 +75,7 @@ int cmd_verify(CommandContext& ctx) {
   VariantPromise promise;
   fs::path variant_json = fs::path(path) / kVariantJsonPath;
   if (!variant.empty()) {
-    promise = promise_from_spec(variant, spec_arg, kb);
+    promise = promise_from_spec(variant, spec_arg, kb, ctx.err);
   } else if (!variant_file.empty()) {
     if (!fs::exists(variant_file, ec)) {  // anything else is the input reader's to refuse, by what it is
       Diagnostic d;
