@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
+#include "cli/expanded_matrix.hpp"
 #include "cli/options.hpp"
 #include "cli/wheel_limit_options.hpp"
 #include "inspect/inspection.hpp"
@@ -173,7 +174,7 @@ int cmd_prune(CommandContext& ctx) {
       continue;
     }
     Spec spec = load_spec_arg(spec_arg, kb);
-    Matrix m = expand(spec, kb);
+    Matrix m = expand_reporting(spec, kb, ctx.err);
     for (const auto& x : m.require(sm, spec.path).sms())
       if (std::find(targets.begin(), targets.end(), x) == targets.end()) targets.push_back(x);
   }
