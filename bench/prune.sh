@@ -12,9 +12,12 @@
 # of the changed members; the download size before/after, and what pip installs
 # from each (apparent and on disk). For a few-core figure
 # on a big machine, run the whole script under `taskset -c 0,1` (tailor and nproc
-# both count the cores they are given).
+# both count the cores they are given). With BASELINE=path/to/another/tailor (an
+# older build) the wheel is pruned by it too in the same runs, and both outputs
+# compared byte for byte; peak memory (max RSS, /usr/bin/time) of each wheel
+# prune is printed where /usr/bin/time exists.
 #   usage: bench/prune.sh [TAILOR] [DIR...]    (default: the fixtures of tests/data/elf)
-#   env:   TAILOR_SM=9.0  RUNS=3  WHEEL=x.whl
+#   env:   TAILOR_SM=9.0  RUNS=3  WHEEL=x.whl  BASELINE=old/tailor
 set -euo pipefail
 tailor=${1:-./build/tailor}
 shift || true
@@ -70,16 +73,28 @@ done
 
 whl=${WHEEL:-$(cd "$(dirname "$0")/.." && pwd)/tests/data/elf/prunefix-0.1-py3-none-linux_x86_64.whl}
 if [[ -f "$whl" ]]; then
-  prune_t=() cp_t=()
+  base=${BASELINE:-}
+  prune_t=() cp_t=() base_t=()
   for ((i = 0; i < runs; i++)); do
-    rm -f "$work/w.whl" "$work/c.whl"
+    rm -f "$work/w.whl" "$work/c.whl" "$work/base.whl"
     prune_t+=("$(timeit "$tailor" prune "$whl" --sm "$sm" -o "$work/w.whl")")
     cp_t+=("$(timeit cp "$whl" "$work/c.whl")")
+    [[ -n "$base" ]] && base_t+=("$(timeit "$base" prune "$whl" --sm "$sm" -o "$work/base.whl")")
   done
   p=$(printf '%s\n' "${prune_t[@]}" | median)
   c=$(printf '%s\n' "${cp_t[@]}" | median)
   echo "== wheel $(basename "$whl"), SM $sm, median of $runs runs, $(nproc) cores"
   echo "time:   tailor prune -o ${p}s | cp ${c}s | ratio prune/cp $(awk -v a="$p" -v b="$c" 'BEGIN {printf "%.1f", (b > 0) ? a / b : 0}')"
+  rss() {  # peak resident memory of one wheel prune by tailor $1, in MB
+    rm -f "$work/rss.whl"
+    /usr/bin/time -f %M -o "$work/rss" "$1" prune "$whl" --sm "$sm" -o "$work/rss.whl" >/dev/null 2>&1
+    awk '{printf "%.0f MB", $1 * 1024 / 1e6}' "$work/rss"
+  }
+  [[ -x /usr/bin/time ]] && echo "memory: tailor prune -o peaks at $(rss "$tailor") (max RSS)"
+  if [[ -n "$base" ]]; then
+    b=$(printf '%s\n' "${base_t[@]}" | median)
+    echo "baseline: $base prune -o ${b}s | ratio tailor/baseline $(awk -v a="$p" -v b="$b" 'BEGIN {printf "%.2f", (b > 0) ? a / b : 0}')$([[ -x /usr/bin/time ]] && echo " | peaks at $(rss "$base")") | outputs $(cmp -s "$work/w.whl" "$work/base.whl" && echo identical || echo DIFFER)"
+  fi
   echo "download: $(mb "$(stat -c %s "$whl")") -> $(mb "$(stat -c %s "$work/w.whl")") ($(pct "$(stat -c %s "$work/w.whl")" "$(stat -c %s "$whl")"))"
   # What pip leaves on disk: compaction cut the freed bytes out of the members.
   if python3 -m pip --version >/dev/null 2>&1; then

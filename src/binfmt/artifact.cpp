@@ -72,11 +72,12 @@ std::vector<TreeEntry> list_artifact_tree(const fs::path& root, bool skip_unread
 WheelFile open_wheel_file(const fs::path& path, const WheelLimits& limits, std::string_view command) {
   WheelFile f;
   f.mapping = std::make_unique<MappedFile>(path);  // members are inflated from the mapping
-  std::optional<Wheel> w = blame(path.string(), [&] { return try_open_wheel(f.mapping->bytes(), limits); });
+  std::optional<Wheel> w = blame(path.string(), [&] { return try_open_wheel(f.mapping->bytes(), limits, true); });
   if (!w)
     throw_file_error(path, "not an ELF file, a wheel or a directory",
                      fmt::format("{} reads shared libraries (.so), wheels (.whl) and folders of them", command));
   f.wheel = std::move(*w);
+  f.wheel.release(f.wheel.data);  // the central directory was read: its pages go back
   return f;
 }
 

@@ -1,5 +1,8 @@
 #include "binfmt/wheel.hpp"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <memory>
 #include <utility>
@@ -131,7 +134,7 @@ void inflate_prefix(const WheelMember& m, ByteSlice body, std::vector<uint8_t>& 
 
 // A whole member into \a out, kStreamBuffer bytes at a time (zlib, which can
 // stop anywhere): never more than the declared size, whatever the stream holds.
-void inflate_streaming(const WheelMember& m, ByteSlice body, ScratchFile& out) {
+void inflate_streaming(const Wheel& w, const WheelMember& m, ByteSlice body, ScratchFile& out) {
   z_stream z{};
   if (inflateInit2(&z, -MAX_WBITS) != Z_OK) throw_format_error("zlib: cannot initialise inflate");
   struct End {
@@ -141,9 +144,12 @@ void inflate_streaming(const WheelMember& m, ByteSlice body, ScratchFile& out) {
   std::vector<uint8_t> buf(kStreamBuffer);
   uint64_t in_pos = 0;
   uint32_t crc = 0;
-  constexpr uint64_t kChunk = 1u << 30;  // zlib counts input in 32-bit uInt
+  // Input a piece at a time, each given back once read: a member of hundreds of
+  // megabytes never stays mapped whole.
+  constexpr uint64_t kChunk = kStreamBuffer;
   for (int rc = Z_OK; rc != Z_STREAM_END;) {
     if (z.avail_in == 0 && in_pos < body.size()) {
+      if (in_pos > 0) w.release(body.sub(in_pos - std::min(in_pos, kChunk), std::min(in_pos, kChunk), "zip member"));
       z.next_in = const_cast<Bytef*>(body.data() + in_pos);
       z.avail_in = static_cast<uInt>(std::min(kChunk, body.size() - in_pos));
       in_pos += z.avail_in;
@@ -160,6 +166,7 @@ void inflate_streaming(const WheelMember& m, ByteSlice body, ScratchFile& out) {
     out.append(ByteSlice(buf.data(), got));
     if (rc == Z_BUF_ERROR && z.avail_in == 0 && in_pos >= body.size()) break;  // the stream stops short
   }
+  w.release(body);
   if (out.size() != m.uncompressed_size)
     throw_format_error(fmt::format("corrupt zip archive: '{}' inflates to {} bytes, {} expected", m.name, out.size(),
                                    m.uncompressed_size));
@@ -244,12 +251,15 @@ void check_members(const Wheel& w) {
       throw_format_error(
           fmt::format("corrupt zip archive: members '{}' and '{}' overlap (one stored body read as many)", prev.name,
                       by_offset[i]->name));
+    // Each local header read maps its page: many small members would otherwise stay mapped whole.
+    if (i % 4096 == 0) w.release(w.data);
   }
+  w.release(w.data);
 }
 
 }  // namespace
 
-std::optional<Wheel> try_open_wheel(ByteSlice data, const WheelLimits& limits) {
+std::optional<Wheel> try_open_wheel(ByteSlice data, const WheelLimits& limits, bool file_mapping) {
   bool local = data.size() >= 4 && data.read_le<uint32_t>(0, "zip signature") == kLocalHeader;
   std::optional<uint64_t> eocd = find_eocd(data);
   if (!eocd) {
@@ -258,6 +268,7 @@ std::optional<Wheel> try_open_wheel(ByteSlice data, const WheelLimits& limits) {
   }
   Wheel w;
   w.data = data;
+  w.file_mapping = file_mapping;
   Directory d = read_directory_location(data, *eocd);
   ByteSlice dir = data.sub(d.offset, d.size, "zip central directory");
   // Each central header takes at least 46 bytes: a count beyond that is corrupt.
@@ -332,6 +343,7 @@ std::vector<uint8_t> Wheel::extract(const WheelMember& m, uint64_t limit, bool c
     throw_format_error(
         fmt::format("unsupported zip compression method {} for '{}' (wheels use 0 or 8)", m.method, m.name));
   }
+  release(data.sub(m.local_header_offset, body.base() + body.size() - m.local_header_offset, "zip member"));
   if (check && crc32_of(ByteSlice(out.data(), out.size())) != m.crc32)
     throw_format_error(fmt::format("corrupt zip archive: CRC-32 mismatch in '{}'", m.name));
   return out;
@@ -348,7 +360,7 @@ std::unique_ptr<ScratchFile> Wheel::inflate_to(const WheelMember& m, const std::
   check_claim(m);
   auto out = std::make_unique<ScratchFile>(dir, shown);
   if (m.method == 8) {
-    inflate_streaming(m, body, *out);
+    inflate_streaming(*this, m, body, *out);
     return out;
   }
   uint32_t crc = 0;
@@ -356,9 +368,20 @@ std::unique_ptr<ScratchFile> Wheel::inflate_to(const WheelMember& m, const std::
     ByteSlice piece = body.sub(at, std::min(kStreamBuffer, body.size() - at), "zip member");
     crc = libdeflate_crc32(crc, piece.data(), piece.size());
     out->append(piece);
+    release(piece);
   }
   if (crc != m.crc32) throw_format_error(fmt::format("corrupt zip archive: CRC-32 mismatch in '{}'", m.name));
   return out;
+}
+
+void Wheel::release(ByteSlice piece) const {
+  if (!file_mapping || piece.size() == 0) return;
+  // Whole pages around the piece: the neighbours' bytes on them are mapped again
+  // from the page cache when read (the mapping is read-only, nothing is lost).
+  static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  uintptr_t from = reinterpret_cast<uintptr_t>(piece.data()) & ~(page - 1);
+  uintptr_t to = (reinterpret_cast<uintptr_t>(piece.data()) + piece.size() + page - 1) & ~(page - 1);
+  ::madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
 }
 
 uint32_t crc32_of(ByteSlice data) { return libdeflate_crc32(0, data.data(), data.size()); }

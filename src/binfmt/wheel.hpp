@@ -49,6 +49,15 @@ struct WheelMember {
 struct Wheel {
   ByteSlice data;  ///< the whole archive
   std::vector<WheelMember> members;
+  /// \a data is a read-only mapping of a file (open_wheel_file): release() may
+  /// drop its pages, which a later read maps again from the page cache.
+  bool file_mapping = false;
+
+  /// Gives the pages under \a piece (of \a data) back, so that reading a wheel
+  /// front to back holds a bounded part of it in memory, not all it has read:
+  /// a mapping's pages count in the process's resident memory until unmapped.
+  /// Does nothing unless file_mapping.
+  void release(ByteSlice piece) const;
 
   /// The member's bytes, inflated and checked against its size and CRC-32.
   /// Throws DiagnosticError for corrupt data, an unsupported method, or a
@@ -75,6 +84,7 @@ uint32_t crc32_of(ByteSlice data);
 /// Parses \a data as a zip archive. Returns nullopt when it has no zip
 /// signature; throws DiagnosticError when it has one but is corrupt, or
 /// declares sizes over \a limits (with a hint naming the option to raise).
-std::optional<Wheel> try_open_wheel(ByteSlice data, const WheelLimits& limits = {});
+/// \a file_mapping: \a data maps a file read-only (Wheel::file_mapping).
+std::optional<Wheel> try_open_wheel(ByteSlice data, const WheelLimits& limits = {}, bool file_mapping = false);
 
 }  // namespace tailor

@@ -97,7 +97,7 @@ std::vector<DriverChoice> driver_choices(const std::vector<CatalogSpec>& specs, 
       if (v.cuda.empty() || !seen.insert(v.cuda).second) continue;
       const CudaToolkit* ck = kb.cuda(v.cuda);
       if (!ck) continue;
-      floors[ck->min_driver].first.insert(ck->version);
+      if (ck->min_driver) floors[*ck->min_driver].first.insert(ck->version);
       if (ck->minor_compat_driver) floors[*ck->minor_compat_driver].second.insert(ck->version.major());
     }
   std::vector<DriverChoice> out;

@@ -21,6 +21,9 @@ namespace {
 
 std::string driver_floor(const std::optional<DriverRequirement>& d) {
   if (!d) return "none (no CUDA)";
+  if (d->min_driver.empty())
+    return fmt::format("{} through minor-version compatibility (CUDA {}; its GA minimum is not recorded)",
+                       d->minor_compat_driver, d->cuda);
   if (d->minor_compat_driver.empty()) return fmt::format("{} (CUDA {})", d->min_driver, d->cuda);
   return fmt::format("{} (CUDA {}); {} through minor-version compatibility", d->min_driver, d->cuda,
                      d->minor_compat_driver);

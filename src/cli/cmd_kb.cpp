@@ -131,8 +131,9 @@ int cmd_kb(CommandContext& ctx) {
 
   TextTable cudas({"cuda", "min driver", "minor-compat driver", "max gcc", "nixpkgs"});
   for (const auto& c : kb.cudas)
-    cudas.add_row({c.version.str(), c.min_driver.str(), c.minor_compat_driver ? c.minor_compat_driver->str() : "-",
-                   std::to_string(c.max_gcc), c.nixpkgs_attr()});
+    cudas.add_row({c.version.str(), c.min_driver ? c.min_driver->str() : "-",
+                   c.minor_compat_driver ? c.minor_compat_driver->str() : "-",
+                   c.max_gcc ? std::to_string(*c.max_gcc) : "-", c.nixpkgs_attr()});
   ctx.out << "CUDA toolkits (cuda_toolkits.toml)\n" << cudas.render() << "\n";
 
   TextTable isas({"isa", "platform", "level", "requires", "flags", "disables"});

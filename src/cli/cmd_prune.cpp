@@ -9,12 +9,15 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
+#include "cli/expanded_matrix.hpp"
 #include "cli/options.hpp"
 #include "cli/wheel_limit_options.hpp"
 #include "inspect/inspection.hpp"
 #include "kb/runs_on.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"
+#include "prune/deflate_estimate.hpp"
+#include "prune/parallel_deflate.hpp"
 #include "prune/prune_json.hpp"
 #include "prune/prune_path.hpp"
 #include "util/diagnostic.hpp"
@@ -85,10 +88,21 @@ void print_text(std::ostream& out, std::ostream& err, const PruneReport& r) {
     out << fmt::format("apparent size of the libraries{}: {} → {} ({} cut out of the files)\n",
                        r.dry_run ? " (would be)" : "", human_bytes(r.size_before()), human_bytes(r.size_after()),
                        human_bytes(r.size_before() - r.size_after()));
+  // A dry run writes nothing to deflate: what the removed entries take deflated, sampled.
+  const std::string estimated =
+      fmt::format("the removed entries deflated at zlib level {}, estimated from {} samples of {} per file",
+                  kDeflateLevel, kEstimateSamples, human_bytes(kEstimateSample));
+  if (r.dry_run && r.removed_deflated() && r.kind != "wheel")
+    out << fmt::format("deflated (a wheel, a compressed NAR or image layer): about {} less ({})\n",
+                       human_bytes(r.removed_deflated()), estimated);
   if (r.disk_before)
     out << fmt::format("on disk: {} → {} ({} freed)\n", human_bytes(r.disk_before), human_bytes(r.disk_after),
                        human_bytes(r.disk_before > r.disk_after ? r.disk_before - r.disk_after : 0));
-  if (r.kind == "wheel") {
+  if (r.kind == "wheel" && r.dry_run) {
+    uint64_t less = std::min(r.removed_deflated(), r.compressed_before());
+    out << fmt::format("deflated libraries (would be): {} → about {} ({})\n", human_bytes(r.compressed_before()),
+                       human_bytes(r.compressed_before() - less), estimated);
+  } else if (r.kind == "wheel") {
     out << fmt::format(
         "deflated libraries: {} → {} (changed members deflated anew at zlib level {}, the others copied as stored)\n",
         human_bytes(r.compressed_before()), human_bytes(r.compressed_after()), r.deflate_level);
@@ -160,7 +174,7 @@ int cmd_prune(CommandContext& ctx) {
       continue;
     }
     Spec spec = load_spec_arg(spec_arg, kb);
-    Matrix m = expand(spec, kb);
+    Matrix m = expand_reporting(spec, kb, ctx.err);
     for (const auto& x : m.require(sm, spec.path).sms())
       if (std::find(targets.begin(), targets.end(), x) == targets.end()) targets.push_back(x);
   }
@@ -177,6 +191,15 @@ int cmd_prune(CommandContext& ctx) {
         ctx.err << fmt::format("{}: warning: not pruned, left as it was: {}\n", f.path, f.refused);
   } else {
     print_text(ctx.out, ctx.err, report);
+  }
+  // Stopped midway (in place): the record says which files are pruned; 128 + the signal, as a shell reports it.
+  if (report.interrupted) {
+    ctx.err << fmt::format(
+        "{}: warning: interrupted by {}: {} files done, every other file left as it was; {} says which "
+        "(\"complete\": false); the same command finishes the prune\n",
+        report.root, signal_name(report.interrupted), report.files.size(),
+        report.record.empty() ? std::string("no record") : report.record);
+    return 128 + report.interrupted;
   }
   // A file left as it was is work undone (a full disk, an unknown layout): exit 1 says so, as the
   // one-file form's error does, so a recipe's fixup phase does not pass with unpruned libraries.

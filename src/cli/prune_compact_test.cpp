@@ -5,9 +5,12 @@
 // entries); and so after patchelf, strip, a NAR round trip, a second prune and
 // a wheel. A broken relocation makes that check fail.
 #include <sys/stat.h>
+#include <zlib.h>
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <vector>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -73,6 +76,31 @@ TEST_F(Compaction, TheFileShrinksByWholePagesAndStillLoads) {
   auto reg = registry(out);
   EXPECT_EQ(reg.status, 0) << reg.out;
   EXPECT_EQ(reg.out, "registered 3 sound 3\n");
+}
+
+// --no-compact keeps every file's size and prunes all the same: a file, a copy
+// of a folder, in place and in a wheel (it once wrote every such file empty).
+TEST_F(Compaction, NoCompactKeepsTheSizeAndPrunes) {
+  const uint64_t size = fs::file_size(kCompact);
+  auto r = run_tailor({"prune", kCompact, "--sm", "9.0", "--no-compact", "-o", path("file.so")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(fs::file_size(path("file.so")), size);
+  EXPECT_EQ(inspected(path("file.so")), "sm_90×3");
+  EXPECT_EQ(registry(path("file.so")).out, "registered 3 sound 3\n");
+  fs::create_directories(path("dir"));
+  fs::copy_file(kCompact, path("dir/lib.so"));
+  r = run_tailor({"prune", path("dir"), "--sm", "9.0", "--no-compact", "-o", path("copy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(fs::file_size(path("copy/lib.so")), size);
+  EXPECT_EQ(inspected(path("copy/lib.so")), "sm_90×3");
+  r = run_tailor({"prune", path("dir"), "--sm", "9.0", "--no-compact", "--in-place"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(fs::file_size(path("dir/lib.so")), size);
+  EXPECT_EQ(inspected(path("dir/lib.so")), "sm_90×3");
+  const std::string wheel = source_path("tests/data/elf/prunefix-0.1-py3-none-linux_x86_64.whl");
+  r = run_tailor({"prune", wheel, "--sm", "9.0", "--no-compact", "-o", path("prunefix-0.1-py3-none-linux_x86_64.whl")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(inspected(path("prunefix-0.1-py3-none-linux_x86_64.whl")), "sm_90×3");
 }
 
 TEST_F(Compaction, ElflintAndReadelfFindNothingWrong) {
@@ -189,6 +217,22 @@ TEST_F(Compaction, DryRunReportsTheBytesCompactionFrees) {
   EXPECT_EQ(j["size"]["after"].get<uint64_t>(), fs::file_size(out));
   auto text = run_tailor({"prune", kCompact, "--sm", "9.0", "--dry-run"});
   EXPECT_NE(text.out.find("apparent size of the libraries (would be): "), std::string::npos) << text.out;
+  // Compressed: an estimate (the removed entries deflated), near what deflating
+  // the file before and after really gives (zlib level 6, as a wheel's members).
+  EXPECT_NE(text.out.find("deflated (a wheel, a compressed NAR or image layer): about "), std::string::npos)
+      << text.out;
+  auto deflated = [](const std::string& f) {
+    std::ifstream in(f, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    uLongf n = compressBound(static_cast<uLong>(bytes.size()));
+    std::vector<Bytef> buf(n);
+    EXPECT_EQ(compress2(buf.data(), &n, reinterpret_cast<const Bytef*>(bytes.data()), bytes.size(), 6), Z_OK);
+    return static_cast<double>(n);
+  };
+  const double real = deflated(kCompact) - deflated(out), estimate = j["removed_deflated_estimate"].get<double>();
+  EXPECT_EQ(j["files"][0]["removed_deflated_estimate"].get<double>(), estimate);
+  EXPECT_GT(real, 0);
+  EXPECT_NEAR(estimate, real, 0.25 * real) << "estimated " << estimate << ", deflating the files gave " << real;
 }
 
 // In a wheel the member is rewritten smaller, RECORD names its new hash and size.

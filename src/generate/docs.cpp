@@ -36,7 +36,7 @@ void versions_table(std::string& out, const Spec& spec, const Matrix& m, const K
         !h.empty() && std::find(headline_versions.begin(), headline_versions.end(), h) == headline_versions.end())
       headline_versions.push_back(h);
   std::vector<std::string> drivers, cudnns;
-  for (const auto& c : cudas) drivers.push_back(fmt::format("{}+ (CUDA {})", kb.cuda(c)->min_driver.str(), c));
+  for (const auto& c : cudas) drivers.push_back(fmt::format("{}+ (CUDA {})", kb.cuda(c)->lowest_driver()->str(), c));
   for (const auto& p : pins) cudnns.push_back(kb.pin(p)->cudnn ? kb.pin(p)->cudnn->str() : "not recorded");
   std::set<std::string> packages;
   for (const auto& v : m.variants) packages.insert(v.package);
@@ -162,7 +162,13 @@ std::string branch_readme(const Spec& spec, const Matrix& m, const std::vector<B
   out += "\n3. **Driver.** The variant's CUDA toolkit needs at least this NVIDIA driver (NVIDIA's release notes):\n\n";
   for (const auto& c : distinct(m, &Variant::cuda)) {
     const CudaToolkit& t = *kb.cuda(c);
-    out += fmt::format("   - CUDA {}: driver {}+{}\n", c, t.min_driver.str(),
+    if (!t.min_driver) {
+      out +=
+          fmt::format("   - CUDA {}: driver {}+ through minor-version compatibility (its GA minimum is not recorded)\n",
+                      c, t.lowest_driver()->str());
+      continue;
+    }
+    out += fmt::format("   - CUDA {}: driver {}+{}\n", c, t.min_driver->str(),
                        t.minor_compat_driver
                            ? fmt::format(" (minor-version compatibility from {}, without PTX JIT of newer PTX)",
                                          t.minor_compat_driver->str())

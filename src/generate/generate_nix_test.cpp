@@ -141,6 +141,10 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
       EXPECT_EQ(torch_side["args"]["gpuTargets"], json(v.sms()));
       EXPECT_EQ(torch_side["args"]["cudaSupport"], true);
       EXPECT_EQ(torch_side["cudaCapabilities"], json(v.sms()));
+      // vLLM's own CUTLASS kernels take their architectures from config.cudaCapabilities
+      // (CUTLASS_NVCC_ARCHS_ENABLED = cudaPackages.flags.cmakeCudaArchitecturesString in
+      // nixpkgs' vllm), not gpuTargets: the recipe sets both.
+      EXPECT_EQ(r["cudaCapabilities"], json(v.sms()));
       EXPECT_EQ(torch_side["disallowedReferences"], json::array({"gcc-wrapper", "gcc"}));
       for (const char* dep : {"torchvision", "torchaudio", "xformers", "flashinfer", "bitsandbytes"})
         EXPECT_EQ(r["deps"][dep], s.substituted.at(0).second) << dep;

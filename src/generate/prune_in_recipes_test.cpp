@@ -211,12 +211,12 @@ TEST_F(PruneInRecipes, MagmaAndTorchBuiltFromSourceLinkThePrunedLibraries) {
 TEST_F(PruneInRecipes, CatalogRecipeWithoutTailorSaysWhatToPass) {
   fs::path tree = generate("examples/build-pytorch/pytorch-prebuilt.toml");
   auto r = test::run_command("nix-instantiate --eval --strict -E '(import " + (tree / ".flox/pkgs").string() +
-                                 "/pytorch-bin-python313-cuda12_9-sm90.nix { nixpkgsSrc = " +
+                                 "/pytorch-bin-python313-cuda12_8-sm90.nix { nixpkgsSrc = " +
                                  test::source_path("tests/nix/stub-nixpkgs") + "; }).postFixup' 2>&1",
                              false);
   EXPECT_NE(r.status, 0);
   EXPECT_NE(
-      r.out.find("pytorch-bin-python313-cuda12_9-sm90 runs tailor prune in its build and takes tailor from the "
+      r.out.find("pytorch-bin-python313-cuda12_8-sm90 runs tailor prune in its build and takes tailor from the "
                  "Flox catalog: pass the recipe's `tailor` argument (flox build does; nix-build: --arg tailor PATH)"),
       std::string::npos)
       << r.out;
@@ -231,12 +231,12 @@ TEST_F(PruneInRecipes, PinnedTailorIsBuiltFromItsSourceAndRun) {
         "[tailor]\nsource = \"pinned\"\nowner = \"example\"\nrepo = \"tailor\"\n"
         "rev = \"0123456789abcdef0123456789abcdef01234567\"\n"
         "hash = \"sha256-RKiZLHBCneMtZKRgTEuW1K7+Jpi+tx11BMXuS1jC1xQ=\"\n\n"
-        "[[family]]\nname = \"bin\"\npackage = \"pytorch-bin\"\nbackend = \"cuda\"\ncuda = \"12.9\"\nsm = \"9.0\"\n"
+        "[[family]]\nname = \"bin\"\npackage = \"pytorch-bin\"\nbackend = \"cuda\"\ncuda = \"12.8\"\nsm = \"9.0\"\n"
         "isa = \"x86_64\"\n");
   fs::path tree = fs::path(dir_.path()) / "pinned-tree";
   auto gen = test::run_tailor({"generate", spec.string(), "-o", tree.string()});
   ASSERT_EQ(gen.status, 0) << gen.err;
-  const std::string recipe = test::read_file((tree / ".flox/pkgs/pytorch-bin-python313-cuda12_9-sm90.nix").string());
+  const std::string recipe = test::read_file((tree / ".flox/pkgs/pytorch-bin-python313-cuda12_8-sm90.nix").string());
   EXPECT_NE(recipe.find("{ nixpkgsSrc ? null, tailorSrc ? null }:\n"), std::string::npos) << recipe;
   EXPECT_NE(recipe.find("      rev = \"0123456789abcdef0123456789abcdef01234567\";\n"
                         "      hash = \"sha256-RKiZLHBCneMtZKRgTEuW1K7+Jpi+tx11BMXuS1jC1xQ=\";\n"

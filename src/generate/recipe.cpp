@@ -11,7 +11,7 @@ namespace tailor {
 nlohmann::ordered_json variant_description(const BuildSettings& s, const KnowledgeBase& kb) {
   nlohmann::ordered_json j = to_json(s.variant, kb);
   j["strip_toolchain"] = s.strip_toolchain;
-  j["min_driver"] = s.driver ? nlohmann::ordered_json(s.driver->min_driver) : nlohmann::ordered_json(nullptr);
+  j["min_driver"] = s.driver ? nlohmann::ordered_json(s.driver->floor()) : nlohmann::ordered_json(nullptr);
   return j;
 }
 

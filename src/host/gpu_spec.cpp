@@ -70,7 +70,8 @@ std::optional<std::string> driver_release(std::string_view text, const Knowledge
   const Version* lowest = nullptr;
   const CudaToolkit* of = nullptr;
   for (const auto& c : kb.cudas)
-    for (const Version* d : {&c.min_driver, c.minor_compat_driver ? &*c.minor_compat_driver : nullptr})
+    for (const Version* d :
+         {c.min_driver ? &*c.min_driver : nullptr, c.minor_compat_driver ? &*c.minor_compat_driver : nullptr})
       if (d && d->size() >= 2 && d->major() == v->major() && (!lowest || *d < *lowest)) lowest = d, of = &c;
   if (lowest) {
     note = fmt::format(

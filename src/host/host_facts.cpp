@@ -132,7 +132,7 @@ HostFacts make_host_facts(CpuInfo cpu, GpuReport gpu, std::string os, const Know
   if (auto driver = Version::parse(h.gpu.driver); driver && !h.gpu.gpus.empty()) {
     const CudaToolkit* newest = nullptr;
     for (const auto& c : kb.cudas)
-      if (c.min_driver <= *driver && (!newest || newest->version < c.version)) newest = &c;
+      if (c.min_driver && *c.min_driver <= *driver && (!newest || newest->version < c.version)) newest = &c;
     if (newest) h.conda_cuda = newest->version.str();
   }
   return h;

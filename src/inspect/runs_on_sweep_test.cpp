@@ -6,7 +6,9 @@
 //  - "PTX Compatibility": PTX for X.y is JIT-compiled for any capability >= X.y;
 //  - "Feature Availability": sm_XYa / compute_XYa run on X.Y alone;
 //  - CUDA 12.9 release notes, "family-specific features": sm_100f runs on 10.0
-//    and 10.3, sm_120f on 12.0 and 12.1 (10.1, Thor's old number, is no member).
+//    and 10.3, sm_120f on 12.0 and 12.1 (10.1, Thor's old number, is no member);
+//  - pytorch/pytorch#190654: Vera Rubin (10.7) is in the SM 10.0 family, so
+//    sm_100f runs on it too.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -21,8 +23,8 @@
 namespace tailor {
 namespace {
 
-const std::set<std::string> kGpusOfTheTable = {"6.1", "7.0",  "7.5",  "8.0",  "8.6",  "8.7",  "8.9",
-                                               "9.0", "10.0", "10.1", "10.3", "11.0", "12.0", "12.1"};
+const std::set<std::string> kGpusOfTheTable = {"6.1",  "7.0",  "7.5",  "8.0",  "8.6",  "8.7",  "8.9", "9.0",
+                                               "10.0", "10.1", "10.3", "10.7", "11.0", "12.0", "12.1"};
 
 // Architecture -> the GPUs (of kGpusOfTheTable) that run it. By hand.
 const std::map<std::string, std::set<std::string>> kRunsOn = {
@@ -31,16 +33,16 @@ const std::map<std::string, std::set<std::string>> kRunsOn = {
     {"sm_86", {"8.6", "8.7", "8.9"}},
     {"sm_90", {"9.0"}},
     {"sm_90a", {"9.0"}},
-    {"sm_100", {"10.0", "10.1", "10.3"}},
-    {"sm_100f", {"10.0", "10.3"}},
-    {"sm_103", {"10.3"}},
+    {"sm_100", {"10.0", "10.1", "10.3", "10.7"}},
+    {"sm_100f", {"10.0", "10.3", "10.7"}},
+    {"sm_103", {"10.3", "10.7"}},
     {"sm_120", {"12.0", "12.1"}},
     {"sm_120f", {"12.0", "12.1"}},
-    {"compute_80", {"8.0", "8.6", "8.7", "8.9", "9.0", "10.0", "10.1", "10.3", "11.0", "12.0", "12.1"}},
-    {"compute_90", {"9.0", "10.0", "10.1", "10.3", "11.0", "12.0", "12.1"}},
+    {"compute_80", {"8.0", "8.6", "8.7", "8.9", "9.0", "10.0", "10.1", "10.3", "10.7", "11.0", "12.0", "12.1"}},
+    {"compute_90", {"9.0", "10.0", "10.1", "10.3", "10.7", "11.0", "12.0", "12.1"}},
     {"compute_90a", {"9.0"}},
-    {"compute_100f", {"10.0", "10.3"}},
-    {"compute_103", {"10.3", "11.0", "12.0", "12.1"}},
+    {"compute_100f", {"10.0", "10.3", "10.7"}},
+    {"compute_103", {"10.3", "10.7", "11.0", "12.0", "12.1"}},
     {"compute_120", {"12.0", "12.1"}},
     {"compute_120f", {"12.0", "12.1"}},
 };

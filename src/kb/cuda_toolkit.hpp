@@ -12,9 +12,9 @@ namespace tailor {
 
 struct CudaToolkit {
   Version version;                             ///< "12.9"
-  Version min_driver;                          ///< NVIDIA's minimum Linux driver for the GA release
+  std::optional<Version> min_driver;           ///< NVIDIA's minimum Linux driver for the GA release; absent: unknown
   std::optional<Version> minor_compat_driver;  ///< minor-version compatibility floor
-  int max_gcc = 0;
+  std::optional<int> max_gcc;                  ///< absent: no source states it
   std::string notes;
   std::string source;
 
@@ -24,6 +24,11 @@ struct CudaToolkit {
   bool has_name_token(std::string_view token) const;
   /// "cudaPackages_12_9": the nixpkgs package set.
   std::string nixpkgs_attr() const;
+  /// The oldest driver known to run it: the GA minimum, else the
+  /// minor-version compatibility floor; absent when neither is recorded.
+  std::optional<Version> lowest_driver() const;
+  /// "575.51.03", or "not recorded" where no source states the GA minimum.
+  std::string min_driver_text() const;
 };
 
 CudaToolkit read_cuda_toolkit(TableReader& r);

@@ -11,6 +11,7 @@ std::string_view evidence_kind_name(EvidenceKind k) {
   switch (k) {
     case EvidenceKind::measured: return "measured";
     case EvidenceKind::documented: return "documented";
+    case EvidenceKind::inferred: return "inferred";
     case EvidenceKind::disputed: return "disputed";
   }
   return "documented";
@@ -27,8 +28,8 @@ std::string FactEvidence::claims_text() const {
 }
 
 const std::vector<std::string>& pin_fact_fields() {
-  static const std::vector<std::string> f = {"sha256", "python",  "python_default", "cuda",
-                                             "cudnn",  "cutlass", "torch_args"};
+  static const std::vector<std::string> f = {"sha256",    "python", "python_default", "cuda",
+                                             "cuda_sets", "cudnn",  "cutlass",        "torch_args"};
   return f;
 }
 
@@ -36,11 +37,12 @@ namespace {
 
 EvidenceKind read_kind(TableReader& r) {
   auto k = r.required_string("kind");
-  for (EvidenceKind e : {EvidenceKind::measured, EvidenceKind::documented, EvidenceKind::disputed})
+  for (EvidenceKind e :
+       {EvidenceKind::measured, EvidenceKind::documented, EvidenceKind::inferred, EvidenceKind::disputed})
     if (k.value == evidence_kind_name(e)) return e;
   throw r.doc().error_at(k.pos, fmt::format("unknown evidence kind '{}'", k.value),
-                         "kind is \"measured\" (tailor kb probe-pin), \"documented\" (with its source) or \"disputed\" "
-                         "(claims: each value with its source)");
+                         "kind is \"measured\" (tailor kb probe-pin), \"documented\" (with its source), \"inferred\" "
+                         "(with what it is inferred from) or \"disputed\" (claims: each value with its source)");
 }
 
 // A source names something a user can open: a document, a nixpkgs file at a revision.

@@ -1,7 +1,9 @@
 #pragma once
 /// Where a fact of a nixpkgs pin comes from. A fact is *measured* (`tailor kb
 /// probe-pin` evaluated the revision), *documented* (a named source says so) or
-/// *disputed* (sources disagree: every value with its source). tailor decides
+/// *inferred* (a source states it of something else — the same file at a
+/// neighbouring revision, a change dated after the pin — and the source says
+/// from what), or *disputed* (sources disagree: every value with its source). tailor decides
 /// nothing on the strength of a disputed fact: it warns, names the sources and
 /// points at `tailor kb probe-pin`, which settles it by measuring.
 
@@ -13,7 +15,7 @@
 
 namespace tailor {
 
-enum class EvidenceKind { measured, documented, disputed };
+enum class EvidenceKind { measured, documented, inferred, disputed };
 
 std::string_view evidence_kind_name(EvidenceKind k);
 

@@ -1,5 +1,6 @@
 // Facts with evidence: the schema of [[pin.evidence]] (closed, errors at
 // file:line:col) and invariants over the embedded pins.
+#include <algorithm>
 #include <cctype>
 
 #include <gtest/gtest.h>
@@ -38,8 +39,8 @@ TEST(FactEvidence, AnUnknownKindIsAnErrorAtItsValue) {
       "nixpkgs_pins.toml:9:8: error: unknown evidence kind 'rumoured'\n"
       "kind = \"rumoured\"\n"
       "       ^\n"
-      "hint: kind is \"measured\" (tailor kb probe-pin), \"documented\" (with its source) or \"disputed\" (claims: "
-      "each value with its source)\n");
+      "hint: kind is \"measured\" (tailor kb probe-pin), \"documented\" (with its source), \"inferred\" (with what it "
+      "is inferred from) or \"disputed\" (claims: each value with its source)\n");
 }
 
 TEST(FactEvidence, KeysDependOnTheKind) {
@@ -57,8 +58,8 @@ TEST(FactEvidence, FactsMustBeKnownRecordedAndCoveredOnce) {
             "nixpkgs_pins.toml:10:10: error: unknown fact 'torch'\n"
             "facts = [\"torch\"]\n"
             "         ^\n"
-            "hint: facts are versions.ATTRIBUTE, function_args.ATTRIBUTE, sha256, python, python_default, cuda, cudnn, "
-            "cutlass, torch_args\n");
+            "hint: facts are versions.ATTRIBUTE, function_args.ATTRIBUTE, wheel_cuda.ATTRIBUTE, sha256, python, "
+            "python_default, cuda, cuda_sets, cudnn, cutlass, torch_args\n");
   EXPECT_EQ(load_error(pin_with("[[pin.evidence]]\nkind = \"documented\"\nfacts = [\"cudnn\"]\nsource = \"a\"\n")),
             "nixpkgs_pins.toml:10:10: error: pin abcdef1 records no 'cudnn': evidence covers the facts the record "
             "holds\n"
@@ -161,6 +162,76 @@ TEST(FactEvidence, ADisputedVersionKeepsBothClaims) {
     if (other.short_rev != "0182a36") {
       EXPECT_EQ(other.version_dispute("torch"), nullptr) << other.short_rev;
     }
+  }
+}
+
+}  // namespace
+}  // namespace tailor
+
+namespace tailor {
+namespace {
+
+bool has(const std::vector<std::string>& v, std::string_view x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+// No pin claims a torch argument outside the formals a source states for the
+// torch it ships: nixpkgs' torch takes no `...`, so an override with another
+// argument stops evaluation. withNvshmem (NixOS/nixpkgs#508278, April 2026),
+// withTensorboard and pkgsHostHost are in no recipe read for these releases.
+TEST(TorchArgs, NoPinClaimsAnArgumentOutsideItsTorchFormals) {
+  const KnowledgeBase& kb = embedded_kb();
+  for (const auto& p : kb.pins) {
+    const Version* torch = p.version("torch");
+    ASSERT_NE(torch, nullptr) << p.short_rev;
+    std::vector<std::string> formals = expected_formals(kb.formals, "torch", *torch);
+    ASSERT_FALSE(formals.empty()) << p.short_rev << ": no source states the formals of torch " << torch->str();
+    const std::vector<std::string>* args = p.arguments_of("torch");
+    ASSERT_NE(args, nullptr) << p.short_rev;
+    for (const auto& a : *args) EXPECT_TRUE(has(formals, a)) << p.short_rev << ": " << a;
+    for (const char* never : {"withNvshmem", "withTensorboard", "pkgsHostHost"})
+      EXPECT_FALSE(has(*args, never)) << p.short_rev << ": " << never;
+    // What tailor's torch recipes pass is among them.
+    for (const char* passed : {"cudaSupport", "gpuTargets", "effectiveMagma"})
+      EXPECT_TRUE(has(*args, passed)) << p.short_rev << ": " << passed;
+    // Each says what it was read in: the file at the pin was read by no one.
+    const FactEvidence* e = p.evidence_of("torch_args");
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->kind, EvidenceKind::inferred) << p.short_rev;
+    EXPECT_NE(e->source.find("the file at this pin was not read"), std::string::npos) << e->source;
+  }
+}
+
+// The formals read: torch 2.9.1 (nixpkgs 6b516b42) has targetPackages and
+// openssl, 2.7.1 (00d0ced3) has apple-sdk_13; torch 2.8.0, between them and
+// unread, is expected to take what both take.
+TEST(TorchArgs, FormalsOfAReleaseBetweenTwoReadOnesAreWhatBothTake) {
+  const KnowledgeBase& kb = embedded_kb();
+  auto v291 = expected_formals(kb.formals, "torch", *Version::parse("2.9.1"));
+  auto v271 = expected_formals(kb.formals, "torch", *Version::parse("2.7.1"));
+  auto v280 = expected_formals(kb.formals, "torch", *Version::parse("2.8.0"));
+  EXPECT_EQ(v291.size(), 65u);
+  EXPECT_EQ(v271.size(), 64u);
+  EXPECT_TRUE(has(v291, "targetPackages"));
+  EXPECT_FALSE(has(v271, "targetPackages"));
+  EXPECT_TRUE(has(v271, "apple-sdk_13"));
+  EXPECT_FALSE(has(v280, "targetPackages"));
+  EXPECT_FALSE(has(v280, "apple-sdk_13"));
+  EXPECT_FALSE(has(v280, "openssl"));
+  EXPECT_EQ(v280.size(), 63u);
+  EXPECT_TRUE(expected_formals(kb.formals, "torch", *Version::parse("2.12.0")).empty());  // nothing read above
+}
+
+// An overlay that claims an argument the torch of its pin does not take breaks an invariant.
+TEST(TorchArgs, AClaimOutsideTheFormalsBreaksAnInvariant) {
+  try {
+    KnowledgeBase::load_texts({{"nixpkgs_pins.toml",
+                                "[[pin]]\nshort = \"6a030d5\"\ntorch_args = [\"cudaSupport\", \"gpuTargets\", "
+                                "\"effectiveMagma\", \"withNvshmem\"]\n"}});
+    FAIL() << "loaded";
+  } catch (const DiagnosticError& e) {
+    EXPECT_TRUE(has(e.diagnostic().notes,
+                    "nixpkgs_pins.toml: pin 6a030d5: torch_args names 'withNvshmem', which no source states torch "
+                    "2.9.1 takes"))
+        << e.diagnostic().render();
   }
 }
 

@@ -46,6 +46,7 @@ GpuArch read_gpu_arch(TableReader& r) {
   g.family = r.required_string("family").value;
   g.products = values(r.strings("products"));
   g.also_called = values(r.strings("also_called"));
+  g.not_called = values(r.strings("not_called"));
   g.min_cuda = require_version(r.doc(), r.required_string("min_cuda"), "CUDA version");
   g.max_cuda = optional_version(r, "max_cuda");
   g.arch_specific_min_cuda = optional_version(r, "arch_specific_min_cuda");

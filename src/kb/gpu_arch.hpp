@@ -17,6 +17,9 @@ struct GpuArch {
   std::string family;  ///< "Hopper", "Ada Lovelace"
   std::vector<std::string> products;
   std::vector<std::string> also_called;  ///< names docs use besides the products ("Orin", "GB10")
+  /// Longer names that begin with a product's but are other GPUs ("Vera Rubin
+  /// Ultra" is not Vera Rubin): text that says them does not name this one.
+  std::vector<std::string> not_called;
   Version min_cuda;
   std::optional<Version> max_cuda;                  ///< inclusive
   std::optional<Version> arch_specific_min_cuda;    ///< sm_XYa

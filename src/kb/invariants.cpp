@@ -58,11 +58,11 @@ void check_unique(const std::vector<T>& v, Key key, const char* file, std::vecto
     if (!seen.insert(key(e)).second) out.push_back(fmt::format("{}: '{}' appears twice", file, key(e)));
 }
 
-// Family-specific code runs on its own SM and on later ones of the same major.
+// Family-specific code runs on its own SM (runs_on.cpp, where the SM has such
+// targets) and on later ones of the same major: a GPU lists only earlier SMs of
+// its major.
 void check_family_specific(const KnowledgeBase& kb, const GpuArch& g, std::vector<std::string>& out) {
   const char* f = "gpu_architectures.toml";
-  if (!g.runs_family_specific.empty() && !contains(g.runs_family_specific, g.sm))
-    out.push_back(fmt::format("{}: SM {}: runs_family_specific must name the SM itself", f, g.sm));
   for (const auto& sm : g.runs_family_specific) {
     const GpuArch* other = kb.gpu(sm);
     if (!other)
@@ -108,17 +108,20 @@ void check_cudas(const KnowledgeBase& kb, std::vector<std::string>& out) {
   check_unique(
       kb.cudas, [](const CudaToolkit& c) { return c.version.str(); }, f, out);
   for (const auto& c : kb.cudas) {
-    if (c.minor_compat_driver && c.min_driver < *c.minor_compat_driver)
+    if (c.minor_compat_driver && c.min_driver && *c.min_driver < *c.minor_compat_driver)
       out.push_back(fmt::format("{}: CUDA {}: minor_compat_driver is above min_driver", f, c.version.str()));
-    if (c.max_gcc < 4)
-      out.push_back(fmt::format("{}: CUDA {}: max_gcc {} is implausible", f, c.version.str(), c.max_gcc));
+    if (!c.lowest_driver())
+      out.push_back(fmt::format("{}: CUDA {}: neither min_driver nor minor_compat_driver", f, c.version.str()));
+    if (c.max_gcc && *c.max_gcc < 4)
+      out.push_back(fmt::format("{}: CUDA {}: max_gcc {} is implausible", f, c.version.str(), *c.max_gcc));
   }
   // A newer toolkit never needs an older driver.
   std::vector<const CudaToolkit*> sorted;
-  for (const auto& c : kb.cudas) sorted.push_back(&c);
+  for (const auto& c : kb.cudas)
+    if (c.min_driver) sorted.push_back(&c);
   std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->version < b->version; });
   for (size_t i = 1; i < sorted.size(); ++i)
-    if (sorted[i]->min_driver < sorted[i - 1]->min_driver)
+    if (*sorted[i]->min_driver < *sorted[i - 1]->min_driver)
       out.push_back(fmt::format("{}: CUDA {} needs an older driver than CUDA {}", f, sorted[i]->version.str(),
                                 sorted[i - 1]->version.str()));
 }
@@ -219,6 +222,20 @@ void check_pins(const KnowledgeBase& kb, std::vector<std::string>& out) {
     std::set<std::string> attributes;
     for (const auto& pkg : kb.packages)
       if (pkg.version_in_pins) attributes.insert(pkg.attribute);
+    // What a pin records of a function's formals lies within what a source
+    // states for the release the pin ships (kb/recipe_formals.hpp).
+    for (const auto& [attr, v] : p.versions) {
+      const std::vector<std::string>* args = p.arguments_of(attr);
+      std::vector<std::string> stated = expected_formals(kb.formals, attr, v);
+      if (!args || stated.empty()) continue;
+      for (const auto& a : *args)
+        if (!contains(stated, a))
+          out.push_back(fmt::format("{}: pin {}: {} names '{}', which no source states {} {} takes", f, p.short_rev,
+                                    p.arguments_field(attr), a, attr, v.str()));
+    }
+    for (const auto& [set, c] : p.cuda_sets)
+      if (!kb.cuda(c))
+        out.push_back(fmt::format("{}: pin {}: {} is CUDA {}, not in cuda_toolkits.toml", f, p.short_rev, set, c));
     for (const auto& attr : attributes) {
       const std::vector<std::string>* args = p.arguments_of(attr);
       for (const auto& a : override_arguments(kb, attr))

@@ -143,9 +143,9 @@ nlohmann::ordered_json to_json(const KnowledgeBase& kb) {
   for (const auto& c : kb.cudas)
     out["cuda"].push_back({{"version", c.version.str()},
                            {"nixpkgs_attr", c.nixpkgs_attr()},
-                           {"min_driver", c.min_driver.str()},
+                           {"min_driver", opt(c.min_driver)},
                            {"minor_compat_driver", opt(c.minor_compat_driver)},
-                           {"max_gcc", c.max_gcc},
+                           {"max_gcc", c.max_gcc ? json(*c.max_gcc) : json(nullptr)},
                            {"notes", opt(c.notes)},
                            {"source", c.source}});
   out["cuda_libraries"] = json::array();
@@ -184,6 +184,8 @@ nlohmann::ordered_json to_json(const KnowledgeBase& kb) {
                            {"python", p.python},
                            {"python_default", opt(p.python_default)},
                            {"cuda", p.cuda},
+                           {"cuda_sets", p.cuda_sets},
+                           {"wheel_cuda", p.wheel_cuda},
                            {"cudnn", opt(p.cudnn)},
                            {"cutlass", opt(p.cutlass)},
                            {"torch_args", p.torch_args},

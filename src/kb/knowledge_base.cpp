@@ -137,6 +137,9 @@ void read_kb_file(const std::string& name, const std::string& path, std::string 
   } else if (name == "nixpkgs_pins.toml") {
     read_entries<NixpkgsPin>(
         doc, root, "pin", "short", read_nixpkgs_pin, [](const NixpkgsPin& p) { return p.short_rev; }, kb.pins, layers);
+    read_entries<RecipeFormals>(
+        doc, root, "formals", "attribute", read_recipe_formals,
+        [](const RecipeFormals& f) { return f.attribute + "@" + f.version.str(); }, kb.formals, layers);
   } else if (name == "python_versions.toml") {
     read_entries<PythonVersion>(
         doc, root, "python", "version", read_python_version, [](const PythonVersion& p) { return p.version; },

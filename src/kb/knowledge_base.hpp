@@ -17,6 +17,7 @@
 #include "kb/nixpkgs_pin.hpp"
 #include "kb/package.hpp"
 #include "kb/python_version.hpp"
+#include "kb/recipe_formals.hpp"
 #include "kb/workaround.hpp"
 
 namespace tailor {
@@ -37,6 +38,8 @@ struct KnowledgeBase {
   /// TORCH_CUDA_ARCH_LIST's words: "generation_names" (Ampere, Hopper, …) and "suffixes" (+PTX).
   std::map<std::string, std::vector<std::string>> torch_arch_list;
   std::vector<NixpkgsPin> pins;
+  /// [[formals]]: package functions' formal arguments, per release, as sources state them.
+  std::vector<RecipeFormals> formals;
   std::vector<PythonVersion> pythons;
   std::vector<Workaround> workarounds;
   std::vector<BackendDef> backends;

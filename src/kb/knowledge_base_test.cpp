@@ -113,8 +113,8 @@ TEST(KnowledgeBase, SupportWindowsMatchFacts) {
   EXPECT_TRUE(kb().gpu("6.1")->supported_by(v("12.9")));
   EXPECT_FALSE(kb().gpu("6.1")->supported_by(v("13.0")));
   EXPECT_FALSE(kb().gpu("11.0")->supported_by(v("12.9")));
-  EXPECT_EQ(kb().cuda("12.9")->min_driver.str(), "575.51.03");
-  EXPECT_EQ(kb().cuda("13.0")->min_driver.str(), "580.65.06");
+  EXPECT_EQ(kb().cuda("12.9")->min_driver->str(), "575.51.03");
+  EXPECT_EQ(kb().cuda("13.0")->min_driver->str(), "580.65.06");
   EXPECT_EQ(kb().cuda("12.8")->nixpkgs_attr(), "cudaPackages_12_8");
   EXPECT_EQ(kb().pin("46336d4d6980ae6f136b45c8507b17787eb186a0")->short_rev, "46336d4");
 }
@@ -246,7 +246,7 @@ TEST(KnowledgeBase, OverlayMergesFieldByField) {
   EXPECT_EQ(p->rev, "46336d4d6980ae6f136b45c8507b17787eb186a0");
   EXPECT_EQ(p->python_default, "3.12");
   EXPECT_EQ(p->cuda, (std::vector<std::string>{"12.8", "12.9"}));
-  EXPECT_EQ(k.cuda("12.9")->min_driver.str(), "575.51.03");
+  EXPECT_EQ(k.cuda("12.9")->min_driver->str(), "575.51.03");
   EXPECT_EQ(k.cuda("12.9")->source, "site notes");
   EXPECT_EQ(k.pins.size(), kb().pins.size());
 }

@@ -18,6 +18,17 @@ bool contains(const std::vector<std::string>& v, std::string_view x) {
 std::string NixpkgsPin::tarball_url() const { return "https://github.com/NixOS/nixpkgs/archive/" + rev + ".tar.gz"; }
 bool NixpkgsPin::provides_python(std::string_view v) const { return contains(python, v); }
 bool NixpkgsPin::provides_cuda(std::string_view v) const { return contains(cuda, v); }
+std::string NixpkgsPin::cuda_set_at(std::string_view v) const {
+  for (const auto& [set, version] : cuda_sets)
+    if (version == v) return set;
+  return "";
+}
+std::string NixpkgsPin::wheel_cuda_of(std::string_view attribute, std::string_view platform) const {
+  auto it = wheel_cuda.find(std::string(attribute));
+  if (it == wheel_cuda.end()) return "";
+  auto p = it->second.find(std::string(platform));
+  return p == it->second.end() ? "" : p->second;
+}
 const Version* NixpkgsPin::version(std::string_view attribute) const {
   auto it = versions.find(std::string(attribute));
   return it == versions.end() ? nullptr : &it->second;
@@ -42,6 +53,8 @@ std::vector<std::string> NixpkgsPin::recorded_facts() const {
   if (!python.empty()) out.push_back("python");
   if (!python_default.empty()) out.push_back("python_default");
   if (!cuda.empty()) out.push_back("cuda");
+  if (!cuda_sets.empty()) out.push_back("cuda_sets");
+  for (const auto& [attr, w] : wheel_cuda) out.push_back("wheel_cuda." + attr);
   if (cudnn) out.push_back("cudnn");
   if (!cutlass.empty()) out.push_back("cutlass");
   if (!torch_args.empty()) out.push_back("torch_args");
@@ -88,11 +101,12 @@ void check_evidence(const TomlDocument& doc, const NixpkgsPin& p) {
   for (const auto& e : p.evidence)
     for (const auto& f : e.facts) {
       bool known = contains(pin_fact_fields(), f.value) || f.value.starts_with("versions.") ||
-                   f.value.starts_with("function_args.");
+                   f.value.starts_with("function_args.") || f.value.starts_with("wheel_cuda.");
       if (!known)
-        throw doc.error_at(f.pos, fmt::format("unknown fact '{}'", f.value),
-                           fmt::format("facts are versions.ATTRIBUTE, function_args.ATTRIBUTE, {}",
-                                       fmt::join(pin_fact_fields(), ", ")));
+        throw doc.error_at(
+            f.pos, fmt::format("unknown fact '{}'", f.value),
+            fmt::format("facts are versions.ATTRIBUTE, function_args.ATTRIBUTE, wheel_cuda.ATTRIBUTE, {}",
+                        fmt::join(pin_fact_fields(), ", ")));
       if (!contains(recorded, f.value))
         throw doc.error_at(f.pos, fmt::format("pin {} records no '{}': evidence covers the facts the record holds",
                                               p.short_rev, f.value));
@@ -146,6 +160,21 @@ NixpkgsPin read_nixpkgs_pin(TableReader& r) {
       for (const auto& n : *a) {
         if (!n.is_string()) throw r.doc().error_at(n, "function_args lists argument names as strings");
         names.emplace_back(n.as_string()->get());
+      }
+    }
+  if (const toml::table* t = r.table("cuda_sets"))
+    for (const auto& [set, v] : *t) {
+      if (!v.is_string()) throw r.doc().error_at(v, "cuda_sets maps a CUDA package set to the CUDA version it is");
+      p.cuda_sets[std::string(set.str())] = v.as_string()->get();
+    }
+  if (const toml::table* t = r.table("wheel_cuda"))
+    for (const auto& [attr, per_platform] : *t) {
+      const toml::table* pp = per_platform.as_table();
+      if (!pp) throw r.doc().error_at(per_platform, "wheel_cuda maps a prebuilt package to { PLATFORM = CUDA }");
+      for (const auto& [platform, v] : *pp) {
+        if (!v.is_string())
+          throw r.doc().error_at(v, "a wheel's CUDA is a version (\"12.8\") or \"none\" (a CPU-only wheel)");
+        p.wheel_cuda[std::string(attr.str())][std::string(platform.str())] = v.as_string()->get();
       }
     }
   if (auto c = r.strings("complete"))

@@ -26,6 +26,12 @@ struct NixpkgsPin {
   std::vector<std::string> torch_args;
   /// nixpkgs attribute -> the formal arguments of its function (torch's are torch_args)
   std::map<std::string, std::vector<std::string>> function_args;
+  /// nixpkgs' unversioned CUDA package sets -> the CUDA they are at the
+  /// revision ("cudaPackages" -> "12.8", "cudaPackages_13" -> "13.0").
+  std::map<std::string, std::string> cuda_sets;
+  /// Prebuilt packages (wheels) -> platform -> the CUDA their GPU code was
+  /// built with ("12.8"), or "none": a CPU-only wheel.
+  std::map<std::string, std::map<std::string, std::string>> wheel_cuda;
   /// The lists that are exhaustive ("python", "cuda"): a value missing from
   /// one of them is recorded as absent; from the others, merely not recorded.
   std::vector<std::string> complete;
@@ -38,6 +44,10 @@ struct NixpkgsPin {
   std::string tarball_url() const;
   bool provides_python(std::string_view v) const;
   bool provides_cuda(std::string_view v) const;
+  /// The unversioned package set at CUDA \a v ("cudaPackages"); empty when none is recorded.
+  std::string cuda_set_at(std::string_view v) const;
+  /// The CUDA of \a attribute's wheel on \a platform ("12.8", "none"); empty when not recorded.
+  std::string wheel_cuda_of(std::string_view attribute, std::string_view platform) const;
   /// The recorded formal arguments of \a attribute's function; null when not recorded.
   const std::vector<std::string>* arguments_of(std::string_view attribute) const;
   /// Where they are recorded: "torch_args", "function_args.ATTRIBUTE".

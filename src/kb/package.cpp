@@ -9,6 +9,7 @@
 #include "kb/read_helpers.hpp"
 #include "util/edit_distance.hpp"
 #include "util/embedded.hpp"
+#include "util/version.hpp"
 
 namespace tailor {
 
@@ -148,6 +149,32 @@ PackageNeed read_need(const TomlDocument& doc, const toml::table& t) {
   return n;
 }
 
+// [[package.pairing]]: with (a package), pairs = [["0.24", "2.9"], …] (major.minor
+// of this package, of that one), source.
+VersionPairing read_pairing(const TomlDocument& doc, const toml::table& t) {
+  TableReader r(doc, t, "[[package.pairing]]");
+  VersionPairing v;
+  v.at = here(r, r.pos());
+  v.with = r.required_string("with").value;
+  const toml::array* pairs = t.get_as<toml::array>("pairs");
+  if (!pairs || pairs->empty())
+    throw doc.error_at(t, "[[package.pairing]] needs 'pairs': [[\"THIS\", \"OTHER\"], …] (major.minor of each)");
+  for (const auto& pair : *pairs) {
+    const toml::array* two = pair.as_array();
+    if (!two || two->size() != 2 || !(*two)[0].is_string() || !(*two)[1].is_string())
+      throw doc.error_at(pair, "a pair is two major.minor versions: [\"0.24\", \"2.9\"]");
+    std::string a((*two)[0].as_string()->get()), b((*two)[1].as_string()->get());
+    for (const auto& x : {a, b})
+      if (auto ver = Version::parse(x); !ver || ver->str() != x || std::count(x.begin(), x.end(), '.') != 1)
+        throw doc.error_at(pair, fmt::format("'{}' is not a major.minor version", x));
+    v.pairs.emplace_back(a, b);
+  }
+  r.node("pairs");
+  v.source = r.required_string("source").value;
+  r.finish();
+  return v;
+}
+
 // description = { cuda = "..." }, header = { cuda = [ ... ] }: per-backend texts.
 template <class T, class Read>
 std::vector<std::pair<std::string, T>> per_backend(TableReader& r, std::string_view key, Read read) {
@@ -235,6 +262,7 @@ PackageDef read_package(TableReader& r) {
   for (const toml::table* t : r.tables("argument")) p.arguments.push_back(read_argument(doc, *t, false));
   for (const toml::table* t : r.tables("cmake_flag")) p.cmake_flags.push_back(read_argument(doc, *t, true));
   for (const toml::table* t : r.tables("needs")) p.needs.push_back(read_need(doc, *t));
+  for (const toml::table* t : r.tables("pairing")) p.pairings.push_back(read_pairing(doc, *t));
   p.description = per_backend<std::string>(r, "description", [&](const toml::node& n) {
     if (!n.is_string()) throw doc.error_at(n, "a description is a string template");
     return std::string(n.as_string()->get());

@@ -61,6 +61,17 @@ struct PackageNeed {
   DataPos at, strategy_at;
 };
 
+/// [[package.pairing]]: which release of another package of the matrix this
+/// one is made for (torchvision 0.24 for torch 2.9): a companion built against
+/// another release of it fails at import. Versions are compared by major.minor.
+struct VersionPairing {
+  std::string with;  ///< the other package ("pytorch")
+  /// (this package's release, the other's): ("0.24", "2.9"), …
+  std::vector<std::pair<std::string, std::string>> pairs;
+  std::string source;  ///< where the table comes from (a release table, release notes)
+  DataPos at;
+};
+
 struct PackageDef {
   std::string name;       ///< "pytorch", may contain '-'
   std::string display;    ///< "PyTorch"
@@ -86,6 +97,7 @@ struct PackageDef {
   std::vector<PackageArgument> arguments;
   std::vector<PackageArgument> cmake_flags;
   std::vector<PackageNeed> needs;
+  std::vector<VersionPairing> pairings;
   std::vector<std::pair<std::string, std::string>> description;  ///< backend -> template
   std::vector<std::pair<std::string, std::vector<std::string>>> header;
   DataPos at, variant_name_at, gpu_target_at, builder_at, prebuilt_of_at;

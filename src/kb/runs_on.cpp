@@ -93,9 +93,12 @@ std::optional<GpuTarget> any_gpu_target(const KnowledgeBase& kb, std::string_vie
 bool runs_on(const CudaCode& code, const GpuTarget& gpu) {
   switch (code.suffix) {
     case 'a': return code.number == gpu.number;
+    // A family-specific target runs on the SMs whose data lists it, and on its
+    // own SM wherever that SM has family-specific targets at all.
     case 'f':
-      return std::find(gpu.runs_family_specific.begin(), gpu.runs_family_specific.end(), code.number) !=
-             gpu.runs_family_specific.end();
+      return (code.number == gpu.number && !gpu.runs_family_specific.empty()) ||
+             std::find(gpu.runs_family_specific.begin(), gpu.runs_family_specific.end(), code.number) !=
+                 gpu.runs_family_specific.end();
     default: return code.number <= gpu.number && (code.ptx || code.major() == gpu.major());
   }
 }

@@ -288,10 +288,13 @@ struct Tables {
           notes.push_back(fmt::format("its GPUs ({}) are none of {}'s: {}", fmt::join(strangers, ", "), g.display(),
                                       products_text));
         notes.push_back(fmt::format("source: {}", g.source));
-        report(*name->whole, "TLR037",
-               fmt::format("{} is named \"{}\" here, but {} is {} ({}){}", g.display(), name->whole->text(),
-                           g.display(), g.family, products_text, reach({key})),
-               fmt::format("name it \"{}\"", g.family), std::move(notes));
+        Problem* p = report(*name->whole, "TLR037",
+                            fmt::format("{} is named \"{}\" here, but {} is {} ({}){}", g.display(),
+                                        name->whole->text(), g.display(), g.family, products_text, reach({key})),
+                            fmt::format("name it \"{}\"", g.family), std::move(notes));
+        // A label that is another SM's product ("Vera Rubin" under SM120) reaches
+        // the generated pages as that product under this SM: one finding, here.
+        fold(p, "TLR018", name->whole->text() + " under " + g.display(), files_with({key}));
       }
     }
   }
@@ -306,22 +309,23 @@ struct Tables {
     for (const Entry& entry : entries) {
       const CudaToolkit& cuda = *cuda_of(kb, entry.key);
       const Field* floor_field = driver.empty() ? nullptr : entry.get(driver);
-      if (floor_field && floor_field->whole) {
+      // No finding against a minimum no source states.
+      if (floor_field && floor_field->whole && cuda.min_driver) {
+        const Version& min_driver = *cuda.min_driver;
         const Cell& d = *floor_field->whole;
         auto floor = Version::parse(d.text());
         // "575" means the 575 series: compared by its major number alone.
-        bool below = floor && (d.text().find('.') == std::string::npos ? floor->major() < cuda.min_driver.major()
-                                                                       : *floor < cuda.min_driver);
+        bool below = floor && (d.text().find('.') == std::string::npos ? floor->major() < min_driver.major()
+                                                                       : *floor < min_driver);
         if (below) {
           Problem* p = report(
               d, "TLR038",
               fmt::format("the driver floor of CUDA {} is {} here, below NVIDIA's minimum {} for CUDA {}: a user with "
                           "driver {} gets a build that fails to start{}",
-                          cuda.version.str(), d.text(), cuda.min_driver.str(), cuda.version.str(), d.text(),
+                          cuda.version.str(), d.text(), min_driver.str(), cuda.version.str(), d.text(),
                           reach({entry.key})),
-              fmt::format("make it \"{}\"", d.text().find('.') == std::string::npos
-                                                ? std::to_string(cuda.min_driver.major())
-                                                : cuda.min_driver.str()),
+              fmt::format("make it \"{}\"", d.text().find('.') == std::string::npos ? std::to_string(min_driver.major())
+                                                                                    : min_driver.str()),
               {fmt::format("source: {}", cuda.source)});
           fold(p, "TLR020", "driver " + d.text() + "+", files_with({entry.key}));
         }

@@ -109,7 +109,10 @@ TEST(CheckTables, AFactThatReachesGeneratedFilesIsOneFindingUnlessAllSitesAreAsk
   // CUDA on 2 x86 ISAs, + armv9 on 4 CUDA) and 550+/560+ in 11 + 12 rows each.
   test::RunResult all = test::run_tailor({"check", "--all-sites", "tests/data/trees/torchvision-tables"});
   // Remeasured for issue 44: TLR037 warns, and a README driver column is one TLR020.
-  EXPECT_NE(all.out.find("checked 152 files: 94 errors, 80 warnings"), std::string::npos)
+  // Vera Rubin is SM 10.7 (pytorch/pytorch#190654): the 24 page rows that say "Vera
+  // Rubin (SM120)" (8 in each of the three pages; "Vera Rubin Ultra" is another GPU)
+  // are 24 more TLR018 errors, folded above into the label's TLR037: 94 + 24.
+  EXPECT_NE(all.out.find("checked 152 files: 118 errors, 80 warnings"), std::string::npos)
       << all.out.substr(all.out.size() > 200 ? all.out.size() - 200 : 0);
 }
 

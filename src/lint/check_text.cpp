@@ -176,6 +176,7 @@ struct ProductIndex {
   struct Entry {
     std::string product;
     std::vector<const GpuArch*> homes;
+    std::vector<std::string> not_called;  ///< longer names of other GPUs that begin with it
   };
   std::vector<Entry> entries;                                               ///< in knowledge-base order
   std::unordered_map<std::string_view, std::vector<size_t>> by_first_word;  ///< keys point into entries
@@ -186,8 +187,10 @@ struct ProductIndex {
       for (const auto* names : {&g.products, &g.also_called})
         for (const auto& product : *names) {
           auto [it, fresh] = seen.emplace(product, entries.size());
-          if (fresh) entries.push_back({product, {}});
+          if (fresh) entries.push_back({product, {}, {}});
           entries[it->second].homes.push_back(&g);
+          for (const auto& other : g.not_called)
+            if (other.starts_with(product)) entries[it->second].not_called.push_back(other);
         }
     for (size_t i = 0; i < entries.size(); ++i) {
       const std::string& p = entries[i].product;
@@ -212,7 +215,9 @@ struct ProductIndex {
         for (size_t e : it->second) {
           const std::string& p = entries[e].product;
           bool right = i + p.size() >= line.size() || !alnum(line[i + p.size()]);
-          if (line.compare(i, p.size(), p) == 0 && right &&
+          bool other = std::any_of(entries[e].not_called.begin(), entries[e].not_called.end(),
+                                   [&](const std::string& n) { return line.compare(i, n.size(), n) == 0; });
+          if (line.compare(i, p.size(), p) == 0 && right && !other &&
               std::none_of(out.begin(), out.end(), [&](const auto& o) { return o.first == e; }))
             out.emplace_back(e, i);
         }
@@ -248,7 +253,8 @@ void product_findings(const std::string& line, std::string_view where, const Pro
     for (const auto& m : sm_mentions(clause)) named.insert(m.sm);
     for (const auto& [e, at] : found) {
       if (at < begin || at >= end) continue;
-      const auto& [product, homes] = products.entries[e];
+      const std::string& product = products.entries[e].product;
+      const std::vector<const GpuArch*>& homes = products.entries[e].homes;
       bool agrees = false;
       for (const GpuArch* h : homes) agrees = agrees || sms.count(h->sm);
       if (agrees) continue;
@@ -275,16 +281,18 @@ void driver_finding(const std::string& line, const Found& d, const std::string& 
   const CudaToolkit* tk = kb.cuda(cuda);
   std::string number = line.substr(d.at, d.length);
   auto driver = Version::parse(number);
-  if (!tk || !driver) return;
+  // No finding against a minimum no source states.
+  if (!tk || !driver || !tk->min_driver) return;
+  const Version& min_driver = *tk->min_driver;
   bool major_only = number.find('.') == std::string::npos;
-  if (major_only ? driver->major() >= tk->min_driver.major() : !(*driver < tk->min_driver)) return;
+  if (major_only ? driver->major() >= min_driver.major() : !(*driver < min_driver)) return;
   LineFinding f{"TLR020",
                 d.at,
                 d.length + (d.plus ? 1 : 0),
                 fmt::format("{} says driver {}{}, but NVIDIA's minimum for CUDA {} is {}: on older drivers the "
                             "package fails at run time with \"CUDA driver version is insufficient\"",
-                            where, number, d.plus ? "+" : "", cuda, tk->min_driver.str()),
-                fmt::format("say driver {}+", tk->min_driver.str()),
+                            where, number, d.plus ? "+" : "", cuda, min_driver.str()),
+                fmt::format("say driver {}+", min_driver.str()),
                 {}};
   if (tk->minor_compat_driver)
     f.notes.push_back(

@@ -26,6 +26,8 @@ void check_imports(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
 void check_fetches(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
 /// TLR040: a builder called with an argument its function does not take.
 void check_builder_calls(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
+/// TLR044: overrides of a pinned package with an argument its function lacks.
+void check_override_args(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
 /// TLR032: one note per tree for recipes of packages the knowledge base does not know.
 void check_packages(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
 /// TLR033: package versions in comments, descriptions and docs vs what the pin or a source override builds.

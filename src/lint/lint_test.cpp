@@ -396,6 +396,9 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
         {"lib/prebuilt.nix", "{ variant }:\nvariant\n"}},
        "pytorch-bin-python313-cuda12_9-sm90.nix",
        "[ \"8.0\" ]"},
+      // An override argument the pinned torch (2.9.1 on 6a030d5) does not take.
+      {"TLR044", planted(kName, "gpuTargets = [ \"9.0\" ]; }", "gpuTargets = [ \"9.0\" ]; withNvshmem = true; }"),
+       kName + ".nix", "withNvshmem"},
   };
   std::set<std::string> covered;
   for (const auto& c : cases) {

@@ -67,9 +67,9 @@ void fold_table_sites(std::vector<Problem>& problems) {
 CheckResult run_rules(LintTree t, const KnowledgeBase& kb, CheckResult r, bool all_sites) {
   // The rules only read the tree: they run side by side, each into its own list, joined in this order.
   // The longest (check_text: every comment and description line) starts first, the rest fill the other cores.
-  constexpr auto kChecks =
-      std::to_array({check_text, check_names, check_pins, check_python, check_targets, check_workarounds, check_imports,
-                     check_fetches, check_docs, check_packages, check_versions, check_tables, check_builder_calls});
+  constexpr auto kChecks = std::to_array({check_text, check_names, check_pins, check_python, check_targets,
+                                          check_workarounds, check_imports, check_fetches, check_docs, check_packages,
+                                          check_versions, check_tables, check_builder_calls, check_override_args});
   std::array<std::vector<Problem>, kChecks.size()> found;
   parallel_for(kChecks.size(), 1, [&](size_t i) {
     Sink own(t, found[i]);

@@ -89,6 +89,9 @@ constexpr Rule kRules[] = {
      "tables are not checked"},
     {"TLR043", "table-gpu-unknown", Severity::warning,
      "a metadata table lists a GPU the knowledge base knows under no SM (R100 under SM120): its SM is unverified"},
+    {"TLR044", "override-argument", Severity::error,
+     "a recipe overrides a pinned package with an argument the function of the release its pin ships does not "
+     "take: the evaluation stops"},
 };
 
 }  // namespace

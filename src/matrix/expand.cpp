@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "kb/pin_query.hpp"
 #include "matrix/rules.hpp"
@@ -366,6 +367,23 @@ std::string pin_hint_for_dropped(const Matrix& m, const Spec& spec, const Knowle
 }  // namespace
 
 namespace {
+void add_once(std::vector<std::string>& out, std::string w) {
+  if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(std::move(w));
+}
+// A CUDA the pin's list (what teams use there) does not name: built as asked,
+// with what the knowledge base does know of it and how to measure the rest.
+std::string unrecorded_cuda_warning(const NixpkgsPin& pin, const std::string& attr, const std::string& cuda) {
+  std::string known;
+  if (std::string set = pin.cuda_set_at(cuda); !set.empty()) {
+    const FactEvidence* e = pin.evidence_of("cuda_sets");
+    known = fmt::format("; its {} is CUDA {}{}", set, cuda,
+                        e ? fmt::format(" ({})", evidence_kind_name(e->kind)) : std::string());
+  }
+  return fmt::format(
+      "the knowledge base does not record {} on {}: its CUDA list ({}) is what teams build with there, not all it "
+      "provides{}; measure it: {}",
+      attr, pin.short_rev, fmt::join(pin.cuda, ", "), known, probe_pin_command(pin));
+}
 // One warning per claimed fact that some variant relies on.
 std::vector<std::string> claims_relied_on(const Matrix& m, const Spec& spec, const KnowledgeBase& kb) {
   std::vector<std::string> out;
@@ -376,8 +394,12 @@ std::vector<std::string> claims_relied_on(const Matrix& m, const Spec& spec, con
   };
   for (const auto& v : m.variants) {
     const NixpkgsPin& pin = *kb.pin(v.pin);
-    if (!v.cuda.empty() && !pin.provides_cuda(v.cuda))
-      if (const PinClaim* c = spec.claim(v.pin, v.cuda, "")) warn(v.pin, kb.cuda(v.cuda)->nixpkgs_attr(), *c);
+    if (!v.cuda.empty() && !pin.provides_cuda(v.cuda)) {
+      if (const PinClaim* c = spec.claim(v.pin, v.cuda, ""))
+        warn(v.pin, kb.cuda(v.cuda)->nixpkgs_attr(), *c);
+      else
+        add_once(out, unrecorded_cuda_warning(pin, kb.cuda(v.cuda)->nixpkgs_attr(), v.cuda));
+    }
     if (!v.python.empty() && !pin.provides_python(v.python))
       if (const PinClaim* c = spec.claim(v.pin, "", v.python)) warn(v.pin, kb.python(v.python)->packages_attr(), *c);
   }

@@ -8,6 +8,7 @@
 #include "matrix/spec_loader.hpp"
 #include "support/disputed_kb.hpp"
 #include "support/golden.hpp"
+#include "util/diagnostic.hpp"
 
 namespace tailor {
 namespace {
@@ -57,7 +58,10 @@ TEST_P(Example, EveryVariantIsConsistentWithTheFacts) {
             on_platform || std::find(g->platforms.begin(), g->platforms.end(), v.platform) != g->platforms.end();
       }
       EXPECT_EQ(v.sm_set.empty(), kb().gpu(v.sm) != nullptr) << v.name;  // a set's name is no SM
-      EXPECT_TRUE(pin->provides_cuda(v.cuda)) << v.name;
+      // A pin's CUDA list is what teams build with there: another CUDA only where the
+      // list is not complete and the pin's default set is it (a prebuilt wheel's 12.8).
+      EXPECT_TRUE(pin->provides_cuda(v.cuda) || (!pin->is_complete("cuda") && !pin->cuda_set_at(v.cuda).empty()))
+          << v.name;
       EXPECT_TRUE(on_platform) << v.name;
     }
     if (v.backend == "mps") {
@@ -155,6 +159,60 @@ TEST(Expand, ADisputedPinVersionIsWarnedAboutNotDecided) {
   Matrix settled = expand_example("build-vllm/main");
   EXPECT_TRUE(settled.warnings.empty()) << settled.warnings.front();
   for (const auto& v : settled.variants) EXPECT_EQ(v.version_of("pytorch"), "2.9.1") << v.name;
+}
+
+// A pin's CUDA list is what teams build with there (their branch tables), not
+// all it provides: CUDA 12.8 on 6a030d5 (list 12.9, 13.0; nixpkgs' default
+// cudaPackages there is 12.8, inferred from dates) is built as asked, with a
+// warning that says what is known and how to measure it.
+TEST(Expand, ACudaTheTeamsDoNotUseOnAPinIsAWarningNotARefusal) {
+  Spec spec = load_spec("s.toml",
+                        "[branch]\nname = \"t\"\nproduct = \"build-pytorch\"\npin = \"6a030d5\"\npython = \"3.13\"\n\n"
+                        "[[family]]\nname = \"gpu\"\npackage = \"pytorch\"\nbackend = \"cuda\"\ncuda = \"12.8\"\n"
+                        "sm = \"9.0\"\nisa = \"avx512\"\n",
+                        kb());
+  Matrix m = expand(spec, kb());
+  ASSERT_EQ(m.variants.size(), 1u);
+  EXPECT_EQ(m.variants[0].name, "pytorch-python313-cuda12_8-sm90-avx512");
+  EXPECT_EQ(m.warnings, (std::vector<std::string>{
+                            "the knowledge base does not record cudaPackages_12_8 on 6a030d5: its CUDA list (12.9, "
+                            "13.0) is what teams build with there, not all it provides; its cudaPackages is CUDA 12.8 "
+                            "(inferred); measure it: tailor kb probe-pin 6a030d5 --nixpkgs PATH"}));
+}
+
+// torchaudio 2.11 is made for torch 2.11 (pytorch/audio release notes); the team
+// builds it against torch 2.12 on purpose (its -pt212 variants). Said in the
+// version's `deliberate`, the pairing loads; unsaid, it is an error at the
+// paired version; an empty reason is no reason.
+TEST(Expand, APairingOffTheTableNeedsItsReason) {
+  auto spec = [](const std::string& deliberate) {
+    return "[branch]\nname = \"t\"\nproduct = \"build-pytorch\"\npin = \"6a030d5\"\npython = \"3.13\"\n\n"
+           "[[family]]\nname = \"audio\"\npackage = \"torchaudio\"\nbackend = \"cpu\"\nisa = \"avx2\"\n"
+           "inline = [\"pytorch\"]\n\n[[family.version]]\nversion = \"2.11.0\"\ntorch = \"2.12.0\"\n" +
+           deliberate +
+           "name = \"{package}{version}-pt{torch}\"\n"
+           "source = { owner = \"pytorch\", repo = \"audio\", rev = \"v2.11.0\", hash = "
+           "\"sha256-TncROn9wfn5HOaIvupS2/KD9JCgwfHyfnbZRc+SiqJ0=\" }\n";
+  };
+  Spec ok = load_spec("s.toml", spec("deliberate = \"the team's -pt212 builds\"\n"), kb());
+  ASSERT_EQ(ok.families.size(), 1u);
+  EXPECT_EQ(ok.families[0].versions.at(0).word, "torchaudio211-pt212");
+  try {
+    load_spec("s.toml", spec(""), kb());
+    ADD_FAILURE() << "loaded";
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().render(),
+              "s.toml:16:9: error: torchaudio 2.11.0 is made for torch 2.11, not 2.12.0: built against another "
+              "release it fails at import\ntorch = \"2.12.0\"\n        ^\nhint: torchaudio 2.11 pairs with torch 2.11 "
+              "(pytorch/audio release notes: torchaudio 2.N is released with torch 2.N); pair them so, or say why in "
+              "deliberate = \"…\"\n");
+  }
+  try {
+    load_spec("s.toml", spec("deliberate = \" \"\n"), kb());
+    ADD_FAILURE() << "loaded";
+  } catch (const DiagnosticError& e) {
+    EXPECT_NE(e.diagnostic().message.find("'deliberate' says why"), std::string::npos) << e.diagnostic().render();
+  }
 }
 
 TEST(Expand, VersionsAreWhatTheVariantBuilds) {

@@ -172,9 +172,27 @@ std::vector<RuleViolation> check_facts(const Variant& v, const CellFacts& facts,
                              fmt::join(gpu.products, "/"), fmt::join(gpu.platforms, ", "), v.isa, v.platform)
                : fmt::format("no GPU of SM set '{}' sits in {} hosts; ISA {} targets it", v.sm, v.platform, v.isa)});
     }
-    if (!pin.provides_cuda(v.cuda) && !spec.claim(pin.short_rev, v.cuda, ""))
+    // A pin's CUDA list is what teams build with there, not all it provides:
+    // only a list measured complete rules a CUDA out (expand warns about the rest).
+    if (!pin.provides_cuda(v.cuda) && pin.is_complete("cuda") && !spec.claim(pin.short_rev, v.cuda, ""))
       out.push_back({"pin-lacks-cuda", fmt::format("nixpkgs pin {} provides CUDA {}, not {}", pin.short_rev,
                                                    fmt::join(pin.cuda, ", "), v.cuda)});
+  }
+
+  // A prebuilt package is the wheel the pin repackages: its GPU code is built
+  // with the wheel's CUDA (or there is none), whatever cudaPackages it links.
+  if (const PackageDef* def = kb.package(v.package); def && def->gpu_target == "pruned-output" && !v.cuda.empty()) {
+    std::string wheel = pin.wheel_cuda_of(def->attribute, v.platform);
+    if (wheel == "none")
+      out.push_back({"prebuilt-without-gpu-code",
+                     fmt::format("nixpkgs pin {} repackages the CPU-only {} wheel on {}: it has no GPU code to prune "
+                                 "to SM {}",
+                                 pin.short_rev, def->attribute, v.platform, v.sm)});
+    else if (!wheel.empty() && wheel != v.cuda)
+      out.push_back({"prebuilt-wheel-cuda",
+                     fmt::format("nixpkgs pin {} repackages the CUDA {} {} wheel on {}: its GPU code is built with "
+                                 "CUDA {}, not {}",
+                                 pin.short_rev, wheel, def->attribute, v.platform, wheel, v.cuda)});
   }
 
   // Each built package whose version pins record must be what the pin ships,

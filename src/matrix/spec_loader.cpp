@@ -17,6 +17,7 @@
 #include "kb/invariants.hpp"
 #include "kb/pin_query.hpp"
 #include "kb/read_helpers.hpp"
+#include "kb/version_pairing.hpp"
 #include "matrix/rules.hpp"
 #include "util/edit_distance.hpp"
 #include "util/embedded.hpp"
@@ -426,13 +427,27 @@ ExternalRecipe read_external_recipe(const TomlDocument& doc, const toml::table& 
   return e;
 }
 
+// A release paired off its package's table (kb/version_pairing.hpp): an
+// error at \a paired, whose hint cites the table's source.
+void check_pairing(const TomlDocument& doc, const PackageDef& package, const std::string& version,
+                   const std::string& attribute, const Located<std::string>& paired, const KnowledgeBase& kb) {
+  if (!off_table(package, version, attribute, paired.value, kb)) return;
+  PairedRelease r = paired_release(package, version, attribute, kb);
+  throw doc.error_at(paired.pos,
+                     fmt::format("{} {} is made for {} {}, not {}: built against another release it fails at import",
+                                 package.name, version, attribute, r.release, paired.value),
+                     fmt::format("{} {} pairs with {} {} ({}); pair them so, or say why in deliberate = \"…\"",
+                                 package.name, major_minor(version), attribute, r.release, r.table->source));
+}
+
 // [[family.version]]: version, the versions it pairs with (by attribute of a
 // package it is built against: torch = "2.12.0"), pin, cuda_pins, cpu_pin,
 // name (its package word: "{package}{version}-pt{torch}") and [source].
 PackageVersion read_version(const TomlDocument& doc, const toml::table& t, const PackageDef& package,
                             const KnowledgeBase& kb) {
   TableReader r(doc, t, "[[family.version]]");
-  std::vector<std::string> keys = {"version", "pin", "cuda_pins", "cpu_pin", "name", "source", "external"};
+  std::vector<std::string> keys = {"version", "pin",    "cuda_pins", "cpu_pin",
+                                   "name",    "source", "external",  "deliberate"};
   std::vector<std::string> against;
   for (const PackageDef* b : built_packages(package, kb))
     if (b != &package) against.push_back(b->attribute);
@@ -446,9 +461,15 @@ PackageVersion read_version(const TomlDocument& doc, const toml::table& t, const
   pv.version = version.value;
   std::vector<std::pair<std::string, std::string>> fill = {{"package", package.name},
                                                            {"version", version_short(pv.version)}};
+  // A pairing off the package's table (a companion built against another torch
+  // fails at import) only where the spec says why (the team's -pt212 builds).
+  auto deliberate = r.string("deliberate");
+  if (deliberate && deliberate->value.find_first_not_of(" \t") == std::string::npos)
+    throw doc.error_at(deliberate->pos, "'deliberate' says why the version is built against another release");
   for (const auto& attr : against)
     if (auto v = r.string(attr)) {
       if (!Version::parse(v->value)) throw doc.error_at(v->pos, fmt::format("'{}' is not a version", v->value));
+      if (!deliberate) check_pairing(doc, package, version.value, attr, *v, kb);
       pv.paired.emplace_back(attr, v->value);
       fill.emplace_back(attr, version_short(v->value));
     }

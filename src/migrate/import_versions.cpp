@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kb/version_pairing.hpp"
 #include "matrix/rules.hpp"
 #include "util/quote.hpp"
 #include "util/version.hpp"
@@ -186,7 +187,7 @@ RecipeVersion read_recipe_version(const LintTree& t, const NixFile& f, const std
 }
 
 std::string version_tables(const std::vector<const RecipeVersion*>& recipes, const PackageDef& package, bool gpu,
-                           std::vector<std::string>& warnings) {
+                           std::vector<std::string>& warnings, const KnowledgeBase& kb) {
   std::map<std::string, std::vector<const RecipeVersion*>> by_word;
   for (const RecipeVersion* r : recipes) by_word[r->word].push_back(r);
   std::vector<const RecipeVersion*> firsts;
@@ -229,8 +230,14 @@ std::string version_tables(const std::vector<const RecipeVersion*>& recipes, con
   std::string out;
   for (const RecipeVersion* r : firsts) {
     out += fmt::format("\n[[family.version]]\nversion = {}\n", toml_string(r->version));
-    for (const auto& [attribute, version] : r->paired)
+    bool deliberate = false;
+    for (const auto& [attribute, version] : r->paired) {
       out += fmt::format("{} = {}\n", toml_key(attribute), toml_string(version));
+      deliberate = deliberate || off_table(package, r->version, attribute, version, kb);
+    }
+    // Off the package's pairing table, as the tree names it: the spec says so.
+    if (deliberate)
+      out += fmt::format("deliberate = {}\n", toml_string(fmt::format("the imported tree builds it so ({})", r->word)));
     out += name_line(*r, package);
     out += fmt::format("{} = {}\n", gpu ? "pin" : "cpu_pin", toml_string(r->pin));
     if (r->source) out += source_toml(r->source->fetch);

@@ -50,7 +50,7 @@ RecipeVersion read_recipe_version(const lint::LintTree& t, const lint::NixFile& 
 /// version order; what the recipes disagree on is added to \a warnings.
 /// \a gpu: the family's backend has CUDA (a CPU family names `cpu_pin`).
 std::string version_tables(const std::vector<const RecipeVersion*>& recipes, const PackageDef& package, bool gpu,
-                           std::vector<std::string>& warnings);
+                           std::vector<std::string>& warnings, const KnowledgeBase& kb);
 
 /// "0.25.0" -> "025": the word a version gives a name by default.
 std::string version_word(const std::string& version);

@@ -76,13 +76,18 @@ let
   matching = re: builtins.filter (n: builtins.match re n != null) names;
   argsOf = p: let o = p.override or null; in
     if o == null then null else builtins.attrNames (o.__functionArgs or (builtins.functionArgs o));
+  srcUrl = p: let s = p.src or null; in
+    if s == null then null else builtins.head (s.urls or [ (s.url or null) ]);
   probe = set: a: try (let p = set.${a} or null; in
-    if p == null then null else { version = p.version or null; args = argsOf p; });
+    if p == null then null else { version = p.version or null; args = argsOf p; url = srcUrl p; });
   each = attrs: f: builtins.listToAttrs (map (name: { inherit name; value = f name; }) attrs);
   interpreter = s: builtins.substring 0 (builtins.stringLength s - 8) s;
 in {
   python3 = try pkgs.python3.pythonVersion;
   cudaDefault = try pkgs.cudaPackages.cudaVersion;
+  system = builtins.currentSystem;
+  cudaSets = each (builtins.filter (n: pkgs ? ${n}) [ "cudaPackages" "cudaPackages_12" "cudaPackages_13" ])
+    (s: try pkgs.${s}.cudaVersion);
   python = each (matching "python3[0-9]+Packages") (s: {
     version = try pkgs.${interpreter s}.pythonVersion;
     packages = each q.python (probe pkgs.${s});
@@ -226,6 +231,26 @@ void read_packages(const json& j, const KnowledgeBase& kb, PinProbe& p) {
   }
   if (auto it = p.function_args.find(torch_args_attribute()); it != p.function_args.end())
     p.pin.torch_args = it->second;
+  // A prebuilt package's release and wheel, on this machine's system: said, not
+  // recorded (the wheel of another platform is not measured here).
+  for (const auto& pkg : kb.packages) {
+    if (pkg.gpu_target != "pruned-output" || !pkg.python()) continue;
+    const json& found = at(at(at(at(j, "python"), main_set), "packages"), pkg.attribute);
+    std::string url = text_of(at(found, "url")), v = text_of(at(found, "version"));
+    if (!url.empty() || !v.empty())
+      p.notes.push_back(fmt::format("{}.{} is {} on {}, from {}", main_set, pkg.attribute, v.empty() ? "?" : v,
+                                    text_of(at(j, "system")), url.empty() ? "(no URL)" : url));
+  }
+}
+
+// nixpkgs' unversioned CUDA package sets: the CUDA each is at the revision.
+void read_cuda_sets(const json& j, PinProbe& p) {
+  std::map<std::string, std::string> sets;
+  for (const auto& [set, v] : at(j, "cudaSets").items())
+    if (auto parsed = Version::parse(text_of(v))) sets[set] = fmt::format("{}.{}", parsed->major(), parsed->minor());
+  if (sets.empty()) return;
+  p.pin.cuda_sets = std::move(sets);
+  p.measured.push_back("cuda_sets");
 }
 
 }  // namespace
@@ -243,6 +268,7 @@ PinProbe probe_pin(Processes& procs, const std::string& nixpkgs, const std::stri
   read_pythons(j, kb, p);
   read_cudas(j, kb, p);
   read_packages(j, kb, p);
+  read_cuda_sets(j, p);
   p.pin.sha256 = tarball_sha256(procs, nixpkgs, full);
   p.measured.push_back("sha256");
   std::sort(p.measured.begin(), p.measured.end());
@@ -316,6 +342,11 @@ std::string probe_overlay(const PinProbe& p) {
   out += fmt::format("cuda = {}\n", toml_list(pin.cuda));
   out += "complete = [\"python\", \"cuda\"]\n";
   if (pin.cudnn) out += fmt::format("cudnn = {}\n", toml_string(pin.cudnn->str()));
+  if (has(p.measured, "cuda_sets")) {
+    std::vector<std::string> sets;
+    for (const auto& [set, v] : pin.cuda_sets) sets.push_back(fmt::format("{} = {}", toml_key(set), toml_string(v)));
+    out += fmt::format("cuda_sets = {{ {} }}\n", fmt::join(sets, ", "));
+  }
   if (!pin.torch_args.empty()) out += fmt::format("torch_args = {}\n", toml_list(pin.torch_args));
   std::vector<std::string> args;
   for (const auto& [attr, a] : p.function_args)

@@ -68,11 +68,14 @@ TEST(PinProbe, MeasuresTheStubAndRecordsAHashFetchTarballAccepts) {
   ASSERT_EQ(r.status, 0) << r.err;
   // Expected from the stub by hand: python310 and cudaPackages_9_2 are unknown to
   // the knowledge base, cudaPackages_11_0 throws, python3 is 3.13, cudaPackages is
-  // cudaPackages_12_8 (cuDNN 9.8.0), python312Packages.torch is 2.8.0.
+  // cudaPackages_12_8 (cuDNN 9.8.0), python312Packages.torch is 2.8.0; its torch-bin
+  // (tests/nix/stub-nixpkgs) is 2.9.1 from the cu128 wheel URL nixpkgs writes.
   EXPECT_EQ(r.err,
             "tailor: note: python310Packages (Python 3.10) is not in python_versions.toml: not recorded\n"
             "tailor: note: cudaPackages_9_2 is not in cuda_toolkits.toml: not recorded\n"
             "tailor: note: python312Packages.torch is 2.8.0, not 2.9.1 as in python313Packages\n"
+            "tailor: note: python313Packages.torch-bin is 2.9.1 on x86_64-linux, from "
+            "https://download.pytorch.org/whl/cu128/torch-2.9.1%2Bcu128-cp313-cp313-manylinux_2_28_x86_64.whl\n"
             "tailor: wrote " +
                 out + " (pin " + rev.substr(0, 7) + ", sha256 " + sha256 + ")\n");
   std::string expected =
@@ -196,7 +199,8 @@ TEST(PinProbe, AMeasurementSettlesADisputedVersion) {
   ASSERT_NE(m->evidence_of("cutlass"), nullptr);  // not measured: still documented
   EXPECT_EQ(m->evidence_of("cutlass")->kind, EvidenceKind::documented);
   EXPECT_EQ(m->evidence_of("torch_args")->source,
-            "nixpkgs pkgs/development/python-modules/torch/source/default.nix at 0182a36");
+            "nixpkgs pkgs/development/python-modules/torch/source/default.nix at 6b516b42 (torch 2.9.1), which takes "
+            "them: the pin ships torch 2.9.1; the file at this pin was not read");
 
   p.measured = {"cuda", "python", "sha256"};  // torch not measured: the dispute stays
   merged = KnowledgeBase::load_texts({{"nixpkgs_pins.toml", probe_overlay(p)}});

@@ -540,7 +540,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     if (!key.spelling.empty()) out += fmt::format("spelling = {}\n", key.spelling);
     out += inline_line(vs, t, kb, {});
     if (key.versioned)
-      out += version_tables(versions[key], *kb.package(key.package), kb.backend(key.backend)->gpu(), r.warnings);
+      out += version_tables(versions[key], *kb.package(key.package), kb.backend(key.backend)->gpu(), r.warnings, kb);
     // The cells the tree lacks, per version where the family lists several.
     std::vector<std::string> words;
     if (key.versioned) {

@@ -124,6 +124,7 @@ source = { owner = "pytorch", repo = "audio", rev = "v2.10.0", hash = "sha256-b1
 [[family.version]]
 version = "2.10.0"
 torch = "2.9.1"
+deliberate = "built against the pin's torch on purpose"
 name = "{package}{version}-pt{torch}"
 pin = "6a030d5"
 source = { owner = "pytorch", repo = "audio", rev = "v2.10.0", hash = "sha256-b1sjHVFXdNFDbdtXWSM2KisSRE/8IbzJI4rvzYQ4UMg=" }
@@ -150,7 +151,10 @@ reason = "Hopper only"
   EXPECT_TRUE(has("[[family.version]]\nversion = \"2.9.1\"\npin = \"6a030d5\"\n")) << r.toml;
   EXPECT_TRUE(has("[[family.exclude]]\nversion = \"2.9.1\"\nsm = \"8.0\"\n")) << r.toml;
   EXPECT_TRUE(
-      has("[[family.version]]\nversion = \"2.10.0\"\ntorch = \"2.9.1\"\nname = \"{package}{version}-pt{torch}\"\n"
+      // torchaudio 2.10 against torch 2.9 is off torchaudio's pairing table: the tree names it, the spec says so.
+      has("[[family.version]]\nversion = \"2.10.0\"\ntorch = \"2.9.1\"\n"
+          "deliberate = \"the imported tree builds it so (torchaudio210-pt29)\"\nname = "
+          "\"{package}{version}-pt{torch}\"\n"
           "pin = \"6a030d5\"\n\n[family.version.source]\nowner = \"pytorch\"\nrepo = \"audio\"\nrev = \"v2.10.0\"\n"))
       << r.toml;
   EXPECT_FALSE(has("[[source_override]]")) << r.toml;

@@ -65,7 +65,9 @@ struct CompactionPlan {
   std::vector<Copy> copies;                          ///< ascending, each to <= from
   std::vector<Patch> patches;                        ///< headers, relocations, wrappers, symbols (new offsets)
 
-  bool compacts() const { return refused.empty(); }
+  /// Planned and possible: a plan never made (--no-compact, nothing to remove)
+  /// has new_size 0 and compacts nothing; it once truncated the output to 0 bytes.
+  bool compacts() const { return refused.empty() && new_size > 0; }
   uint64_t saved() const { return compacts() ? old_size - new_size : 0; }
 };
 

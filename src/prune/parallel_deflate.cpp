@@ -69,8 +69,8 @@ std::vector<std::vector<uint8_t>> deflate_parallel(std::span<const ByteSlice> in
   return deflate_parallel(std::span<const ByteReader* const>(ptrs), level, block, threads);
 }
 
-std::vector<std::vector<uint8_t>> deflate_parallel(std::span<const ByteReader* const> inputs, int level, uint64_t block,
-                                                   size_t threads) {
+void deflate_streamed(std::span<const ByteReader* const> inputs, const DeflatedBlock& put, int level, uint64_t block,
+                      size_t threads, size_t window) {
   block = std::max<uint64_t>(block, 1);
   std::vector<Block> blocks;
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -81,27 +81,40 @@ std::vector<std::vector<uint8_t>> deflate_parallel(std::span<const ByteReader* c
       if (to == size) break;
     }
   }
-  std::vector<std::vector<uint8_t>> parts(blocks.size());
-  std::exception_ptr error;
-  std::mutex error_lock;
-  parallel_for_on(threads, blocks.size(), [&](size_t k) {
-    try {
-      parts[k] = deflate_block(*inputs[blocks[k].input], blocks[k], level);
-    } catch (...) {
-      std::lock_guard lock(error_lock);
-      if (!error) error = std::current_exception();
+  if (threads == 0) threads = usable_cores();
+  if (window == 0) window = 4 * threads;
+  std::vector<std::vector<uint8_t>> parts(std::min(window, blocks.size()));
+  for (size_t first = 0; first < blocks.size(); first += window) {
+    const size_t n = std::min(window, blocks.size() - first);
+    std::exception_ptr error;
+    std::mutex error_lock;
+    parallel_for_on(threads, n, [&](size_t k) {
+      try {
+        parts[k] = deflate_block(*inputs[blocks[first + k].input], blocks[first + k], level);
+      } catch (...) {
+        std::lock_guard lock(error_lock);
+        if (!error) error = std::current_exception();
+      }
+    });
+    if (error) std::rethrow_exception(error);
+    for (size_t k = 0; k < n; ++k) {
+      const Block& b = blocks[first + k];
+      put(b.input, ByteSlice(parts[k].data(), parts[k].size()), b.last);
+      std::vector<uint8_t>().swap(parts[k]);
     }
-  });
-  if (error) std::rethrow_exception(error);
-  std::vector<std::vector<uint8_t>> out(inputs.size());
-  std::vector<uint64_t> sizes(inputs.size());
-  for (size_t k = 0; k < blocks.size(); ++k) sizes[blocks[k].input] += parts[k].size();
-  for (size_t i = 0; i < inputs.size(); ++i) out[i].reserve(sizes[i]);
-  for (size_t k = 0; k < blocks.size(); ++k) {
-    auto& o = out[blocks[k].input];
-    o.insert(o.end(), parts[k].begin(), parts[k].end());
-    std::vector<uint8_t>().swap(parts[k]);
   }
+}
+
+std::vector<std::vector<uint8_t>> deflate_parallel(std::span<const ByteReader* const> inputs, int level, uint64_t block,
+                                                   size_t threads) {
+  std::vector<std::vector<uint8_t>> out(inputs.size());
+  // Every block at once: the caller holds the whole result anyway.
+  deflate_streamed(
+      inputs,
+      [&](size_t input, ByteSlice piece, bool) {
+        out[input].insert(out[input].end(), piece.data(), piece.data() + piece.size());
+      },
+      level, block, threads, SIZE_MAX);
   return out;
 }
 

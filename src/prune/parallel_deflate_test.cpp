@@ -65,6 +65,37 @@ TEST(ParallelDeflate, DictionaryKeepsTheRatioOfOneStream) {
   EXPECT_GT(blocks, single);  // the sync markers cost something: these are two different encodings
 }
 
+// Streamed, the blocks come in input and block order, each input's last block
+// flagged once, whatever the window: joined they are the same streams.
+TEST(ParallelDeflate, StreamedBlocksComeInOrderAndJoinToTheSameStreams) {
+  std::vector<std::vector<uint8_t>> data = {sample(50000, 7), {}, sample(8192, 8), sample(30001, 9)};
+  std::vector<SliceReader> readers;
+  for (const auto& d : data) readers.emplace_back(ByteSlice(d.data(), d.size()));
+  std::vector<const ByteReader*> in;
+  for (const auto& r : readers) in.push_back(&r);
+  auto whole = deflate_parallel(std::span<const ByteReader* const>(in), kDeflateLevel, 4096, 3);
+  for (size_t window : {1, 2, 5, 64}) {
+    std::vector<std::vector<uint8_t>> joined(data.size());
+    std::vector<int> lasts(data.size(), 0);
+    size_t previous = 0;
+    deflate_streamed(
+        std::span<const ByteReader* const>(in),
+        [&](size_t input, ByteSlice piece, bool last) {
+          EXPECT_GE(input, previous);  // never back to an earlier input
+          EXPECT_EQ(lasts[input], 0) << "a block after input " << input << "'s last";
+          previous = input;
+          joined[input].insert(joined[input].end(), piece.data(), piece.data() + piece.size());
+          lasts[input] += last;
+        },
+        kDeflateLevel, 4096, 3, window);
+    for (size_t i = 0; i < data.size(); ++i) {
+      EXPECT_EQ(lasts[i], 1) << "window " << window << ", input " << i;
+      EXPECT_EQ(joined[i], whole[i]) << "window " << window << ", input " << i;
+      EXPECT_EQ(inflate_raw(joined[i], data[i].size()), data[i]) << "window " << window << ", input " << i;
+    }
+  }
+}
+
 TEST(ParallelDeflate, LevelZeroStores) {
   auto d = sample(100000, 6);
   ByteSlice in(d.data(), d.size());

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "binfmt/mapped_file.hpp"
+#include "prune/deflate_estimate.hpp"
 #include "prune/elf_compact.hpp"
 #include "util/diagnostic.hpp"
 #include "util/file_error.hpp"
@@ -238,6 +239,7 @@ FileOutcome prune_elf_scratch(std::string shown, ScratchFile& file, const PruneO
   FileOutcome f = outcome_of(std::move(shown), file.size(), plan);
   CompactionPlan compaction = opts.compact && plan.changes() ? plan_compaction(*elf, plan) : CompactionPlan{};
   note_compaction(f, compaction, opts);
+  if (opts.dry_run) f.removed_deflated = deflated_removed_estimate(file, plan);
   if (opts.dry_run || !plan.changes()) return f;
   if (compaction.compacts()) {
     CompactScratchSink sink(file);
@@ -272,7 +274,10 @@ FileOutcome prune_elf_file(const fs::path& in, const fs::path& out, std::string 
   if (src.fd < 0 || ::fstat(src.fd, &st) != 0) throw_system_error(in, "open", errno);
   f.disk_before = static_cast<uint64_t>(st.st_blocks) * 512;
   f.disk_after = f.disk_before;
-  if (opts.dry_run) return f;
+  if (opts.dry_run) {
+    f.removed_deflated = blame(in.string(), [&] { return deflated_removed_estimate(*reader, plan); });
+    return f;
+  }
   if (!plan.changes()) {
     if (in != out) (opts.fresh_output ? copy_file_new : copy_file_atomically)(in, out);
     return f;

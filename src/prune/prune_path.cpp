@@ -14,6 +14,7 @@
 
 #include "binfmt/artifact.hpp"
 #include "binfmt/wheel.hpp"
+#include "prune/inplace_record.hpp"
 #include "prune/parallel_deflate.hpp"
 #include "prune/prune_json.hpp"
 #include "prune/zip_writer.hpp"
@@ -31,6 +32,10 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kRecordName = "tailor-prune.json";
+// A wheel's members and deflate blocks in flight at once: each holds a few MiB
+// (a piece of the wheel, a block and its output), so that many stay far below
+// 256 MB on a machine of any size; 16 cores already write faster than cp.
+constexpr size_t kWheelThreads = 16;
 
 void keep_outcome(PruneReport& rep, FileOutcome f) {
   if (f.fatbin_bytes || !f.refused.empty())
@@ -111,25 +116,47 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
   }
   PruneOptions opts = r.opts;
   opts.fresh_output = copy;
+  // In place, files change one by one: the record says which as it goes, and
+  // a signal stops the prune between files instead of ending it (its files in
+  // flight are left as they were), so the record it leaves is true.
+  const bool in_place = !copy && !r.opts.dry_run;
+  std::optional<InPlaceRecord> journal;
+  std::optional<DeferSignals> defer;
+  if (in_place &&
+      std::any_of(files.begin(), files.end(), [&](size_t i) { return entries[i].type == TreeEntry::Type::elf; })) {
+    journal.emplace(r.path / kRecordName, rep);
+    journal->begin();
+    defer.emplace();
+  }
   std::vector<FileOutcome> outcomes(files.size());
+  std::vector<char> done(files.size(), 0);
   std::vector<std::exception_ptr> errors(files.size());
   parallel_for_on(0, files.size(), [&](size_t k) {
     const TreeEntry& e = entries[files[k]];
+    if (defer && interrupting_signal()) return;  // left as it was
     try {
       outcomes[k] = prune_member_file(e, copy ? stage / e.rel : e.path, opts);
+      done[k] = 1;
+      if (journal && (outcomes[k].fatbin_bytes || !outcomes[k].refused.empty())) journal->done(outcomes[k]);
     } catch (...) {
       errors[k] = std::current_exception();  // an I/O error: the whole copy fails
     }
   });
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
-  for (auto& f : outcomes) {
+  rep.interrupted = defer ? interrupting_signal() : 0;
+  std::exception_ptr failed;
+  for (auto& e : errors)  // interrupted, a file in flight fails as its staging file goes: left as it was
+    if (e && !rep.interrupted && !failed) failed = e;
+  for (size_t k = 0; k < outcomes.size(); ++k) {
+    if (!done[k]) continue;
+    FileOutcome& f = outcomes[k];
     rep.disk_before += f.disk_before;
     rep.disk_after += f.disk_after;
     keep_outcome(rep, std::move(f));
   }
   // The record verify reads: torch's arch list still names what was removed here.
-  if (!r.opts.dry_run && rep.removed_bytes()) {
+  if (journal && journal->finish(rep, !failed && !rep.interrupted)) rep.record = r.path / kRecordName;
+  if (failed) std::rethrow_exception(failed);
+  if (!journal && !r.opts.dry_run && rep.removed_bytes()) {
     fs::path at = (copy ? stage : r.path) / kRecordName;
     write_file_atomically(at, json_text(to_json(rep, false)), fs::perms(0644));
     rep.record = (copy ? r.out : r.path) / kRecordName;
@@ -200,6 +227,7 @@ void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
   // Staged before any work: an output that cannot be made is said first, by its name.
   std::optional<StagedOutput> out;
   if (write) out.emplace(r.out);
+  if (write) refuse_zip64_members(w);
   std::vector<WheelWork> work;
   std::vector<char> is_elf(w.members.size(), 0);
   for (size_t i = 0; i < w.members.size(); ++i) {
@@ -222,7 +250,8 @@ void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
   // Beside the output: a member of gigabytes needs the disk the new wheel goes to
   // (a dry run writes no wheel: the system's temporary folder).
   const fs::path scratch = write ? fs::absolute(r.out).parent_path() : fs::temp_directory_path();
-  parallel_for_on(0, order.size(), [&](size_t i) {
+  const size_t threads = std::min(usable_cores(), kWheelThreads);
+  parallel_for_on(threads, order.size(), [&](size_t i) {
     WheelWork& k = work[order[i]];
     try {
       prune_wheel_member(w, k, r.opts, write, scratch, write ? r.out.string() : std::string());
@@ -232,37 +261,49 @@ void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
   });
   for (auto& k : work)
     if (k.error) std::rethrow_exception(k.error);
-  std::vector<const ByteReader*> changed;
-  for (auto& k : work)
-    if (k.bytes) changed.push_back(k.bytes.get());
   rep.deflate_level = kDeflateLevel;
   if (!write) {
     for (auto& k : work) keep_outcome(rep, std::move(k.outcome));
     return;
   }
-  std::vector<std::vector<uint8_t>> packed = deflate_parallel(std::span<const ByteReader* const>(changed));
+  // The archive in the original order, written as it goes: the changed
+  // members' blocks are deflated a window at a time and written as they come,
+  // the members before each copied first, so memory holds a window of blocks
+  // and a piece of a copy, whatever the wheel's size.
+  std::vector<WheelWork*> changed_work;
+  std::vector<const ByteReader*> changed;
+  for (auto& k : work)
+    if (k.bytes) changed_work.push_back(&k), changed.push_back(k.bytes.get());
   ZipWriter zip(out->fd(), r.out.string());
   std::map<std::string, std::string> new_lines;  // path -> RECORD line
-  size_t next_work = 0, next_packed = 0;
-  for (size_t i = 0; i < w.members.size(); ++i) {
-    const WheelMember& m = w.members[i];
-    if (m.name == record.name || m.name == json_name) continue;  // both written anew last
-    if (!is_elf[i]) {
-      zip.add_stored(m, w.stored(m));
-      continue;
+  size_t next_member = 0, next_work = 0;
+  auto copy_until = [&](size_t end) {  // members [next_member, end), none of them changed
+    for (; next_member < end; ++next_member) {
+      const WheelMember& m = w.members[next_member];
+      if (m.name == record.name || m.name == json_name) continue;  // both written anew last
+      zip.add_stored(m, w);
+      if (is_elf[next_member]) keep_outcome(rep, std::move(work[next_work++].outcome));
     }
-    WheelWork& k = work[next_work++];
-    if (k.bytes) {
-      const auto& p = packed[next_packed++];
-      zip.add_packed(m.name, ByteSlice(p.data(), p.size()), k.crc, k.bytes->size(), m);
-      k.outcome.compressed_after = p.size();
-      new_lines[m.name] = k.record_line;
-      k.bytes.reset();
-    } else {
-      zip.add_stored(m, w.stored(m));
-    }
-    keep_outcome(rep, std::move(k.outcome));
-  }
+  };
+  deflate_streamed(
+      std::span<const ByteReader* const>(changed),
+      [&](size_t input, ByteSlice piece, bool last) {
+        WheelWork& k = *changed_work[input];
+        const WheelMember& m = w.members[k.member];
+        if (next_member <= k.member) {  // its first block
+          copy_until(k.member);
+          zip.begin_packed(m.name, k.crc, k.bytes->size(), m);
+          next_member = k.member + 1;
+        }
+        zip.append_packed(piece);
+        if (!last) return;
+        k.outcome.compressed_after = zip.end_packed();
+        new_lines[m.name] = k.record_line;
+        k.bytes.reset();  // its temporary file goes now, not at the end
+        keep_outcome(rep, std::move(work[next_work++].outcome));
+      },
+      kDeflateLevel, kDeflateBlock, threads);
+  copy_until(w.members.size());
   std::string text;
   for (const auto& line : record.lines) {
     std::string p = record_path(line);

@@ -79,6 +79,8 @@ uint64_t PruneReport::compressed_before() const { return sum_of(files, &FileOutc
 
 uint64_t PruneReport::compressed_after() const { return sum_of(files, &FileOutcome::compressed_after); }
 
+uint64_t PruneReport::removed_deflated() const { return sum_of(files, &FileOutcome::removed_deflated); }
+
 uint64_t PruneReport::size_before() const { return sum_of(files, &FileOutcome::size); }
 
 uint64_t PruneReport::size_after() const { return sum_of(files, &FileOutcome::size_after); }

@@ -28,6 +28,7 @@ struct FileOutcome {
   uint64_t removed_bytes = 0;                ///< entry bytes zeroed
   uint64_t disk_before = 0, disk_after = 0;  ///< allocated on disk; 0: not measured
   uint64_t compressed_before = 0, compressed_after = 0;  ///< deflated in a wheel; 0: not measured
+  uint64_t removed_deflated = 0;  ///< --dry-run: the removed entries deflated, estimated (deflate_estimate.hpp)
   std::vector<ArchChange> archs;
   size_t containers = 0;
   size_t untouched = 0;                    ///< containers no target can use, left as they were
@@ -51,6 +52,7 @@ struct PruneReport {
   uint64_t disk_before = 0, disk_after = 0;          ///< allocated by every file of the input and of the output
   std::string record;     ///< the tailor-prune.json written (in a wheel: its member name); "" none
   int deflate_level = 0;  ///< zlib level of the members deflated anew (wheels)
+  int interrupted = 0;    ///< the signal that stopped an in-place prune midway; 0 none
   double seconds = 0;
 
   uint64_t removed_bytes() const;
@@ -61,6 +63,8 @@ struct PruneReport {
   /// Deflated sizes of the ELF members of a wheel, summed.
   uint64_t compressed_before() const;
   uint64_t compressed_after() const;
+  /// --dry-run: what the removed entries take deflated, estimated, summed.
+  uint64_t removed_deflated() const;
   /// Kept/removed counts summed over every file, per architecture.
   std::vector<ArchChange> archs() const;
 };

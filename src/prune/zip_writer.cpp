@@ -63,34 +63,56 @@ std::string central_header(const WheelMember& m) {
 
 }  // namespace
 
+void ZipWriter::write_failed(int error) const {
+  Diagnostic d;
+  d.path = shown_;
+  d.message = fmt::format("cannot write: {}", std::strerror(error));
+  throw DiagnosticError(std::move(d));
+}
+
 void ZipWriter::put(const void* p, uint64_t n) {
   const char* c = static_cast<const char*>(p);
   while (n > 0) {
     ssize_t w = ::write(fd_, c, n);
     if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) {
-      Diagnostic d;
-      d.path = shown_;
-      d.message = fmt::format("cannot write: {}", std::strerror(w < 0 ? errno : ENOSPC));
-      throw DiagnosticError(std::move(d));
-    }
+    if (w <= 0) write_failed(w < 0 ? errno : ENOSPC);
     c += w;
     n -= static_cast<uint64_t>(w);
     at_ += static_cast<uint64_t>(w);
   }
 }
 
-void ZipWriter::add(WheelMember m, ByteSlice stored) {
+void refuse_zip64_members(const Wheel& w) {
+  if (w.members.size() >= 0xffff)
+    throw_format_error(fmt::format(
+        "the wheel has {} members: the pruned wheel would need zip64, which tailor does not write", w.members.size()));
+  for (const auto& m : w.members)
+    if (m.uncompressed_size > kMax32 || m.compressed_size > kMax32)
+      throw_format_error(fmt::format(
+          "member '{}' is {} bytes unpacked, {} stored: the pruned wheel would need zip64, which tailor does not write",
+          m.name, m.uncompressed_size, m.compressed_size));
+}
+
+// Writes \a m's local header here; its data follows.
+void ZipWriter::start(WheelMember m) {
   if (m.compressed_size > kMax32 || m.uncompressed_size > kMax32 || at_ > kMax32 || members_.size() >= 0xffff)
     throw_format_error(fmt::format("the pruned wheel would need zip64 ('{}'): not supported", m.name));
   m.local_header_offset = at_;
   std::string h = local_header(m);
   put(h.data(), h.size());
-  put(stored.data(), stored.size());
   members_.push_back(std::move(m));
 }
 
-void ZipWriter::add_stored(const WheelMember& m, ByteSlice stored) { add(m, stored); }
+void ZipWriter::add_stored(const WheelMember& m, const Wheel& w) {
+  ByteSlice stored = w.stored(m);
+  start(m);
+  constexpr uint64_t kPiece = uint64_t{8} << 20;
+  for (uint64_t at = 0; at < stored.size(); at += kPiece) {
+    ByteSlice piece = stored.sub(at, std::min(kPiece, stored.size() - at), "zip member");
+    put(piece.data(), piece.size());
+    w.release(piece);
+  }
+}
 
 uint64_t ZipWriter::add_deflated(const std::string& name, ByteSlice data, const WheelMember& like) {
   std::vector<uint8_t> packed = std::move(deflate_parallel(std::span(&data, 1))[0]);
@@ -100,13 +122,37 @@ uint64_t ZipWriter::add_deflated(const std::string& name, ByteSlice data, const 
 
 void ZipWriter::add_packed(const std::string& name, ByteSlice packed, uint32_t crc, uint64_t size,
                            const WheelMember& like) {
+  begin_packed(name, crc, size, like);
+  append_packed(packed);
+  end_packed();
+}
+
+void ZipWriter::begin_packed(const std::string& name, uint32_t crc, uint64_t size, const WheelMember& like) {
   WheelMember m = like;
   m.name = name;
   m.method = 8;
   m.crc32 = crc;
   m.uncompressed_size = size;
-  m.compressed_size = packed.size();
-  add(std::move(m), packed);
+  m.compressed_size = 0;  // written back by end_packed()
+  start(std::move(m));
+  open_from_ = at_;
+}
+
+uint64_t ZipWriter::end_packed() {
+  WheelMember& m = members_.back();
+  m.compressed_size = at_ - open_from_;
+  if (m.compressed_size > kMax32)
+    throw_format_error(fmt::format("the pruned wheel would need zip64 ('{}'): not supported", m.name));
+  std::string size;
+  le(size, m.compressed_size, 4);
+  // The local header's compressed size: 18 bytes in (signature, versions, flags, method, date, CRC-32).
+  for (;;) {
+    ssize_t w = ::pwrite(fd_, size.data(), size.size(), static_cast<off_t>(m.local_header_offset + 18));
+    if (w < 0 && errno == EINTR) continue;
+    if (w != static_cast<ssize_t>(size.size())) write_failed(w < 0 ? errno : ENOSPC);
+    break;
+  }
+  return m.compressed_size;
 }
 
 void ZipWriter::finish() {

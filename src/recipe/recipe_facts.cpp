@@ -202,6 +202,7 @@ class Extractor {
     register_python_aliases(a);
     attrs_facts(a, parent);
     if (a.kind == ExprKind::attrs) source_version(a);
+    if (a.kind == ExprKind::attrs) record_override(a);
     for (const auto& b : a.bindings) {
       binding_names(a, b);
       if (!b.value) continue;
@@ -302,11 +303,47 @@ class Extractor {
     std::string outer = override_attr_;
     auto attr = overridden_attribute(*c.fn);
     if (attr && in_let_value_) f_.inner_overrides.push_back({"override", *attr, c.span});
+    override_arguments(c, attr);
     nix::for_each_child(c, parent, [&](const Expr& x, std::string_view b) {
       walk(x, b);
       if (&x == c.fn.get() && attr) override_attr_ = *attr;
     });
     override_attr_ = std::move(outer);
+  }
+
+  // A generated variant record: `package = "pytorch"; override = { … };`, whose
+  // builder passes `override` to the package's .override (key "package:pytorch").
+  void record_override(const nix::Attrs& a) {
+    std::optional<std::string> package;
+    const nix::Attrs* args = nullptr;
+    for (const auto& b : a.bindings) {
+      if (b.is_inherit || b.path.size() != 1 || b.path[0].expr || !b.value) continue;
+      if (b.path[0].name == "package") package = static_string(*b.value);
+      if (b.path[0].name == "override" && b.value->kind == ExprKind::attrs)
+        args = static_cast<const nix::Attrs*>(b.value.get());
+    }
+    if (!package || !args) return;
+    for (const auto& b : args->bindings)
+      if (!b.is_inherit && !b.path.empty() && !b.path.front().expr)
+        f_.override_args.push_back({"package:" + *package, b.path.front().name, b.path.front().span});
+  }
+
+  // `torch.override { cudaSupport = true; inherit magma; }`: the names it passes
+  // (a function argument to .override is not read: its names are not static).
+  void override_arguments(const nix::Call& c, const std::optional<std::string>& attr) {
+    auto callee = callee_name(*c.fn);
+    if (!attr || !callee || callee->first != "override" || c.args.empty()) return;
+    const Expr& a = *c.args.front();
+    if (a.kind != nix::ExprKind::attrs) return;
+    const auto& set = static_cast<const nix::Attrs&>(a);
+    if (set.recursive) return;
+    for (const auto& b : set.bindings)
+      if (!b.path.empty() && !b.path.front().expr) {
+        if (b.is_inherit)
+          for (const auto& n : b.path) f_.override_args.push_back({*attr, n.name, n.span});
+        else
+          f_.override_args.push_back({*attr, b.path.front().name, b.path.front().span});
+      }
   }
 
   Piece piece(const nix::StringPart& p) const {

@@ -78,6 +78,10 @@ struct RecipeFacts {
   std::vector<Fact> search_paths;
   std::vector<FetchFact> fetches;
   std::vector<CallFact> calls;
+  /// `X.override { a = …; inherit b; }` (X a package: "torch" of
+  /// `python3Packages.torch.override`): key = X, text = each argument named, at its name;
+  /// a generated variant record's `override = { … }` beside `package = "P"`: key "package:P".
+  std::vector<Fact> override_args;
   /// The file's own function, when it is one with a closed set pattern
   /// (`{ a, b ? 1 }:`, no `...`): text = each formal. Empty for anything else.
   std::vector<Fact> closed_formals;

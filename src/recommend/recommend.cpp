@@ -268,7 +268,7 @@ Fit evaluate(const Candidate& c, HostView& view, Workload w) {
       const std::optional<Version>& driver = view.driver;
       if (!driver) {
         f.driver = DriverFit::unknown;
-      } else if (*driver >= ck->min_driver) {
+      } else if (ck->min_driver && *driver >= *ck->min_driver) {
         f.driver = DriverFit::full;
       } else if (ck->minor_compat_driver && *driver >= *ck->minor_compat_driver) {
         f.driver = DriverFit::minor_compat;
@@ -308,10 +308,10 @@ std::vector<std::string> problem_texts(const Fit& f, const HostFacts& h) {
       out.push_back(fmt::format(
           "driver {} is older than {}, NVIDIA's minimum for CUDA {}, and than {}, the floor of minor-version "
           "compatibility",
-          h.gpu.driver, ck.min_driver.str(), ck.version.str(), ck.minor_compat_driver->str()));
+          h.gpu.driver, ck.min_driver_text(), ck.version.str(), ck.minor_compat_driver->str()));
     else
       out.push_back(fmt::format("driver {} is older than {}, NVIDIA's minimum for CUDA {}", h.gpu.driver,
-                                ck.min_driver.str(), ck.version.str()));
+                                ck.min_driver_text(), ck.version.str()));
   }
   if (f.problems & kCpuLacksFeatures)
     out.push_back(fmt::format("the CPU lacks {} (required by ISA {})", fmt::join(missing_features(*f.isa, h.cpu), " "),
@@ -618,25 +618,29 @@ void explain_cuda(const HostFacts& h, const Fit& best, const std::vector<Fit>& f
   for (const auto& f : fits)
     if (device(*f.v) == Device::cuda && f.v->sm == v.sm && f.cuda() > best.cuda() && seen.insert(f.v->cuda).second)
       if (const CudaToolkit* nk = f.toolkit)
-        newer.push_back(fmt::format("CUDA {} needs {}", nk->version.str(), nk->min_driver.str()));
+        newer.push_back(fmt::format("CUDA {} needs {}", nk->version.str(), nk->lowest_driver()->str()));
   std::string newer_note = newer.empty() ? "" : fmt::format(" ({})", fmt::join(newer, "; "));
   if (best.driver == DriverFit::full) {
     r.reasons.push_back(fmt::format("CUDA {}: driver {} meets {}, NVIDIA's minimum driver for CUDA {}{}", v.cuda,
-                                    h.gpu.driver, ck->min_driver.str(), v.cuda, newer_note));
+                                    h.gpu.driver, ck->min_driver->str(), v.cuda, newer_note));
   } else if (best.driver == DriverFit::minor_compat) {
     r.reasons.push_back(fmt::format(
         "CUDA {}: through minor-version compatibility only: driver {} is older than {}, NVIDIA's minimum for CUDA "
         "{}, but not older than {}{}",
-        v.cuda, h.gpu.driver, ck->min_driver.str(), v.cuda, ck->minor_compat_driver->str(), newer_note));
-    r.warnings.push_back(fmt::format(
-        "CUDA {} runs on driver {} only through minor-version compatibility (no JIT of newer PTX); upgrade the "
-        "NVIDIA driver to {} or newer",
-        v.cuda, h.gpu.driver, ck->min_driver.str()));
+        v.cuda, h.gpu.driver, ck->min_driver_text(), v.cuda, ck->minor_compat_driver->str(), newer_note));
+    r.warnings.push_back(
+        ck->min_driver
+            ? fmt::format("CUDA {} runs on driver {} only through minor-version compatibility (no JIT of newer PTX); "
+                          "upgrade the NVIDIA driver to {} or newer",
+                          v.cuda, h.gpu.driver, ck->min_driver->str())
+            : fmt::format("CUDA {} runs on driver {} only through minor-version compatibility (no JIT of newer PTX); "
+                          "the driver CUDA {} GA needs is not recorded",
+                          v.cuda, h.gpu.driver, v.cuda));
   } else {
     r.reasons.push_back(fmt::format("CUDA {}: the newest toolkit offered for {} (driver version unknown)", v.cuda,
                                     v.sm_set.empty() ? sm_token(v.sm) : set_label(v)));
     r.warnings.push_back(fmt::format(
-        "driver version unknown: CUDA {} needs NVIDIA driver {} or newer{}", v.cuda, ck->min_driver.str(),
+        "driver version unknown: CUDA {} needs NVIDIA driver {} or newer{}", v.cuda, ck->min_driver_text(),
         ck->minor_compat_driver ? fmt::format(" ({} with minor-version compatibility)", ck->minor_compat_driver->str())
                                 : std::string()));
   }

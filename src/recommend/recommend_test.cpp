@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <set>
 
+#include <sstream>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -159,7 +161,7 @@ const Row kTable[] = {
     {"x86_64-zen3-avx2", "8.6:580.65.06", "general", "build-pytorch/pytorch-prebuilt",
      "pytorch-python313-cuda12_9-sm80-avx2"},
     {"x86_64-zen3-avx2", "7.5:580.65.06", "general", "build-pytorch/pytorch-prebuilt",
-     "pytorch-bin-python313-cuda12_9-sm75"},
+     "pytorch-bin-python313-cuda12_8-sm75"},
     {"x86_64-emeraldrapids-avx512bf16", "9.0:580.159.04", "general", "build-pytorch/pytorch-lean-libs",
      "pytorch-python313-cuda12_9-sm90-avx512"},
 };
@@ -174,7 +176,13 @@ TEST(RecommendTable, EveryRow) {
   for (const Row& r : kTable) {
     auto res = recommend_json(r);
     std::string where = std::string(r.cpu) + " --gpus " + r.gpus + " --workload " + r.workload + " --spec " + r.spec;
-    ASSERT_TRUE(res.err.empty()) << where << "\n" << res.err;
+    // Nothing on stderr but the matrix's warnings, which every expanding command prints
+    // (pytorch-prebuilt asks for CUDA 12.8, the wheel's, on a pin whose recorded list lacks it).
+    std::istringstream err(res.err);
+    for (std::string line; std::getline(err, line);)
+      ASSERT_TRUE(line.starts_with("tailor: warning: the knowledge base does not record cudaPackages_"))
+          << where << "\n"
+          << res.err;
     auto j = nlohmann::json::parse(res.out);
     EXPECT_EQ(j.size(), 5u) << where;  // issue 47 added "notes"
     for (const char* key : {"variant", "reasons", "alternatives", "warnings", "notes"})
@@ -204,13 +212,13 @@ TEST(RecommendPrebuilt, OffersThePrebuiltVariantBesideTheSourceBuild) {
   ASSERT_EQ(text.status, 0) << text.err;
   EXPECT_TRUE(text.out.starts_with("pytorch-python313-cuda12_9-sm80-avx2\n")) << text.out;
   EXPECT_NE(
-      text.out.find("  pytorch-bin-python313-cuda12_9-sm86  prebuilt: ready in minutes with no compiler, GPU code "
+      text.out.find("  pytorch-bin-python313-cuda12_8-sm86  prebuilt: ready in minutes with no compiler, GPU code "
                     "for its SMs alone, generic CPU code"),
       std::string::npos)
       << text.out;
   args.push_back("--json");
   auto j = nlohmann::json::parse(test::run_tailor(args).out);
-  EXPECT_NE(std::find(j["alternatives"].begin(), j["alternatives"].end(), "pytorch-bin-python313-cuda12_9-sm86"),
+  EXPECT_NE(std::find(j["alternatives"].begin(), j["alternatives"].end(), "pytorch-bin-python313-cuda12_8-sm86"),
             j["alternatives"].end())
       << j["alternatives"].dump();
 }

@@ -154,16 +154,18 @@ std::optional<UpstreamChoice> choose_upstream_wheel(const HostFacts& host, const
                                       fmt::join(without, ", "), fmt::join(carried, " ")));
       continue;
     }
-    if (driver && *driver < cuda->min_driver) {
+    if (driver && cuda->lowest_driver() && *driver < *cuda->lowest_driver()) {
       c.reasons.push_back(fmt::format("not {}: driver {} is older than {}, NVIDIA's minimum for CUDA {}",
-                                      backend_of(*it), host.gpu.driver, cuda->min_driver.str(), *it));
+                                      backend_of(*it), host.gpu.driver, cuda->lowest_driver()->str(), *it));
       continue;
     }
     c.reasons.push_back(
-        driver ? fmt::format("CUDA {}: driver {} meets {}, NVIDIA's minimum for it", *it, host.gpu.driver,
-                             cuda->min_driver.str())
-               : fmt::format("CUDA {}: the newest build of torch {} (no driver version given: not checked)", *it,
-                             rel->version));
+        driver
+            ? fmt::format("CUDA {}: driver {} meets {}, {}", *it, host.gpu.driver, cuda->lowest_driver()->str(),
+                          cuda->min_driver ? "NVIDIA's minimum for it"
+                                           : "its minor-version compatibility floor (its GA minimum is not recorded)")
+            : fmt::format("CUDA {}: the newest build of torch {} (no driver version given: not checked)", *it,
+                          rel->version));
     c.reasons.push_back(fmt::format("SM {}: the {} build carries code it runs ({})", host.conda_cuda_arch,
                                     backend_of(*it), fmt::join(carried, " ")));
     use(backend_of(*it));

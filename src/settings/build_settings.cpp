@@ -174,11 +174,13 @@ class Deriver {
            "keeps fatbins small (PyTorch measured 1.08 GB -> 694 MB for a CUDA 12.9 wheel)");
     }
     blas();
-    DriverRequirement d{tk.version.str(), tk.min_driver.str(),
+    DriverRequirement d{tk.version.str(), tk.min_driver ? tk.min_driver->str() : std::string(),
                         tk.minor_compat_driver ? tk.minor_compat_driver->str() : std::string()};
     s_.driver = d;
-    note("driver", "minimum", d.min_driver + "+",
-         fmt::format("NVIDIA: CUDA {} GA needs driver {} ({})", d.cuda, d.min_driver, tk.source) +
+    note("driver", "minimum", d.floor() + "+",
+         (d.min_driver.empty()
+              ? fmt::format("the driver CUDA {} GA needs is not recorded ({})", d.cuda, tk.source)
+              : fmt::format("NVIDIA: CUDA {} GA needs driver {} ({})", d.cuda, d.min_driver, tk.source)) +
              (d.minor_compat_driver.empty()
                   ? std::string()
                   : fmt::format("; minor-version compatibility runs it on {}+ without PTX JIT of newer PTX",

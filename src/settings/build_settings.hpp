@@ -29,8 +29,12 @@ struct DisabledFeature {
 
 struct DriverRequirement {
   std::string cuda;                 ///< "12.9"
-  std::string min_driver;           ///< NVIDIA's GA minimum, "575.51.03"
+  std::string min_driver;           ///< NVIDIA's GA minimum, "575.51.03"; empty where no source states it
   std::string minor_compat_driver;  ///< empty if the major has none
+
+  /// The oldest driver that runs the toolkit: the GA minimum, else the
+  /// minor-version compatibility floor.
+  const std::string& floor() const { return min_driver.empty() ? minor_compat_driver : min_driver; }
 };
 
 struct InlineBuild;

@@ -47,7 +47,7 @@ Values template_values(const BuildSettings& s, const PackageDef& p, const Knowle
                            {"isa_features", fmt::format("{}", fmt::join(isa->requires_features, ", "))}});
   for (auto& kv : gpu_template_values(v, kb))
     if (kv.first != "sm") out.push_back(std::move(kv));
-  if (s.driver) out.emplace_back("min_driver", s.driver->min_driver);
+  if (s.driver) out.emplace_back("min_driver", s.driver->floor());
   return out;
 }
 

@@ -44,7 +44,7 @@ nlohmann::ordered_json to_json(const BuildSettings& s, const KnowledgeBase& kb) 
                 {"metadata_rev", s.metadata_rev}};
   j["meta"] = {{"description", s.description}, {"longDescription", s.long_description}, {"header", s.header_comment}};
   j["driver"] = s.driver ? json{{"cuda", s.driver->cuda},
-                                {"min_driver", s.driver->min_driver},
+                                {"min_driver", opt(s.driver->min_driver)},
                                 {"minor_compat_driver", opt(s.driver->minor_compat_driver)}}
                          : json(nullptr);
   j["because"] = json::array();

@@ -190,6 +190,7 @@ inline = ["pytorch"]
 [[family.version]]
 version = "2.11.0"
 torch = "2.12.0"
+deliberate = "built against torch 2.12 on purpose, as the -pt212 name says"
 name = "{package}{version}-pt{torch}"
 source = { owner = "pytorch", repo = "audio", rev = "v2.11.0", hash = "sha256-TncROn9wfn5HOaIvupS2/KD9JCgwfHyfnbZRc+SiqJ0=" }
 )";

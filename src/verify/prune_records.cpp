@@ -28,32 +28,63 @@ void collect(const fs::path& dir, std::vector<fs::path>& found) {
     if (e.is_directory(ec) && fs::is_regular_file(e.path() / kRecordName, ec)) found.push_back(e.path() / kRecordName);
 }
 
+// Whether \a p is \a root or lies under it (both canonical).
+bool inside(const fs::path& p, const fs::path& root) {
+  auto rel = p.lexically_relative(root);
+  return !rel.empty() && *rel.begin() != "..";
+}
+
+// The folder a record's file paths are relative to: a folder's record lies at
+// its root, a wheel's in *.dist-info, one below the archive's root (site-packages).
+fs::path base_of(const fs::path& record, const nlohmann::json& j) {
+  return j.value("kind", "") == "wheel" ? record.parent_path().parent_path() : record.parent_path();
+}
+
 }  // namespace
 
-PruneRecords find_prune_records(const fs::path& root, const fs::path& site_packages) {
+PruneRecords find_prune_records(const fs::path& root_in, const fs::path& site_packages) {
   std::vector<fs::path> found;
-  collect(root, found);
+  collect(root_in, found);
   collect(site_packages, found);
   std::error_code ec;
   for (auto& p : found) p = fs::weakly_canonical(p, ec);
   std::sort(found.begin(), found.end());
   found.erase(std::unique(found.begin(), found.end()), found.end());
+  const fs::path root = fs::weakly_canonical(root_in, ec);
 
   PruneRecords out;
-  std::map<std::string, bool> kept_somewhere;  // arch -> kept by any record
+  std::map<std::string, bool> kept_somewhere;  // arch -> kept in a file under root
+  auto count = [&](const nlohmann::json& archs) {
+    for (const auto& a : archs) {
+      std::string arch = a.at("arch").get<std::string>();
+      bool kept = a.at("kept").get<uint64_t>() > 0, removed = a.at("removed").get<uint64_t>() > 0;
+      if (kept)
+        kept_somewhere[arch] = true;
+      else if (removed)
+        kept_somewhere.emplace(arch, false);
+    }
+  };
   for (const auto& p : found) {
     nlohmann::json j;
     try {
       j = nlohmann::json::parse(read_file(p, "prune record"));
       if (!j.is_object() || !j.contains("archs") || !j["archs"].is_array())
         throw std::runtime_error("no \"archs\" list");
-      for (const auto& a : j["archs"]) {
-        std::string arch = a.at("arch").get<std::string>();
-        bool kept = a.at("kept").get<uint64_t>() > 0, removed = a.at("removed").get<uint64_t>() > 0;
-        if (kept)
-          kept_somewhere[arch] = true;
-        else if (removed)
-          kept_somewhere.emplace(arch, false);
+      // Only the files under the verified root count: a record beside it (nvidia/
+      // pruned next to torch/) that keeps an arch in its own libraries says
+      // nothing about the code torch's files lack. A record without its files
+      // (written by hand, or older) counts by its totals.
+      if (j.contains("files") && j["files"].is_array()) {
+        const fs::path base = base_of(p, j);
+        bool about_root = false;
+        for (const auto& f : j["files"])
+          if (f.contains("archs") && inside((base / f.value("path", "")).lexically_normal(), root)) {
+            count(f["archs"]);
+            about_root = true;
+          }
+        if (!about_root) continue;  // read, but about other files: neither named nor counted
+      } else {
+        count(j["archs"]);
       }
       for (const auto& sm : j.value("sm", nlohmann::json::array()))
         if (sm.is_string() && std::find(out.sm.begin(), out.sm.end(), sm.get<std::string>()) == out.sm.end())

@@ -12,10 +12,12 @@
 namespace tailor {
 
 struct PruneRecords {
-  std::vector<std::filesystem::path> files;  ///< the records found, in path order
+  std::vector<std::filesystem::path> files;  ///< the records found about files under the root, in path order
   std::vector<std::string> sm;               ///< the SMs they pruned for, as written
-  std::set<std::string> removed;             ///< archs ("sm_75", "compute_120") removed and kept nowhere
-  std::vector<std::string> problems;         ///< records that could not be read, with why
+  /// Archs ("sm_75", "compute_120") removed from, and kept in none of, the
+  /// records' files under the root verify reads (records beside it count only there).
+  std::set<std::string> removed;
+  std::vector<std::string> problems;  ///< records that could not be read, with why
 };
 
 /// The records at \a root and at \a site_packages (the folder holding the

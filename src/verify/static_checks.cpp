@@ -43,7 +43,7 @@ Check machine_check(const VariantPromise& p, const Inspection& in) {
   return c;
 }
 
-std::vector<Check> cuda_checks(const VariantPromise& p, const Inspection& in) {
+std::vector<Check> cuda_checks(const KnowledgeBase& kb, const VariantPromise& p, const Inspection& in) {
   std::vector<Check> out;
   std::vector<FatbinEntry> entries = in.all_entries();
   if (p.backend != "cuda") {
@@ -68,7 +68,7 @@ std::vector<Check> cuda_checks(const VariantPromise& p, const Inspection& in) {
       return out;
     }
     numbers.push_back(*sm);
-    targets.push_back(gpu_for(static_cast<int>(*sm / 10), static_cast<int>(*sm % 10)));
+    targets.push_back(gpu_for(kb, static_cast<int>(*sm / 10), static_cast<int>(*sm % 10)));
   }
   // Per container, the driver's choice for these GPUs (binfmt/driver_choice.hpp,
   // what prune keeps): entries outside it are code they never load.
@@ -98,12 +98,27 @@ std::vector<Check> cuda_checks(const VariantPromise& p, const Inspection& in) {
       a = b;
     }
   }
-  std::vector<std::string> missing;  // SMs of the promise without a cubin of their own
-  for (uint32_t n : numbers)
-    if (std::none_of(own.begin(), own.end(), [&](const auto& e) { return e.kind == FatbinKind::sass && e.arch == n; }))
+  // SMs of the promise without a cubin of their own. A cubin of the same major
+  // and a lower minor that the driver's choice keeps is the code that GPU runs
+  // (an 8.9 GPU runs sm_86: upstream wheels carry no sm_89), so it counts, named.
+  std::vector<std::string> missing, runs_lower;
+  auto sass_of = [](const std::vector<FatbinEntry>& from, auto pred) {
+    return std::any_of(from.begin(), from.end(), [&](const auto& e) { return e.kind == FatbinKind::sass && pred(e); });
+  };
+  for (uint32_t n : numbers) {
+    if (sass_of(own, [&](const auto& e) { return e.arch == n; })) continue;
+    if (sass_of(kept, [&](const auto& e) { return e.arch / 10 == n / 10 && e.arch < n; }))
+      runs_lower.push_back(fmt::format("sm_{}", n));
+    else
       missing.push_back(fmt::format("sm_{}", n));
+  }
   if (missing.empty())
-    out.push_back({"fatbin-sm", CheckStatus::ok, fmt::format("{}: {}", label, summary(tally(own)))});
+    out.push_back(
+        {"fatbin-sm", CheckStatus::ok,
+         fmt::format("{}: {}{}", label, own.empty() ? summary(tally(kept)) : summary(tally(own)),
+                     runs_lower.empty() ? std::string()
+                                        : fmt::format(" (no {} cubins: the same major's lower minor, which it runs)",
+                                                      fmt::join(runs_lower, ", ")))});
   else
     out.push_back({"fatbin-sm", CheckStatus::failed,
                    entries.empty() ? fmt::format("no CUDA code at all: built CPU-only? ({} promised)", label)
@@ -140,8 +155,7 @@ Check toolchain_check(const VariantPromise& p, const std::filesystem::path& root
 
 }  // namespace
 
-GpuTarget gpu_for(int major, int minor) {
-  const KnowledgeBase& kb = embedded_kb();
+GpuTarget gpu_for(const KnowledgeBase& kb, int major, int minor) {
   const std::string sm = fmt::format("{}.{}", major, minor);
   const uint32_t number = static_cast<uint32_t>(major * 10 + minor);
   return any_gpu_target(kb, sm).value_or(GpuTarget{sm, number, {number}});
@@ -153,10 +167,11 @@ bool covers(const std::vector<FatbinEntry>& entries, const GpuTarget& gpu) {
   });
 }
 
-std::vector<Check> static_checks(const VariantPromise& p, const Inspection& in, const std::filesystem::path& root) {
+std::vector<Check> static_checks(const KnowledgeBase& kb, const VariantPromise& p, const Inspection& in,
+                                 const std::filesystem::path& root) {
   std::vector<Check> out;
   out.push_back(machine_check(p, in));
-  for (auto& c : cuda_checks(p, in)) out.push_back(std::move(c));
+  for (auto& c : cuda_checks(kb, p, in)) out.push_back(std::move(c));
   out.push_back(toolchain_check(p, root));
   return out;
 }

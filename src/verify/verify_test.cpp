@@ -60,7 +60,7 @@ struct TempDir {
 };
 
 TEST(VerifyStatic, SmOnlyAndNothingElse) {
-  auto checks = static_checks(cuda90(), inspect_path(kElf / "sm90.so"), kElf / "sm90.so");
+  auto checks = static_checks(embedded_kb(), cuda90(), inspect_path(kElf / "sm90.so"), kElf / "sm90.so");
   EXPECT_EQ(find(checks, "fatbin-sm").status, CheckStatus::ok);
   EXPECT_EQ(find(checks, "fatbin-only-sm").status, CheckStatus::ok);
   EXPECT_EQ(find(checks, "elf-machine").status, CheckStatus::ok);
@@ -68,7 +68,7 @@ TEST(VerifyStatic, SmOnlyAndNothingElse) {
 }
 
 TEST(VerifyStatic, ExtraArchitecturesAndPtxFail) {
-  auto multi = static_checks(cuda90(), inspect_path(kElf / "multi.so"), kElf / "multi.so");
+  auto multi = static_checks(embedded_kb(), cuda90(), inspect_path(kElf / "multi.so"), kElf / "multi.so");
   EXPECT_EQ(find(multi, "fatbin-sm").status, CheckStatus::ok);
   const Check& extra = find(multi, "fatbin-only-sm");
   EXPECT_EQ(extra.status, CheckStatus::failed);
@@ -76,29 +76,32 @@ TEST(VerifyStatic, ExtraArchitecturesAndPtxFail) {
   EXPECT_NE(extra.detail.find("compute_120 (2 PTX)"), std::string::npos) << extra.detail;
   // sm_90a + sm_90 + compute_90: fine only when PTX was asked for.
   Inspection a = inspect_path(kElf / "sm90a-sm90-ptx.so");
-  EXPECT_EQ(find(static_checks(cuda90(), a, kElf), "fatbin-only-sm").status, CheckStatus::failed);
+  EXPECT_EQ(find(static_checks(embedded_kb(), cuda90(), a, kElf), "fatbin-only-sm").status, CheckStatus::failed);
   VariantPromise with_ptx = cuda90();
   with_ptx.ptx = true;
-  EXPECT_EQ(find(static_checks(with_ptx, a, kElf), "fatbin-only-sm").status, CheckStatus::ok);
+  EXPECT_EQ(find(static_checks(embedded_kb(), with_ptx, a, kElf), "fatbin-only-sm").status, CheckStatus::ok);
 }
 
 TEST(VerifyStatic, MissingSmAndCpuOnlyBuilds) {
   VariantPromise p = cuda90();
   p.sm = "10.0";
-  auto checks = static_checks(p, inspect_path(kElf / "sm90.so"), kElf);
+  auto checks = static_checks(embedded_kb(), p, inspect_path(kElf / "sm90.so"), kElf);
   EXPECT_EQ(find(checks, "fatbin-sm").status, CheckStatus::failed);
   EXPECT_EQ(find(checks, "fatbin-sm").detail, "no sm_100 cubins; the fatbins carry sm_90 (2 cubins)");
   // The silent failure hand-written recipes hit: a CUDA variant that came out CPU-only.
-  auto cpu = static_checks(cuda90(), inspect_path(kElf / "cpu-only.so"), kElf / "cpu-only.so");
+  auto cpu = static_checks(embedded_kb(), cuda90(), inspect_path(kElf / "cpu-only.so"), kElf / "cpu-only.so");
   EXPECT_EQ(find(cpu, "fatbin-sm").detail, "no CUDA code at all: built CPU-only? (SM 9.0 promised)");
   VariantPromise cpu_variant = cuda90();
   cpu_variant.backend = "cpu";
   cpu_variant.sm = cpu_variant.cuda = "";
+  EXPECT_EQ(find(static_checks(embedded_kb(), cpu_variant, inspect_path(kElf / "cpu-only.so"), kElf / "cpu-only.so"),
+                 "no-fatbins")
+                .status,
+            CheckStatus::ok);
   EXPECT_EQ(
-      find(static_checks(cpu_variant, inspect_path(kElf / "cpu-only.so"), kElf / "cpu-only.so"), "no-fatbins").status,
-      CheckStatus::ok);
-  EXPECT_EQ(find(static_checks(cpu_variant, inspect_path(kElf / "sm90.so"), kElf / "sm90.so"), "no-fatbins").status,
-            CheckStatus::failed);
+      find(static_checks(embedded_kb(), cpu_variant, inspect_path(kElf / "sm90.so"), kElf / "sm90.so"), "no-fatbins")
+          .status,
+      CheckStatus::failed);
 }
 
 // A set variant: cubins for every SM of its set, and nothing a GPU of the set never loads.
@@ -109,17 +112,18 @@ TEST(VerifyStatic, SetVariantNeedsEverySmOfItsSet) {
   p.sm = "all";
   p.sm_set = {"7.5", "8.0", "8.6", "9.0", "10.0", "12.0"};
   p.ptx = true;
-  auto checks = static_checks(p, inspect_path(kElf / "multi.so"), kElf / "multi.so");
+  auto checks = static_checks(embedded_kb(), p, inspect_path(kElf / "multi.so"), kElf / "multi.so");
   EXPECT_EQ(find(checks, "fatbin-sm").status, CheckStatus::ok) << find(checks, "fatbin-sm").detail;
   EXPECT_EQ(find(checks, "fatbin-only-sm").status, CheckStatus::ok) << find(checks, "fatbin-only-sm").detail;
   VariantPromise with_89 = p;
   with_89.sm_set.push_back("8.9");  // multi.so has no sm_89 cubins
-  const Check missing = find(static_checks(with_89, inspect_path(kElf / "multi.so"), kElf), "fatbin-sm");
+  const Check missing = find(static_checks(embedded_kb(), with_89, inspect_path(kElf / "multi.so"), kElf), "fatbin-sm");
   EXPECT_EQ(missing.status, CheckStatus::failed);
   EXPECT_EQ(missing.detail.rfind("no sm_89 cubins; the fatbins carry ", 0), 0u) << missing.detail;
   VariantPromise without_75 = p;
   without_75.sm_set.erase(without_75.sm_set.begin());  // sm_75 code runs on no GPU of 8.0 and up
-  const Check extra = find(static_checks(without_75, inspect_path(kElf / "multi.so"), kElf), "fatbin-only-sm");
+  const Check extra =
+      find(static_checks(embedded_kb(), without_75, inspect_path(kElf / "multi.so"), kElf), "fatbin-only-sm");
   EXPECT_EQ(extra.status, CheckStatus::failed);
   EXPECT_NE(extra.detail.find("sm_75 (3 cubins)"), std::string::npos) << extra.detail;
   EXPECT_NE(extra.detail.find("SM set 'all' (8.0, 8.6, 9.0, 10.0, 12.0)"), std::string::npos) << extra.detail;
@@ -128,7 +132,7 @@ TEST(VerifyStatic, SetVariantNeedsEverySmOfItsSet) {
 TEST(VerifyStatic, MachineMismatch) {
   VariantPromise p = cuda90();
   p.platform = "aarch64-linux";
-  auto checks = static_checks(p, inspect_path(kElf / "sm90.so"), kElf / "sm90.so");
+  auto checks = static_checks(embedded_kb(), p, inspect_path(kElf / "sm90.so"), kElf / "sm90.so");
   const Check& c = find(checks, "elf-machine");
   EXPECT_EQ(c.status, CheckStatus::failed);
   EXPECT_NE(c.detail.find("are not aarch64"), std::string::npos) << c.detail;
@@ -136,16 +140,16 @@ TEST(VerifyStatic, MachineMismatch) {
 
 TEST(VerifyStatic, Coverage) {
   auto e90 = inspect_path(kElf / "sm90.so").all_entries();
-  EXPECT_TRUE(covers(e90, 9, 0));
-  EXPECT_FALSE(covers(e90, 8, 9));
-  EXPECT_FALSE(covers(e90, 10, 0));
+  EXPECT_TRUE(covers(embedded_kb(), e90, 9, 0));
+  EXPECT_FALSE(covers(embedded_kb(), e90, 8, 9));
+  EXPECT_FALSE(covers(embedded_kb(), e90, 10, 0));
   auto ptx80 = inspect_path(kElf / "ptx-only.so").all_entries();
-  EXPECT_TRUE(covers(ptx80, 9, 0));  // PTX JIT-compiles forward
-  EXPECT_FALSE(covers(ptx80, 7, 5));
+  EXPECT_TRUE(covers(embedded_kb(), ptx80, 9, 0));  // PTX JIT-compiles forward
+  EXPECT_FALSE(covers(embedded_kb(), ptx80, 7, 5));
   auto multi = inspect_path(kElf / "multi.so").all_entries();
-  EXPECT_TRUE(covers(multi, 8, 9));  // sm_86 runs on 8.9
+  EXPECT_TRUE(covers(embedded_kb(), multi, 8, 9));  // sm_86 runs on 8.9
   auto f = inspect_path(kElf / "sm100f.so").all_entries();
-  EXPECT_TRUE(covers(f, 10, 3));
+  EXPECT_TRUE(covers(embedded_kb(), f, 10, 3));
 }
 
 TEST(StoreRefs, FindsToolchainReferencesLikeNixDoes) {
@@ -171,7 +175,7 @@ TEST(StoreRefs, FindsToolchainReferencesLikeNixDoes) {
       << "CC = '/nix/store/0123456789abcdfghijklmnpqrsvwxyz-gcc-wrapper-13.2.0/bin/cc'\n";
   VariantPromise p = cuda90();
   p.strip_toolchain = true;
-  auto checks = static_checks(p, Inspection{}, dir.path);
+  auto checks = static_checks(embedded_kb(), p, Inspection{}, dir.path);
   const Check& c = find(checks, "toolchain-refs");
   EXPECT_EQ(c.status, CheckStatus::failed);
   EXPECT_NE(c.detail.find("gcc-wrapper-13.2.0 in config.py"), std::string::npos) << c.detail;
@@ -206,7 +210,7 @@ TEST(VerifyProbe, RangesNotEquality) {
                           {"arch_list", {"sm_90"}},
                           {"capability", {9, 0}},
                           {"device", "NVIDIA H200"}};
-  auto checks = probe_checks(cuda90(), in, probe, true, nlohmann::json{{"gpu_sum", 56.0}});
+  auto checks = probe_checks(embedded_kb(), cuda90(), in, probe, true, nlohmann::json{{"gpu_sum", 56.0}});
   for (const auto& c : checks) EXPECT_NE(c.status, CheckStatus::failed) << c.name << ": " << c.detail;
   EXPECT_EQ(find(checks, "torch-version").detail, "torch 2.9.1+cu129 (allowed >= 2.9.1, < 2.10)");
   EXPECT_EQ(find(checks, "gpu-compute").status, CheckStatus::ok);
@@ -218,7 +222,7 @@ TEST(VerifyProbe, RangesNotEquality) {
   bad["python"] = "3.12.3";
   bad["arch_list"] = {"sm_90", "sm_100"};
   bad["config"] = "CPU capability usage: AVX2";
-  auto failing = probe_checks(cuda90(), in, bad, true, nlohmann::json{{"gpu_sum", 56.0}});
+  auto failing = probe_checks(embedded_kb(), cuda90(), in, bad, true, nlohmann::json{{"gpu_sum", 56.0}});
   for (const char* n :
        {"torch-version", "cuda-version", "cudnn-version", "python-version", "arch-list", "cpu-capability"})
     EXPECT_EQ(find(failing, n).status, CheckStatus::failed) << n;
@@ -233,15 +237,15 @@ TEST(VerifyProbe, CpuCapabilityIsTheIsasAtenCapability) {
   nlohmann::json probe = {{"python", "3.13.5"}, {"torch", "2.9.1"}, {"config", "  - CPU capability usage: AVX2\n"}};
   VariantPromise avx2 = cuda90();
   avx2.isa = "avx2";
-  EXPECT_EQ(find(probe_checks(avx2, in, probe, false, std::nullopt), "cpu-capability").detail,
+  EXPECT_EQ(find(probe_checks(embedded_kb(), avx2, in, probe, false, std::nullopt), "cpu-capability").detail,
             "ATen dispatches to AVX2 (avx2 variant)");
   probe["config"] = "  - CPU capability usage: DEFAULT\n";
-  Check low = find(probe_checks(avx2, in, probe, false, std::nullopt), "cpu-capability");
+  Check low = find(probe_checks(embedded_kb(), avx2, in, probe, false, std::nullopt), "cpu-capability");
   EXPECT_EQ(low.status, CheckStatus::failed);
   EXPECT_EQ(low.detail, "ATen dispatches to DEFAULT, below what the avx2 variant needs (AVX2 or AVX512)");
   VariantPromise armv9 = cuda90();
   armv9.isa = "armv9";
-  Check arm = find(probe_checks(armv9, in, probe, false, std::nullopt), "cpu-capability");
+  Check arm = find(probe_checks(embedded_kb(), armv9, in, probe, false, std::nullopt), "cpu-capability");
   EXPECT_EQ(arm.status, CheckStatus::skipped);
   EXPECT_EQ(arm.detail, "ATen dispatches to DEFAULT; not compared for ISA 'armv9'");
 }
@@ -250,21 +254,23 @@ TEST(VerifyProbe, SkipsWithReasons) {
   Inspection in = inspect_path(kElf / "sm90.so");
   nlohmann::json probe = {{"python", "3.13.1"}, {"torch", "2.9.1"}, {"cuda", "12.9"},         {"cudnn", 91300},
                           {"cpu_sum", 83.0},    {"config", ""},     {"cuda_available", false}};
-  auto no_gpu = probe_checks(cuda90(), in, probe, false, std::nullopt);
+  auto no_gpu = probe_checks(embedded_kb(), cuda90(), in, probe, false, std::nullopt);
   EXPECT_EQ(find(no_gpu, "cuda-available").detail, "no NVIDIA driver on this host");
   EXPECT_EQ(find(no_gpu, "gpu-compute").status, CheckStatus::skipped);
   EXPECT_EQ(find(no_gpu, "arch-list").status, CheckStatus::skipped);
   // A driver but CUDA unavailable: that is a failure, not a skip.
-  EXPECT_EQ(find(probe_checks(cuda90(), in, probe, true, std::nullopt), "cuda-available").status, CheckStatus::failed);
+  EXPECT_EQ(find(probe_checks(embedded_kb(), cuda90(), in, probe, true, std::nullopt), "cuda-available").status,
+            CheckStatus::failed);
   // A GPU the fatbins do not cover: the GPU computation is skipped, saying why.
   nlohmann::json ada = probe;
   ada["cuda_available"] = true;
   ada["arch_list"] = {"sm_90"};
   ada["capability"] = {8, 9};
-  EXPECT_EQ(find(probe_checks(cuda90(), in, ada, true, std::nullopt), "gpu-compute").detail,
+  EXPECT_EQ(find(probe_checks(embedded_kb(), cuda90(), in, ada, true, std::nullopt), "gpu-compute").detail,
             "this GPU is SM 8.9, which the fatbins do not cover");
   auto failed_import =
-      probe_checks(cuda90(), in, {{"python", "3.13.0"}, {"error", "ImportError: libcudart.so.12"}}, true, std::nullopt);
+      probe_checks(embedded_kb(), cuda90(), in, {{"python", "3.13.0"}, {"error", "ImportError: libcudart.so.12"}}, true,
+                   std::nullopt);
   ASSERT_EQ(failed_import.size(), 1u);
   EXPECT_EQ(failed_import[0].status, CheckStatus::failed);
 }
@@ -286,7 +292,7 @@ TEST(VerifyProbe, ComesFromThePackageDefinition) {
   onnx.python = "3.12";
   attach_probe(onnx, kb);
   EXPECT_EQ(onnx.probe, "");
-  auto checks = runtime_checks(onnx, Inspection{}, "/nonexistent", "");
+  auto checks = runtime_checks(embedded_kb(), onnx, Inspection{}, "/nonexistent", "");
   ASSERT_EQ(checks.size(), 1u);
   EXPECT_EQ(checks[0].name, "python");
   EXPECT_EQ(checks[0].status, CheckStatus::skipped);
@@ -302,23 +308,25 @@ TEST(VerifyProbe, VersionsAreReadUnderAttributeKeys) {
   EXPECT_EQ(p.versions.at("vllm"), "0.14.0");
 }
 
-// The whole dynamic path, with a stub torch package and this host's python3.
-TEST(VerifyCommand, NixResultWithVariantJsonAndStubTorch) {
-  TempDir out("tailor-verify-result");
-  std::string pyver;
-  {
-    FILE* p = ::popen("python3 -c 'import sys; print(\"%d.%d\" % sys.version_info[:2])' 2>/dev/null", "r");
-    char buf[32] = {};
-    if (p && std::fgets(buf, sizeof buf, p)) pyver = std::string(buf).substr(0, std::string(buf).find('\n'));
-    if (p) ::pclose(p);
-  }
-  TAILOR_SKIP_IF_TOOL_MISSING(pyver.empty(), "no python3 on this host");
-  fs::path site = out.path / ("lib/python" + pyver + "/site-packages");
+// This host's python3 version ("3.12"); empty without one.
+std::string host_python() {
+  FILE* p = ::popen("python3 -c 'import sys; print(\"%d.%d\" % sys.version_info[:2])' 2>/dev/null", "r");
+  char buf[32] = {};
+  std::string out;
+  if (p && std::fgets(buf, sizeof buf, p)) out = std::string(buf).substr(0, std::string(buf).find('\n'));
+  if (p) ::pclose(p);
+  return out;
+}
+
+// A stand-in torch package under \a site whose torch.version.cuda is \a cuda,
+// with sm90.so as its libtorch_cuda.so: enough for every check verify runs
+// without a GPU.
+void write_stand_in_torch(const fs::path& site, const std::string& cuda) {
   fs::create_directories(site / "torch/lib");
   fs::copy_file(kElf / "sm90.so", site / "torch/lib/libtorch_cuda.so");
-  std::ofstream(site / "torch/__init__.py") << R"PY(
+  std::string text = R"PY(
 __version__ = "2.9.1"
-class version: cuda = "12.9"
+class version: cuda = "{cuda}"
 class _cudnn:
     @staticmethod
     def version(): return 91300
@@ -344,6 +352,16 @@ class _S:
 float32 = "float32"
 def arange(n, dtype=None, device=None): return _M([list(range(n))])
 )PY";
+  text.replace(text.find("{cuda}"), 6, cuda);
+  std::ofstream(site / "torch/__init__.py") << text;
+}
+
+// The whole dynamic path, with a stub torch package and this host's python3.
+TEST(VerifyCommand, NixResultWithVariantJsonAndStubTorch) {
+  TempDir out("tailor-verify-result");
+  std::string pyver = host_python();
+  TAILOR_SKIP_IF_TOOL_MISSING(pyver.empty(), "no python3 on this host");
+  write_stand_in_torch(out.path / ("lib/python" + pyver + "/site-packages"), "12.9");
   fs::create_directories(out.path / "nix-support");
   std::ofstream(out.path / "nix-support/tailor-variant.json") << nlohmann::json{
       {"name", "pytorch-test-sm90"},
@@ -376,6 +394,96 @@ def arange(n, dtype=None, device=None): return _M([list(range(n))])
       run_tailor({"verify", out.path.string(), "--variant", "pytorch-python313-cuda12_8-sm100-avx512", "--static"});
   EXPECT_EQ(wrong.status, 1) << wrong.out << wrong.err;
   EXPECT_NE(wrong.out.find("FAILED   fatbin-sm"), std::string::npos) << wrong.out;
+}
+
+// A prebuilt variant promises what the wheel is: torch-bin at the pins is the cu128
+// wheel, so the generated promise (tailor matrix --json, the keys of
+// tailor-variant.json) says CUDA 12.8, and verify passes a stand-in whose
+// torch.version.cuda is 12.8 and fails one labelled 12.9.
+TEST(VerifyCommand, APrebuiltPromiseCarriesTheWheelsCuda) {
+  std::string pyver = host_python();
+  TAILOR_SKIP_IF_TOOL_MISSING(pyver.empty(), "no python3 on this host");
+  auto m = run_tailor({"matrix", "--json", "build-pytorch/pytorch-prebuilt"});
+  ASSERT_EQ(m.status, 0) << m.err;
+  nlohmann::json promise;
+  for (const auto& v : nlohmann::json::parse(m.out))
+    if (v["name"] == "pytorch-bin-python313-cuda12_8-sm90") promise = v;
+  ASSERT_FALSE(promise.is_null()) << m.out;
+  EXPECT_EQ(promise["cuda"], "12.8");
+  promise["python"] = pyver;  // the stand-in's interpreter
+  for (const char* label : {"12.8", "12.9"}) {
+    TempDir out(std::string("tailor-verify-bin-") + (label[3] == '8' ? "8" : "9"));
+    write_stand_in_torch(out.path / ("lib/python" + pyver + "/site-packages"), label);
+    std::ofstream(out.path / "promise.json") << promise.dump();
+    auto r =
+        run_tailor({"verify", out.path.string(), "--variant-json", (out.path / "promise.json").string(), "--json"});
+    auto j = nlohmann::json::parse(r.out);
+    std::map<std::string, std::string> status;
+    for (const auto& c : j["checks"]) status[c["name"]] = c["status"];
+    EXPECT_EQ(status["fatbin-sm"], "ok") << r.out;
+    EXPECT_EQ(status["cuda-version"], std::string(label) == "12.8" ? "ok" : "failed") << label << "\n" << r.out;
+  }
+}
+
+// The cu128 wheel carries no sm_89 cubins (pytorch .ci/manywheel/build_cuda.sh:
+// 7.0;7.5;8.0;8.6;9.0;10.0;12.0); multi.so stands in for its libraries (sm_75 …
+// sm_120 and compute_120). Pruned for SM 8.9 it keeps sm_86, which an 8.9 GPU
+// runs, and verify accepts that for the SM 8.9 prebuilt variant.
+TEST(VerifyCommand, APrunedWheelWithoutItsSmKeepsTheLowerMinorAndPasses) {
+  TempDir out("tailor-verify-sm89");
+  fs::create_directories(out.path / "torch/lib");
+  fs::path lib = out.path / "torch/lib/libtorch_cuda.so";
+  auto pruned = run_tailor({"prune", (kElf / "multi.so").string(), "--sm", "8.9", "-o", lib.string()});
+  ASSERT_EQ(pruned.status, 0) << pruned.err;
+  auto inspected = run_tailor({"inspect", lib.string(), "--json"});
+  EXPECT_NE(inspected.out.find("sm_86"), std::string::npos) << inspected.out;
+  EXPECT_EQ(inspected.out.find("sm_80"), std::string::npos) << inspected.out;
+  std::ofstream(out.path / "promise.json") << nlohmann::json{
+      {"name", "pytorch-bin-python313-cuda12_8-sm89"},
+      {"package", "pytorch-bin"},
+      {"backend", "cuda"},
+      {"python", "3.13"},
+      {"cuda", "12.8"},
+      {"sm", "8.9"},
+      {"isa", "x86_64"},
+      {"platform", "x86_64-linux"}}.dump();
+  auto r = run_tailor(
+      {"verify", lib.string(), "--variant-json", (out.path / "promise.json").string(), "--static", "--json"});
+  auto j = nlohmann::json::parse(r.out);
+  std::map<std::string, std::string> status;
+  for (const auto& c : j["checks"]) status[c["name"]] = c["status"];
+  EXPECT_EQ(status["fatbin-sm"], "ok") << r.out;
+  EXPECT_EQ(status["fatbin-only-sm"], "ok") << r.out;
+  EXPECT_EQ(r.status, 0) << r.out;
+}
+
+// verify --kb judges with the overlaid facts: sm_100f runs on 10.3 by the
+// knowledge base (NVIDIA CUDA 12.9 release notes); an overlay whose 10.3 runs
+// only its own family code makes the same file fail the same promise.
+TEST(VerifyCommand, TheKnowledgeBaseOverlayDecides) {
+  TempDir dir("tailor-verify-kb");
+  std::ofstream(dir.path / "promise.json") << nlohmann::json{
+      {"name", "pytorch-bin-python313-cuda12_9-sm103"},
+      {"package", "pytorch-bin"},
+      {"backend", "cuda"},
+      {"python", "3.13"},
+      {"cuda", "12.9"},
+      {"sm", "10.3"},
+      {"isa", "x86_64"},
+      {"platform", "x86_64-linux"}}.dump();
+  fs::create_directories(dir.path / "kb");
+  std::ofstream(dir.path / "kb/gpu_architectures.toml")
+      << "[[gpu]]\nsm = \"10.3\"\nruns_family_specific = [\"10.3\"]\n";
+  std::vector<std::string> args = {"verify", (kElf / "sm100f.so").string(), "--variant-json",
+                                   (dir.path / "promise.json").string(), "--static"};
+  auto built_in = run_tailor(args);
+  EXPECT_EQ(built_in.status, 0) << built_in.out;
+  args.insert(args.end(), {"--kb", (dir.path / "kb").string()});
+  auto overlaid = run_tailor(args);
+  EXPECT_EQ(overlaid.status, 1) << overlaid.out;
+  EXPECT_NE(overlaid.out.find("FAILED   fatbin-sm       no sm_103 cubins; the fatbins carry sm_100f (2 cubins)"),
+            std::string::npos)
+      << overlaid.out;
 }
 
 TEST(VerifyCommand, BadUsage) {
@@ -426,8 +534,8 @@ TEST(PruneRecords, ArchsAPrunedFolderLacksAreExplainedByItsRecord) {
   EXPECT_TRUE(records.problems.empty());
 
   Inspection in = inspect_path(out);
-  auto checks =
-      probe_checks(cuda90(), in, probe_listing_every_arch(), true, nlohmann::json{{"gpu_sum", 56.0}}, records);
+  auto checks = probe_checks(embedded_kb(), cuda90(), in, probe_listing_every_arch(), true,
+                             nlohmann::json{{"gpu_sum", 56.0}}, records);
   EXPECT_EQ(find(checks, "arch-list").status, CheckStatus::ok);
   EXPECT_EQ(
       find(checks, "arch-list").detail,
@@ -436,7 +544,8 @@ TEST(PruneRecords, ArchsAPrunedFolderLacksAreExplainedByItsRecord) {
           records.files[0].string() + "), torch lists what it was built with");
 
   // Without the record the same folder fails: a torch listing archs it lacks is a defect.
-  auto bare = probe_checks(cuda90(), in, probe_listing_every_arch(), true, nlohmann::json{{"gpu_sum", 56.0}});
+  auto bare =
+      probe_checks(embedded_kb(), cuda90(), in, probe_listing_every_arch(), true, nlohmann::json{{"gpu_sum", 56.0}});
   EXPECT_EQ(find(bare, "arch-list").status, CheckStatus::failed);
   EXPECT_EQ(find(bare, "arch-list").detail,
             "torch lists 7 but the fatbins carry no code for sm_75, sm_80, sm_86, sm_100, sm_120, compute_120");
@@ -444,9 +553,63 @@ TEST(PruneRecords, ArchsAPrunedFolderLacksAreExplainedByItsRecord) {
   // An arch the record does not say was removed is still missing.
   nlohmann::json more = probe_listing_every_arch();
   more["arch_list"].push_back("sm_89");
-  EXPECT_EQ(
-      find(probe_checks(cuda90(), in, more, true, nlohmann::json{{"gpu_sum", 56.0}}, records), "arch-list").status,
-      CheckStatus::failed);
+  EXPECT_EQ(find(probe_checks(embedded_kb(), cuda90(), in, more, true, nlohmann::json{{"gpu_sum", 56.0}}, records),
+                 "arch-list")
+                .status,
+            CheckStatus::failed);
+}
+
+// torch/ and nvidia/ pruned side by side (the device's layout): nvidia's record
+// keeps sm_80 in its own libraries, which says nothing about torch's files, so
+// torch's removal of sm_80 still explains torch's arch list. Before records were
+// scoped to the files under the verified root, nvidia's kept sm_80 cancelled it.
+TEST(PruneRecords, ARecordBesideTheRootCountsOnlyForItsOwnFiles) {
+  test::TempDir dir("verify-beside");
+  fs::path site = fs::path(dir.path()) / "site", out = fs::path(dir.path()) / "pruned";
+  fs::create_directories(site / "torch/lib");
+  fs::create_directories(site / "nvidia/lib");
+  fs::copy_file(source_path("tests/data/elf/multi.so"), site / "torch/lib/libmulti.so");
+  fs::copy_file(source_path("tests/data/elf/multi.so"), site / "nvidia/lib/libother.so");
+  fs::create_directories(out);
+  ASSERT_EQ(run_tailor({"prune", (site / "torch").string(), "--sm", "9.0", "-o", (out / "torch").string()}).status, 0);
+  // nvidia/ pruned for SM 8.0: its record keeps sm_80 (and removes sm_90).
+  ASSERT_EQ(run_tailor({"prune", (site / "nvidia").string(), "--sm", "8.0", "-o", (out / "nvidia").string()}).status,
+            0);
+  ASSERT_TRUE(fs::exists(out / "nvidia/tailor-prune.json"));
+
+  PruneRecords records = find_prune_records(out / "torch", out);
+  ASSERT_EQ(records.files.size(), 1u);  // nvidia's is read, but it is about other files
+  EXPECT_EQ(records.files[0], fs::weakly_canonical(out / "torch/tailor-prune.json"));
+  EXPECT_EQ(records.sm, std::vector<std::string>{"9.0"});
+  EXPECT_EQ(records.removed, (std::set<std::string>{"compute_120", "sm_100", "sm_120", "sm_75", "sm_80", "sm_86"}));
+  Inspection in = inspect_path(out / "torch");
+  auto checks = probe_checks(embedded_kb(), cuda90(), in, probe_listing_every_arch(), true,
+                             nlohmann::json{{"gpu_sum", 56.0}}, records);
+  EXPECT_EQ(find(checks, "arch-list").status, CheckStatus::ok) << find(checks, "arch-list").detail;
+
+  // Verified as a whole, site-packages holds nvidia's sm_80 too: it is kept there, not removed.
+  PruneRecords whole = find_prune_records(out, out);
+  EXPECT_EQ(whole.removed, (std::set<std::string>{"compute_120", "sm_100", "sm_120", "sm_75", "sm_86"}));
+}
+
+// A record that explains none of what is missing is named in the failure.
+TEST(PruneRecords, AFailureNamesTheRecordsThatDidNotExplainIt) {
+  test::TempDir dir("verify-unexplained");
+  fs::path site = fs::path(dir.path()) / "site", out = fs::path(dir.path()) / "pruned";
+  fs::create_directories(site / "lib");
+  fs::copy_file(source_path("tests/data/elf/sm90.so"), site / "lib/libsm90.so");
+  fs::copy_file(source_path("tests/data/elf/multi.so"), site / "lib/libmulti.so");
+  ASSERT_EQ(run_tailor({"prune", site.string(), "--sm", "9.0", "-o", out.string()}).status, 0);
+  PruneRecords records = find_prune_records(out);
+  ASSERT_EQ(records.files.size(), 1u);
+  nlohmann::json probe = probe_listing_every_arch();
+  probe["arch_list"] = {"sm_90", "sm_89"};  // sm_89 was never in these files
+  auto checks =
+      probe_checks(embedded_kb(), cuda90(), inspect_path(out), probe, true, nlohmann::json{{"gpu_sum", 56.0}}, records);
+  EXPECT_EQ(find(checks, "arch-list").status, CheckStatus::failed);
+  EXPECT_EQ(find(checks, "arch-list").detail,
+            "torch lists 2 but the fatbins carry no code for sm_89; no prune record read (" +
+                records.files[0].string() + ") removed them from these files");
 }
 
 TEST(PruneRecords, PipInstalledWheelRecordIsReadFromDistInfo) {

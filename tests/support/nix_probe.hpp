@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "kb/knowledge_base.hpp"
 #include "support/run.hpp"
 
 namespace tailor::test {
@@ -14,5 +15,12 @@ namespace tailor::test {
 /// PKGS_DIR` and then \a more, each a word of its own (quoted for the shell
 /// here). stdout alone is captured: JSON when status is 0.
 RunResult probe_recipes(const std::string& pkgs_dir, const std::vector<std::string>& more = {});
+
+/// The same against the stub closed over the formals \a kb states for \a pin's
+/// packages (tests/nix/stub-nixpkgs: $TAILOR_STUB_FORMALS, written beside
+/// \a pkgs_dir), as the pinned nixpkgs would take them. \a merge_stderr: keep
+/// Nix's error in out.
+RunResult probe_recipes_on_pin(const std::string& pkgs_dir, const NixpkgsPin& pin, const KnowledgeBase& kb,
+                               bool merge_stderr = false);
 
 }  // namespace tailor::test

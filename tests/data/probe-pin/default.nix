@@ -2,7 +2,8 @@
 # test copies tests/nix/stub-nixpkgs beside this file as stub.nix) with what
 # probe-pin reads that the stub leaves out: a default python3, cuDNN in each
 # CUDA package set, a vLLM version, a torch that differs in one Python set, and
-# sets the knowledge base does not know or that throw, as removed aliases do.
+# sets the knowledge base does not know or that throw, as removed aliases do,
+# and the unversioned cudaPackages_13.
 args:
 let
   stub = import ./stub.nix args;
@@ -24,4 +25,6 @@ stub // {
   cudaPackages_12_9 = withCudnn stub.cudaPackages_12_9 "9.13.0";
   cudaPackages_13_0 = withCudnn stub.cudaPackages_13_0 "9.13.0";
   cudaPackages_13_1 = withCudnn stub.cudaPackages_13_1 "9.17.0";
+  # The unversioned alias of the 13.x sets, as nixpkgs has it (13.0 before NixOS/nixpkgs#513905).
+  cudaPackages_13 = stub.cudaPackages_13_0;
 }

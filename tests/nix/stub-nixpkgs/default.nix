@@ -17,13 +17,36 @@ let
   # merged arguments (given as a set or as a function of the old ones), so an
   # argument the function does not take is an error; like nixpkgs'
   # (lib.mirrorFunctionArgs), it reports the function's formals.
-  makeOverridable = f: args:
+  makeOverridable = makeOverridableWith null;
+  makeOverridableWith = formals: f: args:
     f args // {
       override = {
-        __functionArgs = builtins.functionArgs f;
-        __functor = _: newArgs: makeOverridable f (args // (if builtins.isFunction newArgs then newArgs args else newArgs));
+        __functionArgs = if formals == null then builtins.functionArgs f else formals;
+        __functor = _: newArgs:
+          makeOverridableWith formals f (args // (if builtins.isFunction newArgs then newArgs args else newArgs));
       };
     };
+
+  # The formals of the pinned functions as the knowledge base states them for
+  # the pin under test: a test writes { "torch": [ … ] } to a file and names it
+  # in $TAILOR_STUB_FORMALS (tests/support/nix_probe.hpp). Without it, each
+  # stub function takes the arguments written below.
+  stubFormals = let file = builtins.getEnv "TAILOR_STUB_FORMALS";
+    in if file == "" then { } else builtins.fromJSON (builtins.readFile file);
+  # A function taking exactly \a names, as a nixpkgs function with a closed set
+  # pattern does: another argument stops the evaluation, in Nix's own words.
+  # The body gets the arguments it reads.
+  closedOver = name: names: f: args:
+    let unexpected = builtins.filter (n: !(builtins.elem n names)) (builtins.attrNames args);
+    in if unexpected != [ ]
+      then throw "function '${name}' called with unexpected argument '${builtins.head unexpected}'"
+      else f (builtins.intersectAttrs (builtins.functionArgs f) args);
+  # makeOverridable of \a f, or, where the knowledge base states \a name's formals, of \a f closed over them.
+  pinnedOverridable = name: f:
+    if stubFormals ? ${name}
+    then makeOverridableWith (builtins.listToAttrs (map (n: { name = n; value = true; }) stubFormals.${name}))
+      (closedOver name stubFormals.${name} f)
+    else makeOverridable f;
 
   # CMAKE_CUDA_ARCHITECTURES as nixpkgs' cudaPackages.flags derives it from
   # config.cudaCapabilities ("9.0" -> "90").
@@ -56,8 +79,9 @@ let
     fix (self:
       let
         openblas = mkDrv { pname = "openblas"; };
-        # The formal arguments of nixpkgs' torch (pkgs/development/python-modules/torch/default.nix), closed.
-        torch = makeOverridable
+        # The formal arguments of nixpkgs' torch (pkgs/development/python-modules/torch/default.nix), closed;
+        # with $TAILOR_STUB_FORMALS, exactly those the knowledge base states for the pin's torch.
+        torch = pinnedOverridable "torch"
           ({ cudaSupport ? config.cudaSupport or false
            , rocmSupport ? false
            , cudaPackages ? final.cudaPackages
@@ -104,7 +128,11 @@ let
           pname = "torch";
           version = "2.9.1";
           inherit pythonVersion;
-          src = mkDrv { pname = "torch-2.9.1-wheel"; };
+          # The URL as nixpkgs' torch/bin/binary-hashes.nix writes it for x86_64-linux: the cu128 wheel.
+          src = mkDrv {
+            pname = "torch-2.9.1-wheel";
+            urls = [ "https://download.pytorch.org/whl/cu128/torch-2.9.1%2Bcu128-cp${builtins.replaceStrings [ "." ] [ "" ] pythonVersion}-cp${builtins.replaceStrings [ "." ] [ "" ] pythonVersion}-manylinux_2_28_x86_64.whl" ];
+          };
           postFixup = "# upstream torch-bin postFixup\n";
           stubCudaLibraries = if config.cudaSupport or false then linkedCudaLibraries final.cudaPackages else { };
           passthru = { upstream = true; };

@@ -1,0 +1,32 @@
+#include "kb/version_pairing.hpp"
+
+#include <fmt/format.h>
+
+#include "util/version.hpp"
+
+namespace tailor {
+
+std::string major_minor(std::string_view version) {
+  auto v = Version::parse(version);
+  return v ? fmt::format("{}.{}", v->major(), v->minor()) : std::string(version);
+}
+
+PairedRelease paired_release(const PackageDef& p, std::string_view version, std::string_view with_attribute,
+                             const KnowledgeBase& kb) {
+  std::string mine = major_minor(version);
+  for (const auto& t : p.pairings) {
+    const PackageDef* with = kb.package(t.with);
+    if (!with || with->attribute != with_attribute) continue;
+    for (const auto& [a, b] : t.pairs)
+      if (a == mine) return {b, &t};
+  }
+  return {};
+}
+
+bool off_table(const PackageDef& p, std::string_view version, std::string_view with_attribute,
+               std::string_view with_version, const KnowledgeBase& kb) {
+  PairedRelease r = paired_release(p, version, with_attribute, kb);
+  return !r.release.empty() && r.release != major_minor(with_version);
+}
+
+}  // namespace tailor
