@@ -13,13 +13,23 @@
 # The peer is the plain count of the tree's recipe files (`find`), measured in
 # the same run; the wall time of `tailor import` is printed beside
 # `nix-instantiate --parse` of the same files where Nix is installed.
-#   usage: bench/real_trees.sh [-t TAILOR] TREE...
+# -k KB adds a knowledge-base overlay to import and matrix (build-sglang needs
+# examples/build-sglang/kb: SGLang is no package of the embedded knowledge base).
+#   usage: bench/real_trees.sh [-t TAILOR] [-k KB] TREE...
 #   e.g.   bench/real_trees.sh /work/trees/torchvision-nix/main /work/trees/build-pytorch/*
+#          bench/real_trees.sh -k examples/build-sglang/kb /work/trees/build-sglang/main
 set -uo pipefail
 tailor=./build/tailor
-if [ "${1:-}" = -t ]; then tailor=$2; shift 2; fi
+kb=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -t) tailor=$2; shift 2 ;;
+    -k) kb=(--kb "$(realpath "$2")"); shift 2 ;;
+    *) break ;;
+  esac
+done
 tailor=$(realpath "$tailor")
-[ $# -gt 0 ] || { echo "usage: $0 [-t TAILOR] TREE..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: $0 [-t TAILOR] [-k KB] TREE..." >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -40,10 +50,10 @@ for tree in "$@"; do
   n=$(wc -l < "$work/files")
   [ "$n" -gt 0 ] || continue
   start=$(date +%s.%N)
-  "$tailor" import "$copy" > "$work/spec.toml" 2> "$work/import.err"
+  "$tailor" import "${kb[@]}" "$copy" > "$work/spec.toml" 2> "$work/import.err"
   end=$(date +%s.%N)
   loads=yes
-  if ! "$tailor" matrix --json "$work/spec.toml" > "$work/matrix.json" 2> "$work/matrix.err"; then
+  if ! "$tailor" matrix "${kb[@]}" --json "$work/spec.toml" > "$work/matrix.json" 2> "$work/matrix.err"; then
     loads=no; echo '[]' > "$work/matrix.json"
   fi
   jq -r '.[].name' "$work/matrix.json" | sort -u > "$work/names"

@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "support/golden.hpp"
@@ -106,6 +107,32 @@ TEST(Layers, EveryIncludePointsDownward) {
     }
   }
   EXPECT_GT(checked, 500u) << "the scan found too few includes to mean anything";
+}
+
+// Lines of the sources under \a root, outside tests and src/cli/, that call
+// embedded_kb(): the built-in facts, which ignore --kb. Library code takes the
+// knowledge base the command loaded (with its overlay).
+std::vector<std::string> embedded_kb_readers(const fs::path& root) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    if (!e.is_regular_file() || !is_source(e.path()) || e.path().stem().string().ends_with("_test")) continue;
+    std::string folder = e.path().parent_path().filename().string();
+    if (folder == "cli" || e.path().stem() == "knowledge_base") continue;  // the commands; its definition
+    std::ifstream in(e.path());
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n)
+      if (line.find("embedded_kb()") != std::string::npos) out.push_back(fmt::format("{}:{}", e.path().string(), n));
+  }
+  return out;
+}
+
+TEST(Layers, OnlyTheCommandsReadTheEmbeddedKnowledgeBase) {
+  EXPECT_EQ(embedded_kb_readers(test::source_path("src")), std::vector<std::string>{});
+  // The scan sees a reader where there is one.
+  test::TempDir dir("layers-kb");
+  fs::create_directories(dir.path() + "/verify");
+  std::ofstream(dir.path() + "/verify/x.cpp") << "int f() {\n  return embedded_kb().gpus.size();\n}\n";
+  EXPECT_EQ(embedded_kb_readers(dir.path()), std::vector<std::string>{dir.path() + "/verify/x.cpp:2"});
 }
 
 TEST(Layers, TheScanSeesIncludes) {

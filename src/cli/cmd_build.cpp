@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.hpp"
+#include "cli/expanded_matrix.hpp"
 #include "cli/options.hpp"
 #include "generate/branch_tree.hpp"
 #include "matrix/spec_loader.hpp"
@@ -71,7 +72,7 @@ int cmd_build(CommandContext& ctx) {
 
   KnowledgeBase kb = load_kb(kb_dir);
   Spec spec = load_spec_arg(chosen_spec_with_names(spec_arg, patterns, "build"), kb);
-  Matrix m = expand(spec, kb);
+  Matrix m = expand_reporting(spec, kb, ctx.err);
   std::vector<PlannedBuild> plan = plan_builds(spec, m, kb, patterns);
   if (o.log_dir.empty()) o.log_dir = (std::filesystem::path(o.tree) / ".tailor-build").string();
   o.tool = !tool.empty() ? tool : !find_program("flox").empty() ? "flox" : "nix";

@@ -10,6 +10,7 @@
 
 #include "catalog/catalog_pages.hpp"
 #include "cli/command.hpp"
+#include "cli/expanded_matrix.hpp"
 #include "cli/options.hpp"
 #include "matrix/spec_loader.hpp"
 #include "util/atomic_write.hpp"
@@ -41,8 +42,7 @@ int cmd_catalog(CommandContext& ctx) {
   size_t variants = 0;
   for (const auto& arg : spec_args) {
     Spec spec = load_spec_arg(arg, kb);
-    Matrix m = expand(spec, kb);
-    for (const auto& w : m.warnings) ctx.err << "tailor: warning: " << w << "\n";
+    Matrix m = expand_reporting(spec, kb, ctx.err);
     variants += m.variants.size();
     specs.push_back({std::move(spec), std::move(m)});
   }

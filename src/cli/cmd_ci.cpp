@@ -8,6 +8,7 @@
 #include "ci/repo_paths.hpp"
 #include "ci/workflow.hpp"
 #include "cli/command.hpp"
+#include "cli/expanded_matrix.hpp"
 #include "cli/options.hpp"
 #include "matrix/spec_loader.hpp"
 #include "util/exit_status.hpp"
@@ -48,7 +49,7 @@ int cmd_ci(CommandContext& ctx) {
   std::string spec_arg = chosen_spec(spec_args, "ci", kDefaultSpec);
   KnowledgeBase kb = load_kb(kb_dir);
   Spec spec = load_spec_arg(spec_arg, kb);
-  Matrix m = expand(spec, kb);
+  Matrix m = expand_reporting(spec, kb, ctx.err);
   // The CI job checks out the repository: name the spec file and the tree from its root.
   std::filesystem::path root = repository_root(std::filesystem::current_path());
   std::error_code ec;

@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/command.hpp"
+#include "cli/expanded_matrix.hpp"
 #include "cli/options.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/rules.hpp"
@@ -149,7 +150,7 @@ int cmd_explain(CommandContext& ctx) {
 
   KnowledgeBase kb = load_kb(kb_dir);
   Spec spec = load_spec_arg(spec_arg, kb);
-  Matrix m = expand(spec, kb);
+  Matrix m = expand_reporting(spec, kb, ctx.err);
   if (why) return why_not(name, spec, m, kb, ctx.out, ctx.err);
 
   const Variant* v = m.find(name);

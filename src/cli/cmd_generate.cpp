@@ -14,6 +14,7 @@
 
 #include "catalog/catalog_page.hpp"
 #include "cli/command.hpp"
+#include "cli/expanded_matrix.hpp"
 #include "cli/options.hpp"
 #include "generate/branch_tree.hpp"
 #include "generate/marker.hpp"
@@ -83,8 +84,7 @@ int cmd_generate(CommandContext& ctx) {
   KnowledgeBase kb = load_kb(kb_dir);
   Spec spec = load_spec_arg(chosen_spec(spec_arg, "generate", kDefaultSpec), kb);
   spec.source = spec_source(spec.path, dir);  // the tree names its spec the same however it was spelled
-  Matrix m = expand(spec, kb);
-  for (const auto& w : m.warnings) ctx.err << "tailor: warning: " << w << "\n";
+  Matrix m = expand_reporting(spec, kb, ctx.err);
   std::vector<GeneratedFile> files = branch_tree(spec, m, kb);
   if (catalog) {
     CatalogData data = build_catalog({{spec, m}}, kb, "flox");

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.hpp"
+#include "cli/expanded_matrix.hpp"
 #include "cli/options.hpp"
 #include "generate/manifest.hpp"
 #include "host/host_file.hpp"
@@ -80,7 +81,7 @@ int cmd_manifest(CommandContext& ctx) {
   }
   KnowledgeBase kb = load_kb(kb_dir);
   Spec spec = load_spec_arg(chosen_spec_with_names(spec_arg, names, "manifest"), kb);
-  Matrix m = expand(spec, kb);
+  Matrix m = expand_reporting(spec, kb, ctx.err);
   if (!host_file.empty() || !isa.empty()) {
     HostFacts host = !host_file.empty() ? read_host_file(host_file, kb) : host_from_targets(sm, isa, kb);
     ManifestChoice choice = choose_for_host(host, spec, m, kb, names);

@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/command.hpp"
+#include "cli/expanded_matrix.hpp"
 #include "cli/options.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/matrix_json.hpp"
@@ -58,8 +59,7 @@ int cmd_matrix(CommandContext& ctx) {
 
   KnowledgeBase kb = load_kb(kb_dir);
   Spec spec = load_spec_arg(chosen_spec(spec_arg, "matrix", kDefaultSpec), kb);
-  Matrix m = expand(spec, kb);
-  for (const auto& w : m.warnings) ctx.err << "tailor: warning: " << w << "\n";
+  Matrix m = expand_reporting(spec, kb, ctx.err);
 
   if (json) {
     nlohmann::ordered_json variants = nlohmann::ordered_json::array();

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
+#include "cli/expanded_matrix.hpp"
 #include "cli/options.hpp"
 #include "cli/wheel_limit_options.hpp"
 #include "inspect/inspection.hpp"
@@ -173,7 +174,7 @@ int cmd_prune(CommandContext& ctx) {
       continue;
     }
     Spec spec = load_spec_arg(spec_arg, kb);
-    Matrix m = expand(spec, kb);
+    Matrix m = expand_reporting(spec, kb, ctx.err);
     for (const auto& x : m.require(sm, spec.path).sms())
       if (std::find(targets.begin(), targets.end(), x) == targets.end()) targets.push_back(x);
   }
@@ -190,6 +191,15 @@ int cmd_prune(CommandContext& ctx) {
         ctx.err << fmt::format("{}: warning: not pruned, left as it was: {}\n", f.path, f.refused);
   } else {
     print_text(ctx.out, ctx.err, report);
+  }
+  // Stopped midway (in place): the record says which files are pruned; 128 + the signal, as a shell reports it.
+  if (report.interrupted) {
+    ctx.err << fmt::format(
+        "{}: warning: interrupted by {}: {} files done, every other file left as it was; {} says which "
+        "(\"complete\": false); the same command finishes the prune\n",
+        report.root, signal_name(report.interrupted), report.files.size(),
+        report.record.empty() ? std::string("no record") : report.record);
+    return 128 + report.interrupted;
   }
   // A file left as it was is work undone (a full disk, an unknown layout): exit 1 says so, as the
   // one-file form's error does, so a recipe's fixup phase does not pass with unpruned libraries.

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include "catalog/catalog_link.hpp"
 #include "cli/command.hpp"
+#include "cli/expanded_matrix.hpp"
 #include "cli/host_options.hpp"
 #include "cli/options.hpp"
 #include "matrix/spec_loader.hpp"
@@ -101,7 +102,7 @@ int cmd_recommend(CommandContext& ctx) {
   EarlyGpuQuery gpus(host.options());  // runs while the knowledge base and the spec load
   KnowledgeBase kb = load_kb(kb_dir);
   Spec spec = load_spec_arg(spec_arg, kb);
-  Matrix m = expand(spec, kb);
+  Matrix m = expand_reporting(spec, kb, ctx.err);
   HostFacts facts = detect_host(host.options(), kb, &gpus);
 
   if (!link.empty()) {

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
+#include "cli/expanded_matrix.hpp"
 #include "cli/options.hpp"
 #include "inspect/inspection.hpp"
 #include "matrix/expand.hpp"
@@ -33,10 +34,10 @@ namespace fs = std::filesystem;
 // The one input reader: a regular file, size-capped (an unread FIFO or a huge file is refused).
 std::string read_text(const fs::path& p) { return read_file(p, "the variant JSON"); }
 
-VariantPromise promise_from_spec(const std::string& name, const std::string& spec_arg, const std::string& kb_dir) {
-  KnowledgeBase kb = load_kb(kb_dir);
+VariantPromise promise_from_spec(const std::string& name, const std::string& spec_arg, const KnowledgeBase& kb,
+                                 std::ostream& err) {
   Spec spec = load_spec_arg(spec_arg, kb);
-  Matrix m = expand(spec, kb);
+  Matrix m = expand_reporting(spec, kb, err);
   const Variant& v = m.require(name, spec.path);
   return promise_of(derive_settings(v, spec, m, kb), kb, spec.path);
 }
@@ -69,10 +70,12 @@ int cmd_verify(CommandContext& ctx) {
     ctx.err << d.render();
     return kExitBadInput;
   }
+  // One knowledge base for the promise and every check (--kb overlays it).
+  const KnowledgeBase kb = load_kb(kb_dir);
   VariantPromise promise;
   fs::path variant_json = fs::path(path) / kVariantJsonPath;
   if (!variant.empty()) {
-    promise = promise_from_spec(variant, spec_arg, kb_dir);
+    promise = promise_from_spec(variant, spec_arg, kb, ctx.err);
   } else if (!variant_file.empty()) {
     if (!fs::exists(variant_file, ec)) {  // anything else is the input reader's to refuse, by what it is
       Diagnostic d;
@@ -82,10 +85,10 @@ int cmd_verify(CommandContext& ctx) {
       return kExitBadInput;
     }
     promise = read_variant_json(variant_file, read_text(variant_file));
-    attach_probe(promise, load_kb(kb_dir));
+    attach_probe(promise, kb);
   } else if (fs::is_regular_file(variant_json, ec)) {
     promise = read_variant_json(variant_json.string(), read_text(variant_json));
-    attach_probe(promise, load_kb(kb_dir));  // what verify imports: the package's probe (packages.toml)
+    attach_probe(promise, kb);  // what verify imports: the package's probe (packages.toml)
   } else {
     Diagnostic d;
     d.path = path;
@@ -96,11 +99,11 @@ int cmd_verify(CommandContext& ctx) {
   }
 
   Inspection in = inspect_path(path);
-  std::vector<Check> checks = static_checks(promise, in, path);
+  std::vector<Check> checks = static_checks(kb, promise, in, path);
   if (no_run)
     checks.push_back({"python", CheckStatus::skipped, "--static: no Python run"});
   else
-    for (auto& c : runtime_checks(promise, in, path, python)) checks.push_back(std::move(c));
+    for (auto& c : runtime_checks(kb, promise, in, path, python)) checks.push_back(std::move(c));
 
   bool ok = all_passed(checks);
   if (json) {

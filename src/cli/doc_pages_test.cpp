@@ -238,6 +238,32 @@ TEST(DocPages, EverySpecKeyIsDocumented) {
   }
 }
 
+// The guide's TOML examples: each loads as an overlay under the file its first
+// line names, and is, line for line, that file's entry in data/ (the guide
+// cannot drift from the facts it walks through).
+TEST(DocPages, GuideExamplesLoadAsOverlays) {
+  std::string guide = test::read_file(test::source_path("doc/guide.md"));
+  const std::string open = "```toml\n# ", close = "```\n";
+  size_t blocks = 0;
+  for (size_t at = guide.find(open); at != std::string::npos; at = guide.find(open, at)) {
+    size_t name_end = guide.find('\n', at + open.size());
+    size_t end = guide.find(close, name_end);
+    ASSERT_NE(end, std::string::npos) << "an unclosed block in doc/guide.md";
+    std::string file = guide.substr(at + open.size(), name_end - at - open.size());
+    std::string body = guide.substr(name_end + 1, end - name_end - 1);
+    ++blocks;
+    test::TempDir kb("doc-guide");
+    std::ofstream(kb.path() + "/" + file) << body;
+    test::RunResult r = test::run_tailor({"kb", "--kb", kb.path()});
+    EXPECT_EQ(r.status, 0) << file << ":\n" << body << r.err;
+    EXPECT_NE(test::read_file(test::source_path("data/" + file)).find(body), std::string::npos)
+        << "doc/guide.md's example is not the entry of data/" << file << ":\n"
+        << body;
+    at = end;
+  }
+  EXPECT_EQ(blocks, 2u) << "the GPU and the CUDA release";
+}
+
 TEST(DocPages, ReadmeIsShort) {
   std::string readme = test::read_file(test::source_path("README.md"));
   EXPECT_LE(std::count(readme.begin(), readme.end(), '\n'), 150);

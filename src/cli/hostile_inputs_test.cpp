@@ -4,6 +4,7 @@
 // killed generate's or prune's staging file is drift and is swept; two writers
 // of one output take turns.
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -11,9 +12,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "support/golden.hpp"
 #include "support/paths.hpp"
@@ -388,6 +392,78 @@ TEST(HostileInputs, SecondPruneInPlaceWaitsForTheFirst) {
   ::close(fd);
   EXPECT_EQ(second.exit_status(), "0");
   EXPECT_NE(fs::last_write_time(lib + "/libmulti.so"), before);
+}
+
+// Issue 46 #5: an in-place prune killed midway left a half-pruned folder that no
+// tailor-prune.json described. SIGTERM now stops it between files: the record lists
+// exactly the files whose bytes changed, with "complete": false and "interrupted":
+// "SIGTERM"; the same command then prunes the rest and completes the record.
+TEST(HostileInputs, PruneInPlaceStoppedMidwayRecordsWhatItDid) {
+  test::TempDir dir("hostile-prune-interrupted");
+  const fs::path site = fs::path(dir.path()) / "site", multi = test::source_path("tests/data/elf/multi.so");
+  constexpr int kFiles = 800;
+  auto name = [](int i) { return fmt::format("lib/lib{:04}.so", i); };
+  fs::create_directories(site / "lib");
+  for (int i = 0; i < kFiles; ++i) fs::copy_file(multi, site / name(i));
+  const std::string original = test::read_file(multi.string()), err = dir.path() + "/err";
+  struct stat first {};
+  ASSERT_EQ(::stat((site / name(0)).c_str(), &first), 0);
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    int null = ::open("/dev/null", O_WRONLY), e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(null, 1);
+    ::dup2(e, 2);
+    ::execl(test::tailor_binary().c_str(), "tailor", "prune", site.c_str(), "--sm", "9.0", "--in-place", nullptr);
+    ::_exit(127);
+  }
+  // The first file replaced (a new inode): the prune is under way. Stop it there.
+  for (int i = 0; i < 100000; ++i) {
+    struct stat st {};
+    if (::stat((site / name(0)).c_str(), &st) == 0 && st.st_ino != first.st_ino) break;
+    ::usleep(100);
+  }
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "ended by signal " << WTERMSIG(status) << ", its record unwritten";
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM);
+  EXPECT_TRUE(contains(test::read_file(err), site.string() + ": warning: interrupted by SIGTERM: "))
+      << test::read_file(err);
+
+  auto removed_in = [&](const nlohmann::json& record) {
+    std::set<std::string> paths;
+    for (const auto& f : record.at("files"))
+      for (const auto& a : f.at("archs"))
+        if (a.at("arch") == "sm_80" && a.at("kept") == 0 && a.at("removed").get<int>() > 0)
+          paths.insert(f.at("path").get<std::string>());
+    return paths;
+  };
+  auto changed_files = [&] {
+    std::set<std::string> paths;
+    for (int i = 0; i < kFiles; ++i)
+      if (test::read_file((site / name(i)).string()) != original) paths.insert(name(i));
+    return paths;
+  };
+  ASSERT_TRUE(fs::exists(site / "tailor-prune.json")) << "a half-pruned folder without its record";
+  auto record = nlohmann::json::parse(test::read_file((site / "tailor-prune.json").string()));
+  EXPECT_EQ(record.value("complete", true), false);
+  EXPECT_EQ(record.value("interrupted", ""), "SIGTERM");
+  const std::set<std::string> changed = changed_files();
+  EXPECT_EQ(removed_in(record), changed) << "the record lists exactly the files pruned";
+  EXPECT_FALSE(changed.empty());
+  EXPECT_LT(changed.size(), size_t{kFiles}) << "the prune ended before the signal: nothing stopped midway";
+  for (const auto& e : fs::directory_iterator(site / "lib"))
+    EXPECT_FALSE(contains(e.path().filename().string(), "tailor-tmp")) << e.path();
+
+  // The same command finishes: every file pruned, the record complete and about all of them.
+  auto again = test::run_tailor({"prune", site.string(), "--sm", "9.0", "--in-place"});
+  EXPECT_EQ(again.status, 0) << again.err;
+  record = nlohmann::json::parse(test::read_file((site / "tailor-prune.json").string()));
+  EXPECT_EQ(record.value("complete", false), true);
+  EXPECT_FALSE(record.contains("interrupted"));
+  EXPECT_EQ(changed_files().size(), size_t{kFiles});
+  EXPECT_EQ(removed_in(record), changed_files()) << "the files the first run pruned kept their entries";
 }
 
 }  // namespace

@@ -136,6 +136,41 @@ TEST(ZipBomb, InspectAndPruneStayUnderAMemoryCeilingWithTheLimitRaised) {
   EXPECT_EQ(r.out.find("\"sm_80\""), std::string::npos) << r.out;
 }
 
+// Issue 46 #14: a member of 4 GiB or more needs zip64, which the pruned wheel's
+// writer does not write; it was refused only when the writer reached it, after
+// every library was pruned (31 s on a real wheel). The zip directory says it at
+// once: the refusal comes before any work, so a library whose work would fail
+// (a wrong CRC-32) is never read. No 4 GiB file: the directory claims the size.
+TEST(ZipBomb, AMemberOfFourGiBIsRefusedBeforeAnyWork) {
+  test::TempDir dir("zip64-member");
+  Packed lib = deflate_with_zeros(library(), 0);
+  lib.crc ^= 1;
+  // 75 stored deflate blocks of 65,535 zeros: enough bytes that 5 GiB is under the ratio check of inflation.
+  test::ZipMember big{"x/big.dat", {}, 0, 0, 8, (3 << 8) | 20, 0100644u << 16, uint64_t{5} << 30};
+  for (int b = 0; b < 75; ++b) {
+    big.data.insert(big.data.end(), {static_cast<uint8_t>(b == 74), 0xff, 0xff, 0x00, 0x00});
+    big.data.resize(big.data.size() + 65535, 0);
+  }
+  Packed record = text("x/lib/libx.so,,\nx/big.dat,,\nx-0.1.dist-info/RECORD,,\n");
+  auto bytes = test::zip_archive(
+      {{"x/lib/libx.so", lib.data, lib.crc, lib.size, 8, (3 << 8) | 20, 0100755u << 16},
+       big,
+       {"x-0.1.dist-info/RECORD", record.data, record.crc, record.size, 8, (3 << 8) | 20, 0100644u << 16}});
+  const std::string path = dir.path() + "/x-0.1-py3-none-linux_x86_64.whl", out = dir.path() + "/out.whl";
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  auto r = test::run_tailor({"prune", path, "--sm", "9.0", "-o", out, "--max-ratio", "2000", "--max-unpacked", "64G"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, path +
+                       ": error: member 'x/big.dat' is 5368709120 bytes unpacked, 4915500 stored: the pruned wheel "
+                       "would need zip64, which tailor does not write\n")
+      << "refused after the work: the library's CRC-32 error, or the writer's own message";
+  EXPECT_FALSE(fs::exists(out));
+  size_t left = 0;
+  for (const auto& e : fs::directory_iterator(dir.path())) left += e.path() != path;
+  EXPECT_EQ(left, 0u) << "nothing staged or scratched beside the output";
+}
+
 }  // namespace
 }  // namespace tailor
 

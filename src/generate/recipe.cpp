@@ -151,12 +151,12 @@ std::string external_bindings(const BuildSettings& s) {
     const std::string version = paired.empty() ? "" : " " + paired;
     out +=
         fmt::format("  # {}{}: {}, not the nixpkgs pin's ([family.version.external.{}]).\n", comment_text(r->attribute),
-                    comment_text(version), comment_text(r->describe()), comment_text(r->attribute));
+                    comment_text(version), comment_text(r->describe(&s.variant)), comment_text(r->attribute));
     out += fmt::format("  {} = import ((if {} != null then {} else builtins.fetchTarball {{\n", argument,
                        external_src_arg(argument), external_src_arg(argument));
     out += fmt::format("    url = {};\n", nix_string(r->tarball_url()));
     if (!r->hash.empty()) out += fmt::format("    sha256 = {};\n", nix_string(r->hash));
-    out += fmt::format("  }}) + {}) {{\n", nix_string("/" + r->path));
+    out += fmt::format("  }}) + {}) {{\n", nix_string("/" + r->path_for(s.variant).value_or(r->path)));
     for (const auto& a : external_args(*r, s.variant))
       out += fmt::format("    {} = {};\n", a.name,
                          a.pkgs    ? std::string("(import ./lib/common.nix { inherit nixpkgsSrc variant; }).pkgs")

@@ -462,6 +462,17 @@ Matrix expand(const Spec& spec, const KnowledgeBase& kb) {
   m.warnings = claims_relied_on(m, spec, kb);
   for (auto& w : disputes_relied_on(m, spec, kb)) m.warnings.push_back(std::move(w));
   for (auto& w : unhashed_external_recipes(m, spec)) m.warnings.push_back(std::move(w));
+  // A path per variant names only words each of its variants has: a CPU build has no SM to fill
+  // {sm_nodot} with, and a path left with braces would be written into its recipe.
+  for (const auto& v : m.variants)
+    if (const PackageVersion* pv = package_version(v, spec))
+      for (const auto& e : pv->external)
+        if (!e.path_for(v))
+          throw spec_error(
+              spec, e.path_pos,
+              fmt::format("the path of [family.version.external.{}] names a word {} lacks", e.attribute, v.name),
+              "a CPU build has no {sm}, {sm_nodot}, {cuda} or {cuda_underscore}: give its family a "
+              "version with a path of its own");
 
   if (m.variants.empty()) {
     Diagnostic d = diagnostic_at(spec.path, spec.text, Pos{}, "the matrix is empty: every combination was dropped");
@@ -501,7 +512,10 @@ Matrix expand(const Spec& spec, const KnowledgeBase& kb) {
           if (p.value == v.package) pos = p.pos;
         throw spec_error(
             spec, pos, fmt::format("{} needs {}, which the matrix does not contain", v.name, base_name),
-            fmt::format("{} recipes build against the matching {} variant; add it to a family", v.package, base->name));
+            fmt::format("{} recipes build against the matching {} variant: add it to a family; or write inline = "
+                        "[\"{}\"] in this family where each recipe builds its own, or take it from another "
+                        "repository's recipe with [family.version.external.{}] (doc/spec.md)",
+                        v.package, base->name, base->name, base->attribute));
       }
     }
   }

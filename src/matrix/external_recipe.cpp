@@ -1,12 +1,14 @@
 #include "matrix/external_recipe.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <regex>
 
 #include <fmt/format.h>
 
 #include "kb/package.hpp"
 #include "matrix/variant.hpp"
+#include "util/version.hpp"
 
 namespace tailor {
 
@@ -27,7 +29,12 @@ std::vector<std::pair<std::string, std::string>> words_of(const Variant& v) {
   // A set variant has no one SM: the loader refuses {sm} words where a family has sets.
   if (!v.sm.empty() && v.sm_set.empty()) out.insert(out.end(), {{"sm", v.sm}, {"sm_nodot", without(v.sm, '.', "")}});
   if (!v.isa.empty()) out.emplace_back("isa", v.isa);
-  for (const auto& [attribute, version] : v.paired) out.emplace_back(attribute, version);
+  for (const auto& [attribute, version] : v.paired) {
+    out.emplace_back(attribute, version);
+    // "2.10.0" -> "210": the version as trees spell it in a recipe's file name (pytorch210-…).
+    if (auto p = Version::parse(version))
+      out.emplace_back(attribute + "_short", fmt::format("{}{}", p->major(), p->minor()));
+  }
   return out;
 }
 
@@ -38,7 +45,16 @@ std::string ExternalRecipe::tarball_url() const {
   return fmt::format("{}/archive/{}.tar.gz", base, rev);
 }
 
-std::string ExternalRecipe::describe() const { return fmt::format("{} of {} at {}", path, repo, rev); }
+std::optional<std::string> ExternalRecipe::path_for(const Variant& v) const {
+  std::vector<std::pair<std::string, std::string>> words = words_of(v);
+  for (const auto& k : template_keys(path))
+    if (std::none_of(words.begin(), words.end(), [&](const auto& w) { return w.first == k.word; })) return std::nullopt;
+  return fill_template(path, words);
+}
+
+std::string ExternalRecipe::describe(const Variant* v) const {
+  return fmt::format("{} of {} at {}", v ? path_for(*v).value_or(path) : path, repo, rev);
+}
 
 const std::vector<std::string>& external_recipe_words() {
   static const std::vector<std::string> words = {"pkgs", "backend",         "version", "python",   "python_nodot",
@@ -70,6 +86,36 @@ std::string external_arg_template(const std::string& value, const Variant& v) {
     if (w == value && word != "backend") return "{" + word + "}";
   if (value == v.backend) return "{backend}";
   return value;
+}
+
+std::string external_path_template(const std::string& path, const Variant& v) {
+  std::vector<std::pair<std::string, std::string>> words = words_of(v);
+  std::erase_if(words, [](const auto& w) { return w.first == "backend"; });  // "cpu" in a name is the tree's own word
+  // The longest value first: "12_8" before "12", so a word is never read out of a longer one.
+  std::stable_sort(words.begin(), words.end(),
+                   [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
+  auto token = [&](const std::string& t) {
+    for (const auto& [word, value] : words) {
+      if (value.empty() || !t.ends_with(value)) continue;
+      std::string prefix = t.substr(0, t.size() - value.size());
+      if (std::all_of(prefix.begin(), prefix.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
+        return prefix + "{" + word + "}";
+    }
+    return t;
+  };
+  // Words live between '/', '-' and the file's ".nix".
+  std::string out, cur;
+  std::string p = path.ends_with(".nix") ? path.substr(0, path.size() - 4) : path;
+  for (char c : p) {
+    if (c == '/' || c == '-') {
+      out += token(cur) + c;
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out += token(cur);
+  return path.ends_with(".nix") ? out + ".nix" : out;
 }
 
 std::optional<std::string> repo_of_tarball(const std::string& url, std::string& rev) {

@@ -23,22 +23,28 @@ struct ExternalRecipe {
   std::string repo;
   std::string rev;
   std::string hash;  ///< sha256 of the unpacked tarball (SRI or Nix base32); empty: fetched without one
-  std::string path;  ///< the recipe inside the repository, "recipes/torch.nix"
+  /// The recipe inside the repository, "recipes/torch.nix": a template of the
+  /// words of external_recipe_words() where each variant imports its own
+  /// (".flox/pkgs/pytorch{torch_short}-python{python_nodot}-cpu-{isa}.nix").
+  std::string path;
   /// The arguments the recipe is called with, in the spec's order: name ->
   /// template. "{pkgs}" is the variant's nixpkgs package set; other words are
   /// filled per variant (external_recipe_words).
   std::vector<std::pair<std::string, std::string>> args;
   std::vector<Pos> arg_pos;  ///< where each argument is written
-  Pos pos, hash_pos;
+  Pos pos, hash_pos, path_pos;
 
   /// The tarball nix fetches: https://github.com/OWNER/REPO/archive/REV.tar.gz, or REPO-URL/archive/REV.tar.gz.
   std::string tarball_url() const;
-  /// "recipes/torch.nix of ml-platform/pytorch-nix at 9c4e2b7a…" for messages and comments.
-  std::string describe() const;
+  /// path filled for \a v; nullopt when it names a word \a v lacks.
+  std::optional<std::string> path_for(const Variant& v) const;
+  /// "recipes/torch.nix of ml-platform/pytorch-nix at 9c4e2b7a…" for messages and comments;
+  /// with \a v, the path filled for that variant (a generated recipe names its own file).
+  std::string describe(const Variant* v = nullptr) const;
 };
 
 /// The words an argument's template may use, besides the paired attributes
-/// ("{torch}"): {pkgs} (alone: the package set), {backend}, {version},
+/// ("{torch}", and "{torch_short}": "210" for 2.10.0): {pkgs} (alone: the package set), {backend}, {version},
 /// {python}, {python_nodot}, {cuda}, {cuda_underscore}, {sm}, {sm_nodot}, {isa}.
 const std::vector<std::string>& external_recipe_words();
 
@@ -56,6 +62,11 @@ std::vector<ExternalArg> external_args(const ExternalRecipe& r, const Variant& v
 /// "2.11.0" -> "{torch}"); the value itself (a constant) when it is no word of
 /// \a v. The one reading `tailor import` writes back.
 std::string external_arg_template(const std::string& value, const Variant& v);
+
+/// The path of a recipe the variant \a v imports, written as a template: each
+/// word between '/' and '-' that is a word of \a v, alone or after letters
+/// ("python313" -> "python{python_nodot}", "pytorch210" -> "pytorch{torch_short}").
+std::string external_path_template(const std::string& path, const Variant& v);
 
 /// "owner/repo" for a GitHub URL, else the URL; nullopt when \a url is no
 /// REPO/archive/REV.tar.gz tarball. Sets \a rev to REV.

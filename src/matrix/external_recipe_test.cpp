@@ -72,6 +72,34 @@ TEST(ExternalRecipeWords, ValuesReadBackAsTheirWords) {
   EXPECT_EQ(external_arg_template("team-build", v), "team-build");  // a constant stays one
 }
 
+TEST(ExternalRecipeWords, APathPerVariantInADotDirectory) {
+  // The other repository keeps one recipe per variant, named as its variants
+  // are: torch 2.11.0 for this variant is pytorch211-python313-cuda12_9-sm120-avx512.nix.
+  ExternalRecipe r = fixture_recipe();
+  r.path = ".flox/pkgs/pytorch{torch_short}-python{python_nodot}-cuda{cuda_underscore}-sm{sm_nodot}-{isa}.nix";
+  EXPECT_EQ(r.path_for(gpu_variant()), ".flox/pkgs/pytorch211-python313-cuda12_9-sm120-avx512.nix");
+  Variant gpu = gpu_variant();  // a generated recipe's comment names the file it imports
+  EXPECT_EQ(r.describe(&gpu),
+            ".flox/pkgs/pytorch211-python313-cuda12_9-sm120-avx512.nix of ml-platform/pytorch-nix at "
+            "9c4e2b7a1f3d5e8b0a6c2d4f7e9b1a3c5d8e0f2a");
+  Variant cpu = gpu_variant();
+  cpu.backend = "cpu";
+  cpu.cuda.clear();
+  cpu.sm.clear();
+  EXPECT_EQ(r.path_for(cpu), std::nullopt);  // no SM, no CUDA: no such file to name
+  r.path = ".flox/pkgs/pytorch{torch_short}-python{python_nodot}-cpu-{isa}.nix";
+  EXPECT_EQ(r.path_for(cpu), ".flox/pkgs/pytorch211-python313-cpu-avx512.nix");
+  r.path = "recipes/torch.nix";  // a constant path is every variant's
+  EXPECT_EQ(r.path_for(cpu), "recipes/torch.nix");
+}
+
+TEST(ExternalRecipeWords, APathReadBackAsATemplate) {
+  Variant v = gpu_variant();  // SM 12.0, CUDA 12.9, Python 3.13, AVX-512, torch 2.11.0
+  EXPECT_EQ(external_path_template(".flox/pkgs/pytorch211-python313-cuda12_9-sm120-avx512.nix", v),
+            ".flox/pkgs/pytorch{torch_short}-python{python_nodot}-cuda{cuda_underscore}-sm{sm_nodot}-{isa}.nix");
+  EXPECT_EQ(external_path_template("recipes/torch.nix", v), "recipes/torch.nix");  // no word: a constant
+}
+
 TEST(ExternalRecipeWords, TarballsOfGitHubAndOtherForges) {
   ExternalRecipe r = fixture_recipe();
   EXPECT_EQ(r.tarball_url(),

@@ -328,7 +328,7 @@ std::vector<std::string> companion_bases(const PackageDef& package, const Knowle
 // and the paired attributes; {pkgs} only alone (it is a package set, not text).
 void check_external_arg(const TomlDocument& doc, const Located<std::string>& v, const PackageVersion& pv) {
   std::vector<std::string> words = external_recipe_words();
-  for (const auto& [attribute, version] : pv.paired) words.push_back(attribute);
+  for (const auto& [attribute, version] : pv.paired) words.insert(words.end(), {attribute, attribute + "_short"});
   for (char c : v.value)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
       throw doc.error_at(v.pos, "an argument of the recipe contains a control character", "write it on one line");
@@ -381,7 +381,8 @@ ExternalRecipe read_external_recipe(const TomlDocument& doc, const toml::table& 
              is_github_repo(std::string_view(v).substr(slash + 1));
     return std::regex_match(v, url);
   };
-  static const std::regex path(R"(^[A-Za-z0-9_+-][A-Za-z0-9_.+-]*(/[A-Za-z0-9_+-][A-Za-z0-9_.+-]*)*$)");
+  // Segments may start with one dot (".flox/pkgs/…"), never be "." or ".."; {words} fill it per variant.
+  static const std::regex path(R"(^\.?[A-Za-z0-9_+{}-][A-Za-z0-9_.+{}-]*(/\.?[A-Za-z0-9_+{}-][A-Za-z0-9_.+{}-]*)*$)");
   auto repo = r.required_string("repo");
   if (!is_repository(repo.value))
     throw doc.error_at(repo.pos, fmt::format("'{}' is no repository", comment_text(repo.value)),
@@ -405,7 +406,11 @@ ExternalRecipe read_external_recipe(const TomlDocument& doc, const toml::table& 
   if (!std::regex_match(p.value, path))
     throw doc.error_at(p.pos, fmt::format("'{}' is no path inside the repository", comment_text(p.value)),
                        "a relative path such as \"recipes/torch.nix\", without .. or a leading /");
+  check_external_arg(doc, p, pv);
+  if (p.value.find("{pkgs}") != std::string::npos)
+    throw doc.error_at(p.pos, "'{pkgs}' is the variant's package set, no word of a path");
   e.path = p.value;
+  e.path_pos = p.pos;
   if (const toml::node* a = r.node("args")) {
     if (!a->is_table()) throw doc.error_at(*a, "'args' is a table of the recipe's arguments: { name = \"value\", … }");
     for (const auto& [key, value] : *a->as_table()) {

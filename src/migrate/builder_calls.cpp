@@ -1,9 +1,13 @@
 #include "migrate/builder_calls.hpp"
 
+#include <algorithm>
+#include <functional>
 #include <regex>
 #include <set>
 
 #include <fmt/format.h>
+
+#include "util/version.hpp"
 
 namespace tailor::migrate {
 
@@ -34,11 +38,26 @@ const std::regex& github_tarball() {
 struct Walk {
   Evaluator& ev;
   int budget = 4000;
-  std::set<const Value*> seen;
-  std::vector<ValuePtr> sets, unknowns;
+  // The least depth each value was met at: one met again nearer the result is walked again, or a
+  // first meeting deep down a long path (cut at the depth limit) would hide what lies under it.
+  std::map<const Value*, int> seen;
+  std::vector<ValuePtr> sets, unknowns, strings;
+  // Every value met is kept alive: a lambda's result made here and freed after its walk would let
+  // the next one be allocated at the same address and be taken for seen (the second overlay of
+  // `[ cudaOverlay ] ++ fixups.extraOverlays` was skipped so).
+  std::vector<ValuePtr> alive;
 
   void go(const ValuePtr& v, int depth) {
-    if (!v || depth > 24 || budget-- <= 0 || !seen.insert(v.get()).second) return;
+    if (!v || depth > 24 || budget-- <= 0) return;
+    auto [it, first] = seen.emplace(v.get(), depth);
+    if (!first && it->second <= depth) return;
+    it->second = depth;
+    if (first) alive.push_back(v);
+    // Met again nearer: walked again, but listed once.
+    if (!first && (v->is(ValueKind::attrs) || v->is(ValueKind::unknown) || v->is(ValueKind::string))) {
+      std::vector<ValuePtr>& list = v->is(ValueKind::attrs) ? sets : v->is(ValueKind::string) ? strings : unknowns;
+      std::erase(list, v);
+    }
     switch (v->kind) {
       case ValueKind::attrs:
         sets.push_back(v);
@@ -60,10 +79,40 @@ struct Walk {
         for (const auto& t : v->list) go(ev.force(t), depth + 1);
         go(v->base, depth + 1);
         break;
+      case ValueKind::string: strings.push_back(v); break;
       default: break;
     }
   }
 };
+
+// What the builder sets that a spec does not hold, each once, at the place it is written.
+std::vector<ReadFact> settings_of(Evaluator& ev, const Walk& w) {
+  std::vector<ReadFact> out;
+  std::set<std::string> seen;
+  auto add = [&](std::string text, const nix::Where& where) {
+    std::string at = ev.location(where);
+    if (seen.insert(text + "@" + at).second) out.push_back(ReadFact{std::move(text), std::move(at), ""});
+  };
+  for (const auto& s : w.sets)
+    for (const auto& [name, attr] : s->attrs) {
+      if (name != "allowBroken" && name != "postPatch" && name != "patches") continue;
+      ValuePtr v = ev.force(attr.value);
+      if (name == "allowBroken" && v->is(ValueKind::boolean) && v->boolean)
+        add("allowBroken = true", attr.name_at);
+      else if (name == "patches" && v->is(ValueKind::list) && v->list.empty())
+        add("patches = [ ] (the pin's patches dropped)", attr.name_at);
+      else if (name == "postPatch" && !v->known())
+        add(fmt::format("postPatch computed{}", v->name.empty() ? "" : " by " + v->name), attr.name_at);
+    }
+  // Build-version variables: `-DTORCH_BUILD_VERSION=0.25.0`, `export BUILD_VERSION=…`, version.txt.
+  static const std::regex kBuildVersion(R"((-D)?[A-Z_]*BUILD_VERSION=[^ "'\n]*|version\.txt)");
+  for (const auto& s : w.strings) {
+    if (s->text.size() > 4096) continue;
+    for (std::sregex_iterator m(s->text.begin(), s->text.end(), kBuildVersion), end; m != end; ++m)
+      add(m->str(), s->where);
+  }
+  return out;
+}
 
 ReadFact fact_of(Evaluator& ev, const ValuePtr& v) {
   ReadFact f;
@@ -104,6 +153,37 @@ BuilderCalls::BuilderCalls(const lint::LintTree& tree)
   for (const auto& f : tree.nix) texts_[f.src.rel] = &f.src.text;
 }
 
+std::vector<std::string> BuilderCalls::stated_beside(const std::string& version) {
+  std::vector<std::string> out;
+  std::set<const Value*> seen;
+  int budget = 20000;  // the tables are untrusted input
+  std::function<void(const ValuePtr&, int)> look = [&](const ValuePtr& v, int depth) {
+    if (!v || !v->is(ValueKind::attrs) || depth > 4 || budget <= 0 || !seen.insert(v.get()).second) return;
+    std::vector<std::string> strings;
+    int holds = 0;
+    for (const auto& [name, attr] : v->attrs) {
+      if (--budget <= 0) return;
+      ValuePtr x = ev_.force(attr.value);
+      if (x->is(ValueKind::string)) {
+        if (x->text == version)
+          ++holds;
+        else if (Version::parse(x->text))
+          strings.push_back(x->text);
+      } else if (x->is(ValueKind::attrs)) {
+        look(x, depth + 1);
+      }
+    }
+    // A second attribute of the same version states it beside itself: torchaudio 2.10.0 pairs
+    // with torch 2.10.0 (`{ taVersion = "2.10.0"; ptVersion = "2.10.0"; … }`).
+    if (holds > 1) strings.push_back(version);
+    if (holds > 0)
+      for (const auto& x : strings)
+        if (std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
+  };
+  for (const auto& [name, value] : ev_.files_evaluated()) look(value, 0);
+  return out;
+}
+
 std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
   ev_.reset_steps();
   ev_.file(f.src.rel);
@@ -130,7 +210,7 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
     if (v->is(ValueKind::string)) out.args[name] = fact_of(ev_, v);
   }
   ValuePtr result = ev_.eval_in_file(call, f.src.rel);
-  Walk w{ev_, 4000, {}, {}, {}};
+  Walk w{ev_, 4000, {}, {}, {}, {}, {}};
   w.go(result, 0);
 
   // The set that names the package: pname and version.
@@ -141,14 +221,15 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
       break;
     }
   if (!out.pname.known() && out.pname.why.empty())
-    out.pname.why = "the builder's result states no pname tailor can read";
+    out.pname.why = fmt::format("the result of {} states no pname tailor can read", out.builder);
   if (!out.version.known() && out.version.why.empty())
-    out.version.why = "the builder's result states no version tailor can read";
+    out.version.why =
+        fmt::format("the result of {} states no version tailor can read, nor a source with a tag", out.builder);
 
   // Fetches: nixpkgs, other repositories; their imports; fetchFromGitHub.
   std::vector<std::pair<ValuePtr, ForeignRecipe>> tarballs;
   ValuePtr nixpkgs_fetch;  // what a package set imported from it is derived from
-  out.nixpkgs_rev.why = "the builder fetches no nixpkgs tarball tailor can read";
+  out.nixpkgs_rev.why = fmt::format("{} fetches no nixpkgs tarball tailor can read", out.builder);
   for (const auto& u : w.unknowns) {
     const std::string seg = last_segment(u->name);
     if (u->name == "builtins.fetchTarball" && !u->list.empty()) {
@@ -189,6 +270,9 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
       s.owner = str("owner"), s.repo = str("repo"), s.rev = str("rev");
       s.hash = str("hash");
       if (s.hash.empty()) s.hash = str("sha256");
+      // The hash was taken with the submodules: a source without them is another hash.
+      ValuePtr sub = ev_.get(a, "fetchSubmodules");
+      s.fetch_submodules = sub && sub->is(ValueKind::boolean) && sub->boolean;
       if (!s.owner.empty() && !s.repo.empty() && !s.rev.empty() && !out.source) {
         out.source = s;
         out.source_at = ev_.location(a->where);
@@ -215,7 +299,10 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
         }
       // The file imported: "${root}/recipes/torch.nix", as written.
       const Value* imported = u->base && u->base->name == "import" ? u->base->base.get() : nullptr;
-      if (imported && imported->where.file && texts_.count(*imported->where.file)) {
+      static const std::regex kInside(R"(^/(\.?[A-Za-z0-9_+-][A-Za-z0-9_.+-]*/)*\.?[A-Za-z0-9_+-][A-Za-z0-9_.+-]*$)");
+      if (imported && std::regex_match(imported->suffix, kInside)) {
+        recipe.path = imported->suffix.substr(1);  // "${toString root}/.flox/pkgs/${name}.nix", evaluated
+      } else if (imported && imported->where.file && texts_.count(*imported->where.file)) {
         const std::string& text = *texts_.at(*imported->where.file);
         const nix::Span& sp = imported->where.span;
         static const std::regex kRootSlashPath(R"re(^"\$\{[A-Za-z_][A-Za-z0-9_'-]*\}/([A-Za-z0-9_.+/-]+)"$)re");
@@ -226,10 +313,16 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
       }
       break;
     }
+    // The version the call builds: stated, else the tag of its source ("v0.26.0").
+    std::string built = out.version.value;
+    if (built.empty() && out.source)
+      built = out.source->rev.starts_with("v") ? out.source->rev.substr(1) : out.source->rev;
+    if (Version::parse(built)) recipe.stated_versions = stated_beside(built);
     out.foreign.push_back(std::move(recipe));
   }
+  out.settings = settings_of(ev_, w);
   // The CUDA package set the overlay selects: a select of a cudaPackages_* name.
-  out.overlay.why = "the builder selects no CUDA package set tailor can read";
+  out.overlay.why = fmt::format("{} selects no CUDA package set tailor can read", out.builder);
   static const std::regex kCudaSet(R"(^cudaPackages(_[0-9]+)+$)");
   for (const auto& u : w.unknowns) {
     std::string seg = last_segment(u->name);

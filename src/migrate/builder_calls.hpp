@@ -40,6 +40,10 @@ struct ForeignRecipe {
   /// Other arguments (a list, a number, what tailor cannot evaluate): name -> what it is.
   std::map<std::string, std::string> other_args;
   std::string import_at;  ///< where the recipe is imported
+  /// Versions the tree's tables state beside the version the call builds (a
+  /// row `{ tvVersion = "0.25.0"; ptVersion = "2.10.0"; … }`): which of them the
+  /// recipe builds, its path names (pytorch210-…).
+  std::vector<std::string> stated_versions;
 };
 
 struct BuilderCall {
@@ -53,6 +57,10 @@ struct BuilderCall {
   std::optional<GitHubSource> source;  ///< what fetchFromGitHub fetches
   std::string source_at;
   std::vector<ForeignRecipe> foreign;  ///< recipes imported from other repositories
+  /// What the builder sets for this call that a spec does not hold (yet): `allowBroken = true`,
+  /// a computed postPatch, `patches = [ ]`, a build-version variable or version.txt; value = the
+  /// setting as text, at = where it is written. The tree's own builder keeps doing it.
+  std::vector<ReadFact> settings;
 };
 
 /// Reads builder calls of one tree; the tables each file reaches are
@@ -65,6 +73,7 @@ class BuilderCalls {
   nix::Evaluator& evaluator() { return ev_; }
 
  private:
+  std::vector<std::string> stated_beside(const std::string& version);
   std::map<std::string, const std::string*, std::less<>> texts_;
   nix::Evaluator ev_;
 };

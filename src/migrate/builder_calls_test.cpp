@@ -3,11 +3,15 @@
 // (tests/data/trees/torchvision-tables/lib/*.nix) and the wrapper files.
 #include "migrate/builder_calls.hpp"
 
+#include <filesystem>
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 #include "kb/cuda_alias.hpp"
 #include "lint/findings.hpp"
 #include "support/golden.hpp"
+#include "support/run.hpp"
 
 namespace tailor::migrate {
 namespace {
@@ -30,6 +34,62 @@ struct Fixture {
     throw std::runtime_error("no " + rel);
   }
 };
+
+// The overlay list is reached twice: first at the end of a chain of 19 sets
+// (deeper than the walk follows past it), then near the result as nixpkgs'
+// overlays. The near meeting is walked again, so the source the overlay
+// fetches is read; a walk that took the first meeting for the only one lost it
+// (torchvision-nix's CPU recipes, reached through `{ … } // (lib.optionalAttrs …)`).
+TEST(BuilderCalls, AValueMetFirstDeepDownIsWalkedAgainWhereItIsNearer) {
+  test::TempDir dir("walk-depth");
+  std::filesystem::create_directories(dir.path() + "/lib");
+  std::string deep = "ov";
+  for (int i = 0; i < 19; ++i) deep = "{ a = " + deep + "; }";
+  std::ofstream(dir.path() + "/lib/b.nix")
+      << "{ v }:\nlet\n  ov = [ (final: prev: { python3Packages = prev.python3Packages.override { overrides = pf: pp: "
+         "{ torchvision = pp.torchvision.overrideAttrs (o: { src = prev.fetchFromGitHub { owner = \"pytorch\"; repo = "
+         "\"vision\"; rev = \"v0.26.0\"; hash = \"sha256-FOdDGY3v8yWBhtNo9tZP79/xwrc7AoIY5Y1ZABzWe6g=\"; }; }); }; }; "
+         "}) "
+         "];\n  deep = "
+      << deep
+      << ";\n  pkgs = import (builtins.fetchTarball { url = "
+         "\"https://github.com/NixOS/nixpkgs/archive/6a030d535719c5190187c4cec156f335e95e3211.tar.gz\"; }) { overlays "
+         "= "
+         "ov; };\nin pkgs.python3Packages.torchvision.overrideAttrs (old: { inherit deep; pname = "
+         "\"torchvision026-python313-cpu-avx2\"; })\n";
+  std::ofstream(dir.path() + "/torchvision026-python313-cpu-avx2.nix") << "import ./lib/b.nix { v = \"1\"; }\n";
+  std::vector<lint::Problem> ignored;
+  lint::LintTree tree = lint::make_tree("w", lint::read_tree(dir.path()), kb(), ignored);
+  BuilderCalls calls(tree);
+  const lint::NixFile* f = nullptr;
+  for (const auto& n : tree.nix)
+    if (n.src.rel == "torchvision026-python313-cpu-avx2.nix") f = &n;
+  ASSERT_NE(f, nullptr);
+  auto c = calls.read(*f);
+  ASSERT_TRUE(c);
+  ASSERT_TRUE(c->source);
+  EXPECT_EQ(c->source->rev, "v0.26.0");
+}
+
+// What the evaluator cannot read is named with the builder that does not say it.
+TEST(BuilderCalls, WhatABuilderDoesNotSayNamesTheBuilder) {
+  test::TempDir dir("walk-silent");
+  std::filesystem::create_directories(dir.path() + "/lib");
+  std::ofstream(dir.path() + "/lib/quiet.nix") << "{ v }: (import <nixpkgs> { }).python3Packages.torchvision\n";
+  std::ofstream(dir.path() + "/torchvision026-python313-cpu-avx2.nix") << "import ./lib/quiet.nix { v = \"1\"; }\n";
+  std::vector<lint::Problem> ignored;
+  lint::LintTree tree = lint::make_tree("q", lint::read_tree(dir.path()), kb(), ignored);
+  BuilderCalls calls(tree);
+  const lint::NixFile* f = nullptr;
+  for (const auto& n : tree.nix)
+    if (n.src.rel == "torchvision026-python313-cpu-avx2.nix") f = &n;
+  ASSERT_NE(f, nullptr);
+  auto c = calls.read(*f);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->version.why, "the result of lib/quiet.nix states no version tailor can read, nor a source with a tag");
+  EXPECT_EQ(c->nixpkgs_rev.why, "lib/quiet.nix fetches no nixpkgs tarball tailor can read");
+  EXPECT_EQ(c->overlay.why, "lib/quiet.nix selects no CUDA package set tailor can read");
+}
 
 TEST(BuilderCalls, ReadsWhatAWrapperBuildsFromTheTables) {
   Fixture fx;

@@ -19,6 +19,25 @@ std::string tag_version(const std::string& rev) {
   return Version::parse(v) ? v : "";
 }
 
+// The version of \a package a foreign recipe's file name names: "pytorch210-…"
+// is the 2.10 the tables state beside the call's version ("2.10.0"); empty when
+// the name or the tables do not tell one.
+std::string version_named_in_path(const ForeignRecipe& r, const std::string& package) {
+  std::string file = r.path.substr(r.path.rfind('/') + 1);
+  std::string first = file.substr(0, file.find_first_of("-."));
+  if (!first.starts_with(package) || first.size() == package.size()) return "";
+  std::string digits = first.substr(package.size());
+  if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) return "";
+  std::string found;
+  for (const auto& s : r.stated_versions) {
+    auto p = Version::parse(s);
+    if (!p || fmt::format("{}{}", p->major(), p->minor()) != digits) continue;
+    if (!found.empty() && found != s) return "";  // two candidates: not told
+    found = s;
+  }
+  return found;
+}
+
 }  // namespace
 
 BuilderImport import_builder_call(const BuilderCall& call, const lint::NixFile& f, const KnowledgeBase& kb) {
@@ -39,6 +58,9 @@ BuilderImport import_builder_call(const BuilderCall& call, const lint::NixFile& 
     return out;
   }
   out.pin = pin->short_rev;
+  for (const ReadFact& k : call.settings)
+    out.kept.push_back(fmt::format("{} {}\t{} ({}): the tree's builder sets it; the spec does not hold it", k.value,
+                                   k.at, k.value, k.at));
   if (call.pname.known() && call.pname.value != v.name)
     out.remarks.push_back(fmt::format("name {}\tthe builder names it {} ({}), not as its file name says", call.pname.at,
                                       call.pname.value, call.pname.at));
@@ -104,12 +126,19 @@ BuilderImport import_builder_call(const BuilderCall& call, const lint::NixFile& 
     const std::string key = b->attribute + "Version";
     for (const ForeignRecipe& r : call.foreign) {
       auto it = r.args.find(key);
-      if (it == r.args.end()) continue;
-      if (!Version::parse(it->second.value)) {
-        out.left_out = fmt::format("the {} it is built against is unknown: {}", b->attribute, it->second.why);
-        return out;
+      std::string want;
+      if (it != r.args.end()) {
+        if (!Version::parse(it->second.value)) {
+          out.left_out = fmt::format("the {} it is built against is unknown: {}", b->attribute, it->second.why);
+          return out;
+        }
+        want = it->second.value;
+      } else {
+        // No version argument: the recipe's file names it (pytorch210-…), and
+        // the tree's tables state which 2.10 that is beside this version.
+        want = version_named_in_path(r, b->name);
+        if (want.empty()) continue;
       }
-      const std::string& want = it->second.value;
       ExternalRecipe e;
       e.attribute = b->attribute;
       std::optional<std::string> repo = repo_of_tarball(r.url, e.rev);
@@ -140,6 +169,7 @@ BuilderImport import_builder_call(const BuilderCall& call, const lint::NixFile& 
       Variant words = v;  // the words of this variant: its version and pairing too
       words.version = rv.version;
       words.paired = {{b->attribute, want}};
+      e.path = external_path_template(e.path, words);
       for (const auto& [name, fact] : r.args) e.args.emplace_back(name, external_arg_template(fact.value, words));
       for (const auto& name : r.pkgs_args) e.args.emplace_back(name, "{pkgs}");
       std::sort(e.args.begin(), e.args.end());

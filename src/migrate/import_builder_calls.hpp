@@ -22,6 +22,9 @@ struct BuilderImport {
   /// Per-file remarks that do not stop the import, "KEY\tTEXT": one warning per
   /// KEY names every file it concerns (a table fact reaches many files).
   std::vector<std::string> remarks;
+  /// What the tree's builder does for it that the spec does not hold, "KEY\tTEXT" as remarks:
+  /// notes, since the builder keeps doing it (BuilderCall::settings).
+  std::vector<std::string> kept;
   /// The package it is built against comes from another repository's recipe.
   std::optional<ForeignRecipe> foreign_base;
   std::string foreign_attribute;  ///< that package's nixpkgs attribute ("torch")

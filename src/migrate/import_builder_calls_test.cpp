@@ -201,6 +201,110 @@ TEST(ImportBuilderCalls, AHashedFetchRoundTripsThroughTheSpec) {
   EXPECT_NE(recipe.find("    cudaVersion = \"12_9\";\n"), std::string::npos) << recipe;
 }
 
+// tests/data/trees/vision-sibling, the constructs of a tree as teams write it:
+// the sibling torch repository is a formal's default (`torchRepo ? fetchTarball
+// { … }`), each variant imports the torch recipe of its own name from it
+// ("${toString torchRepo}/.flox/pkgs/${torchFile}.nix" with no version
+// argument: vision-table.nix states torch = "2.11.0" beside version 0.26.0),
+// and the source, allowBroken and torch come from lib/fixes.nix through both
+// operands of `[ cudaOverlay ] ++ fixes.overlays` and `// fixes.config`.
+TEST(ImportBuilderCalls, ASiblingRepositorysRecipePerVariantThroughAFormalsDefault) {
+  test::RunResult r = test::run_tailor({"import", "tests/data/trees/vision-sibling"});
+  Spec spec = load_spec("imported.toml", r.out, kb());  // it loads
+  Matrix m = expand(spec, kb());
+  std::set<std::string> names;
+  for (const auto& v : m.variants) {
+    names.insert(v.name);
+    SCOPED_TRACE(v.name);
+    EXPECT_EQ(v.version, "0.26.0");
+    EXPECT_EQ(v.paired, (std::vector<std::pair<std::string, std::string>>{{"torch", "2.11.0"}}));
+    EXPECT_EQ(v.pin, "6a030d5");
+    const PackageVersion* pv = package_version(v, spec);
+    ASSERT_NE(pv, nullptr);
+    const ExternalRecipe* e = pv->external_for("torch");
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->repo, "ml-platform/torch-recipes");
+    EXPECT_EQ(e->rev, "4f1e2d3c4b5a69788796a5b4c3d2e1f001122334");
+    EXPECT_EQ(e->hash, "17bqfj1f706akqrln4mja746il6j2nq6yycc8hg32v2mpyx9fyxn");
+    // lib/fixes.nix fetches pytorch/vision v0.26.0 with its submodules: the hash is of that.
+    ASSERT_TRUE(pv->source.has_value());
+    EXPECT_EQ(pv->source->fetch.rev, "v0.26.0");
+    EXPECT_TRUE(pv->source->fetch.fetch_submodules);
+    // The file of the variant's own name, in the sibling's dot-directory.
+    const std::string want = v.cuda.empty() ? ".flox/pkgs/pytorch211-python313-cpu-avx2.nix"
+                                            : fmt::format(".flox/pkgs/pytorch211-python313-cuda13_0-sm{}-{}.nix",
+                                                          v.sm == "9.0" ? "90" : "120", v.isa);
+    EXPECT_EQ(e->path_for(v), want);
+  }
+  EXPECT_EQ(names,
+            (std::set<std::string>{"torchvision026-python313-cpu-avx2", "torchvision026-python313-cuda13_0-sm90-avx512",
+                                   "torchvision026-python313-cuda13_0-sm120-avx2"}))
+      << r.err;
+  EXPECT_EQ(r.err.find("left out"), std::string::npos) << r.err;
+}
+
+// What lib/fixes.nix of vision-sibling does that a spec does not hold is named,
+// once per place it is written, with the recipes it reaches: allowBroken only on
+// the two CUDA 13.0 recipes (its condition), the rest on all three.
+TEST(ImportBuilderCalls, WhatTheBuilderSetsBeyondTheSpecIsNamedWhereItIsWritten) {
+  test::RunResult r = test::run_tailor({"import", "tests/data/trees/vision-sibling"});
+  auto has = [&](const std::string& line) { return r.err.find("tailor: note: " + line + "\n") != std::string::npos; };
+  const std::string tail = ": the tree's builder sets it; the spec does not hold it";
+  EXPECT_TRUE(
+      has("2 recipes (torchvision026-python313-cuda13_0-sm120-avx2.nix, …): allowBroken = true "
+          "(vision-sibling/lib/fixes.nix:7:28)" +
+          tail))
+      << r.err;
+  EXPECT_TRUE(
+      has("3 recipes (torchvision026-python313-cpu-avx2.nix, …): patches = [ ] (the pin's patches dropped) "
+          "(vision-sibling/lib/fixes.nix:19:13)" +
+          tail))
+      << r.err;
+  EXPECT_TRUE(
+      has("3 recipes (torchvision026-python313-cpu-avx2.nix, …): postPatch computed by builtins.replaceStrings "
+          "(vision-sibling/lib/fixes.nix:20:13)" +
+          tail))
+      << r.err;
+  EXPECT_TRUE(
+      has("3 recipes (torchvision026-python313-cpu-avx2.nix, …): BUILD_VERSION=0.26.0 "
+          "(vision-sibling/lib/fixes.nix:21:53)" +
+          tail))
+      << r.err;
+}
+
+// tests/data/trees/audio-sibling: a release pairs with the torch of its own
+// number (lib/audio-rows.nix states "2.11.0" twice in row "2.11"), and one
+// recipe links 2.11.0 against torch 2.12.1 under the word torchaudio211-pt212
+// with one cell (SM 9.0, AVX2) where the plain 2.11 has three. Each recipe
+// imports the torch file of its own name from the sibling repository.
+TEST(ImportBuilderCalls, AVersionPairedWithItsOwnNumberAndASecondPairingOfIt) {
+  test::RunResult r = test::run_tailor({"import", "tests/data/trees/audio-sibling"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  Spec spec = load_spec("imported.toml", r.out, kb());
+  Matrix m = expand(spec, kb());
+  std::map<std::string, std::string> torch_of;  // name -> the torch it pairs with
+  for (const auto& v : m.variants) {
+    SCOPED_TRACE(v.name);
+    EXPECT_EQ(v.version, "2.11.0");
+    EXPECT_EQ(v.pin, "6a030d5");
+    ASSERT_EQ(v.paired.size(), 1u);
+    EXPECT_EQ(v.paired.front().first, "torch");
+    torch_of[v.name] = v.paired.front().second;
+    const PackageVersion* pv = package_version(v, spec);
+    ASSERT_NE(pv, nullptr);
+    const ExternalRecipe* e = pv->external_for("torch");
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->path_for(v),
+              fmt::format(".flox/pkgs/pytorch{}-python313-cuda12_9-sm{}-{}.nix",
+                          v.paired.front().second == "2.12.1" ? "212" : "211", v.sm == "9.0" ? "90" : "120", v.isa));
+  }
+  EXPECT_EQ(torch_of,
+            (std::map<std::string, std::string>{{"torchaudio211-python313-cuda12_9-sm90-avx2", "2.11.0"},
+                                                {"torchaudio211-python313-cuda12_9-sm90-avx512", "2.11.0"},
+                                                {"torchaudio211-python313-cuda12_9-sm120-avx2", "2.11.0"},
+                                                {"torchaudio211-pt212-python313-cuda12_9-sm90-avx2", "2.12.1"}}));
+}
+
 TEST(ImportBuilderCalls, PinIsRefusedWithAReasonWhereRecipesNameTheirOwn) {
   test::RunResult r = test::run_tailor({"import", kTree, "--pin", "46336d4"});
   EXPECT_NE(

@@ -96,7 +96,7 @@ std::string external_toml(const RecipeVersion& r) {
   out += fmt::format("path = {}\n", toml_string(e.path));
   std::vector<std::string> args;
   for (const auto& [name, value] : e.args) args.push_back(fmt::format("{} = {}", toml_key(name), toml_string(value)));
-  out += fmt::format("args = {{ {} }}\n", fmt::join(args, ", "));
+  if (!args.empty()) out += fmt::format("args = {{ {} }}\n", fmt::join(args, ", "));  // none: `import … { }`
   return out;
 }
 

@@ -56,8 +56,19 @@ struct Key {
   std::string package, backend, cuda, pin, python, spelling;
   bool versioned = false;  ///< names carry a version word: the versions name their pins
   std::string sm_set;      ///< a set variant's set ("all=7.5,8.0"): each set its own family, single SMs apart
+  /// What a version word adds after its digits ("-pt212" of torchaudio211-pt212): such a version
+  /// is its own family, as an exclude names a version and cannot tell two pairings of one version apart.
+  std::string word_tail;
   auto operator<=>(const Key&) const = default;
 };
+
+// "-pt212" of the word torchaudio211-pt212: what follows the package and its version digits.
+std::string word_tail(const Variant& v) {
+  const std::string& w = v.package_word;
+  if (!w.starts_with(v.package)) return "";
+  size_t end = w.find_first_not_of("0123456789", v.package.size());
+  return end == std::string::npos ? "" : w.substr(end);
+}
 
 // One recipe read back: its variant, its pin and how its name is spelled.
 struct Read {
@@ -121,13 +132,55 @@ struct Claims {
 // the companions are built against has no recipe of its own, and each
 // companion recipe builds it inside (an inner pname). The family then says
 // `inline = [...]`; empty when it does not apply.
+// Whether \a f builds its own \a base inside: an inner pname, or the base's attribute (or the
+// package's own name, nixpkgs' old alias `pytorch`) overridden in a let (build-torchvision main:
+// `customPytorch = (pkgs.torch.override { … }).overrideAttrs …`).
+bool builds_inside(const NixFile& f, const PackageDef& base) {
+  return !f.facts.inner_names.empty() ||
+         std::any_of(f.facts.inner_overrides.begin(), f.facts.inner_overrides.end(),
+                     [&](const recipe::Fact& o) { return o.text == base.attribute || o.text == base.name; });
+}
+
+// The companion recipes whose base is neither a variant of the tree nor built inside, in a tree
+// whose other recipes of that package build it inside: each is left out with what it does
+// instead (a fetch of another repository, where it is written), so the rest loads as `inline`.
+std::map<std::string, std::string> companions_without_base(const LintTree& t, const KnowledgeBase& kb) {
+  std::map<std::string, std::string> out;  // file -> why
+  std::set<std::string> in_tree, inside;   // packages: variants of the tree; built inside by some recipe
+  for (const auto& f : t.nix)
+    if (f.variant) in_tree.insert(f.variant->package);
+  for (const auto& f : t.nix)
+    if (f.variant)
+      if (const PackageDef* base = kb.needed(*kb.package(f.variant->package), "companion-of");
+          base && builds_inside(f, *base))
+        inside.insert(f.variant->package);
+  for (const auto& f : t.nix) {
+    if (!f.variant || f.helper || !inside.count(f.variant->package)) continue;
+    const PackageDef* base = kb.needed(*kb.package(f.variant->package), "companion-of");
+    if (in_tree.count(base->name) || builds_inside(f, *base)) continue;
+    std::string how =
+        fmt::format("it builds no {} of its own (no override of {} in a let)", base->name, base->attribute);
+    for (const auto& x : f.facts.fetches)
+      if (!x.nixpkgs && x.fetcher == "fetchTarball") {
+        how = fmt::format(
+            "its {} comes from a tarball of another repository (fetchTarball at {}:{}:{}), which "
+            "import reads only through a builder call: a name without a version word has no "
+            "[[family.version]] to hold [family.version.external.{}]",
+            base->name, f.src.rel, x.span.line, x.span.column, base->attribute);
+        break;
+      }
+    out[f.src.rel] = how;
+  }
+  return out;
+}
+
 std::string inline_line(const std::vector<const Variant*>& vs, const LintTree& t, const KnowledgeBase& kb,
                         std::set<std::string> inner) {
   const PackageDef* base = kb.needed(*kb.package(vs.front()->package), "companion-of");
   if (!base) return {};
   for (const auto& f : t.nix) {
     if (f.variant && f.variant->package == base->name) return {};
-    if (f.variant && !f.facts.inner_names.empty()) inner.insert(f.variant->name);
+    if (f.variant && builds_inside(f, *base)) inner.insert(f.variant->name);
   }
   for (const Variant* v : vs)
     if (!inner.count(v->name)) return {};
@@ -257,12 +310,17 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   std::vector<std::string> tree_packages;  // in file order, each once
   BuilderCalls calls(t);
   // Remarks on builder calls, one warning per fact however many files it reaches.
-  std::map<std::string, std::pair<std::string, std::vector<std::string>>> remarks;
+  std::map<std::string, std::pair<std::string, std::vector<std::string>>> remarks, kept;
   // By URL: the recipe, the attribute it builds, the files built against it.
   std::map<std::string, std::tuple<ForeignRecipe, std::string, std::vector<std::string>>> foreign;
   std::string pinned_at;  // where a recipe names its pin, for --pin
+  const std::map<std::string, std::string> without_base = companions_without_base(t, kb);
   for (const auto& f : t.nix) {
     if (f.helper) continue;
+    if (auto it = without_base.find(f.src.rel); it != without_base.end()) {
+      r.warnings.push_back(fmt::format("{}: left out: {}", f.src.rel, it->second));
+      continue;
+    }
     if (!f.parsed) {  // its name may read as a variant, but nothing it builds can be told
       auto p = std::find_if(syntax.begin(), syntax.end(), [&](const Problem& x) { return x.rel == f.src.rel; });
       if (p != syntax.end() && p->pos.line > 0)
@@ -299,12 +357,13 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
         files.push_back(f.src.rel);
         continue;
       }
-      for (const auto& remark : bi.remarks) {
-        size_t tab = remark.find('\t');
-        auto& [text, files] = remarks[remark.substr(0, tab)];
-        text = remark.substr(tab + 1);
-        files.push_back(f.src.rel);
-      }
+      for (const auto& [list, into] : {std::pair{&bi.remarks, &remarks}, std::pair{&bi.kept, &kept}})
+        for (const auto& remark : *list) {
+          size_t tab = remark.find('\t');
+          auto& [text, files] = (*into)[remark.substr(0, tab)];
+          text = remark.substr(tab + 1);
+          files.push_back(f.src.rel);
+        }
       if (bi.foreign_base) {
         auto& [recipe, attribute, files] = foreign[bi.foreign_base->url];
         recipe = *bi.foreign_base;
@@ -341,11 +400,12 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     for (const auto& c : f.facts.comments)  // what it says it builds (decides a version its pin's sources dispute)
       if (c.key == "header") built.header.push_back(c.text);
   }
-  for (const auto& [key, remark] : remarks) {
-    const auto& [text, files] = remark;
-    r.warnings.push_back(files.size() == 1 ? fmt::format("{}: {}", files.front(), text)
-                                           : fmt::format("{} recipes ({}, …): {}", files.size(), files.front(), text));
-  }
+  for (const auto& [grouped, into] : {std::pair{&remarks, &r.warnings}, std::pair{&kept, &r.notes}})
+    for (const auto& [key, remark] : *grouped) {
+      const auto& [text, files] = remark;
+      into->push_back(files.size() == 1 ? fmt::format("{}: {}", files.front(), text)
+                                        : fmt::format("{} recipes ({}, …): {}", files.size(), files.front(), text));
+    }
   for (const auto& [url, item] : foreign) {
     const auto& [recipe, attribute, files] = item;
     r.notes.push_back(fmt::format(
@@ -421,7 +481,8 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
             v.python.empty() || v.python == python ? "" : v.python,
             spelling_text(spelling),
             versioned,
-            v.sm_set.empty() ? "" : fmt::format("{}={}", v.sm, fmt::join(v.sm_set, ","))};
+            v.sm_set.empty() ? "" : fmt::format("{}={}", v.sm, fmt::join(v.sm_set, ",")),
+            word_tail(v)};
     groups[key].push_back(&v);
     if (version) versions[key].push_back(&*version);
     spellings[key] = spelling;
@@ -451,6 +512,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     for (const auto& [token, written] : spellings.at(key))  // pytorch-cpu-arm64, pytorch-cuda12_8-no-avx512
       base += "-" + (written.empty() ? "no-" + token : written);
     if (!key.sm_set.empty()) base += "-" + key.sm_set.substr(0, key.sm_set.find('='));  // vllm-cuda12_9-all
+    base += key.word_tail;                                                              // torchaudio-cuda12_9-pt212
     std::string name = base;
     if (family_names.count(name)) name = base + "-" + key.pin + key.python;
     for (int n = 2; family_names.count(name); ++n) name = fmt::format("{}-{}{}-{}", base, key.pin, key.python, n);

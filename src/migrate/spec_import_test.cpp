@@ -199,6 +199,36 @@ TEST(SpecImport, SetsAndBaselinesRoundTrip) {
   EXPECT_EQ(want.at("vllm-python312-cuda12_9-all").first.size(), 7u);
 }
 
+// tests/data/trees/sm-set-let: an "all" recipe whose set is a let-bound list
+// given by name (`cudaCapabilities = portable; gpuTargets = portable;`) imports
+// as a set of those three SMs beside the tree's single-SM recipe.
+TEST(SpecImport, ASetBoundInALetIsTheSetOfAnAllName) {
+  test::RunResult r = test::run_tailor({"import", "tests/data/trees/sm-set-let"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  std::map<std::string, std::vector<std::string>> got;
+  for (const auto& v : expand(load_spec("sm-set-let.toml", r.out, kb()), kb()).variants) got[v.name] = v.sm_set;
+  EXPECT_EQ(got, (std::map<std::string, std::vector<std::string>>{
+                     {"vllm-python312-cuda12_9-all-avx512", {"8.0", "8.6", "9.0"}},
+                     {"vllm-python312-cuda12_9-sm90-avx512", {}}}));
+}
+
+// tests/data/trees/companion-no-pname: a standalone torchvision tree whose recipes
+// build their torch in a let without naming it, one through nixpkgs' older alias
+// `pytorch`; its MPS recipe imports torch from a tarball of another repository,
+// which import names with the fetch's place and leaves out, so the rest loads.
+TEST(SpecImport, ACompanionsOwnTorchWithoutAName) {
+  test::RunResult r = test::run_tailor({"import", "tests/data/trees/companion-no-pname"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err,
+            "tailor: warning: torchvision-python313-darwin-mps.nix: left out: its pytorch comes from a tarball of "
+            "another repository (fetchTarball at torchvision-python313-darwin-mps.nix:9:24), which import reads only "
+            "through a builder call: a name without a version word has no [[family.version]] to hold "
+            "[family.version.external.torch]\n");
+  EXPECT_NE(r.out.find("inline = [\"pytorch\"]\n"), std::string::npos) << r.out;
+  EXPECT_EQ(names_of(load_spec("companion.toml", r.out, kb())),
+            (std::set<std::string>{"torchvision-python313-cpu-avx2", "torchvision-python313-cpu-avx512"}));
+}
+
 TEST(SpecImport, HandWrittenTree) {
   test::RunResult r = test::run_tailor({"import", "tests/data/trees/clean"});
   EXPECT_EQ(r.status, 0) << r.err;

@@ -144,6 +144,13 @@ ValuePtr Evaluator::eval_in_file(const Expr* e, const std::string& rel) {
   return eval(e, env);
 }
 
+std::vector<std::pair<std::string, ValuePtr>> Evaluator::files_evaluated() const {
+  std::vector<std::pair<std::string, ValuePtr>> out;
+  for (const auto& [name, f] : files_)
+    if (f->value && !f->busy) out.emplace_back(name, f->value);
+  return out;
+}
+
 ValuePtr Evaluator::file(const std::string& rel) {
   auto it = files_.find(rel);
   if (it == files_.end()) {
@@ -452,7 +459,8 @@ ValuePtr Evaluator::string_of(const String* s, const EnvPtr& env) {
   Where w = at(s, env);
   // The pieces; an indented string's common indentation is then stripped as Nix does.
   std::vector<std::pair<std::string, bool>> pieces;  // text, literal with indentation
-  for (const StringPart& p : s->parts) {
+  for (size_t i = 0; i < s->parts.size(); ++i) {
+    const StringPart& p = s->parts[i];
     if (!p.expr) {
       pieces.emplace_back(p.text, s->kind == ExprKind::ind_string && p.has_indentation);
       continue;
@@ -460,7 +468,27 @@ ValuePtr Evaluator::string_of(const String* s, const EnvPtr& env) {
     ValuePtr v = eval(p.expr.get(), env);
     ValuePtr why;
     auto text = coerce(v, false, &why);
-    if (!text) return why->known() ? why : unknown(w, why->text, why->name.empty() ? "string" : why->name, why);
+    if (!text) {
+      if (why->known()) return why;
+      auto u = std::const_pointer_cast<Value>(unknown(w, why->text, why->name.empty() ? "string" : why->name, why));
+      // "${root}/.flox/pkgs/${name}.nix": an unknown root and a known rest, which
+      // says which file of that root is meant.
+      if (pieces.empty() && s->kind == ExprKind::string) {
+        std::string rest;
+        for (size_t j = i + 1; j < s->parts.size(); ++j) {
+          if (!s->parts[j].expr) {
+            rest += s->parts[j].text;
+            continue;
+          }
+          ValuePtr ignored;
+          auto t = coerce(eval(s->parts[j].expr.get(), env), false, &ignored);
+          if (!t) return u;
+          rest += *t;
+        }
+        u->suffix = std::move(rest);
+      }
+      return u;
+    }
     pieces.emplace_back(std::move(*text), false);
   }
   std::string out;
@@ -692,6 +720,22 @@ ValuePtr Evaluator::binary(const Binary* b, const EnvPtr& env) {
     std::optional<bool> e;
     if (!equal(l, r, e, 0)) return unknown(w, "a comparison with an unknown value", "==", l->known() ? r : l);
     return boolean(b->op == BinaryOp::eq ? *e : !*e);
+  }
+  // `(old.cmakeFlags or []) ++ fixups.extraCmakeFlags`, `(old.preConfigure or "") + fixups.extra`,
+  // `{ pname = …; } // (lib.optionalAttrs …)`: unknown, yet what the known side adds is kept (in list) for readers of
+  // what a builder sets, and a path's known tail (`fetchTarball { … } + "/recipes/torch.nix"`) as the suffix.
+  if ((b->op == BinaryOp::concat || b->op == BinaryOp::add || b->op == BinaryOp::update) && l->known() != r->known()) {
+    const ValuePtr& u = l->known() ? r : l;
+    const ValuePtr& k = l->known() ? l : r;
+    auto v = std::make_shared<Value>();
+    v->where = w;
+    v->text = u->text;
+    v->name = binary_op_text(b->op);
+    v->base = u;
+    v->list.push_back(ready(k));
+    if (b->op == BinaryOp::add && !l->known() && r->is(ValueKind::string)) v->suffix = l->suffix + r->text;
+    charge(sizeof(Value) + v->text.size() + v->suffix.size());
+    return v;
   }
   if (!l->known()) return l;
   if (!r->known()) return r;

@@ -58,6 +58,8 @@ class Evaluator {
 
   /// The value of the file \a rel (cached: a file is parsed and evaluated once).
   ValuePtr file(const std::string& rel);
+  /// The values of the files evaluated so far (the tables a builder read), by name.
+  std::vector<std::pair<std::string, ValuePtr>> files_evaluated() const;
   /// The syntax error of \a rel, after file() met one.
   const Diagnostic* syntax_error(const std::string& rel) const;
 

@@ -73,6 +73,46 @@ TEST(NixEval, ImpureThingsAreUnknownAndKeepTheirArguments) {
   EXPECT_EQ(d->base, s);  // the interpolation remembers the fetch it came from
 }
 
+// `(old.x or []) ++ known`, `… + known` and `known // unknown`: unknown, made from the unknown
+// side, with the known side kept as its one argument; a path's known tail is the suffix.
+// And a root's unknown start with a known rest: "${root}/.flox/pkgs/${name}.nix".
+TEST(NixEval, AnOperationWithOneUnknownSideKeepsTheKnownSide) {
+  Tree t(Files{{"main.nix",
+                "let pkgs = import <nixpkgs> {}; root = builtins.fetchTarball { url = \"u\"; }; name = \"t\"; in {\n"
+                "  l = (pkgs.old or []) ++ [ \"-DX=1\" ];\n"
+                "  s = pkgs.pre + \"export V=1\";\n"
+                "  u = { pname = \"p\"; } // pkgs.extra;\n"
+                "  f = root + \"/recipes/torch.nix\";\n"
+                "  i = \"${toString root}/.flox/pkgs/${name}.nix\";\n}\n"}});
+  ValuePtr v = t.main();
+  ValuePtr l = t.at(v, {"l"});
+  ASSERT_FALSE(l->known());
+  EXPECT_EQ(l->name, "++");
+  EXPECT_EQ(l->base->name, "import.old");
+  ASSERT_EQ(l->list.size(), 1u);
+  ValuePtr kept = t.ev.force(l->list[0]);
+  ASSERT_TRUE(kept->is(ValueKind::list));
+  ASSERT_EQ(kept->list.size(), 1u);
+  EXPECT_EQ(str(t.ev.force(kept->list[0])), "-DX=1");
+  ValuePtr s = t.at(v, {"s"});
+  ASSERT_FALSE(s->known());
+  EXPECT_EQ(s->name, "+");
+  ASSERT_EQ(s->list.size(), 1u);
+  EXPECT_EQ(str(t.ev.force(s->list[0])), "export V=1");
+  ValuePtr u = t.at(v, {"u"});
+  ASSERT_FALSE(u->known());
+  EXPECT_EQ(u->name, "//");
+  ASSERT_EQ(u->list.size(), 1u);
+  EXPECT_EQ(str(t.ev.get(t.ev.force(u->list[0]), "pname")), "p");
+  ValuePtr f = t.at(v, {"f"});
+  ASSERT_FALSE(f->known());
+  EXPECT_EQ(f->base->name, "builtins.fetchTarball");
+  EXPECT_EQ(f->suffix, "/recipes/torch.nix");
+  ValuePtr i = t.at(v, {"i"});
+  ASSERT_FALSE(i->known());
+  EXPECT_EQ(i->suffix, "/.flox/pkgs/t.nix");
+}
+
 TEST(NixEval, LazyAnUnusedBranchOrAttributeCostsNothing) {
   Tree t(Files{{"main.nix", "let x = throw \"no\"; in { a = if true then 1 else x; b = x; c = [ x 2 ]; }"}});
   ValuePtr v = t.main();

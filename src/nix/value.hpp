@@ -73,6 +73,9 @@ struct Value {
   // "<nixpkgs>"), and the unknown it was made from by a select, call or interpolation.
   std::string name;
   ValuePtr base;
+  /// unknown: a string made of an unknown start and a known rest, that rest
+  /// ("${root}/recipes/torch.nix" -> "/recipes/torch.nix").
+  std::string suffix;
 
   bool is(ValueKind k) const { return kind == k; }
   bool known() const { return kind != ValueKind::unknown; }

@@ -1,5 +1,11 @@
 #include "prune/prune_json.hpp"
 
+#include <signal.h>
+
+#include <cctype>
+
+#include <fmt/format.h>
+
 namespace tailor {
 
 namespace {
@@ -34,7 +40,54 @@ nlohmann::json file_json(const FileOutcome& f) {
   return j;
 }
 
+ArchChange arch_from_json(const nlohmann::json& a) {
+  ArchChange c;
+  c.arch = a.at("arch").get<std::string>();
+  const std::string kind = a.at("kind").get<std::string>();
+  for (FatbinKind k : {FatbinKind::ptx, FatbinKind::sass, FatbinKind::nvvm, FatbinKind::other})
+    if (fatbin_kind_name(k) == kind) c.kind = k;
+  // "sm_90a", "compute_120": the number orders the report's rows.
+  size_t at = c.arch.find('_');
+  for (size_t i = at == std::string::npos ? c.arch.size() : at + 1;
+       i < c.arch.size() && std::isdigit(static_cast<unsigned char>(c.arch[i])); ++i)
+    c.number = c.number * 10 + static_cast<uint32_t>(c.arch[i] - '0');
+  c.kept = a.at("kept").get<uint64_t>();
+  c.removed = a.at("removed").get<uint64_t>();
+  c.kept_bytes = a.value("kept_bytes", uint64_t{0});
+  c.removed_bytes = a.value("removed_bytes", uint64_t{0});
+  return c;
+}
+
 }  // namespace
+
+FileOutcome file_outcome_from_json(const nlohmann::json& j) {
+  FileOutcome f;
+  f.path = j.at("path").get<std::string>();
+  f.size = j.value("size", uint64_t{0});
+  f.size_after = j.value("size_after", f.size);
+  f.fatbin_bytes = j.value("fatbin_bytes", uint64_t{0});
+  f.removed_bytes = j.value("removed_bytes", uint64_t{0});
+  f.containers = j.value("containers", size_t{0});
+  f.untouched = j.value("untouched_containers", size_t{0});
+  f.untouched_for = j.value("untouched_for", std::vector<std::string>{});
+  for (const auto& a : j.at("archs")) f.archs.push_back(arch_from_json(a));
+  if (j.contains("disk")) {
+    f.disk_before = j["disk"].value("before", uint64_t{0});
+    f.disk_after = j["disk"].value("after", uint64_t{0});
+  }
+  f.refused = j.value("refused", std::string());
+  f.compaction = j.value("not_compacted", std::string());
+  return f;
+}
+
+std::string signal_name(int sig) {
+  switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    default: return fmt::format("signal {}", sig);
+  }
+}
 
 nlohmann::json to_json(const PruneReport& r, bool with_time) {
   nlohmann::json files = nlohmann::json::array();
@@ -58,6 +111,7 @@ nlohmann::json to_json(const PruneReport& r, bool with_time) {
     // Inside the wheel the JSON cannot know the final size of the archive holding it.
     if (with_time && r.download_before) j["download"] = {{"before", r.download_before}, {"after", r.download_after}};
   }
+  if (r.interrupted) j["interrupted"] = signal_name(r.interrupted);
   if (!r.output.empty() && with_time) j["output"] = r.output;
   if (!r.record.empty() && with_time) j["record"] = r.record;
   if (with_time) j["seconds"] = r.seconds;

@@ -14,6 +14,7 @@
 
 #include "binfmt/artifact.hpp"
 #include "binfmt/wheel.hpp"
+#include "prune/inplace_record.hpp"
 #include "prune/parallel_deflate.hpp"
 #include "prune/prune_json.hpp"
 #include "prune/zip_writer.hpp"
@@ -115,25 +116,47 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
   }
   PruneOptions opts = r.opts;
   opts.fresh_output = copy;
+  // In place, files change one by one: the record says which as it goes, and
+  // a signal stops the prune between files instead of ending it (its files in
+  // flight are left as they were), so the record it leaves is true.
+  const bool in_place = !copy && !r.opts.dry_run;
+  std::optional<InPlaceRecord> journal;
+  std::optional<DeferSignals> defer;
+  if (in_place &&
+      std::any_of(files.begin(), files.end(), [&](size_t i) { return entries[i].type == TreeEntry::Type::elf; })) {
+    journal.emplace(r.path / kRecordName, rep);
+    journal->begin();
+    defer.emplace();
+  }
   std::vector<FileOutcome> outcomes(files.size());
+  std::vector<char> done(files.size(), 0);
   std::vector<std::exception_ptr> errors(files.size());
   parallel_for_on(0, files.size(), [&](size_t k) {
     const TreeEntry& e = entries[files[k]];
+    if (defer && interrupting_signal()) return;  // left as it was
     try {
       outcomes[k] = prune_member_file(e, copy ? stage / e.rel : e.path, opts);
+      done[k] = 1;
+      if (journal && (outcomes[k].fatbin_bytes || !outcomes[k].refused.empty())) journal->done(outcomes[k]);
     } catch (...) {
       errors[k] = std::current_exception();  // an I/O error: the whole copy fails
     }
   });
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
-  for (auto& f : outcomes) {
+  rep.interrupted = defer ? interrupting_signal() : 0;
+  std::exception_ptr failed;
+  for (auto& e : errors)  // interrupted, a file in flight fails as its staging file goes: left as it was
+    if (e && !rep.interrupted && !failed) failed = e;
+  for (size_t k = 0; k < outcomes.size(); ++k) {
+    if (!done[k]) continue;
+    FileOutcome& f = outcomes[k];
     rep.disk_before += f.disk_before;
     rep.disk_after += f.disk_after;
     keep_outcome(rep, std::move(f));
   }
   // The record verify reads: torch's arch list still names what was removed here.
-  if (!r.opts.dry_run && rep.removed_bytes()) {
+  if (journal && journal->finish(rep, !failed && !rep.interrupted)) rep.record = r.path / kRecordName;
+  if (failed) std::rethrow_exception(failed);
+  if (!journal && !r.opts.dry_run && rep.removed_bytes()) {
     fs::path at = (copy ? stage : r.path) / kRecordName;
     write_file_atomically(at, json_text(to_json(rep, false)), fs::perms(0644));
     rep.record = (copy ? r.out : r.path) / kRecordName;
@@ -204,6 +227,7 @@ void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
   // Staged before any work: an output that cannot be made is said first, by its name.
   std::optional<StagedOutput> out;
   if (write) out.emplace(r.out);
+  if (write) refuse_zip64_members(w);
   std::vector<WheelWork> work;
   std::vector<char> is_elf(w.members.size(), 0);
   for (size_t i = 0; i < w.members.size(); ++i) {

@@ -52,6 +52,7 @@ struct PruneReport {
   uint64_t disk_before = 0, disk_after = 0;          ///< allocated by every file of the input and of the output
   std::string record;     ///< the tailor-prune.json written (in a wheel: its member name); "" none
   int deflate_level = 0;  ///< zlib level of the members deflated anew (wheels)
+  int interrupted = 0;    ///< the signal that stopped an in-place prune midway; 0 none
   double seconds = 0;
 
   uint64_t removed_bytes() const;

@@ -82,6 +82,17 @@ void ZipWriter::put(const void* p, uint64_t n) {
   }
 }
 
+void refuse_zip64_members(const Wheel& w) {
+  if (w.members.size() >= 0xffff)
+    throw_format_error(fmt::format(
+        "the wheel has {} members: the pruned wheel would need zip64, which tailor does not write", w.members.size()));
+  for (const auto& m : w.members)
+    if (m.uncompressed_size > kMax32 || m.compressed_size > kMax32)
+      throw_format_error(fmt::format(
+          "member '{}' is {} bytes unpacked, {} stored: the pruned wheel would need zip64, which tailor does not write",
+          m.name, m.uncompressed_size, m.compressed_size));
+}
+
 // Writes \a m's local header here; its data follows.
 void ZipWriter::start(WheelMember m) {
   if (m.compressed_size > kMax32 || m.uncompressed_size > kMax32 || at_ > kMax32 || members_.size() >= 0xffff)

@@ -13,6 +13,12 @@
 
 namespace tailor {
 
+/// Refuses, before any work, a wheel whose members the writer could not write
+/// back: one of 4 GiB or more (unpacked or stored), or 65,535 members, need
+/// zip64. The zip directory says so at once; found while writing, it cost a
+/// whole prune first (31 s on a real wheel).
+void refuse_zip64_members(const Wheel& w);
+
 class ZipWriter {
  public:
   /// Writes to \a fd; a failed write names \a shown (the wheel being made).

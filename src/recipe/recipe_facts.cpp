@@ -126,6 +126,8 @@ class Extractor {
   void register_strings(const nix::Attrs& a) {
     for (const auto& b : a.bindings) {
       if (b.is_inherit || b.path.size() != 1 || b.path[0].expr || !b.value) continue;
+      // `allCapabilities = [ "7.5" … ];` then `gpuTargets = allCapabilities;`: the list is the targets.
+      if (b.value->kind == ExprKind::list) lists_.emplace(b.path[0].name, b.value.get());
       if (b.value->kind != ExprKind::string && b.value->kind != ExprKind::ind_string) continue;
       const auto& parts = static_cast<const nix::String&>(*b.value).parts;
       if (std::any_of(parts.begin(), parts.end(), [](const nix::StringPart& p) { return p.expr != nullptr; })) continue;
@@ -300,6 +302,7 @@ class Extractor {
     call_facts(c);
     std::string outer = override_attr_;
     auto attr = overridden_attribute(*c.fn);
+    if (attr && in_let_value_) f_.inner_overrides.push_back({"override", *attr, c.span});
     override_arguments(c, attr);
     nix::for_each_child(c, parent, [&](const Expr& x, std::string_view b) {
       walk(x, b);
@@ -452,6 +455,11 @@ class Extractor {
   }
 
   void string_list(const Expr& value, std::vector<Fact>& out, std::string_view key) {
+    if (value.kind == ExprKind::var)
+      if (auto it = lists_.find(static_cast<const nix::Name&>(value).name); it != lists_.end()) {
+        string_list(*it->second, out, key);
+        return;
+      }
     if (value.kind != ExprKind::list) {
       if (auto s = resolve_string(value)) {
         out.push_back({std::string(key), s->text, s->span});
@@ -775,10 +783,11 @@ class Extractor {
   RecipeFacts& f_;
   /// String bindings by name (views of the syntax tree's names, which outlive the walk).
   std::unordered_map<std::string_view, const Expr*> strings_;
-  std::set<std::string, std::less<>> python_aliases_;  ///< let-bound aliases of a selected Python set
-  int in_let_value_ = 0;                               ///< > 0 while walking the value of a let binding
-  std::vector<nix::Span> unused_defaults_;             ///< defaults of formals nothing reads
-  std::string override_attr_;                          ///< the attribute whose override's arguments are being walked
+  std::unordered_map<std::string_view, const Expr*> lists_;  ///< let/set bindings whose value is a list literal
+  std::set<std::string, std::less<>> python_aliases_;        ///< let-bound aliases of a selected Python set
+  int in_let_value_ = 0;                                     ///< > 0 while walking the value of a let binding
+  std::vector<nix::Span> unused_defaults_;                   ///< defaults of formals nothing reads
+  std::string override_attr_;  ///< the attribute whose override's arguments are being walked
   // Where the facts already recorded start, so a fact seen twice is found without a scan of all of them.
   std::unordered_map<uint32_t, size_t> pin_index_;        ///< span.begin -> index in f_.pins
   std::unordered_set<uint32_t> name_at_, inner_name_at_;  ///< span.begin of f_.names, f_.inner_names

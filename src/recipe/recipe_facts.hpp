@@ -51,6 +51,9 @@ struct CallFact {
 struct RecipeFacts {
   std::vector<Fact> names;        ///< pname, variantName, variant.name of the result
   std::vector<Fact> inner_names;  ///< pnames bound inside a let value (an inner torch of a companion)
+  /// Attributes overridden inside a let value (`customPytorch = (pkgs.torch.override { … }).overrideAttrs …`):
+  /// text = the attribute ("torch"), at the call. A companion's own torch, even without a pname of its own.
+  std::vector<Fact> inner_overrides;
   std::vector<PinFact> pins;
   std::vector<Fact> python_sets;        ///< python3Packages, python313Packages, python312 (interpreter) uses
   std::vector<Fact> cuda_overlays;      ///< cudaPackages_12_9 uses

@@ -45,6 +45,24 @@ TEST(RecipeFacts, SeedTwoStageRecipe) {
   EXPECT_TRUE(f.pins.empty());
 }
 
+// A set of GPUs bound once in a let and given by name to both lists: each list
+// reads the set's elements, where they are written.
+TEST(RecipeFacts, ATargetListBoundInALet) {
+  std::string text =
+      "let\n  portable = [ \"8.0\" \"9.0\" ];\nin {\n  cudaCapabilities = portable;\n  gpuTargets = portable;\n}\n";
+  nix::SymbolTable symbols;
+  nix::ParseResult r = nix::parse("set.nix", text, symbols);
+  ASSERT_TRUE(r.expr);
+  RecipeFacts f = extract_facts(text, *r.expr, r.comments);
+  ASSERT_EQ(f.gpu_targets.size(), 2u);
+  EXPECT_EQ(f.gpu_targets[0].text, "8.0");
+  EXPECT_EQ(f.gpu_targets[1].text, "9.0");
+  EXPECT_EQ(f.gpu_targets[1].span.line, 2);
+  EXPECT_EQ(f.gpu_targets[1].span.column, 22);
+  ASSERT_EQ(f.cuda_capabilities.size(), 2u);
+  EXPECT_EQ(f.cuda_capabilities[0].text, "8.0");
+}
+
 TEST(RecipeFacts, PinsWithAndWithoutHash) {
   std::string text =
       "let rev = \"46336d4d6980ae6f136b45c8507b17787eb186a0\";\n"

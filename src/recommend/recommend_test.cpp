@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <set>
 
+#include <sstream>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -174,7 +176,13 @@ TEST(RecommendTable, EveryRow) {
   for (const Row& r : kTable) {
     auto res = recommend_json(r);
     std::string where = std::string(r.cpu) + " --gpus " + r.gpus + " --workload " + r.workload + " --spec " + r.spec;
-    ASSERT_TRUE(res.err.empty()) << where << "\n" << res.err;
+    // Nothing on stderr but the matrix's warnings, which every expanding command prints
+    // (pytorch-prebuilt asks for CUDA 12.8, the wheel's, on a pin whose recorded list lacks it).
+    std::istringstream err(res.err);
+    for (std::string line; std::getline(err, line);)
+      ASSERT_TRUE(line.starts_with("tailor: warning: the knowledge base does not record cudaPackages_"))
+          << where << "\n"
+          << res.err;
     auto j = nlohmann::json::parse(res.out);
     EXPECT_EQ(j.size(), 5u) << where;  // issue 47 added "notes"
     for (const char* key : {"variant", "reasons", "alternatives", "warnings", "notes"})

@@ -244,14 +244,15 @@ Check arch_list_check(const nlohmann::json& probe, const std::vector<FatbinEntry
 }
 
 // A tiny GPU computation, when the GPU's SM is covered.
-Check gpu_compute_check(const VariantPromise& p, const nlohmann::json& probe, const std::vector<FatbinEntry>& entries,
-                        bool available, const std::optional<nlohmann::json>& gpu_result) {
+Check gpu_compute_check(const KnowledgeBase& kb, const VariantPromise& p, const nlohmann::json& probe,
+                        const std::vector<FatbinEntry>& entries, bool available,
+                        const std::optional<nlohmann::json>& gpu_result) {
   if (!available)
     return {"gpu-compute", CheckStatus::skipped,
             p.backend == "cuda" ? "CUDA is not available here" : "not a CUDA variant"};
   auto cap = probe.value("capability", nlohmann::json::array());
   int major = cap.size() == 2 ? cap[0].get<int>() : 0, minor = cap.size() == 2 ? cap[1].get<int>() : 0;
-  if (!covers(entries, major, minor))
+  if (!covers(kb, entries, major, minor))
     return {"gpu-compute", CheckStatus::skipped,
             fmt::format("this GPU is SM {}.{}, which the fatbins do not cover", major, minor)};
   if (!gpu_result) return {"gpu-compute", CheckStatus::failed, "the GPU probe did not run"};
@@ -264,7 +265,7 @@ Check gpu_compute_check(const VariantPromise& p, const nlohmann::json& probe, co
 
 // ATen's runtime dispatch level, "CPU capability usage: AVX512", against the
 // lowest the variant's ISA promises (cpu_isas.toml's aten_capability).
-Check cpu_capability_check(const VariantPromise& p, const nlohmann::json& probe) {
+Check cpu_capability_check(const KnowledgeBase& kb, const VariantPromise& p, const nlohmann::json& probe) {
   static const std::regex cap_re(R"(CPU capability usage: (\w+))");
   std::smatch m;
   std::string config = jstr(probe, "config");
@@ -272,7 +273,7 @@ Check cpu_capability_check(const VariantPromise& p, const nlohmann::json& probe)
     return {"cpu-capability", CheckStatus::skipped, "torch.__config__.show() names no CPU capability"};
   std::string got = m[1];
   std::vector<std::string> allowed;
-  if (const CpuIsa* isa = embedded_kb().isa(p.isa)) allowed = embedded_kb().aten_capabilities_meeting(*isa);
+  if (const CpuIsa* isa = kb.isa(p.isa)) allowed = kb.aten_capabilities_meeting(*isa);
   if (allowed.empty())
     return {"cpu-capability", CheckStatus::skipped,
             fmt::format("ATen dispatches to {}; not compared for ISA '{}'", got, p.isa)};
@@ -285,9 +286,9 @@ Check cpu_capability_check(const VariantPromise& p, const nlohmann::json& probe)
 
 }  // namespace
 
-std::vector<Check> probe_checks(const VariantPromise& p, const Inspection& in, const nlohmann::json& probe,
-                                bool gpu_present, const std::optional<nlohmann::json>& gpu_result,
-                                const PruneRecords& pruned) {
+std::vector<Check> probe_checks(const KnowledgeBase& kb, const VariantPromise& p, const Inspection& in,
+                                const nlohmann::json& probe, bool gpu_present,
+                                const std::optional<nlohmann::json>& gpu_result, const PruneRecords& pruned) {
   // The probe's module (packages.toml probe): the import, and its version against the variant's.
   const std::string& m = p.probe;
   std::string import = "import-" + m;
@@ -304,13 +305,13 @@ std::vector<Check> probe_checks(const VariantPromise& p, const Inspection& in, c
       cpu_compute_check(probe),
       cuda_available_check(p, probe, gpu_present, available),
       arch_list_check(probe, entries, available, pruned),
-      gpu_compute_check(p, probe, entries, available, gpu_result),
-      cpu_capability_check(p, probe),
+      gpu_compute_check(kb, p, probe, entries, available, gpu_result),
+      cpu_capability_check(kb, p, probe),
   };
 }
 
-std::vector<Check> runtime_checks(const VariantPromise& p, const Inspection& in, const fs::path& root,
-                                  const std::string& python_override) {
+std::vector<Check> runtime_checks(const KnowledgeBase& kb, const VariantPromise& p, const Inspection& in,
+                                  const fs::path& root, const std::string& python_override) {
   if (p.python.empty()) return {{"python", CheckStatus::skipped, "not a Python package"}};
   if (p.probe.empty())
     return {{"python", CheckStatus::skipped, fmt::format("package {} names no probe (packages.toml)", p.package)}};
@@ -330,7 +331,7 @@ std::vector<Check> runtime_checks(const VariantPromise& p, const Inspection& in,
   std::optional<nlohmann::json> gpu_result;
   if (probe->value("cuda_available", false)) {
     auto cap = probe->value("capability", nlohmann::json::array());
-    if (cap.size() == 2 && covers(in.all_entries(), cap[0].get<int>(), cap[1].get<int>())) {
+    if (cap.size() == 2 && covers(kb, in.all_entries(), cap[0].get<int>(), cap[1].get<int>())) {
       std::string gpu_why;
       gpu_result = run_probe(t, p.probe_script, "gpu", gpu_why);
       if (!gpu_result) gpu_result = nlohmann::json{{"error", gpu_why}};
@@ -340,7 +341,7 @@ std::vector<Check> runtime_checks(const VariantPromise& p, const Inspection& in,
   fs::path torch_file = jstr(*probe, p.probe + "_file");
   PruneRecords pruned =
       find_prune_records(root, torch_file.empty() ? fs::path() : torch_file.parent_path().parent_path());
-  std::vector<Check> out = probe_checks(p, in, *probe, gpu, gpu_result, pruned);
+  std::vector<Check> out = probe_checks(kb, p, in, *probe, gpu, gpu_result, pruned);
   for (const auto& problem : pruned.problems) out.front().detail += fmt::format("; unread prune record {}", problem);
   out.front().detail += fmt::format(" ({}: {})", t.why, t.python.string());
   return out;

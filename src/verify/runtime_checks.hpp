@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "inspect/inspection.hpp"
+#include "kb/knowledge_base.hpp"
 #include "verify/check.hpp"
 #include "verify/promise.hpp"
 #include "verify/prune_records.hpp"
@@ -38,13 +39,13 @@ PythonTarget find_python(const std::filesystem::path& root, const std::string& p
 /// the import of \a p's probe module and its version, then what it reports.
 /// \a gpu_result is the second probe's output when a GPU computation ran;
 /// \a pruned, what tailor prune records having removed.
-std::vector<Check> probe_checks(const VariantPromise& p, const Inspection& in, const nlohmann::json& probe,
-                                bool gpu_present, const std::optional<nlohmann::json>& gpu_result,
-                                const PruneRecords& pruned = {});
+std::vector<Check> probe_checks(const KnowledgeBase& kb, const VariantPromise& p, const Inspection& in,
+                                const nlohmann::json& probe, bool gpu_present,
+                                const std::optional<nlohmann::json>& gpu_result, const PruneRecords& pruned = {});
 
 /// Runs the probes and returns their checks.
-std::vector<Check> runtime_checks(const VariantPromise& p, const Inspection& in, const std::filesystem::path& root,
-                                  const std::string& python_override);
+std::vector<Check> runtime_checks(const KnowledgeBase& kb, const VariantPromise& p, const Inspection& in,
+                                  const std::filesystem::path& root, const std::string& python_override);
 
 /// Whether this host has an NVIDIA driver loaded (so CUDA should be available).
 bool nvidia_driver_present();

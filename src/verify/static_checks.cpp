@@ -43,7 +43,7 @@ Check machine_check(const VariantPromise& p, const Inspection& in) {
   return c;
 }
 
-std::vector<Check> cuda_checks(const VariantPromise& p, const Inspection& in) {
+std::vector<Check> cuda_checks(const KnowledgeBase& kb, const VariantPromise& p, const Inspection& in) {
   std::vector<Check> out;
   std::vector<FatbinEntry> entries = in.all_entries();
   if (p.backend != "cuda") {
@@ -68,7 +68,7 @@ std::vector<Check> cuda_checks(const VariantPromise& p, const Inspection& in) {
       return out;
     }
     numbers.push_back(*sm);
-    targets.push_back(gpu_for(static_cast<int>(*sm / 10), static_cast<int>(*sm % 10)));
+    targets.push_back(gpu_for(kb, static_cast<int>(*sm / 10), static_cast<int>(*sm % 10)));
   }
   // Per container, the driver's choice for these GPUs (binfmt/driver_choice.hpp,
   // what prune keeps): entries outside it are code they never load.
@@ -155,8 +155,7 @@ Check toolchain_check(const VariantPromise& p, const std::filesystem::path& root
 
 }  // namespace
 
-GpuTarget gpu_for(int major, int minor) {
-  const KnowledgeBase& kb = embedded_kb();
+GpuTarget gpu_for(const KnowledgeBase& kb, int major, int minor) {
   const std::string sm = fmt::format("{}.{}", major, minor);
   const uint32_t number = static_cast<uint32_t>(major * 10 + minor);
   return any_gpu_target(kb, sm).value_or(GpuTarget{sm, number, {number}});
@@ -168,10 +167,11 @@ bool covers(const std::vector<FatbinEntry>& entries, const GpuTarget& gpu) {
   });
 }
 
-std::vector<Check> static_checks(const VariantPromise& p, const Inspection& in, const std::filesystem::path& root) {
+std::vector<Check> static_checks(const KnowledgeBase& kb, const VariantPromise& p, const Inspection& in,
+                                 const std::filesystem::path& root) {
   std::vector<Check> out;
   out.push_back(machine_check(p, in));
-  for (auto& c : cuda_checks(p, in)) out.push_back(std::move(c));
+  for (auto& c : cuda_checks(kb, p, in)) out.push_back(std::move(c));
   out.push_back(toolchain_check(p, root));
   return out;
 }

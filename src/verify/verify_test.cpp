@@ -60,7 +60,7 @@ struct TempDir {
 };
 
 TEST(VerifyStatic, SmOnlyAndNothingElse) {
-  auto checks = static_checks(cuda90(), inspect_path(kElf / "sm90.so"), kElf / "sm90.so");
+  auto checks = static_checks(embedded_kb(), cuda90(), inspect_path(kElf / "sm90.so"), kElf / "sm90.so");
   EXPECT_EQ(find(checks, "fatbin-sm").status, CheckStatus::ok);
   EXPECT_EQ(find(checks, "fatbin-only-sm").status, CheckStatus::ok);
   EXPECT_EQ(find(checks, "elf-machine").status, CheckStatus::ok);
@@ -68,7 +68,7 @@ TEST(VerifyStatic, SmOnlyAndNothingElse) {
 }
 
 TEST(VerifyStatic, ExtraArchitecturesAndPtxFail) {
-  auto multi = static_checks(cuda90(), inspect_path(kElf / "multi.so"), kElf / "multi.so");
+  auto multi = static_checks(embedded_kb(), cuda90(), inspect_path(kElf / "multi.so"), kElf / "multi.so");
   EXPECT_EQ(find(multi, "fatbin-sm").status, CheckStatus::ok);
   const Check& extra = find(multi, "fatbin-only-sm");
   EXPECT_EQ(extra.status, CheckStatus::failed);
@@ -76,29 +76,32 @@ TEST(VerifyStatic, ExtraArchitecturesAndPtxFail) {
   EXPECT_NE(extra.detail.find("compute_120 (2 PTX)"), std::string::npos) << extra.detail;
   // sm_90a + sm_90 + compute_90: fine only when PTX was asked for.
   Inspection a = inspect_path(kElf / "sm90a-sm90-ptx.so");
-  EXPECT_EQ(find(static_checks(cuda90(), a, kElf), "fatbin-only-sm").status, CheckStatus::failed);
+  EXPECT_EQ(find(static_checks(embedded_kb(), cuda90(), a, kElf), "fatbin-only-sm").status, CheckStatus::failed);
   VariantPromise with_ptx = cuda90();
   with_ptx.ptx = true;
-  EXPECT_EQ(find(static_checks(with_ptx, a, kElf), "fatbin-only-sm").status, CheckStatus::ok);
+  EXPECT_EQ(find(static_checks(embedded_kb(), with_ptx, a, kElf), "fatbin-only-sm").status, CheckStatus::ok);
 }
 
 TEST(VerifyStatic, MissingSmAndCpuOnlyBuilds) {
   VariantPromise p = cuda90();
   p.sm = "10.0";
-  auto checks = static_checks(p, inspect_path(kElf / "sm90.so"), kElf);
+  auto checks = static_checks(embedded_kb(), p, inspect_path(kElf / "sm90.so"), kElf);
   EXPECT_EQ(find(checks, "fatbin-sm").status, CheckStatus::failed);
   EXPECT_EQ(find(checks, "fatbin-sm").detail, "no sm_100 cubins; the fatbins carry sm_90 (2 cubins)");
   // The silent failure hand-written recipes hit: a CUDA variant that came out CPU-only.
-  auto cpu = static_checks(cuda90(), inspect_path(kElf / "cpu-only.so"), kElf / "cpu-only.so");
+  auto cpu = static_checks(embedded_kb(), cuda90(), inspect_path(kElf / "cpu-only.so"), kElf / "cpu-only.so");
   EXPECT_EQ(find(cpu, "fatbin-sm").detail, "no CUDA code at all: built CPU-only? (SM 9.0 promised)");
   VariantPromise cpu_variant = cuda90();
   cpu_variant.backend = "cpu";
   cpu_variant.sm = cpu_variant.cuda = "";
+  EXPECT_EQ(find(static_checks(embedded_kb(), cpu_variant, inspect_path(kElf / "cpu-only.so"), kElf / "cpu-only.so"),
+                 "no-fatbins")
+                .status,
+            CheckStatus::ok);
   EXPECT_EQ(
-      find(static_checks(cpu_variant, inspect_path(kElf / "cpu-only.so"), kElf / "cpu-only.so"), "no-fatbins").status,
-      CheckStatus::ok);
-  EXPECT_EQ(find(static_checks(cpu_variant, inspect_path(kElf / "sm90.so"), kElf / "sm90.so"), "no-fatbins").status,
-            CheckStatus::failed);
+      find(static_checks(embedded_kb(), cpu_variant, inspect_path(kElf / "sm90.so"), kElf / "sm90.so"), "no-fatbins")
+          .status,
+      CheckStatus::failed);
 }
 
 // A set variant: cubins for every SM of its set, and nothing a GPU of the set never loads.
@@ -109,17 +112,18 @@ TEST(VerifyStatic, SetVariantNeedsEverySmOfItsSet) {
   p.sm = "all";
   p.sm_set = {"7.5", "8.0", "8.6", "9.0", "10.0", "12.0"};
   p.ptx = true;
-  auto checks = static_checks(p, inspect_path(kElf / "multi.so"), kElf / "multi.so");
+  auto checks = static_checks(embedded_kb(), p, inspect_path(kElf / "multi.so"), kElf / "multi.so");
   EXPECT_EQ(find(checks, "fatbin-sm").status, CheckStatus::ok) << find(checks, "fatbin-sm").detail;
   EXPECT_EQ(find(checks, "fatbin-only-sm").status, CheckStatus::ok) << find(checks, "fatbin-only-sm").detail;
   VariantPromise with_89 = p;
   with_89.sm_set.push_back("8.9");  // multi.so has no sm_89 cubins
-  const Check missing = find(static_checks(with_89, inspect_path(kElf / "multi.so"), kElf), "fatbin-sm");
+  const Check missing = find(static_checks(embedded_kb(), with_89, inspect_path(kElf / "multi.so"), kElf), "fatbin-sm");
   EXPECT_EQ(missing.status, CheckStatus::failed);
   EXPECT_EQ(missing.detail.rfind("no sm_89 cubins; the fatbins carry ", 0), 0u) << missing.detail;
   VariantPromise without_75 = p;
   without_75.sm_set.erase(without_75.sm_set.begin());  // sm_75 code runs on no GPU of 8.0 and up
-  const Check extra = find(static_checks(without_75, inspect_path(kElf / "multi.so"), kElf), "fatbin-only-sm");
+  const Check extra =
+      find(static_checks(embedded_kb(), without_75, inspect_path(kElf / "multi.so"), kElf), "fatbin-only-sm");
   EXPECT_EQ(extra.status, CheckStatus::failed);
   EXPECT_NE(extra.detail.find("sm_75 (3 cubins)"), std::string::npos) << extra.detail;
   EXPECT_NE(extra.detail.find("SM set 'all' (8.0, 8.6, 9.0, 10.0, 12.0)"), std::string::npos) << extra.detail;
@@ -128,7 +132,7 @@ TEST(VerifyStatic, SetVariantNeedsEverySmOfItsSet) {
 TEST(VerifyStatic, MachineMismatch) {
   VariantPromise p = cuda90();
   p.platform = "aarch64-linux";
-  auto checks = static_checks(p, inspect_path(kElf / "sm90.so"), kElf / "sm90.so");
+  auto checks = static_checks(embedded_kb(), p, inspect_path(kElf / "sm90.so"), kElf / "sm90.so");
   const Check& c = find(checks, "elf-machine");
   EXPECT_EQ(c.status, CheckStatus::failed);
   EXPECT_NE(c.detail.find("are not aarch64"), std::string::npos) << c.detail;
@@ -136,16 +140,16 @@ TEST(VerifyStatic, MachineMismatch) {
 
 TEST(VerifyStatic, Coverage) {
   auto e90 = inspect_path(kElf / "sm90.so").all_entries();
-  EXPECT_TRUE(covers(e90, 9, 0));
-  EXPECT_FALSE(covers(e90, 8, 9));
-  EXPECT_FALSE(covers(e90, 10, 0));
+  EXPECT_TRUE(covers(embedded_kb(), e90, 9, 0));
+  EXPECT_FALSE(covers(embedded_kb(), e90, 8, 9));
+  EXPECT_FALSE(covers(embedded_kb(), e90, 10, 0));
   auto ptx80 = inspect_path(kElf / "ptx-only.so").all_entries();
-  EXPECT_TRUE(covers(ptx80, 9, 0));  // PTX JIT-compiles forward
-  EXPECT_FALSE(covers(ptx80, 7, 5));
+  EXPECT_TRUE(covers(embedded_kb(), ptx80, 9, 0));  // PTX JIT-compiles forward
+  EXPECT_FALSE(covers(embedded_kb(), ptx80, 7, 5));
   auto multi = inspect_path(kElf / "multi.so").all_entries();
-  EXPECT_TRUE(covers(multi, 8, 9));  // sm_86 runs on 8.9
+  EXPECT_TRUE(covers(embedded_kb(), multi, 8, 9));  // sm_86 runs on 8.9
   auto f = inspect_path(kElf / "sm100f.so").all_entries();
-  EXPECT_TRUE(covers(f, 10, 3));
+  EXPECT_TRUE(covers(embedded_kb(), f, 10, 3));
 }
 
 TEST(StoreRefs, FindsToolchainReferencesLikeNixDoes) {
@@ -171,7 +175,7 @@ TEST(StoreRefs, FindsToolchainReferencesLikeNixDoes) {
       << "CC = '/nix/store/0123456789abcdfghijklmnpqrsvwxyz-gcc-wrapper-13.2.0/bin/cc'\n";
   VariantPromise p = cuda90();
   p.strip_toolchain = true;
-  auto checks = static_checks(p, Inspection{}, dir.path);
+  auto checks = static_checks(embedded_kb(), p, Inspection{}, dir.path);
   const Check& c = find(checks, "toolchain-refs");
   EXPECT_EQ(c.status, CheckStatus::failed);
   EXPECT_NE(c.detail.find("gcc-wrapper-13.2.0 in config.py"), std::string::npos) << c.detail;
@@ -206,7 +210,7 @@ TEST(VerifyProbe, RangesNotEquality) {
                           {"arch_list", {"sm_90"}},
                           {"capability", {9, 0}},
                           {"device", "NVIDIA H200"}};
-  auto checks = probe_checks(cuda90(), in, probe, true, nlohmann::json{{"gpu_sum", 56.0}});
+  auto checks = probe_checks(embedded_kb(), cuda90(), in, probe, true, nlohmann::json{{"gpu_sum", 56.0}});
   for (const auto& c : checks) EXPECT_NE(c.status, CheckStatus::failed) << c.name << ": " << c.detail;
   EXPECT_EQ(find(checks, "torch-version").detail, "torch 2.9.1+cu129 (allowed >= 2.9.1, < 2.10)");
   EXPECT_EQ(find(checks, "gpu-compute").status, CheckStatus::ok);
@@ -218,7 +222,7 @@ TEST(VerifyProbe, RangesNotEquality) {
   bad["python"] = "3.12.3";
   bad["arch_list"] = {"sm_90", "sm_100"};
   bad["config"] = "CPU capability usage: AVX2";
-  auto failing = probe_checks(cuda90(), in, bad, true, nlohmann::json{{"gpu_sum", 56.0}});
+  auto failing = probe_checks(embedded_kb(), cuda90(), in, bad, true, nlohmann::json{{"gpu_sum", 56.0}});
   for (const char* n :
        {"torch-version", "cuda-version", "cudnn-version", "python-version", "arch-list", "cpu-capability"})
     EXPECT_EQ(find(failing, n).status, CheckStatus::failed) << n;
@@ -233,15 +237,15 @@ TEST(VerifyProbe, CpuCapabilityIsTheIsasAtenCapability) {
   nlohmann::json probe = {{"python", "3.13.5"}, {"torch", "2.9.1"}, {"config", "  - CPU capability usage: AVX2\n"}};
   VariantPromise avx2 = cuda90();
   avx2.isa = "avx2";
-  EXPECT_EQ(find(probe_checks(avx2, in, probe, false, std::nullopt), "cpu-capability").detail,
+  EXPECT_EQ(find(probe_checks(embedded_kb(), avx2, in, probe, false, std::nullopt), "cpu-capability").detail,
             "ATen dispatches to AVX2 (avx2 variant)");
   probe["config"] = "  - CPU capability usage: DEFAULT\n";
-  Check low = find(probe_checks(avx2, in, probe, false, std::nullopt), "cpu-capability");
+  Check low = find(probe_checks(embedded_kb(), avx2, in, probe, false, std::nullopt), "cpu-capability");
   EXPECT_EQ(low.status, CheckStatus::failed);
   EXPECT_EQ(low.detail, "ATen dispatches to DEFAULT, below what the avx2 variant needs (AVX2 or AVX512)");
   VariantPromise armv9 = cuda90();
   armv9.isa = "armv9";
-  Check arm = find(probe_checks(armv9, in, probe, false, std::nullopt), "cpu-capability");
+  Check arm = find(probe_checks(embedded_kb(), armv9, in, probe, false, std::nullopt), "cpu-capability");
   EXPECT_EQ(arm.status, CheckStatus::skipped);
   EXPECT_EQ(arm.detail, "ATen dispatches to DEFAULT; not compared for ISA 'armv9'");
 }
@@ -250,21 +254,23 @@ TEST(VerifyProbe, SkipsWithReasons) {
   Inspection in = inspect_path(kElf / "sm90.so");
   nlohmann::json probe = {{"python", "3.13.1"}, {"torch", "2.9.1"}, {"cuda", "12.9"},         {"cudnn", 91300},
                           {"cpu_sum", 83.0},    {"config", ""},     {"cuda_available", false}};
-  auto no_gpu = probe_checks(cuda90(), in, probe, false, std::nullopt);
+  auto no_gpu = probe_checks(embedded_kb(), cuda90(), in, probe, false, std::nullopt);
   EXPECT_EQ(find(no_gpu, "cuda-available").detail, "no NVIDIA driver on this host");
   EXPECT_EQ(find(no_gpu, "gpu-compute").status, CheckStatus::skipped);
   EXPECT_EQ(find(no_gpu, "arch-list").status, CheckStatus::skipped);
   // A driver but CUDA unavailable: that is a failure, not a skip.
-  EXPECT_EQ(find(probe_checks(cuda90(), in, probe, true, std::nullopt), "cuda-available").status, CheckStatus::failed);
+  EXPECT_EQ(find(probe_checks(embedded_kb(), cuda90(), in, probe, true, std::nullopt), "cuda-available").status,
+            CheckStatus::failed);
   // A GPU the fatbins do not cover: the GPU computation is skipped, saying why.
   nlohmann::json ada = probe;
   ada["cuda_available"] = true;
   ada["arch_list"] = {"sm_90"};
   ada["capability"] = {8, 9};
-  EXPECT_EQ(find(probe_checks(cuda90(), in, ada, true, std::nullopt), "gpu-compute").detail,
+  EXPECT_EQ(find(probe_checks(embedded_kb(), cuda90(), in, ada, true, std::nullopt), "gpu-compute").detail,
             "this GPU is SM 8.9, which the fatbins do not cover");
   auto failed_import =
-      probe_checks(cuda90(), in, {{"python", "3.13.0"}, {"error", "ImportError: libcudart.so.12"}}, true, std::nullopt);
+      probe_checks(embedded_kb(), cuda90(), in, {{"python", "3.13.0"}, {"error", "ImportError: libcudart.so.12"}}, true,
+                   std::nullopt);
   ASSERT_EQ(failed_import.size(), 1u);
   EXPECT_EQ(failed_import[0].status, CheckStatus::failed);
 }
@@ -286,7 +292,7 @@ TEST(VerifyProbe, ComesFromThePackageDefinition) {
   onnx.python = "3.12";
   attach_probe(onnx, kb);
   EXPECT_EQ(onnx.probe, "");
-  auto checks = runtime_checks(onnx, Inspection{}, "/nonexistent", "");
+  auto checks = runtime_checks(embedded_kb(), onnx, Inspection{}, "/nonexistent", "");
   ASSERT_EQ(checks.size(), 1u);
   EXPECT_EQ(checks[0].name, "python");
   EXPECT_EQ(checks[0].status, CheckStatus::skipped);
@@ -451,6 +457,35 @@ TEST(VerifyCommand, APrunedWheelWithoutItsSmKeepsTheLowerMinorAndPasses) {
   EXPECT_EQ(r.status, 0) << r.out;
 }
 
+// verify --kb judges with the overlaid facts: sm_100f runs on 10.3 by the
+// knowledge base (NVIDIA CUDA 12.9 release notes); an overlay whose 10.3 runs
+// only its own family code makes the same file fail the same promise.
+TEST(VerifyCommand, TheKnowledgeBaseOverlayDecides) {
+  TempDir dir("tailor-verify-kb");
+  std::ofstream(dir.path / "promise.json") << nlohmann::json{
+      {"name", "pytorch-bin-python313-cuda12_9-sm103"},
+      {"package", "pytorch-bin"},
+      {"backend", "cuda"},
+      {"python", "3.13"},
+      {"cuda", "12.9"},
+      {"sm", "10.3"},
+      {"isa", "x86_64"},
+      {"platform", "x86_64-linux"}}.dump();
+  fs::create_directories(dir.path / "kb");
+  std::ofstream(dir.path / "kb/gpu_architectures.toml")
+      << "[[gpu]]\nsm = \"10.3\"\nruns_family_specific = [\"10.3\"]\n";
+  std::vector<std::string> args = {"verify", (kElf / "sm100f.so").string(), "--variant-json",
+                                   (dir.path / "promise.json").string(), "--static"};
+  auto built_in = run_tailor(args);
+  EXPECT_EQ(built_in.status, 0) << built_in.out;
+  args.insert(args.end(), {"--kb", (dir.path / "kb").string()});
+  auto overlaid = run_tailor(args);
+  EXPECT_EQ(overlaid.status, 1) << overlaid.out;
+  EXPECT_NE(overlaid.out.find("FAILED   fatbin-sm       no sm_103 cubins; the fatbins carry sm_100f (2 cubins)"),
+            std::string::npos)
+      << overlaid.out;
+}
+
 TEST(VerifyCommand, BadUsage) {
   auto none = run_tailor({"verify", (kElf / "sm90.so").string()});
   EXPECT_EQ(none.status, 2);
@@ -499,8 +534,8 @@ TEST(PruneRecords, ArchsAPrunedFolderLacksAreExplainedByItsRecord) {
   EXPECT_TRUE(records.problems.empty());
 
   Inspection in = inspect_path(out);
-  auto checks =
-      probe_checks(cuda90(), in, probe_listing_every_arch(), true, nlohmann::json{{"gpu_sum", 56.0}}, records);
+  auto checks = probe_checks(embedded_kb(), cuda90(), in, probe_listing_every_arch(), true,
+                             nlohmann::json{{"gpu_sum", 56.0}}, records);
   EXPECT_EQ(find(checks, "arch-list").status, CheckStatus::ok);
   EXPECT_EQ(
       find(checks, "arch-list").detail,
@@ -509,7 +544,8 @@ TEST(PruneRecords, ArchsAPrunedFolderLacksAreExplainedByItsRecord) {
           records.files[0].string() + "), torch lists what it was built with");
 
   // Without the record the same folder fails: a torch listing archs it lacks is a defect.
-  auto bare = probe_checks(cuda90(), in, probe_listing_every_arch(), true, nlohmann::json{{"gpu_sum", 56.0}});
+  auto bare =
+      probe_checks(embedded_kb(), cuda90(), in, probe_listing_every_arch(), true, nlohmann::json{{"gpu_sum", 56.0}});
   EXPECT_EQ(find(bare, "arch-list").status, CheckStatus::failed);
   EXPECT_EQ(find(bare, "arch-list").detail,
             "torch lists 7 but the fatbins carry no code for sm_75, sm_80, sm_86, sm_100, sm_120, compute_120");
@@ -517,9 +553,10 @@ TEST(PruneRecords, ArchsAPrunedFolderLacksAreExplainedByItsRecord) {
   // An arch the record does not say was removed is still missing.
   nlohmann::json more = probe_listing_every_arch();
   more["arch_list"].push_back("sm_89");
-  EXPECT_EQ(
-      find(probe_checks(cuda90(), in, more, true, nlohmann::json{{"gpu_sum", 56.0}}, records), "arch-list").status,
-      CheckStatus::failed);
+  EXPECT_EQ(find(probe_checks(embedded_kb(), cuda90(), in, more, true, nlohmann::json{{"gpu_sum", 56.0}}, records),
+                 "arch-list")
+                .status,
+            CheckStatus::failed);
 }
 
 // torch/ and nvidia/ pruned side by side (the device's layout): nvidia's record
@@ -546,8 +583,8 @@ TEST(PruneRecords, ARecordBesideTheRootCountsOnlyForItsOwnFiles) {
   EXPECT_EQ(records.sm, std::vector<std::string>{"9.0"});
   EXPECT_EQ(records.removed, (std::set<std::string>{"compute_120", "sm_100", "sm_120", "sm_75", "sm_80", "sm_86"}));
   Inspection in = inspect_path(out / "torch");
-  auto checks =
-      probe_checks(cuda90(), in, probe_listing_every_arch(), true, nlohmann::json{{"gpu_sum", 56.0}}, records);
+  auto checks = probe_checks(embedded_kb(), cuda90(), in, probe_listing_every_arch(), true,
+                             nlohmann::json{{"gpu_sum", 56.0}}, records);
   EXPECT_EQ(find(checks, "arch-list").status, CheckStatus::ok) << find(checks, "arch-list").detail;
 
   // Verified as a whole, site-packages holds nvidia's sm_80 too: it is kept there, not removed.
@@ -567,7 +604,8 @@ TEST(PruneRecords, AFailureNamesTheRecordsThatDidNotExplainIt) {
   ASSERT_EQ(records.files.size(), 1u);
   nlohmann::json probe = probe_listing_every_arch();
   probe["arch_list"] = {"sm_90", "sm_89"};  // sm_89 was never in these files
-  auto checks = probe_checks(cuda90(), inspect_path(out), probe, true, nlohmann::json{{"gpu_sum", 56.0}}, records);
+  auto checks =
+      probe_checks(embedded_kb(), cuda90(), inspect_path(out), probe, true, nlohmann::json{{"gpu_sum", 56.0}}, records);
   EXPECT_EQ(find(checks, "arch-list").status, CheckStatus::failed);
   EXPECT_EQ(find(checks, "arch-list").detail,
             "torch lists 2 but the fatbins carry no code for sm_89; no prune record read (" +

@@ -19,6 +19,7 @@ struct ZipMember {
   uint16_t method = 8;        ///< 0 stored, 8 deflated
   uint16_t made_by = 20;      ///< version made by; (3 << 8) | 20 says Unix
   uint32_t external = 0;      ///< external attributes (a Unix mode in the high half)
+  uint64_t zip64_size = 0;    ///< nonzero: the unpacked size, in a zip64 extra field of the central header
 };
 
 inline std::vector<uint8_t> zip_archive(const std::vector<ZipMember>& members) {
@@ -47,15 +48,20 @@ inline std::vector<uint8_t> zip_archive(const std::vector<ZipMember>& members) {
     dir.put<uint16_t>(0);
     dir.put<uint32_t>(m.crc);
     dir.put<uint32_t>(static_cast<uint32_t>(m.data.size()));
-    dir.put<uint32_t>(static_cast<uint32_t>(m.size));
+    dir.put<uint32_t>(m.zip64_size ? 0xffffffffu : static_cast<uint32_t>(m.size));
     dir.put<uint16_t>(static_cast<uint16_t>(m.name.size()));
-    dir.put<uint16_t>(0);
+    dir.put<uint16_t>(m.zip64_size ? 12 : 0);
     dir.put<uint16_t>(0);
     dir.put<uint16_t>(0);
     dir.put<uint16_t>(0);
     dir.put<uint32_t>(m.external);
     dir.put<uint32_t>(offset);
     dir.b.insert(dir.b.end(), m.name.begin(), m.name.end());
+    if (m.zip64_size) {  // the zip64 extended information: the unpacked size alone
+      dir.put<uint16_t>(0x0001);
+      dir.put<uint16_t>(8);
+      dir.put<uint64_t>(m.zip64_size);
+    }
   }
   uint32_t dir_offset = static_cast<uint32_t>(z.size());
   z.append(dir.b);
