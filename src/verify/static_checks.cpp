@@ -98,16 +98,17 @@ std::vector<Check> cuda_checks(const KnowledgeBase& kb, const VariantPromise& p,
       a = b;
     }
   }
-  // SMs of the promise without a cubin of their own. A cubin of the same major
-  // and a lower minor that the driver's choice keeps is the code that GPU runs
-  // (an 8.9 GPU runs sm_86: upstream wheels carry no sm_89), so it counts, named.
+  // SMs of the promise without a cubin of their own. A cubin the driver's choice
+  // keeps that the GPU runs (kb/runs_on.hpp: an 8.9 GPU runs sm_86, and upstream
+  // wheels carry no sm_89) is the code it loads, so it counts, named.
   std::vector<std::string> missing, runs_lower;
   auto sass_of = [](const std::vector<FatbinEntry>& from, auto pred) {
     return std::any_of(from.begin(), from.end(), [&](const auto& e) { return e.kind == FatbinKind::sass && pred(e); });
   };
-  for (uint32_t n : numbers) {
+  for (size_t i = 0; i < numbers.size(); ++i) {
+    uint32_t n = numbers[i];
     if (sass_of(own, [&](const auto& e) { return e.arch == n; })) continue;
-    if (sass_of(kept, [&](const auto& e) { return e.arch / 10 == n / 10 && e.arch < n; }))
+    if (sass_of(kept, [&](const auto& e) { return runs_on(e.code(), targets[i]); }))
       runs_lower.push_back(fmt::format("sm_{}", n));
     else
       missing.push_back(fmt::format("sm_{}", n));
