@@ -194,8 +194,8 @@ std::string sm_for(const KnowledgeBase& kb, const Variant& v, const GpuInfo& gpu
 // The device a variant's backend runs on (packages.toml's accelerator).
 enum class Device { cuda, metal, none };
 Device device(const Variant& v) {
-  if (v.accelerator == "cuda") return Device::cuda;
-  return v.accelerator == "metal" ? Device::metal : Device::none;
+  if (v.accelerator == Accelerator::cuda) return Device::cuda;
+  return v.accelerator == Accelerator::metal ? Device::metal : Device::none;
 }
 
 // What evaluate needs of the host, worked out once for all the variants, and
