@@ -129,30 +129,30 @@ int cmd_build(CommandContext& ctx) {
   bool all_ok = true;
   // A result that does not hold what its variant promises is a failure too.
   for (const auto& r : results)
-    all_ok =
-        all_ok && (r.status == "succeeded" || r.status == "reused") && r.verdict != "FAILED" && r.verdict != "error";
+    all_ok = all_ok && has_result(r.status) && r.verdict != Verdict::failed && r.verdict != Verdict::error;
   if (json) {
     nlohmann::ordered_json j = nlohmann::ordered_json::array();
     for (const auto& r : results)
       j.push_back({{"name", r.name},
-                   {"status", r.status},
+                   {"status", name_of(r.status)},
                    {"why", r.why},
                    {"seconds", r.seconds},
                    {"result", r.result},
-                   {"verify", r.verdict},
+                   {"verify", name_of(r.verdict)},
                    {"verify_message", r.verify_message},
                    {"log", r.log}});
     ctx.out << json_text(nlohmann::ordered_json{{"ok", all_ok}, {"builds", j}});
   } else {
     TextTable t({"variant", "status", "time", "result", "verify", "log"});
     for (const auto& r : results)
-      t.add_row({r.name, r.status, fmt::format("{:.1f}s", r.seconds), r.result.empty() ? "-" : r.result,
-                 r.verdict.empty() ? "-" : r.verdict, r.log});
+      t.add_row({r.name, std::string(name_of(r.status)), fmt::format("{:.1f}s", r.seconds),
+                 r.result.empty() ? "-" : r.result, r.verdict == Verdict::none ? "-" : std::string(name_of(r.verdict)),
+                 r.log});
     ctx.out << t.render();
     // What verify said, under the table: the reason a verdict is not ok.
     for (const auto& r : results)
       if (!r.verify_message.empty())
-        ctx.out << fmt::format("{}: verify: {}: {}\n", r.name, r.verdict, r.verify_message);
+        ctx.out << fmt::format("{}: verify: {}: {}\n", r.name, name_of(r.verdict), r.verify_message);
   }
   // Interrupted: the builds were stopped and recorded; exit as the shell expects of a signal.
   if (int sig = interrupting_signal()) return 128 + sig;

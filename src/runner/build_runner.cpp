@@ -73,13 +73,14 @@ double available_memory_gb(const std::string& meminfo) {
 
 namespace {
 
-struct Verdict {
-  std::string verdict, message;
+struct VerifySaid {
+  Verdict verdict;
+  std::string message;
 };
 
 // What verify said about a result: the failed checks, or why it could not judge.
-Verdict verdict(const BuildOptions& o, const std::string& result, Processes& processes) {
-  if (o.verifier.empty() || result.empty()) return {"not run", ""};
+VerifySaid verdict(const BuildOptions& o, const std::string& result, Processes& processes) {
+  if (o.verifier.empty() || result.empty()) return {Verdict::not_run, ""};
   ProcessSpec verify;
   verify.argv = {o.verifier, "verify", result, "--json"};
   verify.stderr_to = ErrorStream::separate;
@@ -88,22 +89,22 @@ Verdict verdict(const BuildOptions& o, const std::string& result, Processes& pro
   while (!stderr_text.empty() && stderr_text.back() == '\n') stderr_text.pop_back();
   nlohmann::json j = nlohmann::json::parse(run.out, nullptr, false);
   if (j.is_discarded() || !j.is_object())
-    return {"error", stderr_text.empty() ? "tailor verify printed no report" : stderr_text};
-  if (j.value("ok", false)) return {"ok", ""};
+    return {Verdict::error, stderr_text.empty() ? "tailor verify printed no report" : stderr_text};
+  if (j.value("ok", false)) return {Verdict::ok, ""};
   std::string failed;
   for (const auto& c : j.value("checks", nlohmann::json::array()))
     if (c.is_object() && c.value("status", "") == "failed")
       failed += fmt::format("{}{}: {}", failed.empty() ? "" : "; ", c.value("name", "?"), c.value("detail", ""));
-  return {"FAILED", failed.empty() ? stderr_text : failed};
+  return {Verdict::failed, failed.empty() ? stderr_text : failed};
 }
 
 // Appends verify's verdict to the build's log, so the log says why too.
 void log_verdict(const BuildOutcome& r) {
-  if (r.verdict == "not run") return;
+  if (r.verdict == Verdict::not_run) return;
   // Never through a link: a link put there since the build started is not written through.
   int fd = ::open(r.log.c_str(), O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) return;
-  std::string text = "\ntailor verify " + r.result + ": " + r.verdict +
+  std::string text = "\ntailor verify " + r.result + ": " + std::string(name_of(r.verdict)) +
                      (r.verify_message.empty() ? "" : "\n" + r.verify_message) + "\n";
   for (size_t done = 0; done < text.size();) {
     ssize_t n = ::write(fd, text.data() + done, text.size() - done);
@@ -149,7 +150,7 @@ class BuildLoop {
     }
     progress_.finish(counts());
     for (auto& r : out_)
-      if (r.status == "pending") r.status = stop_ ? "not-started" : "blocked";
+      if (r.status == BuildStatus::pending) r.status = stop_ ? BuildStatus::not_started : BuildStatus::blocked;
     return std::move(out_);
   }
 
@@ -160,20 +161,20 @@ class BuildLoop {
       index_[plan_[i].name] = i;
       out_[i].name = plan_[i].name;
       out_[i].log = (fs::path(o_.log_dir) / (plan_[i].name + ".log")).string();
-      out_[i].status = "pending";
+      out_[i].status = BuildStatus::pending;
       auto earlier = state_.builds.find(plan_[i].name);
       const BuildRecord* record = earlier == state_.builds.end() ? nullptr : &earlier->second;
       out_[i].why = o_.rebuild ? "--rebuild" : rebuild_reason(record, plan_[i].inputs);
       if (out_[i].why.empty()) {
-        out_[i].status = "reused";
+        out_[i].status = BuildStatus::reused;
         out_[i].result = record->result;
-        out_[i].verdict = record->verdict.empty() ? "not run" : record->verdict;
+        out_[i].verdict = record->verdict == Verdict::none ? Verdict::not_run : record->verdict;
         out_[i].verify_message = record->verify_message;
       }
     }
     if (!state_.note.empty()) progress_.event(state_.note, counts());
     for (const auto& r : out_)
-      if (r.status == "reused")
+      if (r.status == BuildStatus::reused)
         progress_.event(fmt::format("reused {} (succeeded earlier: {})", r.name, r.result), counts());
   }
 
@@ -181,15 +182,15 @@ class BuildLoop {
   // memory budget (one build always may start, however big).
   void start_ready() {
     for (size_t i = 0; i < plan_.size() && !stop_ && static_cast<int>(running_.size()) < o_.jobs; ++i) {
-      if (out_[i].status != "pending") continue;
+      if (out_[i].status != BuildStatus::pending) continue;
       bool ready = true, blocked = false;
       for (const auto& need : plan_[i].needs) {
-        const std::string& st = out_[index_.at(need)].status;
-        blocked = blocked || st == "failed" || st == "blocked" || st == "not-started" || st == "interrupted";
-        ready = ready && (st == "succeeded" || st == "reused");
+        BuildStatus st = out_[index_.at(need)].status;
+        blocked = blocked || went_wrong(st);
+        ready = ready && has_result(st);
       }
       if (blocked) {
-        out_[i].status = "blocked";
+        out_[i].status = BuildStatus::blocked;
         progress_.event(fmt::format("blocked {}: a variant it builds against failed", out_[i].name), counts());
         continue;
       }
@@ -211,7 +212,7 @@ class BuildLoop {
     if (fs::is_symlink(fs::symlink_status(build.log, ec))) fs::remove(build.log, ec);
     build.own_group = true;  // a signal to tailor reaches nix's compilers too (util/temp_files.hpp)
     int id = processes_.start(build);
-    out_[i].status = "running";
+    out_[i].status = BuildStatus::running;
     running_[id] = {i, Clock::now()};
     running_names_.push_back(out_[i].name);
     local_gb_ += local_cost(i);
@@ -230,7 +231,7 @@ class BuildLoop {
     r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
     bool ok = ended.status == 0;
     if (ok) {
-      r.status = "succeeded";
+      r.status = BuildStatus::succeeded;
       std::error_code ec;
       fs::path link = fs::path(o_.tree) / ("result-" + r.name);
       r.result = fs::exists(link, ec) ? fs::weakly_canonical(link, ec).string() : link.string();
@@ -238,31 +239,32 @@ class BuildLoop {
       r.verdict = v;
       r.verify_message = message;
       log_verdict(r);
-      state_.builds[r.name] = {"succeeded", r.result, r.verdict, r.verify_message, r.seconds, plan_[i].inputs};
+      state_.builds[r.name] = {r.status, r.result, r.verdict, r.verify_message, r.seconds, plan_[i].inputs};
     } else if (interrupting_signal()) {
-      r.status = "interrupted";  // builds again next time (rebuild_reason: its earlier build interrupted)
-      state_.builds[r.name] = {"interrupted", "", "", "", r.seconds, plan_[i].inputs};
+      r.status = BuildStatus::interrupted;  // builds again next time (rebuild_reason: its earlier build interrupted)
+      state_.builds[r.name] = {r.status, "", Verdict::none, "", r.seconds, plan_[i].inputs};
       stop_ = true;
     } else {
-      r.status = "failed";
-      state_.builds[r.name] = {"failed", "", "", "", r.seconds, plan_[i].inputs};
+      r.status = BuildStatus::failed;
+      state_.builds[r.name] = {r.status, "", Verdict::none, "", r.seconds, plan_[i].inputs};
       if (!o_.keep_going) stop_ = true;
     }
     write_build_state(state_path_, state_);
     std::string said = r.verify_message.empty() ? "" : ": " + r.verify_message;
-    progress_.event(
-        ok ? fmt::format("succeeded {} after {:.1f}s: {} (verify: {}{})", r.name, r.seconds, r.result, r.verdict, said)
-        : r.status == "interrupted" ? fmt::format("interrupted {} after {:.1f}s (log: {})", r.name, r.seconds, r.log)
-                                    : fmt::format("FAILED {} after {:.1f}s (log: {})", r.name, r.seconds, r.log),
-        counts());
+    progress_.event(ok ? fmt::format("succeeded {} after {:.1f}s: {} (verify: {}{})", r.name, r.seconds, r.result,
+                                     name_of(r.verdict), said)
+                    : r.status == BuildStatus::interrupted
+                        ? fmt::format("interrupted {} after {:.1f}s (log: {})", r.name, r.seconds, r.log)
+                        : fmt::format("FAILED {} after {:.1f}s (log: {})", r.name, r.seconds, r.log),
+                    counts());
   }
 
   ProgressCounts counts() const {
     ProgressCounts c;
     c.total = out_.size();
     for (const auto& r : out_) {
-      c.done += r.status == "succeeded" || r.status == "reused";
-      c.failed += r.status == "failed" || r.status == "blocked" || r.status == "interrupted";
+      c.done += has_result(r.status);
+      c.failed += went_wrong(r.status) && r.status != BuildStatus::not_started;
     }
     c.running = running_names_;
     c.elapsed = std::chrono::duration<double>(Clock::now() - t0_).count();

@@ -12,6 +12,8 @@
 #include "runner/build_progress.hpp"
 #include "util/process.hpp"
 
+#include "runner/build_status.hpp"
+
 namespace tailor {
 
 struct BuildOptions {
@@ -30,13 +32,13 @@ struct BuildOptions {
 
 struct BuildOutcome {
   std::string name;
-  std::string status;  ///< succeeded, reused (earlier run), failed, blocked (a need failed), not-started
-  std::string result;  ///< the out-link's target, for successes
+  BuildStatus status = BuildStatus::pending;  ///< reused: an earlier run's; blocked: a need failed
+  std::string result;                         ///< the out-link's target, for successes
   std::string log;
   double seconds = 0;
-  std::string verdict;         ///< ok, FAILED, error (verify could not judge it), not run
-  std::string verify_message;  ///< what verify said for FAILED and error verdicts
-  std::string why;             ///< why it was built rather than reused (empty when reused)
+  Verdict verdict = Verdict::none;  ///< error: verify could not judge it
+  std::string verify_message;       ///< what verify said for FAILED and error verdicts
+  std::string why;                  ///< why it was built rather than reused (empty when reused)
 };
 
 /// The argument vector for building \a b (exposed for tests and --dry-run).

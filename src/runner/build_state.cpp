@@ -27,9 +27,9 @@ std::string text(const json& j, const char* k) {
 
 BuildRecord record_from_json(const json& j) {
   BuildRecord r;
-  r.status = text(j, "status");
+  r.status = kBuildStatuses.parse(text(j, "status"));
   r.result = text(j, "result");
-  r.verdict = text(j, "verdict");
+  r.verdict = kVerdicts.parse(text(j, "verdict")).value_or(Verdict::none);
   r.verify_message = text(j, "verify_message");
   if (auto it = j.find("seconds"); it != j.end() && it->is_number()) r.seconds = it->get<double>();
   if (auto it = j.find("inputs"); it != j.end() && it->is_object())
@@ -38,9 +38,9 @@ BuildRecord record_from_json(const json& j) {
 }
 
 json record_to_json(const BuildRecord& r) {
-  json j = {{"status", r.status}, {"seconds", r.seconds}};
+  json j = {{"status", r.status ? name_of(*r.status) : ""}, {"seconds", r.seconds}};
   if (!r.result.empty()) j["result"] = r.result;
-  if (!r.verdict.empty()) j["verdict"] = r.verdict;
+  if (r.verdict != Verdict::none) j["verdict"] = name_of(r.verdict);
   if (!r.verify_message.empty()) j["verify_message"] = r.verify_message;
   j["inputs"] = {
       {"recipe", r.inputs.recipe}, {"pin", r.inputs.pin}, {"builders", r.inputs.builders}, {"needs", r.inputs.needs}};
@@ -87,8 +87,8 @@ void write_build_state(const fs::path& path, const BuildState& state) {
 
 std::string rebuild_reason(const BuildRecord* earlier, const DerivationInputs& now) {
   if (!earlier) return std::string(kNotBuiltBefore);
-  if (earlier->status != "succeeded")
-    return fmt::format("its earlier build {}", earlier->status.empty() ? "did not finish" : earlier->status);
+  if (earlier->status != BuildStatus::succeeded)
+    return fmt::format("its earlier build {}", earlier->status ? name_of(*earlier->status) : "did not finish");
   if (earlier->inputs.empty()) return "the earlier result was recorded without its recipe's hash (state format 1)";
   std::vector<std::string> changed;
   if (earlier->inputs.recipe != now.recipe) changed.push_back("its recipe");

@@ -11,8 +11,11 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+
+#include "runner/build_status.hpp"
 
 namespace tailor {
 
@@ -31,8 +34,10 @@ struct DerivationInputs {
 };
 
 struct BuildRecord {
-  std::string status;  ///< succeeded or failed
-  std::string result, verdict, verify_message;
+  std::optional<BuildStatus> status;  ///< succeeded, failed or interrupted; none: unreadable
+  std::string result;
+  Verdict verdict = Verdict::none;
+  std::string verify_message;
   double seconds = 0;
   DerivationInputs inputs;  ///< empty: a format-1 record
 };

@@ -373,7 +373,7 @@ class Scheduler : public testing::Test {
   }
   std::map<std::string, std::string> statuses(const std::vector<BuildOutcome>& out) {
     std::map<std::string, std::string> m;
-    for (const auto& b : out) m[b.name] = b.status;
+    for (const auto& b : out) m[b.name] = name_of(b.status);
     return m;
   }
   static int index_of(const std::vector<std::string>& events, const std::string& e) {
@@ -401,7 +401,7 @@ TEST_F(Scheduler, BuildsDependenciesFirstWithinTheJobBound) {
     for (const char* sm : {"sm61", "sm75"})
       plan.push_back(planned(std::string(pkg) + "-" + sm, {std::string("pytorch-") + sm}));
   auto out = run(plan);
-  for (const auto& b : out) EXPECT_EQ(b.status, "succeeded") << b.name;
+  for (const auto& b : out) EXPECT_EQ(b.status, BuildStatus::succeeded) << b.name;
   const auto& events = processes_.events();
   for (const char* sm : {"sm61", "sm75"})
     for (const char* pkg : {"torchvision", "torchaudio"})
@@ -434,7 +434,7 @@ TEST_F(Scheduler, AProgramThatCannotStartFails) {
   std::ostringstream progress;
   auto out = run_builds({planned("pytorch-sm75")}, o_, progress, missing);
   ASSERT_EQ(out.size(), 1u);
-  EXPECT_EQ(out[0].status, "failed");
+  EXPECT_EQ(out[0].status, BuildStatus::failed);
 }
 
 TEST_F(Scheduler, MemoryBoundsLocalBuilds) {
