@@ -15,16 +15,6 @@ namespace tailor {
 
 namespace fs = std::filesystem;
 
-std::string_view kind_name(ArtifactKind k) {
-  switch (k) {
-    case ArtifactKind::file: return "file";
-    case ArtifactKind::directory: return "directory";
-    case ArtifactKind::wheel: return "wheel";
-    case ArtifactKind::other: break;
-  }
-  return "other";
-}
-
 bool is_elf_file(const fs::path& p) {
   uint8_t magic[4] = {};
   // Never waits on a FIFO or a device: pread on one fails, and the file is no ELF file.

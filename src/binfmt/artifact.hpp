@@ -18,6 +18,7 @@
 #include "binfmt/mapped_file.hpp"
 #include "binfmt/wheel.hpp"
 #include "util/diagnostic.hpp"
+#include "util/enum_names.hpp"
 
 namespace tailor {
 
@@ -29,8 +30,12 @@ enum class ArtifactKind {
   other,      ///< another file, not yet opened: a wheel or nothing tailor reads
 };
 
-/// "file", "directory", "wheel", "other".
-std::string_view kind_name(ArtifactKind k);
+inline constexpr EnumNames<ArtifactKind, 4> kArtifactKinds{{{{ArtifactKind::file, "file"},
+                                                             {ArtifactKind::directory, "directory"},
+                                                             {ArtifactKind::wheel, "wheel"},
+                                                             {ArtifactKind::other, "other"}}}};
+/// "file", "directory", "wheel", "other": as prune records and inspect's JSON spell it.
+constexpr std::string_view kind_name(ArtifactKind k) { return kArtifactKinds.name(k); }
 
 /// Whether the file at \a path starts with the ELF magic (false when it cannot be read).
 bool is_elf_file(const std::filesystem::path& path);

@@ -48,7 +48,7 @@ std::string before_after(uint64_t before, uint64_t after) {
 }
 
 void print_files(std::ostream& out, const PruneReport& r) {
-  const bool wheel = r.kind == "wheel";
+  const bool wheel = r.kind == ArtifactKind::wheel;
   TextTable t({"file", "size", "fatbins", "removed", wheel ? "deflated" : "on disk", "kept", "removed entries"});
   for (const auto& f : r.files) {
     if (!f.refused.empty()) continue;
@@ -92,17 +92,17 @@ void print_text(std::ostream& out, std::ostream& err, const PruneReport& r) {
   const std::string estimated =
       fmt::format("the removed entries deflated at zlib level {}, estimated from {} samples of {} per file",
                   kDeflateLevel, kEstimateSamples, human_bytes(kEstimateSample));
-  if (r.dry_run && r.removed_deflated() && r.kind != "wheel")
+  if (r.dry_run && r.removed_deflated() && r.kind != ArtifactKind::wheel)
     out << fmt::format("deflated (a wheel, a compressed NAR or image layer): about {} less ({})\n",
                        human_bytes(r.removed_deflated()), estimated);
   if (r.disk_before)
     out << fmt::format("on disk: {} → {} ({} freed)\n", human_bytes(r.disk_before), human_bytes(r.disk_after),
                        human_bytes(r.disk_before > r.disk_after ? r.disk_before - r.disk_after : 0));
-  if (r.kind == "wheel" && r.dry_run) {
+  if (r.kind == ArtifactKind::wheel && r.dry_run) {
     uint64_t less = std::min(r.removed_deflated(), r.compressed_before());
     out << fmt::format("deflated libraries (would be): {} → about {} ({})\n", human_bytes(r.compressed_before()),
                        human_bytes(r.compressed_before() - less), estimated);
-  } else if (r.kind == "wheel") {
+  } else if (r.kind == ArtifactKind::wheel) {
     out << fmt::format(
         "deflated libraries: {} → {} (changed members deflated anew at zlib level {}, the others copied as stored)\n",
         human_bytes(r.compressed_before()), human_bytes(r.compressed_after()), r.deflate_level);

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kb/platform.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"
 #include "migrate/builder_calls.hpp"
@@ -505,10 +506,13 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   for (const auto& i : kb.isas) isa_order.push_back(i.name);
   std::set<std::string> family_names;
   for (const auto& [key, vs] : groups) {
+    // A backend bound to one platform (packages.toml platform) is named by its OS: pytorch-darwin.
+    const BackendDef* backend = kb.backend(key.backend);
+    const Platform* fixed = backend && !backend->platform.empty() ? find_platform(backend->platform) : nullptr;
     std::string base = key.package + "-" +
-                       (key.backend == "mps" ? std::string("darwin")
-                        : key.cuda.empty()   ? key.backend
-                                             : kb.cuda(key.cuda)->name_token());  // a variant name's CUDA is known
+                       (fixed              ? std::string(name_of(fixed->os))
+                        : key.cuda.empty() ? key.backend
+                                           : kb.cuda(key.cuda)->name_token());  // a variant name's CUDA is known
     for (const auto& [token, written] : spellings.at(key))  // pytorch-cpu-arm64, pytorch-cuda12_8-no-avx512
       base += "-" + (written.empty() ? "no-" + token : written);
     if (!key.sm_set.empty()) base += "-" + key.sm_set.substr(0, key.sm_set.find('='));  // vllm-cuda12_9-all

@@ -92,20 +92,14 @@ std::string signal_name(int sig) {
 nlohmann::json to_json(const PruneReport& r, bool with_time) {
   nlohmann::json files = nlohmann::json::array();
   for (const auto& f : r.files) files.push_back(file_json(f));
-  nlohmann::json j = {{"root", r.root},
-                      {"kind", r.kind},
-                      {"sm", r.sm},
-                      {"keep_ptx", r.keep_ptx},
-                      {"dry_run", r.dry_run},
-                      {"removed_bytes", r.removed_bytes()},
-                      {"refused", r.refused()},
-                      {"other_files", r.other_files},
-                      {"archs", archs_json(r.archs())},
+  nlohmann::json j = {{"root", r.root},         {"kind", kind_name(r.kind)},    {"sm", r.sm},
+                      {"keep_ptx", r.keep_ptx}, {"dry_run", r.dry_run},         {"removed_bytes", r.removed_bytes()},
+                      {"refused", r.refused()}, {"other_files", r.other_files}, {"archs", archs_json(r.archs())},
                       {"files", files}};
   j["size"] = {{"before", r.size_before()}, {"after", r.size_after()}};
   if (r.disk_before) j["disk"] = {{"before", r.disk_before}, {"after", r.disk_after}};
   if (r.dry_run) j["removed_deflated_estimate"] = r.removed_deflated();
-  if (r.kind == "wheel") {
+  if (r.kind == ArtifactKind::wheel) {
     j["compressed"] = {{"before", r.compressed_before()}, {"after", r.compressed_after()}};
     j["deflate_level"] = r.deflate_level;
     // Inside the wheel the JSON cannot know the final size of the archive holding it.

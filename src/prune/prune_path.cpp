@@ -71,7 +71,7 @@ FileOutcome prune_member_file(const TreeEntry& e, const fs::path& dst, const Pru
 // staged in a temporary folder renamed into place at the end, so its files are
 // written directly, not each under a temporary name of its own.
 void prune_tree(PruneReport& rep, const PruneRequest& r) {
-  rep.kind = "directory";
+  rep.kind = ArtifactKind::directory;
   const bool copy = !r.out.empty() && !r.opts.dry_run;
   fs::path stage = r.out;
   stage += fmt::format("{}{}", kTempSuffix, ::getpid());
@@ -219,7 +219,7 @@ void prune_wheel_member(const Wheel& w, WheelWork& k, const PruneOptions& opts, 
 // on every core; deflate the changed ones in blocks on every core; write the
 // archive in the original order, unchanged members copied as stored.
 void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
-  rep.kind = "wheel";
+  rep.kind = ArtifactKind::wheel;
   rep.download_before = w.data.size();
   const WheelRecord record = record_of(w, r.path);
   const bool write = !r.opts.dry_run;
@@ -350,7 +350,7 @@ PruneReport prune_path(const PruneRequest& r) {
   if (kind == ArtifactKind::directory) {
     prune_tree(rep, r);
   } else if (kind == ArtifactKind::file) {
-    rep.kind = "file";
+    rep.kind = ArtifactKind::file;
     const fs::path& out = r.out.empty() ? r.path : r.out;
     FileOutcome f = prune_elf_file(r.path, out, "", r.opts);
     rep.disk_before = f.disk_before;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "binfmt/artifact.hpp"
 #include "binfmt/fatbin.hpp"
 #include "prune/fatbin_rewrite.hpp"
 
@@ -41,7 +42,7 @@ FileOutcome outcome_of(std::string path, uint64_t size, const RewritePlan& plan)
 
 struct PruneReport {
   std::string root;
-  std::string kind;    ///< "file", "directory", "wheel"
+  ArtifactKind kind = ArtifactKind::file;
   std::string output;  ///< where the result went ("" for --dry-run)
   std::vector<std::string> sm;
   bool keep_ptx = false;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "binfmt/artifact.hpp"
 #include "util/diagnostic.hpp"
 #include "util/read_file.hpp"
 
@@ -37,7 +38,8 @@ bool inside(const fs::path& p, const fs::path& root) {
 // The folder a record's file paths are relative to: a folder's record lies at
 // its root, a wheel's in *.dist-info, one below the archive's root (site-packages).
 fs::path base_of(const fs::path& record, const nlohmann::json& j) {
-  return j.value("kind", "") == "wheel" ? record.parent_path().parent_path() : record.parent_path();
+  return kArtifactKinds.parse(j.value("kind", "")) == ArtifactKind::wheel ? record.parent_path().parent_path()
+                                                                          : record.parent_path();
 }
 
 }  // namespace
