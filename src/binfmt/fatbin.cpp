@@ -62,25 +62,6 @@ FatbinEntry read_entry(const ByteReader& section, uint64_t at, uint64_t end, std
 
 }  // namespace
 
-std::string_view fatbin_kind_name(FatbinKind k) {
-  switch (k) {
-    case FatbinKind::ptx: return "ptx";
-    case FatbinKind::sass: return "sass";
-    case FatbinKind::nvvm: return "nvvm";
-    case FatbinKind::other: break;
-  }
-  return "other";
-}
-
-std::string_view fatbin_compression_name(FatbinCompression c) {
-  switch (c) {
-    case FatbinCompression::lz4: return "lz4";
-    case FatbinCompression::zstd: return "zstd";
-    case FatbinCompression::none: break;
-  }
-  return "none";
-}
-
 char FatbinEntry::suffix() const {
   if (flags & kFlagArchSpecific) return 'a';
   if (flags & kFlagFamilySpecific) return 'f';

@@ -24,6 +24,7 @@
 
 #include "binfmt/byte_slice.hpp"
 #include "kb/runs_on.hpp"
+#include "util/enum_names.hpp"
 
 namespace tailor {
 
@@ -33,8 +34,12 @@ enum class FatbinKind { ptx, sass, nvvm, other };
 /// How an entry's payload is compressed.
 enum class FatbinCompression { none, lz4, zstd };
 
-std::string_view fatbin_kind_name(FatbinKind k);                ///< "ptx", "sass", "nvvm", "other"
-std::string_view fatbin_compression_name(FatbinCompression c);  ///< "none", "lz4", "zstd"
+inline constexpr EnumNames<FatbinKind, 4> kFatbinKinds{
+    {{{FatbinKind::ptx, "ptx"}, {FatbinKind::sass, "sass"}, {FatbinKind::nvvm, "nvvm"}, {FatbinKind::other, "other"}}}};
+inline constexpr EnumNames<FatbinCompression, 3> kFatbinCompressions{
+    {{{FatbinCompression::none, "none"}, {FatbinCompression::lz4, "lz4"}, {FatbinCompression::zstd, "zstd"}}}};
+constexpr std::string_view fatbin_kind_name(FatbinKind k) { return kFatbinKinds.name(k); }
+constexpr std::string_view fatbin_compression_name(FatbinCompression c) { return kFatbinCompressions.name(c); }
 
 struct FatbinEntry {
   uint64_t offset = 0;  ///< of the entry header, inside the section

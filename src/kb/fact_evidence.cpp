@@ -7,16 +7,6 @@
 
 namespace tailor {
 
-std::string_view evidence_kind_name(EvidenceKind k) {
-  switch (k) {
-    case EvidenceKind::measured: return "measured";
-    case EvidenceKind::documented: return "documented";
-    case EvidenceKind::inferred: return "inferred";
-    case EvidenceKind::disputed: return "disputed";
-  }
-  return "documented";
-}
-
 bool FactEvidence::covers(std::string_view fact) const {
   return std::any_of(facts.begin(), facts.end(), [&](const Located<std::string>& f) { return f.value == fact; });
 }
@@ -37,9 +27,7 @@ namespace {
 
 EvidenceKind read_kind(TableReader& r) {
   auto k = r.required_string("kind");
-  for (EvidenceKind e :
-       {EvidenceKind::measured, EvidenceKind::documented, EvidenceKind::inferred, EvidenceKind::disputed})
-    if (k.value == evidence_kind_name(e)) return e;
+  if (std::optional<EvidenceKind> e = kEvidenceKinds.parse(k.value)) return *e;
   throw r.doc().error_at(k.pos, fmt::format("unknown evidence kind '{}'", k.value),
                          "kind is \"measured\" (tailor kb probe-pin), \"documented\" (with its source), \"inferred\" "
                          "(with what it is inferred from) or \"disputed\" (claims: each value with its source)");

@@ -11,13 +11,17 @@
 #include <string_view>
 #include <vector>
 
+#include "util/enum_names.hpp"
 #include "util/toml_reader.hpp"
 
 namespace tailor {
 
 enum class EvidenceKind { measured, documented, inferred, disputed };
-
-std::string_view evidence_kind_name(EvidenceKind k);
+inline constexpr EnumNames<EvidenceKind, 4> kEvidenceKinds{{{{EvidenceKind::measured, "measured"},
+                                                             {EvidenceKind::documented, "documented"},
+                                                             {EvidenceKind::inferred, "inferred"},
+                                                             {EvidenceKind::disputed, "disputed"}}}};
+constexpr std::string_view evidence_kind_name(EvidenceKind k) { return kEvidenceKinds.name(k); }
 
 /// One value a source gives a disputed fact.
 struct FactClaim {

@@ -43,9 +43,7 @@ nlohmann::json file_json(const FileOutcome& f) {
 ArchChange arch_from_json(const nlohmann::json& a) {
   ArchChange c;
   c.arch = a.at("arch").get<std::string>();
-  const std::string kind = a.at("kind").get<std::string>();
-  for (FatbinKind k : {FatbinKind::ptx, FatbinKind::sass, FatbinKind::nvvm, FatbinKind::other})
-    if (fatbin_kind_name(k) == kind) c.kind = k;
+  c.kind = kFatbinKinds.parse(a.at("kind").get<std::string>()).value_or(FatbinKind::other);
   // "sm_90a", "compute_120": the number orders the report's rows.
   size_t at = c.arch.find('_');
   for (size_t i = at == std::string::npos ? c.arch.size() : at + 1;
