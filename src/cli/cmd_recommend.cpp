@@ -142,7 +142,7 @@ int cmd_recommend(CommandContext& ctx) {
   }
   ctx.out << r.variant->name << "\n\nbecause\n";
   for (const auto& reason : r.reasons) ctx.out << "  " << reason << "\n";
-  for (const auto& w : r.warnings) ctx.out << "warning: " << w << "\n";
+  for (const auto& w : r.warnings) ctx.err << "tailor: warning: " << w << "\n";  // as every command warns
   for (const auto& n : notes) ctx.out << "note: " << n << "\n";
   if (!r.alternatives.empty()) {
     ctx.out << "\nalternatives\n";

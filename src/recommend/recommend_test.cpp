@@ -172,6 +172,16 @@ test::RunResult recommend_json(const Row& r) {
                            "--workload", r.workload, "--json"});
 }
 
+// A warning is a diagnostic on stderr, spelled as every command spells one; stdout holds the answer alone.
+TEST(RecommendText, WarningsGoToStderrAsEveryCommandsDo) {
+  // A driver older than every toolkit's minimum: the GPU is left unused, and recommend says so.
+  auto r = test::run_tailor({"recommend", "--spec", "build-pytorch/main", "--cpuinfo",
+                             test::source_path("tests/data/cpuinfo/x86_64-haswell-avx2"), "--gpus", "9.0:450.80.02"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("tailor: warning: the NVIDIA GPU will not be used\n"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("warning"), std::string::npos) << r.out;
+}
+
 TEST(RecommendTable, EveryRow) {
   for (const Row& r : kTable) {
     auto res = recommend_json(r);
