@@ -18,7 +18,8 @@ std::vector<GeneratedFile> layout_tree(const Spec& spec, const Matrix& m, const 
   std::vector<GeneratedFile> files;
   std::string manifest;
   for (const auto& v : m.variants) {
-    auto t = spec.layout->wrapper.find(v.backend);
+    auto t = spec.layout->wrapper.find(v.family);  // a family's own text, else its backend's
+    if (t == spec.layout->wrapper.end()) t = spec.layout->wrapper.find(v.backend);
     if (t == spec.layout->wrapper.end()) {
       Diagnostic d;
       d.message = fmt::format("[layout] has no wrapper for the {} backend of {}", v.backend, v.name);

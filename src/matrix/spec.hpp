@@ -133,8 +133,9 @@ struct Layout {
   std::string dir = ".flox/pkgs";  ///< where the wrappers are, relative to the tree
   /// Files of the tree's own builder, relative to the tree: checked, never written.
   std::vector<std::string> keep;
-  /// Backend ("cpu", "cuda", "mps") -> the text of a variant's wrapper, with
-  /// {words} of the variant (layout.hpp lists them).
+  /// Backend ("cpu", "cuda", "mps"), or a family whose wrappers have a text of
+  /// their own -> the text of a variant's wrapper, with {words} of the variant
+  /// (layout_words.hpp lists them).
   std::map<std::string, std::string> wrapper;
   /// The team's GPU names by "SM" or "SM platform" ("9.0", "9.0 aarch64"), as
   /// its wrappers spell them; where absent, the knowledge base's products.

@@ -849,7 +849,7 @@ std::string layout_path(const TomlDocument& doc, const Located<std::string>& p, 
 
 // [layout]: keep = [builder files], replaces = "script", [layout.wrapper]
 // backend = "template", [layout.gpu_names] "9.0" / "9.0 aarch64" = "names".
-Layout read_layout(const TomlDocument& doc, const toml::table& t, const KnowledgeBase& kb) {
+Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& spec, const KnowledgeBase& kb) {
   TableReader r(doc, t, "[layout]");
   r.expect_keys({"dir", "keep", "replaces", "wrapper", "gpu_names"});
   Layout l;
@@ -863,9 +863,10 @@ Layout read_layout(const TomlDocument& doc, const toml::table& t, const Knowledg
     throw doc.error_at(l.pos, "[layout] needs [layout.wrapper]: the text of a variant's file per backend",
                        "cuda = \"{ pkgs ? import <nixpkgs> {} }:\\nimport ./lib/build.nix { sm = \\\"{sm_nodot}\\\"; }\\n\"");
   for (const auto& [key, value] : *w) {
-    std::string backend(key.str());
-    if (!kb.backend(backend))
-      throw doc.error_at(value, fmt::format("'{}' is no backend of the knowledge base", comment_text(backend)));
+    std::string backend(key.str());  // a backend, or a family whose wrappers have their own text
+    if (!kb.backend(backend) && !spec.family(backend))
+      throw doc.error_at(value, fmt::format("'{}' is no backend of the knowledge base and no family of the spec",
+                                            comment_text(backend)));
     if (!value.is_string()) throw doc.error_at(value, "a wrapper is the text of the file, a string");
     const std::string& text = value.as_string()->get();
     if (auto bad = unknown_layout_word(text))
@@ -948,10 +949,6 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
     if (!tailor_node->is_table()) throw doc.error_at(*tailor_node, "[tailor] must be a table");
     spec.tailor = read_tailor(doc, *tailor_node->as_table());
   }
-  if (layout_node) {
-    if (!layout_node->is_table()) throw doc.error_at(*layout_node, "[layout] must be a table");
-    spec.layout = read_layout(doc, *layout_node->as_table(), kb);
-  }
 
   TableReader families(doc, doc.root(), "the spec");
   std::vector<const toml::table*> tables = families.tables("family");
@@ -968,6 +965,10 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
   for (const toml::table* t : families.tables("source_override"))
     spec.source_overrides.push_back(read_spec_override(doc, *t, spec, kb));
   for (const toml::table* t : families.tables("claim")) spec.claims.push_back(read_claim(doc, *t, kb));
+  if (layout_node) {
+    if (!layout_node->is_table()) throw doc.error_at(*layout_node, "[layout] must be a table");
+    spec.layout = read_layout(doc, *layout_node->as_table(), spec, kb);
+  }
   require_tailor_source(doc, spec, kb);
   return spec;
 }

@@ -30,8 +30,29 @@ bool stands_alone(const std::string& text, size_t at, const std::string& value) 
   return true;
 }
 
+// Words that share a value ("2.10" is torchaudio's and torch's version) are put
+// back as one placeholder naming both, "{torch_mm__version_mm}": the files of a
+// backend together tell which one the text means.
+constexpr std::string_view kOr = "__";
+
+std::set<std::string> candidates(const std::string& word) {
+  std::set<std::string> out;
+  size_t i = 0;
+  while (true) {
+    size_t j = word.find(kOr, i);
+    out.insert(word.substr(i, j == std::string::npos ? std::string::npos : j - i));
+    if (j == std::string::npos) return out;
+    i = j + kOr.size();
+  }
+}
+
 // \a text with the words' values put back as {word}, longest values first.
-std::string put_back(const std::string& text, const std::map<std::string, std::string>& words) {
+std::string put_back(const std::string& text, const std::map<std::string, std::string>& one_by_one) {
+  std::map<std::string, std::string> by_value;
+  for (const auto& [word, value] : one_by_one)
+    by_value[value] += (by_value[value].empty() ? "" : std::string(kOr)) + word;
+  std::map<std::string, std::string> words;
+  for (const auto& [value, word] : by_value) words[word] = value;
   std::vector<std::pair<std::string, std::string>> by_length(words.begin(), words.end());
   std::stable_sort(by_length.begin(), by_length.end(),
                    [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
@@ -89,9 +110,18 @@ std::vector<std::pair<std::string, const GpuArch*>> misplaced(const std::string&
   while (i <= names.size()) {
     size_t comma = names.find(", ", i);
     std::string item = names.substr(i, comma == std::string::npos ? std::string::npos : comma - i);
-    for (const auto& g : kb.gpus)
-      if (g.sm != sm && std::find(g.products.begin(), g.products.end(), item) != g.products.end())
-        out.emplace_back(item, &g);
+    // Misplaced: listed under another SM and not under this one (DRIVE Thor is 10.1 and 11.0).
+    auto lists = [&](const GpuArch& g) {
+      return std::find(g.products.begin(), g.products.end(), item) != g.products.end() ||
+             std::find(g.also_called.begin(), g.also_called.end(), item) != g.also_called.end();
+    };
+    const GpuArch* own = kb.gpu(sm);
+    if (!own || !lists(*own))
+      for (const auto& g : kb.gpus)
+        if (g.sm != sm && lists(g)) {
+          out.emplace_back(item, &g);
+          break;
+        }
     if (comma == std::string::npos) break;
     i = comma + 2;
   }
@@ -155,28 +185,72 @@ LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const S
   }
   std::map<std::string, std::string> templates, gpu_names;
   std::map<std::string, std::string> tree_driver;  // CUDA -> the floor the wrappers write
-  for (auto& [backend, ws] : backends) {
+  std::map<std::string, std::vector<Wrapper>> odd;  // by family: files of another text than their backend's
+  // Learns the template of \a ws under \a backend (a backend, or a family for its odd files).
+  auto learn = [&](const std::string& backend, std::vector<Wrapper>& ws, bool split) -> bool {
     std::vector<std::string> put;
-    for (const auto& w : ws) put.push_back(put_back(*w.text, w.words));
+    for (auto& w : ws) {
+      if (!split) {  // an odd file writes the floors and names its backend's files write
+        if (auto d = tree_driver.find(w.v->cuda); d != tree_driver.end()) w.words["driver"] = d->second;
+        if (auto g = gpu_names.find(w.v->sm + " " + w.arch); g != gpu_names.end()) w.words["gpu_names"] = g->second;
+      }
+      put.push_back(put_back(*w.text, w.words));
+    }
     // The pieces of each: the words must be the same, the literal text may vary.
     std::vector<std::vector<TemplatePiece>> pieces;
     for (const auto& p : put) pieces.push_back(template_pieces(p));
+    if (split) {  // the most common shape is the backend's; the others are their families' own
+      auto shape_of = [](const std::vector<TemplatePiece>& ps) -> std::string {
+        std::string out;
+        for (const auto& p : ps) out += p.word ? "{" + p.text + "}" : "|";
+        return out;
+      };
+      std::map<std::string, int> shapes;
+      for (const auto& p : pieces) shapes[shape_of(p)]++;
+      std::string common =
+          std::max_element(shapes.begin(), shapes.end(), [](const auto& x, const auto& y) { return x.second < y.second; })
+              ->first;
+      std::vector<Wrapper> kept;
+      std::vector<std::vector<TemplatePiece>> kept_pieces;
+      for (size_t k = 0; k < ws.size(); ++k) {
+        if (shape_of(pieces[k]) == common) {
+          kept.push_back(ws[k]);
+          kept_pieces.push_back(std::move(pieces[k]));
+        } else {
+          odd[ws[k].v->family].push_back(ws[k]);
+        }
+      }
+      ws = std::move(kept);
+      pieces = std::move(kept_pieces);
+    }
+    // The words each place may be: those every file allows there.
+    std::vector<std::set<std::string>> allowed;
+    for (const auto& p : pieces.front()) allowed.push_back(p.word ? candidates(p.text) : std::set<std::string>{});
     auto same_words = [&](const std::vector<TemplatePiece>& a) {
       if (a.size() != pieces.front().size()) return false;
-      for (size_t i = 0; i < a.size(); ++i)
-        if (a[i].word != pieces.front()[i].word || (a[i].word && a[i].text != pieces.front()[i].text)) return false;
+      for (size_t i = 0; i < a.size(); ++i) {
+        if (a[i].word != pieces.front()[i].word) return false;
+        if (!a[i].word) continue;
+        std::set<std::string> both, here = candidates(a[i].text);
+        std::set_intersection(allowed[i].begin(), allowed[i].end(), here.begin(), here.end(),
+                              std::inserter(both, both.begin()));
+        if (both.empty()) return false;
+        allowed[i] = std::move(both);
+      }
       return true;
     };
-    if (!std::all_of(pieces.begin(), pieces.end(), same_words)) {
+    if (auto bad = std::find_if_not(pieces.begin(), pieces.end(), same_words); bad != pieces.end()) {
       out.why = fmt::format("the {} wrappers are not one text with the variant's words ({} and {} differ)", backend,
-                            ws.front().v->name, ws.back().v->name);
-      return out;
+                            ws.front().v->name, ws[bad - pieces.begin()].v->name);
+      return false;
     }
     std::string tmpl;
     for (size_t i = 0; i < pieces.front().size(); ++i) {
       const TemplatePiece& first = pieces.front()[i];
-      if (first.word) {
-        tmpl += "{" + first.text + "}";
+      if (first.word) {  // of the words still allowed, the first kLayoutWords lists
+        auto w = std::find_if(kLayoutWords.begin(), kLayoutWords.end(),
+                              [&](std::string_view k) { return allowed[i].count(std::string(k)); });
+        tmpl += "{" + std::string(*w) + "}";
         continue;
       }
       std::vector<std::string> texts;
@@ -188,7 +262,7 @@ LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const S
       Varying var = varying(texts);
       if (var.middles.empty()) {
         out.why = fmt::format("the {} wrappers differ in text that is no word of the variant", backend);
-        return out;
+        return false;
       }
       // What it varies with: CUDA (a driver floor), else SM and platform (GPU names).
       std::map<std::string, std::set<std::string>> by_cuda, by_gpu;
@@ -212,7 +286,7 @@ LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const S
         out.why = fmt::format("the {} wrappers differ in '{}' and '{}', which is neither a word of the variant, nor "
                               "GPU names per SM, nor a driver floor per CUDA",
                               backend, comment_text(var.middles.front()), comment_text(var.middles.back()));
-        return out;
+        return false;
       }
     }
     templates[backend] = tmpl;
@@ -223,10 +297,15 @@ LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const S
       if (auto g = gpu_names.find(w.v->sm + " " + w.arch); g != gpu_names.end()) words["gpu_names"] = g->second;
       if (render_layout_template(tmpl, *w.v, words) != *w.text) {
         out.why = fmt::format("{}/{}.nix is not its backend's wrapper text", dir, w.v->name);
-        return out;
+        return false;
       }
     }
-  }
+    return true;
+  };
+  for (auto& [backend, ws] : backends)
+    if (!learn(backend, ws, true)) return out;
+  for (auto& [family, ws] : odd)
+    if (!learn(family, ws, false)) return out;
   if (templates.empty()) {
     out.why = "no variant of the spec has a file in " + dir;
     return out;
