@@ -66,9 +66,10 @@ std::string differing_lines(const std::string& a, const std::string& b) {
 }  // namespace
 
 int cmd_adopt(CommandContext& ctx) {
-  CLI::App app{"Take over a tree that keeps its own builder: list (or, with --write, do) what tailor generate "
-               "would write, replace and remove there.",
-               "adopt"};
+  CLI::App app{
+      "Take over a tree that keeps its own builder: list (or, with --write, do) what tailor generate "
+      "would write, replace and remove there.",
+      "adopt"};
   std::string dir, name, kb_dir;
   bool write = false;
   app.add_option("TREE", dir, "the tree: a checkout whose variant files are wrappers of its own builder")
@@ -146,8 +147,8 @@ int cmd_adopt(CommandContext& ctx) {
         ++replace;
         named.insert(c.path);
         std::string lines_differ = differing_lines(read_text(fs::path(dir) / c.path), by_path.at(c.path)->content);
-        lines.push_back(fmt::format("replace {} (line{} {})", c.path, lines_differ.find(',') == std::string::npos ? "" : "s",
-                                    lines_differ));
+        lines.push_back(fmt::format("replace {} (line{} {})", c.path,
+                                    lines_differ.find(',') == std::string::npos ? "" : "s", lines_differ));
         break;
       }
       case Change::stale: lines.push_back(fmt::format("remove  {} (no longer in the matrix)", c.path)); break;

@@ -71,13 +71,14 @@ TEST(Adopt, WriteCorrectsOnlyTheWrongFactsAndGenerateThenKeepsTheTree) {
   auto r = run_tailor({"adopt", tree, "--write"});
   ASSERT_EQ(r.status, 0) << r.err;
   // The builder, the script and the notes: byte for byte as they were.
-  for (const std::string& f : {kPkgs + "lib/buildVision.nix", kPkgs + "lib/fixes.nix", kPkgs + "lib/releases.nix",
-                              kPkgs + "lib/toolkits.nix", std::string("tools/write-wrappers.sh"), std::string("NOTES.md")})
+  for (const std::string& f :
+       {kPkgs + "lib/buildVision.nix", kPkgs + "lib/fixes.nix", kPkgs + "lib/releases.nix", kPkgs + "lib/toolkits.nix",
+        std::string("tools/write-wrappers.sh"), std::string("NOTES.md")})
     EXPECT_EQ(test::read_file(tree + "/" + f), test::read_file(fixture + "/" + f)) << f;
   // Wrappers with right facts: byte-identical.
-  for (const char* f : {"torchvision026-python313-cpu-avx2.nix", "torchvision026-python313-cpu-armv9.nix",
-                              "torchvision026-python313-cuda13_0-sm90-armv9.nix",
-                              "torchvision026-python313-cuda13_0-sm120-avx512.nix"})
+  for (const char* f :
+       {"torchvision026-python313-cpu-avx2.nix", "torchvision026-python313-cpu-armv9.nix",
+        "torchvision026-python313-cuda13_0-sm90-armv9.nix", "torchvision026-python313-cuda13_0-sm120-avx512.nix"})
     EXPECT_EQ(test::read_file(tree + "/" + kPkgs + f), test::read_file(fixture + "/" + kPkgs + std::string(f))) << f;
   // The wrong facts corrected on line 1 only: L40S is SM 8.9; CUDA 12.8 needs driver 570.26.
   std::string fixed = test::read_file(tree + "/" + kPkgs + "torchvision026-python313-cuda12_8-sm90-avx512.nix");

@@ -125,9 +125,10 @@ int cmd_generate(CommandContext& ctx) {
     for (const auto& k : spec.layout->keep)
       if (!fs::is_regular_file(fs::path(dir) / k, ec)) missing.push_back(k);
   for (const auto& k : missing)
-    ctx.err << fmt::format("{}/{}: error: the tree's own builder file is missing ([layout] keep); tailor never "
-                           "writes it\n",
-                           dir, k);
+    ctx.err << fmt::format(
+        "{}/{}: error: the tree's own builder file is missing ([layout] keep); tailor never "
+        "writes it\n",
+        dir, k);
   if (!missing.empty() && !check) return kExitProblems;
   if (check && json) {
     print_json(ctx, spec, m, dir, files.size(), plan, true, 0, 0);

@@ -54,8 +54,12 @@ int cmd_import(CommandContext& ctx) {
   }
   migrate::ImportResult r = migrate::import_spec(name, recipe::read_tree(dir), kb, options);
   if (json) {
-    nlohmann::ordered_json j{{"branch", name},     {"variants", r.variants}, {"spec", r.toml},
-                             {"claims", r.claims}, {"notes", r.notes},       {"warnings", r.warnings},
+    nlohmann::ordered_json j{{"branch", name},
+                             {"variants", r.variants},
+                             {"spec", r.toml},
+                             {"claims", r.claims},
+                             {"notes", r.notes},
+                             {"warnings", r.warnings},
                              {"advisories", r.advisories}};
     ctx.out << json_text(j);
     return r.warnings.empty() ? kExitOk : kExitProblems;

@@ -139,8 +139,7 @@ TEST(JsonOutput, ImportCarriesTheSpecAndItsWarnings) {
   json wj = parse_json(w);
   EXPECT_EQ(wj["warnings"], json::array());
   ASSERT_EQ(wj["advisories"].size(), 1u) << wj["advisories"];
-  EXPECT_EQ(wj["advisories"][0].get<std::string>().rfind("vllm-python312-cuda12_8-sm103-armv9.nix: left out: ", 0),
-            0u);
+  EXPECT_EQ(wj["advisories"][0].get<std::string>().rfind("vllm-python312-cuda12_8-sm103-armv9.nix: left out: ", 0), 0u);
   EXPECT_EQ(wj["claims"], json::array());
   // A toolkit the knowledge base does not record on the pin: claimed, not a warning.
   auto c = run_tailor({"import", test::source_path("tests/data/trees/kb-gaps"), "--json"});

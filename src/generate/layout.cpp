@@ -31,10 +31,10 @@ std::vector<GeneratedFile> layout_tree(const Spec& spec, const Matrix& m, const 
     manifest += fmt::format("{}  {}\n", content_hash(f.content), f.path);
     files.push_back(std::move(f));
   }
-  files.push_back({std::string(kLayoutManifest),
-                   with_marker("# Files tailor writes without its marker (the tree's own layout): hash, path.\n" +
-                                   manifest,
-                               CommentStyle::hash)});
+  files.push_back(
+      {std::string(kLayoutManifest),
+       with_marker("# Files tailor writes without its marker (the tree's own layout): hash, path.\n" + manifest,
+                   CommentStyle::hash)});
   return files;
 }
 

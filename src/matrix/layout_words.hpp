@@ -22,8 +22,8 @@ namespace tailor {
 /// (Layout::gpu_names, else the knowledge base's products); isa, isa_display
 /// ("AVX-512"), arch ("x86_64", "aarch64").
 inline constexpr std::array<std::string_view, 15> kLayoutWords = {
-    "version", "version_mm",      "torch",  "torch_mm", "python",    "python_nodot", "cuda", "cuda_underscore",
-    "driver",  "sm",              "sm_nodot", "gpu_names", "isa",     "isa_display",  "arch"};
+    "version", "version_mm", "torch",    "torch_mm",  "python", "python_nodot", "cuda", "cuda_underscore",
+    "driver",  "sm",         "sm_nodot", "gpu_names", "isa",    "isa_display",  "arch"};
 
 struct TemplatePiece {
   bool word = false;  ///< text is a word's name, else literal text

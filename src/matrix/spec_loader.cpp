@@ -834,7 +834,6 @@ SourceOverride read_spec_override(const TomlDocument& doc, const toml::table& t,
   return o;
 }
 
-
 // A path of the tree a [layout] names: relative, without "..", no dot-dot tricks.
 std::string layout_path(const TomlDocument& doc, const Located<std::string>& p, std::string_view what) {
   std::filesystem::path fp(p.value);
@@ -860,8 +859,9 @@ Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& sp
   if (auto s = r.string("replaces")) l.replaces = layout_path(doc, *s, "the script");
   const toml::table* w = r.table("wrapper");
   if (!w || w->empty())
-    throw doc.error_at(l.pos, "[layout] needs [layout.wrapper]: the text of a variant's file per backend",
-                       "cuda = \"{ pkgs ? import <nixpkgs> {} }:\\nimport ./lib/build.nix { sm = \\\"{sm_nodot}\\\"; }\\n\"");
+    throw doc.error_at(
+        l.pos, "[layout] needs [layout.wrapper]: the text of a variant's file per backend",
+        "cuda = \"{ pkgs ? import <nixpkgs> {} }:\\nimport ./lib/build.nix { sm = \\\"{sm_nodot}\\\"; }\\n\"");
   for (const auto& [key, value] : *w) {
     std::string backend(key.str());  // a backend, or a family whose wrappers have their own text
     if (!kb.backend(backend) && !spec.family(backend))
@@ -880,9 +880,10 @@ Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& sp
       std::string sm = k.substr(0, k.find(' '));
       std::string platform = k.size() > sm.size() ? k.substr(sm.size() + 1) : "";
       if (!kb.gpu(sm) || (!platform.empty() && platform != "x86_64" && platform != "aarch64"))
-        throw doc.error_at(value, fmt::format("'{}' is not an SM of the knowledge base, optionally followed by "
-                                              "x86_64 or aarch64",
-                                              comment_text(k)),
+        throw doc.error_at(value,
+                           fmt::format("'{}' is not an SM of the knowledge base, optionally followed by "
+                                       "x86_64 or aarch64",
+                                       comment_text(k)),
                            "\"9.0\" or \"9.0 aarch64\"");
       if (!value.is_string()) throw doc.error_at(value, "GPU names are one string, as the wrappers write them");
       l.gpu_names[k] = value.as_string()->get();

@@ -184,7 +184,7 @@ LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const S
     backends[v.backend].push_back(std::move(w));
   }
   std::map<std::string, std::string> templates, gpu_names;
-  std::map<std::string, std::string> tree_driver;  // CUDA -> the floor the wrappers write
+  std::map<std::string, std::string> tree_driver;   // CUDA -> the floor the wrappers write
   std::map<std::string, std::vector<Wrapper>> odd;  // by family: files of another text than their backend's
   // Learns the template of \a ws under \a backend (a backend, or a family for its odd files).
   auto learn = [&](const std::string& backend, std::vector<Wrapper>& ws, bool split) -> bool {
@@ -207,9 +207,9 @@ LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const S
       };
       std::map<std::string, int> shapes;
       for (const auto& p : pieces) shapes[shape_of(p)]++;
-      std::string common =
-          std::max_element(shapes.begin(), shapes.end(), [](const auto& x, const auto& y) { return x.second < y.second; })
-              ->first;
+      std::string common = std::max_element(shapes.begin(), shapes.end(), [](const auto& x, const auto& y) {
+                             return x.second < y.second;
+                           })->first;
       std::vector<Wrapper> kept;
       std::vector<std::vector<TemplatePiece>> kept_pieces;
       for (size_t k = 0; k < ws.size(); ++k) {
@@ -279,13 +279,15 @@ LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const S
       if (digits && single(by_cuda) && !by_cuda.count("")) {
         tmpl += var.prefix + "{driver}" + var.suffix;
         for (const auto& [cuda, values] : by_cuda) tree_driver[cuda] = *values.begin();
-      } else if (single(by_gpu) && std::none_of(ws.begin(), ws.end(), [](const Wrapper& w) { return w.v->sm.empty(); })) {
+      } else if (single(by_gpu) &&
+                 std::none_of(ws.begin(), ws.end(), [](const Wrapper& w) { return w.v->sm.empty(); })) {
         tmpl += var.prefix + "{gpu_names}" + var.suffix;
         for (const auto& [key, values] : by_gpu) gpu_names[key] = *values.begin();
       } else {
-        out.why = fmt::format("the {} wrappers differ in '{}' and '{}', which is neither a word of the variant, nor "
-                              "GPU names per SM, nor a driver floor per CUDA",
-                              backend, comment_text(var.middles.front()), comment_text(var.middles.back()));
+        out.why = fmt::format(
+            "the {} wrappers differ in '{}' and '{}', which is neither a word of the variant, nor "
+            "GPU names per SM, nor a driver floor per CUDA",
+            backend, comment_text(var.middles.front()), comment_text(var.middles.back()));
         return false;
       }
     }
@@ -358,8 +360,9 @@ LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const S
   }
   std::sort(out.keep.begin(), out.keep.end());
 
-  std::string t = "\n# The tree keeps its own builder: tailor generate writes the wrappers below from this spec\n"
-                  "# and the knowledge base, and never writes the files kept.\n[layout]\n";
+  std::string t =
+      "\n# The tree keeps its own builder: tailor generate writes the wrappers below from this spec\n"
+      "# and the knowledge base, and never writes the files kept.\n[layout]\n";
   t += fmt::format("dir = {}\n", toml_string(dir));
   std::vector<std::string> keep;
   for (const auto& k : out.keep) keep.push_back(toml_string(k));

@@ -407,7 +407,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
       // A remark that left no file out (an alias the spec replaces) is advice, no failure.
       std::vector<std::string>* to = into == &r.warnings && !key.starts_with("left out ") ? &r.advisories : into;
       to->push_back(files.size() == 1 ? fmt::format("{}: {}", files.front(), text)
-                                        : fmt::format("{} recipes ({}, …): {}", files.size(), files.front(), text));
+                                      : fmt::format("{} recipes ({}, …): {}", files.size(), files.front(), text));
     }
   for (const auto& [url, item] : foreign) {
     const auto& [recipe, attribute, files] = item;
