@@ -27,6 +27,7 @@ constexpr Command kCommands[] = {
     {"ci", "print a GitHub Actions (--github) or GitLab (--gitlab) definition that builds the matrix", cmd_ci},
     {"builders", "print a Nix machines file and settings for remote CUDA builders", cmd_builders},
     {"import", "infer a spec from an existing recipe tree (prints TOML)", cmd_import},
+    {"adopt", "take over a tree that keeps its own builder: list (--write: do) what generate writes there", cmd_adopt},
     {"repin", "move a hand-written tree (or a spec) to another nixpkgs pin and Python set, minimal edits", cmd_repin},
     {"parse", "print the Nix normal form of FILE... (the text nix-instantiate --parse prints)", cmd_parse},
     {"detect", "this host's CPU features, the ISA targets it can run, its GPUs and driver", cmd_detect},

@@ -119,15 +119,26 @@ int cmd_generate(CommandContext& ctx) {
 
   std::map<Change, int> count;
   for (const auto& c : plan) count[c.change]++;
+  // A tree that keeps its own builder: its files are checked, never written.
+  std::vector<std::string> missing;
+  if (spec.layout)
+    for (const auto& k : spec.layout->keep)
+      if (!fs::is_regular_file(fs::path(dir) / k, ec)) missing.push_back(k);
+  for (const auto& k : missing)
+    ctx.err << fmt::format(
+        "{}/{}: error: the tree's own builder file is missing ([layout] keep); tailor never "
+        "writes it\n",
+        dir, k);
+  if (!missing.empty() && !check) return kExitProblems;
   if (check && json) {
     print_json(ctx, spec, m, dir, files.size(), plan, true, 0, 0);
-    return plan.size() == static_cast<size_t>(count[Change::unchanged]) ? kExitOk : kExitProblems;
+    return plan.size() == static_cast<size_t>(count[Change::unchanged]) && missing.empty() ? kExitOk : kExitProblems;
   }
   if (check) {
     for (const auto& c : plan)
       if (c.change != Change::unchanged)
         ctx.out << fmt::format("{}: {}{}\n", change_name(c.change), c.path, c.note.empty() ? "" : " (" + c.note + ")");
-    bool up_to_date = plan.size() == static_cast<size_t>(count[Change::unchanged]);
+    bool up_to_date = plan.size() == static_cast<size_t>(count[Change::unchanged]) && missing.empty();
     ctx.out << (up_to_date ? fmt::format("{} is up to date ({} files)\n", dir, files.size())
                            : fmt::format("{} is not up to date: {} to create, {} to update, {} edited, {} stale\n", dir,
                                          count[Change::create], count[Change::update], count[Change::conflict],

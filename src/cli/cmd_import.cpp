@@ -54,15 +54,22 @@ int cmd_import(CommandContext& ctx) {
   }
   migrate::ImportResult r = migrate::import_spec(name, recipe::read_tree(dir), kb, options);
   if (json) {
-    nlohmann::ordered_json j{{"branch", name},     {"variants", r.variants}, {"spec", r.toml},
-                             {"claims", r.claims}, {"notes", r.notes},       {"warnings", r.warnings}};
+    nlohmann::ordered_json j{{"branch", name},
+                             {"variants", r.variants},
+                             {"spec", r.toml},
+                             {"claims", r.claims},
+                             {"notes", r.notes},
+                             {"warnings", r.warnings},
+                             {"advisories", r.advisories}};
     ctx.out << json_text(j);
     return r.warnings.empty() ? kExitOk : kExitProblems;
   }
   ctx.out << r.toml;
   for (const auto& w : r.claims) ctx.err << "tailor: warning: " << w << "\n";
   for (const auto& n : r.notes) ctx.err << "tailor: note: " << n << "\n";
+  for (const auto& w : r.advisories) ctx.err << "tailor: warning: " << w << "\n";
   for (const auto& w : r.warnings) ctx.err << "tailor: warning: " << w << "\n";
+  // Exit 1 only where the spec does not reproduce the tree; advice on what it proves wrong is no failure.
   return r.warnings.empty() ? kExitOk : kExitProblems;
 }
 

@@ -42,6 +42,7 @@ int cmd_prune(CommandContext& ctx);
 int cmd_verify(CommandContext& ctx);
 int cmd_check(CommandContext& ctx);
 int cmd_import(CommandContext& ctx);
+int cmd_adopt(CommandContext& ctx);
 int cmd_repin(CommandContext& ctx);
 
 }  // namespace tailor

@@ -7,6 +7,7 @@
 
 #include "generate/docs.hpp"
 #include "generate/flake.hpp"
+#include "generate/layout.hpp"
 #include "generate/manifest.hpp"
 #include "generate/marker.hpp"
 #include "generate/recipe.hpp"
@@ -16,6 +17,8 @@
 namespace tailor {
 
 std::vector<GeneratedFile> branch_tree(const Spec& spec, const Matrix& m, const KnowledgeBase& kb) {
+  // A tree that keeps its own builder gets its wrappers only: no builders, docs or flake of tailor's.
+  if (spec.layout) return layout_tree(spec, m, kb);
   // The recipes first: they name the builders the tree needs.
   std::vector<GeneratedFile> recipes;
   std::vector<BuildSettings> settings;

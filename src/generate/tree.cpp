@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "generate/layout.hpp"
 #include "generate/marker.hpp"
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
@@ -39,6 +40,10 @@ std::vector<PlannedChange> plan_tree(const fs::path& root, const std::vector<Gen
   std::vector<PlannedChange> plan;
   std::set<std::string> wanted;
   std::set<fs::path> dirs;
+  // Marker-free files tailor wrote before, by the hash they had then.
+  std::map<std::string, std::string> bare_written;
+  if (auto m = read_if_exists(root / kLayoutManifest); m && marker_state(*m) == MarkerState::intact)
+    bare_written = read_layout_manifest(*m);
   for (const auto& f : files) {
     wanted.insert(f.path);
     dirs.insert(fs::path(f.path).parent_path());
@@ -47,6 +52,14 @@ std::vector<PlannedChange> plan_tree(const fs::path& root, const std::vector<Gen
       plan.push_back({f.path, Change::create, ""});
     } else if (*existing == f.content) {
       plan.push_back({f.path, Change::unchanged, ""});
+    } else if (f.bare) {
+      auto it = bare_written.find(f.path);
+      if (it != bare_written.end() && it->second == content_hash(*existing))
+        plan.push_back({f.path, Change::update, ""});
+      else if (it != bare_written.end())
+        plan.push_back({f.path, Change::conflict, "edited since tailor generated it"});
+      else
+        plan.push_back({f.path, Change::conflict, "not written by tailor", true});
     } else {
       MarkerState state = marker_state(*existing);
       if (state == MarkerState::intact)
@@ -80,6 +93,13 @@ std::vector<PlannedChange> plan_tree(const fs::path& root, const std::vector<Gen
       if (state == MarkerState::absent) continue;
       plan.push_back({rel, Change::stale, state == MarkerState::edited ? "edited since tailor generated it" : ""});
     }
+  }
+  // Marker-free files written before that the matrix no longer has.
+  for (const auto& [path, hash] : bare_written) {
+    if (wanted.count(path)) continue;
+    auto content = read_if_exists(root / path);
+    if (!content) continue;
+    plan.push_back({path, Change::stale, content_hash(*content) == hash ? "" : "edited since tailor generated it"});
   }
   return plan;
 }

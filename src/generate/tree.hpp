@@ -14,6 +14,9 @@ namespace tailor {
 struct GeneratedFile {
   std::string path;     ///< relative to the tree's root
   std::string content;  ///< complete, generated-by marker included
+  /// Written without the marker (a tree's own layout, generate/layout.hpp):
+  /// kLayoutManifest records its hash instead.
+  bool bare = false;
 };
 
 enum class Change {

@@ -124,6 +124,26 @@ struct TailorSource {
   Pos pos;
 };
 
+/// [layout]: the tree keeps its own builder and layout (a team's wrappers
+/// around its hand-written builder). generate then writes only the wrappers,
+/// rendered from the templates with the variant's words, and checks that the
+/// builder files it keeps are there; it never writes them.
+struct Layout {
+  Pos pos;
+  std::string dir = ".flox/pkgs";  ///< where the wrappers are, relative to the tree
+  /// Files of the tree's own builder, relative to the tree: checked, never written.
+  std::vector<std::string> keep;
+  /// Backend ("cpu", "cuda", "mps"), or a family whose wrappers have a text of
+  /// their own -> the text of a variant's wrapper, with {words} of the variant
+  /// (layout_words.hpp lists them).
+  std::map<std::string, std::string> wrapper;
+  /// The team's GPU names by "SM" or "SM platform" ("9.0", "9.0 aarch64"), as
+  /// its wrappers spell them; where absent, the knowledge base's products.
+  std::map<std::string, std::string> gpu_names;
+  /// The team's script that wrote the wrappers: `tailor generate` replaces it.
+  std::string replaces;
+};
+
 struct Spec {
   std::string path;  ///< as given by the user (or "examples/..." when embedded), for diagnostics
   /// How generated files and pages name the spec: relative to the tree, never
@@ -142,6 +162,7 @@ struct Spec {
   std::string requested(std::string_view attribute) const;
   std::vector<Family> families;
   std::vector<PinClaim> claims;
+  std::optional<Layout> layout;  ///< [layout]; absent: tailor writes its own builder and layout
   BuildPolicy build;
   TailorSource tailor;
   /// [[source_override]]: versions the spec builds from fetched sources, for

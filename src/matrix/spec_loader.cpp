@@ -18,6 +18,7 @@
 #include "kb/pin_query.hpp"
 #include "kb/read_helpers.hpp"
 #include "kb/version_pairing.hpp"
+#include "matrix/layout_words.hpp"
 #include "matrix/rules.hpp"
 #include "util/edit_distance.hpp"
 #include "util/embedded.hpp"
@@ -833,6 +834,64 @@ SourceOverride read_spec_override(const TomlDocument& doc, const toml::table& t,
   return o;
 }
 
+// A path of the tree a [layout] names: relative, without "..", no dot-dot tricks.
+std::string layout_path(const TomlDocument& doc, const Located<std::string>& p, std::string_view what) {
+  std::filesystem::path fp(p.value);
+  bool ok = !p.value.empty() && fp.is_relative() && p.value.find('\\') == std::string::npos &&
+            std::none_of(fp.begin(), fp.end(), [](const std::filesystem::path& part) { return part == ".."; }) &&
+            std::none_of(p.value.begin(), p.value.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; });
+  if (!ok)
+    throw doc.error_at(p.pos, fmt::format("{} '{}' is no path inside the tree", what, comment_text(p.value)),
+                       "a relative path such as \".flox/pkgs/lib/builder.nix\", without .. or a leading /");
+  return std::filesystem::path(p.value).lexically_normal().generic_string();
+}
+
+// [layout]: keep = [builder files], replaces = "script", [layout.wrapper]
+// backend = "template", [layout.gpu_names] "9.0" / "9.0 aarch64" = "names".
+Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& spec, const KnowledgeBase& kb) {
+  TableReader r(doc, t, "[layout]");
+  r.expect_keys({"dir", "keep", "replaces", "wrapper", "gpu_names"});
+  Layout l;
+  l.pos = pos_of(t);
+  if (auto d = r.string("dir")) l.dir = layout_path(doc, *d, "the wrappers' directory");
+  if (auto keep = r.strings("keep"))
+    for (const auto& k : *keep) l.keep.push_back(layout_path(doc, k, "a kept file"));
+  if (auto s = r.string("replaces")) l.replaces = layout_path(doc, *s, "the script");
+  const toml::table* w = r.table("wrapper");
+  if (!w || w->empty())
+    throw doc.error_at(
+        l.pos, "[layout] needs [layout.wrapper]: the text of a variant's file per backend",
+        "cuda = \"{ pkgs ? import <nixpkgs> {} }:\\nimport ./lib/build.nix { sm = \\\"{sm_nodot}\\\"; }\\n\"");
+  for (const auto& [key, value] : *w) {
+    std::string backend(key.str());  // a backend, or a family whose wrappers have their own text
+    if (!kb.backend(backend) && !spec.family(backend))
+      throw doc.error_at(value, fmt::format("'{}' is no backend of the knowledge base and no family of the spec",
+                                            comment_text(backend)));
+    if (!value.is_string()) throw doc.error_at(value, "a wrapper is the text of the file, a string");
+    const std::string& text = value.as_string()->get();
+    if (auto bad = unknown_layout_word(text))
+      throw doc.error_at(value, fmt::format("'{{{}}}' is no word of a wrapper", *bad),
+                         fmt::format("words: {}", fmt::join(kLayoutWords, ", ")));
+    l.wrapper[backend] = text;
+  }
+  if (const toml::table* g = r.table("gpu_names")) {
+    for (const auto& [key, value] : *g) {
+      std::string k(key.str());
+      std::string sm = k.substr(0, k.find(' '));
+      std::string platform = k.size() > sm.size() ? k.substr(sm.size() + 1) : "";
+      if (!kb.gpu(sm) || (!platform.empty() && platform != "x86_64" && platform != "aarch64"))
+        throw doc.error_at(value,
+                           fmt::format("'{}' is not an SM of the knowledge base, optionally followed by "
+                                       "x86_64 or aarch64",
+                                       comment_text(k)),
+                           "\"9.0\" or \"9.0 aarch64\"");
+      if (!value.is_string()) throw doc.error_at(value, "GPU names are one string, as the wrappers write them");
+      l.gpu_names[k] = value.as_string()->get();
+    }
+  }
+  r.finish();
+  return l;
+}
 }  // namespace
 
 Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
@@ -842,6 +901,7 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
   const toml::node* build_node = root.node("build");
   const toml::node* family_node = root.node("family");
   const toml::node* tailor_node = root.node("tailor");
+  const toml::node* layout_node = root.node("layout");
   root.node("source_override");
   root.node("claim");
   root.finish();
@@ -906,6 +966,10 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
   for (const toml::table* t : families.tables("source_override"))
     spec.source_overrides.push_back(read_spec_override(doc, *t, spec, kb));
   for (const toml::table* t : families.tables("claim")) spec.claims.push_back(read_claim(doc, *t, kb));
+  if (layout_node) {
+    if (!layout_node->is_table()) throw doc.error_at(*layout_node, "[layout] must be a table");
+    spec.layout = read_layout(doc, *layout_node->as_table(), spec, kb);
+  }
   require_tailor_source(doc, spec, kb);
   return spec;
 }

@@ -66,7 +66,7 @@ const std::map<std::string, std::pair<std::string, std::string>> kVersions = {
 
 TEST(ImportBuilderCalls, ReproducesNamesVersionsPinsAndPairingsFromTheTables) {
   test::RunResult r = test::run_tailor({"import", kTree});
-  EXPECT_EQ(r.status, 1) << r.err;  // files left out: warnings
+  EXPECT_EQ(r.status, 0) << r.err;  // files left out are impossible ones (SM70 with CUDA 13): advice, no failure
   Spec spec = load_spec("imported.toml", r.out, kb());
   Matrix m = expand(spec, kb());
   std::set<std::string> names;

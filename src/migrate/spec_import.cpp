@@ -340,8 +340,9 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     if (const GpuArch* g = v.sm.empty() ? nullptr : kb.gpu(v.sm)) {
       auto cuda = Version::parse(v.cuda);
       if (cuda && !g->supported_by(*cuda)) {
-        r.warnings.push_back(fmt::format("{}: left out: nvcc of CUDA {} cannot compile for {} (tailor check: TLR009)",
-                                         f.src.rel, v.cuda, g->display()));
+        std::string why = fmt::format("nvcc of CUDA {} cannot compile for {}", v.cuda, g->display());
+        r.advisories.push_back(fmt::format("{}: left out: {} (tailor check: TLR009)", f.src.rel, why));
+        r.impossible.emplace_back(f.src.rel, why);
         continue;
       }
     }
@@ -404,8 +405,10 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   for (const auto& [grouped, into] : {std::pair{&remarks, &r.warnings}, std::pair{&kept, &r.notes}})
     for (const auto& [key, remark] : *grouped) {
       const auto& [text, files] = remark;
-      into->push_back(files.size() == 1 ? fmt::format("{}: {}", files.front(), text)
-                                        : fmt::format("{} recipes ({}, …): {}", files.size(), files.front(), text));
+      // A remark that left no file out (an alias the spec replaces) is advice, no failure.
+      std::vector<std::string>* to = into == &r.warnings && !key.starts_with("left out ") ? &r.advisories : into;
+      to->push_back(files.size() == 1 ? fmt::format("{}: {}", files.front(), text)
+                                      : fmt::format("{} recipes ({}, …): {}", files.size(), files.front(), text));
     }
   for (const auto& [url, item] : foreign) {
     const auto& [recipe, attribute, files] = item;

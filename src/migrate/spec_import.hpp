@@ -23,6 +23,13 @@ struct ImportResult {
   /// What the reader should know that is no problem: where a recipe's inputs
   /// come from another repository, say.
   std::vector<std::string> notes;
+  /// What the reader should fix in the tree but that the spec reproduces or
+  /// proves right: a recipe proven impossible (and left out), an alias that
+  /// selects another CUDA than its name says. Warnings too, but import succeeded.
+  std::vector<std::string> advisories;
+  /// Recipes left out because the knowledge base proves them impossible
+  /// (nvcc of their CUDA cannot compile for their SM): path, why.
+  std::vector<std::pair<std::string, std::string>> impossible;
   int variants = 0;  ///< recipes read back into variants
 };
 

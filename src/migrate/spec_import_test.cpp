@@ -242,7 +242,9 @@ TEST(SpecImport, HandWrittenTree) {
 
 TEST(SpecImport, WhatTheSpecCannotExpressIsAWarning) {
   test::RunResult r = test::run_tailor({"import", "tests/data/trees/vllm-branch"});
-  EXPECT_EQ(r.status, 1);
+  // A recipe proven impossible is left out with a warning; the spec reproduces
+  // every possible one, so import succeeds (issue 44: exit 1 is a real failure).
+  EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.err,
             "tailor: warning: vllm-python312-cuda12_8-sm103-armv9.nix: left out: nvcc of CUDA 12.8 cannot compile for "
             "SM103 (tailor check: TLR009)\n");
@@ -431,6 +433,25 @@ TEST(SpecImport, AMeasuredAbsenceIsNotClaimed) {
                 "/s.toml:15:8: error: nixpkgs pin 46336d4 is recorded without CUDA 13.0: its cuda list "
                 "is complete\ncuda = \"13.0\"\n       ^\nhint: tailor kb probe-pin measured it; remove the claim or "
                 "choose another pin\n");
+}
+
+// tests/data/trees/adopt-wrappers: every recipe the knowledge base allows is
+// imported; the SM70 recipe with CUDA 13.0 is left out as impossible. That is
+// advice on the tree (a warning on stderr, "advisories" in --json), no failure:
+// import exits 0. A recipe it cannot read (companion-no-pname above) still exits 1.
+TEST(SpecImport, AnImpossibleRecipeLeftOutIsAdviceNotAFailure) {
+  test::RunResult r = test::run_tailor({"import", "tests/data/trees/adopt-wrappers"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("tailor: warning: .flox/pkgs/torchvision026-python313-cuda13_0-sm70-avx512.nix: left out: "
+                       "nvcc of CUDA 13.0 cannot compile for SM70 (tailor check: TLR009)\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(expand(load_spec("adopt-wrappers.toml", r.out, kb()), kb()).variants.size(), 6u);
+  test::RunResult j = test::run_tailor({"import", "tests/data/trees/adopt-wrappers", "--json"});
+  EXPECT_EQ(j.status, 0);
+  auto doc = nlohmann::json::parse(j.out);
+  EXPECT_TRUE(doc["warnings"].empty()) << j.out;
+  ASSERT_EQ(doc["advisories"].size(), 1u) << j.out;
 }
 
 }  // namespace

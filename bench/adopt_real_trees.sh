@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Figures, not a test (issue 44, "adopt without replacing"): `tailor adopt
+# TREE --write` on a copy of each tree given (the trees are public but carry no
+# licence: fetched by the user, never committed here). For each it prints
+#   - files possible: the original files still possible (every file of the tree
+#     but those adopt removes as proven impossible);
+#   - byte-identical after adopt;
+#   - differing only at lines `check --all-sites` reports on the original (a
+#     wrong fact corrected), and the other differing files (with their lines);
+#   - whether the team's builder files (lib/mk*.nix, lib/build-fixups.nix) are
+#     untouched, whether `tailor generate tailor.toml -o . --check` then finds
+#     the tree up to date, and check's errors before and after.
+# The peer, measured in the same run, is the team's own generator script run on
+# another copy (where bash can run it): the files it writes byte-identical to
+# the original, which says how far the original tree is what its script writes.
+#   usage: bench/adopt_real_trees.sh [-t TAILOR] TREE...
+#   e.g.   bench/adopt_real_trees.sh /work/trees/torchvision-nix/main /work/trees/torchaudio-nix/main
+set -uo pipefail
+tailor=./build/tailor
+[ "${1:-}" = -t ] && { tailor=$2; shift 2; }
+tailor=$(realpath "$tailor")
+[ $# -gt 0 ] || { echo "usage: $0 [-t TAILOR] TREE..." >&2; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+errors() { "$tailor" check "$1" 2>&1 | sed -n 's/^checked .*: \([0-9]*\) errors\{0,1\},.*/\1/p' | tail -1; }
+
+for tree in "$@"; do
+  name=$(basename "$(dirname "$tree")")/$(basename "$tree")
+  orig="$work/orig" copy="$work/copy" peer="$work/peer"
+  rm -rf "$orig" "$copy" "$peer"
+  cp -r "$tree" "$orig" && cp -r "$tree" "$copy" && cp -r "$tree" "$peer"
+  # Lines check --all-sites reports on the original: "path:line".
+  (cd "$work" && "$tailor" check --all-sites orig 2>&1) |
+    sed -n -E 's;^orig/([^:]*):([0-9]*):[0-9]*: (error|warning):.*;\1:\2;p' | sort -u > "$work/reported"
+  before=$(errors "$orig")
+  t0=$(date +%s.%N)
+  "$tailor" adopt "$copy" --write > "$work/adopt.out" 2> "$work/adopt.err"
+  rc=$?
+  t1=$(date +%s.%N)
+  if [ $rc -ne 0 ]; then
+    echo "$name: adopt --write failed ($rc): $(tail -1 "$work/adopt.err")"
+    continue
+  fi
+  sed -n 's/^remove  \([^ ]*\) .*/\1/p' "$work/adopt.out" | sort > "$work/removed"
+  possible=0 same=0 corrected=0 other=0
+  : > "$work/other"
+  while IFS= read -r rel; do
+    grep -qxF "$rel" "$work/removed" && continue
+    possible=$((possible + 1))
+    if cmp -s "$orig/$rel" "$copy/$rel"; then
+      same=$((same + 1))
+      continue
+    fi
+    # The lines that differ, each reported on the original?
+    lines=$(diff <(cat "$orig/$rel") <(cat "$copy/$rel" 2>/dev/null) | sed -n 's/^\([0-9]*\)\(,\([0-9]*\)\)\{0,1\}[acd].*/\1 \3/p')
+    ok=1
+    while read -r a b; do
+      for ((l = a; l <= ${b:-$a}; l++)); do grep -qxF "$rel:$l" "$work/reported" || ok=0; done
+    done <<< "$lines"
+    if [ -n "$lines" ] && [ $ok = 1 ]; then corrected=$((corrected + 1)); else other=$((other + 1)); echo "$rel" >> "$work/other"; fi
+  done < <(cd "$orig" && find . -type f ! -path './.git/*' -printf '%P\n' | sort)
+  builder=yes
+  for f in "$orig"/.flox/pkgs/lib/mk*.nix "$orig"/.flox/pkgs/lib/build-fixups.nix; do
+    [ -f "$f" ] || continue
+    cmp -s "$f" "$copy/${f#"$orig"/}" || builder=no
+  done
+  gen=$(cd "$copy" && "$tailor" generate tailor.toml -o . --check 2>&1 | tail -1)
+  after=$(errors "$copy")
+  # The peer: the team's generator script on its own copy.
+  peer_same=-
+  script=$(sed -n 's/^\([^ ]*\) is replaced by `tailor generate.*/\1/p' "$work/adopt.out")
+  if [ -n "$script" ] && [ -f "$peer/$script" ] && bash "$peer/$script" > /dev/null 2>&1; then
+    peer_same=0
+    for f in "$peer"/.flox/pkgs/*.nix; do cmp -s "$f" "$orig/.flox/pkgs/$(basename "$f")" && peer_same=$((peer_same + 1)); done
+  fi
+  pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", b ? 100 * a / b : 0 }'; }
+  echo "$name: adopt --write in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f s", b - a }')"
+  echo "  files possible: $possible (removed as impossible: $(wc -l < "$work/removed"))"
+  echo "  byte-identical: $same ($(pct "$same" "$possible"))"
+  echo "  differing only at lines check --all-sites reports on the original: $corrected"
+  echo "  identical or corrected: $((same + corrected)) ($(pct $((same + corrected)) "$possible"))"
+  echo "  other differing: $other$([ "$other" -gt 0 ] && echo " ($(head -3 "$work/other" | tr '\n' ' ')…)")"
+  echo "  builder files untouched: $builder"
+  echo "  generate --check after: $gen"
+  echo "  check errors: $before before, $after after"
+  echo "  peer: the team's script $script rewrites the wrappers; byte-identical to the original: $peer_same"
+  grep '^corrected:' "$work/adopt.out" | sed 's/^/  /'
+done

@@ -1,0 +1,60 @@
+#include "generate/layout.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "generate/marker.hpp"
+#include "matrix/layout_words.hpp"
+#include "util/diagnostic.hpp"
+
+namespace tailor {
+
+std::string wrapper_path(const Layout& layout, const Variant& v) { return layout.dir + "/" + v.name + ".nix"; }
+
+std::vector<GeneratedFile> layout_tree(const Spec& spec, const Matrix& m, const KnowledgeBase& kb) {
+  std::vector<GeneratedFile> files;
+  std::string manifest;
+  for (const auto& v : m.variants) {
+    auto t = spec.layout->wrapper.find(v.family);  // a family's own text, else its backend's
+    if (t == spec.layout->wrapper.end()) t = spec.layout->wrapper.find(v.backend);
+    if (t == spec.layout->wrapper.end()) {
+      Diagnostic d;
+      d.message = fmt::format("[layout] has no wrapper for the {} backend of {}", v.backend, v.name);
+      d.hint = fmt::format("add {} = \"…\" to [layout.wrapper]", v.backend);
+      throw DiagnosticError(d);
+    }
+    GeneratedFile f{wrapper_path(*spec.layout, v), render_layout_template(t->second, v, layout_words(v, spec, kb))};
+    f.bare = true;
+    manifest += fmt::format("{}  {}\n", content_hash(f.content), f.path);
+    files.push_back(std::move(f));
+  }
+  files.push_back(
+      {std::string(kLayoutManifest),
+       with_marker("# Files tailor writes without its marker (the tree's own layout): hash, path.\n" + manifest,
+                   CommentStyle::hash)});
+  return files;
+}
+
+std::map<std::string, std::string> read_layout_manifest(std::string_view text) {
+  std::map<std::string, std::string> out;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t nl = text.find('\n', i);
+    std::string_view line = text.substr(i, nl == std::string_view::npos ? std::string_view::npos : nl - i);
+    i = nl == std::string_view::npos ? text.size() : nl + 1;
+    if (line.empty() || line.front() == '#') continue;
+    size_t sep = line.find("  ");
+    if (sep != 16) continue;
+    std::filesystem::path path(line.substr(sep + 2));
+    // Only paths inside the tree: a manifest edited to name ../x must not make --prune remove it.
+    bool inside = path.is_relative() && !path.empty() &&
+                  std::none_of(path.begin(), path.end(), [](const std::filesystem::path& p) { return p == ".."; });
+    if (inside) out[path.generic_string()] = std::string(line.substr(0, sep));
+  }
+  return out;
+}
+
+}  // namespace tailor

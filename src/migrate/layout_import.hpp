@@ -1,0 +1,38 @@
+#pragma once
+/// `tailor adopt`: the [layout] of a tree that keeps its own builder, read from
+/// the tree. Each backend's wrapper files are read back into one template: the
+/// variant's words are put back where the file writes them ({sm_nodot} for
+/// "90"), and the text that still varies between the files is the team's GPU
+/// names (one value per SM and platform) or a driver floor (one per CUDA).
+/// The template must give every file back byte for byte, else no layout.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kb/knowledge_base.hpp"
+#include "matrix/expand.hpp"
+#include "recipe/source_file.hpp"
+
+namespace tailor::migrate {
+
+struct LayoutImport {
+  std::string toml;  ///< the [layout] section; empty when the wrappers fit no template
+  std::string why;   ///< why not, when toml is empty
+  /// Facts of the tree's wrappers the spec corrects, one line each ("9.0: L40S
+  /// dropped: the knowledge base lists it under SM 8.9").
+  std::vector<std::string> corrected;
+  std::vector<std::string> keep;  ///< the tree's own builder files
+  std::string replaces;           ///< the team's script that wrote the wrappers; empty: none found
+};
+
+/// The layout of the tree \a files, whose variants \a m expands from \a spec
+/// (the spec import_spec wrote); the wrappers are in \a dir.
+LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const Spec& spec, const Matrix& m,
+                           const KnowledgeBase& kb, const std::string& dir);
+
+/// The directory of most of \a m's variant files in \a files ("" for the root,
+/// ".flox/pkgs"); nullopt when none is there.
+std::optional<std::string> wrapper_dir(const std::vector<recipe::SourceFile>& files, const Matrix& m);
+
+}  // namespace tailor::migrate
