@@ -10,10 +10,10 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "nix/token.hpp"
+#include "util/flat_index.hpp"
 
 namespace tailor::nix {
 
@@ -106,8 +106,8 @@ class CoreAttrMap {
 
   iterator find(std::string_view name) {
     if (v_.size() > kIndexFrom) {
-      auto hit = index_.find(name);
-      return hit == index_.end() ? v_.end() : v_.begin() + static_cast<std::ptrdiff_t>(hit->second);
+      const size_t hit = index_.find(name, name_of());
+      return hit == FlatIndex::npos ? v_.end() : v_.begin() + static_cast<std::ptrdiff_t>(hit);
     }
     auto sorted_end = v_.begin() + static_cast<std::ptrdiff_t>(sorted_);
     auto it = std::lower_bound(v_.begin(), sorted_end, name,
@@ -121,13 +121,12 @@ class CoreAttrMap {
   std::pair<iterator, bool> emplace(std::string_view name, const CoreAttrDef& def) {
     if (auto it = find(name); it != v_.end()) return {it, false};
     if (sorted_ == v_.size() && (v_.empty() || std::string_view(v_.back().first) < name)) ++sorted_;  // in order
-    const bool moves = v_.size() == v_.capacity();
     v_.emplace_back(std::string(name), def);
     if (v_.size() > kIndexFrom) {
-      if (index_.empty() || moves)
-        reindex();  // amortised O(1): the vector doubles
+      if (index_.size() == 0)
+        reindex();
       else
-        index_.emplace(v_.back().first, v_.size() - 1);
+        index_.insert(name, v_.size() - 1, name_of());
     }
     return {v_.end() - 1, true};
   }
@@ -147,17 +146,21 @@ class CoreAttrMap {
   }
   void reindex() const {
     index_.clear();
-    index_.reserve(v_.size() * 2);
-    for (size_t i = 0; i < v_.size(); ++i) index_.emplace(v_[i].first, i);
+    index_.reserve(v_.size());
+    for (size_t i = 0; i < v_.size(); ++i) index_.insert(v_[i].first, i, name_of());
   }
+  struct NameOf {
+    const std::vector<value_type>* v;
+    std::string_view operator()(size_t i) const { return (*v)[i].first; }
+  };
+  NameOf name_of() const { return {&v_}; }
 
   // Mutable: sorting on a const begin() changes no observable content.
   mutable std::vector<value_type> v_;
   mutable size_t sorted_ = 0;  ///< v_[0, sorted_) is in name order
-  // Keys view the names in v_: a std::string's heap buffer stays put when the
-  // vector moves it, but a short (SSO) one does not, so the index is rebuilt
-  // whenever v_ reallocates or is reordered (see emplace, settle).
-  mutable std::unordered_map<std::string_view, size_t> index_;
+  // Positions in v_ by name: they stay true when v_ reallocates, and are
+  // rebuilt when it is reordered (settle).
+  mutable FlatIndex index_;
 };
 
 /// A set's attributes: static ones by name, dynamic ones in source order.
