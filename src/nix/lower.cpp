@@ -352,6 +352,7 @@ class Lowerer {
   Core* lower_attrs(const Attrs& a) {
     CoreAttrs* attrs = t_.make_attrs();
     attrs->recursive = a.recursive;
+    attrs->attrs.reserve(a.bindings.size());
     for (const auto& b : a.bindings) {
       if (!b.is_inherit) {
         add_attr(attrs, b, lower(*b.value));
