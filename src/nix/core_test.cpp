@@ -21,9 +21,9 @@ std::vector<std::string> names_of(const CoreAttrMap& m) {
 // with bytes above 0x7f (compared unsigned, as std::string compares) must
 // still come out in std::string's order, and each found where it went.
 TEST(CoreAttrMap, IteratesInNameOrderWhateverTheNamesShare) {
-  std::vector<std::string> names = {"abcdefgh",  "abcdefgh0", "abcdefgh1", "abcdefg",      "abcdefg\x7f",
-                                    "abcdefg\x80", "a",       "",          std::string("a\0b", 3), "b",
-                                    "\xff",      "x1",        "x10",       "x2",           "x9"};
+  std::vector<std::string> names = {
+      "abcdefgh", "abcdefgh0", "abcdefgh1", "abcdefg", "abcdefg\x7f", "abcdefg\x80", "a", "", std::string("a\0b", 3),
+      "b",        "\xff",      "x1",        "x10",     "x2",          "x9"};
   for (int i = 0; i < 200; ++i) names.push_back("name" + std::to_string(i * 7919 % 1000));
   std::mt19937 rng(46);
   std::shuffle(names.begin(), names.end(), rng);
