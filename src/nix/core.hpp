@@ -42,27 +42,35 @@ enum class CoreKind : uint8_t {
 struct Core;
 struct CoreAttrs;
 
+/// A function's head: `arg: …`, `{ a, b ? d, … } @ arg: …`.
+struct CoreLambda {
+  std::string arg;
+  bool has_formals = false;
+  bool ellipsis = false;
+  std::vector<std::pair<std::string, Core*>> formals;  ///< in Nix's (symbol) order; default may be null
+};
+
 /// An attribute path element: a static name or a dynamic expression.
 struct CoreAttrName {
   std::string name;
   Core* expr = nullptr;  ///< set: dynamic
 };
 
-/// One node. Fields are used according to `kind` (see lower.cpp).
+/// One node. Fields are used according to `kind` (see lower.cpp). Every node
+/// of a file is one of these, so what only some kinds need is held apart
+/// (attrs, lambda) or shared (the number): 128 bytes, not 192.
 struct Core {
   CoreKind kind;
   Span span;
   std::string text;  ///< var name, string/path value, binop operator
-  int64_t int_value = 0;
-  double float_value = 0;
+  union {
+    int64_t int_value = 0;  ///< int_lit
+    double float_value;     ///< float_lit
+  };
   std::vector<Core*> kids;  ///< children: call (fn, args…), list, concat, if/with/assert, binop, select (subject[, or])
   std::vector<CoreAttrName> path;  ///< select, has_attr
   CoreAttrs* attrs = nullptr;      ///< attrs, let
-  // lambda
-  std::string arg;
-  bool has_formals = false;
-  bool ellipsis = false;
-  std::vector<std::pair<std::string, Core*>> formals;  ///< in Nix's (symbol) order; default may be null
+  CoreLambda* lambda = nullptr;    ///< lambda
 };
 
 struct CoreAttrDef {
@@ -233,14 +241,10 @@ struct CoreTree {
     if (nodes_.reused()) {
       c.text.clear();
       c.int_value = 0;
-      c.float_value = 0;
       c.kids.clear();
       c.path.clear();
       c.attrs = nullptr;
-      c.arg.clear();
-      c.has_formals = false;
-      c.ellipsis = false;
-      c.formals.clear();
+      c.lambda = nullptr;
     }
     c.kind = kind;
     c.span = span;
@@ -256,11 +260,23 @@ struct CoreTree {
     return &a;
   }
 
+  CoreLambda* make_lambda() {
+    CoreLambda& l = lambdas_.next();
+    if (lambdas_.reused()) {
+      l.arg.clear();
+      l.has_formals = false;
+      l.ellipsis = false;
+      l.formals.clear();
+    }
+    return &l;
+  }
+
   /// Forgets the tree; its nodes are made again by the next one.
   void clear() {
     root = nullptr;
     nodes_.rewind();
     sets_.rewind();
+    lambdas_.rewind();
   }
 
  private:
@@ -284,6 +300,7 @@ struct CoreTree {
   };
   Blocks<Core> nodes_;
   Blocks<CoreAttrs> sets_;
+  Blocks<CoreLambda> lambdas_;
 };
 
 }  // namespace tailor::nix

@@ -392,12 +392,13 @@ class Lowerer {
 
   Core* lower_lambda(const Lambda& l) {
     Core* c = t_.make(CoreKind::lambda, l.span);
-    c->arg = l.arg;
-    c->has_formals = l.has_formals;
-    c->ellipsis = l.ellipsis;
-    for (const auto& f : l.formals) c->formals.emplace_back(f.name, f.fallback ? lower(*f.fallback) : nullptr);
+    CoreLambda& head = *(c->lambda = t_.make_lambda());
+    head.arg = l.arg;
+    head.has_formals = l.has_formals;
+    head.ellipsis = l.ellipsis;
+    for (const auto& f : l.formals) head.formals.emplace_back(f.name, f.fallback ? lower(*f.fallback) : nullptr);
     // Nix sorts formals by Symbol, i.e. by interning order (symbols.hpp).
-    symbols_.sort(c->formals, [](const auto& f) -> std::string_view { return f.first; });
+    symbols_.sort(head.formals, [](const auto& f) -> std::string_view { return f.first; });
     c->kids.push_back(lower(*l.body));
     return c;
   }

@@ -233,11 +233,12 @@ class Printer {
   }
 
   void print_lambda(const Core& e) {
+    const CoreLambda& l = *e.lambda;
     out_ += '(';
-    if (e.has_formals) {
+    if (l.has_formals) {
       out_ += "{ ";
       bool first = true;
-      for (const auto& [name, def] : e.formals) {
+      for (const auto& [name, def] : l.formals) {
         if (!first) out_ += ", ";
         first = false;
         out_ += name;
@@ -246,14 +247,14 @@ class Printer {
           print(*def);
         }
       }
-      if (e.ellipsis) {
+      if (l.ellipsis) {
         if (!first) out_ += ", ";
         out_ += "...";
       }
       out_ += " }";
-      if (!e.arg.empty()) out_ += " @ ";
+      if (!l.arg.empty()) out_ += " @ ";
     }
-    out_ += e.arg;
+    out_ += l.arg;
     out_ += ": ";
     print(*e.kids[0]);
     out_ += ')';

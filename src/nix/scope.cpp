@@ -59,11 +59,12 @@ void bind(const Core& e, const Env& env) {
       return;
     }
     case CoreKind::lambda: {
+      const CoreLambda& l = *e.lambda;
       Env inner{&env, false, {}};
-      if (!e.arg.empty()) inner.names.push_back(e.arg);
-      for (const auto& f : e.formals) inner.names.push_back(f.first);
+      if (!l.arg.empty()) inner.names.push_back(l.arg);
+      for (const auto& f : l.formals) inner.names.push_back(f.first);
       std::sort(inner.names.begin(), inner.names.end());
-      for (const auto& f : e.formals)
+      for (const auto& f : l.formals)
         if (f.second) bind(*f.second, inner);
       bind(*e.kids[0], inner);
       return;
