@@ -14,6 +14,7 @@
 
 #include "nix/token.hpp"
 #include "util/flat_index.hpp"
+#include "util/permute.hpp"
 
 namespace tailor::nix {
 
@@ -104,6 +105,9 @@ class CoreAttrMap {
   iterator end() { return v_.end(); }
   const_iterator begin() const { return settle(), v_.cbegin(); }
   const_iterator end() const { return v_.cend(); }
+  /// The entries in no particular order, without sorting them: for a reader
+  /// that orders them its own way (a let's printer, by symbol) or not at all.
+  const std::vector<value_type>& unordered() const { return v_; }
   size_t size() const { return v_.size(); }
   bool empty() const { return v_.empty(); }
   void clear() {
@@ -135,15 +139,17 @@ class CoreAttrMap {
   bool contains(std::string_view name) const { return find(name) != v_.end(); }
   /// Inserts unless \a name is there; like std::map::emplace.
   std::pair<iterator, bool> emplace(std::string_view name, const CoreAttrDef& def) {
+    if (v_.size() > kIndexFrom) {  // indexed: one probe finds the name or records where it goes
+      auto [at, fresh] = index_.insert(name, v_.size(), name_of());
+      if (!fresh) return {v_.begin() + static_cast<std::ptrdiff_t>(at), false};
+      if (sorted_ == v_.size() && std::string_view(v_.back().first) < name) ++sorted_;
+      v_.emplace_back(std::string(name), def);
+      return {v_.end() - 1, true};
+    }
     if (auto it = find(name); it != v_.end()) return {it, false};
     if (sorted_ == v_.size() && (v_.empty() || std::string_view(v_.back().first) < name)) ++sorted_;  // in order
     v_.emplace_back(std::string(name), def);
-    if (v_.size() > kIndexFrom) {
-      if (index_.size() == 0)
-        reindex();
-      else
-        index_.insert(name, v_.size() - 1, name_of());
-    }
+    if (v_.size() > kIndexFrom) reindex();  // from here on indexed
     return {v_.end() - 1, true};
   }
   CoreAttrDef& operator[](std::string_view name) { return emplace(name, CoreAttrDef{}).first->second; }
@@ -179,28 +185,9 @@ class CoreAttrMap {
     std::sort(keys.begin(), keys.end(), [this](const auto& a, const auto& b) {
       return a.first != b.first ? a.first < b.first : v_[a.second].first < v_[b.second].first;
     });
-    // Entry sorted_ + j comes from keys[j].second: moved along each cycle of that
-    // permutation, in place (a sorted copy would hold the set twice).
-    constexpr size_t kDone = static_cast<size_t>(-1);
-    for (size_t i = 0; i < keys.size(); ++i) {
-      if (keys[i].second == kDone) continue;
-      if (keys[i].second == sorted_ + i) {
-        keys[i].second = kDone;
-        continue;
-      }
-      value_type held = std::move(v_[sorted_ + i]);
-      size_t j = i;
-      while (true) {
-        const size_t from = keys[j].second;
-        keys[j].second = kDone;
-        if (from == sorted_ + i) {
-          v_[sorted_ + j] = std::move(held);
-          break;
-        }
-        v_[sorted_ + j] = std::move(v_[from]);
-        j = from - sorted_;
-      }
-    }
+    std::vector<size_t> from(keys.size());
+    for (size_t j = 0; j < keys.size(); ++j) from[j] = keys[j].second - sorted_;
+    apply_order(v_.data() + sorted_, from);
   }
   void reindex() const {
     index_.clear();

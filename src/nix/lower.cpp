@@ -331,11 +331,8 @@ class Lowerer {
       return;
     }
     const std::string& last_name = path.name(last);
-    auto j = attrs->attrs.find(last_name);
-    if (j == attrs->attrs.end()) {
-      attrs->attrs.emplace(last_name, CoreAttrDef{value, false, b.span});
-      return;
-    }
+    auto [j, fresh] = attrs->attrs.emplace(last_name, CoreAttrDef{value, false, b.span});  // one lookup
+    if (fresh) return;
     // Both plain sets: merge the new one's static attributes (Nix drops its
     // dynamic ones here).
     if (!j->second.inherited && j->second.value->kind == CoreKind::attrs && value->kind == CoreKind::attrs) {

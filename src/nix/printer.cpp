@@ -209,10 +209,11 @@ class Printer {
   }
 
   void print_let(const Core& e) {
-    // Nix iterates its map of Symbols here: interning order, not name order.
+    // Nix iterates its map of Symbols here: interning order, not name order (the sort
+    // orders them whatever order they come in: a let's names need no sorting by name).
     std::vector<const CoreAttrMap::value_type*> defs;
     defs.reserve(e.attrs->attrs.size());
-    for (const auto& d : e.attrs->attrs) defs.push_back(&d);
+    for (const auto& d : e.attrs->attrs.unordered()) defs.push_back(&d);
     symbols_.sort(defs, [](const CoreAttrMap::value_type* d) -> std::string_view { return d->first; });
     out_ += "(let ";
     for (const auto* d : defs) {

@@ -28,8 +28,10 @@ struct Unbound {
   const Core* var;
 };
 
-// Mirrors Nix 2.8's Expr::bindVars for each node kind.
-void bind(const Core& e, const Env& env) {
+// Mirrors Nix 2.8's Expr::bindVars for each node kind. \a in_order: visit a set's
+// attributes in name order, which decides the variable reported when several are
+// unbound; without, in the order they were written (no set is sorted for it).
+void bind(const Core& e, const Env& env, bool in_order) {
   switch (e.kind) {
     case CoreKind::var: {
       for (const Env* s = &env; s; s = s->up) {
@@ -40,9 +42,9 @@ void bind(const Core& e, const Env& env) {
     }
     case CoreKind::select:
     case CoreKind::has_attr:
-      for (const Core* k : e.kids) bind(*k, env);
+      for (const Core* k : e.kids) bind(*k, env, in_order);
       for (const auto& a : e.path)
-        if (a.expr) bind(*a.expr, env);
+        if (a.expr) bind(*a.expr, env, in_order);
       return;
     case CoreKind::attrs:
     case CoreKind::let: {
@@ -50,12 +52,18 @@ void bind(const Core& e, const Env& env) {
       const bool scoped = e.kind == CoreKind::let || a.recursive;
       Env inner{&env, false, {}, &a.attrs};
       const Env& own = scoped ? inner : env;
-      for (const auto& [name, def] : a.attrs) bind(*def.value, def.inherited ? env : own);
+      auto visit = [&](const CoreAttrMap::value_type& d) {
+        bind(*d.second.value, d.second.inherited ? env : own, in_order);
+      };
+      if (in_order)
+        std::for_each(a.attrs.begin(), a.attrs.end(), visit);
+      else
+        std::for_each(a.attrs.unordered().begin(), a.attrs.unordered().end(), visit);
       for (const auto& d : a.dynamic) {
-        bind(*d.name, own);
-        bind(*d.value, own);
+        bind(*d.name, own, in_order);
+        bind(*d.value, own, in_order);
       }
-      if (e.kind == CoreKind::let) bind(*e.kids[0], inner);
+      if (e.kind == CoreKind::let) bind(*e.kids[0], inner, in_order);
       return;
     }
     case CoreKind::lambda: {
@@ -65,18 +73,18 @@ void bind(const Core& e, const Env& env) {
       for (const auto& f : l.formals) inner.names.push_back(f.first);
       std::sort(inner.names.begin(), inner.names.end());
       for (const auto& f : l.formals)
-        if (f.second) bind(*f.second, inner);
-      bind(*e.kids[0], inner);
+        if (f.second) bind(*f.second, inner, in_order);
+      bind(*e.kids[0], inner, in_order);
       return;
     }
     case CoreKind::with: {
-      bind(*e.kids[0], env);
+      bind(*e.kids[0], env, in_order);
       Env inner{&env, true, {}};
-      bind(*e.kids[1], inner);
+      bind(*e.kids[1], inner, in_order);
       return;
     }
     default:
-      for (const Core* k : e.kids) bind(*k, env);
+      for (const Core* k : e.kids) bind(*k, env, in_order);
       return;
   }
 }
@@ -91,7 +99,11 @@ std::optional<Diagnostic> check_scopes(const Core& root, std::string_view path, 
     return b;
   }();
   try {
-    bind(root, base);
+    bind(root, base, false);
+    return std::nullopt;
+  } catch (const Unbound&) {}
+  try {  // which one is reported: the first in name order, as ever
+    bind(root, base, true);
   } catch (const Unbound& u) {
     return diagnostic_at(path, text, Pos{u.var->span.line, u.var->span.column},
                          "undefined variable '" + u.var->text + "'");
