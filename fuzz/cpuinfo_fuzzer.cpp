@@ -29,7 +29,7 @@ TAILOR_FUZZ_TARGET(data, size) {
   tailor::HostOptions options;
   options.cpuinfo_path = path;
   options.gpus = "none";
-  options.os = "linux";
+  options.os = tailor::Os::gnu_linux;
   try {
     tailor::HostFacts facts = tailor::detect_host(options, kb);
     (void)facts;

@@ -73,9 +73,8 @@ std::vector<CpuChoice> cpu_choices(std::string_view platform, const KnowledgeBas
   return out;
 }
 
-std::vector<const GpuArch*> gpus_of(std::string_view platform, std::string_view os, const KnowledgeBase& kb) {
+std::vector<const GpuArch*> gpus_of(std::string_view platform, const KnowledgeBase& kb) {
   std::vector<const GpuArch*> gpus;
-  if (os != "linux") return gpus;
   for (const auto& g : kb.gpus)
     if (std::find(g.platforms.begin(), g.platforms.end(), platform) != g.platforms.end()) gpus.push_back(&g);
   std::stable_sort(gpus.begin(), gpus.end(),
@@ -184,9 +183,11 @@ CatalogChoices catalog_choices(const std::vector<CatalogSpec>& specs, const Know
     pc.platform = p;
     auto dash = p.find('-');
     pc.arch = p.substr(0, dash);
-    pc.os = dash == std::string::npos ? std::string() : p.substr(dash + 1);
+    const Platform* known = find_platform(p);
+    if (known) pc.os = known->os;
+    pc.label = known ? known->display : p;
     pc.cpus = cpu_choices(p, kb);
-    pc.gpus = gpus_of(p, pc.os, kb);
+    pc.gpus = gpus_of(p, kb);
     c.platforms.push_back(std::move(pc));
   }
   c.drivers = driver_choices(specs, kb);
@@ -201,14 +202,14 @@ HostFacts catalog_host(const PlatformChoice& platform, const CpuChoice& cpu, con
   info.features = cpu.features;
   info.source = kCatalogCpuSource;
   GpuReport gpus;
-  if (platform.os == "darwin") {
+  if (platform.os == Os::darwin) {
     gpus.source = "none";  // as detect_host: no NVIDIA on macOS
   } else if (!gpu) {
     gpus = parse_gpu_spec("none", kb);
   } else {
     gpus = parse_gpu_spec(driver.version.empty() ? gpu->sm : gpu->sm + ":" + driver.version, kb);
   }
-  if (platform.os != "darwin") gpus.source = kCatalogCpuSource;  // the reader's choice, not --gpus
+  if (platform.os != Os::darwin) gpus.source = kCatalogCpuSource;  // the reader's choice, not --gpus
   return make_host_facts(std::move(info), std::move(gpus), platform.os, kb);
 }
 

@@ -12,6 +12,7 @@
 
 #include "host/host_facts.hpp"
 #include "kb/knowledge_base.hpp"
+#include "kb/platform.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec.hpp"
 
@@ -29,7 +30,9 @@ struct CpuChoice {
 
 struct PlatformChoice {
   std::string platform;  ///< "x86_64-linux"
-  std::string arch, os;  ///< "x86_64", "linux"
+  std::string arch;      ///< "x86_64"
+  Os os = Os::gnu_linux;
+  std::string label;  ///< platforms.toml display; the system where the table lacks it
   std::vector<CpuChoice> cpus;
   std::vector<const GpuArch*> gpus;  ///< NVIDIA GPUs of this platform, oldest first; none on darwin
 };

@@ -182,13 +182,6 @@ struct StringTable {
   }
 };
 
-std::string platform_label(const PlatformChoice& p) {
-  std::string os = p.os == "darwin" ? "macOS" : p.os == "linux" ? "Linux" : p.os;
-  std::string arch = p.arch == "x86_64" ? "x86-64 (Intel, AMD)" : p.arch == "aarch64" ? "ARM64 (aarch64)" : p.arch;
-  if (p.os == "darwin" && p.arch == "aarch64") arch = "Apple silicon";
-  return fmt::format("{}, {}", os, arch);
-}
-
 }  // namespace
 
 std::string spec_label(const Spec& spec) {
@@ -215,7 +208,7 @@ nlohmann::json machines_of(const GpuArch& g, const CatalogData& data) {
     std::set<std::string> has(sys->features.begin(), sys->features.end());
     for (size_t pi = 0; pi < data.choices.platforms.size(); ++pi) {
       const PlatformChoice& p = data.choices.platforms[pi];
-      if (p.platform != sys->arch + "-" + sys->os) continue;
+      if (p.platform != sys->arch + "-" + std::string(name_of(sys->os))) continue;
       for (size_t ci = 0; ci < p.cpus.size(); ++ci)
         if (std::includes(has.begin(), has.end(), p.cpus[ci].features.begin(), p.cpus[ci].features.end())) {
           out[name] = {pi, ci};
@@ -256,7 +249,7 @@ nlohmann::json catalog_json(const CatalogData& data, const KnowledgeBase& kb) {
     }
     nlohmann::json gpus = nlohmann::json::array();
     for (const GpuArch* g : p.gpus) gpus.push_back(gpu_ids.at(g));
-    j["platforms"].push_back({{"id", p.platform}, {"label", platform_label(p)}, {"cpus", cpus}, {"gpus", gpus}});
+    j["platforms"].push_back({{"id", p.platform}, {"label", p.label}, {"cpus", cpus}, {"gpus", gpus}});
   }
   j["drivers"] = nlohmann::json::array();
   for (const auto& d : data.choices.drivers) j["drivers"].push_back({{"v", d.version}, {"label", d.label}});

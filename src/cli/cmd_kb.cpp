@@ -160,9 +160,9 @@ int cmd_kb(CommandContext& ctx) {
   TextTable pk({"package", "nixpkgs", "backends", "gpu target", "needs", "builder"});
   for (const auto& p : kb.packages) {
     std::vector<std::string> needs;
-    for (const auto& n : p.needs) needs.push_back(n.strategy + " " + n.package);
-    pk.add_row({p.name, (p.python() ? "python3XXPackages." : "") + p.attribute, join(p.backends, ", "), p.gpu_target,
-                or_dash(join(needs, ", ")), p.builder});
+    for (const auto& n : p.needs) needs.push_back(std::string(name_of(n.strategy)) + " " + n.package);
+    pk.add_row({p.name, (p.python() ? "python3XXPackages." : "") + p.attribute, join(p.backends, ", "),
+                std::string(name_of(p.gpu_target)), or_dash(join(needs, ", ")), p.builder});
   }
   ctx.out << "Packages (packages.toml)\n" << pk.render();
   return kExitOk;

@@ -84,11 +84,9 @@ int cmd_verify(CommandContext& ctx) {
       ctx.err << d.render();
       return kExitBadInput;
     }
-    promise = read_variant_json(variant_file, read_text(variant_file));
-    attach_probe(promise, kb);
+    promise = read_variant_json(variant_file, read_text(variant_file), kb);
   } else if (fs::is_regular_file(variant_json, ec)) {
-    promise = read_variant_json(variant_json.string(), read_text(variant_json));
-    attach_probe(promise, kb);  // what verify imports: the package's probe (packages.toml)
+    promise = read_variant_json(variant_json.string(), read_text(variant_json), kb);
   } else {
     Diagnostic d;
     d.path = path;

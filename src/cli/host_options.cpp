@@ -6,7 +6,7 @@ HostOptions HostArgs::options() const {
   HostOptions o;
   if (!cpuinfo.empty()) o.cpuinfo_path = cpuinfo;
   if (!gpus.empty()) o.gpus = gpus;
-  if (!os.empty()) o.os = os;
+  if (!os.empty()) o.os = kOperatingSystems.parse(os);  // CLI11 checked it is one
   if (!arch.empty()) o.arch = arch;
   if (no_cache) o.gpu_cache = GpuCache::bypass;
   return o;
@@ -20,7 +20,7 @@ void add_host_options(CLI::App& app, HostArgs& args) {
                  "replace GPU detection: GPU[:DRIVER],... where GPU is an SM or a product, e.g. 9.0:580.65.06, "
                  "H100:550, 'DGX Spark', 'Apple M3', or 'none'")
       ->type_name("SPEC");
-  app.add_option("--os", args.os, "the operating system to plan for")->check(CLI::IsMember({"linux", "darwin"}));
+  app.add_option("--os", args.os, "the operating system to plan for")->check(CLI::IsMember(kOperatingSystems.names()));
   app.add_option("--arch", args.arch, "the CPU architecture to plan for, when no --cpuinfo sample tells it")
       ->check(CLI::IsMember({"x86_64", "aarch64"}));
   app.add_flag("--no-cache", args.no_cache,

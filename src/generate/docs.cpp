@@ -102,12 +102,13 @@ std::string branch_readme(const Spec& spec, const Matrix& m, const std::vector<B
                           const KnowledgeBase& kb) {
   std::string out = fmt::format("# {} — branch {}\n\n", comment_text(spec.product), comment_text(spec.name));
   if (!spec.summary.empty()) out += spec.summary + "\n\n";
-  std::map<std::string, int> by_accelerator;
+  std::map<Accelerator, int> by_accelerator;
   for (const auto& v : m.variants) by_accelerator[kb.backend(v.backend)->accelerator]++;
   out += fmt::format(
       "{} variants: {} CUDA, {} CPU-only, {} Darwin/MPS. Recipes live in `.flox/pkgs/`; the full list is "
       "in [BUILD_MATRIX.md](BUILD_MATRIX.md).\n\n",
-      m.variants.size(), by_accelerator["cuda"], by_accelerator["none"], by_accelerator["metal"]);
+      m.variants.size(), by_accelerator[Accelerator::cuda], by_accelerator[Accelerator::none],
+      by_accelerator[Accelerator::metal]);
   out += "## Versions\n\n";
   versions_table(out, spec, m, kb);
 
@@ -118,12 +119,12 @@ std::string branch_readme(const Spec& spec, const Matrix& m, const std::vector<B
     std::string gpu = "—", use;
     const CpuIsa* isa = v.isa.empty() ? nullptr : kb.isa(v.isa);
     const BackendDef& backend = *kb.backend(v.backend);
-    const std::string& accelerator = backend.accelerator;
+    const Accelerator accelerator = backend.accelerator;
     if (!backend.use_case.empty()) use = backend.use_case;
-    if (accelerator == "cuda" && !v.sm_set.empty()) {
+    if (accelerator == Accelerator::cuda && !v.sm_set.empty()) {
       gpu = fmt::format("SM set {} ({}), CUDA {}", v.sm, fmt::join(v.sm_set, ", "), v.cuda);
       if (use.empty()) use = fmt::format("any GPU of SM {} + {}", fmt::join(v.sm_set, ", "), isa->use_case);
-    } else if (accelerator == "cuda") {
+    } else if (accelerator == Accelerator::cuda) {
       const GpuArch& g = *kb.gpu(v.sm);
       gpu = fmt::format("{} ({}), CUDA {}", g.display(), g.family, v.cuda);
       if (use.empty())
@@ -133,7 +134,7 @@ std::string branch_readme(const Spec& spec, const Matrix& m, const std::vector<B
                                                            g.products.begin() + std::min<size_t>(2, g.products.size())),
                                   "/"),
                         isa->use_case);
-    } else if (accelerator == "none") {
+    } else if (accelerator == Accelerator::none) {
       gpu = "CPU-only";
       if (use.empty()) use = isa->use_case;
     } else {

@@ -216,7 +216,7 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
                   2);  // nixpkgs' own from config.cudaCapabilities, and the variant's
       }
     }
-    if (kb().package(v.package)->need("companion-of")) {
+    if (kb().package(v.package)->need(NeedStrategy::companion_of)) {
       EXPECT_EQ(r["torch"], dependency(s, "torchVariant"));
       EXPECT_EQ(r["torchCapabilities"], s.cuda_capabilities);
     }

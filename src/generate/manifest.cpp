@@ -27,7 +27,7 @@ std::string toml_list(const std::vector<std::string>& v) {
 void require_one_gpu_build_per_platform(const std::vector<const Variant*>& chosen) {
   std::map<std::string, std::vector<std::string>> targets;  // platform -> "SM 9.0 with CUDA 12.8", first-seen order
   for (const Variant* v : chosen) {
-    if (v->accelerator != "cuda") continue;
+    if (v->accelerator != Accelerator::cuda) continue;
     std::string t = fmt::format("SM {} with CUDA {}", v->sm, v->cuda);
     auto& ts = targets[v->platform];
     if (std::find(ts.begin(), ts.end(), t) == ts.end()) ts.push_back(t);
@@ -62,7 +62,7 @@ std::string build_env_manifest(const Spec& spec, const Matrix& m) {
 std::string consumer_manifest(const Spec& spec, const Matrix& m, const std::vector<std::string>& names,
                               const std::string& org) {
   std::vector<const Variant*> chosen;
-  auto cpu_only = [](const Variant& v) { return v.accelerator == "none"; };
+  auto cpu_only = [](const Variant& v) { return v.accelerator == Accelerator::none; };
   for (const auto& n : names) {
     const Variant* v = &m.require(n, spec.path);
     if (std::find(chosen.begin(), chosen.end(), v) == chosen.end()) chosen.push_back(v);

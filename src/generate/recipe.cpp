@@ -209,7 +209,7 @@ std::string variant_recipe(const BuildSettings& s, const Spec& spec, const Knowl
   for (const auto& b : s.external_builds) args += ", " + external_src_arg(b.argument) + " ? null";
   out += "{ nixpkgsSrc ? null" + args + " }:\n" + inline_bindings(s, kb);
   const PackageDef& package = *kb.package(v.package);
-  if (own && kb.needed(package, "companion-of")) {
+  if (own && kb.needed(package, NeedStrategy::companion_of)) {
     // The companion builder builds what the pin ships: the recipe swaps in the version's source.
     out += "let\n" + external_bindings(s) + "  variant = {\n" + variant_record(s, kb) + "  };\n";
     out += "  inherit ((import ./lib/common.nix { inherit nixpkgsSrc variant; }).pkgs) fetchFromGitHub;\n";

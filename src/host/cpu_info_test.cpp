@@ -100,7 +100,7 @@ TEST(CpuSamples, PublishedEdgeCases) {
   EXPECT_EQ(gpu_host.cpu.model, "Intel(R) Xeon(R) Processor");
   EXPECT_EQ(f("aarch64-grace-armv9").cpu.model, "Neoverse-V2 (0xd4f)");
   HostFacts mac = f("aarch64-apple_m2-none");
-  EXPECT_EQ(mac.os, "darwin");
+  EXPECT_EQ(mac.os, Os::darwin);
   EXPECT_EQ(mac.platform, "aarch64-darwin");
   EXPECT_TRUE(mac.cpu.has("bf16") && mac.cpu.has("asimddp") && !mac.cpu.has("sve"));
 }

@@ -157,7 +157,7 @@ TEST(EarlyGpuQuery, StartsNothingWhereTheOptionsDecide) {
   named.gpus = "none";
   EXPECT_FALSE(EarlyGpuQuery(named).take().has_value());
   HostOptions mac;
-  mac.os = "darwin";
+  mac.os = Os::darwin;
   EXPECT_FALSE(EarlyGpuQuery(mac).take().has_value());
   HostOptions sample;  // a saved sample may be macOS's sysctl output
   sample.cpuinfo_path = "cpuinfo";
@@ -166,7 +166,7 @@ TEST(EarlyGpuQuery, StartsNothingWhereTheOptionsDecide) {
 
 TEST(EarlyGpuQuery, ALinuxHostIsQueriedOnce) {
   HostOptions linux_host;
-  linux_host.os = "linux";
+  linux_host.os = Os::gnu_linux;
   EarlyGpuQuery query(linux_host);
   std::optional<GpuReport> report = query.take();
   ASSERT_TRUE(report.has_value());

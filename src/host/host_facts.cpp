@@ -26,11 +26,11 @@ namespace {
 // no bigger than the input size limit; the system's reason (ENOENT, EACCES…) goes with the path.
 std::string read_text(const std::string& path) { return read_file(path, "the CPU description"); }
 
-std::string native_os() {
+Os native_os() {
 #if defined(__APPLE__)
-  return "darwin";
+  return Os::darwin;
 #else
-  return "linux";
+  return Os::gnu_linux;
 #endif
 }
 
@@ -66,7 +66,7 @@ CpuInfo live_cpu() {
 
 // The OS known without reading a file: --os, or this host's where no saved CPU
 // sample stands in for it. A sample must be read first (a sysctl dump is macOS).
-std::optional<std::string> os_before_reading(const HostOptions& options) {
+std::optional<Os> os_before_reading(const HostOptions& options) {
   if (options.os) return *options.os;
   if (!options.cpuinfo_path) return native_os();
   return std::nullopt;
@@ -112,10 +112,10 @@ void cross_check(CpuInfo& cpu, const std::set<std::string>& other, const std::se
                                     other_name, fmt::join(only_other, " ")));
 }
 
-HostFacts make_host_facts(CpuInfo cpu, GpuReport gpu, std::string os, const KnowledgeBase& kb) {
+HostFacts make_host_facts(CpuInfo cpu, GpuReport gpu, Os os, const KnowledgeBase& kb) {
   HostFacts h;
-  h.os = std::move(os);
-  h.platform = host_platform(cpu.arch, h.os);
+  h.os = os;
+  h.platform = host_platform(cpu.arch, name_of(h.os));
   // The targets whose features the CPU has; a baseline needs none and runs on every CPU of the platform.
   for (const CpuIsa* isa : runnable_isas(cpu, h.platform, kb))
     if (!isa->baseline()) h.isas.push_back(isa->name);
@@ -140,7 +140,7 @@ HostFacts make_host_facts(CpuInfo cpu, GpuReport gpu, std::string os, const Know
 
 EarlyGpuQuery::EarlyGpuQuery(const HostOptions& options) {
   // Only where detect_host would ask the driver: no --gpus, on Linux.
-  if (!options.gpus && os_before_reading(options) == "linux")
+  if (!options.gpus && os_before_reading(options) == Os::gnu_linux)
     report_ = std::async(std::launch::async, detect_gpus, options.gpu_cache);
 }
 
@@ -154,15 +154,15 @@ HostFacts detect_host(const HostOptions& options, const KnowledgeBase& kb, Early
   if (options.gpus) named_gpus = parse_gpu_spec(*options.gpus, kb);
   const IntegratedSystem* system = named_gpus ? host_tables().system(named_gpus->system) : nullptr;
   if (system && options.os && *options.os != system->os)
-    throw_file_error("", fmt::format("--os {}: {} runs {}", *options.os, system->name, system->os));
+    throw_file_error("", fmt::format("--os {}: {} runs {}", name_of(*options.os), system->name, name_of(system->os)));
 
   CpuInfo cpu;
-  std::string os = os_before_reading(options).value_or("");
+  std::optional<Os> os = os_before_reading(options);
   if (options.cpuinfo_path) {
     std::string text = read_text(*options.cpuinfo_path);
     if (looks_like_sysctl(text)) {
       cpu = parse_sysctl(text, *options.cpuinfo_path);
-      if (os.empty()) os = "darwin";
+      if (!os) os = Os::darwin;
     } else {
       cpu = parse_cpuinfo(text, *options.cpuinfo_path);
     }
@@ -176,7 +176,7 @@ HostFacts detect_host(const HostOptions& options, const KnowledgeBase& kb, Early
     cpu = planned_cpu(*options.arch, fmt::format("--arch {}: no CPU sample, so only the {} baseline is known to run "
                                                  "(--cpuinfo FILE tells the CPU's features)",
                                                  *options.arch, *options.arch));
-  } else if (os == "darwin" && native_os() != "darwin") {
+  } else if (os == Os::darwin && native_os() != Os::darwin) {
     // A Mac planned from another host: Apple silicon, the only Mac platform the knowledge base builds for.
     cpu = planned_cpu("aarch64",
                       "--os darwin without a sysctl sample: planned for an Apple silicon Mac (aarch64); "
@@ -184,19 +184,19 @@ HostFacts detect_host(const HostOptions& options, const KnowledgeBase& kb, Early
   } else {
     cpu = live_cpu();
   }
-  if (os.empty()) os = "linux";  // a /proc/cpuinfo sample
+  if (!os) os = Os::gnu_linux;  // a /proc/cpuinfo sample
 
   GpuReport gpu;
   if (named_gpus) {
     gpu = std::move(*named_gpus);
-  } else if (os == "darwin") {
+  } else if (os == Os::darwin) {
     gpu.source = "none";  // no NVIDIA on macOS; Apple's GPU is implied by the platform
   } else if (auto started = early ? early->take() : std::nullopt) {
     gpu = std::move(*started);
   } else {
     gpu = detect_gpus(options.gpu_cache);
   }
-  return make_host_facts(std::move(cpu), std::move(gpu), std::move(os), kb);
+  return make_host_facts(std::move(cpu), std::move(gpu), *os, kb);
 }
 
 }  // namespace tailor

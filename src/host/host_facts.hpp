@@ -13,11 +13,12 @@
 #include "host/gpu_detect.hpp"
 #include "host/gpu_info.hpp"
 #include "kb/knowledge_base.hpp"
+#include "kb/platform.hpp"
 
 namespace tailor {
 
 struct HostFacts {
-  std::string os;        ///< "linux" or "darwin"
+  Os os = Os::gnu_linux;
   std::string platform;  ///< "x86_64-linux"
   CpuInfo cpu;
   std::vector<std::string> isas;  ///< runnable ISA targets, best first
@@ -36,13 +37,13 @@ struct HostFacts {
 struct HostOptions {
   std::optional<std::string> cpuinfo_path;  ///< saved /proc/cpuinfo or sysctl output
   std::optional<std::string> gpus;          ///< --gpus SPEC
-  std::optional<std::string> os;            ///< "linux" or "darwin"
-  std::optional<std::string> arch;          ///< "x86_64" or "aarch64": a CPU of it with no features known
-  GpuCache gpu_cache = GpuCache::use;       ///< --no-cache: ask NVML, keep nothing
+  std::optional<Os> os;
+  std::optional<std::string> arch;     ///< "x86_64" or "aarch64": a CPU of it with no features known
+  GpuCache gpu_cache = GpuCache::use;  ///< --no-cache: ask NVML, keep nothing
 };
 
 /// Derives ISAs, best ISA, level and platform from \a cpu, \a gpu and \a os.
-HostFacts make_host_facts(CpuInfo cpu, GpuReport gpu, std::string os, const KnowledgeBase& kb);
+HostFacts make_host_facts(CpuInfo cpu, GpuReport gpu, Os os, const KnowledgeBase& kb);
 
 /// The live GPU query of detect_host, started before the caller loads the
 /// knowledge base: NVML's initialisation spends tens of milliseconds waiting

@@ -118,10 +118,10 @@ HostFacts parse_host_json(std::string_view text, std::string_view source, const 
     throw DiagnosticError(d);
   }
   if (!root.is_object()) fail(source, "not 'tailor detect --json' output: expected an object");
-  std::string os = string_at(root, "os", source, "the host");
-  if (os.empty()) os = "linux";
-  if (os != "linux" && os != "darwin") fail(source, fmt::format("os '{}' is neither linux nor darwin", os));
-  return make_host_facts(read_cpu(root, source), read_gpus(root, source), os, kb);
+  std::string os_name = string_at(root, "os", source, "the host");
+  std::optional<Os> os = os_name.empty() ? Os::gnu_linux : kOperatingSystems.parse(os_name);
+  if (!os) fail(source, fmt::format("os '{}' is neither linux nor darwin", os_name));
+  return make_host_facts(read_cpu(root, source), read_gpus(root, source), *os, kb);
 }
 
 HostFacts read_host_file(const std::string& path, const KnowledgeBase& kb) {
@@ -147,7 +147,8 @@ HostFacts host_from_targets(const std::string& sm, const std::string& isa_name, 
   GpuReport gpu;
   if (!sm.empty()) gpu = parse_gpu_spec(sm, kb);
   gpu.source = sm.empty() ? "--isa without --sm: no GPU" : "--sm " + sm;
-  return make_host_facts(std::move(cpu), std::move(gpu), isa->platform.substr(isa->platform.find('-') + 1), kb);
+  const Platform* platform = find_platform(isa->platform);  // an ISA's is a Linux one (invariants.cpp)
+  return make_host_facts(std::move(cpu), std::move(gpu), platform ? platform->os : Os::gnu_linux, kb);
 }
 
 }  // namespace tailor

@@ -32,7 +32,7 @@ nlohmann::json to_json(const HostFacts& h) {
                     {"memory_mib", g.memory_mib ? nlohmann::json(*g.memory_mib) : nlohmann::json()}});
   // conda/pixi virtual packages (CEP 46 __cuda_arch, and __cuda) for this machine.
   nlohmann::json conda = {{"__cuda", or_null(h.conda_cuda)}, {"__cuda_arch", or_null(h.conda_cuda_arch)}};
-  return {{"cpu", cpu}, {"gpus", gpus}, {"os", h.os}, {"conda_virtual_packages", conda}};
+  return {{"cpu", cpu}, {"gpus", gpus}, {"os", name_of(h.os)}, {"conda_virtual_packages", conda}};
 }
 
 std::string render_text(const HostFacts& h) {
@@ -48,7 +48,7 @@ std::string render_text(const HostFacts& h) {
   out += fmt::format("features      {}\n", fmt::join(h.cpu.features, " "));
   for (const auto& n : h.cpu.notes) out += fmt::format("note: {}\n", n);
   out += "\n";
-  if (h.os == "darwin" && h.cpu.arch == "aarch64") {
+  if (h.os == Os::darwin && h.cpu.arch == "aarch64") {
     out += "gpus          Apple silicon GPU (Metal/MPS)\n";
   } else if (h.gpu.gpus.empty()) {
     out += fmt::format("gpus          no NVIDIA GPU ({})\n", h.gpu.source);

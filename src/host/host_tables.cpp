@@ -90,7 +90,7 @@ IntegratedSystem read_system(TableReader& r) {
   s.name = r.required_string("name").value;
   s.also_called = strings(r, "also_called");
   if (auto sm = r.string("gpu_sm")) s.gpu_sm = sm->value;
-  s.os = either(r, "os", "linux", "darwin") ? "darwin" : "linux";
+  s.os = either(r, "os", name_of(Os::gnu_linux), name_of(Os::darwin)) ? Os::darwin : Os::gnu_linux;
   s.arch = either(r, "arch", "x86_64", "aarch64") ? "aarch64" : "x86_64";
   s.cpu = r.required_string("cpu").value;
   s.features = strings(r, "features");
@@ -260,7 +260,7 @@ std::vector<std::string> check_invariants(const HostTables& t) {
     for (const auto& f : s.features)
       if (!known.contains(f))
         out.push_back(fmt::format("{}: system {} lists '{}', which no {} source reports", kFile, s.name, f, s.arch));
-    if (s.os == "darwin" && !s.gpu_sm.empty())
+    if (s.os == Os::darwin && !s.gpu_sm.empty())
       out.push_back(fmt::format("{}: system {} is a Mac with an NVIDIA GPU", kFile, s.name));
   }
   for (const auto& p : t.arm_parts)

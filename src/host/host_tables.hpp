@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "kb/platform.hpp"
+
 namespace tailor {
 
 struct CpuidBit {
@@ -48,9 +50,10 @@ struct IntegratedSystem {
   std::string name;                      ///< "DGX Spark"
   std::vector<std::string> also_called;  ///< "GB10"
   std::string gpu_sm;                    ///< its NVIDIA GPU's compute capability; empty on a Mac
-  std::string os, arch;                  ///< "linux", "aarch64"
-  std::string cpu;                       ///< "72 Neoverse V2 (NVIDIA Grace, Armv9.0-A)"
-  std::vector<std::string> features;     ///< /proc/cpuinfo spelling
+  Os os = Os::gnu_linux;
+  std::string arch;                   ///< "aarch64"
+  std::string cpu;                    ///< "72 Neoverse V2 (NVIDIA Grace, Armv9.0-A)"
+  std::vector<std::string> features;  ///< /proc/cpuinfo spelling
   std::string source;
 };
 

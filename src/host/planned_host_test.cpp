@@ -21,7 +21,7 @@ HostFacts plan(std::optional<std::string> gpus, std::optional<std::string> os = 
                std::optional<std::string> arch = std::nullopt) {
   HostOptions o;
   o.gpus = std::move(gpus);
-  o.os = std::move(os);
+  if (os) o.os = kOperatingSystems.parse(*os);
   o.arch = std::move(arch);
   return detect_host(o, kb());
 }
@@ -92,7 +92,7 @@ TEST(PlannedHost, EverySystemsGpuIsInTheKnowledgeBaseOnItsPlatform) {
     if (s.gpu_sm.empty()) continue;
     const GpuArch* g = kb().gpu(s.gpu_sm);
     ASSERT_NE(g, nullptr) << s.name;
-    std::string platform = s.arch + "-" + s.os;
+    std::string platform = s.arch + "-" + std::string(name_of(s.os));
     EXPECT_NE(std::find(g->platforms.begin(), g->platforms.end(), platform), g->platforms.end()) << s.name;
   }
 }

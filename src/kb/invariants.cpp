@@ -31,13 +31,13 @@ bool contains(const std::vector<std::string>& v, std::string_view x) {
 // GPUs and ISAs are built for Linux platforms (macOS builds use Metal and the baseline).
 bool linux_platform(std::string_view system) {
   const Platform* p = find_platform(system);
-  return p && p->os == "linux";
+  return p && p->os == Os::gnu_linux;
 }
 
 std::string linux_platform_names() {
   std::vector<std::string> names;
   for (const auto& p : platform_table().platforms)
-    if (p.os == "linux") names.push_back(p.system);
+    if (p.os == Os::gnu_linux) names.push_back(p.system);
   return fmt::format("{}", fmt::join(names, " or "));
 }
 

@@ -36,7 +36,7 @@ json package_json(const PackageDef& p) {
   json needs = json::array(), arguments = json::array(), flags = json::array();
   for (const auto& n : p.needs)
     needs.push_back({{"package", n.package},
-                     {"strategy", n.strategy},
+                     {"strategy", name_of(n.strategy)},
                      {"argument", n.argument},
                      {"recipe_key", n.recipe_key},
                      {"because", n.because}});
@@ -45,12 +45,12 @@ json package_json(const PackageDef& p) {
   json j = {{"name", p.name},
             {"display", p.display},
             {"attribute", p.attribute},
-            {"scope", p.scope},
+            {"scope", name_of(p.scope)},
             {"backends", p.backends},
             {"builder", p.builder},
             {"builder_files", p.builder_files},
             {"variant_name", p.variant_name},
-            {"gpu_target", p.gpu_target},
+            {"gpu_target", name_of(p.gpu_target)},
             {"version_in_pins", p.version_in_pins},
             {"big_build", p.big_build},
             {"feature_switches", p.feature_switches},
@@ -73,7 +73,7 @@ json backend_json(const BackendDef& b) {
   json j = {{"name", b.name},
             {"display", b.display},
             {"axes", b.axes},
-            {"accelerator", b.accelerator},
+            {"accelerator", name_of(b.accelerator)},
             {"name_part", b.name_part}};
   if (!b.platform.empty()) j["platform"] = b.platform;
   if (!b.platform_because.empty()) j["platform_because"] = b.platform_because;

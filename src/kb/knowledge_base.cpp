@@ -350,7 +350,7 @@ const BackendDef* KnowledgeBase::backend(std::string_view name) const {
 const PackageDef* KnowledgeBase::package(std::string_view name) const {
   return find_if_ptr(packages, [&](const PackageDef& p) { return p.name == name; });
 }
-const PackageDef* KnowledgeBase::needed(const PackageDef& p, std::string_view strategy) const {
+const PackageDef* KnowledgeBase::needed(const PackageDef& p, NeedStrategy strategy) const {
   const PackageNeed* n = p.need(strategy);
   return n ? package(n->package) : nullptr;
 }
@@ -364,7 +364,7 @@ bool KnowledgeBase::builder_takes_attribute(const PackageDef& p) const {
   return it != builds.end() && it->second.find("{attribute}") != std::string::npos;
 }
 bool compiles_feature_switches(const PackageDef& p, const KnowledgeBase& kb) {
-  for (const PackageDef* q = &p; q; q = kb.needed(*q, "python-set-substitution"))
+  for (const PackageDef* q = &p; q; q = kb.needed(*q, NeedStrategy::python_set_substitution))
     if (q->feature_switches) return true;
   return false;
 }

@@ -81,7 +81,7 @@ struct KnowledgeBase {
   const PackageDef& headline_package() const;
   const PackageDef* package(std::string_view name) const;
   /// The package \a p needs by \a strategy; null when it needs none.
-  const PackageDef* needed(const PackageDef& p, std::string_view strategy) const;
+  const PackageDef* needed(const PackageDef& p, NeedStrategy strategy) const;
   /// The attribute the builder of \a p builds for it; empty when [builds] does not say.
   std::string builder_builds(const PackageDef& p) const;
   /// Whether the builder of \a p reads the attribute from the variant record.

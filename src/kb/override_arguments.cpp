@@ -14,13 +14,13 @@ std::vector<std::string> override_arguments(const KnowledgeBase& kb, std::string
   for (const auto& p : kb.packages) {
     if (p.attribute == attribute) {
       // A package that builds another into its Python set passes its arguments to that one.
-      if (!p.need("python-set-substitution"))
+      if (!p.need(NeedStrategy::python_set_substitution))
         for (const auto& a : p.arguments) add(a.name);
       for (const auto& n : p.needs)
-        if (n.strategy == "links-if-built" || n.strategy == "companion-of") add(n.argument);
+        if (n.strategy == NeedStrategy::links_if_built || n.strategy == NeedStrategy::companion_of) add(n.argument);
     }
     for (const auto& n : p.needs)
-      if (n.strategy == "python-set-substitution" && kb.package(n.package) &&
+      if (n.strategy == NeedStrategy::python_set_substitution && kb.package(n.package) &&
           kb.package(n.package)->attribute == attribute)
         for (const auto& a : p.arguments) add(a.name);
   }

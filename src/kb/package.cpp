@@ -21,21 +21,10 @@ bool PackageDef::builds_for(std::string_view backend) const {
   return std::find(backends.begin(), backends.end(), backend) != backends.end();
 }
 
-const PackageNeed* PackageDef::need(std::string_view strategy) const {
+const PackageNeed* PackageDef::need(NeedStrategy strategy) const {
   for (const auto& n : needs)
     if (n.strategy == strategy) return &n;
   return nullptr;
-}
-
-const std::vector<std::string>& need_strategies() {
-  static const std::vector<std::string> s = {"companion-of", "python-set-substitution", "links-if-built"};
-  return s;
-}
-
-const std::vector<std::string>& gpu_target_strategies() {
-  static const std::vector<std::string> s = {"override-argument", "cmake-flag", "config-capabilities", "substituted",
-                                             "pruned-output"};
-  return s;
 }
 
 std::vector<std::string> template_segments(std::string_view tmpl) {
@@ -79,16 +68,17 @@ namespace {
 
 DataPos here(TableReader& r, Pos pos) { return {r.doc().path(), pos}; }
 
-// A value that must be one of \a known.
-Located<std::string> one_of(TableReader& r, std::string_view key, const std::vector<std::string>& known,
-                            std::string_view what) {
+// A value that must be a member of the closed set \a known.
+template <class E, std::size_t N>
+Located<E> one_of(TableReader& r, std::string_view key, const EnumNames<E, N>& known, std::string_view what) {
   auto v = r.required_string(key);
-  if (std::find(known.begin(), known.end(), v.value) == known.end()) {
-    std::string hint = did_you_mean(v.value, known);
-    if (hint.empty()) hint = fmt::format("known: {}", fmt::join(known, ", "));
+  std::optional<E> e = known.parse(v.value);
+  if (!e) {
+    std::string hint = did_you_mean(v.value, known.names());
+    if (hint.empty()) hint = fmt::format("known: {}", fmt::join(known.names(), ", "));
     throw r.doc().error_at(v.pos, fmt::format("unknown {} '{}'", what, v.value), hint);
   }
-  return v;
+  return {*e, v.pos};
 }
 
 std::vector<std::string> string_list(const TomlDocument& doc, const toml::node& n, std::string_view what) {
@@ -139,7 +129,7 @@ PackageNeed read_need(const TomlDocument& doc, const toml::table& t) {
   PackageNeed n;
   n.at = here(r, r.pos());
   n.package = r.required_string("package").value;
-  auto s = one_of(r, "strategy", need_strategies(), "dependency strategy");
+  auto s = one_of(r, "strategy", kNeedStrategies, "dependency strategy");
   n.strategy = s.value;
   n.strategy_at = here(r, s.pos);
   n.argument = require_nix_identifier(doc, r.required_string("argument"), "argument");
@@ -199,7 +189,7 @@ BackendDef read_backend(TableReader& r) {
       throw r.doc().error_at(a.pos, fmt::format("unknown backend axis '{}'", a.value), "backend axes: cuda, sm, isa");
     b.axes.push_back(a.value);
   }
-  b.accelerator = one_of(r, "accelerator", {"cuda", "metal", "none"}, "accelerator").value;
+  b.accelerator = one_of(r, "accelerator", kAccelerators, "accelerator").value;
   auto part = r.required_string("name_part");
   b.name_part = part.value;
   b.name_part_at = here(r, part.pos);
@@ -223,7 +213,7 @@ PackageDef read_package(TableReader& r) {
   p.name = r.required_string("name").value;
   p.display = r.required_string("display").value;
   p.attribute = r.required_string("attribute").value;
-  p.scope = one_of(r, "scope", {"python", "top-level"}, "package scope").value;
+  p.scope = one_of(r, "scope", kPackageScopes, "package scope").value;
   p.backends = values(r.strings("backends"));
   if (p.backends.empty()) throw doc.error_at(r.pos(), fmt::format("package '{}' lists no backends", p.name));
   auto builder = r.required_string("builder");
@@ -237,7 +227,7 @@ PackageDef read_package(TableReader& r) {
   auto tmpl = r.required_string("variant_name");
   p.variant_name = tmpl.value;
   p.variant_name_at = here(r, tmpl.pos);
-  auto target = one_of(r, "gpu_target", gpu_target_strategies(), "gpu_target strategy");
+  auto target = one_of(r, "gpu_target", kGpuTargets, "gpu_target strategy");
   p.gpu_target = target.value;
   p.gpu_target_at = here(r, target.pos);
   if (auto b = r.boolean("version_in_pins")) p.version_in_pins = b->value;

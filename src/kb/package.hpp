@@ -9,9 +9,41 @@
 #include <vector>
 
 #include "util/diagnostic.hpp"
+#include "util/enum_names.hpp"
 #include "util/toml_reader.hpp"
 
 namespace tailor {
+
+/// The device a backend's variants compute on.
+enum class Accelerator { cuda, metal, none };
+inline constexpr EnumNames<Accelerator, 3> kAccelerators{
+    {{{Accelerator::cuda, "cuda"}, {Accelerator::metal, "metal"}, {Accelerator::none, "none"}}}};
+
+/// How a package takes another package of the matrix ([[package.needs]] strategy).
+enum class NeedStrategy { companion_of, python_set_substitution, links_if_built };
+inline constexpr EnumNames<NeedStrategy, 3> kNeedStrategies{
+    {{{NeedStrategy::companion_of, "companion-of"},
+      {NeedStrategy::python_set_substitution, "python-set-substitution"},
+      {NeedStrategy::links_if_built, "links-if-built"}}}};
+
+/// How a package's recipe is told which GPUs to compile for (gpu_target).
+enum class GpuTargetStrategy { override_argument, cmake_flag, config_capabilities, substituted, pruned_output };
+inline constexpr EnumNames<GpuTargetStrategy, 5> kGpuTargets{
+    {{{GpuTargetStrategy::override_argument, "override-argument"},
+      {GpuTargetStrategy::cmake_flag, "cmake-flag"},
+      {GpuTargetStrategy::config_capabilities, "config-capabilities"},
+      {GpuTargetStrategy::substituted, "substituted"},
+      {GpuTargetStrategy::pruned_output, "pruned-output"}}}};
+
+/// Where a package lives in nixpkgs: the Python set or the top level.
+enum class PackageScope { python, top_level };
+inline constexpr EnumNames<PackageScope, 2> kPackageScopes{
+    {{{PackageScope::python, "python"}, {PackageScope::top_level, "top-level"}}}};
+
+constexpr std::string_view name_of(Accelerator e) { return kAccelerators.name(e); }
+constexpr std::string_view name_of(NeedStrategy e) { return kNeedStrategies.name(e); }
+constexpr std::string_view name_of(GpuTargetStrategy e) { return kGpuTargets.name(e); }
+constexpr std::string_view name_of(PackageScope e) { return kPackageScopes.name(e); }
 
 /// Where a definition was read, for file:line:col errors found after loading.
 struct DataPos {
@@ -24,9 +56,9 @@ struct BackendDef {
   std::string name;               ///< "cuda"
   std::string display;            ///< "CUDA"
   std::vector<std::string> axes;  ///< of "cuda", "sm", "isa"
-  std::string accelerator;        ///< "cuda", "metal", "none"
-  std::string name_part;          ///< "{cuda}-{sm}-{isa}"
-  std::string platform;           ///< fixed platform; empty: the ISA's
+  Accelerator accelerator = Accelerator::none;
+  std::string name_part;  ///< "{cuda}-{sm}-{isa}"
+  std::string platform;   ///< fixed platform; empty: the ISA's
   std::string platform_because;
   std::string blas, blas_because;
   std::vector<std::vector<std::string>> notes;  ///< group, key, value, because
@@ -37,7 +69,7 @@ struct BackendDef {
   DataPos at, name_part_at;
 
   bool has_axis(std::string_view axis) const;
-  bool gpu() const { return accelerator == "cuda"; }
+  bool gpu() const { return accelerator == Accelerator::cuda; }
 };
 
 /// An override argument (or cmake flag) a package's recipe passes for one backend.
@@ -54,7 +86,7 @@ struct PackageArgument {
 /// What a package needs from another package of the matrix.
 struct PackageNeed {
   std::string package;
-  std::string strategy;  ///< "companion-of", "python-set-substitution", "links-if-built"
+  NeedStrategy strategy = NeedStrategy::companion_of;
   std::string argument;  ///< override argument that receives it
   std::string recipe_key;
   std::string because;
@@ -76,14 +108,14 @@ struct PackageDef {
   std::string name;       ///< "pytorch", may contain '-'
   std::string display;    ///< "PyTorch"
   std::string attribute;  ///< nixpkgs attribute, "torch"
-  std::string scope;      ///< "python" or "top-level"
+  PackageScope scope = PackageScope::python;
   std::vector<std::string> backends;
   std::string builder;  ///< "lib/torch.nix"
   /// Other files of the knowledge base's builders the builder imports
   /// ("lib/sgl-kernel.nix"), written beside it into every tree that builds the package.
   std::vector<std::string> builder_files;
-  std::string variant_name;  ///< "{package}-{python}-{backend}"
-  std::string gpu_target;    ///< strategy, see data/packages.toml
+  std::string variant_name;                                             ///< "{package}-{python}-{backend}"
+  GpuTargetStrategy gpu_target = GpuTargetStrategy::override_argument;  ///< see data/packages.toml
   bool version_in_pins = false;
   bool big_build = false;
   bool feature_switches = false;
@@ -103,20 +135,15 @@ struct PackageDef {
   DataPos at, variant_name_at, gpu_target_at, builder_at, prebuilt_of_at;
   std::vector<DataPos> builder_files_at;  ///< one per builder_files entry
 
-  bool python() const { return scope == "python"; }
+  bool python() const { return scope == PackageScope::python; }
   bool builds_for(std::string_view backend) const;
-  const PackageNeed* need(std::string_view strategy) const;
+  const PackageNeed* need(NeedStrategy strategy) const;
 };
 
 /// Whether \a p, or a package it builds inline (python-set-substitution),
 /// honours the feature switches (feature_switches). \a kb resolves the needs.
 struct KnowledgeBase;
 bool compiles_feature_switches(const PackageDef& p, const KnowledgeBase& kb);
-
-/// The strategies a [[package.needs]] may name.
-const std::vector<std::string>& need_strategies();
-/// The strategies a package's gpu_target may name.
-const std::vector<std::string>& gpu_target_strategies();
 
 BackendDef read_backend(TableReader& r);
 PackageDef read_package(TableReader& r);

@@ -45,8 +45,9 @@ struct Checker {
       fail(p.variant_name_at, fmt::format("variant_name of package '{}' lacks {{backend}}", p.name));
     for (const auto& ph : placeholders(p.variant_name)) {
       if (ph == "package" || ph == "backend" || (ph == "python" && p.python())) continue;
-      std::string why = ph == "python" ? fmt::format("an axis package '{}' lacks (scope '{}')", p.name, p.scope)
-                                       : "not a placeholder of variant names";
+      std::string why = ph == "python"
+                            ? fmt::format("an axis package '{}' lacks (scope '{}')", p.name, name_of(p.scope))
+                            : "not a placeholder of variant names";
       fail(p.variant_name_at, fmt::format("variant_name of package '{}' names {{{}}}, {}", p.name, ph, why),
            p.python() ? "placeholders: {package}, {python}, {backend}" : "placeholders: {package}, {backend}");
     }
@@ -74,17 +75,18 @@ struct Checker {
       });
     };
     bool ok = true;
-    if (p.gpu_target == "override-argument")
+    if (p.gpu_target == GpuTargetStrategy::override_argument)
       ok = any(p.arguments, false, "{sm}") || any(p.arguments, false, "{sm_list}");
-    if (p.gpu_target == "cmake-flag") ok = any(p.cmake_flags, true, "{capability}");
-    if (p.gpu_target == "substituted") ok = p.need("python-set-substitution") != nullptr;
+    if (p.gpu_target == GpuTargetStrategy::cmake_flag) ok = any(p.cmake_flags, true, "{capability}");
+    if (p.gpu_target == GpuTargetStrategy::substituted) ok = p.need(NeedStrategy::python_set_substitution) != nullptr;
     if (!p.prebuilt_of.empty() && !kb.package(p.prebuilt_of))
       fail(p.prebuilt_of_at,
            fmt::format("package '{}' is prebuilt_of '{}', which packages.toml does not define", p.name, p.prebuilt_of));
     if (!ok)
-      fail(p.gpu_target_at, fmt::format("package '{}': gpu_target '{}' needs {}", p.name, p.gpu_target,
-                                        p.gpu_target == "override-argument" ? "an argument whose value names {sm}"
-                                        : p.gpu_target == "cmake-flag"      ? "a cmake_flag that names {capability}"
+      fail(p.gpu_target_at,
+           fmt::format("package '{}': gpu_target '{}' needs {}", p.name, name_of(p.gpu_target),
+                       p.gpu_target == GpuTargetStrategy::override_argument ? "an argument whose value names {sm}"
+                       : p.gpu_target == GpuTargetStrategy::cmake_flag      ? "a cmake_flag that names {capability}"
                                                                             : "a python-set-substitution need"));
   }
 
@@ -93,7 +95,7 @@ struct Checker {
       const PackageDef* other = kb.package(n.package);
       if (!other)
         fail(n.at, fmt::format("package '{}' needs '{}', which packages.toml does not define", p.name, n.package));
-      if (n.strategy == "python-set-substitution" && !(p.python() && other->python()))
+      if (n.strategy == NeedStrategy::python_set_substitution && !(p.python() && other->python()))
         fail(n.strategy_at, fmt::format("python-set-substitution swaps '{}' into the Python set of '{}': both must "
                                         "have scope 'python'",
                                         n.package, p.name));

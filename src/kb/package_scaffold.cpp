@@ -92,7 +92,7 @@ std::string argument_tables(const PackageDef& p) {
           "# argument receives it; recipe_key is the variant record's key for it.";
     out += "\n[[package.needs]]\n";
     out += fmt::format("package = {}\nstrategy = {}\nargument = {}\nrecipe_key = {}\nbecause = {}\n",
-                       toml_string(n.package), toml_string(n.strategy), toml_string(n.argument),
+                       toml_string(n.package), toml_string(name_of(n.strategy)), toml_string(n.argument),
                        toml_string(n.recipe_key), toml_string(n.because));
   }
   return out;
@@ -171,7 +171,8 @@ PackageScaffold scaffold_package(const KnowledgeBase& kb, const std::string& nam
       "# Its nixpkgs attribute (python3XXPackages.<attribute> or pkgs.<attribute>): what the\n"
       "# builder builds. Change it where nixpkgs names the package otherwise.\nattribute = {}\n",
       toml_string(name));
-  t += fmt::format("# \"python\" (crosses the python axis) or \"top-level\".\nscope = {}\n", toml_string(from->scope));
+  t += fmt::format("# \"python\" (crosses the python axis) or \"top-level\".\nscope = {}\n",
+                   toml_string(name_of(from->scope)));
   t += fmt::format("# The backends it is built for ([[backend]] of packages.toml: cuda, cpu, mps).\nbackends = {}\n",
                    list(from->backends));
   t += fmt::format(
@@ -189,7 +190,7 @@ PackageScaffold scaffold_package(const KnowledgeBase& kb, const std::string& nam
       "# How the GPU target reaches its build: \"override-argument\" (an argument naming {{sm}}),\n"
       "# \"cmake-flag\" (a cmake_flag naming {{capability}}), \"config-capabilities\" or \"substituted\"\n"
       "# (the package it swaps into its Python set carries it).\ngpu_target = {}\n",
-      toml_string(from->gpu_target));
+      toml_string(name_of(from->gpu_target)));
   t += fmt::format(
       "# Whether nixpkgs_pins.toml records its version per pin (a pin that records none does not\n"
       "# ship it); false: the spec states the version ([[family.version]]).\nversion_in_pins = {}\n",

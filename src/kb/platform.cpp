@@ -34,12 +34,18 @@ Platform read_platform(TableReader& r) {
   Platform p;
   auto system = r.required_string("system");
   p.system = system.value;
-  p.os = r.required_string("os").value;
+  auto os = r.required_string("os");
+  std::optional<Os> known = kOperatingSystems.parse(os.value);
+  if (!known)
+    throw r.doc().error_at(os.pos, fmt::format("unknown os '{}'", os.value),
+                           fmt::format("known: {}", fmt::join(kOperatingSystems.names(), ", ")));
+  p.os = *known;
   p.arch = r.required_string("arch").value;
+  p.display = r.required_string("display").value;
   // A Nix system double is ARCH-OS (nixpkgs lib/systems/parse.nix).
-  if (p.system != p.arch + "-" + p.os)
+  if (p.system != p.arch + "-" + os.value)
     throw r.doc().error_at(system.pos,
-                           fmt::format("system '{}' is not its arch and os, '{}-{}'", p.system, p.arch, p.os));
+                           fmt::format("system '{}' is not its arch and os, '{}-{}'", p.system, p.arch, os.value));
   if (auto m = r.integer("elf_machine")) {
     if (m->value <= 0 || m->value > 0xffff)
       throw r.doc().error_at(m->pos, fmt::format("elf_machine {} is not a 16-bit e_machine", m->value));

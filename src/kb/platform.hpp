@@ -10,12 +10,20 @@
 #include <string_view>
 #include <vector>
 
+#include "util/enum_names.hpp"
+
 namespace tailor {
 
+/// The kernels of the Nix systems tailor builds for (nixpkgs lib/systems/parse.nix).
+enum class Os { gnu_linux, darwin };
+inline constexpr EnumNames<Os, 2> kOperatingSystems{{{{Os::gnu_linux, "linux"}, {Os::darwin, "darwin"}}}};
+constexpr std::string_view name_of(Os e) { return kOperatingSystems.name(e); }
+
 struct Platform {
-  std::string system;                   ///< "x86_64-linux", as nixpkgs and variant names write it
-  std::string os;                       ///< "linux", "darwin"
+  std::string system;  ///< "x86_64-linux", as nixpkgs and variant names write it
+  Os os = Os::gnu_linux;
   std::string arch;                     ///< "x86_64", "aarch64"
+  std::string display;                  ///< how pages name it: "Linux, ARM64 (aarch64)"
   std::optional<uint16_t> elf_machine;  ///< e_machine; nullopt where binaries are not ELF
   bool remote_builder = false;          ///< tailor builders may name machines of it
   std::vector<std::string> github_runs_on;

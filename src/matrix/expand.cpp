@@ -488,7 +488,7 @@ Matrix expand(const Spec& spec, const KnowledgeBase& kb) {
   for (const auto& fam : spec.families) {
     for (const auto& v : m.variants) {
       if (v.family != fam.name) continue;
-      const PackageDef* base = kb.needed(*kb.package(v.package), "companion-of");
+      const PackageDef* base = kb.needed(*kb.package(v.package), NeedStrategy::companion_of);
       if (!base || builds_inline(v, *base) || external_recipe_for(v, spec, base->attribute)) continue;
       Variant other = v;
       other.package = base->name;

@@ -44,10 +44,10 @@ TEST(Packages, EmbeddedDefinitions) {
   const PackageDef& torch = *kb().package("pytorch");
   EXPECT_EQ(torch.attribute, "torch");
   EXPECT_TRUE(torch.python());
-  EXPECT_EQ(torch.gpu_target, "override-argument");
-  EXPECT_EQ(kb().needed(torch, "links-if-built"), kb().package("magma"));
-  EXPECT_EQ(kb().needed(*kb().package("vllm"), "python-set-substitution"), &torch);
-  EXPECT_EQ(kb().needed(*kb().package("torchaudio"), "companion-of"), &torch);
+  EXPECT_EQ(torch.gpu_target, GpuTargetStrategy::override_argument);
+  EXPECT_EQ(kb().needed(torch, NeedStrategy::links_if_built), kb().package("magma"));
+  EXPECT_EQ(kb().needed(*kb().package("vllm"), NeedStrategy::python_set_substitution), &torch);
+  EXPECT_EQ(kb().needed(*kb().package("torchaudio"), NeedStrategy::companion_of), &torch);
   EXPECT_FALSE(kb().package("magma")->python());
   EXPECT_EQ(kb().package("vllm")->backends, std::vector<std::string>{"cuda"});
   EXPECT_TRUE(compiles_feature_switches(*kb().package("vllm"), kb()));

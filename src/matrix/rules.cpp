@@ -82,7 +82,7 @@ std::vector<const PackageDef*> built_packages(const PackageDef& p, const Knowled
   for (size_t i = 0; i < out.size(); ++i)
     for (const auto& n : out[i]->needs) {
       const PackageDef* d = kb.package(n.package);
-      if ((n.strategy == "companion-of" || n.strategy == "python-set-substitution") &&
+      if ((n.strategy == NeedStrategy::companion_of || n.strategy == NeedStrategy::python_set_substitution) &&
           std::find(out.begin(), out.end(), d) == out.end())
         out.push_back(d);
     }
@@ -181,7 +181,8 @@ std::vector<RuleViolation> check_facts(const Variant& v, const CellFacts& facts,
 
   // A prebuilt package is the wheel the pin repackages: its GPU code is built
   // with the wheel's CUDA (or there is none), whatever cudaPackages it links.
-  if (const PackageDef* def = kb.package(v.package); def && def->gpu_target == "pruned-output" && !v.cuda.empty()) {
+  if (const PackageDef* def = kb.package(v.package);
+      def && def->gpu_target == GpuTargetStrategy::pruned_output && !v.cuda.empty()) {
     std::string wheel = pin.wheel_cuda_of(def->attribute, v.platform);
     if (wheel == "none")
       out.push_back({"prebuilt-without-gpu-code",

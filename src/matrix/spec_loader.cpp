@@ -275,7 +275,7 @@ std::vector<SmSet> read_sm_sets(const TomlDocument& doc, TableReader& r, const K
 std::vector<std::string> companions_of(const std::string& base, const KnowledgeBase& kb) {
   std::vector<std::string> out;
   for (const auto& p : kb.packages)
-    if (const PackageDef* b = kb.needed(p, "companion-of"); b && b->name == base) out.push_back(p.name);
+    if (const PackageDef* b = kb.needed(p, NeedStrategy::companion_of); b && b->name == base) out.push_back(p.name);
   return out;
 }
 
@@ -320,7 +320,7 @@ std::string resolve_pin(const TomlDocument& doc, const Located<std::string>& p, 
 std::vector<std::string> companion_bases(const PackageDef& package, const KnowledgeBase& kb) {
   std::vector<std::string> out;
   for (const auto& n : package.needs)
-    if (n.strategy == "companion-of") out.push_back(kb.package(n.package)->attribute);
+    if (n.strategy == NeedStrategy::companion_of) out.push_back(kb.package(n.package)->attribute);
   return out;
 }
 
@@ -769,7 +769,7 @@ TailorSource read_tailor(const TomlDocument& doc, const toml::table& t) {
 void require_baseline_isas(const TomlDocument& doc, const Family& f, const KnowledgeBase& kb) {
   for (const auto& p : f.axes.at(Axis::package)) {
     const PackageDef* def = kb.package(p.value);
-    if (!def || def->gpu_target != "pruned-output") continue;
+    if (!def || def->gpu_target != GpuTargetStrategy::pruned_output) continue;
     for (const auto& isa : f.axes.at(Axis::isa))
       if (const CpuIsa* i = kb.isa(isa.value); i && !i->flags.empty())
         throw doc.error_at(
@@ -793,7 +793,7 @@ void require_tailor_source(const TomlDocument& doc, const Spec& spec, const Know
         hint);
   for (const auto& f : spec.families)
     for (const auto& p : f.axes.at(Axis::package))
-      if (const PackageDef* def = kb.package(p.value); def && def->gpu_target == "pruned-output")
+      if (const PackageDef* def = kb.package(p.value); def && def->gpu_target == GpuTargetStrategy::pruned_output)
         throw doc.error_at(p.pos,
                            fmt::format("{} is pruned to each variant's SMs by tailor prune in its build, and the spec "
                                        "does not say where tailor comes from",

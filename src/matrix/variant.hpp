@@ -14,13 +14,13 @@
 namespace tailor {
 
 struct Variant {
-  std::string name;         ///< "pytorch-python313-cuda12_9-sm90-avx512"
-  std::string package;      ///< a package of packages.toml, "pytorch"
-  std::string backend;      ///< a backend of packages.toml, "cuda"
-  std::string accelerator;  ///< the backend's device: "cuda", "metal", "none"
-  std::string python;       ///< "3.13"; empty for top-level packages
-  std::string cuda;         ///< "12.9"; empty unless the backend has the cuda axis
-  std::string sm;           ///< "9.0", or the name of an SM set ("all"); empty unless the backend has the sm axis
+  std::string name;                             ///< "pytorch-python313-cuda12_9-sm90-avx512"
+  std::string package;                          ///< a package of packages.toml, "pytorch"
+  std::string backend;                          ///< a backend of packages.toml, "cuda"
+  Accelerator accelerator = Accelerator::none;  ///< the backend's device
+  std::string python;                           ///< "3.13"; empty for top-level packages
+  std::string cuda;                             ///< "12.9"; empty unless the backend has the cuda axis
+  std::string sm;  ///< "9.0", or the name of an SM set ("all"); empty unless the backend has the sm axis
   /// The SMs of a set variant (sm names the set), in the spec's order; empty for one SM.
   std::vector<std::string> sm_set;
   std::string isa;       ///< "avx512"; empty unless the backend has the isa axis

@@ -234,7 +234,7 @@ void read_packages(const json& j, const KnowledgeBase& kb, PinProbe& p) {
   // A prebuilt package's release and wheel, on this machine's system: said, not
   // recorded (the wheel of another platform is not measured here).
   for (const auto& pkg : kb.packages) {
-    if (pkg.gpu_target != "pruned-output" || !pkg.python()) continue;
+    if (pkg.gpu_target != GpuTargetStrategy::pruned_output || !pkg.python()) continue;
     const json& found = at(at(at(at(j, "python"), main_set), "packages"), pkg.attribute);
     std::string url = text_of(at(found, "url")), v = text_of(at(found, "version"));
     if (!url.empty() || !v.empty())

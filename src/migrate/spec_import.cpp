@@ -151,12 +151,12 @@ std::map<std::string, std::string> companions_without_base(const LintTree& t, co
     if (f.variant) in_tree.insert(f.variant->package);
   for (const auto& f : t.nix)
     if (f.variant)
-      if (const PackageDef* base = kb.needed(*kb.package(f.variant->package), "companion-of");
+      if (const PackageDef* base = kb.needed(*kb.package(f.variant->package), NeedStrategy::companion_of);
           base && builds_inside(f, *base))
         inside.insert(f.variant->package);
   for (const auto& f : t.nix) {
     if (!f.variant || f.helper || !inside.count(f.variant->package)) continue;
-    const PackageDef* base = kb.needed(*kb.package(f.variant->package), "companion-of");
+    const PackageDef* base = kb.needed(*kb.package(f.variant->package), NeedStrategy::companion_of);
     if (in_tree.count(base->name) || builds_inside(f, *base)) continue;
     std::string how =
         fmt::format("it builds no {} of its own (no override of {} in a let)", base->name, base->attribute);
@@ -176,7 +176,7 @@ std::map<std::string, std::string> companions_without_base(const LintTree& t, co
 
 std::string inline_line(const std::vector<const Variant*>& vs, const LintTree& t, const KnowledgeBase& kb,
                         std::set<std::string> inner) {
-  const PackageDef* base = kb.needed(*kb.package(vs.front()->package), "companion-of");
+  const PackageDef* base = kb.needed(*kb.package(vs.front()->package), NeedStrategy::companion_of);
   if (!base) return {};
   for (const auto& f : t.nix) {
     if (f.variant && f.variant->package == base->name) return {};
@@ -220,10 +220,10 @@ void note_package(std::vector<std::string>& packages, const std::string& p) {
 std::string product_of(const std::vector<std::string>& packages, const KnowledgeBase& kb) {
   if (packages.empty()) return "build-" + kb.headline;
   for (const auto& p : packages)
-    if (kb.package(p)->need("python-set-substitution")) return "build-" + p;
+    if (kb.package(p)->need(NeedStrategy::python_set_substitution)) return "build-" + p;
   for (const auto& p : packages) {
     const PackageDef& def = *kb.package(p);
-    const PackageNeed* companion = def.need("companion-of");
+    const PackageNeed* companion = def.need(NeedStrategy::companion_of);
     if (p == kb.headline || (companion && companion->package == kb.headline)) return "build-" + kb.headline;
   }
   return "build-" + packages.front();

@@ -191,13 +191,6 @@ std::string sm_for(const KnowledgeBase& kb, const Variant& v, const GpuInfo& gpu
   return best;
 }
 
-// The device a variant's backend runs on (packages.toml's accelerator).
-enum class Device { cuda, metal, none };
-Device device(const Variant& v) {
-  if (v.accelerator == "cuda") return Device::cuda;
-  return v.accelerator == "metal" ? Device::metal : Device::none;
-}
-
 // What evaluate needs of the host, worked out once for all the variants, and
 // the CPU features each ISA lacks here, which variants share: the catalog
 // evaluates every variant on thousands of hosts.
@@ -223,7 +216,7 @@ struct Candidate {
   const CpuIsa* isa = nullptr;               ///< its ISA, where the knowledge base has it
 
   Candidate(const Variant& variant, const KnowledgeBase& kb) : v(&variant) {
-    if (device(variant) == Device::cuda) {
+    if (variant.accelerator == Accelerator::cuda) {
       toolkit = kb.cuda(variant.cuda);
       for (const auto& sm : variant.sms()) sms.push_back(parse_sm(sm));
     }
@@ -237,10 +230,10 @@ Fit evaluate(const Candidate& c, HostView& view, Workload w) {
   Fit f;
   f.v = &v;
   if (v.platform != h.platform) f.problems |= kWrongPlatform;
-  switch (device(v)) {
-    case Device::metal: f.backend = 2; break;
-    case Device::none: f.backend = 1; break;
-    case Device::cuda: {
+  switch (v.accelerator) {
+    case Accelerator::metal: f.backend = 2; break;
+    case Accelerator::none: f.backend = 1; break;
+    case Accelerator::cuda: {
       f.backend = 2;
       const CudaToolkit* ck = c.toolkit;
       f.toolkit = ck;
@@ -499,7 +492,8 @@ std::string isa_reason(const Fit& f, const HostFacts& h, const KnowledgeBase& kb
 
 // How \a b differs from the recommendation \a a, at the first deciding key.
 std::string difference(const Fit& a, const Fit& b, const KnowledgeBase& kb) {
-  if (b.backend != a.backend) return device(*b.v) == Device::none ? "CPU only: leaves the GPU unused" : "other backend";
+  if (b.backend != a.backend)
+    return b.v->accelerator == Accelerator::none ? "CPU only: leaves the GPU unused" : "other backend";
   if (b.gpu_rank != a.gpu_rank && b.gpu) return fmt::format("for {}, SM {}", gpu_label(*b.gpu), b.gpu->sm);
   if (b.match != a.match || b.sm_minor != a.sm_minor)
     return b.gpu ? fmt::format("SM {} code on an SM {} GPU", b.v->sm_set.empty() ? b.v->sm : sm_for(kb, *b.v, *b.gpu),
@@ -550,7 +544,7 @@ void explain_cpu_choice(const HostFacts& h, const std::vector<Fit>& fits, const 
   }
   const Fit* cuda = nullptr;
   for (const auto& f : fits)
-    if (device(*f.v) == Device::cuda && f.v->platform == h.platform && closer(f, cuda)) cuda = &f;
+    if (f.v->accelerator == Accelerator::cuda && f.v->platform == h.platform && closer(f, cuda)) cuda = &f;
   std::string why = cuda ? fmt::format("the closest, {}: {}", cuda->v->name, fmt::join(problem_texts(*cuda, h), "; "))
                          : std::string("the matrix has no CUDA variant for this platform");
   r.reasons.push_back(fmt::format("GPU: no CUDA variant runs on {} (SM {}, driver {}): {}; a CPU-only variant",
@@ -616,7 +610,8 @@ void explain_cuda(const HostFacts& h, const Fit& best, const std::vector<Fit>& f
   std::vector<std::string> newer;
   std::set<std::string> seen;
   for (const auto& f : fits)
-    if (device(*f.v) == Device::cuda && f.v->sm == v.sm && f.cuda() > best.cuda() && seen.insert(f.v->cuda).second)
+    if (f.v->accelerator == Accelerator::cuda && f.v->sm == v.sm && f.cuda() > best.cuda() &&
+        seen.insert(f.v->cuda).second)
       if (const CudaToolkit* nk = f.toolkit)
         newer.push_back(fmt::format("CUDA {} needs {}", nk->version.str(), nk->lowest_driver()->str()));
   std::string newer_note = newer.empty() ? "" : fmt::format(" ({})", fmt::join(newer, "; "));
@@ -755,15 +750,15 @@ Recommendation Recommender::recommend(const HostFacts& h) const {
   }
   r.variant = best->v;
   const Variant& v = *best->v;
-  r.reasons.push_back(fmt::format("platform {}: {} CPU ({}), {}", h.platform, h.cpu.arch, h.cpu.source, h.os));
+  r.reasons.push_back(fmt::format("platform {}: {} CPU ({}), {}", h.platform, h.cpu.arch, h.cpu.source, name_of(h.os)));
   for (const auto& x : s->reasons) r.reasons.push_back(x);
   auto gpus = newest_first(h);
-  switch (device(v)) {
-    case Device::metal:
+  switch (v.accelerator) {
+    case Accelerator::metal:
       r.reasons.push_back("GPU: macOS on Apple silicon; the MPS variant uses the Apple GPU through Metal");
       break;
-    case Device::none: explain_cpu_choice(h, fits, gpus, r); break;
-    case Device::cuda:
+    case Accelerator::none: explain_cpu_choice(h, fits, gpus, r); break;
+    case Accelerator::cuda:
       explain_sm(h, kb, *best, gpus, r);
       explain_cuda(h, *best, fits, r);
       break;

@@ -118,7 +118,7 @@ std::optional<UpstreamChoice> choose_upstream_wheel(const HostFacts& host, const
   UpstreamChoice c;
   c.torch = rel->version;
   std::string pin = fmt::format("'{}=={}.*'", wheels.package, rel->version);
-  if (host.os == "darwin") {
+  if (host.os == Os::darwin) {
     c.reasons.push_back("macOS: PyPI's own torch wheels carry the MPS backend; no other index is needed");
     c.install = fmt::format("uv pip install {}", pin);
     return c;

@@ -60,7 +60,7 @@ std::vector<PlannedBuild> plan_builds(const Spec& spec, const Matrix& m, const K
       bool ready = true;
       for (const auto& d : needs[v.name]) ready = ready && placed.count(d);
       if (!ready) continue;
-      bool heavy = v.accelerator == "cuda";
+      bool heavy = v.accelerator == Accelerator::cuda;
       plan.push_back(
           {v.name, needs[v.name], chosen.count(v.name) > 0, heavy, heavy ? kHeavyBuildGb : kLightBuildGb, {}});
       placed.insert(v.name);

@@ -31,7 +31,7 @@ class Deriver {
         backend_(*kb.backend(v.backend)) {
     s_.variant = v;
     // What the variant compiles: its package and any it builds inline.
-    for (const PackageDef* p = &package_; p; p = kb.needed(*p, "python-set-substitution")) {
+    for (const PackageDef* p = &package_; p; p = kb.needed(*p, NeedStrategy::python_set_substitution)) {
       big_build_ = big_build_ || p->big_build;
       feature_switches_ = feature_switches_ || p->feature_switches;
     }
@@ -218,23 +218,23 @@ class Deriver {
             other.package_word = m.package_word;
       }
       const ExternalRecipe* external = external_recipe_for(v_, spec_, kb_.package(n.package)->attribute);
-      if (n.strategy == "companion-of" && external) {
+      if (n.strategy == NeedStrategy::companion_of && external) {
         s_.external_builds.push_back({n.argument, external, other.version});
         arg(n.argument, fmt::format("{} {}", external->attribute, other.version),
             fmt::format("built by {}, the version's [family.version.external.{}]: which {} that is, is that "
                         "repository's, not the nixpkgs pin's",
                         external->describe(), external->attribute, external->attribute));
-      } else if (n.strategy == "companion-of" && builds_inline(n.package)) {
+      } else if (n.strategy == NeedStrategy::companion_of && builds_inline(n.package)) {
         inline_build(n, other);
-      } else if (n.strategy == "companion-of") {
+      } else if (n.strategy == NeedStrategy::companion_of) {
         std::string name = variant_name(other, kb_);
         s_.dependency_variants.emplace_back(n.recipe_key, name);
         arg(n.argument, name, n.because);
-      } else if (n.strategy == "python-set-substitution") {
+      } else if (n.strategy == NeedStrategy::python_set_substitution) {
         std::string name = variant_name(other, kb_);
         s_.substituted.emplace_back(n.recipe_key, name);
         arg(n.argument, name, n.because);
-      } else if (n.strategy == "links-if-built") {
+      } else if (n.strategy == NeedStrategy::links_if_built) {
         links_if_built(n);
       }
     }
@@ -322,7 +322,8 @@ class Deriver {
     if (attribute == package_.attribute) return true;
     return std::any_of(package_.needs.begin(), package_.needs.end(), [&](const PackageNeed& n) {
       return kb_.package(n.package)->attribute == attribute &&
-             (n.strategy == "python-set-substitution" || (n.strategy == "companion-of" && builds_inline(n.package)));
+             (n.strategy == NeedStrategy::python_set_substitution ||
+              (n.strategy == NeedStrategy::companion_of && builds_inline(n.package)));
     });
   }
 
@@ -400,7 +401,7 @@ class Deriver {
   // Phases that run tailor prune: a prebuilt package's own output, and the
   // CUDA libraries the spec asks to prune, each to the variant's SMs.
   void prune_policy() {
-    bool output = package_.gpu_target == "pruned-output";
+    bool output = package_.gpu_target == GpuTargetStrategy::pruned_output;
     bool libraries = spec_.build.prune_cuda_libraries && backend_.gpu();
     if (!output && !libraries) return;
     s_.tailor = spec_.tailor;

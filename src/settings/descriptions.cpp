@@ -17,7 +17,8 @@ using Values = std::vector<std::pair<std::string, std::string>>;
 // companion-of or python-set-substitution need.
 const PackageDef* uses(const PackageDef& p, const KnowledgeBase& kb) {
   for (const auto& n : p.needs)
-    if (n.strategy == "companion-of" || n.strategy == "python-set-substitution") return kb.package(n.package);
+    if (n.strategy == NeedStrategy::companion_of || n.strategy == NeedStrategy::python_set_substitution)
+      return kb.package(n.package);
   return nullptr;
 }
 

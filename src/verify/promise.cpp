@@ -1,6 +1,7 @@
 #include "verify/promise.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "util/diagnostic.hpp"
 #include "util/embedded.hpp"
@@ -35,7 +36,7 @@ bool bool_or(const nlohmann::json& j, const char* key, bool fallback, const std:
 
 }  // namespace
 
-VariantPromise read_variant_json(const std::string& path, const std::string& text) {
+VariantPromise read_variant_json(const std::string& path, const std::string& text, const KnowledgeBase& kb) {
   nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded()) bad(path, "variant JSON is not valid JSON");
   if (!j.is_object()) bad(path, "variant JSON must be an object");
@@ -57,7 +58,16 @@ VariantPromise read_variant_json(const std::string& path, const std::string& tex
   p.cudnn_disabled = bool_or(j, "cudnn_disabled", false, path);
   p.ptx = bool_or(j, "ptx", false, path);
   p.strip_toolchain = bool_or(j, "strip_toolchain", false, path);
-  if (p.backend == "cuda" && p.sm.empty()) bad(path, "variant JSON: a cuda variant needs \"sm\"");
+  const BackendDef* backend = kb.backend(p.backend);
+  if (!backend) {
+    std::vector<std::string> known;
+    for (const auto& b : kb.backends) known.push_back(b.name);
+    bad(path, fmt::format("variant JSON: backend \"{}\" is none of the knowledge base's ({})", p.backend,
+                          fmt::join(known, ", ")));
+  }
+  p.accelerator = backend->accelerator;
+  if (p.accelerator == Accelerator::cuda && p.sm.empty())
+    bad(path, fmt::format("variant JSON: a {} variant needs \"sm\"", p.backend));
   if (auto it = j.find("sm_set"); it != j.end()) {  // a set variant: every SM it targets
     if (!it->is_array()) bad(path, "variant JSON: \"sm_set\" must be a list of compute capabilities");
     for (const auto& e : *it) {
@@ -65,6 +75,7 @@ VariantPromise read_variant_json(const std::string& path, const std::string& tex
       p.sm_set.push_back(e.get<std::string>());
     }
   }
+  attach_probe(p, kb);
   return p;
 }
 
@@ -82,6 +93,7 @@ VariantPromise promise_of(const BuildSettings& s, const KnowledgeBase& kb, const
   p.name = v.name;
   p.package = v.package;
   p.backend = v.backend;
+  p.accelerator = v.accelerator;
   p.python = v.python;
   p.cuda = v.cuda;
   p.sm = v.sm;

@@ -20,14 +20,15 @@ namespace tailor {
 
 struct VariantPromise {
   std::string name;
-  std::string package;              ///< "pytorch"
-  std::string backend;              ///< "cuda", "cpu", "mps"
-  std::string python;               ///< "3.13"; empty: not a Python package
-  std::string cuda;                 ///< "12.9"; empty unless cuda
-  std::string sm;                   ///< "9.0", or an SM set's name ("all"); empty unless cuda
-  std::vector<std::string> sm_set;  ///< the SMs of a set variant; empty for one SM
-  std::string isa;                  ///< "avx512"
-  std::string platform;             ///< "x86_64-linux"
+  std::string package;                          ///< "pytorch"
+  std::string backend;                          ///< "cuda", "cpu", "mps"
+  Accelerator accelerator = Accelerator::none;  ///< the backend's (packages.toml)
+  std::string python;                           ///< "3.13"; empty: not a Python package
+  std::string cuda;                             ///< "12.9"; empty unless cuda
+  std::string sm;                               ///< "9.0", or an SM set's name ("all"); empty unless cuda
+  std::vector<std::string> sm_set;              ///< the SMs of a set variant; empty for one SM
+  std::string isa;                              ///< "avx512"
+  std::string platform;                         ///< "x86_64-linux"
   /// What verify imports and asks (packages.toml probe of the package, "torch"):
   /// the module and data/probes/PROBE.py; empty: the files alone are checked.
   std::string probe, probe_script;
@@ -47,9 +48,11 @@ inline constexpr const char* kVariantJsonPath = "nix-support/tailor-variant.json
 /// Reads \a text (the content of \a path) as a variant JSON: at least
 /// name, package, backend, python, cuda, sm, isa and platform (the keys of
 /// `tailor matrix --json`); cudnn, ptx, strip_toolchain and the versions it
-/// reports under attribute keys ("torch") when present.
-/// Throws DiagnosticError naming the file for bad JSON or missing keys.
-VariantPromise read_variant_json(const std::string& path, const std::string& text);
+/// reports under attribute keys ("torch") when present. The backend's
+/// accelerator and the package's probe come from \a kb.
+/// Throws DiagnosticError naming the file for bad JSON, missing keys or a
+/// backend \a kb does not define.
+VariantPromise read_variant_json(const std::string& path, const std::string& text, const KnowledgeBase& kb);
 
 /// Sets \a p's probe from its package's definition (none for a package \a kb
 /// does not know).

@@ -153,7 +153,7 @@ namespace {
 
 Check cuda_version_check(const VariantPromise& p, const nlohmann::json& probe) {
   std::string cuda = jstr(probe, "cuda");
-  if (p.backend == "cuda")
+  if (p.accelerator == Accelerator::cuda)
     return cuda.empty() ? Check{"cuda-version", CheckStatus::failed, "torch.version.cuda is None: a CPU-only build"}
                         : range_check("cuda-version", "CUDA", cuda, p.cuda);
   return cuda.empty() ? Check{"cuda-version", CheckStatus::ok,
@@ -164,7 +164,7 @@ Check cuda_version_check(const VariantPromise& p, const nlohmann::json& probe) {
 
 // cuDNN: torch reports 91300 for 9.13.0.
 Check cudnn_check(const VariantPromise& p, const nlohmann::json& probe) {
-  if (p.backend != "cuda") return {"cudnn-version", CheckStatus::skipped, "not a CUDA variant"};
+  if (p.accelerator != Accelerator::cuda) return {"cudnn-version", CheckStatus::skipped, "not a CUDA variant"};
   if (!probe.contains("cudnn") || !probe["cudnn"].is_number_integer())
     return p.cudnn_disabled ? Check{"cudnn-version", CheckStatus::ok, "built without cuDNN, as promised"}
                             : Check{"cudnn-version", CheckStatus::failed, "torch reports no cuDNN"};
@@ -193,7 +193,7 @@ Check cpu_compute_check(const nlohmann::json& probe) {
 }
 
 Check cuda_available_check(const VariantPromise& p, const nlohmann::json& probe, bool gpu_present, bool available) {
-  if (p.backend != "cuda") return {"cuda-available", CheckStatus::skipped, "not a CUDA variant"};
+  if (p.accelerator != Accelerator::cuda) return {"cuda-available", CheckStatus::skipped, "not a CUDA variant"};
   if (!gpu_present) return {"cuda-available", CheckStatus::skipped, "no NVIDIA driver on this host"};
   return available ? Check{"cuda-available", CheckStatus::ok, fmt::format("torch sees {}", jstr(probe, "device"))}
                    : Check{"cuda-available", CheckStatus::failed,
@@ -249,7 +249,7 @@ Check gpu_compute_check(const KnowledgeBase& kb, const VariantPromise& p, const 
                         const std::optional<nlohmann::json>& gpu_result) {
   if (!available)
     return {"gpu-compute", CheckStatus::skipped,
-            p.backend == "cuda" ? "CUDA is not available here" : "not a CUDA variant"};
+            p.accelerator == Accelerator::cuda ? "CUDA is not available here" : "not a CUDA variant"};
   auto cap = probe.value("capability", nlohmann::json::array());
   int major = cap.size() == 2 ? cap[0].get<int>() : 0, minor = cap.size() == 2 ? cap[1].get<int>() : 0;
   if (!covers(kb, entries, major, minor))

@@ -46,7 +46,7 @@ Check machine_check(const VariantPromise& p, const Inspection& in) {
 std::vector<Check> cuda_checks(const KnowledgeBase& kb, const VariantPromise& p, const Inspection& in) {
   std::vector<Check> out;
   std::vector<FatbinEntry> entries = in.all_entries();
-  if (p.backend != "cuda") {
+  if (p.accelerator != Accelerator::cuda) {
     if (entries.empty() && in.fatbin_bytes() == 0)
       out.push_back(
           {"no-fatbins", CheckStatus::ok, fmt::format("a {} variant, and no file carries CUDA code", p.backend)});

@@ -29,6 +29,7 @@ VariantPromise cuda90() {
   p.name = "pytorch-python313-cuda12_9-sm90-avx512";
   p.package = "pytorch";
   p.backend = "cuda";
+  p.accelerator = Accelerator::cuda;
   p.python = "3.13";
   p.cuda = "12.9";
   p.sm = "9.0";
@@ -93,6 +94,7 @@ TEST(VerifyStatic, MissingSmAndCpuOnlyBuilds) {
   EXPECT_EQ(find(cpu, "fatbin-sm").detail, "no CUDA code at all: built CPU-only? (SM 9.0 promised)");
   VariantPromise cpu_variant = cuda90();
   cpu_variant.backend = "cpu";
+  cpu_variant.accelerator = Accelerator::none;
   cpu_variant.sm = cpu_variant.cuda = "";
   EXPECT_EQ(find(static_checks(embedded_kb(), cpu_variant, inspect_path(kElf / "cpu-only.so"), kElf / "cpu-only.so"),
                  "no-fatbins")
@@ -183,18 +185,47 @@ TEST(StoreRefs, FindsToolchainReferencesLikeNixDoes) {
 
 TEST(VariantJson, ReadsTheMatrixKeys) {
   auto p = read_variant_json("v.json", R"({"name": "pytorch-python313-cpu-avx2", "package": "pytorch", "backend": "cpu",
-      "python": "3.13", "cuda": null, "sm": null, "isa": "avx2", "platform": "x86_64-linux", "strip_toolchain": true})");
+      "python": "3.13", "cuda": null, "sm": null, "isa": "avx2", "platform": "x86_64-linux", "strip_toolchain": true})",
+                             embedded_kb());
   EXPECT_EQ(p.name, "pytorch-python313-cpu-avx2");
   EXPECT_EQ(p.sm, "");
+  EXPECT_EQ(p.accelerator, Accelerator::none);  // packages.toml: backend cpu, accelerator none
+  EXPECT_EQ(p.probe, "torch");                  // packages.toml: pytorch's probe
   EXPECT_TRUE(p.strip_toolchain);
   try {
-    read_variant_json("v.json", R"({"name": "x"})");
+    read_variant_json("v.json", R"({"name": "x"})", embedded_kb());
     ADD_FAILURE();
   } catch (const DiagnosticError& e) {
     EXPECT_EQ(e.diagnostic().message, "variant JSON lacks the key \"package\"");
     EXPECT_EQ(e.diagnostic().path, "v.json");
   }
-  EXPECT_THROW(read_variant_json("v.json", "{not json"), DiagnosticError);
+  EXPECT_THROW(read_variant_json("v.json", "{not json", embedded_kb()), DiagnosticError);
+}
+
+// The backend's device comes from the knowledge base, not from its name: a
+// backend the knowledge base lacks is refused, naming the ones it has.
+TEST(VariantJson, TheBackendsAcceleratorComesFromTheKnowledgeBase) {
+  auto mps = read_variant_json("v.json", R"({"name": "pytorch-python313-darwin-mps", "package": "pytorch",
+      "backend": "mps", "python": "3.13", "cuda": null, "sm": null, "isa": null, "platform": "aarch64-darwin"})",
+                               embedded_kb());
+  EXPECT_EQ(mps.accelerator, Accelerator::metal);
+  try {
+    read_variant_json("v.json", R"({"name": "x", "package": "pytorch", "backend": "rocm", "python": "3.13",
+        "cuda": null, "sm": null, "isa": "avx2", "platform": "x86_64-linux"})",
+                      embedded_kb());
+    ADD_FAILURE();
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().message,
+              "variant JSON: backend \"rocm\" is none of the knowledge base's (cuda, cpu, mps)");
+  }
+  try {
+    read_variant_json("v.json", R"({"name": "x", "package": "pytorch", "backend": "cuda", "python": "3.13",
+        "cuda": "12.8", "sm": null, "isa": "avx2", "platform": "x86_64-linux"})",
+                      embedded_kb());
+    ADD_FAILURE();
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().message, "variant JSON: a cuda variant needs \"sm\"");
+  }
 }
 
 TEST(VerifyProbe, RangesNotEquality) {
@@ -303,7 +334,8 @@ TEST(VerifyProbe, ComesFromThePackageDefinition) {
 TEST(VerifyProbe, VersionsAreReadUnderAttributeKeys) {
   auto p = read_variant_json("v.json", R"({"name": "vllm-python312-cuda12_9-sm90-avx512", "package": "vllm",
       "backend": "cuda", "python": "3.12", "cuda": "12.9", "sm": "9.0", "isa": "avx512", "platform": "x86_64-linux",
-      "torch": "2.9.1", "vllm": "0.14.0"})");
+      "torch": "2.9.1", "vllm": "0.14.0"})",
+                             embedded_kb());
   EXPECT_EQ(p.versions.at("torch"), "2.9.1");
   EXPECT_EQ(p.versions.at("vllm"), "0.14.0");
 }
