@@ -8,13 +8,17 @@
 #      (a nixpkgs fetchTarball without a hash, at an unknown pin) or none;
 #   5. the generator-script reader: check of a script whose bash array has 1, 4 and 16
 #      times 20,000 elements, against bash running the script;
-#   6. parse of a let of 1, 4 and 16 times 25,000 bindings, each bound to the one before.
+#   6. parse of a let of 1, 4 and 16 times 25,000 bindings, each bound to the one before;
+#   7. peak memory: check of a tree of 6 files of 200 MB (one comment each) against
+#      nix-instantiate --parse of the same 6 files in one process, and parse of 600,000
+#      attributes (11.8 MB) against nix-instantiate --parse.
 # Prints wall times (median of RUNS; CLOCK=cpu: user + system CPU seconds instead, for a
 # loaded machine where wall time is mostly waiting) and the ratio nix / tailor (above 1:
 # tailor is faster); for 4-6 also each size's time over the 1x time of the same tool
-# (linear: 16x input within 20x time).
-#   usage: [CLOCK=cpu] [PARTS=scaled] bench/large_inputs.sh [TAILOR_BINARY] [RUNS]
-# (PARTS=scaled: only 4-6, the rows of issue 46's acceptance; nix-instantiate takes minutes on 2.)
+# (linear: 16x input within 20x time); for 7 the peak resident memory of each.
+#   usage: [CLOCK=cpu] [PARTS=all|scaled|memory] bench/large_inputs.sh [TAILOR_BINARY] [RUNS]
+# (PARTS=scaled: only 4-6, the rows of issue 46's acceptance; nix-instantiate takes minutes on 2.
+#  PARTS=memory: only 7, which writes 1.2 GB under $TMPDIR.)
 set -euo pipefail
 tailor=${1:-./build/tailor}
 runs=${2:-3}
@@ -68,6 +72,7 @@ row "check vs parse, 150k attributes" -- "$tailor" check "$dir/attrs-tree" -- ni
 row "check vs parse, 8 MB tree" -- "$tailor" check "$dir/tree" -- xargs -s 2000000 -a "$dir/files" nix-instantiate --parse
 fi
 
+if [ "${PARTS:-all}" != memory ]; then
 # 4-6: the same input at 1, 4 and 16 times.
 for m in 1 4 16; do
   mkdir -p "$dir/find$m" "$dir/clean$m" "$dir/script$m"
@@ -110,3 +115,20 @@ done
 for m in 1 4 16; do
   scaled "parse, let chain" $m -- "$tailor" parse "$dir/let$m.nix" -- nix-instantiate --parse "$dir/let$m.nix"
 done
+fi
+
+if [ "${PARTS:-all}" = all ] || [ "${PARTS:-all}" = memory ]; then
+# 7. Peak resident memory (GNU time's %M), one run each.
+peak() { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1 | awk '{ printf "%.0f", $1 / 1024 }'; }
+mkdir -p "$dir/big"
+for i in 0 1 2 3 4 5; do
+  { printf '{ }\n# '; head -c 200000000 /dev/zero | tr '\0' x; printf '\n'; } > "$dir/big/f$i.nix"
+done
+awk 'BEGIN { n = 600000; print "{"; for (i = 0; i < n; i++) printf "  x%d = %d;\n", (i * 7919) % n, i; print "}" }' > "$dir/attrs600k.nix"
+printf '\n%-40s %12s %12s\n' "input (peak memory)" "tailor MB" "peer MB"
+printf '%-40s %12s %12s\n' "check, 6 files of 200 MB" "$(peak "$tailor" check "$dir/big")" \
+  "$(peak nix-instantiate --parse "$dir"/big/f*.nix)"
+printf '%-40s %12s %12s\n' "parse, 600k attributes (11.8 MB)" "$(peak "$tailor" parse "$dir/attrs600k.nix")" \
+  "$(peak nix-instantiate --parse "$dir/attrs600k.nix")"
+rm -rf "$dir/big"
+fi

@@ -49,7 +49,7 @@ void check_names(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
           p.rename_to = dir_of(f.src.rel) + n.text + ".nix";
           p.fix_summary = fmt::format("renamed to {}.nix, the {} it states", n.text, n.key);
         }
-      } else if (auto e = rename_at(f.src.text, n.span, n.text, f.stem)) {
+      } else if (auto e = rename_at(f.text(), n.span, n.text, f.stem)) {
         p.fix.push_back(*e);
         p.fix_summary = fmt::format("{} \"{}\" → \"{}\"", n.key, n.text, f.stem);
       }

@@ -79,7 +79,7 @@ void rename_python(const NixFile& f, const std::string& want, const std::string&
     for (const auto& x : *list) {
       auto it = renames.find(x.text);
       if (it == renames.end()) continue;
-      auto e = rename_at(f.src.text, x.span, x.text, it->second);
+      auto e = rename_at(f.text(), x.span, x.text, it->second);
       if (!e) return;
       edits.push_back(*e);
       (list == &f.facts.python_sets ? uses : binders)++;

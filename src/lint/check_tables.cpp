@@ -111,7 +111,6 @@ struct Tables {
   const LintTree& t;
   const KnowledgeBase& kb;
   Sink& sink;
-  std::map<std::string, const std::string*, std::less<>> texts;
   std::map<std::string_view, const NixFile*> files;  ///< by tree-relative path
   Evaluator ev;
   // The string arguments each variant file passes to its builder, by file.
@@ -123,12 +122,11 @@ struct Tables {
 
   Tables(const LintTree& tree, const KnowledgeBase& k, Sink& s)
       : t(tree), kb(k), sink(s), ev(tree.root, [this](const std::string& rel) -> std::optional<std::string> {
-          auto it = texts.find(rel);
-          if (it == texts.end()) return std::nullopt;
-          return *it->second;
+          auto it = files.find(rel);  // read again only for the files evaluated (NixFile::text)
+          if (it == files.end()) return std::nullopt;
+          return it->second->text();
         }) {
     for (const auto& f : t.nix) {
-      texts[f.src.rel] = &f.src.text;
       files[f.src.rel] = &f;
     }
   }
@@ -348,9 +346,9 @@ struct Tables {
   static std::vector<Cell> string_items(const Cell& whole) {
     std::vector<Cell> out;
     std::string_view source;
-    if (whole.at.nix && whole.at.span.end <= whole.at.nix->src.text.size())
+    if (whole.at.nix && whole.at.span.end <= whole.at.nix->text().size())
       source =
-          std::string_view(whole.at.nix->src.text).substr(whole.at.span.begin, whole.at.span.end - whole.at.span.begin);
+          std::string_view(whole.at.nix->text()).substr(whole.at.span.begin, whole.at.span.end - whole.at.span.begin);
     const std::string& text = whole.text();
     for (size_t b = 0; b <= text.size();) {
       size_t e = std::min(text.find(',', b), text.size());

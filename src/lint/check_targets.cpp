@@ -100,7 +100,7 @@ void fix_gpu_target(const NixFile& f, const Fact& e, const std::string& var, Pro
     auto uses = f.facts.string_var_uses.find(var);
     if (uses == f.facts.string_var_uses.end() || uses->second != in_targets) return;
   }
-  if (auto edit = rename_at(f.src.text, e.span, e.text, fixed)) {
+  if (auto edit = rename_at(f.text(), e.span, e.text, fixed)) {
     p.fix.push_back(*edit);
     p.fix_summary =
         fmt::format("gpuTargets entry \"{}\" → \"{}\"{}", e.text, fixed, var.empty() ? "" : " (binding " + var + ")");
@@ -298,55 +298,10 @@ void check_target_lists(const NixFile& f, const GpuArch& gpu, Sink& sink) {
                          gpu.sm));
 }
 
-/// The SM lists a recipe prunes to: each `tailor prune … --sm LIST` on one line
-/// of its text, and the `pruneSms = [ … ]` of a tailor variant record, with the
-/// span of each list.
-std::vector<std::pair<std::vector<std::string>, nix::Span>> prune_sm_lists(std::string_view text) {
-  std::vector<std::pair<std::vector<std::string>, nix::Span>> out;
-  auto is_sm_char = [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == ',' || c == '_';
-  };
-  for (size_t at = text.find("--sm"); at != std::string_view::npos; at = text.find("--sm", at + 4)) {
-    size_t line = text.rfind('\n', at);
-    line = line == std::string_view::npos ? 0 : line + 1;
-    std::string_view before = text.substr(line, at - line);
-    size_t tailor = before.find("tailor");
-    if (tailor == std::string_view::npos || before.find(" prune ", tailor) == std::string_view::npos) continue;
-    size_t b = at + 4;
-    while (b < text.size() && (text[b] == ' ' || text[b] == '=' || text[b] == '\'' || text[b] == '"')) ++b;
-    size_t e = b;
-    while (e < text.size() && is_sm_char(text[e])) ++e;
-    if (e == b) continue;
-    std::vector<std::string> sms;
-    std::string_view list = text.substr(b, e - b);
-    for (size_t p = 0; p <= list.size();) {
-      size_t comma = std::min(list.find(',', p), list.size());
-      if (comma > p) sms.emplace_back(list.substr(p, comma - p));
-      p = comma + 1;
-    }
-    out.emplace_back(std::move(sms), recipe::span_of(text, b, e));
-  }
-  for (size_t at = text.find("pruneSms"); at != std::string_view::npos; at = text.find("pruneSms", at + 8)) {
-    size_t open = text.find('[', at), close = text.find(']', at);
-    if (open == std::string_view::npos || close == std::string_view::npos || close < open ||
-        text.substr(at + 8, open - at - 8).find_first_not_of(" \t=") != std::string_view::npos)
-      continue;
-    std::vector<std::string> sms;
-    for (size_t q = text.find('"', open); q != std::string_view::npos && q < close; q = text.find('"', q + 1)) {
-      size_t end = text.find('"', q + 1);
-      if (end == std::string_view::npos || end > close) break;
-      sms.emplace_back(text.substr(q + 1, end - q - 1));
-      q = end;
-    }
-    out.emplace_back(std::move(sms), recipe::span_of(text, open, close + 1));
-  }
-  return out;
-}
-
 /// TLR041: what the recipe prunes to must be the name's SM: code for any other
 /// SM alone leaves the named GPU with "no kernel image".
 void check_prune_sms(const NixFile& f, const GpuArch& gpu, Sink& sink) {
-  for (const auto& [sms, span] : prune_sm_lists(f.src.text)) {
+  for (const auto& [sms, span] : f.facts.prune_sm_lists) {
     std::vector<std::string> normal;
     for (const auto& sm : sms) normal.push_back(normal_sm(sm).empty() ? sm : normal_sm(sm));
     if (normal == std::vector<std::string>{gpu.sm}) continue;

@@ -97,7 +97,7 @@ Problem& Sink::add(const NixFile& file, std::string_view code, const nix::Span& 
   p.rel = file.src.rel;
   // A problem of the whole file points at its first line: editors and CI annotations need one.
   p.pos = span.line > 0 ? Pos{span.line, span.column} : Pos{1, 1};
-  p.line_text = line_text(file.src.text, p.pos.line);
+  p.line_text = line_text(file.text(), p.pos.line);
   p.message = std::move(message);
   p.hint = std::move(hint);
   out_.push_back(std::move(p));

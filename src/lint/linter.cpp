@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <numeric>
 #include <set>
 #include <tuple>
 
@@ -16,6 +17,7 @@
 #include "recipe/source_file.hpp"
 #include "util/atomic_write.hpp"
 #include "util/parallel_for.hpp"
+#include "util/permute.hpp"
 #include "util/severity.hpp"
 
 namespace tailor::lint {
@@ -84,10 +86,16 @@ CheckResult run_rules(LintTree t, const KnowledgeBase& kb, CheckResult r, bool a
   if (!all_sites) fold_table_sites(r.problems);
   r.files = static_cast<int>(t.nix.size());
   r.recipes = static_cast<int>(std::count_if(t.nix.begin(), t.nix.end(), [](const NixFile& f) { return !f.helper; }));
-  std::stable_sort(r.problems.begin(), r.problems.end(), [](const Problem& a, const Problem& b) {
+  // Sorted through positions, then each finding moved once: a Problem is large (a
+  // merge sort of 80,000 moved each of them 17 times).
+  std::vector<size_t> order(r.problems.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t i, size_t j) {
+    const Problem &a = r.problems[i], &b = r.problems[j];
     return std::tie(a.path, a.pos.line, a.pos.column, a.rule->code) <
            std::tie(b.path, b.pos.line, b.pos.column, b.rule->code);
   });
+  apply_order(r.problems.data(), order);
   for (const auto& p : r.problems) {
     if (p.rule->severity == Severity::error)
       ++r.errors;

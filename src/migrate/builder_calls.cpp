@@ -146,11 +146,11 @@ std::string last_segment(const std::string& name) {
 
 BuilderCalls::BuilderCalls(const lint::LintTree& tree)
     : ev_(tree.root, [this](const std::string& rel) -> std::optional<std::string> {
-        auto it = texts_.find(rel);
-        if (it == texts_.end()) return std::nullopt;
-        return *it->second;
+        auto it = files_.find(rel);  // read again only for the files evaluated (NixFile::text)
+        if (it == files_.end()) return std::nullopt;
+        return it->second->text();
       }) {
-  for (const auto& f : tree.nix) texts_[f.src.rel] = &f.src.text;
+  for (const auto& f : tree.nix) files_[f.src.rel] = &f;
 }
 
 std::vector<std::string> BuilderCalls::stated_beside(const std::string& version) {
@@ -199,7 +199,7 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
       call->args[1]->kind != nix::ExprKind::attrs)
     return std::nullopt;
   ValuePtr path = ev_.eval_in_file(call->args[0].get(), f.src.rel);
-  if (!path->is(ValueKind::path) || !texts_.count(path->text)) return std::nullopt;
+  if (!path->is(ValueKind::path) || !files_.count(path->text)) return std::nullopt;
 
   BuilderCall out;
   out.file = f.src.rel;
@@ -302,8 +302,8 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
       static const std::regex kInside(R"(^/(\.?[A-Za-z0-9_+-][A-Za-z0-9_.+-]*/)*\.?[A-Za-z0-9_+-][A-Za-z0-9_.+-]*$)");
       if (imported && std::regex_match(imported->suffix, kInside)) {
         recipe.path = imported->suffix.substr(1);  // "${toString root}/.flox/pkgs/${name}.nix", evaluated
-      } else if (imported && imported->where.file && texts_.count(*imported->where.file)) {
-        const std::string& text = *texts_.at(*imported->where.file);
+      } else if (imported && imported->where.file && files_.count(*imported->where.file)) {
+        const std::string& text = files_.at(*imported->where.file)->text();
         const nix::Span& sp = imported->where.span;
         static const std::regex kRootSlashPath(R"re(^"\$\{[A-Za-z_][A-Za-z0-9_'-]*\}/([A-Za-z0-9_.+/-]+)"$)re");
         std::smatch pm;

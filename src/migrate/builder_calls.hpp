@@ -74,7 +74,7 @@ class BuilderCalls {
 
  private:
   std::vector<std::string> stated_beside(const std::string& version);
-  std::map<std::string, const std::string*, std::less<>> texts_;
+  std::map<std::string, const lint::NixFile*, std::less<>> files_;
   nix::Evaluator ev_;
 };
 

@@ -348,7 +348,7 @@ std::vector<RecipeOverride> read_recipe_overrides(std::string_view path, std::st
 }
 
 TreeOverrides::TreeOverrides(const LintTree& tree) : tree_(tree) {
-  for (const auto& f : tree.nix) read_[&f] = read_recipe_overrides(f.display, f.src.text);
+  for (const auto& f : tree.nix) read_[&f] = read_recipe_overrides(f.display, f.text());
 }
 
 // A builder's version that is no string of its own is its parameter (tailor's

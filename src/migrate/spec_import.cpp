@@ -240,7 +240,7 @@ std::string pruning_tables(const LintTree& t) {
   std::string tailor, build;
   for (const auto& f : t.nix) {
     if (f.helper) continue;  // lib/common.nix defaults them
-    const std::string& text = f.src.text;
+    const std::string& text = f.text();
     if (tailor.empty() && text.find("tailor = { source = \"catalog\"; package = tailor; };") != std::string::npos)
       tailor = "\n[tailor]\nsource = \"catalog\"\n";
     std::smatch m;

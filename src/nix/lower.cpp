@@ -331,11 +331,8 @@ class Lowerer {
       return;
     }
     const std::string& last_name = path.name(last);
-    auto j = attrs->attrs.find(last_name);
-    if (j == attrs->attrs.end()) {
-      attrs->attrs.emplace(last_name, CoreAttrDef{value, false, b.span});
-      return;
-    }
+    auto [j, fresh] = attrs->attrs.emplace(last_name, CoreAttrDef{value, false, b.span});  // one lookup
+    if (fresh) return;
     // Both plain sets: merge the new one's static attributes (Nix drops its
     // dynamic ones here).
     if (!j->second.inherited && j->second.value->kind == CoreKind::attrs && value->kind == CoreKind::attrs) {
@@ -352,6 +349,7 @@ class Lowerer {
   Core* lower_attrs(const Attrs& a) {
     CoreAttrs* attrs = t_.make_attrs();
     attrs->recursive = a.recursive;
+    attrs->attrs.reserve(a.bindings.size());
     for (const auto& b : a.bindings) {
       if (!b.is_inherit) {
         add_attr(attrs, b, lower(*b.value));
@@ -391,12 +389,13 @@ class Lowerer {
 
   Core* lower_lambda(const Lambda& l) {
     Core* c = t_.make(CoreKind::lambda, l.span);
-    c->arg = l.arg;
-    c->has_formals = l.has_formals;
-    c->ellipsis = l.ellipsis;
-    for (const auto& f : l.formals) c->formals.emplace_back(f.name, f.fallback ? lower(*f.fallback) : nullptr);
+    CoreLambda& head = *(c->lambda = t_.make_lambda());
+    head.arg = l.arg;
+    head.has_formals = l.has_formals;
+    head.ellipsis = l.ellipsis;
+    for (const auto& f : l.formals) head.formals.emplace_back(f.name, f.fallback ? lower(*f.fallback) : nullptr);
     // Nix sorts formals by Symbol, i.e. by interning order (symbols.hpp).
-    symbols_.sort(c->formals, [](const auto& f) -> std::string_view { return f.first; });
+    symbols_.sort(head.formals, [](const auto& f) -> std::string_view { return f.first; });
     c->kids.push_back(lower(*l.body));
     return c;
   }

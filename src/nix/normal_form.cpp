@@ -26,6 +26,7 @@ NormalForm normal_form(std::string_view path, std::string_view text, const PathC
     r.error = std::move(d);
     return r;
   }
+  parsed = {};  // the core tree holds what is left to do: the printer reuses the surface tree's memory
   if (auto d = check_scopes(*core.root, path, text)) {
     r.error = std::move(d);
     return r;

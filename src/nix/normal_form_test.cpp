@@ -185,6 +185,20 @@ TEST(NixNormalForm, ScopesOfManyNamesBindExactlyTheirNames) {
   EXPECT_EQ(nf(chain + " in a5000"), "ERROR: undefined variable 'a5000'");
   EXPECT_EQ(nf(chain + " in b"), "ERROR: undefined variable 'b'");
 }
+// A let's and a set's attributes are first bound in the order written (no sort by name);
+// when variables are unbound, the one reported is the one reported before that change: the
+// first in name order, with and without an index (past 32 names). (Nix 2.8 visits them in
+// its symbol order and reports 'p' in the first case: a difference this change keeps.) A
+// let prints in symbol order whatever order its names come in.
+TEST(NixNormalForm, TheReportedUnboundVariableIsTheFirstInNameOrder) {
+  EXPECT_EQ(nf("let z = p; a = q; in z"), "ERROR: undefined variable 'q'");
+  EXPECT_EQ(nf("rec { z = p; a = q; }"), "ERROR: undefined variable 'q'");
+  std::string many = "let";
+  for (int i = 99; i >= 0; --i)
+    many += " n" + std::to_string(i) + " = " + (i == 90 ? "u90" : i == 10 ? "u10" : "1") + ";";
+  EXPECT_EQ(nf(many + " in n0"), "ERROR: undefined variable 'u10'");
+  EXPECT_EQ(nf("let b = 1; c = b; a = c; in a"), "(let b = 1; c = b; a = c; in a)");
+}
 
 }  // namespace
 }  // namespace tailor::nix

@@ -209,10 +209,11 @@ class Printer {
   }
 
   void print_let(const Core& e) {
-    // Nix iterates its map of Symbols here: interning order, not name order.
+    // Nix iterates its map of Symbols here: interning order, not name order (the sort
+    // orders them whatever order they come in: a let's names need no sorting by name).
     std::vector<const CoreAttrMap::value_type*> defs;
     defs.reserve(e.attrs->attrs.size());
-    for (const auto& d : e.attrs->attrs) defs.push_back(&d);
+    for (const auto& d : e.attrs->attrs.unordered()) defs.push_back(&d);
     symbols_.sort(defs, [](const CoreAttrMap::value_type* d) -> std::string_view { return d->first; });
     out_ += "(let ";
     for (const auto* d : defs) {
@@ -233,11 +234,12 @@ class Printer {
   }
 
   void print_lambda(const Core& e) {
+    const CoreLambda& l = *e.lambda;
     out_ += '(';
-    if (e.has_formals) {
+    if (l.has_formals) {
       out_ += "{ ";
       bool first = true;
-      for (const auto& [name, def] : e.formals) {
+      for (const auto& [name, def] : l.formals) {
         if (!first) out_ += ", ";
         first = false;
         out_ += name;
@@ -246,14 +248,14 @@ class Printer {
           print(*def);
         }
       }
-      if (e.ellipsis) {
+      if (l.ellipsis) {
         if (!first) out_ += ", ";
         out_ += "...";
       }
       out_ += " }";
-      if (!e.arg.empty()) out_ += " @ ";
+      if (!l.arg.empty()) out_ += " @ ";
     }
-    out_ += e.arg;
+    out_ += l.arg;
     out_ += ": ";
     print(*e.kids[0]);
     out_ += ')';

@@ -33,9 +33,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
+
+#include "util/flat_index.hpp"
 
 namespace tailor::nix {
 
@@ -54,8 +55,9 @@ class SymbolTable {
   /// Whether Nix orders \a a before \a b.
   bool less(std::string_view a, std::string_view b) const { return by_name_ ? a < b : rank(a) < rank(b); }
 
-  /// Sorts \a items stably into Nix's order of their names, key(item): one
-  /// rank lookup per item instead of two per comparison.
+  /// Sorts \a items into Nix's order of their names, key(item), names of one
+  /// rank (never interned) by their text: the order does not depend on the
+  /// order they come in. One rank lookup per item instead of two per comparison.
   template <class T, class Key>
   void sort(std::vector<T>& items, Key key) const {
     const size_t n = items.size();
@@ -68,7 +70,7 @@ class SymbolTable {
       uint64_t r[16];
       for (size_t i = 0; i < n; ++i) r[i] = rank(key(items[i]));
       for (size_t i = 1; i < n; ++i)
-        for (size_t j = i; j > 0 && r[j - 1] > r[j]; --j) {
+        for (size_t j = i; j > 0 && (r[j - 1] > r[j] || (r[j - 1] == r[j] && key(items[j]) < key(items[j - 1]))); --j) {
           std::swap(r[j - 1], r[j]);
           std::swap(items[j - 1], items[j]);
         }
@@ -76,7 +78,11 @@ class SymbolTable {
     }
     std::vector<std::pair<uint64_t, size_t>> order(n);  // (rank, position): sorted, it is stable
     for (size_t i = 0; i < n; ++i) order[i] = {rank(key(items[i])), i};
-    std::sort(order.begin(), order.end());
+    std::sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+      if (a.first != b.first) return a.first < b.first;
+      std::string_view ka = key(items[a.second]), kb = key(items[b.second]);
+      return ka != kb ? ka < kb : a.second < b.second;
+    });
     std::vector<T> sorted;
     sorted.reserve(n);
     for (const auto& o : order) sorted.push_back(std::move(items[o.second]));
@@ -103,11 +109,12 @@ class SymbolTable {
   struct Unrecorded {};
   explicit SymbolTable(Unrecorded) : next_fresh_(0), record_(false) {}
 
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  std::unordered_map<std::string, uint64_t, Hash, std::equal_to<>> ranks_;
+  bool add(std::string_view name, uint64_t rank);  // false: known already
+
+  // Each name once with its rank, found through a flat index (a node-based map's
+  // inserts were most of `parse`'s time on a let of 400k names).
+  std::vector<std::pair<std::string, uint64_t>> ranks_;
+  FlatIndex index_;
   uint64_t next_fresh_;
   bool by_name_ = false;
   bool record_ = true;

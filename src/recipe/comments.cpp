@@ -1,6 +1,9 @@
 #include "recipe/comments.hpp"
 
+#include <algorithm>
 #include <string>
+
+#include "recipe/recipe_facts.hpp"
 
 namespace tailor::recipe {
 
@@ -13,7 +16,9 @@ std::vector<Fact> comment_lines(const std::vector<nix::Comment>& comments, std::
     size_t b = c.begin;
     for (size_t k = c.begin; k <= c.end; ++k)
       if (k == c.end || text[k] == '\n') {  // a block comment gives one fact per line
-        out.push_back({key, std::string(text.substr(b, k - b)), lines.span(b, k)});
+        // No rule reads past kMaxRegexLine bytes of a line (they skip longer ones, and a
+        // directive starts it): the rest is not copied, the span keeps the whole line.
+        out.push_back({key, std::string(text.substr(b, std::min(k - b, kMaxRegexLine + 1))), lines.span(b, k)});
         b = k + 1;
       }
   }

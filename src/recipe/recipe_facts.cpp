@@ -819,6 +819,7 @@ RecipeFacts extract_facts(std::string_view text, const nix::Expr& root, const st
       for (const auto& fm : l.formals) f.closed_formals.push_back({"formal", fm.name, fm.span});
   }
   f.comments = comment_lines(comments, text, x.lines());
+  f.prune_sm_lists = prune_sm_lists(text, x.lines());
   return f;
 }
 

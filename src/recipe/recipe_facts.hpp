@@ -16,6 +16,7 @@
 #include "nix/lexer.hpp"
 #include "recipe/fact.hpp"
 #include "recipe/line_index.hpp"
+#include "recipe/prune_lists.hpp"
 
 namespace tailor::recipe {
 
@@ -108,6 +109,8 @@ struct RecipeFacts {
   /// the start of the line holding its closing '' (0: none), and the indentation of its lines.
   uint32_t pre_configure_insert = 0;
   std::string pre_configure_indent;
+  /// The SM lists of `tailor prune … --sm LIST` commands and `pruneSms = [ … ]` records.
+  std::vector<PruneSmList> prune_sm_lists;
 };
 
 /// A recipe that names no nixpkgs (no pin, no `<nixpkgs>`) and takes a Python

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
+#include <mutex>
 #include <optional>
 #include <set>
 
@@ -196,7 +198,39 @@ void read_set_name(NixFile& n, const KnowledgeBase& kb) {
 
 }  // namespace
 
+struct ReleasedText {
+  std::string path;
+  size_t size = 0;
+  size_t hash = 0;
+  std::once_flag once;
+  std::string text;  ///< read again on first use
+};
+
+const std::string& NixFile::text() const {
+  if (!released) return src.text;
+  ReleasedText& r = *released;
+  std::call_once(r.once, [&r] {
+    try {
+      std::string again = slurp(r.path);
+      if (again.size() == r.size && std::hash<std::string_view>{}(again) == r.hash) r.text = std::move(again);
+    } catch (const DiagnosticError&) {
+      // Gone or changed into something tailor does not read: as changed bytes, no text.
+    }
+  });
+  return r.text;
+}
+
 namespace {
+
+/// Gives \a n's text back, to be read again from \a path if needed (NixFile::text).
+void release_text(NixFile& n, std::string path) {
+  auto r = std::make_shared<ReleasedText>();
+  r->path = std::move(path);
+  r->size = n.src.text.size();
+  r->hash = std::hash<std::string_view>{}(n.src.text);
+  n.released = std::move(r);
+  std::string().swap(n.src.text);
+}
 
 /// Parses \a n and reads its facts, or its syntax error and comments.
 void read_nix_file(NixFile& n, const KnowledgeBase& kb, nix::SymbolTable& symbols) {
@@ -236,6 +270,8 @@ void read_nix_files(std::vector<NixFile>& files, const KnowledgeBase& kb, const 
           return;
         }
         read_nix_file(files[i], kb, symbols);
+        // Its facts are read: a core holds one text at a time, not the tree's.
+        if (!read_from.empty()) release_text(files[i], display_path(read_from.native(), files[i].src.rel));
       });
   for (auto& d : unreadable)
     if (d) throw DiagnosticError(std::move(*d));

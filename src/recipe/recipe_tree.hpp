@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -20,7 +21,11 @@
 
 namespace tailor::recipe {
 
+/// A text a tree read from disk gave back once its file's facts were read.
+struct ReleasedText;
+
 struct NixFile {
+  /// src.text is empty once given back (see text()).
   SourceFile src;
   std::string display;  ///< root + "/" + rel
   std::string stem;     ///< file name without ".nix"
@@ -38,6 +43,17 @@ struct NixFile {
   /// The comments of a file that does not parse, as the lexer found them (a
   /// parsed file's are facts.comments).
   std::vector<Fact> lexed_comments;
+
+  /// Set when the text was given back: where and what to read again.
+  std::shared_ptr<ReleasedText> released;
+
+  /// The file's text as it was parsed. A tree read from disk (make_tree's
+  /// read_from) gives each text back once the file's facts are read: check
+  /// of a tree of large files held every text until its rules had run. What
+  /// needs the text again (a finding's line, a fix, a table's evaluation)
+  /// reads the file again here, once; if its bytes changed meanwhile, the
+  /// text is empty (a span never points into other bytes). Thread-safe.
+  const std::string& text() const;
 
   /// A variant recipe: its name parses, or it states a pname/variantName.
   bool is_recipe() const { return !helper && (variant || !facts.names.empty()); }

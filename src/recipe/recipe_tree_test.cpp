@@ -162,6 +162,53 @@ TEST(MakeTree, AFileThatDoesNotParseKeepsItsErrorAndComments) {
   EXPECT_NE(fine.comments()[0].text.find("a note"), std::string::npos);
 }
 
+// Issue 46: check of six 200 MB files held all six texts (and each comment's copy)
+// until its rules had run. A tree read from disk gives each text back once its
+// facts are read; text() reads the file again when a rule needs it, the same
+// bytes or none.
+TEST(MakeTree, ATreeReadFromDiskGivesEachTextBackOnceItsFactsAreRead) {
+  test::TempDir tmp("release-text");
+  fs::path root = fs::path(tmp.path()) / "pkgs";
+  const std::string a = "# a note\n{ a = 1; }\n", b = "{ b = 2; }\n";
+  put(root / "a.nix", a);
+  put(root / "sub/b.nix", b);
+  RecipeTree t = make_tree(root.string(), list_tree(root), kb(), root);
+  ASSERT_EQ(t.nix.size(), 2u);
+  for (const NixFile& f : t.nix) {
+    EXPECT_TRUE(f.parsed) << f.src.rel;
+    EXPECT_TRUE(f.src.text.empty()) << f.src.rel << ": its text is still held";
+    EXPECT_EQ(f.src.text.capacity(), std::string().capacity()) << f.src.rel << ": its memory is still held";
+    ASSERT_TRUE(f.released) << f.src.rel;
+  }
+  ASSERT_EQ(t.nix[0].facts.comments.size(), 1u);  // the facts stay
+  EXPECT_EQ(t.nix[0].facts.comments[0].text, " a note");
+  EXPECT_EQ(t.nix[0].text(), a);  // read again, once
+  EXPECT_EQ(&t.nix[0].text(), &t.nix[0].text());
+  // Changed since it was read: no text, so no span points into other bytes.
+  put(root / "sub/b.nix", "{ c = 3; }\n");
+  EXPECT_EQ(t.nix[1].text(), "");
+
+  // A tree given in memory keeps its texts (check --fix edits them).
+  RecipeTree m = make_tree("m", {{"a.nix", a}}, kb());
+  EXPECT_EQ(m.nix[0].src.text, a);
+  EXPECT_FALSE(m.nix[0].released);
+  EXPECT_EQ(&m.nix[0].text(), &m.nix[0].src.text);
+}
+
+// A comment line longer than any rule reads is not copied whole into the facts:
+// kMaxRegexLine + 1 bytes keep it too long for the rules that skip such lines,
+// and a directive at its start is still read; its span is the whole line.
+TEST(MakeTree, ACommentLineIsCopiedOnlyAsFarAsTheRulesRead) {
+  const std::string line = "tailor: ignore TLR005 " + std::string(1 << 20, 'x');
+  RecipeTree t = make_tree("t", {{"a.nix", "{ }\n#" + line + "\n# short\n"}}, kb());
+  ASSERT_EQ(t.nix[0].facts.comments.size(), 2u);
+  const Fact& c = t.nix[0].facts.comments[0];
+  EXPECT_EQ(c.text.size(), kMaxRegexLine + 1);
+  EXPECT_EQ(c.text, line.substr(0, kMaxRegexLine + 1));
+  EXPECT_EQ(c.span.end - c.span.begin, line.size());
+  EXPECT_EQ(t.nix[0].facts.comments[1].text, " short");
+}
+
 // A recipe, then what it imports, transitively, each file once; an import of a
 // directory is its default.nix, and one of a file the tree lacks leads nowhere.
 TEST(ReachedFrom, FollowsImportsTransitivelyEachOnce) {

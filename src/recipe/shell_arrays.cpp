@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <unordered_map>
+
+#include "util/flat_index.hpp"
 
 namespace tailor::recipe {
 
@@ -37,8 +38,9 @@ class Reader {
   std::vector<ShellArray> arrays_;
   std::map<std::string, size_t, std::less<>> index_;  // name -> arrays_
   std::map<std::string, size_t, std::less<>> next_;   // name -> next index of an indexed array
-  // Per array (as arrays_), key -> its entry: a scan of the entries per element was quadratic.
-  std::vector<std::unordered_map<std::string, size_t>> keys_;
+  // Per array (as arrays_), key -> its entry: a scan of the entries per element was quadratic,
+  // and a node per key in std::unordered_map grew slower than linear past the caches.
+  std::vector<FlatIndex> keys_;
   std::vector<std::pair<std::string, bool>> heredocs_;  // delimiters waiting for the next line, `<<-`
 
   char at(size_t k) const { return k < s_.size() ? s_[k] : '\0'; }
@@ -64,9 +66,10 @@ class Reader {
   }
 
   void put(ShellArray& a, std::string key, ShellWord value) {
-    auto [it, fresh] = keys_[static_cast<size_t>(&a - arrays_.data())].emplace(key, a.entries.size());
+    auto key_of = [&a](size_t i) -> std::string_view { return a.entries[i].first; };
+    auto [found, fresh] = keys_[static_cast<size_t>(&a - arrays_.data())].insert(key, a.entries.size(), key_of);
     if (!fresh) {
-      a.entries[it->second].second = std::move(value);
+      a.entries[found].second = std::move(value);
       return;
     }
     a.entries.emplace_back(std::move(key), std::move(value));
