@@ -87,15 +87,7 @@ int cmd_adopt(CommandContext& ctx) {
     d.message = "not a directory";
     throw DiagnosticError(d);
   }
-  bool given = !name.empty();
-  if (!given) name = fs::weakly_canonical(dir).filename().string();
-  if (auto why = unsafe_name_reason(name)) {
-    Diagnostic d;
-    d.message = fmt::format("branch name '{}' {}", comment_text(name), *why);
-    d.hint = given ? "names are letters, digits and . _ + -, starting with a letter or a digit"
-                   : "the name comes from the directory's name: give one with --name";
-    throw DiagnosticError(d);
-  }
+  name = tree_branch_name(dir, name);
   std::optional<OutputLock> lock;
   lock.emplace(dir, ctx.err, write ? OutputLock::Mode::exclusive : OutputLock::Mode::shared);
 

@@ -43,15 +43,7 @@ int cmd_import(CommandContext& ctx) {
     }
     options.pin = p->short_rev;
   }
-  bool given = !name.empty();
-  if (!given) name = std::filesystem::weakly_canonical(dir).filename().string();
-  if (auto why = unsafe_name_reason(name)) {
-    Diagnostic d;
-    d.message = fmt::format("branch name '{}' {}", comment_text(name), *why);
-    d.hint = given ? "names are letters, digits and . _ + -, starting with a letter or a digit"
-                   : "the name comes from the directory's name: give one with --name";
-    throw DiagnosticError(d);
-  }
+  name = tree_branch_name(dir, name);
   migrate::ImportResult r = migrate::import_spec(name, recipe::read_tree(dir), kb, options);
   if (json) {
     nlohmann::ordered_json j{{"branch", name},

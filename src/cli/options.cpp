@@ -230,4 +230,16 @@ std::optional<int> parse_args(CLI::App& app, CommandContext& ctx) {
   return std::nullopt;
 }
 
+std::string tree_branch_name(const std::string& dir, const std::string& given) {
+  std::string name = given.empty() ? std::filesystem::weakly_canonical(dir).filename().string() : given;
+  if (auto why = unsafe_name_reason(name)) {
+    Diagnostic d;
+    d.message = fmt::format("branch name '{}' {}", comment_text(name), *why);
+    d.hint = !given.empty() ? "names are letters, digits and . _ + -, starting with a letter or a digit"
+                            : "the name comes from the directory's name: give one with --name";
+    throw DiagnosticError(d);
+  }
+  return name;
+}
+
 }  // namespace tailor

@@ -54,4 +54,9 @@ std::string chosen_spec_with_names(SpecArg& spec, std::vector<std::string>& name
 /// stop here (help printed: 0; bad usage: 2, reported on ctx.err).
 std::optional<int> parse_args(CLI::App& app, CommandContext& ctx);
 
+/// The branch name a tree's spec gets (import, adopt): \a given (--name), or
+/// the directory's own name; throws DiagnosticError for a name unsafe in file
+/// names and Nix, with a hint that fits where it came from.
+std::string tree_branch_name(const std::string& dir, const std::string& given);
+
 }  // namespace tailor
