@@ -13,6 +13,7 @@
 #include "kb/platform.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"
+#include "matrix/variant.hpp"
 #include "migrate/builder_calls.hpp"
 #include "migrate/import_builder_calls.hpp"
 #include "migrate/import_overrides.hpp"
@@ -332,8 +333,16 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
       continue;
     }
     if (!f.is_recipe()) continue;
-    if (!f.variant) {
-      r.warnings.push_back(fmt::format("{}: not a variant name, left out: {}", f.src.rel, f.name_problem));
+    if (!f.variant) {  // one warning per reason, however many recipes it leaves out
+      std::string text = fmt::format("not a variant name, left out: {}", f.name_problem);
+      if (!read_package_word(f.stem, kb))
+        text += fmt::format(
+            "; to import them, describe the package in a knowledge-base overlay (tailor kb new-package "
+            "{} --like PACKAGE -o DIR) and import with --kb DIR",
+            f.stem.substr(0, f.stem.find('-')));
+      auto& [said, files] = remarks["left out " + text];
+      said = std::move(text);
+      files.push_back(f.src.rel);
       continue;
     }
     const Variant& v = *f.variant;

@@ -454,5 +454,25 @@ TEST(SpecImport, AnImpossibleRecipeLeftOutIsAdviceNotAFailure) {
   ASSERT_EQ(doc["advisories"].size(), 1u) << j.out;
 }
 
+// Recipes of a package the knowledge base lacks: one warning for all of them,
+// naming the overlay that would describe it; following it reads them.
+TEST(SpecImport, AnUnknownPackageIsOneWarningWithTheOverlayToWrite) {
+  test::RunResult r = test::run_tailor({"import", "tests/data/trees/unknown-package"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err,
+            "tailor: warning: 2 recipes (llamafile-python312-cuda12_8-sm89-avx2.nix, …): not a variant name, left "
+            "out: 'llamafile' is not a package tailor builds (pytorch, torchvision, torchaudio, vllm, magma, "
+            "onnxruntime, pytorch-bin); to import them, describe the package in a knowledge-base overlay (tailor kb "
+            "new-package llamafile --like PACKAGE -o DIR) and import with --kb DIR\n"
+            "tailor: warning: no variant recipes found: every recipe was left out (see above)\n");
+  test::TempDir dir("unknown-package");
+  std::string overlay = dir.path() + "/kb";
+  test::RunResult n = test::run_tailor({"kb", "new-package", "llamafile", "--like", "vllm", "-o", overlay});
+  ASSERT_EQ(n.status, 0) << n.err;
+  test::RunResult again = test::run_tailor({"import", "tests/data/trees/unknown-package", "--kb", overlay});
+  EXPECT_EQ(again.err.find("not a variant name"), std::string::npos) << again.err;
+  EXPECT_NE(again.out.find("package = \"llamafile\""), std::string::npos) << again.out;
+}
+
 }  // namespace
 }  // namespace tailor::migrate
