@@ -4,8 +4,6 @@
 
 #include <fmt/format.h>
 
-#include "kb/platform.hpp"
-
 namespace tailor {
 
 namespace {
@@ -147,11 +145,6 @@ std::string elf_machine_name(uint16_t machine, bool big_endian) {
     case 243: return "riscv";
     default: return fmt::format("machine {}", machine);
   }
-}
-
-std::optional<uint16_t> elf_machine_for_platform(std::string_view platform) {
-  const Platform* p = find_platform(platform);
-  return p ? p->elf_machine : std::nullopt;
 }
 
 }  // namespace tailor

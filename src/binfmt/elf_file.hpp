@@ -63,9 +63,4 @@ std::optional<ElfFile> try_open_elf(ByteSlice data);
 /// e_machine as a name ("x86_64", "aarch64", "ppc64le"...); "machine N" if unknown.
 std::string elf_machine_name(uint16_t machine, bool big_endian = false);
 
-/// The e_machine a Nix platform's binaries carry ("x86_64-linux" -> 62,
-/// data/platforms.toml); nullopt for platforms without ELF (darwin) or ones
-/// tailor does not build for.
-std::optional<uint16_t> elf_machine_for_platform(std::string_view platform);
-
 }  // namespace tailor

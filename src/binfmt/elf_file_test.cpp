@@ -103,14 +103,11 @@ TEST(Elf, HugeSectionCountIsRejectedBeforeAllocating) {
   EXPECT_NE(error_of(b.b).find("section header table"), std::string::npos) << error_of(b.b);
 }
 
-TEST(Elf, MachineNamesAndPlatforms) {
+TEST(Elf, MachineNames) {
   EXPECT_EQ(elf_machine_name(62), "x86_64");
   EXPECT_EQ(elf_machine_name(183), "aarch64");
   EXPECT_EQ(elf_machine_name(21, false), "ppc64le");
   EXPECT_EQ(elf_machine_name(4242), "machine 4242");
-  EXPECT_EQ(elf_machine_for_platform("x86_64-linux"), 62);
-  EXPECT_EQ(elf_machine_for_platform("aarch64-linux"), 183);
-  EXPECT_EQ(elf_machine_for_platform("aarch64-darwin"), std::nullopt);
 }
 
 }  // namespace

@@ -183,7 +183,7 @@ CatalogChoices catalog_choices(const std::vector<CatalogSpec>& specs, const Know
     pc.platform = p;
     auto dash = p.find('-');
     pc.arch = p.substr(0, dash);
-    const Platform* known = find_platform(p);
+    const Platform* known = kb.platform(p);
     if (known) pc.os = known->os;
     pc.label = known ? known->display : p;
     pc.cpus = cpu_choices(p, kb);

@@ -13,15 +13,15 @@ namespace tailor {
 
 namespace {
 // "x86_64-linux or aarch64-linux": the systems a remote builder may have (platforms.toml).
-std::string builder_systems() {
+std::string builder_systems(const PlatformTable& platforms) {
   std::vector<std::string> systems;
-  for (const auto& p : platform_table().platforms)
+  for (const auto& p : platforms.platforms)
     if (p.remote_builder) systems.push_back(p.system);
   return fmt::format("{}", fmt::join(systems, " or "));
 }
 }  // namespace
 
-BuilderHost parse_builder_host(const std::string& text) {
+BuilderHost parse_builder_host(const std::string& text, const PlatformTable& platforms) {
   std::vector<std::string> parts;
   size_t start = 0;
   while (true) {
@@ -44,8 +44,8 @@ BuilderHost parse_builder_host(const std::string& text) {
   for (char c : parts[0])
     if (static_cast<unsigned char>(c) <= ' ' || c == 0x7f || c == '"' || c == '\\' || c == '\'' || c == '$')
       throw bad("the host holds a blank, a quote, a backslash, a '$' or a control character");
-  if (const Platform* p = find_platform(h.system); !p || !p->remote_builder)
-    throw bad("system must be " + builder_systems());
+  if (const Platform* p = platforms.find(h.system); !p || !p->remote_builder)
+    throw bad("system must be " + builder_systems(platforms));
   auto whole = [](const std::string& s) {  // 1 to 1000000, all of the field ("64x" is not 64)
     bool digits = !s.empty() && s.size() <= 7 && s.find_first_not_of("0123456789") == std::string::npos;
     int n = digits ? std::stoi(s) : 0;

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "kb/platform.hpp"
+
 namespace tailor {
 
 struct BuilderHost {
@@ -15,8 +17,9 @@ struct BuilderHost {
   int memory_gb = 0;
 };
 
-/// Parses "user@host:system:cores:memGB"; throws DiagnosticError if malformed.
-BuilderHost parse_builder_host(const std::string& text);
+/// Parses "user@host:system:cores:memGB", the system one of \a platforms that
+/// may be a remote builder; throws DiagnosticError if malformed.
+BuilderHost parse_builder_host(const std::string& text, const PlatformTable& platforms);
 
 /// One build at a time per machine: a single torch/vLLM build already uses
 /// every core it is given, and two would double the memory peak.

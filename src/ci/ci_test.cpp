@@ -270,6 +270,34 @@ TEST_F(CiInRepository, ASpecOutsideTheRepositoryIsAnError) {
       << r.out;
 }
 
+// A site's knowledge-base overlay names its runners: the build jobs of that
+// platform and the drift job take them; the workflow still passes the validator.
+TEST(Workflow, AnOverlayGivesTheJobsTheSitesRunners) {
+  test::TempDir kb("ci-kb");
+  std::ofstream(kb.path() + "/platforms.toml")
+      << "[[platform]]\nsystem = \"aarch64-linux\"\ngithub_runs_on = [\"self-hosted\", \"linux\", \"grace\"]\n"
+         "remote_builder = false\n"
+         "[drift_job]\ngithub_runs_on = [\"ubuntu-24.04\"]\n";
+  auto r = test::run_tailor({"ci", "--github", "--kb", kb.path()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("  drift:\n    runs-on: [ubuntu-24.04]\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  build-aarch64-linux:\n    needs: drift\n    runs-on: [self-hosted, linux, grace]\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("    runs-on: [self-hosted, linux, x64, big-parallel]\n"), std::string::npos)
+      << "x86_64-linux keeps the embedded labels";
+  // The same overlay says aarch64-linux machines are no remote builders here.
+  auto b = test::run_tailor({"builders", "gh200:aarch64-linux:72:480", "--kb", kb.path()});
+  EXPECT_EQ(b.status, 2);
+  EXPECT_EQ(b.err,
+            "tailor: error: builder 'gh200:aarch64-linux:72:480': system must be x86_64-linux\n"
+            "hint: write USER@HOST:SYSTEM:CORES:MEMORY_GB, e.g. ci@gpu1:x86_64-linux:64:512\n");
+  TAILOR_SKIP_IF_TOOL_MISSING(validator().empty(), "@action-validator/cli is not installed");
+  test::TempDir dir("ci-overlay");
+  std::ofstream(dir.path() + "/build.yml") << r.out;
+  EXPECT_EQ(test::run_command(validator() + " " + dir.path() + "/build.yml", true).status, 0);
+}
+
 TEST(Builders, MachinesFileAndSettings) {
   auto r = test::run_tailor({"builders", "ci@gpu1:x86_64-linux:64:256", "gh200:aarch64-linux:72:480"});
   ASSERT_EQ(r.status, 0) << r.err;

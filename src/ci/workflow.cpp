@@ -13,8 +13,8 @@ namespace tailor {
 namespace {
 
 // The platform of a build job: a spec's platforms are platforms.toml's.
-const Platform& job_platform(const std::string& system) {
-  const Platform* p = find_platform(system);
+const Platform& job_platform(const PlatformTable& platforms, const std::string& system) {
+  const Platform* p = platforms.find(system);
   if (!p) throw std::logic_error("a variant's platform is not in platforms.toml: " + system);
   return *p;
 }
@@ -63,7 +63,8 @@ std::vector<CiJob> ci_jobs(const Matrix& m, size_t chunk) {
   return jobs;
 }
 
-std::string github_workflow(const Spec& spec, const Matrix& m, const CiOptions& options) {
+std::string github_workflow(const Spec& spec, const Matrix& m, const PlatformTable& platforms,
+                            const CiOptions& options) {
   CiOptions o = options;
   if (o.chunk == 0 || o.chunk > kGithubMatrixLimit) o.chunk = kGithubMatrixLimit;
   std::string out = header(spec, m, o);
@@ -72,11 +73,11 @@ std::string github_workflow(const Spec& spec, const Matrix& m, const CiOptions& 
   out += "concurrency:\n  group: ${{ github.workflow }}-${{ github.ref }}\n  cancel-in-progress: true\n\n";
   out += "jobs:\n";
   out += fmt::format("  drift:\n    runs-on: {}\n    steps:\n      - uses: actions/checkout@v4\n",
-                     flow_list(platform_table().drift_github_runs_on));
+                     flow_list(platforms.drift_github_runs_on));
   out += fmt::format("      - name: The tree is what the spec generates\n        run: {}\n\n", drift_command(spec, o));
   for (const CiJob& job : ci_jobs(m, o.chunk)) {
     out += fmt::format("  {}:\n    needs: drift\n    runs-on: {}\n    timeout-minutes: 360\n", job.id,
-                       flow_list(job_platform(job.platform).github_runs_on));
+                       flow_list(job_platform(platforms, job.platform).github_runs_on));
     if (o.tree != ".")
       out += fmt::format("    defaults:\n      run:\n        working-directory: {}\n", yaml_scalar(o.tree));
     out +=
@@ -97,15 +98,16 @@ std::string github_workflow(const Spec& spec, const Matrix& m, const CiOptions& 
   return out;
 }
 
-std::string gitlab_pipeline(const Spec& spec, const Matrix& m, const CiOptions& options) {
+std::string gitlab_pipeline(const Spec& spec, const Matrix& m, const PlatformTable& platforms,
+                            const CiOptions& options) {
   CiOptions o = options;
   if (o.chunk == 0 || o.chunk > kGitlabMatrixLimit) o.chunk = kGitlabMatrixLimit;
   std::string out = header(spec, m, o);
   out += "stages:\n  - check\n  - build\n\n";
   out += fmt::format("drift:\n  stage: check\n  tags: {}\n  script:\n    - {}\n\n",
-                     flow_list(platform_table().drift_gitlab_tags), drift_command(spec, o));
+                     flow_list(platforms.drift_gitlab_tags), drift_command(spec, o));
   for (const CiJob& job : ci_jobs(m, o.chunk)) {
-    std::string tags = flow_list(job_platform(job.platform).gitlab_tags);
+    std::string tags = flow_list(job_platform(platforms, job.platform).gitlab_tags);
     out += fmt::format(
         "{}:\n  stage: build\n  needs: [drift]\n  tags: {}\n  timeout: 6h\n  parallel:\n    matrix:\n      - "
         "VARIANT:\n",

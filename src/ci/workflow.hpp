@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "kb/platform.hpp"
 #include "matrix/expand.hpp"
 
 namespace tailor {
@@ -35,7 +36,8 @@ struct CiJob {
 /// The build jobs of \a m, in order: per platform, chunks of at most \a chunk variants.
 std::vector<CiJob> ci_jobs(const Matrix& m, size_t chunk);
 
-std::string github_workflow(const Spec& spec, const Matrix& m, const CiOptions& o);
-std::string gitlab_pipeline(const Spec& spec, const Matrix& m, const CiOptions& o);
+/// \a platforms: the runner labels of each platform's jobs and of the drift job.
+std::string github_workflow(const Spec& spec, const Matrix& m, const PlatformTable& platforms, const CiOptions& o);
+std::string gitlab_pipeline(const Spec& spec, const Matrix& m, const PlatformTable& platforms, const CiOptions& o);
 
 }  // namespace tailor

@@ -16,13 +16,16 @@ int cmd_builders(CommandContext& ctx) {
   std::vector<std::string> hosts;
   int gb_per_job = 8;
   bool json = false;
+  std::string kb_dir;
   app.add_option("HOST", hosts, "USER@HOST:SYSTEM:CORES:MEMORY_GB, e.g. ci@gpu1:x86_64-linux:64:512")->required();
   app.add_option("--gb-per-job", gb_per_job, "memory one nvcc job may need (default: 8)")
       ->check(positive_whole_number());
   app.add_flag("--json", json, "print each builder's machines-file line and nix.conf settings as one JSON object");
+  add_kb_option(app, kb_dir);
   if (auto rc = parse_args(app, ctx)) return *rc;
+  KnowledgeBase kb = load_kb(kb_dir);
   std::vector<BuilderHost> parsed;
-  for (const auto& h : hosts) parsed.push_back(parse_builder_host(h));
+  for (const auto& h : hosts) parsed.push_back(parse_builder_host(h, kb.platforms));
   if (!json) {
     ctx.out << builders_text(parsed, gb_per_job);
     return kExitOk;

@@ -55,7 +55,8 @@ int cmd_ci(CommandContext& ctx) {
   std::error_code ec;
   if (std::filesystem::is_regular_file(spec_arg, ec)) o.spec = relative_to_repository(spec_arg, root, "the spec");
   o.tree = relative_to_repository(o.tree, root, "the tree");
-  std::string definition = github ? github_workflow(spec, m, o) : gitlab_pipeline(spec, m, o);
+  std::string definition =
+      github ? github_workflow(spec, m, kb.platforms, o) : gitlab_pipeline(spec, m, kb.platforms, o);
   if (!json) {
     ctx.out << definition;
     return kExitOk;

@@ -147,7 +147,7 @@ HostFacts host_from_targets(const std::string& sm, const std::string& isa_name, 
   GpuReport gpu;
   if (!sm.empty()) gpu = parse_gpu_spec(sm, kb);
   gpu.source = sm.empty() ? "--isa without --sm: no GPU" : "--sm " + sm;
-  const Platform* platform = find_platform(isa->platform);  // an ISA's is a Linux one (invariants.cpp)
+  const Platform* platform = kb.platform(isa->platform);  // an ISA's is a Linux one (invariants.cpp)
   return make_host_facts(std::move(cpu), std::move(gpu), platform ? platform->os : Os::gnu_linux, kb);
 }
 

@@ -17,11 +17,6 @@
 
 namespace tailor {
 
-const std::vector<std::string>& known_platforms() {
-  static const std::vector<std::string> p = platform_systems();
-  return p;
-}
-
 namespace {
 
 bool contains(const std::vector<std::string>& v, std::string_view x) {
@@ -29,14 +24,14 @@ bool contains(const std::vector<std::string>& v, std::string_view x) {
 }
 
 // GPUs and ISAs are built for Linux platforms (macOS builds use Metal and the baseline).
-bool linux_platform(std::string_view system) {
-  const Platform* p = find_platform(system);
+bool linux_platform(const KnowledgeBase& kb, std::string_view system) {
+  const Platform* p = kb.platform(system);
   return p && p->os == Os::gnu_linux;
 }
 
-std::string linux_platform_names() {
+std::string linux_platform_names(const KnowledgeBase& kb) {
   std::vector<std::string> names;
-  for (const auto& p : platform_table().platforms)
+  for (const auto& p : kb.platforms.platforms)
     if (p.os == Os::gnu_linux) names.push_back(p.system);
   return fmt::format("{}", fmt::join(names, " or "));
 }
@@ -92,7 +87,7 @@ void check_gpus(const KnowledgeBase& kb, std::vector<std::string>& out) {
     if (g.products.empty()) out.push_back(fmt::format("{}: SM {}: no products", f, g.sm));
     if (g.platforms.empty()) out.push_back(fmt::format("{}: SM {}: no platforms", f, g.sm));
     for (const auto& p : g.platforms)
-      if (!linux_platform(p))
+      if (!linux_platform(kb, p))
         out.push_back(fmt::format("{}: SM {}: '{}' is not a Linux platform tailor knows", f, g.sm, p));
     if (g.jetson && g.platforms != std::vector<std::string>{"aarch64-linux"})
       out.push_back(fmt::format("{}: SM {}: Jetson-class GPUs are aarch64-linux only", f, g.sm));
@@ -134,9 +129,10 @@ void check_isas(const KnowledgeBase& kb, std::vector<std::string>& out) {
     if (!std::regex_match(i.name, std::regex("[a-z0-9_]+")))
       out.push_back(
           fmt::format("{}: ISA '{}': names may hold only a-z, 0-9 and _ (they are part of variant names)", f, i.name));
-    if (!linux_platform(i.platform))
-      out.push_back(fmt::format("{}: ISA {}: platform '{}' is not {}", f, i.name, i.platform, linux_platform_names()));
-    const Platform* platform = find_platform(i.platform);
+    if (!linux_platform(kb, i.platform))
+      out.push_back(
+          fmt::format("{}: ISA {}: platform '{}' is not {}", f, i.name, i.platform, linux_platform_names(kb)));
+    const Platform* platform = kb.platform(i.platform);
     bool x86 = platform && platform->arch == "x86_64";
     if (x86 != !i.x86_64_level.empty())
       out.push_back(fmt::format("{}: ISA {}: x86_64_level is required on x86_64 and meaningless elsewhere", f, i.name));
@@ -351,10 +347,19 @@ void check_builder_imports(const KnowledgeBase& kb, std::vector<std::string>& ou
         out.push_back(fmt::format("builders: {} imports '{}', which is not in builders/", name, i));
 }
 
+// platforms.toml: at least one platform, and the drift job's runner (an overlay may replace them, not remove them).
+void check_platforms(const KnowledgeBase& kb, std::vector<std::string>& out) {
+  const char* f = "platforms.toml";
+  if (kb.platforms.platforms.empty()) out.push_back(fmt::format("{}: no [[platform]] entries", f));
+  if (kb.platforms.drift_github_runs_on.empty() || kb.platforms.drift_gitlab_tags.empty())
+    out.push_back(fmt::format("{}: [drift_job] must name github_runs_on and gitlab_tags", f));
+}
+
 }  // namespace
 
 std::vector<std::string> check_invariants(const KnowledgeBase& kb) {
   std::vector<std::string> out;
+  check_platforms(kb, out);
   check_gpus(kb, out);
   check_cudas(kb, out);
   check_isas(kb, out);

@@ -10,9 +10,6 @@ namespace tailor {
 
 struct KnowledgeBase;
 
-/// Platforms tailor knows; ISAs and GPUs must name one of them.
-const std::vector<std::string>& known_platforms();
-
 /// One line per violated invariant, "file: entry: problem"; empty if none.
 std::vector<std::string> check_invariants(const KnowledgeBase& kb);
 

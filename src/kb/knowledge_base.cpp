@@ -21,7 +21,7 @@ namespace tailor {
 const std::vector<std::string>& kb_file_names() {
   static const std::vector<std::string> names = {"gpu_architectures.toml", "cuda_toolkits.toml",   "cpu_isas.toml",
                                                  "nixpkgs_pins.toml",      "python_versions.toml", "workarounds.toml",
-                                                 "packages.toml"};
+                                                 "packages.toml",          "platforms.toml"};
   return names;
 }
 
@@ -163,6 +163,11 @@ void read_kb_file(const std::string& name, const std::string& path, std::string 
         kb.builds_at[std::string(file.str())] = {doc.path(), pos_of(what)};
       }
     if (auto h = root.string("headline")) kb.headline = h->value;
+  } else if (name == "platforms.toml") {
+    read_entries<Platform>(
+        doc, root, "platform", "system", read_platform, [](const Platform& p) { return p.system; },
+        kb.platforms.platforms, layers);
+    kb.platforms.read_drift_job(root);
   }
   root.finish();
 }

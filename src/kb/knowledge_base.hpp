@@ -16,6 +16,7 @@
 #include "kb/gpu_arch.hpp"
 #include "kb/nixpkgs_pin.hpp"
 #include "kb/package.hpp"
+#include "kb/platform.hpp"
 #include "kb/python_version.hpp"
 #include "kb/recipe_formals.hpp"
 #include "kb/workaround.hpp"
@@ -44,6 +45,8 @@ struct KnowledgeBase {
   std::vector<Workaround> workarounds;
   std::vector<BackendDef> backends;
   std::vector<PackageDef> packages;
+  /// platforms.toml: the Nix systems tailor builds for, their ELF machine, CI runner labels.
+  PlatformTable platforms;
   std::vector<std::string> json_version_keys;  ///< attributes reported as keys of their own
   std::string headline;                        ///< the matrix's main package
   /// The Nix builders the knowledge base carries (data/builders/, an overlay's
@@ -76,6 +79,8 @@ struct KnowledgeBase {
   const NixpkgsPin* pin(std::string_view rev) const;
   const PythonVersion* python(std::string_view version) const;
   const BackendDef* backend(std::string_view name) const;
+  /// The platform of Nix system \a system; null when tailor does not build for it.
+  const Platform* platform(std::string_view system) const { return platforms.find(system); }
   /// The headline package (packages.toml `headline`; an invariant makes it a
   /// package whose pins record its version): repin and import follow its attribute.
   const PackageDef& headline_package() const;

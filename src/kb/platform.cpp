@@ -2,12 +2,10 @@
 
 #include <algorithm>
 #include <regex>
-#include <stdexcept>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "util/embedded.hpp"
 #include "util/toml_reader.hpp"
 
 namespace tailor {
@@ -19,7 +17,10 @@ std::vector<std::string> labels(TableReader& r, std::string_view key) {
   static const std::regex word("[A-Za-z0-9][A-Za-z0-9_.-]*");
   auto list = r.strings(key);
   if (!list) r.missing(key);
-  if (list->empty()) throw r.doc().error_at(r.pos(), fmt::format("'{}' names no label", key));
+  if (list->empty()) {  // at the key's list, not the table's start
+    const toml::node* n = r.node(key);
+    throw r.doc().error_at(n ? pos_of(*n) : r.pos(), fmt::format("'{}' names no label", key));
+  }
   std::vector<std::string> out;
   for (auto& l : *list) {
     if (!std::regex_match(l.value, word))
@@ -29,6 +30,8 @@ std::vector<std::string> labels(TableReader& r, std::string_view key) {
   }
   return out;
 }
+
+}  // namespace
 
 Platform read_platform(TableReader& r) {
   Platform p;
@@ -57,50 +60,23 @@ Platform read_platform(TableReader& r) {
   return p;
 }
 
-}  // namespace
-
-PlatformTable PlatformTable::parse(const std::string& path, std::string text) {
-  TomlDocument doc(path, std::move(text));
-  TableReader root(doc, doc.root(), "platforms.toml");
-  PlatformTable t;
-  for (const toml::table* entry : root.tables("platform")) {
-    TableReader r(doc, *entry, "[[platform]]");
-    Platform p = read_platform(r);
-    r.finish();
-    if (find_if(t.platforms.begin(), t.platforms.end(), [&](const Platform& q) { return q.system == p.system; }) !=
-        t.platforms.end())
-      throw doc.error_at(*entry, fmt::format("duplicate [[platform]] entry '{}'", p.system));
-    t.platforms.push_back(std::move(p));
-  }
-  if (t.platforms.empty()) throw doc.error_at(doc.root(), "no [[platform]] entries");
+void PlatformTable::read_drift_job(TableReader& root) {
   const toml::table* drift = root.table("drift_job");
-  if (!drift) root.missing("drift_job");
-  TableReader d(doc, *drift, "[drift_job]");
-  t.drift_github_runs_on = labels(d, "github_runs_on");
-  t.drift_gitlab_tags = labels(d, "gitlab_tags");
+  if (!drift) return;
+  TableReader d(root.doc(), *drift, "[drift_job]");
+  if (d.strings("github_runs_on")) drift_github_runs_on = labels(d, "github_runs_on");
+  if (d.strings("gitlab_tags")) drift_gitlab_tags = labels(d, "gitlab_tags");
   d.finish();
-  root.finish();
-  return t;
 }
 
-const PlatformTable& platform_table() {
-  static const PlatformTable t = [] {
-    auto text = embedded_file("data/platforms.toml");
-    if (!text) throw std::logic_error("embedded data lacks platforms.toml");
-    return PlatformTable::parse("data/platforms.toml", std::string(*text));
-  }();
-  return t;
+const Platform* PlatformTable::find(std::string_view system) const {
+  auto it = std::find_if(platforms.begin(), platforms.end(), [&](const Platform& p) { return p.system == system; });
+  return it == platforms.end() ? nullptr : &*it;
 }
 
-const Platform* find_platform(std::string_view system) {
-  const auto& ps = platform_table().platforms;
-  auto it = std::find_if(ps.begin(), ps.end(), [&](const Platform& p) { return p.system == system; });
-  return it == ps.end() ? nullptr : &*it;
-}
-
-std::vector<std::string> platform_systems() {
+std::vector<std::string> PlatformTable::systems() const {
   std::vector<std::string> out;
-  for (const auto& p : platform_table().platforms) out.push_back(p.system);
+  for (const auto& p : platforms) out.push_back(p.system);
   return out;
 }
 

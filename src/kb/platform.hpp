@@ -1,8 +1,8 @@
 #pragma once
 /// The platforms tailor builds for (data/platforms.toml): the Nix system, the
 /// ELF machine of its binaries and the CI runner labels of its build jobs.
-/// Embedded, read once; an overlay does not change them (they describe what
-/// tailor's code supports, not a site's data).
+/// Read with the knowledge base (KnowledgeBase::platforms): an overlay's
+/// platforms.toml gives a site its own runner labels and names, field by field.
 
 #include <cstdint>
 #include <optional>
@@ -30,20 +30,23 @@ struct Platform {
   std::vector<std::string> gitlab_tags;
 };
 
+class TableReader;
+
 struct PlatformTable {
   std::vector<Platform> platforms;
   std::vector<std::string> drift_github_runs_on, drift_gitlab_tags;  ///< the drift job's runner
 
-  /// Reads \a text (data/platforms.toml's schema, closed); throws DiagnosticError.
-  static PlatformTable parse(const std::string& path, std::string text);
+  /// The platform of Nix system \a system; null when tailor does not build for it.
+  const Platform* find(std::string_view system) const;
+  /// Every platform's system, in the file's order.
+  std::vector<std::string> systems() const;
+  /// Reads [drift_job] of \a root (data/platforms.toml's schema, closed); a
+  /// label list it does not name keeps the value below (an overlay's).
+  void read_drift_job(TableReader& root);
 };
 
-/// The embedded table.
-const PlatformTable& platform_table();
-/// The platform of Nix system \a system; null when tailor does not build for it.
-const Platform* find_platform(std::string_view system);
-/// Every platform's system, in the file's order.
-std::vector<std::string> platform_systems();
+/// One [[platform]] entry (data/platforms.toml's schema, closed).
+Platform read_platform(TableReader& r);
 
 /// "[a, b, c]": labels as a YAML flow sequence (they are plain words).
 std::string flow_list(const std::vector<std::string>& labels);

@@ -1,5 +1,6 @@
 // data/platforms.toml: its facts checked against their sources, the
-// invariants every entry keeps, and the closed schema's errors.
+// invariants every entry keeps, the closed schema's errors, and an overlay's
+// platforms.toml read over the embedded one field by field.
 #include "kb/platform.hpp"
 
 #include <algorithm>
@@ -15,18 +16,20 @@ namespace {
 // e_machine from Linux include/uapi/linux/elf-em.h: EM_X86_64 62, EM_AARCH64 183;
 // macOS binaries are Mach-O.
 TEST(Platforms, ElfMachinesAreTheAbiNumbers) {
-  ASSERT_NE(find_platform("x86_64-linux"), nullptr);
-  ASSERT_NE(find_platform("aarch64-linux"), nullptr);
-  ASSERT_NE(find_platform("aarch64-darwin"), nullptr);
-  EXPECT_EQ(find_platform("x86_64-linux")->elf_machine, 62);
-  EXPECT_EQ(find_platform("aarch64-linux")->elf_machine, 183);
-  EXPECT_EQ(find_platform("aarch64-darwin")->elf_machine, std::nullopt);
-  EXPECT_EQ(find_platform("riscv64-linux"), nullptr);
+  const KnowledgeBase& kb = embedded_kb();
+  ASSERT_NE(kb.platform("x86_64-linux"), nullptr);
+  ASSERT_NE(kb.platform("aarch64-linux"), nullptr);
+  ASSERT_NE(kb.platform("aarch64-darwin"), nullptr);
+  EXPECT_EQ(kb.platform("x86_64-linux")->elf_machine, 62);
+  EXPECT_EQ(kb.platform("aarch64-linux")->elf_machine, 183);
+  EXPECT_EQ(kb.platform("aarch64-darwin")->elf_machine, std::nullopt);
+  EXPECT_EQ(kb.platform("riscv64-linux"), nullptr);
 }
 
 // Properties of every entry, whatever entries are added.
 TEST(Platforms, EveryEntryKeepsTheInvariants) {
-  for (const auto& p : platform_table().platforms) {
+  const KnowledgeBase& kb = embedded_kb();
+  for (const auto& p : kb.platforms.platforms) {
     EXPECT_EQ(p.system, p.arch + "-" + std::string(name_of(p.os))) << "a Nix system double is ARCH-OS";
     EXPECT_EQ(p.elf_machine.has_value(), p.os == Os::gnu_linux)
         << p.system << ": Linux binaries are ELF, macOS ones Mach-O";
@@ -40,21 +43,25 @@ TEST(Platforms, EveryEntryKeepsTheInvariants) {
       EXPECT_EQ(p.os, Os::gnu_linux) << p.system << ": nix remote builders are Linux machines here";
     }
   }
-  EXPECT_EQ(known_platforms(), platform_systems());
+  EXPECT_EQ(kb.platforms.systems(), (std::vector<std::string>{"x86_64-linux", "aarch64-linux", "aarch64-darwin"}));
+  EXPECT_FALSE(kb.platforms.drift_github_runs_on.empty());
+  EXPECT_FALSE(kb.platforms.drift_gitlab_tags.empty());
 }
 
 // Every platform the knowledge base names (GPUs, ISAs) is one of platforms.toml.
 TEST(Platforms, TheKnowledgeBaseNamesOnlyThese) {
   const KnowledgeBase& kb = embedded_kb();
   for (const auto& g : kb.gpus)
-    for (const auto& p : g.platforms) EXPECT_NE(find_platform(p), nullptr) << "SM " << g.sm << ": " << p;
-  for (const auto& i : kb.isas) EXPECT_NE(find_platform(i.platform), nullptr) << "ISA " << i.name;
-  for (const auto& [platform, caps] : kb.aten_capabilities) EXPECT_NE(find_platform(platform), nullptr) << platform;
+    for (const auto& p : g.platforms) EXPECT_NE(kb.platform(p), nullptr) << "SM " << g.sm << ": " << p;
+  for (const auto& i : kb.isas) EXPECT_NE(kb.platform(i.platform), nullptr) << "ISA " << i.name;
+  for (const auto& [platform, caps] : kb.aten_capabilities) EXPECT_NE(kb.platform(platform), nullptr) << platform;
 }
+
+KnowledgeBase overlaid(const std::string& text) { return KnowledgeBase::load_texts({{"platforms.toml", text}}); }
 
 std::string error_of(const std::string& text) {
   try {
-    PlatformTable::parse("platforms.toml", text);
+    overlaid(text);
   } catch (const DiagnosticError& e) {
     return e.diagnostic().render();
   }
@@ -68,7 +75,7 @@ TEST(Platforms, TheSchemaIsClosed) {
       "[[platform]]\nsystem = \"x86_64-linux\"\nos = \"linux\"\narch = \"x86_64\"\ndisplay = \"Linux, x86-64\"\n"
       "elf_machine = 62\n"
       "github_runs_on = [\"linux\"]\ngitlab_tags = [\"linux\"]\n";
-  EXPECT_EQ(PlatformTable::parse("platforms.toml", ok + kDrift).platforms.size(), 1u);
+  EXPECT_EQ(overlaid(ok + kDrift).platforms.platforms.size(), 3u);  // read over the embedded entry
   EXPECT_EQ(
       error_of(ok + "runner = \"x\"\n" + kDrift),
       "platforms.toml:9:1: error: unknown key 'runner' in [[platform]]\n"
@@ -99,7 +106,33 @@ TEST(Platforms, TheSchemaIsClosed) {
             "os = \"windows\"\n"
             "     ^\n"
             "hint: known: linux, darwin\n");
-  EXPECT_NE(error_of(ok).find("error: platforms.toml needs 'drift_job'\n"), std::string::npos) << error_of(ok);
+  EXPECT_EQ(error_of("[drift_job]\ngithub_runs_on = []\n"),
+            "platforms.toml:2:18: error: 'github_runs_on' names no label\n"
+            "github_runs_on = []\n"
+            "                 ^\n");
+}
+
+// A site's overlay names its own runners: the fields it writes replace the
+// embedded ones, the others (the ELF machine, the display name) stay.
+TEST(Platforms, AnOverlayGivesASiteItsOwnRunners) {
+  KnowledgeBase kb = overlaid(
+      "[[platform]]\nsystem = \"x86_64-linux\"\ngithub_runs_on = [\"self-hosted\", \"linux\", \"gpu-farm\"]\n"
+      "[drift_job]\ngitlab_tags = [\"linux\", \"small\"]\n");
+  const Platform* x86 = kb.platform("x86_64-linux");
+  ASSERT_NE(x86, nullptr);
+  EXPECT_EQ(x86->github_runs_on, (std::vector<std::string>{"self-hosted", "linux", "gpu-farm"}));
+  EXPECT_EQ(x86->gitlab_tags, embedded_kb().platform("x86_64-linux")->gitlab_tags);
+  EXPECT_EQ(x86->elf_machine, 62);
+  EXPECT_EQ(x86->display, embedded_kb().platform("x86_64-linux")->display);
+  EXPECT_EQ(kb.platforms.drift_gitlab_tags, (std::vector<std::string>{"linux", "small"}));
+  EXPECT_EQ(kb.platforms.drift_github_runs_on, embedded_kb().platforms.drift_github_runs_on);
+  // A new platform is the whole entry, checked against the invariants (an ISA's platform must be Linux).
+  EXPECT_EQ(overlaid("[[platform]]\nsystem = \"riscv64-linux\"\nos = \"linux\"\narch = \"riscv64\"\n"
+                     "display = \"Linux, RISC-V\"\nelf_machine = 243\ngithub_runs_on = [\"linux\"]\n"
+                     "gitlab_tags = [\"linux\"]\n")
+                .platforms.systems()
+                .back(),
+            "riscv64-linux");
 }
 
 }  // namespace

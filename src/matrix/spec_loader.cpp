@@ -151,7 +151,7 @@ CellFilter read_filter(const TomlDocument& doc, const toml::table& t, const char
     for (const auto& x : *v) f.values[a].push_back(x.value);
   }
   if (auto p = r.strings("platform")) {
-    check_known(doc, *p, known_platforms(), "platform");
+    check_known(doc, *p, kb.platforms.systems(), "platform");
     for (const auto& x : *p) f.platforms.push_back(x.value);
   }
   if (needs_reason) {
@@ -648,7 +648,7 @@ Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults
   }
 
   if (auto p = r.strings("platform")) {
-    check_known(doc, *p, known_platforms(), "platform");
+    check_known(doc, *p, kb.platforms.systems(), "platform");
     for (const auto& x : *p) fam.platforms.push_back(x.value);
     if (!p->empty()) fam.platforms_pos = (*p)[0].pos;
   }

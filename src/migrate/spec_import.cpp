@@ -520,7 +520,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   for (const auto& [key, vs] : groups) {
     // A backend bound to one platform (packages.toml platform) is named by its OS: pytorch-darwin.
     const BackendDef* backend = kb.backend(key.backend);
-    const Platform* fixed = backend && !backend->platform.empty() ? find_platform(backend->platform) : nullptr;
+    const Platform* fixed = backend && !backend->platform.empty() ? kb.platform(backend->platform) : nullptr;
     std::string base = key.package + "-" +
                        (fixed              ? std::string(name_of(fixed->os))
                         : key.cuda.empty() ? key.backend

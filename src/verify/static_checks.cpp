@@ -24,9 +24,10 @@ std::string summary(const std::vector<ArchTally>& t) {
   return s;
 }
 
-Check machine_check(const VariantPromise& p, const Inspection& in) {
+Check machine_check(const KnowledgeBase& kb, const VariantPromise& p, const Inspection& in) {
   Check c{"elf-machine", CheckStatus::ok, ""};
-  std::optional<uint16_t> want = elf_machine_for_platform(p.platform);
+  const Platform* platform = kb.platform(p.platform);
+  std::optional<uint16_t> want = platform ? platform->elf_machine : std::nullopt;
   if (!want) return {c.name, CheckStatus::skipped, fmt::format("{} binaries are not ELF; not checked", p.platform)};
   if (in.files.empty()) return {c.name, CheckStatus::skipped, "no ELF files found"};
   std::vector<std::string> wrong;
@@ -171,7 +172,7 @@ bool covers(const std::vector<FatbinEntry>& entries, const GpuTarget& gpu) {
 std::vector<Check> static_checks(const KnowledgeBase& kb, const VariantPromise& p, const Inspection& in,
                                  const std::filesystem::path& root) {
   std::vector<Check> out;
-  out.push_back(machine_check(p, in));
+  out.push_back(machine_check(kb, p, in));
   for (auto& c : cuda_checks(kb, p, in)) out.push_back(std::move(c));
   out.push_back(toolchain_check(p, root));
   return out;
