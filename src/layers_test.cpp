@@ -51,7 +51,7 @@ const std::map<std::string, std::set<std::string>>& layers() {
       {"binfmt", {"kb", "util"}},
       {"inspect", {"binfmt", "kb", "util"}},
       {"prune", {"binfmt", "kb", "util"}},
-      {"verify", {"inspect", "binfmt", "settings", "matrix", "kb", "util"}},
+      {"verify", {"prune", "inspect", "binfmt", "settings", "matrix", "kb", "util"}},
       {"cli",
        {"catalog", "migrate", "lint", "recipe", "verify", "prune", "inspect", "binfmt", "recommend", "host", "nix",
         "ci", "runner", "generate", "settings", "matrix", "kb", "util"}},

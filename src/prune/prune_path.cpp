@@ -16,7 +16,7 @@
 #include "binfmt/wheel.hpp"
 #include "prune/inplace_record.hpp"
 #include "prune/parallel_deflate.hpp"
-#include "prune/prune_json.hpp"
+#include "prune/prune_record.hpp"
 #include "prune/zip_writer.hpp"
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
@@ -31,7 +31,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kRecordName = "tailor-prune.json";
 // A wheel's members and deflate blocks in flight at once: each holds a few MiB
 // (a piece of the wheel, a block and its output), so that many stay far below
 // 256 MB on a machine of any size; 16 cores already write faster than cp.
@@ -124,7 +123,7 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
   std::optional<DeferSignals> defer;
   if (in_place &&
       std::any_of(files.begin(), files.end(), [&](size_t i) { return entries[i].type == TreeEntry::Type::elf; })) {
-    journal.emplace(r.path / kRecordName, rep);
+    journal.emplace(r.path / kPruneRecordName, rep);
     journal->begin();
     defer.emplace();
   }
@@ -154,12 +153,12 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
     keep_outcome(rep, std::move(f));
   }
   // The record verify reads: torch's arch list still names what was removed here.
-  if (journal && journal->finish(rep, !failed && !rep.interrupted)) rep.record = r.path / kRecordName;
+  if (journal && journal->finish(rep, !failed && !rep.interrupted)) rep.record = r.path / kPruneRecordName;
   if (failed) std::rethrow_exception(failed);
   if (!journal && !r.opts.dry_run && rep.removed_bytes()) {
-    fs::path at = (copy ? stage : r.path) / kRecordName;
+    fs::path at = (copy ? stage : r.path) / kPruneRecordName;
     write_file_atomically(at, json_text(to_json(rep, false)), fs::perms(0644));
-    rep.record = (copy ? r.out : r.path) / kRecordName;
+    rep.record = (copy ? r.out : r.path) / kPruneRecordName;
   }
   if (copy) {
     fs::permissions(stage, fs::status(r.path).permissions(), ec);
@@ -223,7 +222,7 @@ void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
   rep.download_before = w.data.size();
   const WheelRecord record = record_of(w, r.path);
   const bool write = !r.opts.dry_run;
-  const std::string json_name = record.dist_info() + "/" + kRecordName;
+  const std::string json_name = record.dist_info() + "/" + kPruneRecordName;
   // Staged before any work: an output that cannot be made is said first, by its name.
   std::optional<StagedOutput> out;
   if (write) out.emplace(r.out);

@@ -1,10 +1,13 @@
-#include "prune/prune_json.hpp"
+#include "prune/prune_record.hpp"
 
 #include <signal.h>
 
 #include <cctype>
+#include <stdexcept>
 
 #include <fmt/format.h>
+
+#include "util/read_file.hpp"
 
 namespace tailor {
 
@@ -43,7 +46,7 @@ nlohmann::json file_json(const FileOutcome& f) {
 ArchChange arch_from_json(const nlohmann::json& a) {
   ArchChange c;
   c.arch = a.at("arch").get<std::string>();
-  c.kind = kFatbinKinds.parse(a.at("kind").get<std::string>()).value_or(FatbinKind::other);
+  c.kind = kFatbinKinds.parse(a.value("kind", std::string())).value_or(FatbinKind::other);
   // "sm_90a", "compute_120": the number orders the report's rows.
   size_t at = c.arch.find('_');
   for (size_t i = at == std::string::npos ? c.arch.size() : at + 1;
@@ -56,9 +59,7 @@ ArchChange arch_from_json(const nlohmann::json& a) {
   return c;
 }
 
-}  // namespace
-
-FileOutcome file_outcome_from_json(const nlohmann::json& j) {
+FileOutcome file_from_json(const nlohmann::json& j) {
   FileOutcome f;
   f.path = j.at("path").get<std::string>();
   f.size = j.value("size", uint64_t{0});
@@ -73,9 +74,34 @@ FileOutcome file_outcome_from_json(const nlohmann::json& j) {
     f.disk_before = j["disk"].value("before", uint64_t{0});
     f.disk_after = j["disk"].value("after", uint64_t{0});
   }
+  if (j.contains("compressed")) {
+    f.compressed_before = j["compressed"].value("before", uint64_t{0});
+    f.compressed_after = j["compressed"].value("after", uint64_t{0});
+  }
   f.refused = j.value("refused", std::string());
   f.compaction = j.value("not_compacted", std::string());
+  f.removed_deflated = j.value("removed_deflated_estimate", uint64_t{0});
   return f;
+}
+
+}  // namespace
+
+PruneRecord prune_record_from_json(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("archs") || !j["archs"].is_array()) throw std::runtime_error("no \"archs\" list");
+  PruneRecord r;
+  r.kind = kArtifactKinds.parse(j.value("kind", ""));
+  for (const auto& sm : j.value("sm", nlohmann::json::array()))
+    if (sm.is_string()) r.sm.push_back(sm.get<std::string>());
+  for (const auto& a : j["archs"]) r.archs.push_back(arch_from_json(a));
+  if (j.contains("files") && j["files"].is_array()) {
+    r.files.emplace();
+    for (const auto& f : j["files"]) r.files->push_back(file_from_json(f));
+  }
+  return r;
+}
+
+PruneRecord read_prune_record(const std::filesystem::path& path) {
+  return prune_record_from_json(nlohmann::json::parse(read_file(path, "prune record")));
 }
 
 std::string signal_name(int sig) {
