@@ -17,7 +17,7 @@
 #include "prune/inplace_record.hpp"
 #include "prune/parallel_deflate.hpp"
 #include "prune/prune_record.hpp"
-#include "prune/zip_writer.hpp"
+#include "prune/record_hash.hpp"
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
 #include "util/file_error.hpp"
@@ -35,6 +35,12 @@ namespace {
 // (a piece of the wheel, a block and its output), so that many stay far below
 // 256 MB on a machine of any size; 16 cores already write faster than cp.
 constexpr size_t kWheelThreads = 16;
+
+// Deflates \a data, a small member prune writes (its record, RECORD), as member \a name of \a zip.
+void add_deflated(ZipWriter& zip, const std::string& name, ByteSlice data, const WheelMember& like) {
+  std::vector<uint8_t> packed = std::move(deflate_parallel(std::span(&data, 1))[0]);
+  zip.add_packed(name, ByteSlice(packed.data(), packed.size()), crc32_of(data), data.size(), like);
+}
 
 void keep_outcome(PruneReport& rep, FileOutcome f) {
   if (f.fatbin_bytes || !f.refused.empty())
@@ -226,7 +232,7 @@ void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
   // Staged before any work: an output that cannot be made is said first, by its name.
   std::optional<StagedOutput> out;
   if (write) out.emplace(r.out);
-  if (write) refuse_zip64_members(w);
+  if (write) refuse_zip64_members(w.members);
   std::vector<WheelWork> work;
   std::vector<char> is_elf(w.members.size(), 0);
   for (size_t i = 0; i < w.members.size(); ++i) {
@@ -316,10 +322,10 @@ void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
   std::string json = json_text(to_json(rep, false));
   WheelMember like;
   like.external_attributes = 0100644u << 16;
-  zip.add_deflated(json_name, ByteSlice::of(json), like);
+  add_deflated(zip, json_name, ByteSlice::of(json), like);
   rep.record = json_name;
   text += fmt::format("{},{},{}\n", json_name, record_hash(ByteSlice::of(json)), json.size());
-  zip.add_deflated(record.name, ByteSlice::of(text), like);
+  add_deflated(zip, record.name, ByteSlice::of(text), like);
   zip.finish();
   rep.download_after = zip.written();
   struct stat st {};

@@ -1,23 +1,52 @@
 #pragma once
-/// Writes a zip archive (a wheel) front to back to a file descriptor: members
-/// copied as they were stored, or deflated from bytes in memory. No zip64:
-/// members and offsets must stay under 4 GiB (an archive that would need more
-/// is refused, never written wrong).
+/// The zip format (a wheel is a zip archive), read and written in one module.
+/// The reader walks the central directory (zip64 included: torch wheels pass
+/// 4 GiB unpacked) into members and finds where each member's data lies
+/// (binfmt/wheel.hpp inflates it). The writer writes an archive front to back
+/// to a file descriptor: members copied as they were stored, or given already
+/// deflated. No zip64 is written: members and offsets must stay under 4 GiB (an
+/// archive that would need more is refused, never written wrong).
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "binfmt/byte_slice.hpp"
-#include "binfmt/wheel.hpp"
 
 namespace tailor {
+
+struct WheelMember {
+  std::string name;     ///< path inside the archive, "torch/lib/libtorch_cuda.so"
+  uint16_t method = 0;  ///< 0 stored, 8 deflate
+  uint32_t crc32 = 0;
+  uint64_t compressed_size = 0;
+  uint64_t uncompressed_size = 0;
+  uint64_t local_header_offset = 0;
+  uint16_t version_made_by = 0;      ///< high byte 3: external_attributes hold a Unix mode
+  uint32_t external_attributes = 0;  ///< Unix mode << 16 (executable bits of libraries)
+
+  bool is_directory() const { return !name.empty() && name.back() == '/'; }
+  bool operator==(const WheelMember&) const = default;
+};
+
+/// Whether \a data starts with a zip member's local header.
+bool starts_like_zip(ByteSlice data);
+/// Where the end-of-central-directory record of \a data lies; nullopt: it has none.
+std::optional<uint64_t> find_zip_end(ByteSlice data);
+/// The members the central directory names, from the end record at \a end.
+/// Throws DiagnosticError when the directory is corrupt.
+std::vector<WheelMember> read_zip_directory(ByteSlice data, uint64_t end);
+/// \a m's bytes as stored (compressed), after its local header in \a data.
+ByteSlice zip_member_data(ByteSlice data, const WheelMember& m);
+
+struct Wheel;
 
 /// Refuses, before any work, a wheel whose members the writer could not write
 /// back: one of 4 GiB or more (unpacked or stored), or 65,535 members, need
 /// zip64. The zip directory says so at once; found while writing, it cost a
 /// whole prune first (31 s on a real wheel).
-void refuse_zip64_members(const Wheel& w);
+void refuse_zip64_members(const std::vector<WheelMember>& members);
 
 class ZipWriter {
  public:
@@ -26,9 +55,6 @@ class ZipWriter {
   /// Copies member \a m of \a w unchanged, a piece at a time, each piece's
   /// pages of the wheel given back once written (Wheel::release).
   void add_stored(const WheelMember& m, const Wheel& w);
-  /// Deflates \a data as member \a name; \a like gives its attributes.
-  /// Returns the compressed size.
-  uint64_t add_deflated(const std::string& name, ByteSlice data, const WheelMember& like);
   /// Adds member \a name from \a packed, the raw deflate stream of bytes of
   /// CRC-32 \a crc and length \a size; \a like gives its attributes.
   void add_packed(const std::string& name, ByteSlice packed, uint32_t crc, uint64_t size, const WheelMember& like);
@@ -53,16 +79,5 @@ class ZipWriter {
   uint64_t at_ = 0;
   std::vector<WheelMember> members_;
 };
-
-/// sha256 of \a data as a wheel RECORD writes it: "sha256=" + urlsafe base64, no padding.
-std::string record_hash(ByteSlice data);
-
-/// What a changed member's entries need: its CRC-32 and its RECORD hash.
-struct MemberDigest {
-  uint32_t crc32 = 0;
-  std::string record_hash;
-};
-/// Both of \a data, read a buffer at a time.
-MemberDigest digest_of(const ByteReader& data);
 
 }  // namespace tailor
