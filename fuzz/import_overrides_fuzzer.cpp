@@ -8,8 +8,8 @@
 
 #include <toml++/toml.h>
 
+#include "import/import_overrides.hpp"
 #include "kb/knowledge_base.hpp"
-#include "migrate/import_overrides.hpp"
 #include "resource_oracle.hpp"
 
 TAILOR_FUZZ_TARGET(data, size) {

@@ -42,7 +42,8 @@ const std::map<std::string, std::set<std::string>>& layers() {
       {"nix", {"util"}},
       {"recipe", {"nix", "matrix", "kb", "util"}},
       {"lint", {"recipe", "nix", "matrix", "kb", "util"}},
-      {"migrate", {"lint", "recipe", "nix", "matrix", "kb", "util"}},
+      {"import", {"lint", "recipe", "nix", "matrix", "kb", "util"}},
+      {"repin", {"lint", "recipe", "nix", "matrix", "kb", "util"}},
       // The machine: detection, the variant for it, the catalog of answers.
       {"host", {"settings", "matrix", "kb", "util"}},
       {"recommend", {"host", "settings", "matrix", "kb", "util"}},
@@ -51,10 +52,10 @@ const std::map<std::string, std::set<std::string>>& layers() {
       {"binfmt", {"kb", "util"}},
       {"inspect", {"binfmt", "kb", "util"}},
       {"prune", {"binfmt", "kb", "util"}},
-      {"verify", {"inspect", "binfmt", "settings", "matrix", "kb", "util"}},
+      {"verify", {"prune", "inspect", "binfmt", "settings", "matrix", "kb", "util"}},
       {"cli",
-       {"catalog", "migrate", "lint", "recipe", "verify", "prune", "inspect", "binfmt", "recommend", "host", "nix",
-        "ci", "runner", "generate", "settings", "matrix", "kb", "util"}},
+       {"catalog", "import", "repin", "lint", "recipe", "verify", "prune", "inspect", "binfmt", "recommend", "host",
+        "nix", "ci", "runner", "generate", "settings", "matrix", "kb", "util"}},
   };
   return table;
 }

@@ -17,70 +17,10 @@ namespace tailor {
 
 namespace {
 
-constexpr uint32_t kLocalHeader = 0x04034b50;
-constexpr uint32_t kCentralHeader = 0x02014b50;
-constexpr uint32_t kEndOfCentralDir = 0x06054b50;
-constexpr uint32_t kZip64Locator = 0x07064b50;
-constexpr uint32_t kZip64End = 0x06064b50;
-constexpr uint64_t kEocdSize = 22;
-constexpr uint64_t kMaxComment = 0xffff;
 // Deflate cannot expand more than ~1032:1; a larger claim is corruption.
 constexpr uint64_t kMaxRatio = 1100;
 // What a streamed member is inflated through, a piece at a time.
 constexpr uint64_t kStreamBuffer = uint64_t{1} << 20;
-
-struct Directory {
-  uint64_t entries = 0;
-  uint64_t size = 0;
-  uint64_t offset = 0;
-};
-
-std::optional<uint64_t> find_eocd(ByteSlice data) {
-  if (data.size() < kEocdSize) return std::nullopt;
-  uint64_t lowest = data.size() - kEocdSize > kMaxComment ? data.size() - kEocdSize - kMaxComment : 0;
-  for (uint64_t at = data.size() - kEocdSize + 1; at-- > lowest;)
-    if (data.read_le<uint32_t>(at, "zip end record") == kEndOfCentralDir) return at;
-  return std::nullopt;
-}
-
-Directory read_directory_location(ByteSlice data, uint64_t eocd) {
-  ByteSlice e = data.sub(eocd, kEocdSize, "zip end-of-central-directory record");
-  Directory d{e.read_le<uint16_t>(10, "zip entry count"), e.read_le<uint32_t>(12, "zip directory size"),
-              e.read_le<uint32_t>(16, "zip directory offset")};
-  bool zip64 = d.entries == 0xffff || d.size == 0xffffffff || d.offset == 0xffffffff;
-  if (eocd >= 20 && data.read_le<uint32_t>(eocd - 20, "zip64 locator") == kZip64Locator) {
-    uint64_t at = data.read_le<uint64_t>(eocd - 20 + 8, "zip64 end record offset");
-    ByteSlice z = data.sub(at, 56, "zip64 end-of-central-directory record");
-    if (z.read_le<uint32_t>(0, "zip64 end record signature") != kZip64End)
-      throw_format_error(fmt::format("corrupt zip archive: no zip64 end record at offset {:#x}", at));
-    d = {z.read_le<uint64_t>(32, "zip64 entry count"), z.read_le<uint64_t>(40, "zip64 directory size"),
-         z.read_le<uint64_t>(48, "zip64 directory offset")};
-  } else if (zip64) {
-    throw_format_error("corrupt zip archive: zip64 sizes without a zip64 locator");
-  }
-  return d;
-}
-
-// Fills the 0xffffffff fields of a central header from its zip64 extra field.
-void apply_zip64_extra(ByteSlice extra, WheelMember& m, bool need_uncompressed, bool need_compressed,
-                       bool need_offset) {
-  uint64_t at = 0;
-  while (extra.size() - at >= 4) {
-    uint16_t id = extra.read_le<uint16_t>(at, "zip extra field id");
-    uint16_t len = extra.read_le<uint16_t>(at + 2, "zip extra field size");
-    ByteSlice body = extra.sub(at + 4, len, "zip extra field");
-    if (id == 0x0001) {
-      uint64_t p = 0;
-      if (need_uncompressed) m.uncompressed_size = body.read_le<uint64_t>(std::exchange(p, p + 8), "zip64 size");
-      if (need_compressed) m.compressed_size = body.read_le<uint64_t>(std::exchange(p, p + 8), "zip64 compressed size");
-      if (need_offset) m.local_header_offset = body.read_le<uint64_t>(std::exchange(p, p + 8), "zip64 offset");
-      return;
-    }
-    at += 4 + uint64_t{len};
-  }
-  if (need_uncompressed || need_compressed || need_offset)
-    throw_format_error(fmt::format("corrupt zip archive: member '{}' lacks its zip64 sizes", m.name));
-}
 
 // A whole member: libdeflate, several times zlib's speed (the size is known).
 void inflate_whole(const WheelMember& m, ByteSlice body, std::vector<uint8_t>& out) {
@@ -260,46 +200,16 @@ void check_members(const Wheel& w) {
 }  // namespace
 
 std::optional<Wheel> try_open_wheel(ByteSlice data, const WheelLimits& limits, bool file_mapping) {
-  bool local = data.size() >= 4 && data.read_le<uint32_t>(0, "zip signature") == kLocalHeader;
-  std::optional<uint64_t> eocd = find_eocd(data);
-  if (!eocd) {
+  bool local = starts_like_zip(data);
+  std::optional<uint64_t> end = find_zip_end(data);
+  if (!end) {
     if (local) throw_format_error("truncated zip archive: no end-of-central-directory record");
     return std::nullopt;
   }
   Wheel w;
   w.data = data;
   w.file_mapping = file_mapping;
-  Directory d = read_directory_location(data, *eocd);
-  ByteSlice dir = data.sub(d.offset, d.size, "zip central directory");
-  // Each central header takes at least 46 bytes: a count beyond that is corrupt.
-  if (d.entries > dir.size() / 46)
-    throw_format_error(
-        fmt::format("corrupt zip archive: {} members claimed in a {}-byte directory", d.entries, dir.size()));
-  w.members.reserve(d.entries);
-  uint64_t at = 0;
-  for (uint64_t i = 0; i < d.entries; ++i) {
-    ByteSlice h = dir.sub(at, 46, "zip central directory header");
-    if (h.read_le<uint32_t>(0, "zip central header signature") != kCentralHeader)
-      throw_format_error(fmt::format("corrupt zip archive: bad central directory header at offset {:#x}", h.base()));
-    WheelMember m;
-    m.version_made_by = h.read_le<uint16_t>(4, "zip version made by");
-    m.method = h.read_le<uint16_t>(10, "zip method");
-    m.external_attributes = h.read_le<uint32_t>(38, "zip external attributes");
-    m.crc32 = h.read_le<uint32_t>(16, "zip crc");
-    m.compressed_size = h.read_le<uint32_t>(20, "zip compressed size");
-    m.uncompressed_size = h.read_le<uint32_t>(24, "zip size");
-    uint16_t name_len = h.read_le<uint16_t>(28, "zip name length");
-    uint16_t extra_len = h.read_le<uint16_t>(30, "zip extra length");
-    uint16_t comment_len = h.read_le<uint16_t>(32, "zip comment length");
-    m.local_header_offset = h.read_le<uint32_t>(42, "zip local header offset");
-    m.name = std::string(dir.sub(at + 46, name_len, "zip member name").as_string_view());
-    ByteSlice extra = dir.sub(at + 46 + name_len, extra_len, "zip extra field");
-    bool u = m.uncompressed_size == 0xffffffff, c = m.compressed_size == 0xffffffff,
-         o = m.local_header_offset == 0xffffffff;
-    if (u || c || o) apply_zip64_extra(extra, m, u, c, o);
-    at += 46 + uint64_t{name_len} + extra_len + comment_len;
-    w.members.push_back(std::move(m));
-  }
+  w.members = read_zip_directory(data, *end);
   check_members(w);
   check_limits(w, limits);
   return w;
@@ -311,15 +221,7 @@ std::vector<uint8_t> Wheel::read_prefix(const WheelMember& m, uint64_t n) const 
   return extract(m, std::min(n, m.uncompressed_size), false);
 }
 
-ByteSlice Wheel::stored(const WheelMember& m) const {
-  ByteSlice lh = data.sub(m.local_header_offset, 30, fmt::format("local header of '{}'", m.name));
-  if (lh.read_le<uint32_t>(0, "zip local header signature") != kLocalHeader)
-    throw_format_error(fmt::format("corrupt zip archive: no local header for '{}' at offset {:#x}", m.name, lh.base()));
-  uint64_t skip =
-      30 + uint64_t{lh.read_le<uint16_t>(26, "zip name length")} + lh.read_le<uint16_t>(28, "zip extra length");
-  return data.sub(checked_add(m.local_header_offset, skip, "zip member"), m.compressed_size,
-                  fmt::format("data of '{}'", m.name));
-}
+ByteSlice Wheel::stored(const WheelMember& m) const { return zip_member_data(data, m); }
 
 std::vector<uint8_t> Wheel::extract(const WheelMember& m, uint64_t limit, bool check) const {
   ByteSlice body = stored(m);

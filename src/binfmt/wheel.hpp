@@ -1,6 +1,6 @@
 #pragma once
-/// A wheel (.whl) is a zip archive. This reader walks the central directory
-/// (zip64 included: torch wheels pass 4 GiB unpacked) and inflates members
+/// A wheel (.whl) is a zip archive (binfmt/zip.hpp reads its directory). This
+/// reader inflates members
 /// one at a time: small ones (RECORD) in memory, libraries streamed into an
 /// unlinked temporary file, so memory stays bounded whatever sizes a member
 /// declares. Limits on the ratio and the total unpacked size, checked when
@@ -15,6 +15,7 @@
 
 #include "binfmt/byte_slice.hpp"
 #include "binfmt/scratch_file.hpp"
+#include "binfmt/zip.hpp"
 
 namespace tailor {
 
@@ -31,19 +32,6 @@ inline constexpr uint64_t kMaxInMemoryMember = uint64_t{64} << 20;
 struct WheelLimits {
   uint64_t max_ratio = kDefaultMaxRatio;        ///< a member's size over its compressed size
   uint64_t max_unpacked = kDefaultMaxUnpacked;  ///< all members' sizes together, in bytes
-};
-
-struct WheelMember {
-  std::string name;     ///< path inside the archive, "torch/lib/libtorch_cuda.so"
-  uint16_t method = 0;  ///< 0 stored, 8 deflate
-  uint32_t crc32 = 0;
-  uint64_t compressed_size = 0;
-  uint64_t uncompressed_size = 0;
-  uint64_t local_header_offset = 0;
-  uint16_t version_made_by = 0;      ///< high byte 3: external_attributes hold a Unix mode
-  uint32_t external_attributes = 0;  ///< Unix mode << 16 (executable bits of libraries)
-
-  bool is_directory() const { return !name.empty() && name.back() == '/'; }
 };
 
 struct Wheel {

@@ -8,7 +8,7 @@
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
-#include "migrate/spec_import.hpp"
+#include "import/spec_import.hpp"
 #include "recipe/recipe_tree.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"

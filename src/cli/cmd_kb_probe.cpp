@@ -6,7 +6,7 @@
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
-#include "migrate/pin_probe.hpp"
+#include "kb/pin_probe.hpp"
 #include "util/atomic_write.hpp"
 #include "util/exit_status.hpp"
 

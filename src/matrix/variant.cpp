@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "matrix/spec.hpp"
+
 namespace tailor {
 
 std::string Variant::version_of(std::string_view p) const {
@@ -73,12 +75,14 @@ namespace tailor {
 namespace {
 
 bool is_placeholder(const std::string& seg) { return seg.size() > 2 && seg.front() == '{' && seg.back() == '}'; }
-std::string axis_of(const std::string& seg) { return seg.substr(1, seg.size() - 2); }
+// The axis a backend's placeholder names ("{cuda}"): the knowledge base closes
+// backend axes to cuda, sm and isa and checks a name_part names only its own.
+Axis axis_of(const std::string& seg) { return axis_from_name(seg.substr(1, seg.size() - 2)).value_or(Axis::isa); }
 
 // What a placeholder looks like, for "the name ends before its ...".
-std::string token_hint(const std::string& axis) {
-  if (axis == "cuda") return "CUDA token (like cuda12_9)";
-  if (axis == "sm") return "SM token (like sm90)";
+std::string token_hint(Axis axis) {
+  if (axis == Axis::cuda) return "CUDA token (like cuda12_9)";
+  if (axis == Axis::sm) return "SM token (like sm90)";
   return "ISA token (like avx512)";
 }
 
@@ -168,13 +172,13 @@ class NameParser {
   }
 
   // Resolves one axis token into the variant; false when the KB lacks it.
-  bool axis(const std::string& a, const std::string& token) {
-    if (a == "cuda") {
+  bool axis(Axis a, const std::string& token) {
+    if (a == Axis::cuda) {
       for (const auto& c : kb_.cudas)
         if (c.has_name_token(token)) v_.cuda = c.version.str();
       return !v_.cuda.empty();
     }
-    if (a == "sm") {
+    if (a == Axis::sm) {
       for (const auto& g : kb_.gpus)
         if (g.has_name_token(token)) v_.sm = g.sm;
       return !v_.sm.empty();
@@ -188,9 +192,9 @@ class NameParser {
     return true;
   }
 
-  static std::string unknown(const std::string& a, const std::string& token) {
-    if (a == "cuda") return fmt::format("'{}' is not a CUDA toolkit of the knowledge base (like cuda12_9)", token);
-    if (a == "sm") return fmt::format("'{}' is not an SM of the knowledge base (like sm90)", token);
+  static std::string unknown(Axis a, const std::string& token) {
+    if (a == Axis::cuda) return fmt::format("'{}' is not a CUDA toolkit of the knowledge base (like cuda12_9)", token);
+    if (a == Axis::sm) return fmt::format("'{}' is not an SM of the knowledge base (like sm90)", token);
     return fmt::format("'{}' is not an ISA of the knowledge base", token);
   }
 
@@ -205,7 +209,9 @@ class NameParser {
     std::vector<std::string> placeholders;
     for (const BackendDef* b : backends) {
       std::string first = template_segments(b->name_part).front();
-      e.starts.push_back(is_placeholder(first) ? axis_of(first) + (axis_of(first) == "cuda" ? "X_Y" : "") : first);
+      e.starts.push_back(!is_placeholder(first)
+                             ? first
+                             : std::string(axis_name(axis_of(first))) + (axis_of(first) == Axis::cuda ? "X_Y" : ""));
       if (is_placeholder(first))
         placeholders.push_back(unknown(axis_of(first), "").substr(10));  // "a CUDA toolkit ..."
       else
@@ -245,8 +251,8 @@ class NameParser {
         fail(fmt::format("'{}' must be followed by '{}'", t_[i_ - 1], segs[s]));
         return false;
       }
-      std::string a = axis_of(segs[s]);
-      if (a == "isa" && i_ >= t_.size()) {  // no ISA word: the ISA named without one (a baseline), if there is one
+      Axis a = axis_of(segs[s]);
+      if (a == Axis::isa && i_ >= t_.size()) {  // no ISA word: the ISA named without one (a baseline), if there is one
         const CpuIsa* wordless = nullptr;
         for (const auto& i : kb_.isas)
           if (i.word.empty()) wordless = wordless ? nullptr : &i;

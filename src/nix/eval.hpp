@@ -42,6 +42,8 @@ struct EvalLimits {
 /// The names under `builtins` tailor knows: pure ones it evaluates, impure ones it makes unknown.
 const std::vector<std::string>& builtin_names();
 
+struct BuiltinCall;
+
 /// Values refer to the evaluator's scopes: use them while it lives.
 class Evaluator {
  public:
@@ -94,6 +96,7 @@ class Evaluator {
   const EvalLimits& limits() const { return limits_; }
 
  private:
+  friend struct BuiltinCall;  // the built-in functions make values as the evaluator does
   struct File;
   ValuePtr eval(const Expr* e, const EnvPtr& env);
   ValuePtr eval_inner(const Expr* e, const EnvPtr& env);

@@ -6,10 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "prune/prune_json.hpp"
+#include "prune/prune_record.hpp"
 #include "util/atomic_write.hpp"
 #include "util/json_text.hpp"
-#include "util/read_file.hpp"
 
 namespace tailor {
 
@@ -28,9 +27,10 @@ InPlaceRecord::InPlaceRecord(fs::path at, const PruneReport& header) : at_(std::
   std::error_code ec;
   if (!fs::is_regular_file(fs::symlink_status(at_, ec))) return;
   try {
-    nlohmann::json j = nlohmann::json::parse(read_file(at_, "prune record"));
-    for (const auto& f : j.at("files")) earlier_.push_back(file_outcome_from_json(f));
-    for (const auto& sm : j.value("sm", std::vector<std::string>{}))
+    PruneRecord earlier = read_prune_record(at_);
+    if (!earlier.files) return;  // not a record this run can extend: its own replaces it
+    earlier_ = std::move(*earlier.files);
+    for (const auto& sm : earlier.sm)
       if (std::find(header_.sm.begin(), header_.sm.end(), sm) == header_.sm.end()) header_.sm.push_back(sm);
     had_earlier_ = true;
   } catch (const std::exception&) {

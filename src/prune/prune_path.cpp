@@ -16,8 +16,8 @@
 #include "binfmt/wheel.hpp"
 #include "prune/inplace_record.hpp"
 #include "prune/parallel_deflate.hpp"
-#include "prune/prune_json.hpp"
-#include "prune/zip_writer.hpp"
+#include "prune/prune_record.hpp"
+#include "prune/record_hash.hpp"
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
 #include "util/file_error.hpp"
@@ -31,11 +31,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kRecordName = "tailor-prune.json";
 // A wheel's members and deflate blocks in flight at once: each holds a few MiB
 // (a piece of the wheel, a block and its output), so that many stay far below
 // 256 MB on a machine of any size; 16 cores already write faster than cp.
 constexpr size_t kWheelThreads = 16;
+
+// Deflates \a data, a small member prune writes (its record, RECORD), as member \a name of \a zip.
+void add_deflated(ZipWriter& zip, const std::string& name, ByteSlice data, const WheelMember& like) {
+  std::vector<uint8_t> packed = std::move(deflate_parallel(std::span(&data, 1))[0]);
+  zip.add_packed(name, ByteSlice(packed.data(), packed.size()), crc32_of(data), data.size(), like);
+}
 
 void keep_outcome(PruneReport& rep, FileOutcome f) {
   if (f.fatbin_bytes || !f.refused.empty())
@@ -124,7 +129,7 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
   std::optional<DeferSignals> defer;
   if (in_place &&
       std::any_of(files.begin(), files.end(), [&](size_t i) { return entries[i].type == TreeEntry::Type::elf; })) {
-    journal.emplace(r.path / kRecordName, rep);
+    journal.emplace(r.path / kPruneRecordName, rep);
     journal->begin();
     defer.emplace();
   }
@@ -154,12 +159,12 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
     keep_outcome(rep, std::move(f));
   }
   // The record verify reads: torch's arch list still names what was removed here.
-  if (journal && journal->finish(rep, !failed && !rep.interrupted)) rep.record = r.path / kRecordName;
+  if (journal && journal->finish(rep, !failed && !rep.interrupted)) rep.record = r.path / kPruneRecordName;
   if (failed) std::rethrow_exception(failed);
   if (!journal && !r.opts.dry_run && rep.removed_bytes()) {
-    fs::path at = (copy ? stage : r.path) / kRecordName;
+    fs::path at = (copy ? stage : r.path) / kPruneRecordName;
     write_file_atomically(at, json_text(to_json(rep, false)), fs::perms(0644));
-    rep.record = (copy ? r.out : r.path) / kRecordName;
+    rep.record = (copy ? r.out : r.path) / kPruneRecordName;
   }
   if (copy) {
     fs::permissions(stage, fs::status(r.path).permissions(), ec);
@@ -223,11 +228,11 @@ void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
   rep.download_before = w.data.size();
   const WheelRecord record = record_of(w, r.path);
   const bool write = !r.opts.dry_run;
-  const std::string json_name = record.dist_info() + "/" + kRecordName;
+  const std::string json_name = record.dist_info() + "/" + kPruneRecordName;
   // Staged before any work: an output that cannot be made is said first, by its name.
   std::optional<StagedOutput> out;
   if (write) out.emplace(r.out);
-  if (write) refuse_zip64_members(w);
+  if (write) refuse_zip64_members(w.members);
   std::vector<WheelWork> work;
   std::vector<char> is_elf(w.members.size(), 0);
   for (size_t i = 0; i < w.members.size(); ++i) {
@@ -317,10 +322,10 @@ void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
   std::string json = json_text(to_json(rep, false));
   WheelMember like;
   like.external_attributes = 0100644u << 16;
-  zip.add_deflated(json_name, ByteSlice::of(json), like);
+  add_deflated(zip, json_name, ByteSlice::of(json), like);
   rep.record = json_name;
   text += fmt::format("{},{},{}\n", json_name, record_hash(ByteSlice::of(json)), json.size());
-  zip.add_deflated(record.name, ByteSlice::of(text), like);
+  add_deflated(zip, record.name, ByteSlice::of(text), like);
   zip.finish();
   rep.download_after = zip.written();
   struct stat st {};

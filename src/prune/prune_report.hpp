@@ -18,6 +18,8 @@ struct ArchChange {
   FatbinKind kind = FatbinKind::sass;
   uint64_t kept = 0, removed = 0;
   uint64_t kept_bytes = 0, removed_bytes = 0;
+
+  bool operator==(const ArchChange&) const = default;
 };
 
 struct FileOutcome {
@@ -35,6 +37,8 @@ struct FileOutcome {
   size_t untouched = 0;                    ///< containers no target can use, left as they were
   std::vector<std::string> untouched_for;  ///< the SMs that found nothing in them
   std::string refused;                     ///< why the file was left unchanged; empty when pruned
+
+  bool operator==(const FileOutcome&) const = default;
 };
 
 /// The outcome a plan describes (sizes on disk and compressed left at 0).

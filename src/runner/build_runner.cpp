@@ -18,6 +18,7 @@
 
 #include "runner/build_state.hpp"
 #include "util/atomic_write.hpp"
+#include "util/check_status.hpp"
 #include "util/diagnostic.hpp"
 #include "util/temp_files.hpp"
 
@@ -93,7 +94,7 @@ VerifySaid verdict(const BuildOptions& o, const std::string& result, Processes& 
   if (j.value("ok", false)) return {Verdict::ok, ""};
   std::string failed;
   for (const auto& c : j.value("checks", nlohmann::json::array()))
-    if (c.is_object() && c.value("status", "") == "failed")
+    if (c.is_object() && kCheckStatusJson.parse(c.value("status", "")) == CheckStatus::failed)
       failed += fmt::format("{}{}: {}", failed.empty() ? "" : "; ", c.value("name", "?"), c.value("detail", ""));
   return {Verdict::failed, failed.empty() ? stderr_text : failed};
 }

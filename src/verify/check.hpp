@@ -7,17 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "util/enum_names.hpp"
+#include "util/check_status.hpp"
 
 namespace tailor {
-
-enum class CheckStatus { ok, failed, skipped };
-/// As the report's lines spell it, and as its JSON does.
-inline constexpr EnumNames<CheckStatus, 3> kCheckStatusLines{
-    {{{CheckStatus::ok, "ok"}, {CheckStatus::failed, "FAILED"}, {CheckStatus::skipped, "skipped"}}}};
-inline constexpr EnumNames<CheckStatus, 3> kCheckStatusJson{
-    {{{CheckStatus::ok, "ok"}, {CheckStatus::failed, "failed"}, {CheckStatus::skipped, "skipped"}}}};
-constexpr std::string_view check_status_name(CheckStatus s) { return kCheckStatusLines.name(s); }
 
 struct Check {
   std::string name;  ///< stable id, "fatbin-sm"

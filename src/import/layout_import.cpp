@@ -1,0 +1,381 @@
+#include "import/layout_import.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "matrix/layout_words.hpp"
+#include "util/quote.hpp"
+
+namespace tailor::migrate {
+
+namespace {
+
+bool number_char(char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '_'; }
+bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+
+// Whether \a value stands alone at \a at of \a text: no digit, '.' or '_'
+// goes on either side ("80" is not the SM in "580"), and a word that begins
+// (ends) with a letter has no letter before (after) it. "SM90" gives "90".
+bool stands_alone(const std::string& text, size_t at, const std::string& value) {
+  char before = at ? text[at - 1] : ' ';
+  size_t end = at + value.size();
+  char after = end < text.size() ? text[end] : ' ';
+  if (number_char(before) || number_char(after)) return false;
+  if (std::isalpha(static_cast<unsigned char>(value.front())) && alnum(before)) return false;
+  if (std::isalpha(static_cast<unsigned char>(value.back())) && alnum(after)) return false;
+  return true;
+}
+
+// Words that share a value ("2.10" is torchaudio's and torch's version) are put
+// back as one placeholder naming both, "{torch_mm__version_mm}": the files of a
+// backend together tell which one the text means.
+constexpr std::string_view kOr = "__";
+
+std::set<std::string> candidates(const std::string& word) {
+  std::set<std::string> out;
+  size_t i = 0;
+  while (true) {
+    size_t j = word.find(kOr, i);
+    out.insert(word.substr(i, j == std::string::npos ? std::string::npos : j - i));
+    if (j == std::string::npos) return out;
+    i = j + kOr.size();
+  }
+}
+
+// \a text with the words' values put back as {word}, longest values first.
+std::string put_back(const std::string& text, const std::map<std::string, std::string>& one_by_one) {
+  std::map<std::string, std::string> by_value;
+  for (const auto& [word, value] : one_by_one)
+    by_value[value] += (by_value[value].empty() ? "" : std::string(kOr)) + word;
+  std::map<std::string, std::string> words;
+  for (const auto& [value, word] : by_value) words[word] = value;
+  std::vector<std::pair<std::string, std::string>> by_length(words.begin(), words.end());
+  std::stable_sort(by_length.begin(), by_length.end(),
+                   [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
+  // Marks what is already a word so that shorter values do not match inside it.
+  std::string out = text;
+  std::vector<bool> taken(out.size(), false);
+  for (const auto& [word, value] : by_length) {
+    if (value.empty()) continue;
+    std::string place = "{" + word + "}";
+    for (size_t at = out.find(value); at != std::string::npos; at = out.find(value, at + 1)) {
+      if (std::any_of(taken.begin() + at, taken.begin() + at + value.size(), [](bool b) { return b; })) continue;
+      if (!stands_alone(out, at, value)) continue;
+      out.replace(at, value.size(), place);
+      taken.erase(taken.begin() + at, taken.begin() + at + value.size());
+      taken.insert(taken.begin() + at, place.size(), true);
+      at += place.size() - 1;
+    }
+  }
+  return out;
+}
+
+// The part of each text between their common prefix and suffix, cut where a
+// word or number begins or ends ("(driver 550+)", "(driver 560+)": "550", "560").
+struct Varying {
+  std::string prefix, suffix;
+  std::vector<std::string> middles;
+};
+Varying varying(const std::vector<std::string>& texts) {
+  Varying v;
+  std::string p = texts.front(), s = texts.front();
+  for (const auto& t : texts) {
+    size_t i = 0;
+    while (i < p.size() && i < t.size() && p[i] == t[i]) ++i;
+    p.resize(i);
+    size_t j = 0;
+    while (j < s.size() && j < t.size() && s[s.size() - 1 - j] == t[t.size() - 1 - j]) ++j;
+    s = s.substr(s.size() - j);
+  }
+  while (!p.empty() && (alnum(p.back()) || p.back() == '.')) p.pop_back();
+  while (!s.empty() && (alnum(s.front()) || s.front() == '.')) s.erase(0, 1);
+  for (const auto& t : texts) {
+    if (p.size() + s.size() > t.size()) return {};
+    v.middles.push_back(t.substr(p.size(), t.size() - p.size() - s.size()));
+  }
+  v.prefix = p;
+  v.suffix = s;
+  return v;
+}
+
+// A GPU name of \a names that the knowledge base lists under another SM than \a sm.
+std::vector<std::pair<std::string, const GpuArch*>> misplaced(const std::string& names, const std::string& sm,
+                                                              const KnowledgeBase& kb) {
+  std::vector<std::pair<std::string, const GpuArch*>> out;
+  size_t i = 0;
+  while (i <= names.size()) {
+    size_t comma = names.find(", ", i);
+    std::string item = names.substr(i, comma == std::string::npos ? std::string::npos : comma - i);
+    // Misplaced: listed under another SM and not under this one (DRIVE Thor is 10.1 and 11.0).
+    auto lists = [&](const GpuArch& g) {
+      return std::find(g.products.begin(), g.products.end(), item) != g.products.end() ||
+             std::find(g.also_called.begin(), g.also_called.end(), item) != g.also_called.end();
+    };
+    const GpuArch* own = kb.gpu(sm);
+    if (!own || !lists(*own))
+      for (const auto& g : kb.gpus)
+        if (g.sm != sm && lists(g)) {
+          out.emplace_back(item, &g);
+          break;
+        }
+    if (comma == std::string::npos) break;
+    i = comma + 2;
+  }
+  return out;
+}
+
+std::string without_items(const std::string& names, const std::set<std::string>& drop) {
+  std::vector<std::string> kept;
+  size_t i = 0;
+  while (i <= names.size()) {
+    size_t comma = names.find(", ", i);
+    std::string item = names.substr(i, comma == std::string::npos ? std::string::npos : comma - i);
+    if (!drop.count(item)) kept.push_back(item);
+    if (comma == std::string::npos) break;
+    i = comma + 2;
+  }
+  return fmt::format("{}", fmt::join(kept, ", "));
+}
+
+struct Wrapper {
+  const Variant* v;
+  const std::string* text;
+  std::map<std::string, std::string> words;
+  std::string arch;
+};
+
+}  // namespace
+
+std::optional<std::string> wrapper_dir(const std::vector<recipe::SourceFile>& files, const Matrix& m) {
+  std::set<std::string> names;
+  for (const auto& v : m.variants) names.insert(v.name + ".nix");
+  std::map<std::string, int> dirs;
+  for (const auto& f : files) {
+    std::filesystem::path p(f.rel);
+    if (names.count(p.filename().string())) dirs[p.parent_path().generic_string()]++;
+  }
+  if (dirs.empty()) return std::nullopt;
+  return std::max_element(dirs.begin(), dirs.end(), [](const auto& a, const auto& b) { return a.second < b.second; })
+      ->first;
+}
+
+LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const Spec& spec, const Matrix& m,
+                           const KnowledgeBase& kb, const std::string& dir) {
+  LayoutImport out;
+  std::map<std::string, const std::string*> by_rel;
+  for (const auto& f : files) by_rel[f.rel] = &f.text;
+  // The variants' wrappers, by backend.
+  std::map<std::string, std::vector<Wrapper>> backends;
+  std::set<std::string> wrappers;
+  for (const auto& v : m.variants) {
+    std::string rel = dir + "/" + v.name + ".nix";
+    auto it = by_rel.find(rel);
+    if (it == by_rel.end()) continue;
+    wrappers.insert(rel);
+    Wrapper w{&v, it->second, layout_words(v, spec, kb), ""};
+    w.arch = w.words.count("arch") ? w.words.at("arch") : "";
+    // Learnt from the files, not put back: the team's GPU names and driver floors.
+    w.words.erase("gpu_names");
+    w.words.erase("driver");
+    backends[v.backend].push_back(std::move(w));
+  }
+  std::map<std::string, std::string> templates, gpu_names;
+  std::map<std::string, std::string> tree_driver;   // CUDA -> the floor the wrappers write
+  std::map<std::string, std::vector<Wrapper>> odd;  // by family: files of another text than their backend's
+  // Learns the template of \a ws under \a backend (a backend, or a family for its odd files).
+  auto learn = [&](const std::string& backend, std::vector<Wrapper>& ws, bool split) -> bool {
+    std::vector<std::string> put;
+    for (auto& w : ws) {
+      if (!split) {  // an odd file writes the floors and names its backend's files write
+        if (auto d = tree_driver.find(w.v->cuda); d != tree_driver.end()) w.words["driver"] = d->second;
+        if (auto g = gpu_names.find(w.v->sm + " " + w.arch); g != gpu_names.end()) w.words["gpu_names"] = g->second;
+      }
+      put.push_back(put_back(*w.text, w.words));
+    }
+    // The pieces of each: the words must be the same, the literal text may vary.
+    std::vector<std::vector<TemplatePiece>> pieces;
+    for (const auto& p : put) pieces.push_back(template_pieces(p));
+    if (split) {  // the most common shape is the backend's; the others are their families' own
+      auto shape_of = [](const std::vector<TemplatePiece>& ps) -> std::string {
+        std::string out;
+        for (const auto& p : ps) out += p.word ? "{" + p.text + "}" : "|";
+        return out;
+      };
+      std::map<std::string, int> shapes;
+      for (const auto& p : pieces) shapes[shape_of(p)]++;
+      std::string common = std::max_element(shapes.begin(), shapes.end(), [](const auto& x, const auto& y) {
+                             return x.second < y.second;
+                           })->first;
+      std::vector<Wrapper> kept;
+      std::vector<std::vector<TemplatePiece>> kept_pieces;
+      for (size_t k = 0; k < ws.size(); ++k) {
+        if (shape_of(pieces[k]) == common) {
+          kept.push_back(ws[k]);
+          kept_pieces.push_back(std::move(pieces[k]));
+        } else {
+          odd[ws[k].v->family].push_back(ws[k]);
+        }
+      }
+      ws = std::move(kept);
+      pieces = std::move(kept_pieces);
+    }
+    // The words each place may be: those every file allows there.
+    std::vector<std::set<std::string>> allowed;
+    for (const auto& p : pieces.front()) allowed.push_back(p.word ? candidates(p.text) : std::set<std::string>{});
+    auto same_words = [&](const std::vector<TemplatePiece>& a) {
+      if (a.size() != pieces.front().size()) return false;
+      for (size_t i = 0; i < a.size(); ++i) {
+        if (a[i].word != pieces.front()[i].word) return false;
+        if (!a[i].word) continue;
+        std::set<std::string> both, here = candidates(a[i].text);
+        std::set_intersection(allowed[i].begin(), allowed[i].end(), here.begin(), here.end(),
+                              std::inserter(both, both.begin()));
+        if (both.empty()) return false;
+        allowed[i] = std::move(both);
+      }
+      return true;
+    };
+    if (auto bad = std::find_if_not(pieces.begin(), pieces.end(), same_words); bad != pieces.end()) {
+      out.why = fmt::format("the {} wrappers are not one text with the variant's words ({} and {} differ)", backend,
+                            ws.front().v->name, ws[bad - pieces.begin()].v->name);
+      return false;
+    }
+    std::string tmpl;
+    for (size_t i = 0; i < pieces.front().size(); ++i) {
+      const TemplatePiece& first = pieces.front()[i];
+      if (first.word) {  // of the words still allowed, the first kLayoutWords lists
+        auto w = std::find_if(kLayoutWords.begin(), kLayoutWords.end(),
+                              [&](std::string_view k) { return allowed[i].count(std::string(k)); });
+        tmpl += "{" + std::string(*w) + "}";
+        continue;
+      }
+      std::vector<std::string> texts;
+      for (const auto& p : pieces) texts.push_back(p[i].text);
+      if (std::all_of(texts.begin(), texts.end(), [&](const std::string& t) { return t == texts.front(); })) {
+        tmpl += first.text;
+        continue;
+      }
+      Varying var = varying(texts);
+      if (var.middles.empty()) {
+        out.why = fmt::format("the {} wrappers differ in text that is no word of the variant", backend);
+        return false;
+      }
+      // What it varies with: CUDA (a driver floor), else SM and platform (GPU names).
+      std::map<std::string, std::set<std::string>> by_cuda, by_gpu;
+      bool digits = true;
+      for (size_t k = 0; k < ws.size(); ++k) {
+        const std::string& mid = var.middles[k];
+        digits = digits && !mid.empty() && std::all_of(mid.begin(), mid.end(), ::isdigit);
+        by_cuda[ws[k].v->cuda].insert(mid);
+        by_gpu[ws[k].v->sm + " " + ws[k].arch].insert(mid);
+      }
+      auto single = [](const auto& by) {
+        return std::all_of(by.begin(), by.end(), [](const auto& e) { return e.second.size() == 1; });
+      };
+      if (digits && single(by_cuda) && !by_cuda.count("")) {
+        tmpl += var.prefix + "{driver}" + var.suffix;
+        for (const auto& [cuda, values] : by_cuda) tree_driver[cuda] = *values.begin();
+      } else if (single(by_gpu) &&
+                 std::none_of(ws.begin(), ws.end(), [](const Wrapper& w) { return w.v->sm.empty(); })) {
+        tmpl += var.prefix + "{gpu_names}" + var.suffix;
+        for (const auto& [key, values] : by_gpu) gpu_names[key] = *values.begin();
+      } else {
+        out.why = fmt::format(
+            "the {} wrappers differ in '{}' and '{}', which is neither a word of the variant, nor "
+            "GPU names per SM, nor a driver floor per CUDA",
+            backend, comment_text(var.middles.front()), comment_text(var.middles.back()));
+        return false;
+      }
+    }
+    templates[backend] = tmpl;
+    // Proof: the template with the tree's own values gives every file back.
+    for (auto& w : ws) {
+      auto words = w.words;
+      if (auto d = tree_driver.find(w.v->cuda); d != tree_driver.end()) words["driver"] = d->second;
+      if (auto g = gpu_names.find(w.v->sm + " " + w.arch); g != gpu_names.end()) words["gpu_names"] = g->second;
+      if (render_layout_template(tmpl, *w.v, words) != *w.text) {
+        out.why = fmt::format("{}/{}.nix is not its backend's wrapper text", dir, w.v->name);
+        return false;
+      }
+    }
+    return true;
+  };
+  for (auto& [backend, ws] : backends)
+    if (!learn(backend, ws, true)) return out;
+  for (auto& [family, ws] : odd)
+    if (!learn(family, ws, false)) return out;
+  if (templates.empty()) {
+    out.why = "no variant of the spec has a file in " + dir;
+    return out;
+  }
+  // One name per SM where both platforms agree; the platform's own where not.
+  std::map<std::string, std::map<std::string, int>> per_sm;
+  for (const auto& [key, names] : gpu_names) per_sm[key.substr(0, key.find(' '))][names]++;
+  std::map<std::string, std::string> recorded;
+  for (const auto& [key, names] : gpu_names) {
+    std::string sm = key.substr(0, key.find(' '));
+    const auto& counts = per_sm.at(sm);
+    auto common = std::max_element(counts.begin(), counts.end(),
+                                   [](const auto& a, const auto& b) { return a.second < b.second; });
+    recorded[names == common->first ? sm : key] = names;
+  }
+  // A product the knowledge base places under another SM is dropped: the wrapper's text is corrected.
+  for (auto& [key, names] : recorded) {
+    std::string sm = key.substr(0, key.find(' '));
+    std::set<std::string> drop;
+    for (const auto& [item, g] : misplaced(names, sm, kb)) {
+      drop.insert(item);
+      out.corrected.push_back(fmt::format("GPU names of SM {}{}: {} dropped: the knowledge base lists it under SM {}",
+                                          sm, key.size() > sm.size() ? " (" + key.substr(sm.size() + 1) + ")" : "",
+                                          item, g->sm));
+    }
+    if (!drop.empty()) names = without_items(names, drop);
+  }
+  for (const auto& [cuda, floor] : tree_driver) {
+    const CudaToolkit* t = kb.cuda(cuda);
+    if (t && t->min_driver && std::to_string(t->min_driver->major()) != floor)
+      out.corrected.push_back(fmt::format("driver floor of CUDA {}: {} becomes {} (NVIDIA's minimum {})", cuda, floor,
+                                          t->min_driver->major(), t->min_driver->str()));
+  }
+  // The builder: the .nix files below the wrappers' folder; the script: what names the builder the wrappers import.
+  std::set<std::string> import_names;
+  for (const auto& [backend, tmpl] : templates) {
+    size_t at = tmpl.find("import ./");
+    if (at == std::string::npos) continue;
+    size_t end = tmpl.find_first_of(" \n;{", at + 9);
+    import_names.insert(std::filesystem::path(tmpl.substr(at + 9, end - at - 9)).filename().string());
+  }
+  for (const auto& f : files) {
+    bool nix = f.rel.ends_with(".nix");
+    // The builder's files are in the wrappers' subfolders (lib/): what the wrappers import.
+    if (nix && f.rel.starts_with(dir + "/") && f.rel.find('/', dir.size() + 1) != std::string::npos)
+      out.keep.push_back(f.rel);
+    if (!nix && !f.rel.ends_with(".md") && out.replaces.empty())
+      for (const auto& n : import_names)
+        if (!n.empty() && f.text.find(n) != std::string::npos) out.replaces = f.rel;
+  }
+  std::sort(out.keep.begin(), out.keep.end());
+
+  std::string t =
+      "\n# The tree keeps its own builder: tailor generate writes the wrappers below from this spec\n"
+      "# and the knowledge base, and never writes the files kept.\n[layout]\n";
+  t += fmt::format("dir = {}\n", toml_string(dir));
+  std::vector<std::string> keep;
+  for (const auto& k : out.keep) keep.push_back(toml_string(k));
+  t += fmt::format("keep = [{}]\n", fmt::join(keep, ", "));
+  if (!out.replaces.empty()) t += fmt::format("replaces = {}\n", toml_string(out.replaces));
+  t += "\n[layout.wrapper]\n";
+  for (const auto& [backend, tmpl] : templates) t += fmt::format("{} = {}\n", backend, toml_string(tmpl));
+  if (!recorded.empty()) {
+    t += "\n# The GPU names the wrappers write, by SM (and platform where it has its own).\n[layout.gpu_names]\n";
+    for (const auto& [key, names] : recorded) t += fmt::format("{} = {}\n", toml_string(key), toml_string(names));
+  }
+  out.toml = t;
+  return out;
+}
+
+}  // namespace tailor::migrate
