@@ -18,6 +18,7 @@
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
+#include "cli/session.hpp"
 #include "nix/normal_form.hpp"
 #include "util/exit_status.hpp"
 #include "util/json_text.hpp"
@@ -61,16 +62,18 @@ nlohmann::ordered_json error_json(const std::string& file, const Diagnostic& d) 
   return {{"path", file}, {"normal_form", nullptr}, {"error", {{"message", d.message}, {"at", pos}}}};
 }
 
-}  // namespace
-
-int cmd_parse(CommandContext& ctx) {
-  CLI::App app{"Print the Nix normal form of each FILE (the text `nix-instantiate --parse` prints).", "parse"};
+struct ParseRun final : CommandRun {
   std::vector<std::string> files;
   bool json = false;
-  app.add_option("FILE", files, "Nix files (a directory means its default.nix)")->required();
-  app.add_flag("--json", json, "print each file's normal form or error as one JSON object");
-  if (auto rc = parse_args(app, ctx)) return *rc;
+  void define(CLI::App& app) override {
+    app.description("Print the Nix normal form of each FILE (the text `nix-instantiate --parse` prints).");
+    app.add_option("FILE", files, "Nix files (a directory means its default.nix)")->required();
+    app.add_flag("--json", json, "print each file's normal form or error as one JSON object");
+  }
+  int run(Session& s) override;
+};
 
+int ParseRun::run(Session& s) {
   // One symbol table for the whole run, as Nix has one per process (symbols.hpp).
   nix::SymbolTable symbols;
   nix::PathContextCache contexts;
@@ -85,9 +88,9 @@ int cmd_parse(CommandContext& ctx) {
       results.push_back(error_json(file, d));
       return;
     }
-    ctx.out.write(out.data(), static_cast<std::streamsize>(out.size()));
+    s.out.write(out.data(), static_cast<std::streamsize>(out.size()));
     out.clear();
-    ctx.err << d.render();
+    s.err << d.render();
   };
   for (std::string file : files) {
     bool symlink = false;
@@ -119,13 +122,17 @@ int cmd_parse(CommandContext& ctx) {
     }
     out += nf.text;
     if (out.size() >= (1u << 16)) {
-      ctx.out.write(out.data(), static_cast<std::streamsize>(out.size()));
+      s.out.write(out.data(), static_cast<std::streamsize>(out.size()));
       out.clear();
     }
   }
   if (json) out = json_text(nlohmann::ordered_json{{"files", results}});
-  ctx.out.write(out.data(), static_cast<std::streamsize>(out.size()));
+  s.out.write(out.data(), static_cast<std::streamsize>(out.size()));
   return status;
 }
+
+}  // namespace
+
+std::unique_ptr<CommandRun> make_parse() { return std::make_unique<ParseRun>(); }
 
 }  // namespace tailor
