@@ -105,7 +105,7 @@ bool AdoptRun::import_tree(Session& s, Adoption& a) const {
   const KnowledgeBase& kb = s.facts();
   a.files = recipe::read_tree(dir);
   a.imported = migrate::import_spec(name, a.files, kb);
-  for (const auto& w : a.imported.warnings) s.err << "tailor: warning: " << w << "\n";
+  for (const auto& w : a.imported.warnings) s.warn(w);
   Spec imported = load_spec(std::string(kSpecName), a.imported.toml, kb);
   Matrix first = expand(imported, kb);
   auto wdir = migrate::wrapper_dir(a.files, first);

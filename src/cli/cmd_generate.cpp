@@ -220,11 +220,12 @@ int GenerateRun::run(Session& s) {
   std::vector<PlannedChange> plan = plan_tree(dir, files);
   policy.named = named_files(files);
   std::vector<std::string> missing = missing_kept_files(e.spec);
-  for (const auto& k : missing)
-    s.err << fmt::format(
-        "{}/{}: error: the tree's own builder file is missing ([layout] keep); tailor never "
-        "writes it\n",
-        dir, k);
+  for (const auto& k : missing) {
+    Diagnostic d;
+    d.path = fmt::format("{}/{}", dir, k);
+    d.message = "the tree's own builder file is missing ([layout] keep); tailor never writes it";
+    s.report(d);
+  }
   if (check) return report_check(s, e, files.size(), plan, !missing.empty());
   if (!missing.empty()) return kExitProblems;
   if (!refused_changes(plan, policy).empty()) return refuse(s, e, files.size(), plan);

@@ -65,10 +65,10 @@ int ImportRun::run(Session& s) {
   migrate::ImportResult r = migrate::import_spec(name, recipe::read_tree(dir), kb, options);
   if (json) return print_json(s, r);
   s.out << r.toml;
-  for (const auto& w : r.claims) s.err << "tailor: warning: " << w << "\n";
+  for (const auto& w : r.claims) s.warn(w);
   for (const auto& n : r.notes) s.err << "tailor: note: " << n << "\n";
-  for (const auto& w : r.advisories) s.err << "tailor: warning: " << w << "\n";
-  for (const auto& w : r.warnings) s.err << "tailor: warning: " << w << "\n";
+  for (const auto& w : r.advisories) s.warn(w);
+  for (const auto& w : r.warnings) s.warn(w);
   // Exit 1 only where the spec does not reproduce the tree; advice on what it proves wrong is no failure.
   return r.warnings.empty() ? kExitOk : kExitProblems;
 }

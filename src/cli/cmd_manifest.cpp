@@ -101,7 +101,7 @@ std::vector<std::string> ManifestRun::chosen_names(Session& s, const Expanded& e
     d.notes = choice.reasons;
     throw DiagnosticError(d);
   }
-  for (const auto& why : choice.left_out) s.err << "tailor: warning: manifest: left out " << why << "\n";
+  for (const auto& why : choice.left_out) s.warn("manifest: left out " + why);
   return choice.names;
 }
 

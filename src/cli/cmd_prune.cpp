@@ -61,11 +61,16 @@ void print_files(std::ostream& out, const PruneReport& r) {
   if (t.rows()) out << t.render() << "\n";
 }
 
-void print_text(std::ostream& out, std::ostream& err, const PruneReport& r) {
+// The files it left as they were, as warnings.
+void warn_refused(Session& s, const PruneReport& r) {
+  for (const auto& f : r.files)
+    if (!f.refused.empty()) s.warn("not pruned, left as it was: " + f.refused, f.path.empty() ? r.root : f.path);
+}
+
+void print_text(std::ostream& out, const PruneReport& r) {
   print_files(out, r);
   for (const auto& f : r.files) {
     std::string name = f.path.empty() ? r.root : f.path;
-    if (!f.refused.empty()) err << fmt::format("{}: warning: not pruned, left as it was: {}\n", name, f.refused);
     if (f.refused.empty() && !f.compaction.empty())
       out << fmt::format("{}: kept its size (freed bytes {}): {}\n", name,
                          r.dry_run ? "would be zeros" : "left as zeros, holes where the file system allows",
@@ -186,18 +191,18 @@ std::vector<std::string> PruneRun::target_sms(Session& s) const {
 int PruneRun::report(Session& s, const PruneReport& report) const {
   if (json) {
     s.out << json_text(to_json(report, true));
-    for (const auto& f : report.files)
-      if (!f.refused.empty()) s.err << fmt::format("{}: warning: not pruned, left as it was: {}\n", f.path, f.refused);
+    warn_refused(s, report);
   } else {
-    print_text(s.out, s.err, report);
+    warn_refused(s, report);
+    print_text(s.out, report);
   }
   // Stopped midway (in place): the record says which files are pruned; 128 + the signal, as a shell reports it.
   if (report.interrupted) {
-    s.err << fmt::format(
-        "{}: warning: interrupted by {}: {} files done, every other file left as it was; {} says which "
-        "(\"complete\": false); the same command finishes the prune\n",
-        report.root, signal_name(report.interrupted), report.files.size(),
-        report.record.empty() ? std::string("no record") : report.record);
+    s.warn(fmt::format("interrupted by {}: {} files done, every other file left as it was; {} says which "
+                       "(\"complete\": false); the same command finishes the prune",
+                       signal_name(report.interrupted), report.files.size(),
+                       report.record.empty() ? std::string("no record") : report.record),
+           report.root);
     return 128 + report.interrupted;
   }
   // A file left as it was is work undone (a full disk, an unknown layout): exit 1 says so, as the

@@ -135,7 +135,7 @@ int RecommendRun::print_text(Session& s, const Spec& spec, const Recommendation&
   }
   s.out << r.variant->name << "\n\nbecause\n";
   for (const auto& reason : r.reasons) s.out << "  " << reason << "\n";
-  for (const auto& w : r.warnings) s.err << "tailor: warning: " << w << "\n";  // as every command warns
+  for (const auto& w : r.warnings) s.warn(w);
   for (const auto& n : notes) s.out << "note: " << n << "\n";
   if (!r.alternatives.empty()) {
     s.out << "\nalternatives\n";

@@ -360,7 +360,7 @@ std::vector<std::string> RepinRun::specs() {
 
 int RepinRun::run(Session& s) {
   if (!a.old_spec.empty()) {
-    s.err << "tailor: warning: repin --spec is deprecated: it is now --rewrite-spec SPEC.toml\n";
+    s.warn("repin --spec is deprecated: it is now --rewrite-spec SPEC.toml");
     if (a.spec.empty()) a.spec = a.old_spec;
   }
   if (a.spec.empty() == a.dir.empty())

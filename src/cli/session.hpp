@@ -13,6 +13,7 @@
 #include "kb/knowledge_base.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec.hpp"
+#include "util/diagnostic.hpp"
 
 namespace tailor {
 
@@ -28,6 +29,12 @@ class Session {
   std::ostream& out;
   std::ostream& err;
   std::string kb_dir;  ///< --kb DIR (empty: $TAILOR_KB, else the built-in one)
+
+  /// "PATH: warning: MESSAGE" (or "tailor: warning: …" without a path) on err:
+  /// every warning a command prints is a Diagnostic.
+  void warn(std::string message, std::string path = {});
+  /// \a d on err: an error that stops this file, not the run.
+  void report(const Diagnostic& d) { err << d.render(); }
 
   /// The knowledge base, loaded on first use (a command may start a GPU query first).
   const KnowledgeBase& facts();
