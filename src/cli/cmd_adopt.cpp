@@ -192,12 +192,7 @@ void AdoptRun::print_summary(Session& s, const Adoption& a, const fs::path& spec
 
 int AdoptRun::run(Session& s) {
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
-    Diagnostic d;
-    d.path = dir;
-    d.message = "not a directory";
-    throw DiagnosticError(d);
-  }
+  if (!fs::is_directory(dir, ec)) throw_file_error(dir, "not a directory");
   name = tree_branch_name(dir, name);
   auto lock = lock_tree(dir, s.err, write);
   Adoption a;

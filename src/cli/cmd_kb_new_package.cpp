@@ -13,6 +13,7 @@
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
+#include "util/file_error.hpp"
 #include "util/output_lock.hpp"
 #include "util/read_file.hpp"
 
@@ -21,14 +22,6 @@ namespace tailor {
 namespace fs = std::filesystem;
 
 namespace {
-
-[[noreturn]] void fail_at(const fs::path& p, std::string message, std::string hint = {}) {
-  Diagnostic d;
-  d.path = p.string();
-  d.message = std::move(message);
-  d.hint = std::move(hint);
-  throw DiagnosticError(d);
-}
 
 // Whether DIR already holds exactly the scaffold (a repeated run): then there is nothing to write.
 bool holds_exactly(const fs::path& dir, const PackageScaffold& s) {
@@ -58,7 +51,7 @@ struct NewPackageRun final : CommandRun {
     app.add_option("-o,--output", output, "the overlay directory to write: new or empty")->required()->type_name("DIR");
   }
   std::vector<std::string> specs() override {
-    if (output.empty()) fail_at("-o", "the output directory is empty: name a directory");
+    if (output.empty()) throw_file_error("-o", "the output directory is empty: name a directory");
     return {};
   }
   int run(Session& s) override;
@@ -77,7 +70,7 @@ bool write_overlay(Session& s, const fs::path& dir, const PackageScaffold& scaff
       if (fs::create_directory(p, ec))
         made.push_back(p);
       else if (ec)
-        fail_at(p, "cannot create directory: " + ec.message());
+        throw_file_error(p, "cannot create directory: " + ec.message());
     }
     // One writer per overlay: a second run waits, then finds the first's files and writes
     // nothing (two runs at once both wrote, leaving an overlay of both).
@@ -87,15 +80,15 @@ bool write_overlay(Session& s, const fs::path& dir, const PackageScaffold& scaff
         s.err << fmt::format("{}: nothing to do, it already holds this overlay\n", dir.string());
         return false;
       }
-      fail_at(dir, "is not empty: new-package writes a new overlay and overwrites nothing",
-              "name a new directory, or add the entry to your overlay's packages.toml by hand");
+      throw_file_error(dir, "is not empty: new-package writes a new overlay and overwrites nothing",
+                       "name a new directory, or add the entry to your overlay's packages.toml by hand");
     }
     for (const auto& file : scaffold.files) {
       fs::path parent = (dir / file.first).parent_path();
       std::vector<fs::path> absent;
       for (fs::path p = parent; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) absent.insert(absent.begin(), p);
       for (const auto& p : absent) {
-        if (!fs::create_directory(p, ec) && ec) fail_at(p, "cannot create directory: " + ec.message());
+        if (!fs::create_directory(p, ec) && ec) throw_file_error(p, "cannot create directory: " + ec.message());
         made.push_back(p);
       }
     }
@@ -118,7 +111,7 @@ int NewPackageRun::run(Session& s) {
   fs::path dir = output;
   std::error_code ec;
   if (fs::exists(fs::symlink_status(dir, ec)) && !fs::is_directory(dir, ec))
-    fail_at(dir, "exists and is not a directory");
+    throw_file_error(dir, "exists and is not a directory");
   if (!write_overlay(s, dir, scaffold)) return kExitOk;
   for (const auto& n : scaffold.notes) s.err << "tailor: note: " << n << "\n";
   for (const auto& file : scaffold.files) s.err << fmt::format("wrote {}\n", (dir / file.first).string());

@@ -19,6 +19,7 @@
 #include "util/diagnostic.hpp"
 #include "util/edit_distance.hpp"
 #include "util/exit_status.hpp"
+#include "util/file_error.hpp"
 #include "util/json_text.hpp"
 #include "util/read_file.hpp"
 #include "verify/promise.hpp"
@@ -63,12 +64,7 @@ void VerifyRun::define(CLI::App& app) {
 // The artifact must be there; the spec is read only for --variant.
 std::vector<std::string> VerifyRun::specs() {
   std::error_code ec;
-  if (!fs::exists(path, ec)) {
-    Diagnostic d;
-    d.path = path;
-    d.message = "no such file or directory";
-    throw DiagnosticError(d);
-  }
+  if (!fs::exists(path, ec)) throw_file_error(path, "no such file or directory");
   if (variant.empty()) return {};
   return {spec_arg};
 }
@@ -83,21 +79,14 @@ VariantPromise VerifyRun::promise(Session& s) const {
     return promise_of(derive_settings(m.require(variant, spec.path), spec, m, kb), kb, spec.path);
   }
   if (!variant_file.empty()) {
-    if (!fs::exists(variant_file, ec)) {  // anything else is the input reader's to refuse, by what it is
-      Diagnostic d;
-      d.path = variant_file;
-      d.message = "no such file";
-      throw DiagnosticError(d);
-    }
+    // Anything else is the input reader's to refuse, by what it is.
+    if (!fs::exists(variant_file, ec)) throw_file_error(variant_file, "no such file");
     return read_variant_json(variant_file, read_text(variant_file), kb);
   }
   if (fs::is_regular_file(variant_json, ec))
     return read_variant_json(variant_json.string(), read_text(variant_json), kb);
-  Diagnostic d;
-  d.path = path;
-  d.message = fmt::format("verify: no {} here, so the variant is unknown", kVariantJsonPath);
-  d.hint = "name it: tailor verify PATH --variant NAME [--spec SPEC], or --variant-json FILE";
-  throw DiagnosticError(d);
+  throw_file_error(path, fmt::format("verify: no {} here, so the variant is unknown", kVariantJsonPath),
+                   "name it: tailor verify PATH --variant NAME [--spec SPEC], or --variant-json FILE");
 }
 
 void VerifyRun::print_text(Session& s, const VariantPromise& p, const std::vector<Check>& checks) const {
