@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
+#include "cli/options.hpp"
+#include "cli/session.hpp"
 #include "util/diagnostic.hpp"
 #include "util/edit_distance.hpp"
 #include "util/exit_status.hpp"
@@ -16,28 +18,39 @@ namespace tailor {
 
 namespace {
 
+constexpr Command kKbCommands[] = {
+    {"probe-pin", "measure a nixpkgs revision and write its facts as an overlay", kFacts, make_kb_probe_pin},
+    {"new-package", "write an overlay that adds a package, started from one the knowledge base has", kFacts,
+     make_kb_new_package},
+};
+
 constexpr Command kCommands[] = {
-    {"matrix", "expand a spec: one row per variant", cmd_matrix},
-    {"explain", "the derived build settings of one variant, and why; --why-not: why a name is absent", cmd_explain},
-    {"kb", "print the knowledge base tailor reasons with", cmd_kb},
-    {"generate", "write the recipe tree and docs of a spec; --check: exit 1 if a tree is not up to date", cmd_generate},
-    {"manifest", "print a Flox manifest that installs several variants side by side", cmd_manifest},
-    {"check", "lint a recipe tree, generated or hand-written; --fix applies the mechanical fixes", cmd_check},
-    {"build", "build variants with flox or nix: dependencies first, bounded, logged, resumable", cmd_build},
-    {"ci", "print a GitHub Actions (--github) or GitLab (--gitlab) definition that builds the matrix", cmd_ci},
-    {"builders", "print a Nix machines file and settings for remote CUDA builders", cmd_builders},
-    {"import", "infer a spec from an existing recipe tree (prints TOML)", cmd_import},
-    {"adopt", "take over a tree that keeps its own builder: list (--write: do) what generate writes there", cmd_adopt},
-    {"repin", "move a hand-written tree (or a spec) to another nixpkgs pin and Python set, minimal edits", cmd_repin},
-    {"parse", "print the Nix normal form of FILE... (the text nix-instantiate --parse prints)", cmd_parse},
-    {"detect", "this host's CPU features, the ISA targets it can run, its GPUs and driver", cmd_detect},
-    {"recommend", "the variant to install on this host, with reasons and alternatives", cmd_recommend},
+    {"matrix", "expand a spec: one row per variant", kMatrix, make_matrix},
+    {"explain", "the derived build settings of one variant, and why; --why-not: why a name is absent", kMatrix,
+     make_explain},
+    {"kb", "print the knowledge base tailor reasons with", kFacts, make_kb, kKbCommands},
+    {"generate", "write the recipe tree and docs of a spec; --check: exit 1 if a tree is not up to date", kMatrix,
+     make_generate},
+    {"manifest", "print a Flox manifest that installs several variants side by side", kMatrix, make_manifest},
+    {"check", "lint a recipe tree, generated or hand-written; --fix applies the mechanical fixes", kTree, make_check},
+    {"build", "build variants with flox or nix: dependencies first, bounded, logged, resumable", kMatrix, make_build},
+    {"ci", "print a GitHub Actions (--github) or GitLab (--gitlab) definition that builds the matrix", kMatrix,
+     make_ci},
+    {"builders", "print a Nix machines file and settings for remote CUDA builders", kFacts, make_builders},
+    {"import", "infer a spec from an existing recipe tree (prints TOML)", kTree, make_import},
+    {"adopt", "take over a tree that keeps its own builder: list (--write: do) what generate writes there", kTree,
+     make_adopt},
+    {"repin", "move a hand-written tree (or a spec) to another nixpkgs pin and Python set, minimal edits", kTree,
+     make_repin},
+    {"parse", "print the Nix normal form of FILE... (the text nix-instantiate --parse prints)", kNothing, make_parse},
+    {"detect", "this host's CPU features, the ISA targets it can run, its GPUs and driver", kFacts, make_detect},
+    {"recommend", "the variant to install on this host, with reasons and alternatives", kMatrix, make_recommend},
     {"catalog", "write a self-contained HTML page: pick a machine, get the variant (recommend's answers, precomputed)",
-     cmd_catalog},
-    {"inspect", "per-SM composition and size of the CUDA fatbins in a .so, folder or wheel", cmd_inspect},
+     kMatrix, make_catalog},
+    {"inspect", "per-SM composition and size of the CUDA fatbins in a .so, folder or wheel", kArtifact, make_inspect},
     {"prune", "keep only the CUDA code given GPUs can load, in a .so, folder or wheel (-o OUT or --in-place)",
-     cmd_prune},
-    {"verify", "check a built artifact against what its variant promises", cmd_verify},
+     kArtifact | kMatrix, make_prune},
+    {"verify", "check a built artifact against what its variant promises", kArtifact | kMatrix, make_verify},
 };
 
 void print_usage(std::ostream& out) {
@@ -51,11 +64,39 @@ void print_usage(std::ostream& out) {
          "Exit status: 0 ok, 1 problems found, 2 bad usage or input, 3 missing environment.\n";
 }
 
+// Parses \a ctx.args into \a c's options, loads what its row needs, runs it.
+int run_row(const Command& c, const std::string& full_name, CommandContext& ctx) {
+  DefinedCommand d = define_command(c, full_name);
+  if (auto rc = parse_args(*d.app, ctx)) return *rc;
+  Session s(ctx.out, ctx.err);
+  s.kb_dir = *d.kb_dir;
+  std::vector<std::string> specs = d.run->specs();
+  if (needs(c, kMatrix))
+    for (const auto& spec : specs) s.matrix(spec);
+  return d.run->run(s);
+}
+
+const Command* find_in(std::span<const Command> rows, std::string_view name) {
+  for (const auto& c : rows)
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+// A row, or its sub-row named by the first argument ("kb probe-pin …").
+int run_command(const Command& c, CommandContext& ctx) {
+  if (!ctx.args.empty())
+    if (const Command* sub = find_in(c.subcommands, ctx.args.front())) {
+      ctx.args.erase(ctx.args.begin());
+      return run_row(*sub, fmt::format("{} {}", c.name, sub->name), ctx);
+    }
+  return run_row(c, c.name, ctx);
+}
+
 // A command's run: bad input is a diagnostic; so is any other exception, which
 // would otherwise abort (status 134) with a message of the C++ runtime.
 int run_guarded(const Command& c, CommandContext& ctx) {
   try {
-    return c.run(ctx);
+    return run_command(c, ctx);
   } catch (const DiagnosticError& e) {
     ctx.err << e.diagnostic().render();
   } catch (const std::exception& e) {
@@ -66,11 +107,7 @@ int run_guarded(const Command& c, CommandContext& ctx) {
   return kExitBadInput;
 }
 
-const Command* find_command(std::string_view name) {
-  for (const auto& c : kCommands)
-    if (name == c.name) return &c;
-  return nullptr;
-}
+const Command* find_command(std::string_view name) { return find_in(kCommands, name); }
 
 int unknown_command(const std::string& name, std::ostream& err) {
   std::vector<std::string> names;
@@ -112,6 +149,13 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
 }  // namespace
 
 std::span<const Command> commands() { return kCommands; }
+
+DefinedCommand define_command(const Command& c, const std::string& full_name) {
+  DefinedCommand d{c.make(), std::make_unique<std::string>(), std::make_unique<CLI::App>("", full_name)};
+  d.run->define(*d.app);
+  if (needs(c, kFacts)) add_kb_option(*d.app, *d.kb_dir);
+  return d;
+}
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   int status = dispatch(args, out, err);

@@ -16,8 +16,10 @@
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
+#include "cli/session.hpp"
 #include "generate/branch_tree.hpp"
 #include "generate/layout.hpp"
+#include "generate/tree_write.hpp"
 #include "import/layout_import.hpp"
 #include "import/spec_import.hpp"
 #include "matrix/expand.hpp"
@@ -27,7 +29,6 @@
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
 #include "util/file_error.hpp"
-#include "util/output_lock.hpp"
 #include "util/quote.hpp"
 #include "util/safe_name.hpp"
 
@@ -63,81 +64,94 @@ std::string differing_lines(const std::string& a, const std::string& b) {
   return fmt::format("{}", fmt::join(diff, ", "));
 }
 
-}  // namespace
+// What adopt imports from a tree: the spec's text, its expansion and what
+// happens to every file.
+struct Adoption {
+  std::vector<recipe::SourceFile> files;
+  migrate::ImportResult imported;
+  migrate::LayoutImport layout;
+  std::string text;  ///< the spec written to TREE/tailor.toml
+  std::vector<GeneratedFile> generated;
+  std::vector<PlannedChange> plan;
+  int identical = 0, replace = 0, create = 0, untouched = 0;  ///< variant files, and files left alone
+};
 
-int cmd_adopt(CommandContext& ctx) {
-  CLI::App app{
-      "Take over a tree that keeps its own builder: list (or, with --write, do) what tailor generate "
-      "would write, replace and remove there.",
-      "adopt"};
-  std::string dir, name, kb_dir;
+struct AdoptRun final : CommandRun {
+  std::string dir, name;
   bool write = false;
+
+  void define(CLI::App& app) override;
+  int run(Session& s) override;
+  // The steps of a run, in order.
+  bool import_tree(Session& s, Adoption& a) const;
+  WritePolicy list_changes(Session& s, Adoption& a) const;
+  void print_summary(Session& s, const Adoption& a, const fs::path& spec_path) const;
+};
+
+void AdoptRun::define(CLI::App& app) {
+  app.description(
+      "Take over a tree that keeps its own builder: list (or, with --write, do) what tailor generate "
+      "would write, replace and remove there.");
   app.add_option("TREE", dir, "the tree: a checkout whose variant files are wrappers of its own builder")
       ->required()
       ->check(nonempty_check());
   app.add_flag("--write", write, "write TREE/tailor.toml and the files listed; without it nothing is written");
   app.add_option("--name", name, "branch name of the spec (default: the directory's name)");
-  add_kb_option(app, kb_dir);
-  if (auto rc = parse_args(app, ctx)) return *rc;
-  KnowledgeBase kb = load_kb(kb_dir);
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
-    Diagnostic d;
-    d.path = dir;
-    d.message = "not a directory";
-    throw DiagnosticError(d);
-  }
-  name = tree_branch_name(dir, name);
-  std::optional<OutputLock> lock;
-  lock.emplace(dir, ctx.err, write ? OutputLock::Mode::exclusive : OutputLock::Mode::shared);
+}
 
-  std::vector<recipe::SourceFile> files = recipe::read_tree(dir);
-  migrate::ImportResult r = migrate::import_spec(name, files, kb);
-  for (const auto& w : r.warnings) ctx.err << "tailor: warning: " << w << "\n";
-  Spec imported = load_spec(std::string(kSpecName), r.toml, kb);
+// The spec of the tree with its [layout], and the plan of generate's files; false (reported)
+// when the tree's wrappers are not understood.
+bool AdoptRun::import_tree(Session& s, Adoption& a) const {
+  const KnowledgeBase& kb = s.facts();
+  a.files = recipe::read_tree(dir);
+  a.imported = migrate::import_spec(name, a.files, kb);
+  for (const auto& w : a.imported.warnings) s.warn(w);
+  Spec imported = load_spec(std::string(kSpecName), a.imported.toml, kb);
   Matrix first = expand(imported, kb);
-  auto wdir = migrate::wrapper_dir(files, first);
-  migrate::LayoutImport li;
+  auto wdir = migrate::wrapper_dir(a.files, first);
   if (!wdir || wdir->empty())
-    li.why = wdir ? "the variant files are at the tree's root, not in a folder of their own"
-                  : "no variant of the imported spec has a file in the tree";
+    a.layout.why = wdir ? "the variant files are at the tree's root, not in a folder of their own"
+                        : "no variant of the imported spec has a file in the tree";
   else
-    li = migrate::import_layout(files, imported, first, kb, *wdir);
-  if (li.toml.empty()) {
-    ctx.err << fmt::format("tailor: error: {}: the tree's wrappers are not understood: {}; nothing {}\n", dir, li.why,
-                           write ? "was written" : "would be written");
-    return kExitProblems;
+    a.layout = migrate::import_layout(a.files, imported, first, kb, *wdir);
+  if (a.layout.toml.empty()) {
+    Diagnostic d;
+    d.message = fmt::format("{}: the tree's wrappers are not understood: {}; nothing {}", dir, a.layout.why,
+                            write ? "was written" : "would be written");
+    s.err << d.render();
+    return false;
   }
-  std::string text = r.toml + li.toml;
-  Spec spec = load_spec(std::string(kSpecName), text, kb);
+  a.text = a.imported.toml + a.layout.toml;
+  Spec spec = load_spec(std::string(kSpecName), a.text, kb);
   spec.source = std::string(kSpecName);
-  Matrix m = expand(spec, kb);
-  std::vector<GeneratedFile> generated = branch_tree(spec, m, kb);
-  std::vector<PlannedChange> plan = plan_tree(dir, generated);
+  a.generated = branch_tree(spec, expand(spec, kb), kb);
+  a.plan = plan_tree(dir, a.generated);
+  return true;
+}
 
-  // What happens to every file of the tree.
+// Prints what happens to every file of the tree; the policy that writes it
+// (the files tailor did not write that it replaces, named).
+WritePolicy AdoptRun::list_changes(Session& s, Adoption& a) const {
   std::map<std::string, const GeneratedFile*> by_path;
-  for (const auto& f : generated) by_path[f.path] = &f;
-  std::vector<std::string> lines, edited;
-  std::set<std::string> named, accounted{std::string(kSpecName)};
-  int identical = 0, replace = 0, create = 0;
-  for (const auto& c : plan) {
+  for (const auto& f : a.generated) by_path[f.path] = &f;
+  std::vector<std::string> lines;
+  WritePolicy policy;
+  policy.prune = true;
+  std::set<std::string> accounted{std::string(kSpecName)};
+  for (const auto& c : a.plan) {
     accounted.insert(c.path);
     if (c.path == kLayoutManifest) continue;
     switch (c.change) {
-      case Change::unchanged: ++identical; break;
+      case Change::unchanged: ++a.identical; break;
       case Change::create:
-        ++create;
+        ++a.create;
         lines.push_back(fmt::format("write   {}", c.path));
         break;
       case Change::update:
       case Change::conflict: {
-        if (c.change == Change::conflict && !c.foreign) {
-          edited.push_back(c.path);
-          break;
-        }
-        ++replace;
-        named.insert(c.path);
+        if (c.change == Change::conflict && !c.foreign) break;  // edited: refused by the policy
+        ++a.replace;
+        policy.named.insert(c.path);
         std::string lines_differ = differing_lines(read_text(fs::path(dir) / c.path), by_path.at(c.path)->content);
         lines.push_back(fmt::format("replace {} (line{} {})", c.path,
                                     lines_differ.find(',') == std::string::npos ? "" : "s", lines_differ));
@@ -146,57 +160,79 @@ int cmd_adopt(CommandContext& ctx) {
       case Change::stale: lines.push_back(fmt::format("remove  {} (no longer in the matrix)", c.path)); break;
     }
   }
-  for (const auto& [path, why] : r.impossible) {
+  for (const auto& [path, why] : a.imported.impossible) {
     accounted.insert(path);
     lines.push_back(fmt::format("remove  {} ({})", path, why));
   }
-  for (const auto& k : li.keep) {
+  for (const auto& k : a.layout.keep) {
     accounted.insert(k);
     lines.push_back(fmt::format("keep    {} (the tree's builder: checked, never written)", k));
   }
-  int untouched = 0;
-  for (const auto& f : files)
+  for (const auto& f : a.files)
     if (!accounted.count(f.rel)) {
-      ++untouched;
+      ++a.untouched;
       lines.push_back(fmt::format("untouched {}", f.rel));
     }
-  for (const auto& l : lines) ctx.out << l << "\n";
-  for (const auto& c : li.corrected) ctx.out << "corrected: " << c << "\n";
-  fs::path spec_path = fs::path(dir) / kSpecName;
-  bool spec_there = fs::exists(spec_path, ec);
-  if (spec_there && read_text(spec_path) != text) {
-    ctx.err << fmt::format("tailor: error: {}: exists and is not the spec adopt imports; nothing {}\n",
-                           spec_path.generic_string(), write ? "was written" : "would be written");
-    ctx.err << "hint: remove it (or move it away) to adopt again; `tailor generate` keeps a tree that was adopted\n";
-    return kExitProblems;
-  }
-  if (!edited.empty()) {
-    for (const auto& e : edited)
-      ctx.err << fmt::format("{}/{}: error: edited since tailor generated it; not overwritten\n", dir, e);
-    ctx.err << "hint: nothing was written; undo the edits or change the spec and run tailor generate --force\n";
-    return kExitProblems;
-  }
-  int wrappers = identical + replace + create;
-  ctx.out << fmt::format(
+  for (const auto& l : lines) s.out << l << "\n";
+  for (const auto& c : a.layout.corrected) s.out << "corrected: " << c << "\n";
+  return policy;
+}
+
+void AdoptRun::print_summary(Session& s, const Adoption& a, const fs::path& spec_path) const {
+  int wrappers = a.identical + a.replace + a.create;
+  s.out << fmt::format(
       "adopt {}: {} variant files from the spec ({} identical, {} to replace, {} to write), {} to remove, {} kept, {} "
       "untouched; the spec {} {}\n",
-      dir, wrappers, identical, replace, create, r.impossible.size(), li.keep.size(), untouched,
+      dir, wrappers, a.identical, a.replace, a.create, a.imported.impossible.size(), a.layout.keep.size(), a.untouched,
       write ? "is" : "goes to", spec_path.generic_string());
-  if (!li.replaces.empty())
-    ctx.out << fmt::format("{} is replaced by `tailor generate {} -o .` (run in {})\n", li.replaces, kSpecName, dir);
+  if (!a.layout.replaces.empty())
+    s.out << fmt::format("{} is replaced by `tailor generate {} -o .` (run in {})\n", a.layout.replaces, kSpecName,
+                         dir);
+}
+
+int AdoptRun::run(Session& s) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw_file_error(dir, "not a directory");
+  name = tree_branch_name(dir, name);
+  auto lock = lock_tree(dir, s.err, write);
+  Adoption a;
+  if (!import_tree(s, a)) return kExitProblems;
+  WritePolicy policy = list_changes(s, a);
+  fs::path spec_path = fs::path(dir) / kSpecName;
+  bool spec_there = fs::exists(spec_path, ec);
+  if (spec_there && read_text(spec_path) != a.text) {
+    Diagnostic d;
+    d.message = fmt::format("{}: exists and is not the spec adopt imports; nothing {}", spec_path.generic_string(),
+                            write ? "was written" : "would be written");
+    d.hint = "remove it (or move it away) to adopt again; `tailor generate` keeps a tree that was adopted";
+    s.err << d.render();
+    return kExitProblems;
+  }
+  std::vector<const PlannedChange*> refused = refused_changes(a.plan, policy);
+  std::erase_if(refused, [](const PlannedChange* c) { return c->path == kLayoutManifest; });  // tailor's own record
+  if (!refused.empty()) {
+    for (const PlannedChange* c : refused) s.err << refusal(dir, *c, "not overwritten").render();
+    s.err << "hint: nothing was written; undo the edits or change the spec and run tailor generate --force\n";
+    return kExitProblems;
+  }
+  print_summary(s, a, spec_path);
   if (!write) {
-    ctx.out << "dry run: nothing written; --write does it\n";
+    s.out << "dry run: nothing written; --write does it\n";
     return kExitOk;
   }
-  if (!spec_there) write_file_atomically(spec_path, text);
-  apply_plan(dir, generated, plan, false, true, named);
-  for (const auto& [path, why] : r.impossible) {
+  if (!spec_there) write_file_atomically(spec_path, a.text);
+  write_tree(dir, a.generated, a.plan, policy);
+  for (const auto& [path, why] : a.imported.impossible) {
     fs::remove(fs::path(dir) / path, ec);
     if (ec) throw_file_error(fs::path(dir) / path, "cannot remove: " + ec.message());
   }
-  ctx.out << fmt::format("wrote {} files, removed {}; `tailor generate {} -o .` keeps the tree from now on\n",
-                         replace + create, r.impossible.size(), kSpecName);
+  s.out << fmt::format("wrote {} files, removed {}; `tailor generate {} -o .` keeps the tree from now on\n",
+                       a.replace + a.create, a.imported.impossible.size(), kSpecName);
   return kExitOk;
 }
+
+}  // namespace
+
+std::unique_ptr<CommandRun> make_adopt() { return std::make_unique<AdoptRun>(); }
 
 }  // namespace tailor

@@ -10,8 +10,8 @@
 
 #include "catalog/catalog_pages.hpp"
 #include "cli/command.hpp"
-#include "cli/expanded_matrix.hpp"
 #include "cli/options.hpp"
+#include "cli/session.hpp"
 #include "matrix/spec_loader.hpp"
 #include "util/atomic_write.hpp"
 #include "util/exit_status.hpp"
@@ -19,12 +19,27 @@
 
 namespace tailor {
 
-int cmd_catalog(CommandContext& ctx) {
-  CLI::App app{"Write a self-contained HTML page: pick a machine, get the variant (answers precomputed by recommend).",
-               "catalog"};
+namespace {
+
+struct CatalogRun final : CommandRun {
   std::vector<std::string> spec_args;
-  std::string dir, kb_dir, org = "flox";
+  std::string dir, org = "flox";
   bool json = false;
+
+  void define(CLI::App& app) override;
+  std::vector<std::string> specs() override {
+    if (spec_args.empty()) spec_args.push_back(kDefaultSpec);
+    return spec_args;
+  }
+  int run(Session& s) override;
+  std::string path_of(const CatalogPageFile& f) const { return (std::filesystem::path(dir) / f.name).string(); }
+  void report_one(Session& s, const CatalogPageFile& page, size_t variants) const;
+  void report_many(Session& s, const std::vector<CatalogPageFile>& pages, size_t variants) const;
+};
+
+void CatalogRun::define(CLI::App& app) {
+  app.description(
+      "Write a self-contained HTML page: pick a machine, get the variant (answers precomputed by recommend).");
   app.add_option("SPEC", spec_args, "spec files or built-in specs (default: build-pytorch/main)");
   app.add_option("-o,--output", dir, "directory to write index.html into")
       ->required()
@@ -33,37 +48,25 @@ int cmd_catalog(CommandContext& ctx) {
   app.add_option("--org", org, "the Flox organisation that publishes the builds (default: flox)")
       ->check(safe_name_check());
   app.add_flag("--json", json, "print what was written as one JSON object");
-  add_kb_option(app, kb_dir);
-  if (auto rc = parse_args(app, ctx)) return *rc;
-  if (spec_args.empty()) spec_args.push_back(kDefaultSpec);
+}
 
-  KnowledgeBase kb = load_kb(kb_dir);
-  std::vector<CatalogSpec> specs;
-  size_t variants = 0;
-  for (const auto& arg : spec_args) {
-    Spec spec = load_spec_arg(arg, kb);
-    Matrix m = expand_reporting(spec, kb, ctx.err);
-    variants += m.variants.size();
-    specs.push_back({std::move(spec), std::move(m)});
+// One page: as it always was.
+void CatalogRun::report_one(Session& s, const CatalogPageFile& page, size_t variants) const {
+  if (json) {
+    s.out << json_text(nlohmann::ordered_json{{"page", path_of(page)},
+                                              {"specs", page.specs.size()},
+                                              {"variants", variants},
+                                              {"answers", page.answers},
+                                              {"bytes", page.html.size()}});
+    return;
   }
-  std::vector<CatalogPageFile> pages = render_catalog_pages(std::move(specs), kb, org);
-  std::filesystem::create_directories(dir);
-  auto path_of = [&](const CatalogPageFile& f) { return (std::filesystem::path(dir) / f.name).string(); };
-  for (const auto& f : pages) write_file_atomically(path_of(f), f.html);
+  s.out << fmt::format("{}: {} variants of {} spec{}, {} distinct answers, {} bytes\n", path_of(page), variants,
+                       page.specs.size(), page.specs.size() == 1 ? "" : "s", page.answers, page.html.size());
+}
+
+// An index and the pages it links.
+void CatalogRun::report_many(Session& s, const std::vector<CatalogPageFile>& pages, size_t variants) const {
   const CatalogPageFile& first = pages.front();
-  if (pages.size() == 1) {  // one page: as it always was
-    if (json) {
-      ctx.out << json_text(nlohmann::ordered_json{{"page", path_of(first)},
-                                                  {"specs", first.specs.size()},
-                                                  {"variants", variants},
-                                                  {"answers", first.answers},
-                                                  {"bytes", first.html.size()}});
-      return kExitOk;
-    }
-    ctx.out << fmt::format("{}: {} variants of {} spec{}, {} distinct answers, {} bytes\n", path_of(first), variants,
-                           first.specs.size(), first.specs.size() == 1 ? "" : "s", first.answers, first.html.size());
-    return kExitOk;
-  }
   if (json) {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (size_t i = 1; i < pages.size(); ++i)
@@ -72,19 +75,40 @@ int cmd_catalog(CommandContext& ctx) {
                       {"variants", pages[i].variants},
                       {"answers", pages[i].answers},
                       {"bytes", pages[i].html.size()}});
-    ctx.out << json_text(nlohmann::ordered_json{{"page", path_of(first)},
-                                                {"specs", spec_args.size()},
-                                                {"variants", variants},
-                                                {"bytes", first.html.size()},
-                                                {"pages", list}});
-    return kExitOk;
+    s.out << json_text(nlohmann::ordered_json{{"page", path_of(first)},
+                                              {"specs", spec_args.size()},
+                                              {"variants", variants},
+                                              {"bytes", first.html.size()},
+                                              {"pages", list}});
+    return;
   }
   for (size_t i = 1; i < pages.size(); ++i)
-    ctx.out << fmt::format("{}: {} variants of {} spec{}, {} distinct answers, {} bytes\n", path_of(pages[i]),
-                           pages[i].variants, pages[i].specs.size(), pages[i].specs.size() == 1 ? "" : "s",
-                           pages[i].answers, pages[i].html.size());
-  ctx.out << fmt::format("{}: links the {} pages, {} bytes\n", path_of(first), pages.size() - 1, first.html.size());
+    s.out << fmt::format("{}: {} variants of {} spec{}, {} distinct answers, {} bytes\n", path_of(pages[i]),
+                         pages[i].variants, pages[i].specs.size(), pages[i].specs.size() == 1 ? "" : "s",
+                         pages[i].answers, pages[i].html.size());
+  s.out << fmt::format("{}: links the {} pages, {} bytes\n", path_of(first), pages.size() - 1, first.html.size());
+}
+
+int CatalogRun::run(Session& s) {
+  std::vector<CatalogSpec> specs;
+  size_t variants = 0;
+  for (const auto& arg : spec_args) {
+    const auto& e = s.matrix(arg);
+    variants += e.matrix.variants.size();
+    specs.push_back({e.spec, e.matrix});
+  }
+  std::vector<CatalogPageFile> pages = render_catalog_pages(std::move(specs), s.facts(), org);
+  std::filesystem::create_directories(dir);
+  for (const auto& f : pages) write_file_atomically(path_of(f), f.html);
+  if (pages.size() == 1)
+    report_one(s, pages.front(), variants);
+  else
+    report_many(s, pages, variants);
   return kExitOk;
 }
+
+}  // namespace
+
+std::unique_ptr<CommandRun> make_catalog() { return std::make_unique<CatalogRun>(); }
 
 }  // namespace tailor

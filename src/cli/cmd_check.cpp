@@ -7,20 +7,32 @@
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
+#include "cli/session.hpp"
 #include "lint/linter.hpp"
 #include "recipe/recipe_tree.hpp"
 #include "util/exit_status.hpp"
 
 namespace tailor {
 
-int cmd_check(CommandContext& ctx) {
-  CLI::App app{
-      "Lint a recipe tree (generated or hand-written): names, pins, package sets, targets, "
-      "workarounds, descriptions, imports and docs.",
-      "check"};
-  std::string dir, kb_dir;
+namespace {
+
+struct CheckRun final : CommandRun {
+  std::string dir;
   bool json = false, list_rules = false, strict = false, fix = false, dry_run = false, diff = false,
        allow_empty = false, all_sites = false;
+  void define(CLI::App& app) override;
+  int run(Session& s) override;
+  bool empty(Session& s, const lint::CheckResult& r) const;
+  int status(const lint::CheckResult& r) const {
+    return r.errors > 0 || (strict && r.warnings > 0) ? kExitProblems : kExitOk;
+  }
+  int run_fixes(Session& s);
+};
+
+void CheckRun::define(CLI::App& app) {
+  app.description(
+      "Lint a recipe tree (generated or hand-written): names, pins, package sets, targets, "
+      "workarounds, descriptions, imports and docs.");
   app.add_option("DIR", dir, "the tree: .flox/pkgs, a branch checkout or the output of tailor generate");
   app.add_flag("--json", json,
                "print a JSON array of {file, line, column, severity, rule, message} instead of diagnostics");
@@ -38,53 +50,55 @@ int cmd_check(CommandContext& ctx) {
   app.add_flag(
       "--allow-empty", allow_empty,
       "a directory without recipe files passes (exit 0); without it, that is an error (exit 2): a mistyped path");
-  add_kb_option(app, kb_dir);
-  if (auto rc = parse_args(app, ctx)) return *rc;
+}
+
+int CheckRun::run(Session& s) {
   if (list_rules) {
-    ctx.out << lint::render_rules();
+    s.out << lint::render_rules();
     return kExitOk;
   }
   if (dir.empty()) {
     Diagnostic d;
     d.message = "check: a directory is required";
     d.hint = "tailor check DIR (or tailor check --rules)";
-    ctx.err << d.render();
+    s.err << d.render();
     return kExitBadInput;
   }
-  KnowledgeBase kb = load_kb(kb_dir);
-  // A tree without recipes is a path that names the wrong directory (a typo in CI
-  // passes otherwise): refused unless the caller says an empty tree is expected.
-  auto empty = [&](const lint::CheckResult& r) {
-    if (r.recipes > 0 || allow_empty) return false;
-    Diagnostic d;
-    d.path = dir;
-    d.message = r.files == 0 ? "no recipe files (*.nix) in this directory"
-                             : fmt::format(
-                                   "no recipe files in this directory, only {} helper{} (lib/, default.nix, "
-                                   "flake.nix, shell.nix)",
-                                   r.files, r.files == 1 ? "" : "s");
-    d.hint = "tailor check DIR: DIR is a recipe tree, e.g. .flox/pkgs; pass --allow-empty where no recipes is expected";
-    ctx.err << d.render();
-    return true;
-  };
-  auto status = [&](const lint::CheckResult& r) {
-    return r.errors > 0 || (strict && r.warnings > 0) ? kExitProblems : kExitOk;
-  };
-  if (!fix && !diff) {
-    lint::CheckResult r = lint::check_tree(dir, kb, all_sites);
-    if (empty(r)) return kExitBadInput;
-    ctx.out << (json ? lint::render_json(r) : lint::render_text(r));
-    return status(r);
-  }
+  if (fix || diff) return run_fixes(s);
+  lint::CheckResult r = lint::check_tree(dir, s.facts(), all_sites);
+  if (empty(s, r)) return kExitBadInput;
+  s.out << (json ? lint::render_json(r) : lint::render_text(r));
+  return status(r);
+}
+
+// A tree without recipes is a path that names the wrong directory (a typo in CI
+// passes otherwise): refused unless the caller says an empty tree is expected.
+bool CheckRun::empty(Session& s, const lint::CheckResult& r) const {
+  if (r.recipes > 0 || allow_empty) return false;
+  Diagnostic d;
+  d.path = dir;
+  d.message = r.files == 0 ? "no recipe files (*.nix) in this directory"
+                           : fmt::format(
+                                 "no recipe files in this directory, only {} helper{} (lib/, default.nix, "
+                                 "flake.nix, shell.nix)",
+                                 r.files, r.files == 1 ? "" : "s");
+  d.hint = "tailor check DIR: DIR is a recipe tree, e.g. .flox/pkgs; pass --allow-empty where no recipes is expected";
+  s.err << d.render();
+  return true;
+}
+
+// --fix, --diff: the mechanical fixes, printed, then (--fix) written and checked again.
+int CheckRun::run_fixes(Session& s) {
+  const KnowledgeBase& kb = s.facts();
   std::vector<recipe::SourceFile> files = recipe::read_tree(dir);
   lint::CheckResult r = lint::check_files(dir, files, kb, true);  // fixes see every site
-  if (empty(r)) return kExitBadInput;
+  if (empty(s, r)) return kExitBadInput;
   lint::FixPlan plan = lint::plan_fixes(dir, r, files);
   if (diff) {
-    ctx.out << lint::render_diff(plan);
+    s.out << lint::render_diff(plan);
     return status(r);
   }
-  std::ostream& log = json ? ctx.err : ctx.out;  // keep stdout JSON
+  std::ostream& log = json ? s.err : s.out;  // keep stdout JSON
   for (const auto& ff : plan.files)
     for (const auto& d : ff.done) log << (dry_run ? "would fix " : "fixed ") << d << "\n";
   size_t n = plan.files.size();
@@ -99,8 +113,12 @@ int cmd_check(CommandContext& ctx) {
   }
   lint::write_fixes(dir, plan);
   r = lint::check_tree(dir, kb, all_sites);
-  ctx.out << (json ? lint::render_json(r) : lint::render_text(r));
+  s.out << (json ? lint::render_json(r) : lint::render_text(r));
   return status(r);
 }
+
+}  // namespace
+
+std::unique_ptr<CommandRun> make_check() { return std::make_unique<CheckRun>(); }
 
 }  // namespace tailor

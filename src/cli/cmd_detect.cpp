@@ -5,29 +5,38 @@
 #include "cli/command.hpp"
 #include "cli/host_options.hpp"
 #include "cli/options.hpp"
+#include "cli/session.hpp"
 #include "host/host_json.hpp"
 #include "util/exit_status.hpp"
 #include "util/json_text.hpp"
 
 namespace tailor {
 
-int cmd_detect(CommandContext& ctx) {
-  CLI::App app{"Show this host's CPU features, the ISA targets it can run, its GPUs and driver.", "detect"};
+namespace {
+
+struct DetectRun final : CommandRun {
   bool json = false;
-  std::string kb_dir;
   HostArgs host;
-  app.add_flag("--json", json, "print JSON");
-  add_host_options(app, host);
-  add_kb_option(app, kb_dir);
-  if (auto rc = parse_args(app, ctx)) return *rc;
+  void define(CLI::App& app) override {
+    app.description("Show this host's CPU features, the ISA targets it can run, its GPUs and driver.");
+    app.add_flag("--json", json, "print JSON");
+    add_host_options(app, host);
+  }
+  int run(Session& s) override;
+};
+
+int DetectRun::run(Session& s) {
   EarlyGpuQuery gpus(host.options());  // runs while the knowledge base loads
-  KnowledgeBase kb = load_kb(kb_dir);
-  HostFacts facts = detect_host(host.options(), kb, &gpus);
+  HostFacts facts = detect_host(host.options(), s.facts(), &gpus);
   if (json)
-    ctx.out << json_text(to_json(facts));
+    s.out << json_text(to_json(facts));
   else
-    ctx.out << render_text(facts);
+    s.out << render_text(facts);
   return kExitOk;
 }
+
+}  // namespace
+
+std::unique_ptr<CommandRun> make_detect() { return std::make_unique<DetectRun>(); }
 
 }  // namespace tailor

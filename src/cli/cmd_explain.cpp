@@ -7,8 +7,8 @@
 #include <fmt/ranges.h>
 
 #include "cli/command.hpp"
-#include "cli/expanded_matrix.hpp"
 #include "cli/options.hpp"
+#include "cli/session.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/rules.hpp"
 #include "matrix/spec_loader.hpp"
@@ -135,23 +135,25 @@ int why_not(const std::string& name, const Spec& spec, const Matrix& m, const Kn
   return kExitOk;
 }
 
-}  // namespace
-
-int cmd_explain(CommandContext& ctx) {
-  CLI::App app{"Show the derived build settings of one variant, and the fact behind each.", "explain"};
-  std::string name, spec_arg = kDefaultSpec, kb_dir;
+struct ExplainRun final : CommandRun {
+  std::string name, spec_arg = kDefaultSpec;
   bool json = false, why = false;
-  app.add_option("NAME", name, "variant name, e.g. pytorch-python313-cuda12_9-sm90-avx512")->required();
-  app.add_option("--spec", spec_arg, "spec file or built-in spec (default: build-pytorch/main)");
-  app.add_flag("--json", json, "print JSON");
-  app.add_flag("--why-not", why, "explain why NAME is not in the matrix");
-  add_kb_option(app, kb_dir);
-  if (auto rc = parse_args(app, ctx)) return *rc;
 
-  KnowledgeBase kb = load_kb(kb_dir);
-  Spec spec = load_spec_arg(spec_arg, kb);
-  Matrix m = expand_reporting(spec, kb, ctx.err);
-  if (why) return why_not(name, spec, m, kb, ctx.out, ctx.err);
+  void define(CLI::App& app) override {
+    app.description("Show the derived build settings of one variant, and the fact behind each.");
+    app.add_option("NAME", name, "variant name, e.g. pytorch-python313-cuda12_9-sm90-avx512")->required();
+    app.add_option("--spec", spec_arg, "spec file or built-in spec (default: build-pytorch/main)");
+    app.add_flag("--json", json, "print JSON");
+    app.add_flag("--why-not", why, "explain why NAME is not in the matrix");
+  }
+  std::vector<std::string> specs() override { return {spec_arg}; }
+  int run(Session& s) override;
+};
+
+int ExplainRun::run(Session& s) {
+  const KnowledgeBase& kb = s.facts();
+  const auto& [spec, m] = s.matrix(spec_arg);
+  if (why) return why_not(name, spec, m, kb, s.out, s.err);
 
   const Variant* v = m.find(name);
   if (!v) {
@@ -159,15 +161,19 @@ int cmd_explain(CommandContext& ctx) {
     d.message = fmt::format("{} is not in the matrix of {}", name, spec.path);
     d.hint = did_you_mean(name, all_names(m));
     if (d.hint.empty()) d.hint = fmt::format("'tailor explain --why-not {} --spec {}' says why", name, spec_arg);
-    ctx.err << d.render();
+    s.err << d.render();
     return kExitBadInput;
   }
-  BuildSettings s = derive_settings(*v, spec, m, kb);
+  BuildSettings settings = derive_settings(*v, spec, m, kb);
   if (json)
-    ctx.out << json_text(to_json(s, kb));
+    s.out << json_text(to_json(settings, kb));
   else
-    print_settings(s, spec, ctx.out);
+    print_settings(settings, spec, s.out);
   return kExitOk;
 }
+
+}  // namespace
+
+std::unique_ptr<CommandRun> make_explain() { return std::make_unique<ExplainRun>(); }
 
 }  // namespace tailor

@@ -3,7 +3,7 @@
 // or check that DIR is up to date.
 #include <algorithm>
 #include <filesystem>
-#include <optional>
+#include <map>
 #include <ostream>
 #include <set>
 #include <vector>
@@ -14,15 +14,15 @@
 
 #include "catalog/catalog_page.hpp"
 #include "cli/command.hpp"
-#include "cli/expanded_matrix.hpp"
 #include "cli/options.hpp"
+#include "cli/session.hpp"
 #include "generate/branch_tree.hpp"
 #include "generate/marker.hpp"
+#include "generate/tree_write.hpp"
 #include "matrix/spec_loader.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
 #include "util/json_text.hpp"
-#include "util/output_lock.hpp"
 
 namespace tailor {
 
@@ -40,71 +40,84 @@ const char* change_name(Change c) {
   return "?";
 }
 
-// --json: what the tree needed and what this run did, one document.
-void print_json(CommandContext& ctx, const Spec& spec, const Matrix& m, const std::string& dir, size_t files,
-                const std::vector<PlannedChange>& plan, bool check, int written, int removed) {
-  nlohmann::ordered_json changes = nlohmann::ordered_json::array();
-  for (const auto& c : plan)
-    if (c.change != Change::unchanged)
-      changes.push_back({{"path", c.path}, {"change", change_name(c.change)}, {"note", c.note}});
-  nlohmann::ordered_json j{{"spec", spec.path},
-                           {"branch", spec.name},
-                           {"tree", dir},
-                           {"variants", m.variants.size()},
-                           {"files", files},
-                           {"check", check},
-                           {"up_to_date", changes.empty()},
-                           {"written", written},
-                           {"removed", removed},
-                           {"changes", changes}};
-  ctx.out << json_text(j);
-}
-}  // namespace
+// The changes of a plan, counted by kind.
+struct Counts {
+  std::map<Change, int> n;
+  explicit Counts(const std::vector<PlannedChange>& plan) {
+    for (const auto& c : plan) n[c.change]++;
+  }
+  int operator[](Change c) const { return n.count(c) ? n.at(c) : 0; }
+};
 
-int cmd_generate(CommandContext& ctx) {
-  CLI::App app{"Write the recipe tree and docs of a spec.", "generate"};
+struct GenerateRun final : CommandRun {
   SpecArg spec_arg;
-  std::string dir, kb_dir;
-  bool check = false, force = false, prune = false, json = false, catalog = false;
+  std::string spec_name, dir;
+  bool check = false, json = false, catalog = false;
+  std::vector<std::string> overwrite;
+  WritePolicy policy;
+
+  void define(CLI::App& app) override;
+  std::vector<std::string> specs() override { return {spec_name = chosen_spec(spec_arg, "generate", kDefaultSpec)}; }
+  int run(Session& s) override;
+
+  // The steps of a run, in order.
+  std::vector<GeneratedFile> files_of(Session& s, const Spec& spec, const Matrix& m) const;
+  std::set<std::string> named_files(const std::vector<GeneratedFile>& files) const;
+  std::vector<std::string> missing_kept_files(const Spec& spec) const;
+  int report_check(Session& s, const Expanded& e, size_t files, const std::vector<PlannedChange>& plan,
+                   bool missing) const;
+  int refuse(Session& s, const Expanded& e, size_t files, const std::vector<PlannedChange>& plan) const;
+  void report_written(Session& s, const Expanded& e, size_t files, const std::vector<PlannedChange>& plan) const;
+  void print_json(Session& s, const Expanded& e, size_t files, const std::vector<PlannedChange>& plan, bool check,
+                  int written, int removed) const;
+};
+
+void GenerateRun::define(CLI::App& app) {
+  app.description("Write the recipe tree and docs of a spec.");
   add_spec_arg(app, spec_arg, "spec file or built-in spec (default: build-pytorch/main)");
   app.add_option("-o,--output", dir, "directory of the tree")->required()->check(nonempty_check())->type_name("DIR");
   app.add_flag("--check", check, "write nothing; exit 1 if DIR is not up to date");
-  std::vector<std::string> overwrite;
-  app.add_flag("--force", force,
+  app.add_flag("--force", policy.force,
                "overwrite generated files that were edited by hand (never a file tailor did not write)");
   app.add_option("--overwrite", overwrite,
                  "overwrite this file of the tree (relative to DIR), even one tailor did not write; repeatable")
       ->type_name("PATH");
-  app.add_flag("--prune", prune, "remove generated files of variants no longer in the matrix");
+  app.add_flag("--prune", policy.prune, "remove generated files of variants no longer in the matrix");
   app.add_flag("--json", json, "print what the tree needed and what was written as one JSON object");
   app.add_flag("--catalog", catalog, "also write docs/index.html, the page of 'tailor catalog' for this spec");
-  add_kb_option(app, kb_dir);
-  if (auto rc = parse_args(app, ctx)) return *rc;
+}
 
-  KnowledgeBase kb = load_kb(kb_dir);
-  Spec spec = load_spec_arg(chosen_spec(spec_arg, "generate", kDefaultSpec), kb);
-  spec.source = spec_source(spec.path, dir);  // the tree names its spec the same however it was spelled
-  Matrix m = expand_reporting(spec, kb, ctx.err);
-  std::vector<GeneratedFile> files = branch_tree(spec, m, kb);
+// --json: what the tree needed and what this run did, one document.
+void GenerateRun::print_json(Session& s, const Expanded& e, size_t files, const std::vector<PlannedChange>& plan,
+                             bool checked, int written, int removed) const {
+  nlohmann::ordered_json changes = nlohmann::ordered_json::array();
+  for (const auto& c : plan)
+    if (c.change != Change::unchanged)
+      changes.push_back({{"path", c.path}, {"change", change_name(c.change)}, {"note", c.note}});
+  nlohmann::ordered_json j{{"spec", e.spec.path},
+                           {"branch", e.spec.name},
+                           {"tree", dir},
+                           {"variants", e.matrix.variants.size()},
+                           {"files", files},
+                           {"check", checked},
+                           {"up_to_date", changes.empty()},
+                           {"written", written},
+                           {"removed", removed},
+                           {"changes", changes}};
+  s.out << json_text(j);
+}
+
+std::vector<GeneratedFile> GenerateRun::files_of(Session& s, const Spec& spec, const Matrix& m) const {
+  std::vector<GeneratedFile> files = branch_tree(spec, m, s.facts());
   if (catalog) {
-    CatalogData data = build_catalog({{spec, m}}, kb, "flox");
-    files.push_back({"docs/index.html", with_marker(render_catalog_page(data, kb), CommentStyle::html)});
+    CatalogData data = build_catalog({{spec, m}}, s.facts(), "flox");
+    files.push_back({"docs/index.html", with_marker(render_catalog_page(data, s.facts()), CommentStyle::html)});
   }
-  // One writer per output directory at a time (a check reads beside other checks).
-  std::optional<OutputLock> lock;
-  std::error_code ec;
-  if (!check) {
-    fs::create_directories(dir, ec);
-    if (ec) {
-      Diagnostic d;
-      d.path = dir;
-      d.message = "cannot create the output directory: " + ec.message();
-      throw DiagnosticError(d);
-    }
-  }
-  if (fs::is_directory(dir, ec))
-    lock.emplace(dir, ctx.err, check ? OutputLock::Mode::shared : OutputLock::Mode::exclusive);
-  std::vector<PlannedChange> plan = plan_tree(dir, files);
+  return files;
+}
+
+// --overwrite PATH: each must be a file this spec writes.
+std::set<std::string> GenerateRun::named_files(const std::vector<GeneratedFile>& files) const {
   std::set<std::string> named;
   for (const auto& path : overwrite) {
     std::string rel = fs::path(path).lexically_normal().generic_string();
@@ -116,88 +129,113 @@ int cmd_generate(CommandContext& ctx) {
     }
     named.insert(rel);
   }
+  return named;
+}
 
-  std::map<Change, int> count;
-  for (const auto& c : plan) count[c.change]++;
-  // A tree that keeps its own builder: its files are checked, never written.
+// A tree that keeps its own builder: its files are checked, never written.
+std::vector<std::string> GenerateRun::missing_kept_files(const Spec& spec) const {
   std::vector<std::string> missing;
+  std::error_code ec;
   if (spec.layout)
     for (const auto& k : spec.layout->keep)
       if (!fs::is_regular_file(fs::path(dir) / k, ec)) missing.push_back(k);
-  for (const auto& k : missing)
-    ctx.err << fmt::format(
-        "{}/{}: error: the tree's own builder file is missing ([layout] keep); tailor never "
-        "writes it\n",
-        dir, k);
-  if (!missing.empty() && !check) return kExitProblems;
-  if (check && json) {
-    print_json(ctx, spec, m, dir, files.size(), plan, true, 0, 0);
-    return plan.size() == static_cast<size_t>(count[Change::unchanged]) && missing.empty() ? kExitOk : kExitProblems;
-  }
-  if (check) {
-    for (const auto& c : plan)
-      if (c.change != Change::unchanged)
-        ctx.out << fmt::format("{}: {}{}\n", change_name(c.change), c.path, c.note.empty() ? "" : " (" + c.note + ")");
-    bool up_to_date = plan.size() == static_cast<size_t>(count[Change::unchanged]) && missing.empty();
-    ctx.out << (up_to_date ? fmt::format("{} is up to date ({} files)\n", dir, files.size())
-                           : fmt::format("{} is not up to date: {} to create, {} to update, {} edited, {} stale\n", dir,
-                                         count[Change::create], count[Change::update], count[Change::conflict],
-                                         count[Change::stale]));
+  return missing;
+}
+
+int GenerateRun::report_check(Session& s, const Expanded& e, size_t files, const std::vector<PlannedChange>& plan,
+                              bool missing) const {
+  Counts count(plan);
+  bool up_to_date = plan.size() == static_cast<size_t>(count[Change::unchanged]) && !missing;
+  if (json) {
+    print_json(s, e, files, plan, true, 0, 0);
     return up_to_date ? kExitOk : kExitProblems;
   }
-  int edited = 0, foreign = 0, overwritten = 0;
-  for (const auto& c : plan) {
-    if (c.change != Change::conflict) continue;
-    if (may_overwrite(c, force, named))
-      ++overwritten;
-    else
-      ++(c.foreign ? foreign : edited);
+  for (const auto& c : plan)
+    if (c.change != Change::unchanged)
+      s.out << fmt::format("{}: {}{}\n", change_name(c.change), c.path, c.note.empty() ? "" : " (" + c.note + ")");
+  s.out << (up_to_date ? fmt::format("{} is up to date ({} files)\n", dir, files)
+                       : fmt::format("{} is not up to date: {} to create, {} to update, {} edited, {} stale\n", dir,
+                                     count[Change::create], count[Change::update], count[Change::conflict],
+                                     count[Change::stale]));
+  return up_to_date ? kExitOk : kExitProblems;
+}
+
+// Files the policy may not overwrite: each named, nothing written.
+int GenerateRun::refuse(Session& s, const Expanded& e, size_t files, const std::vector<PlannedChange>& plan) const {
+  int edited = 0, foreign = 0;
+  for (const PlannedChange* c : refused_changes(plan, policy)) {
+    s.err << refusal(dir, *c, "not overwritten").render();
+    ++(c->foreign ? foreign : edited);
   }
-  if (edited + foreign) {
-    for (const auto& c : plan)
-      if (c.change == Change::conflict && !may_overwrite(c, force, named))
-        ctx.err << fmt::format("{}/{}: error: {}; not overwritten\n", dir, c.path, c.note);
-    // A file tailor never wrote may be a team's own builder with another
-    // interface: --force alone must not replace it.
-    std::vector<std::string> ways;
-    if (edited) ways.push_back(fmt::format("--force to overwrite {} edited file{}", edited, edited == 1 ? "" : "s"));
-    if (foreign)
-      ways.push_back(
-          fmt::format("--overwrite PATH for each of the {} file{} tailor did not write, if it should replace {}",
-                      foreign, foreign == 1 ? "" : "s", foreign == 1 ? "it" : "them"));
-    ctx.err << fmt::format("hint: nothing was written; rerun with {}\n", fmt::join(ways, ", or "));
-    if (json) print_json(ctx, spec, m, dir, files.size(), plan, false, 0, 0);
-    return kExitProblems;
-  }
-  apply_plan(dir, files, plan, force, prune, named);
+  // A file tailor never wrote may be a team's own builder with another
+  // interface: --force alone must not replace it.
+  std::vector<std::string> ways;
+  if (edited) ways.push_back(fmt::format("--force to overwrite {} edited file{}", edited, edited == 1 ? "" : "s"));
+  if (foreign)
+    ways.push_back(
+        fmt::format("--overwrite PATH for each of the {} file{} tailor did not write, if it should replace {}", foreign,
+                    foreign == 1 ? "" : "s", foreign == 1 ? "it" : "them"));
+  s.err << fmt::format("hint: nothing was written; rerun with {}\n", fmt::join(ways, ", or "));
+  if (json) print_json(s, e, files, plan, false, 0, 0);
+  return kExitProblems;
+}
+
+void GenerateRun::report_written(Session& s, const Expanded& e, size_t files,
+                                 const std::vector<PlannedChange>& plan) const {
+  Counts count(plan);
+  int overwritten = 0;
+  for (const auto& c : plan) overwritten += may_overwrite(c, policy.force, policy.named);
   int written = count[Change::create] + count[Change::update] + overwritten;
   if (json) {
-    print_json(ctx, spec, m, dir, files.size(), plan, false, written, prune ? count[Change::stale] : 0);
-    return kExitOk;
+    print_json(s, e, files, plan, false, written, policy.prune ? count[Change::stale] : 0);
+    return;
   }
-  if (written == 0 && (count[Change::stale] == 0 || !prune)) {
-    ctx.out << fmt::format("{}: nothing to do, up to date ({} files, {} variants)\n", dir, files.size(),
-                           m.variants.size());
-  } else {
-    ctx.out << fmt::format("{}: wrote {} file{} ({} new, {} updated{}), {} unchanged; {} variants of {}\n", dir,
-                           written, written == 1 ? "" : "s", count[Change::create], count[Change::update],
-                           overwritten ? fmt::format(", {} overwritten", overwritten) : "", count[Change::unchanged],
-                           m.variants.size(), spec.path);
-  }
-  if (count[Change::stale]) {
-    bool kept = false;
-    for (const auto& c : plan) {
-      if (c.change != Change::stale) continue;
-      if (is_staging_leftover(c)) {
-        ctx.out << fmt::format("removed {} ({})\n", c.path, c.note);
-        continue;
-      }
-      ctx.out << fmt::format("{} {}\n", prune ? "removed" : "stale:", c.path);
-      kept = kept || !prune;
+  if (written == 0 && (count[Change::stale] == 0 || !policy.prune))
+    s.out << fmt::format("{}: nothing to do, up to date ({} files, {} variants)\n", dir, files,
+                         e.matrix.variants.size());
+  else
+    s.out << fmt::format("{}: wrote {} file{} ({} new, {} updated{}), {} unchanged; {} variants of {}\n", dir, written,
+                         written == 1 ? "" : "s", count[Change::create], count[Change::update],
+                         overwritten ? fmt::format(", {} overwritten", overwritten) : "", count[Change::unchanged],
+                         e.matrix.variants.size(), e.spec.path);
+  bool kept = false;
+  for (const auto& c : plan) {
+    if (c.change != Change::stale) continue;
+    if (is_staging_leftover(c)) {
+      s.out << fmt::format("removed {} ({})\n", c.path, c.note);
+      continue;
     }
-    if (kept) ctx.out << "hint: these belong to variants no longer in the matrix; --prune removes them\n";
+    s.out << fmt::format("{} {}\n", policy.prune ? "removed" : "stale:", c.path);
+    kept = kept || !policy.prune;
   }
+  if (kept) s.out << "hint: these belong to variants no longer in the matrix; --prune removes them\n";
+}
+
+int GenerateRun::run(Session& s) {
+  Expanded& e = s.matrix(spec_name);
+  e.spec.source = spec_source(e.spec.path, dir);  // the tree names its spec the same however it was spelled
+  std::vector<GeneratedFile> files = files_of(s, e.spec, e.matrix);
+  // One writer per output directory at a time (a check reads beside other checks).
+  auto lock = lock_tree(dir, s.err, !check);
+  std::vector<PlannedChange> plan = plan_tree(dir, files);
+  policy.named = named_files(files);
+  std::vector<std::string> missing = missing_kept_files(e.spec);
+  for (const auto& k : missing) {
+    Diagnostic d;
+    d.path = fmt::format("{}/{}", dir, k);
+    d.message = "the tree's own builder file is missing ([layout] keep); tailor never writes it";
+    s.report(d);
+  }
+  if (check) return report_check(s, e, files.size(), plan, !missing.empty());
+  if (!missing.empty()) return kExitProblems;
+  if (!refused_changes(plan, policy).empty()) return refuse(s, e, files.size(), plan);
+  write_tree(dir, files, plan, policy);
+  report_written(s, e, files.size(), plan);
   return kExitOk;
 }
+
+}  // namespace
+
+std::unique_ptr<CommandRun> make_generate() { return std::make_unique<GenerateRun>(); }
 
 }  // namespace tailor

@@ -8,6 +8,7 @@
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
+#include "cli/session.hpp"
 #include "import/spec_import.hpp"
 #include "recipe/recipe_tree.hpp"
 #include "util/diagnostic.hpp"
@@ -18,21 +19,38 @@
 
 namespace tailor {
 
-int cmd_import(CommandContext& ctx) {
-  CLI::App app{"Infer a matrix spec from an existing recipe tree and print it as TOML.", "import"};
-  std::string dir, name, kb_dir;
+namespace {
+
+struct ImportRun final : CommandRun {
+  std::string dir, name;
   bool json = false;
+  migrate::ImportOptions options;
+  void define(CLI::App& app) override;
+  int run(Session& s) override;
+  int print_json(Session& s, const migrate::ImportResult& r) const;
+};
+
+void ImportRun::define(CLI::App& app) {
+  app.description("Infer a matrix spec from an existing recipe tree and print it as TOML.");
   app.add_option("DIR", dir, "the tree: .flox/pkgs, a branch checkout or the output of tailor generate")->required();
   app.add_option("--name", name, "branch name of the spec (default: the directory's name)");
   app.add_flag("--json", json,
                "print the branch, the variant count, the spec's TOML text and the warnings as one JSON object");
-  migrate::ImportOptions options;
   app.add_option("--pin", options.pin,
                  "the nixpkgs pin of recipes that name none (Flox-catalog recipes take their packages as arguments)")
       ->type_name("REV");
-  add_kb_option(app, kb_dir);
-  if (auto rc = parse_args(app, ctx)) return *rc;
-  KnowledgeBase kb = load_kb(kb_dir);
+}
+
+int ImportRun::print_json(Session& s, const migrate::ImportResult& r) const {
+  nlohmann::ordered_json j{
+      {"branch", name},         {"variants", r.variants},    {"spec", r.toml}, {"claims", r.claims}, {"notes", r.notes},
+      {"warnings", r.warnings}, {"advisories", r.advisories}};
+  s.out << json_text(j);
+  return r.warnings.empty() ? kExitOk : kExitProblems;
+}
+
+int ImportRun::run(Session& s) {
+  const KnowledgeBase& kb = s.facts();
   if (!options.pin.empty()) {
     const NixpkgsPin* p = kb.pin(options.pin);
     if (!p) {
@@ -45,24 +63,18 @@ int cmd_import(CommandContext& ctx) {
   }
   name = tree_branch_name(dir, name);
   migrate::ImportResult r = migrate::import_spec(name, recipe::read_tree(dir), kb, options);
-  if (json) {
-    nlohmann::ordered_json j{{"branch", name},
-                             {"variants", r.variants},
-                             {"spec", r.toml},
-                             {"claims", r.claims},
-                             {"notes", r.notes},
-                             {"warnings", r.warnings},
-                             {"advisories", r.advisories}};
-    ctx.out << json_text(j);
-    return r.warnings.empty() ? kExitOk : kExitProblems;
-  }
-  ctx.out << r.toml;
-  for (const auto& w : r.claims) ctx.err << "tailor: warning: " << w << "\n";
-  for (const auto& n : r.notes) ctx.err << "tailor: note: " << n << "\n";
-  for (const auto& w : r.advisories) ctx.err << "tailor: warning: " << w << "\n";
-  for (const auto& w : r.warnings) ctx.err << "tailor: warning: " << w << "\n";
+  if (json) return print_json(s, r);
+  s.out << r.toml;
+  for (const auto& w : r.claims) s.warn(w);
+  for (const auto& n : r.notes) s.err << "tailor: note: " << n << "\n";
+  for (const auto& w : r.advisories) s.warn(w);
+  for (const auto& w : r.warnings) s.warn(w);
   // Exit 1 only where the spec does not reproduce the tree; advice on what it proves wrong is no failure.
   return r.warnings.empty() ? kExitOk : kExitProblems;
 }
+
+}  // namespace
+
+std::unique_ptr<CommandRun> make_import() { return std::make_unique<ImportRun>(); }
 
 }  // namespace tailor

@@ -10,6 +10,7 @@
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
+#include "cli/session.hpp"
 #include "cli/wheel_limit_options.hpp"
 #include "inspect/inspection.hpp"
 #include "inspect/inspection_json.hpp"
@@ -80,12 +81,17 @@ void print_text(std::ostream& out, const Inspection& in, const std::optional<Pro
                        projection->saving_percent());
 }
 
-}  // namespace
-
-int cmd_inspect(CommandContext& ctx) {
-  CLI::App app{"Per-architecture composition and size of the CUDA fatbins in a .so, a folder or a wheel.", "inspect"};
-  std::string path, svg, target, kb_dir;
+struct InspectRun final : CommandRun {
+  std::string path, svg, target;
   bool json = false;
+  WheelLimits limits;
+  void define(CLI::App& app) override;
+  int run(Session& s) override;
+  std::vector<uint32_t> target_numbers(Session& s) const;
+};
+
+void InspectRun::define(CLI::App& app) {
+  app.description("Per-architecture composition and size of the CUDA fatbins in a .so, a folder or a wheel.");
   app.add_option("PATH", path, "a shared library, a directory (site-packages/torch, a Nix result) or a .whl")
       ->required();
   app.add_flag("--json", json, "print JSON");
@@ -93,11 +99,11 @@ int cmd_inspect(CommandContext& ctx) {
   app.add_option("--target", target,
                  "project the size of a build for this SM alone (9.0, sm_90), or for a set of SMs (8.0,9.0)")
       ->type_name("SM[,SM...]");
-  WheelLimits limits;
   add_wheel_limit_options(app, limits);
-  add_kb_option(app, kb_dir);
-  if (auto rc = parse_args(app, ctx)) return *rc;
+}
 
+// --target: one SM, or each of a set ("8.0,9.0"), each a GPU architecture the knowledge base knows.
+std::vector<uint32_t> InspectRun::target_numbers(Session& s) const {
   std::vector<uint32_t> numbers;  // one SM, or each of a set ("8.0,9.0")
   for (size_t at = 0; !target.empty() && at != std::string::npos;) {
     size_t comma = target.find(',', at);
@@ -105,7 +111,7 @@ int cmd_inspect(CommandContext& ctx) {
     at = comma == std::string::npos ? comma : comma + 1;
     std::optional<uint32_t> number = parse_sm_target(one);
     // A well-formed number is not enough: 9.5 names no GPU architecture.
-    std::vector<std::string> known = load_kb(kb_dir).gpu_names();
+    std::vector<std::string> known = s.facts().gpu_names();
     std::string sm = number ? fmt::format("{}.{}", *number / 10, *number % 10) : std::string();
     if (!number || std::find(known.begin(), known.end(), sm) == known.end()) {
       Diagnostic d;
@@ -113,22 +119,30 @@ int cmd_inspect(CommandContext& ctx) {
           number ? fmt::format("inspect: --target '{}': SM {} is no GPU architecture the knowledge base knows", one, sm)
                  : fmt::format("inspect: --target '{}' is not a compute capability", one);
       d.hint = number ? fmt::format("known: {}", fmt::join(known, ", ")) : "write it as 9.0, sm_90 or 90";
-      ctx.err << d.render();
-      return kExitBadInput;
+      throw DiagnosticError(d);
     }
     if (std::find(numbers.begin(), numbers.end(), *number) == numbers.end()) numbers.push_back(*number);
   }
+  return numbers;
+}
+
+int InspectRun::run(Session& s) {
+  std::vector<uint32_t> numbers = target_numbers(s);
   Inspection in = inspect_path(path, limits);
   std::optional<Projection> projection;
   if (!numbers.empty()) projection = project(in, target, numbers);
 
   if (!svg.empty()) write_file_atomically(svg, to_svg(in));  // a failure names the file and the reason
   if (json)
-    ctx.out << json_text(to_json(in, projection));
+    s.out << json_text(to_json(in, projection));
   else
-    print_text(ctx.out, in, projection);
-  for (const auto& d : in.broken) ctx.err << d.render();
+    print_text(s.out, in, projection);
+  for (const auto& d : in.broken) s.err << d.render();
   return in.broken.empty() ? kExitOk : kExitProblems;
 }
+
+}  // namespace
+
+std::unique_ptr<CommandRun> make_inspect() { return std::make_unique<InspectRun>(); }
 
 }  // namespace tailor

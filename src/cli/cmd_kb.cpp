@@ -8,6 +8,7 @@
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
+#include "cli/session.hpp"
 #include "kb/kb_json.hpp"
 #include "kb/pin_query.hpp"
 #include "util/exit_status.hpp"
@@ -49,104 +50,52 @@ TextTable pin_table(const KnowledgeBase& kb, const std::vector<const NixpkgsPin*
 }
 
 // tailor kb --pins: the pins that provide what the query asks for.
-int print_pins(CommandContext& ctx, const KnowledgeBase& kb, const PinQuery& q, bool json) {
+int print_pins(Session& s, const KnowledgeBase& kb, const PinQuery& q, bool json) {
   std::vector<const NixpkgsPin*> pins = pins_providing(kb, q);
   if (json) {
     nlohmann::ordered_json all = to_json(kb)["pins"], out = nlohmann::ordered_json::array();
     for (const auto& j : all)
       for (const NixpkgsPin* p : pins)
         if (j["short"] == p->short_rev) out.push_back(j);
-    ctx.out << json_text(out);
+    s.out << json_text(out);
   } else if (pins.empty()) {
-    ctx.err << fmt::format("tailor: no pin of the knowledge base provides {}\n", q.describe());
+    s.err << fmt::format("tailor: no pin of the knowledge base provides {}\n", q.describe());
   } else {
-    ctx.out << pin_table(kb, pins).render();
+    s.out << pin_table(kb, pins).render();
   }
   return pins.empty() ? kExitProblems : kExitOk;
 }
 
-}  // namespace
-
-int cmd_kb(CommandContext& ctx) {
-  if (!ctx.args.empty() && ctx.args.front() == "probe-pin") {
-    CommandContext sub{{ctx.args.begin() + 1, ctx.args.end()}, ctx.out, ctx.err};
-    return cmd_kb_probe_pin(sub);
-  }
-  if (!ctx.args.empty() && ctx.args.front() == "new-package") {
-    CommandContext sub{{ctx.args.begin() + 1, ctx.args.end()}, ctx.out, ctx.err};
-    return cmd_kb_new_package(sub);
-  }
-  CLI::App app{
-      "Print the knowledge base tailor reasons with. `tailor kb probe-pin REV --nixpkgs PATH` measures a "
-      "nixpkgs revision and writes its facts as an overlay; `tailor kb new-package NAME --like PACKAGE -o DIR` "
-      "writes an overlay that adds a package.",
-      "kb"};
-  bool json = false, pins_only = false;
-  std::string kb_dir;
-  PinQuery q;
-  app.add_flag("--json", json, "print JSON");
-  app.add_flag("--pins", pins_only, "only the nixpkgs pins: those that provide every version asked for below");
-  // Versions by the nixpkgs attribute pins record them under; --torch and
-  // --vllm are the common ones, --version ATTR=V names any other.
-  std::string torch, vllm;
-  std::vector<std::string> other_versions;
-  app.add_option("--torch", torch, "with --pins: pins that ship (or build) this torch; 2.9 matches 2.9.1")
-      ->type_name("VERSION");
-  app.add_option("--python", q.python, "with --pins: pins that provide this Python")->type_name("VERSION");
-  app.add_option("--cuda", q.cuda, "with --pins: pins that provide this CUDA toolkit")->type_name("VERSION");
-  app.add_option("--vllm", vllm, "with --pins: pins that ship this vLLM")->type_name("VERSION");
-  app.add_option("--version", other_versions,
-                 "with --pins: pins that ship nixpkgs attribute ATTR at version V (as `tailor kb` lists them)")
-      ->type_name("ATTR=V");
-  add_kb_option(app, kb_dir);
-  if (auto rc = parse_args(app, ctx)) return *rc;
-  if (!torch.empty()) q.versions.emplace_back("torch", torch);
-  if (!vllm.empty()) q.versions.emplace_back("vllm", vllm);
-  for (const auto& av : other_versions) {
-    auto eq = av.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == av.size()) {
-      ctx.err << fmt::format(
-          "tailor: error: kb: --version {}: write ATTR=VERSION: a nixpkgs attribute and its version\n", av);
-      return kExitBadInput;
-    }
-    q.versions.emplace_back(av.substr(0, eq), av.substr(eq + 1));
-  }
-  if (!q.empty() && !pins_only) {
-    ctx.err << "tailor: error: kb: --torch, --vllm, --version, --python and --cuda filter --pins; add --pins\n";
-    return kExitBadInput;
-  }
-  KnowledgeBase kb = load_kb(kb_dir);
-  if (pins_only) return print_pins(ctx, kb, q, json);
-  if (json) {
-    ctx.out << json_text(to_json(kb));
-    return kExitOk;
-  }
-
+// GPUs, CUDA toolkits, CPU ISA targets and nixpkgs pins.
+void print_hardware_tables(Session& s, const KnowledgeBase& kb) {
   TextTable gpus({"sm", "family", "products", "cuda", "platforms", "cudnn"});
   for (const auto& g : kb.gpus)
     gpus.add_row({g.sm, g.family, join(g.products, ", "),
                   g.min_cuda.str() + "-" + (g.max_cuda ? g.max_cuda->str() : std::string()), join(g.platforms, ", "),
                   g.cudnn_last ? "<= " + g.cudnn_last->str() : std::string("any")});
-  ctx.out << "GPU architectures (gpu_architectures.toml)\n" << gpus.render() << "\n";
+  s.out << "GPU architectures (gpu_architectures.toml)\n" << gpus.render() << "\n";
 
   TextTable cudas({"cuda", "min driver", "minor-compat driver", "max gcc", "nixpkgs"});
   for (const auto& c : kb.cudas)
     cudas.add_row({c.version.str(), c.min_driver ? c.min_driver->str() : "-",
                    c.minor_compat_driver ? c.minor_compat_driver->str() : "-",
                    c.max_gcc ? std::to_string(*c.max_gcc) : "-", c.nixpkgs_attr()});
-  ctx.out << "CUDA toolkits (cuda_toolkits.toml)\n" << cudas.render() << "\n";
+  s.out << "CUDA toolkits (cuda_toolkits.toml)\n" << cudas.render() << "\n";
 
   TextTable isas({"isa", "platform", "level", "requires", "flags", "disables"});
   for (const auto& i : kb.isas)
     isas.add_row({i.name, i.platform, or_dash(i.x86_64_level), join(i.requires_features), join(i.flags),
                   or_dash(join(i.disable, ", "))});
-  ctx.out << "CPU ISA targets (cpu_isas.toml)\n" << isas.render() << "\n";
+  s.out << "CPU ISA targets (cpu_isas.toml)\n" << isas.render() << "\n";
 
-  ctx.out << "nixpkgs pins (nixpkgs_pins.toml)\n" << pin_table(kb, pins_providing(kb, {})).render() << "\n";
+  s.out << "nixpkgs pins (nixpkgs_pins.toml)\n" << pin_table(kb, pins_providing(kb, {})).render() << "\n";
+}
 
+// Python versions, workarounds and packages.
+void print_software_tables(Session& s, const KnowledgeBase& kb) {
   TextTable py({"python", "packages", "end of life"});
   for (const auto& p : kb.pythons) py.add_row({p.version, p.packages_attr(), or_dash(p.end_of_life)});
-  ctx.out << "Python versions (python_versions.toml)\n" << py.render() << "\n";
+  s.out << "Python versions (python_versions.toml)\n" << py.render() << "\n";
 
   TextTable ws({"workaround", "pins", "requested", "cuda", "summary"});
   for (const auto& w : kb.workarounds) {
@@ -155,7 +104,7 @@ int cmd_kb(CommandContext& ctx) {
     ws.add_row(
         {w.id, or_dash(join(w.pins, ", ")), or_dash(join(requested, ", ")), or_dash(join(w.cuda, ", ")), w.summary});
   }
-  ctx.out << "Workarounds (workarounds.toml)\n" << ws.render() << "\n";
+  s.out << "Workarounds (workarounds.toml)\n" << ws.render() << "\n";
 
   TextTable pk({"package", "nixpkgs", "backends", "gpu target", "needs", "builder"});
   for (const auto& p : kb.packages) {
@@ -164,8 +113,70 @@ int cmd_kb(CommandContext& ctx) {
     pk.add_row({p.name, (p.python() ? "python3XXPackages." : "") + p.attribute, join(p.backends, ", "),
                 std::string(name_of(p.gpu_target)), or_dash(join(needs, ", ")), p.builder});
   }
-  ctx.out << "Packages (packages.toml)\n" << pk.render();
-  return kExitOk;
+  s.out << "Packages (packages.toml)\n" << pk.render();
 }
+
+// tailor kb: every table, one after the other.
+void print_tables(Session& s, const KnowledgeBase& kb) {
+  print_hardware_tables(s, kb);
+  print_software_tables(s, kb);
+}
+
+struct KbRun final : CommandRun {
+  bool json = false, pins_only = false;
+  PinQuery q;
+  // Versions by the nixpkgs attribute pins record them under; --torch and
+  // --vllm are the common ones, --version ATTR=V names any other.
+  std::string torch, vllm;
+  std::vector<std::string> other_versions;
+
+  void define(CLI::App& app) override;
+  std::vector<std::string> specs() override;
+  int run(Session& s) override {
+    const KnowledgeBase& kb = s.facts();
+    if (pins_only) return print_pins(s, kb, q, json);
+    if (json)
+      s.out << json_text(to_json(kb));
+    else
+      print_tables(s, kb);
+    return kExitOk;
+  }
+};
+
+void KbRun::define(CLI::App& app) {
+  app.description(
+      "Print the knowledge base tailor reasons with. `tailor kb probe-pin REV --nixpkgs PATH` measures a "
+      "nixpkgs revision and writes its facts as an overlay; `tailor kb new-package NAME --like PACKAGE -o DIR` "
+      "writes an overlay that adds a package.");
+  app.add_flag("--json", json, "print JSON");
+  app.add_flag("--pins", pins_only, "only the nixpkgs pins: those that provide every version asked for below");
+  app.add_option("--torch", torch, "with --pins: pins that ship (or build) this torch; 2.9 matches 2.9.1")
+      ->type_name("VERSION");
+  app.add_option("--python", q.python, "with --pins: pins that provide this Python")->type_name("VERSION");
+  app.add_option("--cuda", q.cuda, "with --pins: pins that provide this CUDA toolkit")->type_name("VERSION");
+  app.add_option("--vllm", vllm, "with --pins: pins that ship this vLLM")->type_name("VERSION");
+  app.add_option("--version", other_versions,
+                 "with --pins: pins that ship nixpkgs attribute ATTR at version V (as `tailor kb` lists them)")
+      ->type_name("ATTR=V");
+}
+
+// The pin query, checked before anything loads.
+std::vector<std::string> KbRun::specs() {
+  if (!torch.empty()) q.versions.emplace_back("torch", torch);
+  if (!vllm.empty()) q.versions.emplace_back("vllm", vllm);
+  for (const auto& av : other_versions) {
+    auto eq = av.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == av.size())
+      usage_error(fmt::format("kb: --version {}: write ATTR=VERSION: a nixpkgs attribute and its version", av));
+    q.versions.emplace_back(av.substr(0, eq), av.substr(eq + 1));
+  }
+  if (!q.empty() && !pins_only)
+    usage_error("kb: --torch, --vllm, --version, --python and --cuda filter --pins; add --pins");
+  return {};
+}
+
+}  // namespace
+
+std::unique_ptr<CommandRun> make_kb() { return std::make_unique<KbRun>(); }
 
 }  // namespace tailor

@@ -8,10 +8,12 @@
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
+#include "cli/session.hpp"
 #include "kb/package_scaffold.hpp"
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
+#include "util/file_error.hpp"
 #include "util/output_lock.hpp"
 #include "util/read_file.hpp"
 
@@ -20,14 +22,6 @@ namespace tailor {
 namespace fs = std::filesystem;
 
 namespace {
-
-[[noreturn]] void fail_at(const fs::path& p, std::string message, std::string hint = {}) {
-  Diagnostic d;
-  d.path = p.string();
-  d.message = std::move(message);
-  d.hint = std::move(hint);
-  throw DiagnosticError(d);
-}
 
 // Whether DIR already holds exactly the scaffold (a repeated run): then there is nothing to write.
 bool holds_exactly(const fs::path& dir, const PackageScaffold& s) {
@@ -43,29 +37,29 @@ bool holds_exactly(const fs::path& dir, const PackageScaffold& s) {
   return true;
 }
 
-}  // namespace
+struct NewPackageRun final : CommandRun {
+  std::string name, like, output;
 
-int cmd_kb_new_package(CommandContext& ctx) {
-  CLI::App app{
-      "Write a knowledge-base overlay that adds a package, started from one the knowledge base has: a "
-      "packages.toml entry stating every field, with what each does, and a builder to edit.",
-      "kb new-package"};
-  std::string name, like, output, kb_dir;
-  app.add_option("NAME", name, "the new package's name")->required();
-  app.add_option("--like", like, "the package to start from (`tailor kb` lists them)")
-      ->required()
-      ->type_name("PACKAGE");
-  app.add_option("-o,--output", output, "the overlay directory to write: new or empty")->required()->type_name("DIR");
-  add_kb_option(app, kb_dir);
-  if (auto rc = parse_args(app, ctx)) return *rc;
-  if (output.empty()) fail_at("-o", "the output directory is empty: name a directory");
-  KnowledgeBase kb = load_kb(kb_dir);
-  PackageScaffold s = scaffold_package(kb, name, like);
+  void define(CLI::App& app) override {
+    app.description(
+        "Write a knowledge-base overlay that adds a package, started from one the knowledge base has: a "
+        "packages.toml entry stating every field, with what each does, and a builder to edit.");
+    app.add_option("NAME", name, "the new package's name")->required();
+    app.add_option("--like", like, "the package to start from (`tailor kb` lists them)")
+        ->required()
+        ->type_name("PACKAGE");
+    app.add_option("-o,--output", output, "the overlay directory to write: new or empty")->required()->type_name("DIR");
+  }
+  std::vector<std::string> specs() override {
+    if (output.empty()) throw_file_error("-o", "the output directory is empty: name a directory");
+    return {};
+  }
+  int run(Session& s) override;
+};
 
-  fs::path dir = output;
+// Writes the overlay's files into \a dir; false when it already holds exactly them.
+bool write_overlay(Session& s, const fs::path& dir, const PackageScaffold& scaffold) {
   std::error_code ec;
-  if (fs::exists(fs::symlink_status(dir, ec)) && !fs::is_directory(dir, ec))
-    fail_at(dir, "exists and is not a directory");
   // Nothing half-written: every file is staged first, then all are renamed
   // into place; on a failure the directories this run made are removed.
   std::vector<fs::path> made, committed;
@@ -76,30 +70,30 @@ int cmd_kb_new_package(CommandContext& ctx) {
       if (fs::create_directory(p, ec))
         made.push_back(p);
       else if (ec)
-        fail_at(p, "cannot create directory: " + ec.message());
+        throw_file_error(p, "cannot create directory: " + ec.message());
     }
     // One writer per overlay: a second run waits, then finds the first's files and writes
     // nothing (two runs at once both wrote, leaving an overlay of both).
-    OutputLock lock(dir, ctx.err);
+    OutputLock lock(dir, s.err);
     if (!fs::is_empty(dir, ec)) {
-      if (holds_exactly(dir, s)) {
-        ctx.err << fmt::format("{}: nothing to do, it already holds this overlay\n", dir.string());
-        return kExitOk;
+      if (holds_exactly(dir, scaffold)) {
+        s.err << fmt::format("{}: nothing to do, it already holds this overlay\n", dir.string());
+        return false;
       }
-      fail_at(dir, "is not empty: new-package writes a new overlay and overwrites nothing",
-              "name a new directory, or add the entry to your overlay's packages.toml by hand");
+      throw_file_error(dir, "is not empty: new-package writes a new overlay and overwrites nothing",
+                       "name a new directory, or add the entry to your overlay's packages.toml by hand");
     }
-    for (const auto& file : s.files) {
+    for (const auto& file : scaffold.files) {
       fs::path parent = (dir / file.first).parent_path();
       std::vector<fs::path> absent;
       for (fs::path p = parent; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) absent.insert(absent.begin(), p);
       for (const auto& p : absent) {
-        if (!fs::create_directory(p, ec) && ec) fail_at(p, "cannot create directory: " + ec.message());
+        if (!fs::create_directory(p, ec) && ec) throw_file_error(p, "cannot create directory: " + ec.message());
         made.push_back(p);
       }
     }
     std::vector<StagedFile> staged;
-    for (const auto& [rel, text] : s.files) staged.emplace_back(dir / rel, text);
+    for (const auto& [rel, text] : scaffold.files) staged.emplace_back(dir / rel, text);
     for (auto& f : staged) {
       f.commit();
       committed.push_back(f.path());
@@ -109,11 +103,25 @@ int cmd_kb_new_package(CommandContext& ctx) {
     for (auto it = made.rbegin(); it != made.rend(); ++it) fs::remove(*it, ec);
     throw;
   }
-  for (const auto& n : s.notes) ctx.err << "tailor: note: " << n << "\n";
-  for (const auto& file : s.files) ctx.err << fmt::format("wrote {}\n", (dir / file.first).string());
-  ctx.err << fmt::format("next: edit them, then `tailor kb --kb {}` shows the package as tailor reads it\n",
-                         dir.string());
+  return true;
+}
+
+int NewPackageRun::run(Session& s) {
+  PackageScaffold scaffold = scaffold_package(s.facts(), name, like);
+  fs::path dir = output;
+  std::error_code ec;
+  if (fs::exists(fs::symlink_status(dir, ec)) && !fs::is_directory(dir, ec))
+    throw_file_error(dir, "exists and is not a directory");
+  if (!write_overlay(s, dir, scaffold)) return kExitOk;
+  for (const auto& n : scaffold.notes) s.err << "tailor: note: " << n << "\n";
+  for (const auto& file : scaffold.files) s.err << fmt::format("wrote {}\n", (dir / file.first).string());
+  s.err << fmt::format("next: edit them, then `tailor kb --kb {}` shows the package as tailor reads it\n",
+                       dir.string());
   return kExitOk;
 }
+
+}  // namespace
+
+std::unique_ptr<CommandRun> make_kb_new_package() { return std::make_unique<NewPackageRun>(); }
 
 }  // namespace tailor

@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.hpp"
-#include "cli/expanded_matrix.hpp"
 #include "cli/options.hpp"
+#include "cli/session.hpp"
 #include "generate/manifest.hpp"
 #include "host/host_file.hpp"
 #include "matrix/spec_loader.hpp"
@@ -26,7 +26,7 @@ namespace tailor {
 namespace {
 
 // --json: the manifest's [install] entries, read back from the text, and the text.
-int print_json(CommandContext& ctx, const Spec& spec, const std::string& org, const std::string& manifest) {
+int print_json(Session& s, const Spec& spec, const std::string& org, const std::string& manifest) {
   toml::parse_result read = toml::parse(manifest);  // tailor's own output: it parses
   const toml::table& parsed = read.table();
   nlohmann::ordered_json install = nlohmann::ordered_json::array();
@@ -45,18 +45,27 @@ int print_json(CommandContext& ctx, const Spec& spec, const std::string& org, co
   std::stable_sort(install.begin(), install.end(), [&](const auto& a, const auto& b) { return order(a) < order(b); });
   nlohmann::ordered_json j{
       {"spec", spec.path}, {"branch", spec.name}, {"org", org}, {"install", install}, {"manifest", manifest}};
-  ctx.out << json_text(j);
+  s.out << json_text(j);
   return kExitOk;
 }
 
-}  // namespace
-
-int cmd_manifest(CommandContext& ctx) {
-  CLI::App app{"Print a Flox manifest that installs VARIANTs side by side on one kind of machine.", "manifest"};
+struct ManifestRun final : CommandRun {
   SpecArg spec_arg;
-  std::string org = "flox", kb_dir, host_file, sm, isa;
+  std::string spec_name, org = "flox", host_file, sm, isa;
   std::vector<std::string> names;
   bool json = false;
+
+  void define(CLI::App& app) override;
+  std::vector<std::string> specs() override {
+    if (!sm.empty() && isa.empty()) usage_error("manifest: --sm needs --isa: the CPU decides the ISA of every build");
+    return {spec_name = chosen_spec_with_names(spec_arg, names, "manifest")};
+  }
+  int run(Session& s) override;
+  std::vector<std::string> chosen_names(Session& s, const Expanded& e) const;
+};
+
+void ManifestRun::define(CLI::App& app) {
+  app.description("Print a Flox manifest that installs VARIANTs side by side on one kind of machine.");
   add_spec_arg(
       app, spec_arg,
       "spec file or built-in spec, e.g. build-pytorch/main (required; with --spec, every positional is a VARIANT)");
@@ -73,33 +82,39 @@ int cmd_manifest(CommandContext& ctx) {
       ->type_name("ISA")
       ->excludes(for_opt);
   app.add_flag("--json", json, "print the installed variants and the manifest's text as one JSON object");
-  add_kb_option(app, kb_dir);
-  if (auto rc = parse_args(app, ctx)) return *rc;
-  if (!sm.empty() && isa.empty()) {
-    ctx.err << "tailor: error: manifest: --sm needs --isa: the CPU decides the ISA of every build\n";
-    return kExitBadInput;
+}
+
+// The variants to install: those named, or (--for, --isa) each package's pick for the machine.
+std::vector<std::string> ManifestRun::chosen_names(Session& s, const Expanded& e) const {
+  const KnowledgeBase& kb = s.facts();
+  if (host_file.empty() && isa.empty()) {
+    if (!names.empty()) return names;
+    std::vector<std::string> all;
+    for (const auto& v : e.matrix.variants) all.push_back(v.name);
+    return all;
   }
-  KnowledgeBase kb = load_kb(kb_dir);
-  Spec spec = load_spec_arg(chosen_spec_with_names(spec_arg, names, "manifest"), kb);
-  Matrix m = expand_reporting(spec, kb, ctx.err);
-  if (!host_file.empty() || !isa.empty()) {
-    HostFacts host = !host_file.empty() ? read_host_file(host_file, kb) : host_from_targets(sm, isa, kb);
-    ManifestChoice choice = choose_for_host(host, spec, m, kb, names);
-    if (choice.names.empty()) {
-      Diagnostic d;
-      d.message = fmt::format("nothing in the matrix of {} runs on that machine", spec.path);
-      d.notes = choice.reasons;
-      throw DiagnosticError(d);
-    }
-    for (const auto& why : choice.left_out) ctx.err << "tailor: warning: manifest: left out " << why << "\n";
-    names = choice.names;
-  } else if (names.empty()) {
-    for (const auto& v : m.variants) names.push_back(v.name);
+  HostFacts host = !host_file.empty() ? read_host_file(host_file, kb) : host_from_targets(sm, isa, kb);
+  ManifestChoice choice = choose_for_host(host, e.spec, e.matrix, kb, names);
+  if (choice.names.empty()) {
+    Diagnostic d;
+    d.message = fmt::format("nothing in the matrix of {} runs on that machine", e.spec.path);
+    d.notes = choice.reasons;
+    throw DiagnosticError(d);
   }
-  std::string manifest = consumer_manifest(spec, m, names, org);
-  if (json) return print_json(ctx, spec, org, manifest);
-  ctx.out << manifest;
+  for (const auto& why : choice.left_out) s.warn("manifest: left out " + why);
+  return choice.names;
+}
+
+int ManifestRun::run(Session& s) {
+  const auto& e = s.matrix(spec_name);
+  std::string manifest = consumer_manifest(e.spec, e.matrix, chosen_names(s, e), org);
+  if (json) return print_json(s, e.spec, org, manifest);
+  s.out << manifest;
   return kExitOk;
 }
+
+}  // namespace
+
+std::unique_ptr<CommandRun> make_manifest() { return std::make_unique<ManifestRun>(); }
 
 }  // namespace tailor

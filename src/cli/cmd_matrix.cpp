@@ -6,8 +6,8 @@
 #include <fmt/ranges.h>
 
 #include "cli/command.hpp"
-#include "cli/expanded_matrix.hpp"
 #include "cli/options.hpp"
+#include "cli/session.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/matrix_json.hpp"
 #include "matrix/spec_loader.hpp"
@@ -44,48 +44,58 @@ std::string count_line(const Matrix& m, const KnowledgeBase& kb) {
   return out + "\n";
 }
 
-}  // namespace
-
-int cmd_matrix(CommandContext& ctx) {
-  CLI::App app{"Expand a spec: one row per variant.", "matrix"};
+struct MatrixRun final : CommandRun {
   SpecArg spec_arg;
+  std::string chosen;
   bool json = false, dropped = false;
-  std::string kb_dir;
-  add_spec_arg(app, spec_arg, "spec file, or a built-in spec such as build-pytorch/main (default)");
-  app.add_flag("--json", json, "print a JSON array of variants");
-  app.add_flag("--dropped", dropped, "also list the combinations that were dropped, and why");
-  add_kb_option(app, kb_dir);
-  if (auto rc = parse_args(app, ctx)) return *rc;
 
-  KnowledgeBase kb = load_kb(kb_dir);
-  Spec spec = load_spec_arg(chosen_spec(spec_arg, "matrix", kDefaultSpec), kb);
-  Matrix m = expand_reporting(spec, kb, ctx.err);
+  void define(CLI::App& app) override {
+    app.description("Expand a spec: one row per variant.");
+    add_spec_arg(app, spec_arg, "spec file, or a built-in spec such as build-pytorch/main (default)");
+    app.add_flag("--json", json, "print a JSON array of variants");
+    app.add_flag("--dropped", dropped, "also list the combinations that were dropped, and why");
+  }
+  std::vector<std::string> specs() override { return {chosen = chosen_spec(spec_arg, "matrix", kDefaultSpec)}; }
+  int run(Session& s) override;
+  void print_json(Session& s, const Spec& spec, const Matrix& m) const;
+};
 
+void MatrixRun::print_json(Session& s, const Spec& spec, const Matrix& m) const {
+  const KnowledgeBase& kb = s.facts();
+  nlohmann::ordered_json variants = nlohmann::ordered_json::array();
+  for (const auto& v : m.variants) variants.push_back(to_matrix_json(v, spec, kb));
+  if (!dropped) {
+    s.out << json_text(variants);
+    return;
+  }
+  nlohmann::ordered_json d = nlohmann::ordered_json::array();
+  for (const auto& x : m.dropped) d.push_back(to_json(x, spec, kb));
+  s.out << json_text(nlohmann::ordered_json{{"variants", variants}, {"dropped", d}});
+}
+
+int MatrixRun::run(Session& s) {
+  const KnowledgeBase& kb = s.facts();
+  const auto& [spec, m] = s.matrix(chosen);
   if (json) {
-    nlohmann::ordered_json variants = nlohmann::ordered_json::array();
-    for (const auto& v : m.variants) variants.push_back(to_matrix_json(v, spec, kb));
-    if (!dropped) {
-      ctx.out << json_text(variants);
-    } else {
-      nlohmann::ordered_json d = nlohmann::ordered_json::array();
-      for (const auto& x : m.dropped) d.push_back(to_json(x, spec, kb));
-      ctx.out << json_text(nlohmann::ordered_json{{"variants", variants}, {"dropped", d}});
-    }
+    print_json(s, spec, m);
     return kExitOk;
   }
-
-  ctx.out << fmt::format("{}: branch {} ({})\n\n", spec.path, spec.name, spec.product);
+  s.out << fmt::format("{}: branch {} ({})\n\n", spec.path, spec.name, spec.product);
   TextTable t({"name", "package", "python", "cuda", "sm", "isa", "platform", "pin"});
   for (const auto& v : m.variants)
     t.add_row(
         {v.name, v.package, or_dash(v.python), or_dash(v.cuda), or_dash(v.sm), or_dash(v.isa), v.platform, v.pin});
-  ctx.out << t.render() << "\n" << count_line(m, kb);
+  s.out << t.render() << "\n" << count_line(m, kb);
   if (dropped && !m.dropped.empty()) {
     TextTable d({"dropped", "rule", "reason"});
     for (const auto& x : m.dropped) d.add_row({x.candidate.name, x.rule, x.reason});
-    ctx.out << "\n" << d.render();
+    s.out << "\n" << d.render();
   }
   return kExitOk;
 }
+
+}  // namespace
+
+std::unique_ptr<CommandRun> make_matrix() { return std::make_unique<MatrixRun>(); }
 
 }  // namespace tailor

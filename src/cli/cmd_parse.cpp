@@ -18,6 +18,7 @@
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
+#include "cli/session.hpp"
 #include "nix/normal_form.hpp"
 #include "util/exit_status.hpp"
 #include "util/json_text.hpp"
@@ -61,71 +62,84 @@ nlohmann::ordered_json error_json(const std::string& file, const Diagnostic& d) 
   return {{"path", file}, {"normal_form", nullptr}, {"error", {{"message", d.message}, {"at", pos}}}};
 }
 
-}  // namespace
-
-int cmd_parse(CommandContext& ctx) {
-  CLI::App app{"Print the Nix normal form of each FILE (the text `nix-instantiate --parse` prints).", "parse"};
+struct ParseRun final : CommandRun {
   std::vector<std::string> files;
   bool json = false;
-  app.add_option("FILE", files, "Nix files (a directory means its default.nix)")->required();
-  app.add_flag("--json", json, "print each file's normal form or error as one JSON object");
-  if (auto rc = parse_args(app, ctx)) return *rc;
+  void define(CLI::App& app) override {
+    app.description("Print the Nix normal form of each FILE (the text `nix-instantiate --parse` prints).");
+    app.add_option("FILE", files, "Nix files (a directory means its default.nix)")->required();
+    app.add_flag("--json", json, "print each file's normal form or error as one JSON object");
+  }
+  int run(Session& s) override;
+};
 
-  // One symbol table for the whole run, as Nix has one per process (symbols.hpp).
+// One symbol table for the whole run, as Nix has one per process (symbols.hpp).
+struct Parser {
   nix::SymbolTable symbols;
   nix::PathContextCache contexts;
   std::string text;
-  std::string out;  // written in large blocks: per-file writes cost more than parsing
-  int status = kExitOk;
-  nlohmann::ordered_json results = nlohmann::ordered_json::array();  // --json
-  // A file that has no normal form: its diagnostic, after what came before it.
-  auto fail = [&](const std::string& file, const Diagnostic& d) {
-    status = kExitBadInput;
-    if (json) {
-      results.push_back(error_json(file, d));
-      return;
-    }
-    ctx.out.write(out.data(), static_cast<std::streamsize>(out.size()));
-    out.clear();
-    ctx.err << d.render();
-  };
-  for (std::string file : files) {
+
+  // The normal form of \a file into \a nf, or the diagnostic of why it has none.
+  std::optional<Diagnostic> normal_form(std::string file, std::string& nf) {
     bool symlink = false;
-    const std::string named = file;
     if (auto why = read_nix_file(file, text, symlink)) {
       Diagnostic d;
       d.path = file;
       d.message = why->empty() ? "cannot read the file" : "cannot read the file: " + *why;
       if (why->find("limit") != std::string::npos) d.hint = "raise the limit with --max-input-size BYTES";
-      fail(named, d);
-      continue;
+      return d;
     }
     if (std::memchr(text.data(), 0, text.size())) {  // a binary file: say so rather than echo it
       try {
         require_text(file, text);
       } catch (const DiagnosticError& e) {
-        fail(named, e.diagnostic());
+        return e.diagnostic();
       }
-      continue;
+      return std::nullopt;
     }
-    nix::NormalForm nf = nix::normal_form(file, text, contexts.get(file, symlink), symbols);
-    if (nf.error) {
-      fail(named, *nf.error);
+    nix::NormalForm result = nix::normal_form(file, text, contexts.get(file, symlink), symbols);
+    if (result.error) return *result.error;
+    nf = std::move(result.text);
+    return std::nullopt;
+  }
+};
+
+int ParseRun::run(Session& s) {
+  Parser parser;
+  std::string out;  // written in large blocks: per-file writes cost more than parsing
+  int status = kExitOk;
+  nlohmann::ordered_json results = nlohmann::ordered_json::array();  // --json
+  for (const std::string& file : files) {
+    std::string nf;
+    auto error = parser.normal_form(file, nf);
+    if (error) {  // a file that has no normal form: its diagnostic, after what came before it
+      status = kExitBadInput;
+      if (json) {
+        results.push_back(error_json(file, *error));
+        continue;
+      }
+      s.out.write(out.data(), static_cast<std::streamsize>(out.size()));
+      out.clear();
+      s.err << error->render();
       continue;
     }
     if (json) {
-      results.push_back({{"path", named}, {"normal_form", nf.text}, {"error", nullptr}});
+      results.push_back({{"path", file}, {"normal_form", nf}, {"error", nullptr}});
       continue;
     }
-    out += nf.text;
+    out += nf;
     if (out.size() >= (1u << 16)) {
-      ctx.out.write(out.data(), static_cast<std::streamsize>(out.size()));
+      s.out.write(out.data(), static_cast<std::streamsize>(out.size()));
       out.clear();
     }
   }
   if (json) out = json_text(nlohmann::ordered_json{{"files", results}});
-  ctx.out.write(out.data(), static_cast<std::streamsize>(out.size()));
+  s.out.write(out.data(), static_cast<std::streamsize>(out.size()));
   return status;
 }
+
+}  // namespace
+
+std::unique_ptr<CommandRun> make_parse() { return std::make_unique<ParseRun>(); }
 
 }  // namespace tailor

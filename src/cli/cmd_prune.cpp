@@ -9,8 +9,8 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
-#include "cli/expanded_matrix.hpp"
 #include "cli/options.hpp"
+#include "cli/session.hpp"
 #include "cli/wheel_limit_options.hpp"
 #include "inspect/inspection.hpp"
 #include "kb/runs_on.hpp"
@@ -61,11 +61,16 @@ void print_files(std::ostream& out, const PruneReport& r) {
   if (t.rows()) out << t.render() << "\n";
 }
 
-void print_text(std::ostream& out, std::ostream& err, const PruneReport& r) {
+// The files it left as they were, as warnings.
+void warn_refused(Session& s, const PruneReport& r) {
+  for (const auto& f : r.files)
+    if (!f.refused.empty()) s.warn("not pruned, left as it was: " + f.refused, f.path.empty() ? r.root : f.path);
+}
+
+void print_text(std::ostream& out, const PruneReport& r) {
   print_files(out, r);
   for (const auto& f : r.files) {
     std::string name = f.path.empty() ? r.root : f.path;
-    if (!f.refused.empty()) err << fmt::format("{}: warning: not pruned, left as it was: {}\n", name, f.refused);
     if (f.refused.empty() && !f.compaction.empty())
       out << fmt::format("{}: kept its size (freed bytes {}): {}\n", name,
                          r.dry_run ? "would be zeros" : "left as zeros, holes where the file system allows",
@@ -112,21 +117,22 @@ void print_text(std::ostream& out, std::ostream& err, const PruneReport& r) {
   }
 }
 
-int usage_error(CommandContext& ctx, std::string message, std::string hint) {
-  Diagnostic d;
-  d.message = std::move(message);
-  d.hint = std::move(hint);
-  ctx.err << d.render();
-  return kExitBadInput;
-}
-
-}  // namespace
-
-int cmd_prune(CommandContext& ctx) {
-  CLI::App app{"Keep only the CUDA code the given GPUs can load, in a .so, a folder or a wheel.", "prune"};
-  std::string path, out, kb_dir, spec_arg;
+struct PruneRun final : CommandRun {
+  std::string path, out, spec_arg;
   std::vector<std::string> sms;
   bool in_place = false, dry_run = false, json = false, keep_ptx = false, no_compact = false;
+  WheelLimits limits;
+
+  void define(CLI::App& app) override;
+  std::vector<std::string> specs() override;
+  int run(Session& s) override;
+  std::unique_ptr<OutputLock> lock_output(Session& s) const;
+  std::vector<std::string> target_sms(Session& s) const;
+  int report(Session& s, const PruneReport& report) const;
+};
+
+void PruneRun::define(CLI::App& app) {
+  app.description("Keep only the CUDA code the given GPUs can load, in a .so, a folder or a wheel.");
   app.add_option("PATH", path, "a shared library, a directory (site-packages/torch, a Nix result) or a .whl")
       ->required();
   app.add_option("--sm", sms, "compute capabilities to keep code for (9.0, or 8.6,9.0 for mixed hosts)")
@@ -143,67 +149,82 @@ int cmd_prune(CommandContext& ctx) {
   app.add_flag("--keep-ptx", keep_ptx, "also keep the newest PTX the GPUs can JIT-compile, beside SASS");
   app.add_flag("--no-compact", no_compact,
                "keep every file's size and layout: freed bytes become zeros (holes) instead of being cut out");
-  WheelLimits limits;
   add_wheel_limit_options(app, limits);
-  add_kb_option(app, kb_dir);
-  if (auto rc = parse_args(app, ctx)) return *rc;
-  if (!out.empty() && in_place) return usage_error(ctx, "prune: -o and --in-place exclude each other", "choose one");
-  if (out.empty() && !in_place && !dry_run)
-    return usage_error(ctx, "prune: say where the result goes", "give -o OUT for a pruned copy, or --in-place");
+}
 
-  // One writer per output: in place, the folder (whose files are replaced) or the
-  // file's folder (a replaced file is a new inode, a lock on it would not hold);
-  // a copy, the folder it goes into.
-  std::optional<OutputLock> lock;
-  if (!dry_run) {
-    std::filesystem::path target = in_place ? std::filesystem::path(path) : std::filesystem::path(out);
-    std::error_code ec;
-    if (!in_place || !std::filesystem::is_directory(target, ec)) target = target.parent_path();
-    if (target.empty()) target = ".";
-    if (std::filesystem::is_directory(target, ec)) lock.emplace(target, ctx.err);
-  }
-  KnowledgeBase kb = load_kb(kb_dir);
-  PruneRequest r;
-  r.path = path;
-  r.out = in_place ? std::filesystem::path() : std::filesystem::path(out);
-  // A variant name (with --spec) stands for its SMs: one, or every SM of its set.
+// The spec is read only where --sm names a variant of it.
+std::vector<std::string> PruneRun::specs() {
+  if (!out.empty() && in_place) usage_error("prune: -o and --in-place exclude each other", "choose one");
+  if (out.empty() && !in_place && !dry_run)
+    usage_error("prune: say where the result goes", "give -o OUT for a pruned copy, or --in-place");
+  return {};
+}
+
+// One writer per output: in place, the folder (whose files are replaced) or the
+// file's folder (a replaced file is a new inode, a lock on it would not hold);
+// a copy, the folder it goes into.
+std::unique_ptr<OutputLock> PruneRun::lock_output(Session& s) const {
+  if (dry_run) return nullptr;
+  std::filesystem::path target = in_place ? std::filesystem::path(path) : std::filesystem::path(out);
+  std::error_code ec;
+  if (!in_place || !std::filesystem::is_directory(target, ec)) target = target.parent_path();
+  if (target.empty()) target = ".";
+  if (!std::filesystem::is_directory(target, ec)) return nullptr;
+  return std::make_unique<OutputLock>(target, s.err);
+}
+
+// A variant name (with --spec) stands for its SMs: one, or every SM of its set.
+std::vector<std::string> PruneRun::target_sms(Session& s) const {
   std::vector<std::string> targets;
   for (const auto& sm : sms) {
     if (spec_arg.empty() || parse_sm(sm)) {
       targets.push_back(sm);
       continue;
     }
-    Spec spec = load_spec_arg(spec_arg, kb);
-    Matrix m = expand_reporting(spec, kb, ctx.err);
+    const auto& [spec, m] = s.matrix(spec_arg);
     for (const auto& x : m.require(sm, spec.path).sms())
       if (std::find(targets.begin(), targets.end(), x) == targets.end()) targets.push_back(x);
   }
-  for (const auto& sm : targets) r.opts.targets.push_back(prune_target(kb, sm));
-  r.opts.keep_ptx = keep_ptx;
-  r.opts.dry_run = dry_run;
-  r.opts.compact = !no_compact;
-  r.limits = limits;
-  PruneReport report = prune_path(r);
+  return targets;
+}
+
+int PruneRun::report(Session& s, const PruneReport& report) const {
   if (json) {
-    ctx.out << json_text(to_json(report, true));
-    for (const auto& f : report.files)
-      if (!f.refused.empty())
-        ctx.err << fmt::format("{}: warning: not pruned, left as it was: {}\n", f.path, f.refused);
+    s.out << json_text(to_json(report, true));
+    warn_refused(s, report);
   } else {
-    print_text(ctx.out, ctx.err, report);
+    warn_refused(s, report);
+    print_text(s.out, report);
   }
   // Stopped midway (in place): the record says which files are pruned; 128 + the signal, as a shell reports it.
   if (report.interrupted) {
-    ctx.err << fmt::format(
-        "{}: warning: interrupted by {}: {} files done, every other file left as it was; {} says which "
-        "(\"complete\": false); the same command finishes the prune\n",
-        report.root, signal_name(report.interrupted), report.files.size(),
-        report.record.empty() ? std::string("no record") : report.record);
+    s.warn(fmt::format("interrupted by {}: {} files done, every other file left as it was; {} says which "
+                       "(\"complete\": false); the same command finishes the prune",
+                       signal_name(report.interrupted), report.files.size(),
+                       report.record.empty() ? std::string("no record") : report.record),
+           report.root);
     return 128 + report.interrupted;
   }
   // A file left as it was is work undone (a full disk, an unknown layout): exit 1 says so, as the
   // one-file form's error does, so a recipe's fixup phase does not pass with unpruned libraries.
   return report.refused() ? kExitProblems : kExitOk;
 }
+
+int PruneRun::run(Session& s) {
+  auto lock = lock_output(s);
+  PruneRequest r;
+  r.path = path;
+  r.out = in_place ? std::filesystem::path() : std::filesystem::path(out);
+  for (const auto& sm : target_sms(s)) r.opts.targets.push_back(prune_target(s.facts(), sm));
+  r.opts.keep_ptx = keep_ptx;
+  r.opts.dry_run = dry_run;
+  r.opts.compact = !no_compact;
+  r.limits = limits;
+  return report(s, prune_path(r));
+}
+
+}  // namespace
+
+std::unique_ptr<CommandRun> make_prune() { return std::make_unique<PruneRun>(); }
 
 }  // namespace tailor

@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 #include "catalog/catalog_link.hpp"
 #include "cli/command.hpp"
-#include "cli/expanded_matrix.hpp"
 #include "cli/host_options.hpp"
 #include "cli/options.hpp"
+#include "cli/session.hpp"
 #include "matrix/spec_loader.hpp"
 #include "recommend/recommend.hpp"
 #include "recommend/upstream_wheel.hpp"
@@ -24,8 +24,8 @@ namespace tailor {
 namespace {
 
 // --format uv: PyTorch's own wheel for this host, beside the tailored answer.
-int print_upstream_wheel(CommandContext& ctx, const HostFacts& facts, const KnowledgeBase& kb,
-                         const std::string& kb_dir, const Recommendation& r, const RecommendRequest& req, bool json) {
+int print_upstream_wheel(Session& ctx, const HostFacts& facts, const KnowledgeBase& kb, const std::string& kb_dir,
+                         const Recommendation& r, const RecommendRequest& req, bool json) {
   std::string dir = kb_dir;  // the overlay load_kb read, which may hold its own upstream_wheels.toml
   if (const char* env = std::getenv("TAILOR_KB"); dir.empty() && env && *env) dir = env;
   UpstreamWheels wheels = UpstreamWheels::load(dir.empty() ? std::nullopt : std::optional<std::filesystem::path>(dir));
@@ -67,14 +67,26 @@ int print_upstream_wheel(CommandContext& ctx, const HostFacts& facts, const Know
   return kExitOk;
 }
 
-}  // namespace
-
-int cmd_recommend(CommandContext& ctx) {
-  CLI::App app{"Choose the variant of a matrix to install on this host, and say why.", "recommend"};
-  std::string spec_arg = kDefaultSpec, kb_dir, workload = "general", why_not, org = "flox", format = "flox", link;
+struct RecommendRun final : CommandRun {
+  std::string spec_arg = kDefaultSpec, workload = "general", why_not, org = "flox", format = "flox", link;
   RecommendRequest req;
   bool json = false;
   HostArgs host;
+  std::unique_ptr<EarlyGpuQuery> gpus;
+
+  void define(CLI::App& app) override;
+  std::vector<std::string> specs() override {
+    req.workload = *workload_from_name(workload);
+    gpus = std::make_unique<EarlyGpuQuery>(host.options());  // runs while the knowledge base and the spec load
+    return {spec_arg};
+  }
+  int run(Session& s) override;
+  int print_json(Session& s, const Recommendation& r, const std::vector<std::string>& notes) const;
+  int print_text(Session& s, const Spec& spec, const Recommendation& r, const std::vector<std::string>& notes) const;
+};
+
+void RecommendRun::define(CLI::App& app) {
+  app.description("Choose the variant of a matrix to install on this host, and say why.");
   app.add_option("--spec", spec_arg, "spec file or built-in spec (default: build-pytorch/main)");
   app.add_option("--workload", workload, "general, bf16-training or int8-inference (picks the AVX-512 flavour)")
       ->check(CLI::IsMember(workload_names()));
@@ -95,41 +107,22 @@ int cmd_recommend(CommandContext& ctx) {
       ->type_name("URL")
       ->check(nonempty_check());
   add_host_options(app, host);
-  add_kb_option(app, kb_dir);
-  if (auto rc = parse_args(app, ctx)) return *rc;
-  req.workload = *workload_from_name(workload);
+}
 
-  EarlyGpuQuery gpus(host.options());  // runs while the knowledge base and the spec load
-  KnowledgeBase kb = load_kb(kb_dir);
-  Spec spec = load_spec_arg(spec_arg, kb);
-  Matrix m = expand_reporting(spec, kb, ctx.err);
-  HostFacts facts = detect_host(host.options(), kb, &gpus);
+int RecommendRun::print_json(Session& s, const Recommendation& r, const std::vector<std::string>& notes) const {
+  nlohmann::json alternatives = nlohmann::json::array();
+  for (const auto& a : r.alternatives) alternatives.push_back(a.name);
+  nlohmann::json j = {{"variant", r.variant ? nlohmann::json(r.variant->name) : nlohmann::json()},
+                      {"reasons", r.reasons},
+                      {"alternatives", alternatives},
+                      {"warnings", r.warnings},
+                      {"notes", notes}};
+  s.out << json_text(j);
+  return r.variant ? kExitOk : kExitProblems;
+}
 
-  if (!link.empty()) {
-    std::vector<CatalogSpec> catalog{{spec, m}};
-    ctx.out << catalog_link(link, catalog_choices(catalog, kb), facts, req, kb) << "\n";
-    return kExitOk;
-  }
-  if (!why_not.empty()) {
-    for (const auto& line : why_not_recommended(why_not, facts, m, kb, req)) ctx.out << line << "\n";
-    return kExitOk;
-  }
-  Recommendation r = recommend(facts, m, kb, req);
-  if (format == "uv") return print_upstream_wheel(ctx, facts, kb, kb_dir, r, req, json);
-  // What tailor assumed of the machine (a driver branch taken as a release, a CPU known only by its architecture).
-  std::vector<std::string> notes = facts.cpu.notes;
-  notes.insert(notes.end(), facts.gpu.notes.begin(), facts.gpu.notes.end());
-  if (json) {
-    nlohmann::json alternatives = nlohmann::json::array();
-    for (const auto& a : r.alternatives) alternatives.push_back(a.name);
-    nlohmann::json j = {{"variant", r.variant ? nlohmann::json(r.variant->name) : nlohmann::json()},
-                        {"reasons", r.reasons},
-                        {"alternatives", alternatives},
-                        {"warnings", r.warnings},
-                        {"notes", notes}};
-    ctx.out << json_text(j);
-    return r.variant ? kExitOk : kExitProblems;
-  }
+int RecommendRun::print_text(Session& s, const Spec& spec, const Recommendation& r,
+                             const std::vector<std::string>& notes) const {
   if (!r.variant) {
     Diagnostic d;
     d.message = fmt::format("nothing in the matrix of {} runs on this host", spec.path);
@@ -137,22 +130,47 @@ int cmd_recommend(CommandContext& ctx) {
     d.hint =
         "'tailor detect' shows what tailor found; --gpus, --cpuinfo and --os plan for another machine; "
         "--format uv names PyTorch's own wheel index for this host";
-    ctx.err << d.render();
+    s.err << d.render();
     return kExitProblems;
   }
-  ctx.out << r.variant->name << "\n\nbecause\n";
-  for (const auto& reason : r.reasons) ctx.out << "  " << reason << "\n";
-  for (const auto& w : r.warnings) ctx.err << "tailor: warning: " << w << "\n";  // as every command warns
-  for (const auto& n : notes) ctx.out << "note: " << n << "\n";
+  s.out << r.variant->name << "\n\nbecause\n";
+  for (const auto& reason : r.reasons) s.out << "  " << reason << "\n";
+  for (const auto& w : r.warnings) s.warn(w);
+  for (const auto& n : notes) s.out << "note: " << n << "\n";
   if (!r.alternatives.empty()) {
-    ctx.out << "\nalternatives\n";
+    s.out << "\nalternatives\n";
     size_t width = 0;
     for (const auto& a : r.alternatives) width = std::max(width, a.name.size());
-    for (const auto& a : r.alternatives) ctx.out << fmt::format("  {:<{}}  {}\n", a.name, width, a.why);
+    for (const auto& a : r.alternatives) s.out << fmt::format("  {:<{}}  {}\n", a.name, width, a.why);
   }
-  ctx.out << fmt::format("\ninstall  flox install {}/{}\nbuild    flox build {}\n", org, r.variant->name,
-                         r.variant->name);
+  s.out << fmt::format("\ninstall  flox install {}/{}\nbuild    flox build {}\n", org, r.variant->name,
+                       r.variant->name);
   return kExitOk;
 }
+
+int RecommendRun::run(Session& s) {
+  const KnowledgeBase& kb = s.facts();
+  const auto& [spec, m] = s.matrix(spec_arg);
+  HostFacts facts = detect_host(host.options(), kb, gpus.get());
+  if (!link.empty()) {
+    std::vector<CatalogSpec> catalog{{spec, m}};
+    s.out << catalog_link(link, catalog_choices(catalog, kb), facts, req, kb) << "\n";
+    return kExitOk;
+  }
+  if (!why_not.empty()) {
+    for (const auto& line : why_not_recommended(why_not, facts, m, kb, req)) s.out << line << "\n";
+    return kExitOk;
+  }
+  Recommendation r = recommend(facts, m, kb, req);
+  if (format == "uv") return print_upstream_wheel(s, facts, kb, s.kb_dir, r, req, json);
+  // What tailor assumed of the machine (a driver branch taken as a release, a CPU known only by its architecture).
+  std::vector<std::string> notes = facts.cpu.notes;
+  notes.insert(notes.end(), facts.gpu.notes.begin(), facts.gpu.notes.end());
+  return json ? print_json(s, r, notes) : print_text(s, spec, r, notes);
+}
+
+}  // namespace
+
+std::unique_ptr<CommandRun> make_recommend() { return std::make_unique<RecommendRun>(); }
 
 }  // namespace tailor

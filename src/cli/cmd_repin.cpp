@@ -13,6 +13,7 @@
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
+#include "cli/session.hpp"
 #include "lint/linter.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"
@@ -73,10 +74,6 @@ int refuse(CommandContext& ctx, std::string path, std::string message, std::stri
   d.hint = std::move(hint);
   ctx.err << d.render();
   return status;
-}
-
-int bad_usage(CommandContext& ctx, std::string message, std::string hint) {
-  return refuse(ctx, "", std::move(message), std::move(hint), kExitBadInput);
 }
 
 /// The package set the tree's recipes use most (for the evaluation when --python-set is not given).
@@ -190,7 +187,7 @@ int repin_spec(CommandContext& ctx, const std::string& spec, const migrate::Repi
 }
 
 struct RepinArgs {
-  std::string dir, spec, old_spec, out, nixpkgs, kb_dir, branch;
+  std::string dir, spec, old_spec, out, nixpkgs, branch;
   std::string rev, sha256, python_set;
   bool dry_run = false, all_pins = false, json = false;
 };
@@ -222,7 +219,6 @@ void add_repin_options(CLI::App& app, RepinArgs& a) {
   app.add_option("--spec", a.old_spec)->group("");
   app.add_flag("--json", a.json,
                "print the edits, the check of the result and what is left to verify as one JSON object");
-  add_kb_option(app, a.kb_dir);
 }
 
 // The tree and --nixpkgs exist, and nix-instantiate with it; an exit status when not.
@@ -325,58 +321,71 @@ int repin_tree(CommandContext& ctx, const RepinArgs& a, migrate::RepinOptions o,
   return introduced.errors > 0 || !eval_ok ? kExitProblems : kExitOk;
 }
 
-}  // namespace
-
-int cmd_repin(CommandContext& ctx) {
-  CLI::App app{
-      "Move a hand-written recipe tree (or, with --rewrite-spec, a matrix spec) to another nixpkgs pin and Python "
-      "package set. Only the revision, hash and package-set tokens change; comments and formatting stay "
-      "byte for byte. The docs' version/pin tables follow, `tailor check` runs on the result, and a "
-      "summary says what is left to verify.\n\n"
-      "Hashes: a tarball hash belongs to one revision. With --sha256 (or a hash the knowledge base knows) "
-      "it is written beside every moved pin, added where a fetchTarball / fetchFromGitHub had none. "
-      "Without one, an old hash is replaced by the fake hash of its format (lib.fakeSha256's 52 zeros, or "
-      "lib.fakeHash's sha256-AAAA…=): the fetch then fails with 'hash mismatch' and prints the hash to fill "
-      "in, instead of evaluating against a hash that cannot be right. A pin written without a hash stays "
-      "without one (tailor check warns TLR005).\n\n"
-      "Exit status: 0 done (errors the tree already had do not count); 1 done, but check reports errors repin "
-      "introduced or the --nixpkgs evaluation disagrees; 2 bad input (nothing written); 3 --nixpkgs without "
-      "nix-instantiate.",
-      "repin"};
+struct RepinRun final : CommandRun {
   RepinArgs a;
-  add_repin_options(app, a);
-  if (auto rc = parse_args(app, ctx)) return *rc;
-
-  if (!a.old_spec.empty()) {
-    ctx.err << "tailor: warning: repin --spec is deprecated: it is now --rewrite-spec SPEC.toml\n";
-    if (a.spec.empty()) a.spec = a.old_spec;
-  }
   migrate::RepinOptions o;
+  CLI::App* app = nullptr;
+
+  void define(CLI::App& app) override {
+    this->app = &app;
+    app.description(
+        "Move a hand-written recipe tree (or, with --rewrite-spec, a matrix spec) to another nixpkgs pin and Python "
+        "package set. Only the revision, hash and package-set tokens change; comments and formatting stay "
+        "byte for byte. The docs' version/pin tables follow, `tailor check` runs on the result, and a "
+        "summary says what is left to verify.\n\n"
+        "Hashes: a tarball hash belongs to one revision. With --sha256 (or a hash the knowledge base knows) "
+        "it is written beside every moved pin, added where a fetchTarball / fetchFromGitHub had none. "
+        "Without one, an old hash is replaced by the fake hash of its format (lib.fakeSha256's 52 zeros, or "
+        "lib.fakeHash's sha256-AAAA…=): the fetch then fails with 'hash mismatch' and prints the hash to fill "
+        "in, instead of evaluating against a hash that cannot be right. A pin written without a hash stays "
+        "without one (tailor check warns TLR005).\n\n"
+        "Exit status: 0 done (errors the tree already had do not count); 1 done, but check reports errors repin "
+        "introduced or the --nixpkgs evaluation disagrees; 2 bad input (nothing written); 3 --nixpkgs without "
+        "nix-instantiate.");
+    add_repin_options(app, a);
+  }
+  std::vector<std::string> specs() override;
+  int run(Session& s) override;
+};
+
+// The options as repin reads them.
+std::vector<std::string> RepinRun::specs() {
   o.rev = a.rev;
-  if (app.count("--sha256")) o.sha256 = a.sha256;
-  if (app.count("--python-set")) o.python_set = a.python_set;
+  if (app->count("--sha256")) o.sha256 = a.sha256;
+  if (app->count("--python-set")) o.python_set = a.python_set;
   o.all_pins = a.all_pins;
   o.branch = a.branch;
+  return {};
+}
+
+int RepinRun::run(Session& s) {
+  if (!a.old_spec.empty()) {
+    s.warn("repin --spec is deprecated: it is now --rewrite-spec SPEC.toml");
+    if (a.spec.empty()) a.spec = a.old_spec;
+  }
   if (a.spec.empty() == a.dir.empty())
-    return bad_usage(ctx,
-                     a.spec.empty() ? "repin: a tree DIR (or --rewrite-spec SPEC.toml) is required"
-                                    : "repin: give either a tree DIR or --rewrite-spec SPEC.toml, not both",
-                     "tailor repin DIR --rev REV [--python-set python313Packages] [-o OUT]");
-  KnowledgeBase kb = load_kb(a.kb_dir);
+    usage_error(a.spec.empty() ? "repin: a tree DIR (or --rewrite-spec SPEC.toml) is required"
+                               : "repin: give either a tree DIR or --rewrite-spec SPEC.toml, not both",
+                "tailor repin DIR --rev REV [--python-set python313Packages] [-o OUT]");
+  const KnowledgeBase& kb = s.facts();
   // Arguments first: a bad one stops the run before anything is read.
   migrate::parse_rev(a.rev, kb);
   if (o.sha256) migrate::parse_sha256(*o.sha256);
   if (o.python_set) migrate::parse_python_set(*o.python_set);
   if (!a.spec.empty() && !a.nixpkgs.empty())
-    return bad_usage(ctx, "repin: --nixpkgs applies to trees, not to --rewrite-spec", "drop --nixpkgs");
+    usage_error("repin: --nixpkgs applies to trees, not to --rewrite-spec", "drop --nixpkgs");
   // --json: the text report goes nowhere; the facts it shows are collected.
   std::ostringstream discarded;
-  CommandContext text{ctx.args, a.json ? discarded : ctx.out, ctx.err};
+  CommandContext text{{}, a.json ? discarded : s.out, s.err};
   Json report;
   int status =
       a.spec.empty() ? repin_tree(text, a, o, kb, report) : repin_spec(text, a.spec, o, kb, a.out, a.dry_run, report);
-  if (a.json) ctx.out << json_text(report);
+  if (a.json) s.out << json_text(report);
   return status;
 }
+
+}  // namespace
+
+std::unique_ptr<CommandRun> make_repin() { return std::make_unique<RepinRun>(); }
 
 }  // namespace tailor

@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
-#include "cli/expanded_matrix.hpp"
 #include "cli/options.hpp"
+#include "cli/session.hpp"
 #include "inspect/inspection.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"
@@ -19,6 +19,7 @@
 #include "util/diagnostic.hpp"
 #include "util/edit_distance.hpp"
 #include "util/exit_status.hpp"
+#include "util/file_error.hpp"
 #include "util/json_text.hpp"
 #include "util/read_file.hpp"
 #include "verify/promise.hpp"
@@ -34,20 +35,19 @@ namespace fs = std::filesystem;
 // The one input reader: a regular file, size-capped (an unread FIFO or a huge file is refused).
 std::string read_text(const fs::path& p) { return read_file(p, "the variant JSON"); }
 
-VariantPromise promise_from_spec(const std::string& name, const std::string& spec_arg, const KnowledgeBase& kb,
-                                 std::ostream& err) {
-  Spec spec = load_spec_arg(spec_arg, kb);
-  Matrix m = expand_reporting(spec, kb, err);
-  const Variant& v = m.require(name, spec.path);
-  return promise_of(derive_settings(v, spec, m, kb), kb, spec.path);
-}
-
-}  // namespace
-
-int cmd_verify(CommandContext& ctx) {
-  CLI::App app{"Check a built artifact against what its variant promises.", "verify"};
-  std::string path, variant, variant_file, spec_arg = kDefaultSpec, python, kb_dir;
+struct VerifyRun final : CommandRun {
+  std::string path, variant, variant_file, spec_arg = kDefaultSpec, python;
   bool json = false, no_run = false;
+
+  void define(CLI::App& app) override;
+  std::vector<std::string> specs() override;
+  int run(Session& s) override;
+  VariantPromise promise(Session& s) const;
+  void print_text(Session& s, const VariantPromise& promise, const std::vector<Check>& checks) const;
+};
+
+void VerifyRun::define(CLI::App& app) {
+  app.description("Check a built artifact against what its variant promises.");
   app.add_option("PATH", path, "a Nix result, an installed torch (site-packages/torch) or a library")->required();
   app.add_option("--variant", variant,
                  "the variant the artifact was built as (default: its nix-support/tailor-variant.json)")
@@ -59,71 +59,75 @@ int cmd_verify(CommandContext& ctx) {
       ->type_name("PYTHON");
   app.add_flag("--static", no_run, "only the static checks: run no Python");
   app.add_flag("--json", json, "print JSON");
-  add_kb_option(app, kb_dir);
-  if (auto rc = parse_args(app, ctx)) return *rc;
+}
 
+// The artifact must be there; the spec is read only for --variant.
+std::vector<std::string> VerifyRun::specs() {
   std::error_code ec;
-  if (!fs::exists(path, ec)) {
-    Diagnostic d;
-    d.path = path;
-    d.message = "no such file or directory";
-    ctx.err << d.render();
-    return kExitBadInput;
-  }
-  // One knowledge base for the promise and every check (--kb overlays it).
-  const KnowledgeBase kb = load_kb(kb_dir);
-  VariantPromise promise;
+  if (!fs::exists(path, ec)) throw_file_error(path, "no such file or directory");
+  if (variant.empty()) return {};
+  return {spec_arg};
+}
+
+// What the artifact promises: --variant of the spec, --variant-json, or its own record.
+VariantPromise VerifyRun::promise(Session& s) const {
+  const KnowledgeBase& kb = s.facts();
+  std::error_code ec;
   fs::path variant_json = fs::path(path) / kVariantJsonPath;
   if (!variant.empty()) {
-    promise = promise_from_spec(variant, spec_arg, kb, ctx.err);
-  } else if (!variant_file.empty()) {
-    if (!fs::exists(variant_file, ec)) {  // anything else is the input reader's to refuse, by what it is
-      Diagnostic d;
-      d.path = variant_file;
-      d.message = "no such file";
-      ctx.err << d.render();
-      return kExitBadInput;
-    }
-    promise = read_variant_json(variant_file, read_text(variant_file), kb);
-  } else if (fs::is_regular_file(variant_json, ec)) {
-    promise = read_variant_json(variant_json.string(), read_text(variant_json), kb);
-  } else {
-    Diagnostic d;
-    d.path = path;
-    d.message = fmt::format("verify: no {} here, so the variant is unknown", kVariantJsonPath);
-    d.hint = "name it: tailor verify PATH --variant NAME [--spec SPEC], or --variant-json FILE";
-    ctx.err << d.render();
-    return kExitBadInput;
+    const auto& [spec, m] = s.matrix(spec_arg);
+    return promise_of(derive_settings(m.require(variant, spec.path), spec, m, kb), kb, spec.path);
   }
+  if (!variant_file.empty()) {
+    // Anything else is the input reader's to refuse, by what it is.
+    if (!fs::exists(variant_file, ec)) throw_file_error(variant_file, "no such file");
+    return read_variant_json(variant_file, read_text(variant_file), kb);
+  }
+  if (fs::is_regular_file(variant_json, ec))
+    return read_variant_json(variant_json.string(), read_text(variant_json), kb);
+  throw_file_error(path, fmt::format("verify: no {} here, so the variant is unknown", kVariantJsonPath),
+                   "name it: tailor verify PATH --variant NAME [--spec SPEC], or --variant-json FILE");
+}
 
+void VerifyRun::print_text(Session& s, const VariantPromise& p, const std::vector<Check>& checks) const {
+  s.out << fmt::format("{}: verifying as {} (from {})\n", path, p.name, p.source);
+  size_t width = 0;
+  for (const auto& c : checks) width = std::max(width, c.name.size());
+  for (const auto& c : checks)
+    s.out << fmt::format("{:<7}  {:<{}}  {}\n", check_status_name(c.status), c.name, width, c.detail);
+  size_t failed = 0, skipped = 0;
+  for (const auto& c : checks) {
+    failed += c.status == CheckStatus::failed;
+    skipped += c.status == CheckStatus::skipped;
+  }
+  s.out << fmt::format("{}: {} checks, {} failed, {} skipped\n", all_passed(checks) ? "ok" : "FAILED", checks.size(),
+                       failed, skipped);
+}
+
+int VerifyRun::run(Session& s) {
+  // One knowledge base for the promise and every check (--kb overlays it).
+  const KnowledgeBase& kb = s.facts();
+  VariantPromise p = promise(s);
   Inspection in = inspect_path(path);
-  std::vector<Check> checks = static_checks(kb, promise, in, path);
+  std::vector<Check> checks = static_checks(kb, p, in, path);
   if (no_run)
     checks.push_back({"python", CheckStatus::skipped, "--static: no Python run"});
   else
-    for (auto& c : runtime_checks(kb, promise, in, path, python)) checks.push_back(std::move(c));
-
+    for (auto& c : runtime_checks(kb, p, in, path, python)) checks.push_back(std::move(c));
   bool ok = all_passed(checks);
   if (json) {
     auto j = to_json(checks);
-    nlohmann::ordered_json out = {{"ok", ok}, {"path", path}, {"variant", promise.name}, {"source", promise.source}};
+    nlohmann::ordered_json out = {{"ok", ok}, {"path", path}, {"variant", p.name}, {"source", p.source}};
     out["checks"] = j["checks"];
-    ctx.out << json_text(out);
+    s.out << json_text(out);
   } else {
-    ctx.out << fmt::format("{}: verifying as {} (from {})\n", path, promise.name, promise.source);
-    size_t width = 0;
-    for (const auto& c : checks) width = std::max(width, c.name.size());
-    for (const auto& c : checks)
-      ctx.out << fmt::format("{:<7}  {:<{}}  {}\n", check_status_name(c.status), c.name, width, c.detail);
-    size_t failed = 0, skipped = 0;
-    for (const auto& c : checks) {
-      failed += c.status == CheckStatus::failed;
-      skipped += c.status == CheckStatus::skipped;
-    }
-    ctx.out << fmt::format("{}: {} checks, {} failed, {} skipped\n", ok ? "ok" : "FAILED", checks.size(), failed,
-                           skipped);
+    print_text(s, p, checks);
   }
   return ok ? kExitOk : kExitProblems;
 }
+
+}  // namespace
+
+std::unique_ptr<CommandRun> make_verify() { return std::make_unique<VerifyRun>(); }
 
 }  // namespace tailor

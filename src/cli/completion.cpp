@@ -6,7 +6,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/command.hpp"
+#include "cli/options.hpp"
 
 namespace tailor {
 
@@ -24,13 +27,21 @@ std::vector<std::string> options_in_help(const std::string& help) {
   return out;
 }
 
+std::vector<std::string> defined_options(const CLI::App& app) {
+  std::vector<std::string> out;
+  for (const CLI::Option* o : app.get_options()) {
+    if (o->get_group().empty() || o->get_positional()) continue;  // hidden (a deprecated spelling), or no flag
+    for (const auto& s : o->get_snames()) out.push_back("-" + s);
+    for (const auto& l : o->get_lnames()) out.push_back("--" + l);
+  }
+  return out;
+}
+
 std::vector<CommandOptions> command_options() {
   std::vector<CommandOptions> out;
   for (const Command& c : commands()) {
-    std::ostringstream help, err;
-    CommandContext ctx{{"--help"}, help, err};
-    c.run(ctx);
-    out.push_back({c.name, c.summary, options_in_help(help.str()), help.str()});
+    DefinedCommand d = define_command(c, c.name);
+    out.push_back({c.name, c.summary, defined_options(*d.app), command_help(*d.app)});
   }
   return out;
 }

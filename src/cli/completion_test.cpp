@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include <gtest/gtest.h>
+#include <CLI/CLI.hpp>
 
 #include "cli/command.hpp"
 #include "support/golden.hpp"
@@ -36,6 +37,44 @@ TEST(Completion, ReadsOptionsFromHelp) {
       "  -j,--jobs INT:POSITIVE      builds at a time\n  --tree TEXT  where\n"
       "Positionals:\n  SPEC TEXT REQUIRED   the spec\n";
   EXPECT_EQ(options_in_help(help), (std::vector<std::string>{"-h", "--help", "-j", "--jobs", "--tree"}));
+}
+
+// The options come from each command's definition (its CLI::App, built
+// without running the command): short names first, hidden ones and
+// positionals left out.
+TEST(Completion, ReadsOptionsFromTheDefinition) {
+  CLI::App app{"", "x"};
+  std::string value, hidden, positional;
+  bool flag = false;
+  app.add_option("POS", positional, "a positional");
+  app.add_option("-o,--output", value, "an option");
+  app.add_flag("--dry-run", flag, "a flag");
+  app.add_option("--old", hidden)->group("");
+  EXPECT_EQ(defined_options(app), (std::vector<std::string>{"-h", "--help", "-o", "--output", "--dry-run"}));
+}
+
+// What the completions list is what each command defines, and (read back from
+// the help text the same definition prints) what its --help shows.
+TEST(Completion, EveryCommandsOptionsAreItsDefinitions) {
+  for (const CommandOptions& c : all()) {
+    EXPECT_EQ(c.options, options_in_help(c.help)) << c.name;
+    // (Not the whole text: CLI11 lists an option's "Excludes:" in the order of their addresses.)
+    EXPECT_EQ(options_in_help(test::run_tailor({c.name, "--help"}).out), c.options) << c.name;
+  }
+  // The rows add --kb to every command that reads the knowledge base, and to no other.
+  for (const Command& c : commands()) {
+    DefinedCommand d = define_command(c, c.name);
+    EXPECT_EQ(d.app->get_option_no_throw("--kb") != nullptr, needs(c, kFacts)) << c.name;
+  }
+  auto of = [&](const std::string& name) {
+    for (const auto& c : all())
+      if (c.name == name) return c.options;
+    return std::vector<std::string>{};
+  };
+  // By hand, so that an empty list cannot pass.
+  EXPECT_EQ(of("parse"), (std::vector<std::string>{"-h", "--help", "--json"}));
+  EXPECT_EQ(of("builders"), (std::vector<std::string>{"-h", "--help", "--gb-per-job", "--json"}));
+  EXPECT_EQ(of("detect").back(), "--kb");
 }
 
 TEST(Completion, BashCompletesEveryCommandAndTheirOptions) {

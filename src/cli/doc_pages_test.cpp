@@ -68,6 +68,15 @@ TEST(DocPages, SubcommandsAreFoundInTheHelp) {
   const auto& all = all_commands();
   for (const char* sub : {"kb probe-pin", "kb new-package"})
     EXPECT_NE(std::find(all.begin(), all.end(), sub), all.end()) << sub;
+  // And every sub-row of the command table is one the help names.
+  size_t rows = 0;
+  for (const Command& c : commands())
+    for (const Command& s : c.subcommands) {
+      ++rows;
+      std::string name = std::string(c.name) + " " + s.name;
+      EXPECT_NE(std::find(all.begin(), all.end(), name), all.end()) << name;
+    }
+  EXPECT_EQ(rows, 2u);
 }
 
 TEST(DocPages, EveryCommandHasItsManual) {

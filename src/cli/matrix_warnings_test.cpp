@@ -1,6 +1,7 @@
-// Every command that expands a spec prints the matrix's warnings, and prints
-// them the same way (cli/expanded_matrix.hpp): a warning no command may drop is
-// a fact weaker than its claim (here: a CUDA set the knowledge base does not
+// Every command whose row declares it expands a spec (kMatrix) prints the
+// matrix's warnings, and prints them the same way, once (the dispatcher's
+// Session expands it, cli/session.hpp): a warning no command may drop is a
+// fact weaker than its claim (here: a CUDA set the knowledge base does not
 // record on the pin, which a spec may still ask for).
 #include <gtest/gtest.h>
 
@@ -39,20 +40,37 @@ std::map<std::string, std::vector<std::string>> expanding_commands(const std::st
   };
 }
 
-// The commands that read no spec's matrix (repin expands the spec before and
-// after only to count its variants, and reports the findings it introduced).
-// adopt takes a tree, not a spec: it expands only the spec it imports from the tree.
+// The rows that declare no matrix, by hand: repin expands the spec before and
+// after only to count its variants, and reports the findings it introduced;
+// adopt takes a tree, not a spec, and expands only the spec it imports from it.
 const std::set<std::string> kExpandNone = {"kb",    "check", "builders", "import", "adopt",
                                            "repin", "parse", "detect",   "inspect"};
+
+TEST(MatrixWarnings, TheRowsDeclareWhichCommandsExpandASpec) {
+  size_t expanding = 0;
+  for (const Command& c : commands()) {
+    EXPECT_EQ(needs(c, kMatrix), !kExpandNone.contains(c.name)) << c.name;
+    expanding += needs(c, kMatrix);
+    for (const Command& sub : c.subcommands) EXPECT_FALSE(needs(sub, kMatrix)) << c.name << " " << sub.name;
+  }
+  EXPECT_EQ(expanding, 10u);
+  // A row that expands needs the knowledge base too.
+  EXPECT_TRUE((kMatrix & kFacts) == kFacts);
+}
 
 TEST(MatrixWarnings, EveryCommandThatExpandsPrintsThemTheSameWay) {
   test::TempDir dir("matrix-warnings");
   auto runs = expanding_commands(dir.path());
+  size_t ran = 0;
   for (const Command& c : commands()) {
     std::string name = c.name;
-    if (kExpandNone.contains(name)) continue;
+    if (!needs(c, kMatrix)) {
+      EXPECT_FALSE(runs.contains(name)) << "tailor " << name << " runs on a spec here but its row declares no matrix";
+      continue;
+    }
     auto it = runs.find(name);
-    ASSERT_NE(it, runs.end()) << "tailor " << name << ": say here how it runs on a spec, or that it expands none";
+    ASSERT_NE(it, runs.end()) << "tailor " << name << ": its row declares a matrix; say here how it runs on a spec";
+    ++ran;
     std::vector<std::string> args = {name};
     args.insert(args.end(), it->second.begin(), it->second.end());
     test::RunResult r = test::run_tailor(args);
@@ -61,6 +79,17 @@ TEST(MatrixWarnings, EveryCommandThatExpandsPrintsThemTheSameWay) {
     // Once, not once per use of the matrix.
     EXPECT_EQ(r.err.find(kWarning), r.err.rfind(kWarning)) << name << "\n" << r.err;
   }
+  EXPECT_EQ(ran, runs.size());
+}
+
+// prune reads the spec once however many of its variants --sm names.
+TEST(MatrixWarnings, ASpecNamedTwiceExpandsOnce) {
+  test::TempDir dir("matrix-warnings-once");
+  test::RunResult r = test::run_tailor({"prune", "tests/data/elf/multi.so", "--sm",
+                                        std::string(kVariant) + "," + kVariant, "--spec", kSpec, "--dry-run"});
+  EXPECT_LT(r.status, 2) << r.err;
+  ASSERT_NE(r.err.find(kWarning), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(kWarning), r.err.rfind(kWarning)) << r.err;
 }
 
 }  // namespace

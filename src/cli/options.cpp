@@ -198,16 +198,27 @@ bool take_input_size_limit(CommandContext& ctx) {
 }
 }  // namespace
 
+void usage_error(std::string message, std::string hint) {
+  Diagnostic d;
+  d.message = std::move(message);
+  d.hint = std::move(hint);
+  throw DiagnosticError(d);
+}
+
+std::string command_help(const CLI::App& app) {
+  // CLI11 knows the subcommand's name only: say the whole command line to type.
+  std::string help = app.help(), usage = "Usage: " + app.get_name();
+  if (size_t at = help.find(usage); at != std::string::npos) help.insert(at + 7, "tailor ");
+  return help;
+}
+
 std::optional<int> parse_args(CLI::App& app, CommandContext& ctx) {
   if (!take_input_size_limit(ctx)) return kExitBadInput;
   std::vector<std::string> reversed(ctx.args.rbegin(), ctx.args.rend());  // CLI11 wants them reversed
   try {
     app.parse(reversed);
   } catch (const CLI::CallForHelp&) {
-    // CLI11 knows the subcommand's name only: say the whole command line to type.
-    std::string help = app.help(), usage = "Usage: " + app.get_name();
-    if (size_t at = help.find(usage); at != std::string::npos) help.insert(at + 7, "tailor ");
-    ctx.out << help;
+    ctx.out << command_help(app);
     return kExitOk;
   } catch (const CLI::ParseError& e) {
     Diagnostic d;

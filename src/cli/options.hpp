@@ -50,6 +50,13 @@ std::string chosen_spec(const SpecArg& spec, const std::string& command, const s
 /// back to the front of \a names. Then as chosen_spec.
 std::string chosen_spec_with_names(SpecArg& spec, std::vector<std::string>& names, const std::string& command);
 
+/// Bad usage found after parsing (a missing choice, options that exclude each
+/// other): throws the DiagnosticError "tailor: error: MESSAGE" with \a hint.
+[[noreturn]] void usage_error(std::string message, std::string hint = {});
+
+/// \a app's --help text, its usage line naming the whole command ("tailor kb probe-pin").
+std::string command_help(const CLI::App& app);
+
 /// Parses ctx.args into \a app. Returns an exit status when the command must
 /// stop here (help printed: 0; bad usage: 2, reported on ctx.err).
 std::optional<int> parse_args(CLI::App& app, CommandContext& ctx);

@@ -1,0 +1,32 @@
+#include "cli/session.hpp"
+
+#include "cli/options.hpp"
+#include "matrix/spec_loader.hpp"
+
+namespace tailor {
+
+void Session::warn(std::string message, std::string path) {
+  Diagnostic d;
+  d.severity = Severity::warning;
+  d.path = std::move(path);
+  d.message = std::move(message);
+  err << d.render();
+}
+
+const KnowledgeBase& Session::facts() {
+  if (!kb_) kb_.emplace(load_kb(kb_dir));
+  return *kb_;
+}
+
+Expanded& Session::matrix(const std::string& spec_arg) {
+  auto& slot = matrices_[spec_arg];
+  if (!slot) {
+    Spec spec = load_spec_arg(spec_arg, facts());
+    Matrix m = expand(spec, facts());
+    for (const auto& w : m.warnings) warn(w);
+    slot = std::make_unique<Expanded>(Expanded{std::move(spec), std::move(m)});
+  }
+  return *slot;
+}
+
+}  // namespace tailor

@@ -1,0 +1,50 @@
+#pragma once
+/// What the dispatcher loads for a command, once: the knowledge base (with
+/// the --kb overlay) and each spec's expanded matrix. Expanding prints the
+/// matrix's warnings (relied-on disputes, unrecorded CUDA sets, unhashed
+/// recipes) the same way for every command, once per spec.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "kb/knowledge_base.hpp"
+#include "matrix/expand.hpp"
+#include "matrix/spec.hpp"
+#include "util/diagnostic.hpp"
+
+namespace tailor {
+
+/// A spec and its matrix.
+struct Expanded {
+  Spec spec;
+  Matrix matrix;
+};
+
+class Session {
+ public:
+  Session(std::ostream& out, std::ostream& err) : out(out), err(err) {}
+  std::ostream& out;
+  std::ostream& err;
+  std::string kb_dir;  ///< --kb DIR (empty: $TAILOR_KB, else the built-in one)
+
+  /// "PATH: warning: MESSAGE" (or "tailor: warning: …" without a path) on err:
+  /// every warning a command prints is a Diagnostic.
+  void warn(std::string message, std::string path = {});
+  /// \a d on err: an error that stops this file, not the run.
+  void report(const Diagnostic& d) { err << d.render(); }
+
+  /// The knowledge base, loaded on first use (a command may start a GPU query first).
+  const KnowledgeBase& facts();
+  /// The spec \a spec_arg names (a file or a built-in spec), loaded and expanded
+  /// on first use, its warnings written to err as "tailor: warning: …".
+  Expanded& matrix(const std::string& spec_arg);
+
+ private:
+  std::optional<KnowledgeBase> kb_;
+  std::map<std::string, std::unique_ptr<Expanded>> matrices_;
+};
+
+}  // namespace tailor
