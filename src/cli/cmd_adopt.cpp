@@ -22,6 +22,7 @@
 #include "matrix/spec_loader.hpp"
 #include "migrate/layout_import.hpp"
 #include "migrate/spec_import.hpp"
+#include "migrate/table_import.hpp"
 #include "recipe/recipe_tree.hpp"
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
@@ -108,6 +109,9 @@ int cmd_adopt(CommandContext& ctx) {
                            write ? "was written" : "would be written");
     return kExitProblems;
   }
+  // The tables and pages the spec reproduces are written, the rest kept.
+  Spec with_wrappers = load_spec(std::string(kSpecName), r.toml + li.toml, kb);
+  migrate::import_tables(files, dir, with_wrappers, expand(with_wrappers, kb), kb, li);
   std::string text = r.toml + li.toml;
   Spec spec = load_spec(std::string(kSpecName), text, kb);
   spec.source = std::string(kSpecName);
@@ -120,14 +124,16 @@ int cmd_adopt(CommandContext& ctx) {
   for (const auto& f : generated) by_path[f.path] = &f;
   std::vector<std::string> lines, edited;
   std::set<std::string> named, accounted{std::string(kSpecName)};
-  int identical = 0, replace = 0, create = 0;
+  // [0]: the variant files, [1]: the tables and pages.
+  int identical[2] = {0, 0}, replace[2] = {0, 0}, create[2] = {0, 0};
   for (const auto& c : plan) {
     accounted.insert(c.path);
     if (c.path == kLayoutManifest) continue;
+    int table = spec.layout->tables.count(c.path) ? 1 : 0;
     switch (c.change) {
-      case Change::unchanged: ++identical; break;
+      case Change::unchanged: ++identical[table]; break;
       case Change::create:
-        ++create;
+        ++create[table];
         lines.push_back(fmt::format("write   {}", c.path));
         break;
       case Change::update:
@@ -136,7 +142,7 @@ int cmd_adopt(CommandContext& ctx) {
           edited.push_back(c.path);
           break;
         }
-        ++replace;
+        ++replace[table];
         named.insert(c.path);
         std::string lines_differ = differing_lines(read_text(fs::path(dir) / c.path), by_path.at(c.path)->content);
         lines.push_back(fmt::format("replace {} (line{} {})", c.path,
@@ -152,13 +158,16 @@ int cmd_adopt(CommandContext& ctx) {
   }
   for (const auto& k : li.keep) {
     accounted.insert(k);
-    lines.push_back(fmt::format("keep    {} (the tree's builder: checked, never written)", k));
+    auto why = li.kept_why.find(k);
+    lines.push_back(fmt::format("keep    {} (the tree's builder: checked, never written{})", k,
+                                why == li.kept_why.end() ? "" : ": " + why->second));
   }
   int untouched = 0;
   for (const auto& f : files)
     if (!accounted.count(f.rel)) {
       ++untouched;
-      lines.push_back(fmt::format("untouched {}", f.rel));
+      auto why = li.kept_why.find(f.rel);  // a page the spec does not reproduce says why
+      lines.push_back(fmt::format("untouched {}{}", f.rel, why == li.kept_why.end() ? "" : " (" + why->second + ")"));
     }
   for (const auto& l : lines) ctx.out << l << "\n";
   for (const auto& c : li.corrected) ctx.out << "corrected: " << c << "\n";
@@ -176,14 +185,20 @@ int cmd_adopt(CommandContext& ctx) {
     ctx.err << "hint: nothing was written; undo the edits or change the spec and run tailor generate --force\n";
     return kExitProblems;
   }
-  int wrappers = identical + replace + create;
+  auto counts = [&](int k) {
+    return fmt::format("{} identical, {} to replace, {} to write", identical[k], replace[k], create[k]);
+  };
+  std::string tables = spec.layout->tables.empty()
+                           ? ""
+                           : fmt::format(", {} tables and pages from the knowledge base ({})",
+                                         identical[1] + replace[1] + create[1], counts(1));
   ctx.out << fmt::format(
-      "adopt {}: {} variant files from the spec ({} identical, {} to replace, {} to write), {} to remove, {} kept, {} "
-      "untouched; the spec {} {}\n",
-      dir, wrappers, identical, replace, create, r.impossible.size(), li.keep.size(), untouched,
+      "adopt {}: {} variant files from the spec ({}){}, {} to remove, {} kept, {} untouched; the spec {} {}\n", dir,
+      identical[0] + replace[0] + create[0], counts(0), tables, r.impossible.size(), li.keep.size(), untouched,
       write ? "is" : "goes to", spec_path.generic_string());
   if (!li.replaces.empty())
-    ctx.out << fmt::format("{} is replaced by `tailor generate {} -o .` (run in {})\n", li.replaces, kSpecName, dir);
+    ctx.out << fmt::format("{} {} replaced by `tailor generate {} -o .` (run in {})\n", fmt::join(li.replaces, " and "),
+                           li.replaces.size() == 1 ? "is" : "are", kSpecName, dir);
   if (!write) {
     ctx.out << "dry run: nothing written; --write does it\n";
     return kExitOk;
@@ -195,7 +210,7 @@ int cmd_adopt(CommandContext& ctx) {
     if (ec) throw_file_error(fs::path(dir) / path, "cannot remove: " + ec.message());
   }
   ctx.out << fmt::format("wrote {} files, removed {}; `tailor generate {} -o .` keeps the tree from now on\n",
-                         replace + create, r.impossible.size(), kSpecName);
+                         replace[0] + create[0] + replace[1] + create[1], r.impossible.size(), kSpecName);
   return kExitOk;
 }
 
