@@ -170,5 +170,22 @@ TEST(AdoptTables, AnUnknownTableWordIsAnErrorAtItsPlace) {
   EXPECT_NE(r.err.find("'{drivers@12.8}' is no word of a table"), std::string::npos) << r.err;
 }
 
+TEST(AdoptTables, AFileBothKeptAndWrittenIsAnError) {
+  test::TempDir tmp("adopt-tables-both");
+  std::string tree = copy_fixture(tmp);
+  ASSERT_EQ(run_tailor({"adopt", tree, "--write"}).status, 0);
+  std::string spec = test::read_file(tree + "/tailor.toml");
+  size_t at = spec.find("keep = [");
+  ASSERT_NE(at, std::string::npos);
+  spec.insert(at + 8, "\".flox/pkgs/lib/gpus.nix\", ");
+  std::string bad = tmp.path() + "/bad.toml";
+  { std::ofstream(bad) << spec; }
+  auto r = run_tailor({"generate", bad, "-o", tree, "--check"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("'.flox/pkgs/lib/gpus.nix' is kept and written: a table is written, a kept file never"),
+            std::string::npos)
+      << r.err;
+}
+
 }  // namespace
 }  // namespace tailor
