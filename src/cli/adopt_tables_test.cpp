@@ -88,12 +88,14 @@ TEST(AdoptTables, WriteCorrectsTheTablesAndPagesAtTheWrongFactsOnlyAndGenerateKe
                       {{5, "    names = \"H100\";"}, {10, "    family = \"Blackwell\";"}}, "gpus.nix");
   expect_changed_only(read(fixture, kLib + "cudas.nix"), read(tree, kLib + "cudas.nix"),
                       {{5, "    driver = \"570\";"}, {8, "    kit = \"cudaPackages_13_0\";"}}, "cudas.nix");
-  expect_changed_only(read(fixture, kPages + "vision-0.26-cuda-12.8.md"), read(tree, kPages + "vision-0.26-cuda-12.8.md"),
+  expect_changed_only(read(fixture, kPages + "vision-0.26-cuda-12.8.md"),
+                      read(tree, kPages + "vision-0.26-cuda-12.8.md"),
                       {{3, "Needs driver 570 or newer."},
                        {5, "## SM90, Hopper: H100"},
                        {9, "| `torchvision026-python313-cuda12_8-sm90-avx512` | H100 |"}},
                       "12.8 page");
-  expect_changed_only(read(fixture, kPages + "vision-0.26-cuda-13.0.md"), read(tree, kPages + "vision-0.26-cuda-13.0.md"),
+  expect_changed_only(read(fixture, kPages + "vision-0.26-cuda-13.0.md"),
+                      read(tree, kPages + "vision-0.26-cuda-13.0.md"),
                       {{5, "## SM90, Hopper: H100"},
                        {9, "| `torchvision026-python313-cuda13_0-sm90-avx512` | H100 |"},
                        {12, "## SM120, Blackwell: RTX 5090"}},
@@ -127,7 +129,8 @@ TEST(AdoptTables, WrittenTablesParseAsNix) {
   std::string tree = copy_fixture(tmp);
   ASSERT_EQ(run_tailor({"adopt", tree, "--write"}).status, 0);
   auto parsed = test::run_command(
-      "nix-instantiate --parse '" + tree + "/" + kLib + "gpus.nix' '" + tree + "/" + kLib + "cudas.nix' >/dev/null", true);
+      "nix-instantiate --parse '" + tree + "/" + kLib + "gpus.nix' '" + tree + "/" + kLib + "cudas.nix' >/dev/null",
+      true);
   EXPECT_EQ(parsed.status, 0) << parsed.out;
 }
 

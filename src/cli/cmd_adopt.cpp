@@ -188,10 +188,9 @@ int cmd_adopt(CommandContext& ctx) {
   auto counts = [&](int k) {
     return fmt::format("{} identical, {} to replace, {} to write", identical[k], replace[k], create[k]);
   };
-  std::string tables = spec.layout->tables.empty()
-                           ? ""
-                           : fmt::format(", {} tables and pages from the knowledge base ({})",
-                                         identical[1] + replace[1] + create[1], counts(1));
+  std::string tables = spec.layout->tables.empty() ? ""
+                                                   : fmt::format(", {} tables and pages from the knowledge base ({})",
+                                                                 identical[1] + replace[1] + create[1], counts(1));
   ctx.out << fmt::format(
       "adopt {}: {} variant files from the spec ({}){}, {} to remove, {} kept, {} untouched; the spec {} {}\n", dir,
       identical[0] + replace[0] + create[0], counts(0), tables, r.impossible.size(), li.keep.size(), untouched,

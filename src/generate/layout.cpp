@@ -15,7 +15,6 @@ namespace tailor {
 
 std::string wrapper_path(const Layout& layout, const Variant& v) { return layout.dir + "/" + v.name + ".nix"; }
 
-
 std::vector<GeneratedFile> layout_tree(const Spec& spec, const Matrix& m, const KnowledgeBase& kb) {
   std::vector<GeneratedFile> files;
   std::string manifest;

@@ -19,8 +19,8 @@
 #include "kb/read_helpers.hpp"
 #include "kb/version_pairing.hpp"
 #include "matrix/layout_words.hpp"
-#include "matrix/table_words.hpp"
 #include "matrix/rules.hpp"
+#include "matrix/table_words.hpp"
 #include "util/edit_distance.hpp"
 #include "util/embedded.hpp"
 #include "util/quote.hpp"
@@ -905,12 +905,13 @@ Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& sp
       for (const auto& p : table_pieces(value.as_string()->get())) {
         std::string_view word = std::string_view(p.text).substr(0, p.text.find('@'));
         if (p.word && std::find(kTableWords.begin(), kTableWords.end(), word) == kTableWords.end())
-          throw doc.error_at(value, fmt::format("'{{{}}}' is no word of a table", comment_text(p.text)),
-                             fmt::format("words: {}, each followed by @ and its SM or CUDA", fmt::join(kTableWords, ", ")));
+          throw doc.error_at(
+              value, fmt::format("'{{{}}}' is no word of a table", comment_text(p.text)),
+              fmt::format("words: {}, each followed by @ and its SM or CUDA", fmt::join(kTableWords, ", ")));
       }
       if (path == l.dir || std::find(l.keep.begin(), l.keep.end(), path) != l.keep.end())
-        throw doc.error_at(value, fmt::format("'{}' is kept and written: a table is written, a kept file never",
-                                              comment_text(path)));
+        throw doc.error_at(
+            value, fmt::format("'{}' is kept and written: a table is written, a kept file never", comment_text(path)));
       l.tables[path] = value.as_string()->get();
     }
   }

@@ -19,8 +19,8 @@ namespace tailor {
 /// gpu_names@SM[ platform]: [layout.gpu_names] (else the knowledge base's products);
 /// arch_name@SM: the architecture's family ("Hopper"); cuda_underscore_list@SM:
 /// the CUDA versions the matrix builds the SM with, as Nix list items
-/// ("\"12_8\" \"12_9\""): none that nvcc cannot compile for it; driver@CUDA: NVIDIA's minimum driver, its major ("570");
-/// cuda_attr@CUDA: the nixpkgs package set ("cudaPackages_13_0").
+/// ("\"12_8\" \"12_9\""): none that nvcc cannot compile for it; driver@CUDA: NVIDIA's minimum driver, its major
+/// ("570"); cuda_attr@CUDA: the nixpkgs package set ("cudaPackages_13_0").
 inline constexpr std::array<std::string_view, 5> kTableWords = {"gpu_names", "arch_name", "cuda_underscore_list",
                                                                 "driver", "cuda_attr"};
 

@@ -31,7 +31,7 @@ struct LayoutImport {
   /// Facts of the tree's wrappers the spec corrects, one line each ("9.0: L40S
   /// dropped: the knowledge base lists it under SM 8.9").
   std::vector<std::string> corrected;
-  std::vector<std::string> keep;  ///< the tree's own builder files
+  std::vector<std::string> keep;      ///< the tree's own builder files
   std::vector<std::string> replaces;  ///< the team's scripts that wrote the wrappers (and pages)
 };
 

@@ -53,9 +53,8 @@ struct Line {
   std::vector<std::tuple<size_t, size_t, std::string>> words;  // at, length, "word@key"
 
   bool free(size_t at, size_t n) const {
-    return std::none_of(words.begin(), words.end(), [&](const auto& w) {
-      return at < std::get<0>(w) + std::get<1>(w) && std::get<0>(w) < at + n;
-    });
+    return std::none_of(words.begin(), words.end(),
+                        [&](const auto& w) { return at < std::get<0>(w) + std::get<1>(w) && std::get<0>(w) < at + n; });
   }
   // Every occurrence of \a value standing alone (no letter or digit, or for a
   // number no digit, '.' or '_', on either side) becomes \a word.
@@ -168,10 +167,10 @@ std::vector<Line> learn_nix(const std::string& text, const KnowledgeBase& kb, La
       if (std::regex_search(l.text, mt, kCudaList)) {
         std::string items = mt[1];
         bool known = true;
-        for (std::sregex_iterator it(items.begin(), items.end(), kCudaItem), end; it != end;
-             ++it)
+        for (std::sregex_iterator it(items.begin(), items.end(), kCudaItem), end; it != end; ++it)
           known = known && !cuda_of_key(kb, (*it)[1]).empty();
-        if (known) l.words.emplace_back(static_cast<size_t>(mt.position(1)), items.size(), "cuda_underscore_list@" + sm);
+        if (known)
+          l.words.emplace_back(static_cast<size_t>(mt.position(1)), items.size(), "cuda_underscore_list@" + sm);
       }
     } else if (!cuda.empty()) {
       if (!std::regex_search(l.text, mt, kField)) continue;
@@ -218,7 +217,8 @@ std::vector<Line> learn_page(const std::string& text, const Matrix& m, const Kno
       if (auto team = li.team_gpu_names.find(key);
           team != li.team_gpu_names.end() && l.put(team->second, "gpu_names@" + key))
         break;
-    if (auto a = li.team_arch.find(sm); a != li.team_arch.end() && (a->second == g->family || !fair_arch_name(*g, a->second)))
+    if (auto a = li.team_arch.find(sm);
+        a != li.team_arch.end() && (a->second == g->family || !fair_arch_name(*g, a->second)))
       l.put(a->second, "arch_name@" + sm);
   }
   return lines;
@@ -252,8 +252,9 @@ void import_tables(const std::vector<recipe::SourceFile>& files, const std::stri
     }
     if (team.empty()) {
       if (kept.count(f.rel) && bare_set(f.text))
-        li.kept_why[f.rel] = "a table keyed by neither the SMs nor the CUDA versions of the knowledge base: "
-                             "no fact in it is one tailor writes";
+        li.kept_why[f.rel] =
+            "a table keyed by neither the SMs nor the CUDA versions of the knowledge base: "
+            "no fact in it is one tailor writes";
       return false;
     }
     std::string emitted;
