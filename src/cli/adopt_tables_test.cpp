@@ -173,6 +173,19 @@ TEST(AdoptTables, AnUnknownTableWordIsAnErrorAtItsPlace) {
   EXPECT_NE(r.err.find("'{drivers@12.8}' is no word of a table"), std::string::npos) << r.err;
 }
 
+TEST(AdoptTables, OnAPageTheFloorIsReadOnlyWhereTheLineSpeaksOfTheDriver) {
+  test::TempDir tmp("adopt-tables-floor");
+  std::string tree = copy_fixture(tmp);
+  const std::string page = tree + "/" + kPages + "vision-0.26-cuda-12.8.md";
+  { std::ofstream(page, std::ios::app) << "\nBuilt in 550 steps.\n"; }
+  auto r = run_tailor({"adopt", tree, "--write"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto lines = lines_of(test::read_file(page));
+  ASSERT_EQ(lines.size(), 11u);
+  EXPECT_EQ(lines[2], "Needs driver 570 or newer.");
+  EXPECT_EQ(lines[10], "Built in 550 steps.");
+}
+
 TEST(AdoptTables, AFileBothKeptAndWrittenIsAnError) {
   test::TempDir tmp("adopt-tables-both");
   std::string tree = copy_fixture(tmp);

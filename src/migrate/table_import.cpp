@@ -190,7 +190,7 @@ std::vector<Line> learn_nix(const std::string& text, const KnowledgeBase& kb, La
 }
 
 // The template of a page a script wrote: under a heading "SM90", the team's
-// GPU names and architecture name of that SM; the driver floor of the page's CUDA.
+// GPU names and architecture name of that SM; the driver floor of the page's CUDA on a line that names the driver.
 std::vector<Line> learn_page(const std::string& text, const Matrix& m, const KnowledgeBase& kb,
                              const LayoutImport& li) {
   std::vector<Line> lines;
@@ -208,7 +208,10 @@ std::vector<Line> learn_page(const std::string& text, const Matrix& m, const Kno
   for (auto& l : lines) {
     std::smatch mt;
     if (std::regex_search(l.text, mt, kHeading)) g = gpu_of_key(kb, mt[1]);
-    if (!cuda.empty())
+    // The floor on a line that speaks of the driver: "550" elsewhere (a product's number) is no floor.
+    std::string lower = l.text;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (!cuda.empty() && lower.find("driver") != std::string::npos)
       if (auto d = li.team_driver.find(cuda); d != li.team_driver.end()) l.put(d->second, "driver@" + cuda, true);
     if (!g) continue;
     std::string sm = g->sm;
