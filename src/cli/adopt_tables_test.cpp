@@ -1,6 +1,7 @@
 // tailor adopt on tests/data/trees/adopt-tables: the adopt-wrappers tree with
 // the tables its builder reads (lib/gpus.nix by SM, lib/cudas.nix by CUDA,
-// lib/isas.nix by CPU target) and the pages tools/write-pages.sh writes
+// lib/isas.nix by CPU target, ARMv9's flags as the knowledge base gives them,
+// AVX-512's the team's own) and the pages tools/write-pages.sh writes
 // (docs/tables/). The wrong facts, by hand: L40S under SM90 (it is SM 8.9),
 // SM120 named "Vera Rubin" (it is Blackwell), CUDA 12.8 with driver 550
 // (NVIDIA's minimum is 570.26), CUDA 13.0 selecting the alias cudaPackages_13.
@@ -60,13 +61,15 @@ TEST(AdoptTables, DryRunListsTheTablesAndPagesItWouldReplaceAtTheirWrongFacts) {
   EXPECT_NE(out.find("replace .flox/pkgs/lib/cudas.nix (lines 5, 8)\n"), std::string::npos) << out;
   EXPECT_NE(out.find("replace docs/tables/vision-0.26-cuda-12.8.md (lines 3, 5, 9)\n"), std::string::npos) << out;
   EXPECT_NE(out.find("replace docs/tables/vision-0.26-cuda-13.0.md (lines 5, 9, 12)\n"), std::string::npos) << out;
-  // A table of no fact tailor writes stays the team's, and says why.
-  EXPECT_NE(out.find("keep    .flox/pkgs/lib/isas.nix (the tree's builder: checked, never written: a table keyed by "
-                     "neither the SMs nor the CUDA versions of the knowledge base"),
+  // A table of no fact tailor writes (releases) stays the team's, and says why.
+  EXPECT_NE(out.find("keep    .flox/pkgs/lib/releases.nix (the tree's builder: checked, never written: a table of no "
+                     "fact tailor writes as the team does"),
             std::string::npos)
       << out;
-  EXPECT_NE(out.find("4 tables and pages from the knowledge base (0 identical, 4 to replace, 0 to write)"),
-            std::string::npos);
+  EXPECT_EQ(out.find("lib/isas.nix"), std::string::npos) << out;  // written as it is: counted identical
+  EXPECT_NE(out.find("5 tables and pages from the knowledge base (1 identical, 4 to replace, 0 to write)"),
+            std::string::npos)
+      << out;
   EXPECT_NE(out.find("tools/write-wrappers.sh and tools/write-pages.sh are replaced by `tailor generate tailor.toml -o "
                      ".`"),
             std::string::npos);
@@ -100,7 +103,7 @@ TEST(AdoptTables, WriteCorrectsTheTablesAndPagesAtTheWrongFactsOnlyAndGenerateKe
                        {9, "| `torchvision026-python313-cuda13_0-sm90-avx512` | H100 |"},
                        {12, "## SM120, Blackwell: RTX 5090"}},
                       "13.0 page");
-  // The builder, the table of no fact, the scripts and notes: as they were.
+  // The builder, the tables of no wrong fact, the scripts and notes: as they were.
   for (const std::string& f : {kLib + "buildVision.nix", kLib + "isas.nix", kLib + "releases.nix",
                                std::string("tools/write-pages.sh"), std::string("NOTES.md")})
     EXPECT_EQ(read(tree, f), read(fixture, f)) << f;
@@ -108,16 +111,19 @@ TEST(AdoptTables, WriteCorrectsTheTablesAndPagesAtTheWrongFactsOnlyAndGenerateKe
   std::string spec = read(tree, "tailor.toml");
   EXPECT_NE(spec.find("[layout.tables]"), std::string::npos);
   EXPECT_NE(spec.find("    driver = \"{driver@12.8}\";"), std::string::npos) << spec;
-  EXPECT_EQ(spec.find("isas.nix\" = "), std::string::npos);
+  // ARMv9's flags are the knowledge base's; AVX-512's stay the team's text.
+  EXPECT_NE(spec.find("    flags = [ {isa_flags@armv9} ];"), std::string::npos) << spec;
+  EXPECT_NE(spec.find("    flags = [ \"-mavx512f\" ];"), std::string::npos) << spec;
+  EXPECT_EQ(spec.find("releases.nix\" = "), std::string::npos);
   auto check = run_tailor({"generate", tree + "/tailor.toml", "-o", tree, "--check"});
   EXPECT_EQ(check.status, 0) << check.out << check.err;
-  EXPECT_NE(check.out.find("is up to date (11 files)"), std::string::npos) << check.out;
+  EXPECT_NE(check.out.find("is up to date (12 files)"), std::string::npos) << check.out;
   // check: the table facts are right now; what is left is the builder's own warning.
   auto after = run_tailor({"check", tree});
   EXPECT_NE(after.out.find("0 errors"), std::string::npos) << after.out;
   auto again = run_tailor({"adopt", tree});
   EXPECT_EQ(again.status, 0) << again.err;
-  EXPECT_NE(again.out.find("4 tables and pages from the knowledge base (4 identical, 0 to replace, 0 to write)"),
+  EXPECT_NE(again.out.find("5 tables and pages from the knowledge base (5 identical, 0 to replace, 0 to write)"),
             std::string::npos)
       << again.out;
 }

@@ -77,6 +77,13 @@ std::optional<std::string> table_word(std::string_view word, std::string_view ke
     }
     return fmt::format("{}", fmt::join(items, " "));
   }
+  if (word == "isa_flags") {
+    const CpuIsa* isa = kb.isa(k);
+    if (!isa) return std::nullopt;
+    std::vector<std::string> items;
+    for (const auto& f : isa->flags) items.push_back("\"" + f + "\"");
+    return fmt::format("{}", fmt::join(items, " "));
+  }
   if (word == "driver" || word == "cuda_attr") {
     const CudaToolkit* t = kb.cuda(k);
     if (!t) return std::nullopt;

@@ -20,9 +20,10 @@ namespace tailor {
 /// arch_name@SM: the architecture's family ("Hopper"); cuda_underscore_list@SM:
 /// the CUDA versions the matrix builds the SM with, as Nix list items
 /// ("\"12_8\" \"12_9\""): none that nvcc cannot compile for it; driver@CUDA: NVIDIA's minimum driver, its major
-/// ("570"); cuda_attr@CUDA: the nixpkgs package set ("cudaPackages_13_0").
-inline constexpr std::array<std::string_view, 5> kTableWords = {"gpu_names", "arch_name", "cuda_underscore_list",
-                                                                "driver", "cuda_attr"};
+/// ("570"); cuda_attr@CUDA: the nixpkgs package set ("cudaPackages_13_0"); isa_flags@ISA:
+/// a CPU target's compiler flags, as Nix list items ("\"-mavx2\" \"-mfma\"").
+inline constexpr std::array<std::string_view, 6> kTableWords = {"gpu_names", "arch_name", "cuda_underscore_list",
+                                                                "driver",    "cuda_attr", "isa_flags"};
 
 /// The pieces of \a tmpl: "{word@key}" (word of [a-z_], key of [0-9a-z_. ]) is
 /// a word whose text is "word@key"; any other brace is literal.

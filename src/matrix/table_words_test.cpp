@@ -1,7 +1,7 @@
 // The {word@key} facts of a [layout.tables] template, with values written by
 // hand from data/*.toml: CUDA 12.8 needs driver 570.26 (NVIDIA's release
 // notes), CUDA 13.0's package set is cudaPackages_13_0, SM 9.0 is Hopper,
-// nvcc of CUDA 13.0 no longer compiles for SM 7.0.
+// nvcc of CUDA 13.0 no longer compiles for SM 7.0, AVX2 builds with -mavx2 -mfma -mf16c.
 #include "matrix/table_words.hpp"
 
 #include <gtest/gtest.h>
@@ -46,6 +46,8 @@ TEST(TableWords, FactsComeFromTheKnowledgeBaseAndTheSpec) {
   EXPECT_EQ(table_word("driver", "12.8", spec, m, kb()), "570");
   EXPECT_EQ(table_word("cuda_attr", "13.0", spec, m, kb()), "cudaPackages_13_0");
   EXPECT_EQ(table_word("arch_name", "9.0", spec, m, kb()), "Hopper");
+  EXPECT_EQ(table_word("isa_flags", "avx2", spec, m, kb()), "\"-mavx2\" \"-mfma\" \"-mf16c\"");
+  EXPECT_FALSE(table_word("isa_flags", "avx9", spec, m, kb()));
   EXPECT_EQ(table_word("gpu_names", "9.0", spec, m, kb()), "H100, H200");
   EXPECT_EQ(table_word("gpu_names", "9.0 aarch64", spec, m, kb()), "GH200");
   EXPECT_EQ(table_word("gpu_names", "9.0 x86_64", spec, m, kb()), "H100, H200");  // the SM's own

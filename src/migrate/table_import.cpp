@@ -104,6 +104,9 @@ const std::regex kEntry(R"re(^\s*"([0-9_]+)"\s*=\s*\{\s*$)re");
 const std::regex kField(R"re(^\s*([A-Za-z0-9_]+)\s*=\s*"([^"]*)";)re");
 const std::regex kCudaList(R"re(\[\s*("[0-9]+_[0-9]+"(\s+"[0-9]+_[0-9]+")*)\s*\])re");
 const std::regex kHeading(R"re(^#+ SM([0-9]+)\b)re");
+// A set keyed by a bare name (a CPU target: `avx2 = {`), and a list of strings.
+const std::regex kIsaEntry(R"re(^\s*([a-z0-9_]+)\s*=\s*\{\s*$)re");
+const std::regex kList(R"re(\[\s*("[^"]*"(\s+"[^"]*")*)\s*\])re");
 const std::regex kCudaItem(R"re("([0-9]+_[0-9]+)")re");
 
 // Whether \a text is a table: its first line that is no comment opens a set, "{" alone
@@ -142,12 +145,26 @@ std::vector<Line> learn_nix(const std::string& text, const KnowledgeBase& kb, La
     if (2 * n >= sm_entries && (arch_field.empty() || n > names_arch[arch_field])) arch_field = field;
 
   const GpuArch* g = nullptr;
+  const CpuIsa* isa = nullptr;
   std::string cuda;
   for (auto& l : lines) {
     std::smatch mt;
     if (std::regex_search(l.text, mt, kEntry)) {
       g = gpu_of_key(kb, mt[1]);
       cuda = g ? "" : cuda_of_key(kb, mt[1]);
+      isa = nullptr;
+      continue;
+    }
+    if (std::regex_search(l.text, mt, kIsaEntry) && kb.isa(mt[1].str())) {
+      g = nullptr, cuda.clear();
+      isa = kb.isa(mt[1].str());
+      continue;
+    }
+    if (isa) {  // a CPU target's flags, where the team writes them as the knowledge base does
+      std::string flags;
+      for (const auto& f : isa->flags) flags += (flags.empty() ? "\"" : " \"") + f + "\"";
+      if (!flags.empty() && std::regex_search(l.text, mt, kList) && mt[1] == flags)
+        l.words.emplace_back(static_cast<size_t>(mt.position(1)), flags.size(), "isa_flags@" + isa->name);
       continue;
     }
     if (g) {
@@ -256,8 +273,8 @@ void import_tables(const std::vector<recipe::SourceFile>& files, const std::stri
     if (team.empty()) {
       if (kept.count(f.rel) && bare_set(f.text))
         li.kept_why[f.rel] =
-            "a table keyed by neither the SMs nor the CUDA versions of the knowledge base: "
-            "no fact in it is one tailor writes";
+            "a table of no fact tailor writes as the team does (GPU names, architecture names and CUDA "
+            "versions by SM, driver floors and package sets by CUDA, flags by CPU target)";
       return false;
     }
     std::string emitted;
