@@ -22,6 +22,7 @@
 #include "generate/tree_write.hpp"
 #include "import/layout_import.hpp"
 #include "import/spec_import.hpp"
+#include "import/table_import.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"
 #include "recipe/recipe_tree.hpp"
@@ -73,7 +74,10 @@ struct Adoption {
   std::string text;  ///< the spec written to TREE/tailor.toml
   std::vector<GeneratedFile> generated;
   std::vector<PlannedChange> plan;
-  int identical = 0, replace = 0, create = 0, untouched = 0;  ///< variant files, and files left alone
+  // [0]: the variant files, [1]: the tables and pages.
+  int identical[2] = {0, 0}, replace[2] = {0, 0}, create[2] = {0, 0};
+  int untouched = 0;                ///< files left alone
+  std::set<std::string> tables;     ///< the tables and pages the spec writes ([layout.tables])
 };
 
 struct AdoptRun final : CommandRun {
@@ -121,9 +125,13 @@ bool AdoptRun::import_tree(Session& s, Adoption& a) const {
     s.err << d.render();
     return false;
   }
+  // The tables and pages the spec reproduces are written, the rest kept.
+  Spec with_wrappers = load_spec(std::string(kSpecName), a.imported.toml + a.layout.toml, kb);
+  migrate::import_tables(a.files, dir, with_wrappers, expand(with_wrappers, kb), kb, a.layout);
   a.text = a.imported.toml + a.layout.toml;
   Spec spec = load_spec(std::string(kSpecName), a.text, kb);
   spec.source = std::string(kSpecName);
+  for (const auto& [path, text] : spec.layout->tables) a.tables.insert(path);
   a.generated = branch_tree(spec, expand(spec, kb), kb);
   a.plan = plan_tree(dir, a.generated);
   return true;
@@ -141,16 +149,17 @@ WritePolicy AdoptRun::list_changes(Session& s, Adoption& a) const {
   for (const auto& c : a.plan) {
     accounted.insert(c.path);
     if (c.path == kLayoutManifest) continue;
+    int table = a.tables.count(c.path) ? 1 : 0;
     switch (c.change) {
-      case Change::unchanged: ++a.identical; break;
+      case Change::unchanged: ++a.identical[table]; break;
       case Change::create:
-        ++a.create;
+        ++a.create[table];
         lines.push_back(fmt::format("write   {}", c.path));
         break;
       case Change::update:
       case Change::conflict: {
         if (c.change == Change::conflict && !c.foreign) break;  // edited: refused by the policy
-        ++a.replace;
+        ++a.replace[table];
         policy.named.insert(c.path);
         std::string lines_differ = differing_lines(read_text(fs::path(dir) / c.path), by_path.at(c.path)->content);
         lines.push_back(fmt::format("replace {} (line{} {})", c.path,
@@ -166,12 +175,16 @@ WritePolicy AdoptRun::list_changes(Session& s, Adoption& a) const {
   }
   for (const auto& k : a.layout.keep) {
     accounted.insert(k);
-    lines.push_back(fmt::format("keep    {} (the tree's builder: checked, never written)", k));
+    auto why = a.layout.kept_why.find(k);
+    lines.push_back(fmt::format("keep    {} (the tree's builder: checked, never written{})", k,
+                                why == a.layout.kept_why.end() ? "" : ": " + why->second));
   }
   for (const auto& f : a.files)
     if (!accounted.count(f.rel)) {
       ++a.untouched;
-      lines.push_back(fmt::format("untouched {}", f.rel));
+      auto why = a.layout.kept_why.find(f.rel);  // a page the spec does not reproduce says why
+      lines.push_back(
+          fmt::format("untouched {}{}", f.rel, why == a.layout.kept_why.end() ? "" : " (" + why->second + ")"));
     }
   for (const auto& l : lines) s.out << l << "\n";
   for (const auto& c : a.layout.corrected) s.out << "corrected: " << c << "\n";
@@ -179,15 +192,20 @@ WritePolicy AdoptRun::list_changes(Session& s, Adoption& a) const {
 }
 
 void AdoptRun::print_summary(Session& s, const Adoption& a, const fs::path& spec_path) const {
-  int wrappers = a.identical + a.replace + a.create;
+  auto counts = [&](int k) {
+    return fmt::format("{} identical, {} to replace, {} to write", a.identical[k], a.replace[k], a.create[k]);
+  };
+  std::string tables = a.tables.empty() ? ""
+                                        : fmt::format(", {} tables and pages from the knowledge base ({})",
+                                                      a.identical[1] + a.replace[1] + a.create[1], counts(1));
   s.out << fmt::format(
-      "adopt {}: {} variant files from the spec ({} identical, {} to replace, {} to write), {} to remove, {} kept, {} "
-      "untouched; the spec {} {}\n",
-      dir, wrappers, a.identical, a.replace, a.create, a.imported.impossible.size(), a.layout.keep.size(), a.untouched,
-      write ? "is" : "goes to", spec_path.generic_string());
+      "adopt {}: {} variant files from the spec ({}){}, {} to remove, {} kept, {} untouched; the spec {} {}\n", dir,
+      a.identical[0] + a.replace[0] + a.create[0], counts(0), tables, a.imported.impossible.size(),
+      a.layout.keep.size(), a.untouched, write ? "is" : "goes to", spec_path.generic_string());
   if (!a.layout.replaces.empty())
-    s.out << fmt::format("{} is replaced by `tailor generate {} -o .` (run in {})\n", a.layout.replaces, kSpecName,
-                         dir);
+    s.out << fmt::format("{} {} replaced by `tailor generate {} -o .` (run in {})\n",
+                         fmt::join(a.layout.replaces, " and "), a.layout.replaces.size() == 1 ? "is" : "are",
+                         kSpecName, dir);
 }
 
 int AdoptRun::run(Session& s) {
@@ -227,7 +245,7 @@ int AdoptRun::run(Session& s) {
     if (ec) throw_file_error(fs::path(dir) / path, "cannot remove: " + ec.message());
   }
   s.out << fmt::format("wrote {} files, removed {}; `tailor generate {} -o .` keeps the tree from now on\n",
-                       a.replace + a.create, a.imported.impossible.size(), kSpecName);
+                       a.replace[0] + a.create[0] + a.replace[1] + a.create[1], a.imported.impossible.size(), kSpecName);
   return kExitOk;
 }
 

@@ -8,6 +8,7 @@
 
 #include "generate/marker.hpp"
 #include "matrix/layout_words.hpp"
+#include "matrix/table_words.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor {
@@ -27,6 +28,13 @@ std::vector<GeneratedFile> layout_tree(const Spec& spec, const Matrix& m, const 
       throw DiagnosticError(d);
     }
     GeneratedFile f{wrapper_path(*spec.layout, v), render_layout_template(t->second, v, layout_words(v, spec, kb))};
+    f.bare = true;
+    manifest += fmt::format("{}  {}\n", content_hash(f.content), f.path);
+    files.push_back(std::move(f));
+  }
+  // The tables and pages: the team's text, the facts from the knowledge base.
+  for (const auto& [path, tmpl] : spec.layout->tables) {
+    GeneratedFile f{path, render_table_template(path, tmpl, spec, m, kb)};
     f.bare = true;
     manifest += fmt::format("{}  {}\n", content_hash(f.content), f.path);
     files.push_back(std::move(f));

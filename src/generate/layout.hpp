@@ -18,7 +18,8 @@ namespace tailor {
 /// The list of marker-free files tailor wrote into a tree, "HASH  PATH" a line.
 inline constexpr std::string_view kLayoutManifest = ".tailor-files";
 
-/// The wrappers of every variant (marker-free) and kLayoutManifest; \a spec has a layout.
+/// The wrappers of every variant and the layout's tables (marker-free), and
+/// kLayoutManifest; \a spec has a layout.
 std::vector<GeneratedFile> layout_tree(const Spec& spec, const Matrix& m, const KnowledgeBase& kb);
 
 /// Where a variant's wrapper is written: Layout::dir/NAME.nix.

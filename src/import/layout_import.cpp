@@ -323,6 +323,7 @@ LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const S
                                    [](const auto& a, const auto& b) { return a.second < b.second; });
     recorded[names == common->first ? sm : key] = names;
   }
+  out.team_gpu_names = recorded;
   // A product the knowledge base places under another SM is dropped: the wrapper's text is corrected.
   for (auto& [key, names] : recorded) {
     std::string sm = key.substr(0, key.find(' '));
@@ -335,6 +336,7 @@ LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const S
     }
     if (!drop.empty()) names = without_items(names, drop);
   }
+  out.team_driver = tree_driver;
   for (const auto& [cuda, floor] : tree_driver) {
     const CudaToolkit* t = kb.cuda(cuda);
     if (t && t->min_driver && std::to_string(t->min_driver->major()) != floor)
@@ -356,26 +358,43 @@ LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const S
       out.keep.push_back(f.rel);
     if (!nix && !f.rel.ends_with(".md") && out.replaces.empty())
       for (const auto& n : import_names)
-        if (!n.empty() && f.text.find(n) != std::string::npos) out.replaces = f.rel;
+        if (!n.empty() && f.text.find(n) != std::string::npos) out.replaces.push_back(f.rel);
   }
   std::sort(out.keep.begin(), out.keep.end());
 
+  out.dir = dir;
+  out.wrapper = templates;
+  out.gpu_names = recorded;
+  out.toml = layout_toml(out);
+  return out;
+}
+
+std::string layout_toml(const LayoutImport& li) {
   std::string t =
       "\n# The tree keeps its own builder: tailor generate writes the wrappers below from this spec\n"
       "# and the knowledge base, and never writes the files kept.\n[layout]\n";
-  t += fmt::format("dir = {}\n", toml_string(dir));
+  t += fmt::format("dir = {}\n", toml_string(li.dir));
   std::vector<std::string> keep;
-  for (const auto& k : out.keep) keep.push_back(toml_string(k));
+  for (const auto& k : li.keep) keep.push_back(toml_string(k));
   t += fmt::format("keep = [{}]\n", fmt::join(keep, ", "));
-  if (!out.replaces.empty()) t += fmt::format("replaces = {}\n", toml_string(out.replaces));
-  t += "\n[layout.wrapper]\n";
-  for (const auto& [backend, tmpl] : templates) t += fmt::format("{} = {}\n", backend, toml_string(tmpl));
-  if (!recorded.empty()) {
-    t += "\n# The GPU names the wrappers write, by SM (and platform where it has its own).\n[layout.gpu_names]\n";
-    for (const auto& [key, names] : recorded) t += fmt::format("{} = {}\n", toml_string(key), toml_string(names));
+  if (li.replaces.size() == 1) t += fmt::format("replaces = {}\n", toml_string(li.replaces.front()));
+  if (li.replaces.size() > 1) {
+    std::vector<std::string> scripts;
+    for (const auto& r : li.replaces) scripts.push_back(toml_string(r));
+    t += fmt::format("replaces = [{}]\n", fmt::join(scripts, ", "));
   }
-  out.toml = t;
-  return out;
+  t += "\n[layout.wrapper]\n";
+  for (const auto& [backend, tmpl] : li.wrapper) t += fmt::format("{} = {}\n", backend, toml_string(tmpl));
+  if (!li.gpu_names.empty()) {
+    t += "\n# The GPU names the wrappers write, by SM (and platform where it has its own).\n[layout.gpu_names]\n";
+    for (const auto& [key, names] : li.gpu_names) t += fmt::format("{} = {}\n", toml_string(key), toml_string(names));
+  }
+  if (!li.tables.empty()) {
+    t += "\n# The tables the builder reads and the pages the scripts wrote: the team's text, each\n"
+         "# {word@key} a fact tailor generate writes from the knowledge base.\n[layout.tables]\n";
+    for (const auto& [path, tmpl] : li.tables) t += fmt::format("{} = {}\n", toml_string(path), toml_text(tmpl));
+  }
+  return t;
 }
 
 }  // namespace tailor::migrate

@@ -17,14 +17,26 @@
 namespace tailor::migrate {
 
 struct LayoutImport {
-  std::string toml;  ///< the [layout] section; empty when the wrappers fit no template
+  std::string toml;  ///< the [layout] section (layout_toml); empty when the wrappers fit no template
   std::string why;   ///< why not, when toml is empty
+  std::string dir;   ///< the wrappers' folder
+  std::map<std::string, std::string> wrapper;    ///< backend (or family) -> template
+  std::map<std::string, std::string> gpu_names;  ///< as [layout.gpu_names]: the team's, corrected
+  /// The team's GPU names as its files write them (uncorrected), by "SM" or "SM platform".
+  std::map<std::string, std::string> team_gpu_names;
+  std::map<std::string, std::string> team_driver;  ///< CUDA ("12.8") -> the floor the team's files write
+  std::map<std::string, std::string> team_arch;    ///< SM -> the architecture name the team's table writes
+  std::map<std::string, std::string> tables;       ///< as [layout.tables]: path -> template
+  std::map<std::string, std::string> kept_why;     ///< a kept file that holds facts -> why tailor does not write it
   /// Facts of the tree's wrappers the spec corrects, one line each ("9.0: L40S
   /// dropped: the knowledge base lists it under SM 8.9").
   std::vector<std::string> corrected;
-  std::vector<std::string> keep;  ///< the tree's own builder files
-  std::string replaces;           ///< the team's script that wrote the wrappers; empty: none found
+  std::vector<std::string> keep;      ///< the tree's own builder files
+  std::vector<std::string> replaces;  ///< the team's scripts that wrote the wrappers (and pages)
 };
+
+/// The [layout] section of \a li.
+std::string layout_toml(const LayoutImport& li);
 
 /// The layout of the tree \a files, whose variants \a m expands from \a spec
 /// (the spec import_spec wrote); the wrappers are in \a dir.

@@ -140,8 +140,12 @@ struct Layout {
   /// The team's GPU names by "SM" or "SM platform" ("9.0", "9.0 aarch64"), as
   /// its wrappers spell them; where absent, the knowledge base's products.
   std::map<std::string, std::string> gpu_names;
-  /// The team's script that wrote the wrappers: `tailor generate` replaces it.
-  std::string replaces;
+  /// The files of facts the builder reads and the pages the team's scripts
+  /// wrote, by path relative to the tree -> their text with {word@key} facts
+  /// (table_words.hpp): generate writes them from the knowledge base.
+  std::map<std::string, std::string> tables;
+  /// The team's scripts that wrote the wrappers (and pages): `tailor generate` replaces them.
+  std::vector<std::string> replaces;
 };
 
 struct Spec {

@@ -20,6 +20,7 @@
 #include "kb/version_pairing.hpp"
 #include "matrix/layout_words.hpp"
 #include "matrix/rules.hpp"
+#include "matrix/table_words.hpp"
 #include "util/edit_distance.hpp"
 #include "util/embedded.hpp"
 #include "util/quote.hpp"
@@ -850,13 +851,19 @@ std::string layout_path(const TomlDocument& doc, const Located<std::string>& p, 
 // backend = "template", [layout.gpu_names] "9.0" / "9.0 aarch64" = "names".
 Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& spec, const KnowledgeBase& kb) {
   TableReader r(doc, t, "[layout]");
-  r.expect_keys({"dir", "keep", "replaces", "wrapper", "gpu_names"});
+  r.expect_keys({"dir", "keep", "replaces", "wrapper", "gpu_names", "tables"});
   Layout l;
   l.pos = pos_of(t);
   if (auto d = r.string("dir")) l.dir = layout_path(doc, *d, "the wrappers' directory");
   if (auto keep = r.strings("keep"))
     for (const auto& k : *keep) l.keep.push_back(layout_path(doc, k, "a kept file"));
-  if (auto s = r.string("replaces")) l.replaces = layout_path(doc, *s, "the script");
+  // One script, or the list of them (the wrappers' and the pages').
+  if (const toml::node* rep = t.get("replaces"); rep && rep->is_array()) {
+    if (auto scripts = r.strings("replaces"))
+      for (const auto& s : *scripts) l.replaces.push_back(layout_path(doc, s, "the script"));
+  } else if (auto s = r.string("replaces")) {
+    l.replaces.push_back(layout_path(doc, *s, "the script"));
+  }
   const toml::table* w = r.table("wrapper");
   if (!w || w->empty())
     throw doc.error_at(
@@ -887,6 +894,25 @@ Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& sp
                            "\"9.0\" or \"9.0 aarch64\"");
       if (!value.is_string()) throw doc.error_at(value, "GPU names are one string, as the wrappers write them");
       l.gpu_names[k] = value.as_string()->get();
+    }
+  }
+  // [layout.tables] "path" = "text with {word@key}": the words are checked here,
+  // their values when the matrix is known (generate).
+  if (const toml::table* tables = r.table("tables")) {
+    for (const auto& [key, value] : *tables) {
+      std::string path = layout_path(doc, Located<std::string>{std::string(key.str()), pos_of(value)}, "a table");
+      if (!value.is_string()) throw doc.error_at(value, "a table is the text of the file, a string");
+      for (const auto& p : table_pieces(value.as_string()->get())) {
+        std::string_view word = std::string_view(p.text).substr(0, p.text.find('@'));
+        if (p.word && std::find(kTableWords.begin(), kTableWords.end(), word) == kTableWords.end())
+          throw doc.error_at(
+              value, fmt::format("'{{{}}}' is no word of a table", comment_text(p.text)),
+              fmt::format("words: {}, each followed by @ and its SM or CUDA", fmt::join(kTableWords, ", ")));
+      }
+      if (path == l.dir || std::find(l.keep.begin(), l.keep.end(), path) != l.keep.end())
+        throw doc.error_at(
+            value, fmt::format("'{}' is kept and written: a table is written, a kept file never", comment_text(path)));
+      l.tables[path] = value.as_string()->get();
     }
   }
   r.finish();

@@ -49,6 +49,18 @@ std::string nix_attr_name(std::string_view s) {
   return identifier ? std::string(s) : nix_string(s);
 }
 
+std::string toml_text(std::string_view s) {
+  // A literal cannot hold three quotes or control characters besides tab and newline; one
+  // ending in a quote would run into its closing delimiter.
+  bool literal = s.find("'''") == std::string_view::npos && (s.empty() || s.back() != '\'') &&
+                 std::none_of(s.begin(), s.end(), [](char c) {
+                   auto u = static_cast<unsigned char>(c);
+                   return (u < 0x20 && c != '\n' && c != '\t') || u == 0x7f;
+                 });
+  if (!literal) return toml_string(s);
+  return "'''\n" + std::string(s) + "'''";
+}
+
 std::string toml_string(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {

@@ -20,6 +20,10 @@ std::string nix_attr_name(std::string_view s);
 /// TOML holds UTF-8 text only: check other bytes with is_utf8 first.
 std::string toml_string(std::string_view s);
 
+/// A TOML string for a text of many lines: a multi-line literal (three
+/// quotes, a newline, the text, three quotes) that holds it as it is, else toml_string.
+std::string toml_text(std::string_view s);
+
 /// Whether \a s is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF).
 bool is_utf8(std::string_view s);
 

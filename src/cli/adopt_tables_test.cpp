@@ -1,0 +1,213 @@
+// tailor adopt on tests/data/trees/adopt-tables: the adopt-wrappers tree with
+// the tables its builder reads (lib/gpus.nix by SM, lib/cudas.nix by CUDA,
+// lib/isas.nix by CPU target, ARMv9's flags as the knowledge base gives them,
+// AVX-512's the team's own) and the pages tools/write-pages.sh writes
+// (docs/tables/). The wrong facts, by hand: L40S under SM90 (it is SM 8.9),
+// SM120 named "Vera Rubin" (it is Blackwell), CUDA 12.8 with driver 550
+// (NVIDIA's minimum is 570.26), CUDA 13.0 selecting the alias cudaPackages_13.
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "support/golden.hpp"
+#include "support/run.hpp"
+
+namespace tailor {
+namespace {
+
+namespace fs = std::filesystem;
+using test::run_tailor;
+
+const std::string kLib = ".flox/pkgs/lib/";
+const std::string kPages = "docs/tables/";
+
+std::string copy_fixture(const test::TempDir& tmp) {
+  std::string tree = tmp.path() + "/TREE";
+  fs::copy(test::source_path("tests/data/trees/adopt-tables"), tree, fs::copy_options::recursive);
+  return tree;
+}
+
+std::string shown(std::string s, const std::string& tree) {
+  for (size_t at = s.find(tree); at != std::string::npos; at = s.find(tree, at)) s.replace(at, tree.size(), "TREE");
+  return s;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+// \a after is \a before except at the 1-based lines of \a changed, which read as given.
+void expect_changed_only(const std::string& before, const std::string& after,
+                         const std::map<size_t, std::string>& changed, const std::string& what) {
+  auto b = lines_of(before), a = lines_of(after);
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (size_t i = 0; i < a.size(); ++i) {
+    auto c = changed.find(i + 1);
+    EXPECT_EQ(a[i], c == changed.end() ? b[i] : c->second) << what << ":" << i + 1;
+  }
+}
+
+TEST(AdoptTables, DryRunListsTheTablesAndPagesItWouldReplaceAtTheirWrongFacts) {
+  test::TempDir tmp("adopt-tables-dry");
+  std::string tree = copy_fixture(tmp);
+  auto r = run_tailor({"adopt", tree});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::string out = shown(r.out, tree);
+  EXPECT_NE(out.find("replace .flox/pkgs/lib/gpus.nix (lines 5, 10)\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("replace .flox/pkgs/lib/cudas.nix (lines 5, 8)\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("replace docs/tables/vision-0.26-cuda-12.8.md (lines 3, 5, 9)\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("replace docs/tables/vision-0.26-cuda-13.0.md (lines 5, 9, 12)\n"), std::string::npos) << out;
+  // A table of no fact tailor writes (releases) stays the team's, and says why.
+  EXPECT_NE(out.find("keep    .flox/pkgs/lib/releases.nix (the tree's builder: checked, never written: a table of no "
+                     "fact tailor writes as the team does"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("lib/isas.nix"), std::string::npos) << out;  // written as it is: counted identical
+  EXPECT_NE(out.find("5 tables and pages from the knowledge base (1 identical, 4 to replace, 0 to write)"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("tools/write-wrappers.sh and tools/write-pages.sh are replaced by `tailor generate tailor.toml -o "
+                     ".`"),
+            std::string::npos);
+  test::expect_golden(out, "tests/golden/adopt/adopt-tables-dry-run.txt");
+  EXPECT_FALSE(fs::exists(tree + "/tailor.toml"));
+  EXPECT_FALSE(fs::exists(tree + "/.tailor-files"));
+}
+
+TEST(AdoptTables, WriteCorrectsTheTablesAndPagesAtTheWrongFactsOnlyAndGenerateKeepsThem) {
+  test::TempDir tmp("adopt-tables-write");
+  std::string tree = copy_fixture(tmp);
+  std::string fixture = test::source_path("tests/data/trees/adopt-tables");
+  auto before = run_tailor({"check", tree});
+  EXPECT_NE(before.out.find("checked 14 files: 8 errors, 4 warnings"), std::string::npos) << before.out;
+  auto r = run_tailor({"adopt", tree, "--write"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto read = [&](const std::string& root, const std::string& rel) { return test::read_file(root + "/" + rel); };
+  expect_changed_only(read(fixture, kLib + "gpus.nix"), read(tree, kLib + "gpus.nix"),
+                      {{5, "    names = \"H100\";"}, {10, "    family = \"Blackwell\";"}}, "gpus.nix");
+  expect_changed_only(read(fixture, kLib + "cudas.nix"), read(tree, kLib + "cudas.nix"),
+                      {{5, "    driver = \"570\";"}, {8, "    kit = \"cudaPackages_13_0\";"}}, "cudas.nix");
+  expect_changed_only(read(fixture, kPages + "vision-0.26-cuda-12.8.md"),
+                      read(tree, kPages + "vision-0.26-cuda-12.8.md"),
+                      {{3, "Needs driver 570 or newer."},
+                       {5, "## SM90, Hopper: H100"},
+                       {9, "| `torchvision026-python313-cuda12_8-sm90-avx512` | H100 |"}},
+                      "12.8 page");
+  expect_changed_only(read(fixture, kPages + "vision-0.26-cuda-13.0.md"),
+                      read(tree, kPages + "vision-0.26-cuda-13.0.md"),
+                      {{5, "## SM90, Hopper: H100"},
+                       {9, "| `torchvision026-python313-cuda13_0-sm90-avx512` | H100 |"},
+                       {12, "## SM120, Blackwell: RTX 5090"}},
+                      "13.0 page");
+  // The builder, the tables of no wrong fact, the scripts and notes: as they were.
+  for (const std::string& f : {kLib + "buildVision.nix", kLib + "isas.nix", kLib + "releases.nix",
+                               std::string("tools/write-pages.sh"), std::string("NOTES.md")})
+    EXPECT_EQ(read(tree, f), read(fixture, f)) << f;
+  // The spec holds the tables, and generate keeps the tree.
+  std::string spec = read(tree, "tailor.toml");
+  EXPECT_NE(spec.find("[layout.tables]"), std::string::npos);
+  EXPECT_NE(spec.find("    driver = \"{driver@12.8}\";"), std::string::npos) << spec;
+  // ARMv9's flags are the knowledge base's; AVX-512's stay the team's text.
+  EXPECT_NE(spec.find("    flags = [ {isa_flags@armv9} ];"), std::string::npos) << spec;
+  EXPECT_NE(spec.find("    flags = [ \"-mavx512f\" ];"), std::string::npos) << spec;
+  EXPECT_EQ(spec.find("releases.nix\" = "), std::string::npos);
+  auto check = run_tailor({"generate", tree + "/tailor.toml", "-o", tree, "--check"});
+  EXPECT_EQ(check.status, 0) << check.out << check.err;
+  EXPECT_NE(check.out.find("is up to date (12 files)"), std::string::npos) << check.out;
+  // check: the table facts are right now; what is left is the builder's own warning.
+  auto after = run_tailor({"check", tree});
+  EXPECT_NE(after.out.find("0 errors"), std::string::npos) << after.out;
+  auto again = run_tailor({"adopt", tree});
+  EXPECT_EQ(again.status, 0) << again.err;
+  EXPECT_NE(again.out.find("5 tables and pages from the knowledge base (5 identical, 0 to replace, 0 to write)"),
+            std::string::npos)
+      << again.out;
+}
+
+TEST(AdoptTables, WrittenTablesParseAsNix) {
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"),
+                              "nix-instantiate (Debian nix-bin) is not installed");
+  test::TempDir tmp("adopt-tables-parse");
+  std::string tree = copy_fixture(tmp);
+  ASSERT_EQ(run_tailor({"adopt", tree, "--write"}).status, 0);
+  auto parsed = test::run_command(
+      "nix-instantiate --parse '" + tree + "/" + kLib + "gpus.nix' '" + tree + "/" + kLib + "cudas.nix' >/dev/null",
+      true);
+  EXPECT_EQ(parsed.status, 0) << parsed.out;
+}
+
+TEST(AdoptTables, ATableItCannotReproduceIsKeptAndSaysWhy) {
+  test::TempDir tmp("adopt-tables-keep");
+  std::string tree = copy_fixture(tmp);
+  // SM120 with CUDA 12.8 too: nvcc can, so check has nothing to say, but no variant builds it.
+  std::string gpus = test::read_file(tree + "/" + kLib + "gpus.nix");
+  const std::string was = "toolkits = [ \"13_0\" ]";
+  size_t at = gpus.find(was);
+  ASSERT_NE(at, std::string::npos);
+  gpus.replace(at, was.size(), "toolkits = [ \"12_8\" \"13_0\" ]");
+  { std::ofstream(tree + "/" + kLib + "gpus.nix") << gpus; }
+  auto r = run_tailor({"adopt", tree, "--write"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("keep    .flox/pkgs/lib/gpus.nix (the tree's builder: checked, never written: tailor would "
+                       "write line 12 as '    toolkits = [ \"13_0\" ];', a change check does not ask for: kept as the "
+                       "team wrote it)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(test::read_file(tree + "/" + kLib + "gpus.nix"), gpus);
+  EXPECT_EQ(test::read_file(tree + "/tailor.toml").find("gpus.nix\" = "), std::string::npos);
+  // The pages are still taken over: check reports their wrong names itself.
+  EXPECT_NE(r.out.find("replace docs/tables/vision-0.26-cuda-13.0.md"), std::string::npos) << r.out;
+}
+
+TEST(AdoptTables, AnUnknownTableWordIsAnErrorAtItsPlace) {
+  test::TempDir tmp("adopt-tables-bad");
+  std::string tree = copy_fixture(tmp);
+  ASSERT_EQ(run_tailor({"adopt", tree, "--write"}).status, 0);
+  std::string spec = test::read_file(tree + "/tailor.toml");
+  size_t at = spec.find("{driver@12.8}");
+  ASSERT_NE(at, std::string::npos);
+  spec.replace(at, 13, "{drivers@12.8}");
+  std::string bad = tmp.path() + "/bad.toml";
+  { std::ofstream(bad) << spec; }
+  auto r = run_tailor({"generate", bad, "-o", tree, "--check"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("bad.toml:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'{drivers@12.8}' is no word of a table"), std::string::npos) << r.err;
+}
+
+TEST(AdoptTables, OnAPageTheFloorIsReadOnlyWhereTheLineSpeaksOfTheDriver) {
+  test::TempDir tmp("adopt-tables-floor");
+  std::string tree = copy_fixture(tmp);
+  const std::string page = tree + "/" + kPages + "vision-0.26-cuda-12.8.md";
+  { std::ofstream(page, std::ios::app) << "\nBuilt in 550 steps.\n"; }
+  auto r = run_tailor({"adopt", tree, "--write"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto lines = lines_of(test::read_file(page));
+  ASSERT_EQ(lines.size(), 11u);
+  EXPECT_EQ(lines[2], "Needs driver 570 or newer.");
+  EXPECT_EQ(lines[10], "Built in 550 steps.");
+}
+
+TEST(AdoptTables, AFileBothKeptAndWrittenIsAnError) {
+  test::TempDir tmp("adopt-tables-both");
+  std::string tree = copy_fixture(tmp);
+  ASSERT_EQ(run_tailor({"adopt", tree, "--write"}).status, 0);
+  std::string spec = test::read_file(tree + "/tailor.toml");
+  size_t at = spec.find("keep = [");
+  ASSERT_NE(at, std::string::npos);
+  spec.insert(at + 8, "\".flox/pkgs/lib/gpus.nix\", ");
+  std::string bad = tmp.path() + "/bad.toml";
+  { std::ofstream(bad) << spec; }
+  auto r = run_tailor({"generate", bad, "-o", tree, "--check"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("'.flox/pkgs/lib/gpus.nix' is kept and written: a table is written, a kept file never"),
+            std::string::npos)
+      << r.err;
+}
+
+}  // namespace
+}  // namespace tailor

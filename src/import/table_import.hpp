@@ -1,0 +1,27 @@
+#pragma once
+/// `tailor adopt`: the tables the team's builder reads (an SM -> facts table, a
+/// CUDA -> facts table) and the pages its scripts wrote (docs/…/*.md), read
+/// back into [layout.tables] templates: the team's text with each fact of the
+/// knowledge base put back as a {word@key} (table_words.hpp). A file is taken
+/// over only when the template, filled from the knowledge base, gives the
+/// team's file back byte for byte except at lines `check --all-sites` reports
+/// on it; else it stays as the team wrote it, and why is said.
+
+#include <string>
+#include <vector>
+
+#include "kb/knowledge_base.hpp"
+#include "matrix/expand.hpp"
+#include "import/layout_import.hpp"
+#include "recipe/source_file.hpp"
+
+namespace tailor::migrate {
+
+/// Learns the tables among \a li's kept files and the pages the tree's scripts
+/// write (\a files, the tree at \a root), for \a spec (the spec with \a li's
+/// layout) and its matrix \a m. Updates \a li: tables, keep, kept_why,
+/// replaces (the pages' script), toml.
+void import_tables(const std::vector<recipe::SourceFile>& files, const std::string& root, const Spec& spec,
+                   const Matrix& m, const KnowledgeBase& kb, LayoutImport& li);
+
+}  // namespace tailor::migrate

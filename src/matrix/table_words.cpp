@@ -1,0 +1,140 @@
+#include "matrix/table_words.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "util/diagnostic.hpp"
+
+namespace tailor {
+
+std::vector<TemplatePiece> table_pieces(std::string_view tmpl) {
+  std::vector<TemplatePiece> out;
+  auto literal = [&](std::string_view s) {
+    if (s.empty()) return;
+    if (out.empty() || out.back().word) out.push_back({false, ""});
+    out.back().text += s;
+  };
+  auto word_char = [](char c) { return std::islower(static_cast<unsigned char>(c)) || c == '_'; };
+  auto key_char = [](char c) {
+    return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_' ||
+           c == '.' || c == ' ';
+  };
+  size_t i = 0;
+  while (i < tmpl.size()) {
+    size_t open = tmpl.find('{', i);
+    if (open == std::string_view::npos) break;
+    size_t j = open + 1;
+    while (j < tmpl.size() && word_char(tmpl[j])) ++j;
+    size_t at = j;
+    bool word = j > open + 1 && j < tmpl.size() && tmpl[j] == '@';
+    if (word) {
+      ++j;
+      while (j < tmpl.size() && key_char(tmpl[j])) ++j;
+      word = j > at + 1 && j < tmpl.size() && tmpl[j] == '}';
+    }
+    if (word) {
+      literal(tmpl.substr(i, open - i));
+      out.push_back({true, std::string(tmpl.substr(open + 1, j - open - 1))});
+      i = j + 1;
+    } else {
+      literal(tmpl.substr(i, open + 1 - i));
+      i = open + 1;
+    }
+  }
+  literal(tmpl.substr(i));
+  return out;
+}
+
+std::optional<std::string> table_word(std::string_view word, std::string_view key, const Spec& spec, const Matrix& m,
+                                      const KnowledgeBase& kb) {
+  std::string k(key);
+  std::string sm = k.substr(0, k.find(' '));
+  if (word == "gpu_names") {
+    const GpuArch* g = kb.gpu(sm);
+    if (!g || (k.size() > sm.size() && k.substr(sm.size() + 1) != "x86_64" && k.substr(sm.size() + 1) != "aarch64"))
+      return std::nullopt;
+    const auto& names = spec.layout ? spec.layout->gpu_names : std::map<std::string, std::string>{};
+    // The platform's own names, else the SM's: as a wrapper of that platform writes them.
+    if (auto it = names.find(k); it != names.end()) return it->second;
+    if (auto it = names.find(sm); it != names.end()) return it->second;
+    return fmt::format("{}", fmt::join(g->products, ", "));
+  }
+  if (word == "arch_name" || word == "cuda_underscore_list") {
+    const GpuArch* g = kb.gpu(k);
+    if (!g) return std::nullopt;
+    if (word == "arch_name") return g->family;
+    std::vector<std::string> items;
+    for (const auto& c : matrix_cudas(m, kb)) {
+      const CudaToolkit* t = kb.cuda(c);
+      bool built = std::any_of(m.variants.begin(), m.variants.end(),
+                               [&](const Variant& v) { return v.sm == g->sm && v.cuda == c; });
+      if (!t || !built || !g->supported_by(t->version)) continue;
+      std::string u = c;
+      std::replace(u.begin(), u.end(), '.', '_');
+      items.push_back("\"" + u + "\"");
+    }
+    return fmt::format("{}", fmt::join(items, " "));
+  }
+  if (word == "isa_flags") {
+    const CpuIsa* isa = kb.isa(k);
+    if (!isa) return std::nullopt;
+    std::vector<std::string> items;
+    for (const auto& f : isa->flags) items.push_back("\"" + f + "\"");
+    return fmt::format("{}", fmt::join(items, " "));
+  }
+  if (word == "driver" || word == "cuda_attr") {
+    const CudaToolkit* t = kb.cuda(k);
+    if (!t) return std::nullopt;
+    if (word == "cuda_attr") return t->nixpkgs_attr();
+    if (!t->min_driver) return std::nullopt;
+    return std::to_string(t->min_driver->major());
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+std::pair<std::string_view, std::string_view> split_word(std::string_view text) {
+  size_t at = text.find('@');
+  return {text.substr(0, at), text.substr(at + 1)};
+}
+
+}  // namespace
+
+std::vector<std::string> matrix_cudas(const Matrix& m, const KnowledgeBase& kb) {
+  std::vector<std::string> out;
+  for (const auto& v : m.variants)
+    if (!v.cuda.empty() && std::find(out.begin(), out.end(), v.cuda) == out.end()) out.push_back(v.cuda);
+  std::sort(out.begin(), out.end(), [&](const std::string& a, const std::string& b) {
+    const CudaToolkit* x = kb.cuda(a);
+    const CudaToolkit* y = kb.cuda(b);
+    return x && y ? x->version < y->version : a < b;
+  });
+  return out;
+}
+
+std::string render_table_template(std::string_view path, std::string_view tmpl, const Spec& spec, const Matrix& m,
+                                  const KnowledgeBase& kb) {
+  std::string out;
+  for (const auto& p : table_pieces(tmpl)) {
+    if (!p.word) {
+      out += p.text;
+      continue;
+    }
+    auto [word, key] = split_word(p.text);
+    auto value = table_word(word, key, spec, m, kb);
+    if (!value) {
+      Diagnostic d;
+      d.message = fmt::format("[layout.tables] {}: {{{}}} has no value", path, p.text);
+      d.hint = fmt::format("words: {}; an SM (\"9.0\") or CUDA (\"12.8\") of the knowledge base after the @",
+                           fmt::join(kTableWords, ", "));
+      throw DiagnosticError(d);
+    }
+    out += *value;
+  }
+  return out;
+}
+
+}  // namespace tailor

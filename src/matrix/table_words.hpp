@@ -1,0 +1,44 @@
+#pragma once
+/// The words of a [layout.tables] template: one fact for one key, written
+/// "{word@key}" ("{driver@12.8}", "{gpu_names@9.0 aarch64}"). A table the
+/// builder reads, or a page the team's script wrote, is the team's text with
+/// its facts put back as words: generate writes the facts from the knowledge
+/// base (and [layout.gpu_names]), the rest of the text as the team wrote it.
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "matrix/expand.hpp"
+#include "matrix/layout_words.hpp"
+
+namespace tailor {
+
+/// gpu_names@SM[ platform]: [layout.gpu_names] (else the knowledge base's products);
+/// arch_name@SM: the architecture's family ("Hopper"); cuda_underscore_list@SM:
+/// the CUDA versions the matrix builds the SM with, as Nix list items
+/// ("\"12_8\" \"12_9\""): none that nvcc cannot compile for it; driver@CUDA: NVIDIA's minimum driver, its major
+/// ("570"); cuda_attr@CUDA: the nixpkgs package set ("cudaPackages_13_0"); isa_flags@ISA:
+/// a CPU target's compiler flags, as Nix list items ("\"-mavx2\" \"-mfma\"").
+inline constexpr std::array<std::string_view, 6> kTableWords = {"gpu_names", "arch_name", "cuda_underscore_list",
+                                                                "driver",    "cuda_attr", "isa_flags"};
+
+/// The pieces of \a tmpl: "{word@key}" (word of [a-z_], key of [0-9a-z_. ]) is
+/// a word whose text is "word@key"; any other brace is literal.
+std::vector<TemplatePiece> table_pieces(std::string_view tmpl);
+
+/// The value of \a word for \a key; nullopt when the word is unknown or has no
+/// value there (no such SM or CUDA, no driver recorded). \a m: the spec's matrix.
+std::optional<std::string> table_word(std::string_view word, std::string_view key, const Spec& spec, const Matrix& m,
+                                      const KnowledgeBase& kb);
+
+/// The CUDA versions of \a m's variants ("12.8"), oldest first.
+std::vector<std::string> matrix_cudas(const Matrix& m, const KnowledgeBase& kb);
+
+/// \a tmpl with its words' values; throws DiagnosticError naming \a path for a word without one.
+std::string render_table_template(std::string_view path, std::string_view tmpl, const Spec& spec, const Matrix& m,
+                                  const KnowledgeBase& kb);
+
+}  // namespace tailor
