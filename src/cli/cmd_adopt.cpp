@@ -76,8 +76,8 @@ struct Adoption {
   std::vector<PlannedChange> plan;
   // [0]: the variant files, [1]: the tables and pages.
   int identical[2] = {0, 0}, replace[2] = {0, 0}, create[2] = {0, 0};
-  int untouched = 0;                ///< files left alone
-  std::set<std::string> tables;     ///< the tables and pages the spec writes ([layout.tables])
+  int untouched = 0;             ///< files left alone
+  std::set<std::string> tables;  ///< the tables and pages the spec writes ([layout.tables])
 };
 
 struct AdoptRun final : CommandRun {
@@ -204,8 +204,8 @@ void AdoptRun::print_summary(Session& s, const Adoption& a, const fs::path& spec
       a.layout.keep.size(), a.untouched, write ? "is" : "goes to", spec_path.generic_string());
   if (!a.layout.replaces.empty())
     s.out << fmt::format("{} {} replaced by `tailor generate {} -o .` (run in {})\n",
-                         fmt::join(a.layout.replaces, " and "), a.layout.replaces.size() == 1 ? "is" : "are",
-                         kSpecName, dir);
+                         fmt::join(a.layout.replaces, " and "), a.layout.replaces.size() == 1 ? "is" : "are", kSpecName,
+                         dir);
 }
 
 int AdoptRun::run(Session& s) {
@@ -245,7 +245,8 @@ int AdoptRun::run(Session& s) {
     if (ec) throw_file_error(fs::path(dir) / path, "cannot remove: " + ec.message());
   }
   s.out << fmt::format("wrote {} files, removed {}; `tailor generate {} -o .` keeps the tree from now on\n",
-                       a.replace[0] + a.create[0] + a.replace[1] + a.create[1], a.imported.impossible.size(), kSpecName);
+                       a.replace[0] + a.create[0] + a.replace[1] + a.create[1], a.imported.impossible.size(),
+                       kSpecName);
   return kExitOk;
 }
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "import/layout_import.hpp"
 #include "kb/knowledge_base.hpp"
 #include "matrix/expand.hpp"
-#include "import/layout_import.hpp"
 #include "recipe/source_file.hpp"
 
 namespace tailor::migrate {
