@@ -5,19 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include "support/error_of.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor {
 namespace {
 
-std::string error_of(auto&& f) {
-  try {
-    f();
-  } catch (const DiagnosticError& e) {
-    return e.diagnostic().message;
-  }
-  return "(no error)";
-}
+using test::error_of;
 
 TEST(ByteSlice, ReadsBothByteOrders) {
   const uint8_t b[] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08};

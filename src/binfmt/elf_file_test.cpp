@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "support/binary_builder.hpp"
+#include "support/error_of.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor {
@@ -11,12 +12,7 @@ namespace {
 using test::elf_file;
 
 std::string error_of(const std::vector<uint8_t>& bytes) {
-  try {
-    try_open_elf(ByteSlice(bytes.data(), bytes.size()));
-  } catch (const DiagnosticError& e) {
-    return e.diagnostic().message;
-  }
-  return "(no error)";
+  return test::error_of([&] { try_open_elf(ByteSlice(bytes.data(), bytes.size())); });
 }
 
 std::vector<uint8_t> payload(size_t n, uint8_t v) { return std::vector<uint8_t>(n, v); }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "support/binary_builder.hpp"
+#include "support/error_of.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor {
@@ -27,12 +28,7 @@ Fatbin walk(const std::vector<uint8_t>& bytes) {
 }
 
 std::string error_of(const std::vector<uint8_t>& bytes) {
-  try {
-    try_open_fatbin(ByteSlice(bytes.data(), bytes.size()));
-  } catch (const DiagnosticError& e) {
-    return e.diagnostic().message;
-  }
-  return "(no error)";
+  return test::error_of([&] { try_open_fatbin(ByteSlice(bytes.data(), bytes.size())); });
 }
 
 uint64_t claimed(const Fatbin& fb) {

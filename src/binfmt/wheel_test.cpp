@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "support/binary_builder.hpp"
+#include "support/error_of.hpp"
 #include "support/golden.hpp"
 #include "support/zip_builder.hpp"
 #include "util/diagnostic.hpp"
@@ -46,14 +47,7 @@ std::vector<uint8_t> zip(const std::vector<Member>& members) {
 
 std::string text(const std::vector<uint8_t>& v) { return std::string(v.begin(), v.end()); }
 
-std::string error_of(auto&& f) {
-  try {
-    f();
-  } catch (const DiagnosticError& e) {
-    return e.diagnostic().message;
-  }
-  return "(no error)";
-}
+using test::error_of;
 
 TEST(Wheel, ReadsStoredAndDeflatedMembers) {
   std::string big(100000, 'x');

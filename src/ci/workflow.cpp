@@ -46,6 +46,13 @@ std::string drift_command(const Spec& spec, const CiOptions& o) {
   return yaml_scalar(fmt::format("tailor generate {} -o {} --check", path_arg(spec_path(spec, o)), path_arg(o.tree)));
 }
 
+// \a options with --chunk within the service's \a limit (0: the limit).
+CiOptions within_limit(const CiOptions& options, size_t limit) {
+  CiOptions o = options;
+  if (o.chunk == 0 || o.chunk > limit) o.chunk = limit;
+  return o;
+}
+
 }  // namespace
 
 std::vector<CiJob> ci_jobs(const Matrix& m, size_t chunk) {
@@ -65,8 +72,7 @@ std::vector<CiJob> ci_jobs(const Matrix& m, size_t chunk) {
 
 std::string github_workflow(const Spec& spec, const Matrix& m, const PlatformTable& platforms,
                             const CiOptions& options) {
-  CiOptions o = options;
-  if (o.chunk == 0 || o.chunk > kGithubMatrixLimit) o.chunk = kGithubMatrixLimit;
+  const CiOptions o = within_limit(options, kGithubMatrixLimit);
   std::string out = header(spec, m, o);
   out += fmt::format("name: {}\n\non:\n  push:\n  pull_request:\n  workflow_dispatch:\n\n",
                      yaml_scalar("build " + spec.name));
@@ -100,8 +106,7 @@ std::string github_workflow(const Spec& spec, const Matrix& m, const PlatformTab
 
 std::string gitlab_pipeline(const Spec& spec, const Matrix& m, const PlatformTable& platforms,
                             const CiOptions& options) {
-  CiOptions o = options;
-  if (o.chunk == 0 || o.chunk > kGitlabMatrixLimit) o.chunk = kGitlabMatrixLimit;
+  const CiOptions o = within_limit(options, kGitlabMatrixLimit);
   std::string out = header(spec, m, o);
   out += "stages:\n  - check\n  - build\n\n";
   out += fmt::format("drift:\n  stage: check\n  tags: {}\n  script:\n    - {}\n\n",

@@ -22,16 +22,8 @@ using test::run_tailor;
 const std::string kLib = ".flox/pkgs/lib/";
 const std::string kPages = "docs/tables/";
 
-std::string copy_fixture(const test::TempDir& tmp) {
-  std::string tree = tmp.path() + "/TREE";
-  fs::copy(test::source_path("tests/data/trees/adopt-tables"), tree, fs::copy_options::recursive);
-  return tree;
-}
-
-std::string shown(std::string s, const std::string& tree) {
-  for (size_t at = s.find(tree); at != std::string::npos; at = s.find(tree, at)) s.replace(at, tree.size(), "TREE");
-  return s;
-}
+std::string copy_fixture(const test::TempDir& tmp) { return test::copy_tree(tmp, "tests/data/trees/adopt-tables"); }
+std::string shown(const std::string& s, const std::string& tree) { return test::tree_shown(s, tree); }
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;
@@ -163,17 +155,23 @@ TEST(AdoptTables, ATableItCannotReproduceIsKeptAndSaysWhy) {
   EXPECT_NE(r.out.find("replace docs/tables/vision-0.26-cuda-13.0.md"), std::string::npos) << r.out;
 }
 
-TEST(AdoptTables, AnUnknownTableWordIsAnErrorAtItsPlace) {
-  test::TempDir tmp("adopt-tables-bad");
+// The fixture adopted, then `generate --check` on it with the adopted spec's
+// first \a was replaced by \a with, written as bad.toml beside the tree.
+test::RunResult check_with_spec_edit(const test::TempDir& tmp, const std::string& was, const std::string& with) {
   std::string tree = copy_fixture(tmp);
-  ASSERT_EQ(run_tailor({"adopt", tree, "--write"}).status, 0);
+  EXPECT_EQ(run_tailor({"adopt", tree, "--write"}).status, 0);
   std::string spec = test::read_file(tree + "/tailor.toml");
-  size_t at = spec.find("{driver@12.8}");
-  ASSERT_NE(at, std::string::npos);
-  spec.replace(at, 13, "{drivers@12.8}");
+  size_t at = spec.find(was);
+  EXPECT_NE(at, std::string::npos) << was;
+  if (at != std::string::npos) spec.replace(at, was.size(), with);
   std::string bad = tmp.path() + "/bad.toml";
   { std::ofstream(bad) << spec; }
-  auto r = run_tailor({"generate", bad, "-o", tree, "--check"});
+  return run_tailor({"generate", bad, "-o", tree, "--check"});
+}
+
+TEST(AdoptTables, AnUnknownTableWordIsAnErrorAtItsPlace) {
+  test::TempDir tmp("adopt-tables-bad");
+  auto r = check_with_spec_edit(tmp, "{driver@12.8}", "{drivers@12.8}");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("bad.toml:"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("'{drivers@12.8}' is no word of a table"), std::string::npos) << r.err;
@@ -194,15 +192,7 @@ TEST(AdoptTables, OnAPageTheFloorIsReadOnlyWhereTheLineSpeaksOfTheDriver) {
 
 TEST(AdoptTables, AFileBothKeptAndWrittenIsAnError) {
   test::TempDir tmp("adopt-tables-both");
-  std::string tree = copy_fixture(tmp);
-  ASSERT_EQ(run_tailor({"adopt", tree, "--write"}).status, 0);
-  std::string spec = test::read_file(tree + "/tailor.toml");
-  size_t at = spec.find("keep = [");
-  ASSERT_NE(at, std::string::npos);
-  spec.insert(at + 8, "\".flox/pkgs/lib/gpus.nix\", ");
-  std::string bad = tmp.path() + "/bad.toml";
-  { std::ofstream(bad) << spec; }
-  auto r = run_tailor({"generate", bad, "-o", tree, "--check"});
+  auto r = check_with_spec_edit(tmp, "keep = [", "keep = [\".flox/pkgs/lib/gpus.nix\", ");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("'.flox/pkgs/lib/gpus.nix' is kept and written: a table is written, a kept file never"),
             std::string::npos)

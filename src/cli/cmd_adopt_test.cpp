@@ -20,16 +20,8 @@ using test::run_tailor;
 const std::string kPkgs = ".flox/pkgs/";
 
 // A copy of the fixture tree in \a tmp, as TREE.
-std::string copy_fixture(const test::TempDir& tmp) {
-  std::string tree = tmp.path() + "/TREE";
-  fs::copy(test::source_path("tests/data/trees/adopt-wrappers"), tree, fs::copy_options::recursive);
-  return tree;
-}
-
-std::string shown(std::string s, const std::string& tree) {
-  for (size_t at = s.find(tree); at != std::string::npos; at = s.find(tree, at)) s.replace(at, tree.size(), "TREE");
-  return s;
-}
+std::string copy_fixture(const test::TempDir& tmp) { return test::copy_tree(tmp, "tests/data/trees/adopt-wrappers"); }
+std::string shown(const std::string& s, const std::string& tree) { return test::tree_shown(s, tree); }
 
 std::string line_of(const std::string& text, int n) {
   size_t at = 0;

@@ -9,7 +9,7 @@
 
 namespace tailor {
 
-std::vector<TemplatePiece> template_pieces(std::string_view tmpl) {
+std::vector<TemplatePiece> split_template(std::string_view tmpl, WordEnd word_end) {
   std::vector<TemplatePiece> out;
   auto literal = [&](std::string_view s) {
     if (s.empty()) return;
@@ -20,12 +20,11 @@ std::vector<TemplatePiece> template_pieces(std::string_view tmpl) {
   while (i < tmpl.size()) {
     size_t open = tmpl.find('{', i);
     if (open == std::string_view::npos) break;
-    size_t j = open + 1;
-    while (j < tmpl.size() && (std::islower(static_cast<unsigned char>(tmpl[j])) || tmpl[j] == '_')) ++j;
-    if (j > open + 1 && j < tmpl.size() && tmpl[j] == '}') {
+    size_t close = word_end(tmpl, open);
+    if (close != std::string_view::npos) {
       literal(tmpl.substr(i, open - i));
-      out.push_back({true, std::string(tmpl.substr(open + 1, j - open - 1))});
-      i = j + 1;
+      out.push_back({true, std::string(tmpl.substr(open + 1, close - open - 1))});
+      i = close + 1;
     } else {
       literal(tmpl.substr(i, open + 1 - i));
       i = open + 1;
@@ -33,6 +32,14 @@ std::vector<TemplatePiece> template_pieces(std::string_view tmpl) {
   }
   literal(tmpl.substr(i));
   return out;
+}
+
+std::vector<TemplatePiece> template_pieces(std::string_view tmpl) {
+  return split_template(tmpl, [](std::string_view t, size_t open) {
+    size_t j = open + 1;
+    while (j < t.size() && (std::islower(static_cast<unsigned char>(t[j])) || t[j] == '_')) ++j;
+    return j > open + 1 && j < t.size() && t[j] == '}' ? j : std::string_view::npos;
+  });
 }
 
 std::optional<std::string> unknown_layout_word(std::string_view tmpl) {

@@ -30,6 +30,13 @@ struct TemplatePiece {
   std::string text;
 };
 
+/// Where a word that opens at \a open (a '{') ends: the index of its '}', or
+/// npos when no word starts there.
+using WordEnd = size_t (*)(std::string_view tmpl, size_t open);
+/// The pieces of \a tmpl: the words \a word_end finds, between literal text (a
+/// brace that opens no word is text).
+std::vector<TemplatePiece> split_template(std::string_view tmpl, WordEnd word_end);
+
 /// The pieces of \a tmpl: "{name}" with name of [a-z_] is a word (known or
 /// not: the caller says which it accepts), anything else literal.
 std::vector<TemplatePiece> template_pieces(std::string_view tmpl);

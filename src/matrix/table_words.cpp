@@ -10,41 +10,19 @@
 namespace tailor {
 
 std::vector<TemplatePiece> table_pieces(std::string_view tmpl) {
-  std::vector<TemplatePiece> out;
-  auto literal = [&](std::string_view s) {
-    if (s.empty()) return;
-    if (out.empty() || out.back().word) out.push_back({false, ""});
-    out.back().text += s;
-  };
-  auto word_char = [](char c) { return std::islower(static_cast<unsigned char>(c)) || c == '_'; };
-  auto key_char = [](char c) {
-    return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_' ||
-           c == '.' || c == ' ';
-  };
-  size_t i = 0;
-  while (i < tmpl.size()) {
-    size_t open = tmpl.find('{', i);
-    if (open == std::string_view::npos) break;
+  return split_template(tmpl, [](std::string_view t, size_t open) {
+    auto word_char = [](char c) { return std::islower(static_cast<unsigned char>(c)) || c == '_'; };
+    auto key_char = [](char c) {
+      return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_' ||
+             c == '.' || c == ' ';
+    };
     size_t j = open + 1;
-    while (j < tmpl.size() && word_char(tmpl[j])) ++j;
-    size_t at = j;
-    bool word = j > open + 1 && j < tmpl.size() && tmpl[j] == '@';
-    if (word) {
-      ++j;
-      while (j < tmpl.size() && key_char(tmpl[j])) ++j;
-      word = j > at + 1 && j < tmpl.size() && tmpl[j] == '}';
-    }
-    if (word) {
-      literal(tmpl.substr(i, open - i));
-      out.push_back({true, std::string(tmpl.substr(open + 1, j - open - 1))});
-      i = j + 1;
-    } else {
-      literal(tmpl.substr(i, open + 1 - i));
-      i = open + 1;
-    }
-  }
-  literal(tmpl.substr(i));
-  return out;
+    while (j < t.size() && word_char(t[j])) ++j;
+    if (j == open + 1 || j >= t.size() || t[j] != '@') return std::string_view::npos;
+    size_t at = j++;
+    while (j < t.size() && key_char(t[j])) ++j;
+    return j > at + 1 && j < t.size() && t[j] == '}' ? j : std::string_view::npos;
+  });
 }
 
 std::optional<std::string> table_word(std::string_view word, std::string_view key, const Spec& spec, const Matrix& m,

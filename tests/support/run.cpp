@@ -29,6 +29,7 @@ RunResult run_tailor(const std::vector<std::string>& args) {
 #include <unistd.h>
 
 #include "support/child_run.hpp"
+#include "support/golden.hpp"
 #include "support/paths.hpp"
 
 namespace tailor::test {
@@ -85,6 +86,17 @@ bool have_program(const std::string& program) {
 bool under_ci() {
   const char* ci = std::getenv("CI");
   return ci && std::string(ci) == "true";
+}
+
+std::string copy_tree(const TempDir& tmp, const std::string& fixture) {
+  std::string tree = tmp.path() + "/TREE";
+  std::filesystem::copy(source_path(fixture), tree, std::filesystem::copy_options::recursive);
+  return tree;
+}
+
+std::string tree_shown(std::string s, const std::string& tree) {
+  for (size_t at = s.find(tree); at != std::string::npos; at = s.find(tree, at)) s.replace(at, tree.size(), "TREE");
+  return s;
 }
 
 TempDir::TempDir(const std::string& tag) {

@@ -40,6 +40,11 @@ class TempDir {
   std::string path_;
 };
 
+/// A copy of the fixture tree \a fixture (relative to the source tree) in \a tmp, as TREE.
+std::string copy_tree(const TempDir& tmp, const std::string& fixture);
+/// \a s with every \a tree path written "TREE": a temporary copy's output, as goldens hold it.
+std::string tree_shown(std::string s, const std::string& tree);
+
 }  // namespace tailor::test
 
 /// Skips the test when \a missing (a tool scripts/deps installs is not there);
