@@ -82,13 +82,24 @@ const Command* find_in(std::span<const Command> rows, std::string_view name) {
   return nullptr;
 }
 
-// A row, or its sub-row named by the first argument ("kb probe-pin …").
+// A row, or its sub-row named by the first argument ("kb probe-pin …"). A
+// first word close to a sub-row's name is a misspelt one ("kb probe-pn").
 int run_command(const Command& c, CommandContext& ctx) {
-  if (!ctx.args.empty())
-    if (const Command* sub = find_in(c.subcommands, ctx.args.front())) {
-      ctx.args.erase(ctx.args.begin());
-      return run_row(*sub, fmt::format("{} {}", c.name, sub->name), ctx);
-    }
+  if (ctx.args.empty()) return run_row(c, c.name, ctx);
+  const std::string& first = ctx.args.front();
+  if (const Command* sub = find_in(c.subcommands, first)) {
+    ctx.args.erase(ctx.args.begin());
+    return run_row(*sub, fmt::format("{} {}", c.name, sub->name), ctx);
+  }
+  std::vector<std::string> names;
+  for (const auto& s : c.subcommands) names.emplace_back(s.name);
+  if (std::string hint = did_you_mean(first, names); !first.starts_with('-') && !hint.empty()) {
+    Diagnostic d;
+    d.message = fmt::format("unknown subcommand '{} {}'", c.name, first);
+    d.hint = hint;
+    ctx.err << d.render();
+    return kExitBadInput;
+  }
   return run_row(c, c.name, ctx);
 }
 

@@ -32,6 +32,19 @@ TEST(Cli, UnknownCommandSuggestsTheClosest) {
   EXPECT_EQ(r.err, "tailor: error: unknown command 'matrx'\nhint: did you mean 'matrix'?\n");
 }
 
+// A misspelt subcommand is named with the one it is close to; a word close to
+// none is left to the command's own parser.
+TEST(Cli, AMisspeltSubcommandGetsADidYouMean) {
+  auto r = run_tailor({"kb", "probe-pn", "abc"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "tailor: error: unknown subcommand 'kb probe-pn'\nhint: did you mean 'probe-pin'?\n");
+  auto far = run_tailor({"kb", "zzzzzzzz"});
+  EXPECT_EQ(far.status, 2);
+  EXPECT_EQ(far.err,
+            "tailor: error: kb: The following argument was not expected: zzzzzzzz\n"
+            "hint: run 'tailor kb --help' for its options\n");
+}
+
 TEST(Cli, UnknownFlagSuggestsTheClosest) {
   auto r = run_tailor({"matrix", "--jsn"});
   EXPECT_EQ(r.status, 2);
