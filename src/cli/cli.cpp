@@ -91,9 +91,10 @@ int run_command(const Command& c, CommandContext& ctx) {
     ctx.args.erase(ctx.args.begin());
     return run_row(*sub, fmt::format("{} {}", c.name, sub->name), ctx);
   }
+  if (c.subcommands.empty() || first.starts_with('-')) return run_row(c, c.name, ctx);
   std::vector<std::string> names;
   for (const auto& s : c.subcommands) names.emplace_back(s.name);
-  if (std::string hint = did_you_mean(first, names); !first.starts_with('-') && !hint.empty()) {
+  if (std::string hint = did_you_mean(first, names); !hint.empty()) {
     Diagnostic d;
     d.message = fmt::format("unknown subcommand '{} {}'", c.name, first);
     d.hint = hint;
