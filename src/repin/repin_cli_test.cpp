@@ -258,8 +258,9 @@ TEST(CmdRepin, EvaluatesTheTorchVersionOnALocalNixpkgs) {
                                 "--nixpkgs", "tests/data/repin/nixpkgs-torch-2.8"});
   EXPECT_EQ(stale.status, 1) << stale.out;
   EXPECT_NE(stale.out.find("  = \"2.8.0\" (knowledge base: 2.9.1, DIFFERENT)\n"), std::string::npos) << stale.out;
-  // Without --python-set the tree's python3Packages is evaluated: the stub has no default set.
-  RunResult missing = run_tailor({"repin", kSeed, "--rev", kNew, "--dry-run", "--nixpkgs", "tests/nix/stub-nixpkgs"});
+  // Without --python-set the tree's python3Packages is evaluated: this checkout has no default set.
+  RunResult missing =
+      run_tailor({"repin", kSeed, "--rev", kNew, "--dry-run", "--nixpkgs", "tests/data/repin/nixpkgs-no-python3"});
   EXPECT_EQ(missing.status, 1);
   EXPECT_NE(missing.out.find("  failed: error: attribute 'python3Packages' missing\n"), std::string::npos)
       << missing.out;

@@ -23,4 +23,9 @@ RunResult probe_recipes(const std::string& pkgs_dir, const std::vector<std::stri
 RunResult probe_recipes_on_pin(const std::string& pkgs_dir, const NixpkgsPin& pin, const KnowledgeBase& kb,
                                bool merge_stderr = false);
 
+/// `nix-instantiate --eval --strict --json tests/nix/builder-probe.nix`: every
+/// wrapper of \a pkgs_dir (or the file names \a only) evaluated through the
+/// tree's own builder, its fetches answered by the stub nixpkgs and stand-ins.
+RunResult probe_builder_wrappers(const std::string& pkgs_dir, const std::vector<std::string>& only = {});
+
 }  // namespace tailor::test

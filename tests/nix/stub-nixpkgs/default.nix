@@ -195,7 +195,14 @@ let
     let
       make = packageOverrides: {
         inherit pythonVersion;
-        pkgs = mkPythonPackages final pythonVersion packageOverrides;
+        pkgs = mkPythonPackages final pythonVersion packageOverrides // {
+          # python3Packages.override { overrides = …; }: nixpkgs calls the package
+          # set with `overrides` (pkgs/development/interpreters/python/passthrufun.nix),
+          # applied over the overrides it already has.
+          override = { overrides ? (self: super: { }) }:
+            (make (self: super: let first = packageOverrides self super;
+                                in first // overrides self (super // first))).pkgs;
+        };
         override = { packageOverrides ? (self: super: { }), self ? null }: make packageOverrides;
       };
     in
@@ -208,6 +215,8 @@ let
     cudaPackages_13_0 = mkCuda "13.0";
     cudaPackages_13_1 = mkCuda "13.1";
     cudaPackages = final.cudaPackages_12_8;
+    # The CUDA 13 alias: 13.0 at every pin the knowledge base lists (data/nixpkgs_pins.toml cuda_sets).
+    cudaPackages_13 = final.cudaPackages_13_0;
     stdenv.cc = mkDrv {
       pname = "gcc-wrapper";
       cc = mkDrv { pname = "gcc"; };
@@ -226,6 +235,10 @@ let
       toUpper = builtins.replaceStrings
         (map (c: builtins.substring c 1 "abcdefghijklmnopqrstuvwxyz") (builtins.genList (i: i) 26))
         (map (c: builtins.substring c 1 "ABCDEFGHIJKLMNOPQRSTUVWXYZ") (builtins.genList (i: i) 26));
+      concatStringsSep = builtins.concatStringsSep;
+      filter = builtins.filter;
+      optionalAttrs = cond: attrs: if cond then attrs else { };
+      optionals = cond: list: if cond then list else [ ];
       cleanSourceWith = { src, filter, name ? "source" }: { inherit src filter name; };
     };
     callPackage = fn: args:
@@ -285,6 +298,8 @@ let
     python311Packages = final.python311.pkgs;
     python312Packages = final.python312.pkgs;
     python313Packages = final.python313.pkgs;
+    python3 = final.python313;
+    python3Packages = final.python3.pkgs;
   };
 in
 fix (final: builtins.foldl' (prev: overlay: prev // overlay final prev) (base final) overlays)

@@ -10,6 +10,8 @@
 let
   rows = import ./releases.nix;
   kits = import ./toolkits.nix;
+  gpus = import ./gpus.nix;
+  cudas = import ./cudas.nix;
   row = rows.${release};
   gpu = backend == "cuda";
   torchWord = builtins.replaceStrings [ "." ] [ "" ]
@@ -30,9 +32,15 @@ let
     overlays = fixes.overlays;
   }));
   word = builtins.replaceStrings [ "." ] [ "" ] release;
+  onArm = builtins.match "armv.*" isa != null;
+  names = if onArm && gpus.${sm} ? aarch64Names then gpus.${sm}.aarch64Names else gpus.${sm}.names;
+  description =
+    if gpu then "Vision ${row.version} for ${names} (SM${sm}, ${gpus.${sm}.family}), CUDA ${cu}, driver ${cudas.${cu}.driver} or newer"
+    else "Vision ${row.version}, CPU only (${isa})";
 in
 pkgs.python3Packages.torchvision.overrideAttrs (old: {
   pname = if gpu then "torchvision${word}-python${py}-cuda${cu}-sm${sm}-${isa}"
           else "torchvision${word}-python${py}-cpu-${isa}";
   passthru = (old.passthru or { }) // { inherit torch; };
+  meta = (old.meta or { }) // { inherit description; };
 })
