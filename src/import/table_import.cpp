@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "kb/cuda_alias.hpp"
+#include "kb/gpu_arch.hpp"
 #include "lint/linter.hpp"
 #include "matrix/table_words.hpp"
 #include "util/diagnostic.hpp"
@@ -18,16 +19,10 @@ namespace tailor::migrate {
 
 namespace {
 
-std::string nodot(std::string s) {
-  s.erase(std::remove(s.begin(), s.end(), '.'), s.end());
-  return s;
-}
-
 // "90" -> SM 9.0; null when the knowledge base knows none.
 const GpuArch* gpu_of_key(const KnowledgeBase& kb, const std::string& key) {
-  for (const auto& g : kb.gpus)
-    if (nodot(g.sm) == key) return &g;
-  return nullptr;
+  std::optional<std::string> sm = sm_from_token(key);
+  return sm ? kb.gpu(*sm) : nullptr;
 }
 
 // "12_8" -> "12.8" when the knowledge base knows that CUDA; "" when not.
