@@ -22,10 +22,12 @@ namespace {
 using nlohmann::json;
 
 // The wrappers the knowledge base allows (the SM70 × CUDA 13.0 one is removed).
-const std::vector<std::string> kPossible = {
-    "torchvision026-python313-cpu-armv9.nix",          "torchvision026-python313-cpu-avx2.nix",
-    "torchvision026-python313-cuda12_8-sm90-avx512.nix", "torchvision026-python313-cuda13_0-sm90-armv9.nix",
-    "torchvision026-python313-cuda13_0-sm90-avx512.nix", "torchvision026-python313-cuda13_0-sm120-avx512.nix"};
+const std::vector<std::string> kPossible = {"torchvision026-python313-cpu-armv9.nix",
+                                            "torchvision026-python313-cpu-avx2.nix",
+                                            "torchvision026-python313-cuda12_8-sm90-avx512.nix",
+                                            "torchvision026-python313-cuda13_0-sm90-armv9.nix",
+                                            "torchvision026-python313-cuda13_0-sm90-avx512.nix",
+                                            "torchvision026-python313-cuda13_0-sm120-avx512.nix"};
 
 json probe(const std::string& tree) {
   auto r = test::probe_builder_wrappers(tree + "/.flox/pkgs", kPossible);

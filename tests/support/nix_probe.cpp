@@ -34,8 +34,8 @@ RunResult probe_recipes_on_pin(const std::string& pkgs_dir, const NixpkgsPin& pi
 }
 
 RunResult probe_builder_wrappers(const std::string& pkgs_dir, const std::vector<std::string>& only) {
-  std::string cmd = "nix-instantiate --eval --strict --json " +
-                    shell_word(source_path("tests/nix/builder-probe.nix")) + " --arg pkgsDir " + shell_word(pkgs_dir);
+  std::string cmd = "nix-instantiate --eval --strict --json " + shell_word(source_path("tests/nix/builder-probe.nix")) +
+                    " --arg pkgsDir " + shell_word(pkgs_dir);
   if (!only.empty()) {
     std::string list = "[";
     for (const auto& f : only) list += " \"" + f + "\"";  // file names of the tree: no quote or backslash in them
