@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "kb/cuda_alias.hpp"
+#include "kb/source_override.hpp"
 #include "matrix/external_recipe.hpp"
 #include "matrix/rules.hpp"
 #include "util/version.hpp"
@@ -53,6 +54,11 @@ std::optional<ImportedExternal> external_from(const ForeignRecipe& r, const std:
   }
   e.repo = *repo;
   e.hash = r.hash;
+  if (!e.hash.empty() && !is_nix_sha256(e.hash)) {  // the spec would not load
+    why = fmt::format("it is built against {} from {} ({}), fetched with the hash '{}', which is no Nix sha256 hash",
+                      what, r.url, r.at, e.hash);
+    return std::nullopt;
+  }
   e.path = r.path;
   if (e.path.empty()) {
     why = fmt::format(
