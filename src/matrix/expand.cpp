@@ -479,8 +479,9 @@ Matrix expand(const Spec& spec, const KnowledgeBase& kb) {
     for (const ExternalRecipe* e : external_recipes_for(v, spec))
       if (!e->path_for(v))
         throw spec_error(spec, e->path_pos, fmt::format("the path of {} names a word {} lacks", e->table(), v.name),
-                         "a CPU build has no {sm}, {sm_nodot}, {cuda} or {cuda_underscore}: give its family a "
-                         "version with a path of its own");
+                         fmt::format("a CPU build has no {{sm}}, {{sm_nodot}}, {{cuda}} or {{cuda_underscore}}: {}",
+                                     e->family_level ? "give the variants without it a family of their own"
+                                                     : "give its family a version with a path of its own"));
 
   if (m.variants.empty()) {
     Diagnostic d = diagnostic_at(spec.path, spec.text, Pos{}, "the matrix is empty: every combination was dropped");
