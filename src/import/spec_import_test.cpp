@@ -336,6 +336,22 @@ TEST(SpecImport, AnExternalBaseASpecCannotSayIsLeftOutWithItsPlace) {
             "cannot give");
   EXPECT_EQ(names_of(load_spec("tv.toml", r.toml, kb())),
             (std::set<std::string>{"torchvision-python313-cpu-avx2", "torchvision-python313-cpu-armv9"}));
+
+  // A name with a version word: its [[family.version]] would have to pair a torch version,
+  // which the other repository's recipe does not state.
+  const std::string versioned = dir.path() + "/vw";
+  std::filesystem::copy(test::source_path("tests/data/trees/companion-external"), versioned);
+  std::filesystem::rename(versioned + "/torchvision-python313-darwin-mps.nix",
+                          versioned + "/torchvision023-python313-darwin-mps.nix");
+  ImportResult v = import_spec("vw", read_tree(versioned), kb());
+  ASSERT_EQ(v.warnings.size(), 1u) << v.toml;
+  EXPECT_EQ(v.warnings[0],
+            "torchvision023-python313-darwin-mps.nix: left out: its pytorch comes from a tarball of another repository "
+            "(fetchTarball at torchvision023-python313-darwin-mps.nix:12:24), which import cannot read: it is built "
+            "against the torch of https://github.com/example-ml/torch-builds/archive/"
+            "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567.tar.gz (vw/torchvision023-python313-darwin-mps.nix:12:15), "
+            "outside a builder call, and its name carries a version word: [family.version.external.torch] needs the "
+            "torch version that recipe builds, which the recipe does not state");
 }
 
 TEST(SpecImport, HandWrittenTree) {
