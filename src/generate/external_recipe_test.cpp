@@ -168,7 +168,6 @@ TEST(ExternalRecipe, MatrixJsonNamesTheRepositoryEachVariantsTorchComesFrom) {
   }
 }
 
-
 // [family.external.torch]: a family whose names carry no version word (the MPS
 // recipe of a torchvision repository) takes its torch from another repository's
 // per-variant recipe, fetched at its revision; the other family builds torch
@@ -200,7 +199,8 @@ TEST(ExternalRecipe, AFamilysRecipeFromAnotherRepositoryBuildsTheTorchOfItsVaria
   std::set<std::string> files;
   for (const auto& e : std::filesystem::directory_iterator(tree + "/.flox/pkgs"))
     if (e.path().extension() == ".nix") files.insert(e.path().filename().string());
-  EXPECT_EQ(files, (std::set<std::string>{"torchvision-python313-cpu-avx2.nix", "torchvision-python313-darwin-mps.nix"}));
+  EXPECT_EQ(files,
+            (std::set<std::string>{"torchvision-python313-cpu-avx2.nix", "torchvision-python313-darwin-mps.nix"}));
   const std::string mps_file = tree + "/.flox/pkgs/torchvision-python313-darwin-mps.nix";
   auto parsed = test::run_command("nix-instantiate --parse '" + mps_file + "' >/dev/null", true);
   EXPECT_EQ(parsed.status, 0) << parsed.out;
@@ -240,10 +240,11 @@ TEST(ExternalRecipe, AVersionsOwnRecipeWinsOverItsFamilys) {
       "args = { pkgs = \"{pkgs}\", backend = \"{backend}\", isa = \"{isa}\", pythonVersion = \"{python_nodot}\", "
       "torchVersion = \"{torch}\", sm = \"{sm_nodot}\", cudaVersion = \"{cuda_underscore}\" }\n";
   std::string text =
-      std::string("[branch]\nname = \"tv\"\nproduct = \"build-pytorch\"\npin = \"0182a36\"\npython = \"3.13\"\n\n"
-                  "[[family]]\nname = \"gpu\"\npackage = \"torchvision\"\nbackend = \"cuda\"\ncuda = \"12.9\"\n"
-                  "sm = \"9.0\"\nisa = \"avx512\"\n\n"
-                  "[family.external.torch]\nrepo = \"ml-platform/pytorch-nix\"\nrev = \"") +
+      std::string(
+          "[branch]\nname = \"tv\"\nproduct = \"build-pytorch\"\npin = \"0182a36\"\npython = \"3.13\"\n\n"
+          "[[family]]\nname = \"gpu\"\npackage = \"torchvision\"\nbackend = \"cuda\"\ncuda = \"12.9\"\n"
+          "sm = \"9.0\"\nisa = \"avx512\"\n\n"
+          "[family.external.torch]\nrepo = \"ml-platform/pytorch-nix\"\nrev = \"") +
       kRev + "\"\n" + kHashLine + "path = \"recipes/torch.nix\"\n" + args +
       "\n[[family.version]]\nversion = \"0.25.0\"\ntorch = \"2.10.0\"\n\n"
       "[family.version.source]\nowner = \"pytorch\"\nrepo = \"vision\"\nrev = \"v0.25.0\"\n"
@@ -291,11 +292,12 @@ TEST(ExternalRecipe, AFamilysUnhashedFetchIsWarnedOnLoad) {
   auto m = test::run_tailor({"matrix", spec});
   EXPECT_EQ(m.status, 0) << m.err;
   // [family.external.torch] is on line 19; the family builds no version: no torch version is named.
-  EXPECT_NE(m.err.find(fmt::format("tailor: warning: {}:19:1: torch comes from "
-                                   ".flox/pkgs/pytorch-python{{python_nodot}}-darwin-mps.nix of example-ml/torch-builds "
-                                   "at {}, fetched without a hash (1 variant)",
-                                   spec, kBuildsRev)),
-            std::string::npos)
+  EXPECT_NE(
+      m.err.find(fmt::format("tailor: warning: {}:19:1: torch comes from "
+                             ".flox/pkgs/pytorch-python{{python_nodot}}-darwin-mps.nix of example-ml/torch-builds "
+                             "at {}, fetched without a hash (1 variant)",
+                             spec, kBuildsRev)),
+      std::string::npos)
       << m.err;
 }
 }  // namespace

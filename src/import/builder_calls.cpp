@@ -338,9 +338,9 @@ void BuilderCalls::read_result(BuilderCall& out, const ValuePtr& result) {
       // What it is passed as: an attribute whose value is the recipe's result.
       for (const auto& set : w.sets)
         for (const auto& [name, attr] : set->attrs)
-          if (ValuePtr v = ev_.force(attr.value); v && derived_from(v, u.get()) && v->is(ValueKind::unknown) &&
-                                                  std::find(recipe.passed_as.begin(), recipe.passed_as.end(), name) ==
-                                                      recipe.passed_as.end())
+          if (ValuePtr v = ev_.force(attr.value);
+              v && derived_from(v, u.get()) && v->is(ValueKind::unknown) &&
+              std::find(recipe.passed_as.begin(), recipe.passed_as.end(), name) == recipe.passed_as.end())
             recipe.passed_as.push_back(name);
       break;
     }

@@ -48,8 +48,9 @@ std::optional<ImportedExternal> external_from(const ForeignRecipe& r, const std:
   e.attribute = attribute;
   std::optional<std::string> repo = repo_of_tarball(r.url, e.rev);
   if (!repo) {
-    why = fmt::format("it is built against {} from {} ({}), which is no REPO/archive/REV.tar.gz tarball a spec can name",
-                      what, r.url, r.at);
+    why =
+        fmt::format("it is built against {} from {} ({}), which is no REPO/archive/REV.tar.gz tarball a spec can name",
+                    what, r.url, r.at);
     return std::nullopt;
   }
   e.repo = *repo;
@@ -186,7 +187,8 @@ BuilderImport import_builder_call(const BuilderCall& call, const lint::NixFile& 
       Variant words = v;  // the words of this variant: its version and pairing too
       words.version = rv.version;
       words.paired = {{b->attribute, want}};
-      std::optional<ImportedExternal> e = external_from(r, b->attribute, b->attribute + " " + want, words, out.left_out);
+      std::optional<ImportedExternal> e =
+          external_from(r, b->attribute, b->attribute + " " + want, words, out.left_out);
       if (!e) return out;
       rv.paired.emplace_back(b->attribute, want);
       rv.decided.push_back(b->attribute);

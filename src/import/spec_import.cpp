@@ -200,10 +200,11 @@ std::map<std::string, std::string> companions_without_base(const LintTree& t, co
         fmt::format("it builds no {} of its own (no override of {} in a let)", base->name, base->attribute);
     for (const auto& x : f.facts.fetches)
       if (!x.nixpkgs && x.fetcher == "fetchTarball") {
-        how = fmt::format("its {} comes from a tarball of another repository (fetchTarball at {}:{}:{}), which "
-                          "import cannot read: {}",
-                          base->name, f.src.rel, x.span.line, x.span.column,
-                          unread.empty() ? fmt::format("no recipe of it is passed as {}", base->attribute) : unread);
+        how = fmt::format(
+            "its {} comes from a tarball of another repository (fetchTarball at {}:{}:{}), which "
+            "import cannot read: {}",
+            base->name, f.src.rel, x.span.line, x.span.column,
+            unread.empty() ? fmt::format("no recipe of it is passed as {}", base->attribute) : unread);
         break;
       }
     out[f.src.rel] = how;
@@ -311,7 +312,8 @@ void resolve_external_nulls(std::vector<Read>& variants, std::vector<std::string
   }
   std::map<std::string, std::map<std::string, std::string>> templates;  // recipe -> argument -> template
   for (const Slot& s : slots)
-    for (const auto& [name, t] : s.e->recipe.args) templates[s.e->recipe.tarball_url() + s.e->recipe.path].emplace(name, t);
+    for (const auto& [name, t] : s.e->recipe.args)
+      templates[s.e->recipe.tarball_url() + s.e->recipe.path].emplace(name, t);
   std::map<std::string, std::pair<std::string, std::vector<std::string>>> unresolved;
   for (const Slot& s : slots) {
     ExternalRecipe& e = s.e->recipe;
@@ -359,7 +361,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   // By URL: the recipe, the attribute it builds, the files built against it, whether their family's
   // table says it ([family.external], names without a version word) or their versions'.
   std::map<std::string, std::tuple<ForeignRecipe, std::string, std::vector<std::string>, bool>> foreign;
-  std::string pinned_at;  // where a recipe names its pin, for --pin
+  std::string pinned_at;                                   // where a recipe names its pin, for --pin
   std::map<std::string, ImportedExternal> external_bases;  // file -> its family's [family.external]
   const std::map<std::string, std::string> without_base = companions_without_base(t, kb, calls, external_bases);
   for (const auto& f : t.nix) {

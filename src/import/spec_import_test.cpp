@@ -234,10 +234,11 @@ TEST(SpecImport, ACompanionsOwnTorchWithoutAName) {
             std::string::npos)
       << r.err;
   EXPECT_NE(r.out.find("inline = [\"pytorch\"]\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\n[[family]]\nname = \"torchvision-darwin\"\npackage = \"torchvision\"\nbackend = \"mps\"\n\n"
-                       "[family.external.torch]\nrepo = \"ml-platform/torch-recipes\"\n"
-                       "rev = \"4f1e2d3c4b5a69788796a5b4c3d2e1f001122334\"\n# no hash: the tree fetches it without one ("),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("\n[[family]]\nname = \"torchvision-darwin\"\npackage = \"torchvision\"\nbackend = \"mps\"\n\n"
+                 "[family.external.torch]\nrepo = \"ml-platform/torch-recipes\"\n"
+                 "rev = \"4f1e2d3c4b5a69788796a5b4c3d2e1f001122334\"\n# no hash: the tree fetches it without one ("),
+      std::string::npos)
       << r.out;
   Spec spec = load_spec("companion.toml", r.out, kb());
   EXPECT_EQ(names_of(spec), (std::set<std::string>{"torchvision-python313-cpu-avx2", "torchvision-python313-cpu-avx512",
@@ -291,8 +292,8 @@ TEST(SpecImport, ACompanionsTorchFromAnotherRepositoryIsItsFamilysExternal) {
   EXPECT_EQ(torch.hash, "1s7bqfj1f706akqrln4mja746il6j2nq6yycc8hg32v2mpyx9fyx");
   EXPECT_EQ(torch.path, ".flox/pkgs/pytorch-python{python_nodot}-darwin-mps.nix");
   // "mps" is the variant's backend, "3.13" its Python: written as their words.
-  EXPECT_EQ(torch.args, (std::vector<std::pair<std::string, std::string>>{{"gpuBackend", "{backend}"},
-                                                                          {"python", "{python}"}}));
+  EXPECT_EQ(torch.args,
+            (std::vector<std::pair<std::string, std::string>>{{"gpuBackend", "{backend}"}, {"python", "{python}"}}));
   EXPECT_TRUE(expand(spec, kb()).warnings.empty());  // hashed: nothing to warn about
 
   // matrix --json lists the name, with the repository its torch comes from and no torch version of the pin's.

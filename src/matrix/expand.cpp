@@ -439,8 +439,7 @@ std::vector<std::string> unhashed_external_recipes(const Matrix& m, const Spec& 
     for (const ExternalRecipe* e : external_recipes_for(v, spec))
       if (e->hash.empty()) {
         ++uses[e];
-        if (std::string version = requested_for(v, spec, kb, e->attribute); !version.empty())
-          builds[e].insert(version);
+        if (std::string version = requested_for(v, spec, kb, e->attribute); !version.empty()) builds[e].insert(version);
       }
   std::vector<const ExternalRecipe*> tables;
   for (const auto& f : spec.families) {
@@ -451,13 +450,13 @@ std::vector<std::string> unhashed_external_recipes(const Matrix& m, const Spec& 
   for (const ExternalRecipe* e : tables) {
     if (!uses.count(e)) continue;
     const std::set<std::string>& versions = builds[e];
-    out.push_back(fmt::format(
-        "{}:{}:{}: {}{} comes from {}, fetched without a hash ({} variant{}): pure evaluation refuses the "
-        "fetch, and elsewhere the build takes whatever the tarball holds that day; add hash = \"…\" "
-        "(nix-prefetch-url --unpack {} prints it)",
-        spec.path, e->pos.line, e->pos.column, e->attribute,
-        versions.size() == 1 ? " " + *versions.begin() : std::string(), e->describe(), uses.at(e),
-        uses.at(e) == 1 ? "" : "s", e->tarball_url()));
+    out.push_back(
+        fmt::format("{}:{}:{}: {}{} comes from {}, fetched without a hash ({} variant{}): pure evaluation refuses the "
+                    "fetch, and elsewhere the build takes whatever the tarball holds that day; add hash = \"…\" "
+                    "(nix-prefetch-url --unpack {} prints it)",
+                    spec.path, e->pos.line, e->pos.column, e->attribute,
+                    versions.size() == 1 ? " " + *versions.begin() : std::string(), e->describe(), uses.at(e),
+                    uses.at(e) == 1 ? "" : "s", e->tarball_url()));
   }
   return out;
 }

@@ -328,7 +328,8 @@ std::vector<std::string> companion_bases(const PackageDef& package, const Knowle
 
 // One argument template of an external recipe: words of external_recipe_words
 // and the attributes \a paired (what its versions pair with); {pkgs} only alone (a package set, not text).
-void check_external_arg(const TomlDocument& doc, const Located<std::string>& v, const std::vector<std::string>& paired) {
+void check_external_arg(const TomlDocument& doc, const Located<std::string>& v,
+                        const std::vector<std::string>& paired) {
   std::vector<std::string> words = external_recipe_words();
   for (const auto& attribute : paired) words.insert(words.end(), {attribute, attribute + "_short"});
   for (char c : v.value)
@@ -442,8 +443,7 @@ std::vector<ExternalRecipe> read_externals(const TomlDocument& doc, const toml::
                                            const KnowledgeBase& kb) {
   std::vector<std::string> bases = companion_bases(package, kb);
   const std::string table = pv ? "[family.version.external.torch]" : "[family.external.torch]";
-  if (!ext.is_table())
-    throw doc.error_at(ext, "'external' holds a table per package it is built against: " + table);
+  if (!ext.is_table()) throw doc.error_at(ext, "'external' holds a table per package it is built against: " + table);
   std::vector<ExternalRecipe> out;
   for (const auto& [key, value] : *ext.as_table()) {
     std::string attribute(key.str());
