@@ -6,6 +6,7 @@
 // Expected values are written by hand from the spec below.
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -167,5 +168,137 @@ TEST(ExternalRecipe, MatrixJsonNamesTheRepositoryEachVariantsTorchComesFrom) {
   }
 }
 
+// [family.external.torch]: a family whose names carry no version word (the MPS
+// recipe of a torchvision repository) takes its torch from another repository's
+// per-variant recipe, fetched at its revision; the other family builds torch
+// inside. Evaluated against the stub nixpkgs, with tests/nix/stub-torch-builds
+// standing in for example-ml/torch-builds.
+const char* const kBuildsRev = "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567";
+
+std::string family_spec_text() {
+  return std::string(
+             "[branch]\nname = \"tv\"\nproduct = \"build-pytorch\"\npin = \"fe5e41d\"\npython = \"3.13\"\n\n"
+             "[[family]]\nname = \"cpu\"\npackage = \"torchvision\"\nbackend = \"cpu\"\nisa = \"avx2\"\n"
+             "inline = [\"pytorch\"]\n\n"
+             "[[family]]\nname = \"mps\"\npackage = \"torchvision\"\nbackend = \"mps\"\n\n"
+             "[family.external.torch]\nrepo = \"example-ml/torch-builds\"\nrev = \"") +
+         kBuildsRev +
+         "\"\nhash = \"1s7bqfj1f706akqrln4mja746il6j2nq6yycc8hg32v2mpyx9fyx\"\n"
+         "path = \".flox/pkgs/pytorch-python{python_nodot}-darwin-mps.nix\"\n"
+         "args = { gpuBackend = \"{backend}\", python = \"{python}\" }\n";
+}
+
+TEST(ExternalRecipe, AFamilysRecipeFromAnotherRepositoryBuildsTheTorchOfItsVariants) {
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate is not installed");
+  test::TempDir dir("gen-family-external");
+  std::string spec = dir.path() + "/tv.toml", tree = dir.path() + "/tree";
+  std::ofstream(spec) << family_spec_text();
+  auto gen = test::run_tailor({"generate", spec, "-o", tree});
+  ASSERT_EQ(gen.status, 0) << gen.err;
+  EXPECT_EQ(gen.err.find("without a hash"), std::string::npos) << gen.err;
+  std::set<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(tree + "/.flox/pkgs"))
+    if (e.path().extension() == ".nix") files.insert(e.path().filename().string());
+  EXPECT_EQ(files,
+            (std::set<std::string>{"torchvision-python313-cpu-avx2.nix", "torchvision-python313-darwin-mps.nix"}));
+  const std::string mps_file = tree + "/.flox/pkgs/torchvision-python313-darwin-mps.nix";
+  auto parsed = test::run_command("nix-instantiate --parse '" + mps_file + "' >/dev/null", true);
+  EXPECT_EQ(parsed.status, 0) << parsed.out;
+  std::string text = test::read_file(mps_file);
+  EXPECT_NE(text.find(std::string("    url = \"https://github.com/example-ml/torch-builds/archive/") + kBuildsRev +
+                      ".tar.gz\";\n    sha256 = \"1s7bqfj1f706akqrln4mja746il6j2nq6yycc8hg32v2mpyx9fyx\";\n  }) + "
+                      "\"/.flox/pkgs/pytorch-python313-darwin-mps.nix\")"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("([family.external.torch])"), std::string::npos) << text;
+
+  auto probe = test::probe_recipes(tree + "/.flox/pkgs",
+                                   {"--arg", "torchRecipeSrc", test::source_path("tests/nix/stub-torch-builds")});
+  ASSERT_EQ(probe.status, 0) << probe.out;
+  json got = json::parse(probe.out);
+  const json& mps = got["torchvision-python313-darwin-mps"];
+  EXPECT_EQ(mps["pname"], "torchvision-python313-darwin-mps");
+  EXPECT_EQ(mps["platforms"], json::array({"aarch64-darwin"}));
+  EXPECT_EQ(mps["torch"], "torch-builds-torch");  // the other repository's recipe, not the pin's torch
+  EXPECT_EQ(mps["torchArgs"], (json{{"gpuBackend", "mps"}, {"python", "3.13"}}));
+  // The other family still builds its torch inside.
+  EXPECT_EQ(got["torchvision-python313-cpu-avx2"]["torch"], "pytorch-python313-cpu-avx2");
+
+  auto explain = test::run_tailor({"explain", "torchvision-python313-darwin-mps", "--spec", spec});
+  EXPECT_NE(explain.out.find(std::string("built by .flox/pkgs/pytorch-python313-darwin-mps.nix of "
+                                         "example-ml/torch-builds at ") +
+                             kBuildsRev + ", the family's [family.external.torch]"),
+            std::string::npos)
+      << explain.out;
+}
+
+// A family's recipe serves the versions that name none; a version's own wins.
+// Its templates may name what every version pairs with ({torch}).
+TEST(ExternalRecipe, AVersionsOwnRecipeWinsOverItsFamilys) {
+  TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix-instantiate"), "nix-instantiate is not installed");
+  const std::string args =
+      "args = { pkgs = \"{pkgs}\", backend = \"{backend}\", isa = \"{isa}\", pythonVersion = \"{python_nodot}\", "
+      "torchVersion = \"{torch}\", sm = \"{sm_nodot}\", cudaVersion = \"{cuda_underscore}\" }\n";
+  std::string text =
+      std::string(
+          "[branch]\nname = \"tv\"\nproduct = \"build-pytorch\"\npin = \"0182a36\"\npython = \"3.13\"\n\n"
+          "[[family]]\nname = \"gpu\"\npackage = \"torchvision\"\nbackend = \"cuda\"\ncuda = \"12.9\"\n"
+          "sm = \"9.0\"\nisa = \"avx512\"\n\n"
+          "[family.external.torch]\nrepo = \"ml-platform/pytorch-nix\"\nrev = \"") +
+      kRev + "\"\n" + kHashLine + "path = \"recipes/torch.nix\"\n" + args +
+      "\n[[family.version]]\nversion = \"0.25.0\"\ntorch = \"2.10.0\"\n\n"
+      "[family.version.source]\nowner = \"pytorch\"\nrepo = \"vision\"\nrev = \"v0.25.0\"\n"
+      "hash = \"sha256-FOdDGY3v8yWBhtNo9tZP79/xwrc7AoIY5Y1ZABzWe6g=\"\n"
+      "\n[[family.version]]\nversion = \"0.26.0\"\ntorch = \"2.11.0\"\n\n"
+      "[family.version.source]\nowner = \"pytorch\"\nrepo = \"vision\"\nrev = \"v0.26.0\"\n"
+      "hash = \"sha256-FOdDGY3v8yWBhtNo9tZP79/xwrc7AoIY5Y1ZABzWe6g=\"\n"
+      "\n[family.version.external.torch]\nrepo = \"other-org/torch-nix\"\nrev = \"" +
+      kRev + "\"\n" + kHashLine + "path = \"recipes/torch.nix\"\n" + args;
+  test::TempDir dir("gen-family-external-wins");
+  std::string spec = dir.path() + "/tv.toml", tree = dir.path() + "/tree";
+  std::ofstream(spec) << text;
+  auto m = test::run_tailor({"matrix", spec, "--json"});
+  ASSERT_EQ(m.status, 0) << m.err;
+  std::map<std::string, std::string> repo_of;
+  for (const auto& v : json::parse(m.out)) repo_of[v["name"]] = v["external"]["torch"]["repo"];
+  EXPECT_EQ(repo_of, (std::map<std::string, std::string>{
+                         {"torchvision025-python313-cuda12_9-sm90-avx512", "ml-platform/pytorch-nix"},
+                         {"torchvision026-python313-cuda12_9-sm90-avx512", "other-org/torch-nix"}}));
+  auto gen = test::run_tailor({"generate", spec, "-o", tree});
+  ASSERT_EQ(gen.status, 0) << gen.err;
+  EXPECT_NE(test::read_file(tree + "/.flox/pkgs/torchvision025-python313-cuda12_9-sm90-avx512.nix")
+                .find("https://github.com/ml-platform/pytorch-nix/archive/"),
+            std::string::npos);
+  EXPECT_NE(test::read_file(tree + "/.flox/pkgs/torchvision026-python313-cuda12_9-sm90-avx512.nix")
+                .find("https://github.com/other-org/torch-nix/archive/"),
+            std::string::npos);
+  auto probe = test::probe_recipes(tree + "/.flox/pkgs");
+  ASSERT_EQ(probe.status, 0) << probe.out;
+  json got = json::parse(probe.out);
+  // {torch} of the family's recipe is each version's pairing.
+  EXPECT_EQ(got["torchvision025-python313-cuda12_9-sm90-avx512"]["torchArgs"]["torchVersion"], "2.10.0");
+  EXPECT_EQ(got["torchvision026-python313-cuda12_9-sm90-avx512"]["torchArgs"]["torchVersion"], "2.11.0");
+  EXPECT_EQ(got["torchvision025-python313-cuda12_9-sm90-avx512"]["torch"], "pytorch-nix-torch");
+}
+
+// Unhashed at the family level: every load warns at the table, as at the version level.
+TEST(ExternalRecipe, AFamilysUnhashedFetchIsWarnedOnLoad) {
+  test::TempDir dir("family-external-unhashed");
+  std::string spec = dir.path() + "/tv.toml";
+  std::string text = family_spec_text();
+  const std::string hash = "hash = \"1s7bqfj1f706akqrln4mja746il6j2nq6yycc8hg32v2mpyx9fyx\"\n";
+  text.erase(text.find(hash), hash.size());
+  std::ofstream(spec) << text;
+  auto m = test::run_tailor({"matrix", spec});
+  EXPECT_EQ(m.status, 0) << m.err;
+  // [family.external.torch] is on line 19; the family builds no version: no torch version is named.
+  EXPECT_NE(
+      m.err.find(fmt::format("tailor: warning: {}:19:1: torch comes from "
+                             ".flox/pkgs/pytorch-python{{python_nodot}}-darwin-mps.nix of example-ml/torch-builds "
+                             "at {}, fetched without a hash (1 variant)",
+                             spec, kBuildsRev)),
+      std::string::npos)
+      << m.err;
+}
 }  // namespace
 }  // namespace tailor

@@ -141,7 +141,7 @@ std::string variant_record(const BuildSettings& s, const KnowledgeBase& kb) {
 // The stand-in argument of an external recipe's fetch: its source tree, for evaluation without network.
 std::string external_src_arg(const std::string& argument) { return argument + "RecipeSrc"; }
 
-// What another repository's recipe builds (a version's [family.version.external]):
+// What another repository's recipe builds ([family.version.external] or [family.external]):
 // its tarball fetched at the pinned revision (or the recipe's stand-in
 // argument), and its recipe called with the arguments the spec gives, the
 // package set being this variant's. Let bindings, beside `variant`.
@@ -149,9 +149,8 @@ std::string external_bindings(const BuildSettings& s) {
   std::string out;
   for (const auto& [argument, r, paired] : s.external_builds) {
     const std::string version = paired.empty() ? "" : " " + paired;
-    out +=
-        fmt::format("  # {}{}: {}, not the nixpkgs pin's ([family.version.external.{}]).\n", comment_text(r->attribute),
-                    comment_text(version), comment_text(r->describe(&s.variant)), comment_text(r->attribute));
+    out += fmt::format("  # {}{}: {}, not the nixpkgs pin's ({}).\n", comment_text(r->attribute), comment_text(version),
+                       comment_text(r->describe(&s.variant)), comment_text(r->table()));
     out += fmt::format("  {} = import ((if {} != null then {} else builtins.fetchTarball {{\n", argument,
                        external_src_arg(argument), external_src_arg(argument));
     out += fmt::format("    url = {};\n", nix_string(r->tarball_url()));

@@ -184,22 +184,32 @@ std::vector<std::string> BuilderCalls::stated_beside(const std::string& version)
   return out;
 }
 
-std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
+const nix::Expr* BuilderCalls::body(const lint::NixFile& f) {
   ev_.reset_steps();
   ev_.file(f.src.rel);
   const nix::Expr* e = ev_.syntax(f.src.rel);
-  if (!e) return std::nullopt;
-  // `{ pkgs ? import <nixpkgs> {} }: import ./lib/mkX.nix { … }`: Flox calls the
-  // file with arguments it never reads; the body is the call.
-  if (e->kind == nix::ExprKind::lambda) e = static_cast<const nix::Lambda*>(e)->body.get();
-  if (e->kind != nix::ExprKind::call) return std::nullopt;
+  // `{ pkgs ? import <nixpkgs> {} }: …`: Flox calls the file with arguments it never reads.
+  if (e && e->kind == nix::ExprKind::lambda) e = static_cast<const nix::Lambda*>(e)->body.get();
+  return e;
+}
+
+std::pair<const nix::Call*, ValuePtr> BuilderCalls::builder_call(const lint::NixFile& f) {
+  const nix::Expr* e = body(f);
+  if (!e || e->kind != nix::ExprKind::call) return {};
   auto call = static_cast<const nix::Call*>(e);
   if (call->fn->kind != nix::ExprKind::var || static_cast<const nix::Name*>(call->fn.get())->name != "import" ||
       call->args.size() != 2 || call->args[0]->kind != nix::ExprKind::path ||
       call->args[1]->kind != nix::ExprKind::attrs)
-    return std::nullopt;
+    return {};
   ValuePtr path = ev_.eval_in_file(call->args[0].get(), f.src.rel);
-  if (!path->is(ValueKind::path) || !files_.count(path->text)) return std::nullopt;
+  if (!path->is(ValueKind::path) || !files_.count(path->text)) return {};
+  return {call, path};
+}
+
+std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
+  // `import ./lib/mkX.nix { … }`: the body is the call of a builder of the tree.
+  auto [call, path] = builder_call(f);
+  if (!call) return std::nullopt;
 
   BuilderCall out;
   out.file = f.src.rel;
@@ -209,7 +219,21 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
     ValuePtr v = ev_.force(attr.value);
     if (v->is(ValueKind::string)) out.args[name] = fact_of(ev_, v);
   }
-  ValuePtr result = ev_.eval_in_file(call, f.src.rel);
+  read_result(out, ev_.eval_in_file(call, f.src.rel));
+  return out;
+}
+
+std::optional<BuilderCall> BuilderCalls::read_recipe(const lint::NixFile& f) {
+  if (builder_call(f).first) return std::nullopt;
+  const nix::Expr* e = body(f);
+  if (!e) return std::nullopt;
+  BuilderCall out;
+  out.file = out.builder = f.src.rel;
+  read_result(out, ev_.eval_in_file(e, f.src.rel));
+  return out;
+}
+
+void BuilderCalls::read_result(BuilderCall& out, const ValuePtr& result) {
   Walk w{ev_, 4000, {}, {}, {}, {}, {}};
   w.go(result, 0);
 
@@ -311,6 +335,13 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
             sp.end <= text.size() && sp.begin < sp.end ? text.substr(sp.begin, sp.end - sp.begin) : "";
         if (std::regex_match(written, pm, kRootSlashPath)) recipe.path = pm[1];
       }
+      // What it is passed as: an attribute whose value is the recipe's result.
+      for (const auto& set : w.sets)
+        for (const auto& [name, attr] : set->attrs)
+          if (ValuePtr v = ev_.force(attr.value);
+              v && derived_from(v, u.get()) && v->is(ValueKind::unknown) &&
+              std::find(recipe.passed_as.begin(), recipe.passed_as.end(), name) == recipe.passed_as.end())
+            recipe.passed_as.push_back(name);
       break;
     }
     // The version the call builds: stated, else the tag of its source ("v0.26.0").
@@ -331,7 +362,6 @@ std::optional<BuilderCall> BuilderCalls::read(const lint::NixFile& f) {
       break;
     }
   }
-  return out;
 }
 
 }  // namespace tailor::migrate

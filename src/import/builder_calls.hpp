@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kb/knowledge_base.hpp"
@@ -44,6 +45,9 @@ struct ForeignRecipe {
   /// row `{ tvVersion = "0.25.0"; ptVersion = "2.10.0"; … }`): which of them the
   /// recipe builds, its path names (pytorch210-…).
   std::vector<std::string> stated_versions;
+  /// The attributes whose value is what the recipe returns (`torch = customPytorch` of a
+  /// `.override { … }`): what it is passed as.
+  std::vector<std::string> passed_as;
 };
 
 struct BuilderCall {
@@ -70,9 +74,19 @@ class BuilderCalls {
   explicit BuilderCalls(const lint::LintTree& tree);
   /// The call \a f makes, or nullopt when \a f is no call of a builder of the tree.
   std::optional<BuilderCall> read(const lint::NixFile& f);
+  /// The same facts of a recipe that calls no builder (it overrides a nixpkgs
+  /// package itself), read from what its body evaluates to; nullopt when \a f
+  /// does not parse or is a builder call. Its recipes of other repositories say what they are passed as.
+  std::optional<BuilderCall> read_recipe(const lint::NixFile& f);
   nix::Evaluator& evaluator() { return ev_; }
 
  private:
+  /// \a f's expression, the body of its function where it is one; null when it does not parse.
+  const nix::Expr* body(const lint::NixFile& f);
+  /// The call of a builder of the tree \a f's body is, and the builder's path; {} when none.
+  std::pair<const nix::Call*, nix::ValuePtr> builder_call(const lint::NixFile& f);
+  /// The facts of \a result, what \a out.file evaluates to.
+  void read_result(BuilderCall& out, const nix::ValuePtr& result);
   std::vector<std::string> stated_beside(const std::string& version);
   std::map<std::string, const lint::NixFile*, std::less<>> files_;
   nix::Evaluator ev_;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "kb/cuda_alias.hpp"
+#include "kb/source_override.hpp"
 #include "matrix/external_recipe.hpp"
 #include "matrix/rules.hpp"
 #include "util/version.hpp"
@@ -39,6 +40,50 @@ std::string version_named_in_path(const ForeignRecipe& r, const std::string& pac
 }
 
 }  // namespace
+
+std::optional<ImportedExternal> external_from(const ForeignRecipe& r, const std::string& attribute,
+                                              const std::string& what, const Variant& words, std::string& why) {
+  ImportedExternal out;
+  ExternalRecipe& e = out.recipe;
+  e.attribute = attribute;
+  std::optional<std::string> repo = repo_of_tarball(r.url, e.rev);
+  if (!repo) {
+    why =
+        fmt::format("it is built against {} from {} ({}), which is no REPO/archive/REV.tar.gz tarball a spec can name",
+                    what, r.url, r.at);
+    return std::nullopt;
+  }
+  e.repo = *repo;
+  e.hash = r.hash;
+  if (!e.hash.empty() && !is_nix_sha256(e.hash)) {  // the spec would not load
+    why = fmt::format("it is built against {} from {} ({}), fetched with the hash '{}', which is no Nix sha256 hash",
+                      what, r.url, r.at, e.hash);
+    return std::nullopt;
+  }
+  e.path = r.path;
+  if (e.path.empty()) {
+    why = fmt::format(
+        "it is built against {} from {}, and which file of it the recipe imports ({}) "
+        "is unknown: a spec names it as \"${{root}}/PATH\" says it",
+        what, r.url, r.import_at);
+    return std::nullopt;
+  }
+  if (!r.other_args.empty()) {
+    const auto& [name, kind] = *r.other_args.begin();
+    why = fmt::format(
+        "it is built against {} from {}, called with {} = {} ({}), which a spec's "
+        "arguments (strings, {{pkgs}}, null) cannot give",
+        what, r.url, name, kind, r.import_at);
+    return std::nullopt;
+  }
+  e.path = external_path_template(e.path, words);
+  for (const auto& [name, fact] : r.args) e.args.emplace_back(name, external_arg_template(fact.value, words));
+  for (const auto& name : r.pkgs_args) e.args.emplace_back(name, "{pkgs}");
+  std::sort(e.args.begin(), e.args.end());
+  out.nulls = r.null_args;
+  out.at = r.at;
+  return out;
+}
 
 BuilderImport import_builder_call(const BuilderCall& call, const lint::NixFile& f, const KnowledgeBase& kb) {
   BuilderImport out;
@@ -139,45 +184,15 @@ BuilderImport import_builder_call(const BuilderCall& call, const lint::NixFile& 
         want = version_named_in_path(r, b->name);
         if (want.empty()) continue;
       }
-      ExternalRecipe e;
-      e.attribute = b->attribute;
-      std::optional<std::string> repo = repo_of_tarball(r.url, e.rev);
-      if (!repo) {
-        out.left_out = fmt::format(
-            "it is built against {} {} from {} ({}), which is no REPO/archive/REV.tar.gz tarball a spec can name",
-            b->attribute, want, r.url, r.at);
-        return out;
-      }
-      e.repo = *repo;
-      e.hash = r.hash;
-      e.path = r.path;
-      if (e.path.empty()) {
-        out.left_out = fmt::format(
-            "it is built against {} {} from {}, and which file of it the builder imports ({}) "
-            "is unknown: a spec names it as \"${{root}}/PATH\" says it",
-            b->attribute, want, r.url, r.import_at);
-        return out;
-      }
-      if (!r.other_args.empty()) {
-        const auto& [name, what] = *r.other_args.begin();
-        out.left_out = fmt::format(
-            "it is built against {} {} from {}, called with {} = {} ({}), which a spec's "
-            "arguments (strings, {{pkgs}}, null) cannot give",
-            b->attribute, want, r.url, name, what, r.import_at);
-        return out;
-      }
       Variant words = v;  // the words of this variant: its version and pairing too
       words.version = rv.version;
       words.paired = {{b->attribute, want}};
-      e.path = external_path_template(e.path, words);
-      for (const auto& [name, fact] : r.args) e.args.emplace_back(name, external_arg_template(fact.value, words));
-      for (const auto& name : r.pkgs_args) e.args.emplace_back(name, "{pkgs}");
-      std::sort(e.args.begin(), e.args.end());
+      std::optional<ImportedExternal> e =
+          external_from(r, b->attribute, b->attribute + " " + want, words, out.left_out);
+      if (!e) return out;
       rv.paired.emplace_back(b->attribute, want);
       rv.decided.push_back(b->attribute);
       rv.external = std::move(e);
-      rv.external_nulls = r.null_args;
-      rv.external_at = r.at;
       out.foreign_base = r;
       out.foreign_attribute = b->attribute;
       break;

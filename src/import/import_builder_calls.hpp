@@ -30,6 +30,11 @@ struct BuilderImport {
   std::string foreign_attribute;  ///< that package's nixpkgs attribute ("torch")
 };
 
+/// The table that takes \a attribute from \a r ("torch 2.10.0" or "torch": \a what), its path and
+/// arguments written as the words of \a words; nullopt when a spec cannot say it, with why in \a why.
+std::optional<ImportedExternal> external_from(const ForeignRecipe& r, const std::string& attribute,
+                                              const std::string& what, const Variant& words, std::string& why);
+
 /// \a call is the builder call of \a f (a recipe whose file name is a variant name).
 BuilderImport import_builder_call(const BuilderCall& call, const lint::NixFile& f, const KnowledgeBase& kb);
 

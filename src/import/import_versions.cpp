@@ -80,17 +80,28 @@ std::string name_line(const RecipeVersion& r, const PackageDef& package) {
   return fmt::format("name = {}\n", toml_string(r.word));
 }
 
-// [family.version.external.ATTRIBUTE]; a fetch without a hash stays without
-// one (the spec warns on every load), with a comment that says where.
-std::string external_toml(const RecipeVersion& r) {
-  const ExternalRecipe& e = *r.external;
-  std::string out = fmt::format("\n[family.version.external.{}]\nrepo = {}\nrev = {}\n", toml_key(e.attribute),
-                                toml_string(e.repo), toml_string(e.rev));
+bool same_external(const std::optional<ImportedExternal>& x, const std::optional<ImportedExternal>& y) {
+  if (x.has_value() != y.has_value()) return false;
+  if (!x) return true;
+  const ExternalRecipe &a = x->recipe, &b = y->recipe;
+  return a.repo == b.repo && a.rev == b.rev && a.hash == b.hash && a.path == b.path && a.args == b.args;
+}
+
+bool same_source(const std::optional<RecipeOverride>& a, const std::optional<RecipeOverride>& b) {
+  return a.has_value() == b.has_value() && (!a || (a->version == b->version && a->fetch == b->fetch));
+}
+
+}  // namespace
+
+std::string external_toml(const ImportedExternal& x) {
+  const ExternalRecipe& e = x.recipe;
+  std::string out = fmt::format("\n[family.{}external.{}]\nrepo = {}\nrev = {}\n", e.family_level ? "" : "version.",
+                                toml_key(e.attribute), toml_string(e.repo), toml_string(e.rev));
   if (e.hash.empty())
     out += fmt::format(
         "# no hash: the tree fetches it without one ({}); add hash = \"…\" "
         "(nix-prefetch-url --unpack {} prints it)\n",
-        comment_text(r.external_at), comment_text(e.tarball_url()));
+        comment_text(x.at), comment_text(e.tarball_url()));
   else
     out += fmt::format("hash = {}\n", toml_string(e.hash));
   out += fmt::format("path = {}\n", toml_string(e.path));
@@ -99,17 +110,6 @@ std::string external_toml(const RecipeVersion& r) {
   if (!args.empty()) out += fmt::format("args = {{ {} }}\n", fmt::join(args, ", "));  // none: `import … { }`
   return out;
 }
-
-bool same_external(const std::optional<ExternalRecipe>& a, const std::optional<ExternalRecipe>& b) {
-  return a.has_value() == b.has_value() && (!a || (a->repo == b->repo && a->rev == b->rev && a->hash == b->hash &&
-                                                   a->path == b->path && a->args == b->args));
-}
-
-bool same_source(const std::optional<RecipeOverride>& a, const std::optional<RecipeOverride>& b) {
-  return a.has_value() == b.has_value() && (!a || (a->version == b->version && a->fetch == b->fetch));
-}
-
-}  // namespace
 
 std::string version_word(const std::string& version) {
   auto v = Version::parse(version);
@@ -203,8 +203,8 @@ std::string version_tables(const std::vector<const RecipeVersion*>& recipes, con
       auto external = [](const RecipeVersion& x) {
         if (!x.external) return std::string("nothing from another repository");
         std::vector<std::string> args;
-        for (const auto& [name, value] : x.external->args) args.push_back(name + " = " + value);
-        return fmt::format("{} called with {{ {} }}", x.external->describe(), fmt::join(args, ", "));
+        for (const auto& [name, value] : x.external->recipe.args) args.push_back(name + " = " + value);
+        return fmt::format("{} called with {{ {} }}", x.external->recipe.describe(), fmt::join(args, ", "));
       };
       auto source = [](const RecipeVersion& x) {
         return x.source ? "the source " + x.source->describe() : std::string("no source of its own");
@@ -241,7 +241,7 @@ std::string version_tables(const std::vector<const RecipeVersion*>& recipes, con
     out += name_line(*r, package);
     out += fmt::format("{} = {}\n", gpu ? "pin" : "cpu_pin", toml_string(r->pin));
     if (r->source) out += source_toml(r->source->fetch);
-    if (r->external) out += external_toml(*r);
+    if (r->external) out += external_toml(*r->external);
   }
   return out;
 }

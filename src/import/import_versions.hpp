@@ -17,6 +17,18 @@
 
 namespace tailor::migrate {
 
+/// A recipe of another repository that a recipe is built against, as import reads it.
+struct ImportedExternal {
+  ExternalRecipe recipe;  ///< as [family.version.external] or [family.external] says it
+  /// The arguments it is passed as null (a word the variant lacks, resolved across the tree's recipes).
+  std::vector<std::string> nulls;
+  std::string at;  ///< where the fetch is written
+};
+
+/// Its table, as the spec writes it: an unhashed fetch stays unhashed, with a
+/// comment that says where the tree fetches it (the spec warns on every load).
+std::string external_toml(const ImportedExternal& e);
+
 /// What one recipe of a versioned package builds.
 struct RecipeVersion {
   std::string file;     ///< the recipe, relative to the tree
@@ -33,12 +45,8 @@ struct RecipeVersion {
   /// The attributes the version table decides (its own and the paired ones):
   /// their overrides are no [[source_override]] of the spec.
   std::vector<std::string> decided;
-  /// What it is built against that another repository's recipe builds, as
-  /// [family.version.external] says it; the arguments it passes null (a word
-  /// the recipe lacks, resolved across the tree's recipes) and where the fetch is.
-  std::optional<ExternalRecipe> external;
-  std::vector<std::string> external_nulls;
-  std::string external_at;
+  /// What it is built against that another repository's recipe builds ([family.version.external]).
+  std::optional<ImportedExternal> external;
 };
 
 /// Reads the version of \a f (a recipe whose name carries a version word) on

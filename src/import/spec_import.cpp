@@ -61,6 +61,7 @@ struct Key {
   /// What a version word adds after its digits ("-pt212" of torchaudio211-pt212): such a version
   /// is its own family, as an exclude names a version and cannot tell two pairings of one version apart.
   std::string word_tail;
+  std::string external;  ///< the [family.external] table its recipes take their base from; empty: none
   auto operator<=>(const Key&) const = default;
 };
 
@@ -80,6 +81,8 @@ struct Read {
   const NixFile* file = nullptr;
   std::optional<RecipeVersion> version;       ///< of a name with a version word, when it can be told
   std::optional<RecipeVersion> from_builder;  ///< its version, read from the builder call it makes
+  /// A name without a version word whose base another repository's recipe builds: its family's [family.external].
+  std::optional<ImportedExternal> external;
 };
 
 // The first pin of the knowledge base that \a f names, or the builders it calls do.
@@ -143,10 +146,37 @@ bool builds_inside(const NixFile& f, const PackageDef& base) {
                      [&](const recipe::Fact& o) { return o.text == base.attribute || o.text == base.name; });
 }
 
+// The base \a f (a companion recipe whose name carries no version word) is built against, taken from
+// another repository's recipe outside a builder call (`src = builtins.fetchTarball { … }; torch =
+// import "${src}/PATH" { … }` passed as the base's attribute): its family's [family.external]
+// table, or nullopt with why a spec cannot say it in \a why (empty when it fetches no other repository).
+std::optional<ImportedExternal> external_base(BuilderCalls& calls, const NixFile& f, const PackageDef& base,
+                                              std::string& why) {
+  std::optional<BuilderCall> read = calls.read_recipe(f);
+  if (!read) return std::nullopt;
+  for (const ForeignRecipe& r : read->foreign) {
+    if (std::find(r.passed_as.begin(), r.passed_as.end(), base.attribute) == r.passed_as.end()) continue;
+    if (!f.variant->package_word.empty()) {
+      why = fmt::format(
+          "it is built against the {} of {} ({}), outside a builder call, and its name carries a version word: "
+          "[family.version.external.{}] needs the {} version that recipe builds, which the recipe does not state",
+          base.attribute, r.url, r.at, base.attribute, base.attribute);
+      return std::nullopt;
+    }
+    std::optional<ImportedExternal> e = external_from(r, base.attribute, base.attribute, *f.variant, why);
+    if (e) e->recipe.family_level = true;
+    return e;
+  }
+  return std::nullopt;
+}
+
 // The companion recipes whose base is neither a variant of the tree nor built inside, in a tree
 // whose other recipes of that package build it inside: each is left out with what it does
-// instead (a fetch of another repository, where it is written), so the rest loads as `inline`.
-std::map<std::string, std::string> companions_without_base(const LintTree& t, const KnowledgeBase& kb) {
+// instead (a fetch of another repository, where it is written), so the rest loads as `inline`;
+// unless it takes its base from another repository's recipe as [family.external] says it (\a externals).
+std::map<std::string, std::string> companions_without_base(const LintTree& t, const KnowledgeBase& kb,
+                                                           BuilderCalls& calls,
+                                                           std::map<std::string, ImportedExternal>& externals) {
   std::map<std::string, std::string> out;  // file -> why
   std::set<std::string> in_tree, inside;   // packages: variants of the tree; built inside by some recipe
   for (const auto& f : t.nix)
@@ -157,18 +187,24 @@ std::map<std::string, std::string> companions_without_base(const LintTree& t, co
           base && builds_inside(f, *base))
         inside.insert(f.variant->package);
   for (const auto& f : t.nix) {
-    if (!f.variant || f.helper || !inside.count(f.variant->package)) continue;
+    if (!f.variant || f.helper || !f.parsed) continue;
     const PackageDef* base = kb.needed(*kb.package(f.variant->package), NeedStrategy::companion_of);
-    if (in_tree.count(base->name) || builds_inside(f, *base)) continue;
+    if (!base || in_tree.count(base->name) || builds_inside(f, *base)) continue;
+    std::string unread;
+    if (std::optional<ImportedExternal> e = external_base(calls, f, *base, unread)) {
+      externals.emplace(f.src.rel, std::move(*e));
+      continue;
+    }
+    if (!inside.count(f.variant->package)) continue;  // no recipe builds it inside: the matrix says what is missing
     std::string how =
         fmt::format("it builds no {} of its own (no override of {} in a let)", base->name, base->attribute);
     for (const auto& x : f.facts.fetches)
       if (!x.nixpkgs && x.fetcher == "fetchTarball") {
         how = fmt::format(
             "its {} comes from a tarball of another repository (fetchTarball at {}:{}:{}), which "
-            "import reads only through a builder call: a name without a version word has no "
-            "[[family.version]] to hold [family.version.external.{}]",
-            base->name, f.src.rel, x.span.line, x.span.column, base->attribute);
+            "import cannot read: {}",
+            base->name, f.src.rel, x.span.line, x.span.column,
+            unread.empty() ? fmt::format("no recipe of it is passed as {}", base->attribute) : unread);
         break;
       }
     out[f.src.rel] = how;
@@ -259,25 +295,34 @@ std::string pruning_tables(const LintTree& t) {
 // the same argument, where it yields null for this one (a word a CPU build
 // lacks). A null no template explains is left out of the spec, with a warning.
 void resolve_external_nulls(std::vector<Read>& variants, std::vector<std::string>& warnings) {
-  std::map<std::string, std::map<std::string, std::string>> templates;  // recipe -> argument -> template
-  for (const auto& read : variants)
-    if (read.version && read.version->external)
-      for (const auto& [name, t] : read.version->external->args)
-        templates[read.version->external->tarball_url() + read.version->external->path].emplace(name, t);
-  std::map<std::string, std::pair<std::string, std::vector<std::string>>> unresolved;
+  struct Slot {  // one recipe's table: version-level with its version's words, or its family's
+    ImportedExternal* e;
+    Variant words;
+    const std::string* file;
+  };
+  std::vector<Slot> slots;
   for (auto& read : variants) {
-    if (!read.version || !read.version->external) continue;
-    RecipeVersion& rv = *read.version;
-    ExternalRecipe& e = *rv.external;
+    if (read.version && read.version->external) {
+      Variant words = read.v;
+      words.version = read.version->version;
+      words.paired = read.version->paired;
+      slots.push_back({&*read.version->external, std::move(words), &read.version->file});
+    }
+    if (read.external) slots.push_back({&*read.external, read.v, &read.file->src.rel});
+  }
+  std::map<std::string, std::map<std::string, std::string>> templates;  // recipe -> argument -> template
+  for (const Slot& s : slots)
+    for (const auto& [name, t] : s.e->recipe.args)
+      templates[s.e->recipe.tarball_url() + s.e->recipe.path].emplace(name, t);
+  std::map<std::string, std::pair<std::string, std::vector<std::string>>> unresolved;
+  for (const Slot& s : slots) {
+    ExternalRecipe& e = s.e->recipe;
     const auto& known = templates[e.tarball_url() + e.path];
-    Variant words = read.v;
-    words.version = rv.version;
-    words.paired = rv.paired;
-    for (const auto& name : rv.external_nulls) {
+    for (const auto& name : s.e->nulls) {
       auto it = known.find(name);
       ExternalRecipe one;
       if (it != known.end()) one.args = {{name, it->second}};
-      if (it != known.end() && !external_args(one, words).front().value) {
+      if (it != known.end() && !external_args(one, s.words).front().value) {
         e.args.emplace_back(name, it->second);
         continue;
       }
@@ -285,8 +330,8 @@ void resolve_external_nulls(std::vector<Read>& variants, std::vector<std::string
       text = fmt::format(
           "cannot reproduce {} = null in the call of {}: no recipe of the tree gives {} a word that a "
           "{} build lacks; the spec leaves {} out",
-          name, e.describe(), name, read.v.backend, name);
-      files.push_back(rv.file);
+          name, e.describe(), name, s.words.backend, name);
+      files.push_back(*s.file);
     }
     std::sort(e.args.begin(), e.args.end());
   }
@@ -313,10 +358,12 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   BuilderCalls calls(t);
   // Remarks on builder calls, one warning per fact however many files it reaches.
   std::map<std::string, std::pair<std::string, std::vector<std::string>>> remarks, kept;
-  // By URL: the recipe, the attribute it builds, the files built against it.
-  std::map<std::string, std::tuple<ForeignRecipe, std::string, std::vector<std::string>>> foreign;
-  std::string pinned_at;  // where a recipe names its pin, for --pin
-  const std::map<std::string, std::string> without_base = companions_without_base(t, kb);
+  // By URL: the recipe, the attribute it builds, the files built against it, whether their family's
+  // table says it ([family.external], names without a version word) or their versions'.
+  std::map<std::string, std::tuple<ForeignRecipe, std::string, std::vector<std::string>, bool>> foreign;
+  std::string pinned_at;                                   // where a recipe names its pin, for --pin
+  std::map<std::string, ImportedExternal> external_bases;  // file -> its family's [family.external]
+  const std::map<std::string, std::string> without_base = companions_without_base(t, kb, calls, external_bases);
   for (const auto& f : t.nix) {
     if (f.helper) continue;
     if (auto it = without_base.find(f.src.rel); it != without_base.end()) {
@@ -376,7 +423,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
           files.push_back(f.src.rel);
         }
       if (bi.foreign_base) {
-        auto& [recipe, attribute, files] = foreign[bi.foreign_base->url];
+        auto& [recipe, attribute, files, family] = foreign[bi.foreign_base->url];
         recipe = *bi.foreign_base;
         attribute = bi.foreign_attribute;
         files.push_back(f.src.rel);
@@ -388,7 +435,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
       if (!f.variant->python.empty()) pythons[f.variant->python]++;
       pins[bi.pin]++;
       note_package(tree_packages, f.variant->package);
-      variants.push_back({*f.variant, bi.pin, f.spelling, &f, std::nullopt, std::move(from_builder)});
+      variants.push_back({*f.variant, bi.pin, f.spelling, &f, std::nullopt, std::move(from_builder), std::nullopt});
       sources.emplace_back(RecipeSources{f.src.rel, bi.pin, f.variant->package, std::move(builder_overrides)});
       if (variants.back().from_builder) sources.back().decided = variants.back().from_builder->decided;
       continue;
@@ -405,7 +452,16 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     if (!pin.empty()) pins[pin]++;
     if (!f.variant->python.empty()) pythons[f.variant->python]++;
     note_package(tree_packages, f.variant->package);
-    variants.push_back({*f.variant, pin, f.spelling, &f, std::nullopt, std::nullopt});
+    variants.push_back({*f.variant, pin, f.spelling, &f, std::nullopt, std::nullopt, std::nullopt});
+    if (auto e = external_bases.find(f.src.rel); e != external_bases.end()) {
+      variants.back().external = e->second;
+      const ExternalRecipe& x = e->second.recipe;
+      auto& [recipe, attribute, files, family] = foreign[x.tarball_url()];
+      recipe.url = x.tarball_url(), recipe.rev = x.rev, recipe.hash = x.hash, recipe.at = e->second.at;
+      attribute = x.attribute;
+      family = true;
+      files.push_back(f.src.rel);
+    }
     RecipeSources& built =
         sources.emplace_back(RecipeSources{f.src.rel, pin, f.variant->package, tree_overrides.of(f)});
     for (const auto& c : f.facts.comments)  // what it says it builds (decides a version its pin's sources dispute)
@@ -420,14 +476,15 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
                                       : fmt::format("{} recipes ({}, …): {}", files.size(), files.front(), text));
     }
   for (const auto& [url, item] : foreign) {
-    const auto& [recipe, attribute, files] = item;
+    const auto& [recipe, attribute, files, family] = item;
     r.notes.push_back(fmt::format(
         "{} recipe{} ({}{}) build against the {} of another repository's recipe, {}{}{}, imported at {}: which {} that "
-        "is, is that repository's to say, not the nixpkgs pin's; the spec takes {} from that recipe "
-        "([family.version.external.{}]) at the version the builder asks for{}",
+        "is, is that repository's to say, not the nixpkgs pin's; the spec takes {} from that recipe ({}){}{}",
         files.size(), files.size() == 1 ? "" : "s", files.front(), files.size() > 1 ? ", …" : "", attribute, url,
         recipe.rev.empty() ? "" : " (revision " + recipe.rev + ")",
-        recipe.hash.empty() ? ", fetched without a hash" : "", recipe.at, attribute, attribute, attribute,
+        recipe.hash.empty() ? ", fetched without a hash" : "", recipe.at, attribute, attribute,
+        fmt::format("[family.{}external.{}]", family ? "" : "version.", attribute),
+        family ? ", for its names carry no version word" : " at the version the builder asks for",
         recipe.hash.empty() ? ", fetched without a hash as the tree does: tailor warns on every load of the spec, "
                               "and check of the generated tree reports the fetch (TLR028) until the spec gives its hash"
                             : ""));
@@ -482,8 +539,9 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   std::map<Key, std::vector<const Variant*>> groups;
   std::map<Key, std::vector<const RecipeVersion*>> versions;
   std::map<Key, std::map<std::string, std::string>> spellings;
+  std::map<Key, const ImportedExternal*> family_externals;
   Claims claims;
-  for (auto& [v, p, spelling, file, version, from_builder] : variants) {
+  for (auto& [v, p, spelling, file, version, from_builder, external] : variants) {
     bool versioned = !v.package_word.empty();
     Key key{v.package,
             v.backend,
@@ -495,8 +553,10 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
             spelling_text(spelling),
             versioned,
             v.sm_set.empty() ? "" : fmt::format("{}={}", v.sm, fmt::join(v.sm_set, ",")),
-            word_tail(v)};
+            word_tail(v),
+            external ? external_toml(ImportedExternal{external->recipe, {}, ""}) : ""};
     groups[key].push_back(&v);
+    if (external) family_externals.emplace(key, &*external);  // the first recipe's, where it fetches
     if (version) versions[key].push_back(&*version);
     spellings[key] = spelling;
     claims.note(v, *kb.pin(p.empty() ? pin : p));
@@ -555,6 +615,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     out += sets.line;
     if (!key.spelling.empty()) out += fmt::format("spelling = {}\n", key.spelling);
     out += inline_line(vs, t, kb, {});
+    if (auto e = family_externals.find(key); e != family_externals.end()) out += external_toml(*e->second);
     if (key.versioned)
       out += version_tables(versions[key], *kb.package(key.package), kb.backend(key.backend)->gpu(), r.warnings, kb);
     // The cells the tree lacks, per version where the family lists several.

@@ -212,21 +212,147 @@ TEST(SpecImport, ASetBoundInALetIsTheSetOfAnAllName) {
                      {"vllm-python312-cuda12_9-sm90-avx512", {}}}));
 }
 
+// The stems of the .nix files of a fixture tree.
+std::set<std::string> file_names(const std::string& tree) {
+  std::set<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(test::source_path(tree)))
+    if (e.path().extension() == ".nix") out.insert(e.path().stem().string());
+  return out;
+}
+
 // tests/data/trees/companion-no-pname: a standalone torchvision tree whose recipes
 // build their torch in a let without naming it, one through nixpkgs' older alias
-// `pytorch`; its MPS recipe imports torch from a tarball of another repository,
-// which import names with the fetch's place and leaves out, so the rest loads.
+// `pytorch`; its MPS recipe imports torch from a tarball of another repository
+// without a hash: import writes it as the MPS family's [family.external.torch]
+// without one (as the version-level table does), and check of the tree still reports the fetch.
 TEST(SpecImport, ACompanionsOwnTorchWithoutAName) {
   test::RunResult r = test::run_tailor({"import", "tests/data/trees/companion-no-pname"});
-  EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.err,
-            "tailor: warning: torchvision-python313-darwin-mps.nix: left out: its pytorch comes from a tarball of "
-            "another repository (fetchTarball at torchvision-python313-darwin-mps.nix:9:24), which import reads only "
-            "through a builder call: a name without a version word has no [[family.version]] to hold "
-            "[family.version.external.torch]\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("the spec takes torch from that recipe ([family.external.torch]), for its names carry no "
+                       "version word, fetched without a hash as the tree does"),
+            std::string::npos)
+      << r.err;
   EXPECT_NE(r.out.find("inline = [\"pytorch\"]\n"), std::string::npos) << r.out;
-  EXPECT_EQ(names_of(load_spec("companion.toml", r.out, kb())),
-            (std::set<std::string>{"torchvision-python313-cpu-avx2", "torchvision-python313-cpu-avx512"}));
+  EXPECT_NE(
+      r.out.find("\n[[family]]\nname = \"torchvision-darwin\"\npackage = \"torchvision\"\nbackend = \"mps\"\n\n"
+                 "[family.external.torch]\nrepo = \"ml-platform/torch-recipes\"\n"
+                 "rev = \"4f1e2d3c4b5a69788796a5b4c3d2e1f001122334\"\n# no hash: the tree fetches it without one ("),
+      std::string::npos)
+      << r.out;
+  Spec spec = load_spec("companion.toml", r.out, kb());
+  EXPECT_EQ(names_of(spec), (std::set<std::string>{"torchvision-python313-cpu-avx2", "torchvision-python313-cpu-avx512",
+                                                   "torchvision-python313-darwin-mps"}));
+  const ExternalRecipe* torch = spec.family("torchvision-darwin")->external_for("torch");
+  ASSERT_NE(torch, nullptr);
+  EXPECT_EQ(torch->hash, "");
+  EXPECT_EQ(torch->path, "pytorch-python{python_nodot}-darwin-mps.nix");
+  EXPECT_TRUE(torch->args.empty());  // `import … { }`
+  // Every load of the spec says the fetch has no hash.
+  Matrix m = expand(spec, kb());
+  ASSERT_EQ(m.warnings.size(), 1u);
+  EXPECT_NE(m.warnings[0].find("torch comes from pytorch-python{python_nodot}-darwin-mps.nix of "
+                               "ml-platform/torch-recipes at 4f1e2d3c4b5a69788796a5b4c3d2e1f001122334, fetched without "
+                               "a hash (1 variant)"),
+            std::string::npos)
+      << m.warnings[0];
+  test::RunResult c = test::run_tailor({"check", "tests/data/trees/companion-no-pname"});
+  EXPECT_NE(c.out.find("torchvision-python313-darwin-mps.nix:9:24: warning: fetchTarball without a hash"),
+            std::string::npos)
+      << c.out;
+}
+
+// tests/data/trees/companion-external: a torchvision repository whose CPU recipes
+// build torch inside and whose MPS recipe (its name carries no version word) calls
+// the per-variant recipe of another repository, fetched at a revision with its
+// hash, with two string arguments. Expected values written from the fixture's text.
+TEST(SpecImport, ACompanionsTorchFromAnotherRepositoryIsItsFamilysExternal) {
+  test::RunResult r = test::run_tailor({"import", "tests/data/trees/companion-external"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+  test::expect_golden(r.out, "tests/golden/import/companion-external.toml");
+  Spec spec = load_spec("companion-external.toml", r.out, kb());
+  EXPECT_EQ(names_of(spec), file_names("tests/data/trees/companion-external"));
+  EXPECT_EQ(file_names("tests/data/trees/companion-external").size(), 3u);
+  const Family* cpu = spec.family("torchvision-cpu");
+  ASSERT_NE(cpu, nullptr);
+  EXPECT_TRUE(cpu->external.empty());
+  ASSERT_EQ(cpu->inline_packages.size(), 1u);
+  EXPECT_EQ(cpu->inline_packages[0].value, "pytorch");
+  const Family* mps = spec.family("torchvision-darwin");
+  ASSERT_NE(mps, nullptr);
+  EXPECT_TRUE(mps->inline_packages.empty());
+  EXPECT_TRUE(mps->versions.empty());
+  ASSERT_EQ(mps->external.size(), 1u);
+  const ExternalRecipe& torch = mps->external[0];
+  EXPECT_TRUE(torch.family_level);
+  EXPECT_EQ(torch.attribute, "torch");
+  EXPECT_EQ(torch.repo, "example-ml/torch-builds");
+  EXPECT_EQ(torch.rev, "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567");
+  EXPECT_EQ(torch.hash, "1s7bqfj1f706akqrln4mja746il6j2nq6yycc8hg32v2mpyx9fyx");
+  EXPECT_EQ(torch.path, ".flox/pkgs/pytorch-python{python_nodot}-darwin-mps.nix");
+  // "mps" is the variant's backend, "3.13" its Python: written as their words.
+  EXPECT_EQ(torch.args,
+            (std::vector<std::pair<std::string, std::string>>{{"gpuBackend", "{backend}"}, {"python", "{python}"}}));
+  EXPECT_TRUE(expand(spec, kb()).warnings.empty());  // hashed: nothing to warn about
+
+  // matrix --json lists the name, with the repository its torch comes from and no torch version of the pin's.
+  test::TempDir dir("companion-external");
+  std::ofstream(dir.path() + "/s.toml") << r.out;
+  test::RunResult m = test::run_tailor({"matrix", dir.path() + "/s.toml", "--json"});
+  ASSERT_EQ(m.status, 0) << m.err;
+  std::map<std::string, nlohmann::json> by_name;
+  for (const auto& v : nlohmann::json::parse(m.out)) by_name[v["name"]] = v;
+  ASSERT_TRUE(by_name.count("torchvision-python313-darwin-mps")) << m.out;
+  const nlohmann::json& darwin = by_name["torchvision-python313-darwin-mps"];
+  EXPECT_EQ(darwin["external"]["torch"]["repo"], "example-ml/torch-builds");
+  EXPECT_EQ(darwin["external"]["torch"]["url"],
+            "https://github.com/example-ml/torch-builds/archive/0a1b2c3d4e5f60718293a4b5c6d7e8f901234567.tar.gz");
+  EXPECT_FALSE(darwin["versions"].contains("pytorch")) << darwin.dump();  // that repository's, not fe5e41d's 2.8.0
+  EXPECT_FALSE(by_name["torchvision-python313-cpu-avx2"].contains("external"));
+  EXPECT_EQ(by_name["torchvision-python313-cpu-avx2"]["versions"]["pytorch"], "2.8.0");  // fe5e41d's, built inside
+}
+
+// What import still cannot read of such a recipe it names per file, with the
+// construct and where it is written; the rest of the tree still loads.
+TEST(SpecImport, AnExternalBaseASpecCannotSayIsLeftOutWithItsPlace) {
+  test::TempDir dir("companion-external-unread");
+  const std::string tree = dir.path() + "/tv";
+  std::filesystem::copy(test::source_path("tests/data/trees/companion-external"), tree);
+  const std::string mps = tree + "/torchvision-python313-darwin-mps.nix";
+  std::string text = test::read_file(mps);
+  const std::string call = "    python = \"3.13\";\n";
+  ASSERT_NE(text.find(call), std::string::npos);
+  // A list argument: no string, {pkgs} or null of a spec gives it.
+  text.replace(text.find(call), call.size(), call + "    extraFlags = [ \"-O3\" ];\n");
+  std::ofstream(mps) << text;
+  ImportResult r = import_spec("tv", read_tree(tree), kb());
+  ASSERT_EQ(r.warnings.size(), 1u) << r.toml;
+  EXPECT_EQ(r.warnings[0],
+            "torchvision-python313-darwin-mps.nix: left out: its pytorch comes from a tarball of another repository "
+            "(fetchTarball at torchvision-python313-darwin-mps.nix:12:24), which import cannot read: it is built "
+            "against torch from https://github.com/example-ml/torch-builds/archive/"
+            "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567.tar.gz, called with extraFlags = a list "
+            "(tv/torchvision-python313-darwin-mps.nix:16:16), which a spec's arguments (strings, {pkgs}, null) "
+            "cannot give");
+  EXPECT_EQ(names_of(load_spec("tv.toml", r.toml, kb())),
+            (std::set<std::string>{"torchvision-python313-cpu-avx2", "torchvision-python313-cpu-armv9"}));
+
+  // A name with a version word: its [[family.version]] would have to pair a torch version,
+  // which the other repository's recipe does not state.
+  const std::string versioned = dir.path() + "/vw";
+  std::filesystem::copy(test::source_path("tests/data/trees/companion-external"), versioned);
+  std::filesystem::rename(versioned + "/torchvision-python313-darwin-mps.nix",
+                          versioned + "/torchvision023-python313-darwin-mps.nix");
+  ImportResult v = import_spec("vw", read_tree(versioned), kb());
+  ASSERT_EQ(v.warnings.size(), 1u) << v.toml;
+  EXPECT_EQ(v.warnings[0],
+            "torchvision023-python313-darwin-mps.nix: left out: its pytorch comes from a tarball of another repository "
+            "(fetchTarball at torchvision023-python313-darwin-mps.nix:12:24), which import cannot read: it is built "
+            "against the torch of https://github.com/example-ml/torch-builds/archive/"
+            "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567.tar.gz (vw/torchvision023-python313-darwin-mps.nix:12:15), "
+            "outside a builder call, and its name carries a version word: [family.version.external.torch] needs the "
+            "torch version that recipe builds, which the recipe does not state");
 }
 
 TEST(SpecImport, HandWrittenTree) {
@@ -252,14 +378,6 @@ TEST(SpecImport, WhatTheSpecCannotExpressIsAWarning) {
   EXPECT_EQ(names_of(s),
             (std::set<std::string>{"vllm-python312-cuda12_9-sm61-avx2", "vllm-python312-cuda12_9-sm70-avx2",
                                    "vllm-python312-cuda12_9-sm90-avx512"}));
-}
-
-// The stems of the .nix files of a fixture tree.
-std::set<std::string> file_names(const std::string& tree) {
-  std::set<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(test::source_path(tree)))
-    if (e.path().extension() == ".nix") out.insert(e.path().stem().string());
-  return out;
 }
 
 // What a team adopting tailor runs after import: matrix --json, generate, check.

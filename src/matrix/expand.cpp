@@ -429,25 +429,35 @@ std::vector<std::string> disputes_relied_on(const Matrix& m, const Spec& spec, c
   }
   return out;
 }
-// An external recipe fetched without a hash: loud, once per recipe table,
-// with how many variants take it.
-std::vector<std::string> unhashed_external_recipes(const Matrix& m, const Spec& spec) {
+// An external recipe fetched without a hash: loud, once per recipe table (in
+// the spec's order), with how many variants take it and which version they say it builds.
+std::vector<std::string> unhashed_external_recipes(const Matrix& m, const Spec& spec, const KnowledgeBase& kb) {
   std::vector<std::string> out;
   std::map<const ExternalRecipe*, size_t> uses;
+  std::map<const ExternalRecipe*, std::set<std::string>> builds;
   for (const auto& v : m.variants)
-    if (const PackageVersion* pv = package_version(v, spec))
-      for (const auto& e : pv->external)
-        if (e.hash.empty()) ++uses[&e];
-  for (const auto& f : spec.families)
+    for (const ExternalRecipe* e : external_recipes_for(v, spec))
+      if (e->hash.empty()) {
+        ++uses[e];
+        if (std::string version = requested_for(v, spec, kb, e->attribute); !version.empty()) builds[e].insert(version);
+      }
+  std::vector<const ExternalRecipe*> tables;
+  for (const auto& f : spec.families) {
     for (const auto& pv : f.versions)
-      for (const auto& e : pv.external)
-        if (uses.count(&e))
-          out.push_back(fmt::format(
-              "{}:{}:{}: {} {} comes from {}, fetched without a hash ({} variant{}): pure evaluation refuses the "
-              "fetch, and elsewhere the build takes whatever the tarball holds that day; add hash = \"…\" "
-              "(nix-prefetch-url --unpack {} prints it)",
-              spec.path, e.pos.line, e.pos.column, e.attribute, pv.paired_with(e.attribute), e.describe(), uses.at(&e),
-              uses.at(&e) == 1 ? "" : "s", e.tarball_url()));
+      for (const auto& e : pv.external) tables.push_back(&e);
+    for (const auto& e : f.external) tables.push_back(&e);
+  }
+  for (const ExternalRecipe* e : tables) {
+    if (!uses.count(e)) continue;
+    const std::set<std::string>& versions = builds[e];
+    out.push_back(
+        fmt::format("{}:{}:{}: {}{} comes from {}, fetched without a hash ({} variant{}): pure evaluation refuses the "
+                    "fetch, and elsewhere the build takes whatever the tarball holds that day; add hash = \"…\" "
+                    "(nix-prefetch-url --unpack {} prints it)",
+                    spec.path, e->pos.line, e->pos.column, e->attribute,
+                    versions.size() == 1 ? " " + *versions.begin() : std::string(), e->describe(), uses.at(e),
+                    uses.at(e) == 1 ? "" : "s", e->tarball_url()));
+  }
   return out;
 }
 bool builds_inline(const Variant& v, const PackageDef& p) {
@@ -461,18 +471,16 @@ Matrix expand(const Spec& spec, const KnowledgeBase& kb) {
   for (const auto& fam : spec.families) FamilyExpander(fam, spec, kb, m, produced_by).run();
   m.warnings = claims_relied_on(m, spec, kb);
   for (auto& w : disputes_relied_on(m, spec, kb)) m.warnings.push_back(std::move(w));
-  for (auto& w : unhashed_external_recipes(m, spec)) m.warnings.push_back(std::move(w));
+  for (auto& w : unhashed_external_recipes(m, spec, kb)) m.warnings.push_back(std::move(w));
   // A path per variant names only words each of its variants has: a CPU build has no SM to fill
   // {sm_nodot} with, and a path left with braces would be written into its recipe.
   for (const auto& v : m.variants)
-    if (const PackageVersion* pv = package_version(v, spec))
-      for (const auto& e : pv->external)
-        if (!e.path_for(v))
-          throw spec_error(
-              spec, e.path_pos,
-              fmt::format("the path of [family.version.external.{}] names a word {} lacks", e.attribute, v.name),
-              "a CPU build has no {sm}, {sm_nodot}, {cuda} or {cuda_underscore}: give its family a "
-              "version with a path of its own");
+    for (const ExternalRecipe* e : external_recipes_for(v, spec))
+      if (!e->path_for(v))
+        throw spec_error(spec, e->path_pos, fmt::format("the path of {} names a word {} lacks", e->table(), v.name),
+                         fmt::format("a CPU build has no {{sm}}, {{sm_nodot}}, {{cuda}} or {{cuda_underscore}}: {}",
+                                     e->family_level ? "give the variants without it a family of their own"
+                                                     : "give its family a version with a path of its own"));
 
   if (m.variants.empty()) {
     Diagnostic d = diagnostic_at(spec.path, spec.text, Pos{}, "the matrix is empty: every combination was dropped");
@@ -514,8 +522,8 @@ Matrix expand(const Spec& spec, const KnowledgeBase& kb) {
             spec, pos, fmt::format("{} needs {}, which the matrix does not contain", v.name, base_name),
             fmt::format("{} recipes build against the matching {} variant: add it to a family; or write inline = "
                         "[\"{}\"] in this family where each recipe builds its own, or take it from another "
-                        "repository's recipe with [family.version.external.{}] (doc/spec.md)",
-                        v.package, base->name, base->name, base->attribute));
+                        "repository's recipe with [family.version.external.{}] or [family.external.{}] (doc/spec.md)",
+                        v.package, base->name, base->name, base->attribute, base->attribute));
       }
     }
   }

@@ -40,6 +40,16 @@ std::vector<std::pair<std::string, std::string>> words_of(const Variant& v) {
 
 }  // namespace
 
+std::string ExternalRecipe::table() const {
+  return fmt::format("[family.{}external.{}]", family_level ? "" : "version.", attribute);
+}
+
+const ExternalRecipe* find_external(const std::vector<ExternalRecipe>& recipes, std::string_view attribute) {
+  for (const auto& r : recipes)
+    if (r.attribute == attribute) return &r;
+  return nullptr;
+}
+
 std::string ExternalRecipe::tarball_url() const {
   std::string base = repo.starts_with("https://") ? repo : "https://github.com/" + repo;
   return fmt::format("{}/archive/{}.tar.gz", base, rev);

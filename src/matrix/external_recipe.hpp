@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -33,6 +34,11 @@ struct ExternalRecipe {
   std::vector<std::pair<std::string, std::string>> args;
   std::vector<Pos> arg_pos;  ///< where each argument is written
   Pos pos, hash_pos, path_pos;
+  /// Written for the whole family ([family.external.ATTRIBUTE]), not one of its versions.
+  bool family_level = false;
+
+  /// "[family.version.external.torch]" or "[family.external.torch]": the table, for messages and comments.
+  std::string table() const;
 
   /// The tarball nix fetches: https://github.com/OWNER/REPO/archive/REV.tar.gz, or REPO-URL/archive/REV.tar.gz.
   std::string tarball_url() const;
@@ -42,6 +48,9 @@ struct ExternalRecipe {
   /// with \a v, the path filled for that variant (a generated recipe names its own file).
   std::string describe(const Variant* v = nullptr) const;
 };
+
+/// The recipe of \a recipes that builds \a attribute; null when none.
+const ExternalRecipe* find_external(const std::vector<ExternalRecipe>& recipes, std::string_view attribute);
 
 /// The words an argument's template may use, besides the paired attributes
 /// ("{torch}", and "{torch_short}": "210" for 2.10.0): {pkgs} (alone: the package set), {backend}, {version},

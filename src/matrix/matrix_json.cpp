@@ -40,11 +40,11 @@ nlohmann::ordered_json to_matrix_json(const Variant& v, const Spec& spec, const 
     for (const auto& [attribute, version] : v.paired) j["paired"][attribute] = version;
   }
   // What another repository's recipe builds for it, at the revision the spec pins.
-  if (const PackageVersion* pv = package_version(v, spec); pv && !pv->external.empty()) {
+  if (std::vector<const ExternalRecipe*> external = external_recipes_for(v, spec); !external.empty()) {
     j["external"] = nlohmann::ordered_json::object();
-    for (const auto& r : pv->external)
-      j["external"][r.attribute] = {
-          {"repo", r.repo}, {"rev", r.rev}, {"url", r.tarball_url()}, {"hash", opt(r.hash)}, {"path", r.path}};
+    for (const ExternalRecipe* r : external)
+      j["external"][r->attribute] = {
+          {"repo", r->repo}, {"rev", r->rev}, {"url", r->tarball_url()}, {"hash", opt(r->hash)}, {"path", r->path}};
   }
   return j;
 }

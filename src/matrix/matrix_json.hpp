@@ -13,7 +13,7 @@ nlohmann::ordered_json to_json(const Variant& v, const KnowledgeBase& kb);
 /// to_json plus "versions": {package: version} of every package the variant
 /// builds, and what applies of: sm_set, inline, version and paired, and
 /// external ({attribute: {repo, rev, url, hash, path}}: built by another
-/// repository's recipe, \a spec's [family.version.external]).
+/// repository's recipe, \a spec's [family.version.external] or [family.external]).
 nlohmann::ordered_json to_matrix_json(const Variant& v, const Spec& spec, const KnowledgeBase& kb);
 nlohmann::ordered_json to_json(const DroppedCell& d, const Spec& spec, const KnowledgeBase& kb);
 

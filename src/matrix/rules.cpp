@@ -57,8 +57,20 @@ const PackageVersion* package_version(const Variant& v, const Spec& spec) {
 }
 
 const ExternalRecipe* external_recipe_for(const Variant& v, const Spec& spec, std::string_view attribute) {
-  const PackageVersion* pv = package_version(v, spec);
-  return pv ? pv->external_for(attribute) : nullptr;
+  if (const PackageVersion* pv = package_version(v, spec); pv && pv->external_for(attribute))
+    return pv->external_for(attribute);  // a version's own recipe wins over its family's
+  const Family* f = spec.family(v.family);
+  return f ? f->external_for(attribute) : nullptr;
+}
+
+std::vector<const ExternalRecipe*> external_recipes_for(const Variant& v, const Spec& spec) {
+  std::vector<const ExternalRecipe*> out;
+  if (const PackageVersion* pv = package_version(v, spec))
+    for (const auto& e : pv->external) out.push_back(&e);
+  if (const Family* f = spec.family(v.family))
+    for (const auto& e : f->external)
+      if (external_recipe_for(v, spec, e.attribute) == &e) out.push_back(&e);
+  return out;
 }
 
 const SourceOverride* source_override_for(const Variant& v, const Spec& spec, const KnowledgeBase& kb,
@@ -99,7 +111,9 @@ std::vector<std::pair<std::string, std::string>> built_versions(const Variant& v
     }
     if (!b->version_in_pins) continue;
     std::string version = requested_for(v, spec, kb, b->attribute);
-    if (version.empty() && pin.version(b->attribute)) version = pin.version(b->attribute)->str();
+    // What another repository's recipe builds is that repository's: no pin tells it.
+    if (version.empty() && pin.version(b->attribute) && !external_recipe_for(v, spec, b->attribute))
+      version = pin.version(b->attribute)->str();
     if (!version.empty()) out.emplace_back(b->name, version);
   }
   return out;

@@ -49,9 +49,12 @@ std::string requested_for(const Variant& v, const Spec& spec, const KnowledgeBas
 const PackageVersion* package_version(const Variant& v, const Spec& spec);
 
 /// The recipe of another repository that builds \a attribute for \a v (its
-/// version's [family.version.external]); null when the pin's, a source
-/// override's or a variant's of the tree builds it.
+/// version's [family.version.external], else its family's [family.external]);
+/// null when the pin's, a source override's or a variant's of the tree builds it.
 const ExternalRecipe* external_recipe_for(const Variant& v, const Spec& spec, std::string_view attribute);
+/// Every recipe of another repository that builds something for \a v: its version's, and its
+/// family's for the attributes its version names none for.
+std::vector<const ExternalRecipe*> external_recipes_for(const Variant& v, const Spec& spec);
 
 /// Every fact of the knowledge base that \a v (a candidate, name set) breaks.
 std::vector<RuleViolation> check_facts(const Variant& v, const Spec& spec, const KnowledgeBase& kb);

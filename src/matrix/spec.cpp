@@ -81,9 +81,11 @@ const SmSet* Family::sm_set(std::string_view n) const {
 }
 
 const ExternalRecipe* PackageVersion::external_for(std::string_view attribute) const {
-  for (const auto& r : external)
-    if (r.attribute == attribute) return &r;
-  return nullptr;
+  return find_external(external, attribute);
+}
+
+const ExternalRecipe* Family::external_for(std::string_view attribute) const {
+  return find_external(external, attribute);
 }
 
 }  // namespace tailor

@@ -86,9 +86,15 @@ struct Family {
   std::vector<PackageVersion> versions;
   /// sm_sets: SM values of `sm` that stand for several SMs; empty: none.
   std::vector<SmSet> sm_sets;
+  /// [family.external.ATTRIBUTE]: what a recipe of another repository builds for
+  /// every variant of the family whose version (if any) names no recipe of its own
+  /// for that attribute (a family whose names carry no version word has no version to hold one).
+  std::vector<ExternalRecipe> external;
 
   /// The set called \a name; null when \a name is a single SM.
   const SmSet* sm_set(std::string_view name) const;
+  /// The family's recipe of another repository that builds \a attribute; null when none.
+  const ExternalRecipe* external_for(std::string_view attribute) const;
 };
 
 /// A fact of a pin that the knowledge base does not record, claimed by the

@@ -327,10 +327,11 @@ std::vector<std::string> companion_bases(const PackageDef& package, const Knowle
 }
 
 // One argument template of an external recipe: words of external_recipe_words
-// and the paired attributes; {pkgs} only alone (it is a package set, not text).
-void check_external_arg(const TomlDocument& doc, const Located<std::string>& v, const PackageVersion& pv) {
+// and the attributes \a paired (what its versions pair with); {pkgs} only alone (a package set, not text).
+void check_external_arg(const TomlDocument& doc, const Located<std::string>& v,
+                        const std::vector<std::string>& paired) {
   std::vector<std::string> words = external_recipe_words();
-  for (const auto& [attribute, version] : pv.paired) words.insert(words.end(), {attribute, attribute + "_short"});
+  for (const auto& attribute : paired) words.insert(words.end(), {attribute, attribute + "_short"});
   for (char c : v.value)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
       throw doc.error_at(v.pos, "an argument of the recipe contains a control character", "write it on one line");
@@ -347,24 +348,29 @@ void check_external_arg(const TomlDocument& doc, const Located<std::string>& v, 
   }
 }
 
-// [family.version.external.torch]: repo, rev, hash, path, args. The version
-// must say which torch that recipe builds (torch = "2.11.0").
-ExternalRecipe read_external_recipe(const TomlDocument& doc, const toml::table& t, const std::string& attribute,
-                                    const PackageVersion& pv) {
-  const std::string what = fmt::format("[family.version.external.{}]", attribute);
-  TableReader r(doc, t, what);
-  r.expect_keys({"repo", "rev", "hash", "path", "args"});
-  ExternalRecipe e;
-  e.attribute = attribute;
-  e.pos = pos_of(t);
+// A version that takes \a attribute from another repository's recipe (\a at: its
+// own table, or its family's) must say which \a attribute that recipe builds (torch = "2.11.0").
+void require_paired(const TomlDocument& doc, Pos at, const PackageVersion& pv, const std::string& attribute) {
   if (pv.paired_with(attribute).empty())
-    throw doc.error_at(t,
+    throw doc.error_at(at,
                        fmt::format("version {} takes {} from another repository's recipe and does not say which {} "
                                    "that recipe builds",
                                    pv.version, attribute, attribute),
                        fmt::format("add {} = \"…\" to the [[family.version]]: the version of that repository, not "
                                    "the pin's",
                                    attribute));
+}
+
+// [family.version.external.torch] or [family.external.torch] (\a family_level):
+// repo, rev, hash, path, args; \a paired: the attributes its templates may name.
+ExternalRecipe read_external_recipe(const TomlDocument& doc, const toml::table& t, const std::string& attribute,
+                                    const std::vector<std::string>& paired, bool family_level) {
+  ExternalRecipe e;
+  e.attribute = attribute;
+  e.family_level = family_level;
+  e.pos = pos_of(t);
+  TableReader r(doc, t, e.table());
+  r.expect_keys({"repo", "rev", "hash", "path", "args"});
   // owner/repo, or https://HOST/PATH with a host of dot-separated labels and no "." or ".."
   // segment: the tarball URL is built from it, and ../ would leave the repository.
   static const std::regex url(
@@ -408,7 +414,7 @@ ExternalRecipe read_external_recipe(const TomlDocument& doc, const toml::table& 
   if (!std::regex_match(p.value, path))
     throw doc.error_at(p.pos, fmt::format("'{}' is no path inside the repository", comment_text(p.value)),
                        "a relative path such as \"recipes/torch.nix\", without .. or a leading /");
-  check_external_arg(doc, p, pv);
+  check_external_arg(doc, p, paired);
   if (p.value.find("{pkgs}") != std::string::npos)
     throw doc.error_at(p.pos, "'{pkgs}' is the variant's package set, no word of a path");
   e.path = p.value;
@@ -420,13 +426,40 @@ ExternalRecipe read_external_recipe(const TomlDocument& doc, const toml::table& 
       if (!value.is_string())
         throw doc.error_at(value, fmt::format("argument '{}' must be a string (a template of words)", name));
       Located<std::string> v{value.as_string()->get(), pos_of(value)};
-      check_external_arg(doc, v, pv);
+      check_external_arg(doc, v, paired);
       e.args.emplace_back(name, v.value);
       e.arg_pos.push_back(v.pos);
     }
   }
   r.finish();
   return e;
+}
+
+// The `external` table of the version \a pv, or of a family (\a pv null): a
+// table per attribute of a package \a package is a companion of; \a paired: the
+// attributes their templates may name.
+std::vector<ExternalRecipe> read_externals(const TomlDocument& doc, const toml::node& ext, const PackageDef& package,
+                                           const std::vector<std::string>& paired, const PackageVersion* pv,
+                                           const KnowledgeBase& kb) {
+  std::vector<std::string> bases = companion_bases(package, kb);
+  const std::string table = pv ? "[family.version.external.torch]" : "[family.external.torch]";
+  if (!ext.is_table()) throw doc.error_at(ext, "'external' holds a table per package it is built against: " + table);
+  std::vector<ExternalRecipe> out;
+  for (const auto& [key, value] : *ext.as_table()) {
+    std::string attribute(key.str());
+    if (std::find(bases.begin(), bases.end(), attribute) == bases.end())
+      throw doc.error_at(value,
+                         fmt::format("{} is not built against '{}': only what it is built against can come from "
+                                     "another repository's recipe",
+                                     package.name, attribute),
+                         bases.empty() ? fmt::format("{} is built against no other package", package.name)
+                                       : fmt::format("{} is built against {}", package.name, fmt::join(bases, ", ")));
+    if (!value.is_table())
+      throw doc.error_at(value, fmt::format("'external.{}' must be a table: repo, rev, hash, path, args", attribute));
+    if (pv) require_paired(doc, pos_of(value), *pv, attribute);
+    out.push_back(read_external_recipe(doc, *value.as_table(), attribute, paired, !pv));
+  }
+  return out;
 }
 
 // A release paired off its package's table (kb/version_pairing.hpp): an
@@ -514,23 +547,9 @@ PackageVersion read_version(const TomlDocument& doc, const toml::table& t, const
     pv.source = std::move(o);
   }
   if (const toml::node* ext = r.node("external")) {
-    std::vector<std::string> bases = companion_bases(package, kb);
-    if (!ext->is_table())
-      throw doc.error_at(*ext,
-                         "'external' holds a table per package it is built against: [family.version.external.torch]");
-    for (const auto& [key, value] : *ext->as_table()) {
-      std::string attribute(key.str());
-      if (std::find(bases.begin(), bases.end(), attribute) == bases.end())
-        throw doc.error_at(value,
-                           fmt::format("{} is not built against '{}': only what it is built against can come from "
-                                       "another repository's recipe",
-                                       package.name, attribute),
-                           bases.empty() ? fmt::format("{} is built against no other package", package.name)
-                                         : fmt::format("{} is built against {}", package.name, fmt::join(bases, ", ")));
-      if (!value.is_table())
-        throw doc.error_at(value, fmt::format("'external.{}' must be a table: repo, rev, hash, path, args", attribute));
-      pv.external.push_back(read_external_recipe(doc, *value.as_table(), attribute, pv));
-    }
+    std::vector<std::string> paired;
+    for (const auto& [attribute, version] : pv.paired) paired.push_back(attribute);
+    pv.external = read_externals(doc, *ext, package, paired, &pv, kb);
   }
   if (!pv.source && !package.version_in_pins) {
     throw doc.error_at(
@@ -546,7 +565,7 @@ PackageVersion read_version(const TomlDocument& doc, const toml::table& t, const
 Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults& defaults, const KnowledgeBase& kb) {
   TableReader r(doc, t, "[[family]]");
   r.expect_keys({"name", "package", "backend", "python", "pin", "cuda", "sm", "isa", "platform", "zip", "exclude",
-                 "include", "spelling", "inline", "version", "sm_sets"});
+                 "include", "spelling", "inline", "version", "sm_sets", "external"});
   Family fam;
   fam.pos = pos_of(t);
   fam.name = safe_name(doc, r.required_string("name"), "family name");
@@ -626,17 +645,35 @@ Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults
       fam.versions.push_back(std::move(pv));
     }
   }
+  if (const toml::node* ext = r.node("external")) {
+    // Its templates may name what every version pairs with; a version that takes the
+    // family's recipe says which version that recipe builds, as one with its own does.
+    std::vector<std::string> paired;
+    if (!fam.versions.empty())
+      for (const auto& [attribute, version] : fam.versions.front().paired)
+        if (std::all_of(fam.versions.begin(), fam.versions.end(),
+                        [&](const PackageVersion& pv) { return !pv.paired_with(attribute).empty(); }))
+          paired.push_back(attribute);
+    for (const auto& p : *package)  // each package of the family is built against what it names
+      fam.external = read_externals(doc, *ext, *kb.package(p.value), paired, nullptr, kb);
+    for (const auto& e : fam.external)
+      for (const auto& pv : fam.versions)
+        if (!pv.external_for(e.attribute)) require_paired(doc, pv.pos, pv, e.attribute);
+  }
   fam.sm_sets = read_sm_sets(doc, r, kb);
   // A set variant targets several SMs: an external recipe's argument cannot name one.
+  std::vector<const ExternalRecipe*> externals;
   for (const auto& pv : fam.versions)
-    for (const auto& e : pv.external)
-      for (size_t i = 0; i < e.args.size() && !fam.sm_sets.empty(); ++i)
-        if (e.args[i].second.find("{sm") != std::string::npos)
-          throw doc.error_at(e.arg_pos[i],
-                             fmt::format("argument '{}' names the variant's SM, and {} has SM sets, whose variants "
-                                         "target several",
-                                         e.args[i].first, what),
-                             "give the sets a family of their own without this argument");
+    for (const auto& e : pv.external) externals.push_back(&e);
+  for (const auto& e : fam.external) externals.push_back(&e);
+  for (const ExternalRecipe* e : externals)
+    for (size_t i = 0; i < e->args.size() && !fam.sm_sets.empty(); ++i)
+      if (e->args[i].second.find("{sm") != std::string::npos)
+        throw doc.error_at(e->arg_pos[i],
+                           fmt::format("argument '{}' names the variant's SM, and {} has SM sets, whose variants "
+                                       "target several",
+                                       e->args[i].first, what),
+                           "give the sets a family of their own without this argument");
   if (!fam.sm_sets.empty() && !b->has_axis("sm"))
     throw doc.error_at(fam.sm_sets.front().pos,
                        fmt::format("'sm_sets' does not apply to {} (backend '{}')", what, fam.backend));

@@ -91,7 +91,7 @@ class Deriver {
       }
       // Another repository's recipe builds it: that repository's version, whatever the pin ships.
       const ExternalRecipe* external = external_recipe_for(v_, spec_, attr);
-      if (external) because += fmt::format(", built by {}, not the pin's", external->describe());
+      if (external) because += fmt::format(", built by {}, not the pin's", external->describe(&v_));
       // Built as the pin ships it, where the pin's sources disagree on that version: say so.
       if (const FactEvidence* d = pin_.version_dispute(attr);
           d && !external && !source_override_for(v_, spec_, kb_, attr))
@@ -219,11 +219,14 @@ class Deriver {
       }
       const ExternalRecipe* external = external_recipe_for(v_, spec_, kb_.package(n.package)->attribute);
       if (n.strategy == NeedStrategy::companion_of && external) {
+        // A family's recipe for variants without a version: the version [branch] asks for, if any.
+        if (v_.version_index < 0) other.version = requested_for(v_, spec_, kb_, external->attribute);
         s_.external_builds.push_back({n.argument, external, other.version});
-        arg(n.argument, fmt::format("{} {}", external->attribute, other.version),
-            fmt::format("built by {}, the version's [family.version.external.{}]: which {} that is, is that "
-                        "repository's, not the nixpkgs pin's",
-                        external->describe(), external->attribute, external->attribute));
+        arg(n.argument,
+            other.version.empty() ? external->attribute : fmt::format("{} {}", external->attribute, other.version),
+            fmt::format("built by {}, the {}'s {}: which {} that is, is that repository's, not the nixpkgs pin's",
+                        external->describe(&v_), external->family_level ? "family" : "version", external->table(),
+                        external->attribute));
       } else if (n.strategy == NeedStrategy::companion_of && builds_inline(n.package)) {
         inline_build(n, other);
       } else if (n.strategy == NeedStrategy::companion_of) {
