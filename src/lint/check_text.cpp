@@ -474,8 +474,8 @@ bool fair_label(const GpuArch& g, const std::string& label) {
 }
 
 /// TLR037 for a page's headings, by line: the SM headings' labels are architecture
-/// names when at least half of them (two at least) name their SM's family; the
-/// others that name no fair name of their SM are reported, as the table's label is.
+/// names when at least half of them (of two at least) are fair names of their SM;
+/// the others are reported, as the table's label is.
 std::map<int, LineFinding> heading_findings(const std::string& text, const std::string& rel,
                                             const KnowledgeBase& kb) {
   std::map<int, SmHeading> headings;
@@ -487,10 +487,10 @@ std::map<int, LineFinding> heading_findings(const std::string& text, const std::
     if (line.size() > kMaxRegexLine) continue;
     if (auto h = sm_heading(line, kb)) headings.emplace(n, std::move(*h));
   }
-  size_t families = 0;
-  for (const auto& [n, h] : headings) families += h.gpu->names_family(h.label);
+  size_t fair = 0;
+  for (const auto& [n, h] : headings) fair += fair_label(*h.gpu, h.label);
   std::map<int, LineFinding> out;
-  if (headings.size() < 2 || 2 * families < headings.size()) return out;
+  if (headings.size() < 2 || 2 * fair < headings.size()) return out;
   for (const auto& [n, h] : headings) {
     const GpuArch& g = *h.gpu;
     if (fair_label(g, h.label)) continue;
