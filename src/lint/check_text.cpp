@@ -344,7 +344,8 @@ std::vector<std::string> versions_in(const std::string& cell) {
 
 std::string lower(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
 
@@ -363,7 +364,8 @@ bool floor_claim(const std::string& line, const Found& d) {
   for (std::string_view w : {"min", "least", "require", "need", "floor"})
     if (has_word_start(before, w)) return true;
   std::string after = lower(std::string_view(line).substr(d.at + d.length));
-  for (std::string_view w : {" or newer", " or later", " or higher", " or above", " and newer", " and later", " and up"})
+  for (std::string_view w :
+       {" or newer", " or later", " or higher", " or above", " and newer", " and later", " and up"})
     if (after.starts_with(w)) return true;
   return false;
 }
@@ -476,8 +478,7 @@ bool fair_label(const GpuArch& g, const std::string& label) {
 /// TLR037 for a page's headings, by line: the SM headings' labels are architecture
 /// names when at least half of them (of two at least) are fair names of their SM;
 /// the others are reported, as the table's label is.
-std::map<int, LineFinding> heading_findings(const std::string& text, const std::string& rel,
-                                            const KnowledgeBase& kb) {
+std::map<int, LineFinding> heading_findings(const std::string& text, const std::string& rel, const KnowledgeBase& kb) {
   std::map<int, SmHeading> headings;
   size_t start = 0;
   for (int n = 1; start < text.size(); ++n) {
@@ -596,9 +597,9 @@ void check_doc(const LintTree& t, const SourceFile& doc, const ProductIndex& pro
     std::vector<LineFinding> found;
     product_findings(line, doc.rel, products, kb, found);
     // A heading's wrong label, unless it is another SM's product (TLR018 says so already).
-    if (auto l = labels.find(n); l != labels.end() && std::none_of(found.begin(), found.end(), [&](const LineFinding& f) {
-          return f.at == l->second.at;
-        }))
+    if (auto l = labels.find(n);
+        l != labels.end() &&
+        std::none_of(found.begin(), found.end(), [&](const LineFinding& f) { return f.at == l->second.at; }))
       found.push_back(std::move(l->second));
     // Rows are split only where a driver table can be: its header names CUDA and a driver.
     const bool table_line =
@@ -618,7 +619,8 @@ void check_doc(const LintTree& t, const SourceFile& doc, const ProductIndex& pro
         size_t had = found.size();
         driver_finding(line, *d, page->version, doc.rel, kb, found);
         if (found.size() > had)
-          found.back().notes.push_back(fmt::format("CUDA {} is the page's: line {} says so", page->version, page->line));
+          found.back().notes.push_back(
+              fmt::format("CUDA {} is the page's: line {} says so", page->version, page->line));
       }
     } else if (!wanted) {
       if (header.empty()) header = {""};  // a table without a driver column: its rows are skipped

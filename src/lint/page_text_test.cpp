@@ -71,8 +71,8 @@ TEST(LintPageText, ARightFloorAndANumberThatIsNoFloorAreNotReported) {
       "# Vision 1.0 + CUDA 13.0 — Build Matrix\n"
       "\n"
       "- **CUDA**: 13.0\n"
-      "- **Min driver**: 580+\n"  // judged by its major: 580 is 13.0's series
-      "- **Packages**: 550\n"     // no driver
+      "- **Min driver**: 580+\n"             // judged by its major: 580 is 13.0's series
+      "- **Packages**: 550\n"                // no driver
       "Driver bug 550 is fixed upstream.\n"  // a driver's number, no floor
       "The driver table lists 550 rows.\n";
   EXPECT_EQ(found({{"docs/p.md", page}}), Lines{});
