@@ -248,7 +248,6 @@ void import_tables(const std::vector<recipe::SourceFile>& files, const std::stri
   std::map<std::string, std::set<int>> reported;
   for (const auto& p : checked.problems) reported[p.rel].insert(p.pos.line);
   std::set<std::string> kept(li.keep.begin(), li.keep.end());
-  std::set<std::string> corrected;  // the words whose fact a table taken over corrects
 
   // Takes \a f over when its template reproduces it; says why not.
   auto take = [&](const recipe::SourceFile& f, const std::vector<Line>& lines) -> bool {
@@ -284,31 +283,17 @@ void import_tables(const std::vector<recipe::SourceFile>& files, const std::stri
       li.kept_why[f.rel] = "tailor's text has another number of lines";
       return false;
     }
+    // A line may change only where check reports it (a page's copy of a table's wrong fact too:
+    // its driver floor, its headings' architecture label).
     const auto& ok = reported[f.rel];
-    // A line may change where check reports it, or where each fact it changes is one a table
-    // corrected at a line check reports (a page the script wrote from that table).
-    auto corrects_known = [&](const Line& l) {
-      return std::all_of(l.words.begin(), l.words.end(), [&](const auto& w) {
-        const std::string& word = std::get<2>(w);
-        size_t sep = word.find('@');
-        auto now = table_word(word.substr(0, sep), word.substr(sep + 1), spec, m, kb);
-        return (now && *now == l.text.substr(std::get<0>(w), std::get<1>(w))) || corrected.count(word);
-      });
-    };
     for (size_t i = 0; i < a.size(); ++i)
-      if (a[i] != b[i] && !ok.count(static_cast<int>(i + 1)) && !corrects_known(lines[i])) {
+      if (a[i] != b[i] && !ok.count(static_cast<int>(i + 1))) {
         li.kept_why[f.rel] = fmt::format(
             "tailor would write line {} as '{}', a change check does not ask for: kept as the team wrote it", i + 1,
             comment_text(b[i]));
         return false;
       }
     li.tables[f.rel] = tmpl;
-    for (const auto& l : lines)
-      for (const auto& [at, n, word] : l.words) {
-        size_t sep = word.find('@');
-        auto now = table_word(word.substr(0, sep), word.substr(sep + 1), spec, m, kb);
-        if (now && *now != l.text.substr(at, n)) corrected.insert(word);
-      }
     kept.erase(f.rel);
     li.kept_why.erase(f.rel);
     return true;

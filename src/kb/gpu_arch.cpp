@@ -1,5 +1,7 @@
 #include "kb/gpu_arch.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "kb/read_helpers.hpp"
@@ -23,6 +25,17 @@ bool GpuArch::supported_by(const Version& cuda) const {
   if (cuda < min_cuda) return false;
   if (max_cuda && *max_cuda < cuda) return false;
   return true;
+}
+
+bool GpuArch::names_family(std::string_view name) const {
+  if (name.empty()) return false;
+  if (family == name || (family.starts_with(name) && family.size() > name.size() && family[name.size()] == ' '))
+    return true;
+  return std::find(also_called.begin(), also_called.end(), name) != also_called.end();
+}
+
+bool GpuArch::lists_product(std::string_view name) const {
+  return std::find(products.begin(), products.end(), name) != products.end();
 }
 
 std::optional<std::string> sm_from_token(std::string_view t) {

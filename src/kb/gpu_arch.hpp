@@ -40,6 +40,11 @@ struct GpuArch {
   std::string display() const;
   /// Whether nvcc of \a cuda can compile for this SM.
   bool supported_by(const Version& cuda) const;
+  /// Whether \a name is how NVIDIA names this SM's architecture: its family
+  /// ("Blackwell" also for "Blackwell (GB10)"), or a name recorded in also_called.
+  bool names_family(std::string_view name) const;
+  /// Whether \a name is one of this SM's products.
+  bool lists_product(std::string_view name) const;
 };
 
 /// Turns "sm90"/"sm_90"/"90" into "9.0" (for hints); nullopt if not of that shape.

@@ -50,10 +50,6 @@ const GpuArch* product_gpu(const KnowledgeBase& kb, const std::string& name) {
   return nullptr;
 }
 
-bool lists_product(const GpuArch& g, const std::string& name) {
-  return std::find(g.products.begin(), g.products.end(), name) != g.products.end();
-}
-
 // Whether \a name is a known product, or how a table shortens or annotates one:
 // "1080" after "GTX 1070" (a known product ends with it), "A100 (ARM)".
 bool known_product(const KnowledgeBase& kb, std::string name) {
@@ -63,14 +59,6 @@ bool known_product(const KnowledgeBase& kb, std::string name) {
     for (const auto& p : g.products)
       if (p == name || p.ends_with(" " + name)) return true;
   return false;
-}
-
-// Whether \a name is how NVIDIA names \a g's architecture: its family
-// ("Blackwell" also for "Blackwell (GB10)"), or a name the knowledge base records for it.
-bool names_family(const GpuArch& g, const std::string& name) {
-  if (name.empty()) return false;
-  if (g.family == name || g.family.starts_with(name + " ")) return true;
-  return std::find(g.also_called.begin(), g.also_called.end(), name) != g.also_called.end();
 }
 
 // Where a table writes a value: a span of a Nix file, or a place in a script.
@@ -223,7 +211,7 @@ struct Tables {
 
   void gpu_table(const std::vector<Entry>& entries) {
     std::string family = field_where(entries, [&](const std::string& key, const Field& f) {
-      return f.whole && names_family(*gpu_of(kb, key), f.whole->text());
+      return f.whole && gpu_of(kb, key)->names_family(f.whole->text());
     });
     std::string products = field_where(entries, [&](const std::string&, const Field& f) {
       return std::any_of(f.products.begin(), f.products.end(),
@@ -255,7 +243,7 @@ struct Tables {
         const GpuArch* own = product_gpu(kb, c.text());
         // A product the knowledge base lists under several SMs (DRIVE Thor: 10.1, renamed 11.0 by CUDA 13) is at home
         // under each.
-        if (!own || lists_product(g, c.text())) continue;
+        if (!own || g.lists_product(c.text())) continue;
         Problem* found =
             report(c, "TLR036",
                    fmt::format("{} is listed under {}, but {} is {} ({}, compute capability {}){}", c.text(),
@@ -276,7 +264,7 @@ struct Tables {
       }
       const Field* name = family.empty() ? nullptr : entry.get(family);
       // A product of the SM is a fair label too ("DRIVE Thor" for 11.0).
-      if (name && name->whole && !names_family(g, name->whole->text()) && !lists_product(g, name->whole->text())) {
+      if (name && name->whole && !g.names_family(name->whole->text()) && !g.lists_product(name->whole->text())) {
         std::vector<std::string> notes;
         // GPUs the entry lists that are no product of any SM the knowledge base knows.
         std::vector<std::string> strangers;
@@ -291,8 +279,12 @@ struct Tables {
                                         name->whole->text(), g.display(), g.family, products_text, reach({key})),
                             fmt::format("name it \"{}\"", g.family), std::move(notes));
         // A label that is another SM's product ("Vera Rubin" under SM120) reaches
-        // the generated pages as that product under this SM: one finding, here.
-        fold(p, "TLR018", name->whole->text() + " under " + g.display(), files_with({key}));
+        // the generated pages as that product under this SM (TLR018), any other as
+        // the same label in a page's heading (TLR037): one finding, here.
+        if (product_gpu(kb, name->whole->text()))
+          fold(p, "TLR018", name->whole->text() + " under " + g.display(), files_with({key}));
+        else
+          fold(p, "TLR037", fmt::format("{} \"{}\"", g.display(), name->whole->text()), files_with({key}));
       }
     }
   }

@@ -1,11 +1,15 @@
 // TLR018 gpu-product-sm, TLR019 cuda-version-text, TLR020 driver-text: what
 // descriptions, longDescriptions and comments claim, against the knowledge base.
+// In docs also a page's driver floor of the CUDA its title or CUDA line states, and
+// TLR037 for the architecture label of a page's SM headings (the table's, copied).
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 #include <unordered_map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "lint/checks.hpp"
 #include "lint/claim_context.hpp"
@@ -338,6 +342,170 @@ std::vector<std::string> versions_in(const std::string& cell) {
   return out;
 }
 
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+/// Whether \a w is in \a text at the start of a word.
+bool has_word_start(const std::string& text, std::string_view w) {
+  for (size_t at = text.find(w); at != std::string::npos; at = text.find(w, at + 1))
+    if (at == 0 || !alnum(text[at - 1])) return true;
+  return false;
+}
+
+/// Whether the driver number \a d of \a line is a floor ("550+", "Min driver: 550",
+/// "needs driver 550 or newer"), not any number after the word "driver".
+bool floor_claim(const std::string& line, const Found& d) {
+  if (d.plus) return true;
+  std::string before = lower(std::string_view(line).substr(0, d.at));
+  for (std::string_view w : {"min", "least", "require", "need", "floor"})
+    if (has_word_start(before, w)) return true;
+  std::string after = lower(std::string_view(line).substr(d.at + d.length));
+  for (std::string_view w :
+       {" or newer", " or later", " or higher", " or above", " and newer", " and later", " and up"})
+    if (after.starts_with(w)) return true;
+  return false;
+}
+
+/// The CUDA a page is of, where it says so once: in its title ("# TorchVision 0.25 +
+/// CUDA 12.8 — Build Matrix") and its CUDA line ("- **CUDA**: 12.8"). A generator
+/// writes the driver floor on a line of its own ("- **Min driver**: 550+"), which names
+/// no CUDA. None when the page states none, or several: then only a line's own counts.
+struct PageCuda {
+  std::string version;
+  int line = 0;  ///< the first line that says it
+};
+
+std::optional<PageCuda> page_cuda(const std::string& text) {
+  std::set<std::string> stated;
+  int first = 0;
+  bool several = false, titled = false;
+  auto state = [&](std::string v, int n) {
+    if (stated.insert(std::move(v)).second && stated.size() == 1) first = n;
+  };
+  size_t start = 0;
+  for (int n = 1; start < text.size() && !several; ++n) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    const std::string line = text.substr(start, end - start);
+    start = end + 1;
+    if (line.size() > kMaxRegexLine) continue;
+    if (!titled && line.starts_with("# ")) {  // the title: each "CUDA X.Y" it names
+      titled = true;
+      for (size_t from = 0; auto c = cuda_in(line.substr(from));) {
+        size_t at = from + c->at, version_end = at + c->length;
+        std::string_view after = std::string_view(line).substr(version_end);
+        while (!after.empty() && (digit(after.front()) || after.front() == '.')) after.remove_prefix(1);  // a patch
+        while (after.starts_with(" ")) after.remove_prefix(1);
+        for (std::string_view sep : {"/", ",", "&", "and ", "or ", "to ", "-", "–", "—"})
+          if (after.starts_with(sep)) {
+            after.remove_prefix(sep.size());
+            break;
+          }
+        while (after.starts_with(" ")) after.remove_prefix(1);
+        // "CUDA 12.8 / 12.9", "CUDA 12.8+": a list or a bound, not the one CUDA of the page.
+        if ((!after.empty() && digit(after.front())) || historical_claim(line, line.rfind("CUDA", at), version_end))
+          several = true;
+        state(line.substr(at, c->length), n);
+        from = version_end;
+      }
+      continue;
+    }
+    // "- **CUDA**: 12.8", "CUDA version: 12.8": a line that gives the page's CUDA as a field.
+    std::string field = line.substr(std::min(line.find_first_not_of(" "), line.size()));
+    if (field.starts_with("- ") || field.starts_with("* ")) field.erase(0, 2);
+    for (std::string_view mark : {"**", "__", "`"})
+      for (size_t at = field.find(mark); at != std::string::npos; at = field.find(mark)) field.erase(at, mark.size());
+    if (!field.starts_with("CUDA")) continue;
+    size_t colon = 4;
+    for (std::string_view w : {" version", " Version", " toolkit", " Toolkit"})
+      if (field.compare(colon, w.size(), w) == 0) colon += w.size();
+    while (colon < field.size() && field[colon] == ' ') ++colon;
+    if (colon >= field.size() || field[colon] != ':') continue;
+    std::vector<std::string> versions = versions_in(field.substr(colon + 1));
+    if (versions.size() > 1) several = true;
+    if (!versions.empty()) state(versions.front(), n);
+  }
+  if (several || stated.size() != 1) return std::nullopt;
+  return PageCuda{*stated.begin(), first};
+}
+
+/// A heading that names an SM and then its architecture, as a generator writes them
+/// from its table: "### SM121 — Vera Rubin Ultra (aarch64-only)", "## SM90, Hopper: H100".
+struct SmHeading {
+  size_t at = 0;  ///< the label's offset in the line
+  std::string label;
+  const GpuArch* gpu = nullptr;
+};
+
+std::optional<SmHeading> sm_heading(std::string_view line, const KnowledgeBase& kb) {
+  if (!line.starts_with("#")) return std::nullopt;
+  size_t i = line.find_first_not_of("# ");
+  std::vector<SmMention> m = sm_mentions(line);
+  if (i == std::string_view::npos || m.empty() || m.front().at != i) return std::nullopt;
+  const GpuArch* g = kb.gpu(m.front().sm);
+  size_t j = m.front().end;
+  while (j < line.size() && line[j] == ' ') ++j;
+  bool separated = false;
+  for (std::string_view sep : {"—", "–", "-", ",", ":"})
+    if (line.substr(j).starts_with(sep)) {
+      j += sep.size();
+      separated = true;
+      break;
+    }
+  while (j < line.size() && line[j] == ' ') ++j;
+  if (!g || !separated || j >= line.size() || !std::isupper(static_cast<unsigned char>(line[j]))) return std::nullopt;
+  size_t e = j;
+  while (e < line.size() && line[e] != '(' && line[e] != ':' && line[e] != ',' && line[e] != '|' &&
+         !line.substr(e).starts_with(" —") && !line.substr(e).starts_with(" –") && !line.substr(e).starts_with(" - "))
+    ++e;
+  while (e > j && line[e - 1] == ' ') --e;
+  return SmHeading{j, std::string(line.substr(j, e - j)), g};
+}
+
+/// Whether \a label is a fair name of \a g's architecture: NVIDIA's family, a name
+/// recorded for it, one of its products or a product's shorter name ("Orin").
+bool fair_label(const GpuArch& g, const std::string& label) {
+  if (g.names_family(label)) return true;
+  for (const auto* names : {&g.products, &g.also_called})
+    for (const auto& p : *names)
+      if (p == label || p.ends_with(" " + label) || p.starts_with(label + " ")) return true;
+  return false;
+}
+
+/// TLR037 for a page's headings, by line: the SM headings' labels are architecture
+/// names when at least half of them (of two at least) are fair names of their SM;
+/// the others are reported, as the table's label is.
+std::map<int, LineFinding> heading_findings(const std::string& text, const std::string& rel, const KnowledgeBase& kb) {
+  std::map<int, SmHeading> headings;
+  size_t start = 0;
+  for (int n = 1; start < text.size(); ++n) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    std::string_view line = std::string_view(text).substr(start, end - start);
+    start = end + 1;
+    if (line.size() > kMaxRegexLine) continue;
+    if (auto h = sm_heading(line, kb)) headings.emplace(n, std::move(*h));
+  }
+  size_t fair = 0;
+  for (const auto& [n, h] : headings) fair += fair_label(*h.gpu, h.label);
+  std::map<int, LineFinding> out;
+  if (headings.size() < 2 || 2 * fair < headings.size()) return out;
+  for (const auto& [n, h] : headings) {
+    const GpuArch& g = *h.gpu;
+    if (fair_label(g, h.label)) continue;
+    out[n] = {"TLR037",
+              h.at,
+              h.label.size(),
+              fmt::format("{} names {} \"{}\", but {} is {} ({})", rel, g.display(), h.label, g.display(), g.family,
+                          fmt::join(g.products, ", ")),
+              fmt::format("name it \"{}\"", g.family),
+              {fmt::format("source: {}", g.source)}};
+  }
+  return out;
+}
+
 /// A driver floor in a table cell, and the toolkit it names after it ("(CUDA 13.0)"), if any.
 struct DriverEntry {
   Found found;       ///< offset in the cell
@@ -418,6 +586,8 @@ void check_doc(const LintTree& t, const SourceFile& doc, const ProductIndex& pro
     }
     column.clear();
   };
+  const std::optional<PageCuda> page = page_cuda(doc.text);
+  std::map<int, LineFinding> labels = heading_findings(doc.text, doc.rel, kb);
   size_t start = 0;
   for (int n = 1; start < doc.text.size(); ++n) {
     size_t end = std::min(doc.text.find('\n', start), doc.text.size());
@@ -426,6 +596,11 @@ void check_doc(const LintTree& t, const SourceFile& doc, const ProductIndex& pro
     if (line.size() > kMaxRegexLine) continue;
     std::vector<LineFinding> found;
     product_findings(line, doc.rel, products, kb, found);
+    // A heading's wrong label, unless it is another SM's product (TLR018 says so already).
+    if (auto l = labels.find(n);
+        l != labels.end() &&
+        std::none_of(found.begin(), found.end(), [&](const LineFinding& f) { return f.at == l->second.at; }))
+      found.push_back(std::move(l->second));
     // Rows are split only where a driver table can be: its header names CUDA and a driver.
     const bool table_line =
         line.find_first_not_of(" ") != std::string::npos && line[line.find_first_not_of(" ")] == '|';
@@ -437,8 +612,16 @@ void check_doc(const LintTree& t, const SourceFile& doc, const ProductIndex& pro
       flush_column();
       header.clear();
       cuda_col = driver_col = -1;
-      if (auto c = cuda_in(line))
+      if (auto c = cuda_in(line)) {
         if (auto d = driver_in(line)) driver_finding(line, *d, line.substr(c->at, c->length), doc.rel, kb, found);
+      } else if (auto d = driver_in(line); d && page && floor_claim(line, *d)) {
+        // A floor on a line of its own: of the page's CUDA (a line's own CUDA wins, above).
+        size_t had = found.size();
+        driver_finding(line, *d, page->version, doc.rel, kb, found);
+        if (found.size() > had)
+          found.back().notes.push_back(
+              fmt::format("CUDA {} is the page's: line {} says so", page->version, page->line));
+      }
     } else if (!wanted) {
       if (header.empty()) header = {""};  // a table without a driver column: its rows are skipped
     } else if (header.empty()) {

@@ -39,7 +39,8 @@ constexpr Rule kRules[] = {
     {"TLR019", "cuda-version-text", Severity::error,
      "a description or comment states a CUDA version other than the overlay's"},
     {"TLR020", "driver-text", Severity::warning,
-     "a CUDA driver requirement below NVIDIA's minimum for the overlay's toolkit"},
+     "a CUDA driver requirement below NVIDIA's minimum for the overlay's toolkit (on a page, the CUDA its title or "
+     "CUDA line states)"},
     {"TLR021", "import-missing", Severity::error, "a recipe imports a file that does not exist (torch of a companion)"},
     {"TLR022", "docs-count", Severity::error, "README / BUILD_MATRIX variant counts disagree with the files"},
     {"TLR023", "docs-name-missing", Severity::error, "README / BUILD_MATRIX names a variant that has no recipe"},
@@ -73,7 +74,8 @@ constexpr Rule kRules[] = {
      "so)"},
     {"TLR036", "table-gpu-sm", Severity::error, "a metadata table lists a GPU under an SM that is not its own"},
     {"TLR037", "table-arch-name", Severity::warning,
-     "a metadata table names an SM's architecture otherwise than NVIDIA does (a display label: no build is wrong)"},
+     "a metadata table, or a page's SM heading, names an SM's architecture otherwise than NVIDIA does (a display "
+     "label: no build is wrong)"},
     {"TLR038", "table-driver-floor", Severity::error,
      "a metadata table gives a CUDA toolkit a driver floor below NVIDIA's minimum for it"},
     {"TLR039", "table-cuda-alias", Severity::warning,
