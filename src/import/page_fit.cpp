@@ -411,8 +411,10 @@ PageFit fit_pages(const std::vector<const recipe::SourceFile*>& files, const Spe
     }
   }
 
-  // The texts rows write per target: what differs between the targets' rows.
+  // The texts rows write per target: what differs between the targets' rows. The other kinds'
+  // rows (an SM built for one platform) are read against the first kind's prefix and suffix.
   std::map<std::string, std::string> row;
+  std::optional<std::pair<std::string, std::string>> around;  // the first kind's rows: before and after the text
   for (auto& [one, by_isa] : rows) {
     const std::string& any = by_isa.begin()->second;
     size_t pre = any.size(), suf = any.size();
@@ -420,7 +422,14 @@ PageFit fit_pages(const std::vector<const recipe::SourceFile*>& files, const Spe
       pre = std::min(pre, common_prefix(any, r));
       suf = std::min(suf, common_suffix(any, r));
     }
-    if (by_isa.size() < 2 || std::all_of(by_isa.begin(), by_isa.end(), [&](const auto& x) { return x.second == any; })) {
+    bool same = std::all_of(by_isa.begin(), by_isa.end(), [&](const auto& x) { return x.second == any; });
+    bool fits_around = around && std::all_of(by_isa.begin(), by_isa.end(), [&](const auto& x) {
+      return x.second.size() >= around->first.size() + around->second.size() && x.second.starts_with(around->first) &&
+             x.second.ends_with(around->second);
+    });
+    if (fits_around) {
+      pre = around->first.size(), suf = around->second.size();
+    } else if (by_isa.size() < 2 || same) {
       row[one] = any;
       continue;
     }
@@ -433,14 +442,13 @@ PageFit fit_pages(const std::vector<const recipe::SourceFile*>& files, const Spe
       if (middle[isa].find('{') != std::string::npos)
         return fail(fmt::format("the rows of {} and other targets differ in more than their own text", isa));
     }
-    // The same texts as the other kind's rows: the same word; else a second text.
+    // The same texts as the first kind's rows: the same word; else a second text.
     std::string word = "text";
-    if (!one.empty() && rows.count("")) {
+    if (around)
       for (const auto& [isa, text] : middle) {
         auto& v = fit.targets[isa];
-        if (!v.empty() && v[0] != text) word = "text_2";
+        if (v.empty() || v[0] != text) word = "text_2";
       }
-    }
     for (const auto& [isa, text] : middle) {
       auto& v = fit.targets[isa];
       size_t n = word == "text" ? 1 : 2;
@@ -448,6 +456,7 @@ PageFit fit_pages(const std::vector<const recipe::SourceFile*>& files, const Spe
       v[n - 1] = text;
     }
     row[one] = any.substr(0, pre) + "{" + word + "@target}" + any.substr(any.size() - suf);
+    if (!around) around = {any.substr(0, pre), any.substr(any.size() - suf)};
   }
 
   // 4. The template.
