@@ -202,7 +202,6 @@ TEST(AdoptTables, AFileBothKeptAndWrittenIsAnError) {
       << r.err;
 }
 
-
 // The pages of docs/tables/, one per (version, CUDA) cell, become one template
 // written per cell of the matrix. The template by hand: the cell's words in the
 // title and the driver line, the SM section repeated per SM (SM{sm_nodot@sm},
@@ -327,10 +326,9 @@ TEST(AdoptPages, APageTheTemplateDoesNotGiveBackIsWrittenFromItsOwnTextAndSaysWh
 }
 
 TEST(AdoptPages, AnUnknownPageWordOrBlockIsAnErrorAtItsLineAndColumn) {
-  for (const auto& [was, bad, message] :
-       {std::tuple<std::string, std::string, std::string>{"{arch_name@sm}", "{arch@sm}",
-                                                          "'{arch@sm}' is no word of the sm scope"},
-        {"{#target}", "{#row}", "'{#row}' is no block"}}) {
+  for (const auto& [was, bad, message] : {std::tuple<std::string, std::string, std::string>{
+                                              "{arch_name@sm}", "{arch@sm}", "'{arch@sm}' is no word of the sm scope"},
+                                          {"{#target}", "{#row}", "'{#row}' is no block"}}) {
     test::TempDir tmp("adopt-pages-bad");
     std::string tree = copy_fixture(tmp);
     ASSERT_EQ(run_tailor({"adopt", tree, "--write"}).status, 0);
@@ -345,8 +343,7 @@ TEST(AdoptPages, AnUnknownPageWordOrBlockIsAnErrorAtItsLineAndColumn) {
     { std::ofstream(path) << spec; }
     auto r = run_tailor({"generate", path, "-o", tree, "--check"});
     EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find(fmt::format("bad.toml:{}:{}: error: {}", line, col, message)), std::string::npos)
-        << r.err;
+    EXPECT_NE(r.err.find(fmt::format("bad.toml:{}:{}: error: {}", line, col, message)), std::string::npos) << r.err;
   }
 }
 

@@ -17,7 +17,7 @@ namespace tailor {
 std::string wrapper_path(const Layout& layout, const Variant& v) { return layout.dir + "/" + v.name + ".nix"; }
 
 std::vector<std::pair<std::string, PageCell>> layout_pages(const Spec& spec, const Matrix& m, const KnowledgeBase& kb,
-                                                          const std::string& path_tmpl) {
+                                                           const std::string& path_tmpl) {
   std::vector<std::pair<std::string, PageCell>> out;
   const Layout& l = *spec.layout;
   for (auto& cell : page_cells(spec, m, kb)) {

@@ -53,7 +53,8 @@ std::string put(std::string t, const std::string& value, const std::string& word
     size_t end = at + value.size();
     bool alone;
     if (number) {
-      bool before = at > 0 && (digit(t[at - 1]) || ((t[at - 1] == '.' || t[at - 1] == '_') && at > 1 && digit(t[at - 2])));
+      bool before =
+          at > 0 && (digit(t[at - 1]) || ((t[at - 1] == '.' || t[at - 1] == '_') && at > 1 && digit(t[at - 2])));
       bool after = end < t.size() &&
                    (digit(t[end]) || ((t[end] == '.' || t[end] == '_') && end + 1 < t.size() && digit(t[end + 1])));
       alone = !before && !after;
@@ -267,10 +268,12 @@ PageFit fit_pages(const std::vector<const recipe::SourceFile*>& files, const Spe
         sm.targets.push_back({isa->name, isa->platform.substr(0, isa->platform.find('-'))});
         s.rows_end = i + 1;
       }
-      if (sm.targets.empty()) return fail(fmt::format("{}:{}: SM{} lists no CPU target", p.file->rel, heads[k] + 1, mt[1].str()));
+      if (sm.targets.empty())
+        return fail(fmt::format("{}:{}: SM{} lists no CPU target", p.file->rel, heads[k] + 1, mt[1].str()));
       if (k + 1 < heads.size()) {
         size_t n = stop - s.rows_end;
-        if (tail_n && *tail_n != n) return fail(fmt::format("{}:{}: the sections end unlike each other", p.file->rel, stop));
+        if (tail_n && *tail_n != n)
+          return fail(fmt::format("{}:{}: the sections end unlike each other", p.file->rel, stop));
         tail_n = n;
       }
       p.cell.sms.push_back(std::move(sm));
@@ -297,13 +300,14 @@ PageFit fit_pages(const std::vector<const recipe::SourceFile*>& files, const Spe
   std::optional<std::vector<std::string>> head, tail;
   std::map<std::string, std::vector<std::string>> section;         // kind -> lines ("\x01" the rows)
   std::map<std::string, std::map<std::string, std::string>> rows;  // kind -> isa -> row template
-  std::map<bool, std::string> item_nonlast, item_last;           // later -> a list item with its separator / the line's end
+  std::map<bool, std::string> item_nonlast, item_last;  // later -> a list item with its separator / the line's end
   std::optional<std::pair<std::string, std::string>> list_line;  // the tail's line of the list: before, after
   for (auto& p : pages) {
     const auto& secs = sections[&p];
     std::vector<std::string> h;
     for (size_t i = 0; i < secs.front().head; ++i) h.push_back(put_cell(p.lines[i], p.cell, f.team));
-    if (head && *head != h) return fail(fmt::format("{}: the lines before the SMs differ from {}'s", p.file->rel, pages.front().file->rel));
+    if (head && *head != h)
+      return fail(fmt::format("{}: the lines before the SMs differ from {}'s", p.file->rel, pages.front().file->rel));
     head = h;
     for (size_t k = 0; k < secs.size(); ++k) {
       const Section& s = secs[k];
@@ -334,7 +338,8 @@ PageFit fit_pages(const std::vector<const recipe::SourceFile*>& files, const Spe
       }
       auto [it, fresh] = section.emplace(one, t);
       if (!fresh && it->second != t)
-        return fail(fmt::format("{}:{}: SM{}'s section differs from another SM's", p.file->rel, s.head + 1, nodot(sm.sm)));
+        return fail(
+            fmt::format("{}:{}: SM{}'s section differs from another SM's", p.file->rel, s.head + 1, nodot(sm.sm)));
       if (k + 1 == secs.size()) {
         // The tail: the list of the SMs the page lacks, on one line.
         std::vector<std::string> tl;
@@ -359,7 +364,8 @@ PageFit fit_pages(const std::vector<const recipe::SourceFile*>& files, const Spe
           for (size_t j = 0; j < starts.size(); ++j) {
             const std::string& ms = p.cell.missing[j];
             bool late = f.later(p.cell, ms);
-            std::string item = line.substr(starts[j], (j + 1 < starts.size() ? starts[j + 1] : line.size()) - starts[j]);
+            std::string item =
+                line.substr(starts[j], (j + 1 < starts.size() ? starts[j + 1] : line.size()) - starts[j]);
             auto [first, last] = sm_cuda_range(m, kb, p.cell.package, ms);
             item = put_sm(item, nodot(ms), "sm_nodot@missing");
             item = late ? put(put(item, last, "last_cuda@missing", true), first, "first_cuda@missing", true)
@@ -367,11 +373,13 @@ PageFit fit_pages(const std::vector<const recipe::SourceFile*>& files, const Spe
             auto& slot = j + 1 < starts.size() ? item_nonlast : item_last;
             auto [at, fresh2] = slot.emplace(late, item);
             if (!fresh2 && at->second != item)
-              return fail(fmt::format("{}:{}: the list of the SMs it lacks reads unlike another page's", p.file->rel, i + 1));
+              return fail(
+                  fmt::format("{}:{}: the list of the SMs it lacks reads unlike another page's", p.file->rel, i + 1));
           }
           std::string before = put_cell(line.substr(0, starts[0]), p.cell, f.team);
           if (list_line && list_line->first != before)
-            return fail(fmt::format("{}:{}: the list of the SMs it lacks reads unlike another page's", p.file->rel, i + 1));
+            return fail(
+                fmt::format("{}:{}: the list of the SMs it lacks reads unlike another page's", p.file->rel, i + 1));
           list_line = {before, ""};
           tl.push_back("\x02");
         }
@@ -406,7 +414,8 @@ PageFit fit_pages(const std::vector<const recipe::SourceFile*>& files, const Spe
     for (const auto& [late, item] : item_last) {
       if (!item.ends_with(line_end)) return fail("the lists of missing SMs end unlike each other");
       std::string b = item.substr(0, item.size() - line_end.size());
-      if (body.count(late) && body[late] != b) return fail("the items of the list of missing SMs read unlike each other");
+      if (body.count(late) && body[late] != b)
+        return fail("the items of the list of missing SMs read unlike each other");
       body[late] = b;
     }
   }
@@ -424,9 +433,9 @@ PageFit fit_pages(const std::vector<const recipe::SourceFile*>& files, const Spe
     }
     bool same = std::all_of(by_isa.begin(), by_isa.end(), [&](const auto& x) { return x.second == any; });
     bool fits_around = around && std::all_of(by_isa.begin(), by_isa.end(), [&](const auto& x) {
-      return x.second.size() >= around->first.size() + around->second.size() && x.second.starts_with(around->first) &&
-             x.second.ends_with(around->second);
-    });
+                         return x.second.size() >= around->first.size() + around->second.size() &&
+                                x.second.starts_with(around->first) && x.second.ends_with(around->second);
+                       });
     if (fits_around) {
       pre = around->first.size(), suf = around->second.size();
     } else if (by_isa.size() < 2 || same) {
@@ -482,7 +491,8 @@ PageFit fit_pages(const std::vector<const recipe::SourceFile*>& files, const Spe
   for (const auto& [k, lines] : section) {
     auto e = expand(k);
     if (e == base) continue;
-    if (!alt_kind.empty()) return fail("the sections of SMs built for x86_64 alone and for aarch64 alone both differ from the others'");
+    if (!alt_kind.empty())
+      return fail("the sections of SMs built for x86_64 alone and for aarch64 alone both differ from the others'");
     alt_kind = k, alt = e;
   }
   if (alt_kind.empty()) {
@@ -490,14 +500,16 @@ PageFit fit_pages(const std::vector<const recipe::SourceFile*>& files, const Spe
   } else {
     auto marker = [](const std::string& l) { return l == "{#target}" || l == "{/target}"; };
     bool by_line = alt.size() == base.size();
-    for (size_t i = 0; by_line && i < alt.size(); ++i) by_line = alt[i] == base[i] || (!marker(alt[i]) && !marker(base[i]));
+    for (size_t i = 0; by_line && i < alt.size(); ++i)
+      by_line = alt[i] == base[i] || (!marker(alt[i]) && !marker(base[i]));
     if (by_line) {
       for (size_t i = 0; i < alt.size(); ++i) {
         if (alt[i] == base[i]) {
           t.push_back(alt[i]);
           continue;
         }
-        for (const std::string& l : {"{#if " + alt_kind + "}", alt[i], std::string("{#else}"), base[i], std::string("{/if}")})
+        for (const std::string& l :
+             {"{#if " + alt_kind + "}", alt[i], std::string("{#else}"), base[i], std::string("{/if}")})
           t.push_back(l);
       }
     } else {
@@ -519,8 +531,8 @@ PageFit fit_pages(const std::vector<const recipe::SourceFile*>& files, const Spe
         t.push_back(l);
         continue;
       }
-      std::string item = body.size() == 2 ? "{#if later}" + body[true] + "{#else}" + body[false] + "{/if}"
-                                          : body.begin()->second;
+      std::string item =
+          body.size() == 2 ? "{#if later}" + body[true] + "{#else}" + body[false] + "{/if}" : body.begin()->second;
       t.push_back(list_line->first + "{#missing}" + item + "{#if last}{#else}" + sep + "{/if}{/missing}" + line_end);
     }
     if (!rest.empty() && list_line) t.push_back("{/if}");
@@ -566,8 +578,7 @@ PageFit fit_pages(const std::vector<const recipe::SourceFile*>& files, const Spe
     bool all_corrected = std::all_of(f.team.begin(), f.team.end(), [&](const auto& kv) {
       size_t at = kv.first.find('@');
       auto now = table_word(kv.first.substr(0, at), kv.first.substr(at + 1), with, m, kb);
-      return (now && *now == kv.second) || corrected.count(kv.first) ||
-             as_team.find(kv.second) == std::string::npos;
+      return (now && *now == kv.second) || corrected.count(kv.first) || as_team.find(kv.second) == std::string::npos;
     });
     for (size_t i = 0; i < p.lines.size() && bad.empty(); ++i)
       if (kb_lines[i] != p.lines[i] && !is_reported(i) && !all_corrected)
@@ -586,7 +597,8 @@ PageFit fit_pages(const std::vector<const recipe::SourceFile*>& files, const Spe
     auto listed = pairs(p.cell), matrix = pairs(built);
     for (const auto& x : matrix)
       if (bad.empty() && !listed.count(x))
-        bad = fmt::format("it lacks SM {} with {}, which the matrix builds", x.first, x.second.substr(0, x.second.find(' ')));
+        bad = fmt::format("it lacks SM {} with {}, which the matrix builds", x.first,
+                          x.second.substr(0, x.second.find(' ')));
     const CudaToolkit* t = kb.cuda(p.cell.cuda);
     for (const auto& x : listed) {
       const GpuArch* g = kb.gpu(x.first);

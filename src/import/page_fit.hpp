@@ -22,12 +22,12 @@
 namespace tailor::migrate {
 
 struct PageFit {
-  std::string path;                                          ///< the path template; empty: no template
-  std::string text;                                          ///< the text template
+  std::string path;                                         ///< the path template; empty: no template
+  std::string text;                                         ///< the text template
   std::map<std::string, std::vector<std::string>> targets;  ///< [layout.targets]
-  std::vector<std::string> fitted;                           ///< the pages the template gives back
-  std::map<std::string, std::string> unfit;                  ///< a page -> why the template does not give it back
-  std::string why;                                           ///< why no template, when path is empty
+  std::vector<std::string> fitted;                          ///< the pages the template gives back
+  std::map<std::string, std::string> unfit;                 ///< a page -> why the template does not give it back
+  std::string why;                                          ///< why no template, when path is empty
 };
 
 /// Fits one template to \a pages (files of one folder), for \a spec and its matrix \a m; \a li

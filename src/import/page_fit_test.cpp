@@ -60,18 +60,17 @@ const std::string kPage128 =
     "\n"
     "*Not at CUDA 12.8: SM100 (needs CUDA 13.0+), SM110 (needs CUDA 13.0+)*\n";
 
-const std::string kSm90To110At130 =
-    "### SM90 — Hopper (H100)\n" + kSection +
-    "| AVX2 | `...-sm90-avx2` | H100 + broad x86 |\n"
-    "| ARMv9 | `...-sm90-armv9` | GH200 + Grace |\n"
-    "\n"
-    "### SM100 — Blackwell (B200)\n" +
-    kSection +
-    "| AVX2 | `...-sm100-avx2` | B200 + broad x86 |\n"
-    "| ARMv9 | `...-sm100-armv9` | GB200 + Grace |\n"
-    "\n"
-    "### SM110 — Blackwell (Thor) (aarch64-only)\n" +
-    kSection + "| ARMv9 | `...-sm110-armv9` | Thor + ARM only |\n";
+const std::string kSm90To110At130 = "### SM90 — Hopper (H100)\n" + kSection +
+                                    "| AVX2 | `...-sm90-avx2` | H100 + broad x86 |\n"
+                                    "| ARMv9 | `...-sm90-armv9` | GH200 + Grace |\n"
+                                    "\n"
+                                    "### SM100 — Blackwell (B200)\n" +
+                                    kSection +
+                                    "| AVX2 | `...-sm100-avx2` | B200 + broad x86 |\n"
+                                    "| ARMv9 | `...-sm100-armv9` | GB200 + Grace |\n"
+                                    "\n"
+                                    "### SM110 — Blackwell (Thor) (aarch64-only)\n" +
+                                    kSection + "| ARMv9 | `...-sm110-armv9` | Thor + ARM only |\n";
 
 // The team's: SM70 still listed, so nothing is missing but SM61.
 const std::string kPage130 =
@@ -95,11 +94,11 @@ struct Fixture {
   std::vector<recipe::SourceFile> files;
   Fixture() {
     spec.layout = Layout{};
-    spec.layout->gpu_names = {{"6.1", "P40"},  {"7.0", "V100"},          {"9.0 x86_64", "H100"}, {"9.0", "GH200"},
+    spec.layout->gpu_names = {{"6.1", "P40"},   {"7.0", "V100"},           {"9.0 x86_64", "H100"}, {"9.0", "GH200"},
                               {"10.0", "B200"}, {"10.0 aarch64", "GB200"}, {"11.0", "Thor"}};
     li.team_gpu_names = spec.layout->gpu_names;
-    m.variants = {built("12.8", "6.1", "avx2"),  built("12.8", "7.0", "avx2"),   built("12.8", "7.0", "armv9"),
-                  built("12.8", "9.0", "avx2"),  built("12.8", "9.0", "armv9"),  built("13.0", "9.0", "avx2"),
+    m.variants = {built("12.8", "6.1", "avx2"),  built("12.8", "7.0", "avx2"),  built("12.8", "7.0", "armv9"),
+                  built("12.8", "9.0", "avx2"),  built("12.8", "9.0", "armv9"), built("13.0", "9.0", "avx2"),
                   built("13.0", "9.0", "armv9"), built("13.0", "10.0", "avx2"), built("13.0", "10.0", "armv9"),
                   built("13.0", "11.0", "armv9")};
     files = {{"docs/m/vision-0.26-cuda-12.8.md", kPage128}, {"docs/m/vision-0.26-cuda-13.0.md", kPage130}};
@@ -146,7 +145,8 @@ TEST(PageFit, OneTemplateWithBlocksPerSmTargetAndMissingSmFitsEveryPage) {
             "{/if}\n");
   EXPECT_EQ(fit.targets, (std::map<std::string, std::vector<std::string>>{{"avx2", {"broad x86"}},
                                                                           {"armv9", {"Grace", "ARM only"}}}));
-  EXPECT_EQ(fit.fitted, (std::vector<std::string>{"docs/m/vision-0.26-cuda-12.8.md", "docs/m/vision-0.26-cuda-13.0.md"}));
+  EXPECT_EQ(fit.fitted,
+            (std::vector<std::string>{"docs/m/vision-0.26-cuda-12.8.md", "docs/m/vision-0.26-cuda-13.0.md"}));
   EXPECT_TRUE(fit.unfit.empty());
 
   // Written from the matrix: the 12.8 page as the team wrote it; the 13.0 page without SM70,

@@ -15,7 +15,7 @@ namespace tailor {
 
 namespace {
 
-const std::vector<std::string_view>& scope_words(std::string_view scope) {
+const std::vector<std::string_view>& scope_words(std::string_view level) {
   static const std::map<std::string_view, std::vector<std::string_view>> words = {
       {"cell",
        {"version", "version_mm", "version_mm_nodot", "torch", "torch_mm", "cuda", "cuda_underscore", "driver", "python",
@@ -26,10 +26,12 @@ const std::vector<std::string_view>& scope_words(std::string_view scope) {
        {"isa", "isa_display", "arch", "gpu_names", "text", "text_2", "text_3", "text_4", "text_5", "text_6", "text_7",
         "text_8", "text_9"}},
   };
-  return words.at(scope);
+  return words.at(level);
 }
 
-bool name_char(char c) { return std::islower(static_cast<unsigned char>(c)) || c == '_' || std::isdigit(static_cast<unsigned char>(c)); }
+bool name_char(char c) {
+  return std::islower(static_cast<unsigned char>(c)) || c == '_' || std::isdigit(static_cast<unsigned char>(c));
+}
 
 // The blocks and conditions that enclose a node while parsing.
 struct Frame {
@@ -87,14 +89,14 @@ std::vector<PageNode> parse_page_template(std::string_view t) {
     size_t end = close + 1;
     if (marker && (i == 0 || t[i - 1] == '\n') && end < t.size() && t[end] == '\n') ++end;
     if (word) {
-      std::string name(inner.substr(0, at)), scope(inner.substr(at + 1));
-      if (std::find(std::begin(kPageScopes), std::end(kPageScopes), scope) != std::end(kPageScopes)) {
-        const auto& known = scope_words(scope);
+      std::string name(inner.substr(0, at)), level(inner.substr(at + 1));
+      if (std::find(std::begin(kPageScopes), std::end(kPageScopes), level) != std::end(kPageScopes)) {
+        const auto& known = scope_words(level);
         if (std::find(known.begin(), known.end(), name) == known.end())
-          throw PageTemplateError(i, fmt::format("'{{{}}}' is no word of the {} scope (words: {})", inner, scope,
-                                                 fmt::join(known, ", ")));
-        if (scope != "cell" && !inside(stack, scope))
-          throw PageTemplateError(i, fmt::format("'{{{}}}' stands outside a {{#{}}} block", inner, scope));
+          throw PageTemplateError(
+              i, fmt::format("'{{{}}}' is no word of the {} scope (words: {})", inner, level, fmt::join(known, ", ")));
+        if (level != "cell" && !inside(stack, level))
+          throw PageTemplateError(i, fmt::format("'{{{}}}' stands outside a {{#{}}} block", inner, level));
       } else if (std::find(kTableWords.begin(), kTableWords.end(), name) == kTableWords.end()) {
         throw PageTemplateError(i, fmt::format("'{{{}}}' is no word of a page: @cell, @sm, @target, @missing or a "
                                                "table word ({}) with its key",
@@ -111,8 +113,8 @@ std::vector<PageNode> parse_page_template(std::string_view t) {
       } else if (what.starts_with("if ")) {
         std::string cond = what.substr(3);
         if (std::find(std::begin(kPageConditions), std::end(kPageConditions), cond) == std::end(kPageConditions))
-          throw PageTemplateError(i, fmt::format("'{}' is no condition (conditions: {})", cond,
-                                                 fmt::join(kPageConditions, ", ")));
+          throw PageTemplateError(
+              i, fmt::format("'{}' is no condition (conditions: {})", cond, fmt::join(kPageConditions, ", ")));
         if ((cond.ends_with("_only") && !inside(stack, "sm")) || (cond == "later" && !inside(stack, "missing")) ||
             (cond == "last" && !inside(stack, "sm") && !inside(stack, "missing")))
           throw PageTemplateError(i, fmt::format("'{{#if {}}}' stands outside the block it asks about", cond));
@@ -122,14 +124,15 @@ std::vector<PageNode> parse_page_template(std::string_view t) {
           throw PageTemplateError(i, "'{#else}' outside an {#if}");
         stack.back().in_else = true;
       } else {
-        throw PageTemplateError(i, fmt::format("'{{{}}}' is no block (blocks: #sm, #target, #missing, #if, #else)",
-                                               inner));
+        throw PageTemplateError(
+            i, fmt::format("'{{{}}}' is no block (blocks: #sm, #target, #missing, #if, #else)", inner));
       }
     } else {
       std::string what(inner.substr(1));
       if (stack.empty() || stack.back().block != what)
-        throw PageTemplateError(i, fmt::format("'{{{}}}' closes no open block{}", inner,
-                                               stack.empty() ? "" : " (the open one is {#" + stack.back().block + "})"));
+        throw PageTemplateError(i,
+                                fmt::format("'{{{}}}' closes no open block{}", inner,
+                                            stack.empty() ? "" : " (the open one is {#" + stack.back().block + "})"));
       PageNode node = std::move(stack.back().node);
       stack.pop_back();
       out().push_back(std::move(node));
@@ -246,20 +249,20 @@ struct Renderer {
     return table_word("arch_name", s, spec, m, kb);
   }
 
-  std::optional<std::string> value(const std::string& name, const std::string& scope) const {
-    if (scope == "cell") {
+  std::optional<std::string> value(const std::string& name, const std::string& level) const {
+    if (level == "cell") {
       if (name == "driver")
         if (auto t = team_fact("driver@" + cell.cuda)) return t;
       auto it = cell.words.find(name);
       return it == cell.words.end() ? std::nullopt : std::optional<std::string>(it->second);
     }
-    if (scope == "sm" || scope == "missing") {
-      const std::string& s = scope == "sm" ? sm->sm : *missing;
+    if (level == "sm" || level == "missing") {
+      const std::string& s = level == "sm" ? sm->sm : *missing;
       if (name == "sm") return s;
       if (name == "sm_nodot") return nodot(s);
       if (name == "arch_name") return arch_name(s);
       if (name == "gpu_names") {
-        std::string arch = scope == "sm" && !sm->targets.empty() ? sm->targets.front().arch : "x86_64";
+        std::string arch = level == "sm" && !sm->targets.empty() ? sm->targets.front().arch : "x86_64";
         return gpu_names(s, arch);
       }
       auto [first, last_cuda] = sm_cuda_range(m, kb, cell.package, s);
@@ -267,7 +270,7 @@ struct Renderer {
       if (name == "last_cuda" && !last_cuda.empty()) return last_cuda;
       return std::nullopt;
     }
-    if (scope == "target") {
+    if (level == "target") {
       if (name == "isa") return target->isa;
       if (name == "arch") return target->arch;
       if (name == "isa_display") {
@@ -282,8 +285,8 @@ struct Renderer {
       return it->second[n - 1];
     }
     // A table word: its key is an SM or a CUDA.
-    if (auto t = team_fact(name + "@" + scope)) return t;
-    return table_word(name, scope, spec, m, kb);
+    if (auto t = team_fact(name + "@" + level)) return t;
+    return table_word(name, level, spec, m, kb);
   }
 
   bool holds(const std::string& cond) const {

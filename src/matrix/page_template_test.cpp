@@ -41,11 +41,11 @@ size_t error_at(std::string_view text) {
 TEST(PageTemplate, AnUnknownWordOrBlockIsAnErrorAtItsByte) {
   EXPECT_EQ(error_at("# {cuda@cell}\n{drivers@cell}\n"), 14u);
   EXPECT_EQ(error_at("ab{#gpu}x{/gpu}"), 2u);
-  EXPECT_EQ(error_at("{#sm}\n{isa@target}\n{/sm}\n"), 6u);      // a target's word outside {#target}
-  EXPECT_EQ(error_at("{#target}\n{/target}\n"), 0u);            // {#target} outside {#sm}
-  EXPECT_EQ(error_at("x {/sm}"), 2u);                           // closes nothing
-  EXPECT_EQ(error_at("{#sm}\n{#if later}{/if}\n{/sm}"), 6u);    // later asks about a missing SM
-  EXPECT_EQ(error_at("\n\n{#sm}\nSM{sm@sm}\n"), 2u);            // never closed
+  EXPECT_EQ(error_at("{#sm}\n{isa@target}\n{/sm}\n"), 6u);    // a target's word outside {#target}
+  EXPECT_EQ(error_at("{#target}\n{/target}\n"), 0u);          // {#target} outside {#sm}
+  EXPECT_EQ(error_at("x {/sm}"), 2u);                         // closes nothing
+  EXPECT_EQ(error_at("{#sm}\n{#if later}{/if}\n{/sm}"), 6u);  // later asks about a missing SM
+  EXPECT_EQ(error_at("\n\n{#sm}\nSM{sm@sm}\n"), 2u);          // never closed
   EXPECT_EQ(error_at("{#sm}{#if x86_64_only}a{#else}b{/if}{/sm}"), std::string_view::npos);
   // A team's own braces are text: no '@', or no known form.
   EXPECT_EQ(error_at("`vision-sm{sm}-{isa}` { x = 1; } {a b}"), std::string_view::npos);

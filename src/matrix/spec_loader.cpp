@@ -946,9 +946,9 @@ Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& sp
       std::string path = layout_path(doc, Located<std::string>{std::string(key.str()), pos_of(value)}, "a page");
       if (!value.is_string()) throw doc.error_at(value, "a page is the text of the file, a string");
       for (const auto& p : template_pieces(path)) {
-        static const std::vector<std::string> cell = {"version", "version_mm", "version_mm_nodot", "torch",
-                                                      "torch_mm", "cuda", "cuda_underscore", "python",
-                                                      "python_nodot"};
+        static const std::vector<std::string> cell = {"version",         "version_mm", "version_mm_nodot",
+                                                      "torch",           "torch_mm",   "cuda",
+                                                      "cuda_underscore", "python",     "python_nodot"};
         if (p.word && std::find(cell.begin(), cell.end(), p.text) == cell.end())
           throw doc.error_at(value, fmt::format("'{{{}}}' is no word of a page's path", comment_text(p.text)),
                              fmt::format("words: {}", fmt::join(cell, ", ")));
@@ -975,10 +975,12 @@ Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& sp
   if (const toml::table* targets = r.table("targets")) {
     for (const auto& [key, value] : *targets) {
       std::string isa(key.str());
-      if (!kb.isa(isa)) throw doc.error_at(value, fmt::format("'{}' is no CPU target of the knowledge base", comment_text(isa)));
+      if (!kb.isa(isa))
+        throw doc.error_at(value, fmt::format("'{}' is no CPU target of the knowledge base", comment_text(isa)));
       const toml::array* a = value.as_array();
       if (!a || a->empty() || a->size() > 9 || !a->is_homogeneous(toml::node_type::string))
-        throw doc.error_at(value, "a target's texts are a list of one to nine strings", "avx2 = [\"broad x86 compatibility\"]");
+        throw doc.error_at(value, "a target's texts are a list of one to nine strings",
+                           "avx2 = [\"broad x86 compatibility\"]");
       for (const auto& s : *a) l.target_text[isa].push_back(s.as_string()->get());
     }
   }
