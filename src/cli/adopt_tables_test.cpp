@@ -347,5 +347,12 @@ TEST(AdoptPages, AnUnknownPageWordOrBlockIsAnErrorAtItsLineAndColumn) {
   }
 }
 
+TEST(AdoptPages, ATargetTextForAnUnknownTargetIsAnError) {
+  test::TempDir tmp("adopt-pages-targets");
+  auto r = check_with_spec_edit(tmp, "[layout.pages]", "[layout.targets]\navx9 = [\"fast\"]\n\n[layout.pages]");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("error: 'avx9' is no CPU target of the knowledge base"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace tailor
