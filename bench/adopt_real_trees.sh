@@ -45,9 +45,9 @@ for tree in "$@"; do
     continue
   fi
   sed -n 's/^remove  \([^ ]*\) .*/\1/p' "$work/adopt.out" | sort > "$work/removed"
-  # The tables and pages the spec writes: the keys of its [layout.tables].
-  awk '/^\[layout.tables\]/ { t = 1; next } /^\[/ { t = 0 } t && /^"[^"]*" = / { match($0, /^"[^"]*"/); print substr($0, 2, RLENGTH - 2) }' \
-    "$copy/tailor.toml" | sort > "$work/tables"
+  # The tables and pages the spec writes ([layout.tables], and [layout.pages] per cell): the
+  # marker-free files generate lists in .tailor-files, but the variant wrappers.
+  awk '!/^#/ && NF == 2 { print $2 }' "$copy/.tailor-files" | grep -v '^\.flox/pkgs/[^/]*\.nix$' | sort > "$work/tables"
   possible=0 same=0 corrected=0 other=0
   declare -A n=() n_same=() n_corr=()
   : > "$work/other"
@@ -116,6 +116,7 @@ for tree in "$@"; do
     echo "  lines changed that check --all-sites does not report on the original (count, was -> now):"
     sort "$work/unreported" | uniq -c | sort -rn | head -8 | sed 's/^/    /'
   fi
+  echo "  the spec adopt wrote: $(wc -c < "$copy/tailor.toml") bytes, $(awk '/^\[layout\.pages\]/ { t = 1; next } /^\[/ { t = 0 } t && /^"/' "$copy/tailor.toml" | wc -l) page templates"
   echo "  builder files untouched: $builder"
   echo "  generate --check after: $gen"
   echo "  check errors: $before before, $after after"

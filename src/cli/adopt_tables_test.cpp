@@ -7,6 +7,9 @@
 // (NVIDIA's minimum is 570.26), CUDA 13.0 selecting the alias cudaPackages_13.
 #include <filesystem>
 #include <fstream>
+#include <tuple>
+
+#include <fmt/format.h>
 
 #include <gtest/gtest.h>
 
@@ -203,6 +206,158 @@ TEST(AdoptTables, AFileBothKeptAndWrittenIsAnError) {
   EXPECT_NE(r.err.find("'.flox/pkgs/lib/gpus.nix' is kept and written: a table is written, a kept file never"),
             std::string::npos)
       << r.err;
+}
+
+// The pages of docs/tables/, one per (version, CUDA) cell, become one template
+// written per cell of the matrix. The template by hand: the cell's words in the
+// title and the driver line, the SM section repeated per SM (SM{sm_nodot@sm},
+// its architecture and GPU names), the row repeated per CPU target.
+const std::string kPagesTemplate =
+    "[layout.pages]\n"
+    "\"docs/tables/vision-{version_mm}-cuda-{cuda}.md\" = '''\n"
+    "# Vision {version_mm@cell} for CUDA {cuda@cell}\n"
+    "\n"
+    "Needs driver {driver@cell} or newer.\n"
+    "{#sm}\n"
+    "\n"
+    "## SM{sm_nodot@sm}, {arch_name@sm}: {gpu_names@sm}\n"
+    "\n"
+    "| Package | GPUs |\n"
+    "|---|---|\n"
+    "{#target}\n"
+    "| `torchvision{version_mm_nodot@cell}-python{python_nodot@cell}-cuda{cuda_underscore@cell}-sm{sm_nodot@sm}-"
+    "{isa@target}` | {gpu_names@target} |\n"
+    "{/target}\n"
+    "{/sm}\n"
+    "'''\n";
+
+TEST(AdoptPages, ThePagesOfAFolderBecomeOneTemplateAndEachCellsPageIsWrittenFromIt) {
+  test::TempDir tmp("adopt-pages-fit");
+  std::string tree = copy_fixture(tmp);
+  auto r = run_tailor({"adopt", tree, "--write"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::string spec = test::read_file(tree + "/tailor.toml");
+  EXPECT_NE(spec.find(kPagesTemplate), std::string::npos) << spec;
+  // No page is written from its own text.
+  EXPECT_EQ(spec.find("\"docs/tables/vision-0.26-cuda-12.8.md\" = "), std::string::npos) << spec;
+  EXPECT_EQ(spec.find("\"docs/tables/vision-0.26-cuda-13.0.md\" = "), std::string::npos) << spec;
+  // The pages, by hand: driver 570 for CUDA 12.8 (NVIDIA's minimum 570.26), SM90's x86_64
+  // names without L40S (SM 8.9), SM120 is Blackwell; SM70 is not built with CUDA 13.0.
+  EXPECT_EQ(test::read_file(tree + "/" + kPages + "vision-0.26-cuda-12.8.md"),
+            "# Vision 0.26 for CUDA 12.8\n"
+            "\n"
+            "Needs driver 570 or newer.\n"
+            "\n"
+            "## SM90, Hopper: H100\n"
+            "\n"
+            "| Package | GPUs |\n"
+            "|---|---|\n"
+            "| `torchvision026-python313-cuda12_8-sm90-avx512` | H100 |\n");
+  EXPECT_EQ(test::read_file(tree + "/" + kPages + "vision-0.26-cuda-13.0.md"),
+            "# Vision 0.26 for CUDA 13.0\n"
+            "\n"
+            "Needs driver 580 or newer.\n"
+            "\n"
+            "## SM90, Hopper: H100\n"
+            "\n"
+            "| Package | GPUs |\n"
+            "|---|---|\n"
+            "| `torchvision026-python313-cuda13_0-sm90-avx512` | H100 |\n"
+            "| `torchvision026-python313-cuda13_0-sm90-armv9` | GH200 |\n"
+            "\n"
+            "## SM120, Blackwell: RTX 5090\n"
+            "\n"
+            "| Package | GPUs |\n"
+            "|---|---|\n"
+            "| `torchvision026-python313-cuda13_0-sm120-avx512` | RTX 5090 |\n");
+  auto check = run_tailor({"generate", tree + "/tailor.toml", "-o", tree, "--check"});
+  EXPECT_EQ(check.status, 0) << check.out << check.err;
+}
+
+TEST(AdoptPages, ACellTheSpecGainsGetsItsPage) {
+  test::TempDir tmp("adopt-pages-new-cell");
+  std::string tree = copy_fixture(tmp);
+  ASSERT_EQ(run_tailor({"adopt", tree, "--write"}).status, 0);
+  std::string spec = test::read_file(tree + "/tailor.toml");
+  // CUDA 12.9 for the family of CUDA 13.0: a cell the team has no page for.
+  const std::string was = "cuda = \"13.0\"";
+  size_t at = spec.find(was);
+  ASSERT_NE(at, std::string::npos) << spec;
+  spec.replace(at, was.size(), "cuda = [\"12.9\", \"13.0\"]");
+  { std::ofstream(tree + "/tailor.toml") << spec; }
+  auto r = run_tailor({"generate", tree + "/tailor.toml", "-o", tree});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  // CUDA 12.9 needs driver 575 (NVIDIA's minimum 575.51.03); SM120 is built there too.
+  EXPECT_EQ(test::read_file(tree + "/" + kPages + "vision-0.26-cuda-12.9.md"),
+            "# Vision 0.26 for CUDA 12.9\n"
+            "\n"
+            "Needs driver 575 or newer.\n"
+            "\n"
+            "## SM90, Hopper: H100\n"
+            "\n"
+            "| Package | GPUs |\n"
+            "|---|---|\n"
+            "| `torchvision026-python313-cuda12_9-sm90-avx512` | H100 |\n"
+            "| `torchvision026-python313-cuda12_9-sm90-armv9` | GH200 |\n"
+            "\n"
+            "## SM120, Blackwell: RTX 5090\n"
+            "\n"
+            "| Package | GPUs |\n"
+            "|---|---|\n"
+            "| `torchvision026-python313-cuda12_9-sm120-avx512` | RTX 5090 |\n");
+}
+
+TEST(AdoptPages, APageTheTemplateDoesNotGiveBackIsWrittenFromItsOwnTextAndSaysWhy) {
+  test::TempDir tmp("adopt-pages-unfit");
+  std::string tree = copy_fixture(tmp);
+  // The 12.8 page lists SM90 on ARMv9 too, which the matrix builds only with CUDA 13.0.
+  const std::string page = tree + "/" + kPages + "vision-0.26-cuda-12.8.md";
+  { std::ofstream(page, std::ios::app) << "| `torchvision026-python313-cuda12_8-sm90-armv9` | GH200 |\n"; }
+  auto r = run_tailor({"adopt", tree, "--write"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("page docs/tables/vision-0.26-cuda-12.8.md: its own text, not the template's: it lists "
+                       "SM 9.0 with armv9, which the matrix does not build\n"),
+            std::string::npos)
+      << r.out;
+  std::string spec = test::read_file(tree + "/tailor.toml");
+  EXPECT_NE(spec.find("[layout.pages]\n\"docs/tables/vision-{version_mm}-cuda-{cuda}.md\" = '''"), std::string::npos);
+  EXPECT_NE(spec.find("\"docs/tables/vision-0.26-cuda-12.8.md\" = '''"), std::string::npos) << spec;
+  // Its own text: the facts corrected, the extra row as the team wrote it.
+  auto lines = lines_of(test::read_file(page));
+  ASSERT_EQ(lines.size(), 10u);
+  EXPECT_EQ(lines[2], "Needs driver 570 or newer.");
+  EXPECT_EQ(lines[9], "| `torchvision026-python313-cuda12_8-sm90-armv9` | GH200 |");
+  auto check = run_tailor({"generate", tree + "/tailor.toml", "-o", tree, "--check"});
+  EXPECT_EQ(check.status, 0) << check.out << check.err;
+}
+
+TEST(AdoptPages, AnUnknownPageWordOrBlockIsAnErrorAtItsLineAndColumn) {
+  for (const auto& [was, bad, message] : {std::tuple<std::string, std::string, std::string>{
+                                              "{arch_name@sm}", "{arch@sm}", "'{arch@sm}' is no word of the sm scope"},
+                                          {"{#target}", "{#row}", "'{#row}' is no block"}}) {
+    test::TempDir tmp("adopt-pages-bad");
+    std::string tree = copy_fixture(tmp);
+    ASSERT_EQ(run_tailor({"adopt", tree, "--write"}).status, 0);
+    std::string spec = test::read_file(tree + "/tailor.toml");
+    size_t at = spec.find(was, spec.find("[layout.pages]"));
+    ASSERT_NE(at, std::string::npos);
+    spec.replace(at, was.size(), bad);
+    // Where the bad word stands: its line in the file and its column on that line.
+    int line = 1 + static_cast<int>(std::count(spec.begin(), spec.begin() + static_cast<long>(at), '\n'));
+    size_t col = at - spec.rfind('\n', at);
+    std::string path = tmp.path() + "/bad.toml";
+    { std::ofstream(path) << spec; }
+    auto r = run_tailor({"generate", path, "-o", tree, "--check"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find(fmt::format("bad.toml:{}:{}: error: {}", line, col, message)), std::string::npos) << r.err;
+  }
+}
+
+TEST(AdoptPages, ATargetTextForAnUnknownTargetIsAnError) {
+  test::TempDir tmp("adopt-pages-targets");
+  auto r = check_with_spec_edit(tmp, "[layout.pages]", "[layout.targets]\navx9 = [\"fast\"]\n\n[layout.pages]");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("error: 'avx9' is no CPU target of the knowledge base"), std::string::npos) << r.err;
 }
 
 }  // namespace

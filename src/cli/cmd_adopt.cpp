@@ -131,8 +131,11 @@ bool AdoptRun::import_tree(Session& s, Adoption& a) const {
   a.text = a.imported.toml + a.layout.toml;
   Spec spec = load_spec(std::string(kSpecName), a.text, kb);
   spec.source = std::string(kSpecName);
+  Matrix m = expand(spec, kb);
   for (const auto& [path, text] : spec.layout->tables) a.tables.insert(path);
-  a.generated = branch_tree(spec, expand(spec, kb), kb);
+  for (const auto& [tmpl, text] : spec.layout->pages)
+    for (const auto& [path, cell] : layout_pages(spec, m, kb, tmpl)) a.tables.insert(path);
+  a.generated = branch_tree(spec, m, kb);
   a.plan = plan_tree(dir, a.generated);
   return true;
 }
@@ -188,6 +191,12 @@ WritePolicy AdoptRun::list_changes(Session& s, Adoption& a) const {
     }
   for (const auto& l : lines) s.out << l << "\n";
   for (const auto& c : a.layout.corrected) s.out << "corrected: " << c << "\n";
+  // The pages the page template does not give back: written from their own text, or kept.
+  for (const auto& [page, why] : a.layout.page_why)
+    if (!page.ends_with(".md"))
+      s.out << fmt::format("pages of {}/: no template, each page its own text: {}\n", page, why);
+    else if (a.tables.count(page))
+      s.out << fmt::format("page {}: its own text, not the template's: {}\n", page, why);
   return policy;
 }
 

@@ -8,12 +8,32 @@
 
 #include "generate/marker.hpp"
 #include "matrix/layout_words.hpp"
+#include "matrix/page_template.hpp"
 #include "matrix/table_words.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor {
 
 std::string wrapper_path(const Layout& layout, const Variant& v) { return layout.dir + "/" + v.name + ".nix"; }
+
+std::vector<std::pair<std::string, PageCell>> layout_pages(const Spec& spec, const Matrix& m, const KnowledgeBase& kb,
+                                                           const std::string& path_tmpl) {
+  std::vector<std::pair<std::string, PageCell>> out;
+  const Layout& l = *spec.layout;
+  for (auto& cell : page_cells(spec, m, kb)) {
+    auto path = page_path(path_tmpl, cell);
+    if (!path) {
+      Diagnostic d;
+      d.message = fmt::format("[layout.pages] {}: a word of the path has no value for {} {} with CUDA {}", path_tmpl,
+                              cell.package, cell.version, cell.cuda);
+      throw DiagnosticError(d);
+    }
+    // A table of that path, or a page the tree keeps, is written as it says.
+    if (l.tables.count(*path) || std::find(l.keep.begin(), l.keep.end(), *path) != l.keep.end()) continue;
+    out.emplace_back(*path, std::move(cell));
+  }
+  return out;
+}
 
 std::vector<GeneratedFile> layout_tree(const Spec& spec, const Matrix& m, const KnowledgeBase& kb) {
   std::vector<GeneratedFile> files;
@@ -38,6 +58,16 @@ std::vector<GeneratedFile> layout_tree(const Spec& spec, const Matrix& m, const 
     f.bare = true;
     manifest += fmt::format("{}  {}\n", content_hash(f.content), f.path);
     files.push_back(std::move(f));
+  }
+  // The pages: one per (version, CUDA) cell of the matrix.
+  for (const auto& [path_tmpl, text] : spec.layout->pages) {
+    auto nodes = parse_page_template(text);
+    for (const auto& [path, cell] : layout_pages(spec, m, kb, path_tmpl)) {
+      GeneratedFile f{path, render_page(path_tmpl, nodes, cell, spec, m, kb)};
+      f.bare = true;
+      manifest += fmt::format("{}  {}\n", content_hash(f.content), f.path);
+      files.push_back(std::move(f));
+    }
   }
   files.push_back(
       {std::string(kLayoutManifest),

@@ -12,6 +12,7 @@
 
 #include "generate/tree.hpp"
 #include "matrix/expand.hpp"
+#include "matrix/page_template.hpp"
 
 namespace tailor {
 
@@ -21,6 +22,11 @@ inline constexpr std::string_view kLayoutManifest = ".tailor-files";
 /// The wrappers of every variant and the layout's tables (marker-free), and
 /// kLayoutManifest; \a spec has a layout.
 std::vector<GeneratedFile> layout_tree(const Spec& spec, const Matrix& m, const KnowledgeBase& kb);
+
+/// The pages [layout.pages] \a path_tmpl writes: path and cell, one per (version, CUDA)
+/// cell of \a m, but where a table of the layout writes that path or the tree keeps it.
+std::vector<std::pair<std::string, PageCell>> layout_pages(const Spec& spec, const Matrix& m, const KnowledgeBase& kb,
+                                                           const std::string& path_tmpl);
 
 /// Where a variant's wrapper is written: Layout::dir/NAME.nix.
 std::string wrapper_path(const Layout& layout, const Variant& v);

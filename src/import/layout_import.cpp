@@ -394,6 +394,25 @@ std::string layout_toml(const LayoutImport& li) {
          "# {word@key} a fact tailor generate writes from the knowledge base.\n[layout.tables]\n";
     for (const auto& [path, tmpl] : li.tables) t += fmt::format("{} = {}\n", toml_string(path), toml_text(tmpl));
   }
+  if (!li.pages.empty()) {
+    t += "\n# The pages the scripts wrote, one per (version, CUDA) cell of the matrix: {#sm} … {/sm}\n"
+         "# repeats per SM the cell builds, {#target} per CPU target; doc/spec.md lists the words.\n"
+         "[layout.pages]\n";
+    for (const auto& [path, tmpl] : li.pages) t += fmt::format("{} = {}\n", toml_string(path), toml_text(tmpl));
+  }
+  if (!li.pages.empty() && !li.arch_names.empty()) {
+    t += "\n# The team's own names of architectures, where they are fair but not NVIDIA's family name.\n"
+         "[layout.arch_names]\n";
+    for (const auto& [sm, name] : li.arch_names) t += fmt::format("{} = {}\n", toml_string(sm), toml_string(name));
+  }
+  if (!li.targets.empty()) {
+    t += "\n# What a page's row writes per CPU target ({text@target}, {text_2@target}).\n[layout.targets]\n";
+    for (const auto& [isa, texts] : li.targets) {
+      std::vector<std::string> q;
+      for (const auto& x : texts) q.push_back(toml_string(x));
+      t += fmt::format("{} = [{}]\n", isa, fmt::join(q, ", "));
+    }
+  }
   return t;
 }
 

@@ -24,10 +24,15 @@ struct LayoutImport {
   std::map<std::string, std::string> gpu_names;  ///< as [layout.gpu_names]: the team's, corrected
   /// The team's GPU names as its files write them (uncorrected), by "SM" or "SM platform".
   std::map<std::string, std::string> team_gpu_names;
-  std::map<std::string, std::string> team_driver;  ///< CUDA ("12.8") -> the floor the team's files write
-  std::map<std::string, std::string> team_arch;    ///< SM -> the architecture name the team's table writes
-  std::map<std::string, std::string> tables;       ///< as [layout.tables]: path -> template
-  std::map<std::string, std::string> kept_why;     ///< a kept file that holds facts -> why tailor does not write it
+  std::map<std::string, std::string> team_driver;           ///< CUDA ("12.8") -> the floor the team's files write
+  std::map<std::string, std::string> team_arch;             ///< SM -> the architecture name the team's table writes
+  std::map<std::string, std::string> tables;                ///< as [layout.tables]: path -> template
+  std::map<std::string, std::string> pages;                 ///< as [layout.pages]: path template -> text template
+  std::map<std::string, std::vector<std::string>> targets;  ///< as [layout.targets]: CPU target -> texts
+  std::map<std::string, std::string> arch_names;            ///< as [layout.arch_names]: the team's fair names, by SM
+  /// A page (or a folder of pages) the page template does not give back -> why.
+  std::map<std::string, std::string> page_why;
+  std::map<std::string, std::string> kept_why;  ///< a kept file that holds facts -> why tailor does not write it
   /// Facts of the tree's wrappers the spec corrects, one line each ("9.0: L40S
   /// dropped: the knowledge base lists it under SM 8.9").
   std::vector<std::string> corrected;

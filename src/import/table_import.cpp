@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "import/page_fit.hpp"
 #include "kb/cuda_alias.hpp"
 #include "kb/gpu_arch.hpp"
 #include "lint/linter.hpp"
@@ -239,6 +240,19 @@ std::vector<Line> learn_page(const std::string& text, const Matrix& m, const Kno
   return lines;
 }
 
+// The script of the tree that names \a folder as a whole path ("docs/matrices", not
+// "docs/matrices2"); null when none does.
+const recipe::SourceFile* script_naming(const std::vector<recipe::SourceFile>& files, const std::string& folder) {
+  for (const auto& s : files) {
+    if (s.rel.ends_with(".nix") || s.rel.ends_with(".md")) continue;
+    for (size_t at = s.text.find(folder); at != std::string::npos; at = s.text.find(folder, at + 1)) {
+      char after = at + folder.size() < s.text.size() ? s.text[at + folder.size()] : ' ';
+      if (!alnum(after) && after != '-' && after != '_') return &s;
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 void import_tables(const std::vector<recipe::SourceFile>& files, const std::string& root, const Spec& spec,
@@ -301,24 +315,46 @@ void import_tables(const std::vector<recipe::SourceFile>& files, const std::stri
 
   for (const auto& f : files)
     if (kept.count(f.rel) && f.rel.ends_with(".nix")) take(f, learn_nix(f.text, kb, li));
-  // Pages: files under a docs folder a script of the tree names ("docs/matrices/").
+  // Pages: files under a docs folder a script of the tree names ("docs/matrices/"). The
+  // pages of a folder are fitted to one template, written per cell; a page that does not fit
+  // is taken over on its own, or stays the team's.
+  std::map<std::string, std::vector<const recipe::SourceFile*>> folders;
+  for (const auto& f : files)
+    if (size_t slash = f.rel.rfind('/'); f.rel.ends_with(".md") && slash != std::string::npos)
+      folders[f.rel.substr(0, slash)].push_back(&f);
+  std::set<std::string> fitted;
+  // The team's fair names of architectures stay its own (DRIVE Thor for 11.0).
+  for (const auto& [sm, name] : li.team_arch)
+    if (const GpuArch* g = kb.gpu(sm); g && name != g->family && fair_arch_name(*g, name)) li.arch_names[sm] = name;
+  for (const auto& [folder, pages] : folders) {
+    const recipe::SourceFile* script = script_naming(files, folder);
+    if (!script) continue;
+    PageFit fit = fit_pages(pages, spec, m, kb, li, corrected, reported);
+    if (fit.path.empty()) {
+      if (pages.size() > 1) li.page_why[folder] = fit.why;
+      continue;
+    }
+    li.pages[fit.path] = fit.text;
+    for (const auto& [isa, texts] : fit.targets) li.targets[isa] = texts;
+    fitted.insert(fit.fitted.begin(), fit.fitted.end());
+    for (const auto& [page, why] : fit.unfit) li.page_why[page] = why;
+    if (std::find(li.replaces.begin(), li.replaces.end(), script->rel) == li.replaces.end())
+      li.replaces.push_back(script->rel);
+  }
   for (const auto& f : files) {
+    if (fitted.count(f.rel)) continue;
     size_t slash = f.rel.rfind('/');
     if (!f.rel.ends_with(".md") || slash == std::string::npos) continue;
-    std::string folder = f.rel.substr(0, slash);
-    auto names_folder = [&](const std::string& text) {  // "docs/matrices" as a whole path, not "docs/matrices2"
-      for (size_t at = text.find(folder); at != std::string::npos; at = text.find(folder, at + 1)) {
-        char after = at + folder.size() < text.size() ? text[at + folder.size()] : ' ';
-        if (!alnum(after) && after != '-' && after != '_') return true;
-      }
-      return false;
-    };
-    auto script = std::find_if(files.begin(), files.end(), [&](const recipe::SourceFile& s) {
-      return !s.rel.ends_with(".nix") && !s.rel.ends_with(".md") && names_folder(s.text);
-    });
-    if (script == files.end()) continue;
-    if (take(f, learn_page(f.text, m, kb, li)) &&
-        std::find(li.replaces.begin(), li.replaces.end(), script->rel) == li.replaces.end())
+    const recipe::SourceFile* script = script_naming(files, f.rel.substr(0, slash));
+    if (!script) continue;
+    bool taken = take(f, learn_page(f.text, m, kb, li));
+    if (!taken && li.page_why.count(f.rel)) {
+      // The template would write this page: it stays the team's, kept.
+      kept.insert(f.rel);
+      li.kept_why[f.rel] = "the page template does not give it back (" + li.page_why[f.rel] + ") and " +
+                           (li.kept_why.count(f.rel) ? li.kept_why[f.rel] : "nor does its own");
+    }
+    if (taken && std::find(li.replaces.begin(), li.replaces.end(), script->rel) == li.replaces.end())
       li.replaces.push_back(script->rel);
   }
   li.keep.assign(kept.begin(), kept.end());

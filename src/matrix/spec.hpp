@@ -150,6 +150,15 @@ struct Layout {
   /// wrote, by path relative to the tree -> their text with {word@key} facts
   /// (table_words.hpp): generate writes them from the knowledge base.
   std::map<std::string, std::string> tables;
+  /// The pages written per (version, CUDA) cell: a path template over the cell's
+  /// words ("docs/matrices/vision-{version_mm}-cuda-{cuda}.md") -> the text
+  /// template (page_template.hpp).
+  std::map<std::string, std::string> pages;
+  /// The team's own fair names of architectures by SM ("11.0" = "DRIVE Thor"), where they
+  /// differ from the knowledge base's family: {arch_name@…} writes them.
+  std::map<std::string, std::string> arch_names;
+  /// A CPU target -> the texts its rows of a page write ({text@target}, {text_2@target}, …).
+  std::map<std::string, std::vector<std::string>> target_text;
   /// The team's scripts that wrote the wrappers (and pages): `tailor generate` replaces them.
   std::vector<std::string> replaces;
 };

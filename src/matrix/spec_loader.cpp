@@ -19,6 +19,7 @@
 #include "kb/read_helpers.hpp"
 #include "kb/version_pairing.hpp"
 #include "matrix/layout_words.hpp"
+#include "matrix/page_template.hpp"
 #include "matrix/rules.hpp"
 #include "matrix/table_words.hpp"
 #include "util/edit_distance.hpp"
@@ -884,11 +885,34 @@ std::string layout_path(const TomlDocument& doc, const Located<std::string>& p, 
   return std::filesystem::path(p.value).lexically_normal().generic_string();
 }
 
+// Where byte \a offset of the string \a value is written: exact in a literal ('…' or
+// '''…'''), whose text is the file's; at the string's start when escapes may shift it.
+Pos string_pos(const TomlDocument& doc, const toml::node& value, size_t offset) {
+  Pos p = pos_of(value);
+  const std::string& text = doc.text();
+  size_t line_begin = 0;
+  for (int line = 1; line < p.line; ++line) {
+    line_begin = text.find('\n', line_begin);
+    if (line_begin == std::string::npos) return p;
+    ++line_begin;
+  }
+  size_t at = line_begin + static_cast<size_t>(p.column - 1);
+  if (at >= text.size() || text[at] != '\'') return p;
+  bool multi = text.compare(at, 3, "'''") == 0;
+  at += multi ? 3 : 1;
+  if (multi && at < text.size() && text[at] == '\n') ++at;  // TOML trims the newline after '''
+  Pos out = p;
+  for (size_t i = line_begin; i < at + offset && i < text.size(); ++i)
+    if (text[i] == '\n') ++out.line, line_begin = i + 1;
+  out.column = static_cast<int>(at + offset - line_begin) + 1;
+  return out;
+}
+
 // [layout]: keep = [builder files], replaces = "script", [layout.wrapper]
 // backend = "template", [layout.gpu_names] "9.0" / "9.0 aarch64" = "names".
 Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& spec, const KnowledgeBase& kb) {
   TableReader r(doc, t, "[layout]");
-  r.expect_keys({"dir", "keep", "replaces", "wrapper", "gpu_names", "tables"});
+  r.expect_keys({"dir", "keep", "replaces", "wrapper", "gpu_names", "tables", "pages", "targets", "arch_names"});
   Layout l;
   l.pos = pos_of(t);
   if (auto d = r.string("dir")) l.dir = layout_path(doc, *d, "the wrappers' directory");
@@ -950,6 +974,51 @@ Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& sp
         throw doc.error_at(
             value, fmt::format("'{}' is kept and written: a table is written, a kept file never", comment_text(path)));
       l.tables[path] = value.as_string()->get();
+    }
+  }
+  // [layout.pages] "path with {cell words}" = "text with blocks and words": parsed here, so
+  // an unknown word or block is an error at its place.
+  if (const toml::table* pages = r.table("pages")) {
+    for (const auto& [key, value] : *pages) {
+      std::string path = layout_path(doc, Located<std::string>{std::string(key.str()), pos_of(value)}, "a page");
+      if (!value.is_string()) throw doc.error_at(value, "a page is the text of the file, a string");
+      for (const auto& p : template_pieces(path)) {
+        static const std::vector<std::string> cell = {"version",         "version_mm", "version_mm_nodot",
+                                                      "torch",           "torch_mm",   "cuda",
+                                                      "cuda_underscore", "python",     "python_nodot"};
+        if (p.word && std::find(cell.begin(), cell.end(), p.text) == cell.end())
+          throw doc.error_at(value, fmt::format("'{{{}}}' is no word of a page's path", comment_text(p.text)),
+                             fmt::format("words: {}", fmt::join(cell, ", ")));
+      }
+      const std::string& text = value.as_string()->get();
+      try {
+        parse_page_template(text);
+      } catch (const PageTemplateError& e) {
+        throw doc.error_at(string_pos(doc, value, e.offset), e.what());
+      }
+      l.pages[path] = text;
+    }
+  }
+  // [layout.arch_names] "11.0" = "DRIVE Thor": the team's name of an architecture.
+  if (const toml::table* names = r.table("arch_names")) {
+    for (const auto& [key, value] : *names) {
+      if (!kb.gpu(std::string(key.str())))
+        throw doc.error_at(value, fmt::format("'{}' is not an SM of the knowledge base", comment_text(key.str())));
+      if (!value.is_string()) throw doc.error_at(value, "an architecture's name is a string");
+      l.arch_names[std::string(key.str())] = value.as_string()->get();
+    }
+  }
+  // [layout.targets] isa = ["text", …]: the words a page's rows write per CPU target.
+  if (const toml::table* targets = r.table("targets")) {
+    for (const auto& [key, value] : *targets) {
+      std::string isa(key.str());
+      if (!kb.isa(isa))
+        throw doc.error_at(value, fmt::format("'{}' is no CPU target of the knowledge base", comment_text(isa)));
+      const toml::array* a = value.as_array();
+      if (!a || a->empty() || a->size() > 9 || !a->is_homogeneous(toml::node_type::string))
+        throw doc.error_at(value, "a target's texts are a list of one to nine strings",
+                           "avx2 = [\"broad x86 compatibility\"]");
+      for (const auto& s : *a) l.target_text[isa].push_back(s.as_string()->get());
     }
   }
   r.finish();

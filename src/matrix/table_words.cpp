@@ -42,7 +42,11 @@ std::optional<std::string> table_word(std::string_view word, std::string_view ke
   if (word == "arch_name" || word == "cuda_underscore_list") {
     const GpuArch* g = kb.gpu(k);
     if (!g) return std::nullopt;
-    if (word == "arch_name") return g->family;
+    if (word == "arch_name") {
+      if (spec.layout)
+        if (auto it = spec.layout->arch_names.find(g->sm); it != spec.layout->arch_names.end()) return it->second;
+      return g->family;
+    }
     std::vector<std::string> items;
     for (const auto& c : matrix_cudas(m, kb)) {
       const CudaToolkit* t = kb.cuda(c);

@@ -1,0 +1,374 @@
+#include "matrix/page_template.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "matrix/layout_words.hpp"
+#include "matrix/table_words.hpp"
+#include "util/diagnostic.hpp"
+
+namespace tailor {
+
+namespace {
+
+const std::vector<std::string_view>& scope_words(std::string_view level) {
+  static const std::map<std::string_view, std::vector<std::string_view>> words = {
+      {"cell",
+       {"version", "version_mm", "version_mm_nodot", "torch", "torch_mm", "cuda", "cuda_underscore", "driver", "python",
+        "python_nodot", "pythons"}},
+      {"sm", {"sm", "sm_nodot", "arch_name", "gpu_names"}},
+      {"missing", {"sm", "sm_nodot", "arch_name", "gpu_names", "first_cuda", "last_cuda"}},
+      {"target",
+       {"isa", "isa_display", "arch", "gpu_names", "text", "text_2", "text_3", "text_4", "text_5", "text_6", "text_7",
+        "text_8", "text_9"}},
+  };
+  return words.at(level);
+}
+
+bool name_char(char c) {
+  return std::islower(static_cast<unsigned char>(c)) || c == '_' || std::isdigit(static_cast<unsigned char>(c));
+}
+
+// The blocks and conditions that enclose a node while parsing.
+struct Frame {
+  std::string block;  // "sm", "target", "missing", "if"
+  size_t offset;
+  std::vector<PageNode>* into;
+  PageNode node;
+  bool in_else = false;
+};
+
+bool inside(const std::vector<Frame>& stack, std::string_view block) {
+  return std::any_of(stack.begin(), stack.end(), [&](const Frame& f) { return f.block == block; });
+}
+
+}  // namespace
+
+std::vector<PageNode> parse_page_template(std::string_view t) {
+  std::vector<PageNode> top;
+  std::vector<Frame> stack;
+  auto out = [&]() -> std::vector<PageNode>& {
+    if (stack.empty()) return top;
+    Frame& f = stack.back();
+    return f.in_else ? f.node.otherwise : f.node.body;
+  };
+  auto add_text = [&](std::string_view s, size_t at) {
+    if (s.empty()) return;
+    auto& o = out();
+    if (!o.empty() && o.back().kind == PageNode::Kind::text)
+      o.back().text += s;
+    else
+      o.push_back({PageNode::Kind::text, std::string(s), at, {}, {}});
+  };
+  size_t i = 0, text_from = 0;
+  while (i < t.size()) {
+    if (t[i] != '{') {
+      ++i;
+      continue;
+    }
+    size_t close = t.find('}', i);
+    if (close == std::string_view::npos) break;
+    std::string_view inner = t.substr(i + 1, close - i - 1);
+    bool marker = !inner.empty() && (inner[0] == '#' || inner[0] == '/') && inner.size() > 1 &&
+                  std::all_of(inner.begin() + 1, inner.end(), [](char c) { return name_char(c) || c == ' '; });
+    size_t at = inner.find('@');
+    bool word = !marker && at != std::string_view::npos && at > 0 &&
+                std::all_of(inner.begin(), inner.begin() + static_cast<long>(at), name_char) && at + 1 < inner.size() &&
+                std::all_of(inner.begin() + static_cast<long>(at) + 1, inner.end(),
+                            [](char c) { return name_char(c) || c == '.' || c == ' '; });
+    if (!marker && !word) {
+      ++i;
+      continue;
+    }
+    add_text(t.substr(text_from, i - text_from), text_from);
+    // A marker alone on its line takes its newline.
+    size_t end = close + 1;
+    if (marker && (i == 0 || t[i - 1] == '\n') && end < t.size() && t[end] == '\n') ++end;
+    if (word) {
+      std::string name(inner.substr(0, at)), level(inner.substr(at + 1));
+      if (std::find(std::begin(kPageScopes), std::end(kPageScopes), level) != std::end(kPageScopes)) {
+        const auto& known = scope_words(level);
+        if (std::find(known.begin(), known.end(), name) == known.end())
+          throw PageTemplateError(
+              i, fmt::format("'{{{}}}' is no word of the {} scope (words: {})", inner, level, fmt::join(known, ", ")));
+        if (level != "cell" && !inside(stack, level))
+          throw PageTemplateError(i, fmt::format("'{{{}}}' stands outside a {{#{}}} block", inner, level));
+      } else if (std::find(kTableWords.begin(), kTableWords.end(), name) == kTableWords.end()) {
+        throw PageTemplateError(i, fmt::format("'{{{}}}' is no word of a page: @cell, @sm, @target, @missing or a "
+                                               "table word ({}) with its key",
+                                               inner, fmt::join(kTableWords, ", ")));
+      }
+      out().push_back({PageNode::Kind::word, std::string(inner), i, {}, {}});
+    } else if (inner[0] == '#') {
+      std::string what(inner.substr(1));
+      if (what == "sm" || what == "target" || what == "missing") {
+        if (what == "target" && !inside(stack, "sm"))
+          throw PageTemplateError(i, "'{#target}' stands outside a {#sm} block");
+        if (inside(stack, what)) throw PageTemplateError(i, fmt::format("'{{#{}}}' inside another", what));
+        stack.push_back({what, i, nullptr, {PageNode::Kind::block, what, i, {}, {}}});
+      } else if (what.starts_with("if ")) {
+        std::string cond = what.substr(3);
+        if (std::find(std::begin(kPageConditions), std::end(kPageConditions), cond) == std::end(kPageConditions))
+          throw PageTemplateError(
+              i, fmt::format("'{}' is no condition (conditions: {})", cond, fmt::join(kPageConditions, ", ")));
+        if ((cond.ends_with("_only") && !inside(stack, "sm")) || (cond == "later" && !inside(stack, "missing")) ||
+            (cond == "last" && !inside(stack, "sm") && !inside(stack, "missing")))
+          throw PageTemplateError(i, fmt::format("'{{#if {}}}' stands outside the block it asks about", cond));
+        stack.push_back({"if", i, nullptr, {PageNode::Kind::cond, cond, i, {}, {}}});
+      } else if (what == "else") {
+        if (stack.empty() || stack.back().block != "if" || stack.back().in_else)
+          throw PageTemplateError(i, "'{#else}' outside an {#if}");
+        stack.back().in_else = true;
+      } else {
+        throw PageTemplateError(
+            i, fmt::format("'{{{}}}' is no block (blocks: #sm, #target, #missing, #if, #else)", inner));
+      }
+    } else {
+      std::string what(inner.substr(1));
+      if (stack.empty() || stack.back().block != what)
+        throw PageTemplateError(i,
+                                fmt::format("'{{{}}}' closes no open block{}", inner,
+                                            stack.empty() ? "" : " (the open one is {#" + stack.back().block + "})"));
+      PageNode node = std::move(stack.back().node);
+      stack.pop_back();
+      out().push_back(std::move(node));
+    }
+    i = text_from = end;
+  }
+  add_text(t.substr(text_from), text_from);
+  if (!stack.empty())
+    throw PageTemplateError(stack.back().offset, fmt::format("'{{#{}}}' is never closed", stack.back().block));
+  return top;
+}
+
+namespace {
+
+double sm_number(const std::string& sm) { return std::strtod(sm.c_str(), nullptr); }
+
+bool cuda_before(const KnowledgeBase& kb, const std::string& a, const std::string& b) {
+  const CudaToolkit* x = kb.cuda(a);
+  const CudaToolkit* y = kb.cuda(b);
+  return x && y ? x->version < y->version : a < b;
+}
+
+std::string nodot(std::string s) {
+  s.erase(std::remove(s.begin(), s.end(), '.'), s.end());
+  return s;
+}
+
+}  // namespace
+
+std::pair<std::string, std::string> sm_cuda_range(const Matrix& m, const KnowledgeBase& kb, const std::string& package,
+                                                  const std::string& sm) {
+  std::string first, last;
+  for (const auto& v : m.variants) {
+    if (v.package != package || v.sm != sm || v.cuda.empty()) continue;
+    if (first.empty() || cuda_before(kb, v.cuda, first)) first = v.cuda;
+    if (last.empty() || cuda_before(kb, last, v.cuda)) last = v.cuda;
+  }
+  return {first, last};
+}
+
+std::vector<PageCell> page_cells(const Spec& spec, const Matrix& m, const KnowledgeBase& kb) {
+  std::vector<PageCell> cells;
+  for (const auto& v : m.variants) {
+    if (v.cuda.empty() || v.sm.empty() || !v.sm_set.empty()) continue;
+    auto c = std::find_if(cells.begin(), cells.end(), [&](const PageCell& x) {
+      return x.package == v.package && x.version == v.version && x.cuda == v.cuda;
+    });
+    if (c == cells.end()) {
+      PageCell n{v.package, v.version, v.cuda, {}, {}, {}, {}};
+      for (const auto& [w, value] : layout_words(v, spec, kb))
+        if (w == "version" || w == "version_mm" || w == "torch" || w == "torch_mm" || w == "cuda" ||
+            w == "cuda_underscore" || w == "driver")
+          n.words[w] = value;
+      if (n.words.count("version_mm")) n.words["version_mm_nodot"] = nodot(n.words["version_mm"]);
+      cells.push_back(std::move(n));
+      c = cells.end() - 1;
+    }
+    if (!v.python.empty() && std::find(c->pythons.begin(), c->pythons.end(), v.python) == c->pythons.end())
+      c->pythons.push_back(v.python);
+    auto s = std::find_if(c->sms.begin(), c->sms.end(), [&](const PageSm& x) { return x.sm == v.sm; });
+    if (s == c->sms.end()) {
+      c->sms.push_back({v.sm, {}});
+      s = c->sms.end() - 1;
+    }
+    std::string arch = v.platform.substr(0, v.platform.find('-'));
+    if (std::none_of(s->targets.begin(), s->targets.end(),
+                     [&](const PageTarget& t) { return t.isa == v.isa && t.arch == arch; }))
+      s->targets.push_back({v.isa, arch});
+  }
+  for (auto& c : cells) {
+    std::sort(c.sms.begin(), c.sms.end(),
+              [](const PageSm& a, const PageSm& b) { return sm_number(a.sm) < sm_number(b.sm); });
+    c.words["pythons"] = fmt::format("{}", fmt::join(c.pythons, ", "));
+    if (c.pythons.size() == 1) c.words["python"] = c.pythons[0], c.words["python_nodot"] = nodot(c.pythons[0]);
+    std::set<std::string> all;
+    for (const auto& v : m.variants)
+      if (v.package == c.package && v.version == c.version && !v.cuda.empty() && !v.sm.empty() && v.sm_set.empty())
+        all.insert(v.sm);
+    for (const auto& sm : all)
+      if (std::none_of(c.sms.begin(), c.sms.end(), [&](const PageSm& s) { return s.sm == sm; }))
+        c.missing.push_back(sm);
+    std::sort(c.missing.begin(), c.missing.end(),
+              [](const std::string& a, const std::string& b) { return sm_number(a) < sm_number(b); });
+  }
+  return cells;
+}
+
+namespace {
+
+struct Renderer {
+  std::string_view path;
+  const PageCell& cell;
+  const Spec& spec;
+  const Matrix& m;
+  const KnowledgeBase& kb;
+  const TeamFacts* team;
+  const PageSm* sm = nullptr;
+  const PageTarget* target = nullptr;
+  const std::string* missing = nullptr;
+  bool last = false;
+
+  std::optional<std::string> team_fact(const std::string& key) const {
+    if (!team) return std::nullopt;
+    auto it = team->find(key);
+    return it == team->end() ? std::nullopt : std::optional<std::string>(it->second);
+  }
+  std::optional<std::string> gpu_names(const std::string& s, const std::string& arch) const {
+    if (auto t = team_fact("gpu_names@" + s + " " + arch)) return t;
+    if (auto t = team_fact("gpu_names@" + s)) return t;
+    return table_word("gpu_names", s + " " + arch, spec, m, kb);
+  }
+  std::optional<std::string> arch_name(const std::string& s) const {
+    if (auto t = team_fact("arch_name@" + s)) return t;
+    return table_word("arch_name", s, spec, m, kb);
+  }
+
+  std::optional<std::string> value(const std::string& name, const std::string& level) const {
+    if (level == "cell") {
+      if (name == "driver")
+        if (auto t = team_fact("driver@" + cell.cuda)) return t;
+      auto it = cell.words.find(name);
+      return it == cell.words.end() ? std::nullopt : std::optional<std::string>(it->second);
+    }
+    if (level == "sm" || level == "missing") {
+      const std::string& s = level == "sm" ? sm->sm : *missing;
+      if (name == "sm") return s;
+      if (name == "sm_nodot") return nodot(s);
+      if (name == "arch_name") return arch_name(s);
+      if (name == "gpu_names") {
+        std::string arch = level == "sm" && !sm->targets.empty() ? sm->targets.front().arch : "x86_64";
+        return gpu_names(s, arch);
+      }
+      auto [first, last_cuda] = sm_cuda_range(m, kb, cell.package, s);
+      if (name == "first_cuda" && !first.empty()) return first;
+      if (name == "last_cuda" && !last_cuda.empty()) return last_cuda;
+      return std::nullopt;
+    }
+    if (level == "target") {
+      if (name == "isa") return target->isa;
+      if (name == "arch") return target->arch;
+      if (name == "isa_display") {
+        const CpuIsa* i = kb.isa(target->isa);
+        return i ? std::optional<std::string>(i->display) : std::nullopt;
+      }
+      if (name == "gpu_names") return gpu_names(sm->sm, target->arch);
+      size_t n = name == "text" ? 1 : static_cast<size_t>(name.back() - '0');
+      if (!spec.layout) return std::nullopt;
+      auto it = spec.layout->target_text.find(target->isa);
+      if (it == spec.layout->target_text.end() || it->second.size() < n) return std::nullopt;
+      return it->second[n - 1];
+    }
+    // A table word: its key is an SM or a CUDA.
+    if (auto t = team_fact(name + "@" + level)) return t;
+    return table_word(name, level, spec, m, kb);
+  }
+
+  bool holds(const std::string& cond) const {
+    if (cond == "missing") return !cell.missing.empty();
+    if (cond == "last") return last;
+    if (cond == "aarch64_only" || cond == "x86_64_only") {
+      std::set<std::string> cell_archs, sm_archs;
+      for (const auto& s : cell.sms)
+        for (const auto& t : s.targets) cell_archs.insert(t.arch);
+      for (const auto& t : sm->targets) sm_archs.insert(t.arch);
+      return cell_archs.size() > 1 && sm_archs == std::set<std::string>{cond.substr(0, cond.size() - 5)};
+    }
+    // later: the cell's CUDA is after the last the matrix builds the missing SM with.
+    auto [first, last_cuda] = sm_cuda_range(m, kb, cell.package, *missing);
+    return !last_cuda.empty() && cuda_before(kb, last_cuda, cell.cuda);
+  }
+
+  void run(const std::vector<PageNode>& nodes, std::string& out) {
+    for (const auto& n : nodes) {
+      switch (n.kind) {
+        case PageNode::Kind::text: out += n.text; break;
+        case PageNode::Kind::word: {
+          size_t at = n.text.find('@');
+          auto v = value(n.text.substr(0, at), n.text.substr(at + 1));
+          if (!v) {
+            Diagnostic d;
+            d.message = fmt::format("[layout.pages] {}: {{{}}} has no value for the cell {} {} with CUDA {}", path,
+                                    n.text, cell.package, cell.version, cell.cuda);
+            d.hint = "a target's text comes from [layout.targets]; python and python_nodot need a cell of one Python";
+            throw DiagnosticError(d);
+          }
+          out += *v;
+          break;
+        }
+        case PageNode::Kind::cond: run(holds(n.text) ? n.body : n.otherwise, out); break;
+        case PageNode::Kind::block: {
+          Renderer inner = *this;
+          if (n.text == "sm") {
+            for (size_t i = 0; i < cell.sms.size(); ++i) {
+              inner.sm = &cell.sms[i], inner.last = i + 1 == cell.sms.size();
+              inner.run(n.body, out);
+            }
+          } else if (n.text == "target") {
+            for (size_t i = 0; i < sm->targets.size(); ++i) {
+              inner.target = &sm->targets[i], inner.last = i + 1 == sm->targets.size();
+              inner.run(n.body, out);
+            }
+          } else {
+            for (size_t i = 0; i < cell.missing.size(); ++i) {
+              inner.missing = &cell.missing[i], inner.last = i + 1 == cell.missing.size();
+              inner.run(n.body, out);
+            }
+          }
+          break;
+        }
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::string render_page(std::string_view path, const std::vector<PageNode>& nodes, const PageCell& cell,
+                        const Spec& spec, const Matrix& m, const KnowledgeBase& kb, const TeamFacts* team) {
+  Renderer r{path, cell, spec, m, kb, team};
+  std::string out;
+  r.run(nodes, out);
+  return out;
+}
+
+std::optional<std::string> page_path(std::string_view path_tmpl, const PageCell& cell) {
+  std::string out;
+  for (const auto& p : template_pieces(path_tmpl)) {
+    if (!p.word) {
+      out += p.text;
+      continue;
+    }
+    auto it = cell.words.find(p.text);
+    if (it == cell.words.end()) return std::nullopt;
+    out += it->second;
+  }
+  return out;
+}
+
+}  // namespace tailor
