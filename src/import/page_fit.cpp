@@ -182,7 +182,7 @@ const CpuIsa* row_target(const KnowledgeBase& kb, const std::string& line) {
 }  // namespace
 
 PageFit fit_pages(const std::vector<const recipe::SourceFile*>& files, const Spec& spec, const Matrix& m,
-                  const KnowledgeBase& kb, const LayoutImport& li, const std::set<std::string>& corrected,
+                  const KnowledgeBase& kb, const LayoutImport& li,
                   const std::map<std::string, std::set<int>>& reported) {
   PageFit fit;
   Fitter f{spec, m, kb, li, {}, {}};
@@ -574,14 +574,9 @@ PageFit fit_pages(const std::vector<const recipe::SourceFile*>& files, const Spe
     for (size_t i = 0; i < p.lines.size() && bad.empty(); ++i)
       if (team_lines[i] != p.lines[i] && !is_reported(i))
         bad = fmt::format("the template gives line {} as '{}'", i + 1, comment_text(team_lines[i]));
-    // A fact the page writes unlike the knowledge base: corrected by a table, or where check reports.
-    bool all_corrected = std::all_of(f.team.begin(), f.team.end(), [&](const auto& kv) {
-      size_t at = kv.first.find('@');
-      auto now = table_word(kv.first.substr(0, at), kv.first.substr(at + 1), with, m, kb);
-      return (now && *now == kv.second) || corrected.count(kv.first) || as_team.find(kv.second) == std::string::npos;
-    });
+    // A fact the page writes unlike the knowledge base changes only where check reports it.
     for (size_t i = 0; i < p.lines.size() && bad.empty(); ++i)
-      if (kb_lines[i] != p.lines[i] && !is_reported(i) && !all_corrected)
+      if (kb_lines[i] != p.lines[i] && !is_reported(i))
         bad = fmt::format("tailor would write line {} as '{}', a change check does not ask for", i + 1,
                           comment_text(kb_lines[i]));
     // The matrix's cell: the SMs and targets the page lists, but those nvcc cannot compile for.

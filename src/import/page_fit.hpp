@@ -31,10 +31,9 @@ struct PageFit {
 };
 
 /// Fits one template to \a pages (files of one folder), for \a spec and its matrix \a m; \a li
-/// holds the team's facts, \a corrected the table words whose fact a table taken over
-/// corrects, \a reported the lines check reports per file.
+/// holds the team's facts, \a reported the lines check reports per file.
 PageFit fit_pages(const std::vector<const recipe::SourceFile*>& pages, const Spec& spec, const Matrix& m,
-                  const KnowledgeBase& kb, const LayoutImport& li, const std::set<std::string>& corrected,
+                  const KnowledgeBase& kb, const LayoutImport& li,
                   const std::map<std::string, std::set<int>>& reported);
 
 }  // namespace tailor::migrate

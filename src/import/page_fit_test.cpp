@@ -106,7 +106,7 @@ struct Fixture {
   PageFit fit() const {
     std::vector<const recipe::SourceFile*> pages;
     for (const auto& f : files) pages.push_back(&f);
-    return fit_pages(pages, spec, m, kb(), li, {}, {});
+    return fit_pages(pages, spec, m, kb(), li, {});
   }
 };
 

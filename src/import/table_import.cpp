@@ -329,7 +329,7 @@ void import_tables(const std::vector<recipe::SourceFile>& files, const std::stri
   for (const auto& [folder, pages] : folders) {
     const recipe::SourceFile* script = script_naming(files, folder);
     if (!script) continue;
-    PageFit fit = fit_pages(pages, spec, m, kb, li, corrected, reported);
+    PageFit fit = fit_pages(pages, spec, m, kb, li, reported);
     if (fit.path.empty()) {
       if (pages.size() > 1) li.page_why[folder] = fit.why;
       continue;
