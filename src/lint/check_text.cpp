@@ -506,6 +506,23 @@ std::map<int, LineFinding> heading_findings(const std::string& text, const std::
   return out;
 }
 
+/// TLR035 at a page's heading of \a g (its SM token) on a page of \a cuda, which cannot compile for it.
+LineFinding impossible_section(std::string_view line, const GpuArch& g, const CudaToolkit& cuda, const PageCuda& page,
+                               const std::string& rel) {
+  const SmMention sm = sm_mentions(line).front();
+  std::string range = g.max_cuda ? fmt::format("CUDA {} to {}", g.min_cuda.str(), g.max_cuda->str())
+                                 : fmt::format("CUDA {} on", g.min_cuda.str());
+  return {"TLR035",
+          sm.at,
+          sm.end - sm.at,
+          fmt::format("{} lists {} under CUDA {}, but nvcc of CUDA {} cannot compile for it (it builds with {}): "
+                      "the packages of this section cannot be built",
+                      rel, g.display(), cuda.version.str(), cuda.version.str(), range),
+          fmt::format("drop {}'s section from the CUDA {} page", g.display(), cuda.version.str()),
+          {fmt::format("CUDA {} is the page's: line {} says so", page.version, page.line),
+           fmt::format("source: {}", g.source)}};
+}
+
 /// A driver floor in a table cell, and the toolkit it names after it ("(CUDA 13.0)"), if any.
 struct DriverEntry {
   Found found;       ///< offset in the cell
@@ -601,6 +618,12 @@ void check_doc(const LintTree& t, const SourceFile& doc, const ProductIndex& pro
         l != labels.end() &&
         std::none_of(found.begin(), found.end(), [&](const LineFinding& f) { return f.at == l->second.at; }))
       found.push_back(std::move(l->second));
+    // A section for an SM the page's CUDA cannot compile (the table's TLR035, copied):
+    // the packages it lists cannot be built.
+    if (page)
+      if (auto h = sm_heading(line, kb))
+        if (const CudaToolkit* cuda = kb.cuda(page->version); cuda && !h->gpu->supported_by(cuda->version))
+          found.push_back(impossible_section(line, *h->gpu, *cuda, *page, doc.rel));
     // Rows are split only where a driver table can be: its header names CUDA and a driver.
     const bool table_line =
         line.find_first_not_of(" ") != std::string::npos && line[line.find_first_not_of(" ")] == '|';

@@ -53,6 +53,42 @@ TEST(LintPageText, AFloorOnALineOfItsOwnIsOfThePagesCuda) {
                             "CUDA 12.8 is the page's: line 1 says so"}));
 }
 
+// A section for an SM the page's CUDA cannot compile lists packages that cannot be built:
+// nvcc of CUDA 13.0 dropped SM 7.0 (it builds with CUDA 10.0 to 12.9), so the CUDA 13.0
+// page's SM70 heading is the table's TLR035 copied; the CUDA 12.8 page's is right, and a
+// page of several CUDA versions is judged by none.
+TEST(LintPageText, AnSmSectionThePagesCudaCannotCompileIsReportedAtItsHeading) {
+  const std::string page13 =
+      "# Vision 1.0 + CUDA 13.0 — Build Matrix\n"
+      "\n"
+      "- **CUDA**: 13.0\n"
+      "\n"
+      "### SM70 — Volta (V100)\n"
+      "| AVX2 | `...-sm70-avx2` |\n"
+      "### SM90 — Hopper (H100)\n";
+  const std::string page12 =
+      "# Vision 1.0 + CUDA 12.8 — Build Matrix\n"
+      "\n"
+      "### SM70 — Volta (V100)\n"
+      "### SM90 — Hopper (H100)\n";
+  const std::string both =
+      "# Vision 1.0 + CUDA 12.8 / 13.0 — Build Matrix\n"
+      "\n"
+      "### SM70 — Volta (V100)\n"
+      "### SM90 — Hopper (H100)\n";
+  CheckResult r = check_files("t", {{"docs/v-13.0.md", page13}, {"docs/v-12.8.md", page12}, {"docs/v.md", both}}, kb());
+  ASSERT_EQ(r.problems.size(), 1u);
+  const Problem& p = r.problems[0];
+  EXPECT_EQ(fmt::format("{} {}:{}:{}", p.rule->code, p.rel, p.pos.line, p.pos.column), "TLR035 docs/v-13.0.md:5:5");
+  EXPECT_EQ(p.rule->severity, Severity::error);
+  EXPECT_EQ(p.message,
+            "docs/v-13.0.md lists SM70 under CUDA 13.0, but nvcc of CUDA 13.0 cannot compile for it (it builds with "
+            "CUDA 10.0 to 12.9): the packages of this section cannot be built");
+  EXPECT_EQ(p.hint, "drop SM70's section from the CUDA 13.0 page");
+  ASSERT_FALSE(p.notes.empty());
+  EXPECT_EQ(p.notes.front(), "CUDA 13.0 is the page's: line 1 says so");
+}
+
 TEST(LintPageText, TheCudaLineAloneGivesThePagesCudaAndEachFloorFormIsRead) {
   // No CUDA in the title: the field line says it. "Requires driver 570 or newer" is a
   // floor in words (570 < 575.51.03); one finding per line, at the number.
@@ -153,17 +189,21 @@ TEST(LintPageText, ThePagesCopiesFoldIntoTheScriptsArraysUnlessAllSitesAreAsked)
       "### SM90 — Hopper\n"
       "### SM121 — Vera Rubin Ultra (aarch64-only)\n";
   std::vector<SourceFile> tree = {{"scripts/gen.sh", script}, {"docs/matrices/v.md", page}};
-  EXPECT_EQ(found(tree), (Lines{"TLR037 scripts/gen.sh:2:60", "TLR038 scripts/gen.sh:3:29"}));
+  // SM121's section on the CUDA 12.8 page is a page's own error besides (nvcc builds SM 12.1
+  // from CUDA 12.9 on): no array of the script allows it, so nothing folds it.
+  EXPECT_EQ(found(tree),
+            (Lines{"TLR035 docs/matrices/v.md:5:5", "TLR037 scripts/gen.sh:2:60", "TLR038 scripts/gen.sh:3:29"}));
   CheckResult r = check_files("t", tree, kb());
-  ASSERT_EQ(r.problems.size(), 2u);
-  EXPECT_EQ(r.problems[0].notes.back(),
+  ASSERT_EQ(r.problems.size(), 3u);
+  EXPECT_EQ(r.problems[1].notes.back(),
             "it reaches 1 finding of TLR037 in the generated files, e.g. t/docs/matrices/v.md:5:15; tailor check "
             "--all-sites lists them");
-  EXPECT_EQ(r.problems[1].notes.back(),
+  EXPECT_EQ(r.problems[2].notes.back(),
             "it reaches 1 finding of TLR020 in the generated files, e.g. t/docs/matrices/v.md:2:19; tailor check "
             "--all-sites lists them");
-  EXPECT_EQ(found(tree, true), (Lines{"TLR020 docs/matrices/v.md:2:19", "TLR037 docs/matrices/v.md:5:15",
-                                      "TLR037 scripts/gen.sh:2:60", "TLR038 scripts/gen.sh:3:29"}));
+  EXPECT_EQ(found(tree, true),
+            (Lines{"TLR020 docs/matrices/v.md:2:19", "TLR035 docs/matrices/v.md:5:5", "TLR037 docs/matrices/v.md:5:15",
+                   "TLR037 scripts/gen.sh:2:60", "TLR038 scripts/gen.sh:3:29"}));
 }
 
 }  // namespace

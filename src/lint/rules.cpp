@@ -71,7 +71,7 @@ constexpr Rule kRules[] = {
      "disagree on it (settle it with tailor kb probe-pin)"},
     {"TLR035", "table-sm-cuda", Severity::error,
      "a metadata table allows an SM with a CUDA toolkit whose nvcc cannot compile it (reported where the table says "
-     "so)"},
+     "so; on a page, the SM's section under the CUDA its title or CUDA line states)"},
     {"TLR036", "table-gpu-sm", Severity::error, "a metadata table lists a GPU under an SM that is not its own"},
     {"TLR037", "table-arch-name", Severity::warning,
      "a metadata table, or a page's SM heading, names an SM's architecture otherwise than NVIDIA does (a display "
