@@ -651,10 +651,12 @@ Family read_family(const TomlDocument& doc, const toml::table& t, const Defaults
     // family's recipe says which version that recipe builds, as one with its own does.
     std::vector<std::string> paired;
     if (!fam.versions.empty())
-      for (const auto& [attribute, version] : fam.versions.front().paired)
+      for (const auto& pair : fam.versions.front().paired) {
+        const std::string& attribute = pair.first;  // a named reference: clang 14 cannot capture a structured binding
         if (std::all_of(fam.versions.begin(), fam.versions.end(),
                         [&](const PackageVersion& pv) { return !pv.paired_with(attribute).empty(); }))
           paired.push_back(attribute);
+      }
     for (const auto& p : *package)  // each package of the family is built against what it names
       fam.external = read_externals(doc, *ext, *kb.package(p.value), paired, nullptr, kb);
     for (const auto& e : fam.external)
