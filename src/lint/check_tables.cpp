@@ -10,6 +10,7 @@
 // CUDA toolkits are a table too, a field per array, and a fact found there
 // also stands for its findings in the docs the script writes.
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 #include <set>
@@ -31,6 +32,17 @@ using nix::ValueKind;
 using nix::ValuePtr;
 
 // "12_8" or "12.8" -> the toolkit; null when none.
+// Whether \a text names \a path as a whole path or its last part: "docs/matrices" in
+// `OUT="$ROOT/docs/matrices"` or `docs/matrices/`, not in `docs/matrices-old`.
+bool names_path(std::string_view text, std::string_view path) {
+  auto part = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'; };
+  for (size_t at = text.find(path); at != std::string_view::npos; at = text.find(path, at + 1)) {
+    size_t end = at + path.size();
+    if ((at == 0 || !part(text[at - 1])) && (end == text.size() || !part(text[end]))) return true;
+  }
+  return false;
+}
+
 const CudaToolkit* cuda_of(const KnowledgeBase& kb, std::string key) {
   std::replace(key.begin(), key.end(), '_', '.');
   return kb.cuda(key);
@@ -421,7 +433,7 @@ struct Tables {
     script_docs.clear();
     for (const SourceFile& doc : t.docs) {
       size_t slash = doc.rel.rfind('/');
-      if (s.text.find(slash == std::string::npos ? doc.rel : doc.rel.substr(0, slash + 1)) != std::string::npos)
+      if (names_path(s.text, slash == std::string::npos ? doc.rel : doc.rel.substr(0, slash)))
         script_docs.push_back(doc.rel);
     }
     auto cell = [&](const recipe::ShellWord& w) {

@@ -206,5 +206,18 @@ TEST(LintPageText, ThePagesCopiesFoldIntoTheScriptsArraysUnlessAllSitesAreAsked)
                    "TLR037 scripts/gen.sh:2:60", "TLR038 scripts/gen.sh:3:29"}));
 }
 
+TEST(LintPageText, AScriptNamingThePagesFolderWithoutItsSlashWritesThemToo) {
+  // `"$ROOT/docs/matrices"`: the folder as a whole path part, no trailing slash. A folder
+  // whose name only begins the same ("docs/matrices-old") is not it.
+  const std::string page =
+      "# Vision 1.0 + CUDA 12.8 — Build Matrix\n"
+      "- **Min driver**: 550+\n";
+  const std::string writes = "OUT=\"$ROOT/docs/matrices\"\ndeclare -A DRIVER=( [12_8]=\"550\" [13_0]=\"580\" )\n";
+  const std::string other = "OUT=\"$ROOT/docs/matrices-old\"\ndeclare -A DRIVER=( [12_8]=\"550\" [13_0]=\"580\" )\n";
+  EXPECT_EQ(found({{"scripts/gen.sh", writes}, {"docs/matrices/v.md", page}}), (Lines{"TLR038 scripts/gen.sh:2:29"}));
+  EXPECT_EQ(found({{"scripts/gen.sh", other}, {"docs/matrices/v.md", page}}),
+            (Lines{"TLR020 docs/matrices/v.md:2:19", "TLR038 scripts/gen.sh:2:29"}));
+}
+
 }  // namespace
 }  // namespace tailor::lint
