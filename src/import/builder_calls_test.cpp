@@ -35,6 +35,17 @@ struct Fixture {
   }
 };
 
+// What the recipe \a rel of the tree at \a root builds through its builder call.
+std::optional<BuilderCall> call_of(const std::string& root, const std::string& rel) {
+  std::vector<lint::Problem> ignored;
+  lint::LintTree tree = lint::make_tree("t", lint::read_tree(root), kb(), ignored);
+  BuilderCalls calls(tree);
+  for (const auto& n : tree.nix)
+    if (n.src.rel == rel) return calls.read(n);
+  ADD_FAILURE() << "no " << rel << " in " << root;
+  return std::nullopt;
+}
+
 // The overlay list is reached twice: first at the end of a chain of 19 sets
 // (deeper than the walk follows past it), then near the result as nixpkgs'
 // overlays. The near meeting is walked again, so the source the overlay
@@ -58,14 +69,7 @@ TEST(BuilderCalls, AValueMetFirstDeepDownIsWalkedAgainWhereItIsNearer) {
          "ov; };\nin pkgs.python3Packages.torchvision.overrideAttrs (old: { inherit deep; pname = "
          "\"torchvision026-python313-cpu-avx2\"; })\n";
   std::ofstream(dir.path() + "/torchvision026-python313-cpu-avx2.nix") << "import ./lib/b.nix { v = \"1\"; }\n";
-  std::vector<lint::Problem> ignored;
-  lint::LintTree tree = lint::make_tree("w", lint::read_tree(dir.path()), kb(), ignored);
-  BuilderCalls calls(tree);
-  const lint::NixFile* f = nullptr;
-  for (const auto& n : tree.nix)
-    if (n.src.rel == "torchvision026-python313-cpu-avx2.nix") f = &n;
-  ASSERT_NE(f, nullptr);
-  auto c = calls.read(*f);
+  auto c = call_of(dir.path(), "torchvision026-python313-cpu-avx2.nix");
   ASSERT_TRUE(c);
   ASSERT_TRUE(c->source);
   EXPECT_EQ(c->source->rev, "v0.26.0");
@@ -77,14 +81,7 @@ TEST(BuilderCalls, WhatABuilderDoesNotSayNamesTheBuilder) {
   std::filesystem::create_directories(dir.path() + "/lib");
   std::ofstream(dir.path() + "/lib/quiet.nix") << "{ v }: (import <nixpkgs> { }).python3Packages.torchvision\n";
   std::ofstream(dir.path() + "/torchvision026-python313-cpu-avx2.nix") << "import ./lib/quiet.nix { v = \"1\"; }\n";
-  std::vector<lint::Problem> ignored;
-  lint::LintTree tree = lint::make_tree("q", lint::read_tree(dir.path()), kb(), ignored);
-  BuilderCalls calls(tree);
-  const lint::NixFile* f = nullptr;
-  for (const auto& n : tree.nix)
-    if (n.src.rel == "torchvision026-python313-cpu-avx2.nix") f = &n;
-  ASSERT_NE(f, nullptr);
-  auto c = calls.read(*f);
+  auto c = call_of(dir.path(), "torchvision026-python313-cpu-avx2.nix");
   ASSERT_TRUE(c);
   EXPECT_EQ(c->version.why, "the result of lib/quiet.nix states no version tailor can read, nor a source with a tag");
   EXPECT_EQ(c->nixpkgs_rev.why, "lib/quiet.nix fetches no nixpkgs tarball tailor can read");

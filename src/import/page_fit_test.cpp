@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "matrix/page_template.hpp"
+#include "support/page_variants.hpp"
 
 namespace tailor::migrate {
 namespace {
@@ -21,17 +22,7 @@ const KnowledgeBase& kb() {
 }
 
 Variant built(const std::string& cuda, const std::string& sm, const std::string& isa) {
-  Variant v;
-  v.package = "vision";
-  v.family = "vision-" + cuda;
-  v.version = "0.26.0";
-  v.python = "3.13";
-  v.cuda = cuda;
-  v.sm = sm;
-  v.isa = isa;
-  v.platform = isa == "armv9" ? "aarch64-linux" : "x86_64-linux";
-  v.name = "vision-" + cuda + "-" + sm + "-" + isa;
-  return v;
+  return test::page_variant(cuda, sm, isa);
 }
 
 const std::string kSection =

@@ -3,6 +3,7 @@
 // Blackwell; CUDA 12.8 needs driver 570, 13.0 driver 580; AVX-512 is shown
 // "AVX-512", ARMv9 "ARMv9".
 #include "matrix/page_template.hpp"
+#include "support/page_variants.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,16 +18,7 @@ const KnowledgeBase& kb() {
 }
 
 Variant built(const std::string& cuda, const std::string& sm, const std::string& isa) {
-  Variant v;
-  v.package = "vision";
-  v.version = "0.26.0";
-  v.python = "3.13";
-  v.cuda = cuda;
-  v.sm = sm;
-  v.isa = isa;
-  v.platform = isa == "armv9" ? "aarch64-linux" : "x86_64-linux";
-  v.name = "vision-" + cuda + "-" + sm + "-" + isa;
-  return v;
+  return test::page_variant(cuda, sm, isa);
 }
 
 size_t error_at(std::string_view text) {
