@@ -9,8 +9,10 @@
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "cli/session.hpp"
+#include "kb/driver_rule.hpp"
 #include "kb/kb_json.hpp"
 #include "kb/pin_query.hpp"
+#include "recommend/upstream_wheel.hpp"
 #include "util/exit_status.hpp"
 #include "util/json_text.hpp"
 #include "util/text_table.hpp"
@@ -75,12 +77,41 @@ void print_hardware_tables(Session& s, const KnowledgeBase& kb) {
                   g.cudnn_last ? "<= " + g.cudnn_last->str() : std::string("any")});
   s.out << "GPU architectures (gpu_architectures.toml)\n" << gpus.render() << "\n";
 
+  // The driver rule's per-GPU half (kb/driver_rule.hpp): a build for a GPU needs the higher of its CUDA
+  // major's compatibility floor and the GPU's first branch; past its last branch a driver does not see it.
+  TextTable drivers({"sm", "family", "first driver", "last driver", "evidence"});
+  for (const auto& g : kb.gpus)
+    drivers.add_row({g.sm, g.family, g.first_driver ? driver_text(*g.first_driver) : std::string("-"),
+                     g.last_driver ? driver_text(*g.last_driver) : std::string("-"),
+                     !g.first_driver && !g.last_driver
+                         ? std::string("not read")
+                         : std::string(g.driver_inferred ? "first inferred from a toolkit's GA driver"
+                                                         : "read in NVIDIA's notes") +
+                               (g.preview ? "; preview" : "") + (g.open_modules_only ? "; open modules only" : "")});
+  s.out << "Driver branches per GPU (gpu_architectures.toml)\n" << drivers.render() << "\n";
+
   TextTable cudas({"cuda", "min driver", "minor-compat driver", "max gcc", "nixpkgs"});
   for (const auto& c : kb.cudas)
     cudas.add_row({c.version.str(), c.min_driver ? c.min_driver->str() : "-",
                    c.minor_compat_driver ? c.minor_compat_driver->str() : "-",
                    c.max_gcc ? std::to_string(*c.max_gcc) : "-", c.nixpkgs_attr()});
   s.out << "CUDA toolkits (cuda_toolkits.toml)\n" << cudas.render() << "\n";
+
+  // PyTorch's own wheels: per release, each CUDA build's code per platform.
+  UpstreamWheels wheels = UpstreamWheels::load();
+  TextTable wh({"torch", "cuda", "x86_64-linux", "aarch64-linux", "note"});
+  for (const auto& r : wheels.releases) {
+    auto list = [&](const std::string& cuda, const char* platform) {
+      const UpstreamWheels::Build* b = wheels.build(r.version, cuda, platform);
+      if (!b) return std::string("-");
+      return join(b->sm, " ") + (b->ptx.empty() ? "" : " +PTX " + b->ptx);
+    };
+    for (const auto& c : r.cuda)
+      wh.add_row({r.version, c, list(c, "x86_64-linux"), list(c, "aarch64-linux"),
+                  c == r.default_cuda ? "PyPI default" : "-"});
+    for (const auto& c : r.disputed) wh.add_row({r.version, c, "-", "-", "disputed"});
+  }
+  s.out << "PyTorch wheels (upstream_wheels.toml)\n" << wh.render() << "\n";
 
   TextTable isas({"isa", "platform", "level", "requires", "flags", "disables"});
   for (const auto& i : kb.isas)

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kb/driver_rule.hpp"
 #include "matrix/layout_words.hpp"
 #include "util/quote.hpp"
 
@@ -337,11 +338,24 @@ LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const S
     if (!drop.empty()) names = without_items(names, drop);
   }
   out.team_driver = tree_driver;
+  // Kept where it meets the driver rule for a GPU; corrected for the GPUs it is too low for.
   for (const auto& [cuda, floor] : tree_driver) {
     const CudaToolkit* t = kb.cuda(cuda);
-    if (t && t->min_driver && std::to_string(t->min_driver->major()) != floor)
-      out.corrected.push_back(fmt::format("driver floor of CUDA {}: {} becomes {} (NVIDIA's minimum {})", cuda, floor,
-                                          t->min_driver->major(), t->min_driver->str()));
+    if (!t) continue;
+    std::vector<std::string> wrong;
+    std::vector<const GpuArch*> low;
+    std::set<const GpuArch*> seen;
+    for (const auto& v : m.variants)
+      if (v.cuda == cuda)
+        for (const auto& sm : v.sms())
+          if (const GpuArch* g = kb.gpu(sm); g && seen.insert(g).second)
+            if (auto f = driver_floor(*t, g); f && !written_floor_meets(floor, f->floor)) {
+              wrong.push_back(f->why);
+              low.push_back(g);
+            }
+    if (!wrong.empty())
+      out.corrected.push_back(fmt::format("driver floor of CUDA {}: {} becomes {} for the GPUs it is too low for ({})",
+                                          cuda, floor, written_floor(*t, low, floor), fmt::join(wrong, "; ")));
   }
   // The builder: the .nix files below the wrappers' folder; the script: what names the builder the wrappers import.
   std::set<std::string> import_names;
@@ -388,6 +402,11 @@ std::string layout_toml(const LayoutImport& li) {
   if (!li.gpu_names.empty()) {
     t += "\n# The GPU names the wrappers write, by SM (and platform where it has its own).\n[layout.gpu_names]\n";
     for (const auto& [key, names] : li.gpu_names) t += fmt::format("{} = {}\n", toml_string(key), toml_string(names));
+  }
+  if (!li.team_driver.empty()) {
+    t += "\n# The driver floors the team's files write, by CUDA: kept where they meet what the GPU\n"
+         "# needs (the CUDA major's compatibility floor and the GPU's first driver branch).\n[layout.drivers]\n";
+    for (const auto& [cuda, floor] : li.team_driver) t += fmt::format("{} = {}\n", toml_string(cuda), toml_string(floor));
   }
   if (!li.tables.empty()) {
     t += "\n# The tables the builder reads and the pages the scripts wrote: the team's text, each\n"

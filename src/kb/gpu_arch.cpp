@@ -68,6 +68,12 @@ GpuArch read_gpu_arch(TableReader& r) {
   g.cudnn_last = optional_version(r, "cudnn_last");
   g.platforms = values(r.strings("platforms"));
   if (auto j = r.boolean("jetson")) g.jetson = j->value;
+  g.first_driver = optional_version(r, "first_driver");
+  g.last_driver = optional_version(r, "last_driver");
+  if (auto b = r.boolean("driver_inferred")) g.driver_inferred = b->value;
+  if (auto b = r.boolean("open_modules_only")) g.open_modules_only = b->value;
+  if (auto b = r.boolean("preview")) g.preview = b->value;
+  g.driver_source = optional_text(r, "driver_source");
   g.notes = optional_text(r, "notes");
   g.source = r.required_string("source").value;
   return g;

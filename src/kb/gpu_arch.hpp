@@ -29,6 +29,13 @@ struct GpuArch {
   std::optional<Version> cudnn_last;  ///< last cuDNN that supports it; absent: current
   std::vector<std::string> platforms;
   bool jetson = false;
+  /// The first Linux driver branch ("570") or release ("580.82.07") that runs it; absent: not read.
+  std::optional<Version> first_driver;
+  std::optional<Version> last_driver;  ///< the last branch that supports it ("580"); absent: current
+  bool driver_inferred = false;        ///< first_driver follows from a toolkit's GA driver, not read
+  bool open_modules_only = false;      ///< needs NVIDIA's open kernel modules
+  bool preview = false;                ///< its support is a developer preview
+  std::string driver_source;
   std::string notes;
   std::string source;
 

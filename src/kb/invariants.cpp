@@ -92,6 +92,18 @@ void check_gpus(const KnowledgeBase& kb, std::vector<std::string>& out) {
     if (g.jetson && g.platforms != std::vector<std::string>{"aarch64-linux"})
       out.push_back(fmt::format("{}: SM {}: Jetson-class GPUs are aarch64-linux only", f, g.sm));
     check_family_specific(kb, g, out);
+    // Driver facts carry their source; a GPU's first branch precedes its last.
+    if ((g.first_driver || g.last_driver) && g.driver_source.empty())
+      out.push_back(fmt::format("{}: SM {}: driver branches without driver_source", f, g.sm));
+    if (!g.driver_source.empty() && !g.first_driver && !g.last_driver)
+      out.push_back(fmt::format("{}: SM {}: driver_source without a driver branch", f, g.sm));
+    if (g.driver_inferred && !g.first_driver)
+      out.push_back(fmt::format("{}: SM {}: driver_inferred without first_driver", f, g.sm));
+    if (g.first_driver && g.last_driver && g.last_driver->major() < g.first_driver->major())
+      out.push_back(fmt::format("{}: SM {}: last_driver is below first_driver", f, g.sm));
+    for (const auto* d : {&g.first_driver, &g.last_driver})
+      if (*d && (d->value().major() < 300 || d->value().major() >= 1000))
+        out.push_back(fmt::format("{}: SM {}: driver {} is no Linux driver branch", f, g.sm, d->value().str()));
     bool some_toolkit =
         std::any_of(kb.cudas.begin(), kb.cudas.end(), [&](const CudaToolkit& c) { return g.supported_by(c.version); });
     if (!some_toolkit) out.push_back(fmt::format("{}: SM {}: no toolkit of cuda_toolkits.toml supports it", f, g.sm));

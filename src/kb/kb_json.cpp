@@ -137,6 +137,12 @@ nlohmann::ordered_json to_json(const KnowledgeBase& kb) {
                            {"cudnn_last", opt(g.cudnn_last)},
                            {"platforms", g.platforms},
                            {"jetson", g.jetson},
+                           {"first_driver", opt(g.first_driver)},
+                           {"last_driver", opt(g.last_driver)},
+                           {"driver_inferred", g.driver_inferred},
+                           {"open_modules_only", g.open_modules_only},
+                           {"preview", g.preview},
+                           {"driver_source", opt(g.driver_source)},
                            {"notes", opt(g.notes)},
                            {"source", g.source}});
   out["cuda"] = json::array();

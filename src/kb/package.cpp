@@ -148,13 +148,16 @@ VersionPairing read_pairing(const TomlDocument& doc, const toml::table& t) {
   v.with = r.required_string("with").value;
   const toml::array* pairs = t.get_as<toml::array>("pairs");
   if (!pairs || pairs->empty())
-    throw doc.error_at(t, "[[package.pairing]] needs 'pairs': [[\"THIS\", \"OTHER\"], …] (major.minor of each)");
+    throw doc.error_at(t, "[[package.pairing]] needs 'pairs': [[\"THIS\", \"OTHER\"], …] (major.minor of each; "
+                          "\"OTHER+\" for that release and every later one)");
   for (const auto& pair : *pairs) {
     const toml::array* two = pair.as_array();
     if (!two || two->size() != 2 || !(*two)[0].is_string() || !(*two)[1].is_string())
       throw doc.error_at(pair, "a pair is two major.minor versions: [\"0.24\", \"2.9\"]");
     std::string a((*two)[0].as_string()->get()), b((*two)[1].as_string()->get());
-    for (const auto& x : {a, b})
+    // "2.11+": the other's release and every later one (a companion built on a stable ABI).
+    std::string b_release = !b.empty() && b.back() == '+' ? b.substr(0, b.size() - 1) : b;
+    for (const auto& x : {a, b_release})
       if (auto ver = Version::parse(x); !ver || ver->str() != x || std::count(x.begin(), x.end(), '.') != 1)
         throw doc.error_at(pair, fmt::format("'{}' is not a major.minor version", x));
     v.pairs.emplace_back(a, b);

@@ -16,8 +16,10 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "kb/cuda_alias.hpp"
+#include "kb/driver_rule.hpp"
 #include "kb/gpu_arch.hpp"
 #include "lint/checks.hpp"
 #include "nix/eval.hpp"
@@ -301,6 +303,68 @@ struct Tables {
     }
   }
 
+  // TLR038: a CUDA entry's driver floor, judged per GPU the variants built with it serve
+  // (kb/driver_rule.hpp); without variant files, by the CUDA major's floor alone.
+  void driver_floor_finding(const Entry& entry, const CudaToolkit& cuda, const Cell& d) {
+    // The SMs the variant files of this CUDA pass, as the files write them ("100"), by GPU.
+    std::map<const GpuArch*, std::string> served;
+    for (const auto& call : calls) {
+      const auto& values = call.second;  // a named reference: clang 14 cannot capture a structured binding
+      if (!values.count(entry.key)) continue;
+      for (const auto& v : values)
+        if (const GpuArch* g = v.size() <= 3 ? gpu_of(kb, v) : nullptr) served.emplace(g, v);
+    }
+    std::vector<std::pair<const GpuArch*, std::string>> judged(served.begin(), served.end());
+    std::sort(judged.begin(), judged.end(),
+              [](const auto& x, const auto& y) { return x.first->capability < y.first->capability; });
+    if (judged.empty()) judged.emplace_back(nullptr, "");
+    std::vector<DriverFloor> wrong;
+    std::vector<const NixFile*> hit;
+    for (const auto& [g, token] : judged) {
+      auto f = driver_floor(cuda, g);
+      if (!f || written_floor_meets(d.text(), f->floor)) continue;
+      if (g)
+        for (const NixFile* file : files_with({entry.key, token})) hit.push_back(file);
+      else
+        hit = files_with({entry.key});
+      wrong.push_back(std::move(*f));
+    }
+    if (wrong.empty()) return;
+    const DriverFloor* top = &wrong.front();
+    std::vector<std::string> whys, sources;
+    for (const auto& w : wrong) {
+      if (top->floor < w.floor) top = &w;
+      whys.push_back(w.why);
+      if (std::find(sources.begin(), sources.end(), "source: " + w.source) == sources.end())
+        sources.push_back("source: " + w.source);
+    }
+    std::string reach_text;
+    if (!hit.empty())
+      reach_text = fmt::format("; {} variant file{} {} for {}, e.g. {}", hit.size(), hit.size() == 1 ? "" : "s",
+                               script ? "the script writes are" : (hit.size() == 1 ? "is" : "are"),
+                               top->gpu ? (wrong.size() == 1 ? "that GPU" : "those GPUs") : "it",
+                               hit.front()->src.rel);
+    bool major_only = d.text().find('.') == std::string::npos;
+    Problem* p = report(d, "TLR038",
+                        fmt::format("the driver floor of CUDA {} is {} here, but {}: older drivers do not run {}{}",
+                                    cuda.version.str(), d.text(), fmt::join(whys, "; "),
+                                    top->gpu ? (wrong.size() == 1 ? "that GPU" : "those GPUs") : "the build",
+                                    reach_text),
+                        fmt::format("make it \"{}\"", major_only ? std::to_string(top->floor.major()) : top->floor.str()),
+                        std::move(sources));
+    if (p && top->gpu && wrong.size() < judged.size()) {
+      p->notes.push_back(fmt::format("the other GPUs it serves run CUDA {}.x from {} on through minor-version "
+                                     "compatibility",
+                                     cuda.version.major(),
+                                     cuda_floor(cuda) ? driver_text(*cuda_floor(cuda)) : std::string("?")));
+    }
+    if (!p) return;
+    p->fold_rule = "TLR020";
+    p->fold_text = "driver " + d.text() + "+";
+    for (const NixFile* f : hit) p->fold_files.insert(f->src.rel);
+    if (script) p->fold_files.insert(script_docs.begin(), script_docs.end());
+  }
+
   void cuda_table(const std::vector<Entry>& entries) {
     // A driver floor: a number like 575 or 575.51.03 (Linux drivers are 3xx and up).
     std::string driver = field_where(entries, [&](const std::string&, const Field& f) {
@@ -311,27 +375,7 @@ struct Tables {
     for (const Entry& entry : entries) {
       const CudaToolkit& cuda = *cuda_of(kb, entry.key);
       const Field* floor_field = driver.empty() ? nullptr : entry.get(driver);
-      // No finding against a minimum no source states.
-      if (floor_field && floor_field->whole && cuda.min_driver) {
-        const Version& min_driver = *cuda.min_driver;
-        const Cell& d = *floor_field->whole;
-        auto floor = Version::parse(d.text());
-        // "575" means the 575 series: compared by its major number alone.
-        bool below = floor && (d.text().find('.') == std::string::npos ? floor->major() < min_driver.major()
-                                                                       : *floor < min_driver);
-        if (below) {
-          Problem* p = report(
-              d, "TLR038",
-              fmt::format("the driver floor of CUDA {} is {} here, below NVIDIA's minimum {} for CUDA {}: a user with "
-                          "driver {} gets a build that fails to start{}",
-                          cuda.version.str(), d.text(), min_driver.str(), cuda.version.str(), d.text(),
-                          reach({entry.key})),
-              fmt::format("make it \"{}\"", d.text().find('.') == std::string::npos ? std::to_string(min_driver.major())
-                                                                                    : min_driver.str()),
-              {fmt::format("source: {}", cuda.source)});
-          fold(p, "TLR020", "driver " + d.text() + "+", files_with({entry.key}));
-        }
-      }
+      if (floor_field && floor_field->whole) driver_floor_finding(entry, cuda, *floor_field->whole);
       for (const auto& [name, field] : entry.fields) {
         if (!field.whole || !is_alias_of(field.whole->text(), cuda)) continue;
         report(*field.whole, "TLR039",

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kb/driver_rule.hpp"
 #include "lint/checks.hpp"
 #include "lint/claim_context.hpp"
 
@@ -278,32 +279,56 @@ void product_findings(const std::string& line, std::string_view where, const Pro
   }
 }
 
-/// TLR020: a driver floor below NVIDIA's minimum for CUDA \a cuda. A floor
-/// written as a major alone ("570+") is judged by its major.
+/// TLR020: a driver floor below the driver rule's (kb/driver_rule.hpp) for CUDA
+/// \a cuda on each GPU of \a gpus (none known: the CUDA major's floor alone).
+/// A floor written as a major alone ("570+") is judged by its major.
 void driver_finding(const std::string& line, const Found& d, const std::string& cuda, std::string_view where,
-                    const KnowledgeBase& kb, std::vector<LineFinding>& out) {
+                    const KnowledgeBase& kb, std::vector<LineFinding>& out,
+                    const std::vector<const GpuArch*>& gpus = {}) {
   const CudaToolkit* tk = kb.cuda(cuda);
   std::string number = line.substr(d.at, d.length);
-  auto driver = Version::parse(number);
-  // No finding against a minimum no source states.
-  if (!tk || !driver || !tk->min_driver) return;
-  const Version& min_driver = *tk->min_driver;
+  if (!tk || !Version::parse(number)) return;
+  // The GPUs the floor is wrong for, each with its reason; the highest floor for the hint.
+  std::vector<DriverFloor> wrong;
+  std::vector<const GpuArch*> judged = gpus;
+  if (judged.empty()) judged.push_back(nullptr);
+  for (const GpuArch* g : judged) {
+    auto f = driver_floor(*tk, g);
+    // No finding against a floor no source states.
+    if (!f || written_floor_meets(number, f->floor)) continue;
+    if (std::none_of(wrong.begin(), wrong.end(), [&](const DriverFloor& w) { return w.why == f->why; }))
+      wrong.push_back(std::move(*f));
+  }
+  if (wrong.empty()) return;
+  const DriverFloor* top = &wrong.front();
+  std::vector<std::string> whys;
+  for (const auto& w : wrong) {
+    whys.push_back(w.why);
+    if (top->floor < w.floor) top = &w;
+  }
   bool major_only = number.find('.') == std::string::npos;
-  if (major_only ? driver->major() >= min_driver.major() : !(*driver < min_driver)) return;
   LineFinding f{"TLR020",
                 d.at,
                 d.length + (d.plus ? 1 : 0),
-                fmt::format("{} says driver {}{}, but NVIDIA's minimum for CUDA {} is {}: on older drivers the "
-                            "package fails at run time with \"CUDA driver version is insufficient\"",
-                            where, number, d.plus ? "+" : "", cuda, min_driver.str()),
-                fmt::format("say driver {}+", min_driver.str()),
+                fmt::format("{} says driver {}{} for CUDA {}, but {}: older drivers do not run {}", where, number,
+                            d.plus ? "+" : "", cuda, fmt::join(whys, "; "),
+                            top->gpu ? (wrong.size() == 1 ? "that GPU" : "those GPUs") : "the build"),
+                fmt::format("say driver {}+", major_only ? std::to_string(top->floor.major()) : top->floor.str()),
                 {}};
-  if (tk->minor_compat_driver)
-    f.notes.push_back(
-        fmt::format("drivers from {} run CUDA {}.x only through minor-version compatibility "
-                    "(no JIT of newer PTX)",
-                    tk->minor_compat_driver->str(), tk->version.major()));
+  for (const auto& w : wrong)
+    if (!w.source.empty()) f.notes.push_back(fmt::format("source: {}", w.source));
+  if (tk->min_driver && top->floor < *tk->min_driver)
+    f.notes.push_back(fmt::format("{} (CUDA {} GA) is what JIT of its PTX and its new driver features need",
+                                  tk->min_driver->str(), tk->version.str()));
   out.push_back(std::move(f));
+}
+
+/// The GPUs of the SMs \a sms names, known ones only.
+std::vector<const GpuArch*> gpus_of(const std::set<std::string>& sms, const KnowledgeBase& kb) {
+  std::vector<const GpuArch*> out;
+  for (const auto& sm : sms)
+    if (const GpuArch* g = kb.gpu(sm)) out.push_back(g);
+  return out;
 }
 
 /// The cells of a markdown table row ("| a | b |" -> {"a", "b"}); empty if none.
@@ -591,12 +616,11 @@ void check_doc(const LintTree& t, const SourceFile& doc, const ProductIndex& pro
       size_t b = name.find_first_not_of(" *"), e = name.find_last_not_of(" *");
       name = b == std::string::npos ? "driver" : name.substr(b, e - b + 1);
       p = &sink.add_doc(t, doc, first.code, n, static_cast<int>(first.at) + 1,
-                        fmt::format("{}'s \"{}\" column gives a driver below NVIDIA's minimum for the row's CUDA in "
-                                    "{} row{} ({} floor{}): on older drivers those packages fail at run time with "
-                                    "\"CUDA driver version is insufficient\"",
+                        fmt::format("{}'s \"{}\" column gives a driver below what the row's CUDA and GPUs need in "
+                                    "{} row{} ({} floor{}): older drivers do not run those packages",
                                     doc.rel, name, rows.size(), rows.size() == 1 ? "" : "s", column.size(),
                                     column.size() == 1 ? "" : "s"),
-                        "take each row's floor from the newest CUDA it lists (tailor kb lists NVIDIA's minimums)");
+                        "take each row's floor from its GPUs and CUDA majors (tailor kb lists both)");
       for (size_t i = 0; i < column.size() && i < 10; ++i)
         p->notes.push_back(fmt::format("line {}: {}", column[i].first, column[i].second.message));
       if (column.size() > 10) p->notes.push_back(fmt::format("… and {} more", column.size() - 10));
@@ -605,6 +629,19 @@ void check_doc(const LintTree& t, const SourceFile& doc, const ProductIndex& pro
   };
   const std::optional<PageCuda> page = page_cuda(doc.text);
   std::map<int, LineFinding> labels = heading_findings(doc.text, doc.rel, kb);
+  // The GPUs a page of one CUDA serves: its sections' SMs.
+  std::vector<const GpuArch*> page_gpus;
+  if (page) {
+    std::set<std::string> sms;
+    for (size_t at = 0; at < doc.text.size();) {
+      size_t end = std::min(doc.text.find('\n', at), doc.text.size());
+      std::string_view l = std::string_view(doc.text).substr(at, end - at);
+      if (l.size() <= kMaxRegexLine)
+        if (auto h = sm_heading(l, kb)) sms.insert(h->gpu->sm);
+      at = end + 1;
+    }
+    page_gpus = gpus_of(sms, kb);
+  }
   size_t start = 0;
   for (int n = 1; start < doc.text.size(); ++n) {
     size_t end = std::min(doc.text.find('\n', start), doc.text.size());
@@ -636,11 +673,16 @@ void check_doc(const LintTree& t, const SourceFile& doc, const ProductIndex& pro
       header.clear();
       cuda_col = driver_col = -1;
       if (auto c = cuda_in(line)) {
-        if (auto d = driver_in(line)) driver_finding(line, *d, line.substr(c->at, c->length), doc.rel, kb, found);
+        // Judged for the GPUs the line names, else the page's sections.
+        std::vector<const GpuArch*> gpus = gpus_of(sms_in(line, kb), kb);
+        if (gpus.empty() && page) gpus = page_gpus;
+        if (auto d = driver_in(line))
+          driver_finding(line, *d, line.substr(c->at, c->length), doc.rel, kb, found, gpus);
       } else if (auto d = driver_in(line); d && page && floor_claim(line, *d)) {
-        // A floor on a line of its own: of the page's CUDA (a line's own CUDA wins, above).
+        // A floor on a line of its own: of the page's CUDA (a line's own CUDA wins, above),
+        // for each GPU the page has a section for.
         size_t had = found.size();
-        driver_finding(line, *d, page->version, doc.rel, kb, found);
+        driver_finding(line, *d, page->version, doc.rel, kb, found, page_gpus);
         if (found.size() > had)
           found.back().notes.push_back(
               fmt::format("CUDA {} is the page's: line {} says so", page->version, page->line));
@@ -661,15 +703,16 @@ void check_doc(const LintTree& t, const SourceFile& doc, const ProductIndex& pro
       // that names its toolkit ("580.65.06+ (CUDA 13.0)") against that one, one floor for the
       // row against every toolkit, one floor per toolkit in the same order against its own.
       std::vector<LineFinding> floors_found;
+      const std::vector<const GpuArch*> row_gpus = gpus_of(sms_in(line, kb), kb);
       for (size_t k = 0; k < floors.size(); ++k) {
         Found at = floors[k].found;
         at.at += off;
         if (!floors[k].cuda.empty())
-          driver_finding(line, at, floors[k].cuda, doc.rel, kb, floors_found);
+          driver_finding(line, at, floors[k].cuda, doc.rel, kb, floors_found, row_gpus);
         else if (floors.size() == 1)
-          for (const auto& cuda : cudas) driver_finding(line, at, cuda, doc.rel, kb, floors_found);
+          for (const auto& cuda : cudas) driver_finding(line, at, cuda, doc.rel, kb, floors_found, row_gpus);
         else if (floors.size() == cudas.size())
-          driver_finding(line, at, cudas[k], doc.rel, kb, floors_found);
+          driver_finding(line, at, cudas[k], doc.rel, kb, floors_found, row_gpus);
       }
       for (auto& x : floors_found) column.emplace_back(n, std::move(x));
     }
@@ -717,7 +760,13 @@ void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
                                        where, line.substr(m->at, m->length), cuda),
                            fmt::format("say CUDA {}", cuda),
                            {}});
-        if (auto d = driver_in(line)) driver_finding(line, *d, cuda, where, kb, found);
+        if (auto d = driver_in(line)) {
+          // For the recipe's GPU, else the GPUs the line names.
+          std::vector<const GpuArch*> gpus;
+          if (f.variant && kb.gpu(f.variant->sm)) gpus.push_back(kb.gpu(f.variant->sm));
+          if (gpus.empty()) gpus = gpus_of(sms_in(line, kb), kb);
+          driver_finding(line, *d, cuda, where, kb, found, gpus);
+        }
       }
       for (auto& x : found) {
         Problem& p = sink.add(f, x.code, inside(*tx, x.at, x.length), std::move(x.message), std::move(x.hint));

@@ -38,9 +38,10 @@ constexpr Rule kRules[] = {
      "a description or comment names a GPU product under the wrong SM (L40S under SM90)"},
     {"TLR019", "cuda-version-text", Severity::error,
      "a description or comment states a CUDA version other than the overlay's"},
-    {"TLR020", "driver-text", Severity::warning,
-     "a CUDA driver requirement below NVIDIA's minimum for the overlay's toolkit (on a page, the CUDA its title or "
-     "CUDA line states)"},
+    {"TLR020", "driver-text", Severity::error,
+     "a CUDA driver requirement below what the build needs on its GPU: the higher of the CUDA major's "
+     "minor-version compatibility floor and the GPU's first driver branch (on a page, the CUDA its title or CUDA "
+     "line states, for the GPUs of its sections)"},
     {"TLR021", "import-missing", Severity::error, "a recipe imports a file that does not exist (torch of a companion)"},
     {"TLR022", "docs-count", Severity::error, "README / BUILD_MATRIX variant counts disagree with the files"},
     {"TLR023", "docs-name-missing", Severity::error, "README / BUILD_MATRIX names a variant that has no recipe"},
@@ -77,7 +78,8 @@ constexpr Rule kRules[] = {
      "a metadata table, or a page's SM heading, names an SM's architecture otherwise than NVIDIA does (a display "
      "label: no build is wrong)"},
     {"TLR038", "table-driver-floor", Severity::error,
-     "a metadata table gives a CUDA toolkit a driver floor below NVIDIA's minimum for it"},
+     "a metadata table gives a CUDA toolkit a driver floor below what one of the GPUs built with it needs (the "
+     "higher of the CUDA major's compatibility floor and the GPU's first driver branch)"},
     {"TLR039", "table-cuda-alias", Severity::warning,
      "a metadata table selects a CUDA package set by an alias (cudaPackages_13) that follows the pin's default"},
     {"TLR040", "builder-argument", Severity::error,

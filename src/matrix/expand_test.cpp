@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "kb/version_pairing.hpp"
 #include "matrix/spec_loader.hpp"
 #include "support/disputed_kb.hpp"
 #include "support/golden.hpp"
@@ -180,39 +181,57 @@ TEST(Expand, ACudaTheTeamsDoNotUseOnAPinIsAWarningNotARefusal) {
                             "(inferred); measure it: tailor kb probe-pin 6a030d5 --nixpkgs PATH"}));
 }
 
-// torchaudio 2.11 is made for torch 2.11 (pytorch/audio release notes); the team
-// builds it against torch 2.12 on purpose (its -pt212 variants). Said in the
-// version's `deliberate`, the pairing loads; unsaid, it is an error at the
-// paired version; an empty reason is no reason.
+// torchaudio 2.11, its last release, is built on torch's stable ABI and supports
+// torch 2.11 and every later release (pytorch/audio#4212, #4225): the team's
+// torchaudio 2.11 on torch 2.12 (its -pt212 variants) is on the table. Earlier
+// releases pair 2.N with 2.N only: torchaudio 2.10 on torch 2.11 is off it, an
+// error at the paired version unless `deliberate` says why; an empty reason is
+// no reason.
 TEST(Expand, APairingOffTheTableNeedsItsReason) {
-  auto spec = [](const std::string& deliberate) {
+  auto spec = [](const std::string& version, const std::string& torch, const std::string& deliberate) {
     return "[branch]\nname = \"t\"\nproduct = \"build-pytorch\"\npin = \"6a030d5\"\npython = \"3.13\"\n\n"
            "[[family]]\nname = \"audio\"\npackage = \"torchaudio\"\nbackend = \"cpu\"\nisa = \"avx2\"\n"
-           "inline = [\"pytorch\"]\n\n[[family.version]]\nversion = \"2.11.0\"\ntorch = \"2.12.0\"\n" +
-           deliberate +
+           "inline = [\"pytorch\"]\n\n[[family.version]]\nversion = \"" +
+           version + "\"\ntorch = \"" + torch + "\"\n" + deliberate +
            "name = \"{package}{version}-pt{torch}\"\n"
            "source = { owner = \"pytorch\", repo = \"audio\", rev = \"v2.11.0\", hash = "
            "\"sha256-TncROn9wfn5HOaIvupS2/KD9JCgwfHyfnbZRc+SiqJ0=\" }\n";
   };
-  Spec ok = load_spec("s.toml", spec("deliberate = \"the team's -pt212 builds\"\n"), kb());
+  Spec ok = load_spec("s.toml", spec("2.11.0", "2.12.0", ""), kb());
   ASSERT_EQ(ok.families.size(), 1u);
   EXPECT_EQ(ok.families[0].versions.at(0).word, "torchaudio211-pt212");
+  Spec said = load_spec("s.toml", spec("2.10.0", "2.11.0", "deliberate = \"the team's -pt211 builds\"\n"), kb());
+  EXPECT_EQ(said.families[0].versions.at(0).word, "torchaudio210-pt211");
   try {
-    load_spec("s.toml", spec(""), kb());
+    load_spec("s.toml", spec("2.10.0", "2.11.0", ""), kb());
     ADD_FAILURE() << "loaded";
   } catch (const DiagnosticError& e) {
     EXPECT_EQ(e.diagnostic().render(),
-              "s.toml:16:9: error: torchaudio 2.11.0 is made for torch 2.11, not 2.12.0: built against another "
-              "release it fails at import\ntorch = \"2.12.0\"\n        ^\nhint: torchaudio 2.11 pairs with torch 2.11 "
-              "(pytorch/audio release notes: torchaudio 2.N is released with torch 2.N); pair them so, or say why in "
-              "deliberate = \"…\"\n");
+              "s.toml:16:9: error: torchaudio 2.10.0 is made for torch 2.10, not 2.11.0: built against another "
+              "release it fails at import\ntorch = \"2.11.0\"\n        ^\nhint: torchaudio 2.10 pairs with torch 2.10 "
+              "(pytorch/audio release notes: torchaudio 2.N is released with torch 2.N; torchaudio 2.11, its last "
+              "release, is built on torch's stable ABI and supports torch 2.11 and every later release "
+              "(pytorch/audio#4212, #4225)); pair them so, or say why in deliberate = \"…\"\n");
   }
+  // torchaudio 2.11 on a torch before 2.11 is off its range.
+  EXPECT_THROW(load_spec("s.toml", spec("2.11.0", "2.10.0", ""), kb()), DiagnosticError);
   try {
-    load_spec("s.toml", spec("deliberate = \" \"\n"), kb());
+    load_spec("s.toml", spec("2.10.0", "2.11.0", "deliberate = \" \"\n"), kb());
     ADD_FAILURE() << "loaded";
   } catch (const DiagnosticError& e) {
     EXPECT_NE(e.diagnostic().message.find("'deliberate' says why"), std::string::npos) << e.diagnostic().render();
   }
+}
+
+// torchvision 0.(N+15) for torch 2.N: 0.25 on torch 2.9.1 is still refused, 0.29 pairs with 2.14.
+TEST(Expand, TorchvisionPairsOneTorchRelease) {
+  const PackageDef& tv = *kb().package("torchvision");
+  EXPECT_TRUE(off_table(tv, "0.25.0", "torch", "2.9.1", kb()));
+  EXPECT_FALSE(off_table(tv, "0.29.0", "torch", "2.14.0", kb()));
+  EXPECT_TRUE(off_table(tv, "0.29.0", "torch", "2.13.0", kb()));
+  const PackageDef& ta = *kb().package("torchaudio");
+  EXPECT_FALSE(off_table(ta, "2.11.0", "torch", "2.14.0", kb()));
+  EXPECT_TRUE(off_table(ta, "2.9.0", "torch", "2.10.0", kb()));
 }
 
 TEST(Expand, VersionsAreWhatTheVariantBuilds) {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kb/driver_rule.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor {
@@ -78,7 +79,17 @@ std::map<std::string, std::string> layout_words(const Variant& v, const Spec& sp
     w["cuda"] = v.cuda;
     w["cuda_underscore"] = without(v.cuda, '.', "_");
     const CudaToolkit* t = kb.cuda(v.cuda);
-    if (t && t->min_driver) w["driver"] = std::to_string(t->min_driver->major());
+    if (t) {
+      // The driver rule for the variant's GPUs (kb/driver_rule.hpp), or the team's floor where it meets it.
+      std::vector<const GpuArch*> gpus;
+      for (const auto& sm : v.sms())
+        if (const GpuArch* g = kb.gpu(sm)) gpus.push_back(g);
+      std::string team;
+      if (spec.layout)
+        if (auto d = spec.layout->drivers.find(v.cuda); d != spec.layout->drivers.end()) team = d->second;
+      std::string floor = written_floor(*t, gpus, team);
+      if (!floor.empty()) w["driver"] = floor;
+    }
   }
   std::string arch = arch_of(v.platform);
   if (!arch.empty()) w["arch"] = arch;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kb/driver_rule.hpp"
 #include "matrix/layout_words.hpp"
 #include "matrix/table_words.hpp"
 #include "util/diagnostic.hpp"
@@ -205,6 +206,16 @@ std::vector<PageCell> page_cells(const Spec& spec, const Matrix& m, const Knowle
   for (auto& c : cells) {
     std::sort(c.sms.begin(), c.sms.end(),
               [](const PageSm& a, const PageSm& b) { return sm_number(a.sm) < sm_number(b.sm); });
+    // A page's floor serves every GPU of its sections (kb/driver_rule.hpp).
+    if (const CudaToolkit* t = kb.cuda(c.cuda); t && c.words.count("driver")) {
+      std::vector<const GpuArch*> gpus;
+      for (const auto& s : c.sms)
+        if (const GpuArch* g = kb.gpu(s.sm)) gpus.push_back(g);
+      std::string team;
+      if (spec.layout)
+        if (auto d = spec.layout->drivers.find(c.cuda); d != spec.layout->drivers.end()) team = d->second;
+      c.words["driver"] = written_floor(*t, gpus, team);
+    }
     c.words["pythons"] = fmt::format("{}", fmt::join(c.pythons, ", "));
     if (c.pythons.size() == 1) c.words["python"] = c.pythons[0], c.words["python_nodot"] = nodot(c.pythons[0]);
     std::set<std::string> all;

@@ -146,6 +146,9 @@ struct Layout {
   /// The team's GPU names by "SM" or "SM platform" ("9.0", "9.0 aarch64"), as
   /// its wrappers spell them; where absent, the knowledge base's products.
   std::map<std::string, std::string> gpu_names;
+  /// The team's driver floor per CUDA ("12.8" = "550") as its files write it: kept where it
+  /// meets the driver rule's floor for the GPUs a file serves (kb/driver_rule.hpp).
+  std::map<std::string, std::string> drivers;
   /// The files of facts the builder reads and the pages the team's scripts
   /// wrote, by path relative to the tree -> their text with {word@key} facts
   /// (table_words.hpp): generate writes them from the knowledge base.

@@ -471,9 +471,9 @@ void check_pairing(const TomlDocument& doc, const PackageDef& package, const std
   PairedRelease r = paired_release(package, version, attribute, kb);
   throw doc.error_at(paired.pos,
                      fmt::format("{} {} is made for {} {}, not {}: built against another release it fails at import",
-                                 package.name, version, attribute, r.release, paired.value),
+                                 package.name, version, attribute, r.text(), paired.value),
                      fmt::format("{} {} pairs with {} {} ({}); pair them so, or say why in deliberate = \"…\"",
-                                 package.name, major_minor(version), attribute, r.release, r.table->source));
+                                 package.name, major_minor(version), attribute, r.text(), r.table->source));
 }
 
 // [[family.version]]: version, the versions it pairs with (by attribute of a
@@ -914,7 +914,8 @@ Pos string_pos(const TomlDocument& doc, const toml::node& value, size_t offset) 
 // backend = "template", [layout.gpu_names] "9.0" / "9.0 aarch64" = "names".
 Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& spec, const KnowledgeBase& kb) {
   TableReader r(doc, t, "[layout]");
-  r.expect_keys({"dir", "keep", "replaces", "wrapper", "gpu_names", "tables", "pages", "targets", "arch_names"});
+  r.expect_keys(
+      {"dir", "keep", "replaces", "wrapper", "gpu_names", "drivers", "tables", "pages", "targets", "arch_names"});
   Layout l;
   l.pos = pos_of(t);
   if (auto d = r.string("dir")) l.dir = layout_path(doc, *d, "the wrappers' directory");
@@ -957,6 +958,18 @@ Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& sp
                            "\"9.0\" or \"9.0 aarch64\"");
       if (!value.is_string()) throw doc.error_at(value, "GPU names are one string, as the wrappers write them");
       l.gpu_names[k] = value.as_string()->get();
+    }
+  }
+  // [layout.drivers] "12.8" = "550": the team's driver floor per CUDA.
+  if (const toml::table* d = r.table("drivers")) {
+    for (const auto& [key, value] : *d) {
+      std::string k(key.str());
+      if (!kb.cuda(k))
+        throw doc.error_at(value, fmt::format("'{}' is not a CUDA toolkit of the knowledge base", comment_text(k)));
+      auto v = value.is_string() ? Version::parse(value.as_string()->get()) : std::nullopt;
+      if (!v || v->major() < 300 || v->major() >= 1000)
+        throw doc.error_at(value, "a driver floor is a Linux driver version as a string", "\"550\" or \"570.26\"");
+      l.drivers[k] = value.as_string()->get();
     }
   }
   // [layout.tables] "path" = "text with {word@key}": the words are checked here,

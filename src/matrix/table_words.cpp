@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kb/driver_rule.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor {
@@ -70,8 +71,19 @@ std::optional<std::string> table_word(std::string_view word, std::string_view ke
     const CudaToolkit* t = kb.cuda(k);
     if (!t) return std::nullopt;
     if (word == "cuda_attr") return t->nixpkgs_attr();
-    if (!t->min_driver) return std::nullopt;
-    return std::to_string(t->min_driver->major());
+    // Judged for every GPU the matrix builds with this CUDA (kb/driver_rule.hpp).
+    std::vector<const GpuArch*> gpus;
+    for (const auto& v : m.variants)
+      if (v.cuda == t->version.str())
+        for (const auto& sm : v.sms())
+          if (const GpuArch* g = kb.gpu(sm); g && std::find(gpus.begin(), gpus.end(), g) == gpus.end())
+            gpus.push_back(g);
+    std::string team;
+    if (spec.layout)
+      if (auto d = spec.layout->drivers.find(t->version.str()); d != spec.layout->drivers.end()) team = d->second;
+    std::string floor = written_floor(*t, gpus, team);
+    if (floor.empty()) return std::nullopt;
+    return floor;
   }
   return std::nullopt;
 }

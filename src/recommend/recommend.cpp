@@ -12,6 +12,7 @@
 #include <fmt/ranges.h>
 
 #include "host/isa_match.hpp"
+#include "kb/driver_rule.hpp"
 #include "kb/runs_on.hpp"
 #include "util/diagnostic.hpp"
 #include "util/edit_distance.hpp"
@@ -67,12 +68,15 @@ enum Problem : uint8_t {
   kSmDoesNotRun = 1 << 3,
   kDriverTooOld = 1 << 4,
   kCpuLacksFeatures = 1 << 5,
+  kGpuNewerThanDriver = 1 << 6,  ///< the driver predates the GPU's first branch (kb/driver_rule.hpp)
+  kDriverDropsGpu = 1 << 7,      ///< the driver is past the GPU's last branch
 };
 
 struct Fit {
   const Variant* v = nullptr;
   uint8_t problems = 0;                  ///< Problem flags
   const CudaToolkit* toolkit = nullptr;  ///< the variant's CUDA, where the knowledge base has it
+  const GpuArch* arch = nullptr;         ///< the knowledge base's entry of the GPU it runs on
   const CpuIsa* isa = nullptr;           ///< the variant's ISA, where the knowledge base has it
   const GpuInfo* gpu = nullptr;
   int backend = 0, gpu_rank = 0;
@@ -198,12 +202,14 @@ struct HostView {
   const HostFacts& h;
   std::vector<const GpuInfo*> gpus;               ///< newest first
   std::vector<std::optional<GpuTarget>> targets;  ///< per gpus[k]
+  std::vector<const GpuArch*> arches;             ///< per gpus[k]; null where the knowledge base lacks it
   std::optional<Version> driver;
   std::map<const CpuIsa*, std::vector<std::string>> missing_by_isa;  ///< CPU features each ISA lacks here
 
   HostView(const HostFacts& facts, const KnowledgeBase& kb)
       : h(facts), gpus(newest_first(facts)), driver(Version::parse(facts.gpu.driver)) {
     for (const GpuInfo* g : gpus) targets.push_back(any_gpu_target(kb, g->sm));
+    for (const GpuInfo* g : gpus) arches.push_back(kb.gpu(g->sm));
   }
 };
 
@@ -257,8 +263,16 @@ Fit evaluate(const Candidate& c, HostView& view, Workload w) {
         }
       }
       if (!f.gpu) f.problems |= v.sm_set.empty() ? kSmDoesNotRun : kNoSmOfSetRuns;
+      if (f.gpu) f.arch = view.arches[gpus.size() - static_cast<size_t>(f.gpu_rank)];
       if (!ck) break;
       const std::optional<Version>& driver = view.driver;
+      // The driver rule (kb/driver_rule.hpp): a driver runs a GPU only between its first and last branch; in
+      // between, the CUDA major's floor decides.
+      if (driver && f.arch) {
+        DriverSupport s = driver_supports(*f.arch, *driver);
+        if (s == DriverSupport::too_old) f.problems |= kGpuNewerThanDriver;
+        if (s == DriverSupport::too_new) f.problems |= kDriverDropsGpu;
+      }
       if (!driver) {
         f.driver = DriverFit::unknown;
       } else if (ck->min_driver && *driver >= *ck->min_driver) {
@@ -306,6 +320,11 @@ std::vector<std::string> problem_texts(const Fit& f, const HostFacts& h) {
       out.push_back(fmt::format("driver {} is older than {}, NVIDIA's minimum for CUDA {}", h.gpu.driver,
                                 ck.min_driver_text(), ck.version.str()));
   }
+  if (f.problems & kGpuNewerThanDriver)
+    out.push_back(unsupported_text(*f.arch, *Version::parse(h.gpu.driver), DriverSupport::too_old) +
+                  fmt::format(": upgrade to {}+", driver_text(*f.arch->first_driver)));
+  if (f.problems & kDriverDropsGpu)
+    out.push_back(unsupported_text(*f.arch, *Version::parse(h.gpu.driver), DriverSupport::too_new));
   if (f.problems & kCpuLacksFeatures)
     out.push_back(fmt::format("the CPU lacks {} (required by ISA {})", fmt::join(missing_features(*f.isa, h.cpu), " "),
                               f.isa->name));
@@ -615,6 +634,9 @@ void explain_cuda(const HostFacts& h, const Fit& best, const std::vector<Fit>& f
       if (const CudaToolkit* nk = f.toolkit)
         newer.push_back(fmt::format("CUDA {} needs {}", nk->version.str(), nk->lowest_driver()->str()));
   std::string newer_note = newer.empty() ? "" : fmt::format(" ({})", fmt::join(newer, "; "));
+  if (best.arch && best.arch->preview)
+    r.warnings.push_back(fmt::format("{} ({}) support is a developer preview, not for production ({})",
+                                     best.arch->family, best.arch->display(), best.arch->driver_source));
   if (best.driver == DriverFit::full) {
     r.reasons.push_back(fmt::format("CUDA {}: driver {} meets {}, NVIDIA's minimum driver for CUDA {}{}", v.cuda,
                                     h.gpu.driver, ck->min_driver->str(), v.cuda, newer_note));

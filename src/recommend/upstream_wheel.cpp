@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kb/driver_rule.hpp"
 #include "util/embedded.hpp"
 #include "util/read_file.hpp"
 #include "util/toml_reader.hpp"
@@ -50,22 +51,43 @@ UpstreamWheels UpstreamWheels::parse(const std::string& path, std::string text) 
     if (!Version::parse(version.value)) throw doc.error_at(version.pos, "'" + version.value + "' is not a version");
     rel.version = version.value;
     for (auto& c : r.strings("cuda").value_or(std::vector<Located<std::string>>{})) rel.cuda.push_back(c.value);
+    if (auto d = r.string("default")) rel.default_cuda = d->value;
+    for (auto& c : r.strings("disputed").value_or(std::vector<Located<std::string>>{})) rel.disputed.push_back(c.value);
+    if (auto src = r.string("source")) rel.source = src->value;
     r.finish();
     w.releases.push_back(std::move(rel));
   }
   for (const toml::table* t : root.tables("build")) {
     TableReader r(doc, *t, "[[build]]");
-    auto cuda = r.required_string("cuda");
-    std::vector<std::string> sms;
+    Build b;
+    b.cuda = r.required_string("cuda").value;
+    b.platform = r.required_string("platform").value;
+    for (auto& v : r.strings("torch").value_or(std::vector<Located<std::string>>{})) b.torch.push_back(v.value);
     for (auto& sm : r.strings("sm").value_or(std::vector<Located<std::string>>{})) {
       if (!Version::parse(sm.value)) throw doc.error_at(sm.pos, "'" + sm.value + "' is not a compute capability");
-      sms.push_back(sm.value);
+      b.sm.push_back(sm.value);
     }
+    if (auto ptx = r.string("ptx")) {
+      if (!Version::parse(ptx->value)) throw doc.error_at(ptx->pos, "'" + ptx->value + "' is not a compute capability");
+      b.ptx = ptx->value;
+    }
+    b.source = r.required_string("source").value;
     r.finish();
-    w.build_sms[cuda.value] = std::move(sms);
+    w.builds.push_back(std::move(b));
   }
   root.finish();
   return w;
+}
+
+const UpstreamWheels::Build* UpstreamWheels::build(const std::string& release, const std::string& cuda,
+                                                   const std::string& platform) const {
+  const Build* any = nullptr;
+  for (const auto& b : builds) {
+    if (b.cuda != cuda || b.platform != platform) continue;
+    if (std::find(b.torch.begin(), b.torch.end(), release) != b.torch.end()) return &b;
+    if (b.torch.empty()) any = &b;
+  }
+  return any;
 }
 
 UpstreamWheels UpstreamWheels::load(const std::optional<std::filesystem::path>& overlay_dir) {
@@ -88,7 +110,7 @@ std::vector<std::string> check_invariants(const UpstreamWheels& w, const Knowled
     if (i > 0 && !(*Version::parse(w.releases[i - 1].version) < *Version::parse(r.version)))
       out.push_back(fmt::format("{}: torch {} is not newer than the release before it", kFile, r.version));
     for (size_t j = 0; j < r.cuda.size(); ++j) {
-      if (!w.build_sms.contains(r.cuda[j]))
+      if (!w.build(r.version, r.cuda[j], "x86_64-linux"))
         out.push_back(fmt::format("{}: torch {} names CUDA {}, which has no [[build]] saying its SMs", kFile, r.version,
                                   r.cuda[j]));
       if (!kb.cuda(r.cuda[j]))
@@ -99,8 +121,90 @@ std::vector<std::string> check_invariants(const UpstreamWheels& w, const Knowled
         out.push_back(fmt::format("{}: torch {} lists CUDA {} after {}", kFile, r.version, r.cuda[j], r.cuda[j - 1]));
     }
   }
+    if (!r.default_cuda.empty() && std::find(r.cuda.begin(), r.cuda.end(), r.default_cuda) == r.cuda.end())
+      out.push_back(fmt::format("{}: torch {}: default CUDA {} is none of its builds", kFile, r.version, r.default_cuda));
+    for (const auto& d : r.disputed)
+      if (std::find(r.cuda.begin(), r.cuda.end(), d) != r.cuda.end())
+        out.push_back(fmt::format("{}: torch {}: CUDA {} is both a build and disputed", kFile, r.version, d));
+  }
+  for (const auto& b : w.builds) {
+    if (!kb.cuda(b.cuda))
+      out.push_back(fmt::format("{}: a [[build]] names CUDA {}, which cuda_toolkits.toml does not know", kFile, b.cuda));
+    if (!kb.platforms.find(b.platform))
+      out.push_back(fmt::format("{}: a [[build]] of CUDA {} names platform '{}', which platforms.toml does not know",
+                                kFile, b.cuda, b.platform));
+    for (const auto& t : b.torch)
+      if (std::none_of(w.releases.begin(), w.releases.end(), [&](const Release& r) {
+            return r.version == t && std::find(r.cuda.begin(), r.cuda.end(), b.cuda) != r.cuda.end();
+          }))
+        out.push_back(fmt::format("{}: a [[build]] of CUDA {} names torch {}, which has no such build", kFile, b.cuda,
+                                  t));
+  }
   return out;
 }
+
+namespace {
+
+// Whether a build's code runs on a GPU of capability \a sm: a cubin of its major at or
+// below its minor, or PTX of an SM at or below it (the driver compiles it).
+bool runs_on(const UpstreamWheels::Build& b, const std::string& sm) {
+  auto gv = Version::parse(sm);
+  if (!gv) return false;
+  for (const auto& c : b.sm)
+    if (auto v = Version::parse(c); v && v->major() == gv->major() && v->minor() <= gv->minor()) return true;
+  auto ptx = Version::parse(b.ptx);
+  return ptx && !(*gv < *ptx);
+}
+
+std::string carried_text(const UpstreamWheels::Build& b) {
+  std::string out = fmt::format("{}", fmt::join(b.sm, " "));
+  if (!b.ptx.empty()) out += fmt::format(", PTX of {}", b.ptx);
+  return out;
+}
+
+// Why \a cuda's build of \a rel does not run here; empty when it does. \a floor_text: what the driver met.
+std::string refusal(const HostFacts& host, const UpstreamWheels& wheels, const KnowledgeBase& kb,
+                    const UpstreamWheels::Release& rel, const std::string& cuda, std::string* floor_text) {
+  const CudaToolkit* tk = kb.cuda(cuda);
+  if (!tk) return "cuda_toolkits.toml does not know it";
+  const UpstreamWheels::Build* b = wheels.build(rel.version, cuda, host.platform);
+  if (!b) return fmt::format("no {} build of it is recorded", host.platform);
+  std::vector<std::string> without;
+  for (const auto& g : host.gpu.gpus)
+    if (!runs_on(*b, g.sm) && std::find(without.begin(), without.end(), g.sm) == without.end())
+      without.push_back(g.sm);
+  if (!without.empty())
+    return fmt::format("its {} build carries no code for SM {} (it has {})", host.platform, fmt::join(without, ", "),
+                       carried_text(*b));
+  auto driver = Version::parse(host.gpu.driver);
+  if (!driver) return "";
+  // The driver rule (kb/driver_rule.hpp), for each GPU: the highest floor decides.
+  std::optional<DriverFloor> top;
+  for (const auto& g : host.gpu.gpus) {
+    auto f = driver_floor(*tk, kb.gpu(g.sm));
+    if (f && (!top || top->floor < f->floor)) top = f;
+  }
+  if (!top) return "";
+  if (*driver < top->floor && !(top->floor.size() == 1 && driver->major() >= top->floor.major()))
+    return fmt::format("driver {} is older than {}: {}", host.gpu.driver, driver_text(top->floor), top->why);
+  if (floor_text) *floor_text = fmt::format("driver {} meets {} ({})", host.gpu.driver, driver_text(top->floor), top->why);
+  return "";
+}
+
+// A GPU of the host that the driver does not run at all (too old, or past its last branch).
+std::string unsupported_gpu(const HostFacts& host, const KnowledgeBase& kb) {
+  auto driver = Version::parse(host.gpu.driver);
+  if (!driver) return "";
+  for (const auto& g : host.gpu.gpus)
+    if (const GpuArch* a = kb.gpu(g.sm))
+      if (DriverSupport s = driver_supports(*a, *driver); s != DriverSupport::supported)
+        return unsupported_text(*a, *driver, s) +
+               (s == DriverSupport::too_old ? fmt::format(": upgrade to {}+", driver_text(*a->first_driver))
+                                            : fmt::format(": keep an {} driver for it", driver_text(*a->last_driver)));
+  return "";
+}
+
+}  // namespace
 
 std::optional<UpstreamChoice> choose_upstream_wheel(const HostFacts& host, const UpstreamWheels& wheels,
                                                     const KnowledgeBase& kb, const std::string& version,
@@ -134,44 +238,52 @@ std::optional<UpstreamChoice> choose_upstream_wheel(const HostFacts& host, const
     use(wheels.cpu_backend);
     return c;
   }
-  auto driver = Version::parse(host.gpu.driver);
+  if (std::string u = unsupported_gpu(host, kb); !u.empty()) {
+    c.reasons.push_back(u);
+    c.reasons.push_back(fmt::format("no CUDA build of torch {} runs here: the CPU-only build", rel->version));
+    use(wheels.cpu_backend);
+    return c;
+  }
+  for (const auto& d : rel->disputed)
+    c.reasons.push_back(fmt::format("not {}: some sources name a CUDA {} build of torch {}, its release notes do "
+                                    "not (disputed)",
+                                    backend_of(d), d, rel->version));
   for (auto it = rel->cuda.rbegin(); it != rel->cuda.rend(); ++it) {
-    const CudaToolkit* cuda = kb.cuda(*it);
-    if (!cuda) continue;
-    // Every GPU needs code in the build: a cubin of its major at or below its minor.
-    const auto& carried = wheels.build_sms.at(*it);
-    std::vector<std::string> without;
-    for (const auto& g : host.gpu.gpus) {
-      auto gv = Version::parse(g.sm);
-      bool runs = gv && std::any_of(carried.begin(), carried.end(), [&](const std::string& sm) {
-                    auto v = Version::parse(sm);
-                    return v && v->major() == gv->major() && v->minor() <= gv->minor();
-                  });
-      if (!runs && std::find(without.begin(), without.end(), g.sm) == without.end()) without.push_back(g.sm);
-    }
-    if (!without.empty()) {
-      c.reasons.push_back(fmt::format("not {}: its build carries no code for SM {} (it has {})", backend_of(*it),
-                                      fmt::join(without, ", "), fmt::join(carried, " ")));
+    std::string met;
+    std::string no = refusal(host, wheels, kb, *rel, *it, &met);
+    if (!no.empty()) {
+      c.reasons.push_back(fmt::format("not {}: {}", backend_of(*it), no));
       continue;
     }
-    if (driver && cuda->lowest_driver() && *driver < *cuda->lowest_driver()) {
-      c.reasons.push_back(fmt::format("not {}: driver {} is older than {}, NVIDIA's minimum for CUDA {}",
-                                      backend_of(*it), host.gpu.driver, cuda->lowest_driver()->str(), *it));
-      continue;
-    }
-    c.reasons.push_back(
-        driver
-            ? fmt::format("CUDA {}: driver {} meets {}, {}", *it, host.gpu.driver, cuda->lowest_driver()->str(),
-                          cuda->min_driver ? "NVIDIA's minimum for it"
-                                           : "its minor-version compatibility floor (its GA minimum is not recorded)")
-            : fmt::format("CUDA {}: the newest build of torch {} (no driver version given: not checked)", *it,
-                          rel->version));
-    c.reasons.push_back(fmt::format("SM {}: the {} build carries code it runs ({})", host.conda_cuda_arch,
-                                    backend_of(*it), fmt::join(carried, " ")));
+    c.reasons.push_back(!met.empty() ? fmt::format("CUDA {}: {}", *it, met)
+                                     : fmt::format("CUDA {}: the newest build of torch {} (no driver version given: "
+                                                   "not checked)",
+                                                   *it, rel->version));
+    c.reasons.push_back(fmt::format("SM {}: the {} {} build carries code it runs ({})", host.conda_cuda_arch,
+                                    backend_of(*it), host.platform,
+                                    carried_text(*wheels.build(rel->version, *it, host.platform))));
+    for (const auto& g : host.gpu.gpus)
+      if (const GpuArch* a = kb.gpu(g.sm); a && a->preview)
+        c.reasons.push_back(fmt::format("{} support is a developer preview ({}), not for production", a->family,
+                                        a->driver_source));
     use(backend_of(*it));
     return c;
   }
-  c.reasons.push_back(fmt::format("no CUDA build of torch {} runs here: the CPU-only build", rel->version));
+  // The nearest release (newer first at equal distance) whose CUDA build runs here.
+  std::string nearest;
+  size_t at = static_cast<size_t>(rel - wheels.releases.data());
+  for (size_t d = 1; nearest.empty() && d < wheels.releases.size(); ++d)
+    for (size_t k : {at + d, at >= d ? at - d : wheels.releases.size()}) {
+      if (k >= wheels.releases.size() || !nearest.empty()) continue;
+      const auto& r = wheels.releases[k];
+      for (auto it = r.cuda.rbegin(); it != r.cuda.rend() && nearest.empty(); ++it)
+        if (refusal(host, wheels, kb, r, *it, nullptr).empty())
+          nearest = fmt::format("torch {}'s {} build does", r.version, backend_of(*it));
+    }
+  c.reasons.push_back(fmt::format("no CUDA build of torch {} runs here: the CPU-only build; {}", rel->version,
+                                  nearest.empty() ? fmt::format("no CUDA build of any torch release in the table "
+                                                                "runs here either (a tailored variant may)")
+                                                  : nearest));
   use(wheels.cpu_backend);
   return c;
 }

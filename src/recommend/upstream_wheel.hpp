@@ -23,12 +23,26 @@ struct UpstreamWheels {
   std::string index;        ///< "https://download.pytorch.org/whl/{backend}"
   std::string cpu_backend;  ///< "cpu"
   struct Release {
-    std::string version;            ///< torch minor, "2.9"
-    std::vector<std::string> cuda;  ///< the toolkits it is built with, oldest first
+    std::string version;                ///< torch minor, "2.9"
+    std::vector<std::string> cuda;      ///< the toolkits it is built with, oldest first
+    std::string default_cuda;           ///< the build PyPI's own wheel is; empty: not recorded
+    std::vector<std::string> disputed;  ///< builds some sources name and others deny: never chosen
+    std::string source;
   };
   std::vector<Release> releases;  ///< oldest first
-  /// CUDA toolkit -> the SMs its build carries code for ("12.8" -> 7.0 … 12.0).
-  std::map<std::string, std::vector<std::string>> build_sms;
+  /// The SMs one CUDA build carries code for on one platform, for some torch releases.
+  struct Build {
+    std::string cuda;                ///< "12.8"
+    std::string platform;            ///< "x86_64-linux"
+    std::vector<std::string> torch;  ///< the releases it is for; empty: every release
+    std::vector<std::string> sm;     ///< cubins
+    std::string ptx;                 ///< the SM whose PTX it carries too; empty: none
+    std::string source;
+  };
+  std::vector<Build> builds;
+
+  /// The build of torch \a release with \a cuda on \a platform; null when none is recorded.
+  const Build* build(const std::string& release, const std::string& cuda, const std::string& platform) const;
 
   /// The embedded table, or \a overlay_dir/upstream_wheels.toml where there is one.
   static UpstreamWheels load(const std::optional<std::filesystem::path>& overlay_dir = std::nullopt);

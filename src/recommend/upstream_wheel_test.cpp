@@ -43,7 +43,8 @@ TEST(UpstreamWheels, BrokenInvariantsAreListed) {
                             "index = \"https://example.invalid/{backend}\"\ncpu_backend = \"cpu\"\n"
                             "[[torch]]\nversion = \"2.9\"\ncuda = [\"12.8\", \"12.6\", \"12.7\"]\n"
                             "[[torch]]\nversion = \"2.8\"\n"
-                            "[[build]]\ncuda = \"12.8\"\nsm = [\"9.0\"]\n[[build]]\ncuda = \"12.6\"\nsm = [\"9.0\"]\n");
+                            "[[build]]\ncuda = \"12.8\"\nplatform = \"x86_64-linux\"\nsm = [\"9.0\"]\nsource = \"s\"\n"
+                            "[[build]]\ncuda = \"12.6\"\nplatform = \"x86_64-linux\"\nsm = [\"9.0\"]\nsource = \"s\"\n");
   EXPECT_EQ(check_invariants(w, kb()),
             (std::vector<std::string>{"upstream_wheels.toml: torch 2.9 lists CUDA 12.6 after 12.8",
                                       "upstream_wheels.toml: torch 2.9 names CUDA 12.7, which has no [[build]] saying "
@@ -59,7 +60,10 @@ TEST(UpstreamWheels, NewestCudaTheDriverRuns) {
   EXPECT_EQ(c.backend, "cu128");
   EXPECT_EQ(c.index_url, "https://download.pytorch.org/whl/cu128");
   EXPECT_EQ(c.install, "uv pip install 'torch==2.9.*' --index-url https://download.pytorch.org/whl/cu128");
-  EXPECT_EQ(c.reasons.front(), "not cu130: driver 570.26 is older than 580.65.06, NVIDIA's minimum for CUDA 13.0");
+  // CUDA 13.x runs on R580+ through minor-version compatibility (NVIDIA's CUDA compatibility guide).
+  EXPECT_EQ(c.reasons.front(),
+            "not cu130: driver 570.26 is older than R580: CUDA 13.x runs on driver R580 and newer through minor-version "
+            "compatibility");
   // torch 2.7: CUDA 11.8, 12.6, 12.8.
   EXPECT_EQ(choose(linux_host("H100:560.28.03"), "2.7.1").backend, "cu126");
 }
@@ -69,7 +73,9 @@ TEST(UpstreamWheels, TheSmDecidesToo) {
   // sm_60, whose cubins a 6.1 GPU runs: a GTX 1080 with a new driver gets the 12.6 build.
   UpstreamChoice c = choose(linux_host("GTX 1080:580.65.06"));
   EXPECT_EQ(c.backend, "cu126");
-  EXPECT_EQ(c.reasons.front(), "not cu130: its build carries no code for SM 6.1 (it has 7.5 8.0 8.6 9.0 10.0 12.0)");
+  EXPECT_EQ(c.reasons.front(),
+            "not cu130: its x86_64-linux build carries no code for SM 6.1 (it has 7.5 8.0 8.6 9.0 10.0 12.0, PTX of "
+            "12.0)");
   // An RTX 4090 (8.9) runs the sm_86 cubins of the newest build.
   EXPECT_EQ(choose(linux_host("RTX 4090:580.65.06")).backend, "cu130");
 }
@@ -89,7 +95,7 @@ TEST(UpstreamWheels, CpuAndMac) {
 TEST(UpstreamWheels, UnknownVersionSaysWhichAreKnown) {
   std::string why;
   EXPECT_FALSE(choose_upstream_wheel(linux_host("none"), UpstreamWheels::load(), kb(), "2.3.1", why));
-  EXPECT_EQ(why, "torch 2.3.1 is not in upstream_wheels.toml (it knows 2.6, 2.7, 2.8, 2.9, 2.10, 2.11)");
+  EXPECT_EQ(why, "torch 2.3.1 is not in upstream_wheels.toml (it knows 2.6, 2.7, 2.8, 2.9, 2.10, 2.11, 2.12, 2.13, 2.14)");
 }
 
 std::string run_text(const std::vector<std::string>& args) {
