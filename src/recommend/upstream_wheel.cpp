@@ -120,7 +120,6 @@ std::vector<std::string> check_invariants(const UpstreamWheels& w, const Knowled
           !(*Version::parse(r.cuda[j - 1]) < *Version::parse(r.cuda[j])))
         out.push_back(fmt::format("{}: torch {} lists CUDA {} after {}", kFile, r.version, r.cuda[j], r.cuda[j - 1]));
     }
-  }
     if (!r.default_cuda.empty() && std::find(r.cuda.begin(), r.cuda.end(), r.default_cuda) == r.cuda.end())
       out.push_back(fmt::format("{}: torch {}: default CUDA {} is none of its builds", kFile, r.version, r.default_cuda));
     for (const auto& d : r.disputed)
@@ -134,7 +133,7 @@ std::vector<std::string> check_invariants(const UpstreamWheels& w, const Knowled
       out.push_back(fmt::format("{}: a [[build]] of CUDA {} names platform '{}', which platforms.toml does not know",
                                 kFile, b.cuda, b.platform));
     for (const auto& t : b.torch)
-      if (std::none_of(w.releases.begin(), w.releases.end(), [&](const Release& r) {
+      if (std::none_of(w.releases.begin(), w.releases.end(), [&](const UpstreamWheels::Release& r) {
             return r.version == t && std::find(r.cuda.begin(), r.cuda.end(), b.cuda) != r.cuda.end();
           }))
         out.push_back(fmt::format("{}: a [[build]] of CUDA {} names torch {}, which has no such build", kFile, b.cuda,
