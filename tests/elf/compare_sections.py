@@ -11,7 +11,14 @@ no code of tailor's: only the fatbin and what points into it may change.
 - .rela.dyn: only the addends of the relocations of those pointers may change,
   and each must equal its wrapper's new pointer.
 
-usage: python3 compare_sections.py ORIGINAL PRUNED
+With --sm X.Y (the SMs pruned for, one), each container must hold what the
+CUDA driver could load on that GPU, worked out here from the original's entry
+headers by NVIDIA's rule (CUDA C++ Programming Guide, binary compatibility):
+the newest cubins of the GPU's major not above it (sm_XYa: that GPU only);
+where none, the newest PTX not above it; where none of either, the container
+as it was.
+
+usage: python3 compare_sections.py ORIGINAL PRUNED [--sm X.Y]
 Prints one line per difference and exits 1 on any; else prints a summary and exits 0.
 """
 import hashlib
@@ -75,11 +82,42 @@ def containers(data):
     return out
 
 
+def runs(entry, major, minor):
+    """(kind, arch) when \a entry's code runs on SM major.minor, else None."""
+    kind, = struct.unpack_from("<H", entry, 0)
+    arch, = struct.unpack_from("<I", entry, 28)
+    flags, = struct.unpack_from("<Q", entry, 40)
+    m, n = arch // 10, arch % 10
+    if flags & 0x100000:  # arch-specific: that SM only
+        ok = (m, n) == (major, minor)
+    elif kind == 1:  # PTX: JIT-compiled for any newer GPU
+        ok = (m, n) <= (major, minor)
+    else:
+        ok = m == major and n <= minor
+    return (kind, arch) if ok else None
+
+
+def expected(entries, sm):
+    """The entries the driver could load on \a sm, by the rule in the module's comment."""
+    major, minor = (int(x) for x in sm.split("."))
+    fit = [(runs(e, major, minor), e) for e in entries]
+    sass = [(k, e) for k, e in fit if k and k[0] == 2]
+    if sass:
+        best = max(k[1] for k, _ in sass)
+        return [e for k, e in sass if k[1] == best]
+    ptx = [(k, e) for k, e in fit if k and k[0] == 1]
+    if ptx:
+        best = max(k[1] for k, _ in ptx)
+        return [e for k, e in ptx if k[1] == best]
+    return entries
+
+
 def digest(b):
     return hashlib.sha1(b).digest()
 
 
 def main():
+    sm = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == "--sm" else None
     old, new = Elf(sys.argv[1]), Elf(sys.argv[2])
     errors = []
     if old.header != new.header:
@@ -159,6 +197,9 @@ def main():
                 continue
             if o not in oc:
                 continue  # a wrapper of something else (none in NVIDIA's libraries)
+            if sm and sorted(map(digest, expected(oc[o], sm))) != sorted(map(digest, nc[n])):
+                errors.append(f".nv_fatbin: the container at {n:#x} holds {len(nc[n])} entries, not the "
+                              f"{len(expected(oc[o], sm))} of the container at {o:#x} that SM {sm} loads")
             before = {digest(e) for e in oc[o]}
             for k, e in enumerate(nc[n]):
                 if digest(e) not in before:
@@ -166,6 +207,12 @@ def main():
                                   f"container at {o:#x} in the original")
             kept += len(nc[n])
             removed += len(oc[o]) - len(nc[n])
+    # Every entry of the new fatbin, a wrapper's or not, is one of the original's.
+    everything = {digest(e) for es in oc.values() for e in es}
+    for at, es in nc.items():
+        for k, e in enumerate(es):
+            if digest(e) not in everything:
+                errors.append(f".nv_fatbin: entry {k} of the container at {at:#x} is in no container of the original")
     for e in errors:
         print(f"{sys.argv[2]}: {e}")
     if errors:
