@@ -8,6 +8,8 @@ no code of tailor's: only the fatbin and what points into it may change.
 - .nvFatBinSegment: only the data pointer of each 24-byte wrapper
   (__fatBinC_Wrapper_t: magic, version, data, filename) may change, and it must
   point at a container of the new .nv_fatbin;
+- .symtab, .dynsym: only the values of symbols in .nv_fatbin may change, and
+  stay in it;
 - .rela.dyn: only the addends of the relocations of those pointers may change,
   and each must equal its wrapper's new pointer.
 
@@ -147,6 +149,21 @@ def main():
             continue
         if name in (".nvFatBinSegment", ".rela.dyn"):
             continue
+        if name in (".symtab", ".dynsym") and a["entsize"] == 24:
+            fat_index = old.order.index(".nv_fatbin")
+            x, y = old.data(name), new.data(name)
+            for i in range(len(x) // 24):
+                o, n = x[i * 24:i * 24 + 24], y[i * 24:i * 24 + 24]
+                if o == n:
+                    continue
+                shndx, = struct.unpack_from("<H", o, 6)
+                value, = struct.unpack_from("<Q", n, 8)
+                if o[:8] != n[:8] or o[16:] != n[16:] or shndx != fat_index or not (
+                        new.sections[".nv_fatbin"]["addr"] <= value <=
+                        new.sections[".nv_fatbin"]["addr"] + new.sections[".nv_fatbin"]["size"]):
+                    errors.append(f"{name}: symbol {i} changed, and not as a symbol in .nv_fatbin may")
+            same += 1
+            continue
         if old.data(name) != new.data(name):
             x, y = old.data(name), new.data(name)
             first = next(i for i in range(len(x)) if x[i] != y[i])
@@ -198,8 +215,8 @@ def main():
             if o not in oc:
                 continue  # a wrapper of something else (none in NVIDIA's libraries)
             if sm and sorted(map(digest, expected(oc[o], sm))) != sorted(map(digest, nc[n])):
-                errors.append(f".nv_fatbin: the container at {n:#x} holds {len(nc[n])} entries, not the "
-                              f"{len(expected(oc[o], sm))} of the container at {o:#x} that SM {sm} loads")
+                errors.append(f".nv_fatbin: the container at {n:#x} does not hold what SM {sm} loads of the "
+                              f"container at {o:#x} in the original")
             before = {digest(e) for e in oc[o]}
             for k, e in enumerate(nc[n]):
                 if digest(e) not in before:
