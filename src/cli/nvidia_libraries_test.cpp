@@ -145,12 +145,17 @@ TEST(NvidiaLibraries, InspectAgreesWithCuobjdump) {
     ASSERT_FALSE(lib.empty()) << name << " is not in the toolkit at " << toolkit();
     const std::string listing = listed(lib);
     EXPECT_NE(listing, "") << name;
-    EXPECT_EQ(inspected(lib), listing) << name;
+    // cuobjdump's names leave out the family suffix inspect reads from the entry's flags (sm_100f: 0x200000).
+    std::string seen = inspected(lib);
+    for (size_t at; (at = seen.find("f×")) != std::string::npos;) seen.erase(at, 1);
+    EXPECT_EQ(seen, listing) << name;
   }
   // Read by hand from cuobjdump 13.5 --list-elf/--list-ptx of CUDA 13.0's libcurand: 11 cubins for each of
   // nine SMs, 10 PTX.
-  EXPECT_EQ(listed(library("libcurand.so.10")).substr(0, 95),
-            "sm_75×11 sm_80×11 sm_86×11 sm_89×11 sm_90×11 sm_100×11 sm_103×11 sm_120×11 sm_121×11");
+  EXPECT_EQ(
+      listed(library("libcurand.so.10"))
+          .rfind("sm_75×11 sm_80×11 sm_86×11 sm_89×11 sm_90×11 sm_100×11 sm_103×11 sm_120×11 sm_121×11 compute_", 0),
+      0u);
 }
 
 struct Case {
@@ -190,15 +195,15 @@ TEST_P(PrunedLibrary, CompactsAndOnlyTheFatbinChanges) {
   // verify --static passes it as a build for that SM, and fails the original (code the GPU never loads).
   std::string sm_digits = c.sm;
   sm_digits.erase(sm_digits.find('.'), 1);
-  std::ofstream(dir.path() + "/promise.json") << nlohmann::json{{"name", "pytorch-bin-python313-cuda13_0-sm" + sm_digits},
-                                                                {"package", "pytorch-bin"},
-                                                                {"backend", "cuda"},
-                                                                {"python", "3.13"},
-                                                                {"cuda", "13.0"},
-                                                                {"sm", c.sm},
-                                                                {"isa", "x86_64"},
-                                                                {"platform", "x86_64-linux"}}
-                                                                     .dump();
+  std::ofstream(dir.path() + "/promise.json") << nlohmann::json{
+      {"name", "pytorch-bin-python313-cuda13_0-sm" + sm_digits},
+      {"package", "pytorch-bin"},
+      {"backend", "cuda"},
+      {"python", "3.13"},
+      {"cuda", "13.0"},
+      {"sm", c.sm},
+      {"isa", "x86_64"},
+      {"platform", "x86_64-linux"}}.dump();
   auto verified = run_tailor({"verify", out, "--variant-json", dir.path() + "/promise.json", "--static"});
   EXPECT_EQ(verified.status, 0) << verified.out << verified.err;
   auto original = run_tailor({"verify", lib, "--variant-json", dir.path() + "/promise.json", "--static"});
@@ -208,11 +213,16 @@ TEST_P(PrunedLibrary, CompactsAndOnlyTheFatbinChanges) {
   // patchelf reads the same rpath, sets another, and the fatbin is still what it was.
   const std::string rpath = run_command("patchelf --print-rpath " + lib).out;
   EXPECT_EQ(run_command("patchelf --print-rpath " + out).out, rpath);
-  auto set = run_command("patchelf --set-rpath '$ORIGIN/../lib' " + out, true);
-  ASSERT_EQ(set.status, 0) << set.out;
-  EXPECT_EQ(run_command("patchelf --print-rpath " + out).out, "$ORIGIN/../lib\n");
+  // The original gets the same patchelf, whose own layout eu-elflint judges the same in both.
+  const std::string untouched = dir.path() + "/original.so";
+  fs::copy_file(lib, untouched);
+  for (const std::string& f : {out, untouched}) {
+    auto set = run_command("patchelf --set-rpath '$ORIGIN/../lib' " + f, true);
+    ASSERT_EQ(set.status, 0) << set.out;
+    EXPECT_EQ(run_command("patchelf --print-rpath " + f).out, "$ORIGIN/../lib\n");
+  }
   EXPECT_EQ(listed(out), c.kept);
-  EXPECT_EQ(elflint(out), elflint(lib));
+  EXPECT_EQ(elflint(out), elflint(untouched));
 }
 
 // What cuobjdump lists after the prune. Per container, compare_sections.py
@@ -224,7 +234,8 @@ TEST_P(PrunedLibrary, CompactsAndOnlyTheFatbinChanges) {
 // code stay whole (their sm_75, sm_80, sm_86).
 INSTANTIATE_TEST_SUITE_P(Toolkit, PrunedLibrary,
                          testing::Values(Case{"libcurand.so.10", "8.9", "sm_89×11"},
-                                         Case{"libcublas.so.13", "8.9", "sm_75×1 sm_80×77 sm_86×114 sm_120×1 compute_120×1"},
+                                         Case{"libcublas.so.13", "8.9",
+                                              "sm_75×1 sm_80×77 sm_86×114 sm_120×1 compute_120×1"},
                                          Case{"libcusparse.so.12", "12.0", "sm_75×4 sm_80×8 sm_86×8 sm_120×114"}),
                          [](const auto& info) {
                            std::string n = std::string(info.param.library) + "_sm" + info.param.sm;
@@ -294,20 +305,18 @@ TEST(NvidiaLibraries, TheSectionCheckCatchesABrokenCompaction) {
   EXPECT_NE(eh.out.find("/eh_frame.so: .eh_frame: contents differ (first at byte 0x64 of the section)\n"),
             std::string::npos)
       << eh.out;
-  // 0x700 into .nv_fatbin: the payload of the first container's one cubin (the container is 0x7b8 bytes).
+  // 0x700 into .nv_fatbin: the payload of the first container's one cubin (the container is 0x7b8 bytes;
+  // no wrapper points at it, so the check that every entry is one of the original's catches it).
   auto cubin = broken("cubin", offset(".nv_fatbin") + 0x700);
   EXPECT_EQ(cubin.status, 1);
-  EXPECT_NE(cubin.out.find("/cubin.so: .nv_fatbin: entry 0 of the container at 0x0 is not one of the container at 0x"),
-            std::string::npos)
-      << cubin.out;
   EXPECT_NE(cubin.out.find(".nv_fatbin: entry 0 of the container at 0x0 is in no container of the original\n"),
             std::string::npos)
       << cubin.out;
   // Pruned for the wrong GPU: the SM 8.9 library judged as SM 9.0's.
   auto wrong = compare(lib, out, "9.0");
   EXPECT_EQ(wrong.status, 1);
-  EXPECT_NE(wrong.out.find("/good.so: .nv_fatbin: the container at 0x0 does not hold what SM 9.0 loads of the "
-                           "container at 0x"),
+  EXPECT_NE(wrong.out.find("/good.so: .nv_fatbin: the container at 0x7b8 does not hold what SM 9.0 loads of the "
+                           "container at 0x4890 in the original\n"),
             std::string::npos)
       << wrong.out;
 }
