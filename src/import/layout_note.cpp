@@ -20,7 +20,8 @@ struct MultiArch {
 
 std::vector<MultiArch> multi_arch_lists(const lint::LintTree& t) {
   // The attribute, then its list (Nix) or its ;-separated string (CMake, Nix-escaped \;).
-  static const std::regex list_re(R"re(^(cudaArches|CUDA_ARCHITECTURES|CUDA_ARCH_LIST)\b[^\[\n"]{0,12}(\[[^\]]*\]|"[^"\n]*"))re");
+  static const std::regex list_re(
+      R"re(^(cudaArches|CUDA_ARCHITECTURES|CUDA_ARCH_LIST)\b[^\[\n"]{0,12}(\[[^\]]*\]|"[^"\n]*"))re");
   std::vector<MultiArch> out;
   for (const auto& f : t.nix) {
     const std::string& text = f.text();

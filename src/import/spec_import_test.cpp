@@ -617,7 +617,8 @@ TEST(SpecImport, APackageSetIsNamedNotAskedForPackages) {
       {"pkgs/aotriton/generic.nix",
        "{ stdenv, version }:\nstdenv.mkDerivation {\n  pname = \"aotriton\";\n  inherit version;\n}\n"},
       {"pkgs/magma/default.nix", "{ callPackage }:\ncallPackage ./generic.nix { }\n"},
-      {"pkgs/magma/generic.nix", "{ stdenv }:\nstdenv.mkDerivation {\n  pname = \"magma\";\n  version = \"2.9.0\";\n}\n"},
+      {"pkgs/magma/generic.nix",
+       "{ stdenv }:\nstdenv.mkDerivation {\n  pname = \"magma\";\n  version = \"2.9.0\";\n}\n"},
       {"versions.nix", "[ { torchVersion = \"2.8.0\"; cudaVersion = \"12.8\"; } ]\n"},
   };
   ImportResult r = import_spec("hf", tree, kb());

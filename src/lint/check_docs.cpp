@@ -118,7 +118,8 @@ void check_docs(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
   // Counts count variants: where file names name variants, a runtime helper or a
   // model package beside them (pname, no variant name) is none; a tree of names
   // tailor cannot read (Flox-catalog packages) counts its recipes.
-  const bool named = std::any_of(t.nix.begin(), t.nix.end(), [](const NixFile& f) { return f.is_recipe() && f.variant; });
+  const bool named =
+      std::any_of(t.nix.begin(), t.nix.end(), [](const NixFile& f) { return f.is_recipe() && f.variant; });
   auto counted = [&](const NixFile& f) { return f.is_recipe() && (f.variant || !named); };
   std::set<std::string> variants;
   for (const auto& f : t.nix)

@@ -76,8 +76,8 @@ void check_names(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
     if (f.variant) continue;
     // Only files that look like variant recipes must follow the convention.
     auto word = read_package_word(f.stem, kb);  // "pytorch-…", and at a version: "torchvision025-…"
-    bool looks_like_recipe = (!f.facts.names.empty() || (word && word->word.size() < f.stem.size())) &&
-                             has_variant_token(f.stem, kb);
+    bool looks_like_recipe =
+        (!f.facts.names.empty() || (word && word->word.size() < f.stem.size())) && has_variant_token(f.stem, kb);
     if (!looks_like_recipe || unknown_package(f, kb)) continue;  // unknown packages: one TLR032 note for the tree
     sink.add(f, "TLR003", name_span(f),
              fmt::format("file name {}.nix does not follow the naming convention: {}", f.stem, f.name_problem),

@@ -241,11 +241,11 @@ void check_gpu_target_grammar(const LintTree& t, const KnowledgeBase& kb, Sink& 
         fix_gpu_target(f, f.facts.gpu_targets[i], i < f.facts.gpu_target_vars.size() ? f.facts.gpu_target_vars[i] : "",
                        *p);
         if (rocm_target(f.facts.gpu_targets[i].text, kb))
-          p->notes.push_back(fmt::format("{} is a ROCm (AMDGPU) target, valid only in a ROCm build's list; this "
-                                         "list builds {}",
-                                         f.facts.gpu_targets[i].text,
-                                         effective_cuda(f).empty() ? std::string("CUDA entries too")
-                                                                   : "with CUDA " + effective_cuda(f)));
+          p->notes.push_back(fmt::format(
+              "{} is a ROCm (AMDGPU) target, valid only in a ROCm build's list; this "
+              "list builds {}",
+              f.facts.gpu_targets[i].text,
+              effective_cuda(f).empty() ? std::string("CUDA entries too") : "with CUDA " + effective_cuda(f)));
       }
     for (const auto& e : f.facts.cuda_capabilities) gpu_target_problem(f, e, kb, sink, "");
     for (const auto& call : f.facts.calls) {

@@ -525,7 +525,8 @@ TEST(LintRealTrees, EachFormFindsExactlyItsProblems) {
       // Beside two variants: a runtime helper (pname, no variant name), an overlay and a
       // callPackage'd package file. None is a variant: no name rule, not counted.
       {"package-files/bad",
-       {{"TLR022", "README.md", "3 variants"}, {"TLR002", "pytorch-python313-cpu-avx2.nix", "\"pytorch-python313-cpu-avx512\""}}},
+       {{"TLR022", "README.md", "3 variants"},
+        {"TLR002", "pytorch-python313-cpu-avx2.nix", "\"pytorch-python313-cpu-avx512\""}}},
       {"package-files/good", {}},
       // Every TLR026 here has a mechanical fix (see FixWritesTorchArchNames).
       {"gpu-targets/fixable",

@@ -85,7 +85,7 @@ CheckResult run_rules(LintTree t, const KnowledgeBase& kb, CheckResult r, bool a
                "run 'tailor check --rules' for the codes");
   if (!all_sites) fold_table_sites(r.problems);
   r.files = static_cast<int>(t.nix.size());
-  r.recipes = static_cast<int>(std::count_if(t.nix.begin(), t.nix.end(), [](const NixFile& f) { return !f.helper && !f.package; }));
+  r.recipes = static_cast<int>(std::count_if(t.nix.begin(), t.nix.end(), [](const NixFile& f) { return !f.helper; }));
   // Sorted through positions, then each finding moved once: a Problem is large (a
   // merge sort of 80,000 moved each of them 17 times).
   std::vector<size_t> order(r.problems.size());
