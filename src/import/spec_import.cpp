@@ -14,6 +14,7 @@
 #include "import/import_builder_calls.hpp"
 #include "import/import_overrides.hpp"
 #include "import/import_versions.hpp"
+#include "import/layout_note.hpp"
 #include "kb/platform.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"
@@ -496,6 +497,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
                     options.pin, pinned_at));
   r.variants = static_cast<int>(variants.size());
   if (variants.empty()) {
+    for (auto& note : layout_notes(t)) r.warnings.push_back(std::move(note));
     if (std::none_of(t.nix.begin(), t.nix.end(), [](const NixFile& f) { return f.is_recipe(); }))
       r.warnings.push_back(
           "no variant recipes found: no .nix file of the tree is named as a variant or states a pname");

@@ -518,6 +518,16 @@ TEST(LintRealTrees, EachFormFindsExactlyItsProblems) {
         {"TLR033", "pytorch-python313-cuda13_0-sm100-avx2.nix", "PyTorch 2.9.1 for", 8},
         {"TLR033", vllm, "0.14.0"}}},
       {"version-claims/good", {}},
+      // A ROCm package's gpuTargets (AMDGPU processors, aotriton's) and its nixpkgs-style
+      // generic.nix are quiet; a ROCm target in a CUDA torch's list still stops CMake.
+      {"rocm-targets/bad", {{"TLR026", "pytorch-python313-cuda12_8-sm90-avx2.nix", "\"gfx942\""}}},
+      {"rocm-targets/good", {}},
+      // Beside two variants: a runtime helper (pname, no variant name), an overlay and a
+      // callPackage'd package file. None is a variant: no name rule, not counted.
+      {"package-files/bad",
+       {{"TLR022", "README.md", "3 variants"},
+        {"TLR002", "pytorch-python313-cpu-avx2.nix", "\"pytorch-python313-cpu-avx512\""}}},
+      {"package-files/good", {}},
       // Every TLR026 here has a mechanical fix (see FixWritesTorchArchNames).
       {"gpu-targets/fixable",
        {{"TLR026", sm89, "\"sm_89\""},
