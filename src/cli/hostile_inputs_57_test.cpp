@@ -39,6 +39,43 @@ std::string adopted(const test::TempDir& tmp) {
   return tree;
 }
 
+// #1: an overlay's architecture name with quotes and an interpolation reaches lib/gpus.nix (a Nix
+// string, "{arch_name@9.0}") escaped as Nix writes it, and the page's heading as text.
+TEST(HostileInputs57, AnOverlaysNameIsQuotedInTheAdoptedTables) {
+  test::TempDir tmp("h57-overlay");
+  std::string tree = adopted(tmp);
+  const std::string kb = tmp.path() + "/kb";
+  fs::create_directory(kb);
+  write(kb + "/gpu_architectures.toml",
+        "[[gpu]]\nsm = \"9.0\"\nfamily = \"Hopper\\\"; injected = builtins.trace \\\"INJECTED\\\" 1; x = \\\"${x}\"\n");
+  auto r = run_tailor({"generate", tree + "/tailor.toml", "-o", tree, "--kb", kb});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(
+      contains(read(tree + "/.flox/pkgs/lib/gpus.nix"),
+               "\n    family = \"Hopper\\\"; injected = builtins.trace \\\"INJECTED\\\" 1; x = \\\"\\${x}\";\n"))
+      << read(tree + "/.flox/pkgs/lib/gpus.nix");
+  EXPECT_TRUE(contains(read(tree + "/docs/tables/vision-0.26-cuda-12.8.md"),
+                       "\n## SM90, Hopper\"; injected = builtins.trace \"INJECTED\" 1; x = \"${x}: H100\n"));
+}
+
+// #1: a name with a line break is refused where the overlay writes it.
+TEST(HostileInputs57, AnOverlaysNameWithALineBreakIsRefusedAtItsSource) {
+  test::TempDir tmp("h57-overlay-nl");
+  std::string tree = adopted(tmp);
+  const std::string kb = tmp.path() + "/kb";
+  fs::create_directory(kb);
+  write(kb + "/gpu_architectures.toml", "[[gpu]]\nsm = \"9.0\"\nfamily = \"Hopper\\ninjected = 1;\"\n");
+  const std::string before = read(tree + "/.flox/pkgs/lib/gpus.nix");
+  auto r = run_tailor({"generate", tree + "/tailor.toml", "-o", tree, "--kb", kb});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(
+      r.err, kb + "/gpu_architectures.toml:3:10: error: family \"Hopper\\ninjected = 1;\" holds a control "
+                  "character\nfamily = \"Hopper\\ninjected = 1;\"\n         ^\nhint: a name is one line of text: "
+                  "tables, pages and comments write it as it is\n"))
+      << r.err;
+  EXPECT_EQ(read(tree + "/.flox/pkgs/lib/gpus.nix"), before);
+}
+
 // #2: docs/tables, a link to a folder outside the tree.
 TEST(HostileInputs57, GenerateWritesNothingThroughALinkOutOfTheTree) {
   test::TempDir tmp("h57-link");
@@ -162,7 +199,7 @@ TEST(HostileInputs57, AHardLinkedLibraryIsPrunedOnceAndStaysOneFile) {
   fs::create_hard_link(dir / "a.so", dir / "b.so");
   struct stat before {};
   ASSERT_EQ(::stat((dir / "a.so").c_str(), &before), 0);
-  auto r = run_tailor({"prune", dir.string(), "--sm", "9.0", "--json"});
+  auto r = run_tailor({"prune", dir.string(), "--sm", "9.0", "--in-place", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["files"].size(), 1u) << j.dump();
@@ -199,9 +236,10 @@ TEST(HostileInputs57, ASpecWithoutItsRecordSaysHowToFinish) {
   write(tree + "/tailor.toml", "# an adopt that did not finish\n");
   auto r = run_tailor({"adopt", tree, "--write"});
   EXPECT_EQ(r.status, 1);
-  EXPECT_TRUE(contains(r.err, "hint: no .tailor-files beside it: an adopt that did not finish wrote it; remove it "
-                              "and run `tailor adopt " +
-                                  tree + " --write` again to finish the tree"))
+  EXPECT_TRUE(contains(r.err,
+                       "hint: no .tailor-files beside it: an adopt that did not finish wrote it; remove it "
+                       "and run `tailor adopt " +
+                           tree + " --write` again to finish the tree"))
       << r.err;
 }
 
@@ -229,7 +267,7 @@ TEST(HostileInputs57, ADeepPageTemplateIsRefusedAtItsPlace) {
   for (int i = 0; i < 20000; ++i) deep += "{#if last}";
   deep += "x";
   for (int i = 0; i < 20000; ++i) deep += "{/if}";
-  deep += "{/sm}\n";
+  deep += "{/sm}";
   const std::string key = "\"docs/deep-{cuda}.md\" = \"" + deep + "\"\n";
   size_t pages = spec.find("[layout.pages]\n");
   ASSERT_NE(pages, std::string::npos) << spec;
