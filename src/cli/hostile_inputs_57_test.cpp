@@ -86,10 +86,10 @@ TEST(HostileInputs57, GenerateWritesNothingThroughALinkOutOfTheTree) {
   fs::create_directory_symlink(outside, tree + "/docs/tables");
   auto r = run_tailor({"generate", tree + "/tailor.toml", "-o", tree});
   EXPECT_EQ(r.status, 2) << r.out << r.err;
-  EXPECT_EQ(r.err, tree +
-                       "/docs/tables: error: is a link out of the tree (or leaves it); tailor does not write "
-                       "docs/tables/vision-0.26-cuda-12.8.md through it\n"
-                       "hint: replace the link with a folder, or write the tree elsewhere with -o\n");
+  EXPECT_TRUE(contains(r.err, tree + "/docs/tables: error: is a link out of the tree (or leaves it); tailor does not "
+                                     "write docs/tables/vision-0.26-cuda-12.8.md through it\n"
+                                     "hint: replace the link with a folder, or write the tree elsewhere with -o\n"))
+      << r.err;
   EXPECT_TRUE(fs::is_empty(outside));
 }
 
