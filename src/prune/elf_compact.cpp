@@ -249,9 +249,11 @@ CompactionPlan plan_or_throw(const ElfFile& elf, const RewritePlan& rw) {
     // A relocation relative to a symbol of .nv_fatbin ("sym+0x520") points in whatever its
     // addend: the symbols move with their containers, the byte it means may not.
     std::set<uint64_t> in_fatbin;
+    uint64_t symbols = 0;
     const ElfSection* symtab = s.link < elf.sections.size() ? &elf.sections[s.link] : nullptr;
     if (symtab && (symtab->type == kShtSymtab || symtab->type == kShtDynsym) && symtab->in_file()) {
       std::vector<uint8_t> syms = read_bytes(r, symtab->offset, symtab->size - symtab->size % kSymSize, symtab->name);
+      symbols = syms.size() / kSymSize;
       for (size_t k = 0; k * kSymSize < syms.size(); ++k) {
         const size_t shndx = static_cast<size_t>(syms[k * kSymSize + 6] | syms[k * kSymSize + 7] << 8);
         const uint64_t v = get64(syms, k * kSymSize + 8);
@@ -265,9 +267,11 @@ CompactionPlan plan_or_throw(const ElfFile& elf, const RewritePlan& rw) {
                      addend = get64(rel, k * kRelaSize + 16);
       if (off >= fv && off < fend_v) refuse(fmt::format("a relocation applies inside .nv_fatbin at {:#x}", off));
       const uint64_t sym = info >> 32;
-      if (sym != 0 && (!symtab || in_fatbin.count(sym)))
+      if (sym != 0 && (!symtab || sym >= symbols || in_fatbin.count(sym)))
         refuse(fmt::format("relocation at {:#x} is relative to symbol {} {}", off, sym,
-                           symtab ? "of .nv_fatbin: it points in, whatever its addend" : "of no symbol table"));
+                           !symtab          ? "of no symbol table"
+                           : sym >= symbols ? "past its symbol table"
+                                            : "of .nv_fatbin: it points in, whatever its addend"));
       auto slot = slot_of.find(off);
       if (slot != slot_of.end()) has_reloc[slot->second] = 1;  // a wrapper of __nv_relfatbin points elsewhere
       if (addend < fv || addend >= fend_v) continue;
