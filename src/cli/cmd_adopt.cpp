@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <sstream>
@@ -25,13 +26,16 @@
 #include "import/table_import.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"
+#include "prune/prune_record.hpp"
 #include "recipe/recipe_tree.hpp"
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
 #include "util/file_error.hpp"
+#include "util/path_inside.hpp"
 #include "util/quote.hpp"
 #include "util/safe_name.hpp"
+#include "util/temp_files.hpp"
 
 namespace tailor {
 
@@ -231,7 +235,12 @@ int AdoptRun::run(Session& s) {
     Diagnostic d;
     d.message = fmt::format("{}: exists and is not the spec adopt imports; nothing {}", spec_path.generic_string(),
                             write ? "was written" : "would be written");
-    d.hint = "remove it (or move it away) to adopt again; `tailor generate` keeps a tree that was adopted";
+    d.hint = fs::exists(fs::path(dir) / kLayoutManifest, ec)
+                 ? "remove it (or move it away) to adopt again; `tailor generate` keeps a tree that was adopted"
+                 : fmt::format(
+                       "no {} beside it: an adopt that did not finish wrote it; remove it and run `tailor "
+                       "adopt {} --write` again to finish the tree",
+                       kLayoutManifest, dir);
     s.err << d.render();
     return kExitProblems;
   }
@@ -247,12 +256,38 @@ int AdoptRun::run(Session& s) {
     s.out << "dry run: nothing written; --write does it\n";
     return kExitOk;
   }
-  if (!spec_there) write_file_atomically(spec_path, a.text);
-  write_tree(dir, a.generated, a.plan, policy);
+  // The files one by one, the record of what tailor wrote and the spec last: a run cut short
+  // leaves no spec, and the next `adopt --write` finishes the tree. A signal stops between files.
+  std::optional<DeferSignals> defer(std::in_place);
+  auto stopped = [&] {
+    int sig = interrupting_signal();
+    if (sig)
+      s.warn(
+          fmt::format("interrupted by {}: the spec is not written; run `tailor adopt {} --write` again to finish "
+                      "the tree",
+                      signal_name(sig), dir));
+    return sig;
+  };
+  const PlannedChange* manifest = nullptr;
+  for (const auto& c : a.plan) {
+    if (c.path == kLayoutManifest) {
+      manifest = &c;
+      continue;
+    }
+    if (int sig = stopped()) return 128 + sig;
+    write_tree(dir, a.generated, {c}, policy);
+  }
   for (const auto& [path, why] : a.imported.impossible) {
+    if (int sig = stopped()) return 128 + sig;
+    require_inside_root(dir, path, "remove");
     fs::remove(fs::path(dir) / path, ec);
     if (ec) throw_file_error(fs::path(dir) / path, "cannot remove: " + ec.message());
   }
+  if (int sig = stopped()) return 128 + sig;
+  if (manifest) write_tree(dir, a.generated, {*manifest}, policy);
+  if (int sig = stopped()) return 128 + sig;
+  if (!spec_there) write_file_atomically(spec_path, a.text);
+  defer.reset();
   s.out << fmt::format("wrote {} files, removed {}; `tailor generate {} -o .` keeps the tree from now on\n",
                        a.replace[0] + a.create[0] + a.replace[1] + a.create[1], a.imported.impossible.size(),
                        kSpecName);

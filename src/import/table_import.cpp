@@ -13,6 +13,7 @@
 #include "kb/gpu_arch.hpp"
 #include "lint/linter.hpp"
 #include "matrix/table_words.hpp"
+#include "util/bounded_regex.hpp"
 #include "util/diagnostic.hpp"
 #include "util/quote.hpp"
 
@@ -127,10 +128,10 @@ std::vector<Line> learn_nix(const std::string& text, const KnowledgeBase& kb, La
     const GpuArch* g = nullptr;
     for (const auto& l : lines) {
       std::smatch mt;
-      if (std::regex_search(l.text, mt, kEntry)) {
+      if (bounded_search(l.text, mt, kEntry)) {
         g = gpu_of_key(kb, mt[1]);
         sm_entries += g != nullptr;
-      } else if (g && std::regex_search(l.text, mt, kField) && fair_arch_name(*g, mt[2]) &&
+      } else if (g && bounded_search(l.text, mt, kField) && fair_arch_name(*g, mt[2]) &&
                  std::find(g->products.begin(), g->products.end(), mt[2]) == g->products.end()) {
         ++names_arch[mt[1]];
       }
@@ -145,13 +146,13 @@ std::vector<Line> learn_nix(const std::string& text, const KnowledgeBase& kb, La
   std::string cuda;
   for (auto& l : lines) {
     std::smatch mt;
-    if (std::regex_search(l.text, mt, kEntry)) {
+    if (bounded_search(l.text, mt, kEntry)) {
       g = gpu_of_key(kb, mt[1]);
       cuda = g ? "" : cuda_of_key(kb, mt[1]);
       isa = nullptr;
       continue;
     }
-    if (std::regex_search(l.text, mt, kIsaEntry) && kb.isa(mt[1].str())) {
+    if (bounded_search(l.text, mt, kIsaEntry) && kb.isa(mt[1].str())) {
       g = nullptr, cuda.clear();
       isa = kb.isa(mt[1].str());
       continue;
@@ -159,7 +160,7 @@ std::vector<Line> learn_nix(const std::string& text, const KnowledgeBase& kb, La
     if (isa) {  // a CPU target's flags, where the team writes them as the knowledge base does
       std::string flags;
       for (const auto& f : isa->flags) flags += (flags.empty() ? "\"" : " \"") + f + "\"";
-      if (!flags.empty() && std::regex_search(l.text, mt, kList) && mt[1] == flags)
+      if (!flags.empty() && bounded_search(l.text, mt, kList) && mt[1] == flags)
         l.words.emplace_back(static_cast<size_t>(mt.position(1)), flags.size(), "isa_flags@" + isa->name);
       continue;
     }
@@ -170,14 +171,14 @@ std::vector<Line> learn_nix(const std::string& text, const KnowledgeBase& kb, La
         auto team = li.team_gpu_names.find(key);
         if (team != li.team_gpu_names.end() && l.put(team->second, "gpu_names@" + key)) break;
       }
-      if (std::regex_search(l.text, mt, kField) && mt[1] == arch_field) {
+      if (bounded_search(l.text, mt, kField) && mt[1] == arch_field) {
         std::string name = mt[2];
         li.team_arch[sm] = name;
         // The team's own fair label stays ("DRIVE Thor" for 11.0); NVIDIA's name, or a wrong one, is the fact.
         if (name == g->family || !fair_arch_name(*g, name))
           l.words.emplace_back(static_cast<size_t>(mt.position(2)), name.size(), "arch_name@" + sm);
       }
-      if (std::regex_search(l.text, mt, kCudaList)) {
+      if (bounded_search(l.text, mt, kCudaList)) {
         std::string items = mt[1];
         bool known = true;
         for (std::sregex_iterator it(items.begin(), items.end(), kCudaItem), end; it != end; ++it)
@@ -186,7 +187,7 @@ std::vector<Line> learn_nix(const std::string& text, const KnowledgeBase& kb, La
           l.words.emplace_back(static_cast<size_t>(mt.position(1)), items.size(), "cuda_underscore_list@" + sm);
       }
     } else if (!cuda.empty()) {
-      if (!std::regex_search(l.text, mt, kField)) continue;
+      if (!bounded_search(l.text, mt, kField)) continue;
       std::string value = mt[2];
       const CudaToolkit& t = *kb.cuda(cuda);
       auto at = static_cast<size_t>(mt.position(2));
@@ -220,7 +221,7 @@ std::vector<Line> learn_page(const std::string& text, const Matrix& m, const Kno
   const GpuArch* g = nullptr;
   for (auto& l : lines) {
     std::smatch mt;
-    if (std::regex_search(l.text, mt, kHeading)) g = gpu_of_key(kb, mt[1]);
+    if (bounded_search(l.text, mt, kHeading)) g = gpu_of_key(kb, mt[1]);
     // The floor on a line that speaks of the driver: "550" elsewhere (a product's number) is no floor.
     std::string lower = l.text;
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });

@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "matrix/word_quoting.hpp"
 #include "util/diagnostic.hpp"
+#include "util/quote.hpp"
 
 namespace tailor {
 
@@ -63,7 +65,7 @@ std::optional<std::string> table_word(std::string_view word, std::string_view ke
     const CpuIsa* isa = kb.isa(k);
     if (!isa) return std::nullopt;
     std::vector<std::string> items;
-    for (const auto& f : isa->flags) items.push_back("\"" + f + "\"");
+    for (const auto& f : isa->flags) items.push_back(nix_string(f));
     return fmt::format("{}", fmt::join(items, " "));
   }
   if (word == "driver" || word == "cuda_attr") {
@@ -100,9 +102,11 @@ std::vector<std::string> matrix_cudas(const Matrix& m, const KnowledgeBase& kb) 
 std::string render_table_template(std::string_view path, std::string_view tmpl, const Spec& spec, const Matrix& m,
                                   const KnowledgeBase& kb) {
   std::string out;
+  WordQuoter quoter(language_of(path));
   for (const auto& p : table_pieces(tmpl)) {
     if (!p.word) {
       out += p.text;
+      quoter.text(p.text);
       continue;
     }
     auto [word, key] = split_word(p.text);
@@ -114,7 +118,7 @@ std::string render_table_template(std::string_view path, std::string_view tmpl, 
                            fmt::join(kTableWords, ", "));
       throw DiagnosticError(d);
     }
-    out += *value;
+    out += quote_word(quoter, *value, fmt::format("[layout.tables] {}: {{{}}}", path, p.text));
   }
   return out;
 }
