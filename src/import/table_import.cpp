@@ -278,7 +278,7 @@ std::string entry_template(const std::vector<std::string>& lines, const VersionR
 // The template of a version table: its entries, one per version of the spec in
 // order, as one common text (the newest entry's) and the own text of an entry
 // that the common one does not give back; nullopt (and \a why) when \a text is none.
-std::optional<std::string> learn_version_table(const std::string& rel, const std::string& text, const Spec& spec,
+std::optional<std::string> learn_version_table(const std::string& text, const Spec& spec,
                                                const Matrix& m, const KnowledgeBase& kb, std::string& why) {
   std::vector<VersionRow> rows = version_rows(spec, m, kb);
   if (rows.empty() || !bare_set(text)) return std::nullopt;
@@ -471,7 +471,7 @@ void import_tables(const std::vector<recipe::SourceFile>& files, const std::stri
   for (const auto& f : files) {
     if (!kept.count(f.rel) || !f.rel.ends_with(".nix") || take(f, learn_nix(f.text, kb, li))) continue;
     std::string why;
-    if (auto tmpl = learn_version_table(f.rel, f.text, spec, m, kb, why))
+    if (auto tmpl = learn_version_table(f.text, spec, m, kb, why))
       take_template(f, *tmpl);
     else if (!why.empty())
       li.kept_why[f.rel] = "a version table tailor cannot write: " + why;
