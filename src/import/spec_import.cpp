@@ -668,8 +668,10 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
         std::string isa_line = missing.size() == isa_list.size() && !version_line.empty() && !sm.empty()
                                    ? ""
                                    : fmt::format("isa = {}\n", toml_list(missing));
-        out += fmt::format("\n[[family.exclude]]\n{}{}{}reason = \"absent from the imported tree; no rule of its tables explains it\"\n", version_line,
-                           sm_line, isa_line);
+        out += fmt::format(
+            "\n[[family.exclude]]\n{}{}{}reason = \"absent from the imported tree; no rule of its tables explains "
+            "it\"\n",
+            version_line, sm_line, isa_line);
       }
     }
   }

@@ -65,7 +65,8 @@ struct Line {
       char before = at ? text[at - 1] : ' ';
       size_t end = at + value.size();
       char after = end < text.size() ? text[end] : ' ';
-      if (prefix && after == '.' && (end + 1 >= text.size() || !std::isdigit(static_cast<unsigned char>(text[end + 1]))))
+      if (prefix && after == '.' &&
+          (end + 1 >= text.size() || !std::isdigit(static_cast<unsigned char>(text[end + 1]))))
         after = ' ';
       bool alone = number ? !number_char(before) && !number_char(after) : !alnum(before) && !alnum(after);
       if (alone && free(at, value.size())) {
@@ -258,12 +259,11 @@ std::string entry_template(const std::vector<std::string>& lines, const VersionR
     std::string lower = text;
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
     // The CPU pin where the line speaks of the CPU, the entry's pin elsewhere (they may be one revision).
-    for (const char* w : lower.find("cpu") != std::string::npos ? std::array{"cpu_pin", "pin"}
-                                                                 : std::array{"pin", "cpu_pin"})
+    for (const char* w :
+         lower.find("cpu") != std::string::npos ? std::array{"cpu_pin", "pin"} : std::array{"pin", "cpu_pin"})
       l.put(word(w), std::string(w) + "@version");
     l.put(word("version"), "version@version", true);
-    if (word("source_rev").find(word("version")) == std::string::npos)
-      l.put(word("source_rev"), "source_rev@version");
+    if (word("source_rev").find(word("version")) == std::string::npos) l.put(word("source_rev"), "source_rev@version");
     l.put(word("paired"), "paired@version", true);
     l.put(word("version_mm"), "version_mm@version", true, true);
     l.put(word("paired_mm"), "paired_mm@version", true, true);
@@ -278,8 +278,8 @@ std::string entry_template(const std::vector<std::string>& lines, const VersionR
 // The template of a version table: its entries, one per version of the spec in
 // order, as one common text (the newest entry's) and the own text of an entry
 // that the common one does not give back; nullopt (and \a why) when \a text is none.
-std::optional<std::string> learn_version_table(const std::string& text, const Spec& spec,
-                                               const Matrix& m, const KnowledgeBase& kb, std::string& why) {
+std::optional<std::string> learn_version_table(const std::string& text, const Spec& spec, const Matrix& m,
+                                               const KnowledgeBase& kb, std::string& why) {
   std::vector<VersionRow> rows = version_rows(spec, m, kb);
   if (rows.empty() || !bare_set(text)) return std::nullopt;
   std::vector<std::string> lines = split_lines(text);
@@ -296,10 +296,17 @@ std::optional<std::string> learn_version_table(const std::string& text, const Sp
       for (int d = 0; e < lines.size(); ++e)
         if ((d += brace_balance(lines[e])) == 0) break;
       if (e == lines.size()) return std::nullopt;
+      // The entries are the rows in order (two entries may build one version paired otherwise):
+      // the next row's, where it names that version and what it pairs with.
+      auto names = [&](const std::string& value) {
+        for (size_t k = i; k <= e; ++k)
+          if (lines[k].find("= \"" + value + "\";") != std::string::npos) return true;
+        return false;
+      };
       std::optional<size_t> row;
-      for (size_t r = 0; r < rows.size() && !row; ++r)
-        for (size_t k = i; k <= e && !row; ++k)
-          if (lines[k].find("= \"" + rows[r].version + "\";") != std::string::npos) row = r;
+      size_t next = spans.size();
+      if (next < rows.size() && names(rows[next].version) && (rows[next].paired.empty() || names(rows[next].paired)))
+        row = next;
       if (!row) {
         if (!spans.empty()) why = fmt::format("line {}: an entry of no version of the spec", i + 1);
         return std::nullopt;
@@ -335,14 +342,18 @@ std::optional<std::string> learn_version_table(const std::string& text, const Sp
     between = gap;
   }
   auto body_of = [&](const Span& s) {
-    return std::vector<std::string>(lines.begin() + static_cast<long>(s.begin), lines.begin() + static_cast<long>(s.end) + 1);
+    return std::vector<std::string>(lines.begin() + static_cast<long>(s.begin),
+                                    lines.begin() + static_cast<long>(s.end) + 1);
   };
   std::string common = entry_template(body_of(spans.back()), rows.back(), kb);
   std::string own;
   for (size_t k = 0; k + 1 < spans.size(); ++k) {
     // An entry whose own template is not the common one keeps its own text (a comment of its own).
     std::string tmpl_k = entry_template(body_of(spans[k]), rows[k], kb);
-    if (tmpl_k != common) own += "{#version " + rows[k].version + "}\n" + tmpl_k + "{/version}\n";
+    bool shared =
+        std::count_if(rows.begin(), rows.end(), [&](const VersionRow& r) { return r.version == rows[k].version; }) > 1;
+    if (tmpl_k != common)
+      own += "{#version " + rows[k].version + (shared ? " " + rows[k].paired : "") + "}\n" + tmpl_k + "{/version}\n";
   }
   std::string out;
   for (size_t i = 0; i < spans.front().begin; ++i) out += lines[i] + "\n";

@@ -970,9 +970,9 @@ Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& sp
         std::string_view word = std::string_view(p.text).substr(0, p.text.find('@'));
         std::string_view key = std::string_view(p.text).substr(p.text.find('@') + 1);
         // A version table's entry ({#version} blocks, version_table.hpp) has words of its own.
-        bool entry_word = (key == "version" && std::find(kVersionWords.begin(), kVersionWords.end(), word) !=
-                                                   kVersionWords.end()) ||
-                          (key == "cuda_pin" && (word == "cuda_underscore" || word == "pin"));
+        bool entry_word =
+            (key == "version" && std::find(kVersionWords.begin(), kVersionWords.end(), word) != kVersionWords.end()) ||
+            (key == "cuda_pin" && (word == "cuda_underscore" || word == "pin"));
         if (p.word && !entry_word && std::find(kTableWords.begin(), kTableWords.end(), word) == kTableWords.end())
           throw doc.error_at(
               value, fmt::format("'{{{}}}' is no word of a table", comment_text(p.text)),

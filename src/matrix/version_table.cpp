@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "util/version.hpp"
 #include "matrix/table_words.hpp"
 #include "util/diagnostic.hpp"
+#include "util/version.hpp"
 
 namespace tailor {
 
@@ -32,8 +32,8 @@ std::string underscore(std::string s) {
 [[noreturn]] void fail(std::string_view path, const std::string& message) {
   Diagnostic d;
   d.message = fmt::format("[layout.tables] {}: {}", path, message);
-  d.hint = fmt::format("words of {{#version}}: {}; of {{#cuda_pin}}: cuda_underscore, pin",
-                       fmt::join(kVersionWords, ", "));
+  d.hint =
+      fmt::format("words of {{#version}}: {}; of {{#cuda_pin}}: cuda_underscore, pin", fmt::join(kVersionWords, ", "));
   throw DiagnosticError(d);
 }
 
@@ -104,7 +104,7 @@ std::vector<VersionRow> version_rows(const Spec& spec, const Matrix& m, const Kn
   std::map<std::string, VersionRow> rows;
   for (const auto& v : m.variants) {
     if (v.version.empty()) continue;
-    VersionRow& r = rows[v.version];
+    VersionRow& r = rows[v.version + " " + (v.paired.empty() ? "" : v.paired.front().second)];
     r.version = v.version;
     if (r.python.empty()) r.python = v.python;
     if (r.paired.empty() && !v.paired.empty()) r.paired = v.paired.front().second;
@@ -131,7 +131,10 @@ std::vector<VersionRow> version_rows(const Spec& spec, const Matrix& m, const Kn
   }
   std::sort(out.begin(), out.end(), [](const VersionRow& a, const VersionRow& b) {
     auto x = Version::parse(a.version), y = Version::parse(b.version);
-    return x && y ? *x < *y : a.version < b.version;
+    if (x && y && *x != *y) return *x < *y;
+    if (!x || !y) return a.version < b.version;
+    auto p = Version::parse(a.paired), q = Version::parse(b.paired);
+    return p && q ? *p < *q : a.paired < b.paired;
   });
   return out;
 }
@@ -199,7 +202,8 @@ std::string render_version_blocks(std::string_view path, std::string_view tmpl, 
   std::string entries;
   std::vector<VersionRow> rows = version_rows(spec, m, kb);
   for (size_t k = 0; k < rows.size(); ++k) {
-    auto it = own.find(rows[k].version);
+    auto it = own.find(rows[k].version + " " + rows[k].paired);  // one of two builds of a version
+    if (it == own.end()) it = own.find(rows[k].version);
     entries += entry(path, it != own.end() ? it->second : body, rows[k], kb);
     if (k + 1 < rows.size()) entries += between;
   }

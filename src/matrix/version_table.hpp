@@ -47,11 +47,12 @@ struct VersionRow {
 /// python_nodot, pin, cpu_pin (full revisions where the knowledge base records
 /// them), cuda_underscore_list, source_rev, source_hash.
 inline constexpr std::array<std::string_view, 11> kVersionWords = {
-    "version", "version_mm", "paired",   "paired_mm",  "python",     "python_nodot",
-    "pin",     "cpu_pin",    "cuda_underscore_list",   "source_rev", "source_hash"};
+    "version", "version_mm",           "paired",     "paired_mm",  "python", "python_nodot", "pin",
+    "cpu_pin", "cuda_underscore_list", "source_rev", "source_hash"};
 
-/// The spec's versions as its matrix builds them, oldest first; one per version
-/// string (the families of one package, one per CUDA, share them).
+/// The spec's versions as its matrix builds them, oldest first; one per version and
+/// what it pairs with (the families of one package, one per CUDA, share them; a
+/// version built against two torch releases is two rows, its own block "{#version V P}").
 std::vector<VersionRow> version_rows(const Spec& spec, const Matrix& m, const KnowledgeBase& kb);
 
 /// The value of \a word for \a row; nullopt when it has none.
