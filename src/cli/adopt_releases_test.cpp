@@ -134,5 +134,27 @@ TEST(AdoptReleases, TheReleaseTableIsWrittenFromTheSpecAndGetsANewReleasesEntry)
   EXPECT_FALSE(fs::exists(tree + kPkgs + "torchvision025-python313-cpu-avx2.nix"));
 }
 
+TEST(AdoptReleases, RepinFromOnePinMovesTheSpecAndGenerateMovesTheTable) {
+  test::TempDir tmp("adopt-releases-repin");
+  std::string tree = test::copy_tree(tmp, "tests/data/trees/adopt-releases");
+  std::string team = test::read_file(test::source_path("tests/data/trees/adopt-releases/.flox/pkgs/lib/releases.nix"));
+  ASSERT_EQ(run_tailor({"adopt", tree, "--write"}).status, 0);
+  // The CPU pin and CUDA 13.0's (6a030d5) move; the GPU pin (0182a36) stays.
+  auto r = run_tailor({"repin", tree, "--rev", "2017d6d", "--from", "6a030d5"});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("`tailor generate " + tree + "/tailor.toml -o " + tree + "`"), std::string::npos) << r.out;
+  std::string spec = test::read_file(tree + "/tailor.toml");
+  EXPECT_EQ(spec.find("\"6a030d5\""), std::string::npos) << spec;
+  EXPECT_NE(spec.find("pin = \"0182a36\""), std::string::npos) << spec;
+  ASSERT_EQ(run_tailor({"generate", tree + "/tailor.toml", "-o", tree}).status, 0);
+  std::string expected = team;
+  for (size_t p = expected.find("6a030d535719c5190187c4cec156f335e95e3211"); p != std::string::npos;
+       p = expected.find("6a030d535719c5190187c4cec156f335e95e3211"))
+    expected.replace(p, 40, "2017d6d515f8a7b289fe06d3a880a7ec588c3900");
+  EXPECT_EQ(test::read_file(tree + kPkgs + "lib/releases.nix"), expected);
+  auto check = run_tailor({"generate", tree + "/tailor.toml", "-o", tree, "--check"});
+  EXPECT_EQ(check.status, 0) << check.out << check.err;
+}
+
 }  // namespace
 }  // namespace tailor
