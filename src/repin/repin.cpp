@@ -162,6 +162,15 @@ class Repinner {
         d.hint = fmt::format("its pins: {}", fmt::join(had, ", "));
         throw DiagnosticError(d);
       }
+      // The sites of the other pins are not rewritten.
+      auto moves = [&](const std::string& rev) {
+        std::string full = rev;
+        if (const NixpkgsPin* known = find_pin(kb_, rev)) full = known->rev;
+        return std::any_of(pins_.begin(), pins_.end(),
+                           [&](const OldPin& x) { return x.rev.starts_with(full) || full.starts_with(x.rev); });
+      };
+      for (auto& p : parsed_) std::erase_if(p.pins, [&](const PinSite& site) { return !moves(site.rev); });
+      std::erase_if(toml_, [&](const auto& t) { return !moves(t.rev); });
     }
     if (pins_.size() > 1 && !o_.all_pins) throw several_pins();
     for (const auto& p : pins_) plan_.old_pins[p.rev] = static_cast<int>(p.files.size());
