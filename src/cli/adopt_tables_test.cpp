@@ -56,13 +56,11 @@ TEST(AdoptTables, DryRunListsTheTablesAndPagesItWouldReplaceAtTheirWrongFacts) {
   EXPECT_NE(out.find("replace .flox/pkgs/lib/cudas.nix (lines 5, 8)\n"), std::string::npos) << out;
   EXPECT_NE(out.find("replace docs/tables/vision-0.26-cuda-12.8.md (lines 3, 5, 9)\n"), std::string::npos) << out;
   EXPECT_NE(out.find("replace docs/tables/vision-0.26-cuda-13.0.md (lines 5, 9, 12)\n"), std::string::npos) << out;
-  // A table of no fact tailor writes (releases) stays the team's, and says why.
-  EXPECT_NE(out.find("keep    .flox/pkgs/lib/releases.nix (the tree's builder: checked, never written: a table of no "
-                     "fact tailor writes as the team does"),
-            std::string::npos)
-      << out;
-  EXPECT_EQ(out.find("lib/isas.nix"), std::string::npos) << out;  // written as it is: counted identical
-  EXPECT_NE(out.find("5 tables and pages from the knowledge base (1 identical, 4 to replace, 0 to write)"),
+  // The release table (one entry per release) is written from the spec's versions too (issue 55),
+  // and like isas.nix written as it is: counted identical.
+  EXPECT_EQ(out.find("lib/releases.nix"), std::string::npos) << out;
+  EXPECT_EQ(out.find("lib/isas.nix"), std::string::npos) << out;
+  EXPECT_NE(out.find("6 tables and pages from the knowledge base (2 identical, 4 to replace, 0 to write)"),
             std::string::npos)
       << out;
   EXPECT_NE(out.find("tools/write-wrappers.sh and tools/write-pages.sh are replaced by `tailor generate tailor.toml -o "
@@ -115,16 +113,17 @@ TEST(AdoptTables, WriteCorrectsTheTablesAndPagesAtTheWrongFactsOnlyAndGenerateKe
   // ARMv9's flags are the knowledge base's; AVX-512's stay the team's text.
   EXPECT_NE(spec.find("    flags = [ {isa_flags@armv9} ];"), std::string::npos) << spec;
   EXPECT_NE(spec.find("    flags = [ \"-mavx512f\" ];"), std::string::npos) << spec;
-  EXPECT_EQ(spec.find("releases.nix\" = "), std::string::npos);
+  EXPECT_NE(spec.find("releases.nix\" = "), std::string::npos);
+  EXPECT_NE(spec.find("    torch = \"{paired@version}\";"), std::string::npos) << spec;
   auto check = run_tailor({"generate", tree + "/tailor.toml", "-o", tree, "--check"});
   EXPECT_EQ(check.status, 0) << check.out << check.err;
-  EXPECT_NE(check.out.find("is up to date (12 files)"), std::string::npos) << check.out;
+  EXPECT_NE(check.out.find("is up to date (13 files)"), std::string::npos) << check.out;  // releases.nix now written
   // check: the table facts are right now; what is left is the builder's own warning.
   auto after = run_tailor({"check", tree});
   EXPECT_NE(after.out.find("0 errors"), std::string::npos) << after.out;
   auto again = run_tailor({"adopt", tree});
   EXPECT_EQ(again.status, 0) << again.err;
-  EXPECT_NE(again.out.find("5 tables and pages from the knowledge base (5 identical, 0 to replace, 0 to write)"),
+  EXPECT_NE(again.out.find("6 tables and pages from the knowledge base (6 identical, 0 to replace, 0 to write)"),
             std::string::npos)
       << again.out;
 }

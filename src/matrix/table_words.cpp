@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "matrix/version_table.hpp"
 #include "matrix/word_quoting.hpp"
 #include "util/diagnostic.hpp"
 #include "util/quote.hpp"
@@ -101,9 +102,10 @@ std::vector<std::string> matrix_cudas(const Matrix& m, const KnowledgeBase& kb) 
 
 std::string render_table_template(std::string_view path, std::string_view tmpl, const Spec& spec, const Matrix& m,
                                   const KnowledgeBase& kb) {
+  std::string expanded = render_version_blocks(path, tmpl, spec, m, kb);  // the version table's entries
   std::string out;
   WordQuoter quoter(language_of(path));
-  for (const auto& p : table_pieces(tmpl)) {
+  for (const auto& p : table_pieces(expanded)) {
     if (!p.word) {
       out += p.text;
       quoter.text(p.text);
