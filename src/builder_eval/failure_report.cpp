@@ -83,9 +83,12 @@ std::vector<FailureDiagnostic> failure_diagnostics(const WrapperEval& e, const f
 std::string eval_summary(const WrapperEval& e, const EvalOptions& options) {
   std::string against =
       options.nixpkgs.empty() ? std::string("the stand-in nixpkgs") : fmt::format("nixpkgs at {}", options.nixpkgs);
-  std::string rest = e.not_evaluated ? fmt::format(", {} not evaluated (alike a failure, or after {} failures)",
-                                                   e.not_evaluated, e.failures.size())
-                                     : "";
+  size_t alike = 0;
+  for (const auto& f : e.failures) alike += f.alike.size();
+  std::string rest;
+  if (alike) rest += fmt::format(", {} not evaluated alike a failure", alike);
+  if (e.not_evaluated > alike)
+    rest += fmt::format(", {} not evaluated after the evaluation stopped", e.not_evaluated - alike);
   return fmt::format("evaluated {} of {} wrapper{} through the tree's builder ({}){}", e.evaluated, e.wrappers,
                      e.wrappers == 1 ? "" : "s", against, rest);
 }

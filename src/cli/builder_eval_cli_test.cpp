@@ -57,8 +57,15 @@ TEST(BuilderEval, GenerateCheckFailsNamingTheWrapperAndTheEntryTheTableLacks) {
   auto r = test::run_tailor({"generate", tree + "/tailor.toml", "-o", tree, "--check"});
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   test::expect_golden(test::tree_shown(r.err, tree), "tests/golden/builder_eval/generate-check-missing-entry.txt");
-  EXPECT_NE(r.out.find("evaluated 0 of 6 wrappers"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("is not up to date: the tree's builder cannot build 6 wrappers"), std::string::npos) << r.out;
+  // The first wrapper fails; the five passing the same release = "0.26" reach the same lookup and are not run.
+  EXPECT_NE(r.out.find("evaluated 0 of 6 wrappers through the tree's builder (the stand-in nixpkgs), 5 not "
+                       "evaluated alike a failure"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("is not up to date: the tree's builder cannot build 1 wrapper (5 alike not evaluated), "
+                       "though every file is as the spec writes it"),
+            std::string::npos)
+      << r.out;
 
   // --no-eval compares the files only (the table is the team's, kept).
   auto files_only = test::run_tailor({"generate", tree + "/tailor.toml", "-o", tree, "--check", "--no-eval"});
@@ -69,13 +76,15 @@ TEST(BuilderEval, GenerateCheckFailsNamingTheWrapperAndTheEntryTheTableLacks) {
   EXPECT_EQ(j.status, 1);
   auto doc = nlohmann::json::parse(j.out);
   EXPECT_EQ(doc["up_to_date"], false);
-  ASSERT_EQ(doc["builder_eval"]["failures"].size(), 6u);
+  ASSERT_EQ(doc["builder_eval"]["failures"].size(), 1u);
   const auto& first = doc["builder_eval"]["failures"][0];
   EXPECT_EQ(first["wrapper"], ".flox/pkgs/torchvision026-python313-cpu-armv9.nix");
   EXPECT_EQ(first["file"], ".flox/pkgs/lib/buildVision.nix");
   EXPECT_EQ(first["line"], 17);
   EXPECT_EQ(first["lacks"]["table"], ".flox/pkgs/lib/releases.nix");
   EXPECT_EQ(first["lacks"]["entry"], "0.26");
+  EXPECT_EQ(first["alike"].size(), 5u);
+  EXPECT_EQ(doc["builder_eval"]["not_evaluated"], 5);
 }
 
 TEST(BuilderEval, CheckReportsWhereTheBuilderStops) {
@@ -95,9 +104,10 @@ TEST(BuilderEval, CheckReportsWhereTheBuilderStops) {
     EXPECT_EQ(p["line"], 17);
     EXPECT_EQ(p["column"], 9);
     EXPECT_EQ(p["message"],
-              "the tree's builder cannot build 7 wrappers: attribute '0.26' missing: the table lib/releases.nix lacks "
-              "\"0.26\"");
-    EXPECT_EQ(p["notes"][0], "wrapper torchvision026-python313-cpu-armv9.nix");
+              "the tree's builder cannot build torchvision026-python313-cpu-armv9.nix: attribute '0.26' missing: the "
+              "table lib/releases.nix lacks \"0.26\"");
+    EXPECT_EQ(p["notes"][0],
+              "6 more wrappers passing the same release = \"0.26\" were not evaluated: they reach the same lookup");
   }
   EXPECT_EQ(n, 1) << r.out;
   // --no-eval: no such finding.

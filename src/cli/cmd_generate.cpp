@@ -127,6 +127,7 @@ void GenerateRun::print_json(Session& s, const Expanded& e, size_t files, const 
                                  {"line", f.error.line},
                                  {"column", f.error.column}};
       if (f.lacks) one["lacks"] = {{"table", f.lacks->table}, {"entry", f.lacks->attribute}};
+      if (!f.alike.empty()) one["alike"] = f.alike;
       failed.push_back(std::move(one));
     }
     j["up_to_date"] = changes.empty() && eval->failures.empty() && eval->not_evaluated == 0;
@@ -202,10 +203,14 @@ int GenerateRun::report_check(Session& s, const Expanded& e, size_t files, const
     if (c.change != Change::unchanged)
       s.out << fmt::format("{}: {}{}\n", change_name(c.change), c.path, c.note.empty() ? "" : " (" + c.note + ")");
   if (eval) s.out << builder_eval::eval_summary(*eval, eval_options) << "\n";
-  if (!builds)
-    s.out << fmt::format("{} is not up to date: the tree's builder cannot build {} wrapper{}{}\n", dir,
+  if (!builds) {
+    size_t alike = 0;
+    for (const auto& f : eval->failures) alike += f.alike.size();
+    s.out << fmt::format("{} is not up to date: the tree's builder cannot build {} wrapper{}{}{}\n", dir,
                          eval->failures.size(), eval->failures.size() == 1 ? "" : "s",
+                         alike ? fmt::format(" ({} alike not evaluated)", alike) : "",
                          up_to_date ? ", though every file is as the spec writes it" : "");
+  }
   else
     s.out << (up_to_date ? fmt::format("{} is up to date ({} files)\n", dir, files)
                          : fmt::format("{} is not up to date: {} to create, {} to update, {} edited, {} stale\n", dir,

@@ -85,10 +85,11 @@ void sort_and_count(CheckResult& r) {
   }
 }
 
-// A recipe that calls a builder of the tree that tailor did not write (no
-// generated-by marker): a team's wrapper, which check evaluates through it.
+// A variant's recipe (its name is a variant name) that calls a builder of the
+// tree that tailor did not write (no generated-by marker): a team's wrapper,
+// which check evaluates through it.
 bool calls_own_builder(const LintTree& t, const NixFile& f) {
-  if (f.helper || !f.parsed) return false;
+  if (f.helper || !f.parsed || !f.variant) return false;  // a variant's file, not an overlay or a package set
   for (const auto& call : f.facts.calls) {
     const NixFile* builder = imported_file(t, f, call.path);
     if (builder && builder->parsed && builder->helper &&
