@@ -2,7 +2,7 @@
 // call contradicts its name: on copies of tests/data/trees/adopt-tables (a
 // tree that keeps its own lib/buildVision.nix), edited as a team's day goes
 // wrong. Expected values by hand from the fixture: buildVision.nix reads
-// `rows.${release}` at line 17, column 9, from `rows = import ./releases.nix`;
+// `rows.${release}` at line 15, column 9, from `rows = import ./releases.nix`;
 // the CPU wrapper torchvision026-python313-cpu-avx2.nix says avx2.
 #include <filesystem>
 #include <fstream>
@@ -80,7 +80,7 @@ TEST(BuilderEval, GenerateCheckFailsNamingTheWrapperAndTheEntryTheTableLacks) {
   const auto& first = doc["builder_eval"]["failures"][0];
   EXPECT_EQ(first["wrapper"], ".flox/pkgs/torchvision026-python313-cpu-armv9.nix");
   EXPECT_EQ(first["file"], ".flox/pkgs/lib/buildVision.nix");
-  EXPECT_EQ(first["line"], 17);
+  EXPECT_EQ(first["line"], 15);
   EXPECT_EQ(first["lacks"]["table"], ".flox/pkgs/lib/releases.nix");
   EXPECT_EQ(first["lacks"]["entry"], "0.26");
   EXPECT_EQ(first["alike"].size(), 5u);
@@ -101,7 +101,7 @@ TEST(BuilderEval, CheckReportsWhereTheBuilderStops) {
     if (p["rule"] != "TLR046") continue;
     ++n;
     EXPECT_EQ(p["file"], pkgs + "/lib/buildVision.nix");
-    EXPECT_EQ(p["line"], 17);
+    EXPECT_EQ(p["line"], 15);
     EXPECT_EQ(p["column"], 9);
     EXPECT_EQ(p["message"],
               "the tree's builder cannot build torchvision026-python313-cpu-armv9.nix: attribute '0.26' missing: the "
