@@ -89,6 +89,9 @@ std::string eval_summary(const WrapperEval& e, const EvalOptions& options) {
   if (alike) rest += fmt::format(", {} not evaluated alike a failure", alike);
   if (e.not_evaluated > alike)
     rest += fmt::format(", {} not evaluated after the evaluation stopped", e.not_evaluated - alike);
+  if (e.skipped)
+    rest += fmt::format(", {} skipped (function{} of the package set: the caller's to evaluate)", e.skipped,
+                        e.skipped == 1 ? "" : "s");
   return fmt::format("evaluated {} of {} wrapper{} through the tree's builder ({}){}", e.evaluated, e.wrappers,
                      e.wrappers == 1 ? "" : "s", against, rest);
 }

@@ -46,6 +46,13 @@ class StandInFiles {
   StandInFiles(const StandInFiles&) = delete;
   StandInFiles& operator=(const StandInFiles&) = delete;
   fs::path path(std::string_view name) const { return dir_ / name; }
+  // \a e naming these files as what they are: the temporary folder's name changes per run.
+  void unname(NixError& e) const {
+    for (std::string* s : {&e.message, &e.file}) {
+      std::string from = dir_.string();
+      for (size_t at; (at = s->find(from)) != std::string::npos;) s->replace(at, from.size(), "data/builder_eval");
+    }
+  }
 
  private:
   fs::path dir_;
@@ -146,13 +153,18 @@ WrapperEval evaluate_wrappers(const fs::path& root, const std::vector<std::strin
       ProcessResult r = processes.run(spec);
       if (!r.started) throw NoNix{"nix-instantiate could not be started"};
       if (r.status == 0) {
-        out.evaluated += pending.size();
+        static const std::regex null_entry(R"((^|[\[,])null(?=[,\]]))");
+        size_t skipped = static_cast<size_t>(
+            std::distance(std::sregex_iterator(r.out.begin(), r.out.end(), null_entry), std::sregex_iterator()));
+        out.skipped += skipped;
+        out.evaluated += pending.size() - std::min(skipped, pending.size());
         break;
       }
       std::string failed = last_traced(r.err);
       auto at = std::find(pending.begin(), pending.end(), failed);
       WrapperFailure f;
       f.error = read_nix_error(r.err);
+      files.unname(f.error);
       f.lacks = missing_entry(f.error, root);
       relative_to(f.error, root);
       if (at == pending.end()) {

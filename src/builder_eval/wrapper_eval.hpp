@@ -39,6 +39,8 @@ struct EvalOptions {
 struct WrapperEval {
   size_t wrappers = 0;   ///< asked for
   size_t evaluated = 0;  ///< that evaluated
+  /// Functions of the package set (`{ callPackage, … }:`, a required argument): the caller's to evaluate.
+  size_t skipped = 0;
   std::vector<WrapperFailure> failures;
   size_t not_evaluated = 0;  ///< left after max_failures, or alike a failure
 };

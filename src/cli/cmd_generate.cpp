@@ -210,8 +210,7 @@ int GenerateRun::report_check(Session& s, const Expanded& e, size_t files, const
                          eval->failures.size(), eval->failures.size() == 1 ? "" : "s",
                          alike ? fmt::format(" ({} alike not evaluated)", alike) : "",
                          up_to_date ? ", though every file is as the spec writes it" : "");
-  }
-  else
+  } else
     s.out << (up_to_date ? fmt::format("{} is up to date ({} files)\n", dir, files)
                          : fmt::format("{} is not up to date: {} to create, {} to update, {} edited, {} stale\n", dir,
                                        count[Change::create], count[Change::update], count[Change::conflict],
