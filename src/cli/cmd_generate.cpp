@@ -133,6 +133,7 @@ void GenerateRun::print_json(Session& s, const Expanded& e, size_t files, const 
     j["up_to_date"] = changes.empty() && eval->failures.empty() && eval->not_evaluated == 0;
     j["builder_eval"] = {{"wrappers", eval->wrappers},
                          {"evaluated", eval->evaluated},
+                         {"skipped", eval->skipped},
                          {"not_evaluated", eval->not_evaluated},
                          {"failures", failed}};
   }
