@@ -19,8 +19,8 @@ struct CheckResult {
   int recipes = 0;
   int errors = 0;
   int warnings = 0;
-  /// Variant recipes that call a builder of the tree that tailor did not write (a
-  /// team's own: its wrappers), relative to the root: what check evaluates through it.
+  /// Recipes that call a builder of the tree that tailor did not write (a team's
+  /// own: its wrappers), relative to the root: what check evaluates through it.
   std::vector<std::string> builder_wrappers;
 };
 
