@@ -429,7 +429,9 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
   // TLR046 comes from evaluating the tree with nix-instantiate (the check command, not check_files):
   // planted in src/cli/builder_eval_cli_test.cpp.
   for (const auto& r : rules())
-    if (r.code != "TLR046") EXPECT_TRUE(covered.count(std::string(r.code))) << r.code << " has no planted case";
+    if (r.code != "TLR046") {
+      EXPECT_TRUE(covered.count(std::string(r.code))) << r.code << " has no planted case";
+    }
   // … and nowhere in the clean trees.
   EXPECT_EQ(codes(check_files("t", fixture("clean"), kb())), std::vector<std::string>{});
   EXPECT_EQ(codes(check_one(gpu_recipe(kName))), std::vector<std::string>{});
