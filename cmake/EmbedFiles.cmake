@@ -6,6 +6,7 @@ file(GLOB_RECURSE TAILOR_EMBEDDED_INPUTS CONFIGURE_DEPENDS
   RELATIVE ${PROJECT_SOURCE_DIR}
   ${PROJECT_SOURCE_DIR}/data/*.toml
   ${PROJECT_SOURCE_DIR}/data/builders/*.nix
+  ${PROJECT_SOURCE_DIR}/data/builder_eval/*.nix
   ${PROJECT_SOURCE_DIR}/data/probes/*.py
   ${PROJECT_SOURCE_DIR}/examples/*.toml
   ${PROJECT_SOURCE_DIR}/src/catalog/page/*)

@@ -37,3 +37,5 @@ tailor_fuzz_target(cpuinfo_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/cpuinfo_fuzzer.cpp 
 tailor_fuzz_target(catalog_commands_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/catalog_commands_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/catalog_commands)
 tailor_fuzz_target(kb_new_package_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/kb_new_package_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/kb_new_package)
 tailor_fuzz_target(check_tree_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/check_tree_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/check_tree)
+tailor_fuzz_target(compact_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/compact_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/compact)
+tailor_fuzz_target(layout_template_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/layout_template_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/layout_template)

@@ -40,6 +40,8 @@ const std::map<std::string, std::set<std::string>>& layers() {
       // Reading recipe trees: Nix, what a recipe says and the tree of them (file names are variant names), check,
       // import.
       {"nix", {"util"}},
+      // A tree's wrappers evaluated through its own builder by the real nix-instantiate.
+      {"builder_eval", {"util"}},
       {"recipe", {"nix", "matrix", "kb", "util"}},
       {"lint", {"recipe", "nix", "matrix", "kb", "util"}},
       {"import", {"lint", "recipe", "nix", "matrix", "kb", "util"}},
@@ -54,8 +56,8 @@ const std::map<std::string, std::set<std::string>>& layers() {
       {"prune", {"binfmt", "kb", "util"}},
       {"verify", {"prune", "inspect", "binfmt", "settings", "matrix", "kb", "util"}},
       {"cli",
-       {"catalog", "import", "repin", "lint", "recipe", "verify", "prune", "inspect", "binfmt", "recommend", "host",
-        "nix", "ci", "runner", "generate", "settings", "matrix", "kb", "util"}},
+       {"catalog",   "import", "repin", "builder_eval", "lint",   "recipe",   "verify",   "prune",  "inspect", "binfmt",
+        "recommend", "host",   "nix",   "ci",           "runner", "generate", "settings", "matrix", "kb",      "util"}},
   };
   return table;
 }

@@ -28,11 +28,13 @@ ElfSection read_section_header(const ElfFile& f, ByteSlice table, uint16_t entsi
     s.addr = h.read<uint64_t>(16, be, "sh_addr");
     s.offset = h.read<uint64_t>(24, be, "sh_offset");
     s.size = h.read<uint64_t>(32, be, "sh_size");
+    s.link = h.read<uint32_t>(40, be, "sh_link");
   } else {
     s.flags = h.read<uint32_t>(8, be, "sh_flags");
     s.addr = h.read<uint32_t>(12, be, "sh_addr");
     s.offset = h.read<uint32_t>(16, be, "sh_offset");
     s.size = h.read<uint32_t>(20, be, "sh_size");
+    s.link = h.read<uint32_t>(24, be, "sh_link");
   }
   return s;
 }

@@ -23,6 +23,7 @@ struct ElfSection {
   uint64_t addr = 0;  ///< virtual address when loaded
   uint64_t offset = 0;
   uint64_t size = 0;
+  uint32_t link = 0;  ///< sh_link: a relocation section's symbol table
 
   /// Whether the section occupies bytes of the file (everything but NOBITS).
   bool in_file() const { return type != kNoBits && type != 0; }

@@ -1,7 +1,7 @@
 // The catalog page in a real browser: headless Chromium (Debian's package,
-// driven by playwright-core from .tools/, both installed by scripts/deps)
-// loads the page of two specs, is driven with the keyboard and the mouse
-// (tests/browser/catalog_page.cjs), and what it shows must be the answer
+// driven by Playwright for Python from .tools/venv, both installed by
+// scripts/deps) loads the page of two specs, is driven with the keyboard and
+// the mouse (tests/browser/catalog_page.py), and what it shows must be the answer
 // tailor computed for those choices. One browser launch for every check.
 // Without Chromium the test skips, except under CI=true, where it fails.
 #include <cstdlib>
@@ -26,27 +26,62 @@ namespace {
 std::string missing_browser() {
   const char* chromium = std::getenv("CHROMIUM");
   if (!std::filesystem::exists(chromium ? chromium : "/usr/bin/chromium")) return "Chromium (/usr/bin/chromium)";
-  if (!test::have_program("node")) return "node";
-  if (!std::filesystem::exists(test::source_path(".tools/node_modules/playwright-core/package.json")))
-    return "playwright-core (.tools/node_modules)";
+  const std::string python = test::pypi_tool("python");
+  if (python.empty() || test::run_command(python + " -c 'import playwright.sync_api' 2>&1").status != 0)
+    return "Playwright for Python (.tools/venv)";
   return {};
 }
 
-TEST(CatalogBrowser, ChoosesWithKeyboardAndMouseAndShowsTailorsAnswer) {
-  std::string missing = missing_browser();
-  TAILOR_SKIP_IF_TOOL_MISSING(!missing.empty(), missing + " is missing: the browser test is skipped");
-  KnowledgeBase kb = KnowledgeBase::load();
+// Opens \a page_text in the browser through tests/browser/catalog_page.py and
+// returns what it saw; the screenshot lands in \a dir.
+nlohmann::json drive(const test::TempDir& dir, const std::string& page_text, const std::string& fragment) {
+  std::string page = dir.path() + "/index.html", shot = dir.path() + "/catalog.png";
+  std::ofstream(page) << page_text;
+  auto r = test::run_command(test::pypi_tool("python") + " " + test::source_path("tests/browser/catalog_page.py") +
+                             " " + page + " " + shot + " '" + fragment + "' 2>&1");
+  EXPECT_EQ(r.status, 0) << r.out;
+  if (r.status != 0 || r.out.find('{') == std::string::npos) return nullptr;
+  return nlohmann::json::parse(r.out.substr(r.out.find('{')));
+}
+
+CatalogData two_specs(const KnowledgeBase& kb) {
   std::vector<CatalogSpec> specs;
   for (const char* name : {"build-pytorch/pytorch-2.9-python313", "build-vllm/main"}) {
     Spec s = load_spec_arg(name, kb);
     Matrix m = expand(s, kb);
     specs.push_back({std::move(s), std::move(m)});
   }
-  CatalogData data = build_catalog(std::move(specs), kb, "flox");
+  return build_catalog(std::move(specs), kb, "flox");
+}
+
+// The checks below catch a broken page: one whose script throws and that has
+// an element wider than the screen.
+TEST(CatalogBrowser, ABrokenPageIsCaught) {
+  std::string missing = missing_browser();
+  TAILOR_SKIP_IF_TOOL_MISSING(!missing.empty(), missing + " is missing: the browser test is skipped");
+  KnowledgeBase kb = KnowledgeBase::load();
+  std::string page_text = render_catalog_page(two_specs(kb), kb);
+  const size_t body = page_text.rfind("</body>");
+  ASSERT_NE(body, std::string::npos);
+  page_text.insert(body, "<pre id=\"broken\" style=\"width:2000px\">x</pre><script>null.broken();</script>");
+  test::TempDir dir("catalog-broken");
+  nlohmann::json seen = drive(dir, page_text, "");
+  ASSERT_FALSE(seen.is_null());
+  ASSERT_FALSE(seen["errors"].empty()) << "the script threw";
+  EXPECT_EQ(seen["errors"][0], "Cannot read properties of null (reading 'broken')") << seen["errors"];
+  EXPECT_NE(seen["desktopFit"]["wide"], nlohmann::json::array());
+  EXPECT_EQ(seen["desktopFit"]["wide"][0], "pre#broken") << seen["desktopFit"];
+  EXPECT_GT(seen["phoneOverflow"].get<int>(), 0);
+}
+
+TEST(CatalogBrowser, ChoosesWithKeyboardAndMouseAndShowsTailorsAnswer) {
+  std::string missing = missing_browser();
+  TAILOR_SKIP_IF_TOOL_MISSING(!missing.empty(), missing + " is missing: the browser test is skipped");
+  KnowledgeBase kb = KnowledgeBase::load();
+  CatalogData data = two_specs(kb);
   test::TempDir dir("catalog-browser");
-  std::string page = dir.path() + "/index.html", shot = dir.path() + "/catalog.png";
+  const std::string shot = dir.path() + "/catalog.png";
   const std::string page_text = render_catalog_page(data, kb);
-  std::ofstream(page) << page_text;
 
   // recommend --link's link for a Skylake-SP with an H100 on driver 570.86.10 (between CUDA 12.9's
   // floors), for the first spec's pytorch: the page opened on it shows recommend's variant.
@@ -59,11 +94,8 @@ TEST(CatalogBrowser, ChoosesWithKeyboardAndMouseAndShowsTailorsAnswer) {
   auto recommended = recommend(host, data.specs[0].matrix, kb, {});
   ASSERT_TRUE(recommended.variant);
 
-  auto r = test::run_command("node " + test::source_path("tests/browser/catalog_page.cjs") + " " +
-                             test::source_path(".tools/node_modules/playwright-core") + " " + page + " " + shot + " '" +
-                             fragment + "' 2>&1");
-  ASSERT_EQ(r.status, 0) << r.out;
-  nlohmann::json seen = nlohmann::json::parse(r.out.substr(r.out.find('{')));
+  nlohmann::json seen = drive(dir, page_text, fragment);
+  ASSERT_FALSE(seen.is_null());
   EXPECT_EQ(seen["errors"], nlohmann::json::array()) << "the page's script failed";
   EXPECT_EQ(seen["requests"], nlohmann::json::array()) << "the page asked the network for something";
 

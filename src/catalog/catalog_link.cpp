@@ -75,6 +75,21 @@ size_t driver_index(const HostFacts& host, const std::vector<DriverChoice>& driv
 
 }  // namespace
 
+std::string link_url_problem(std::string_view url) {
+  for (char c : url)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return "holds a control character";
+  auto lower = [](std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+  };
+  size_t colon = url.find(':');
+  std::string scheme = colon == std::string_view::npos ? "" : lower(url.substr(0, colon));
+  if (scheme != "http" && scheme != "https" && scheme != "file") return "is not an http, https or file URL";
+  if (url.substr(colon + 1, 2) != "//" || url.size() <= colon + 3) return "has no // and address after its scheme";
+  return "";
+}
+
 std::vector<const GpuArch*> page_gpus(const CatalogChoices& choices) {
   std::vector<const GpuArch*> out;
   for (const auto& p : choices.platforms)

@@ -5,11 +5,17 @@
 /// \a host as closely as the selector can.
 
 #include <string>
+#include <string_view>
 
 #include "catalog/catalog_choices.hpp"
 #include "recommend/recommend.hpp"
 
 namespace tailor {
+
+/// Why \a url cannot be a catalog page's address ("" when it can): an http,
+/// https or file URL, no control character (a newline would add a line to
+/// what prints it, "javascript:" runs code where the link is opened).
+std::string link_url_problem(std::string_view url);
 
 /// The GPUs as the page numbers them: every platform's, in platform order, each once.
 std::vector<const GpuArch*> page_gpus(const CatalogChoices& choices);

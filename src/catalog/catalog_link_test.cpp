@@ -45,8 +45,8 @@ TEST(CatalogLink, AMacWithoutAGpu) {
 }
 
 TEST(CatalogLink, APlatformTheCatalogLacksIsAnError) {
-  auto r = test::run_tailor({"recommend", "--spec", "build-vllm/main", "--link", "site/index.html", "--os", "darwin",
-                             "--cpuinfo", test::source_path("tests/data/cpuinfo/aarch64-apple_m2-none")});
+  auto r = test::run_tailor({"recommend", "--spec", "build-vllm/main", "--link", "file:///srv/site/index.html", "--os",
+                             "darwin", "--cpuinfo", test::source_path("tests/data/cpuinfo/aarch64-apple_m2-none")});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, "tailor: error: the catalog has no build for aarch64-darwin machines\n");

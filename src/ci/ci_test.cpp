@@ -1,8 +1,10 @@
 // CI definitions, builder configuration: the GitHub workflow and the GitLab
-// pipeline of every example pass real validators (@action-validator/cli and
-// gitlab-ci-local's GitLab CI schema check, from npm, installed by
-// scripts/deps into .tools/), outputs are stable (golden), chunks cover each
-// variant exactly once and stay within each service's matrix limit.
+// pipeline of every example pass real validators (check-jsonschema with the
+// schemas it bundles, vendor.github-workflows and vendor.gitlab-ci, then
+// tests/ci/job_graph.py for what a schema cannot see: stages and needs; both
+// from PyPI, installed by scripts/deps into .tools/venv), outputs are stable
+// (golden), chunks cover each variant exactly once and stay within each
+// service's matrix limit.
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -18,21 +20,29 @@
 namespace tailor {
 namespace {
 
-std::string tool(const char* name) {
-  std::string v = test::source_path(std::string(".tools/node_modules/.bin/") + name);
-  return std::filesystem::exists(v) ? v : std::string();
+// What is missing to validate CI files here; empty when nothing is.
+std::string missing_validator() {
+  if (test::pypi_tool("check-jsonschema").empty()) return "check-jsonschema (.tools/venv) is not installed";
+  if (test::pypi_tool("python").empty()) return "the tools' Python (.tools/venv) is not installed";
+  return {};
 }
-std::string validator() { return tool("action-validator"); }
+#define SKIP_IF_NO_VALIDATOR() TAILOR_SKIP_IF_TOOL_MISSING(!missing_validator().empty(), missing_validator())
 
-// gitlab-ci-local --list parses .gitlab-ci.yml in its directory, checks it
-// against GitLab's CI JSON schema and the job graph (stages, needs), and exits
-// 1 on any error. Without a git repository it falls back to defaults.
+// The file's schema check, then its job graph's; exit status 0 when both pass,
+// the messages of both in out.
+test::RunResult validate(const std::string& file, const std::string& schema, const std::string& graph) {
+  return test::run_command(test::pypi_tool("check-jsonschema") + " --builtin-schema " + schema + " " + file + " && " +
+                               test::pypi_tool("python") + " " + test::source_path("tests/ci/job_graph.py") + " " +
+                               graph + " " + file,
+                           true);
+}
+test::RunResult github_validate(const std::string& file) {
+  return validate(file, "vendor.github-workflows", "--github");
+}
 test::RunResult gitlab_validate(const std::string& pipeline) {
   test::TempDir dir("gitlab");
   std::ofstream(dir.path() + "/.gitlab-ci.yml") << pipeline;
-  return test::run_command(
-      "cd " + dir.path() + " && HOME=" + dir.path() + " " + tool("gitlab-ci-local") + " --list --no-color </dev/null",
-      true);
+  return validate(dir.path() + "/.gitlab-ci.yml", "vendor.gitlab-ci", "--gitlab");
 }
 
 // Each job's matrix: job id -> its variants, from either CI's output.
@@ -50,13 +60,13 @@ std::map<std::string, std::vector<std::string>> matrix_jobs(const std::string& o
 class Workflow : public testing::TestWithParam<std::string> {};
 
 TEST_P(Workflow, GithubWorkflowPassesTheValidator) {
-  TAILOR_SKIP_IF_TOOL_MISSING(validator().empty(), "@action-validator/cli is not installed (scripts/deps installs it)");
+  SKIP_IF_NO_VALIDATOR();
   auto r = test::run_tailor({"ci", GetParam(), "--github"});
   ASSERT_EQ(r.status, 0) << r.err;
   test::TempDir dir("ci");
   std::string path = dir.path() + "/build.yml";
   std::ofstream(path) << r.out;
-  auto v = test::run_command(validator() + " " + path, true);
+  auto v = github_validate(path);
   EXPECT_EQ(v.status, 0) << v.out;
 }
 
@@ -71,8 +81,7 @@ INSTANTIATE_TEST_SUITE_P(Examples, Workflow,
                          });
 
 TEST_P(Workflow, GitlabPipelinePassesTheValidator) {
-  TAILOR_SKIP_IF_TOOL_MISSING(tool("gitlab-ci-local").empty(),
-                              "gitlab-ci-local is not installed (scripts/deps installs it)");
+  SKIP_IF_NO_VALIDATOR();
   auto r = test::run_tailor({"ci", GetParam(), "--gitlab"});
   ASSERT_EQ(r.status, 0) << r.err;
   auto v = gitlab_validate(r.out);
@@ -80,30 +89,49 @@ TEST_P(Workflow, GitlabPipelinePassesTheValidator) {
 }
 
 TEST(Workflow, TheGitlabValidatorRejectsBrokenPipelines) {
-  TAILOR_SKIP_IF_TOOL_MISSING(tool("gitlab-ci-local").empty(), "gitlab-ci-local is not installed");
+  SKIP_IF_NO_VALIDATOR();
   const std::string good = test::run_tailor({"ci", "--gitlab"}).out;
   auto broken = [&](const std::string& from, const std::string& to) {
     std::string b = good;
     b.replace(b.find(from), from.size(), to);
     return gitlab_validate(b);
   };
+  // The schema: a timeout is a string.
   auto schema = broken("  timeout: 6h", "  timeout: [6h]");
   EXPECT_EQ(schema.status, 1);
-  EXPECT_NE(schema.out.find("'timeout' property type must be string"), std::string::npos) << schema.out;
+  EXPECT_NE(schema.out.find(".timeout: ['6h'] is not of type 'string'"), std::string::npos) << schema.out;
+  // The job graph: a stage that is not declared, a job that is not there.
   auto stage = broken("  stage: build", "  stage: bild");
   EXPECT_EQ(stage.status, 1);
-  EXPECT_NE(stage.out.find("stage:bild not found"), std::string::npos) << stage.out;
-  EXPECT_EQ(broken("  needs: [drift]", "  needs: [drfit]").status, 1);
+  EXPECT_NE(stage.out.find(": stage 'bild' is not in stages (check, build)\n"), std::string::npos) << stage.out;
+  auto needs = broken("  needs: [drift]", "  needs: [drfit]");
+  EXPECT_EQ(needs.status, 1);
+  EXPECT_NE(needs.out.find(": needs 'drfit', which is no job\n"), std::string::npos) << needs.out;
+  // A build job the check job needs: a cycle, and a need on a later stage.
+  auto cycle = broken("  stage: check\n", "  stage: check\n  needs: [build-x86-64-linux]\n");
+  EXPECT_EQ(cycle.status, 1);
+  EXPECT_NE(cycle.out.find(": drift: needs 'build-x86-64-linux', whose stage comes later\n"), std::string::npos)
+      << cycle.out;
+  EXPECT_NE(cycle.out.find(": drift: on a needs cycle\n"), std::string::npos) << cycle.out;
 }
 
 TEST(Workflow, TheValidatorRejectsABrokenWorkflow) {
-  TAILOR_SKIP_IF_TOOL_MISSING(validator().empty(), "@action-validator/cli is not installed");
+  SKIP_IF_NO_VALIDATOR();
   auto r = test::run_tailor({"ci", "--github"});
   std::string broken = r.out;
   broken.replace(broken.find("runs-on:"), 8, "runs_on:");
   test::TempDir dir("ci-broken");
   std::ofstream(dir.path() + "/build.yml") << broken;
-  EXPECT_NE(test::run_command(validator() + " " + dir.path() + "/build.yml", true).status, 0);
+  auto schema = github_validate(dir.path() + "/build.yml");
+  EXPECT_EQ(schema.status, 1);
+  EXPECT_NE(schema.out.find("'runs-on' is a required property"), std::string::npos) << schema.out;
+  // The job graph: a job that is not there.
+  broken = r.out;
+  broken.replace(broken.find("needs: drift"), 12, "needs: drfit");
+  std::ofstream(dir.path() + "/build.yml") << broken;
+  auto needs = github_validate(dir.path() + "/build.yml");
+  EXPECT_EQ(needs.status, 1);
+  EXPECT_NE(needs.out.find(": needs 'drfit', which is no job\n"), std::string::npos) << needs.out;
 }
 
 TEST(Workflow, ChunksCoverEveryVariantOnce) {
@@ -166,16 +194,17 @@ TEST(Workflow, AWideMatrixIsSplitWithinEachServicesLimit) {
   over = test::run_tailor({"ci", spec, "--github", "--chunk", "257"});
   EXPECT_EQ(over.status, 2);
   EXPECT_EQ(over.err, "tailor: error: ci: --chunk 257 is over the limit of 256 jobs per matrix in GitHub Actions\n");
-  if (!tool("gitlab-ci-local").empty()) {
+  SKIP_IF_NO_VALIDATOR();
+  {
     auto v = gitlab_validate(
         test::run_command("cd " + dir.path() + " && " + tailor::test::tailor_binary() + " ci wide.toml --gitlab").out);
     EXPECT_EQ(v.status, 0) << v.out;
   }
-  if (!validator().empty()) {
+  {
     std::ofstream(dir.path() + "/build.yml")
         << test::run_command("cd " + dir.path() + " && " + tailor::test::tailor_binary() + " ci wide.toml --github")
                .out;
-    EXPECT_EQ(test::run_command(validator() + " " + dir.path() + "/build.yml", true).status, 0);
+    EXPECT_EQ(github_validate(dir.path() + "/build.yml").status, 0);
   }
 }
 
@@ -212,9 +241,9 @@ TEST_F(CiInRepository, GithubNamesTheSpecAndTheTreeFromTheRoot) {
   EXPECT_NE(r.out.find("    defaults:\n      run:\n        working-directory: pytorch\n"), std::string::npos);
   EXPECT_NE(r.out.find("# Paths are relative to the repository root; the recipe tree is pytorch.\n"),
             std::string::npos);
-  TAILOR_SKIP_IF_TOOL_MISSING(validator().empty(), "@action-validator/cli is not installed");
+  SKIP_IF_NO_VALIDATOR();
   std::ofstream(repo_.path() + "/build.yml") << r.out;
-  auto v = test::run_command(validator() + " " + repo_.path() + "/build.yml", true);
+  auto v = github_validate(repo_.path() + "/build.yml");
   EXPECT_EQ(v.status, 0) << v.out;
 }
 
@@ -224,7 +253,7 @@ TEST_F(CiInRepository, GitlabNamesTheSpecAndTheTreeFromTheRoot) {
   EXPECT_NE(r.out.find("  script:\n    - tailor generate specs/main.toml -o pytorch --check\n"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("  script:\n    - cd pytorch\n    - flox build \"$VARIANT\"\n"), std::string::npos);
-  TAILOR_SKIP_IF_TOOL_MISSING(tool("gitlab-ci-local").empty(), "gitlab-ci-local is not installed");
+  SKIP_IF_NO_VALIDATOR();
   auto v = gitlab_validate(r.out);
   EXPECT_EQ(v.status, 0) << v.out;
 }
@@ -292,10 +321,10 @@ TEST(Workflow, AnOverlayGivesTheJobsTheSitesRunners) {
   EXPECT_EQ(b.err,
             "tailor: error: builder 'gh200:aarch64-linux:72:480': system must be x86_64-linux\n"
             "hint: write USER@HOST:SYSTEM:CORES:MEMORY_GB, e.g. ci@gpu1:x86_64-linux:64:512\n");
-  TAILOR_SKIP_IF_TOOL_MISSING(validator().empty(), "@action-validator/cli is not installed");
+  SKIP_IF_NO_VALIDATOR();
   test::TempDir dir("ci-overlay");
   std::ofstream(dir.path() + "/build.yml") << r.out;
-  EXPECT_EQ(test::run_command(validator() + " " + dir.path() + "/build.yml", true).status, 0);
+  EXPECT_EQ(github_validate(dir.path() + "/build.yml").status, 0);
 }
 
 TEST(Builders, MachinesFileAndSettings) {

@@ -56,13 +56,11 @@ TEST(AdoptTables, DryRunListsTheTablesAndPagesItWouldReplaceAtTheirWrongFacts) {
   EXPECT_NE(out.find("replace .flox/pkgs/lib/cudas.nix (lines 5, 8)\n"), std::string::npos) << out;
   EXPECT_NE(out.find("replace docs/tables/vision-0.26-cuda-12.8.md (lines 3, 5, 9)\n"), std::string::npos) << out;
   EXPECT_NE(out.find("replace docs/tables/vision-0.26-cuda-13.0.md (lines 5, 9, 12)\n"), std::string::npos) << out;
-  // A table of no fact tailor writes (releases) stays the team's, and says why.
-  EXPECT_NE(out.find("keep    .flox/pkgs/lib/releases.nix (the tree's builder: checked, never written: a table of no "
-                     "fact tailor writes as the team does"),
-            std::string::npos)
-      << out;
-  EXPECT_EQ(out.find("lib/isas.nix"), std::string::npos) << out;  // written as it is: counted identical
-  EXPECT_NE(out.find("5 tables and pages from the knowledge base (1 identical, 4 to replace, 0 to write)"),
+  // The release table (one entry per release) is written from the spec's versions too (issue 55),
+  // and like isas.nix written as it is: counted identical.
+  EXPECT_EQ(out.find("lib/releases.nix"), std::string::npos) << out;
+  EXPECT_EQ(out.find("lib/isas.nix"), std::string::npos) << out;
+  EXPECT_NE(out.find("6 tables and pages from the knowledge base (2 identical, 4 to replace, 0 to write)"),
             std::string::npos)
       << out;
   EXPECT_NE(out.find("tools/write-wrappers.sh and tools/write-pages.sh are replaced by `tailor generate tailor.toml -o "
@@ -80,7 +78,8 @@ TEST(AdoptTables, WriteCorrectsTheTablesAndPagesAtTheWrongFactsOnlyAndGenerateKe
   auto before = run_tailor({"check", tree});
   // The 12.8 page's "Needs driver 550 or newer." is a warning of its own (TLR020): the page's
   // title says CUDA 12.8, whose minimum is 570.26.
-  EXPECT_NE(before.out.find("checked 14 files: 8 errors, 5 warnings"), std::string::npos) << before.out;
+  // 9 errors: the 8 facts, and the SM70 wrapper the builder cannot build (TLR046, as AdoptEval shows).
+  EXPECT_NE(before.out.find("checked 14 files: 9 errors, 5 warnings"), std::string::npos) << before.out;
   EXPECT_NE(before.out.find("docs/tables/vision-0.26-cuda-12.8.md:3:14: warning: docs/tables/vision-0.26-cuda-12.8.md "
                             "says driver 550, but NVIDIA's minimum for CUDA 12.8 is 570.26"),
             std::string::npos)
@@ -115,16 +114,17 @@ TEST(AdoptTables, WriteCorrectsTheTablesAndPagesAtTheWrongFactsOnlyAndGenerateKe
   // ARMv9's flags are the knowledge base's; AVX-512's stay the team's text.
   EXPECT_NE(spec.find("    flags = [ {isa_flags@armv9} ];"), std::string::npos) << spec;
   EXPECT_NE(spec.find("    flags = [ \"-mavx512f\" ];"), std::string::npos) << spec;
-  EXPECT_EQ(spec.find("releases.nix\" = "), std::string::npos);
+  EXPECT_NE(spec.find("releases.nix\" = "), std::string::npos);
+  EXPECT_NE(spec.find("    torch = \"{paired@version}\";"), std::string::npos) << spec;
   auto check = run_tailor({"generate", tree + "/tailor.toml", "-o", tree, "--check"});
   EXPECT_EQ(check.status, 0) << check.out << check.err;
-  EXPECT_NE(check.out.find("is up to date (12 files)"), std::string::npos) << check.out;
+  EXPECT_NE(check.out.find("is up to date (13 files)"), std::string::npos) << check.out;  // releases.nix now written
   // check: the table facts are right now; what is left is the builder's own warning.
   auto after = run_tailor({"check", tree});
   EXPECT_NE(after.out.find("0 errors"), std::string::npos) << after.out;
   auto again = run_tailor({"adopt", tree});
   EXPECT_EQ(again.status, 0) << again.err;
-  EXPECT_NE(again.out.find("5 tables and pages from the knowledge base (5 identical, 0 to replace, 0 to write)"),
+  EXPECT_NE(again.out.find("6 tables and pages from the knowledge base (6 identical, 0 to replace, 0 to write)"),
             std::string::npos)
       << again.out;
 }

@@ -1,4 +1,4 @@
-// tailor adopt TREE [--write] [--name BRANCH]: take over a tree that keeps its own
+// tailor adopt TREE [--write] [--name BRANCH] [--fix-calls]: take over a tree that keeps its own
 // builder. Imports the spec with the tree's [layout] (its wrapper texts, the
 // team's GPU names, the builder files it keeps), then lists exactly what
 // `tailor generate` would write, replace and remove there; --write writes the
@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <sstream>
@@ -19,19 +20,24 @@
 #include "cli/session.hpp"
 #include "generate/branch_tree.hpp"
 #include "generate/layout.hpp"
+#include "generate/marker.hpp"
 #include "generate/tree_write.hpp"
 #include "import/layout_import.hpp"
 #include "import/spec_import.hpp"
 #include "import/table_import.hpp"
+#include "lint/linter.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"
+#include "prune/prune_record.hpp"
 #include "recipe/recipe_tree.hpp"
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
 #include "util/file_error.hpp"
+#include "util/path_inside.hpp"
 #include "util/quote.hpp"
 #include "util/safe_name.hpp"
+#include "util/temp_files.hpp"
 
 namespace tailor {
 
@@ -78,16 +84,21 @@ struct Adoption {
   int identical[2] = {0, 0}, replace[2] = {0, 0}, create[2] = {0, 0};
   int untouched = 0;             ///< files left alone
   std::set<std::string> tables;  ///< the tables and pages the spec writes ([layout.tables])
+  /// Wrappers whose builder call contradicts their name (TLR045): imported as the
+  /// name says, and, unless --fix-calls, left untouched and out of the manifest.
+  std::vector<lint::Problem> contradicting;
 };
 
 struct AdoptRun final : CommandRun {
   std::string dir, name;
-  bool write = false;
+  bool write = false, fix_calls = false;
 
   void define(CLI::App& app) override;
   int run(Session& s) override;
   // The steps of a run, in order.
   bool import_tree(Session& s, Adoption& a) const;
+  void read_calls_as_named(Session& s, Adoption& a) const;
+  void leave_contradicting(Adoption& a) const;
   WritePolicy list_changes(Session& s, Adoption& a) const;
   void print_summary(Session& s, const Adoption& a, const fs::path& spec_path) const;
 };
@@ -101,6 +112,45 @@ void AdoptRun::define(CLI::App& app) {
       ->check(nonempty_check());
   app.add_flag("--write", write, "write TREE/tailor.toml and the files listed; without it nothing is written");
   app.add_option("--name", name, "branch name of the spec (default: the directory's name)");
+  app.add_flag("--fix-calls", fix_calls,
+               "write the builder call its name says into each wrapper whose call contradicts its name (TLR045); "
+               "without it such a wrapper is reported and left untouched, not adopted");
+}
+
+// A wrapper whose call contradicts its name (isa = "avx512" in …-sm89-avx2.nix)
+// is reported and read as its name says, so the import learns the team's
+// template, not the mistake.
+void AdoptRun::read_calls_as_named(Session& s, Adoption& a) const {
+  lint::CheckResult r = lint::check_files(dir, a.files, s.facts(), true);
+  std::erase_if(r.problems, [](const lint::Problem& p) { return p.rule->code != "TLR045"; });
+  if (r.problems.empty()) return;
+  lint::FixPlan plan = lint::plan_fixes(dir, r, a.files);
+  for (const auto& ff : plan.files)
+    for (auto& f : a.files)
+      if (f.rel == ff.rel) f.text = ff.after;
+  for (const auto& p : r.problems) s.err << p.render();
+  a.contradicting = std::move(r.problems);
+}
+
+// Without --fix-calls, a contradicting wrapper is not written, and its hash is
+// not recorded as tailor's: `generate --check` keeps reporting it.
+void AdoptRun::leave_contradicting(Adoption& a) const {
+  if (fix_calls || a.contradicting.empty()) return;
+  std::set<std::string> left;
+  for (const auto& p : a.contradicting) left.insert(p.rel);
+  std::erase_if(a.generated, [&](const GeneratedFile& f) { return left.count(f.path) > 0; });
+  for (auto& f : a.generated) {
+    if (f.path != kLayoutManifest) continue;
+    std::string body = f.content.substr(0, f.content.rfind('\n', f.content.size() - 2) + 1), kept;
+    std::istringstream in(body);
+    for (std::string l; std::getline(in, l);) {
+      auto sep = l.find("  ");
+      if (sep != std::string::npos && !l.starts_with("#") && left.count(l.substr(sep + 2))) continue;
+      kept += l + "\n";
+    }
+    f.content = with_marker(kept, CommentStyle::hash);
+  }
+  a.plan = plan_tree(dir, a.generated);
 }
 
 // The spec of the tree with its [layout], and the plan of generate's files; false (reported)
@@ -108,6 +158,7 @@ void AdoptRun::define(CLI::App& app) {
 bool AdoptRun::import_tree(Session& s, Adoption& a) const {
   const KnowledgeBase& kb = s.facts();
   a.files = recipe::read_tree(dir);
+  read_calls_as_named(s, a);
   a.imported = migrate::import_spec(name, a.files, kb);
   for (const auto& w : a.imported.warnings) s.warn(w);
   Spec imported = load_spec(std::string(kSpecName), a.imported.toml, kb);
@@ -137,6 +188,7 @@ bool AdoptRun::import_tree(Session& s, Adoption& a) const {
     for (const auto& [path, cell] : layout_pages(spec, m, kb, tmpl)) a.tables.insert(path);
   a.generated = branch_tree(spec, m, kb);
   a.plan = plan_tree(dir, a.generated);
+  leave_contradicting(a);
   return true;
 }
 
@@ -182,12 +234,21 @@ WritePolicy AdoptRun::list_changes(Session& s, Adoption& a) const {
     lines.push_back(fmt::format("keep    {} (the tree's builder: checked, never written{})", k,
                                 why == a.layout.kept_why.end() ? "" : ": " + why->second));
   }
+  std::map<std::string, std::string> contradicts;
+  for (const auto& p : a.contradicting)
+    contradicts[p.rel] = fmt::format(
+        "its builder call contradicts its name at line {} [TLR045]: not adopted; "
+        "--fix-calls writes the call the name says",
+        p.pos.line);
   for (const auto& f : a.files)
     if (!accounted.count(f.rel)) {
       ++a.untouched;
       auto why = a.layout.kept_why.find(f.rel);  // a page the spec does not reproduce says why
-      lines.push_back(
-          fmt::format("untouched {}{}", f.rel, why == a.layout.kept_why.end() ? "" : " (" + why->second + ")"));
+      auto c = contradicts.find(f.rel);
+      lines.push_back(fmt::format("untouched {}{}", f.rel,
+                                  c != contradicts.end()           ? " (" + c->second + ")"
+                                  : why == a.layout.kept_why.end() ? ""
+                                                                   : " (" + why->second + ")"));
     }
   for (const auto& l : lines) s.out << l << "\n";
   for (const auto& c : a.layout.corrected) s.out << "corrected: " << c << "\n";
@@ -231,7 +292,12 @@ int AdoptRun::run(Session& s) {
     Diagnostic d;
     d.message = fmt::format("{}: exists and is not the spec adopt imports; nothing {}", spec_path.generic_string(),
                             write ? "was written" : "would be written");
-    d.hint = "remove it (or move it away) to adopt again; `tailor generate` keeps a tree that was adopted";
+    d.hint = fs::exists(fs::path(dir) / kLayoutManifest, ec)
+                 ? "remove it (or move it away) to adopt again; `tailor generate` keeps a tree that was adopted"
+                 : fmt::format(
+                       "no {} beside it: an adopt that did not finish wrote it; remove it and run `tailor "
+                       "adopt {} --write` again to finish the tree",
+                       kLayoutManifest, dir);
     s.err << d.render();
     return kExitProblems;
   }
@@ -245,18 +311,44 @@ int AdoptRun::run(Session& s) {
   print_summary(s, a, spec_path);
   if (!write) {
     s.out << "dry run: nothing written; --write does it\n";
-    return kExitOk;
+    return a.contradicting.empty() || fix_calls ? kExitOk : kExitProblems;
   }
-  if (!spec_there) write_file_atomically(spec_path, a.text);
-  write_tree(dir, a.generated, a.plan, policy);
+  // The files one by one, the record of what tailor wrote and the spec last: a run cut short
+  // leaves no spec, and the next `adopt --write` finishes the tree. A signal stops between files.
+  std::optional<DeferSignals> defer(std::in_place);
+  auto stopped = [&] {
+    int sig = interrupting_signal();
+    if (sig)
+      s.warn(
+          fmt::format("interrupted by {}: the spec is not written; run `tailor adopt {} --write` again to finish "
+                      "the tree",
+                      signal_name(sig), dir));
+    return sig;
+  };
+  const PlannedChange* manifest = nullptr;
+  for (const auto& c : a.plan) {
+    if (c.path == kLayoutManifest) {
+      manifest = &c;
+      continue;
+    }
+    if (int sig = stopped()) return 128 + sig;
+    write_tree(dir, a.generated, {c}, policy);
+  }
   for (const auto& [path, why] : a.imported.impossible) {
+    if (int sig = stopped()) return 128 + sig;
+    require_inside_root(dir, path, "remove");
     fs::remove(fs::path(dir) / path, ec);
     if (ec) throw_file_error(fs::path(dir) / path, "cannot remove: " + ec.message());
   }
+  if (int sig = stopped()) return 128 + sig;
+  if (manifest) write_tree(dir, a.generated, {*manifest}, policy);
+  if (int sig = stopped()) return 128 + sig;
+  if (!spec_there) write_file_atomically(spec_path, a.text);
+  defer.reset();
   s.out << fmt::format("wrote {} files, removed {}; `tailor generate {} -o .` keeps the tree from now on\n",
                        a.replace[0] + a.create[0] + a.replace[1] + a.create[1], a.imported.impossible.size(),
                        kSpecName);
-  return kExitOk;
+  return a.contradicting.empty() || fix_calls ? kExitOk : kExitProblems;
 }
 
 }  // namespace

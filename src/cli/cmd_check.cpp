@@ -5,11 +5,15 @@
 
 #include <fmt/format.h>
 
+#include "builder_eval/failure_report.hpp"
+#include "builder_eval/wrapper_eval.hpp"
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "cli/session.hpp"
 #include "lint/linter.hpp"
+#include "lint/rules.hpp"
 #include "recipe/recipe_tree.hpp"
+#include "recipe/source_file.hpp"
 #include "util/exit_status.hpp"
 
 namespace tailor {
@@ -19,7 +23,8 @@ namespace {
 struct CheckRun final : CommandRun {
   std::string dir;
   bool json = false, list_rules = false, strict = false, fix = false, dry_run = false, diff = false,
-       allow_empty = false, all_sites = false;
+       allow_empty = false, all_sites = false, no_eval = false;
+  builder_eval::EvalOptions eval_options;
   void define(CLI::App& app) override;
   int run(Session& s) override;
   bool empty(Session& s, const lint::CheckResult& r) const;
@@ -27,6 +32,7 @@ struct CheckRun final : CommandRun {
     return r.errors > 0 || (strict && r.warnings > 0) ? kExitProblems : kExitOk;
   }
   int run_fixes(Session& s);
+  bool evaluate_builders(Session& s, lint::CheckResult& r) const;
 };
 
 void CheckRun::define(CLI::App& app) {
@@ -47,6 +53,14 @@ void CheckRun::define(CLI::App& app) {
   app.add_flag("--dry-run", dry_run, "with --fix: print the fixes and their diff, write nothing")->needs(fix_opt);
   app.add_flag("--diff", diff, "print the fixes as a git-style diff (git apply in DIR), write nothing")
       ->excludes(fix_opt);
+  app.add_option("--nixpkgs", eval_options.nixpkgs,
+                 "evaluate the wrappers of a tree that keeps its own builder against this nixpkgs checkout instead of "
+                 "tailor's stand-in")
+      ->type_name("PATH")
+      ->check(CLI::ExistingDirectory);
+  app.add_flag("--no-eval", no_eval,
+               "do not evaluate the wrappers through the tree's own builder (TLR046); without nix-instantiate, check "
+               "stops with exit 3 unless this is given");
   app.add_flag(
       "--allow-empty", allow_empty,
       "a directory without recipe files passes (exit 0); without it, that is an error (exit 2): a mistyped path");
@@ -67,8 +81,48 @@ int CheckRun::run(Session& s) {
   if (fix || diff) return run_fixes(s);
   lint::CheckResult r = lint::check_tree(dir, s.facts(), all_sites);
   if (empty(s, r)) return kExitBadInput;
+  if (!evaluate_builders(s, r)) return kExitMissingEnv;
   s.out << (json ? lint::render_json(r) : lint::render_text(r));
   return status(r);
+}
+
+// TLR046: the wrappers of a team's own builder, evaluated through it; each
+// place the builder stops becomes a finding. False (reported) when
+// nix-instantiate cannot run.
+bool CheckRun::evaluate_builders(Session& s, lint::CheckResult& r) const {
+  if (no_eval || r.builder_wrappers.empty()) return true;
+  builder_eval::WrapperEval e;
+  try {
+    e = builder_eval::evaluate_wrappers(dir, r.builder_wrappers, eval_options);
+  } catch (const builder_eval::NoNix& no) {
+    Diagnostic d;
+    d.path = dir;
+    d.message = fmt::format("{} ({} of them here): check cannot say whether the builder builds them", no.why,
+                            r.builder_wrappers.size());
+    d.hint = "install Nix (scripts/deps installs nix-bin), or pass --no-eval to check without evaluating";
+    s.err << d.render();
+    return false;
+  }
+  std::vector<lint::Problem> found;
+  for (auto& fd : builder_eval::failure_diagnostics(e, dir, dir)) {
+    if (fd.rel.empty()) {  // no file of the tree to point at
+      s.err << fd.diagnostic.render();
+      ++r.errors;
+      continue;
+    }
+    lint::Problem p;
+    p.rule = &lint::rule("TLR046");
+    p.rel = fd.rel;
+    p.path = recipe::display_path(dir, fd.rel);
+    p.pos = fd.diagnostic.pos;
+    p.line_text = fd.diagnostic.line_text;
+    p.message = fd.diagnostic.message;
+    p.hint = fd.diagnostic.hint;
+    p.notes = fd.diagnostic.notes;
+    found.push_back(std::move(p));
+  }
+  lint::add_problems(r, std::move(found));
+  return true;
 }
 
 // A tree without recipes is a path that names the wrong directory (a typo in CI
@@ -113,6 +167,7 @@ int CheckRun::run_fixes(Session& s) {
   }
   lint::write_fixes(dir, plan);
   r = lint::check_tree(dir, kb, all_sites);
+  if (!evaluate_builders(s, r)) return kExitMissingEnv;
   s.out << (json ? lint::render_json(r) : lint::render_text(r));
   return status(r);
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <vector>
@@ -12,11 +13,14 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "builder_eval/failure_report.hpp"
+#include "builder_eval/wrapper_eval.hpp"
 #include "catalog/catalog_page.hpp"
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "cli/session.hpp"
 #include "generate/branch_tree.hpp"
+#include "generate/layout.hpp"
 #include "generate/marker.hpp"
 #include "generate/tree_write.hpp"
 #include "matrix/spec_loader.hpp"
@@ -52,7 +56,8 @@ struct Counts {
 struct GenerateRun final : CommandRun {
   SpecArg spec_arg;
   std::string spec_name, dir;
-  bool check = false, json = false, catalog = false;
+  bool check = false, json = false, catalog = false, no_eval = false;
+  builder_eval::EvalOptions eval_options;
   std::vector<std::string> overwrite;
   WritePolicy policy;
 
@@ -64,12 +69,13 @@ struct GenerateRun final : CommandRun {
   std::vector<GeneratedFile> files_of(Session& s, const Spec& spec, const Matrix& m) const;
   std::set<std::string> named_files(const std::vector<GeneratedFile>& files) const;
   std::vector<std::string> missing_kept_files(const Spec& spec) const;
-  int report_check(Session& s, const Expanded& e, size_t files, const std::vector<PlannedChange>& plan,
-                   bool missing) const;
+  int report_check(Session& s, const Expanded& e, size_t files, const std::vector<PlannedChange>& plan, bool missing,
+                   const builder_eval::WrapperEval* eval) const;
+  std::optional<builder_eval::WrapperEval> evaluate_wrappers(Session& s, const Expanded& e) const;
   int refuse(Session& s, const Expanded& e, size_t files, const std::vector<PlannedChange>& plan) const;
   void report_written(Session& s, const Expanded& e, size_t files, const std::vector<PlannedChange>& plan) const;
   void print_json(Session& s, const Expanded& e, size_t files, const std::vector<PlannedChange>& plan, bool check,
-                  int written, int removed) const;
+                  int written, int removed, const builder_eval::WrapperEval* eval = nullptr) const;
 };
 
 void GenerateRun::define(CLI::App& app) {
@@ -77,6 +83,14 @@ void GenerateRun::define(CLI::App& app) {
   add_spec_arg(app, spec_arg, "spec file or built-in spec (default: build-pytorch/main)");
   app.add_option("-o,--output", dir, "directory of the tree")->required()->check(nonempty_check())->type_name("DIR");
   app.add_flag("--check", check, "write nothing; exit 1 if DIR is not up to date");
+  app.add_option("--nixpkgs", eval_options.nixpkgs,
+                 "with --check, on a tree that keeps its own builder: evaluate its wrappers against this nixpkgs "
+                 "checkout instead of tailor's stand-in")
+      ->type_name("PATH")
+      ->check(CLI::ExistingDirectory);
+  app.add_flag("--no-eval", no_eval,
+               "with --check: do not evaluate the wrappers through the tree's own builder (without nix-instantiate, "
+               "--check on such a tree stops with exit 3 unless this is given)");
   app.add_flag("--force", policy.force,
                "overwrite generated files that were edited by hand (never a file tailor did not write)");
   app.add_option("--overwrite", overwrite,
@@ -89,7 +103,7 @@ void GenerateRun::define(CLI::App& app) {
 
 // --json: what the tree needed and what this run did, one document.
 void GenerateRun::print_json(Session& s, const Expanded& e, size_t files, const std::vector<PlannedChange>& plan,
-                             bool checked, int written, int removed) const {
+                             bool checked, int written, int removed, const builder_eval::WrapperEval* eval) const {
   nlohmann::ordered_json changes = nlohmann::ordered_json::array();
   for (const auto& c : plan)
     if (c.change != Change::unchanged)
@@ -104,6 +118,25 @@ void GenerateRun::print_json(Session& s, const Expanded& e, size_t files, const 
                            {"written", written},
                            {"removed", removed},
                            {"changes", changes}};
+  if (eval) {
+    nlohmann::ordered_json failed = nlohmann::ordered_json::array();
+    for (const auto& f : eval->failures) {
+      nlohmann::ordered_json one{{"wrapper", f.wrapper},
+                                 {"error", f.error.message},
+                                 {"file", f.error.file},
+                                 {"line", f.error.line},
+                                 {"column", f.error.column}};
+      if (f.lacks) one["lacks"] = {{"table", f.lacks->table}, {"entry", f.lacks->attribute}};
+      if (!f.alike.empty()) one["alike"] = f.alike;
+      failed.push_back(std::move(one));
+    }
+    j["up_to_date"] = changes.empty() && eval->failures.empty() && eval->not_evaluated == 0;
+    j["builder_eval"] = {{"wrappers", eval->wrappers},
+                         {"evaluated", eval->evaluated},
+                         {"skipped", eval->skipped},
+                         {"not_evaluated", eval->not_evaluated},
+                         {"failures", failed}};
+  }
   s.out << json_text(j);
 }
 
@@ -142,22 +175,48 @@ std::vector<std::string> GenerateRun::missing_kept_files(const Spec& spec) const
   return missing;
 }
 
+// A tree that keeps its own builder: every wrapper on disk evaluated through
+// it (nullopt: none to evaluate, or --no-eval). Throws NoNix without nix-instantiate.
+std::optional<builder_eval::WrapperEval> GenerateRun::evaluate_wrappers(Session& s, const Expanded& e) const {
+  if (no_eval || !e.spec.layout) return std::nullopt;
+  std::vector<std::string> wrappers;
+  std::error_code ec;
+  for (const auto& v : e.matrix.variants) {
+    std::string w = wrapper_path(*e.spec.layout, v);
+    if (fs::is_regular_file(fs::path(dir) / w, ec)) wrappers.push_back(w);
+  }
+  if (wrappers.empty()) return std::nullopt;
+  builder_eval::WrapperEval r = builder_eval::evaluate_wrappers(dir, wrappers, eval_options);
+  for (const auto& fd : builder_eval::failure_diagnostics(r, dir, dir)) s.err << fd.diagnostic.render();
+  return r;
+}
+
 int GenerateRun::report_check(Session& s, const Expanded& e, size_t files, const std::vector<PlannedChange>& plan,
-                              bool missing) const {
+                              bool missing, const builder_eval::WrapperEval* eval) const {
   Counts count(plan);
+  bool builds = !eval || (eval->failures.empty() && eval->not_evaluated == 0);
   bool up_to_date = plan.size() == static_cast<size_t>(count[Change::unchanged]) && !missing;
   if (json) {
-    print_json(s, e, files, plan, true, 0, 0);
-    return up_to_date ? kExitOk : kExitProblems;
+    print_json(s, e, files, plan, true, 0, 0, eval);
+    return up_to_date && builds ? kExitOk : kExitProblems;
   }
   for (const auto& c : plan)
     if (c.change != Change::unchanged)
       s.out << fmt::format("{}: {}{}\n", change_name(c.change), c.path, c.note.empty() ? "" : " (" + c.note + ")");
-  s.out << (up_to_date ? fmt::format("{} is up to date ({} files)\n", dir, files)
-                       : fmt::format("{} is not up to date: {} to create, {} to update, {} edited, {} stale\n", dir,
-                                     count[Change::create], count[Change::update], count[Change::conflict],
-                                     count[Change::stale]));
-  return up_to_date ? kExitOk : kExitProblems;
+  if (eval) s.out << builder_eval::eval_summary(*eval, eval_options) << "\n";
+  if (!builds) {
+    size_t alike = 0;
+    for (const auto& f : eval->failures) alike += f.alike.size();
+    s.out << fmt::format("{} is not up to date: the tree's builder cannot build {} wrapper{}{}{}\n", dir,
+                         eval->failures.size(), eval->failures.size() == 1 ? "" : "s",
+                         alike ? fmt::format(" ({} alike not evaluated)", alike) : "",
+                         up_to_date ? ", though every file is as the spec writes it" : "");
+  } else
+    s.out << (up_to_date ? fmt::format("{} is up to date ({} files)\n", dir, files)
+                         : fmt::format("{} is not up to date: {} to create, {} to update, {} edited, {} stale\n", dir,
+                                       count[Change::create], count[Change::update], count[Change::conflict],
+                                       count[Change::stale]));
+  return up_to_date && builds ? kExitOk : kExitProblems;
 }
 
 // Files the policy may not overwrite: each named, nothing written.
@@ -226,7 +285,20 @@ int GenerateRun::run(Session& s) {
     d.message = "the tree's own builder file is missing ([layout] keep); tailor never writes it";
     s.report(d);
   }
-  if (check) return report_check(s, e, files.size(), plan, !missing.empty());
+  if (check) {
+    std::optional<builder_eval::WrapperEval> eval;
+    try {
+      eval = evaluate_wrappers(s, e);
+    } catch (const builder_eval::NoNix& no) {
+      Diagnostic d;
+      d.path = dir;
+      d.message = fmt::format("{}: --check cannot say the tree is up to date", no.why);
+      d.hint = "install Nix (scripts/deps installs nix-bin), or pass --no-eval to compare the files only";
+      s.err << d.render();
+      return kExitMissingEnv;
+    }
+    return report_check(s, e, files.size(), plan, !missing.empty(), eval ? &*eval : nullptr);
+  }
   if (!missing.empty()) return kExitProblems;
   if (!refused_changes(plan, policy).empty()) return refuse(s, e, files.size(), plan);
   write_tree(dir, files, plan, policy);

@@ -105,7 +105,7 @@ void RecommendRun::define(CLI::App& app) {
                  "print only the link that opens the catalog page at URL (tailor catalog of this spec) on this "
                  "host's answer")
       ->type_name("URL")
-      ->check(nonempty_check());
+      ->check(CLI::Validator([](const std::string& v) { return link_url_problem(v); }, ""));
   add_host_options(app, host);
 }
 

@@ -190,6 +190,7 @@ struct RepinArgs {
   std::string dir, spec, old_spec, out, nixpkgs, branch;
   std::string rev, sha256, python_set;
   bool dry_run = false, all_pins = false, json = false;
+  std::string from;  // --from OLD
 };
 
 void add_repin_options(CLI::App& app, RepinArgs& a) {
@@ -205,6 +206,9 @@ void add_repin_options(CLI::App& app, RepinArgs& a) {
       ->check(nonempty_check());
   app.add_flag("--dry-run", a.dry_run, "print the edits as a unified diff (-U0) and the summary; write nothing");
   app.add_flag("--all-pins", a.all_pins, "the tree has several pins (TLR004): move all of them");
+  app.add_option("--from", a.from,
+                 "move only this pin (short or full revision) of several, in a tree or a spec; the others stay")
+      ->type_name("OLD");
   app.add_option("--branch", a.branch,
                  "the tree's own branch: doc rows naming other branches stay as written (default: the branch the "
                  "README marks as this one)");
@@ -354,6 +358,7 @@ std::vector<std::string> RepinRun::specs() {
   if (app->count("--sha256")) o.sha256 = a.sha256;
   if (app->count("--python-set")) o.python_set = a.python_set;
   o.all_pins = a.all_pins;
+  o.from = a.from;
   o.branch = a.branch;
   return {};
 }
@@ -378,8 +383,20 @@ int RepinRun::run(Session& s) {
   std::ostringstream discarded;
   CommandContext text{{}, a.json ? discarded : s.out, s.err};
   Json report;
-  int status =
-      a.spec.empty() ? repin_tree(text, a, o, kb, report) : repin_spec(text, a.spec, o, kb, a.out, a.dry_run, report);
+  // An adopted tree (its tailor.toml has a [layout]): the pins live in the spec, and the
+  // tables the builder reads are written from it; the spec moves, generate writes the rest.
+  std::string adopted = a.dir.empty() ? "" : (fs::path(a.dir) / "tailor.toml").string();
+  std::error_code ec;
+  bool layout = !adopted.empty() && a.out.empty() && fs::is_regular_file(adopted, ec) &&
+                read_text_file(adopted, "spec").find("\n[layout]\n") != std::string::npos;
+  int status = layout           ? repin_spec(text, adopted, o, kb, "", a.dry_run, report)
+               : a.spec.empty() ? repin_tree(text, a, o, kb, report)
+                                : repin_spec(text, a.spec, o, kb, a.out, a.dry_run, report);
+  if (layout && status == kExitOk)
+    text.out << fmt::format(
+        "the tree keeps its builder: `tailor generate {} -o {}` writes the tables and wrappers the moved pins "
+        "reach\n",
+        adopted, a.dir);
   if (a.json) s.out << json_text(report);
   return status;
 }

@@ -11,6 +11,7 @@
 #include "util/atomic_write.hpp"
 #include "util/diagnostic.hpp"
 #include "util/file_error.hpp"
+#include "util/path_inside.hpp"
 
 namespace tailor {
 
@@ -45,6 +46,7 @@ std::vector<PlannedChange> plan_tree(const fs::path& root, const std::vector<Gen
   if (auto m = read_if_exists(root / kLayoutManifest); m && marker_state(*m) == MarkerState::intact)
     bare_written = read_layout_manifest(*m);
   for (const auto& f : files) {
+    require_inside_root(root, f.path, "write");
     wanted.insert(f.path);
     dirs.insert(fs::path(f.path).parent_path());
     auto existing = read_if_exists(root / f.path);
@@ -96,7 +98,7 @@ std::vector<PlannedChange> plan_tree(const fs::path& root, const std::vector<Gen
   }
   // Marker-free files written before that the matrix no longer has.
   for (const auto& [path, hash] : bare_written) {
-    if (wanted.count(path)) continue;
+    if (wanted.count(path) || path_leaving_root(root, path)) continue;  // never a file outside the tree
     auto content = read_if_exists(root / path);
     if (!content) continue;
     plan.push_back({path, Change::stale, content_hash(*content) == hash ? "" : "edited since tailor generated it"});
@@ -114,8 +116,12 @@ void apply_plan(const fs::path& root, const std::vector<GeneratedFile>& files, c
   for (const auto& f : files) by_path[f.path] = &f;
   for (const auto& c : plan) {
     bool write = c.change == Change::create || c.change == Change::update || may_overwrite(c, force, named);
-    if (write) write_atomically(root / c.path, by_path.at(c.path)->content);
+    if (write) {
+      require_inside_root(root, c.path, "write");
+      write_atomically(root / c.path, by_path.at(c.path)->content);
+    }
     if (c.change == Change::stale && (prune || is_staging_leftover(c))) {
+      require_inside_root(root, c.path, "remove");
       std::error_code ec;
       fs::remove(root / c.path, ec);
       if (ec) throw_file_error(root / c.path, "cannot remove stale file: " + ec.message());

@@ -9,6 +9,7 @@
 
 #include "matrix/page_template.hpp"
 #include "matrix/table_words.hpp"
+#include "util/bounded_regex.hpp"
 #include "util/diagnostic.hpp"
 #include "util/quote.hpp"
 
@@ -240,7 +241,7 @@ PageFit fit_pages(const std::vector<const recipe::SourceFile*>& files, const Spe
     std::vector<size_t> heads;
     for (size_t i = 0; i < p.lines.size(); ++i) {
       std::smatch mt;
-      if (std::regex_search(p.lines[i], mt, kSmHeading) && f.gpu_of(mt[1])) heads.push_back(i);
+      if (bounded_search(p.lines[i], mt, kSmHeading) && f.gpu_of(mt[1])) heads.push_back(i);
     }
     if (heads.empty()) return fail(p.file->rel + " has no SM heading (\"## SM90 …\")");
     // The blank lines above a heading open its section (a script writes them before each).
@@ -254,7 +255,7 @@ PageFit fit_pages(const std::vector<const recipe::SourceFile*>& files, const Spe
     }
     for (size_t k = 0; k < heads.size(); ++k) {
       std::smatch mt;
-      std::regex_search(p.lines[heads[k]], mt, kSmHeading);
+      bounded_search(p.lines[heads[k]], mt, kSmHeading);
       PageSm sm{f.gpu_of(mt[1])->sm, {}};
       size_t stop = k + 1 < heads.size() ? starts[k + 1] : p.lines.size();
       Section s{starts[k], 0, 0, stop};

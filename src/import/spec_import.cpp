@@ -1,4 +1,5 @@
 #include "import/spec_import.hpp"
+#include "import/isa_rules.hpp"
 
 #include <algorithm>
 #include <map>
@@ -14,6 +15,7 @@
 #include "import/import_builder_calls.hpp"
 #include "import/import_overrides.hpp"
 #include "import/import_versions.hpp"
+#include "import/layout_note.hpp"
 #include "kb/platform.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"
@@ -496,6 +498,7 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
                     options.pin, pinned_at));
   r.variants = static_cast<int>(variants.size());
   if (variants.empty()) {
+    for (auto& note : layout_notes(t)) r.warnings.push_back(std::move(note));
     if (std::none_of(t.nix.begin(), t.nix.end(), [](const NixFile& f) { return f.is_recipe(); }))
       r.warnings.push_back(
           "no variant recipes found: no .nix file of the tree is named as a variant or states a pname");
@@ -573,6 +576,20 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   for (const auto& [attribute, version] : overrides.requested)
     out += fmt::format("{} = {}\n", toml_key(attribute), toml_str(version));
   out += pruning_tables(t);
+  // The CPU targets the tree's GPU table allows per SM: a rule where no recipe of the
+  // tree builds that SM for another target (the whole tree, every version, agrees with it).
+  std::map<std::string, IsaRule> isa_rules;
+  {
+    std::vector<SourceFile> all;
+    for (const auto& f : t.nix) all.push_back(f.src);
+    for (const IsaRule& rule : learn_isa_rules(all, kb)) {
+      bool kept = std::none_of(variants.begin(), variants.end(), [&](const Read& read) {
+        return read.v.sm == rule.sm && !read.v.isa.empty() &&
+               std::find(rule.allowed.begin(), rule.allowed.end(), read.v.isa) == rule.allowed.end();
+      });
+      if (kept) isa_rules.emplace(rule.sm, rule);
+    }
+  }
   std::vector<std::string> sm_order, isa_order;
   for (const auto& g : kb.gpus) sm_order.push_back(g.sm);
   for (const auto& i : kb.isas) isa_order.push_back(i.name);
@@ -625,6 +642,20 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     } else {
       words.push_back("");
     }
+    // What a rule of the tree's tables excludes: once for the family, so a version added later inherits it.
+    std::map<std::string, std::set<std::string>> ruled;  // SM -> the targets its rule excludes
+    for (const auto& sm : sm_list) {
+      auto rule = isa_rules.find(sm);
+      if (rule == isa_rules.end()) continue;
+      std::vector<std::string> off;
+      for (const auto& isa : isa_list)
+        if (std::find(rule->second.allowed.begin(), rule->second.allowed.end(), isa) == rule->second.allowed.end())
+          off.push_back(isa);
+      if (off.empty()) continue;
+      ruled[sm].insert(off.begin(), off.end());
+      out += fmt::format("\n[[family.exclude]]\nsm = {}\nisa = {}\nreason = {}\n", toml_str(sm), toml_list(off),
+                         toml_str(rule->second.reason()));
+    }
     for (const auto& word : words) {
       std::string version_line =
           words.size() > 1 ? fmt::format("version = {}\n", toml_str(word_version.at(word))) : std::string();
@@ -633,14 +664,16 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
       for (const auto& sm : sm_rows) {
         std::vector<std::string> missing;
         for (const auto& isa : isa_list)
-          if (!cells.count({word, sm, isa})) missing.push_back(isa);
+          if (!cells.count({word, sm, isa}) && !(ruled.count(sm) && ruled[sm].count(isa))) missing.push_back(isa);
         if (missing.empty()) continue;
         std::string sm_line = sm.empty() ? "" : fmt::format("sm = {}\n", toml_str(sm));
         std::string isa_line = missing.size() == isa_list.size() && !version_line.empty() && !sm.empty()
                                    ? ""
                                    : fmt::format("isa = {}\n", toml_list(missing));
-        out += fmt::format("\n[[family.exclude]]\n{}{}{}reason = \"absent from the imported tree\"\n", version_line,
-                           sm_line, isa_line);
+        out += fmt::format(
+            "\n[[family.exclude]]\n{}{}{}reason = \"absent from the imported tree; no rule of its tables explains "
+            "it\"\n",
+            version_line, sm_line, isa_line);
       }
     }
   }

@@ -1,11 +1,14 @@
 // tailor import: the spec inferred from a tree expands to exactly the tree's
 // names, for every tree tailor generates and for the hand-written fixtures.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <set>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
@@ -590,6 +593,59 @@ TEST(SpecImport, AnUnknownPackageIsOneWarningWithTheOverlayToWrite) {
   test::RunResult again = test::run_tailor({"import", "tests/data/trees/unknown-package", "--kb", overlay});
   EXPECT_EQ(again.err.find("not a variant name"), std::string::npos) << again.err;
   EXPECT_NE(again.out.find("package = \"llamafile\""), std::string::npos) << again.out;
+}
+
+}  // namespace
+}  // namespace tailor::migrate
+
+namespace tailor::migrate {
+namespace {
+
+bool has(const std::vector<std::string>& lines, const std::string& line) {
+  return std::find(lines.begin(), lines.end(), line) != lines.end();
+}
+
+// A nixpkgs-style package set (kernel-builder's, hf-nix's layout): import names
+// the layout and what it cannot read, and suggests no package for a helper file.
+TEST(SpecImport, APackageSetIsNamedNotAskedForPackages) {
+  std::vector<SourceFile> tree = {
+      {"build-variants.json", "{}"},
+      {"overlay.nix",
+       "final: prev: {\n  aotriton = final.callPackage ./pkgs/aotriton { };\n  magma = final.callPackage "
+       "./pkgs/magma { };\n}\n"},
+      {"pkgs/aotriton/default.nix", "{ callPackage }:\ncallPackage ./generic.nix { version = \"0.11b\"; }\n"},
+      {"pkgs/aotriton/generic.nix",
+       "{ stdenv, version }:\nstdenv.mkDerivation {\n  pname = \"aotriton\";\n  inherit version;\n}\n"},
+      {"pkgs/magma/default.nix", "{ callPackage }:\ncallPackage ./generic.nix { }\n"},
+      {"pkgs/magma/generic.nix",
+       "{ stdenv }:\nstdenv.mkDerivation {\n  pname = \"magma\";\n  version = \"2.9.0\";\n}\n"},
+      {"versions.nix", "[ { torchVersion = \"2.8.0\"; cudaVersion = \"12.8\"; } ]\n"},
+  };
+  ImportResult r = import_spec("hf", tree, kb());
+  EXPECT_EQ(r.variants, 0);
+  EXPECT_TRUE(has(r.warnings,
+                  "layout: a nixpkgs-style package set (5 package files such as pkgs/aotriton/generic.nix, called "
+                  "through callPackage and overlay.nix): its variants are values of Nix expressions (versions.nix "
+                  "lists torch × backend × capabilities, a function expands them), not files named for them; tailor "
+                  "import reads one recipe file per variant (PACKAGE-pythonXYZ-cudaX_Y-smNN-ISA.nix) and does not "
+                  "evaluate the functions that expand them; build-variants.json holds the names they expand to"))
+      << fmt::format("{}", fmt::join(r.warnings, "\n"));
+  for (const auto& w : r.warnings) EXPECT_EQ(w.find("new-package"), std::string::npos) << w;
+}
+
+// One recipe that builds every GPU architecture of its list (an ollama build's cudaArches).
+TEST(SpecImport, AOneRecipeMultiArchTreeSaysSo) {
+  std::vector<SourceFile> tree = {
+      {"ollama.nix",
+       "{ lib, buildGoModule }:\nlet\n  cudaArches = [\n    \"sm_75\"\n    \"sm_80\"\n    \"sm_86\"\n  ];\nin\n"
+       "buildGoModule {\n  pname = \"ollama\";\n  version = \"0.5.7\";\n}\n"},
+  };
+  ImportResult r = import_spec("ollama", tree, kb());
+  EXPECT_EQ(r.variants, 0);
+  EXPECT_TRUE(has(r.warnings,
+                  "ollama.nix:3: one recipe builds 3 GPU architectures from its cudaArches list: a tailor variant is "
+                  "one SM (or one named set); import would need a variant per entry, or the list as a named SM set"))
+      << fmt::format("{}", fmt::join(r.warnings, "\n"));
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "import/table_import.hpp"
 
 #include <algorithm>
+#include <array>
+#include <functional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -13,6 +15,8 @@
 #include "kb/gpu_arch.hpp"
 #include "lint/linter.hpp"
 #include "matrix/table_words.hpp"
+#include "matrix/version_table.hpp"
+#include "util/bounded_regex.hpp"
 #include "util/diagnostic.hpp"
 #include "util/quote.hpp"
 
@@ -54,12 +58,17 @@ struct Line {
   }
   // Every occurrence of \a value standing alone (no letter or digit, or for a
   // number no digit, '.' or '_', on either side) becomes \a word.
-  bool put(const std::string& value, const std::string& word, bool number = false) {
+  // \a prefix: a number that may stand before ".x" ("0.27.x": the 0.27 series).
+  bool put(const std::string& value, const std::string& word, bool number = false, bool prefix = false) {
     bool any = false;
     if (value.empty()) return false;
     for (size_t at = text.find(value); at != std::string::npos; at = text.find(value, at + 1)) {
       char before = at ? text[at - 1] : ' ';
-      char after = at + value.size() < text.size() ? text[at + value.size()] : ' ';
+      size_t end = at + value.size();
+      char after = end < text.size() ? text[end] : ' ';
+      if (prefix && after == '.' &&
+          (end + 1 >= text.size() || !std::isdigit(static_cast<unsigned char>(text[end + 1]))))
+        after = ' ';
       bool alone = number ? !number_char(before) && !number_char(after) : !alnum(before) && !alnum(after);
       if (alone && free(at, value.size())) {
         words.emplace_back(at, value.size(), word);
@@ -127,10 +136,10 @@ std::vector<Line> learn_nix(const std::string& text, const KnowledgeBase& kb, La
     const GpuArch* g = nullptr;
     for (const auto& l : lines) {
       std::smatch mt;
-      if (std::regex_search(l.text, mt, kEntry)) {
+      if (bounded_search(l.text, mt, kEntry)) {
         g = gpu_of_key(kb, mt[1]);
         sm_entries += g != nullptr;
-      } else if (g && std::regex_search(l.text, mt, kField) && fair_arch_name(*g, mt[2]) &&
+      } else if (g && bounded_search(l.text, mt, kField) && fair_arch_name(*g, mt[2]) &&
                  std::find(g->products.begin(), g->products.end(), mt[2]) == g->products.end()) {
         ++names_arch[mt[1]];
       }
@@ -145,13 +154,13 @@ std::vector<Line> learn_nix(const std::string& text, const KnowledgeBase& kb, La
   std::string cuda;
   for (auto& l : lines) {
     std::smatch mt;
-    if (std::regex_search(l.text, mt, kEntry)) {
+    if (bounded_search(l.text, mt, kEntry)) {
       g = gpu_of_key(kb, mt[1]);
       cuda = g ? "" : cuda_of_key(kb, mt[1]);
       isa = nullptr;
       continue;
     }
-    if (std::regex_search(l.text, mt, kIsaEntry) && kb.isa(mt[1].str())) {
+    if (bounded_search(l.text, mt, kIsaEntry) && kb.isa(mt[1].str())) {
       g = nullptr, cuda.clear();
       isa = kb.isa(mt[1].str());
       continue;
@@ -159,7 +168,7 @@ std::vector<Line> learn_nix(const std::string& text, const KnowledgeBase& kb, La
     if (isa) {  // a CPU target's flags, where the team writes them as the knowledge base does
       std::string flags;
       for (const auto& f : isa->flags) flags += (flags.empty() ? "\"" : " \"") + f + "\"";
-      if (!flags.empty() && std::regex_search(l.text, mt, kList) && mt[1] == flags)
+      if (!flags.empty() && bounded_search(l.text, mt, kList) && mt[1] == flags)
         l.words.emplace_back(static_cast<size_t>(mt.position(1)), flags.size(), "isa_flags@" + isa->name);
       continue;
     }
@@ -170,14 +179,14 @@ std::vector<Line> learn_nix(const std::string& text, const KnowledgeBase& kb, La
         auto team = li.team_gpu_names.find(key);
         if (team != li.team_gpu_names.end() && l.put(team->second, "gpu_names@" + key)) break;
       }
-      if (std::regex_search(l.text, mt, kField) && mt[1] == arch_field) {
+      if (bounded_search(l.text, mt, kField) && mt[1] == arch_field) {
         std::string name = mt[2];
         li.team_arch[sm] = name;
         // The team's own fair label stays ("DRIVE Thor" for 11.0); NVIDIA's name, or a wrong one, is the fact.
         if (name == g->family || !fair_arch_name(*g, name))
           l.words.emplace_back(static_cast<size_t>(mt.position(2)), name.size(), "arch_name@" + sm);
       }
-      if (std::regex_search(l.text, mt, kCudaList)) {
+      if (bounded_search(l.text, mt, kCudaList)) {
         std::string items = mt[1];
         bool known = true;
         for (std::sregex_iterator it(items.begin(), items.end(), kCudaItem), end; it != end; ++it)
@@ -186,7 +195,7 @@ std::vector<Line> learn_nix(const std::string& text, const KnowledgeBase& kb, La
           l.words.emplace_back(static_cast<size_t>(mt.position(1)), items.size(), "cuda_underscore_list@" + sm);
       }
     } else if (!cuda.empty()) {
-      if (!std::regex_search(l.text, mt, kField)) continue;
+      if (!bounded_search(l.text, mt, kField)) continue;
       std::string value = mt[2];
       const CudaToolkit& t = *kb.cuda(cuda);
       auto at = static_cast<size_t>(mt.position(2));
@@ -200,6 +209,158 @@ std::vector<Line> learn_nix(const std::string& text, const KnowledgeBase& kb, La
     }
   }
   return lines;
+}
+
+// ---- The version table: one entry per release ("0.27-313" = { … }), its facts from the spec's versions.
+
+const std::regex kKeyedEntry(R"re(^\s*"([^"]+)"\s*=\s*\{\s*$)re");
+const std::regex kCudaPinLine(R"re(^(\s*)"([0-9]+_[0-9]+)"\s*=\s*"([0-9a-f]{7,40})";\s*$)re");
+
+// The braces of \a l that open (+) and close (-) sets, outside strings and comments.
+int brace_balance(const std::string& l) {
+  int n = 0;
+  bool quoted = false;
+  for (char c : l) {
+    if (c == '"') quoted = !quoted;
+    if (quoted) continue;
+    if (c == '#') break;
+    n += c == '{' ? 1 : c == '}' ? -1 : 0;
+  }
+  return n;
+}
+
+std::string full_rev(const std::string& pin, const KnowledgeBase& kb) {
+  const NixpkgsPin* p = pin.empty() ? nullptr : kb.pin(pin);
+  return p ? p->rev : pin;
+}
+
+// The template of one entry's lines (each ending "\n") for \a row.
+std::string entry_template(const std::vector<std::string>& lines, const VersionRow& row, const KnowledgeBase& kb) {
+  std::string out;
+  bool in_run = false, run_done = false;
+  for (const auto& text : lines) {
+    std::smatch mt;
+    if (!run_done && std::regex_search(text, mt, kCudaPinLine)) {
+      std::string cuda = mt[2];
+      std::replace(cuda.begin(), cuda.end(), '_', '.');
+      auto it = row.cuda_pin.find(cuda);
+      if (it != row.cuda_pin.end() && full_rev(it->second, kb) == mt[3].str()) {
+        if (!in_run) {
+          // One line of the run, its facts as words: repeated per CUDA off the entry's pin.
+          out += "{#cuda_pin}\n" + mt[1].str() + "\"{cuda_underscore@cuda_pin}\" = \"{pin@cuda_pin}\";\n{/cuda_pin}\n";
+          in_run = true;
+        }
+        continue;
+      }
+    }
+    run_done = run_done || in_run;
+    Line l{text, {}};
+    auto word = [&](std::string_view w) { return version_word(w, row, kb).value_or(""); };
+    l.put(word("source_hash"), "source_hash@version");
+    std::string lower = text;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    // The CPU pin where the line speaks of the CPU, the entry's pin elsewhere (they may be one revision).
+    for (const char* w :
+         lower.find("cpu") != std::string::npos ? std::array{"cpu_pin", "pin"} : std::array{"pin", "cpu_pin"})
+      l.put(word(w), std::string(w) + "@version");
+    l.put(word("version"), "version@version", true);
+    if (word("source_rev").find(word("version")) == std::string::npos) l.put(word("source_rev"), "source_rev@version");
+    l.put(word("paired"), "paired@version", true);
+    l.put(word("version_mm"), "version_mm@version", true, true);
+    l.put(word("paired_mm"), "paired_mm@version", true, true);
+    l.put(word("python_nodot"), "python_nodot@version", true);
+    if (std::regex_search(l.text, mt, kCudaList) && mt[1] == word("cuda_underscore_list"))
+      l.words.emplace_back(static_cast<size_t>(mt.position(1)), mt[1].length(), "cuda_underscore_list@version");
+    out += l.tmpl() + "\n";
+  }
+  return out;
+}
+
+// The template of a version table: its entries, one per version of the spec in
+// order, as one common text (the newest entry's) and the own text of an entry
+// that the common one does not give back; nullopt (and \a why) when \a text is none.
+std::optional<std::string> learn_version_table(const std::string& text, const Spec& spec, const Matrix& m,
+                                               const KnowledgeBase& kb, std::string& why) {
+  std::vector<VersionRow> rows = version_rows(spec, m, kb);
+  if (rows.empty() || !bare_set(text)) return std::nullopt;
+  std::vector<std::string> lines = split_lines(text);
+  struct Span {
+    size_t begin, end;  // lines [begin, end]
+    size_t row;
+  };
+  std::vector<Span> spans;
+  int depth = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::smatch mt;
+    if (depth == 1 && std::regex_search(lines[i], mt, kKeyedEntry)) {
+      size_t e = i;
+      for (int d = 0; e < lines.size(); ++e)
+        if ((d += brace_balance(lines[e])) == 0) break;
+      if (e == lines.size()) return std::nullopt;
+      // The entries are the rows in order (two entries may build one version paired otherwise):
+      // the next row's, where it names that version and what it pairs with.
+      auto names = [&](const std::string& value) {
+        for (size_t k = i; k <= e; ++k)
+          if (lines[k].find("= \"" + value + "\";") != std::string::npos) return true;
+        return false;
+      };
+      std::optional<size_t> row;
+      size_t next = spans.size();
+      if (next < rows.size() && names(rows[next].version) && (rows[next].paired.empty() || names(rows[next].paired)))
+        row = next;
+      if (!row) {
+        if (!spans.empty()) why = fmt::format("line {}: an entry of no version of the spec", i + 1);
+        return std::nullopt;
+      }
+      size_t b = i;  // its comments above it belong to it
+      while (b > 0 && lines[b - 1].find_first_not_of(" \t") != std::string::npos &&
+             lines[b - 1][lines[b - 1].find_first_not_of(" \t")] == '#' && (spans.empty() || b - 1 > spans.back().end))
+        --b;
+      spans.push_back({b, e, *row});
+      i = e;
+      continue;
+    }
+    depth += brace_balance(lines[i]);
+  }
+  if (spans.empty()) return std::nullopt;
+  if (spans.size() != rows.size()) {
+    why = fmt::format("{} entries for the spec's {} versions", spans.size(), rows.size());
+    return std::nullopt;
+  }
+  std::string between;
+  for (size_t k = 0; k < spans.size(); ++k) {
+    if (spans[k].row != k) {
+      why = "its entries are not in the order of their versions";
+      return std::nullopt;
+    }
+    if (k == 0) continue;
+    std::string gap;
+    for (size_t i = spans[k - 1].end + 1; i < spans[k].begin; ++i) gap += lines[i] + "\n";
+    if (k > 1 && gap != between) {
+      why = fmt::format("line {}: the text between two entries differs from the others'", spans[k].begin + 1);
+      return std::nullopt;
+    }
+    between = gap;
+  }
+  auto body_of = [&](const Span& s) {
+    return std::vector<std::string>(lines.begin() + static_cast<long>(s.begin),
+                                    lines.begin() + static_cast<long>(s.end) + 1);
+  };
+  std::string common = entry_template(body_of(spans.back()), rows.back(), kb);
+  std::string own;
+  for (size_t k = 0; k + 1 < spans.size(); ++k) {
+    // An entry whose own template is not the common one keeps its own text (a comment of its own).
+    std::string tmpl_k = entry_template(body_of(spans[k]), rows[k], kb);
+    bool shared =
+        std::count_if(rows.begin(), rows.end(), [&](const VersionRow& r) { return r.version == rows[k].version; }) > 1;
+    if (tmpl_k != common)
+      own += "{#version " + rows[k].version + (shared ? " " + rows[k].paired : "") + "}\n" + tmpl_k + "{/version}\n";
+  }
+  std::string out;
+  for (size_t i = 0; i < spans.front().begin; ++i) out += lines[i] + "\n";
+  out += own + "{#version}\n" + common + "{#between}\n" + between + "{/version}\n";
+  for (size_t i = spans.back().end + 1; i < lines.size(); ++i) out += lines[i] + (i + 1 < lines.size() ? "\n" : "");
+  return out;
 }
 
 // The template of a page a script wrote: under a heading "SM90", the team's
@@ -220,7 +381,7 @@ std::vector<Line> learn_page(const std::string& text, const Matrix& m, const Kno
   const GpuArch* g = nullptr;
   for (auto& l : lines) {
     std::smatch mt;
-    if (std::regex_search(l.text, mt, kHeading)) g = gpu_of_key(kb, mt[1]);
+    if (bounded_search(l.text, mt, kHeading)) g = gpu_of_key(kb, mt[1]);
     // The floor on a line that speaks of the driver: "550" elsewhere (a product's number) is no floor.
     std::string lower = l.text;
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -263,6 +424,8 @@ void import_tables(const std::vector<recipe::SourceFile>& files, const std::stri
   for (const auto& p : checked.problems) reported[p.rel].insert(p.pos.line);
   std::set<std::string> kept(li.keep.begin(), li.keep.end());
 
+  // Takes \a f over when \a tmpl, filled, gives it back; says why not.
+  std::function<bool(const recipe::SourceFile&, const std::string&)> take_template;
   // Takes \a f over when its template reproduces it; says why not.
   auto take = [&](const recipe::SourceFile& f, const std::vector<Line>& lines) -> bool {
     std::string tmpl;
@@ -282,9 +445,13 @@ void import_tables(const std::vector<recipe::SourceFile>& files, const std::stri
       if (kept.count(f.rel) && bare_set(f.text))
         li.kept_why[f.rel] =
             "a table of no fact tailor writes as the team does (GPU names, architecture names and CUDA "
-            "versions by SM, driver floors and package sets by CUDA, flags by CPU target)";
+            "versions by SM, driver floors and package sets by CUDA, flags by CPU target, a release's "
+            "entry by version)";
       return false;
     }
+    return take_template(f, tmpl);
+  };
+  take_template = [&](const recipe::SourceFile& f, const std::string& tmpl) -> bool {
     std::string emitted;
     try {
       emitted = render_table_template(f.rel, tmpl, spec, m, kb);
@@ -313,8 +480,14 @@ void import_tables(const std::vector<recipe::SourceFile>& files, const std::stri
     return true;
   };
 
-  for (const auto& f : files)
-    if (kept.count(f.rel) && f.rel.ends_with(".nix")) take(f, learn_nix(f.text, kb, li));
+  for (const auto& f : files) {
+    if (!kept.count(f.rel) || !f.rel.ends_with(".nix") || take(f, learn_nix(f.text, kb, li))) continue;
+    std::string why;
+    if (auto tmpl = learn_version_table(f.text, spec, m, kb, why))
+      take_template(f, *tmpl);
+    else if (!why.empty())
+      li.kept_why[f.rel] = "a version table tailor cannot write: " + why;
+  }
   // Pages: files under a docs folder a script of the tree names ("docs/matrices/"). The
   // pages of a folder are fitted to one template, written per cell; a page that does not fit
   // is taken over on its own, or stays the team's.

@@ -11,9 +11,9 @@ CpuIsa read_cpu_isa(TableReader& r) {
   i.name = r.required_string("name").value;
   auto word = r.string("word");
   i.word = word ? word->value : i.name;
-  i.display = r.required_string("display").value;
+  i.display = require_one_line(r.doc(), r.required_string("display"), "display name");
   i.platform = r.required_string("platform").value;
-  i.flags = values(r.strings("flags"));
+  i.flags = one_line_values(r.doc(), r.strings("flags"), "flag");
   i.requires_features = values(r.strings("requires"));
   i.x86_64_level = optional_text(r, "x86_64_level");
   i.rank = static_cast<int>(r.required_integer("rank").value);

@@ -56,9 +56,9 @@ GpuArch read_gpu_arch(TableReader& r) {
   g.capability = require_version(r.doc(), sm, "compute capability");
   if (g.capability.size() != 2)
     throw r.doc().error_at(sm.pos, fmt::format("compute capability '{}' must be MAJOR.MINOR", sm.value));
-  g.family = r.required_string("family").value;
-  g.products = values(r.strings("products"));
-  g.also_called = values(r.strings("also_called"));
+  g.family = require_one_line(r.doc(), r.required_string("family"), "family");
+  g.products = one_line_values(r.doc(), r.strings("products"), "product");
+  g.also_called = one_line_values(r.doc(), r.strings("also_called"), "name");
   g.not_called = values(r.strings("not_called"));
   g.min_cuda = require_version(r.doc(), r.required_string("min_cuda"), "CUDA version");
   g.max_cuda = optional_version(r, "max_cuda");

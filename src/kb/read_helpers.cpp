@@ -43,6 +43,23 @@ std::string optional_nix_identifier(TableReader& r, std::string_view key, std::s
   return s ? require_nix_identifier(r.doc(), *s, what) : std::string();
 }
 
+std::string require_one_line(const TomlDocument& doc, const Located<std::string>& text, std::string_view what) {
+  for (char c : text.value)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      throw doc.error_at(text.pos, fmt::format("{} {} holds a control character", what, toml_string(text.value)),
+                         "a name is one line of text: tables, pages and comments write it as it is");
+  return text.value;
+}
+
+std::vector<std::string> one_line_values(const TomlDocument& doc,
+                                         const std::optional<std::vector<Located<std::string>>>& list,
+                                         std::string_view what) {
+  std::vector<std::string> out;
+  if (list)
+    for (const auto& s : *list) out.push_back(require_one_line(doc, s, what));
+  return out;
+}
+
 bool is_shell_variable_name(std::string_view s) {
   auto alpha = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
   if (s.empty() || !alpha(s[0])) return false;

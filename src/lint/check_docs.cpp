@@ -115,10 +115,19 @@ void check_docs(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
   std::set<std::string> recipes;
   for (const auto& f : t.nix)
     if (f.is_recipe()) recipes.insert(f.stem);
-  const int count = static_cast<int>(recipes.size());
+  // Counts count variants: where file names name variants, a runtime helper or a
+  // model package beside them (pname, no variant name) is none; a tree of names
+  // tailor cannot read (Flox-catalog packages) counts its recipes.
+  const bool named =
+      std::any_of(t.nix.begin(), t.nix.end(), [](const NixFile& f) { return f.is_recipe() && f.variant; });
+  auto counted = [&](const NixFile& f) { return f.is_recipe() && (f.variant || !named); };
+  std::set<std::string> variants;
+  for (const auto& f : t.nix)
+    if (counted(f)) variants.insert(f.stem);
+  const int count = static_cast<int>(variants.size());
   std::map<std::string, int> per_cuda;  // a CUDA section's count is of that toolkit's recipes
   for (const auto& f : t.nix)
-    if (f.is_recipe()) per_cuda[effective_cuda(f)]++;
+    if (counted(f)) per_cuda[effective_cuda(f)]++;
   // "AVX-512 variants" is no count: the number must not end a hyphenated word.
   static const std::regex count_re(R"((^|[^\w.\-])(\d+) variants\b)");
   static const std::regex glob_re(R"(([\w.-]*\*[\w.-]*)\.nix\b.*?\b(\d+)\s+(?:[\w.-]+\s+)?variants\b)");
@@ -148,7 +157,7 @@ void check_docs(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       if (counts && l.find('*') != std::string::npos && std::regex_search(l, m, glob_re)) {
         int claimed = count_of(m.str(2));
         int actual = 0;
-        for (const auto& r : recipes) actual += glob_match(m.str(1), r);
+        for (const auto& r : variants) actual += glob_match(m.str(1), r);
         if (claimed != actual)
           sink.add_doc(
               t, doc, "TLR022", n, static_cast<int>(m.position(2)) + 1,
@@ -186,7 +195,7 @@ void check_docs(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
   }
   if (!first_table_doc) return;
   std::vector<std::string> unlisted;
-  for (const auto& r : recipes)
+  for (const auto& r : variants)  // a runtime helper beside the variants needs no row
     if (!listed.count(r)) unlisted.push_back(r);
   if (unlisted.empty()) return;
   Problem& p = sink.add_doc(t, *first_table_doc, "TLR024", first_table_line, 1,

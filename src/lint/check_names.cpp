@@ -1,5 +1,6 @@
 // TLR002 name-mismatch, TLR003 name-convention.
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -33,11 +34,29 @@ bool rename_is_right(const LintTree& t, const NixFile& f, const std::string& nam
   return true;
 }
 
+/// Whether \a stem spells at least one variant token (pythonXYZ, cudaX_Y, cpu,
+/// darwin, smNN, an ISA): a file named for no variant at all ("pytorch-runtime",
+/// a runtime helper) is no variant that misspells its name.
+bool has_variant_token(const std::string& stem, const KnowledgeBase& kb) {
+  for (size_t b = 0; b <= stem.size();) {
+    size_t e = std::min(stem.find('-', b), stem.size());
+    std::string tok = stem.substr(b, e - b);
+    auto digits_after = [&](std::string_view p) {
+      return tok.size() > p.size() && tok.starts_with(p) && std::isdigit(static_cast<unsigned char>(tok[p.size()]));
+    };
+    if (tok == "cpu" || tok == "darwin" || digits_after("python") || digits_after("cuda") || digits_after("sm") ||
+        kb.isa(tok))
+      return true;
+    b = e + 1;
+  }
+  return false;
+}
+
 }  // namespace
 
 void check_names(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
   for (const auto& f : t.nix) {
-    if (f.helper || !f.parsed) continue;
+    if (f.helper || f.package || !f.parsed) continue;  // name rules are for variant files
     for (const auto& n : f.facts.names) {
       if (n.text == f.stem) continue;
       Problem& p = sink.add(
@@ -57,7 +76,8 @@ void check_names(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
     if (f.variant) continue;
     // Only files that look like variant recipes must follow the convention.
     auto word = read_package_word(f.stem, kb);  // "pytorch-…", and at a version: "torchvision025-…"
-    bool looks_like_recipe = !f.facts.names.empty() || (word && word->word.size() < f.stem.size());
+    bool looks_like_recipe =
+        (!f.facts.names.empty() || (word && word->word.size() < f.stem.size())) && has_variant_token(f.stem, kb);
     if (!looks_like_recipe || unknown_package(f, kb)) continue;  // unknown packages: one TLR032 note for the tree
     sink.add(f, "TLR003", name_span(f),
              fmt::format("file name {}.nix does not follow the naming convention: {}", f.stem, f.name_problem),

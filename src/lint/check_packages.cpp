@@ -13,7 +13,7 @@
 namespace tailor::lint {
 
 std::optional<std::string> unknown_package(const NixFile& f, const KnowledgeBase& kb) {
-  if (f.helper || f.variant || !f.parsed) return std::nullopt;
+  if (f.helper || f.package || f.variant || !f.parsed) return std::nullopt;
   // A known package starts the stem, perhaps at a version ("torchvision025-…",
   // "torchaudio211-pt212-…"): its names are judged by the name rules, not skipped.
   if (auto w = read_package_word(f.stem, kb); w && w->word.size() < f.stem.size()) return std::nullopt;

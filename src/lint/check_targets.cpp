@@ -177,7 +177,7 @@ NameTokens name_tokens(const std::string& stem, const KnowledgeBase& kb) {
 /// TLR030: a name that is no variant name of a known package (a Flox-catalog
 /// recipe) but still promises an SM, a toolkit and an ISA that cannot go together.
 void check_name_promises(const NixFile& f, const KnowledgeBase& kb, Sink& sink) {
-  if (f.helper || f.variant || !f.parsed) return;
+  if (f.helper || f.package || f.variant || !f.parsed) return;
   NameTokens n = name_tokens(f.stem, kb);
   if (!n.gpu) return;
   if (n.cuda && !n.gpu->supported_by(*n.cuda)) {
@@ -207,15 +207,46 @@ std::string effective_cuda(const NixFile& f) {
   return f.variant ? f.variant->cuda : "";
 }
 
+namespace {
+
+/// An AMDGPU processor name ("gfx90a"): a ROCm target (torch_arch_list.rocm_target_prefixes).
+bool rocm_target(std::string_view e, const KnowledgeBase& kb) {
+  auto it = kb.torch_arch_list.find("rocm_target_prefixes");
+  if (it == kb.torch_arch_list.end()) return false;
+  for (const auto& p : it->second)
+    if (e.size() > p.size() && e.starts_with(p)) return true;
+  return false;
+}
+
+/// A ROCm build's gpuTargets: every entry a ROCm target, in a file that builds
+/// with no CUDA toolkit. A ROCm target beside CUDA entries, or in a CUDA
+/// variant, reaches TORCH_CUDA_ARCH_LIST and stays an error.
+bool rocm_list(const NixFile& f, const KnowledgeBase& kb) {
+  if (f.facts.gpu_targets.empty() || !effective_cuda(f).empty()) return false;
+  return std::all_of(f.facts.gpu_targets.begin(), f.facts.gpu_targets.end(),
+                     [&](const Fact& e) { return rocm_target(e.text, kb); });
+}
+
+}  // namespace
+
 /// TLR026 for every file: literal entries, and string arguments a caller passes
 /// to a builder that puts them in gpuTargets (reported at the caller's value).
+/// A ROCm build's list (rocm_list) is AMDGPU processor names, not TORCH_CUDA_ARCH_LIST.
 void check_gpu_target_grammar(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
   for (const auto& f : t.nix) {
     if (!f.parsed) continue;
-    for (size_t i = 0; i < f.facts.gpu_targets.size(); ++i)
-      if (Problem* p = gpu_target_problem(f, f.facts.gpu_targets[i], kb, sink, ""))
+    const bool rocm = rocm_list(f, kb);
+    for (size_t i = 0; !rocm && i < f.facts.gpu_targets.size(); ++i)
+      if (Problem* p = gpu_target_problem(f, f.facts.gpu_targets[i], kb, sink, "")) {
         fix_gpu_target(f, f.facts.gpu_targets[i], i < f.facts.gpu_target_vars.size() ? f.facts.gpu_target_vars[i] : "",
                        *p);
+        if (rocm_target(f.facts.gpu_targets[i].text, kb))
+          p->notes.push_back(fmt::format(
+              "{} is a ROCm (AMDGPU) target, valid only in a ROCm build's list; this "
+              "list builds {}",
+              f.facts.gpu_targets[i].text,
+              effective_cuda(f).empty() ? std::string("CUDA entries too") : "with CUDA " + effective_cuda(f)));
+      }
     for (const auto& e : f.facts.cuda_capabilities) gpu_target_problem(f, e, kb, sink, "");
     for (const auto& call : f.facts.calls) {
       const NixFile* builder = imported_file(t, f, call.path);

@@ -26,6 +26,8 @@ void check_imports(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
 void check_fetches(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
 /// TLR040: a builder called with an argument its function does not take.
 void check_builder_calls(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
+/// TLR045: a wrapper's builder call contradicts a word of its name.
+void check_call_words(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
 /// TLR044: overrides of a pinned package with an argument its function lacks.
 void check_override_args(const LintTree& t, const KnowledgeBase& kb, Sink& sink);
 /// TLR032: one note per tree for recipes of packages the knowledge base does not know.

@@ -19,7 +19,13 @@ struct CheckResult {
   int recipes = 0;
   int errors = 0;
   int warnings = 0;
+  /// Recipes that call a builder of the tree that tailor did not write (a team's
+  /// own: its wrappers), relative to the root: what check evaluates through it.
+  std::vector<std::string> builder_wrappers;
 };
+
+/// Adds \a more to \a r's problems (kept sorted by path, line, column, code) and counts.
+void add_problems(CheckResult& r, std::vector<Problem> more);
 
 /// Checks in-memory \a files of a tree displayed as \a root.
 /// \a all_sites: keep every finding a table fact causes in generated files (else they fold into it).

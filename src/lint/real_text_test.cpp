@@ -251,7 +251,7 @@ TEST(LintRealText, GeneralRulesRunOnUnknownPackages) {
   const Problem& note = r.problems.back();
   EXPECT_EQ(
       note.message,
-      "ctranslate2 is not in the knowledge base: 13 package-specific rules that judge a recipe by the variant its "
+      "ctranslate2 is not in the knowledge base: 14 package-specific rules that judge a recipe by the variant its "
       "name promises are skipped for its recipes; every other rule ran");
   EXPECT_EQ(note.notes, (std::vector<std::string>{
                             "recipes by package: ctranslate2 (1 file)",
@@ -259,7 +259,7 @@ TEST(LintRealText, GeneralRulesRunOnUnknownPackages) {
                             "TLR010 cuda-mismatch, TLR011 sm-mismatch, TLR012 platform-mismatch, TLR013 "
                             "isa-flags-extra, TLR014 isa-flags-missing, TLR015 gpu-targets-only, TLR016 "
                             "cudnn-not-disabled, TLR017 avx-disables-missing, TLR031 python-set-default, TLR041 "
-                            "prune-sm-mismatch"}));
+                            "prune-sm-mismatch, TLR045 builder-call-name"}));
 }
 
 // Issue 27 §2: a package word with a version is the known package at that version

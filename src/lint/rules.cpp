@@ -96,6 +96,13 @@ constexpr Rule kRules[] = {
     {"TLR044", "override-argument", Severity::error,
      "a recipe overrides a pinned package with an argument the function of the release its pin ships does not "
      "take: the evaluation stops"},
+    {"TLR045", "builder-call-name", Severity::error,
+     "a wrapper calls its builder with an argument that contradicts its name (isa = \"avx512\" in …-sm89-avx2.nix: "
+     "SIGILL on the CPUs the name promises), where the tree's other wrappers pass the name's word",
+     true},
+    {"TLR046", "builder-eval", Severity::error,
+     "the tree's own builder cannot build a wrapper (nix-instantiate, nixpkgs a stand-in or --nixpkgs): reported where "
+     "the builder stops, with the table entry it lacks"},
 };
 
 }  // namespace

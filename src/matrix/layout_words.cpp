@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "kb/driver_rule.hpp"
+#include "matrix/word_quoting.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor {
@@ -114,9 +115,11 @@ std::map<std::string, std::string> layout_words(const Variant& v, const Spec& sp
 std::string render_layout_template(std::string_view tmpl, const Variant& v,
                                    const std::map<std::string, std::string>& words) {
   std::string out;
+  WordQuoter quoter(TextLanguage::nix);  // a wrapper is a .nix file
   for (const auto& p : template_pieces(tmpl)) {
     if (!p.word) {
       out += p.text;
+      quoter.text(p.text);
       continue;
     }
     auto it = words.find(p.text);
@@ -127,7 +130,7 @@ std::string render_layout_template(std::string_view tmpl, const Variant& v,
                                   : "use words the variant has (a CPU build has no {sm} or {cuda})";
       throw DiagnosticError(d);
     }
-    out += it->second;
+    out += quote_word(quoter, it->second, fmt::format("[layout] wrapper of {}: {{{}}}", v.name, p.text));
   }
   return out;
 }

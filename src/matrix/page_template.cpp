@@ -10,6 +10,7 @@
 #include "kb/driver_rule.hpp"
 #include "matrix/layout_words.hpp"
 #include "matrix/table_words.hpp"
+#include "matrix/word_quoting.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor {
@@ -119,6 +120,9 @@ std::vector<PageNode> parse_page_template(std::string_view t) {
         if ((cond.ends_with("_only") && !inside(stack, "sm")) || (cond == "later" && !inside(stack, "missing")) ||
             (cond == "last" && !inside(stack, "sm") && !inside(stack, "missing")))
           throw PageTemplateError(i, fmt::format("'{{#if {}}}' stands outside the block it asks about", cond));
+        // Rendering and freeing the nodes recurse: a bound, as the Nix parser has one.
+        if (stack.size() >= kMaxPageNesting)
+          throw PageTemplateError(i, fmt::format("'{{#if {}}}' nests blocks deeper than {}", cond, kMaxPageNesting));
         stack.push_back({"if", i, nullptr, {PageNode::Kind::cond, cond, i, {}, {}}});
       } else if (what == "else") {
         if (stack.empty() || stack.back().block != "if" || stack.back().in_else)
@@ -240,6 +244,7 @@ struct Renderer {
   const Matrix& m;
   const KnowledgeBase& kb;
   const TeamFacts* team;
+  WordQuoter* quoter;
   const PageSm* sm = nullptr;
   const PageTarget* target = nullptr;
   const std::string* missing = nullptr;
@@ -318,7 +323,10 @@ struct Renderer {
   void run(const std::vector<PageNode>& nodes, std::string& out) {
     for (const auto& n : nodes) {
       switch (n.kind) {
-        case PageNode::Kind::text: out += n.text; break;
+        case PageNode::Kind::text:
+          out += n.text;
+          quoter->text(n.text);
+          break;
         case PageNode::Kind::word: {
           size_t at = n.text.find('@');
           auto v = value(n.text.substr(0, at), n.text.substr(at + 1));
@@ -329,7 +337,7 @@ struct Renderer {
             d.hint = "a target's text comes from [layout.targets]; python and python_nodot need a cell of one Python";
             throw DiagnosticError(d);
           }
-          out += *v;
+          out += quote_word(*quoter, *v, fmt::format("[layout.pages] {}: {{{}}}", path, n.text));
           break;
         }
         case PageNode::Kind::cond: run(holds(n.text) ? n.body : n.otherwise, out); break;
@@ -362,7 +370,8 @@ struct Renderer {
 
 std::string render_page(std::string_view path, const std::vector<PageNode>& nodes, const PageCell& cell,
                         const Spec& spec, const Matrix& m, const KnowledgeBase& kb, const TeamFacts* team) {
-  Renderer r{path, cell, spec, m, kb, team};
+  WordQuoter quoter(language_of(path));
+  Renderer r{path, cell, spec, m, kb, team, &quoter};
   std::string out;
   r.run(nodes, out);
   return out;

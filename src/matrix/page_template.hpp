@@ -37,6 +37,9 @@ namespace tailor {
 inline constexpr std::string_view kPageScopes[] = {"cell", "sm", "target", "missing"};
 inline constexpr std::string_view kPageConditions[] = {"missing", "aarch64_only", "x86_64_only", "later", "last"};
 
+/// How deep blocks and conditions may nest.
+inline constexpr size_t kMaxPageNesting = 64;
+
 /// A bad template: what is wrong, at which byte of the text.
 struct PageTemplateError : std::runtime_error {
   size_t offset;

@@ -22,6 +22,7 @@
 #include "matrix/page_template.hpp"
 #include "matrix/rules.hpp"
 #include "matrix/table_words.hpp"
+#include "matrix/version_table.hpp"
 #include "util/edit_distance.hpp"
 #include "util/embedded.hpp"
 #include "util/quote.hpp"
@@ -980,7 +981,12 @@ Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& sp
       if (!value.is_string()) throw doc.error_at(value, "a table is the text of the file, a string");
       for (const auto& p : table_pieces(value.as_string()->get())) {
         std::string_view word = std::string_view(p.text).substr(0, p.text.find('@'));
-        if (p.word && std::find(kTableWords.begin(), kTableWords.end(), word) == kTableWords.end())
+        std::string_view key = std::string_view(p.text).substr(p.text.find('@') + 1);
+        // A version table's entry ({#version} blocks, version_table.hpp) has words of its own.
+        bool entry_word =
+            (key == "version" && std::find(kVersionWords.begin(), kVersionWords.end(), word) != kVersionWords.end()) ||
+            (key == "cuda_pin" && (word == "cuda_underscore" || word == "pin"));
+        if (p.word && !entry_word && std::find(kTableWords.begin(), kTableWords.end(), word) == kTableWords.end())
           throw doc.error_at(
               value, fmt::format("'{{{}}}' is no word of a table", comment_text(p.text)),
               fmt::format("words: {}, each followed by @ and its SM or CUDA", fmt::join(kTableWords, ", ")));

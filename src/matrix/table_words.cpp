@@ -6,7 +6,10 @@
 #include <fmt/ranges.h>
 
 #include "kb/driver_rule.hpp"
+#include "matrix/version_table.hpp"
+#include "matrix/word_quoting.hpp"
 #include "util/diagnostic.hpp"
+#include "util/quote.hpp"
 
 namespace tailor {
 
@@ -64,7 +67,7 @@ std::optional<std::string> table_word(std::string_view word, std::string_view ke
     const CpuIsa* isa = kb.isa(k);
     if (!isa) return std::nullopt;
     std::vector<std::string> items;
-    for (const auto& f : isa->flags) items.push_back("\"" + f + "\"");
+    for (const auto& f : isa->flags) items.push_back(nix_string(f));
     return fmt::format("{}", fmt::join(items, " "));
   }
   if (word == "driver" || word == "cuda_attr") {
@@ -111,10 +114,13 @@ std::vector<std::string> matrix_cudas(const Matrix& m, const KnowledgeBase& kb) 
 
 std::string render_table_template(std::string_view path, std::string_view tmpl, const Spec& spec, const Matrix& m,
                                   const KnowledgeBase& kb) {
+  std::string expanded = render_version_blocks(path, tmpl, spec, m, kb);  // the version table's entries
   std::string out;
-  for (const auto& p : table_pieces(tmpl)) {
+  WordQuoter quoter(language_of(path));
+  for (const auto& p : table_pieces(expanded)) {
     if (!p.word) {
       out += p.text;
+      quoter.text(p.text);
       continue;
     }
     auto [word, key] = split_word(p.text);
@@ -126,7 +132,7 @@ std::string render_table_template(std::string_view path, std::string_view tmpl, 
                            fmt::join(kTableWords, ", "));
       throw DiagnosticError(d);
     }
-    out += *value;
+    out += quote_word(quoter, *value, fmt::format("[layout.tables] {}: {{{}}}", path, p.text));
   }
   return out;
 }

@@ -246,10 +246,32 @@ CompactionPlan plan_or_throw(const ElfFile& elf, const RewritePlan& rw) {
     if (s.type != kShtRela) continue;
     if (s.size % kRelaSize != 0) refuse(fmt::format("{} is not whole relocations", s.name));
     std::vector<uint8_t> rel = read_bytes(r, s.offset, s.size, s.name);
+    // A relocation relative to a symbol of .nv_fatbin ("sym+0x520") points in whatever its
+    // addend: the symbols move with their containers, the byte it means may not.
+    std::set<uint64_t> in_fatbin;
+    uint64_t symbols = 0;
+    const ElfSection* symtab = s.link < elf.sections.size() ? &elf.sections[s.link] : nullptr;
+    if (symtab && (symtab->type == kShtSymtab || symtab->type == kShtDynsym) && symtab->in_file()) {
+      std::vector<uint8_t> syms = read_bytes(r, symtab->offset, symtab->size - symtab->size % kSymSize, symtab->name);
+      symbols = syms.size() / kSymSize;
+      for (size_t k = 0; k * kSymSize < syms.size(); ++k) {
+        const size_t shndx = static_cast<size_t>(syms[k * kSymSize + 6] | syms[k * kSymSize + 7] << 8);
+        const uint64_t v = get64(syms, k * kSymSize + 8);
+        if (shndx == fi || (shndx != 0 && v >= fv && v < fend_v)) in_fatbin.insert(k);
+      }
+    } else {
+      symtab = nullptr;
+    }
     for (size_t k = 0; k * kRelaSize < rel.size(); ++k) {
       const uint64_t off = get64(rel, k * kRelaSize), info = get64(rel, k * kRelaSize + 8),
                      addend = get64(rel, k * kRelaSize + 16);
       if (off >= fv && off < fend_v) refuse(fmt::format("a relocation applies inside .nv_fatbin at {:#x}", off));
+      const uint64_t sym = info >> 32;
+      if (sym != 0 && (!symtab || sym >= symbols || in_fatbin.count(sym)))
+        refuse(fmt::format("relocation at {:#x} is relative to symbol {} {}", off, sym,
+                           !symtab          ? "of no symbol table"
+                           : sym >= symbols ? "past its symbol table"
+                                            : "of .nv_fatbin: it points in, whatever its addend"));
       auto slot = slot_of.find(off);
       if (slot != slot_of.end()) has_reloc[slot->second] = 1;  // a wrapper of __nv_relfatbin points elsewhere
       if (addend < fv || addend >= fend_v) continue;

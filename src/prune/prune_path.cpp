@@ -119,6 +119,25 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
       files.push_back(i);
     }
   }
+  // Hard links: one file under several names is pruned and counted once, and its other
+  // names link to the result again (in place a rename gives the pruned file a new inode).
+  std::vector<std::pair<size_t, size_t>> linked;  // (entry, the entry of its first name)
+  {
+    std::map<std::pair<dev_t, ino_t>, size_t> first_name;
+    std::vector<size_t> once;
+    for (size_t i : files) {
+      struct stat st {};
+      if (::lstat(entries[i].path.c_str(), &st) == 0 && st.st_nlink > 1) {
+        auto [it, fresh] = first_name.try_emplace({st.st_dev, st.st_ino}, i);
+        if (!fresh) {
+          linked.emplace_back(i, it->second);
+          continue;
+        }
+      }
+      once.push_back(i);
+    }
+    files = std::move(once);
+  }
   PruneOptions opts = r.opts;
   opts.fresh_output = copy;
   // In place, files change one by one: the record says which as it goes, and
@@ -148,6 +167,24 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
     }
   });
   rep.interrupted = defer ? interrupting_signal() : 0;
+  std::vector<char> entry_done(entries.size(), 0);
+  for (size_t k = 0; k < files.size(); ++k) entry_done[files[k]] = done[k];
+  if (!r.opts.dry_run)
+    for (const auto& [i, first] : linked) {
+      if (!entry_done[first]) continue;  // interrupted or failed: the names still share the old file
+      const fs::path at = copy ? stage / entries[i].rel : entries[i].path;
+      const fs::path from = copy ? stage / entries[first].rel : entries[first].path;
+      if (!copy && fs::equivalent(from, at, ec)) continue;  // left as it was: still one file
+      fs::path tmp = at;
+      tmp += fmt::format("{}{}", kTempSuffix, ::getpid());
+      std::error_code lec;
+      fs::create_hard_link(from, tmp, lec);
+      if (!lec) fs::rename(tmp, at, lec);
+      if (lec) {
+        fs::remove(tmp, ec);
+        throw_file_error(at, fmt::format("cannot link to {}: {}", entries[first].rel, lec.message()));
+      }
+    }
   std::exception_ptr failed;
   for (auto& e : errors)  // interrupted, a file in flight fails as its staging file goes: left as it was
     if (e && !rep.interrupted && !failed) failed = e;

@@ -153,6 +153,9 @@ bool is_helper(const std::string& rel, const std::string& stem) {
          stem == "shell";
 }
 
+/// nixpkgs' names for a package's shared recipe, its builder and an overlay: never a variant.
+bool nixpkgs_style(const std::string& stem) { return stem == "generic" || stem == "builder" || stem == "overlay"; }
+
 // The flags of the one ISA a recipe without flags of its own picks by name:
 // `(import ./lib/cpu-isa.nix).avx512`, or `isa = "avx512"` to a builder.
 std::vector<std::string> flags_of_picked_isa(const RecipeFacts& facts, const KnowledgeBase& kb) {
@@ -279,6 +282,23 @@ void read_nix_files(std::vector<NixFile>& files, const KnowledgeBase& kb, const 
 
 }  // namespace
 
+namespace {
+
+/// Marks the package recipes in nixpkgs' style (NixFile::package): by their
+/// conventional names, and the files other files import or callPackage.
+void mark_packages(RecipeTree& t) {
+  for (auto& n : t.nix)
+    if (!n.helper && !n.variant && nixpkgs_style(n.stem)) n.package = true;
+  std::set<const NixFile*> called;
+  for (const auto& from : t.nix)
+    for (const auto& imp : from.facts.imports)
+      if (const NixFile* g = imported_file(t, from, imp.text); g && g != &from) called.insert(g);
+  for (auto& n : t.nix)
+    if (!n.helper && !n.variant && called.count(&n)) n.package = true;
+}
+
+}  // namespace
+
 RecipeTree make_tree(std::string root, std::vector<SourceFile> files, const KnowledgeBase& kb,
                      const std::filesystem::path& read_from) {
   RecipeTree t;
@@ -305,6 +325,7 @@ RecipeTree make_tree(std::string root, std::vector<SourceFile> files, const Know
   auto by_rel = [](const NixFile& a, const NixFile& b) { return a.src.rel < b.src.rel; };
   if (!std::is_sorted(t.nix.begin(), t.nix.end(), by_rel)) std::sort(t.nix.begin(), t.nix.end(), by_rel);
   read_nix_files(t.nix, kb, read_from);
+  mark_packages(t);
   return t;
 }
 

@@ -33,6 +33,11 @@ struct NixFile {
   RecipeFacts facts;
   /// lib/ builders, default.nix, flake.nix, shell.nix: no variant of their own.
   bool helper = false;
+  /// A package recipe in nixpkgs' style: generic.nix, builder.nix, overlay.nix,
+  /// or a file another file of the tree imports or callPackages and whose name
+  /// is no variant name. It builds what its caller asks, so it has no variant of
+  /// its own; its comments and lists are still read as facts.
+  bool package = false;
   std::optional<Variant> variant;  ///< read from the file name
   std::string name_problem;        ///< why the file name is not a variant name
   /// How the file name spells the variant's tokens when it is off the strict
@@ -56,7 +61,7 @@ struct NixFile {
   const std::string& text() const;
 
   /// A variant recipe: its name parses, or it states a pname/variantName.
-  bool is_recipe() const { return !helper && (variant || !facts.names.empty()); }
+  bool is_recipe() const { return !helper && !package && (variant || !facts.names.empty()); }
   /// Its comments, parsed or not: where `# tailor: …` directives are read.
   const std::vector<Fact>& comments() const { return parsed ? facts.comments : lexed_comments; }
 };

@@ -149,6 +149,29 @@ class Repinner {
     }
     for (const auto& [index, s] : all_sites) add_pin_site(index, s);
     if (pins_.empty()) throw no_pin();
+    if (!o_.from.empty()) {  // one pin of several moves; the files of the others stay as they are
+      std::string from = o_.from;
+      if (const NixpkgsPin* known = find_pin(kb_, from)) from = known->rev;
+      std::vector<std::string> had;
+      for (const auto& p : pins_) had.push_back(short_rev(p.rev));
+      std::erase_if(pins_, [&](const OldPin& p) { return !p.rev.starts_with(from) && !from.starts_with(p.rev); });
+      if (pins_.empty()) {
+        Diagnostic d;
+        d.path = root_;
+        d.message = fmt::format("repin: --from {}: the tree has no such pin", o_.from);
+        d.hint = fmt::format("its pins: {}", fmt::join(had, ", "));
+        throw DiagnosticError(d);
+      }
+      // The sites of the other pins are not rewritten.
+      auto moves = [&](const std::string& rev) {
+        std::string full = rev;
+        if (const NixpkgsPin* known = find_pin(kb_, rev)) full = known->rev;
+        return std::any_of(pins_.begin(), pins_.end(),
+                           [&](const OldPin& x) { return x.rev.starts_with(full) || full.starts_with(x.rev); });
+      };
+      for (auto& p : parsed_) std::erase_if(p.pins, [&](const PinSite& site) { return !moves(site.rev); });
+      std::erase_if(toml_, [&](const auto& t) { return !moves(t.rev); });
+    }
     if (pins_.size() > 1 && !o_.all_pins) throw several_pins();
     for (const auto& p : pins_) plan_.old_pins[p.rev] = static_cast<int>(p.files.size());
   }
@@ -187,7 +210,7 @@ class Repinner {
     for (const auto& f : plan_.before)
       if (display_path(root_, f.rel) == path) d.line_text = std::string(line_of(f.text, span.line));
     d.message = fmt::format("repin: the tree has {} nixpkgs pins: {} [TLR004]", pins_.size(), fmt::join(list, ", "));
-    d.hint = fmt::format("pass --all-pins to move every one of them to {}, or repin the files of one pin on their own",
+    d.hint = fmt::format("pass --all-pins to move every one of them to {}, or --from OLD to move one of them",
                          short_rev(plan_.target.rev));
     for (const auto& p : pins_)
       d.notes.push_back(fmt::format("{} first at {}:{}:{}", short_rev(p.rev), p.sites.front().first,

@@ -22,6 +22,7 @@ struct RepinOptions {
   std::optional<std::string> sha256;      ///< --sha256
   std::optional<std::string> python_set;  ///< --python-set
   bool all_pins = false;                  ///< --all-pins
+  std::string from;                       ///< --from: move this pin only (short or full), the others stay
   std::string output_root;                ///< where the result is shown (-o OUT); empty: the tree itself
   std::string branch;                     ///< --branch: the tree's own branch (docs rows of others stay)
 };

@@ -360,7 +360,7 @@ TEST(CmdRepin, BadInputIsReportedVerbatimAndNothingIsWritten) {
            "(4 files), 2017d6d (1 file) [TLR004]\n"
            "    url = \"https://github.com/NixOS/nixpkgs/archive/2017d6d515f8a7b289fe06d3a880a7ec588c3900.tar.gz\";\n"
            "                                                    ^\n"
-           "hint: pass --all-pins to move every one of them to 0182a36, or repin the files of one pin on their own\n"
+           "hint: pass --all-pins to move every one of them to 0182a36, or --from OLD to move one of them\n"
            "note: 6a030d5 first at " +
            mixed +
            "/.flox/pkgs/pytorch-python313-cpu-avx2.nix:6:53\n"

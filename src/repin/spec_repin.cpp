@@ -74,7 +74,21 @@ SpecValues spec_values(const TomlDocument& doc, const std::string& attribute) {
   }
   if (const auto* families = doc.root()["family"].as_array())
     for (const auto& f : *families)
-      if (const auto* t = f.as_table()) add_family_values(doc, *t, out);
+      if (const auto* t = f.as_table()) {
+        add_family_values(doc, *t, out);
+        // A version's pins ([[family.version]] pin, cpu_pin, cuda_pins): what an adopted tree's release table writes.
+        const auto* versions = t->get("version") ? t->get("version")->as_array() : nullptr;
+        for (size_t i = 0; versions && i < versions->size(); ++i) {
+          const auto* v = (*versions)[i].as_table();
+          if (!v) continue;
+          for (const char* key : {"pin", "cpu_pin"})
+            if (const auto* n = v->get(key))
+              if (auto value = value_of(doc, *n, fmt::format("version.{}", key))) out.pins.push_back(*value);
+          if (const auto* cuda_pins = v->get("cuda_pins") ? v->get("cuda_pins")->as_table() : nullptr)
+            for (const auto& [cuda, n] : *cuda_pins)
+              if (auto value = value_of(doc, n, "version.cuda_pins")) out.pins.push_back(*value);
+        }
+      }
   return out;
 }
 
@@ -126,9 +140,17 @@ class SpecRepinner {
   }
 
  private:
+  // --from: only the pin named moves.
+  bool chosen(const NixpkgsPin* p) const {
+    if (!p || o_.from.empty()) return true;
+    const NixpkgsPin* from = find_pin(kb_, o_.from);
+    return from ? from == p : p->rev.starts_with(o_.from);
+  }
+
   void find_old_pins(const std::vector<Value>& pins) {
     for (const auto& v : pins) {
       const NixpkgsPin* p = find_pin(kb_, v.text);
+      if (!chosen(p)) continue;
       if (p && p->rev != target_.rev) {
         old_[p->short_rev] = p;
         plan_.old_pins[p->short_rev]++;
@@ -151,7 +173,7 @@ class SpecRepinner {
   void move_pins(const std::vector<Value>& pins) {
     for (const auto& v : pins) {
       const NixpkgsPin* p = find_pin(kb_, v.text);
-      if (!p || p->rev == target_.rev) continue;
+      if (!p || p->rev == target_.rev || !chosen(p)) continue;
       old_torch_ = p->version_text(headline_.attribute);
       edit(v, v.text.size() >= 40 ? target_.rev : target_.known->short_rev, "pin");
     }

@@ -83,6 +83,11 @@ bool have_program(const std::string& program) {
   return run_command("command -v " + program + " >/dev/null 2>&1").status == 0;
 }
 
+std::string pypi_tool(const std::string& name) {
+  std::string path = source_path(".tools/venv/bin/" + name);
+  return std::filesystem::exists(path) ? path : std::string();
+}
+
 bool under_ci() {
   const char* ci = std::getenv("CI");
   return ci && std::string(ci) == "true";

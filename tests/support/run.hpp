@@ -24,6 +24,9 @@ RunResult run_command(const std::string& command, bool merge_stderr = false);
 /// Whether \a program is on PATH.
 bool have_program(const std::string& program);
 
+/// The path of \a name in .tools/venv/bin (the PyPI tools scripts/deps installs), or "" when missing.
+std::string pypi_tool(const std::string& name);
+
 /// Whether the suite runs under CI (CI=true, as .ci/run sets it).
 bool under_ci();
 

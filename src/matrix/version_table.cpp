@@ -1,0 +1,213 @@
+#include "matrix/version_table.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "matrix/table_words.hpp"
+#include "util/diagnostic.hpp"
+#include "util/version.hpp"
+
+namespace tailor {
+
+namespace {
+
+std::string full_rev(const std::string& pin, const KnowledgeBase& kb) {
+  const NixpkgsPin* p = pin.empty() ? nullptr : kb.pin(pin);
+  return p ? p->rev : pin;
+}
+
+std::string major_minor(const std::string& v) {
+  size_t a = v.find('.');
+  size_t b = a == std::string::npos ? a : v.find('.', a + 1);
+  return v.substr(0, b);
+}
+
+std::string underscore(std::string s) {
+  std::replace(s.begin(), s.end(), '.', '_');
+  return s;
+}
+
+[[noreturn]] void fail(std::string_view path, const std::string& message) {
+  Diagnostic d;
+  d.message = fmt::format("[layout.tables] {}: {}", path, message);
+  d.hint =
+      fmt::format("words of {{#version}}: {}; of {{#cuda_pin}}: cuda_underscore, pin", fmt::join(kVersionWords, ", "));
+  throw DiagnosticError(d);
+}
+
+// Where \a marker stands in \a t from \a from, and where the text after it begins: a
+// marker alone on its line takes the line's end with it.
+std::pair<size_t, size_t> find_marker(std::string_view t, std::string_view marker, size_t from) {
+  size_t at = t.find(marker, from);
+  if (at == std::string_view::npos) return {at, at};
+  size_t end = at + marker.size();
+  if ((at == 0 || t[at - 1] == '\n') && end < t.size() && t[end] == '\n') ++end;
+  return {at, end};
+}
+
+// The words "{word@KEY}" of \a text replaced by \a value(word); others left as they are.
+template <class F>
+std::string fill(std::string_view path, std::string_view text, std::string_view key, F value) {
+  std::string out;
+  std::string tail = "@" + std::string(key) + "}";
+  size_t i = 0;
+  while (true) {
+    size_t close = text.find(tail, i);
+    if (close == std::string_view::npos) break;
+    size_t open = text.rfind('{', close);
+    if (open == std::string_view::npos || open < i) {
+      out += text.substr(i, close + tail.size() - i);
+      i = close + tail.size();
+      continue;
+    }
+    std::string word(text.substr(open + 1, close - open - 1));
+    std::optional<std::string> v = value(word);
+    if (!v) fail(path, fmt::format("{{{}@{}}} has no value", word, key));
+    out += std::string(text.substr(i, open - i)) + *v;
+    i = close + tail.size();
+  }
+  return out + std::string(text.substr(i));
+}
+
+std::string entry(std::string_view path, std::string_view body, const VersionRow& row, const KnowledgeBase& kb) {
+  std::string out;
+  size_t i = 0;
+  while (true) {
+    auto [at, start] = find_marker(body, "{#cuda_pin}", i);
+    if (at == std::string_view::npos) break;
+    auto [close, end] = find_marker(body, "{/cuda_pin}", start);
+    if (close == std::string_view::npos) fail(path, "{#cuda_pin} is not closed by {/cuda_pin}");
+    out += body.substr(i, at - i);
+    std::string_view inner = body.substr(start, close - start);
+    for (const auto& cuda : row.cudas) {
+      const std::string& pin = row.cuda_pin.at(cuda);
+      if (pin == row.pin()) continue;
+      out += fill(path, inner, "cuda_pin", [&](const std::string& w) -> std::optional<std::string> {
+        if (w == "cuda_underscore") return underscore(cuda);
+        if (w == "pin") return full_rev(pin, kb);
+        return std::nullopt;
+      });
+    }
+    i = end;
+  }
+  out += body.substr(i);
+  return fill(path, out, "version", [&](const std::string& w) { return version_word(w, row, kb); });
+}
+
+}  // namespace
+
+std::string VersionRow::pin() const { return cudas.empty() ? cpu_pin : cuda_pin.at(cudas.front()); }
+
+std::vector<VersionRow> version_rows(const Spec& spec, const Matrix& m, const KnowledgeBase& kb) {
+  std::map<std::string, VersionRow> rows;
+  for (const auto& v : m.variants) {
+    if (v.version.empty()) continue;
+    VersionRow& r = rows[v.version + " " + (v.paired.empty() ? "" : v.paired.front().second)];
+    r.version = v.version;
+    if (r.python.empty()) r.python = v.python;
+    if (r.paired.empty() && !v.paired.empty()) r.paired = v.paired.front().second;
+    if (v.cuda.empty()) {
+      if (r.cpu_pin.empty()) r.cpu_pin = v.pin;
+    } else if (!r.cuda_pin.count(v.cuda)) {
+      r.cuda_pin[v.cuda] = v.pin;
+      r.cudas.push_back(v.cuda);
+    }
+    if (!r.source)
+      for (const auto& f : spec.families)
+        if (f.name == v.family && v.version_index >= 0 && v.version_index < static_cast<int>(f.versions.size()) &&
+            f.versions[v.version_index].source)
+          r.source = f.versions[v.version_index].source->fetch;
+  }
+  std::vector<VersionRow> out;
+  for (auto& [version, r] : rows) {
+    std::sort(r.cudas.begin(), r.cudas.end(), [&](const std::string& a, const std::string& b) {
+      const CudaToolkit* x = kb.cuda(a);
+      const CudaToolkit* y = kb.cuda(b);
+      return x && y ? x->version < y->version : a < b;
+    });
+    out.push_back(std::move(r));
+  }
+  std::sort(out.begin(), out.end(), [](const VersionRow& a, const VersionRow& b) {
+    auto x = Version::parse(a.version), y = Version::parse(b.version);
+    if (x && y && *x != *y) return *x < *y;
+    if (!x || !y) return a.version < b.version;
+    auto p = Version::parse(a.paired), q = Version::parse(b.paired);
+    return p && q ? *p < *q : a.paired < b.paired;
+  });
+  return out;
+}
+
+std::optional<std::string> version_word(std::string_view word, const VersionRow& row, const KnowledgeBase& kb) {
+  auto some = [](const std::string& s) { return s.empty() ? std::nullopt : std::optional<std::string>(s); };
+  if (word == "version") return row.version;
+  if (word == "version_mm") return major_minor(row.version);
+  if (word == "paired") return some(row.paired);
+  if (word == "paired_mm") return some(major_minor(row.paired));
+  if (word == "python") return some(row.python);
+  if (word == "python_nodot") {
+    std::string p = row.python;
+    p.erase(std::remove(p.begin(), p.end(), '.'), p.end());
+    return some(p);
+  }
+  if (word == "pin") return some(full_rev(row.pin(), kb));
+  if (word == "cpu_pin") return some(full_rev(row.cpu_pin, kb));
+  if (word == "cuda_underscore_list") {
+    std::vector<std::string> items;
+    for (const auto& c : row.cudas) items.push_back("\"" + underscore(c) + "\"");
+    return fmt::format("{}", fmt::join(items, " "));
+  }
+  if (word == "source_rev") return row.source ? some(row.source->rev) : std::nullopt;
+  if (word == "source_hash") return row.source ? some(row.source->hash) : std::nullopt;
+  return std::nullopt;
+}
+
+std::string render_version_blocks(std::string_view path, std::string_view tmpl, const Spec& spec, const Matrix& m,
+                                  const KnowledgeBase& kb) {
+  if (tmpl.find("{#version") == std::string_view::npos) return std::string(tmpl);
+  std::string out;
+  std::map<std::string, std::string> own;
+  std::string body, between;
+  size_t generic_at = std::string::npos;
+  size_t i = 0;
+  while (true) {
+    size_t at = tmpl.find("{#version", i);
+    if (at == std::string_view::npos) break;
+    size_t close_brace = tmpl.find('}', at);
+    std::string key(tmpl.substr(at + 9, close_brace - at - 9));
+    if (!key.empty() && key.front() != ' ') {  // "{#versions}": text
+      out += tmpl.substr(i, at + 1 - i);
+      i = at + 1;
+      continue;
+    }
+    auto [open, start] = find_marker(tmpl, tmpl.substr(at, close_brace + 1 - at), at);
+    auto [close, end] = find_marker(tmpl, "{/version}", start);
+    if (close == std::string_view::npos) fail(path, "{#version} is not closed by {/version}");
+    out += tmpl.substr(i, open - i);
+    std::string_view inner = tmpl.substr(start, close - start);
+    if (key.empty()) {
+      if (generic_at != std::string::npos) fail(path, "two {#version} blocks");
+      generic_at = out.size();
+      auto [sep, after] = find_marker(inner, "{#between}", 0);
+      body = std::string(inner.substr(0, sep));
+      if (sep != std::string_view::npos) between = std::string(inner.substr(after));
+    } else {
+      own[key.substr(1)] = std::string(inner);
+    }
+    i = end;
+  }
+  out += tmpl.substr(i);
+  if (generic_at == std::string::npos) fail(path, "a version's own {#version X} block without the common {#version}");
+  std::string entries;
+  std::vector<VersionRow> rows = version_rows(spec, m, kb);
+  for (size_t k = 0; k < rows.size(); ++k) {
+    auto it = own.find(rows[k].version + " " + rows[k].paired);  // one of two builds of a version
+    if (it == own.end()) it = own.find(rows[k].version);
+    entries += entry(path, it != own.end() ? it->second : body, rows[k], kb);
+    if (k + 1 < rows.size()) entries += between;
+  }
+  return out.insert(generic_at, entries);
+}
+
+}  // namespace tailor

@@ -1,0 +1,66 @@
+#pragma once
+/// The version table a team's builder reads (one entry per release: its
+/// version, what it pairs with, its pins per CUDA, its CPU pin, its source),
+/// written from the spec's [[family.version]] entries as a block of a
+/// [layout.tables] template:
+///
+///   {#version}            the common text of an entry, written per version of
+///   …                     the spec, oldest first, words "{word@version}"
+///   {#between}            (optional) the text between two entries
+///   …
+///   {/version}
+///   {#version 0.25.0}     a version's own text (written instead of the common
+///   …                     one for that version; nothing where it stands)
+///   {/version}
+///
+/// Inside an entry, {#cuda_pin} … {/cuda_pin} repeats per CUDA version whose pin
+/// is not the entry's pin ({cuda_underscore@cuda_pin}, {pin@cuda_pin}). A marker
+/// alone on its line takes the line's end with it.
+
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kb/knowledge_base.hpp"
+#include "kb/source_override.hpp"
+#include "matrix/expand.hpp"
+
+namespace tailor {
+
+/// One version of the spec's versioned package as its variants build it.
+struct VersionRow {
+  std::string version;                          ///< "0.27.1"
+  std::string python;                           ///< "3.13": the first of its variants'
+  std::string paired;                           ///< the version it pairs with ("2.12.1"); empty: none
+  std::vector<std::string> cudas;               ///< oldest first
+  std::map<std::string, std::string> cuda_pin;  ///< CUDA -> short revision
+  std::string cpu_pin;                          ///< short revision; empty: no CPU variant
+  std::optional<GitHubSource> source;
+  /// The entry's pin: that of its oldest CUDA, else its CPU pin.
+  std::string pin() const;
+};
+
+/// The words of an entry: version, version_mm, paired, paired_mm, python,
+/// python_nodot, pin, cpu_pin (full revisions where the knowledge base records
+/// them), cuda_underscore_list, source_rev, source_hash.
+inline constexpr std::array<std::string_view, 11> kVersionWords = {
+    "version", "version_mm",           "paired",     "paired_mm",  "python", "python_nodot", "pin",
+    "cpu_pin", "cuda_underscore_list", "source_rev", "source_hash"};
+
+/// The spec's versions as its matrix builds them, oldest first; one per version and
+/// what it pairs with (the families of one package, one per CUDA, share them; a
+/// version built against two torch releases is two rows, its own block "{#version V P}").
+std::vector<VersionRow> version_rows(const Spec& spec, const Matrix& m, const KnowledgeBase& kb);
+
+/// The value of \a word for \a row; nullopt when it has none.
+std::optional<std::string> version_word(std::string_view word, const VersionRow& row, const KnowledgeBase& kb);
+
+/// \a tmpl with its {#version} blocks written out; the text around them as it is.
+/// Throws DiagnosticError naming \a path for an unclosed block or a word without a value.
+std::string render_version_blocks(std::string_view path, std::string_view tmpl, const Spec& spec, const Matrix& m,
+                                  const KnowledgeBase& kb);
+
+}  // namespace tailor

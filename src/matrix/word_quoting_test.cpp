@@ -1,0 +1,85 @@
+// Issue 57 #1: a [layout] template word is quoted for the place it lands. The
+// expected texts are Nix's and Markdown's own escapes, written by hand (Nix
+// manual, "String literals": \" \\ \$ in a double-quoted string, ''$ and '''
+// in an indented one; GFM: \| inside a table cell).
+#include "matrix/word_quoting.hpp"
+
+#include <gtest/gtest.h>
+
+#include "util/diagnostic.hpp"
+
+namespace tailor {
+namespace {
+
+// The word after \a before, quoted.
+std::optional<std::string> landed(TextLanguage l, std::string_view before, std::string_view value) {
+  WordQuoter q(l);
+  q.text(before);
+  return q.word(value);
+}
+
+const std::string kHostile = "H100\"; injected = builtins.trace \"INJECTED\" 1; x = \"";
+
+TEST(WordQuoting, InANixStringAQuoteABackslashAndADollarAreEscaped) {
+  EXPECT_EQ(landed(TextLanguage::nix, "{ names = \"", "H100, L40S"), "H100, L40S");
+  EXPECT_EQ(landed(TextLanguage::nix, "{ names = \"", kHostile),
+            "H100\\\"; injected = builtins.trace \\\"INJECTED\\\" 1; x = \\\"");
+  EXPECT_EQ(landed(TextLanguage::nix, "x = \"", "a\\b${c}$"), "a\\\\b\\${c}\\$");
+  EXPECT_EQ(landed(TextLanguage::nix, "x = \"", "two\nlines"), "two\\nlines");
+  // Inside an interpolation's string, too.
+  EXPECT_EQ(landed(TextLanguage::nix, "x = \"a ${f \"", "\""), "\\\"");
+}
+
+TEST(WordQuoting, InAnIndentedStringQuotesAndDollarsAreEscaped) {
+  EXPECT_EQ(landed(TextLanguage::nix, "x = ''\n  ", "it's ${x}"), "it${\"'\"}s ''${x}");
+}
+
+TEST(WordQuoting, InACommentALineBreakBecomesASpace) {
+  EXPECT_EQ(landed(TextLanguage::nix, "# for ", "H100\ninjected = 1;"), "H100 injected = 1;");
+  EXPECT_EQ(landed(TextLanguage::nix, "/* for ", "a */ b"), "a * / b");
+  // A string's "#" opens no comment: the word after it is in the string.
+  EXPECT_EQ(landed(TextLanguage::nix, "x = \"#", "\""), "\\\"");
+}
+
+TEST(WordQuoting, BareCodeTakesWordsAndCompleteStringsOnly) {
+  EXPECT_EQ(landed(TextLanguage::nix, "driver = ", "570"), "570");
+  EXPECT_EQ(landed(TextLanguage::nix, "kit = pkgs.", "cudaPackages_13_0"), "cudaPackages_13_0");
+  EXPECT_EQ(landed(TextLanguage::nix, "flags = [ ", "\"-mavx2\" \"-mfma\""), "\"-mavx2\" \"-mfma\"");
+  EXPECT_EQ(landed(TextLanguage::nix, "names = ", "H100, L40S"), std::nullopt);
+  EXPECT_EQ(landed(TextLanguage::nix, "flags = [ ", "\"a\" ]; x = [ \"b\""), std::nullopt);
+  EXPECT_EQ(landed(TextLanguage::nix, "flags = [ ", "\"${builtins.trace 1 1}\""), std::nullopt);
+  EXPECT_EQ(landed(TextLanguage::nix, "x = ", "1;\ny = 2"), std::nullopt);
+}
+
+TEST(WordQuoting, AWordThatWouldJoinTheTextBeforeItIsRefused) {
+  // "$" then "{…": an interpolation the template did not write.
+  EXPECT_EQ(landed(TextLanguage::nix, "x = \"$", "{y}"), std::nullopt);
+}
+
+TEST(WordQuoting, MarkdownKeepsItsLineAndItsCell) {
+  EXPECT_EQ(landed(TextLanguage::markdown, "## SM90, Hopper: ", "H100\n# injected"), "H100 # injected");
+  EXPECT_EQ(landed(TextLanguage::markdown, "| `x` | ", "H100 | injected"), "H100 \\| injected");
+  EXPECT_EQ(landed(TextLanguage::markdown, "| `x-", "a`b"), std::nullopt);
+}
+
+TEST(WordQuoting, TheRefusalNamesTheWordAndWhereItLands) {
+  WordQuoter q(TextLanguage::nix);
+  q.text("names = ");
+  try {
+    quote_word(q, "H100, L40S", "[layout.tables] lib/gpus.nix: {gpu_names@9.0}");
+    FAIL() << "no refusal";
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().message,
+              "[layout.tables] lib/gpus.nix: {gpu_names@9.0} lands in Nix code, where its value \"H100, L40S\" "
+              "cannot be written safely");
+  }
+}
+
+TEST(WordQuoting, TheLanguageIsThePathsExtension) {
+  EXPECT_EQ(language_of(".flox/pkgs/lib/gpus.nix"), TextLanguage::nix);
+  EXPECT_EQ(language_of("docs/tables/vision-0.26-cuda-12.8.md"), TextLanguage::markdown);
+  EXPECT_EQ(language_of("lib/gpus.json"), TextLanguage::other);
+}
+
+}  // namespace
+}  // namespace tailor
