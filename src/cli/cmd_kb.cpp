@@ -81,13 +81,13 @@ void print_hardware_tables(Session& s, const KnowledgeBase& kb) {
   // major's compatibility floor and the GPU's first branch; past its last branch a driver does not see it.
   TextTable drivers({"sm", "family", "first driver", "last driver", "evidence"});
   for (const auto& g : kb.gpus)
-    drivers.add_row({g.sm, g.family, g.first_driver ? driver_text(*g.first_driver) : std::string("-"),
-                     g.last_driver ? driver_text(*g.last_driver) : std::string("-"),
-                     !g.first_driver && !g.last_driver
-                         ? std::string("not read")
-                         : std::string(g.driver_inferred ? "first inferred from a toolkit's GA driver"
-                                                         : "read in NVIDIA's notes") +
-                               (g.preview ? "; preview" : "") + (g.open_modules_only ? "; open modules only" : "")});
+    drivers.add_row(
+        {g.sm, g.family, g.first_driver ? driver_text(*g.first_driver) : std::string("-"),
+         g.last_driver ? driver_text(*g.last_driver) : std::string("-"),
+         !g.first_driver && !g.last_driver
+             ? std::string("not read")
+             : std::string(g.driver_inferred ? "first inferred from a toolkit's GA driver" : "read in NVIDIA's notes") +
+                   (g.preview ? "; preview" : "") + (g.open_modules_only ? "; open modules only" : "")});
   s.out << "Driver branches per GPU (gpu_architectures.toml)\n" << drivers.render() << "\n";
 
   TextTable cudas({"cuda", "min driver", "minor-compat driver", "max gcc", "nixpkgs"});

@@ -406,7 +406,8 @@ std::string layout_toml(const LayoutImport& li) {
   if (!li.team_driver.empty()) {
     t += "\n# The driver floors the team's files write, by CUDA: kept where they meet what the GPU\n"
          "# needs (the CUDA major's compatibility floor and the GPU's first driver branch).\n[layout.drivers]\n";
-    for (const auto& [cuda, floor] : li.team_driver) t += fmt::format("{} = {}\n", toml_string(cuda), toml_string(floor));
+    for (const auto& [cuda, floor] : li.team_driver)
+      t += fmt::format("{} = {}\n", toml_string(cuda), toml_string(floor));
   }
   if (!li.tables.empty()) {
     t += "\n# The tables the builder reads and the pages the scripts wrote: the team's text, each\n"

@@ -19,9 +19,9 @@
 namespace tailor {
 
 struct DriverFloor {
-  Version floor;            ///< "525.60.13", "570", "580.82.07"
+  Version floor;                 ///< "525.60.13", "570", "580.82.07"
   const GpuArch* gpu = nullptr;  ///< the GPU whose first branch sets it; null: the CUDA major's floor
-  std::string why;          ///< "an RTX 5090 (SM120) needs an R570 driver"
+  std::string why;               ///< "an RTX 5090 (SM120) needs an R570 driver"
   std::string source;
 };
 

@@ -23,15 +23,15 @@ std::string floor_of(const char* cuda, const char* sm) {
 }
 
 TEST(DriverRule, FloorIsTheHigherOfCudaMajorAndFirstBranch) {
-  EXPECT_EQ(floor_of("12.8", "8.0"), "525.60.13");  // A100: R450 < 525.60.13
-  EXPECT_EQ(floor_of("12.8", "9.0"), "525.60.13");  // H100: R520 < 525.60.13
-  EXPECT_EQ(floor_of("12.8", "8.9"), "525.60.13");  // L40S
-  EXPECT_EQ(floor_of("12.8", "10.0"), "570");       // B200: R570
-  EXPECT_EQ(floor_of("12.8", "12.0"), "570");       // RTX 5090: R570
-  EXPECT_EQ(floor_of("12.9", "10.3"), "580.82.07");  // B300
-  EXPECT_EQ(floor_of("12.9", "12.1"), "580");        // DGX Spark
-  EXPECT_EQ(floor_of("13.0", "10.0"), "580");        // CUDA 13.x: R580 above R570
-  EXPECT_EQ(floor_of("13.4", "10.7"), "615.71.09");  // Rubin
+  EXPECT_EQ(floor_of("12.8", "8.0"), "525.60.13");    // A100: R450 < 525.60.13
+  EXPECT_EQ(floor_of("12.8", "9.0"), "525.60.13");    // H100: R520 < 525.60.13
+  EXPECT_EQ(floor_of("12.8", "8.9"), "525.60.13");    // L40S
+  EXPECT_EQ(floor_of("12.8", "10.0"), "570");         // B200: R570
+  EXPECT_EQ(floor_of("12.8", "12.0"), "570");         // RTX 5090: R570
+  EXPECT_EQ(floor_of("12.9", "10.3"), "580.82.07");   // B300
+  EXPECT_EQ(floor_of("12.9", "12.1"), "580");         // DGX Spark
+  EXPECT_EQ(floor_of("13.0", "10.0"), "580");         // CUDA 13.x: R580 above R570
+  EXPECT_EQ(floor_of("13.4", "10.7"), "615.71.09");   // Rubin
   EXPECT_EQ(floor_of("12.8", nullptr), "525.60.13");  // no GPU known: the CUDA major's floor
 }
 
@@ -66,15 +66,17 @@ TEST(DriverRule, FirstAndLastBranchBoundWhatADriverRuns) {
 TEST(DriverRule, GeneratedFloorKeepsATeamNumberThatMeetsTheRule) {
   const CudaToolkit& c128 = *kb().cuda("12.8");
   std::vector<const GpuArch*> hopper{kb().gpu("9.0")}, mixed{kb().gpu("9.0"), kb().gpu("12.0")};
-  EXPECT_EQ(written_floor(c128, hopper, "550"), "550");  // right for an H100: kept
-  EXPECT_EQ(written_floor(c128, mixed, "550"), "570");   // too low for the RTX 5090: R570
-  EXPECT_EQ(written_floor(c128, hopper, ""), "570");     // tailor's own: the GA driver's major
+  EXPECT_EQ(written_floor(c128, hopper, "550"), "550");                         // right for an H100: kept
+  EXPECT_EQ(written_floor(c128, mixed, "550"), "570");                          // too low for the RTX 5090: R570
+  EXPECT_EQ(written_floor(c128, hopper, ""), "570");                            // tailor's own: the GA driver's major
   EXPECT_EQ(written_floor(*kb().cuda("12.9"), {kb().gpu("10.3")}, ""), "580");  // B300 above 575
 }
 
 TEST(DriverRule, GpuDriverFactsCarryTheirSource) {
   for (const auto& g : kb().gpus) {
-    if (g.first_driver || g.last_driver) EXPECT_FALSE(g.driver_source.empty()) << g.sm;
+    if (g.first_driver || g.last_driver) {
+      EXPECT_FALSE(g.driver_source.empty()) << g.sm;
+    }
   }
   // Every Blackwell and later GPU that is not Jetson-class has a first branch.
   for (const char* sm : {"10.0", "10.3", "10.7", "12.0", "12.1"}) EXPECT_TRUE(kb().gpu(sm)->first_driver) << sm;

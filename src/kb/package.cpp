@@ -148,8 +148,9 @@ VersionPairing read_pairing(const TomlDocument& doc, const toml::table& t) {
   v.with = r.required_string("with").value;
   const toml::array* pairs = t.get_as<toml::array>("pairs");
   if (!pairs || pairs->empty())
-    throw doc.error_at(t, "[[package.pairing]] needs 'pairs': [[\"THIS\", \"OTHER\"], …] (major.minor of each; "
-                          "\"OTHER+\" for that release and every later one)");
+    throw doc.error_at(t,
+                       "[[package.pairing]] needs 'pairs': [[\"THIS\", \"OTHER\"], …] (major.minor of each; "
+                       "\"OTHER+\" for that release and every later one)");
   for (const auto& pair : *pairs) {
     const toml::array* two = pair.as_array();
     if (!two || two->size() != 2 || !(*two)[0].is_string() || !(*two)[1].is_string())

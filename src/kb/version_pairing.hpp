@@ -10,7 +10,7 @@
 namespace tailor {
 
 struct PairedRelease {
-  std::string release;  ///< major.minor of the other package ("2.9"); empty: no table lists the version
+  std::string release;    ///< major.minor of the other package ("2.9"); empty: no table lists the version
   bool or_newer = false;  ///< the table writes "2.11+": that release and every later one (a stable ABI)
   /// "2.9", "2.11 or newer".
   std::string text() const { return or_newer ? release + " or newer" : release; }

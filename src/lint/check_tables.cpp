@@ -342,21 +342,20 @@ struct Tables {
     if (!hit.empty())
       reach_text = fmt::format("; {} variant file{} {} for {}, e.g. {}", hit.size(), hit.size() == 1 ? "" : "s",
                                script ? "the script writes are" : (hit.size() == 1 ? "is" : "are"),
-                               top->gpu ? (wrong.size() == 1 ? "that GPU" : "those GPUs") : "it",
-                               hit.front()->src.rel);
+                               top->gpu ? (wrong.size() == 1 ? "that GPU" : "those GPUs") : "it", hit.front()->src.rel);
     bool major_only = d.text().find('.') == std::string::npos;
-    Problem* p = report(d, "TLR038",
-                        fmt::format("the driver floor of CUDA {} is {} here, but {}: older drivers do not run {}{}",
-                                    cuda.version.str(), d.text(), fmt::join(whys, "; "),
-                                    top->gpu ? (wrong.size() == 1 ? "that GPU" : "those GPUs") : "the build",
-                                    reach_text),
-                        fmt::format("make it \"{}\"", major_only ? std::to_string(top->floor.major()) : top->floor.str()),
-                        std::move(sources));
+    Problem* p =
+        report(d, "TLR038",
+               fmt::format("the driver floor of CUDA {} is {} here, but {}: older drivers do not run {}{}",
+                           cuda.version.str(), d.text(), fmt::join(whys, "; "),
+                           top->gpu ? (wrong.size() == 1 ? "that GPU" : "those GPUs") : "the build", reach_text),
+               fmt::format("make it \"{}\"", major_only ? std::to_string(top->floor.major()) : top->floor.str()),
+               std::move(sources));
     if (p && top->gpu && wrong.size() < judged.size()) {
-      p->notes.push_back(fmt::format("the other GPUs it serves run CUDA {}.x from {} on through minor-version "
-                                     "compatibility",
-                                     cuda.version.major(),
-                                     cuda_floor(cuda) ? driver_text(*cuda_floor(cuda)) : std::string("?")));
+      p->notes.push_back(
+          fmt::format("the other GPUs it serves run CUDA {}.x from {} on through minor-version "
+                      "compatibility",
+                      cuda.version.major(), cuda_floor(cuda) ? driver_text(*cuda_floor(cuda)) : std::string("?")));
     }
     if (!p) return;
     p->fold_rule = "TLR020";

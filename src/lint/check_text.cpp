@@ -676,8 +676,7 @@ void check_doc(const LintTree& t, const SourceFile& doc, const ProductIndex& pro
         // Judged for the GPUs the line names, else the page's sections.
         std::vector<const GpuArch*> gpus = gpus_of(sms_in(line, kb), kb);
         if (gpus.empty() && page) gpus = page_gpus;
-        if (auto d = driver_in(line))
-          driver_finding(line, *d, line.substr(c->at, c->length), doc.rel, kb, found, gpus);
+        if (auto d = driver_in(line)) driver_finding(line, *d, line.substr(c->at, c->length), doc.rel, kb, found, gpus);
       } else if (auto d = driver_in(line); d && page && floor_claim(line, *d)) {
         // A floor on a line of its own: of the page's CUDA (a line's own CUDA wins, above),
         // for each GPU the page has a section for.

@@ -14,6 +14,7 @@
 
 #include "host/gpu_spec.hpp"
 #include "recommend/upstream_wheel.hpp"
+#include "support/golden.hpp"
 #include "support/paths.hpp"
 #include "support/run.hpp"
 
@@ -26,11 +27,11 @@ const KnowledgeBase& kb() {
 }
 
 struct Case {
-  const char* gpus;      // --gpus: GPU:driver
-  const char* arch;      // the host's CPU
-  const char* torch;     // release asked for
-  const char* backend;   // the answer
-  const char* reason;    // a reason the answer must give, in its words
+  const char* gpus;     // --gpus: GPU:driver
+  const char* arch;     // the host's CPU
+  const char* torch;    // release asked for
+  const char* backend;  // the answer
+  const char* reason;   // a reason the answer must give, in its words
 };
 
 const Case kCases[] = {
@@ -110,8 +111,13 @@ TEST(DriverRuleCases, UpstreamWheelPerGpuDriverAndPlatform) {
 
 // The tailored answer (build-pytorch/main: CUDA 12.8 for SM61 to SM120) by the same rule.
 test::RunResult recommend(const char* gpus, std::initializer_list<std::string> more = {}) {
-  std::vector<std::string> args{"recommend", "--spec", "build-pytorch/main", "--cpuinfo",
-                                test::source_path("tests/data/cpuinfo/x86_64-haswell-avx2"), "--gpus", gpus};
+  std::vector<std::string> args{"recommend",
+                                "--spec",
+                                "build-pytorch/main",
+                                "--cpuinfo",
+                                test::source_path("tests/data/cpuinfo/x86_64-haswell-avx2"),
+                                "--gpus",
+                                gpus};
   args.insert(args.end(), more.begin(), more.end());
   return test::run_tailor(args);
 }

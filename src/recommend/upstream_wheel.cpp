@@ -121,14 +121,16 @@ std::vector<std::string> check_invariants(const UpstreamWheels& w, const Knowled
         out.push_back(fmt::format("{}: torch {} lists CUDA {} after {}", kFile, r.version, r.cuda[j], r.cuda[j - 1]));
     }
     if (!r.default_cuda.empty() && std::find(r.cuda.begin(), r.cuda.end(), r.default_cuda) == r.cuda.end())
-      out.push_back(fmt::format("{}: torch {}: default CUDA {} is none of its builds", kFile, r.version, r.default_cuda));
+      out.push_back(
+          fmt::format("{}: torch {}: default CUDA {} is none of its builds", kFile, r.version, r.default_cuda));
     for (const auto& d : r.disputed)
       if (std::find(r.cuda.begin(), r.cuda.end(), d) != r.cuda.end())
         out.push_back(fmt::format("{}: torch {}: CUDA {} is both a build and disputed", kFile, r.version, d));
   }
   for (const auto& b : w.builds) {
     if (!kb.cuda(b.cuda))
-      out.push_back(fmt::format("{}: a [[build]] names CUDA {}, which cuda_toolkits.toml does not know", kFile, b.cuda));
+      out.push_back(
+          fmt::format("{}: a [[build]] names CUDA {}, which cuda_toolkits.toml does not know", kFile, b.cuda));
     if (!kb.platforms.find(b.platform))
       out.push_back(fmt::format("{}: a [[build]] of CUDA {} names platform '{}', which platforms.toml does not know",
                                 kFile, b.cuda, b.platform));
@@ -136,8 +138,8 @@ std::vector<std::string> check_invariants(const UpstreamWheels& w, const Knowled
       if (std::none_of(w.releases.begin(), w.releases.end(), [&](const UpstreamWheels::Release& r) {
             return r.version == t && std::find(r.cuda.begin(), r.cuda.end(), b.cuda) != r.cuda.end();
           }))
-        out.push_back(fmt::format("{}: a [[build]] of CUDA {} names torch {}, which has no such build", kFile, b.cuda,
-                                  t));
+        out.push_back(
+            fmt::format("{}: a [[build]] of CUDA {} names torch {}, which has no such build", kFile, b.cuda, t));
   }
   return out;
 }
@@ -170,8 +172,7 @@ std::string refusal(const HostFacts& host, const UpstreamWheels& wheels, const K
   if (!b) return fmt::format("no {} build of it is recorded", host.platform);
   std::vector<std::string> without;
   for (const auto& g : host.gpu.gpus)
-    if (!runs_on(*b, g.sm) && std::find(without.begin(), without.end(), g.sm) == without.end())
-      without.push_back(g.sm);
+    if (!runs_on(*b, g.sm) && std::find(without.begin(), without.end(), g.sm) == without.end()) without.push_back(g.sm);
   if (!without.empty())
     return fmt::format("its {} build carries no code for SM {} (it has {})", host.platform, fmt::join(without, ", "),
                        carried_text(*b));
@@ -186,7 +187,8 @@ std::string refusal(const HostFacts& host, const UpstreamWheels& wheels, const K
   if (!top) return "";
   if (*driver < top->floor && !(top->floor.size() == 1 && driver->major() >= top->floor.major()))
     return fmt::format("driver {} is older than {}: {}", host.gpu.driver, driver_text(top->floor), top->why);
-  if (floor_text) *floor_text = fmt::format("driver {} meets {} ({})", host.gpu.driver, driver_text(top->floor), top->why);
+  if (floor_text)
+    *floor_text = fmt::format("driver {} meets {} ({})", host.gpu.driver, driver_text(top->floor), top->why);
   return "";
 }
 
@@ -244,9 +246,10 @@ std::optional<UpstreamChoice> choose_upstream_wheel(const HostFacts& host, const
     return c;
   }
   for (const auto& d : rel->disputed)
-    c.reasons.push_back(fmt::format("not {}: some sources name a CUDA {} build of torch {}, its release notes do "
-                                    "not (disputed)",
-                                    backend_of(d), d, rel->version));
+    c.reasons.push_back(
+        fmt::format("not {}: some sources name a CUDA {} build of torch {}, its release notes do "
+                    "not (disputed)",
+                    backend_of(d), d, rel->version));
   for (auto it = rel->cuda.rbegin(); it != rel->cuda.rend(); ++it) {
     std::string met;
     std::string no = refusal(host, wheels, kb, *rel, *it, &met);
@@ -263,8 +266,8 @@ std::optional<UpstreamChoice> choose_upstream_wheel(const HostFacts& host, const
                                     carried_text(*wheels.build(rel->version, *it, host.platform))));
     for (const auto& g : host.gpu.gpus)
       if (const GpuArch* a = kb.gpu(g.sm); a && a->preview)
-        c.reasons.push_back(fmt::format("{} support is a developer preview ({}), not for production", a->family,
-                                        a->driver_source));
+        c.reasons.push_back(
+            fmt::format("{} support is a developer preview ({}), not for production", a->family, a->driver_source));
     use(backend_of(*it));
     return c;
   }

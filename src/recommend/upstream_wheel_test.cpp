@@ -37,14 +37,14 @@ TEST(UpstreamWheels, EmbeddedTableKeepsItsInvariants) {
 }
 
 TEST(UpstreamWheels, BrokenInvariantsAreListed) {
-  auto w =
-      UpstreamWheels::parse("u.toml",
-                            "for_package = \"pytorch\"\npackage = \"torch\"\n"
-                            "index = \"https://example.invalid/{backend}\"\ncpu_backend = \"cpu\"\n"
-                            "[[torch]]\nversion = \"2.9\"\ncuda = [\"12.8\", \"12.6\", \"12.7\"]\n"
-                            "[[torch]]\nversion = \"2.8\"\n"
-                            "[[build]]\ncuda = \"12.8\"\nplatform = \"x86_64-linux\"\nsm = [\"9.0\"]\nsource = \"s\"\n"
-                            "[[build]]\ncuda = \"12.6\"\nplatform = \"x86_64-linux\"\nsm = [\"9.0\"]\nsource = \"s\"\n");
+  auto w = UpstreamWheels::parse(
+      "u.toml",
+      "for_package = \"pytorch\"\npackage = \"torch\"\n"
+      "index = \"https://example.invalid/{backend}\"\ncpu_backend = \"cpu\"\n"
+      "[[torch]]\nversion = \"2.9\"\ncuda = [\"12.8\", \"12.6\", \"12.7\"]\n"
+      "[[torch]]\nversion = \"2.8\"\n"
+      "[[build]]\ncuda = \"12.8\"\nplatform = \"x86_64-linux\"\nsm = [\"9.0\"]\nsource = \"s\"\n"
+      "[[build]]\ncuda = \"12.6\"\nplatform = \"x86_64-linux\"\nsm = [\"9.0\"]\nsource = \"s\"\n");
   EXPECT_EQ(check_invariants(w, kb()),
             (std::vector<std::string>{"upstream_wheels.toml: torch 2.9 lists CUDA 12.6 after 12.8",
                                       "upstream_wheels.toml: torch 2.9 names CUDA 12.7, which has no [[build]] saying "
@@ -61,9 +61,10 @@ TEST(UpstreamWheels, NewestCudaTheDriverRuns) {
   EXPECT_EQ(c.index_url, "https://download.pytorch.org/whl/cu128");
   EXPECT_EQ(c.install, "uv pip install 'torch==2.9.*' --index-url https://download.pytorch.org/whl/cu128");
   // CUDA 13.x runs on R580+ through minor-version compatibility (NVIDIA's CUDA compatibility guide).
-  EXPECT_EQ(c.reasons.front(),
-            "not cu130: driver 570.26 is older than R580: CUDA 13.x runs on driver R580 and newer through minor-version "
-            "compatibility");
+  EXPECT_EQ(
+      c.reasons.front(),
+      "not cu130: driver 570.26 is older than R580: CUDA 13.x runs on driver R580 and newer through minor-version "
+      "compatibility");
   // torch 2.7: CUDA 11.8, 12.6, 12.8.
   EXPECT_EQ(choose(linux_host("H100:560.28.03"), "2.7.1").backend, "cu126");
 }
@@ -95,7 +96,8 @@ TEST(UpstreamWheels, CpuAndMac) {
 TEST(UpstreamWheels, UnknownVersionSaysWhichAreKnown) {
   std::string why;
   EXPECT_FALSE(choose_upstream_wheel(linux_host("none"), UpstreamWheels::load(), kb(), "2.3.1", why));
-  EXPECT_EQ(why, "torch 2.3.1 is not in upstream_wheels.toml (it knows 2.6, 2.7, 2.8, 2.9, 2.10, 2.11, 2.12, 2.13, 2.14)");
+  EXPECT_EQ(why,
+            "torch 2.3.1 is not in upstream_wheels.toml (it knows 2.6, 2.7, 2.8, 2.9, 2.10, 2.11, 2.12, 2.13, 2.14)");
 }
 
 std::string run_text(const std::vector<std::string>& args) {
