@@ -65,8 +65,9 @@ TEST(UpstreamWheels, NewestCudaTheDriverRuns) {
       c.reasons.front(),
       "not cu130: driver 570.26 is older than R580: CUDA 13.x runs on driver R580 and newer through minor-version "
       "compatibility");
-  // torch 2.7: CUDA 11.8, 12.6, 12.8.
-  EXPECT_EQ(choose(linux_host("H100:560.28.03"), "2.7.1").backend, "cu126");
+  // torch 2.7: CUDA 11.8, 12.6, 12.8; an H100 on 560 runs 12.8 through minor-version compatibility
+  // (CUDA 12.x: driver 525.60.13+; the H100's first branch is R520).
+  EXPECT_EQ(choose(linux_host("H100:560.28.03"), "2.7.1").backend, "cu128");
 }
 
 TEST(UpstreamWheels, TheSmDecidesToo) {
