@@ -75,10 +75,11 @@ const Row kTable[] = {
     {"x86_64-haswell-avx2", "9.0:470.57.02", "general", "build-pytorch/pytorch-2.9-python313",
      "pytorch-python313-cpu-avx2"},
     {"x86_64-haswell-avx2", "9.0:470.57.02", "general", "build-vllm/main", ""},
-    // SMs: exact first, a lower minor of the same major as fallback.
-    {"x86_64-skylake_sp-avx512", "10.3:580.65.06", "general", "build-pytorch/main",
+    // SMs: exact first, a lower minor of the same major as fallback (a B300 needs 580.82.07+:
+    // NVIDIA's driver release notes; on 580.65.06 nothing CUDA runs on it).
+    {"x86_64-skylake_sp-avx512", "10.3:580.82.07", "general", "build-pytorch/main",
      "pytorch-python313-cuda12_8-sm100-avx512"},
-    {"x86_64-skylake_sp-avx512", "10.3:580.65.06", "general", "build-pytorch/pytorch-2.9-python313",
+    {"x86_64-skylake_sp-avx512", "10.3:580.82.07", "general", "build-pytorch/pytorch-2.9-python313",
      "pytorch-python313-cuda12_9-sm103-avx512"},
     {"x86_64-zen3-avx2", "8.9:580.65.06", "general", "build-pytorch/pytorch-2.10-python313",
      "pytorch-python313-cuda13_0-sm89-avx2"},
