@@ -53,6 +53,21 @@ TEST(BuilderEval, GenerateCheckFailsNamingTheWrapperAndTheEntryTheTableLacks) {
             std::string::npos)
       << clean.out;
 
+  // adopt takes the release table over; as a table it could not take over (or one adopted before
+  // it could), the team's file stays theirs: out of the spec's tables.
+  std::string spec = slurp(fs::path(tree) / "tailor.toml");
+  auto from = spec.find("\".flox/pkgs/lib/releases.nix\" = '''");
+  ASSERT_NE(from, std::string::npos) << spec;
+  auto to = spec.find("\n'''\n", from);
+  ASSERT_NE(to, std::string::npos);
+  spec.erase(from, to + 5 - from);
+  std::ofstream(fs::path(tree) / "tailor.toml", std::ios::binary | std::ios::trunc) << spec;
+  // generate then lists the table as stale, keeps it, and no longer records it as tailor's.
+  auto kept = test::run_tailor({"generate", tree + "/tailor.toml", "-o", tree});
+  ASSERT_EQ(kept.status, 0) << kept.out << kept.err;
+  EXPECT_NE(kept.out.find("stale: .flox/pkgs/lib/releases.nix"), std::string::npos) << kept.out;
+  ASSERT_EQ(test::run_tailor({"generate", tree + "/tailor.toml", "-o", tree, "--check"}).status, 0);
+
   edit(fs::path(tree) / kPkgs / "lib/releases.nix", "\"0.26\" =", "\"0.25\" =");
   auto r = test::run_tailor({"generate", tree + "/tailor.toml", "-o", tree, "--check"});
   EXPECT_EQ(r.status, 1) << r.out << r.err;

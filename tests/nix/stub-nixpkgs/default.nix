@@ -1,4 +1,4 @@
-# A small stand-in for nixpkgs that models what tailor's recipes touch, as
+# A small stand-in for nixpkgs that models what recipes and builders touch, as
 # strictly as the real thing where it matters: torch's function has no `...`,
 # so overriding an argument it lacks fails; config and overlays are applied as
 # nixpkgs does. Every stub derivation records what it was built from, so the
@@ -254,8 +254,11 @@ let
     libdeflate = mkDrv { pname = "libdeflate"; };
     gtest = mkDrv { pname = "gtest"; };
     writeText = name: text: mkDrv { pname = name; inherit text; };
-    fetchFromGitHub = { owner, repo, rev, hash, fetchSubmodules ? false }:
-      mkDrv { pname = "${repo}-source"; inherit owner repo rev hash fetchSubmodules; };
+    # As nixpkgs' (pkgs/build-support/fetchgithub): a revision or a tag, a hash or
+    # the older sha256, and the rest of fetchgit's arguments.
+    fetchFromGitHub = { owner, repo, rev ? null, tag ? null, hash ? null, sha256 ? null, fetchSubmodules ? false, ... }:
+      mkDrv { pname = "${repo}-source"; rev = if rev != null then rev else tag; hash = if hash != null then hash else sha256;
+              inherit owner repo fetchSubmodules; };
     fetchpatch = { url, hash }: mkDrv { pname = "patch"; inherit url hash; };
     magma = makeOverridable
       ({ cudaSupport ? config.cudaSupport or false, static ? false, gpuTargets ? [ ] }:
