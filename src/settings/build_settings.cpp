@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+
 #include <fmt/ranges.h>
+#include "kb/driver_rule.hpp"
 
 #include "matrix/rules.hpp"
 #include "settings/descriptions.hpp"
@@ -176,11 +178,21 @@ class Deriver {
     blas();
     DriverRequirement d{tk.version.str(), tk.min_driver ? tk.min_driver->str() : std::string(),
                         tk.minor_compat_driver ? tk.minor_compat_driver->str() : std::string()};
+    // A GPU whose first driver is above the toolkit's GA driver (a B300 on CUDA 12.9) raises the floor.
+    const std::string ga = d.min_driver;
+    std::string gpu_why;
+    for (const auto& sm : v_.sms()) {
+      auto g = driver_floor(tk, kb_.gpu(sm));
+      if (g && (d.min_driver.empty() || !written_floor_meets(d.min_driver, g->floor))) {
+        d.min_driver = g->floor.str();
+        gpu_why = g->why;
+      }
+    }
     s_.driver = d;
     note("driver", "minimum", d.floor() + "+",
-         (d.min_driver.empty()
-              ? fmt::format("the driver CUDA {} GA needs is not recorded ({})", d.cuda, tk.source)
-              : fmt::format("NVIDIA: CUDA {} GA needs driver {} ({})", d.cuda, d.min_driver, tk.source)) +
+         (d.min_driver.empty() ? fmt::format("the driver CUDA {} GA needs is not recorded ({})", d.cuda, tk.source)
+                               : fmt::format("NVIDIA: CUDA {} GA needs driver {} ({})", d.cuda, ga, tk.source)) +
+             (gpu_why.empty() ? std::string() : "; " + gpu_why) +
              (d.minor_compat_driver.empty()
                   ? std::string()
                   : fmt::format("; minor-version compatibility runs it on {}+ without PTX JIT of newer PTX",
