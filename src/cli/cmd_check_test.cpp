@@ -36,12 +36,13 @@ TEST(CmdCheck, PytorchMainDrift) { expect_tree_golden("pytorch-main", 1); }
 TEST(CmdCheck, PytorchPinSwapWithoutPythonSet) { expect_tree_golden("pytorch-pin-swap", 1); }
 TEST(CmdCheck, VllmBranch) { expect_tree_golden("vllm-branch", 1); }
 // Pages in the shape a generator writes them (issue 44 §3): the floor on a line of its own is of the
-// CUDA the title and CUDA line state (12.8: 550+ is below 570.26; 13.0: 580+ is 13.0's series), and
+// CUDA the title and CUDA line state (12.8: 550+ meets the floor of its SM89/SM90 sections, R520 and
+// the H200's 550.90.07 judged by major, through 12.x's compatibility; 13.0: 580+ is 13.0's series), and
 // the SM headings' labels are architecture names (SM121 is Blackwell (GB10); Vera Rubin is SM 10.7).
 TEST(CmdCheck, GeneratorPages) {
   RunResult r = run_tailor({"check", "--allow-empty", "tests/data/trees/matrix-pages"});
   EXPECT_EQ(r.status, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("checked 0 files: 1 error, 2 warnings\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("checked 0 files: 1 error, 1 warning\n"), std::string::npos) << r.out;
   expect_golden(r.out, "tests/golden/check/matrix-pages.txt");
 }
 // Recipes that take python3Packages from Flox's catalog: the warning says the caller decides, not a pin;
