@@ -103,7 +103,9 @@ TEST(LintPlanted, EachRuleFiresWhereDoneWrong) {
       {"caps", "cudaCapabilities = [ \"9.0\" ];", "", {"TLR015"}},
       {"product", "NVIDIA H100 (SM90)", "NVIDIA L40S (SM90)", {"TLR018"}},
       {"cuda text", "[CUDA 12.9]", "[CUDA 12.8]", {"TLR019"}},
-      {"driver", "driver 575.51.03+", "driver 560+", {"TLR020"}},
+      // 560+ is right for an H100 on CUDA 12.9 (minor-version compatibility); 520+ is its first branch
+      // but below CUDA 12's compatibility floor, 525.60.13.
+      {"driver", "driver 575.51.03+", "driver 520+", {"TLR020"}},
       {"import", "in\n", "  torch = import ./nope.nix { };\nin\n", {"TLR021"}},
       {"suppressed", "  pname = \"pytorch", "  # tailor: ignore TLR002\n  pname = \"x", {}},
       {"unknown ignore", "in\n", "# tailor: ignore TLR999\nin\n", {"TLR025"}},
@@ -122,7 +124,7 @@ TEST(LintPlanted, SmUnsupportedByOverlay) {
            {"\"9.0\" ]; };", "\"10.3\" ]; };"},
            {"gpuTargets = [ \"9.0\" ]", "gpuTargets = [ \"10.3\" ]"},
            {"(SM90: H100, H200)", "(SM103: B300)"},
-           {"CUDA 12.9 — Requires NVIDIA driver 575.51.03+", "CUDA 12.8 — Requires NVIDIA driver 570.26+"},
+           {"CUDA 12.9 — Requires NVIDIA driver 575.51.03+", "CUDA 12.8 — Requires NVIDIA driver 580.82.07+"},
            {"H100 (SM90) [CUDA 12.9]", "B300 (SM103) [CUDA 12.8]"}})
     t.replace(t.find(from), from.size(), to);
   EXPECT_EQ(codes(check_one(t, name)), std::vector<std::string>{"TLR009"}) << render_text(check_one(t, name));
@@ -344,7 +346,8 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
       {"TLR017", fixture("pytorch-main"), "pytorch-python313-cuda12_8-sm75-avx.nix", "\"-mavx\"", 1},
       {"TLR018", fixture("pytorch-main"), "pytorch-python313-cuda12_8-sm90-avx512.nix", "L40S"},
       {"TLR019", planted(kName, "[CUDA 12.9]", "[CUDA 12.8]"), kName + ".nix", "[CUDA 12.8]", 6},
-      {"TLR020", fixture("vllm-branch"), "vllm-python312-cuda12_9-sm90-avx512.nix", "550+"},
+      // The B300 recipe says 570.26+ (CUDA 12.8's GA driver); a B300 needs 580.82.07.
+      {"TLR020", fixture("vllm-branch"), "vllm-python312-cuda12_8-sm103-armv9.nix", "570.26+"},
       {"TLR021", fixture("pytorch-main"), "torchvision-python313-cuda12_8-sm61-avx.nix",
        "./pytorch-python313-cuda12_9-sm61-avx.nix"},
       {"TLR022", fixture("pytorch-main"), "README.md", "62 variants"},
@@ -505,7 +508,9 @@ TEST(LintRealTrees, EachFormFindsExactlyItsProblems) {
        {{"TLR008", "ctranslate2-cuda12_9.nix", "python313Packages.ctranslate2"},
         {"TLR032", "ctranslate2-cuda12_9-debug.nix", "\"ctranslate2-cuda12_9-debug\""}}},
       {"python-families/good", {{"TLR032", "ctranslate2-cuda12_4.nix", "\"ctranslate2-cuda12_4\""}}},
-      {"driver-major/bad", {{"TLR020", "pytorch-python312-cuda12_8-sm90-avx2.nix", "550+"}}},
+      // 550+ is right for Hopper on CUDA 12.8 (minor-version compatibility); 520, the H100's first
+      // branch, is below CUDA 12's compatibility floor, 525.60.13.
+      {"driver-major/bad", {{"TLR020", "pytorch-python312-cuda12_8-sm90-avx2.nix", "520+"}}},
       {"driver-major/good", {}},
       // gpuTargets without cudaCapabilities where the recipe imports nixpkgs; a Flox-catalog
       // recipe has no import to configure, and takes its companions prebuilt from the catalog.

@@ -37,19 +37,25 @@ TEST(LintPageText, AFloorOnALineOfItsOwnIsOfThePagesCuda) {
       "# Vision 1.0 + CUDA 12.8 — Build Matrix\n"
       "\n"
       "- **CUDA**: 12.8\n"
-      "- **Min driver**: 550+\n";
+      "- **Min driver**: 550+\n"
+      "\n"
+      "### SM90 — Hopper (H100)\n"
+      "### SM120 — Blackwell (RTX 5090)\n";
+  // 550+ is right for the H100 section (CUDA 12.x from 525.60.13 on, its first branch R520) and
+  // wrong for the RTX 5090's, whose first branch is R570.
   CheckResult r = check_files("t", {{"docs/matrices/v-12.8.md", page}}, kb());
   ASSERT_EQ(r.problems.size(), 1u);
   const Problem& p = r.problems[0];
   EXPECT_EQ(fmt::format("{} {}:{}", p.rule->code, p.pos.line, p.pos.column), "TLR020 4:19");
-  EXPECT_EQ(p.rule->severity, Severity::warning);
+  EXPECT_EQ(p.rule->severity, Severity::error);  // issue 56: a floor below the rule's is an error
   // The wording TLR020 has on a line that names its CUDA, and where the CUDA was read.
   EXPECT_EQ(p.message,
-            "docs/matrices/v-12.8.md says driver 550+, but NVIDIA's minimum for CUDA 12.8 is 570.26: on older "
-            "drivers the package fails at run time with \"CUDA driver version is insufficient\"");
-  EXPECT_EQ(p.hint, "say driver 570.26+");
-  EXPECT_EQ(p.notes, (Lines{"drivers from 525.60.13 run CUDA 12.x only through minor-version compatibility (no JIT "
-                            "of newer PTX)",
+            "docs/matrices/v-12.8.md says driver 550+ for CUDA 12.8, but an RTX 5090 (SM120) needs an R570 driver: "
+            "older drivers do not run that GPU");
+  EXPECT_EQ(p.hint, "say driver 570+");
+  EXPECT_EQ(p.notes, (Lines{"source: NVIDIA Linux driver 570 release notes (GeForce RTX 50 series); RTX PRO 6000 "
+                            "Blackwell from 575.51.03 (NVIDIA driver release notes)",
+                            "570.26 (CUDA 12.8 GA) is what JIT of its PTX and its new driver features need",
                             "CUDA 12.8 is the page's: line 1 says so"}));
 }
 
@@ -90,15 +96,16 @@ TEST(LintPageText, AnSmSectionThePagesCudaCannotCompileIsReportedAtItsHeading) {
 }
 
 TEST(LintPageText, TheCudaLineAloneGivesThePagesCudaAndEachFloorFormIsRead) {
-  // No CUDA in the title: the field line says it. "Requires driver 570 or newer" is a
-  // floor in words (570 < 575.51.03); one finding per line, at the number.
+  // No CUDA in the title: the field line says it. "Requires driver 520 or newer" is a
+  // floor in words (520 < 525.60.13, CUDA 12's compatibility floor; 570 and 560 would be
+  // right); one finding per line, at the number.
   const std::string page =
       "# Vision 1.0 build matrix\n"
       "\n"
       "- **CUDA**: 12.9\n"
       "- **Min driver**: 575.51.03+\n"
-      "Requires driver 570 or newer.\n"
-      "- **Min driver**: 560+ (560 on the build host)\n";
+      "Requires driver 520 or newer.\n"
+      "- **Min driver**: 515+ (515 on the build host)\n";
   EXPECT_EQ(found({{"docs/p.md", page}}), (Lines{"TLR020 docs/p.md:5:17", "TLR020 docs/p.md:6:19"}));
 }
 
@@ -115,21 +122,22 @@ TEST(LintPageText, ARightFloorAndANumberThatIsNoFloorAreNotReported) {
 }
 
 TEST(LintPageText, APageOfSeveralCudasHasNoneAndALinesOwnCudaWins) {
-  // The title names two: a floor without a CUDA of its own is of neither.
+  // The title names two: a floor without a CUDA of its own is of neither. (520 is below
+  // either's floor: 525.60.13 for CUDA 12.x, R580 for 13.x.)
   const std::string two =
       "# Vision 1.0 for CUDA 12.8 and 13.0\n"
       "\n"
-      "- **Min driver**: 550+\n"
-      "CUDA 12.8 needs driver 550+.\n";
+      "- **Min driver**: 520+\n"
+      "CUDA 12.8 needs driver 520+.\n";
   EXPECT_EQ(found({{"docs/two.md", two}}), (Lines{"TLR020 docs/two.md:4:24"}));
   // Title and CUDA line disagree: none either.
   const std::string split =
       "# Vision 1.0 + CUDA 12.8\n"
       "- **CUDA**: 12.9\n"
-      "- **Min driver**: 550+\n";
+      "- **Min driver**: 520+\n";
   EXPECT_EQ(found({{"docs/split.md", split}}), Lines{});
   // A bound in the title ("12.8+") is no page's CUDA.
-  EXPECT_EQ(found({{"docs/bound.md", "# Vision for CUDA 12.8+\n\n- **Min driver**: 550+\n"}}), Lines{});
+  EXPECT_EQ(found({{"docs/bound.md", "# Vision for CUDA 12.8+\n\n- **Min driver**: 520+\n"}}), Lines{});
   // A 13.0 page: a line naming CUDA 12.8 is judged against 12.8 (570+ is right there),
   // a line naming none against the page's 13.0 (570+ is below 580.65.06).
   const std::string own =
@@ -177,14 +185,15 @@ TEST(LintPageText, HeadingsThatMostlyNameNoArchitectureAreNoLabels) {
 
 TEST(LintPageText, ThePagesCopiesFoldIntoTheScriptsArraysUnlessAllSitesAreAsked) {
   // The script writes the pages (docs/matrices/) from its arrays: its SM121 label and
-  // 12.8 floor are one finding each there, the pages' copies a note on it.
+  // 12.8 floor (520, below CUDA 12's 525.60.13) are one finding each there, the pages'
+  // copies a note on it.
   const std::string script =
       "OUT=docs/matrices/\n"
       "declare -A ARCH=( [89]=\"Ada Lovelace\" [90]=\"Hopper\" [121]=\"Vera Rubin Ultra\" )\n"
-      "declare -A DRIVER=( [12_8]=\"550\" [13_0]=\"580\" )\n";
+      "declare -A DRIVER=( [12_8]=\"520\" [13_0]=\"580\" )\n";
   const std::string page =
       "# Vision 1.0 + CUDA 12.8 — Build Matrix\n"
-      "- **Min driver**: 550+\n"
+      "- **Min driver**: 520+\n"
       "### SM89 — Ada Lovelace\n"
       "### SM90 — Hopper\n"
       "### SM121 — Vera Rubin Ultra (aarch64-only)\n";
@@ -209,11 +218,12 @@ TEST(LintPageText, ThePagesCopiesFoldIntoTheScriptsArraysUnlessAllSitesAreAsked)
 TEST(LintPageText, AScriptNamingThePagesFolderWithoutItsSlashWritesThemToo) {
   // `"$ROOT/docs/matrices"`: the folder as a whole path part, no trailing slash. A folder
   // whose name only begins the same ("docs/matrices-old") is not it.
+  // 520: below CUDA 12's compatibility floor, 525.60.13.
   const std::string page =
       "# Vision 1.0 + CUDA 12.8 — Build Matrix\n"
-      "- **Min driver**: 550+\n";
-  const std::string writes = "OUT=\"$ROOT/docs/matrices\"\ndeclare -A DRIVER=( [12_8]=\"550\" [13_0]=\"580\" )\n";
-  const std::string other = "OUT=\"$ROOT/docs/matrices-old\"\ndeclare -A DRIVER=( [12_8]=\"550\" [13_0]=\"580\" )\n";
+      "- **Min driver**: 520+\n";
+  const std::string writes = "OUT=\"$ROOT/docs/matrices\"\ndeclare -A DRIVER=( [12_8]=\"520\" [13_0]=\"580\" )\n";
+  const std::string other = "OUT=\"$ROOT/docs/matrices-old\"\ndeclare -A DRIVER=( [12_8]=\"520\" [13_0]=\"580\" )\n";
   EXPECT_EQ(found({{"scripts/gen.sh", writes}, {"docs/matrices/v.md", page}}), (Lines{"TLR038 scripts/gen.sh:2:29"}));
   EXPECT_EQ(found({{"scripts/gen.sh", other}, {"docs/matrices/v.md", page}}),
             (Lines{"TLR020 docs/matrices/v.md:2:19", "TLR038 scripts/gen.sh:2:29"}));

@@ -128,16 +128,17 @@ TEST(LintRealText, ProductRangesAndExcludedSmsAreNoListing) {
   EXPECT_EQ(found(tree), (std::vector<std::string>{"TLR018 README.md:5:20"}));
 }
 
-// TLR020: a table row of several toolkits ("12.8, 12.9") is checked for each (it was
-// skipped): 570+ is NVIDIA's floor for 12.8 but below 12.9's 575.51.03.
+// TLR020: a table row of several toolkits ("12.8, 13.0") is checked for each (it was
+// skipped): 570+ is right for 12.8 (CUDA 12.x runs from 525.60.13 on) but below 13.0's
+// R580. Rows that name no GPU are judged by the CUDA major's floor alone.
 TEST(LintRealText, DriverRowsOfSeveralToolkitsCheckEach) {
   std::string readme =
       "| Branch | CUDA | Min Driver |\n"
       "|---|---|---|\n"
-      "| pytorch-2.9-vllm-0.15.1 | 12.8, 12.9 | 570+ |\n"
+      "| pytorch-2.9-vllm-0.15.1 | 12.8, 13.0 | 570+ |\n"
       "| pytorch-2.9-vllm-0.14.0 | 12.9 / 12.8 | 575+ |\n"
       "| pytorch-2.10-python313 | 13.0 / 13.1 | 580.65.06+ (CUDA 13.0), 590.44.01+ (CUDA 13.1) |\n"
-      "| pytorch-2.10-cuda13 | 13.0 / 13.1 | 580.65.06+ (CUDA 13.0), 580.65.06+ (CUDA 13.1) |\n";
+      "| pytorch-2.10-cuda13 | 13.0 / 13.1 | 580.65.06+ (CUDA 13.0), 575.51.03+ (CUDA 13.1) |\n";
   CheckResult r = check_files("t", {{"README.md", readme}}, kb());
   std::vector<std::string> got;
   for (const auto& p : r.problems) {
@@ -146,14 +147,12 @@ TEST(LintRealText, DriverRowsOfSeveralToolkitsCheckEach) {
   }
   // One wrong column is one finding; its notes name each wrong row.
   EXPECT_EQ(got, (std::vector<std::string>{
-                     "TLR020 3:42 README.md's \"Min Driver\" column gives a driver below NVIDIA's minimum for the "
-                     "row's CUDA in 2 rows (2 floors): on older drivers those packages fail at run time with \"CUDA "
-                     "driver version is insufficient\"",
-                     "note: line 3: README.md says driver 570+, but NVIDIA's minimum for CUDA 12.9 is 575.51.03: on "
-                     "older drivers the package fails at run time with \"CUDA driver version is insufficient\"",
-                     "note: line 6: README.md says driver 580.65.06+, but NVIDIA's minimum for CUDA 13.1 is "
-                     "590.44.01: on older drivers the package fails at run time with \"CUDA driver version is "
-                     "insufficient\""}));
+                     "TLR020 3:42 README.md's \"Min Driver\" column gives a driver below what the row's CUDA and "
+                     "GPUs need in 2 rows (2 floors): older drivers do not run those packages",
+                     "note: line 3: README.md says driver 570+ for CUDA 13.0, but CUDA 13.x runs on driver R580 and "
+                     "newer through minor-version compatibility: older drivers do not run the build",
+                     "note: line 6: README.md says driver 575.51.03+ for CUDA 13.1, but CUDA 13.x runs on driver "
+                     "R580 and newer through minor-version compatibility: older drivers do not run the build"}));
 }
 
 // TLR022: under a heading of one toolkit a count is of that toolkit's recipes ("(58 total)"
@@ -241,8 +240,9 @@ TEST(LintRealText, ADisputedFactIsNeverAnError) {
 // (GPU product and SM, driver and CUDA text, against its own overlay), and TLR032 names
 // exactly the rules it skipped for it.
 TEST(LintRealText, GeneralRulesRunOnUnknownPackages) {
+  // 520+: below CUDA 12's compatibility floor (525.60.13); 550+ would be right for an H100.
   std::string t = recipe("ctranslate2-cuda12_9-sm90-avx2",
-                         "# CTranslate2 for NVIDIA H100, L40S (SM90) — CUDA 12.8 — driver 550+\n");
+                         "# CTranslate2 for NVIDIA H100, L40S (SM90) — CUDA 12.8 — driver 520+\n");
   CheckResult r = check_files("t", {{"ctranslate2-cuda12_9-sm90-avx2.nix", t}}, kb());
   std::vector<std::string> got;
   for (const auto& p : r.problems) got.push_back(fmt::format("{} {}:{}", p.rule->code, p.pos.line, p.pos.column));

@@ -1,5 +1,5 @@
 # PyTorch for NVIDIA Hopper (SM90: H100, H200) — AVX2
-# CUDA 12.8 — Requires NVIDIA driver 550+
+# CUDA 12.8 — Requires NVIDIA driver 520+
 let
   nixpkgs_pinned = import (builtins.fetchTarball {
     url = "https://github.com/NixOS/nixpkgs/archive/46336d4d6980ae6f136b45c8507b17787eb186a0.tar.gz";
