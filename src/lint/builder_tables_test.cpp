@@ -64,16 +64,21 @@ TEST(BuilderTables, AnUnhashedNixpkgsFetchAtAnInterpolatedRevisionWarns) {
 
 TEST(BuilderTables, OneWrongDriverColumnIsOneFindingWithItsCount) {
   test::RunResult r = test::run_tailor({"check", kTree});
-  // 500+ under SM120, SM90 and SM89, each for CUDA 12.8 and 13.0 (NVIDIA: 570.26 and
-  // 580.65.06); 580+ for CUDA 13.0 under SM110 is NVIDIA's own floor.
+  // 500+ under SM120, SM90 and SM89, each for CUDA 12.8 and 13.0, is below every floor of
+  // the driver rule: CUDA 12.x's 525.60.13, 13.x's R580, and the RTX 5090's first branch,
+  // R570, on CUDA 12.8; 580+ for CUDA 13.0 under SM110 is the 13.x floor itself.
   EXPECT_EQ(lines_with(r.out, {"[TLR020]"}),
             (std::vector<std::string>{
-                "README.md:5:22: warning: README.md's \"Min Driver\" column gives a driver below NVIDIA's minimum for "
-                "the row's CUDA in 3 rows (6 floors): on older drivers those packages fail at run time with \"CUDA "
-                "driver version is insufficient\" [TLR020]",
+                "README.md:5:22: error: README.md's \"Min Driver\" column gives a driver below what the row's CUDA "
+                "and GPUs need in 3 rows (6 floors): older drivers do not run those packages [TLR020]",
             }))
       << r.out;
-  EXPECT_NE(r.out.find("note: line 8: README.md says driver 500+, but NVIDIA's minimum for CUDA 13.0 is"),
+  EXPECT_NE(r.out.find("note: line 5: README.md says driver 500+ for CUDA 12.8, but an RTX 5090 (SM120) needs an "
+                       "R570 driver: older drivers do not run that GPU\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("note: line 8: README.md says driver 500+ for CUDA 13.0, but CUDA 13.x runs on driver R580 "
+                       "and newer through minor-version compatibility: older drivers do not run the build\n"),
             std::string::npos)
       << r.out;
 }
