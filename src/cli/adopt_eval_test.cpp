@@ -5,8 +5,9 @@
 // by the stub nixpkgs and a stand-in torch repository). The builder writes its
 // description from lib/gpus.nix and lib/cudas.nix, the tables adopt rewrites.
 // Expected values by hand: the fixture's wrong facts are L40S under SM90 (it is
-// SM 8.9), SM120 named "Vera Rubin" (NVIDIA names SM 12.0 Blackwell) and CUDA
-// 12.8 with driver 550 (NVIDIA's minimum is 570.26); nothing else may change.
+// SM 8.9) and SM120 named "Vera Rubin" (NVIDIA names SM 12.0 Blackwell); CUDA 12.8
+// with driver 550 is right for its H100 (issue 56: CUDA 12.x from 525.60.13 on) and
+// is kept; nothing else may change.
 #include <string>
 #include <vector>
 
@@ -52,7 +53,7 @@ TEST(AdoptEval, TheTeamsBuilderBuildsTheSameFromTheAdoptedTreeButTheCorrectedFac
       {"torchvision026-python313-cpu-avx2", {"Vision 0.26.0, CPU only (avx2)", "Vision 0.26.0, CPU only (avx2)"}},
       {"torchvision026-python313-cuda12_8-sm90-avx512",
        {"Vision 0.26.0 for H100, L40S (SM90, Hopper), CUDA 12_8, driver 550 or newer",
-        "Vision 0.26.0 for H100 (SM90, Hopper), CUDA 12_8, driver 570 or newer"}},
+        "Vision 0.26.0 for H100 (SM90, Hopper), CUDA 12_8, driver 550 or newer"}},
       {"torchvision026-python313-cuda13_0-sm90-armv9",
        {"Vision 0.26.0 for GH200 (SM90, Hopper), CUDA 13_0, driver 580 or newer",
         "Vision 0.26.0 for GH200 (SM90, Hopper), CUDA 13_0, driver 580 or newer"}},

@@ -1,7 +1,7 @@
 // tailor adopt on tests/data/trees/adopt-wrappers: a hand-written tree whose
 // variant files are three-line wrappers of its own builder (lib/buildVision.nix),
-// with a wrong GPU name (L40S under SM90), a driver floor below NVIDIA's minimum
-// (CUDA 12.8 with 550), one impossible file (SM70 with CUDA 13.0), a script and
+// with a wrong GPU name (L40S under SM90), a right driver floor (CUDA 12.8 with 550
+// for an H100: issue 56), one impossible file (SM70 with CUDA 13.0), a script and
 // notes adopt does not understand.
 #include <filesystem>
 #include <fstream>
@@ -73,11 +73,12 @@ TEST(Adopt, WriteCorrectsOnlyTheWrongFactsAndGenerateThenKeepsTheTree) {
        {"torchvision026-python313-cpu-avx2.nix", "torchvision026-python313-cpu-armv9.nix",
         "torchvision026-python313-cuda13_0-sm90-armv9.nix", "torchvision026-python313-cuda13_0-sm120-avx512.nix"})
     EXPECT_EQ(test::read_file(tree + "/" + kPkgs + f), test::read_file(fixture + "/" + kPkgs + std::string(f))) << f;
-  // The wrong facts corrected on line 1 only: L40S is SM 8.9; CUDA 12.8 needs driver 570.26.
+  // The wrong fact corrected on line 1 only: L40S is SM 8.9. Driver 550 on CUDA 12.8 is right
+  // for an H100 (issue 56: CUDA 12.x from 525.60.13 on, the H100 from R520): kept.
   std::string fixed = test::read_file(tree + "/" + kPkgs + "torchvision026-python313-cuda12_8-sm90-avx512.nix");
   std::string was = test::read_file(fixture + "/" + kPkgs + "torchvision026-python313-cuda12_8-sm90-avx512.nix");
   EXPECT_EQ(line_of(fixed, 1),
-            "# Vision 0.26 on torch 2.11, for H100 (SM90) — AVX-512 — CUDA 12.8, driver 570 or newer");
+            "# Vision 0.26 on torch 2.11, for H100 (SM90) — AVX-512 — CUDA 12.8, driver 550 or newer");
   EXPECT_EQ(fixed.substr(fixed.find('\n')), was.substr(was.find('\n')));
   EXPECT_EQ(line_of(test::read_file(tree + "/" + kPkgs + "torchvision026-python313-cuda13_0-sm90-avx512.nix"), 1),
             "# Vision 0.26 on torch 2.11, for H100 (SM90) — AVX-512 — CUDA 13.0, driver 580 or newer");
