@@ -128,7 +128,9 @@ WrapperEval evaluate_wrappers(const fs::path& root, const std::vector<std::strin
     fs::path p(w);
     by_dir[p.parent_path().generic_string()].push_back(p.filename().string());
   }
-  for (auto& [dir, names] : by_dir) {
+  for (auto& entry : by_dir) {  // a named pair: clang 14 cannot capture a structured binding
+    const std::string& dir = entry.first;
+    std::vector<std::string>& names = entry.second;
     std::sort(names.begin(), names.end());
     std::vector<std::string> pending = names;
     auto prefixed = [&](const std::string& n) { return dir.empty() ? n : dir + "/" + n; };

@@ -96,6 +96,10 @@ void WordQuoter::step(State& s, char c) {
         s.pending = 0, s.returns.push_back(Mode::dstring), s.braces.push_back(0), s.mode = Mode::code;
         return;
       }
+      if (s.pending == 2 && c == '$') {  // "$$" is text to Nix's lexer: "$${" opens nothing
+        s.pending = 0;
+        return;
+      }
       s.pending = 0;
       if (c == '\\')
         s.pending = 1;
@@ -127,6 +131,10 @@ void WordQuoter::step(State& s, char c) {
       }
       if (s.pending == 3 && c == '{') {
         s.pending = 0, s.returns.push_back(Mode::istring), s.braces.push_back(0), s.mode = Mode::code;
+        return;
+      }
+      if (s.pending == 3 && c == '$') {  // as in a "…" string, "$$" is text and "$${" opens nothing
+        s.pending = 0;
         return;
       }
       s.pending = c == '\'' ? 1 : c == '$' ? 3 : 0;
