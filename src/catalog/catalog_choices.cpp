@@ -76,7 +76,8 @@ std::vector<CpuChoice> cpu_choices(std::string_view platform, const KnowledgeBas
 std::vector<const GpuArch*> gpus_of(std::string_view platform, const KnowledgeBase& kb) {
   std::vector<const GpuArch*> gpus;
   for (const auto& g : kb.gpus)
-    if (std::find(g.platforms.begin(), g.platforms.end(), platform) != g.platforms.end()) gpus.push_back(&g);
+    if (g.build_target && std::find(g.platforms.begin(), g.platforms.end(), platform) != g.platforms.end())
+      gpus.push_back(&g);
   std::stable_sort(gpus.begin(), gpus.end(),
                    [](const GpuArch* a, const GpuArch* b) { return a->capability < b->capability; });
   return gpus;

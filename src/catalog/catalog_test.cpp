@@ -89,6 +89,8 @@ TEST(CatalogChoices, GpusOfEachPlatformByArchitecture) {
   EXPECT_NE(std::find(sms.begin(), sms.end(), "8.7"), sms.end()) << "Jetson Orin is aarch64";
   const auto& x86 = c.platforms[platform_index(c, "x86_64-linux")];
   for (const GpuArch* g : x86.gpus) EXPECT_NE(g->sm, "8.7") << "Jetson Orin is not x86";
+  // sm_88 (T239) is an aarch64 target nvcc knows from CUDA 13.0 that no build names: not offered.
+  EXPECT_EQ(std::find(sms.begin(), sms.end(), "8.8"), sms.end()) << "no package is built for SM 8.8";
 }
 
 TEST(CatalogChoices, DriversAreTheFloorsOfTheSpecsToolkits) {

@@ -73,6 +73,7 @@ GpuArch read_gpu_arch(TableReader& r) {
   if (auto b = r.boolean("driver_inferred")) g.driver_inferred = b->value;
   if (auto b = r.boolean("open_modules_only")) g.open_modules_only = b->value;
   if (auto b = r.boolean("preview")) g.preview = b->value;
+  if (auto b = r.boolean("build_target")) g.build_target = b->value;
   g.driver_source = optional_text(r, "driver_source");
   g.notes = optional_text(r, "notes");
   g.source = r.required_string("source").value;

@@ -35,6 +35,8 @@ struct GpuArch {
   bool driver_inferred = false;        ///< first_driver follows from a toolkit's GA driver, not read
   bool open_modules_only = false;      ///< needs NVIDIA's open kernel modules
   bool preview = false;                ///< its support is a developer preview
+  /// false: a target nvcc knows that no build names (sm_88): --gpus and inspect know it, the catalog does not offer it
+  bool build_target = true;
   std::string driver_source;
   std::string notes;
   std::string source;

@@ -142,6 +142,7 @@ nlohmann::ordered_json to_json(const KnowledgeBase& kb) {
                            {"driver_inferred", g.driver_inferred},
                            {"open_modules_only", g.open_modules_only},
                            {"preview", g.preview},
+                           {"build_target", g.build_target},
                            {"driver_source", opt(g.driver_source)},
                            {"notes", opt(g.notes)},
                            {"source", g.source}});
