@@ -258,13 +258,12 @@ int PruneRun::run_fan_out(Session& s) {
   FanOutRequest r;
   r.path = path;
   r.dir = out;
-  if (!dry_run) {
-    std::error_code ec;
-    std::filesystem::create_directories(r.dir, ec);  // the lock is on the folder the outputs go to
-  }
+  // One writer per folder: the lock is on it, or (a folder still to be made) on the one it goes into.
   std::unique_ptr<OutputLock> lock;
   std::error_code ec;
-  if (!dry_run && std::filesystem::is_directory(r.dir, ec)) lock = std::make_unique<OutputLock>(r.dir, s.err);
+  std::filesystem::path locked = std::filesystem::is_directory(r.dir, ec) ? r.dir : r.dir.parent_path();
+  if (locked.empty()) locked = ".";
+  if (!dry_run && std::filesystem::is_directory(locked, ec)) lock = std::make_unique<OutputLock>(locked, s.err);
   if (!each.empty()) {
     for (const auto& sms_of : each_targets(s)) {
       FanOutTarget t;
