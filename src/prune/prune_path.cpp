@@ -235,8 +235,9 @@ struct MemberOutcome {
 // One ELF member of a wheel: inflated once, pruned for each output.
 struct WheelWork {
   size_t member = 0;
-  std::vector<MemberOutcome> out;  ///< one per output
-  std::exception_ptr error;        ///< a corrupt member: the wheel is refused
+  std::unique_ptr<ScratchFile> inflated;  ///< until every output's copy is made
+  std::vector<MemberOutcome> out;         ///< one per output
+  std::exception_ptr error;               ///< a corrupt member: the wheel is refused
 };
 
 // What one output of a wheel's prune is: where it goes, what it keeps, its report.
@@ -251,41 +252,42 @@ struct WheelOutput {
   size_t next_member = 0, next_work = 0;
 };
 
-void prune_wheel_member(const Wheel& w, WheelWork& k, std::vector<WheelOutput>& outs, bool write,
-                        const fs::path& scratch, const std::string& shown) {
-  const WheelMember& m = w.members[k.member];
-  k.out.resize(outs.size());
-  std::unique_ptr<ScratchFile> inflated;
+// Inflates member \a k.member into a temporary file; a corrupt member is \a k's error.
+void inflate_member(const Wheel& w, WheelWork& k, size_t outputs, const fs::path& scratch, const std::string& shown) {
+  k.out.resize(outputs);
   try {
-    inflated = w.inflate_to(m, scratch, shown);
+    k.inflated = w.inflate_to(w.members[k.member], scratch, shown);
   } catch (...) {
     k.error = std::current_exception();
+  }
+}
+
+// Prunes member \a k for output \a t: the inflated bytes themselves where it is the only
+// output, else a copy of them (made by the kernel); hashed when they changed.
+void prune_member_for(const Wheel& w, WheelWork& k, size_t t, const WheelOutput& o, bool only, bool write,
+                      const fs::path& scratch, const std::string& shown) {
+  const WheelMember& m = w.members[k.member];
+  MemberOutcome& mo = k.out[t];
+  if (only) {
+    mo.bytes = std::move(k.inflated);
+  } else {
+    mo.bytes = std::make_unique<ScratchFile>(scratch, shown);
+    mo.bytes->append_copy_of(*k.inflated);
+  }
+  try {
+    mo.outcome = prune_elf_scratch(m.name, *mo.bytes, o.opts);
+  } catch (const DiagnosticError& e) {
+    mo.outcome.path = m.name;
+    mo.outcome.refused = e.diagnostic().message;
+  }
+  mo.outcome.compressed_before = mo.outcome.compressed_after = m.compressed_size;
+  if (!write || !mo.outcome.removed_bytes || !mo.outcome.refused.empty()) {
+    mo.bytes.reset();
     return;
   }
-  for (size_t t = 0; t < outs.size(); ++t) {
-    MemberOutcome& o = k.out[t];
-    // The last output prunes the inflated bytes themselves, the others a copy of them.
-    if (t + 1 == outs.size()) {
-      o.bytes = std::move(inflated);
-    } else {
-      o.bytes = std::make_unique<ScratchFile>(scratch, shown);
-      o.bytes->append_copy_of(*inflated);
-    }
-    try {
-      o.outcome = prune_elf_scratch(m.name, *o.bytes, outs[t].opts);
-    } catch (const DiagnosticError& e) {
-      o.outcome.path = m.name;
-      o.outcome.refused = e.diagnostic().message;
-    }
-    o.outcome.compressed_before = o.outcome.compressed_after = m.compressed_size;
-    if (!write || !o.outcome.removed_bytes || !o.outcome.refused.empty()) {
-      o.bytes.reset();
-      continue;
-    }
-    MemberDigest d = digest_of(*o.bytes);
-    o.crc = d.crc32;
-    o.record_line = fmt::format("{},{},{}", m.name, d.record_hash, o.bytes->size());
-  }
+  MemberDigest d = digest_of(*mo.bytes);
+  mo.crc = d.crc32;
+  mo.record_line = fmt::format("{},{},{}", m.name, d.record_hash, mo.bytes->size());
 }
 
 // New wheels in four steps: find the ELF members; read and inflate each once,
@@ -335,14 +337,41 @@ void prune_wheel(std::vector<WheelOutput>& outs, const fs::path& path, const Whe
   const fs::path scratch = write ? fs::absolute(outs[0].out).parent_path() : fs::temp_directory_path();
   const std::string shown = write ? outs[0].out.string() : std::string();
   const size_t threads = std::min(usable_cores(), kWheelThreads);
-  parallel_for_on(threads, order.size(), [&](size_t i) {
-    WheelWork& k = work[order[i]];
-    try {
-      prune_wheel_member(w, k, outs, write, scratch, shown);
-    } catch (...) {
-      k.error = std::current_exception();  // never out of a thread: rethrown below, in member order
-    }
-  });
+  if (outs.size() == 1) {
+    // One output: each member inflated and pruned by one thread, in place.
+    parallel_for_on(threads, order.size(), [&](size_t i) {
+      WheelWork& k = work[order[i]];
+      try {
+        inflate_member(w, k, 1, scratch, shown);
+        if (!k.error) prune_member_for(w, k, 0, outs[0], true, write, scratch, shown);
+      } catch (...) {
+        k.error = std::current_exception();  // never out of a thread: rethrown below, in member order
+      }
+    });
+  } else {
+    // A fan-out: every member inflated once, then each (member, output) pruned on
+    // its own thread, so the largest member's outputs do not queue on one core.
+    parallel_for_on(threads, order.size(), [&](size_t i) {
+      try {
+        inflate_member(w, work[order[i]], outs.size(), scratch, shown);
+      } catch (...) {
+        work[order[i]].error = std::current_exception();
+      }
+    });
+    std::vector<std::exception_ptr> errors(order.size() * outs.size());
+    parallel_for_on(threads, errors.size(), [&](size_t i) {
+      WheelWork& k = work[order[i / outs.size()]];
+      if (k.error) return;
+      try {
+        prune_member_for(w, k, i % outs.size(), outs[i % outs.size()], false, write, scratch, shown);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
+    for (size_t i = 0; i < errors.size(); ++i)
+      if (errors[i] && !work[order[i / outs.size()]].error) work[order[i / outs.size()]].error = errors[i];
+    for (auto& k : work) k.inflated.reset();
+  }
   for (auto& k : work)
     if (k.error) std::rethrow_exception(k.error);
   for (auto& o : outs) o.rep->deflate_level = kDeflateLevel;
