@@ -385,11 +385,21 @@ void prune_wheel(std::vector<WheelOutput>& outs, const fs::path& path, const Whe
   // window at a time and written as they come, the members before each copied
   // first, so memory holds a window of blocks and a piece of a copy, whatever
   // the wheel's size and however many outputs.
-  std::vector<std::pair<WheelWork*, size_t>> changed_work;  // (member, output)
-  std::vector<const ByteReader*> changed;
-  for (auto& k : work)
+  // One group per changed member: its outputs' bytes, whose blocks the prune did not
+  // reach are the same in each and deflated once.
+  std::vector<WheelWork*> group_work;
+  std::vector<std::vector<size_t>> group_outputs;
+  std::vector<std::vector<const ByteReader*>> groups;
+  for (auto& k : work) {
+    std::vector<size_t> ts;
+    std::vector<const ByteReader*> inputs;
     for (size_t t = 0; t < outs.size(); ++t)
-      if (k.out[t].bytes) changed_work.emplace_back(&k, t), changed.push_back(k.out[t].bytes.get());
+      if (k.out[t].bytes) ts.push_back(t), inputs.push_back(k.out[t].bytes.get());
+    if (inputs.empty()) continue;
+    group_work.push_back(&k);
+    group_outputs.push_back(std::move(ts));
+    groups.push_back(std::move(inputs));
+  }
   for (auto& o : outs) o.zip.emplace(o.staged->fd(), o.out.string());
   auto copy_until = [&](WheelOutput& o, size_t t, size_t end) {  // members [next_member, end), none changed
     for (; o.next_member < end; ++o.next_member) {
@@ -399,10 +409,11 @@ void prune_wheel(std::vector<WheelOutput>& outs, const fs::path& path, const Whe
       if (is_elf[o.next_member]) keep_outcome(*o.rep, std::move(work[o.next_work++].out[t].outcome));
     }
   };
-  deflate_streamed(
-      std::span<const ByteReader* const>(changed),
-      [&](size_t input, ByteSlice piece, bool last) {
-        auto [k, t] = changed_work[input];
+  deflate_streamed_groups(
+      groups,
+      [&](size_t group, size_t input, ByteSlice piece, bool last) {
+        WheelWork* k = group_work[group];
+        const size_t t = group_outputs[group][input];
         WheelOutput& o = outs[t];
         MemberOutcome& mo = k->out[t];
         const WheelMember& m = w.members[k->member];
@@ -415,7 +426,7 @@ void prune_wheel(std::vector<WheelOutput>& outs, const fs::path& path, const Whe
         if (!last) return;
         mo.outcome.compressed_after = o.zip->end_packed();
         o.new_lines[m.name] = mo.record_line;
-        mo.bytes.reset();  // its temporary file goes now, not at the end
+        mo.bytes.reset();  // its temporary file goes now (no later window reads it), not at the end
         keep_outcome(*o.rep, std::move(work[o.next_work++].out[t].outcome));
       },
       kDeflateLevel, kDeflateBlock, threads);
