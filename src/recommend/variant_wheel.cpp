@@ -38,13 +38,11 @@ struct Candidate {
 
 // "90_real" -> SASS of 90, "90_virtual" -> PTX of 90 (NVIDIA's provider: CMake's spelling).
 std::optional<CudaCode> sm_arch_code(const std::string& value) {
-  size_t us = value.find('_');
-  if (us == std::string::npos || us == 0) return std::nullopt;
-  std::string kind = value.substr(us + 1);
-  if (kind != "real" && kind != "virtual") return std::nullopt;
-  auto code = parse_sm(value.substr(0, us));
+  const bool ptx = value.ends_with("_virtual");
+  if (!ptx && !value.ends_with("_real")) return std::nullopt;
+  auto code = parse_sm(value.substr(0, value.rfind('_')));
   if (!code || code->suffix != '\0') return std::nullopt;
-  code->ptx = kind == "virtual";
+  code->ptx = ptx;
   return code;
 }
 
