@@ -247,6 +247,11 @@ int PruneRun::report_fan_out(Session& s, const FanOutReport& r) const {
       warn_refused(s, r.outputs[i]);
       print_text(s.out, r.outputs[i]);
     }
+    if (r.outputs.size() > 1 && r.deflated_bytes)
+      s.out << fmt::format(
+          "\nchanged libraries of all outputs: {}; {} of it in blocks the same in several outputs, "
+          "deflated once\n",
+          human_bytes(r.deflated_bytes), human_bytes(r.deflated_once));
     if (!r.variants_index.empty())
       s.out << fmt::format("\nvariants index (PEP 825; an installer reads it beside the wheels): {} ({} variant{})\n",
                            r.variants_index, r.variants, r.variants == 1 ? "" : "s");

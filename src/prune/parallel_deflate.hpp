@@ -50,8 +50,9 @@ using GroupedBlock = std::function<void(size_t group, size_t input, ByteSlice de
 /// still arrive in order. A block whose bytes and 32 KiB of dictionary equal those
 /// of the same block of the group's first input, and that ends both streams or
 /// neither, deflates to the same bytes: it is compared, not deflated again.
-void deflate_streamed_groups(std::span<const std::vector<const ByteReader*>> groups, const GroupedBlock& put,
-                             int level = kDeflateLevel, uint64_t block = kDeflateBlock, size_t threads = 0,
-                             size_t window = 0);
+/// Returns the bytes of blocks handed over that way (not deflated again).
+uint64_t deflate_streamed_groups(std::span<const std::vector<const ByteReader*>> groups, const GroupedBlock& put,
+                                 int level = kDeflateLevel, uint64_t block = kDeflateBlock, size_t threads = 0,
+                                 size_t window = 0);
 
 }  // namespace tailor

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -295,7 +296,9 @@ void prune_member_for(const Wheel& w, WheelWork& k, size_t t, const WheelOutput&
 // ones in blocks on every core; write each archive in the original order,
 // unchanged members copied as stored. One output is tailor prune's wheel; more
 // are a fan-out, written side by side from the one pass.
-void prune_wheel(std::vector<WheelOutput>& outs, const fs::path& path, const Wheel& w, bool dry_run) {
+// Returns the changed members' bytes, summed over the outputs, and those deflated once for several.
+std::pair<uint64_t, uint64_t> prune_wheel(std::vector<WheelOutput>& outs, const fs::path& path, const Wheel& w,
+                                          bool dry_run) {
   const WheelRecord record = record_of(w, path);
   const bool write = !dry_run;
   const std::string json_name = record.dist_info() + "/" + kPruneRecordName;
@@ -378,7 +381,7 @@ void prune_wheel(std::vector<WheelOutput>& outs, const fs::path& path, const Whe
   if (!write) {
     for (auto& k : work)
       for (size_t t = 0; t < outs.size(); ++t) keep_outcome(*outs[t].rep, std::move(k.out[t].outcome));
-    return;
+    return {0, 0};
   }
   // The archives in the original order, written as they go: the changed
   // members' blocks (a member's outputs one after another) are deflated a
@@ -390,12 +393,14 @@ void prune_wheel(std::vector<WheelOutput>& outs, const fs::path& path, const Whe
   std::vector<WheelWork*> group_work;
   std::vector<std::vector<size_t>> group_outputs;
   std::vector<std::vector<const ByteReader*>> groups;
+  uint64_t changed_bytes = 0;
   for (auto& k : work) {
     std::vector<size_t> ts;
     std::vector<const ByteReader*> inputs;
     for (size_t t = 0; t < outs.size(); ++t)
       if (k.out[t].bytes) ts.push_back(t), inputs.push_back(k.out[t].bytes.get());
     if (inputs.empty()) continue;
+    for (const ByteReader* in : inputs) changed_bytes += in->size();
     group_work.push_back(&k);
     group_outputs.push_back(std::move(ts));
     groups.push_back(std::move(inputs));
@@ -409,7 +414,7 @@ void prune_wheel(std::vector<WheelOutput>& outs, const fs::path& path, const Whe
       if (is_elf[o.next_member]) keep_outcome(*o.rep, std::move(work[o.next_work++].out[t].outcome));
     }
   };
-  deflate_streamed_groups(
+  const uint64_t once = deflate_streamed_groups(
       groups,
       [&](size_t group, size_t input, ByteSlice piece, bool last) {
         WheelWork* k = group_work[group];
@@ -465,6 +470,7 @@ void prune_wheel(std::vector<WheelOutput>& outs, const fs::path& path, const Whe
   }
   // Each output complete: only then do they take their names, so a failure leaves none.
   for (auto& o : outs) o.staged->commit();
+  return {changed_bytes, once};
 }
 
 }  // namespace
@@ -634,7 +640,7 @@ FanOutReport prune_fan_out(const FanOutRequest& r) {
     wouts[i].variant_json = variant_texts[i];
   }
   try {
-    prune_wheel(wouts, r.path, file.wheel, r.opts.dry_run);
+    std::tie(fr.deflated_bytes, fr.deflated_once) = prune_wheel(wouts, r.path, file.wheel, r.opts.dry_run);
   } catch (const DiagnosticError& e) {
     if (!e.diagnostic().path.empty()) throw;
     throw_file_error(r.path, e.diagnostic().message);

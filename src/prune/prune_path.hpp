@@ -48,6 +48,9 @@ struct FanOutReport {
   std::vector<PruneReport> outputs;  ///< in the order asked
   std::string variants_index;        ///< the *-variants.json written; empty: none
   size_t variants = 0;               ///< labels it lists
+  /// A wheel's changed members, summed over the outputs, and of them the bytes of
+  /// blocks the same in several outputs, deflated once (parallel_deflate.hpp).
+  uint64_t deflated_bytes = 0, deflated_once = 0;
 };
 
 /// Prunes \a r.path once for every output: each wheel member (a library of a
