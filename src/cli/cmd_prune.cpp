@@ -238,7 +238,8 @@ int PruneRun::report_fan_out(Session& s, const FanOutReport& r) const {
     for (const auto& rep : r.outputs) outputs.push_back(to_json(rep, true));
     nlohmann::json j = {
         {"outputs", outputs},
-        {"variants_index", r.variants_index.empty() ? nlohmann::json() : nlohmann::json(r.variants_index)}};
+        {"variants_index", r.variants_index.empty() ? nlohmann::json() : nlohmann::json(r.variants_index)},
+        {"deflated", {{"bytes", r.deflated_bytes}, {"once_for_several", r.deflated_once}}}};
     s.out << json_text(j);
     for (const auto& rep : r.outputs) warn_refused(s, rep);
   } else {

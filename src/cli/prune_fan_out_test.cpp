@@ -274,6 +274,13 @@ TEST_F(PruneFanOut, ALibraryFansOutIntoAFolderPerLabel) {
   ASSERT_EQ(report["outputs"].size(), 2u);
   EXPECT_EQ(report["outputs"][1]["sm"], nlohmann::json{"10.0"});
   EXPECT_TRUE(report["variants_index"].is_null());
+  // A wheel's fan-out says what it deflated: each output's changed library (75,816 B, the
+  // fixture's multi.so), less than one 1 MiB block each, so nothing shared.
+  auto w = run_tailor({"prune", kWheel, "--each", "9.0,10.0", "-o", path("w"), "--json"});
+  ASSERT_EQ(w.status, 0) << w.err;
+  auto wj = nlohmann::json::parse(w.out);
+  EXPECT_EQ(wj["deflated"], (nlohmann::json{{"bytes", 2 * 75816}, {"once_for_several", 0}}));
+  EXPECT_EQ(wj["variants_index"], path("w/prunefix-0.1-variants.json"));
 }
 
 TEST_F(PruneFanOut, UsageErrorsAreReportedVerbatim) {
