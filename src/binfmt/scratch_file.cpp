@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -58,6 +59,24 @@ void ScratchFile::truncate(uint64_t size) {
     throw DiagnosticError(std::move(d));
   }
   size_ = size;
+}
+
+void ScratchFile::append_copy_of(const ScratchFile& other) {
+  uint64_t done = 0;
+  while (done < other.size()) {
+    loff_t from = static_cast<loff_t>(done), to = static_cast<loff_t>(size_);
+    ssize_t n = ::copy_file_range(other.fd_, &from, fd_, &to, other.size() - done, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // not across these file systems: read and write below
+    done += static_cast<uint64_t>(n);
+    size_ += static_cast<uint64_t>(n);
+  }
+  std::vector<uint8_t> buf;
+  while (done < other.size()) {
+    uint64_t n = std::min<uint64_t>(other.size() - done, 1 << 20);
+    append(other.read(done, n, "temporary file", buf));
+    done += n;
+  }
 }
 
 void ScratchFile::read_raw(uint64_t offset, uint64_t length, uint8_t* out) const {

@@ -29,6 +29,10 @@ class ScratchFile : public ByteReader {
   void write_at(uint64_t offset, ByteSlice bytes);
   /// Cuts the file to \a size bytes (compaction shrinks a member).
   void truncate(uint64_t size);
+  /// Appends every byte of \a other (a member inflated once, pruned for
+  /// several targets): by the kernel (copy_file_range, a reflink where the
+  /// file system shares extents), a piece at a time where it cannot.
+  void append_copy_of(const ScratchFile& other);
 
  protected:
   void read_raw(uint64_t offset, uint64_t length, uint8_t* out) const override;

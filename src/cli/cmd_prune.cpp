@@ -1,12 +1,15 @@
-// tailor prune PATH --sm X[,Y] [-o OUT | --in-place] [--dry-run] [--json]
-// [--keep-ptx]: keep, per fatbin container, only the code the CUDA driver could
-// load on the given GPUs (nvprune refuses linked libraries).
+// tailor prune PATH (--sm X[,Y] | --each X,Y+Z,...) [-o OUT | --in-place] [--variant-label L]
+// [--dry-run] [--json] [--keep-ptx]: keep, per fatbin container, only the code the CUDA
+// driver could load on the given GPUs (nvprune refuses linked libraries); --each writes
+// one output per target from one pass over the input.
 #include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <ostream>
 
 #include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
@@ -118,8 +121,8 @@ void print_text(std::ostream& out, const PruneReport& r) {
 }
 
 struct PruneRun final : CommandRun {
-  std::string path, out, spec_arg;
-  std::vector<std::string> sms;
+  std::string path, out, spec_arg, variant_label;
+  std::vector<std::string> sms, each;
   bool in_place = false, dry_run = false, json = false, keep_ptx = false, no_compact = false;
   WheelLimits limits;
 
@@ -128,7 +131,10 @@ struct PruneRun final : CommandRun {
   int run(Session& s) override;
   std::unique_ptr<OutputLock> lock_output(Session& s) const;
   std::vector<std::string> target_sms(Session& s) const;
+  std::vector<std::vector<std::string>> each_targets(Session& s) const;
   int report(Session& s, const PruneReport& report) const;
+  int report_fan_out(Session& s, const FanOutReport& report) const;
+  int run_fan_out(Session& s);
 };
 
 void PruneRun::define(CLI::App& app) {
@@ -136,9 +142,17 @@ void PruneRun::define(CLI::App& app) {
   app.add_option("PATH", path, "a shared library, a directory (site-packages/torch, a Nix result) or a .whl")
       ->required();
   app.add_option("--sm", sms, "compute capabilities to keep code for (9.0, or 8.6,9.0 for mixed hosts)")
-      ->required()
       ->delimiter(',')
       ->type_name("SM[,SM]");
+  app.add_option("--each", each,
+                 "one output per target, from one pass over PATH: an SM (9.0), a mixed host's SMs joined by + "
+                 "(8.6+8.9) or a --spec variant; -o names the folder they go to, a wheel's as PEP 825 variants")
+      ->delimiter(',')
+      ->type_name("TARGET[,TARGET]");
+  app.add_option("--variant-label", variant_label,
+                 "with --sm: write the wheel as the PEP 825 variant LABEL into the folder -o names, beside the "
+                 "index's *-variants.json")
+      ->type_name("LABEL");
   app.add_option("--spec", spec_arg,
                  "read names of its variants in --sm as the SMs they target (a set variant: every SM of its set)")
       ->type_name("SPEC");
@@ -154,6 +168,14 @@ void PruneRun::define(CLI::App& app) {
 
 // The spec is read only where --sm names a variant of it.
 std::vector<std::string> PruneRun::specs() {
+  if (sms.empty() == each.empty())
+    usage_error(sms.empty() ? "prune: say which GPUs to keep code for" : "prune: --sm and --each exclude each other",
+                "--sm SM[,SM] for one output (a mixed host's SMs), --each SM,SM for one output each");
+  if (!variant_label.empty() && !each.empty())
+    usage_error("prune: --variant-label labels one output", "--each labels its outputs by their SMs (sm90)");
+  if ((!each.empty() || !variant_label.empty()) && in_place)
+    usage_error(fmt::format("prune: {} writes new outputs, not in place", each.empty() ? "--variant-label" : "--each"),
+                "give -o DIR, the folder they go to");
   if (!out.empty() && in_place) usage_error("prune: -o and --in-place exclude each other", "choose one");
   if (out.empty() && !in_place && !dry_run)
     usage_error("prune: say where the result goes", "give -o OUT for a pruned copy, or --in-place");
@@ -188,6 +210,85 @@ std::vector<std::string> PruneRun::target_sms(Session& s) const {
   return targets;
 }
 
+// --each: one target each; a target is an SM, SMs joined by +, or (with --spec) a variant's SMs.
+std::vector<std::vector<std::string>> PruneRun::each_targets(Session& s) const {
+  std::vector<std::vector<std::string>> targets;
+  for (const auto& t : each) {
+    std::vector<std::string> one;
+    if (!spec_arg.empty() && !parse_sm(t) && t.find('+') == std::string::npos) {
+      const auto& [spec, m] = s.matrix(spec_arg);
+      for (const auto& x : m.require(t, spec.path).sms())
+        if (std::find(one.begin(), one.end(), x) == one.end()) one.push_back(x);
+    } else {
+      size_t at = 0;
+      for (size_t plus; (plus = t.find('+', at)) != std::string::npos; at = plus + 1)
+        one.push_back(t.substr(at, plus - at));
+      one.push_back(t.substr(at));
+    }
+    targets.push_back(std::move(one));
+  }
+  return targets;
+}
+
+int PruneRun::report_fan_out(Session& s, const FanOutReport& r) const {
+  size_t refused = 0;
+  for (const auto& rep : r.outputs) refused += rep.refused();
+  if (json) {
+    nlohmann::json outputs = nlohmann::json::array();
+    for (const auto& rep : r.outputs) outputs.push_back(to_json(rep, true));
+    nlohmann::json j = {
+        {"outputs", outputs},
+        {"variants_index", r.variants_index.empty() ? nlohmann::json() : nlohmann::json(r.variants_index)},
+        {"deflated", {{"bytes", r.deflated_bytes}, {"once_for_several", r.deflated_once}}}};
+    s.out << json_text(j);
+    for (const auto& rep : r.outputs) warn_refused(s, rep);
+  } else {
+    for (size_t i = 0; i < r.outputs.size(); ++i) {
+      if (i) s.out << "\n";
+      warn_refused(s, r.outputs[i]);
+      print_text(s.out, r.outputs[i]);
+    }
+    if (r.outputs.size() > 1 && r.deflated_bytes)
+      s.out << fmt::format(
+          "\nchanged libraries of all outputs: {}; {} of it in blocks the same in several outputs, "
+          "deflated once\n",
+          human_bytes(r.deflated_bytes), human_bytes(r.deflated_once));
+    if (!r.variants_index.empty())
+      s.out << fmt::format("\nvariants index (PEP 825; an installer reads it beside the wheels): {} ({} variant{})\n",
+                           r.variants_index, r.variants, r.variants == 1 ? "" : "s");
+  }
+  return refused ? kExitProblems : kExitOk;
+}
+
+int PruneRun::run_fan_out(Session& s) {
+  FanOutRequest r;
+  r.path = path;
+  r.dir = out;
+  // One writer per folder: the lock is on it, or (a folder still to be made) on the one it goes into.
+  std::unique_ptr<OutputLock> lock;
+  std::error_code ec;
+  std::filesystem::path locked = std::filesystem::is_directory(r.dir, ec) ? r.dir : r.dir.parent_path();
+  if (locked.empty()) locked = ".";
+  if (!dry_run && std::filesystem::is_directory(locked, ec)) lock = std::make_unique<OutputLock>(locked, s.err);
+  if (!each.empty()) {
+    for (const auto& sms_of : each_targets(s)) {
+      FanOutTarget t;
+      for (const auto& sm : sms_of) t.targets.push_back(prune_target(s.facts(), sm));
+      r.outputs.push_back(std::move(t));
+    }
+  } else {
+    FanOutTarget t;
+    for (const auto& sm : target_sms(s)) t.targets.push_back(prune_target(s.facts(), sm));
+    t.label = variant_label;
+    r.outputs.push_back(std::move(t));
+  }
+  r.opts.keep_ptx = keep_ptx;
+  r.opts.dry_run = dry_run;
+  r.opts.compact = !no_compact;
+  r.limits = limits;
+  return report_fan_out(s, prune_fan_out(r));
+}
+
 int PruneRun::report(Session& s, const PruneReport& report) const {
   if (json) {
     s.out << json_text(to_json(report, true));
@@ -211,6 +312,7 @@ int PruneRun::report(Session& s, const PruneReport& report) const {
 }
 
 int PruneRun::run(Session& s) {
+  if (!each.empty() || !variant_label.empty()) return run_fan_out(s);
   auto lock = lock_output(s);
   PruneRequest r;
   r.path = path;

@@ -15,6 +15,7 @@
 #include "matrix/spec_loader.hpp"
 #include "recommend/recommend.hpp"
 #include "recommend/upstream_wheel.hpp"
+#include "recommend/variant_wheel.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
 #include "util/json_text.hpp"
@@ -67,8 +68,37 @@ int print_upstream_wheel(Session& ctx, const HostFacts& facts, const KnowledgeBa
   return kExitOk;
 }
 
+// --wheels DIR: the PEP 825 variant wheel of DIR that runs on this host.
+int print_variant_wheel(Session& ctx, const VariantWheelChoice& c, bool json) {
+  if (json) {
+    nlohmann::json j = {{"wheel", c.wheel.empty() ? nlohmann::json() : nlohmann::json(c.wheel)},
+                        {"label", c.label.empty() ? nlohmann::json() : nlohmann::json(c.label)},
+                        {"properties", c.properties},
+                        {"index", c.index},
+                        {"reasons", c.reasons}};
+    ctx.out << json_text(j);
+    return c.wheel.empty() ? kExitProblems : kExitOk;
+  }
+  if (c.wheel.empty()) {
+    Diagnostic d;
+    d.message = "no wheel of the folder runs on this host";
+    d.notes = c.reasons;
+    d.hint = "'tailor detect' shows what tailor found; --gpus plans for another machine";
+    ctx.err << d.render();
+    return kExitProblems;
+  }
+  ctx.out << c.wheel << "\n\nbecause\n";
+  for (const auto& reason : c.reasons) ctx.out << "  " << reason << "\n";
+  if (!c.label.empty())
+    ctx.out << fmt::format(
+        "\nnote: installers without PEP 825 support refuse a variant wheel's file name by design; for them, copy "
+        "it to its name without '-{}'\n",
+        c.label);
+  return kExitOk;
+}
+
 struct RecommendRun final : CommandRun {
-  std::string spec_arg = kDefaultSpec, workload = "general", why_not, org = "flox", format = "flox", link;
+  std::string spec_arg = kDefaultSpec, workload = "general", why_not, org = "flox", format = "flox", link, wheels;
   RecommendRequest req;
   bool json = false;
   HostArgs host;
@@ -78,6 +108,7 @@ struct RecommendRun final : CommandRun {
   std::vector<std::string> specs() override {
     req.workload = *workload_from_name(workload);
     gpus = std::make_unique<EarlyGpuQuery>(host.options());  // runs while the knowledge base and the spec load
+    if (!wheels.empty()) return {};                          // the folder's wheels, no matrix
     return {spec_arg};
   }
   int run(Session& s) override;
@@ -106,6 +137,10 @@ void RecommendRun::define(CLI::App& app) {
                  "host's answer")
       ->type_name("URL")
       ->check(CLI::Validator([](const std::string& v) { return link_url_problem(v); }, ""));
+  app.add_option("--wheels", wheels,
+                 "choose among the PEP 825 variant wheels in DIR (tailor prune --each writes them) the one that runs "
+                 "on this host, instead of a variant of the spec")
+      ->type_name("DIR");
   add_host_options(app, host);
 }
 
@@ -150,6 +185,10 @@ int RecommendRun::print_text(Session& s, const Spec& spec, const Recommendation&
 
 int RecommendRun::run(Session& s) {
   const KnowledgeBase& kb = s.facts();
+  if (!wheels.empty()) {
+    HostFacts facts = detect_host(host.options(), kb, gpus.get());
+    return print_variant_wheel(s, choose_variant_wheel(facts, kb, wheels, req.package, req.version), json);
+  }
   const auto& [spec, m] = s.matrix(spec_arg);
   HostFacts facts = detect_host(host.options(), kb, gpus.get());
   if (!link.empty()) {

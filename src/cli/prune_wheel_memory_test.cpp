@@ -98,5 +98,28 @@ TEST(PruneWheelMemory, PeakStaysFarBelowTheWheelItRewrites) {
   EXPECT_EQ(r.out.find("\"sm_80\""), std::string::npos) << r.out;
 }
 
+// Issue 59: a fan-out holds no more than one prune does: each member is inflated
+// once into a temporary file, each output's copy pruned on disk, and the changed
+// members of every output deflated through the same window of blocks.
+TEST(PruneWheelMemory, FanOutPeakStaysThatOfOnePrune) {
+  test::TempDir dir("prune-fan-out-rss");
+  std::string in = write_wheel(dir.path());
+  test::ChildRun base = test::run_tailor_child(
+      {"prune", test::source_path("tests/data/elf/sm90.so"), "--sm", "9.0", "--dry-run"}, without_asan_quarantine);
+  ASSERT_EQ(base.status, 0) << base.err;
+  test::ChildRun m = test::run_tailor_child({"prune", in, "--each", "8.0,8.6,9.0,10.0", "-o", dir.path() + "/out"},
+                                            without_asan_quarantine);
+  ASSERT_EQ(m.status, 0) << m.err;
+  EXPECT_LT(m.max_rss_kib - base.max_rss_kib, kAboveBaselineKib)
+      << "the fan-out peaked at " << m.max_rss_kib << " KiB, a dry run of a small file at " << base.max_rss_kib
+      << " KiB";
+  // 8.0 and 8.6 keep the random SM 8.0 entry, 9.0 the SM 9.0 one; 10.0 finds nothing it runs and keeps both.
+  for (const char* label : {"sm80", "sm86", "sm90"}) {
+    std::string out = dir.path() + "/out/big-0.1-py3-none-linux_x86_64-" + label + ".whl";
+    EXPECT_LT(fs::file_size(out), fs::file_size(in) - kEntry + (uint64_t{1} << 20)) << label;
+    EXPECT_GT(fs::file_size(out), kData + kEntry) << label;
+  }
+}
+
 }  // namespace
 }  // namespace tailor

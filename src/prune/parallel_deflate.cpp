@@ -16,9 +16,10 @@ namespace {
 constexpr uint64_t kWindow = 32768;
 
 struct Block {
-  size_t input = 0;
+  size_t group = 0, input = 0;
   uint64_t from = 0, to = 0;
   bool last = false;
+  size_t run = 0;  ///< where in the list the same block of the group's inputs starts
 };
 
 // Deflates one block of \a input; \a last ends the stream, else a sync flush
@@ -71,26 +72,65 @@ std::vector<std::vector<uint8_t>> deflate_parallel(std::span<const ByteSlice> in
 
 void deflate_streamed(std::span<const ByteReader* const> inputs, const DeflatedBlock& put, int level, uint64_t block,
                       size_t threads, size_t window) {
+  std::vector<std::vector<const ByteReader*>> groups;
+  for (const ByteReader* in : inputs) groups.push_back({in});
+  deflate_streamed_groups(
+      groups, [&](size_t group, size_t, ByteSlice deflated, bool last) { put(group, deflated, last); }, level, block,
+      threads, window);
+}
+
+uint64_t deflate_streamed_groups(std::span<const std::vector<const ByteReader*>> groups, const GroupedBlock& put,
+                                 int level, uint64_t block, size_t threads, size_t window) {
+  uint64_t shared = 0;
   block = std::max<uint64_t>(block, 1);
   std::vector<Block> blocks;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    uint64_t size = inputs[i]->size();
-    for (uint64_t at = 0;; at += block) {
-      uint64_t to = std::min(size, at + block);
-      blocks.push_back({i, at, to, to == size});
-      if (to == size) break;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const auto& inputs = groups[g];
+    auto count = [&](size_t i) { return std::max<uint64_t>(1, (inputs[i]->size() + block - 1) / block); };
+    uint64_t most = 0;
+    for (size_t i = 0; i < inputs.size(); ++i) most = std::max(most, count(i));
+    for (uint64_t n = 0; n < most; ++n) {
+      const size_t run = blocks.size();
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        if (n >= count(i)) continue;
+        uint64_t size = inputs[i]->size(), at = n * block, to = std::min(size, at + block);
+        blocks.push_back({g, i, at, to, to == size, run});
+      }
     }
   }
   if (threads == 0) threads = usable_cores();
   if (window == 0) window = 4 * threads;
-  std::vector<std::vector<uint8_t>> parts(std::min(window, blocks.size()));
-  for (size_t first = 0; first < blocks.size(); first += window) {
-    const size_t n = std::min(window, blocks.size() - first);
+  std::vector<std::vector<uint8_t>> parts;
+  std::vector<size_t> same_as;  // a block deflated as an earlier input's same block was: its place in the window
+  for (size_t first = 0; first < blocks.size();) {
+    // A window never splits one block's inputs: they are compared with each other.
+    size_t end = std::min(blocks.size(), first + std::max<size_t>(window, 1));
+    while (end < blocks.size() && blocks[end].run == blocks[end - 1].run) ++end;
+    const size_t n = end - first;
+    parts.assign(n, {});
+    same_as.assign(n, SIZE_MAX);
     std::exception_ptr error;
     std::mutex error_lock;
     parallel_for_on(threads, n, [&](size_t k) {
+      const Block& b = blocks[first + k];
+      const ByteReader& in = *groups[b.group][b.input];
       try {
-        parts[k] = deflate_block(*inputs[blocks[first + k].input], blocks[first + k], level);
+        // The earlier inputs' same block, first match wins: bytes and dictionary equal, and
+        // both end their stream or neither.
+        const uint64_t dict = std::min(b.from, kWindow);
+        std::vector<uint8_t> mine, theirs;
+        ByteSlice x;
+        for (size_t j = std::max(b.run, first); j < first + k; ++j) {
+          const Block& l = blocks[j];
+          if (l.to != b.to || l.last != b.last) continue;
+          if (x.size() == 0) x = in.read(b.from - dict, b.to - b.from + dict, "deflate block", mine);
+          ByteSlice y = groups[l.group][l.input]->read(b.from - dict, b.to - b.from + dict, "deflate block", theirs);
+          if (x.size() == y.size() && std::equal(x.data(), x.data() + x.size(), y.data())) {
+            same_as[k] = j - first;
+            return;
+          }
+        }
+        parts[k] = deflate_block(in, b, level);
       } catch (...) {
         std::lock_guard lock(error_lock);
         if (!error) error = std::current_exception();
@@ -99,10 +139,15 @@ void deflate_streamed(std::span<const ByteReader* const> inputs, const DeflatedB
     if (error) std::rethrow_exception(error);
     for (size_t k = 0; k < n; ++k) {
       const Block& b = blocks[first + k];
-      put(b.input, ByteSlice(parts[k].data(), parts[k].size()), b.last);
-      std::vector<uint8_t>().swap(parts[k]);
+      size_t from = k;
+      while (same_as[from] != SIZE_MAX) from = same_as[from];  // an alias of an alias: the one deflated
+      const auto& bytes = parts[from];
+      if (from != k) shared += b.to - b.from;
+      put(b.group, b.input, ByteSlice(bytes.data(), bytes.size()), b.last);
     }
+    first = end;
   }
+  return shared;
 }
 
 std::vector<std::vector<uint8_t>> deflate_parallel(std::span<const ByteReader* const> inputs, int level, uint64_t block,

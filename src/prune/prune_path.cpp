@@ -9,11 +9,13 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <tuple>
 
 #include <fmt/format.h>
 
 #include "binfmt/artifact.hpp"
 #include "binfmt/wheel.hpp"
+#include "kb/wheel_variant.hpp"
 #include "prune/inplace_record.hpp"
 #include "prune/parallel_deflate.hpp"
 #include "prune/prune_record.hpp"
@@ -23,6 +25,7 @@
 #include "util/file_error.hpp"
 #include "util/json_text.hpp"
 #include "util/parallel_for.hpp"
+#include "util/read_file.hpp"
 #include "util/temp_files.hpp"
 
 namespace tailor {
@@ -221,62 +224,105 @@ WheelRecord record_of(const Wheel& w, const fs::path& path) {
   return std::move(*r);
 }
 
-// One ELF member of a wheel: inflated into a temporary file, pruned there,
-// and (changed) hashed; never whole in memory.
-struct WheelWork {
-  size_t member = 0;
+// One ELF member of a wheel for one output: its pruned bytes in a temporary
+// file (null unless they changed), and their hash; never whole in memory.
+struct MemberOutcome {
   FileOutcome outcome;
-  std::unique_ptr<ScratchFile> bytes;  ///< the pruned member; null unless it changed
+  std::unique_ptr<ScratchFile> bytes;
   uint32_t crc = 0;
   std::string record_line;
-  std::exception_ptr error;  ///< a corrupt member: the wheel is refused
 };
 
-void prune_wheel_member(const Wheel& w, WheelWork& k, const PruneOptions& opts, bool write, const fs::path& scratch,
-                        const std::string& shown) {
-  const WheelMember& m = w.members[k.member];
+// One ELF member of a wheel: inflated once, pruned for each output.
+struct WheelWork {
+  size_t member = 0;
+  std::unique_ptr<ScratchFile> inflated;  ///< until every output's copy is made
+  std::vector<MemberOutcome> out;         ///< one per output
+  std::exception_ptr error;               ///< a corrupt member: the wheel is refused
+};
+
+// What one output of a wheel's prune is: where it goes, what it keeps, its report.
+struct WheelOutput {
+  fs::path out;
+  PruneOptions opts;
+  PruneReport* rep = nullptr;
+  std::string variant_json;  ///< PEP 825 variant.json text; empty: not a variant wheel
+  std::optional<StagedOutput> staged;
+  std::optional<ZipWriter> zip;
+  std::map<std::string, std::string> new_lines;  // path -> RECORD line
+  size_t next_member = 0, next_work = 0;
+};
+
+// Inflates member \a k.member into a temporary file; a corrupt member is \a k's error.
+void inflate_member(const Wheel& w, WheelWork& k, size_t outputs, const fs::path& scratch, const std::string& shown) {
+  k.out.resize(outputs);
   try {
-    k.bytes = w.inflate_to(m, scratch, shown);
+    k.inflated = w.inflate_to(w.members[k.member], scratch, shown);
   } catch (...) {
     k.error = std::current_exception();
-    return;
   }
-  try {
-    k.outcome = prune_elf_scratch(m.name, *k.bytes, opts);
-  } catch (const DiagnosticError& e) {
-    k.outcome.path = m.name;
-    k.outcome.refused = e.diagnostic().message;
-  }
-  k.outcome.compressed_before = k.outcome.compressed_after = m.compressed_size;
-  if (!write || !k.outcome.removed_bytes || !k.outcome.refused.empty()) {
-    k.bytes.reset();
-    return;
-  }
-  MemberDigest d = digest_of(*k.bytes);
-  k.crc = d.crc32;
-  k.record_line = fmt::format("{},{},{}", m.name, d.record_hash, k.bytes->size());
 }
 
-// A new wheel in four steps: find the ELF members; read, prune and hash them
-// on every core; deflate the changed ones in blocks on every core; write the
-// archive in the original order, unchanged members copied as stored.
-void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
-  rep.kind = ArtifactKind::wheel;
-  rep.download_before = w.data.size();
-  const WheelRecord record = record_of(w, r.path);
-  const bool write = !r.opts.dry_run;
+// Prunes member \a k for output \a t: the inflated bytes themselves where it is the only
+// output, else a copy of them (made by the kernel); hashed when they changed.
+void prune_member_for(const Wheel& w, WheelWork& k, size_t t, const WheelOutput& o, bool only, bool write,
+                      const fs::path& scratch, const std::string& shown) {
+  const WheelMember& m = w.members[k.member];
+  MemberOutcome& mo = k.out[t];
+  if (only) {
+    mo.bytes = std::move(k.inflated);
+  } else {
+    mo.bytes = std::make_unique<ScratchFile>(scratch, shown);
+    mo.bytes->append_copy_of(*k.inflated);
+  }
+  try {
+    mo.outcome = prune_elf_scratch(m.name, *mo.bytes, o.opts);
+  } catch (const DiagnosticError& e) {
+    mo.outcome.path = m.name;
+    mo.outcome.refused = e.diagnostic().message;
+  }
+  mo.outcome.compressed_before = mo.outcome.compressed_after = m.compressed_size;
+  if (!write || !mo.outcome.removed_bytes || !mo.outcome.refused.empty()) {
+    mo.bytes.reset();
+    return;
+  }
+  MemberDigest d = digest_of(*mo.bytes);
+  mo.crc = d.crc32;
+  mo.record_line = fmt::format("{},{},{}", m.name, d.record_hash, mo.bytes->size());
+}
+
+// New wheels in four steps: find the ELF members; read and inflate each once,
+// prune it for every output and hash it, on every core; deflate the changed
+// ones in blocks on every core; write each archive in the original order,
+// unchanged members copied as stored. One output is tailor prune's wheel; more
+// are a fan-out, written side by side from the one pass.
+// Returns the changed members' bytes, summed over the outputs, and those deflated once for several.
+std::pair<uint64_t, uint64_t> prune_wheel(std::vector<WheelOutput>& outs, const fs::path& path, const Wheel& w,
+                                          bool dry_run) {
+  const WheelRecord record = record_of(w, path);
+  const bool write = !dry_run;
   const std::string json_name = record.dist_info() + "/" + kPruneRecordName;
+  const std::string variant_name = record.dist_info() + "/" + kVariantFile;
+  for (auto& o : outs) {
+    o.rep->kind = ArtifactKind::wheel;
+    o.rep->download_before = w.data.size();
+  }
   // Staged before any work: an output that cannot be made is said first, by its name.
-  std::optional<StagedOutput> out;
-  if (write) out.emplace(r.out);
+  if (write)
+    for (auto& o : outs) o.staged.emplace(o.out);
   if (write) refuse_zip64_members(w.members);
+  // Written anew last: the record, and a variant wheel's metadata.
+  auto written_last = [&](const std::string& name, const WheelOutput& o) {
+    return name == record.name || name == json_name || (!o.variant_json.empty() && name == variant_name);
+  };
   std::vector<WheelWork> work;
   std::vector<char> is_elf(w.members.size(), 0);
   for (size_t i = 0; i < w.members.size(); ++i) {
     const WheelMember& m = w.members[i];
     if (m.name == record.name || m.name == json_name) continue;
     if (!is_elf_member(w, m)) {  // folders counted here too
-      rep.other_files++;
+      for (auto& o : outs)
+        if (!written_last(m.name, o)) o.rep->other_files++;
       continue;
     }
     is_elf[i] = 1;
@@ -289,85 +335,142 @@ void prune_wheel(PruneReport& rep, const PruneRequest& r, const Wheel& w) {
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     return w.members[work[a].member].uncompressed_size > w.members[work[b].member].uncompressed_size;
   });
-  // Beside the output: a member of gigabytes needs the disk the new wheel goes to
+  // Beside the outputs: a member of gigabytes needs the disk the new wheels go to
   // (a dry run writes no wheel: the system's temporary folder).
-  const fs::path scratch = write ? fs::absolute(r.out).parent_path() : fs::temp_directory_path();
+  const fs::path scratch = write ? fs::absolute(outs[0].out).parent_path() : fs::temp_directory_path();
+  const std::string shown = write ? outs[0].out.string() : std::string();
   const size_t threads = std::min(usable_cores(), kWheelThreads);
-  parallel_for_on(threads, order.size(), [&](size_t i) {
-    WheelWork& k = work[order[i]];
-    try {
-      prune_wheel_member(w, k, r.opts, write, scratch, write ? r.out.string() : std::string());
-    } catch (...) {
-      k.error = std::current_exception();  // never out of a thread: rethrown below, in member order
-    }
-  });
+  if (outs.size() == 1) {
+    // One output: each member inflated and pruned by one thread, in place.
+    parallel_for_on(threads, order.size(), [&](size_t i) {
+      WheelWork& k = work[order[i]];
+      try {
+        inflate_member(w, k, 1, scratch, shown);
+        if (!k.error) prune_member_for(w, k, 0, outs[0], true, write, scratch, shown);
+      } catch (...) {
+        k.error = std::current_exception();  // never out of a thread: rethrown below, in member order
+      }
+    });
+  } else {
+    // A fan-out: every member inflated once, then each (member, output) pruned on
+    // its own thread, so the largest member's outputs do not queue on one core.
+    parallel_for_on(threads, order.size(), [&](size_t i) {
+      try {
+        inflate_member(w, work[order[i]], outs.size(), scratch, shown);
+      } catch (...) {
+        work[order[i]].error = std::current_exception();
+      }
+    });
+    std::vector<std::exception_ptr> errors(order.size() * outs.size());
+    parallel_for_on(threads, errors.size(), [&](size_t i) {
+      WheelWork& k = work[order[i / outs.size()]];
+      if (k.error) return;
+      try {
+        prune_member_for(w, k, i % outs.size(), outs[i % outs.size()], false, write, scratch, shown);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
+    for (size_t i = 0; i < errors.size(); ++i)
+      if (errors[i] && !work[order[i / outs.size()]].error) work[order[i / outs.size()]].error = errors[i];
+    for (auto& k : work) k.inflated.reset();
+  }
   for (auto& k : work)
     if (k.error) std::rethrow_exception(k.error);
-  rep.deflate_level = kDeflateLevel;
+  for (auto& o : outs) o.rep->deflate_level = kDeflateLevel;
   if (!write) {
-    for (auto& k : work) keep_outcome(rep, std::move(k.outcome));
-    return;
+    for (auto& k : work)
+      for (size_t t = 0; t < outs.size(); ++t) keep_outcome(*outs[t].rep, std::move(k.out[t].outcome));
+    return {0, 0};
   }
-  // The archive in the original order, written as it goes: the changed
-  // members' blocks are deflated a window at a time and written as they come,
-  // the members before each copied first, so memory holds a window of blocks
-  // and a piece of a copy, whatever the wheel's size.
-  std::vector<WheelWork*> changed_work;
-  std::vector<const ByteReader*> changed;
-  for (auto& k : work)
-    if (k.bytes) changed_work.push_back(&k), changed.push_back(k.bytes.get());
-  ZipWriter zip(out->fd(), r.out.string());
-  std::map<std::string, std::string> new_lines;  // path -> RECORD line
-  size_t next_member = 0, next_work = 0;
-  auto copy_until = [&](size_t end) {  // members [next_member, end), none of them changed
-    for (; next_member < end; ++next_member) {
-      const WheelMember& m = w.members[next_member];
-      if (m.name == record.name || m.name == json_name) continue;  // both written anew last
-      zip.add_stored(m, w);
-      if (is_elf[next_member]) keep_outcome(rep, std::move(work[next_work++].outcome));
+  // The archives in the original order, written as they go: the changed
+  // members' blocks (a member's outputs one after another) are deflated a
+  // window at a time and written as they come, the members before each copied
+  // first, so memory holds a window of blocks and a piece of a copy, whatever
+  // the wheel's size and however many outputs.
+  // One group per changed member: its outputs' bytes, whose blocks the prune did not
+  // reach are the same in each and deflated once.
+  std::vector<WheelWork*> group_work;
+  std::vector<std::vector<size_t>> group_outputs;
+  std::vector<std::vector<const ByteReader*>> groups;
+  uint64_t changed_bytes = 0;
+  for (auto& k : work) {
+    std::vector<size_t> ts;
+    std::vector<const ByteReader*> inputs;
+    for (size_t t = 0; t < outs.size(); ++t)
+      if (k.out[t].bytes) ts.push_back(t), inputs.push_back(k.out[t].bytes.get());
+    if (inputs.empty()) continue;
+    for (const ByteReader* in : inputs) changed_bytes += in->size();
+    group_work.push_back(&k);
+    group_outputs.push_back(std::move(ts));
+    groups.push_back(std::move(inputs));
+  }
+  for (auto& o : outs) o.zip.emplace(o.staged->fd(), o.out.string());
+  auto copy_until = [&](WheelOutput& o, size_t t, size_t end) {  // members [next_member, end), none changed
+    for (; o.next_member < end; ++o.next_member) {
+      const WheelMember& m = w.members[o.next_member];
+      if (written_last(m.name, o)) continue;
+      o.zip->add_stored(m, w);
+      if (is_elf[o.next_member]) keep_outcome(*o.rep, std::move(work[o.next_work++].out[t].outcome));
     }
   };
-  deflate_streamed(
-      std::span<const ByteReader* const>(changed),
-      [&](size_t input, ByteSlice piece, bool last) {
-        WheelWork& k = *changed_work[input];
-        const WheelMember& m = w.members[k.member];
-        if (next_member <= k.member) {  // its first block
-          copy_until(k.member);
-          zip.begin_packed(m.name, k.crc, k.bytes->size(), m);
-          next_member = k.member + 1;
+  const uint64_t once = deflate_streamed_groups(
+      groups,
+      [&](size_t group, size_t input, ByteSlice piece, bool last) {
+        WheelWork* k = group_work[group];
+        const size_t t = group_outputs[group][input];
+        WheelOutput& o = outs[t];
+        MemberOutcome& mo = k->out[t];
+        const WheelMember& m = w.members[k->member];
+        if (o.next_member <= k->member) {  // its first block
+          copy_until(o, t, k->member);
+          o.zip->begin_packed(m.name, mo.crc, mo.bytes->size(), m);
+          o.next_member = k->member + 1;
         }
-        zip.append_packed(piece);
+        o.zip->append_packed(piece);
         if (!last) return;
-        k.outcome.compressed_after = zip.end_packed();
-        new_lines[m.name] = k.record_line;
-        k.bytes.reset();  // its temporary file goes now, not at the end
-        keep_outcome(rep, std::move(work[next_work++].outcome));
+        mo.outcome.compressed_after = o.zip->end_packed();
+        o.new_lines[m.name] = mo.record_line;
+        mo.bytes.reset();  // its temporary file goes now (no later window reads it), not at the end
+        keep_outcome(*o.rep, std::move(work[o.next_work++].out[t].outcome));
       },
       kDeflateLevel, kDeflateBlock, threads);
-  copy_until(w.members.size());
-  std::string text;
-  for (const auto& line : record.lines) {
-    std::string p = record_path(line);
-    if (p == json_name) continue;
-    auto it = new_lines.find(p);
-    text += (it == new_lines.end() ? line : it->second) + "\n";
+  for (size_t t = 0; t < outs.size(); ++t) {
+    WheelOutput& o = outs[t];
+    PruneReport& rep = *o.rep;
+    ZipWriter& zip = *o.zip;
+    copy_until(o, t, w.members.size());
+    std::string text;
+    for (const auto& line : record.lines) {
+      std::string p = record_path(line);
+      if (p == json_name || (!o.variant_json.empty() && p == variant_name)) continue;
+      auto it = o.new_lines.find(p);
+      text += (it == o.new_lines.end() ? line : it->second) + "\n";
+    }
+    // The JSON cannot hold the archive's final size (it is inside it): the size
+    // up to the JSON is a lower bound; the command's report has the exact one.
+    rep.download_after = zip.written();
+    std::string json = json_text(to_json(rep, false));
+    WheelMember like;
+    like.external_attributes = 0100644u << 16;
+    add_deflated(zip, json_name, ByteSlice::of(json), like);
+    rep.record = json_name;
+    text += fmt::format("{},{},{}\n", json_name, record_hash(ByteSlice::of(json)), json.size());
+    // A variant wheel's metadata after the record, so that all before it is the single prune's.
+    if (!o.variant_json.empty()) {
+      add_deflated(zip, variant_name, ByteSlice::of(o.variant_json), like);
+      text +=
+          fmt::format("{},{},{}\n", variant_name, record_hash(ByteSlice::of(o.variant_json)), o.variant_json.size());
+    }
+    add_deflated(zip, record.name, ByteSlice::of(text), like);
+    zip.finish();
+    rep.download_after = zip.written();
+    struct stat st {};
+    ::fchmod(o.staged->fd(), ::stat(path.c_str(), &st) == 0 ? st.st_mode & 0777 : 0644);  // the input wheel's mode
   }
-  // The JSON cannot hold the archive's final size (it is inside it): the size
-  // up to the JSON is a lower bound; the command's report has the exact one.
-  rep.download_after = zip.written();
-  std::string json = json_text(to_json(rep, false));
-  WheelMember like;
-  like.external_attributes = 0100644u << 16;
-  add_deflated(zip, json_name, ByteSlice::of(json), like);
-  rep.record = json_name;
-  text += fmt::format("{},{},{}\n", json_name, record_hash(ByteSlice::of(json)), json.size());
-  add_deflated(zip, record.name, ByteSlice::of(text), like);
-  zip.finish();
-  rep.download_after = zip.written();
-  struct stat st {};
-  ::fchmod(out->fd(), ::stat(r.path.c_str(), &st) == 0 ? st.st_mode & 0777 : 0644);  // the input wheel's mode
-  out->commit();
+  // Each output complete: only then do they take their names, so a failure leaves none.
+  for (auto& o : outs) o.staged->commit();
+  return {changed_bytes, once};
 }
 
 }  // namespace
@@ -402,8 +505,12 @@ PruneReport prune_path(const PruneRequest& r) {
     WheelFile file = open_wheel_file(r.path, r.limits, "tailor prune");
     if (r.out.empty() && !r.opts.dry_run)
       throw_file_error(r.path, "wheels are not pruned in place", "name the new wheel with -o");
+    std::vector<WheelOutput> outs(1);
+    outs[0].out = r.out;
+    outs[0].opts = r.opts;
+    outs[0].rep = &rep;
     try {
-      prune_wheel(rep, r, file.wheel);
+      prune_wheel(outs, r.path, file.wheel, r.opts.dry_run);
     } catch (const DiagnosticError& e) {
       if (!e.diagnostic().path.empty()) throw;
       throw_file_error(r.path, e.diagnostic().message);
@@ -411,6 +518,141 @@ PruneReport prune_path(const PruneRequest& r) {
   }
   rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return rep;
+}
+
+namespace {
+
+std::vector<uint32_t> numbers_of(const std::vector<PruneTarget>& targets) {
+  std::vector<uint32_t> n;
+  for (const auto& t : targets) n.push_back(t.number);
+  return n;
+}
+
+[[noreturn]] void bad_label(const std::string& message) {
+  Diagnostic d;
+  d.message = "prune: " + message;
+  d.hint = "a PEP 825 variant label is one or more of 0-9, a-z, _ and . (\"sm90\"), one per output";
+  throw DiagnosticError(std::move(d));
+}
+
+}  // namespace
+
+FanOutReport prune_fan_out(const FanOutRequest& r) {
+  auto start = std::chrono::steady_clock::now();
+  // As prune_path reads it: a folder, an ELF file, else a wheel.
+  const ArtifactKind kind = artifact_kind(r.path);
+  const bool is_wheel = kind != ArtifactKind::directory && kind != ArtifactKind::file;
+  const bool write = !r.opts.dry_run;
+  std::vector<std::string> labels;
+  for (const auto& o : r.outputs) {
+    std::string label = o.label.empty() ? variant_label_of(numbers_of(o.targets)) : o.label;
+    if (!valid_variant_label(label)) bad_label(fmt::format("'{}' is no variant label", label));
+    if (label == "null") bad_label("the label 'null' is PEP 825's variant of no properties");
+    if (std::find(labels.begin(), labels.end(), label) != labels.end())
+      bad_label(fmt::format("two outputs would be labelled '{}'", label));
+    labels.push_back(label);
+  }
+  // Where each output goes, and for a wheel its variant metadata and the index's.
+  std::vector<fs::path> outs;
+  std::optional<WheelName> name;
+  VariantMetadata index;
+  fs::path index_path;
+  std::vector<std::string> variant_texts;
+  const fs::path base = r.path.lexically_normal().filename().empty()
+                            ? r.path.lexically_normal().parent_path().filename()
+                            : r.path.lexically_normal().filename();
+  if (is_wheel) {
+    name = parse_wheel_name(r.path.filename().string());
+    if (!name)
+      throw_file_error(r.path, "not a wheel file name",
+                       "a fan-out names its wheels after the input's "
+                       "{distribution}-{version}(-{build})?-{python}-{abi}-{platform}.whl");
+    if (!name->label.empty())
+      throw_file_error(r.path, fmt::format("already a variant wheel (label '{}')", name->label),
+                       "prune the wheel it was made from");
+    const std::string cuda = cuda_of_wheel_version(name->version);
+    index.namespaces = {kNvidiaNamespace};
+    for (size_t i = 0; i < r.outputs.size(); ++i) {
+      WheelName n = *name;
+      n.label = labels[i];
+      outs.push_back(r.dir / n.file_name());
+      VariantMetadata one;
+      one.namespaces = {kNvidiaNamespace};
+      one.variants[labels[i]] = nvidia_properties(numbers_of(r.outputs[i].targets), cuda);
+      variant_texts.push_back(variant_json_text(one));
+      index.variants[labels[i]] = one.variants[labels[i]];
+    }
+    index_path = r.dir / name->variants_index_name();
+    // An index already there (an earlier fan-out of the same version) is merged with, before any work.
+    if (write && fs::exists(index_path)) {
+      std::string text = read_file(index_path, "the variants index");
+      VariantMetadata there = parse_variant_json(text, index_path.string());
+      merge_variant_metadata(there, index, index_path.string());
+      index = std::move(there);
+    }
+  } else {
+    for (const auto& l : labels) outs.push_back(r.dir / l / base);
+  }
+  if (write) {
+    for (const auto& o : outs)
+      if (fs::exists(fs::symlink_status(o)))
+        throw_file_error(o, "the output exists already",
+                         "tailor prune never overwrites: remove it, or choose another -o");
+    std::error_code ec;
+    fs::create_directories(r.dir, ec);
+    if (!fs::is_directory(r.dir)) throw_file_error(r.dir, fmt::format("cannot create the directory: {}", ec.message()));
+    remove_stale_temp_files(r.dir);
+  }
+  FanOutReport fr;
+  fr.outputs.resize(r.outputs.size());
+  for (size_t i = 0; i < r.outputs.size(); ++i) {
+    PruneReport& rep = fr.outputs[i];
+    rep.root = r.path.string();
+    rep.output = write ? outs[i].string() : "";
+    for (const auto& t : r.outputs[i].targets) rep.sm.push_back(t.sm);
+    rep.keep_ptx = r.opts.keep_ptx;
+    rep.dry_run = r.opts.dry_run;
+  }
+  if (!is_wheel) {
+    // A library or folder has nothing to inflate: each output is prune_path's, the input
+    // read again from the page cache.
+    for (size_t i = 0; i < r.outputs.size(); ++i) {
+      PruneRequest one;
+      one.path = r.path;
+      one.opts = r.opts;
+      one.opts.targets = r.outputs[i].targets;
+      one.limits = r.limits;
+      if (write) {
+        fs::create_directory(outs[i].parent_path());
+        one.out = outs[i];
+      }
+      fr.outputs[i] = prune_path(one);
+    }
+    return fr;
+  }
+  WheelFile file = open_wheel_file(r.path, r.limits, "tailor prune");
+  std::vector<WheelOutput> wouts(r.outputs.size());
+  for (size_t i = 0; i < r.outputs.size(); ++i) {
+    wouts[i].out = outs[i];
+    wouts[i].opts = r.opts;
+    wouts[i].opts.targets = r.outputs[i].targets;
+    wouts[i].rep = &fr.outputs[i];
+    wouts[i].variant_json = variant_texts[i];
+  }
+  try {
+    std::tie(fr.deflated_bytes, fr.deflated_once) = prune_wheel(wouts, r.path, file.wheel, r.opts.dry_run);
+  } catch (const DiagnosticError& e) {
+    if (!e.diagnostic().path.empty()) throw;
+    throw_file_error(r.path, e.diagnostic().message);
+  }
+  if (write) {
+    write_file_atomically(index_path, variant_json_text(index), fs::perms(0644));
+    fr.variants_index = index_path.string();
+    fr.variants = index.variants.size();
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (auto& rep : fr.outputs) rep.seconds = seconds;
+  return fr;
 }
 
 }  // namespace tailor
