@@ -277,6 +277,8 @@ int GenerateRun::run(Session& s) {
   // One writer per output directory at a time (a check reads beside other checks).
   auto lock = lock_tree(dir, s.err, !check);
   std::vector<PlannedChange> plan = plan_tree(dir, files);
+  // Stale files left in place stay listed as tailor's (reported until --prune removes them).
+  if (!policy.prune && remember_stale(dir, files, plan)) plan = plan_tree(dir, files);
   policy.named = named_files(files);
   std::vector<std::string> missing = missing_kept_files(e.spec);
   for (const auto& k : missing) {

@@ -47,6 +47,14 @@ inline bool is_staging_leftover(const PlannedChange& c) { return c.change == Cha
 /// directories tailor writes that \a files lacks are reported stale.
 std::vector<PlannedChange> plan_tree(const std::filesystem::path& root, const std::vector<GeneratedFile>& files);
 
+/// A run that keeps stale files (no --prune) keeps them in the layout manifest
+/// (.tailor-files) of \a files too, with the hash they were written with: they stay
+/// tailor's, reported stale (and `--check` not up to date) until --prune removes
+/// them, instead of being forgotten by the manifest the run writes. Returns
+/// whether \a files changed (then plan again).
+bool remember_stale(const std::filesystem::path& root, std::vector<GeneratedFile>& files,
+                    const std::vector<PlannedChange>& plan);
+
 /// Applies \a plan: creates/updates files (conflicts too where may_overwrite), removes
 /// stale ones when \a prune. Throws DiagnosticError if a write fails; files
 /// already renamed stay, the one being written is left untouched.

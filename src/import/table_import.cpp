@@ -288,11 +288,11 @@ std::optional<std::string> axis_template(const std::vector<Line>& lines, const K
     own.push_back(mine);
     common.push_back(general);
   }
-  // The common form: the one most entries have (the first of those as many).
+  // The common form: the one most entries have (of those as many, the newest: the likeliest next).
   std::string form;
   size_t most = 0;
   for (const auto& c : common)
-    if (size_t n = static_cast<size_t>(std::count(common.begin(), common.end(), c)); n > most) most = n, form = c;
+    if (size_t n = static_cast<size_t>(std::count(common.begin(), common.end(), c)); n >= most) most = n, form = c;
   std::string out;
   for (size_t i = 0; i < spans.front().first; ++i) out += lines[i].tmpl() + "\n";
   out += "{#" + axis + "}\n" + form + "{/" + axis + "}\n";
