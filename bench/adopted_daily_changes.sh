@@ -10,7 +10,7 @@
 #            family, pinned at PIN132 (default: the newest CUDA's pin)
 #   version  move one version's pin: the oldest release's GPU pin -> NEWPIN (ed142ab)
 #   cudapin  move one CUDA's pin: CUDA 13.0's pin -> 0182a36 in every release
-#   drop     drop a release: the oldest release's blocks deleted
+#   drop     drop a release: the oldest release's blocks deleted (generate --prune)
 # Prints per change: the spec lines edited, the files changed / added / removed,
 # the set the change implies (computed here from the file names of the adopted
 # tree and the edit, not from tailor), whether they agree, the evaluation through
@@ -112,7 +112,8 @@ d = [l for l in difflib.unified_diff(before, s.split("\n"), lineterm="", n=0) if
 print(sum(1 for l in d if l.startswith("+")), sum(1 for l in d if l.startswith("-")))
 PY
     read -r plus minus <"$tmp/edit.txt"
-    (cd "$work" && "$tailor" generate tailor.toml -o . >"$tmp/gen.txt" 2>&1) ||
+    prune=; [[ $change == drop ]] && prune=--prune  # a dropped release's files go with --prune
+    (cd "$work" && "$tailor" generate tailor.toml -o . $prune >"$tmp/gen.txt" 2>&1) ||
       { echo "-- $change: generate failed:"; tail -3 "$tmp/gen.txt"; continue; }
     (cd "$work" && "$tailor" generate tailor.toml -o . --check >"$tmp/gencheck.txt" 2>&1) && gc=0 || gc=$?
     "$tailor" check "$work" --json >"$tmp/after.json" 2>/dev/null || true
@@ -151,9 +152,9 @@ arm = sorted({c[6] for c in cells if c[6].startswith("arm")})
 expect_added, expect_removed, expect_changed = set(), set(), {"tailor.toml"}
 note = ""
 if change == "gpu":
-    # SM 8.7 (Jetson AGX Orin, aarch64 only): an ARM wrapper per release and CUDA that builds
-    # wrappers; the GPU table and every page of a CUDA that lists the GPUs gain it.
-    for pkg, v, pt, py, cu, sm, isa in {(c[0], c[1], c[2] or "", c[3], c[4], "87", t) for c in cells for t in arm}:
+    # SM 8.7 (Jetson AGX Orin, aarch64 only), put after 8.6 in the families' SM lists: an ARM
+    # wrapper per release and CUDA that builds SM 8.6; the GPU table and every page gain it.
+    for pkg, v, pt, py, cu, sm, isa in {(c[0], c[1], c[2] or "", c[3], c[4], "87", t) for c in cells if c[5] == "86" for t in arm}:
         expect_added.add(f"{pkgs}{pkg}{v}{pt}-python{py}-cuda{cu}-sm87-{isa}.nix")
     expect_changed |= {lib("gpu")} | set(pages)
 elif change == "cuda":
@@ -197,7 +198,9 @@ if warn: print(f"   generate warned: {len(warn)} ({warn[0][:160]}…)")
 def findings(p):
     try: return json.load(open(p))
     except Exception: return []
-key = lambda f: (f["file"].split("/", 4)[-1] if False else os.path.basename(f["file"]), f["rule"], f["message"])
+# A finding: its file, rule and message, counts aside ("applies to 105 variant files").
+key = lambda f: (os.path.relpath(f["file"], base if f["file"].startswith(base + "/") else work),
+                 f["rule"], re.sub(r"\d+", "#", f["message"]))
 fb, fa = findings(cb), findings(ca)
 new = {key(f) for f in fa} - {key(f) for f in fb}
 print(f"   check: {len(fb)} findings before, {len(fa)} after; new: {len(new)}" + (f" {sorted(new)[:2]}" if new else ""))
