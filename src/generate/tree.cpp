@@ -109,7 +109,8 @@ std::vector<PlannedChange> plan_tree(const fs::path& root, const std::vector<Gen
 }
 
 bool remember_stale(const fs::path& root, std::vector<GeneratedFile>& files, const std::vector<PlannedChange>& plan) {
-  auto manifest = std::find_if(files.begin(), files.end(), [](const GeneratedFile& f) { return f.path == kLayoutManifest; });
+  auto manifest =
+      std::find_if(files.begin(), files.end(), [](const GeneratedFile& f) { return f.path == kLayoutManifest; });
   auto old = read_if_exists(root / kLayoutManifest);
   if (manifest == files.end() || !old || marker_state(*old) != MarkerState::intact) return false;
   std::map<std::string, std::string> before = read_layout_manifest(*old);

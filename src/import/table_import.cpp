@@ -281,7 +281,8 @@ std::optional<std::string> axis_template(const std::vector<Line>& lines, const K
       std::string t = l.tmpl();
       for (const std::string tail : {"}", " "}) {
         std::string from = "@" + sp.key + tail, to = "@" + axis + tail;
-        for (size_t p = t.find(from); p != std::string::npos; p = t.find(from, p + to.size())) t.replace(p, from.size(), to);
+        for (size_t p = t.find(from); p != std::string::npos; p = t.find(from, p + to.size()))
+          t.replace(p, from.size(), to);
       }
       general += t + "\n";
     }

@@ -13,8 +13,9 @@ namespace {
 [[noreturn]] void fail(std::string_view path, const std::string& message) {
   Diagnostic d;
   d.message = fmt::format("[layout.tables] {}: {}", path, message);
-  d.hint = "{#sm} … {/sm} is written per SM of the matrix, {#cuda} … {/cuda} per CUDA version; "
-           "{#sm 9.0} … {/sm} is that SM's own text";
+  d.hint =
+      "{#sm} … {/sm} is written per SM of the matrix, {#cuda} … {/cuda} per CUDA version; "
+      "{#sm 9.0} … {/sm} is that SM's own text";
   throw DiagnosticError(d);
 }
 
@@ -33,7 +34,8 @@ std::string keyed(std::string_view text, std::string_view axis, const std::strin
   std::string out(text);
   for (const std::string tail : {"}", " "}) {
     std::string from = "@" + std::string(axis) + tail, to = "@" + key + tail;
-    for (size_t p = out.find(from); p != std::string::npos; p = out.find(from, p + to.size())) out.replace(p, from.size(), to);
+    for (size_t p = out.find(from); p != std::string::npos; p = out.find(from, p + to.size()))
+      out.replace(p, from.size(), to);
   }
   return out;
 }
@@ -54,7 +56,8 @@ std::string render_axis_blocks(std::string_view path, std::string_view tmpl, std
     size_t at = tmpl.find(open_tag, i);
     if (at == std::string_view::npos) break;
     size_t brace = tmpl.find('}', at);
-    std::string key(tmpl.substr(at + open_tag.size(), brace == std::string_view::npos ? 0 : brace - at - open_tag.size()));
+    std::string key(
+        tmpl.substr(at + open_tag.size(), brace == std::string_view::npos ? 0 : brace - at - open_tag.size()));
     if (brace == std::string_view::npos || (!key.empty() && key.front() != ' ')) {  // "{#smart}": text
       out += tmpl.substr(i, at + 1 - i);
       i = at + 1;
@@ -75,6 +78,7 @@ std::string render_axis_blocks(std::string_view path, std::string_view tmpl, std
     i = end;
   }
   out += tmpl.substr(i);
+  if (common_at == std::string::npos && own.empty()) return out;  // only text that begins like a block
   if (common_at == std::string::npos)
     fail(path, fmt::format("an own {} X}} block without the common {}}}", open_tag, open_tag));
   std::string entries;

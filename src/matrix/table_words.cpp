@@ -142,8 +142,8 @@ std::vector<std::string> matrix_sms(const Matrix& m) {
 
 std::string render_table_template(std::string_view path, std::string_view tmpl, const Spec& spec, const Matrix& m,
                                   const KnowledgeBase& kb) {
-  std::string expanded = render_version_blocks(path, tmpl, spec, m, kb);  // the version table's entries
-  expanded = render_axis_blocks(path, expanded, "sm", matrix_sms(m));  // a GPU table's
+  std::string expanded = render_version_blocks(path, tmpl, spec, m, kb);       // the version table's entries
+  expanded = render_axis_blocks(path, expanded, "sm", matrix_sms(m));          // a GPU table's
   expanded = render_axis_blocks(path, expanded, "cuda", matrix_cudas(m, kb));  // a CUDA table's
   std::string out;
   WordQuoter quoter(language_of(path));

@@ -25,8 +25,8 @@ namespace tailor {
 /// ("9.0", "90"), cuda@CUDA, cuda_underscore@CUDA ("12.8", "12_8"): the key itself, for the
 /// entries of {#sm} and {#cuda} blocks (axis_table.hpp).
 inline constexpr std::array<std::string_view, 10> kTableWords = {
-    "gpu_names", "arch_name", "cuda_underscore_list", "driver", "cuda_attr", "isa_flags",
-    "sm",        "sm_nodot",  "cuda",                 "cuda_underscore"};
+    "gpu_names", "arch_name", "cuda_underscore_list", "driver", "cuda_attr", "isa_flags", "sm",
+    "sm_nodot",  "cuda",      "cuda_underscore"};
 
 /// The pieces of \a tmpl: "{word@key}" (word of [a-z_], key of [0-9a-z_. ]) is
 /// a word whose text is "word@key"; any other brace is literal.
