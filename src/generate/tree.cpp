@@ -108,7 +108,8 @@ std::vector<PlannedChange> plan_tree(const fs::path& root, const std::vector<Gen
   return plan;
 }
 
-bool remember_stale(const fs::path& root, std::vector<GeneratedFile>& files, const std::vector<PlannedChange>& plan) {
+bool remember_stale(const fs::path& root, std::vector<GeneratedFile>& files, const std::vector<PlannedChange>& plan,
+                    const std::function<bool(const std::string&)>& variant_file) {
   auto manifest =
       std::find_if(files.begin(), files.end(), [](const GeneratedFile& f) { return f.path == kLayoutManifest; });
   auto old = read_if_exists(root / kLayoutManifest);
@@ -116,7 +117,7 @@ bool remember_stale(const fs::path& root, std::vector<GeneratedFile>& files, con
   std::map<std::string, std::string> before = read_layout_manifest(*old);
   std::string kept;
   for (const auto& c : plan)
-    if (auto it = before.find(c.path); c.change == Change::stale && it != before.end())
+    if (auto it = before.find(c.path); c.change == Change::stale && it != before.end() && variant_file(c.path))
       kept += fmt::format("{}  {}\n", it->second, c.path);
   if (kept.empty()) return false;
   // The body without its marker line (the last), the stale entries after it, marked again.
