@@ -248,7 +248,9 @@ class Repinner {
           if (seen.empty() || n.name.ends_with("Packages")) seen = n.name;
         }
     rewrite_torch_mentions(f, fc);
-    count_cuda_sets(f.text);
+    // The package sets the new pin must provide: those of the files it reaches (with --from,
+    // a file of another pin stays on it).
+    if (o_.from.empty() || !sites.empty()) count_cuda_sets(f.text);
     if (fc.edits.empty()) return;
     normalize_edits(fc.edits);
     std::sort(fc.changes.begin(), fc.changes.end(),
