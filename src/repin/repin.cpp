@@ -523,7 +523,7 @@ class Repinner {
     std::map<std::string, std::string> claims;  // "2.10" -> first place
     for (const auto& p : parsed_) {
       const auto& f = plan_.after[p.index];
-      if (f.text.size() > (1u << 22)) continue;
+      if (f.text.size() > (1u << 22) || (!o_.from.empty() && p.pins.empty())) continue;  // --from: its files only
       for (auto it = std::sregex_iterator(f.text.begin(), f.text.end(), prefix); it != std::sregex_iterator(); ++it) {
         std::string v = (*it).str(1) + "." + (*it).str(2);
         nix::Span sp =

@@ -127,7 +127,8 @@ TEST(CmdRepin, FromOnePinAsksOnlyForThePackageSetsOfTheFilesItMoves) {
   std::string tree = tmp.path() + "/tree";
   fs::create_directories(tree);
   auto recipe = [&](const std::string& name, const std::string& rev, const std::string& cuda) {
-    std::ofstream(tree + "/" + name) << "let pkgs = import (builtins.fetchTarball {\n"
+    std::ofstream(tree + "/" + name) << (cuda.ends_with("13_1") ? "# pname: pytorch210-python313-cuda13_1\n" : "")
+                                     << "let pkgs = import (builtins.fetchTarball {\n"
                                      << "  url = \"https://github.com/NixOS/nixpkgs/archive/" << rev << ".tar.gz\";\n"
                                      << "}) { config.cudaSupport = true; };\n"
                                      << "in pkgs.python3Packages.torch.override { cudaPackages = pkgs." << cuda
@@ -138,6 +139,7 @@ TEST(CmdRepin, FromOnePinAsksOnlyForThePackageSetsOfTheFilesItMoves) {
   auto r = run_tailor({"repin", tree, "--rev", "ed142ab", "--from", "0182a36"});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(r.out.find("does not provide CUDA 13.1"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("names claim"), std::string::npos) << r.out;  // the torch 2.10 name is on the pin that stays
   EXPECT_NE(read_file(tree + "/torch-cuda12_8.nix").find("ed142ab1b3a092c4d149245d0c4126a5d7ea00b0"),
             std::string::npos);
   EXPECT_NE(read_file(tree + "/torch-cuda13_1.nix").find("2017d6d515f8a7b289fe06d3a880a7ec588c3900"),
@@ -148,6 +150,7 @@ TEST(CmdRepin, FromOnePinAsksOnlyForThePackageSetsOfTheFilesItMoves) {
                          "recipes use cudaPackages_13_1"),
             std::string::npos)
       << all.out << all.err;
+  EXPECT_NE(all.out.find("names claim PyTorch 2.10 (pytorch210- at "), std::string::npos) << all.out;
 }
 
 TEST(CmdRepin, OnlyPinHashAndPackageSetTokensChange) {
