@@ -155,5 +155,97 @@ TEST(AdoptReleases, RepinFromOnePinMovesTheSpecAndGenerateMovesTheTable) {
   EXPECT_EQ(check.status, 0) << check.out << check.err;
 }
 
+TEST(AdoptReleases, AGpuAddedToTheSpecGetsItsEntryInTheGpuTableWrittenFromTheCommonForm) {
+  test::TempDir tmp("adopt-releases-gpu");
+  std::string tree = test::copy_tree(tmp, "tests/data/trees/adopt-releases");
+  std::string team = test::read_file(test::source_path("tests/data/trees/adopt-releases/.flox/pkgs/lib/gpus.nix"));
+  ASSERT_EQ(run_tailor({"adopt", tree, "--write"}).status, 0);
+  std::string spec = test::read_file(tree + "/tailor.toml");
+  // The GPU table per SM: 9.0's form is the common one, 6.1 (its allowed targets) its own.
+  EXPECT_NE(spec.find("{#sm}\n  \"{sm_nodot@sm}\" = {\n    family = \"{arch_name@sm}\";\n    names = "
+                      "\"{gpu_names@sm}\";\n    allowedISAs = null;\n  };\n{/sm}\n{#sm 6.1}\n  \"61\" = {\n"),
+            std::string::npos)
+      << spec;
+  // The user adds SM 8.9 to the CUDA 12.8 family.
+  size_t at = spec.find("sm = [\"6.1\", \"9.0\"]");
+  ASSERT_NE(at, std::string::npos) << spec;
+  spec.replace(at, 19, "sm = [\"6.1\", \"8.9\", \"9.0\"]");
+  write(tree + "/tailor.toml", spec);
+  auto gen = run_tailor({"generate", tree + "/tailor.toml", "-o", tree});
+  ASSERT_EQ(gen.status, 0) << gen.err;
+  EXPECT_TRUE(fs::exists(tree + kPkgs + "torchvision026-python313-cuda12_8-sm89-avx512.nix"));
+  // The team's table with an SM 8.9 entry between 6.1 and 9.0: Ada Lovelace, its products
+  // (data/gpu_architectures.toml: no team names for it), every CPU target.
+  std::string expected = team;
+  expected.insert(expected.find("  \"90\" = {"),
+                  "  \"89\" = {\n"
+                  "    family = \"Ada Lovelace\";\n"
+                  "    names = \"RTX 4090, L4, L40, L40S\";\n"
+                  "    allowedISAs = null;\n"
+                  "  };\n");
+  EXPECT_EQ(test::read_file(tree + kPkgs + "lib/gpus.nix"), expected);
+  // Every wrapper, the new ones too, evaluates through the team's builder.
+  auto check = run_tailor({"generate", tree + "/tailor.toml", "-o", tree, "--check"});
+  EXPECT_EQ(check.status, 0) << check.out << check.err;
+}
+
+TEST(AdoptReleases, ACudaAddedToTheSpecGetsItsEntryInTheCudaTableAndTheReleases) {
+  test::TempDir tmp("adopt-releases-cuda");
+  std::string tree = test::copy_tree(tmp, "tests/data/trees/adopt-releases");
+  std::string team = test::read_file(test::source_path("tests/data/trees/adopt-releases/.flox/pkgs/lib/cudas.nix"));
+  ASSERT_EQ(run_tailor({"adopt", tree, "--write"}).status, 0);
+  std::string spec = test::read_file(tree + "/tailor.toml");
+  // The user adds CUDA 12.9: a copy of the CUDA 12.8 family, pinned at 46336d4 (which has 12.9).
+  size_t from = spec.find("[[family]]\nname = \"torchvision-cuda12_8\"");
+  size_t to = spec.find("[[family]]\nname = \"torchvision-cuda13_0\"");
+  ASSERT_TRUE(from != std::string::npos && to != std::string::npos) << spec;
+  std::string copy = spec.substr(from, to - from);
+  for (auto [a, b] : {std::pair<std::string, std::string>{"12_8", "12_9"}, {"12.8", "12.9"}, {"0182a36", "46336d4"}})
+    for (size_t p = copy.find(a); p != std::string::npos; p = copy.find(a, p + b.size())) copy.replace(p, a.size(), b);
+  spec.insert(to, copy);
+  write(tree + "/tailor.toml", spec);
+  auto gen = run_tailor({"generate", tree + "/tailor.toml", "-o", tree});
+  ASSERT_EQ(gen.status, 0) << gen.err;
+  EXPECT_TRUE(fs::exists(tree + kPkgs + "torchvision026-python313-cuda12_9-sm90-avx512.nix"));
+  // CUDA 12.9's entry after 12.8's: its GA driver's branch (575.51.03, NVIDIA's release notes).
+  std::string expected = team;
+  expected.insert(expected.find("  \"13_0\" = {"), "  \"12_9\" = {\n    driver = \"575\";\n  };\n");
+  EXPECT_EQ(test::read_file(tree + kPkgs + "lib/cudas.nix"), expected);
+  // Each release pins CUDA 12.9 apart (46336d4), the other pins as they were.
+  std::string releases = test::read_file(tree + kPkgs + "lib/releases.nix");
+  EXPECT_NE(releases.find("    cudaPins = {\n      \"12_9\" = \"46336d4d6980ae6f136b45c8507b17787eb186a0\";\n      "
+                          "\"13_0\" = \"6a030d535719c5190187c4cec156f335e95e3211\";\n    };\n"),
+            std::string::npos)
+      << releases;
+  // (The fixture's toolkit table, one line, stays the team's and gets no 12_9: a table of
+  // that shape is not learned, and the stand-in nixpkgs never applies the overlay that reads it.)
+}
+
+TEST(AdoptReleases, ADroppedReleasesFilesStayStaleUntilPruneRemovesThem) {
+  test::TempDir tmp("adopt-releases-stale");
+  std::string tree = test::copy_tree(tmp, "tests/data/trees/adopt-releases");
+  ASSERT_EQ(run_tailor({"adopt", tree, "--write"}).status, 0);
+  std::string spec = test::read_file(tree + "/tailor.toml");
+  drop_release(spec, "0.25.0");
+  write(tree + "/tailor.toml", spec);
+  const std::string old = tree + kPkgs + "torchvision025-python313-cuda12_8-sm90-avx2.nix";
+  // Twice without --prune: the release's 8 wrappers are reported stale both times, not forgotten.
+  for (int run = 0; run < 2; ++run) {
+    auto gen = run_tailor({"generate", tree + "/tailor.toml", "-o", tree});
+    ASSERT_EQ(gen.status, 0) << gen.err;
+    EXPECT_NE(gen.out.find("stale: .flox/pkgs/torchvision025-python313-cuda12_8-sm90-avx2.nix\n"), std::string::npos)
+        << run << gen.out;
+    EXPECT_TRUE(fs::exists(old));
+  }
+  auto check = run_tailor({"generate", tree + "/tailor.toml", "-o", tree, "--check", "--no-eval"});
+  EXPECT_EQ(check.status, 1) << check.out;
+  EXPECT_NE(check.out.find(" is not up to date: 0 to create, 0 to update, 0 edited, 8 stale\n"), std::string::npos)
+      << check.out;
+  auto prune = run_tailor({"generate", tree + "/tailor.toml", "-o", tree, "--prune"});
+  ASSERT_EQ(prune.status, 0) << prune.err;
+  EXPECT_FALSE(fs::exists(old));
+  EXPECT_EQ(run_tailor({"generate", tree + "/tailor.toml", "-o", tree, "--check"}).status, 0);
+}
+
 }  // namespace
 }  // namespace tailor

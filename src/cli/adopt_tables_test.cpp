@@ -108,7 +108,11 @@ TEST(AdoptTables, WriteCorrectsTheTablesAndPagesAtTheWrongFactsOnlyAndGenerateKe
   // The spec holds the tables, and generate keeps the tree.
   std::string spec = read(tree, "tailor.toml");
   EXPECT_NE(spec.find("[layout.tables]"), std::string::npos);
-  EXPECT_NE(spec.find("    driver = \"{driver@12.8}\";"), std::string::npos) << spec;
+  // The CUDA table per CUDA version of the spec: its entry's words take the CUDA ({#cuda} blocks).
+  EXPECT_NE(spec.find("{#cuda}\n  \"{cuda_underscore@cuda}\" = {\n    kit = \"{cuda_attr@cuda}\";\n    driver = "
+                      "\"{driver@cuda}\";\n  };\n{/cuda}\n"),
+            std::string::npos)
+      << spec;
   // ARMv9's flags are the knowledge base's; AVX-512's stay the team's text.
   EXPECT_NE(spec.find("    flags = [ {isa_flags@armv9} ];"), std::string::npos) << spec;
   EXPECT_NE(spec.find("    flags = [ \"-mavx512f\" ];"), std::string::npos) << spec;
@@ -178,10 +182,10 @@ test::RunResult check_with_spec_edit(const test::TempDir& tmp, const std::string
 
 TEST(AdoptTables, AnUnknownTableWordIsAnErrorAtItsPlace) {
   test::TempDir tmp("adopt-tables-bad");
-  auto r = check_with_spec_edit(tmp, "{driver@12.8}", "{drivers@12.8}");
+  auto r = check_with_spec_edit(tmp, "{driver@cuda}", "{drivers@cuda}");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("bad.toml:"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("'{drivers@12.8}' is no word of a table"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'{drivers@cuda}' is no word of a table"), std::string::npos) << r.err;
 }
 
 TEST(AdoptTables, OnAPageTheFloorIsReadOnlyWhereTheLineSpeaksOfTheDriver) {

@@ -277,6 +277,16 @@ int GenerateRun::run(Session& s) {
   // One writer per output directory at a time (a check reads beside other checks).
   auto lock = lock_tree(dir, s.err, !check);
   std::vector<PlannedChange> plan = plan_tree(dir, files);
+  // Stale files left in place stay listed as tailor's (reported until --prune removes them).
+  // Those of variants only: a wrapper beside the others, a page beside the pages.
+  auto variant_file = [&](const std::string& path) {
+    if (!e.spec.layout) return false;
+    std::string folder = fs::path(path).parent_path().generic_string();
+    if (folder == e.spec.layout->dir) return true;
+    return std::any_of(e.spec.layout->pages.begin(), e.spec.layout->pages.end(),
+                       [&](const auto& page) { return fs::path(page.first).parent_path().generic_string() == folder; });
+  };
+  if (!policy.prune && remember_stale(dir, files, plan, variant_file)) plan = plan_tree(dir, files);
   policy.named = named_files(files);
   std::vector<std::string> missing = missing_kept_files(e.spec);
   for (const auto& k : missing) {

@@ -6,6 +6,8 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "generate/layout.hpp"
 #include "generate/marker.hpp"
 #include "util/atomic_write.hpp"
@@ -104,6 +106,25 @@ std::vector<PlannedChange> plan_tree(const fs::path& root, const std::vector<Gen
     plan.push_back({path, Change::stale, content_hash(*content) == hash ? "" : "edited since tailor generated it"});
   }
   return plan;
+}
+
+bool remember_stale(const fs::path& root, std::vector<GeneratedFile>& files, const std::vector<PlannedChange>& plan,
+                    const std::function<bool(const std::string&)>& variant_file) {
+  auto manifest =
+      std::find_if(files.begin(), files.end(), [](const GeneratedFile& f) { return f.path == kLayoutManifest; });
+  auto old = read_if_exists(root / kLayoutManifest);
+  if (manifest == files.end() || !old || marker_state(*old) != MarkerState::intact) return false;
+  std::map<std::string, std::string> before = read_layout_manifest(*old);
+  std::string kept;
+  for (const auto& c : plan)
+    if (auto it = before.find(c.path); c.change == Change::stale && it != before.end() && variant_file(c.path))
+      kept += fmt::format("{}  {}\n", it->second, c.path);
+  if (kept.empty()) return false;
+  // The body without its marker line (the last), the stale entries after it, marked again.
+  const std::string& text = manifest->content;
+  size_t last = text.rfind('\n', text.size() - 2);
+  manifest->content = with_marker(text.substr(0, last + 1) + kept, CommentStyle::hash);
+  return true;
 }
 
 bool may_overwrite(const PlannedChange& c, bool force, const std::set<std::string>& named) {

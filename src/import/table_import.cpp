@@ -234,6 +234,76 @@ std::string full_rev(const std::string& pin, const KnowledgeBase& kb) {
   return p ? p->rev : pin;
 }
 
+// ---- A GPU or CUDA table written per SM / CUDA of the matrix ({#sm} / {#cuda} blocks, axis_table.hpp).
+
+// The template of \a lines (a table learned by learn_nix) whose entries, keyed by SM or
+// by CUDA, follow one another: the common form of an entry (its key and facts as words
+// of the axis) written per key, the entries of another form each its own block. nullopt
+// where the entries are not all of one axis or not one after another.
+std::optional<std::string> axis_template(const std::vector<Line>& lines, const KnowledgeBase& kb) {
+  struct Span {
+    size_t first, last;
+    std::string key;  // "9.0", "12.8"
+  };
+  std::vector<Span> spans;
+  std::string axis;
+  int depth = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::smatch mt;
+    if (depth == 1 && bounded_search(lines[i].text, mt, kEntry)) {
+      const GpuArch* g = gpu_of_key(kb, mt[1]);
+      std::string cuda = g ? "" : cuda_of_key(kb, mt[1]);
+      std::string here = g ? "sm" : cuda.empty() ? "" : "cuda";
+      if (here.empty() || (!axis.empty() && axis != here)) return std::nullopt;
+      axis = here;
+      spans.push_back({i, i, g ? g->sm : cuda});
+    }
+    depth += brace_balance(lines[i].text);
+    if (depth == 1 && !spans.empty() && spans.back().last == spans.back().first && i > spans.back().first)
+      spans.back().last = i;
+  }
+  if (spans.size() < 2) return std::nullopt;
+  for (size_t k = 0; k + 1 < spans.size(); ++k)
+    if (spans[k].last + 1 != spans[k + 1].first || spans[k].last == spans[k].first) return std::nullopt;
+  std::vector<std::string> own, common;  // each entry's text: as written, and with its key as the axis
+  for (const auto& sp : spans) {
+    std::string mine, general;
+    std::string nodot = sp.key, dotted = sp.key;
+    if (axis == "sm")
+      nodot.erase(std::remove(nodot.begin(), nodot.end(), '.'), nodot.end());
+    else
+      std::replace(nodot.begin(), nodot.end(), '.', '_');
+    for (size_t i = sp.first; i <= sp.last; ++i) {
+      Line l = lines[i];
+      mine += l.tmpl() + "\n";
+      l.put(nodot, (axis == "sm" ? "sm_nodot@" : "cuda_underscore@") + axis, true);
+      l.put(dotted, axis + "@" + axis, true);
+      std::string t = l.tmpl();
+      for (const std::string tail : {"}", " "}) {
+        std::string from = "@" + sp.key + tail, to = "@" + axis + tail;
+        for (size_t p = t.find(from); p != std::string::npos; p = t.find(from, p + to.size()))
+          t.replace(p, from.size(), to);
+      }
+      general += t + "\n";
+    }
+    own.push_back(mine);
+    common.push_back(general);
+  }
+  // The common form: the one most entries have (of those as many, the newest: the likeliest next).
+  std::string form;
+  size_t most = 0;
+  for (const auto& c : common)
+    if (size_t n = static_cast<size_t>(std::count(common.begin(), common.end(), c)); n >= most) most = n, form = c;
+  std::string out;
+  for (size_t i = 0; i < spans.front().first; ++i) out += lines[i].tmpl() + "\n";
+  out += "{#" + axis + "}\n" + form + "{/" + axis + "}\n";
+  for (size_t k = 0; k < spans.size(); ++k)
+    if (common[k] != form) out += "{#" + axis + " " + spans[k].key + "}\n" + own[k] + "{/" + axis + "}\n";
+  for (size_t i = spans.back().last + 1; i < lines.size(); ++i)
+    out += lines[i].tmpl() + (i + 1 < lines.size() ? "\n" : "");
+  return out;
+}
+
 // The template of one entry's lines (each ending "\n") for \a row.
 std::string entry_template(const std::vector<std::string>& lines, const VersionRow& row, const KnowledgeBase& kb) {
   std::string out;
@@ -449,6 +519,8 @@ void import_tables(const std::vector<recipe::SourceFile>& files, const std::stri
             "entry by version)";
       return false;
     }
+    // A GPU or CUDA table is written per SM / CUDA of the spec where its entries allow it.
+    if (auto blocks = axis_template(lines, kb); blocks && take_template(f, *blocks)) return true;
     return take_template(f, tmpl);
   };
   take_template = [&](const recipe::SourceFile& f, const std::string& tmpl) -> bool {

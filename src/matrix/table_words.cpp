@@ -6,10 +6,12 @@
 #include <fmt/ranges.h>
 
 #include "kb/driver_rule.hpp"
+#include "matrix/axis_table.hpp"
 #include "matrix/version_table.hpp"
 #include "matrix/word_quoting.hpp"
 #include "util/diagnostic.hpp"
 #include "util/quote.hpp"
+#include "util/version.hpp"
 
 namespace tailor {
 
@@ -63,6 +65,20 @@ std::optional<std::string> table_word(std::string_view word, std::string_view ke
     }
     return fmt::format("{}", fmt::join(items, " "));
   }
+  if (word == "sm" || word == "sm_nodot") {
+    const GpuArch* g = kb.gpu(k);
+    if (!g) return std::nullopt;
+    std::string out = g->sm;
+    if (word == "sm_nodot") out.erase(std::remove(out.begin(), out.end(), '.'), out.end());
+    return out;
+  }
+  if (word == "cuda" || word == "cuda_underscore") {
+    const CudaToolkit* t = kb.cuda(k);
+    if (!t) return std::nullopt;
+    std::string out = t->version.str();
+    if (word == "cuda_underscore") std::replace(out.begin(), out.end(), '.', '_');
+    return out;
+  }
   if (word == "isa_flags") {
     const CpuIsa* isa = kb.isa(k);
     if (!isa) return std::nullopt;
@@ -112,9 +128,23 @@ std::vector<std::string> matrix_cudas(const Matrix& m, const KnowledgeBase& kb) 
   return out;
 }
 
+std::vector<std::string> matrix_sms(const Matrix& m) {
+  std::vector<std::string> out;
+  for (const auto& v : m.variants)
+    for (const auto& sm : v.sms())
+      if (std::find(out.begin(), out.end(), sm) == out.end()) out.push_back(sm);
+  std::sort(out.begin(), out.end(), [&](const std::string& a, const std::string& b) {
+    auto x = Version::parse(a), y = Version::parse(b);
+    return x && y ? *x < *y : a < b;
+  });
+  return out;
+}
+
 std::string render_table_template(std::string_view path, std::string_view tmpl, const Spec& spec, const Matrix& m,
                                   const KnowledgeBase& kb) {
-  std::string expanded = render_version_blocks(path, tmpl, spec, m, kb);  // the version table's entries
+  std::string expanded = render_version_blocks(path, tmpl, spec, m, kb);       // the version table's entries
+  expanded = render_axis_blocks(path, expanded, "sm", matrix_sms(m));          // a GPU table's
+  expanded = render_axis_blocks(path, expanded, "cuda", matrix_cudas(m, kb));  // a CUDA table's
   std::string out;
   WordQuoter quoter(language_of(path));
   for (const auto& p : table_pieces(expanded)) {

@@ -21,9 +21,12 @@ namespace tailor {
 /// the CUDA versions the matrix builds the SM with, as Nix list items
 /// ("\"12_8\" \"12_9\""): none that nvcc cannot compile for it; driver@CUDA: NVIDIA's minimum driver, its major
 /// ("570"); cuda_attr@CUDA: the nixpkgs package set ("cudaPackages_13_0"); isa_flags@ISA:
-/// a CPU target's compiler flags, as Nix list items ("\"-mavx2\" \"-mfma\"").
-inline constexpr std::array<std::string_view, 6> kTableWords = {"gpu_names", "arch_name", "cuda_underscore_list",
-                                                                "driver",    "cuda_attr", "isa_flags"};
+/// a CPU target's compiler flags, as Nix list items ("\"-mavx2\" \"-mfma\""); sm@SM, sm_nodot@SM
+/// ("9.0", "90"), cuda@CUDA, cuda_underscore@CUDA ("12.8", "12_8"): the key itself, for the
+/// entries of {#sm} and {#cuda} blocks (axis_table.hpp).
+inline constexpr std::array<std::string_view, 10> kTableWords = {
+    "gpu_names", "arch_name", "cuda_underscore_list", "driver", "cuda_attr", "isa_flags", "sm",
+    "sm_nodot",  "cuda",      "cuda_underscore"};
 
 /// The pieces of \a tmpl: "{word@key}" (word of [a-z_], key of [0-9a-z_. ]) is
 /// a word whose text is "word@key"; any other brace is literal.
@@ -33,6 +36,9 @@ std::vector<TemplatePiece> table_pieces(std::string_view tmpl);
 /// value there (no such SM or CUDA, no driver recorded). \a m: the spec's matrix.
 std::optional<std::string> table_word(std::string_view word, std::string_view key, const Spec& spec, const Matrix& m,
                                       const KnowledgeBase& kb);
+
+/// The SMs of \a m's variants ("9.0"), oldest first.
+std::vector<std::string> matrix_sms(const Matrix& m);
 
 /// The CUDA versions of \a m's variants ("12.8"), oldest first.
 std::vector<std::string> matrix_cudas(const Matrix& m, const KnowledgeBase& kb);

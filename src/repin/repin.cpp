@@ -248,7 +248,9 @@ class Repinner {
           if (seen.empty() || n.name.ends_with("Packages")) seen = n.name;
         }
     rewrite_torch_mentions(f, fc);
-    count_cuda_sets(f.text);
+    // The package sets the new pin must provide: those of the files it reaches (with --from,
+    // a file of another pin stays on it).
+    if (o_.from.empty() || !sites.empty()) count_cuda_sets(f.text);
     if (fc.edits.empty()) return;
     normalize_edits(fc.edits);
     std::sort(fc.changes.begin(), fc.changes.end(),
@@ -521,7 +523,7 @@ class Repinner {
     std::map<std::string, std::string> claims;  // "2.10" -> first place
     for (const auto& p : parsed_) {
       const auto& f = plan_.after[p.index];
-      if (f.text.size() > (1u << 22)) continue;
+      if (f.text.size() > (1u << 22) || (!o_.from.empty() && p.pins.empty())) continue;  // --from: its files only
       for (auto it = std::sregex_iterator(f.text.begin(), f.text.end(), prefix); it != std::sregex_iterator(); ++it) {
         std::string v = (*it).str(1) + "." + (*it).str(2);
         nix::Span sp =

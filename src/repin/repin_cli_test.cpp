@@ -119,6 +119,40 @@ int expect_only_migration_tokens(const std::string& in, const std::string& out) 
   return changed_tokens;
 }
 
+TEST(CmdRepin, FromOnePinAsksOnlyForThePackageSetsOfTheFilesItMoves) {
+  // Two recipes on two pins: CUDA 12.8 on 0182a36, CUDA 13.1 on 2017d6d. Moving 0182a36 to
+  // ed142ab (which has CUDA 12.8 and 12.9, data/nixpkgs_pins.toml) leaves the CUDA 13.1 recipe
+  // on its pin: nothing to verify about CUDA 13.1 on ed142ab.
+  TempDir tmp("repin-from-cuda");
+  std::string tree = tmp.path() + "/tree";
+  fs::create_directories(tree);
+  auto recipe = [&](const std::string& name, const std::string& rev, const std::string& cuda) {
+    std::ofstream(tree + "/" + name) << (cuda.ends_with("13_1") ? "# pname: pytorch210-python313-cuda13_1\n" : "")
+                                     << "let pkgs = import (builtins.fetchTarball {\n"
+                                     << "  url = \"https://github.com/NixOS/nixpkgs/archive/" << rev << ".tar.gz\";\n"
+                                     << "}) { config.cudaSupport = true; };\n"
+                                     << "in pkgs.python3Packages.torch.override { cudaPackages = pkgs." << cuda
+                                     << "; }\n";
+  };
+  recipe("torch-cuda12_8.nix", kNew, "cudaPackages_12_8");
+  recipe("torch-cuda13_1.nix", "2017d6d515f8a7b289fe06d3a880a7ec588c3900", "cudaPackages_13_1");
+  auto r = run_tailor({"repin", tree, "--rev", "ed142ab", "--from", "0182a36"});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("does not provide CUDA 13.1"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("names claim"), std::string::npos) << r.out;  // the torch 2.10 name is on the pin that stays
+  EXPECT_NE(read_file(tree + "/torch-cuda12_8.nix").find("ed142ab1b3a092c4d149245d0c4126a5d7ea00b0"),
+            std::string::npos);
+  EXPECT_NE(read_file(tree + "/torch-cuda13_1.nix").find("2017d6d515f8a7b289fe06d3a880a7ec588c3900"),
+            std::string::npos);
+  // Without --from both pins would move, and then CUDA 13.1 is a question for ed142ab.
+  auto all = run_tailor({"repin", tree, "--rev", "ed142ab", "--all-pins", "--dry-run"});
+  EXPECT_NE(all.out.find("ed142ab does not provide CUDA 13.1 per the knowledge base (it has 12.8, 12.9), but the "
+                         "recipes use cudaPackages_13_1"),
+            std::string::npos)
+      << all.out << all.err;
+  EXPECT_NE(all.out.find("names claim PyTorch 2.10 (pytorch210- at "), std::string::npos) << all.out;
+}
+
 TEST(CmdRepin, OnlyPinHashAndPackageSetTokensChange) {
   TempDir tmp("repin-tokens");
   std::string out = tmp.path() + "/out";
