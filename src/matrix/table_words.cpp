@@ -115,11 +115,9 @@ std::vector<std::string> matrix_cudas(const Matrix& m, const KnowledgeBase& kb) 
 std::string render_table_template(std::string_view path, std::string_view tmpl, const Spec& spec, const Matrix& m,
                                   const KnowledgeBase& kb) {
   std::string expanded = render_version_blocks(path, tmpl, spec, m, kb);  // the version table's entries
-  std::string out;
   WordQuoter quoter(language_of(path));
   for (const auto& p : table_pieces(expanded)) {
     if (!p.word) {
-      out += p.text;
       quoter.text(p.text);
       continue;
     }
@@ -132,9 +130,9 @@ std::string render_table_template(std::string_view path, std::string_view tmpl, 
                            fmt::join(kTableWords, ", "));
       throw DiagnosticError(d);
     }
-    out += quote_word(quoter, *value, fmt::format("[layout.tables] {}: {{{}}}", path, p.text));
+    quoter.word(*value, fmt::format("[layout.tables] {}: {{{}}}", path, p.text));
   }
-  return out;
+  return quoter.finish();
 }
 
 }  // namespace tailor
