@@ -73,5 +73,31 @@ TEST(ElfCompact, APointerAtTheProgramHeadersKeepsItsTargetAndReadsTheNewHeaders)
   EXPECT_EQ(get64(sink.out, 0xf8), 0x21198u);
 }
 
+// compact_fuzzer's second finding: .dynsym entry 15 (__cxa_guard_acquire, the symbol of the
+// R_X86_64_JUMP_SLOT at 0x23058, .rela.plt's twelfth entry) made STB_LOCAL, SHN_UNDEF, value
+// 0x7a00, inside .nv_fatbin. glibc's loader resolves a local symbol to the object's base plus
+// its value, SHN_UNDEF or not: the slot points into the fatbin, so the file keeps its size.
+TEST(ElfCompact, ARelocationByAnUndefinedLocalSymbolValuedInTheFatbinRefusesCompaction) {
+  std::vector<uint8_t> b = fixture("compact.so");
+  ASSERT_GT(b.size(), 0x7d8u + 12 * 24);
+  const size_t slot = 0x7d8 + 11 * 24, sym = 0x280 + 15 * 24;
+  ASSERT_EQ(get64(b, slot), 0x23058u);
+  ASSERT_EQ(get64(b, slot + 8), uint64_t{15} << 32 | 7);  // R_X86_64_JUMP_SLOT, symbol 15
+  ASSERT_EQ(b[sym + 4], 0x12);                            // STB_GLOBAL, STT_FUNC
+  ASSERT_EQ(b[sym + 6] | b[sym + 7] << 8, 0);             // SHN_UNDEF
+  b[sym + 4] = 0;                                         // STB_LOCAL, STT_NOTYPE
+  const uint64_t value = 0x7a00;
+  std::memcpy(b.data() + sym + 8, &value, 8);
+
+  auto elf = try_open_elf(ByteSlice(b.data(), b.size()));
+  ASSERT_TRUE(elf.has_value());
+  const std::vector<PruneTarget> targets{PruneTarget{"90", 90, {}}};
+  const CompactionPlan compaction = plan_compaction(*elf, plan_rewrite(*elf, targets, false));
+  EXPECT_FALSE(compaction.compacts());
+  EXPECT_EQ(compaction.refused,
+            "relocation at 0x23058 is relative to symbol 15 of .nv_fatbin: it points in, whatever its addend");
+  EXPECT_EQ(compaction.new_size, b.size());
+}
+
 }  // namespace
 }  // namespace tailor
