@@ -3,6 +3,10 @@
 // entry in an allocated section) reaches the same bytes in the compacted
 // output as in the --no-compact output (the same prune, the file's layout
 // kept). A relocation compaction failed to follow lands on other bytes.
+// Bytes compaction rewrites where they stand (its patches: the program
+// headers, symbols, relocation addends, wrapper pointers) are not compared:
+// a pointer at the program headers keeps its target, and what it reads there
+// must be the new headers (issue 57, compact_fuzzer's first finding).
 // The first byte picks the target SM, the rest is the file.
 #include <cstdint>
 #include <cstdlib>
@@ -65,12 +69,17 @@ std::vector<Pointer> pointers(const std::vector<uint8_t>& b) {
   return out;
 }
 
-// The 16 bytes at virtual address \a v, or none where the file holds none.
-std::vector<uint8_t> bytes_at(const std::vector<uint8_t>& b, uint64_t v) {
-  auto off = offset_of(b, v);
-  if (!off) return {};
-  return std::vector<uint8_t>(b.begin() + static_cast<long>(*off),
-                              b.begin() + static_cast<long>(std::min<uint64_t>(*off + 16, b.size())));
+// Whether the 16 bytes at virtual address \a v of \a kept are those at \a w of
+// \a compacted (or neither file holds any), but for the bytes \a patched marks.
+bool same_bytes(const std::vector<uint8_t>& kept, uint64_t v, const std::vector<uint8_t>& compacted, uint64_t w,
+                const std::vector<char>& patched) {
+  auto k = offset_of(kept, v), c = offset_of(compacted, w);
+  if (!k || !c) return !k && !c;
+  const uint64_t n = std::min<uint64_t>(16, kept.size() - *k);
+  if (n != std::min<uint64_t>(16, compacted.size() - *c)) return false;
+  for (uint64_t j = 0; j < n; ++j)
+    if (!patched[*c + j] && kept[*k + j] != compacted[*c + j]) return false;
+  return true;
 }
 
 struct VectorSink : CompactSink {
@@ -125,11 +134,14 @@ TAILOR_FUZZ_TARGET(data, size) {
   VectorSink compacted(original);
   apply_compaction(compaction, plan, source, compacted);
   check(compacted.out.size() == compaction.new_size && compacted.out.size() < original.size());
+  std::vector<char> patched(compacted.out.size(), 0);
+  for (const auto& p : compaction.patches)
+    for (uint64_t j = p.to; j < p.to + p.bytes.size() && j < patched.size(); ++j) patched[j] = 1;
   const auto before = pointers(kept), after = pointers(compacted.out);
   check(before.size() == after.size());
   for (size_t i = 0; i < before.size(); ++i) {
     check(before[i].where == after[i].where);
-    check(bytes_at(kept, before[i].value) == bytes_at(compacted.out, after[i].value));
+    check(same_bytes(kept, before[i].value, compacted.out, after[i].value, patched));
   }
   return 0;
 }

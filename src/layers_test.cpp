@@ -31,7 +31,8 @@ const std::map<std::string, std::set<std::string>>& layers() {
       // The core: facts, specs, what a variant builds with.
       {"util", {}},
       {"kb", {"util"}},
-      {"matrix", {"kb", "util"}},
+      // The matrix reads Nix through its lexer: a [layout] template's word is quoted for where it lands.
+      {"matrix", {"kb", "nix", "util"}},
       {"settings", {"matrix", "kb", "util"}},
       // Writing recipe trees, building them, CI for them.
       {"generate", {"settings", "matrix", "kb", "util"}},

@@ -114,11 +114,9 @@ std::map<std::string, std::string> layout_words(const Variant& v, const Spec& sp
 
 std::string render_layout_template(std::string_view tmpl, const Variant& v,
                                    const std::map<std::string, std::string>& words) {
-  std::string out;
   WordQuoter quoter(TextLanguage::nix);  // a wrapper is a .nix file
   for (const auto& p : template_pieces(tmpl)) {
     if (!p.word) {
-      out += p.text;
       quoter.text(p.text);
       continue;
     }
@@ -130,9 +128,9 @@ std::string render_layout_template(std::string_view tmpl, const Variant& v,
                                   : "use words the variant has (a CPU build has no {sm} or {cuda})";
       throw DiagnosticError(d);
     }
-    out += quote_word(quoter, it->second, fmt::format("[layout] wrapper of {}: {{{}}}", v.name, p.text));
+    quoter.word(it->second, fmt::format("[layout] wrapper of {}: {{{}}}", v.name, p.text));
   }
-  return out;
+  return quoter.finish();
 }
 
 }  // namespace tailor

@@ -320,13 +320,10 @@ struct Renderer {
     return !last_cuda.empty() && cuda_before(kb, last_cuda, cell.cuda);
   }
 
-  void run(const std::vector<PageNode>& nodes, std::string& out) {
+  void run(const std::vector<PageNode>& nodes) {
     for (const auto& n : nodes) {
       switch (n.kind) {
-        case PageNode::Kind::text:
-          out += n.text;
-          quoter->text(n.text);
-          break;
+        case PageNode::Kind::text: quoter->text(n.text); break;
         case PageNode::Kind::word: {
           size_t at = n.text.find('@');
           auto v = value(n.text.substr(0, at), n.text.substr(at + 1));
@@ -337,26 +334,26 @@ struct Renderer {
             d.hint = "a target's text comes from [layout.targets]; python and python_nodot need a cell of one Python";
             throw DiagnosticError(d);
           }
-          out += quote_word(*quoter, *v, fmt::format("[layout.pages] {}: {{{}}}", path, n.text));
+          quoter->word(*v, fmt::format("[layout.pages] {}: {{{}}}", path, n.text));
           break;
         }
-        case PageNode::Kind::cond: run(holds(n.text) ? n.body : n.otherwise, out); break;
+        case PageNode::Kind::cond: run(holds(n.text) ? n.body : n.otherwise); break;
         case PageNode::Kind::block: {
           Renderer inner = *this;
           if (n.text == "sm") {
             for (size_t i = 0; i < cell.sms.size(); ++i) {
               inner.sm = &cell.sms[i], inner.last = i + 1 == cell.sms.size();
-              inner.run(n.body, out);
+              inner.run(n.body);
             }
           } else if (n.text == "target") {
             for (size_t i = 0; i < sm->targets.size(); ++i) {
               inner.target = &sm->targets[i], inner.last = i + 1 == sm->targets.size();
-              inner.run(n.body, out);
+              inner.run(n.body);
             }
           } else {
             for (size_t i = 0; i < cell.missing.size(); ++i) {
               inner.missing = &cell.missing[i], inner.last = i + 1 == cell.missing.size();
-              inner.run(n.body, out);
+              inner.run(n.body);
             }
           }
           break;
@@ -372,9 +369,8 @@ std::string render_page(std::string_view path, const std::vector<PageNode>& node
                         const Spec& spec, const Matrix& m, const KnowledgeBase& kb, const TeamFacts* team) {
   WordQuoter quoter(language_of(path));
   Renderer r{path, cell, spec, m, kb, team, &quoter};
-  std::string out;
-  r.run(nodes, out);
-  return out;
+  r.run(nodes);
+  return quoter.finish();
 }
 
 std::optional<std::string> page_path(std::string_view path_tmpl, const PageCell& cell) {

@@ -145,11 +145,9 @@ std::string render_table_template(std::string_view path, std::string_view tmpl, 
   std::string expanded = render_version_blocks(path, tmpl, spec, m, kb);       // the version table's entries
   expanded = render_axis_blocks(path, expanded, "sm", matrix_sms(m));          // a GPU table's
   expanded = render_axis_blocks(path, expanded, "cuda", matrix_cudas(m, kb));  // a CUDA table's
-  std::string out;
   WordQuoter quoter(language_of(path));
   for (const auto& p : table_pieces(expanded)) {
     if (!p.word) {
-      out += p.text;
       quoter.text(p.text);
       continue;
     }
@@ -162,9 +160,9 @@ std::string render_table_template(std::string_view path, std::string_view tmpl, 
                            fmt::join(kTableWords, ", "));
       throw DiagnosticError(d);
     }
-    out += quote_word(quoter, *value, fmt::format("[layout.tables] {}: {{{}}}", path, p.text));
+    quoter.word(*value, fmt::format("[layout.tables] {}: {{{}}}", path, p.text));
   }
-  return out;
+  return quoter.finish();
 }
 
 }  // namespace tailor

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "nix/lexer.hpp"
 #include "util/diagnostic.hpp"
 #include "util/quote.hpp"
 
@@ -21,6 +22,7 @@ bool bare_char(char c) {
 // strings ("\"-mavx2\" \"-mfma\""), items one space apart: nothing that could be
 // an operator, a binding or the end of an attribute set.
 bool safe_code(std::string_view v) {
+  if (v.empty()) return false;  // "x = ;": no value is no code
   size_t i = 0;
   while (i < v.size()) {
     if (i > 0) {
@@ -56,197 +58,253 @@ TextLanguage language_of(std::string_view path) {
   return TextLanguage::other;
 }
 
-void WordQuoter::step(State& s, char c) {
-  switch (s.mode) {
-    case Mode::code:
-      if (s.pending == 1 && c == '\'') {
-        s.mode = Mode::istring, s.pending = 0;
-        return;
-      }
-      if (s.pending == 2 && c == '*') {
-        s.mode = Mode::block_comment, s.pending = 0;
-        return;
-      }
-      s.pending = 0;
-      if (c == '"')
-        s.mode = Mode::dstring;
-      else if (c == '\'')
-        s.pending = 1;
-      else if (c == '/')
-        s.pending = 2;
-      else if (c == '#')
-        s.mode = Mode::line_comment;
-      else if (c == '{' && !s.braces.empty())
-        ++s.braces.back();
-      else if (c == '}' && !s.braces.empty()) {
-        if (s.braces.back() > 0) {
-          --s.braces.back();
-        } else {
-          s.mode = s.returns.back();
-          s.braces.pop_back(), s.returns.pop_back();
-        }
-      }
-      return;
-    case Mode::dstring:
-      if (s.pending == 1) {
-        s.pending = 0;
-        return;
-      }
-      if (s.pending == 2 && c == '{') {
-        s.pending = 0, s.returns.push_back(Mode::dstring), s.braces.push_back(0), s.mode = Mode::code;
-        return;
-      }
-      if (s.pending == 2 && c == '$') {  // "$$" is text to Nix's lexer: "$${" opens nothing
-        s.pending = 0;
-        return;
-      }
-      s.pending = 0;
-      if (c == '\\')
-        s.pending = 1;
-      else if (c == '"')
-        s.mode = Mode::code;
-      else if (c == '$')
-        s.pending = 2;
-      return;
-    case Mode::istring:
-      // pending: 1 one quote, 2 two quotes, 3 a dollar, 4 ''\ (the next character is text).
-      if (s.pending == 4) {
-        s.pending = 0;
-        return;
-      }
-      if (s.pending == 2) {
-        s.pending = 0;
-        if (c == '\'' || c == '$') return;
-        if (c == '\\') {
-          s.pending = 4;
-          return;
-        }
-        s.mode = Mode::code;
-        step(s, c);
-        return;
-      }
-      if (s.pending == 1 && c == '\'') {
-        s.pending = 2;
-        return;
-      }
-      if (s.pending == 3 && c == '{') {
-        s.pending = 0, s.returns.push_back(Mode::istring), s.braces.push_back(0), s.mode = Mode::code;
-        return;
-      }
-      if (s.pending == 3 && c == '$') {  // as in a "…" string, "$$" is text and "$${" opens nothing
-        s.pending = 0;
-        return;
-      }
-      s.pending = c == '\'' ? 1 : c == '$' ? 3 : 0;
-      return;
-    case Mode::line_comment:
-      if (c == '\n') s.mode = Mode::code;
-      return;
-    case Mode::block_comment:
-      if (s.pending == 1 && c == '/') {
-        s.mode = Mode::code, s.pending = 0;
-        return;
-      }
-      s.pending = c == '*' ? 1 : 0;
-      return;
+namespace {
+
+using Region = nix::Region;
+
+// Where a word lands in a Nix file, as the lexer reads the letter standing for it.
+enum class Place { code, dstring, istring, line_comment, block_comment, unread };
+
+Place place_of(const Region* r) {
+  if (!r) return Place::unread;
+  switch (r->in) {
+    case Region::In::string: return r->kind == nix::Tok::str ? Place::dstring : Place::unread;
+    case Region::In::ind_string: return r->kind == nix::Tok::ind_str ? Place::istring : Place::unread;
+    case Region::In::line_comment: return Place::line_comment;
+    case Region::In::block_comment: return Place::block_comment;
+    case Region::In::code:
+    case Region::In::path: return r->kind == nix::Tok::error ? Place::unread : Place::code;
   }
+  return Place::unread;
 }
 
-void WordQuoter::feed(State& s, std::string_view text) {
-  for (char c : text) step(s, c);
-}
-
-void WordQuoter::text(std::string_view s) {
-  if (language_ == TextLanguage::nix) {
-    feed(nix_, s);
-    return;
+std::string place_name(Place p) {
+  switch (p) {
+    case Place::code: return "Nix code";
+    case Place::dstring: return "a Nix string";
+    case Place::istring: return "a Nix indented string";
+    case Place::line_comment:
+    case Place::block_comment: return "a Nix comment";
+    case Place::unread: break;
   }
-  size_t nl = s.rfind('\n');
-  if (nl == std::string_view::npos)
-    line_ += s;
-  else
-    line_ = std::string(s.substr(nl + 1));
+  return "Nix that does not lex";
 }
 
-std::optional<std::string> WordQuoter::word(std::string_view value) {
+// \a value written for \a p, by Nix's escapes; nullopt where no quoting makes it safe.
+std::optional<std::string> quoted(Place p, std::string_view value) {
   std::string out;
-  if (language_ == TextLanguage::nix) {
-    switch (nix_.mode) {
-      case Mode::code:
-        if (!safe_code(value)) return std::nullopt;
-        out = value;
-        break;
-      case Mode::dstring:
-        // nix_string's escapes, and every $ escaped, so that no "{" after the word opens an interpolation.
-        for (char c : value) {
-          if (control(c) && c != '\n' && c != '\r' && c != '\t') return std::nullopt;
-          std::string q = c == '$' ? std::string("\"\\$\"") : nix_string(std::string_view(&c, 1));
-          out.append(q, 1, q.size() - 2);
-        }
-        break;
-      case Mode::istring:
-        for (char c : value) {
-          if (control(c) && c != '\n' && c != '\t') return std::nullopt;
-          if (c == '\'')
-            out += "${\"'\"}";
-          else if (c == '$')
-            out += "''$";
-          else
-            out += c;
-        }
-        break;
-      case Mode::line_comment: out = comment_text(value); break;
-      case Mode::block_comment:
-        for (char c : comment_text(value)) out += c == '*' ? std::string("* ") : std::string(1, c);
-        break;
+  switch (p) {
+    case Place::code:
+      if (!safe_code(value)) return std::nullopt;
+      return std::string(value);
+    case Place::dstring:
+      // nix_string's escapes, and every $ escaped, so that no "{" after the word opens an interpolation.
+      for (char c : value) {
+        if (control(c) && c != '\n' && c != '\r' && c != '\t') return std::nullopt;
+        std::string q = c == '$' ? std::string("\"\\$\"") : nix_string(std::string_view(&c, 1));
+        out.append(q, 1, q.size() - 2);
+      }
+      return out;
+    case Place::istring:
+      for (char c : value) {
+        if (control(c) && c != '\n' && c != '\t') return std::nullopt;
+        if (c == '\'')
+          out += "${\"'\"}";
+        else if (c == '$')
+          out += "''$";
+        else
+          out += c;
+      }
+      return out;
+    case Place::line_comment: return comment_text(value);
+    case Place::block_comment:
+      for (char c : comment_text(value)) out += c == '*' ? std::string("* ") : std::string(1, c);
+      return out;
+    case Place::unread: break;
+  }
+  return std::nullopt;
+}
+
+// The region of \a rs (in source order) that holds byte \a at; null when none does.
+const Region* holding(const std::vector<Region>& rs, size_t at) {
+  auto it = std::upper_bound(rs.begin(), rs.end(), at, [](size_t a, const Region& r) { return a < r.begin; });
+  while (it != rs.begin()) {
+    --it;
+    if (it->end > at) return &*it;
+    if (it->end == it->begin) continue;  // an empty token (the end, a path's end) before a comment
+    return nullptr;
+  }
+  return nullptr;
+}
+
+// Whether \a r, read inside a word that lands in \a p at depth \a depth, is text of that place
+// (in an indented string, the ${"'"} the quoting writes for a quote is, too).
+bool text_of(const Region& r, Place p, uint32_t depth, std::string_view file) {
+  switch (p) {
+    case Place::dstring: return r.in == Region::In::string && r.kind == nix::Tok::str && r.depth == depth;
+    case Place::istring:
+      if (r.depth > depth) return true;  // inside a ${"'"} checked below: nothing else opens one
+      return r.in == Region::In::ind_string && r.depth == depth &&
+             (r.kind == nix::Tok::ind_str ||
+              (r.kind == nix::Tok::dollar_curly && file.substr(r.begin, 6) == "${\"'\"}"));
+    case Place::line_comment: return r.in == Region::In::line_comment;
+    case Place::block_comment: return r.in == Region::In::block_comment;
+    case Place::code:
+      return (r.in == Region::In::code || r.in == Region::In::string || r.in == Region::In::path) && r.depth >= depth &&
+             r.kind != nix::Tok::dollar_curly && r.kind != nix::Tok::ind_open && r.kind != nix::Tok::error;
+    case Place::unread: break;
+  }
+  return false;
+}
+
+// A region as it compares across two renderings of one template: its offsets
+// counted in the template's literal text (a word's bytes count for nothing).
+struct Shape {
+  Region::In in;
+  nix::Tok kind;
+  uint32_t depth;
+  size_t begin, end;
+  bool operator==(const Shape&) const = default;
+};
+
+// The shapes of \a rs, a file whose words stand at \a words ([begin, end) each); regions
+// wholly inside a word are left out. \a inside(word, region) is asked of each of those.
+template <class Inside>
+std::vector<Shape> shapes(const std::vector<Region>& rs, const std::vector<std::pair<size_t, size_t>>& words,
+                          Inside inside) {
+  std::vector<size_t> firsts, bytes{0};  // bytes[k]: of the words before the k-th
+  for (const auto& [first, second] : words) firsts.push_back(first), bytes.push_back(bytes.back() + second - first);
+  auto literal = [&](size_t o) {
+    const auto k = static_cast<size_t>(std::lower_bound(firsts.begin(), firsts.end(), o) - firsts.begin());
+    if (k == 0) return o;  // words[k - 1] is the last to start before o; those before it end before it
+    return o - bytes[k - 1] - (std::min(o, words[k - 1].second) - words[k - 1].first);
+  };
+  std::vector<Shape> out;
+  for (const auto& r : rs) {
+    const auto k = static_cast<size_t>(std::upper_bound(firsts.begin(), firsts.end(), r.begin) - firsts.begin());
+    if (k > 0 && r.end > r.begin && r.end <= words[k - 1].second) {
+      inside(k - 1, r);
+      continue;
     }
-    // The quoted text must leave the place as it found it.
-    State after = nix_;
-    feed(after, out);
-    if (!(after == nix_)) return std::nullopt;
-    return out;
+    out.push_back({r.in, r.kind, r.depth, literal(r.begin), literal(r.end)});
   }
-  if (language_ == TextLanguage::markdown) {
-    bool row = line_.find_first_not_of(' ') != std::string::npos && line_[line_.find_first_not_of(' ')] == '|';
-    bool code_span = std::count(line_.begin(), line_.end(), '`') % 2 == 1;
-    if (code_span && value.find('`') != std::string_view::npos) return std::nullopt;
-    out = row ? markdown_cell(value) : comment_text(value);
-  } else {
-    if (std::any_of(value.begin(), value.end(), [](char c) {
-          return control(c) || std::string_view("\"'\\$`{}<>").find(c) != std::string_view::npos;
-        }))
-      return std::nullopt;
-    out = value;
-  }
-  line_ += out;
   return out;
 }
 
-std::string WordQuoter::place() const {
-  switch (language_) {
-    case TextLanguage::markdown: return "Markdown";
-    case TextLanguage::other: return "a file of no language tailor quotes for";
-    case TextLanguage::nix: break;
-  }
-  switch (nix_.mode) {
-    case Mode::code: return "Nix code";
-    case Mode::dstring: return "a Nix string";
-    case Mode::istring: return "a Nix indented string";
-    case Mode::line_comment:
-    case Mode::block_comment: return "a Nix comment";
-  }
-  return "Nix";
+}  // namespace
+
+void WordQuoter::text(std::string_view s) {
+  if (!pieces_.empty() && !pieces_.back().word)
+    pieces_.back().text += s;
+  else
+    pieces_.push_back({false, std::string(s), ""});
 }
 
-std::string quote_word(WordQuoter& q, std::string_view value, std::string_view what) {
-  if (auto out = q.word(value)) return *out;
+void WordQuoter::word(std::string_view value, std::string what) {
+  pieces_.push_back({true, std::string(value), std::move(what)});
+}
+
+namespace {
+
+[[noreturn]] void refuse(std::string_view what, std::string_view place, std::string_view value) {
   Diagnostic d;
   d.message =
-      fmt::format("{} lands in {}, where its value {} cannot be written safely", what, q.place(), toml_string(value));
+      fmt::format("{} lands in {}, where its value {} cannot be written safely", what, place, toml_string(value));
   d.hint =
       "the value comes from the knowledge base or the spec's [layout]: correct it there, or put the word "
       "inside a string or a comment";
   throw DiagnosticError(d);
+}
+
+}  // namespace
+
+std::string WordQuoter::finish_nix() const {
+  std::vector<const Piece*> words;
+  for (const auto& p : pieces_)
+    if (p.word) words.push_back(&p);
+  // The file with the first \a n words quoted (\a quotes) and each other word a letter; where each word stands.
+  auto render = [&](size_t n, const std::vector<std::string>& quotes, std::vector<std::pair<size_t, size_t>>& at) {
+    std::string out;
+    at.clear();
+    for (const auto& p : pieces_) {
+      if (!p.word) {
+        out += p.text;
+        continue;
+      }
+      const std::string_view w = at.size() < n ? std::string_view(quotes[at.size()]) : std::string_view("x");
+      at.push_back({out.size(), out.size() + w.size()});
+      out += w;
+    }
+    return out;
+  };
+  std::vector<std::pair<size_t, size_t>> at_plain;
+  const std::string plain = render(0, {}, at_plain);
+  if (words.empty()) return plain;
+  // Where each word lands, as Nix reads the letter standing for it.
+  const std::vector<Region> plain_regions = nix::Lexer(plain).regions();
+  const std::vector<Shape> expected = shapes(plain_regions, at_plain, [](size_t, const Region&) {});
+  std::vector<Place> places;
+  std::vector<uint32_t> depths;
+  std::vector<std::string> quotes;
+  for (size_t i = 0; i < words.size(); ++i) {
+    const Region* r = holding(plain_regions, at_plain[i].first);
+    places.push_back(place_of(r));
+    depths.push_back(r ? r->depth : 0);
+    auto q = quoted(places[i], words[i]->text);
+    if (!q) refuse(words[i]->what, place_name(places[i]), words[i]->text);
+    quotes.push_back(std::move(*q));
+  }
+  // With the first n words quoted, the file reads as the plain one but inside
+  // those words, and inside each, its place's text.
+  auto fits = [&](size_t n, std::string* text) {
+    std::vector<std::pair<size_t, size_t>> at;
+    std::string out = render(n, quotes, at);
+    bool ok = true;
+    const auto got = shapes(nix::Lexer(out).regions(), at, [&](size_t k, const Region& r) {
+      if (k < n && !text_of(r, places[k], depths[k], out)) ok = false;
+    });
+    if (text) *text = std::move(out);
+    return ok && got == expected;
+  };
+  std::string out;
+  if (fits(words.size(), &out)) return out;
+  // The first word that does not fit (fits(0) holds): a search, as only a refusal pays for it.
+  size_t lo = 0, hi = words.size();
+  while (hi - lo > 1) {
+    const size_t mid = lo + (hi - lo) / 2;
+    (fits(mid, nullptr) ? lo : hi) = mid;
+  }
+  refuse(words[hi - 1]->what, place_name(places[hi - 1]), words[hi - 1]->text);
+}
+
+std::string WordQuoter::finish() const {
+  if (language_ == TextLanguage::nix) return finish_nix();
+  std::string out, line;  // line: the current line so far
+  for (const auto& p : pieces_) {
+    if (!p.word) {
+      out += p.text;
+      size_t nl = p.text.rfind('\n');
+      line = nl == std::string::npos ? line + p.text : p.text.substr(nl + 1);
+      continue;
+    }
+    std::string q;
+    const std::string_view value = p.text;
+    if (language_ == TextLanguage::markdown) {
+      bool row = line.find_first_not_of(' ') != std::string::npos && line[line.find_first_not_of(' ')] == '|';
+      bool code_span = std::count(line.begin(), line.end(), '`') % 2 == 1;
+      if (code_span && value.find('`') != std::string_view::npos) refuse(p.what, "Markdown", value);
+      q = row ? markdown_cell(value) : comment_text(value);
+    } else {
+      if (std::any_of(value.begin(), value.end(), [](char c) {
+            return control(c) || std::string_view("\"'\\$`{}<>").find(c) != std::string_view::npos;
+          }))
+        refuse(p.what, "a file of no language tailor quotes for", value);
+      q = value;
+    }
+    out += q;
+    line += q;
+  }
+  return out;
 }
 
 }  // namespace tailor

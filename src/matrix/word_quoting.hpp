@@ -6,6 +6,12 @@
 /// for the place it lands, through util/quote.hpp, so no value can end a string,
 /// start an interpolation or a line of code; where no quoting makes it safe
 /// (a name in bare code), the word is refused.
+///
+/// In a Nix file the place is read by Nix's own lexer (nix/lexer.hpp), over the
+/// whole file with every word a plain letter; the quoted file is lexed again
+/// and must read as that one does, but inside the words, which must be text of
+/// their place. A second, hand-written reader of Nix once put a word after
+/// "# …\r" in a comment where Nix reads code (issue 57).
 
 #include <optional>
 #include <string>
@@ -19,7 +25,8 @@ enum class TextLanguage { nix, markdown, other };
 /// The language of a file tailor writes, by its path's extension.
 TextLanguage language_of(std::string_view path);
 
-/// Follows a file's text as a template renders it: literal text, then words.
+/// Collects a file's text as a template renders it, literal text and words,
+/// and writes it with every word quoted for where it lands.
 class WordQuoter {
  public:
   explicit WordQuoter(TextLanguage language) : language_(language) {}
@@ -27,32 +34,24 @@ class WordQuoter {
   /// Literal text of the template, written as it is.
   void text(std::string_view s);
 
-  /// \a value quoted for where the next word lands; nullopt when it cannot be
-  /// written there safely. The quoted text leaves the place as it was.
-  std::optional<std::string> word(std::string_view value);
+  /// A word's value; \a what names the word in a diagnostic ("[layout] wrapper of v: {sm}").
+  void word(std::string_view value, std::string what);
 
-  /// The place the next word lands, for a diagnostic ("a Nix string").
-  std::string place() const;
+  /// The text with each word's value quoted for where it lands. Throws
+  /// DiagnosticError "WHAT lands in PLACE, where its value … cannot be written
+  /// safely" for the first word that cannot be written there safely.
+  std::string finish() const;
 
  private:
-  enum class Mode { code, dstring, istring, line_comment, block_comment };
-  struct State {
-    Mode mode = Mode::code;
-    int pending = 0;            // code: '' or /* half seen; strings: \, $ or '' half seen; block: * seen
-    std::vector<int> braces;    // per open ${: { nesting inside it; the string it returns to
-    std::vector<Mode> returns;  // the string mode each ${ returns to
-    bool operator==(const State&) const = default;
+  struct Piece {
+    bool word = false;
+    std::string text;  ///< literal text, or the word's value
+    std::string what;
   };
-  static void step(State& s, char c);
-  static void feed(State& s, std::string_view text);
+  std::string finish_nix() const;
 
   TextLanguage language_;
-  State nix_;
-  std::string line_;  // markdown and other: the current line so far
+  std::vector<Piece> pieces_;
 };
-
-/// \a value through \a q; throws DiagnosticError "\a what lands in PLACE, where …"
-/// when it cannot be written there safely.
-std::string quote_word(WordQuoter& q, std::string_view value, std::string_view what);
 
 }  // namespace tailor

@@ -11,11 +11,21 @@
 namespace tailor {
 namespace {
 
-// The word after \a before, quoted.
-std::optional<std::string> landed(TextLanguage l, std::string_view before, std::string_view value) {
+// The word between \a before and \a after, quoted; nullopt when it is refused.
+std::optional<std::string> landed(TextLanguage l, std::string_view before, std::string_view value,
+                                  std::string_view after = "") {
   WordQuoter q(l);
   q.text(before);
-  return q.word(value);
+  q.word(value, "{w}");
+  q.text(after);
+  std::string out;
+  try {
+    out = q.finish();
+  } catch (const DiagnosticError&) {
+    return std::nullopt;
+  }
+  EXPECT_TRUE(out.starts_with(before) && out.ends_with(after)) << out;
+  return out.substr(before.size(), out.size() - before.size() - after.size());
 }
 
 const std::string kHostile = "H100\"; injected = builtins.trace \"INJECTED\" 1; x = \"";
@@ -36,7 +46,8 @@ TEST(WordQuoting, InAnIndentedStringQuotesAndDollarsAreEscaped) {
 
 TEST(WordQuoting, InACommentALineBreakBecomesASpace) {
   EXPECT_EQ(landed(TextLanguage::nix, "# for ", "H100\ninjected = 1;"), "H100 injected = 1;");
-  EXPECT_EQ(landed(TextLanguage::nix, "/* for ", "a */ b"), "a * / b");
+  // (A "/*" opens a comment only where a "*/" closes it, as Nix's lexer reads it.)
+  EXPECT_EQ(landed(TextLanguage::nix, "/* for ", "a */ b", " */ 1"), "a * / b");
   // A string's "#" opens no comment: the word after it is in the string.
   EXPECT_EQ(landed(TextLanguage::nix, "x = \"#", "\""), "\\\"");
 }
@@ -54,6 +65,19 @@ TEST(WordQuoting, BareCodeTakesWordsAndCompleteStringsOnly) {
 TEST(WordQuoting, AWordThatWouldJoinTheTextBeforeItIsRefused) {
   // "$" then "{…": an interpolation the template did not write.
   EXPECT_EQ(landed(TextLanguage::nix, "x = \"$", "{y}"), std::nullopt);
+  // "\" then nothing: the template's closing quote would be escaped.
+  EXPECT_EQ(landed(TextLanguage::nix, "{ x = \"\\", "", "\"; y = 1; }"), std::nullopt);
+  // "*" in a comment then "/…": the word would close it.
+  EXPECT_EQ(landed(TextLanguage::nix, "/* *", "/ 1", " */ 1"), std::nullopt);
+}
+
+// Issue 57, layout_template_fuzzer's second finding: Nix ends a line comment at a carriage
+// return as at a line feed (lexer.l: \#[^\r\n]*), so the word after "\r{ names = \"" lands in
+// a string, and is quoted as a string's (a hand-written reader took it for comment text).
+TEST(WordQuoting, ACarriageReturnEndsALineCommentAsNixReadsIt) {
+  EXPECT_EQ(landed(TextLanguage::nix, "# for H100\r{ names = \"", kHostile, "\"; }"),
+            "H100\\\"; injected = builtins.trace \\\"INJECTED\\\" 1; x = \\\"");
+  EXPECT_EQ(landed(TextLanguage::nix, "# for H100\r{ names = ", "H100, L40S", "; }"), std::nullopt);
 }
 
 TEST(WordQuoting, MarkdownKeepsItsLineAndItsCell) {
@@ -65,8 +89,9 @@ TEST(WordQuoting, MarkdownKeepsItsLineAndItsCell) {
 TEST(WordQuoting, TheRefusalNamesTheWordAndWhereItLands) {
   WordQuoter q(TextLanguage::nix);
   q.text("names = ");
+  q.word("H100, L40S", "[layout.tables] lib/gpus.nix: {gpu_names@9.0}");
   try {
-    quote_word(q, "H100, L40S", "[layout.tables] lib/gpus.nix: {gpu_names@9.0}");
+    q.finish();
     FAIL() << "no refusal";
   } catch (const DiagnosticError& e) {
     EXPECT_EQ(e.diagnostic().message,

@@ -254,6 +254,27 @@ void Lexer::lex_to_end() {
   }
 }
 
+std::vector<Region> Lexer::regions() {
+  assert(count_ == 0);  // each token's state is the one it is read in: none peeked before
+  std::vector<Region> out;
+  for (size_t n = 0; n <= 2 * text_.size() + 8; ++n) {  // as lex_to_end: a guard, not a limit
+    const State state = states_.back();
+    const auto depth = static_cast<uint32_t>(states_.size());
+    const size_t comments = comments_.size();
+    const Token t = lex();
+    for (size_t c = comments; c < comments_.size(); ++c)
+      out.push_back({comments_[c].begin, comments_[c].end,
+                     comments_[c].block ? Region::In::block_comment : Region::In::line_comment, Tok::end, depth});
+    Region::In in = Region::In::code;
+    if (state == State::string) in = Region::In::string;
+    if (state == State::ind_string) in = Region::In::ind_string;
+    if (state == State::in_path || state == State::in_path_slash) in = Region::In::path;
+    out.push_back({t.span.begin, t.span.end, in, t.kind, depth});
+    if (t.kind == Tok::end || t.kind == Tok::error) break;
+  }
+  return out;
+}
+
 void Lexer::pop() {
   // `}` at the bottom of the stack must not pop the marker state (lexer.l).
   if (states_.size() > 1) states_.pop_back();

@@ -22,6 +22,18 @@ struct Comment {
   bool header = false;  ///< before the file's first token
 };
 
+/// One token or comment of a text and the state the lexer read it in: how Nix
+/// itself reads each byte. A template's words are placed by it
+/// (matrix/word_quoting), so that no second reader of Nix strings exists.
+struct Region {
+  enum class In : uint8_t { code, string, ind_string, path, line_comment, block_comment };
+  uint32_t begin = 0, end = 0;
+  In in = In::code;     ///< the state it was read in; a comment's kind
+  Tok kind = Tok::end;  ///< the token; Tok::end for a comment
+  uint32_t depth = 0;   ///< the state stack's depth it was read at (1: the file's top level)
+  bool operator==(const Region&) const = default;
+};
+
 class Lexer {
  public:
   /// \a text must outlive the lexer.
@@ -55,6 +67,10 @@ class Lexer {
   /// Lexes the rest of the text for its comments (after a parse error), up to
   /// the end or a lexical error.
   void lex_to_end();
+  /// The tokens and comments of the text, in source order, up to its end (the
+  /// end token included) or its first lexical error (included). Call it on a
+  /// lexer that has read nothing yet.
+  std::vector<Region> regions();
 
  private:
   enum class State : uint8_t { initial, normal, string, ind_string, in_path, in_path_slash };

@@ -247,7 +247,9 @@ CompactionPlan plan_or_throw(const ElfFile& elf, const RewritePlan& rw) {
     if (s.size % kRelaSize != 0) refuse(fmt::format("{} is not whole relocations", s.name));
     std::vector<uint8_t> rel = read_bytes(r, s.offset, s.size, s.name);
     // A relocation relative to a symbol of .nv_fatbin ("sym+0x520") points in whatever its
-    // addend: the symbols move with their containers, the byte it means may not.
+    // addend: the symbols move with their containers, the byte it means may not. A symbol
+    // whose value lies in .nv_fatbin counts whatever its section index: glibc's loader takes
+    // a local symbol's value as it stands, SHN_UNDEF or not (RESOLVE_MAP, SYMBOL_ADDRESS).
     std::set<uint64_t> in_fatbin;
     uint64_t symbols = 0;
     const ElfSection* symtab = s.link < elf.sections.size() ? &elf.sections[s.link] : nullptr;
@@ -257,7 +259,7 @@ CompactionPlan plan_or_throw(const ElfFile& elf, const RewritePlan& rw) {
       for (size_t k = 0; k * kSymSize < syms.size(); ++k) {
         const size_t shndx = static_cast<size_t>(syms[k * kSymSize + 6] | syms[k * kSymSize + 7] << 8);
         const uint64_t v = get64(syms, k * kSymSize + 8);
-        if (shndx == fi || (shndx != 0 && v >= fv && v < fend_v)) in_fatbin.insert(k);
+        if (shndx == fi || (v >= fv && v < fend_v)) in_fatbin.insert(k);
       }
     } else {
       symtab = nullptr;
