@@ -540,6 +540,17 @@ TEST(LintRealTrees, EachFormFindsExactlyItsProblems) {
       // generic.nix are quiet; a ROCm target in a CUDA torch's list still stops CMake.
       {"rocm-targets/bad", {{"TLR026", "pytorch-python313-cuda12_8-sm90-avx2.nix", "\"gfx942\""}}},
       {"rocm-targets/good", {}},
+      // GPU facts wherever a team writes them (issue 58 item 3): a GPU named in the comment
+      // beside an arch-list entry of another SM (RTX 30 cards are SM 8.6), a driver floor in
+      // prose beside a Blackwell GPU it cannot run (RTX 5090: R570), and arch lists taught in a
+      // guide's code blocks (gpuTargets "sm_90", TORCH_CUDA_ARCH_LIST "sm_86"). The good form:
+      // "8.6" # RTX 3090, R570 for the RTX 5090, 550+ for H100 on CUDA 12.4, a ROCm list.
+      {"gpu-facts/bad",
+       {{"TLR018", "pytorch-python313-cuda12_8-sm80-avx2.nix", "RTX 30xx"},
+        {"TLR020", "README.md", "550 or newer"},
+        {"TLR026", "docs/guide.md", "sm_90"},
+        {"TLR026", "docs/guide.md", "sm_86"}}},
+      {"gpu-facts/good", {}},
       // Beside two variants: a runtime helper (pname, no variant name), an overlay and a
       // callPackage'd package file. None is a variant: no name rule, not counted.
       {"package-files/bad",
