@@ -292,8 +292,8 @@ std::string entry_sm(std::string_view e) {
 /// TLR018 for a comment beside an arch-list entry (`"sm_80"   # Ampere - RTX 30xx`):
 /// the products it names are claimed to be of the entry's SM. A comment that
 /// names an SM itself is judged as any comment is (product_findings).
-void entry_comment_findings(const std::string& comment, const Fact& entry, const ProductIndex& products,
-                            const KnowledgeBase& kb, std::vector<LineFinding>& out) {
+void entry_comment_findings(const std::string& comment, const Fact& entry, const std::vector<Fact>& list,
+                            const ProductIndex& products, const KnowledgeBase& kb, std::vector<LineFinding>& out) {
   const std::string sm = entry_sm(entry.text);
   const GpuArch* listed = sm.empty() ? nullptr : kb.gpu(sm);
   if (!listed || !sm_mentions(comment).empty()) return;
@@ -301,13 +301,22 @@ void entry_comment_findings(const std::string& comment, const Fact& entry, const
     const std::string& product = products.entries[e].product;
     const std::vector<const GpuArch*>& homes = products.entries[e].homes;
     if (std::any_of(homes.begin(), homes.end(), [&](const GpuArch* h) { return h->sm == sm; })) continue;
+    // Whether another entry of the list builds the product's SM: then the label misleads, the build does not.
+    auto other =
+        std::find_if(list.begin(), list.end(), [&](const Fact& x) { return entry_sm(x.text) == homes.front()->sm; });
+    std::string effect = other == list.end()
+                             ? std::string("the list builds no code for that GPU")
+                             : fmt::format(
+                                   "the list's \"{}\" builds it, and whoever trims the list by these labels "
+                                   "drops it",
+                                   other->text);
     out.push_back({"TLR018",
                    at,
                    product.size(),
                    fmt::format("the comment beside \"{}\" names {}, but {} is {} ({}, compute capability {}), not "
-                               "{}: the list builds no code for that GPU",
+                               "{}: {}",
                                entry.text, product, product, homes.front()->display(), homes.front()->family,
-                               homes.front()->sm, listed->display()),
+                               homes.front()->sm, listed->display(), effect),
                    fmt::format("build for {} too, or name a GPU of {} ({})", homes.front()->display(),
                                listed->display(), fmt::join(listed->products, ", ")),
                    {fmt::format("source: {}", homes.front()->source)}});
@@ -821,9 +830,9 @@ void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
     for (const auto& c : f.facts.comments) texts.push_back(&c);
     std::string cuda = effective_cuda(f);
     // The arch-list entries by line: a comment after the only entry of its line is about it.
-    std::map<int, std::vector<const Fact*>> entries;
-    for (const auto* list : {&f.facts.gpu_targets, &f.facts.cuda_capabilities})
-      for (const auto& e : *list) entries[e.span.line].push_back(&e);
+    std::map<int, std::vector<std::pair<const Fact*, const std::vector<Fact>*>>> entries;
+    for (const auto* list : {&f.facts.gpu_targets, &f.facts.cuda_capabilities, &f.facts.cuda_arches})
+      for (const auto& e : *list) entries[e.span.line].emplace_back(&e, list);
     for (const Fact* tx : texts) {
       const std::string& line = tx->text;
       if (line.size() > kMaxRegexLine) continue;
@@ -832,8 +841,8 @@ void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       std::vector<LineFinding> found;
       product_findings(line, where, products, kb, found);
       if (auto e = entries.find(tx->span.line); tx->key == "comment" && e != entries.end() && e->second.size() == 1 &&
-                                                e->second.front()->span.column < tx->span.column)
-        entry_comment_findings(line, *e->second.front(), products, kb, found);
+                                                e->second.front().first->span.column < tx->span.column)
+        entry_comment_findings(line, *e->second.front().first, *e->second.front().second, products, kb, found);
       // CUDA versions and driver requirements, against the overlay's toolkit.
       if (!cuda.empty()) {
         // History, bounds and other branches ("the cuda-13 branch builds with CUDA 13.0",
