@@ -12,7 +12,8 @@ for tree in "$@"; do
   for who in base new; do
     bin=${!who}
     "$bin" check "$tree" >"$tmp/check-$who.txt" 2>&1
-    echo "== check $tree ($who): $(tail -1 "$tmp/check-$who.txt")"
+    rc=$?
+    echo "== check $tree ($who): exit $rc, $(grep -E '^checked ' "$tmp/check-$who.txt" || tail -1 "$tmp/check-$who.txt")"
     grep -oE '(error|warning): .*\[TLR[0-9]+\]$' "$tmp/check-$who.txt" |
       sed -E 's/^(error|warning): .*\[(TLR[0-9]+)\]$/\1 \2/' | sort | uniq -c | sed 's/^/   /'
     "$bin" import "$tree" >/dev/null 2>"$tmp/import-$who.txt"

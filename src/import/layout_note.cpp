@@ -1,9 +1,11 @@
 #include "import/layout_note.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <regex>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace tailor::migrate {
 
@@ -45,6 +47,48 @@ std::vector<MultiArch> multi_arch_lists(const lint::LintTree& t) {
   return out;
 }
 
+/// The files of \a t that import or callPackage the file \a rel (resolved from each file's folder).
+std::vector<std::string> importers(const lint::LintTree& t, const std::string& rel) {
+  std::vector<std::string> out;
+  for (const auto& f : t.nix)
+    for (const auto& i : f.facts.imports) {
+      auto dir = std::filesystem::path(f.src.rel).parent_path();
+      if ((dir / i.text).lexically_normal().generic_string() == rel) {
+        out.push_back(f.src.rel);
+        break;
+      }
+    }
+  return out;
+}
+
+/// "flake.nix", "a.nix and b.nix", "a.nix and 2 more".
+std::string some_of(const std::vector<std::string>& files) {
+  if (files.size() <= 2) return fmt::format("{}", fmt::join(files, " and "));
+  return fmt::format("{} and {} more", files.front(), files.size() - 1);
+}
+
+/// kernel-builder's tables: versions.nix (torch × backend) and an archs.nix that gives the
+/// capabilities per torch and CUDA version, each with the files that read it; empty if no versions.nix.
+std::string table_layout(const lint::LintTree& t) {
+  if (!t.files.count("versions.nix")) return "";
+  std::string archs;
+  for (const auto& rel : t.files)
+    if (rel == "archs.nix" || rel.ends_with("/archs.nix")) {
+      archs = rel;
+      break;
+    }
+  const std::vector<std::string> versions_by = importers(t, "versions.nix");
+  if (archs.empty())
+    return fmt::format(" (versions.nix{} lists torch × backend × capabilities, a function expands them)",
+                       versions_by.empty() ? "" : ", read by " + some_of(versions_by) + ",");
+  const std::vector<std::string> archs_by = importers(t, archs);
+  return fmt::format(
+      " (versions.nix{} lists torch × backend; {}{} gives the capabilities per torch and CUDA version; functions "
+      "expand their product)",
+      versions_by.empty() ? "" : ", read by " + some_of(versions_by) + ",", archs,
+      archs_by.empty() ? "" : ", read by " + some_of(archs_by) + ",");
+}
+
 }  // namespace
 
 std::vector<std::string> layout_notes(const lint::LintTree& t) {
@@ -56,15 +100,14 @@ std::vector<std::string> layout_notes(const lint::LintTree& t) {
       ++packages;
       if (example.empty() || (f.stem == "generic" && !example.ends_with("/generic.nix"))) example = f.src.rel;
     }
-  const bool table = t.files.count("versions.nix") > 0, listed = t.files.count("build-variants.json") > 0;
+  const bool listed = t.files.count("build-variants.json") > 0;
   if (packages >= 2)
     out.push_back(fmt::format(
         "layout: a nixpkgs-style package set ({} package files such as {}, called through callPackage{}): its "
         "variants are values of Nix expressions{}, not files named for them; tailor import reads one recipe file "
         "per variant (PACKAGE-pythonXYZ-cudaX_Y-smNN-ISA.nix) and does not evaluate the functions that expand "
         "them{}",
-        packages, example, t.files.count("overlay.nix") ? " and overlay.nix" : "",
-        table ? " (versions.nix lists torch × backend × capabilities, a function expands them)" : "",
+        packages, example, t.files.count("overlay.nix") ? " and overlay.nix" : "", table_layout(t),
         listed ? "; build-variants.json holds the names they expand to" : ""));
   for (const auto& m : multi_arch_lists(t))
     out.push_back(fmt::format(

@@ -633,6 +633,36 @@ TEST(SpecImport, APackageSetIsNamedNotAskedForPackages) {
   for (const auto& w : r.warnings) EXPECT_EQ(w.find("new-package"), std::string::npos) << w;
 }
 
+// kernel-builder's two tables: versions.nix (torch × backend), read by flake.nix, and
+// pkgs/python-modules/torch/archs.nix (capabilities per torch and CUDA version), read by
+// the torch recipes: the note names both and who reads them.
+TEST(SpecImport, APackageSetNamesItsTablesAndTheirReaders) {
+  std::vector<SourceFile> tree = {
+      {"flake.nix", "{ outputs = { self }: let torchVersions = import ./versions.nix; in { }; }\n"},
+      {"overlay.nix",
+       "final: prev: {\n  torch-bin = final.callPackage ./pkgs/python-modules/torch/binary/generic.nix { };\n"
+       "  torch-src = final.callPackage ./pkgs/python-modules/torch/source/default.nix { };\n}\n"},
+      {"pkgs/python-modules/torch/archs.nix", "{ \"2.8\" = { capsPerCudaVersion = { \"12.8\" = [ \"8.0\" ]; }; }; }\n"},
+      {"pkgs/python-modules/torch/binary/generic.nix",
+       "{ stdenv, lib }:\nlet archs = (import ../archs.nix).\"2.8\"; in\nstdenv.mkDerivation { pname = \"torch\"; "
+       "version = \"2.8.0\"; }\n"},
+      {"pkgs/python-modules/torch/source/default.nix",
+       "{ stdenv }:\nlet archs = (import ../archs.nix).\"2.8\"; in\nstdenv.mkDerivation { pname = \"torch\"; "
+       "version = \"2.8.0\"; }\n"},
+      {"versions.nix", "[ { torchVersion = \"2.8.0\"; cudaVersion = \"12.8\"; } ]\n"},
+  };
+  ImportResult r = import_spec("kb", tree, kb());
+  EXPECT_EQ(r.variants, 0);
+  const std::string want =
+      "(versions.nix, read by flake.nix, lists torch × backend; pkgs/python-modules/torch/archs.nix, read by "
+      "pkgs/python-modules/torch/binary/generic.nix and pkgs/python-modules/torch/source/default.nix, gives the "
+      "capabilities per torch and CUDA version; functions expand their product)";
+  EXPECT_TRUE(std::any_of(r.warnings.begin(), r.warnings.end(), [&](const std::string& w) {
+    return w.find(want) != std::string::npos;
+  })) << fmt::format("{}", fmt::join(r.warnings, "\n"));
+  for (const auto& w : r.warnings) EXPECT_EQ(w.find("new-package"), std::string::npos) << w;
+}
+
 // One recipe that builds every GPU architecture of its list (an ollama build's cudaArches).
 TEST(SpecImport, AOneRecipeMultiArchTreeSaysSo) {
   std::vector<SourceFile> tree = {

@@ -92,8 +92,12 @@ Section section_of(const std::string& heading) {
   Section s;
   while (s.level < static_cast<int>(heading.size()) && heading[static_cast<size_t>(s.level)] == '#') ++s.level;
   static const std::regex cuda_re(R"(\bCUDA:?\s+(\d+\.\d+))");
-  std::smatch m;
-  if (std::regex_search(heading, m, cuda_re)) s.cuda = m.str(1);
+  // A heading of one toolkit narrows its counts; one that names several ("Total: 88
+  // variants (47 CUDA 12.9 + 41 CUDA 12.8)") speaks of the whole tree.
+  std::set<std::string> named;
+  for (auto it = std::sregex_iterator(heading.begin(), heading.end(), cuda_re); it != std::sregex_iterator(); ++it)
+    named.insert((*it).str(1));
+  if (named.size() == 1) s.cuda = *named.begin();
   std::string l = heading;
   std::transform(l.begin(), l.end(), l.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   // "## Branches", "## Other branches": a title that names this tree's branch ("# build-pytorch — main branch") is no

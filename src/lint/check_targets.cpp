@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <regex>
+#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -264,6 +265,110 @@ void check_gpu_target_grammar(const LintTree& t, const KnowledgeBase& kb, Sink& 
 
 namespace {
 
+/// An arch-list entry a Markdown code block writes, where it stands on its page.
+struct BlockEntry {
+  std::string key, text;  ///< "gpuTargets", "cudaCapabilities", "TORCH_CUDA_ARCH_LIST"
+  int line = 0, column = 0;
+  int list = 0;  ///< which list of the page (one per assignment)
+};
+
+/// The arch lists that fenced code blocks (``` or ~~~) of \a text set, as a recipe
+/// or a shell would: `gpuTargets = [ "sm_90" ];` (a list may span lines),
+/// `cudaCapabilities = [ "8.6" ]`, `TORCH_CUDA_ARCH_LIST="8.0;8.6+PTX"`.
+std::vector<BlockEntry> block_entries(const std::string& text) {
+  std::vector<BlockEntry> out;
+  bool fenced = false;
+  std::string open_key;  // a list still open from an earlier line
+  int lists = 0;
+  size_t start = 0;
+  for (int n = 1; start < text.size(); ++n) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    const std::string_view line = std::string_view(text).substr(start, end - start);
+    start = end + 1;
+    std::string_view bare = line.substr(std::min(line.find_first_not_of(' '), line.size()));
+    if (bare.starts_with("```") || bare.starts_with("~~~")) {
+      fenced = !fenced;
+      open_key.clear();
+      continue;
+    }
+    if (!fenced || line.size() > kMaxRegexLine) continue;
+    auto quoted = [&](size_t from, size_t to, const std::string& key) {  // "…" entries of [from, to)
+      for (size_t q = line.find('"', from); q < to; q = line.find('"', q + 1)) {
+        size_t close = line.find('"', q + 1);
+        if (close >= to) break;
+        out.push_back({key, std::string(line.substr(q + 1, close - q - 1)), n, static_cast<int>(q) + 2, lists});
+        q = close;
+      }
+    };
+    size_t from = 0;
+    if (!open_key.empty()) {
+      size_t close = line.find(']');
+      quoted(0, std::min(close, line.size()), open_key);
+      if (close == std::string_view::npos) continue;
+      open_key.clear();
+      from = close + 1;
+    }
+    for (std::string_view key : {"gpuTargets", "cudaCapabilities", "TORCH_CUDA_ARCH_LIST"})
+      for (size_t k = line.find(key, from); k != std::string_view::npos; k = line.find(key, k + 1)) {
+        if (k > 0 && (std::isalnum(static_cast<unsigned char>(line[k - 1])) || line[k - 1] == '_')) continue;
+        size_t i = k + key.size();
+        while (i < line.size() && line[i] == ' ') ++i;
+        if (i >= line.size() || line[i] != '=') continue;
+        ++i;
+        while (i < line.size() && line[i] == ' ') ++i;
+        ++lists;
+        if (i < line.size() && line[i] == '[' && key != "TORCH_CUDA_ARCH_LIST") {
+          size_t close = line.find(']', i);
+          quoted(i, std::min(close, line.size()), std::string(key));
+          if (close == std::string_view::npos) open_key = key;
+        } else if (key == "TORCH_CUDA_ARCH_LIST") {  // "8.0;8.6", '8.0 8.6' or bare
+          char q = i < line.size() && (line[i] == '"' || line[i] == '\'') ? line[i] : 0;
+          if (q) ++i;
+          size_t stop = q ? line.find(q, i) : line.find_first_of(" \t`", i);
+          stop = std::min(stop, line.size());
+          for (size_t a = i; a < stop;) {
+            size_t b = std::min(line.find_first_of("; ", a), stop);
+            if (b > a)
+              out.push_back({std::string(key), std::string(line.substr(a, b - a)), n, static_cast<int>(a) + 1, lists});
+            a = b + 1;
+          }
+        }
+      }
+  }
+  return out;
+}
+
+/// TLR026 in a guide: a code block's arch list is checked as a recipe's is, at
+/// its line in the page (a `gpuTargets = [ "sm_90" ]` taught in a guide is copied
+/// into recipes). A list of ROCm targets alone is a ROCm build's.
+void check_doc_arch_lists(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
+  for (const auto& doc : t.docs) {
+    const std::vector<BlockEntry> entries = block_entries(doc.text);
+    std::set<int> cuda_lists;  // gpuTargets lists with an entry that is no ROCm target
+    for (const auto& e : entries)
+      if (!rocm_target(e.text, kb)) cuda_lists.insert(e.list);
+    for (const auto& e : entries) {
+      if (e.text.find('$') != std::string::npos) continue;  // "${gpuArch}": a value the block does not give
+      bool caps = e.key == "cudaCapabilities";
+      if (caps ? dotted_capability(e.text) : torch_arch_entry(e.text, kb)) continue;
+      if (e.key == "gpuTargets" && !cuda_lists.count(e.list)) continue;
+      std::string fix = e.text.starts_with("compute_") ? "" : arch_entry_fix(e.text);
+      std::string what =
+          caps ? fmt::format(
+                     "{}'s code block sets cudaCapabilities entry \"{}\", not a compute capability (X.Y): "
+                     "nixpkgs' CUDA setup rejects a recipe copied from it",
+                     doc.rel, e.text)
+               : fmt::format(
+                     "{}'s code block sets {} entry \"{}\", not in TORCH_CUDA_ARCH_LIST's grammar (X.Y, "
+                     "X.Ya, X.Y(Z.W), +PTX, or a generation name): a build copied from it stops at CMake with "
+                     "\"Unknown CUDA Architecture Name {}\"",
+                     doc.rel, e.key, e.text, e.text);
+      sink.add_doc(t, doc, "TLR026", e.line, e.column, what,
+                   fix.empty() ? "write the compute capability, like \"9.0\"" : fmt::format("write \"{}\"", fix));
+    }
+  }
+}
+
 /// TLR010, TLR009: the overlay's toolkit vs the name, and vs the SM.
 void check_toolkit(const NixFile& f, const GpuArch* gpu, const KnowledgeBase& kb, Sink& sink) {
   const Variant& v = *f.variant;
@@ -425,6 +530,7 @@ void check_cpu_flags(const NixFile& f, const KnowledgeBase& kb, Sink& sink) {
 
 void check_targets(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
   check_gpu_target_grammar(t, kb, sink);
+  check_doc_arch_lists(t, kb, sink);
   for (const auto& f : t.nix) check_name_promises(f, kb, sink);
   for (const auto& f : t.nix) {
     if (!f.parsed || !f.variant) continue;

@@ -279,6 +279,50 @@ void product_findings(const std::string& line, std::string_view where, const Pro
   }
 }
 
+/// The SM an arch-list entry names ("sm_80", "8.6", "8.6+PTX", "compute_90"); empty if none.
+std::string entry_sm(std::string_view e) {
+  if (e.ends_with("+PTX")) e.remove_suffix(4);
+  if (e.starts_with("compute_")) e.remove_prefix(8);
+  if (auto sm = sm_from_token(e)) return *sm;
+  if (e.size() >= 3 && digit(e[0]) && std::all_of(e.begin(), e.end(), [](char c) { return digit(c) || c == '.'; }))
+    return std::string(e);
+  return {};
+}
+
+/// TLR018 for a comment beside an arch-list entry (`"sm_80"   # Ampere - RTX 30xx`):
+/// the products it names are claimed to be of the entry's SM. A comment that
+/// names an SM itself is judged as any comment is (product_findings).
+void entry_comment_findings(const std::string& comment, const Fact& entry, const std::vector<Fact>& list,
+                            const ProductIndex& products, const KnowledgeBase& kb, std::vector<LineFinding>& out) {
+  const std::string sm = entry_sm(entry.text);
+  const GpuArch* listed = sm.empty() ? nullptr : kb.gpu(sm);
+  if (!listed || !sm_mentions(comment).empty()) return;
+  for (const auto& [e, at] : products.find(comment)) {
+    const std::string& product = products.entries[e].product;
+    const std::vector<const GpuArch*>& homes = products.entries[e].homes;
+    if (std::any_of(homes.begin(), homes.end(), [&](const GpuArch* h) { return h->sm == sm; })) continue;
+    // Whether another entry of the list builds the product's SM: then the label misleads, the build does not.
+    auto other =
+        std::find_if(list.begin(), list.end(), [&](const Fact& x) { return entry_sm(x.text) == homes.front()->sm; });
+    std::string effect = other == list.end()
+                             ? std::string("the list builds no code for that GPU")
+                             : fmt::format(
+                                   "the list's \"{}\" builds it, and whoever trims the list by these labels "
+                                   "drops it",
+                                   other->text);
+    out.push_back({"TLR018",
+                   at,
+                   product.size(),
+                   fmt::format("the comment beside \"{}\" names {}, but {} is {} ({}, compute capability {}), not "
+                               "{}: {}",
+                               entry.text, product, product, homes.front()->display(), homes.front()->family,
+                               homes.front()->sm, listed->display(), effect),
+                   fmt::format("build for {} too, or name a GPU of {} ({})", homes.front()->display(),
+                               listed->display(), fmt::join(listed->products, ", ")),
+                   {fmt::format("source: {}", homes.front()->source)}});
+  }
+}
+
 /// TLR020: a driver floor below the driver rule's (kb/driver_rule.hpp) for CUDA
 /// \a cuda on each GPU of \a gpus (none known: the CUDA major's floor alone).
 /// A floor written as a major alone ("570+") is judged by its major.
@@ -320,6 +364,45 @@ void driver_finding(const std::string& line, const Found& d, const std::string& 
   if (tk->min_driver && top->floor < *tk->min_driver)
     f.notes.push_back(fmt::format("{} (CUDA {} GA) is what JIT of its PTX and its new driver features need",
                                   tk->min_driver->str(), tk->version.str()));
+  out.push_back(std::move(f));
+}
+
+/// TLR020 for a floor a line gives with no CUDA of its own or its page's, beside the
+/// GPUs it names ("RTX 5090 … driver 550 or newer"): each GPU is judged by the driver
+/// rule for the oldest CUDA that builds for it, the lowest floor any build of it has.
+void named_gpu_driver_finding(const std::string& line, const Found& d, const std::vector<const GpuArch*>& gpus,
+                              std::string_view where, const KnowledgeBase& kb, std::vector<LineFinding>& out) {
+  const std::string number = line.substr(d.at, d.length);
+  if (!Version::parse(number)) return;
+  std::vector<DriverFloor> wrong;
+  for (const GpuArch* g : gpus) {
+    const CudaToolkit* oldest = nullptr;
+    for (const auto& c : kb.cudas)
+      if (g->supported_by(c.version) && (!oldest || c.version < oldest->version)) oldest = &c;
+    if (!oldest) continue;
+    auto f = driver_floor(*oldest, g);
+    if (!f || written_floor_meets(number, f->floor)) continue;
+    if (std::none_of(wrong.begin(), wrong.end(), [&](const DriverFloor& w) { return w.why == f->why; }))
+      wrong.push_back(std::move(*f));
+  }
+  if (wrong.empty()) return;
+  const DriverFloor* top = &wrong.front();
+  std::vector<std::string> whys;
+  for (const auto& w : wrong) {
+    whys.push_back(w.why);
+    if (top->floor < w.floor) top = &w;
+  }
+  bool major_only = number.find('.') == std::string::npos;
+  LineFinding f{"TLR020",
+                d.at,
+                d.length + (d.plus ? 1 : 0),
+                fmt::format("{} says driver {}{} beside {}, but {}: older drivers do not run {} with any CUDA", where,
+                            number, d.plus ? "+" : "", wrong.size() == 1 ? "this GPU" : "these GPUs",
+                            fmt::join(whys, "; "), wrong.size() == 1 ? "it" : "them"),
+                fmt::format("say driver {}+", major_only ? std::to_string(top->floor.major()) : top->floor.str()),
+                {}};
+  for (const auto& w : wrong)
+    if (!w.source.empty()) f.notes.push_back(fmt::format("source: {}", w.source));
   out.push_back(std::move(f));
 }
 
@@ -675,8 +758,18 @@ void check_doc(const LintTree& t, const SourceFile& doc, const ProductIndex& pro
       if (auto c = cuda_in(line)) {
         // Judged for the GPUs the line names, else the page's sections.
         std::vector<const GpuArch*> gpus = gpus_of(sms_in(line, kb), kb);
+        for (const auto& [e, at] : products.find(line))  // and by product ("RTX 5090 … CUDA 12.8 … driver 550+")
+          for (const GpuArch* h : products.entries[e].homes)
+            if (std::find(gpus.begin(), gpus.end(), h) == gpus.end()) gpus.push_back(h);
         if (gpus.empty() && page) gpus = page_gpus;
         if (auto d = driver_in(line)) driver_finding(line, *d, line.substr(c->at, c->length), doc.rel, kb, found, gpus);
+      } else if (auto d = driver_in(line); d && !page && floor_claim(line, *d)) {
+        // No CUDA stated anywhere: the GPUs the line names, by product or SM.
+        std::vector<const GpuArch*> gpus = gpus_of(sms_in(line, kb), kb);
+        for (const auto& [e, at] : products.find(line))
+          for (const GpuArch* h : products.entries[e].homes)
+            if (std::find(gpus.begin(), gpus.end(), h) == gpus.end()) gpus.push_back(h);
+        named_gpu_driver_finding(line, *d, gpus, doc.rel, kb, found);
       } else if (auto d = driver_in(line); d && page && floor_claim(line, *d)) {
         // A floor on a line of its own: of the page's CUDA (a line's own CUDA wins, above),
         // for each GPU the page has a section for.
@@ -736,6 +829,10 @@ void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
     for (const auto& d : f.facts.descriptions) texts.push_back(&d);
     for (const auto& c : f.facts.comments) texts.push_back(&c);
     std::string cuda = effective_cuda(f);
+    // The arch-list entries by line: a comment after the only entry of its line is about it.
+    std::map<int, std::vector<std::pair<const Fact*, const std::vector<Fact>*>>> entries;
+    for (const auto* list : {&f.facts.gpu_targets, &f.facts.cuda_capabilities, &f.facts.cuda_arches})
+      for (const auto& e : *list) entries[e.span.line].emplace_back(&e, list);
     for (const Fact* tx : texts) {
       const std::string& line = tx->text;
       if (line.size() > kMaxRegexLine) continue;
@@ -743,6 +840,9 @@ void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
           tx->key == "header" || tx->key == "comment" ? "comment" : std::string_view(tx->key);
       std::vector<LineFinding> found;
       product_findings(line, where, products, kb, found);
+      if (auto e = entries.find(tx->span.line); tx->key == "comment" && e != entries.end() && e->second.size() == 1 &&
+                                                e->second.front().first->span.column < tx->span.column)
+        entry_comment_findings(line, *e->second.front().first, *e->second.front().second, products, kb, found);
       // CUDA versions and driver requirements, against the overlay's toolkit.
       if (!cuda.empty()) {
         // History, bounds and other branches ("the cuda-13 branch builds with CUDA 13.0",

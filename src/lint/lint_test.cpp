@@ -540,6 +540,24 @@ TEST(LintRealTrees, EachFormFindsExactlyItsProblems) {
       // generic.nix are quiet; a ROCm target in a CUDA torch's list still stops CMake.
       {"rocm-targets/bad", {{"TLR026", "pytorch-python313-cuda12_8-sm90-avx2.nix", "\"gfx942\""}}},
       {"rocm-targets/good", {}},
+      // GPU facts wherever a team writes them (issue 58 item 3): a GPU named in the comment
+      // beside an arch-list entry of another SM (RTX 30 cards are SM 8.6), a driver floor in
+      // prose beside a Blackwell GPU it cannot run (RTX 5090: R570), and arch lists taught in a
+      // guide's code blocks (gpuTargets "sm_90", TORCH_CUDA_ARCH_LIST "sm_86"); an ollama
+      // cudaArches entry "sm_86" labelled RTX 40xx (SM 8.9). The good form: "8.6" # RTX 3090,
+      // R570 for the RTX 5090, 550+ for H100 on CUDA 12.4, a ROCm list, "sm_86" # RTX 30xx.
+      {"gpu-facts/bad",
+       {{"TLR018", "pytorch-python313-cuda12_8-sm80-avx2.nix", "RTX 30xx"},
+        {"TLR018", "ollama-cuda.nix", "RTX 40xx"},
+        {"TLR032", "ollama-cuda.nix", "# Ollama"},
+        {"TLR020", "README.md", "550 or newer"},
+        {"TLR026", "docs/guide.md", "sm_90"},
+        {"TLR026", "docs/guide.md", "sm_86"}}},
+      {"gpu-facts/good", {{"TLR032", "ollama-cuda.nix", "# Ollama"}}},  // the note: ollama is no known package
+      // A heading that names two toolkits is a total of the tree, not one toolkit's section
+      // ("### Total: 88 variants (47 CUDA 12.9 + 41 CUDA 12.8)", barstoolbluz/build-vllm).
+      {"total-heading/bad", {{"TLR022", "README.md", "3 variants"}}},
+      {"total-heading/good", {}},
       // Beside two variants: a runtime helper (pname, no variant name), an overlay and a
       // callPackage'd package file. None is a variant: no name rule, not counted.
       {"package-files/bad",

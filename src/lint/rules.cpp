@@ -35,13 +35,15 @@ constexpr Rule kRules[] = {
     {"TLR017", "avx-disables-missing", Severity::error,
      "an ISA that needs features off (FBGEMM, MKLDNN, NNPACK on AVX) without USE_<F>=0", true},
     {"TLR018", "gpu-product-sm", Severity::error,
-     "a description or comment names a GPU product under the wrong SM (L40S under SM90)"},
+     "a description or comment names a GPU product under the wrong SM (L40S under SM90), also the comment beside an "
+     "arch-list entry (\"sm_80\" # RTX 30xx)"},
     {"TLR019", "cuda-version-text", Severity::error,
      "a description or comment states a CUDA version other than the overlay's"},
     {"TLR020", "driver-text", Severity::error,
      "a CUDA driver requirement below what the build needs on its GPU: the higher of the CUDA major's "
      "minor-version compatibility floor and the GPU's first driver branch (on a page, the CUDA its title or CUDA "
-     "line states, for the GPUs of its sections)"},
+     "line states, for the GPUs of its sections; in prose that states no CUDA, the GPUs it names, for the oldest "
+     "CUDA that builds them)"},
     {"TLR021", "import-missing", Severity::error, "a recipe imports a file that does not exist (torch of a companion)"},
     {"TLR022", "docs-count", Severity::error, "README / BUILD_MATRIX variant counts disagree with the files"},
     {"TLR023", "docs-name-missing", Severity::error, "README / BUILD_MATRIX names a variant that has no recipe"},
@@ -49,7 +51,8 @@ constexpr Rule kRules[] = {
      "a recipe is missing from the README / BUILD_MATRIX variant table"},
     {"TLR025", "suppression-unknown", Severity::warning, "a `tailor: ignore` comment names a rule that does not exist"},
     {"TLR026", "gpu-target-invalid", Severity::error,
-     "a gpuTargets entry TORCH_CUDA_ARCH_LIST rejects (\"sm_89\", \"90\"): the build stops at CMake"},
+     "a gpuTargets entry TORCH_CUDA_ARCH_LIST rejects (\"sm_89\", \"90\"): the build stops at CMake; also an arch "
+     "list a Markdown guide's code block sets"},
     {"TLR027", "import-unreproducible", Severity::error,
      "an import of an absolute path, a path outside the tree, or <nixpkgs> in a pinned tree: builds differ per "
      "machine"},

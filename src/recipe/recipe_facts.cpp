@@ -492,6 +492,8 @@ class Extractor {
     } else if (key == "cudaCapabilities") {
       f_.has_cuda_capabilities = true;
       string_list(value, f_.cuda_capabilities, key);
+    } else if (key == "cudaArches") {
+      string_list(value, f_.cuda_arches, key);
     } else if (key == "platforms" || key == "platform") {
       string_list(value, f_.platforms, key);
     } else if (key == "description" && (value.kind == ExprKind::string || value.kind == ExprKind::ind_string)) {

@@ -63,6 +63,9 @@ struct RecipeFacts {
   /// Per entry of gpu_targets: the variable it was read through (`[ gpuArchSM ]`), or empty for a literal.
   std::vector<std::string> gpu_target_vars;
   std::vector<Fact> cuda_capabilities;  ///< each entry of a cudaCapabilities list
+  /// each entry of an ollama-style cudaArches list ("sm_86"): its consumer's spelling, read
+  /// for what comments beside it say, not judged as TORCH_CUDA_ARCH_LIST
+  std::vector<Fact> cuda_arches;
   bool has_gpu_targets = false;
   nix::Span gpu_targets_span;  ///< the first gpuTargets value
   bool has_cuda_capabilities = false;
