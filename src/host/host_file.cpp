@@ -8,6 +8,7 @@
 #include "util/edit_distance.hpp"
 #include "util/file_error.hpp"
 #include "util/read_file.hpp"
+#include "util/text_position.hpp"
 
 namespace tailor {
 
@@ -18,20 +19,6 @@ using nlohmann::json;
 [[noreturn]] void fail(std::string_view source, std::string message, std::string hint = {}) {
   throw_file_error(source, std::move(message),
                    hint.empty() ? "write it with 'tailor detect --json > FILE' on the machine" : std::move(hint));
-}
-
-// Line and column (1-based) of byte \a offset of \a text.
-std::pair<int, int> line_col(std::string_view text, size_t offset) {
-  int line = 1, col = 1;
-  for (size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      col = 1;
-    } else {
-      ++col;
-    }
-  }
-  return {line, col};
 }
 
 std::string string_at(const json& j, const char* key, std::string_view source, std::string_view where) {
@@ -92,9 +79,9 @@ HostFacts parse_host_json(std::string_view text, std::string_view source, const 
   try {
     root = json::parse(text);
   } catch (const json::parse_error& e) {
-    auto [line, col] = line_col(text, e.byte == 0 ? 0 : e.byte - 1);
+    const Pos at = pos_at(text, e.byte == 0 ? 0 : e.byte - 1);
     std::string what = e.what();
-    Diagnostic d = diagnostic_at(source, text, Pos{line, col}, "not JSON: " + what.substr(what.rfind(": ") + 2));
+    Diagnostic d = diagnostic_at(source, text, at, "not JSON: " + what.substr(what.rfind(": ") + 2));
     d.hint = "write it with 'tailor detect --json > FILE' on the machine";
     throw DiagnosticError(d);
   } catch (const json::exception& e) {
@@ -106,8 +93,7 @@ HostFacts parse_host_json(std::string_view text, std::string_view source, const 
     size_t open = message.find('\''), close = message.rfind('\'');
     if (open != std::string::npos && close > open + 1)
       if (size_t at = text.find(message.substr(open + 1, close - open - 1)); at != std::string_view::npos) {
-        auto [line, col] = line_col(text, at);
-        pos = Pos{line, col};
+        pos = pos_at(text, at);
       }
     Diagnostic d = pos.line > 0 ? diagnostic_at(source, text, pos, "not usable JSON: " + message) : Diagnostic{};
     if (pos.line == 0) {

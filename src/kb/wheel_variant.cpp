@@ -9,6 +9,7 @@
 
 #include "util/diagnostic.hpp"
 #include "util/json_text.hpp"
+#include "util/text_position.hpp"
 
 namespace tailor {
 
@@ -31,27 +32,13 @@ std::vector<std::string> split_dash(std::string_view s) {
   return out;
 }
 
-std::pair<int, int> line_col(std::string_view text, size_t offset) {
-  int line = 1, col = 1;
-  for (size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      col = 1;
-    } else {
-      ++col;
-    }
-  }
-  return {line, col};
-}
-
 // A rule broken at \a quoted (a key or value as written, quoted in the text): its first place.
 [[noreturn]] void fail_at(std::string_view text, std::string_view source, std::string_view quoted,
                           std::string message) {
   Pos pos{};
   if (!quoted.empty())
     if (size_t at = text.find(fmt::format("\"{}\"", quoted)); at != std::string_view::npos) {
-      auto [line, col] = line_col(text, at);
-      pos = Pos{line, col};
+      pos = pos_at(text, at);
     }
   Diagnostic d = diagnostic_at(source, text, pos, std::move(message));
   d.hint = "PEP 825 (wheel variants, package format) says what variant.json and *-variants.json hold";
@@ -157,10 +144,9 @@ VariantMetadata parse_variant_json(std::string_view text, std::string_view sourc
   try {
     root = json::parse(text);
   } catch (const json::parse_error& e) {
-    auto [line, col] = line_col(text, e.byte == 0 ? 0 : e.byte - 1);
+    const Pos at = pos_at(text, e.byte == 0 ? 0 : e.byte - 1);
     std::string what = e.what();
-    throw DiagnosticError(
-        diagnostic_at(source, text, Pos{line, col}, "not JSON: " + what.substr(what.rfind(": ") + 2)));
+    throw DiagnosticError(diagnostic_at(source, text, at, "not JSON: " + what.substr(what.rfind(": ") + 2)));
   } catch (const json::exception& e) {  // a number out of range: no byte offset
     fail_at(text, source, "", std::string("not JSON: ") + e.what());
   }

@@ -323,6 +323,39 @@ void entry_comment_findings(const std::string& comment, const Fact& entry, const
   }
 }
 
+/// The rule's floors a written driver number is below, one per reason, for TLR020.
+struct WrongFloors {
+  std::vector<DriverFloor> floors;
+
+  /// Keeps \a f when \a number does not meet it (no floor: no source states one, no finding).
+  void judge(std::optional<DriverFloor> f, const std::string& number) {
+    if (!f || written_floor_meets(number, f->floor)) return;
+    if (std::none_of(floors.begin(), floors.end(), [&](const DriverFloor& w) { return w.why == f->why; }))
+      floors.push_back(std::move(*f));
+  }
+  /// The highest floor (floors not empty).
+  const DriverFloor& top() const {
+    const DriverFloor* t = &floors.front();
+    for (const auto& w : floors)
+      if (t->floor < w.floor) t = &w;
+    return *t;
+  }
+  std::vector<std::string> whys() const {
+    std::vector<std::string> out;
+    for (const auto& w : floors) out.push_back(w.why);
+    return out;
+  }
+  /// "say driver 570+": a major where \a number is one.
+  std::string hint(const std::string& number) const {
+    const Version& f = top().floor;
+    return fmt::format("say driver {}+", number.find('.') == std::string::npos ? std::to_string(f.major()) : f.str());
+  }
+  void add_sources(std::vector<std::string>& notes) const {
+    for (const auto& w : floors)
+      if (!w.source.empty()) notes.push_back(fmt::format("source: {}", w.source));
+  }
+};
+
 /// TLR020: a driver floor below the driver rule's (kb/driver_rule.hpp) for CUDA
 /// \a cuda on each GPU of \a gpus (none known: the CUDA major's floor alone).
 /// A floor written as a major alone ("570+") is judged by its major.
@@ -333,34 +366,21 @@ void driver_finding(const std::string& line, const Found& d, const std::string& 
   std::string number = line.substr(d.at, d.length);
   if (!tk || !Version::parse(number)) return;
   // The GPUs the floor is wrong for, each with its reason; the highest floor for the hint.
-  std::vector<DriverFloor> wrong;
+  WrongFloors wrong;
   std::vector<const GpuArch*> judged = gpus;
   if (judged.empty()) judged.push_back(nullptr);
-  for (const GpuArch* g : judged) {
-    auto f = driver_floor(*tk, g);
-    // No finding against a floor no source states.
-    if (!f || written_floor_meets(number, f->floor)) continue;
-    if (std::none_of(wrong.begin(), wrong.end(), [&](const DriverFloor& w) { return w.why == f->why; }))
-      wrong.push_back(std::move(*f));
-  }
-  if (wrong.empty()) return;
-  const DriverFloor* top = &wrong.front();
-  std::vector<std::string> whys;
-  for (const auto& w : wrong) {
-    whys.push_back(w.why);
-    if (top->floor < w.floor) top = &w;
-  }
-  bool major_only = number.find('.') == std::string::npos;
+  for (const GpuArch* g : judged) wrong.judge(driver_floor(*tk, g), number);
+  if (wrong.floors.empty()) return;
+  const DriverFloor* top = &wrong.top();
   LineFinding f{"TLR020",
                 d.at,
                 d.length + (d.plus ? 1 : 0),
                 fmt::format("{} says driver {}{} for CUDA {}, but {}: older drivers do not run {}", where, number,
-                            d.plus ? "+" : "", cuda, fmt::join(whys, "; "),
-                            top->gpu ? (wrong.size() == 1 ? "that GPU" : "those GPUs") : "the build"),
-                fmt::format("say driver {}+", major_only ? std::to_string(top->floor.major()) : top->floor.str()),
+                            d.plus ? "+" : "", cuda, fmt::join(wrong.whys(), "; "),
+                            top->gpu ? (wrong.floors.size() == 1 ? "that GPU" : "those GPUs") : "the build"),
+                wrong.hint(number),
                 {}};
-  for (const auto& w : wrong)
-    if (!w.source.empty()) f.notes.push_back(fmt::format("source: {}", w.source));
+  wrong.add_sources(f.notes);
   if (tk->min_driver && top->floor < *tk->min_driver)
     f.notes.push_back(fmt::format("{} (CUDA {} GA) is what JIT of its PTX and its new driver features need",
                                   tk->min_driver->str(), tk->version.str()));
@@ -374,35 +394,24 @@ void named_gpu_driver_finding(const std::string& line, const Found& d, const std
                               std::string_view where, const KnowledgeBase& kb, std::vector<LineFinding>& out) {
   const std::string number = line.substr(d.at, d.length);
   if (!Version::parse(number)) return;
-  std::vector<DriverFloor> wrong;
+  WrongFloors wrong;
   for (const GpuArch* g : gpus) {
     const CudaToolkit* oldest = nullptr;
     for (const auto& c : kb.cudas)
       if (g->supported_by(c.version) && (!oldest || c.version < oldest->version)) oldest = &c;
-    if (!oldest) continue;
-    auto f = driver_floor(*oldest, g);
-    if (!f || written_floor_meets(number, f->floor)) continue;
-    if (std::none_of(wrong.begin(), wrong.end(), [&](const DriverFloor& w) { return w.why == f->why; }))
-      wrong.push_back(std::move(*f));
+    if (oldest) wrong.judge(driver_floor(*oldest, g), number);
   }
-  if (wrong.empty()) return;
-  const DriverFloor* top = &wrong.front();
-  std::vector<std::string> whys;
-  for (const auto& w : wrong) {
-    whys.push_back(w.why);
-    if (top->floor < w.floor) top = &w;
-  }
-  bool major_only = number.find('.') == std::string::npos;
+  if (wrong.floors.empty()) return;
+  const bool one = wrong.floors.size() == 1;
   LineFinding f{"TLR020",
                 d.at,
                 d.length + (d.plus ? 1 : 0),
                 fmt::format("{} says driver {}{} beside {}, but {}: older drivers do not run {} with any CUDA", where,
-                            number, d.plus ? "+" : "", wrong.size() == 1 ? "this GPU" : "these GPUs",
-                            fmt::join(whys, "; "), wrong.size() == 1 ? "it" : "them"),
-                fmt::format("say driver {}+", major_only ? std::to_string(top->floor.major()) : top->floor.str()),
+                            number, d.plus ? "+" : "", one ? "this GPU" : "these GPUs", fmt::join(wrong.whys(), "; "),
+                            one ? "it" : "them"),
+                wrong.hint(number),
                 {}};
-  for (const auto& w : wrong)
-    if (!w.source.empty()) f.notes.push_back(fmt::format("source: {}", w.source));
+  wrong.add_sources(f.notes);
   out.push_back(std::move(f));
 }
 
