@@ -61,21 +61,22 @@ void ScratchFile::truncate(uint64_t size) {
   size_ = size;
 }
 
-void ScratchFile::append_copy_of(const ScratchFile& other) {
-  uint64_t done = 0;
-  while (done < other.size()) {
-    loff_t from = static_cast<loff_t>(done), to = static_cast<loff_t>(size_);
-    ssize_t n = ::copy_file_range(other.fd_, &from, fd_, &to, other.size() - done, 0);
+void ScratchFile::append_copy_of(const ScratchFile& other) { write_copy_of(other, 0, size_, other.size()); }
+
+void ScratchFile::write_copy_of(const ScratchFile& other, uint64_t from, uint64_t to, uint64_t length) {
+  while (length > 0) {
+    loff_t a = static_cast<loff_t>(from), b = static_cast<loff_t>(to);
+    ssize_t n = ::copy_file_range(other.fd_, &a, fd_, &b, length, 0);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;  // not across these file systems: read and write below
-    done += static_cast<uint64_t>(n);
-    size_ += static_cast<uint64_t>(n);
+    from += static_cast<uint64_t>(n), to += static_cast<uint64_t>(n), length -= static_cast<uint64_t>(n);
+    size_ = std::max(size_, to);
   }
   std::vector<uint8_t> buf;
-  while (done < other.size()) {
-    uint64_t n = std::min<uint64_t>(other.size() - done, 1 << 20);
-    append(other.read(done, n, "temporary file", buf));
-    done += n;
+  while (length > 0) {
+    uint64_t n = std::min<uint64_t>(length, 1 << 20);
+    write_at(to, other.read(from, n, "temporary file", buf));
+    from += n, to += n, length -= n;
   }
 }
 

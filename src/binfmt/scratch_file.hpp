@@ -33,6 +33,9 @@ class ScratchFile : public ByteReader {
   /// several targets): by the kernel (copy_file_range, a reflink where the
   /// file system shares extents), a piece at a time where it cannot.
   void append_copy_of(const ScratchFile& other);
+  /// Writes \a length bytes of \a other (another file) at \a from to \a to here, by the
+  /// kernel where it can: a compacted member written from the one inflated copy.
+  void write_copy_of(const ScratchFile& other, uint64_t from, uint64_t to, uint64_t length);
 
  protected:
   void read_raw(uint64_t offset, uint64_t length, uint8_t* out) const override;

@@ -19,8 +19,36 @@ struct Block {
   size_t group = 0, input = 0;
   uint64_t from = 0, to = 0;
   bool last = false;
-  size_t run = 0;  ///< where in the list the same block of the group's inputs starts
+  size_t region = 0;  ///< after the input's region-th restart (0: from its start)
+  uint64_t nth = 0;   ///< its place in that region
+  size_t run = 0;     ///< where in the list the same block of the group's inputs starts
 };
+
+// One group's blocks: each input cut in \a block bytes from its start and again
+// from each restart, the n-th blocks of the r-th regions side by side (inputs in
+// order), so each input's blocks keep their order.
+void add_group_blocks(std::vector<Block>& blocks, size_t g, const std::vector<GroupInput>& inputs, uint64_t block) {
+  const size_t first = blocks.size();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const uint64_t size = inputs[i].bytes->size();
+    std::vector<uint64_t> starts{0};
+    for (uint64_t r : inputs[i].restarts)
+      if (r > starts.back() && r < size) starts.push_back(r);
+    if (size == 0) blocks.push_back({g, i, 0, 0, true, 0, 0, 0});
+    for (size_t r = 0; r < starts.size(); ++r) {
+      const uint64_t end = r + 1 < starts.size() ? starts[r + 1] : size;
+      for (uint64_t at = starts[r], n = 0; at < end; at += block, ++n) {
+        const uint64_t to = std::min(end, at + block);
+        blocks.push_back({g, i, at, to, to == size, r, n, 0});
+      }
+    }
+  }
+  auto key = [](const Block& b) { return std::pair(b.region, b.nth); };
+  std::stable_sort(blocks.begin() + static_cast<long>(first), blocks.end(),
+                   [&](const Block& a, const Block& b) { return key(a) < key(b); });
+  for (size_t k = first; k < blocks.size(); ++k)
+    blocks[k].run = k > first && key(blocks[k]) == key(blocks[k - 1]) ? blocks[k - 1].run : k;
+}
 
 // Deflates one block of \a input; \a last ends the stream, else a sync flush
 // leaves the output byte-aligned and open for the next block.
@@ -72,32 +100,19 @@ std::vector<std::vector<uint8_t>> deflate_parallel(std::span<const ByteSlice> in
 
 void deflate_streamed(std::span<const ByteReader* const> inputs, const DeflatedBlock& put, int level, uint64_t block,
                       size_t threads, size_t window) {
-  std::vector<std::vector<const ByteReader*>> groups;
-  for (const ByteReader* in : inputs) groups.push_back({in});
+  std::vector<std::vector<GroupInput>> groups;
+  for (const ByteReader* in : inputs) groups.push_back({GroupInput{in, {}}});
   deflate_streamed_groups(
       groups, [&](size_t group, size_t, ByteSlice deflated, bool last) { put(group, deflated, last); }, level, block,
       threads, window);
 }
 
-uint64_t deflate_streamed_groups(std::span<const std::vector<const ByteReader*>> groups, const GroupedBlock& put,
-                                 int level, uint64_t block, size_t threads, size_t window) {
+uint64_t deflate_streamed_groups(std::span<const std::vector<GroupInput>> groups, const GroupedBlock& put, int level,
+                                 uint64_t block, size_t threads, size_t window) {
   uint64_t shared = 0;
   block = std::max<uint64_t>(block, 1);
   std::vector<Block> blocks;
-  for (size_t g = 0; g < groups.size(); ++g) {
-    const auto& inputs = groups[g];
-    auto count = [&](size_t i) { return std::max<uint64_t>(1, (inputs[i]->size() + block - 1) / block); };
-    uint64_t most = 0;
-    for (size_t i = 0; i < inputs.size(); ++i) most = std::max(most, count(i));
-    for (uint64_t n = 0; n < most; ++n) {
-      const size_t run = blocks.size();
-      for (size_t i = 0; i < inputs.size(); ++i) {
-        if (n >= count(i)) continue;
-        uint64_t size = inputs[i]->size(), at = n * block, to = std::min(size, at + block);
-        blocks.push_back({g, i, at, to, to == size, run});
-      }
-    }
-  }
+  for (size_t g = 0; g < groups.size(); ++g) add_group_blocks(blocks, g, groups[g], block);
   if (threads == 0) threads = usable_cores();
   if (window == 0) window = 4 * threads;
   std::vector<std::vector<uint8_t>> parts;
@@ -113,7 +128,7 @@ uint64_t deflate_streamed_groups(std::span<const std::vector<const ByteReader*>>
     std::mutex error_lock;
     parallel_for_on(threads, n, [&](size_t k) {
       const Block& b = blocks[first + k];
-      const ByteReader& in = *groups[b.group][b.input];
+      const ByteReader& in = *groups[b.group][b.input].bytes;
       try {
         // The earlier inputs' same block, first match wins: bytes and dictionary equal, and
         // both end their stream or neither.
@@ -122,9 +137,10 @@ uint64_t deflate_streamed_groups(std::span<const std::vector<const ByteReader*>>
         ByteSlice x;
         for (size_t j = std::max(b.run, first); j < first + k; ++j) {
           const Block& l = blocks[j];
-          if (l.to != b.to || l.last != b.last) continue;
+          if (l.to - l.from != b.to - b.from || std::min(l.from, kWindow) != dict || l.last != b.last) continue;
           if (x.size() == 0) x = in.read(b.from - dict, b.to - b.from + dict, "deflate block", mine);
-          ByteSlice y = groups[l.group][l.input]->read(b.from - dict, b.to - b.from + dict, "deflate block", theirs);
+          ByteSlice y =
+              groups[l.group][l.input].bytes->read(l.from - dict, l.to - l.from + dict, "deflate block", theirs);
           if (x.size() == y.size() && std::equal(x.data(), x.data() + x.size(), y.data())) {
             same_as[k] = j - first;
             return;

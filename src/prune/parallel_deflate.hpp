@@ -41,17 +41,27 @@ using DeflatedBlock = std::function<void(size_t input, ByteSlice deflated, bool 
 void deflate_streamed(std::span<const ByteReader* const> inputs, const DeflatedBlock& put, int level = kDeflateLevel,
                       uint64_t block = kDeflateBlock, size_t threads = 0, size_t window = 0);
 
+/// One input of a group: its bytes, and the offsets (besides 0) where its block
+/// grid starts again. A compacted library's tail lands lower by an amount that
+/// differs per output; cut from where it lands, its blocks hold the same bytes in
+/// every output and are deflated once.
+struct GroupInput {
+  const ByteReader* bytes = nullptr;
+  std::vector<uint64_t> restarts;  ///< ascending, inside (0, size)
+};
+
 /// Receives one block's deflated bytes: of input \a input of group \a group.
 using GroupedBlock = std::function<void(size_t group, size_t input, ByteSlice deflated, bool last)>;
 /// deflate_streamed for groups of inputs that are one file changed several ways (a
-/// member pruned for several outputs): the same bytes at the same offsets wherever
-/// the changes did not reach (the code before .nv_fatbin). A group's blocks reach
-/// \a put block by block, its inputs in order within each, so every input's blocks
+/// member pruned for several outputs): the same bytes wherever the changes did not
+/// reach (the code before .nv_fatbin, the tail after it, counted from its restart).
+/// A group's blocks reach \a put block by block (the n-th block after each input's
+/// r-th restart together), its inputs in order within each, so every input's blocks
 /// still arrive in order. A block whose bytes and 32 KiB of dictionary equal those
-/// of the same block of the group's first input, and that ends both streams or
-/// neither, deflates to the same bytes: it is compared, not deflated again.
+/// of the same block of an earlier input, and that ends both streams or neither,
+/// deflates to the same bytes: it is compared, not deflated again.
 /// Returns the bytes of blocks handed over that way (not deflated again).
-uint64_t deflate_streamed_groups(std::span<const std::vector<const ByteReader*>> groups, const GroupedBlock& put,
+uint64_t deflate_streamed_groups(std::span<const std::vector<GroupInput>> groups, const GroupedBlock& put,
                                  int level = kDeflateLevel, uint64_t block = kDeflateBlock, size_t threads = 0,
                                  size_t window = 0);
 

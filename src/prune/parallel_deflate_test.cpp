@@ -69,12 +69,12 @@ TEST(ParallelDeflate, GroupsGiveEachInputTheStreamItGetsAlone) {
   inputs[3].resize(6 * block);  // ends on a block boundary, where the first goes on
   // inputs[4]: the same as the first; inputs[5]: the same as the third (12.0 and 12.1 both keep sm_120)
   inputs[5] = inputs[2];
-  std::vector<const ByteReader*> group;
+  std::vector<GroupInput> group;
   std::vector<SliceReader> readers;
   readers.reserve(inputs.size());
   for (const auto& d : inputs) readers.emplace_back(ByteSlice(d.data(), d.size()));
-  for (const auto& r : readers) group.push_back(&r);
-  std::vector<std::vector<const ByteReader*>> groups = {{group[0]}, group};
+  for (const auto& r : readers) group.push_back({&r, {}});
+  std::vector<std::vector<GroupInput>> groups = {{group[0]}, group};
   std::vector<std::vector<uint8_t>> got(inputs.size());
   std::vector<size_t> blocks_of(inputs.size(), 0);
   bool ended_first = false;
@@ -104,6 +104,58 @@ TEST(ParallelDeflate, GroupsGiveEachInputTheStreamItGetsAlone) {
     std::vector<ByteSlice> one{ByteSlice(inputs[i].data(), inputs[i].size())};
     EXPECT_EQ(got[i], deflate_parallel(one, kDeflateLevel, block, 2)[0]) << i;
     EXPECT_EQ(blocks_of[i], (inputs[i].size() + block - 1) / block) << i;
+  }
+}
+
+// A compacted library's tail lands lower by an amount that differs per output.
+// Cut from where it lands (a restart), its blocks are the same in every output
+// and deflated once, as the head's are; cut from the start, they are not. Each
+// input's stream is still the one it gets alone with the same restart.
+TEST(ParallelDeflate, ATailCutFromWhereItLandsIsDeflatedOnce) {
+  const uint64_t block = 4096;
+  const std::vector<uint8_t> head = sample(10 * block + 100, 10), tail = sample(12 * block + 77, 11);
+  std::vector<std::vector<uint8_t>> inputs;
+  std::vector<uint64_t> lands;
+  unsigned seed = 12;
+  for (size_t kept : {3000, 5000, 1000}) {  // each output keeps other fatbin entries
+    std::vector<uint8_t> in = head, kept_bytes = sample(kept, seed++);
+    in.insert(in.end(), kept_bytes.begin(), kept_bytes.end());
+    lands.push_back(in.size());
+    in.insert(in.end(), tail.begin(), tail.end());
+    inputs.push_back(std::move(in));
+  }
+  std::vector<SliceReader> readers;
+  readers.reserve(inputs.size());
+  for (const auto& d : inputs) readers.emplace_back(ByteSlice(d.data(), d.size()));
+  auto run = [&](bool restart, std::vector<std::vector<uint8_t>>& got) {
+    std::vector<std::vector<GroupInput>> groups(1);
+    for (size_t i = 0; i < readers.size(); ++i)
+      groups[0].push_back({&readers[i], restart ? std::vector<uint64_t>{lands[i]} : std::vector<uint64_t>{}});
+    got.assign(inputs.size(), {});
+    return deflate_streamed_groups(
+        groups,
+        [&](size_t, size_t i, ByteSlice piece, bool) {
+          got[i].insert(got[i].end(), piece.data(), piece.data() + piece.size());
+        },
+        kDeflateLevel, block, 2, 7);
+  };
+  std::vector<std::vector<uint8_t>> got;
+  // Without the restart: the head's 10 whole blocks, in the second and third input.
+  EXPECT_EQ(run(false, got), 2 * 10 * block);
+  // With it: those, and the tail's blocks whose 32 KiB of dictionary lies in the tail
+  // (its 9th block on: 4 whole blocks and the last 77 bytes), in the second and third.
+  EXPECT_EQ(run(true, got), 2 * 10 * block + 2 * (4 * block + 77));
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    EXPECT_EQ(inflate_raw(got[i], inputs[i].size()), inputs[i]) << i;
+    std::vector<std::vector<uint8_t>> alone(1);
+    std::vector<std::vector<GroupInput>> one = {{{&readers[i], {lands[i]}}}};
+    deflate_streamed_groups(
+        one,
+        [&](size_t, size_t, ByteSlice piece, bool) {
+          alone[0].insert(alone[0].end(), piece.data(), piece.data() + piece.size());
+        },
+        kDeflateLevel, block, 2, 3);
+    EXPECT_EQ(got[i], alone[0]) << i;
   }
 }
 

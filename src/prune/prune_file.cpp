@@ -130,25 +130,38 @@ class CompactFdSink : public CompactSink {
   FdSink plain_;
 };
 
-// Compaction inside one scratch file: every byte moves towards the front.
+// Compaction into a scratch file: inside it (every byte moves towards the front),
+// or from another (the one inflated copy of a member pruned for several outputs).
 class CompactScratchSink : public CompactSink {
  public:
-  explicit CompactScratchSink(ScratchFile& f) : file_(f) {}
-  void write(uint64_t offset, ByteSlice bytes) override { file_.write_at(offset, bytes); }
+  CompactScratchSink(const ScratchFile& from, ScratchFile& to) : from_(from), to_(to) {}
+  void write(uint64_t offset, ByteSlice bytes) override { to_.write_at(offset, bytes); }
   void copy(uint64_t to, uint64_t from, uint64_t length) override {
+    if (&from_ != &to_) return to_.write_copy_of(from_, from, to, length);
     if (to == from) return;
     std::vector<uint8_t> buf;
     for (uint64_t done = 0; done < length;) {
       uint64_t n = std::min<uint64_t>(length - done, 1 << 20);
-      file_.write_at(to + done, file_.read(from + done, n, "compacted member", buf));
+      to_.write_at(to + done, to_.read(from + done, n, "compacted member", buf));
       done += n;
     }
   }
-  void truncate(uint64_t size) override { file_.truncate(size); }
+  void truncate(uint64_t size) override { to_.truncate(size); }
 
  private:
-  ScratchFile& file_;
+  const ScratchFile& from_;
+  ScratchFile& to_;
 };
+
+// Where the bytes that compaction moved land in the output, each a start for a
+// deflater's block grid (parallel_deflate.hpp's restarts).
+std::vector<uint64_t> moved_starts(const CompactionPlan& c) {
+  std::vector<uint64_t> starts;
+  for (const auto& k : c.copies)
+    if (k.to != k.from && k.length > 0) starts.push_back(k.to);
+  std::sort(starts.begin(), starts.end());
+  return starts;
+}
 
 // Gives the zeroed whole blocks of each freed range back to the file system.
 void punch_holes(int fd, const RewritePlan& plan, uint64_t block) {
@@ -230,30 +243,38 @@ FileOutcome prune_elf_bytes(std::string shown, std::span<uint8_t> bytes, const P
   return f;
 }
 
-FileOutcome prune_elf_scratch(std::string shown, ScratchFile& file, const PruneOptions& opts) {
+FileOutcome prune_elf_scratch_into(std::string shown, const ScratchFile& source, ScratchFile& out,
+                                   const PruneOptions& opts, std::vector<uint64_t>* moved) {
   // The ELF reader keeps its reader alive: a non-owning handle on the file.
-  std::shared_ptr<const ByteReader> reader(std::shared_ptr<void>(), &file);
+  std::shared_ptr<const ByteReader> reader(std::shared_ptr<void>(), &source);
   auto elf = try_open_elf(reader);
   if (!elf) throw_format_error("not an ELF file");
   RewritePlan plan = plan_rewrite(*elf, opts.targets, opts.keep_ptx);
-  FileOutcome f = outcome_of(std::move(shown), file.size(), plan);
+  FileOutcome f = outcome_of(std::move(shown), source.size(), plan);
   CompactionPlan compaction = opts.compact && plan.changes() ? plan_compaction(*elf, plan) : CompactionPlan{};
   note_compaction(f, compaction, opts);
-  if (opts.dry_run) f.removed_deflated = deflated_removed_estimate(file, plan);
+  if (opts.dry_run) f.removed_deflated = deflated_removed_estimate(source, plan);
   if (opts.dry_run || !plan.changes()) return f;
   if (compaction.compacts()) {
-    CompactScratchSink sink(file);
-    apply_compaction(compaction, plan, file, sink);
+    CompactScratchSink sink(source, out);
+    apply_compaction(compaction, plan, source, sink);
+    if (moved) *moved = moved_starts(compaction);
     return f;
   }
   // Entries only move towards the front, each read before it is written over.
+  if (&out != &source) out.append_copy_of(source);
   struct Sink : ByteSink {
     ScratchFile& file;
     explicit Sink(ScratchFile& f) : file(f) {}
     void write(uint64_t offset, ByteSlice bytes) override { file.write_at(offset, bytes); }
-  } sink(file);
-  apply_rewrite(plan, file, sink);
+  } sink(out);
+  apply_rewrite(plan, out, sink);
   return f;
+}
+
+FileOutcome prune_elf_scratch(std::string shown, ScratchFile& file, const PruneOptions& opts,
+                              std::vector<uint64_t>* moved) {
+  return prune_elf_scratch_into(std::move(shown), file, file, opts, moved);
 }
 
 FileOutcome prune_elf_file(const fs::path& in, const fs::path& out, std::string shown, const PruneOptions& opts) {

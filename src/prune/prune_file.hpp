@@ -43,8 +43,15 @@ FileOutcome prune_elf_file(const std::filesystem::path& in, const std::filesyste
 FileOutcome prune_elf_bytes(std::string shown, std::span<uint8_t> bytes, const PruneOptions& opts);
 
 /// Prunes the ELF image in \a file in place (unless dry_run), read and written
-/// a header or an entry at a time. Throws like prune_elf_bytes.
-FileOutcome prune_elf_scratch(std::string shown, ScratchFile& file, const PruneOptions& opts);
+/// a header or an entry at a time. Throws like prune_elf_bytes. Where it is
+/// compacted, \a moved (if given) receives the offsets where the bytes that moved
+/// now start (a deflater's restarts: parallel_deflate.hpp).
+FileOutcome prune_elf_scratch(std::string shown, ScratchFile& file, const PruneOptions& opts,
+                              std::vector<uint64_t>* moved = nullptr);
+/// The same, read from \a source and written into the empty \a out: only what the
+/// output keeps is written (nothing where the file would not change, out left empty).
+FileOutcome prune_elf_scratch_into(std::string shown, const ScratchFile& source, ScratchFile& out,
+                                   const PruneOptions& opts, std::vector<uint64_t>* moved = nullptr);
 
 /// An output written under a temporary name beside \a out; commit() renames it
 /// into place, destruction without commit removes it.

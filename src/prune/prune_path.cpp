@@ -231,6 +231,7 @@ struct MemberOutcome {
   std::unique_ptr<ScratchFile> bytes;
   uint32_t crc = 0;
   std::string record_line;
+  std::vector<uint64_t> moved;  ///< where compaction's moved bytes start: the deflater's restarts
 };
 
 // One ELF member of a wheel: inflated once, pruned for each output.
@@ -264,19 +265,16 @@ void inflate_member(const Wheel& w, WheelWork& k, size_t outputs, const fs::path
 }
 
 // Prunes member \a k for output \a t: the inflated bytes themselves where it is the only
-// output, else a copy of them (made by the kernel); hashed when they changed.
+// output, else written from them into a file of its own (only what it keeps: the kernel
+// copies the rest, and a member it does not change is not copied); hashed when changed.
 void prune_member_for(const Wheel& w, WheelWork& k, size_t t, const WheelOutput& o, bool only, bool write,
                       const fs::path& scratch, const std::string& shown) {
   const WheelMember& m = w.members[k.member];
   MemberOutcome& mo = k.out[t];
-  if (only) {
-    mo.bytes = std::move(k.inflated);
-  } else {
-    mo.bytes = std::make_unique<ScratchFile>(scratch, shown);
-    mo.bytes->append_copy_of(*k.inflated);
-  }
+  mo.bytes = only ? std::move(k.inflated) : std::make_unique<ScratchFile>(scratch, shown);
   try {
-    mo.outcome = prune_elf_scratch(m.name, *mo.bytes, o.opts);
+    mo.outcome = only ? prune_elf_scratch(m.name, *mo.bytes, o.opts, &mo.moved)
+                      : prune_elf_scratch_into(m.name, *k.inflated, *mo.bytes, o.opts, &mo.moved);
   } catch (const DiagnosticError& e) {
     mo.outcome.path = m.name;
     mo.outcome.refused = e.diagnostic().message;
@@ -392,15 +390,15 @@ std::pair<uint64_t, uint64_t> prune_wheel(std::vector<WheelOutput>& outs, const 
   // reach are the same in each and deflated once.
   std::vector<WheelWork*> group_work;
   std::vector<std::vector<size_t>> group_outputs;
-  std::vector<std::vector<const ByteReader*>> groups;
+  std::vector<std::vector<GroupInput>> groups;
   uint64_t changed_bytes = 0;
   for (auto& k : work) {
     std::vector<size_t> ts;
-    std::vector<const ByteReader*> inputs;
+    std::vector<GroupInput> inputs;
     for (size_t t = 0; t < outs.size(); ++t)
-      if (k.out[t].bytes) ts.push_back(t), inputs.push_back(k.out[t].bytes.get());
+      if (k.out[t].bytes) ts.push_back(t), inputs.push_back({k.out[t].bytes.get(), k.out[t].moved});
     if (inputs.empty()) continue;
-    for (const ByteReader* in : inputs) changed_bytes += in->size();
+    for (const GroupInput& in : inputs) changed_bytes += in.bytes->size();
     group_work.push_back(&k);
     group_outputs.push_back(std::move(ts));
     groups.push_back(std::move(inputs));
