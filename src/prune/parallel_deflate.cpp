@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <exception>
 #include <mutex>
+#include <thread>
 
 #include "util/diagnostic.hpp"
 #include "util/parallel_for.hpp"
@@ -107,15 +108,22 @@ void deflate_streamed(std::span<const ByteReader* const> inputs, const DeflatedB
       threads, window);
 }
 
-uint64_t deflate_streamed_groups(std::span<const std::vector<GroupInput>> groups, const GroupedBlock& put, int level,
-                                 uint64_t block, size_t threads, size_t window) {
+uint64_t deflate_windows(std::span<const std::vector<GroupInput>> groups, const GroupedWindow& put_window, int level,
+                         uint64_t block, size_t threads, size_t window) {
   uint64_t shared = 0;
   block = std::max<uint64_t>(block, 1);
   std::vector<Block> blocks;
   for (size_t g = 0; g < groups.size(); ++g) add_group_blocks(blocks, g, groups[g], block);
   if (threads == 0) threads = usable_cores();
   if (window == 0) window = 4 * threads;
-  std::vector<std::vector<uint8_t>> parts;
+  std::vector<std::vector<uint8_t>> parts, handed_parts;
+  std::vector<HandedBlock> handed;
+  std::exception_ptr put_error;
+  std::jthread writer;  // after what it reads: joined first, whatever ends the loop
+  auto hand_over = [&] {
+    if (writer.joinable()) writer.join();
+    if (put_error) std::rethrow_exception(put_error);
+  };
   std::vector<size_t> same_as;  // a block deflated as an earlier input's same block was: its place in the window
   for (size_t first = 0; first < blocks.size();) {
     // A window never splits one block's inputs: they are compared with each other.
@@ -153,17 +161,38 @@ uint64_t deflate_streamed_groups(std::span<const std::vector<GroupInput>> groups
       }
     });
     if (error) std::rethrow_exception(error);
+    hand_over();  // the window before is written: its bytes go, this one's are handed over
+    handed_parts = std::move(parts);
+    handed.clear();
     for (size_t k = 0; k < n; ++k) {
       const Block& b = blocks[first + k];
       size_t from = k;
       while (same_as[from] != SIZE_MAX) from = same_as[from];  // an alias of an alias: the one deflated
-      const auto& bytes = parts[from];
+      const auto& bytes = handed_parts[from];
       if (from != k) shared += b.to - b.from;
-      put(b.group, b.input, ByteSlice(bytes.data(), bytes.size()), b.last);
+      handed.push_back({b.group, b.input, ByteSlice(bytes.data(), bytes.size()), b.last});
     }
+    writer = std::jthread([&] {
+      try {
+        put_window(handed);
+      } catch (...) {
+        put_error = std::current_exception();
+      }
+    });
     first = end;
   }
+  hand_over();
   return shared;
+}
+
+uint64_t deflate_streamed_groups(std::span<const std::vector<GroupInput>> groups, const GroupedBlock& put, int level,
+                                 uint64_t block, size_t threads, size_t window) {
+  return deflate_windows(
+      groups,
+      [&](std::span<const HandedBlock> blocks) {
+        for (const HandedBlock& b : blocks) put(b.group, b.input, b.deflated, b.last);
+      },
+      level, block, threads, window);
 }
 
 std::vector<std::vector<uint8_t>> deflate_parallel(std::span<const ByteReader* const> inputs, int level, uint64_t block,

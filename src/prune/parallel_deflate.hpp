@@ -50,6 +50,21 @@ struct GroupInput {
   std::vector<uint64_t> restarts;  ///< ascending, inside (0, size)
 };
 
+/// One block handed over: of input \a input of group \a group, \a last ending its stream.
+struct HandedBlock {
+  size_t group = 0, input = 0;
+  ByteSlice deflated;
+  bool last = false;
+};
+/// Receives a window of blocks, in order; their bytes live until it returns.
+using GroupedWindow = std::function<void(std::span<const HandedBlock>)>;
+/// deflate_streamed_groups handing its blocks over a window at a time, on a thread
+/// of their own while the cores deflate the next window (so writing them costs no
+/// deflate time); calls of \a put_window never overlap, and come in order.
+uint64_t deflate_windows(std::span<const std::vector<GroupInput>> groups, const GroupedWindow& put_window,
+                         int level = kDeflateLevel, uint64_t block = kDeflateBlock, size_t threads = 0,
+                         size_t window = 0);
+
 /// Receives one block's deflated bytes: of input \a input of group \a group.
 using GroupedBlock = std::function<void(size_t group, size_t input, ByteSlice deflated, bool last)>;
 /// deflate_streamed for groups of inputs that are one file changed several ways (a

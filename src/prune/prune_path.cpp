@@ -289,6 +289,22 @@ void prune_member_for(const Wheel& w, WheelWork& k, size_t t, const WheelOutput&
   mo.record_line = fmt::format("{},{},{}", m.name, d.record_hash, mo.bytes->size());
 }
 
+// Runs \a fn(t) for every output at once (each writes only its own archive); the
+// first error, in output order, is thrown once all are done.
+template <typename Fn>
+void each_output(size_t outputs, Fn&& fn) {
+  std::vector<std::exception_ptr> errors(outputs);
+  parallel_for_on(outputs, outputs, [&](size_t t) {
+    try {
+      fn(t);
+    } catch (...) {
+      errors[t] = std::current_exception();
+    }
+  });
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
 // New wheels in four steps: find the ELF members; read and inflate each once,
 // prune it for every output and hash it, on every core; deflate the changed
 // ones in blocks on every core; write each archive in the original order,
@@ -412,28 +428,37 @@ std::pair<uint64_t, uint64_t> prune_wheel(std::vector<WheelOutput>& outs, const 
       if (is_elf[o.next_member]) keep_outcome(*o.rep, std::move(work[o.next_work++].out[t].outcome));
     }
   };
-  const uint64_t once = deflate_streamed_groups(
+  auto put_block = [&](const HandedBlock& b) {
+    WheelWork* k = group_work[b.group];
+    const size_t t = group_outputs[b.group][b.input];
+    WheelOutput& o = outs[t];
+    MemberOutcome& mo = k->out[t];
+    const WheelMember& m = w.members[k->member];
+    if (o.next_member <= k->member) {  // its first block
+      copy_until(o, t, k->member);
+      o.zip->begin_packed(m.name, mo.crc, mo.bytes->size(), m);
+      o.next_member = k->member + 1;
+    }
+    o.zip->append_packed(b.deflated);
+    if (!b.last) return;
+    mo.outcome.compressed_after = o.zip->end_packed();
+    o.new_lines[m.name] = mo.record_line;
+    mo.bytes.reset();  // its temporary file goes now (no later window reads it), not at the end
+    keep_outcome(*o.rep, std::move(work[o.next_work++].out[t].outcome));
+  };
+  const uint64_t once = deflate_windows(
       groups,
-      [&](size_t group, size_t input, ByteSlice piece, bool last) {
-        WheelWork* k = group_work[group];
-        const size_t t = group_outputs[group][input];
-        WheelOutput& o = outs[t];
-        MemberOutcome& mo = k->out[t];
-        const WheelMember& m = w.members[k->member];
-        if (o.next_member <= k->member) {  // its first block
-          copy_until(o, t, k->member);
-          o.zip->begin_packed(m.name, mo.crc, mo.bytes->size(), m);
-          o.next_member = k->member + 1;
-        }
-        o.zip->append_packed(piece);
-        if (!last) return;
-        mo.outcome.compressed_after = o.zip->end_packed();
-        o.new_lines[m.name] = mo.record_line;
-        mo.bytes.reset();  // its temporary file goes now (no later window reads it), not at the end
-        keep_outcome(*o.rep, std::move(work[o.next_work++].out[t].outcome));
+      [&](std::span<const HandedBlock> window) {
+        // Each output's blocks in order, the outputs side by side: each writes its own archive
+        // (and copies the members before its changed ones), while the cores deflate the next window.
+        std::vector<std::vector<const HandedBlock*>> of(outs.size());
+        for (const HandedBlock& b : window) of[group_outputs[b.group][b.input]].push_back(&b);
+        each_output(outs.size(), [&](size_t t) {
+          for (const HandedBlock* b : of[t]) put_block(*b);
+        });
       },
       kDeflateLevel, kDeflateBlock, threads);
-  for (size_t t = 0; t < outs.size(); ++t) {
+  each_output(outs.size(), [&](size_t t) {
     WheelOutput& o = outs[t];
     PruneReport& rep = *o.rep;
     ZipWriter& zip = *o.zip;
@@ -465,7 +490,7 @@ std::pair<uint64_t, uint64_t> prune_wheel(std::vector<WheelOutput>& outs, const 
     rep.download_after = zip.written();
     struct stat st {};
     ::fchmod(o.staged->fd(), ::stat(path.c_str(), &st) == 0 ? st.st_mode & 0777 : 0644);  // the input wheel's mode
-  }
+  });
   // Each output complete: only then do they take their names, so a failure leaves none.
   for (auto& o : outs) o.staged->commit();
   return {changed_bytes, once};
