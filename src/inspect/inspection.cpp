@@ -144,6 +144,7 @@ FileInspection inspect_elf(std::string path, const ElfFile& elf) {
       f.entries.push_back(e);
     }
     f.containers += fb->containers.size();
+    f.relocatable.resize(f.containers, s.name == "__nv_relfatbin");
   }
   return f;
 }

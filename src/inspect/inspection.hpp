@@ -44,6 +44,9 @@ struct FileInspection {
   uint64_t fatbin_overhead = 0;  ///< container headers and padding inside them
   size_t containers = 0;
   std::vector<FatbinEntry> entries;
+  /// Per container (by its number): in __nv_relfatbin, relocatable device code,
+  /// whose PTX prune keeps beside the SASS for a device link.
+  std::vector<bool> relocatable;
 
   uint64_t outside_fatbin_bytes() const { return size - fatbin_bytes; }
 };

@@ -243,7 +243,7 @@ Check arch_list_check(const nlohmann::json& probe, const std::vector<FatbinEntry
                       fmt::join(missing, ", "), by_prune, unexplained)};
 }
 
-// A tiny GPU computation, when the GPU's SM is covered.
+// A tiny GPU computation, when the variant's code covers the GPU's SM.
 Check gpu_compute_check(const KnowledgeBase& kb, const VariantPromise& p, const nlohmann::json& probe,
                         const std::vector<FatbinEntry>& entries, bool available,
                         const std::optional<nlohmann::json>& gpu_result) {
@@ -305,7 +305,7 @@ std::vector<Check> probe_checks(const KnowledgeBase& kb, const VariantPromise& p
       cpu_compute_check(probe),
       cuda_available_check(p, probe, gpu_present, available),
       arch_list_check(probe, entries, available, pruned),
-      gpu_compute_check(kb, p, probe, entries, available, gpu_result),
+      gpu_compute_check(kb, p, probe, promised_code(kb, p, in), available, gpu_result),
       cpu_capability_check(kb, p, probe),
   };
 }
@@ -331,7 +331,7 @@ std::vector<Check> runtime_checks(const KnowledgeBase& kb, const VariantPromise&
   std::optional<nlohmann::json> gpu_result;
   if (probe->value("cuda_available", false)) {
     auto cap = probe->value("capability", nlohmann::json::array());
-    if (cap.size() == 2 && covers(kb, in.all_entries(), cap[0].get<int>(), cap[1].get<int>())) {
+    if (cap.size() == 2 && covers(kb, promised_code(kb, p, in), cap[0].get<int>(), cap[1].get<int>())) {
       std::string gpu_why;
       gpu_result = run_probe(t, p.probe_script, "gpu", gpu_why);
       if (!gpu_result) gpu_result = nlohmann::json{{"error", gpu_why}};

@@ -76,14 +76,18 @@ std::vector<Check> cuda_checks(const KnowledgeBase& kb, const VariantPromise& p,
   // Entries the choice keeps beyond the variant's own SMs (PTX where no cubin
   // fits, a cubin of a lower minor) and containers with nothing for them
   // (which prune leaves as they were) are named, not failed.
-  std::vector<FatbinEntry> own, other, kept, foreign;
+  // Relocatable device code (__nv_relfatbin) keeps its PTX beside the SASS, as prune
+  // does: a device link cannot take a cubin of a lower minor. Named, not failed.
+  std::vector<FatbinEntry> own, other, kept, foreign, linkable;
   size_t untouched = 0;
   for (const auto& f : in.files) {
     for (size_t a = 0; a < f.entries.size();) {
       size_t b = a;
       while (b < f.entries.size() && f.entries[b].container == f.entries[a].container) ++b;
       std::span<const FatbinEntry> box(f.entries.data() + a, b - a);
-      ContainerChoice choice = choose_entries(box, targets, p.ptx);
+      const size_t number = box.front().container;
+      const bool relocatable = number < f.relocatable.size() && f.relocatable[number];
+      ContainerChoice choice = choose_entries(box, targets, p.ptx || relocatable);
       untouched += choice.untouched;
       for (size_t i = 0; i < box.size(); ++i) {
         const FatbinEntry& e = box[i];
@@ -93,6 +97,8 @@ std::vector<Check> cuda_checks(const KnowledgeBase& kb, const VariantPromise& p,
           foreign.push_back(e);
         else if (!choice.keep[i])
           other.push_back(e);
+        else if (relocatable && e.kind == FatbinKind::ptx && !p.ptx)
+          linkable.push_back(e);
         else
           (mine ? own : kept).push_back(e);
       }
@@ -128,6 +134,9 @@ std::vector<Check> cuda_checks(const KnowledgeBase& kb, const VariantPromise& p,
                                                  summary(tally(entries)))});
   std::string named;
   if (!kept.empty()) named += fmt::format("; kept as the driver's choice on {}: {}", label, summary(tally(kept)));
+  if (!linkable.empty())
+    named += fmt::format("; PTX of relocatable device code (__nv_relfatbin), kept for a device link: {}",
+                         summary(tally(linkable)));
   if (untouched)
     named += fmt::format("; {} container{} with no code for {}, left as they were: {}", untouched,
                          untouched == 1 ? "" : "s", label, summary(tally(foreign)));
@@ -161,6 +170,28 @@ GpuTarget gpu_for(const KnowledgeBase& kb, int major, int minor) {
   const std::string sm = fmt::format("{}.{}", major, minor);
   const uint32_t number = static_cast<uint32_t>(major * 10 + minor);
   return any_gpu_target(kb, sm).value_or(GpuTarget{sm, number, {number}});
+}
+
+std::vector<FatbinEntry> promised_code(const KnowledgeBase& kb, const VariantPromise& p, const Inspection& in) {
+  std::vector<FatbinEntry> all = in.all_entries();
+  if (p.accelerator != Accelerator::cuda || (p.sm.empty() && p.sm_set.empty())) return all;
+  std::vector<GpuTarget> targets;
+  for (const auto& x : p.sm_set.empty() ? std::vector<std::string>{p.sm} : p.sm_set) {
+    std::optional<uint32_t> sm = parse_sm_target(x);
+    if (!sm) return all;  // fatbin-sm says so
+    targets.push_back(gpu_for(kb, static_cast<int>(*sm / 10), static_cast<int>(*sm % 10)));
+  }
+  std::vector<FatbinEntry> theirs;
+  for (const auto& f : in.files)
+    for (size_t a = 0; a < f.entries.size();) {
+      size_t b = a;
+      while (b < f.entries.size() && f.entries[b].container == f.entries[a].container) ++b;
+      std::vector<FatbinEntry> box(f.entries.begin() + static_cast<long>(a), f.entries.begin() + static_cast<long>(b));
+      if (std::any_of(targets.begin(), targets.end(), [&](const GpuTarget& t) { return covers(box, t); }))
+        theirs.insert(theirs.end(), box.begin(), box.end());
+      a = b;
+    }
+  return theirs;
 }
 
 bool covers(const std::vector<FatbinEntry>& entries, const GpuTarget& gpu) {

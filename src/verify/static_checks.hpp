@@ -21,6 +21,12 @@ std::vector<Check> static_checks(const KnowledgeBase& kb, const VariantPromise& 
 /// it: from \a kb, or (a GPU it lacks) from the number alone.
 GpuTarget gpu_for(const KnowledgeBase& kb, int major, int minor);
 
+/// The entries a GPU of \a p's SMs has code among: those of every container with
+/// code one of them runs. A container with nothing for them (prune leaves it as
+/// it was) is not theirs: a host GPU it alone covers is not covered by the variant.
+/// Every entry where \a p names no SM or is not a CUDA variant.
+std::vector<FatbinEntry> promised_code(const KnowledgeBase& kb, const VariantPromise& p, const Inspection& in);
+
 /// Whether \a gpu can run some code of \a entries (kb/runs_on.hpp's rule).
 bool covers(const std::vector<FatbinEntry>& entries, const GpuTarget& gpu);
 inline bool covers(const KnowledgeBase& kb, const std::vector<FatbinEntry>& entries, int major, int minor) {

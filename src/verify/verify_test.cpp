@@ -154,6 +154,71 @@ TEST(VerifyStatic, Coverage) {
   EXPECT_TRUE(covers(embedded_kb(), f, 10, 3));
 }
 
+// One entry of a hand-made inspection: SASS or PTX for \a arch in container \a container.
+FatbinEntry entry(uint32_t arch, FatbinKind kind, size_t container) {
+  FatbinEntry e;
+  e.arch = arch;
+  e.kind = kind;
+  e.raw_kind = kind == FatbinKind::ptx ? 1 : 2;
+  e.header_size = 64;
+  e.payload_size = e.uncompressed_size = 1000;
+  e.container = container;
+  return e;
+}
+
+// A wheel pruned for SM 7.5 keeps the containers with nothing for 7.5 as they were
+// (sm_80 and sm_90 cubins of kernels never built for 7.5). They are not the variant's
+// code: an H100 host is not covered, and the GPU computation is skipped, not run and
+// failed with "no kernel image" (as it was on a real H100 with torch pruned for 7.5).
+TEST(VerifyStatic, ContainersWithNothingForThePromiseDoNotCoverTheHost) {
+  Inspection in;
+  FileInspection f;
+  f.path = "lib/libtorch_cuda.so";
+  f.entries = {entry(75, FatbinKind::sass, 0), entry(80, FatbinKind::sass, 1), entry(90, FatbinKind::sass, 1)};
+  f.containers = 2;
+  in.files.push_back(f);
+  VariantPromise sm75 = cuda90();
+  sm75.sm = "7.5";
+  const auto code = promised_code(embedded_kb(), sm75, in);
+  ASSERT_EQ(code.size(), 1u);
+  EXPECT_EQ(code[0].arch, 75u);
+  EXPECT_FALSE(covers(embedded_kb(), code, 9, 0));
+  nlohmann::json h100 = {{"python", "3.13.1"},    {"torch", "2.9.1"}, {"cuda", "12.9"},          {"cudnn", 91300},
+                         {"cpu_sum", 83.0},       {"config", ""},     {"cuda_available", true}, {"arch_list", {"sm_75"}},
+                         {"capability", {9, 0}}};
+  EXPECT_EQ(find(probe_checks(embedded_kb(), sm75, in, h100, true, std::nullopt), "gpu-compute").detail,
+            "this GPU is SM 9.0, which the fatbins do not cover");
+  // For a 9.0 promise the second container is its code: the host is covered.
+  EXPECT_EQ(promised_code(embedded_kb(), cuda90(), in).size(), 2u);
+  EXPECT_TRUE(covers(embedded_kb(), promised_code(embedded_kb(), cuda90(), in), 9, 0));
+}
+
+// Relocatable device code (__nv_relfatbin, torch's libtorch_nvshmem.so) keeps its PTX
+// beside the SASS after prune, for a device link: verify names it, as it names the
+// driver's choice, and fails the same PTX in .nv_fatbin.
+TEST(VerifyStatic, RelocatablePtxIsNamedNotFailed) {
+  Inspection in;
+  FileInspection f;
+  f.path = "lib/libtorch_nvshmem.so";
+  f.entries = {entry(120, FatbinKind::sass, 0), entry(120, FatbinKind::ptx, 0)};
+  f.containers = 1;
+  f.relocatable = {true};
+  in.files.push_back(f);
+  VariantPromise sm120 = cuda90();
+  sm120.sm = "12.0";
+  const Check linkable = find(static_checks(embedded_kb(), sm120, in, kElf), "fatbin-only-sm");
+  EXPECT_EQ(linkable.status, CheckStatus::ok);
+  EXPECT_EQ(linkable.detail,
+            "nothing but SM 12.0; PTX of relocatable device code (__nv_relfatbin), kept for a device link: "
+            "compute_120 (1 PTX)");
+  in.files[0].relocatable = {false};
+  const Check loaded = find(static_checks(embedded_kb(), sm120, in, kElf), "fatbin-only-sm");
+  EXPECT_EQ(loaded.status, CheckStatus::failed);
+  EXPECT_EQ(loaded.detail,
+            "also carries compute_120 (1 PTX), which a GPU of SM 12.0 never loads (PTX only belongs in variants "
+            "that ask for it)");
+}
+
 TEST(StoreRefs, FindsToolchainReferencesLikeNixDoes) {
   std::string blob = std::string("junk\0/nix/store/", 16) + "0123456789abcdfghijklmnpqrsvwxyz-gcc-13.2.0/bin/gcc" +
                      std::string("\0", 1) + "/nix/store/0123456789abcdfghijklmnpqrsvwxyz-gcc-13.2.0-lib/lib\0" +
