@@ -51,13 +51,12 @@ void add_group_blocks(std::vector<Block>& blocks, size_t g, const std::vector<Gr
     blocks[k].run = k > first && key(blocks[k]) == key(blocks[k - 1]) ? blocks[k - 1].run : k;
 }
 
-// Deflates one block of \a input; \a last ends the stream, else a sync flush
-// leaves the output byte-aligned and open for the next block.
-std::vector<uint8_t> deflate_block(const ByteReader& input, const Block& b, int level) {
+// Deflates one block, read as \a read: the 32 KiB before it that prime the
+// dictionary, then its bytes; \a b.last ends the stream, else a sync flush leaves
+// the output byte-aligned and open for the next block.
+std::vector<uint8_t> deflate_block(ByteSlice read, const Block& b, int level) {
   const uint64_t dict = std::min(b.from, kWindow);
-  std::vector<uint8_t> buf;
-  // The block, and the 32 KiB before it that primes the dictionary.
-  const uint8_t* piece = input.read(b.from - dict, b.to - b.from + dict, "deflate block", buf).data();
+  const uint8_t* piece = read.data();
   z_stream z{};
   if (deflateInit2(&z, level, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
     throw_format_error("zlib: cannot initialise deflate");
@@ -115,7 +114,9 @@ uint64_t deflate_windows(std::span<const std::vector<GroupInput>> groups, const 
   std::vector<Block> blocks;
   for (size_t g = 0; g < groups.size(); ++g) add_group_blocks(blocks, g, groups[g], block);
   if (threads == 0) threads = usable_cores();
-  if (window == 0) window = 4 * threads;
+  // Two windows live at once (one written while the next is deflated): three
+  // blocks a thread each keeps the cores busy and memory near one prune's.
+  if (window == 0) window = 3 * threads;
   std::vector<std::vector<uint8_t>> parts, handed_parts;
   std::vector<HandedBlock> handed;
   std::exception_ptr put_error;
@@ -142,11 +143,11 @@ uint64_t deflate_windows(std::span<const std::vector<GroupInput>> groups, const 
         // both end their stream or neither.
         const uint64_t dict = std::min(b.from, kWindow);
         std::vector<uint8_t> mine, theirs;
-        ByteSlice x;
+        // Read once: compared with the earlier inputs' same block, else deflated.
+        const ByteSlice x = in.read(b.from - dict, b.to - b.from + dict, "deflate block", mine);
         for (size_t j = std::max(b.run, first); j < first + k; ++j) {
           const Block& l = blocks[j];
           if (l.to - l.from != b.to - b.from || std::min(l.from, kWindow) != dict || l.last != b.last) continue;
-          if (x.size() == 0) x = in.read(b.from - dict, b.to - b.from + dict, "deflate block", mine);
           ByteSlice y =
               groups[l.group][l.input].bytes->read(l.from - dict, l.to - l.from + dict, "deflate block", theirs);
           if (x.size() == y.size() && std::equal(x.data(), x.data() + x.size(), y.data())) {
@@ -154,7 +155,7 @@ uint64_t deflate_windows(std::span<const std::vector<GroupInput>> groups, const 
             return;
           }
         }
-        parts[k] = deflate_block(in, b, level);
+        parts[k] = deflate_block(x, b, level);
       } catch (...) {
         std::lock_guard lock(error_lock);
         if (!error) error = std::current_exception();

@@ -34,10 +34,10 @@ std::vector<std::vector<uint8_t>> deflate_parallel(std::span<const ByteReader* c
 /// Receives one block's deflated bytes: of input \a input, \a last ending its stream.
 using DeflatedBlock = std::function<void(size_t input, ByteSlice deflated, bool last)>;
 /// The same streams, handed to \a put block by block in input and block order
-/// instead of returned: \a window blocks (0: four per thread) are deflated on
-/// the cores, handed over and freed before the next are read, so memory holds
-/// at most \a window blocks' output whatever the inputs' sizes (a wheel writer
-/// writes each as it comes).
+/// instead of returned: \a window blocks (0: three per thread) are deflated on
+/// the cores and handed over while the next window is deflated, then freed, so
+/// memory holds at most two windows' output whatever the inputs' sizes (a wheel
+/// writer writes each as it comes).
 void deflate_streamed(std::span<const ByteReader* const> inputs, const DeflatedBlock& put, int level = kDeflateLevel,
                       uint64_t block = kDeflateBlock, size_t threads = 0, size_t window = 0);
 
