@@ -1,7 +1,10 @@
 // TLR028 fetch-no-hash, TLR029 fetch-no-hash-drv: sources fetched without a
 // hash. nixpkgs tarballs are the pin rules' (TLR005), except one at a
 // revision the url interpolates, which no pin rule reads: reported here.
+// TLR047 flake-recipe-version: a branch's flake.nix fetches a repository at
+// another revision than the tree's recipes do.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "lint/checks.hpp"
 
@@ -11,6 +14,32 @@ namespace {
 
 /// Fetchers evaluated by Nix itself (builtins): without a hash they work only impurely.
 bool evaluation_time(const FetchFact& f) { return f.fetcher == "fetchTarball" || f.fetcher == "fetchGit"; }
+
+bool is_flake(const NixFile& f) { return f.src.rel == "flake.nix" || f.src.rel.ends_with("/flake.nix"); }
+
+// `nix build` (the flake) and `flox build` (the recipe) of one branch must build one
+// version: the same repository fetched at two revisions gives users two.
+void check_flake_versions(const LintTree& t, Sink& sink) {
+  for (const auto& flake : t.nix) {
+    if (!flake.parsed || !is_flake(flake)) continue;
+    for (const auto& mine : flake.facts.fetches) {
+      if (mine.source.empty() || mine.rev.text.empty()) continue;
+      std::vector<std::string> others;  // "FILE at REV"
+      for (const auto& f : t.nix) {
+        if (!f.parsed || is_flake(f)) continue;
+        for (const auto& theirs : f.facts.fetches)
+          if (theirs.source == mine.source && !theirs.rev.text.empty() && theirs.rev.text != mine.rev.text)
+            others.push_back(fmt::format("{} at {}", f.src.rel, theirs.rev.text));
+      }
+      if (others.empty()) continue;
+      sink.add(flake, "TLR047", mine.rev.span,
+               fmt::format("{} builds {} at {}, but the recipes build it at another revision ({}): `nix build` and "
+                           "`flox build` of this branch give two versions",
+                           flake.src.rel, mine.source, mine.rev.text, fmt::join(others, ", ")),
+               "fetch one revision in both, or build the flake's package from the recipe (callPackage it)");
+    }
+  }
+}
 
 }  // namespace
 
@@ -42,6 +71,7 @@ void check_fetches(const LintTree& t, const KnowledgeBase& /*kb*/, Sink& sink) {
                  "add hash = \"sha256-…\"; (the mismatch error prints the right one)");
     }
   }
+  check_flake_versions(t, sink);
 }
 
 }  // namespace tailor::lint

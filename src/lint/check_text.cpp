@@ -831,13 +831,15 @@ void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
   const ProductIndex products(kb);
   for (const auto& doc : t.docs) check_doc(t, doc, products, kb, sink);
   // Every recipe, of a known package or not (issue 27 §4): what a text says of GPUs,
-  // toolkits and drivers is true or false whatever the package; lib/ builders are not variants.
+  // toolkits and drivers is true or false whatever the package. Helpers (lib/ builders,
+  // flake.nix) are no variant: of their texts only a comment beside an arch-list entry
+  // is judged, against the entry (a flake's `"sm_80" # RTX 30xx` misleads as a recipe's does).
   for (const auto& f : t.nix) {
-    if (!f.parsed || f.helper) continue;
+    if (!f.parsed) continue;
     std::vector<const Fact*> texts;
     for (const auto& d : f.facts.descriptions) texts.push_back(&d);
     for (const auto& c : f.facts.comments) texts.push_back(&c);
-    std::string cuda = effective_cuda(f);
+    std::string cuda = f.helper ? std::string() : effective_cuda(f);
     // The arch-list entries by line: a comment after the only entry of its line is about it.
     std::map<int, std::vector<std::pair<const Fact*, const std::vector<Fact>*>>> entries;
     for (const auto* list : {&f.facts.gpu_targets, &f.facts.cuda_capabilities, &f.facts.cuda_arches})
@@ -848,7 +850,7 @@ void check_text(const LintTree& t, const KnowledgeBase& kb, Sink& sink) {
       const std::string_view where =
           tx->key == "header" || tx->key == "comment" ? "comment" : std::string_view(tx->key);
       std::vector<LineFinding> found;
-      product_findings(line, where, products, kb, found);
+      if (!f.helper) product_findings(line, where, products, kb, found);
       if (auto e = entries.find(tx->span.line); tx->key == "comment" && e != entries.end() && e->second.size() == 1 &&
                                                 e->second.front().first->span.column < tx->span.column)
         entry_comment_findings(line, *e->second.front().first, *e->second.front().second, products, kb, found);

@@ -407,6 +407,20 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
         {"torchvision026-python313-cpu-avx2.nix", "import ./lib/build.nix { isa = \"avx512\"; }\n"}},
        "torchvision026-python313-cpu-avx2.nix",
        "\"avx512\""},
+      // A branch whose flake builds another release than its Flox recipe (an ollama build's
+      // v0.13.0 branch: the flake fetched v0.13.2, the recipe v0.13.0).
+      {"TLR047",
+       {{"flake.nix",
+         "{\n  outputs = { self, nixpkgs }:\n    let pkgs = import nixpkgs { }; in {\n"
+         "      packages.x86_64-linux.default = pkgs.ollama.overrideAttrs (old: {\n        version = \"0.13.2\";\n"
+         "        src = pkgs.fetchFromGitHub { owner = \"ollama\"; repo = \"ollama\"; rev = \"v0.13.2\"; "
+         "hash = \"sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\"; };\n      });\n    };\n}\n"},
+        {".flox/pkgs/ollama-cuda.nix",
+         "{ ollama, fetchFromGitHub }:\nollama.overrideAttrs (old: {\n  version = \"0.13.0\";\n"
+         "  src = fetchFromGitHub { owner = \"ollama\"; repo = \"ollama\"; rev = \"v0.13.0\"; "
+         "hash = \"sha256-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB=\"; };\n})\n"}},
+       "flake.nix",
+       "\"v0.13.2\""},
       // An override argument the pinned torch (2.9.1 on 6a030d5) does not take.
       {"TLR044", planted(kName, "gpuTargets = [ \"9.0\" ]; }", "gpuTargets = [ \"9.0\" ]; withNvshmem = true; }"),
        kName + ".nix", "withNvshmem"},
@@ -445,6 +459,44 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
 
 namespace tailor::lint {
 namespace {
+
+// TLR047 verbatim, and quiet where the flake and the recipe fetch one revision or
+// the flake fetches another repository. A flake's comment beside an arch-list entry
+// is judged as a recipe's is (TLR018), though the flake is no variant.
+TEST(LintFlake, FlakeAgainstItsRecipes) {
+  auto flake = [](const std::string& repo, const std::string& rev) {
+    return recipe::SourceFile{"flake.nix", "{\n  outputs = { self, nixpkgs }: let pkgs = import nixpkgs { }; in {\n"
+                                           "    packages.x86_64-linux.default = (pkgs.ollama.override {\n"
+                                           "      cudaArches = [\n        \"sm_80\"   # Ampere - RTX 30xx\n      ];\n"
+                                           "    }).overrideAttrs (old: {\n      version = \"0.13.2\";\n"
+                                           "      src = pkgs.fetchFromGitHub { owner = \"ollama\"; repo = \"" +
+                                               repo + "\"; rev = \"" + rev +
+                                               "\"; hash = \"sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\"; };\n"
+                                               "    });\n  };\n}\n"};
+  };
+  const recipe::SourceFile recipe{".flox/pkgs/ollama-cuda.nix",
+                                  "{ ollama, fetchFromGitHub }:\nollama.overrideAttrs (old: {\n  version = \"0.13.0\";\n"
+                                  "  src = fetchFromGitHub { owner = \"ollama\"; tag = \"v0.13.0\"; repo = \"ollama\"; "
+                                  "hash = \"sha256-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB=\"; };\n})\n"};
+  CheckResult r = check_files("t", {flake("ollama", "v0.13.2"), recipe}, kb());
+  std::vector<std::string> found;
+  for (const auto& p : r.problems)
+    if (p.rule->code == "TLR047" || p.rule->code == "TLR018") found.push_back(p.render());
+  ASSERT_EQ(found.size(), 2u) << render_text(r);
+  EXPECT_NE(found[0].find("t/flake.nix:5:30: error: the comment beside \"sm_80\" names RTX 30xx, but RTX 30xx is "
+                          "SM86"),
+            std::string::npos)
+      << found[0];
+  EXPECT_EQ(found[1].substr(0, found[1].find('\n')),
+            "t/flake.nix:9:77: warning: flake.nix builds ollama/ollama at v0.13.2, but the recipes build it at another "
+            "revision (.flox/pkgs/ollama-cuda.nix at v0.13.0): `nix build` and `flox build` of this branch give two "
+            "versions [TLR047]");
+  auto tlr047 = [](const CheckResult& c) {
+    return std::count_if(c.problems.begin(), c.problems.end(), [](const Problem& p) { return p.rule->code == "TLR047"; });
+  };
+  EXPECT_EQ(tlr047(check_files("t", {flake("ollama", "v0.13.0"), recipe}, kb())), 0);
+  EXPECT_EQ(tlr047(check_files("t", {flake("ollama-python", "v0.13.2"), recipe}, kb())), 0);
+}
 
 // The trees of tests/data/check: each case a failing form (bad/, and warn/ for a
 // warning-only form) and a passing one (good/), written the way teams write

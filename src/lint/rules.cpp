@@ -106,6 +106,9 @@ constexpr Rule kRules[] = {
     {"TLR046", "builder-eval", Severity::error,
      "the tree's own builder cannot build a wrapper (nix-instantiate, nixpkgs a stand-in or --nixpkgs): reported where "
      "the builder stops, with the table entry it lacks"},
+    {"TLR047", "flake-recipe-version", Severity::warning,
+     "a branch's flake.nix fetches a repository at another revision than the tree's recipes: `nix build` and "
+     "`flox build` of one branch give two versions"},
 };
 
 }  // namespace

@@ -693,7 +693,8 @@ class Extractor {
   }
 
   void fetch_facts(const std::string& fetcher, nix::Span span, const Expr& arg) {
-    FetchFact f{fetcher, span, false, false, false};
+    FetchFact f{fetcher, span, false, false, false, {}, {}};
+    std::string owner, repo;
     auto nixpkgs_url = [](std::string_view u) { return u.find("/nixpkgs/archive/") != std::string_view::npos; };
     if (arg.kind == ExprKind::string) {
       f.nixpkgs = nixpkgs_url(loose_string(arg));
@@ -718,7 +719,13 @@ class Extractor {
         if (k == "repo") f.nixpkgs = f.nixpkgs || static_string(*b.value) == "nixpkgs";
         if (k == "rev")
           if (auto r = resolve_string(*b.value); r && is_hex_rev(r->text)) f.rev_read = true;
+        if (k == "owner" || k == "repo")
+          if (auto v = resolve_string(*b.value)) (k == "owner" ? owner : repo) = v->text;
+        if (k == "rev" || k == "tag")
+          if (auto r = resolve_string(*b.value)) f.rev = {k, r->text, r->span};
       }
+      if ((fetcher == "fetchFromGitHub" || fetcher == "fetchFromGitLab") && !owner.empty() && !repo.empty())
+        f.source = owner + "/" + repo;
     } else {
       return;  // a variable or call: the arguments are elsewhere
     }

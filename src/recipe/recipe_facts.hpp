@@ -39,6 +39,10 @@ struct FetchFact {
   /// …whose revision is read (a PinFact stands for it); false where the url interpolates
   /// a builder's argument (`archive/${nixpkgsRev}.tar.gz`): no pin rule sees that fetch.
   bool rev_read = false;
+  /// "owner/repo" of a fetchFromGitHub / fetchFromGitLab with both static; empty otherwise.
+  std::string source;
+  /// The static `rev` or `tag` fetched (key "rev"/"tag", at its value); empty text when none.
+  Fact rev;
 };
 
 /// `import ./x.nix { a = "v"; }` / `callPackage ./x.nix { … }`: the callee and the
