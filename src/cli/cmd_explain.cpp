@@ -12,6 +12,7 @@
 #include "matrix/expand.hpp"
 #include "matrix/rules.hpp"
 #include "matrix/spec_loader.hpp"
+#include "matrix/why_not.hpp"
 #include "recipe/spelled_name.hpp"
 #include "settings/build_settings.hpp"
 #include "settings/settings_json.hpp"
@@ -22,13 +23,6 @@
 namespace tailor {
 
 namespace {
-
-std::vector<std::string> all_names(const Matrix& m) {
-  std::vector<std::string> names;
-  for (const auto& v : m.variants) names.push_back(v.name);
-  for (const auto& d : m.dropped) names.push_back(d.candidate.name);
-  return names;
-}
 
 void print_settings(const BuildSettings& s, const Spec& spec, std::ostream& out) {
   out << s.variant.name << "\n";
@@ -57,82 +51,52 @@ void print_settings(const BuildSettings& s, const Spec& spec, std::ostream& out)
   }
 }
 
-// Why the spec could not have produced \a v (parsed from a name): which axis
-// values no family lists, and which facts the cell breaks.
-std::vector<std::string> why_absent(const Variant& v, const Spec& spec, const KnowledgeBase& kb) {
-  std::vector<std::string> reasons;
-  bool some_family = false;
-  for (const auto& fam : spec.families) {
-    const auto& pk = fam.axes.at(Axis::package);
-    bool has_pkg = std::any_of(pk.begin(), pk.end(), [&](const auto& p) { return p.value == v.package; });
-    if (!has_pkg || fam.backend != v.backend) continue;
-    some_family = true;
-    std::vector<std::string> missing;
-    auto check = [&](Axis a, const std::string& value) {
-      const auto& vals = fam.axes.at(a);
-      if (value.empty() || std::any_of(vals.begin(), vals.end(), [&](const auto& x) { return x.value == value; }))
-        return;
-      std::vector<std::string> listed;
-      for (const auto& x : vals) listed.push_back(x.value);
-      missing.push_back(fmt::format("{} {} (it lists {})", axis_name(a), value, fmt::join(listed, ", ")));
-    };
-    check(Axis::python, v.python);
-    check(Axis::cuda, v.cuda);
-    check(Axis::sm, v.sm);
-    check(Axis::isa, v.isa);
-    if (!missing.empty())
-      reasons.push_back(fmt::format("family '{}' does not list {}", fam.name, fmt::join(missing, "; ")));
-    Variant cell = v;
-    cell.pin = fam.axes.at(Axis::pin).front().value;
-    for (const auto& f : check_facts(cell, spec, kb)) reasons.push_back(fmt::format("rule {}: {}", f.rule, f.message));
-  }
-  if (!some_family)
-    reasons.push_back(fmt::format("no family of the spec builds {} with backend {}", v.package, v.backend));
-  std::sort(reasons.begin(), reasons.end());
-  reasons.erase(std::unique(reasons.begin(), reasons.end()), reasons.end());
-  return reasons;
-}
-
-int why_not(const std::string& name, const Spec& spec, const Matrix& m, const KnowledgeBase& kb, std::ostream& out,
-            std::ostream& err) {
-  if (const Variant* v = m.find(name)) {
-    out << fmt::format("{} is in the matrix of {} (family '{}')\n", name, spec.path, v->family);
-    return kExitOk;
-  }
-  auto drops = m.dropped_named(name);
-  if (!drops.empty()) {
-    out << fmt::format("{} is not in the matrix of {}:\n", name, spec.path);
-    for (const DroppedCell* d : drops) {
-      if (d->policy && d->pos.line > 0)
-        out << fmt::format("  family '{}': excluded by policy ({}:{}): {}\n", d->candidate.family, spec.path,
-                           d->pos.line, d->reason);
-      else if (d->policy)
-        out << fmt::format("  family '{}': {}\n", d->candidate.family, d->reason);
-      else
-        out << fmt::format("  family '{}': dropped by rule {}: {}\n", d->candidate.family, d->rule, d->reason);
-    }
-    return kExitOk;
-  }
-  std::string problem;
+// The name read as a variant, with the spec's SM set names ("…-cuda12_9-all-avx2") too.
+std::optional<Variant> read_name(const std::string& name, const Spec& spec, const KnowledgeBase& kb,
+                                 std::string& problem) {
   auto parsed = parse_variant_name(name, kb, problem);
-  for (const auto& f : spec.families)  // a name with one of the spec's SM sets ("…-cuda12_9-all-avx2")
+  for (const auto& f : spec.families)
     for (const auto& set : f.sm_sets) {
-      if (parsed) break;
+      if (parsed) return parsed;
       std::vector<std::string> sms;
       for (const auto& sm : set.sms) sms.push_back(sm.value);
       if (auto v = recipe::parse_set_name(name, sms, kb); v && v->sm == set.name) parsed = v;
     }
-  if (!parsed) {
-    Diagnostic d;
-    d.message = fmt::format("'{}' is not a variant name: {}", name, problem);
-    d.hint = did_you_mean(name, all_names(m));
-    err << d.render();
-    return kExitBadInput;
+  return parsed;
+}
+
+int print_why_not(const std::string& name, const Spec& spec, const Matrix& m, const KnowledgeBase& kb,
+                  std::ostream& out, std::ostream& err) {
+  std::string problem;
+  const WhyNot w = why_not(name, read_name(name, spec, kb, problem), spec, m, kb);
+  switch (w.kind) {
+    case WhyNot::Kind::in_matrix:
+      out << fmt::format("{} is in the matrix of {} (family '{}')\n", name, spec.path, w.family);
+      return kExitOk;
+    case WhyNot::Kind::dropped:
+      out << fmt::format("{} is not in the matrix of {}:\n", name, spec.path);
+      for (const DroppedCell* d : w.drops) {
+        if (d->policy && d->pos.line > 0)
+          out << fmt::format("  family '{}': excluded by policy ({}:{}): {}\n", d->candidate.family, spec.path,
+                             d->pos.line, d->reason);
+        else if (d->policy)
+          out << fmt::format("  family '{}': {}\n", d->candidate.family, d->reason);
+        else
+          out << fmt::format("  family '{}': dropped by rule {}: {}\n", d->candidate.family, d->rule, d->reason);
+      }
+      return kExitOk;
+    case WhyNot::Kind::absent:
+      out << fmt::format("{} is not in the matrix of {}:\n", name, spec.path);
+      for (const auto& r : w.reasons) out << "  " << r << "\n";
+      if (w.closest) out << fmt::format("  did you mean '{}'?\n", *w.closest);
+      return kExitOk;
+    case WhyNot::Kind::not_a_name: break;
   }
-  out << fmt::format("{} is not in the matrix of {}:\n", name, spec.path);
-  for (const auto& r : why_absent(*parsed, spec, kb)) out << "  " << r << "\n";
-  if (auto close = closest_match(name, all_names(m))) out << fmt::format("  did you mean '{}'?\n", *close);
-  return kExitOk;
+  Diagnostic d;
+  d.message = fmt::format("'{}' is not a variant name: {}", name, problem);
+  d.hint = did_you_mean(name, all_names(m));
+  err << d.render();
+  return kExitBadInput;
 }
 
 struct ExplainRun final : CommandRun {
@@ -153,7 +117,7 @@ struct ExplainRun final : CommandRun {
 int ExplainRun::run(Session& s) {
   const KnowledgeBase& kb = s.facts();
   const auto& [spec, m] = s.matrix(spec_arg);
-  if (why) return why_not(name, spec, m, kb, s.out, s.err);
+  if (why) return print_why_not(name, spec, m, kb, s.out, s.err);
 
   const Variant* v = m.find(name);
   if (!v) {

@@ -465,19 +465,21 @@ namespace {
 // is judged as a recipe's is (TLR018), though the flake is no variant.
 TEST(LintFlake, FlakeAgainstItsRecipes) {
   auto flake = [](const std::string& repo, const std::string& rev) {
-    return recipe::SourceFile{"flake.nix", "{\n  outputs = { self, nixpkgs }: let pkgs = import nixpkgs { }; in {\n"
-                                           "    packages.x86_64-linux.default = (pkgs.ollama.override {\n"
-                                           "      cudaArches = [\n        \"sm_80\"   # Ampere - RTX 30xx\n      ];\n"
-                                           "    }).overrideAttrs (old: {\n      version = \"0.13.2\";\n"
-                                           "      src = pkgs.fetchFromGitHub { owner = \"ollama\"; repo = \"" +
-                                               repo + "\"; rev = \"" + rev +
-                                               "\"; hash = \"sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\"; };\n"
-                                               "    });\n  };\n}\n"};
+    return recipe::SourceFile{"flake.nix",
+                              "{\n  outputs = { self, nixpkgs }: let pkgs = import nixpkgs { }; in {\n"
+                              "    packages.x86_64-linux.default = (pkgs.ollama.override {\n"
+                              "      cudaArches = [\n        \"sm_80\"   # Ampere - RTX 30xx\n      ];\n"
+                              "    }).overrideAttrs (old: {\n      version = \"0.13.2\";\n"
+                              "      src = pkgs.fetchFromGitHub { owner = \"ollama\"; repo = \"" +
+                                  repo + "\"; rev = \"" + rev +
+                                  "\"; hash = \"sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\"; };\n"
+                                  "    });\n  };\n}\n"};
   };
-  const recipe::SourceFile recipe{".flox/pkgs/ollama-cuda.nix",
-                                  "{ ollama, fetchFromGitHub }:\nollama.overrideAttrs (old: {\n  version = \"0.13.0\";\n"
-                                  "  src = fetchFromGitHub { owner = \"ollama\"; tag = \"v0.13.0\"; repo = \"ollama\"; "
-                                  "hash = \"sha256-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB=\"; };\n})\n"};
+  const recipe::SourceFile recipe{
+      ".flox/pkgs/ollama-cuda.nix",
+      "{ ollama, fetchFromGitHub }:\nollama.overrideAttrs (old: {\n  version = \"0.13.0\";\n"
+      "  src = fetchFromGitHub { owner = \"ollama\"; tag = \"v0.13.0\"; repo = \"ollama\"; "
+      "hash = \"sha256-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB=\"; };\n})\n"};
   CheckResult r = check_files("t", {flake("ollama", "v0.13.2"), recipe}, kb());
   std::vector<std::string> found;
   for (const auto& p : r.problems)
@@ -492,7 +494,8 @@ TEST(LintFlake, FlakeAgainstItsRecipes) {
             "revision (.flox/pkgs/ollama-cuda.nix at v0.13.0): `nix build` and `flox build` of this branch give two "
             "versions [TLR047]");
   auto tlr047 = [](const CheckResult& c) {
-    return std::count_if(c.problems.begin(), c.problems.end(), [](const Problem& p) { return p.rule->code == "TLR047"; });
+    return std::count_if(c.problems.begin(), c.problems.end(),
+                         [](const Problem& p) { return p.rule->code == "TLR047"; });
   };
   EXPECT_EQ(tlr047(check_files("t", {flake("ollama", "v0.13.0"), recipe}, kb())), 0);
   EXPECT_EQ(tlr047(check_files("t", {flake("ollama-python", "v0.13.2"), recipe}, kb())), 0);

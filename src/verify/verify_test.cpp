@@ -183,9 +183,9 @@ TEST(VerifyStatic, ContainersWithNothingForThePromiseDoNotCoverTheHost) {
   ASSERT_EQ(code.size(), 1u);
   EXPECT_EQ(code[0].arch, 75u);
   EXPECT_FALSE(covers(embedded_kb(), code, 9, 0));
-  nlohmann::json h100 = {{"python", "3.13.1"},    {"torch", "2.9.1"}, {"cuda", "12.9"},          {"cudnn", 91300},
-                         {"cpu_sum", 83.0},       {"config", ""},     {"cuda_available", true}, {"arch_list", {"sm_75"}},
-                         {"capability", {9, 0}}};
+  nlohmann::json h100 = {{"python", "3.13.1"},     {"torch", "2.9.1"},       {"cuda", "12.9"},
+                         {"cudnn", 91300},         {"cpu_sum", 83.0},        {"config", ""},
+                         {"cuda_available", true}, {"arch_list", {"sm_75"}}, {"capability", {9, 0}}};
   EXPECT_EQ(find(probe_checks(embedded_kb(), sm75, in, h100, true, std::nullopt), "gpu-compute").detail,
             "this GPU is SM 9.0, which the fatbins do not cover");
   // For a 9.0 promise the second container is its code: the host is covered.
