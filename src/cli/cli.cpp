@@ -70,6 +70,7 @@ int run_row(const Command& c, const std::string& full_name, CommandContext& ctx)
   if (auto rc = parse_args(*d.app, ctx)) return *rc;
   Session s(ctx.out, ctx.err);
   s.kb_dir = *d.kb_dir;
+  d.run->validate();
   std::vector<std::string> specs = d.run->specs();
   if (needs(c, kMatrix))
     for (const auto& spec : specs) s.matrix(spec);

@@ -25,6 +25,7 @@ struct CiRun final : CommandRun {
   CiOptions o;
 
   void define(CLI::App& app) override;
+  void validate() override;
   std::vector<std::string> specs() override;
   int run(Session& s) override;
   void print_json(Session& s, const Expanded& e, size_t limit, const std::string& definition) const;
@@ -46,14 +47,15 @@ void CiRun::define(CLI::App& app) {
   app.add_flag("--json", json, "print the build jobs and the definition's text as one JSON object");
 }
 
-std::vector<std::string> CiRun::specs() {
+void CiRun::validate() {
   if (!github && !gitlab) usage_error("ci: say which CI: --github or --gitlab");
   size_t limit = github ? kGithubMatrixLimit : kGitlabMatrixLimit;
   if (o.chunk > limit)
     usage_error(fmt::format("ci: --chunk {} is over the limit of {} jobs per matrix in {}", o.chunk, limit,
                             github ? "GitHub Actions" : "GitLab CI"));
-  return {spec_arg = chosen_spec(spec_args, "ci", kDefaultSpec)};
 }
+
+std::vector<std::string> CiRun::specs() { return {spec_arg = chosen_spec(spec_args, "ci", kDefaultSpec)}; }
 
 void CiRun::print_json(Session& s, const Expanded& e, size_t limit, const std::string& definition) const {
   nlohmann::ordered_json jobs = nlohmann::ordered_json::array();

@@ -162,7 +162,7 @@ struct KbRun final : CommandRun {
   std::vector<std::string> other_versions;
 
   void define(CLI::App& app) override;
-  std::vector<std::string> specs() override;
+  void validate() override;
   int run(Session& s) override {
     const KnowledgeBase& kb = s.facts();
     if (pins_only) return print_pins(s, kb, q, json);
@@ -192,7 +192,7 @@ void KbRun::define(CLI::App& app) {
 }
 
 // The pin query, checked before anything loads.
-std::vector<std::string> KbRun::specs() {
+void KbRun::validate() {
   if (!torch.empty()) q.versions.emplace_back("torch", torch);
   if (!vllm.empty()) q.versions.emplace_back("vllm", vllm);
   for (const auto& av : other_versions) {
@@ -203,7 +203,6 @@ std::vector<std::string> KbRun::specs() {
   }
   if (!q.empty() && !pins_only)
     usage_error("kb: --torch, --vllm, --version, --python and --cuda filter --pins; add --pins");
-  return {};
 }
 
 }  // namespace

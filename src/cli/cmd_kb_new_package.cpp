@@ -50,9 +50,8 @@ struct NewPackageRun final : CommandRun {
         ->type_name("PACKAGE");
     app.add_option("-o,--output", output, "the overlay directory to write: new or empty")->required()->type_name("DIR");
   }
-  std::vector<std::string> specs() override {
+  void validate() override {
     if (output.empty()) throw_file_error("-o", "the output directory is empty: name a directory");
-    return {};
   }
   int run(Session& s) override;
 };

@@ -56,8 +56,10 @@ struct ManifestRun final : CommandRun {
   bool json = false;
 
   void define(CLI::App& app) override;
-  std::vector<std::string> specs() override {
+  void validate() override {
     if (!sm.empty() && isa.empty()) usage_error("manifest: --sm needs --isa: the CPU decides the ISA of every build");
+  }
+  std::vector<std::string> specs() override {
     return {spec_name = chosen_spec_with_names(spec_arg, names, "manifest")};
   }
   int run(Session& s) override;

@@ -127,7 +127,7 @@ struct PruneRun final : CommandRun {
   WheelLimits limits;
 
   void define(CLI::App& app) override;
-  std::vector<std::string> specs() override;
+  void validate() override;
   int run(Session& s) override;
   std::unique_ptr<OutputLock> lock_output(Session& s) const;
   std::vector<std::string> target_sms(Session& s) const;
@@ -167,7 +167,7 @@ void PruneRun::define(CLI::App& app) {
 }
 
 // The spec is read only where --sm names a variant of it.
-std::vector<std::string> PruneRun::specs() {
+void PruneRun::validate() {
   if (sms.empty() == each.empty())
     usage_error(sms.empty() ? "prune: say which GPUs to keep code for" : "prune: --sm and --each exclude each other",
                 "--sm SM[,SM] for one output (a mixed host's SMs), --each SM,SM for one output each");
@@ -179,7 +179,6 @@ std::vector<std::string> PruneRun::specs() {
   if (!out.empty() && in_place) usage_error("prune: -o and --in-place exclude each other", "choose one");
   if (out.empty() && !in_place && !dry_run)
     usage_error("prune: say where the result goes", "give -o OUT for a pruned copy, or --in-place");
-  return {};
 }
 
 // One writer per output: in place, the folder (whose files are replaced) or the

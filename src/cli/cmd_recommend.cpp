@@ -105,10 +105,12 @@ struct RecommendRun final : CommandRun {
   std::unique_ptr<EarlyGpuQuery> gpus;
 
   void define(CLI::App& app) override;
-  std::vector<std::string> specs() override {
+  void validate() override {
     req.workload = *workload_from_name(workload);
     gpus = std::make_unique<EarlyGpuQuery>(host.options());  // runs while the knowledge base and the spec load
-    if (!wheels.empty()) return {};                          // the folder's wheels, no matrix
+  }
+  std::vector<std::string> specs() override {
+    if (!wheels.empty()) return {};  // the folder's wheels, no matrix
     return {spec_arg};
   }
   int run(Session& s) override;

@@ -348,19 +348,18 @@ struct RepinRun final : CommandRun {
         "nix-instantiate.");
     add_repin_options(app, a);
   }
-  std::vector<std::string> specs() override;
+  void validate() override;
   int run(Session& s) override;
 };
 
 // The options as repin reads them.
-std::vector<std::string> RepinRun::specs() {
+void RepinRun::validate() {
   o.rev = a.rev;
   if (app->count("--sha256")) o.sha256 = a.sha256;
   if (app->count("--python-set")) o.python_set = a.python_set;
   o.all_pins = a.all_pins;
   o.from = a.from;
   o.branch = a.branch;
-  return {};
 }
 
 int RepinRun::run(Session& s) {

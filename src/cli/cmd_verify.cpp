@@ -40,6 +40,7 @@ struct VerifyRun final : CommandRun {
   bool json = false, no_run = false;
 
   void define(CLI::App& app) override;
+  void validate() override;
   std::vector<std::string> specs() override;
   int run(Session& s) override;
   VariantPromise promise(Session& s) const;
@@ -62,9 +63,12 @@ void VerifyRun::define(CLI::App& app) {
 }
 
 // The artifact must be there; the spec is read only for --variant.
-std::vector<std::string> VerifyRun::specs() {
+void VerifyRun::validate() {
   std::error_code ec;
   if (!fs::exists(path, ec)) throw_file_error(path, "no such file or directory");
+}
+
+std::vector<std::string> VerifyRun::specs() {
   if (variant.empty()) return {};
   return {spec_arg};
 }

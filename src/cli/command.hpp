@@ -43,7 +43,10 @@ class CommandRun {
   /// --kb after them for rows that need facts.
   virtual void define(CLI::App& app) = 0;
   /// After parsing, before anything loads: usage errors (throws DiagnosticError),
-  /// and the specs the dispatcher loads and expands (kMatrix rows; none: it expands none).
+  /// and the options read together into what the run asks for.
+  virtual void validate() {}
+  /// After validate(): the specs the dispatcher loads and expands (kMatrix rows;
+  /// none: it expands none).
   virtual std::vector<std::string> specs() { return {}; }
   virtual int run(Session& s) = 0;
 };
