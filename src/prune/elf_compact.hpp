@@ -17,6 +17,9 @@
 /// relocated, and no program header is added (a new one would need room at the
 /// front of the file that linkers leave none of, and strip would refuse it).
 ///
+/// The file is read through binfmt/elf_file (segments, relocations, symbols);
+/// this file holds the layout decisions and the patches it writes.
+///
 /// Why tailor's own ELF code and not elfutils' libelf (ELF_F_LAYOUT): with
 /// ELF_F_LAYOUT libelf leaves every offset to the caller, so the layout
 /// decisions above are the same code either way; libelf reads each section it

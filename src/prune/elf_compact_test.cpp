@@ -139,122 +139,119 @@ struct RefusalRow {
   const char* refused;
 };
 
-const std::vector<RefusalRow>& refusal_rows() {
-  using B = std::vector<uint8_t>;
-  static const std::vector<RefusalRow> rows = {
-      {"every container kept whole", nullptr,
-       [](RewritePlan& p) {
-         for (auto& c : p.containers) c.new_payload = c.old_payload;
-       },
-       "nothing removed"},
-      {"e_machine EM_ARM", [](B& b) { put<uint16_t>(b, offsetof(Elf64_Ehdr, e_machine), EM_ARM); }, nullptr,
-       "a 64-bit arm file (compaction knows little-endian 64-bit x86_64 and aarch64)"},
-      {"e_type ET_EXEC", [](B& b) { put<uint16_t>(b, offsetof(Elf64_Ehdr, e_type), ET_EXEC); }, nullptr,
-       "not a shared library (e_type 2)"},
-      {"the first container relocatable", nullptr, [](RewritePlan& p) { p.containers[0].relocatable = true; },
-       "__nv_relfatbin (relocatable device code) is pruned in place"},
-      {"__nv_module_id named .nv_fatbin", [](B& b) { std::memcpy(b.data() + shdr(15, 0), b.data() + shdr(16, 0), 4); },
-       nullptr, "more than one .nv_fatbin section"},
-      {".nv_fatbin named .rodata", [](B& b) { std::memcpy(b.data() + shdr(16, 0), b.data() + shdr(14, 0), 4); },
-       nullptr, "no .nv_fatbin section"},
-      {".nv_fatbin's sh_offset past the end",
-       [](B& b) { put<uint64_t>(b, shdr(16, offsetof(Elf64_Shdr, sh_offset)), 0x30000); }, nullptr,
-       "truncated or corrupt input: section .nv_fatbin starts at offset 0x30000, past the end (0x23cb8)"},
-      {"e_phentsize 64", [](B& b) { put<uint16_t>(b, offsetof(Elf64_Ehdr, e_phentsize), 64); }, nullptr,
-       "unusual program header table"},
-      {"e_phoff at .eh_frame_hdr", [](B& b) { put<uint64_t>(b, offsetof(Elf64_Ehdr, e_phoff), 0x21198); }, nullptr,
-       "the program headers lie after .nv_fatbin"},
-      {"PT_NOTE's p_offset past the end",
-       [](B& b) { put<uint64_t>(b, phdr(5, offsetof(Elf64_Phdr, p_offset)), 0x10000000); }, nullptr,
-       "truncated or corrupt input: segment 5 starts at offset 0x10000000, past the end (0x23cb8)"},
-      {".nv_fatbin's sh_size up to 0x23600, over the section headers",
-       [](B& b) { put<uint64_t>(b, shdr(16, offsetof(Elf64_Shdr, sh_size)), 0x23600 - 0x2040); }, nullptr,
-       "the section headers overlap .nv_fatbin"},
-      {"PT_NOTE made PT_INTERP", [](B& b) { put<uint32_t>(b, phdr(5, offsetof(Elf64_Phdr, p_type)), PT_INTERP); },
-       nullptr, "an executable (PT_INTERP): the kernel finds its program headers by offset"},
-      {"the fatbin's PT_LOAD made PT_NULL",
-       [](B& b) { put<uint32_t>(b, phdr(2, offsetof(Elf64_Phdr, p_type)), PT_NULL); }, nullptr,
-       ".nv_fatbin is in no PT_LOAD segment"},
-      {"the fatbin's PT_LOAD p_memsz 0x20748",
-       [](B& b) { put<uint64_t>(b, phdr(2, offsetof(Elf64_Phdr, p_memsz)), 0x20748); }, nullptr,
-       ".nv_fatbin's segment has bytes past its file size"},
-      {"the fatbin's PT_LOAD p_align 0x3000",
-       [](B& b) { put<uint64_t>(b, phdr(2, offsetof(Elf64_Phdr, p_align)), 0x3000); }, nullptr,
-       "segment alignment 0x3000 is not a power of two"},
-      {"the writable PT_LOAD's p_offset 0x21000, inside the fatbin's",
-       [](B& b) { put<uint64_t>(b, phdr(3, offsetof(Elf64_Phdr, p_offset)), 0x21000); }, nullptr,
-       "the segment after .nv_fatbin's overlaps it"},
-      {"the writable PT_LOAD made PT_NULL",
-       [](B& b) { put<uint32_t>(b, phdr(3, offsetof(Elf64_Phdr, p_type)), PT_NULL); }, nullptr,
-       "sections follow .nv_fatbin in the last loadable segment"},
-      {"the writable PT_LOAD made PF_R", [](B& b) { put<uint32_t>(b, phdr(3, offsetof(Elf64_Phdr, p_flags)), PF_R); },
-       nullptr, "the segment after .nv_fatbin's is not writable: its tail has nowhere to go"},
-      {"the writable PT_LOAD's p_vaddr 0x22dc8",
-       [](B& b) { put<uint64_t>(b, phdr(3, offsetof(Elf64_Phdr, p_vaddr)), 0x22dc8); }, nullptr,
-       "segment offsets and addresses are not aligned alike"},
-      {"PT_GNU_RELRO made PT_NULL", [](B& b) { put<uint32_t>(b, phdr(8, offsetof(Elf64_Phdr, p_type)), PT_NULL); },
-       nullptr, "no PT_GNU_RELRO at the start of the writable segment: the read-only tail would stay writable"},
-      {".eh_frame_hdr made SHF_EXECINSTR",
-       [](B& b) { put<uint64_t>(b, shdr(17, offsetof(Elf64_Shdr, sh_flags)), SHF_ALLOC | SHF_EXECINSTR); }, nullptr,
-       "executable section .eh_frame_hdr follows .nv_fatbin in its segment"},
-      // Three containers back to back, up to the section's end: 8 bytes freed; the writable
-      // segment's address is 0x1000 past its offset, the fatbin's segment's 0.
-      {"8 bytes freed", nullptr,
-       [](RewritePlan& p) {
-         for (auto& c : p.containers) c.new_payload = c.old_payload;
-         p.containers[0].new_payload -= 8;
-       },
-       "8 bytes freed in .nv_fatbin, less than the segment alignment 0x1000 plus 0x1000"},
-      {"__nv_module_id's sh_size 0x100, into .nv_fatbin",
-       [](B& b) { put<uint64_t>(b, shdr(15, offsetof(Elf64_Shdr, sh_size)), 0x100); }, nullptr,
-       "section __nv_module_id straddles the bytes that move"},
-      {"PT_NOTE's p_filesz 0x2000, into .nv_fatbin",
-       [](B& b) { put<uint64_t>(b, phdr(5, offsetof(Elf64_Phdr, p_filesz)), 0x2000); }, nullptr,
-       "program header 5 (type 0x4) overlaps the bytes that move"},
-      {".nvFatBinSegment's sh_size 0x40", [](B& b) { put<uint64_t>(b, shdr(26, offsetof(Elf64_Shdr, sh_size)), 0x40); },
-       nullptr, "no .nvFatBinSegment of whole wrappers"},
-      {"wrapper 1's magic 0x12345678", [](B& b) { put<uint32_t>(b, kWrappers + 24, 0x12345678); }, nullptr,
-       "wrapper 1 of .nvFatBinSegment has magic 0x12345678"},
-      {".rela.plt made SHT_REL", [](B& b) { put<uint32_t>(b, shdr(8, offsetof(Elf64_Shdr, sh_type)), SHT_REL); },
-       nullptr, "REL relocations in .rela.plt (compaction reads RELA)"},
-      {".rela.plt made SHT_RELR", [](B& b) { put<uint32_t>(b, shdr(8, offsetof(Elf64_Shdr, sh_type)), SHT_RELR); },
-       nullptr, "RELR relocations in .rela.plt (compaction reads RELA)"},
-      {".rela.plt's sh_size 0x130", [](B& b) { put<uint64_t>(b, shdr(8, offsetof(Elf64_Shdr, sh_size)), 0x130); },
-       nullptr, ".rela.plt is not whole relocations"},
-      {".rela.dyn's first r_offset 0x2100",
-       [](B& b) { put<uint64_t>(b, rela(0, offsetof(Elf64_Rela, r_offset)), 0x2100); }, nullptr,
-       "a relocation applies inside .nv_fatbin at 0x2100"},
-      {".rela.dyn's sh_link 0", [](B& b) { put<uint32_t>(b, shdr(7, offsetof(Elf64_Shdr, sh_link)), 0); }, nullptr,
-       "relocation at 0x22fc8 is relative to symbol 2 of no symbol table"},
-      {".dynsym's sh_size 48, two symbols", [](B& b) { put<uint64_t>(b, shdr(3, offsetof(Elf64_Shdr, sh_size)), 48); },
-       nullptr, "relocation at 0x22fc8 is relative to symbol 2 past its symbol table"},
-      {".dynsym's symbol 2 defined in .nv_fatbin (st_shndx 16)",
-       [](B& b) { put<uint16_t>(b, kDynsym + 2 * sizeof(Elf64_Sym) + offsetof(Elf64_Sym, st_shndx), 16); }, nullptr,
-       "relocation at 0x22fc8 is relative to symbol 2 of .nv_fatbin: it points in, whatever its addend"},
-      {".dynsym's sh_offset past the end",
-       [](B& b) { put<uint64_t>(b, shdr(3, offsetof(Elf64_Shdr, sh_offset)), 0x10000280); }, nullptr,
-       "truncated or corrupt input: section .dynsym starts at offset 0x10000280, past the end (0x23cb8)"},
-      {".rela.dyn's first r_addend 0x2048",
-       [](B& b) { put<uint64_t>(b, rela(0, offsetof(Elf64_Rela, r_addend)), 0x2048); }, nullptr,
-       "relocation at 0x22dc0 points into .nv_fatbin (0x2048) but is no wrapper's pointer to a container"},
-      {"wrapper 0's relocation made a copy of .data's (0x23068 + 0x23068)",
-       [](B& b) {
-         put<uint64_t>(b, rela(6, offsetof(Elf64_Rela, r_offset)), 0x23068);
-         put<uint64_t>(b, rela(6, offsetof(Elf64_Rela, r_addend)), 0x23068);
-       },
-       nullptr, "wrapper 0 of .nvFatBinSegment has no RELA relocation"},
-      {"wrapper 0 stores 0x2050", [](B& b) { put<uint64_t>(b, kWrappers + 8, 0x2050); }, nullptr,
-       "wrapper 0 stores 0x2050, not its relocation's 0x2040"},
-      {"wrapper 2 pointed at the first container, its stored pointer 0",
-       [](B& b) {
-         put<uint64_t>(b, rela(8, offsetof(Elf64_Rela, r_addend)), 0x2040);
-         put<uint64_t>(b, kWrappers + 2 * 24 + 8, 0);
-       },
-       nullptr, "the container at 0x16bd0 is no wrapper's: something else may point at it"},
-      {"section headers of 72 bytes", widen_section_headers, nullptr, "unusual section header size"},
-  };
-  return rows;
-}
+using B = std::vector<uint8_t>;
+const std::vector<RefusalRow> kRefusalRows = {
+    {"every container kept whole", nullptr,
+     [](RewritePlan& p) {
+       for (auto& c : p.containers) c.new_payload = c.old_payload;
+     },
+     "nothing removed"},
+    {"e_machine EM_ARM", [](B& b) { put<uint16_t>(b, offsetof(Elf64_Ehdr, e_machine), EM_ARM); }, nullptr,
+     "a 64-bit arm file (compaction knows little-endian 64-bit x86_64 and aarch64)"},
+    {"e_type ET_EXEC", [](B& b) { put<uint16_t>(b, offsetof(Elf64_Ehdr, e_type), ET_EXEC); }, nullptr,
+     "not a shared library (e_type 2)"},
+    {"the first container relocatable", nullptr, [](RewritePlan& p) { p.containers[0].relocatable = true; },
+     "__nv_relfatbin (relocatable device code) is pruned in place"},
+    {"__nv_module_id named .nv_fatbin", [](B& b) { std::memcpy(b.data() + shdr(15, 0), b.data() + shdr(16, 0), 4); },
+     nullptr, "more than one .nv_fatbin section"},
+    {".nv_fatbin named .rodata", [](B& b) { std::memcpy(b.data() + shdr(16, 0), b.data() + shdr(14, 0), 4); }, nullptr,
+     "no .nv_fatbin section"},
+    {".nv_fatbin's sh_offset past the end",
+     [](B& b) { put<uint64_t>(b, shdr(16, offsetof(Elf64_Shdr, sh_offset)), 0x30000); }, nullptr,
+     "truncated or corrupt input: section .nv_fatbin starts at offset 0x30000, past the end (0x23cb8)"},
+    {"e_phentsize 64", [](B& b) { put<uint16_t>(b, offsetof(Elf64_Ehdr, e_phentsize), 64); }, nullptr,
+     "unusual program header table"},
+    {"e_phoff at .eh_frame_hdr", [](B& b) { put<uint64_t>(b, offsetof(Elf64_Ehdr, e_phoff), 0x21198); }, nullptr,
+     "the program headers lie after .nv_fatbin"},
+    {"PT_NOTE's p_offset past the end",
+     [](B& b) { put<uint64_t>(b, phdr(5, offsetof(Elf64_Phdr, p_offset)), 0x10000000); }, nullptr,
+     "truncated or corrupt input: segment 5 starts at offset 0x10000000, past the end (0x23cb8)"},
+    {".nv_fatbin's sh_size up to 0x23600, over the section headers",
+     [](B& b) { put<uint64_t>(b, shdr(16, offsetof(Elf64_Shdr, sh_size)), 0x23600 - 0x2040); }, nullptr,
+     "the section headers overlap .nv_fatbin"},
+    {"PT_NOTE made PT_INTERP", [](B& b) { put<uint32_t>(b, phdr(5, offsetof(Elf64_Phdr, p_type)), PT_INTERP); },
+     nullptr, "an executable (PT_INTERP): the kernel finds its program headers by offset"},
+    {"the fatbin's PT_LOAD made PT_NULL",
+     [](B& b) { put<uint32_t>(b, phdr(2, offsetof(Elf64_Phdr, p_type)), PT_NULL); }, nullptr,
+     ".nv_fatbin is in no PT_LOAD segment"},
+    {"the fatbin's PT_LOAD p_memsz 0x20748",
+     [](B& b) { put<uint64_t>(b, phdr(2, offsetof(Elf64_Phdr, p_memsz)), 0x20748); }, nullptr,
+     ".nv_fatbin's segment has bytes past its file size"},
+    {"the fatbin's PT_LOAD p_align 0x3000",
+     [](B& b) { put<uint64_t>(b, phdr(2, offsetof(Elf64_Phdr, p_align)), 0x3000); }, nullptr,
+     "segment alignment 0x3000 is not a power of two"},
+    {"the writable PT_LOAD's p_offset 0x21000, inside the fatbin's",
+     [](B& b) { put<uint64_t>(b, phdr(3, offsetof(Elf64_Phdr, p_offset)), 0x21000); }, nullptr,
+     "the segment after .nv_fatbin's overlaps it"},
+    {"the writable PT_LOAD made PT_NULL",
+     [](B& b) { put<uint32_t>(b, phdr(3, offsetof(Elf64_Phdr, p_type)), PT_NULL); }, nullptr,
+     "sections follow .nv_fatbin in the last loadable segment"},
+    {"the writable PT_LOAD made PF_R", [](B& b) { put<uint32_t>(b, phdr(3, offsetof(Elf64_Phdr, p_flags)), PF_R); },
+     nullptr, "the segment after .nv_fatbin's is not writable: its tail has nowhere to go"},
+    {"the writable PT_LOAD's p_vaddr 0x22dc8",
+     [](B& b) { put<uint64_t>(b, phdr(3, offsetof(Elf64_Phdr, p_vaddr)), 0x22dc8); }, nullptr,
+     "segment offsets and addresses are not aligned alike"},
+    {"PT_GNU_RELRO made PT_NULL", [](B& b) { put<uint32_t>(b, phdr(8, offsetof(Elf64_Phdr, p_type)), PT_NULL); },
+     nullptr, "no PT_GNU_RELRO at the start of the writable segment: the read-only tail would stay writable"},
+    {".eh_frame_hdr made SHF_EXECINSTR",
+     [](B& b) { put<uint64_t>(b, shdr(17, offsetof(Elf64_Shdr, sh_flags)), SHF_ALLOC | SHF_EXECINSTR); }, nullptr,
+     "executable section .eh_frame_hdr follows .nv_fatbin in its segment"},
+    // Three containers back to back, up to the section's end: 8 bytes freed; the writable
+    // segment's address is 0x1000 past its offset, the fatbin's segment's 0.
+    {"8 bytes freed", nullptr,
+     [](RewritePlan& p) {
+       for (auto& c : p.containers) c.new_payload = c.old_payload;
+       p.containers[0].new_payload -= 8;
+     },
+     "8 bytes freed in .nv_fatbin, less than the segment alignment 0x1000 plus 0x1000"},
+    {"__nv_module_id's sh_size 0x100, into .nv_fatbin",
+     [](B& b) { put<uint64_t>(b, shdr(15, offsetof(Elf64_Shdr, sh_size)), 0x100); }, nullptr,
+     "section __nv_module_id straddles the bytes that move"},
+    {"PT_NOTE's p_filesz 0x2000, into .nv_fatbin",
+     [](B& b) { put<uint64_t>(b, phdr(5, offsetof(Elf64_Phdr, p_filesz)), 0x2000); }, nullptr,
+     "program header 5 (type 0x4) overlaps the bytes that move"},
+    {".nvFatBinSegment's sh_size 0x40", [](B& b) { put<uint64_t>(b, shdr(26, offsetof(Elf64_Shdr, sh_size)), 0x40); },
+     nullptr, "no .nvFatBinSegment of whole wrappers"},
+    {"wrapper 1's magic 0x12345678", [](B& b) { put<uint32_t>(b, kWrappers + 24, 0x12345678); }, nullptr,
+     "wrapper 1 of .nvFatBinSegment has magic 0x12345678"},
+    {".rela.plt made SHT_REL", [](B& b) { put<uint32_t>(b, shdr(8, offsetof(Elf64_Shdr, sh_type)), SHT_REL); }, nullptr,
+     "REL relocations in .rela.plt (compaction reads RELA)"},
+    {".rela.plt made SHT_RELR", [](B& b) { put<uint32_t>(b, shdr(8, offsetof(Elf64_Shdr, sh_type)), SHT_RELR); },
+     nullptr, "RELR relocations in .rela.plt (compaction reads RELA)"},
+    {".rela.plt's sh_size 0x130", [](B& b) { put<uint64_t>(b, shdr(8, offsetof(Elf64_Shdr, sh_size)), 0x130); },
+     nullptr, ".rela.plt is not whole relocations"},
+    {".rela.dyn's first r_offset 0x2100",
+     [](B& b) { put<uint64_t>(b, rela(0, offsetof(Elf64_Rela, r_offset)), 0x2100); }, nullptr,
+     "a relocation applies inside .nv_fatbin at 0x2100"},
+    {".rela.dyn's sh_link 0", [](B& b) { put<uint32_t>(b, shdr(7, offsetof(Elf64_Shdr, sh_link)), 0); }, nullptr,
+     "relocation at 0x22fc8 is relative to symbol 2 of no symbol table"},
+    {".dynsym's sh_size 48, two symbols", [](B& b) { put<uint64_t>(b, shdr(3, offsetof(Elf64_Shdr, sh_size)), 48); },
+     nullptr, "relocation at 0x22fc8 is relative to symbol 2 past its symbol table"},
+    {".dynsym's symbol 2 defined in .nv_fatbin (st_shndx 16)",
+     [](B& b) { put<uint16_t>(b, kDynsym + 2 * sizeof(Elf64_Sym) + offsetof(Elf64_Sym, st_shndx), 16); }, nullptr,
+     "relocation at 0x22fc8 is relative to symbol 2 of .nv_fatbin: it points in, whatever its addend"},
+    {".dynsym's sh_offset past the end",
+     [](B& b) { put<uint64_t>(b, shdr(3, offsetof(Elf64_Shdr, sh_offset)), 0x10000280); }, nullptr,
+     "truncated or corrupt input: section .dynsym starts at offset 0x10000280, past the end (0x23cb8)"},
+    {".rela.dyn's first r_addend 0x2048",
+     [](B& b) { put<uint64_t>(b, rela(0, offsetof(Elf64_Rela, r_addend)), 0x2048); }, nullptr,
+     "relocation at 0x22dc0 points into .nv_fatbin (0x2048) but is no wrapper's pointer to a container"},
+    {"wrapper 0's relocation made a copy of .data's (0x23068 + 0x23068)",
+     [](B& b) {
+       put<uint64_t>(b, rela(6, offsetof(Elf64_Rela, r_offset)), 0x23068);
+       put<uint64_t>(b, rela(6, offsetof(Elf64_Rela, r_addend)), 0x23068);
+     },
+     nullptr, "wrapper 0 of .nvFatBinSegment has no RELA relocation"},
+    {"wrapper 0 stores 0x2050", [](B& b) { put<uint64_t>(b, kWrappers + 8, 0x2050); }, nullptr,
+     "wrapper 0 stores 0x2050, not its relocation's 0x2040"},
+    {"wrapper 2 pointed at the first container, its stored pointer 0",
+     [](B& b) {
+       put<uint64_t>(b, rela(8, offsetof(Elf64_Rela, r_addend)), 0x2040);
+       put<uint64_t>(b, kWrappers + 2 * 24 + 8, 0);
+     },
+     nullptr, "the container at 0x16bd0 is no wrapper's: something else may point at it"},
+    {"section headers of 72 bytes", widen_section_headers, nullptr, "unusual section header size"},
+};
 
 TEST(ElfCompact, EachRefusalReasonHasItsFile) {
   const std::vector<uint8_t> original = fixture("compact.so");
@@ -265,7 +262,7 @@ TEST(ElfCompact, EachRefusalReasonHasItsFile) {
   const RewritePlan plan = plan_rewrite(*source, targets, false);
   ASSERT_EQ(plan.containers.size(), 3u);
   ASSERT_TRUE(plan_compaction(*source, plan).compacts()) << plan_compaction(*source, plan).refused;
-  for (const RefusalRow& row : refusal_rows()) {
+  for (const RefusalRow& row : kRefusalRows) {
     SCOPED_TRACE(row.mutation);
     std::vector<uint8_t> b = original;
     if (row.file) row.file(b);
