@@ -70,12 +70,14 @@ class Planner {
 
   CompactionPlan run() {
     check_file();
+    choose_hole();
     find_fatbin();
     read_segments();
     find_loads();
     move_containers();
     place_tail();
     check_sections();
+    prune_outside();
     patch_segments();
     read_wrappers();
     for (const auto& s : elf_.sections) follow_relocations(s);
@@ -94,18 +96,26 @@ class Planner {
       refuse(fmt::format("a {}-bit {} file (compaction knows little-endian 64-bit x86_64 and aarch64)", elf_.bits,
                          elf_machine_name(elf_.machine, elf_.big_endian)));
     if (elf_.type != ET_DYN) refuse(fmt::format("not a shared library (e_type {})", elf_.type));
-    for (const auto& c : rw_.containers)
-      if (c.relocatable && c.changes()) refuse("__nv_relfatbin (relocatable device code) is pruned in place");
+  }
+
+  // The section whose freed bytes leave the file: .nv_fatbin, or __nv_relfatbin (relocatable
+  // device code) where it frees more. Only one can: the bytes after it in its segment join
+  // the next segment, and a second hole there would need a program header of its own. The
+  // other section's containers are pruned where they land (their freed bytes stay zeros).
+  void choose_hole() {
+    uint64_t linked = 0, relocatable = 0;
+    for (const auto& c : rw_.containers) (c.relocatable ? relocatable : linked) += c.old_payload - c.new_payload;
+    hole_ = relocatable > linked ? "__nv_relfatbin" : ".nv_fatbin";
   }
 
   void find_fatbin() {
     fatbin_index_ = elf_.sections.size();
     for (size_t i = 0; i < elf_.sections.size(); ++i)
-      if (elf_.sections[i].name == ".nv_fatbin" && elf_.sections[i].in_file()) {
-        if (fatbin_index_ != elf_.sections.size()) refuse("more than one .nv_fatbin section");
+      if (elf_.sections[i].name == hole_ && elf_.sections[i].in_file()) {
+        if (fatbin_index_ != elf_.sections.size()) refuse(fmt::format("more than one {} section", hole_));
         fatbin_index_ = i;
       }
-    if (fatbin_index_ == elf_.sections.size()) refuse("no .nv_fatbin section");
+    if (fatbin_index_ == elf_.sections.size()) refuse(fmt::format("no {} section", hole_));
     const ElfSection& f = elf_.sections[fatbin_index_];
     elf_.section_reader(f);  // throws when its bytes lie outside the file
     fatbin_offset_ = f.offset;
@@ -120,11 +130,11 @@ class Planner {
     if (elf_.program_entry_size != sizeof(Elf64_Phdr) || phnum == 0 || phnum == PN_XNUM)
       refuse("unusual program header table");
     if (phoff > fatbin_offset_ || phnum * sizeof(Elf64_Phdr) > fatbin_offset_ - phoff)
-      refuse("the program headers lie after .nv_fatbin");
+      refuse(fmt::format("the program headers lie after {}", hole_));
     segs_ = elf_.segments();
     const uint64_t shoff = elf_.section_table_offset;
     if (shoff < fatbin_end_ && shoff + elf_.section_table_size > fatbin_offset_)
-      refuse("the section headers overlap .nv_fatbin");
+      refuse(fmt::format("the section headers overlap {}", hole_));
   }
 
   // load_: the PT_LOAD holding .nv_fatbin; next_: the PT_LOAD after it (segs_.size(): none).
@@ -137,16 +147,16 @@ class Planner {
       align_ = std::max<uint64_t>(align_, segs_[i].align);
       if (segs_[i].offset <= fatbin_offset_ && fatbin_end_ <= segs_[i].end()) load_ = i;
     }
-    if (load_ == segs_.size()) refuse(".nv_fatbin is in no PT_LOAD segment");
+    if (load_ == segs_.size()) refuse(fmt::format("{} is in no PT_LOAD segment", hole_));
     const ElfSegment& l = segs_[load_];
-    if (l.memsz != l.filesz) refuse(".nv_fatbin's segment has bytes past its file size");
+    if (l.memsz != l.filesz) refuse(fmt::format("{}'s segment has bytes past its file size", hole_));
     for (size_t i = 0; i < segs_.size(); ++i)
       if (segs_[i].type == PT_LOAD && segs_[i].offset > l.offset &&
           (next_ == segs_.size() || segs_[i].offset < segs_[next_].offset))
         next_ = i;
     if ((align_ & (align_ - 1)) != 0) refuse(fmt::format("segment alignment {:#x} is not a power of two", align_));
     if (next_ != segs_.size() && (segs_[next_].offset < l.end() || segs_[next_].vaddr < l.vaddr + l.memsz))
-      refuse("the segment after .nv_fatbin's overlaps it");
+      refuse(fmt::format("the segment after {}'s overlaps it", hole_));
   }
 
   // The containers of .nv_fatbin, moved together (8-byte aligned, as nvcc lays them).
@@ -177,9 +187,10 @@ class Planner {
     relro_ = segs_.size();
     uint64_t gap = 0;
     if (tail_) {
-      if (next_ == segs_.size()) refuse("sections follow .nv_fatbin in the last loadable segment");
+      if (next_ == segs_.size()) refuse(fmt::format("sections follow {} in the last loadable segment", hole_));
       const ElfSegment& n = segs_[next_];
-      if (!(n.flags & PF_W)) refuse("the segment after .nv_fatbin's is not writable: its tail has nowhere to go");
+      if (!(n.flags & PF_W))
+        refuse(fmt::format("the segment after {}'s is not writable: its tail has nowhere to go", hole_));
       const uint64_t d1 = l.vaddr - l.offset, d2 = n.vaddr - n.offset;
       if (d2 < d1 || d1 % align_ != 0 || d2 % align_ != 0)
         refuse("segment offsets and addresses are not aligned alike");
@@ -190,12 +201,12 @@ class Planner {
         refuse("no PT_GNU_RELRO at the start of the writable segment: the read-only tail would stay writable");
       for (const auto& s : elf_.sections)
         if (s.in_file() && s.offset >= fatbin_end_ && s.offset < l.end() && (s.flags & SHF_EXECINSTR))
-          refuse(fmt::format("executable section {} follows .nv_fatbin in its segment", s.name));
+          refuse(fmt::format("executable section {} follows {} in its segment", s.name, hole_));
       rest_ = n.offset;
     }
     const uint64_t avail = fatbin_end_ - kept_end_;
     if (avail < gap + align_)
-      refuse(fmt::format("{} bytes freed in .nv_fatbin, less than the segment alignment {:#x}{}", avail, align_,
+      refuse(fmt::format("{} bytes freed in {}, less than the segment alignment {:#x}{}", avail, hole_, align_,
                          gap ? fmt::format(" plus {:#x}", gap) : ""));
     rest_shift_ = (avail - gap) / align_ * align_;
     tail_shift_ = rest_shift_ + gap;
@@ -207,7 +218,7 @@ class Planner {
     if (o < fatbin_offset_) return o;
     if (o >= rest_) return o - rest_shift_;
     if (o >= fatbin_end_) return o - tail_shift_;
-    refuse(fmt::format("offset {:#x} lies inside .nv_fatbin", o));
+    refuse(fmt::format("offset {:#x} lies inside {}", o, hole_));
   }
 
   // Sections: each wholly in the head, the tail or the rest.
@@ -219,6 +230,22 @@ class Planner {
       bool ok = e <= fatbin_offset_ || s.offset >= rest_ || (s.offset >= fatbin_end_ && e <= rest_);
       if (!ok) refuse(fmt::format("section {} straddles the bytes that move", s.name));
     }
+  }
+
+  // Containers outside the hole that lose entries are pruned where they land.
+  void prune_outside() {
+    for (size_t i = 0; i < rw_.containers.size(); ++i) {
+      const ContainerPlan& c = rw_.containers[i];
+      if (!c.changes() || (c.offset >= fatbin_offset_ && c.offset < fatbin_end_)) continue;
+      CompactionPlan::Move m;
+      m.from = c.offset;
+      m.to = map_off(c.offset);
+      m.new_bytes = c.header_size + c.new_payload;
+      m.container = i;
+      p_.rewrites.push_back(m);
+      p_.zeros.push_back({m.to + m.new_bytes, m.to + c.header_size + c.old_payload});
+    }
+    std::sort(p_.rewrites.begin(), p_.rewrites.end(), [](const auto& a, const auto& b) { return a.from < b.from; });
   }
 
   // The fatbin's segment ends at the kept containers; its read-only tail joins the next
@@ -304,20 +331,20 @@ class Planner {
     for (const ElfRelocation& r : relocs) {
       const uint64_t off = r.offset, addend = r.addend;
       if (off >= fatbin_addr_ && off < fatbin_end_addr_)
-        refuse(fmt::format("a relocation applies inside .nv_fatbin at {:#x}", off));
+        refuse(fmt::format("a relocation applies inside {} at {:#x}", hole_, off));
       if (r.symbol != 0 && (!symtab.present || r.symbol >= symtab.count || symtab.in_fatbin.count(r.symbol)))
         refuse(fmt::format("relocation at {:#x} is relative to symbol {} {}", off, r.symbol,
-                           !symtab.present            ? "of no symbol table"
-                           : r.symbol >= symtab.count ? "past its symbol table"
-                                                      : "of .nv_fatbin: it points in, whatever its addend"));
+                           !symtab.present ? "of no symbol table"
+                           : r.symbol >= symtab.count
+                               ? "past its symbol table"
+                               : fmt::format("of {}: it points in, whatever its addend", hole_)));
       auto slot = slot_of_.find(off);
       if (slot != slot_of_.end()) has_reloc_[slot->second] = 1;  // a wrapper of __nv_relfatbin points elsewhere
       if (addend < fatbin_addr_ || addend >= fatbin_end_addr_) continue;
       auto to = new_vaddr_.find(addend);
       if (r.type != relative_type(elf_.machine) || slot == slot_of_.end() || to == new_vaddr_.end())
-        refuse(
-            fmt::format("relocation at {:#x} points into .nv_fatbin ({:#x}) but is no wrapper's pointer to a container",
-                        off, addend));
+        refuse(fmt::format("relocation at {:#x} points into {} ({:#x}) but is no wrapper's pointer to a container", off,
+                           hole_, addend));
       covered_[slot->second] = addend;
       referenced_.insert(addend);
       p_.patches.push_back({map_off(r.at + offsetof(Elf64_Rela, r_addend)), le64(to->second)});
@@ -398,6 +425,7 @@ class Planner {
   const ElfFile& elf_;
   const RewritePlan& rw_;
   CompactionPlan p_;
+  std::string hole_;  // the section that shrinks (.nv_fatbin or __nv_relfatbin)
   // .nv_fatbin: its section index, [offset, end) in the file, [addr, end_addr) in memory.
   size_t fatbin_index_ = 0;
   uint64_t fatbin_offset_ = 0, fatbin_end_ = 0, fatbin_addr_ = 0, fatbin_end_addr_ = 0;
@@ -425,6 +453,53 @@ void move_bytes(CompactSink& sink, uint64_t to, uint64_t from, uint64_t n) {
   if (n) sink.copy(to, from, n);
 }
 
+// Writes container \a m at its new offset: its header with the new payload size, then its
+// kept entries, each moved towards the front (read before anything is written over it).
+void write_container(const CompactionPlan::Move& m, const RewritePlan& rw, const ByteReader& source,
+                     CompactSink& sink) {
+  const ContainerPlan& c = rw.containers[m.container];
+  if (!c.changes()) return move_bytes(sink, m.to, m.from, m.new_bytes);
+  std::vector<uint8_t> buf;
+  ByteSlice h = source.read(c.offset, c.header_size, "fatbin container header", buf);
+  std::vector<uint8_t> header(h.data(), h.data() + h.size());
+  put_le<uint64_t>(header, 8, c.new_payload);  // the container's payload size
+  sink.write(m.to, ByteSlice(header.data(), header.size()));
+  uint64_t at = m.to + c.header_size;
+  for (size_t i = 0; i < c.entries.size(); ++i) {
+    if (!c.choice.keep[i]) continue;
+    move_bytes(sink, at, c.entries[i].offset, c.entries[i].stored_bytes());
+    at += c.entries[i].stored_bytes();
+  }
+}
+
+// Copies \a k, writing each rewritten container it holds pruned (the rest of its old bytes
+// become the zeros the plan lists).
+class Copier {
+ public:
+  Copier(const CompactionPlan& plan, const RewritePlan& rw, const ByteReader& source, CompactSink& sink)
+      : plan_(plan), rw_(rw), source_(source), sink_(sink) {}
+  void copy(CompactionPlan::Copy k) {
+    const uint64_t end = k.from + k.length;
+    while (next_ < plan_.rewrites.size() && plan_.rewrites[next_].from < end) {
+      const CompactionPlan::Move& m = plan_.rewrites[next_++];
+      const ContainerPlan& c = rw_.containers[m.container];
+      move_bytes(sink_, k.to, k.from, m.from - k.from);
+      write_container(m, rw_, source_, sink_);
+      const uint64_t past = m.from + c.header_size + c.old_payload;
+      k.to += past - k.from;
+      k.from = past;
+    }
+    move_bytes(sink_, k.to, k.from, end - k.from);
+  }
+
+ private:
+  const CompactionPlan& plan_;
+  const RewritePlan& rw_;
+  const ByteReader& source_;
+  CompactSink& sink_;
+  size_t next_ = 0;  // the next of plan_.rewrites, in file order
+};
+
 }  // namespace
 
 CompactionPlan plan_compaction(const ElfFile& elf, const RewritePlan& rewrite) {
@@ -444,26 +519,10 @@ CompactionPlan plan_compaction(const ElfFile& elf, const RewritePlan& rewrite) {
 }
 
 void apply_compaction(const CompactionPlan& plan, const RewritePlan& rw, const ByteReader& source, CompactSink& sink) {
-  move_bytes(sink, 0, 0, plan.head_end);
-  std::vector<uint8_t> buf;
-  for (const auto& m : plan.moves) {
-    const ContainerPlan& c = rw.containers[m.container];
-    if (!c.changes()) {
-      move_bytes(sink, m.to, m.from, m.new_bytes);
-      continue;
-    }
-    ByteSlice h = source.read(c.offset, c.header_size, "fatbin container header", buf);
-    std::vector<uint8_t> header(h.data(), h.data() + h.size());
-    put_le<uint64_t>(header, 8, c.new_payload);  // the container's payload size
-    sink.write(m.to, ByteSlice(header.data(), header.size()));
-    uint64_t at = m.to + c.header_size;
-    for (size_t i = 0; i < c.entries.size(); ++i) {
-      if (!c.choice.keep[i]) continue;
-      move_bytes(sink, at, c.entries[i].offset, c.entries[i].stored_bytes());
-      at += c.entries[i].stored_bytes();
-    }
-  }
-  for (const auto& k : plan.copies) move_bytes(sink, k.to, k.from, k.length);
+  Copier copier(plan, rw, source, sink);
+  copier.copy({0, 0, plan.head_end});
+  for (const auto& m : plan.moves) write_container(m, rw, source, sink);
+  for (const auto& k : plan.copies) copier.copy(k);
   static const std::vector<uint8_t> zeros(1 << 16, 0);
   for (const auto& [from, to] : plan.zeros)
     for (uint64_t at = from; at < to; at += zeros.size())

@@ -15,6 +15,7 @@
 #include <iterator>
 
 #include "binfmt/elf_file.hpp"
+#include "prune/fatbin_rewrite.hpp"
 #include "support/paths.hpp"
 
 namespace tailor {
@@ -101,6 +102,126 @@ TEST(ElfCompact, ARelocationByAnUndefinedLocalSymbolValuedInTheFatbinRefusesComp
   EXPECT_EQ(compaction.new_size, b.size());
 }
 
+// Relocatable device code (tests/data/elf/make-rdc.sh, laid out as libnccl.so.2 and
+// libnvshmem_host.so.3): __nv_relfatbin, then .nv_fatbin, in one read-only segment. Only
+// one of them can leave the file (the bytes after it join the writable segment); the other
+// is pruned where it lands. The compacted file must read as the one pruned in place
+// (--no-compact) wherever it is read: every section but the one that shrank and the
+// tables compaction patches, and each wrapper's container.
+struct InPlaceSink : CompactSink {  // compaction within one buffer, as in a wheel's scratch file
+  std::vector<uint8_t>& b;
+  explicit InPlaceSink(std::vector<uint8_t>& buf) : b(buf) {}
+  void write(uint64_t offset, ByteSlice bytes) override { std::memmove(b.data() + offset, bytes.data(), bytes.size()); }
+  void copy(uint64_t to, uint64_t from, uint64_t length) override {
+    std::memmove(b.data() + to, b.data() + from, length);
+  }
+  void truncate(uint64_t size) override { b.resize(size); }
+};
+
+struct Pruned {
+  std::vector<uint8_t> original, kept, compacted, compacted_in_place;
+  CompactionPlan compaction;
+};
+
+Pruned prune_for_sm90(const std::string& name) {
+  Pruned r;
+  r.original = fixture(name);
+  auto elf = try_open_elf(ByteSlice(r.original.data(), r.original.size()));
+  EXPECT_TRUE(elf.has_value());
+  const std::vector<PruneTarget> targets{PruneTarget{"90", 90, {}}};
+  const RewritePlan plan = plan_rewrite(*elf, targets, false);
+  r.compaction = plan_compaction(*elf, plan);
+  SliceReader source(ByteSlice(r.original.data(), r.original.size()));
+  r.kept = r.original;
+  BufferSink kept(r.kept);
+  apply_rewrite(plan, source, kept);
+  if (!r.compaction.compacts()) return r;
+  Sink fresh(r.original);
+  apply_compaction(r.compaction, plan, source, fresh);
+  r.compacted = fresh.out;
+  r.compacted_in_place = r.original;
+  SliceReader own(ByteSlice(r.compacted_in_place.data(), r.compacted_in_place.size()));
+  InPlaceSink in_place(r.compacted_in_place);
+  apply_compaction(r.compaction, plan, own, in_place);
+  return r;
+}
+
+// The bytes at virtual address \a v of \a f (a PT_LOAD's file bytes), \a n of them.
+std::vector<uint8_t> at_address(const ElfFile& f, uint64_t v, uint64_t n) {
+  for (const ElfSegment& s : f.segments())
+    if (s.type == PT_LOAD && v >= s.vaddr && v - s.vaddr + n <= s.filesz) {
+      std::vector<uint8_t> buf;
+      ByteSlice b = f.reader->read(s.offset + (v - s.vaddr), n, "container", buf);
+      return {b.data(), b.data() + b.size()};
+    }
+  ADD_FAILURE() << "no PT_LOAD holds " << v;
+  return {};
+}
+
+void expect_reads_as_pruned_in_place(const Pruned& r, const std::string& hole, int wrappers_expected) {
+  ASSERT_TRUE(r.compaction.compacts()) << r.compaction.refused;
+  EXPECT_EQ(r.compacted_in_place, r.compacted);
+  auto kept = try_open_elf(ByteSlice(r.kept.data(), r.kept.size()));
+  auto compacted = try_open_elf(ByteSlice(r.compacted.data(), r.compacted.size()));
+  ASSERT_TRUE(kept && compacted);
+  ASSERT_EQ(kept->sections.size(), compacted->sections.size());
+  for (size_t i = 1; i < kept->sections.size(); ++i) {
+    const ElfSection& k = kept->sections[i];
+    const ElfSection& c = compacted->sections[i];
+    EXPECT_EQ(k.addr, c.addr) << k.name;
+    if (k.name == hole) {
+      EXPECT_LT(c.size, k.size);
+    }
+    if (k.name == hole || k.name == ".nvFatBinSegment" || k.name == ".rela.dyn" || k.name == ".symtab" ||
+        k.name == ".dynsym")
+      continue;
+    EXPECT_EQ(kept->read_section(k), compacted->read_section(c)) << k.name;
+  }
+  // The wrappers' relocations, in order: each sets a pointer to a container with the same bytes.
+  const ElfSection* seg = kept->find(".nvFatBinSegment");
+  const auto kr = kept->relocations(*kept->find(".rela.dyn")),
+             cr = compacted->relocations(*compacted->find(".rela.dyn"));
+  ASSERT_EQ(kr.size(), cr.size());
+  int wrappers = 0;
+  for (size_t i = 0; i < kr.size(); ++i) {
+    EXPECT_EQ(kr[i].offset, cr[i].offset);
+    EXPECT_EQ(kr[i].type, cr[i].type);
+    if (kr[i].offset < seg->addr || kr[i].offset >= seg->addr + seg->size || (kr[i].offset - seg->addr) % 24 != 8)
+      continue;
+    ++wrappers;
+    std::vector<uint8_t> header = at_address(*kept, kr[i].addend, 16);
+    uint64_t payload = 0;
+    std::memcpy(&payload, header.data() + 8, 8);
+    EXPECT_EQ(at_address(*kept, kr[i].addend, 16 + payload), at_address(*compacted, cr[i].addend, 16 + payload));
+  }
+  EXPECT_EQ(wrappers, wrappers_expected);
+}
+
+// rdc.so: units for seven GPUs, the device link for sm_90 and sm_120. For SM 9.0
+// __nv_relfatbin frees 7,712 + 8,024 bytes (its two containers' entries but sm_90's),
+// .nv_fatbin 10,576 (the linked sm_120 cubin): __nv_relfatbin leaves the file. Its kept
+// containers end at 0x2a78 (0x2090 + 16 + 1,232, then 16 + 1,272), 0x3d78 bytes before
+// its end at 0x67f0; the writable segment's address is 0x1000 past its offset: the file
+// loses (0x3d78 - 0x1000) rounded down to 0x1000, 0x2000 bytes: 57,656 -> 49,464.
+TEST(ElfCompact, RelocatableDeviceCodeLeavesTheFileWhereItFreesTheMost) {
+  const Pruned r = prune_for_sm90("rdc.so");
+  ASSERT_EQ(r.original.size(), 57656u);
+  expect_reads_as_pruned_in_place(r, "__nv_relfatbin", 3);  // two units', the device link's
+  EXPECT_EQ(r.compacted.size(), 49464u);
+}
+
+// rdc-linked.so: beside the units (sm_90, sm_120) a unit compiled whole for five GPUs in
+// .nv_fatbin. For SM 9.0 .nv_fatbin frees 10,576 + 3 x 7,656 + 10,936 = 0xadc0 bytes, the
+// two units' sm_120 cubins in __nv_relfatbin far less: .nv_fatbin leaves the file, losing
+// (0xadc0 - 0x1000) rounded down to 0x1000, 0x9000 bytes: 87,200 -> 50,336; __nv_relfatbin,
+// before it, is pruned where it stands.
+TEST(ElfCompact, AFatbinBeforeTheOneThatShrinksIsPrunedWhereItStands) {
+  const Pruned r = prune_for_sm90("rdc-linked.so");
+  ASSERT_EQ(r.original.size(), 87200u);
+  expect_reads_as_pruned_in_place(r, ".nv_fatbin", 4);  // two units', the device link's, the whole unit's
+  EXPECT_EQ(r.compacted.size(), 50336u);
+}
+
 // One refusal reason per row: compact.so, which compacts as it is, with one mutation.
 // The offsets are readelf -hlSrsW's of compact.so: program headers at 0x40 (56 bytes
 // each: 2 the read-only PT_LOAD [0x2000, 0x21748) holding .nv_fatbin [0x2040, 0x21198),
@@ -150,8 +271,6 @@ const std::vector<RefusalRow> kRefusalRows = {
      "a 64-bit arm file (compaction knows little-endian 64-bit x86_64 and aarch64)"},
     {"e_type ET_EXEC", [](B& b) { put<uint16_t>(b, offsetof(Elf64_Ehdr, e_type), ET_EXEC); }, nullptr,
      "not a shared library (e_type 2)"},
-    {"the first container relocatable", nullptr, [](RewritePlan& p) { p.containers[0].relocatable = true; },
-     "__nv_relfatbin (relocatable device code) is pruned in place"},
     {"__nv_module_id named .nv_fatbin", [](B& b) { std::memcpy(b.data() + shdr(15, 0), b.data() + shdr(16, 0), 4); },
      nullptr, "more than one .nv_fatbin section"},
     {".nv_fatbin named .rodata", [](B& b) { std::memcpy(b.data() + shdr(16, 0), b.data() + shdr(14, 0), 4); }, nullptr,
