@@ -38,6 +38,7 @@ extern "C" __global__ void relu(float a, const float* x, float* y, int n) {
 }
 CU
 gencode() { for a in "$@"; do printf -- '-gencode arch=compute_%s,code=sm_%s ' "$a" "$a"; done; }
+# shellcheck disable=SC2086  # the arch lists and objects split into words on purpose
 build() {  # OUT "UNIT ARCHS" "DEVICE-LINK ARCHS" [OBJECTS COMPILED WHOLE]
   # shellcheck disable=SC2046
   (cd "$work" && nvcc -rdc=true -Xcompiler -fPIC -c axpy.cu scale.cu $(gencode $2) &&
