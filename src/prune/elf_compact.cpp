@@ -89,7 +89,7 @@ class Planner {
   }
 
  private:
-  // What compaction knows: a little-endian 64-bit shared library whose .nv_fatbin loses bytes.
+  // What compaction knows: a little-endian 64-bit shared library whose fatbins lose bytes.
   void check_file() const {
     if (!rw_.changes()) refuse("nothing removed");
     if (elf_.bits != 64 || elf_.big_endian || (elf_.machine != EM_X86_64 && elf_.machine != EM_AARCH64))
@@ -124,7 +124,7 @@ class Planner {
     fatbin_end_addr_ = f.addr + f.size;
   }
 
-  // The program headers stay where they are, so they must lie before .nv_fatbin.
+  // The program headers stay where they are, so they must lie before the section that shrinks.
   void read_segments() {
     const uint64_t phoff = elf_.program_table_offset, phnum = elf_.program_count;
     if (elf_.program_entry_size != sizeof(Elf64_Phdr) || phnum == 0 || phnum == PN_XNUM)
