@@ -1,13 +1,16 @@
-// Fuzz target for compaction (prune/elf_compact.cpp, its own ELF reader and
-// writer). The oracle: every pointer a relocation sets (S + A of each RELA
-// entry in an allocated section) reaches the same bytes in the compacted
-// output as in the --no-compact output (the same prune, the file's layout
-// kept). A relocation compaction failed to follow lands on other bytes.
-// Bytes compaction rewrites where they stand (its patches: the program
-// headers, symbols, relocation addends, wrapper pointers) are not compared:
-// a pointer at the program headers keeps its target, and what it reads there
-// must be the new headers (issue 57, compact_fuzzer's first finding).
-// The first byte picks the target SM, the rest is the file.
+// Fuzz target for compaction (prune/elf_compact.cpp, which plans over
+// binfmt/elf_file's segments, relocations and symbols). Every input first goes
+// through those table readers whole (segments, each section's relocations and
+// symbols, the dynamic entries): a DiagnosticError or nothing, whatever the
+// bytes, also where compaction refuses before it reads them. The oracle: every pointer a relocation sets (S + A of each
+// RELA entry in an allocated section) reaches the same bytes in the compacted output as in the --no-compact output (the
+// same prune, the file's layout kept). A relocation compaction failed to follow lands on other bytes. Bytes compaction
+// rewrites where they stand (its patches: the program headers, symbols, relocation addends, wrapper pointers) are not
+// compared: a pointer at the program headers keeps its target, and what it reads there must be the new headers (issue
+// 57, compact_fuzzer's first finding). The oracle parses the files with its own few lines, not with the reader under
+// test. The first byte picks the target SM, the rest is the file.
+#include <elf.h>
+
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -100,6 +103,21 @@ struct VectorSink : CompactSink {
   }
 };
 
+// Reads every table binfmt/elf_file offers; each is bounds-checked or throws.
+void read_tables(const ElfFile& elf) {
+  auto each = [](auto read) {
+    try {
+      read();
+    } catch (const DiagnosticError&) {}
+  };
+  each([&] { (void)elf.segments(); });
+  each([&] { (void)elf.dynamic_entries(); });
+  for (const auto& s : elf.sections) {
+    if (s.type == SHT_RELA || s.type == SHT_REL) each([&] { (void)elf.relocations(s); });
+    if (s.type == SHT_SYMTAB || s.type == SHT_DYNSYM) each([&] { (void)elf.symbols(s); });
+  }
+}
+
 const uint32_t kSms[] = {61, 75, 80, 86, 89, 90, 100, 120};
 
 }  // namespace
@@ -115,6 +133,7 @@ TAILOR_FUZZ_TARGET(data, size) {
   try {
     elf = try_open_elf(ByteSlice(original.data(), original.size()));
     if (!elf) return 0;
+    read_tables(*elf);
     plan = plan_rewrite(*elf, targets, data[0] & 0x80);
     if (!plan.changes()) return 0;
     compaction = plan_compaction(*elf, plan);

@@ -1,6 +1,9 @@
 #include "prune/elf_compact.hpp"
 
+#include <elf.h>
+
 #include <algorithm>
+#include <cstddef>
 #include <map>
 #include <set>
 
@@ -12,66 +15,46 @@ namespace tailor {
 
 namespace {
 
-constexpr uint32_t kPtLoad = 1, kPtInterp = 3, kPtGnuRelro = 0x6474e552;
-constexpr uint32_t kPfW = 2, kPfR = 4;
-constexpr uint32_t kShtSymtab = 2, kShtRela = 4, kShtRel = 9, kShtDynsym = 11, kShtRelr = 19;
-constexpr uint64_t kShfAlloc = 2, kShfExecInstr = 4;
 constexpr uint32_t kWrapperMagic = 0x466243B1;  // __fatBinC_Wrapper_t (fatbinary_section.h)
 constexpr uint64_t kWrapperSize = 24;           // magic, version, data pointer, filename_or_fatbins
-constexpr uint64_t kPhdrSize = 56, kShdrSize = 64, kRelaSize = 24, kSymSize = 24;
+constexpr uint64_t kWrapperData = 8;            // the data pointer's offset in a wrapper
 
-struct Phdr {
-  uint32_t type = 0, flags = 0;
-  uint64_t offset = 0, vaddr = 0, paddr = 0, filesz = 0, memsz = 0, align = 0;
-  uint64_t end() const { return offset + filesz; }
-};
-
-uint64_t get64(const std::vector<uint8_t>& b, size_t at) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = v << 8 | b[at + i];
-  return v;
+// Compaction writes little-endian ELF64 only (plan_or_throw refuses the rest).
+template <class T>
+void put_le(std::vector<uint8_t>& b, size_t at, T v) {
+  for (size_t i = 0; i < sizeof(T); ++i) b[at + i] = static_cast<uint8_t>(static_cast<uint64_t>(v) >> (8 * i));
 }
-uint32_t get32(const std::vector<uint8_t>& b, size_t at) {
-  return static_cast<uint32_t>(b[at] | b[at + 1] << 8 | b[at + 2] << 16 | static_cast<uint32_t>(b[at + 3]) << 24);
-}
-void put64(std::vector<uint8_t>& b, size_t at, uint64_t v) {
-  for (int i = 0; i < 8; ++i) b[at + i] = static_cast<uint8_t>(v >> (8 * i));
-}
-void put32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
-  for (int i = 0; i < 4; ++i) b[at + i] = static_cast<uint8_t>(v >> (8 * i));
+std::vector<uint8_t> le64(uint64_t v) {
+  std::vector<uint8_t> b(8);
+  put_le(b, 0, v);
+  return b;
 }
 
-std::vector<uint8_t> read_bytes(const ByteReader& r, uint64_t offset, uint64_t n, std::string_view what) {
-  std::vector<uint8_t> buf;
-  ByteSlice s = r.read(offset, n, what, buf);
-  return {s.data(), s.data() + s.size()};
+// An Elf64_Phdr's bytes (its eight fields fill it: no padding to keep).
+void put_segment(std::vector<uint8_t>& b, size_t at, const ElfSegment& p) {
+  put_le<uint32_t>(b, at + offsetof(Elf64_Phdr, p_type), p.type);
+  put_le<uint32_t>(b, at + offsetof(Elf64_Phdr, p_flags), p.flags);
+  put_le<uint64_t>(b, at + offsetof(Elf64_Phdr, p_offset), p.offset);
+  put_le<uint64_t>(b, at + offsetof(Elf64_Phdr, p_vaddr), p.vaddr);
+  put_le<uint64_t>(b, at + offsetof(Elf64_Phdr, p_paddr), p.paddr);
+  put_le<uint64_t>(b, at + offsetof(Elf64_Phdr, p_filesz), p.filesz);
+  put_le<uint64_t>(b, at + offsetof(Elf64_Phdr, p_memsz), p.memsz);
+  put_le<uint64_t>(b, at + offsetof(Elf64_Phdr, p_align), p.align);
 }
 
-Phdr parse_phdr(const std::vector<uint8_t>& t, size_t at) {
-  Phdr p;
-  p.type = get32(t, at);
-  p.flags = get32(t, at + 4);
-  p.offset = get64(t, at + 8);
-  p.vaddr = get64(t, at + 16);
-  p.paddr = get64(t, at + 24);
-  p.filesz = get64(t, at + 32);
-  p.memsz = get64(t, at + 40);
-  p.align = get64(t, at + 48);
-  return p;
+// An Elf64_Sym's bytes (its six fields fill it).
+std::vector<uint8_t> symbol_bytes(const ElfSymbol& s) {
+  std::vector<uint8_t> b(sizeof(Elf64_Sym));
+  put_le<uint32_t>(b, offsetof(Elf64_Sym, st_name), s.name);
+  put_le<uint8_t>(b, offsetof(Elf64_Sym, st_info), s.info);
+  put_le<uint8_t>(b, offsetof(Elf64_Sym, st_other), s.other);
+  put_le<uint16_t>(b, offsetof(Elf64_Sym, st_shndx), s.shndx);
+  put_le<uint64_t>(b, offsetof(Elf64_Sym, st_value), s.value);
+  put_le<uint64_t>(b, offsetof(Elf64_Sym, st_size), s.size);
+  return b;
 }
 
-void store_phdr(std::vector<uint8_t>& t, size_t at, const Phdr& p) {
-  put32(t, at, p.type);
-  put32(t, at + 4, p.flags);
-  put64(t, at + 8, p.offset);
-  put64(t, at + 16, p.vaddr);
-  put64(t, at + 24, p.paddr);
-  put64(t, at + 32, p.filesz);
-  put64(t, at + 40, p.memsz);
-  put64(t, at + 48, p.align);
-}
-
-uint64_t relative_type(uint16_t machine) { return machine == 62 ? 8 : 1027; }  // R_X86_64_RELATIVE, R_AARCH64_RELATIVE
+uint32_t relative_type(uint16_t machine) { return machine == EM_X86_64 ? R_X86_64_RELATIVE : R_AARCH64_RELATIVE; }
 
 // Thrown inside planning: the reason the file keeps its layout.
 struct Refusal {
@@ -79,294 +62,443 @@ struct Refusal {
 };
 [[noreturn]] void refuse(std::string why) { throw Refusal{std::move(why)}; }
 
-CompactionPlan plan_or_throw(const ElfFile& elf, const RewritePlan& rw) {
-  CompactionPlan p;
-  p.old_size = p.new_size = elf.size();
-  const ByteReader& r = *elf.reader;
-  if (!rw.changes()) refuse("nothing removed");
-  if (elf.bits != 64 || elf.big_endian || (elf.machine != 62 && elf.machine != 183))
-    refuse(fmt::format("a {}-bit {} file (compaction knows little-endian 64-bit x86_64 and aarch64)", elf.bits,
-                       elf_machine_name(elf.machine, elf.big_endian)));
-  if (elf.type != 3) refuse(fmt::format("not a shared library (e_type {})", elf.type));
-  for (const auto& c : rw.containers)
-    if (c.relocatable && c.changes()) refuse("__nv_relfatbin (relocatable device code) is pruned in place");
-  size_t fi = elf.sections.size();
-  for (size_t i = 0; i < elf.sections.size(); ++i)
-    if (elf.sections[i].name == ".nv_fatbin" && elf.sections[i].in_file()) {
-      if (fi != elf.sections.size()) refuse("more than one .nv_fatbin section");
-      fi = i;
-    }
-  if (fi == elf.sections.size()) refuse("no .nv_fatbin section");
-  const ElfSection& F = elf.sections[fi];
-  const uint64_t fo = F.offset, B = F.offset + F.size, fv = F.addr;
+// One compaction plan, step by step: each step refuses (throws Refusal) or
+// leaves its findings in the members the next steps read.
+class Planner {
+ public:
+  Planner(const ElfFile& elf, const RewritePlan& rw) : elf_(elf), rw_(rw) { p_.old_size = p_.new_size = elf.size(); }
 
-  const std::vector<uint8_t> eh = read_bytes(r, 0, 64, "ELF header");
-  const uint64_t phoff = get64(eh, 32);
-  const uint16_t phentsize = static_cast<uint16_t>(eh[54] | eh[55] << 8),
-                 phnum = static_cast<uint16_t>(eh[56] | eh[57] << 8);
-  if (phentsize != kPhdrSize || phnum == 0 || phnum == 0xffff) refuse("unusual program header table");
-  if (phoff + phnum * kPhdrSize > fo) refuse("the program headers lie after .nv_fatbin");
-  std::vector<uint8_t> pt = read_bytes(r, phoff, phnum * kPhdrSize, "program headers");
-  std::vector<Phdr> ph;
-  for (size_t i = 0; i < phnum; ++i) ph.push_back(parse_phdr(pt, i * kPhdrSize));
-  if (elf.section_table_offset == 0) refuse("no section headers");
-  if (elf.section_table_offset < B && elf.section_table_offset + elf.section_table_size > fo)
-    refuse("the section headers overlap .nv_fatbin");
-
-  // L: the PT_LOAD holding .nv_fatbin; N: the PT_LOAD after it.
-  size_t L = ph.size(), N = ph.size();
-  uint64_t align = 1;
-  for (size_t i = 0; i < ph.size(); ++i) {
-    if (ph[i].type == kPtInterp) refuse("an executable (PT_INTERP): the kernel finds its program headers by offset");
-    if (ph[i].type != kPtLoad) continue;
-    align = std::max<uint64_t>(align, ph[i].align);
-    if (ph[i].offset <= fo && B <= ph[i].end()) L = i;
+  CompactionPlan run() {
+    check_file();
+    choose_hole();
+    find_fatbin();
+    read_segments();
+    find_loads();
+    move_containers();
+    place_tail();
+    check_sections();
+    prune_outside();
+    patch_segments();
+    read_wrappers();
+    for (const auto& s : elf_.sections) follow_relocations(s);
+    patch_wrappers();
+    for (const auto& s : elf_.sections) move_symbols(s);
+    patch_section_headers();
+    finish();
+    return std::move(p_);
   }
-  if (L == ph.size()) refuse(".nv_fatbin is in no PT_LOAD segment");
-  const Phdr l = ph[L];
-  if (l.memsz != l.filesz) refuse(".nv_fatbin's segment has bytes past its file size");
-  for (size_t i = 0; i < ph.size(); ++i)
-    if (ph[i].type == kPtLoad && ph[i].offset > l.offset && (N == ph.size() || ph[i].offset < ph[N].offset)) N = i;
-  if ((align & (align - 1)) != 0) refuse(fmt::format("segment alignment {:#x} is not a power of two", align));
-  if (N != ph.size() && (ph[N].offset < l.end() || ph[N].vaddr < l.vaddr + l.memsz))
-    refuse("the segment after .nv_fatbin's overlaps it");
+
+ private:
+  // What compaction knows: a little-endian 64-bit shared library whose fatbins lose bytes.
+  void check_file() const {
+    if (!rw_.changes()) refuse("nothing removed");
+    if (elf_.bits != 64 || elf_.big_endian || (elf_.machine != EM_X86_64 && elf_.machine != EM_AARCH64))
+      refuse(fmt::format("a {}-bit {} file (compaction knows little-endian 64-bit x86_64 and aarch64)", elf_.bits,
+                         elf_machine_name(elf_.machine, elf_.big_endian)));
+    if (elf_.type != ET_DYN) refuse(fmt::format("not a shared library (e_type {})", elf_.type));
+  }
+
+  // The section whose freed bytes leave the file: .nv_fatbin, or __nv_relfatbin (relocatable
+  // device code) where it frees more. Only one can: the bytes after it in its segment join
+  // the next segment, and a second hole there would need a program header of its own. The
+  // other section's containers are pruned where they land (their freed bytes stay zeros).
+  void choose_hole() {
+    uint64_t linked = 0, relocatable = 0;
+    for (const auto& c : rw_.containers) (c.relocatable ? relocatable : linked) += c.old_payload - c.new_payload;
+    hole_ = relocatable > linked ? "__nv_relfatbin" : ".nv_fatbin";
+  }
+
+  void find_fatbin() {
+    fatbin_index_ = elf_.sections.size();
+    for (size_t i = 0; i < elf_.sections.size(); ++i)
+      if (elf_.sections[i].name == hole_ && elf_.sections[i].in_file()) {
+        if (fatbin_index_ != elf_.sections.size()) refuse(fmt::format("more than one {} section", hole_));
+        fatbin_index_ = i;
+      }
+    if (fatbin_index_ == elf_.sections.size()) refuse(fmt::format("no {} section", hole_));
+    const ElfSection& f = elf_.sections[fatbin_index_];
+    elf_.section_reader(f);  // throws when its bytes lie outside the file
+    fatbin_offset_ = f.offset;
+    fatbin_end_ = f.offset + f.size;
+    fatbin_addr_ = f.addr;
+    fatbin_end_addr_ = f.addr + f.size;
+  }
+
+  // The program headers stay where they are, so they must lie before the section that shrinks.
+  void read_segments() {
+    const uint64_t phoff = elf_.program_table_offset, phnum = elf_.program_count;
+    if (elf_.program_entry_size != sizeof(Elf64_Phdr) || phnum == 0 || phnum == PN_XNUM)
+      refuse("unusual program header table");
+    if (phoff > fatbin_offset_ || phnum * sizeof(Elf64_Phdr) > fatbin_offset_ - phoff)
+      refuse(fmt::format("the program headers lie after {}", hole_));
+    segs_ = elf_.segments();
+    const uint64_t shoff = elf_.section_table_offset;
+    if (shoff < fatbin_end_ && shoff + elf_.section_table_size > fatbin_offset_)
+      refuse(fmt::format("the section headers overlap {}", hole_));
+  }
+
+  // load_: the PT_LOAD holding .nv_fatbin; next_: the PT_LOAD after it (segs_.size(): none).
+  void find_loads() {
+    load_ = next_ = segs_.size();
+    for (size_t i = 0; i < segs_.size(); ++i) {
+      if (segs_[i].type == PT_INTERP)
+        refuse("an executable (PT_INTERP): the kernel finds its program headers by offset");
+      if (segs_[i].type != PT_LOAD) continue;
+      align_ = std::max<uint64_t>(align_, segs_[i].align);
+      if (segs_[i].offset <= fatbin_offset_ && fatbin_end_ <= segs_[i].end()) load_ = i;
+    }
+    if (load_ == segs_.size()) refuse(fmt::format("{} is in no PT_LOAD segment", hole_));
+    const ElfSegment& l = segs_[load_];
+    if (l.memsz != l.filesz) refuse(fmt::format("{}'s segment has bytes past its file size", hole_));
+    for (size_t i = 0; i < segs_.size(); ++i)
+      if (segs_[i].type == PT_LOAD && segs_[i].offset > l.offset &&
+          (next_ == segs_.size() || segs_[i].offset < segs_[next_].offset))
+        next_ = i;
+    if ((align_ & (align_ - 1)) != 0) refuse(fmt::format("segment alignment {:#x} is not a power of two", align_));
+    if (next_ != segs_.size() && (segs_[next_].offset < l.end() || segs_[next_].vaddr < l.vaddr + l.memsz))
+      refuse(fmt::format("the segment after {}'s overlaps it", hole_));
+  }
 
   // The containers of .nv_fatbin, moved together (8-byte aligned, as nvcc lays them).
-  uint64_t cursor = fo;
-  std::map<uint64_t, uint64_t> new_vaddr;  // old container address -> new
-  std::map<uint64_t, size_t> move_of;      // old container address -> move
-  for (size_t i = 0; i < rw.containers.size(); ++i) {
-    const ContainerPlan& c = rw.containers[i];
-    if (c.offset < fo || c.offset >= B) continue;
-    CompactionPlan::Move m;
-    m.from = c.offset;
-    m.to = (cursor + 7) / 8 * 8;
-    m.new_bytes = c.header_size + c.new_payload;
-    m.container = i;
-    cursor = m.to + m.new_bytes;
-    new_vaddr[fv + (m.from - fo)] = fv + (m.to - fo);
-    move_of[fv + (m.from - fo)] = p.moves.size();
-    p.moves.push_back(m);
+  void move_containers() {
+    uint64_t cursor = fatbin_offset_;
+    for (size_t i = 0; i < rw_.containers.size(); ++i) {
+      const ContainerPlan& c = rw_.containers[i];
+      if (c.offset < fatbin_offset_ || c.offset >= fatbin_end_) continue;
+      CompactionPlan::Move m;
+      m.from = c.offset;
+      m.to = (cursor + 7) / 8 * 8;
+      m.new_bytes = c.header_size + c.new_payload;
+      m.container = i;
+      cursor = m.to + m.new_bytes;
+      new_vaddr_[fatbin_addr_ + (m.from - fatbin_offset_)] = fatbin_addr_ + (m.to - fatbin_offset_);
+      move_of_[fatbin_addr_ + (m.from - fatbin_offset_)] = p_.moves.size();
+      p_.moves.push_back(m);
+    }
+    kept_end_ = cursor;
   }
-  const uint64_t kept_end = cursor;
 
-  // How far the bytes after .nv_fatbin move. With sections after it in its
-  // segment (the tail), the tail joins segment N and moves by D = D2 + gap.
-  const bool tail = B < l.end();
-  uint64_t D2 = 0, gap = 0, rest = B;
-  size_t relro = ph.size();
-  if (tail) {
-    if (N == ph.size()) refuse("sections follow .nv_fatbin in the last loadable segment");
-    const Phdr& n = ph[N];
-    if (!(n.flags & kPfW)) refuse("the segment after .nv_fatbin's is not writable: its tail has nowhere to go");
-    const uint64_t d1 = l.vaddr - l.offset, d2 = n.vaddr - n.offset;
-    if (n.vaddr - n.offset < l.vaddr - l.offset || d1 % align != 0 || d2 % align != 0)
-      refuse("segment offsets and addresses are not aligned alike");
-    gap = d2 - d1;
-    for (size_t i = 0; i < ph.size(); ++i)
-      if (ph[i].type == kPtGnuRelro && ph[i].vaddr == n.vaddr) relro = i;
-    if (relro == ph.size())
-      refuse("no PT_GNU_RELRO at the start of the writable segment: the read-only tail would stay writable");
-    for (const auto& s : elf.sections)
-      if (s.in_file() && s.offset >= B && s.offset < l.end() && (s.flags & kShfExecInstr))
-        refuse(fmt::format("executable section {} follows .nv_fatbin in its segment", s.name));
-    rest = n.offset;
+  // How far the bytes after .nv_fatbin move. With sections after it in its segment (the
+  // tail), the tail joins the next segment and moves by tail_shift_ = rest_shift_ + gap.
+  void place_tail() {
+    const ElfSegment& l = segs_[load_];
+    tail_ = fatbin_end_ < l.end();
+    rest_ = fatbin_end_;
+    relro_ = segs_.size();
+    uint64_t gap = 0;
+    if (tail_) {
+      if (next_ == segs_.size()) refuse(fmt::format("sections follow {} in the last loadable segment", hole_));
+      const ElfSegment& n = segs_[next_];
+      if (!(n.flags & PF_W))
+        refuse(fmt::format("the segment after {}'s is not writable: its tail has nowhere to go", hole_));
+      const uint64_t d1 = l.vaddr - l.offset, d2 = n.vaddr - n.offset;
+      if (d2 < d1 || d1 % align_ != 0 || d2 % align_ != 0)
+        refuse("segment offsets and addresses are not aligned alike");
+      gap = d2 - d1;
+      for (size_t i = 0; i < segs_.size(); ++i)
+        if (segs_[i].type == PT_GNU_RELRO && segs_[i].vaddr == n.vaddr) relro_ = i;
+      if (relro_ == segs_.size())
+        refuse("no PT_GNU_RELRO at the start of the writable segment: the read-only tail would stay writable");
+      for (const auto& s : elf_.sections)
+        if (s.in_file() && s.offset >= fatbin_end_ && s.offset < l.end() && (s.flags & SHF_EXECINSTR))
+          refuse(fmt::format("executable section {} follows {} in its segment", s.name, hole_));
+      rest_ = n.offset;
+    }
+    const uint64_t avail = fatbin_end_ - kept_end_;
+    if (avail < gap + align_)
+      refuse(fmt::format("{} bytes freed in {}, less than the segment alignment {:#x}{}", avail, hole_, align_,
+                         gap ? fmt::format(" plus {:#x}", gap) : ""));
+    rest_shift_ = (avail - gap) / align_ * align_;
+    tail_shift_ = rest_shift_ + gap;
+    tail_to_ = fatbin_end_ - tail_shift_;
   }
-  const uint64_t avail = B - kept_end;
-  if (avail < gap + align)
-    refuse(fmt::format("{} bytes freed in .nv_fatbin, less than the segment alignment {:#x}{}", avail, align,
-                       gap ? fmt::format(" plus {:#x}", gap) : ""));
-  D2 = (avail - gap) / align * align;
-  const uint64_t D = D2 + gap, A = B - D;
 
-  auto map_off = [&](uint64_t o) -> uint64_t {
-    if (o < fo) return o;
-    if (o >= rest) return o - D2;
-    if (o >= B) return o - D;
-    refuse(fmt::format("offset {:#x} lies inside .nv_fatbin", o));
-  };
+  // The new file offset of old offset \a o (the head stays, the tail and the rest move down).
+  uint64_t map_off(uint64_t o) const {
+    if (o < fatbin_offset_) return o;
+    if (o >= rest_) return o - rest_shift_;
+    if (o >= fatbin_end_) return o - tail_shift_;
+    refuse(fmt::format("offset {:#x} lies inside {}", o, hole_));
+  }
 
   // Sections: each wholly in the head, the tail or the rest.
-  for (size_t i = 0; i < elf.sections.size(); ++i) {
-    const ElfSection& s = elf.sections[i];
-    if (i == fi || !s.in_file() || s.size == 0) continue;
-    const uint64_t e = s.offset + s.size;
-    bool ok = e <= fo || s.offset >= rest || (s.offset >= B && e <= rest);
-    if (!ok) refuse(fmt::format("section {} straddles the bytes that move", s.name));
+  void check_sections() const {
+    for (size_t i = 0; i < elf_.sections.size(); ++i) {
+      const ElfSection& s = elf_.sections[i];
+      if (i == fatbin_index_ || !s.in_file() || s.size == 0) continue;
+      const uint64_t e = s.offset + s.size;
+      bool ok = e <= fatbin_offset_ || s.offset >= rest_ || (s.offset >= fatbin_end_ && e <= rest_);
+      if (!ok) refuse(fmt::format("section {} straddles the bytes that move", s.name));
+    }
   }
 
-  // Program headers.
-  for (size_t i = 0; i < ph.size(); ++i) {
-    Phdr& q = ph[i];
-    if (i == L) {
-      q.filesz = q.memsz = kept_end - l.offset;
-    } else if (tail && i == N) {
-      const uint64_t v = l.vaddr + (B - l.offset), end_v = q.vaddr + q.memsz, end_o = q.end() - D2;
-      q.offset = A;
-      q.vaddr = q.paddr = v;
-      q.filesz = end_o - A;
-      q.memsz = end_v - v;
-      q.flags |= kPfR;  // the tail stays readable, and read-only again under RELRO
-    } else if (tail && i == relro) {
-      const uint64_t v = l.vaddr + (B - l.offset), end_v = q.vaddr + q.memsz;
-      q.offset = A;
-      q.vaddr = q.paddr = v;
-      q.filesz = q.memsz = end_v - v;
-    } else if (q.filesz == 0 && q.offset == 0) {
-      continue;  // PT_GNU_STACK and the like
-    } else if (q.end() <= fo) {
-      continue;
-    } else if (q.offset >= rest || (q.offset >= B && q.end() <= rest)) {
-      q.offset = map_off(q.offset);
-    } else {
-      refuse(fmt::format("program header {} (type {:#x}) overlaps the bytes that move", i, q.type));
+  // Containers outside the hole that lose entries are pruned where they land.
+  void prune_outside() {
+    for (size_t i = 0; i < rw_.containers.size(); ++i) {
+      const ContainerPlan& c = rw_.containers[i];
+      if (!c.changes() || (c.offset >= fatbin_offset_ && c.offset < fatbin_end_)) continue;
+      CompactionPlan::Move m;
+      m.from = c.offset;
+      m.to = map_off(c.offset);
+      m.new_bytes = c.header_size + c.new_payload;
+      m.container = i;
+      p_.rewrites.push_back(m);
+      p_.zeros.push_back({m.to + m.new_bytes, m.to + c.header_size + c.old_payload});
     }
-    store_phdr(pt, i * kPhdrSize, q);
+    std::sort(p_.rewrites.begin(), p_.rewrites.end(), [](const auto& a, const auto& b) { return a.from < b.from; });
   }
-  p.patches.push_back({phoff, std::move(pt)});
+
+  // The fatbin's segment ends at the kept containers; its read-only tail joins the next
+  // segment, and the PT_GNU_RELRO over that segment's start now starts at the tail.
+  void patch_segments() {
+    const ElfSegment l = segs_[load_];
+    std::vector<uint8_t> table(segs_.size() * sizeof(Elf64_Phdr));
+    for (size_t i = 0; i < segs_.size(); ++i) {
+      ElfSegment& q = segs_[i];
+      const uint64_t tail_addr = l.vaddr + (fatbin_end_ - l.offset), end_addr = q.vaddr + q.memsz;
+      if (i == load_) {
+        q.filesz = q.memsz = kept_end_ - l.offset;
+      } else if (tail_ && i == next_) {
+        const uint64_t end_off = q.end() - rest_shift_;
+        q.offset = tail_to_;
+        q.vaddr = q.paddr = tail_addr;
+        q.filesz = end_off - tail_to_;
+        q.memsz = end_addr - tail_addr;
+        q.flags |= PF_R;  // the tail stays readable, and read-only again under RELRO
+      } else if (tail_ && i == relro_) {
+        q.offset = tail_to_;
+        q.vaddr = q.paddr = tail_addr;
+        q.filesz = q.memsz = end_addr - tail_addr;
+      } else if ((q.filesz == 0 && q.offset == 0) || q.end() <= fatbin_offset_) {
+        // PT_GNU_STACK and the like, or all in the head: unchanged
+      } else if (q.offset >= rest_ || (q.offset >= fatbin_end_ && q.end() <= rest_)) {
+        q.offset = map_off(q.offset);
+      } else {
+        refuse(fmt::format("program header {} (type {:#x}) overlaps the bytes that move", i, q.type));
+      }
+      put_segment(table, i * sizeof(Elf64_Phdr), q);
+    }
+    p_.patches.push_back({elf_.program_table_offset, std::move(table)});
+  }
 
   // Wrappers: each data pointer is a container's address, set by a RELATIVE relocation.
-  const ElfSection* seg = elf.find(".nvFatBinSegment");
-  if (!seg || !seg->in_file() || seg->size % kWrapperSize != 0) refuse("no .nvFatBinSegment of whole wrappers");
-  std::vector<uint8_t> wraps = read_bytes(r, seg->offset, seg->size, ".nvFatBinSegment");
-  std::map<uint64_t, size_t> slot_of;  // address of a wrapper's data pointer -> wrapper
-  for (size_t i = 0; i * kWrapperSize < wraps.size(); ++i) {
-    if (get32(wraps, i * kWrapperSize) != kWrapperMagic)
-      refuse(fmt::format("wrapper {} of .nvFatBinSegment has magic {:#x}", i, get32(wraps, i * kWrapperSize)));
-    slot_of[seg->addr + i * kWrapperSize + 8] = i;
+  void read_wrappers() {
+    wrappers_ = elf_.find(".nvFatBinSegment");
+    if (!wrappers_ || !wrappers_->in_file() || wrappers_->size % kWrapperSize != 0)
+      refuse("no .nvFatBinSegment of whole wrappers");
+    const std::vector<uint8_t> bytes = elf_.read_section(*wrappers_);
+    const ByteSlice w(bytes.data(), bytes.size(), wrappers_->offset);
+    for (size_t i = 0; i * kWrapperSize < w.size(); ++i) {
+      const uint32_t magic = w.read_le<uint32_t>(i * kWrapperSize, "wrapper magic");
+      if (magic != kWrapperMagic) refuse(fmt::format("wrapper {} of .nvFatBinSegment has magic {:#x}", i, magic));
+      stored_.push_back(w.read_le<uint64_t>(i * kWrapperSize + kWrapperData, "wrapper data pointer"));
+      slot_of_[wrappers_->addr + i * kWrapperSize + kWrapperData] = i;
+    }
+    covered_.assign(slot_of_.size(), 0);
+    has_reloc_.assign(slot_of_.size(), 0);
   }
-  std::vector<uint64_t> covered(slot_of.size(), 0);  // the fatbin address a wrapper's relocation sets
-  std::vector<char> has_reloc(slot_of.size(), 0);
-  std::set<uint64_t> referenced;
-  const uint64_t fend_v = fv + F.size;
-  for (const auto& s : elf.sections) {
-    if (!(s.flags & kShfAlloc)) continue;
-    if (s.type == kShtRel || s.type == kShtRelr)
-      refuse(fmt::format("{} relocations in {} (compaction reads RELA)", s.type == kShtRel ? "REL" : "RELR", s.name));
-    if (s.type != kShtRela) continue;
-    if (s.size % kRelaSize != 0) refuse(fmt::format("{} is not whole relocations", s.name));
-    std::vector<uint8_t> rel = read_bytes(r, s.offset, s.size, s.name);
-    // A relocation relative to a symbol of .nv_fatbin ("sym+0x520") points in whatever its
-    // addend: the symbols move with their containers, the byte it means may not. A symbol
-    // whose value lies in .nv_fatbin counts whatever its section index: glibc's loader takes
-    // a local symbol's value as it stands, SHN_UNDEF or not (RESOLVE_MAP, SYMBOL_ADDRESS).
+
+  // A relocation relative to a symbol of .nv_fatbin ("sym+0x520") points in whatever its
+  // addend: the symbols move with their containers, the byte it means may not. A symbol
+  // whose value lies in .nv_fatbin counts whatever its section index: glibc's loader takes
+  // a local symbol's value as it stands, SHN_UNDEF or not (RESOLVE_MAP, SYMBOL_ADDRESS).
+  struct SymbolTable {
+    bool present = false;
     std::set<uint64_t> in_fatbin;
-    uint64_t symbols = 0;
-    const ElfSection* symtab = s.link < elf.sections.size() ? &elf.sections[s.link] : nullptr;
-    if (symtab && (symtab->type == kShtSymtab || symtab->type == kShtDynsym) && symtab->in_file()) {
-      std::vector<uint8_t> syms = read_bytes(r, symtab->offset, symtab->size - symtab->size % kSymSize, symtab->name);
-      symbols = syms.size() / kSymSize;
-      for (size_t k = 0; k * kSymSize < syms.size(); ++k) {
-        const size_t shndx = static_cast<size_t>(syms[k * kSymSize + 6] | syms[k * kSymSize + 7] << 8);
-        const uint64_t v = get64(syms, k * kSymSize + 8);
-        if (shndx == fi || (v >= fv && v < fend_v)) in_fatbin.insert(k);
-      }
-    } else {
-      symtab = nullptr;
-    }
-    for (size_t k = 0; k * kRelaSize < rel.size(); ++k) {
-      const uint64_t off = get64(rel, k * kRelaSize), info = get64(rel, k * kRelaSize + 8),
-                     addend = get64(rel, k * kRelaSize + 16);
-      if (off >= fv && off < fend_v) refuse(fmt::format("a relocation applies inside .nv_fatbin at {:#x}", off));
-      const uint64_t sym = info >> 32;
-      if (sym != 0 && (!symtab || sym >= symbols || in_fatbin.count(sym)))
-        refuse(fmt::format("relocation at {:#x} is relative to symbol {} {}", off, sym,
-                           !symtab          ? "of no symbol table"
-                           : sym >= symbols ? "past its symbol table"
-                                            : "of .nv_fatbin: it points in, whatever its addend"));
-      auto slot = slot_of.find(off);
-      if (slot != slot_of.end()) has_reloc[slot->second] = 1;  // a wrapper of __nv_relfatbin points elsewhere
-      if (addend < fv || addend >= fend_v) continue;
-      auto to = new_vaddr.find(addend);
-      if ((info & 0xffffffff) != relative_type(elf.machine) || slot == slot_of.end() || to == new_vaddr.end())
-        refuse(
-            fmt::format("relocation at {:#x} points into .nv_fatbin ({:#x}) but is no wrapper's pointer to a "
-                        "container",
-                        off, addend));
-      covered[slot->second] = addend;
-      referenced.insert(addend);
-      std::vector<uint8_t> a(8);
-      put64(a, 0, to->second);
-      p.patches.push_back({map_off(s.offset + k * kRelaSize + 16), std::move(a)});
+    uint64_t count = 0;
+  };
+  SymbolTable symbols_of(const ElfSection& rela) const {
+    SymbolTable t;
+    const ElfSection* symtab = rela.link < elf_.sections.size() ? &elf_.sections[rela.link] : nullptr;
+    if (!symtab || (symtab->type != SHT_SYMTAB && symtab->type != SHT_DYNSYM) || !symtab->in_file()) return t;
+    t.present = true;
+    const std::vector<ElfSymbol> syms = elf_.symbols(*symtab);
+    t.count = syms.size();
+    for (size_t k = 0; k < syms.size(); ++k)
+      if (syms[k].shndx == fatbin_index_ || (syms[k].value >= fatbin_addr_ && syms[k].value < fatbin_end_addr_))
+        t.in_fatbin.insert(k);
+    return t;
+  }
+
+  void follow_relocations(const ElfSection& s) {
+    if (!(s.flags & SHF_ALLOC)) return;
+    if (s.type == SHT_REL || s.type == SHT_RELR)
+      refuse(fmt::format("{} relocations in {} (compaction reads RELA)", s.type == SHT_REL ? "REL" : "RELR", s.name));
+    if (s.type != SHT_RELA) return;
+    if (s.size % sizeof(Elf64_Rela) != 0) refuse(fmt::format("{} is not whole relocations", s.name));
+    const std::vector<ElfRelocation> relocs = elf_.relocations(s);
+    const SymbolTable symtab = symbols_of(s);
+    for (const ElfRelocation& r : relocs) {
+      const uint64_t off = r.offset, addend = r.addend;
+      if (off >= fatbin_addr_ && off < fatbin_end_addr_)
+        refuse(fmt::format("a relocation applies inside {} at {:#x}", hole_, off));
+      if (r.symbol != 0 && (!symtab.present || r.symbol >= symtab.count || symtab.in_fatbin.count(r.symbol)))
+        refuse(fmt::format("relocation at {:#x} is relative to symbol {} {}", off, r.symbol,
+                           !symtab.present ? "of no symbol table"
+                           : r.symbol >= symtab.count
+                               ? "past its symbol table"
+                               : fmt::format("of {}: it points in, whatever its addend", hole_)));
+      auto slot = slot_of_.find(off);
+      if (slot != slot_of_.end()) has_reloc_[slot->second] = 1;  // a wrapper of __nv_relfatbin points elsewhere
+      if (addend < fatbin_addr_ || addend >= fatbin_end_addr_) continue;
+      auto to = new_vaddr_.find(addend);
+      if (r.type != relative_type(elf_.machine) || slot == slot_of_.end() || to == new_vaddr_.end())
+        refuse(fmt::format("relocation at {:#x} points into {} ({:#x}) but is no wrapper's pointer to a container", off,
+                           hole_, addend));
+      covered_[slot->second] = addend;
+      referenced_.insert(addend);
+      p_.patches.push_back({map_off(r.at + offsetof(Elf64_Rela, r_addend)), le64(to->second)});
     }
   }
-  for (const auto& [addr, i] : slot_of) {
-    if (!has_reloc[i]) refuse(fmt::format("wrapper {} of .nvFatBinSegment has no RELA relocation", i));
-    if (!covered[i]) continue;
-    const uint64_t stored = get64(wraps, i * kWrapperSize + 8);
-    if (stored == 0) continue;  // the loader writes it
-    if (stored != covered[i])
-      refuse(fmt::format("wrapper {} stores {:#x}, not its relocation's {:#x}", i, stored, covered[i]));
-    std::vector<uint8_t> a(8);
-    put64(a, 0, new_vaddr[covered[i]]);
-    p.patches.push_back({map_off(seg->offset + i * kWrapperSize + 8), std::move(a)});
+
+  void patch_wrappers() {
+    for (const auto& [addr, i] : slot_of_) {
+      if (!has_reloc_[i]) refuse(fmt::format("wrapper {} of .nvFatBinSegment has no RELA relocation", i));
+      if (!covered_[i]) continue;
+      if (stored_[i] == 0) continue;  // the loader writes it
+      if (stored_[i] != covered_[i])
+        refuse(fmt::format("wrapper {} stores {:#x}, not its relocation's {:#x}", i, stored_[i], covered_[i]));
+      p_.patches.push_back(
+          {map_off(wrappers_->offset + i * kWrapperSize + kWrapperData), le64(new_vaddr_[covered_[i]])});
+    }
+    for (const auto& [old, now] : new_vaddr_)
+      if (!referenced_.count(old) && old != now)
+        refuse(fmt::format("the container at {:#x} is no wrapper's: something else may point at it", old));
   }
-  for (const auto& [old, now] : new_vaddr)
-    if (!referenced.count(old) && old != now)
-      refuse(fmt::format("the container at {:#x} is no wrapper's: something else may point at it", old));
 
   // Symbols defined in .nv_fatbin (fatbinData of each unit) follow their container.
-  const uint64_t new_end_v = fv + (kept_end - fo);
-  for (const auto& s : elf.sections) {
-    if ((s.type != kShtSymtab && s.type != kShtDynsym) || !s.in_file()) continue;
-    std::vector<uint8_t> syms = read_bytes(r, s.offset, s.size - s.size % kSymSize, s.name);
-    for (size_t k = 0; k * kSymSize < syms.size(); ++k) {
-      const size_t at = k * kSymSize;
-      if (static_cast<size_t>(syms[at + 6] | syms[at + 7] << 8) != fi) continue;
-      const uint64_t v = get64(syms, at + 8), size = get64(syms, at + 16);
-      uint64_t nv = new_end_v, nsize = 0;
-      auto c = new_vaddr.upper_bound(v);
-      if (c != new_vaddr.begin()) {
+  void move_symbols(const ElfSection& s) {
+    if ((s.type != SHT_SYMTAB && s.type != SHT_DYNSYM) || !s.in_file()) return;
+    const uint64_t new_end_addr = fatbin_addr_ + (kept_end_ - fatbin_offset_);
+    for (ElfSymbol sym : elf_.symbols(s)) {
+      if (sym.shndx != fatbin_index_) continue;
+      const uint64_t v = sym.value, size = sym.size;
+      uint64_t nv = new_end_addr, nsize = 0;
+      auto c = new_vaddr_.upper_bound(v);
+      if (c != new_vaddr_.begin()) {
         --c;
-        const auto& m = p.moves[move_of[c->first]];
+        const auto& m = p_.moves[move_of_[c->first]];
         const uint64_t inside = std::min(v - c->first, m.new_bytes);
         nv = c->second + inside;
         nsize = std::min(size, m.new_bytes - inside);
       }
-      if (v < fv) nv = v, nsize = size;
+      if (v < fatbin_addr_) nv = v, nsize = size;
       if (nv == v && nsize == size) continue;
-      std::vector<uint8_t> e(syms.begin() + static_cast<long>(at), syms.begin() + static_cast<long>(at + kSymSize));
-      put64(e, 8, nv);
-      put64(e, 16, nsize);
-      p.patches.push_back({map_off(s.offset + at), std::move(e)});
+      sym.value = nv;
+      sym.size = nsize;
+      p_.patches.push_back({map_off(sym.at), symbol_bytes(sym)});
     }
   }
 
   // Section headers, then the ELF header's pointer to them.
-  std::vector<uint8_t> sh = read_bytes(r, elf.section_table_offset, elf.section_table_size, "section headers");
-  const size_t shentsize = elf.sections.empty() ? kShdrSize : elf.section_table_size / elf.sections.size();
-  if (shentsize != kShdrSize) refuse("unusual section header size");
-  for (size_t i = 1; i < elf.sections.size(); ++i) {
-    const ElfSection& s = elf.sections[i];
-    if (s.type == 0) continue;
-    if (i == fi) {
-      put64(sh, i * kShdrSize + 32, kept_end - fo);
-      continue;
+  void patch_section_headers() {
+    std::vector<uint8_t> buf;
+    ByteSlice t = elf_.reader->read(elf_.section_table_offset, elf_.section_table_size, "section headers", buf);
+    std::vector<uint8_t> sh(t.data(), t.data() + t.size());
+    if (elf_.section_entry_size != sizeof(Elf64_Shdr)) refuse("unusual section header size");
+    for (size_t i = 1; i < elf_.sections.size(); ++i) {
+      const ElfSection& s = elf_.sections[i];
+      const size_t at = i * sizeof(Elf64_Shdr);
+      if (s.type == SHT_NULL) continue;
+      if (i == fatbin_index_) {
+        put_le<uint64_t>(sh, at + offsetof(Elf64_Shdr, sh_size), kept_end_ - fatbin_offset_);
+        continue;
+      }
+      if (s.offset >= fatbin_end_) put_le<uint64_t>(sh, at + offsetof(Elf64_Shdr, sh_offset), map_off(s.offset));
     }
-    if (s.offset < fo) continue;
-    if (s.offset >= B) put64(sh, i * kShdrSize + 24, map_off(s.offset));
+    const uint64_t new_shoff = map_off(elf_.section_table_offset);
+    p_.patches.push_back({new_shoff, std::move(sh)});
+    p_.patches.push_back({offsetof(Elf64_Ehdr, e_shoff), le64(new_shoff)});
   }
-  const uint64_t new_shoff = map_off(elf.section_table_offset);
-  p.patches.push_back({new_shoff, std::move(sh)});
-  std::vector<uint8_t> shoff(8);
-  put64(shoff, 0, new_shoff);
-  p.patches.push_back({40, std::move(shoff)});
 
-  p.head_end = fo;
-  p.zeros.push_back({kept_end, A});
-  if (tail) {
-    p.copies.push_back({A, B, rest - B});
-    p.zeros.push_back({rest - D, rest - D2});
+  void finish() {
+    p_.head_end = fatbin_offset_;
+    p_.zeros.push_back({kept_end_, tail_to_});
+    if (tail_) {
+      p_.copies.push_back({tail_to_, fatbin_end_, rest_ - fatbin_end_});
+      p_.zeros.push_back({rest_ - tail_shift_, rest_ - rest_shift_});
+    }
+    p_.copies.push_back({rest_ - rest_shift_, rest_, p_.old_size - rest_});
+    p_.new_size = p_.old_size - rest_shift_;
   }
-  p.copies.push_back({rest - D2, rest, p.old_size - rest});
-  p.new_size = p.old_size - D2;
-  return p;
-}
+
+  const ElfFile& elf_;
+  const RewritePlan& rw_;
+  CompactionPlan p_;
+  std::string hole_;  // the section that shrinks (.nv_fatbin or __nv_relfatbin)
+  // .nv_fatbin: its section index, [offset, end) in the file, [addr, end_addr) in memory.
+  size_t fatbin_index_ = 0;
+  uint64_t fatbin_offset_ = 0, fatbin_end_ = 0, fatbin_addr_ = 0, fatbin_end_addr_ = 0;
+  std::vector<ElfSegment> segs_;
+  size_t load_ = 0, next_ = 0, relro_ = 0;  // indexes into segs_ (segs_.size(): none)
+  uint64_t align_ = 1;                      // the largest PT_LOAD alignment
+  std::map<uint64_t, uint64_t> new_vaddr_;  // old container address -> new
+  std::map<uint64_t, size_t> move_of_;      // old container address -> move
+  uint64_t kept_end_ = 0;                   // file offset past the moved containers
+  // The tail [fatbin_end_, rest_) moves to tail_to_ (by tail_shift_), the rest by rest_shift_.
+  bool tail_ = false;
+  uint64_t rest_ = 0, rest_shift_ = 0, tail_shift_ = 0, tail_to_ = 0;
+  const ElfSection* wrappers_ = nullptr;  // .nvFatBinSegment
+  std::vector<uint64_t> stored_;          // each wrapper's stored data pointer
+  std::map<uint64_t, size_t> slot_of_;    // address of a wrapper's data pointer -> wrapper
+  std::vector<uint64_t> covered_;         // the fatbin address a wrapper's relocation sets
+  std::vector<char> has_reloc_;
+  std::set<uint64_t> referenced_;  // container addresses some wrapper's relocation sets
+};
+
+CompactionPlan plan_or_throw(const ElfFile& elf, const RewritePlan& rw) { return Planner(elf, rw).run(); }
 
 // Copies [from, from + n) to \a to in the sink, as moves: the source may be the sink's own file.
 void move_bytes(CompactSink& sink, uint64_t to, uint64_t from, uint64_t n) {
   if (n) sink.copy(to, from, n);
 }
+
+// Writes container \a m at its new offset: its header with the new payload size, then its
+// kept entries, each moved towards the front (read before anything is written over it).
+void write_container(const CompactionPlan::Move& m, const RewritePlan& rw, const ByteReader& source,
+                     CompactSink& sink) {
+  const ContainerPlan& c = rw.containers[m.container];
+  if (!c.changes()) return move_bytes(sink, m.to, m.from, m.new_bytes);
+  std::vector<uint8_t> buf;
+  ByteSlice h = source.read(c.offset, c.header_size, "fatbin container header", buf);
+  std::vector<uint8_t> header(h.data(), h.data() + h.size());
+  put_le<uint64_t>(header, 8, c.new_payload);  // the container's payload size
+  sink.write(m.to, ByteSlice(header.data(), header.size()));
+  uint64_t at = m.to + c.header_size;
+  for (size_t i = 0; i < c.entries.size(); ++i) {
+    if (!c.choice.keep[i]) continue;
+    move_bytes(sink, at, c.entries[i].offset, c.entries[i].stored_bytes());
+    at += c.entries[i].stored_bytes();
+  }
+}
+
+// Copies \a k, writing each rewritten container it holds pruned (the rest of its old bytes
+// become the zeros the plan lists).
+class Copier {
+ public:
+  Copier(const CompactionPlan& plan, const RewritePlan& rw, const ByteReader& source, CompactSink& sink)
+      : plan_(plan), rw_(rw), source_(source), sink_(sink) {}
+  void copy(CompactionPlan::Copy k) {
+    const uint64_t end = k.from + k.length;
+    while (next_ < plan_.rewrites.size() && plan_.rewrites[next_].from < end) {
+      const CompactionPlan::Move& m = plan_.rewrites[next_++];
+      const ContainerPlan& c = rw_.containers[m.container];
+      move_bytes(sink_, k.to, k.from, m.from - k.from);
+      write_container(m, rw_, source_, sink_);
+      const uint64_t past = m.from + c.header_size + c.old_payload;
+      k.to += past - k.from;
+      k.from = past;
+    }
+    move_bytes(sink_, k.to, k.from, end - k.from);
+  }
+
+ private:
+  const CompactionPlan& plan_;
+  const RewritePlan& rw_;
+  const ByteReader& source_;
+  CompactSink& sink_;
+  size_t next_ = 0;  // the next of plan_.rewrites, in file order
+};
 
 }  // namespace
 
@@ -387,26 +519,10 @@ CompactionPlan plan_compaction(const ElfFile& elf, const RewritePlan& rewrite) {
 }
 
 void apply_compaction(const CompactionPlan& plan, const RewritePlan& rw, const ByteReader& source, CompactSink& sink) {
-  move_bytes(sink, 0, 0, plan.head_end);
-  std::vector<uint8_t> buf;
-  for (const auto& m : plan.moves) {
-    const ContainerPlan& c = rw.containers[m.container];
-    if (!c.changes()) {
-      move_bytes(sink, m.to, m.from, m.new_bytes);
-      continue;
-    }
-    ByteSlice h = source.read(c.offset, c.header_size, "fatbin container header", buf);
-    std::vector<uint8_t> header(h.data(), h.data() + h.size());
-    put64(header, 8, c.new_payload);
-    sink.write(m.to, ByteSlice(header.data(), header.size()));
-    uint64_t at = m.to + c.header_size;
-    for (size_t i = 0; i < c.entries.size(); ++i) {
-      if (!c.choice.keep[i]) continue;
-      move_bytes(sink, at, c.entries[i].offset, c.entries[i].stored_bytes());
-      at += c.entries[i].stored_bytes();
-    }
-  }
-  for (const auto& k : plan.copies) move_bytes(sink, k.to, k.from, k.length);
+  Copier copier(plan, rw, source, sink);
+  copier.copy({0, 0, plan.head_end});
+  for (const auto& m : plan.moves) write_container(m, rw, source, sink);
+  for (const auto& k : plan.copies) copier.copy(k);
   static const std::vector<uint8_t> zeros(1 << 16, 0);
   for (const auto& [from, to] : plan.zeros)
     for (uint64_t at = from; at < to; at += zeros.size())

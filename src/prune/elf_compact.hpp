@@ -1,6 +1,6 @@
 #pragma once
 /// Compaction: after pruning, the kept fatbin containers move together at the
-/// front of .nv_fatbin and the freed bytes leave the file, so its apparent size
+/// front of .nv_fatbin (or __nv_relfatbin, below) and the freed bytes leave the file, so its apparent size
 /// falls (a pip install, a NAR, a container layer keep no holes).
 ///
 /// Every virtual address the code uses stays. Only the containers move, and the
@@ -16,6 +16,16 @@
 /// PT_LOAD, whose PT_GNU_RELRO is extended over it: read-only again once
 /// relocated, and no program header is added (a new one would need room at the
 /// front of the file that linkers leave none of, and strip would refuse it).
+///
+/// One section can shrink so: .nv_fatbin, or __nv_relfatbin (relocatable
+/// device code, -rdc: nccl, nvshmem) where it frees more. Its wrappers and
+/// relocations are the same; the two sit in one read-only segment, and a second
+/// hole in the tail that joins the writable segment would need a program header
+/// of its own. The other section's changed containers are pruned where they
+/// land (their freed bytes stay zeros), as without compaction.
+///
+/// The file is read through binfmt/elf_file (segments, relocations, symbols);
+/// this file holds the layout decisions and the patches it writes.
 ///
 /// Why tailor's own ELF code and not elfutils' libelf (ELF_F_LAYOUT): with
 /// ELF_F_LAYOUT libelf leaves every offset to the caller, so the layout
@@ -59,7 +69,8 @@ struct CompactionPlan {
     uint64_t to = 0;
     std::vector<uint8_t> bytes;
   };
-  std::vector<Move> moves;                           ///< .nv_fatbin containers, in order
+  std::vector<Move> moves;                           ///< the hole's containers, in order
+  std::vector<Move> rewrites;                        ///< other containers that lose entries, pruned where they land
   uint64_t head_end = 0;                             ///< [0, head_end) stays where it is
   std::vector<std::pair<uint64_t, uint64_t>> zeros;  ///< [from, to): slack left zero
   std::vector<Copy> copies;                          ///< ascending, each to <= from

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Run on the GPU machine (issue 59 item 4): the installed NVIDIA wheels'
+# libnccl.so.2 and libnvshmem_host.so.3 (relocatable device code in
+# __nv_relfatbin) pruned for this GPU's SM with compaction, then loaded by
+# torch in place of the originals (LD_PRELOAD; /proc/self/maps shows which
+# file was mapped): a one-process NCCL all_reduce on the GPU with libnccl, a
+# load and a CUDA context with libnvshmem_host. The originals run the same
+# checks first. Report: $OUT/rdc-check.txt; exit 0 when every check passes.
+#   TAILOR=path/to/tailor (else device-bin/tailor)   PYTHON=python3
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+out_dir=${OUT:-$root/out}
+mkdir -p "$out_dir"
+report=$out_dir/rdc-check.txt
+: >"$report"
+say() { echo "$*" | tee -a "$report"; }
+tailor=${TAILOR:-$root/device-bin/tailor}
+py=${PYTHON:-python3}
+site=$("$py" -c 'import torch, os; print(os.path.dirname(os.path.dirname(torch.__file__)))')
+sm=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' ')
+work=$(mktemp -d /tmp/rdc-check.XXXX)
+say "## $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); SM $sm; torch $("$py" -c 'import torch; print(torch.__version__)')"
+cat >"$work/nccl.py" <<'PY'
+import sys, torch, torch.distributed as dist
+dist.init_process_group("nccl", init_method="tcp://127.0.0.1:29517", rank=0, world_size=1)
+t = torch.arange(1 << 20, device="cuda", dtype=torch.float32)
+dist.all_reduce(t)
+torch.cuda.synchronize()
+mapped = sorted({l.split()[-1] for l in open("/proc/self/maps") if "libnccl.so" in l})
+ok = t[12345].item() == 12345.0 and mapped == [sys.argv[1]]
+print("PASS" if ok else "FAIL", "nccl", torch.cuda.nccl.version(), "all_reduce", t[12345].item(), "mapped", mapped)
+dist.destroy_process_group()
+PY
+cat >"$work/nvshmem.py" <<'PY'
+import ctypes, sys, torch
+lib = ctypes.CDLL(sys.argv[1])
+major, minor = ctypes.c_int(), ctypes.c_int()
+lib.nvshmem_info_get_version(ctypes.byref(major), ctypes.byref(minor))
+x = torch.ones(1 << 20, device="cuda") * 3
+torch.cuda.synchronize()
+mapped = sorted({l.split()[-1] for l in open("/proc/self/maps") if "libnvshmem_host.so" in l})
+ok = mapped == [sys.argv[1]] and x.sum().item() == 3 * (1 << 20)
+print("PASS" if ok else "FAIL", "nvshmem", f"{major.value}.{minor.value}", "mapped", mapped)
+PY
+verdict=0
+for rel in nccl/lib/libnccl.so.2 nvshmem/lib/libnvshmem_host.so.3; do
+  orig=$site/nvidia/$rel
+  name=$(basename "$rel")
+  if [[ ! -f "$orig" ]]; then say "$name: not installed here"; verdict=1; continue; fi
+  "$tailor" prune "$orig" --sm "$sm" -o "$work/$name" --json >"$work/$name.json" 2>"$work/$name.err" || { say "$name: prune failed: $(cat "$work/$name.err")"; verdict=1; continue; }
+  say "$name: $(stat -c %s "$orig") -> $(stat -c %s "$work/$name") bytes; $("$py" -c 'import json,sys; f=json.load(open(sys.argv[1]))["files"][0]; print("not compacted: " + f["not_compacted"] if f.get("not_compacted") else "compacted")' "$work/$name.json")"
+  script=$work/nccl.py; [[ $name == libnvshmem* ]] && script=$work/nvshmem.py
+  for lib in "$orig" "$work/$name"; do
+    line=$(LD_PRELOAD=$lib timeout 300 "$py" "$script" "$(readlink -f "$lib")" 2>"$work/err.txt" | tail -1)
+    [[ -n "$line" ]] || line="FAIL (no output) $(tail -3 "$work/err.txt" | tr '\n' ' ')"
+    say "  $([[ $lib == "$orig" ]] && echo original || echo pruned): $line"
+    [[ $line == PASS* ]] || verdict=1
+  done
+done
+"$tailor" inspect "$work"/libnccl.so.2 "$work"/libnvshmem_host.so.3 2>&1 | head -30 | tee -a "$report" >/dev/null
+rm -rf "$work"
+say "verdict: $verdict"
+exit "$verdict"
