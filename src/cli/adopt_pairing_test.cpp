@@ -121,26 +121,32 @@ TEST(AdoptPairing, ATaggedReleaseAddedLaterIsKeyedWithItsTagOrRefused) {
   std::string spec = test::read_file(tree + "/tailor.toml");
   size_t at = spec.find("\n# The tree keeps");
   ASSERT_NE(at, std::string::npos) << spec;
-  spec.insert(at,
-              "\n[[family]]\n"
-              "name = \"torchaudio-cuda12_8-pt212\"\n"
-              "package = \"torchaudio\"\n"
-              "backend = \"cuda\"\n"
-              "cuda = \"12.8\"\n"
-              "sm = \"9.0\"\n"
-              "isa = \"avx2\"\n"
-              "\n[[family.version]]\n"
-              "version = \"2.11.0\"\n"
-              "torch = \"2.12.1\"\n"
-              "pairing = \"pt{torch}\"\n"
-              "name = \"{package}{version}-{pairing}\"\n"
-              "pin = \"0182a36\"\n"
-              "\n[family.version.source]\n"
-              "owner = \"pytorch\"\n"
-              "repo = \"audio\"\n"
-              "rev = \"v2.11.0\"\n"
-              "hash = \"sha256-TncROn9wfn5HOaIvupS2/KD9JCgwfHyfnbZRc+SiqJ0=\"\n"
-              "fetch_submodules = true\n");
+  spec.insert(
+      at,
+      "\n[[family]]\n"
+      "name = \"torchaudio-cuda12_8-pt212\"\n"
+      "package = \"torchaudio\"\n"
+      "backend = \"cuda\"\n"
+      "cuda = \"12.8\"\n"
+      "sm = \"9.0\"\n"
+      "isa = \"avx2\"\n"
+      "\n[[family.version]]\n"
+      "version = \"2.11.0\"\n"
+      "torch = \"2.12.1\"\n"
+      "pairing = \"pt{torch}\"\n"
+      "name = \"{package}{version}-{pairing}\"\n"
+      "pin = \"0182a36\"\n"
+      "\n[family.version.source]\n"
+      "owner = \"pytorch\"\n"
+      "repo = \"audio\"\n"
+      "rev = \"v2.11.0\"\n"
+      "hash = \"sha256-TncROn9wfn5HOaIvupS2/KD9JCgwfHyfnbZRc+SiqJ0=\"\n"
+      "fetch_submodules = true\n"
+      "\n[family.version.external.torch]\n"
+      "repo = \"ml-platform/torch-recipes\"\n"
+      "rev = \"4f1e2d3c4b5a69788796a5b4c3d2e1f001122334\"\n"
+      "hash = \"17bqfj1f706akqrln4mja746il6j2nq6yycc8hg32v2mpyx9fyxn\"\n"
+      "path = \".flox/pkgs/pytorch{torch_short}-python{python_nodot}-cuda{cuda_underscore}-sm{sm_nodot}-{isa}.nix\"\n");
   std::string cuda_line = "\ncuda = \"# Audio {version_mm} on torch {version_mm}, for ";
   size_t c = spec.find(cuda_line);
   ASSERT_NE(c, std::string::npos) << spec;
@@ -154,11 +160,12 @@ TEST(AdoptPairing, ATaggedReleaseAddedLaterIsKeyedWithItsTagOrRefused) {
   // The common key does not write the tag yet: the entry would be keyed "2.11-313", twice.
   auto refused = run_tailor({"generate", tree + "/tailor.toml", "-o", tree});
   EXPECT_EQ(refused.status, 2);
-  EXPECT_EQ(refused.err,
-            "error: [layout.tables] .flox/pkgs/lib/releases.nix: 2.11.0 built against 2.12.1 has the pairing tag "
-            "'pt212', which its entry never writes: it would be keyed as 2.11.0's first pairing\n"
-            "hint: write {dash_pairing@version} (\"-pt212\", empty for a first pairing) where the entry's key takes "
-            "the tag, or give it its own {#version 2.11.0 2.12.1} block\n");
+  EXPECT_EQ(
+      refused.err,
+      "tailor: error: [layout.tables] .flox/pkgs/lib/releases.nix: 2.11.0 built against 2.12.1 has the pairing tag "
+      "'pt212', which its entry never writes: it would be keyed as 2.11.0's first pairing\n"
+      "hint: write {dash_pairing@version} (\"-pt212\", empty for a first pairing) where the entry's key takes "
+      "the tag, or give it its own {#version 2.11.0 2.12.1} block\n");
   EXPECT_EQ(test::read_file(tree + kPkgs + "lib/releases.nix"), without);
   // Two lines of the table's common entry: its key writes the tag, its torch is the pairing.
   replace_all(spec, "  \"{version_mm@version}-{python_nodot@version}\" = {\n",
