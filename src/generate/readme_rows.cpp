@@ -1,9 +1,9 @@
 #include "generate/readme_rows.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -25,8 +25,29 @@ std::string first_cell(const std::string& line) {
   return cell;
 }
 
-const std::regex kVersion(R"(^[0-9]+\.[0-9]+\.[0-9]+$)");
-const std::regex kSeparator(R"(^\|[-:| ]+\|\s*$)");
+// "2.11.0": three numbers and two dots (by hand: std::regex recurses per character of a long line).
+bool is_version(const std::string& cell) {
+  int dots = 0;
+  bool digit = false;
+  for (char c : cell) {
+    if (c == '.') {
+      if (!digit) return false;
+      ++dots, digit = false;
+    } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      digit = true;
+    } else {
+      return false;
+    }
+  }
+  return dots == 2 && digit;
+}
+
+// "|-------|:---:|": the line under a table's header.
+bool is_separator(const std::string& line) {
+  size_t end = line.find_last_not_of(" \t\r");
+  if (end == std::string::npos || line[end] != '|' || line.find('-') == std::string::npos) return false;
+  return line.find_first_not_of("|-: ") > end;
+}
 
 }  // namespace
 
@@ -64,12 +85,12 @@ std::vector<Diagnostic> stale_readme_rows(const std::string& dir, const Spec& sp
       std::vector<std::pair<size_t, std::string>> rows;  // line, version
       bool body = false;
       for (; i < lines.size() && lines[i].rfind('|', 0) == 0; ++i) {
-        if (std::regex_match(lines[i], kSeparator)) {
+        if (is_separator(lines[i])) {
           body = true;
           continue;
         }
         std::string cell = first_cell(lines[i]);
-        if (body && std::regex_match(cell, kVersion)) rows.emplace_back(i, cell);
+        if (body && is_version(cell)) rows.emplace_back(i, cell);
       }
       bool of_the_spec =
           std::any_of(rows.begin(), rows.end(), [&](const auto& r) { return versions.count(r.second) != 0; });
