@@ -22,6 +22,7 @@
 #include "generate/branch_tree.hpp"
 #include "generate/layout.hpp"
 #include "generate/marker.hpp"
+#include "generate/readme_rows.hpp"
 #include "generate/tree_write.hpp"
 #include "matrix/spec_loader.hpp"
 #include "util/diagnostic.hpp"
@@ -70,7 +71,7 @@ struct GenerateRun final : CommandRun {
   std::set<std::string> named_files(const std::vector<GeneratedFile>& files) const;
   std::vector<std::string> missing_kept_files(const Spec& spec) const;
   int report_check(Session& s, const Expanded& e, size_t files, const std::vector<PlannedChange>& plan, bool missing,
-                   const builder_eval::WrapperEval* eval) const;
+                   const builder_eval::WrapperEval* eval, size_t stale_rows = 0) const;
   std::optional<builder_eval::WrapperEval> evaluate_wrappers(Session& s, const Expanded& e) const;
   int refuse(Session& s, const Expanded& e, size_t files, const std::vector<PlannedChange>& plan) const;
   void report_written(Session& s, const Expanded& e, size_t files, const std::vector<PlannedChange>& plan) const;
@@ -192,10 +193,10 @@ std::optional<builder_eval::WrapperEval> GenerateRun::evaluate_wrappers(Session&
 }
 
 int GenerateRun::report_check(Session& s, const Expanded& e, size_t files, const std::vector<PlannedChange>& plan,
-                              bool missing, const builder_eval::WrapperEval* eval) const {
+                              bool missing, const builder_eval::WrapperEval* eval, size_t stale_rows) const {
   Counts count(plan);
   bool builds = !eval || (eval->failures.empty() && eval->not_evaluated == 0);
-  bool up_to_date = plan.size() == static_cast<size_t>(count[Change::unchanged]) && !missing;
+  bool up_to_date = plan.size() == static_cast<size_t>(count[Change::unchanged]) && !missing && stale_rows == 0;
   if (json) {
     print_json(s, e, files, plan, true, 0, 0, eval);
     return up_to_date && builds ? kExitOk : kExitProblems;
@@ -212,10 +213,13 @@ int GenerateRun::report_check(Session& s, const Expanded& e, size_t files, const
                          alike ? fmt::format(" ({} alike not evaluated)", alike) : "",
                          up_to_date ? ", though every file is as the spec writes it" : "");
   } else
-    s.out << (up_to_date ? fmt::format("{} is up to date ({} files)\n", dir, files)
-                         : fmt::format("{} is not up to date: {} to create, {} to update, {} edited, {} stale\n", dir,
-                                       count[Change::create], count[Change::update], count[Change::conflict],
-                                       count[Change::stale]));
+    s.out << (up_to_date
+                  ? fmt::format("{} is up to date ({} files)\n", dir, files)
+                  : fmt::format(
+                        "{} is not up to date: {} to create, {} to update, {} edited, {} stale{}\n", dir,
+                        count[Change::create], count[Change::update], count[Change::conflict], count[Change::stale],
+                        stale_rows ? fmt::format(", {} README row{} stale", stale_rows, stale_rows == 1 ? "" : "s")
+                                   : ""));
   return up_to_date && builds ? kExitOk : kExitProblems;
 }
 
@@ -295,6 +299,10 @@ int GenerateRun::run(Session& s) {
     d.message = "the tree's own builder file is missing ([layout] keep); tailor never writes it";
     s.report(d);
   }
+  // README rows that state spec facts (the versions a table lists): checked, never written.
+  std::vector<Diagnostic> readme =
+      stale_readme_rows(dir, e.spec, e.matrix, check ? Severity::error : Severity::warning);
+  for (const auto& d : readme) s.report(d);
   if (check) {
     std::optional<builder_eval::WrapperEval> eval;
     try {
@@ -307,7 +315,7 @@ int GenerateRun::run(Session& s) {
       s.err << d.render();
       return kExitMissingEnv;
     }
-    return report_check(s, e, files.size(), plan, !missing.empty(), eval ? &*eval : nullptr);
+    return report_check(s, e, files.size(), plan, !missing.empty(), eval ? &*eval : nullptr, readme.size());
   }
   if (!missing.empty()) return kExitProblems;
   if (!refused_changes(plan, policy).empty()) return refuse(s, e, files.size(), plan);

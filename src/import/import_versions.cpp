@@ -65,7 +65,9 @@ std::string source_toml(const GitHubSource& s) {
 }
 
 // The version's 'name' where its word is not the default "{package}{version}":
-// a pairing suffix ("-pt212") as a template, anything else as written.
+// a pairing suffix ("-pt212") as the version's pairing tag (pairing = "pt{torch}",
+// which the templates and the version table write too) and a name naming it,
+// anything else as written.
 std::string name_line(const RecipeVersion& r, const PackageDef& package) {
   std::string plain = package.name + version_word(r.version);
   if (r.word == plain) return "";
@@ -75,7 +77,8 @@ std::string name_line(const RecipeVersion& r, const PackageDef& package) {
     std::string letters = r.word.substr(plain.size() + 1, r.word.size() - plain.size() - 1 - tail.size());
     if (!letters.empty() &&
         std::all_of(letters.begin(), letters.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); }))
-      return fmt::format("name = {}\n", toml_string("{package}{version}-" + letters + "{" + attribute + "}"));
+      return fmt::format("pairing = {}\nname = {}\n", toml_string(letters + "{" + attribute + "}"),
+                         toml_string("{package}{version}-{pairing}"));
   }
   return fmt::format("name = {}\n", toml_string(r.word));
 }

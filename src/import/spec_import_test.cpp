@@ -156,8 +156,8 @@ reason = "Hopper only"
   EXPECT_TRUE(
       // torchaudio 2.10 against torch 2.9 is off torchaudio's pairing table: the tree names it, the spec says so.
       has("[[family.version]]\nversion = \"2.10.0\"\ntorch = \"2.9.1\"\n"
-          "deliberate = \"the imported tree builds it so (torchaudio210-pt29)\"\nname = "
-          "\"{package}{version}-pt{torch}\"\n"
+          "deliberate = \"the imported tree builds it so (torchaudio210-pt29)\"\npairing = \"pt{torch}\"\n"
+          "name = \"{package}{version}-{pairing}\"\n"
           "pin = \"6a030d5\"\n\n[family.version.source]\nowner = \"pytorch\"\nrepo = \"audio\"\nrev = \"v2.10.0\"\n"))
       << r.toml;
   EXPECT_FALSE(has("[[source_override]]")) << r.toml;

@@ -327,6 +327,12 @@ std::string entry_template(const std::vector<std::string>& lines, const VersionR
     Line l{text, {}};
     auto word = [&](std::string_view w) { return version_word(w, row, kb).value_or(""); };
     l.put(word("source_hash"), "source_hash@version");
+    if (!row.pairing.empty()) {  // the key takes "-pt212" (empty for a first pairing), the rest the tag
+      size_t at = text.find(word("dash_pairing"));
+      if (std::regex_search(text, mt, kKeyedEntry) && at != std::string::npos)
+        l.words.emplace_back(at, row.pairing.size() + 1, "dash_pairing@version");
+      l.put(row.pairing, "pairing@version");
+    }
     std::string lower = text;
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
     // The CPU pin where the line speaks of the CPU, the entry's pin elsewhere (they may be one revision).
@@ -336,6 +342,12 @@ std::string entry_template(const std::vector<std::string>& lines, const VersionR
     l.put(word("version"), "version@version", true);
     if (word("source_rev").find(word("version")) == std::string::npos) l.put(word("source_rev"), "source_rev@version");
     l.put(word("paired"), "paired@version", true);
+    if (!row.paired.empty() && word("version_mm") == word("paired_mm")) {
+      // One series named twice on a line ("Audio 2.11.x (torch 2.11.x)"): the version, then what it pairs with.
+      Line probe = l;
+      if (probe.put(word("version_mm"), "", true, true) && probe.words.size() >= l.words.size() + 2)
+        l.words.emplace_back(std::get<0>(probe.words.back()), std::get<1>(probe.words.back()), "paired_mm@version");
+    }
     l.put(word("version_mm"), "version_mm@version", true, true);
     l.put(word("paired_mm"), "paired_mm@version", true, true);
     l.put(word("python_nodot"), "python_nodot@version", true);
@@ -346,9 +358,37 @@ std::string entry_template(const std::vector<std::string>& lines, const VersionR
   return out;
 }
 
+// \a common (the template of an entry of a version's first pairing, \a first) with each
+// line that \a tagged (a tagged pairing's) writes as the same text for \a first taken
+// from \a tagged: its key then writes the tag ({dash_pairing@version}), and a value
+// that is the version and its pairing alike in \a first is the one the tagged line says.
+std::string with_tagged_lines(const std::string& common, const VersionRow& first, const std::string& tagged) {
+  auto general = [&](std::string t) {
+    std::vector<std::pair<std::string, std::string>> subs = {{"{dash_pairing@version}", ""}};
+    if (first.paired == first.version)
+      subs.insert(subs.end(),
+                  {{"{paired@version}", "{version@version}"}, {"{paired_mm@version}", "{version_mm@version}"}});
+    for (const auto& [from, to] : subs)
+      for (size_t p = t.find(from); p != std::string::npos; p = t.find(from, p + to.size()))
+        t.replace(p, from.size(), to);
+    return t;
+  };
+  std::vector<std::string> theirs = split_lines(tagged);
+  std::string out;
+  for (const std::string& line : split_lines(common)) {
+    auto it = std::find_if(theirs.begin(), theirs.end(),
+                           [&](const std::string& t) { return t != line && general(t) == line; });
+    out += (it != theirs.end() ? *it : line) + "\n";
+  }
+  out.pop_back();  // split_lines gave the empty text after the last "\n"
+  return out;
+}
+
 // The template of a version table: its entries, one per version of the spec in
-// order, as one common text (the newest entry's) and the own text of an entry
-// that the common one does not give back; nullopt (and \a why) when \a text is none.
+// order, as one common text (the newest entry of a version's first pairing, made
+// to write a tagged pairing's key as the tree's tagged entries do) and the own
+// text of an entry that the common one does not give back; nullopt (and \a why)
+// when \a text is none.
 std::optional<std::string> learn_version_table(const std::string& text, const Spec& spec, const Matrix& m,
                                                const KnowledgeBase& kb, std::string& why) {
   std::vector<VersionRow> rows = version_rows(spec, m, kb);
@@ -416,11 +456,22 @@ std::optional<std::string> learn_version_table(const std::string& text, const Sp
     return std::vector<std::string>(lines.begin() + static_cast<long>(s.begin),
                                     lines.begin() + static_cast<long>(s.end) + 1);
   };
-  std::string common = entry_template(body_of(spans.back()), rows.back(), kb);
+  // The common form: the newest first pairing's (a further pairing, "2.11-pt212-313", is the odd one).
+  size_t c = rows.size() - 1;
+  while (c > 0 && !rows[c].pairing.empty()) --c;
+  // An entry of a first pairing, as the tagged entries say its lines are written.
+  auto template_of = [&](size_t k) {
+    std::string t = entry_template(body_of(spans[k]), rows[k], kb);
+    if (rows[k].pairing.empty())
+      for (size_t j = 0; j < rows.size(); ++j)
+        if (!rows[j].pairing.empty()) t = with_tagged_lines(t, rows[k], entry_template(body_of(spans[j]), rows[j], kb));
+    return t;
+  };
+  std::string common = template_of(c);
   std::string own;
-  for (size_t k = 0; k + 1 < spans.size(); ++k) {
+  for (size_t k = 0; k < spans.size(); ++k) {
     // An entry whose own template is not the common one keeps its own text (a comment of its own).
-    std::string tmpl_k = entry_template(body_of(spans[k]), rows[k], kb);
+    std::string tmpl_k = template_of(k);
     bool shared =
         std::count_if(rows.begin(), rows.end(), [&](const VersionRow& r) { return r.version == rows[k].version; }) > 1;
     if (tmpl_k != common)

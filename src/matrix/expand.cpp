@@ -198,6 +198,7 @@ class FamilyExpander {
       v.version = pv.version;
       v.paired = pv.paired;
       v.package_word = pv.word;
+      v.pairing = pv.pairing;
       v.version_index = static_cast<int>(c[idx(Axis::version)]);
       if (std::string pin = pv.pin_for(backend.gpu(), v.cuda); !pin.empty()) v.pin = pin;
     }

@@ -75,6 +75,7 @@ std::map<std::string, std::string> layout_words(const Variant& v, const Spec& sp
   if (!v.version.empty()) w["version"] = v.version, w["version_mm"] = major_minor(v.version);
   for (const auto& [attribute, version] : v.paired)
     if (attribute == "torch") w["torch"] = version, w["torch_mm"] = major_minor(version);
+  if (!v.pairing.empty()) w["pairing"] = v.pairing;
   if (!v.python.empty()) w["python"] = v.python, w["python_nodot"] = without(v.python, '.');
   if (!v.cuda.empty()) {
     w["cuda"] = v.cuda;

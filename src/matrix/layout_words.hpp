@@ -16,14 +16,15 @@
 namespace tailor {
 
 /// version, version_mm: the package's version and its major.minor ("0.25.0", "0.25");
-/// torch, torch_mm: the torch it pairs with; python ("3.13"), python_nodot ("313");
+/// torch, torch_mm: the torch it pairs with; pairing: its version's pairing tag
+/// ("pt212", [[family.version]] pairing); python ("3.13"), python_nodot ("313");
 /// cuda ("12.8"), cuda_underscore ("12_8"), driver (NVIDIA's minimum driver for
 /// that CUDA, its major: "570"); sm ("9.0"), sm_nodot ("90"), gpu_names
 /// (Layout::gpu_names, else the knowledge base's products); isa, isa_display
 /// ("AVX-512"), arch ("x86_64", "aarch64").
-inline constexpr std::array<std::string_view, 15> kLayoutWords = {
-    "version", "version_mm", "torch",    "torch_mm",  "python", "python_nodot", "cuda", "cuda_underscore",
-    "driver",  "sm",         "sm_nodot", "gpu_names", "isa",    "isa_display",  "arch"};
+inline constexpr std::array<std::string_view, 16> kLayoutWords = {
+    "version",         "version_mm", "torch", "torch_mm", "pairing",   "python", "python_nodot", "cuda",
+    "cuda_underscore", "driver",     "sm",    "sm_nodot", "gpu_names", "isa",    "isa_display",  "arch"};
 
 struct TemplatePiece {
   bool word = false;  ///< text is a word's name, else literal text

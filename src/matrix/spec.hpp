@@ -42,6 +42,9 @@ struct PackageVersion {
   std::map<std::string, std::string> cuda_pins;  ///< CUDA version -> short revision (per-CUDA overrides)
   std::string cpu_pin;                           ///< short revision for backends without CUDA; empty: pin
   std::string word;  ///< the package word of its names, "torchvision026", "torchaudio211-pt212"
+  /// Its pairing tag ('pairing = "pt{torch}"': "pt212"): how the tree tells a version
+  /// built against another release apart; empty: none (a version's first pairing).
+  std::string pairing;
   /// Its own source on pins that do not ship it; absent: what the pin ships.
   std::optional<SourceOverride> source;
   /// [family.version.external.ATTRIBUTE]: packages it is built against that a

@@ -479,12 +479,13 @@ void check_pairing(const TomlDocument& doc, const PackageDef& package, const std
 
 // [[family.version]]: version, the versions it pairs with (by attribute of a
 // package it is built against: torch = "2.12.0"), pin, cuda_pins, cpu_pin,
-// name (its package word: "{package}{version}-pt{torch}") and [source].
+// pairing (its pairing tag: "pt{torch}"), name (its package word:
+// "{package}{version}-{pairing}") and [source].
 PackageVersion read_version(const TomlDocument& doc, const toml::table& t, const PackageDef& package,
                             const KnowledgeBase& kb) {
   TableReader r(doc, t, "[[family.version]]");
-  std::vector<std::string> keys = {"version", "pin",    "cuda_pins", "cpu_pin",
-                                   "name",    "source", "external",  "deliberate"};
+  std::vector<std::string> keys = {"version", "pin",      "cuda_pins",  "cpu_pin", "name",
+                                   "source",  "external", "deliberate", "pairing"};
   std::vector<std::string> against;
   for (const PackageDef* b : built_packages(package, kb))
     if (b != &package) against.push_back(b->attribute);
@@ -523,17 +524,32 @@ PackageVersion read_version(const TomlDocument& doc, const toml::table& t, const
       pv.cuda_pins[cuda] = resolve_pin(doc, Located<std::string>{value.as_string()->get(), pos_of(value)}, kb);
     }
   }
-  std::string tmpl = "{package}{version}";
-  if (auto n = r.string("name")) {
-    for (const auto& key : template_keys(n->value)) {
+  // A template over the version's words, checked as its name is (a word it does not have is an error).
+  auto words_of = [&](const Located<std::string>& n, std::string_view what) {
+    for (const auto& key : template_keys(n.value)) {
       bool known = std::any_of(fill.begin(), fill.end(), [&](const auto& f) { return f.first == key.word; });
       if (known) continue;
       std::vector<std::string> words;
       for (const auto& f : fill) words.push_back("{" + f.first + "}");
-      throw doc.error_at(n->pos,
-                         fmt::format("'{{{}}}' in the name of version {} is none of its words", key.word, pv.version),
-                         fmt::format("words: {}", fmt::join(words, ", ")));
+      throw doc.error_at(
+          n.pos, fmt::format("'{{{}}}' in the {} of version {} is none of its words", key.word, what, pv.version),
+          fmt::format("words: {}", fmt::join(words, ", ")));
     }
+  };
+  if (auto tag = r.string("pairing")) {
+    words_of(*tag, "pairing");
+    if (pv.paired.empty())
+      throw doc.error_at(tag->pos, fmt::format("version {} has a pairing tag and pairs with nothing", pv.version),
+                         "say what it is built against (torch = \"…\"), or remove 'pairing'");
+    pv.pairing = fill_template(tag->value, fill);
+    if (pv.pairing.empty()) throw doc.error_at(tag->pos, "'pairing' is empty");
+    if (auto why = unsafe_name_reason(pv.pairing))
+      throw doc.error_at(tag->pos, fmt::format("the pairing tag '{}' {}", comment_text(pv.pairing), *why));
+    fill.emplace_back("pairing", pv.pairing);
+  }
+  std::string tmpl = "{package}{version}";
+  if (auto n = r.string("name")) {
+    words_of(*n, "name");
     tmpl = n->value;
   }
   pv.word = fill_template(tmpl, fill);

@@ -38,6 +38,7 @@ struct Variant {
   std::string version;
   std::vector<std::pair<std::string, std::string>> paired;
   std::string package_word;
+  std::string pairing;  ///< its version's pairing tag ("pt212"); empty: none
   int version_index = -1;
 
   /// Every SM it targets: the set's, or the one SM; empty without the sm axis.

@@ -29,11 +29,12 @@ std::string underscore(std::string s) {
   return s;
 }
 
-[[noreturn]] void fail(std::string_view path, const std::string& message) {
+[[noreturn]] void fail(std::string_view path, const std::string& message, const std::string& hint = "") {
   Diagnostic d;
   d.message = fmt::format("[layout.tables] {}: {}", path, message);
-  d.hint =
-      fmt::format("words of {{#version}}: {}; of {{#cuda_pin}}: cuda_underscore, pin", fmt::join(kVersionWords, ", "));
+  d.hint = !hint.empty() ? hint
+                         : fmt::format("words of {{#version}}: {}; of {{#cuda_pin}}: cuda_underscore, pin",
+                                       fmt::join(kVersionWords, ", "));
   throw DiagnosticError(d);
 }
 
@@ -108,6 +109,7 @@ std::vector<VersionRow> version_rows(const Spec& spec, const Matrix& m, const Kn
     r.version = v.version;
     if (r.python.empty()) r.python = v.python;
     if (r.paired.empty() && !v.paired.empty()) r.paired = v.paired.front().second;
+    if (r.pairing.empty()) r.pairing = v.pairing;
     if (v.cuda.empty()) {
       if (r.cpu_pin.empty()) r.cpu_pin = v.pin;
     } else if (!r.cuda_pin.count(v.cuda)) {
@@ -120,6 +122,14 @@ std::vector<VersionRow> version_rows(const Spec& spec, const Matrix& m, const Kn
             f.versions[v.version_index].source)
           r.source = f.versions[v.version_index].source->fetch;
   }
+  // A version's CUDAs, pins and CPU pin, in each of its rows (own pins first).
+  for (auto& [key, r] : rows)
+    for (const auto& [other_key, other] : rows) {
+      if (other_key == key || other.version != r.version) continue;
+      for (const auto& cuda : other.cudas)
+        if (!r.cuda_pin.count(cuda)) r.cuda_pin[cuda] = other.cuda_pin.at(cuda), r.cudas.push_back(cuda);
+      if (r.cpu_pin.empty()) r.cpu_pin = other.cpu_pin;
+    }
   std::vector<VersionRow> out;
   for (auto& [version, r] : rows) {
     std::sort(r.cudas.begin(), r.cudas.end(), [&](const std::string& a, const std::string& b) {
@@ -145,6 +155,8 @@ std::optional<std::string> version_word(std::string_view word, const VersionRow&
   if (word == "version_mm") return major_minor(row.version);
   if (word == "paired") return some(row.paired);
   if (word == "paired_mm") return some(major_minor(row.paired));
+  if (word == "pairing") return some(row.pairing);
+  if (word == "dash_pairing") return row.pairing.empty() ? "" : "-" + row.pairing;
   if (word == "python") return some(row.python);
   if (word == "python_nodot") {
     std::string p = row.python;
@@ -204,7 +216,17 @@ std::string render_version_blocks(std::string_view path, std::string_view tmpl, 
   for (size_t k = 0; k < rows.size(); ++k) {
     auto it = own.find(rows[k].version + " " + rows[k].paired);  // one of two builds of a version
     if (it == own.end()) it = own.find(rows[k].version);
-    entries += entry(path, it != own.end() ? it->second : body, rows[k], kb);
+    const std::string& text = it != own.end() ? it->second : body;
+    // A tagged pairing written by a text that never names its tag would be keyed as the version's first.
+    if (!rows[k].pairing.empty() && text.find("pairing@version}") == std::string::npos)
+      fail(path,
+           fmt::format("{} built against {} has the pairing tag '{}', which its entry never writes: it would "
+                       "be keyed as {}'s first pairing",
+                       rows[k].version, rows[k].paired, rows[k].pairing, rows[k].version),
+           "write {dash_pairing@version} (\"-" + rows[k].pairing +
+               "\", empty for a first pairing) where the entry's key takes the tag, or give it its own {#version " +
+               rows[k].version + " " + rows[k].paired + "} block");
+    entries += entry(path, text, rows[k], kb);
     if (k + 1 < rows.size()) entries += between;
   }
   return out.insert(generic_at, entries);

@@ -35,6 +35,7 @@ struct VersionRow {
   std::string version;                          ///< "0.27.1"
   std::string python;                           ///< "3.13": the first of its variants'
   std::string paired;                           ///< the version it pairs with ("2.12.1"); empty: none
+  std::string pairing;                          ///< its pairing tag ("pt212"); empty: the version's first pairing
   std::vector<std::string> cudas;               ///< oldest first
   std::map<std::string, std::string> cuda_pin;  ///< CUDA -> short revision
   std::string cpu_pin;                          ///< short revision; empty: no CPU variant
@@ -43,16 +44,31 @@ struct VersionRow {
   std::string pin() const;
 };
 
-/// The words of an entry: version, version_mm, paired, paired_mm, python,
-/// python_nodot, pin, cpu_pin (full revisions where the knowledge base records
-/// them), cuda_underscore_list, source_rev, source_hash.
-inline constexpr std::array<std::string_view, 11> kVersionWords = {
-    "version", "version_mm",           "paired",     "paired_mm",  "python", "python_nodot", "pin",
-    "cpu_pin", "cuda_underscore_list", "source_rev", "source_hash"};
+/// The words of an entry: version, version_mm, paired, paired_mm, pairing (the
+/// pairing tag, "pt212"), dash_pairing ("-pt212", empty where the version has no
+/// tag: a key written for both, "{version_mm@version}{dash_pairing@version}-…"),
+/// python, python_nodot, pin, cpu_pin (full revisions where the knowledge base
+/// records them), cuda_underscore_list, source_rev, source_hash.
+inline constexpr std::array<std::string_view, 13> kVersionWords = {"version",
+                                                                   "version_mm",
+                                                                   "paired",
+                                                                   "paired_mm",
+                                                                   "pairing",
+                                                                   "dash_pairing",
+                                                                   "python",
+                                                                   "python_nodot",
+                                                                   "pin",
+                                                                   "cpu_pin",
+                                                                   "cuda_underscore_list",
+                                                                   "source_rev",
+                                                                   "source_hash"};
 
 /// The spec's versions as its matrix builds them, oldest first; one per version and
 /// what it pairs with (the families of one package, one per CUDA, share them; a
 /// version built against two torch releases is two rows, its own block "{#version V P}").
+/// A version is one to the table: a row of a version takes the CUDAs, their pins and
+/// the CPU pin that another row of that version builds and it does not (the team's
+/// entry of a further pairing lists the version's CUDAs, though it builds one cell).
 std::vector<VersionRow> version_rows(const Spec& spec, const Matrix& m, const KnowledgeBase& kb);
 
 /// The value of \a word for \a row; nullopt when it has none.

@@ -1,0 +1,3 @@
+# Audio 2.10 on torch 2.10, for H100 (SM90) — AVX — CUDA 12.8, driver 570 or newer
+{ pkgs ? import <nixpkgs> {} }:
+import ./lib/buildAudio.nix { release = "2.10"; py = "313"; backend = "cuda"; sm = "90"; isa = "avx"; cu = "12_8"; }
