@@ -120,7 +120,7 @@ let
       inherit outputs;
       nativeBuildInputs = [ pkgs.nix ];
       cachedOutputs = map (output: drv.${output}) outputs;
-      passthru = v.passthru // { cached = drv; };
+      passthru = (drv.passthru or { }) // v.passthru // { cached = drv; };
       meta = (drv.meta or { }) // meta;
     } (''
       cached=($cachedOutputs)

@@ -58,16 +58,22 @@ class KeepCache : public testing::Test {
     write(file, "let\n  stub = " + test::source_path("tests/nix/stub-nixpkgs") +
                     ";\n  pkgs = import stub { };\n"
                     "  cache = import stub { config = { allowUnfree = true; cudaSupport = true; }; };\n"
-                    "  load = name: let f = import " +
+                    "  load = name: let f = import (" +
                     (tree_ / ".flox/pkgs").string() +
-                    " + \"/${name}.nix\"; in f (builtins.intersectAttrs (builtins.functionArgs f)\n"
-                    "    { nixpkgsSrc = stub; tailor = \"" + tailor_ + "\"; });\n"
+                    " + \"/${name}.nix\"); in f (builtins.intersectAttrs (builtins.functionArgs f)\n"
+                    "    { nixpkgsSrc = stub; tailor = \"" +
+                    tailor_ +
+                    "\"; });\n"
                     "  torchOf = t: { name = t.name; overridden = t.stubOverridden or false; args = t.stubArgs;\n"
                     "    capabilities = t.cudaCapabilities; config = t.stubConfig; cuda = t.cudaVersion;\n"
                     "    paths = map (o: t.${o}.outPath) t.outputs; };\n"
                     "in\n" +
                     expr + "\n");
-    return test::run_command("nix-instantiate --eval --strict --json '" + file + "' 2>&1", false);
+    // stdout alone is the value; Nix's error, on failure, follows it.
+    const std::string err = (fs::path(dir_.path()) / "eval.err").string();
+    auto r = test::run_command("nix-instantiate --eval --strict --json '" + file + "' 2>'" + err + "'", false);
+    if (r.status != 0) r.out += test::read_file(err);
+    return r;
   }
 
   test::TempDir dir_{"keep-cache"};
@@ -77,8 +83,8 @@ class KeepCache : public testing::Test {
 
 // The emitted recipes, byte for byte, and Nix parses them.
 TEST_F(KeepCache, RecipesMatchTheGoldenFilesAndParse) {
-  for (const char* name : {"pytorch-python313-cuda12_8-sm90", "torchvision-python313-cuda12_8-sm90",
-                           "vllm-python313-cuda12_8-sm90"}) {
+  for (const char* name :
+       {"pytorch-python313-cuda12_8-sm90", "torchvision-python313-cuda12_8-sm90", "vllm-python313-cuda12_8-sm90"}) {
     SCOPED_TRACE(name);
     const std::string file = (tree_ / ".flox/pkgs" / (std::string(name) + ".nix")).string();
     test::expect_golden(test::read_file(file), std::string("tests/golden/generate/keep-cache/") + name + ".nix");
@@ -198,7 +204,7 @@ TEST_F(KeepCache, PackagesOnTorchAreTheirCachedBuildsWithThePrunedTorchSwappedIn
                   "  name = p.name; drvOverridden = asked.drv.stubOverridden or false;\n"
                   "  drvIsCached = asked.drv.outPath == cache.python313Packages." +
                   package +
-                  ".outPath && asked.drv.stubConfig == cache.stubConfig;\n"
+                  ".outPath && asked.drv.stubConfig == cache.config;\n"
                   "  drvTorchArgs = asked.drv.stubTorchArgs; drvTorchCapabilities = asked.drv.stubTorchCapabilities;\n"
                   "  deps = asked.drv.stubDeps or null;\n"
                   "  replacements = map (x: [ (toString x.oldDependency) (toString x.newDependency) ]) "
@@ -216,8 +222,7 @@ TEST_F(KeepCache, PackagesOnTorchAreTheirCachedBuildsWithThePrunedTorchSwappedIn
               json({{"cudaSupport", true}, {"gpuTargets", json::array()}, {"effectiveMagma", nullptr}}));
     EXPECT_EQ(got["drvTorchCapabilities"], json::array());
     json expected = json::array();
-    for (size_t i = 0; i < kTorchOutputs.size(); ++i)
-      expected.push_back({got["cachedPaths"][i], got["torchPaths"][i]});
+    for (size_t i = 0; i < kTorchOutputs.size(); ++i) expected.push_back({got["cachedPaths"][i], got["torchPaths"][i]});
     for (size_t i = 0; i < kTorchOutputs.size(); ++i)
       EXPECT_TRUE(got["cachedPaths"][i].get<std::string>().ends_with("-" + torch_store_name(kTorchOutputs[i])));
     EXPECT_EQ(got["replacements"], expected);
@@ -248,8 +253,7 @@ TEST_F(KeepCache, ReplaceDependenciesTakesExactlyNixpkgsArguments) {
       {"pkgs.replaceDependencies { drv = " + drv + "; replacements = [ ]; cutoff = [ ]; }",
        "unexpected argument 'cutoff'"},
       {"pkgs.replaceDependencies { drv = " + drv + "; }", "without required argument 'replacements'"},
-      {"pkgs.replaceDependencies { replacements = [ ]; }",
-       "without required argument 'drv'"},
+      {"pkgs.replaceDependencies { replacements = [ ]; }", "without required argument 'drv'"},
       {"pkgs.replaceDependencies { drv = " + drv + "; replacements = [ { oldDependency = " + torch +
            "; newDependency = " + torch + "; output = \"lib\"; } ]; }",
        "unexpected argument 'output'"},
@@ -268,7 +272,7 @@ TEST_F(KeepCache, ReplaceDependenciesTakesExactlyNixpkgsArguments) {
                  "; newDependency = pkgs.runCommand \"python3.13-torch-2.9.1\" { } \"\"; } ]; cutoffPackages = [ ]; "
                  "verbose = false; }).name");
   EXPECT_EQ(ok.status, 0) << ok.out;
-  EXPECT_EQ(ok.out, "\"torchvision\"\n");
+  EXPECT_EQ(ok.out, "\"torchvision\"");
 }
 
 }  // namespace

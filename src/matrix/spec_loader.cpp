@@ -759,9 +759,8 @@ PinClaim read_claim(const TomlDocument& doc, const toml::table& t, const Knowled
 
 BuildPolicy read_build(const TomlDocument& doc, const toml::table& t) {
   TableReader r(doc, t, "[build]");
-  r.expect_keys(
-      {"gb_per_job", "max_jobs", "strip_toolchain", "compress_fatbin", "metadata_rev", "prune_cuda_libraries",
-       "keep_cache"});
+  r.expect_keys({"gb_per_job", "max_jobs", "strip_toolchain", "compress_fatbin", "metadata_rev", "prune_cuda_libraries",
+                 "keep_cache"});
   BuildPolicy b;
   auto positive = [&](std::string_view key, int& into) {
     if (auto v = r.integer(key)) {

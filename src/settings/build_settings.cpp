@@ -459,7 +459,7 @@ class Deriver {
     s_.gb_per_job = spec_.build.gb_per_job;
     s_.max_jobs = spec_.build.max_jobs;
     s_.metadata_rev = spec_.build.metadata_rev;
-    if (backend_.gpu()) {
+    if (backend_.gpu() && !cached_) {  // a variant made from the caches compiles nothing
       std::string jobs = fmt::format("min(cores, available GB / {})", s_.gb_per_job);
       if (s_.max_jobs) jobs = fmt::format("min({}, {})", jobs, *s_.max_jobs);
       note("build", "jobs", jobs + ", decided on the builder",
@@ -475,7 +475,8 @@ class Deriver {
   // Phases that run tailor prune: a prebuilt package's own output, and the
   // CUDA libraries the spec asks to prune, each to the variant's SMs.
   void prune_policy() {
-    bool output = package_.gpu_target == GpuTargetStrategy::pruned_output || s_.cache == name_of(CacheRole::pruned_copy);
+    bool output =
+        package_.gpu_target == GpuTargetStrategy::pruned_output || s_.cache == name_of(CacheRole::pruned_copy);
     bool libraries = spec_.build.prune_cuda_libraries && backend_.gpu();
     // A package built on a cached one imports that one's pruned copy, whose build runs tailor.
     if (s_.cache == name_of(CacheRole::dependencies_replaced)) s_.tailor = spec_.tailor;
