@@ -13,9 +13,18 @@ let
     tailor = null;
     pruneSms = [ ];
     pruneCudaLibraries = [ ];
+    cache = null;
+    cachedVariant = null;
   } // variant;
   cuda = v.backend == "cuda";
-  pkgs = import ./nixpkgs.nix {
+  # Keeping the binary caches ([build] keep_cache): the pin evaluated as the
+  # caches' CUDA builds are, nixpkgs' default capabilities and no overlay, so
+  # its derivations are the cached ones.
+  pkgs = if v.cache != null then import ./nixpkgs.nix {
+    inherit nixpkgsSrc;
+    inherit (v.nixpkgs) rev sha256;
+    config = { allowUnfree = true; cudaSupport = true; };
+  } else import ./nixpkgs.nix {
     inherit nixpkgsSrc;
     inherit (v.nixpkgs) rev sha256;
     config = { allowUnfree = true; }
@@ -98,9 +107,67 @@ let
     cccl = [ ];
     magmaPatches = [ ];
   } // v.workarounds;
+
+  # A variant made from the cached build \a drv, compiling nothing: a copy
+  # under drv's own name and outputs (replaceDependencies rewrites store paths
+  # in place, so a replacement's name has the replaced one's length), each
+  # output's references to drv's outputs rewritten to the copy's (the hashes
+  # only, as nixpkgs' replace-direct-dependencies.nix does), then each output
+  # pruned to the variant's SMs, and the variant's record added. `cached` is drv.
+  prunedCopy = drv:
+    let outputs = drv.outputs or [ "out" ];
+    in pkgs.runCommand drv.name {
+      inherit outputs;
+      nativeBuildInputs = [ pkgs.nix ];
+      cachedOutputs = map (output: drv.${output}) outputs;
+      passthru = (drv.passthru or { }) // v.passthru // { cached = drv; };
+      meta = (drv.meta or { }) // meta;
+    } (''
+      cached=($cachedOutputs)
+      rewrite=
+      i=0
+      for output in $outputs; do
+        rewrite="$rewrite;s|$(basename "''${cached[$i]}")|$(basename "''${!output}")|g"
+        i=$((i + 1))
+      done
+      i=0
+      for output in $outputs; do
+        nix-store --dump "''${cached[$i]}" | sed -e "''${rewrite#;}" | nix-store --restore "''${!output}"
+        i=$((i + 1))
+      done
+      for output in $outputs; do
+        chmod -R u+w "''${!output}"
+    '' + pruneInPlace "\"\${!output}\"" + ''
+      done
+    '' + postInstall);
+  # The cached build \a drv of a package built on the cell's cached variant:
+  # replaceDependencies swaps that variant's pruned copy into drv's closure,
+  # output for output; nothing is rebuilt.
+  dependenciesReplaced = drv:
+    let
+      copy = importVariant v.cachedVariant;
+      replaced = pkgs.replaceDependencies {
+        inherit drv;
+        replacements = map (output: { oldDependency = copy.cached.${output}; newDependency = copy.${output}; })
+          (copy.cached.outputs or [ "out" ]);
+      };
+    in
+    replaced // v.passthru // { inherit copy; meta = (drv.meta or { }) // meta; };
+
+  # $out/.metadata-rev: meta-only edits do not change the store path; bumping
+  # this republishes. tailor-variant.json lets `tailor verify` check a result.
+  postInstall = ''
+    echo ${toString v.metadataRev} > $out/.metadata-rev
+    mkdir -p $out/nix-support
+    cp ${pkgs.writeText "tailor-variant.json" (builtins.toJSON v.describe)} $out/nix-support/tailor-variant.json
+  '';
+
+  meta = {
+    inherit (v.meta) description longDescription platforms;
+  };
 in
 {
-  inherit pkgs v jobs workarounds shellArg pruneInPlace importVariant;
+  inherit pkgs v jobs workarounds shellArg pruneInPlace importVariant prunedCopy dependenciesReplaced postInstall meta;
 
   # Patches a pin's MAGMA needs (workarounds.toml), as fetched patch files.
   magmaPatches = map
@@ -117,18 +184,6 @@ in
   '' + (if v.nvccFlags == [ ] then "" else ''
     export NVCC_APPEND_FLAGS="$NVCC_APPEND_FLAGS"${shellArg (" " + builtins.concatStringsSep " " v.nvccFlags)}
   '') + jobs;
-
-  # $out/.metadata-rev: meta-only edits do not change the store path; bumping
-  # this republishes. tailor-variant.json lets `tailor verify` check a result.
-  postInstall = ''
-    echo ${toString v.metadataRev} > $out/.metadata-rev
-    mkdir -p $out/nix-support
-    cp ${pkgs.writeText "tailor-variant.json" (builtins.toJSON v.describe)} $out/nix-support/tailor-variant.json
-  '';
-
-  meta = {
-    inherit (v.meta) description longDescription platforms;
-  };
 
   passthru = v.passthru;
 }

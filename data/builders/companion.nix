@@ -11,7 +11,9 @@ let
   torch = v.torch or (common.importVariant v.torchVariant);
   base = pkgs.${v.pythonPackages}.${v.package}.override { inherit torch; };
 in
-base.overrideAttrs (old: {
+# Keeping the binary caches: the cached package, the cell's pruned torch swapped in.
+if v.cache == "dependencies-replaced" then common.dependenciesReplaced pkgs.${v.pythonPackages}.${v.package}
+else base.overrideAttrs (old: {
   pname = v.name;
   preConfigure = (old.preConfigure or "") + common.preConfigure;
   postInstall = (old.postInstall or "") + common.postInstall;

@@ -9,4 +9,6 @@ let
     isResult = true;
   };
 in
-customTorch common.pkgs.${common.v.pythonPackages}.torch
+# Keeping the binary caches: the cached torch, copied and pruned to the variant's SMs.
+if common.v.cache == "pruned-copy" then common.prunedCopy common.pkgs.${common.v.pythonPackages}.torch
+else customTorch common.pkgs.${common.v.pythonPackages}.torch

@@ -25,7 +25,10 @@ let
     };
   };
 in
-python.pkgs.vllm.overrideAttrs (old: {
+# Keeping the binary caches: the cached vLLM, the cell's pruned torch swapped
+# into its whole closure (xformers, flashinfer, torchvision, … included).
+if v.cache == "dependencies-replaced" then common.dependenciesReplaced pkgs.${v.pythonPackages}.vllm
+else python.pkgs.vllm.overrideAttrs (old: {
   pname = v.name;
   preConfigure = (old.preConfigure or "") + common.jobs;
   requiredSystemFeatures = [ "big-parallel" ];

@@ -161,7 +161,8 @@ TEST_P(BadBuilderOverlay, IsRefusedWithItsDiagnostic) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, BadBuilderOverlay,
-                         testing::Values("builds-another", "builder-file-missing", "shared-undeclared"),
+                         testing::Values("builds-another", "builder-file-missing", "shared-undeclared",
+                                         "cache-without-copy"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (char& c : n)

@@ -74,6 +74,8 @@ std::string variant_record(const BuildSettings& s, const KnowledgeBase& kb) {
   if (const PackageDef* p = kb.package(v.package); p && kb.builder_takes_attribute(*p))
     out += key_value("attribute", nix_string(p->attribute));
   out += key_value("backend", nix_string(v.backend));
+  // Made from the binary caches' build: the builder copies or replaces, and compiles nothing.
+  if (!s.cache.empty()) out += key_value("cache", nix_string(s.cache));
   out += fmt::format("    nixpkgs = {{ rev = {}; sha256 = {}; }};\n", nix_string(s.pin_rev),
                      s.pin_sha256.empty() ? "null" : nix_string(s.pin_sha256));
   if (!s.python_packages.empty()) out += key_value("pythonPackages", nix_string(s.python_packages));

@@ -51,6 +51,7 @@ json package_json(const PackageDef& p) {
             {"builder_files", p.builder_files},
             {"variant_name", p.variant_name},
             {"gpu_target", name_of(p.gpu_target)},
+            {"cache", name_of(p.cache)},
             {"version_in_pins", p.version_in_pins},
             {"big_build", p.big_build},
             {"feature_switches", p.feature_switches},

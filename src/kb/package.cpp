@@ -237,6 +237,11 @@ PackageDef read_package(TableReader& r) {
   if (auto b = r.boolean("version_in_pins")) p.version_in_pins = b->value;
   if (auto b = r.boolean("big_build")) p.big_build = b->value;
   if (auto b = r.boolean("feature_switches")) p.feature_switches = b->value;
+  if (r.node("cache")) {  // "none" is what leaving it out says (kb --json writes it)
+    auto cache = one_of(r, "cache", kCacheRoles, "cache role");
+    p.cache = cache.value;
+    p.cache_at = here(r, cache.pos);
+  }
   if (auto of = r.string("prebuilt_of")) {
     p.prebuilt_of = of->value;
     p.prebuilt_of_at = here(r, of->pos);

@@ -35,6 +35,15 @@ inline constexpr EnumNames<GpuTargetStrategy, 5> kGpuTargets{
       {GpuTargetStrategy::substituted, "substituted"},
       {GpuTargetStrategy::pruned_output, "pruned-output"}}}};
 
+/// What a variant of a package is when its spec keeps the binary caches
+/// ([build] keep_cache; the `cache` of data/packages.toml): nothing, a copy of
+/// nixpkgs' cached build pruned to the variant's SMs, or nixpkgs' cached build
+/// with such a copy swapped into its closure by replaceDependencies.
+enum class CacheRole { none, pruned_copy, dependencies_replaced };
+inline constexpr EnumNames<CacheRole, 3> kCacheRoles{{{{CacheRole::none, "none"},
+                                                       {CacheRole::pruned_copy, "pruned-copy"},
+                                                       {CacheRole::dependencies_replaced, "dependencies-replaced"}}}};
+
 /// Where a package lives in nixpkgs: the Python set or the top level.
 enum class PackageScope { python, top_level };
 inline constexpr EnumNames<PackageScope, 2> kPackageScopes{
@@ -43,6 +52,7 @@ inline constexpr EnumNames<PackageScope, 2> kPackageScopes{
 constexpr std::string_view name_of(Accelerator e) { return kAccelerators.name(e); }
 constexpr std::string_view name_of(NeedStrategy e) { return kNeedStrategies.name(e); }
 constexpr std::string_view name_of(GpuTargetStrategy e) { return kGpuTargets.name(e); }
+constexpr std::string_view name_of(CacheRole e) { return kCacheRoles.name(e); }
 constexpr std::string_view name_of(PackageScope e) { return kPackageScopes.name(e); }
 
 /// Where a definition was read, for file:line:col errors found after loading.
@@ -119,6 +129,8 @@ struct PackageDef {
   bool version_in_pins = false;
   bool big_build = false;
   bool feature_switches = false;
+  /// What its GPU variants are when the spec keeps the binary caches; none: it cannot keep them.
+  CacheRole cache = CacheRole::none;
   /// The package of the matrix this one ships prebuilt ("pytorch" for torch-bin):
   /// `tailor recommend` offers its variants beside that package's; empty: none.
   std::string prebuilt_of;
@@ -132,7 +144,7 @@ struct PackageDef {
   std::vector<VersionPairing> pairings;
   std::vector<std::pair<std::string, std::string>> description;  ///< backend -> template
   std::vector<std::pair<std::string, std::vector<std::string>>> header;
-  DataPos at, variant_name_at, gpu_target_at, builder_at, prebuilt_of_at;
+  DataPos at, variant_name_at, gpu_target_at, builder_at, prebuilt_of_at, cache_at;
   std::vector<DataPos> builder_files_at;  ///< one per builder_files entry
 
   bool python() const { return scope == PackageScope::python; }

@@ -90,6 +90,18 @@ struct Checker {
                                                                             : "a python-set-substitution need"));
   }
 
+  // A package built on a cached one swaps in that one's pruned copy: it must need one.
+  void cache(const PackageDef& p) const {
+    if (p.cache != CacheRole::dependencies_replaced) return;
+    for (const auto& n : p.needs)
+      if (const PackageDef* other = kb.package(n.package); other && other->cache == CacheRole::pruned_copy) return;
+    fail(p.cache_at,
+         fmt::format("package '{}': cache 'dependencies-replaced' swaps in the pruned copy of a package it needs, and "
+                     "it needs no package whose cache is 'pruned-copy'",
+                     p.name),
+         "add a [[package.needs]] on that package, or give it cache = \"pruned-copy\"");
+  }
+
   void needs(const PackageDef& p) const {
     for (const auto& n : p.needs) {
       const PackageDef* other = kb.package(n.package);
@@ -177,6 +189,7 @@ struct Checker {
       backends_of(p);
       gpu_target(p);
       needs(p);
+      cache(p);
       builder(p);
     }
     for (const auto& p : kb.packages) {

@@ -210,6 +210,21 @@ std::vector<RuleViolation> check_facts(const Variant& v, const CellFacts& facts,
                                  pin.short_rev, wheel, def->attribute, v.platform, wheel, v.cuda)});
   }
 
+  // Keeping the caches: what they hold is the pin's build with its default
+  // cudaPackages (nixpkgs_pins.toml cuda_sets), and a copy keeps that toolkit.
+  if (const PackageDef* def = kb.package(v.package);
+      spec.build.keep_cache && def && def->cache != CacheRole::none && !v.cuda.empty()) {
+    auto set = pin.cuda_sets.find("cudaPackages");
+    if (set == pin.cuda_sets.end())
+      out.push_back({"cached-cuda", fmt::format("nixpkgs pin {} records no CUDA for its default cudaPackages: which "
+                                                "CUDA the caches' {} is built with is not known",
+                                                pin.short_rev, def->attribute)});
+    else if (set->second != v.cuda)
+      out.push_back({"cached-cuda", fmt::format("the binary caches hold nixpkgs pin {}'s {} built with its default "
+                                                "cudaPackages, CUDA {}, not {}",
+                                                pin.short_rev, def->attribute, set->second, v.cuda)});
+  }
+
   // Each built package whose version pins record must be what the pin ships,
   // or built from source by a source override.
   auto built = built_packages(*kb.package(v.package), kb);

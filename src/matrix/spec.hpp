@@ -120,6 +120,10 @@ struct BuildPolicy {
   /// to each GPU variant's SMs in their fixup phase, with tailor prune.
   bool prune_cuda_libraries = false;
   Pos prune_cuda_libraries_pos;
+  /// Keep the binary caches: each GPU variant is made from nixpkgs' cached build
+  /// of its package without compiling (packages.toml `cache`).
+  bool keep_cache = false;
+  Pos keep_cache_pos;
 };
 
 /// Where the tailor that build phases run comes from ([tailor]).

@@ -775,8 +775,8 @@ PinClaim read_claim(const TomlDocument& doc, const toml::table& t, const Knowled
 
 BuildPolicy read_build(const TomlDocument& doc, const toml::table& t) {
   TableReader r(doc, t, "[build]");
-  r.expect_keys(
-      {"gb_per_job", "max_jobs", "strip_toolchain", "compress_fatbin", "metadata_rev", "prune_cuda_libraries"});
+  r.expect_keys({"gb_per_job", "max_jobs", "strip_toolchain", "compress_fatbin", "metadata_rev", "prune_cuda_libraries",
+                 "keep_cache"});
   BuildPolicy b;
   auto positive = [&](std::string_view key, int& into) {
     if (auto v = r.integer(key)) {
@@ -796,6 +796,10 @@ BuildPolicy read_build(const TomlDocument& doc, const toml::table& t) {
   if (auto v = r.boolean("prune_cuda_libraries")) {
     b.prune_cuda_libraries = v->value;
     b.prune_cuda_libraries_pos = v->pos;
+  }
+  if (auto v = r.boolean("keep_cache")) {
+    b.keep_cache = v->value;
+    b.keep_cache_pos = v->pos;
   }
   r.finish();
   return b;
@@ -825,16 +829,82 @@ TailorSource read_tailor(const TomlDocument& doc, const toml::table& t) {
 
 // A package pruned after install is prebuilt: its CPU code is generic, so its
 // variants are named and described with the baseline ISA alone.
-void require_baseline_isas(const TomlDocument& doc, const Family& f, const KnowledgeBase& kb) {
+// So is a GPU variant made from the binary caches' build ([build] keep_cache).
+void require_baseline_isas(const TomlDocument& doc, const Family& f, const Spec& spec, const KnowledgeBase& kb) {
+  const BackendDef* backend = kb.backend(f.backend);
   for (const auto& p : f.axes.at(Axis::package)) {
     const PackageDef* def = kb.package(p.value);
-    if (!def || def->gpu_target != GpuTargetStrategy::pruned_output) continue;
+    bool cached = spec.build.keep_cache && def && def->cache != CacheRole::none && backend && backend->gpu();
+    if (!def || (def->gpu_target != GpuTargetStrategy::pruned_output && !cached)) continue;
     for (const auto& isa : f.axes.at(Axis::isa))
       if (const CpuIsa* i = kb.isa(isa.value); i && !i->flags.empty())
         throw doc.error_at(
             isa.pos,
-            fmt::format("{} is prebuilt: its CPU code is generic, so it has no {} variant", def->display, i->display),
+            cached ? fmt::format("{} comes from the binary caches ([build] keep_cache): its CPU code is nixpkgs' "
+                                 "generic build, so it has no {} variant",
+                                 def->display, i->display)
+                   : fmt::format("{} is prebuilt: its CPU code is generic, so it has no {} variant", def->display,
+                                 i->display),
             "give the family the baseline ISA of its platform (an ISA without compiler flags)");
+  }
+}
+
+// [build] keep_cache: every GPU variant is made from what the binary caches
+// hold, so nothing may change that build (pruned CUDA libraries, a source
+// override, another version than the pin's), each GPU package needs a cache
+// role, and one built on a cached package finds that package's pruned copy
+// in its own cell: its family builds it too.
+void require_cache_roles(const TomlDocument& doc, const Spec& spec, const KnowledgeBase& kb) {
+  if (!spec.build.keep_cache) return;
+  const std::string keep = fmt::format("keep_cache (line {})", spec.build.keep_cache_pos.line);
+  if (spec.build.prune_cuda_libraries)
+    throw doc.error_at(spec.build.prune_cuda_libraries_pos,
+                       fmt::format("prune_cuda_libraries changes the CUDA libraries every package of the pin links, "
+                                   "so no build would come from the binary caches, which {} keeps",
+                                   keep),
+                       "drop one of the two");
+  if (!spec.source_overrides.empty())
+    throw doc.error_at(spec.source_overrides.front().pos,
+                       fmt::format("a source override rebuilds {}, which {} takes from the binary caches as the pin "
+                                   "ships it",
+                                   spec.source_overrides.front().attribute, keep),
+                       "drop the override, or keep_cache");
+  if (!spec.versions.empty())
+    throw doc.error_at(spec.build.keep_cache_pos,
+                       fmt::format("keep_cache takes each package as the pin ships it, and [branch] asks for {} {}",
+                                   spec.versions.front().first, spec.versions.front().second),
+                       "drop the version request: the pin's version is the one the caches hold");
+  for (const auto& f : spec.families) {
+    const BackendDef* backend = kb.backend(f.backend);
+    if (!backend || !backend->gpu()) continue;
+    for (const auto& p : f.axes.at(Axis::package)) {
+      const PackageDef* def = kb.package(p.value);
+      if (!def) continue;
+      if (def->cache == CacheRole::none)
+        throw doc.error_at(p.pos,
+                           fmt::format("{} has no cached build to keep: packages.toml gives it no `cache`, and {} "
+                                       "makes every GPU variant from the binary caches",
+                                       def->display, keep),
+                           "build it in a spec without keep_cache");
+      if (!f.inline_packages.empty())
+        throw doc.error_at(f.inline_packages.front().pos,
+                           fmt::format("{} takes the pruned copy of its cell's own variant ({}): nothing is built "
+                                       "inside its recipe",
+                                       def->display, keep),
+                           "drop `inline` and list the package in the family");
+      if (def->cache != CacheRole::dependencies_replaced) continue;
+      for (const auto& n : def->needs) {
+        const PackageDef* copied = kb.package(n.package);
+        if (!copied || copied->cache != CacheRole::pruned_copy) continue;
+        const auto& listed = f.axes.at(Axis::package);
+        if (std::none_of(listed.begin(), listed.end(), [&](const auto& q) { return q.value == copied->name; }))
+          throw doc.error_at(p.pos,
+                             fmt::format("{} keeps the binary caches by taking the pruned copy of its cell's {}, "
+                                         "which family '{}' does not build",
+                                         def->display, copied->display, f.name),
+                             fmt::format("add \"{}\" to the family's packages", copied->name));
+      }
+    }
   }
 }
 
@@ -850,6 +920,15 @@ void require_tailor_source(const TomlDocument& doc, const Spec& spec, const Know
         spec.build.prune_cuda_libraries_pos,
         "prune_cuda_libraries runs tailor prune in the builds, and the spec does not say where tailor comes from",
         hint);
+  if (spec.build.keep_cache)
+    for (const auto& f : spec.families)
+      for (const auto& p : f.axes.at(Axis::package))
+        if (const PackageDef* def = kb.package(p.value); def && def->cache == CacheRole::pruned_copy)
+          throw doc.error_at(spec.build.keep_cache_pos,
+                             fmt::format("keep_cache prunes the copy of each cached {} with tailor prune in its build, "
+                                         "and the spec does not say where tailor comes from",
+                                         def->display),
+                             hint);
   for (const auto& f : spec.families)
     for (const auto& p : f.axes.at(Axis::package))
       if (const PackageDef* def = kb.package(p.value); def && def->gpu_target == GpuTargetStrategy::pruned_output)
@@ -1127,7 +1206,7 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
                        "a [[family]] names a package, a backend and its axes");
   for (const toml::table* t : tables) {
     Family f = read_family(doc, *t, defaults, kb);
-    require_baseline_isas(doc, f, kb);
+    require_baseline_isas(doc, f, spec, kb);
     for (const auto& other : spec.families)
       if (other.name == f.name) throw doc.error_at(f.pos, fmt::format("family '{}' is defined twice", f.name));
     spec.families.push_back(std::move(f));
@@ -1140,6 +1219,7 @@ Spec load_spec(std::string path, std::string text, const KnowledgeBase& kb) {
     spec.layout = read_layout(doc, *layout_node->as_table(), spec, kb);
   }
   require_tailor_source(doc, spec, kb);
+  require_cache_roles(doc, spec, kb);
   return spec;
 }
 

@@ -32,6 +32,7 @@ class Deriver {
         package_(*kb.package(v.package)),
         backend_(*kb.backend(v.backend)) {
     s_.variant = v;
+    cached_ = spec.build.keep_cache && package_.cache != CacheRole::none && backend_.gpu();
     // What the variant compiles: its package and any it builds inline.
     for (const PackageDef* p = &package_; p; p = kb.needed(*p, NeedStrategy::python_set_substitution)) {
       big_build_ = big_build_ || p->big_build;
@@ -42,14 +43,28 @@ class Deriver {
   BuildSettings run() {
     identity();
     nixpkgs();
-    if (backend_.gpu())
+    if (cached_)
+      cached();
+    else if (backend_.gpu())
       cuda();
     else
       other_backend();
-    if (!v_.isa.empty()) isa();
-    workarounds();
+    if (!v_.isa.empty() && !cached_) isa();
+    if (!cached_) workarounds();  // the caches hold the pin's build as it ships
     build_policy();
     describe(s_, kb_);
+    // A variant made from the caches' build says so where others name their targets.
+    if (cached_ && s_.header_comment.size() == 3) {
+      std::vector<std::string> quoted;
+      for (const auto& sm : v_.sms()) quoted.push_back("\"" + sm + "\"");
+      s_.header_comment[2] =
+          package_.cache == CacheRole::pruned_copy
+              ? fmt::format("nixpkgs {} — the binary caches' {} (default capabilities), copied and pruned to [ {} ]",
+                            pin_.short_rev, package_.attribute, fmt::join(quoted, " "))
+              : fmt::format("nixpkgs {} — the binary caches' {} with {} swapped in by replaceDependencies",
+                            pin_.short_rev, package_.attribute,
+                            s_.dependency_variants.empty() ? std::string("?") : s_.dependency_variants.back().second);
+    }
     note("meta", "description", s_.description, "built from the knowledge base's product and architecture names");
     return std::move(s_);
   }
@@ -176,6 +191,11 @@ class Deriver {
            "keeps fatbins small (PyTorch measured 1.08 GB -> 694 MB for a CUDA 12.9 wheel)");
     }
     blas();
+    driver(tk);
+  }
+
+  // The oldest driver that runs the toolkit, raised by a GPU that needs a newer one.
+  void driver(const CudaToolkit& tk) {
     DriverRequirement d{tk.version.str(), tk.min_driver ? tk.min_driver->str() : std::string(),
                         tk.minor_compat_driver ? tk.minor_compat_driver->str() : std::string()};
     // A GPU whose first driver is above the toolkit's GA driver (a B300 on CUDA 12.9) raises the floor.
@@ -197,6 +217,45 @@ class Deriver {
                   ? std::string()
                   : fmt::format("; minor-version compatibility runs it on {}+ without PTX JIT of newer PTX",
                                 d.minor_compat_driver)));
+  }
+
+  // Keeping the binary caches ([build] keep_cache): the pin's own build of the
+  // package, evaluated as the caches' builds are, copied and pruned
+  // (pruned-copy) or with such a copy swapped into its closure by
+  // replaceDependencies (dependencies-replaced). Nothing is compiled.
+  void cached() {
+    const CudaToolkit& tk = *kb_.cuda(v_.cuda);
+    s_.cuda_support = true;
+    s_.cache = std::string(name_of(package_.cache));
+    s_.cuda_packages = tk.nixpkgs_attr();
+    note("nixpkgs", "config", "{ allowUnfree = true; cudaSupport = true; }",
+         "[build] keep_cache: the binary caches' CUDA builds are evaluated so, with nixpkgs' default "
+         "cudaCapabilities and no overlay; any change to torch's inputs is a new derivation, built for hours");
+    note("nixpkgs", "cudaPackages", fmt::format("the pin's default (CUDA {})", tk.version.str()),
+         "what the cached builds link (nixpkgs_pins.toml cuda_sets)");
+    const std::string from = fmt::format("{}.{}", package_.python() ? s_.python_packages : "pkgs", package_.attribute);
+    if (package_.cache == CacheRole::pruned_copy) {
+      note("cache", package_.attribute,
+           fmt::format("{}, copied under its own name, its outputs' references to each other rewritten", from),
+           "replaceDependencies rewrites store paths in place, so a replacement's name must have the cached one's "
+           "length (nixpkgs pkgs/build-support/replace-dependencies.nix)");
+    } else {
+      for (const auto& n : package_.needs) {
+        const PackageDef* copied = kb_.package(n.package);
+        if (!copied || copied->cache != CacheRole::pruned_copy) continue;
+        Variant other = v_;
+        other.package = n.package;
+        std::string name = variant_name(other, kb_);
+        s_.dependency_variants.emplace_back("cachedVariant", name);
+        note("cache", "replaceDependencies",
+             fmt::format("{} with each output of the cached {} replaced by {}'s", from, copied->attribute, name),
+             fmt::format("nothing rebuilt: the cached {} reaches {}'s GPU code through its libraries at run time, "
+                         "and its closure is rewritten to the pruned copy's store paths",
+                         package_.display, copied->display));
+      }
+    }
+    blas();
+    driver(tk);
   }
 
   // {sm}, {capability}, {gpu}, ... of the variant's GPU, for argument and flag templates.
@@ -400,7 +459,7 @@ class Deriver {
     s_.gb_per_job = spec_.build.gb_per_job;
     s_.max_jobs = spec_.build.max_jobs;
     s_.metadata_rev = spec_.build.metadata_rev;
-    if (backend_.gpu()) {
+    if (backend_.gpu() && !cached_) {  // a variant made from the caches compiles nothing
       std::string jobs = fmt::format("min(cores, available GB / {})", s_.gb_per_job);
       if (s_.max_jobs) jobs = fmt::format("min({}, {})", jobs, *s_.max_jobs);
       note("build", "jobs", jobs + ", decided on the builder",
@@ -416,8 +475,11 @@ class Deriver {
   // Phases that run tailor prune: a prebuilt package's own output, and the
   // CUDA libraries the spec asks to prune, each to the variant's SMs.
   void prune_policy() {
-    bool output = package_.gpu_target == GpuTargetStrategy::pruned_output;
+    bool output =
+        package_.gpu_target == GpuTargetStrategy::pruned_output || s_.cache == name_of(CacheRole::pruned_copy);
     bool libraries = spec_.build.prune_cuda_libraries && backend_.gpu();
+    // A package built on a cached one imports that one's pruned copy, whose build runs tailor.
+    if (s_.cache == name_of(CacheRole::dependencies_replaced)) s_.tailor = spec_.tailor;
     if (!output && !libraries) return;
     s_.tailor = spec_.tailor;
     for (const auto& sm : v_.sms()) s_.prune_sms.push_back(sm);
@@ -428,7 +490,12 @@ class Deriver {
              : fmt::format("built from {}/{} {} by its nix/package.nix", spec_.tailor.fetch.owner,
                            spec_.tailor.fetch.repo, spec_.tailor.fetch.rev),
          "the spec's [tailor]");
-    if (output)
+    if (output && !s_.cache.empty())
+      note("prune", "each output of the copy", fmt::format("tailor prune --in-place --sm {}", sms),
+           fmt::format("the binary caches' {} carries GPU code for nixpkgs' default capabilities; the variant keeps "
+                       "what SM {} can load",
+                       package_.display, sms));
+    else if (output)
       note("prune", "postFixup", fmt::format("tailor prune --in-place --sm {} $out", sms),
            fmt::format("{} is prebuilt with GPU code for every SM it supports; the variant keeps what SM {} can load",
                        package_.display, sms));
@@ -449,7 +516,7 @@ class Deriver {
   const NixpkgsPin& pin_;
   const PackageDef& package_;
   const BackendDef& backend_;
-  bool big_build_ = false, feature_switches_ = false;
+  bool big_build_ = false, feature_switches_ = false, cached_ = false;
   BuildSettings s_;
 };
 

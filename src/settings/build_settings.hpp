@@ -57,6 +57,9 @@ struct BuildSettings {
   std::string cuda_packages;                   ///< overlay: cudaPackages = <this>
   std::string python_packages;                 ///< "python313Packages"; empty for magma
   std::string python_interpreter;              ///< "python313"; empty for magma
+  /// Made from the binary caches' build ([build] keep_cache): the package's
+  /// cache role ("pruned-copy", "dependencies-replaced"); empty: built as usual.
+  std::string cache;
 
   // the recipe
   std::vector<std::pair<std::string, std::string>> override_args;  ///< name -> value, as explained

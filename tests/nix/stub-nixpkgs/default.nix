@@ -7,11 +7,24 @@
 let
   fix = f: let x = f x; in x;
 
+  # A derivation's store path is named after its name (else its pname), each
+  # output but out with "-OUTPUT" after it, as nixpkgs' are; stubHash (32
+  # characters) stands for out's hash. An overridden derivation says so
+  # (stubOverridden): the tests tell a cached build from a rebuilt one by it.
   mkDrv = attrs:
-    attrs // {
-      outPath = "/nix/store/00000000000000000000000000000000-${attrs.pname or "stub"}";
-      overrideAttrs = f: mkDrv (attrs // f attrs);
-    };
+    let
+      name = attrs.name or attrs.pname or "stub";
+      hash = attrs.stubHash or "00000000000000000000000000000000";
+      # Each output has a hash of its own, as in a real store.
+      pathOf = output: if output == "out" then "/nix/store/${hash}-${name}"
+        else "/nix/store/${builtins.hashString "md5" "${hash}-${output}"}-${name}-${output}";
+      drv = attrs // {
+        outPath = pathOf "out";
+        overrideAttrs = f: mkDrv (attrs // f attrs // { stubOverridden = true; });
+      } // builtins.listToAttrs (map (output: { name = output; value = drv // { outPath = pathOf output; outputName = output; }; })
+        (attrs.outputs or [ ]));
+    in
+    drv;
 
   # Like lib.makeOverridable: .override calls the function again with the
   # merged arguments (given as a set or as a function of the old ones), so an
@@ -23,7 +36,8 @@ let
       override = {
         __functionArgs = if formals == null then builtins.functionArgs f else formals;
         __functor = _: newArgs:
-          makeOverridableWith formals f (args // (if builtins.isFunction newArgs then newArgs args else newArgs));
+          makeOverridableWith formals f (args // (if builtins.isFunction newArgs then newArgs args else newArgs))
+          // { stubOverridden = true; };
       };
     };
 
@@ -98,6 +112,9 @@ let
             mkDrv (recorded final // {
               pname = "torch";
               version = "2.9.1";
+              # buildPythonPackage's name, and the outputs of nixpkgs' torch (source/default.nix).
+              name = "python${pythonVersion}-torch-2.9.1";
+              outputs = [ "out" "dev" "lib" "cxxdev" ];
               inherit pythonVersion;
               stubArgs = { inherit cudaSupport gpuTargets effectiveMagma; };
               src = mkDrv { pname = "torch-source"; rev = "v2.9.1"; };
@@ -223,6 +240,36 @@ let
       bintools = mkDrv { pname = "binutils-wrapper"; bintools = mkDrv { pname = "binutils"; }; };
     };
     stdenv.mkDerivation = attrs: mkDrv attrs;
+    # As nixpkgs' (pkgs/build-support/trivial-builders): a derivation that runs
+    # a script, its passthru attributes beside its own; the hash of the script
+    # stands for the store hash, so a copy's paths differ from the original's.
+    runCommand = name: env: buildCommand:
+      mkDrv (builtins.removeAttrs env [ "passthru" ] // (env.passthru or { }) // {
+        inherit name buildCommand;
+        stubHash = builtins.hashString "md5" buildCommand;
+      });
+    nix = mkDrv { pname = "nix"; };
+    # nixpkgs' replaceDependencies (pkgs/build-support/replace-dependencies.nix,
+    # pkgs.replaceDependencies in all-packages.nix) takes exactly these
+    # arguments, each replacement exactly { oldDependency, newDependency }: any
+    # other stops the evaluation, in Nix's own words. It rewrites store paths in
+    # place (replace-direct-dependencies.nix), so each old and new store name
+    # has the same length, or the rewrite fails with nixpkgs' message. The
+    # result records what it was asked, for the tests.
+    replaceDependencies = { drv, replacements, cutoffPackages ? [ ], verbose ? true }:
+      let
+        checked = map ({ oldDependency, newDependency }:
+          let old = baseNameOf (toString oldDependency); new = baseNameOf (toString newDependency);
+          in if builtins.stringLength old != builtins.stringLength new
+            then throw "cannot rewrite ${old} to ${new}: length does not match"
+            else { inherit oldDependency newDependency; })
+          replacements;
+      in
+      builtins.deepSeq (map (r: toString r.oldDependency) checked) (mkDrv {
+        name = drv.name or drv.pname;
+        stubHash = builtins.hashString "md5" (builtins.toJSON (map (r: [ (toString r.oldDependency) (toString r.newDependency) ]) checked));
+        stubReplaceDependencies = { inherit drv cutoffPackages verbose; replacements = checked; };
+      });
     removeReferencesTo = mkDrv { pname = "remove-references-to"; };
     autoPatchelfHook = mkDrv { pname = "auto-patchelf-hook"; };
     # What tailor's own package (nix/package.nix, flake.nix) takes.
