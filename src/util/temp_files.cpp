@@ -29,6 +29,30 @@ std::array<std::atomic<pid_t>, 256> g_groups{};
 std::atomic<bool> g_cleaning{false};
 std::atomic<int> g_signal{0};
 std::atomic<bool> g_defer{false};
+// Strings a guard let go while a handler ran (it may have been reading them): freed by
+// a later guard, or when deferring ends, once no handler runs. No handler reads these.
+std::array<std::atomic<char*>, kSlots> g_orphans{};
+std::atomic<int> g_orphaned{0};
+
+void free_orphans() {
+  if (g_orphaned.load() == 0 || g_cleaning) return;
+  for (auto& o : g_orphans)
+    if (char* p = o.exchange(nullptr)) {
+      std::free(p);
+      --g_orphaned;
+    }
+}
+
+// Keeps \a p until no handler runs; with every slot taken it is left to the exit.
+void orphan(char* p) {
+  for (auto& o : g_orphans) {
+    char* expected = nullptr;
+    if (o.compare_exchange_strong(expected, p)) {
+      ++g_orphaned;
+      return;
+    }
+  }
+}
 
 // Removes the file or the whole directory \a name (relative to \a dir), with system calls alone
 // (async-signal-safe: no allocation): a staging directory (prune -o, repin -o) holds a full
@@ -114,7 +138,13 @@ TempFileGuard::TempFileGuard(TempFileGuard&& other) noexcept : slot_(other.slot_
 TempFileGuard::~TempFileGuard() {
   if (slot_ < 0) return;
   char* p = g_paths[slot_].exchange(nullptr);
-  if (!g_cleaning) std::free(p);  // a handler running now may still read it
+  if (!p) return;
+  if (g_cleaning) {
+    orphan(p);  // a handler running now may still read it
+    return;
+  }
+  std::free(p);
+  free_orphans();
 }
 
 ProcessGroupGuard::ProcessGroupGuard(pid_t pgid) {
@@ -132,7 +162,10 @@ ProcessGroupGuard::~ProcessGroupGuard() {
 }
 
 DeferSignals::DeferSignals() { g_defer = true; }
-DeferSignals::~DeferSignals() { g_defer = false; }
+DeferSignals::~DeferSignals() {
+  g_defer = false;
+  free_orphans();  // what guards let go while the deferred signal's handler ran
+}
 
 int interrupting_signal() { return g_signal; }
 
