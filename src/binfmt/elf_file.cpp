@@ -183,7 +183,7 @@ std::vector<ElfRelocation> ElfFile::relocations(const ElfSection& s) const {
       bits == 64 ? (rela ? sizeof(Elf64_Rela) : sizeof(Elf64_Rel)) : (rela ? sizeof(Elf32_Rela) : sizeof(Elf32_Rel));
   if (s.size % entsize != 0) throw_format_error(fmt::format("{} is not whole relocations", section_label(s)));
   std::vector<ElfRelocation> out;
-  out.reserve(s.size / entsize);
+  out.reserve(std::min<uint64_t>(s.size, reader->size()) / entsize);  // a claimed size past the file: refused below
   for_each_entry(*this, s.offset, s.size, entsize, fmt::format("section {}", section_label(s)),
                  [&](ByteSlice h) { out.push_back(read_relocation(h, bits, big_endian, rela)); });
   return out;
@@ -194,7 +194,7 @@ std::vector<ElfSymbol> ElfFile::symbols(const ElfSection& s) const {
     throw_format_error(fmt::format("section {} (type {}) holds no symbols", section_label(s), s.type));
   const uint64_t entsize = bits == 64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
   std::vector<ElfSymbol> out;
-  out.reserve(s.size / entsize);
+  out.reserve(std::min<uint64_t>(s.size, reader->size()) / entsize);  // a claimed size past the file: refused below
   for_each_entry(*this, s.offset, s.size - s.size % entsize, entsize, fmt::format("section {}", section_label(s)),
                  [&](ByteSlice h) { out.push_back(read_symbol(h, bits, big_endian)); });
   return out;
