@@ -24,6 +24,46 @@ std::string summary(const std::vector<ArchTally>& t) {
   return s;
 }
 
+// The promise's SMs (one, or every SM of its set) as numbers, or the first that is no
+// compute capability.
+struct PromisedSms {
+  std::vector<std::string> sms;
+  std::vector<uint32_t> numbers;
+  std::optional<std::string> bad;
+};
+PromisedSms promised_sms(const VariantPromise& p) {
+  PromisedSms out;
+  out.sms = p.sm_set.empty() ? std::vector<std::string>{p.sm} : p.sm_set;
+  for (const auto& x : out.sms) {
+    std::optional<uint32_t> sm = parse_sm_target(x);
+    if (!sm) {
+      out.bad = x;
+      break;
+    }
+    out.numbers.push_back(*sm);
+  }
+  return out;
+}
+
+std::vector<GpuTarget> targets_of(const KnowledgeBase& kb, const std::vector<uint32_t>& numbers) {
+  std::vector<GpuTarget> targets;
+  for (uint32_t n : numbers) targets.push_back(gpu_for(kb, static_cast<int>(n / 10), static_cast<int>(n % 10)));
+  return targets;
+}
+
+// Calls \a fn(entries, relocatable) for each container of \a f (its entries lie together).
+template <class Fn>
+void for_each_container(const FileInspection& f, Fn&& fn) {
+  for (size_t a = 0; a < f.entries.size();) {
+    size_t b = a;
+    while (b < f.entries.size() && f.entries[b].container == f.entries[a].container) ++b;
+    const size_t number = f.entries[a].container;
+    fn(std::span<const FatbinEntry>(f.entries.data() + a, b - a),
+       number < f.relocatable.size() && f.relocatable[number]);
+    a = b;
+  }
+}
+
 Check machine_check(const KnowledgeBase& kb, const VariantPromise& p, const Inspection& in) {
   Check c{"elf-machine", CheckStatus::ok, ""};
   const Platform* platform = kb.platform(p.platform);
@@ -57,20 +97,16 @@ std::vector<Check> cuda_checks(const KnowledgeBase& kb, const VariantPromise& p,
     return out;
   }
   // One SM, or every SM of a set: the driver's choice is kept for each of its GPUs.
-  std::vector<std::string> sms = p.sm_set.empty() ? std::vector<std::string>{p.sm} : p.sm_set;
-  std::string label = p.sm_set.empty() ? "SM " + p.sm : fmt::format("SM set '{}' ({})", p.sm, fmt::join(sms, ", "));
-  std::vector<uint32_t> numbers;
-  std::vector<GpuTarget> targets;
-  for (const auto& x : sms) {
-    std::optional<uint32_t> sm = parse_sm_target(x);
-    if (!sm) {
-      out.push_back(
-          {"fatbin-sm", CheckStatus::failed, fmt::format("the variant's SM '{}' is not a compute capability", x)});
-      return out;
-    }
-    numbers.push_back(*sm);
-    targets.push_back(gpu_for(kb, static_cast<int>(*sm / 10), static_cast<int>(*sm % 10)));
+  const PromisedSms promised = promised_sms(p);
+  std::string label =
+      p.sm_set.empty() ? "SM " + p.sm : fmt::format("SM set '{}' ({})", p.sm, fmt::join(promised.sms, ", "));
+  if (promised.bad) {
+    out.push_back({"fatbin-sm", CheckStatus::failed,
+                   fmt::format("the variant's SM '{}' is not a compute capability", *promised.bad)});
+    return out;
   }
+  const std::vector<uint32_t>& numbers = promised.numbers;
+  const std::vector<GpuTarget> targets = targets_of(kb, numbers);
   // Per container, the driver's choice for these GPUs (binfmt/driver_choice.hpp,
   // what prune keeps): entries outside it are code they never load.
   // Entries the choice keeps beyond the variant's own SMs (PTX where no cubin
@@ -80,13 +116,8 @@ std::vector<Check> cuda_checks(const KnowledgeBase& kb, const VariantPromise& p,
   // does: a device link cannot take a cubin of a lower minor. Named, not failed.
   std::vector<FatbinEntry> own, other, kept, foreign, linkable;
   size_t untouched = 0;
-  for (const auto& f : in.files) {
-    for (size_t a = 0; a < f.entries.size();) {
-      size_t b = a;
-      while (b < f.entries.size() && f.entries[b].container == f.entries[a].container) ++b;
-      std::span<const FatbinEntry> box(f.entries.data() + a, b - a);
-      const size_t number = box.front().container;
-      const bool relocatable = number < f.relocatable.size() && f.relocatable[number];
+  for (const auto& f : in.files)
+    for_each_container(f, [&](std::span<const FatbinEntry> box, bool relocatable) {
       ContainerChoice choice = choose_entries(box, targets, p.ptx || relocatable);
       untouched += choice.untouched;
       for (size_t i = 0; i < box.size(); ++i) {
@@ -102,9 +133,7 @@ std::vector<Check> cuda_checks(const KnowledgeBase& kb, const VariantPromise& p,
         else
           (mine ? own : kept).push_back(e);
       }
-      a = b;
-    }
-  }
+    });
   // SMs of the promise without a cubin of their own. A cubin the driver's choice
   // keeps that the GPU runs (kb/runs_on.hpp: an 8.9 GPU runs sm_86, and upstream
   // wheels carry no sm_89) is the code it loads, so it counts, named.
@@ -173,24 +202,17 @@ GpuTarget gpu_for(const KnowledgeBase& kb, int major, int minor) {
 }
 
 std::vector<FatbinEntry> promised_code(const KnowledgeBase& kb, const VariantPromise& p, const Inspection& in) {
-  std::vector<FatbinEntry> all = in.all_entries();
-  if (p.accelerator != Accelerator::cuda || (p.sm.empty() && p.sm_set.empty())) return all;
-  std::vector<GpuTarget> targets;
-  for (const auto& x : p.sm_set.empty() ? std::vector<std::string>{p.sm} : p.sm_set) {
-    std::optional<uint32_t> sm = parse_sm_target(x);
-    if (!sm) return all;  // fatbin-sm says so
-    targets.push_back(gpu_for(kb, static_cast<int>(*sm / 10), static_cast<int>(*sm % 10)));
-  }
+  const PromisedSms promised = promised_sms(p);
+  if (p.accelerator != Accelerator::cuda || (p.sm.empty() && p.sm_set.empty()) || promised.bad)
+    return in.all_entries();  // a bad SM: fatbin-sm says so
+  const std::vector<GpuTarget> targets = targets_of(kb, promised.numbers);
   std::vector<FatbinEntry> theirs;
   for (const auto& f : in.files)
-    for (size_t a = 0; a < f.entries.size();) {
-      size_t b = a;
-      while (b < f.entries.size() && f.entries[b].container == f.entries[a].container) ++b;
-      std::vector<FatbinEntry> box(f.entries.begin() + static_cast<long>(a), f.entries.begin() + static_cast<long>(b));
-      if (std::any_of(targets.begin(), targets.end(), [&](const GpuTarget& t) { return covers(box, t); }))
+    for_each_container(f, [&](std::span<const FatbinEntry> box, bool) {
+      std::vector<FatbinEntry> entries(box.begin(), box.end());
+      if (std::any_of(targets.begin(), targets.end(), [&](const GpuTarget& t) { return covers(entries, t); }))
         theirs.insert(theirs.end(), box.begin(), box.end());
-      a = b;
-    }
+    });
   return theirs;
 }
 
