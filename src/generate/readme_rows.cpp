@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include "util/read_file.hpp"
 
 namespace tailor {
 
@@ -55,11 +56,9 @@ std::vector<Diagnostic> stale_readme_rows(const std::string& dir, const Spec& sp
                                           Severity severity) {
   std::vector<Diagnostic> out;
   const std::string readme = "README.md";
-  std::ifstream in(fs::path(dir) / readme);
-  if (!spec.layout || !in) return out;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string text = ss.str();
+  std::error_code ec;
+  if (!spec.layout || !fs::is_regular_file(fs::path(dir) / readme, ec)) return out;
+  const std::string text = read_file(fs::path(dir) / readme, "README");
   std::vector<std::string> lines;
   {
     std::istringstream is(text);

@@ -458,6 +458,8 @@ std::pair<uint64_t, uint64_t> prune_wheel(std::vector<WheelOutput>& outs, const 
         });
       },
       kDeflateLevel, kDeflateBlock, threads);
+  struct stat st {};
+  const mode_t mode = ::stat(path.c_str(), &st) == 0 ? st.st_mode & 0777 : 0644;  // the input wheel's, for each output
   each_output(outs.size(), [&](size_t t) {
     WheelOutput& o = outs[t];
     PruneReport& rep = *o.rep;
@@ -488,8 +490,7 @@ std::pair<uint64_t, uint64_t> prune_wheel(std::vector<WheelOutput>& outs, const 
     add_deflated(zip, record.name, ByteSlice::of(text), like);
     zip.finish();
     rep.download_after = zip.written();
-    struct stat st {};
-    ::fchmod(o.staged->fd(), ::stat(path.c_str(), &st) == 0 ? st.st_mode & 0777 : 0644);  // the input wheel's mode
+    ::fchmod(o.staged->fd(), mode);
   });
   // Each output complete: only then do they take their names, so a failure leaves none.
   for (auto& o : outs) o.staged->commit();
