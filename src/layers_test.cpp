@@ -139,6 +139,40 @@ TEST(Layers, OnlyTheCommandsReadTheEmbeddedKnowledgeBase) {
   EXPECT_EQ(embedded_kb_readers(dir.path()), std::vector<std::string>{dir.path() + "/verify/x.cpp:2"});
 }
 
+// Lines of the sources under \a root that open a namespace of tailor's other
+// than `tailor` or `tailor::<the file's folder>` (tests may also use
+// `tailor::test`, the test helpers'): a reader finds a name's code by its
+// namespace.
+std::vector<std::string> foreign_namespaces(const fs::path& root) {
+  static const std::regex opening(R"re(^\s*namespace\s+(tailor(::[a-z_]+)*)\s*\{)re");
+  std::vector<std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    if (!e.is_regular_file() || !is_source(e.path())) continue;
+    std::string folder = e.path().parent_path().filename().string();
+    bool test_file = e.path().stem().string().ends_with("_test");
+    std::ifstream in(e.path());
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      std::smatch m;
+      if (!std::regex_search(line, m, opening)) continue;
+      std::string ns = m[1];
+      if (ns == "tailor" || ns == "tailor::" + folder || (test_file && ns == "tailor::test")) continue;
+      out.push_back(fmt::format("{}:{}: {}", e.path().string(), n, ns));
+    }
+  }
+  return out;
+}
+
+TEST(Layers, NamespacesFollowFolders) {
+  EXPECT_EQ(foreign_namespaces(test::source_path("src")), std::vector<std::string>{});
+  // The scan sees a namespace that names another folder, and lets the file's own pass.
+  test::TempDir dir("layers-ns");
+  fs::create_directories(dir.path() + "/import");
+  std::ofstream(dir.path() + "/import/x.cpp") << "namespace tailor::import {\n}\nnamespace tailor::migrate {\n}\n";
+  std::ofstream(dir.path() + "/import/y_test.cpp") << "namespace tailor::test {\n}\nnamespace tailor {\n}\n";
+  EXPECT_EQ(foreign_namespaces(dir.path()), std::vector<std::string>{dir.path() + "/import/x.cpp:3: tailor::migrate"});
+}
+
 TEST(Layers, TheScanSeesIncludes) {
   test::TempDir dir("layers");
   std::string f = dir.path() + "/x.cpp";

@@ -75,8 +75,8 @@ std::string differing_lines(const std::string& a, const std::string& b) {
 // happens to every file.
 struct Adoption {
   std::vector<recipe::SourceFile> files;
-  migrate::ImportResult imported;
-  migrate::LayoutImport layout;
+  ImportResult imported;
+  LayoutImport layout;
   std::string text;  ///< the spec written to TREE/tailor.toml
   std::vector<GeneratedFile> generated;
   std::vector<PlannedChange> plan;
@@ -159,16 +159,16 @@ bool AdoptRun::import_tree(Session& s, Adoption& a) const {
   const KnowledgeBase& kb = s.facts();
   a.files = recipe::read_tree(dir);
   read_calls_as_named(s, a);
-  a.imported = migrate::import_spec(name, a.files, kb);
+  a.imported = import_spec(name, a.files, kb);
   for (const auto& w : a.imported.warnings) s.warn(w);
   Spec imported = load_spec(std::string(kSpecName), a.imported.toml, kb);
   Matrix first = expand(imported, kb);
-  auto wdir = migrate::wrapper_dir(a.files, first);
+  auto wdir = wrapper_dir(a.files, first);
   if (!wdir || wdir->empty())
     a.layout.why = wdir ? "the variant files are at the tree's root, not in a folder of their own"
                         : "no variant of the imported spec has a file in the tree";
   else
-    a.layout = migrate::import_layout(a.files, imported, first, kb, *wdir);
+    a.layout = import_layout(a.files, imported, first, kb, *wdir);
   if (a.layout.toml.empty()) {
     Diagnostic d;
     d.message = fmt::format("{}: the tree's wrappers are not understood: {}; nothing {}", dir, a.layout.why,
@@ -178,7 +178,7 @@ bool AdoptRun::import_tree(Session& s, Adoption& a) const {
   }
   // The tables and pages the spec reproduces are written, the rest kept.
   Spec with_wrappers = load_spec(std::string(kSpecName), a.imported.toml + a.layout.toml, kb);
-  migrate::import_tables(a.files, dir, with_wrappers, expand(with_wrappers, kb), kb, a.layout);
+  import_tables(a.files, dir, with_wrappers, expand(with_wrappers, kb), kb, a.layout);
   a.text = a.imported.toml + a.layout.toml;
   Spec spec = load_spec(std::string(kSpecName), a.text, kb);
   spec.source = std::string(kSpecName);

@@ -11,7 +11,7 @@
 #include "matrix/layout_words.hpp"
 #include "util/quote.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 namespace {
 
@@ -436,4 +436,4 @@ std::string layout_toml(const LayoutImport& li) {
   return t;
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor

@@ -14,7 +14,7 @@
 #include "matrix/expand.hpp"
 #include "recipe/source_file.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 struct LayoutImport {
   std::string toml;  ///< the [layout] section (layout_toml); empty when the wrappers fit no template
@@ -52,4 +52,4 @@ LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const S
 /// ".flox/pkgs"); nullopt when none is there.
 std::optional<std::string> wrapper_dir(const std::vector<recipe::SourceFile>& files, const Matrix& m);
 
-}  // namespace tailor::migrate
+}  // namespace tailor

@@ -20,7 +20,7 @@
 #include "util/diagnostic.hpp"
 #include "util/quote.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 namespace {
 
@@ -657,4 +657,4 @@ void import_tables(const std::vector<recipe::SourceFile>& files, const std::stri
   li.toml = layout_toml(li);
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor
