@@ -31,7 +31,7 @@ TAILOR_FUZZ_TARGET(data, size) {
   options.gpus = "none";
   options.os = tailor::Os::gnu_linux;
   try {
-    tailor::HostFacts facts = tailor::detect_host(options, kb);
+    tailor::HostFacts facts = tailor::detect_host(options, kb, tailor::embedded_host_tables());
     (void)facts;
   } catch (const tailor::DiagnosticError& e) {
     (void)e.diagnostic().render();

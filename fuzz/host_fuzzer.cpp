@@ -31,15 +31,15 @@ TAILOR_FUZZ_TARGET(data, size) {
     }
   };
   guarded([&] {
-    tailor::CpuInfo c = tailor::parse_cpuinfo(text, "fuzz");
+    tailor::CpuInfo c = tailor::parse_cpuinfo(text, "fuzz", tailor::embedded_host_tables());
     (void)tailor::runnable_isas(c, tailor::host_platform(c.arch, "linux"), kb);
-    (void)tailor::x86_64_level(c);
+    (void)tailor::x86_64_level(c, tailor::embedded_host_tables());
   });
-  guarded([&] { (void)tailor::parse_sysctl(text, "fuzz"); });
+  guarded([&] { (void)tailor::parse_sysctl(text, "fuzz", tailor::embedded_host_tables()); });
   guarded([&] { (void)tailor::parse_nvidia_smi_csv(text); });
   guarded([&] { (void)tailor::parse_driver_version(text); });
-  guarded([&] { (void)tailor::parse_host_json(text, "fuzz", kb); });
+  guarded([&] { (void)tailor::parse_host_json(text, "fuzz", kb, tailor::embedded_host_tables()); });
   (void)tailor::parse_gpu_cache(text, state);  // never throws: a damaged cache is a miss
-  if (size < 256) guarded([&] { (void)tailor::parse_gpu_spec(text, kb); });
+  if (size < 256) guarded([&] { (void)tailor::parse_gpu_spec(text, kb, tailor::embedded_host_tables()); });
   return 0;
 }

@@ -51,7 +51,7 @@ CatalogData two_specs(const KnowledgeBase& kb) {
     Matrix m = expand(s, kb);
     specs.push_back({std::move(s), std::move(m)});
   }
-  return build_catalog(std::move(specs), kb, "flox");
+  return build_catalog(std::move(specs), kb, embedded_host_tables(), "flox");
 }
 
 // The checks below catch a broken page: one whose script throws and that has
@@ -88,7 +88,7 @@ TEST(CatalogBrowser, ChoosesWithKeyboardAndMouseAndShowsTailorsAnswer) {
   HostOptions options;
   options.cpuinfo_path = test::source_path("tests/data/cpuinfo/x86_64-skylake_sp-avx512");
   options.gpus = "H100:570.86.10";
-  HostFacts host = detect_host(options, kb);
+  HostFacts host = detect_host(options, kb, embedded_host_tables());
   const std::string link = catalog_link("index.html", data.choices, host, {}, kb);
   const std::string fragment = link.substr(link.find('#'));
   auto recommended = recommend(host, data.specs[0].matrix, kb, {});

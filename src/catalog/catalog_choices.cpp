@@ -197,7 +197,7 @@ CatalogChoices catalog_choices(const std::vector<CatalogSpec>& specs, const Know
 }
 
 HostFacts catalog_host(const PlatformChoice& platform, const CpuChoice& cpu, const GpuArch* gpu,
-                       const DriverChoice& driver, const KnowledgeBase& kb) {
+                       const DriverChoice& driver, const KnowledgeBase& kb, const HostTables& t) {
   CpuInfo info;
   info.arch = platform.arch;
   info.features = cpu.features;
@@ -206,12 +206,12 @@ HostFacts catalog_host(const PlatformChoice& platform, const CpuChoice& cpu, con
   if (platform.os == Os::darwin) {
     gpus.source = "none";  // as detect_host: no NVIDIA on macOS
   } else if (!gpu) {
-    gpus = parse_gpu_spec("none", kb);
+    gpus = parse_gpu_spec("none", kb, t);
   } else {
-    gpus = parse_gpu_spec(driver.version.empty() ? gpu->sm : gpu->sm + ":" + driver.version, kb);
+    gpus = parse_gpu_spec(driver.version.empty() ? gpu->sm : gpu->sm + ":" + driver.version, kb, t);
   }
   if (platform.os != Os::darwin) gpus.source = kCatalogCpuSource;  // the reader's choice, not --gpus
-  return make_host_facts(std::move(info), std::move(gpus), platform.os, kb);
+  return make_host_facts(std::move(info), std::move(gpus), platform.os, kb, t);
 }
 
 }  // namespace tailor

@@ -72,7 +72,7 @@ CatalogChoices catalog_choices(const std::vector<CatalogSpec>& specs, const Know
 /// the same parser as `--gpus` (`SM:DRIVER`, or `none`), so reasons name them as
 /// `tailor recommend --gpus` does.
 HostFacts catalog_host(const PlatformChoice& platform, const CpuChoice& cpu, const GpuArch* gpu,
-                       const DriverChoice& driver, const KnowledgeBase& kb);
+                       const DriverChoice& driver, const KnowledgeBase& kb, const HostTables& t);
 
 /// Where the page's machine comes from, in its reasons: the CPU, the GPUs and
 /// the package, version and Python a reader chose (recommend names flags).

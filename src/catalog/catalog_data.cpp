@@ -73,10 +73,12 @@ const CatalogAnswer& CatalogData::answer(const CatalogQuery& q) const {
   return answers.at(row.back().first);
 }
 
-CatalogData build_catalog(std::vector<CatalogSpec> specs, const KnowledgeBase& kb, const std::string& org) {
+CatalogData build_catalog(std::vector<CatalogSpec> specs, const KnowledgeBase& kb, const HostTables& hosts,
+                          const std::string& org) {
   CatalogData data;
   data.specs = std::move(specs);
   data.org = org;
+  data.hosts = &hosts;
   data.choices = catalog_choices(data.specs, kb);
   const CatalogChoices& ch = data.choices;
 
@@ -119,10 +121,10 @@ CatalogData build_catalog(std::vector<CatalogSpec> specs, const KnowledgeBase& k
           auto& row = slots.emplace_back();
           const GpuArch* gpu = g < 0 ? nullptr : platform.gpus[static_cast<size_t>(g)];
           if (!gpu) {  // no GPU, no driver to ask about
-            row.push_back(ask(catalog_host(platform, cpu, nullptr, ch.drivers.back(), kb)));
+            row.push_back(ask(catalog_host(platform, cpu, nullptr, ch.drivers.back(), kb, hosts)));
             continue;
           }
-          for (const auto& driver : ch.drivers) row.push_back(ask(catalog_host(platform, cpu, gpu, driver, kb)));
+          for (const auto& driver : ch.drivers) row.push_back(ask(catalog_host(platform, cpu, gpu, driver, kb, hosts)));
         }
     }
   };
@@ -203,7 +205,7 @@ namespace {
 nlohmann::json machines_of(const GpuArch& g, const CatalogData& data) {
   nlohmann::json out = nlohmann::json::object();
   for (const auto& name : g.products) {
-    const IntegratedSystem* sys = host_tables().system(name);
+    const IntegratedSystem* sys = data.hosts->system(name);
     if (!sys) continue;
     std::set<std::string> has(sys->features.begin(), sys->features.end());
     for (size_t pi = 0; pi < data.choices.platforms.size(); ++pi) {
@@ -240,7 +242,7 @@ nlohmann::json catalog_json(const CatalogData& data, const KnowledgeBase& kb) {
         if (const CpuIsa* isa = kb.isa(name))
           for (const auto& f : isa->requires_features)
             if (std::find(own.begin(), own.end(), f) == own.end()) own.push_back(f);
-      FeatureCheck check = feature_check(own, p.arch);
+      FeatureCheck check = feature_check(own, p.arch, *data.hosts);
       cpus.push_back({{"label", c.label},
                       {"examples", c.examples},
                       {"features", own},

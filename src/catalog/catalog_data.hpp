@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/catalog_choices.hpp"
+#include "host/host_tables.hpp"
 
 namespace tailor {
 
@@ -33,6 +34,7 @@ struct CatalogData {
   std::vector<CatalogSpec> specs;
   CatalogChoices choices;
   std::string org;
+  const HostTables* hosts = nullptr;   ///< whole machines (a GPU with its CPU), the CPU feature commands
   std::vector<CatalogAnswer> answers;  ///< each distinct answer once
   /// Per driver choice, a run-length list: answer index, how many drivers in a row.
   std::vector<std::vector<std::pair<size_t, size_t>>> rows;
@@ -45,7 +47,8 @@ struct CatalogData {
 
 /// Computes every answer with recommend(); \a org is the Flox organisation of
 /// the install commands.
-CatalogData build_catalog(std::vector<CatalogSpec> specs, const KnowledgeBase& kb, const std::string& org);
+CatalogData build_catalog(std::vector<CatalogSpec> specs, const KnowledgeBase& kb, const HostTables& hosts,
+                          const std::string& org);
 
 /// How the page names a spec: its path as given where that is relative (a
 /// built-in "examples/build-pytorch/main.toml", a repository's "specs/x.toml"),

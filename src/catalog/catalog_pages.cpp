@@ -11,15 +11,15 @@ namespace tailor {
 
 namespace {
 
-CatalogPageFile page_of(std::vector<CatalogSpec> specs, const KnowledgeBase& kb, const std::string& org,
-                        std::string name) {
+CatalogPageFile page_of(std::vector<CatalogSpec> specs, const KnowledgeBase& kb, const HostTables& hosts,
+                        const std::string& org, std::string name) {
   CatalogPageFile f;
   f.name = std::move(name);
   for (const auto& s : specs) {
     f.specs.push_back(spec_label(s.spec));
     f.variants += s.matrix.variants.size();
   }
-  CatalogData data = build_catalog(std::move(specs), kb, org);
+  CatalogData data = build_catalog(std::move(specs), kb, hosts, org);
   f.answers = data.answers.size();
   f.html = render_catalog_page(data, kb);
   return f;
@@ -27,9 +27,9 @@ CatalogPageFile page_of(std::vector<CatalogSpec> specs, const KnowledgeBase& kb,
 
 // Specs [first, last) as one page.
 CatalogPageFile range_page(const std::vector<CatalogSpec>& specs, size_t first, size_t last, const KnowledgeBase& kb,
-                           const std::string& org) {
+                           const HostTables& hosts, const std::string& org) {
   std::vector<CatalogSpec> part(specs.begin() + static_cast<long>(first), specs.begin() + static_cast<long>(last));
-  return page_of(std::move(part), kb, org, "");
+  return page_of(std::move(part), kb, hosts, org, "");
 }
 
 // The index: a plain page of links, one per page, naming the specs each answers for.
@@ -58,9 +58,9 @@ std::string index_page(const std::vector<CatalogPageFile>& pages) {
 }  // namespace
 
 std::vector<CatalogPageFile> render_catalog_pages(std::vector<CatalogSpec> specs, const KnowledgeBase& kb,
-                                                  const std::string& org, size_t limit) {
+                                                  const HostTables& hosts, const std::string& org, size_t limit) {
   if (specs.empty()) return {};
-  CatalogPageFile all = range_page(specs, 0, specs.size(), kb, org);
+  CatalogPageFile all = range_page(specs, 0, specs.size(), kb, hosts, org);
   if (all.html.size() <= limit || specs.size() == 1) {  // one page, as before
     all.name = "index.html";
     return {std::move(all)};
@@ -70,7 +70,7 @@ std::vector<CatalogPageFile> render_catalog_pages(std::vector<CatalogSpec> specs
   // and measured, giving back its last spec until it fits.
   const size_t shared = catalog_page_template_size();
   std::vector<size_t> alone;
-  for (size_t i = 0; i < specs.size(); ++i) alone.push_back(range_page(specs, i, i + 1, kb, org).html.size());
+  for (size_t i = 0; i < specs.size(); ++i) alone.push_back(range_page(specs, i, i + 1, kb, hosts, org).html.size());
   std::vector<CatalogPageFile> joined;
   for (size_t first = 0; first < specs.size();) {
     size_t last = first + 1, guess = alone[first];
@@ -78,8 +78,8 @@ std::vector<CatalogPageFile> render_catalog_pages(std::vector<CatalogSpec> specs
       guess += alone[last] - std::min(shared, alone[last]);
       ++last;
     }
-    CatalogPageFile page = range_page(specs, first, last, kb, org);
-    while (page.html.size() > limit && last - first > 1) page = range_page(specs, first, --last, kb, org);
+    CatalogPageFile page = range_page(specs, first, last, kb, hosts, org);
+    while (page.html.size() > limit && last - first > 1) page = range_page(specs, first, --last, kb, hosts, org);
     joined.push_back(std::move(page));
     first = last;
   }

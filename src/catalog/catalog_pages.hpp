@@ -26,6 +26,7 @@ struct CatalogPageFile {
 /// many to a page as fit) and an "index.html" that links them. A spec whose
 /// page alone is over \a limit still gets one page.
 std::vector<CatalogPageFile> render_catalog_pages(std::vector<CatalogSpec> specs, const KnowledgeBase& kb,
-                                                  const std::string& org, size_t limit = kCatalogPageLimit);
+                                                  const HostTables& hosts, const std::string& org,
+                                                  size_t limit = kCatalogPageLimit);
 
 }  // namespace tailor

@@ -76,8 +76,8 @@ std::string shown(const nlohmann::json& d, const std::string& fragment) {
 
 TEST(CatalogPages, ACatalogThatFitsIsTheOnePageAsBefore) {
   std::vector<CatalogSpec> specs{load("build-pytorch/pytorch-2.9-python313")};
-  const std::string single = render_catalog_page(build_catalog(specs, kb(), "flox"), kb());
-  auto pages = render_catalog_pages(std::move(specs), kb(), "flox");
+  const std::string single = render_catalog_page(build_catalog(specs, kb(), embedded_host_tables(), "flox"), kb());
+  auto pages = render_catalog_pages(std::move(specs), kb(), embedded_host_tables(), "flox");
   ASSERT_EQ(pages.size(), 1u);
   EXPECT_EQ(pages[0].name, "index.html");
   EXPECT_EQ(pages[0].html, single);
@@ -97,7 +97,7 @@ TEST(CatalogPages, EveryExampleAndThreeWideSpecsInPagesOfAtMost300kB) {
     EXPECT_GE(specs[i].matrix.variants.size(), 1000u) << names[i] << ": a 1,000-variant spec";
   EXPECT_GT(variants, 5000u);
   const std::vector<CatalogSpec> kept = specs;
-  auto pages = render_catalog_pages(std::move(specs), kb(), "flox");
+  auto pages = render_catalog_pages(std::move(specs), kb(), embedded_host_tables(), "flox");
   ASSERT_GE(pages.size(), 3u) << "an index and at least two pages";
   EXPECT_EQ(pages[0].name, "index.html");
 
@@ -134,7 +134,7 @@ TEST(CatalogPages, EveryExampleAndThreeWideSpecsInPagesOfAtMost300kB) {
         HostOptions o;
         o.cpuinfo_path = test::source_path(std::string("tests/data/cpuinfo/") + cpu);
         o.gpus = gpus;
-        HostFacts host = detect_host(o, kb());
+        HostFacts host = detect_host(o, kb(), embedded_host_tables());
         Recommendation r = recommend(host, on_page[s].matrix, kb(), {});
         SCOPED_TRACE(pages[i].name + " " + pages[i].specs[s] + " on " + cpu + " --gpus " + gpus);
         std::string link;

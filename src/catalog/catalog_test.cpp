@@ -31,7 +31,7 @@ CatalogData catalog_of(const std::vector<std::string>& spec_names) {
     Matrix m = expand(s, kb());
     specs.push_back({std::move(s), std::move(m)});
   }
-  return build_catalog(std::move(specs), kb(), "flox");
+  return build_catalog(std::move(specs), kb(), embedded_host_tables(), "flox");
 }
 
 // The selector's choices alone, without computing the answers.
@@ -173,7 +173,7 @@ CatalogQuery query_for(const CatalogData& d, const SampledHost& host, size_t pro
   HostOptions o;
   o.cpuinfo_path = path;
   if (*host.gpus) o.gpus = host.gpus;
-  HostFacts facts = detect_host(o, kb());
+  HostFacts facts = detect_host(o, kb(), embedded_host_tables());
   CatalogQuery q;
   q.product = product;
   q.python = python;
@@ -181,7 +181,8 @@ CatalogQuery query_for(const CatalogData& d, const SampledHost& host, size_t pro
   const PlatformChoice& p = d.choices.platforms[q.platform];
   bool found = false;
   for (size_t c = 0; c < p.cpus.size() && !found; ++c)
-    if (catalog_host(p, p.cpus[c], nullptr, d.choices.drivers.back(), kb()).isas == facts.isas) {
+    if (catalog_host(p, p.cpus[c], nullptr, d.choices.drivers.back(), kb(), embedded_host_tables()).isas ==
+        facts.isas) {
       q.cpu = c;
       found = true;
     }

@@ -15,8 +15,8 @@ namespace {
 
 // The machdep.cpu flag an Intel Mac prints for a cpuinfo feature: the table's
 // exceptions, else upper case with '_' as '.'.
-std::string darwin_x86_flag(const std::string& feature) {
-  for (const auto& [flag, f] : host_tables().darwin_x86)
+std::string darwin_x86_flag(const std::string& feature, const HostTables& t) {
+  for (const auto& [flag, f] : t.darwin_x86)
     if (f == feature) {
       std::string upper = flag;
       for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -29,7 +29,7 @@ std::string darwin_x86_flag(const std::string& feature) {
 
 }  // namespace
 
-FeatureCheck feature_check(const std::vector<std::string>& features, const std::string& arch) {
+FeatureCheck feature_check(const std::vector<std::string>& features, const std::string& arch, const HostTables& t) {
   FeatureCheck check;
   if (features.empty()) return check;
   // Feature names are data (an overlay may name any): every word goes through the one shell gate.
@@ -37,7 +37,7 @@ FeatureCheck feature_check(const std::vector<std::string>& features, const std::
   check.linux_command = shell_command({{"grep", "-o", "-w", "-E", linux_pattern, "/proc/cpuinfo"}, {"sort", "-u"}});
   if (arch == "x86_64") {
     std::vector<std::string> flags;
-    for (const auto& f : features) flags.push_back(darwin_x86_flag(f));
+    for (const auto& f : features) flags.push_back(darwin_x86_flag(f, t));
     const std::string pattern = fmt::format("{}", fmt::join(flags, "|"));
     check.macos_command = shell_command({{"sysctl", "-n", "machdep.cpu.features", "machdep.cpu.leaf7_features"},
                                          {"tr", " ", "\\n"},
@@ -47,9 +47,8 @@ FeatureCheck feature_check(const std::vector<std::string>& features, const std::
   }
   std::vector<std::string> keys;  // one key per feature: the first the table names
   for (const auto& f : features) {
-    auto it = std::find_if(host_tables().darwin_arm.begin(), host_tables().darwin_arm.end(),
-                           [&](const auto& kv) { return kv.second == f; });
-    if (it == host_tables().darwin_arm.end()) return check;  // macOS cannot report it: no command that would mislead
+    auto it = std::find_if(t.darwin_arm.begin(), t.darwin_arm.end(), [&](const auto& kv) { return kv.second == f; });
+    if (it == t.darwin_arm.end()) return check;  // macOS cannot report it: no command that would mislead
     if (std::find(keys.begin(), keys.end(), it->first) == keys.end()) keys.push_back(it->first);
   }
   keys.insert(keys.begin(), "sysctl");

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "host/host_tables.hpp"
+
 namespace tailor {
 
 struct FeatureCheck {
@@ -14,6 +16,6 @@ struct FeatureCheck {
 };
 
 /// The commands that show \a features (cpuinfo spelling) on \a arch ("x86_64", "aarch64").
-FeatureCheck feature_check(const std::vector<std::string>& features, const std::string& arch);
+FeatureCheck feature_check(const std::vector<std::string>& features, const std::string& arch, const HostTables& t);
 
 }  // namespace tailor

@@ -12,7 +12,7 @@ namespace tailor {
 namespace {
 
 TEST(FeatureChecks, KnownFeaturesReadAsBefore) {
-  FeatureCheck c = feature_check({"avx2", "fma"}, "x86_64");
+  FeatureCheck c = feature_check({"avx2", "fma"}, "x86_64", embedded_host_tables());
   EXPECT_EQ(c.linux_command, "grep -o -w -E 'avx2|fma' /proc/cpuinfo | sort -u");
   EXPECT_EQ(
       c.macos_command,
@@ -25,7 +25,7 @@ TEST(FeatureChecks, AFeatureNameCannotEndItsQuotes) {
   test::TempDir dir("feature-checks");
   const std::string marker = dir.path() + "/touched";
   const std::string evil = "x' /dev/null; touch " + marker + "; echo '";
-  FeatureCheck c = feature_check({evil}, "x86_64");
+  FeatureCheck c = feature_check({evil}, "x86_64", embedded_host_tables());
   EXPECT_EQ(c.linux_command,
             "grep -o -w -E 'x'\\'' /dev/null; touch " + marker + "; echo '\\''' /proc/cpuinfo | sort -u");
   // Run as a user would paste them (sysctl's part fails here; the grep runs): nothing is touched.

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/options.hpp"
 #include "host/host_tables.hpp"
 #include "kb/knowledge_base.hpp"
 #include "support/golden.hpp"
@@ -232,14 +233,15 @@ TEST(Cli, TheOverlayDirectoryReachesTheHostTables) {
   std::ofstream(file) << "arm_implementer = [ { code = 0x41, name = \"Arm Limited\" } ]\narm_part = []\n";
   auto good = run_tailor({"kb", "--kb", dir.path()});
   EXPECT_EQ(good.status, 0) << good.err;
-  EXPECT_STREQ(host_tables().implementer_name(0x41), "Arm Limited");
-  EXPECT_EQ(host_tables().implementer_name(0x61), nullptr) << "the overlay's list replaced the embedded one";
+  HostTables overlaid = load_host_tables(dir.path());  // what a command's Session loads for --kb DIR
+  EXPECT_STREQ(overlaid.implementer_name(0x41), "Arm Limited");
+  EXPECT_EQ(overlaid.implementer_name(0x61), nullptr) << "the overlay's list replaced the embedded one";
+  EXPECT_STREQ(embedded_host_tables().implementer_name(0x61), "Apple") << "the embedded tables are left as they are";
 
   std::ofstream(dir.path() + "/host_feature.toml") << "";
   auto typo = run_tailor({"kb", "--kb", dir.path()});
   EXPECT_EQ(typo.status, 2);
   EXPECT_NE(typo.err.find("did you mean 'host_features.toml'?"), std::string::npos) << typo.err;
-  use_host_tables_overlay(dir.path() + "/none");  // the embedded tables again, for the tests after this one
 }
 
 }  // namespace

@@ -97,7 +97,7 @@ int CatalogRun::run(Session& s) {
     variants += e.matrix.variants.size();
     specs.push_back({e.spec, e.matrix});
   }
-  std::vector<CatalogPageFile> pages = render_catalog_pages(std::move(specs), s.facts(), org);
+  std::vector<CatalogPageFile> pages = render_catalog_pages(std::move(specs), s.facts(), s.hosts(), org);
   std::filesystem::create_directories(dir);
   for (const auto& f : pages) write_file_atomically(path_of(f), f.html);
   if (pages.size() == 1)

@@ -27,7 +27,7 @@ struct DetectRun final : CommandRun {
 
 int DetectRun::run(Session& s) {
   EarlyGpuQuery gpus(host.options());  // runs while the knowledge base loads
-  HostFacts facts = detect_host(host.options(), s.facts(), &gpus);
+  HostFacts facts = detect_host(host.options(), s.facts(), s.hosts(), &gpus);
   if (json)
     s.out << json_text(to_json(facts));
   else

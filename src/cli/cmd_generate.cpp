@@ -144,7 +144,7 @@ void GenerateRun::print_json(Session& s, const Expanded& e, size_t files, const 
 std::vector<GeneratedFile> GenerateRun::files_of(Session& s, const Spec& spec, const Matrix& m) const {
   std::vector<GeneratedFile> files = branch_tree(spec, m, s.facts());
   if (catalog) {
-    CatalogData data = build_catalog({{spec, m}}, s.facts(), "flox");
+    CatalogData data = build_catalog({{spec, m}}, s.facts(), s.hosts(), "flox");
     files.push_back({"docs/index.html", with_marker(render_catalog_page(data, s.facts()), CommentStyle::html)});
   }
   return files;

@@ -165,6 +165,7 @@ struct KbRun final : CommandRun {
   void validate() override;
   int run(Session& s) override {
     const KnowledgeBase& kb = s.facts();
+    s.hosts();  // the overlay's host_features.toml is checked with the rest of it
     if (pins_only) return print_pins(s, kb, q, json);
     if (json)
       s.out << json_text(to_json(kb));

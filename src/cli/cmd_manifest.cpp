@@ -95,7 +95,8 @@ std::vector<std::string> ManifestRun::chosen_names(Session& s, const Expanded& e
     for (const auto& v : e.matrix.variants) all.push_back(v.name);
     return all;
   }
-  HostFacts host = !host_file.empty() ? read_host_file(host_file, kb) : host_from_targets(sm, isa, kb);
+  HostFacts host =
+      !host_file.empty() ? read_host_file(host_file, kb, s.hosts()) : host_from_targets(sm, isa, kb, s.hosts());
   ManifestChoice choice = choose_for_host(host, e.spec, e.matrix, kb, names);
   if (choice.names.empty()) {
     Diagnostic d;

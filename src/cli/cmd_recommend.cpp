@@ -27,8 +27,7 @@ namespace {
 // --format uv: PyTorch's own wheel for this host, beside the tailored answer.
 int print_upstream_wheel(Session& ctx, const HostFacts& facts, const KnowledgeBase& kb, const std::string& kb_dir,
                          const Recommendation& r, const RecommendRequest& req, bool json) {
-  std::string dir = kb_dir;  // the overlay load_kb read, which may hold its own upstream_wheels.toml
-  if (const char* env = std::getenv("TAILOR_KB"); dir.empty() && env && *env) dir = env;
+  std::string dir = overlay_dir(kb_dir);  // the overlay load_kb read, which may hold its own upstream_wheels.toml
   UpstreamWheels wheels = UpstreamWheels::load(dir.empty() ? std::nullopt : std::optional<std::filesystem::path>(dir));
   if (!req.package.empty() && req.package != wheels.for_package) {
     Diagnostic d;
@@ -188,11 +187,11 @@ int RecommendRun::print_text(Session& s, const Spec& spec, const Recommendation&
 int RecommendRun::run(Session& s) {
   const KnowledgeBase& kb = s.facts();
   if (!wheels.empty()) {
-    HostFacts facts = detect_host(host.options(), kb, gpus.get());
+    HostFacts facts = detect_host(host.options(), kb, s.hosts(), gpus.get());
     return print_variant_wheel(s, choose_variant_wheel(facts, kb, wheels, req.package, req.version), json);
   }
   const auto& [spec, m] = s.matrix(spec_arg);
-  HostFacts facts = detect_host(host.options(), kb, gpus.get());
+  HostFacts facts = detect_host(host.options(), kb, s.hosts(), gpus.get());
   if (!link.empty()) {
     std::vector<CatalogSpec> catalog{{spec, m}};
     s.out << catalog_link(link, catalog_choices(catalog, kb), facts, req, kb) << "\n";

@@ -23,14 +23,20 @@ void add_kb_option(CLI::App& app, std::string& dir) {
       ->type_name("DIR");
 }
 
+std::string overlay_dir(const std::string& dir) {
+  if (!dir.empty()) return dir;
+  const char* env = std::getenv("TAILOR_KB");
+  return env ? env : "";
+}
+
 KnowledgeBase load_kb(const std::string& dir) {
-  std::string d = dir;
-  if (d.empty())
-    if (const char* env = std::getenv("TAILOR_KB"); env && *env) d = env;
-  if (d.empty()) return KnowledgeBase::load();
-  KnowledgeBase kb = KnowledgeBase::load(std::filesystem::path(d));
-  use_host_tables_overlay(d);
-  return kb;
+  std::string d = overlay_dir(dir);
+  return d.empty() ? KnowledgeBase::load() : KnowledgeBase::load(std::filesystem::path(d));
+}
+
+HostTables load_host_tables(const std::string& dir) {
+  std::string d = overlay_dir(dir);
+  return d.empty() ? HostTables::load() : HostTables::load(std::filesystem::path(d));
 }
 
 CLI::Validator safe_name_check() {

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/command.hpp"
+#include "host/host_tables.hpp"
 #include "kb/knowledge_base.hpp"
 
 namespace tailor {
@@ -15,8 +16,14 @@ namespace tailor {
 /// Adds --kb DIR to \a app.
 void add_kb_option(CLI::App& app, std::string& dir);
 
-/// The knowledge base, overlaid with \a dir (or $TAILOR_KB when \a dir is empty).
+/// The overlay directory: \a dir (--kb), else $TAILOR_KB; empty for none.
+std::string overlay_dir(const std::string& dir);
+
+/// The knowledge base, overlaid with overlay_dir(\a dir).
 KnowledgeBase load_kb(const std::string& dir);
+
+/// The host tables, overlaid with overlay_dir(\a dir)'s host_features.toml.
+HostTables load_host_tables(const std::string& dir);
 
 /// Accepts names that are safe as file, Nix attribute and CI job names
 /// (util/safe_name.hpp): for --org and the like.

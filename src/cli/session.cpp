@@ -18,6 +18,11 @@ const KnowledgeBase& Session::facts() {
   return *kb_;
 }
 
+const HostTables& Session::hosts() {
+  if (!hosts_) hosts_.emplace(load_host_tables(kb_dir));
+  return *hosts_;
+}
+
 Expanded& Session::matrix(const std::string& spec_arg) {
   auto& slot = matrices_[spec_arg];
   if (!slot) {

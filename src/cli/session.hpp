@@ -10,6 +10,7 @@
 #include <ostream>
 #include <string>
 
+#include "host/host_tables.hpp"
 #include "kb/knowledge_base.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec.hpp"
@@ -41,9 +42,13 @@ class Session {
   /// The spec \a spec_arg names (a file or a built-in spec), loaded and expanded
   /// on first use, its warnings written to err as "tailor: warning: …".
   Expanded& matrix(const std::string& spec_arg);
+  /// The tables that read a CPU and name whole machines, loaded on first use
+  /// with the same overlay as facts().
+  const HostTables& hosts();
 
  private:
   std::optional<KnowledgeBase> kb_;
+  std::optional<HostTables> hosts_;
   std::map<std::string, std::unique_ptr<Expanded>> matrices_;
 };
 

@@ -49,7 +49,7 @@ std::optional<unsigned> parse_code(std::string_view s) {
 
 }  // namespace
 
-CpuInfo parse_cpuinfo(std::string_view text, std::string_view source) {
+CpuInfo parse_cpuinfo(std::string_view text, std::string_view source, const HostTables& t) {
   CpuInfo cpu;
   cpu.source = std::string(source);
   std::string implementer, part;
@@ -98,14 +98,14 @@ CpuInfo parse_cpuinfo(std::string_view text, std::string_view source) {
   if (cpu.arch == "aarch64") {
     auto code = parse_code(implementer);
     if (code) {
-      const char* name = host_tables().implementer_name(*code);
+      const char* name = t.implementer_name(*code);
       cpu.vendor = name ? name : implementer;
     } else if (cpu.vendor.empty()) {
       cpu.vendor = implementer;
     }
     if (cpu.model.empty() && !part.empty()) {
       auto part_code = parse_code(part);
-      const char* name = code && part_code ? host_tables().part_name(*code, *part_code) : nullptr;
+      const char* name = code && part_code ? t.part_name(*code, *part_code) : nullptr;
       cpu.model = name ? fmt::format("{} ({})", name, part) : fmt::format("part {}", part);
     }
   }
@@ -120,9 +120,9 @@ bool looks_like_sysctl(std::string_view text) {
 namespace {
 
 // Intel Macs list features in upper case, a few under other names.
-std::string darwin_x86_name(std::string_view flag) {
+std::string darwin_x86_name(std::string_view flag, const HostTables& t) {
   std::string n = lower(flag);
-  for (const auto& [darwin, feature] : host_tables().darwin_x86)
+  for (const auto& [darwin, feature] : t.darwin_x86)
     if (n == darwin) return feature;
   std::replace(n.begin(), n.end(), '.', '_');
   return n;
@@ -130,7 +130,7 @@ std::string darwin_x86_name(std::string_view flag) {
 
 }  // namespace
 
-CpuInfo parse_sysctl(std::string_view text, std::string_view source) {
+CpuInfo parse_sysctl(std::string_view text, std::string_view source, const HostTables& t) {
   CpuInfo cpu;
   cpu.source = std::string(source);
   bool any = false;
@@ -161,12 +161,12 @@ CpuInfo parse_sysctl(std::string_view text, std::string_view source) {
                key == "machdep.cpu.extfeatures") {
       std::set<std::string> words;
       split_words(value, words);
-      for (const auto& w : words) cpu.features.insert(darwin_x86_name(w));
+      for (const auto& w : words) cpu.features.insert(darwin_x86_name(w, t));
       if (cpu.arch.empty()) cpu.arch = "x86_64";
       any = true;
     } else if (key.starts_with("hw.optional.") && value == "1") {
       any = true;
-      for (const auto& [name, feature] : host_tables().darwin_arm)
+      for (const auto& [name, feature] : t.darwin_arm)
         if (key == name) cpu.features.insert(feature);
     }
   }

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "host/host_tables.hpp"
+
 namespace tailor {
 
 struct CpuInfo {
@@ -26,12 +28,12 @@ struct CpuInfo {
 /// follows from the key that lists features (`flags` on x86, `Features` on
 /// aarch64); \a source names the text in diagnostics. Throws DiagnosticError
 /// when no feature list is found.
-CpuInfo parse_cpuinfo(std::string_view text, std::string_view source);
+CpuInfo parse_cpuinfo(std::string_view text, std::string_view source, const HostTables& t);
 
 /// Parses `sysctl -a` (or `sysctl hw machdep`) output of a Mac: brand string
 /// and `hw.optional.*` flags, translated to cpuinfo names. Throws
 /// DiagnosticError when the text has no `hw.optional` or `machdep.cpu` keys.
-CpuInfo parse_sysctl(std::string_view text, std::string_view source);
+CpuInfo parse_sysctl(std::string_view text, std::string_view source, const HostTables& t);
 
 /// Whether \a text looks like sysctl output rather than /proc/cpuinfo.
 bool looks_like_sysctl(std::string_view text);

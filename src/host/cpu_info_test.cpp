@@ -35,7 +35,7 @@ HostFacts facts_of(const std::filesystem::path& p) {
   HostOptions o;
   o.cpuinfo_path = p.string();
   o.gpus = "none";
-  return detect_host(o, kb());
+  return detect_host(o, kb(), embedded_host_tables());
 }
 
 TEST(CpuSamples, EnoughAreFound) {
@@ -109,18 +109,18 @@ TEST(ParseCpuinfo, ReadsTheFirstProcessorBlockOnly) {
   std::string text =
       "processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: A\nflags\t\t: fpu avx\n\n"
       "processor\t: 1\nvendor_id\t: Other\nmodel name\t: B\nflags\t\t: fpu avx avx2\n\n";
-  CpuInfo c = parse_cpuinfo(text, "t");
+  CpuInfo c = parse_cpuinfo(text, "t", embedded_host_tables());
   EXPECT_EQ(c.model, "A");
   EXPECT_EQ(c.features, (std::set<std::string>{"fpu", "avx"}));
   // Without a trailing blank line and with CRLF-free odd spacing.
-  c = parse_cpuinfo("flags: a  b\tc", "t");
+  c = parse_cpuinfo("flags: a  b\tc", "t", embedded_host_tables());
   EXPECT_EQ(c.arch, "x86_64");
   EXPECT_EQ(c.features, (std::set<std::string>{"a", "b", "c"}));
 }
 
 TEST(ParseCpuinfo, RejectsTextWithoutFeatures) {
   try {
-    parse_cpuinfo("hello: world\n", "notes.txt");
+    parse_cpuinfo("hello: world\n", "notes.txt", embedded_host_tables());
     FAIL();
   } catch (const DiagnosticError& e) {
     test::expect_golden(e.diagnostic().render(), "tests/golden/host/cpuinfo-no-features.txt");
@@ -134,7 +134,7 @@ TEST(Cpuid, FeatureSpellingMatchesRealCpuinfo) {
     HostFacts h = facts_of(test::source_path(std::string("tests/data/cpuinfo/") + n));
     seen.insert(h.cpu.features.begin(), h.cpu.features.end());
   }
-  for (const auto& name : cpuid_feature_names()) EXPECT_TRUE(seen.count(name)) << name;
+  for (const auto& name : cpuid_feature_names(embedded_host_tables())) EXPECT_TRUE(seen.count(name)) << name;
 }
 
 TEST(Cpuid, OsMustEnableTheVectorState) {
@@ -143,11 +143,11 @@ TEST(Cpuid, OsMustEnableTheVectorState) {
   r.l1_ecx = (1u << 28) | (1u << 12) | (1u << 27);  // avx, fma, osxsave
   r.l7_ebx = (1u << 5) | (1u << 16);                // avx2, avx512f
   r.xcr0 = 0x7;                                     // x87, SSE, AVX; no AVX-512 state
-  EXPECT_EQ(cpuid_features(r), (std::set<std::string>{"avx", "avx2", "fma"}));
+  EXPECT_EQ(cpuid_features(r, embedded_host_tables()), (std::set<std::string>{"avx", "avx2", "fma"}));
   r.xcr0 = 0xe7;
-  EXPECT_EQ(cpuid_features(r), (std::set<std::string>{"avx", "avx2", "avx512f", "fma"}));
+  EXPECT_EQ(cpuid_features(r, embedded_host_tables()), (std::set<std::string>{"avx", "avx2", "avx512f", "fma"}));
   r.l1_ecx &= ~(1u << 27);  // no OSXSAVE: nothing that needs saved YMM/ZMM state
-  EXPECT_EQ(cpuid_features(r), std::set<std::string>{});
+  EXPECT_EQ(cpuid_features(r, embedded_host_tables()), std::set<std::string>{});
 }
 
 TEST(Cpuid, AgreesWithThisHostsCpuinfo) {
@@ -157,8 +157,8 @@ TEST(Cpuid, AgreesWithThisHostsCpuinfo) {
   if (!in) GTEST_SKIP() << "no /proc/cpuinfo";
   std::stringstream s;
   s << in.rdbuf();
-  CpuInfo c = parse_cpuinfo(s.str(), "/proc/cpuinfo");
-  std::set<std::string> ids = cpuid_features(*regs);
+  CpuInfo c = parse_cpuinfo(s.str(), "/proc/cpuinfo", embedded_host_tables());
+  std::set<std::string> ids = cpuid_features(*regs, embedded_host_tables());
   for (const auto& isa : kb().isas)
     for (const auto& f : isa.requires_features)
       if (isa.platform == "x86_64-linux") {
@@ -178,11 +178,13 @@ TEST(CrossCheck, CountsOnlyWhatBothSourcesReport) {
 
 TEST(Hwcap, BitsAndSpellingMatchRealCpuinfo) {
   // Graviton3: HWCAP_SVE (bit 22) without HWCAP2_SVE2 (bit 1).
-  std::set<std::string> f = hwcap_features({(1u << 22) | (1u << 9) | (1u << 10) | (1u << 20), (1u << 13) | (1u << 14)});
+  std::set<std::string> f = hwcap_features({(1u << 22) | (1u << 9) | (1u << 10) | (1u << 20), (1u << 13) | (1u << 14)},
+                                           embedded_host_tables());
   EXPECT_EQ(f, (std::set<std::string>{"sve", "fphp", "asimdhp", "asimddp", "i8mm", "bf16"}));
   for (const char* n : {"aarch64-graviton2-armv8_2", "aarch64-graviton3-armv8_2", "aarch64-grace-armv9"}) {
     HostFacts h = facts_of(test::source_path(std::string("tests/data/cpuinfo/") + n));
-    for (const auto& feature : h.cpu.features) EXPECT_TRUE(hwcap_feature_names().count(feature)) << n << " " << feature;
+    for (const auto& feature : h.cpu.features)
+      EXPECT_TRUE(hwcap_feature_names(embedded_host_tables()).count(feature)) << n << " " << feature;
   }
 }
 

@@ -38,8 +38,7 @@ bool state_enabled(const HostTables& t, const CpuidBit& b, uint64_t xcr0) {
 
 }  // namespace
 
-std::set<std::string> cpuid_features(const CpuidRegs& r) {
-  const HostTables& t = host_tables();
+std::set<std::string> cpuid_features(const CpuidRegs& r, const HostTables& t) {
   const bool osxsave = (r.l1_ecx >> 27) & 1u;
   const uint64_t xcr0 = osxsave ? r.xcr0 : 0;
   std::set<std::string> out;
@@ -50,13 +49,10 @@ std::set<std::string> cpuid_features(const CpuidRegs& r) {
   return out;
 }
 
-const std::set<std::string>& cpuid_feature_names() {
-  static const std::set<std::string> names = [] {
-    std::set<std::string> s;
-    for (const auto& b : host_tables().cpuid) s.insert(b.feature);
-    return s;
-  }();
-  return names;
+std::set<std::string> cpuid_feature_names(const HostTables& t) {
+  std::set<std::string> s;
+  for (const auto& b : t.cpuid) s.insert(b.feature);
+  return s;
 }
 
 std::optional<CpuidRegs> read_cpuid() {

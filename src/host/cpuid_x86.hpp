@@ -9,6 +9,8 @@
 #include <set>
 #include <string>
 
+#include "host/host_tables.hpp"
+
 namespace tailor {
 
 /// The CPUID/XGETBV registers the feature table reads.
@@ -26,10 +28,10 @@ struct CpuidRegs {
 std::optional<CpuidRegs> read_cpuid();
 
 /// The features \a r reports, in /proc/cpuinfo spelling.
-std::set<std::string> cpuid_features(const CpuidRegs& r);
+std::set<std::string> cpuid_features(const CpuidRegs& r, const HostTables& t);
 
 /// Every feature name cpuid_features can report: the names on which CPUID and
 /// /proc/cpuinfo are comparable.
-const std::set<std::string>& cpuid_feature_names();
+std::set<std::string> cpuid_feature_names(const HostTables& t);
 
 }  // namespace tailor

@@ -84,7 +84,7 @@ TEST(GpuMachine, RecordedCpuAnswerIsRecomputedFromItsCpuinfo) {
   HostOptions o;
   o.cpuinfo_path = test::source_path(kDir + "/cpuinfo");
   o.gpus = "none";
-  HostFacts h = detect_host(o, KnowledgeBase::load());
+  HostFacts h = detect_host(o, KnowledgeBase::load(), embedded_host_tables());
   EXPECT_EQ(j["cpu"]["best_isa"], h.best_isa);
   EXPECT_EQ(j["cpu"]["isas"].get<std::vector<std::string>>(), h.isas);
   EXPECT_EQ(j["cpu"]["x86_64_level"], h.x86_64_level);

@@ -30,10 +30,10 @@ struct NamedGpu {
   const IntegratedSystem* system = nullptr;
 };
 
-NamedGpu name_gpu(const std::string& word, const KnowledgeBase& kb) {
+NamedGpu name_gpu(const std::string& word, const KnowledgeBase& kb, const HostTables& t) {
   if (const GpuArch* arch = kb.gpu(word)) return {arch};
   if (auto alt = sm_from_token(word); alt && kb.gpu(*alt)) return {kb.gpu(*alt)};
-  if (const IntegratedSystem* s = host_tables().system(word)) {
+  if (const IntegratedSystem* s = t.system(word)) {
     if (s->gpu_sm.empty()) return {nullptr, s};
     if (const GpuArch* arch = kb.gpu(s->gpu_sm)) return {arch, s};
     fail(fmt::format("--gpus: {}'s GPU is compute capability {}, which the knowledge base does not know", s->name,
@@ -54,7 +54,7 @@ NamedGpu name_gpu(const std::string& word, const KnowledgeBase& kb) {
   } else {
     std::vector<std::string> words = kb.gpu_names();
     for (const auto& g : kb.gpus) words.insert(words.end(), g.products.begin(), g.products.end());
-    for (const auto& s : host_tables().system_names()) words.push_back(s);
+    for (const auto& s : t.system_names()) words.push_back(s);
     hint = did_you_mean(word, words);
   }
   fail(fmt::format("--gpus: unknown GPU '{}'", word), hint.empty() ? kUsage : hint);
@@ -85,7 +85,7 @@ std::optional<std::string> driver_release(std::string_view text, const Knowledge
   return std::string(text) + ".0";
 }
 
-GpuReport parse_gpu_spec(std::string_view spec, const KnowledgeBase& kb) {
+GpuReport parse_gpu_spec(std::string_view spec, const KnowledgeBase& kb, const HostTables& t) {
   GpuReport r;
   r.source = "--gpus";
   if (spec == "none") return r;
@@ -103,7 +103,7 @@ GpuReport parse_gpu_spec(std::string_view spec, const KnowledgeBase& kb) {
     std::string word(item.substr(0, colon));
     std::string driver = colon == std::string_view::npos ? std::string() : std::string(item.substr(colon + 1));
     if (word == "none") fail(fmt::format("--gpus '{}': 'none' cannot be combined with GPUs", spec));
-    NamedGpu named = name_gpu(word, kb);
+    NamedGpu named = name_gpu(word, kb, t);
     if (named.system) {
       if (!r.system.empty() && r.system != named.system->name)
         fail(fmt::format("--gpus: two machines, {} and {}; write one machine's GPUs", r.system, named.system->name));

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "host/gpu_info.hpp"
+#include "host/host_tables.hpp"
 #include "kb/knowledge_base.hpp"
 
 namespace tailor {
@@ -21,7 +22,7 @@ namespace tailor {
 /// Parses \a spec. Throws DiagnosticError (unknown GPU, bad driver version,
 /// two different drivers, empty entries). GpuReport::system names the
 /// integrated system the spec named, if any.
-GpuReport parse_gpu_spec(std::string_view spec, const KnowledgeBase& kb);
+GpuReport parse_gpu_spec(std::string_view spec, const KnowledgeBase& kb, const HostTables& t);
 
 /// The driver a user wrote (`550`, `550.54`, `580.65.06`) as a release:
 /// a branch alone becomes the lowest release of it the knowledge base knows,

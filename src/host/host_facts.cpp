@@ -43,8 +43,8 @@ std::string native_arch() {
   return m;
 }
 
-CpuInfo live_cpu() {
-  if (auto text = read_sysctl_text()) return parse_sysctl(*text, "sysctl");
+CpuInfo live_cpu(const HostTables& t) {
+  if (auto text = read_sysctl_text()) return parse_sysctl(*text, "sysctl", t);
   std::ifstream probe("/proc/cpuinfo");
   if (!probe) {
     CpuInfo cpu;
@@ -53,12 +53,12 @@ CpuInfo live_cpu() {
     cpu.notes.push_back("/proc/cpuinfo is not readable: CPU features unknown");
     return cpu;
   }
-  CpuInfo cpu = parse_cpuinfo(read_text("/proc/cpuinfo"), "/proc/cpuinfo");
+  CpuInfo cpu = parse_cpuinfo(read_text("/proc/cpuinfo"), "/proc/cpuinfo", t);
   if (auto regs = read_cpuid()) {
-    cross_check(cpu, cpuid_features(*regs), cpuid_feature_names(), "cpuid");
+    cross_check(cpu, cpuid_features(*regs, t), cpuid_feature_names(t), "cpuid");
     cpu.source += " + cpuid";
   } else if (auto caps = read_hwcaps()) {
-    cross_check(cpu, hwcap_features(*caps), hwcap_feature_names(), "getauxval(AT_HWCAP)");
+    cross_check(cpu, hwcap_features(*caps, t), hwcap_feature_names(t), "getauxval(AT_HWCAP)");
     cpu.source += " + hwcap";
   }
   return cpu;
@@ -112,7 +112,7 @@ void cross_check(CpuInfo& cpu, const std::set<std::string>& other, const std::se
                                     other_name, fmt::join(only_other, " ")));
 }
 
-HostFacts make_host_facts(CpuInfo cpu, GpuReport gpu, Os os, const KnowledgeBase& kb) {
+HostFacts make_host_facts(CpuInfo cpu, GpuReport gpu, Os os, const KnowledgeBase& kb, const HostTables& t) {
   HostFacts h;
   h.os = os;
   h.platform = host_platform(cpu.arch, name_of(h.os));
@@ -120,7 +120,7 @@ HostFacts make_host_facts(CpuInfo cpu, GpuReport gpu, Os os, const KnowledgeBase
   for (const CpuIsa* isa : runnable_isas(cpu, h.platform, kb))
     if (!isa->baseline()) h.isas.push_back(isa->name);
   if (!h.isas.empty()) h.best_isa = h.isas.front();
-  h.x86_64_level = x86_64_level(cpu);
+  h.x86_64_level = x86_64_level(cpu, t);
   h.cpu = std::move(cpu);
   h.gpu = std::move(gpu);
   const GpuInfo* lowest = nullptr;
@@ -149,10 +149,10 @@ std::optional<GpuReport> EarlyGpuQuery::take() {
   return report_.get();
 }
 
-HostFacts detect_host(const HostOptions& options, const KnowledgeBase& kb, EarlyGpuQuery* early) {
+HostFacts detect_host(const HostOptions& options, const KnowledgeBase& kb, const HostTables& t, EarlyGpuQuery* early) {
   std::optional<GpuReport> named_gpus;
-  if (options.gpus) named_gpus = parse_gpu_spec(*options.gpus, kb);
-  const IntegratedSystem* system = named_gpus ? host_tables().system(named_gpus->system) : nullptr;
+  if (options.gpus) named_gpus = parse_gpu_spec(*options.gpus, kb, t);
+  const IntegratedSystem* system = named_gpus ? t.system(named_gpus->system) : nullptr;
   if (system && options.os && *options.os != system->os)
     throw_file_error("", fmt::format("--os {}: {} runs {}", name_of(*options.os), system->name, name_of(system->os)));
 
@@ -161,10 +161,10 @@ HostFacts detect_host(const HostOptions& options, const KnowledgeBase& kb, Early
   if (options.cpuinfo_path) {
     std::string text = read_text(*options.cpuinfo_path);
     if (looks_like_sysctl(text)) {
-      cpu = parse_sysctl(text, *options.cpuinfo_path);
+      cpu = parse_sysctl(text, *options.cpuinfo_path, t);
       if (!os) os = Os::darwin;
     } else {
-      cpu = parse_cpuinfo(text, *options.cpuinfo_path);
+      cpu = parse_cpuinfo(text, *options.cpuinfo_path, t);
     }
     if (system && system->arch != cpu.arch)
       cpu.notes.push_back(fmt::format("{} has an {} CPU, but {} is {}: the CPU is read from the file", system->name,
@@ -182,7 +182,7 @@ HostFacts detect_host(const HostOptions& options, const KnowledgeBase& kb, Early
                       "--os darwin without a sysctl sample: planned for an Apple silicon Mac (aarch64); "
                       "--arch x86_64 for an Intel Mac, or --gpus \"Apple M3\" to name the Mac");
   } else {
-    cpu = live_cpu();
+    cpu = live_cpu(t);
   }
   if (!os) os = Os::gnu_linux;  // a /proc/cpuinfo sample
 
@@ -196,7 +196,7 @@ HostFacts detect_host(const HostOptions& options, const KnowledgeBase& kb, Early
   } else {
     gpu = detect_gpus(options.gpu_cache);
   }
-  return make_host_facts(std::move(cpu), std::move(gpu), *os, kb);
+  return make_host_facts(std::move(cpu), std::move(gpu), *os, kb, t);
 }
 
 }  // namespace tailor

@@ -43,7 +43,7 @@ struct HostOptions {
 };
 
 /// Derives ISAs, best ISA, level and platform from \a cpu, \a gpu and \a os.
-HostFacts make_host_facts(CpuInfo cpu, GpuReport gpu, Os os, const KnowledgeBase& kb);
+HostFacts make_host_facts(CpuInfo cpu, GpuReport gpu, Os os, const KnowledgeBase& kb, const HostTables& t);
 
 /// The live GPU query of detect_host, started before the caller loads the
 /// knowledge base: NVML's initialisation spends tens of milliseconds waiting
@@ -65,7 +65,8 @@ class EarlyGpuQuery {
 /// it, and every disagreement becomes a note. Throws DiagnosticError for
 /// unreadable or malformed inputs.
 /// \a early, when given, is the GPU query started for the same \a options.
-HostFacts detect_host(const HostOptions& options, const KnowledgeBase& kb, EarlyGpuQuery* early = nullptr);
+HostFacts detect_host(const HostOptions& options, const KnowledgeBase& kb, const HostTables& t,
+                      EarlyGpuQuery* early = nullptr);
 
 /// Reconciles \a cpu with the features a second source (\a other, named
 /// \a other_name) reports, over the names that source can report (\a

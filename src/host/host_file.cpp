@@ -74,7 +74,8 @@ GpuReport read_gpus(const json& root, std::string_view source) {
 
 }  // namespace
 
-HostFacts parse_host_json(std::string_view text, std::string_view source, const KnowledgeBase& kb) {
+HostFacts parse_host_json(std::string_view text, std::string_view source, const KnowledgeBase& kb,
+                          const HostTables& t) {
   json root;
   try {
     root = json::parse(text);
@@ -107,14 +108,15 @@ HostFacts parse_host_json(std::string_view text, std::string_view source, const 
   std::string os_name = string_at(root, "os", source, "the host");
   std::optional<Os> os = os_name.empty() ? Os::gnu_linux : kOperatingSystems.parse(os_name);
   if (!os) fail(source, fmt::format("os '{}' is neither linux nor darwin", os_name));
-  return make_host_facts(read_cpu(root, source), read_gpus(root, source), *os, kb);
+  return make_host_facts(read_cpu(root, source), read_gpus(root, source), *os, kb, t);
 }
 
-HostFacts read_host_file(const std::string& path, const KnowledgeBase& kb) {
-  return parse_host_json(read_file(path, "host file"), path, kb);
+HostFacts read_host_file(const std::string& path, const KnowledgeBase& kb, const HostTables& t) {
+  return parse_host_json(read_file(path, "host file"), path, kb, t);
 }
 
-HostFacts host_from_targets(const std::string& sm, const std::string& isa_name, const KnowledgeBase& kb) {
+HostFacts host_from_targets(const std::string& sm, const std::string& isa_name, const KnowledgeBase& kb,
+                            const HostTables& t) {
   const CpuIsa* isa = kb.isa(isa_name);
   if (!isa) {
     Diagnostic d;
@@ -131,10 +133,10 @@ HostFacts host_from_targets(const std::string& sm, const std::string& isa_name, 
       cpu.features.insert(other.requires_features.begin(), other.requires_features.end());
   cpu.source = "--isa " + isa_name;
   GpuReport gpu;
-  if (!sm.empty()) gpu = parse_gpu_spec(sm, kb);
+  if (!sm.empty()) gpu = parse_gpu_spec(sm, kb, t);
   gpu.source = sm.empty() ? "--isa without --sm: no GPU" : "--sm " + sm;
   const Platform* platform = kb.platform(isa->platform);  // an ISA's is a Linux one (invariants.cpp)
-  return make_host_facts(std::move(cpu), std::move(gpu), platform ? platform->os : Os::gnu_linux, kb);
+  return make_host_facts(std::move(cpu), std::move(gpu), platform ? platform->os : Os::gnu_linux, kb, t);
 }
 
 }  // namespace tailor

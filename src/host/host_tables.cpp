@@ -269,19 +269,9 @@ std::vector<std::string> check_invariants(const HostTables& t) {
   return out;
 }
 
-namespace {
-std::optional<HostTables>& tables_in_use() {
-  static std::optional<HostTables> tables;
+const HostTables& embedded_host_tables() {
+  static const HostTables tables = HostTables::load();
   return tables;
 }
-}  // namespace
-
-const HostTables& host_tables() {
-  auto& t = tables_in_use();
-  if (!t) t = HostTables::load();
-  return *t;
-}
-
-void use_host_tables_overlay(const std::filesystem::path& dir) { tables_in_use() = HostTables::load(dir); }
 
 }  // namespace tailor

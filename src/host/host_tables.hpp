@@ -87,13 +87,9 @@ struct HostTables {
 /// Broken invariants, one line each (empty: none).
 std::vector<std::string> check_invariants(const HostTables& t);
 
-/// The tables in use: the embedded ones, loaded once, unless
-/// use_host_tables_overlay() chose others first.
-const HostTables& host_tables();
-/// Makes host_tables() the embedded tables overlaid with
-/// \a dir/host_features.toml (the `--kb`/`TAILOR_KB` directory), so that
-/// overlays reach detection like every other table. Throws DiagnosticError
-/// for bad data.
-void use_host_tables_overlay(const std::filesystem::path& dir);
+/// The embedded tables, loaded once, without any overlay: for tests and
+/// fuzzers. A command's tables are its Session's (cli/session.hpp), loaded
+/// with the `--kb`/`TAILOR_KB` overlay like every other table.
+const HostTables& embedded_host_tables();
 
 }  // namespace tailor

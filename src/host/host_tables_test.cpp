@@ -15,13 +15,13 @@ namespace tailor {
 namespace {
 
 const CpuidBit* cpuid(const std::string& feature) {
-  for (const auto& b : host_tables().cpuid)
+  for (const auto& b : embedded_host_tables().cpuid)
     if (b.feature == feature) return &b;
   return nullptr;
 }
 
 const HwcapBit* hwcap(const std::string& feature) {
-  for (const auto& b : host_tables().hwcap)
+  for (const auto& b : embedded_host_tables().hwcap)
     if (b.feature == feature) return &b;
   return nullptr;
 }
@@ -40,9 +40,9 @@ TEST(HostTables, EntriesMatchTheirSources) {
   EXPECT_EQ(cpuid("avx512f")->xsave, (std::vector<std::string>{"avx", "avx512"}));
   EXPECT_TRUE(cpuid("sse2")->xsave.empty());
   // Intel SDM vol. 1, 13.1: XCR0 bits 1-2 (SSE, AVX), 5-7 (AVX-512), 17-18 (AMX).
-  EXPECT_EQ(host_tables().xsave_state("avx")->xcr0_mask, 0x6u);
-  EXPECT_EQ(host_tables().xsave_state("avx512")->xcr0_mask, 0xe0u);
-  EXPECT_EQ(host_tables().xsave_state("amx")->xcr0_mask, 0x60000u);
+  EXPECT_EQ(embedded_host_tables().xsave_state("avx")->xcr0_mask, 0x6u);
+  EXPECT_EQ(embedded_host_tables().xsave_state("avx512")->xcr0_mask, 0xe0u);
+  EXPECT_EQ(embedded_host_tables().xsave_state("amx")->xcr0_mask, 0x60000u);
   // Linux arch/arm64/include/uapi/asm/hwcap.h: HWCAP_SVE (1 << 22), HWCAP2_SVE2 (1 << 1).
   ASSERT_TRUE(hwcap("sve") && hwcap("sve2"));
   EXPECT_FALSE(hwcap("sve")->hwcap2);
@@ -50,26 +50,26 @@ TEST(HostTables, EntriesMatchTheirSources) {
   EXPECT_TRUE(hwcap("sve2")->hwcap2);
   EXPECT_EQ(hwcap("sve2")->bit, 1);
   // x86-64 psABI: four levels, v3 adds AVX2, FMA and MOVBE.
-  const auto& levels = host_tables().x86_64_levels;
+  const auto& levels = embedded_host_tables().x86_64_levels;
   ASSERT_EQ(levels.size(), 4u);
   EXPECT_EQ(levels[2].name, "v3");
   for (const char* f : {"avx2", "fma", "movbe"})
     EXPECT_NE(std::find(levels[2].features.begin(), levels[2].features.end(), f), levels[2].features.end()) << f;
   // Linux arch/arm64/include/asm/cputype.h.
-  EXPECT_STREQ(host_tables().implementer_name(0x41), "ARM");
-  EXPECT_STREQ(host_tables().implementer_name(0x61), "Apple");
-  EXPECT_STREQ(host_tables().part_name(0x41, 0xd4f), "Neoverse-V2");
-  EXPECT_EQ(host_tables().part_name(0x61, 0xd4f), nullptr) << "part codes belong to their implementer";
+  EXPECT_STREQ(embedded_host_tables().implementer_name(0x41), "ARM");
+  EXPECT_STREQ(embedded_host_tables().implementer_name(0x61), "Apple");
+  EXPECT_STREQ(embedded_host_tables().part_name(0x41, 0xd4f), "Neoverse-V2");
+  EXPECT_EQ(embedded_host_tables().part_name(0x61, 0xd4f), nullptr) << "part codes belong to their implementer";
 }
 
 TEST(HostTables, EmbeddedTablesKeepTheInvariants) {
-  EXPECT_EQ(check_invariants(host_tables()), std::vector<std::string>{});
+  EXPECT_EQ(check_invariants(embedded_host_tables()), std::vector<std::string>{});
 }
 
 TEST(HostTables, EveryFeatureTheKnowledgeBaseRequiresCanBeDetected) {
   std::set<std::string> x86, arm;
-  for (const auto& b : host_tables().cpuid) x86.insert(b.feature);
-  for (const auto& b : host_tables().hwcap) arm.insert(b.feature);
+  for (const auto& b : embedded_host_tables().cpuid) x86.insert(b.feature);
+  for (const auto& b : embedded_host_tables().hwcap) arm.insert(b.feature);
   for (const auto& isa : KnowledgeBase::load().isas)
     for (const auto& f : isa.requires_features)
       EXPECT_TRUE((isa.platform.starts_with("x86_64") ? x86 : arm).contains(f)) << isa.name << ": " << f;
@@ -77,7 +77,7 @@ TEST(HostTables, EveryFeatureTheKnowledgeBaseRequiresCanBeDetected) {
 
 std::string error_of(const std::string& text) {
   try {
-    HostTables::parse("host_features.toml", text, host_tables());
+    HostTables::parse("host_features.toml", text, embedded_host_tables());
   } catch (const DiagnosticError& e) {
     return e.diagnostic().render();
   }
@@ -121,8 +121,9 @@ TEST(HostTables, AnOverlayReplacesTheListsItHas) {
   EXPECT_STREQ(t.implementer_name(0x6d), "Microsoft");
   EXPECT_STREQ(t.implementer_name(0x41), "Arm Ltd");
   EXPECT_EQ(t.implementer_name(0x61), nullptr) << "the overlay's list replaced the embedded one";
-  EXPECT_EQ(t.cpuid.size(), host_tables().cpuid.size()) << "lists the overlay lacks stay";
-  EXPECT_EQ(HostTables::load(dir.path() + "/none").arm_implementers.size(), host_tables().arm_implementers.size());
+  EXPECT_EQ(t.cpuid.size(), embedded_host_tables().cpuid.size()) << "lists the overlay lacks stay";
+  EXPECT_EQ(HostTables::load(dir.path() + "/none").arm_implementers.size(),
+            embedded_host_tables().arm_implementers.size());
 }
 
 }  // namespace

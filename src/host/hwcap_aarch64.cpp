@@ -8,20 +8,17 @@
 
 namespace tailor {
 
-std::set<std::string> hwcap_features(const Hwcaps& h) {
+std::set<std::string> hwcap_features(const Hwcaps& h, const HostTables& t) {
   std::set<std::string> out;
-  for (const auto& b : host_tables().hwcap)
+  for (const auto& b : t.hwcap)
     if (((b.hwcap2 ? h.hwcap2 : h.hwcap) >> b.bit) & 1u) out.insert(b.feature);
   return out;
 }
 
-const std::set<std::string>& hwcap_feature_names() {
-  static const std::set<std::string> names = [] {
-    std::set<std::string> s;
-    for (const auto& b : host_tables().hwcap) s.insert(b.feature);
-    return s;
-  }();
-  return names;
+std::set<std::string> hwcap_feature_names(const HostTables& t) {
+  std::set<std::string> s;
+  for (const auto& b : t.hwcap) s.insert(b.feature);
+  return s;
 }
 
 std::optional<Hwcaps> read_hwcaps() {

@@ -8,6 +8,8 @@
 #include <set>
 #include <string>
 
+#include "host/host_tables.hpp"
+
 namespace tailor {
 
 struct Hwcaps {
@@ -19,9 +21,9 @@ struct Hwcaps {
 std::optional<Hwcaps> read_hwcaps();
 
 /// The features the bits of \a h name, in /proc/cpuinfo spelling.
-std::set<std::string> hwcap_features(const Hwcaps& h);
+std::set<std::string> hwcap_features(const Hwcaps& h, const HostTables& t);
 
 /// Every name hwcap_features can report.
-const std::set<std::string>& hwcap_feature_names();
+std::set<std::string> hwcap_feature_names(const HostTables& t);
 
 }  // namespace tailor

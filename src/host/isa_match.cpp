@@ -25,9 +25,9 @@ std::vector<const CpuIsa*> runnable_isas(const CpuInfo& cpu, std::string_view pl
   return out;
 }
 
-std::vector<std::string> missing_for_level(const CpuInfo& cpu, std::string_view level) {
+std::vector<std::string> missing_for_level(const CpuInfo& cpu, std::string_view level, const HostTables& t) {
   std::vector<std::string> missing;
-  for (const auto& l : host_tables().x86_64_levels) {
+  for (const auto& l : t.x86_64_levels) {
     for (const auto& f : l.features)
       if (!cpu.has(f)) missing.push_back(f);
     if (level == l.name) break;
@@ -35,10 +35,10 @@ std::vector<std::string> missing_for_level(const CpuInfo& cpu, std::string_view 
   return missing;
 }
 
-std::string x86_64_level(const CpuInfo& cpu) {
+std::string x86_64_level(const CpuInfo& cpu, const HostTables& t) {
   if (cpu.arch != "x86_64") return {};
   std::string level;
-  for (const auto& l : host_tables().x86_64_levels) {
+  for (const auto& l : t.x86_64_levels) {
     if (!std::all_of(l.features.begin(), l.features.end(), [&](const std::string& f) { return cpu.has(f); })) break;
     level = l.name;
   }

@@ -24,9 +24,9 @@ std::vector<const CpuIsa*> runnable_isas(const CpuInfo& cpu, std::string_view pl
 
 /// The x86-64 psABI level ("v1" to "v4") whose feature set \a cpu has in
 /// full; empty for other architectures or when even v1 is incomplete.
-std::string x86_64_level(const CpuInfo& cpu);
+std::string x86_64_level(const CpuInfo& cpu, const HostTables& t);
 
 /// The features of psABI level \a level ("v1".."v4") that \a cpu lacks.
-std::vector<std::string> missing_for_level(const CpuInfo& cpu, std::string_view level);
+std::vector<std::string> missing_for_level(const CpuInfo& cpu, std::string_view level, const HostTables& t);
 
 }  // namespace tailor

@@ -89,7 +89,8 @@ const Case kCases[] = {
 HostFacts host(const Case& c) {
   CpuInfo cpu;
   cpu.arch = c.arch;
-  return make_host_facts(cpu, parse_gpu_spec(c.gpus, kb()), Os::gnu_linux, kb());
+  return make_host_facts(cpu, parse_gpu_spec(c.gpus, kb(), embedded_host_tables()), Os::gnu_linux, kb(),
+                         embedded_host_tables());
 }
 
 TEST(DriverRuleCases, UpstreamWheelPerGpuDriverAndPlatform) {

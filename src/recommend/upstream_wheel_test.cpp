@@ -22,7 +22,8 @@ const KnowledgeBase& kb() {
 HostFacts linux_host(const std::string& gpus) {
   CpuInfo cpu;
   cpu.arch = "x86_64";
-  return make_host_facts(cpu, parse_gpu_spec(gpus, kb()), Os::gnu_linux, kb());
+  return make_host_facts(cpu, parse_gpu_spec(gpus, kb(), embedded_host_tables()), Os::gnu_linux, kb(),
+                         embedded_host_tables());
 }
 
 UpstreamChoice choose(const HostFacts& h, const std::string& version = "2.9") {
@@ -89,7 +90,8 @@ TEST(UpstreamWheels, CpuAndMac) {
   EXPECT_EQ(old.reasons.back(), "no CUDA build of torch 2.9 runs here: the CPU-only build");
   CpuInfo m;
   m.arch = "aarch64";
-  UpstreamChoice mac = choose(make_host_facts(m, parse_gpu_spec("none", kb()), Os::darwin, kb()));
+  UpstreamChoice mac = choose(make_host_facts(m, parse_gpu_spec("none", kb(), embedded_host_tables()), Os::darwin, kb(),
+                                              embedded_host_tables()));
   EXPECT_EQ(mac.backend, "");
   EXPECT_EQ(mac.install, "uv pip install 'torch==2.9.*'");
 }
