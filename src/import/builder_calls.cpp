@@ -142,18 +142,9 @@ std::string last_segment(const std::string& name) {
   return dot == std::string::npos ? name : name.substr(dot + 1);
 }
 
-}  // namespace
-
-BuilderCalls::BuilderCalls(const lint::LintTree& tree)
-    : ev_(tree.root, [this](const std::string& rel) -> std::optional<std::string> {
-        auto it = files_.find(rel);  // read again only for the files evaluated (NixFile::text)
-        if (it == files_.end()) return std::nullopt;
-        return it->second->text();
-      }) {
-  for (const auto& f : tree.nix) files_[f.src.rel] = &f;
-}
-
-std::vector<std::string> BuilderCalls::stated_beside(const std::string& version) {
+// Versions the tree's tables state beside \a version: the other versions of a set (to a depth of
+// 4) that holds it (`{ tvVersion = "0.25.0"; ptVersion = "2.10.0"; … }`).
+std::vector<std::string> stated_beside(Evaluator& ev, const std::string& version) {
   std::vector<std::string> out;
   std::set<const Value*> seen;
   int budget = 20000;  // the tables are untrusted input
@@ -163,7 +154,7 @@ std::vector<std::string> BuilderCalls::stated_beside(const std::string& version)
     int holds = 0;
     for (const auto& [name, attr] : v->attrs) {
       if (--budget <= 0) return;
-      ValuePtr x = ev_.force(attr.value);
+      ValuePtr x = ev.force(attr.value);
       if (x->is(ValueKind::string)) {
         if (x->text == version)
           ++holds;
@@ -180,8 +171,200 @@ std::vector<std::string> BuilderCalls::stated_beside(const std::string& version)
       for (const auto& x : strings)
         if (std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
   };
-  for (const auto& [name, value] : ev_.files_evaluated()) look(value, 0);
+  for (const auto& [name, value] : ev.files_evaluated()) look(value, 0);
   return out;
+}
+
+using Files = std::map<std::string, const lint::NixFile*, std::less<>>;
+
+// What a builder's result says, read step by step (run) over the walk of everything it reaches:
+// the package's name and version, the fetches (nixpkgs, other repositories' tarballs and the
+// files imported from them, GitHub sources), the settings a spec does not hold, the CUDA set.
+class ResultReader {
+ public:
+  ResultReader(Evaluator& ev, const Files& files, BuilderCall& out, const ValuePtr& result)
+      : ev_(ev), files_(files), out_(out), w_{ev, 4000, {}, {}, {}, {}, {}} {
+    w_.go(result, 0);
+  }
+
+  void run() {
+    read_name();
+    read_fetches();
+    for (auto& [fetch, recipe] : tarballs_) read_foreign(fetch, std::move(recipe));
+    out_.settings = settings_of(ev_, w_);
+    read_overlay();
+  }
+
+ private:
+  // The set that names the package: pname and version.
+  void read_name() {
+    for (const auto& s : w_.sets)
+      if (ValuePtr p = ev_.get(s, "pname")) {
+        out_.pname = fact_of(ev_, p);
+        if (ValuePtr v = ev_.get(s, "version")) out_.version = fact_of(ev_, v);
+        break;
+      }
+    if (!out_.pname.known() && out_.pname.why.empty())
+      out_.pname.why = fmt::format("the result of {} states no pname tailor can read", out_.builder);
+    if (!out_.version.known() && out_.version.why.empty())
+      out_.version.why =
+          fmt::format("the result of {} states no version tailor can read, nor a source with a tag", out_.builder);
+  }
+
+  // Fetches: nixpkgs, other repositories; fetchFromGitHub.
+  void read_fetches() {
+    out_.nixpkgs_rev.why = fmt::format("{} fetches no nixpkgs tarball tailor can read", out_.builder);
+    for (const auto& u : w_.unknowns) {
+      if (u->list.empty()) continue;
+      if (u->name == "builtins.fetchTarball")
+        read_tarball(u);
+      else if (last_segment(u->name) == "fetchFromGitHub")
+        read_github(u);
+    }
+  }
+
+  void read_tarball(const ValuePtr& u) {
+    ValuePtr a = first_arg(ev_, u);
+    ValuePtr url = a && a->is(ValueKind::string) ? a : ev_.get(a, "url");
+    ValuePtr hash = ev_.get(a, "sha256");
+    if (!hash) hash = ev_.get(a, "hash");
+    ReadFact uf = fact_of(ev_, url);
+    std::smatch m;
+    if (uf.known() && std::regex_match(uf.value, m, nixpkgs_url())) {
+      read_nixpkgs(u, uf.at, m[1].str(), hash);
+    } else if (uf.known()) {
+      ForeignRecipe r;
+      r.url = uf.value;
+      r.at = ev_.location(u->where);
+      if (std::regex_match(uf.value, m, github_tarball())) r.rev = m[3].str();
+      if (hash && hash->is(ValueKind::string)) r.hash = hash->text;
+      tarballs_.emplace_back(u, std::move(r));
+    } else if (!out_.nixpkgs_rev.known()) {
+      out_.nixpkgs_rev.why =
+          fmt::format("the URL of the tarball fetched at {} is unknown: {}", ev_.location(u->where), uf.why);
+    }
+  }
+
+  // The fetch \a u of nixpkgs at \a rev, written \a at; a second revision makes it unknown.
+  void read_nixpkgs(const ValuePtr& u, const std::string& at, const std::string& rev, const ValuePtr& hash) {
+    if (out_.nixpkgs_rev.known() && out_.nixpkgs_rev.value != rev) {
+      out_.nixpkgs_rev = ReadFact{
+          "", at, fmt::format("the builder fetches two nixpkgs revisions, {} and {}", out_.nixpkgs_rev.value, rev)};
+      return;
+    }
+    out_.nixpkgs_rev = ReadFact{rev, at, ""};
+    nixpkgs_fetch_ = u;
+    out_.nixpkgs_hashed = hash && hash->is(ValueKind::string) && !hash->text.empty();
+  }
+
+  // The first fetchFromGitHub that names its owner, repository and revision: the source.
+  void read_github(const ValuePtr& u) {
+    ValuePtr a = first_arg(ev_, u);
+    GitHubSource s;
+    auto str = [&](const char* k) {
+      ValuePtr v = ev_.get(a, k);
+      return v && v->is(ValueKind::string) ? v->text : std::string();
+    };
+    s.owner = str("owner"), s.repo = str("repo"), s.rev = str("rev");
+    s.hash = str("hash");
+    if (s.hash.empty()) s.hash = str("sha256");
+    // The hash was taken with the submodules: a source without them is another hash.
+    ValuePtr sub = ev_.get(a, "fetchSubmodules");
+    s.fetch_submodules = sub && sub->is(ValueKind::boolean) && sub->boolean;
+    if (!s.owner.empty() && !s.repo.empty() && !s.rev.empty() && !out_.source) {
+      out_.source = s;
+      out_.source_at = ev_.location(a->where);
+    }
+  }
+
+  // The recipe of another repository fetched by \a fetch: the file imported from it, and the
+  // versions the tables state beside the version the call builds (stated, else its source's tag, "v0.26.0").
+  void read_foreign(const ValuePtr& fetch, ForeignRecipe recipe) {
+    for (const auto& u : w_.unknowns)
+      if (u->name == "import" && !u->list.empty() && derived_from(u, fetch.get())) {
+        read_import(recipe, u);
+        break;
+      }
+    std::string built = out_.version.value;
+    if (built.empty() && out_.source)
+      built = out_.source->rev.starts_with("v") ? out_.source->rev.substr(1) : out_.source->rev;
+    if (Version::parse(built)) recipe.stated_versions = stated_beside(ev_, built);
+    out_.foreign.push_back(std::move(recipe));
+  }
+
+  // The import \a u of a file inside the tarball: what it is called with, the file, what its result is passed as.
+  void read_import(ForeignRecipe& recipe, const ValuePtr& u) {
+    ValuePtr a = first_arg(ev_, u);
+    recipe.import_at = ev_.location(u->where);
+    if (a && a->is(ValueKind::attrs))
+      for (const auto& [name, attr] : a->attrs) {
+        ValuePtr v = ev_.force(attr.value);
+        if (v->is(ValueKind::string))
+          recipe.args[name] = fact_of(ev_, v);
+        else if (v->is(ValueKind::null))
+          recipe.null_args.push_back(name);
+        else if (nixpkgs_fetch_ && v->name == "import" && derived_from(v, nixpkgs_fetch_.get()))
+          recipe.pkgs_args.push_back(name);
+        else
+          recipe.other_args[name] = v->known() ? nix::kind_name(v->kind) : "unknown: " + v->text;
+      }
+    if (std::optional<std::string> path = imported_path(u)) recipe.path = std::move(*path);
+    // What it is passed as: an attribute whose value is the recipe's result.
+    for (const auto& set : w_.sets)
+      for (const auto& [name, attr] : set->attrs)
+        if (ValuePtr v = ev_.force(attr.value);
+            v && derived_from(v, u.get()) && v->is(ValueKind::unknown) &&
+            std::find(recipe.passed_as.begin(), recipe.passed_as.end(), name) == recipe.passed_as.end())
+          recipe.passed_as.push_back(name);
+  }
+
+  // The file \a u imports: "${root}/recipes/torch.nix", as written; nullopt when not told.
+  std::optional<std::string> imported_path(const ValuePtr& u) const {
+    const Value* imported = u->base && u->base->name == "import" ? u->base->base.get() : nullptr;
+    if (!imported) return std::nullopt;
+    static const std::regex kInside(R"(^/(\.?[A-Za-z0-9_+-][A-Za-z0-9_.+-]*/)*\.?[A-Za-z0-9_+-][A-Za-z0-9_.+-]*$)");
+    if (std::regex_match(imported->suffix, kInside))
+      return imported->suffix.substr(1);  // "${toString root}/.flox/pkgs/${name}.nix", evaluated
+    if (!imported->where.file || !files_.count(*imported->where.file)) return std::nullopt;
+    const std::string& text = files_.find(*imported->where.file)->second->text();
+    const nix::Span& sp = imported->where.span;
+    static const std::regex kRootSlashPath(R"re(^"\$\{[A-Za-z_][A-Za-z0-9_'-]*\}/([A-Za-z0-9_.+/-]+)"$)re");
+    std::smatch pm;
+    std::string written = sp.end <= text.size() && sp.begin < sp.end ? text.substr(sp.begin, sp.end - sp.begin) : "";
+    if (std::regex_match(written, pm, kRootSlashPath)) return pm[1].str();
+    return std::nullopt;
+  }
+
+  // The CUDA package set the overlay selects: a select of a cudaPackages_* name.
+  void read_overlay() {
+    out_.overlay.why = fmt::format("{} selects no CUDA package set tailor can read", out_.builder);
+    static const std::regex kCudaSet(R"(^cudaPackages(_[0-9]+)+$)");
+    for (const auto& u : w_.unknowns) {
+      std::string seg = last_segment(u->name);
+      if (std::regex_match(seg, kCudaSet) && u->base) {
+        out_.overlay = ReadFact{seg, ev_.location(u->where), ""};
+        break;
+      }
+    }
+  }
+
+  Evaluator& ev_;
+  const Files& files_;
+  BuilderCall& out_;
+  Walk w_;
+  std::vector<std::pair<ValuePtr, ForeignRecipe>> tarballs_;  // other repositories' tarballs, each its recipe
+  ValuePtr nixpkgs_fetch_;  // what a package set imported from nixpkgs is derived from
+};
+
+}  // namespace
+
+BuilderCalls::BuilderCalls(const lint::LintTree& tree)
+    : ev_(tree.root, [this](const std::string& rel) -> std::optional<std::string> {
+        auto it = files_.find(rel);  // read again only for the files evaluated (NixFile::text)
+        if (it == files_.end()) return std::nullopt;
+        return it->second->text();
+      }) {
+  for (const auto& f : tree.nix) files_[f.src.rel] = &f;
 }
 
 const nix::Expr* BuilderCalls::body(const lint::NixFile& f) {
@@ -234,134 +417,7 @@ std::optional<BuilderCall> BuilderCalls::read_recipe(const lint::NixFile& f) {
 }
 
 void BuilderCalls::read_result(BuilderCall& out, const ValuePtr& result) {
-  Walk w{ev_, 4000, {}, {}, {}, {}, {}};
-  w.go(result, 0);
-
-  // The set that names the package: pname and version.
-  for (const auto& s : w.sets)
-    if (ValuePtr p = ev_.get(s, "pname")) {
-      out.pname = fact_of(ev_, p);
-      if (ValuePtr v = ev_.get(s, "version")) out.version = fact_of(ev_, v);
-      break;
-    }
-  if (!out.pname.known() && out.pname.why.empty())
-    out.pname.why = fmt::format("the result of {} states no pname tailor can read", out.builder);
-  if (!out.version.known() && out.version.why.empty())
-    out.version.why =
-        fmt::format("the result of {} states no version tailor can read, nor a source with a tag", out.builder);
-
-  // Fetches: nixpkgs, other repositories; their imports; fetchFromGitHub.
-  std::vector<std::pair<ValuePtr, ForeignRecipe>> tarballs;
-  ValuePtr nixpkgs_fetch;  // what a package set imported from it is derived from
-  out.nixpkgs_rev.why = fmt::format("{} fetches no nixpkgs tarball tailor can read", out.builder);
-  for (const auto& u : w.unknowns) {
-    const std::string seg = last_segment(u->name);
-    if (u->name == "builtins.fetchTarball" && !u->list.empty()) {
-      ValuePtr a = first_arg(ev_, u);
-      ValuePtr url = a && a->is(ValueKind::string) ? a : ev_.get(a, "url");
-      ValuePtr hash = ev_.get(a, "sha256");
-      if (!hash) hash = ev_.get(a, "hash");
-      ReadFact uf = fact_of(ev_, url);
-      std::smatch m;
-      if (uf.known() && std::regex_match(uf.value, m, nixpkgs_url())) {
-        if (out.nixpkgs_rev.known() && out.nixpkgs_rev.value != m[1].str()) {
-          out.nixpkgs_rev = ReadFact{
-              "", uf.at,
-              fmt::format("the builder fetches two nixpkgs revisions, {} and {}", out.nixpkgs_rev.value, m[1].str())};
-          continue;
-        }
-        out.nixpkgs_rev = ReadFact{m[1].str(), uf.at, ""};
-        nixpkgs_fetch = u;
-        out.nixpkgs_hashed = hash && hash->is(ValueKind::string) && !hash->text.empty();
-      } else if (uf.known()) {
-        ForeignRecipe r;
-        r.url = uf.value;
-        r.at = ev_.location(u->where);
-        if (std::regex_match(uf.value, m, github_tarball())) r.rev = m[3].str();
-        if (hash && hash->is(ValueKind::string)) r.hash = hash->text;
-        tarballs.emplace_back(u, std::move(r));
-      } else if (!out.nixpkgs_rev.known()) {
-        out.nixpkgs_rev.why =
-            fmt::format("the URL of the tarball fetched at {} is unknown: {}", ev_.location(u->where), uf.why);
-      }
-    } else if (seg == "fetchFromGitHub" && !u->list.empty()) {
-      ValuePtr a = first_arg(ev_, u);
-      GitHubSource s;
-      auto str = [&](const char* k) {
-        ValuePtr v = ev_.get(a, k);
-        return v && v->is(ValueKind::string) ? v->text : std::string();
-      };
-      s.owner = str("owner"), s.repo = str("repo"), s.rev = str("rev");
-      s.hash = str("hash");
-      if (s.hash.empty()) s.hash = str("sha256");
-      // The hash was taken with the submodules: a source without them is another hash.
-      ValuePtr sub = ev_.get(a, "fetchSubmodules");
-      s.fetch_submodules = sub && sub->is(ValueKind::boolean) && sub->boolean;
-      if (!s.owner.empty() && !s.repo.empty() && !s.rev.empty() && !out.source) {
-        out.source = s;
-        out.source_at = ev_.location(a->where);
-      }
-    }
-  }
-  // The imports of files inside those tarballs, and what they are called with.
-  for (auto& [fetch, recipe] : tarballs) {
-    for (const auto& u : w.unknowns) {
-      if (u->name != "import" || u->list.empty() || !derived_from(u, fetch.get())) continue;
-      ValuePtr a = first_arg(ev_, u);
-      recipe.import_at = ev_.location(u->where);
-      if (a && a->is(ValueKind::attrs))
-        for (const auto& [name, attr] : a->attrs) {
-          ValuePtr v = ev_.force(attr.value);
-          if (v->is(ValueKind::string))
-            recipe.args[name] = fact_of(ev_, v);
-          else if (v->is(ValueKind::null))
-            recipe.null_args.push_back(name);
-          else if (nixpkgs_fetch && v->name == "import" && derived_from(v, nixpkgs_fetch.get()))
-            recipe.pkgs_args.push_back(name);
-          else
-            recipe.other_args[name] = v->known() ? nix::kind_name(v->kind) : "unknown: " + v->text;
-        }
-      // The file imported: "${root}/recipes/torch.nix", as written.
-      const Value* imported = u->base && u->base->name == "import" ? u->base->base.get() : nullptr;
-      static const std::regex kInside(R"(^/(\.?[A-Za-z0-9_+-][A-Za-z0-9_.+-]*/)*\.?[A-Za-z0-9_+-][A-Za-z0-9_.+-]*$)");
-      if (imported && std::regex_match(imported->suffix, kInside)) {
-        recipe.path = imported->suffix.substr(1);  // "${toString root}/.flox/pkgs/${name}.nix", evaluated
-      } else if (imported && imported->where.file && files_.count(*imported->where.file)) {
-        const std::string& text = files_.at(*imported->where.file)->text();
-        const nix::Span& sp = imported->where.span;
-        static const std::regex kRootSlashPath(R"re(^"\$\{[A-Za-z_][A-Za-z0-9_'-]*\}/([A-Za-z0-9_.+/-]+)"$)re");
-        std::smatch pm;
-        std::string written =
-            sp.end <= text.size() && sp.begin < sp.end ? text.substr(sp.begin, sp.end - sp.begin) : "";
-        if (std::regex_match(written, pm, kRootSlashPath)) recipe.path = pm[1];
-      }
-      // What it is passed as: an attribute whose value is the recipe's result.
-      for (const auto& set : w.sets)
-        for (const auto& [name, attr] : set->attrs)
-          if (ValuePtr v = ev_.force(attr.value);
-              v && derived_from(v, u.get()) && v->is(ValueKind::unknown) &&
-              std::find(recipe.passed_as.begin(), recipe.passed_as.end(), name) == recipe.passed_as.end())
-            recipe.passed_as.push_back(name);
-      break;
-    }
-    // The version the call builds: stated, else the tag of its source ("v0.26.0").
-    std::string built = out.version.value;
-    if (built.empty() && out.source)
-      built = out.source->rev.starts_with("v") ? out.source->rev.substr(1) : out.source->rev;
-    if (Version::parse(built)) recipe.stated_versions = stated_beside(built);
-    out.foreign.push_back(std::move(recipe));
-  }
-  out.settings = settings_of(ev_, w);
-  // The CUDA package set the overlay selects: a select of a cudaPackages_* name.
-  out.overlay.why = fmt::format("{} selects no CUDA package set tailor can read", out.builder);
-  static const std::regex kCudaSet(R"(^cudaPackages(_[0-9]+)+$)");
-  for (const auto& u : w.unknowns) {
-    std::string seg = last_segment(u->name);
-    if (std::regex_match(seg, kCudaSet) && u->base) {
-      out.overlay = ReadFact{seg, ev_.location(u->where), ""};
-      break;
-    }
-  }
+  ResultReader(ev_, files_, out, result).run();
 }
 
 }  // namespace tailor

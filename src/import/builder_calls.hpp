@@ -87,7 +87,6 @@ class BuilderCalls {
   std::pair<const nix::Call*, nix::ValuePtr> builder_call(const lint::NixFile& f);
   /// The facts of \a result, what \a out.file evaluates to.
   void read_result(BuilderCall& out, const nix::ValuePtr& result);
-  std::vector<std::string> stated_beside(const std::string& version);
   std::map<std::string, const lint::NixFile*, std::less<>> files_;
   nix::Evaluator ev_;
 };

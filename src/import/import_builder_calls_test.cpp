@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "import/import_builder_calls.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/rules.hpp"
 #include "matrix/spec_loader.hpp"
@@ -314,6 +315,98 @@ TEST(ImportBuilderCalls, PinIsRefusedWithAReasonWhereRecipesNameTheirOwn) {
       std::string::npos)
       << r.err;
   EXPECT_EQ(r.out, test::run_tailor({"import", kTree}).out);  // and the spec is the same
+}
+
+// import_builder_call on its own, one step at a time, over a call built by hand: a
+// torchvision 0.25 wrapper for CUDA 13.0 whose builder fetches nixpkgs 6a030d5
+// (data/nixpkgs_pins.toml: it ships torch 2.9.1 and no torchvision, cudaPackages_13 is
+// its alias of 13.0) and pytorch/vision at v0.25.0.
+struct HandCall {
+  lint::NixFile f;
+  BuilderCall call;
+  HandCall() {
+    f.src.rel = "torchvision025-python313-cuda13_0-sm90-avx2.nix";
+    Variant v;
+    v.name = "torchvision025-python313-cuda13_0-sm90-avx2";
+    v.package = "torchvision";
+    v.package_word = "torchvision025";
+    v.backend = "cuda";
+    v.python = "3.13";
+    v.cuda = "13.0";
+    v.sm = "9.0";
+    v.isa = "avx2";
+    f.variant = v;
+    call.file = f.src.rel;
+    call.builder = "lib/mk.nix";
+    call.nixpkgs_rev = {"6a030d535719c5190187c4cec156f335e95e3211", "lib/mk.nix:3:5", ""};
+    call.overlay = {"cudaPackages_13_0", "lib/mk.nix:9:3", ""};
+    call.version = {"0.25.0", "lib/meta.nix:2:1", ""};
+    call.source = GitHubSource{"pytorch", "vision", "v0.25.0", "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="};
+    call.source_at = "lib/mk.nix:20:12";
+  }
+  BuilderImport run() const { return import_builder_call(call, f, kb()); }
+};
+
+TEST(ImportBuilderCallSteps, ACallOfAKnownPinWithItsOwnSourceIsImported) {
+  BuilderImport bi = HandCall().run();
+  EXPECT_EQ(bi.left_out, "");
+  EXPECT_EQ(bi.pin, "6a030d5");
+  EXPECT_EQ(bi.version.word, "torchvision025");
+  EXPECT_EQ(bi.version.version, "0.25.0");
+  EXPECT_EQ(bi.version.decided, (std::vector<std::string>{"torchvision", "import"}));
+  ASSERT_EQ(bi.overrides.size(), 1u);
+  EXPECT_EQ(bi.overrides[0].describe(), "torchvision 0.25.0 from pytorch/vision v0.25.0");
+  EXPECT_TRUE(bi.remarks.empty());
+  EXPECT_FALSE(bi.foreign_base);
+}
+
+TEST(ImportBuilderCallSteps, ThePinUnknownOrUnrecordedLeavesTheFileOut) {
+  HandCall x;
+  x.call.nixpkgs_rev = {"", "", "lib/mk.nix fetches no nixpkgs tarball tailor can read"};
+  EXPECT_EQ(x.run().left_out,
+            "the nixpkgs it builds on is unknown: lib/mk.nix fetches no nixpkgs tarball tailor can read");
+  x.call.nixpkgs_rev = {"0123456789abcdef0123456789abcdef01234567", "lib/mk.nix:3:5", ""};
+  EXPECT_EQ(x.run().left_out,
+            "it builds on nixpkgs 0123456 (lib/mk.nix:3:5), which the knowledge base does not record (tailor kb "
+            "probe-pin records it)");
+}
+
+TEST(ImportBuilderCallSteps, AnOverlayOfAnotherCudaLeavesTheFileOutAndAnAliasIsARemark) {
+  HandCall x;
+  x.call.overlay = {"cudaPackages_12_8", "lib/mk.nix:9:3", ""};
+  EXPECT_EQ(x.run().left_out, "its overlay selects cudaPackages_12_8 (lib/mk.nix:9:3), not CUDA 13.0 as its name says");
+  x.call.overlay = {"cudaPackages_13", "lib/mk.nix:9:3", ""};
+  BuilderImport bi = x.run();
+  EXPECT_EQ(bi.left_out, "");
+  EXPECT_EQ(bi.remarks, std::vector<std::string>{
+                            "alias cudaPackages_1313.0\tits overlay selects cudaPackages_13 (lib/mk.nix:9:3), an alias "
+                            "that follows the pin's default CUDA, not CUDA 13.0 as its name says; the spec selects "
+                            "cudaPackages_13_0"});
+}
+
+TEST(ImportBuilderCallSteps, AVersionOrSourceTailorCannotTellLeavesTheFileOut) {
+  HandCall x;
+  x.call.version = {"main", "lib/meta.nix:2:1", ""};
+  x.call.source->rev = "main";
+  EXPECT_EQ(x.run().left_out, "the version it builds is unknown: 'main' is not a version");
+  HandCall unhashed;
+  unhashed.call.source->hash = "";
+  EXPECT_EQ(unhashed.run().left_out,
+            "it fetches torchvision 0.25.0 from pytorch/vision v0.25.0 without a hash (lib/mk.nix:20:12)");
+  // 6a030d5 ships no torchvision: without a source, nothing builds 0.25.0.
+  HandCall sourceless;
+  sourceless.call.source.reset();
+  EXPECT_EQ(sourceless.run().left_out,
+            "it builds torchvision 0.25.0, from no source tailor can read, and nixpkgs 6a030d5 does not record it");
+}
+
+TEST(ImportBuilderCallSteps, ATorchVersionArgumentThatIsNoVersionLeavesTheFileOut) {
+  HandCall x;
+  ForeignRecipe r;
+  r.url = kTorchNix;
+  r.args["torchVersion"] = {"", "lib/mk.nix:40:5", "it is a list, not a string"};
+  x.call.foreign.push_back(r);
+  EXPECT_EQ(x.run().left_out, "the torch it is built against is unknown: it is a list, not a string");
 }
 
 }  // namespace

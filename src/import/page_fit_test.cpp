@@ -180,5 +180,19 @@ TEST(PageFit, PagesWhoseSectionsDifferFitNoTemplateAndSayWhere) {
   EXPECT_EQ(fit.why, "docs/m/vision-0.26-cuda-13.0.md:18: SM100's section differs from another SM's");
 }
 
+// A page's line is text however it reads: a line of one control character (once the mark of
+// where a section's rows go) stays a line of the template, and the pages still fit.
+TEST(PageFit, ALineOfAControlCharacterStaysTextInTheTemplate) {
+  Fixture x;
+  for (auto& f : x.files)
+    for (size_t at = 0; (at = f.text.find("|---|---|---|\n", at)) != std::string::npos; at += 15)
+      f.text.insert(at + 14, "\x01\n");
+  PageFit fit = x.fit();
+  ASSERT_EQ(fit.why, "");
+  EXPECT_NE(fit.text.find("|---|---|---|\n\x01\n{#target}\n"), std::string::npos) << fit.text;
+  EXPECT_EQ(fit.fitted,
+            (std::vector<std::string>{"docs/m/vision-0.26-cuda-12.8.md", "docs/m/vision-0.26-cuda-13.0.md"}));
+}
+
 }  // namespace
 }  // namespace tailor

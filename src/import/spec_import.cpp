@@ -344,265 +344,453 @@ void resolve_external_nulls(std::vector<Read>& variants, std::vector<std::string
   }
 }
 
-}  // namespace
+// Remarks that concern many files, by key: one warning (or note) names them all.
+using Remarks = std::map<std::string, std::pair<std::string, std::vector<std::string>>>;
 
-ImportResult import_spec(const std::string& branch, std::vector<SourceFile> files, const KnowledgeBase& kb,
-                         const ImportOptions& options) {
-  ImportResult r;
-  std::vector<Problem> syntax;  // TLR001: a file that does not parse says nothing a spec can reproduce
-  LintTree t = lint::make_tree(branch, std::move(files), kb, syntax);
-  std::map<std::string, int> pins, pythons;
-  std::vector<Read> variants;
-  std::vector<RecipeSources> sources;  // what each recipe builds from source
-  TreeOverrides tree_overrides(t);
-  std::vector<std::string> catalog;        // recipes that take their packages from the Flox catalog
-  std::vector<std::string> tree_packages;  // in file order, each once
-  BuilderCalls calls(t);
-  // Remarks on builder calls, one warning per fact however many files it reaches.
-  std::map<std::string, std::pair<std::string, std::vector<std::string>>> remarks, kept;
-  // By URL: the recipe, the attribute it builds, the files built against it, whether their family's
-  // table says it ([family.external], names without a version word) or their versions'.
-  std::map<std::string, std::tuple<ForeignRecipe, std::string, std::vector<std::string>, bool>> foreign;
-  std::string pinned_at;                                   // where a recipe names its pin, for --pin
-  std::map<std::string, ImportedExternal> external_bases;  // file -> its family's [family.external]
-  const std::map<std::string, std::string> without_base = companions_without_base(t, kb, calls, external_bases);
-  for (const auto& f : t.nix) {
-    if (f.helper) continue;
-    if (auto it = without_base.find(f.src.rel); it != without_base.end()) {
-      r.warnings.push_back(fmt::format("{}: left out: {}", f.src.rel, it->second));
-      continue;
-    }
-    if (!f.parsed) {  // its name may read as a variant, but nothing it builds can be told
-      auto p = std::find_if(syntax.begin(), syntax.end(), [&](const Problem& x) { return x.rel == f.src.rel; });
-      if (p != syntax.end() && p->pos.line > 0)
-        r.warnings.push_back(fmt::format("{}:{}:{}: left out: it does not parse: {}", f.src.rel, p->pos.line,
-                                         p->pos.column, p->message));
-      else if (p != syntax.end())  // no position: not a text file
-        r.warnings.push_back(fmt::format("{}: left out: {}", f.src.rel, p->message));
-      continue;
-    }
-    if (!f.is_recipe()) continue;
-    if (!f.variant) {  // one warning per reason, however many recipes it leaves out
-      std::string text = fmt::format("not a variant name, left out: {}", f.name_problem);
-      if (!read_package_word(f.stem, kb))
-        text += fmt::format(
-            "; to import them, describe the package in a knowledge-base overlay (tailor kb new-package "
-            "{} --like PACKAGE -o DIR) and import with --kb DIR",
-            f.stem.substr(0, f.stem.find('-')));
-      auto& [said, files] = remarks["left out " + text];
-      said = std::move(text);
-      files.push_back(f.src.rel);
-      continue;
-    }
-    const Variant& v = *f.variant;
-    if (const GpuArch* g = v.sm.empty() ? nullptr : kb.gpu(v.sm)) {
-      auto cuda = Version::parse(v.cuda);
-      if (cuda && !g->supported_by(*cuda)) {
-        std::string why = fmt::format("nvcc of CUDA {} cannot compile for {}", v.cuda, g->display());
-        r.advisories.push_back(fmt::format("{}: left out: {} (tailor check: TLR009)", f.src.rel, why));
-        r.impossible.emplace_back(f.src.rel, why);
-        continue;
-      }
-    }
-    std::optional<RecipeVersion> from_builder;
-    std::vector<RecipeOverride> builder_overrides;
-    // A call of a builder that fetches its nixpkgs as tailor can evaluate; other
-    // recipes (and builders the evaluator cannot follow) are read from their syntax.
-    std::optional<BuilderCall> call = calls.read(f);
-    if (call && call->nixpkgs_rev.known()) {
-      BuilderImport bi = import_builder_call(*call, f, kb);
-      if (!bi.left_out.empty()) {  // one warning per reason: a table fact reaches many files
-        auto& [text, files] = remarks["left out " + bi.left_out];
-        text = "left out: " + bi.left_out;
-        files.push_back(f.src.rel);
-        continue;
-      }
-      for (const auto& [list, into] : {std::pair{&bi.remarks, &remarks}, std::pair{&bi.kept, &kept}})
-        for (const auto& remark : *list) {
-          size_t tab = remark.find('\t');
-          auto& [text, files] = (*into)[remark.substr(0, tab)];
-          text = remark.substr(tab + 1);
-          files.push_back(f.src.rel);
-        }
-      if (bi.foreign_base) {
-        auto& [recipe, attribute, files, family] = foreign[bi.foreign_base->url];
-        recipe = *bi.foreign_base;
-        attribute = bi.foreign_attribute;
-        files.push_back(f.src.rel);
-      }
-      if (pinned_at.empty())
-        pinned_at = fmt::format("{} builds on nixpkgs {} ({})", f.src.rel, bi.pin, call->nixpkgs_rev.at);
-      if (!f.variant->package_word.empty()) from_builder = std::move(bi.version);
-      builder_overrides = std::move(bi.overrides);
-      if (!f.variant->python.empty()) pythons[f.variant->python]++;
-      pins[bi.pin]++;
-      note_package(tree_packages, f.variant->package);
-      variants.push_back({*f.variant, bi.pin, f.spelling, &f, std::nullopt, std::move(from_builder), std::nullopt});
-      sources.emplace_back(RecipeSources{f.src.rel, bi.pin, f.variant->package, std::move(builder_overrides)});
-      if (variants.back().from_builder) sources.back().decided = variants.back().from_builder->decided;
-      continue;
-    }
-    std::string pin = known_pin(t, f, kb);
-    if (!pin.empty() && pinned_at.empty()) pinned_at = fmt::format("{} names nixpkgs {}", f.src.rel, pin);
-    if (pin.empty() && recipe::sets_from_caller(f.facts)) {
-      catalog.push_back(f.src.rel);
-      pin = options.pin;
-    } else if (pin.empty()) {
-      r.warnings.push_back(
-          fmt::format("{}: no nixpkgs pin of the knowledge base found; the branch pin is assumed", f.src.rel));
-    }
-    if (!pin.empty()) pins[pin]++;
-    if (!f.variant->python.empty()) pythons[f.variant->python]++;
-    note_package(tree_packages, f.variant->package);
-    variants.push_back({*f.variant, pin, f.spelling, &f, std::nullopt, std::nullopt, std::nullopt});
-    if (auto e = external_bases.find(f.src.rel); e != external_bases.end()) {
-      variants.back().external = e->second;
-      const ExternalRecipe& x = e->second.recipe;
-      auto& [recipe, attribute, files, family] = foreign[x.tarball_url()];
-      recipe.url = x.tarball_url(), recipe.rev = x.rev, recipe.hash = x.hash, recipe.at = e->second.at;
-      attribute = x.attribute;
-      family = true;
-      files.push_back(f.src.rel);
-    }
-    RecipeSources& built =
-        sources.emplace_back(RecipeSources{f.src.rel, pin, f.variant->package, tree_overrides.of(f)});
-    for (const auto& c : f.facts.comments)  // what it says it builds (decides a version its pin's sources dispute)
-      if (c.key == "header") built.header.push_back(c.text);
-  }
-  for (const auto& [grouped, into] : {std::pair{&remarks, &r.warnings}, std::pair{&kept, &r.notes}})
-    for (const auto& [key, remark] : *grouped) {
-      const auto& [text, files] = remark;
-      // A remark that left no file out (an alias the spec replaces) is advice, no failure.
-      std::vector<std::string>* to = into == &r.warnings && !key.starts_with("left out ") ? &r.advisories : into;
-      to->push_back(files.size() == 1 ? fmt::format("{}: {}", files.front(), text)
-                                      : fmt::format("{} recipes ({}, …): {}", files.size(), files.front(), text));
-    }
-  for (const auto& [url, item] : foreign) {
-    const auto& [recipe, attribute, files, family] = item;
-    r.notes.push_back(fmt::format(
-        "{} recipe{} ({}{}) build against the {} of another repository's recipe, {}{}{}, imported at {}: which {} that "
-        "is, is that repository's to say, not the nixpkgs pin's; the spec takes {} from that recipe ({}){}{}",
-        files.size(), files.size() == 1 ? "" : "s", files.front(), files.size() > 1 ? ", …" : "", attribute, url,
-        recipe.rev.empty() ? "" : " (revision " + recipe.rev + ")",
-        recipe.hash.empty() ? ", fetched without a hash" : "", recipe.at, attribute, attribute,
-        fmt::format("[family.{}external.{}]", family ? "" : "version.", attribute),
-        family ? ", for its names carry no version word" : " at the version the builder asks for",
-        recipe.hash.empty() ? ", fetched without a hash as the tree does: tailor warns on every load of the spec, "
-                              "and check of the generated tree reports the fetch (TLR028) until the spec gives its hash"
-                            : ""));
-  }
-  if (!options.pin.empty() && catalog.empty() && !pinned_at.empty())
-    r.warnings.push_back(
-        fmt::format("--pin {}: refused: the recipes name their own pins ({}); --pin gives the pin of "
-                    "recipes that name none",
-                    options.pin, pinned_at));
-  r.variants = static_cast<int>(variants.size());
-  if (variants.empty()) {
-    for (auto& note : layout_notes(t)) r.warnings.push_back(std::move(note));
-    if (std::none_of(t.nix.begin(), t.nix.end(), [](const NixFile& f) { return f.is_recipe(); }))
-      r.warnings.push_back(
-          "no variant recipes found: no .nix file of the tree is named as a variant or states a pname");
-    else
-      r.warnings.push_back("no variant recipes found: every recipe was left out (see above)");
-    return r;
-  }
-  std::string pin = majority(pins), python = majority(pythons);
-  if (!catalog.empty() && options.pin.empty()) {
-    r.warnings.push_back(fmt::format(
-        "{} recipe{} ({}{}) take{} their packages from the Flox catalog as function arguments and name no nixpkgs pin: "
-        "tailor does not know which nixpkgs revision the catalog builds from, so the versions they build are unknown; "
-        "give the pin with --pin REV (tailor kb --pins lists them)",
-        catalog.size(), catalog.size() == 1 ? "" : "s", catalog.front(), catalog.size() > 1 ? ", …" : "",
-        catalog.size() == 1 ? "s" : ""));
-  }
-  if (pin.empty()) {
-    pin = kb.pins.front().short_rev;
-    if (catalog.empty()) r.warnings.push_back(fmt::format("no recipe names a known pin: using {}", pin));
-  }
+// A recipe of another repository the tree's recipes are built against: the attribute it builds,
+// the files built against it, whether their family's table says it ([family.external], names
+// without a version word) or their versions'.
+struct Foreign {
+  ForeignRecipe recipe;
+  std::string attribute;
+  std::vector<std::string> files;
+  bool family = false;
+};
 
-  for (auto& s : sources)
-    if (s.pin.empty()) s.pin = pin;
-  // A version word in the name: the recipe's version, pairing and source go to [[family.version]].
-  for (size_t i = 0; i < variants.size(); ++i) {
-    Read& read = variants[i];
-    if (read.v.package_word.empty()) continue;
-    if (read.from_builder) {
-      read.version = read.from_builder;
-      continue;
-    }
-    RecipeVersion rv = read_recipe_version(t, *read.file, sources[i].pin, sources[i].overrides, kb);
-    sources[i].decided = rv.decided;
-    if (!rv.problem.empty()) {
-      r.warnings.push_back(fmt::format("{}: cannot reproduce: {}", rv.file, rv.problem));
-      continue;
-    }
-    read.version = std::move(rv);
-  }
-  resolve_external_nulls(variants, r.warnings);
-  std::map<Key, std::vector<const Variant*>> groups;
-  std::map<Key, std::vector<const RecipeVersion*>> versions;
-  std::map<Key, std::map<std::string, std::string>> spellings;
-  std::map<Key, const ImportedExternal*> family_externals;
-  Claims claims;
-  for (auto& [v, p, spelling, file, version, from_builder, external] : variants) {
-    bool versioned = !v.package_word.empty();
-    Key key{v.package,
-            v.backend,
-            v.cuda,
-            versioned   ? ""
-            : p.empty() ? pin
-                        : p,
-            v.python.empty() || v.python == python ? "" : v.python,
-            spelling_text(spelling),
-            versioned,
-            v.sm_set.empty() ? "" : fmt::format("{}={}", v.sm, fmt::join(v.sm_set, ",")),
-            word_tail(v),
-            external ? external_toml(ImportedExternal{external->recipe, {}, ""}) : ""};
-    groups[key].push_back(&v);
-    if (external) family_externals.emplace(key, &*external);  // the first recipe's, where it fetches
-    if (version) versions[key].push_back(&*version);
-    spellings[key] = spelling;
-    claims.note(v, *kb.pin(p.empty() ? pin : p));
-  }
+// The SMs, CPU targets and (version word, SM, ISA) cells a family's recipes build.
+struct FamilyCells {
+  std::vector<std::string> sms, isas;  // knowledge-base order; the SM sets' names after the SMs
+  ImportedSets sets;
+  std::set<std::tuple<std::string, std::string, std::string>> built;
+};
 
-  std::string out =
-      fmt::format("# Imported by tailor from {} ({} variants).\n\n[branch]\nname = {}\nproduct = {}\n",
-                  comment_text(branch), variants.size(), toml_str(branch), toml_str(product_of(tree_packages, kb)));
-  if (!catalog.empty() && options.pin.empty())
-    out += "# The recipes name no nixpkgs pin (Flox catalog): this one is a stand-in; import again with --pin.\n";
-  out += fmt::format("pin = {}\n", toml_str(pin));
-  if (!python.empty()) out += fmt::format("python = {}\n", toml_str(python));
-  ImportedOverrides overrides = import_overrides(sources, kb);
-  for (const auto& [attribute, version] : overrides.requested)
-    out += fmt::format("{} = {}\n", toml_key(attribute), toml_str(version));
-  out += pruning_tables(t);
-  // The CPU targets the tree's GPU table allows per SM: a rule where no recipe of the
-  // tree builds that SM for another target (the whole tree, every version, agrees with it).
-  std::map<std::string, IsaRule> isa_rules;
-  {
-    std::vector<SourceFile> all;
-    for (const auto& f : t.nix) all.push_back(f.src);
-    for (const IsaRule& rule : learn_isa_rules(all, kb)) {
-      bool kept = std::none_of(variants.begin(), variants.end(), [&](const Read& read) {
-        return read.v.sm == rule.sm && !read.v.isa.empty() &&
-               std::find(rule.allowed.begin(), rule.allowed.end(), read.v.isa) == rule.allowed.end();
-      });
-      if (kept) isa_rules.emplace(rule.sm, rule);
-    }
-  }
+FamilyCells cells_of(const std::vector<const Variant*>& vs, const KnowledgeBase& kb) {
   std::vector<std::string> sm_order, isa_order;
   for (const auto& g : kb.gpus) sm_order.push_back(g.sm);
   for (const auto& i : kb.isas) isa_order.push_back(i.name);
-  std::set<std::string> family_names;
-  for (const auto& [key, vs] : groups) {
-    // A backend bound to one platform (packages.toml platform) is named by its OS: pytorch-darwin.
-    const BackendDef* backend = kb.backend(key.backend);
-    const Platform* fixed = backend && !backend->platform.empty() ? kb.platform(backend->platform) : nullptr;
+  std::set<std::string> sms, isas;
+  FamilyCells out;
+  for (const Variant* v : vs) {
+    if (!v->sm.empty()) sms.insert(v->sm);
+    if (!v->isa.empty()) isas.insert(v->isa);
+    out.built.insert({v->package_word, v->sm, v->isa});
+  }
+  out.sms = ordered(sms, sm_order), out.isas = ordered(isas, isa_order);
+  out.sets = sm_sets_of(vs);
+  out.sms.insert(out.sms.end(), out.sets.names.begin(), out.sets.names.end());
+  return out;
+}
+
+// What a rule of the tree's tables excludes (\a isa_rules): once for the family, so a version
+// added later inherits it; the targets each SM's rule excludes go to \a ruled.
+std::string rule_excludes(const FamilyCells& c, const std::map<std::string, IsaRule>& isa_rules,
+                          std::map<std::string, std::set<std::string>>& ruled) {
+  std::string out;
+  for (const auto& sm : c.sms) {
+    auto rule = isa_rules.find(sm);
+    if (rule == isa_rules.end()) continue;
+    std::vector<std::string> off;
+    for (const auto& isa : c.isas)
+      if (std::find(rule->second.allowed.begin(), rule->second.allowed.end(), isa) == rule->second.allowed.end())
+        off.push_back(isa);
+    if (off.empty()) continue;
+    ruled[sm].insert(off.begin(), off.end());
+    out += fmt::format("\n[[family.exclude]]\nsm = {}\nisa = {}\nreason = {}\n", toml_str(sm), toml_list(off),
+                       toml_str(rule->second.reason()));
+  }
+  return out;
+}
+
+// The cells the tree lacks that no rule explains, per version (\a word_version: version word ->
+// version) where the family lists several.
+std::string absent_excludes(const Key& key, const FamilyCells& c,
+                            const std::map<std::string, std::string>& word_version,
+                            const std::map<std::string, std::set<std::string>>& ruled) {
+  std::vector<std::string> words;
+  if (key.versioned) {
+    for (const auto& [word, version] : word_version) words.push_back(word);
+  } else {
+    words.push_back("");
+  }
+  std::string out;
+  for (const auto& word : words) {
+    std::string version_line =
+        words.size() > 1 ? fmt::format("version = {}\n", toml_str(word_version.at(word))) : std::string();
+    // A versioned family without SMs (CPU) still excludes per version and ISA.
+    std::vector<std::string> sm_rows = c.sms.empty() && key.versioned ? std::vector<std::string>{""} : c.sms;
+    for (const auto& sm : sm_rows) {
+      std::vector<std::string> missing;
+      for (const auto& isa : c.isas)
+        if (!c.built.count({word, sm, isa}) && !(ruled.count(sm) && ruled.at(sm).count(isa))) missing.push_back(isa);
+      if (missing.empty()) continue;
+      std::string sm_line = sm.empty() ? "" : fmt::format("sm = {}\n", toml_str(sm));
+      std::string isa_line = missing.size() == c.isas.size() && !version_line.empty() && !sm.empty()
+                                 ? ""
+                                 : fmt::format("isa = {}\n", toml_list(missing));
+      out += fmt::format(
+          "\n[[family.exclude]]\n{}{}{}reason = \"absent from the imported tree; no rule of its tables explains "
+          "it\"\n",
+          version_line, sm_line, isa_line);
+    }
+  }
+  return out;
+}
+
+// One import: the tree's recipes read back (read_recipes), what the reader should know of them,
+// the branch's pin and Python, the families (group), the spec (write_spec), and its proof.
+class SpecImport {
+ public:
+  SpecImport(const std::string& branch, std::vector<SourceFile> files, const KnowledgeBase& kb,
+             const ImportOptions& options)
+      : branch_(branch),
+        kb_(kb),
+        options_(options),
+        t_(lint::make_tree(branch, std::move(files), kb, syntax_)),
+        tree_overrides_(t_),
+        calls_(t_),
+        without_base_(companions_without_base(t_, kb, calls_, external_bases_)) {}
+
+  ImportResult run() {
+    read_recipes();
+    report_remarks();
+    report_foreign();
+    if (!options_.pin.empty() && catalog_.empty() && !pinned_at_.empty())
+      r_.warnings.push_back(
+          fmt::format("--pin {}: refused: the recipes name their own pins ({}); --pin gives the pin of "
+                      "recipes that name none",
+                      options_.pin, pinned_at_));
+    r_.variants = static_cast<int>(variants_.size());
+    if (variants_.empty()) {
+      report_no_variants();
+      return std::move(r_);
+    }
+    choose_pin();
+    read_versions();
+    group();
+    write_spec();
+    prove();
+    return std::move(r_);
+  }
+
+ private:
+  // 1. Each recipe read back: through the builder call it makes, else from its syntax.
+  void read_recipes() {
+    for (const auto& f : t_.nix)
+      if (!f.helper && !skipped(f) && !read_builder_call(f)) read_syntax(f);
+  }
+
+  // Whether \a f is no recipe to read: left out (saying why), or no recipe.
+  bool skipped(const NixFile& f) {
+    if (auto it = without_base_.find(f.src.rel); it != without_base_.end()) {
+      r_.warnings.push_back(fmt::format("{}: left out: {}", f.src.rel, it->second));
+      return true;
+    }
+    if (!f.parsed) {  // its name may read as a variant, but nothing it builds can be told
+      leave_out_unparsed(f);
+      return true;
+    }
+    if (!f.is_recipe()) return true;
+    if (!f.variant) {
+      leave_out_unnamed(f);
+      return true;
+    }
+    return impossible(f);
+  }
+
+  void leave_out_unparsed(const NixFile& f) {
+    auto p = std::find_if(syntax_.begin(), syntax_.end(), [&](const Problem& x) { return x.rel == f.src.rel; });
+    if (p != syntax_.end() && p->pos.line > 0)
+      r_.warnings.push_back(
+          fmt::format("{}:{}:{}: left out: it does not parse: {}", f.src.rel, p->pos.line, p->pos.column, p->message));
+    else if (p != syntax_.end())  // no position: not a text file
+      r_.warnings.push_back(fmt::format("{}: left out: {}", f.src.rel, p->message));
+  }
+
+  // A recipe whose name reads as no variant: one warning per reason, however many recipes it leaves out.
+  void leave_out_unnamed(const NixFile& f) {
+    std::string text = fmt::format("not a variant name, left out: {}", f.name_problem);
+    if (!read_package_word(f.stem, kb_))
+      text += fmt::format(
+          "; to import them, describe the package in a knowledge-base overlay (tailor kb new-package "
+          "{} --like PACKAGE -o DIR) and import with --kb DIR",
+          f.stem.substr(0, f.stem.find('-')));
+    auto& [said, files] = remarks_["left out " + text];
+    said = std::move(text);
+    files.push_back(f.src.rel);
+  }
+
+  // Whether \a f is left out as impossible: nvcc of its CUDA cannot compile for its SM.
+  bool impossible(const NixFile& f) {
+    const Variant& v = *f.variant;
+    const GpuArch* g = v.sm.empty() ? nullptr : kb_.gpu(v.sm);
+    if (!g) return false;
+    auto cuda = Version::parse(v.cuda);
+    if (!cuda || g->supported_by(*cuda)) return false;
+    std::string why = fmt::format("nvcc of CUDA {} cannot compile for {}", v.cuda, g->display());
+    r_.advisories.push_back(fmt::format("{}: left out: {} (tailor check: TLR009)", f.src.rel, why));
+    r_.impossible.emplace_back(f.src.rel, why);
+    return true;
+  }
+
+  // A call of a builder that fetches its nixpkgs as tailor can evaluate; other recipes (and
+  // builders the evaluator cannot follow) are read from their syntax. Whether \a f is one.
+  bool read_builder_call(const NixFile& f) {
+    std::optional<BuilderCall> call = calls_.read(f);
+    if (!call || !call->nixpkgs_rev.known()) return false;
+    BuilderImport bi = import_builder_call(*call, f, kb_);
+    if (!bi.left_out.empty()) {  // one warning per reason: a table fact reaches many files
+      auto& [text, files] = remarks_["left out " + bi.left_out];
+      text = "left out: " + bi.left_out;
+      files.push_back(f.src.rel);
+      return true;
+    }
+    note_remarks(f, bi);
+    if (pinned_at_.empty())
+      pinned_at_ = fmt::format("{} builds on nixpkgs {} ({})", f.src.rel, bi.pin, call->nixpkgs_rev.at);
+    std::optional<RecipeVersion> from_builder;
+    if (!f.variant->package_word.empty()) from_builder = std::move(bi.version);
+    if (!f.variant->python.empty()) pythons_[f.variant->python]++;
+    pins_[bi.pin]++;
+    note_package(tree_packages_, f.variant->package);
+    variants_.push_back({*f.variant, bi.pin, f.spelling, &f, std::nullopt, std::move(from_builder), std::nullopt});
+    sources_.emplace_back(RecipeSources{f.src.rel, bi.pin, f.variant->package, std::move(bi.overrides)});
+    if (variants_.back().from_builder) sources_.back().decided = variants_.back().from_builder->decided;
+    return true;
+  }
+
+  // The remarks of \a f's builder call ("KEY\tTEXT"), and the recipe of another repository it is built against.
+  void note_remarks(const NixFile& f, const BuilderImport& bi) {
+    for (const auto& [list, into] : {std::pair{&bi.remarks, &remarks_}, std::pair{&bi.kept, &kept_}})
+      for (const auto& remark : *list) {
+        size_t tab = remark.find('\t');
+        auto& [text, files] = (*into)[remark.substr(0, tab)];
+        text = remark.substr(tab + 1);
+        files.push_back(f.src.rel);
+      }
+    if (bi.foreign_base) {
+      Foreign& x = foreign_[bi.foreign_base->url];
+      x.recipe = *bi.foreign_base;
+      x.attribute = bi.foreign_attribute;
+      x.files.push_back(f.src.rel);
+    }
+  }
+
+  // A recipe read from its syntax: the pin it names (or the catalog's, --pin), its overrides and header.
+  void read_syntax(const NixFile& f) {
+    std::string pin = known_pin(t_, f, kb_);
+    if (!pin.empty() && pinned_at_.empty()) pinned_at_ = fmt::format("{} names nixpkgs {}", f.src.rel, pin);
+    if (pin.empty() && recipe::sets_from_caller(f.facts)) {
+      catalog_.push_back(f.src.rel);
+      pin = options_.pin;
+    } else if (pin.empty()) {
+      r_.warnings.push_back(
+          fmt::format("{}: no nixpkgs pin of the knowledge base found; the branch pin is assumed", f.src.rel));
+    }
+    if (!pin.empty()) pins_[pin]++;
+    if (!f.variant->python.empty()) pythons_[f.variant->python]++;
+    note_package(tree_packages_, f.variant->package);
+    variants_.push_back({*f.variant, pin, f.spelling, &f, std::nullopt, std::nullopt, std::nullopt});
+    note_external_base(f);
+    RecipeSources& built =
+        sources_.emplace_back(RecipeSources{f.src.rel, pin, f.variant->package, tree_overrides_.of(f)});
+    for (const auto& c : f.facts.comments)  // what it says it builds (decides a version its pin's sources dispute)
+      if (c.key == "header") built.header.push_back(c.text);
+  }
+
+  // The base \a f (just read) takes from another repository's recipe: its family's [family.external].
+  void note_external_base(const NixFile& f) {
+    auto e = external_bases_.find(f.src.rel);
+    if (e == external_bases_.end()) return;
+    variants_.back().external = e->second;
+    const ExternalRecipe& x = e->second.recipe;
+    Foreign& foreign = foreign_[x.tarball_url()];
+    foreign.recipe.url = x.tarball_url();
+    foreign.recipe.rev = x.rev;
+    foreign.recipe.hash = x.hash;
+    foreign.recipe.at = e->second.at;
+    foreign.attribute = x.attribute;
+    foreign.family = true;
+    foreign.files.push_back(f.src.rel);
+  }
+
+  // 2. What the reader should know: a remark per reason, naming the files it concerns.
+  void report_remarks() {
+    for (const auto& [grouped, into] : {std::pair{&remarks_, &r_.warnings}, std::pair{&kept_, &r_.notes}})
+      for (const auto& [key, remark] : *grouped) {
+        const auto& [text, files] = remark;
+        // A remark that left no file out (an alias the spec replaces) is advice, no failure.
+        std::vector<std::string>* to = into == &r_.warnings && !key.starts_with("left out ") ? &r_.advisories : into;
+        to->push_back(files.size() == 1 ? fmt::format("{}: {}", files.front(), text)
+                                        : fmt::format("{} recipes ({}, …): {}", files.size(), files.front(), text));
+      }
+  }
+
+  void report_foreign() {
+    for (const auto& [url, x] : foreign_) {
+      const ForeignRecipe& recipe = x.recipe;
+      const std::string& attribute = x.attribute;
+      const std::vector<std::string>& files = x.files;
+      r_.notes.push_back(fmt::format(
+          "{} recipe{} ({}{}) build against the {} of another repository's recipe, {}{}{}, imported at {}: which {} "
+          "that is, is that repository's to say, not the nixpkgs pin's; the spec takes {} from that recipe ({}){}{}",
+          files.size(), files.size() == 1 ? "" : "s", files.front(), files.size() > 1 ? ", …" : "", attribute, url,
+          recipe.rev.empty() ? "" : " (revision " + recipe.rev + ")",
+          recipe.hash.empty() ? ", fetched without a hash" : "", recipe.at, attribute, attribute,
+          fmt::format("[family.{}external.{}]", x.family ? "" : "version.", attribute),
+          x.family ? ", for its names carry no version word" : " at the version the builder asks for",
+          recipe.hash.empty()
+              ? ", fetched without a hash as the tree does: tailor warns on every load of the spec, "
+                "and check of the generated tree reports the fetch (TLR028) until the spec gives its hash"
+              : ""));
+    }
+  }
+
+  void report_no_variants() {
+    for (auto& note : layout_notes(t_)) r_.warnings.push_back(std::move(note));
+    if (std::none_of(t_.nix.begin(), t_.nix.end(), [](const NixFile& f) { return f.is_recipe(); }))
+      r_.warnings.push_back(
+          "no variant recipes found: no .nix file of the tree is named as a variant or states a pname");
+    else
+      r_.warnings.push_back("no variant recipes found: every recipe was left out (see above)");
+  }
+
+  // 3. The branch's pin and Python: the recipes' most common; a catalog's recipes name no pin.
+  void choose_pin() {
+    pin_ = majority(pins_), python_ = majority(pythons_);
+    if (!catalog_.empty() && options_.pin.empty()) {
+      r_.warnings.push_back(fmt::format(
+          "{} recipe{} ({}{}) take{} their packages from the Flox catalog as function arguments and name no nixpkgs "
+          "pin: tailor does not know which nixpkgs revision the catalog builds from, so the versions they build are "
+          "unknown; give the pin with --pin REV (tailor kb --pins lists them)",
+          catalog_.size(), catalog_.size() == 1 ? "" : "s", catalog_.front(), catalog_.size() > 1 ? ", …" : "",
+          catalog_.size() == 1 ? "s" : ""));
+    }
+    if (pin_.empty()) {
+      pin_ = kb_.pins.front().short_rev;
+      if (catalog_.empty()) r_.warnings.push_back(fmt::format("no recipe names a known pin: using {}", pin_));
+    }
+  }
+
+  // A version word in the name: the recipe's version, pairing and source go to [[family.version]].
+  void read_versions() {
+    for (auto& s : sources_)
+      if (s.pin.empty()) s.pin = pin_;
+    for (size_t i = 0; i < variants_.size(); ++i) {
+      Read& read = variants_[i];
+      if (read.v.package_word.empty()) continue;
+      if (read.from_builder) {
+        read.version = read.from_builder;
+        continue;
+      }
+      RecipeVersion rv = read_recipe_version(t_, *read.file, sources_[i].pin, sources_[i].overrides, kb_);
+      sources_[i].decided = rv.decided;
+      if (!rv.problem.empty()) {
+        r_.warnings.push_back(fmt::format("{}: cannot reproduce: {}", rv.file, rv.problem));
+        continue;
+      }
+      read.version = std::move(rv);
+    }
+    resolve_external_nulls(variants_, r_.warnings);
+  }
+
+  // 4. The families: one per Key; the facts a pin's record lacks, claimed.
+  void group() {
+    for (auto& [v, p, spelling, file, version, from_builder, external] : variants_) {
+      bool versioned = !v.package_word.empty();
+      Key key{v.package,
+              v.backend,
+              v.cuda,
+              versioned   ? ""
+              : p.empty() ? pin_
+                          : p,
+              v.python.empty() || v.python == python_ ? "" : v.python,
+              spelling_text(spelling),
+              versioned,
+              v.sm_set.empty() ? "" : fmt::format("{}={}", v.sm, fmt::join(v.sm_set, ",")),
+              word_tail(v),
+              external ? external_toml(ImportedExternal{external->recipe, {}, ""}) : ""};
+      groups_[key].push_back(&v);
+      if (external) family_externals_.emplace(key, &*external);  // the first recipe's, where it fetches
+      if (version) versions_[key].push_back(&*version);
+      spellings_[key] = spelling;
+      claims_.note(v, *kb_.pin(p.empty() ? pin_ : p));
+    }
+  }
+
+  // 5. The spec: the branch, its families, the claims and source overrides.
+  void write_spec() {
+    std::string out = fmt::format("# Imported by tailor from {} ({} variants).\n\n[branch]\nname = {}\nproduct = {}\n",
+                                  comment_text(branch_), variants_.size(), toml_str(branch_),
+                                  toml_str(product_of(tree_packages_, kb_)));
+    if (!catalog_.empty() && options_.pin.empty())
+      out += "# The recipes name no nixpkgs pin (Flox catalog): this one is a stand-in; import again with --pin.\n";
+    out += fmt::format("pin = {}\n", toml_str(pin_));
+    if (!python_.empty()) out += fmt::format("python = {}\n", toml_str(python_));
+    ImportedOverrides overrides = import_overrides(sources_, kb_);
+    for (const auto& [attribute, version] : overrides.requested)
+      out += fmt::format("{} = {}\n", toml_key(attribute), toml_str(version));
+    out += pruning_tables(t_);
+    std::map<std::string, IsaRule> isa_rules = kept_isa_rules();
+    std::set<std::string> family_names;
+    for (const auto& [key, vs] : groups_) out += family_toml(key, vs, isa_rules, family_names);
+    out += claims_.toml(r_.claims, kb_);
+    out += overrides.toml;
+    r_.warnings.insert(r_.warnings.end(), overrides.refusals.begin(), overrides.refusals.end());
+    r_.toml = out;
+  }
+
+  // The CPU targets the tree's GPU table allows per SM: a rule where no recipe of the
+  // tree builds that SM for another target (the whole tree, every version, agrees with it).
+  std::map<std::string, IsaRule> kept_isa_rules() const {
+    std::map<std::string, IsaRule> out;
+    std::vector<SourceFile> all;
+    for (const auto& f : t_.nix) all.push_back(f.src);
+    for (const IsaRule& rule : learn_isa_rules(all, kb_)) {
+      bool kept = std::none_of(variants_.begin(), variants_.end(), [&](const Read& read) {
+        return read.v.sm == rule.sm && !read.v.isa.empty() &&
+               std::find(rule.allowed.begin(), rule.allowed.end(), read.v.isa) == rule.allowed.end();
+      });
+      if (kept) out.emplace(rule.sm, rule);
+    }
+    return out;
+  }
+
+  // The [[family]] table of \a key's recipes \a vs, with its version tables and excludes.
+  std::string family_toml(const Key& key, const std::vector<const Variant*>& vs,
+                          const std::map<std::string, IsaRule>& isa_rules, std::set<std::string>& family_names) {
+    std::string out =
+        fmt::format("\n[[family]]\nname = {}\npackage = {}\nbackend = {}\n", toml_str(family_name(key, family_names)),
+                    toml_str(key.package), toml_str(key.backend));
+    if (!key.cuda.empty()) out += fmt::format("cuda = {}\n", toml_str(key.cuda));
+    if (!key.versioned && key.pin != pin_) out += fmt::format("pin = {}\n", toml_str(key.pin));
+    if (!key.python.empty()) out += fmt::format("python = {}\n", toml_str(key.python));
+    std::map<std::string, std::string> word_version;  // of the versions read
+    for (const RecipeVersion* rv : versions_[key]) word_version[rv->word] = rv->version;
+    FamilyCells cells = cells_of(vs, kb_);
+    if (!cells.sms.empty()) out += fmt::format("sm = {}\n", toml_list(cells.sms));
+    if (!cells.isas.empty()) out += fmt::format("isa = {}\n", toml_list(cells.isas));
+    out += cells.sets.line;
+    if (!key.spelling.empty()) out += fmt::format("spelling = {}\n", key.spelling);
+    out += inline_line(vs, t_, kb_, {});
+    if (auto e = family_externals_.find(key); e != family_externals_.end()) out += external_toml(*e->second);
+    if (key.versioned)
+      out +=
+          version_tables(versions_[key], *kb_.package(key.package), kb_.backend(key.backend)->gpu(), r_.warnings, kb_);
+    std::map<std::string, std::set<std::string>> ruled;  // SM -> the targets its rule excludes
+    out += rule_excludes(cells, isa_rules, ruled);
+    return out + absent_excludes(key, cells, word_version, ruled);
+  }
+
+  // A family's name: package and backend (a backend bound to one platform by its OS:
+  // pytorch-darwin), CUDA, spelling, SM set and version word's tail; its pin and Python where taken.
+  std::string family_name(const Key& key, std::set<std::string>& family_names) const {
+    const BackendDef* backend = kb_.backend(key.backend);
+    const Platform* fixed = backend && !backend->platform.empty() ? kb_.platform(backend->platform) : nullptr;
     std::string base = key.package + "-" +
                        (fixed              ? std::string(name_of(fixed->os))
                         : key.cuda.empty() ? key.backend
-                                           : kb.cuda(key.cuda)->name_token());  // a variant name's CUDA is known
-    for (const auto& [token, written] : spellings.at(key))  // pytorch-cpu-arm64, pytorch-cuda12_8-no-avx512
+                                           : kb_.cuda(key.cuda)->name_token());  // a variant name's CUDA is known
+    for (const auto& [token, written] : spellings_.at(key))  // pytorch-cpu-arm64, pytorch-cuda12_8-no-avx512
       base += "-" + (written.empty() ? "no-" + token : written);
     if (!key.sm_set.empty()) base += "-" + key.sm_set.substr(0, key.sm_set.find('='));  // vllm-cuda12_9-all
     base += key.word_tail;                                                              // torchaudio-cuda12_9-pt212
@@ -610,97 +798,63 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
     if (family_names.count(name)) name = base + "-" + key.pin + key.python;
     for (int n = 2; family_names.count(name); ++n) name = fmt::format("{}-{}{}-{}", base, key.pin, key.python, n);
     family_names.insert(name);
-    out += fmt::format("\n[[family]]\nname = {}\npackage = {}\nbackend = {}\n", toml_str(name), toml_str(key.package),
-                       toml_str(key.backend));
-    if (!key.cuda.empty()) out += fmt::format("cuda = {}\n", toml_str(key.cuda));
-    if (!key.versioned && key.pin != pin) out += fmt::format("pin = {}\n", toml_str(key.pin));
-    if (!key.python.empty()) out += fmt::format("python = {}\n", toml_str(key.python));
-    std::set<std::string> sms, isas;
-    std::set<std::tuple<std::string, std::string, std::string>> cells;  // version word, SM, ISA
-    std::map<std::string, std::string> word_version;                    // of the versions read
-    for (const RecipeVersion* rv : versions[key]) word_version[rv->word] = rv->version;
-    for (const Variant* v : vs) {
-      if (!v->sm.empty()) sms.insert(v->sm);
-      if (!v->isa.empty()) isas.insert(v->isa);
-      cells.insert({v->package_word, v->sm, v->isa});
-    }
-    std::vector<std::string> sm_list = ordered(sms, sm_order), isa_list = ordered(isas, isa_order);
-    ImportedSets sets = sm_sets_of(vs);
-    sm_list.insert(sm_list.end(), sets.names.begin(), sets.names.end());
-    if (!sm_list.empty()) out += fmt::format("sm = {}\n", toml_list(sm_list));
-    if (!isa_list.empty()) out += fmt::format("isa = {}\n", toml_list(isa_list));
-    out += sets.line;
-    if (!key.spelling.empty()) out += fmt::format("spelling = {}\n", key.spelling);
-    out += inline_line(vs, t, kb, {});
-    if (auto e = family_externals.find(key); e != family_externals.end()) out += external_toml(*e->second);
-    if (key.versioned)
-      out += version_tables(versions[key], *kb.package(key.package), kb.backend(key.backend)->gpu(), r.warnings, kb);
-    // The cells the tree lacks, per version where the family lists several.
-    std::vector<std::string> words;
-    if (key.versioned) {
-      for (const auto& [word, version] : word_version) words.push_back(word);
-    } else {
-      words.push_back("");
-    }
-    // What a rule of the tree's tables excludes: once for the family, so a version added later inherits it.
-    std::map<std::string, std::set<std::string>> ruled;  // SM -> the targets its rule excludes
-    for (const auto& sm : sm_list) {
-      auto rule = isa_rules.find(sm);
-      if (rule == isa_rules.end()) continue;
-      std::vector<std::string> off;
-      for (const auto& isa : isa_list)
-        if (std::find(rule->second.allowed.begin(), rule->second.allowed.end(), isa) == rule->second.allowed.end())
-          off.push_back(isa);
-      if (off.empty()) continue;
-      ruled[sm].insert(off.begin(), off.end());
-      out += fmt::format("\n[[family.exclude]]\nsm = {}\nisa = {}\nreason = {}\n", toml_str(sm), toml_list(off),
-                         toml_str(rule->second.reason()));
-    }
-    for (const auto& word : words) {
-      std::string version_line =
-          words.size() > 1 ? fmt::format("version = {}\n", toml_str(word_version.at(word))) : std::string();
-      // A versioned family without SMs (CPU) still excludes per version and ISA.
-      std::vector<std::string> sm_rows = sm_list.empty() && key.versioned ? std::vector<std::string>{""} : sm_list;
-      for (const auto& sm : sm_rows) {
-        std::vector<std::string> missing;
-        for (const auto& isa : isa_list)
-          if (!cells.count({word, sm, isa}) && !(ruled.count(sm) && ruled[sm].count(isa))) missing.push_back(isa);
-        if (missing.empty()) continue;
-        std::string sm_line = sm.empty() ? "" : fmt::format("sm = {}\n", toml_str(sm));
-        std::string isa_line = missing.size() == isa_list.size() && !version_line.empty() && !sm.empty()
-                                   ? ""
-                                   : fmt::format("isa = {}\n", toml_list(missing));
-        out += fmt::format(
-            "\n[[family.exclude]]\n{}{}{}reason = \"absent from the imported tree; no rule of its tables explains "
-            "it\"\n",
-            version_line, sm_line, isa_line);
-      }
-    }
+    return name;
   }
-  out += claims.toml(r.claims, kb);
-  out += overrides.toml;
-  r.warnings.insert(r.warnings.end(), overrides.refusals.begin(), overrides.refusals.end());
-  r.toml = out;
 
-  // Prove it: the spec must expand to exactly the tree's names.
-  try {
-    Spec spec = load_spec("imported.toml", r.toml, kb);
-    Matrix m = expand(spec, kb);
-    std::set<std::string> tree, matrix;
-    for (const auto& read : variants) tree.insert(read.v.name);
-    for (const auto& v : m.variants) matrix.insert(v.name);
-    for (const auto& n : tree)
-      if (!matrix.count(n)) {
-        auto drops = m.dropped_named(n);
-        r.warnings.push_back(
-            fmt::format("{}: the spec cannot express it{}", n, drops.empty() ? "" : ": " + drops.front()->reason));
-      }
-    for (const auto& n : matrix)
-      if (!tree.count(n)) r.warnings.push_back(fmt::format("{}: the spec yields it, the tree has no recipe", n));
-  } catch (const DiagnosticError& e) {
-    r.warnings.push_back("the inferred spec does not load: " + e.diagnostic().message);
+  // 6. Prove it: the spec must expand to exactly the tree's names.
+  void prove() {
+    try {
+      Spec spec = load_spec("imported.toml", r_.toml, kb_);
+      Matrix m = expand(spec, kb_);
+      std::set<std::string> tree, matrix;
+      for (const auto& read : variants_) tree.insert(read.v.name);
+      for (const auto& v : m.variants) matrix.insert(v.name);
+      for (const auto& n : tree)
+        if (!matrix.count(n)) {
+          auto drops = m.dropped_named(n);
+          r_.warnings.push_back(
+              fmt::format("{}: the spec cannot express it{}", n, drops.empty() ? "" : ": " + drops.front()->reason));
+        }
+      for (const auto& n : matrix)
+        if (!tree.count(n)) r_.warnings.push_back(fmt::format("{}: the spec yields it, the tree has no recipe", n));
+    } catch (const DiagnosticError& e) {
+      r_.warnings.push_back("the inferred spec does not load: " + e.diagnostic().message);
+    }
   }
-  return r;
+
+  const std::string& branch_;
+  const KnowledgeBase& kb_;
+  const ImportOptions& options_;
+  ImportResult r_;
+  std::vector<Problem> syntax_;  // TLR001: a file that does not parse says nothing a spec can reproduce
+  LintTree t_;
+  TreeOverrides tree_overrides_;
+  BuilderCalls calls_;
+  std::map<std::string, ImportedExternal> external_bases_;  // file -> its family's [family.external]
+  const std::map<std::string, std::string> without_base_;   // file -> why it is left out
+  // Read from the recipes.
+  std::map<std::string, int> pins_, pythons_;
+  std::vector<Read> variants_;
+  std::vector<RecipeSources> sources_;      // what each recipe builds from source
+  std::vector<std::string> catalog_;        // recipes that take their packages from the Flox catalog
+  std::vector<std::string> tree_packages_;  // in file order, each once
+  Remarks remarks_, kept_;  // on builder calls, one warning (kept: note) per fact however many files it reaches
+  std::map<std::string, Foreign> foreign_;  // by URL
+  std::string pinned_at_;                   // where a recipe names its pin, for --pin
+  // The branch and its families.
+  std::string pin_, python_;
+  std::map<Key, std::vector<const Variant*>> groups_;
+  std::map<Key, std::vector<const RecipeVersion*>> versions_;
+  std::map<Key, std::map<std::string, std::string>> spellings_;
+  std::map<Key, const ImportedExternal*> family_externals_;
+  Claims claims_;
+};
+
+}  // namespace
+
+ImportResult import_spec(const std::string& branch, std::vector<SourceFile> files, const KnowledgeBase& kb,
+                         const ImportOptions& options) {
+  return SpecImport(branch, std::move(files), kb, options).run();
 }
 
 }  // namespace tailor
