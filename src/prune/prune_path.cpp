@@ -78,106 +78,137 @@ FileOutcome prune_member_file(const TreeEntry& e, const fs::path& dst, const Pru
 // core (a copy by reflink or copy_file_range, or a pruned ELF file). A copy is
 // staged in a temporary folder renamed into place at the end, so its files are
 // written directly, not each under a temporary name of its own.
-void prune_tree(PruneReport& rep, const PruneRequest& r) {
-  rep.kind = ArtifactKind::directory;
-  const bool copy = !r.out.empty() && !r.opts.dry_run;
-  fs::path stage = r.out;
-  stage += fmt::format("{}{}", kTempSuffix, ::getpid());
-  std::error_code ec;
+class TreePrune {
+ public:
+  TreePrune(PruneReport& rep, const PruneRequest& r)
+      : rep_(rep), r_(r), copy_(!r.out.empty() && !r.opts.dry_run), in_place_(!copy_ && !r.opts.dry_run) {
+    stage_ = r.out;
+    stage_ += fmt::format("{}{}", kTempSuffix, ::getpid());
+  }
+
+  void run() {
+    rep_.kind = ArtifactKind::directory;
+    open_stage();
+    // A folder that cannot be read fails the prune: a copy must not silently lack it.
+    entries_ = list_artifact_tree(r_.path, false);
+    walk();
+    link_names_once();
+    open_journal();
+    prune_files();
+    relink();
+    collect();
+    publish();
+  }
+
+ private:
   struct Cleanup {
     fs::path p;
     ~Cleanup() {
       std::error_code e;
       if (!p.empty()) fs::remove_all(p, e);
     }
-  } cleanup;
-  std::optional<TempFileGuard> on_signal;  // a signal removes the staged copy too, not only a return
-  if (copy) {
-    if (!fs::create_directory(stage, ec))
-      throw_file_error(r.out, fmt::format("cannot create the directory: {}", ec.message()));
-    cleanup.p = stage;
-    on_signal.emplace(stage);
+  };
+
+  // Where entry \a i is written: under the stage for a copy, else the file itself.
+  fs::path target(size_t i) const { return copy_ ? stage_ / entries_[i].rel : entries_[i].path; }
+
+  void open_stage() {
+    if (!copy_) return;
+    std::error_code ec;
+    if (!fs::create_directory(stage_, ec))
+      throw_file_error(r_.out, fmt::format("cannot create the directory: {}", ec.message()));
+    cleanup_.p = stage_;
+    on_signal_.emplace(stage_);  // a signal removes the staged copy too, not only a return
   }
-  // A folder that cannot be read fails the prune: a copy must not silently lack it.
-  const std::vector<TreeEntry> entries = list_artifact_tree(r.path, false);
-  std::vector<size_t> files;
-  std::vector<std::string> swept;  // stale entries: what lies under them is no part of the tree either
-  for (size_t i = 0; i < entries.size(); ++i) {
-    const TreeEntry& e = entries[i];
-    const fs::path& p = e.path;
-    if (std::any_of(swept.begin(), swept.end(), [&](const std::string& s) { return e.rel.starts_with(s + "/"); }))
-      continue;
-    // A killed run's staging file is never copied; in place, it is swept.
-    if (is_stale_temp_name(p.filename().string())) {
-      if (!copy && !r.opts.dry_run) fs::remove_all(p, ec);
-      swept.push_back(e.rel);
-      continue;
-    }
-    fs::path dst = copy ? stage / e.rel : p;
-    if (e.type == TreeEntry::Type::symlink) {
-      if (copy) fs::copy_symlink(p, dst);
-    } else if (e.type == TreeEntry::Type::directory) {
-      if (copy) fs::create_directory(dst, p);
-    } else if (e.type == TreeEntry::Type::elf || e.type == TreeEntry::Type::file) {
-      files.push_back(i);
+
+  // Folders and links made in order; the files listed for the cores.
+  void walk() {
+    std::error_code ec;
+    std::vector<std::string> swept;  // stale entries: what lies under them is no part of the tree either
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      const TreeEntry& e = entries_[i];
+      const fs::path& p = e.path;
+      if (std::any_of(swept.begin(), swept.end(), [&](const std::string& s) { return e.rel.starts_with(s + "/"); }))
+        continue;
+      // A killed run's staging file is never copied; in place, it is swept.
+      if (is_stale_temp_name(p.filename().string())) {
+        if (!copy_ && !r_.opts.dry_run) fs::remove_all(p, ec);
+        swept.push_back(e.rel);
+        continue;
+      }
+      fs::path dst = target(i);
+      if (e.type == TreeEntry::Type::symlink) {
+        if (copy_) fs::copy_symlink(p, dst);
+      } else if (e.type == TreeEntry::Type::directory) {
+        if (copy_) fs::create_directory(dst, p);
+      } else if (e.type == TreeEntry::Type::elf || e.type == TreeEntry::Type::file) {
+        files_.push_back(i);
+      }
     }
   }
+
   // Hard links: one file under several names is pruned and counted once, and its other
   // names link to the result again (in place a rename gives the pruned file a new inode).
-  std::vector<std::pair<size_t, size_t>> linked;  // (entry, the entry of its first name)
-  {
+  void link_names_once() {
     std::map<std::pair<dev_t, ino_t>, size_t> first_name;
     std::vector<size_t> once;
-    for (size_t i : files) {
+    for (size_t i : files_) {
       struct stat st {};
-      if (::lstat(entries[i].path.c_str(), &st) == 0 && st.st_nlink > 1) {
+      if (::lstat(entries_[i].path.c_str(), &st) == 0 && st.st_nlink > 1) {
         auto [it, fresh] = first_name.try_emplace({st.st_dev, st.st_ino}, i);
         if (!fresh) {
-          linked.emplace_back(i, it->second);
+          linked_.emplace_back(i, it->second);
           continue;
         }
       }
       once.push_back(i);
     }
-    files = std::move(once);
+    files_ = std::move(once);
   }
-  PruneOptions opts = r.opts;
-  opts.fresh_output = copy;
+
   // In place, files change one by one: the record says which as it goes, and
   // a signal stops the prune between files instead of ending it (its files in
   // flight are left as they were), so the record it leaves is true.
-  const bool in_place = !copy && !r.opts.dry_run;
-  std::optional<InPlaceRecord> journal;
-  std::optional<DeferSignals> defer;
-  if (in_place &&
-      std::any_of(files.begin(), files.end(), [&](size_t i) { return entries[i].type == TreeEntry::Type::elf; })) {
-    journal.emplace(r.path / kPruneRecordName, rep);
-    journal->begin();
-    defer.emplace();
-  }
-  std::vector<FileOutcome> outcomes(files.size());
-  std::vector<char> done(files.size(), 0);
-  std::vector<std::exception_ptr> errors(files.size());
-  parallel_for_on(0, files.size(), [&](size_t k) {
-    const TreeEntry& e = entries[files[k]];
-    if (defer && interrupting_signal()) return;  // left as it was
-    try {
-      outcomes[k] = prune_member_file(e, copy ? stage / e.rel : e.path, opts);
-      done[k] = 1;
-      if (journal && (outcomes[k].fatbin_bytes || !outcomes[k].refused.empty())) journal->done(outcomes[k]);
-    } catch (...) {
-      errors[k] = std::current_exception();  // an I/O error: the whole copy fails
+  void open_journal() {
+    if (in_place_ &&
+        std::any_of(files_.begin(), files_.end(), [&](size_t i) { return entries_[i].type == TreeEntry::Type::elf; })) {
+      journal_.emplace(r_.path / kPruneRecordName, rep_);
+      journal_->begin();
+      defer_.emplace();
     }
-  });
-  rep.interrupted = defer ? interrupting_signal() : 0;
-  std::vector<char> entry_done(entries.size(), 0);
-  for (size_t k = 0; k < files.size(); ++k) entry_done[files[k]] = done[k];
-  if (!r.opts.dry_run)
-    for (const auto& [i, first] : linked) {
+  }
+
+  void prune_files() {
+    PruneOptions opts = r_.opts;
+    opts.fresh_output = copy_;
+    outcomes_.resize(files_.size());
+    done_.assign(files_.size(), 0);
+    errors_.resize(files_.size());
+    parallel_for_on(0, files_.size(), [&](size_t k) {
+      const TreeEntry& e = entries_[files_[k]];
+      if (defer_ && interrupting_signal()) return;  // left as it was
+      try {
+        outcomes_[k] = prune_member_file(e, target(files_[k]), opts);
+        done_[k] = 1;
+        if (journal_ && (outcomes_[k].fatbin_bytes || !outcomes_[k].refused.empty())) journal_->done(outcomes_[k]);
+      } catch (...) {
+        errors_[k] = std::current_exception();  // an I/O error: the whole copy fails
+      }
+    });
+    rep_.interrupted = defer_ ? interrupting_signal() : 0;
+  }
+
+  // The other names of a hard-linked file, linked to its pruned first name.
+  void relink() {
+    if (r_.opts.dry_run) return;
+    std::error_code ec;
+    std::vector<char> entry_done(entries_.size(), 0);
+    for (size_t k = 0; k < files_.size(); ++k) entry_done[files_[k]] = done_[k];
+    for (const auto& [i, first] : linked_) {
       if (!entry_done[first]) continue;  // interrupted or failed: the names still share the old file
-      const fs::path at = copy ? stage / entries[i].rel : entries[i].path;
-      const fs::path from = copy ? stage / entries[first].rel : entries[first].path;
-      if (!copy && fs::equivalent(from, at, ec)) continue;  // left as it was: still one file
+      const fs::path at = target(i);
+      const fs::path from = target(first);
+      if (!copy_ && fs::equivalent(from, at, ec)) continue;  // left as it was: still one file
       fs::path tmp = at;
       tmp += fmt::format("{}{}", kTempSuffix, ::getpid());
       std::error_code lec;
@@ -185,35 +216,62 @@ void prune_tree(PruneReport& rep, const PruneRequest& r) {
       if (!lec) fs::rename(tmp, at, lec);
       if (lec) {
         fs::remove(tmp, ec);
-        throw_file_error(at, fmt::format("cannot link to {}: {}", entries[first].rel, lec.message()));
+        throw_file_error(at, fmt::format("cannot link to {}: {}", entries_[first].rel, lec.message()));
       }
     }
-  std::exception_ptr failed;
-  for (auto& e : errors)  // interrupted, a file in flight fails as its staging file goes: left as it was
-    if (e && !rep.interrupted && !failed) failed = e;
-  for (size_t k = 0; k < outcomes.size(); ++k) {
-    if (!done[k]) continue;
-    FileOutcome& f = outcomes[k];
-    rep.disk_before += f.disk_before;
-    rep.disk_after += f.disk_after;
-    keep_outcome(rep, std::move(f));
   }
-  // The record verify reads: torch's arch list still names what was removed here.
-  if (journal && journal->finish(rep, !failed && !rep.interrupted)) rep.record = r.path / kPruneRecordName;
-  if (failed) std::rethrow_exception(failed);
-  if (!journal && !r.opts.dry_run && rep.removed_bytes()) {
-    fs::path at = (copy ? stage : r.path) / kPruneRecordName;
-    write_file_atomically(at, json_text(to_json(rep, false)), fs::perms(0644));
-    rep.record = (copy ? r.out : r.path) / kPruneRecordName;
+
+  void collect() {
+    for (auto& e : errors_)  // interrupted, a file in flight fails as its staging file goes: left as it was
+      if (e && !rep_.interrupted && !failed_) failed_ = e;
+    for (size_t k = 0; k < outcomes_.size(); ++k) {
+      if (!done_[k]) continue;
+      FileOutcome& f = outcomes_[k];
+      rep_.disk_before += f.disk_before;
+      rep_.disk_after += f.disk_after;
+      keep_outcome(rep_, std::move(f));
+    }
   }
-  if (copy) {
-    fs::permissions(stage, fs::status(r.path).permissions(), ec);
-    fs::rename(stage, r.out, ec);
-    if (ec) throw_file_error(r.out, fmt::format("cannot create: {}", ec.message()));
-    cleanup.p.clear();
-    on_signal.reset();
+
+  // The record verify reads (torch's arch list still names what was removed here), then
+  // the staged copy renamed into place.
+  void publish() {
+    if (journal_ && journal_->finish(rep_, !failed_ && !rep_.interrupted)) rep_.record = r_.path / kPruneRecordName;
+    if (failed_) std::rethrow_exception(failed_);
+    if (!journal_ && !r_.opts.dry_run && rep_.removed_bytes()) {
+      fs::path at = (copy_ ? stage_ : r_.path) / kPruneRecordName;
+      write_file_atomically(at, json_text(to_json(rep_, false)), fs::perms(0644));
+      rep_.record = (copy_ ? r_.out : r_.path) / kPruneRecordName;
+    }
+    if (copy_) {
+      std::error_code ec;
+      fs::permissions(stage_, fs::status(r_.path).permissions(), ec);
+      fs::rename(stage_, r_.out, ec);
+      if (ec) throw_file_error(r_.out, fmt::format("cannot create: {}", ec.message()));
+      cleanup_.p.clear();
+      on_signal_.reset();
+    }
   }
-}
+
+  PruneReport& rep_;
+  const PruneRequest& r_;
+  const bool copy_, in_place_;
+  fs::path stage_;
+  // Declared before the signal guard and journal: destroyed after them, as in one function.
+  Cleanup cleanup_;
+  std::optional<TempFileGuard> on_signal_;
+  std::vector<TreeEntry> entries_;
+  std::vector<size_t> files_;                      // entries pruned or copied, one per file
+  std::vector<std::pair<size_t, size_t>> linked_;  // (entry, the entry of its first name)
+  std::optional<InPlaceRecord> journal_;
+  std::optional<DeferSignals> defer_;
+  std::vector<FileOutcome> outcomes_;
+  std::vector<char> done_;
+  std::vector<std::exception_ptr> errors_;
+  std::exception_ptr failed_;
+};
+
+void prune_tree(PruneReport& rep, const PruneRequest& r) { TreePrune(rep, r).run(); }
 
 // The RECORD that the new wheel's is written from: a wheel without one is refused.
 WheelRecord record_of(const Wheel& w, const fs::path& path) {
