@@ -368,130 +368,160 @@ void each_output(size_t outputs, Fn&& fn) {
 // ones in blocks on every core; write each archive in the original order,
 // unchanged members copied as stored. One output is tailor prune's wheel; more
 // are a fan-out, written side by side from the one pass.
-// Returns the changed members' bytes, summed over the outputs, and those deflated once for several.
-std::pair<uint64_t, uint64_t> prune_wheel(std::vector<WheelOutput>& outs, const fs::path& path, const Wheel& w,
-                                          bool dry_run) {
-  const WheelRecord record = record_of(w, path);
-  const bool write = !dry_run;
-  const std::string json_name = record.dist_info() + "/" + kPruneRecordName;
-  const std::string variant_name = record.dist_info() + "/" + kVariantFile;
-  for (auto& o : outs) {
-    o.rep->kind = ArtifactKind::wheel;
-    o.rep->download_before = w.data.size();
-  }
-  // Staged before any work: an output that cannot be made is said first, by its name.
-  if (write)
-    for (auto& o : outs) o.staged.emplace(o.out);
-  if (write) refuse_zip64_members(w.members);
-  // Written anew last: the record, and a variant wheel's metadata.
-  auto written_last = [&](const std::string& name, const WheelOutput& o) {
-    return name == record.name || name == json_name || (!o.variant_json.empty() && name == variant_name);
-  };
-  std::vector<WheelWork> work;
-  std::vector<char> is_elf(w.members.size(), 0);
-  for (size_t i = 0; i < w.members.size(); ++i) {
-    const WheelMember& m = w.members[i];
-    if (m.name == record.name || m.name == json_name) continue;
-    if (!is_elf_member(w, m)) {  // folders counted here too
-      for (auto& o : outs)
-        if (!written_last(m.name, o)) o.rep->other_files++;
-      continue;
+class WheelPrune {
+ public:
+  WheelPrune(std::vector<WheelOutput>& outs, const fs::path& path, const Wheel& w, bool dry_run)
+      : outs_(outs),
+        path_(path),
+        w_(w),
+        record_(record_of(w, path)),
+        write_(!dry_run),
+        json_name_(record_.dist_info() + "/" + kPruneRecordName),
+        variant_name_(record_.dist_info() + "/" + kVariantFile) {}
+
+  // Returns the changed members' bytes, summed over the outputs, and those deflated once for several.
+  std::pair<uint64_t, uint64_t> run() {
+    stage();
+    find_members();
+    order_by_size();
+    // Beside the outputs: a member of gigabytes needs the disk the new wheels go to
+    // (a dry run writes no wheel: the system's temporary folder).
+    scratch_ = write_ ? fs::absolute(outs_[0].out).parent_path() : fs::temp_directory_path();
+    shown_ = write_ ? outs_[0].out.string() : std::string();
+    threads_ = std::min(usable_cores(), kWheelThreads);
+    if (outs_.size() == 1)
+      prune_one();
+    else
+      prune_fanned();
+    for (auto& k : work_)
+      if (k.error) std::rethrow_exception(k.error);
+    for (auto& o : outs_) o.rep->deflate_level = kDeflateLevel;
+    if (!write_) {
+      for (auto& k : work_)
+        for (size_t t = 0; t < outs_.size(); ++t) keep_outcome(*outs_[t].rep, std::move(k.out[t].outcome));
+      return {0, 0};
     }
-    is_elf[i] = 1;
-    work.emplace_back();
-    work.back().member = i;
+    group_changed();
+    const uint64_t once = write_members();
+    finish_archives();
+    // Each output complete: only then do they take their names, so a failure leaves none.
+    for (auto& o : outs_) o.staged->commit();
+    return {changed_bytes_, once};
   }
+
+ private:
+  // Written anew last: the record, and a variant wheel's metadata.
+  bool written_last(const std::string& name, const WheelOutput& o) const {
+    return name == record_.name || name == json_name_ || (!o.variant_json.empty() && name == variant_name_);
+  }
+
+  void stage() {
+    for (auto& o : outs_) {
+      o.rep->kind = ArtifactKind::wheel;
+      o.rep->download_before = w_.data.size();
+    }
+    // Staged before any work: an output that cannot be made is said first, by its name.
+    if (write_)
+      for (auto& o : outs_) o.staged.emplace(o.out);
+    if (write_) refuse_zip64_members(w_.members);
+  }
+
+  void find_members() {
+    is_elf_.assign(w_.members.size(), 0);
+    for (size_t i = 0; i < w_.members.size(); ++i) {
+      const WheelMember& m = w_.members[i];
+      if (m.name == record_.name || m.name == json_name_) continue;
+      if (!is_elf_member(w_, m)) {  // folders counted here too
+        for (auto& o : outs_)
+          if (!written_last(m.name, o)) o.rep->other_files++;
+        continue;
+      }
+      is_elf_[i] = 1;
+      work_.emplace_back();
+      work_.back().member = i;
+    }
+  }
+
   // Largest first, so the longest piece does not start last.
-  std::vector<size_t> order(work.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return w.members[work[a].member].uncompressed_size > w.members[work[b].member].uncompressed_size;
-  });
-  // Beside the outputs: a member of gigabytes needs the disk the new wheels go to
-  // (a dry run writes no wheel: the system's temporary folder).
-  const fs::path scratch = write ? fs::absolute(outs[0].out).parent_path() : fs::temp_directory_path();
-  const std::string shown = write ? outs[0].out.string() : std::string();
-  const size_t threads = std::min(usable_cores(), kWheelThreads);
-  if (outs.size() == 1) {
-    // One output: each member inflated and pruned by one thread, in place.
-    parallel_for_on(threads, order.size(), [&](size_t i) {
-      WheelWork& k = work[order[i]];
+  void order_by_size() {
+    order_.resize(work_.size());
+    for (size_t i = 0; i < order_.size(); ++i) order_[i] = i;
+    std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
+      return w_.members[work_[a].member].uncompressed_size > w_.members[work_[b].member].uncompressed_size;
+    });
+  }
+
+  // One output: each member inflated and pruned by one thread, in place.
+  void prune_one() {
+    parallel_for_on(threads_, order_.size(), [&](size_t i) {
+      WheelWork& k = work_[order_[i]];
       try {
-        inflate_member(w, k, 1, scratch, shown);
-        if (!k.error) prune_member_for(w, k, 0, outs[0], true, write, scratch, shown);
+        inflate_member(w_, k, 1, scratch_, shown_);
+        if (!k.error) prune_member_for(w_, k, 0, outs_[0], true, write_, scratch_, shown_);
       } catch (...) {
         k.error = std::current_exception();  // never out of a thread: rethrown below, in member order
       }
     });
-  } else {
-    // A fan-out: every member inflated once, then each (member, output) pruned on
-    // its own thread, so the largest member's outputs do not queue on one core.
-    parallel_for_on(threads, order.size(), [&](size_t i) {
+  }
+
+  // A fan-out: every member inflated once, then each (member, output) pruned on
+  // its own thread, so the largest member's outputs do not queue on one core.
+  void prune_fanned() {
+    const size_t n = outs_.size();
+    parallel_for_on(threads_, order_.size(), [&](size_t i) {
       try {
-        inflate_member(w, work[order[i]], outs.size(), scratch, shown);
+        inflate_member(w_, work_[order_[i]], n, scratch_, shown_);
       } catch (...) {
-        work[order[i]].error = std::current_exception();
+        work_[order_[i]].error = std::current_exception();
       }
     });
-    std::vector<std::exception_ptr> errors(order.size() * outs.size());
-    parallel_for_on(threads, errors.size(), [&](size_t i) {
-      WheelWork& k = work[order[i / outs.size()]];
+    std::vector<std::exception_ptr> errors(order_.size() * n);
+    parallel_for_on(threads_, errors.size(), [&](size_t i) {
+      WheelWork& k = work_[order_[i / n]];
       if (k.error) return;
       try {
-        prune_member_for(w, k, i % outs.size(), outs[i % outs.size()], false, write, scratch, shown);
+        prune_member_for(w_, k, i % n, outs_[i % n], false, write_, scratch_, shown_);
       } catch (...) {
         errors[i] = std::current_exception();
       }
     });
     for (size_t i = 0; i < errors.size(); ++i)
-      if (errors[i] && !work[order[i / outs.size()]].error) work[order[i / outs.size()]].error = errors[i];
-    for (auto& k : work) k.inflated.reset();
+      if (errors[i] && !work_[order_[i / n]].error) work_[order_[i / n]].error = errors[i];
+    for (auto& k : work_) k.inflated.reset();
   }
-  for (auto& k : work)
-    if (k.error) std::rethrow_exception(k.error);
-  for (auto& o : outs) o.rep->deflate_level = kDeflateLevel;
-  if (!write) {
-    for (auto& k : work)
-      for (size_t t = 0; t < outs.size(); ++t) keep_outcome(*outs[t].rep, std::move(k.out[t].outcome));
-    return {0, 0};
-  }
-  // The archives in the original order, written as they go: the changed
-  // members' blocks (a member's outputs one after another) are deflated a
-  // window at a time and written as they come, the members before each copied
-  // first, so memory holds a window of blocks and a piece of a copy, whatever
-  // the wheel's size and however many outputs.
+
   // One group per changed member: its outputs' bytes, whose blocks the prune did not
   // reach are the same in each and deflated once.
-  std::vector<WheelWork*> group_work;
-  std::vector<std::vector<size_t>> group_outputs;
-  std::vector<std::vector<GroupInput>> groups;
-  uint64_t changed_bytes = 0;
-  for (auto& k : work) {
-    std::vector<size_t> ts;
-    std::vector<GroupInput> inputs;
-    for (size_t t = 0; t < outs.size(); ++t)
-      if (k.out[t].bytes) ts.push_back(t), inputs.push_back({k.out[t].bytes.get(), k.out[t].moved});
-    if (inputs.empty()) continue;
-    for (const GroupInput& in : inputs) changed_bytes += in.bytes->size();
-    group_work.push_back(&k);
-    group_outputs.push_back(std::move(ts));
-    groups.push_back(std::move(inputs));
-  }
-  for (auto& o : outs) o.zip.emplace(o.staged->fd(), o.out.string());
-  auto copy_until = [&](WheelOutput& o, size_t t, size_t end) {  // members [next_member, end), none changed
-    for (; o.next_member < end; ++o.next_member) {
-      const WheelMember& m = w.members[o.next_member];
-      if (written_last(m.name, o)) continue;
-      o.zip->add_stored(m, w);
-      if (is_elf[o.next_member]) keep_outcome(*o.rep, std::move(work[o.next_work++].out[t].outcome));
+  void group_changed() {
+    for (auto& k : work_) {
+      std::vector<size_t> ts;
+      std::vector<GroupInput> inputs;
+      for (size_t t = 0; t < outs_.size(); ++t)
+        if (k.out[t].bytes) ts.push_back(t), inputs.push_back({k.out[t].bytes.get(), k.out[t].moved});
+      if (inputs.empty()) continue;
+      for (const GroupInput& in : inputs) changed_bytes_ += in.bytes->size();
+      group_work_.push_back(&k);
+      group_outputs_.push_back(std::move(ts));
+      groups_.push_back(std::move(inputs));
     }
-  };
-  auto put_block = [&](const HandedBlock& b) {
-    WheelWork* k = group_work[b.group];
-    const size_t t = group_outputs[b.group][b.input];
-    WheelOutput& o = outs[t];
+  }
+
+  // Members [next_member, end) of output \a t, none changed, copied as stored.
+  void copy_until(WheelOutput& o, size_t t, size_t end) {
+    for (; o.next_member < end; ++o.next_member) {
+      const WheelMember& m = w_.members[o.next_member];
+      if (written_last(m.name, o)) continue;
+      o.zip->add_stored(m, w_);
+      if (is_elf_[o.next_member]) keep_outcome(*o.rep, std::move(work_[o.next_work++].out[t].outcome));
+    }
+  }
+
+  void put_block(const HandedBlock& b) {
+    WheelWork* k = group_work_[b.group];
+    const size_t t = group_outputs_[b.group][b.input];
+    WheelOutput& o = outs_[t];
     MemberOutcome& mo = k->out[t];
-    const WheelMember& m = w.members[k->member];
+    const WheelMember& m = w_.members[k->member];
     if (o.next_member <= k->member) {  // its first block
       copy_until(o, t, k->member);
       o.zip->begin_packed(m.name, mo.crc, mo.bytes->size(), m);
@@ -502,31 +532,47 @@ std::pair<uint64_t, uint64_t> prune_wheel(std::vector<WheelOutput>& outs, const 
     mo.outcome.compressed_after = o.zip->end_packed();
     o.new_lines[m.name] = mo.record_line;
     mo.bytes.reset();  // its temporary file goes now (no later window reads it), not at the end
-    keep_outcome(*o.rep, std::move(work[o.next_work++].out[t].outcome));
-  };
-  const uint64_t once = deflate_windows(
-      groups,
-      [&](std::span<const HandedBlock> window) {
-        // Each output's blocks in order, the outputs side by side: each writes its own archive
-        // (and copies the members before its changed ones), while the cores deflate the next window.
-        std::vector<std::vector<const HandedBlock*>> of(outs.size());
-        for (const HandedBlock& b : window) of[group_outputs[b.group][b.input]].push_back(&b);
-        each_output(outs.size(), [&](size_t t) {
-          for (const HandedBlock* b : of[t]) put_block(*b);
-        });
-      },
-      kDeflateLevel, kDeflateBlock, threads);
-  struct stat st {};
-  const mode_t mode = ::stat(path.c_str(), &st) == 0 ? st.st_mode & 0777 : 0644;  // the input wheel's, for each output
-  each_output(outs.size(), [&](size_t t) {
-    WheelOutput& o = outs[t];
+    keep_outcome(*o.rep, std::move(work_[o.next_work++].out[t].outcome));
+  }
+
+  // The archives in the original order, written as they go: the changed
+  // members' blocks (a member's outputs one after another) are deflated a
+  // window at a time and written as they come, the members before each copied
+  // first, so memory holds a window of blocks and a piece of a copy, whatever
+  // the wheel's size and however many outputs. Returns the bytes deflated once for several.
+  uint64_t write_members() {
+    for (auto& o : outs_) o.zip.emplace(o.staged->fd(), o.out.string());
+    return deflate_windows(
+        groups_,
+        [&](std::span<const HandedBlock> window) {
+          // Each output's blocks in order, the outputs side by side: each writes its own archive
+          // (and copies the members before its changed ones), while the cores deflate the next window.
+          std::vector<std::vector<const HandedBlock*>> of(outs_.size());
+          for (const HandedBlock& b : window) of[group_outputs_[b.group][b.input]].push_back(&b);
+          each_output(outs_.size(), [&](size_t t) {
+            for (const HandedBlock* b : of[t]) put_block(*b);
+          });
+        },
+        kDeflateLevel, kDeflateBlock, threads_);
+  }
+
+  // Each archive's last members, its record, its prune record and RECORD.
+  void finish_archives() {
+    struct stat st {};
+    const mode_t mode =
+        ::stat(path_.c_str(), &st) == 0 ? st.st_mode & 0777 : 0644;  // the input wheel's, for each output
+    each_output(outs_.size(), [&](size_t t) { finish_archive(t, mode); });
+  }
+
+  void finish_archive(size_t t, mode_t mode) {
+    WheelOutput& o = outs_[t];
     PruneReport& rep = *o.rep;
     ZipWriter& zip = *o.zip;
-    copy_until(o, t, w.members.size());
+    copy_until(o, t, w_.members.size());
     std::string text;
-    for (const auto& line : record.lines) {
+    for (const auto& line : record_.lines) {
       std::string p = record_path(line);
-      if (p == json_name || (!o.variant_json.empty() && p == variant_name)) continue;
+      if (p == json_name_ || (!o.variant_json.empty() && p == variant_name_)) continue;
       auto it = o.new_lines.find(p);
       text += (it == o.new_lines.end() ? line : it->second) + "\n";
     }
@@ -536,23 +582,42 @@ std::pair<uint64_t, uint64_t> prune_wheel(std::vector<WheelOutput>& outs, const 
     std::string json = json_text(to_json(rep, false));
     WheelMember like;
     like.external_attributes = 0100644u << 16;
-    add_deflated(zip, json_name, ByteSlice::of(json), like);
-    rep.record = json_name;
-    text += fmt::format("{},{},{}\n", json_name, record_hash(ByteSlice::of(json)), json.size());
+    add_deflated(zip, json_name_, ByteSlice::of(json), like);
+    rep.record = json_name_;
+    text += fmt::format("{},{},{}\n", json_name_, record_hash(ByteSlice::of(json)), json.size());
     // A variant wheel's metadata after the record, so that all before it is the single prune's.
     if (!o.variant_json.empty()) {
-      add_deflated(zip, variant_name, ByteSlice::of(o.variant_json), like);
+      add_deflated(zip, variant_name_, ByteSlice::of(o.variant_json), like);
       text +=
-          fmt::format("{},{},{}\n", variant_name, record_hash(ByteSlice::of(o.variant_json)), o.variant_json.size());
+          fmt::format("{},{},{}\n", variant_name_, record_hash(ByteSlice::of(o.variant_json)), o.variant_json.size());
     }
-    add_deflated(zip, record.name, ByteSlice::of(text), like);
+    add_deflated(zip, record_.name, ByteSlice::of(text), like);
     zip.finish();
     rep.download_after = zip.written();
     ::fchmod(o.staged->fd(), mode);
-  });
-  // Each output complete: only then do they take their names, so a failure leaves none.
-  for (auto& o : outs) o.staged->commit();
-  return {changed_bytes, once};
+  }
+
+  std::vector<WheelOutput>& outs_;
+  const fs::path& path_;
+  const Wheel& w_;
+  const WheelRecord record_;
+  const bool write_;
+  const std::string json_name_, variant_name_;
+  std::vector<WheelWork> work_;
+  std::vector<char> is_elf_;
+  std::vector<size_t> order_;  // indexes into work_, largest member first
+  fs::path scratch_;
+  std::string shown_;
+  size_t threads_ = 1;
+  std::vector<WheelWork*> group_work_;
+  std::vector<std::vector<size_t>> group_outputs_;
+  std::vector<std::vector<GroupInput>> groups_;
+  uint64_t changed_bytes_ = 0;
+};
+
+std::pair<uint64_t, uint64_t> prune_wheel(std::vector<WheelOutput>& outs, const fs::path& path, const Wheel& w,
+                                          bool dry_run) {
+  return WheelPrune(outs, path, w, dry_run).run();
 }
 
 }  // namespace
