@@ -682,14 +682,8 @@ std::vector<uint32_t> numbers_of(const std::vector<PruneTarget>& targets) {
   throw DiagnosticError(std::move(d));
 }
 
-}  // namespace
-
-FanOutReport prune_fan_out(const FanOutRequest& r) {
-  auto start = std::chrono::steady_clock::now();
-  // As prune_path reads it: a folder, an ELF file, else a wheel.
-  const ArtifactKind kind = artifact_kind(r.path);
-  const bool is_wheel = kind != ArtifactKind::directory && kind != ArtifactKind::file;
-  const bool write = !r.opts.dry_run;
+// Each output's PEP 825 label: as given, else made from its SMs; each valid and its own.
+std::vector<std::string> labels_of(const FanOutRequest& r) {
   std::vector<std::string> labels;
   for (const auto& o : r.outputs) {
     std::string label = o.label.empty() ? variant_label_of(numbers_of(o.targets)) : o.label;
@@ -699,92 +693,88 @@ FanOutReport prune_fan_out(const FanOutRequest& r) {
       bad_label(fmt::format("two outputs would be labelled '{}'", label));
     labels.push_back(label);
   }
-  // Where each output goes, and for a wheel its variant metadata and the index's.
+  return labels;
+}
+
+// Where each output goes, and for a wheel its variant metadata and the index's.
+struct FanOutPlaces {
   std::vector<fs::path> outs;
-  std::optional<WheelName> name;
   VariantMetadata index;
   fs::path index_path;
   std::vector<std::string> variant_texts;
-  const fs::path base = r.path.lexically_normal().filename().empty()
-                            ? r.path.lexically_normal().parent_path().filename()
-                            : r.path.lexically_normal().filename();
-  if (is_wheel) {
-    name = parse_wheel_name(r.path.filename().string());
-    if (!name)
-      throw_file_error(r.path, "not a wheel file name",
-                       "a fan-out names its wheels after the input's "
-                       "{distribution}-{version}(-{build})?-{python}-{abi}-{platform}.whl");
-    if (!name->label.empty())
-      throw_file_error(r.path, fmt::format("already a variant wheel (label '{}')", name->label),
-                       "prune the wheel it was made from");
-    const std::string cuda = cuda_of_wheel_version(name->version);
-    index.namespaces = {kNvidiaNamespace};
-    for (size_t i = 0; i < r.outputs.size(); ++i) {
-      WheelName n = *name;
-      n.label = labels[i];
-      outs.push_back(r.dir / n.file_name());
-      VariantMetadata one;
-      one.namespaces = {kNvidiaNamespace};
-      one.variants[labels[i]] = nvidia_properties(numbers_of(r.outputs[i].targets), cuda);
-      variant_texts.push_back(variant_json_text(one));
-      index.variants[labels[i]] = one.variants[labels[i]];
-    }
-    index_path = r.dir / name->variants_index_name();
-    // An index already there (an earlier fan-out of the same version) is merged with, before any work.
-    if (write && fs::exists(index_path)) {
-      std::string text = read_file(index_path, "the variants index");
-      VariantMetadata there = parse_variant_json(text, index_path.string());
-      merge_variant_metadata(there, index, index_path.string());
-      index = std::move(there);
-    }
-  } else {
-    for (const auto& l : labels) outs.push_back(r.dir / l / base);
-  }
-  if (write) {
-    for (const auto& o : outs)
-      if (fs::exists(fs::symlink_status(o)))
-        throw_file_error(o, "the output exists already",
-                         "tailor prune never overwrites: remove it, or choose another -o");
-    std::error_code ec;
-    fs::create_directories(r.dir, ec);
-    if (!fs::is_directory(r.dir)) throw_file_error(r.dir, fmt::format("cannot create the directory: {}", ec.message()));
-    remove_stale_temp_files(r.dir);
-  }
-  FanOutReport fr;
-  fr.outputs.resize(r.outputs.size());
+};
+
+FanOutPlaces wheel_places(const FanOutRequest& r, const std::vector<std::string>& labels, bool write) {
+  FanOutPlaces f;
+  std::optional<WheelName> name = parse_wheel_name(r.path.filename().string());
+  if (!name)
+    throw_file_error(r.path, "not a wheel file name",
+                     "a fan-out names its wheels after the input's "
+                     "{distribution}-{version}(-{build})?-{python}-{abi}-{platform}.whl");
+  if (!name->label.empty())
+    throw_file_error(r.path, fmt::format("already a variant wheel (label '{}')", name->label),
+                     "prune the wheel it was made from");
+  const std::string cuda = cuda_of_wheel_version(name->version);
+  f.index.namespaces = {kNvidiaNamespace};
   for (size_t i = 0; i < r.outputs.size(); ++i) {
-    PruneReport& rep = fr.outputs[i];
-    rep.root = r.path.string();
-    rep.output = write ? outs[i].string() : "";
-    for (const auto& t : r.outputs[i].targets) rep.sm.push_back(t.sm);
-    rep.keep_ptx = r.opts.keep_ptx;
-    rep.dry_run = r.opts.dry_run;
+    WheelName n = *name;
+    n.label = labels[i];
+    f.outs.push_back(r.dir / n.file_name());
+    VariantMetadata one;
+    one.namespaces = {kNvidiaNamespace};
+    one.variants[labels[i]] = nvidia_properties(numbers_of(r.outputs[i].targets), cuda);
+    f.variant_texts.push_back(variant_json_text(one));
+    f.index.variants[labels[i]] = one.variants[labels[i]];
   }
-  if (!is_wheel) {
-    // A library or folder has nothing to inflate: each output is prune_path's, the input
-    // read again from the page cache.
-    for (size_t i = 0; i < r.outputs.size(); ++i) {
-      PruneRequest one;
-      one.path = r.path;
-      one.opts = r.opts;
-      one.opts.targets = r.outputs[i].targets;
-      one.limits = r.limits;
-      if (write) {
-        fs::create_directory(outs[i].parent_path());
-        one.out = outs[i];
-      }
-      fr.outputs[i] = prune_path(one);
+  f.index_path = r.dir / name->variants_index_name();
+  // An index already there (an earlier fan-out of the same version) is merged with, before any work.
+  if (write && fs::exists(f.index_path)) {
+    std::string text = read_file(f.index_path, "the variants index");
+    VariantMetadata there = parse_variant_json(text, f.index_path.string());
+    merge_variant_metadata(there, f.index, f.index_path.string());
+    f.index = std::move(there);
+  }
+  return f;
+}
+
+// No output there yet, and the folder they go to made, its stale temporary files swept.
+void prepare_dir(const FanOutRequest& r, const std::vector<fs::path>& outs) {
+  for (const auto& o : outs)
+    if (fs::exists(fs::symlink_status(o)))
+      throw_file_error(o, "the output exists already",
+                       "tailor prune never overwrites: remove it, or choose another -o");
+  std::error_code ec;
+  fs::create_directories(r.dir, ec);
+  if (!fs::is_directory(r.dir)) throw_file_error(r.dir, fmt::format("cannot create the directory: {}", ec.message()));
+  remove_stale_temp_files(r.dir);
+}
+
+// A library or folder has nothing to inflate: each output is prune_path's, the input
+// read again from the page cache.
+void fan_out_files(const FanOutRequest& r, const std::vector<fs::path>& outs, bool write, FanOutReport& fr) {
+  for (size_t i = 0; i < r.outputs.size(); ++i) {
+    PruneRequest one;
+    one.path = r.path;
+    one.opts = r.opts;
+    one.opts.targets = r.outputs[i].targets;
+    one.limits = r.limits;
+    if (write) {
+      fs::create_directory(outs[i].parent_path());
+      one.out = outs[i];
     }
-    return fr;
+    fr.outputs[i] = prune_path(one);
   }
+}
+
+void fan_out_wheel(const FanOutRequest& r, const FanOutPlaces& places, bool write, FanOutReport& fr) {
   WheelFile file = open_wheel_file(r.path, r.limits, "tailor prune");
   std::vector<WheelOutput> wouts(r.outputs.size());
   for (size_t i = 0; i < r.outputs.size(); ++i) {
-    wouts[i].out = outs[i];
+    wouts[i].out = places.outs[i];
     wouts[i].opts = r.opts;
     wouts[i].opts.targets = r.outputs[i].targets;
     wouts[i].rep = &fr.outputs[i];
-    wouts[i].variant_json = variant_texts[i];
+    wouts[i].variant_json = places.variant_texts[i];
   }
   try {
     std::tie(fr.deflated_bytes, fr.deflated_once) = prune_wheel(wouts, r.path, file.wheel, r.opts.dry_run);
@@ -793,10 +783,46 @@ FanOutReport prune_fan_out(const FanOutRequest& r) {
     throw_file_error(r.path, e.diagnostic().message);
   }
   if (write) {
-    write_file_atomically(index_path, variant_json_text(index), fs::perms(0644));
-    fr.variants_index = index_path.string();
-    fr.variants = index.variants.size();
+    write_file_atomically(places.index_path, variant_json_text(places.index), fs::perms(0644));
+    fr.variants_index = places.index_path.string();
+    fr.variants = places.index.variants.size();
   }
+}
+
+}  // namespace
+
+FanOutReport prune_fan_out(const FanOutRequest& r) {
+  auto start = std::chrono::steady_clock::now();
+  // As prune_path reads it: a folder, an ELF file, else a wheel.
+  const ArtifactKind kind = artifact_kind(r.path);
+  const bool is_wheel = kind != ArtifactKind::directory && kind != ArtifactKind::file;
+  const bool write = !r.opts.dry_run;
+  const std::vector<std::string> labels = labels_of(r);
+  FanOutPlaces places;
+  if (is_wheel) {
+    places = wheel_places(r, labels, write);
+  } else {
+    const fs::path base = r.path.lexically_normal().filename().empty()
+                              ? r.path.lexically_normal().parent_path().filename()
+                              : r.path.lexically_normal().filename();
+    for (const auto& l : labels) places.outs.push_back(r.dir / l / base);
+  }
+  if (write) prepare_dir(r, places.outs);
+  FanOutReport fr;
+  fr.outputs.resize(r.outputs.size());
+  for (size_t i = 0; i < r.outputs.size(); ++i) {
+    PruneReport& rep = fr.outputs[i];
+    rep.root = r.path.string();
+    rep.output = write ? places.outs[i].string() : "";
+    for (const auto& t : r.outputs[i].targets) rep.sm.push_back(t.sm);
+    rep.keep_ptx = r.opts.keep_ptx;
+    rep.dry_run = r.opts.dry_run;
+  }
+  if (!is_wheel) {
+    fan_out_files(r, places.outs, write, fr);
+    return fr;
+  }
+  fan_out_wheel(r, places, write, fr);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (auto& rep : fr.outputs) rep.seconds = seconds;
   return fr;
