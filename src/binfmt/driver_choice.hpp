@@ -9,6 +9,12 @@
 /// (ties, such as sm_90 beside sm_90a, all kept as found); the newest PTX that
 /// runs only when no SASS does, or when asked. Entries that are neither SASS
 /// nor PTX (NVVM IR for JIT LTO) are no per-SM choice: kept.
+///
+/// A container in which nothing runs on any of the GPUs keeps those entries
+/// that are no per-SM choice, or else only its one smallest entry: it stays a
+/// valid container that registers, and on these GPUs it had no code to load
+/// before either, so nothing that ran is lost (issue 59; until then such
+/// containers were kept whole, 48.5 MB of cuBLASLt's for SM 9.0).
 
 #include <span>
 #include <string>
@@ -24,8 +30,9 @@ struct ContainerChoice {
   std::vector<bool> keep;  ///< one per entry
   /// GPUs (their sm) for which no entry of the container runs.
   std::vector<std::string> unusable_for;
-  /// No GPU can use any entry: the container is left as it is (keep all).
-  bool untouched = false;
+  /// No GPU can use any entry: \a keep holds the entries that are no per-SM
+  /// choice, else the one smallest entry.
+  bool foreign_only = false;
   size_t kept() const;
 };
 

@@ -78,9 +78,10 @@ void print_text(std::ostream& out, const PruneReport& r) {
       out << fmt::format("{}: kept its size (freed bytes {}): {}\n", name,
                          r.dry_run ? "would be zeros" : "left as zeros, holes where the file system allows",
                          f.compaction);
-    if (f.untouched)
-      out << fmt::format("{}: {} of {} containers left untouched: nothing in them runs on SM {}\n", name, f.untouched,
-                         f.containers, fmt::join(f.untouched_for, ", "));
+    if (f.untouched || f.reduced)
+      out << fmt::format(
+          "{}: nothing in {} of {} containers runs on SM {}: {} cut to their smallest entry, {} left as they were\n",
+          name, f.untouched + f.reduced, f.containers, fmt::join(f.untouched_for, ", "), f.reduced, f.untouched);
   }
   uint64_t fatbins = 0, removed = 0;
   for (const auto& f : r.files) fatbins += f.fatbin_bytes, removed += f.removed_bytes;

@@ -95,8 +95,11 @@ TEST(FatbinRewrite, RelocatableFatbinIsPrunedAndKeepsItsPtx) {
   ASSERT_EQ(plan.sections.size(), 1u);
   EXPECT_EQ(plan.sections[0].first, re->find("__nv_relfatbin")->offset);
   EXPECT_TRUE(std::all_of(plan.containers.begin(), plan.containers.end(), [](const auto& c) { return c.relocatable; }));
-  // For SM 8.0 nothing in it runs: left as it was.
-  EXPECT_FALSE(plan_rewrite(*re, options({"8.0"}).targets, false).changes());
+  // For SM 8.0 nothing in it runs: each container keeps its smallest entry, sm_90a of
+  // the first (1,608 bytes, first of two equal), compute_90 of the second (536).
+  plan = plan_rewrite(*re, options({"8.0"}).targets, false);
+  EXPECT_TRUE(plan.changes());
+  EXPECT_EQ(kept_names(plan), "compute_90 sm_90a");
 }
 
 // The entries of \a bytes' .nv_fatbin, as "arch arch | arch" per container.
@@ -173,9 +176,18 @@ TEST(PruneRewrite, InspectShowsOnlyWhatWasKept) {
   EXPECT_EQ(listing(mixed), "compute_80 sm_86 sm_103");
   std::vector<uint8_t> ptx = fixture("sm90a-sm90-ptx.so");
   f = prune_elf_bytes("sm90a-sm90-ptx.so", ptx, options({"12.0"}));
-  EXPECT_EQ(listing(ptx), "sm_90a sm_90 | compute_90");
-  EXPECT_EQ(f.untouched, 1u);
+  // The first container (sm_90a sm_90) has nothing for 12.0: it keeps its smallest entry,
+  // sm_90a (1,608 bytes, first of two equal), and counts as reduced.
+  EXPECT_EQ(listing(ptx), "sm_90a | compute_90");
+  EXPECT_EQ(f.untouched, 0u);
+  EXPECT_EQ(f.reduced, 1u);
   EXPECT_EQ(f.untouched_for, std::vector<std::string>{"12.0"});
+  // sm90.so for 8.9: each container holds a single sm_90: nothing to cut, left as it was.
+  std::vector<uint8_t> one = fixture("sm90.so");
+  f = prune_elf_bytes("sm90.so", one, options({"8.9"}));
+  EXPECT_EQ(listing(one), "sm_90 | sm_90");
+  EXPECT_EQ(f.untouched, 2u);
+  EXPECT_EQ(f.reduced, 0u);
 }
 
 TEST(PruneRewrite, DryRunAndReportCountsChangeNothing) {

@@ -39,6 +39,7 @@ nlohmann::json file_json(const FileOutcome& f) {
   if (f.compressed_before) j["compressed"] = {{"before", f.compressed_before}, {"after", f.compressed_after}};
   if (!f.refused.empty()) j["refused"] = f.refused;
   if (!f.compaction.empty()) j["not_compacted"] = f.compaction;
+  if (f.reduced) j["reduced_containers"] = f.reduced;  // where it applies: records of before stay as they were
   if (f.removed_deflated) j["removed_deflated_estimate"] = f.removed_deflated;
   return j;
 }
@@ -68,6 +69,7 @@ FileOutcome file_from_json(const nlohmann::json& j) {
   f.removed_bytes = j.value("removed_bytes", uint64_t{0});
   f.containers = j.value("containers", size_t{0});
   f.untouched = j.value("untouched_containers", size_t{0});
+  f.reduced = j.value("reduced_containers", size_t{0});  // records before issue 59 have none
   f.untouched_for = j.value("untouched_for", std::vector<std::string>{});
   for (const auto& a : j.at("archs")) f.archs.push_back(arch_from_json(a));
   if (j.contains("disk")) {

@@ -32,8 +32,9 @@ PruneReport wheel_report() {
   a.removed_bytes = 300;
   a.compressed_before = 700;
   a.compressed_after = 500;
-  a.containers = 2;
+  a.containers = 3;
   a.untouched = 1;
+  a.reduced = 1;
   a.untouched_for = {"9.0"};
   a.archs = {{"sm_80", 80, FatbinKind::sass, 0, 2, 0, 300},
              {"sm_90", 90, FatbinKind::sass, 2, 0, 250, 0},
@@ -58,7 +59,7 @@ TEST(PruneRecord, WrittenAsTheRecordSays) {
       {"arch": "compute_90", "kind": "ptx", "kept": 1, "removed": 0, "kept_bytes": 50, "removed_bytes": 0}],
     "files": [
       {"path": "torch/lib/libA.so", "size": 1000, "size_after": 1000, "fatbin_bytes": 600, "removed_bytes": 300,
-       "containers": 2, "untouched_containers": 1, "untouched_for": ["9.0"],
+       "containers": 3, "untouched_containers": 1, "reduced_containers": 1, "untouched_for": ["9.0"],
        "archs": [
          {"arch": "sm_80", "kind": "sass", "kept": 0, "removed": 2, "kept_bytes": 0, "removed_bytes": 300},
          {"arch": "sm_90", "kind": "sass", "kept": 2, "removed": 0, "kept_bytes": 250, "removed_bytes": 0},

@@ -51,9 +51,10 @@ FileOutcome outcome_of(std::string path, uint64_t size, const RewritePlan& plan)
   f.containers = plan.containers.size();
   std::map<ArchKey, ArchChange> by;
   for (const auto& c : plan.containers) {
-    if (c.choice.untouched && !c.entries.empty()) f.untouched++;
+    if (c.choice.foreign_only && !c.entries.empty()) (c.changes() ? f.reduced : f.untouched)++;
     for (const auto& sm : c.choice.unusable_for)
-      if (std::find(f.untouched_for.begin(), f.untouched_for.end(), sm) == f.untouched_for.end() && c.choice.untouched)
+      if (std::find(f.untouched_for.begin(), f.untouched_for.end(), sm) == f.untouched_for.end() &&
+          c.choice.foreign_only)
         f.untouched_for.push_back(sm);
     const bool pruned = c.changes();
     for (size_t i = 0; i < c.entries.size(); ++i) {

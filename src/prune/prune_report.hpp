@@ -34,7 +34,9 @@ struct FileOutcome {
   uint64_t removed_deflated = 0;  ///< --dry-run: the removed entries deflated, estimated (deflate_estimate.hpp)
   std::vector<ArchChange> archs;
   size_t containers = 0;
-  size_t untouched = 0;                    ///< containers no target can use, left as they were
+  /// Containers no target can use (binfmt/driver_choice.hpp): \a reduced lost
+  /// entries (kept their smallest, or their NVVM IR), \a untouched had none to lose.
+  size_t untouched = 0, reduced = 0;
   std::vector<std::string> untouched_for;  ///< the SMs that found nothing in them
   std::string refused;                     ///< why the file was left unchanged; empty when pruned
 

@@ -48,7 +48,7 @@ Kept keep(const std::string& name, std::vector<std::string> sms, bool keep_ptx =
     if (!k.entries.empty() || &c != &fb->containers.front()) k.entries += " |";
     for (size_t i = 0; i < entries.size(); ++i)
       if (choice.keep[i]) k.entries += " " + entries[i].arch_name();
-    if (choice.untouched && !entries.empty()) k.untouched++;
+    if (choice.foreign_only && !entries.empty()) k.untouched++;
   }
   if (!k.entries.empty() && k.entries.front() == ' ') k.entries.erase(0, 1);
   return k;
@@ -71,10 +71,9 @@ void expect(const std::string& name, std::initializer_list<Case> cases) {
 // multi.so: three containers, the first without PTX:
 // sm_75 sm_80 sm_86 sm_90 sm_100 sm_120 | ... compute_120 sm_120 (twice).
 TEST(PruneSelection, MultiKeepsTheNewestSassOfTheTargetsMajor) {
-  const char* all =
-      "sm_75 sm_80 sm_86 sm_90 sm_100 sm_120 | sm_75 sm_80 sm_86 sm_90 sm_100 compute_120 sm_120 | "
-      "sm_75 sm_80 sm_86 sm_90 sm_100 compute_120 sm_120";
-  expect("multi.so", {{"6.1", all, 3},  // no SASS of major 6, compute_120 is newer than 6.1
+  // No SASS of major 6, compute_120 is newer than 6.1: nothing runs, each container keeps its
+  // smallest entry (sm_75 1,528 bytes, first of three equal; compute_120 544; compute_120 440).
+  expect("multi.so", {{"6.1", "sm_75 | compute_120 | compute_120", 3},
                       {"7.5", "sm_75 | sm_75 | sm_75", 0},
                       {"8.0", "sm_80 | sm_80 | sm_80", 0},
                       {"8.6", "sm_86 | sm_86 | sm_86", 0},
@@ -88,9 +87,8 @@ TEST(PruneSelection, MultiKeepsTheNewestSassOfTheTargetsMajor) {
 
 // multi-compressed.so: sm_75 sm_80 sm_90 sm_100 sm_120 in three containers (no sm_86).
 TEST(PruneSelection, MultiCompressedFallsBackToTheOlderMinor) {
-  const char* all =
-      "sm_75 sm_80 sm_90 sm_100 sm_120 | sm_75 sm_80 sm_90 sm_100 sm_120 | sm_75 sm_80 sm_90 sm_100 sm_120";
-  expect("multi-compressed.so", {{"6.1", all, 3},
+  // 6.1: nothing runs; sm_75 is the smallest of each (608, first of two equal; 1,120; 944 bytes).
+  expect("multi-compressed.so", {{"6.1", "sm_75 | sm_75 | sm_75", 3},
                                  {"7.5", "sm_75 | sm_75 | sm_75", 0},
                                  {"8.0", "sm_80 | sm_80 | sm_80", 0},
                                  {"8.6", "sm_80 | sm_80 | sm_80", 0},
@@ -104,8 +102,10 @@ TEST(PruneSelection, MultiCompressedFallsBackToTheOlderMinor) {
 
 // sm90a-sm90-ptx.so: sm_90a sm_90 | sm_90a compute_90 sm_90.
 TEST(PruneSelection, ArchSpecificAndPlainTiesAreBothKept) {
-  const char* all = "sm_90a sm_90 | sm_90a compute_90 sm_90";
-  const char* ptx = "sm_90a sm_90 | compute_90";  // first container: nothing for Blackwell, left as it is
+  // Nothing runs before Hopper: each container keeps its smallest entry (sm_90a 1,608 bytes,
+  // first of two equal; compute_90 536).
+  const char* all = "sm_90a | compute_90";
+  const char* ptx = "sm_90a | compute_90";  // first container: nothing for Blackwell, its smallest kept
   expect("sm90a-sm90-ptx.so", {{"6.1", all, 2},
                                {"7.5", all, 2},
                                {"8.0", all, 2},
@@ -148,9 +148,10 @@ TEST(PruneSelection, FamilyCubinsRunOnTheirFamily) {
 // mixed.so (tests/data/elf/make-mixed.sh): one container of
 // sm_80 compute_80 sm_86 sm_90a compute_90a sm_100f sm_103 sm_120f compute_120f.
 TEST(PruneSelection, MixedFixtureForEveryTarget) {
-  const char* all = "sm_80 compute_80 sm_86 sm_90a compute_90a sm_100f sm_103 sm_120f compute_120f";
-  expect("mixed.so", {{"6.1", all, 1},
-                      {"7.5", all, 1},  // compute_80 is newer than 7.5
+  // 6.1, 7.5: nothing runs (compute_80 is newer than 7.5); the smallest entry is kept,
+  // compute_80 (464 bytes, first of two equal with compute_90a).
+  expect("mixed.so", {{"6.1", "compute_80", 1},
+                      {"7.5", "compute_80", 1},
                       {"8.0", "sm_80", 0},
                       {"8.6", "sm_86", 0},
                       {"8.9", "sm_86", 0},

@@ -111,7 +111,7 @@ std::vector<Check> cuda_checks(const KnowledgeBase& kb, const VariantPromise& p,
   // what prune keeps): entries outside it are code they never load.
   // Entries the choice keeps beyond the variant's own SMs (PTX where no cubin
   // fits, a cubin of a lower minor) and containers with nothing for them
-  // (which prune leaves as they were) are named, not failed.
+  // (which prune cuts to one entry, or their NVVM IR) are named, not failed.
   // Relocatable device code (__nv_relfatbin) keeps its PTX beside the SASS, as prune
   // does: a device link cannot take a cubin of a lower minor. Named, not failed.
   std::vector<FatbinEntry> own, other, kept, foreign, linkable;
@@ -119,12 +119,12 @@ std::vector<Check> cuda_checks(const KnowledgeBase& kb, const VariantPromise& p,
   for (const auto& f : in.files)
     for_each_container(f, [&](std::span<const FatbinEntry> box, bool relocatable) {
       ContainerChoice choice = choose_entries(box, targets, p.ptx || relocatable);
-      untouched += choice.untouched;
+      untouched += choice.foreign_only;
       for (size_t i = 0; i < box.size(); ++i) {
         const FatbinEntry& e = box[i];
         bool mine = std::find(numbers.begin(), numbers.end(), e.arch) != numbers.end() &&
                     (e.kind == FatbinKind::sass || (e.kind == FatbinKind::ptx && p.ptx));
-        if (choice.untouched)
+        if (choice.foreign_only)
           foreign.push_back(e);
         else if (!choice.keep[i])
           other.push_back(e);
@@ -167,8 +167,8 @@ std::vector<Check> cuda_checks(const KnowledgeBase& kb, const VariantPromise& p,
     named += fmt::format("; PTX of relocatable device code (__nv_relfatbin), kept for a device link: {}",
                          summary(tally(linkable)));
   if (untouched)
-    named += fmt::format("; {} container{} with no code for {}, left as they were: {}", untouched,
-                         untouched == 1 ? "" : "s", label, summary(tally(foreign)));
+    named += fmt::format("; {} container{} with no code for {} (prune keeps one entry of each, or its NVVM IR): {}",
+                         untouched, untouched == 1 ? "" : "s", label, summary(tally(foreign)));
   if (other.empty())
     out.push_back(
         {"fatbin-only-sm", CheckStatus::ok,

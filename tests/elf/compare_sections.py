@@ -17,8 +17,9 @@ With --sm X.Y (the SMs pruned for, one), each container must hold what the
 CUDA driver could load on that GPU, worked out here from the original's entry
 headers by NVIDIA's rule (CUDA C++ Programming Guide, binary compatibility):
 the newest cubins of the GPU's major not above it (sm_XYa: that GPU only);
-where none, the newest PTX not above it; where none of either, the container
-as it was.
+where none, the newest PTX not above it; where none of either, the entries that
+are neither cubin nor PTX (NVVM IR), or else the one smallest entry (the first
+of equals; issue 59: nothing there runs on that GPU, before or after).
 
 usage: python3 compare_sections.py ORIGINAL PRUNED [--sm X.Y]
 Prints one line per difference and exits 1 on any; else prints a summary and exits 0.
@@ -111,7 +112,10 @@ def expected(entries, sm):
     if ptx:
         best = max(k[1] for k, _ in ptx)
         return [e for k, e in ptx if k[1] == best]
-    return entries
+    others = [e for e in entries if struct.unpack_from("<H", e, 0)[0] not in (1, 2, 4)]  # 4: an old-style cubin
+    if others or not entries:
+        return others
+    return [min(entries, key=len)]
 
 
 def digest(b):
