@@ -19,7 +19,6 @@
 
 namespace tailor {
 
-namespace fs = std::filesystem;
 using migrate::AdoptionPlan;
 
 namespace {
@@ -86,8 +85,7 @@ void print_summary(Session& s, const AdoptionPlan& p, bool write) {
 }
 
 int AdoptRun::run(Session& s) {
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw_file_error(dir, "not a directory");
+  if (std::error_code ec; !std::filesystem::is_directory(dir, ec)) throw_file_error(dir, "not a directory");
   options.name = tree_branch_name(dir, options.name);
   auto lock = lock_tree(dir, s.err, write);
   migrate::AdoptSink sink{[&](const lint::Problem& f) { s.err << f.render(); },

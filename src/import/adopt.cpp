@@ -170,7 +170,8 @@ AdoptionPlan plan_adoption(const std::string& dir, const AdoptOptions& options, 
   AdoptionPlan plan;
   plan.dir = dir;
   std::vector<recipe::SourceFile> files = read_as_named(dir, kb, sink, plan);
-  // The variants: the spec imported, parsed and expanded once.
+  // The variants: the spec imported, parsed and expanded once (a [layout] changes no variant:
+  // the wrappers', tables' and final stages add theirs to this Spec and share its Matrix).
   ImportResult imported = import_spec(options.name, files, kb);
   for (const auto& w : imported.warnings) sink.warning(w);
   Spec spec = load_spec(std::string(kAdoptSpecName), imported.toml, kb);

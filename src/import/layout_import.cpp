@@ -474,50 +474,50 @@ Layout spec_layout(const LayoutImport& li) {
   return l;
 }
 
-std::string layout_toml(const Layout& li) {
+std::string layout_toml(const Layout& l) {
   std::string t =
       "\n# The tree keeps its own builder: tailor generate writes the wrappers below from this spec\n"
       "# and the knowledge base, and never writes the files kept.\n[layout]\n";
-  t += fmt::format("dir = {}\n", toml_string(li.dir));
+  t += fmt::format("dir = {}\n", toml_string(l.dir));
   std::vector<std::string> keep;
-  for (const auto& k : li.keep) keep.push_back(toml_string(k));
+  for (const auto& k : l.keep) keep.push_back(toml_string(k));
   t += fmt::format("keep = [{}]\n", fmt::join(keep, ", "));
-  if (li.replaces.size() == 1) t += fmt::format("replaces = {}\n", toml_string(li.replaces.front()));
-  if (li.replaces.size() > 1) {
+  if (l.replaces.size() == 1) t += fmt::format("replaces = {}\n", toml_string(l.replaces.front()));
+  if (l.replaces.size() > 1) {
     std::vector<std::string> scripts;
-    for (const auto& r : li.replaces) scripts.push_back(toml_string(r));
+    for (const auto& r : l.replaces) scripts.push_back(toml_string(r));
     t += fmt::format("replaces = [{}]\n", fmt::join(scripts, ", "));
   }
   t += "\n[layout.wrapper]\n";
-  for (const auto& [backend, tmpl] : li.wrapper) t += fmt::format("{} = {}\n", backend, toml_string(tmpl));
-  if (!li.gpu_names.empty()) {
+  for (const auto& [backend, tmpl] : l.wrapper) t += fmt::format("{} = {}\n", backend, toml_string(tmpl));
+  if (!l.gpu_names.empty()) {
     t += "\n# The GPU names the wrappers write, by SM (and platform where it has its own).\n[layout.gpu_names]\n";
-    for (const auto& [key, names] : li.gpu_names) t += fmt::format("{} = {}\n", toml_string(key), toml_string(names));
+    for (const auto& [key, names] : l.gpu_names) t += fmt::format("{} = {}\n", toml_string(key), toml_string(names));
   }
-  if (!li.drivers.empty()) {
+  if (!l.drivers.empty()) {
     t += "\n# The driver floors the team's files write, by CUDA: kept where they meet what the GPU\n"
          "# needs (the CUDA major's compatibility floor and the GPU's first driver branch).\n[layout.drivers]\n";
-    for (const auto& [cuda, floor] : li.drivers) t += fmt::format("{} = {}\n", toml_string(cuda), toml_string(floor));
+    for (const auto& [cuda, floor] : l.drivers) t += fmt::format("{} = {}\n", toml_string(cuda), toml_string(floor));
   }
-  if (!li.tables.empty()) {
+  if (!l.tables.empty()) {
     t += "\n# The tables the builder reads and the pages the scripts wrote: the team's text, each\n"
          "# {word@key} a fact tailor generate writes from the knowledge base.\n[layout.tables]\n";
-    for (const auto& [path, tmpl] : li.tables) t += fmt::format("{} = {}\n", toml_string(path), toml_text(tmpl));
+    for (const auto& [path, tmpl] : l.tables) t += fmt::format("{} = {}\n", toml_string(path), toml_text(tmpl));
   }
-  if (!li.pages.empty()) {
+  if (!l.pages.empty()) {
     t += "\n# The pages the scripts wrote, one per (version, CUDA) cell of the matrix: {#sm} … {/sm}\n"
          "# repeats per SM the cell builds, {#target} per CPU target; doc/spec.md lists the words.\n"
          "[layout.pages]\n";
-    for (const auto& [path, tmpl] : li.pages) t += fmt::format("{} = {}\n", toml_string(path), toml_text(tmpl));
+    for (const auto& [path, tmpl] : l.pages) t += fmt::format("{} = {}\n", toml_string(path), toml_text(tmpl));
   }
-  if (!li.arch_names.empty()) {
+  if (!l.arch_names.empty()) {
     t += "\n# The team's own names of architectures, where they are fair but not NVIDIA's family name.\n"
          "[layout.arch_names]\n";
-    for (const auto& [sm, name] : li.arch_names) t += fmt::format("{} = {}\n", toml_string(sm), toml_string(name));
+    for (const auto& [sm, name] : l.arch_names) t += fmt::format("{} = {}\n", toml_string(sm), toml_string(name));
   }
-  if (!li.target_text.empty()) {
+  if (!l.target_text.empty()) {
     t += "\n# What a page's row writes per CPU target ({text@target}, {text_2@target}).\n[layout.targets]\n";
-    for (const auto& [isa, texts] : li.target_text) {
+    for (const auto& [isa, texts] : l.target_text) {
       std::vector<std::string> q;
       for (const auto& x : texts) q.push_back(toml_string(x));
       t += fmt::format("{} = [{}]\n", isa, fmt::join(q, ", "));
