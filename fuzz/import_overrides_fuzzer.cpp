@@ -15,10 +15,9 @@
 TAILOR_FUZZ_TARGET(data, size) {
   static const tailor::KnowledgeBase kb = tailor::KnowledgeBase::load();
   std::string text(reinterpret_cast<const char*>(data), size);
-  tailor::migrate::RecipeSources recipe{"fuzz.nix", "6a030d5", "pytorch",
-                                        tailor::migrate::read_recipe_overrides("fuzz.nix", text)};
+  tailor::RecipeSources recipe{"fuzz.nix", "6a030d5", "pytorch", tailor::read_recipe_overrides("fuzz.nix", text)};
   for (const auto& o : recipe.overrides) (void)o.describe();
-  tailor::migrate::ImportedOverrides imported = tailor::migrate::import_overrides({recipe}, kb);
+  tailor::ImportedOverrides imported = tailor::import_overrides({recipe}, kb);
   if (!toml::parse(imported.toml)) std::abort();
   return 0;
 }

@@ -19,13 +19,13 @@
 
 namespace tailor {
 
-using migrate::AdoptionPlan;
+using AdoptionPlan;
 
 namespace {
 
 struct AdoptRun final : CommandRun {
   std::string dir;
-  migrate::AdoptOptions options;
+  AdoptOptions options;
   bool write = false, json = false;
 
   void define(CLI::App& app) override;
@@ -50,7 +50,7 @@ void AdoptRun::define(CLI::App& app) {
 // The text: a line per file that changes or stays the team's, the facts corrected, the pages of their own text.
 void print_lines(Session& s, const AdoptionPlan& p) {
   for (const auto& f : p.files) {
-    std::string_view word = migrate::kAdoptLines.name(f.change);
+    std::string_view word = kAdoptLines.name(f.change);
     if (f.change == Change::update)
       s.out << fmt::format("{} {} (line{} {})\n", word, f.path, f.lines.size() > 1 ? "s" : "",
                            fmt::join(f.lines, ", "));
@@ -81,37 +81,35 @@ void print_summary(Session& s, const AdoptionPlan& p, bool write) {
       p.impossible.size(), p.count(Change::kept), p.count(Change::untouched), write ? "is" : "goes to", p.spec_path());
   if (!p.replaces.empty())
     s.out << fmt::format("{} {} replaced by `tailor generate {} -o .` (run in {})\n", fmt::join(p.replaces, " and "),
-                         p.replaces.size() == 1 ? "is" : "are", migrate::kAdoptSpecName, p.dir);
+                         p.replaces.size() == 1 ? "is" : "are", kAdoptSpecName, p.dir);
 }
 
 int AdoptRun::run(Session& s) {
   if (std::error_code ec; !std::filesystem::is_directory(dir, ec)) throw_file_error(dir, "not a directory");
   options.name = tree_branch_name(dir, options.name);
   auto lock = lock_tree(dir, s.err, write);
-  migrate::AdoptSink sink{[&](const lint::Problem& f) { s.err << f.render(); },
-                          [&](const std::string& w) { s.warn(w); }};
-  AdoptionPlan p = migrate::plan_adoption(dir, options, s.facts(), sink);
+  AdoptSink sink{[&](const lint::Problem& f) { s.err << f.render(); }, [&](const std::string& w) { s.warn(w); }};
+  AdoptionPlan p = plan_adoption(dir, options, s.facts(), sink);
   if (!json) print_lines(s, p);
-  if (std::string refused = migrate::adoption_refusals(p, write); !refused.empty()) {
+  if (std::string refused = adoption_refusals(p, write); !refused.empty()) {
     s.err << refused;
     return kExitProblems;
   }
   if (!json) print_summary(s, p, write);
   int done = p.contradicting.empty() || options.fix_calls ? kExitOk : kExitProblems;
   if (!write) {
-    s.out << (json ? json_text(migrate::adoption_json(p, write, false)) + "\n"
-                   : "dry run: nothing written; --write does it\n");
+    s.out << (json ? json_text(adoption_json(p, write, false)) + "\n" : "dry run: nothing written; --write does it\n");
     return done;
   }
-  if (int sig = migrate::write_adoption(p)) {  // cut short between files: no spec yet
+  if (int sig = write_adoption(p)) {  // cut short between files: no spec yet
     s.warn(fmt::format(
         "interrupted by {}: the spec is not written; run `tailor adopt {} --write` again to finish the tree",
         signal_name(sig), dir));
     return 128 + sig;
   }
-  s.out << (json ? json_text(migrate::adoption_json(p, write, true)) + "\n"
+  s.out << (json ? json_text(adoption_json(p, write, true)) + "\n"
                  : fmt::format("wrote {} files, removed {}; `tailor generate {} -o .` keeps the tree from now on\n",
-                               p.written(), p.impossible.size(), migrate::kAdoptSpecName));
+                               p.written(), p.impossible.size(), kAdoptSpecName));
   return done;
 }
 

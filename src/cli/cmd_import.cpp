@@ -24,10 +24,10 @@ namespace {
 struct ImportRun final : CommandRun {
   std::string dir, name;
   bool json = false;
-  migrate::ImportOptions options;
+  ImportOptions options;
   void define(CLI::App& app) override;
   int run(Session& s) override;
-  int print_json(Session& s, const migrate::ImportResult& r) const;
+  int print_json(Session& s, const ImportResult& r) const;
 };
 
 void ImportRun::define(CLI::App& app) {
@@ -41,7 +41,7 @@ void ImportRun::define(CLI::App& app) {
       ->type_name("REV");
 }
 
-int ImportRun::print_json(Session& s, const migrate::ImportResult& r) const {
+int ImportRun::print_json(Session& s, const ImportResult& r) const {
   nlohmann::ordered_json j{
       {"branch", name},         {"variants", r.variants},    {"spec", r.toml}, {"claims", r.claims}, {"notes", r.notes},
       {"warnings", r.warnings}, {"advisories", r.advisories}};
@@ -62,7 +62,7 @@ int ImportRun::run(Session& s) {
     options.pin = p->short_rev;
   }
   name = tree_branch_name(dir, name);
-  migrate::ImportResult r = migrate::import_spec(name, recipe::read_tree(dir), kb, options);
+  ImportResult r = import_spec(name, recipe::read_tree(dir), kb, options);
   if (json) return print_json(s, r);
   s.out << r.toml;
   for (const auto& w : r.claims) s.warn(w);

@@ -32,8 +32,8 @@ struct ProbePinRun final : CommandRun {
 };
 
 int ProbePinRun::run(Session& s) {
-  migrate::PinProbe p = migrate::probe_pin(system_processes(), nixpkgs, rev, s.facts());
-  std::string overlay = migrate::probe_overlay(p);
+  PinProbe p = probe_pin(system_processes(), nixpkgs, rev, s.facts());
+  std::string overlay = probe_overlay(p);
   for (const auto& n : p.notes) s.err << "tailor: note: " << n << "\n";
   if (output.empty()) {
     s.out << overlay;

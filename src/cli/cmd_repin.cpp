@@ -37,7 +37,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 // --json: the edits of each changed file.
-Json changes_json(const std::vector<migrate::FileChange>& changes) {
+Json changes_json(const std::vector<repin::FileChange>& changes) {
   Json out = Json::array();
   for (const auto& f : changes) {
     Json edits = Json::array();
@@ -49,7 +49,7 @@ Json changes_json(const std::vector<migrate::FileChange>& changes) {
 }
 
 // --json: what both inputs share (the report's first fields).
-Json report_start(const std::string& input, const std::string& path, const migrate::RepinPlan& plan, bool dry_run) {
+Json report_start(const std::string& input, const std::string& path, const repin::RepinPlan& plan, bool dry_run) {
   return {{"input", input},
           {"path", path},
           {"rev", plan.target.rev},
@@ -94,12 +94,12 @@ std::string tree_python_set(const std::vector<recipe::SourceFile>& files) {
 /// The post-move check (evaluate the pin's torch version) on a local nixpkgs; returns false when the result contradicts
 /// the move. \a attribute: the headline package's (packages.toml), whose version the pin's names and docs promise.
 bool evaluate(CommandContext& ctx, const std::string& nixpkgs, const std::string& set, const std::string& cuda,
-              const std::string& attribute, const migrate::TargetPin& target, std::vector<std::string>& verify,
+              const std::string& attribute, const repin::TargetPin& target, std::vector<std::string>& verify,
               Json& report) {
-  migrate::TorchEval e = migrate::eval_torch_version(nixpkgs, set, attribute, cuda);
+  repin::TorchEval e = repin::eval_torch_version(nixpkgs, set, attribute, cuda);
   report["evaluation"] = {{"expr", e.expr}, {"ok", e.ok}, {"version", e.version}, {"error", e.error}};
   ctx.out << "nix-instantiate --eval: " << e.expr << "\n";
-  if (auto rev = migrate::checkout_rev(nixpkgs); rev && *rev != target.rev)
+  if (auto rev = repin::checkout_rev(nixpkgs); rev && *rev != target.rev)
     verify.push_back(fmt::format("{} is a checkout of {}, not of the new pin {}: the evaluation describes that commit",
                                  nixpkgs, rev->substr(0, 7), target.rev.substr(0, 7)));
   if (!e.ok) {
@@ -133,14 +133,14 @@ bool evaluate(CommandContext& ctx, const std::string& nixpkgs, const std::string
   return same;
 }
 
-int repin_spec(CommandContext& ctx, const std::string& spec, const migrate::RepinOptions& o, const KnowledgeBase& kb,
+int repin_spec(CommandContext& ctx, const std::string& spec, const repin::RepinOptions& o, const KnowledgeBase& kb,
                const std::string& out, bool dry_run, Json& report) {
   std::string text = read_text_file(spec, "spec");
-  migrate::SpecRepinPlan p = migrate::plan_spec_repin(spec, text, o, kb);
-  migrate::RepinPlan view;  // reuse the tree renderers on the one file
+  repin::SpecRepinPlan p = repin::plan_spec_repin(spec, text, o, kb);
+  repin::RepinPlan view;  // reuse the tree renderers on the one file
   view.root = spec;
-  view.target = migrate::parse_rev(o.rev, kb);
-  if (o.python_set) view.python = migrate::parse_python_set(*o.python_set);
+  view.target = repin::parse_rev(o.rev, kb);
+  if (o.python_set) view.python = repin::parse_python_set(*o.python_set);
   for (const auto& [s, n] : p.old_pins) view.old_pins[s] = n;
   view.knowledge = p.knowledge;
   view.before = {{spec, p.before}};
@@ -149,13 +149,13 @@ int repin_spec(CommandContext& ctx, const std::string& spec, const migrate::Repi
     p.change.rel = spec;
     view.changes.push_back(p.change);
   }
-  if (dry_run) ctx.out << migrate::render_diff(view);
-  ctx.out << migrate::render_changes(view);
+  if (dry_run) ctx.out << repin::render_diff(view);
+  ctx.out << repin::render_changes(view);
   // The spec's own check: it still loads and expands.
   size_t was = expand(load_spec(spec, p.before, kb), kb).variants.size();
   size_t now = expand(load_spec(spec, p.after, kb), kb).variants.size();
   ctx.out << fmt::format("tailor matrix on the result: {} variants (before: {})\n", now, was);
-  ctx.out << migrate::render_verify(p.verify);
+  ctx.out << repin::render_verify(p.verify);
   report = report_start("spec", spec, view, dry_run);
   report["matrix"] = {{"variants", now}, {"variants_before", was}};
   report["verify"] = p.verify;
@@ -172,14 +172,14 @@ int repin_spec(CommandContext& ctx, const std::string& spec, const migrate::Repi
       ctx.err << d.render();
       return kExitBadInput;
     }
-    migrate::write_in_place(fs::path(out).parent_path().empty() ? fs::path(".") : fs::path(out).parent_path(),
-                            {{fs::path(out).filename().string(), p.after}});
+    repin::write_in_place(fs::path(out).parent_path().empty() ? fs::path(".") : fs::path(out).parent_path(),
+                          {{fs::path(out).filename().string(), p.after}});
     ctx.out << fmt::format("wrote {}\n", out);
     report["wrote"] = out;
   } else if (!view.changes.empty()) {
     fs::path path(spec);
-    migrate::write_in_place(path.parent_path().empty() ? fs::path(".") : path.parent_path(),
-                            {{path.filename().string(), p.after}});
+    repin::write_in_place(path.parent_path().empty() ? fs::path(".") : path.parent_path(),
+                          {{path.filename().string(), p.after}});
     ctx.out << fmt::format("rewrote {}\n", spec);
     report["wrote"] = spec;
   }
@@ -246,7 +246,7 @@ std::optional<int> check_tree_inputs(CommandContext& ctx, const RepinArgs& a) {
 }
 
 // What is left to verify; evaluates the torch version with --nixpkgs. False: the evaluation disagrees.
-bool verify_notes(CommandContext& ctx, const RepinArgs& a, const migrate::RepinPlan& plan, const KnowledgeBase& kb,
+bool verify_notes(CommandContext& ctx, const RepinArgs& a, const repin::RepinPlan& plan, const KnowledgeBase& kb,
                   std::vector<std::string>& verify, Json& report) {
   if (a.nixpkgs.empty() && plan.changes.empty()) return true;
   std::string set = plan.python ? plan.python->set : tree_python_set(plan.after);
@@ -260,7 +260,7 @@ bool verify_notes(CommandContext& ctx, const RepinArgs& a, const migrate::RepinP
   return true;
 }
 
-void write_tree_result(CommandContext& ctx, const RepinArgs& a, const migrate::RepinPlan& plan, Json& report) {
+void write_tree_result(CommandContext& ctx, const RepinArgs& a, const repin::RepinPlan& plan, Json& report) {
   std::vector<recipe::SourceFile> changed;
   for (const auto& c : plan.changes)
     for (const auto& f : plan.after)
@@ -268,30 +268,29 @@ void write_tree_result(CommandContext& ctx, const RepinArgs& a, const migrate::R
   if (a.dry_run) {
     ctx.out << "dry run: nothing written\n";
   } else if (!a.out.empty()) {
-    migrate::write_copy(a.dir, a.out, changed);
+    repin::write_copy(a.dir, a.out, changed);
     report["wrote"] = a.out;
     ctx.out << fmt::format("wrote {} ({} file{} changed)\n", a.out, changed.size(), changed.size() == 1 ? "" : "s");
   } else if (!changed.empty()) {
-    migrate::write_in_place(a.dir, changed);
+    repin::write_in_place(a.dir, changed);
     report["wrote"] = a.dir;
     ctx.out << fmt::format("rewrote {} file{} in place\n", changed.size(), changed.size() == 1 ? "" : "s");
   }
 }
 
-int repin_tree(CommandContext& ctx, const RepinArgs& a, migrate::RepinOptions o, const KnowledgeBase& kb,
-               Json& report) {
+int repin_tree(CommandContext& ctx, const RepinArgs& a, repin::RepinOptions o, const KnowledgeBase& kb, Json& report) {
   if (auto rc = check_tree_inputs(ctx, a)) return *rc;
   if (!a.out.empty() && !a.dry_run) {
-    migrate::check_output_dir(a.dir, a.out);
+    repin::check_output_dir(a.dir, a.out);
     o.output_root = a.out;
   }
   std::vector<recipe::SourceFile> files = recipe::read_tree(a.dir);
   for (auto& f : files)  // Flox manifests and other TOML: check reads only .nix and the docs
     if (f.rel.ends_with(".toml")) f.text = read_file(fs::path(a.dir) / f.rel);
-  migrate::RepinPlan plan = migrate::plan_repin(a.dir, std::move(files), o, kb);
+  repin::RepinPlan plan = repin::plan_repin(a.dir, std::move(files), o, kb);
   const std::string shown_root = a.out.empty() || a.dry_run ? a.dir : a.out;
-  if (a.dry_run) ctx.out << migrate::render_diff(plan);
-  ctx.out << migrate::render_changes(plan);
+  if (a.dry_run) ctx.out << repin::render_diff(plan);
+  ctx.out << repin::render_changes(plan);
 
   for (const auto& o : plan.other_branches) ctx.out << o << "\n";
   lint::CheckResult before = lint::check_files(a.dir, plan.before, kb);
@@ -318,7 +317,7 @@ int repin_tree(CommandContext& ctx, const RepinArgs& a, migrate::RepinOptions o,
 
   std::vector<std::string> verify = plan.verify;
   bool eval_ok = verify_notes(ctx, a, plan, kb, verify, report);
-  ctx.out << migrate::render_verify(verify);
+  ctx.out << repin::render_verify(verify);
   report["verify"] = verify;
   report["wrote"] = nullptr;
   write_tree_result(ctx, a, plan, report);
@@ -327,7 +326,7 @@ int repin_tree(CommandContext& ctx, const RepinArgs& a, migrate::RepinOptions o,
 
 struct RepinRun final : CommandRun {
   RepinArgs a;
-  migrate::RepinOptions o;
+  repin::RepinOptions o;
   CLI::App* app = nullptr;
 
   void define(CLI::App& app) override {
@@ -373,9 +372,9 @@ int RepinRun::run(Session& s) {
                 "tailor repin DIR --rev REV [--python-set python313Packages] [-o OUT]");
   const KnowledgeBase& kb = s.facts();
   // Arguments first: a bad one stops the run before anything is read.
-  migrate::parse_rev(a.rev, kb);
-  if (o.sha256) migrate::parse_sha256(*o.sha256);
-  if (o.python_set) migrate::parse_python_set(*o.python_set);
+  repin::parse_rev(a.rev, kb);
+  if (o.sha256) repin::parse_sha256(*o.sha256);
+  if (o.python_set) repin::parse_python_set(*o.python_set);
   if (!a.spec.empty() && !a.nixpkgs.empty())
     usage_error("repin: --nixpkgs applies to trees, not to --rewrite-spec", "drop --nixpkgs");
   // --json: the text report goes nowhere; the facts it shows are collected.

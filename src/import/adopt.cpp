@@ -26,7 +26,7 @@
 #include "util/path_inside.hpp"
 #include "util/temp_files.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 namespace fs = std::filesystem;
 
@@ -269,4 +269,4 @@ int write_adoption(const AdoptionPlan& plan) {
   return 0;
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor

@@ -18,7 +18,7 @@
 #include "lint/findings.hpp"
 #include "util/enum_names.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 /// Where adopt writes the spec, in the tree.
 inline constexpr std::string_view kAdoptSpecName = "tailor.toml";
@@ -103,4 +103,4 @@ std::string adoption_refusals(const AdoptionPlan& plan, bool write);
 /// signal stops it between files: returns that signal, else 0.
 int write_adoption(const AdoptionPlan& plan);
 
-}  // namespace tailor::migrate
+}  // namespace tailor

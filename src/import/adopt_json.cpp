@@ -1,6 +1,6 @@
 #include "import/adopt_json.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 nlohmann::ordered_json adoption_json(const AdoptionPlan& plan, bool write, bool done) {
   nlohmann::ordered_json files = nlohmann::ordered_json::array(), pages = nlohmann::ordered_json::array();
@@ -22,4 +22,4 @@ nlohmann::ordered_json adoption_json(const AdoptionPlan& plan, bool write, bool 
           {"removed", done ? plan.impossible.size() : 0}};
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor

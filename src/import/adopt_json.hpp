@@ -5,9 +5,9 @@
 
 #include "import/adopt.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 /// \a plan as JSON; \a write: the run writes, \a done: it has written (written and removed count).
 nlohmann::ordered_json adoption_json(const AdoptionPlan& plan, bool write, bool done);
 
-}  // namespace tailor::migrate
+}  // namespace tailor

@@ -15,7 +15,7 @@
 #include "matrix/spec_loader.hpp"
 #include "support/run.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 namespace {
 
 namespace fs = std::filesystem;
@@ -225,4 +225,4 @@ TEST(AdoptPlan, JsonNamesEachFilesChangeLinesAndReason) {
 }
 
 }  // namespace
-}  // namespace tailor::migrate
+}  // namespace tailor

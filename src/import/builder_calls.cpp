@@ -9,7 +9,7 @@
 
 #include "util/version.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 using nix::Evaluator;
 using nix::Value;
@@ -364,4 +364,4 @@ void BuilderCalls::read_result(BuilderCall& out, const ValuePtr& result) {
   }
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor

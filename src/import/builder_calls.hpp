@@ -18,7 +18,7 @@
 #include "lint/findings.hpp"
 #include "nix/eval.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 /// A fact read from a builder call, and where it is written (tree file:line:col).
 struct ReadFact {
@@ -92,4 +92,4 @@ class BuilderCalls {
   nix::Evaluator ev_;
 };
 
-}  // namespace tailor::migrate
+}  // namespace tailor

@@ -13,7 +13,7 @@
 #include "support/golden.hpp"
 #include "support/run.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 namespace {
 
 const KnowledgeBase& kb() {
@@ -176,4 +176,4 @@ TEST(BuilderCalls, AnAliasIsAShorterNameOfTheToolkitsSet) {
 }
 
 }  // namespace
-}  // namespace tailor::migrate
+}  // namespace tailor

@@ -10,7 +10,7 @@
 #include "matrix/rules.hpp"
 #include "util/version.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 namespace {
 
@@ -201,4 +201,4 @@ BuilderImport import_builder_call(const BuilderCall& call, const lint::NixFile& 
   return out;
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor

@@ -12,7 +12,7 @@
 #include "import/import_versions.hpp"
 #include "kb/knowledge_base.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 struct BuilderImport {
   std::string left_out;                   ///< why the file is left out; empty: it is imported
@@ -38,4 +38,4 @@ std::optional<ImportedExternal> external_from(const ForeignRecipe& r, const std:
 /// \a call is the builder call of \a f (a recipe whose file name is a variant name).
 BuilderImport import_builder_call(const BuilderCall& call, const lint::NixFile& f, const KnowledgeBase& kb);
 
-}  // namespace tailor::migrate
+}  // namespace tailor

@@ -17,7 +17,7 @@
 #include "util/quote.hpp"
 #include "util/version.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 using lint::LintTree;
 using lint::NixFile;
@@ -563,4 +563,4 @@ ImportedOverrides import_overrides(const std::vector<RecipeSources>& recipes, co
   return out;
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor

@@ -16,7 +16,7 @@
 #include "kb/source_override.hpp"
 #include "lint/findings.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 /// One `version = …` of an override, with the source it builds.
 struct RecipeOverride {
@@ -82,4 +82,4 @@ std::set<std::string> stated_claims(const std::vector<std::string>& header, cons
 /// state none, a warning names the dispute (the spec cannot decide it).
 ImportedOverrides import_overrides(const std::vector<RecipeSources>& recipes, const KnowledgeBase& kb);
 
-}  // namespace tailor::migrate
+}  // namespace tailor

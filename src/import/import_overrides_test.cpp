@@ -16,7 +16,7 @@
 #include "support/nix_probe.hpp"
 #include "support/run.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 using lint::LintTree;
 using lint::NixFile;
@@ -317,4 +317,4 @@ TEST(ImportOverrides, WhatCannotBeReproducedIsRefusedPerFile) {
 }
 
 }  // namespace
-}  // namespace tailor::migrate
+}  // namespace tailor

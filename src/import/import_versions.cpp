@@ -13,7 +13,7 @@
 #include "util/quote.hpp"
 #include "util/version.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 using lint::LintTree;
 using lint::NixFile;
@@ -249,4 +249,4 @@ std::string version_tables(const std::vector<const RecipeVersion*>& recipes, con
   return out;
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor

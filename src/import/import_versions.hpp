@@ -15,7 +15,7 @@
 #include "lint/findings.hpp"
 #include "matrix/external_recipe.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 /// A recipe of another repository that a recipe is built against, as import reads it.
 struct ImportedExternal {
@@ -63,4 +63,4 @@ std::string version_tables(const std::vector<const RecipeVersion*>& recipes, con
 /// "0.25.0" -> "025": the word a version gives a name by default.
 std::string version_word(const std::string& version);
 
-}  // namespace tailor::migrate
+}  // namespace tailor

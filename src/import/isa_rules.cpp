@@ -7,7 +7,7 @@
 
 #include "kb/gpu_arch.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 namespace {
 
@@ -56,4 +56,4 @@ std::vector<IsaRule> learn_isa_rules(const std::vector<recipe::SourceFile>& file
   return out;
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor

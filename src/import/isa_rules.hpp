@@ -11,7 +11,7 @@
 #include "kb/knowledge_base.hpp"
 #include "recipe/source_file.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 struct IsaRule {
   std::string sm;                    ///< "6.1"
@@ -27,4 +27,4 @@ struct IsaRule {
 /// non-empty list of strings that are all CPU targets of \a kb.
 std::vector<IsaRule> learn_isa_rules(const std::vector<recipe::SourceFile>& files, const KnowledgeBase& kb);
 
-}  // namespace tailor::migrate
+}  // namespace tailor

@@ -11,7 +11,7 @@
 #include "matrix/layout_words.hpp"
 #include "util/quote.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 namespace {
 
@@ -526,4 +526,4 @@ std::string layout_toml(const Layout& l) {
   return t;
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor

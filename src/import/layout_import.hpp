@@ -16,7 +16,7 @@
 #include "matrix/spec.hpp"
 #include "recipe/source_file.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 /// What adopt learns of a tree's layout: the [layout] itself, typed, and the
 /// team's facts as its files write them, which the tables and pages are read
@@ -56,4 +56,4 @@ LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const S
 /// ".flox/pkgs"); nullopt when none is there.
 std::optional<std::string> wrapper_dir(const std::vector<recipe::SourceFile>& files, const Matrix& m);
 
-}  // namespace tailor::migrate
+}  // namespace tailor

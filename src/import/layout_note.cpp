@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-namespace tailor::migrate {
+namespace tailor {
 
 namespace {
 
@@ -117,4 +117,4 @@ std::vector<std::string> layout_notes(const lint::LintTree& t) {
   return out;
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor

@@ -8,11 +8,11 @@
 
 #include "lint/findings.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 /// One line per layout of \a t that keeps its variants out of file names: a
 /// nixpkgs-style package set whose variants are values of Nix expressions, and
 /// recipes that build several GPU architectures from one list. Empty if none.
 std::vector<std::string> layout_notes(const lint::LintTree& t);
 
-}  // namespace tailor::migrate
+}  // namespace tailor

@@ -13,7 +13,7 @@
 #include "util/diagnostic.hpp"
 #include "util/quote.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 namespace {
 
@@ -611,4 +611,4 @@ PageFit fit_pages(const std::vector<const recipe::SourceFile*>& files, const Spe
   return fit;
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor

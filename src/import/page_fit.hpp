@@ -19,7 +19,7 @@
 #include "matrix/expand.hpp"
 #include "recipe/source_file.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 struct PageFit {
   std::string path;                                         ///< the path template; empty: no template
@@ -36,4 +36,4 @@ PageFit fit_pages(const std::vector<const recipe::SourceFile*>& pages, const Spe
                   const KnowledgeBase& kb, const LayoutImport& li,
                   const std::map<std::string, std::set<int>>& reported);
 
-}  // namespace tailor::migrate
+}  // namespace tailor

@@ -13,7 +13,7 @@
 #include "matrix/page_template.hpp"
 #include "support/page_variants.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 namespace {
 
 const KnowledgeBase& kb() {
@@ -181,4 +181,4 @@ TEST(PageFit, PagesWhoseSectionsDifferFitNoTemplateAndSayWhere) {
 }
 
 }  // namespace
-}  // namespace tailor::migrate
+}  // namespace tailor

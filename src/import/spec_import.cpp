@@ -22,7 +22,7 @@
 #include "matrix/variant.hpp"
 #include "util/quote.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 using lint::LintTree;
 using lint::NixFile;
@@ -703,4 +703,4 @@ ImportResult import_spec(const std::string& branch, std::vector<SourceFile> file
   return r;
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor

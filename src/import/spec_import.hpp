@@ -12,7 +12,7 @@
 #include "kb/knowledge_base.hpp"
 #include "recipe/source_file.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 struct ImportResult {
   std::string toml;                   ///< the spec
@@ -43,4 +43,4 @@ struct ImportOptions {
 ImportResult import_spec(const std::string& branch, std::vector<recipe::SourceFile> files, const KnowledgeBase& kb,
                          const ImportOptions& options = {});
 
-}  // namespace tailor::migrate
+}  // namespace tailor

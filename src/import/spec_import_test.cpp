@@ -21,7 +21,7 @@
 #include "support/paths.hpp"
 #include "support/run.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 using lint::read_tree;
 using recipe::SourceFile;
@@ -596,9 +596,9 @@ TEST(SpecImport, AnUnknownPackageIsOneWarningWithTheOverlayToWrite) {
 }
 
 }  // namespace
-}  // namespace tailor::migrate
+}  // namespace tailor
 
-namespace tailor::migrate {
+namespace tailor {
 namespace {
 
 bool has(const std::vector<std::string>& lines, const std::string& line) {
@@ -679,4 +679,4 @@ TEST(SpecImport, AOneRecipeMultiArchTreeSaysSo) {
 }
 
 }  // namespace
-}  // namespace tailor::migrate
+}  // namespace tailor

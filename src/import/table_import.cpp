@@ -20,7 +20,7 @@
 #include "util/diagnostic.hpp"
 #include "util/quote.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 namespace {
 
@@ -699,4 +699,4 @@ void import_tables(const std::vector<recipe::SourceFile>& files, const std::stri
   t.finish();
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor

@@ -15,7 +15,7 @@
 #include "matrix/expand.hpp"
 #include "recipe/source_file.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 /// Learns the tables among \a li's kept files and the pages the tree's scripts
 /// write (\a files, the tree at \a root), for \a spec (the spec with \a li's
@@ -25,4 +25,4 @@ namespace tailor::migrate {
 void import_tables(const std::vector<recipe::SourceFile>& files, const std::string& root, const Spec& spec,
                    const Matrix& m, const KnowledgeBase& kb, LayoutImport& li);
 
-}  // namespace tailor::migrate
+}  // namespace tailor

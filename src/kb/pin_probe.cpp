@@ -12,7 +12,7 @@
 #include "util/file_error.hpp"
 #include "util/quote.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 namespace {
 
@@ -357,4 +357,4 @@ std::string probe_overlay(const PinProbe& p) {
   return out;
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor

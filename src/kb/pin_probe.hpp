@@ -11,7 +11,7 @@
 #include "kb/knowledge_base.hpp"
 #include "util/process.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 
 struct PinProbe {
   NixpkgsPin pin;  ///< what was measured (and what the KB already says of the pin)
@@ -34,4 +34,4 @@ PinProbe probe_pin(Processes& procs, const std::string& nixpkgs, const std::stri
 /// the facts it did not measure.
 std::string probe_overlay(const PinProbe& p);
 
-}  // namespace tailor::migrate
+}  // namespace tailor

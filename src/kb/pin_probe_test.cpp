@@ -13,7 +13,7 @@
 #include "support/golden.hpp"
 #include "support/run.hpp"
 
-namespace tailor::migrate {
+namespace tailor {
 namespace {
 
 namespace fs = std::filesystem;
@@ -210,4 +210,4 @@ TEST(PinProbe, AMeasurementSettlesADisputedVersion) {
 }
 
 }  // namespace
-}  // namespace tailor::migrate
+}  // namespace tailor

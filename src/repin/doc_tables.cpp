@@ -9,7 +9,7 @@
 #include "lint/doc_claims.hpp"
 #include "repin/pin_args.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 
 namespace {
 
@@ -281,4 +281,4 @@ std::vector<TextEdit> plan_doc(std::string_view text, const DocRepin& r, std::ve
   return edits;
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

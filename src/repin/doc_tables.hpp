@@ -10,7 +10,7 @@
 
 #include "util/text_edit.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 
 struct DocRepin {
   std::vector<std::string> old_revs;  ///< as found in the recipes (7 to 40 hex digits)
@@ -46,4 +46,4 @@ std::vector<size_t> find_version(std::string_view text, std::string_view version
 /// descriptions) of \a word ("torch", matched in any case): byte offsets of the version.
 std::vector<size_t> find_torch_mentions(std::string_view text, std::string_view version, std::string_view word);
 
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace tailor::migrate {
+namespace tailor::repin {
 namespace {
 
 DocRepin move() {
@@ -50,4 +50,4 @@ TEST(DocTables, TorchMentions) {
 }
 
 }  // namespace
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

@@ -11,7 +11,7 @@
 #include "util/process.hpp"
 #include "util/quote.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 
 ProgramResult run_program(const std::vector<std::string>& argv) {
   ProgramResult r;
@@ -82,4 +82,4 @@ std::optional<std::string> checkout_rev(const std::string& nixpkgs) {
   return rev;
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

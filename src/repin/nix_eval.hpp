@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace tailor::migrate {
+namespace tailor::repin {
 
 /// The output of a program run without a shell.
 struct ProgramResult {
@@ -35,4 +35,4 @@ TorchEval eval_torch_version(const std::string& nixpkgs, const std::string& pyth
 /// The commit a nixpkgs checkout is at (git rev-parse HEAD), or nullopt if it is not a git checkout.
 std::optional<std::string> checkout_rev(const std::string& nixpkgs);
 
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

@@ -10,7 +10,7 @@
 #include "util/diagnostic.hpp"
 #include "util/file_error.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 
 namespace {
 
@@ -104,4 +104,4 @@ PythonSet parse_python_set(const std::string& name) {
       "name the nixpkgs attribute, e.g. python313Packages (or python3Packages for the pin's default Python)");
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

@@ -9,7 +9,7 @@
 
 #include "kb/knowledge_base.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 
 /// The pin to move to: its full revision and what the knowledge base knows of it.
 struct TargetPin {
@@ -55,4 +55,4 @@ std::vector<std::pair<size_t, size_t>> revision_runs(std::string_view text);
 /// The full revision of the knowledge-base pin \a rev abbreviates (>= 7 hex digits), or null.
 const NixpkgsPin* find_pin(const KnowledgeBase& kb, std::string_view rev);
 
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

@@ -4,7 +4,7 @@
 
 #include "util/diagnostic.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 namespace {
 
 const KnowledgeBase& kb() {
@@ -78,4 +78,4 @@ TEST(PinArgs, RevisionRuns) {
 }
 
 }  // namespace
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

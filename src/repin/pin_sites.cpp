@@ -10,7 +10,7 @@
 #include "recipe/node_values.hpp"
 #include "recipe/recipe_facts.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 
 namespace {
 
@@ -260,4 +260,4 @@ std::vector<PinSite> find_rev_literals(std::string_view text, const Expr& root, 
   return out;
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

@@ -14,7 +14,7 @@
 
 #include "nix/ast.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 
 /// A hash written beside a pin: `sha256 = "…";` / `hash = …;` / `narHash`.
 struct HashSite {
@@ -49,4 +49,4 @@ std::vector<PinSite> find_pins(std::string_view text, const nix::Expr& root);
 std::vector<PinSite> find_rev_literals(std::string_view text, const nix::Expr& root, std::string_view rev,
                                        const std::vector<PinSite>& sites);
 
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

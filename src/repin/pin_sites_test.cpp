@@ -4,7 +4,7 @@
 
 #include "nix/parser.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 namespace {
 
 constexpr const char* kRev = "6a030d535719c5190187c4cec156f335e95e3211";
@@ -99,4 +99,4 @@ TEST(PinSites, BareUrlStringsFlakeUrlsAndLiteralsElsewhere) {
 }
 
 }  // namespace
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

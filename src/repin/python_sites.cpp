@@ -7,7 +7,7 @@
 #include "recipe/recipe_facts.hpp"
 #include "repin/pin_args.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 
 namespace {
 
@@ -80,4 +80,4 @@ std::vector<NameSite> find_python_names(std::string_view text, const Expr& root)
   return out;
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

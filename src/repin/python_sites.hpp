@@ -12,7 +12,7 @@
 
 #include "nix/ast.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 
 struct NameSite {
   std::string name;           ///< python3Packages, python312, …
@@ -24,4 +24,4 @@ struct NameSite {
 /// Every Python set/interpreter name of \a root, in source order.
 std::vector<NameSite> find_python_names(std::string_view text, const nix::Expr& root);
 
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

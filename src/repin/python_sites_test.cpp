@@ -4,7 +4,7 @@
 
 #include "nix/parser.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 namespace {
 
 std::vector<std::string> roles(const std::string& text) {
@@ -35,4 +35,4 @@ TEST(PythonSites, BindingsInheritsAndRecordStrings) {
 }
 
 }  // namespace
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

@@ -20,7 +20,7 @@
 #include "util/read_file.hpp"
 #include "util/toml_reader.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 
 using recipe::display_path;
 
@@ -626,4 +626,4 @@ RepinPlan plan_repin(const std::string& root, std::vector<recipe::SourceFile> fi
   return Repinner(root, std::move(files), o, kb).run();
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

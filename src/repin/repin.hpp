@@ -15,7 +15,7 @@
 #include "repin/pin_args.hpp"
 #include "util/text_edit.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 
 struct RepinOptions {
   std::string rev;                        ///< --rev, unvalidated
@@ -62,4 +62,4 @@ struct RepinPlan {
 RepinPlan plan_repin(const std::string& root, std::vector<recipe::SourceFile> files, const RepinOptions& o,
                      const KnowledgeBase& kb);
 
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

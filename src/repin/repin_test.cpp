@@ -6,7 +6,7 @@
 #include "support/disputed_kb.hpp"
 #include "util/diagnostic.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 namespace {
 
 const KnowledgeBase& kb() {
@@ -105,4 +105,4 @@ TEST(PlanRepin, ATreeWithoutPinsIsBadInput) {
 }
 
 }  // namespace
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

@@ -8,7 +8,7 @@
 #include "repin/torch_on_pin.hpp"
 #include "util/toml_reader.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 
 namespace {
 
@@ -250,4 +250,4 @@ SpecRepinPlan plan_spec_repin(const std::string& path, const std::string& text, 
   return SpecRepinner(path, text, o, kb, target).run(spec_values(doc, kb.headline_package().attribute), python);
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

@@ -9,7 +9,7 @@
 #include "kb/knowledge_base.hpp"
 #include "repin/repin.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 
 struct SpecRepinPlan {
   std::string path;
@@ -24,4 +24,4 @@ struct SpecRepinPlan {
 SpecRepinPlan plan_spec_repin(const std::string& path, const std::string& text, const RepinOptions& o,
                               const KnowledgeBase& kb);
 
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

@@ -8,7 +8,7 @@
 
 #include "recipe/recipe_facts.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 
 namespace {
 
@@ -76,4 +76,4 @@ std::string render_verify(const std::vector<std::string>& items) {
   return out;
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

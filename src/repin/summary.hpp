@@ -6,7 +6,7 @@
 
 #include "repin/repin.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 
 /// The header and the per-file list of changes ("changed 4 of 6 files:").
 std::string render_changes(const RepinPlan& plan);
@@ -17,4 +17,4 @@ std::string render_diff(const RepinPlan& plan);
 /// "still to verify:" and one "  - item" a line; empty when there is nothing.
 std::string render_verify(const std::vector<std::string>& items);
 
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

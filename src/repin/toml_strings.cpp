@@ -1,6 +1,6 @@
 #include "repin/toml_strings.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 
 std::vector<std::pair<size_t, size_t>> toml_string_ranges(std::string_view t) {
   std::vector<std::pair<size_t, size_t>> out;
@@ -32,4 +32,4 @@ std::vector<std::pair<size_t, size_t>> toml_string_ranges(std::string_view t) {
   return out;
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

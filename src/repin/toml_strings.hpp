@@ -8,10 +8,10 @@
 #include <utility>
 #include <vector>
 
-namespace tailor::migrate {
+namespace tailor::repin {
 
 /// [begin, end) of the content of every string literal of \a text (basic,
 /// literal and multi-line), in order. Keys in quotes are strings too.
 std::vector<std::pair<size_t, size_t>> toml_string_ranges(std::string_view text);
 
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

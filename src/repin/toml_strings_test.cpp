@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace tailor::migrate {
+namespace tailor::repin {
 namespace {
 
 std::vector<std::string> strings(std::string_view t) {
@@ -21,4 +21,4 @@ TEST(TomlStrings, ContentsOfEveryKindAndNeverComments) {
 }
 
 }  // namespace
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

@@ -7,7 +7,7 @@
 
 #include "util/quote.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 
 namespace {
 
@@ -95,4 +95,4 @@ TorchOnPin torch_on_pin(const NixpkgsPin& target, const std::string& old_torch, 
   return t;
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

@@ -9,7 +9,7 @@
 
 #include "kb/knowledge_base.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 
 struct TorchOnPin {
   std::vector<std::string> knowledge;  ///< "torch stays 2.9.1: …", "to build PyTorch 2.10.0 …"
@@ -28,4 +28,4 @@ TorchOnPin torch_on_pin(const NixpkgsPin& target, const std::string& old_torch, 
 /// each line indented by \a indent.
 std::string nix_source_override(const SourceOverride& o, const std::string& indent);
 
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

@@ -11,7 +11,7 @@
 #include "util/file_error.hpp"
 #include "util/temp_files.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 
 namespace fs = std::filesystem;
 
@@ -89,4 +89,4 @@ void write_copy(const fs::path& dir, const fs::path& out, const std::vector<reci
   }
 }
 
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

@@ -9,7 +9,7 @@
 
 #include "recipe/source_file.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 
 /// Replaces the files \a changed (relative paths under \a dir) with their new texts.
 /// Throws DiagnosticError, after removing its temporary files, if one cannot be written.
@@ -23,4 +23,4 @@ void write_copy(const std::filesystem::path& dir, const std::filesystem::path& o
 /// Throws DiagnosticError unless \a out can receive a copy of \a dir (absent or empty, not inside \a dir).
 void check_output_dir(const std::filesystem::path& dir, const std::filesystem::path& out);
 
-}  // namespace tailor::migrate
+}  // namespace tailor::repin

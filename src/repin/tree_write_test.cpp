@@ -12,7 +12,7 @@
 #include "support/run.hpp"
 #include "util/diagnostic.hpp"
 
-namespace tailor::migrate {
+namespace tailor::repin {
 namespace {
 
 namespace fs = std::filesystem;
@@ -38,4 +38,4 @@ TEST(TreeWrite, InPlaceWritesNothingWhenOneFileCannotBeWritten) {
 }
 
 }  // namespace
-}  // namespace tailor::migrate
+}  // namespace tailor::repin
