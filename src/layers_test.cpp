@@ -46,7 +46,8 @@ const std::map<std::string, std::set<std::string>>& layers() {
       {"builder_eval", {"util"}},
       {"recipe", {"nix", "matrix", "kb", "util"}},
       {"lint", {"recipe", "nix", "matrix", "kb", "util"}},
-      {"import", {"lint", "recipe", "nix", "matrix", "kb", "util"}},
+      // Adopt plans what generate writes into the tree it imports.
+      {"import", {"generate", "lint", "recipe", "nix", "matrix", "kb", "util"}},
       {"repin", {"lint", "recipe", "nix", "matrix", "kb", "util"}},
       // The machine: detection, the variant for it, the catalog of answers.
       {"host", {"settings", "matrix", "kb", "util"}},

@@ -5,8 +5,10 @@
 // notes adopt does not understand.
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "support/golden.hpp"
 #include "support/run.hpp"
@@ -97,6 +99,33 @@ TEST(Adopt, WriteCorrectsOnlyTheWrongFactsAndGenerateThenKeepsTheTree) {
                            "identical, 0 to replace, 0 to write), 0 to remove"),
             std::string::npos)
       << again.out;
+}
+
+TEST(Adopt, JsonIsThePlanInGeneratesWordsAndWhatTheRunWrote) {
+  test::TempDir tmp("adopt-json");
+  std::string tree = copy_fixture(tmp);
+  auto dry = run_tailor({"adopt", tree, "--json"});
+  ASSERT_EQ(dry.status, 0) << dry.err;
+  auto j = nlohmann::json::parse(dry.out);
+  EXPECT_EQ(j["write"], false);
+  EXPECT_EQ(j["spec"], tree + "/tailor.toml");
+  // By hand: 6 wrappers, releases.nix, the impossible SM70 file, 3 builder files, the notes and the script.
+  ASSERT_EQ(j["files"].size(), 13u);
+  std::map<std::string, std::string> change;
+  for (const auto& f : j["files"]) change[f["path"]] = f["change"];
+  EXPECT_EQ(change[kPkgs + "torchvision026-python313-cuda12_8-sm90-avx512.nix"], "update");
+  EXPECT_EQ(change[kPkgs + "torchvision026-python313-cuda13_0-sm70-avx512.nix"], "stale");
+  EXPECT_EQ(change[kPkgs + "lib/fixes.nix"], "keep");
+  EXPECT_EQ(change["NOTES.md"], "untouched");
+  EXPECT_EQ(j["replaces"], nlohmann::json::array({"tools/write-wrappers.sh"}));
+  EXPECT_EQ(j["written"], 0);
+  EXPECT_FALSE(fs::exists(tree + "/tailor.toml"));
+  auto wrote = run_tailor({"adopt", tree, "--write", "--json"});
+  ASSERT_EQ(wrote.status, 0) << wrote.err;
+  auto w = nlohmann::json::parse(wrote.out);
+  EXPECT_EQ(w["written"], 2);  // the two SM90 x86 wrappers, L40S dropped
+  EXPECT_EQ(w["removed"], 1);
+  EXPECT_TRUE(fs::exists(tree + "/tailor.toml"));
 }
 
 TEST(Adopt, AnEditedWrapperIsNotOverwrittenAndAKeptBuilderFileIsChecked) {

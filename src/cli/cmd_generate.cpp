@@ -34,17 +34,6 @@ namespace tailor {
 namespace fs = std::filesystem;
 
 namespace {
-const char* change_name(Change c) {
-  switch (c) {
-    case Change::create: return "create";
-    case Change::update: return "update";
-    case Change::unchanged: return "unchanged";
-    case Change::conflict: return "edited";
-    case Change::stale: return "stale";
-  }
-  return "?";
-}
-
 // The changes of a plan, counted by kind.
 struct Counts {
   std::map<Change, int> n;
@@ -108,7 +97,7 @@ void GenerateRun::print_json(Session& s, const Expanded& e, size_t files, const 
   nlohmann::ordered_json changes = nlohmann::ordered_json::array();
   for (const auto& c : plan)
     if (c.change != Change::unchanged)
-      changes.push_back({{"path", c.path}, {"change", change_name(c.change)}, {"note", c.note}});
+      changes.push_back({{"path", c.path}, {"change", std::string(kChanges.name(c.change))}, {"note", c.note}});
   nlohmann::ordered_json j{{"spec", e.spec.path},
                            {"branch", e.spec.name},
                            {"tree", dir},
@@ -203,7 +192,7 @@ int GenerateRun::report_check(Session& s, const Expanded& e, size_t files, const
   }
   for (const auto& c : plan)
     if (c.change != Change::unchanged)
-      s.out << fmt::format("{}: {}{}\n", change_name(c.change), c.path, c.note.empty() ? "" : " (" + c.note + ")");
+      s.out << fmt::format("{}: {}{}\n", kChanges.name(c.change), c.path, c.note.empty() ? "" : " (" + c.note + ")");
   if (eval) s.out << builder_eval::eval_summary(*eval, eval_options) << "\n";
   if (!builds) {
     size_t alike = 0;

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "util/enum_names.hpp"
+
 namespace tailor {
 
 struct GeneratedFile {
@@ -26,7 +28,18 @@ enum class Change {
   unchanged,  ///< there and identical
   conflict,   ///< there but edited by a human (or never generated): needs --force
   stale,      ///< generated earlier, no longer in the matrix: removed with --prune
+  // What a tree that keeps its own builder ([layout], adopt) has besides: never written.
+  kept,       ///< a file of the tree's own builder: checked, never written
+  untouched,  ///< a file of the tree tailor neither writes nor removes
 };
+/// As generate's and adopt's JSON spell a change (a human's edit is "edited").
+inline constexpr EnumNames<Change, 7> kChanges{{{{Change::create, "create"},
+                                                 {Change::update, "update"},
+                                                 {Change::unchanged, "unchanged"},
+                                                 {Change::conflict, "edited"},
+                                                 {Change::stale, "stale"},
+                                                 {Change::kept, "keep"},
+                                                 {Change::untouched, "untouched"}}}};
 
 struct PlannedChange {
   std::string path;

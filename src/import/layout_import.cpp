@@ -148,6 +148,279 @@ struct Wrapper {
   std::map<std::string, std::string> words;
   std::string arch;
 };
+using Pieces = std::vector<TemplatePiece>;
+
+// The variants' wrappers in \a dir, by backend, with the words put back ({sm_nodot} for "90").
+std::map<std::string, std::vector<Wrapper>> wrappers_by_backend(const std::vector<recipe::SourceFile>& files,
+                                                                const Spec& spec, const Matrix& m,
+                                                                const KnowledgeBase& kb, const std::string& dir) {
+  std::map<std::string, const std::string*> by_rel;
+  for (const auto& f : files) by_rel[f.rel] = &f.text;
+  std::map<std::string, std::vector<Wrapper>> backends;
+  for (const auto& v : m.variants) {
+    auto it = by_rel.find(dir + "/" + v.name + ".nix");
+    if (it == by_rel.end()) continue;
+    Wrapper w{&v, it->second, layout_words(v, spec, kb), ""};
+    w.arch = w.words.count("arch") ? w.words.at("arch") : "";
+    // Learnt from the files, not put back: the team's GPU names and driver floors.
+    w.words.erase("gpu_names");
+    w.words.erase("driver");
+    backends[v.backend].push_back(std::move(w));
+  }
+  return backends;
+}
+
+// A wrapper's shape: its words in order, its literal text left out.
+std::string shape_of(const Pieces& ps) {
+  std::string out;
+  for (const auto& p : ps) out += p.word ? "{" + p.text + "}" : "|";
+  return out;
+}
+
+// Learns one template per backend from its wrappers (and one per family for the files of
+// another text than their backend's): the variant's words put back, and the text that still
+// varies read as the team's GPU names (one per SM and platform) or driver floor (one per CUDA).
+class TemplateLearner {
+ public:
+  explicit TemplateLearner(const std::string& dir) : dir_(dir) {}
+
+  /// Learns the template of \a ws under \a backend (a backend, or a family for its odd
+  /// files); \a split: the files of another shape are set apart by family (odd). False
+  /// (and why) when the files fit no template.
+  bool learn(const std::string& backend, std::vector<Wrapper>& ws, bool split);
+
+  std::map<std::string, std::string> templates;     ///< backend (or family) -> template
+  std::map<std::string, std::string> gpu_names;     ///< "SM arch" -> the names the wrappers write
+  std::map<std::string, std::string> tree_driver;   ///< CUDA -> the floor the wrappers write
+  std::map<std::string, std::vector<Wrapper>> odd;  ///< by family: files of another text than their backend's
+  std::string why;
+
+ private:
+  // The steps of learn, in order.
+  std::vector<Pieces> pieces_of(std::vector<Wrapper>& ws, bool split) const;
+  void set_odd_apart(std::vector<Wrapper>& ws, std::vector<Pieces>& pieces);
+  bool same_words(const std::string& backend, const std::vector<Wrapper>& ws, const std::vector<Pieces>& pieces,
+                  std::vector<std::set<std::string>>& allowed);
+  bool varying_text(const std::string& backend, const std::vector<Wrapper>& ws, const std::vector<std::string>& texts,
+                    std::string& tmpl);
+  bool gives_back(const std::string& tmpl, const std::vector<Wrapper>& ws);
+  // \a w's words with the floor and names its backend's files write.
+  std::map<std::string, std::string> words_of(const Wrapper& w) const;
+
+  const std::string& dir_;
+};
+
+std::map<std::string, std::string> TemplateLearner::words_of(const Wrapper& w) const {
+  auto words = w.words;
+  if (auto d = tree_driver.find(w.v->cuda); d != tree_driver.end()) words["driver"] = d->second;
+  if (auto g = gpu_names.find(w.v->sm + " " + w.arch); g != gpu_names.end()) words["gpu_names"] = g->second;
+  return words;
+}
+
+// Each file with the words put back, cut into pieces: the words must be the same, the literal text may vary.
+std::vector<Pieces> TemplateLearner::pieces_of(std::vector<Wrapper>& ws, bool split) const {
+  std::vector<Pieces> pieces;
+  for (auto& w : ws) {
+    if (!split) w.words = words_of(w);  // an odd file writes the floors and names its backend's files write
+    pieces.push_back(template_pieces(put_back(*w.text, w.words)));
+  }
+  return pieces;
+}
+
+// The most common shape is the backend's; the others are their families' own.
+void TemplateLearner::set_odd_apart(std::vector<Wrapper>& ws, std::vector<Pieces>& pieces) {
+  std::map<std::string, int> shapes;
+  for (const auto& p : pieces) shapes[shape_of(p)]++;
+  std::string common = std::max_element(shapes.begin(), shapes.end(), [](const auto& x, const auto& y) {
+                         return x.second < y.second;
+                       })->first;
+  std::vector<Wrapper> kept;
+  std::vector<Pieces> kept_pieces;
+  for (size_t k = 0; k < ws.size(); ++k) {
+    if (shape_of(pieces[k]) == common) {
+      kept.push_back(ws[k]);
+      kept_pieces.push_back(std::move(pieces[k]));
+    } else {
+      odd[ws[k].v->family].push_back(ws[k]);
+    }
+  }
+  ws = std::move(kept);
+  pieces = std::move(kept_pieces);
+}
+
+// Whether every file has the first's words at the same places; \a allowed: the words each
+// place may be, those every file allows there.
+bool TemplateLearner::same_words(const std::string& backend, const std::vector<Wrapper>& ws,
+                                 const std::vector<Pieces>& pieces, std::vector<std::set<std::string>>& allowed) {
+  for (const auto& p : pieces.front()) allowed.push_back(p.word ? candidates(p.text) : std::set<std::string>{});
+  auto same = [&](const Pieces& a) {
+    if (a.size() != pieces.front().size()) return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (a[i].word != pieces.front()[i].word) return false;
+      if (!a[i].word) continue;
+      std::set<std::string> both, here = candidates(a[i].text);
+      std::set_intersection(allowed[i].begin(), allowed[i].end(), here.begin(), here.end(),
+                            std::inserter(both, both.begin()));
+      if (both.empty()) return false;
+      allowed[i] = std::move(both);
+    }
+    return true;
+  };
+  auto bad = std::find_if_not(pieces.begin(), pieces.end(), same);
+  if (bad == pieces.end()) return true;
+  why = fmt::format("the {} wrappers are not one text with the variant's words ({} and {} differ)", backend,
+                    ws.front().v->name, ws[bad - pieces.begin()].v->name);
+  return false;
+}
+
+// A literal piece whose \a texts differ between the files: what varies is a driver floor per
+// CUDA, or GPU names per SM and platform; appended to \a tmpl as that word.
+bool TemplateLearner::varying_text(const std::string& backend, const std::vector<Wrapper>& ws,
+                                   const std::vector<std::string>& texts, std::string& tmpl) {
+  Varying var = varying(texts);
+  if (var.middles.empty()) {
+    why = fmt::format("the {} wrappers differ in text that is no word of the variant", backend);
+    return false;
+  }
+  std::map<std::string, std::set<std::string>> by_cuda, by_gpu;
+  bool digits = true;
+  for (size_t k = 0; k < ws.size(); ++k) {
+    const std::string& mid = var.middles[k];
+    digits = digits && !mid.empty() && std::all_of(mid.begin(), mid.end(), ::isdigit);
+    by_cuda[ws[k].v->cuda].insert(mid);
+    by_gpu[ws[k].v->sm + " " + ws[k].arch].insert(mid);
+  }
+  auto single = [](const auto& by) {
+    return std::all_of(by.begin(), by.end(), [](const auto& e) { return e.second.size() == 1; });
+  };
+  if (digits && single(by_cuda) && !by_cuda.count("")) {
+    tmpl += var.prefix + "{driver}" + var.suffix;
+    for (const auto& [cuda, values] : by_cuda) tree_driver[cuda] = *values.begin();
+  } else if (single(by_gpu) && std::none_of(ws.begin(), ws.end(), [](const Wrapper& w) { return w.v->sm.empty(); })) {
+    tmpl += var.prefix + "{gpu_names}" + var.suffix;
+    for (const auto& [key, values] : by_gpu) gpu_names[key] = *values.begin();
+  } else {
+    why = fmt::format(
+        "the {} wrappers differ in '{}' and '{}', which is neither a word of the variant, nor "
+        "GPU names per SM, nor a driver floor per CUDA",
+        backend, comment_text(var.middles.front()), comment_text(var.middles.back()));
+    return false;
+  }
+  return true;
+}
+
+// Proof: the template with the tree's own values gives every file back.
+bool TemplateLearner::gives_back(const std::string& tmpl, const std::vector<Wrapper>& ws) {
+  for (const auto& w : ws)
+    if (render_layout_template(tmpl, *w.v, words_of(w)) != *w.text) {
+      why = fmt::format("{}/{}.nix is not its backend's wrapper text", dir_, w.v->name);
+      return false;
+    }
+  return true;
+}
+
+bool TemplateLearner::learn(const std::string& backend, std::vector<Wrapper>& ws, bool split) {
+  std::vector<Pieces> pieces = pieces_of(ws, split);
+  if (split) set_odd_apart(ws, pieces);
+  std::vector<std::set<std::string>> allowed;
+  if (!same_words(backend, ws, pieces, allowed)) return false;
+  std::string tmpl;
+  for (size_t i = 0; i < pieces.front().size(); ++i) {
+    const TemplatePiece& first = pieces.front()[i];
+    if (first.word) {  // of the words still allowed, the first kLayoutWords lists
+      auto w = std::find_if(kLayoutWords.begin(), kLayoutWords.end(),
+                            [&](std::string_view k) { return allowed[i].count(std::string(k)); });
+      tmpl += "{" + std::string(*w) + "}";
+      continue;
+    }
+    std::vector<std::string> texts;
+    for (const auto& p : pieces) texts.push_back(p[i].text);
+    if (std::all_of(texts.begin(), texts.end(), [&](const std::string& t) { return t == texts.front(); }))
+      tmpl += first.text;
+    else if (!varying_text(backend, ws, texts, tmpl))
+      return false;
+  }
+  templates[backend] = tmpl;
+  return gives_back(tmpl, ws);
+}
+
+// One name per SM where both platforms agree; the platform's own where not.
+std::map<std::string, std::string> names_per_sm(const std::map<std::string, std::string>& gpu_names) {
+  std::map<std::string, std::map<std::string, int>> per_sm;
+  for (const auto& [key, names] : gpu_names) per_sm[key.substr(0, key.find(' '))][names]++;
+  std::map<std::string, std::string> recorded;
+  for (const auto& [key, names] : gpu_names) {
+    std::string sm = key.substr(0, key.find(' '));
+    const auto& counts = per_sm.at(sm);
+    auto common = std::max_element(counts.begin(), counts.end(),
+                                   [](const auto& a, const auto& b) { return a.second < b.second; });
+    recorded[names == common->first ? sm : key] = names;
+  }
+  return recorded;
+}
+
+// A product the knowledge base places under another SM is dropped from \a names: the wrapper's
+// text is corrected, and said in \a corrected.
+void drop_misplaced(std::map<std::string, std::string>& names_by_key, const KnowledgeBase& kb,
+                    std::vector<std::string>& corrected) {
+  for (auto& [key, names] : names_by_key) {
+    std::string sm = key.substr(0, key.find(' '));
+    std::set<std::string> drop;
+    for (const auto& [item, g] : misplaced(names, sm, kb)) {
+      drop.insert(item);
+      corrected.push_back(fmt::format("GPU names of SM {}{}: {} dropped: the knowledge base lists it under SM {}", sm,
+                                      key.size() > sm.size() ? " (" + key.substr(sm.size() + 1) + ")" : "", item,
+                                      g->sm));
+    }
+    if (!drop.empty()) names = without_items(names, drop);
+  }
+}
+
+// A floor is kept where it meets the driver rule for a GPU; corrected (and said) for the GPUs it is too low for.
+void correct_floors(const std::map<std::string, std::string>& tree_driver, const Matrix& m, const KnowledgeBase& kb,
+                    std::vector<std::string>& corrected) {
+  for (const auto& [cuda, floor] : tree_driver) {
+    const CudaToolkit* t = kb.cuda(cuda);
+    if (!t) continue;
+    std::vector<std::string> wrong;
+    std::vector<const GpuArch*> low;
+    std::set<const GpuArch*> seen;
+    for (const auto& v : m.variants)
+      if (v.cuda == cuda)
+        for (const auto& sm : v.sms())
+          if (const GpuArch* g = kb.gpu(sm); g && seen.insert(g).second)
+            if (auto f = driver_floor(*t, g); f && !written_floor_meets(floor, f->floor)) {
+              wrong.push_back(f->why);
+              low.push_back(g);
+            }
+    if (!wrong.empty())
+      corrected.push_back(fmt::format("driver floor of CUDA {}: {} becomes {} for the GPUs it is too low for ({})",
+                                      cuda, floor, written_floor(*t, low, floor), fmt::join(wrong, "; ")));
+  }
+}
+
+// The builder: the .nix files below the wrappers' folder; the script: what names the builder the
+// wrappers import. Into \a layout's keep and replaces.
+void builder_and_script(const std::vector<recipe::SourceFile>& files, Layout& layout) {
+  std::set<std::string> import_names;
+  for (const auto& [backend, tmpl] : layout.wrapper) {
+    size_t at = tmpl.find("import ./");
+    if (at == std::string::npos) continue;
+    size_t end = tmpl.find_first_of(" \n;{", at + 9);
+    import_names.insert(std::filesystem::path(tmpl.substr(at + 9, end - at - 9)).filename().string());
+  }
+  const std::string& dir = layout.dir;
+  for (const auto& f : files) {
+    bool nix = f.rel.ends_with(".nix");
+    // The builder's files are in the wrappers' subfolders (lib/): what the wrappers import.
+    if (nix && f.rel.starts_with(dir + "/") && f.rel.find('/', dir.size() + 1) != std::string::npos)
+      layout.keep.push_back(f.rel);
+    if (!nix && !f.rel.ends_with(".md") && layout.replaces.empty())
+      for (const auto& n : import_names)
+        if (!n.empty() && f.text.find(n) != std::string::npos) layout.replaces.push_back(f.rel);
+  }
+  std::sort(layout.keep.begin(), layout.keep.end());
+}
 
 }  // namespace
 
@@ -167,267 +440,84 @@ std::optional<std::string> wrapper_dir(const std::vector<recipe::SourceFile>& fi
 LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const Spec& spec, const Matrix& m,
                            const KnowledgeBase& kb, const std::string& dir) {
   LayoutImport out;
-  std::map<std::string, const std::string*> by_rel;
-  for (const auto& f : files) by_rel[f.rel] = &f.text;
-  // The variants' wrappers, by backend.
-  std::map<std::string, std::vector<Wrapper>> backends;
-  std::set<std::string> wrappers;
-  for (const auto& v : m.variants) {
-    std::string rel = dir + "/" + v.name + ".nix";
-    auto it = by_rel.find(rel);
-    if (it == by_rel.end()) continue;
-    wrappers.insert(rel);
-    Wrapper w{&v, it->second, layout_words(v, spec, kb), ""};
-    w.arch = w.words.count("arch") ? w.words.at("arch") : "";
-    // Learnt from the files, not put back: the team's GPU names and driver floors.
-    w.words.erase("gpu_names");
-    w.words.erase("driver");
-    backends[v.backend].push_back(std::move(w));
-  }
-  std::map<std::string, std::string> templates, gpu_names;
-  std::map<std::string, std::string> tree_driver;   // CUDA -> the floor the wrappers write
-  std::map<std::string, std::vector<Wrapper>> odd;  // by family: files of another text than their backend's
-  // Learns the template of \a ws under \a backend (a backend, or a family for its odd files).
-  auto learn = [&](const std::string& backend, std::vector<Wrapper>& ws, bool split) -> bool {
-    std::vector<std::string> put;
-    for (auto& w : ws) {
-      if (!split) {  // an odd file writes the floors and names its backend's files write
-        if (auto d = tree_driver.find(w.v->cuda); d != tree_driver.end()) w.words["driver"] = d->second;
-        if (auto g = gpu_names.find(w.v->sm + " " + w.arch); g != gpu_names.end()) w.words["gpu_names"] = g->second;
-      }
-      put.push_back(put_back(*w.text, w.words));
+  TemplateLearner learner(dir);
+  for (auto& [backend, ws] : wrappers_by_backend(files, spec, m, kb, dir))
+    if (!learner.learn(backend, ws, true)) {
+      out.why = learner.why;
+      return out;
     }
-    // The pieces of each: the words must be the same, the literal text may vary.
-    std::vector<std::vector<TemplatePiece>> pieces;
-    for (const auto& p : put) pieces.push_back(template_pieces(p));
-    if (split) {  // the most common shape is the backend's; the others are their families' own
-      auto shape_of = [](const std::vector<TemplatePiece>& ps) -> std::string {
-        std::string out;
-        for (const auto& p : ps) out += p.word ? "{" + p.text + "}" : "|";
-        return out;
-      };
-      std::map<std::string, int> shapes;
-      for (const auto& p : pieces) shapes[shape_of(p)]++;
-      std::string common = std::max_element(shapes.begin(), shapes.end(), [](const auto& x, const auto& y) {
-                             return x.second < y.second;
-                           })->first;
-      std::vector<Wrapper> kept;
-      std::vector<std::vector<TemplatePiece>> kept_pieces;
-      for (size_t k = 0; k < ws.size(); ++k) {
-        if (shape_of(pieces[k]) == common) {
-          kept.push_back(ws[k]);
-          kept_pieces.push_back(std::move(pieces[k]));
-        } else {
-          odd[ws[k].v->family].push_back(ws[k]);
-        }
-      }
-      ws = std::move(kept);
-      pieces = std::move(kept_pieces);
+  for (auto& [family, ws] : learner.odd)
+    if (!learner.learn(family, ws, false)) {
+      out.why = learner.why;
+      return out;
     }
-    // The words each place may be: those every file allows there.
-    std::vector<std::set<std::string>> allowed;
-    for (const auto& p : pieces.front()) allowed.push_back(p.word ? candidates(p.text) : std::set<std::string>{});
-    auto same_words = [&](const std::vector<TemplatePiece>& a) {
-      if (a.size() != pieces.front().size()) return false;
-      for (size_t i = 0; i < a.size(); ++i) {
-        if (a[i].word != pieces.front()[i].word) return false;
-        if (!a[i].word) continue;
-        std::set<std::string> both, here = candidates(a[i].text);
-        std::set_intersection(allowed[i].begin(), allowed[i].end(), here.begin(), here.end(),
-                              std::inserter(both, both.begin()));
-        if (both.empty()) return false;
-        allowed[i] = std::move(both);
-      }
-      return true;
-    };
-    if (auto bad = std::find_if_not(pieces.begin(), pieces.end(), same_words); bad != pieces.end()) {
-      out.why = fmt::format("the {} wrappers are not one text with the variant's words ({} and {} differ)", backend,
-                            ws.front().v->name, ws[bad - pieces.begin()].v->name);
-      return false;
-    }
-    std::string tmpl;
-    for (size_t i = 0; i < pieces.front().size(); ++i) {
-      const TemplatePiece& first = pieces.front()[i];
-      if (first.word) {  // of the words still allowed, the first kLayoutWords lists
-        auto w = std::find_if(kLayoutWords.begin(), kLayoutWords.end(),
-                              [&](std::string_view k) { return allowed[i].count(std::string(k)); });
-        tmpl += "{" + std::string(*w) + "}";
-        continue;
-      }
-      std::vector<std::string> texts;
-      for (const auto& p : pieces) texts.push_back(p[i].text);
-      if (std::all_of(texts.begin(), texts.end(), [&](const std::string& t) { return t == texts.front(); })) {
-        tmpl += first.text;
-        continue;
-      }
-      Varying var = varying(texts);
-      if (var.middles.empty()) {
-        out.why = fmt::format("the {} wrappers differ in text that is no word of the variant", backend);
-        return false;
-      }
-      // What it varies with: CUDA (a driver floor), else SM and platform (GPU names).
-      std::map<std::string, std::set<std::string>> by_cuda, by_gpu;
-      bool digits = true;
-      for (size_t k = 0; k < ws.size(); ++k) {
-        const std::string& mid = var.middles[k];
-        digits = digits && !mid.empty() && std::all_of(mid.begin(), mid.end(), ::isdigit);
-        by_cuda[ws[k].v->cuda].insert(mid);
-        by_gpu[ws[k].v->sm + " " + ws[k].arch].insert(mid);
-      }
-      auto single = [](const auto& by) {
-        return std::all_of(by.begin(), by.end(), [](const auto& e) { return e.second.size() == 1; });
-      };
-      if (digits && single(by_cuda) && !by_cuda.count("")) {
-        tmpl += var.prefix + "{driver}" + var.suffix;
-        for (const auto& [cuda, values] : by_cuda) tree_driver[cuda] = *values.begin();
-      } else if (single(by_gpu) &&
-                 std::none_of(ws.begin(), ws.end(), [](const Wrapper& w) { return w.v->sm.empty(); })) {
-        tmpl += var.prefix + "{gpu_names}" + var.suffix;
-        for (const auto& [key, values] : by_gpu) gpu_names[key] = *values.begin();
-      } else {
-        out.why = fmt::format(
-            "the {} wrappers differ in '{}' and '{}', which is neither a word of the variant, nor "
-            "GPU names per SM, nor a driver floor per CUDA",
-            backend, comment_text(var.middles.front()), comment_text(var.middles.back()));
-        return false;
-      }
-    }
-    templates[backend] = tmpl;
-    // Proof: the template with the tree's own values gives every file back.
-    for (auto& w : ws) {
-      auto words = w.words;
-      if (auto d = tree_driver.find(w.v->cuda); d != tree_driver.end()) words["driver"] = d->second;
-      if (auto g = gpu_names.find(w.v->sm + " " + w.arch); g != gpu_names.end()) words["gpu_names"] = g->second;
-      if (render_layout_template(tmpl, *w.v, words) != *w.text) {
-        out.why = fmt::format("{}/{}.nix is not its backend's wrapper text", dir, w.v->name);
-        return false;
-      }
-    }
-    return true;
-  };
-  for (auto& [backend, ws] : backends)
-    if (!learn(backend, ws, true)) return out;
-  for (auto& [family, ws] : odd)
-    if (!learn(family, ws, false)) return out;
-  if (templates.empty()) {
+  if (learner.templates.empty()) {
     out.why = "no variant of the spec has a file in " + dir;
     return out;
   }
-  // One name per SM where both platforms agree; the platform's own where not.
-  std::map<std::string, std::map<std::string, int>> per_sm;
-  for (const auto& [key, names] : gpu_names) per_sm[key.substr(0, key.find(' '))][names]++;
-  std::map<std::string, std::string> recorded;
-  for (const auto& [key, names] : gpu_names) {
-    std::string sm = key.substr(0, key.find(' '));
-    const auto& counts = per_sm.at(sm);
-    auto common = std::max_element(counts.begin(), counts.end(),
-                                   [](const auto& a, const auto& b) { return a.second < b.second; });
-    recorded[names == common->first ? sm : key] = names;
-  }
+  std::map<std::string, std::string> recorded = names_per_sm(learner.gpu_names);
   out.team_gpu_names = recorded;
-  // A product the knowledge base places under another SM is dropped: the wrapper's text is corrected.
-  for (auto& [key, names] : recorded) {
-    std::string sm = key.substr(0, key.find(' '));
-    std::set<std::string> drop;
-    for (const auto& [item, g] : misplaced(names, sm, kb)) {
-      drop.insert(item);
-      out.corrected.push_back(fmt::format("GPU names of SM {}{}: {} dropped: the knowledge base lists it under SM {}",
-                                          sm, key.size() > sm.size() ? " (" + key.substr(sm.size() + 1) + ")" : "",
-                                          item, g->sm));
-    }
-    if (!drop.empty()) names = without_items(names, drop);
-  }
-  out.team_driver = tree_driver;
-  // Kept where it meets the driver rule for a GPU; corrected for the GPUs it is too low for.
-  for (const auto& [cuda, floor] : tree_driver) {
-    const CudaToolkit* t = kb.cuda(cuda);
-    if (!t) continue;
-    std::vector<std::string> wrong;
-    std::vector<const GpuArch*> low;
-    std::set<const GpuArch*> seen;
-    for (const auto& v : m.variants)
-      if (v.cuda == cuda)
-        for (const auto& sm : v.sms())
-          if (const GpuArch* g = kb.gpu(sm); g && seen.insert(g).second)
-            if (auto f = driver_floor(*t, g); f && !written_floor_meets(floor, f->floor)) {
-              wrong.push_back(f->why);
-              low.push_back(g);
-            }
-    if (!wrong.empty())
-      out.corrected.push_back(fmt::format("driver floor of CUDA {}: {} becomes {} for the GPUs it is too low for ({})",
-                                          cuda, floor, written_floor(*t, low, floor), fmt::join(wrong, "; ")));
-  }
-  // The builder: the .nix files below the wrappers' folder; the script: what names the builder the wrappers import.
-  std::set<std::string> import_names;
-  for (const auto& [backend, tmpl] : templates) {
-    size_t at = tmpl.find("import ./");
-    if (at == std::string::npos) continue;
-    size_t end = tmpl.find_first_of(" \n;{", at + 9);
-    import_names.insert(std::filesystem::path(tmpl.substr(at + 9, end - at - 9)).filename().string());
-  }
-  for (const auto& f : files) {
-    bool nix = f.rel.ends_with(".nix");
-    // The builder's files are in the wrappers' subfolders (lib/): what the wrappers import.
-    if (nix && f.rel.starts_with(dir + "/") && f.rel.find('/', dir.size() + 1) != std::string::npos)
-      out.keep.push_back(f.rel);
-    if (!nix && !f.rel.ends_with(".md") && out.replaces.empty())
-      for (const auto& n : import_names)
-        if (!n.empty() && f.text.find(n) != std::string::npos) out.replaces.push_back(f.rel);
-  }
-  std::sort(out.keep.begin(), out.keep.end());
-
-  out.dir = dir;
-  out.wrapper = templates;
-  out.gpu_names = recorded;
-  out.toml = layout_toml(out);
+  drop_misplaced(recorded, kb, out.corrected);
+  out.team_driver = learner.tree_driver;
+  correct_floors(learner.tree_driver, m, kb, out.corrected);
+  out.layout.dir = dir;
+  out.layout.wrapper = learner.templates;
+  out.layout.gpu_names = recorded;
+  builder_and_script(files, out.layout);
   return out;
 }
 
-std::string layout_toml(const LayoutImport& li) {
+Layout spec_layout(const LayoutImport& li) {
+  Layout l = li.layout;
+  l.drivers = li.team_driver;
+  if (!l.pages.empty()) l.arch_names = li.arch_names;
+  return l;
+}
+
+std::string layout_toml(const Layout& l) {
   std::string t =
       "\n# The tree keeps its own builder: tailor generate writes the wrappers below from this spec\n"
       "# and the knowledge base, and never writes the files kept.\n[layout]\n";
-  t += fmt::format("dir = {}\n", toml_string(li.dir));
+  t += fmt::format("dir = {}\n", toml_string(l.dir));
   std::vector<std::string> keep;
-  for (const auto& k : li.keep) keep.push_back(toml_string(k));
+  for (const auto& k : l.keep) keep.push_back(toml_string(k));
   t += fmt::format("keep = [{}]\n", fmt::join(keep, ", "));
-  if (li.replaces.size() == 1) t += fmt::format("replaces = {}\n", toml_string(li.replaces.front()));
-  if (li.replaces.size() > 1) {
+  if (l.replaces.size() == 1) t += fmt::format("replaces = {}\n", toml_string(l.replaces.front()));
+  if (l.replaces.size() > 1) {
     std::vector<std::string> scripts;
-    for (const auto& r : li.replaces) scripts.push_back(toml_string(r));
+    for (const auto& r : l.replaces) scripts.push_back(toml_string(r));
     t += fmt::format("replaces = [{}]\n", fmt::join(scripts, ", "));
   }
   t += "\n[layout.wrapper]\n";
-  for (const auto& [backend, tmpl] : li.wrapper) t += fmt::format("{} = {}\n", backend, toml_string(tmpl));
-  if (!li.gpu_names.empty()) {
+  for (const auto& [backend, tmpl] : l.wrapper) t += fmt::format("{} = {}\n", backend, toml_string(tmpl));
+  if (!l.gpu_names.empty()) {
     t += "\n# The GPU names the wrappers write, by SM (and platform where it has its own).\n[layout.gpu_names]\n";
-    for (const auto& [key, names] : li.gpu_names) t += fmt::format("{} = {}\n", toml_string(key), toml_string(names));
+    for (const auto& [key, names] : l.gpu_names) t += fmt::format("{} = {}\n", toml_string(key), toml_string(names));
   }
-  if (!li.team_driver.empty()) {
+  if (!l.drivers.empty()) {
     t += "\n# The driver floors the team's files write, by CUDA: kept where they meet what the GPU\n"
          "# needs (the CUDA major's compatibility floor and the GPU's first driver branch).\n[layout.drivers]\n";
-    for (const auto& [cuda, floor] : li.team_driver)
-      t += fmt::format("{} = {}\n", toml_string(cuda), toml_string(floor));
+    for (const auto& [cuda, floor] : l.drivers) t += fmt::format("{} = {}\n", toml_string(cuda), toml_string(floor));
   }
-  if (!li.tables.empty()) {
+  if (!l.tables.empty()) {
     t += "\n# The tables the builder reads and the pages the scripts wrote: the team's text, each\n"
          "# {word@key} a fact tailor generate writes from the knowledge base.\n[layout.tables]\n";
-    for (const auto& [path, tmpl] : li.tables) t += fmt::format("{} = {}\n", toml_string(path), toml_text(tmpl));
+    for (const auto& [path, tmpl] : l.tables) t += fmt::format("{} = {}\n", toml_string(path), toml_text(tmpl));
   }
-  if (!li.pages.empty()) {
+  if (!l.pages.empty()) {
     t += "\n# The pages the scripts wrote, one per (version, CUDA) cell of the matrix: {#sm} … {/sm}\n"
          "# repeats per SM the cell builds, {#target} per CPU target; doc/spec.md lists the words.\n"
          "[layout.pages]\n";
-    for (const auto& [path, tmpl] : li.pages) t += fmt::format("{} = {}\n", toml_string(path), toml_text(tmpl));
+    for (const auto& [path, tmpl] : l.pages) t += fmt::format("{} = {}\n", toml_string(path), toml_text(tmpl));
   }
-  if (!li.pages.empty() && !li.arch_names.empty()) {
+  if (!l.arch_names.empty()) {
     t += "\n# The team's own names of architectures, where they are fair but not NVIDIA's family name.\n"
          "[layout.arch_names]\n";
-    for (const auto& [sm, name] : li.arch_names) t += fmt::format("{} = {}\n", toml_string(sm), toml_string(name));
+    for (const auto& [sm, name] : l.arch_names) t += fmt::format("{} = {}\n", toml_string(sm), toml_string(name));
   }
-  if (!li.targets.empty()) {
+  if (!l.target_text.empty()) {
     t += "\n# What a page's row writes per CPU target ({text@target}, {text_2@target}).\n[layout.targets]\n";
-    for (const auto& [isa, texts] : li.targets) {
+    for (const auto& [isa, texts] : l.target_text) {
       std::vector<std::string> q;
       for (const auto& x : texts) q.push_back(toml_string(x));
       t += fmt::format("{} = [{}]\n", isa, fmt::join(q, ", "));

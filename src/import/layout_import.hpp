@@ -7,41 +7,45 @@
 /// The template must give every file back byte for byte, else no layout.
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "kb/knowledge_base.hpp"
 #include "matrix/expand.hpp"
+#include "matrix/spec.hpp"
 #include "recipe/source_file.hpp"
 
 namespace tailor {
 
+/// What adopt learns of a tree's layout: the [layout] itself, typed, and the
+/// team's facts as its files write them, which the tables and pages are read
+/// back with (table_import.hpp, page_fit.hpp).
 struct LayoutImport {
-  std::string toml;  ///< the [layout] section (layout_toml); empty when the wrappers fit no template
-  std::string why;   ///< why not, when toml is empty
-  std::string dir;   ///< the wrappers' folder
-  std::map<std::string, std::string> wrapper;    ///< backend (or family) -> template
-  std::map<std::string, std::string> gpu_names;  ///< as [layout.gpu_names]: the team's, corrected
+  /// The layout learnt: dir, wrapper, gpu_names (the team's, corrected), keep and
+  /// replaces from the wrappers; tables, pages and target_text from the tables and
+  /// pages. Its drivers and arch_names are the team's below (spec_layout).
+  Layout layout;
+  std::string why;  ///< why the wrappers fit no template; empty when they do
   /// The team's GPU names as its files write them (uncorrected), by "SM" or "SM platform".
   std::map<std::string, std::string> team_gpu_names;
-  std::map<std::string, std::string> team_driver;           ///< CUDA ("12.8") -> the floor the team's files write
-  std::map<std::string, std::string> team_arch;             ///< SM -> the architecture name the team's table writes
-  std::map<std::string, std::string> tables;                ///< as [layout.tables]: path -> template
-  std::map<std::string, std::string> pages;                 ///< as [layout.pages]: path template -> text template
-  std::map<std::string, std::vector<std::string>> targets;  ///< as [layout.targets]: CPU target -> texts
-  std::map<std::string, std::string> arch_names;            ///< as [layout.arch_names]: the team's fair names, by SM
+  std::map<std::string, std::string> team_driver;  ///< CUDA ("12.8") -> the floor the team's files write
+  std::map<std::string, std::string> team_arch;    ///< SM -> the architecture name the team's table writes
+  std::map<std::string, std::string> arch_names;   ///< the team's fair names of architectures, by SM
   /// A page (or a folder of pages) the page template does not give back -> why.
   std::map<std::string, std::string> page_why;
   std::map<std::string, std::string> kept_why;  ///< a kept file that holds facts -> why tailor does not write it
   /// Facts of the tree's wrappers the spec corrects, one line each ("9.0: L40S
   /// dropped: the knowledge base lists it under SM 8.9").
   std::vector<std::string> corrected;
-  std::vector<std::string> keep;      ///< the tree's own builder files
-  std::vector<std::string> replaces;  ///< the team's scripts that wrote the wrappers (and pages)
 };
 
-/// The [layout] section of \a li.
-std::string layout_toml(const LayoutImport& li);
+/// The spec's [layout] of \a li: its layout with the team's driver floors, and the
+/// team's architecture names where pages are written (a page's {arch_name@…}).
+Layout spec_layout(const LayoutImport& li);
+
+/// The [layout] section of the spec, as TOML.
+std::string layout_toml(const Layout& layout);
 
 /// The layout of the tree \a files, whose variants \a m expands from \a spec
 /// (the spec import_spec wrote); the wrappers are in \a dir.

@@ -535,126 +535,168 @@ const recipe::SourceFile* script_naming(const std::vector<recipe::SourceFile>& f
   return nullptr;
 }
 
+// Takes over the tables and pages of a tree: each learnt into a template, written where the
+// template, filled from the knowledge base, gives the team's file back (but at the lines check
+// reports on it); the rest stays the team's, and why is said.
+class TableImporter {
+ public:
+  TableImporter(const std::vector<recipe::SourceFile>& files, const std::string& root, const Spec& spec,
+                const Matrix& m, const KnowledgeBase& kb, LayoutImport& li)
+      : files_(files), spec_(spec), m_(m), kb_(kb), li_(li), kept_(li.layout.keep.begin(), li.layout.keep.end()) {
+    // The lines check reports on the original: the only lines a table may change.
+    for (const auto& p : lint::check_files(root, files, kb, true).problems) reported_[p.rel].insert(p.pos.line);
+  }
+
+  // The steps, in order.
+  void tables();
+  void page_folders();
+  void pages();
+  void finish() { li_.layout.keep.assign(kept_.begin(), kept_.end()); }
+
+ private:
+  bool take(const recipe::SourceFile& f, const std::vector<Line>& lines);
+  bool take_template(const recipe::SourceFile& f, const std::string& tmpl);
+  void replaced_by(const recipe::SourceFile& script);
+
+  const std::vector<recipe::SourceFile>& files_;
+  const Spec& spec_;
+  const Matrix& m_;
+  const KnowledgeBase& kb_;
+  LayoutImport& li_;
+  std::set<std::string> kept_;
+  std::map<std::string, std::set<int>> reported_;
+  std::set<std::string> fitted_;  ///< the pages a page template gives back
+};
+
+// Takes \a f over when its template (\a lines with their words) reproduces it; says why not.
+bool TableImporter::take(const recipe::SourceFile& f, const std::vector<Line>& lines) {
+  std::string tmpl;
+  std::map<std::string, std::string> team;  // word -> the team's value
+  for (size_t i = 0; i < lines.size(); ++i) {
+    tmpl += lines[i].tmpl() + (i + 1 < lines.size() ? "\n" : "");
+    for (const auto& [at, n, word] : lines[i].words) {
+      std::string value = lines[i].text.substr(at, n);
+      if (auto [it, fresh] = team.emplace(word, value); !fresh && it->second != value) {
+        li_.kept_why[f.rel] = fmt::format("line {} writes {} as '{}', another line as '{}'", i + 1, word,
+                                          comment_text(value), comment_text(it->second));
+        return false;
+      }
+    }
+  }
+  if (team.empty()) {
+    if (kept_.count(f.rel) && bare_set(f.text))
+      li_.kept_why[f.rel] =
+          "a table of no fact tailor writes as the team does (GPU names, architecture names and CUDA "
+          "versions by SM, driver floors and package sets by CUDA, flags by CPU target, a release's "
+          "entry by version)";
+    return false;
+  }
+  // A GPU or CUDA table is written per SM / CUDA of the spec where its entries allow it.
+  if (auto blocks = axis_template(lines, kb_); blocks && take_template(f, *blocks)) return true;
+  return take_template(f, tmpl);
+}
+
+// Takes \a f over when \a tmpl, filled, gives it back; says why not.
+bool TableImporter::take_template(const recipe::SourceFile& f, const std::string& tmpl) {
+  std::string emitted;
+  try {
+    emitted = render_table_template(f.rel, tmpl, spec_, m_, kb_);
+  } catch (const DiagnosticError& e) {
+    li_.kept_why[f.rel] = e.diagnostic().message;
+    return false;
+  }
+  auto a = split_lines(f.text), b = split_lines(emitted);
+  if (a.size() != b.size()) {
+    li_.kept_why[f.rel] = "tailor's text has another number of lines";
+    return false;
+  }
+  // A line may change only where check reports it (a page's copy of a table's wrong fact too:
+  // its driver floor, its headings' architecture label).
+  const auto& ok = reported_[f.rel];
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i] && !ok.count(static_cast<int>(i + 1))) {
+      li_.kept_why[f.rel] =
+          fmt::format("tailor would write line {} as '{}', a change check does not ask for: kept as the team wrote it",
+                      i + 1, comment_text(b[i]));
+      return false;
+    }
+  li_.layout.tables[f.rel] = tmpl;
+  kept_.erase(f.rel);
+  li_.kept_why.erase(f.rel);
+  return true;
+}
+
+void TableImporter::replaced_by(const recipe::SourceFile& script) {
+  auto& replaces = li_.layout.replaces;
+  if (std::find(replaces.begin(), replaces.end(), script.rel) == replaces.end()) replaces.push_back(script.rel);
+}
+
+// The kept .nix files: a table keyed by SMs or CUDA versions, else a version table.
+void TableImporter::tables() {
+  for (const auto& f : files_) {
+    if (!kept_.count(f.rel) || !f.rel.ends_with(".nix") || take(f, learn_nix(f.text, kb_, li_))) continue;
+    std::string why;
+    if (auto tmpl = learn_version_table(f.text, spec_, m_, kb_, why))
+      take_template(f, *tmpl);
+    else if (!why.empty())
+      li_.kept_why[f.rel] = "a version table tailor cannot write: " + why;
+  }
+}
+
+// Pages: files under a docs folder a script of the tree names ("docs/matrices/"). The pages
+// of a folder are fitted to one template, written per cell.
+void TableImporter::page_folders() {
+  std::map<std::string, std::vector<const recipe::SourceFile*>> folders;
+  for (const auto& f : files_)
+    if (size_t slash = f.rel.rfind('/'); f.rel.ends_with(".md") && slash != std::string::npos)
+      folders[f.rel.substr(0, slash)].push_back(&f);
+  // The team's fair names of architectures stay its own (DRIVE Thor for 11.0).
+  for (const auto& [sm, name] : li_.team_arch)
+    if (const GpuArch* g = kb_.gpu(sm); g && name != g->family && fair_arch_name(*g, name)) li_.arch_names[sm] = name;
+  for (const auto& [folder, pages] : folders) {
+    const recipe::SourceFile* script = script_naming(files_, folder);
+    if (!script) continue;
+    PageFit fit = fit_pages(pages, spec_, m_, kb_, li_, reported_);
+    if (fit.path.empty()) {
+      if (pages.size() > 1) li_.page_why[folder] = fit.why;
+      continue;
+    }
+    li_.layout.pages[fit.path] = fit.text;
+    for (const auto& [isa, texts] : fit.targets) li_.layout.target_text[isa] = texts;
+    fitted_.insert(fit.fitted.begin(), fit.fitted.end());
+    for (const auto& [page, why] : fit.unfit) li_.page_why[page] = why;
+    replaced_by(*script);
+  }
+}
+
+// A page no page template gives back is taken over on its own, or stays the team's.
+void TableImporter::pages() {
+  for (const auto& f : files_) {
+    if (fitted_.count(f.rel)) continue;
+    size_t slash = f.rel.rfind('/');
+    if (!f.rel.ends_with(".md") || slash == std::string::npos) continue;
+    const recipe::SourceFile* script = script_naming(files_, f.rel.substr(0, slash));
+    if (!script) continue;
+    bool taken = take(f, learn_page(f.text, m_, kb_, li_));
+    if (!taken && li_.page_why.count(f.rel)) {
+      // The template would write this page: it stays the team's, kept.
+      kept_.insert(f.rel);
+      li_.kept_why[f.rel] = "the page template does not give it back (" + li_.page_why[f.rel] + ") and " +
+                            (li_.kept_why.count(f.rel) ? li_.kept_why[f.rel] : "nor does its own");
+    }
+    if (taken) replaced_by(*script);
+  }
+}
+
 }  // namespace
 
 void import_tables(const std::vector<recipe::SourceFile>& files, const std::string& root, const Spec& spec,
                    const Matrix& m, const KnowledgeBase& kb, LayoutImport& li) {
-  // The lines check reports on the original: the only lines a table may change.
-  lint::CheckResult checked = lint::check_files(root, files, kb, true);
-  std::map<std::string, std::set<int>> reported;
-  for (const auto& p : checked.problems) reported[p.rel].insert(p.pos.line);
-  std::set<std::string> kept(li.keep.begin(), li.keep.end());
-
-  // Takes \a f over when \a tmpl, filled, gives it back; says why not.
-  std::function<bool(const recipe::SourceFile&, const std::string&)> take_template;
-  // Takes \a f over when its template reproduces it; says why not.
-  auto take = [&](const recipe::SourceFile& f, const std::vector<Line>& lines) -> bool {
-    std::string tmpl;
-    std::map<std::string, std::string> team;  // word -> the team's value
-    for (size_t i = 0; i < lines.size(); ++i) {
-      tmpl += lines[i].tmpl() + (i + 1 < lines.size() ? "\n" : "");
-      for (const auto& [at, n, word] : lines[i].words) {
-        std::string value = lines[i].text.substr(at, n);
-        if (auto [it, fresh] = team.emplace(word, value); !fresh && it->second != value) {
-          li.kept_why[f.rel] = fmt::format("line {} writes {} as '{}', another line as '{}'", i + 1, word,
-                                           comment_text(value), comment_text(it->second));
-          return false;
-        }
-      }
-    }
-    if (team.empty()) {
-      if (kept.count(f.rel) && bare_set(f.text))
-        li.kept_why[f.rel] =
-            "a table of no fact tailor writes as the team does (GPU names, architecture names and CUDA "
-            "versions by SM, driver floors and package sets by CUDA, flags by CPU target, a release's "
-            "entry by version)";
-      return false;
-    }
-    // A GPU or CUDA table is written per SM / CUDA of the spec where its entries allow it.
-    if (auto blocks = axis_template(lines, kb); blocks && take_template(f, *blocks)) return true;
-    return take_template(f, tmpl);
-  };
-  take_template = [&](const recipe::SourceFile& f, const std::string& tmpl) -> bool {
-    std::string emitted;
-    try {
-      emitted = render_table_template(f.rel, tmpl, spec, m, kb);
-    } catch (const DiagnosticError& e) {
-      li.kept_why[f.rel] = e.diagnostic().message;
-      return false;
-    }
-    auto a = split_lines(f.text), b = split_lines(emitted);
-    if (a.size() != b.size()) {
-      li.kept_why[f.rel] = "tailor's text has another number of lines";
-      return false;
-    }
-    // A line may change only where check reports it (a page's copy of a table's wrong fact too:
-    // its driver floor, its headings' architecture label).
-    const auto& ok = reported[f.rel];
-    for (size_t i = 0; i < a.size(); ++i)
-      if (a[i] != b[i] && !ok.count(static_cast<int>(i + 1))) {
-        li.kept_why[f.rel] = fmt::format(
-            "tailor would write line {} as '{}', a change check does not ask for: kept as the team wrote it", i + 1,
-            comment_text(b[i]));
-        return false;
-      }
-    li.tables[f.rel] = tmpl;
-    kept.erase(f.rel);
-    li.kept_why.erase(f.rel);
-    return true;
-  };
-
-  for (const auto& f : files) {
-    if (!kept.count(f.rel) || !f.rel.ends_with(".nix") || take(f, learn_nix(f.text, kb, li))) continue;
-    std::string why;
-    if (auto tmpl = learn_version_table(f.text, spec, m, kb, why))
-      take_template(f, *tmpl);
-    else if (!why.empty())
-      li.kept_why[f.rel] = "a version table tailor cannot write: " + why;
-  }
-  // Pages: files under a docs folder a script of the tree names ("docs/matrices/"). The
-  // pages of a folder are fitted to one template, written per cell; a page that does not fit
-  // is taken over on its own, or stays the team's.
-  std::map<std::string, std::vector<const recipe::SourceFile*>> folders;
-  for (const auto& f : files)
-    if (size_t slash = f.rel.rfind('/'); f.rel.ends_with(".md") && slash != std::string::npos)
-      folders[f.rel.substr(0, slash)].push_back(&f);
-  std::set<std::string> fitted;
-  // The team's fair names of architectures stay its own (DRIVE Thor for 11.0).
-  for (const auto& [sm, name] : li.team_arch)
-    if (const GpuArch* g = kb.gpu(sm); g && name != g->family && fair_arch_name(*g, name)) li.arch_names[sm] = name;
-  for (const auto& [folder, pages] : folders) {
-    const recipe::SourceFile* script = script_naming(files, folder);
-    if (!script) continue;
-    PageFit fit = fit_pages(pages, spec, m, kb, li, reported);
-    if (fit.path.empty()) {
-      if (pages.size() > 1) li.page_why[folder] = fit.why;
-      continue;
-    }
-    li.pages[fit.path] = fit.text;
-    for (const auto& [isa, texts] : fit.targets) li.targets[isa] = texts;
-    fitted.insert(fit.fitted.begin(), fit.fitted.end());
-    for (const auto& [page, why] : fit.unfit) li.page_why[page] = why;
-    if (std::find(li.replaces.begin(), li.replaces.end(), script->rel) == li.replaces.end())
-      li.replaces.push_back(script->rel);
-  }
-  for (const auto& f : files) {
-    if (fitted.count(f.rel)) continue;
-    size_t slash = f.rel.rfind('/');
-    if (!f.rel.ends_with(".md") || slash == std::string::npos) continue;
-    const recipe::SourceFile* script = script_naming(files, f.rel.substr(0, slash));
-    if (!script) continue;
-    bool taken = take(f, learn_page(f.text, m, kb, li));
-    if (!taken && li.page_why.count(f.rel)) {
-      // The template would write this page: it stays the team's, kept.
-      kept.insert(f.rel);
-      li.kept_why[f.rel] = "the page template does not give it back (" + li.page_why[f.rel] + ") and " +
-                           (li.kept_why.count(f.rel) ? li.kept_why[f.rel] : "nor does its own");
-    }
-    if (taken && std::find(li.replaces.begin(), li.replaces.end(), script->rel) == li.replaces.end())
-      li.replaces.push_back(script->rel);
-  }
-  li.keep.assign(kept.begin(), kept.end());
-  li.toml = layout_toml(li);
+  TableImporter t(files, root, spec, m, kb, li);
+  t.tables();
+  t.page_folders();
+  t.pages();
+  t.finish();
 }
 
 }  // namespace tailor

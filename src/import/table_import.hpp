@@ -19,8 +19,9 @@ namespace tailor {
 
 /// Learns the tables among \a li's kept files and the pages the tree's scripts
 /// write (\a files, the tree at \a root), for \a spec (the spec with \a li's
-/// layout) and its matrix \a m. Updates \a li: tables, keep, kept_why,
-/// replaces (the pages' script), toml.
+/// layout) and its matrix \a m. Updates \a li: its layout's tables, pages,
+/// target_text, keep and replaces (the pages' script); kept_why, page_why, the
+/// team's architecture names and driver floors its tables write.
 void import_tables(const std::vector<recipe::SourceFile>& files, const std::string& root, const Spec& spec,
                    const Matrix& m, const KnowledgeBase& kb, LayoutImport& li);
 
