@@ -19,8 +19,6 @@
 
 namespace tailor {
 
-using AdoptionPlan;
-
 namespace {
 
 struct AdoptRun final : CommandRun {
