@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <regex>
 #include <set>
@@ -115,23 +116,41 @@ TEST(Layers, EveryIncludePointsDownward) {
   EXPECT_GT(checked, 500u) << "the scan found too few includes to mean anything";
 }
 
+// A source file under a scanned root, and one of its lines.
+struct SourceLine {
+  fs::path file;
+  std::string folder;  ///< the folder it lies in ("import")
+  bool test_file = false;
+  int n = 0;
+  std::string text;
+};
+
+// Calls \a f on every line of every source under \a root.
+void each_source_line(const fs::path& root, const std::function<void(const SourceLine&)>& f) {
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    if (!e.is_regular_file() || !is_source(e.path())) continue;
+    SourceLine l;
+    l.file = e.path();
+    l.folder = e.path().parent_path().filename().string();
+    l.test_file = e.path().stem().string().ends_with("_test");
+    std::ifstream in(e.path());
+    for (l.n = 1; std::getline(in, l.text); ++l.n) f(l);
+  }
+}
+
 // Lines of the sources under \a root, outside tests and src/cli/, that call
 // embedded_kb() or embedded_host_tables(): the built-in facts, which ignore
 // --kb. Library code takes the knowledge base and host tables the command's
 // Session loaded (with their overlay).
 std::vector<std::string> embedded_kb_readers(const fs::path& root) {
   std::vector<std::string> out;
-  for (const auto& e : fs::recursive_directory_iterator(root)) {
-    if (!e.is_regular_file() || !is_source(e.path()) || e.path().stem().string().ends_with("_test")) continue;
-    std::string folder = e.path().parent_path().filename().string();
-    if (folder == "cli" || e.path().stem() == "knowledge_base" || e.path().stem() == "host_tables")
-      continue;  // the commands; the definitions
-    std::ifstream in(e.path());
-    std::string line;
-    for (int n = 1; std::getline(in, line); ++n)
-      if (line.find("embedded_kb()") != std::string::npos || line.find("embedded_host_tables()") != std::string::npos)
-        out.push_back(fmt::format("{}:{}", e.path().string(), n));
-  }
+  each_source_line(root, [&](const SourceLine& l) {
+    std::string stem = l.file.stem().string();
+    if (l.test_file || l.folder == "cli" || stem == "knowledge_base" || stem == "host_tables")
+      return;  // the commands; the definitions
+    if (l.text.find("embedded_kb()") != std::string::npos || l.text.find("embedded_host_tables()") != std::string::npos)
+      out.push_back(fmt::format("{}:{}", l.file.string(), l.n));
+  });
   return out;
 }
 
@@ -154,20 +173,13 @@ TEST(Layers, OnlyTheCommandsReadTheEmbeddedKnowledgeBase) {
 std::vector<std::string> foreign_namespaces(const fs::path& root) {
   static const std::regex opening(R"re(^\s*namespace\s+(tailor(::[a-z_]+)*)\s*\{)re");
   std::vector<std::string> out;
-  for (const auto& e : fs::recursive_directory_iterator(root)) {
-    if (!e.is_regular_file() || !is_source(e.path())) continue;
-    std::string folder = e.path().parent_path().filename().string();
-    bool test_file = e.path().stem().string().ends_with("_test");
-    std::ifstream in(e.path());
-    std::string line;
-    for (int n = 1; std::getline(in, line); ++n) {
-      std::smatch m;
-      if (!std::regex_search(line, m, opening)) continue;
-      std::string ns = m[1];
-      if (ns == "tailor" || ns == "tailor::" + folder || (test_file && ns == "tailor::test")) continue;
-      out.push_back(fmt::format("{}:{}: {}", e.path().string(), n, ns));
-    }
-  }
+  each_source_line(root, [&](const SourceLine& l) {
+    std::smatch m;
+    if (!std::regex_search(l.text, m, opening)) return;
+    std::string ns = m[1];
+    if (ns == "tailor" || ns == "tailor::" + l.folder || (l.test_file && ns == "tailor::test")) return;
+    out.push_back(fmt::format("{}:{}: {}", l.file.string(), l.n, ns));
+  });
   return out;
 }
 

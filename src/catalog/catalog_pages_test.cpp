@@ -23,14 +23,9 @@
 namespace tailor {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 CatalogSpec load(const std::string& name) {
-  Spec s = load_spec_arg(name, kb());
-  Matrix m = expand(s, kb());
+  Spec s = load_spec_arg(name, embedded_kb());
+  Matrix m = expand(s, embedded_kb());
   return {std::move(s), std::move(m)};
 }
 
@@ -76,8 +71,9 @@ std::string shown(const nlohmann::json& d, const std::string& fragment) {
 
 TEST(CatalogPages, ACatalogThatFitsIsTheOnePageAsBefore) {
   std::vector<CatalogSpec> specs{load("build-pytorch/pytorch-2.9-python313")};
-  const std::string single = render_catalog_page(build_catalog(specs, kb(), embedded_host_tables(), "flox"), kb());
-  auto pages = render_catalog_pages(std::move(specs), kb(), embedded_host_tables(), "flox");
+  const std::string single =
+      render_catalog_page(build_catalog(specs, embedded_kb(), embedded_host_tables(), "flox"), embedded_kb());
+  auto pages = render_catalog_pages(std::move(specs), embedded_kb(), embedded_host_tables(), "flox");
   ASSERT_EQ(pages.size(), 1u);
   EXPECT_EQ(pages[0].name, "index.html");
   EXPECT_EQ(pages[0].html, single);
@@ -97,7 +93,7 @@ TEST(CatalogPages, EveryExampleAndThreeWideSpecsInPagesOfAtMost300kB) {
     EXPECT_GE(specs[i].matrix.variants.size(), 1000u) << names[i] << ": a 1,000-variant spec";
   EXPECT_GT(variants, 5000u);
   const std::vector<CatalogSpec> kept = specs;
-  auto pages = render_catalog_pages(std::move(specs), kb(), embedded_host_tables(), "flox");
+  auto pages = render_catalog_pages(std::move(specs), embedded_kb(), embedded_host_tables(), "flox");
   ASSERT_GE(pages.size(), 3u) << "an index and at least two pages";
   EXPECT_EQ(pages[0].name, "index.html");
 
@@ -128,18 +124,18 @@ TEST(CatalogPages, EveryExampleAndThreeWideSpecsInPagesOfAtMost300kB) {
     const nlohmann::json d = page_data(pages[i].html);
     std::vector<CatalogSpec> on_page(kept.begin() + static_cast<long>(spec),
                                      kept.begin() + static_cast<long>(spec + pages[i].specs.size()));
-    const CatalogChoices choices = catalog_choices(on_page, kb());
+    const CatalogChoices choices = catalog_choices(on_page, embedded_kb());
     for (size_t s = 0; s < on_page.size(); ++s)
       for (const auto& [cpu, gpus] : hosts) {
         HostOptions o;
         o.cpuinfo_path = test::source_path(std::string("tests/data/cpuinfo/") + cpu);
         o.gpus = gpus;
-        HostFacts host = detect_host(o, kb(), embedded_host_tables());
-        Recommendation r = recommend(host, on_page[s].matrix, kb(), {});
+        HostFacts host = detect_host(o, embedded_kb(), embedded_host_tables());
+        Recommendation r = recommend(host, on_page[s].matrix, embedded_kb(), {});
         SCOPED_TRACE(pages[i].name + " " + pages[i].specs[s] + " on " + cpu + " --gpus " + gpus);
         std::string link;
         try {
-          link = catalog_link(pages[i].name, choices, host, {}, kb(), s);
+          link = catalog_link(pages[i].name, choices, host, {}, embedded_kb(), s);
         } catch (const DiagnosticError& e) {  // a platform or GPU the page does not offer
           EXPECT_FALSE(r.variant) << e.diagnostic().message;
           continue;

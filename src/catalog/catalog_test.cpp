@@ -19,30 +19,25 @@
 namespace tailor {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 CatalogData catalog_of(const std::vector<std::string>& spec_names) {
   std::vector<CatalogSpec> specs;
   for (const auto& name : spec_names) {
-    Spec s = load_spec_arg(name, kb());
-    Matrix m = expand(s, kb());
+    Spec s = load_spec_arg(name, embedded_kb());
+    Matrix m = expand(s, embedded_kb());
     specs.push_back({std::move(s), std::move(m)});
   }
-  return build_catalog(std::move(specs), kb(), embedded_host_tables(), "flox");
+  return build_catalog(std::move(specs), embedded_kb(), embedded_host_tables(), "flox");
 }
 
 // The selector's choices alone, without computing the answers.
 CatalogChoices choices_of(const std::vector<std::string>& spec_names) {
   std::vector<CatalogSpec> specs;
   for (const auto& name : spec_names) {
-    Spec s = load_spec_arg(name, kb());
-    Matrix m = expand(s, kb());
+    Spec s = load_spec_arg(name, embedded_kb());
+    Matrix m = expand(s, embedded_kb());
     specs.push_back({std::move(s), std::move(m)});
   }
-  return catalog_choices(specs, kb());
+  return catalog_choices(specs, embedded_kb());
 }
 
 const CatalogData& all_examples() {
@@ -173,7 +168,7 @@ CatalogQuery query_for(const CatalogData& d, const SampledHost& host, size_t pro
   HostOptions o;
   o.cpuinfo_path = path;
   if (*host.gpus) o.gpus = host.gpus;
-  HostFacts facts = detect_host(o, kb(), embedded_host_tables());
+  HostFacts facts = detect_host(o, embedded_kb(), embedded_host_tables());
   CatalogQuery q;
   q.product = product;
   q.python = python;
@@ -181,7 +176,7 @@ CatalogQuery query_for(const CatalogData& d, const SampledHost& host, size_t pro
   const PlatformChoice& p = d.choices.platforms[q.platform];
   bool found = false;
   for (size_t c = 0; c < p.cpus.size() && !found; ++c)
-    if (catalog_host(p, p.cpus[c], nullptr, d.choices.drivers.back(), kb(), embedded_host_tables()).isas ==
+    if (catalog_host(p, p.cpus[c], nullptr, d.choices.drivers.back(), embedded_kb(), embedded_host_tables()).isas ==
         facts.isas) {
       q.cpu = c;
       found = true;
@@ -255,8 +250,9 @@ nlohmann::json page_data(const std::string& page) {
 }
 
 TEST(CatalogPage, EveryExampleSpecTogetherStaysUnder300kB) {
-  std::string page = render_catalog_page(all_examples(), kb());
-  EXPECT_EQ(page_data(page), catalog_json(all_examples(), kb())) << "the packed data unpacks to the catalog's JSON";
+  std::string page = render_catalog_page(all_examples(), embedded_kb());
+  EXPECT_EQ(page_data(page), catalog_json(all_examples(), embedded_kb()))
+      << "the packed data unpacks to the catalog's JSON";
   RecordProperty("bytes", static_cast<int>(page.size()));
   std::cout << "catalog page of " << all_examples().specs.size() << " example specs: " << page.size() << " bytes, "
             << all_examples().answers.size() << " distinct answers\n";
@@ -270,13 +266,13 @@ TEST(CatalogPage, NoAbsolutePathOfTheMachineThatMadeIt) {
   test::TempDir dir("catalog");
   std::string spec_path = dir.path() + "/spec.toml";
   std::ofstream(spec_path) << test::read_file(test::source_path("examples/build-pytorch/pytorch-2.9-python313.toml"));
-  std::string page = render_catalog_page(catalog_of({spec_path}), kb());
+  std::string page = render_catalog_page(catalog_of({spec_path}), embedded_kb());
   EXPECT_EQ(page.find(dir.path()), std::string::npos);
   EXPECT_NE(page.find("<code>build-pytorch/pytorch-2.9-python313</code>"), std::string::npos);  // the header
   nlohmann::json data = page_data(page);
   EXPECT_EQ(data["products"][0]["spec"], "build-pytorch/pytorch-2.9-python313");
   for (const auto& s : data["strings"]) EXPECT_FALSE(s.get<std::string>().starts_with("/")) << s;
-  EXPECT_EQ(page_data(render_catalog_page(catalog_of({"build-pytorch/main"}), kb()))["products"][0]["spec"],
+  EXPECT_EQ(page_data(render_catalog_page(catalog_of({"build-pytorch/main"}), embedded_kb()))["products"][0]["spec"],
             "examples/build-pytorch/main.toml")
       << "a relative path stays as given";
 }
@@ -288,7 +284,7 @@ TEST(CatalogPage, AHostileSpecPathStaysText) {
   std::string spec_path = spec_dir + "/spec.toml";
   std::ofstream(spec_path) << test::read_file(test::source_path("examples/build-pytorch/pytorch-2.9-python313.toml"));
   CatalogData d = catalog_of({spec_path});
-  std::string page = render_catalog_page(d, kb());
+  std::string page = render_catalog_page(d, embedded_kb());
   std::filesystem::remove_all(spec_dir);
   EXPECT_EQ(page.find("a<script>b"), std::string::npos);
   EXPECT_NE(page.find("a&lt;script&gt;b&amp;c/spec.toml"), std::string::npos);  // the header
@@ -296,7 +292,7 @@ TEST(CatalogPage, AHostileSpecPathStaysText) {
 }
 
 TEST(CatalogPage, NeedsNothingFromTheNetwork) {
-  std::string page = render_catalog_page(catalog_of({"build-pytorch/main"}), kb());
+  std::string page = render_catalog_page(catalog_of({"build-pytorch/main"}), embedded_kb());
   std::smatch m;
   EXPECT_FALSE(std::regex_search(page, m, std::regex(R"re(\b(src|href)\s*=\s*"(?!#))re"))) << m.str();
   EXPECT_EQ(page.find("http://"), std::string::npos);
@@ -311,7 +307,7 @@ TEST(CatalogPage, NeedsNothingFromTheNetwork) {
 // The page's frame (markup, style, script) and the selector's choices for
 // every example spec; the answers are checked against recommend above.
 TEST(CatalogPage, StablePartsGolden) {
-  std::string page = render_catalog_page(catalog_of({"build-pytorch/main"}), kb());
+  std::string page = render_catalog_page(catalog_of({"build-pytorch/main"}), embedded_kb());
   auto open = page.find("<script type=\"text/plain\" id=\"catalog-data\">");
   ASSERT_NE(open, std::string::npos);
   open = page.find('>', open) + 1;
@@ -319,7 +315,7 @@ TEST(CatalogPage, StablePartsGolden) {
   page.replace(open, close - open, "…");
   test::expect_golden(page, "tests/golden/catalog/page-frame.html");
 
-  nlohmann::json j = catalog_json(all_examples(), kb());
+  nlohmann::json j = catalog_json(all_examples(), embedded_kb());
   nlohmann::json stable = {{"platforms", j["platforms"]}, {"gpus", j["gpus"]}, {"drivers", j["drivers"]}};
   for (const auto& p : j["products"])
     stable["products"].push_back({{"package", p["package"]},

@@ -10,17 +10,12 @@
 namespace tailor {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 // The builders (.flox/pkgs/lib/) a spec's tree gets.
 std::set<std::string> builders_of(const std::string& spec_name) {
-  Spec spec = load_spec_arg(spec_name, kb());
-  Matrix m = expand(spec, kb());
+  Spec spec = load_spec_arg(spec_name, embedded_kb());
+  Matrix m = expand(spec, embedded_kb());
   std::set<std::string> out;
-  for (const auto& f : branch_tree(spec, m, kb()))
+  for (const auto& f : branch_tree(spec, m, embedded_kb()))
     if (f.path.starts_with(".flox/pkgs/lib/")) out.insert(f.path.substr(11));
   return out;
 }

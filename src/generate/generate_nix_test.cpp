@@ -21,11 +21,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 // The variant a recipe imports under \a key ("torchVariant"); empty when none.
 std::string dependency(const BuildSettings& s, const std::string& key) {
   for (const auto& [k, name] : s.dependency_variants)
@@ -84,8 +79,8 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
   ASSERT_EQ(probe.status, 0) << probe.out;
   json got = json::parse(probe.out);
 
-  Spec spec = load_spec_arg(spec_name, kb());
-  Matrix m = expand(spec, kb());
+  Spec spec = load_spec_arg(spec_name, embedded_kb());
+  Matrix m = expand(spec, embedded_kb());
   ASSERT_EQ(got.size(), m.variants.size());
   // + flake.nix and the builders (lib/) it uses: each package's own builder
   // is there, and every lib file is one a recipe or another builder imports.
@@ -100,14 +95,14 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
       if (path.ends_with(".nix")) imported.insert(rel.starts_with("lib/") ? "lib/" + path : path);
     }
   }
-  for (const auto& v : m.variants) EXPECT_TRUE(libs.contains(kb().package(v.package)->builder)) << v.name;
+  for (const auto& v : m.variants) EXPECT_TRUE(libs.contains(embedded_kb().package(v.package)->builder)) << v.name;
   for (const auto& l : libs) EXPECT_TRUE(imported.contains(l)) << l << " is written but nothing imports it";
   EXPECT_EQ(files.size(), m.variants.size() + 1 + libs.size());
   for (const auto& v : m.variants) {
     SCOPED_TRACE(v.name);
     ASSERT_TRUE(got.contains(v.name));
     const json& r = got[v.name];
-    BuildSettings s = derive_settings(v, spec, m, kb());
+    BuildSettings s = derive_settings(v, spec, m, embedded_kb());
     EXPECT_EQ(r["pname"], v.name);
     EXPECT_EQ(r["platforms"], s.platforms);
     EXPECT_EQ(r["description"], s.description);
@@ -197,7 +192,7 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
       EXPECT_EQ(w["args"]["pythonSupport"], true);  // the Python set's own argument, kept
       EXPECT_EQ(w["cudaCapabilities"], s.cuda_capabilities);
       EXPECT_EQ(w["requiredSystemFeatures"], v.backend == "cuda" ? json::array({"big-parallel"}) : json::array());
-      const std::string attribute = kb().package(v.package)->attribute;
+      const std::string attribute = embedded_kb().package(v.package)->attribute;
       const SourceOverride* o = spec.source_override(attribute);
       EXPECT_EQ(w["version"], o ? json(o->version) : json("1.22.0"));  // the stub's own version otherwise
       EXPECT_EQ(w["src"], o ? json(o->fetch.rev) : json("v1.22.0"));
@@ -216,7 +211,7 @@ TEST_P(GeneratedTree, ParsesAndEvaluatesAsPromised) {
                   2);  // nixpkgs' own from config.cudaCapabilities, and the variant's
       }
     }
-    if (kb().package(v.package)->need(NeedStrategy::companion_of)) {
+    if (embedded_kb().package(v.package)->need(NeedStrategy::companion_of)) {
       EXPECT_EQ(r["torch"], dependency(s, "torchVariant"));
       EXPECT_EQ(r["torchCapabilities"], s.cuda_capabilities);
     }
@@ -255,8 +250,8 @@ TEST_P(GeneratedFlake, ExposesTheMatrixPerSystem) {
   TAILOR_SKIP_IF_TOOL_MISSING(!test::have_program("nix"), "nix (Debian nix-bin) is not installed");
   test::TempDir dir("flake");
   ASSERT_EQ(test::run_tailor({"generate", GetParam(), "-o", dir.path()}).status, 0);
-  Spec spec = load_spec_arg(GetParam(), kb());
-  Matrix m = expand(spec, kb());
+  Spec spec = load_spec_arg(GetParam(), embedded_kb());
+  Matrix m = expand(spec, embedded_kb());
   std::string overrides;
   std::set<std::string> pins;
   for (const auto& v : m.variants) pins.insert(v.pin);

@@ -18,11 +18,6 @@
 namespace tailor {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 std::vector<std::filesystem::path> samples() {
   std::vector<std::filesystem::path> out;
   for (const auto& e : std::filesystem::directory_iterator(test::source_path("tests/data/cpuinfo")))
@@ -35,7 +30,7 @@ HostFacts facts_of(const std::filesystem::path& p) {
   HostOptions o;
   o.cpuinfo_path = p.string();
   o.gpus = "none";
-  return detect_host(o, kb(), embedded_host_tables());
+  return detect_host(o, embedded_kb(), embedded_host_tables());
 }
 
 TEST(CpuSamples, EnoughAreFound) {
@@ -57,7 +52,7 @@ TEST(CpuSamples, EachResolvesToTheIsaInItsName) {
 TEST(CpuSamples, RunnableIsasAreExactlyThoseWithAllFeatures) {
   for (const auto& p : samples()) {
     HostFacts h = facts_of(p);
-    for (const auto& isa : kb().isas) {
+    for (const auto& isa : embedded_kb().isas) {
       bool listed = std::find(h.isas.begin(), h.isas.end(), isa.name) != h.isas.end();
       // A baseline (no flags, nothing required) runs everywhere and is no target of the CPU's features.
       bool complete = !isa.baseline() && missing_features(isa, h.cpu).empty() && isa.platform == h.platform;
@@ -73,7 +68,7 @@ TEST(CpuSamples, PsabiLevelIsAtLeastTheBestIsasLevel) {
       EXPECT_EQ(h.x86_64_level, "") << p.filename();
       continue;
     }
-    const CpuIsa* best = kb().isa(h.best_isa);
+    const CpuIsa* best = embedded_kb().isa(h.best_isa);
     ASSERT_NE(best, nullptr) << p.filename();
     EXPECT_GE(h.x86_64_level, best->x86_64_level) << p.filename();  // "v1" < "v2" < ...
   }
@@ -84,7 +79,7 @@ TEST(CpuSamples, PublishedEdgeCases) {
   // Graviton3: SVE without SVE2 is not armv9 (Arm Neoverse V1 TRM: SVE, no SVE2).
   HostFacts g3 = f("aarch64-graviton3-armv8_2");
   EXPECT_TRUE(g3.cpu.has("sve"));
-  EXPECT_EQ(missing_features(*kb().isa("armv9"), g3.cpu), std::vector<std::string>{"sve2"});
+  EXPECT_EQ(missing_features(*embedded_kb().isa("armv9"), g3.cpu), std::vector<std::string>{"sve2"});
   // Skylake-SP has AVX-512 but no VNNI (Intel ARK: AVX-512 VNNI arrives with Cascade Lake); Cascade Lake has VNNI, no
   // BF16.
   HostFacts sky = f("x86_64-skylake_sp-avx512");
@@ -159,7 +154,7 @@ TEST(Cpuid, AgreesWithThisHostsCpuinfo) {
   s << in.rdbuf();
   CpuInfo c = parse_cpuinfo(s.str(), "/proc/cpuinfo", embedded_host_tables());
   std::set<std::string> ids = cpuid_features(*regs, embedded_host_tables());
-  for (const auto& isa : kb().isas)
+  for (const auto& isa : embedded_kb().isas)
     for (const auto& f : isa.requires_features)
       if (isa.platform == "x86_64-linux") {
         EXPECT_EQ(c.has(f), ids.count(f) == 1) << f;

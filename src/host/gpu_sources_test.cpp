@@ -12,14 +12,9 @@
 namespace tailor {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 std::string gpu_spec_error(const std::string& spec) {
   try {
-    parse_gpu_spec(spec, kb(), embedded_host_tables());
+    parse_gpu_spec(spec, embedded_kb(), embedded_host_tables());
   } catch (const DiagnosticError& e) {
     return e.diagnostic().render();
   }
@@ -27,7 +22,7 @@ std::string gpu_spec_error(const std::string& spec) {
 }
 
 TEST(GpuSpec, OneGpuWithDriver) {
-  GpuReport r = parse_gpu_spec("9.0:580.65.06", kb(), embedded_host_tables());
+  GpuReport r = parse_gpu_spec("9.0:580.65.06", embedded_kb(), embedded_host_tables());
   ASSERT_EQ(r.gpus.size(), 1u);
   EXPECT_EQ(r.gpus[0].sm, "9.0");
   EXPECT_EQ(r.gpus[0].name, "Hopper GPU");
@@ -37,7 +32,7 @@ TEST(GpuSpec, OneGpuWithDriver) {
 }
 
 TEST(GpuSpec, SeveralGpusShareTheDriver) {
-  GpuReport r = parse_gpu_spec("9.0:580.65.06,sm86", kb(), embedded_host_tables());
+  GpuReport r = parse_gpu_spec("9.0:580.65.06,sm86", embedded_kb(), embedded_host_tables());
   ASSERT_EQ(r.gpus.size(), 2u);
   EXPECT_EQ(r.gpus[1].index, 1);
   EXPECT_EQ(r.gpus[1].sm, "8.6");
@@ -45,30 +40,30 @@ TEST(GpuSpec, SeveralGpusShareTheDriver) {
 }
 
 TEST(GpuSpec, NoneAndNoDriver) {
-  EXPECT_TRUE(parse_gpu_spec("none", kb(), embedded_host_tables()).gpus.empty());
-  GpuReport r = parse_gpu_spec("8.9", kb(), embedded_host_tables());
+  EXPECT_TRUE(parse_gpu_spec("none", embedded_kb(), embedded_host_tables()).gpus.empty());
+  GpuReport r = parse_gpu_spec("8.9", embedded_kb(), embedded_host_tables());
   EXPECT_EQ(r.driver, "");
   EXPECT_EQ(r.notes, std::vector<std::string>{"--gpus gave no driver version: driver requirements cannot be checked"});
 }
 
 // Issue 47: GPUs by the names people use, drivers by branch.
 TEST(GpuSpec, ProductNamesAsPeopleWriteThem) {
-  EXPECT_EQ(parse_gpu_spec("H100", kb(), embedded_host_tables()).gpus.at(0).sm, "9.0");
-  EXPECT_EQ(parse_gpu_spec("rtx 4090", kb(), embedded_host_tables()).gpus.at(0).sm, "8.9");
-  EXPECT_EQ(parse_gpu_spec("NVIDIA L40S", kb(), embedded_host_tables()).gpus.at(0).sm, "8.9");
-  GpuReport two = parse_gpu_spec("A100,RTX-3090", kb(), embedded_host_tables());
+  EXPECT_EQ(parse_gpu_spec("H100", embedded_kb(), embedded_host_tables()).gpus.at(0).sm, "9.0");
+  EXPECT_EQ(parse_gpu_spec("rtx 4090", embedded_kb(), embedded_host_tables()).gpus.at(0).sm, "8.9");
+  EXPECT_EQ(parse_gpu_spec("NVIDIA L40S", embedded_kb(), embedded_host_tables()).gpus.at(0).sm, "8.9");
+  GpuReport two = parse_gpu_spec("A100,RTX-3090", embedded_kb(), embedded_host_tables());
   ASSERT_EQ(two.gpus.size(), 2u);
   EXPECT_EQ(two.gpus[1].sm, "8.6");
   EXPECT_EQ(two.system, "");
 }
 
 TEST(GpuSpec, IntegratedSystemsNameTheirMachine) {
-  GpuReport spark = parse_gpu_spec("GB10", kb(), embedded_host_tables());
+  GpuReport spark = parse_gpu_spec("GB10", embedded_kb(), embedded_host_tables());
   ASSERT_EQ(spark.gpus.size(), 1u);
   EXPECT_EQ(spark.gpus[0].sm, "12.1");
   EXPECT_EQ(spark.system, "DGX Spark");
-  EXPECT_EQ(parse_gpu_spec("GH200,GH200", kb(), embedded_host_tables()).system, "GH200");
-  GpuReport mac = parse_gpu_spec("Apple M3", kb(), embedded_host_tables());
+  EXPECT_EQ(parse_gpu_spec("GH200,GH200", embedded_kb(), embedded_host_tables()).system, "GH200");
+  GpuReport mac = parse_gpu_spec("Apple M3", embedded_kb(), embedded_host_tables());
   EXPECT_TRUE(mac.gpus.empty());
   EXPECT_EQ(mac.system, "Apple M3");
   EXPECT_TRUE(mac.notes.empty());
@@ -76,19 +71,19 @@ TEST(GpuSpec, IntegratedSystemsNameTheirMachine) {
 
 TEST(GpuSpec, DriverBranchIsItsLowestKnownRelease) {
   // CUDA 12.4's minimum driver (NVIDIA CUDA 12.4 release notes, Table 3) is the only 550 release the KB knows.
-  GpuReport r = parse_gpu_spec("H100:550", kb(), embedded_host_tables());
+  GpuReport r = parse_gpu_spec("H100:550", embedded_kb(), embedded_host_tables());
   EXPECT_EQ(r.driver, "550.54.14");
   EXPECT_EQ(r.gpus.at(0).driver, "550.54.14");
   EXPECT_EQ(r.notes, std::vector<std::string>{
                          "driver 550 taken as 550.54.14, the lowest 550 release the knowledge base knows (what CUDA "
                          "12.4 needs); give the full version for an exact answer"});
   // 570.26 is CUDA 12.8's minimum; 580.65.06 CUDA 13.0's (the "580" compat floor is no release).
-  EXPECT_EQ(parse_gpu_spec("9.0:570", kb(), embedded_host_tables()).driver, "570.26");
-  EXPECT_EQ(parse_gpu_spec("9.0:580", kb(), embedded_host_tables()).driver, "580.65.06");
-  GpuReport two = parse_gpu_spec("9.0:550.54", kb(), embedded_host_tables());
+  EXPECT_EQ(parse_gpu_spec("9.0:570", embedded_kb(), embedded_host_tables()).driver, "570.26");
+  EXPECT_EQ(parse_gpu_spec("9.0:580", embedded_kb(), embedded_host_tables()).driver, "580.65.06");
+  GpuReport two = parse_gpu_spec("9.0:550.54", embedded_kb(), embedded_host_tables());
   EXPECT_EQ(two.driver, "550.54");
   EXPECT_TRUE(two.notes.empty());
-  GpuReport unknown = parse_gpu_spec("9.0:565", kb(), embedded_host_tables());
+  GpuReport unknown = parse_gpu_spec("9.0:565", embedded_kb(), embedded_host_tables());
   EXPECT_EQ(unknown.driver, "565.0");
   EXPECT_EQ(unknown.notes, std::vector<std::string>{"driver 565: the knowledge base knows no 565 release; taken as "
                                                     "565.0, below every release of it"});

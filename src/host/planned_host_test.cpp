@@ -12,18 +12,13 @@
 namespace tailor {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 HostFacts plan(std::optional<std::string> gpus, std::optional<std::string> os = std::nullopt,
                std::optional<std::string> arch = std::nullopt) {
   HostOptions o;
   o.gpus = std::move(gpus);
   if (os) o.os = kOperatingSystems.parse(*os);
   o.arch = std::move(arch);
-  return detect_host(o, kb(), embedded_host_tables());
+  return detect_host(o, embedded_kb(), embedded_host_tables());
 }
 
 TEST(PlannedHost, DgxSparkIsAnArmv9Linux) {
@@ -46,14 +41,14 @@ TEST(PlannedHost, GraceAndJetsonCpus) {
   HostOptions o;
   o.gpus = "H100";
   o.cpuinfo_path = test::source_path("tests/data/cpuinfo/x86_64-zen4-avx512bf16");
-  EXPECT_EQ(detect_host(o, kb(), embedded_host_tables()).platform, "x86_64-linux");
+  EXPECT_EQ(detect_host(o, embedded_kb(), embedded_host_tables()).platform, "x86_64-linux");
 }
 
 TEST(PlannedHost, GraceDataAgreesWithAGraceCpuinfo) {
   HostOptions o;
   o.cpuinfo_path = test::source_path("tests/data/cpuinfo/aarch64-grace-armv9");
   o.gpus = "none";
-  HostFacts sample = detect_host(o, kb(), embedded_host_tables());
+  HostFacts sample = detect_host(o, embedded_kb(), embedded_host_tables());
   for (const auto& f : embedded_host_tables().system("GH200")->features)
     EXPECT_TRUE(sample.cpu.has(f)) << f << " is not in the Grace sample";
 }
@@ -90,7 +85,7 @@ TEST(PlannedHost, AMacIsNoLinuxMachine) {
 TEST(PlannedHost, EverySystemsGpuIsInTheKnowledgeBaseOnItsPlatform) {
   for (const auto& s : embedded_host_tables().systems) {
     if (s.gpu_sm.empty()) continue;
-    const GpuArch* g = kb().gpu(s.gpu_sm);
+    const GpuArch* g = embedded_kb().gpu(s.gpu_sm);
     ASSERT_NE(g, nullptr) << s.name;
     std::string platform = s.arch + "-" + std::string(name_of(s.os));
     EXPECT_NE(std::find(g->platforms.begin(), g->platforms.end(), platform), g->platforms.end()) << s.name;

@@ -20,11 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 const std::string kPkgs = ".flox/pkgs/";
 const std::string kSm90 = kPkgs + "torchvision026-python313-cuda12_8-sm90-avx512.nix";
 const std::string kSm90At130 = kPkgs + "torchvision026-python313-cuda13_0-sm90-avx512.nix";
@@ -61,7 +56,7 @@ TEST(AdoptPlan, EachFileOfTheTreeGetsWhatGenerateDoesToItAndWhy) {
   test::TempDir tmp("adopt-plan");
   std::string tree = test::copy_tree(tmp, "tests/data/trees/adopt-wrappers");
   Collected c;
-  AdoptionPlan p = plan_adoption(tree, {"vision", false}, kb(), c.sink());
+  AdoptionPlan p = plan_adoption(tree, {"vision", false}, embedded_kb(), c.sink());
   ASSERT_EQ(p.why, "");
   std::vector<std::string> expected = {
       "unchanged .flox/pkgs/torchvision026-python313-cpu-avx2.nix",
@@ -98,8 +93,8 @@ TEST(AdoptPlan, TheSpecItWritesReadsBackAsTheLayoutItLearnt) {
   test::TempDir tmp("adopt-spec");
   std::string tree = test::copy_tree(tmp, "tests/data/trees/adopt-wrappers");
   Collected c;
-  AdoptionPlan p = plan_adoption(tree, {"vision", false}, kb(), c.sink());
-  Spec spec = load_spec("tailor.toml", p.spec, kb());
+  AdoptionPlan p = plan_adoption(tree, {"vision", false}, embedded_kb(), c.sink());
+  Spec spec = load_spec("tailor.toml", p.spec, embedded_kb());
   ASSERT_TRUE(spec.layout);
   const Layout& l = *spec.layout;
   EXPECT_EQ(spec.name, "vision");
@@ -129,7 +124,7 @@ TEST(AdoptPlan, AWrapperWhoseCallContradictsItsNameIsReadAsNamedAndLeftUntouched
   text.replace(text.find("isa = \"avx512\""), 14, "isa = \"avx2\"");
   std::ofstream(tree + "/" + kSm120, std::ios::binary) << text;
   Collected c;
-  AdoptionPlan p = plan_adoption(tree, {"vision", false}, kb(), c.sink());
+  AdoptionPlan p = plan_adoption(tree, {"vision", false}, embedded_kb(), c.sink());
   ASSERT_EQ(p.why, "");
   ASSERT_EQ(c.findings.size(), 1u);
   EXPECT_EQ(c.findings[0].rel, kSm120);
@@ -146,7 +141,7 @@ TEST(AdoptPlan, AWrapperWhoseCallContradictsItsNameIsReadAsNamedAndLeftUntouched
     EXPECT_EQ(g.content.find(kSm120), std::string::npos) << g.path;
   }
   // --fix-calls: the wrapper is written as its name says, line 3 replaced.
-  AdoptionPlan fixed = plan_adoption(tree, {"vision", true}, kb(), Collected().sink());
+  AdoptionPlan fixed = plan_adoption(tree, {"vision", true}, embedded_kb(), Collected().sink());
   f = std::find_if(fixed.files.begin(), fixed.files.end(), [](const AdoptedFile& a) { return a.path == kSm120; });
   ASSERT_NE(f, fixed.files.end());
   EXPECT_EQ(f->change, Change::update);
@@ -156,19 +151,20 @@ TEST(AdoptPlan, AWrapperWhoseCallContradictsItsNameIsReadAsNamedAndLeftUntouched
 TEST(AdoptPlan, WrittenItIsAdoptedAsItIsAndAnotherSpecRefusesTheNextWrite) {
   test::TempDir tmp("adopt-write");
   std::string tree = test::copy_tree(tmp, "tests/data/trees/adopt-wrappers");
-  AdoptionPlan p = plan_adoption(tree, {"vision", false}, kb(), Collected().sink());
+  AdoptionPlan p = plan_adoption(tree, {"vision", false}, embedded_kb(), Collected().sink());
   ASSERT_EQ(write_adoption(p), 0);
   EXPECT_EQ(read(tree + "/tailor.toml"), p.spec);
   EXPECT_FALSE(fs::exists(tree + "/" + kSm70));
   EXPECT_EQ(read(tree + "/" + kSm90).substr(0, read(tree + "/" + kSm90).find('\n')),
             "# Vision 0.26 on torch 2.11, for H100 (SM90) — AVX-512 — CUDA 12.8, driver 550 or newer");
   // Adopted again: every file as the spec writes it.
-  AdoptionPlan again = plan_adoption(tree, {"vision", false}, kb(), Collected().sink());
+  AdoptionPlan again = plan_adoption(tree, {"vision", false}, embedded_kb(), Collected().sink());
   EXPECT_EQ(again.written(), 0u);
   EXPECT_EQ(adoption_refusals(again, true), "");
   // A tailor.toml of the team's own (here: the spec edited) is never overwritten.
   std::ofstream(tree + "/tailor.toml", std::ios::app) << "# edited\n";
-  std::string refused = adoption_refusals(plan_adoption(tree, {"vision", false}, kb(), Collected().sink()), true);
+  std::string refused =
+      adoption_refusals(plan_adoption(tree, {"vision", false}, embedded_kb(), Collected().sink()), true);
   EXPECT_NE(refused.find(tree + "/tailor.toml: exists and is not the spec adopt imports; nothing was written"),
             std::string::npos)
       << refused;
@@ -179,7 +175,7 @@ TEST(AdoptPlan, WrappersOfNoCommonTextPlanNothingAndSayWhy) {
   test::TempDir tmp("adopt-odd");
   std::string tree = test::copy_tree(tmp, "tests/data/trees/adopt-wrappers");
   std::ofstream(tree + "/" + kSm90, std::ios::app) << "# a line no other wrapper has\n";
-  AdoptionPlan p = plan_adoption(tree, {"vision", false}, kb(), Collected().sink());
+  AdoptionPlan p = plan_adoption(tree, {"vision", false}, embedded_kb(), Collected().sink());
   EXPECT_NE(p.why, "");
   EXPECT_TRUE(p.files.empty());
   EXPECT_EQ(p.spec, "");

@@ -16,17 +16,12 @@
 namespace tailor {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 struct Fixture {
   lint::LintTree tree;
   Fixture() {
     std::vector<lint::Problem> ignored;
-    tree =
-        lint::make_tree("tv", lint::read_tree(test::source_path("tests/data/trees/torchvision-tables")), kb(), ignored);
+    tree = lint::make_tree("tv", lint::read_tree(test::source_path("tests/data/trees/torchvision-tables")),
+                           embedded_kb(), ignored);
   }
   const lint::NixFile& file(const std::string& rel) const {
     for (const auto& f : tree.nix)
@@ -38,7 +33,7 @@ struct Fixture {
 // What the recipe \a rel of the tree at \a root builds through its builder call.
 std::optional<BuilderCall> call_of(const std::string& root, const std::string& rel) {
   std::vector<lint::Problem> ignored;
-  lint::LintTree tree = lint::make_tree("t", lint::read_tree(root), kb(), ignored);
+  lint::LintTree tree = lint::make_tree("t", lint::read_tree(root), embedded_kb(), ignored);
   BuilderCalls calls(tree);
   for (const auto& n : tree.nix)
     if (n.src.rel == rel) return calls.read(n);
@@ -170,9 +165,9 @@ TEST(BuilderCalls, FilesThatCallNoBuilderAreNotRead) {
 }
 
 TEST(BuilderCalls, AnAliasIsAShorterNameOfTheToolkitsSet) {
-  EXPECT_TRUE(is_alias_of("cudaPackages_13", *kb().cuda("13.0")));
-  EXPECT_FALSE(is_alias_of("cudaPackages_13_0", *kb().cuda("13.0")));
-  EXPECT_FALSE(is_alias_of("cudaPackages_12", *kb().cuda("13.0")));
+  EXPECT_TRUE(is_alias_of("cudaPackages_13", *embedded_kb().cuda("13.0")));
+  EXPECT_FALSE(is_alias_of("cudaPackages_13_0", *embedded_kb().cuda("13.0")));
+  EXPECT_FALSE(is_alias_of("cudaPackages_12", *embedded_kb().cuda("13.0")));
 }
 
 }  // namespace

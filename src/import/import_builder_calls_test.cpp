@@ -24,11 +24,6 @@
 namespace tailor {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 const char* const kTree = "tests/data/trees/torchvision-tables";
 const std::string kTorchNix =
     "https://github.com/ml-platform/pytorch-nix/archive/9c4e2b7a1f3d5e8b0a6c2d4f7e9b1a3c5d8e0f2a.tar.gz";
@@ -68,8 +63,8 @@ const std::map<std::string, std::pair<std::string, std::string>> kVersions = {
 TEST(ImportBuilderCalls, ReproducesNamesVersionsPinsAndPairingsFromTheTables) {
   test::RunResult r = test::run_tailor({"import", kTree});
   EXPECT_EQ(r.status, 0) << r.err;  // files left out are impossible ones (SM70 with CUDA 13): advice, no failure
-  Spec spec = load_spec("imported.toml", r.out, kb());
-  Matrix m = expand(spec, kb());
+  Spec spec = load_spec("imported.toml", r.out, embedded_kb());
+  Matrix m = expand(spec, embedded_kb());
   std::set<std::string> names;
   for (const auto& v : m.variants) {
     names.insert(v.name);
@@ -211,8 +206,8 @@ TEST(ImportBuilderCalls, AHashedFetchRoundTripsThroughTheSpec) {
 // operands of `[ cudaOverlay ] ++ fixes.overlays` and `// fixes.config`.
 TEST(ImportBuilderCalls, ASiblingRepositorysRecipePerVariantThroughAFormalsDefault) {
   test::RunResult r = test::run_tailor({"import", "tests/data/trees/vision-sibling"});
-  Spec spec = load_spec("imported.toml", r.out, kb());  // it loads
-  Matrix m = expand(spec, kb());
+  Spec spec = load_spec("imported.toml", r.out, embedded_kb());  // it loads
+  Matrix m = expand(spec, embedded_kb());
   std::set<std::string> names;
   for (const auto& v : m.variants) {
     names.insert(v.name);
@@ -281,8 +276,8 @@ TEST(ImportBuilderCalls, WhatTheBuilderSetsBeyondTheSpecIsNamedWhereItIsWritten)
 TEST(ImportBuilderCalls, AVersionPairedWithItsOwnNumberAndASecondPairingOfIt) {
   test::RunResult r = test::run_tailor({"import", "tests/data/trees/audio-sibling"});
   EXPECT_EQ(r.status, 0) << r.err;
-  Spec spec = load_spec("imported.toml", r.out, kb());
-  Matrix m = expand(spec, kb());
+  Spec spec = load_spec("imported.toml", r.out, embedded_kb());
+  Matrix m = expand(spec, embedded_kb());
   std::map<std::string, std::string> torch_of;  // name -> the torch it pairs with
   for (const auto& v : m.variants) {
     SCOPED_TRACE(v.name);
@@ -344,7 +339,7 @@ struct HandCall {
     call.source = GitHubSource{"pytorch", "vision", "v0.25.0", "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="};
     call.source_at = "lib/mk.nix:20:12";
   }
-  BuilderImport run() const { return import_builder_call(call, f, kb()); }
+  BuilderImport run() const { return import_builder_call(call, f, embedded_kb()); }
 };
 
 TEST(ImportBuilderCallSteps, ACallOfAKnownPinWithItsOwnSourceIsImported) {

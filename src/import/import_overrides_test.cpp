@@ -26,11 +26,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 constexpr const char* kTorchHash = "sha256-RKiZLHBCneMtZKRgTEuW1K7+Jpi+tx11BMXuS1jC1xQ=";
 
 RecipeOverride only(const std::string& text) {
@@ -122,7 +117,7 @@ TEST(ImportOverrides, ExtraSourcesHandedToFetchContent) {
 
   // The knowledge base records no onnxruntime version per pin: the override is written.
   ImportedOverrides got =
-      import_overrides({{"onnxruntime-python312-cpu-avx2.nix", "46336d4", "onnxruntime", {o}}}, kb());
+      import_overrides({{"onnxruntime-python312-cpu-avx2.nix", "46336d4", "onnxruntime", {o}}}, embedded_kb());
   EXPECT_EQ(got.refusals, std::vector<std::string>{});
   EXPECT_EQ(got.toml, R"(
 # Read from the recipes: onnxruntime 1.18.1 from microsoft/onnxruntime v1.18.1, where the knowledge base does not record which onnxruntime nixpkgs 46336d4 ships.
@@ -182,7 +177,8 @@ TEST(ImportOverrides, ASourceThatIsNotUtf8IsRefused) {
       kTorchHash + "\"; }; })";
   RecipeOverride o = only(text);
   EXPECT_EQ(o.problem, "its source is not UTF-8 text, which a spec cannot hold");
-  ImportedOverrides got = import_overrides({{"pytorch-python313-cpu-avx2.nix", "6a030d5", "pytorch", {o}}}, kb());
+  ImportedOverrides got =
+      import_overrides({{"pytorch-python313-cpu-avx2.nix", "6a030d5", "pytorch", {o}}}, embedded_kb());
   EXPECT_EQ(got.toml, "");
   ASSERT_EQ(got.refusals.size(), 1u);
   EXPECT_NE(got.refusals[0].find("its source is not UTF-8 text"), std::string::npos) << got.refusals[0];
@@ -194,7 +190,8 @@ TEST(ImportOverrides, ThePinsOwnVersionNeedsNoOverride) {
   o.attribute = "torch";
   o.version = "2.9.1";
   o.fetch = {"pytorch", "pytorch", "v2.9.1", kTorchHash, true};
-  ImportedOverrides got = import_overrides({{"pytorch-python313-cpu-avx2.nix", "6a030d5", "pytorch", {o}}}, kb());
+  ImportedOverrides got =
+      import_overrides({{"pytorch-python313-cpu-avx2.nix", "6a030d5", "pytorch", {o}}}, embedded_kb());
   EXPECT_EQ(got.toml, "");
   EXPECT_EQ(got.refusals, std::vector<std::string>{});
 }

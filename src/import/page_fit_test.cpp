@@ -16,11 +16,6 @@
 namespace tailor {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 Variant built(const std::string& cuda, const std::string& sm, const std::string& isa) {
   return test::page_variant(cuda, sm, isa);
 }
@@ -97,7 +92,7 @@ struct Fixture {
   PageFit fit() const {
     std::vector<const recipe::SourceFile*> pages;
     for (const auto& f : files) pages.push_back(&f);
-    return fit_pages(pages, spec, m, kb(), li, {});
+    return fit_pages(pages, spec, m, embedded_kb(), li, {});
   }
 };
 
@@ -145,10 +140,10 @@ TEST(PageFit, OneTemplateWithBlocksPerSmTargetAndMissingSmFitsEveryPage) {
   Spec spec = x.spec;
   spec.layout->target_text = fit.targets;
   auto nodes = parse_page_template(fit.text);
-  auto cells = page_cells(spec, x.m, kb());
+  auto cells = page_cells(spec, x.m, embedded_kb());
   ASSERT_EQ(cells.size(), 2u);
-  EXPECT_EQ(render_page(fit.path, nodes, cells[0], spec, x.m, kb()), kPage128);
-  EXPECT_EQ(render_page(fit.path, nodes, cells[1], spec, x.m, kb()),
+  EXPECT_EQ(render_page(fit.path, nodes, cells[0], spec, x.m, embedded_kb()), kPage128);
+  EXPECT_EQ(render_page(fit.path, nodes, cells[1], spec, x.m, embedded_kb()),
             "# Vision 0.26 + CUDA 13.0\n"
             "\n"
             "Driver: 580+\n"

@@ -28,15 +28,10 @@ using recipe::SourceFile;
 
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 // Variant name -> the versions it builds (what `tailor matrix --json` reports).
 std::map<std::string, std::string> versions_of(const Spec& spec) {
   std::map<std::string, std::string> out;
-  for (const auto& v : expand(spec, kb()).variants)
+  for (const auto& v : expand(spec, embedded_kb()).variants)
     for (const auto& [package, version] : v.versions) out[v.name] += package + " " + version + "; ";
   return out;
 }
@@ -44,7 +39,7 @@ std::map<std::string, std::string> versions_of(const Spec& spec) {
 // Variant name -> its pin, what it is built against and its SMs.
 std::map<std::string, std::string> pins_and_targets_of(const Spec& spec) {
   std::map<std::string, std::string> out;
-  for (const auto& v : expand(spec, kb()).variants) {
+  for (const auto& v : expand(spec, embedded_kb()).variants) {
     std::string& line = out[v.name];
     line = "pin " + v.pin + ";";
     for (const auto& [attribute, version] : v.paired) line += " " + attribute + " " + version + ";";
@@ -55,7 +50,7 @@ std::map<std::string, std::string> pins_and_targets_of(const Spec& spec) {
 
 std::set<std::string> names_of(const Spec& spec) {
   std::set<std::string> out;
-  for (const auto& v : expand(spec, kb()).variants) out.insert(v.name);
+  for (const auto& v : expand(spec, embedded_kb()).variants) out.insert(v.name);
   return out;
 }
 
@@ -63,12 +58,12 @@ TEST(SpecImport, EveryGeneratedTreeRoundTrips) {
   int specs = 0;
   for (std::filesystem::path e : test::plain_example_specs()) {
     ++specs;
-    Spec original = load_spec_arg(e.string(), kb());
+    Spec original = load_spec_arg(e.string(), embedded_kb());
     test::TempDir dir("import");
     ASSERT_EQ(test::run_tailor({"generate", e.string(), "-o", dir.path()}).status, 0);
-    ImportResult r = import_spec(original.name, read_tree(dir.path()), kb());
+    ImportResult r = import_spec(original.name, read_tree(dir.path()), embedded_kb());
     EXPECT_TRUE(r.warnings.empty()) << e << ": " << (r.warnings.empty() ? "" : r.warnings.front());
-    Spec imported = load_spec("imported.toml", r.toml, kb());
+    Spec imported = load_spec("imported.toml", r.toml, embedded_kb());
     EXPECT_EQ(names_of(imported), names_of(original)) << e << "\n" << r.toml;
     // The same names must build the same versions (torch 2.10.0 from source stays 2.10.0).
     EXPECT_EQ(versions_of(imported), versions_of(original)) << e << "\n" << r.toml;
@@ -141,9 +136,10 @@ reason = "Hopper only"
   test::TempDir dir("versions");
   std::ofstream(dir.path() + "/pair.toml") << spec;
   ASSERT_EQ(test::run_tailor({"generate", dir.path() + "/pair.toml", "-o", dir.path() + "/tree"}).status, 0);
-  ImportResult r = import_spec("pair", read_tree(dir.path() + "/tree"), kb());
+  ImportResult r = import_spec("pair", read_tree(dir.path() + "/tree"), embedded_kb());
   EXPECT_TRUE(r.warnings.empty()) << (r.warnings.empty() ? "" : r.warnings.front());
-  Spec original = load_spec("pair.toml", spec, kb()), imported = load_spec("imported.toml", r.toml, kb());
+  Spec original = load_spec("pair.toml", spec, embedded_kb()),
+       imported = load_spec("imported.toml", r.toml, embedded_kb());
   EXPECT_EQ(
       names_of(imported),
       (std::set<std::string>{"pytorch29-python313-cuda12_9-sm90-avx2", "pytorch210-python313-cuda12_9-sm80-avx2",
@@ -176,7 +172,7 @@ TEST(SpecImport, RecipesOfOneVersionThatDisagreeAreAWarning) {
   ASSERT_NE(at, std::string::npos);
   text.replace(at, tag.size(), "rev = \"v0.25.1\";");
   std::ofstream(file) << text;
-  ImportResult r = import_spec("pytorch-versions", read_tree(dir.path()), kb());
+  ImportResult r = import_spec("pytorch-versions", read_tree(dir.path()), embedded_kb());
   EXPECT_EQ(r.warnings, std::vector<std::string>{
                             ".flox/pkgs/torchvision025-python313-cuda12_9-sm80-avx2.nix: cannot reproduce: it builds "
                             "torchvision025 with the source torchvision 0.25.0 from pytorch/vision v0.25.1, and "
@@ -188,15 +184,15 @@ TEST(SpecImport, RecipesOfOneVersionThatDisagreeAreAWarning) {
 // SM sets and baselines come back as sets and baselines: the "all" word with the
 // recipe's targets, and a name without an ISA word with no CPU flags.
 TEST(SpecImport, SetsAndBaselinesRoundTrip) {
-  Spec original = load_spec_arg("build-vllm/vllm-portable", kb());
+  Spec original = load_spec_arg("build-vllm/vllm-portable", embedded_kb());
   test::TempDir dir("import-sets");
   ASSERT_EQ(test::run_tailor({"generate", "build-vllm/vllm-portable", "-o", dir.path()}).status, 0);
-  ImportResult r = import_spec(original.name, read_tree(dir.path()), kb());
+  ImportResult r = import_spec(original.name, read_tree(dir.path()), embedded_kb());
   EXPECT_TRUE(r.warnings.empty()) << (r.warnings.empty() ? "" : r.warnings.front());
-  Spec imported = load_spec("imported.toml", r.toml, kb());
+  Spec imported = load_spec("imported.toml", r.toml, embedded_kb());
   std::map<std::string, std::pair<std::vector<std::string>, std::string>> want, got;
-  for (const auto& v : expand(original, kb()).variants) want[v.name] = {v.sm_set, v.isa};
-  for (const auto& v : expand(imported, kb()).variants) got[v.name] = {v.sm_set, v.isa};
+  for (const auto& v : expand(original, embedded_kb()).variants) want[v.name] = {v.sm_set, v.isa};
+  for (const auto& v : expand(imported, embedded_kb()).variants) got[v.name] = {v.sm_set, v.isa};
   EXPECT_EQ(got, want) << r.toml;
   EXPECT_EQ(want.at("vllm-python312-cuda12_9-all").second, "x86_64");
   EXPECT_EQ(want.at("vllm-python312-cuda12_9-all").first.size(), 7u);
@@ -209,7 +205,8 @@ TEST(SpecImport, ASetBoundInALetIsTheSetOfAnAllName) {
   test::RunResult r = test::run_tailor({"import", "tests/data/trees/sm-set-let"});
   EXPECT_EQ(r.status, 0) << r.err;
   std::map<std::string, std::vector<std::string>> got;
-  for (const auto& v : expand(load_spec("sm-set-let.toml", r.out, kb()), kb()).variants) got[v.name] = v.sm_set;
+  for (const auto& v : expand(load_spec("sm-set-let.toml", r.out, embedded_kb()), embedded_kb()).variants)
+    got[v.name] = v.sm_set;
   EXPECT_EQ(got, (std::map<std::string, std::vector<std::string>>{
                      {"vllm-python312-cuda12_9-all-avx512", {"8.0", "8.6", "9.0"}},
                      {"vllm-python312-cuda12_9-sm90-avx512", {}}}));
@@ -243,7 +240,7 @@ TEST(SpecImport, ACompanionsOwnTorchWithoutAName) {
                  "rev = \"4f1e2d3c4b5a69788796a5b4c3d2e1f001122334\"\n# no hash: the tree fetches it without one ("),
       std::string::npos)
       << r.out;
-  Spec spec = load_spec("companion.toml", r.out, kb());
+  Spec spec = load_spec("companion.toml", r.out, embedded_kb());
   EXPECT_EQ(names_of(spec), (std::set<std::string>{"torchvision-python313-cpu-avx2", "torchvision-python313-cpu-avx512",
                                                    "torchvision-python313-darwin-mps"}));
   const ExternalRecipe* torch = spec.family("torchvision-darwin")->external_for("torch");
@@ -252,7 +249,7 @@ TEST(SpecImport, ACompanionsOwnTorchWithoutAName) {
   EXPECT_EQ(torch->path, "pytorch-python{python_nodot}-darwin-mps.nix");
   EXPECT_TRUE(torch->args.empty());  // `import … { }`
   // Every load of the spec says the fetch has no hash.
-  Matrix m = expand(spec, kb());
+  Matrix m = expand(spec, embedded_kb());
   ASSERT_EQ(m.warnings.size(), 1u);
   EXPECT_NE(m.warnings[0].find("torch comes from pytorch-python{python_nodot}-darwin-mps.nix of "
                                "ml-platform/torch-recipes at 4f1e2d3c4b5a69788796a5b4c3d2e1f001122334, fetched without "
@@ -274,7 +271,7 @@ TEST(SpecImport, ACompanionsTorchFromAnotherRepositoryIsItsFamilysExternal) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
   test::expect_golden(r.out, "tests/golden/import/companion-external.toml");
-  Spec spec = load_spec("companion-external.toml", r.out, kb());
+  Spec spec = load_spec("companion-external.toml", r.out, embedded_kb());
   EXPECT_EQ(names_of(spec), file_names("tests/data/trees/companion-external"));
   EXPECT_EQ(file_names("tests/data/trees/companion-external").size(), 3u);
   const Family* cpu = spec.family("torchvision-cpu");
@@ -297,7 +294,7 @@ TEST(SpecImport, ACompanionsTorchFromAnotherRepositoryIsItsFamilysExternal) {
   // "mps" is the variant's backend, "3.13" its Python: written as their words.
   EXPECT_EQ(torch.args,
             (std::vector<std::pair<std::string, std::string>>{{"gpuBackend", "{backend}"}, {"python", "{python}"}}));
-  EXPECT_TRUE(expand(spec, kb()).warnings.empty());  // hashed: nothing to warn about
+  EXPECT_TRUE(expand(spec, embedded_kb()).warnings.empty());  // hashed: nothing to warn about
 
   // matrix --json lists the name, with the repository its torch comes from and no torch version of the pin's.
   test::TempDir dir("companion-external");
@@ -329,7 +326,7 @@ TEST(SpecImport, AnExternalBaseASpecCannotSayIsLeftOutWithItsPlace) {
   // A list argument: no string, {pkgs} or null of a spec gives it.
   text.replace(text.find(call), call.size(), call + "    extraFlags = [ \"-O3\" ];\n");
   std::ofstream(mps) << text;
-  ImportResult r = import_spec("tv", read_tree(tree), kb());
+  ImportResult r = import_spec("tv", read_tree(tree), embedded_kb());
   ASSERT_EQ(r.warnings.size(), 1u) << r.toml;
   EXPECT_EQ(r.warnings[0],
             "torchvision-python313-darwin-mps.nix: left out: its pytorch comes from a tarball of another repository "
@@ -338,7 +335,7 @@ TEST(SpecImport, AnExternalBaseASpecCannotSayIsLeftOutWithItsPlace) {
             "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567.tar.gz, called with extraFlags = a list "
             "(tv/torchvision-python313-darwin-mps.nix:16:16), which a spec's arguments (strings, {pkgs}, null) "
             "cannot give");
-  EXPECT_EQ(names_of(load_spec("tv.toml", r.toml, kb())),
+  EXPECT_EQ(names_of(load_spec("tv.toml", r.toml, embedded_kb())),
             (std::set<std::string>{"torchvision-python313-cpu-avx2", "torchvision-python313-cpu-armv9"}));
 
   // A name with a version word: its [[family.version]] would have to pair a torch version,
@@ -347,7 +344,7 @@ TEST(SpecImport, AnExternalBaseASpecCannotSayIsLeftOutWithItsPlace) {
   std::filesystem::copy(test::source_path("tests/data/trees/companion-external"), versioned);
   std::filesystem::rename(versioned + "/torchvision-python313-darwin-mps.nix",
                           versioned + "/torchvision023-python313-darwin-mps.nix");
-  ImportResult v = import_spec("vw", read_tree(versioned), kb());
+  ImportResult v = import_spec("vw", read_tree(versioned), embedded_kb());
   ASSERT_EQ(v.warnings.size(), 1u) << v.toml;
   EXPECT_EQ(v.warnings[0],
             "torchvision023-python313-darwin-mps.nix: left out: its pytorch comes from a tarball of another repository "
@@ -366,7 +363,7 @@ TEST(SpecImport, HandWrittenTree) {
   std::set<std::string> files;
   for (const auto& e : std::filesystem::directory_iterator(test::source_path("tests/data/trees/clean")))
     if (e.path().extension() == ".nix") files.insert(e.path().stem().string());
-  EXPECT_EQ(names_of(load_spec("import-clean.toml", r.out, kb())), files);
+  EXPECT_EQ(names_of(load_spec("import-clean.toml", r.out, embedded_kb())), files);
 }
 
 TEST(SpecImport, WhatTheSpecCannotExpressIsAWarning) {
@@ -377,7 +374,7 @@ TEST(SpecImport, WhatTheSpecCannotExpressIsAWarning) {
   EXPECT_EQ(r.err,
             "tailor: warning: vllm-python312-cuda12_8-sm103-armv9.nix: left out: nvcc of CUDA 12.8 cannot compile for "
             "SM103 (tailor check: TLR009)\n");
-  Spec s = load_spec("vllm-branch.toml", r.out, kb());
+  Spec s = load_spec("vllm-branch.toml", r.out, embedded_kb());
   EXPECT_EQ(names_of(s),
             (std::set<std::string>{"vllm-python312-cuda12_9-sm61-avx2", "vllm-python312-cuda12_9-sm70-avx2",
                                    "vllm-python312-cuda12_9-sm90-avx512"}));
@@ -431,7 +428,7 @@ TEST(SpecImport, VllmNamesOffThePatternReadTheIsaTheRecipePicks) {
   std::set<std::string> files = file_names("tests/data/trees/vllm-odd-names");
   EXPECT_EQ(files, (std::set<std::string>{"vllm-python312-cuda12_9-sm89-avx2", "vllm-python312-cuda12_9-sm90",
                                           "vllm-python312-cuda12_9-sm90-armv8.2"}));
-  EXPECT_EQ(names_of(load_spec("vllm-odd-names.toml", r.out, kb())), files);
+  EXPECT_EQ(names_of(load_spec("vllm-odd-names.toml", r.out, embedded_kb())), files);
   // 46336d4 ships torch 2.9.1 under vLLM 0.14.0 (nixpkgs_pins.toml), as the recipes' headers say.
   EXPECT_EQ(matrix_generate_check(r.out, ""), all_build(files, "2.9.1"));
 }
@@ -463,7 +460,7 @@ TEST(SpecImport, StandaloneCompanionRepositoriesBuildTheirTorchInline) {
     if (e.path().extension() == ".nix") generated.insert(e.path().stem().string());
   EXPECT_EQ(generated, files);
   // And the generated tree imports back to the same spec.
-  ImportResult again = import_spec("torchvision-repo", read_tree(dir.path() + "/tree"), kb());
+  ImportResult again = import_spec("torchvision-repo", read_tree(dir.path() + "/tree"), embedded_kb());
   EXPECT_TRUE(again.warnings.empty()) << (again.warnings.empty() ? "" : again.warnings.front());
   EXPECT_EQ(again.toml, r.out);
 }
@@ -479,7 +476,7 @@ TEST(SpecImport, FloxCatalogRecipesAskForThePin) {
             "builds from, so the versions they build are unknown; give the pin with --pin REV (tailor kb --pins lists "
             "them)\n");
   std::set<std::string> files = file_names("tests/data/trees/flox-catalog");
-  EXPECT_EQ(names_of(load_spec("flox-catalog.toml", r.out, kb())), files);
+  EXPECT_EQ(names_of(load_spec("flox-catalog.toml", r.out, embedded_kb())), files);
 
   r = test::run_tailor({"import", "tests/data/trees/flox-catalog", "--pin", "fe5e41d"});
   EXPECT_EQ(r.status, 0) << r.err;
@@ -567,7 +564,7 @@ TEST(SpecImport, AnImpossibleRecipeLeftOutIsAdviceNotAFailure) {
                        "nvcc of CUDA 13.0 cannot compile for SM70 (tailor check: TLR009)\n"),
             std::string::npos)
       << r.err;
-  EXPECT_EQ(expand(load_spec("adopt-wrappers.toml", r.out, kb()), kb()).variants.size(), 6u);
+  EXPECT_EQ(expand(load_spec("adopt-wrappers.toml", r.out, embedded_kb()), embedded_kb()).variants.size(), 6u);
   test::RunResult j = test::run_tailor({"import", "tests/data/trees/adopt-wrappers", "--json"});
   EXPECT_EQ(j.status, 0);
   auto doc = nlohmann::json::parse(j.out);
@@ -621,7 +618,7 @@ TEST(SpecImport, APackageSetIsNamedNotAskedForPackages) {
        "{ stdenv }:\nstdenv.mkDerivation {\n  pname = \"magma\";\n  version = \"2.9.0\";\n}\n"},
       {"versions.nix", "[ { torchVersion = \"2.8.0\"; cudaVersion = \"12.8\"; } ]\n"},
   };
-  ImportResult r = import_spec("hf", tree, kb());
+  ImportResult r = import_spec("hf", tree, embedded_kb());
   EXPECT_EQ(r.variants, 0);
   EXPECT_TRUE(has(r.warnings,
                   "layout: a nixpkgs-style package set (5 package files such as pkgs/aotriton/generic.nix, called "
@@ -651,7 +648,7 @@ TEST(SpecImport, APackageSetNamesItsTablesAndTheirReaders) {
        "version = \"2.8.0\"; }\n"},
       {"versions.nix", "[ { torchVersion = \"2.8.0\"; cudaVersion = \"12.8\"; } ]\n"},
   };
-  ImportResult r = import_spec("kb", tree, kb());
+  ImportResult r = import_spec("kb", tree, embedded_kb());
   EXPECT_EQ(r.variants, 0);
   const std::string want =
       "(versions.nix, read by flake.nix, lists torch × backend; pkgs/python-modules/torch/archs.nix, read by "
@@ -670,7 +667,7 @@ TEST(SpecImport, AOneRecipeMultiArchTreeSaysSo) {
        "{ lib, buildGoModule }:\nlet\n  cudaArches = [\n    \"sm_75\"\n    \"sm_80\"\n    \"sm_86\"\n  ];\nin\n"
        "buildGoModule {\n  pname = \"ollama\";\n  version = \"0.5.7\";\n}\n"},
   };
-  ImportResult r = import_spec("ollama", tree, kb());
+  ImportResult r = import_spec("ollama", tree, embedded_kb());
   EXPECT_EQ(r.variants, 0);
   EXPECT_TRUE(has(r.warnings,
                   "ollama.nix:3: one recipe builds 3 GPU architectures from its cudaArches list: a tailor variant is "

@@ -7,11 +7,6 @@
 namespace tailor {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 TEST(BuilderImports, LiteralRelativeNixFilesOnly) {
   std::string builder =
       "  common = import ./common.nix { inherit nixpkgsSrc variant; };\n"
@@ -26,14 +21,14 @@ TEST(BuilderImports, LiteralRelativeNixFilesOnly) {
 // What data/builders/ imports: every builder common.nix, which imports
 // nixpkgs.nix; torch.nix and vllm.nix custom-torch.nix.
 TEST(BuilderImports, ATreeGetsWhatItsBuildersImport) {
-  EXPECT_EQ(builders_used({"lib/onnxruntime.nix"}, {}, kb()),
+  EXPECT_EQ(builders_used({"lib/onnxruntime.nix"}, {}, embedded_kb()),
             (std::set<std::string>{"lib/common.nix", "lib/nixpkgs.nix", "lib/onnxruntime.nix"}));
-  EXPECT_EQ(builders_used({"lib/vllm.nix"}, {}, kb()),
+  EXPECT_EQ(builders_used({"lib/vllm.nix"}, {}, embedded_kb()),
             (std::set<std::string>{"lib/common.nix", "lib/custom-torch.nix", "lib/nixpkgs.nix", "lib/vllm.nix"}));
-  EXPECT_EQ(builders_used({"lib/companion.nix", "lib/magma.nix"}, {}, kb()),
+  EXPECT_EQ(builders_used({"lib/companion.nix", "lib/magma.nix"}, {}, embedded_kb()),
             (std::set<std::string>{"lib/common.nix", "lib/companion.nix", "lib/magma.nix", "lib/nixpkgs.nix"}));
   // A recipe's own import (the companion recipe of a version built from source).
-  EXPECT_EQ(builders_used({}, {"  inherit ((import ./lib/common.nix { }).pkgs) fetchFromGitHub;\n"}, kb()),
+  EXPECT_EQ(builders_used({}, {"  inherit ((import ./lib/common.nix { }).pkgs) fetchFromGitHub;\n"}, embedded_kb()),
             (std::set<std::string>{"lib/common.nix", "lib/nixpkgs.nix"}));
 }
 

@@ -12,13 +12,8 @@
 namespace tailor {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 std::string floor_of(const char* cuda, const char* sm) {
-  auto f = driver_floor(*kb().cuda(cuda), sm ? kb().gpu(sm) : nullptr);
+  auto f = driver_floor(*embedded_kb().cuda(cuda), sm ? embedded_kb().gpu(sm) : nullptr);
   return f ? f->floor.str() : "none";
 }
 
@@ -45,43 +40,47 @@ TEST(DriverRule, WrittenFloorsAreJudgedByWhatTheyName) {
 }
 
 TEST(DriverRule, TheWhySaysWhichGpuNeedsWhat) {
-  EXPECT_EQ(driver_floor(*kb().cuda("12.8"), kb().gpu("12.0"))->why, "an RTX 5090 (SM120) needs an R570 driver");
-  EXPECT_EQ(driver_floor(*kb().cuda("12.8"), kb().gpu("10.0"))->why, "a B200 (SM100) needs an R570 driver");
-  EXPECT_EQ(driver_floor(*kb().cuda("12.8"), kb().gpu("9.0"))->why,
+  EXPECT_EQ(driver_floor(*embedded_kb().cuda("12.8"), embedded_kb().gpu("12.0"))->why,
+            "an RTX 5090 (SM120) needs an R570 driver");
+  EXPECT_EQ(driver_floor(*embedded_kb().cuda("12.8"), embedded_kb().gpu("10.0"))->why,
+            "a B200 (SM100) needs an R570 driver");
+  EXPECT_EQ(driver_floor(*embedded_kb().cuda("12.8"), embedded_kb().gpu("9.0"))->why,
             "CUDA 12.x runs on driver 525.60.13 and newer through minor-version compatibility");
 }
 
 TEST(DriverRule, FirstAndLastBranchBoundWhatADriverRuns) {
-  const GpuArch& v100 = *kb().gpu("7.0");
+  const GpuArch& v100 = *embedded_kb().gpu("7.0");
   EXPECT_EQ(driver_supports(v100, Version::parse("580.65.06").value()), DriverSupport::supported);
   EXPECT_EQ(driver_supports(v100, Version::parse("595.58.03").value()), DriverSupport::too_new);
-  const GpuArch& rtx5090 = *kb().gpu("12.0");
+  const GpuArch& rtx5090 = *embedded_kb().gpu("12.0");
   EXPECT_EQ(driver_supports(rtx5090, Version::parse("550.54.14").value()), DriverSupport::too_old);
   EXPECT_EQ(driver_supports(rtx5090, Version::parse("570.86.16").value()), DriverSupport::supported);
-  EXPECT_EQ(driver_supports(*kb().gpu("10.3"), Version::parse("580.65.06").value()), DriverSupport::too_old);
+  EXPECT_EQ(driver_supports(*embedded_kb().gpu("10.3"), Version::parse("580.65.06").value()), DriverSupport::too_old);
   EXPECT_EQ(unsupported_text(v100, Version::parse("595.58.03").value(), DriverSupport::too_new),
             "driver 595.58.03 no longer supports Volta: the R580 branch is the last for a V100 (SM70)");
 }
 
 TEST(DriverRule, GeneratedFloorKeepsATeamNumberThatMeetsTheRule) {
-  const CudaToolkit& c128 = *kb().cuda("12.8");
-  std::vector<const GpuArch*> hopper{kb().gpu("9.0")}, mixed{kb().gpu("9.0"), kb().gpu("12.0")};
-  EXPECT_EQ(written_floor(c128, hopper, "550"), "550");                         // right for an H100: kept
-  EXPECT_EQ(written_floor(c128, mixed, "550"), "570");                          // too low for the RTX 5090: R570
-  EXPECT_EQ(written_floor(c128, hopper, ""), "570");                            // tailor's own: the GA driver's major
-  EXPECT_EQ(written_floor(*kb().cuda("12.9"), {kb().gpu("10.3")}, ""), "580");  // B300 above 575
+  const CudaToolkit& c128 = *embedded_kb().cuda("12.8");
+  std::vector<const GpuArch*> hopper{embedded_kb().gpu("9.0")},
+      mixed{embedded_kb().gpu("9.0"), embedded_kb().gpu("12.0")};
+  EXPECT_EQ(written_floor(c128, hopper, "550"), "550");  // right for an H100: kept
+  EXPECT_EQ(written_floor(c128, mixed, "550"), "570");   // too low for the RTX 5090: R570
+  EXPECT_EQ(written_floor(c128, hopper, ""), "570");     // tailor's own: the GA driver's major
+  EXPECT_EQ(written_floor(*embedded_kb().cuda("12.9"), {embedded_kb().gpu("10.3")}, ""), "580");  // B300 above 575
 }
 
 TEST(DriverRule, GpuDriverFactsCarryTheirSource) {
-  for (const auto& g : kb().gpus) {
+  for (const auto& g : embedded_kb().gpus) {
     if (g.first_driver || g.last_driver) {
       EXPECT_FALSE(g.driver_source.empty()) << g.sm;
     }
   }
   // Every Blackwell and later GPU that is not Jetson-class has a first branch.
-  for (const char* sm : {"10.0", "10.3", "10.7", "12.0", "12.1"}) EXPECT_TRUE(kb().gpu(sm)->first_driver) << sm;
-  EXPECT_TRUE(kb().gpu("10.7")->preview);
-  EXPECT_TRUE(kb().gpu("7.0")->driver_inferred);
+  for (const char* sm : {"10.0", "10.3", "10.7", "12.0", "12.1"})
+    EXPECT_TRUE(embedded_kb().gpu(sm)->first_driver) << sm;
+  EXPECT_TRUE(embedded_kb().gpu("10.7")->preview);
+  EXPECT_TRUE(embedded_kb().gpu("7.0")->driver_inferred);
 }
 
 }  // namespace

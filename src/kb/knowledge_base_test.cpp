@@ -10,80 +10,76 @@
 namespace tailor {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 bool has(const std::vector<std::string>& v, std::string_view x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
 TEST(KnowledgeBase, EmbeddedDataKeepsEveryInvariant) {
-  EXPECT_EQ(check_invariants(kb()), std::vector<std::string>{});
+  EXPECT_EQ(check_invariants(embedded_kb()), std::vector<std::string>{});
   // What the data must hold, not how much of it: adding a GPU, an ISA or a pin changes no test.
   // The GPUs of NVIDIA's compute-capability table from Pascal's 6.1 to Blackwell's 12.0.
   for (const char* sm : {"6.1", "7.0", "7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "12.0"})
-    EXPECT_NE(kb().gpu(sm), nullptr) << sm;
+    EXPECT_NE(embedded_kb().gpu(sm), nullptr) << sm;
   // Each Linux platform has one baseline target and some targeted ISA above it.
   for (const char* platform : {"x86_64-linux", "aarch64-linux"}) {
     auto on = [&](bool baseline) {
-      return std::count_if(kb().isas.begin(), kb().isas.end(),
+      return std::count_if(embedded_kb().isas.begin(), embedded_kb().isas.end(),
                            [&](const CpuIsa& i) { return i.platform == platform && i.baseline() == baseline; });
     };
     EXPECT_EQ(on(true), 1) << platform;
     EXPECT_GE(on(false), 1) << platform;
   }
-  ASSERT_FALSE(kb().pins.empty());
-  for (const auto& p : kb().pins) EXPECT_EQ(kb().pin(p.short_rev), &p) << p.short_rev;  // one entry per revision
+  ASSERT_FALSE(embedded_kb().pins.empty());
+  for (const auto& p : embedded_kb().pins)
+    EXPECT_EQ(embedded_kb().pin(p.short_rev), &p) << p.short_rev;  // one entry per revision
 }
 
 // The baselines: the platform's default target, no flags, nothing required, ranked
 // below every other target; the x86-64 one is named without an ISA word.
 TEST(KnowledgeBase, BaselinesAreTheDefaultTargets) {
   for (const char* name : {"x86_64", "armv8"}) {
-    const CpuIsa* i = kb().isa(name);
+    const CpuIsa* i = embedded_kb().isa(name);
     ASSERT_NE(i, nullptr) << name;
     EXPECT_TRUE(i->baseline()) << name;
     EXPECT_TRUE(i->requires_features.empty()) << name;
-    for (const auto& other : kb().isas)
+    for (const auto& other : embedded_kb().isas)
       if (&other != i && other.platform == i->platform) {
         EXPECT_LT(i->rank, other.rank) << other.name;
       }
   }
-  EXPECT_EQ(kb().isa("x86_64")->word, "");
-  EXPECT_EQ(kb().isa("armv8")->word, "armv8");
-  EXPECT_EQ(kb().isa("x86_64")->platform, "x86_64-linux");
-  EXPECT_EQ(kb().isa("armv8")->platform, "aarch64-linux");
+  EXPECT_EQ(embedded_kb().isa("x86_64")->word, "");
+  EXPECT_EQ(embedded_kb().isa("armv8")->word, "armv8");
+  EXPECT_EQ(embedded_kb().isa("x86_64")->platform, "x86_64-linux");
+  EXPECT_EQ(embedded_kb().isa("armv8")->platform, "aarch64-linux");
 }
 
 // Facts hand-written recipe trees state wrongly, checked against NVIDIA's and the vendors' documentation.
 TEST(KnowledgeBase, L40SIsAdaNotHopper) {
-  EXPECT_TRUE(has(kb().gpu("8.9")->products, "L40S"));
-  EXPECT_EQ(kb().gpu("8.9")->family, "Ada Lovelace");
-  EXPECT_FALSE(has(kb().gpu("9.0")->products, "L40S"));
+  EXPECT_TRUE(has(embedded_kb().gpu("8.9")->products, "L40S"));
+  EXPECT_EQ(embedded_kb().gpu("8.9")->family, "Ada Lovelace");
+  EXPECT_FALSE(has(embedded_kb().gpu("9.0")->products, "L40S"));
 }
 
 TEST(KnowledgeBase, OrinIsSm87AndThorIsAarch64Only) {
-  EXPECT_TRUE(has(kb().gpu("8.7")->products, "Jetson AGX Orin"));
-  for (const auto& g : kb().gpus)
+  EXPECT_TRUE(has(embedded_kb().gpu("8.7")->products, "Jetson AGX Orin"));
+  for (const auto& g : embedded_kb().gpus)
     if (g.sm != "8.7") {
       EXPECT_FALSE(has(g.products, "Jetson AGX Orin")) << g.sm;
     }
-  EXPECT_EQ(kb().gpu("11.0")->platforms, std::vector<std::string>{"aarch64-linux"});
-  EXPECT_EQ(kb().gpu("12.1")->platforms, std::vector<std::string>{"aarch64-linux"});
+  EXPECT_EQ(embedded_kb().gpu("11.0")->platforms, std::vector<std::string>{"aarch64-linux"});
+  EXPECT_EQ(embedded_kb().gpu("12.1")->platforms, std::vector<std::string>{"aarch64-linux"});
 }
 
 // The tokens of variant names: "cuda12_9", "sm90", "sm103" (three digits from SM 10.0 on).
 TEST(KnowledgeBase, NameTokensAreMatchedWithoutBuildingThem) {
-  ASSERT_TRUE(kb().cuda("12.9") && kb().gpu("9.0") && kb().gpu("10.3"));
-  EXPECT_TRUE(kb().cuda("12.9")->has_name_token("cuda12_9"));
+  ASSERT_TRUE(embedded_kb().cuda("12.9") && embedded_kb().gpu("9.0") && embedded_kb().gpu("10.3"));
+  EXPECT_TRUE(embedded_kb().cuda("12.9")->has_name_token("cuda12_9"));
   for (std::string_view other : {"cuda12_8", "cuda12_90", "cuda12_", "cuda129", "12_9", ""})
-    EXPECT_FALSE(kb().cuda("12.9")->has_name_token(other)) << other;
-  EXPECT_TRUE(kb().gpu("9.0")->has_name_token("sm90"));
-  EXPECT_TRUE(kb().gpu("10.3")->has_name_token("sm103"));
+    EXPECT_FALSE(embedded_kb().cuda("12.9")->has_name_token(other)) << other;
+  EXPECT_TRUE(embedded_kb().gpu("9.0")->has_name_token("sm90"));
+  EXPECT_TRUE(embedded_kb().gpu("10.3")->has_name_token("sm103"));
   for (std::string_view other : {"sm9", "sm_90", "sm900", "SM90", "90"})
-    EXPECT_FALSE(kb().gpu("9.0")->has_name_token(other)) << other;
-  for (const auto& c : kb().cudas) EXPECT_TRUE(c.has_name_token(c.name_token())) << c.version.str();
-  for (const auto& g : kb().gpus) EXPECT_TRUE(g.has_name_token(g.name_token())) << g.sm;
+    EXPECT_FALSE(embedded_kb().gpu("9.0")->has_name_token(other)) << other;
+  for (const auto& c : embedded_kb().cudas) EXPECT_TRUE(c.has_name_token(c.name_token())) << c.version.str();
+  for (const auto& g : embedded_kb().gpus) EXPECT_TRUE(g.has_name_token(g.name_token())) << g.sm;
 }
 
 TEST(KnowledgeBase, Graviton3IsNotAnArmv9Host) {
@@ -93,30 +89,30 @@ TEST(KnowledgeBase, Graviton3IsNotAnArmv9Host) {
     return std::all_of(isa.requires_features.begin(), isa.requires_features.end(),
                        [&](const std::string& f) { return has(graviton3, f); });
   };
-  EXPECT_FALSE(runs(*kb().isa("armv9")));
-  EXPECT_TRUE(runs(*kb().isa("armv8_2")));
+  EXPECT_FALSE(runs(*embedded_kb().isa("armv9")));
+  EXPECT_TRUE(runs(*embedded_kb().isa("armv8_2")));
 }
 
 TEST(KnowledgeBase, VnniIsNotASkylakeFeature) {
   // Skylake-SP has AVX-512 F/DQ/VL/BW but no VNNI (Cascade Lake added it).
   std::vector<std::string> skylake = {"avx",      "avx2",     "fma",      "f16c",    "avx512f",
                                       "avx512dq", "avx512vl", "avx512bw", "avx512cd"};
-  const CpuIsa& vnni = *kb().isa("avx512vnni");
+  const CpuIsa& vnni = *embedded_kb().isa("avx512vnni");
   EXPECT_FALSE(std::all_of(vnni.requires_features.begin(), vnni.requires_features.end(),
                            [&](const std::string& f) { return has(skylake, f); }));
 }
 
 TEST(KnowledgeBase, SupportWindowsMatchFacts) {
   auto v = [](const char* s) { return *Version::parse(s); };
-  EXPECT_FALSE(kb().gpu("10.3")->supported_by(v("12.8")));
-  EXPECT_TRUE(kb().gpu("10.3")->supported_by(v("12.9")));
-  EXPECT_TRUE(kb().gpu("6.1")->supported_by(v("12.9")));
-  EXPECT_FALSE(kb().gpu("6.1")->supported_by(v("13.0")));
-  EXPECT_FALSE(kb().gpu("11.0")->supported_by(v("12.9")));
-  EXPECT_EQ(kb().cuda("12.9")->min_driver->str(), "575.51.03");
-  EXPECT_EQ(kb().cuda("13.0")->min_driver->str(), "580.65.06");
-  EXPECT_EQ(kb().cuda("12.8")->nixpkgs_attr(), "cudaPackages_12_8");
-  EXPECT_EQ(kb().pin("46336d4d6980ae6f136b45c8507b17787eb186a0")->short_rev, "46336d4");
+  EXPECT_FALSE(embedded_kb().gpu("10.3")->supported_by(v("12.8")));
+  EXPECT_TRUE(embedded_kb().gpu("10.3")->supported_by(v("12.9")));
+  EXPECT_TRUE(embedded_kb().gpu("6.1")->supported_by(v("12.9")));
+  EXPECT_FALSE(embedded_kb().gpu("6.1")->supported_by(v("13.0")));
+  EXPECT_FALSE(embedded_kb().gpu("11.0")->supported_by(v("12.9")));
+  EXPECT_EQ(embedded_kb().cuda("12.9")->min_driver->str(), "575.51.03");
+  EXPECT_EQ(embedded_kb().cuda("13.0")->min_driver->str(), "580.65.06");
+  EXPECT_EQ(embedded_kb().cuda("12.8")->nixpkgs_attr(), "cudaPackages_12_8");
+  EXPECT_EQ(embedded_kb().pin("46336d4d6980ae6f136b45c8507b17787eb186a0")->short_rev, "46336d4");
 }
 
 // The ATen CPU capability each ISA promises (PyTorch aten/src/ATen/native/DispatchStub.h,
@@ -125,11 +121,11 @@ TEST(KnowledgeBase, SupportWindowsMatchFacts) {
 // and Grace's 128-bit SVE2 is no SVE256: their lowest is DEFAULT, which any dispatch meets.
 TEST(KnowledgeBase, AtenCapabilitiesAreWhatTheIsaRequires) {
   using L = std::vector<std::string>;
-  auto meeting = [](const char* isa) { return kb().aten_capabilities_meeting(*kb().isa(isa)); };
+  auto meeting = [](const char* isa) { return embedded_kb().aten_capabilities_meeting(*embedded_kb().isa(isa)); };
   EXPECT_EQ(meeting("avx2"), (L{"AVX2", "AVX512"}));
   for (const char* isa : {"avx512", "avx512bf16", "avx512vnni"}) EXPECT_EQ(meeting(isa), L{"AVX512"}) << isa;
   for (const char* isa : {"x86_64", "avx", "armv8", "armv8_2", "armv9"}) EXPECT_EQ(meeting(isa), L{}) << isa;
-  for (const auto& i : kb().isas) EXPECT_FALSE(i.aten_capability.empty()) << i.name << " states none";
+  for (const auto& i : embedded_kb().isas) EXPECT_FALSE(i.aten_capability.empty()) << i.name << " states none";
 }
 
 // Each invariant must fire on data that breaks it (an overlay replaces entries).
@@ -225,7 +221,7 @@ TEST(KnowledgeBase, OverlayReplacesAndExtends) {
          "source = \"site\"\n";
   std::ofstream(dir / "python_versions.toml") << "[[python]]\nversion = \"3.15\"\n";
   KnowledgeBase k = KnowledgeBase::load(dir);
-  EXPECT_EQ(k.pins.size(), kb().pins.size());  // fe5e41d is replaced, not added
+  EXPECT_EQ(k.pins.size(), embedded_kb().pins.size());  // fe5e41d is replaced, not added
   EXPECT_EQ(k.pin("fe5e41d")->sha256.size(), 52u);
   EXPECT_EQ(k.pin("fe5e41d")->source, "site");
   EXPECT_NE(k.python("3.15"), nullptr);
@@ -248,7 +244,7 @@ TEST(KnowledgeBase, OverlayMergesFieldByField) {
   EXPECT_EQ(p->cuda, (std::vector<std::string>{"12.8", "12.9"}));
   EXPECT_EQ(k.cuda("12.9")->min_driver->str(), "575.51.03");
   EXPECT_EQ(k.cuda("12.9")->source, "site notes");
-  EXPECT_EQ(k.pins.size(), kb().pins.size());
+  EXPECT_EQ(k.pins.size(), embedded_kb().pins.size());
 }
 
 // A list an overlay names replaces the embedded list (it is not appended to).

@@ -18,11 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 // The probe stub's two files, copied into \a dir.
 void copy_stub(const std::string& dir) {
   fs::copy_file(test::source_path("tests/data/probe-pin/default.nix"), fs::path(dir) / "default.nix");
@@ -90,7 +85,7 @@ TEST(PinProbe, MeasuresTheStubAndRecordsAHashFetchTarballAccepts) {
   ASSERT_NE(pin, nullptr);
   EXPECT_TRUE(pin->is_complete("cuda"));
   EXPECT_EQ(pin->version_text("vllm"), "0.14.0");
-  EXPECT_EQ(merged.pins.size(), kb().pins.size() + 1);
+  EXPECT_EQ(merged.pins.size(), embedded_kb().pins.size() + 1);
 
   // A fixed-output fetch of the revision's tarball accepts the recorded hash,
   // and what it fetched is the nixpkgs that was measured.
@@ -148,7 +143,7 @@ TEST(PinProbe, AMissingNixInstantiateIsNamed) {
     return r;
   });
   try {
-    probe_pin(procs, dir.path(), "aaaaaaa", kb());
+    probe_pin(procs, dir.path(), "aaaaaaa", embedded_kb());
     FAIL() << "no error";
   } catch (const DiagnosticError& e) {
     EXPECT_EQ(e.diagnostic().message, "nix-instantiate is not on PATH: probe-pin evaluates the checkout with it");
@@ -169,7 +164,7 @@ TEST(PinProbe, UncommittedChangesAreRefused) {
     return r;
   });
   try {
-    probe_pin(procs, dir.path(), "bbbbbbb", kb());
+    probe_pin(procs, dir.path(), "bbbbbbb", embedded_kb());
     FAIL() << "no error";
   } catch (const DiagnosticError& e) {
     EXPECT_EQ(e.diagnostic().message, "the checkout has changes not committed at bbbbbbbbbbbb: they would be measured");

@@ -10,11 +10,6 @@
 namespace tailor {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 // torch, Python, CUDA, vLLM: empty ones ask for nothing.
 PinQuery query(std::string torch, std::string python, std::string cuda, std::string vllm) {
   PinQuery q{{}, std::move(python), std::move(cuda)};
@@ -25,7 +20,7 @@ PinQuery query(std::string torch, std::string python, std::string cuda, std::str
 
 std::vector<std::string> names(const PinQuery& q) {
   std::vector<std::string> out;
-  for (const NixpkgsPin* p : pins_providing(kb(), q)) out.push_back(p->short_rev);
+  for (const NixpkgsPin* p : pins_providing(embedded_kb(), q)) out.push_back(p->short_rev);
   return out;
 }
 
@@ -56,12 +51,12 @@ TEST(PinQuery, CudaAndVllm) {
 }
 
 TEST(PinQuery, HintNamesThePinsAndTheCommand) {
-  EXPECT_EQ(pin_hint(kb(), query("2.9.1", "3.12", "", "")),
+  EXPECT_EQ(pin_hint(embedded_kb(), query("2.9.1", "3.12", "", "")),
             "pins that provide torch 2.9.1, Python 3.12: 6a030d5, 46336d4, 0182a36, 2017d6d, ed142ab "
             "('tailor kb --pins --torch 2.9.1 --python 3.12')");
-  EXPECT_EQ(pin_hint(kb(), query("", "", "13.1", "")),
+  EXPECT_EQ(pin_hint(embedded_kb(), query("", "", "13.1", "")),
             "pin that provides CUDA 13.1: 2017d6d ('tailor kb --pins --cuda 13.1')");
-  EXPECT_EQ(pin_hint(kb(), query("2.7.0", "", "", "")),
+  EXPECT_EQ(pin_hint(embedded_kb(), query("2.7.0", "", "", "")),
             "no pin of the knowledge base provides torch 2.7.0; 'tailor kb --pins' lists what each provides");
 }
 

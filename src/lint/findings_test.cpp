@@ -18,18 +18,13 @@
 namespace tailor::lint {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 // The recipe tree keeps the syntax error; the linter makes it TLR001.
 TEST(LintTree, ASyntaxErrorIsTLR001UnlessTheFileIgnoresIt) {
   std::vector<Problem> problems;
   LintTree t = make_tree(
       "t",
       {{"a.nix", "{ a = ; }\n"}, {"b.nix", "# tailor: ignore TLR001 kept broken\n{ b = ; }\n"}, {"c.nix", "{ }\n"}},
-      kb(), problems);
+      embedded_kb(), problems);
   ASSERT_EQ(t.nix.size(), 3u);
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_EQ(problems[0].rule->code, "TLR001");
@@ -47,8 +42,8 @@ TEST(LintTree, ASyntaxErrorIsTLR001UnlessTheFileIgnoresIt) {
 // names no rule is kept apart (TLR025 reports it), and the reason ends the list.
 TEST(LintTree, IgnoresNameRulesByCodeOrName) {
   std::vector<Problem> problems;
-  LintTree t =
-      make_tree("t", {{"a.nix", "# tailor: ignore TLR005, syntax, TLR999 because TLR002\n{ }\n"}}, kb(), problems);
+  LintTree t = make_tree("t", {{"a.nix", "# tailor: ignore TLR005, syntax, TLR999 because TLR002\n{ }\n"}},
+                         embedded_kb(), problems);
   ASSERT_EQ(t.nix.size(), 1u);
   const Ignores& i = t.ignores_of(t.nix[0]);
   EXPECT_EQ(i.codes, (std::set<std::string>{"TLR001", "TLR005"}));
@@ -80,7 +75,7 @@ TEST(Sink, EveryFindingOfAFileWithThousandsShowsItsOwnLine) {
         "  a{} = builtins.fetchTarball {{ url = \"https://github.com/NixOS/nixpkgs/archive/{:040x}.tar.gz\"; }};\n", i,
         i);
   text += "}";  // no newline after the last line
-  CheckResult r = check_files("t", {{"default.nix", text}}, kb());
+  CheckResult r = check_files("t", {{"default.nix", text}}, embedded_kb());
   std::map<std::string, int> per_rule;
   for (const auto& p : r.problems) {
     ++per_rule[std::string(p.rule->code)];

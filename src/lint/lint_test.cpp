@@ -15,11 +15,6 @@
 namespace tailor::lint {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 std::vector<std::string> codes(const CheckResult& r) {
   std::vector<std::string> out;
   for (const auto& p : r.problems) out.emplace_back(p.rule->code);
@@ -72,7 +67,7 @@ std::string gpu_recipe(const std::string& name, const std::string& edit_from = "
 const std::string kName = "pytorch-python313-cuda12_9-sm90-avx2";
 
 CheckResult check_one(const std::string& text, const std::string& name = kName) {
-  return check_files("t", {{name + ".nix", text}}, kb());
+  return check_files("t", {{name + ".nix", text}}, embedded_kb());
 }
 
 TEST(LintPlanted, CorrectRecipeIsClean) { EXPECT_EQ(codes(check_one(gpu_recipe(kName))), std::vector<std::string>{}); }
@@ -160,8 +155,9 @@ TEST(LintPlanted, BuilderCalledWithAnArgumentItDoesNotTake) {
       "{ pkgs ? import ./nixpkgs.nix { } }:\n"
       "import ./lib/custom-torch.nix { inherit pkgs; sm = \"90\"; isa = \"avx2\"; pythonVersion = \"313\"; "
       "cuda_version = \"12_9\"; }\n";
-  CheckResult r = check_files(
-      "t", {{"lib/custom-torch.nix", builder}, {"torch-sm90.nix", recipe}, {"nixpkgs.nix", "{ }: { }\n"}}, kb());
+  CheckResult r =
+      check_files("t", {{"lib/custom-torch.nix", builder}, {"torch-sm90.nix", recipe}, {"nixpkgs.nix", "{ }: { }\n"}},
+                  embedded_kb());
   std::vector<std::string> got;
   for (const auto& p : r.problems)
     if (p.rule->code == "TLR040") got.push_back(fmt::format("{}:{} {}", p.pos.line, p.pos.column, p.message));
@@ -174,7 +170,7 @@ TEST(LintPlanted, BuilderCalledWithAnArgumentItDoesNotTake) {
   CheckResult open = check_files(
       "t",
       {{"lib/custom-torch.nix", "{ pkgs, ... }:\npkgs\n"}, {"torch-sm90.nix", recipe}, {"nixpkgs.nix", "{ }: { }\n"}},
-      kb());
+      embedded_kb());
   for (const auto& p : open.problems) EXPECT_NE(p.rule->code, "TLR040") << p.message;
 }
 
@@ -197,7 +193,7 @@ TEST(LintPlanted, CudnnAndAvxDisables) {
 
 TEST(LintPlanted, NamingConventionAndPins) {
   std::string bad = gpu_recipe("pytorch-python313-cuda12_9-sm91-avx2");
-  CheckResult r = check_files("t", {{"pytorch-python313-cuda12_9-sm91-avx2.nix", bad}}, kb());
+  CheckResult r = check_files("t", {{"pytorch-python313-cuda12_9-sm91-avx2.nix", bad}}, embedded_kb());
   EXPECT_EQ(codes(r), std::vector<std::string>{"TLR003"}) << render_text(r);
   // Two pins, one per CUDA version: explained. A third on the same CUDA: not.
   std::string a = gpu_recipe(kName);
@@ -208,8 +204,9 @@ TEST(LintPlanted, NamingConventionAndPins) {
            {"[CUDA 12.9]", "[CUDA 13.0]"},
            {"6a030d535719c5190187c4cec156f335e95e3211", "2017d6d515f8a7b289fe06d3a880a7ec588c3900"}})
     b.replace(b.find(from), from.size(), to);
-  EXPECT_EQ(codes(check_files("t", {{kName + ".nix", a}, {"pytorch-python313-cuda13_0-sm90-avx2.nix", b}}, kb())),
-            std::vector<std::string>{});
+  EXPECT_EQ(
+      codes(check_files("t", {{kName + ".nix", a}, {"pytorch-python313-cuda13_0-sm90-avx2.nix", b}}, embedded_kb())),
+      std::vector<std::string>{});
   std::string c = gpu_recipe("pytorch-python313-cuda12_9-sm90-avx512");
   c.replace(c.find("6a030d535719c5190187c4cec156f335e95e3211"), 40, "46336d4d6980ae6f136b45c8507b17787eb186a0");
   c.replace(c.find("-mavx2 -mfma -mf16c"), 19, "-mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma");
@@ -218,7 +215,7 @@ TEST(LintPlanted, NamingConventionAndPins) {
                                   {{kName + ".nix", a},
                                    {"pytorch-python313-cuda13_0-sm90-avx2.nix", b},
                                    {"pytorch-python313-cuda12_9-sm90-avx512.nix", c}},
-                                  kb());
+                                  embedded_kb());
   EXPECT_EQ(codes(three), std::vector<std::string>{"TLR004"}) << render_text(three);
 }
 
@@ -227,7 +224,8 @@ TEST(LintPlanted, MixedPackageSets) {
   std::string b = gpu_recipe("pytorch-python313-cuda12_9-sm90-avx512");
   b.replace(b.find("pkgs.python313Packages"), 22, "pkgs.python3Packages");
   b.replace(b.find("-mavx2 -mfma -mf16c"), 19, "-mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma");
-  CheckResult r = check_files("t", {{kName + ".nix", a}, {"pytorch-python313-cuda12_9-sm90-avx512.nix", b}}, kb());
+  CheckResult r =
+      check_files("t", {{kName + ".nix", a}, {"pytorch-python313-cuda12_9-sm90-avx512.nix", b}}, embedded_kb());
   EXPECT_EQ(codes(r), (std::vector<std::string>{"TLR008", "TLR031"})) << render_text(r);
 }
 
@@ -251,14 +249,14 @@ TEST(LintPlanted, DocsCountsAndNames) {
   std::string readme =
       "# branch\n\n2 variants, see below.\n\n| Package |\n|---|\n| `" + kName +
       "` |\n| `pytorch-python313-cpu-avx2` |\n\n## Dropped combinations\n\n| `pytorch-python313-cpu-avx512` |\n";
-  CheckResult r = check_files("t", {{kName + ".nix", gpu_recipe(kName)}, {"README.md", readme}}, kb());
+  CheckResult r = check_files("t", {{kName + ".nix", gpu_recipe(kName)}, {"README.md", readme}}, embedded_kb());
   EXPECT_EQ(codes(r), (std::vector<std::string>{"TLR022", "TLR023"})) << render_text(r);
   std::string other = "pytorch-python313-cuda12_9-sm90-avx512";
   std::string o = gpu_recipe(other);
   o.replace(o.find("-mavx2 -mfma -mf16c"), 19, "-mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma");
   std::string listed = "2 variants\n\n| `" + kName + "` |\n";
-  CheckResult u =
-      check_files("t", {{kName + ".nix", gpu_recipe(kName)}, {other + ".nix", o}, {"README.md", listed}}, kb());
+  CheckResult u = check_files("t", {{kName + ".nix", gpu_recipe(kName)}, {other + ".nix", o}, {"README.md", listed}},
+                              embedded_kb());
   EXPECT_EQ(codes(u), std::vector<std::string>{"TLR024"}) << render_text(u);
   EXPECT_EQ(u.errors, 0);
   EXPECT_EQ(u.warnings, 1);
@@ -268,7 +266,7 @@ TEST(LintPlanted, DocsCountsAndNames) {
 TEST(LintRobustness, HugeCountsAndLongLines) {
   std::string readme = "99999999999999999999 variants\n| " + std::string(100000, 'a') + " |\n";
   std::string recipe = gpu_recipe(kName, "  '';\n", "    export " + std::string(200000, 'A') + "=1\n  '';\n");
-  CheckResult r = check_files("t", {{kName + ".nix", recipe}, {"README.md", readme}}, kb());
+  CheckResult r = check_files("t", {{kName + ".nix", recipe}, {"README.md", readme}}, embedded_kb());
   EXPECT_EQ(codes(r), std::vector<std::string>{"TLR022"}) << render_text(r);
 }
 
@@ -284,7 +282,7 @@ TEST(LintPlanted, HelpersAreNotVariants) {
   std::string lib =
       "{ rev, name }: (import (fetchTarball \"https://github.com/NixOS/nixpkgs/archive/${rev}.tar.gz\") { })"
       ".hello.overrideAttrs (o: { pname = name; })\n";
-  EXPECT_EQ(codes(check_files("t", {{"lib/torch.nix", lib}}, kb())), std::vector<std::string>{"TLR005"});
+  EXPECT_EQ(codes(check_files("t", {{"lib/torch.nix", lib}}, embedded_kb())), std::vector<std::string>{"TLR005"});
 }
 
 }  // namespace
@@ -434,7 +432,7 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
     size_t at = text.find(c.needle);
     ASSERT_NE(at, std::string::npos) << c.rule << ": " << c.needle;
     nix::Span want = recipe::span_of(text, at + c.skip, at + c.skip);
-    CheckResult r = check_files("t", c.tree, c.with ? *c.with : kb());
+    CheckResult r = check_files("t", c.tree, c.with ? *c.with : embedded_kb());
     std::vector<const Problem*> found;
     for (const auto& p : r.problems)
       if (p.rule->code == c.rule) found.push_back(&p);
@@ -450,7 +448,7 @@ TEST(LintRulePositions, EveryRuleFiresAtThePlantedSpot) {
       EXPECT_TRUE(covered.count(std::string(r.code))) << r.code << " has no planted case";
     }
   // … and nowhere in the clean trees.
-  EXPECT_EQ(codes(check_files("t", fixture("clean"), kb())), std::vector<std::string>{});
+  EXPECT_EQ(codes(check_files("t", fixture("clean"), embedded_kb())), std::vector<std::string>{});
   EXPECT_EQ(codes(check_one(gpu_recipe(kName))), std::vector<std::string>{});
 }
 
@@ -480,7 +478,7 @@ TEST(LintFlake, FlakeAgainstItsRecipes) {
       "{ ollama, fetchFromGitHub }:\nollama.overrideAttrs (old: {\n  version = \"0.13.0\";\n"
       "  src = fetchFromGitHub { owner = \"ollama\"; tag = \"v0.13.0\"; repo = \"ollama\"; "
       "hash = \"sha256-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB=\"; };\n})\n"};
-  CheckResult r = check_files("t", {flake("ollama", "v0.13.2"), recipe}, kb());
+  CheckResult r = check_files("t", {flake("ollama", "v0.13.2"), recipe}, embedded_kb());
   std::vector<std::string> found;
   for (const auto& p : r.problems)
     if (p.rule->code == "TLR047" || p.rule->code == "TLR018") found.push_back(p.render());
@@ -497,8 +495,8 @@ TEST(LintFlake, FlakeAgainstItsRecipes) {
     return std::count_if(c.problems.begin(), c.problems.end(),
                          [](const Problem& p) { return p.rule->code == "TLR047"; });
   };
-  EXPECT_EQ(tlr047(check_files("t", {flake("ollama", "v0.13.0"), recipe}, kb())), 0);
-  EXPECT_EQ(tlr047(check_files("t", {flake("ollama-python", "v0.13.2"), recipe}, kb())), 0);
+  EXPECT_EQ(tlr047(check_files("t", {flake("ollama", "v0.13.0"), recipe}, embedded_kb())), 0);
+  EXPECT_EQ(tlr047(check_files("t", {flake("ollama-python", "v0.13.2"), recipe}, embedded_kb())), 0);
 }
 
 // The trees of tests/data/check: each case a failing form (bad/, and warn/ for a
@@ -628,7 +626,7 @@ TEST(LintRealTrees, EachFormFindsExactlyItsProblems) {
   };
   for (const auto& c : cases) {
     std::vector<SourceFile> tree = read_tree(test::source_path("tests/data/check/" + c.form));
-    CheckResult r = check_files("t", tree, kb());
+    CheckResult r = check_files("t", tree, embedded_kb());
     std::vector<std::string> got, want;
     for (const auto& p : r.problems)
       got.push_back(fmt::format("{} {}:{}:{}", p.rule->code, p.rel, p.pos.line, p.pos.column));
@@ -669,7 +667,7 @@ TEST(LintRealTrees, ADisputedVersionIsAWarningNotAVerdict) {
 // --fix renames the result's pname, never the inner torch's.
 TEST(LintRealTrees, FixLeavesTheInnerPnameAlone) {
   std::vector<SourceFile> tree = read_tree(test::source_path("tests/data/check/companion/bad"));
-  CheckResult r = check_files("t", tree, kb());
+  CheckResult r = check_files("t", tree, embedded_kb());
   FixPlan plan = plan_fixes("t", r, tree);
   ASSERT_EQ(plan.files.size(), 1u);
   EXPECT_NE(plan.files[0].after.find("pname = \"torch-sm90-avx512\""), std::string::npos);
@@ -680,7 +678,7 @@ TEST(LintRealTrees, FixLeavesTheInnerPnameAlone) {
 // or a let binding used nowhere else), and renames the result's pname, never the inner torch's.
 TEST(LintRealTrees, FixWritesTorchArchNames) {
   std::vector<SourceFile> tree = read_tree(test::source_path("tests/data/check/gpu-targets/fixable"));
-  CheckResult r = check_files("t", tree, kb());
+  CheckResult r = check_files("t", tree, embedded_kb());
   FixPlan plan = plan_fixes("t", r, tree);
   EXPECT_EQ(plan.fixes, 4);
   ASSERT_EQ(plan.files.size(), 3u);
@@ -689,8 +687,8 @@ TEST(LintRealTrees, FixWritesTorchArchNames) {
     test::expect_golden(ff.after, "tests/golden/check/gpu-targets-fixed/" + ff.rel);
     fixed.push_back({ff.new_rel, ff.after});
   }
-  EXPECT_EQ(codes(check_files("t", fixed, kb())), std::vector<std::string>{})
-      << render_text(check_files("t", fixed, kb()));
+  EXPECT_EQ(codes(check_files("t", fixed, embedded_kb())), std::vector<std::string>{})
+      << render_text(check_files("t", fixed, embedded_kb()));
   for (const auto& ff : plan.files)
     if (ff.rel.starts_with("vllm")) {
       EXPECT_NE(ff.after.find("pname = \"torch-sm90-avx512\""), std::string::npos);
@@ -701,7 +699,7 @@ TEST(LintRealTrees, FixWritesTorchArchNames) {
 // (RECIPE_TEMPLATE), and "90" is an argument of a shared builder.
 TEST(LintRealTrees, NoTorchArchFixWhereTheValueIsUsedElsewhere) {
   std::vector<SourceFile> tree = read_tree(test::source_path("tests/data/check/gpu-targets/bad"));
-  CheckResult r = check_files("t", tree, kb());
+  CheckResult r = check_files("t", tree, embedded_kb());
   int found = 0;
   for (const auto& p : r.problems)
     if (p.rule->code == std::string_view("TLR026")) {

@@ -16,14 +16,9 @@
 namespace tailor::lint {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 // "RULE file:line:col" of each finding, in check's order.
 std::vector<std::string> found(const std::vector<SourceFile>& tree, bool all_sites = false) {
-  CheckResult r = check_files("t", tree, kb(), all_sites);
+  CheckResult r = check_files("t", tree, embedded_kb(), all_sites);
   std::vector<std::string> out;
   for (const auto& p : r.problems)
     out.push_back(fmt::format("{} {}:{}:{}", p.rule->code, p.rel, p.pos.line, p.pos.column));
@@ -43,7 +38,7 @@ TEST(LintPageText, AFloorOnALineOfItsOwnIsOfThePagesCuda) {
       "### SM120 — Blackwell (RTX 5090)\n";
   // 550+ is right for the H100 section (CUDA 12.x from 525.60.13 on, its first branch R520) and
   // wrong for the RTX 5090's, whose first branch is R570.
-  CheckResult r = check_files("t", {{"docs/matrices/v-12.8.md", page}}, kb());
+  CheckResult r = check_files("t", {{"docs/matrices/v-12.8.md", page}}, embedded_kb());
   ASSERT_EQ(r.problems.size(), 1u);
   const Problem& p = r.problems[0];
   EXPECT_EQ(fmt::format("{} {}:{}", p.rule->code, p.pos.line, p.pos.column), "TLR020 4:19");
@@ -82,7 +77,8 @@ TEST(LintPageText, AnSmSectionThePagesCudaCannotCompileIsReportedAtItsHeading) {
       "\n"
       "### SM70 — Volta (V100)\n"
       "### SM90 — Hopper (H100)\n";
-  CheckResult r = check_files("t", {{"docs/v-13.0.md", page13}, {"docs/v-12.8.md", page12}, {"docs/v.md", both}}, kb());
+  CheckResult r =
+      check_files("t", {{"docs/v-13.0.md", page13}, {"docs/v-12.8.md", page12}, {"docs/v.md", both}}, embedded_kb());
   ASSERT_EQ(r.problems.size(), 1u);
   const Problem& p = r.problems[0];
   EXPECT_EQ(fmt::format("{} {}:{}:{}", p.rule->code, p.rel, p.pos.line, p.pos.column), "TLR035 docs/v-13.0.md:5:5");
@@ -159,7 +155,7 @@ TEST(LintPageText, AHeadingsWrongArchitectureLabelIsTheTablesWarningOnce) {
       "### SM110 — DRIVE Thor (aarch64-only)\n"
       "### SM120 — Vera Rubin (RTX 5090)\n"
       "### SM121 — Vera Rubin Ultra (aarch64-only)\n";
-  CheckResult r = check_files("t", {{"docs/p.md", page}}, kb());
+  CheckResult r = check_files("t", {{"docs/p.md", page}}, embedded_kb());
   std::vector<std::string> got;
   for (const auto& p : r.problems)
     got.push_back(fmt::format("{} {}:{} {} {}", p.rule->code, p.pos.line, p.pos.column,
@@ -202,7 +198,7 @@ TEST(LintPageText, ThePagesCopiesFoldIntoTheScriptsArraysUnlessAllSitesAreAsked)
   // from CUDA 12.9 on): no array of the script allows it, so nothing folds it.
   EXPECT_EQ(found(tree),
             (Lines{"TLR035 docs/matrices/v.md:5:5", "TLR037 scripts/gen.sh:2:60", "TLR038 scripts/gen.sh:3:29"}));
-  CheckResult r = check_files("t", tree, kb());
+  CheckResult r = check_files("t", tree, embedded_kb());
   ASSERT_EQ(r.problems.size(), 3u);
   EXPECT_EQ(r.problems[1].notes.back(),
             "it reaches 1 finding of TLR037 in the generated files, e.g. t/docs/matrices/v.md:5:15; tailor check "

@@ -14,13 +14,8 @@
 namespace tailor::lint {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 // "RULE file:line:col" of each finding, in check's order.
-std::vector<std::string> found(const std::vector<SourceFile>& tree, const KnowledgeBase& with = kb()) {
+std::vector<std::string> found(const std::vector<SourceFile>& tree, const KnowledgeBase& with = embedded_kb()) {
   CheckResult r = check_files("t", tree, with);
   std::vector<std::string> out;
   for (const auto& p : r.problems)
@@ -139,7 +134,7 @@ TEST(LintRealText, DriverRowsOfSeveralToolkitsCheckEach) {
       "| pytorch-2.9-vllm-0.14.0 | 12.9 / 12.8 | 575+ |\n"
       "| pytorch-2.10-python313 | 13.0 / 13.1 | 580.65.06+ (CUDA 13.0), 590.44.01+ (CUDA 13.1) |\n"
       "| pytorch-2.10-cuda13 | 13.0 / 13.1 | 580.65.06+ (CUDA 13.0), 575.51.03+ (CUDA 13.1) |\n";
-  CheckResult r = check_files("t", {{"README.md", readme}}, kb());
+  CheckResult r = check_files("t", {{"README.md", readme}}, embedded_kb());
   std::vector<std::string> got;
   for (const auto& p : r.problems) {
     got.push_back(fmt::format("{} {}:{} {}", p.rule->code, p.pos.line, p.pos.column, p.message));
@@ -176,7 +171,7 @@ TEST(LintRealText, CountsOfOneToolkitOrAnotherBranch) {
                                   at("pytorch-python313-cuda12_8-sm90-avx2", "12_8"),
                                   at("pytorch-python313-cuda12_8-sm90-avx512", "12_8"),
                                   {"README.md", readme}};
-  CheckResult r = check_files("t", tree, kb());
+  CheckResult r = check_files("t", tree, embedded_kb());
   std::vector<std::string> got;
   for (const auto& p : r.problems)
     if (p.rule->code == std::string_view("TLR022"))
@@ -243,7 +238,7 @@ TEST(LintRealText, GeneralRulesRunOnUnknownPackages) {
   // 520+: below CUDA 12's compatibility floor (525.60.13); 550+ would be right for an H100.
   std::string t = recipe("ctranslate2-cuda12_9-sm90-avx2",
                          "# CTranslate2 for NVIDIA H100, L40S (SM90) — CUDA 12.8 — driver 520+\n");
-  CheckResult r = check_files("t", {{"ctranslate2-cuda12_9-sm90-avx2.nix", t}}, kb());
+  CheckResult r = check_files("t", {{"ctranslate2-cuda12_9-sm90-avx2.nix", t}}, embedded_kb());
   std::vector<std::string> got;
   for (const auto& p : r.problems) got.push_back(fmt::format("{} {}:{}", p.rule->code, p.pos.line, p.pos.column));
   EXPECT_EQ(got, (std::vector<std::string>{"TLR018 1:32", "TLR019 1:53", "TLR020 1:69", "TLR032 10:11"}))
@@ -265,21 +260,21 @@ TEST(LintRealText, GeneralRulesRunOnUnknownPackages) {
 // Issue 27 §2: a package word with a version is the known package at that version
 // (one reading: read_package_word, shared by names, check and import).
 TEST(LintRealText, VersionedPackageWordsAreTheKnownPackage) {
-  auto w = read_package_word("torchaudio211-pt212-python313-cuda12_9-sm90-avx512", kb());
+  auto w = read_package_word("torchaudio211-pt212-python313-cuda12_9-sm90-avx512", embedded_kb());
   ASSERT_TRUE(w);
   EXPECT_EQ(w->package->name, "torchaudio");
   EXPECT_EQ(w->word, "torchaudio211-pt212");
   EXPECT_TRUE(w->versioned);
-  w = read_package_word("pytorch210-python313-cpu-avx2", kb());
+  w = read_package_word("pytorch210-python313-cpu-avx2", embedded_kb());
   ASSERT_TRUE(w);
   EXPECT_EQ(w->package->name, "pytorch");
   EXPECT_EQ(w->word, "pytorch210");
-  w = read_package_word("torchvision-python313-cpu-avx2", kb());
+  w = read_package_word("torchvision-python313-cpu-avx2", embedded_kb());
   ASSERT_TRUE(w);
   EXPECT_EQ(w->word, "torchvision");
   EXPECT_FALSE(w->versioned);
-  EXPECT_FALSE(read_package_word("ctranslate2-cuda12_9", kb()));
-  EXPECT_FALSE(read_package_word("torchvisionx-python313", kb()));
+  EXPECT_FALSE(read_package_word("ctranslate2-cuda12_9", embedded_kb()));
+  EXPECT_FALSE(read_package_word("torchvisionx-python313", embedded_kb()));
   // A versioned name that breaks the convention is that package's name problem (TLR003),
   // not a package tailor does not know (TLR032, which used to skip its rules).
   const std::string bad = "torchvision025-python313-cuda12_9-sm90-avx513";

@@ -14,12 +14,7 @@
 namespace tailor {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
-Matrix expand_example(const std::string& name, const KnowledgeBase& with = kb()) {
+Matrix expand_example(const std::string& name, const KnowledgeBase& with = embedded_kb()) {
   Spec spec = load_spec_arg(test::source_path("examples/" + name + ".toml"), with);
   return expand(spec, with);
 }
@@ -41,8 +36,8 @@ TEST_P(Example, EveryVariantIsConsistentWithTheFacts) {
   std::set<std::string> names;
   for (const auto& v : m.variants) {
     EXPECT_TRUE(names.insert(v.name).second) << "duplicate " << v.name;
-    EXPECT_EQ(v.name, variant_name(v, kb()));
-    const NixpkgsPin* pin = kb().pin(v.pin);
+    EXPECT_EQ(v.name, variant_name(v, embedded_kb()));
+    const NixpkgsPin* pin = embedded_kb().pin(v.pin);
     ASSERT_NE(pin, nullptr);
     if (!v.python.empty()) {
       EXPECT_TRUE(pin->provides_python(v.python)) << v.name;
@@ -52,13 +47,13 @@ TEST_P(Example, EveryVariantIsConsistentWithTheFacts) {
       ASSERT_FALSE(v.sms().empty()) << v.name;
       bool on_platform = false;
       for (const auto& sm : v.sms()) {
-        const GpuArch* g = kb().gpu(sm);
+        const GpuArch* g = embedded_kb().gpu(sm);
         ASSERT_NE(g, nullptr) << v.name << " " << sm;
         EXPECT_TRUE(g->supported_by(*Version::parse(v.cuda))) << v.name << " " << sm;
         on_platform =
             on_platform || std::find(g->platforms.begin(), g->platforms.end(), v.platform) != g->platforms.end();
       }
-      EXPECT_EQ(v.sm_set.empty(), kb().gpu(v.sm) != nullptr) << v.name;  // a set's name is no SM
+      EXPECT_EQ(v.sm_set.empty(), embedded_kb().gpu(v.sm) != nullptr) << v.name;  // a set's name is no SM
       // A pin's CUDA list is what teams build with there: another CUDA only where the
       // list is not complete and the pin's default set is it (a prebuilt wheel's 12.8).
       EXPECT_TRUE(pin->provides_cuda(v.cuda) || (!pin->is_complete("cuda") && !pin->cuda_set_at(v.cuda).empty()))
@@ -69,7 +64,7 @@ TEST_P(Example, EveryVariantIsConsistentWithTheFacts) {
       EXPECT_EQ(v.platform, "aarch64-darwin");
       EXPECT_EQ(v.isa, "");
     } else {
-      EXPECT_EQ(v.platform, kb().isa(v.isa)->platform) << v.name;
+      EXPECT_EQ(v.platform, embedded_kb().isa(v.isa)->platform) << v.name;
     }
   }
 }
@@ -171,8 +166,8 @@ TEST(Expand, ACudaTheTeamsDoNotUseOnAPinIsAWarningNotARefusal) {
                         "[branch]\nname = \"t\"\nproduct = \"build-pytorch\"\npin = \"6a030d5\"\npython = \"3.13\"\n\n"
                         "[[family]]\nname = \"gpu\"\npackage = \"pytorch\"\nbackend = \"cuda\"\ncuda = \"12.8\"\n"
                         "sm = \"9.0\"\nisa = \"avx512\"\n",
-                        kb());
-  Matrix m = expand(spec, kb());
+                        embedded_kb());
+  Matrix m = expand(spec, embedded_kb());
   ASSERT_EQ(m.variants.size(), 1u);
   EXPECT_EQ(m.variants[0].name, "pytorch-python313-cuda12_8-sm90-avx512");
   EXPECT_EQ(m.warnings, (std::vector<std::string>{
@@ -197,13 +192,14 @@ TEST(Expand, APairingOffTheTableNeedsItsReason) {
            "source = { owner = \"pytorch\", repo = \"audio\", rev = \"v2.11.0\", hash = "
            "\"sha256-TncROn9wfn5HOaIvupS2/KD9JCgwfHyfnbZRc+SiqJ0=\" }\n";
   };
-  Spec ok = load_spec("s.toml", spec("2.11.0", "2.12.0", ""), kb());
+  Spec ok = load_spec("s.toml", spec("2.11.0", "2.12.0", ""), embedded_kb());
   ASSERT_EQ(ok.families.size(), 1u);
   EXPECT_EQ(ok.families[0].versions.at(0).word, "torchaudio211-pt212");
-  Spec said = load_spec("s.toml", spec("2.10.0", "2.11.0", "deliberate = \"the team's -pt211 builds\"\n"), kb());
+  Spec said =
+      load_spec("s.toml", spec("2.10.0", "2.11.0", "deliberate = \"the team's -pt211 builds\"\n"), embedded_kb());
   EXPECT_EQ(said.families[0].versions.at(0).word, "torchaudio210-pt211");
   try {
-    load_spec("s.toml", spec("2.10.0", "2.11.0", ""), kb());
+    load_spec("s.toml", spec("2.10.0", "2.11.0", ""), embedded_kb());
     ADD_FAILURE() << "loaded";
   } catch (const DiagnosticError& e) {
     EXPECT_EQ(e.diagnostic().render(),
@@ -214,9 +210,9 @@ TEST(Expand, APairingOffTheTableNeedsItsReason) {
               "(pytorch/audio#4212, #4225)); pair them so, or say why in deliberate = \"…\"\n");
   }
   // torchaudio 2.11 on a torch before 2.11 is off its range.
-  EXPECT_THROW(load_spec("s.toml", spec("2.11.0", "2.10.0", ""), kb()), DiagnosticError);
+  EXPECT_THROW(load_spec("s.toml", spec("2.11.0", "2.10.0", ""), embedded_kb()), DiagnosticError);
   try {
-    load_spec("s.toml", spec("2.10.0", "2.11.0", "deliberate = \" \"\n"), kb());
+    load_spec("s.toml", spec("2.10.0", "2.11.0", "deliberate = \" \"\n"), embedded_kb());
     ADD_FAILURE() << "loaded";
   } catch (const DiagnosticError& e) {
     EXPECT_NE(e.diagnostic().message.find("'deliberate' says why"), std::string::npos) << e.diagnostic().render();
@@ -225,13 +221,13 @@ TEST(Expand, APairingOffTheTableNeedsItsReason) {
 
 // torchvision 0.(N+15) for torch 2.N: 0.25 on torch 2.9.1 is still refused, 0.29 pairs with 2.14.
 TEST(Expand, TorchvisionPairsOneTorchRelease) {
-  const PackageDef& tv = *kb().package("torchvision");
-  EXPECT_TRUE(off_table(tv, "0.25.0", "torch", "2.9.1", kb()));
-  EXPECT_FALSE(off_table(tv, "0.29.0", "torch", "2.14.0", kb()));
-  EXPECT_TRUE(off_table(tv, "0.29.0", "torch", "2.13.0", kb()));
-  const PackageDef& ta = *kb().package("torchaudio");
-  EXPECT_FALSE(off_table(ta, "2.11.0", "torch", "2.14.0", kb()));
-  EXPECT_TRUE(off_table(ta, "2.9.0", "torch", "2.10.0", kb()));
+  const PackageDef& tv = *embedded_kb().package("torchvision");
+  EXPECT_TRUE(off_table(tv, "0.25.0", "torch", "2.9.1", embedded_kb()));
+  EXPECT_FALSE(off_table(tv, "0.29.0", "torch", "2.14.0", embedded_kb()));
+  EXPECT_TRUE(off_table(tv, "0.29.0", "torch", "2.13.0", embedded_kb()));
+  const PackageDef& ta = *embedded_kb().package("torchaudio");
+  EXPECT_FALSE(off_table(ta, "2.11.0", "torch", "2.14.0", embedded_kb()));
+  EXPECT_TRUE(off_table(ta, "2.9.0", "torch", "2.10.0", embedded_kb()));
 }
 
 TEST(Expand, VersionsAreWhatTheVariantBuilds) {
@@ -330,7 +326,7 @@ package = ["pytorch", "torchvision"]
 backend = "cpu"
 isa = ["avx2", "armv9"]
 )";
-  Matrix m = expand(load_spec("t.toml", text, kb()), kb());
+  Matrix m = expand(load_spec("t.toml", text, embedded_kb()), embedded_kb());
   ASSERT_EQ(m.variants.size(), 8u);
   EXPECT_EQ(m.variants[0].pin, "46336d4");
   EXPECT_EQ(m.variants[0].name, "pytorch-python311-cpu-avx2");
@@ -353,7 +349,7 @@ cuda = "12.9"
 sm = ["9.0", "12.0"]
 isa = "avx2"
 )";
-  Matrix m = expand(load_spec("t.toml", text, kb()), kb());
+  Matrix m = expand(load_spec("t.toml", text, embedded_kb()), embedded_kb());
   ASSERT_EQ(m.variants.size(), 2u);
   EXPECT_EQ(m.variants[0].name, "magma-cuda12_9-sm90-avx2");
   EXPECT_EQ(m.variants[1].name, "magma-cuda12_9-sm120-avx2");
@@ -365,7 +361,7 @@ TEST(VariantName, ParsesBackEveryExampleName) {
   for (const char* spec : {"build-pytorch/main", "build-pytorch/pytorch-2.10-python313", "build-vllm/main"}) {
     for (const auto& v : expand_example(spec).variants) {
       std::string problem;
-      auto p = parse_variant_name(v.name, kb(), problem);
+      auto p = parse_variant_name(v.name, embedded_kb(), problem);
       ASSERT_TRUE(p) << v.name << ": " << problem;
       EXPECT_EQ(p->package, v.package);
       EXPECT_EQ(p->backend, v.backend);
@@ -380,14 +376,14 @@ TEST(VariantName, ParsesBackEveryExampleName) {
 
 TEST(VariantName, ReportsWhatIsWrong) {
   std::string problem;
-  EXPECT_FALSE(parse_variant_name("pytorch-python313-cuda12_7-sm90-avx2", kb(), problem));
+  EXPECT_FALSE(parse_variant_name("pytorch-python313-cuda12_7-sm90-avx2", embedded_kb(), problem));
   EXPECT_EQ(problem, "'cuda12_7' is not 'cpu', 'darwin' or a CUDA toolkit of the knowledge base (like cuda12_9)");
-  EXPECT_FALSE(parse_variant_name("pytorch-python313-cuda12_8-sm95-avx2", kb(), problem));
+  EXPECT_FALSE(parse_variant_name("pytorch-python313-cuda12_8-sm95-avx2", embedded_kb(), problem));
   EXPECT_EQ(problem, "'sm95' is not an SM of the knowledge base (like sm90)");
-  EXPECT_FALSE(parse_variant_name("tensorflow-python313-cpu-avx2", kb(), problem));
-  EXPECT_FALSE(parse_variant_name("pytorch-python313-cpu-avx2-extra", kb(), problem));
+  EXPECT_FALSE(parse_variant_name("tensorflow-python313-cpu-avx2", embedded_kb(), problem));
+  EXPECT_FALSE(parse_variant_name("pytorch-python313-cpu-avx2-extra", embedded_kb(), problem));
   EXPECT_EQ(problem, "unexpected 'extra' at the end of the name");
-  EXPECT_FALSE(parse_variant_name("pytorch-python313-cuda12_8", kb(), problem));
+  EXPECT_FALSE(parse_variant_name("pytorch-python313-cuda12_8", embedded_kb(), problem));
   EXPECT_EQ(problem, "the name ends before its SM token (like sm90)");
 }
 
@@ -395,12 +391,12 @@ TEST(VariantName, ReportsWhatIsWrong) {
 // name their generic builds: vllm-python312-cuda12_9-sm90.
 TEST(VariantName, NoIsaWordIsTheBaseline) {
   std::string problem;
-  auto v = parse_variant_name("vllm-python312-cuda12_9-sm90", kb(), problem);
+  auto v = parse_variant_name("vllm-python312-cuda12_9-sm90", embedded_kb(), problem);
   ASSERT_TRUE(v) << problem;
   EXPECT_EQ(v->isa, "x86_64");
   EXPECT_EQ(v->platform, "x86_64-linux");
-  EXPECT_EQ(variant_name(*v, kb()), "vllm-python312-cuda12_9-sm90");
-  auto arm = parse_variant_name("vllm-python312-cuda12_9-sm90-armv8", kb(), problem);
+  EXPECT_EQ(variant_name(*v, embedded_kb()), "vllm-python312-cuda12_9-sm90");
+  auto arm = parse_variant_name("vllm-python312-cuda12_9-sm90-armv8", embedded_kb(), problem);
   ASSERT_TRUE(arm) << problem;
   EXPECT_EQ(arm->isa, "armv8");
   EXPECT_EQ(arm->platform, "aarch64-linux");

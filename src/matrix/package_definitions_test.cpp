@@ -8,11 +8,6 @@
 namespace tailor {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 std::string load_error(const std::string& packages_toml) {
   try {
     KnowledgeBase::load_texts({{"packages.toml", packages_toml}});
@@ -38,22 +33,22 @@ const char* kMagmaHead =
 // effectiveMagma, vLLM swaps a torch into its whole Python set, torchvision and
 // torchaudio are built against a torch, magma is a top-level attribute.
 TEST(Packages, EmbeddedDefinitions) {
-  EXPECT_EQ(kb().package_names(), (std::vector<std::string>{"pytorch", "torchvision", "torchaudio", "vllm", "magma",
-                                                            "onnxruntime", "pytorch-bin"}));
-  EXPECT_EQ(kb().backend_names(), (std::vector<std::string>{"cuda", "cpu", "mps"}));
-  const PackageDef& torch = *kb().package("pytorch");
+  EXPECT_EQ(embedded_kb().package_names(), (std::vector<std::string>{"pytorch", "torchvision", "torchaudio", "vllm",
+                                                                     "magma", "onnxruntime", "pytorch-bin"}));
+  EXPECT_EQ(embedded_kb().backend_names(), (std::vector<std::string>{"cuda", "cpu", "mps"}));
+  const PackageDef& torch = *embedded_kb().package("pytorch");
   EXPECT_EQ(torch.attribute, "torch");
   EXPECT_TRUE(torch.python());
   EXPECT_EQ(torch.gpu_target, GpuTargetStrategy::override_argument);
-  EXPECT_EQ(kb().needed(torch, NeedStrategy::links_if_built), kb().package("magma"));
-  EXPECT_EQ(kb().needed(*kb().package("vllm"), NeedStrategy::python_set_substitution), &torch);
-  EXPECT_EQ(kb().needed(*kb().package("torchaudio"), NeedStrategy::companion_of), &torch);
-  EXPECT_FALSE(kb().package("magma")->python());
-  EXPECT_EQ(kb().package("vllm")->backends, std::vector<std::string>{"cuda"});
-  EXPECT_TRUE(compiles_feature_switches(*kb().package("vllm"), kb()));
-  EXPECT_FALSE(compiles_feature_switches(*kb().package("torchvision"), kb()));
-  EXPECT_EQ(kb().pin("46336d4")->version_text("vllm"), "0.14.0");
-  EXPECT_EQ(kb().pin("fe5e41d")->version("vllm"), nullptr);
+  EXPECT_EQ(embedded_kb().needed(torch, NeedStrategy::links_if_built), embedded_kb().package("magma"));
+  EXPECT_EQ(embedded_kb().needed(*embedded_kb().package("vllm"), NeedStrategy::python_set_substitution), &torch);
+  EXPECT_EQ(embedded_kb().needed(*embedded_kb().package("torchaudio"), NeedStrategy::companion_of), &torch);
+  EXPECT_FALSE(embedded_kb().package("magma")->python());
+  EXPECT_EQ(embedded_kb().package("vllm")->backends, std::vector<std::string>{"cuda"});
+  EXPECT_TRUE(compiles_feature_switches(*embedded_kb().package("vllm"), embedded_kb()));
+  EXPECT_FALSE(compiles_feature_switches(*embedded_kb().package("torchvision"), embedded_kb()));
+  EXPECT_EQ(embedded_kb().pin("46336d4")->version_text("vllm"), "0.14.0");
+  EXPECT_EQ(embedded_kb().pin("fe5e41d")->version("vllm"), nullptr);
 }
 
 TEST(Packages, TemplatesFill) {

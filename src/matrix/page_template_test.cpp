@@ -12,11 +12,6 @@
 namespace tailor {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 Variant built(const std::string& cuda, const std::string& sm, const std::string& isa) {
   return test::page_variant(cuda, sm, isa);
 }
@@ -54,7 +49,7 @@ TEST(PageTemplate, APageIsWrittenPerCellWithItsSmsTargetsAndMissingSms) {
   Matrix m;
   m.variants = {built("12.8", "9.0", "avx512"), built("13.0", "9.0", "avx512"), built("13.0", "9.0", "armv9"),
                 built("13.0", "12.0", "armv9")};
-  auto cells = page_cells(spec, m, kb());
+  auto cells = page_cells(spec, m, embedded_kb());
   ASSERT_EQ(cells.size(), 2u);
   EXPECT_EQ(cells[0].cuda, "12.8");
   EXPECT_EQ(page_path("docs/v-{version_mm}-cuda-{cuda_underscore}.md", cells[0]), "docs/v-0.26-cuda-12_8.md");
@@ -69,12 +64,12 @@ TEST(PageTemplate, APageIsWrittenPerCellWithItsSmsTargetsAndMissingSms) {
       "{#if missing}\n"
       "Not here: {#missing}SM{sm_nodot@missing} (from {first_cuda@missing}){#if last}{#else}, {/if}{/missing}.\n"
       "{/if}\n");
-  EXPECT_EQ(render_page("p", nodes, cells[0], spec, m, kb()),
+  EXPECT_EQ(render_page("p", nodes, cells[0], spec, m, embedded_kb()),
             "# Vision 0.26 (026), CUDA 12.8, driver 570+\n"
             "## SM90 Hopper\n"
             "- AVX-512: H100 + datacenter\n"
             "Not here: SM120 (from 13.0).\n");
-  EXPECT_EQ(render_page("p", nodes, cells[1], spec, m, kb()),
+  EXPECT_EQ(render_page("p", nodes, cells[1], spec, m, embedded_kb()),
             "# Vision 0.26 (026), CUDA 13.0, driver 580+\n"
             "## SM90 Hopper\n"
             "- AVX-512: H100 + datacenter\n"
@@ -83,7 +78,7 @@ TEST(PageTemplate, APageIsWrittenPerCellWithItsSmsTargetsAndMissingSms) {
             "- ARMv9: RTX 5090 + ARM only\n");
   // The team's facts stand for the knowledge base's where given.
   TeamFacts team{{"driver@12.8", "550"}, {"arch_name@9.0", "Hoppr"}};
-  EXPECT_EQ(render_page("p", nodes, cells[0], spec, m, kb(), &team),
+  EXPECT_EQ(render_page("p", nodes, cells[0], spec, m, embedded_kb(), &team),
             "# Vision 0.26 (026), CUDA 12.8, driver 550+\n"
             "## SM90 Hoppr\n"
             "- AVX-512: H100 + datacenter\n"
@@ -95,10 +90,10 @@ TEST(PageTemplate, AWordWithoutAValueNamesThePageAndTheCell) {
   spec.layout = Layout{};
   Matrix m;
   m.variants = {built("12.8", "9.0", "avx512")};
-  auto cells = page_cells(spec, m, kb());
+  auto cells = page_cells(spec, m, embedded_kb());
   auto nodes = parse_page_template("{#sm}{#target}{text@target}{/target}{/sm}");
   try {
-    render_page("docs/p.md", nodes, cells[0], spec, m, kb());
+    render_page("docs/p.md", nodes, cells[0], spec, m, embedded_kb());
     FAIL() << "no error";
   } catch (const DiagnosticError& e) {
     EXPECT_EQ(e.diagnostic().message,

@@ -11,11 +11,6 @@
 namespace tailor {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 Variant built(const std::string& sm, const std::string& cuda) {
   Variant v;
   v.sm = sm;
@@ -43,26 +38,26 @@ TEST(TableWords, FactsComeFromTheKnowledgeBaseAndTheSpec) {
   spec.layout->gpu_names["9.0 aarch64"] = "GH200";
   Matrix m;
   m.variants = {built("9.0", "13.0"), built("9.0", "12.8"), built("7.0", "12.8")};
-  EXPECT_EQ(table_word("driver", "12.8", spec, m, kb()), "570");
-  EXPECT_EQ(table_word("cuda_attr", "13.0", spec, m, kb()), "cudaPackages_13_0");
-  EXPECT_EQ(table_word("arch_name", "9.0", spec, m, kb()), "Hopper");
-  EXPECT_EQ(table_word("isa_flags", "avx2", spec, m, kb()), "\"-mavx2\" \"-mfma\" \"-mf16c\"");
-  EXPECT_FALSE(table_word("isa_flags", "avx9", spec, m, kb()));
-  EXPECT_EQ(table_word("gpu_names", "9.0", spec, m, kb()), "H100, H200");
-  EXPECT_EQ(table_word("gpu_names", "9.0 aarch64", spec, m, kb()), "GH200");
-  EXPECT_EQ(table_word("gpu_names", "9.0 x86_64", spec, m, kb()), "H100, H200");  // the SM's own
+  EXPECT_EQ(table_word("driver", "12.8", spec, m, embedded_kb()), "570");
+  EXPECT_EQ(table_word("cuda_attr", "13.0", spec, m, embedded_kb()), "cudaPackages_13_0");
+  EXPECT_EQ(table_word("arch_name", "9.0", spec, m, embedded_kb()), "Hopper");
+  EXPECT_EQ(table_word("isa_flags", "avx2", spec, m, embedded_kb()), "\"-mavx2\" \"-mfma\" \"-mf16c\"");
+  EXPECT_FALSE(table_word("isa_flags", "avx9", spec, m, embedded_kb()));
+  EXPECT_EQ(table_word("gpu_names", "9.0", spec, m, embedded_kb()), "H100, H200");
+  EXPECT_EQ(table_word("gpu_names", "9.0 aarch64", spec, m, embedded_kb()), "GH200");
+  EXPECT_EQ(table_word("gpu_names", "9.0 x86_64", spec, m, embedded_kb()), "H100, H200");  // the SM's own
   // The CUDA versions the matrix builds the SM with, oldest first.
-  EXPECT_EQ(table_word("cuda_underscore_list", "9.0", spec, m, kb()), "\"12_8\" \"13_0\"");
-  EXPECT_EQ(table_word("cuda_underscore_list", "7.0", spec, m, kb()), "\"12_8\"");
+  EXPECT_EQ(table_word("cuda_underscore_list", "9.0", spec, m, embedded_kb()), "\"12_8\" \"13_0\"");
+  EXPECT_EQ(table_word("cuda_underscore_list", "7.0", spec, m, embedded_kb()), "\"12_8\"");
   // No value: no such SM, CUDA or word.
-  EXPECT_FALSE(table_word("driver", "9.9", spec, m, kb()));
-  EXPECT_FALSE(table_word("arch_name", "4.2", spec, m, kb()));
-  EXPECT_FALSE(table_word("gpu_names", "9.0 riscv", spec, m, kb()));
-  EXPECT_FALSE(table_word("drivers", "12.8", spec, m, kb()));
-  EXPECT_EQ(render_table_template("t.nix", "{ \"12_8\" = { d = \"{driver@12.8}\"; }; }", spec, m, kb()),
+  EXPECT_FALSE(table_word("driver", "9.9", spec, m, embedded_kb()));
+  EXPECT_FALSE(table_word("arch_name", "4.2", spec, m, embedded_kb()));
+  EXPECT_FALSE(table_word("gpu_names", "9.0 riscv", spec, m, embedded_kb()));
+  EXPECT_FALSE(table_word("drivers", "12.8", spec, m, embedded_kb()));
+  EXPECT_EQ(render_table_template("t.nix", "{ \"12_8\" = { d = \"{driver@12.8}\"; }; }", spec, m, embedded_kb()),
             "{ \"12_8\" = { d = \"570\"; }; }");
   try {
-    render_table_template("lib/t.nix", "d = {driver@9.9};", spec, m, kb());
+    render_table_template("lib/t.nix", "d = {driver@9.9};", spec, m, embedded_kb());
     ADD_FAILURE() << "a word without a value must be an error";
   } catch (const DiagnosticError& e) {
     EXPECT_EQ(e.diagnostic().message, "[layout.tables] lib/t.nix: {driver@9.9} has no value");

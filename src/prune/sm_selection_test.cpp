@@ -23,11 +23,6 @@ std::vector<uint8_t> fixture(const std::string& name) {
   return {std::istreambuf_iterator<char>(f), {}};
 }
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 struct Kept {
   std::string entries;  ///< kept arch names, containers separated by " | "
   size_t untouched = 0;
@@ -40,7 +35,7 @@ Kept keep(const std::string& name, std::vector<std::string> sms, bool keep_ptx =
   std::vector<uint8_t> section = elf->read_section(*elf->find(".nv_fatbin"));
   auto fb = try_open_fatbin(ByteSlice(section.data(), section.size()));
   std::vector<PruneTarget> targets;
-  for (const auto& sm : sms) targets.push_back(prune_target(kb(), sm));
+  for (const auto& sm : sms) targets.push_back(prune_target(embedded_kb(), sm));
   Kept k;
   for (const auto& c : fb->containers) {
     std::span<const FatbinEntry> entries(fb->entries.data() + c.first_entry, c.entry_count);
@@ -183,13 +178,13 @@ TEST(PruneSelection, SeveralTargetsKeepTheUnion) {
 
 TEST(PruneSelection, UnknownTargetIsRefused) {
   try {
-    prune_target(kb(), "9.5");
+    prune_target(embedded_kb(), "9.5");
     FAIL() << "9.5 accepted";
   } catch (const DiagnosticError& e) {
     EXPECT_EQ(e.diagnostic().message, "prune: --sm '9.5' is not a compute capability the knowledge base knows");
   }
-  EXPECT_EQ(prune_target(kb(), "sm_103").sm, "10.3");
-  EXPECT_EQ(prune_target(kb(), "10.3").runs_family_specific, (std::vector<uint32_t>{100, 103}));
+  EXPECT_EQ(prune_target(embedded_kb(), "sm_103").sm, "10.3");
+  EXPECT_EQ(prune_target(embedded_kb(), "10.3").runs_family_specific, (std::vector<uint32_t>{100, 103}));
 }
 
 }  // namespace

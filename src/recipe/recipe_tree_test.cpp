@@ -124,11 +124,6 @@ TEST(ImportTarget, AgreesWithLexicallyNormal) {
 namespace tailor::recipe {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 // A file that does not parse keeps its error and the comments its lexer saw; a
 // rule code is no part of either (TLR001 is the linter's).
 TEST(MakeTree, AFileThatDoesNotParseKeepsItsErrorAndComments) {
@@ -136,7 +131,7 @@ TEST(MakeTree, AFileThatDoesNotParseKeepsItsErrorAndComments) {
                            {{"broken.nix", "# tailor: ignore TLR001 on purpose\n{ a = ; }\n"},
                             {"fine.nix", "# a note\n{ a = 1; }\n"},
                             {"bytes.nix", std::string("{ \0 }\n", 6)}},
-                           kb());
+                           embedded_kb());
   ASSERT_EQ(t.nix.size(), 3u);
   EXPECT_EQ(t.root, "t");
   const NixFile &broken = t.nix[0], &bytes = t.nix[1], &fine = t.nix[2];  // sorted by path
@@ -172,7 +167,7 @@ TEST(MakeTree, ATreeReadFromDiskGivesEachTextBackOnceItsFactsAreRead) {
   const std::string a = "# a note\n{ a = 1; }\n", b = "{ b = 2; }\n";
   put(root / "a.nix", a);
   put(root / "sub/b.nix", b);
-  RecipeTree t = make_tree(root.string(), list_tree(root), kb(), root);
+  RecipeTree t = make_tree(root.string(), list_tree(root), embedded_kb(), root);
   ASSERT_EQ(t.nix.size(), 2u);
   for (const NixFile& f : t.nix) {
     EXPECT_TRUE(f.parsed) << f.src.rel;
@@ -189,7 +184,7 @@ TEST(MakeTree, ATreeReadFromDiskGivesEachTextBackOnceItsFactsAreRead) {
   EXPECT_EQ(t.nix[1].text(), "");
 
   // A tree given in memory keeps its texts (check --fix edits them).
-  RecipeTree m = make_tree("m", {{"a.nix", a}}, kb());
+  RecipeTree m = make_tree("m", {{"a.nix", a}}, embedded_kb());
   EXPECT_EQ(m.nix[0].src.text, a);
   EXPECT_FALSE(m.nix[0].released);
   EXPECT_EQ(&m.nix[0].text(), &m.nix[0].src.text);
@@ -200,7 +195,7 @@ TEST(MakeTree, ATreeReadFromDiskGivesEachTextBackOnceItsFactsAreRead) {
 // and a directive at its start is still read; its span is the whole line.
 TEST(MakeTree, ACommentLineIsCopiedOnlyAsFarAsTheRulesRead) {
   const std::string line = "tailor: ignore TLR005 " + std::string(1 << 20, 'x');
-  RecipeTree t = make_tree("t", {{"a.nix", "{ }\n#" + line + "\n# short\n"}}, kb());
+  RecipeTree t = make_tree("t", {{"a.nix", "{ }\n#" + line + "\n# short\n"}}, embedded_kb());
   ASSERT_EQ(t.nix[0].facts.comments.size(), 2u);
   const Fact& c = t.nix[0].facts.comments[0];
   EXPECT_EQ(c.text.size(), kMaxRegexLine + 1);
@@ -218,7 +213,7 @@ TEST(ReachedFrom, FollowsImportsTransitivelyEachOnce) {
                             {"lib/c.nix", "{ a = import ../a.nix; d = import ./.; m = import ./missing.nix; }\n"},
                             {"lib/default.nix", "{ }\n"},
                             {"unrelated.nix", "{ }\n"}},
-                           kb());
+                           embedded_kb());
   ASSERT_EQ(t.nix.size(), 5u);
   std::vector<std::string> reached;
   for (const NixFile* f : reached_from(t, t.nix[0])) reached.push_back(f->src.rel);

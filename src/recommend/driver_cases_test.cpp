@@ -21,11 +21,6 @@
 namespace tailor {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 struct Case {
   const char* gpus;     // --gpus: GPU:driver
   const char* arch;     // the host's CPU
@@ -89,8 +84,8 @@ const Case kCases[] = {
 HostFacts host(const Case& c) {
   CpuInfo cpu;
   cpu.arch = c.arch;
-  return make_host_facts(cpu, parse_gpu_spec(c.gpus, kb(), embedded_host_tables()), Os::gnu_linux, kb(),
-                         embedded_host_tables());
+  return make_host_facts(cpu, parse_gpu_spec(c.gpus, embedded_kb(), embedded_host_tables()), Os::gnu_linux,
+                         embedded_kb(), embedded_host_tables());
 }
 
 TEST(DriverRuleCases, UpstreamWheelPerGpuDriverAndPlatform) {
@@ -98,7 +93,7 @@ TEST(DriverRuleCases, UpstreamWheelPerGpuDriverAndPlatform) {
   UpstreamWheels wheels = UpstreamWheels::load();
   for (const Case& c : kCases) {
     std::string why;
-    auto choice = choose_upstream_wheel(host(c), wheels, kb(), c.torch, why);
+    auto choice = choose_upstream_wheel(host(c), wheels, embedded_kb(), c.torch, why);
     std::string where = std::string(c.gpus) + " " + c.arch + " torch " + c.torch;
     ASSERT_TRUE(choice) << where << ": " << why;
     EXPECT_EQ(choice->backend, c.backend) << where;

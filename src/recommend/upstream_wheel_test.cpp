@@ -14,27 +14,22 @@
 namespace tailor {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 HostFacts linux_host(const std::string& gpus) {
   CpuInfo cpu;
   cpu.arch = "x86_64";
-  return make_host_facts(cpu, parse_gpu_spec(gpus, kb(), embedded_host_tables()), Os::gnu_linux, kb(),
+  return make_host_facts(cpu, parse_gpu_spec(gpus, embedded_kb(), embedded_host_tables()), Os::gnu_linux, embedded_kb(),
                          embedded_host_tables());
 }
 
 UpstreamChoice choose(const HostFacts& h, const std::string& version = "2.9") {
   std::string why;
-  auto c = choose_upstream_wheel(h, UpstreamWheels::load(), kb(), version, why);
+  auto c = choose_upstream_wheel(h, UpstreamWheels::load(), embedded_kb(), version, why);
   EXPECT_TRUE(c) << why;
   return c ? *c : UpstreamChoice{};
 }
 
 TEST(UpstreamWheels, EmbeddedTableKeepsItsInvariants) {
-  EXPECT_EQ(check_invariants(UpstreamWheels::load(), kb()), std::vector<std::string>{});
+  EXPECT_EQ(check_invariants(UpstreamWheels::load(), embedded_kb()), std::vector<std::string>{});
 }
 
 TEST(UpstreamWheels, BrokenInvariantsAreListed) {
@@ -46,7 +41,7 @@ TEST(UpstreamWheels, BrokenInvariantsAreListed) {
       "[[torch]]\nversion = \"2.8\"\n"
       "[[build]]\ncuda = \"12.8\"\nplatform = \"x86_64-linux\"\nsm = [\"9.0\"]\nsource = \"s\"\n"
       "[[build]]\ncuda = \"12.6\"\nplatform = \"x86_64-linux\"\nsm = [\"9.0\"]\nsource = \"s\"\n");
-  EXPECT_EQ(check_invariants(w, kb()),
+  EXPECT_EQ(check_invariants(w, embedded_kb()),
             (std::vector<std::string>{"upstream_wheels.toml: torch 2.9 lists CUDA 12.6 after 12.8",
                                       "upstream_wheels.toml: torch 2.9 names CUDA 12.7, which has no [[build]] saying "
                                       "its SMs",
@@ -90,15 +85,15 @@ TEST(UpstreamWheels, CpuAndMac) {
   EXPECT_EQ(old.reasons.back(), "no CUDA build of torch 2.9 runs here: the CPU-only build");
   CpuInfo m;
   m.arch = "aarch64";
-  UpstreamChoice mac = choose(make_host_facts(m, parse_gpu_spec("none", kb(), embedded_host_tables()), Os::darwin, kb(),
-                                              embedded_host_tables()));
+  UpstreamChoice mac = choose(make_host_facts(m, parse_gpu_spec("none", embedded_kb(), embedded_host_tables()),
+                                              Os::darwin, embedded_kb(), embedded_host_tables()));
   EXPECT_EQ(mac.backend, "");
   EXPECT_EQ(mac.install, "uv pip install 'torch==2.9.*'");
 }
 
 TEST(UpstreamWheels, UnknownVersionSaysWhichAreKnown) {
   std::string why;
-  EXPECT_FALSE(choose_upstream_wheel(linux_host("none"), UpstreamWheels::load(), kb(), "2.3.1", why));
+  EXPECT_FALSE(choose_upstream_wheel(linux_host("none"), UpstreamWheels::load(), embedded_kb(), "2.3.1", why));
   EXPECT_EQ(why,
             "torch 2.3.1 is not in upstream_wheels.toml (it knows 2.6, 2.7, 2.8, 2.9, 2.10, 2.11, 2.12, 2.13, 2.14)");
 }

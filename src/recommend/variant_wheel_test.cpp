@@ -17,11 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 HostFacts host(std::vector<std::string> sms, std::string driver) {
   HostFacts h;
   h.platform = "x86_64-linux";
@@ -60,7 +55,7 @@ class VariantWheel : public ::testing::Test {
   std::string wheel(const std::string& label) const {
     return (dir() / ("t-2.11.0+cu130-cp313-cp313-linux_x86_64-" + label + ".whl")).string();
   }
-  VariantWheelChoice choose(const HostFacts& h) const { return choose_variant_wheel(h, kb(), dir(), "", ""); }
+  VariantWheelChoice choose(const HostFacts& h) const { return choose_variant_wheel(h, embedded_kb(), dir(), "", ""); }
   test::TempDir dir_{"variant-wheel"};
 };
 
@@ -143,7 +138,7 @@ TEST_F(VariantWheel, BadIndexAndAmbiguousFoldersAreErrors) {
     EXPECT_EQ(e.diagnostic().message, "variant wheels of several packages or versions: t 2.11.0+cu130, u 1.0");
   }
   // --package chooses; u has no index beside it, so nothing of it runs.
-  EXPECT_EQ(choose_variant_wheel(host({"9.0"}, ""), kb(), dir(), "u", "").wheel, "");
+  EXPECT_EQ(choose_variant_wheel(host({"9.0"}, ""), embedded_kb(), dir(), "u", "").wheel, "");
 }
 
 }  // namespace

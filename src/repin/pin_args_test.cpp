@@ -7,11 +7,6 @@
 namespace tailor::repin {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 std::string error_of(auto&& fn) {
   try {
     fn();
@@ -22,19 +17,19 @@ std::string error_of(auto&& fn) {
 }
 
 TEST(PinArgs, RevIsFullHexOrAKnownShortForm) {
-  TargetPin full = parse_rev("0182a361324364ae3f436a63005877674cf45efb", kb());
+  TargetPin full = parse_rev("0182a361324364ae3f436a63005877674cf45efb", embedded_kb());
   EXPECT_EQ(full.rev, "0182a361324364ae3f436a63005877674cf45efb");
   ASSERT_NE(full.known, nullptr);
   EXPECT_EQ(full.known->version_text("torch"), "2.9.1");  // as recorded (disputed: a plan claimed 2.10.0)
-  EXPECT_EQ(parse_rev("0182a36", kb()).rev, full.rev);
-  TargetPin unknown = parse_rev("1111111111111111111111111111111111111111", kb());
+  EXPECT_EQ(parse_rev("0182a36", embedded_kb()).rev, full.rev);
+  TargetPin unknown = parse_rev("1111111111111111111111111111111111111111", embedded_kb());
   EXPECT_EQ(unknown.known, nullptr);
-  EXPECT_EQ(error_of([] { parse_rev("abcdef1", kb()); }),
+  EXPECT_EQ(error_of([] { parse_rev("abcdef1", embedded_kb()); }),
             "tailor: error: repin: --rev 'abcdef1' is not a nixpkgs revision: a short revision must name a pin of the "
             "knowledge base\nhint: give the full commit hash, or one of the known pins: fe5e41d, 6a030d5, 46336d4, "
             "0182a36, 2017d6d, ed142ab\n");
   EXPECT_EQ(
-      error_of([] { parse_rev("nixos-unstable", kb()); }),
+      error_of([] { parse_rev("nixos-unstable", embedded_kb()); }),
       "tailor: error: repin: --rev 'nixos-unstable' is not a nixpkgs revision: a nixpkgs revision is 40 lowercase hex "
       "digits\nhint: give the full commit hash, or one of the known pins: fe5e41d, 6a030d5, 46336d4, 0182a36, "
       "2017d6d, ed142ab\n");

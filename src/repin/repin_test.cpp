@@ -9,11 +9,6 @@
 namespace tailor::repin {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 std::string recipe(const std::string& rev, const std::string& set, const std::string& cuda) {
   return "let p = import (builtins.fetchTarball { url = \"https://github.com/NixOS/nixpkgs/archive/" + rev +
          ".tar.gz\"; }) { overlays = [ (final: prev: { cudaPackages = final." + cuda + "; }) ]; };\nin p." + set +
@@ -26,7 +21,7 @@ TEST(PlanRepin, WarnsWhenTheNewPinLacksThePythonOrTheCudaOfTheTree) {
   RepinOptions o;
   o.rev = "0182a36";
   o.python_set = "python311Packages";
-  RepinPlan p = plan_repin("t", {{"a.nix", recipe(k6a, "python3Packages", "cudaPackages_13_1")}}, o, kb());
+  RepinPlan p = plan_repin("t", {{"a.nix", recipe(k6a, "python3Packages", "cudaPackages_13_1")}}, o, embedded_kb());
   ASSERT_EQ(p.changes.size(), 1u);
   ASSERT_GE(p.verify.size(), 2u);
   EXPECT_EQ(p.verify.at(0),
@@ -45,7 +40,7 @@ TEST(PlanRepin, WarnsWhenTheNewPinLacksThePythonOrTheCudaOfTheTree) {
 TEST(PlanRepin, SaysSoWhenTheNewRevIsUnknown) {
   RepinOptions o;
   o.rev = "1234567890123456789012345678901234567890";
-  RepinPlan p = plan_repin("t", {{"a.nix", recipe(k6a, "python313Packages", "cudaPackages_12_9")}}, o, kb());
+  RepinPlan p = plan_repin("t", {{"a.nix", recipe(k6a, "python313Packages", "cudaPackages_12_9")}}, o, embedded_kb());
   EXPECT_EQ(p.knowledge, (std::vector<std::string>{"1234567 is not in the knowledge base: tailor cannot tell which "
                                                    "PyTorch, Python and CUDA versions it provides"}));
   EXPECT_EQ(p.after[0].text, recipe(o.rev, "python313Packages", "cudaPackages_12_9"));
@@ -56,13 +51,13 @@ TEST(PlanRepin, NamesThatCarryATorchVersionMustMatchTheNewPin) {
   o.rev = "6a030d5";
   std::string r = recipe("0182a361324364ae3f436a63005877674cf45efb", "python313Packages", "cudaPackages_12_9");
   r.insert(r.find("in p."), "  pname = \"pytorch210-python313-cuda12_9-sm90-avx512\";\n");
-  RepinPlan p = plan_repin("t", {{"a.nix", r}}, o, kb());
+  RepinPlan p = plan_repin("t", {{"a.nix", r}}, o, embedded_kb());
   ASSERT_FALSE(p.verify.empty());
   EXPECT_EQ(p.verify.front(),
             "names claim PyTorch 2.10 (pytorch210- at t/a.nix:2:12), but 6a030d5 ships PyTorch 2.9.1");
   // Back to 0182a36, which ships 2.9.1 as well (settled): the name is wrong there too.
   o.rev = "0182a36";
-  std::vector<std::string> back = plan_repin("t", {{"a.nix", p.after[0].text}}, o, kb()).verify;
+  std::vector<std::string> back = plan_repin("t", {{"a.nix", p.after[0].text}}, o, embedded_kb()).verify;
   ASSERT_FALSE(back.empty());
   EXPECT_EQ(back.front(), "names claim PyTorch 2.10 (pytorch210- at t/a.nix:2:12), but 0182a36 ships PyTorch 2.9.1");
   // With its torch disputed (the test overlay: a source claims 2.10.0), the dispute is named, not the name.
@@ -76,7 +71,7 @@ TEST(PlanRepin, RenamedAttributeNamesAreFlagged) {
   o.python_set = "python313Packages";
   std::string r = recipe(k6a, "python3Packages", "cudaPackages_12_9");
   r.replace(r.find("{ cudaPackages"), 1, "{ python3Packages = prev.python3Packages; ");
-  RepinPlan p = plan_repin("t", {{"a.nix", r}}, o, kb());
+  RepinPlan p = plan_repin("t", {{"a.nix", r}}, o, embedded_kb());
   ASSERT_EQ(p.changes.size(), 1u);
   std::vector<std::string> what;
   for (const auto& c : p.changes[0].changes) what.push_back(c.what + " " + c.from);
@@ -94,7 +89,7 @@ TEST(PlanRepin, ATreeWithoutPinsIsBadInput) {
   RepinOptions o;
   o.rev = "0182a36";
   try {
-    plan_repin("t", {{"a.nix", "{ pkgs }: pkgs.python3Packages.torch\n"}}, o, kb());
+    plan_repin("t", {{"a.nix", "{ pkgs }: pkgs.python3Packages.torch\n"}}, o, embedded_kb());
     FAIL() << "no error";
   } catch (const DiagnosticError& e) {
     EXPECT_EQ(e.diagnostic().render(),

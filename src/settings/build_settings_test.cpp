@@ -8,11 +8,6 @@
 namespace tailor {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 struct Loaded {
   Spec spec;
   Matrix matrix;
@@ -22,8 +17,8 @@ const Loaded& example(const std::string& name) {
   static std::map<std::string, Loaded> cache;
   auto it = cache.find(name);
   if (it == cache.end()) {
-    Spec s = load_spec_arg(test::source_path("examples/" + name + ".toml"), kb());
-    Matrix m = expand(s, kb());
+    Spec s = load_spec_arg(test::source_path("examples/" + name + ".toml"), embedded_kb());
+    Matrix m = expand(s, embedded_kb());
     it = cache.emplace(name, Loaded{std::move(s), std::move(m)}).first;
   }
   return it->second;
@@ -33,7 +28,7 @@ BuildSettings settings(const std::string& spec, const std::string& variant) {
   const Loaded& l = example(spec);
   const Variant* v = l.matrix.find(variant);
   EXPECT_NE(v, nullptr) << variant;
-  return derive_settings(*v, l.spec, l.matrix, kb());
+  return derive_settings(*v, l.spec, l.matrix, embedded_kb());
 }
 
 std::string env(const BuildSettings& s, const std::string& name) {
@@ -111,12 +106,12 @@ TEST(BuildSettings, NoDescriptionNamesAGpuUnderTheWrongArchitecture) {
     const Loaded& l = example(spec);
     for (const auto& v : l.matrix.variants) {
       if (v.backend != "cuda") continue;
-      BuildSettings s = derive_settings(v, l.spec, l.matrix, kb());
+      BuildSettings s = derive_settings(v, l.spec, l.matrix, embedded_kb());
       std::string text = s.description + s.long_description;
       for (const auto& line : s.header_comment) text += line;
       bool mentions_l40s = text.find("L40S") != std::string::npos;
       EXPECT_EQ(mentions_l40s, v.sm == "8.9") << v.name;
-      for (const auto& g : kb().gpus) {
+      for (const auto& g : embedded_kb().gpus) {
         if (g.sm != v.sm) {
           EXPECT_EQ(text.find("(" + g.display() + ","), std::string::npos) << v.name << " mentions " << g.display();
         }
@@ -219,15 +214,15 @@ cuda = "12.9"
 sm = ["9.0", "12.0"]
 isa = "avx2"
 )";
-  Spec spec = load_spec("t.toml", text, kb());
-  Matrix m = expand(spec, kb());
-  auto with = derive_settings(*m.find("pytorch-python313-cuda12_9-sm120-avx2"), spec, m, kb());
+  Spec spec = load_spec("t.toml", text, embedded_kb());
+  Matrix m = expand(spec, embedded_kb());
+  auto with = derive_settings(*m.find("pytorch-python313-cuda12_9-sm120-avx2"), spec, m, embedded_kb());
   EXPECT_EQ(with.dependency_variants,
             (std::vector<std::pair<std::string, std::string>>{{"magmaVariant", "magma-cuda12_9-sm120-avx2"}}));
   EXPECT_EQ(arg(with, "effectiveMagma"), "magma-cuda12_9-sm120-avx2");
-  auto without = derive_settings(*m.find("pytorch-python313-cuda12_9-sm90-avx2"), spec, m, kb());
+  auto without = derive_settings(*m.find("pytorch-python313-cuda12_9-sm90-avx2"), spec, m, embedded_kb());
   EXPECT_TRUE(without.dependency_variants.empty());
-  auto magma = derive_settings(*m.find("magma-cuda12_9-sm120-avx2"), spec, m, kb());
+  auto magma = derive_settings(*m.find("magma-cuda12_9-sm120-avx2"), spec, m, embedded_kb());
   EXPECT_EQ(arg(magma, "static"), "true");
   EXPECT_EQ(magma.python_packages, "");
 }
@@ -238,12 +233,12 @@ TEST(BuildSettings, EveryExampleVariantDerivesWithReasons) {
   for (const std::string& spec : test::example_specs()) {
     const Loaded& l = example(spec);
     for (const auto& v : l.matrix.variants) {
-      BuildSettings s = derive_settings(v, l.spec, l.matrix, kb());
+      BuildSettings s = derive_settings(v, l.spec, l.matrix, embedded_kb());
       EXPECT_EQ(s.pname, v.name);
       EXPECT_FALSE(s.description.empty());
       EXPECT_EQ(s.header_comment.size(), 3u) << v.name;
       for (const auto& e : s.trail) EXPECT_FALSE(e.because.empty()) << v.name << " " << e.key;
-      if (const auto* args = kb().pin(v.pin)->arguments_of(kb().package(v.package)->attribute)) {
+      if (const auto* args = embedded_kb().pin(v.pin)->arguments_of(embedded_kb().package(v.package)->attribute)) {
         for (const auto& [name, value] : s.override_args)
           EXPECT_NE(std::find(args->begin(), args->end(), name), args->end()) << v.name << " passes " << name;
       }

@@ -17,18 +17,13 @@
 namespace tailor {
 namespace {
 
-const KnowledgeBase& kb() {
-  static const KnowledgeBase k = KnowledgeBase::load();
-  return k;
-}
-
 struct Expanded {
   Spec spec;
   Matrix m;
 };
 Expanded expand_example(const std::string& name) {
-  Spec spec = load_spec_arg(test::source_path("examples/" + name + ".toml"), kb());
-  Matrix m = expand(spec, kb());
+  Spec spec = load_spec_arg(test::source_path("examples/" + name + ".toml"), embedded_kb());
+  Matrix m = expand(spec, embedded_kb());
   return {std::move(spec), std::move(m)};
 }
 
@@ -57,10 +52,10 @@ TEST(Versions, PytorchLineCrossesVersionsWithPinsPerCuda) {
   EXPECT_EQ(cpu->pin, "6a030d5");  // cpu_pin
 
   // torch 2.10.0 is built from the v2.10.0 tag on pins that ship 2.9.1 (workarounds.toml).
-  BuildSettings s = derive_settings(*v131, spec, m, kb());
+  BuildSettings s = derive_settings(*v131, spec, m, embedded_kb());
   ASSERT_EQ(s.source_overrides.size(), 1u);
   EXPECT_EQ(s.source_overrides[0].fetch.rev, "v2.10.0");
-  EXPECT_TRUE(derive_settings(*old, spec, m, kb()).source_overrides.empty());
+  EXPECT_TRUE(derive_settings(*old, spec, m, embedded_kb()).source_overrides.empty());
 }
 
 TEST(Versions, CompanionVersionPairsWithTorchAndBuildsItsRelease) {
@@ -71,7 +66,7 @@ TEST(Versions, CompanionVersionPairsWithTorchAndBuildsItsRelease) {
   EXPECT_EQ(tv->paired, (std::vector<std::pair<std::string, std::string>>{{"torch", "2.10.0"}}));
   EXPECT_EQ(tv->version_of("torchvision"), "0.25.0");
   EXPECT_EQ(tv->version_of("pytorch"), "2.10.0");
-  BuildSettings s = derive_settings(*tv, spec, m, kb());
+  BuildSettings s = derive_settings(*tv, spec, m, embedded_kb());
   ASSERT_EQ(s.dependency_variants.size(), 1u);
   EXPECT_EQ(s.dependency_variants[0].second, "pytorch210-python313-cuda12_9-sm90-avx512");
   bool own = false;
@@ -84,7 +79,7 @@ TEST(Versions, CompanionVersionPairsWithTorchAndBuildsItsRelease) {
     }
   EXPECT_TRUE(own);
 
-  nlohmann::ordered_json j = to_matrix_json(*tv, spec, kb());
+  nlohmann::ordered_json j = to_matrix_json(*tv, spec, embedded_kb());
   EXPECT_FALSE(j.contains("external"));  // its torch is a variant of this tree
   EXPECT_EQ(j["version"], "0.25.0");
   EXPECT_EQ(j["paired"]["torch"], "2.10.0");
@@ -98,7 +93,7 @@ TEST(Versions, CompanionLeavesTorchsSourceToItsTorchVariant) {
   auto [spec, m] = expand_example("build-pytorch/pytorch-versions");
   const Variant* tv = m.find("torchvision025-python313-cuda13_1-sm90-avx512");
   ASSERT_TRUE(tv);
-  BuildSettings s = derive_settings(*tv, spec, m, kb());
+  BuildSettings s = derive_settings(*tv, spec, m, embedded_kb());
   ASSERT_EQ(s.source_overrides.size(), 1u);
   EXPECT_EQ(s.source_overrides[0].attribute, "torchvision");
   EXPECT_EQ(s.cmake_flags, std::vector<std::string>{});
@@ -107,7 +102,7 @@ TEST(Versions, CompanionLeavesTorchsSourceToItsTorchVariant) {
   EXPECT_TRUE(
       std::any_of(s.workarounds.begin(), s.workarounds.end(), [](const Workaround& w) { return w.allow_broken; }));
   // Its torch variant builds 2.10.0 from the v2.10.0 tag with them.
-  BuildSettings torch = derive_settings(*m.find("pytorch210-python313-cuda13_1-sm90-avx512"), spec, m, kb());
+  BuildSettings torch = derive_settings(*m.find("pytorch210-python313-cuda13_1-sm90-avx512"), spec, m, embedded_kb());
   ASSERT_EQ(torch.source_overrides.size(), 1u);
   EXPECT_EQ(torch.source_overrides[0].attribute, "torch");
   EXPECT_EQ(torch.cmake_flags, std::vector<std::string>{"-DTORCH_BUILD_VERSION=2.10.0"});
@@ -157,15 +152,15 @@ fetch_submodules = true
 )";
 
 TEST(Versions, SourceOverrideScopedToPins) {
-  Spec spec = load_spec("scoped.toml", kScoped, kb());
-  Matrix m = expand(spec, kb());
+  Spec spec = load_spec("scoped.toml", kScoped, embedded_kb());
+  Matrix m = expand(spec, embedded_kb());
   ASSERT_EQ(m.variants.size(), 2u);
   const Variant& on129 = m.require("pytorch210-python313-cuda12_9-sm90-avx2", "scoped.toml");
   const Variant& on130 = m.require("pytorch210-python313-cuda13_0-sm90-avx2", "scoped.toml");
   EXPECT_EQ(on129.pin, "46336d4");
   // The spec's override on the pin it names; the knowledge base's workaround on 6a030d5.
-  EXPECT_EQ(source_override_for(on129, spec, kb(), "torch"), &spec.source_overrides[0]);
-  const SourceOverride* kb_one = source_override_for(on130, spec, kb(), "torch");
+  EXPECT_EQ(source_override_for(on129, spec, embedded_kb(), "torch"), &spec.source_overrides[0]);
+  const SourceOverride* kb_one = source_override_for(on130, spec, embedded_kb(), "torch");
   ASSERT_TRUE(kb_one);
   EXPECT_NE(kb_one, &spec.source_overrides[0]);
   EXPECT_EQ(kb_one->version, "2.10.0");
@@ -194,14 +189,14 @@ deliberate = "built against torch 2.12 on purpose, as the -pt212 name says"
 name = "{package}{version}-pt{torch}"
 source = { owner = "pytorch", repo = "audio", rev = "v2.11.0", hash = "sha256-TncROn9wfn5HOaIvupS2/KD9JCgwfHyfnbZRc+SiqJ0=" }
 )";
-  Spec spec = load_spec("pair.toml", text, kb());
+  Spec spec = load_spec("pair.toml", text, embedded_kb());
   ASSERT_EQ(spec.families[0].versions.size(), 1u);
   EXPECT_EQ(spec.families[0].versions[0].word, "torchaudio211-pt212");
 }
 
 TEST(Versions, NamesWithVersionWordsParseBack) {
   std::string problem;
-  auto v = parse_variant_name("torchaudio211-pt212-python313-cuda12_9-sm61-avx", kb(), problem);
+  auto v = parse_variant_name("torchaudio211-pt212-python313-cuda12_9-sm61-avx", embedded_kb(), problem);
   ASSERT_TRUE(v) << problem;
   EXPECT_EQ(v->package, "torchaudio");
   EXPECT_EQ(v->package_word, "torchaudio211-pt212");
@@ -209,11 +204,11 @@ TEST(Versions, NamesWithVersionWordsParseBack) {
   EXPECT_EQ(v->cuda, "12.9");
   EXPECT_EQ(v->sm, "6.1");
   EXPECT_EQ(v->isa, "avx");
-  auto tv = parse_variant_name("torchvision026-python313-cuda12_9-sm90-avx512", kb(), problem);
+  auto tv = parse_variant_name("torchvision026-python313-cuda12_9-sm90-avx512", embedded_kb(), problem);
   ASSERT_TRUE(tv) << problem;
   EXPECT_EQ(tv->package_word, "torchvision026");
   EXPECT_EQ(tv->sm, "9.0");
-  auto plain = parse_variant_name("pytorch-python313-cuda12_9-sm90-avx512", kb(), problem);
+  auto plain = parse_variant_name("pytorch-python313-cuda12_9-sm90-avx512", embedded_kb(), problem);
   ASSERT_TRUE(plain) << problem;
   EXPECT_EQ(plain->package_word, "");
 }
