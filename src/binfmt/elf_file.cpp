@@ -31,53 +31,48 @@ struct Header {
   uint64_t shstrndx = 0;
 };
 
+// The fields of section header \a h of the layout \a Shdr past sh_type, widened.
+template <class Shdr>
+void read_section_fields(ByteSlice h, bool be, ElfSection& s) {
+  s.flags = ELF_FIELD(h, be, Shdr, sh_flags);
+  s.addr = ELF_FIELD(h, be, Shdr, sh_addr);
+  s.offset = ELF_FIELD(h, be, Shdr, sh_offset);
+  s.size = ELF_FIELD(h, be, Shdr, sh_size);
+  s.link = static_cast<uint32_t>(ELF_FIELD(h, be, Shdr, sh_link));
+  s.info = static_cast<uint32_t>(ELF_FIELD(h, be, Shdr, sh_info));
+}
+
 // Reads section header \a i of \a table, widening ELF32 fields (bloaty's "munger").
 ElfSection read_section_header(const ElfFile& f, ByteSlice table, uint16_t entsize, uint64_t i) {
   const bool be = f.big_endian;
   ByteSlice h = table.sub(checked_mul(i, entsize, "section header table"), entsize, "section header");
   ElfSection s;
   s.type = h.read<uint32_t>(offsetof(Elf64_Shdr, sh_type), be, "sh_type");
-  if (f.bits == 64) {
-    s.flags = ELF_FIELD(h, be, Elf64_Shdr, sh_flags);
-    s.addr = ELF_FIELD(h, be, Elf64_Shdr, sh_addr);
-    s.offset = ELF_FIELD(h, be, Elf64_Shdr, sh_offset);
-    s.size = ELF_FIELD(h, be, Elf64_Shdr, sh_size);
-    s.link = static_cast<uint32_t>(ELF_FIELD(h, be, Elf64_Shdr, sh_link));
-    s.info = static_cast<uint32_t>(ELF_FIELD(h, be, Elf64_Shdr, sh_info));
-  } else {
-    s.flags = ELF_FIELD(h, be, Elf32_Shdr, sh_flags);
-    s.addr = ELF_FIELD(h, be, Elf32_Shdr, sh_addr);
-    s.offset = ELF_FIELD(h, be, Elf32_Shdr, sh_offset);
-    s.size = ELF_FIELD(h, be, Elf32_Shdr, sh_size);
-    s.link = static_cast<uint32_t>(ELF_FIELD(h, be, Elf32_Shdr, sh_link));
-    s.info = static_cast<uint32_t>(ELF_FIELD(h, be, Elf32_Shdr, sh_info));
-  }
+  if (f.bits == 64)
+    read_section_fields<Elf64_Shdr>(h, be, s);
+  else
+    read_section_fields<Elf32_Shdr>(h, be, s);
   return s;
 }
 
-// Program header \a h (one entry), widened. Elf32_Phdr orders its fields differently.
-ElfSegment read_segment(ByteSlice h, int bits, bool be) {
+// Program header \a h (one entry) of the layout \a Phdr (Elf32_Phdr orders its fields
+// differently from Elf64_Phdr), widened.
+template <class Phdr>
+ElfSegment read_segment_as(ByteSlice h, bool be) {
   ElfSegment p;
-  if (bits == 64) {
-    p.type = static_cast<uint32_t>(ELF_FIELD(h, be, Elf64_Phdr, p_type));
-    p.flags = static_cast<uint32_t>(ELF_FIELD(h, be, Elf64_Phdr, p_flags));
-    p.offset = ELF_FIELD(h, be, Elf64_Phdr, p_offset);
-    p.vaddr = ELF_FIELD(h, be, Elf64_Phdr, p_vaddr);
-    p.paddr = ELF_FIELD(h, be, Elf64_Phdr, p_paddr);
-    p.filesz = ELF_FIELD(h, be, Elf64_Phdr, p_filesz);
-    p.memsz = ELF_FIELD(h, be, Elf64_Phdr, p_memsz);
-    p.align = ELF_FIELD(h, be, Elf64_Phdr, p_align);
-  } else {
-    p.type = static_cast<uint32_t>(ELF_FIELD(h, be, Elf32_Phdr, p_type));
-    p.flags = static_cast<uint32_t>(ELF_FIELD(h, be, Elf32_Phdr, p_flags));
-    p.offset = ELF_FIELD(h, be, Elf32_Phdr, p_offset);
-    p.vaddr = ELF_FIELD(h, be, Elf32_Phdr, p_vaddr);
-    p.paddr = ELF_FIELD(h, be, Elf32_Phdr, p_paddr);
-    p.filesz = ELF_FIELD(h, be, Elf32_Phdr, p_filesz);
-    p.memsz = ELF_FIELD(h, be, Elf32_Phdr, p_memsz);
-    p.align = ELF_FIELD(h, be, Elf32_Phdr, p_align);
-  }
+  p.type = static_cast<uint32_t>(ELF_FIELD(h, be, Phdr, p_type));
+  p.flags = static_cast<uint32_t>(ELF_FIELD(h, be, Phdr, p_flags));
+  p.offset = ELF_FIELD(h, be, Phdr, p_offset);
+  p.vaddr = ELF_FIELD(h, be, Phdr, p_vaddr);
+  p.paddr = ELF_FIELD(h, be, Phdr, p_paddr);
+  p.filesz = ELF_FIELD(h, be, Phdr, p_filesz);
+  p.memsz = ELF_FIELD(h, be, Phdr, p_memsz);
+  p.align = ELF_FIELD(h, be, Phdr, p_align);
   return p;
+}
+
+ElfSegment read_segment(ByteSlice h, int bits, bool be) {
+  return bits == 64 ? read_segment_as<Elf64_Phdr>(h, be) : read_segment_as<Elf32_Phdr>(h, be);
 }
 
 ElfRelocation read_relocation(ByteSlice h, int bits, bool be, bool rela) {
@@ -102,25 +97,22 @@ ElfRelocation read_relocation(ByteSlice h, int bits, bool be, bool rela) {
   return r;
 }
 
-ElfSymbol read_symbol(ByteSlice h, int bits, bool be) {
+// Symbol \a h (one entry) of the layout \a Sym, widened.
+template <class Sym>
+ElfSymbol read_symbol_as(ByteSlice h, bool be) {
   ElfSymbol s;
   s.at = h.base();
-  if (bits == 64) {
-    s.name = static_cast<uint32_t>(ELF_FIELD(h, be, Elf64_Sym, st_name));
-    s.info = static_cast<uint8_t>(ELF_FIELD(h, be, Elf64_Sym, st_info));
-    s.other = static_cast<uint8_t>(ELF_FIELD(h, be, Elf64_Sym, st_other));
-    s.shndx = static_cast<uint16_t>(ELF_FIELD(h, be, Elf64_Sym, st_shndx));
-    s.value = ELF_FIELD(h, be, Elf64_Sym, st_value);
-    s.size = ELF_FIELD(h, be, Elf64_Sym, st_size);
-  } else {
-    s.name = static_cast<uint32_t>(ELF_FIELD(h, be, Elf32_Sym, st_name));
-    s.info = static_cast<uint8_t>(ELF_FIELD(h, be, Elf32_Sym, st_info));
-    s.other = static_cast<uint8_t>(ELF_FIELD(h, be, Elf32_Sym, st_other));
-    s.shndx = static_cast<uint16_t>(ELF_FIELD(h, be, Elf32_Sym, st_shndx));
-    s.value = ELF_FIELD(h, be, Elf32_Sym, st_value);
-    s.size = ELF_FIELD(h, be, Elf32_Sym, st_size);
-  }
+  s.name = static_cast<uint32_t>(ELF_FIELD(h, be, Sym, st_name));
+  s.info = static_cast<uint8_t>(ELF_FIELD(h, be, Sym, st_info));
+  s.other = static_cast<uint8_t>(ELF_FIELD(h, be, Sym, st_other));
+  s.shndx = static_cast<uint16_t>(ELF_FIELD(h, be, Sym, st_shndx));
+  s.value = ELF_FIELD(h, be, Sym, st_value);
+  s.size = ELF_FIELD(h, be, Sym, st_size);
   return s;
+}
+
+ElfSymbol read_symbol(ByteSlice h, int bits, bool be) {
+  return bits == 64 ? read_symbol_as<Elf64_Sym>(h, be) : read_symbol_as<Elf32_Sym>(h, be);
 }
 
 // The entries of \a n bytes at \a offset, read whole; \a each gets every \a entsize-byte entry.

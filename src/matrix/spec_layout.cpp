@@ -73,8 +73,6 @@ Pos string_pos(const TomlDocument& doc, const toml::node& value, size_t offset) 
 
 }  // namespace
 
-// [layout]: keep = [builder files], replaces = "script", [layout.wrapper]
-// backend = "template", [layout.gpu_names] "9.0" / "9.0 aarch64" = "names".
 Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& spec, const KnowledgeBase& kb) {
   TableReader r(doc, t, "[layout]");
   r.expect_keys(

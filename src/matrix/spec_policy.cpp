@@ -34,8 +34,6 @@
 
 namespace tailor {
 
-// [[claim]] pin = "0182a36", cuda = ["13.0"], reason = "…": facts the pin's
-// record lacks. A list the record says is complete (measured) cannot be contradicted.
 PinClaim read_claim(const TomlDocument& doc, const toml::table& t, const KnowledgeBase& kb) {
   TableReader r(doc, t, "[[claim]]");
   r.expect_keys({"pin", "cuda", "python", "reason"});
@@ -102,7 +100,6 @@ BuildPolicy read_build(const TomlDocument& doc, const toml::table& t) {
   return b;
 }
 
-// [tailor]: source = "catalog", or source = "pinned" with owner, repo, rev, hash.
 TailorSource read_tailor(const TomlDocument& doc, const toml::table& t) {
   TableReader r(doc, t, "[tailor]");
   TailorSource src;
@@ -124,9 +121,6 @@ TailorSource read_tailor(const TomlDocument& doc, const toml::table& t) {
   return src;
 }
 
-// A package pruned after install is prebuilt: its CPU code is generic, so its
-// variants are named and described with the baseline ISA alone.
-// So is a GPU variant made from the binary caches' build ([build] keep_cache).
 void require_baseline_isas(const TomlDocument& doc, const Family& f, const Spec& spec, const KnowledgeBase& kb) {
   const BackendDef* backend = kb.backend(f.backend);
   for (const auto& p : f.axes.at(Axis::package)) {
@@ -146,11 +140,6 @@ void require_baseline_isas(const TomlDocument& doc, const Family& f, const Spec&
   }
 }
 
-// [build] keep_cache: every GPU variant is made from what the binary caches
-// hold, so nothing may change that build (pruned CUDA libraries, a source
-// override, another version than the pin's), each GPU package needs a cache
-// role, and one built on a cached package finds that package's pruned copy
-// in its own cell: its family builds it too.
 void require_cache_roles(const TomlDocument& doc, const Spec& spec, const KnowledgeBase& kb) {
   if (!spec.build.keep_cache) return;
   const std::string keep = fmt::format("keep_cache (line {})", spec.build.keep_cache_pos.line);
@@ -205,8 +194,6 @@ void require_cache_roles(const TomlDocument& doc, const Spec& spec, const Knowle
   }
 }
 
-// What runs tailor in a build phase (pruning the CUDA libraries, a package
-// pruned after install) needs [tailor] to say where tailor comes from.
 void require_tailor_source(const TomlDocument& doc, const Spec& spec, const KnowledgeBase& kb) {
   if (spec.tailor.kind != TailorSource::Kind::none) return;
   constexpr const char* hint =
@@ -236,8 +223,6 @@ void require_tailor_source(const TomlDocument& doc, const Spec& spec, const Know
                            hint);
 }
 
-// A [[source_override]] must build a package a family of the spec builds, once,
-// at the version [branch] asks for (when it asks).
 SourceOverride read_spec_override(const TomlDocument& doc, const toml::table& t, const Spec& spec,
                                   const KnowledgeBase& kb) {
   SourceOverride o = read_source_override(doc, t, "[[source_override]]", true);

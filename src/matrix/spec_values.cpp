@@ -34,7 +34,6 @@
 
 namespace tailor {
 
-// Branch, product and family names become file, Nix attribute and CI job names.
 std::string safe_name(const TomlDocument& doc, const Located<std::string>& v, std::string_view what) {
   if (auto why = unsafe_name_reason(v.value))
     throw doc.error_at(v.pos, fmt::format("{} '{}' {}", what, comment_text(v.value), *why),
@@ -42,8 +41,6 @@ std::string safe_name(const TomlDocument& doc, const Located<std::string>& v, st
   return v.value;
 }
 
-// Free text (a summary, a reason) is one line without control characters: it
-// lands in one-line places (a # comment, a table cell, a job's description).
 std::string plain_text(const TomlDocument& doc, const Located<std::string>& v, std::string_view what) {
   for (char c : v.value) {
     auto u = static_cast<unsigned char>(c);
@@ -58,10 +55,6 @@ std::string plain_text(const TomlDocument& doc, const Located<std::string>& v, s
   return v.value;
 }
 
-// Checks each value of \a values against \a known; unknown ones are errors
-// with a did-you-mean hint (or \a extra_hint's suggestion).
-// Versions (CUDA, SM, Python) get the list of known values: edit distance
-// suggests '12.0' for '12.7', which helps nobody.
 void check_known(const TomlDocument& doc, const AxisValues& values, const std::vector<std::string>& known,
                  std::string_view what, const std::function<std::string(const std::string&)>& extra_hint,
                  bool numeric) {
@@ -85,13 +78,10 @@ std::function<std::string(const std::string&)> sm_hint(const KnowledgeBase& kb) 
   };
 }
 
-// How a pin the knowledge base lacks gets into it: measured from a nixpkgs
-// checkout into an overlay, which every command then reads.
 const char* const kAddPin =
     "a pin the knowledge base lacks: tailor kb probe-pin REV --nixpkgs PATH -o kb/nixpkgs_pins.toml, then --kb kb "
     "(or TAILOR_KB=kb)";
 
-// Pins may be written short or full; names use the short form.
 void normalize_pins(const TomlDocument& doc, AxisValues& pins, const KnowledgeBase& kb, const PinQuery& wanted) {
   for (auto& p : pins) {
     const NixpkgsPin* pin = kb.pin(p.value);
@@ -113,7 +103,6 @@ AxisValues required_values(TableReader& r, std::string_view key) {
   return *v;
 }
 
-// \a sets: the SM sets a family defines; their names are SM values too.
 void check_axis_value(const TomlDocument& doc, Axis axis, AxisValues& values, const KnowledgeBase& kb,
                       const std::vector<SmSet>* sets) {
   switch (axis) {
@@ -163,7 +152,6 @@ CellFilter read_filter(const TomlDocument& doc, const toml::table& t, const char
   return f;
 }
 
-// "CUDA", "CUDA or CPU": the backends a package is built for, as people say them.
 std::string backend_list(const PackageDef& p, const KnowledgeBase& kb) {
   std::vector<std::string> names;
   for (const auto& b : p.backends) names.push_back(kb.backend(b)->display);

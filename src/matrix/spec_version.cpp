@@ -171,8 +171,6 @@ std::string resolve_pin(const TomlDocument& doc, const Located<std::string>& p, 
   return pin->short_rev;
 }
 
-// A version that takes \a attribute from another repository's recipe (\a at: its
-// own table, or its family's) must say which \a attribute that recipe builds (torch = "2.11.0").
 void require_paired(const TomlDocument& doc, Pos at, const PackageVersion& pv, const std::string& attribute) {
   if (pv.paired_with(attribute).empty())
     throw doc.error_at(at,
@@ -184,9 +182,6 @@ void require_paired(const TomlDocument& doc, Pos at, const PackageVersion& pv, c
                                    attribute));
 }
 
-// The `external` table of the version \a pv, or of a family (\a pv null): a
-// table per attribute of a package \a package is a companion of; \a paired: the
-// attributes their templates may name.
 std::vector<ExternalRecipe> read_externals(const TomlDocument& doc, const toml::node& ext, const PackageDef& package,
                                            const std::vector<std::string>& paired, const PackageVersion* pv,
                                            const KnowledgeBase& kb) {
@@ -211,10 +206,6 @@ std::vector<ExternalRecipe> read_externals(const TomlDocument& doc, const toml::
   return out;
 }
 
-// [[family.version]]: version, the versions it pairs with (by attribute of a
-// package it is built against: torch = "2.12.0"), pin, cuda_pins, cpu_pin,
-// pairing (its pairing tag: "pt{torch}"), name (its package word:
-// "{package}{version}-{pairing}") and [source].
 PackageVersion read_version(const TomlDocument& doc, const toml::table& t, const PackageDef& package,
                             const KnowledgeBase& kb) {
   TableReader r(doc, t, "[[family.version]]");
