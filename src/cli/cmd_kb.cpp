@@ -1,6 +1,7 @@
 // tailor kb probe-pin …: see cmd_kb_probe.cpp; tailor kb new-package …: cmd_kb_new_package.cpp.
 // tailor kb [--json] [--pins [--torch V] [--python V] [--cuda V] [--vllm V]]: print the
 // knowledge base, so users see what tailor believes; --pins lists the pins that provide a version.
+#include <map>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -99,7 +100,7 @@ void print_hardware_tables(Session& s, const KnowledgeBase& kb) {
 
   // PyTorch's own wheels: per release, each CUDA build's code per platform.
   UpstreamWheels wheels = UpstreamWheels::load();
-  TextTable wh({"torch", "cuda", "x86_64-linux", "aarch64-linux", "note"});
+  TextTable wh({wheels.package, "cuda", "x86_64-linux", "aarch64-linux", "note"});
   for (const auto& r : wheels.releases) {
     auto list = [&](const std::string& cuda, const char* platform) {
       const UpstreamWheels::Build* b = wheels.build(r.version, cuda, platform);
@@ -156,12 +157,16 @@ void print_tables(Session& s, const KnowledgeBase& kb) {
 struct KbRun final : CommandRun {
   bool json = false, pins_only = false;
   PinQuery q;
-  // Versions by the nixpkgs attribute pins record them under; --torch and
-  // --vllm are the common ones, --version ATTR=V names any other.
-  std::string torch, vllm;
+  // Versions by the nixpkgs attribute pins record them under: a shorthand
+  // flag names its attribute (--torch V is --version torch=V), --version
+  // ATTR=V names any other.
+  std::map<std::string, std::string> shorthand_versions;
   std::vector<std::string> other_versions;
 
   void define(CLI::App& app) override;
+  void add_shorthand(CLI::App& app, const std::string& flag, const std::string& help) {
+    app.add_option(flag, shorthand_versions[flag.substr(2)], help)->type_name("VERSION");
+  }
   void validate() override;
   int run(Session& s) override {
     const KnowledgeBase& kb = s.facts();
@@ -182,11 +187,10 @@ void KbRun::define(CLI::App& app) {
       "writes an overlay that adds a package.");
   app.add_flag("--json", json, "print JSON");
   app.add_flag("--pins", pins_only, "only the nixpkgs pins: those that provide every version asked for below");
-  app.add_option("--torch", torch, "with --pins: pins that ship (or build) this torch; 2.9 matches 2.9.1")
-      ->type_name("VERSION");
+  add_shorthand(app, "--torch", "with --pins: pins that ship (or build) this torch; 2.9 matches 2.9.1");
   app.add_option("--python", q.python, "with --pins: pins that provide this Python")->type_name("VERSION");
   app.add_option("--cuda", q.cuda, "with --pins: pins that provide this CUDA toolkit")->type_name("VERSION");
-  app.add_option("--vllm", vllm, "with --pins: pins that ship this vLLM")->type_name("VERSION");
+  add_shorthand(app, "--vllm", "with --pins: pins that ship this vLLM");
   app.add_option("--version", other_versions,
                  "with --pins: pins that ship nixpkgs attribute ATTR at version V (as `tailor kb` lists them)")
       ->type_name("ATTR=V");
@@ -194,8 +198,8 @@ void KbRun::define(CLI::App& app) {
 
 // The pin query, checked before anything loads.
 void KbRun::validate() {
-  if (!torch.empty()) q.versions.emplace_back("torch", torch);
-  if (!vllm.empty()) q.versions.emplace_back("vllm", vllm);
+  for (const auto& [attribute, version] : shorthand_versions)
+    if (!version.empty()) q.versions.emplace_back(attribute, version);
   for (const auto& av : other_versions) {
     auto eq = av.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == av.size())

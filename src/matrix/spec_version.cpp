@@ -186,7 +186,9 @@ std::vector<ExternalRecipe> read_externals(const TomlDocument& doc, const toml::
                                            const std::vector<std::string>& paired, const PackageVersion* pv,
                                            const KnowledgeBase& kb) {
   std::vector<std::string> bases = companion_bases(package, kb);
-  const std::string table = pv ? "[family.version.external.torch]" : "[family.external.torch]";
+  // The example names what the package is built against ([family.external.torch] for a torch companion).
+  std::string table =
+      fmt::format("[family.{}external.{}]", pv ? "version." : "", bases.empty() ? "ATTRIBUTE" : bases.front());
   if (!ext.is_table()) throw doc.error_at(ext, "'external' holds a table per package it is built against: " + table);
   std::vector<ExternalRecipe> out;
   for (const auto& [key, value] : *ext.as_table()) {

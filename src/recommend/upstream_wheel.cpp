@@ -44,8 +44,10 @@ UpstreamWheels UpstreamWheels::parse(const std::string& path, std::string text) 
                        "e.g. https://download.pytorch.org/whl/{backend}");
   w.index = index.value;
   w.cpu_backend = root.required_string("cpu_backend").value;
-  for (const toml::table* t : root.tables("torch")) {
-    TableReader r(doc, *t, "[[torch]]");
+  // The releases are a table array named by `package` ([[torch]]), as are a build's releases.
+  const std::string releases_key = w.package;
+  for (const toml::table* t : root.tables(releases_key)) {
+    TableReader r(doc, *t, "[[" + releases_key + "]]");
     Release rel;
     auto version = r.required_string("version");
     if (!Version::parse(version.value)) throw doc.error_at(version.pos, "'" + version.value + "' is not a version");
@@ -62,7 +64,7 @@ UpstreamWheels UpstreamWheels::parse(const std::string& path, std::string text) 
     Build b;
     b.cuda = r.required_string("cuda").value;
     b.platform = r.required_string("platform").value;
-    for (auto& v : r.strings("torch").value_or(std::vector<Located<std::string>>{})) b.torch.push_back(v.value);
+    for (auto& v : r.strings(releases_key).value_or(std::vector<Located<std::string>>{})) b.torch.push_back(v.value);
     for (auto& sm : r.strings("sm").value_or(std::vector<Located<std::string>>{})) {
       if (!Version::parse(sm.value)) throw doc.error_at(sm.pos, "'" + sm.value + "' is not a compute capability");
       b.sm.push_back(sm.value);
@@ -108,24 +110,25 @@ std::vector<std::string> check_invariants(const UpstreamWheels& w, const Knowled
   for (size_t i = 0; i < w.releases.size(); ++i) {
     const auto& r = w.releases[i];
     if (i > 0 && !(*Version::parse(w.releases[i - 1].version) < *Version::parse(r.version)))
-      out.push_back(fmt::format("{}: torch {} is not newer than the release before it", kFile, r.version));
+      out.push_back(fmt::format("{}: {} {} is not newer than the release before it", kFile, w.package, r.version));
     for (size_t j = 0; j < r.cuda.size(); ++j) {
       if (!w.build(r.version, r.cuda[j], "x86_64-linux"))
-        out.push_back(fmt::format("{}: torch {} names CUDA {}, which has no [[build]] saying its SMs", kFile, r.version,
-                                  r.cuda[j]));
+        out.push_back(fmt::format("{}: {} {} names CUDA {}, which has no [[build]] saying its SMs", kFile, w.package,
+                                  r.version, r.cuda[j]));
       if (!kb.cuda(r.cuda[j]))
-        out.push_back(fmt::format("{}: torch {} names CUDA {}, which cuda_toolkits.toml does not know", kFile,
+        out.push_back(fmt::format("{}: {} {} names CUDA {}, which cuda_toolkits.toml does not know", kFile, w.package,
                                   r.version, r.cuda[j]));
       if (j > 0 && Version::parse(r.cuda[j]) && Version::parse(r.cuda[j - 1]) &&
           !(*Version::parse(r.cuda[j - 1]) < *Version::parse(r.cuda[j])))
-        out.push_back(fmt::format("{}: torch {} lists CUDA {} after {}", kFile, r.version, r.cuda[j], r.cuda[j - 1]));
+        out.push_back(
+            fmt::format("{}: {} {} lists CUDA {} after {}", kFile, w.package, r.version, r.cuda[j], r.cuda[j - 1]));
     }
     if (!r.default_cuda.empty() && std::find(r.cuda.begin(), r.cuda.end(), r.default_cuda) == r.cuda.end())
       out.push_back(
-          fmt::format("{}: torch {}: default CUDA {} is none of its builds", kFile, r.version, r.default_cuda));
+          fmt::format("{}: {} {}: default CUDA {} is none of its builds", kFile, w.package, r.version, r.default_cuda));
     for (const auto& d : r.disputed)
       if (std::find(r.cuda.begin(), r.cuda.end(), d) != r.cuda.end())
-        out.push_back(fmt::format("{}: torch {}: CUDA {} is both a build and disputed", kFile, r.version, d));
+        out.push_back(fmt::format("{}: {} {}: CUDA {} is both a build and disputed", kFile, w.package, r.version, d));
   }
   for (const auto& b : w.builds) {
     if (!kb.cuda(b.cuda))
@@ -138,8 +141,8 @@ std::vector<std::string> check_invariants(const UpstreamWheels& w, const Knowled
       if (std::none_of(w.releases.begin(), w.releases.end(), [&](const UpstreamWheels::Release& r) {
             return r.version == t && std::find(r.cuda.begin(), r.cuda.end(), b.cuda) != r.cuda.end();
           }))
-        out.push_back(
-            fmt::format("{}: a [[build]] of CUDA {} names torch {}, which has no such build", kFile, b.cuda, t));
+        out.push_back(fmt::format("{}: a [[build]] of CUDA {} names {} {}, which has no such build", kFile, b.cuda,
+                                  w.package, t));
   }
   return out;
 }
@@ -224,7 +227,8 @@ std::optional<UpstreamChoice> choose_upstream_wheel(const HostFacts& host, const
   c.torch = rel->version;
   std::string pin = fmt::format("'{}=={}.*'", wheels.package, rel->version);
   if (host.os == Os::darwin) {
-    c.reasons.push_back("macOS: PyPI's own torch wheels carry the MPS backend; no other index is needed");
+    c.reasons.push_back(
+        fmt::format("macOS: PyPI's own {} wheels carry the MPS backend; no other index is needed", wheels.package));
     c.install = fmt::format("uv pip install {}", pin);
     return c;
   }
@@ -241,15 +245,16 @@ std::optional<UpstreamChoice> choose_upstream_wheel(const HostFacts& host, const
   }
   if (std::string u = unsupported_gpu(host, kb); !u.empty()) {
     c.reasons.push_back(u);
-    c.reasons.push_back(fmt::format("no CUDA build of torch {} runs here: the CPU-only build", rel->version));
+    c.reasons.push_back(
+        fmt::format("no CUDA build of {} {} runs here: the CPU-only build", wheels.package, rel->version));
     use(wheels.cpu_backend);
     return c;
   }
   for (const auto& d : rel->disputed)
     c.reasons.push_back(
-        fmt::format("not {}: some sources name a CUDA {} build of torch {}, its release notes do "
+        fmt::format("not {}: some sources name a CUDA {} build of {} {}, its release notes do "
                     "not (disputed)",
-                    backend_of(d), d, rel->version));
+                    backend_of(d), d, wheels.package, rel->version));
   for (auto it = rel->cuda.rbegin(); it != rel->cuda.rend(); ++it) {
     std::string met;
     std::string no = refusal(host, wheels, kb, *rel, *it, &met);
@@ -258,9 +263,9 @@ std::optional<UpstreamChoice> choose_upstream_wheel(const HostFacts& host, const
       continue;
     }
     c.reasons.push_back(!met.empty() ? fmt::format("CUDA {}: {}", *it, met)
-                                     : fmt::format("CUDA {}: the newest build of torch {} (no driver version given: "
+                                     : fmt::format("CUDA {}: the newest build of {} {} (no driver version given: "
                                                    "not checked)",
-                                                   *it, rel->version));
+                                                   *it, wheels.package, rel->version));
     c.reasons.push_back(fmt::format("SM {}: the {} {} build carries code it runs ({})", host.conda_cuda_arch,
                                     backend_of(*it), host.platform,
                                     carried_text(*wheels.build(rel->version, *it, host.platform))));
@@ -280,11 +285,13 @@ std::optional<UpstreamChoice> choose_upstream_wheel(const HostFacts& host, const
       const auto& r = wheels.releases[k];
       for (auto it = r.cuda.rbegin(); it != r.cuda.rend() && nearest.empty(); ++it)
         if (refusal(host, wheels, kb, r, *it, nullptr).empty())
-          nearest = fmt::format("torch {}'s {} build does", r.version, backend_of(*it));
+          nearest = fmt::format("{} {}'s {} build does", wheels.package, r.version, backend_of(*it));
     }
-  c.reasons.push_back(fmt::format("no CUDA build of torch {} runs here: the CPU-only build; {}", rel->version,
-                                  nearest.empty() ? fmt::format("no CUDA build of any torch release in the table "
-                                                                "runs here either (a tailored variant may)")
+  c.reasons.push_back(fmt::format("no CUDA build of {} {} runs here: the CPU-only build; {}", wheels.package,
+                                  rel->version,
+                                  nearest.empty() ? fmt::format("no CUDA build of any {} release in the table "
+                                                                "runs here either (a tailored variant may)",
+                                                                wheels.package)
                                                   : nearest));
   use(wheels.cpu_backend);
   return c;

@@ -50,6 +50,35 @@ TEST(UpstreamWheels, BrokenInvariantsAreListed) {
                                       "upstream_wheels.toml: torch 2.8 is not newer than the release before it"}));
 }
 
+// The releases are tables named by `package`, as is a build's list of them: the
+// table is data, not a name of the code's.
+TEST(UpstreamWheels, ReleaseTablesAreNamedByThePackage) {
+  auto w = UpstreamWheels::parse(
+      "u.toml",
+      "for_package = \"onnxruntime\"\npackage = \"onnxruntime-gpu\"\n"
+      "index = \"https://example.invalid/{backend}\"\ncpu_backend = \"cpu\"\n"
+      "[[onnxruntime-gpu]]\nversion = \"1.22\"\ncuda = [\"12.8\"]\n"
+      "[[onnxruntime-gpu]]\nversion = \"1.21\"\ncuda = [\"12.8\"]\n"
+      "[[build]]\ncuda = \"12.8\"\nplatform = \"x86_64-linux\"\nonnxruntime-gpu = [\"1.20\"]\nsm = [\"9.0\"]\n"
+      "source = \"s\"\n");
+  ASSERT_EQ(w.releases.size(), 2u);
+  EXPECT_EQ(w.releases[0].version, "1.22");
+  ASSERT_EQ(w.builds.size(), 1u);
+  EXPECT_EQ(w.builds[0].torch, std::vector<std::string>{"1.20"});
+  EXPECT_EQ(check_invariants(w, embedded_kb()),
+            (std::vector<std::string>{
+                "upstream_wheels.toml: onnxruntime-gpu 1.22 names CUDA 12.8, which has no [[build]] saying its SMs",
+                "upstream_wheels.toml: onnxruntime-gpu 1.21 is not newer than the release before it",
+                "upstream_wheels.toml: onnxruntime-gpu 1.21 names CUDA 12.8, which has no [[build]] saying its SMs",
+                "upstream_wheels.toml: a [[build]] of CUDA 12.8 names onnxruntime-gpu 1.20, which has no such build"}));
+  // A [[torch]] table in this file is a key the file does not know.
+  EXPECT_THROW(UpstreamWheels::parse("u.toml",
+                                     "for_package = \"onnxruntime\"\npackage = \"onnxruntime-gpu\"\n"
+                                     "index = \"https://example.invalid/{backend}\"\ncpu_backend = \"cpu\"\n"
+                                     "[[torch]]\nversion = \"1.22\"\n"),
+               DiagnosticError);
+}
+
 TEST(UpstreamWheels, NewestCudaTheDriverRuns) {
   EXPECT_EQ(choose(linux_host("H100:580.65.06")).backend, "cu130");
   UpstreamChoice c = choose(linux_host("H100:570.26"));
