@@ -116,7 +116,7 @@ class Planner {
   // One hole: .nv_fatbin, or __nv_relfatbin (relocatable device code) where it frees more.
   // The bytes after it in its segment join the next segment, and a second hole there would
   // need a program header of its own; the other section's containers are pruned where they
-  // land (their freed bytes stay zeros). Two: both, in file order (find_loads checks).
+  // land (their freed bytes stay zeros). Two: both (read_segments puts them in file order).
   void choose_holes() {
     uint64_t linked = 0, relocatable = 0;
     for (const auto& c : rw_.containers) (c.relocatable ? relocatable : linked) += c.old_payload - c.new_payload;
