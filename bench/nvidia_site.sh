@@ -12,6 +12,7 @@
 #          (WHEEL_DIR default ~/.cache/tailor-bench/wheels, filled by bench/nvidia_wheels.sh)
 #   env:   TAILOR_SM=9.0  SITE=/tmp/nv59/site (kept between runs)  NCCL=/usr/local/cuda/lib64/libnccl.so.2
 #          SITE_TOO=0 skips the site dir (the LIBS alone)
+#          MINE_OPTS="--reuse-note-header" more prune options for the second binary only
 #          LIBS="lib..." also prunes these libraries one by one (-o, by both binaries) and prints
 #          their sizes (the CUDA 13.0 toolkit's are torch 2.11's nvidia/ files, same sizes)
 set -euo pipefail
@@ -35,8 +36,10 @@ if [[ ${SITE_TOO:-1} == 1 ]]; then
     bin=${bins[$who]}
     out=$site/../out-$who
     rm -rf "$out"
+    opts=()
+    [[ $who == mine ]] && read -ra opts <<<"${MINE_OPTS:-}"
     /usr/bin/time -f '%e s %M kB' -o "$site/../time-$who.txt" "$bin" prune "$site/nvidia" --sm "$sm" -o "$out" \
-      >"$site/../report-$who.txt" 2>&1
+      "${opts[@]}" >"$site/../report-$who.txt" 2>&1
     echo "$who ($bin): nvidia/ after: $(du -sb "$out" | cut -f1) B; $(cat "$site/../time-$who.txt")"
     sizes "$out" >"$site/../after-$who.txt"
     rm -rf "$out"
@@ -50,7 +53,9 @@ for lib in ${LIBS:-}; do
   for who in peer mine; do
     bin=${bins[$who]}
     rm -f "$site/../one-$who.so"
-    "$bin" prune "$lib" --sm "$sm" -o "$site/../one-$who.so" >/dev/null 2>&1 || true
+    opts=()
+    [[ $who == mine ]] && read -ra opts <<<"${MINE_OPTS:-}"
+    "$bin" prune "$lib" --sm "$sm" -o "$site/../one-$who.so" "${opts[@]}" >/dev/null 2>&1 || true
     row+=" $(stat -c %s "$site/../one-$who.so" 2>/dev/null || echo -)"
     rm -f "$site/../one-$who.so"
   done

@@ -8,7 +8,8 @@
 // rewrites where they stand (its patches: the program headers, symbols, relocation addends, wrapper pointers) are not
 // compared: a pointer at the program headers keeps its target, and what it reads there must be the new headers (issue
 // 57, compact_fuzzer's first finding). The oracle parses the files with its own few lines, not with the reader under
-// test. The first byte picks the target SM, the rest is the file.
+// test. The first byte picks the target SM (its low bits), --keep-ptx (0x80) and
+// --reuse-note-header (0x40: both fatbin sections cut, PT_NOTE made a PT_LOAD); the rest is the file.
 #include <elf.h>
 
 #include <cstdint>
@@ -136,7 +137,7 @@ TAILOR_FUZZ_TARGET(data, size) {
     read_tables(*elf);
     plan = plan_rewrite(*elf, targets, data[0] & 0x80);
     if (!plan.changes()) return 0;
-    compaction = plan_compaction(*elf, plan);
+    compaction = plan_compaction(*elf, plan, {.reuse_note_header = (data[0] & 0x40) != 0});
   } catch (const DiagnosticError&) {
     return 0;
   }

@@ -5,7 +5,10 @@
 # torch in place of the originals (LD_PRELOAD; dladdr shows which file
 # serves the calls: torch maps the original too, by path): a one-process NCCL all_reduce on the GPU with libnccl, a
 # load and a CUDA context with libnvshmem_host. The originals run the same
-# checks first. Report: $OUT/rdc-check.txt; exit 0 when every check passes.
+# checks first. Then the same with `prune --reuse-note-header` (both fatbin
+# sections cut, the PT_NOTE program header made a PT_LOAD), as pruned and
+# after `strip` (nixpkgs' fixup strips every library).
+# Report: $OUT/rdc-check.txt; exit 0 when every check passes.
 #   TAILOR=path/to/tailor (else device-bin/tailor)   PYTHON=python3
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -60,17 +63,33 @@ print("PASS" if ok else "FAIL", "nvshmem", f"{major.value}.{minor.value}", "serv
       "mapped", sorted({l.split()[-1] for l in open("/proc/self/maps") if "libnvshmem_host.so" in l}))
 PY
 verdict=0
+mkdir -p "$work/two"
+prune_into() {  # ORIG OUT [OPTION...]: prunes, says sizes and compaction; 1 when it failed
+  local orig=$1 o=$2
+  shift 2
+  "$tailor" prune "$orig" --sm "$sm" -o "$o" --json "$@" >"$o.json" 2>"$o.err" || { say "$(basename "$o"): prune $* failed: $(cat "$o.err")"; return 1; }
+  say "$(basename "$o")${*:+ ($*)}: $(stat -c %s "$orig") -> $(stat -c %s "$o") bytes; $("$py" -c 'import json,sys; f=json.load(open(sys.argv[1]))["files"][0]; print(("not compacted: " + f["not_compacted"] if f.get("not_compacted") else "compacted") + ("; note header reused" if f.get("note_header_reused") else ""))' "$o.json")"
+}
 for rel in nccl/lib/libnccl.so.2 nvshmem/lib/libnvshmem_host.so.3; do
   orig=$site/nvidia/$rel
   name=$(basename "$rel")
   if [[ ! -f "$orig" ]]; then say "$name: not installed here"; verdict=1; continue; fi
-  "$tailor" prune "$orig" --sm "$sm" -o "$work/$name" --json >"$work/$name.json" 2>"$work/$name.err" || { say "$name: prune failed: $(cat "$work/$name.err")"; verdict=1; continue; }
-  say "$name: $(stat -c %s "$orig") -> $(stat -c %s "$work/$name") bytes; $("$py" -c 'import json,sys; f=json.load(open(sys.argv[1]))["files"][0]; print("not compacted: " + f["not_compacted"] if f.get("not_compacted") else "compacted")' "$work/$name.json")"
+  prune_into "$orig" "$work/$name" || { verdict=1; continue; }
+  prune_into "$orig" "$work/two/$name" --reuse-note-header || { verdict=1; continue; }
+  mkdir -p "$work/stripped"
+  strip -o "$work/stripped/$name" "$work/two/$name" 2>>"$report" || { say "$name: strip of the --reuse-note-header output failed"; verdict=1; }
   script=$work/nccl.py; [[ $name == libnvshmem* ]] && script=$work/nvshmem.py
-  for lib in "$orig" "$work/$name"; do
+  for lib in "$orig" "$work/$name" "$work/two/$name" "$work/stripped/$name"; do
+    [[ -f $lib ]] || continue
+    case $lib in
+      "$orig") what=original ;;
+      "$work/$name") what=pruned ;;
+      "$work/two/$name") what="pruned --reuse-note-header" ;;
+      *) what="pruned --reuse-note-header, stripped" ;;
+    esac
     line=$(LD_PRELOAD=$lib timeout 300 "$py" "$script" "$(readlink -f "$lib")" 2>"$work/err.txt" | tail -1)
     [[ -n "$line" ]] || line="FAIL (no output) $(tail -3 "$work/err.txt" | tr '\n' ' ')"
-    say "  $([[ $lib == "$orig" ]] && echo original || echo pruned): $line"
+    say "  $what: $line"
     [[ $line == PASS* ]] || verdict=1
   done
 done

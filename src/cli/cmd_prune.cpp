@@ -78,6 +78,11 @@ void print_text(std::ostream& out, const PruneReport& r) {
       out << fmt::format("{}: kept its size (freed bytes {}): {}\n", name,
                          r.dry_run ? "would be zeros" : "left as zeros, holes where the file system allows",
                          f.compaction);
+    if (f.note_header_reused)
+      out << fmt::format(
+          "{}: both fatbin sections cut out; its PT_NOTE program header is a PT_LOAD now, the build-id note "
+          "found through its section only\n",
+          name);
     if (f.untouched || f.reduced)
       out << fmt::format(
           "{}: nothing in {} of {} containers runs on SM {}: {} cut to their smallest entry, {} left as they were\n",
@@ -124,7 +129,7 @@ void print_text(std::ostream& out, const PruneReport& r) {
 struct PruneRun final : CommandRun {
   std::string path, out, spec_arg, variant_label;
   std::vector<std::string> sms, each;
-  bool in_place = false, dry_run = false, json = false, keep_ptx = false, no_compact = false;
+  bool in_place = false, dry_run = false, json = false, keep_ptx = false, no_compact = false, reuse_note_header = false;
   WheelLimits limits;
 
   void define(CLI::App& app) override;
@@ -164,6 +169,10 @@ void PruneRun::define(CLI::App& app) {
   app.add_flag("--keep-ptx", keep_ptx, "also keep the newest PTX the GPUs can JIT-compile, beside SASS");
   app.add_flag("--no-compact", no_compact,
                "keep every file's size and layout: freed bytes become zeros (holes) instead of being cut out");
+  app.add_flag("--reuse-note-header", reuse_note_header,
+               "where a library has two fatbin sections (relocatable device code: NCCL, NVSHMEM), cut both out; "
+               "costs its PT_NOTE program header, made a PT_LOAD: the build-id note stays in the file, but debuggers "
+               "and crash reporters that find it through the program headers no longer do");
   add_wheel_limit_options(app, limits);
 }
 
@@ -178,6 +187,8 @@ void PruneRun::validate() {
     usage_error(fmt::format("prune: {} writes new outputs, not in place", each.empty() ? "--variant-label" : "--each"),
                 "give -o DIR, the folder they go to");
   if (!out.empty() && in_place) usage_error("prune: -o and --in-place exclude each other", "choose one");
+  if (reuse_note_header && no_compact)
+    usage_error("prune: --reuse-note-header shapes compaction, which --no-compact turns off", "choose one");
   if (out.empty() && !in_place && !dry_run)
     usage_error("prune: say where the result goes", "give -o OUT for a pruned copy, or --in-place");
 }
@@ -285,6 +296,7 @@ int PruneRun::run_fan_out(Session& s) {
   r.opts.keep_ptx = keep_ptx;
   r.opts.dry_run = dry_run;
   r.opts.compact = !no_compact;
+  r.opts.reuse_note_header = reuse_note_header;
   r.limits = limits;
   return report_fan_out(s, prune_fan_out(r));
 }
@@ -321,6 +333,7 @@ int PruneRun::run(Session& s) {
   r.opts.keep_ptx = keep_ptx;
   r.opts.dry_run = dry_run;
   r.opts.compact = !no_compact;
+  r.opts.reuse_note_header = reuse_note_header;
   r.limits = limits;
   return report(s, prune_path(r));
 }

@@ -259,5 +259,129 @@ TEST_F(Compaction, WheelMembersShrinkAndTheRecordIsExact) {
   EXPECT_EQ(std::stoull(size.out), fs::file_size(pruned(kCompact, "lib.so")));
 }
 
+// --reuse-note-header (issue 59): rdc.so, laid out as libnccl.so.2 (__nv_relfatbin, the
+// .nvHR* sections, .nv_fatbin, the tail, in one read-only PT_LOAD), loses both sections'
+// freed bytes: 57,656 -> 41,272 (src/prune/elf_compact_test.cpp has the arithmetic), where
+// without the option only __nv_relfatbin's leave: 49,464. The output passes what nixpkgs'
+// fixup and a loader do to it: eu-elflint, strip, objcopy, patchelf, dlopen with every
+// fatbin registered and sound; inspect sees what the prune without the option keeps.
+const std::string kRdc = source_path("tests/data/elf/rdc.so");
+
+TEST_F(Compaction, ReusingTheNoteHeaderCutsBothFatbinSectionsAndTheFileStillWorks) {
+  ASSERT_EQ(registry(kRdc).out, "registered 1 sound 1\n");  // the original: the device link registers
+  const std::string plain = pruned(kRdc, "plain.so");
+  EXPECT_EQ(fs::file_size(plain), 49464u);
+  EXPECT_FALSE(last_["files"][0].contains("note_header_reused")) << last_.dump();
+  auto r = run_tailor({"prune", kRdc, "--sm", "9.0", "--reuse-note-header", "-o", path("lib.so"), "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string out = path("lib.so");
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(fs::file_size(out), 41272u);
+  EXPECT_EQ(j["files"][0]["size_after"].get<uint64_t>(), 41272u);
+  EXPECT_EQ(j["files"][0]["note_header_reused"], true);
+  EXPECT_FALSE(j["files"][0].contains("not_compacted"));
+  EXPECT_EQ(inspected(out), "sm_90×3");
+  EXPECT_EQ(inspected(out), inspected(plain));
+  EXPECT_EQ(registry(out).out, "registered 1 sound 1\n");
+  auto text = run_tailor({"prune", kRdc, "--sm", "9.0", "--reuse-note-header", "--dry-run"});
+  EXPECT_NE(text.out.find("rdc.so: both fatbin sections cut out; its PT_NOTE program header is a PT_LOAD now"),
+            std::string::npos)
+      << text.out;
+  auto segs = run_command("readelf -lW " + out);
+  EXPECT_EQ(segs.err, "");
+  EXPECT_EQ(segs.out.find("NOTE"), std::string::npos) << segs.out;
+  EXPECT_NE(segs.out.find("   02     .rodata __nv_module_id __nv_relfatbin \n"), std::string::npos) << segs.out;
+  EXPECT_NE(segs.out.find("   03     .nvHRKI .nvHRKE .nvHRDI .nvHRDE .nvHRCI .nvHRCE .nv_fatbin \n"), std::string::npos)
+      << segs.out;
+  if (have_program("eu-elflint")) {
+    EXPECT_EQ(elflint(out), "No errors\n");
+  }
+  // strip and objcopy (binutils) rewrite the file; both keep it loadable and sound.
+  const std::string stripped = path("stripped.so"), copied = path("copied.so");
+  auto st = run_command("strip -o " + stripped + " " + out, true);
+  ASSERT_EQ(st.status, 0) << st.out;
+  EXPECT_EQ(registry(stripped).out, "registered 1 sound 1\n");
+  EXPECT_EQ(inspected(stripped), "sm_90×3");
+  if (have_program("eu-elflint")) {
+    EXPECT_EQ(elflint(stripped), "No errors\n");
+  }
+  auto oc = run_command("objcopy " + out + " " + copied, true);
+  ASSERT_EQ(oc.status, 0) << oc.out;
+  EXPECT_EQ(registry(copied).out, "registered 1 sound 1\n");
+  TAILOR_SKIP_IF_TOOL_MISSING(!have_program("patchelf"), "patchelf not found");
+  const std::string patched = path("patched.so"), original = path("original.so");
+  fs::copy_file(out, patched);
+  fs::copy_file(kRdc, original);
+  ASSERT_EQ(run_command("patchelf --set-rpath '$ORIGIN/a' " + patched, true).status, 0);
+  ASSERT_EQ(run_command("patchelf --set-rpath '$ORIGIN/a' " + original, true).status, 0);
+  EXPECT_EQ(run_command("patchelf --print-rpath " + patched).out, "$ORIGIN/a\n");
+  EXPECT_EQ(registry(patched).out, "registered 1 sound 1\n");
+  if (have_program("eu-elflint")) {
+    EXPECT_EQ(elflint(patched), elflint(original));  // patchelf's own findings (its moved .dynamic), nothing new
+  }
+}
+
+// The option reaches every form: a folder's copy (and its record), a wheel (its member and
+// record), and each output of --each, which is that target's single prune byte for byte.
+TEST_F(Compaction, ReusingTheNoteHeaderReachesFoldersWheelsAndEachOutput) {
+  fs::create_directories(path("dir"));
+  fs::copy_file(kRdc, path("dir/librdc.so"));
+  auto r = run_tailor({"prune", path("dir"), "--sm", "9.0", "--reuse-note-header", "-o", path("copy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(fs::file_size(path("copy/librdc.so")), 41272u);
+  std::ifstream rec(path("copy/tailor-prune.json"));
+  auto record = nlohmann::json::parse(rec);
+  ASSERT_EQ(record["files"].size(), 1u);
+  EXPECT_EQ(record["files"][0]["note_header_reused"], true);
+
+  const std::string whl = path("rfix-0.1-py3-none-linux_x86_64.whl"), script = path("make.py");
+  std::ofstream(script)
+      << "import base64,hashlib,sys,zipfile\n"
+         "lib=open(sys.argv[1],'rb').read()\n"
+         "m=[('rfix/librdc.so',lib),('rfix-0.1.dist-info/METADATA',b'Metadata-Version: "
+         "2.1\\nName: rfix\\nVersion: 0.1\\n')]\n"
+         "h=lambda d: base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b'=').decode()\n"
+         "rec=''.join(f'{p},sha256={h(d)},{len(d)}\\n' for p,d in m)+'rfix-0.1.dist-info/RECORD,,\\n'\n"
+         "z=zipfile.ZipFile(sys.argv[2],'w',zipfile.ZIP_DEFLATED)\n"
+         "[z.writestr(p,d) for p,d in m+[('rfix-0.1.dist-info/RECORD',rec.encode())]]\n";
+  ASSERT_EQ(run_command("python3 " + script + " " + kRdc + " " + whl, true).status, 0);
+  fs::create_directories(path("w"));
+  r = run_tailor(
+      {"prune", whl, "--sm", "9.0", "--reuse-note-header", "-o", path("w/rfix-0.1-py3-none-linux_x86_64.whl")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string out = path("w/rfix-0.1-py3-none-linux_x86_64.whl");
+  auto check = run_command("python3 " + source_path("tests/data/elf/verify-record.py") + " " + out, true);
+  EXPECT_EQ(check.status, 0) << check.out;
+  auto member = run_command(
+      "python3 -c \"import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print(z.getinfo('rfix/librdc.so').file_size); "
+      "print(z.read('rfix-0.1.dist-info/tailor-prune.json').decode())\" " +
+      out);
+  ASSERT_EQ(member.status, 0) << member.err;
+  const size_t nl = member.out.find('\n');
+  EXPECT_EQ(member.out.substr(0, nl), "41272");
+  EXPECT_EQ(nlohmann::json::parse(member.out.substr(nl + 1))["files"][0]["note_header_reused"], true);
+
+  r = run_tailor({"prune", kRdc, "--each", "9.0,12.0", "--reuse-note-header", "-o", path("each"), "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto fan = nlohmann::json::parse(r.out);
+  EXPECT_EQ(fan["outputs"][0]["files"][0]["note_header_reused"], true);
+  for (const auto& [label, sm] : std::vector<std::pair<std::string, std::string>>{{"sm90", "9.0"}, {"sm120", "12.0"}}) {
+    SCOPED_TRACE(label);
+    auto one = run_tailor({"prune", kRdc, "--sm", sm, "--reuse-note-header", "-o", path(label + ".so")});
+    ASSERT_EQ(one.status, 0) << one.err;
+    EXPECT_EQ(run_command("cmp " + path("each/" + label + "/rdc.so") + " " + path(label + ".so")).status, 0);
+  }
+  EXPECT_EQ(fs::file_size(path("each/sm90/rdc.so")), 41272u);
+}
+
+// --no-compact turns compaction off, so the option has nothing to shape: a usage error.
+TEST_F(Compaction, ReusingTheNoteHeaderWithoutCompactionIsAUsageError) {
+  auto r = run_tailor({"prune", kRdc, "--sm", "9.0", "--no-compact", "--reuse-note-header", "-o", path("x.so")});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--reuse-note-header shapes compaction, which --no-compact turns off"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(path("x.so")));
+}
+
 }  // namespace
 }  // namespace tailor

@@ -69,12 +69,14 @@ struct CompactionPlan {
     uint64_t to = 0;
     std::vector<uint8_t> bytes;
   };
-  std::vector<Move> moves;                           ///< the hole's containers, in order
+  std::vector<Move> moves;                           ///< the holes' containers, in order
   std::vector<Move> rewrites;                        ///< other containers that lose entries, pruned where they land
   uint64_t head_end = 0;                             ///< [0, head_end) stays where it is
   std::vector<std::pair<uint64_t, uint64_t>> zeros;  ///< [from, to): slack left zero
   std::vector<Copy> copies;                          ///< ascending, each to <= from
   std::vector<Patch> patches;                        ///< headers, relocations, wrappers, symbols (new offsets)
+  /// Both fatbin sections cut: the PT_NOTE program header became a PT_LOAD.
+  bool note_header_reused = false;
 
   /// Planned and possible: a plan never made (--no-compact, nothing to remove)
   /// has new_size 0 and compacts nothing; it once truncated the output to 0 bytes.
@@ -82,9 +84,16 @@ struct CompactionPlan {
   uint64_t saved() const { return compacts() ? old_size - new_size : 0; }
 };
 
+struct CompactionOptions {
+  /// Where two fatbin sections can both leave the file and that cuts more than
+  /// one: turn the PT_NOTE program header into the PT_LOAD it takes.
+  bool reuse_note_header = false;
+};
+
 /// Plans the compaction of \a elf after \a rewrite (plan_rewrite's). Never
-/// throws for a layout it does not handle: says why in `refused`.
-CompactionPlan plan_compaction(const ElfFile& elf, const RewritePlan& rewrite);
+/// throws for a layout it does not handle: says why in `refused` (with
+/// reuse_note_header, the plan and reason of one hole where two do not apply).
+CompactionPlan plan_compaction(const ElfFile& elf, const RewritePlan& rewrite, const CompactionOptions& options = {});
 
 /// Writes the compacted file: from \a source (the original, or the very file
 /// \a sink writes: every byte moves towards the front, read before written).

@@ -9,6 +9,7 @@
 #include <elf.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -123,14 +124,13 @@ struct Pruned {
   CompactionPlan compaction;
 };
 
-Pruned prune_for_sm90(const std::string& name) {
-  Pruned r;
-  r.original = fixture(name);
+// Prunes r.original (a fixture, or one mutated) for SM 9.0: in place, and compacted fresh and in place.
+Pruned prune_bytes_for_sm90(Pruned r, const CompactionOptions& options) {
   auto elf = try_open_elf(ByteSlice(r.original.data(), r.original.size()));
   EXPECT_TRUE(elf.has_value());
   const std::vector<PruneTarget> targets{PruneTarget{"90", 90, {}}};
   const RewritePlan plan = plan_rewrite(*elf, targets, false);
-  r.compaction = plan_compaction(*elf, plan);
+  r.compaction = plan_compaction(*elf, plan, options);
   SliceReader source(ByteSlice(r.original.data(), r.original.size()));
   r.kept = r.original;
   BufferSink kept(r.kept);
@@ -146,6 +146,12 @@ Pruned prune_for_sm90(const std::string& name) {
   return r;
 }
 
+Pruned prune_for_sm90(const std::string& name, const CompactionOptions& options = {}) {
+  Pruned r;
+  r.original = fixture(name);
+  return prune_bytes_for_sm90(std::move(r), options);
+}
+
 // The bytes at virtual address \a v of \a f (a PT_LOAD's file bytes), \a n of them.
 std::vector<uint8_t> at_address(const ElfFile& f, uint64_t v, uint64_t n) {
   for (const ElfSegment& s : f.segments())
@@ -158,7 +164,7 @@ std::vector<uint8_t> at_address(const ElfFile& f, uint64_t v, uint64_t n) {
   return {};
 }
 
-void expect_reads_as_pruned_in_place(const Pruned& r, const std::string& hole, int wrappers_expected) {
+void expect_reads_as_pruned_in_place(const Pruned& r, const std::vector<std::string>& holes, int wrappers_expected) {
   ASSERT_TRUE(r.compaction.compacts()) << r.compaction.refused;
   EXPECT_EQ(r.compacted_in_place, r.compacted);
   auto kept = try_open_elf(ByteSlice(r.kept.data(), r.kept.size()));
@@ -169,11 +175,11 @@ void expect_reads_as_pruned_in_place(const Pruned& r, const std::string& hole, i
     const ElfSection& k = kept->sections[i];
     const ElfSection& c = compacted->sections[i];
     EXPECT_EQ(k.addr, c.addr) << k.name;
-    if (k.name == hole) {
-      EXPECT_LT(c.size, k.size);
+    const bool hole = std::find(holes.begin(), holes.end(), k.name) != holes.end();
+    if (hole) {
+      EXPECT_LT(c.size, k.size) << k.name;
     }
-    if (k.name == hole || k.name == ".nvFatBinSegment" || k.name == ".rela.dyn" || k.name == ".symtab" ||
-        k.name == ".dynsym")
+    if (hole || k.name == ".nvFatBinSegment" || k.name == ".rela.dyn" || k.name == ".symtab" || k.name == ".dynsym")
       continue;
     EXPECT_EQ(kept->read_section(k), compacted->read_section(c)) << k.name;
   }
@@ -206,7 +212,7 @@ void expect_reads_as_pruned_in_place(const Pruned& r, const std::string& hole, i
 TEST(ElfCompact, RelocatableDeviceCodeLeavesTheFileWhereItFreesTheMost) {
   const Pruned r = prune_for_sm90("rdc.so");
   ASSERT_EQ(r.original.size(), 57656u);
-  expect_reads_as_pruned_in_place(r, "__nv_relfatbin", 3);  // two units', the device link's
+  expect_reads_as_pruned_in_place(r, {"__nv_relfatbin"}, 3);  // two units', the device link's
   EXPECT_EQ(r.compacted.size(), 49464u);
 }
 
@@ -218,8 +224,91 @@ TEST(ElfCompact, RelocatableDeviceCodeLeavesTheFileWhereItFreesTheMost) {
 TEST(ElfCompact, AFatbinBeforeTheOneThatShrinksIsPrunedWhereItStands) {
   const Pruned r = prune_for_sm90("rdc-linked.so");
   ASSERT_EQ(r.original.size(), 87200u);
-  expect_reads_as_pruned_in_place(r, ".nv_fatbin", 4);  // two units', the device link's, the whole unit's
+  expect_reads_as_pruned_in_place(r, {".nv_fatbin"}, 4);  // two units', the device link's, the whole unit's
   EXPECT_EQ(r.compacted.size(), 50336u);
+}
+
+// --reuse-note-header on rdc.so: both sections leave the file. __nv_relfatbin's kept
+// containers end at 0x2a78, 0x3d78 before its end at 0x67f0: M (.nvHRKI ... .nvHRCE) and
+// .nv_fatbin move down by 0x3000, in a PT_LOAD of their own at offset 0x37f0, address
+// 0x67f0. .nv_fatbin [0x6800, 0xad48) keeps its first container, the device link's, and
+// frees its sm_120 cubin, 10,576 = 0x2950 bytes: the new PT_LOAD ends at 0x6800 + 0x4548 -
+// 0x2950 = 0x83f8 (0x1c08 bytes). Before the tail at 0xad48: 0x2950 + 0x3000 bytes, less the
+// writable segment's 0x1000: the file loses 0x4000 bytes, 57,656 -> 41,272, and the tail
+// moves by 0x5000 to 0x5d48. The PT_NOTE entry (5) is gone, the entries after the new
+// PT_LOAD move up one, and the build-id note keeps its section.
+TEST(ElfCompact, WithTheNoteHeaderReusedBothFatbinSectionsLeaveTheFile) {
+  const Pruned r = prune_for_sm90("rdc.so", {.reuse_note_header = true});
+  ASSERT_EQ(r.original.size(), 57656u);
+  expect_reads_as_pruned_in_place(r, {"__nv_relfatbin", ".nv_fatbin"}, 3);
+  EXPECT_TRUE(r.compaction.note_header_reused);
+  EXPECT_EQ(r.compacted.size(), 41272u);
+  auto elf = try_open_elf(ByteSlice(r.compacted.data(), r.compacted.size()));
+  ASSERT_TRUE(elf.has_value());
+  const std::vector<ElfSegment> segs = elf->segments();
+  ASSERT_EQ(segs.size(), 9u);
+  const std::vector<uint32_t> types = {PT_LOAD,    PT_LOAD,         PT_LOAD,      PT_LOAD,     PT_LOAD,
+                                       PT_DYNAMIC, PT_GNU_EH_FRAME, PT_GNU_STACK, PT_GNU_RELRO};
+  for (size_t i = 0; i < segs.size(); ++i) EXPECT_EQ(segs[i].type, types[i]) << i;
+  EXPECT_EQ(segs[2].offset, 0x2000u);
+  EXPECT_EQ(segs[2].filesz, 0xa78u);  // up to __nv_relfatbin's kept containers
+  const ElfSegment& m = segs[3];
+  EXPECT_EQ(m.offset, 0x37f0u);
+  EXPECT_EQ(m.vaddr, 0x67f0u);
+  EXPECT_EQ(m.paddr, 0x67f0u);
+  EXPECT_EQ(m.filesz, 0x1c08u);
+  EXPECT_EQ(m.memsz, 0x1c08u);
+  EXPECT_EQ(m.flags, uint32_t{PF_R});
+  EXPECT_EQ(m.align, 0x1000u);
+  EXPECT_EQ(segs[4].offset, 0x5d48u);  // the tail, joined to the writable segment
+  EXPECT_EQ(segs[4].vaddr, 0xad48u);
+  EXPECT_EQ(segs[8].offset, 0x5d48u);  // PT_GNU_RELRO over it
+  const ElfSection* note = elf->find(".note.gnu.build-id");
+  ASSERT_NE(note, nullptr);
+  EXPECT_EQ(note->offset, 0x238u);
+  EXPECT_EQ(elf->find(".nv_fatbin")->offset, 0x3800u);
+}
+
+// The option changes nothing where one hole cuts as much: rdc-linked.so (its __nv_relfatbin
+// frees less than a segment alignment), compact.so (one fatbin section); nor where rdc.so
+// has no PT_NOTE, or a pointer into .nv_fatbin that would not follow its container. Each is
+// the plan without the option, byte for byte.
+TEST(ElfCompact, TheNoteHeaderIsReusedOnlyWhereItCutsMoreInTheLayoutItKnows) {
+  for (const char* name : {"rdc-linked.so", "compact.so"}) {
+    SCOPED_TRACE(name);
+    const Pruned with = prune_for_sm90(name, {.reuse_note_header = true}), without = prune_for_sm90(name);
+    ASSERT_TRUE(with.compaction.compacts());
+    EXPECT_FALSE(with.compaction.note_header_reused);
+    EXPECT_EQ(with.compacted, without.compacted);
+  }
+  EXPECT_EQ(prune_for_sm90("rdc-linked.so", {.reuse_note_header = true}).compacted.size(), 50336u);
+  // rdc.so: program headers at 0x40 (5: PT_NOTE).
+  const std::vector<std::pair<const char*, std::function<void(std::vector<uint8_t>&)>>> mutations = {
+      {"PT_NOTE made PT_NULL",
+       [](std::vector<uint8_t>& b) {
+         const uint32_t null = PT_NULL;
+         std::memcpy(b.data() + 0x40 + 5 * sizeof(Elf64_Phdr) + offsetof(Elf64_Phdr, p_type), &null, 4);
+       }},
+      // .rela.dyn at 0x988, its fifth entry R_X86_64_RELATIVE at 0xd080 (__dso_handle) with
+      // addend 0xd080, pointed into .nv_fatbin at 0x6900: no wrapper's, so .nv_fatbin's bytes
+      // must keep their addresses; with one hole they do (it moves with the tail).
+      {"a relocation into .nv_fatbin that is no wrapper's",
+       [](std::vector<uint8_t>& b) {
+         const uint64_t addend = 0x6900;
+         std::memcpy(b.data() + 0x988 + 4 * sizeof(Elf64_Rela) + offsetof(Elf64_Rela, r_addend), &addend, 8);
+       }},
+  };
+  for (const auto& [what, mutate] : mutations) {
+    SCOPED_TRACE(what);
+    Pruned in;
+    in.original = fixture("rdc.so");
+    mutate(in.original);
+    const Pruned with = prune_bytes_for_sm90(in, {.reuse_note_header = true}), without = prune_bytes_for_sm90(in, {});
+    ASSERT_TRUE(with.compaction.compacts()) << with.compaction.refused;
+    EXPECT_FALSE(with.compaction.note_header_reused);
+    EXPECT_EQ(with.compacted.size(), 49464u);
+    EXPECT_EQ(with.compacted, without.compacted);
+  }
 }
 
 // One refusal reason per row: compact.so, which compacts as it is, with one mutation.

@@ -181,6 +181,7 @@ void note_compaction(FileOutcome& f, const CompactionPlan& c, const PruneOptions
   if (!opts.compact || f.removed_bytes == 0) return;
   f.size_after = c.new_size ? c.new_size : f.size;
   f.compaction = c.refused;
+  f.note_header_reused = c.note_header_reused;
 }
 
 uint64_t allocated(int fd) {
@@ -251,7 +252,8 @@ FileOutcome prune_elf_scratch_into(std::string shown, const ScratchFile& source,
   if (!elf) throw_format_error("not an ELF file");
   RewritePlan plan = plan_rewrite(*elf, opts.targets, opts.keep_ptx);
   FileOutcome f = outcome_of(std::move(shown), source.size(), plan);
-  CompactionPlan compaction = opts.compact && plan.changes() ? plan_compaction(*elf, plan) : CompactionPlan{};
+  CompactionPlan compaction =
+      opts.compact && plan.changes() ? plan_compaction(*elf, plan, {opts.reuse_note_header}) : CompactionPlan{};
   note_compaction(f, compaction, opts);
   if (opts.dry_run) f.removed_deflated = deflated_removed_estimate(source, plan);
   if (opts.dry_run || !plan.changes()) return f;
@@ -284,7 +286,7 @@ FileOutcome prune_elf_file(const fs::path& in, const fs::path& out, std::string 
     auto elf = try_open_elf(reader);
     if (!elf) throw_format_error("not an ELF file");
     RewritePlan p = plan_rewrite(*elf, opts.targets, opts.keep_ptx);
-    if (opts.compact && p.changes()) compaction = plan_compaction(*elf, p);
+    if (opts.compact && p.changes()) compaction = plan_compaction(*elf, p, {opts.reuse_note_header});
     return p;
   });
   FileOutcome f = outcome_of(std::move(shown), reader->size(), plan);

@@ -24,6 +24,9 @@ struct PruneOptions {
   /// Move the kept containers together and cut the freed bytes out of the file
   /// (elf_compact.hpp); false, or where the layout does not allow it: holes.
   bool compact = true;
+  /// Where a library has two fatbin sections (relocatable device code), cut both
+  /// by turning its PT_NOTE program header into a PT_LOAD (elf_compact.hpp).
+  bool reuse_note_header = false;
   /// Outputs go into a fresh staging folder renamed into place as a whole:
   /// files are written directly, without a temporary name each.
   bool fresh_output = false;

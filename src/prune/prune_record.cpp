@@ -39,7 +39,8 @@ nlohmann::json file_json(const FileOutcome& f) {
   if (f.compressed_before) j["compressed"] = {{"before", f.compressed_before}, {"after", f.compressed_after}};
   if (!f.refused.empty()) j["refused"] = f.refused;
   if (!f.compaction.empty()) j["not_compacted"] = f.compaction;
-  if (f.reduced) j["reduced_containers"] = f.reduced;  // where it applies: records of before stay as they were
+  if (f.note_header_reused) j["note_header_reused"] = true;  // only where used: records of before stay as they were
+  if (f.reduced) j["reduced_containers"] = f.reduced;        // where it applies: records of before stay as they were
   if (f.removed_deflated) j["removed_deflated_estimate"] = f.removed_deflated;
   return j;
 }
@@ -82,6 +83,7 @@ FileOutcome file_from_json(const nlohmann::json& j) {
   }
   f.refused = j.value("refused", std::string());
   f.compaction = j.value("not_compacted", std::string());
+  f.note_header_reused = j.value("note_header_reused", false);
   f.removed_deflated = j.value("removed_deflated_estimate", uint64_t{0});
   return f;
 }

@@ -90,6 +90,22 @@ TEST(PruneRecord, ReadBackGivesWhatWasWritten) {
   EXPECT_EQ(*read.files, r.files);
 }
 
+// --reuse-note-header: the file compacted so says it, and only that file (the record
+// above, without it, has no such key: records of before stay as they were).
+TEST(PruneRecord, AReusedNoteHeaderIsWrittenWhereUsedAndReadBack) {
+  PruneReport r = wheel_report();
+  r.files[0].size_after = 600;
+  r.files[0].note_header_reused = true;
+  const nlohmann::json j = to_json(r, false);
+  EXPECT_EQ(j["files"][0]["note_header_reused"], true);
+  EXPECT_FALSE(j["files"][1].contains("note_header_reused"));
+  PruneRecord read = prune_record_from_json(j);
+  ASSERT_TRUE(read.files);
+  EXPECT_TRUE((*read.files)[0].note_header_reused);
+  EXPECT_FALSE((*read.files)[1].note_header_reused);
+  EXPECT_EQ(*read.files, r.files);
+}
+
 TEST(PruneRecord, ARecordWithoutItsFilesIsReadByItsTotals) {
   // As an older tailor or a person writes it: no files, no kinds, an SM that is no string.
   PruneRecord read = prune_record_from_json(nlohmann::json::parse(

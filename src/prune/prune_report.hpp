@@ -27,6 +27,7 @@ struct FileOutcome {
   uint64_t size = 0;                         ///< the file's size before
   uint64_t size_after = 0;                   ///< after (compaction shrinks it); = size when not
   std::string compaction;                    ///< why the file kept its size (holes instead); "" compacted or unchanged
+  bool note_header_reused = false;           ///< compacted with its PT_NOTE program header made a PT_LOAD
   uint64_t fatbin_bytes = 0;                 ///< .nv_fatbin sections
   uint64_t removed_bytes = 0;                ///< entry bytes zeroed
   uint64_t disk_before = 0, disk_after = 0;  ///< allocated on disk; 0: not measured
