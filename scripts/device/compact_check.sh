@@ -10,6 +10,7 @@
 # fixed-up copies, the SM 8.0 control fails with "no kernel image" and
 # verify's arch-list passes on the fixed-up copy.
 #   TAILOR=path/to/tailor  PATCHELF=patchelf  PYTHON=python3
+#   PRUNE_OPTS="--reuse-note-header": more options for every prune it runs
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -21,11 +22,13 @@ say() { echo "$*" | tee -a "$report"; }
 tailor=${TAILOR:-$root/build/tailor}
 patchelf=${PATCHELF:-patchelf}
 py=${PYTHON:-python3}
+read -r -a opts <<<"${PRUNE_OPTS:-}"
 workload=$here/prune_workload.py
 [[ -f "$workload" ]] || workload=$root/scripts/device/prune_workload.py
 site=$("$py" -c 'import torch, os; print(os.path.dirname(os.path.dirname(torch.__file__)))')
 sm=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' ')
 work=$(mktemp -d /tmp/compact-check.XXXX)
+say "## prune options: ${PRUNE_OPTS:-none}"
 say "## $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); SM $sm; $("$tailor" --version); $("$patchelf" --version)"
 mb() { awk -v b="$1" 'BEGIN {printf "%.1f MB", b / 1e6}'; }
 verdict=0
@@ -40,14 +43,14 @@ print(f"  libraries with fatbins: {j['size']['before']/1e6:.1f} MB -> {j['size']
 PY
 say "## apparent sizes, prune -o for SM $sm (per library with fatbins)"
 for pkg in torch nvidia; do
-  /usr/bin/time -f "%e s, %M kB max RSS" -o "$work/$pkg.time" "$tailor" prune "$site/$pkg" --sm "$sm" -o "$work/$pkg" --json >"$work/$pkg.json" 2>"$work/$pkg.err"
+  /usr/bin/time -f "%e s, %M kB max RSS" -o "$work/$pkg.time" "$tailor" prune "$site/$pkg" --sm "$sm" "${opts[@]}" -o "$work/$pkg" --json >"$work/$pkg.json" 2>"$work/$pkg.err"
   st=$?
   t0=$(date +%s.%N); cp -r "$site/$pkg" "$work/cp-$pkg"; cpt=$(awk -v s="$t0" -v e="$(date +%s.%N)" 'BEGIN {printf "%.2f", e - s}'); rm -rf "$work/cp-$pkg"
   say "prune $pkg -o: exit $st, $(cat "$work/$pkg.time"); cp -r of the same folder right after: $cpt s"
   "$py" "$work/summary.py" "$work/$pkg.json" | tee -a "$report"
 done
 say "torch/lib apparent: $(mb "$(du -sb "$site/torch/lib" | cut -f1)") -> $(mb "$(du -sb "$work/torch/lib" | cut -f1)")"
-say "nvidia/ apparent: $(mb "$(du -sb "$site/nvidia" | cut -f1)") -> $(mb "$(du -sb "$work/nvidia" | cut -f1)")"
+say "nvidia/ apparent: $(mb "$(du -sb "$site/nvidia" | cut -f1)") -> $(mb "$(du -sb "$work/nvidia" | cut -f1)") ($(du -sb "$site/nvidia" | cut -f1) -> $(du -sb "$work/nvidia" | cut -f1) B)"
 say "torch/ apparent: $(mb "$(du -sb "$site/torch" | cut -f1)") -> $(mb "$(du -sb "$work/torch" | cut -f1)")"
 say "libtorch_cuda.so apparent: $(mb "$(stat -c %s "$site/torch/lib/libtorch_cuda.so")") -> $(mb "$(stat -c %s "$work/torch/lib/libtorch_cuda.so")")"
 "$tailor" inspect "$work/torch/lib/libtorch_cuda.so" 2>&1 | head -12 | tee -a "$report"
@@ -60,7 +63,7 @@ say "GPU checks on the original: $(grep -c ' PASS' "$work/original.txt") pass, $
 rm -rf "$work/torch" "$work/nvidia"
 other=${OTHER_SM:-8.0}
 mkdir -p "$work/other"
-for pkg in torch nvidia; do "$tailor" prune "$site/$pkg" --sm "$other" -o "$work/other/$pkg" --json >/dev/null 2>&1; done
+for pkg in torch nvidia; do "$tailor" prune "$site/$pkg" --sm "$other" "${opts[@]}" -o "$work/other/$pkg" --json >/dev/null 2>&1; done
 ( export CUDA_MODULE_LOADING=EAGER PYTHONPATH=$work/other; timeout 200 "$py" "$workload" --fixed ) >"$work/other.txt" 2>&1
 say "negative control, pruned for SM $other: $(grep -c ' PASS' "$work/other.txt") pass, $(grep -c ' FAIL' "$work/other.txt") fail, $(grep -ci 'no kernel image' "$work/other.txt") say \"no kernel image\""
 grep -qi 'no kernel image' "$work/other.txt" || verdict=1
@@ -76,8 +79,8 @@ for f in "${libs[@]}"; do
   "$patchelf" --set-rpath "${rp:+$rp:}\$ORIGIN/autopatchelf" "$f" || { say "set-rpath FAILED on $f"; verdict=1; }
 done
 t0=$(date +%s.%N)
-"$tailor" prune "$fix/torch" --sm "$sm" --in-place --json >"$work/fix-torch.json" 2>&1; a=$?
-"$tailor" prune "$fix/nvidia" --sm "$sm" --in-place --json >"$work/fix-nvidia.json" 2>&1; b=$?
+"$tailor" prune "$fix/torch" --sm "$sm" "${opts[@]}" --in-place --json >"$work/fix-torch.json" 2>&1; a=$?
+"$tailor" prune "$fix/nvidia" --sm "$sm" "${opts[@]}" --in-place --json >"$work/fix-nvidia.json" 2>&1; b=$?
 say "prune --in-place torch: exit $a, nvidia: exit $b, together $(awk -v s="$t0" -v e="$(date +%s.%N)" 'BEGIN {printf "%.2f", e - s}') s"
 for pkg in torch nvidia; do "$py" "$work/summary.py" "$work/fix-$pkg.json" | grep -v '^  .*MB -> .*MB$' | tee -a "$report"; done
 for f in "${libs[@]}"; do
