@@ -25,6 +25,10 @@ struct CheckRun final : CommandRun {
        allow_empty = false, all_sites = false, no_eval = false;
   builder_eval::EvalOptions eval_options;
   void define(CLI::App& app) override;
+  // The knowledge base (a bad --kb) is read before the tree, whose files it tells apart.
+  void resolve(Session& s) override {
+    if (!input().path.empty()) s.facts();
+  }
   Input input() override { return {list_rules ? "" : dir}; }
   int run(Session& s) override;
   bool empty(Session& s, const lint::CheckResult& r) const;
