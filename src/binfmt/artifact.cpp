@@ -123,8 +123,13 @@ void for_each_elf(const Wheel& w, const std::string& shown, const ElfVisitor& v)
 
 ArtifactKind for_each_elf(const fs::path& path, const ElfVisitor& v, const WheelLimits& limits,
                           std::string_view command) {
+  return for_each_elf(open_artifact(path), v, limits, command);
+}
+
+ArtifactKind for_each_elf(const Artifact& a, const ElfVisitor& v, const WheelLimits& limits, std::string_view command) {
+  const fs::path& path = a.path;
   const std::string shown = path.string();
-  switch (artifact_kind(path)) {
+  switch (a.kind) {
     case ArtifactKind::file:
       blame(shown, [&] {
         auto elf = try_open_elf(std::make_shared<FileReader>(path));

@@ -44,6 +44,15 @@ bool is_elf_file(const std::filesystem::path& path);
 /// other. Throws DiagnosticError "no such file or directory" naming \a path.
 ArtifactKind artifact_kind(const std::filesystem::path& path);
 
+/// A path given to inspect, prune or verify, with its kind read once.
+struct Artifact {
+  std::filesystem::path path;
+  ArtifactKind kind = ArtifactKind::other;
+};
+
+/// \a path and its kind (artifact_kind); throws as artifact_kind does.
+inline Artifact open_artifact(const std::filesystem::path& path) { return {path, artifact_kind(path)}; }
+
 /// One entry of a directory artifact.
 struct TreeEntry {
   enum class Type {
@@ -115,6 +124,9 @@ struct ElfVisitor {
 /// fault, a member as WHEEL!MEMBER; \a command is the reader a file of no kind
 /// is refused for. Returns \a path's kind: file, directory or wheel.
 ArtifactKind for_each_elf(const std::filesystem::path& path, const ElfVisitor& v, const WheelLimits& limits = {},
+                          std::string_view command = "tailor");
+/// The same walk over \a a, whose kind is already read.
+ArtifactKind for_each_elf(const Artifact& a, const ElfVisitor& v, const WheelLimits& limits = {},
                           std::string_view command = "tailor");
 
 /// The members of the opened wheel \a w, as for_each_elf visits them; \a shown

@@ -64,17 +64,21 @@ void print_usage(std::ostream& out) {
          "Exit status: 0 ok, 1 problems found, 2 bad usage or input, 3 missing environment.\n";
 }
 
-// Parses \a ctx.args into \a c's options, loads what its row needs, runs it.
 int run_row(const Command& c, const std::string& full_name, CommandContext& ctx) {
-  DefinedCommand d = define_command(c, full_name);
-  if (auto rc = parse_args(*d.app, ctx)) return *rc;
   Session s(ctx.out, ctx.err);
-  s.kb_dir = *d.kb_dir;
-  d.run->validate();
-  std::vector<std::string> specs = d.run->specs();
-  if (needs(c, kMatrix))
-    for (const auto& spec : specs) s.matrix(spec);
-  return d.run->run(s);
+  return tailor::run_row(c, full_name, ctx, s);
+}
+
+// The tree or artifact row \a c reads, opened before the run: one refusal of a
+// missing path, whichever command names it.
+void open_input(const Command& c, CommandRun& run, Session& s) {
+  if (!needs(c, kTree) && !needs(c, kArtifact)) return;
+  Input in = run.input();
+  if (in.path.empty()) return;
+  if (needs(c, kTree))
+    s.open_tree(in.path, std::move(in.message), std::move(in.hint));
+  else
+    s.open_artifact(in.path);
 }
 
 const Command* find_in(std::span<const Command> rows, std::string_view name) {
@@ -162,6 +166,19 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
 }  // namespace
 
 std::span<const Command> commands() { return kCommands; }
+
+int run_row(const Command& c, const std::string& full_name, CommandContext& ctx, Session& s) {
+  DefinedCommand d = define_command(c, full_name);
+  if (auto rc = parse_args(*d.app, ctx)) return *rc;
+  s.kb_dir = *d.kb_dir;
+  d.run->validate();
+  d.run->resolve(s);
+  open_input(c, *d.run, s);
+  std::vector<std::string> specs = d.run->specs();
+  if (needs(c, kMatrix))
+    for (const auto& spec : specs) s.matrix(spec);
+  return d.run->run(s);
+}
 
 DefinedCommand define_command(const Command& c, const std::string& full_name) {
   DefinedCommand d{c.make(), std::make_unique<std::string>(), std::make_unique<CLI::App>("", full_name)};

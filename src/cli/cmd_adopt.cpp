@@ -1,7 +1,6 @@
 // tailor adopt TREE [--write] [--name BRANCH] [--fix-calls] [--json]: take over a tree that keeps
 // its own builder. The plan (import/adopt.hpp) says what `tailor generate` would write, replace
 // and remove there; this prints it, as text or JSON, and with --write does it.
-#include <filesystem>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -14,7 +13,6 @@
 #include "import/adopt_json.hpp"
 #include "prune/prune_record.hpp"
 #include "util/exit_status.hpp"
-#include "util/file_error.hpp"
 #include "util/json_text.hpp"
 
 namespace tailor {
@@ -27,6 +25,7 @@ struct AdoptRun final : CommandRun {
   bool write = false, json = false;
 
   void define(CLI::App& app) override;
+  Input input() override { return {dir, "not a directory", ""}; }
   int run(Session& s) override;
 };
 
@@ -83,11 +82,10 @@ void print_summary(Session& s, const AdoptionPlan& p, bool write) {
 }
 
 int AdoptRun::run(Session& s) {
-  if (std::error_code ec; !std::filesystem::is_directory(dir, ec)) throw_file_error(dir, "not a directory");
   options.name = tree_branch_name(dir, options.name);
-  auto lock = lock_tree(dir, s.err, write);
+  auto lock = lock_tree(dir, s.err, write);  // before the tree is read: another --write may be writing it
   AdoptSink sink{[&](const lint::Problem& f) { s.err << f.render(); }, [&](const std::string& w) { s.warn(w); }};
-  AdoptionPlan p = plan_adoption(dir, options, s.facts(), sink);
+  AdoptionPlan p = plan_adoption(dir, s.tree().files(), options, s.facts(), sink);
   if (!json) print_lines(s, p);
   if (std::string refused = adoption_refusals(p, write); !refused.empty()) {
     s.err << refused;

@@ -12,7 +12,6 @@
 #include "cli/session.hpp"
 #include "lint/linter.hpp"
 #include "lint/rules.hpp"
-#include "recipe/recipe_tree.hpp"
 #include "recipe/source_file.hpp"
 #include "util/exit_status.hpp"
 
@@ -26,6 +25,11 @@ struct CheckRun final : CommandRun {
        allow_empty = false, all_sites = false, no_eval = false;
   builder_eval::EvalOptions eval_options;
   void define(CLI::App& app) override;
+  // The knowledge base (a bad --kb) is read before the tree, whose files it tells apart.
+  void resolve(Session& s) override {
+    if (!input().path.empty()) s.facts();
+  }
+  Input input() override { return {list_rules ? "" : dir}; }
   int run(Session& s) override;
   bool empty(Session& s, const lint::CheckResult& r) const;
   int status(const lint::CheckResult& r) const {
@@ -79,7 +83,7 @@ int CheckRun::run(Session& s) {
     return kExitBadInput;
   }
   if (fix || diff) return run_fixes(s);
-  lint::CheckResult r = lint::check_tree(dir, s.facts(), all_sites);
+  lint::CheckResult r = lint::check_tree(dir, s.tree().listing(), s.facts(), all_sites);
   if (empty(s, r)) return kExitBadInput;
   if (!evaluate_builders(s, r)) return kExitMissingEnv;
   s.out << (json ? lint::render_json(r) : lint::render_text(r));
@@ -144,7 +148,7 @@ bool CheckRun::empty(Session& s, const lint::CheckResult& r) const {
 // --fix, --diff: the mechanical fixes, printed, then (--fix) written and checked again.
 int CheckRun::run_fixes(Session& s) {
   const KnowledgeBase& kb = s.facts();
-  std::vector<recipe::SourceFile> files = recipe::read_tree(dir);
+  const std::vector<recipe::SourceFile>& files = s.tree().files();
   lint::CheckResult r = lint::check_files(dir, files, kb, true);  // fixes see every site
   if (empty(s, r)) return kExitBadInput;
   lint::FixPlan plan = lint::plan_fixes(dir, r, files);
@@ -166,7 +170,8 @@ int CheckRun::run_fixes(Session& s) {
     return status(r);
   }
   lint::write_fixes(dir, plan);
-  r = lint::check_tree(dir, kb, all_sites);
+  s.tree().changed();
+  r = lint::check_tree(dir, s.tree().listing(), kb, all_sites);
   if (!evaluate_builders(s, r)) return kExitMissingEnv;
   s.out << (json ? lint::render_json(r) : lint::render_text(r));
   return status(r);

@@ -10,7 +10,6 @@
 #include "cli/options.hpp"
 #include "cli/session.hpp"
 #include "import/spec_import.hpp"
-#include "recipe/recipe_tree.hpp"
 #include "util/diagnostic.hpp"
 #include "util/exit_status.hpp"
 #include "util/json_text.hpp"
@@ -26,6 +25,8 @@ struct ImportRun final : CommandRun {
   bool json = false;
   ImportOptions options;
   void define(CLI::App& app) override;
+  void resolve(Session& s) override;
+  Input input() override { return {dir}; }
   int run(Session& s) override;
   int print_json(Session& s, const ImportResult& r) const;
 };
@@ -49,7 +50,8 @@ int ImportRun::print_json(Session& s, const ImportResult& r) const {
   return r.warnings.empty() ? kExitOk : kExitProblems;
 }
 
-int ImportRun::run(Session& s) {
+// --pin, a pin of the knowledge base; the branch name, safe: both before the tree is read.
+void ImportRun::resolve(Session& s) {
   const KnowledgeBase& kb = s.facts();
   if (!options.pin.empty()) {
     const NixpkgsPin* p = kb.pin(options.pin);
@@ -62,7 +64,10 @@ int ImportRun::run(Session& s) {
     options.pin = p->short_rev;
   }
   name = tree_branch_name(dir, name);
-  ImportResult r = import_spec(name, recipe::read_tree(dir), kb, options);
+}
+
+int ImportRun::run(Session& s) {
+  ImportResult r = import_spec(name, s.tree().files(), s.facts(), options);
   if (json) return print_json(s, r);
   s.out << r.toml;
   for (const auto& w : r.claims) s.warn(w);

@@ -85,7 +85,10 @@ struct InspectRun final : CommandRun {
   std::string path, svg, target;
   bool json = false;
   WheelLimits limits;
+  std::vector<uint32_t> numbers;  ///< --target's SMs
   void define(CLI::App& app) override;
+  void resolve(Session& s) override { numbers = target_numbers(s); }
+  Input input() override { return {path}; }
   int run(Session& s) override;
   std::vector<uint32_t> target_numbers(Session& s) const;
 };
@@ -127,8 +130,7 @@ std::vector<uint32_t> InspectRun::target_numbers(Session& s) const {
 }
 
 int InspectRun::run(Session& s) {
-  std::vector<uint32_t> numbers = target_numbers(s);
-  Inspection in = inspect_path(path, limits);
+  Inspection in = inspect_path(s.artifact(), limits);
   std::optional<Projection> projection;
   if (!numbers.empty()) projection = project(in, target, numbers);
 

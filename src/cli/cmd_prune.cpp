@@ -131,9 +131,12 @@ struct PruneRun final : CommandRun {
   std::vector<std::string> sms, each;
   bool in_place = false, dry_run = false, json = false, keep_ptx = false, no_compact = false, reuse_note_header = false;
   WheelLimits limits;
+  std::vector<FanOutTarget> outputs;  ///< one (--sm), or one per --each target
 
   void define(CLI::App& app) override;
   void validate() override;
+  void resolve(Session& s) override;
+  Input input() override { return {path}; }
   int run(Session& s) override;
   std::unique_ptr<OutputLock> lock_output(Session& s) const;
   std::vector<std::string> target_sms(Session& s) const;
@@ -191,6 +194,17 @@ void PruneRun::validate() {
     usage_error("prune: --reuse-note-header shapes compaction, which --no-compact turns off", "choose one");
   if (out.empty() && !in_place && !dry_run)
     usage_error("prune: say where the result goes", "give -o OUT for a pruned copy, or --in-place");
+}
+
+// The GPUs of each output, checked against the knowledge base before the artifact is read.
+void PruneRun::resolve(Session& s) {
+  using Sms = std::vector<std::vector<std::string>>;
+  for (const auto& sms_one : each.empty() ? Sms{target_sms(s)} : each_targets(s)) {
+    FanOutTarget t;
+    for (const auto& sm : sms_one) t.targets.push_back(prune_target(s.facts(), sm));
+    t.label = variant_label;
+    outputs.push_back(std::move(t));
+  }
 }
 
 // One writer per output: in place, the folder (whose files are replaced) or the
@@ -274,6 +288,7 @@ int PruneRun::report_fan_out(Session& s, const FanOutReport& r) const {
 int PruneRun::run_fan_out(Session& s) {
   FanOutRequest r;
   r.path = path;
+  r.kind = s.artifact().kind;
   r.dir = out;
   // One writer per folder: the lock is on it, or (a folder still to be made) on the one it goes into.
   std::unique_ptr<OutputLock> lock;
@@ -281,18 +296,7 @@ int PruneRun::run_fan_out(Session& s) {
   std::filesystem::path locked = std::filesystem::is_directory(r.dir, ec) ? r.dir : r.dir.parent_path();
   if (locked.empty()) locked = ".";
   if (!dry_run && std::filesystem::is_directory(locked, ec)) lock = std::make_unique<OutputLock>(locked, s.err);
-  if (!each.empty()) {
-    for (const auto& sms_of : each_targets(s)) {
-      FanOutTarget t;
-      for (const auto& sm : sms_of) t.targets.push_back(prune_target(s.facts(), sm));
-      r.outputs.push_back(std::move(t));
-    }
-  } else {
-    FanOutTarget t;
-    for (const auto& sm : target_sms(s)) t.targets.push_back(prune_target(s.facts(), sm));
-    t.label = variant_label;
-    r.outputs.push_back(std::move(t));
-  }
+  r.outputs = outputs;
   r.opts.keep_ptx = keep_ptx;
   r.opts.dry_run = dry_run;
   r.opts.compact = !no_compact;
@@ -328,8 +332,9 @@ int PruneRun::run(Session& s) {
   auto lock = lock_output(s);
   PruneRequest r;
   r.path = path;
+  r.kind = s.artifact().kind;
   r.out = in_place ? std::filesystem::path() : std::filesystem::path(out);
-  for (const auto& sm : target_sms(s)) r.opts.targets.push_back(prune_target(s.facts(), sm));
+  r.opts.targets = outputs.front().targets;
   r.opts.keep_ptx = keep_ptx;
   r.opts.dry_run = dry_run;
   r.opts.compact = !no_compact;

@@ -17,7 +17,6 @@
 #include "lint/linter.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec_loader.hpp"
-#include "recipe/recipe_tree.hpp"
 #include "repin/nix_eval.hpp"
 #include "repin/repin.hpp"
 #include "repin/spec_repin.hpp"
@@ -225,15 +224,9 @@ void add_repin_options(CLI::App& app, RepinArgs& a) {
                "print the edits, the check of the result and what is left to verify as one JSON object");
 }
 
-// The tree and --nixpkgs exist, and nix-instantiate with it; an exit status when not.
-std::optional<int> check_tree_inputs(CommandContext& ctx, const RepinArgs& a) {
+// --nixpkgs exists, and nix-instantiate with it; an exit status when not.
+std::optional<int> check_nixpkgs(CommandContext& ctx, const RepinArgs& a) {
   std::error_code ec;
-  if (!fs::is_directory(a.dir, ec))
-    return refuse(ctx, a.dir, "repin: not a directory",
-                  fs::is_regular_file(a.dir, ec) && a.dir.ends_with(".toml")
-                      ? "to move a matrix spec: tailor repin --rewrite-spec SPEC.toml --rev REV"
-                      : "tailor repin DIR --rev REV: DIR is a recipe tree (a branch checkout or .flox/pkgs)",
-                  kExitBadInput);
   if (a.nixpkgs.empty()) return std::nullopt;
   if (!fs::is_directory(a.nixpkgs, ec))
     return refuse(ctx, a.nixpkgs, "repin: --nixpkgs is not a directory",
@@ -278,13 +271,14 @@ void write_tree_result(CommandContext& ctx, const RepinArgs& a, const repin::Rep
   }
 }
 
-int repin_tree(CommandContext& ctx, const RepinArgs& a, repin::RepinOptions o, const KnowledgeBase& kb, Json& report) {
-  if (auto rc = check_tree_inputs(ctx, a)) return *rc;
+int repin_tree(CommandContext& ctx, const RepinArgs& a, repin::RepinOptions o, const KnowledgeBase& kb, InputTree& tree,
+               Json& report) {
+  if (auto rc = check_nixpkgs(ctx, a)) return *rc;
   if (!a.out.empty() && !a.dry_run) {
     repin::check_output_dir(a.dir, a.out);
     o.output_root = a.out;
   }
-  std::vector<recipe::SourceFile> files = recipe::read_tree(a.dir);
+  std::vector<recipe::SourceFile> files = tree.files();
   for (auto& f : files)  // Flox manifests and other TOML: check reads only .nix and the docs
     if (f.rel.ends_with(".toml")) f.text = read_file(fs::path(a.dir) / f.rel);
   repin::RepinPlan plan = repin::plan_repin(a.dir, std::move(files), o, kb);
@@ -348,6 +342,8 @@ struct RepinRun final : CommandRun {
     add_repin_options(app, a);
   }
   void validate() override;
+  void resolve(Session& s) override;
+  Input input() override;
   int run(Session& s) override;
 };
 
@@ -361,7 +357,8 @@ void RepinRun::validate() {
   o.branch = a.branch;
 }
 
-int RepinRun::run(Session& s) {
+// The arguments, before anything is read.
+void RepinRun::resolve(Session& s) {
   if (!a.old_spec.empty()) {
     s.warn("repin --spec is deprecated: it is now --rewrite-spec SPEC.toml");
     if (a.spec.empty()) a.spec = a.old_spec;
@@ -377,6 +374,20 @@ int RepinRun::run(Session& s) {
   if (o.python_set) repin::parse_python_set(*o.python_set);
   if (!a.spec.empty() && !a.nixpkgs.empty())
     usage_error("repin: --nixpkgs applies to trees, not to --rewrite-spec", "drop --nixpkgs");
+}
+
+// The tree, unless a spec moves; a spec given where the tree goes: the hint names the option.
+Input RepinRun::input() {
+  if (!a.spec.empty()) return {};
+  std::error_code ec;
+  bool spec_file = fs::is_regular_file(a.dir, ec) && a.dir.ends_with(".toml");
+  return {a.dir, "repin: not a directory",
+          spec_file ? "to move a matrix spec: tailor repin --rewrite-spec SPEC.toml --rev REV"
+                    : "tailor repin DIR --rev REV: DIR is a recipe tree (a branch checkout or .flox/pkgs)"};
+}
+
+int RepinRun::run(Session& s) {
+  const KnowledgeBase& kb = s.facts();
   // --json: the text report goes nowhere; the facts it shows are collected.
   std::ostringstream discarded;
   CommandContext text{{}, a.json ? discarded : s.out, s.err};
@@ -388,14 +399,14 @@ int RepinRun::run(Session& s) {
   bool layout = !adopted.empty() && a.out.empty() && fs::is_regular_file(adopted, ec) &&
                 read_text_file(adopted, "spec").find("\n[layout]\n") != std::string::npos;
   int status = layout           ? repin_spec(text, adopted, o, kb, "", a.dry_run, report)
-               : a.spec.empty() ? repin_tree(text, a, o, kb, report)
+               : a.spec.empty() ? repin_tree(text, a, o, kb, s.tree(), report)
                                 : repin_spec(text, a.spec, o, kb, a.out, a.dry_run, report);
   if (layout && status == kExitOk)
     text.out << fmt::format(
         "the tree keeps its builder: `tailor generate {} -o {}` writes the tables and wrappers the moved pins "
         "reach\n",
         adopted, a.dir);
-  if (a.json) s.out << json_text(report);
+  if (a.json && !report.is_null()) s.out << json_text(report);  // refused: no report
   return status;
 }
 

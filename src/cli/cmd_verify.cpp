@@ -40,7 +40,7 @@ struct VerifyRun final : CommandRun {
   bool json = false, no_run = false;
 
   void define(CLI::App& app) override;
-  void validate() override;
+  Input input() override { return {path}; }
   std::vector<std::string> specs() override;
   int run(Session& s) override;
   VariantPromise promise(Session& s) const;
@@ -62,12 +62,7 @@ void VerifyRun::define(CLI::App& app) {
   app.add_flag("--json", json, "print JSON");
 }
 
-// The artifact must be there; the spec is read only for --variant.
-void VerifyRun::validate() {
-  std::error_code ec;
-  if (!fs::exists(path, ec)) throw_file_error(path, "no such file or directory");
-}
-
+// The spec is read only for --variant.
 std::vector<std::string> VerifyRun::specs() {
   if (variant.empty()) return {};
   return {spec_arg};
@@ -112,7 +107,7 @@ int VerifyRun::run(Session& s) {
   // One knowledge base for the promise and every check (--kb overlays it).
   const KnowledgeBase& kb = s.facts();
   VariantPromise p = promise(s);
-  Inspection in = inspect_path(path);
+  Inspection in = inspect_path(s.artifact());
   std::vector<Check> checks = static_checks(kb, p, in, path);
   if (no_run)
     checks.push_back({"python", CheckStatus::skipped, "--static: no Python run"});

@@ -1,5 +1,7 @@
 #include "cli/session.hpp"
 
+#include <stdexcept>
+
 #include "cli/options.hpp"
 #include "matrix/spec_loader.hpp"
 
@@ -32,6 +34,24 @@ Expanded& Session::matrix(const std::string& spec_arg) {
     slot = std::make_unique<Expanded>(Expanded{std::move(spec), std::move(m)});
   }
   return *slot;
+}
+
+InputTree& Session::tree() {
+  if (!tree_) throw std::logic_error("no recipe tree was opened: the command's row does not declare kTree");
+  return *tree_;
+}
+
+const Artifact& Session::artifact() {
+  if (!artifact_) throw std::logic_error("no artifact was opened: the command's row does not declare kArtifact");
+  return *artifact_;
+}
+
+void Session::open_tree(const std::string& dir, std::string message, std::string hint) {
+  if (!tree_ || tree_->dir() != dir) tree_.emplace(dir, std::move(message), std::move(hint));
+}
+
+void Session::open_artifact(const std::string& path) {
+  if (!artifact_ || artifact_->path != path) artifact_ = tailor::open_artifact(path);
 }
 
 }  // namespace tailor

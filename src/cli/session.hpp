@@ -1,8 +1,9 @@
 #pragma once
 /// What the dispatcher loads for a command, once: the knowledge base (with
-/// the --kb overlay) and each spec's expanded matrix. Expanding prints the
-/// matrix's warnings (relied-on disputes, unrecorded CUDA sets, unhashed
-/// recipes) the same way for every command, once per spec.
+/// the --kb overlay), each spec's expanded matrix, and the recipe tree or
+/// built artifact the command reads. Expanding prints the matrix's warnings
+/// (relied-on disputes, unrecorded CUDA sets, unhashed recipes) the same way
+/// for every command, once per spec.
 
 #include <map>
 #include <memory>
@@ -10,6 +11,8 @@
 #include <ostream>
 #include <string>
 
+#include "binfmt/artifact.hpp"
+#include "cli/input_tree.hpp"
 #include "host/host_tables.hpp"
 #include "kb/knowledge_base.hpp"
 #include "matrix/expand.hpp"
@@ -46,9 +49,24 @@ class Session {
   /// with the same overlay as facts().
   const HostTables& hosts();
 
+  /// The recipe tree a kTree row reads, opened by the dispatcher before the
+  /// run. Throws std::logic_error when none was opened (a row without kTree).
+  InputTree& tree();
+  /// The library, folder or wheel a kArtifact row reads, its kind read by the
+  /// dispatcher before the run. Throws std::logic_error when none was opened.
+  const Artifact& artifact();
+
+  /// The dispatcher's: opens the tree at \a dir (InputTree says how it refuses
+  /// one); the same directory again keeps what was read of it.
+  void open_tree(const std::string& dir, std::string message, std::string hint);
+  /// The dispatcher's: reads \a path's kind; "PATH: error: no such file or directory" when it is missing.
+  void open_artifact(const std::string& path);
+
  private:
   std::optional<KnowledgeBase> kb_;
   std::optional<HostTables> hosts_;
+  std::optional<InputTree> tree_;
+  std::optional<Artifact> artifact_;
   std::map<std::string, std::unique_ptr<Expanded>> matrices_;
 };
 

@@ -56,12 +56,11 @@ std::vector<int> differing_lines(const std::string& a, const std::string& b) {
   return diff;
 }
 
-// The tree, read; a wrapper whose call contradicts its name (isa = "avx512" in
+// The tree's files, read; a wrapper whose call contradicts its name (isa = "avx512" in
 // …-sm89-avx2.nix) is reported and read as its name says, so the import learns the
 // team's template, not the mistake.
-std::vector<recipe::SourceFile> read_as_named(const std::string& dir, const KnowledgeBase& kb, const AdoptSink& sink,
-                                              AdoptionPlan& plan) {
-  std::vector<recipe::SourceFile> files = recipe::read_tree(dir);
+std::vector<recipe::SourceFile> read_as_named(const std::string& dir, std::vector<recipe::SourceFile> files,
+                                              const KnowledgeBase& kb, const AdoptSink& sink, AdoptionPlan& plan) {
   lint::CheckResult r = lint::check_files(dir, files, kb, true);
   std::erase_if(r.problems, [](const lint::Problem& p) { return p.rule->code != "TLR045"; });
   if (r.problems.empty()) return files;
@@ -167,9 +166,14 @@ void page_notes(AdoptionPlan& plan, const LayoutImport& li, const std::set<std::
 
 AdoptionPlan plan_adoption(const std::string& dir, const AdoptOptions& options, const KnowledgeBase& kb,
                            const AdoptSink& sink) {
+  return plan_adoption(dir, recipe::read_tree(dir), options, kb, sink);
+}
+
+AdoptionPlan plan_adoption(const std::string& dir, std::vector<recipe::SourceFile> read, const AdoptOptions& options,
+                           const KnowledgeBase& kb, const AdoptSink& sink) {
   AdoptionPlan plan;
   plan.dir = dir;
-  std::vector<recipe::SourceFile> files = read_as_named(dir, kb, sink, plan);
+  std::vector<recipe::SourceFile> files = read_as_named(dir, std::move(read), kb, sink, plan);
   // The variants: the spec imported, parsed and expanded once (a [layout] changes no variant:
   // the wrappers', tables' and final stages add theirs to this Spec and share its Matrix).
   ImportResult imported = import_spec(options.name, files, kb);

@@ -92,6 +92,9 @@ struct AdoptSink {
 /// spec cannot be imported.
 AdoptionPlan plan_adoption(const std::string& dir, const AdoptOptions& options, const KnowledgeBase& kb,
                            const AdoptSink& sink);
+/// The same, of the tree at \a dir whose files recipe::read_tree read as \a files.
+AdoptionPlan plan_adoption(const std::string& dir, std::vector<recipe::SourceFile> files, const AdoptOptions& options,
+                           const KnowledgeBase& kb, const AdoptSink& sink);
 
 /// Why \a plan may not be written: the wrappers fit no layout (why), TREE/tailor.toml is
 /// another spec, or a file tailor wrote was edited since; the diagnostics as printed,

@@ -169,9 +169,14 @@ Inspection inspect_bytes(std::string root, ByteSlice bytes, const WheelLimits& l
 }
 
 Inspection inspect_path(const std::filesystem::path& path, const WheelLimits& limits) {
+  return inspect_path(open_artifact(path), limits);
+}
+
+Inspection inspect_path(const Artifact& a, const WheelLimits& limits) {
+  const std::filesystem::path& path = a.path;
   Inspection in;
   in.root = path.string();
-  ArtifactKind kind = for_each_elf(path, filling(in), limits, "tailor inspect");
+  ArtifactKind kind = for_each_elf(a, filling(in), limits, "tailor inspect");
   in.kind = std::string(kind_name(kind));
   if (kind == ArtifactKind::wheel) sort_files(in);
   if (kind == ArtifactKind::directory && in.files.empty() && in.broken.empty() && !in.other_files) {

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "binfmt/artifact.hpp"
 #include "binfmt/elf_file.hpp"
 #include "binfmt/fatbin.hpp"
 #include "binfmt/wheel.hpp"
@@ -101,5 +102,7 @@ Inspection inspect_bytes(std::string root, ByteSlice bytes, const WheelLimits& l
 /// Inspects a file (ELF or wheel) or a directory (every regular file under
 /// it, symlinks not followed). Throws DiagnosticError naming the file at fault.
 Inspection inspect_path(const std::filesystem::path& path, const WheelLimits& limits = {});
+/// The same, of \a a, whose kind is already read.
+Inspection inspect_path(const Artifact& a, const WheelLimits& limits = {});
 
 }  // namespace tailor

@@ -143,8 +143,13 @@ void add_problems(CheckResult& r, std::vector<Problem> more) {
 }
 
 CheckResult check_tree(const std::string& dir, const KnowledgeBase& kb, bool all_sites) {
+  return check_tree(dir, list_tree(dir), kb, all_sites);
+}
+
+CheckResult check_tree(const std::string& dir, std::vector<SourceFile> listed, const KnowledgeBase& kb,
+                       bool all_sites) {
   CheckResult r;
-  LintTree t = make_tree(dir, list_tree(dir), kb, r.problems, dir);
+  LintTree t = make_tree(dir, std::move(listed), kb, r.problems, dir);
   return run_rules(std::move(t), kb, std::move(r), all_sites);
 }
 

@@ -38,6 +38,10 @@ CheckResult findings_not_in(const CheckResult& after, const CheckResult& before)
 
 /// Reads and checks the tree under \a dir. Throws DiagnosticError if \a dir is not a directory.
 CheckResult check_tree(const std::string& dir, const KnowledgeBase& kb, bool all_sites = false);
+/// Checks the tree under \a dir whose files list_tree(\a dir) gave as \a listed:
+/// each text is read as its file is parsed, and given back once its facts are read.
+CheckResult check_tree(const std::string& dir, std::vector<SourceFile> listed, const KnowledgeBase& kb,
+                       bool all_sites = false);
 
 /// The fixes of one file: its edits, a rename, and what each fix does.
 struct FileFix {

@@ -630,7 +630,7 @@ PruneReport prune_path(const PruneRequest& r) {
   for (const auto& t : r.opts.targets) rep.sm.push_back(t.sm);
   rep.keep_ptx = r.opts.keep_ptx;
   rep.dry_run = r.opts.dry_run;
-  const ArtifactKind kind = artifact_kind(r.path);
+  const ArtifactKind kind = r.kind ? *r.kind : artifact_kind(r.path);
   if (!r.out.empty() && !r.opts.dry_run && fs::exists(fs::symlink_status(r.out)))
     throw_file_error(r.out, "the output exists already",
                      "tailor prune never overwrites: remove it, or choose another -o");
@@ -794,7 +794,7 @@ void fan_out_wheel(const FanOutRequest& r, const FanOutPlaces& places, bool writ
 FanOutReport prune_fan_out(const FanOutRequest& r) {
   auto start = std::chrono::steady_clock::now();
   // As prune_path reads it: a folder, an ELF file, else a wheel.
-  const ArtifactKind kind = artifact_kind(r.path);
+  const ArtifactKind kind = r.kind ? *r.kind : artifact_kind(r.path);
   const bool is_wheel = kind != ArtifactKind::directory && kind != ArtifactKind::file;
   const bool write = !r.opts.dry_run;
   const std::vector<std::string> labels = labels_of(r);

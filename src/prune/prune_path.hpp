@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "binfmt/artifact.hpp"
 #include "binfmt/wheel.hpp"
 #include "prune/prune_file.hpp"
 #include "prune/prune_report.hpp"
@@ -15,7 +16,8 @@ namespace tailor {
 
 struct PruneRequest {
   std::filesystem::path path;
-  std::filesystem::path out;  ///< empty: in place (or nothing, with dry_run)
+  std::optional<ArtifactKind> kind;  ///< path's, as the caller read it (tailor's Session); nullopt: read here
+  std::filesystem::path out;         ///< empty: in place (or nothing, with dry_run)
   PruneOptions opts;
   WheelLimits limits;  ///< how far a wheel may unpack
 };
@@ -38,7 +40,8 @@ struct FanOutTarget {
 /// (merged with one already there); a library or folder as dir/{label}/{its name}.
 struct FanOutRequest {
   std::filesystem::path path;
-  std::filesystem::path dir;  ///< made when missing; unused by a dry run
+  std::optional<ArtifactKind> kind;  ///< path's, as the caller read it; nullopt: read here
+  std::filesystem::path dir;         ///< made when missing; unused by a dry run
   std::vector<FanOutTarget> outputs;
   PruneOptions opts;  ///< its targets are unused
   WheelLimits limits;

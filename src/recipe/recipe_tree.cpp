@@ -137,12 +137,16 @@ std::vector<SourceFile> list_tree(const std::filesystem::path& dir) {
   return out;
 }
 
+void read_texts(const std::filesystem::path& dir, std::vector<SourceFile>& files) {
+  // Reads overlap on the cores (a cold cache waits on the disk).
+  read_all(files.size(), [&](size_t i) {
+    if (wanted(files[i].rel)) files[i].text = slurp(display_path(dir.native(), files[i].rel));
+  });
+}
+
 std::vector<SourceFile> read_tree(const std::filesystem::path& dir) {
   std::vector<SourceFile> out = list_tree(dir);
-  // Reads overlap on the cores (a cold cache waits on the disk).
-  read_all(out.size(), [&](size_t i) {
-    if (wanted(out[i].rel)) out[i].text = slurp(display_path(dir.native(), out[i].rel));
-  });
+  read_texts(dir, out);
   return out;
 }
 

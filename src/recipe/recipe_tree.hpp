@@ -79,6 +79,10 @@ struct RecipeTree {
 /// if \a dir is not a directory.
 std::vector<SourceFile> list_tree(const std::filesystem::path& dir);
 
+/// Reads the texts of the recipes (*.nix), docs and scripts among \a files, as
+/// list_tree(\a dir) listed them.
+void read_texts(const std::filesystem::path& dir, std::vector<SourceFile>& files);
+
 /// list_tree(dir) with the texts of the recipes (*.nix), docs and scripts read.
 std::vector<SourceFile> read_tree(const std::filesystem::path& dir);
 
