@@ -11,8 +11,11 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
+#include "kb/knowledge_base.hpp"
 #include "matrix/layout_words.hpp"
+#include "matrix/template_words.hpp"
 #include "nix/eval.hpp"
 #include "nix/parser.hpp"
 #include "resource_oracle.hpp"
@@ -54,7 +57,8 @@ std::optional<std::string> rendered(const std::string& tmpl, const std::string& 
   Variant v;
   v.name = "fuzz";
   std::map<std::string, std::string> words;
-  for (auto w : kLayoutWords) words[std::string(w)] = value;
+  static const std::vector<std::string> all = scope_words(WordScope::variant, paired_attributes(embedded_kb()));
+  for (const auto& w : all) words[w] = value;
   try {
     return render_layout_template(tmpl, v, words);
   } catch (const DiagnosticError&) {

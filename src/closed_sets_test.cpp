@@ -3,7 +3,9 @@
 // kind) are enums parsed once where the data is read, each with one name
 // table (util/enum_names.hpp). No code compares a field holding one of them
 // with a string literal: that would spell the data's names a second time, and
-// a renamed member would compile and silently never match.
+// a renamed member would compile and silently never match. A template word is
+// a row of the word table (matrix/template_words.cpp), asked for its fact: no
+// code compares a text with a word's name either.
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -14,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "support/golden.hpp"
+#include "support/source_scan.hpp"
 
 namespace tailor {
 namespace {
@@ -53,20 +56,36 @@ TEST(ClosedSets, TheScannerFindsAComparisonEitherWayRound) {
 
 TEST(ClosedSets, NoSourceComparesAFieldOfOneWithAString) {
   std::vector<std::string> found;
-  size_t scanned = 0;
-  for (const auto& e : fs::recursive_directory_iterator(test::source_path("src"))) {
-    const fs::path& p = e.path();
-    if (!e.is_regular_file() || (p.extension() != ".cpp" && p.extension() != ".hpp")) continue;
-    if (p.stem().string().ends_with("_test")) continue;  // tests check the names the outputs spell
-    std::ifstream in(p);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    ++scanned;
-    for (const auto& hit : closed_set_comparisons(text))
-      found.push_back(fs::relative(p, test::source_path("")).string() + ":" + hit);
-  }
-  EXPECT_GT(scanned, 300u) << "the scan found too few sources to mean anything";
+  auto all = test::sources("");
+  for (const auto& [path, text] : all)
+    for (const auto& hit : closed_set_comparisons(text)) found.push_back(path + ":" + hit);
+  EXPECT_GT(all.size(), 300u) << "the scan found too few sources to mean anything";
   EXPECT_EQ(found, std::vector<std::string>{})
       << "compare with the enum (util/enum_names.hpp tables) instead of the data's spelling";
+}
+
+// The names of the word table's rows, read from its source ({"sm_nodot", scopes(…)…}): the
+// names a template may write ("*" rows, the paired package's, are the data's).
+std::vector<std::string> word_names() {
+  std::ifstream in(test::source_path("src/matrix/template_words.cpp"));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  static const std::regex row(R"re(\{"([a-z_0-9]+)",\s*scopes\()re");
+  std::vector<std::string> out;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), row); it != std::sregex_iterator(); ++it)
+    out.push_back((*it)[1]);
+  return out;
+}
+
+TEST(ClosedSets, NoSourceComparesATextWithATemplateWordsName) {
+  std::vector<std::string> names = word_names();
+  EXPECT_GT(names.size(), 50u) << "the word table's rows were not found";
+  // Names without '_' ("sm", "cuda", "version") are also an axis's or a block's: the distinct ones.
+  std::string alternatives;
+  for (const auto& n : names)
+    if (n.find('_') != std::string::npos) alternatives += (alternatives.empty() ? "" : "|") + n;
+  std::regex compared(R"re([!=]=\s*"()re" + alternatives + R"re()"|"()re" + alternatives + R"re()"\s*[!=]=)re");
+  EXPECT_EQ(test::matching_lines("", compared), std::vector<std::string>{})
+      << "ask the word table for the word's fact (template_words.hpp)";
 }
 
 }  // namespace

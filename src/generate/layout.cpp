@@ -10,6 +10,7 @@
 #include "matrix/layout_words.hpp"
 #include "matrix/page_template.hpp"
 #include "matrix/table_words.hpp"
+#include "matrix/template_words.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor {
@@ -61,7 +62,7 @@ std::vector<GeneratedFile> layout_tree(const Spec& spec, const Matrix& m, const 
   }
   // The pages: one per (version, CUDA) cell of the matrix.
   for (const auto& [path_tmpl, text] : spec.layout->pages) {
-    auto nodes = parse_page_template(text);
+    auto nodes = parse_page_template(text, paired_attributes(kb));
     for (const auto& [path, cell] : layout_pages(spec, m, kb, path_tmpl)) {
       GeneratedFile f{path, render_page(path_tmpl, nodes, cell, spec, m, kb)};
       f.bare = true;

@@ -7,8 +7,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "import/put_back.hpp"
 #include "kb/driver_rule.hpp"
 #include "matrix/layout_words.hpp"
+#include "matrix/template_words.hpp"
 #include "util/quote.hpp"
 
 namespace tailor {
@@ -48,31 +50,19 @@ std::set<std::string> candidates(const std::string& word) {
 }
 
 // \a text with the words' values put back as {word}, longest values first.
-std::string put_back(const std::string& text, const std::map<std::string, std::string>& one_by_one) {
+std::string put_back_words(const std::string& text, const std::map<std::string, std::string>& one_by_one) {
   std::map<std::string, std::string> by_value;
   for (const auto& [word, value] : one_by_one)
     by_value[value] += (by_value[value].empty() ? "" : std::string(kOr)) + word;
   std::map<std::string, std::string> words;
   for (const auto& [value, word] : by_value) words[word] = value;
-  std::vector<std::pair<std::string, std::string>> by_length(words.begin(), words.end());
+  std::vector<PutWord> by_length;
+  for (const auto& [word, value] : words) by_length.push_back({"{" + word + "}", value});
   std::stable_sort(by_length.begin(), by_length.end(),
-                   [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
-  // Marks what is already a word so that shorter values do not match inside it.
-  std::string out = text;
-  std::vector<bool> taken(out.size(), false);
-  for (const auto& [word, value] : by_length) {
-    if (value.empty()) continue;
-    std::string place = "{" + word + "}";
-    for (size_t at = out.find(value); at != std::string::npos; at = out.find(value, at + 1)) {
-      if (std::any_of(taken.begin() + at, taken.begin() + at + value.size(), [](bool b) { return b; })) continue;
-      if (!stands_alone(out, at, value)) continue;
-      out.replace(at, value.size(), place);
-      taken.erase(taken.begin() + at, taken.begin() + at + value.size());
-      taken.insert(taken.begin() + at, place.size(), true);
-      at += place.size() - 1;
-    }
-  }
-  return out;
+                   [](const PutWord& a, const PutWord& b) { return a.value.size() > b.value.size(); });
+  return put_back(text, by_length, [](const std::string& t, size_t at, size_t end) {
+    return stands_alone(t, at, t.substr(at, end - at));
+  });
 }
 
 // The part of each text between their common prefix and suffix, cut where a
@@ -182,7 +172,8 @@ std::string shape_of(const Pieces& ps) {
 // varies read as the team's GPU names (one per SM and platform) or driver floor (one per CUDA).
 class TemplateLearner {
  public:
-  explicit TemplateLearner(const std::string& dir) : dir_(dir) {}
+  /// \a words: the variant scope's words in the table's order (scope_words).
+  TemplateLearner(const std::string& dir, std::vector<std::string> words) : dir_(dir), words_(std::move(words)) {}
 
   /// Learns the template of \a ws under \a backend (a backend, or a family for its odd
   /// files); \a split: the files of another shape are set apart by family (odd). False
@@ -208,6 +199,7 @@ class TemplateLearner {
   std::map<std::string, std::string> words_of(const Wrapper& w) const;
 
   const std::string& dir_;
+  std::vector<std::string> words_;
 };
 
 std::map<std::string, std::string> TemplateLearner::words_of(const Wrapper& w) const {
@@ -222,7 +214,7 @@ std::vector<Pieces> TemplateLearner::pieces_of(std::vector<Wrapper>& ws, bool sp
   std::vector<Pieces> pieces;
   for (auto& w : ws) {
     if (!split) w.words = words_of(w);  // an odd file writes the floors and names its backend's files write
-    pieces.push_back(template_pieces(put_back(*w.text, w.words)));
+    pieces.push_back(template_pieces(put_back_words(*w.text, w.words)));
   }
   return pieces;
 }
@@ -327,10 +319,9 @@ bool TemplateLearner::learn(const std::string& backend, std::vector<Wrapper>& ws
   std::string tmpl;
   for (size_t i = 0; i < pieces.front().size(); ++i) {
     const TemplatePiece& first = pieces.front()[i];
-    if (first.word) {  // of the words still allowed, the first kLayoutWords lists
-      auto w = std::find_if(kLayoutWords.begin(), kLayoutWords.end(),
-                            [&](std::string_view k) { return allowed[i].count(std::string(k)); });
-      tmpl += "{" + std::string(*w) + "}";
+    if (first.word) {  // of the words still allowed, the first the variant scope lists
+      auto w = std::find_if(words_.begin(), words_.end(), [&](const std::string& k) { return allowed[i].count(k); });
+      tmpl += "{" + *w + "}";
       continue;
     }
     std::vector<std::string> texts;
@@ -440,7 +431,7 @@ std::optional<std::string> wrapper_dir(const std::vector<recipe::SourceFile>& fi
 LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const Spec& spec, const Matrix& m,
                            const KnowledgeBase& kb, const std::string& dir) {
   LayoutImport out;
-  TemplateLearner learner(dir);
+  TemplateLearner learner(dir, scope_words(WordScope::variant, paired_attributes(kb)));
   for (auto& [backend, ws] : wrappers_by_backend(files, spec, m, kb, dir))
     if (!learner.learn(backend, ws, true)) {
       out.why = learner.why;

@@ -10,9 +10,11 @@
 #include "import/page_fit_steps.hpp"
 #include "matrix/page_template.hpp"
 #include "matrix/table_words.hpp"
+#include "matrix/template_words.hpp"
 #include "util/bounded_regex.hpp"
 #include "util/diagnostic.hpp"
 #include "util/quote.hpp"
+#include "util/version_spelling.hpp"
 
 namespace tailor {
 
@@ -27,11 +29,6 @@ std::vector<std::string> lines_of(const std::string& s) {
 }
 
 std::string joined(const std::vector<std::string>& lines) { return fmt::format("{}", fmt::join(lines, "\n")); }
-
-std::string nodot(std::string s) {
-  s.erase(std::remove(s.begin(), s.end(), '.'), s.end());
-  return s;
-}
 
 TemplateLine text_line(std::string text) { return {TemplateLine::Kind::text, std::move(text)}; }
 
@@ -348,7 +345,7 @@ class Fitter {
     fit_.path = path_;
     fit_.text = joined(t);
     try {
-      nodes_ = parse_page_template(fit_.text);
+      nodes_ = parse_page_template(fit_.text, paired_attributes(kb_));
     } catch (const PageTemplateError& e) {
       return fail(fmt::format("the template does not parse: {}", e.what()));
     }

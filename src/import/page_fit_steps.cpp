@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <initializer_list>
 #include <set>
 #include <utility>
 
 #include <fmt/format.h>
+
+#include "import/put_back.hpp"
+#include "matrix/template_words.hpp"
 
 namespace tailor {
 
@@ -41,12 +43,11 @@ bool alone(const std::string& t, size_t at, size_t end, bool number) {
   return !before && !after;
 }
 
-// The \a names \a words holds, with their values, longest value first (0.26.0 before 0.26).
-std::vector<std::pair<std::string, std::string>> longest_first(const std::map<std::string, std::string>& words,
-                                                               std::initializer_list<const char*> names) {
+// The numbers of \a scope \a cell holds, with their values, longest value first (0.26.0 before 0.26).
+std::vector<std::pair<std::string, std::string>> longest_first(const PageCell& cell, WordScope scope) {
   std::vector<std::pair<std::string, std::string>> out;
-  for (const char* w : names)
-    if (auto it = words.find(w); it != words.end()) out.emplace_back(w, it->second);
+  for (const auto& w : scope_words(scope, cell.paired_attributes(), WordKind::number))
+    if (auto it = cell.words.find(w); it != cell.words.end()) out.emplace_back(w, it->second);
   std::stable_sort(out.begin(), out.end(),
                    [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
   return out;
@@ -56,9 +57,7 @@ std::vector<std::pair<std::string, std::string>> longest_first(const std::map<st
 // when it names none.
 std::optional<std::string> path_of(const std::string& rel, const PageCell& cell) {
   std::string t = rel;
-  for (const auto& [w, value] :
-       longest_first(cell.words, {"version", "version_mm", "cuda", "cuda_underscore", "python", "python_nodot"}))
-    t = put_word(t, value, w + "@x", true);
+  for (const auto& [w, value] : longest_first(cell, WordScope::path)) t = put_word(t, value, w + "@x", true);
   if (t == rel) return std::nullopt;
   for (size_t at; (at = t.find("@x}")) != std::string::npos;) t.erase(at, 2);
   return t;
@@ -116,13 +115,13 @@ std::optional<std::pair<size_t, size_t>> text_bounds(const std::map<std::string,
 // rows are the same word ("text"); else a second text ("text_2"). Returns the word.
 std::string record_texts(const std::map<std::string, std::string>& middle,
                          std::map<std::string, std::vector<std::string>>& targets, bool second_kind) {
-  std::string word = "text";
+  size_t n = 1;
   if (second_kind)
     for (const auto& [isa, text] : middle) {
       auto& v = targets[isa];
-      if (v.empty() || v[0] != text) word = "text_2";
+      if (v.empty() || v[0] != text) n = 2;
     }
-  size_t n = word == "text" ? 1 : 2;
+  std::string word = n == 1 ? "text" : "text_2";
   for (const auto& [isa, text] : middle) {
     auto& v = targets[isa];
     if (v.size() < n) v.resize(n);
@@ -178,34 +177,23 @@ std::vector<std::string> either(const std::string& kind, const std::vector<std::
 }  // namespace
 
 std::string put_word(std::string t, const std::string& value, const std::string& word, bool number) {
-  if (value.empty()) return t;
-  std::string with = "{" + word + "}";
-  for (size_t at = t.find(value); at != std::string::npos; at = t.find(value, at + 1)) {
-    if (!alone(t, at, at + value.size(), number) || in_word(t, at, value.size())) continue;
-    t.replace(at, value.size(), with);
-    at += with.size() - 1;
-  }
-  return t;
+  return put_back(std::move(t), {{"{" + word + "}", value}}, [number](const std::string& text, size_t at, size_t end) {
+    return alone(text, at, end, number) && !in_word(text, at, end - at);
+  });
 }
 
 std::string put_sm(std::string t, const std::string& nodot, const std::string& word) {
-  std::string with = "{" + word + "}";
-  for (size_t at = t.find(nodot); at != std::string::npos; at = t.find(nodot, at + 1)) {
-    size_t end = at + nodot.size();
+  return put_back(std::move(t), {{"{" + word + "}", nodot}}, [](const std::string& text, size_t at, size_t end) {
     size_t s = at;
-    if (s > 0 && (t[s - 1] == '_' || t[s - 1] == ' ')) --s;
-    bool after_sm = s >= 2 && std::tolower(static_cast<unsigned char>(t[s - 2])) == 's' &&
-                    std::tolower(static_cast<unsigned char>(t[s - 1])) == 'm';
-    if (!after_sm || (end < t.size() && digit(t[end])) || in_word(t, at, nodot.size())) continue;
-    t.replace(at, nodot.size(), with);
-    at += with.size() - 1;
-  }
-  return t;
+    if (s > 0 && (text[s - 1] == '_' || text[s - 1] == ' ')) --s;
+    bool after_sm = s >= 2 && std::tolower(static_cast<unsigned char>(text[s - 2])) == 's' &&
+                    std::tolower(static_cast<unsigned char>(text[s - 1])) == 'm';
+    return after_sm && !(end < text.size() && digit(text[end])) && !in_word(text, at, end - at);
+  });
 }
 
 std::string put_cell(std::string t, const PageCell& c, const TeamFacts& team) {
-  auto words = longest_first(c.words, {"version", "torch", "version_mm", "torch_mm", "version_mm_nodot", "cuda",
-                                       "cuda_underscore", "python", "python_nodot"});
+  auto words = longest_first(c, WordScope::cell);
   // The floor only on a line that speaks of the driver: "550" elsewhere is no floor.
   std::string lower = t;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return std::tolower(ch); });

@@ -139,7 +139,7 @@ TEST(PageFit, OneTemplateWithBlocksPerSmTargetAndMissingSmFitsEveryPage) {
   // which joins the list of the SMs the cell lacks.
   Spec spec = x.spec;
   spec.layout->target_text = fit.targets;
-  auto nodes = parse_page_template(fit.text);
+  auto nodes = parse_page_template(fit.text, {"torch"});
   auto cells = page_cells(spec, x.m, embedded_kb());
   ASSERT_EQ(cells.size(), 2u);
   EXPECT_EQ(render_page(fit.path, nodes, cells[0], spec, x.m, embedded_kb()), kPage128);

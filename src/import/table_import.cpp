@@ -19,6 +19,7 @@
 #include "util/bounded_regex.hpp"
 #include "util/diagnostic.hpp"
 #include "util/quote.hpp"
+#include "util/version_spelling.hpp"
 
 namespace tailor {
 
@@ -268,15 +269,11 @@ std::optional<std::string> axis_template(const std::vector<Line>& lines, const K
   std::vector<std::string> own, common;  // each entry's text: as written, and with its key as the axis
   for (const auto& sp : spans) {
     std::string mine, general;
-    std::string nodot = sp.key, dotted = sp.key;
-    if (axis == "sm")
-      nodot.erase(std::remove(nodot.begin(), nodot.end(), '.'), nodot.end());
-    else
-      std::replace(nodot.begin(), nodot.end(), '.', '_');
+    std::string spelled = axis == "sm" ? nodot(sp.key) : underscored(sp.key), dotted = sp.key;
     for (size_t i = sp.first; i <= sp.last; ++i) {
       Line l = lines[i];
       mine += l.tmpl() + "\n";
-      l.put(nodot, (axis == "sm" ? "sm_nodot@" : "cuda_underscore@") + axis, true);
+      l.put(spelled, (axis == "sm" ? "sm_nodot@" : "cuda_underscore@") + axis, true);
       l.put(dotted, axis + "@" + axis, true);
       std::string t = l.tmpl();
       for (const std::string tail : {"}", " "}) {
@@ -493,8 +490,7 @@ std::vector<Line> learn_page(const std::string& text, const Matrix& m, const Kno
   // The page's CUDA: the one CUDA of the matrix it names.
   std::set<std::string> named;
   for (const auto& c : matrix_cudas(m, kb)) {
-    std::string u = c;
-    std::replace(u.begin(), u.end(), '.', '_');
+    std::string u = underscored(c);
     if (text.find("cuda" + u) != std::string::npos || text.find("CUDA " + c + "\n") != std::string::npos)
       named.insert(c);
   }

@@ -10,7 +10,6 @@
 #include <gtest/gtest.h>
 
 #include "kb/knowledge_base.hpp"
-#include "support/golden.hpp"
 #include "support/source_scan.hpp"
 
 namespace tailor {
@@ -55,37 +54,20 @@ TEST(PackageNames, NoSourceOutsideTheTestsNamesAPackage) {
   std::set<std::string> names = package_names();
   ASSERT_TRUE(names.contains("torch") && names.contains("vllm")) << "the knowledge base's packages";
   std::vector<std::string> found;
-  size_t scanned = test::each_source_file(test::source_path("src"), [&](const test::SourceFile& f) {
-    if (f.test_file) return;
-    for (const auto& l : test::string_literals(f.text))
-      if (!named_package(l.text, names).empty())
-        found.push_back(
-            fmt::format("{}: \"{}\"", std::filesystem::relative(f.path, test::source_path("src")).string(), l.text));
-  });
-  EXPECT_GT(scanned, 300u) << "the scan found too few sources to mean anything";
+  auto files = test::sources("");
+  for (const auto& [path, text] : files)
+    for (const auto& l : test::string_literals(text))
+      if (!named_package(l.text, names).empty()) found.push_back(fmt::format("{}: \"{}\"", path, l.text));
+  EXPECT_GT(files.size(), 300u) << "the scan found too few sources to mean anything";
   std::sort(found.begin(), found.end());
   EXPECT_EQ(found, (std::vector<std::string>{
                        // `tailor kb --pins`' shorthand flags, part of the command line: --torch V is --version torch=V.
-                       "cli/cmd_kb.cpp: \"--torch\"",
-                       "cli/cmd_kb.cpp: \"--vllm\"",
+                       "src/cli/cmd_kb.cpp: \"--torch\"",
+                       "src/cli/cmd_kb.cpp: \"--vllm\"",
                        // The key of `recommend --format uv --json` (doc/json.md).
-                       "cli/cmd_recommend.cpp: \"torch\"",
-                       // The template words of [layout] and page templates (issue 60 item 2 moves them to data).
-                       "import/page_fit_steps.cpp: \"torch\"",
-                       "import/page_fit_steps.cpp: \"torch_mm\"",
+                       "src/cli/cmd_recommend.cpp: \"torch\"",
                        // nixpkgs_pins.toml's torch_args: the file format's key for torch's arguments.
-                       "kb/nixpkgs_pin.cpp: \"torch\"",
-                       "matrix/layout_words.cpp: \"torch\"",
-                       "matrix/layout_words.cpp: \"torch\"",
-                       "matrix/layout_words.cpp: \"torch_mm\"",
-                       "matrix/layout_words.hpp: \"torch\"",
-                       "matrix/layout_words.hpp: \"torch_mm\"",
-                       "matrix/page_template.cpp: \"torch\"",
-                       "matrix/page_template.cpp: \"torch\"",
-                       "matrix/page_template.cpp: \"torch_mm\"",
-                       "matrix/page_template.cpp: \"torch_mm\"",
-                       "matrix/spec_layout.cpp: \"torch\"",
-                       "matrix/spec_layout.cpp: \"torch_mm\"",
+                       "src/kb/nixpkgs_pin.cpp: \"torch\"",
                    }));
 }
 

@@ -3,14 +3,11 @@
 #include <algorithm>
 
 #include "kb/read_helpers.hpp"
+#include "util/version_spelling.hpp"
 
 namespace tailor {
 
-std::string PythonVersion::name_token() const {
-  std::string digits = version;
-  digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
-  return "python" + digits;
-}
+std::string PythonVersion::name_token() const { return "python" + nodot(version); }
 
 PythonVersion read_python_version(TableReader& r) {
   PythonVersion p;

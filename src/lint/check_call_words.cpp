@@ -15,6 +15,7 @@
 
 #include "lint/checks.hpp"
 #include "lint/rename_edit.hpp"
+#include "util/version_spelling.hpp"
 
 namespace tailor::lint {
 
@@ -34,17 +35,16 @@ std::array<std::vector<std::string>, kWords> spellings(const NixFile& f) {
   std::array<std::vector<std::string>, kWords> out;
   const Variant& v = *f.variant;
   if (!v.sm.empty() && v.sm_set.empty()) {
-    std::string d = without(v.sm, ".");
+    std::string d = nodot(v.sm);
     out[kSm] = {d, v.sm, "sm_" + d, "sm" + d, "compute_" + d};
   }
   if (!v.isa.empty()) out[kIsa] = {v.isa};
   if (!v.cuda.empty()) {
-    std::string u = v.cuda, d = without(v.cuda, ".");
-    std::replace(u.begin(), u.end(), '.', '_');
+    std::string u = underscored(v.cuda), d = nodot(v.cuda);
     out[kCuda] = {u, v.cuda, d, "cu" + d, "cuda" + u, "cuda" + d};
   }
   if (!v.python.empty()) {
-    std::string d = without(v.python, ".");
+    std::string d = nodot(v.python);
     out[kPython] = {d, v.python, "python" + d, "py" + d, "cp" + d, "python" + v.python};
   }
   // The version word of the package word: "torchvision025" -> "025", passed as "0.25".

@@ -8,6 +8,7 @@
 
 #include "lint/checks.hpp"
 #include "recipe/python_names.hpp"
+#include "util/version_spelling.hpp"
 
 namespace tailor::lint {
 
@@ -49,8 +50,7 @@ std::string family_of(const NixFile& f) {
 std::string family_words(const std::string& family) {
   size_t slash = family.find('/');
   std::string python = family.substr(0, slash), cuda = family.substr(slash + 1);
-  std::string out = python.empty() ? "recipes" : fmt::format("python{} recipes", python);
-  out.erase(std::remove(out.begin(), out.end(), '.'), out.end());
+  std::string out = python.empty() ? "recipes" : fmt::format("python{} recipes", nodot(python));
   if (!cuda.empty()) out += " for CUDA " + cuda;
   return python.empty() && cuda.empty() ? "recipes of this tree" : out;
 }

@@ -7,35 +7,36 @@
 #include <fmt/format.h>
 
 #include "kb/package.hpp"
+#include "matrix/template_words.hpp"
 #include "matrix/variant.hpp"
-#include "util/version.hpp"
 
 namespace tailor {
 
 namespace {
 
-std::string without(std::string s, char c, std::string_view by) {
-  std::string out;
-  for (char x : s) out += x == c ? std::string(by) : std::string(1, x);
-  return out;
+// The words of \a v: word -> value, the word table's recipe scope; a word the variant lacks (no CUDA, no SM) is
+// absent. A paired package's version also as trees spell it in a recipe's file name ({torch_short}: pytorch210-…).
+std::vector<std::pair<std::string, std::string>> words_of(const Variant& v) {
+  auto some = [](const std::string& s) { return s.empty() ? std::nullopt : std::optional<std::string>(s); };
+  auto facts = [&](const TemplateWord& w) -> std::optional<std::string> {
+    switch (w.fact) {
+      case WordFact::backend: return v.backend;
+      case WordFact::version: return some(v.version);
+      case WordFact::python: return some(v.python);
+      case WordFact::cuda: return some(v.cuda);
+      // A set variant has no one SM: the loader refuses {sm} words where a family has sets.
+      case WordFact::sm: return v.sm_set.empty() ? some(v.sm) : std::nullopt;
+      case WordFact::isa: return some(v.isa);
+      default: return std::nullopt;
+    }
+  };
+  return scope_values(WordScope::recipe, facts, v.paired);
 }
 
-// The words of \a v: word -> value; a word the variant lacks (no CUDA, no SM) is absent.
-std::vector<std::pair<std::string, std::string>> words_of(const Variant& v) {
-  std::vector<std::pair<std::string, std::string>> out = {{"backend", v.backend}};
-  if (!v.version.empty()) out.emplace_back("version", v.version);
-  if (!v.python.empty()) out.insert(out.end(), {{"python", v.python}, {"python_nodot", without(v.python, '.', "")}});
-  if (!v.cuda.empty()) out.insert(out.end(), {{"cuda", v.cuda}, {"cuda_underscore", without(v.cuda, '.', "_")}});
-  // A set variant has no one SM: the loader refuses {sm} words where a family has sets.
-  if (!v.sm.empty() && v.sm_set.empty()) out.insert(out.end(), {{"sm", v.sm}, {"sm_nodot", without(v.sm, '.', "")}});
-  if (!v.isa.empty()) out.emplace_back("isa", v.isa);
-  for (const auto& [attribute, version] : v.paired) {
-    out.emplace_back(attribute, version);
-    // "2.10.0" -> "210": the version as trees spell it in a recipe's file name (pytorch210-…).
-    if (auto p = Version::parse(version))
-      out.emplace_back(attribute + "_short", fmt::format("{}{}", p->major(), p->minor()));
-  }
-  return out;
+// Whether \a word is the variant's backend ("cpu"), which a constant may also happen to be.
+bool is_backend(const std::string& word) {
+  const TemplateWord* w = find_word(WordScope::recipe, word, {});
+  return w && w->fact == WordFact::backend;
 }
 
 }  // namespace
@@ -66,12 +67,6 @@ std::string ExternalRecipe::describe(const Variant* v) const {
   return fmt::format("{} of {} at {}", v ? path_for(*v).value_or(path) : path, repo, rev);
 }
 
-const std::vector<std::string>& external_recipe_words() {
-  static const std::vector<std::string> words = {"pkgs", "backend",         "version", "python",   "python_nodot",
-                                                 "cuda", "cuda_underscore", "sm",      "sm_nodot", "isa"};
-  return words;
-}
-
 std::vector<ExternalArg> external_args(const ExternalRecipe& r, const Variant& v) {
   std::vector<std::pair<std::string, std::string>> words = words_of(v);
   std::vector<ExternalArg> out;
@@ -93,14 +88,14 @@ std::vector<ExternalArg> external_args(const ExternalRecipe& r, const Variant& v
 std::string external_arg_template(const std::string& value, const Variant& v) {
   // The most specific word first: "313" is {python_nodot}, never a constant that happens to match.
   for (const auto& [word, w] : words_of(v))
-    if (w == value && word != "backend") return "{" + word + "}";
+    if (w == value && !is_backend(word)) return "{" + word + "}";
   if (value == v.backend) return "{backend}";
   return value;
 }
 
 std::string external_path_template(const std::string& path, const Variant& v) {
   std::vector<std::pair<std::string, std::string>> words = words_of(v);
-  std::erase_if(words, [](const auto& w) { return w.first == "backend"; });  // "cpu" in a name is the tree's own word
+  std::erase_if(words, [](const auto& w) { return is_backend(w.first); });  // "cpu" in a name is the tree's own word
   // The longest value first: "12_8" before "12", so a word is never read out of a longer one.
   std::stable_sort(words.begin(), words.end(),
                    [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });

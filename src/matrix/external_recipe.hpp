@@ -25,12 +25,14 @@ struct ExternalRecipe {
   std::string rev;
   std::string hash;  ///< sha256 of the unpacked tarball (SRI or Nix base32); empty: fetched without one
   /// The recipe inside the repository, "recipes/torch.nix": a template of the
-  /// words of external_recipe_words() where each variant imports its own
+  /// words of the recipe scope (template_words.hpp) where each variant imports its own
   /// (".flox/pkgs/pytorch{torch_short}-python{python_nodot}-cpu-{isa}.nix").
   std::string path;
   /// The arguments the recipe is called with, in the spec's order: name ->
   /// template. "{pkgs}" is the variant's nixpkgs package set; other words are
-  /// filled per variant (external_recipe_words).
+  /// filled per variant: the recipe scope of the word table (template_words.hpp): {pkgs} (alone: the
+  /// package set), {backend}, {version}, {python}, {python_nodot}, {cuda}, {cuda_underscore}, {sm},
+  /// {sm_nodot}, {isa}, and the paired attributes ("{torch}", and "{torch_short}": "210" for 2.10.0).
   std::vector<std::pair<std::string, std::string>> args;
   std::vector<Pos> arg_pos;  ///< where each argument is written
   Pos pos, hash_pos, path_pos;
@@ -51,11 +53,6 @@ struct ExternalRecipe {
 
 /// The recipe of \a recipes that builds \a attribute; null when none.
 const ExternalRecipe* find_external(const std::vector<ExternalRecipe>& recipes, std::string_view attribute);
-
-/// The words an argument's template may use, besides the paired attributes
-/// ("{torch}", and "{torch_short}": "210" for 2.10.0): {pkgs} (alone: the package set), {backend}, {version},
-/// {python}, {python_nodot}, {cuda}, {cuda_underscore}, {sm}, {sm_nodot}, {isa}.
-const std::vector<std::string>& external_recipe_words();
 
 /// One argument as a variant passes it.
 struct ExternalArg {

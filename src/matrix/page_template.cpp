@@ -10,6 +10,7 @@
 #include "kb/driver_rule.hpp"
 #include "matrix/layout_words.hpp"
 #include "matrix/table_words.hpp"
+#include "matrix/template_words.hpp"
 #include "matrix/word_quoting.hpp"
 #include "util/diagnostic.hpp"
 
@@ -17,18 +18,13 @@ namespace tailor {
 
 namespace {
 
-const std::vector<std::string_view>& scope_words(std::string_view level) {
-  static const std::map<std::string_view, std::vector<std::string_view>> words = {
-      {"cell",
-       {"version", "version_mm", "version_mm_nodot", "torch", "torch_mm", "cuda", "cuda_underscore", "driver", "python",
-        "python_nodot", "pythons"}},
-      {"sm", {"sm", "sm_nodot", "arch_name", "gpu_names"}},
-      {"missing", {"sm", "sm_nodot", "arch_name", "gpu_names", "first_cuda", "last_cuda"}},
-      {"target",
-       {"isa", "isa_display", "arch", "gpu_names", "text", "text_2", "text_3", "text_4", "text_5", "text_6", "text_7",
-        "text_8", "text_9"}},
-  };
-  return words.at(level);
+// The word table's scope of a page's "@cell", "@sm", "@target", "@missing"; nullopt for a table word's key.
+std::optional<WordScope> page_scope(std::string_view level) {
+  static constexpr std::pair<std::string_view, WordScope> scopes[] = {
+      {"cell", WordScope::cell}, {"sm", WordScope::sm}, {"target", WordScope::target}, {"missing", WordScope::missing}};
+  for (const auto& [name, scope] : scopes)
+    if (name == level) return scope;
+  return std::nullopt;
 }
 
 bool name_char(char c) {
@@ -50,7 +46,7 @@ bool inside(const std::vector<Frame>& stack, std::string_view block) {
 
 }  // namespace
 
-std::vector<PageNode> parse_page_template(std::string_view t) {
+std::vector<PageNode> parse_page_template(std::string_view t, const std::vector<std::string>& paired) {
   std::vector<PageNode> top;
   std::vector<Frame> stack;
   auto out = [&]() -> std::vector<PageNode>& {
@@ -92,17 +88,16 @@ std::vector<PageNode> parse_page_template(std::string_view t) {
     if (marker && (i == 0 || t[i - 1] == '\n') && end < t.size() && t[end] == '\n') ++end;
     if (word) {
       std::string name(inner.substr(0, at)), level(inner.substr(at + 1));
-      if (std::find(std::begin(kPageScopes), std::end(kPageScopes), level) != std::end(kPageScopes)) {
-        const auto& known = scope_words(level);
-        if (std::find(known.begin(), known.end(), name) == known.end())
-          throw PageTemplateError(
-              i, fmt::format("'{{{}}}' is no word of the {} scope (words: {})", inner, level, fmt::join(known, ", ")));
+      if (auto scope = page_scope(level)) {
+        if (!find_word(*scope, name, paired))
+          throw PageTemplateError(i, fmt::format("'{{{}}}' is no word of the {} scope (words: {})", inner, level,
+                                                 fmt::join(scope_words(*scope, paired), ", ")));
         if (level != "cell" && !inside(stack, level))
           throw PageTemplateError(i, fmt::format("'{{{}}}' stands outside a {{#{}}} block", inner, level));
-      } else if (std::find(kTableWords.begin(), kTableWords.end(), name) == kTableWords.end()) {
+      } else if (!find_word(WordScope::key, name, {})) {
         throw PageTemplateError(i, fmt::format("'{{{}}}' is no word of a page: @cell, @sm, @target, @missing or a "
                                                "table word ({}) with its key",
-                                               inner, fmt::join(kTableWords, ", ")));
+                                               inner, fmt::join(scope_words(WordScope::key, {}), ", ")));
       }
       out().push_back({PageNode::Kind::word, std::string(inner), i, {}, {}});
     } else if (inner[0] == '#') {
@@ -160,11 +155,6 @@ bool cuda_before(const KnowledgeBase& kb, const std::string& a, const std::strin
   return x && y ? x->version < y->version : a < b;
 }
 
-std::string nodot(std::string s) {
-  s.erase(std::remove(s.begin(), s.end(), '.'), s.end());
-  return s;
-}
-
 }  // namespace
 
 std::pair<std::string, std::string> sm_cuda_range(const Matrix& m, const KnowledgeBase& kb, const std::string& package,
@@ -178,21 +168,54 @@ std::pair<std::string, std::string> sm_cuda_range(const Matrix& m, const Knowled
   return {first, last};
 }
 
+namespace {
+
+// The words of \a c: its facts derived as the word table's cell scope says. \a driver:
+// whether the driver rule gives its first variant a floor.
+void cell_words(PageCell& c, bool driver_floor, const Spec& spec, const KnowledgeBase& kb) {
+  std::optional<std::string> driver;
+  // A page's floor serves every GPU of its sections (kb/driver_rule.hpp).
+  if (const CudaToolkit* t = kb.cuda(c.cuda); t && driver_floor) {
+    std::vector<const GpuArch*> gpus;
+    for (const auto& s : c.sms)
+      if (const GpuArch* g = kb.gpu(s.sm)) gpus.push_back(g);
+    std::string team;
+    if (spec.layout)
+      if (auto d = spec.layout->drivers.find(c.cuda); d != spec.layout->drivers.end()) team = d->second;
+    driver = written_floor(*t, gpus, team);
+  }
+  auto facts = [&](const TemplateWord& w) -> std::optional<std::string> {
+    switch (w.fact) {
+      case WordFact::version: return c.version.empty() ? std::nullopt : std::optional(c.version);
+      case WordFact::cuda: return c.cuda;
+      case WordFact::driver: return driver;
+      case WordFact::python: return c.pythons.size() == 1 ? std::optional(c.pythons[0]) : std::nullopt;
+      case WordFact::pythons: return fmt::format("{}", fmt::join(c.pythons, ", "));
+      default: return std::nullopt;
+    }
+  };
+  for (auto& [word, value] : scope_values(WordScope::cell, facts, c.paired)) c.words[word] = value;
+}
+
+}  // namespace
+
+std::vector<std::string> PageCell::paired_attributes() const {
+  std::vector<std::string> out;
+  for (const auto& [attribute, version] : paired) out.push_back(attribute);
+  return out;
+}
+
 std::vector<PageCell> page_cells(const Spec& spec, const Matrix& m, const KnowledgeBase& kb) {
   std::vector<PageCell> cells;
+  std::vector<bool> driver_floor;
   for (const auto& v : m.variants) {
     if (v.cuda.empty() || v.sm.empty() || !v.sm_set.empty()) continue;
     auto c = std::find_if(cells.begin(), cells.end(), [&](const PageCell& x) {
       return x.package == v.package && x.version == v.version && x.cuda == v.cuda;
     });
     if (c == cells.end()) {
-      PageCell n{v.package, v.version, v.cuda, {}, {}, {}, {}};
-      for (const auto& [w, value] : layout_words(v, spec, kb))
-        if (w == "version" || w == "version_mm" || w == "torch" || w == "torch_mm" || w == "cuda" ||
-            w == "cuda_underscore" || w == "driver")
-          n.words[w] = value;
-      if (n.words.count("version_mm")) n.words["version_mm_nodot"] = nodot(n.words["version_mm"]);
-      cells.push_back(std::move(n));
+      cells.push_back({v.package, v.version, v.cuda, {}, {}, {}, {}, variant_paired(v, kb)});
+      driver_floor.push_back(variant_driver(v, spec, kb).has_value());
       c = cells.end() - 1;
     }
     if (!v.python.empty() && std::find(c->pythons.begin(), c->pythons.end(), v.python) == c->pythons.end())
@@ -207,21 +230,11 @@ std::vector<PageCell> page_cells(const Spec& spec, const Matrix& m, const Knowle
                      [&](const PageTarget& t) { return t.isa == v.isa && t.arch == arch; }))
       s->targets.push_back({v.isa, arch});
   }
-  for (auto& c : cells) {
+  for (size_t k = 0; k < cells.size(); ++k) {
+    PageCell& c = cells[k];
     std::sort(c.sms.begin(), c.sms.end(),
               [](const PageSm& a, const PageSm& b) { return sm_number(a.sm) < sm_number(b.sm); });
-    // A page's floor serves every GPU of its sections (kb/driver_rule.hpp).
-    if (const CudaToolkit* t = kb.cuda(c.cuda); t && c.words.count("driver")) {
-      std::vector<const GpuArch*> gpus;
-      for (const auto& s : c.sms)
-        if (const GpuArch* g = kb.gpu(s.sm)) gpus.push_back(g);
-      std::string team;
-      if (spec.layout)
-        if (auto d = spec.layout->drivers.find(c.cuda); d != spec.layout->drivers.end()) team = d->second;
-      c.words["driver"] = written_floor(*t, gpus, team);
-    }
-    c.words["pythons"] = fmt::format("{}", fmt::join(c.pythons, ", "));
-    if (c.pythons.size() == 1) c.words["python"] = c.pythons[0], c.words["python_nodot"] = nodot(c.pythons[0]);
+    cell_words(c, driver_floor[k], spec, kb);
     std::set<std::string> all;
     for (const auto& v : m.variants)
       if (v.package == c.package && v.version == c.version && !v.cuda.empty() && !v.sm.empty() && v.sm_set.empty())
@@ -265,41 +278,59 @@ struct Renderer {
     return table_word("arch_name", s, spec, m, kb);
   }
 
+  // The facts of an SM the cell builds or lacks.
+  std::optional<std::string> sm_fact(const TemplateWord& w, const std::string& s, bool built) const {
+    switch (w.fact) {
+      case WordFact::sm: return s;
+      case WordFact::arch_name: return arch_name(s);
+      case WordFact::gpu_names:
+        return gpu_names(s, built && !sm->targets.empty() ? sm->targets.front().arch : "x86_64");
+      case WordFact::first_cuda:
+      case WordFact::last_cuda: {
+        auto [first, last] = sm_cuda_range(m, kb, cell.package, s);
+        const std::string& c = w.fact == WordFact::first_cuda ? first : last;
+        return c.empty() ? std::nullopt : std::optional(c);
+      }
+      default: return std::nullopt;
+    }
+  }
+  // The facts of a CPU target of the SM.
+  std::optional<std::string> target_fact(const TemplateWord& w) const {
+    switch (w.fact) {
+      case WordFact::isa: return target->isa;
+      case WordFact::arch: return target->arch;
+      case WordFact::isa_display: {
+        const CpuIsa* i = kb.isa(target->isa);
+        return i ? std::optional<std::string>(i->display) : std::nullopt;
+      }
+      case WordFact::gpu_names: return gpu_names(sm->sm, target->arch);
+      case WordFact::target_text: {
+        // text is the first, text_N the Nth.
+        size_t n = w.name.starts_with("text_") ? static_cast<size_t>(w.name.back() - '0') : 1;
+        if (!spec.layout) return std::nullopt;
+        auto it = spec.layout->target_text.find(target->isa);
+        if (it == spec.layout->target_text.end() || it->second.size() < n) return std::nullopt;
+        return it->second[n - 1];
+      }
+      default: return std::nullopt;
+    }
+  }
+
   std::optional<std::string> value(const std::string& name, const std::string& level) const {
-    if (level == "cell") {
-      if (name == "driver")
+    std::optional<WordScope> scope = page_scope(level);
+    if (scope == WordScope::cell) {
+      const TemplateWord* w = find_word(WordScope::cell, name, {});
+      if (w && w->fact == WordFact::driver)
         if (auto t = team_fact("driver@" + cell.cuda)) return t;
       auto it = cell.words.find(name);
       return it == cell.words.end() ? std::nullopt : std::optional<std::string>(it->second);
     }
-    if (level == "sm" || level == "missing") {
-      const std::string& s = level == "sm" ? sm->sm : *missing;
-      if (name == "sm") return s;
-      if (name == "sm_nodot") return nodot(s);
-      if (name == "arch_name") return arch_name(s);
-      if (name == "gpu_names") {
-        std::string arch = level == "sm" && !sm->targets.empty() ? sm->targets.front().arch : "x86_64";
-        return gpu_names(s, arch);
-      }
-      auto [first, last_cuda] = sm_cuda_range(m, kb, cell.package, s);
-      if (name == "first_cuda" && !first.empty()) return first;
-      if (name == "last_cuda" && !last_cuda.empty()) return last_cuda;
-      return std::nullopt;
+    if (scope == WordScope::sm || scope == WordScope::missing) {
+      const std::string& s = scope == WordScope::sm ? sm->sm : *missing;
+      return word_value(*scope, name, [&](const TemplateWord& w) { return sm_fact(w, s, scope == WordScope::sm); });
     }
-    if (level == "target") {
-      if (name == "isa") return target->isa;
-      if (name == "arch") return target->arch;
-      if (name == "isa_display") {
-        const CpuIsa* i = kb.isa(target->isa);
-        return i ? std::optional<std::string>(i->display) : std::nullopt;
-      }
-      if (name == "gpu_names") return gpu_names(sm->sm, target->arch);
-      size_t n = name == "text" ? 1 : static_cast<size_t>(name.back() - '0');
-      if (!spec.layout) return std::nullopt;
-      auto it = spec.layout->target_text.find(target->isa);
-      if (it == spec.layout->target_text.end() || it->second.size() < n) return std::nullopt;
-      return it->second[n - 1];
-    }
+    if (scope == WordScope::target)
+      return word_value(*scope, name, [&](const TemplateWord& w) { return target_fact(w); });
     // A table word: its key is an SM or a CUDA.
     if (auto t = team_fact(name + "@" + level)) return t;
     return table_word(name, level, spec, m, kb);
@@ -374,17 +405,10 @@ std::string render_page(std::string_view path, const std::vector<PageNode>& node
 }
 
 std::optional<std::string> page_path(std::string_view path_tmpl, const PageCell& cell) {
-  std::string out;
-  for (const auto& p : template_pieces(path_tmpl)) {
-    if (!p.word) {
-      out += p.text;
-      continue;
-    }
-    auto it = cell.words.find(p.text);
-    if (it == cell.words.end()) return std::nullopt;
-    out += it->second;
-  }
-  return out;
+  return fill(template_pieces(path_tmpl), [&](const std::string& word) -> std::optional<std::string> {
+    auto it = cell.words.find(word);
+    return it == cell.words.end() ? std::nullopt : std::optional<std::string>(it->second);
+  });
 }
 
 }  // namespace tailor

@@ -28,13 +28,14 @@
 
 namespace tailor {
 
-/// Words by scope. cell: version ("0.26.0"), version_mm ("0.26"), version_mm_nodot ("026"),
-/// torch, torch_mm, cuda, cuda_underscore, driver, python and python_nodot (a cell of one
-/// Python), pythons ("3.12, 3.13"); sm and missing: sm, sm_nodot, arch_name, gpu_names (the
-/// names of its first target's platform); missing also first_cuda and last_cuda (the CUDA
-/// versions the matrix builds the SM with); target: isa, isa_display, arch, gpu_names,
-/// text, text_2 … text_9 (the target's texts of [layout.targets]).
-inline constexpr std::string_view kPageScopes[] = {"cell", "sm", "target", "missing"};
+/// The words of each scope are the word table's (template_words.hpp). cell: version
+/// ("0.26.0"), version_mm ("0.26"), version_mm_nodot ("026"), the paired package's version
+/// and major.minor ({torch}, {torch_mm}: named by the pairing), cuda, cuda_underscore,
+/// driver, python and python_nodot (a cell of one Python), pythons ("3.12, 3.13"); sm and
+/// missing: sm, sm_nodot, arch_name, gpu_names (the names of its first target's platform);
+/// missing also first_cuda and last_cuda (the CUDA versions the matrix builds the SM with);
+/// target: isa, isa_display, arch, gpu_names, text, text_2 … text_9 (the target's texts of
+/// [layout.targets]).
 inline constexpr std::string_view kPageConditions[] = {"missing", "aarch64_only", "x86_64_only", "later", "last"};
 
 /// How deep blocks and conditions may nest.
@@ -54,8 +55,9 @@ struct PageNode {
 };
 
 /// Parses \a text; throws PageTemplateError at the first unknown word, block or condition,
-/// a block where its scope is missing, or an unclosed or stray marker.
-std::vector<PageNode> parse_page_template(std::string_view text);
+/// a block where its scope is missing, or an unclosed or stray marker. \a paired: the
+/// paired packages' attributes (paired_attributes), which name their words.
+std::vector<PageNode> parse_page_template(std::string_view text, const std::vector<std::string>& paired);
 
 /// A target of an SM in a cell: its CPU target and platform's arch ("x86_64").
 struct PageTarget {
@@ -73,6 +75,11 @@ struct PageCell {
   std::map<std::string, std::string> words;  ///< the cell's words ({word@cell})
   std::vector<PageSm> sms;                   ///< the SMs it builds, oldest first
   std::vector<std::string> missing;          ///< SMs of its package and version the cell lacks, oldest first
+  /// What it pairs with that names words ("torch" -> "2.11.0": {torch@cell}), as variant_paired.
+  std::vector<std::pair<std::string, std::string>> paired;
+
+  /// The attributes of paired: the names of its paired words.
+  std::vector<std::string> paired_attributes() const;
 };
 
 /// The cells of \a m: its CUDA variants by package, version and CUDA, in the matrix's order.

@@ -18,7 +18,7 @@ Variant built(const std::string& cuda, const std::string& sm, const std::string&
 
 size_t error_at(std::string_view text) {
   try {
-    parse_page_template(text);
+    parse_page_template(text, {"torch"});
   } catch (const PageTemplateError& e) {
     return e.offset;
   }
@@ -63,7 +63,8 @@ TEST(PageTemplate, APageIsWrittenPerCellWithItsSmsTargetsAndMissingSms) {
       "{/sm}\n"
       "{#if missing}\n"
       "Not here: {#missing}SM{sm_nodot@missing} (from {first_cuda@missing}){#if last}{#else}, {/if}{/missing}.\n"
-      "{/if}\n");
+      "{/if}\n",
+      {"torch"});
   EXPECT_EQ(render_page("p", nodes, cells[0], spec, m, embedded_kb()),
             "# Vision 0.26 (026), CUDA 12.8, driver 570+\n"
             "## SM90 Hopper\n"
@@ -91,7 +92,7 @@ TEST(PageTemplate, AWordWithoutAValueNamesThePageAndTheCell) {
   Matrix m;
   m.variants = {built("12.8", "9.0", "avx512")};
   auto cells = page_cells(spec, m, embedded_kb());
-  auto nodes = parse_page_template("{#sm}{#target}{text@target}{/target}{/sm}");
+  auto nodes = parse_page_template("{#sm}{#target}{text@target}{/target}{/sm}", {});
   try {
     render_page("docs/p.md", nodes, cells[0], spec, m, embedded_kb());
     FAIL() << "no error";

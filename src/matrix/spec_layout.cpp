@@ -24,6 +24,7 @@
 #include "matrix/spec_sections.hpp"
 #include "matrix/spec_values.hpp"
 #include "matrix/table_words.hpp"
+#include "matrix/template_words.hpp"
 #include "matrix/version_table.hpp"
 #include "util/edit_distance.hpp"
 #include "util/embedded.hpp"
@@ -79,6 +80,7 @@ Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& sp
       {"dir", "keep", "replaces", "wrapper", "gpu_names", "drivers", "tables", "pages", "targets", "arch_names"});
   Layout l;
   l.pos = pos_of(t);
+  const std::vector<std::string> paired = paired_attributes(kb);  // the words {torch}, {torch_mm} are the pairing's
   if (auto d = r.string("dir")) l.dir = layout_path(doc, *d, "the wrappers' directory");
   if (auto keep = r.strings("keep"))
     for (const auto& k : *keep) l.keep.push_back(layout_path(doc, k, "a kept file"));
@@ -101,9 +103,9 @@ Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& sp
                                             comment_text(backend)));
     if (!value.is_string()) throw doc.error_at(value, "a wrapper is the text of the file, a string");
     const std::string& text = value.as_string()->get();
-    if (auto bad = unknown_layout_word(text))
+    if (auto bad = unknown_layout_word(text, paired))
       throw doc.error_at(value, fmt::format("'{{{}}}' is no word of a wrapper", *bad),
-                         fmt::format("words: {}", fmt::join(kLayoutWords, ", ")));
+                         fmt::format("words: {}", fmt::join(scope_words(WordScope::variant, paired), ", ")));
     l.wrapper[backend] = text;
   }
   if (const toml::table* g = r.table("gpu_names")) {
@@ -143,13 +145,12 @@ Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& sp
         std::string_view word = std::string_view(p.text).substr(0, p.text.find('@'));
         std::string_view key = std::string_view(p.text).substr(p.text.find('@') + 1);
         // A version table's entry ({#version} blocks, version_table.hpp) has words of its own.
-        bool entry_word =
-            (key == "version" && std::find(kVersionWords.begin(), kVersionWords.end(), word) != kVersionWords.end()) ||
-            (key == "cuda_pin" && (word == "cuda_underscore" || word == "pin"));
-        if (p.word && !entry_word && std::find(kTableWords.begin(), kTableWords.end(), word) == kTableWords.end())
-          throw doc.error_at(
-              value, fmt::format("'{{{}}}' is no word of a table", comment_text(p.text)),
-              fmt::format("words: {}, each followed by @ and its SM or CUDA", fmt::join(kTableWords, ", ")));
+        bool entry_word = (key == "version" && find_word(WordScope::version, word, {})) ||
+                          (key == "cuda_pin" && find_word(WordScope::cuda_pin, word, {}));
+        if (p.word && !entry_word && !find_word(WordScope::key, word, {}))
+          throw doc.error_at(value, fmt::format("'{{{}}}' is no word of a table", comment_text(p.text)),
+                             fmt::format("words: {}, each followed by @ and its SM or CUDA",
+                                         fmt::join(scope_words(WordScope::key, {}), ", ")));
       }
       if (path == l.dir || std::find(l.keep.begin(), l.keep.end(), path) != l.keep.end())
         throw doc.error_at(
@@ -163,17 +164,13 @@ Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& sp
     for (const auto& [key, value] : *pages) {
       std::string path = layout_path(doc, Located<std::string>{std::string(key.str()), pos_of(value)}, "a page");
       if (!value.is_string()) throw doc.error_at(value, "a page is the text of the file, a string");
-      for (const auto& p : template_pieces(path)) {
-        static const std::vector<std::string> cell = {"version",         "version_mm", "version_mm_nodot",
-                                                      "torch",           "torch_mm",   "cuda",
-                                                      "cuda_underscore", "python",     "python_nodot"};
-        if (p.word && std::find(cell.begin(), cell.end(), p.text) == cell.end())
+      for (const auto& p : template_pieces(path))
+        if (p.word && !find_word(WordScope::path, p.text, paired))
           throw doc.error_at(value, fmt::format("'{{{}}}' is no word of a page's path", comment_text(p.text)),
-                             fmt::format("words: {}", fmt::join(cell, ", ")));
-      }
+                             fmt::format("words: {}", fmt::join(scope_words(WordScope::path, paired), ", ")));
       const std::string& text = value.as_string()->get();
       try {
-        parse_page_template(text);
+        parse_page_template(text, paired);
       } catch (const PageTemplateError& e) {
         throw doc.error_at(string_pos(doc, value, e.offset), e.what());
       }

@@ -24,6 +24,7 @@
 #include "matrix/spec_sections.hpp"
 #include "matrix/spec_values.hpp"
 #include "matrix/table_words.hpp"
+#include "matrix/template_words.hpp"
 #include "matrix/version_table.hpp"
 #include "util/edit_distance.hpp"
 #include "util/embedded.hpp"
@@ -51,12 +52,11 @@ std::vector<std::string> companion_bases(const PackageDef& package, const Knowle
   return out;
 }
 
-// One argument template of an external recipe: words of external_recipe_words
-// and the attributes \a paired (what its versions pair with); {pkgs} only alone (a package set, not text).
+// One argument template of an external recipe: the words of the recipe scope, those of the
+// attributes \a paired (what its versions pair with) among them; {pkgs} only alone (a package set, not text).
 void check_external_arg(const TomlDocument& doc, const Located<std::string>& v,
                         const std::vector<std::string>& paired) {
-  std::vector<std::string> words = external_recipe_words();
-  for (const auto& attribute : paired) words.insert(words.end(), {attribute, attribute + "_short"});
+  std::vector<std::string> words = scope_words(WordScope::recipe, paired);
   for (char c : v.value)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
       throw doc.error_at(v.pos, "an argument of the recipe contains a control character", "write it on one line");
@@ -67,7 +67,8 @@ void check_external_arg(const TomlDocument& doc, const Located<std::string>& v,
       throw doc.error_at(v.pos, fmt::format("'{{{}}}' is no word of an external recipe's arguments", word),
                          fmt::format("words: {}", fmt::join(braced, ", ")));
     }
-    if (word == "pkgs" && v.value != "{pkgs}")
+    const TemplateWord* row = find_word(WordScope::recipe, word, {});
+    if (row && row->fact == WordFact::pkgs && v.value != "{pkgs}")
       throw doc.error_at(v.pos, "'{pkgs}' is the variant's nixpkgs package set: it is an argument's whole value",
                          "write pkgs = \"{pkgs}\"");
   }

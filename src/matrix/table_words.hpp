@@ -5,17 +5,17 @@
 /// its facts put back as words: generate writes the facts from the knowledge
 /// base (and [layout.gpu_names]), the rest of the text as the team wrote it.
 
-#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "matrix/expand.hpp"
-#include "matrix/layout_words.hpp"
+#include "matrix/template_fill.hpp"
 
 namespace tailor {
 
+/// The words are the key scope of the word table (template_words.hpp):
 /// gpu_names@SM[ platform]: [layout.gpu_names] (else the knowledge base's products);
 /// arch_name@SM: the architecture's family ("Hopper"); cuda_underscore_list@SM:
 /// the CUDA versions the matrix builds the SM with, as Nix list items
@@ -24,9 +24,6 @@ namespace tailor {
 /// a CPU target's compiler flags, as Nix list items ("\"-mavx2\" \"-mfma\""); sm@SM, sm_nodot@SM
 /// ("9.0", "90"), cuda@CUDA, cuda_underscore@CUDA ("12.8", "12_8"): the key itself, for the
 /// entries of {#sm} and {#cuda} blocks (axis_table.hpp).
-inline constexpr std::array<std::string_view, 10> kTableWords = {
-    "gpu_names", "arch_name", "cuda_underscore_list", "driver", "cuda_attr", "isa_flags", "sm",
-    "sm_nodot",  "cuda",      "cuda_underscore"};
 
 /// The pieces of \a tmpl: "{word@key}" (word of [a-z_], key of [0-9a-z_. ]) is
 /// a word whose text is "word@key"; any other brace is literal.

@@ -6,8 +6,10 @@
 #include <fmt/ranges.h>
 
 #include "matrix/table_words.hpp"
+#include "matrix/template_words.hpp"
 #include "util/diagnostic.hpp"
 #include "util/version.hpp"
+#include "util/version_spelling.hpp"
 
 namespace tailor {
 
@@ -18,23 +20,13 @@ std::string full_rev(const std::string& pin, const KnowledgeBase& kb) {
   return p ? p->rev : pin;
 }
 
-std::string major_minor(const std::string& v) {
-  size_t a = v.find('.');
-  size_t b = a == std::string::npos ? a : v.find('.', a + 1);
-  return v.substr(0, b);
-}
-
-std::string underscore(std::string s) {
-  std::replace(s.begin(), s.end(), '.', '_');
-  return s;
-}
-
 [[noreturn]] void fail(std::string_view path, const std::string& message, const std::string& hint = "") {
   Diagnostic d;
   d.message = fmt::format("[layout.tables] {}: {}", path, message);
   d.hint = !hint.empty() ? hint
-                         : fmt::format("words of {{#version}}: {}; of {{#cuda_pin}}: cuda_underscore, pin",
-                                       fmt::join(kVersionWords, ", "));
+                         : fmt::format("words of {{#version}}: {}; of {{#cuda_pin}}: {}",
+                                       fmt::join(scope_words(WordScope::version, {}), ", "),
+                                       fmt::join(scope_words(WordScope::cuda_pin, {}), ", "));
   throw DiagnosticError(d);
 }
 
@@ -85,10 +77,12 @@ std::string entry(std::string_view path, std::string_view body, const VersionRow
     for (const auto& cuda : row.cudas) {
       const std::string& pin = row.cuda_pin.at(cuda);
       if (pin == row.pin()) continue;
-      out += fill(path, inner, "cuda_pin", [&](const std::string& w) -> std::optional<std::string> {
-        if (w == "cuda_underscore") return underscore(cuda);
-        if (w == "pin") return full_rev(pin, kb);
-        return std::nullopt;
+      out += fill(path, inner, "cuda_pin", [&](const std::string& w) {
+        return word_value(WordScope::cuda_pin, w, [&](const TemplateWord& row) -> std::optional<std::string> {
+          if (row.fact == WordFact::cuda) return cuda;
+          if (row.fact == WordFact::pin) return full_rev(pin, kb);
+          return std::nullopt;
+        });
       });
     }
     i = end;
@@ -151,28 +145,24 @@ std::vector<VersionRow> version_rows(const Spec& spec, const Matrix& m, const Kn
 
 std::optional<std::string> version_word(std::string_view word, const VersionRow& row, const KnowledgeBase& kb) {
   auto some = [](const std::string& s) { return s.empty() ? std::nullopt : std::optional<std::string>(s); };
-  if (word == "version") return row.version;
-  if (word == "version_mm") return major_minor(row.version);
-  if (word == "paired") return some(row.paired);
-  if (word == "paired_mm") return some(major_minor(row.paired));
-  if (word == "pairing") return some(row.pairing);
-  if (word == "dash_pairing") return row.pairing.empty() ? "" : "-" + row.pairing;
-  if (word == "python") return some(row.python);
-  if (word == "python_nodot") {
-    std::string p = row.python;
-    p.erase(std::remove(p.begin(), p.end(), '.'), p.end());
-    return some(p);
-  }
-  if (word == "pin") return some(full_rev(row.pin(), kb));
-  if (word == "cpu_pin") return some(full_rev(row.cpu_pin, kb));
-  if (word == "cuda_underscore_list") {
-    std::vector<std::string> items;
-    for (const auto& c : row.cudas) items.push_back("\"" + underscore(c) + "\"");
-    return fmt::format("{}", fmt::join(items, " "));
-  }
-  if (word == "source_rev") return row.source ? some(row.source->rev) : std::nullopt;
-  if (word == "source_hash") return row.source ? some(row.source->hash) : std::nullopt;
-  return std::nullopt;
+  return word_value(WordScope::version, word, [&](const TemplateWord& w) -> std::optional<std::string> {
+    switch (w.fact) {
+      case WordFact::version: return row.version;
+      case WordFact::paired: return some(row.paired);
+      case WordFact::pairing: return some(row.pairing);
+      case WordFact::python: return some(row.python);
+      case WordFact::pin: return some(full_rev(row.pin(), kb));
+      case WordFact::cpu_pin: return some(full_rev(row.cpu_pin, kb));
+      case WordFact::cuda_list: {
+        std::vector<std::string> items;
+        for (const auto& c : row.cudas) items.push_back("\"" + underscored(c) + "\"");
+        return fmt::format("{}", fmt::join(items, " "));
+      }
+      case WordFact::source_rev: return row.source ? some(row.source->rev) : std::nullopt;
+      case WordFact::source_hash: return row.source ? some(row.source->hash) : std::nullopt;
+      default: return std::nullopt;
+    }
+  });
 }
 
 std::string render_version_blocks(std::string_view path, std::string_view tmpl, const Spec& spec, const Matrix& m,

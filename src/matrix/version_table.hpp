@@ -17,7 +17,6 @@
 /// is not the entry's pin ({cuda_underscore@cuda_pin}, {pin@cuda_pin}). A marker
 /// alone on its line takes the line's end with it.
 
-#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -44,24 +43,12 @@ struct VersionRow {
   std::string pin() const;
 };
 
-/// The words of an entry: version, version_mm, paired, paired_mm, pairing (the
-/// pairing tag, "pt212"), dash_pairing ("-pt212", empty where the version has no
-/// tag: a key written for both, "{version_mm@version}{dash_pairing@version}-…"),
-/// python, python_nodot, pin, cpu_pin (full revisions where the knowledge base
-/// records them), cuda_underscore_list, source_rev, source_hash.
-inline constexpr std::array<std::string_view, 13> kVersionWords = {"version",
-                                                                   "version_mm",
-                                                                   "paired",
-                                                                   "paired_mm",
-                                                                   "pairing",
-                                                                   "dash_pairing",
-                                                                   "python",
-                                                                   "python_nodot",
-                                                                   "pin",
-                                                                   "cpu_pin",
-                                                                   "cuda_underscore_list",
-                                                                   "source_rev",
-                                                                   "source_hash"};
+/// The words of an entry are the version scope of the word table (template_words.hpp):
+/// version, version_mm, paired, paired_mm, pairing (the pairing tag, "pt212"),
+/// dash_pairing ("-pt212", empty where the version has no tag: a key written for both,
+/// "{version_mm@version}{dash_pairing@version}-…"), python, python_nodot, pin, cpu_pin
+/// (full revisions where the knowledge base records them), cuda_underscore_list,
+/// source_rev, source_hash; of {#cuda_pin}: its scope, cuda_underscore and pin.
 
 /// The spec's versions as its matrix builds them, oldest first; one per version and
 /// what it pairs with (the families of one package, one per CUDA, share them; a

@@ -1,27 +1,8 @@
 #include "support/source_scan.hpp"
 
 #include <cctype>
-#include <fstream>
-#include <iterator>
 
 namespace tailor::test {
-
-size_t each_source_file(const std::filesystem::path& root, const std::function<void(const SourceFile&)>& f) {
-  size_t n = 0;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
-    const auto& p = e.path();
-    if (!e.is_regular_file() || (p.extension() != ".cpp" && p.extension() != ".hpp")) continue;
-    SourceFile s;
-    s.path = p;
-    s.folder = p.parent_path().filename().string();
-    s.test_file = p.stem().string().ends_with("_test");
-    std::ifstream in(p);
-    s.text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    f(s);
-    ++n;
-  }
-  return n;
-}
 
 namespace {
 

@@ -1,0 +1,25 @@
+#include "util/version_spelling.hpp"
+
+#include <algorithm>
+
+namespace tailor {
+
+std::string nodot(std::string_view v) {
+  std::string out(v);
+  out.erase(std::remove(out.begin(), out.end(), '.'), out.end());
+  return out;
+}
+
+std::string underscored(std::string_view v) {
+  std::string out(v);
+  std::replace(out.begin(), out.end(), '.', '_');
+  return out;
+}
+
+std::string major_minor_text(std::string_view v) {
+  size_t dot = v.find('.');
+  size_t second = dot == std::string_view::npos ? dot : v.find('.', dot + 1);
+  return std::string(v.substr(0, second));
+}
+
+}  // namespace tailor

@@ -1,0 +1,28 @@
+#include "util/version_spelling.hpp"
+
+#include <gtest/gtest.h>
+
+namespace tailor {
+namespace {
+
+// A version as trees spell it: without its dots, with underscores, cut to major.minor.
+struct Spelled {
+  const char* version;
+  const char* nodot;
+  const char* underscored;
+  const char* major_minor;
+};
+
+TEST(VersionSpelling, EachSpellingOfAVersion) {
+  for (const Spelled& s :
+       {Spelled{"3.13", "313", "3_13", "3.13"}, Spelled{"9.0", "90", "9_0", "9.0"},
+        Spelled{"0.26.0", "0260", "0_26_0", "0.26"}, Spelled{"2.10.0.post1", "2100post1", "2_10_0_post1", "2.10"},
+        Spelled{"12", "12", "12", "12"}}) {
+    EXPECT_EQ(nodot(s.version), s.nodot) << s.version;
+    EXPECT_EQ(underscored(s.version), s.underscored) << s.version;
+    EXPECT_EQ(major_minor_text(s.version), s.major_minor) << s.version;
+  }
+}
+
+}  // namespace
+}  // namespace tailor
