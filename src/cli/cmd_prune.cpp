@@ -141,6 +141,7 @@ struct PruneRun final : CommandRun {
   std::unique_ptr<OutputLock> lock_output(Session& s) const;
   std::vector<std::string> target_sms(Session& s) const;
   std::vector<std::vector<std::string>> each_targets(Session& s) const;
+  PruneOptions options() const;
   int report(Session& s, const PruneReport& report) const;
   int report_fan_out(Session& s, const FanOutReport& report) const;
   int run_fan_out(Session& s);
@@ -297,12 +298,19 @@ int PruneRun::run_fan_out(Session& s) {
   if (locked.empty()) locked = ".";
   if (!dry_run && std::filesystem::is_directory(locked, ec)) lock = std::make_unique<OutputLock>(locked, s.err);
   r.outputs = outputs;
-  r.opts.keep_ptx = keep_ptx;
-  r.opts.dry_run = dry_run;
-  r.opts.compact = !no_compact;
-  r.opts.reuse_note_header = reuse_note_header;
+  r.opts = options();
   r.limits = limits;
   return report_fan_out(s, prune_fan_out(r));
+}
+
+// The options every output shares (fan-out or one); the targets are the output's.
+PruneOptions PruneRun::options() const {
+  PruneOptions o;
+  o.keep_ptx = keep_ptx;
+  o.dry_run = dry_run;
+  o.compact = !no_compact;
+  o.reuse_note_header = reuse_note_header;
+  return o;
 }
 
 int PruneRun::report(Session& s, const PruneReport& report) const {
@@ -334,11 +342,8 @@ int PruneRun::run(Session& s) {
   r.path = path;
   r.kind = s.artifact().kind;
   r.out = in_place ? std::filesystem::path() : std::filesystem::path(out);
+  r.opts = options();
   r.opts.targets = outputs.front().targets;
-  r.opts.keep_ptx = keep_ptx;
-  r.opts.dry_run = dry_run;
-  r.opts.compact = !no_compact;
-  r.opts.reuse_note_header = reuse_note_header;
   r.limits = limits;
   return report(s, prune_path(r));
 }

@@ -54,6 +54,22 @@ class Compaction : public ::testing::Test {
     last_ = nlohmann::json::parse(r.out.empty() ? "{}" : r.out);
     return path(name);
   }
+  // A wheel of distribution \a dist 0.1 holding \a lib as \a member, with its RECORD.
+  std::string one_library_wheel(const std::string& lib, const std::string& dist, const std::string& member) const {
+    const std::string whl = path(dist + "-0.1-py3-none-linux_x86_64.whl"), script = path("make.py");
+    std::ofstream(script)
+        << "import base64,hashlib,sys,zipfile\n"
+           "lib=open(sys.argv[1],'rb').read()\n"
+           "d=sys.argv[3]\n"
+           "m=[(sys.argv[4],lib),(f'{d}-0.1.dist-info/METADATA',f'Metadata-Version: 2.1\\nName: {d}\\nVersion: "
+           "0.1\\n'.encode())]\n"
+           "h=lambda b: base64.urlsafe_b64encode(hashlib.sha256(b).digest()).rstrip(b'=').decode()\n"
+           "rec=''.join(f'{p},sha256={h(b)},{len(b)}\\n' for p,b in m)+f'{d}-0.1.dist-info/RECORD,,\\n'\n"
+           "z=zipfile.ZipFile(sys.argv[2],'w',zipfile.ZIP_DEFLATED)\n"
+           "[z.writestr(p,b) for p,b in m+[(f'{d}-0.1.dist-info/RECORD',rec.encode())]]\n";
+    EXPECT_EQ(run_command("python3 " + script + " " + lib + " " + whl + " " + dist + " " + member, true).status, 0);
+    return whl;
+  }
   test::TempDir dir_{"prune-compact"};
   mutable nlohmann::json last_;
 };
@@ -237,18 +253,7 @@ TEST_F(Compaction, DryRunReportsTheBytesCompactionFrees) {
 
 // In a wheel the member is rewritten smaller, RECORD names its new hash and size.
 TEST_F(Compaction, WheelMembersShrinkAndTheRecordIsExact) {
-  std::string whl = path("cfix-0.1-py3-none-linux_x86_64.whl");
-  std::string script = path("make.py");
-  std::ofstream(script)
-      << "import base64,hashlib,sys,zipfile\n"
-         "lib=open(sys.argv[1],'rb').read()\n"
-         "m=[('cfix/libcompact.so',lib),('cfix-0.1.dist-info/METADATA',b'Metadata-Version: "
-         "2.1\\nName: cfix\\nVersion: 0.1\\n')]\n"
-         "h=lambda d: base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b'=').decode()\n"
-         "rec=''.join(f'{p},sha256={h(d)},{len(d)}\\n' for p,d in m)+'cfix-0.1.dist-info/RECORD,,\\n'\n"
-         "z=zipfile.ZipFile(sys.argv[2],'w',zipfile.ZIP_DEFLATED)\n"
-         "[z.writestr(p,d) for p,d in m+[('cfix-0.1.dist-info/RECORD',rec.encode())]]\n";
-  ASSERT_EQ(run_command("python3 " + script + " " + kCompact + " " + whl, true).status, 0);
+  std::string whl = one_library_wheel(kCompact, "cfix", "cfix/libcompact.so");
   std::string out = pruned(whl, "out.whl");
   auto check = run_command("python3 " + source_path("tests/data/elf/verify-record.py") + " " + out, true);
   EXPECT_EQ(check.status, 0) << check.out;
@@ -334,17 +339,7 @@ TEST_F(Compaction, ReusingTheNoteHeaderReachesFoldersWheelsAndEachOutput) {
   ASSERT_EQ(record["files"].size(), 1u);
   EXPECT_EQ(record["files"][0]["note_header_reused"], true);
 
-  const std::string whl = path("rfix-0.1-py3-none-linux_x86_64.whl"), script = path("make.py");
-  std::ofstream(script)
-      << "import base64,hashlib,sys,zipfile\n"
-         "lib=open(sys.argv[1],'rb').read()\n"
-         "m=[('rfix/librdc.so',lib),('rfix-0.1.dist-info/METADATA',b'Metadata-Version: "
-         "2.1\\nName: rfix\\nVersion: 0.1\\n')]\n"
-         "h=lambda d: base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b'=').decode()\n"
-         "rec=''.join(f'{p},sha256={h(d)},{len(d)}\\n' for p,d in m)+'rfix-0.1.dist-info/RECORD,,\\n'\n"
-         "z=zipfile.ZipFile(sys.argv[2],'w',zipfile.ZIP_DEFLATED)\n"
-         "[z.writestr(p,d) for p,d in m+[('rfix-0.1.dist-info/RECORD',rec.encode())]]\n";
-  ASSERT_EQ(run_command("python3 " + script + " " + kRdc + " " + whl, true).status, 0);
+  const std::string whl = one_library_wheel(kRdc, "rfix", "rfix/librdc.so");
   fs::create_directories(path("w"));
   r = run_tailor(
       {"prune", whl, "--sm", "9.0", "--reuse-note-header", "-o", path("w/rfix-0.1-py3-none-linux_x86_64.whl")});
