@@ -70,6 +70,16 @@ class Compaction : public ::testing::Test {
     EXPECT_EQ(run_command("python3 " + script + " " + lib + " " + whl + " " + dist + " " + member, true).status, 0);
     return whl;
   }
+  // The size of \a member of \a whl, after checking that RECORD names every member's hash and size.
+  size_t recorded_member_size(const std::string& whl, const std::string& member) const {
+    auto check = run_command("python3 " + source_path("tests/data/elf/verify-record.py") + " " + whl, true);
+    EXPECT_EQ(check.status, 0) << check.out;
+    auto size = run_command(
+        "python3 -c \"import zipfile,sys; print(zipfile.ZipFile(sys.argv[1]).getinfo(sys.argv[2])"
+        ".file_size)\" " +
+        whl + " " + member);
+    return size.status == 0 ? std::stoull(size.out) : 0;
+  }
   test::TempDir dir_{"prune-compact"};
   mutable nlohmann::json last_;
 };
@@ -255,13 +265,7 @@ TEST_F(Compaction, DryRunReportsTheBytesCompactionFrees) {
 TEST_F(Compaction, WheelMembersShrinkAndTheRecordIsExact) {
   std::string whl = one_library_wheel(kCompact, "cfix", "cfix/libcompact.so");
   std::string out = pruned(whl, "out.whl");
-  auto check = run_command("python3 " + source_path("tests/data/elf/verify-record.py") + " " + out, true);
-  EXPECT_EQ(check.status, 0) << check.out;
-  auto size = run_command(
-      "python3 -c \"import zipfile,sys; print(zipfile.ZipFile(sys.argv[1]).getinfo("
-      "'cfix/libcompact.so').file_size)\" " +
-      out);
-  EXPECT_EQ(std::stoull(size.out), fs::file_size(pruned(kCompact, "lib.so")));
+  EXPECT_EQ(recorded_member_size(out, "cfix/libcompact.so"), fs::file_size(pruned(kCompact, "lib.so")));
 }
 
 // --reuse-note-header (issue 59): rdc.so, laid out as libnccl.so.2 (__nv_relfatbin, the
@@ -345,16 +349,13 @@ TEST_F(Compaction, ReusingTheNoteHeaderReachesFoldersWheelsAndEachOutput) {
       {"prune", whl, "--sm", "9.0", "--reuse-note-header", "-o", path("w/rfix-0.1-py3-none-linux_x86_64.whl")});
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string out = path("w/rfix-0.1-py3-none-linux_x86_64.whl");
-  auto check = run_command("python3 " + source_path("tests/data/elf/verify-record.py") + " " + out, true);
-  EXPECT_EQ(check.status, 0) << check.out;
-  auto member = run_command(
-      "python3 -c \"import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print(z.getinfo('rfix/librdc.so').file_size); "
-      "print(z.read('rfix-0.1.dist-info/tailor-prune.json').decode())\" " +
+  EXPECT_EQ(recorded_member_size(out, "rfix/librdc.so"), 41272u);
+  auto wheel_record = run_command(
+      "python3 -c \"import zipfile,sys; "
+      "print(zipfile.ZipFile(sys.argv[1]).read('rfix-0.1.dist-info/tailor-prune.json').decode())\" " +
       out);
-  ASSERT_EQ(member.status, 0) << member.err;
-  const size_t nl = member.out.find('\n');
-  EXPECT_EQ(member.out.substr(0, nl), "41272");
-  EXPECT_EQ(nlohmann::json::parse(member.out.substr(nl + 1))["files"][0]["note_header_reused"], true);
+  ASSERT_EQ(wheel_record.status, 0) << wheel_record.err;
+  EXPECT_EQ(nlohmann::json::parse(wheel_record.out)["files"][0]["note_header_reused"], true);
 
   r = run_tailor({"prune", kRdc, "--each", "9.0,12.0", "--reuse-note-header", "-o", path("each"), "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
