@@ -74,11 +74,14 @@ std::vector<Pointer> pointers(const std::vector<uint8_t>& b) {
 }
 
 // Whether the 16 bytes at virtual address \a v of \a kept are those at \a w of
-// \a compacted (or neither file holds any), but for the bytes \a patched marks.
+// \a compacted, but for the bytes \a patched marks. An address no segment of
+// \a kept maps has no bytes to keep: a merged segment may now map what lay
+// between two segments (a relocation into that gap is ill-formed input).
 bool same_bytes(const std::vector<uint8_t>& kept, uint64_t v, const std::vector<uint8_t>& compacted, uint64_t w,
                 const std::vector<char>& patched) {
   auto k = offset_of(kept, v), c = offset_of(compacted, w);
-  if (!k || !c) return !k && !c;
+  if (!k) return true;
+  if (!c) return false;
   const uint64_t n = std::min<uint64_t>(16, kept.size() - *k);
   if (n != std::min<uint64_t>(16, compacted.size() - *c)) return false;
   for (uint64_t j = 0; j < n; ++j)
