@@ -6,11 +6,6 @@
 
 namespace tailor {
 
-std::string major_minor(std::string_view version) {
-  auto v = Version::parse(version);
-  return v ? fmt::format("{}.{}", v->major(), v->minor()) : std::string(version);
-}
-
 PairedRelease paired_release(const PackageDef& p, std::string_view version, std::string_view with_attribute,
                              const KnowledgeBase& kb) {
   std::string mine = major_minor(version);

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "kb/knowledge_base.hpp"
+#include "util/version_spelling.hpp"
 
 namespace tailor {
 
@@ -16,9 +17,6 @@ struct PairedRelease {
   std::string text() const { return or_newer ? release + " or newer" : release; }
   const VersionPairing* table = nullptr;
 };
-
-/// "0.26.0" -> "0.26".
-std::string major_minor(std::string_view version);
 
 /// The release of the package whose attribute is \a with_attribute that \a p's
 /// tables make \a version of \a p for.

@@ -17,6 +17,7 @@
 #include "util/diagnostic.hpp"
 #include "util/edit_distance.hpp"
 #include "util/version.hpp"
+#include "util/version_spelling.hpp"
 
 namespace tailor {
 
@@ -36,12 +37,7 @@ std::string asked(const RecommendRequest& req, std::string_view flag) {
   return req.chosen_by.empty() ? fmt::format("asked for with --{}", flag) : req.chosen_by;
 }
 
-std::string sm_token(std::string_view sm) {
-  std::string t = "sm";
-  for (char c : sm)
-    if (c != '.') t += c;
-  return t;
-}
+std::string sm_token(std::string_view sm) { return "sm" + nodot(sm); }
 
 enum class SmMatch { none = 0, lower_minor = 1, exact = 2 };
 

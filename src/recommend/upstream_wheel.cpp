@@ -10,6 +10,7 @@
 #include "util/read_file.hpp"
 #include "util/toml_reader.hpp"
 #include "util/version.hpp"
+#include "util/version_spelling.hpp"
 
 namespace tailor {
 
@@ -18,17 +19,7 @@ namespace {
 constexpr const char* kFile = "upstream_wheels.toml";
 
 // "12.8" -> "cu128", as the index names it.
-std::string backend_of(const std::string& cuda) {
-  std::string out = "cu";
-  for (char c : cuda)
-    if (c != '.') out += c;
-  return out;
-}
-
-std::string minor_of(const std::string& version) {
-  auto v = Version::parse(version);
-  return v ? fmt::format("{}.{}", v->major(), v->minor()) : version;
-}
+std::string backend_of(const std::string& cuda) { return "cu" + nodot(cuda); }
 
 }  // namespace
 
@@ -215,7 +206,7 @@ std::optional<UpstreamChoice> choose_upstream_wheel(const HostFacts& host, const
                                                     std::string& why) {
   const UpstreamWheels::Release* rel = nullptr;
   for (const auto& r : wheels.releases)
-    if (version.empty() || r.version == minor_of(version)) rel = &r;
+    if (version.empty() || r.version == major_minor(version)) rel = &r;
   if (!rel) {
     std::vector<std::string> known;
     for (const auto& r : wheels.releases) known.push_back(r.version);

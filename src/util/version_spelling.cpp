@@ -2,6 +2,10 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
+#include "util/version.hpp"
+
 namespace tailor {
 
 std::string nodot(std::string_view v) {
@@ -20,6 +24,11 @@ std::string major_minor_text(std::string_view v) {
   size_t dot = v.find('.');
   size_t second = dot == std::string_view::npos ? dot : v.find('.', dot + 1);
   return std::string(v.substr(0, second));
+}
+
+std::string major_minor(std::string_view version) {
+  auto v = Version::parse(version);
+  return v ? fmt::format("{}.{}", v->major(), v->minor()) : std::string(version);
 }
 
 }  // namespace tailor

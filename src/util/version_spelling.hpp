@@ -15,6 +15,11 @@ std::string nodot(std::string_view v);
 std::string underscored(std::string_view v);
 
 /// \a v up to its second dot: "0.25.0" -> "0.25"; \a v itself with fewer than two dots.
+/// The text as a tree spells it (template words): nothing is parsed.
 std::string major_minor_text(std::string_view v);
+
+/// The release \a version belongs to, parsed: "0.26.0" -> "0.26", "2" -> "2.0"; \a version
+/// itself unless every part is decimal. Used to look a release up in a table.
+std::string major_minor(std::string_view version);
 
 }  // namespace tailor

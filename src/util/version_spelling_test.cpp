@@ -24,5 +24,15 @@ TEST(VersionSpelling, EachSpellingOfAVersion) {
   }
 }
 
+// The parsed release, for table lookups: a missing minor counts as 0, and what
+// is not all decimal stays as written. On a plain dotted version it is the text cut.
+TEST(VersionSpelling, MajorMinorParsesTheRelease) {
+  EXPECT_EQ(major_minor("0.26.0"), "0.26");
+  EXPECT_EQ(major_minor("2.11"), "2.11");
+  EXPECT_EQ(major_minor("2"), "2.0");
+  EXPECT_EQ(major_minor("2.10.0.post1"), "2.10.0.post1");
+  for (const char* v : {"0.26.0", "2.11.1", "12.8", "575.51.03"}) EXPECT_EQ(major_minor(v), major_minor_text(v)) << v;
+}
+
 }  // namespace
 }  // namespace tailor
