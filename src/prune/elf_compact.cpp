@@ -85,6 +85,7 @@ class Planner {
     prune_outside();
     patch_segments();
     read_wrappers();
+    check_tables_apart();
     for (const auto& s : elf_.sections) follow_relocations(s);
     patch_wrappers();
     for (const auto& s : elf_.sections) move_symbols(s);
@@ -410,6 +411,29 @@ class Planner {
       if (h) t.in_hole[k] = h;
     }
     return t;
+  }
+
+  // The tables the plan patches, each in bytes of its own: a patch to one table
+  // must not change what another reads (an addend written over a neighbour's r_offset).
+  void check_tables_apart() const {
+    struct Table {
+      std::string name;
+      uint64_t from = 0, to = 0;
+    };
+    std::vector<Table> t{
+        {"the ELF header", 0, sizeof(Elf64_Ehdr)},
+        {"the program headers", elf_.program_table_offset,
+         elf_.program_table_offset + segs_.size() * elf_.program_entry_size},
+        {"the section headers", elf_.section_table_offset, elf_.section_table_offset + elf_.section_table_size}};
+    for (const auto& s : elf_.sections) {
+      const bool patched = ((s.flags & SHF_ALLOC) && s.type == SHT_RELA) || s.type == SHT_SYMTAB ||
+                           s.type == SHT_DYNSYM || &s == wrappers_;
+      if (patched && s.in_file() && s.size) t.push_back({s.name, s.offset, s.offset + s.size});
+    }
+    std::sort(t.begin(), t.end(), [](const Table& a, const Table& b) { return a.from < b.from; });
+    for (size_t i = 1; i < t.size(); ++i)
+      if (t[i].from < t[i - 1].to)
+        refuse(fmt::format("{} and {} overlap: a patch to one would change the other", t[i - 1].name, t[i].name));
   }
 
   void follow_relocations(const ElfSection& s) {
