@@ -14,6 +14,7 @@
 #include "kb/cuda_alias.hpp"
 #include "kb/gpu_arch.hpp"
 #include "lint/linter.hpp"
+#include "matrix/layout_facts.hpp"
 #include "matrix/table_words.hpp"
 #include "matrix/version_table.hpp"
 #include "util/bounded_regex.hpp"

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "kb/driver_rule.hpp"
+#include "matrix/layout_facts.hpp"
 #include "matrix/template_words.hpp"
 #include "util/diagnostic.hpp"
 
@@ -17,20 +17,6 @@ std::optional<std::string> unknown_layout_word(std::string_view tmpl, const std:
   return std::nullopt;
 }
 
-std::optional<std::string> variant_driver(const Variant& v, const Spec& spec, const KnowledgeBase& kb) {
-  const CudaToolkit* t = v.cuda.empty() ? nullptr : kb.cuda(v.cuda);
-  if (!t) return std::nullopt;
-  // The driver rule for the variant's GPUs (kb/driver_rule.hpp), or the team's floor where it meets it.
-  std::vector<const GpuArch*> gpus;
-  for (const auto& sm : v.sms())
-    if (const GpuArch* g = kb.gpu(sm)) gpus.push_back(g);
-  std::string team;
-  if (spec.layout)
-    if (auto d = spec.layout->drivers.find(v.cuda); d != spec.layout->drivers.end()) team = d->second;
-  std::string floor = written_floor(*t, gpus, team);
-  return floor.empty() ? std::nullopt : std::optional<std::string>(floor);
-}
-
 namespace {
 
 std::optional<std::string> some(const std::string& s) { return s.empty() ? std::nullopt : std::optional(s); }
@@ -38,26 +24,7 @@ std::optional<std::string> some(const std::string& s) { return s.empty() ? std::
 // "x86_64-linux" -> "x86_64".
 std::string arch_of(const std::string& platform) { return platform.substr(0, platform.find('-')); }
 
-// The [layout.gpu_names] of the variant's SM and arch, else of its SM, else the knowledge base's products.
-std::optional<std::string> variant_gpu_names(const Variant& v, const Spec& spec, const KnowledgeBase& kb) {
-  const auto& names = spec.layout ? spec.layout->gpu_names : std::map<std::string, std::string>{};
-  if (auto it = names.find(v.sm + " " + arch_of(v.platform)); it != names.end()) return it->second;
-  if (auto it = names.find(v.sm); it != names.end()) return it->second;
-  if (const GpuArch* g = kb.gpu(v.sm)) return fmt::format("{}", fmt::join(g->products, ", "));
-  return std::nullopt;
-}
-
 }  // namespace
-
-std::vector<std::pair<std::string, std::string>> variant_paired(const Variant& v, const KnowledgeBase& kb) {
-  // The paired words name what the pairings of the knowledge base pair with ("torch").
-  std::vector<std::string> attributes = paired_attributes(kb);
-  std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& [attribute, version] : v.paired)
-    if (std::find(attributes.begin(), attributes.end(), attribute) != attributes.end())
-      out.emplace_back(attribute, version);
-  return out;
-}
 
 std::map<std::string, std::string> layout_words(const Variant& v, const Spec& spec, const KnowledgeBase& kb) {
   bool one_sm = !v.sm.empty() && v.sm_set.empty();
@@ -75,7 +42,7 @@ std::map<std::string, std::string> layout_words(const Variant& v, const Spec& sp
         return i ? std::optional(i->display) : std::nullopt;
       }
       case WordFact::sm: return one_sm ? some(v.sm) : std::nullopt;
-      case WordFact::gpu_names: return one_sm ? variant_gpu_names(v, spec, kb) : std::nullopt;
+      case WordFact::gpu_names: return one_sm ? gpu_names(spec, kb, v.sm, arch_of(v.platform)) : std::nullopt;
       default: return std::nullopt;
     }
   };

@@ -19,14 +19,6 @@ namespace tailor {
 /// attributes, paired_attributes); nullopt when none.
 std::optional<std::string> unknown_layout_word(std::string_view tmpl, const std::vector<std::string>& paired);
 
-/// NVIDIA's minimum driver for \a v's CUDA and GPUs, or the team's floor where it
-/// meets it ([layout.drivers]); nullopt without a CUDA the knowledge base knows, or a floor.
-std::optional<std::string> variant_driver(const Variant& v, const Spec& spec, const KnowledgeBase& kb);
-
-/// The versions \a v pairs with that name words: of the packages the knowledge
-/// base's pairings name (paired_attributes), as (attribute, version).
-std::vector<std::pair<std::string, std::string>> variant_paired(const Variant& v, const KnowledgeBase& kb);
-
 /// The words of \a v a wrapper template may name, as \a spec and the knowledge
 /// base give them; a word that has no value for \a v is absent.
 std::map<std::string, std::string> layout_words(const Variant& v, const Spec& spec, const KnowledgeBase& kb);

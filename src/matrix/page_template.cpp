@@ -7,9 +7,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "kb/driver_rule.hpp"
-#include "matrix/layout_words.hpp"
-#include "matrix/table_words.hpp"
+#include "matrix/layout_facts.hpp"
+#include "matrix/template_fill.hpp"
 #include "matrix/template_words.hpp"
 #include "matrix/word_quoting.hpp"
 #include "util/diagnostic.hpp"
@@ -170,19 +169,16 @@ std::pair<std::string, std::string> sm_cuda_range(const Matrix& m, const Knowled
 
 namespace {
 
-// The words of \a c: its facts derived as the word table's cell scope says. \a driver:
+// The words of \a c: its facts derived as the word table's cell scope says. \a has_floor:
 // whether the driver rule gives its first variant a floor.
-void cell_words(PageCell& c, bool driver_floor, const Spec& spec, const KnowledgeBase& kb) {
+void cell_words(PageCell& c, bool has_floor, const Spec& spec, const KnowledgeBase& kb) {
   std::optional<std::string> driver;
   // A page's floor serves every GPU of its sections (kb/driver_rule.hpp).
-  if (const CudaToolkit* t = kb.cuda(c.cuda); t && driver_floor) {
+  if (const CudaToolkit* t = kb.cuda(c.cuda); t && has_floor) {
     std::vector<const GpuArch*> gpus;
     for (const auto& s : c.sms)
       if (const GpuArch* g = kb.gpu(s.sm)) gpus.push_back(g);
-    std::string team;
-    if (spec.layout)
-      if (auto d = spec.layout->drivers.find(c.cuda); d != spec.layout->drivers.end()) team = d->second;
-    driver = written_floor(*t, gpus, team);
+    driver = driver_floor(spec, *t, gpus).value_or("");
   }
   auto facts = [&](const TemplateWord& w) -> std::optional<std::string> {
     switch (w.fact) {
@@ -207,7 +203,7 @@ std::vector<std::string> PageCell::paired_attributes() const {
 
 std::vector<PageCell> page_cells(const Spec& spec, const Matrix& m, const KnowledgeBase& kb) {
   std::vector<PageCell> cells;
-  std::vector<bool> driver_floor;
+  std::vector<bool> has_floor;
   for (const auto& v : m.variants) {
     if (v.cuda.empty() || v.sm.empty() || !v.sm_set.empty()) continue;
     auto c = std::find_if(cells.begin(), cells.end(), [&](const PageCell& x) {
@@ -215,7 +211,7 @@ std::vector<PageCell> page_cells(const Spec& spec, const Matrix& m, const Knowle
     });
     if (c == cells.end()) {
       cells.push_back({v.package, v.version, v.cuda, {}, {}, {}, {}, variant_paired(v, kb)});
-      driver_floor.push_back(variant_driver(v, spec, kb).has_value());
+      has_floor.push_back(variant_driver(v, spec, kb).has_value());
       c = cells.end() - 1;
     }
     if (!v.python.empty() && std::find(c->pythons.begin(), c->pythons.end(), v.python) == c->pythons.end())
@@ -234,7 +230,7 @@ std::vector<PageCell> page_cells(const Spec& spec, const Matrix& m, const Knowle
     PageCell& c = cells[k];
     std::sort(c.sms.begin(), c.sms.end(),
               [](const PageSm& a, const PageSm& b) { return sm_number(a.sm) < sm_number(b.sm); });
-    cell_words(c, driver_floor[k], spec, kb);
+    cell_words(c, has_floor[k], spec, kb);
     std::set<std::string> all;
     for (const auto& v : m.variants)
       if (v.package == c.package && v.version == c.version && !v.cuda.empty() && !v.sm.empty() && v.sm_set.empty())
@@ -271,11 +267,11 @@ struct Renderer {
   std::optional<std::string> gpu_names(const std::string& s, const std::string& arch) const {
     if (auto t = team_fact("gpu_names@" + s + " " + arch)) return t;
     if (auto t = team_fact("gpu_names@" + s)) return t;
-    return table_word("gpu_names", s + " " + arch, spec, m, kb);
+    return key_gpu_names(spec, kb, s + " " + arch);
   }
   std::optional<std::string> arch_name(const std::string& s) const {
     if (auto t = team_fact("arch_name@" + s)) return t;
-    return table_word("arch_name", s, spec, m, kb);
+    return tailor::arch_name(spec, kb, s);
   }
 
   // The facts of an SM the cell builds or lacks.
@@ -333,7 +329,8 @@ struct Renderer {
       return word_value(*scope, name, [&](const TemplateWord& w) { return target_fact(w); });
     // A table word: its key is an SM or a CUDA.
     if (auto t = team_fact(name + "@" + level)) return t;
-    return table_word(name, level, spec, m, kb);
+    return word_value(WordScope::key, name,
+                      [&](const TemplateWord& w) { return key_fact(w.fact, level, spec, m, kb); });
   }
 
   bool holds(const std::string& cond) const {

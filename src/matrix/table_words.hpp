@@ -34,12 +34,6 @@ std::vector<TemplatePiece> table_pieces(std::string_view tmpl);
 std::optional<std::string> table_word(std::string_view word, std::string_view key, const Spec& spec, const Matrix& m,
                                       const KnowledgeBase& kb);
 
-/// The SMs of \a m's variants ("9.0"), oldest first.
-std::vector<std::string> matrix_sms(const Matrix& m);
-
-/// The CUDA versions of \a m's variants ("12.8"), oldest first.
-std::vector<std::string> matrix_cudas(const Matrix& m, const KnowledgeBase& kb);
-
 /// \a tmpl with its words' values; throws DiagnosticError naming \a path for a word without one.
 std::string render_table_template(std::string_view path, std::string_view tmpl, const Spec& spec, const Matrix& m,
                                   const KnowledgeBase& kb);

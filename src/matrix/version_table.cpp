@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "matrix/table_words.hpp"
 #include "matrix/template_words.hpp"
 #include "util/diagnostic.hpp"
 #include "util/version.hpp"
