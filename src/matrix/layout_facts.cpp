@@ -13,8 +13,8 @@
 
 namespace tailor {
 
-std::optional<std::string> driver_floor(const Spec& spec, const CudaToolkit& t,
-                                        const std::vector<const GpuArch*>& gpus) {
+std::optional<std::string> written_driver(const Spec& spec, const CudaToolkit& t,
+                                          const std::vector<const GpuArch*>& gpus) {
   std::string team;
   if (spec.layout)
     if (auto d = spec.layout->drivers.find(t.version.str()); d != spec.layout->drivers.end()) team = d->second;
@@ -28,7 +28,7 @@ std::optional<std::string> variant_driver(const Variant& v, const Spec& spec, co
   std::vector<const GpuArch*> gpus;
   for (const auto& sm : v.sms())
     if (const GpuArch* g = kb.gpu(sm)) gpus.push_back(g);
-  return driver_floor(spec, *t, gpus);
+  return written_driver(spec, *t, gpus);
 }
 
 std::optional<std::string> gpu_names(const Spec& spec, const KnowledgeBase& kb, const std::string& sm,
@@ -94,7 +94,7 @@ std::vector<std::string> matrix_cudas(const Matrix& m, const KnowledgeBase& kb) 
 
 namespace {
 
-// driver_floor for every GPU the matrix builds with \a t.
+// written_driver for every GPU the matrix builds with \a t.
 std::optional<std::string> matrix_driver(const CudaToolkit& t, const Spec& spec, const Matrix& m,
                                          const KnowledgeBase& kb) {
   std::vector<const GpuArch*> gpus;
@@ -102,7 +102,7 @@ std::optional<std::string> matrix_driver(const CudaToolkit& t, const Spec& spec,
     if (v.cuda == t.version.str())
       for (const auto& sm : v.sms())
         if (const GpuArch* g = kb.gpu(sm); g && std::find(gpus.begin(), gpus.end(), g) == gpus.end()) gpus.push_back(g);
-  return driver_floor(spec, t, gpus);
+  return written_driver(spec, t, gpus);
 }
 
 // The CUDA versions the matrix builds \a g with, as Nix list items: none that nvcc cannot compile for it.

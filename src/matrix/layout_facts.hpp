@@ -2,8 +2,8 @@
 /// The facts a [layout] writes that are no one word's: what the knowledge base
 /// and the team's own tables ([layout.drivers], [layout.gpu_names],
 /// [layout.arch_names]) give for a variant, a page's cell or a table's key.
-/// Each has one home here; the word families (layout_words, table_words,
-/// version_table, page_template) ask it, and none asks another family.
+/// Each has one home here: the word families (layout_words, table_words,
+/// version_table, page_template) ask it for facts, not each other.
 
 #include <optional>
 #include <string>
@@ -20,10 +20,10 @@ namespace tailor {
 
 /// NVIDIA's minimum driver for \a t and \a gpus (kb/driver_rule.hpp), or the team's
 /// floor for \a t ([layout.drivers]) where it meets it; nullopt without either.
-std::optional<std::string> driver_floor(const Spec& spec, const CudaToolkit& t,
-                                        const std::vector<const GpuArch*>& gpus);
+std::optional<std::string> written_driver(const Spec& spec, const CudaToolkit& t,
+                                          const std::vector<const GpuArch*>& gpus);
 
-/// driver_floor for \a v's CUDA and GPUs; nullopt without a CUDA the knowledge base knows.
+/// written_driver for \a v's CUDA and GPUs; nullopt without a CUDA the knowledge base knows.
 std::optional<std::string> variant_driver(const Variant& v, const Spec& spec, const KnowledgeBase& kb);
 
 /// The GPU names of \a sm: [layout.gpu_names] of "SM ARCH" (where \a arch is given),

@@ -178,7 +178,7 @@ void cell_words(PageCell& c, bool has_floor, const Spec& spec, const KnowledgeBa
     std::vector<const GpuArch*> gpus;
     for (const auto& s : c.sms)
       if (const GpuArch* g = kb.gpu(s.sm)) gpus.push_back(g);
-    driver = driver_floor(spec, *t, gpus).value_or("");
+    driver = written_driver(spec, *t, gpus).value_or("");
   }
   auto facts = [&](const TemplateWord& w) -> std::optional<std::string> {
     switch (w.fact) {
