@@ -201,6 +201,11 @@ class Planner {
     if (two_ && note_ == segs_.size()) refuse("no PT_NOTE program header to reuse");
     const ElfSegment& l = segs_[load_];
     if (l.memsz != l.filesz) refuse(fmt::format("{}'s segment has bytes past its file size", hole));
+    // Pointers into a hole are found by its address: it must be where the segment maps its bytes.
+    for (const Hole& h : holes_)
+      if (h.addr != l.vaddr + (h.offset - l.offset))
+        refuse(
+            fmt::format("{}'s address {:#x} is not where its segment maps its offset {:#x}", h.name, h.addr, h.offset));
     for (size_t i = 0; i < segs_.size(); ++i)
       if (segs_[i].type == PT_LOAD && segs_[i].offset > l.offset &&
           (next_ == segs_.size() || segs_[i].offset < segs_[next_].offset))
