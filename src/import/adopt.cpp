@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
@@ -24,6 +23,7 @@
 #include "util/diagnostic.hpp"
 #include "util/file_error.hpp"
 #include "util/path_inside.hpp"
+#include "util/read_file.hpp"
 #include "util/temp_files.hpp"
 
 namespace tailor {
@@ -31,13 +31,6 @@ namespace tailor {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The 1-based numbers of the lines where \a a and \a b differ.
 std::vector<int> differing_lines(const std::string& a, const std::string& b) {
@@ -116,7 +109,7 @@ void generated_files(AdoptionPlan& plan, const std::set<std::string>& tables) {
     if (c.change == Change::conflict && c.foreign) f.change = Change::update;
     if (f.change == Change::update) {
       plan.policy.named.insert(c.path);
-      f.lines = differing_lines(read_text(fs::path(plan.dir) / c.path), by_path.at(c.path)->content);
+      f.lines = differing_lines(read_file(fs::path(plan.dir) / c.path), by_path.at(c.path)->content);
       f.reason.clear();
     }
     if (c.change == Change::stale) f.reason = "no longer in the matrix";
@@ -225,7 +218,7 @@ std::string adoption_refusals(const AdoptionPlan& plan, bool write) {
     return d.render();
   }
   std::error_code ec;
-  if (fs::exists(plan.spec_path(), ec) && read_text(plan.spec_path()) != plan.spec) {
+  if (fs::exists(plan.spec_path(), ec) && read_file(plan.spec_path(), "spec") != plan.spec) {
     Diagnostic d;
     d.message = fmt::format("{}: exists and is not the spec adopt imports; nothing {}", plan.spec_path(),
                             write ? "was written" : "would be written");
