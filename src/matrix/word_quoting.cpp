@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "nix/lexer.hpp"
+#include "nix/parser.hpp"
 #include "util/diagnostic.hpp"
 #include "util/quote.hpp"
 
@@ -254,6 +255,13 @@ std::string WordQuoter::finish_nix() const {
     if (!q) refuse(words[i]->what, place_name(places[i]), words[i]->text);
     quotes.push_back(std::move(*q));
   }
+  // Where the plain file parses, so must the quoted one: tokens each of its place can
+  // still make no expression (a value of several in a list, "a .5 -n", parsed as a subtraction).
+  auto parses = [](const std::string& text) {
+    nix::SymbolTable symbols;
+    return nix::parse("template.nix", text, symbols).expr != nullptr;
+  };
+  const bool plain_parses = parses(plain);
   // With the first n words quoted, the file reads as the plain one but inside
   // those words, and inside each, its place's text.
   auto fits = [&](size_t n, std::string* text) {
@@ -263,8 +271,9 @@ std::string WordQuoter::finish_nix() const {
     const auto got = shapes(nix::Lexer(out).regions(), at, [&](size_t k, const Region& r) {
       if (k < n && !text_of(r, places[k], depths[k], out)) ok = false;
     });
+    ok = ok && got == expected && (!plain_parses || parses(out));
     if (text) *text = std::move(out);
-    return ok && got == expected;
+    return ok;
   };
   std::string out;
   if (fits(words.size(), &out)) return out;

@@ -62,6 +62,17 @@ TEST(WordQuoting, BareCodeTakesWordsAndCompleteStringsOnly) {
   EXPECT_EQ(landed(TextLanguage::nix, "x = ", "1;\ny = 2"), std::nullopt);
 }
 
+// layout_template_fuzzer: tokens each of them code's can still make no expression
+// ("iVisio .99 - n" in a list, a keyword, two names in a function's formals). Where the
+// file parses with a letter for the word, it must parse with the value.
+TEST(WordQuoting, AValueThatLeavesTheFileUnparsedIsRefused) {
+  EXPECT_EQ(landed(TextLanguage::nix, "{ c = [ ", "iVisio.99 -n", " ]; }"), std::nullopt);
+  EXPECT_EQ(landed(TextLanguage::nix, "{ c = [ ", "if", " ]; }"), std::nullopt);
+  EXPECT_EQ(landed(TextLanguage::nix, "{ ", "cuda nccl", " }: 1"), std::nullopt);
+  EXPECT_EQ(landed(TextLanguage::nix, "{ ", "cuda", " }: 1"), "cuda");
+  EXPECT_EQ(landed(TextLanguage::nix, "{ c = [ ", "\"-mavx2\" \"-mfma\"", " ]; }"), "\"-mavx2\" \"-mfma\"");
+}
+
 TEST(WordQuoting, AWordThatWouldJoinTheTextBeforeItIsRefused) {
   // "$" then "{…": an interpolation the template did not write.
   EXPECT_EQ(landed(TextLanguage::nix, "x = \"$", "{y}"), std::nullopt);
