@@ -4,15 +4,17 @@
 // sold as "A100, A30"; a team's [layout] names win where the rule allows them.
 #include "matrix/layout_facts.hpp"
 
+#include <tuple>
+
 #include <gtest/gtest.h>
 
 namespace tailor {
 namespace {
 
-Variant built(const std::string& sm, const std::string& cuda) {
+// A variant for SM \a sm built with CUDA \a cuda (none: a CPU build).
+Variant gpu(std::string sm, std::string cuda) {
   Variant v;
-  v.sm = sm;
-  v.cuda = cuda;
+  std::tie(v.sm, v.cuda) = std::tie(sm, cuda);
   return v;
 }
 
@@ -28,9 +30,9 @@ TEST(LayoutFacts, TheWrittenDriverIsTheTeamsWhereItMeetsTheRule) {
   EXPECT_EQ(written_driver(spec, *cuda, a100), "560");  // at or above the 525 compatibility floor
   spec.layout->drivers["12.8"] = "500";
   EXPECT_EQ(written_driver(spec, *cuda, a100), "525");  // below it: the GPU's floor
-  Variant v = built("8.0", "12.8");
+  Variant v = gpu("8.0", "12.8");
   EXPECT_EQ(variant_driver(v, spec, kb), "525");
-  EXPECT_FALSE(variant_driver(built("8.0", ""), spec, kb));  // a CPU build has no driver
+  EXPECT_FALSE(variant_driver(gpu("8.0", ""), spec, kb));  // a CPU build has no driver
 }
 
 TEST(LayoutFacts, GpuNamesAreTheTeamsByArchThenBySmThenTheProducts) {
@@ -64,7 +66,7 @@ TEST(LayoutFacts, ArchNamesAreTheTeamsElseTheFamily) {
 
 TEST(LayoutFacts, TheMatrixSmsAndCudasAreInVersionOrderOnceEach) {
   Matrix m;
-  m.variants = {built("10.0", "13.0"), built("9.0", "12.8"), built("7.5", "12.9"), built("9.0", "13.0")};
+  m.variants = {gpu("10.0", "13.0"), gpu("9.0", "12.8"), gpu("7.5", "12.9"), gpu("9.0", "13.0")};
   EXPECT_EQ(matrix_sms(m), (std::vector<std::string>{"7.5", "9.0", "10.0"}));
   EXPECT_EQ(matrix_cudas(m, embedded_kb()), (std::vector<std::string>{"12.8", "12.9", "13.0"}));
 }
