@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "matrix/template_fill.hpp"
 #include "util/diagnostic.hpp"
 
 namespace tailor {
@@ -17,16 +18,6 @@ namespace {
       "{#sm} … {/sm} is written per SM of the matrix, {#cuda} … {/cuda} per CUDA version; "
       "{#sm 9.0} … {/sm} is that SM's own text";
   throw DiagnosticError(d);
-}
-
-// Where \a marker stands in \a t from \a from, and where the text after it begins: a
-// marker alone on its line takes the line's end with it.
-std::pair<size_t, size_t> find_marker(std::string_view t, std::string_view marker, size_t from) {
-  size_t at = t.find(marker, from);
-  if (at == std::string_view::npos) return {at, at};
-  size_t end = at + marker.size();
-  if ((at == 0 || t[at - 1] == '\n') && end < t.size() && t[end] == '\n') ++end;
-  return {at, end};
 }
 
 // \a text with its words "{word@AXIS}" and "{word@AXIS platform}" keyed by \a key.

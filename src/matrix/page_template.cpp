@@ -82,9 +82,7 @@ std::vector<PageNode> parse_page_template(std::string_view t, const std::vector<
       continue;
     }
     add_text(t.substr(text_from, i - text_from), text_from);
-    // A marker alone on its line takes its newline.
-    size_t end = close + 1;
-    if (marker && (i == 0 || t[i - 1] == '\n') && end < t.size() && t[end] == '\n') ++end;
+    size_t end = marker ? marker_end(t, i, close + 1) : close + 1;
     if (word) {
       std::string name(inner.substr(0, at)), level(inner.substr(at + 1));
       if (auto scope = page_scope(level)) {

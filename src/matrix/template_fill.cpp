@@ -4,6 +4,16 @@
 
 namespace tailor {
 
+size_t marker_end(std::string_view t, size_t at, size_t end) {
+  return (at == 0 || t[at - 1] == '\n') && end < t.size() && t[end] == '\n' ? end + 1 : end;
+}
+
+std::pair<size_t, size_t> find_marker(std::string_view t, std::string_view marker, size_t from) {
+  size_t at = t.find(marker, from);
+  if (at == std::string_view::npos) return {at, at};
+  return {at, marker_end(t, at, at + marker.size())};
+}
+
 std::vector<TemplatePiece> split_template(std::string_view tmpl, WordEnd word_end) {
   std::vector<TemplatePiece> out;
   auto literal = [&](std::string_view s) {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "matrix/word_quoting.hpp"
@@ -29,6 +30,14 @@ std::vector<TemplatePiece> split_template(std::string_view tmpl, WordEnd word_en
 /// The pieces of \a tmpl: "{name}" with name of [a-z_] is a word (known or
 /// not: the caller says which it accepts), anything else literal.
 std::vector<TemplatePiece> template_pieces(std::string_view tmpl);
+
+/// The end of a block marker ("{#version}", "{/sm}") at [at, end) of \a t: \a end,
+/// or past the line's end where the marker stands alone on its line.
+size_t marker_end(std::string_view t, size_t at, size_t end);
+
+/// Where \a marker stands in \a t from \a from, and where the text after it
+/// begins (marker_end); {npos, npos} where it does not.
+std::pair<size_t, size_t> find_marker(std::string_view t, std::string_view marker, size_t from);
 
 /// A word's value; nullopt: it has none.
 using WordLookup = std::function<std::optional<std::string>(const std::string& word)>;

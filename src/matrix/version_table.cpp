@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "matrix/template_fill.hpp"
 #include "matrix/template_words.hpp"
 #include "util/diagnostic.hpp"
 #include "util/version.hpp"
@@ -27,16 +28,6 @@ std::string full_rev(const std::string& pin, const KnowledgeBase& kb) {
                                        fmt::join(scope_words(WordScope::version, {}), ", "),
                                        fmt::join(scope_words(WordScope::cuda_pin, {}), ", "));
   throw DiagnosticError(d);
-}
-
-// Where \a marker stands in \a t from \a from, and where the text after it begins: a
-// marker alone on its line takes the line's end with it.
-std::pair<size_t, size_t> find_marker(std::string_view t, std::string_view marker, size_t from) {
-  size_t at = t.find(marker, from);
-  if (at == std::string_view::npos) return {at, at};
-  size_t end = at + marker.size();
-  if ((at == 0 || t[at - 1] == '\n') && end < t.size() && t[end] == '\n') ++end;
-  return {at, end};
 }
 
 // The words "{word@KEY}" of \a text replaced by \a value(word); others left as they are.
