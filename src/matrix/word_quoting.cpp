@@ -261,7 +261,8 @@ std::string WordQuoter::finish_nix() const {
     nix::SymbolTable symbols;
     return nix::parse("template.nix", text, symbols).expr != nullptr;
   };
-  const bool plain_parses = parses(plain);
+  // Words in strings and comments are text by the lexer's reading alone: only code needs the parse.
+  const bool plain_parses = std::find(places.begin(), places.end(), Place::code) != places.end() && parses(plain);
   // With the first n words quoted, the file reads as the plain one but inside
   // those words, and inside each, its place's text.
   auto fits = [&](size_t n, std::string* text) {
