@@ -72,25 +72,9 @@ Pos string_pos(const TomlDocument& doc, const toml::node& value, size_t offset) 
   return out;
 }
 
-}  // namespace
-
-Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& spec, const KnowledgeBase& kb) {
-  TableReader r(doc, t, "[layout]");
-  r.expect_keys(
-      {"dir", "keep", "replaces", "wrapper", "gpu_names", "drivers", "tables", "pages", "targets", "arch_names"});
-  Layout l;
-  l.pos = pos_of(t);
-  const std::vector<std::string> paired = paired_attributes(kb);  // the words {torch}, {torch_mm} are the pairing's
-  if (auto d = r.string("dir")) l.dir = layout_path(doc, *d, "the wrappers' directory");
-  if (auto keep = r.strings("keep"))
-    for (const auto& k : *keep) l.keep.push_back(layout_path(doc, k, "a kept file"));
-  // One script, or the list of them (the wrappers' and the pages').
-  if (const toml::node* rep = t.get("replaces"); rep && rep->is_array()) {
-    if (auto scripts = r.strings("replaces"))
-      for (const auto& s : *scripts) l.replaces.push_back(layout_path(doc, s, "the script"));
-  } else if (auto s = r.string("replaces")) {
-    l.replaces.push_back(layout_path(doc, *s, "the script"));
-  }
+// [layout.wrapper] backend (or family) = "text with {words}".
+void read_wrappers(const TomlDocument& doc, TableReader& r, const Spec& spec, const KnowledgeBase& kb,
+                   const std::vector<std::string>& paired, Layout& l) {
   const toml::table* w = r.table("wrapper");
   if (!w || w->empty())
     throw doc.error_at(
@@ -108,6 +92,10 @@ Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& sp
                          fmt::format("words: {}", fmt::join(scope_words(WordScope::variant, paired), ", ")));
     l.wrapper[backend] = text;
   }
+}
+
+// [layout.gpu_names] "9.0" or "9.0 aarch64" = "names": the GPU names the wrappers write.
+void read_gpu_names(const TomlDocument& doc, TableReader& r, const KnowledgeBase& kb, Layout& l) {
   if (const toml::table* g = r.table("gpu_names")) {
     for (const auto& [key, value] : *g) {
       std::string k(key.str());
@@ -123,6 +111,9 @@ Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& sp
       l.gpu_names[k] = value.as_string()->get();
     }
   }
+}
+
+void read_drivers(const TomlDocument& doc, TableReader& r, const KnowledgeBase& kb, Layout& l) {
   // [layout.drivers] "12.8" = "550": the team's driver floor per CUDA.
   if (const toml::table* d = r.table("drivers")) {
     for (const auto& [key, value] : *d) {
@@ -135,6 +126,9 @@ Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& sp
       l.drivers[k] = value.as_string()->get();
     }
   }
+}
+
+void read_tables(const TomlDocument& doc, TableReader& r, Layout& l) {
   // [layout.tables] "path" = "text with {word@key}": the words are checked here,
   // their values when the matrix is known (generate).
   if (const toml::table* tables = r.table("tables")) {
@@ -158,6 +152,9 @@ Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& sp
       l.tables[path] = value.as_string()->get();
     }
   }
+}
+
+void read_pages(const TomlDocument& doc, TableReader& r, const std::vector<std::string>& paired, Layout& l) {
   // [layout.pages] "path with {cell words}" = "text with blocks and words": parsed here, so
   // an unknown word or block is an error at its place.
   if (const toml::table* pages = r.table("pages")) {
@@ -177,6 +174,9 @@ Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& sp
       l.pages[path] = text;
     }
   }
+}
+
+void read_arch_names(const TomlDocument& doc, TableReader& r, const KnowledgeBase& kb, Layout& l) {
   // [layout.arch_names] "11.0" = "DRIVE Thor": the team's name of an architecture.
   if (const toml::table* names = r.table("arch_names")) {
     for (const auto& [key, value] : *names) {
@@ -186,6 +186,9 @@ Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& sp
       l.arch_names[std::string(key.str())] = value.as_string()->get();
     }
   }
+}
+
+void read_targets(const TomlDocument& doc, TableReader& r, const KnowledgeBase& kb, Layout& l) {
   // [layout.targets] isa = ["text", …]: the words a page's rows write per CPU target.
   if (const toml::table* targets = r.table("targets")) {
     for (const auto& [key, value] : *targets) {
@@ -199,6 +202,34 @@ Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& sp
       for (const auto& s : *a) l.target_text[isa].push_back(s.as_string()->get());
     }
   }
+}
+
+}  // namespace
+
+Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& spec, const KnowledgeBase& kb) {
+  TableReader r(doc, t, "[layout]");
+  r.expect_keys(
+      {"dir", "keep", "replaces", "wrapper", "gpu_names", "drivers", "tables", "pages", "targets", "arch_names"});
+  Layout l;
+  l.pos = pos_of(t);
+  const std::vector<std::string> paired = paired_attributes(kb);  // the words {torch}, {torch_mm} are the pairing's
+  if (auto d = r.string("dir")) l.dir = layout_path(doc, *d, "the wrappers' directory");
+  if (auto keep = r.strings("keep"))
+    for (const auto& k : *keep) l.keep.push_back(layout_path(doc, k, "a kept file"));
+  // One script, or the list of them (the wrappers' and the pages').
+  if (const toml::node* rep = t.get("replaces"); rep && rep->is_array()) {
+    if (auto scripts = r.strings("replaces"))
+      for (const auto& s : *scripts) l.replaces.push_back(layout_path(doc, s, "the script"));
+  } else if (auto s = r.string("replaces")) {
+    l.replaces.push_back(layout_path(doc, *s, "the script"));
+  }
+  read_wrappers(doc, r, spec, kb, paired, l);
+  read_gpu_names(doc, r, kb, l);
+  read_drivers(doc, r, kb, l);
+  read_tables(doc, r, l);
+  read_pages(doc, r, paired, l);
+  read_arch_names(doc, r, kb, l);
+  read_targets(doc, r, kb, l);
   r.finish();
   return l;
 }
