@@ -118,8 +118,8 @@ std::string cuda_list(const GpuArch& g, const Matrix& m, const KnowledgeBase& kb
   return fmt::format("{}", fmt::join(items, " "));
 }
 
-}  // namespace
-
+// The fact \a fact of a table's key \a k (an SM, "SM ARCH", a CUDA or a CPU target of the
+// knowledge base) over \a m; nullopt where the key has none.
 std::optional<std::string> key_fact(WordFact fact, const std::string& k, const Spec& spec, const Matrix& m,
                                     const KnowledgeBase& kb) {
   const GpuArch* g = kb.gpu(k);
@@ -141,6 +141,14 @@ std::optional<std::string> key_fact(WordFact fact, const std::string& k, const S
     }
     default: return std::nullopt;
   }
+}
+
+}  // namespace
+
+std::optional<std::string> table_word(std::string_view word, std::string_view key, const Spec& spec, const Matrix& m,
+                                      const KnowledgeBase& kb) {
+  const TemplateWord* w = find_word(WordScope::key, word, {});
+  return w ? derive(w->derive, key_fact(w->fact, std::string(key), spec, m, kb)) : std::nullopt;
 }
 
 }  // namespace tailor

@@ -14,7 +14,6 @@
 #include "kb/knowledge_base.hpp"
 #include "matrix/expand.hpp"
 #include "matrix/spec.hpp"
-#include "matrix/template_words.hpp"
 
 namespace tailor {
 
@@ -48,10 +47,10 @@ std::vector<std::string> matrix_sms(const Matrix& m);
 /// The CUDA versions of \a m's variants ("12.8"), oldest first.
 std::vector<std::string> matrix_cudas(const Matrix& m, const KnowledgeBase& kb);
 
-/// The fact \a fact of a table's key \a key (an SM, "SM ARCH", a CUDA or a CPU target of
-/// the knowledge base) over \a m, the spec's matrix: the key scope's facts
-/// (table_words.hpp lists the words); nullopt where the key has none.
-std::optional<std::string> key_fact(WordFact fact, const std::string& key, const Spec& spec, const Matrix& m,
-                                    const KnowledgeBase& kb);
+/// The value of the table word \a word (table_words.hpp lists them) for \a key, an SM
+/// ("9.0", "9.0 aarch64"), a CUDA or a CPU target; nullopt when the word is unknown or
+/// has no value there (no such SM or CUDA, no driver recorded). \a m: the spec's matrix.
+std::optional<std::string> table_word(std::string_view word, std::string_view key, const Spec& spec, const Matrix& m,
+                                      const KnowledgeBase& kb);
 
 }  // namespace tailor

@@ -327,8 +327,7 @@ struct Renderer {
       return word_value(*scope, name, [&](const TemplateWord& w) { return target_fact(w); });
     // A table word: its key is an SM or a CUDA.
     if (auto t = team_fact(name + "@" + level)) return t;
-    return word_value(WordScope::key, name,
-                      [&](const TemplateWord& w) { return key_fact(w.fact, level, spec, m, kb); });
+    return table_word(name, level, spec, m, kb);
   }
 
   bool holds(const std::string& cond) const {

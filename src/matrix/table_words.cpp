@@ -29,12 +29,6 @@ std::vector<TemplatePiece> table_pieces(std::string_view tmpl) {
   });
 }
 
-std::optional<std::string> table_word(std::string_view word, std::string_view key, const Spec& spec, const Matrix& m,
-                                      const KnowledgeBase& kb) {
-  const TemplateWord* w = find_word(WordScope::key, word, {});
-  return w ? derive(w->derive, key_fact(w->fact, std::string(key), spec, m, kb)) : std::nullopt;
-}
-
 namespace {
 
 std::pair<std::string_view, std::string_view> split_word(std::string_view text) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "matrix/expand.hpp"
+#include "matrix/layout_facts.hpp"
 #include "matrix/template_fill.hpp"
 
 namespace tailor {
@@ -28,11 +29,6 @@ namespace tailor {
 /// The pieces of \a tmpl: "{word@key}" (word of [a-z_], key of [0-9a-z_. ]) is
 /// a word whose text is "word@key"; any other brace is literal.
 std::vector<TemplatePiece> table_pieces(std::string_view tmpl);
-
-/// The value of \a word for \a key; nullopt when the word is unknown or has no
-/// value there (no such SM or CUDA, no driver recorded). \a m: the spec's matrix.
-std::optional<std::string> table_word(std::string_view word, std::string_view key, const Spec& spec, const Matrix& m,
-                                      const KnowledgeBase& kb);
 
 /// \a tmpl with its words' values; throws DiagnosticError naming \a path for a word without one.
 std::string render_table_template(std::string_view path, std::string_view tmpl, const Spec& spec, const Matrix& m,

@@ -262,7 +262,7 @@ std::string WordQuoter::finish_nix() const {
     return nix::parse("template.nix", text, symbols).expr != nullptr;
   };
   // Words in strings and comments are text by the lexer's reading alone: only code needs the parse.
-  const bool plain_parses = std::find(places.begin(), places.end(), Place::code) != places.end() && parses(plain);
+  const bool must_parse = std::find(places.begin(), places.end(), Place::code) != places.end() && parses(plain);
   // With the first n words quoted, the file reads as the plain one but inside
   // those words, and inside each, its place's text.
   auto fits = [&](size_t n, std::string* text) {
@@ -272,7 +272,7 @@ std::string WordQuoter::finish_nix() const {
     const auto got = shapes(nix::Lexer(out).regions(), at, [&](size_t k, const Region& r) {
       if (k < n && !text_of(r, places[k], depths[k], out)) ok = false;
     });
-    ok = ok && got == expected && (!plain_parses || parses(out));
+    ok = ok && got == expected && (!must_parse || parses(out));
     if (text) *text = std::move(out);
     return ok;
   };
