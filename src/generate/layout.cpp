@@ -38,7 +38,6 @@ std::vector<std::pair<std::string, PageCell>> layout_pages(const Spec& spec, con
 
 std::vector<GeneratedFile> layout_tree(const Spec& spec, const Matrix& m, const KnowledgeBase& kb) {
   std::vector<GeneratedFile> files;
-  std::string manifest;
   for (const auto& v : m.variants) {
     auto t = spec.layout->wrapper.find(v.family);  // a family's own text, else its backend's
     if (t == spec.layout->wrapper.end()) t = spec.layout->wrapper.find(v.backend);
@@ -50,14 +49,12 @@ std::vector<GeneratedFile> layout_tree(const Spec& spec, const Matrix& m, const 
     }
     GeneratedFile f{wrapper_path(*spec.layout, v), render_layout_template(t->second, v, layout_words(v, spec, kb))};
     f.bare = true;
-    manifest += fmt::format("{}  {}\n", content_hash(f.content), f.path);
     files.push_back(std::move(f));
   }
   // The tables and pages: the team's text, the facts from the knowledge base.
   for (const auto& [path, tmpl] : spec.layout->tables) {
     GeneratedFile f{path, render_table_template(path, tmpl, spec, m, kb)};
     f.bare = true;
-    manifest += fmt::format("{}  {}\n", content_hash(f.content), f.path);
     files.push_back(std::move(f));
   }
   // The pages: one per (version, CUDA) cell of the matrix.
@@ -66,15 +63,18 @@ std::vector<GeneratedFile> layout_tree(const Spec& spec, const Matrix& m, const 
     for (const auto& [path, cell] : layout_pages(spec, m, kb, path_tmpl)) {
       GeneratedFile f{path, render_page(path_tmpl, nodes, cell, spec, m, kb)};
       f.bare = true;
-      manifest += fmt::format("{}  {}\n", content_hash(f.content), f.path);
       files.push_back(std::move(f));
     }
   }
-  files.push_back(
-      {std::string(kLayoutManifest),
-       with_marker("# Files tailor writes without its marker (the tree's own layout): hash, path.\n" + manifest,
-                   CommentStyle::hash)});
+  files.push_back(layout_manifest(files));
   return files;
+}
+
+GeneratedFile layout_manifest(const std::vector<GeneratedFile>& files) {
+  std::string manifest = "# Files tailor writes without its marker (the tree's own layout): hash, path.\n";
+  for (const auto& f : files)
+    if (f.bare) manifest += fmt::format("{}  {}\n", content_hash(f.content), f.path);
+  return {std::string(kLayoutManifest), with_marker(manifest, CommentStyle::hash)};
 }
 
 std::map<std::string, std::string> read_layout_manifest(std::string_view text) {

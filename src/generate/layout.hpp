@@ -28,6 +28,9 @@ std::vector<GeneratedFile> layout_tree(const Spec& spec, const Matrix& m, const 
 std::vector<std::pair<std::string, PageCell>> layout_pages(const Spec& spec, const Matrix& m, const KnowledgeBase& kb,
                                                            const std::string& path_tmpl);
 
+/// kLayoutManifest for \a files: a "HASH  PATH" line for each marker-free one, in order.
+GeneratedFile layout_manifest(const std::vector<GeneratedFile>& files);
+
 /// Where a variant's wrapper is written: Layout::dir/NAME.nix.
 std::string wrapper_path(const Layout& layout, const Variant& v);
 

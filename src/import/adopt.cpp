@@ -11,7 +11,6 @@
 
 #include "generate/branch_tree.hpp"
 #include "generate/layout.hpp"
-#include "generate/marker.hpp"
 #include "import/layout_import.hpp"
 #include "import/spec_import.hpp"
 #include "import/table_import.hpp"
@@ -80,20 +79,10 @@ LayoutImport wrappers_layout(const std::vector<recipe::SourceFile>& files, const
 // Without fix_calls, a contradicting wrapper is not written, and its hash is not
 // recorded as tailor's: `generate --check` keeps reporting it.
 void leave_contradicting(AdoptionPlan& plan) {
-  std::set<std::string> left;
+  std::set<std::string> left{std::string(kLayoutManifest)};
   for (const auto& p : plan.contradicting) left.insert(p.rel);
   std::erase_if(plan.generated, [&](const GeneratedFile& f) { return left.count(f.path) > 0; });
-  for (auto& f : plan.generated) {
-    if (f.path != kLayoutManifest) continue;
-    std::string body = f.content.substr(0, f.content.rfind('\n', f.content.size() - 2) + 1), kept;
-    std::istringstream in(body);
-    for (std::string l; std::getline(in, l);) {
-      auto sep = l.find("  ");
-      if (sep != std::string::npos && !l.starts_with("#") && left.count(l.substr(sep + 2))) continue;
-      kept += l + "\n";
-    }
-    f.content = with_marker(kept, CommentStyle::hash);
-  }
+  plan.generated.push_back(layout_manifest(plan.generated));
   plan.changes = plan_tree(plan.dir, plan.generated);
 }
 
