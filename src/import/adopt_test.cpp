@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "generate/layout.hpp"
 #include "import/adopt_json.hpp"
 #include "matrix/spec_loader.hpp"
 #include "support/run.hpp"
@@ -135,10 +136,16 @@ TEST(AdoptPlan, AWrapperWhoseCallContradictsItsNameIsReadAsNamedAndLeftUntouched
   EXPECT_EQ(f->reason,
             "its builder call contradicts its name at line 3 [TLR045]: not adopted; --fix-calls writes the call the "
             "name says");
-  // Its wrapper is not written, nor recorded as tailor's.
+  // Its wrapper is not written, nor recorded as tailor's; every file that is written is.
+  auto manifest = std::find_if(p.generated.begin(), p.generated.end(),
+                               [](const GeneratedFile& g) { return g.path == kLayoutManifest; });
+  ASSERT_NE(manifest, p.generated.end());
   for (const auto& g : p.generated) {
     EXPECT_NE(g.path, kSm120);
     EXPECT_EQ(g.content.find(kSm120), std::string::npos) << g.path;
+    if (g.path != kLayoutManifest) {
+      EXPECT_NE(manifest->content.find("  " + g.path + "\n"), std::string::npos) << g.path;
+    }
   }
   // --fix-calls: the wrapper is written as its name says, line 3 replaced.
   AdoptionPlan fixed = plan_adoption(tree, {"vision", true}, embedded_kb(), Collected().sink());
