@@ -53,7 +53,7 @@ std::vector<int> differing_lines(const std::string& a, const std::string& b) {
 // team's template, not the mistake.
 std::vector<recipe::SourceFile> read_as_named(const std::string& dir, std::vector<recipe::SourceFile> files,
                                               const KnowledgeBase& kb, const AdoptSink& sink, AdoptionPlan& plan) {
-  lint::CheckResult r = lint::check_files(dir, files, kb, true);
+  lint::CheckResult r = lint::check_call_names(dir, files, kb);
   std::erase_if(r.problems, [](const lint::Problem& p) { return p.rule->code != "TLR045"; });
   if (r.problems.empty()) return files;
   lint::FixPlan fixes = lint::plan_fixes(dir, r, files);

@@ -7,6 +7,7 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <span>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -99,18 +100,22 @@ bool calls_own_builder(const LintTree& t, const NixFile& f) {
   return false;
 }
 
-/// Runs every rule over \a t, adding to what reading it found (\a r: syntax errors); frees \a t.
-CheckResult run_rules(LintTree t, const KnowledgeBase& kb, CheckResult r, bool all_sites) {
+using Check = void (*)(const LintTree&, const KnowledgeBase&, Sink&);
+// The longest (check_text: every comment and description line) first, the rest fill the other cores.
+constexpr auto kChecks =
+    std::to_array<Check>({check_text, check_names, check_pins, check_python, check_targets, check_workarounds,
+                          check_imports, check_fetches, check_docs, check_packages, check_versions, check_tables,
+                          check_builder_calls, check_override_args, check_call_words});
+
+/// Runs \a checks (every rule unless told) over \a t, adding to what reading it found (\a r: syntax
+/// errors); frees \a t.
+CheckResult run_rules(LintTree t, const KnowledgeBase& kb, CheckResult r, bool all_sites,
+                      std::span<const Check> checks = kChecks) {
   // The rules only read the tree: they run side by side, each into its own list, joined in this order.
-  // The longest (check_text: every comment and description line) starts first, the rest fill the other cores.
-  constexpr auto kChecks =
-      std::to_array({check_text, check_names, check_pins, check_python, check_targets, check_workarounds, check_imports,
-                     check_fetches, check_docs, check_packages, check_versions, check_tables, check_builder_calls,
-                     check_override_args, check_call_words});
-  std::array<std::vector<Problem>, kChecks.size()> found;
-  parallel_for(kChecks.size(), 1, [&](size_t i) {
+  std::vector<std::vector<Problem>> found(checks.size());
+  parallel_for(checks.size(), 1, [&](size_t i) {
     Sink own(t, found[i]);
-    kChecks[i](t, kb, own);
+    checks[i](t, kb, own);
   });
   for (auto& f : found) std::move(f.begin(), f.end(), std::back_inserter(r.problems));
   Sink sink(t, r.problems);
@@ -135,6 +140,13 @@ CheckResult check_files(const std::string& root, std::vector<SourceFile> files, 
   CheckResult r;
   LintTree t = make_tree(root, std::move(files), kb, r.problems);
   return run_rules(std::move(t), kb, std::move(r), all_sites);
+}
+
+CheckResult check_call_names(const std::string& root, std::vector<SourceFile> files, const KnowledgeBase& kb) {
+  CheckResult r;
+  LintTree t = make_tree(root, std::move(files), kb, r.problems);
+  constexpr Check kCallWords[] = {check_call_words};
+  return run_rules(std::move(t), kb, std::move(r), true, kCallWords);
 }
 
 void add_problems(CheckResult& r, std::vector<Problem> more) {

@@ -32,6 +32,10 @@ void add_problems(CheckResult& r, std::vector<Problem> more);
 CheckResult check_files(const std::string& root, std::vector<SourceFile> files, const KnowledgeBase& kb,
                         bool all_sites = false);
 
+/// Checks in-memory \a files with the builder-call rule alone (TLR045: a wrapper's call contradicts its
+/// name), beside what reading them finds (syntax errors): what adopt reads a tree by, without every rule.
+CheckResult check_call_names(const std::string& root, std::vector<SourceFile> files, const KnowledgeBase& kb);
+
 /// The findings of \a after that \a before lacks (the same rule on the same
 /// line of the same file counts as one the tree had), with their counts.
 CheckResult findings_not_in(const CheckResult& after, const CheckResult& before);
