@@ -728,3 +728,36 @@ TEST(LintRealTrees, TorchArchListGrammar) {
 
 }  // namespace
 }  // namespace tailor::lint
+
+namespace tailor::lint {
+namespace {
+
+// What adopt reads a tree by: the builder-call rule alone finds the contradicting call the
+// whole check finds, beside reading's findings (an ignore naming no rule), and none of the
+// other rules' findings on the same tree.
+TEST(LintCallNames, TheOneRuleFindsWhatTheWholeCheckFindsOfIt) {
+  std::vector<recipe::SourceFile> tree = {
+      {"lib/build.nix", "{ isa }:\nisa\n"},
+      {"lib/pin.nix",
+       "import (builtins.fetchTarball { url = "
+       "\"https://github.com/NixOS/nixpkgs/archive/fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3.tar.gz\"; }) { }\n"},
+      {"torchvision026-python313-cpu-armv9.nix", "import ./lib/build.nix { isa = \"armv9\"; }\n"},
+      {"torchvision026-python313-cpu-avx512.nix", "import ./lib/build.nix { isa = \"avx512\"; }\n"},
+      {"torchvision026-python313-cpu-avx2.nix",
+       "# tailor: ignore TLR999\nimport ./lib/build.nix { isa = \"avx512\"; }\n"}};
+  CheckResult all = check_files("t", tree, embedded_kb());
+  CheckResult one = check_call_names("t", tree, embedded_kb());
+  ASSERT_EQ(codes(one), std::vector<std::string>({"TLR025", "TLR045"}));
+  EXPECT_EQ(one.problems[1].path, "t/torchvision026-python313-cpu-avx2.nix");
+  EXPECT_EQ(one.problems[1].pos.line, 2);
+  EXPECT_EQ(one.problems[1].pos.column, 32);
+  const Problem* whole = nullptr;
+  for (const auto& p : all.problems)
+    if (p.rule->code == "TLR045") whole = &p;
+  ASSERT_NE(whole, nullptr);
+  EXPECT_EQ(whole->render(), one.problems[1].render());
+  EXPECT_GT(all.problems.size(), one.problems.size()) << render_text(all);
+}
+
+}  // namespace
+}  // namespace tailor::lint
