@@ -178,8 +178,9 @@ let
                 then "https://files.pythonhosted.org/packages/${dist}/${builtins.substring 0 1 pname}/${pname}/${pname}-${version}-${python}-${abi}-${platform}.whl"
                 else "https://files.pythonhosted.org/packages/source/${builtins.substring 0 1 pname}/${pname}/${pname}-${version}.tar.gz";
             };
-          torchvision = takesTorch "torchvision" { };
-          torchaudio = takesTorch "torchaudio" { };
+          # The releases PyTorch pairs with torch 2.9.1 (its compatibility table), as nixpkgs carries them.
+          torchvision = takesTorch "torchvision" { version = "0.24.1"; };
+          torchaudio = takesTorch "torchaudio" { version = "2.9.1"; };
           xformers = takesTorch "xformers" { };
           flashinfer = takesTorch "flashinfer" { };
           bitsandbytes = takesTorch "bitsandbytes" { };

@@ -51,6 +51,8 @@ void print_lines(Session& s, const AdoptionPlan& p) {
     if (f.change == Change::update)
       s.out << fmt::format("{} {} (line{} {})\n", word, f.path, f.lines.size() > 1 ? "s" : "",
                            fmt::join(f.lines, ", "));
+    else if (f.change == Change::kept && f.own_text)
+      s.out << fmt::format("{:<7} {} (its own text, not its backend's: never written; {})\n", word, f.path, f.reason);
     else if (f.change == Change::kept)
       s.out << fmt::format("{:<7} {} (the tree's builder: checked, never written{})\n", word, f.path,
                            f.reason.empty() ? "" : ": " + f.reason);

@@ -38,7 +38,9 @@ std::vector<std::pair<std::string, PageCell>> layout_pages(const Spec& spec, con
 
 std::vector<GeneratedFile> layout_tree(const Spec& spec, const Matrix& m, const KnowledgeBase& kb) {
   std::vector<GeneratedFile> files;
+  const std::vector<std::string>& keep = spec.layout->keep;
   for (const auto& v : m.variants) {
+    if (std::find(keep.begin(), keep.end(), wrapper_path(*spec.layout, v)) != keep.end()) continue;  // the team's
     auto t = spec.layout->wrapper.find(v.family);  // a family's own text, else its backend's
     if (t == spec.layout->wrapper.end()) t = spec.layout->wrapper.find(v.backend);
     if (t == spec.layout->wrapper.end()) {

@@ -120,7 +120,7 @@ void other_files(AdoptionPlan& plan, const std::vector<recipe::SourceFile>& file
   };
   for (const auto& k : li.layout.keep) {
     accounted.insert(k);
-    plan.files.push_back({k, Change::kept, false, {}, why_of(k)});
+    plan.files.push_back({k, Change::kept, false, {}, why_of(k), li.own_wrappers.count(k) > 0});
   }
   std::map<std::string, std::string> contradicts;
   for (const auto& p : plan.contradicting)

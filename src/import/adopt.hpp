@@ -36,11 +36,13 @@ inline constexpr EnumNames<Change, 5> kAdoptLines{{{{Change::create, "write"},
 struct AdoptedFile {
   std::string path;  ///< relative to the tree
   /// create (write), update (replace: differs, or was never tailor's), unchanged, conflict
-  /// (edited since tailor wrote it: refused), stale (removed), kept (the builder), untouched.
+  /// (edited since tailor wrote it: refused), stale (removed), kept (the builder, or a wrapper
+  /// of its own text), untouched.
   Change change = Change::untouched;
   bool table = false;      ///< a table or page the spec writes; else a variant's file (or none written)
   std::vector<int> lines;  ///< update: the 1-based lines that differ
   std::string reason;      ///< why: removed, kept (a table tailor does not write), untouched, edited
+  bool own_text = false;   ///< kept: a variant's wrapper of the team's own text, which no template gives back
 };
 
 /// A page, or folder of pages, that the page template does not give back.

@@ -11,6 +11,7 @@
 #include "kb/driver_rule.hpp"
 #include "matrix/layout_words.hpp"
 #include "matrix/template_words.hpp"
+#include "util/diagnostic.hpp"
 #include "util/quote.hpp"
 
 namespace tailor {
@@ -49,8 +50,8 @@ std::set<std::string> candidates(const std::string& word) {
   }
 }
 
-// \a text with the words' values put back as {word}, longest values first.
-std::string put_back_words(const std::string& text, const std::map<std::string, std::string>& one_by_one) {
+// The words to put back, longest values first; words that share a value are one placeholder.
+std::vector<PutWord> put_words(const std::map<std::string, std::string>& one_by_one) {
   std::map<std::string, std::string> by_value;
   for (const auto& [word, value] : one_by_one)
     by_value[value] += (by_value[value].empty() ? "" : std::string(kOr)) + word;
@@ -60,9 +61,24 @@ std::string put_back_words(const std::string& text, const std::map<std::string, 
   for (const auto& [word, value] : words) by_length.push_back({"{" + word + "}", value});
   std::stable_sort(by_length.begin(), by_length.end(),
                    [](const PutWord& a, const PutWord& b) { return a.value.size() > b.value.size(); });
-  return put_back(text, by_length, [](const std::string& t, size_t at, size_t end) {
+  return by_length;
+}
+
+std::string put_back_words(const std::string& text, const std::vector<PutWord>& words) {
+  return put_back(text, words, [](const std::string& t, size_t at, size_t end) {
     return stands_alone(t, at, t.substr(at, end - at));
   });
+}
+
+std::vector<std::string_view> lines_of(const std::string& text) {
+  std::vector<std::string_view> out;
+  for (size_t i = 0; i < text.size();) {
+    size_t nl = text.find('\n', i);
+    size_t end = nl == std::string::npos ? text.size() : nl + 1;
+    out.push_back(std::string_view(text).substr(i, end - i));
+    i = end;
+  }
+  return out;
 }
 
 // The part of each text between their common prefix and suffix, cut where a
@@ -91,6 +107,91 @@ Varying varying(const std::vector<std::string>& texts) {
   v.prefix = p;
   v.suffix = s;
   return v;
+}
+
+// \a v widened to whole strings where a text holds a quote: `"-mavx2" "-mfma"` is a list of
+// strings in code, not text inside the first one. Unchanged where the prefix or suffix has none.
+Varying whole_strings(Varying v) {
+  bool quotes = std::any_of(v.middles.begin(), v.middles.end(),
+                            [](const std::string& m) { return m.find('"') != std::string::npos; });
+  size_t open = v.prefix.rfind('"'), close = v.suffix.find('"');
+  if (!quotes || open == std::string::npos || close == std::string::npos) return v;
+  const std::string head = v.prefix.substr(open), tail = v.suffix.substr(0, close + 1);
+  v.prefix.resize(open);
+  v.suffix.erase(0, close + 1);
+  for (auto& m : v.middles) m = head + m + tail;
+  return v;
+}
+
+// Whether \a text, over several lines, is items of a list of strings: each line strings (and a
+// comment after them); a text per CPU target over lines is its compiler flags, never code.
+bool string_lines(const std::string& text) {
+  for (std::string_view l : lines_of(text)) {
+    size_t i = l.find_first_not_of(" \t");
+    bool any = false;
+    while (i != std::string_view::npos && i < l.size() && l[i] == '"') {
+      size_t close = l.find('"', i + 1);
+      if (close == std::string_view::npos || l.substr(i, close - i).find_first_of("\\$") != std::string_view::npos)
+        return false;
+      any = true;
+      i = l.find_first_not_of(" \t", close + 1);
+    }
+    if (!any || (i != std::string_view::npos && l[i] != '#' && l[i] != '\n')) return false;
+  }
+  return true;
+}
+
+// \a v widened to whole lines, the lines' common indentation left in the prefix: a text
+// that spans lines of code (a list of compiler flags) is a word in code, not inside its
+// first string. Unchanged where the prefix or the suffix holds no line break.
+Varying whole_lines(Varying v) {
+  size_t nl = v.prefix.rfind('\n'), end = v.suffix.find('\n');
+  if (nl == std::string::npos || end == std::string::npos) return v;
+  const std::string head = v.prefix.substr(nl + 1), tail = v.suffix.substr(0, end);
+  v.prefix.resize(nl + 1);
+  v.suffix.erase(0, end);
+  size_t indent = std::string::npos;
+  for (auto& m : v.middles) {
+    m = head + m + tail;
+    size_t i = m.find_first_not_of(" \t");
+    indent = std::min(indent, i == std::string::npos ? m.size() : i);
+  }
+  v.prefix += v.middles.front().substr(0, indent);
+  for (auto& m : v.middles) m.erase(0, indent);
+  return v;
+}
+
+// The column of a table of texts ([layout.targets], [layout.sm_texts]) that \a texts (key ->
+// text) fill: the first whose texts agree where set, else a new one; its word: \a stem for the
+// first, STEM_N for the Nth. Nullopt past the ninth.
+std::optional<std::string> record_texts(const std::map<std::string, std::string>& texts,
+                                        std::map<std::string, std::vector<std::string>>& table,
+                                        const std::string& stem) {
+  constexpr size_t kColumns = 9;  // text … text_9
+  for (size_t n = 0; n < kColumns; ++n) {
+    bool fits = std::all_of(texts.begin(), texts.end(), [&](const auto& e) {
+      auto it = table.find(e.first);
+      return it == table.end() || it->second.size() <= n || it->second[n] == e.second ||
+             it->second[n] == Layout::kNoText;
+    });
+    if (!fits) continue;
+    for (const auto& [key, text] : texts) {
+      auto& column = table[key];
+      if (column.size() <= n) column.resize(n + 1, std::string(Layout::kNoText));
+      column[n] = text;
+    }
+    return n ? fmt::format("{}_{}", stem, n + 1) : stem;
+  }
+  return std::nullopt;
+}
+
+// The words of \a table's texts of \a key into \a words: {stem}, {stem_2}, …
+void text_words(const std::map<std::string, std::vector<std::string>>& table, const std::string& key,
+                const std::string& stem, std::map<std::string, std::string>& words) {
+  auto t = table.find(key);
+  if (t == table.end()) return;
+  for (size_t n = 0; n < t->second.size(); ++n)
+    if (t->second[n] != Layout::kNoText) words[n ? fmt::format("{}_{}", stem, n + 1) : stem] = t->second[n];
 }
 
 // A GPU name of \a names that the knowledge base lists under another SM than \a sm.
@@ -180,43 +281,121 @@ class TemplateLearner {
   /// (and why) when the files fit no template.
   bool learn(const std::string& backend, std::vector<Wrapper>& ws, bool split);
 
-  std::map<std::string, std::string> templates;     ///< backend (or family) -> template
-  std::map<std::string, std::string> gpu_names;     ///< "SM arch" -> the names the wrappers write
-  std::map<std::string, std::string> tree_driver;   ///< CUDA -> the floor the wrappers write
+ private:
+  // One try of learn: \a aligning, words that only some files write are read as text (align).
+  bool learn(const std::string& backend, std::vector<Wrapper>& ws, bool split, bool aligning);
+
+ public:
+  std::map<std::string, std::string> templates;                 ///< backend (or family) -> template
+  std::map<std::string, std::string> gpu_names;                 ///< "SM arch" -> the names the wrappers write
+  std::map<std::string, std::string> tree_driver;               ///< CUDA -> the floor the wrappers write
+  std::map<std::string, std::vector<std::string>> target_text;  ///< ISA -> the texts the wrappers write for it
+  std::map<std::string, std::vector<std::string>> sm_texts;     ///< "SM arch" -> texts beside the GPU names
   std::map<std::string, std::vector<Wrapper>> odd;  ///< by family: files of another text than their backend's
+  std::set<std::string> in_backends;                ///< the families of the files a backend's template gives
   std::string why;
 
  private:
   // The steps of learn, in order.
   std::vector<Pieces> pieces_of(std::vector<Wrapper>& ws, bool split) const;
+  void align(const std::vector<Wrapper>& ws, std::vector<Pieces>& pieces) const;
   void set_odd_apart(std::vector<Wrapper>& ws, std::vector<Pieces>& pieces);
   bool same_words(const std::string& backend, const std::vector<Wrapper>& ws, const std::vector<Pieces>& pieces,
                   std::vector<std::set<std::string>>& allowed);
+  bool literal_text(const std::string& backend, const std::vector<Wrapper>& ws, const std::vector<std::string>& texts,
+                    std::string& tmpl);
   bool varying_text(const std::string& backend, const std::vector<Wrapper>& ws, const std::vector<std::string>& texts,
                     std::string& tmpl);
   bool gives_back(const std::string& tmpl, const std::vector<Wrapper>& ws);
-  // \a w's words with the floor and names its backend's files write.
-  std::map<std::string, std::string> words_of(const Wrapper& w) const;
+  // \a w's words with the floor and names its backend's files write (and its texts per CPU target
+  // where \a texts).
+  std::map<std::string, std::string> words_of(const Wrapper& w, bool texts = true) const;
 
-  const std::string& dir_;
+  std::string dir_;
   std::vector<std::string> words_;
 };
 
-std::map<std::string, std::string> TemplateLearner::words_of(const Wrapper& w) const {
+std::map<std::string, std::string> TemplateLearner::words_of(const Wrapper& w, bool texts) const {
   auto words = w.words;
   if (auto d = tree_driver.find(w.v->cuda); d != tree_driver.end()) words["driver"] = d->second;
   if (auto g = gpu_names.find(w.v->sm + " " + w.arch); g != gpu_names.end()) words["gpu_names"] = g->second;
+  if (texts) {
+    text_words(target_text, w.v->isa, "text", words);
+    text_words(sm_texts, w.v->sm + " " + w.arch, "sm_text", words);
+  }
   return words;
 }
 
 // Each file with the words put back, cut into pieces: the words must be the same, the literal text may vary.
+// A line that files of different values of a word write alike does not carry that word
+// (`platforms = [ "x86_64-linux" "aarch64-linux" ]` names both platforms in each file that
+// writes it): in each line only the words that every file writing it gives one value are put back.
 std::vector<Pieces> TemplateLearner::pieces_of(std::vector<Wrapper>& ws, bool split) const {
-  std::vector<Pieces> pieces;
+  std::map<std::string_view, std::map<std::string, std::string>> shared;  // line -> its words
   for (auto& w : ws) {
-    if (!split) w.words = words_of(w);  // an odd file writes the floors and names its backend's files write
-    pieces.push_back(template_pieces(put_back_words(*w.text, w.words)));
+    // An odd file writes the floors and names its backend's files write; its texts per CPU target
+    // it learns apart (a text put back would be read as part of another).
+    if (!split) w.words = words_of(w, false);
+    for (std::string_view l : lines_of(*w.text)) {
+      auto [it, first] = shared.try_emplace(l, w.words);
+      if (!first)
+        std::erase_if(it->second, [&](const auto& e) {
+          auto own = w.words.find(e.first);
+          return own == w.words.end() || own->second != e.second;
+        });
+    }
+  }
+  std::map<std::string_view, std::vector<PutWord>> words;
+  for (const auto& [l, by_word] : shared) words[l] = put_words(by_word);
+  std::vector<Pieces> pieces;
+  for (const auto& w : ws) {
+    std::string text;
+    for (std::string_view l : lines_of(*w.text)) text += put_back_words(std::string(l), words.at(l));
+    pieces.push_back(template_pieces(text));
   }
   return pieces;
+}
+
+// \a p with the words the \a common shape lacks read as their values (text), where the common
+// shape's words are \a p's in order: a word that only some files write at a place ("armv9" in
+// "-march=armv9-a") is text there. Nullopt where they are not.
+std::optional<Pieces> aligned(const Pieces& p, const std::vector<std::string>& common, const Wrapper& w) {
+  Pieces out;
+  size_t j = 0;
+  auto text = [&](const std::string& t) {
+    if (out.empty() || out.back().word) out.push_back({false, ""});
+    out.back().text += t;
+  };
+  for (const auto& piece : p) {
+    if (!piece.word) {
+      text(piece.text);
+    } else if (j < common.size() && piece.text == common[j]) {
+      out.push_back(piece);
+      ++j;
+    } else {
+      auto value = w.words.find(*candidates(piece.text).begin());
+      if (value == w.words.end()) return std::nullopt;
+      text(value->second);
+    }
+  }
+  if (j != common.size()) return std::nullopt;
+  return out;
+}
+
+// Files whose words are the most common shape's and more have the others read as text.
+void TemplateLearner::align(const std::vector<Wrapper>& ws, std::vector<Pieces>& pieces) const {
+  std::map<std::string, int> shapes;
+  for (const auto& p : pieces) shapes[shape_of(p)]++;
+  const Pieces* most = nullptr;
+  for (const auto& p : pieces)
+    if (!most || shapes[shape_of(p)] > shapes[shape_of(*most)]) most = &p;
+  std::vector<std::string> common;
+  for (const auto& piece : *most)
+    if (piece.word) common.push_back(piece.text);
+  const std::string shape = shape_of(*most);
+  for (size_t k = 0; k < pieces.size(); ++k)
+    if (shape_of(pieces[k]) != shape)
+      if (std::optional<Pieces> a = aligned(pieces[k], common, ws[k])) pieces[k] = std::move(*a);
 }
 
 // The most common shape is the backend's; the others are their families' own.
@@ -236,6 +415,7 @@ void TemplateLearner::set_odd_apart(std::vector<Wrapper>& ws, std::vector<Pieces
       odd[ws[k].v->family].push_back(ws[k]);
     }
   }
+  for (const auto& w : kept) in_backends.insert(w.v->family);
   ws = std::move(kept);
   pieces = std::move(kept_pieces);
 }
@@ -266,7 +446,8 @@ bool TemplateLearner::same_words(const std::string& backend, const std::vector<W
 }
 
 // A literal piece whose \a texts differ between the files: what varies is a driver floor per
-// CUDA, or GPU names per SM and platform; appended to \a tmpl as that word.
+// CUDA, GPU names per SM and platform, a text per CPU target ([layout.targets]) or another
+// text per SM ([layout.sm_texts]); appended to \a tmpl as that word.
 bool TemplateLearner::varying_text(const std::string& backend, const std::vector<Wrapper>& ws,
                                    const std::vector<std::string>& texts, std::string& tmpl) {
   Varying var = varying(texts);
@@ -274,45 +455,131 @@ bool TemplateLearner::varying_text(const std::string& backend, const std::vector
     why = fmt::format("the {} wrappers differ in text that is no word of the variant", backend);
     return false;
   }
-  std::map<std::string, std::set<std::string>> by_cuda, by_gpu;
-  bool digits = true;
+  std::map<std::string, std::set<std::string>> by_cuda, by_gpu, by_isa;
+  bool digits = true, one_line = true;
   for (size_t k = 0; k < ws.size(); ++k) {
     const std::string& mid = var.middles[k];
     digits = digits && !mid.empty() && std::all_of(mid.begin(), mid.end(), ::isdigit);
+    one_line = one_line && mid.find('\n') == std::string::npos;
     by_cuda[ws[k].v->cuda].insert(mid);
     by_gpu[ws[k].v->sm + " " + ws[k].arch].insert(mid);
+    by_isa[ws[k].v->isa].insert(mid);
   }
   auto single = [](const auto& by) {
     return std::all_of(by.begin(), by.end(), [](const auto& e) { return e.second.size() == 1; });
   };
-  if (digits && single(by_cuda) && !by_cuda.count("")) {
+  // What another place of the files wrote for the same key, it writes here too.
+  auto agrees = [](const std::map<std::string, std::string>& learnt, const auto& by) {
+    return std::all_of(by.begin(), by.end(), [&](const auto& e) {
+      auto known = learnt.find(e.first);
+      return known == learnt.end() || known->second == *e.second.begin();
+    });
+  };
+  auto none_lack = [&](std::string Variant::*key) {
+    return std::none_of(ws.begin(), ws.end(), [&](const Wrapper& w) { return (w.v->*key).empty(); });
+  };
+  std::optional<std::string> column;
+  if (digits && single(by_cuda) && !by_cuda.count("") && agrees(tree_driver, by_cuda)) {
     tmpl += var.prefix + "{driver}" + var.suffix;
     for (const auto& [cuda, values] : by_cuda) tree_driver[cuda] = *values.begin();
-  } else if (single(by_gpu) && std::none_of(ws.begin(), ws.end(), [](const Wrapper& w) { return w.v->sm.empty(); })) {
+  } else if (one_line && single(by_gpu) && none_lack(&Variant::sm) && agrees(gpu_names, by_gpu)) {
     tmpl += var.prefix + "{gpu_names}" + var.suffix;
     for (const auto& [key, values] : by_gpu) gpu_names[key] = *values.begin();
+  } else if (const Varying lines = whole_lines(whole_strings(var));
+             single(by_isa) && none_lack(&Variant::isa) &&
+             (one_line || std::all_of(lines.middles.begin(), lines.middles.end(), string_lines))) {
+    // The team's text per CPU target ([layout.targets]): a list of compiler flags over lines is taken whole.
+    std::map<std::string, std::string> texts;
+    for (size_t k = 0; k < ws.size(); ++k) texts[ws[k].v->isa] = lines.middles[k];
+    column = record_texts(texts, target_text, "text");
+    if (!column) {
+      why = fmt::format("the {} wrappers write more than nine texts per CPU target", backend);
+      return false;
+    }
+    tmpl += lines.prefix + "{" + *column + "}" + lines.suffix;
+  } else if (one_line && single(by_gpu) && none_lack(&Variant::sm)) {
+    // A second text per SM beside its GPU names ("GPU Target: 8.0 (Ampere A100)"): the team's words.
+    std::map<std::string, std::string> texts;
+    for (const auto& [key, values] : by_gpu) texts[key] = *values.begin();
+    column = record_texts(texts, sm_texts, "sm_text");
+    if (!column) {
+      why = fmt::format("the {} wrappers write more than nine texts per SM", backend);
+      return false;
+    }
+    tmpl += var.prefix + "{" + *column + "}" + var.suffix;
   } else {
+    size_t other = std::find_if(var.middles.begin(), var.middles.end(),
+                                [&](const std::string& m) { return m != var.middles.front(); }) -
+                   var.middles.begin();
     why = fmt::format(
         "the {} wrappers differ in '{}' and '{}', which is neither a word of the variant, nor "
-        "GPU names per SM, nor a driver floor per CUDA",
-        backend, comment_text(var.middles.front()), comment_text(var.middles.back()));
+        "one text per SM, per CPU target or per CUDA (a driver floor)",
+        backend, comment_text(var.middles.front()), comment_text(var.middles[other]));
     return false;
+  }
+  return true;
+}
+
+// A literal piece of \a texts (one per file), appended to \a tmpl: the same in every file, or
+// varying. Where every file has as many lines there, each line varies apart: a line may write
+// GPU names and another a driver floor.
+bool TemplateLearner::literal_text(const std::string& backend, const std::vector<Wrapper>& ws,
+                                   const std::vector<std::string>& texts, std::string& tmpl) {
+  auto same = [](const std::vector<std::string>& ts) {
+    return std::all_of(ts.begin(), ts.end(), [&](const std::string& t) { return t == ts.front(); });
+  };
+  if (same(texts)) {
+    tmpl += texts.front();
+    return true;
+  }
+  std::vector<std::vector<std::string_view>> lines;
+  for (const auto& t : texts) lines.push_back(lines_of(t));
+  bool by_line = lines.front().size() > 1 && std::all_of(lines.begin(), lines.end(), [&](const auto& ls) {
+                   return ls.size() == lines.front().size();
+                 });
+  if (!by_line) return varying_text(backend, ws, texts, tmpl);
+  for (size_t i = 0; i < lines.front().size(); ++i) {
+    std::vector<std::string> line;
+    for (const auto& ls : lines) line.emplace_back(ls[i]);
+    if (same(line))
+      tmpl += line.front();
+    else if (!varying_text(backend, ws, line, tmpl))
+      return false;
   }
   return true;
 }
 
 // Proof: the template with the tree's own values gives every file back.
 bool TemplateLearner::gives_back(const std::string& tmpl, const std::vector<Wrapper>& ws) {
-  for (const auto& w : ws)
-    if (render_layout_template(tmpl, *w.v, words_of(w)) != *w.text) {
+  for (const auto& w : ws) {
+    std::string text;
+    try {
+      text = render_layout_template(tmpl, *w.v, words_of(w));
+    } catch (const DiagnosticError& e) {  // a text the template cannot write safely where it stands
+      why = e.diagnostic().message;
+      return false;
+    }
+    if (text != *w.text) {
       why = fmt::format("{}/{}.nix is not its backend's wrapper text", dir_, w.v->name);
       return false;
     }
+  }
   return true;
 }
 
 bool TemplateLearner::learn(const std::string& backend, std::vector<Wrapper>& ws, bool split) {
+  // First with the words only some files write read as text; where that fits no template, as written.
+  TemplateLearner before = *this;
+  std::vector<Wrapper> all = ws;
+  if (learn(backend, ws, split, true)) return true;
+  *this = std::move(before);
+  ws = std::move(all);
+  return learn(backend, ws, split, false);
+}
+
+bool TemplateLearner::learn(const std::string& backend, std::vector<Wrapper>& ws, bool split, bool aligning) {
   std::vector<Pieces> pieces = pieces_of(ws, split);
+  if (aligning) align(ws, pieces);
   if (split) set_odd_apart(ws, pieces);
   std::vector<std::set<std::string>> allowed;
   if (!same_words(backend, ws, pieces, allowed)) return false;
@@ -321,25 +588,29 @@ bool TemplateLearner::learn(const std::string& backend, std::vector<Wrapper>& ws
     const TemplatePiece& first = pieces.front()[i];
     if (first.word) {  // of the words still allowed, the first the variant scope lists
       auto w = std::find_if(words_.begin(), words_.end(), [&](const std::string& k) { return allowed[i].count(k); });
+      if (w == words_.end()) {  // the team's own text in braces ("f'{prefix}'"), which a template reads as a word
+        why = fmt::format("the {} wrappers write '{{{}}}', which a template would read as a word", backend,
+                          comment_text(first.text));
+        return false;
+      }
       tmpl += "{" + *w + "}";
       continue;
     }
     std::vector<std::string> texts;
     for (const auto& p : pieces) texts.push_back(p[i].text);
-    if (std::all_of(texts.begin(), texts.end(), [&](const std::string& t) { return t == texts.front(); }))
-      tmpl += first.text;
-    else if (!varying_text(backend, ws, texts, tmpl))
-      return false;
+    if (!literal_text(backend, ws, texts, tmpl)) return false;
   }
   templates[backend] = tmpl;
   return gives_back(tmpl, ws);
 }
 
-// One name per SM where both platforms agree; the platform's own where not.
-std::map<std::string, std::string> names_per_sm(const std::map<std::string, std::string>& gpu_names) {
-  std::map<std::string, std::map<std::string, int>> per_sm;
+// One value per SM where both platforms agree; the platform's own where not: \a gpu_names
+// (GPU names, or texts) by "SM arch".
+template <class Value>
+std::map<std::string, Value> names_per_sm(const std::map<std::string, Value>& gpu_names) {
+  std::map<std::string, std::map<Value, int>> per_sm;
   for (const auto& [key, names] : gpu_names) per_sm[key.substr(0, key.find(' '))][names]++;
-  std::map<std::string, std::string> recorded;
+  std::map<std::string, Value> recorded;
   for (const auto& [key, names] : gpu_names) {
     std::string sm = key.substr(0, key.find(' '));
     const auto& counts = per_sm.at(sm);
@@ -354,6 +625,7 @@ std::map<std::string, std::string> names_per_sm(const std::map<std::string, std:
 // text is corrected, and said in \a corrected.
 void drop_misplaced(std::map<std::string, std::string>& names_by_key, const KnowledgeBase& kb,
                     std::vector<std::string>& corrected) {
+  std::set<std::string> emptied;
   for (auto& [key, names] : names_by_key) {
     std::string sm = key.substr(0, key.find(' '));
     std::set<std::string> drop;
@@ -364,7 +636,10 @@ void drop_misplaced(std::map<std::string, std::string>& names_by_key, const Know
                                       g->sm));
     }
     if (!drop.empty()) names = without_items(names, drop);
+    if (!drop.empty() && names.empty()) emptied.insert(key);
   }
+  // Where every name was another SM's, the knowledge base's names are written (no entry).
+  for (const auto& key : emptied) names_by_key.erase(key);
 }
 
 // A floor is kept where it meets the driver rule for a GPU; corrected (and said) for the GPUs it is too low for.
@@ -437,11 +712,24 @@ LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const S
       out.why = learner.why;
       return out;
     }
-  for (auto& [family, ws] : learner.odd)
-    if (!learner.learn(family, ws, false)) {
-      out.why = learner.why;
-      return out;
+  // Files of another text than their backend's that fit no template of their own stay the
+  // team's: kept, each with why; what learning them had taken in is given back.
+  std::vector<std::pair<std::string, std::string>> kept;
+  // A family's template is its every variant's: files set apart whose family also has files of its
+  // backend's text, or that are not one text, stay the team's own.
+  std::map<std::string, std::vector<Wrapper>> odd = std::move(learner.odd);
+  for (auto& [family, ws] : odd) {
+    std::string why;
+    if (learner.in_backends.count(family)) {
+      why = fmt::format("other wrappers of its family ({}) are of its backend's text", family);
+    } else {
+      TemplateLearner before = learner;
+      if (learner.learn(family, ws, false)) continue;
+      why = learner.why;
+      learner = std::move(before);
     }
+    for (const auto& w : ws) kept.emplace_back(dir + "/" + w.v->name + ".nix", why);
+  }
   if (learner.templates.empty()) {
     out.why = "no variant of the spec has a file in " + dir;
     return out;
@@ -454,6 +742,13 @@ LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const S
   out.layout.dir = dir;
   out.layout.wrapper = learner.templates;
   out.layout.gpu_names = recorded;
+  out.layout.target_text = learner.target_text;
+  out.layout.sm_texts = names_per_sm(learner.sm_texts);
+  for (auto& [path, why] : kept) {
+    out.layout.keep.push_back(path);
+    out.own_wrappers.insert(path);
+    out.kept_why[path] = std::move(why);
+  }
   builder_and_script(files, out.layout);
   return out;
 }
@@ -485,6 +780,15 @@ std::string layout_toml(const Layout& l) {
     t += "\n# The GPU names the wrappers write, by SM (and platform where it has its own).\n[layout.gpu_names]\n";
     for (const auto& [key, names] : l.gpu_names) t += fmt::format("{} = {}\n", toml_string(key), toml_string(names));
   }
+  if (!l.sm_texts.empty()) {
+    t += "\n# What the wrappers write per SM beside its GPU names ({sm_text}, {sm_text_2}): the team's\n"
+         "# own words. A new SM needs its texts here.\n[layout.sm_texts]\n";
+    for (const auto& [key, texts] : l.sm_texts) {
+      std::vector<std::string> q;
+      for (const auto& x : texts) q.push_back(x == Layout::kNoText ? "false" : toml_string(x));
+      t += fmt::format("{} = [{}]\n", toml_string(key), fmt::join(q, ", "));
+    }
+  }
   if (!l.drivers.empty()) {
     t += "\n# The driver floors the team's files write, by CUDA: kept where they meet what the GPU\n"
          "# needs (the CUDA major's compatibility floor and the GPU's first driver branch).\n[layout.drivers]\n";
@@ -507,10 +811,16 @@ std::string layout_toml(const Layout& l) {
     for (const auto& [sm, name] : l.arch_names) t += fmt::format("{} = {}\n", toml_string(sm), toml_string(name));
   }
   if (!l.target_text.empty()) {
-    t += "\n# What a page's row writes per CPU target ({text@target}, {text_2@target}).\n[layout.targets]\n";
+    bool in_wrappers = std::any_of(l.wrapper.begin(), l.wrapper.end(), [](const auto& w) {
+      return w.second.find("{text}") != std::string::npos || w.second.find("{text_") != std::string::npos;
+    });
+    t += in_wrappers ? "\n# What the wrappers ({text}, {text_2}) and a page's rows ({text@target}) write per CPU "
+                       "target.\n[layout.targets]\n"
+                     : "\n# What a page's row writes per CPU target ({text@target}, {text_2@target}).\n"
+                       "[layout.targets]\n";
     for (const auto& [isa, texts] : l.target_text) {
       std::vector<std::string> q;
-      for (const auto& x : texts) q.push_back(toml_string(x));
+      for (const auto& x : texts) q.push_back(x == Layout::kNoText ? "false" : toml_string(x));
       t += fmt::format("{} = [{}]\n", isa, fmt::join(q, ", "));
     }
   }

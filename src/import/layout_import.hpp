@@ -2,12 +2,15 @@
 /// `tailor adopt`: the [layout] of a tree that keeps its own builder, read from
 /// the tree. Each backend's wrapper files are read back into one template: the
 /// variant's words are put back where the file writes them ({sm_nodot} for
-/// "90"), and the text that still varies between the files is the team's GPU
-/// names (one value per SM and platform) or a driver floor (one per CUDA).
-/// The template must give every file back byte for byte, else no layout.
+/// "90"), and the text that still varies between the files, line by line, is
+/// the team's GPU names (one value per SM and platform), a driver floor (one per
+/// CUDA), a text per CPU target ([layout.targets]: compiler flags) or another
+/// text per SM ([layout.sm_texts]). The template must give every file back byte
+/// for byte, else no layout; files of their own text are kept as the team's.
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +37,9 @@ struct LayoutImport {
   std::map<std::string, std::string> arch_names;   ///< the team's fair names of architectures, by SM
   /// A page (or a folder of pages) the page template does not give back -> why.
   std::map<std::string, std::string> page_why;
+  /// Variants' wrappers of the team's own text (another than their backend's, and no template
+  /// with their family's): kept, in layout.keep, each with why in kept_why.
+  std::set<std::string> own_wrappers;
   std::map<std::string, std::string> kept_why;  ///< a kept file that holds facts -> why tailor does not write it
   /// Facts of the tree's wrappers the spec corrects, one line each ("9.0: L40S
   /// dropped: the knowledge base lists it under SM 8.9").

@@ -640,6 +640,22 @@ void TableImporter::tables() {
   }
 }
 
+// Where the pages' rows write another text per CPU target than the wrappers do under the same
+// word ({text} of avx2), why the pages cannot be written with the wrappers' texts.
+std::optional<std::string> texts_clash(const std::map<std::string, std::vector<std::string>>& pages,
+                                       const std::map<std::string, std::vector<std::string>>& wrappers) {
+  for (const auto& [isa, texts] : pages) {
+    auto w = wrappers.find(isa);
+    if (w == wrappers.end()) continue;
+    for (size_t n = 0; n < std::min(texts.size(), w->second.size()); ++n)
+      if (texts[n] != w->second[n] && w->second[n] != Layout::kNoText)
+        return fmt::format("the pages' rows write '{}' for {} where the wrappers write '{}' ({{{}}})",
+                           comment_text(texts[n]), isa, comment_text(w->second[n]),
+                           n ? fmt::format("text_{}", n + 1) : "text");
+  }
+  return std::nullopt;
+}
+
 // Pages: files under a docs folder a script of the tree names ("docs/matrices/"). The pages
 // of a folder are fitted to one template, written per cell.
 void TableImporter::page_folders() {
@@ -658,8 +674,16 @@ void TableImporter::page_folders() {
       if (pages.size() > 1) li_.page_why[folder] = fit.why;
       continue;
     }
+    if (std::optional<std::string> clash = texts_clash(fit.targets, li_.layout.target_text)) {
+      li_.page_why[folder] = *clash;
+      continue;
+    }
     li_.layout.pages[fit.path] = fit.text;
-    for (const auto& [isa, texts] : fit.targets) li_.layout.target_text[isa] = texts;
+    for (const auto& [isa, texts] : fit.targets) {
+      auto& column = li_.layout.target_text[isa];
+      column.resize(std::max(column.size(), texts.size()));
+      std::copy(texts.begin(), texts.end(), column.begin());
+    }
     fitted_.insert(fit.fitted.begin(), fit.fitted.end());
     for (const auto& [page, why] : fit.unfit) li_.page_why[page] = why;
     replaced_by(*script);

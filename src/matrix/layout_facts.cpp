@@ -1,6 +1,7 @@
 #include "matrix/layout_facts.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -29,6 +30,33 @@ std::optional<std::string> variant_driver(const Variant& v, const Spec& spec, co
   for (const auto& sm : v.sms())
     if (const GpuArch* g = kb.gpu(sm)) gpus.push_back(g);
   return written_driver(spec, *t, gpus);
+}
+
+namespace {
+
+// The Nth text of \a key in \a texts, N from the word's "_N" (the first without one).
+std::optional<std::string> nth_text(const std::map<std::string, std::vector<std::string>>& texts,
+                                    const std::string& key, std::string_view word) {
+  size_t n = word.size() > 2 && word[word.size() - 2] == '_' && std::isdigit(static_cast<unsigned char>(word.back()))
+                 ? static_cast<size_t>(word.back() - '0')
+                 : 1;
+  auto it = texts.find(key);
+  if (it == texts.end() || it->second.size() < n || it->second[n - 1] == Layout::kNoText) return std::nullopt;
+  return it->second[n - 1];
+}
+
+}  // namespace
+
+std::optional<std::string> target_text(const Spec& spec, const std::string& isa, std::string_view word) {
+  if (!spec.layout || isa.empty()) return std::nullopt;
+  return nth_text(spec.layout->target_text, isa, word);
+}
+
+std::optional<std::string> sm_text(const Spec& spec, const std::string& sm, std::string_view arch,
+                                   std::string_view word) {
+  if (!spec.layout || sm.empty()) return std::nullopt;
+  if (auto own = nth_text(spec.layout->sm_texts, sm + " " + std::string(arch), word)) return own;
+  return nth_text(spec.layout->sm_texts, sm, word);
 }
 
 std::optional<std::string> gpu_names(const Spec& spec, const KnowledgeBase& kb, const std::string& sm,

@@ -34,6 +34,15 @@ std::optional<std::string> gpu_names(const Spec& spec, const KnowledgeBase& kb, 
 /// for a key that is no SM of the knowledge base, or another arch.
 std::optional<std::string> key_gpu_names(const Spec& spec, const KnowledgeBase& kb, const std::string& key);
 
+/// [layout.targets] of \a isa for the word \a word ("text" the first text, "text_N" the Nth);
+/// nullopt where the layout has none.
+std::optional<std::string> target_text(const Spec& spec, const std::string& isa, std::string_view word);
+
+/// [layout.sm_texts] of "SM ARCH", else of the SM, for the word \a word ("sm_text" the first text,
+/// "sm_text_N" the Nth); nullopt where the layout has none.
+std::optional<std::string> sm_text(const Spec& spec, const std::string& sm, std::string_view arch,
+                                   std::string_view word);
+
 /// [layout.arch_names] of \a sm, else its family ("Hopper"); nullopt for an SM the knowledge base lacks.
 std::optional<std::string> arch_name(const Spec& spec, const KnowledgeBase& kb, const std::string& sm);
 

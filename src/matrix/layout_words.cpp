@@ -43,6 +43,8 @@ std::map<std::string, std::string> layout_words(const Variant& v, const Spec& sp
       }
       case WordFact::sm: return one_sm ? some(v.sm) : std::nullopt;
       case WordFact::gpu_names: return one_sm ? gpu_names(spec, kb, v.sm, arch_of(v.platform)) : std::nullopt;
+      case WordFact::target_text: return target_text(spec, v.isa, w.name);
+      case WordFact::sm_text: return one_sm ? sm_text(spec, v.sm, arch_of(v.platform), w.name) : std::nullopt;
       default: return std::nullopt;
     }
   };
@@ -57,17 +59,23 @@ std::string render_layout_template(std::string_view tmpl, const Variant& v,
     auto it = words.find(word);
     return it == words.end() ? std::nullopt : std::optional(it->second);
   };
-  QuotedFill how{
-      TextLanguage::nix,  // a wrapper is a .nix file
-      [&](const std::string& word) { return fmt::format("[layout] wrapper of {}: {{{}}}", v.name, word); },
-      [&](const std::string& word) {
-        Diagnostic d;
-        d.message = fmt::format("[layout] wrapper of {}: the word {{{}}} has no value for this variant", v.name, word);
-        const TemplateWord* row = find_word(WordScope::variant, word, {});
-        d.hint = row && row->fact == WordFact::driver ? "the knowledge base records no minimum driver for its CUDA"
-                                                      : "use words the variant has (a CPU build has no {sm} or {cuda})";
-        throw DiagnosticError(d);
-      }};
+  QuotedFill how{TextLanguage::nix,  // a wrapper is a .nix file
+                 [&](const std::string& word) { return fmt::format("[layout] wrapper of {}: {{{}}}", v.name, word); },
+                 [&](const std::string& word) {
+                   Diagnostic d;
+                   d.message = fmt::format("[layout] wrapper of {}: the word {{{}}} has no value for this variant",
+                                           v.name, word);
+                   const TemplateWord* row = find_word(WordScope::variant, word, {});
+                   if (row && row->fact == WordFact::driver)
+                     d.hint = "the knowledge base records no minimum driver for its CUDA";
+                   else if (row && row->fact == WordFact::sm_text)
+                     d.hint = fmt::format("give SM {} its texts in [layout.sm_texts], as the team writes them", v.sm);
+                   else if (row && row->fact == WordFact::target_text)
+                     d.hint = fmt::format("give {} its texts in [layout.targets], as the team writes them", v.isa);
+                   else
+                     d.hint = "use words the variant has (a CPU build has no {sm} or {cuda})";
+                   throw DiagnosticError(d);
+                 }};
   return fill(template_pieces(tmpl), value, how);
 }
 

@@ -298,14 +298,7 @@ struct Renderer {
         return i ? std::optional<std::string>(i->display) : std::nullopt;
       }
       case WordFact::gpu_names: return gpu_names(sm->sm, target->arch);
-      case WordFact::target_text: {
-        // text is the first, text_N the Nth.
-        size_t n = w.name.starts_with("text_") ? static_cast<size_t>(w.name.back() - '0') : 1;
-        if (!spec.layout) return std::nullopt;
-        auto it = spec.layout->target_text.find(target->isa);
-        if (it == spec.layout->target_text.end() || it->second.size() < n) return std::nullopt;
-        return it->second[n - 1];
-      }
+      case WordFact::target_text: return target_text(spec, target->isa, w.name);
       default: return std::nullopt;
     }
   }

@@ -167,8 +167,15 @@ struct Layout {
   /// The team's own fair names of architectures by SM ("11.0" = "DRIVE Thor"), where they
   /// differ from the knowledge base's family: {arch_name@…} writes them.
   std::map<std::string, std::string> arch_names;
-  /// A CPU target -> the texts its rows of a page write ({text@target}, {text_2@target}, …).
+  /// A CPU target -> the texts the wrappers ({text}, {text_2}, …) and the rows of a page
+  /// ({text@target}, …) write for it: the team's compiler flags, its words for the target.
   std::map<std::string, std::vector<std::string>> target_text;
+  /// "SM" or "SM platform" -> the texts the wrappers write for it beside its GPU names
+  /// ({sm_text}, {sm_text_2}, …): the team's own words, which the knowledge base cannot give.
+  std::map<std::string, std::vector<std::string>> sm_texts;
+  /// In target_text and sm_texts: no text at that place (TOML false): the first text of a
+  /// target whose files of the first kind stay the team's, say. Its word has no value there.
+  static constexpr std::string_view kNoText{"\0", 1};
   /// The team's scripts that wrote the wrappers (and pages): `tailor generate` replaces them.
   std::vector<std::string> replaces;
 };

@@ -94,21 +94,50 @@ void read_wrappers(const TomlDocument& doc, TableReader& r, const Spec& spec, co
   }
 }
 
+// A key of [layout.gpu_names] or [layout.sm_texts]: "9.0" or "9.0 aarch64".
+void check_sm_key(const TomlDocument& doc, const toml::node& value, const std::string& k, const KnowledgeBase& kb) {
+  std::string sm = k.substr(0, k.find(' '));
+  std::string platform = k.size() > sm.size() ? k.substr(sm.size() + 1) : "";
+  if (!kb.gpu(sm) || (!platform.empty() && platform != "x86_64" && platform != "aarch64"))
+    throw doc.error_at(value,
+                       fmt::format("'{}' is not an SM of the knowledge base, optionally followed by "
+                                   "x86_64 or aarch64",
+                                   comment_text(k)),
+                       "\"9.0\" or \"9.0 aarch64\"");
+}
+
 // [layout.gpu_names] "9.0" or "9.0 aarch64" = "names": the GPU names the wrappers write.
 void read_gpu_names(const TomlDocument& doc, TableReader& r, const KnowledgeBase& kb, Layout& l) {
   if (const toml::table* g = r.table("gpu_names")) {
     for (const auto& [key, value] : *g) {
       std::string k(key.str());
-      std::string sm = k.substr(0, k.find(' '));
-      std::string platform = k.size() > sm.size() ? k.substr(sm.size() + 1) : "";
-      if (!kb.gpu(sm) || (!platform.empty() && platform != "x86_64" && platform != "aarch64"))
-        throw doc.error_at(value,
-                           fmt::format("'{}' is not an SM of the knowledge base, optionally followed by "
-                                       "x86_64 or aarch64",
-                                       comment_text(k)),
-                           "\"9.0\" or \"9.0 aarch64\"");
+      check_sm_key(doc, value, k, kb);
       if (!value.is_string()) throw doc.error_at(value, "GPU names are one string, as the wrappers write them");
       l.gpu_names[k] = value.as_string()->get();
+    }
+  }
+}
+
+// A list of one to nine texts ([layout.targets], [layout.sm_texts]): {text} … {text_9}; false
+// where there is none (Layout::kNoText).
+std::vector<std::string> read_texts(const TomlDocument& doc, const toml::node& value, std::string_view what,
+                                    std::string_view example) {
+  const toml::array* a = value.as_array();
+  auto text_or_none = [](const toml::node& n) { return n.is_string() || (n.is_boolean() && !n.as_boolean()->get()); };
+  if (!a || a->empty() || a->size() > 9 || !std::all_of(a->begin(), a->end(), text_or_none))
+    throw doc.error_at(value, fmt::format("{} texts are a list of one to nine strings", what), std::string(example));
+  std::vector<std::string> out;
+  for (const auto& s : *a) out.push_back(s.is_string() ? s.as_string()->get() : std::string(Layout::kNoText));
+  return out;
+}
+
+// [layout.sm_texts] "9.0" or "9.0 aarch64" = ["text", …]: what the wrappers write per SM beside its GPU names.
+void read_sm_texts(const TomlDocument& doc, TableReader& r, const KnowledgeBase& kb, Layout& l) {
+  if (const toml::table* g = r.table("sm_texts")) {
+    for (const auto& [key, value] : *g) {
+      std::string k(key.str());
+      check_sm_key(doc, value, k, kb);
+      l.sm_texts[k] = read_texts(doc, value, "an SM's", "\"9.0\" = [\"Hopper H100\"]");
     }
   }
 }
@@ -195,11 +224,7 @@ void read_targets(const TomlDocument& doc, TableReader& r, const KnowledgeBase& 
       std::string isa(key.str());
       if (!kb.isa(isa))
         throw doc.error_at(value, fmt::format("'{}' is no CPU target of the knowledge base", comment_text(isa)));
-      const toml::array* a = value.as_array();
-      if (!a || a->empty() || a->size() > 9 || !a->is_homogeneous(toml::node_type::string))
-        throw doc.error_at(value, "a target's texts are a list of one to nine strings",
-                           "avx2 = [\"broad x86 compatibility\"]");
-      for (const auto& s : *a) l.target_text[isa].push_back(s.as_string()->get());
+      l.target_text[isa] = read_texts(doc, value, "a target's", "avx2 = [\"broad x86 compatibility\"]");
     }
   }
 }
@@ -208,8 +233,8 @@ void read_targets(const TomlDocument& doc, TableReader& r, const KnowledgeBase& 
 
 Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& spec, const KnowledgeBase& kb) {
   TableReader r(doc, t, "[layout]");
-  r.expect_keys(
-      {"dir", "keep", "replaces", "wrapper", "gpu_names", "drivers", "tables", "pages", "targets", "arch_names"});
+  r.expect_keys({"dir", "keep", "replaces", "wrapper", "gpu_names", "drivers", "tables", "pages", "targets",
+                 "arch_names", "sm_texts"});
   Layout l;
   l.pos = pos_of(t);
   const std::vector<std::string> paired = paired_attributes(kb);  // the words {torch}, {torch_mm} are the pairing's
@@ -225,6 +250,7 @@ Layout read_layout(const TomlDocument& doc, const toml::table& t, const Spec& sp
   }
   read_wrappers(doc, r, spec, kb, paired, l);
   read_gpu_names(doc, r, kb, l);
+  read_sm_texts(doc, r, kb, l);
   read_drivers(doc, r, kb, l);
   read_tables(doc, r, l);
   read_pages(doc, r, paired, l);

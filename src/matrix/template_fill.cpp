@@ -41,8 +41,14 @@ std::vector<TemplatePiece> split_template(std::string_view tmpl, WordEnd word_en
 
 std::vector<TemplatePiece> template_pieces(std::string_view tmpl) {
   return split_template(tmpl, [](std::string_view t, size_t open) {
+    // "${version}" is the file's own antiquotation (Nix, a shell), never a word.
+    if (open > 0 && t[open - 1] == '$') return std::string_view::npos;
     size_t j = open + 1;
-    while (j < t.size() && (std::islower(static_cast<unsigned char>(t[j])) || t[j] == '_')) ++j;
+    auto word_char = [&](size_t k) {
+      unsigned char c = static_cast<unsigned char>(t[k]);
+      return std::islower(c) || c == '_' || (k > open + 1 && std::isdigit(c));  // "text_2"
+    };
+    while (j < t.size() && word_char(j)) ++j;
     return j > open + 1 && j < t.size() && t[j] == '}' ? j : std::string_view::npos;
   });
 }

@@ -27,8 +27,8 @@ using WordEnd = size_t (*)(std::string_view tmpl, size_t open);
 /// brace that opens no word is text).
 std::vector<TemplatePiece> split_template(std::string_view tmpl, WordEnd word_end);
 
-/// The pieces of \a tmpl: "{name}" with name of [a-z_] is a word (known or
-/// not: the caller says which it accepts), anything else literal.
+/// The pieces of \a tmpl: "{name}" with name of [a-z_][a-z0-9_]* is a word (known or
+/// not: the caller says which it accepts), but after a "$" (an antiquotation); anything else literal.
 std::vector<TemplatePiece> template_pieces(std::string_view tmpl);
 
 /// The end of a block marker ("{#version}", "{/sm}") at [at, end) of \a t: \a end,

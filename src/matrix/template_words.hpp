@@ -61,6 +61,7 @@ enum class WordFact : uint8_t {
   isa_flags,    ///< its compiler flags, as Nix list items
   arch,         ///< the platform's arch, "x86_64"
   target_text,  ///< a CPU target's text of [layout.targets] the word names: text the first, text_N the Nth
+  sm_text,      ///< an SM's text of [layout.sm_texts] the word names: sm_text the first, sm_text_N the Nth
   pin,          ///< a nixpkgs revision
   cpu_pin,      ///< the CPU builds' nixpkgs revision
   source_rev,   ///< the version's own source: its revision

@@ -26,9 +26,14 @@ using Words = std::vector<std::string>;
 
 TEST(TemplateWords, EachFeatureListsItsWordsInItsOrder) {
   Words torch = {"torch"};
+  // clang-format off
   EXPECT_EQ(scope_words(WordScope::variant, torch),
             (Words{"version", "version_mm", "torch", "torch_mm", "pairing", "python", "python_nodot", "cuda",
-                   "cuda_underscore", "driver", "sm", "sm_nodot", "gpu_names", "isa", "isa_display", "arch"}));
+                   "cuda_underscore", "driver", "sm", "sm_nodot", "gpu_names", "isa", "isa_display", "arch",
+                   "text", "text_2", "text_3", "text_4", "text_5", "text_6", "text_7", "text_8", "text_9",
+                   "sm_text", "sm_text_2", "sm_text_3", "sm_text_4", "sm_text_5", "sm_text_6", "sm_text_7",
+                   "sm_text_8", "sm_text_9"}));
+  // clang-format on
   EXPECT_EQ(scope_words(WordScope::path, torch),
             (Words{"version", "version_mm", "version_mm_nodot", "torch", "torch_mm", "cuda", "cuda_underscore",
                    "python", "python_nodot"}));

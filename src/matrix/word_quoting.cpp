@@ -20,15 +20,26 @@ bool bare_char(char c) {
 }
 
 // Bare Nix code takes words ("570", "cudaPackages_13_0") and lists of complete
-// strings ("\"-mavx2\" \"-mfma\""), items one space apart: nothing that could be
-// an operator, a binding or the end of an attribute set.
+// strings ("\"-mavx2\" \"-mfma\""), items apart by spaces, or by line breaks with
+// their indentation and a "# comment" before each: nothing that could be an operator,
+// a binding or the end of an attribute set.
 bool safe_code(std::string_view v) {
   if (v.empty()) return false;  // "x = ;": no value is no code
   size_t i = 0;
   while (i < v.size()) {
     if (i > 0) {
-      if (v[i] != ' ') return false;
-      ++i;
+      const size_t from = i;
+      while (i < v.size() && (v[i] == ' ' || v[i] == '\t' || v[i] == '\n' || v[i] == '#')) {
+        if (v[i] == '#')
+          while (i < v.size() && v[i] != '\n') {
+            if (control(v[i]) && v[i] != '\t') return false;
+            ++i;
+          }
+        else
+          ++i;
+      }
+      if (i == from) return false;
+      if (i == v.size()) return true;  // a last comment: the text after the word must end it (the lexer's check)
     }
     if (i < v.size() && v[i] == '"') {
       size_t j = i + 1;
@@ -150,7 +161,8 @@ bool text_of(const Region& r, Place p, uint32_t depth, std::string_view file) {
               (r.kind == nix::Tok::dollar_curly && file.substr(r.begin, 6) == "${\"'\"}"));
     case Place::line_comment: return r.in == Region::In::line_comment;
     case Place::block_comment: return r.in == Region::In::block_comment;
-    case Place::code:
+    case Place::code:  // a list's items, and a comment after one (safe_code): wholly inside the word
+      if (r.in == Region::In::line_comment) return true;
       return (r.in == Region::In::code || r.in == Region::In::string || r.in == Region::In::path) && r.depth >= depth &&
              r.kind != nix::Tok::dollar_curly && r.kind != nix::Tok::ind_open && r.kind != nix::Tok::error;
     case Place::unread: break;

@@ -62,6 +62,19 @@ TEST(WordQuoting, BareCodeTakesWordsAndCompleteStringsOnly) {
   EXPECT_EQ(landed(TextLanguage::nix, "x = ", "1;\ny = 2"), std::nullopt);
 }
 
+// A list of compiler flags as teams write it, one to a line with a comment after each, lands in
+// code whole (a target's text of [layout.targets]); a comment that would swallow the text after
+// the word, or end at a carriage return as Nix ends it, is refused.
+TEST(WordQuoting, BareCodeTakesAListOfStringsOverLinesWithComments) {
+  const std::string flags = "\"-mavx2\"   # AVX2\n    \"-mfma\"    # fused multiply-add\n";
+  EXPECT_EQ(landed(TextLanguage::nix, "{ f = [\n    ", flags, "  ];\n}\n"), flags);
+  EXPECT_EQ(landed(TextLanguage::nix, "{ f = [\n    ", "\"-mavx2\"\n    \"-mfma\"", "\n  ];\n}\n"),
+            "\"-mavx2\"\n    \"-mfma\"");
+  EXPECT_EQ(landed(TextLanguage::nix, "{ f = [ ", "\"-mavx2\" # AVX2", " ]; }"), std::nullopt);
+  EXPECT_EQ(landed(TextLanguage::nix, "{ f = [\n    ", "\"-mavx2\" # a\r];", "\n  ];\n}\n"), std::nullopt);
+  EXPECT_EQ(landed(TextLanguage::nix, "{ f = [\n    ", "\"-mavx2\"\n  ];\n  g = [ \"x\"", "\n  ];\n}\n"), std::nullopt);
+}
+
 // layout_template_fuzzer: tokens each of them code's can still make no expression
 // ("iVisio .99 - n" in a list, a keyword, two names in a function's formals). Where the
 // file parses with a letter for the word, it must parse with the value.
