@@ -41,3 +41,4 @@ tailor_fuzz_target(compact_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/compact_fuzzer.cpp 
 tailor_fuzz_target(layout_template_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/layout_template_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/layout_template)
 tailor_fuzz_target(variant_json_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/variant_json_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/variant_json)
 tailor_fuzz_target(axis_table_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/axis_table_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/axis_table)
+tailor_fuzz_target(adopt_layout_fuzzer ${PROJECT_SOURCE_DIR}/fuzz/adopt_layout_fuzzer.cpp ${PROJECT_SOURCE_DIR}/tests/fuzz_corpus/adopt_layout)
