@@ -8,6 +8,8 @@
 #include <fmt/ranges.h>
 
 #include "import/put_back.hpp"
+#include "import/text_columns.hpp"
+#include "import/varying_text.hpp"
 #include "kb/driver_rule.hpp"
 #include "matrix/layout_words.hpp"
 #include "matrix/template_words.hpp"
@@ -68,130 +70,6 @@ std::string put_back_words(const std::string& text, const std::vector<PutWord>& 
   return put_back(text, words, [](const std::string& t, size_t at, size_t end) {
     return stands_alone(t, at, t.substr(at, end - at));
   });
-}
-
-std::vector<std::string_view> lines_of(const std::string& text) {
-  std::vector<std::string_view> out;
-  for (size_t i = 0; i < text.size();) {
-    size_t nl = text.find('\n', i);
-    size_t end = nl == std::string::npos ? text.size() : nl + 1;
-    out.push_back(std::string_view(text).substr(i, end - i));
-    i = end;
-  }
-  return out;
-}
-
-// The part of each text between their common prefix and suffix, cut where a
-// word or number begins or ends ("(driver 550+)", "(driver 560+)": "550", "560").
-struct Varying {
-  std::string prefix, suffix;
-  std::vector<std::string> middles;
-};
-Varying varying(const std::vector<std::string>& texts) {
-  Varying v;
-  std::string p = texts.front(), s = texts.front();
-  for (const auto& t : texts) {
-    size_t i = 0;
-    while (i < p.size() && i < t.size() && p[i] == t[i]) ++i;
-    p.resize(i);
-    size_t j = 0;
-    while (j < s.size() && j < t.size() && s[s.size() - 1 - j] == t[t.size() - 1 - j]) ++j;
-    s = s.substr(s.size() - j);
-  }
-  while (!p.empty() && (alnum(p.back()) || p.back() == '.')) p.pop_back();
-  while (!s.empty() && (alnum(s.front()) || s.front() == '.')) s.erase(0, 1);
-  for (const auto& t : texts) {
-    if (p.size() + s.size() > t.size()) return {};
-    v.middles.push_back(t.substr(p.size(), t.size() - p.size() - s.size()));
-  }
-  v.prefix = p;
-  v.suffix = s;
-  return v;
-}
-
-// \a v widened to whole strings where a text holds a quote: `"-mavx2" "-mfma"` is a list of
-// strings in code, not text inside the first one. Unchanged where the prefix or suffix has none.
-Varying whole_strings(Varying v) {
-  bool quotes = std::any_of(v.middles.begin(), v.middles.end(),
-                            [](const std::string& m) { return m.find('"') != std::string::npos; });
-  size_t open = v.prefix.rfind('"'), close = v.suffix.find('"');
-  if (!quotes || open == std::string::npos || close == std::string::npos) return v;
-  const std::string head = v.prefix.substr(open), tail = v.suffix.substr(0, close + 1);
-  v.prefix.resize(open);
-  v.suffix.erase(0, close + 1);
-  for (auto& m : v.middles) m = head + m + tail;
-  return v;
-}
-
-// Whether \a text, over several lines, is items of a list of strings: each line strings (and a
-// comment after them); a text per CPU target over lines is its compiler flags, never code.
-bool string_lines(const std::string& text) {
-  for (std::string_view l : lines_of(text)) {
-    size_t i = l.find_first_not_of(" \t");
-    bool any = false;
-    while (i != std::string_view::npos && i < l.size() && l[i] == '"') {
-      size_t close = l.find('"', i + 1);
-      if (close == std::string_view::npos || l.substr(i, close - i).find_first_of("\\$") != std::string_view::npos)
-        return false;
-      any = true;
-      i = l.find_first_not_of(" \t", close + 1);
-    }
-    if (!any || (i != std::string_view::npos && l[i] != '#' && l[i] != '\n')) return false;
-  }
-  return true;
-}
-
-// \a v widened to whole lines, the lines' common indentation left in the prefix: a text
-// that spans lines of code (a list of compiler flags) is a word in code, not inside its
-// first string. Unchanged where the prefix or the suffix holds no line break.
-Varying whole_lines(Varying v) {
-  size_t nl = v.prefix.rfind('\n'), end = v.suffix.find('\n');
-  if (nl == std::string::npos || end == std::string::npos) return v;
-  const std::string head = v.prefix.substr(nl + 1), tail = v.suffix.substr(0, end);
-  v.prefix.resize(nl + 1);
-  v.suffix.erase(0, end);
-  size_t indent = std::string::npos;
-  for (auto& m : v.middles) {
-    m = head + m + tail;
-    size_t i = m.find_first_not_of(" \t");
-    indent = std::min(indent, i == std::string::npos ? m.size() : i);
-  }
-  v.prefix += v.middles.front().substr(0, indent);
-  for (auto& m : v.middles) m.erase(0, indent);
-  return v;
-}
-
-// The column of a table of texts ([layout.targets], [layout.sm_texts]) that \a texts (key ->
-// text) fill: the first whose texts agree where set, else a new one; its word: \a stem for the
-// first, STEM_N for the Nth. Nullopt past the ninth.
-std::optional<std::string> record_texts(const std::map<std::string, std::string>& texts,
-                                        std::map<std::string, std::vector<std::string>>& table,
-                                        const std::string& stem) {
-  constexpr size_t kColumns = 9;  // text … text_9
-  for (size_t n = 0; n < kColumns; ++n) {
-    bool fits = std::all_of(texts.begin(), texts.end(), [&](const auto& e) {
-      auto it = table.find(e.first);
-      return it == table.end() || it->second.size() <= n || it->second[n] == e.second ||
-             it->second[n] == Layout::kNoText;
-    });
-    if (!fits) continue;
-    for (const auto& [key, text] : texts) {
-      auto& column = table[key];
-      if (column.size() <= n) column.resize(n + 1, std::string(Layout::kNoText));
-      column[n] = text;
-    }
-    return n ? fmt::format("{}_{}", stem, n + 1) : stem;
-  }
-  return std::nullopt;
-}
-
-// The words of \a table's texts of \a key into \a words: {stem}, {stem_2}, …
-void text_words(const std::map<std::string, std::vector<std::string>>& table, const std::string& key,
-                const std::string& stem, std::map<std::string, std::string>& words) {
-  auto t = table.find(key);
-  if (t == table.end()) return;
-  for (size_t n = 0; n < t->second.size(); ++n)
-    if (t->second[n] != Layout::kNoText) words[n ? fmt::format("{}_{}", stem, n + 1) : stem] = t->second[n];
 }
 
 // A GPU name of \a names that the knowledge base lists under another SM than \a sm.
@@ -281,11 +159,6 @@ class TemplateLearner {
   /// (and why) when the files fit no template.
   bool learn(const std::string& backend, std::vector<Wrapper>& ws, bool split);
 
- private:
-  // One try of learn: \a aligning, words that only some files write are read as text (align).
-  bool learn(const std::string& backend, std::vector<Wrapper>& ws, bool split, bool aligning);
-
- public:
   std::map<std::string, std::string> templates;                 ///< backend (or family) -> template
   std::map<std::string, std::string> gpu_names;                 ///< "SM arch" -> the names the wrappers write
   std::map<std::string, std::string> tree_driver;               ///< CUDA -> the floor the wrappers write
@@ -296,7 +169,9 @@ class TemplateLearner {
   std::string why;
 
  private:
-  // The steps of learn, in order.
+  // One try of learn: \a aligning, words that only some files write are read as text (align).
+  bool learn(const std::string& backend, std::vector<Wrapper>& ws, bool split, bool aligning);
+  // The steps of a try, in order.
   std::vector<Pieces> pieces_of(std::vector<Wrapper>& ws, bool split) const;
   void align(const std::vector<Wrapper>& ws, std::vector<Pieces>& pieces) const;
   void set_odd_apart(std::vector<Wrapper>& ws, std::vector<Pieces>& pieces);
@@ -307,8 +182,8 @@ class TemplateLearner {
   bool varying_text(const std::string& backend, const std::vector<Wrapper>& ws, const std::vector<std::string>& texts,
                     std::string& tmpl);
   bool gives_back(const std::string& tmpl, const std::vector<Wrapper>& ws);
-  // \a w's words with the floor and names its backend's files write (and its texts per CPU target
-  // where \a texts).
+  // \a w's words with the floor and names its backend's files write (and, where \a texts, the
+  // texts per CPU target and per SM).
   std::map<std::string, std::string> words_of(const Wrapper& w, bool texts = true) const;
 
   std::string dir_;
@@ -712,11 +587,10 @@ LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const S
       out.why = learner.why;
       return out;
     }
-  // Files of another text than their backend's that fit no template of their own stay the
-  // team's: kept, each with why; what learning them had taken in is given back.
-  std::vector<std::pair<std::string, std::string>> kept;
   // A family's template is its every variant's: files set apart whose family also has files of its
-  // backend's text, or that are not one text, stay the team's own.
+  // backend's text, or that are not one text, stay the team's own (kept, each with why); what
+  // learning them had taken in is given back.
+  std::vector<std::pair<std::string, std::string>> kept;
   std::map<std::string, std::vector<Wrapper>> odd = std::move(learner.odd);
   for (auto& [family, ws] : odd) {
     std::string why;
