@@ -1,6 +1,6 @@
 // Fuzz target for what adopt learns of a tree's wrappers (import/layout_import.cpp): the
-// template per backend, the texts per SM and CPU target, the files kept as their own. Input: up
-// to seven wrapper texts apart by NULs, the files of a fixed spec's seven variants (three CPU
+// template per backend, the texts per SM and CPU target, the files kept as their own. Input:
+// seven wrapper texts apart by NULs, the files of a fixed spec's seven variants (three CPU
 // targets; two SMs by two targets with CUDA). The oracle: where a layout is learnt and nothing
 // of the team's is corrected, the spec adopt would write reads back, and generate writes every
 // file it does not keep byte for byte as the input gave it.
@@ -47,6 +47,7 @@ TAILOR_FUZZ_TARGET(data, size) {
     files.push_back({".flox/pkgs/" + v.name + ".nix", std::move(text)});
     at = nul == std::string::npos ? input.size() + 1 : nul + 1;
   }
+  if (files.size() != m.variants.size()) return 0;  // every variant's wrapper, as a tree adopt takes
   LayoutImport li = import_layout(files, spec, m, embedded_kb(), ".flox/pkgs");
   if (!li.why.empty() || !li.corrected.empty()) return 0;
   // The spec adopt writes must read back: a layout it learnt is one it can keep.

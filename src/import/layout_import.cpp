@@ -582,7 +582,14 @@ LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const S
                            const KnowledgeBase& kb, const std::string& dir) {
   LayoutImport out;
   TemplateLearner learner(dir, scope_words(WordScope::variant, paired_attributes(kb)));
-  for (auto& [backend, ws] : wrappers_by_backend(files, spec, m, kb, dir))
+  auto backends = wrappers_by_backend(files, spec, m, kb, dir);
+  for (const auto& [backend, ws] : backends)
+    for (const auto& w : ws)
+      if (!is_utf8(*w.text)) {  // the template and texts go into the spec, which is TOML: UTF-8 alone
+        out.why = fmt::format("{}/{}.nix is not UTF-8 text, which a spec cannot hold", dir, w.v->name);
+        return out;
+      }
+  for (auto& [backend, ws] : backends)
     if (!learner.learn(backend, ws, true)) {
       out.why = learner.why;
       return out;

@@ -202,6 +202,15 @@ TEST(LayoutImport, TextInBracesThatReadsAsAWordIsRefused) {
   EXPECT_EQ(l.li.why, "the cpu wrappers write '{prefix}', which a template would read as a word");
 }
 
+// A wrapper that is not UTF-8 (a stray byte of another encoding) cannot go into the spec, which
+// is TOML: adopt says which file, and learns nothing (adopt_layout_fuzzer's first finding).
+TEST(LayoutImport, AWrapperThatIsNotUtf8IsRefused) {
+  std::vector<recipe::SourceFile> files = tree();
+  files[1].text.insert(files[1].text.find("-mavx512bw"), "\xff");
+  Learnt l = learn(files);
+  EXPECT_EQ(l.li.why, ".flox/pkgs/pytorch-python313-cpu-avx512.nix is not UTF-8 text, which a spec cannot hold");
+}
+
 // [layout.sm_texts] as a team writes it: an SM of the knowledge base (and a platform), a list of
 // one to nine strings, false where an SM has no such text; anything else is refused where it stands.
 TEST(LayoutImport, SmTextsAreReadAsWrittenAndRefusedWhereTheyAreNoTexts) {
