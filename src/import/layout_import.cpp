@@ -15,6 +15,7 @@
 #include "matrix/template_words.hpp"
 #include "util/diagnostic.hpp"
 #include "util/quote.hpp"
+#include "util/toml_reader.hpp"
 
 namespace tailor {
 
@@ -587,6 +588,10 @@ LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const S
     for (const auto& w : ws)
       if (!is_utf8(*w.text)) {  // the template and texts go into the spec, which is TOML: UTF-8 alone
         out.why = fmt::format("{}/{}.nix is not UTF-8 text, which a spec cannot hold", dir, w.v->name);
+        return out;
+      } else if (int c = control_char(*w.text); c >= 0) {
+        out.why =
+            fmt::format("{}/{}.nix holds the control character U+{:04X}, which a spec cannot hold", dir, w.v->name, c);
         return out;
       }
   for (auto& [backend, ws] : backends)

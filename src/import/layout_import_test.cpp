@@ -204,11 +204,18 @@ TEST(LayoutImport, TextInBracesThatReadsAsAWordIsRefused) {
 
 // A wrapper that is not UTF-8 (a stray byte of another encoding) cannot go into the spec, which
 // is TOML: adopt says which file, and learns nothing (adopt_layout_fuzzer's first finding).
-TEST(LayoutImport, AWrapperThatIsNotUtf8IsRefused) {
+TEST(LayoutImport, AWrapperThatIsNotUtf8OrHoldsAControlCharacterIsRefused) {
   std::vector<recipe::SourceFile> files = tree();
   files[1].text.insert(files[1].text.find("-mavx512bw"), "\xff");
   Learnt l = learn(files);
   EXPECT_EQ(l.li.why, ".flox/pkgs/pytorch-python313-cpu-avx512.nix is not UTF-8 text, which a spec cannot hold");
+  // Nor a control character (its second finding), which the spec's reader refuses.
+  files = tree();
+  files[5].text.insert(files[5].text.find("Torch"), "\x01");
+  l = learn(files);
+  EXPECT_EQ(l.li.why,
+            ".flox/pkgs/pytorch-python313-cuda12_9-sm90-avx2.nix holds the control character U+0001, which a spec "
+            "cannot hold");
 }
 
 // [layout.sm_texts] as a team writes it: an SM of the knowledge base (and a platform), a list of

@@ -147,17 +147,6 @@ std::optional<Refusal> refuse_before_toml(std::string_view t) {
   return std::nullopt;
 }
 
-// The first control character of \a s other than tab and line ends (which multi-line strings
-// hold), or -1. A "\u0000" escape is one: Nix cuts a string at NUL, terminals run escapes.
-int control_char(std::string_view s) {
-  for (size_t i = 0; i < s.size(); ++i) {
-    auto c = static_cast<unsigned char>(s[i]);
-    bool crlf = c == '\r' && i + 1 < s.size() && s[i + 1] == '\n';  // a file saved with CRLF line ends
-    if ((c < 0x20 && c != '\t' && c != '\n' && !crlf) || c == 0x7f) return c;
-  }
-  return -1;
-}
-
 // Every key and string of \a node, refused at file:line:col when one holds a control character:
 // every string of a spec or the knowledge base can reach a .nix file, a README or a terminal.
 void refuse_control_chars(const TomlDocument& doc, const toml::node& node) {
@@ -239,6 +228,15 @@ SyntaxError readable_syntax_error(const std::string& text, Pos pos, std::string 
 }
 
 }  // namespace
+
+int control_char(std::string_view s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    bool crlf = c == '\r' && i + 1 < s.size() && s[i + 1] == '\n';  // a file saved with CRLF line ends
+    if ((c < 0x20 && c != '\t' && c != '\n' && !crlf) || c == 0x7f) return c;
+  }
+  return -1;
+}
 
 TomlDocument::TomlDocument(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {
   require_text(path_, text_);  // a NUL byte: a binary file (toml++ would read on past it)

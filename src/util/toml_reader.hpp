@@ -87,6 +87,11 @@ class TableReader {
   std::vector<const toml::table*> below_;
 };
 
+/// The first control character of \a s other than tab and line ends (which multi-line strings
+/// hold), or -1: a spec refuses it. A "\u0000" escape is one: Nix cuts a string at NUL,
+/// terminals run escapes.
+int control_char(std::string_view s);
+
 /// Human name of a TOML node type ("string", "array", "table", ...).
 std::string_view toml_type_name(const toml::node& n);
 
