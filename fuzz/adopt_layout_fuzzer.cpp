@@ -54,24 +54,19 @@ TAILOR_FUZZ_TARGET(data, size) {
   Spec adopted;
   try {
     adopted = load_spec("tailor.toml", kSpec + layout_toml(spec_layout(li)), embedded_kb());
-  } catch (const DiagnosticError& e) {
-    if (getenv("DBG")) fprintf(stderr, "LOAD %s\n%s\n", e.diagnostic().message.c_str(), layout_toml(spec_layout(li)).c_str());
+  } catch (const DiagnosticError&) {
     check(false);
   }
   std::vector<GeneratedFile> out;
   try {
     out = layout_tree(adopted, expand(adopted, embedded_kb()), embedded_kb());
-  } catch (const DiagnosticError& e) {
-    if (getenv("DBG")) fprintf(stderr, "GEN %s\n", e.diagnostic().message.c_str());
+  } catch (const DiagnosticError&) {
     check(false);
   }
   const std::vector<std::string>& keep = adopted.layout->keep;
   for (const auto& f : files) {
     if (std::find(keep.begin(), keep.end(), f.rel) != keep.end()) continue;
     auto g = std::find_if(out.begin(), out.end(), [&](const GeneratedFile& x) { return x.path == f.rel; });
-    if (getenv("DBG") && (g == out.end() || g->content != f.text)) {
-      fprintf(stderr, "FILE %s\nWANT[%s]\nGOT[%s]\nTOML%s\n", f.rel.c_str(), f.text.c_str(), g == out.end() ? "(none)" : g->content.c_str(), layout_toml(spec_layout(li)).c_str());
-    }
     check(g != out.end() && g->content == f.text);
   }
   return 0;
