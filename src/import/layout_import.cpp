@@ -639,6 +639,17 @@ LayoutImport import_layout(const std::vector<recipe::SourceFile>& files, const S
   return out;
 }
 
+namespace {
+
+// A list of texts of [layout.targets] or [layout.sm_texts] as TOML: false where there is none.
+std::string toml_texts(const std::vector<std::string>& texts) {
+  std::vector<std::string> q;
+  for (const auto& x : texts) q.push_back(x == Layout::kNoText ? "false" : toml_string(x));
+  return fmt::format("[{}]", fmt::join(q, ", "));
+}
+
+}  // namespace
+
 Layout spec_layout(const LayoutImport& li) {
   Layout l = li.layout;
   l.drivers = li.team_driver;
@@ -669,11 +680,7 @@ std::string layout_toml(const Layout& l) {
   if (!l.sm_texts.empty()) {
     t += "\n# What the wrappers write per SM beside its GPU names ({sm_text}, {sm_text_2}): the team's\n"
          "# own words. A new SM needs its texts here.\n[layout.sm_texts]\n";
-    for (const auto& [key, texts] : l.sm_texts) {
-      std::vector<std::string> q;
-      for (const auto& x : texts) q.push_back(x == Layout::kNoText ? "false" : toml_string(x));
-      t += fmt::format("{} = [{}]\n", toml_string(key), fmt::join(q, ", "));
-    }
+    for (const auto& [key, texts] : l.sm_texts) t += fmt::format("{} = {}\n", toml_string(key), toml_texts(texts));
   }
   if (!l.drivers.empty()) {
     t += "\n# The driver floors the team's files write, by CUDA: kept where they meet what the GPU\n"
@@ -704,11 +711,7 @@ std::string layout_toml(const Layout& l) {
                        "target.\n[layout.targets]\n"
                      : "\n# What a page's row writes per CPU target ({text@target}, {text_2@target}).\n"
                        "[layout.targets]\n";
-    for (const auto& [isa, texts] : l.target_text) {
-      std::vector<std::string> q;
-      for (const auto& x : texts) q.push_back(x == Layout::kNoText ? "false" : toml_string(x));
-      t += fmt::format("{} = [{}]\n", isa, fmt::join(q, ", "));
-    }
+    for (const auto& [isa, texts] : l.target_text) t += fmt::format("{} = {}\n", isa, toml_texts(texts));
   }
   return t;
 }
